@@ -1,0 +1,21 @@
+// dlq-lab core: the one header a user of the C++ API includes.
+//
+//   #include "dlq.h"
+//   auto queue = dlq::Queue::Create({.max_attempts = 3});
+//   queue->Enqueue("a", "payload");
+//   auto attempt = queue->Process("transient", "db timeout");  // a -> ready tail
+//
+// status.h  Status / Result<T>: the error channel (no exceptions)
+// policy.h  Outcome, Disposition, Reason, Policy
+// queue.h   Queue: the lesson's retry/quarantine policy
+// event.h   timeline events, their stable text lines and explanations
+// scenario.h  policy + jobs + script: deterministic replay and the link format
+// prng.h    the deterministic PRNG
+#pragma once
+
+#include "event.h"
+#include "policy.h"
+#include "prng.h"
+#include "queue.h"
+#include "scenario.h"
+#include "status.h"

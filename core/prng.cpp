@@ -1,0 +1,52 @@
+#include "prng.h"
+
+namespace dlq {
+namespace {
+
+uint64_t SplitMix64(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+}  // namespace
+
+Prng::Prng(uint64_t seed) {
+  for (uint64_t& word : s_) word = SplitMix64(seed);
+}
+
+uint64_t Prng::Next() {
+  const uint64_t result = Rotl(s_[1] * 5, 7) * 9;
+  const uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = Rotl(s_[3], 45);
+  return result;
+}
+
+uint32_t Prng::Below(uint32_t bound) {
+  // Rejection sampling on the top 32 bits: accept only below the largest multiple of bound.
+  const uint32_t limit = UINT32_MAX - UINT32_MAX % bound;
+  while (true) {
+    const auto x = static_cast<uint32_t>(Next() >> 32);
+    if (x < limit) return x % bound;
+  }
+}
+
+std::string RandomOutcomes(uint64_t seed, size_t count, uint32_t success_pct, uint32_t transient_pct) {
+  Prng prng(seed);
+  std::string out(count, 's');
+  for (char& c : out) {
+    const uint32_t roll = prng.Below(100);
+    c = roll < success_pct ? 's' : roll < success_pct + transient_pct ? 't' : 'p';
+  }
+  return out;
+}
+
+}  // namespace dlq

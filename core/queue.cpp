@@ -1,0 +1,235 @@
+#include "queue.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "text.h"
+
+namespace dlq {
+
+Result<Queue> Queue::Create(const Policy& policy) {
+  if (Status s = Policy::CheckMaxAttempts(policy.max_attempts); !s.ok()) return s;
+  return Queue(policy);
+}
+
+Queue::Queue(const Policy& policy) : policy_(policy) {
+  error_texts_.emplace_back();
+  error_index_.emplace(error_texts_.back(), 0);
+}
+
+Status Queue::CheckNewId(std::string_view id, const char* argument, size_t index) const {
+  const auto name = [&] {
+    return index == SIZE_MAX ? std::string(argument) : std::string(argument) + "[" + std::to_string(index) + "].id";
+  };
+  if (id.empty()) return Status::InvalidArgument(name() + " must be a non-empty string, got \"\"");
+  if (index_.count(id) != 0) {
+    return Status::AlreadyExists(name() + " " + QuoteShort(id) + " was already given to this queue; ids must be unique");
+  }
+  return Status::Ok();
+}
+
+void Queue::Append(std::string_view id, std::string_view payload) {
+  const auto job = static_cast<uint32_t>(jobs_.size());
+  Job& record = jobs_.emplace_back();
+  record.id.assign(id);
+  record.payload.assign(payload);
+  index_.emplace(record.id, job);
+  ready_.push_back(job);
+  Record(EventKind::kEnqueued, job);
+}
+
+Status Queue::Enqueue(std::string_view id, std::string_view payload) {
+  if (Status s = CheckNewId(id, "id"); !s.ok()) return s;
+  Append(id, payload);
+  return Status::Ok();
+}
+
+Status Queue::EnqueueMany(const std::vector<JobSpec>& jobs) {
+  std::unordered_set<std::string_view> batch;
+  batch.reserve(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (Status s = CheckNewId(jobs[i].id, "jobs", i); !s.ok()) return s;
+    if (!batch.insert(jobs[i].id).second) {
+      return Status::AlreadyExists("jobs[" + std::to_string(i) + "].id " + QuoteShort(jobs[i].id) +
+                                   " appears twice in this batch; ids must be unique");
+    }
+  }
+  index_.reserve(index_.size() + jobs.size());
+  events_.reserve(events_.size() + jobs.size());
+  for (const JobSpec& spec : jobs) Append(spec.id, spec.payload);
+  return Status::Ok();
+}
+
+uint32_t Queue::InternError(std::string_view text) {
+  if (auto it = error_index_.find(text); it != error_index_.end()) return it->second;
+  const auto index = static_cast<uint32_t>(error_texts_.size());
+  error_texts_.emplace_back(text);
+  error_index_.emplace(error_texts_.back(), index);
+  return index;
+}
+
+void Queue::Record(EventKind kind, uint32_t job, uint32_t error, Outcome outcome, Disposition disposition,
+                   Reason reason) {
+  events_.push_back(RawEvent{step_, job, jobs_[job].attempts, error, kind, outcome, disposition, reason});
+}
+
+Result<Attempt> Queue::Process(std::string_view outcome, std::string_view error_text) {
+  Result<Outcome> parsed = ParseOutcome(outcome);
+  if (!parsed.ok()) return parsed.status();
+  return Process(parsed.value(), error_text);
+}
+
+Attempt Queue::Process(Outcome outcome, std::string_view error_text) {
+  Attempt result;
+  if (ready_.empty()) return result;
+
+  const uint32_t index = ready_.front();
+  ready_.pop_front();
+  Job& job = jobs_[index];
+  ++step_;
+  job.attempts += 1;  // count first, decide second
+  const auto budget = static_cast<uint32_t>(policy_.max_attempts);
+
+  Disposition disposition = Disposition::kCompleted;
+  Reason reason = Reason::kNone;
+  if (outcome == Outcome::kPermanent) {
+    disposition = Disposition::kQuarantined;
+    reason = Reason::kPermanent;
+  } else if (outcome == Outcome::kTransient) {
+    if (job.attempts < budget) {
+      disposition = Disposition::kRequeued;
+    } else {
+      disposition = Disposition::kQuarantined;
+      reason = Reason::kExhausted;
+    }
+  }
+
+  const uint32_t error = InternError(error_text);
+  Record(EventKind::kAttempt, index, error, outcome, disposition, reason);
+  switch (disposition) {
+    case Disposition::kCompleted:
+      job.where = Where::kCompleted;
+      completed_.push_back(index);
+      Record(EventKind::kCompleted, index);
+      break;
+    case Disposition::kRequeued:
+      ready_.push_back(index);
+      Record(EventKind::kRequeued, index);
+      break;
+    case Disposition::kQuarantined:
+      job.where = Where::kQuarantined;
+      job.reason = reason;
+      job.last_error = error;
+      job.quarantine_step = step_;
+      job.quarantine_pos = quarantine_.insert(quarantine_.end(), index);
+      Record(EventKind::kQuarantined, index, 0, outcome, disposition, reason);
+      break;
+  }
+
+  result.processed = true;
+  result.id = job.id;
+  result.attempt = job.attempts;
+  result.outcome = outcome;
+  result.disposition = disposition;
+  result.reason = reason;
+  return result;
+}
+
+Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view error_text) {
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    const char c = outcomes[i];
+    if (c != 's' && c != 't' && c != 'p') {
+      return Status::InvalidArgument("outcomes[" + std::to_string(i) +
+                                     "] must be 's' (success), 't' (transient) or 'p' (permanent), got " +
+                                     Quote(outcomes.substr(i, 1)));
+    }
+  }
+  uint64_t made = 0;
+  for (const char c : outcomes) {
+    if (ready_.empty()) break;
+    Process(c == 's' ? Outcome::kSuccess : c == 't' ? Outcome::kTransient : Outcome::kPermanent, error_text);
+    ++made;
+  }
+  return made;
+}
+
+bool Queue::Replay(std::string_view id) {
+  const auto it = index_.find(id);
+  if (it == index_.end()) return false;
+  const uint32_t index = it->second;
+  Job& job = jobs_[index];
+  if (job.where != Where::kQuarantined) return false;
+
+  ++step_;
+  quarantine_.erase(job.quarantine_pos);
+  Record(EventKind::kReplayed, index);  // carries the attempt count before the reset
+  job.where = Where::kReady;
+  job.reason = Reason::kNone;
+  job.attempts = 0;
+  job.last_error = 0;
+  job.quarantine_step = 0;
+  ready_.push_back(index);
+  return true;
+}
+
+std::vector<JobView> Queue::Ready() const {
+  std::vector<JobView> out;
+  out.reserve(ready_.size());
+  for (const uint32_t i : ready_) out.push_back({jobs_[i].id, jobs_[i].payload, jobs_[i].attempts});
+  return out;
+}
+
+std::vector<JobView> Queue::Completed() const {
+  std::vector<JobView> out;
+  out.reserve(completed_.size());
+  for (const uint32_t i : completed_) out.push_back({jobs_[i].id, jobs_[i].payload, jobs_[i].attempts});
+  return out;
+}
+
+std::vector<QuarantineEntry> Queue::Quarantined() const {
+  std::vector<QuarantineEntry> out;
+  out.reserve(quarantine_.size());
+  for (const uint32_t i : quarantine_) {
+    const Job& job = jobs_[i];
+    out.push_back({job.id, job.payload, job.attempts, job.reason, error_texts_[job.last_error], job.quarantine_step});
+  }
+  return out;
+}
+
+Event Queue::EventAt(size_t index) const {
+  const RawEvent& raw = events_[index];
+  const Job& job = jobs_[raw.job];
+  Event e;
+  e.seq = index + 1;
+  e.step = raw.step;
+  e.kind = raw.kind;
+  e.id = job.id;
+  e.attempts = raw.attempts;
+  e.max_attempts = static_cast<uint32_t>(policy_.max_attempts);
+  e.outcome = raw.outcome;
+  e.disposition = raw.disposition;
+  e.reason = raw.reason;
+  e.error = error_texts_[raw.error];
+  if (raw.kind == EventKind::kEnqueued || raw.kind == EventKind::kReplayed) e.payload_bytes = job.payload.size();
+  return e;
+}
+
+std::vector<Event> Queue::Timeline(size_t from, size_t count) const {
+  std::vector<Event> out;
+  if (from >= events_.size()) return out;
+  const size_t end = from + std::min(count, events_.size() - from);
+  out.reserve(end - from);
+  for (size_t i = from; i < end; ++i) out.push_back(EventAt(i));
+  return out;
+}
+
+std::string Queue::TimelineText() const {
+  std::string text;
+  for (size_t i = 0; i < events_.size(); ++i) {
+    text += RenderEvent(EventAt(i));
+    text += '\n';
+  }
+  return text;
+}
+
+}  // namespace dlq

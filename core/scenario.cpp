@@ -1,0 +1,327 @@
+#include "scenario.h"
+
+#include <cctype>
+
+#include "text.h"
+
+namespace dlq {
+namespace {
+
+bool IsSafe(unsigned char c) {
+  if (std::isalnum(c)) return true;
+  switch (c) {
+    case '-': case '_': case '.': case '~': case '!': case '$': case '\'': case '(': case ')':
+    case '*': case '+': case '=': case '@': case '/': case '?':
+      return true;
+    default:
+      return false;
+  }
+}
+
+void AppendEncoded(std::string& out, std::string_view s) {
+  static const char kHex[] = "0123456789ABCDEF";
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (IsSafe(c)) {
+      out += ch;
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+    }
+  }
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+const char* ActionLetter(const Action& a) {
+  if (a.type == ActionType::kReplay) return "r";
+  if (a.type == ActionType::kEnqueue) return "e";
+  switch (a.outcome) {
+    case Outcome::kSuccess: return "s";
+    case Outcome::kTransient: return "t";
+    case Outcome::kPermanent: return "p";
+  }
+  return "?";
+}
+
+// A one-pass reader over the text; every error names the 1-based character position.
+class Reader {
+ public:
+  explicit Reader(std::string_view text) : text_(text) {}
+
+  bool done() const { return pos_ >= text_.size(); }
+  char peek() const { return done() ? '\0' : text_[pos_]; }
+  bool Accept(char c) {
+    if (peek() != c || done()) return false;
+    ++pos_;
+    return true;
+  }
+
+  Status Error(const std::string& expected) const {
+    std::string got = done() ? "the end of the link" : "'" + std::string(1, text_[pos_]) + "'";
+    if (!done() && !IsSafe(static_cast<unsigned char>(text_[pos_])) && text_[pos_] != ';' &&
+        text_[pos_] != ',' && text_[pos_] != ':' && text_[pos_] != '%') {
+      got = Quote(text_.substr(pos_, 1));
+    }
+    return Status::InvalidArgument("scenario link is malformed at character " + std::to_string(pos_ + 1) +
+                                   ": expected " + expected + ", got " + got);
+  }
+
+  // Digits into *out; at most `max_digits` of them.
+  Status Number(const std::string& what, size_t max_digits, uint64_t* out) {
+    const size_t start = pos_;
+    uint64_t value = 0;
+    while (!done() && std::isdigit(static_cast<unsigned char>(peek()))) {
+      if (pos_ - start == max_digits) {
+        return Status::OutOfRange("scenario link: " + what + " at character " + std::to_string(start + 1) +
+                                  " has more than " + std::to_string(max_digits) + " digits");
+      }
+      value = value * 10 + static_cast<uint64_t>(peek() - '0');
+      ++pos_;
+    }
+    if (pos_ == start) return Error(what + " (digits)");
+    *out = value;
+    return Status::Ok();
+  }
+
+  // A percent-encoded string, up to (not including) ';', ',', ':' or the end.
+  Status String(const std::string& what, std::string* out) {
+    out->clear();
+    while (!done()) {
+      const char c = peek();
+      if (c == ';' || c == ',' || c == ':') break;
+      if (c == '%') {
+        const int hi = pos_ + 1 < text_.size() ? HexValue(text_[pos_ + 1]) : -1;
+        const int lo = pos_ + 2 < text_.size() ? HexValue(text_[pos_ + 2]) : -1;
+        if (hi < 0 || lo < 0) {
+          return Status::InvalidArgument("scenario link is malformed at character " + std::to_string(pos_ + 1) +
+                                         ": '%' in " + what + " must be followed by two hex digits");
+        }
+        *out += static_cast<char>(hi * 16 + lo);
+        pos_ += 3;
+      } else if (IsSafe(static_cast<unsigned char>(c))) {
+        *out += c;
+        ++pos_;
+      } else {
+        return Error(what + " characters (letters, digits, -_.~!$'()*+=@/? or %HH escapes)");
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+Status ParseJobs(Reader& in, std::vector<JobSpec>* jobs) {
+  do {
+    JobSpec job;
+    const std::string n = std::to_string(jobs->size() + 1);
+    if (Status s = in.String("job " + n + " id", &job.id); !s.ok()) return s;
+    if (!in.Accept(':')) return in.Error("':' between job " + n + "'s id and payload");
+    if (Status s = in.String("job " + n + " payload", &job.payload); !s.ok()) return s;
+    jobs->push_back(std::move(job));
+  } while (in.Accept(','));
+  return Status::Ok();
+}
+
+Status ParseActions(Reader& in, std::vector<Action>* actions) {
+  do {
+    Action action;
+    const std::string n = "action " + std::to_string(actions->size() + 1);
+    const char letter = in.peek();
+    if (letter == 's' || letter == 't' || letter == 'p') {
+      in.Accept(letter);
+      action.type = ActionType::kProcess;
+      action.outcome = letter == 's' ? Outcome::kSuccess : letter == 't' ? Outcome::kTransient : Outcome::kPermanent;
+      if (in.Accept(':')) {
+        if (Status s = in.String(n + " error text", &action.error); !s.ok()) return s;
+      }
+    } else if (letter == 'r') {
+      in.Accept(letter);
+      action.type = ActionType::kReplay;
+      if (Status s = in.String(n + " id", &action.id); !s.ok()) return s;
+    } else if (letter == 'e') {
+      in.Accept(letter);
+      action.type = ActionType::kEnqueue;
+      if (Status s = in.String(n + " id", &action.id); !s.ok()) return s;
+      if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and payload");
+      if (Status s = in.String(n + " payload", &action.payload); !s.ok()) return s;
+    } else {
+      return in.Error(n + " (s, t or p to process, r to replay, e to enqueue)");
+    }
+    actions->push_back(std::move(action));
+  } while (in.Accept(','));
+  return Status::Ok();
+}
+
+}  // namespace
+
+Action Action::Process(Outcome outcome, std::string error) {
+  Action a;
+  a.type = ActionType::kProcess;
+  a.outcome = outcome;
+  a.error = std::move(error);
+  return a;
+}
+
+Action Action::Replay(std::string id) {
+  Action a;
+  a.type = ActionType::kReplay;
+  a.id = std::move(id);
+  return a;
+}
+
+Action Action::Enqueue(std::string id, std::string payload) {
+  Action a;
+  a.type = ActionType::kEnqueue;
+  a.id = std::move(id);
+  a.payload = std::move(payload);
+  return a;
+}
+
+Result<Scenario> ParseScenario(std::string_view text) {
+  if (text.size() > kMaxScenarioTextBytes) {
+    return Status::Error(Code::kTooLarge, "scenario link is " + std::to_string(text.size()) +
+                                              " characters long; the limit is " +
+                                              std::to_string(kMaxScenarioTextBytes));
+  }
+  Reader in(text);
+  if (!in.Accept('v')) return in.Error("a format version such as 'v1' at the start");
+  uint64_t version = 0;
+  if (Status s = in.Number("the format version", 6, &version); !s.ok()) {
+    return s.code() == Code::kOutOfRange ? Status::Error(Code::kUnsupportedVersion, s.message()) : s;
+  }
+  if (version != kScenarioFormatVersion) {
+    return Status::Error(Code::kUnsupportedVersion,
+                         "scenario link is format v" + std::to_string(version) + "; this build of dlq-lab reads v" +
+                             std::to_string(kScenarioFormatVersion) + (version > kScenarioFormatVersion
+                                                                          ? " (the link needs a newer dlq-lab)"
+                                                                          : ""));
+  }
+
+  Scenario scenario;
+  if (!in.Accept(';') || !in.Accept('m')) return in.Error("';m' and the policy's maxAttempts");
+  uint64_t max_attempts = 0;
+  if (Status s = in.Number("maxAttempts", 7, &max_attempts); !s.ok()) return s;
+  if (Status s = Policy::CheckMaxAttempts(static_cast<int64_t>(max_attempts)); !s.ok()) {
+    return Status::OutOfRange("scenario link: " + s.message());
+  }
+  scenario.policy.max_attempts = static_cast<int64_t>(max_attempts);
+
+  bool has_cursor = false;
+  char last_field = 'm';
+  while (in.Accept(';')) {
+    const char field = in.peek();
+    if (field == 'j' && last_field == 'm') {
+      in.Accept('j');
+      if (Status s = ParseJobs(in, &scenario.jobs); !s.ok()) return s;
+    } else if (field == 'a' && (last_field == 'm' || last_field == 'j')) {
+      in.Accept('a');
+      if (Status s = ParseActions(in, &scenario.actions); !s.ok()) return s;
+    } else if (field == 'c' && last_field != 'c') {
+      in.Accept('c');
+      uint64_t cursor = 0;
+      if (Status s = in.Number("the cursor", 9, &cursor); !s.ok()) return s;
+      if (cursor > scenario.actions.size()) {
+        return Status::OutOfRange("scenario link: the cursor must be from 0 to " +
+                                  std::to_string(scenario.actions.size()) + " (the number of actions), got " +
+                                  std::to_string(cursor));
+      }
+      scenario.cursor = static_cast<size_t>(cursor);
+      has_cursor = true;
+    } else {
+      return in.Error(last_field == 'c' ? "the end of the link"
+                                        : "a field in order: j (jobs), a (actions), c (cursor)");
+    }
+    last_field = field;
+  }
+  if (!in.done()) return in.Error("';' or the end of the link");
+  if (!has_cursor) scenario.cursor = scenario.actions.size();
+  return scenario;
+}
+
+std::string FormatScenario(const Scenario& scenario) {
+  std::string out = "v" + std::to_string(kScenarioFormatVersion) + ";m" +
+                    std::to_string(scenario.policy.max_attempts);
+  if (!scenario.jobs.empty()) {
+    out += ";j";
+    for (size_t i = 0; i < scenario.jobs.size(); ++i) {
+      if (i > 0) out += ',';
+      AppendEncoded(out, scenario.jobs[i].id);
+      out += ':';
+      AppendEncoded(out, scenario.jobs[i].payload);
+    }
+  }
+  if (!scenario.actions.empty()) {
+    out += ";a";
+    for (size_t i = 0; i < scenario.actions.size(); ++i) {
+      const Action& a = scenario.actions[i];
+      if (i > 0) out += ',';
+      out += ActionLetter(a);
+      switch (a.type) {
+        case ActionType::kProcess:
+          if (!a.error.empty()) {
+            out += ':';
+            AppendEncoded(out, a.error);
+          }
+          break;
+        case ActionType::kReplay:
+          AppendEncoded(out, a.id);
+          break;
+        case ActionType::kEnqueue:
+          AppendEncoded(out, a.id);
+          out += ':';
+          AppendEncoded(out, a.payload);
+          break;
+      }
+    }
+  }
+  if (scenario.cursor != scenario.actions.size()) out += ";c" + std::to_string(scenario.cursor);
+  return out;
+}
+
+Result<Queue> RunScenario(const Scenario& scenario) {
+  if (scenario.cursor > scenario.actions.size()) {
+    return Status::OutOfRange("scenario cursor must be from 0 to " + std::to_string(scenario.actions.size()) +
+                              ", got " + std::to_string(scenario.cursor));
+  }
+  Result<Queue> made = Queue::Create(scenario.policy);
+  if (!made.ok()) return made.status();
+  Queue& queue = made.value();
+  for (size_t i = 0; i < scenario.jobs.size(); ++i) {
+    if (Status s = queue.Enqueue(scenario.jobs[i].id, scenario.jobs[i].payload); !s.ok()) {
+      return Status::Error(s.code(), "scenario job " + std::to_string(i + 1) + ": " + s.message());
+    }
+  }
+  for (size_t i = 0; i < scenario.cursor; ++i) {
+    const Action& a = scenario.actions[i];
+    const std::string where = "scenario action " + std::to_string(i + 1) + ": ";
+    switch (a.type) {
+      case ActionType::kProcess:
+        if (!queue.Process(a.outcome, a.error).processed) {
+          return Status::FailedPrecondition(where + "process(" + OutcomeName(a.outcome) +
+                                            ") found nothing ready");
+        }
+        break;
+      case ActionType::kReplay:
+        if (!queue.Replay(a.id)) {
+          return Status::NotFound(where + "replay(" + QuoteShort(a.id) + ") found no such job in quarantine");
+        }
+        break;
+      case ActionType::kEnqueue:
+        if (Status s = queue.Enqueue(a.id, a.payload); !s.ok()) return Status::Error(s.code(), where + s.message());
+        break;
+    }
+  }
+  return made;
+}
+
+}  // namespace dlq

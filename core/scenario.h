@@ -1,0 +1,68 @@
+// Scenario: a policy, the jobs set up before the first step, and the script of
+// actions taken since, with a cursor. Replaying the first `cursor` actions into a
+// fresh Queue always gives the same state and the same timeline, which is what
+// step-back, time travel and shareable links are built on.
+//
+// The text form (docs/scenario-format.md) is what playground links carry in their
+// fragment. Version 1:
+//
+//   v1;m<maxAttempts>[;j<id>:<payload>,…][;a<action>,…][;c<cursor>]
+//
+//   action  s[:<error>] | t[:<error>] | p[:<error>]   process with that outcome
+//           r<id>                                      replay(id)
+//           e<id>:<payload>                            enqueue a job mid-run
+//
+// Strings are percent-encoded UTF-8 bytes; everything outside A–Z a–z 0–9 and
+// - _ . ~ ! $ ' ( ) * + = @ / ? is escaped as %HH. `c` is omitted when the cursor
+// is at the end of the script. Example, the lesson's a/b run:  v1;m3;ja:,b:;at,s,s
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "policy.h"
+#include "queue.h"
+#include "status.h"
+
+namespace dlq {
+
+constexpr int kScenarioFormatVersion = 1;
+constexpr size_t kMaxScenarioTextBytes = 8192;
+
+enum class ActionType : uint8_t { kProcess, kReplay, kEnqueue };
+
+struct Action {
+  ActionType type = ActionType::kProcess;
+  Outcome outcome = Outcome::kSuccess;  // kProcess
+  std::string error;                    // kProcess: the worker's error text
+  std::string id;                       // kReplay, kEnqueue
+  std::string payload;                  // kEnqueue
+
+  static Action Process(Outcome outcome, std::string error = {});
+  static Action Replay(std::string id);
+  static Action Enqueue(std::string id, std::string payload);
+};
+
+struct Scenario {
+  Policy policy;
+  std::vector<JobSpec> jobs;     // enqueued in order before the first step
+  std::vector<Action> actions;   // the script
+  size_t cursor = 0;             // how many actions are applied; <= actions.size()
+};
+
+// Parses the text form. TooLarge beyond kMaxScenarioTextBytes, UnsupportedVersion
+// for "v<n>" with n != 1, InvalidArgument (naming the position) for anything else
+// malformed, OutOfRange for maxAttempts or a cursor out of range.
+Result<Scenario> ParseScenario(std::string_view text);
+
+// The canonical text form; ParseScenario(FormatScenario(s)) gives s back.
+std::string FormatScenario(const Scenario& scenario);
+
+// A fresh queue with the jobs enqueued and the first `cursor` actions applied.
+// Every action must be accepted: a duplicate id, a replay of an id not in
+// quarantine, or a process with nothing ready is an error naming the action.
+Result<Queue> RunScenario(const Scenario& scenario);
+
+}  // namespace dlq

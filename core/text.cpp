@@ -1,0 +1,105 @@
+#include "text.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace dlq {
+namespace {
+
+// Length of the well-formed UTF-8 sequence starting at s[i], or 0 if there is none.
+size_t Utf8SequenceLength(std::string_view s, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char b0 = byte(i);
+  if (b0 < 0x80) return 1;
+  size_t len = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    len = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    len = 3;
+    if (b0 == 0xE0) lo = 0xA0;
+    if (b0 == 0xED) hi = 0x9F;  // no UTF-16 surrogates
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    len = 4;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (size_t k = 2; k < len; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  }
+  return len;
+}
+
+void AppendHexByte(std::string& out, unsigned char b) {
+  static const char kHex[] = "0123456789ABCDEF";
+  out += "\\x";
+  out += kHex[b >> 4];
+  out += kHex[b & 0xF];
+}
+
+}  // namespace
+
+std::string Quote(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char b = static_cast<unsigned char>(s[i]);
+    if (b == '"' || b == '\\') {
+      out += '\\';
+      out += static_cast<char>(b);
+      ++i;
+    } else if (b == '\n') {
+      out += "\\n", ++i;
+    } else if (b == '\r') {
+      out += "\\r", ++i;
+    } else if (b == '\t') {
+      out += "\\t", ++i;
+    } else if (b < 0x20 || b == 0x7F) {
+      AppendHexByte(out, b), ++i;
+    } else {
+      const size_t len = Utf8SequenceLength(s, i);
+      if (len == 0) {
+        AppendHexByte(out, b), ++i;
+      } else {
+        out.append(s.substr(i, len));
+        i += len;
+      }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string QuoteShort(std::string_view s, size_t max_bytes) {
+  if (s.size() <= max_bytes) return Quote(s);
+  size_t cut = max_bytes;
+  // Step back over UTF-8 continuation bytes so a character is never split.
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return Quote(s.substr(0, cut)) + "… (" + std::to_string(s.size()) + " bytes)";
+}
+
+std::string DescribeNumber(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+  if (value == 0) return "0";
+  if (std::fabs(value) < 1e21 && value == std::trunc(value)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", value);
+    return buf;
+  }
+  // Shortest precision that reads back to the same double, as JS does.
+  char buf[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, value);
+    if (std::strtod(buf, nullptr) == value) break;
+  }
+  return buf;
+}
+
+}  // namespace dlq

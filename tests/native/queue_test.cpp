@@ -1,0 +1,346 @@
+// The lesson's contract, one named test per rule.
+#include "test_util.h"
+
+using namespace dlq;
+using namespace dlq::test;
+
+TEST_SUITE("policy") {
+  TEST_CASE("maxAttempts outside 1..1000000 is refused with a message naming it") {
+    for (const int64_t bad : {int64_t{0}, int64_t{-1}, int64_t{1'000'001}, INT64_MIN, INT64_MAX}) {
+      Result<Queue> made = Queue::Create(Policy{bad});
+      REQUIRE_FALSE(made.ok());
+      CHECK(made.status().code() == Code::kOutOfRange);
+      CHECK(made.status().message() ==
+            "maxAttempts must be an integer from 1 to 1000000, got " + std::to_string(bad));
+    }
+    CHECK(Queue::Create(Policy{1}).ok());
+    CHECK(Queue::Create(Policy{1'000'000}).ok());
+  }
+
+  TEST_CASE("the double overload refuses fractions, NaN and infinities") {
+    CHECK(Policy::CheckMaxAttempts(3.0).ok());
+    CHECK(Policy::CheckMaxAttempts(2.5).message() == "maxAttempts must be an integer from 1 to 1000000, got 2.5");
+    CHECK(Policy::CheckMaxAttempts(std::nan("")).message() ==
+          "maxAttempts must be an integer from 1 to 1000000, got NaN");
+    CHECK(Policy::CheckMaxAttempts(HUGE_VAL).message() ==
+          "maxAttempts must be an integer from 1 to 1000000, got Infinity");
+    CHECK(Policy::CheckMaxAttempts(-0.0).message() == "maxAttempts must be an integer from 1 to 1000000, got 0");
+  }
+}
+
+TEST_SUITE("lesson") {
+  TEST_CASE("a/b example: a's transient failure lets b run next") {
+    Queue q = MakeQueue(3);
+    REQUIRE(q.Enqueue("a", "A").ok());
+    REQUIRE(q.Enqueue("b", "B").ok());
+    Attempt first = MustProcess(q, "transient", "db timeout");
+    CHECK(first.processed);
+    CHECK(first.id == "a");
+    CHECK(first.attempt == 1);
+    CHECK(first.disposition == Disposition::kRequeued);
+    CHECK(Ids(q.Ready()) == Strings{"b", "a"});
+    Attempt second = MustProcess(q, "success");
+    CHECK(second.id == "b");
+    CHECK(second.disposition == Disposition::kCompleted);
+    CHECK(Ids(q.Completed()) == Strings{"b"});
+    CHECK(Ids(q.Ready()) == Strings{"a"});
+    CHECK(q.Ready()[0].attempts == 1);
+  }
+
+  TEST_CASE("exact budgets: transient on attempt == maxAttempts quarantines as exhausted") {
+    for (const int64_t budget : {1, 2, 3}) {
+      CAPTURE(budget);
+      Queue q = MakeQueue(budget);
+      REQUIRE(q.Enqueue("j", "payload").ok());
+      for (int64_t n = 1; n < budget; ++n) {
+        Attempt a = MustProcess(q, "transient");
+        CHECK(a.attempt == n);
+        CHECK(a.disposition == Disposition::kRequeued);
+        CHECK(q.quarantine_size() == 0);
+      }
+      Attempt last = MustProcess(q, "transient", "still down");
+      CHECK(last.attempt == budget);
+      CHECK(last.disposition == Disposition::kQuarantined);
+      CHECK(last.reason == Reason::kExhausted);
+      CHECK(q.ready_size() == 0);
+      auto entries = q.Quarantined();
+      REQUIRE(entries.size() == 1);
+      CHECK(entries[0].attempts == budget);
+      CHECK(entries[0].reason == Reason::kExhausted);
+      CHECK(entries[0].last_error == "still down");
+      CHECK(entries[0].payload == "payload");
+      CHECK(entries[0].step == static_cast<uint64_t>(budget));
+    }
+  }
+
+  TEST_CASE("success on the last allowed attempt completes") {
+    Queue q = MakeQueue(2);
+    REQUIRE(q.Enqueue("j", "").ok());
+    MustProcess(q, "transient");
+    Attempt a = MustProcess(q, "success");
+    CHECK(a.attempt == 2);
+    CHECK(a.disposition == Disposition::kCompleted);
+    CHECK(q.Completed()[0].attempts == 2);
+  }
+
+  TEST_CASE("permanent failure quarantines at once with budget left") {
+    Queue q = MakeQueue(5);
+    REQUIRE(q.Enqueue("poison", "{not json").ok());
+    REQUIRE(q.Enqueue("good", "{}").ok());
+    Attempt a = MustProcess(q, "permanent", "parse error at byte 1");
+    CHECK(a.attempt == 1);
+    CHECK(a.disposition == Disposition::kQuarantined);
+    CHECK(a.reason == Reason::kPermanent);
+    auto entries = q.Quarantined();
+    REQUIRE(entries.size() == 1);
+    CHECK(entries[0].id == "poison");
+    CHECK(entries[0].payload == "{not json");
+    CHECK(entries[0].attempts == 1);
+    CHECK(entries[0].reason == Reason::kPermanent);
+    CHECK(entries[0].last_error == "parse error at byte 1");
+    CHECK(Ids(q.Ready()) == Strings{"good"});
+  }
+
+  TEST_CASE("invalid outcome is refused first, on an empty queue too, and nothing moves") {
+    Queue empty = MakeQueue(3);
+    Result<Attempt> r = empty.Process("retry");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == Code::kInvalidArgument);
+    CHECK(r.status().message() == "outcome must be one of \"success\", \"transient\", \"permanent\", got \"retry\"");
+    CHECK(empty.event_count() == 0);
+
+    Queue q = MakeQueue(3);
+    REQUIRE(q.Enqueue("a", "A").ok());
+    const size_t events = q.event_count();
+    for (const char* bad : {"", "Success", "TRANSIENT", "permanent ", "ok"}) {
+      CAPTURE(bad);
+      CHECK_FALSE(q.Process(bad).ok());
+    }
+    CHECK(q.event_count() == events);
+    CHECK(q.step() == 0);
+    REQUIRE(q.Ready().size() == 1);
+    CHECK(q.Ready()[0].attempts == 0);
+  }
+
+  TEST_CASE("nothing ready is an answer, not an error") {
+    Queue q = MakeQueue(3);
+    Result<Attempt> r = q.Process("success");
+    REQUIRE(r.ok());
+    CHECK_FALSE(r.value().processed);
+    CHECK(q.event_count() == 0);
+    CHECK(q.step() == 0);
+  }
+
+  TEST_CASE("duplicate ids are refused whether ready, completed or quarantined") {
+    Queue q = MakeQueue(1);
+    REQUIRE(q.Enqueue("done", "1").ok());
+    REQUIRE(q.Enqueue("dead", "2").ok());
+    REQUIRE(q.Enqueue("waiting", "3").ok());
+    MustProcess(q, "success");
+    MustProcess(q, "transient");
+    REQUIRE(q.completed_size() == 1);
+    REQUIRE(q.quarantine_size() == 1);
+    const size_t events = q.event_count();
+    for (const char* id : {"done", "dead", "waiting"}) {
+      CAPTURE(id);
+      Status s = q.Enqueue(id, "other");
+      CHECK(s.code() == Code::kAlreadyExists);
+      CHECK(s.message() == std::string("id \"") + id + "\" was already given to this queue; ids must be unique");
+    }
+    CHECK(q.event_count() == events);
+    CHECK(Ids(q.Ready()) == Strings{"waiting"});
+    CHECK(q.Ready()[0].payload == "3");
+  }
+
+  TEST_CASE("empty id is refused") {
+    Queue q = MakeQueue(3);
+    Status s = q.Enqueue("", "x");
+    CHECK(s.code() == Code::kInvalidArgument);
+    CHECK(s.message() == "id must be a non-empty string, got \"\"");
+    CHECK(q.event_count() == 0);
+  }
+
+  TEST_CASE("replay resets attempts, appends at the tail, and a second replay answers false") {
+    Queue q = MakeQueue(2);
+    REQUIRE(q.Enqueue("x", "X").ok());
+    REQUIRE(q.Enqueue("y", "Y").ok());
+    MustProcess(q, "transient");  // x -> tail
+    MustProcess(q, "transient");  // y -> tail
+    MustProcess(q, "transient");  // x exhausted
+    REQUIRE(Ids(q.Quarantined()) == Strings{"x"});
+    CHECK(q.Replay("x"));
+    CHECK(Ids(q.Ready()) == Strings{"y", "x"});
+    CHECK(q.Ready()[1].attempts == 0);
+    CHECK(q.quarantine_size() == 0);
+    const size_t events = q.event_count();
+    CHECK_FALSE(q.Replay("x"));
+    CHECK_FALSE(q.Replay("y"));        // ready, not quarantined
+    CHECK_FALSE(q.Replay("missing"));  // never given
+    CHECK(q.event_count() == events);
+    // A replayed job gets its whole budget back.
+    MustProcess(q, "success");  // y
+    Attempt again = MustProcess(q, "transient");
+    CHECK(again.id == "x");
+    CHECK(again.attempt == 1);
+    CHECK(again.disposition == Disposition::kRequeued);
+  }
+
+  TEST_CASE("normal processing never moves a quarantined job back") {
+    Queue q = MakeQueue(1);
+    REQUIRE(q.Enqueue("p", "").ok());
+    MustProcess(q, "permanent");
+    for (int i = 0; i < 5; ++i) CHECK_FALSE(MustProcess(q, "success").processed);
+    CHECK(q.quarantine_size() == 1);
+    CHECK(q.completed_size() == 0);
+  }
+
+  TEST_CASE("views are copies") {
+    Queue q = MakeQueue(1);
+    REQUIRE(q.Enqueue("a", "A").ok());
+    REQUIRE(q.Enqueue("b", "B").ok());
+    REQUIRE(q.Enqueue("c", "C").ok());
+    MustProcess(q, "permanent", "bad");
+    MustProcess(q, "success");
+    auto ready = q.Ready();
+    auto completed = q.Completed();
+    auto quarantined = q.Quarantined();
+    ready[0].id = "changed";
+    ready[0].attempts = 99;
+    completed[0].payload = "changed";
+    quarantined[0].reason = Reason::kExhausted;
+    quarantined[0].last_error = "changed";
+    quarantined.clear();
+    CHECK(q.Ready()[0].id == "c");
+    CHECK(q.Ready()[0].attempts == 0);
+    CHECK(q.Completed()[0].payload == "B");
+    REQUIRE(q.Quarantined().size() == 1);
+    CHECK(q.Quarantined()[0].reason == Reason::kPermanent);
+    CHECK(q.Quarantined()[0].last_error == "bad");
+  }
+
+  TEST_CASE("payloads are kept byte for byte: emoji, NUL, invalid UTF-8, 1 MB") {
+    Queue q = MakeQueue(1);
+    const std::string emoji = "order 🧾 for Zoë — ✓";
+    const std::string with_nul("a\0b\0", 4);
+    const std::string invalid = "\xff\xfe\xc3";
+    std::string big(1 << 20, '\0');
+    for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>((i * 131) & 0xFF);
+    REQUIRE(q.Enqueue("emoji", emoji).ok());
+    REQUIRE(q.Enqueue("nul", with_nul).ok());
+    REQUIRE(q.Enqueue("invalid", invalid).ok());
+    REQUIRE(q.Enqueue("big", big).ok());
+    auto ready = q.Ready();
+    CHECK(ready[0].payload == emoji);
+    CHECK(ready[1].payload == with_nul);
+    CHECK(ready[1].payload.size() == 4);
+    CHECK(ready[2].payload == invalid);
+    CHECK(ready[3].payload == big);
+    MustProcess(q, "success");
+    MustProcess(q, "permanent");
+    MustProcess(q, "transient");
+    MustProcess(q, "permanent");
+    CHECK(q.Completed()[0].payload == emoji);
+    CHECK(q.Quarantined()[0].payload == with_nul);
+    CHECK(q.Quarantined()[1].payload == invalid);
+    CHECK(q.Quarantined()[2].payload == big);
+  }
+
+  TEST_CASE("ids with emoji, NUL and quotes are ids like any other") {
+    Queue q = MakeQueue(3);
+    const std::string nul_id("x\0y", 3);
+    REQUIRE(q.Enqueue("🧾", "").ok());
+    REQUIRE(q.Enqueue(nul_id, "").ok());
+    REQUIRE(q.Enqueue("x", "").ok());  // a prefix of nul_id, still distinct
+    CHECK(q.Enqueue(nul_id, "").code() == Code::kAlreadyExists);
+    CHECK(Ids(q.Ready()) == Strings{"🧾", nul_id, "x"});
+  }
+}
+
+TEST_SUITE("batches") {
+  TEST_CASE("EnqueueMany is all or nothing") {
+    Queue q = MakeQueue(3);
+    REQUIRE(q.Enqueue("a", "").ok());
+    Status dup_in_queue = q.EnqueueMany({{"b", ""}, {"a", ""}});
+    CHECK(dup_in_queue.code() == Code::kAlreadyExists);
+    CHECK(dup_in_queue.message() == "jobs[1].id \"a\" was already given to this queue; ids must be unique");
+    Status dup_in_batch = q.EnqueueMany({{"b", ""}, {"c", ""}, {"b", ""}});
+    CHECK(dup_in_batch.message() == "jobs[2].id \"b\" appears twice in this batch; ids must be unique");
+    Status empty = q.EnqueueMany({{"b", ""}, {"", ""}});
+    CHECK(empty.message() == "jobs[1].id must be a non-empty string, got \"\"");
+    CHECK(Ids(q.Ready()) == Strings{"a"});
+    CHECK(q.event_count() == 1);
+    REQUIRE(q.EnqueueMany({{"b", "B"}, {"c", "C"}}).ok());
+    CHECK(Ids(q.Ready()) == Strings{"a", "b", "c"});
+  }
+
+  TEST_CASE("ProcessMany validates every letter before anything moves, stops when nothing is ready") {
+    Queue q = MakeQueue(2);
+    REQUIRE(q.EnqueueMany({{"a", ""}, {"b", ""}}).ok());
+    Result<uint64_t> bad = q.ProcessMany("tsx");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.status().message() ==
+          "outcomes[2] must be 's' (success), 't' (transient) or 'p' (permanent), got \"x\"");
+    CHECK(q.step() == 0);
+    Result<uint64_t> made = q.ProcessMany("tstsssss");
+    REQUIRE(made.ok());
+    CHECK(made.value() == 3);  // a:t b:s a:t (2 of 2: exhausted), then nothing is ready
+    CHECK(Ids(q.Completed()) == Strings{"b"});
+    CHECK(Ids(q.Quarantined()) == Strings{"a"});
+  }
+}
+
+TEST_SUITE("timeline") {
+  TEST_CASE("every change appends events with dense sequence numbers; refusals append nothing") {
+    Queue q = MakeQueue(2);
+    REQUIRE(q.Enqueue("a", "xyz").ok());
+    CHECK_FALSE(q.Enqueue("a", "").ok());
+    CHECK_FALSE(q.Process("nope").ok());
+    MustProcess(q, "transient", "timeout");
+    MustProcess(q, "transient", "timeout");
+    CHECK(q.Replay("a"));
+    CHECK_FALSE(q.Replay("a"));
+    MustProcess(q, "success");
+    auto events = q.Timeline();
+    REQUIRE(events.size() == 8);
+    for (size_t i = 0; i < events.size(); ++i) CHECK(events[i].seq == i + 1);
+    CHECK(events[0].kind == EventKind::kEnqueued);
+    CHECK(events[0].step == 0);
+    CHECK(events[0].payload_bytes == 3);
+    CHECK(events[1].kind == EventKind::kAttempt);
+    CHECK(events[1].outcome == Outcome::kTransient);
+    CHECK(events[1].error == "timeout");
+    CHECK(events[2].kind == EventKind::kRequeued);
+    CHECK(events[4].kind == EventKind::kQuarantined);
+    CHECK(events[4].reason == Reason::kExhausted);
+    CHECK(events[5].kind == EventKind::kReplayed);
+    CHECK(events[5].attempts == 2);
+    CHECK(events[5].step == 3);
+    CHECK(events[7].kind == EventKind::kCompleted);
+    CHECK(events[7].attempts == 1);
+    // Incremental reads return the same events.
+    auto tail = q.Timeline(6, 10);
+    REQUIRE(tail.size() == 2);
+    CHECK(tail[0].seq == 7);
+    CHECK(q.Timeline(8).empty());
+  }
+
+  TEST_CASE("explanations state the rule that was applied") {
+    Queue q = MakeQueue(3);
+    REQUIRE(q.EnqueueMany({{"a", ""}, {"p", ""}}).ok());
+    MustProcess(q, "transient");
+    MustProcess(q, "permanent");
+    MustProcess(q, "transient");
+    MustProcess(q, "transient");
+    auto events = q.Timeline();
+    std::vector<std::string> attempts;
+    for (const Event& e : events) {
+      if (e.kind == EventKind::kAttempt) attempts.push_back(ExplainEvent(e));
+    }
+    CHECK(attempts == Strings{
+                          "attempt 1 of 3 failed transiently: 2 attempts left → requeue at the tail",
+                          "attempt 1 of 3 failed permanently: retrying cannot help → quarantine at once (2 attempts unused)",
+                          "attempt 2 of 3 failed transiently: 1 attempt left → requeue at the tail",
+                          "attempt 3 of 3 failed transiently: budget used up → quarantine",
+                      });
+  }
+}

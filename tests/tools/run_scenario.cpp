@@ -1,0 +1,26 @@
+// Prints the timeline of a scenario link read from stdin (or argv[1]), one line
+// per event; the way link fixtures' .timeline.txt files are made and reviewed.
+// Exit status 2 with the core's message on stderr for a link it refuses.
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <string>
+
+#include "dlq.h"
+
+int main(int argc, char** argv) {
+  std::string text = argc > 1 ? argv[1] : std::string(std::istreambuf_iterator<char>(std::cin), {});
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  auto scenario = dlq::ParseScenario(text);
+  if (!scenario.ok()) {
+    std::fprintf(stderr, "%s\n", scenario.status().ToString().c_str());
+    return 2;
+  }
+  auto queue = dlq::RunScenario(scenario.value());
+  if (!queue.ok()) {
+    std::fprintf(stderr, "%s\n", queue.status().ToString().c_str());
+    return 2;
+  }
+  std::fwrite(queue->TimelineText().data(), 1, queue->TimelineText().size(), stdout);
+  return 0;
+}
