@@ -112,6 +112,10 @@ class Reader {
         return Error(what + " characters (letters, digits, -_.~!$'()*+=@/? or %HH escapes)");
       }
     }
+    if (!IsValidUtf8(*out)) {
+      return Status::InvalidArgument("scenario link: " + what + " ending at character " + std::to_string(pos_) +
+                                     " is not UTF-8 once its %HH escapes are decoded");
+    }
     return Status::Ok();
   }
 

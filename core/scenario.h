@@ -12,7 +12,8 @@
 //           r<id>                                      replay(id)
 //           e<id>:<payload>                            enqueue a job mid-run
 //
-// Strings are percent-encoded UTF-8 bytes; everything outside A–Z a–z 0–9 and
+// Strings are percent-encoded UTF-8 (a link whose strings decode to anything
+// else is malformed: links are text); everything outside A–Z a–z 0–9 and
 // - _ . ~ ! $ ' ( ) * + = @ / ? is escaped as %HH. `c` is omitted when the cursor
 // is at the end of the script. Example, the lesson's a/b run:  v1;m3;ja:,b:;at,s,s
 #pragma once
@@ -57,7 +58,8 @@ struct Scenario {
 // malformed, OutOfRange for maxAttempts or a cursor out of range.
 Result<Scenario> ParseScenario(std::string_view text);
 
-// The canonical text form; ParseScenario(FormatScenario(s)) gives s back.
+// The canonical text form; ParseScenario(FormatScenario(s)) gives s back when
+// every string in s is UTF-8.
 std::string FormatScenario(const Scenario& scenario);
 
 // A fresh queue with the jobs enqueued and the first `cursor` actions applied.

@@ -76,6 +76,15 @@ std::string Quote(std::string_view s) {
   return out;
 }
 
+bool IsValidUtf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const size_t len = Utf8SequenceLength(s, i);
+    if (len == 0) return false;
+    i += len;
+  }
+  return true;
+}
+
 std::string QuoteShort(std::string_view s, size_t max_bytes) {
   if (s.size() <= max_bytes) return Quote(s);
   size_t cut = max_bytes;

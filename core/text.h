@@ -11,6 +11,9 @@ namespace dlq {
 // well-formed UTF-8 become \xHH. Well-formed UTF-8 (emoji included) is kept as is.
 std::string Quote(std::string_view s);
 
+// True if `s` is well-formed UTF-8 (no overlongs, no encoded surrogates).
+bool IsValidUtf8(std::string_view s);
+
 // `s` quoted as above and cut to at most `max_bytes` input bytes (on a character
 // boundary), with "…" appended when cut. For error messages that echo input.
 std::string QuoteShort(std::string_view s, size_t max_bytes = 64);

@@ -53,7 +53,7 @@ TEST_SUITE("scenario") {
   TEST_CASE("round trip keeps any bytes in ids, payloads and error texts") {
     Scenario s;
     s.policy.max_attempts = 1'000'000;
-    s.jobs = {{"<img src=x onerror=alert(1)>", std::string("nul\0;,:%#&\n", 11)}, {"🧾", "\xff\xfe"}};
+    s.jobs = {{"<img src=x onerror=alert(1)>", std::string("nul\0;,:%#&\n", 11)}, {"🧾", "Zoë"}};
     s.actions = {Action::Process(Outcome::kPermanent, "a;b,c:d%e"), Action::Replay("<img src=x onerror=alert(1)>")};
     s.cursor = 2;
     const std::string text = FormatScenario(s);
@@ -66,7 +66,7 @@ TEST_SUITE("scenario") {
     CHECK(back.jobs[0].id == s.jobs[0].id);
     CHECK(back.jobs[0].payload == s.jobs[0].payload);
     CHECK(back.jobs[1].id == "🧾");
-    CHECK(back.jobs[1].payload == "\xff\xfe");
+    CHECK(back.jobs[1].payload == "Zoë");
     CHECK(back.actions[0].error == "a;b,c:d%e");
     CHECK(back.policy.max_attempts == 1'000'000);
     CHECK(FormatScenario(back) == text);
@@ -111,6 +111,8 @@ TEST_SUITE("scenario") {
         {"v2;m3", Code::kUnsupportedVersion,
          "scenario link is format v2; this build of dlq-lab reads v1 (the link needs a newer dlq-lab)"},
         {"v0;m3", Code::kUnsupportedVersion, "scenario link is format v0; this build of dlq-lab reads v1"},
+        {"v1;m3;ja:%FF%FE", Code::kInvalidArgument,
+         "scenario link: job 1 payload ending at character 15 is not UTF-8 once its %HH escapes are decoded"},
     };
     for (const Case& c : cases) {
       CAPTURE(c.text);

@@ -1,0 +1,306 @@
+// dlq-lab's public JavaScript API: a thin adapter over the C++ core compiled to
+// WebAssembly. It checks JS types (so a wrong type gets a TypeError naming the
+// argument), converts, and turns the core's error values into thrown Errors. Every
+// policy rule and every range check lives in the core. Types: ./index.d.ts.
+import createDlqCore from './gen/dlq_core.mjs';
+
+const OUTCOMES = "'success', 'transient' or 'permanent'";
+const ACTION_TYPES = ['process', 'replay', 'enqueue'];
+
+let modulePromise = null;
+
+/**
+ * Loads the WebAssembly core once per realm and returns the lab API. Works in
+ * Node >= 20 (reads the .wasm next to this file) and in browsers (fetches it).
+ */
+export function loadLab() {
+  modulePromise ??= instantiate().then((core) => new Lab(core));
+  return modulePromise;
+}
+
+async function instantiate() {
+  const wasmUrl = new URL('./gen/dlq_core.wasm', import.meta.url);
+  const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
+    typeof window === 'undefined';
+  if (isNode) {
+    const { readFile } = await import('node:fs/promises');
+    return createDlqCore({ wasmBinary: await readFile(wasmUrl) });
+  }
+  return createDlqCore({ locateFile: () => wasmUrl.href });
+}
+
+// ---- errors -------------------------------------------------------------
+
+/** Describes a value for an error message: "2.5", "\"3\" (a string)", "null". */
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string': {
+      const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+      return `${JSON.stringify(shown)} (a string)`;
+    }
+    case 'number': return String(value);
+    case 'bigint': return `${value}n (a bigint)`;
+    case 'boolean': return `${value} (a boolean)`;
+    case 'undefined': return 'undefined';
+    case 'symbol': return 'a symbol';
+    case 'function': return 'a function';
+    default: return 'an object';
+  }
+}
+
+function typeError(message) {
+  const error = new TypeError(message);
+  error.code = 'invalid-type';
+  return error;
+}
+
+/** Throws the core's error value, if `result` is one; else returns `result`. */
+function unwrap(result) {
+  if (result === null || typeof result !== 'object' || typeof result.error !== 'string') return result;
+  const Kind = result.error === 'out-of-range' || result.error === 'invalid-argument' ? RangeError : Error;
+  const error = new Kind(result.message);
+  error.code = result.error;
+  throw error;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Strings cross into the core as UTF-8, which cannot carry a lone UTF-16
+ * surrogate; rather than let one turn silently into U+FFFD, refuse it.
+ */
+function checkString(name, value) {
+  if (typeof value !== 'string') throw typeError(`${name} must be a string, got ${describe(value)}`);
+  if (!(value.isWellFormed?.() ?? !LONE_SURROGATE.test(value))) {
+    const at = value.search(LONE_SURROGATE);
+    throw typeError(`${name} must be a well-formed string, but it has a lone surrogate at index ${at}`);
+  }
+}
+
+function checkObject(name, value, example) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw typeError(`${name} must be an object such as ${example}, got ${describe(value)}`);
+  }
+}
+
+function checkArray(name, value) {
+  if (!Array.isArray(value)) throw typeError(`${name} must be an array, got ${describe(value)}`);
+}
+
+function checkOutcome(name, value) {
+  if (typeof value !== 'string') throw typeError(`${name} must be one of ${OUTCOMES}, got ${describe(value)}`);
+}
+
+function checkCount(name, value) {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw typeError(`${name} must be a non-negative integer, got ${describe(value)}`);
+  }
+}
+
+// ---- scenarios ----------------------------------------------------------
+
+/** A checked, defaulted copy of a scenario object, ready for the core. */
+function normalizeScenario(scenario) {
+  checkObject('scenario', scenario, '{ maxAttempts: 3, jobs: [], actions: [] }');
+  const { maxAttempts, jobs = [], actions = [] } = scenario;
+  if (typeof maxAttempts !== 'number') {
+    throw typeError(`scenario.maxAttempts must be an integer from 1 to 1000000, got ${describe(maxAttempts)}`);
+  }
+  checkArray('scenario.jobs', jobs);
+  checkArray('scenario.actions', actions);
+  const outJobs = jobs.map((job, i) => {
+    checkObject(`scenario.jobs[${i}]`, job, "{ id: 'a', payload: '' }");
+    checkString(`scenario.jobs[${i}].id`, job.id);
+    checkString(`scenario.jobs[${i}].payload`, job.payload ?? '');
+    return { id: job.id, payload: job.payload ?? '' };
+  });
+  const outActions = actions.map((action, i) => {
+    const name = `scenario.actions[${i}]`;
+    checkObject(name, action, "{ type: 'process', outcome: 'success' }");
+    if (!ACTION_TYPES.includes(action.type)) {
+      throw typeError(`${name}.type must be 'process', 'replay' or 'enqueue', got ${describe(action.type)}`);
+    }
+    if (action.type === 'process') {
+      checkOutcome(`${name}.outcome`, action.outcome);
+      checkString(`${name}.error`, action.error ?? '');
+      return { type: 'process', outcome: action.outcome, error: action.error ?? '' };
+    }
+    checkString(`${name}.id`, action.id);
+    if (action.type === 'replay') return { type: 'replay', id: action.id };
+    checkString(`${name}.payload`, action.payload ?? '');
+    return { type: 'enqueue', id: action.id, payload: action.payload ?? '' };
+  });
+  const cursor = scenario.cursor ?? outActions.length;
+  checkCount('scenario.cursor', cursor);
+  return { maxAttempts, jobs: outJobs, actions: outActions, cursor };
+}
+
+// ---- the API ------------------------------------------------------------
+
+class Lab {
+  #core;
+  #registry;
+
+  constructor(core) {
+    this.#core = core;
+    // A safety net only: a queue that is garbage-collected undisposed frees its wasm memory.
+    this.#registry = new FinalizationRegistry((handle) => handle.delete());
+    this.scenarioFormatVersion = core.scenarioFormatVersion;
+    this.maxScenarioTextBytes = core.maxScenarioTextBytes;
+    this.maxAttemptsLimit = core.maxAttemptsLimit;
+    Object.freeze(this);
+  }
+
+  createQueue(options) {
+    checkObject('options', options, '{ maxAttempts: 3 }');
+    const { maxAttempts } = options;
+    if (typeof maxAttempts !== 'number') {
+      throw typeError(`maxAttempts must be an integer from 1 to 1000000, got ${describe(maxAttempts)}`);
+    }
+    return this.#adopt((handle) => handle.init(maxAttempts));
+  }
+
+  /** A queue in the state a scenario (object or link text) describes at its cursor. */
+  runScenario(scenario) {
+    if (typeof scenario === 'string') return this.#adopt((handle) => handle.initFromScenario(scenario));
+    const normalized = normalizeScenario(scenario);
+    return this.#adopt((handle) => handle.initFromScenarioObject(normalized));
+  }
+
+  parseScenario(text) {
+    if (typeof text !== 'string') throw typeError(`text must be a string, got ${describe(text)}`);
+    return unwrap(this.#core.parseScenario(text));
+  }
+
+  formatScenario(scenario) {
+    return unwrap(this.#core.formatScenario(normalizeScenario(scenario)));
+  }
+
+  /** `count` outcome letters ('s', 't', 'p') from the core's seeded PRNG, for processMany(). */
+  randomOutcomes({ seed, count, successPercent, transientPercent }) {
+    for (const [name, value] of [['seed', seed], ['count', count], ['successPercent', successPercent],
+      ['transientPercent', transientPercent]]) checkCount(name, value);
+    if (successPercent + transientPercent > 100) {
+      throw new RangeError(`successPercent + transientPercent must be at most 100, got ${successPercent + transientPercent}`);
+    }
+    return this.#core.randomOutcomes(seed, count, successPercent, transientPercent);
+  }
+
+  /** Bytes allocated on the wasm heap now; for leak checks. */
+  heapInUse() {
+    return this.#core.heapInUse();
+  }
+
+  #adopt(init) {
+    const handle = new this.#core.QueueHandle();
+    try {
+      unwrap(init(handle));
+    } catch (error) {
+      handle.delete();
+      throw error;
+    }
+    const queue = new Queue(handle, () => this.#registry.unregister(queue));
+    this.#registry.register(queue, handle, queue);
+    return queue;
+  }
+}
+
+class Queue {
+  #handle;
+  #forget;
+
+  constructor(handle, forget) {
+    this.#handle = handle;
+    this.#forget = forget;
+  }
+
+  #live() {
+    if (this.#handle === null) {
+      const error = new Error('this queue has been disposed; create a new one with lab.createQueue()');
+      error.code = 'disposed';
+      throw error;
+    }
+    return this.#handle;
+  }
+
+  get disposed() {
+    return this.#handle === null;
+  }
+
+  enqueue(id, payload) {
+    const handle = this.#live();
+    checkString('id', id);
+    checkString('payload', payload);
+    unwrap(handle.enqueue(id, payload));
+  }
+
+  /** All or nothing: appends every { id, payload } in order, or none. */
+  enqueueMany(jobs) {
+    const handle = this.#live();
+    checkArray('jobs', jobs);
+    const ids = new Array(jobs.length);
+    const payloads = new Array(jobs.length);
+    let hasNul = false;
+    for (let i = 0; i < jobs.length; i++) {
+      const job = jobs[i];
+      checkObject(`jobs[${i}]`, job, "{ id: 'a', payload: '' }");
+      checkString(`jobs[${i}].id`, job.id);
+      checkString(`jobs[${i}].payload`, job.payload);
+      ids[i] = job.id;
+      payloads[i] = job.payload;
+      hasNul ||= job.id.includes('\0') || job.payload.includes('\0');
+    }
+    // One boundary crossing for the whole batch: NUL-joined strings, unless a
+    // string holds NUL itself, in which case the core reads the array directly.
+    unwrap(hasNul ? handle.enqueueArray(jobs.map((j) => ({ id: j.id, payload: j.payload })))
+      : handle.enqueuePacked(ids.join('\0'), payloads.join('\0'), jobs.length));
+  }
+
+  process(outcome, errorText = '') {
+    const handle = this.#live();
+    checkOutcome('outcome', outcome);
+    checkString('errorText', errorText);
+    return unwrap(handle.process(outcome, errorText));
+  }
+
+  /** One attempt per letter of `outcomes` ('s', 't', 'p'), until nothing is ready; returns attempts made. */
+  processMany(outcomes, errorText = '') {
+    const handle = this.#live();
+    checkString('outcomes', outcomes);
+    checkString('errorText', errorText);
+    return unwrap(handle.processMany(outcomes, errorText));
+  }
+
+  replay(id) {
+    const handle = this.#live();
+    checkString('id', id);
+    return handle.replay(id);
+  }
+
+  ready() { return this.#live().ready(); }
+  completed() { return this.#live().completed(); }
+  quarantined() { return this.#live().quarantined(); }
+
+  /** { step, ready, completed, quarantined, events, maxAttempts } */
+  stats() { return this.#live().stats(); }
+
+  /** Events from index `from` (0-based), at most `count` of them. */
+  timeline(from = 0, count = Infinity) {
+    const handle = this.#live();
+    checkCount('from', from);
+    if (count !== Infinity) checkCount('count', count);
+    const total = handle.stats().events;
+    return handle.timeline(Math.min(from, total), Math.min(count, total));
+  }
+
+  /** The timeline as text, one stable line per event, each ending in "\n". */
+  timelineText() { return this.#live().timelineText(); }
+
+  dispose() {
+    this.#live().delete();
+    this.#handle = null;
+    this.#forget();
+  }
+}
