@@ -59,10 +59,16 @@ struct Attempt {
   Reason reason = Reason::kNone;  // set when disposition is kQuarantined
 };
 
-// One job of a batch given to EnqueueMany().
+// A job to enqueue, owning its strings (scenarios keep these).
 struct JobSpec {
   std::string id;
   std::string payload;
+};
+
+// A job to enqueue, viewing strings the caller keeps alive for the call.
+struct JobRef {
+  std::string_view id;
+  std::string_view payload;
 };
 
 class Queue {
@@ -83,7 +89,7 @@ class Queue {
   // All or nothing: either every job is appended in order, or (an empty id, an id
   // already given, or a duplicate inside the batch) none is and the Status names
   // the first offending job by its index.
-  Status EnqueueMany(const std::vector<JobSpec>& jobs);
+  Status EnqueueMany(const std::vector<JobRef>& jobs);
 
   // One attempt at the head job with the worker's outcome. An invalid outcome
   // string is refused (InvalidArgument) even when nothing is ready. With nothing

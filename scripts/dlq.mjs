@@ -113,7 +113,7 @@ switch (command) {
   case 'build': setup(); build(); break;
   case 'test': test(); break;
   case 'start': await start(); break;
-  case 'bench': setup(); build(); run('node', ['scripts/bench.mjs', ...process.argv.slice(3)]); break;
+  case 'bench': setup(); build(); run('node', ['--expose-gc', 'scripts/bench.mjs', ...process.argv.slice(3)]); break;
   case 'bench-page': setup(); build(); run('node', ['scripts/bench-page.mjs', ...process.argv.slice(3)]); break;
   default:
     console.error('usage: node scripts/dlq.mjs setup | build | test | start | bench | bench-page');

@@ -4,6 +4,7 @@
 // Error; nothing throws across the wasm boundary (the module is built without
 // exception catching) and a refused call changes nothing, as in the core.
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
 #include <emscripten/val.h>
 #include <malloc.h>
 
@@ -54,20 +55,24 @@ val EventValue(const dlq::Event& e) {
   return out;
 }
 
-// Splits a string packed by index.mjs (fields joined by NUL) into exactly `count`
-// pieces; false if the count does not match.
-bool SplitPacked(const std::string& packed, size_t count, std::vector<std::string>* out) {
-  out->clear();
-  if (count == 0) return packed.empty();
-  out->reserve(count);
-  size_t start = 0;
-  while (true) {
-    const size_t end = packed.find('\0', start);
-    out->emplace_back(packed, start, end == std::string::npos ? std::string::npos : end - start);
-    if (end == std::string::npos) break;
-    start = end + 1;
+// Unpacks jobs that index.mjs packed as two NUL-joined strings (ids, payloads)
+// into `out`; false if either string does not hold exactly `count` fields.
+bool UnpackJobs(const std::string& ids, const std::string& payloads, size_t count, std::vector<dlq::JobRef>* out) {
+  if (count == 0) return ids.empty() && payloads.empty();
+  out->resize(count);
+  const std::string_view id_text(ids), payload_text(payloads);
+  size_t id_at = 0, payload_at = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t id_end = id_text.find('\0', id_at);
+    const size_t payload_end = payload_text.find('\0', payload_at);
+    const bool last = i + 1 == count;
+    // Every field but the last ends at a NUL; the last one must hold none.
+    if (last != (id_end == std::string_view::npos) || last != (payload_end == std::string_view::npos)) return false;
+    (*out)[i] = {id_text.substr(id_at, id_end - id_at), payload_text.substr(payload_at, payload_end - payload_at)};
+    id_at = id_end + 1;
+    payload_at = payload_end + 1;
   }
-  return out->size() == count;
+  return true;
 }
 
 dlq::Result<dlq::Scenario> ScenarioFromValue(val in);
@@ -107,15 +112,11 @@ class QueueHandle {
     return s.ok() ? val::null() : ErrorValue(s);
   }
 
-  // ids and payloads packed as NUL-joined strings (see index.mjs).
+  // ids and payloads packed as NUL-joined strings (see index.mjs); false when
+  // they do not split into `count` fields (a string held NUL itself).
   val enqueuePacked(const std::string& ids, const std::string& payloads, double count) {
-    std::vector<std::string> id_list, payload_list;
-    const auto n = static_cast<size_t>(count);
-    if (!SplitPacked(ids, n, &id_list) || !SplitPacked(payloads, n, &payload_list)) {
-      return ErrorValue(dlq::Status::InvalidArgument("jobs could not be unpacked"));
-    }
-    std::vector<dlq::JobSpec> jobs(n);
-    for (size_t i = 0; i < n; ++i) jobs[i] = {std::move(id_list[i]), std::move(payload_list[i])};
+    std::vector<dlq::JobRef> jobs;
+    if (!UnpackJobs(ids, payloads, static_cast<size_t>(count), &jobs)) return val(false);
     dlq::Status s = queue_->EnqueueMany(jobs);
     return s.ok() ? val::null() : ErrorValue(s);
   }
@@ -123,12 +124,14 @@ class QueueHandle {
   // Jobs as a JS array of { id, payload }, for batches whose strings contain NUL.
   val enqueueArray(val jobs) {
     const auto n = jobs["length"].as<size_t>();
-    std::vector<dlq::JobSpec> specs(n);
+    std::vector<dlq::JobSpec> specs(n);  // owns the strings the refs view
+    std::vector<dlq::JobRef> refs(n);
     for (size_t i = 0; i < n; ++i) {
       val job = jobs[i];
       specs[i] = {job["id"].as<std::string>(), job["payload"].as<std::string>()};
+      refs[i] = {specs[i].id, specs[i].payload};
     }
-    dlq::Status s = queue_->EnqueueMany(specs);
+    dlq::Status s = queue_->EnqueueMany(refs);
     return s.ok() ? val::null() : ErrorValue(s);
   }
 
@@ -298,6 +301,9 @@ std::string RandomOutcomes(double seed, double count, double success_pct, double
 // Bytes currently allocated on the wasm heap (for leak checks).
 double HeapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
+// Size of the wasm linear memory (it only ever grows).
+double MemoryBytes() { return static_cast<double>(emscripten_get_heap_size()); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(dlq_core) {
@@ -322,6 +328,7 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
   emscripten::function("formatScenario", &FormatScenarioValue);
   emscripten::function("randomOutcomes", &RandomOutcomes);
   emscripten::function("heapInUse", &HeapInUse);
+  emscripten::function("memoryBytes", &MemoryBytes);
   emscripten::constant("scenarioFormatVersion", dlq::kScenarioFormatVersion);
   emscripten::constant("maxScenarioTextBytes", static_cast<double>(dlq::kMaxScenarioTextBytes));
   emscripten::constant("maxAttemptsLimit", static_cast<double>(dlq::Policy::kMaxAttempts));

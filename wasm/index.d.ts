@@ -129,6 +129,8 @@ export interface Lab {
   randomOutcomes(options: { seed: number; count: number; successPercent: number; transientPercent: number }): string;
   /** Bytes allocated on the wasm heap now. */
   heapInUse(): number;
+  /** Size of the wasm linear memory in bytes; it grows, never shrinks. */
+  memoryBytes(): number;
   readonly scenarioFormatVersion: number;
   readonly maxScenarioTextBytes: number;
   readonly maxAttemptsLimit: number;

@@ -6,6 +6,7 @@ import createDlqCore from './gen/dlq_core.mjs';
 
 const OUTCOMES = "'success', 'transient' or 'permanent'";
 const ACTION_TYPES = ['process', 'replay', 'enqueue'];
+const utf8 = new TextEncoder();
 
 let modulePromise = null;
 
@@ -71,9 +72,11 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * Strings cross into the core as UTF-8, which cannot carry a lone UTF-16
  * surrogate; rather than let one turn silently into U+FFFD, refuse it.
  */
+const isWellFormed = (text) => text.isWellFormed?.() ?? !LONE_SURROGATE.test(text);
+
 function checkString(name, value) {
   if (typeof value !== 'string') throw typeError(`${name} must be a string, got ${describe(value)}`);
-  if (!(value.isWellFormed?.() ?? !LONE_SURROGATE.test(value))) {
+  if (!isWellFormed(value)) {
     const at = value.search(LONE_SURROGATE);
     throw typeError(`${name} must be a well-formed string, but it has a lone surrogate at index ${at}`);
   }
@@ -193,6 +196,11 @@ class Lab {
     return this.#core.heapInUse();
   }
 
+  /** Size of the wasm linear memory in bytes; it grows, never shrinks. */
+  memoryBytes() {
+    return this.#core.memoryBytes();
+  }
+
   #adopt(init) {
     const handle = new this.#core.QueueHandle();
     try {
@@ -242,20 +250,28 @@ class Queue {
     checkArray('jobs', jobs);
     const ids = new Array(jobs.length);
     const payloads = new Array(jobs.length);
-    let hasNul = false;
     for (let i = 0; i < jobs.length; i++) {
       const job = jobs[i];
-      checkObject(`jobs[${i}]`, job, "{ id: 'a', payload: '' }");
-      checkString(`jobs[${i}].id`, job.id);
-      checkString(`jobs[${i}].payload`, job.payload);
+      if (job === null || typeof job !== 'object' || typeof job.id !== 'string' || typeof job.payload !== 'string') {
+        checkObject(`jobs[${i}]`, job, "{ id: 'a', payload: '' }");
+        checkString(`jobs[${i}].id`, job.id);
+        checkString(`jobs[${i}].payload`, job.payload);
+      }
       ids[i] = job.id;
       payloads[i] = job.payload;
-      hasNul ||= job.id.includes('\0') || job.payload.includes('\0');
     }
-    // One boundary crossing for the whole batch: NUL-joined strings, unless a
-    // string holds NUL itself, in which case the core reads the array directly.
-    unwrap(hasNul ? handle.enqueueArray(jobs.map((j) => ({ id: j.id, payload: j.payload })))
-      : handle.enqueuePacked(ids.join('\0'), payloads.join('\0'), jobs.length));
+    // One boundary crossing for the whole batch: NUL-joined strings, encoded to
+    // UTF-8 by the engine and copied in as bytes. Joining cannot pair up lone
+    // surrogates, so checking the joined text checks every string.
+    const idText = ids.join('\0');
+    const payloadText = payloads.join('\0');
+    if (!isWellFormed(idText) || !isWellFormed(payloadText)) {
+      jobs.forEach((job, i) => { checkString(`jobs[${i}].id`, job.id); checkString(`jobs[${i}].payload`, job.payload); });
+    }
+    const packed = handle.enqueuePacked(utf8.encode(idText), utf8.encode(payloadText), jobs.length);
+    // false: some string holds NUL itself, so the fields did not split back; let
+    // the core read the strings one by one instead.
+    unwrap(packed === false ? handle.enqueueArray(jobs.map((j) => ({ id: j.id, payload: j.payload }))) : packed);
   }
 
   process(outcome, errorText = '') {

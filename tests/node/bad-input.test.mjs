@@ -1,0 +1,110 @@
+// Every class of bad input: a thrown Error naming the argument, what was expected
+// and what was given, and a queue left exactly as it was.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lab, throwsWith } from './helpers.mjs';
+
+const RANGE = /^maxAttempts must be an integer from 1 to 1000000, got /;
+
+test('maxAttempts: out-of-range and non-integer numbers are RangeErrors', () => {
+  for (const [value, shown] of [[0, '0'], [-1, '-1'], [2.5, '2.5'], [NaN, 'NaN'], [Infinity, 'Infinity'],
+    [-Infinity, '-Infinity'], [1000001, '1000001'], [2 ** 53, '9007199254740992']]) {
+    throwsWith(assert, () => lab.createQueue({ maxAttempts: value }), RangeError, 'out-of-range',
+      new RegExp(`${RANGE.source}${shown}$`));
+  }
+});
+
+test('maxAttempts: values of the wrong type are TypeErrors', () => {
+  for (const [value, shown] of [['3', '"3" (a string)'], [true, 'true (a boolean)'], [null, 'null'],
+    [undefined, 'undefined'], [3n, '3n (a bigint)'], [[3], 'an array'], [{}, 'an object']]) {
+    throwsWith(assert, () => lab.createQueue({ maxAttempts: value }), TypeError, 'invalid-type',
+      new RegExp(`${RANGE.source}${shown.replace(/[()[\]]/g, '\\$&')}$`));
+  }
+  throwsWith(assert, () => lab.createQueue({}), TypeError, 'invalid-type', /got undefined$/);
+});
+
+test('options that are not an object are TypeErrors', () => {
+  for (const [value, shown] of [[undefined, 'undefined'], [null, 'null'], [3, '3'], ['x', '"x" (a string)'],
+    [[], 'an array']]) {
+    assert.throws(() => lab.createQueue(value), {
+      name: 'TypeError', message: `options must be an object such as { maxAttempts: 3 }, got ${shown}`,
+    });
+  }
+});
+
+test('ids and payloads: wrong types, empty ids and lone surrogates are refused, nothing changes', () => {
+  const q = lab.createQueue({ maxAttempts: 3 });
+  q.enqueue('a', 'A');
+  const snapshot = () => JSON.stringify([q.ready(), q.stats(), q.timelineText()]);
+  const before = snapshot();
+  throwsWith(assert, () => q.enqueue(1, 'x'), TypeError, 'invalid-type', /^id must be a string, got 1$/);
+  throwsWith(assert, () => q.enqueue(undefined, 'x'), TypeError, 'invalid-type', /^id must be a string, got undefined$/);
+  throwsWith(assert, () => q.enqueue('b'), TypeError, 'invalid-type', /^payload must be a string, got undefined$/);
+  throwsWith(assert, () => q.enqueue('b', { toString: () => 'x' }), TypeError, 'invalid-type',
+    /^payload must be a string, got an object$/);
+  throwsWith(assert, () => q.enqueue('', 'x'), RangeError, 'invalid-argument', /^id must be a non-empty string, got ""$/);
+  throwsWith(assert, () => q.enqueue('b\uD800', 'x'), TypeError, 'invalid-type',
+    /^id must be a well-formed string, but it has a lone surrogate at index 1$/);
+  throwsWith(assert, () => q.enqueue('b', 'x\uDC00y'), TypeError, 'invalid-type',
+    /^payload must be a well-formed string, but it has a lone surrogate at index 1$/);
+  throwsWith(assert, () => q.process('success', 7), TypeError, 'invalid-type', /^errorText must be a string, got 7$/);
+  throwsWith(assert, () => q.replay(7), TypeError, 'invalid-type', /^id must be a string, got 7$/);
+  throwsWith(assert, () => q.enqueueMany('ab'), TypeError, 'invalid-type', /^jobs must be an array/);
+  throwsWith(assert, () => q.timeline(-1), TypeError, 'invalid-type', /^from must be a non-negative integer, got -1$/);
+  assert.equal(snapshot(), before);
+  // A well-formed surrogate pair is an ordinary character.
+  q.enqueue('pair 😀', '😀');
+  assert.equal(q.ready()[1].id, 'pair 😀');
+  q.dispose();
+});
+
+test('outcomes outside the three strings are refused even when nothing is ready', () => {
+  const q = lab.createQueue({ maxAttempts: 3 });
+  throwsWith(assert, () => q.process('retry'), RangeError, 'invalid-argument',
+    /^outcome must be one of "success", "transient", "permanent", got "retry"$/);
+  throwsWith(assert, () => q.process(0), TypeError, 'invalid-type',
+    /^outcome must be one of 'success', 'transient' or 'permanent', got 0$/);
+  assert.equal(q.stats().events, 0);
+  q.dispose();
+});
+
+test('a disposed queue refuses every call with a clear Error', () => {
+  const q = lab.createQueue({ maxAttempts: 3 });
+  q.enqueue('a', '');
+  q.dispose();
+  assert.equal(q.disposed, true);
+  const calls = [
+    () => q.enqueue('b', ''), () => q.enqueueMany([]), () => q.process('success'), () => q.processMany('s'),
+    () => q.replay('a'), () => q.ready(), () => q.completed(), () => q.quarantined(), () => q.stats(),
+    () => q.timeline(), () => q.timelineText(), () => q.dispose(),
+  ];
+  for (const call of calls) {
+    throwsWith(assert, call, Error, 'disposed', /^this queue has been disposed; create a new one with lab\.createQueue\(\)$/);
+  }
+});
+
+test('scenario objects of the wrong shape are TypeErrors naming the field', () => {
+  throwsWith(assert, () => lab.formatScenario(null), TypeError, 'invalid-type', /^scenario must be an object/);
+  throwsWith(assert, () => lab.formatScenario({ maxAttempts: '3' }), TypeError, 'invalid-type',
+    /^scenario\.maxAttempts must be an integer from 1 to 1000000, got "3" \(a string\)$/);
+  throwsWith(assert, () => lab.formatScenario({ maxAttempts: 0 }), RangeError, 'out-of-range',
+    /^maxAttempts must be an integer from 1 to 1000000, got 0$/);
+  throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, jobs: [{ id: 1 }] }), TypeError, 'invalid-type',
+    /^scenario\.jobs\[0\]\.id must be a string, got 1$/);
+  throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [{ type: 'retry' }] }), TypeError,
+    'invalid-type', /^scenario\.actions\[0\]\.type must be 'process', 'replay' or 'enqueue', got "retry"/);
+  throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [{ type: 'process', outcome: 'maybe' }] }),
+    RangeError, 'invalid-argument', /^actions\[0\]\.outcome must be one of "success", "transient", "permanent", got "maybe"$/);
+  throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [], cursor: 1.5 }), TypeError, 'invalid-type',
+    /^scenario\.cursor must be a non-negative integer, got 1\.5$/);
+  throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [], cursor: 1 }), RangeError, 'out-of-range',
+    /cursor must be from 0 to 0/);
+  throwsWith(assert, () => lab.parseScenario(42), TypeError, 'invalid-type', /^text must be a string, got 42$/);
+});
+
+test('randomOutcomes checks its numbers', () => {
+  throwsWith(assert, () => lab.randomOutcomes({ seed: -1, count: 1, successPercent: 1, transientPercent: 1 }),
+    TypeError, 'invalid-type', /^seed must be a non-negative integer, got -1$/);
+  assert.throws(() => lab.randomOutcomes({ seed: 1, count: 1, successPercent: 80, transientPercent: 30 }),
+    { name: 'RangeError', message: 'successPercent + transientPercent must be at most 100, got 110' });
+});

@@ -1,0 +1,39 @@
+// Queues live in wasm memory: dispose() must give every byte back.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lab } from './helpers.mjs';
+
+function cycle(i) {
+  const q = lab.createQueue({ maxAttempts: 2 });
+  q.enqueue(`a${i}`, 'payload'.repeat(10));
+  q.enqueueMany([{ id: 'b', payload: 'x' }, { id: 'c', payload: 'y' }]);
+  q.process('transient', `error ${i}`);
+  q.process('permanent');
+  q.process('transient');
+  q.replay(`a${i}`);
+  q.ready();
+  q.quarantined();
+  q.timeline();
+  q.timelineText();
+  try { q.enqueue('b', ''); } catch { /* refused on purpose: a refusal must not leak either */ }
+  q.dispose();
+}
+
+test('10,000 create/use/dispose cycles leave the heap and the memory size where they were', () => {
+  for (let i = 0; i < 100; i++) cycle(i);  // warm-up: first-use allocations
+  const heap = lab.heapInUse();
+  const memory = lab.memoryBytes();
+  for (let i = 0; i < 10_000; i++) cycle(i);
+  assert.equal(lab.heapInUse(), heap, 'bytes allocated on the wasm heap');
+  assert.equal(lab.memoryBytes(), memory, 'wasm linear memory size');
+});
+
+test('a scenario that fails to load frees its queue too', () => {
+  lab.runScenario('v1;m3;ja:').dispose();
+  const heap = lab.heapInUse();
+  for (let i = 0; i < 1000; i++) {
+    assert.throws(() => lab.runScenario('v1;m3;ja:;as,s'), { code: 'failed-precondition' });
+    assert.throws(() => lab.createQueue({ maxAttempts: 0 }), { code: 'out-of-range' });
+  }
+  assert.equal(lab.heapInUse(), heap);
+});
