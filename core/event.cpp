@@ -24,15 +24,17 @@ const char* EventKindName(EventKind kind) {
 }
 
 std::string RenderEvent(const Event& e) {
-  std::string line = "#" + std::to_string(e.seq) + " step " + std::to_string(e.step) + " " +
-                     EventKindName(e.kind) + " " + Quote(e.id);
+  // Built with append(): GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
+  std::string line = "#";
+  line.append(std::to_string(e.seq)).append(" step ").append(std::to_string(e.step)).append(" ");
+  line.append(EventKindName(e.kind)).append(" ").append(Quote(e.id));
   switch (e.kind) {
     case EventKind::kEnqueued:
       line += " payload " + Plural(e.payload_bytes, "byte", "bytes");
       break;
     case EventKind::kAttempt:
-      line += " " + std::to_string(e.attempts) + "/" + std::to_string(e.max_attempts) + " " +
-              OutcomeName(e.outcome);
+      line.append(" ").append(std::to_string(e.attempts)).append("/").append(std::to_string(e.max_attempts));
+      line.append(" ").append(OutcomeName(e.outcome));
       if (!e.error.empty()) line += " error " + Quote(e.error);
       line += std::string(" -> ") + DispositionName(e.disposition);
       break;

@@ -64,7 +64,8 @@ class Reader {
   }
 
   Status Error(const std::string& expected) const {
-    std::string got = done() ? "the end of the link" : "'" + std::string(1, text_[pos_]) + "'";
+    std::string got = "the end of the link";
+    if (!done()) got = std::string("'").append(1, text_[pos_]).append("'");
     if (!done() && !IsSafe(static_cast<unsigned char>(text_[pos_])) && text_[pos_] != ';' &&
         text_[pos_] != ',' && text_[pos_] != ':' && text_[pos_] != '%') {
       got = Quote(text_.substr(pos_, 1));
@@ -253,8 +254,8 @@ Result<Scenario> ParseScenario(std::string_view text) {
 }
 
 std::string FormatScenario(const Scenario& scenario) {
-  std::string out = "v" + std::to_string(kScenarioFormatVersion) + ";m" +
-                    std::to_string(scenario.policy.max_attempts);
+  std::string out = "v";
+  out.append(std::to_string(kScenarioFormatVersion)).append(";m").append(std::to_string(scenario.policy.max_attempts));
   if (!scenario.jobs.empty()) {
     out += ";j";
     for (size_t i = 0; i < scenario.jobs.size(); ++i) {
