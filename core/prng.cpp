@@ -39,9 +39,17 @@ uint32_t Prng::Below(uint32_t bound) {
   }
 }
 
-std::string RandomOutcomes(uint64_t seed, size_t count, uint32_t success_pct, uint32_t transient_pct) {
+Result<std::string> RandomOutcomes(uint64_t seed, uint64_t count, uint64_t success_pct, uint64_t transient_pct) {
+  if (count > kMaxRandomOutcomes) {
+    return Status::OutOfRange("count must be at most " + std::to_string(kMaxRandomOutcomes) + ", got " +
+                              std::to_string(count));
+  }
+  if (success_pct > 100 || transient_pct > 100 || success_pct + transient_pct > 100) {
+    return Status::OutOfRange("successPercent + transientPercent must be at most 100, got " +
+                              std::to_string(success_pct) + " + " + std::to_string(transient_pct));
+  }
   Prng prng(seed);
-  std::string out(count, 's');
+  std::string out(static_cast<size_t>(count), 's');
   for (char& c : out) {
     const uint32_t roll = prng.Below(100);
     c = roll < success_pct ? 's' : roll < success_pct + transient_pct ? 't' : 'p';

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "status.h"
+
 namespace dlq {
 
 class Prng {
@@ -20,9 +22,12 @@ class Prng {
   uint64_t s_[4];
 };
 
+constexpr uint64_t kMaxRandomOutcomes = uint64_t{1} << 26;
+
 // A worker script for benchmarks and demos: `count` outcome letters ('s', 't',
 // 'p', as Queue::ProcessMany takes them) drawn with the given percentages; the
-// rest of 100 is permanent. Precondition: success_pct + transient_pct <= 100.
-std::string RandomOutcomes(uint64_t seed, size_t count, uint32_t success_pct, uint32_t transient_pct);
+// rest of 100 is permanent. OutOfRange if count > kMaxRandomOutcomes or the
+// percentages add up to more than 100.
+Result<std::string> RandomOutcomes(uint64_t seed, uint64_t count, uint64_t success_pct, uint64_t transient_pct);
 
 }  // namespace dlq

@@ -11,10 +11,7 @@ Result<Queue> Queue::Create(const Policy& policy) {
   return Queue(policy);
 }
 
-Queue::Queue(const Policy& policy) : policy_(policy) {
-  error_texts_.emplace_back();
-  error_index_.emplace(error_texts_.back(), 0);
-}
+Queue::Queue(const Policy& policy) : policy_(policy) {}
 
 Status Queue::CheckNewId(std::string_view id, const char* argument, size_t index) const {
   const auto name = [&] {
@@ -44,25 +41,29 @@ Status Queue::Enqueue(std::string_view id, std::string_view payload) {
 }
 
 Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    if (jobs[i].id.empty()) return CheckNewId(jobs[i].id, "jobs", i);
-  }
-  // Append optimistically and undo on the first duplicate: one hash lookup per
-  // job instead of a second set for the batch.
+  // Append optimistically and undo everything at the first bad job: one hash
+  // lookup per job instead of a second set for the batch.
   const size_t first = jobs_.size();
   const size_t events_before = events_.size();
+  const auto undo = [&] {
+    while (jobs_.size() > first) {
+      index_.erase(jobs_.back().id);
+      jobs_.pop_back();
+      ready_.pop_back();
+    }
+    events_.resize(events_before);
+  };
   index_.reserve(index_.size() + jobs.size());
   events_.reserve(events_.size() + jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i].id.empty()) {
+      undo();
+      return CheckNewId(jobs[i].id, "jobs", i);
+    }
     const auto existing = index_.find(jobs[i].id);
     if (existing != index_.end()) {
       const bool in_batch = existing->second >= first;
-      while (jobs_.size() > first) {
-        index_.erase(jobs_.back().id);
-        jobs_.pop_back();
-        ready_.pop_back();
-      }
-      events_.resize(events_before);
+      undo();
       return Status::AlreadyExists("jobs[" + std::to_string(i) + "].id " + QuoteShort(jobs[i].id) +
                                    (in_batch ? " appears twice in this batch; ids must be unique"
                                              : " was already given to this queue; ids must be unique"));
@@ -73,11 +74,16 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
 }
 
 uint32_t Queue::InternError(std::string_view text) {
+  if (text.empty()) return 0;
   if (auto it = error_index_.find(text); it != error_index_.end()) return it->second;
-  const auto index = static_cast<uint32_t>(error_texts_.size());
   error_texts_.emplace_back(text);
+  const auto index = static_cast<uint32_t>(error_texts_.size());  // 1-based: 0 is ""
   error_index_.emplace(error_texts_.back(), index);
   return index;
+}
+
+std::string_view Queue::ErrorText(uint32_t index) const {
+  return index == 0 ? std::string_view() : std::string_view(error_texts_[index - 1]);
 }
 
 void Queue::Record(EventKind kind, uint32_t job, uint32_t error, Outcome outcome, Disposition disposition,
@@ -203,7 +209,7 @@ std::vector<QuarantineEntry> Queue::Quarantined() const {
   out.reserve(quarantine_.size());
   for (const uint32_t i : quarantine_) {
     const Job& job = jobs_[i];
-    out.push_back({job.id, job.payload, job.attempts, job.reason, error_texts_[job.last_error], job.quarantine_step});
+    out.push_back({job.id, job.payload, job.attempts, job.reason, std::string(ErrorText(job.last_error)), job.quarantine_step});
   }
   return out;
 }
@@ -221,7 +227,7 @@ Event Queue::EventAt(size_t index) const {
   e.outcome = raw.outcome;
   e.disposition = raw.disposition;
   e.reason = raw.reason;
-  e.error = error_texts_[raw.error];
+  e.error = ErrorText(raw.error);
   if (raw.kind == EventKind::kEnqueued || raw.kind == EventKind::kReplayed) e.payload_bytes = job.payload.size();
   return e;
 }

@@ -76,6 +76,7 @@ class Queue {
   // OutOfRange if policy.max_attempts is not within [1, 1000000].
   static Result<Queue> Create(const Policy& policy);
 
+  // A moved-from queue may only be assigned to or destroyed.
   Queue(Queue&&) noexcept = default;
   Queue& operator=(Queue&&) noexcept = default;
   Queue(const Queue&) = delete;  // a queue is an identity; copy its views instead
@@ -155,7 +156,8 @@ class Queue {
 
   explicit Queue(const Policy& policy);
   void Append(std::string_view id, std::string_view payload);
-  uint32_t InternError(std::string_view text);
+  uint32_t InternError(std::string_view text);  // 0 for "", else 1 + its place in error_texts_
+  std::string_view ErrorText(uint32_t index) const;
   void Record(EventKind kind, uint32_t job, uint32_t error = 0, Outcome outcome = Outcome::kSuccess,
               Disposition disposition = Disposition::kCompleted, Reason reason = Reason::kNone);
   // `argument` names the id in messages: "id", or "jobs" with `index` for jobs[index].id.
@@ -168,7 +170,7 @@ class Queue {
   std::deque<uint32_t> ready_;
   std::vector<uint32_t> completed_;
   QuarantineList quarantine_;
-  std::deque<std::string> error_texts_;  // distinct error texts; [0] is ""
+  std::deque<std::string> error_texts_;  // distinct non-empty error texts
   std::unordered_map<std::string_view, uint32_t> error_index_;  // views into error_texts_
   std::vector<RawEvent> events_;
 };

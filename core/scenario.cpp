@@ -1,14 +1,14 @@
 #include "scenario.h"
 
-#include <cctype>
 
 #include "text.h"
 
 namespace dlq {
 namespace {
 
+// ASCII only, whatever the C locale says.
 bool IsSafe(unsigned char c) {
-  if (std::isalnum(c)) return true;
+  if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) return true;
   switch (c) {
     case '-': case '_': case '.': case '~': case '!': case '$': case '\'': case '(': case ')':
     case '*': case '+': case '=': case '@': case '/': case '?':
@@ -65,22 +65,37 @@ class Reader {
 
   Status Error(const std::string& expected) const {
     std::string got = "the end of the link";
-    if (!done()) got = std::string("'").append(1, text_[pos_]).append("'");
-    if (!done() && !IsSafe(static_cast<unsigned char>(text_[pos_])) && text_[pos_] != ';' &&
-        text_[pos_] != ',' && text_[pos_] != ':' && text_[pos_] != '%') {
-      got = Quote(text_.substr(pos_, 1));
+    if (!done()) {
+      const auto c = static_cast<unsigned char>(text_[pos_]);
+      if (IsSafe(c) || c == ';' || c == ',' || c == ':' || c == '%') {
+        got = std::string("'").append(1, text_[pos_]).append("'");
+      } else {
+        size_t end = pos_ + 1;  // the whole UTF-8 character, not one byte of it
+        while (end < text_.size() && (static_cast<unsigned char>(text_[end]) & 0xC0) == 0x80) ++end;
+        got = Quote(text_.substr(pos_, end - pos_));
+      }
     }
-    return Status::InvalidArgument("scenario link is malformed at character " + std::to_string(pos_ + 1) +
-                                   ": expected " + expected + ", got " + got);
+    return Status::InvalidArgument("scenario link is malformed at character " + Position() + ": expected " +
+                                   expected + ", got " + got);
+  }
+
+  // 1-based position of the current character, counting UTF-8 characters, not bytes.
+  std::string Position() const { return Position(pos_); }
+  std::string Position(size_t byte) const {
+    size_t characters = 1;
+    for (size_t i = 0; i < byte && i < text_.size(); ++i) {
+      if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++characters;
+    }
+    return std::to_string(characters);
   }
 
   // Digits into *out; at most `max_digits` of them.
   Status Number(const std::string& what, size_t max_digits, uint64_t* out) {
     const size_t start = pos_;
     uint64_t value = 0;
-    while (!done() && std::isdigit(static_cast<unsigned char>(peek()))) {
+    while (!done() && peek() >= '0' && peek() <= '9') {
       if (pos_ - start == max_digits) {
-        return Status::OutOfRange("scenario link: " + what + " at character " + std::to_string(start + 1) +
+        return Status::OutOfRange("scenario link: " + what + " at character " + Position(start) +
                                   " has more than " + std::to_string(max_digits) + " digits");
       }
       value = value * 10 + static_cast<uint64_t>(peek() - '0');
@@ -101,8 +116,8 @@ class Reader {
         const int hi = pos_ + 1 < text_.size() ? HexValue(text_[pos_ + 1]) : -1;
         const int lo = pos_ + 2 < text_.size() ? HexValue(text_[pos_ + 2]) : -1;
         if (hi < 0 || lo < 0) {
-          return Status::InvalidArgument("scenario link is malformed at character " + std::to_string(pos_ + 1) +
-                                         ": '%' in " + what + " must be followed by two hex digits");
+          return Status::InvalidArgument("scenario link is malformed at character " + Position() + ": '%' in " +
+                                         what + " must be followed by two hex digits");
         }
         *out += static_cast<char>(hi * 16 + lo);
         pos_ += 3;
@@ -114,7 +129,7 @@ class Reader {
       }
     }
     if (!IsValidUtf8(*out)) {
-      return Status::InvalidArgument("scenario link: " + what + " ending at character " + std::to_string(pos_) +
+      return Status::InvalidArgument("scenario link: " + what + " ending at character " + Position(pos_ - 1) +
                                      " is not UTF-8 once its %HH escapes are decoded");
     }
     return Status::Ok();
@@ -235,10 +250,8 @@ Result<Scenario> ParseScenario(std::string_view text) {
       in.Accept('c');
       uint64_t cursor = 0;
       if (Status s = in.Number("the cursor", 9, &cursor); !s.ok()) return s;
-      if (cursor > scenario.actions.size()) {
-        return Status::OutOfRange("scenario link: the cursor must be from 0 to " +
-                                  std::to_string(scenario.actions.size()) + " (the number of actions), got " +
-                                  std::to_string(cursor));
+      if (Status s = CheckCursor(cursor, scenario.actions.size()); !s.ok()) {
+        return Status::OutOfRange("scenario link: " + s.message());
       }
       scenario.cursor = static_cast<size_t>(cursor);
       has_cursor = true;
@@ -293,10 +306,25 @@ std::string FormatScenario(const Scenario& scenario) {
   return out;
 }
 
+Status CheckCursor(uint64_t cursor, size_t actions) {
+  if (cursor > actions) {
+    return Status::OutOfRange("the cursor must be from 0 to " + std::to_string(actions) +
+                              " (the number of actions), got " + std::to_string(cursor));
+  }
+  return Status::Ok();
+}
+
+Result<std::string> ShareScenario(const Scenario& scenario) {
+  std::string text = FormatScenario(scenario);
+  Result<Scenario> back = ParseScenario(text);
+  if (!back.ok()) return back.status();
+  if (Result<Queue> run = RunScenario(back.value()); !run.ok()) return run.status();
+  return text;
+}
+
 Result<Queue> RunScenario(const Scenario& scenario) {
-  if (scenario.cursor > scenario.actions.size()) {
-    return Status::OutOfRange("scenario cursor must be from 0 to " + std::to_string(scenario.actions.size()) +
-                              ", got " + std::to_string(scenario.cursor));
+  if (Status s = CheckCursor(scenario.cursor, scenario.actions.size()); !s.ok()) {
+    return Status::OutOfRange("scenario: " + s.message());
   }
   Result<Queue> made = Queue::Create(scenario.policy);
   if (!made.ok()) return made.status();

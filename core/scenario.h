@@ -53,6 +53,9 @@ struct Scenario {
   size_t cursor = 0;             // how many actions are applied; <= actions.size()
 };
 
+// OutOfRange unless cursor <= actions (the number of actions in the script).
+Status CheckCursor(uint64_t cursor, size_t actions);
+
 // Parses the text form. TooLarge beyond kMaxScenarioTextBytes, UnsupportedVersion
 // for "v<n>" with n != 1, InvalidArgument (naming the position) for anything else
 // malformed, OutOfRange for maxAttempts or a cursor out of range.
@@ -61,6 +64,12 @@ Result<Scenario> ParseScenario(std::string_view text);
 // The canonical text form; ParseScenario(FormatScenario(s)) gives s back when
 // every string in s is UTF-8.
 std::string FormatScenario(const Scenario& scenario);
+
+// The link text of a scenario that loads: FormatScenario(s), or the Status that
+// ParseScenario or RunScenario would give for that text (TooLarge past
+// kMaxScenarioTextBytes, a string that is not UTF-8, a cursor out of range, an
+// action up to the cursor that the queue refuses).
+Result<std::string> ShareScenario(const Scenario& scenario);
 
 // A fresh queue with the jobs enqueued and the first `cursor` actions applied.
 // Every action must be accepted: a duplicate id, a replay of an id not in

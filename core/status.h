@@ -26,7 +26,7 @@ enum class Code {
 // Stable lower-case name of a code, e.g. "invalid-argument"; used by the JS API.
 const char* CodeName(Code code);
 
-class Status {
+class [[nodiscard]] Status {
  public:
   Status() = default;  // OK
   static Status Ok() { return Status(); }
@@ -51,7 +51,7 @@ class Status {
 
 // A value or the Status that explains why there is none.
 template <typename T>
-class Result {
+class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}                 // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {}         // NOLINT: implicit by design

@@ -1,5 +1,6 @@
 #include "text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -97,18 +98,36 @@ std::string DescribeNumber(double value) {
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
   if (value == 0) return "0";
-  if (std::fabs(value) < 1e21 && value == std::trunc(value)) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f", value);
-    return buf;
-  }
-  // Shortest precision that reads back to the same double, as JS does.
+  // The shortest decimal digits that read back to the same double, then laid out
+  // as ECMAScript's Number::toString does (fixed from 1e-7 to 1e21, else exponent).
   char buf[40];
   for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, value);
+    std::snprintf(buf, sizeof buf, "%.*e", precision - 1, value);
     if (std::strtod(buf, nullptr) == value) break;
   }
-  return buf;
+  std::string text(buf);
+  std::string sign;
+  if (text[0] == '-') sign = "-", text.erase(0, 1);
+  const size_t e = text.find('e');
+  const int exponent = std::atoi(text.c_str() + e + 1);
+  std::string digits = text.substr(0, e);
+  digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  const int k = static_cast<int>(digits.size());
+  const int n = exponent + 1;  // the decimal point sits after n digits
+  std::string out;
+  if (k <= n && n <= 21) {
+    out = digits + std::string(static_cast<size_t>(n - k), '0');
+  } else if (0 < n && n <= 21) {
+    out = digits.substr(0, static_cast<size_t>(n)) + "." + digits.substr(static_cast<size_t>(n));
+  } else if (-6 < n && n <= 0) {
+    out = "0." + std::string(static_cast<size_t>(-n), '0') + digits;
+  } else {
+    out = digits.substr(0, 1);
+    if (k > 1) out += "." + digits.substr(1);
+    out += (n - 1 >= 0 ? "e+" : "e-") + std::to_string(std::abs(n - 1));
+  }
+  return sign + out;
 }
 
 }  // namespace dlq

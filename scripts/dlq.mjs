@@ -59,8 +59,10 @@ function setup() {
   }
 }
 
+// Configures every time (under a second once cached), so an interrupted or failed
+// configure never leaves a build directory that later runs skip.
 function cmakePreset(preset) {
-  if (!existsSync(`build/${preset}/CMakeCache.txt`)) run('cmake', ['--preset', preset], { stdio: ['inherit', 'ignore', 'inherit'] });
+  run('cmake', ['--preset', preset], { stdio: ['inherit', 'ignore', 'inherit'] });
   run('cmake', ['--build', '--preset', preset, '--parallel', '2']);
 }
 
@@ -99,12 +101,23 @@ function test() {
 }
 
 async function start() {
+  const port = Number(process.env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    say(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(process.env.PORT)}`);
+    process.exit(2);
+  }
+  const host = process.env.HOST ?? 'localhost';
   setup();
   build();
   const { serve } = await import('./serve.mjs');
-  const port = Number(process.env.PORT ?? 8080);
-  const server = await serve({ dir: path.join(root, 'dist'), port, host: process.env.HOST ?? 'localhost' });
-  say(`playground: http://localhost:${server.address().port}/   (Ctrl+C stops)`);
+  try {
+    const server = await serve({ dir: path.join(root, 'dist'), port, host });
+    say(`playground: http://${host}:${server.address().port}/   (Ctrl+C stops)`);
+  } catch (error) {
+    const why = error.code === 'EADDRINUSE' ? `port ${port} is in use; choose another with PORT=…` : error.message;
+    say(`cannot serve on ${host}:${port}: ${why}`);
+    process.exit(1);
+  }
 }
 
 const command = process.argv[2];

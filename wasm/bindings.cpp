@@ -8,6 +8,7 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -186,9 +187,12 @@ class QueueHandle {
     return out;
   }
 
+  // from and count are non-negative numbers (count may be Infinity); clamp before narrowing.
   val timeline(double from, double count) const {
+    const auto total = static_cast<double>(queue_->event_count());
     val out = val::array();
-    for (const dlq::Event& e : queue_->Timeline(static_cast<size_t>(from), static_cast<size_t>(count))) {
+    for (const dlq::Event& e : queue_->Timeline(static_cast<size_t>(std::min(from, total)),
+                                                static_cast<size_t>(std::min(count, total)))) {
       out.call<void>("push", EventValue(e));
     }
     return out;
@@ -278,24 +282,27 @@ dlq::Result<dlq::Scenario> ScenarioFromValue(val in) {
       s.actions.push_back(dlq::Action::Enqueue(a["id"].as<std::string>(), a["payload"].as<std::string>()));
     }
   }
-  s.cursor = in["cursor"].as<size_t>();
+  // index.mjs passes a non-negative safe integer; range-check before narrowing to size_t.
+  const auto cursor = static_cast<uint64_t>(in["cursor"].as<double>());
+  if (dlq::Status st = dlq::CheckCursor(cursor, action_count); !st.ok()) return st;
+  s.cursor = static_cast<size_t>(cursor);
   return s;
 }
 
-// The link text of a scenario object, or an error if the core would refuse to
-// load that text back (over the size limit, cursor out of range): every text this
-// returns is a loadable link.
+// The link text of a scenario object, or the error the core would give loading it.
 val FormatScenarioValue(val in) {
   dlq::Result<dlq::Scenario> s = ScenarioFromValue(in);
   if (!s.ok()) return ErrorValue(s.status());
-  std::string text = dlq::FormatScenario(s.value());
-  if (dlq::Result<dlq::Scenario> back = dlq::ParseScenario(text); !back.ok()) return ErrorValue(back.status());
-  return val(text);
+  dlq::Result<std::string> text = dlq::ShareScenario(s.value());
+  return text.ok() ? val(text.value()) : ErrorValue(text.status());
 }
 
-std::string RandomOutcomes(double seed, double count, double success_pct, double transient_pct) {
-  return dlq::RandomOutcomes(static_cast<uint64_t>(seed), static_cast<size_t>(count),
-                             static_cast<uint32_t>(success_pct), static_cast<uint32_t>(transient_pct));
+// index.mjs passes non-negative safe integers, so the conversions are exact.
+val RandomOutcomes(double seed, double count, double success_pct, double transient_pct) {
+  dlq::Result<std::string> r =
+      dlq::RandomOutcomes(static_cast<uint64_t>(seed), static_cast<uint64_t>(count),
+                          static_cast<uint64_t>(success_pct), static_cast<uint64_t>(transient_pct));
+  return r.ok() ? val(r.value()) : ErrorValue(r.status());
 }
 
 // Bytes currently allocated on the wasm heap (for leak checks).

@@ -15,7 +15,10 @@ let modulePromise = null;
  * Node >= 20 (reads the .wasm next to this file) and in browsers (fetches it).
  */
 export function loadLab() {
-  modulePromise ??= instantiate().then((core) => new Lab(core));
+  modulePromise ??= instantiate().then((core) => new Lab(core), (error) => {
+    modulePromise = null;  // a failed fetch may succeed next time
+    throw error;
+  });
   return modulePromise;
 }
 
@@ -94,11 +97,16 @@ function checkArray(name, value) {
 
 function checkOutcome(name, value) {
   if (typeof value !== 'string') throw typeError(`${name} must be one of ${OUTCOMES}, got ${describe(value)}`);
+  checkString(name, value);
 }
 
+/** A number of the wrong kind is a RangeError, anything else a TypeError. */
 function checkCount(name, value) {
+  if (typeof value !== 'number') throw typeError(`${name} must be a non-negative integer, got ${describe(value)}`);
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw typeError(`${name} must be a non-negative integer, got ${describe(value)}`);
+    const error = new RangeError(`${name} must be a non-negative integer, got ${describe(value)}`);
+    error.code = 'out-of-range';
+    throw error;
   }
 }
 
@@ -113,13 +121,18 @@ function normalizeScenario(scenario) {
   }
   checkArray('scenario.jobs', jobs);
   checkArray('scenario.actions', actions);
-  const outJobs = jobs.map((job, i) => {
+  // Index loops, not map(): map() skips the holes of a sparse array.
+  const outJobs = [];
+  for (let i = 0; i < jobs.length; i++) {
+    const job = jobs[i];
     checkObject(`scenario.jobs[${i}]`, job, "{ id: 'a', payload: '' }");
     checkString(`scenario.jobs[${i}].id`, job.id);
     checkString(`scenario.jobs[${i}].payload`, job.payload ?? '');
-    return { id: job.id, payload: job.payload ?? '' };
-  });
-  const outActions = actions.map((action, i) => {
+    outJobs.push({ id: job.id, payload: job.payload ?? '' });
+  }
+  const outActions = [];
+  for (let i = 0; i < actions.length; i++) {
+    const action = actions[i];
     const name = `scenario.actions[${i}]`;
     checkObject(name, action, "{ type: 'process', outcome: 'success' }");
     if (!ACTION_TYPES.includes(action.type)) {
@@ -128,13 +141,16 @@ function normalizeScenario(scenario) {
     if (action.type === 'process') {
       checkOutcome(`${name}.outcome`, action.outcome);
       checkString(`${name}.error`, action.error ?? '');
-      return { type: 'process', outcome: action.outcome, error: action.error ?? '' };
+      outActions.push({ type: 'process', outcome: action.outcome, error: action.error ?? '' });
+    } else if (action.type === 'replay') {
+      checkString(`${name}.id`, action.id);
+      outActions.push({ type: 'replay', id: action.id });
+    } else {
+      checkString(`${name}.id`, action.id);
+      checkString(`${name}.payload`, action.payload ?? '');
+      outActions.push({ type: 'enqueue', id: action.id, payload: action.payload ?? '' });
     }
-    checkString(`${name}.id`, action.id);
-    if (action.type === 'replay') return { type: 'replay', id: action.id };
-    checkString(`${name}.payload`, action.payload ?? '');
-    return { type: 'enqueue', id: action.id, payload: action.payload ?? '' };
-  });
+  }
   const cursor = scenario.cursor ?? outActions.length;
   checkCount('scenario.cursor', cursor);
   return { maxAttempts, jobs: outJobs, actions: outActions, cursor };
@@ -167,13 +183,16 @@ class Lab {
 
   /** A queue in the state a scenario (object or link text) describes at its cursor. */
   runScenario(scenario) {
-    if (typeof scenario === 'string') return this.#adopt((handle) => handle.initFromScenario(scenario));
+    if (typeof scenario === 'string') {
+      checkString('scenario', scenario);
+      return this.#adopt((handle) => handle.initFromScenario(scenario));
+    }
     const normalized = normalizeScenario(scenario);
     return this.#adopt((handle) => handle.initFromScenarioObject(normalized));
   }
 
   parseScenario(text) {
-    if (typeof text !== 'string') throw typeError(`text must be a string, got ${describe(text)}`);
+    checkString('text', text);
     return unwrap(this.#core.parseScenario(text));
   }
 
@@ -182,13 +201,12 @@ class Lab {
   }
 
   /** `count` outcome letters ('s', 't', 'p') from the core's seeded PRNG, for processMany(). */
-  randomOutcomes({ seed, count, successPercent, transientPercent }) {
+  randomOutcomes(options) {
+    checkObject('options', options, '{ seed: 1, count: 100, successPercent: 70, transientPercent: 25 }');
+    const { seed, count, successPercent, transientPercent } = options;
     for (const [name, value] of [['seed', seed], ['count', count], ['successPercent', successPercent],
       ['transientPercent', transientPercent]]) checkCount(name, value);
-    if (successPercent + transientPercent > 100) {
-      throw new RangeError(`successPercent + transientPercent must be at most 100, got ${successPercent + transientPercent}`);
-    }
-    return this.#core.randomOutcomes(seed, count, successPercent, transientPercent);
+    return unwrap(this.#core.randomOutcomes(seed, count, successPercent, transientPercent));
   }
 
   /** Bytes allocated on the wasm heap now; for leak checks. */
@@ -307,8 +325,7 @@ class Queue {
     const handle = this.#live();
     checkCount('from', from);
     if (count !== Infinity) checkCount('count', count);
-    const total = handle.stats().events;
-    return handle.timeline(Math.min(from, total), Math.min(count, total));
+    return handle.timeline(from, count);
   }
 
   /** The timeline as text, one stable line per event, each ending in "\n". */

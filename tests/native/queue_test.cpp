@@ -344,3 +344,18 @@ TEST_SUITE("timeline") {
                       });
   }
 }
+
+TEST_CASE("a queue moved into a new one keeps its jobs, its ids and its timeline") {
+  Queue a = MakeQueue(2);
+  REQUIRE(a.Enqueue("x", "X").ok());
+  MustProcess(a, "transient", "boom");
+  Queue b = std::move(a);
+  CHECK(b.Enqueue("x", "").code() == Code::kAlreadyExists);  // the id index survived the move
+  REQUIRE(b.Enqueue("y", "Y").ok());
+  MustProcess(b, "transient", "boom");
+  MustProcess(b, "permanent", "bad");
+  CHECK(b.Quarantined()[0].last_error == "boom");  // x, exhausted
+  CHECK(b.Quarantined()[1].last_error == "bad");   // y, permanent
+  CHECK(b.Timeline()[1].error == "boom");
+  CHECK(b.TimelineText().find("error \"boom\"") != std::string::npos);
+}

@@ -189,3 +189,47 @@ TEST_SUITE("scenario") {
     CHECK(count >= 3);
   }
 }
+
+TEST_CASE("ShareScenario gives only links that load") {
+  Scenario ok;
+  ok.jobs = {{"a", ""}};
+  ok.actions = {Action::Process(Outcome::kSuccess)};
+  ok.cursor = 1;
+  Result<std::string> text = ShareScenario(ok);
+  REQUIRE(text.ok());
+  CHECK(text.value() == "v1;m3;ja:;as");
+
+  Scenario replay_nothing = ok;
+  replay_nothing.actions = {Action::Replay("a")};
+  CHECK(ShareScenario(replay_nothing).status().message() ==
+        "scenario action 1: replay(\"a\") found no such job in quarantine");
+
+  Scenario empty_id;
+  empty_id.jobs = {{"", "x"}};
+  CHECK(ShareScenario(empty_id).status().code() == Code::kInvalidArgument);
+
+  Scenario big;
+  big.jobs = {{"a", std::string(kMaxScenarioTextBytes, 'x')}};
+  CHECK(ShareScenario(big).status().code() == Code::kTooLarge);
+
+  Scenario not_utf8;
+  not_utf8.jobs = {{"a", "\xff"}};
+  CHECK(ShareScenario(not_utf8).status().code() == Code::kInvalidArgument);
+
+  Scenario cursor_past_end = ok;
+  cursor_past_end.cursor = 2;
+  CHECK(ShareScenario(cursor_past_end).status().code() == Code::kOutOfRange);
+  CHECK(RunScenario(cursor_past_end).status().message() ==
+        "scenario: the cursor must be from 0 to 1 (the number of actions), got 2");
+}
+
+TEST_CASE("link errors count characters, not bytes, and show a whole character") {
+  Result<Scenario> r = ParseScenario("v1;m3;jé:");
+  CHECK(r.status().message() ==
+        "scenario link is malformed at character 8: expected job 1 id characters (letters, digits, -_.~!$'()*+=@/? or "
+        "%HH escapes), got \"é\"");
+  Result<Scenario> later = ParseScenario("v1;m3;ja:;aé");
+  CHECK(later.status().message() ==
+        "scenario link is malformed at character 12: expected action 1 (s, t or p to process, r to replay, e to "
+        "enqueue), got \"é\"");
+}

@@ -28,6 +28,12 @@ TEST_CASE("DescribeNumber prints numbers as JavaScript does") {
   CHECK(DescribeNumber(1e21) == "1e+21");
   CHECK(DescribeNumber(std::nan("")) == "NaN");
   CHECK(DescribeNumber(-HUGE_VAL) == "-Infinity");
+  CHECK(DescribeNumber(18446744073709551616.0) == "18446744073709552000");
+  CHECK(DescribeNumber(1.5e-7) == "1.5e-7");
+  CHECK(DescribeNumber(0.000001) == "0.000001");
+  CHECK(DescribeNumber(123.456) == "123.456");
+  CHECK(DescribeNumber(-2.5e30) == "-2.5e+30");
+  CHECK(DescribeNumber(9007199254740993.0) == "9007199254740992");
 }
 
 TEST_CASE("Prng is deterministic and RandomOutcomes follows its percentages") {
@@ -39,8 +45,10 @@ TEST_CASE("Prng is deterministic and RandomOutcomes follows its percentages") {
   }
   CHECK(Prng(1).Next() == 0xB3F2AF6D0FC710C5ULL);  // pinned: native and wasm must agree
   // Pinned too: tests/node checks the WebAssembly build draws the same letters.
-  CHECK(RandomOutcomes(42, 48, 70, 25) == "stsstsssssstsssssstssssssttstsssttttstsssptsssss");
-  const std::string script = RandomOutcomes(7, 100000, 70, 25);
+  CHECK(RandomOutcomes(42, 48, 70, 25).value() == "stsstsssssstsssssstssssssttstsssttttstsssptsssss");
+  CHECK(RandomOutcomes(1, kMaxRandomOutcomes + 1, 70, 25).status().message() == "count must be at most 67108864, got 67108865");
+  CHECK(RandomOutcomes(1, 1, 80, 30).status().message() == "successPercent + transientPercent must be at most 100, got 80 + 30");
+  const std::string script = RandomOutcomes(7, 100000, 70, 25).value();
   const auto count = [&](char ch) { return std::count(script.begin(), script.end(), ch); };
   CHECK(count('s') > 69000);
   CHECK(count('s') < 71000);

@@ -50,7 +50,10 @@ test('ids and payloads: wrong types, empty ids and lone surrogates are refused, 
   throwsWith(assert, () => q.process('success', 7), TypeError, 'invalid-type', /^errorText must be a string, got 7$/);
   throwsWith(assert, () => q.replay(7), TypeError, 'invalid-type', /^id must be a string, got 7$/);
   throwsWith(assert, () => q.enqueueMany('ab'), TypeError, 'invalid-type', /^jobs must be an array/);
-  throwsWith(assert, () => q.timeline(-1), TypeError, 'invalid-type', /^from must be a non-negative integer, got -1$/);
+  throwsWith(assert, () => q.timeline(-1), RangeError, 'out-of-range', /^from must be a non-negative integer, got -1$/);
+  throwsWith(assert, () => q.timeline('0'), TypeError, 'invalid-type', /^from must be a non-negative integer, got "0" \(a string\)$/);
+  throwsWith(assert, () => q.process('succ\uD800'), TypeError, 'invalid-type',
+    /^outcome must be a well-formed string, but it has a lone surrogate at index 4$/);
   assert.equal(snapshot(), before);
   // A well-formed surrogate pair is an ordinary character.
   q.enqueue('pair 😀', '😀');
@@ -95,8 +98,25 @@ test('scenario objects of the wrong shape are TypeErrors naming the field', () =
     'invalid-type', /^scenario\.actions\[0\]\.type must be 'process', 'replay' or 'enqueue', got "retry"/);
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [{ type: 'process', outcome: 'maybe' }] }),
     RangeError, 'invalid-argument', /^actions\[0\]\.outcome must be one of "success", "transient", "permanent", got "maybe"$/);
-  throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [], cursor: 1.5 }), TypeError, 'invalid-type',
+  throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [], cursor: 1.5 }), RangeError, 'out-of-range',
     /^scenario\.cursor must be a non-negative integer, got 1\.5$/);
+  // A cursor past 2^32 must not wrap around in the 32-bit wasm build.
+  const one = { maxAttempts: 3, jobs: [{ id: 'a' }], actions: [{ type: 'process', outcome: 'success' }] };
+  for (const cursor of [2 ** 32, 2 ** 32 + 1, 2 ** 53 - 1]) {
+    throwsWith(assert, () => lab.formatScenario({ ...one, cursor }), RangeError, 'out-of-range',
+      new RegExp(`^the cursor must be from 0 to 1 \\(the number of actions\\), got ${cursor}$`));
+    throwsWith(assert, () => lab.runScenario({ ...one, cursor }), RangeError, 'out-of-range', /cursor must be from 0 to 1/);
+  }
+  // Holes in sparse arrays are caught, not skipped.
+  // eslint-disable-next-line no-sparse-arrays
+  throwsWith(assert, () => lab.runScenario({ maxAttempts: 3, jobs: [, { id: 'a' }] }), TypeError, 'invalid-type',
+    /^scenario\.jobs\[0\] must be an object such as .*, got undefined$/);
+  // eslint-disable-next-line no-sparse-arrays
+  throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [, { type: 'process', outcome: 's' }] }),
+    TypeError, 'invalid-type', /^scenario\.actions\[0\] must be an object/);
+  // Every link formatScenario gives loads: a scenario the queue refuses is refused here too.
+  throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, jobs: [{ id: '' }] }), RangeError, 'invalid-argument',
+    /^scenario job 1: id must be a non-empty string, got ""$/);
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [], cursor: 1 }), RangeError, 'out-of-range',
     /cursor must be from 0 to 0/);
   throwsWith(assert, () => lab.parseScenario(42), TypeError, 'invalid-type', /^text must be a string, got 42$/);
@@ -104,7 +124,26 @@ test('scenario objects of the wrong shape are TypeErrors naming the field', () =
 
 test('randomOutcomes checks its numbers', () => {
   throwsWith(assert, () => lab.randomOutcomes({ seed: -1, count: 1, successPercent: 1, transientPercent: 1 }),
-    TypeError, 'invalid-type', /^seed must be a non-negative integer, got -1$/);
-  assert.throws(() => lab.randomOutcomes({ seed: 1, count: 1, successPercent: 80, transientPercent: 30 }),
-    { name: 'RangeError', message: 'successPercent + transientPercent must be at most 100, got 110' });
+    RangeError, 'out-of-range', /^seed must be a non-negative integer, got -1$/);
+  throwsWith(assert, () => lab.randomOutcomes({ seed: 1, count: 1, successPercent: 80, transientPercent: 30 }),
+    RangeError, 'out-of-range', /^successPercent \+ transientPercent must be at most 100, got 80 \+ 30$/);
+  throwsWith(assert, () => lab.randomOutcomes({ seed: 1, count: 1, successPercent: 2 ** 40, transientPercent: 0 }),
+    RangeError, 'out-of-range', /must be at most 100/);
+  for (const count of [2 ** 32, 3e9]) {
+    throwsWith(assert, () => lab.randomOutcomes({ seed: 1, count, successPercent: 70, transientPercent: 25 }),
+      RangeError, 'out-of-range', /^count must be at most 67108864, got \d+$/);
+  }
+  throwsWith(assert, () => lab.randomOutcomes(), TypeError, 'invalid-type', /^options must be an object/);
+  throwsWith(assert, () => lab.randomOutcomes({ seed: 1 }), TypeError, 'invalid-type', /^count must be a non-negative integer, got undefined$/);
+});
+
+test('link text with a lone surrogate is refused before it reaches the core', () => {
+  throwsWith(assert, () => lab.parseScenario('v1;m3;ja\uD800:'), TypeError, 'invalid-type',
+    /^text must be a well-formed string, but it has a lone surrogate at index 8$/);
+  throwsWith(assert, () => lab.runScenario('v1;m3;ja\uD800:'), TypeError, 'invalid-type', /^scenario must be a well-formed string/);
+});
+
+test('a non-ASCII character in a link is named whole, at its character position', () => {
+  throwsWith(assert, () => lab.parseScenario('v1;m3;jé:'), RangeError, 'invalid-argument',
+    /^scenario link is malformed at character 8: expected job 1 id characters .*, got "é"$/);
 });
