@@ -190,26 +190,48 @@ bool Queue::Replay(std::string_view id) {
   return true;
 }
 
-std::vector<JobView> Queue::Ready() const {
+namespace {
+
+// The [from, from + count) slice of a container of size n, clamped.
+std::pair<size_t, size_t> Slice(size_t n, size_t from, size_t count) {
+  const size_t begin = std::min(from, n);
+  return {begin, begin + std::min(count, n - begin)};
+}
+
+}  // namespace
+
+std::vector<JobView> Queue::Ready(size_t from, size_t count) const {
+  const auto [begin, end] = Slice(ready_.size(), from, count);
   std::vector<JobView> out;
-  out.reserve(ready_.size());
-  for (const uint32_t i : ready_) out.push_back({jobs_[i].id, jobs_[i].payload, jobs_[i].attempts});
+  out.reserve(end - begin);
+  for (size_t k = begin; k < end; ++k) {
+    const Job& job = jobs_[ready_[k]];
+    out.push_back({job.id, job.payload, job.attempts});
+  }
   return out;
 }
 
-std::vector<JobView> Queue::Completed() const {
+std::vector<JobView> Queue::Completed(size_t from, size_t count) const {
+  const auto [begin, end] = Slice(completed_.size(), from, count);
   std::vector<JobView> out;
-  out.reserve(completed_.size());
-  for (const uint32_t i : completed_) out.push_back({jobs_[i].id, jobs_[i].payload, jobs_[i].attempts});
+  out.reserve(end - begin);
+  for (size_t k = begin; k < end; ++k) {
+    const Job& job = jobs_[completed_[k]];
+    out.push_back({job.id, job.payload, job.attempts});
+  }
   return out;
 }
 
-std::vector<QuarantineEntry> Queue::Quarantined() const {
+std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const {
+  const auto [begin, end] = Slice(quarantine_.size(), from, count);
   std::vector<QuarantineEntry> out;
-  out.reserve(quarantine_.size());
-  for (const uint32_t i : quarantine_) {
-    const Job& job = jobs_[i];
-    out.push_back({job.id, job.payload, job.attempts, job.reason, std::string(ErrorText(job.last_error)), job.quarantine_step});
+  out.reserve(end - begin);
+  auto it = quarantine_.begin();
+  std::advance(it, begin);  // a list: linear, but the viewer asks for the head
+  for (size_t k = begin; k < end; ++k, ++it) {
+    const Job& job = jobs_[*it];
+    out.push_back({job.id, job.payload, job.attempts, job.reason, std::string(ErrorText(job.last_error)),
+                   job.quarantine_step});
   }
   return out;
 }
@@ -234,10 +256,9 @@ Event Queue::EventAt(size_t index) const {
 
 std::vector<Event> Queue::Timeline(size_t from, size_t count) const {
   std::vector<Event> out;
-  if (from >= events_.size()) return out;
-  const size_t end = from + std::min(count, events_.size() - from);
-  out.reserve(end - from);
-  for (size_t i = from; i < end; ++i) out.push_back(EventAt(i));
+  const auto [begin, end] = Slice(events_.size(), from, count);
+  out.reserve(end - begin);
+  for (size_t i = begin; i < end; ++i) out.push_back(EventAt(i));
   return out;
 }
 

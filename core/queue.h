@@ -108,9 +108,11 @@ class Queue {
   bool Replay(std::string_view id);
 
   // Copies, in order: ready head first; completed and quarantine in arrival order.
-  std::vector<JobView> Ready() const;
-  std::vector<JobView> Completed() const;
-  std::vector<QuarantineEntry> Quarantined() const;
+  // `from` and `count` select a slice (a viewer showing the first 100 of 1,000,000
+  // copies 100); out-of-range values give a shorter or empty slice.
+  std::vector<JobView> Ready(size_t from = 0, size_t count = SIZE_MAX) const;
+  std::vector<JobView> Completed(size_t from = 0, size_t count = SIZE_MAX) const;
+  std::vector<QuarantineEntry> Quarantined(size_t from = 0, size_t count = SIZE_MAX) const;
 
   size_t ready_size() const { return ready_.size(); }
   size_t completed_size() const { return completed_.size(); }

@@ -158,12 +158,18 @@ class QueueHandle {
 
   bool replay(const std::string& id) { return queue_->Replay(id); }
 
-  val ready() const { return Jobs(queue_->Ready()); }
-  val completed() const { return Jobs(queue_->Completed()); }
+  // Slices: from and count are non-negative numbers (count may be Infinity).
+  val ready(double from, double count) const {
+    return Jobs(queue_->Ready(Index(from, queue_->ready_size()), Index(count, queue_->ready_size())));
+  }
+  val completed(double from, double count) const {
+    return Jobs(queue_->Completed(Index(from, queue_->completed_size()), Index(count, queue_->completed_size())));
+  }
 
-  val quarantined() const {
+  val quarantined(double from, double count) const {
     val out = val::array();
-    for (const dlq::QuarantineEntry& e : queue_->Quarantined()) {
+    const size_t n = queue_->quarantine_size();
+    for (const dlq::QuarantineEntry& e : queue_->Quarantined(Index(from, n), Index(count, n))) {
       val entry = val::object();
       entry.set("id", e.id);
       entry.set("payload", e.payload);
@@ -187,12 +193,10 @@ class QueueHandle {
     return out;
   }
 
-  // from and count are non-negative numbers (count may be Infinity); clamp before narrowing.
   val timeline(double from, double count) const {
-    const auto total = static_cast<double>(queue_->event_count());
+    const size_t n = queue_->event_count();
     val out = val::array();
-    for (const dlq::Event& e : queue_->Timeline(static_cast<size_t>(std::min(from, total)),
-                                                static_cast<size_t>(std::min(count, total)))) {
+    for (const dlq::Event& e : queue_->Timeline(Index(from, n), Index(count, n))) {
       out.call<void>("push", EventValue(e));
     }
     return out;
@@ -201,6 +205,12 @@ class QueueHandle {
   std::string timelineText() const { return queue_->TimelineText(); }
 
  private:
+  // A non-negative number (or Infinity) from JS as an index, clamped to `limit`
+  // before narrowing so no double beyond size_t is ever converted.
+  static size_t Index(double value, size_t limit) {
+    return static_cast<size_t>(std::min(value, static_cast<double>(limit)));
+  }
+
   static val Jobs(const std::vector<dlq::JobView>& jobs) {
     val out = val::array();
     for (const dlq::JobView& j : jobs) out.call<void>("push", JobValue(j));

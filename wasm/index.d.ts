@@ -78,12 +78,12 @@ export interface Queue {
   processMany(outcomes: string, errorText?: string): number;
   /** An operator's explicit replay: attempts reset to 0, appended at the ready tail. False if not quarantined. */
   replay(id: string): boolean;
-  /** Fresh copies: head first. */
-  ready(): Job[];
+  /** Fresh copies: head first. `from` / `count` select a slice (default: all). */
+  ready(from?: number, count?: number): Job[];
   /** Fresh copies, in completion order. */
-  completed(): Job[];
+  completed(from?: number, count?: number): Job[];
   /** Fresh copies, in arrival order. */
-  quarantined(): QuarantineEntry[];
+  quarantined(from?: number, count?: number): QuarantineEntry[];
   stats(): QueueStats;
   /** Events from index `from` (0-based), at most `count`. */
   timeline(from?: number, count?: number): TimelineEvent[];

@@ -313,20 +313,25 @@ class Queue {
     return handle.replay(id);
   }
 
-  ready() { return this.#live().ready(); }
-  completed() { return this.#live().completed(); }
-  quarantined() { return this.#live().quarantined(); }
+  /** Ready jobs, head first; optionally the slice [from, from + count). */
+  ready(from = 0, count = Infinity) { return this.#slice('ready', from, count); }
+  /** Completed jobs in completion order; optionally a slice. */
+  completed(from = 0, count = Infinity) { return this.#slice('completed', from, count); }
+  /** Quarantine entries in arrival order; optionally a slice. */
+  quarantined(from = 0, count = Infinity) { return this.#slice('quarantined', from, count); }
+
+  #slice(view, from, count) {
+    const handle = this.#live();
+    checkCount('from', from);
+    if (count !== Infinity) checkCount('count', count);
+    return handle[view](from, count);
+  }
 
   /** { step, ready, completed, quarantined, events, maxAttempts } */
   stats() { return this.#live().stats(); }
 
   /** Events from index `from` (0-based), at most `count` of them. */
-  timeline(from = 0, count = Infinity) {
-    const handle = this.#live();
-    checkCount('from', from);
-    if (count !== Infinity) checkCount('count', count);
-    return handle.timeline(from, count);
-  }
+  timeline(from = 0, count = Infinity) { return this.#slice('timeline', from, count); }
 
   /** The timeline as text, one stable line per event, each ending in "\n". */
   timelineText() { return this.#live().timelineText(); }

@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
   const size_t jobs = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1'000'000;
   const uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 42;
   // Every attempt draws one letter; 2x the jobs is more than the workload can use.
-  const std::string outcomes = dlq::RandomOutcomes(seed, jobs * 2, 70, 25);
+  const std::string outcomes = dlq::RandomOutcomes(seed, jobs * 2, 70, 25).value();
   std::vector<dlq::JobSpec> specs(jobs);  // built before the clock starts, as the JS side does
   for (size_t i = 0; i < jobs; ++i) specs[i] = {"job-" + std::to_string(i), "payload " + std::to_string(i)};
 

@@ -359,3 +359,20 @@ TEST_CASE("a queue moved into a new one keeps its jobs, its ids and its timeline
   CHECK(b.Timeline()[1].error == "boom");
   CHECK(b.TimelineText().find("error \"boom\"") != std::string::npos);
 }
+
+TEST_CASE("views can be read in slices, clamped to what is there") {
+  Queue q = MakeQueue(1);
+  REQUIRE(q.EnqueueMany({{"a", ""}, {"b", ""}, {"c", ""}, {"d", ""}, {"e", ""}}).ok());
+  MustProcess(q, "permanent");  // a
+  MustProcess(q, "success");    // b
+  MustProcess(q, "transient");  // c
+  CHECK(Ids(q.Ready(1, 1)) == Strings{"e"});
+  CHECK(Ids(q.Ready(0, 99)) == Strings{"d", "e"});
+  CHECK(q.Ready(2).empty());
+  CHECK(q.Ready(SIZE_MAX, SIZE_MAX).empty());
+  CHECK(Ids(q.Completed(0, 1)) == Strings{"b"});
+  CHECK(Ids(q.Quarantined(1)) == Strings{"c"});
+  CHECK(q.Quarantined(1)[0].reason == Reason::kExhausted);
+  CHECK(q.Timeline(SIZE_MAX, 3).empty());
+  CHECK(q.Timeline(2, SIZE_MAX).size() == q.event_count() - 2);
+}

@@ -188,3 +188,20 @@ test('the core PRNG draws the same letters in WebAssembly as natively', () => {
   assert.equal(lab.randomOutcomes({ seed: 42, count: 48, successPercent: 70, transientPercent: 25 }),
     'stsstsssssstsssssstssssssttstsssttttstsssptsssss');
 });
+
+test('views read in slices, clamped; bad bounds are refused', () => {
+  const q = lab.createQueue({ maxAttempts: 1 });
+  q.enqueueMany(['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, payload: '' })));
+  q.process('permanent');
+  q.process('success');
+  q.process('transient');
+  assert.deepEqual(ids(q.ready(1, 1)), ['e']);
+  assert.deepEqual(ids(q.ready(0, 99)), ['d', 'e']);
+  assert.deepEqual(q.ready(2 ** 40), []);
+  assert.deepEqual(ids(q.completed(0, 1)), ['b']);
+  assert.deepEqual(ids(q.quarantined(1)), ['c']);
+  assert.throws(() => q.ready(-1), { name: 'RangeError', code: 'out-of-range', message: 'from must be a non-negative integer, got -1' });
+  assert.throws(() => q.quarantined(0, 1.5), { name: 'RangeError', message: 'count must be a non-negative integer, got 1.5' });
+  assert.throws(() => q.completed('0'), { name: 'TypeError', code: 'invalid-type' });
+  q.dispose();
+});

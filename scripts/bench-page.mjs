@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// Page benchmark (run by `npm run bench:page` after a build): serves dist/ on
+// 127.0.0.1, opens the playground in headless Chromium and prints
+//   - time to interactive: navigation start → module loaded + first render
+//     (the page's 'dlq:interactive' performance mark), median of 5 cold loads;
+//   - bytes transferred for one load (sum of response bodies);
+//   - one Step with 1,000 jobs and 5,000 events on the timeline: median / p95
+//     over 50 steps of the click handler (JS + DOM writes), of the work a Step
+//     costs (handler + the next frame's style, layout and paint), and of click →
+//     frame done, which adds the wait for the next vsync.
+// Prints a table, then one line of JSON.
+import { chromium } from 'playwright-core';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './serve.mjs';
+import { loadLab } from '../wasm/index.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic'];
+const LOADS = 5;
+const STEPS = 50;
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+};
+const round = (ms) => Math.round(ms * 100) / 100;
+
+/** 1,000 jobs and a seeded script of 2,000 attempts: 1,000 + 2 × 2,000 = 5,000 events. */
+async function bigScenario() {
+  const lab = await loadLab();
+  const jobs = Array.from({ length: 1000 }, (_, i) => ({ id: `job-${String(i).padStart(4, '0')}`, payload: `order ${i}` }));
+  const letters = lab.randomOutcomes({ seed: 7, count: 2000, successPercent: 25, transientPercent: 70 });
+  const names = { s: 'success', t: 'transient', p: 'permanent' };
+  const actions = [...letters].map((c) => ({ type: 'process', outcome: names[c], error: c === 's' ? '' : 'upstream 503' }));
+  const queue = lab.runScenario({ maxAttempts: 10, jobs, actions });
+  const { events, ready } = queue.stats();
+  queue.dispose();
+  return { scenario: { maxAttempts: 10, jobs, actions }, events, ready };
+}
+
+const server = await serve({ dir: path.join(root, 'dist') });
+const base = `http://127.0.0.1:${server.address().port}/`;
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+try {
+  // Cold loads: a new context each time (empty cache).
+  const interactive = [];
+  let bytes = 0;
+  let requests = 0;
+  for (let i = 0; i < LOADS; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const bodies = [];
+    page.on('response', (response) => bodies.push(response.body().then((b) => b.length, () => 0)));
+    await page.goto(`${base}index.html`);
+    await page.waitForSelector('html[data-ready="true"]');
+    interactive.push(await page.evaluate(() => performance.getEntriesByName('dlq:interactive')[0].startTime));
+    if (i === 0) {
+      const sizes = await Promise.all(bodies);
+      bytes = sizes.reduce((a, b) => a + b, 0);
+      requests = sizes.length;
+    }
+    await context.close();
+  }
+
+  // Steps at size.
+  const big = await bigScenario();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector('html[data-ready="true"]');
+  const loadMs = await page.evaluate(async (scenario) => {
+    const { controller } = document.querySelector('dlq-playground');
+    const t0 = performance.now();
+    controller.load(scenario);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    return performance.now() - t0;
+  }, big.scenario);
+  await page.getByRole('radio', { name: 'Transient failure' }).check();
+  const timings = await page.evaluate(async (steps) => {
+    const root = document.querySelector('section.dlq');
+    const button = [...root.querySelectorAll('button')].find((b) => b.textContent.startsWith('Step'));
+    const handler = [];
+    const frame = [];
+    const work = [];
+    for (let i = 0; i < steps; i++) {
+      const before = root.dataset.step;
+      const t0 = performance.now();
+      button.click();
+      const t1 = performance.now();
+      // rAF callbacks run at the next vsync, before that frame's style, layout and
+      // paint; a task queued from there runs after them. So t2 - tr is the frame's
+      // rendering work, and tr - t1 is only the wait for vsync (0 to 16.7 ms).
+      let tr = 0;
+      await new Promise((resolve) => requestAnimationFrame(() => { tr = performance.now(); setTimeout(resolve, 0); }));
+      const t2 = performance.now();
+      if (root.dataset.step === before) throw new Error('a Step did not advance');
+      handler.push(t1 - t0);
+      frame.push(t2 - t0);
+      work.push((t1 - t0) + (t2 - tr));
+      // Let the deferred link update (120 ms after a change) run between steps, not inside one.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const { controller } = document.querySelector('dlq-playground');
+    const t3 = performance.now();
+    try { controller.link(); } catch { /* too large for a link: the page says so */ }
+    const linkMs = performance.now() - t3;
+    return { linkMs, handler, frame, work, events: root.querySelectorAll('.dlq-ev').length, log: root.querySelectorAll('.dlq-log-list li').length };
+  }, STEPS);
+  await context.close();
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+
+  const result = {
+    interactiveMs: { median: round(quantile(interactive, 0.5)), runs: interactive.map(round) },
+    bytesTransferred: bytes,
+    requests,
+    bigScenario: { jobs: big.scenario.jobs.length, eventsAtLoad: big.events, readyAtLoad: big.ready, loadMs: round(loadMs),
+      glyphNodesInDom: timings.events, logLines: timings.log },
+    stepHandlerMs: { median: round(quantile(timings.handler, 0.5)), p95: round(quantile(timings.handler, 0.95)) },
+    stepToFrameMs: { median: round(quantile(timings.frame, 0.5)), p95: round(quantile(timings.frame, 0.95)) },
+    stepWorkMs: { median: round(quantile(timings.work, 0.5)), p95: round(quantile(timings.work, 0.95)) },
+    deferredLinkUpdateMs: round(timings.linkMs),
+    steps: STEPS,
+  };
+  const rows = [
+    ['time to interactive (median of 5 cold loads)', `${result.interactiveMs.median} ms`, '< 300 ms'],
+    ['bytes transferred (one cold load)', `${(bytes / 1024).toFixed(1)} KiB in ${requests} responses`, ''],
+    [`load 1,000 jobs / ${big.events} events`, `${result.bigScenario.loadMs} ms`, ''],
+    ['Step, click handler: median / p95', `${result.stepHandlerMs.median} / ${result.stepHandlerMs.p95} ms`, ''],
+    ['link update, deferred after a change', `${result.deferredLinkUpdateMs} ms`, ''],
+    ['Step, handler + frame rendering: median / p95', `${result.stepWorkMs.median} / ${result.stepWorkMs.p95} ms`, '< 16 ms'],
+    ['Step, click → frame done (incl. vsync wait)', `${result.stepToFrameMs.median} / ${result.stepToFrameMs.p95} ms`, ''],
+  ];
+  const width = Math.max(...rows.map((r) => r[0].length));
+  console.log(`dlq-lab page benchmark (Chromium ${browser.version()}, ${STEPS} steps at ${big.scenario.jobs.length} jobs)`);
+  for (const [name, value, aim] of rows) console.log(`  ${name.padEnd(width)}  ${value.padEnd(28)}${aim ? `aim ${aim}` : ''}`);
+  console.log(JSON.stringify(result));
+} finally {
+  await browser.close();
+  server.close();
+}

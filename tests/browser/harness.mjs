@@ -1,0 +1,99 @@
+// Shared set-up for the browser suites: serve dist/ on 127.0.0.1 (port 0) with
+// the production CSP, launch Debian's Chromium once, and collect every page
+// error / console error so a test can fail on them.
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../../scripts/serve.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
+export const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'links');
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+/** Starts the server and the browser; returns { base, browser, close() }. */
+export async function start() {
+  const server = await serve({ dir: path.join(ROOT, 'dist') });
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return {
+    base,
+    browser,
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * A fresh context + page that records problems: page errors, console errors
+ * and warnings, failed requests, and any dialog (an XSS would open one).
+ * `problems` must be empty at the end of every test: call assertClean().
+ */
+export async function openPage(browser, url, { viewport = { width: 1280, height: 800 }, reducedMotion = 'no-preference', context: ctxOptions = {} } = {}) {
+  const context = await browser.newContext({ viewport, reducedMotion, ...ctxOptions });
+  const page = await context.newPage();
+  page.setDefaultTimeout(8000);
+  const problems = [];
+  const dialogs = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console.${message.type()}: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) => problems.push(`requestfailed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on('dialog', async (dialog) => {
+    dialogs.push(dialog.message());
+    await dialog.dismiss();
+  });
+  if (url) await gotoReady(page, url);
+  return { context, page, problems, dialogs };
+}
+
+/** Navigates and waits until every playground on the page is drawn. */
+export async function gotoReady(page, url) {
+  await page.goto(url);
+  await page.waitForSelector('html[data-ready="true"]');
+}
+
+export function screenshotPath(name) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return path.join(SCREENSHOTS, `${name}.png`);
+}
+
+/** Locators and readers for the playground at `index` on the page (0 = first). */
+export function playground(page, index = 0) {
+  const root = page.locator('section.dlq').nth(index);
+  const region = (name) => root.getByRole('region', { name, exact: true });
+  const texts = (locator) => locator.allTextContents();
+  return {
+    root,
+    region,
+    button: (name) => root.getByRole('button', { name, exact: true }),
+    radio: (name) => root.getByRole('group', { name: 'Outcome' }).getByRole('radio', { name, exact: true }),
+    field: (name) => root.getByLabel(name, { exact: true }),
+    ids: (name) => texts(region(name).locator('.dlq-list > li .dlq-id')),
+    badges: (name) => texts(region(name).locator('.dlq-list > li .dlq-badge')),
+    logLines: () => texts(region('Event log').locator('.dlq-log-text')),
+    why: async () => (await root.locator('.dlq-why-text').textContent()).trim(),
+    step: async () => Number(await root.getAttribute('data-step')),
+    cursor: async () => Number(await root.getAttribute('data-cursor')),
+    /** Everything a learner sees as state, for comparing two pages. */
+    async snapshot() {
+      return {
+        ready: await texts(region('Ready').locator('.dlq-list > li')),
+        completed: await texts(region('Completed').locator('.dlq-list > li')),
+        quarantine: await texts(region('Quarantine').locator('.dlq-list > li')),
+        log: await texts(region('Event log').locator('li')),
+        why: await this.why(),
+        step: await this.step(),
+        cursor: await this.cursor(),
+        glyphs: await region('Timeline').locator('.dlq-ev').count(),
+        future: await region('Timeline').locator('.dlq-ev.is-future').count(),
+      };
+    },
+  };
+}

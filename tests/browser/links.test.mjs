@@ -1,0 +1,83 @@
+// Scenario links: every released fixture keeps loading (its event log equals
+// the fixture timeline), and bad links show a specific alert over a clean
+// default scenario — never a blank page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { start, openPage, playground, FIXTURES } from './harness.mjs';
+
+let h;
+before(async () => { h = await start(); });
+after(async () => { await h?.close(); });
+
+function assertClean({ problems, dialogs }) {
+  assert.deepEqual(problems, []);
+  assert.deepEqual(dialogs, []);
+}
+
+const fixtures = readdirSync(FIXTURES).filter((name) => name.endsWith('.link')).sort();
+
+test('there are fixture links to check', () => {
+  assert.ok(fixtures.length >= 4, `found ${fixtures.length}`);
+});
+
+for (const name of fixtures) {
+  test(`fixture ${name} loads with the expected event log`, async () => {
+    const link = readFileSync(path.join(FIXTURES, name), 'utf8').trim();
+    const expected = readFileSync(path.join(FIXTURES, name.replace(/\.link$/, '.timeline.txt')), 'utf8').trimEnd().split('\n');
+    const opened = await openPage(h.browser, `${h.base}index.html#${link}`);
+    const pg = playground(opened.page);
+    assert.equal(await opened.page.getByRole('alert').count(), 0);
+    assert.deepEqual(await pg.logLines(), expected);
+    const parsed = await opened.page.evaluate(async (text) => {
+      const { loadLab } = await import('./wasm/index.mjs');
+      return (await loadLab()).parseScenario(text);
+    }, link);
+    assert.equal(await pg.cursor(), parsed.cursor);
+    assertClean(opened);
+    await opened.context.close();
+  });
+}
+
+const BAD_LINKS = [
+  ['malformed', '#garbage', /This link is malformed and could not be loaded: scenario link is malformed at character 1/],
+  ['malformed (a script the core refuses)', '#v1;m3;ja:x;arb', /This link is malformed and could not be loaded: .*replay\("b"\)/],
+  ['over-long', `#v1;m3;ja:${'x'.repeat(9000)}`, /This link is too long to load \(the limit is 8 KB\): scenario link is \d+ characters long; the limit is 8192/],
+  ['future version', '#v2;m3;ja:x', /This link comes from a newer, unknown version of the link format: scenario link is format v2/],
+];
+
+for (const [kind, hash, message] of BAD_LINKS) {
+  test(`a ${kind} link shows its alert and the default scenario`, async () => {
+    const opened = await openPage(h.browser, `${h.base}index.html${hash}`);
+    const pg = playground(opened.page);
+    const alert = opened.page.getByRole('alert');
+    assert.equal(await alert.count(), 1);
+    assert.match(await alert.textContent(), message);
+    assert.match(await alert.textContent(), /Showing the default scenario instead\./);
+    // Not blank: the clean default (the a/b example at step 0) is there and works.
+    assert.deepEqual(await pg.ids('Ready'), ['a', 'b']);
+    assert.equal(await pg.step(), 0);
+    await pg.button('Step').click();
+    assert.equal(await pg.step(), 1);
+    assertClean(opened);
+    await opened.context.close();
+  });
+}
+
+test('a bad link typed into the address bar later also alerts; a good one loads', async () => {
+  const opened = await openPage(h.browser, `${h.base}index.html`);
+  const { page } = opened;
+  const pg = playground(page);
+  await page.evaluate(() => { location.hash = 'v9;m1'; });
+  await page.getByRole('alert').waitFor();
+  assert.match(await page.getByRole('alert').textContent(), /newer, unknown version/);
+  await pg.button('Dismiss').click();
+  assert.equal(await page.getByRole('alert').count(), 0);
+  const link = readFileSync(path.join(FIXTURES, 'v1-poison.link'), 'utf8').trim();
+  await page.evaluate((text) => { location.hash = text; }, link);
+  await page.waitForFunction(() => document.querySelector('section.dlq').dataset.step === '3');
+  assert.deepEqual(await pg.ids('Quarantine'), ['poison']);
+  assertClean(opened);
+  await opened.context.close();
+});

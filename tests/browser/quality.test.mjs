@@ -1,0 +1,175 @@
+// Quality gates: axe-core (no serious or critical violations) at 1280×800 and
+// 390×844, screenshots of both sizes as artifacts, the strict CSP really in
+// force (header + meta, no inline script/style), visible keyboard focus, the
+// accessible names from the issue, and prefers-reduced-motion.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { start, openPage, playground, screenshotPath, ROOT } from './harness.mjs';
+
+let h;
+before(async () => { h = await start(); });
+after(async () => { await h?.close(); });
+
+const SIZES = [['desktop', { width: 1280, height: 800 }], ['mobile', { width: 390, height: 844 }]];
+
+/** Plays the a/b example to a state with something in every region, plus a quarantined job. */
+async function richState(pg) {
+  await pg.radio('Transient failure').check();
+  await pg.field('Error text').fill('db timeout');
+  await pg.button('Step').click();
+  await pg.radio('Success').check();
+  await pg.button('Step').click();
+  await pg.field('Job id').fill('poison');
+  await pg.field('Payload').fill('{"sku":');
+  await pg.button('Add job').click();
+  await pg.button('Step').click();
+  await pg.radio('Permanent failure').check();
+  await pg.field('Error text').fill('unexpected end of JSON');
+  await pg.button('Step').click();
+  await pg.button('Back').click();
+}
+
+async function axe(page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+for (const [name, viewport] of SIZES) {
+  test(`${name} ${viewport.width}×${viewport.height}: axe clean, no horizontal overflow, screenshots saved`, async () => {
+    const opened = await openPage(h.browser, `${h.base}index.html`, { viewport });
+    const { page } = opened;
+    const pg = playground(page);
+    await page.screenshot({ path: screenshotPath(`index-${name}-start`) });
+    await richState(pg);
+    await page.waitForTimeout(100);
+    assert.deepEqual(await axe(page), []);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `the page does not scroll sideways (overflow ${overflow}px)`);
+    await page.screenshot({ path: screenshotPath(`index-${name}`) });
+    await page.screenshot({ path: screenshotPath(`index-${name}-full`), fullPage: true });
+    await pg.region('Timeline').locator('.dlq-ev.g-permanent').hover();
+    await page.screenshot({ path: screenshotPath(`index-${name}-tooltip`) });
+    await page.keyboard.press('?');
+    await page.getByRole('dialog').waitFor();
+    assert.deepEqual(await axe(page), [], 'help dialog open');
+    await page.screenshot({ path: screenshotPath(`index-${name}-help`) });
+    await page.keyboard.press('Escape');
+
+    const embed = await openPage(h.browser, `${h.base}embed.html`, { viewport });
+    await embed.page.waitForSelector('#lesson-mounted[data-ready="true"]');
+    assert.deepEqual(await axe(embed.page), []);
+    await embed.page.screenshot({ path: screenshotPath(`embed-${name}`), fullPage: true });
+    for (const o of [opened, embed]) {
+      assert.deepEqual(o.problems, []);
+      assert.deepEqual(o.dialogs, []);
+      await o.context.close();
+    }
+    for (const file of [`index-${name}`, `embed-${name}`]) assert.ok(statSync(screenshotPath(file)).size > 10000);
+  });
+}
+
+test('every control named in the issue has exactly that accessible name', async () => {
+  const opened = await openPage(h.browser, `${h.base}index.html`);
+  const pg = playground(opened.page);
+  for (const name of ['Step', 'Back', 'Forward', 'Run', 'Reset', 'Add job', 'Copy link']) {
+    assert.equal(await pg.button(name).count(), 1, `button "${name}"`);
+  }
+  for (const name of ['Success', 'Transient failure', 'Permanent failure']) assert.equal(await pg.radio(name).count(), 1);
+  for (const name of ['Max attempts', 'Job id', 'Payload', 'Error text', 'Speed']) assert.equal(await pg.field(name).count(), 1, name);
+  for (const name of ['Set-up', 'Ready', 'Completed', 'Quarantine', 'Timeline', 'Event log']) assert.equal(await pg.region(name).count(), 1, name);
+  for (const name of ['a/b example', 'Poison message', 'Flaky dependency', 'Replay after a fix']) assert.equal(await pg.button(name).count(), 1);
+  await pg.button('Permanent failure' && 'Step').click();
+  await pg.radio('Permanent failure').check();
+  await pg.button('Step').click();
+  assert.equal(await pg.button('Replay b').count(), 1);
+  await pg.button('Run').click();
+  assert.equal(await pg.button('Pause').count(), 1);
+  await pg.button('Pause').click();
+  assert.deepEqual(opened.problems, []);
+  await opened.context.close();
+});
+
+test('keyboard focus is visible on controls and timeline events', async () => {
+  const opened = await openPage(h.browser, `${h.base}index.html`);
+  const { page } = opened;
+  const pg = playground(page);
+  await pg.button('a/b example').focus();
+  await page.keyboard.press('Tab');
+  const outline = await page.evaluate(() => {
+    const style = getComputedStyle(document.activeElement);
+    return { style: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+  });
+  assert.notEqual(outline.style, 'none');
+  assert.ok(outline.width >= 2);
+  await pg.button('Step').click();
+  await pg.region('Timeline').locator('.dlq-ev[tabindex="0"]').focus();
+  await page.keyboard.press('ArrowLeft');
+  const stroke = await page.evaluate(() => getComputedStyle(document.activeElement.querySelector('path')).strokeWidth);
+  assert.equal(stroke, '3.2px', 'the focused glyph gets a focus ring');
+  await page.screenshot({ path: screenshotPath('index-desktop-focus') });
+  assert.deepEqual(opened.problems, []);
+  await opened.context.close();
+});
+
+test('strict CSP: sent and declared, no inline script or style, no violations reported', async () => {
+  const html = readFileSync(path.join(ROOT, 'dist', 'index.html'), 'utf8') + readFileSync(path.join(ROOT, 'dist', 'embed.html'), 'utf8');
+  assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline <script>');
+  assert.doesNotMatch(html, /<style|\sstyle=|\son[a-z]+=/i, 'no inline style or event handler attributes');
+  const opened = await openPage(h.browser, null);
+  const { page } = opened;
+  const violations = [];
+  await page.exposeFunction('reportViolation', (v) => violations.push(v));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const response = await page.goto(`${h.base}index.html`);
+  await page.waitForSelector('html[data-ready="true"]');
+  assert.match(response.headers()['content-security-policy'], /script-src 'self' 'wasm-unsafe-eval'/);
+  const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  assert.match(meta, /default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'/);
+  await playground(page).button('Step').click();
+  await playground(page).region('Timeline').locator('.dlq-ev').first().hover();
+  assert.deepEqual(violations, []);
+  assert.deepEqual(opened.problems, []);
+  await opened.context.close();
+});
+
+test('prefers-reduced-motion: no transitions; following the cursor never animates the scroll', async () => {
+  const reduced = await openPage(h.browser, `${h.base}index.html`, { reducedMotion: 'reduce' });
+  const read = (page) => page.evaluate(() => ({
+    transition: getComputedStyle(document.querySelector('.dlq-ev')).transitionDuration,
+    scroll: getComputedStyle(document.querySelector('.dlq-tl-scroll')).scrollBehavior,
+  }));
+  assert.deepEqual(await read(reduced.page), { transition: '0s', scroll: 'auto' });
+  const normal = await openPage(h.browser, `${h.base}index.html`);
+  assert.deepEqual(await read(normal.page), { transition: '0.16s', scroll: 'auto' });
+  for (const o of [reduced, normal]) {
+    assert.deepEqual(o.problems, []);
+    await o.context.close();
+  }
+});
+
+test('the site works under a sub-path (all URLs relative)', async () => {
+  const { serve } = await import('../../scripts/serve.mjs');
+  const { mkdtempSync, symlinkSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(path.join(tmpdir(), 'dlq-subpath-'));
+  symlinkSync(path.join(ROOT, 'dist'), path.join(dir, 'lessons'));
+  const server = await serve({ dir });
+  try {
+    const url = `http://127.0.0.1:${server.address().port}/lessons/index.html`;
+    const opened = await openPage(h.browser, url);
+    const pg = playground(opened.page);
+    await pg.button('Step').click();
+    assert.equal(await pg.step(), 1);
+    assert.deepEqual(opened.problems, []);
+    await opened.context.close();
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

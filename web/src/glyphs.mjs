@@ -1,0 +1,32 @@
+// The timeline's glyphs: each event kind (and attempt outcome) has its own
+// SHAPE as well as its own colour, so they stay distinct without colour vision.
+// Drawn as SVG paths centred on (0,0), about 11px across: no font dependency.
+import { s } from './dom.mjs';
+
+export const GLYPHS = {
+  enqueued: { label: 'Enqueued', d: 'M0-3.2A3.2 3.2 0 1 1 0 3.2A3.2 3.2 0 1 1 0-3.2Z', stroke: true },
+  success: { label: 'Attempt succeeded', d: 'M0-5A5 5 0 1 1 0 5A5 5 0 1 1 0-5Z' },
+  transient: { label: 'Attempt failed transiently', d: 'M0-5.5L5.5 4.5H-5.5Z' },
+  permanent: { label: 'Attempt failed permanently', d: 'M-4.5-4.5L4.5 4.5M4.5-4.5L-4.5 4.5', stroke: true, thick: true },
+  requeued: { label: 'Requeued at the tail', d: 'M4.5 3.5H-1.5A3.5 3.5 0 0 1-1.5-3.5H4M-1 .5L-4.5 3.5L-1 6.5', stroke: true, dx: 0, dy: -1 },
+  completed: { label: 'Completed', d: 'M-5 0L-1.5 4L5-4.5', stroke: true, thick: true },
+  quarantined: { label: 'Quarantined', d: 'M-4.5-4.5H4.5V4.5H-4.5Z' },
+  replayed: { label: 'Replayed by an operator', d: 'M4 -2.5A4.5 4.5 0 1 0 4.5 1.5M4.5-6V-1.8H0.3', stroke: true },
+};
+
+/** The glyph key for an event: attempts by outcome, everything else by kind. */
+export function glyphKey(event) {
+  return event.kind === 'attempt' ? event.outcome : event.kind;
+}
+
+/** A <path> for glyph `key`; its colour and stroke come from CSS (.g-<key>). */
+export function glyphPath(key) {
+  const glyph = GLYPHS[key];
+  return s('path', { d: glyph.d, class: `dlq-glyph g-${key}${glyph.stroke ? ' is-stroke' : ''}${glyph.thick ? ' is-thick' : ''}` });
+}
+
+/** A small standalone SVG of one glyph, for the legend. */
+export function glyphIcon(key) {
+  return s('svg', { viewBox: '-7 -7 14 14', width: 14, height: 14, 'aria-hidden': 'true', focusable: 'false', class: 'dlq-icon' },
+    glyphPath(key));
+}

@@ -1,0 +1,54 @@
+// Keyboard shortcuts and the "?" help table. Shortcuts act on the playground
+// that holds focus; the page's primary playground (options.globalKeys) also
+// takes them when focus is on nothing in particular (the page body). Keys
+// typed into text fields, and Space/Enter on a focused control, keep their
+// native meaning.
+import { h } from './dom.mjs';
+import { PRESETS } from './presets.mjs';
+
+export const SHORTCUTS = [
+  ['S', 'Step: process the head with the chosen outcome', 'step'],
+  ['B', 'Back: undo one step', 'back'],
+  ['F', 'Forward: redo one step', 'forward'],
+  ['Space', 'Run / Pause the script', 'run'],
+  ['1', 'Outcome: Success', 'outcome:success'],
+  ['2', 'Outcome: Transient failure', 'outcome:transient'],
+  ['3', 'Outcome: Permanent failure', 'outcome:permanent'],
+  ['R', 'Reset to step 0', 'reset'],
+  ...PRESETS.map((p) => [p.key.toUpperCase(), `Preset: ${p.name}`, `preset:${p.key}`]),
+  ['?', 'Show this help', 'help'],
+];
+
+const BY_KEY = new Map(SHORTCUTS.map(([key, , command]) => [key === 'Space' ? ' ' : key.toLowerCase(), command]));
+
+function isTyping(target) {
+  if (!(target instanceof Element)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  return target instanceof HTMLInputElement && !['radio', 'checkbox', 'button', 'range'].includes(target.type);
+}
+
+/** The command for a keydown, or null if the key is not a shortcut here. */
+export function commandFor(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return null;
+  if (isTyping(event.target)) return null;
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  if (key === ' ' && event.target instanceof Element &&
+    event.target.closest('button, a, input, select, summary, [role="button"]')) return null;
+  return BY_KEY.get(key) ?? null;
+}
+
+/** The help dialog (a native <dialog>: Escape closes it, focus returns). */
+export function helpDialog(idPrefix) {
+  const headingId = `${idPrefix}-help-h`;
+  const close = h('button', { type: 'button', class: 'dlq-btn' }, 'Close');
+  const dialog = h('dialog', { class: 'dlq-help', 'aria-labelledby': headingId },
+    h('h2', { id: headingId }, 'Keyboard shortcuts'),
+    h('table', {},
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Key'), h('th', { scope: 'col' }, 'Action'))),
+      h('tbody', {}, SHORTCUTS.map(([key, text]) => h('tr', {}, h('td', {}, h('kbd', {}, key)), h('td', {}, text))))),
+    h('p', {}, 'In the Timeline: arrow keys move between events, Enter goes to that step. Shortcuts are ignored while you type in a field.'),
+    h('div', { class: 'dlq-help-foot' }, close));
+  close.addEventListener('click', () => dialog.close());
+  return dialog;
+}

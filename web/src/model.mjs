@@ -1,0 +1,221 @@
+// The session behind one playground: a scenario (set-up jobs + a script of
+// actions + a cursor), the core's events for the whole script, and a live core
+// queue at the cursor. It only drives the core and keeps book of what the core
+// returned; every decision (disposition, reason, budget, wording) comes from it.
+//
+// Contract for views: `events` is the full script's timeline; the first
+// `eventsAtCursor` of them have happened. `takeDirty()` returns the index from
+// which `events` changed since the last call (Infinity: nothing changed), so a
+// view truncates its nodes there and appends the rest — never a full rebuild.
+
+/** Kinds that open the events of one action (an attempt is followed by its disposition). */
+const OPENS_ACTION = new Set(['attempt', 'replayed', 'enqueued']);
+
+export class Session {
+  #lab;
+  #dirtyFrom = 0;
+  #firstRun = new Map(); // id -> seq of its first attempt or replay (for "removable before it runs")
+
+  constructor(lab, scenario) {
+    this.#lab = lab;
+    this.queue = null;
+    this.scenario = null;
+    this.events = [];
+    this.starts = []; // starts[i] = index in events where action i's events begin
+    this.load(scenario);
+  }
+
+  get lab() { return this.#lab; }
+  get cursor() { return this.scenario.cursor; }
+  get length() { return this.scenario.actions.length; }
+
+  /** How many events have happened when `cursor` actions are applied. */
+  eventsAt(cursor) {
+    return cursor < this.starts.length ? this.starts[cursor] : this.events.length;
+  }
+
+  get eventsAtCursor() { return this.eventsAt(this.cursor); }
+
+  /** The cursor that shows the state right after the action that produced event `seq`. */
+  cursorForEvent(seq) {
+    const index = seq - 1;
+    let lo = 0;
+    let hi = this.starts.length; // first action whose events start after `index`
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid] <= index) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The core's first event of the last applied action (the one "Why" explains), or null at cursor 0. */
+  lastActionEvent() {
+    return this.cursor === 0 ? null : this.events[this.starts[this.cursor - 1]];
+  }
+
+  takeDirty() {
+    const from = this.#dirtyFrom;
+    this.#dirtyFrom = Infinity;
+    return from;
+  }
+
+  /**
+   * Replaces everything with `scenario` ({maxAttempts, jobs, actions, cursor?}).
+   * The core checks it; if it refuses, this throws and nothing changes.
+   */
+  load(scenario) {
+    const next = {
+      maxAttempts: scenario.maxAttempts,
+      jobs: (scenario.jobs ?? []).map((j) => ({ id: j.id, payload: j.payload ?? '' })),
+      actions: (scenario.actions ?? []).map((a) => ({ ...a })),
+      cursor: scenario.cursor ?? (scenario.actions ?? []).length,
+    };
+    const full = this.#lab.runScenario({ ...next, cursor: next.actions.length });
+    let atCursor = full;
+    try {
+      if (next.cursor !== next.actions.length) atCursor = this.#lab.runScenario(next);
+      this.events = full.timeline();
+    } catch (error) {
+      full.dispose();
+      throw error;
+    } finally {
+      if (atCursor !== full && !full.disposed) full.dispose();
+    }
+    this.queue?.dispose();
+    this.queue = atCursor;
+    this.scenario = next;
+    this.starts = [];
+    this.#firstRun.clear();
+    this.#index(0);
+    this.#dirtyFrom = 0;
+  }
+
+  /** Processes the head with `outcome`; returns the core's result, or null when nothing is ready. */
+  step(outcome, errorText = '') {
+    const result = this.queue.process(outcome, errorText);
+    if (result !== null) this.#record({ type: 'process', outcome, error: errorText });
+    return result;
+  }
+
+  /** An operator's replay of a quarantined job; false (nothing changes) if the core refuses. */
+  replay(id) {
+    const accepted = this.queue.replay(id);
+    if (accepted) this.#record({ type: 'replay', id });
+    return accepted;
+  }
+
+  /**
+   * Adds a job at the cursor: a set-up job at step 0 (cursor 0), else an
+   * 'enqueue' action. The core validates the id; on refusal this throws and nothing changes.
+   */
+  addJob(id, payload) {
+    this.queue.enqueue(id, payload);
+    if (this.cursor === 0) {
+      this.#truncateTail();
+      this.scenario.jobs.push({ id, payload });
+      this.#appendNew();
+    } else {
+      this.#record({ type: 'enqueue', id, payload });
+    }
+  }
+
+  /** True while job `id` is ready and has not been attempted yet (at the cursor). */
+  isRemovable(id) {
+    const first = this.#firstRun.get(id);
+    return first === undefined || first > this.eventsAtCursor;
+  }
+
+  /** Removes a job that has not run yet; edits at the cursor drop the redo tail. */
+  removeJob(id) {
+    const { scenario } = this;
+    const actions = scenario.actions.slice(0, scenario.cursor);
+    let { cursor } = scenario;
+    let jobs = scenario.jobs;
+    const setupIndex = jobs.findIndex((j) => j.id === id);
+    if (setupIndex >= 0) {
+      jobs = jobs.filter((_, i) => i !== setupIndex);
+    } else {
+      const at = actions.findIndex((a) => a.type === 'enqueue' && a.id === id);
+      if (at < 0) throw new Error(`job "${id}" is not in the set-up or the script`);
+      actions.splice(at, 1);
+      cursor -= 1;
+    }
+    this.load({ maxAttempts: scenario.maxAttempts, jobs, actions, cursor });
+  }
+
+  /** Changes the budget; keeps the script if the core accepts it, else keeps it up to the cursor. */
+  setMaxAttempts(maxAttempts) {
+    const { jobs, actions, cursor } = this.scenario;
+    try {
+      this.load({ maxAttempts, jobs, actions, cursor });
+    } catch (error) {
+      if (cursor === actions.length) throw error;
+      this.load({ maxAttempts, jobs, actions: actions.slice(0, cursor), cursor });
+    }
+  }
+
+  /** Time travel: moves the cursor (0 … length). One step forward applies the next action to the live queue. */
+  goTo(cursor) {
+    const target = Math.max(0, Math.min(this.length, cursor));
+    if (target === this.cursor) return false;
+    if (target === this.cursor + 1) {
+      this.#apply(this.scenario.actions[this.cursor]);
+    } else {
+      const queue = this.#lab.runScenario({ ...this.scenario, cursor: target });
+      this.queue.dispose();
+      this.queue = queue;
+    }
+    this.scenario.cursor = target;
+    return true;
+  }
+
+  dispose() {
+    this.queue?.dispose();
+    this.queue = null;
+  }
+
+  #apply(action) {
+    const q = this.queue;
+    if (action.type === 'process') q.process(action.outcome, action.error ?? '');
+    else if (action.type === 'replay') q.replay(action.id);
+    else q.enqueue(action.id, action.payload ?? '');
+  }
+
+  /** After the live queue accepted `action` at the cursor: drop the redo tail, append. */
+  #record(action) {
+    this.#truncateTail();
+    this.scenario.actions.push(action);
+    this.#appendNew();
+  }
+
+  #truncateTail() {
+    const { scenario } = this;
+    if (scenario.cursor >= scenario.actions.length) return;
+    const keep = this.eventsAt(scenario.cursor);
+    scenario.actions.length = scenario.cursor;
+    this.starts.length = scenario.cursor;
+    this.events.length = keep;
+    for (const [id, seq] of this.#firstRun) if (seq > keep) this.#firstRun.delete(id);
+    this.#dirtyFrom = Math.min(this.#dirtyFrom, keep);
+  }
+
+  #appendNew() {
+    const from = this.events.length;
+    const fresh = this.queue.timeline(from);
+    for (const event of fresh) this.events.push(event);
+    this.scenario.cursor = this.scenario.actions.length;
+    this.#index(from);
+  }
+
+  /** Indexes events[from…]: which action each belongs to, and each job's first run. */
+  #index(from) {
+    const setup = this.scenario.jobs.length;
+    for (let i = from; i < this.events.length; i++) {
+      const event = this.events[i];
+      if (i >= setup && OPENS_ACTION.has(event.kind)) this.starts.push(i);
+      if ((event.kind === 'attempt' || event.kind === 'replayed') && !this.#firstRun.has(event.id)) {
+        this.#firstRun.set(event.id, event.seq);
+      }
+    }
+  }
+}

@@ -1,0 +1,473 @@
+// mount(element, options): one independent playground inside `element`.
+// It wires the set-up form, step controls, timeline, state lists and event log
+// to a Session (model.mjs). JS only adapts and draws: outcomes go to the core,
+// and every sentence about a rule is the core's event `explanation`.
+import { loadLab } from '../wasm/index.mjs';
+import { h, uid } from './dom.mjs';
+import { Session } from './model.mjs';
+import { Timeline } from './timeline.mjs';
+import { StateViews, EventLog } from './state-views.mjs';
+import { commandFor, helpDialog } from './keyboard.mjs';
+import { PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
+import { linkFromHash, parseLink, formatLink, linkErrorMessage, urlFor } from './url.mjs';
+
+const OUTCOMES = [['success', 'Success', '1'], ['transient', 'Transient failure', '2'], ['permanent', 'Permanent failure', '3']];
+const SPEEDS = [['1', '1 step/s'], ['2', '2 steps/s'], ['4', '4 steps/s'], ['10', '10 steps/s']];
+
+/** Adds the playground's stylesheet to the document once (a <link>: CSP style-src 'self'). */
+function ensureStylesheet(doc) {
+  if (doc.querySelector('link[data-dlq-style]')) return;
+  doc.head.append(h('link', { rel: 'stylesheet', href: new URL('./playground.css', import.meta.url).href, 'data-dlq-style': '' }));
+}
+
+function kbd(key) {
+  return h('kbd', { 'aria-hidden': 'true' }, key);
+}
+
+/**
+ * Mounts a playground into `element` (its children are replaced).
+ * options.scenario  link text ('v1;…') or a scenario object; default: the a/b example
+ * options.syncUrl   read the scenario from location.hash and keep the hash up to date
+ *                   (one playground per page should do this); also enables page-wide shortcuts
+ * options.linkBase  the page "Copy link" points at (default: the hash's page when syncUrl,
+ *                   else this site's index.html)
+ * options.label     accessible name of the playground (default "Dead-letter queue playground")
+ * Resolves to a controller: { element, session, load(scenario), link(), destroy() }.
+ */
+export async function mount(element, options = {}) {
+  ensureStylesheet(element.ownerDocument);
+  const lab = await loadLab();
+  return new Playground(element, lab, options);
+}
+
+class Playground {
+  #lab;
+  #options;
+  #urlTimer = 0;
+  #runTimer = 0;
+  #lastHash = null;
+  #listeners = [];
+  #ui = {};
+
+  constructor(element, lab, options) {
+    this.#lab = lab;
+    this.#options = options;
+    this.element = element;
+    const id = uid('dlq');
+    this.#ui.id = id;
+    const root = this.#build(id, options.label ?? 'Dead-letter queue playground');
+    element.replaceChildren(root);
+    this.root = root;
+
+    const { scenario, error } = this.#initialScenario();
+    this.session = new Session(lab, scenario);
+    if (error) this.#showLinkError(error);
+    this.#render();
+    root.dataset.ready = 'true';
+
+    this.#on(root, 'keydown', (e) => this.#onKey(e));
+    if (options.syncUrl) {
+      this.#on(window, 'hashchange', () => this.#onHashChange());
+      this.#on(document, 'keydown', (e) => {
+        if (e.target === document.body || e.target === document.documentElement) this.#onKey(e);
+      });
+    }
+  }
+
+  // ---- public API ---------------------------------------------------------
+
+  /** Loads link text or a scenario object; throws the core's error (nothing changes) if refused. */
+  load(scenario) {
+    const parsed = typeof scenario === 'string' ? parseLink(this.#lab, scenario) : scenario;
+    this.#pause();
+    this.session.load(parsed);
+    this.#clearLinkError();
+    this.#render();
+  }
+
+  /** Like load(), but a refused link shows the link alert and the default scenario (as on start-up). */
+  loadOrAlert(scenario) {
+    try {
+      this.load(scenario);
+    } catch (error) {
+      this.#pause();
+      this.session.load(DEFAULT_SCENARIO);
+      this.#showLinkError(error);
+      this.#render();
+    }
+  }
+
+  /** The link text for the current state (the core formats it). */
+  link() {
+    return formatLink(this.#lab, this.session.scenario);
+  }
+
+  destroy() {
+    this.#pause();
+    clearTimeout(this.#urlTimer);
+    for (const [target, type, fn] of this.#listeners) target.removeEventListener(type, fn);
+    this.timeline.destroy();
+    this.session.dispose();
+    this.root.remove();
+  }
+
+  // ---- building the DOM ---------------------------------------------------
+
+  #on(target, type, fn) {
+    target.addEventListener(type, fn);
+    this.#listeners.push([target, type, fn]);
+  }
+
+  #build(id, label) {
+    const ui = this.#ui;
+    ui.linkAlert = h('div', { class: 'dlq-alert', role: 'alert', hidden: true });
+    ui.linkAlertText = h('p', {});
+    ui.linkAlert.append(ui.linkAlertText, h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => this.#clearLinkError() }, 'Dismiss'));
+
+    // Presets, share, help
+    const presets = h('div', { class: 'dlq-presets', role: 'group', 'aria-labelledby': `${id}-presets` },
+      h('span', { class: 'dlq-label', id: `${id}-presets` }, 'Presets'),
+      PRESETS.map((p) => h('button', {
+        type: 'button', class: 'dlq-btn dlq-chip', title: p.summary, 'aria-keyshortcuts': p.key.toUpperCase(),
+        onclick: () => this.#preset(p.key),
+      }, p.name, kbd(p.key.toUpperCase()))));
+    ui.linkField = h('input', { type: 'text', readonly: true, id: `${id}-link`, class: 'dlq-input dlq-link', spellcheck: 'false' });
+    ui.shareStatus = h('span', { class: 'dlq-share-status', role: 'status' });
+    const share = h('div', { class: 'dlq-share' },
+      h('label', { for: `${id}-link`, class: 'dlq-label' }, 'Link'), ui.linkField,
+      h('button', { type: 'button', class: 'dlq-btn', onclick: () => this.#copyLink() }, 'Copy link'),
+      ui.shareStatus);
+    ui.help = helpDialog(id);
+    const helpButton = h('button', {
+      type: 'button', class: 'dlq-btn dlq-btn-quiet', 'aria-keyshortcuts': '?', onclick: () => ui.help.showModal(),
+    }, 'Shortcuts', kbd('?'));
+
+    // Step controls
+    ui.outcomes = OUTCOMES.map(([value, name, key], i) => h('input', {
+      type: 'radio', name: `${id}-outcome`, value, id: `${id}-o-${value}`, checked: i === 0,
+    }));
+    const outcome = h('fieldset', { class: 'dlq-outcome' }, h('legend', {}, 'Outcome'),
+      OUTCOMES.map(([value, name, key], i) => h('label', { for: `${id}-o-${value}`, class: `dlq-radio o-${value}` },
+        ui.outcomes[i], h('span', {}, name), kbd(key))));
+    ui.errorText = h('input', { type: 'text', id: `${id}-err`, class: 'dlq-input', placeholder: 'e.g. db timeout', autocomplete: 'off', 'aria-describedby': `${id}-err-hint` });
+    const errorField = h('div', { class: 'dlq-field' },
+      h('div', { class: 'dlq-label-row' }, h('label', { for: `${id}-err` }, 'Error text'),
+        h('span', { class: 'dlq-hint', id: `${id}-err-hint` }, 'optional, for failures')), ui.errorText);
+    ui.step = h('button', { type: 'button', class: 'dlq-btn dlq-primary', 'aria-keyshortcuts': 'S', onclick: () => this.#step() }, 'Step', kbd('S'));
+    ui.back = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'B', onclick: () => this.#goTo(this.session.cursor - 1) }, 'Back', kbd('B'));
+    ui.forward = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'F', onclick: () => this.#goTo(this.session.cursor + 1) }, 'Forward', kbd('F'));
+    ui.runLabel = h('span', {}, 'Run');
+    ui.run = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'Space', onclick: () => this.#toggleRun() }, ui.runLabel);
+    ui.speed = h('select', { id: `${id}-speed`, class: 'dlq-input' },
+      SPEEDS.map(([v, text]) => h('option', { value: v, selected: v === '2' }, text)));
+    ui.speed.addEventListener('change', () => { if (this.#runTimer) { this.#pause(); this.#run(); } });
+    ui.reset = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'R', onclick: () => this.#reset() }, 'Reset', kbd('R'));
+    ui.scrub = h('input', { type: 'range', id: `${id}-scrub`, min: 0, max: 0, value: 0, step: 1, class: 'dlq-scrub' });
+    ui.scrub.addEventListener('input', () => this.#goTo(Number(ui.scrub.value)));
+    ui.position = h('output', { for: `${id}-scrub`, class: 'dlq-position' });
+    const controls = h('section', { class: 'dlq-panel dlq-controls', 'aria-labelledby': `${id}-controls-h` },
+      h('div', { class: 'dlq-panel-head' }, h('h2', { id: `${id}-controls-h` }, 'Step controls')),
+      outcome, errorField,
+      h('div', { class: 'dlq-buttons dlq-nav' }, ui.step, ui.back, ui.forward, ui.reset),
+      h('div', { class: 'dlq-buttons dlq-play' }, ui.run,
+        h('label', { for: `${id}-speed`, class: 'dlq-label' }, 'Speed'), ui.speed),
+      h('div', { class: 'dlq-field dlq-scrubber' },
+        h('label', { for: `${id}-scrub` }, 'Position in script'), ui.scrub, ui.position));
+
+    // Set-up
+    ui.maxAttempts = h('input', { type: 'number', id: `${id}-max`, min: 1, step: 1, class: 'dlq-input dlq-narrow', inputmode: 'numeric' });
+    ui.maxAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true, id: `${id}-max-err` });
+    ui.maxAttempts.addEventListener('change', () => this.#setMaxAttempts());
+    ui.jobId = h('input', { type: 'text', id: `${id}-jobid`, class: 'dlq-input', autocomplete: 'off', spellcheck: 'false' });
+    ui.payload = h('input', { type: 'text', id: `${id}-payload`, class: 'dlq-input', autocomplete: 'off', spellcheck: 'false' });
+    ui.jobAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true, id: `${id}-job-err` });
+    for (const input of [ui.jobId, ui.payload]) {
+      input.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.#addJob(); });
+    }
+    const setup = h('section', { class: 'dlq-panel dlq-setup', 'aria-labelledby': `${id}-setup-h` },
+      h('div', { class: 'dlq-panel-head' }, h('h2', { id: `${id}-setup-h` }, 'Set-up'), share, helpButton),
+      presets,
+      h('div', { class: 'dlq-setup-row' },
+        h('div', { class: 'dlq-field' }, h('label', { for: `${id}-max` }, 'Max attempts'), ui.maxAttempts),
+        h('div', { class: 'dlq-field dlq-grow' }, h('label', { for: `${id}-jobid` }, 'Job id'), ui.jobId),
+        h('div', { class: 'dlq-field dlq-grow2' }, h('label', { for: `${id}-payload` }, 'Payload'), ui.payload),
+        h('button', { type: 'button', class: 'dlq-btn', onclick: () => this.#addJob() }, 'Add job')),
+      ui.maxAlert, ui.jobAlert,
+      h('p', { class: 'dlq-hint' }, 'A job joins the ready tail at the current step; one that has not run yet can be removed from Ready. Presets load a script: play it with Forward or Run.'));
+
+    // Why, timeline, state, log
+    ui.whyMeta = h('span', { class: 'dlq-why-meta' });
+    ui.whyText = h('span', { class: 'dlq-why-text' });
+    ui.why = h('p', { class: 'dlq-why', role: 'status' }, h('span', { class: 'dlq-why-label' }, 'Why'), ui.whyMeta, ui.whyText);
+    this.timeline = new Timeline({ idPrefix: id, onSelect: (seq) => this.#goTo(this.session.cursorForEvent(seq)) });
+    this.states = new StateViews({ idPrefix: id, onReplay: (jobId) => this.#replay(jobId), onRemove: (jobId) => this.#removeJob(jobId) });
+    this.log = new EventLog({ idPrefix: id });
+
+    return h('section', { class: 'dlq', 'aria-label': label },
+      ui.linkAlert, setup,
+      h('div', { class: 'dlq-body' },
+        h('div', { class: 'dlq-side' }, controls),
+        h('div', { class: 'dlq-main' }, ui.why, this.timeline.element, this.states.element, this.log.element)),
+      ui.help);
+  }
+
+  // ---- scenario sources -----------------------------------------------------
+
+  /** The scenario to start with, and the link error if the given link was refused. */
+  #initialScenario() {
+    const { syncUrl, scenario } = this.#options;
+    const source = syncUrl && linkFromHash(location.hash) !== '' ? linkFromHash(location.hash) : scenario;
+    if (source === undefined || source === null || source === '') return { scenario: DEFAULT_SCENARIO };
+    try {
+      const parsed = typeof source === 'string' ? parseLink(this.#lab, source) : source;
+      this.#lab.runScenario(parsed).dispose(); // the core checks the script, not just the syntax
+      return { scenario: parsed };
+    } catch (error) {
+      return { scenario: DEFAULT_SCENARIO, error };
+    }
+  }
+
+  #onHashChange() {
+    const text = linkFromHash(location.hash);
+    if (text === this.#lastHash || text === '') return;
+    this.loadOrAlert(text);
+  }
+
+  #showLinkError(error) {
+    this.#ui.linkAlertText.textContent = linkErrorMessage(error);
+    this.#ui.linkAlert.hidden = false;
+  }
+
+  #clearLinkError() {
+    this.#ui.linkAlert.hidden = true;
+    this.#ui.linkAlertText.textContent = '';
+  }
+
+  // ---- actions --------------------------------------------------------------
+
+  #outcome() {
+    return this.#ui.outcomes.find((r) => r.checked)?.value ?? 'success';
+  }
+
+  /** Step with the chosen outcome; false when nothing is ready. */
+  #step(outcome = this.#outcome()) {
+    const errorText = outcome === 'success' ? '' : this.#ui.errorText.value;
+    const result = this.session.step(outcome, errorText);
+    if (result === null) {
+      this.#render({ notice: 'Nothing is ready: there is no job to process.' });
+      return false;
+    }
+    this.#render();
+    return true;
+  }
+
+  #replay(id) {
+    this.#pause();
+    if (!this.session.replay(id)) {
+      this.#render({ notice: `"${id}" is not in quarantine at this step.` });
+      return;
+    }
+    this.#render();
+    // The replayed entry's button is gone; keep keyboard focus somewhere sensible.
+    if (!this.root.contains(document.activeElement) || document.activeElement === document.body) this.#ui.step.focus();
+  }
+
+  #goTo(cursor) {
+    if (this.session.goTo(cursor)) this.#render();
+  }
+
+  #reset() {
+    this.#pause();
+    this.#goTo(0);
+  }
+
+  #preset(key) {
+    const preset = PRESETS.find((p) => p.key === key);
+    this.load(preset.scenario);
+  }
+
+  #addJob() {
+    const { jobId, payload, jobAlert } = this.#ui;
+    try {
+      this.session.addJob(jobId.value, payload.value);
+    } catch (error) {
+      jobAlert.textContent = `Could not add the job: ${error.message}.`;
+      jobAlert.hidden = false;
+      jobId.setAttribute('aria-invalid', 'true');
+      jobId.setAttribute('aria-describedby', jobAlert.id);
+      return;
+    }
+    jobAlert.hidden = true;
+    jobId.removeAttribute('aria-invalid');
+    jobId.removeAttribute('aria-describedby');
+    jobId.value = '';
+    payload.value = '';
+    this.#render();
+    jobId.focus();
+  }
+
+  #removeJob(id) {
+    const wasFocused = this.root.contains(document.activeElement);
+    this.session.removeJob(id);
+    this.#render();
+    if (wasFocused && (document.activeElement === document.body || !document.activeElement)) this.#ui.jobId.focus();
+  }
+
+  #setMaxAttempts() {
+    const { maxAttempts, maxAlert } = this.#ui;
+    try {
+      this.session.setMaxAttempts(maxAttempts.valueAsNumber);
+    } catch (error) {
+      maxAlert.textContent = `Max attempts unchanged: ${error.message}.`;
+      maxAlert.hidden = false;
+      maxAttempts.setAttribute('aria-invalid', 'true');
+      maxAttempts.setAttribute('aria-describedby', maxAlert.id);
+      return;
+    }
+    maxAlert.hidden = true;
+    maxAttempts.removeAttribute('aria-invalid');
+    maxAttempts.removeAttribute('aria-describedby');
+    this.#render();
+  }
+
+  // ---- run / pause ----------------------------------------------------------
+
+  #toggleRun() {
+    if (this.#runTimer) this.#pause(); else this.#run();
+  }
+
+  /** Plays the rest of the script; past its end, steps with the chosen outcome until nothing is ready. */
+  #run() {
+    const interval = 1000 / Number(this.#ui.speed.value);
+    this.#ui.runLabel.textContent = 'Pause';
+    this.#ui.run.classList.add('is-running');
+    this.#runTimer = setInterval(() => {
+      const { session } = this;
+      const moved = session.cursor < session.length ? (this.#goTo(session.cursor + 1), true) : this.#step();
+      if (!moved) this.#pause();
+    }, interval);
+  }
+
+  #pause() {
+    if (!this.#runTimer) return;
+    clearInterval(this.#runTimer);
+    this.#runTimer = 0;
+    this.#ui.runLabel.textContent = 'Run';
+    this.#ui.run.classList.remove('is-running');
+  }
+
+  // ---- keyboard -------------------------------------------------------------
+
+  #onKey(e) {
+    if (this.#ui.help.open) return;
+    const command = commandFor(e);
+    if (!command) return;
+    e.preventDefault();
+    const [name, arg] = command.split(':');
+    switch (name) {
+      case 'step': this.#step(); break;
+      case 'back': this.#goTo(this.session.cursor - 1); break;
+      case 'forward': this.#goTo(this.session.cursor + 1); break;
+      case 'run': this.#toggleRun(); break;
+      case 'reset': this.#reset(); break;
+      case 'outcome': this.#ui.outcomes.find((r) => r.value === arg).checked = true; break;
+      case 'preset': this.#preset(arg); break;
+      case 'help': this.#ui.help.showModal(); break;
+      default: break;
+    }
+  }
+
+  // ---- drawing --------------------------------------------------------------
+
+  /** Brings every view up to date with the session; only what changed is touched. */
+  #render({ notice } = {}) {
+    const { session } = this;
+    const ui = this.#ui;
+    const dirty = session.takeDirty();
+    const applied = session.eventsAtCursor;
+    const stats = session.queue.stats();
+    this.timeline.sync(session.events, dirty, applied, stats.step);
+    this.log.sync(session.events, dirty, applied);
+    this.states.sync(session.queue, stats, (jobId) => session.isRemovable(jobId));
+
+    const { cursor, length } = session;
+    ui.back.setAttribute('aria-disabled', String(cursor === 0));
+    ui.forward.setAttribute('aria-disabled', String(cursor === length));
+    ui.scrub.max = String(length);
+    ui.scrub.value = String(cursor);
+    ui.position.textContent = `step ${stats.step} · action ${cursor} of ${length}`;
+    if (document.activeElement !== ui.maxAttempts) ui.maxAttempts.value = String(stats.maxAttempts);
+    this.root.dataset.step = String(stats.step);
+    this.root.dataset.cursor = String(cursor);
+
+    const event = session.lastActionEvent();
+    if (notice) {
+      ui.whyMeta.textContent = '';
+      ui.whyText.textContent = notice;
+    } else if (event) {
+      ui.whyMeta.textContent = `step ${event.step} · "${event.id}"`;
+      ui.whyText.textContent = event.explanation;
+    } else {
+      ui.whyMeta.textContent = 'step 0';
+      ui.whyText.textContent = length > 0
+        ? 'Set-up done. Choose an outcome and press Step, or press Forward / Run to play the script.'
+        : 'Set-up done. Choose an outcome and press Step.';
+    }
+    ui.why.classList.toggle('is-notice', Boolean(notice));
+    this.#scheduleLink();
+  }
+
+  // ---- link -----------------------------------------------------------------
+
+  /** Formats the link (and writes the hash, with syncUrl) after the burst of changes settles. */
+  #scheduleLink() {
+    clearTimeout(this.#urlTimer);
+    // Deferred off the step: formatting a 1,000-job scenario takes a few ms.
+    this.#urlTimer = setTimeout(() => this.#writeLink(), 120);
+  }
+
+  #linkUrl(link) {
+    const base = this.#options.linkBase ?? (this.#options.syncUrl ? location.href : new URL('../index.html', import.meta.url).href);
+    return urlFor(base, link);
+  }
+
+  #writeLink() {
+    const ui = this.#ui;
+    let link;
+    try {
+      link = this.link();
+    } catch (error) {
+      ui.linkField.value = '';
+      ui.linkField.placeholder = 'too large for a link';
+      ui.shareStatus.textContent = `No link: ${error.message}.`;
+      this.#currentUrl = null;
+      if (this.#options.syncUrl && location.hash) history.replaceState(history.state, '', location.pathname + location.search);
+      return;
+    }
+    this.#currentUrl = this.#linkUrl(link);
+    ui.linkField.value = this.#currentUrl;
+    if (ui.shareStatus.textContent.startsWith('No link')) ui.shareStatus.textContent = '';
+    if (this.#options.syncUrl && linkFromHash(location.hash) !== link) {
+      this.#lastHash = link;
+      history.replaceState(history.state, '', `#${link}`);
+      this.#lastHash = linkFromHash(location.hash);
+    }
+  }
+
+  #currentUrl = null;
+
+  async #copyLink() {
+    clearTimeout(this.#urlTimer);
+    this.#writeLink();
+    const ui = this.#ui;
+    if (!this.#currentUrl) return;
+    try {
+      await navigator.clipboard.writeText(this.#currentUrl);
+      ui.shareStatus.textContent = 'Link copied.';
+    } catch {
+      ui.linkField.focus();
+      ui.linkField.select();
+      ui.shareStatus.textContent = 'Copying is blocked here: the link is selected, copy it with Ctrl+C.';
+    }
+  }
+}

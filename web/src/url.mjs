@@ -1,0 +1,38 @@
+// Scenario links. The core owns the format (lab.parseScenario / formatScenario);
+// this module only moves link text in and out of the URL fragment and turns the
+// core's error codes into the message the page shows.
+
+/** The link text in a URL fragment ('#v1;…' -> 'v1;…'), or '' when there is none. */
+export function linkFromHash(hash) {
+  return hash.startsWith('#') ? hash.slice(1) : hash;
+}
+
+/** Parses link text with the core; throws the core's error (with .code) if it refuses. */
+export function parseLink(lab, text) {
+  return lab.parseScenario(text);
+}
+
+/** Link text for a session's scenario; throws code 'too-large' past lab.maxScenarioTextBytes. */
+export function formatLink(lab, scenario) {
+  return lab.formatScenario(scenario);
+}
+
+/** The specific, human message for a link the page could not load. */
+export function linkErrorMessage(error) {
+  const detail = error?.message ?? String(error);
+  switch (error?.code) {
+    case 'too-large':
+      return `This link is too long to load (the limit is 8 KB): ${detail}. Showing the default scenario instead.`;
+    case 'unsupported-version':
+      return `This link comes from a newer, unknown version of the link format: ${detail}. Showing the default scenario instead.`;
+    default:
+      return `This link is malformed and could not be loaded: ${detail}. Showing the default scenario instead.`;
+  }
+}
+
+/** A full URL for `link` on the page at `base` (its own fragment replaced). */
+export function urlFor(base, link) {
+  const url = new URL(base);
+  url.hash = link;
+  return url.href;
+}
