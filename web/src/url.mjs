@@ -25,6 +25,10 @@ export function linkErrorMessage(error) {
       return `This link is too long to load (the limit is 8 KB): ${detail}. Showing the default scenario instead.`;
     case 'unsupported-version':
       return `This link comes from a newer, unknown version of the link format: ${detail}. Showing the default scenario instead.`;
+    case 'already-exists':
+    case 'not-found':
+    case 'failed-precondition':
+      return `This link is well-formed but describes a run that cannot happen: ${detail}. Showing the default scenario instead.`;
     default:
       return `This link is malformed and could not be loaded: ${detail}. Showing the default scenario instead.`;
   }
