@@ -13,11 +13,35 @@ Result<Queue> Queue::Create(const Policy& policy) {
 
 Queue::Queue(const Policy& policy) : policy_(policy) {}
 
+namespace {
+
+// "id", or "jobs[3].id" for a job of a batch.
+std::string ArgumentName(const char* argument, size_t index, const char* field) {
+  if (index == SIZE_MAX) return argument;
+  return std::string(argument) + "[" + std::to_string(index) + "]." + field;
+}
+
+Status TooLarge(const std::string& name, size_t limit, size_t given) {
+  return Status::Error(Code::kTooLarge, name + " must be at most " + std::to_string(limit) + " bytes, got " +
+                                            std::to_string(given) + " bytes");
+}
+
+}  // namespace
+
+Status Queue::CheckPayload(std::string_view payload, const char* argument, size_t index) {
+  if (payload.size() > kMaxPayloadBytes) return TooLarge(ArgumentName(argument, index, "payload"), kMaxPayloadBytes, payload.size());
+  return Status::Ok();
+}
+
+Status Queue::CheckErrorText(std::string_view error_text) {
+  if (error_text.size() > kMaxErrorTextBytes) return TooLarge("errorText", kMaxErrorTextBytes, error_text.size());
+  return Status::Ok();
+}
+
 Status Queue::CheckNewId(std::string_view id, const char* argument, size_t index) const {
-  const auto name = [&] {
-    return index == SIZE_MAX ? std::string(argument) : std::string(argument) + "[" + std::to_string(index) + "].id";
-  };
+  const auto name = [&] { return ArgumentName(argument, index, "id"); };
   if (id.empty()) return Status::InvalidArgument(name() + " must be a non-empty string, got \"\"");
+  if (id.size() > kMaxIdBytes) return TooLarge(name(), kMaxIdBytes, id.size());
   if (index_.count(id) != 0) {
     return Status::AlreadyExists(name() + " " + QuoteShort(id) + " was already given to this queue; ids must be unique");
   }
@@ -36,6 +60,7 @@ void Queue::Append(std::string_view id, std::string_view payload) {
 
 Status Queue::Enqueue(std::string_view id, std::string_view payload) {
   if (Status s = CheckNewId(id, "id"); !s.ok()) return s;
+  if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
   Append(id, payload);
   return Status::Ok();
 }
@@ -56,9 +81,13 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   index_.reserve(index_.size() + jobs.size());
   events_.reserve(events_.size() + jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (jobs[i].id.empty()) {
+    if (jobs[i].id.empty() || jobs[i].id.size() > kMaxIdBytes) {
       undo();
       return CheckNewId(jobs[i].id, "jobs", i);
+    }
+    if (Status s = CheckPayload(jobs[i].payload, "jobs", i); !s.ok()) {
+      undo();
+      return s;
     }
     const auto existing = index_.find(jobs[i].id);
     if (existing != index_.end()) {
@@ -97,7 +126,12 @@ Result<Attempt> Queue::Process(std::string_view outcome, std::string_view error_
   return Process(parsed.value(), error_text);
 }
 
-Attempt Queue::Process(Outcome outcome, std::string_view error_text) {
+Result<Attempt> Queue::Process(Outcome outcome, std::string_view error_text) {
+  if (Status s = CheckErrorText(error_text); !s.ok()) return s;
+  return ProcessChecked(outcome, error_text);
+}
+
+Attempt Queue::ProcessChecked(Outcome outcome, std::string_view error_text) {
   Attempt result;
   if (ready_.empty()) return result;
 
@@ -154,6 +188,7 @@ Attempt Queue::Process(Outcome outcome, std::string_view error_text) {
 }
 
 Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view error_text) {
+  if (Status s = CheckErrorText(error_text); !s.ok()) return s;
   for (size_t i = 0; i < outcomes.size(); ++i) {
     const char c = outcomes[i];
     if (c != 's' && c != 't' && c != 'p') {
@@ -165,7 +200,7 @@ Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view 
   uint64_t made = 0;
   for (const char c : outcomes) {
     if (ready_.empty()) break;
-    Process(c == 's' ? Outcome::kSuccess : c == 't' ? Outcome::kTransient : Outcome::kPermanent, error_text);
+    ProcessChecked(c == 's' ? Outcome::kSuccess : c == 't' ? Outcome::kTransient : Outcome::kPermanent, error_text);
     ++made;
   }
   return made;

@@ -49,6 +49,13 @@ struct QuarantineEntry {
   uint64_t step = 0;       // the step at which it arrived
 };
 
+// Size limits per string, so that no single call can exhaust memory (the
+// WebAssembly heap is capped at 2 GB). Beyond them a call is refused with
+// TooLarge and nothing changes.
+constexpr size_t kMaxIdBytes = 1024;
+constexpr size_t kMaxPayloadBytes = size_t{16} << 20;   // 16 MiB
+constexpr size_t kMaxErrorTextBytes = size_t{64} << 10;  // 64 KiB
+
 // What one Process() call did.
 struct Attempt {
   bool processed = false;  // false: nothing was ready, nothing changed
@@ -83,8 +90,8 @@ class Queue {
   Queue& operator=(const Queue&) = delete;
 
   // Appends a job at the ready tail. InvalidArgument for an empty id,
-  // AlreadyExists for an id this queue was ever given. The payload is kept byte
-  // for byte (NUL and non-UTF-8 included).
+  // AlreadyExists for an id this queue was ever given, TooLarge past the limits
+  // above. The payload is kept byte for byte (NUL and non-UTF-8 included).
   Status Enqueue(std::string_view id, std::string_view payload);
 
   // All or nothing: either every job is appended in order, or (an empty id, an id
@@ -93,10 +100,11 @@ class Queue {
   Status EnqueueMany(const std::vector<JobRef>& jobs);
 
   // One attempt at the head job with the worker's outcome. An invalid outcome
-  // string is refused (InvalidArgument) even when nothing is ready. With nothing
-  // ready the result has processed == false and nothing changes.
+  // string is refused (InvalidArgument) even when nothing is ready, and so is an
+  // error text past kMaxErrorTextBytes (TooLarge). With nothing ready the result
+  // has processed == false and nothing changes.
   Result<Attempt> Process(std::string_view outcome, std::string_view error_text = {});
-  Attempt Process(Outcome outcome, std::string_view error_text = {});
+  Result<Attempt> Process(Outcome outcome, std::string_view error_text = {});
 
   // Runs one attempt per character of `outcomes` ('s' success, 't' transient,
   // 'p' permanent), stopping early when nothing is ready. Every character is
@@ -164,6 +172,9 @@ class Queue {
               Disposition disposition = Disposition::kCompleted, Reason reason = Reason::kNone);
   // `argument` names the id in messages: "id", or "jobs" with `index` for jobs[index].id.
   Status CheckNewId(std::string_view id, const char* argument, size_t index = SIZE_MAX) const;
+  static Status CheckPayload(std::string_view payload, const char* argument, size_t index = SIZE_MAX);
+  static Status CheckErrorText(std::string_view error_text);
+  Attempt ProcessChecked(Outcome outcome, std::string_view error_text);
 
   Policy policy_;
   uint64_t step_ = 0;

@@ -338,12 +338,15 @@ Result<Queue> RunScenario(const Scenario& scenario) {
     const Action& a = scenario.actions[i];
     const std::string where = "scenario action " + std::to_string(i + 1) + ": ";
     switch (a.type) {
-      case ActionType::kProcess:
-        if (!queue.Process(a.outcome, a.error).processed) {
+      case ActionType::kProcess: {
+        Result<Attempt> attempt = queue.Process(a.outcome, a.error);
+        if (!attempt.ok()) return Status::Error(attempt.status().code(), where + attempt.status().message());
+        if (!attempt->processed) {
           return Status::FailedPrecondition(where + "process(" + OutcomeName(a.outcome) +
                                             ") found nothing ready");
         }
         break;
+      }
       case ActionType::kReplay:
         if (!queue.Replay(a.id)) {
           return Status::NotFound(where + "replay(" + QuoteShort(a.id) + ") found no such job in quarantine");

@@ -349,4 +349,7 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
   emscripten::constant("scenarioFormatVersion", dlq::kScenarioFormatVersion);
   emscripten::constant("maxScenarioTextBytes", static_cast<double>(dlq::kMaxScenarioTextBytes));
   emscripten::constant("maxAttemptsLimit", static_cast<double>(dlq::Policy::kMaxAttempts));
+  emscripten::constant("maxIdBytes", static_cast<double>(dlq::kMaxIdBytes));
+  emscripten::constant("maxPayloadBytes", static_cast<double>(dlq::kMaxPayloadBytes));
+  emscripten::constant("maxErrorTextBytes", static_cast<double>(dlq::kMaxErrorTextBytes));
 }

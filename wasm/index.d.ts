@@ -8,8 +8,8 @@ export type EventKind = 'enqueued' | 'attempt' | 'requeued' | 'completed' | 'qua
 
 /**
  * Every thrown error carries a `code`: 'invalid-type' (a TypeError: wrong JS type),
- * the core's 'invalid-argument' / 'out-of-range' (RangeError), 'already-exists',
- * 'not-found', 'failed-precondition', 'unsupported-version', 'too-large', or
+ * the core's 'invalid-argument' / 'out-of-range' / 'too-large' (RangeError), 'already-exists',
+ * 'not-found', 'failed-precondition', 'unsupported-version' (Error), or
  * 'disposed'. A refused call changes nothing.
  */
 export type ErrorCode =
@@ -131,6 +131,8 @@ export interface Lab {
   heapInUse(): number;
   /** Size of the wasm linear memory in bytes; it grows, never shrinks. */
   memoryBytes(): number;
+  /** Per-string limits in UTF-8 bytes; a longer string is refused (code 'too-large'). */
+  readonly limits: { readonly idBytes: number; readonly payloadBytes: number; readonly errorTextBytes: number };
   readonly scenarioFormatVersion: number;
   readonly maxScenarioTextBytes: number;
   readonly maxAttemptsLimit: number;

@@ -9,6 +9,8 @@ const ACTION_TYPES = ['process', 'replay', 'enqueue'];
 const utf8 = new TextEncoder();
 
 let modulePromise = null;
+// The core's per-string limits in UTF-8 bytes (set when the core loads).
+const limits = { id: Infinity, payload: Infinity, errorText: Infinity };
 
 /**
  * Loads the WebAssembly core once per realm and returns the lab API. Works in
@@ -63,7 +65,7 @@ function typeError(message) {
 /** Throws the core's error value, if `result` is one; else returns `result`. */
 function unwrap(result) {
   if (result === null || typeof result !== 'object' || typeof result.error !== 'string') return result;
-  const Kind = result.error === 'out-of-range' || result.error === 'invalid-argument' ? RangeError : Error;
+  const Kind = ['out-of-range', 'invalid-argument', 'too-large'].includes(result.error) ? RangeError : Error;
   const error = new Kind(result.message);
   error.code = result.error;
   throw error;
@@ -83,6 +85,34 @@ function checkString(name, value) {
     const at = value.search(LONE_SURROGATE);
     throw typeError(`${name} must be a well-formed string, but it has a lone surrogate at index ${at}`);
   }
+}
+
+function utf8Length(text) {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xD800 && c <= 0xDBFF) { bytes += 4; i++; } // a pair (lone halves are refused earlier)
+    else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * A string over the core's limit is refused before it is copied into wasm
+ * memory (a copy of hundreds of megabytes could exhaust the heap, which aborts
+ * the module). UTF-8 never takes fewer bytes than UTF-16 code units, so only a
+ * string longer than the limit can need this; the core checks the rest, with
+ * the same message.
+ */
+function checkSize(name, value, limit) {
+  if (value.length <= limit) return;
+  const bytes = utf8Length(value);
+  if (bytes <= limit) return;
+  const error = new RangeError(`${name} must be at most ${limit} bytes, got ${bytes} bytes`);
+  error.code = 'too-large';
+  throw error;
 }
 
 function checkObject(name, value, example) {
@@ -128,6 +158,8 @@ function normalizeScenario(scenario) {
     checkObject(`scenario.jobs[${i}]`, job, "{ id: 'a', payload: '' }");
     checkString(`scenario.jobs[${i}].id`, job.id);
     checkString(`scenario.jobs[${i}].payload`, job.payload ?? '');
+    checkSize(`scenario.jobs[${i}].id`, job.id, limits.id);
+    checkSize(`scenario.jobs[${i}].payload`, job.payload ?? '', limits.payload);
     outJobs.push({ id: job.id, payload: job.payload ?? '' });
   }
   const outActions = [];
@@ -141,13 +173,17 @@ function normalizeScenario(scenario) {
     if (action.type === 'process') {
       checkOutcome(`${name}.outcome`, action.outcome);
       checkString(`${name}.error`, action.error ?? '');
+      checkSize(`${name}.error`, action.error ?? '', limits.errorText);
       outActions.push({ type: 'process', outcome: action.outcome, error: action.error ?? '' });
     } else if (action.type === 'replay') {
       checkString(`${name}.id`, action.id);
+      checkSize(`${name}.id`, action.id, limits.id);
       outActions.push({ type: 'replay', id: action.id });
     } else {
       checkString(`${name}.id`, action.id);
       checkString(`${name}.payload`, action.payload ?? '');
+      checkSize(`${name}.id`, action.id, limits.id);
+      checkSize(`${name}.payload`, action.payload ?? '', limits.payload);
       outActions.push({ type: 'enqueue', id: action.id, payload: action.payload ?? '' });
     }
   }
@@ -166,6 +202,11 @@ class Lab {
     this.#core = core;
     // A safety net only: a queue that is garbage-collected undisposed frees its wasm memory.
     this.#registry = new FinalizationRegistry((handle) => handle.delete());
+    limits.id = core.maxIdBytes;
+    limits.payload = core.maxPayloadBytes;
+    limits.errorText = core.maxErrorTextBytes;
+    this.limits = Object.freeze({ idBytes: core.maxIdBytes, payloadBytes: core.maxPayloadBytes,
+      errorTextBytes: core.maxErrorTextBytes });
     this.scenarioFormatVersion = core.scenarioFormatVersion;
     this.maxScenarioTextBytes = core.maxScenarioTextBytes;
     this.maxAttemptsLimit = core.maxAttemptsLimit;
@@ -259,6 +300,8 @@ class Queue {
     const handle = this.#live();
     checkString('id', id);
     checkString('payload', payload);
+    checkSize('id', id, limits.id);
+    checkSize('payload', payload, limits.payload);
     unwrap(handle.enqueue(id, payload));
   }
 
@@ -275,6 +318,8 @@ class Queue {
         checkString(`jobs[${i}].id`, job.id);
         checkString(`jobs[${i}].payload`, job.payload);
       }
+      checkSize(`jobs[${i}].id`, job.id, limits.id);
+      checkSize(`jobs[${i}].payload`, job.payload, limits.payload);
       ids[i] = job.id;
       payloads[i] = job.payload;
     }
@@ -296,6 +341,7 @@ class Queue {
     const handle = this.#live();
     checkOutcome('outcome', outcome);
     checkString('errorText', errorText);
+    checkSize('errorText', errorText, limits.errorText);
     return unwrap(handle.process(outcome, errorText));
   }
 
@@ -304,6 +350,7 @@ class Queue {
     const handle = this.#live();
     checkString('outcomes', outcomes);
     checkString('errorText', errorText);
+    checkSize('errorText', errorText, limits.errorText);
     return unwrap(handle.processMany(outcomes, errorText));
   }
 

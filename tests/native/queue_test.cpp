@@ -376,3 +376,23 @@ TEST_CASE("views can be read in slices, clamped to what is there") {
   CHECK(q.Timeline(SIZE_MAX, 3).empty());
   CHECK(q.Timeline(2, SIZE_MAX).size() == q.event_count() - 2);
 }
+
+TEST_CASE("ids, payloads and error texts past their limits are refused whole") {
+  Queue q = MakeQueue(3);
+  const std::string long_id(kMaxIdBytes + 1, 'i');
+  const std::string big_payload(kMaxPayloadBytes + 1, 'p');
+  const std::string long_error(kMaxErrorTextBytes + 1, 'e');
+  Status id = q.Enqueue(long_id, "");
+  CHECK(id.code() == Code::kTooLarge);
+  CHECK(id.message() == "id must be at most 1024 bytes, got 1025 bytes");
+  CHECK(q.Enqueue("p", big_payload).message() == "payload must be at most 16777216 bytes, got 16777217 bytes");
+  CHECK(q.EnqueueMany({{"a", ""}, {"b", big_payload}}).message() ==
+        "jobs[1].payload must be at most 16777216 bytes, got 16777217 bytes");
+  CHECK(q.EnqueueMany({{"a", ""}, {long_id, ""}}).message() == "jobs[1].id must be at most 1024 bytes, got 1025 bytes");
+  CHECK(q.event_count() == 0);
+  REQUIRE(q.Enqueue(std::string(kMaxIdBytes, 'i'), std::string(kMaxPayloadBytes, 'p')).ok());  // exactly at the limits
+  CHECK(q.Process("transient", long_error).status().message() == "errorText must be at most 65536 bytes, got 65537 bytes");
+  CHECK(q.ProcessMany("t", long_error).status().code() == Code::kTooLarge);
+  CHECK(q.step() == 0);
+  CHECK(q.Process("transient", std::string(kMaxErrorTextBytes, 'e')).ok());
+}

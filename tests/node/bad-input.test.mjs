@@ -147,3 +147,28 @@ test('a non-ASCII character in a link is named whole, at its character position'
   throwsWith(assert, () => lab.parseScenario('v1;m3;jé:'), RangeError, 'invalid-argument',
     /^scenario link is malformed at character 8: expected job 1 id characters .*, got "é"$/);
 });
+
+test('strings past the core limits are refused before they reach wasm, with the core message', () => {
+  const { idBytes, payloadBytes, errorTextBytes } = lab.limits;
+  assert.deepEqual([idBytes, payloadBytes, errorTextBytes], [1024, 16 * 1024 * 1024, 64 * 1024]);
+  const q = lab.createQueue({ maxAttempts: 3 });
+  const before = lab.heapInUse();
+  throwsWith(assert, () => q.enqueue('i'.repeat(1025), ''), RangeError, 'too-large', /^id must be at most 1024 bytes, got 1025 bytes$/);
+  // 600 two-byte characters: short enough in UTF-16 to pass the JS guard, over the limit in UTF-8: the core refuses.
+  throwsWith(assert, () => q.enqueue('é'.repeat(600), ''), RangeError, 'too-large', /^id must be at most 1024 bytes, got 1200 bytes$/);
+  // 200 MB: refused in JS, never copied into wasm memory (that copy could abort the module).
+  const huge = 'x'.repeat(200 * 1024 * 1024);
+  throwsWith(assert, () => q.enqueue('a', huge), RangeError, 'too-large', /^payload must be at most 16777216 bytes, got 209715200 bytes$/);
+  throwsWith(assert, () => q.enqueueMany([{ id: 'a', payload: '' }, { id: 'b', payload: huge }]), RangeError, 'too-large',
+    /^jobs\[1\]\.payload must be at most/);
+  throwsWith(assert, () => lab.runScenario({ maxAttempts: 3, jobs: [{ id: 'a', payload: huge }] }), RangeError, 'too-large',
+    /^scenario\.jobs\[0\]\.payload must be at most/);
+  q.enqueue('a', '');
+  throwsWith(assert, () => q.process('transient', 'e'.repeat(65537)), RangeError, 'too-large',
+    /^errorText must be at most 65536 bytes, got 65537 bytes$/);
+  assert.deepEqual(q.stats(), { step: 0, ready: 1, completed: 0, quarantined: 0, events: 1, maxAttempts: 3 });
+  q.enqueue('edge', 'p'.repeat(payloadBytes));  // exactly at the limit is fine
+  assert.equal(q.ready()[1].payload.length, payloadBytes);
+  q.dispose();
+  assert.ok(lab.heapInUse() <= before + 4096, 'the refused strings left nothing behind');
+});
