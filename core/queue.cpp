@@ -235,27 +235,21 @@ std::pair<size_t, size_t> Slice(size_t n, size_t from, size_t count) {
 
 }  // namespace
 
-std::vector<JobView> Queue::Ready(size_t from, size_t count) const {
-  const auto [begin, end] = Slice(ready_.size(), from, count);
+template <typename Indexes>
+std::vector<JobView> Queue::JobViews(const Indexes& indexes, size_t from, size_t count) const {
+  const auto [begin, end] = Slice(indexes.size(), from, count);
   std::vector<JobView> out;
   out.reserve(end - begin);
   for (size_t k = begin; k < end; ++k) {
-    const Job& job = jobs_[ready_[k]];
+    const Job& job = jobs_[indexes[k]];
     out.push_back({job.id, job.payload, job.attempts});
   }
   return out;
 }
 
-std::vector<JobView> Queue::Completed(size_t from, size_t count) const {
-  const auto [begin, end] = Slice(completed_.size(), from, count);
-  std::vector<JobView> out;
-  out.reserve(end - begin);
-  for (size_t k = begin; k < end; ++k) {
-    const Job& job = jobs_[completed_[k]];
-    out.push_back({job.id, job.payload, job.attempts});
-  }
-  return out;
-}
+std::vector<JobView> Queue::Ready(size_t from, size_t count) const { return JobViews(ready_, from, count); }
+
+std::vector<JobView> Queue::Completed(size_t from, size_t count) const { return JobViews(completed_, from, count); }
 
 std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const {
   const auto [begin, end] = Slice(quarantine_.size(), from, count);

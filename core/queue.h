@@ -175,6 +175,9 @@ class Queue {
   static Status CheckPayload(std::string_view payload, const char* argument, size_t index = SIZE_MAX);
   static Status CheckErrorText(std::string_view error_text);
   Attempt ProcessChecked(Outcome outcome, std::string_view error_text);
+  // Copies of jobs_[indexes[k]] for k in the slice [from, from + count).
+  template <typename Indexes>
+  std::vector<JobView> JobViews(const Indexes& indexes, size_t from, size_t count) const;
 
   Policy policy_;
   uint64_t step_ = 0;

@@ -34,6 +34,19 @@ function kbd(key) {
  * options.label     accessible name of the playground (default "Dead-letter queue playground")
  * Resolves to a controller: { element, session, load(scenario), link(), destroy() }.
  */
+/** Shows `message` in a field's alert and marks the field invalid; null clears both. */
+function fieldError(input, alert, message) {
+  alert.hidden = message === null;
+  alert.textContent = message ?? '';
+  if (message === null) {
+    input.removeAttribute('aria-invalid');
+    input.removeAttribute('aria-describedby');
+  } else {
+    input.setAttribute('aria-invalid', 'true');
+    input.setAttribute('aria-describedby', alert.id);
+  }
+}
+
 export async function mount(element, options = {}) {
   ensureStylesheet(element.ownerDocument);
   const lab = await loadLab();
@@ -291,15 +304,10 @@ class Playground {
     try {
       this.session.addJob(jobId.value, payload.value);
     } catch (error) {
-      jobAlert.textContent = `Could not add the job: ${error.message}.`;
-      jobAlert.hidden = false;
-      jobId.setAttribute('aria-invalid', 'true');
-      jobId.setAttribute('aria-describedby', jobAlert.id);
+      fieldError(jobId, jobAlert, `Could not add the job: ${error.message}.`);
       return;
     }
-    jobAlert.hidden = true;
-    jobId.removeAttribute('aria-invalid');
-    jobId.removeAttribute('aria-describedby');
+    fieldError(jobId, jobAlert, null);
     jobId.value = '';
     payload.value = '';
     this.#render();
@@ -318,15 +326,10 @@ class Playground {
     try {
       this.session.setMaxAttempts(maxAttempts.valueAsNumber);
     } catch (error) {
-      maxAlert.textContent = `Max attempts unchanged: ${error.message}.`;
-      maxAlert.hidden = false;
-      maxAttempts.setAttribute('aria-invalid', 'true');
-      maxAttempts.setAttribute('aria-describedby', maxAlert.id);
+      fieldError(maxAttempts, maxAlert, `Max attempts unchanged: ${error.message}.`);
       return;
     }
-    maxAlert.hidden = true;
-    maxAttempts.removeAttribute('aria-invalid');
-    maxAttempts.removeAttribute('aria-describedby');
+    fieldError(maxAttempts, maxAlert, null);
     this.#render();
   }
 
