@@ -322,42 +322,70 @@ Result<std::string> ShareScenario(const Scenario& scenario) {
   return text;
 }
 
+namespace {
+
+// Applies actions[i] to the queue; the Status names the action when refused.
+Status ApplyAction(Queue& queue, const Action& a, size_t i) {
+  const std::string where = "scenario action " + std::to_string(i + 1) + ": ";
+  switch (a.type) {
+    case ActionType::kProcess: {
+      Result<Attempt> attempt = queue.Process(a.outcome, a.error);
+      if (!attempt.ok()) return Status::Error(attempt.status().code(), where + attempt.status().message());
+      if (!attempt->processed) {
+        return Status::FailedPrecondition(where + "process(" + OutcomeName(a.outcome) + ") found nothing ready");
+      }
+      return Status::Ok();
+    }
+    case ActionType::kReplay:
+      if (!queue.Replay(a.id)) {
+        return Status::NotFound(where + "replay(" + QuoteShort(a.id) + ") found no such job in quarantine");
+      }
+      return Status::Ok();
+    case ActionType::kEnqueue:
+      if (Status s = queue.Enqueue(a.id, a.payload); !s.ok()) return Status::Error(s.code(), where + s.message());
+      return Status::Ok();
+  }
+  return Status::Ok();
+}
+
+// A queue with the policy and the set-up jobs, before any action.
+Result<Queue> SetUp(const Scenario& scenario) {
+  Result<Queue> made = Queue::Create(scenario.policy);
+  if (!made.ok()) return made.status();
+  for (size_t i = 0; i < scenario.jobs.size(); ++i) {
+    if (Status s = made->Enqueue(scenario.jobs[i].id, scenario.jobs[i].payload); !s.ok()) {
+      return Status::Error(s.code(), "scenario job " + std::to_string(i + 1) + ": " + s.message());
+    }
+  }
+  return made;
+}
+
+}  // namespace
+
 Result<Queue> RunScenario(const Scenario& scenario) {
   if (Status s = CheckCursor(scenario.cursor, scenario.actions.size()); !s.ok()) {
     return Status::OutOfRange("scenario: " + s.message());
   }
-  Result<Queue> made = Queue::Create(scenario.policy);
+  Result<Queue> made = SetUp(scenario);
   if (!made.ok()) return made.status();
-  Queue& queue = made.value();
-  for (size_t i = 0; i < scenario.jobs.size(); ++i) {
-    if (Status s = queue.Enqueue(scenario.jobs[i].id, scenario.jobs[i].payload); !s.ok()) {
-      return Status::Error(s.code(), "scenario job " + std::to_string(i + 1) + ": " + s.message());
-    }
-  }
   for (size_t i = 0; i < scenario.cursor; ++i) {
-    const Action& a = scenario.actions[i];
-    const std::string where = "scenario action " + std::to_string(i + 1) + ": ";
-    switch (a.type) {
-      case ActionType::kProcess: {
-        Result<Attempt> attempt = queue.Process(a.outcome, a.error);
-        if (!attempt.ok()) return Status::Error(attempt.status().code(), where + attempt.status().message());
-        if (!attempt->processed) {
-          return Status::FailedPrecondition(where + "process(" + OutcomeName(a.outcome) +
-                                            ") found nothing ready");
-        }
-        break;
-      }
-      case ActionType::kReplay:
-        if (!queue.Replay(a.id)) {
-          return Status::NotFound(where + "replay(" + QuoteShort(a.id) + ") found no such job in quarantine");
-        }
-        break;
-      case ActionType::kEnqueue:
-        if (Status s = queue.Enqueue(a.id, a.payload); !s.ok()) return Status::Error(s.code(), where + s.message());
-        break;
-    }
+    if (Status s = ApplyAction(made.value(), scenario.actions[i], i); !s.ok()) return s;
   }
   return made;
+}
+
+ScenarioReach PlayableActions(const Scenario& scenario) {
+  ScenarioReach reach;
+  Result<Queue> made = SetUp(scenario);
+  if (!made.ok()) {
+    reach.stopped = made.status();
+    return reach;
+  }
+  for (; reach.playable < scenario.actions.size(); ++reach.playable) {
+    reach.stopped = ApplyAction(made.value(), scenario.actions[reach.playable], reach.playable);
+    if (!reach.stopped.ok()) break;
+  }
+  return reach;
 }
 
 }  // namespace dlq

@@ -76,4 +76,14 @@ Result<std::string> ShareScenario(const Scenario& scenario);
 // quarantine, or a process with nothing ready is an error naming the action.
 Result<Queue> RunScenario(const Scenario& scenario);
 
+// How far a script can be played, whatever its cursor: `playable` actions from
+// the first are accepted in order; `stopped` is the Status of the first refused
+// one (OK when all are accepted, or the set-up's error with playable == 0).
+// The playground uses it to keep what still plays of a script after an edit.
+struct ScenarioReach {
+  size_t playable = 0;
+  Status stopped;
+};
+ScenarioReach PlayableActions(const Scenario& scenario);
+
 }  // namespace dlq

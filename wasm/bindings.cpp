@@ -307,6 +307,24 @@ val FormatScenarioValue(val in) {
   return text.ok() ? val(text.value()) : ErrorValue(text.status());
 }
 
+// { playable, stopped: null | { code, message } } for a scenario object.
+val PlayableActionsValue(val in) {
+  dlq::Result<dlq::Scenario> s = ScenarioFromValue(in);
+  if (!s.ok()) return ErrorValue(s.status());
+  const dlq::ScenarioReach reach = dlq::PlayableActions(s.value());
+  val out = val::object();
+  out.set("playable", static_cast<double>(reach.playable));
+  if (reach.stopped.ok()) {
+    out.set("stopped", val::null());
+  } else {
+    val stopped = val::object();
+    stopped.set("code", std::string(dlq::CodeName(reach.stopped.code())));
+    stopped.set("message", reach.stopped.message());
+    out.set("stopped", stopped);
+  }
+  return out;
+}
+
 // index.mjs passes non-negative safe integers, so the conversions are exact.
 val RandomOutcomes(double seed, double count, double success_pct, double transient_pct) {
   dlq::Result<std::string> r =
@@ -343,6 +361,7 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
       .function("timelineText", &QueueHandle::timelineText);
   emscripten::function("parseScenario", &ParseScenarioText);
   emscripten::function("formatScenario", &FormatScenarioValue);
+  emscripten::function("playableActions", &PlayableActionsValue);
   emscripten::function("randomOutcomes", &RandomOutcomes);
   emscripten::function("heapInUse", &HeapInUse);
   emscripten::function("memoryBytes", &MemoryBytes);

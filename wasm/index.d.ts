@@ -125,6 +125,11 @@ export interface Lab {
   parseScenario(text: string): ParsedScenario;
   /** Scenario -> link text that parseScenario() reads back; 'too-large' past maxScenarioTextBytes. */
   formatScenario(scenario: Scenario): string;
+  /**
+   * How far a script plays, whatever its cursor: the first `playable` actions are
+   * accepted in order; `stopped` is the first refusal, or null when all are.
+   */
+  playableActions(scenario: Scenario | string): { playable: number; stopped: { code: ErrorCode; message: string } | null };
   /** `count` letters 's' / 't' / 'p' from the core's seeded PRNG. */
   randomOutcomes(options: { seed: number; count: number; successPercent: number; transientPercent: number }): string;
   /** Bytes allocated on the wasm heap now. */

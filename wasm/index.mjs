@@ -241,6 +241,16 @@ class Lab {
     return unwrap(this.#core.formatScenario(normalizeScenario(scenario)));
   }
 
+  /**
+   * How far a script plays, whatever its cursor: { playable, stopped }, where
+   * `playable` actions from the first are accepted in order and `stopped` is
+   * null or the first refusal ({ code, message }).
+   */
+  playableActions(scenario) {
+    const normalized = normalizeScenario(typeof scenario === 'string' ? this.parseScenario(scenario) : scenario);
+    return unwrap(this.#core.playableActions(normalized));
+  }
+
   /** `count` outcome letters ('s', 't', 'p') from the core's seeded PRNG, for processMany(). */
   randomOutcomes(options) {
     checkObject('options', options, '{ seed: 1, count: 100, successPercent: 70, transientPercent: 25 }');

@@ -233,3 +233,20 @@ TEST_CASE("link errors count characters, not bytes, and show a whole character")
         "scenario link is malformed at character 12: expected action 1 (s, t or p to process, r to replay, e to "
         "enqueue), got \"é\"");
 }
+
+TEST_CASE("PlayableActions says how far a script plays, whatever its cursor") {
+  Scenario s = MustParse("v1;m2;ja:;at,t,ra,s,s;c1");  // the second 's' finds nothing ready
+  ScenarioReach reach = PlayableActions(s);
+  CHECK(reach.playable == 4);
+  CHECK(reach.stopped.message() == "scenario action 5: process(success) found nothing ready");
+  s.policy.max_attempts = 3;  // a is no longer exhausted after two failures, so the replay fails
+  reach = PlayableActions(s);
+  CHECK(reach.playable == 2);
+  CHECK(reach.stopped.code() == Code::kNotFound);
+  Scenario all = MustParse("v1;m2;ja:;at,s");
+  CHECK(PlayableActions(all).playable == 2);
+  CHECK(PlayableActions(all).stopped.ok());
+  Scenario bad_setup = MustParse("v1;m2;ja:,a:;as");
+  CHECK(PlayableActions(bad_setup).playable == 0);
+  CHECK(PlayableActions(bad_setup).stopped.code() == Code::kAlreadyExists);
+}

@@ -51,3 +51,12 @@ test('formatScenario refuses a scenario too large to share, so every link it giv
   assert.equal(q.stats().ready, 1000);
   q.dispose();
 });
+
+test('playableActions reports how far a script plays, whatever its cursor', () => {
+  assert.deepEqual(lab.playableActions('v1;m2;ja:;at,t,ra,s,s;c1'),
+    { playable: 4, stopped: { code: 'failed-precondition', message: 'scenario action 5: process(success) found nothing ready' } });
+  assert.deepEqual(lab.playableActions({ maxAttempts: 2, jobs: [{ id: 'a' }], actions: [{ type: 'process', outcome: 'success' }] }),
+    { playable: 1, stopped: null });
+  assert.equal(lab.playableActions({ maxAttempts: 3, jobs: [{ id: 'a' }, { id: 'a' }] }).stopped.code, 'already-exists');
+  assert.throws(() => lab.playableActions('v9;m3'), { code: 'unsupported-version' });
+});

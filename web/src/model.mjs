@@ -14,6 +14,7 @@ const OPENS_ACTION = new Set(['attempt', 'replayed', 'enqueued']);
 export class Session {
   #lab;
   #dirtyFrom = 0;
+  #dropped = null;
   #firstRun = new Map(); // id -> seq of its first attempt or replay (for "removable before it runs")
 
   constructor(lab, scenario) {
@@ -62,15 +63,28 @@ export class Session {
   /**
    * Replaces everything with `scenario` ({maxAttempts, jobs, actions, cursor?}).
    * The core checks it; if it refuses, this throws and nothing changes.
+   *
+   * The redo tail (actions past the cursor) keeps only what still plays: the core
+   * says how far the script is accepted (lab.playableActions) and the rest is
+   * dropped, with the core's reason in takeDropped(). With `clamp` (edits such
+   * as a new budget or a removed job), the cursor also moves back to what still
+   * plays instead of the load being refused.
    */
-  load(scenario) {
+  load(scenario, { clamp = false } = {}) {
     const next = {
       maxAttempts: scenario.maxAttempts,
       jobs: (scenario.jobs ?? []).map((j) => ({ id: j.id, payload: j.payload ?? '' })),
       actions: (scenario.actions ?? []).map((a) => ({ ...a })),
       cursor: scenario.cursor ?? (scenario.actions ?? []).length,
     };
-    const full = this.#lab.runScenario({ ...next, cursor: next.actions.length });
+    const reach = this.#lab.playableActions({ ...next, cursor: 0 });
+    if (reach.playable < next.cursor) {
+      if (!clamp) this.#lab.runScenario(next).dispose(); // throws the core's error for the refused action
+      next.cursor = reach.playable;
+    }
+    const dropped = next.actions.length - reach.playable;
+    next.actions.length = reach.playable;
+    const full = this.#lab.runScenario({ ...next, cursor: next.actions.length }); // throws for a bad set-up
     let atCursor = full;
     try {
       if (next.cursor !== next.actions.length) atCursor = this.#lab.runScenario(next);
@@ -88,6 +102,18 @@ export class Session {
     this.#firstRun.clear();
     this.#index(0);
     this.#dirtyFrom = 0;
+    this.#dropped = dropped > 0 ? { count: dropped, reason: reach.stopped?.message ?? null } : null;
+  }
+
+  /**
+   * What the last change dropped from the script since the previous call:
+   * null, or { count, reason } (reason null: replaced by an edit at the cursor;
+   * else the core's refusal that ended what still plays).
+   */
+  takeDropped() {
+    const dropped = this.#dropped;
+    this.#dropped = null;
+    return dropped;
   }
 
   /** Processes the head with `outcome`; returns the core's result, or null when nothing is ready. */
@@ -105,16 +131,17 @@ export class Session {
   }
 
   /**
-   * Adds a job at the cursor: a set-up job at step 0 (cursor 0), else an
-   * 'enqueue' action. The core validates the id; on refusal this throws and nothing changes.
+   * Adds a job at the cursor: a set-up job at step 0 (cursor 0; the script is
+   * kept as far as it still plays), else an 'enqueue' action. The core validates
+   * the id; on refusal this throws and nothing changes.
    */
   addJob(id, payload) {
-    this.queue.enqueue(id, payload);
     if (this.cursor === 0) {
-      this.#truncateTail();
-      this.scenario.jobs.push({ id, payload });
-      this.#appendNew();
+      this.queue.enqueue(id, payload); // validates against the set-up; the reload below replaces this queue
+      const { maxAttempts, jobs, actions } = this.scenario;
+      this.load({ maxAttempts, jobs: [...jobs, { id, payload }], actions, cursor: 0 }, { clamp: true });
     } else {
+      this.queue.enqueue(id, payload);
       this.#record({ type: 'enqueue', id, payload });
     }
   }
@@ -125,33 +152,31 @@ export class Session {
     return first === undefined || first > this.eventsAtCursor;
   }
 
-  /** Removes a job that has not run yet; edits at the cursor drop the redo tail. */
+  /** Removes a job that has not run yet; the script is kept as far as it still plays. */
   removeJob(id) {
-    const { scenario } = this;
-    const actions = scenario.actions.slice(0, scenario.cursor);
-    let { cursor } = scenario;
-    let jobs = scenario.jobs;
+    const { maxAttempts, actions } = this.scenario;
+    let { jobs, cursor } = this.scenario;
     const setupIndex = jobs.findIndex((j) => j.id === id);
+    const kept = actions.slice();
     if (setupIndex >= 0) {
       jobs = jobs.filter((_, i) => i !== setupIndex);
     } else {
-      const at = actions.findIndex((a) => a.type === 'enqueue' && a.id === id);
+      const at = kept.findIndex((a) => a.type === 'enqueue' && a.id === id);
       if (at < 0) throw new Error(`job "${id}" is not in the set-up or the script`);
-      actions.splice(at, 1);
-      cursor -= 1;
+      kept.splice(at, 1);
+      if (at < cursor) cursor -= 1;
     }
-    this.load({ maxAttempts: scenario.maxAttempts, jobs, actions, cursor });
+    this.load({ maxAttempts, jobs, actions: kept, cursor }, { clamp: true });
   }
 
-  /** Changes the budget; keeps the script if the core accepts it, else keeps it up to the cursor. */
+  /**
+   * Replays the whole script under a new budget. The core refuses a budget out
+   * of range (this throws, nothing changes); otherwise the script is kept as
+   * far as it still plays under it, the cursor included.
+   */
   setMaxAttempts(maxAttempts) {
     const { jobs, actions, cursor } = this.scenario;
-    try {
-      this.load({ maxAttempts, jobs, actions, cursor });
-    } catch (error) {
-      if (cursor === actions.length) throw error;
-      this.load({ maxAttempts, jobs, actions: actions.slice(0, cursor), cursor });
-    }
+    this.load({ maxAttempts, jobs, actions, cursor }, { clamp: true });
   }
 
   /** Time travel: moves the cursor (0 … length). One step forward applies the next action to the live queue. */
@@ -191,6 +216,7 @@ export class Session {
   #truncateTail() {
     const { scenario } = this;
     if (scenario.cursor >= scenario.actions.length) return;
+    this.#dropped = { count: scenario.actions.length - scenario.cursor, reason: null };
     const keep = this.eventsAt(scenario.cursor);
     scenario.actions.length = scenario.cursor;
     this.starts.length = scenario.cursor;

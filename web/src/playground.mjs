@@ -72,9 +72,11 @@ class Playground {
     element.replaceChildren(root);
     this.root = root;
 
-    const { scenario, error } = this.#initialScenario();
-    this.session = new Session(lab, scenario);
-    if (error) this.#showLinkError(error);
+    // Start from the default, then load the given scenario exactly as a later
+    // load would: a refused one leaves the default and an alert, never a blank page.
+    this.session = new Session(lab, DEFAULT_SCENARIO);
+    const source = this.#initialSource();
+    if (source !== null) this.#loadOrAlert(source);
     this.#render();
     root.dataset.ready = 'true';
 
@@ -100,13 +102,18 @@ class Playground {
 
   /** Like load(), but a refused link shows the link alert and the default scenario (as on start-up). */
   loadOrAlert(scenario) {
+    this.#loadOrAlert(scenario);
+    this.#render();
+  }
+
+  #loadOrAlert(scenario) {
+    this.#pause();
     try {
-      this.load(scenario);
+      this.session.load(typeof scenario === 'string' ? parseLink(this.#lab, scenario) : scenario);
+      this.#clearLinkError();
     } catch (error) {
-      this.#pause();
       this.session.load(DEFAULT_SCENARIO);
-      this.#showLinkError(error);
-      this.#render();
+      this.#showLinkError(error, typeof scenario === 'string' ? scenario : '');
     }
   }
 
@@ -135,7 +142,8 @@ class Playground {
     const ui = this.#ui;
     ui.linkAlert = h('div', { class: 'dlq-alert', role: 'alert', hidden: true });
     ui.linkAlertText = h('p', {});
-    ui.linkAlert.append(ui.linkAlertText, h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => this.#clearLinkError() }, 'Dismiss'));
+    ui.linkAlertLink = h('code', { class: 'dlq-alert-link' });
+    ui.linkAlert.append(h('div', {}, ui.linkAlertText, ui.linkAlertLink), h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => this.#clearLinkError() }, 'Dismiss'));
 
     // Presets, share, help
     const presets = h('div', { class: 'dlq-presets', role: 'group', 'aria-labelledby': `${id}-presets` },
@@ -167,8 +175,8 @@ class Playground {
       h('div', { class: 'dlq-label-row' }, h('label', { for: `${id}-err` }, 'Error text'),
         h('span', { class: 'dlq-hint', id: `${id}-err-hint` }, 'optional, for failures')), ui.errorText);
     ui.step = h('button', { type: 'button', class: 'dlq-btn dlq-primary', 'aria-keyshortcuts': 'S', onclick: () => this.#step() }, 'Step', kbd('S'));
-    ui.back = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'B', onclick: () => this.#goTo(this.session.cursor - 1) }, 'Back', kbd('B'));
-    ui.forward = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'F', onclick: () => this.#goTo(this.session.cursor + 1) }, 'Forward', kbd('F'));
+    ui.back = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'B', onclick: () => this.#navigate(this.session.cursor - 1) }, 'Back', kbd('B'));
+    ui.forward = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'F', onclick: () => this.#navigate(this.session.cursor + 1) }, 'Forward', kbd('F'));
     ui.runLabel = h('span', {}, 'Run');
     ui.run = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'Space', onclick: () => this.#toggleRun() }, ui.runLabel);
     ui.speed = h('select', { id: `${id}-speed`, class: 'dlq-input' },
@@ -176,8 +184,10 @@ class Playground {
     ui.speed.addEventListener('change', () => { if (this.#runTimer) { this.#pause(); this.#run(); } });
     ui.reset = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'R', onclick: () => this.#reset() }, 'Reset', kbd('R'));
     ui.scrub = h('input', { type: 'range', id: `${id}-scrub`, min: 0, max: 0, value: 0, step: 1, class: 'dlq-scrub' });
-    ui.scrub.addEventListener('input', () => this.#goTo(Number(ui.scrub.value)));
+    ui.scrub.addEventListener('input', () => this.#navigate(Number(ui.scrub.value)));
     ui.position = h('output', { for: `${id}-scrub`, class: 'dlq-position' });
+    // What the last edit did to the script (replaced or dropped later actions).
+    ui.scriptNote = h('p', { class: 'dlq-script-note', role: 'status' });
     const controls = h('section', { class: 'dlq-panel dlq-controls', 'aria-labelledby': `${id}-controls-h` },
       h('div', { class: 'dlq-panel-head' }, h('h2', { id: `${id}-controls-h` }, 'Step controls')),
       outcome, errorField,
@@ -185,7 +195,7 @@ class Playground {
       h('div', { class: 'dlq-buttons dlq-play' }, ui.run,
         h('label', { for: `${id}-speed`, class: 'dlq-label' }, 'Speed'), ui.speed),
       h('div', { class: 'dlq-field dlq-scrubber' },
-        h('label', { for: `${id}-scrub` }, 'Position in script'), ui.scrub, ui.position));
+        h('label', { for: `${id}-scrub` }, 'Position in script'), ui.scrub, ui.position, ui.scriptNote));
 
     // Set-up
     ui.maxAttempts = h('input', { type: 'number', id: `${id}-max`, min: 1, step: 1, class: 'dlq-input dlq-narrow', inputmode: 'numeric' });
@@ -212,7 +222,7 @@ class Playground {
     ui.whyMeta = h('span', { class: 'dlq-why-meta' });
     ui.whyText = h('span', { class: 'dlq-why-text' });
     ui.why = h('p', { class: 'dlq-why', role: 'status' }, h('span', { class: 'dlq-why-label' }, 'Why'), ui.whyMeta, ui.whyText);
-    this.timeline = new Timeline({ idPrefix: id, onSelect: (seq) => this.#goTo(this.session.cursorForEvent(seq)) });
+    this.timeline = new Timeline({ idPrefix: id, onSelect: (seq) => this.#navigate(this.session.cursorForEvent(seq)) });
     this.states = new StateViews({ idPrefix: id, onReplay: (jobId) => this.#replay(jobId), onRemove: (jobId) => this.#removeJob(jobId) });
     this.log = new EventLog({ idPrefix: id });
 
@@ -226,18 +236,11 @@ class Playground {
 
   // ---- scenario sources -----------------------------------------------------
 
-  /** The scenario to start with, and the link error if the given link was refused. */
-  #initialScenario() {
+  /** The scenario to start with (link text or an object), or null for the default. */
+  #initialSource() {
     const { syncUrl, scenario } = this.#options;
     const source = syncUrl && linkFromHash(location.hash) !== '' ? linkFromHash(location.hash) : scenario;
-    if (source === undefined || source === null || source === '') return { scenario: DEFAULT_SCENARIO };
-    try {
-      const parsed = typeof source === 'string' ? parseLink(this.#lab, source) : source;
-      this.#lab.runScenario(parsed).dispose(); // the core checks the script, not just the syntax
-      return { scenario: parsed };
-    } catch (error) {
-      return { scenario: DEFAULT_SCENARIO, error };
-    }
+    return source === undefined || source === null || source === '' ? null : source;
   }
 
   #onHashChange() {
@@ -246,14 +249,18 @@ class Playground {
     this.loadOrAlert(text);
   }
 
-  #showLinkError(error) {
+  /** Shows why a link was refused, and the refused text itself so its author can mend it. */
+  #showLinkError(error, text = '') {
     this.#ui.linkAlertText.textContent = linkErrorMessage(error);
+    const shown = text.length > 400 ? `${text.slice(0, 400)}… (${text.length} characters)` : text;
+    this.#ui.linkAlertLink.textContent = shown === '' ? '' : `The refused link: #${shown}`;
     this.#ui.linkAlert.hidden = false;
   }
 
   #clearLinkError() {
     this.#ui.linkAlert.hidden = true;
     this.#ui.linkAlertText.textContent = '';
+    this.#ui.linkAlertLink.textContent = '';
   }
 
   // ---- actions --------------------------------------------------------------
@@ -287,6 +294,12 @@ class Playground {
 
   #goTo(cursor) {
     if (this.session.goTo(cursor)) this.#render();
+  }
+
+  /** A reader's own move through the script: it pauses a run first (the run itself uses #goTo). */
+  #navigate(cursor) {
+    this.#pause();
+    this.#goTo(cursor);
   }
 
   #reset() {
@@ -323,10 +336,18 @@ class Playground {
 
   #setMaxAttempts() {
     const { maxAttempts, maxAlert } = this.#ui;
+    const current = String(this.session.scenario.maxAttempts);
+    if (maxAttempts.value.trim() === '') {
+      fieldError(maxAttempts, maxAlert, `Max attempts unchanged: the field is empty; enter a whole number from 1 to ${this.#lab.maxAttemptsLimit}.`);
+      maxAttempts.value = current;
+      return;
+    }
+    this.#pause();
     try {
       this.session.setMaxAttempts(maxAttempts.valueAsNumber);
     } catch (error) {
-      fieldError(maxAttempts, maxAlert, `Max attempts unchanged: ${error.message}.`);
+      fieldError(maxAttempts, maxAlert, `Max attempts unchanged (still ${current}): ${error.message}.`);
+      maxAttempts.value = current;
       return;
     }
     fieldError(maxAttempts, maxAlert, null);
@@ -369,8 +390,8 @@ class Playground {
     const [name, arg] = command.split(':');
     switch (name) {
       case 'step': this.#step(); break;
-      case 'back': this.#goTo(this.session.cursor - 1); break;
-      case 'forward': this.#goTo(this.session.cursor + 1); break;
+      case 'back': this.#navigate(this.session.cursor - 1); break;
+      case 'forward': this.#navigate(this.session.cursor + 1); break;
       case 'run': this.#toggleRun(); break;
       case 'reset': this.#reset(); break;
       case 'outcome': this.#ui.outcomes.find((r) => r.value === arg).checked = true; break;
@@ -417,6 +438,15 @@ class Playground {
         : 'Set-up done. Choose an outcome and press Step.';
     }
     ui.why.classList.toggle('is-notice', Boolean(notice));
+    const dropped = session.takeDropped();
+    if (dropped) {
+      const n = `${dropped.count} later action${dropped.count === 1 ? '' : 's'}`;
+      ui.scriptNote.textContent = dropped.reason === null
+        ? `This change replaced the script's ${n}.`
+        : `The script's ${n} no longer ${dropped.count === 1 ? 'applies' : 'apply'} and ${dropped.count === 1 ? 'was' : 'were'} dropped: ${dropped.reason}.`;
+    } else if (!notice) {
+      ui.scriptNote.textContent = '';
+    }
     this.#scheduleLink();
   }
 

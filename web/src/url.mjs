@@ -24,7 +24,7 @@ export function linkErrorMessage(error) {
     case 'too-large':
       return `This link is too long to load (the limit is 8 KB): ${detail}. Showing the default scenario instead.`;
     case 'unsupported-version':
-      return `This link comes from a newer, unknown version of the link format: ${detail}. Showing the default scenario instead.`;
+      return `This link uses a version of the link format that this page cannot read: ${detail}. Showing the default scenario instead.`;
     case 'already-exists':
     case 'not-found':
     case 'failed-precondition':

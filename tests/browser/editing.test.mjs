@@ -1,0 +1,141 @@
+// Editing a script: what happens to the actions after the cursor is always said
+// (the core gives the reason), reader navigation pauses a run, a bad budget is
+// refused with the field put back, and a link's unplayable tail does not stop it
+// from loading.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, openPage, playground } from './harness.mjs';
+
+let h;
+before(async () => { h = await start(); });
+after(async () => { await h?.close(); });
+
+const note = (pg) => pg.root.locator('.dlq-script-note').textContent();
+
+async function open(hash = '') {
+  const opened = await openPage(h.browser, `${h.base}index.html${hash}`);
+  return { ...opened, pg: playground(opened.page) };
+}
+
+function assertClean({ problems, dialogs }) {
+  assert.deepEqual(problems, []);
+  assert.deepEqual(dialogs, []);
+}
+
+test('a link whose tail past the cursor cannot play still loads; the tail is dropped and the reason shown', async () => {
+  const opened = await open('#v1;m3;ja:x;as,rzz;c1');
+  const { pg, page } = opened;
+  assert.equal(await page.getByRole('alert').count(), 0);
+  assert.equal(await pg.cursor(), 1);
+  assert.deepEqual(await pg.ids('Completed'), ['a']);
+  assert.equal(await note(pg),
+    'The script\'s 1 later action no longer applies and was dropped: scenario action 2: replay("zz") found no such job in quarantine.');
+  await page.waitForFunction(() => location.hash === '#v1;m3;ja:x;as');
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('a refused link is shown in the alert, so its author can mend it', async () => {
+  const opened = await open('#v1;m3;ja:x;arb');
+  const alert = opened.page.getByRole('alert');
+  assert.match(await alert.textContent(), /The refused link: #v1;m3;ja:x;arb/);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('Back, Forward, the slider and the timeline pause a run', async () => {
+  const opened = await open();
+  const { pg, page } = opened;
+  await pg.button('Flaky dependency').click();
+  await pg.field('Speed').selectOption({ index: (await pg.field('Speed').locator('option').count()) - 1 });
+  await pg.button('Run').click();
+  await page.waitForFunction(() => Number(document.querySelector('section.dlq').dataset.cursor) >= 3);
+  await pg.button('Back').click();
+  const cursor = await pg.cursor();
+  await page.waitForTimeout(700);
+  assert.equal(await pg.cursor(), cursor, 'Back is not undone by the run');
+  assert.equal(await pg.button('Run').count(), 1, 'the button offers Run again');
+  await pg.button('Run').click();
+  await page.waitForFunction((c) => Number(document.querySelector('section.dlq').dataset.cursor) > c, cursor);
+  await pg.field('Position in script').fill('1');
+  const at = await pg.cursor();
+  await page.waitForTimeout(700);
+  assert.equal(await pg.cursor(), at);
+  assert.equal(at, 1);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('a new budget replays the script; what no longer plays is dropped with the core\'s reason', async () => {
+  const opened = await open();
+  const { pg, page } = opened;
+  await pg.button('Replay after a fix').click();
+  await pg.button('Forward').click();
+  await pg.button('Forward').click();
+  await pg.field('Max attempts').fill('3');
+  await pg.field('Max attempts').press('Tab');
+  assert.equal(await pg.cursor(), 2);
+  assert.match(await pg.root.locator('.dlq-position').textContent(), /action 2 of 3$/);
+  assert.equal(await note(pg),
+    'The script\'s 2 later actions no longer apply and were dropped: scenario action 4: replay("invoice") found no such job in quarantine.');
+  assert.deepEqual(await pg.badges('Ready'), ['1/3 tried']);
+
+  // At the end of the script the cursor moves back to what still plays.
+  await pg.button('Replay after a fix').click();
+  for (let i = 0; i < 5; i++) await pg.button('Forward').click();
+  await pg.field('Max attempts').fill('3');
+  await pg.field('Max attempts').press('Tab');
+  assert.equal(await pg.cursor(), 3);
+  assert.equal(await page.getByRole('alert').count(), 0);
+  assert.equal(await pg.field('Max attempts').inputValue(), '3');
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('a refused budget names what was given, changes nothing and puts the field back', async () => {
+  const opened = await open();
+  const { pg, page } = opened;
+  await pg.button('Step').click();
+  const before = await pg.snapshot();
+  await pg.field('Max attempts').fill('0');
+  await pg.field('Max attempts').press('Tab');
+  assert.equal(await page.getByRole('alert').textContent(),
+    'Max attempts unchanged (still 3): maxAttempts must be an integer from 1 to 1000000, got 0.');
+  assert.equal(await pg.field('Max attempts').inputValue(), '3');
+  assert.deepEqual(await pg.snapshot(), before);
+  await pg.field('Max attempts').fill('');
+  await pg.field('Max attempts').press('Tab');
+  assert.equal(await page.getByRole('alert').textContent(),
+    'Max attempts unchanged: the field is empty; enter a whole number from 1 to 1000000.');
+  assert.equal(await pg.field('Max attempts').inputValue(), '3');
+  assert.deepEqual(await pg.snapshot(), before);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('a Step in the middle of the script says it replaced the later actions', async () => {
+  const opened = await open();
+  const { pg } = opened;
+  await pg.button('Poison message').click();
+  await pg.button('Forward').click();
+  await pg.button('Step').click();
+  assert.equal(await note(pg), 'This change replaced the script\'s 3 later actions.');
+  assert.match(await pg.root.locator('.dlq-position').textContent(), /action 2 of 2$/);
+  await pg.button('Step').click();
+  assert.equal(await note(pg), '', 'a Step at the end replaces nothing');
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('removing a set-up job keeps the script as far as it still plays', async () => {
+  const opened = await open();
+  const { pg } = opened;
+  await pg.button('Poison message').click();
+  await pg.button('Remove ok-3').click();
+  assert.deepEqual(await pg.ids('Ready'), ['ok-1', 'poison', 'ok-2']);
+  assert.match(await pg.root.locator('.dlq-position').textContent(), /action 0 of 3$/);
+  assert.equal(await note(pg),
+    'The script\'s 1 later action no longer applies and was dropped: scenario action 4: process(success) found nothing ready.');
+  assertClean(opened);
+  await opened.context.close();
+});
