@@ -283,7 +283,7 @@ test('XSS: an id, payload and error of <img src=x onerror=alert(1)> render as te
   assert.equal(await pg.region('Timeline').locator('.dlq-tl-labels li').first().textContent(), xss);
 
   assert.equal(await page.locator('section.dlq img').count(), 0, 'no element was created from the text');
-  await page.waitForFunction(() => location.hash.includes('%3Cimg'));
+  await page.waitForFunction(() => location.hash.includes(';ap:'), null, { timeout: 5000 }); // the Step's link is written
   const fresh = await openPage(h.browser, page.url());
   const again = playground(fresh.page);
   assert.deepEqual(await again.ids('Quarantine'), [xss]);

@@ -82,7 +82,7 @@ test('every control named in the issue has exactly that accessible name', async 
   for (const name of ['Max attempts', 'Job id', 'Payload', 'Error text', 'Speed']) assert.equal(await pg.field(name).count(), 1, name);
   for (const name of ['Set-up', 'Ready', 'Completed', 'Quarantine', 'Timeline', 'Event log']) assert.equal(await pg.region(name).count(), 1, name);
   for (const name of ['a/b example', 'Poison message', 'Flaky dependency', 'Replay after a fix']) assert.equal(await pg.button(name).count(), 1);
-  await pg.button('Permanent failure' && 'Step').click();
+  await pg.button('Step').click(); // Success (the default outcome): a completes
   await pg.radio('Permanent failure').check();
   await pg.button('Step').click();
   assert.equal(await pg.button('Replay b').count(), 1);
@@ -106,11 +106,58 @@ test('keyboard focus is visible on controls and timeline events', async () => {
   assert.notEqual(outline.style, 'none');
   assert.ok(outline.width >= 2);
   await pg.button('Step').click();
-  await pg.region('Timeline').locator('.dlq-ev[tabindex="0"]').focus();
+  await pg.button('Step').click();
+  await pg.button('Back').click(); // the last two events are faint (later in the script)
+
+  /** The focused glyph's ring: shown, around the glyph, opaque, and 3:1 or more against the white lane. */
+  const ring = () => page.evaluate(() => {
+    const g = document.activeElement;
+    const circle = g.querySelector('.dlq-ring');
+    const path = g.querySelector('.dlq-glyph');
+    const style = getComputedStyle(circle);
+    const box = (el) => el.getBoundingClientRect();
+    let opacity = 1;
+    for (let el = circle; el && el !== document.documentElement; el = el.parentElement) opacity *= Number(getComputedStyle(el).opacity);
+    const rgb = style.stroke.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
+    const lum = rgb.map((c) => { const s = c / 255; return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+    const L = 0.2126 * lum[0] + 0.7152 * lum[1] + 0.0722 * lum[2];
+    const r = box(circle); // the circle's geometry (stroke not included)
+    const p = box(path);
+    const strokePx = parseFloat(style.strokeWidth) * (r.width / (2 * circle.r.baseVal.value));
+    return {
+      future: g.classList.contains('is-future'),
+      shown: style.display !== 'none' && style.visibility !== 'hidden',
+      opacity,
+      contrast: 1.05 / (L + 0.05),
+      strokePx,
+      margin: Math.min(p.left - r.left, r.right - p.right, p.top - r.top, r.bottom - p.bottom) - strokePx / 2,
+      size: r.width,
+    };
+  });
+  await pg.field('Position in script').focus();
+  await page.keyboard.press('Tab'); // keyboard focus: the latest event at the cursor
   await page.keyboard.press('ArrowLeft');
-  const stroke = await page.evaluate(() => getComputedStyle(document.activeElement.querySelector('path')).strokeWidth);
-  assert.equal(stroke, '3.2px', 'the focused glyph gets a focus ring');
+  const past = await ring();
+  assert.equal(past.future, false);
+  assert.ok(past.shown, 'the focused glyph shows its focus ring');
+  assert.ok(past.size >= 18, `the ring is about 20px across (${past.size})`);
+  assert.ok(past.margin >= 2, `it surrounds the glyph with a gap (${past.margin}px)`);
+  assert.ok(past.strokePx >= 2, `its stroke is 2px or more (${past.strokePx})`);
+  assert.ok(past.contrast >= 3, `non-text contrast against the white lane ${past.contrast.toFixed(2)}:1`);
+  assert.equal(past.opacity, 1);
   await page.screenshot({ path: screenshotPath('index-desktop-focus') });
+  await pg.region('Timeline').locator('.dlq-tl-scroll').screenshot({ path: screenshotPath('timeline-focus-ring') });
+  await page.keyboard.press('End');
+  const future = await ring();
+  assert.equal(future.future, true);
+  assert.ok(future.shown);
+  assert.equal(future.opacity, 1, 'full strength on a faint (future) glyph too');
+  const others = await pg.region('Timeline').locator('.dlq-ev:not(:focus) .dlq-ring').evaluateAll((rings) => rings.map((r) => getComputedStyle(r).display));
+  assert.ok(others.length > 0 && others.every((d) => d === 'none'), 'only the focused glyph has a ring');
+  // A mouse click focuses a glyph without :focus-visible: no ring.
+  await pg.region('Timeline').locator('.dlq-ev.g-enqueued').first().click();
+  assert.equal(await page.evaluate(() => document.activeElement.matches('.dlq-ev:focus-visible')), false);
+  assert.equal(await page.evaluate(() => getComputedStyle(document.activeElement.querySelector('.dlq-ring')).display), 'none');
   assert.deepEqual(opened.problems, []);
   await opened.context.close();
 });
@@ -141,7 +188,7 @@ test('strict CSP: sent and declared, no inline script or style, no violations re
 test('prefers-reduced-motion: no transitions; following the cursor never animates the scroll', async () => {
   const reduced = await openPage(h.browser, `${h.base}index.html`, { reducedMotion: 'reduce' });
   const read = (page) => page.evaluate(() => ({
-    transition: getComputedStyle(document.querySelector('.dlq-ev')).transitionDuration,
+    transition: getComputedStyle(document.querySelector('.dlq-ev .dlq-glyph')).transitionDuration,
     scroll: getComputedStyle(document.querySelector('.dlq-tl-scroll')).scrollBehavior,
   }));
   assert.deepEqual(await read(reduced.page), { transition: '0s', scroll: 'auto' });

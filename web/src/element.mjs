@@ -1,7 +1,8 @@
 // <dlq-playground scenario="v1;…" sync-url label="…">: the custom element
 // wrapper around mount(). Each element has its own session. Only an element
 // with `sync-url` reads and writes location.hash (give it to one per page).
-// `el.ready` resolves to the controller once the core is loaded and drawn.
+// `el.ready` resolves to the controller once the core is loaded and drawn (to
+// null if the element was removed before that: its session is freed at once).
 import { mount } from './playground.mjs';
 import { h } from './dom.mjs';
 
@@ -19,19 +20,31 @@ export class DlqPlaygroundElement extends HTMLElement {
 
   connectedCallback() {
     if (this.#ready) return;
-    this.#ready = mount(this, {
-      scenario: this.getAttribute('scenario') ?? undefined,
+    const scenario = this.getAttribute('scenario');
+    const ready = mount(this, {
+      scenario: scenario ?? undefined,
       syncUrl: this.hasAttribute('sync-url'),
       linkBase: this.getAttribute('link-base') ?? undefined,
       label: this.getAttribute('label') ?? undefined,
     }).then((controller) => {
+      if (!this.isConnected) {
+        // Removed while the core was loading: free the session (wasm heap,
+        // page-wide listeners) now; connecting again mounts afresh.
+        controller.destroy();
+        if (this.#ready === ready) this.#ready = null;
+        return null;
+      }
       this.#controller = controller;
+      // A scenario attribute set while loading is applied now (the latest value wins).
+      const now = this.getAttribute('scenario');
+      if (now !== null && now !== scenario) controller.loadOrAlert(now);
       return controller;
     }, (error) => {
       // Never a blank box: say what failed.
       this.replaceChildren(h('p', { class: 'dlq-fatal', role: 'alert' }, `The playground could not start: ${error.message}`));
       throw error;
     });
+    this.#ready = ready;
   }
 
   attributeChangedCallback(name, oldValue, value) {

@@ -75,6 +75,7 @@ class Playground {
     // Start from the default, then load the given scenario exactly as a later
     // load would: a refused one leaves the default and an alert, never a blank page.
     this.session = new Session(lab, DEFAULT_SCENARIO);
+    if (options.syncUrl) this.#lastHash = linkFromHash(location.hash); // read: the first write may replace it
     const source = this.#initialSource();
     if (source !== null) this.#loadOrAlert(source);
     this.#render();
@@ -246,7 +247,21 @@ class Playground {
   #onHashChange() {
     const text = linkFromHash(location.hash);
     if (text === this.#lastHash || text === '') return;
+    this.#lastHash = text;
     this.loadOrAlert(text);
+  }
+
+  /**
+   * Writes `text` as the fragment (with sync-url), unless the fragment was
+   * changed by someone else since this playground last wrote or read it: then
+   * that change's hashchange event is still to come and must not be overwritten.
+   */
+  #writeHash(text) {
+    if (!this.#options.syncUrl) return;
+    const current = linkFromHash(location.hash);
+    if (current !== this.#lastHash) return;
+    if (current !== text) history.replaceState(history.state, '', text === '' ? location.pathname + location.search : `#${text}`);
+    this.#lastHash = text;
   }
 
   /** Shows why a link was refused, and the refused text itself so its author can mend it. */
@@ -474,17 +489,13 @@ class Playground {
       ui.linkField.placeholder = 'too large for a link';
       ui.shareStatus.textContent = `No link: ${error.message}.`;
       this.#currentUrl = null;
-      if (this.#options.syncUrl && location.hash) history.replaceState(history.state, '', location.pathname + location.search);
+      this.#writeHash('');
       return;
     }
     this.#currentUrl = this.#linkUrl(link);
     ui.linkField.value = this.#currentUrl;
     if (ui.shareStatus.textContent.startsWith('No link')) ui.shareStatus.textContent = '';
-    if (this.#options.syncUrl && linkFromHash(location.hash) !== link) {
-      this.#lastHash = link;
-      history.replaceState(history.state, '', `#${link}`);
-      this.#lastHash = linkFromHash(location.hash);
-    }
+    this.#writeHash(link);
   }
 
   #currentUrl = null;

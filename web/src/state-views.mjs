@@ -117,7 +117,8 @@ export class StateViews {
 /**
  * The "Event log": one line per event that has happened (the core's text and
  * explanation). The DOM holds a window of the latest LOG_WINDOW lines so a step
- * stays cheap at 5,000 events; "Show all" lifts the window on request.
+ * stays cheap at 5,000 events; "Show all events" lifts the window on request and
+ * "Show latest only" puts it back.
  */
 const LOG_WINDOW = 200;
 
@@ -136,8 +137,9 @@ export class EventLog {
     this.list = h('ol', { class: 'dlq-log-list' });
     this.earlier = h('p', { class: 'dlq-more dlq-log-earlier', hidden: true });
     this.earlierText = h('span', {});
-    this.earlier.append(this.earlierText, ' ',
-      h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => this.#showAll() }, 'Show all events'));
+    // One button that toggles between the latest LOG_WINDOW lines and all of them.
+    this.toggle = h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => this.#toggleAll() }, 'Show all events');
+    this.earlier.append(this.earlierText, ' ', this.toggle);
     this.scroller = h('div', { class: 'dlq-log-scroll', tabindex: 0, role: 'group', 'aria-labelledby': headingId }, this.list);
     this.element = h('section', { class: 'dlq-panel dlq-log', 'aria-labelledby': headingId },
       h('div', { class: 'dlq-panel-head' }, h('h2', { id: headingId }, 'Event log'), this.count),
@@ -169,8 +171,7 @@ export class EventLog {
       }
     }
     this.count.textContent = String(applied);
-    this.earlier.hidden = this.#start === 0;
-    if (this.#start > 0) this.earlierText.textContent = `${this.#start} earlier events are not shown.`;
+    this.#bar();
     // Follow the newest line unless the reader scrolled up. Writing scrollTop
     // needs a layout: do it at the next frame, where that layout happens anyway.
     if ((this.#follow || keep === 0) && !this.#scrollQueued) {
@@ -202,10 +203,22 @@ export class EventLog {
     this.list.append(batch);
   }
 
-  #showAll() {
-    this.#window = Infinity;
-    this.#rebuild(0);
-    this.earlier.hidden = true;
-    this.scroller.focus();
+  /** The line above the log: how much is hidden, and the button to show all / the latest only. */
+  #bar() {
+    const all = this.#window === Infinity;
+    this.earlier.hidden = all ? this.#applied <= LOG_WINDOW : this.#start === 0;
+    if (this.earlier.hidden) return;
+    setText(this.earlierText, all ? `Showing all ${this.#applied} events.` : `${this.#start} earlier events are not shown.`);
+    setText(this.toggle, all ? 'Show latest only' : 'Show all events');
+  }
+
+  /** Shows every line, or goes back to the latest LOG_WINDOW; the lines in view stay in view. */
+  #toggleAll() {
+    const sc = this.scroller;
+    const fromBottom = sc.scrollHeight - sc.scrollTop;
+    this.#window = this.#window === Infinity ? LOG_WINDOW : Infinity;
+    this.#rebuild(Math.max(0, this.#applied - this.#window));
+    this.#bar();
+    sc.scrollTop = sc.scrollHeight - fromBottom;
   }
 }

@@ -4,7 +4,9 @@
 // so a step costs the same with 5 events or 5,000. Events after the cursor (the
 // redo tail of the script) are drawn faint. Hover or focus shows the core's
 // sentence for an event; click / Enter moves the playground to that step. The
-// Event log is the complete text twin.
+// events are one Tab stop (a roving tabindex that rests on the latest event at
+// the cursor); arrow keys move between them. The Event log is the complete
+// text twin.
 import { h, s } from './dom.mjs';
 import { GLYPHS, glyphKey, glyphPath, glyphIcon } from './glyphs.mjs';
 
@@ -15,7 +17,23 @@ const AXIS = 24;  // px axis height
 const MARGIN_COLS = 6;   // columns drawn beyond each side of the view
 const MARGIN_LANES = 3;  // lanes drawn beyond the top and bottom of the view
 const MAX_DRAWN = 4000;  // a hard cap on glyph nodes, whatever the view size
+const RING = 8.6;  // focus ring radius in glyph units (the glyph is drawn at scale 1.2: about 10px)
+const TAIL = 6;    // characters at the end of a long lane label that always show
 const SLOT = { requeued: 1, completed: 1, quarantined: 1 }; // consequences sit right of their attempt
+
+/**
+ * A lane label: the job id, on one line. A long id is cut in the middle: CSS
+ * ellipsizes its head while its last TAIL characters always show, so ids that
+ * share a prefix ("order-2024-0001", "order-2024-0002") stay distinguishable.
+ * The text is still the whole id (accessible name, copy), and so is the title.
+ */
+function laneLabel(id) {
+  const chars = [...id];
+  if (chars.length <= TAIL + 6) return h('li', { title: id }, id);
+  return h('li', { title: id, class: 'is-split' },
+    h('span', { class: 'dlq-lane-head' }, chars.slice(0, -TAIL).join('')),
+    h('span', { class: 'dlq-lane-tail' }, chars.slice(-TAIL).join('')));
+}
 
 const x = (step, slot = 0) => PAD + step * COL + (slot ? 27 : 12);
 const y = (lane) => lane * LANE + LANE / 2;
@@ -96,12 +114,19 @@ export class Timeline {
     this.#resize.observe(this.scroller);
     this.#resize.observe(this.labels);
 
-    this.glyphLayer.addEventListener('click', (e) => this.#select(e.target));
-    this.glyphLayer.addEventListener('pointerover', (e) => this.#show(e.target));
-    this.glyphLayer.addEventListener('pointerout', () => this.#hide());
-    this.glyphLayer.addEventListener('focusin', (e) => this.#show(e.target, true));
-    this.glyphLayer.addEventListener('focusout', () => this.#hide());
-    this.glyphLayer.addEventListener('keydown', (e) => this.#key(e));
+    // Delegated from the scroller (an HTML <div>): in Chromium an SVG element
+    // with focus or key listeners becomes a Tab stop of its own, so none go on
+    // the glyph layer. Each handler acts only on a target inside a glyph.
+    const sc = this.scroller;
+    sc.addEventListener('click', (e) => this.#select(e.target));
+    sc.addEventListener('pointerover', (e) => this.#show(e.target));
+    sc.addEventListener('pointerout', (e) => {
+      const from = e.target.closest?.('.dlq-ev');
+      if (from && !from.contains(e.relatedTarget) && !from.contains(document.activeElement)) this.#hide();
+    });
+    sc.addEventListener('focusin', (e) => this.#show(e.target, true));
+    sc.addEventListener('focusout', () => this.#hide());
+    sc.addEventListener('keydown', (e) => this.#key(e));
   }
 
   /**
@@ -110,15 +135,23 @@ export class Timeline {
    * how many have happened, `step` the queue's step at the cursor.
    */
   sync(events, dirtyFrom, applied, step) {
-    const before = Math.min(this.#events.length, dirtyFrom);
-    if (before < this.#events.length) this.#truncate(before);
+    const had = this.#events.length;
+    const before = Math.min(had, dirtyFrom);
+    if (before < had) this.#truncate(before);
     const appliedChanged = applied !== this.#applied;
     this.#applied = applied;
     for (let i = before; i < events.length; i++) this.#append(events[i]);
     if (appliedChanged || before < events.length) {
       for (const lane of this.#lanes) lane.label.classList.toggle('is-future', lane.first >= applied);
     }
-    if (this.#active >= this.#events.length || this.#active < 0) this.#active = Math.min(applied, this.#events.length) - 1;
+    // The timeline's one Tab stop follows the cursor (the latest event that has
+    // happened), unless focus is in the timeline: then it stays where the reader is.
+    const changed = appliedChanged || before < had || before < events.length;
+    const stale = this.#active < 0 || this.#active >= events.length;
+    if (stale || (changed && !this.element.contains(document.activeElement))) {
+      if (applied > 0) this.#active = Math.min(applied, events.length) - 1;
+      else this.#active = events.length > 0 ? 0 : -1;
+    }
     this.#size(step);
     this.#follow(step, events[applied - 1]);
     this.#draw(true);
@@ -133,7 +166,7 @@ export class Timeline {
     let lane = this.#laneOf.get(event.id);
     if (lane === undefined) {
       lane = this.#lanes.length;
-      const label = h('li', { title: event.id }, event.id);
+      const label = laneLabel(event.id);
       this.#lanes.push({ id: event.id, first: this.#events.length, label });
       this.#laneOf.set(event.id, lane);
       this.labels.append(label);
@@ -185,7 +218,7 @@ export class Timeline {
     for (const i of wanted) {
       let g = this.#shown.get(i);
       if (!g) {
-        g = this.#pool.pop() ?? s('g', { role: 'button' });
+        g = this.#pool.pop() ?? s('g', { role: 'button' }, s('circle', { class: 'dlq-ring', r: RING }));
         this.#point(g, i);
         this.#shown.set(i, g);
         fresh.push(g);
@@ -203,8 +236,11 @@ export class Timeline {
     g.setAttribute('transform', `translate(${x(event.step, SLOT[event.kind])} ${y(this.#laneIndex[i])}) scale(1.2)`);
     g.setAttribute('data-seq', event.seq);
     g.setAttribute('aria-label', `"${event.id}", step ${event.step}: ${event.explanation}`);
-    g.dataset.key = key;
-    g.replaceChildren(glyphPath(key));
+    if (g.dataset.key !== key) {
+      g.dataset.key = key;
+      // The focus ring (shown by CSS on :focus-visible) stays; only the glyph changes.
+      g.replaceChildren(g.firstChild, glyphPath(key));
+    }
     this.#style(g, i);
   }
 
