@@ -115,6 +115,12 @@ function checkSize(name, value, limit) {
   throw error;
 }
 
+/** A well-formed string within the core's size limit. */
+function checkText(name, value, limit) {
+  checkString(name, value);
+  checkSize(name, value, limit);
+}
+
 function checkObject(name, value, example) {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw typeError(`${name} must be an object such as ${example}, got ${describe(value)}`);
@@ -156,10 +162,8 @@ function normalizeScenario(scenario) {
   for (let i = 0; i < jobs.length; i++) {
     const job = jobs[i];
     checkObject(`scenario.jobs[${i}]`, job, "{ id: 'a', payload: '' }");
-    checkString(`scenario.jobs[${i}].id`, job.id);
-    checkString(`scenario.jobs[${i}].payload`, job.payload ?? '');
-    checkSize(`scenario.jobs[${i}].id`, job.id, limits.id);
-    checkSize(`scenario.jobs[${i}].payload`, job.payload ?? '', limits.payload);
+    checkText(`scenario.jobs[${i}].id`, job.id, limits.id);
+    checkText(`scenario.jobs[${i}].payload`, job.payload ?? '', limits.payload);
     outJobs.push({ id: job.id, payload: job.payload ?? '' });
   }
   const outActions = [];
@@ -172,18 +176,14 @@ function normalizeScenario(scenario) {
     }
     if (action.type === 'process') {
       checkOutcome(`${name}.outcome`, action.outcome);
-      checkString(`${name}.error`, action.error ?? '');
-      checkSize(`${name}.error`, action.error ?? '', limits.errorText);
+      checkText(`${name}.error`, action.error ?? '', limits.errorText);
       outActions.push({ type: 'process', outcome: action.outcome, error: action.error ?? '' });
     } else if (action.type === 'replay') {
-      checkString(`${name}.id`, action.id);
-      checkSize(`${name}.id`, action.id, limits.id);
+      checkText(`${name}.id`, action.id, limits.id);
       outActions.push({ type: 'replay', id: action.id });
     } else {
-      checkString(`${name}.id`, action.id);
-      checkString(`${name}.payload`, action.payload ?? '');
-      checkSize(`${name}.id`, action.id, limits.id);
-      checkSize(`${name}.payload`, action.payload ?? '', limits.payload);
+      checkText(`${name}.id`, action.id, limits.id);
+      checkText(`${name}.payload`, action.payload ?? '', limits.payload);
       outActions.push({ type: 'enqueue', id: action.id, payload: action.payload ?? '' });
     }
   }
@@ -308,10 +308,8 @@ class Queue {
 
   enqueue(id, payload) {
     const handle = this.#live();
-    checkString('id', id);
-    checkString('payload', payload);
-    checkSize('id', id, limits.id);
-    checkSize('payload', payload, limits.payload);
+    checkText('id', id, limits.id);
+    checkText('payload', payload, limits.payload);
     unwrap(handle.enqueue(id, payload));
   }
 
@@ -350,8 +348,7 @@ class Queue {
   process(outcome, errorText = '') {
     const handle = this.#live();
     checkOutcome('outcome', outcome);
-    checkString('errorText', errorText);
-    checkSize('errorText', errorText, limits.errorText);
+    checkText('errorText', errorText, limits.errorText);
     return unwrap(handle.process(outcome, errorText));
   }
 
@@ -359,8 +356,7 @@ class Queue {
   processMany(outcomes, errorText = '') {
     const handle = this.#live();
     checkString('outcomes', outcomes);
-    checkString('errorText', errorText);
-    checkSize('errorText', errorText, limits.errorText);
+    checkText('errorText', errorText, limits.errorText);
     return unwrap(handle.processMany(outcomes, errorText));
   }
 

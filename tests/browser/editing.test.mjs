@@ -4,7 +4,7 @@
 // from loading.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openPage, playground } from './harness.mjs';
+import { start, openPage, playground, assertClean } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });
@@ -17,10 +17,6 @@ async function open(hash = '') {
   return { ...opened, pg: playground(opened.page) };
 }
 
-function assertClean({ problems, dialogs }) {
-  assert.deepEqual(problems, []);
-  assert.deepEqual(dialogs, []);
-}
 
 test('a link whose tail past the cursor cannot play still loads; the tail is dropped and the reason shown', async () => {
   const opened = await open('#v1;m3;ja:x;as,rzz;c1');

@@ -1,6 +1,7 @@
 // Shared set-up for the browser suites: serve dist/ on 127.0.0.1 (port 0) with
 // the production CSP, launch Debian's Chromium once, and collect every page
 // error / console error so a test can fail on them.
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -96,4 +97,10 @@ export function playground(page, index = 0) {
       };
     },
   };
+}
+
+/** Every test ends with this: no page error, console error or failed request, and no dialog (an XSS would open one). */
+export function assertClean({ problems, dialogs }) {
+  assert.deepEqual(problems, [], 'no page errors, console errors or failed requests');
+  assert.deepEqual(dialogs, [], 'no dialog opened');
 }

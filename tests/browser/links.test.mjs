@@ -5,16 +5,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, openPage, playground, FIXTURES } from './harness.mjs';
+import { start, openPage, playground, FIXTURES, assertClean } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });
 after(async () => { await h?.close(); });
 
-function assertClean({ problems, dialogs }) {
-  assert.deepEqual(problems, []);
-  assert.deepEqual(dialogs, []);
-}
 
 const fixtures = readdirSync(FIXTURES).filter((name) => name.endsWith('.link')).sort();
 

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, openPage, gotoReady, playground, FIXTURES } from './harness.mjs';
+import { start, openPage, gotoReady, playground, FIXTURES, assertClean } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });
@@ -19,10 +19,6 @@ async function open(url = 'index.html', options) {
   return { ...opened, pg: playground(opened.page) };
 }
 
-function assertClean({ problems, dialogs }) {
-  assert.deepEqual(problems, [], 'no page errors, console errors or failed requests');
-  assert.deepEqual(dialogs, [], 'no dialog opened');
-}
 
 /** Empties the default scenario by removing its jobs, through the UI. */
 async function clearJobs(pg) {

@@ -5,7 +5,7 @@
 // that keep their padding inside buttons.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openPage, playground, screenshotPath } from './harness.mjs';
+import { start, openPage, playground, screenshotPath, assertClean } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });
@@ -14,10 +14,6 @@ after(async () => { await h?.close(); });
 const SIZES = [['desktop', { width: 1280, height: 800 }], ['mobile', { width: 390, height: 844 }]];
 const XSS = '<img src=x onerror=alert(1)>';
 
-function assertClean(opened) {
-  assert.deepEqual(opened.problems, [], 'no page errors, console errors or failed requests');
-  assert.deepEqual(opened.dialogs, [], 'no dialog opened');
-}
 
 /** The role and accessible name Chromium computes for the focused element (or `selector`). */
 async function accessible(page, selector = null) {
