@@ -135,3 +135,55 @@ test('removing a set-up job keeps the script as far as it still plays', async ()
   assertClean(opened);
   await opened.context.close();
 });
+
+test('single-key shortcuts can be turned off in the help dialog, and the choice is remembered', async () => {
+  const opened = await open();
+  const { pg, page } = opened;
+  await page.keyboard.press('s');
+  assert.equal(await pg.step(), 1);
+  await pg.button('Shortcuts').click();
+  const toggle = page.getByRole('checkbox', { name: 'Single-key shortcuts' });
+  assert.equal(await toggle.isChecked(), true);
+  await toggle.uncheck();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('s');
+  await page.keyboard.press('b');
+  assert.equal(await pg.step(), 1, 'S and B do nothing now');
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+  await page.keyboard.press('s');
+  assert.equal(await pg.step(), 1, 'still off after a reload');
+  await pg.button('Shortcuts').click();
+  await page.getByRole('checkbox', { name: 'Single-key shortcuts' }).check();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('s');
+  assert.equal(await pg.step(), 2);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('the share status follows the link: "Link copied." goes when the link changes; no link, no Copy link', async () => {
+  const opened = await openPage(h.browser, `${h.base}index.html`, {
+    context: { permissions: ['clipboard-read', 'clipboard-write'] },
+  });
+  const { page } = opened;
+  const pg = playground(page);
+  await pg.button('Copy link').click();
+  const status = pg.root.locator('.dlq-share-status');
+  assert.equal(await status.textContent(), 'Link copied.');
+  await pg.button('Step').click();
+  await page.waitForFunction(() => document.querySelector('.dlq-share-status').textContent === '');
+  await page.evaluate(() => {
+    const jobs = Array.from({ length: 1000 }, (_, i) => ({ id: `job-${i}`, payload: 'x'.repeat(20) }));
+    document.querySelector('dlq-playground').controller.load({ maxAttempts: 3, jobs });
+  });
+  await page.waitForFunction(() => document.querySelector('.dlq-share-status').textContent.startsWith('No link'));
+  assert.equal(await pg.button('Copy link').isDisabled(), true);
+  await pg.button('a/b example').click();
+  await page.waitForFunction(() => !document.querySelector('.dlq-share-status').textContent.startsWith('No link'));
+  assert.equal(await pg.button('Copy link').isDisabled(), false);
+  assertClean(opened);
+  await opened.context.close();
+});

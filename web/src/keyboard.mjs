@@ -38,16 +38,45 @@ export function commandFor(event) {
   return BY_KEY.get(key) ?? null;
 }
 
-/** The help dialog (a native <dialog>: Escape closes it, focus returns). */
-export function helpDialog(idPrefix) {
+const STORAGE_KEY = 'dlq-lab:single-key-shortcuts';
+
+/** Whether single-key shortcuts are on (the reader can turn them off; remembered when storage allows). */
+export function shortcutsEnabled() {
+  try {
+    return globalThis.localStorage?.getItem(STORAGE_KEY) !== 'off';
+  } catch {
+    return true; // storage blocked: the default
+  }
+}
+
+function rememberShortcuts(on) {
+  try {
+    globalThis.localStorage?.setItem(STORAGE_KEY, on ? 'on' : 'off');
+  } catch {
+    // storage blocked: the choice lasts for this page only
+  }
+}
+
+/**
+ * The help dialog (a native <dialog>: Escape closes it, focus returns). It also
+ * holds the switch that turns single-key shortcuts off (WCAG 2.1.4), for
+ * speech-input users whose words could otherwise trigger them.
+ */
+export function helpDialog(idPrefix, { onToggle }) {
   const headingId = `${idPrefix}-help-h`;
   const close = h('button', { type: 'button', class: 'dlq-btn' }, 'Close');
+  const toggle = h('input', { type: 'checkbox', id: `${idPrefix}-keys`, checked: shortcutsEnabled() });
+  toggle.addEventListener('change', () => {
+    rememberShortcuts(toggle.checked);
+    onToggle(toggle.checked);
+  });
   const dialog = h('dialog', { class: 'dlq-help', 'aria-labelledby': headingId },
     h('h2', { id: headingId }, 'Keyboard shortcuts'),
     h('table', {},
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Key'), h('th', { scope: 'col' }, 'Action'))),
       h('tbody', {}, SHORTCUTS.map(([key, text]) => h('tr', {}, h('td', {}, h('kbd', {}, key)), h('td', {}, text))))),
     h('p', {}, 'In the Timeline: arrow keys move between events, Enter goes to that step. Shortcuts are ignored while you type in a field.'),
+    h('p', { class: 'dlq-help-toggle' }, toggle, ' ', h('label', { for: `${idPrefix}-keys` }, 'Single-key shortcuts')),
     h('div', { class: 'dlq-help-foot' }, close));
   close.addEventListener('click', () => dialog.close());
   return dialog;

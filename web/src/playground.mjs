@@ -7,7 +7,7 @@ import { h, uid } from './dom.mjs';
 import { Session } from './model.mjs';
 import { Timeline } from './timeline.mjs';
 import { StateViews, EventLog } from './state-views.mjs';
-import { commandFor, helpDialog } from './keyboard.mjs';
+import { commandFor, helpDialog, shortcutsEnabled } from './keyboard.mjs';
 import { PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
 import { linkFromHash, parseLink, formatLink, linkErrorMessage, urlFor } from './url.mjs';
 
@@ -59,6 +59,7 @@ class Playground {
   #urlTimer = 0;
   #runTimer = 0;
   #lastHash = null;
+  #keys = true;  // single-key shortcuts on
   #listeners = [];
   #ui = {};
 
@@ -157,9 +158,10 @@ class Playground {
     ui.shareStatus = h('span', { class: 'dlq-share-status', role: 'status' });
     const share = h('div', { class: 'dlq-share' },
       h('label', { for: `${id}-link`, class: 'dlq-label' }, 'Link'), ui.linkField,
-      h('button', { type: 'button', class: 'dlq-btn', onclick: () => this.#copyLink() }, 'Copy link'),
+      ui.copy = h('button', { type: 'button', class: 'dlq-btn', onclick: () => this.#copyLink() }, 'Copy link'),
       ui.shareStatus);
-    ui.help = helpDialog(id);
+    this.#keys = shortcutsEnabled();
+    ui.help = helpDialog(id, { onToggle: (on) => { this.#keys = on; } });
     const helpButton = h('button', {
       type: 'button', class: 'dlq-btn dlq-btn-quiet', 'aria-keyshortcuts': '?', onclick: () => ui.help.showModal(),
     }, 'Shortcuts', kbd('?'));
@@ -398,7 +400,7 @@ class Playground {
   // ---- keyboard -------------------------------------------------------------
 
   #onKey(e) {
-    if (this.#ui.help.open) return;
+    if (this.#ui.help.open || !this.#keys) return;
     const command = commandFor(e);
     if (!command) return;
     e.preventDefault();
@@ -488,13 +490,17 @@ class Playground {
       ui.linkField.value = '';
       ui.linkField.placeholder = 'too large for a link';
       ui.shareStatus.textContent = `No link: ${error.message}.`;
+      ui.copy.disabled = true;
       this.#currentUrl = null;
       this.#writeHash('');
       return;
     }
-    this.#currentUrl = this.#linkUrl(link);
-    ui.linkField.value = this.#currentUrl;
-    if (ui.shareStatus.textContent.startsWith('No link')) ui.shareStatus.textContent = '';
+    const url = this.#linkUrl(link);
+    // A status about an earlier link ("No link", "Link copied.") no longer holds.
+    if (url !== this.#currentUrl) ui.shareStatus.textContent = '';
+    this.#currentUrl = url;
+    ui.linkField.value = url;
+    ui.copy.disabled = false;
     this.#writeHash(link);
   }
 
