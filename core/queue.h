@@ -95,8 +95,8 @@ class Queue {
   Status Enqueue(std::string_view id, std::string_view payload);
 
   // All or nothing: either every job is appended in order, or (an empty id, an id
-  // already given, or a duplicate inside the batch) none is and the Status names
-  // the first offending job by its index.
+  // already given, a duplicate inside the batch, a string past its limit) none is
+  // and the Status names the first offending job by its index.
   Status EnqueueMany(const std::vector<JobRef>& jobs);
 
   // One attempt at the head job with the worker's outcome. An invalid outcome
