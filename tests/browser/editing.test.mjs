@@ -187,3 +187,23 @@ test('the share status follows the link: "Link copied." goes when the link chang
   assertClean(opened);
   await opened.context.close();
 });
+
+test('a preset keeps the previous scenario in the browser history: Back brings it back', async () => {
+  const opened = await open();
+  const { pg, page } = opened;
+  await pg.button('Step').click();
+  await pg.button('Step').click();
+  await page.waitForFunction(() => location.hash === '#v1;m3;ja:charge%20order%201,b:charge%20order%202;as,s');
+  await pg.button('Poison message').click();
+  await page.waitForFunction(() => location.hash.includes('poison'));
+  assert.deepEqual(await pg.ids('Ready'), ['ok-1', 'poison', 'ok-2', 'ok-3']);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('section.dlq').dataset.cursor === '2');
+  assert.deepEqual(await pg.ids('Completed'), ['a', 'b']);
+  assert.equal(await page.getByRole('alert').count(), 0);
+  await page.goForward();
+  await page.waitForFunction(() => document.querySelector('section.dlq').dataset.step === '0');
+  assert.deepEqual(await pg.ids('Ready'), ['ok-1', 'poison', 'ok-2', 'ok-3']);
+  assertClean(opened);
+  await opened.context.close();
+});

@@ -60,6 +60,7 @@ class Playground {
   #runTimer = 0;
   #lastHash = null;
   #keys = true;  // single-key shortcuts on
+  #pushNext = false;  // the next hash write adds a history entry (after a preset)
   #listeners = [];
   #ui = {};
 
@@ -262,7 +263,12 @@ class Playground {
     if (!this.#options.syncUrl) return;
     const current = linkFromHash(location.hash);
     if (current !== this.#lastHash) return;
-    if (current !== text) history.replaceState(history.state, '', text === '' ? location.pathname + location.search : `#${text}`);
+    if (current !== text) {
+      const url = text === '' ? location.pathname + location.search : `#${text}`;
+      if (this.#pushNext && current !== '') history.pushState(null, '', url);
+      else history.replaceState(history.state, '', url);
+    }
+    this.#pushNext = false;
     this.#lastHash = text;
   }
 
@@ -324,9 +330,11 @@ class Playground {
     this.#goTo(0);
   }
 
+  /** Loads a preset. With sync-url the link before it stays in the browser's history, so Back undoes it. */
   #preset(key) {
     const preset = PRESETS.find((p) => p.key === key);
     this.load(preset.scenario);
+    this.#pushNext = true;
   }
 
   #addJob() {
