@@ -39,7 +39,7 @@ for (const name of fixtures) {
 const BAD_LINKS = [
   ['malformed', '#garbage', /This link is malformed and could not be loaded: scenario link is malformed at character 1/],
   ['a script the core refuses', '#v1;m3;ja:x;arb', /This link is well-formed but describes a run that cannot happen: .*replay\("b"\)/],
-  ['over-long', `#v1;m3;ja:${'x'.repeat(9000)}`, /This link is too long to load \(the limit is 8 KB\): scenario link is \d+ characters long; the limit is 8192/],
+  ['over-long', `#v1;m3;ja:${'x'.repeat(9000)}`, /This link is too long to load: scenario link is \d+ characters long; the limit is 8192/],
   ['future version', '#v2;m3;ja:x', /This link uses a version of the link format that this page cannot read: scenario link is format v2; this build of dlq-lab reads v1 \(the link needs a newer dlq-lab\)/],
   ['older unknown version', '#v0;m3;ja:x', /This link uses a version of the link format that this page cannot read: scenario link is format v0; this build of dlq-lab reads v1\./],
 ];

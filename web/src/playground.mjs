@@ -9,7 +9,7 @@ import { Timeline } from './timeline.mjs';
 import { StateViews, EventLog } from './state-views.mjs';
 import { commandFor, helpDialog, shortcutsEnabled } from './keyboard.mjs';
 import { PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
-import { linkFromHash, parseLink, formatLink, linkErrorMessage, urlFor } from './url.mjs';
+import { linkFromHash, linkErrorMessage, urlFor } from './url.mjs';
 
 const OUTCOMES = [['success', 'Success', '1'], ['transient', 'Transient failure', '2'], ['permanent', 'Permanent failure', '3']];
 const SPEEDS = [['1', '1 step/s'], ['2', '2 steps/s'], ['4', '4 steps/s'], ['10', '10 steps/s']];
@@ -96,10 +96,7 @@ class Playground {
 
   /** Loads link text or a scenario object; throws the core's error (nothing changes) if refused. */
   load(scenario) {
-    const parsed = typeof scenario === 'string' ? parseLink(this.#lab, scenario) : scenario;
-    this.#pause();
-    this.session.load(parsed);
-    this.#clearLinkError();
+    this.#load(scenario);
     this.#render();
   }
 
@@ -109,12 +106,19 @@ class Playground {
     this.#render();
   }
 
-  #loadOrAlert(scenario) {
+  /** load() without drawing: the core parses link text; a refusal throws before anything changes. */
+  #load(scenario) {
+    const parsed = typeof scenario === 'string' ? this.#lab.parseScenario(scenario) : scenario;
     this.#pause();
+    this.session.load(parsed);
+    this.#clearLinkError();
+  }
+
+  #loadOrAlert(scenario) {
     try {
-      this.session.load(typeof scenario === 'string' ? parseLink(this.#lab, scenario) : scenario);
-      this.#clearLinkError();
+      this.#load(scenario);
     } catch (error) {
+      this.#pause();
       this.session.load(DEFAULT_SCENARIO);
       this.#showLinkError(error, typeof scenario === 'string' ? scenario : '');
     }
@@ -122,7 +126,7 @@ class Playground {
 
   /** The link text for the current state (the core formats it). */
   link() {
-    return formatLink(this.#lab, this.session.scenario);
+    return this.#lab.formatScenario(this.session.scenario);
   }
 
   destroy() {

@@ -7,22 +7,12 @@ export function linkFromHash(hash) {
   return hash.startsWith('#') ? hash.slice(1) : hash;
 }
 
-/** Parses link text with the core; throws the core's error (with .code) if it refuses. */
-export function parseLink(lab, text) {
-  return lab.parseScenario(text);
-}
-
-/** Link text for a session's scenario; throws code 'too-large' past lab.maxScenarioTextBytes. */
-export function formatLink(lab, scenario) {
-  return lab.formatScenario(scenario);
-}
-
 /** The specific, human message for a link the page could not load. */
 export function linkErrorMessage(error) {
   const detail = error?.message ?? String(error);
   switch (error?.code) {
     case 'too-large':
-      return `This link is too long to load (the limit is 8 KB): ${detail}. Showing the default scenario instead.`;
+      return `This link is too long to load: ${detail}. Showing the default scenario instead.`;
     case 'unsupported-version':
       return `This link uses a version of the link format that this page cannot read: ${detail}. Showing the default scenario instead.`;
     case 'already-exists':
