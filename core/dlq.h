@@ -11,11 +11,15 @@
 // event.h   timeline events, their stable text lines and explanations
 // scenario.h  policy + jobs + script: deterministic replay and the link format
 // prng.h    the deterministic PRNG
+// size_limits.h  the size limit of every string and batch a caller hands in
+// heap_budget.h  the process-wide cap on what queues keep in memory
 #pragma once
 
 #include "event.h"
+#include "heap_budget.h"
 #include "policy.h"
 #include "prng.h"
 #include "queue.h"
 #include "scenario.h"
+#include "size_limits.h"
 #include "status.h"

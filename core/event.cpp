@@ -9,6 +9,34 @@ std::string Plural(uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+std::string Ms(int64_t ms) { return std::to_string(ms) + " ms"; }
+
+// " -> requeued", " -> delayed 400ms until 1700", " -> quarantined".
+std::string Where(const Event& e) {
+  std::string out = std::string(" -> ") + DispositionName(e.disposition);
+  if (e.disposition == Disposition::kDelayed) {
+    out.append(" ").append(std::to_string(e.delay_ms)).append("ms until ").append(std::to_string(e.until));
+  }
+  return out;
+}
+
+// What a decided attempt does next, for the sentences.
+std::string NextStep(const Event& e) {
+  const uint32_t left = e.max_attempts - e.attempts;
+  switch (e.disposition) {
+    case Disposition::kRequeued:
+      return Plural(left, "attempt", "attempts") + " left → requeue at the tail";
+    case Disposition::kDelayed:
+      return Plural(left, "attempt", "attempts") + " left → retry after a backoff of " + Ms(e.delay_ms) +
+             ", at " + Ms(e.until);
+    case Disposition::kQuarantined:
+      return "budget used up → quarantine";
+    case Disposition::kCompleted:
+      return "completed";
+  }
+  return "";
+}
+
 }  // namespace
 
 const char* EventKindName(EventKind kind) {
@@ -19,6 +47,10 @@ const char* EventKindName(EventKind kind) {
     case EventKind::kCompleted: return "completed";
     case EventKind::kQuarantined: return "quarantined";
     case EventKind::kReplayed: return "replayed";
+    case EventKind::kLeased: return "leased";
+    case EventKind::kExpired: return "expired";
+    case EventKind::kDelayed: return "delayed";
+    case EventKind::kDue: return "due";
   }
   return "?";
 }
@@ -27,20 +59,33 @@ std::string RenderEvent(const Event& e) {
   // Built with append(): GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
   std::string line = "#";
   line.append(std::to_string(e.seq)).append(" step ").append(std::to_string(e.step)).append(" ");
+  if (e.time > 0) line.append("at ").append(std::to_string(e.time)).append("ms ");
   line.append(EventKindName(e.kind)).append(" ").append(Quote(e.id));
+  std::string of = " ";
+  of.append(std::to_string(e.attempts)).append("/").append(std::to_string(e.max_attempts));
   switch (e.kind) {
     case EventKind::kEnqueued:
       line += " payload " + Plural(e.payload_bytes, "byte", "bytes");
       break;
     case EventKind::kAttempt:
-      line.append(" ").append(std::to_string(e.attempts)).append("/").append(std::to_string(e.max_attempts));
-      line.append(" ").append(OutcomeName(e.outcome));
+      line.append(of).append(" ").append(OutcomeName(e.outcome));
       if (!e.error.empty()) line += " error " + Quote(e.error);
-      line += std::string(" -> ") + DispositionName(e.disposition);
+      if (!e.token.empty()) line += " lease " + e.token;
+      line += Where(e);
+      break;
+    case EventKind::kExpired:
+      line.append(of).append(" lease ").append(e.token).append(Where(e));
+      break;
+    case EventKind::kLeased:
+      line.append(of).append(" lease ").append(e.token).append(" until ").append(std::to_string(e.until));
       break;
     case EventKind::kRequeued:
     case EventKind::kCompleted:
+    case EventKind::kDue:
       line += " attempts " + std::to_string(e.attempts);
+      break;
+    case EventKind::kDelayed:
+      line += " attempts " + std::to_string(e.attempts) + " until " + std::to_string(e.until);
       break;
     case EventKind::kQuarantined:
       line += " attempts " + std::to_string(e.attempts) + " reason " + ReasonName(e.reason);
@@ -63,11 +108,7 @@ std::string ExplainEvent(const Event& e) {
         case Outcome::kSuccess:
           return "attempt " + of + " succeeded → completed";
         case Outcome::kTransient:
-          if (e.disposition == Disposition::kQuarantined) {
-            return "attempt " + of + " failed transiently: budget used up → quarantine";
-          }
-          return "attempt " + of + " failed transiently: " +
-                 Plural(e.max_attempts - e.attempts, "attempt", "attempts") + " left → requeue at the tail";
+          return "attempt " + of + " failed transiently: " + NextStep(e);
         case Outcome::kPermanent: {
           const uint32_t unused = e.max_attempts - e.attempts;
           std::string s = "attempt " + of + " failed permanently: retrying cannot help → quarantine at once";
@@ -76,8 +117,18 @@ std::string ExplainEvent(const Event& e) {
         }
       }
       break;
+    case EventKind::kLeased:
+      return "a worker leased " + id + " for attempt " + of + "; the queue counted it now, so it stays counted " +
+             "even if the worker crashes (the lease expires at " + Ms(e.until) + ")";
+    case EventKind::kExpired:
+      return e.token + " on " + id + " expired unsettled: attempt " + of +
+             " stays counted and counts as a transient failure: " + NextStep(e);
     case EventKind::kRequeued:
       return id + " moved to the tail of the ready queue, so the jobs behind it run first";
+    case EventKind::kDelayed:
+      return id + " waits in delayed until " + Ms(e.until) + ", then joins the tail of the ready queue";
+    case EventKind::kDue:
+      return id + "'s backoff is over: it joined the tail of the ready queue";
     case EventKind::kCompleted:
       return id + " completed after " + Plural(e.attempts, "attempt", "attempts");
     case EventKind::kQuarantined:

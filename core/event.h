@@ -1,7 +1,8 @@
 // Timeline events: every change to a queue appends exactly one or more of these;
 // a refused call appends none. Each renders to one stable line of text (for golden
 // files, byte-identical natively and in WebAssembly) and to one plain sentence
-// that explains the rule applied (for people).
+// that explains the rule applied (for people). An event records what was true
+// when it was written: the time, the action that caused it, the budget in force.
 #pragma once
 
 #include <cstdint>
@@ -11,30 +12,44 @@
 
 namespace dlq {
 
-enum class EventKind : uint8_t { kEnqueued, kAttempt, kRequeued, kCompleted, kQuarantined, kReplayed };
+enum class EventKind : uint8_t {
+  kEnqueued, kAttempt, kRequeued, kCompleted, kQuarantined, kReplayed,  // lesson 1
+  kLeased,   // a worker took the job: the attempt is counted now
+  kExpired,  // a lease ran out unsettled: decided as a transient failure
+  kDelayed,  // the job waits until `until`, then joins the ready tail
+  kDue,      // a delayed job's time came: it joined the ready tail
+};
 
-// "enqueued" | "attempt" | "requeued" | "completed" | "quarantined" | "replayed".
+// "enqueued" | "attempt" | "requeued" | "completed" | "quarantined" | "replayed" |
+// "leased" | "expired" | "delayed" | "due".
 const char* EventKindName(EventKind kind);
 
 struct Event {
-  uint64_t seq = 0;   // 1, 2, 3, … in the order events happened
-  uint64_t step = 0;  // the queue's step when it happened; 0 = before the first step
+  uint64_t seq = 0;     // 1, 2, 3, … in the order events happened
+  uint64_t step = 0;    // the queue's step when it happened; 0 = before the first step
+  uint64_t action = 0;  // the accepted call that caused it, 1-based (Queue: "An action")
+  int64_t time = 0;     // virtual milliseconds
   EventKind kind = EventKind::kEnqueued;
   std::string id;
-  // kAttempt: this attempt's number (1-based). kRequeued, kCompleted, kQuarantined:
-  // the job's attempt count. kReplayed: the count it had before the reset to 0.
-  // kEnqueued: 0.
+  // kAttempt, kLeased, kExpired: this attempt's number (1-based). kReplayed: the
+  // count before the reset to 0. kEnqueued: 0. Otherwise the job's count.
   uint32_t attempts = 0;
   uint32_t max_attempts = 0;  // the policy in force
-  Outcome outcome = Outcome::kSuccess;                  // kAttempt only
-  Disposition disposition = Disposition::kCompleted;    // kAttempt only: where it sent the job
-  Reason reason = Reason::kNone;                        // kQuarantined, and a quarantining kAttempt
-  std::string error;                                    // kAttempt: the worker's error text
-  uint64_t payload_bytes = 0;                           // kEnqueued, kReplayed
+  Outcome outcome = Outcome::kSuccess;                // kAttempt only
+  Disposition disposition = Disposition::kCompleted;  // kAttempt, kExpired: where it sent the job
+  Reason reason = Reason::kNone;                      // kQuarantined, and a quarantining kAttempt/kExpired
+  std::string error;                                  // kAttempt: the worker's error text; kExpired: why
+  uint64_t payload_bytes = 0;                         // kEnqueued, kReplayed
+  std::string token;    // kLeased, kExpired, and a kAttempt that settled a lease
+  int64_t until = 0;    // kLeased: its expiry; kDelayed, and a delaying kAttempt/kExpired: the due time
+  int64_t delay_ms = 0; // a delaying kAttempt/kExpired, kDelayed: until - time
 };
 
 // One line, no trailing newline, e.g.
 //   #3 step 1 attempt "a" 1/3 transient error "db timeout" -> requeued
+//   #9 step 2 at 1300ms attempt "a" 2/3 transient lease lease-2 -> delayed 400ms until 1700
+// The time is shown once the clock has moved (time > 0), so lesson-1 lines are
+// exactly as released.
 std::string RenderEvent(const Event& event);
 
 // One sentence, e.g. "attempt 3 of 3 failed transiently: budget used up → quarantine".

@@ -14,34 +14,102 @@ namespace dlq {
 enum class Outcome : uint8_t { kSuccess, kTransient, kPermanent };
 
 // Where a job went after an attempt.
-enum class Disposition : uint8_t { kCompleted, kRequeued, kQuarantined };
+enum class Disposition : uint8_t {
+  kCompleted,
+  kRequeued,     // straight to the ready tail (no delay)
+  kQuarantined,
+  kDelayed,      // parked until its due time, then to the ready tail
+};
 
 // Why a job sits in quarantine.
 enum class Reason : uint8_t {
   kNone,       // not quarantined
   kPermanent,  // the worker said retrying cannot help
-  kExhausted,  // transient failures used up the whole attempt budget
+  kExhausted,  // failures used up the whole attempt budget
 };
+
+enum class BackoffKind : uint8_t { kNone, kFixed, kExponential };
+enum class Jitter : uint8_t { kNone, kFull, kEqual, kDecorrelated };
 
 // "success" | "transient" | "permanent" and back. Parsing is exact (case-sensitive).
 const char* OutcomeName(Outcome outcome);
 Result<Outcome> ParseOutcome(std::string_view text);
 const char* DispositionName(Disposition disposition);
 const char* ReasonName(Reason reason);  // "" for kNone
+const char* BackoffKindName(BackoffKind kind);  // "none" | "fixed" | "exponential"
+Result<BackoffKind> ParseBackoffKind(std::string_view text);
+const char* JitterName(Jitter jitter);  // "none" | "full" | "equal" | "decorrelated"
+Result<Jitter> ParseJitter(std::string_view text);
+
+// An integer setting with its range: the one table both the core and the JS API
+// check numbers against (the JS layer reads it; it copies no range or message).
+struct IntegerField {
+  const char* name;  // as JS spells it, e.g. "backoff.baseMs"
+  int64_t min;
+  int64_t max;
+  // OK, or OutOfRange: "<name> must be an integer from <min> to <max>, got <value>".
+  // The double overload serves JavaScript numbers (fractions, NaN, Infinity).
+  Status Check(int64_t value) const;
+  Status Check(double value) const;
+  // The message for a value of the wrong type, described by the caller ("\"3\" (a string)").
+  std::string Message(std::string_view given) const;
+};
+
+constexpr int64_t kMaxDelayMs = 86'400'000;  // one day
+// Virtual time never passes 2^53 - 1 ms, so it is exact as a JavaScript number.
+constexpr int64_t kMaxTimeMs = (int64_t{1} << 53) - 1;
+
+constexpr IntegerField kMaxAttemptsField{"maxAttempts", 1, 1'000'000};
+constexpr IntegerField kBaseMsField{"backoff.baseMs", 1, kMaxDelayMs};
+constexpr IntegerField kCapMsField{"backoff.capMs", 1, kMaxDelayMs};  // and at least baseMs
+constexpr IntegerField kLeaseMsField{"leaseMs", 1, kMaxDelayMs};
+constexpr IntegerField kSeedField{"seed", 0, 4'294'967'295};
+constexpr IntegerField kAdvanceMsField{"ms", 0, kMaxTimeMs};
+constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField,
+                                                  &kLeaseMsField, &kSeedField, &kAdvanceMsField};
+
+// How long a job waits after a failed attempt before it is ready again.
+//   none        0: straight back to the ready tail (lesson 1)
+//   fixed       v = baseMs
+//   exponential v = min(capMs, baseMs * 2^(n-1)) after attempt n
+// then jitter:  none v | full U[0, v] | equal h + U[0, v - h], h = floor(v / 2) |
+//   decorrelated min(capMs, U[baseMs, 3 * prev]), prev = the job's previous
+//   delay (baseMs before its first); exponential only.
+struct Backoff {
+  BackoffKind kind = BackoffKind::kNone;
+  int64_t base_ms = 1000;
+  int64_t cap_ms = 60'000;
+  Jitter jitter = Jitter::kNone;
+};
 
 struct Policy {
-  static constexpr int64_t kMinAttempts = 1;
-  static constexpr int64_t kMaxAttempts = 1'000'000;
+  static constexpr int64_t kMinAttempts = kMaxAttemptsField.min;
+  static constexpr int64_t kMaxAttempts = kMaxAttemptsField.max;
 
   // Total attempts a job gets, the first one included. A transient failure on
   // attempt == max_attempts quarantines the job as exhausted.
   int64_t max_attempts = 3;
+  Backoff backoff;
+  // How long a lease lasts before it expires (the attempt stays counted).
+  int64_t lease_ms = 30'000;
+  // Seeds the queue's PRNG streams (jitter); uint32.
+  int64_t seed = 1;
 
-  // OK, or OutOfRange naming the argument: "maxAttempts must be an integer from 1
-  // to 1000000, got 0". The double overload serves callers whose numbers may be
-  // fractional or not finite (JavaScript); both give the same message shape.
-  static Status CheckMaxAttempts(int64_t value);
-  static Status CheckMaxAttempts(double value);
+  // The first field out of range, named as JS spells it; or OK. Checks the
+  // pairs too: capMs >= baseMs; jitter only with a backoff; decorrelated only
+  // with exponential.
+  static Status Check(const Policy& policy);
+
+  // Lesson 1's single check, kept for its callers.
+  static Status CheckMaxAttempts(int64_t value) { return kMaxAttemptsField.Check(value); }
+  static Status CheckMaxAttempts(double value) { return kMaxAttemptsField.Check(value); }
+
+  // True if the policy is lesson 1's (only maxAttempts may differ): the v1 link
+  // format can carry it.
+  bool IsLessonOne() const;
 };
+
+bool operator==(const Backoff& a, const Backoff& b);
+bool operator==(const Policy& a, const Policy& b);
 
 }  // namespace dlq

@@ -18,6 +18,9 @@ Prng::Prng(uint64_t seed) {
   for (uint64_t& word : s_) word = SplitMix64(seed);
 }
 
+Prng::Prng(uint64_t seed, PrngStream stream)
+    : Prng(seed ^ (static_cast<uint64_t>(stream) * 0xD1B54A32D192ED03ULL)) {}
+
 uint64_t Prng::Next() {
   const uint64_t result = Rotl(s_[1] * 5, 7) * 9;
   const uint64_t t = s_[1] << 17;

@@ -7,13 +7,20 @@
 #include <cstdint>
 #include <string>
 
+#include "size_limits.h"
 #include "status.h"
 
 namespace dlq {
 
+// One stream per purpose, so that a draw added for one purpose never shifts the
+// numbers of another (and recorded timelines stay as they are).
+enum class PrngStream : uint64_t { kJitter = 1 };
+
 class Prng {
  public:
   explicit Prng(uint64_t seed);
+  // The stream `stream` of a queue seeded with `seed`.
+  Prng(uint64_t seed, PrngStream stream);
   uint64_t Next();
   // Uniform in [0, bound), without modulo bias. Precondition: bound > 0.
   uint32_t Below(uint32_t bound);
@@ -22,7 +29,7 @@ class Prng {
   uint64_t s_[4];
 };
 
-constexpr uint64_t kMaxRandomOutcomes = uint64_t{1} << 26;
+constexpr uint64_t kMaxRandomOutcomes = kMaxOutcomeLetters;  // what one ProcessMany takes
 
 // A worker script for benchmarks and demos: `count` outcome letters ('s', 't',
 // 'p', as Queue::ProcessMany takes them) drawn with the given percentages; the

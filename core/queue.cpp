@@ -2,16 +2,18 @@
 
 #include <algorithm>
 
+#include "rules.h"
 #include "text.h"
 
 namespace dlq {
 
 Result<Queue> Queue::Create(const Policy& policy) {
-  if (Status s = Policy::CheckMaxAttempts(policy.max_attempts); !s.ok()) return s;
+  if (Status s = Policy::Check(policy); !s.ok()) return s;
   return Queue(policy);
 }
 
-Queue::Queue(const Policy& policy) : policy_(policy) {}
+Queue::Queue(const Policy& policy)
+    : policy_(policy), jitter_(static_cast<uint64_t>(policy.seed), PrngStream::kJitter) {}
 
 namespace {
 
@@ -21,9 +23,21 @@ std::string ArgumentName(const char* argument, size_t index, const char* field) 
   return std::string(argument) + "[" + std::to_string(index) + "]." + field;
 }
 
-Status TooLarge(const std::string& name, size_t limit, size_t given) {
-  return Status::Error(Code::kTooLarge, name + " must be at most " + std::to_string(limit) + " bytes, got " +
-                                            std::to_string(given) + " bytes");
+// UTF-16 code units in s[0, byte): the index JavaScript gives the same character.
+size_t Utf16Index(std::string_view s, size_t byte) {
+  size_t units = 0;
+  for (size_t i = 0; i < byte; ++i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if ((b & 0xC0) != 0x80) units += b >= 0xF0 ? 2 : 1;  // a 4-byte sequence is a surrogate pair
+  }
+  return units;
+}
+
+// The UTF-8 character starting at s[i] (one byte if it is not well-formed).
+std::string_view CharacterAt(std::string_view s, size_t i) {
+  size_t end = i + 1;
+  while (end < s.size() && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80 && end - i < 4) ++end;
+  return IsValidUtf8(s.substr(i, end - i)) ? s.substr(i, end - i) : s.substr(i, 1);
 }
 
 }  // namespace
@@ -55,17 +69,30 @@ void Queue::Append(std::string_view id, std::string_view payload) {
   record.payload.assign(payload);
   index_.emplace(record.id, job);
   ready_.push_back(job);
+  charge_.Add(JobBytes(id, payload) - kEventBytes);  // the event charges itself
   Record(EventKind::kEnqueued, job);
 }
 
 Status Queue::Enqueue(std::string_view id, std::string_view payload) {
   if (Status s = CheckNewId(id, "id"); !s.ok()) return s;
   if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
+  if (Status s = HeapBudget::CheckRoom(JobBytes(id, payload), "enqueue"); !s.ok()) return s;
+  ++actions_;
   Append(id, payload);
   return Status::Ok();
 }
 
 Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
+  if (Status s = CheckSize("jobs", kMaxBatchJobs, jobs.size(), "items"); !s.ok()) return s;
+  size_t batch_bytes = 0, charge = 0;
+  for (const JobRef& job : jobs) {
+    batch_bytes += job.id.size() + job.payload.size();
+    charge += JobBytes(job.id, job.payload);
+  }
+  if (Status s = CheckSize("jobs (ids and payloads together)", kMaxBatchBytes, batch_bytes); !s.ok()) return s;
+  if (Status s = HeapBudget::CheckRoom(charge, "enqueueMany"); !s.ok()) return s;
+  const size_t charged_before = charge_.bytes();
+  ++actions_;  // undone with the rest
   // Append optimistically and undo everything at the first bad job: one hash
   // lookup per job instead of a second set for the batch.
   const size_t first = jobs_.size();
@@ -77,9 +104,10 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
       ready_.pop_back();
     }
     events_.resize(events_before);
+    charge_.Return(charge_.bytes() - charged_before);
+    --actions_;
   };
   index_.reserve(index_.size() + jobs.size());
-  events_.reserve(events_.size() + jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (jobs[i].id.empty() || jobs[i].id.size() > kMaxIdBytes) {
       undo();
@@ -102,9 +130,16 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   return Status::Ok();
 }
 
+size_t Queue::JobBytes(std::string_view id, std::string_view payload) {
+  // The strings, the job record with its index and ready slots, and its enqueue event.
+  // Charged piecewise where they are kept (Append, Record).
+  return id.size() + payload.size() + sizeof(Job) + 2 * sizeof(void*) + 64 + kEventBytes;
+}
+
 uint32_t Queue::InternError(std::string_view text) {
   if (text.empty()) return 0;
   if (auto it = error_index_.find(text); it != error_index_.end()) return it->second;
+  charge_.Add(text.size() + sizeof(std::string) + 64);  // room checked by the caller
   error_texts_.emplace_back(text);
   const auto index = static_cast<uint32_t>(error_texts_.size());  // 1-based: 0 is ""
   error_index_.emplace(error_texts_.back(), index);
@@ -115,88 +150,126 @@ std::string_view Queue::ErrorText(uint32_t index) const {
   return index == 0 ? std::string_view() : std::string_view(error_texts_[index - 1]);
 }
 
-void Queue::Record(EventKind kind, uint32_t job, uint32_t error, Outcome outcome, Disposition disposition,
-                   Reason reason) {
-  events_.push_back(RawEvent{step_, job, jobs_[job].attempts, error, kind, outcome, disposition, reason});
+Queue::RawEvent& Queue::Record(EventKind kind, uint32_t job) {
+  charge_.Add(kEventBytes);  // room checked by the caller
+  RawEvent e{};
+  e.step = step_;
+  e.action = actions_;
+  e.time = now_;
+  e.job = job;
+  e.attempts = jobs_[job].attempts;
+  e.max_attempts = static_cast<uint32_t>(policy_.max_attempts);
+  e.kind = kind;
+  e.outcome = Outcome::kSuccess;
+  e.disposition = Disposition::kCompleted;
+  e.reason = Reason::kNone;
+  return events_.emplace_back(e);
+}
+
+Status Queue::CheckOutcome(std::string_view outcome, Outcome* out) const {
+  if (Status s = CheckSize("outcome", kMaxOutcomeBytes, outcome.size()); !s.ok()) return s;
+  Result<Outcome> parsed = ParseOutcome(outcome);
+  if (!parsed.ok()) return parsed.status();
+  *out = parsed.value();
+  return Status::Ok();
 }
 
 Result<Attempt> Queue::Process(std::string_view outcome, std::string_view error_text) {
-  Result<Outcome> parsed = ParseOutcome(outcome);
-  if (!parsed.ok()) return parsed.status();
-  return Process(parsed.value(), error_text);
+  Outcome parsed = Outcome::kSuccess;
+  if (Status s = CheckOutcome(outcome, &parsed); !s.ok()) return s;
+  return Process(parsed, error_text);
 }
 
 Result<Attempt> Queue::Process(Outcome outcome, std::string_view error_text) {
   if (Status s = CheckErrorText(error_text); !s.ok()) return s;
+  // At most three events and one new error text; what is not used is given back.
+  const size_t worst = 3 * kEventBytes + error_text.size() + sizeof(std::string) + 64;
+  if (Status s = HeapBudget::CheckRoom(worst, "process"); !s.ok()) return s;
   return ProcessChecked(outcome, error_text);
 }
 
-Attempt Queue::ProcessChecked(Outcome outcome, std::string_view error_text) {
-  Attempt result;
-  if (ready_.empty()) return result;
-
+uint32_t Queue::StartAttempt() {
   const uint32_t index = ready_.front();
   ready_.pop_front();
-  Job& job = jobs_[index];
   ++step_;
-  job.attempts += 1;  // count first, decide second
-  const auto budget = static_cast<uint32_t>(policy_.max_attempts);
+  jobs_[index].attempts += 1;  // count first, decide second
+  return index;
+}
 
-  Disposition disposition = Disposition::kCompleted;
-  Reason reason = Reason::kNone;
-  if (outcome == Outcome::kPermanent) {
-    disposition = Disposition::kQuarantined;
-    reason = Reason::kPermanent;
-  } else if (outcome == Outcome::kTransient) {
-    if (job.attempts < budget) {
-      disposition = Disposition::kRequeued;
-    } else {
-      disposition = Disposition::kQuarantined;
-      reason = Reason::kExhausted;
-    }
-  }
-
-  const uint32_t error = InternError(error_text);
-  Record(EventKind::kAttempt, index, error, outcome, disposition, reason);
-  switch (disposition) {
+Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, uint32_t error, uint32_t lease) {
+  Job& job = jobs_[index];
+  const Decision d = Decide(policy_, outcome, job.attempts, job.last_delay, jitter_);
+  RawEvent& decided = Record(kind, index);
+  decided.error = error;
+  decided.lease = lease;
+  decided.outcome = outcome;
+  decided.disposition = d.disposition;
+  decided.reason = d.reason;
+  decided.until = now_ + d.delay_ms;
+  switch (d.disposition) {
     case Disposition::kCompleted:
       job.where = Where::kCompleted;
       completed_.push_back(index);
       Record(EventKind::kCompleted, index);
       break;
     case Disposition::kRequeued:
+      job.where = Where::kReady;
+      job.last_delay = 0;
       ready_.push_back(index);
       Record(EventKind::kRequeued, index);
       break;
+    case Disposition::kDelayed:
+      job.where = Where::kDelayed;
+      job.last_delay = d.delay_ms;
+      job.due_at = now_ + d.delay_ms;
+      job.timer = ++timer_seq_;
+      delayed_.insert({job.due_at, job.timer, index});
+      charge_.Add(64);  // the timer's set node
+      Record(EventKind::kDelayed, index).until = job.due_at;
+      break;
     case Disposition::kQuarantined:
       job.where = Where::kQuarantined;
-      job.reason = reason;
+      job.reason = d.reason;
       job.last_error = error;
       job.quarantine_step = step_;
       job.quarantine_pos = quarantine_.insert(quarantine_.end(), index);
-      Record(EventKind::kQuarantined, index, 0, outcome, disposition, reason);
+      Record(EventKind::kQuarantined, index).reason = d.reason;
       break;
   }
-
+  Attempt result;
   result.processed = true;
   result.id = job.id;
   result.attempt = job.attempts;
   result.outcome = outcome;
-  result.disposition = disposition;
-  result.reason = reason;
+  result.disposition = d.disposition;
+  result.reason = d.reason;
+  if (d.disposition == Disposition::kDelayed) {
+    result.delay_ms = d.delay_ms;
+    result.due_at = job.due_at;
+  }
   return result;
+}
+
+Attempt Queue::ProcessChecked(Outcome outcome, std::string_view error_text) {
+  if (ready_.empty()) return Attempt{};
+  ++actions_;
+  const uint32_t index = StartAttempt();
+  return Finish(index, EventKind::kAttempt, outcome, InternError(error_text), 0);
 }
 
 Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view error_text) {
   if (Status s = CheckErrorText(error_text); !s.ok()) return s;
+  if (Status s = CheckSize("outcomes", kMaxOutcomeLetters, outcomes.size()); !s.ok()) return s;
   for (size_t i = 0; i < outcomes.size(); ++i) {
     const char c = outcomes[i];
     if (c != 's' && c != 't' && c != 'p') {
-      return Status::InvalidArgument("outcomes[" + std::to_string(i) +
+      return Status::InvalidArgument("outcomes[" + std::to_string(Utf16Index(outcomes, i)) +
                                      "] must be 's' (success), 't' (transient) or 'p' (permanent), got " +
-                                     Quote(outcomes.substr(i, 1)));
+                                     Quote(CharacterAt(outcomes, i)));
     }
   }
+  const size_t worst = outcomes.size() * 3 * (kEventBytes + 64) + error_text.size() + sizeof(std::string) + 64;
+  if (Status s = HeapBudget::CheckRoom(worst, "processMany"); !s.ok()) return s;
   uint64_t made = 0;
   for (const char c : outcomes) {
     if (ready_.empty()) break;
@@ -213,7 +286,8 @@ bool Queue::Replay(std::string_view id) {
   Job& job = jobs_[index];
   if (job.where != Where::kQuarantined) return false;
 
-  ++step_;
+  ++step_;  // one event: too small to check, covered by the budget's headroom
+  ++actions_;
   quarantine_.erase(job.quarantine_pos);
   Record(EventKind::kReplayed, index);  // carries the attempt count before the reset
   job.where = Where::kReady;
@@ -221,8 +295,138 @@ bool Queue::Replay(std::string_view id) {
   job.attempts = 0;
   job.last_error = 0;
   job.quarantine_step = 0;
+  job.last_delay = 0;
   ready_.push_back(index);
   return true;
+}
+
+Result<LeaseGrant> Queue::Lease() {
+  if (ready_.empty()) return LeaseGrant{};
+  if (Status s = HeapBudget::CheckRoom(kLeaseBytes + kEventBytes, "lease"); !s.ok()) return s;
+  ++actions_;
+  const uint32_t index = StartAttempt();
+  Job& job = jobs_[index];
+  leases_.push_back({index, now_, now_ + policy_.lease_ms, ++timer_seq_, LeaseState::kActive});
+  charge_.Add(kLeaseBytes);
+  const auto lease = static_cast<uint32_t>(leases_.size());
+  active_leases_.insert({leases_.back().expires_at, leases_.back().timer, lease});
+  job.where = Where::kLeased;
+  job.lease = lease;
+  RawEvent& e = Record(EventKind::kLeased, index);
+  e.lease = lease;
+  e.until = leases_.back().expires_at;
+
+  LeaseGrant grant;
+  grant.leased = true;
+  grant.id = job.id;
+  grant.payload = job.payload;
+  grant.attempt = job.attempts;
+  grant.token = Token(lease);
+  grant.leased_at = now_;
+  grant.expires_at = leases_.back().expires_at;
+  return grant;
+}
+
+Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, std::string_view error_text) {
+  Outcome parsed = Outcome::kSuccess;
+  if (Status s = CheckOutcome(outcome, &parsed); !s.ok()) return s;
+  if (Status s = CheckErrorText(error_text); !s.ok()) return s;
+  // The token: "lease-<n>" with n a lease this queue granted.
+  uint32_t lease = 0;
+  if (token.size() > 6 && token.size() <= 16 && token.substr(0, 6) == "lease-" && token[6] != '0') {
+    uint64_t n = 0;
+    bool digits = true;
+    for (const char c : token.substr(6)) {
+      if (c < '0' || c > '9') digits = false;
+      else n = n * 10 + static_cast<uint64_t>(c - '0');
+    }
+    if (digits && n <= leases_.size()) lease = static_cast<uint32_t>(n);
+  }
+  if (lease == 0) {
+    return Status::Error(Code::kStaleLease, "token " + QuoteShort(token) + " names no lease this queue granted");
+  }
+  LeaseRecord& record = leases_[lease - 1];
+  const std::string job_id = QuoteShort(jobs_[record.job].id);
+  if (record.state == LeaseState::kSettled) {
+    return Status::Error(Code::kStaleLease, "lease " + Token(lease) + " for job " + job_id + " was already settled");
+  }
+  if (record.state == LeaseState::kExpired) {
+    return Status::Error(Code::kStaleLease, "lease " + Token(lease) + " for job " + job_id + " expired at " +
+                                                std::to_string(record.expires_at) + " ms; its attempt was counted");
+  }
+  const size_t worst = 3 * kEventBytes + error_text.size() + sizeof(std::string) + 128;
+  if (Status s = HeapBudget::CheckRoom(worst, "settle"); !s.ok()) return s;
+  ++actions_;
+  record.state = LeaseState::kSettled;
+  active_leases_.erase({record.expires_at, record.timer, lease});
+  jobs_[record.job].lease = 0;
+  return Finish(record.job, EventKind::kAttempt, parsed, InternError(error_text), lease);
+}
+
+const Queue::Timer* Queue::NextTimer(bool* is_lease) const {
+  const Timer* due = delayed_.empty() ? nullptr : &*delayed_.begin();
+  const Timer* expiry = active_leases_.empty() ? nullptr : &*active_leases_.begin();
+  *is_lease = expiry != nullptr && (due == nullptr || *expiry < *due);
+  return *is_lease ? expiry : due;
+}
+
+void Queue::Fire(const Timer& timer, bool is_lease) {
+  now_ = timer.time;
+  if (!is_lease) {
+    const uint32_t index = timer.ref;
+    delayed_.erase(delayed_.begin());
+    Job& job = jobs_[index];
+    job.where = Where::kReady;
+    ready_.push_back(index);
+    Record(EventKind::kDue, index);
+    return;
+  }
+  const uint32_t lease = timer.ref;
+  active_leases_.erase(active_leases_.begin());
+  LeaseRecord& record = leases_[lease - 1];
+  record.state = LeaseState::kExpired;
+  jobs_[record.job].lease = 0;
+  const uint32_t error = InternError(Token(lease) + " expired after " + std::to_string(policy_.lease_ms) +
+                                     " ms without a settle");
+  Finish(record.job, EventKind::kExpired, Outcome::kTransient, error, lease);
+}
+
+void Queue::AdvanceTo(int64_t target) {
+  bool is_lease = false;
+  for (const Timer* next = NextTimer(&is_lease); next != nullptr && next->time <= target;
+       next = NextTimer(&is_lease)) {
+    const Timer timer = *next;  // Fire() erases it
+    Fire(timer, is_lease);
+  }
+  now_ = target;
+}
+
+Status Queue::Advance(int64_t ms) {
+  if (Status s = kAdvanceMsField.Check(ms); !s.ok()) return s;
+  if (ms > kMaxTimeMs - now_) {
+    return Status::OutOfRange("ms must keep the clock at most " + std::to_string(kMaxTimeMs) + " ms; now is " +
+                              std::to_string(now_) + ", got " + std::to_string(ms));
+  }
+  // Each timer fires with at most three events and one error text.
+  const size_t timers = delayed_.size() + active_leases_.size();
+  if (Status s = HeapBudget::CheckRoom(timers * (3 * kEventBytes + 192), "advance"); !s.ok()) return s;
+  ++actions_;
+  AdvanceTo(now_ + ms);
+  return Status::Ok();
+}
+
+Status Queue::Advance(double ms) {
+  if (Status s = kAdvanceMsField.Check(ms); !s.ok()) return s;
+  return Advance(static_cast<int64_t>(ms));
+}
+
+std::optional<int64_t> Queue::AdvanceToNext() {
+  bool is_lease = false;
+  const Timer* next = NextTimer(&is_lease);
+  if (next == nullptr) return std::nullopt;
+  ++actions_;  // one timer's worth of events: within the headroom
+  AdvanceTo(next->time);
+  return now_;
 }
 
 namespace {
@@ -265,21 +469,68 @@ std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const
   return out;
 }
 
+std::vector<DelayedView> Queue::Delayed(size_t from, size_t count) const {
+  const auto [begin, end] = Slice(delayed_.size(), from, count);
+  std::vector<DelayedView> out;
+  out.reserve(end - begin);
+  auto it = delayed_.begin();
+  std::advance(it, begin);
+  for (size_t k = begin; k < end; ++k, ++it) {
+    const Job& job = jobs_[it->ref];
+    out.push_back({job.id, job.payload, job.attempts, it->time});
+  }
+  return out;
+}
+
+std::vector<LeaseView> Queue::Leased(size_t from, size_t count) const {
+  const auto [begin, end] = Slice(active_leases_.size(), from, count);
+  std::vector<LeaseView> out;
+  out.reserve(end - begin);
+  auto it = active_leases_.begin();
+  std::advance(it, begin);
+  for (size_t k = begin; k < end; ++k, ++it) {
+    const Job& job = jobs_[leases_[it->ref - 1].job];
+    out.push_back({job.id, job.payload, job.attempts, Token(it->ref), it->time});
+  }
+  return out;
+}
+
+QueueStats Queue::stats() const {
+  QueueStats s;
+  s.step = step_;
+  s.actions = actions_;
+  s.now = now_;
+  s.ready = ready_.size();
+  s.delayed = delayed_.size();
+  s.leased = active_leases_.size();
+  s.completed = completed_.size();
+  s.quarantined = quarantine_.size();
+  s.events = events_.size();
+  return s;
+}
+
 Event Queue::EventAt(size_t index) const {
   const RawEvent& raw = events_[index];
   const Job& job = jobs_[raw.job];
   Event e;
   e.seq = index + 1;
   e.step = raw.step;
+  e.action = raw.action;
+  e.time = raw.time;
   e.kind = raw.kind;
   e.id = job.id;
   e.attempts = raw.attempts;
-  e.max_attempts = static_cast<uint32_t>(policy_.max_attempts);
+  e.max_attempts = raw.max_attempts;
   e.outcome = raw.outcome;
   e.disposition = raw.disposition;
   e.reason = raw.reason;
   e.error = ErrorText(raw.error);
+  if (raw.lease != 0) e.token = Token(raw.lease);
   if (raw.kind == EventKind::kEnqueued || raw.kind == EventKind::kReplayed) e.payload_bytes = job.payload.size();
+  const bool delaying = (raw.kind == EventKind::kAttempt || raw.kind == EventKind::kExpired) &&
+                        raw.disposition == Disposition::kDelayed;
+  if (raw.kind == EventKind::kLeased || raw.kind == EventKind::kDelayed || delaying) e.until = raw.until;
+  if (raw.kind == EventKind::kDelayed || delaying) e.delay_ms = raw.until - raw.time;
   return e;
 }
 

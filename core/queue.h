@@ -1,35 +1,65 @@
-// Queue: the lesson's retry/quarantine policy applied to an in-memory job queue.
+// Queue: the lesson's retry/quarantine policy applied to an in-memory job queue,
+// on a virtual clock.
 //
 // Contract (lesson 1):
 //  * Every job id is unique over everything the queue was ever given (ready,
-//    completed or quarantined); a duplicate is refused.
+//    delayed, leased, completed or quarantined); a duplicate is refused.
 //  * Process() validates the outcome first, then takes the head of the ready
-//    queue, counts the attempt, and only then decides:
+//    queue, counts the attempt, and only then decides (rules.h, Decide()):
 //      success                          -> completed
 //      permanent                        -> quarantine at once, reason "permanent"
-//      transient, attempts < maximum    -> the ready tail
+//      transient, attempts < maximum    -> the ready tail, at once or after a delay
 //      transient, attempts == maximum   -> quarantine, reason "exhausted"
 //  * Nothing leaves quarantine except through Replay(id), an operator's explicit
 //    decision that resets the job's attempts to 0 and appends it at the ready tail.
 //  * Views are copies. Every change appends events to the timeline; a refused call
 //    changes nothing and appends nothing.
 //
-// A step is one accepted Process() that took a job or one accepted Replay().
-// Enqueueing is not a step: its event carries the current step (0 before the first).
+// The clock and leases (the capstone):
+//  * Time is virtual, in integer milliseconds from 0, and moves only through
+//    Advance(ms) and AdvanceToNext(). Every event carries the time it happened.
+//  * After a transient failure with budget left the backoff (policy.h) gives a
+//    delay: 0 sends the job to the ready tail at once (disposition requeued), d > 0
+//    parks it in "delayed" until now + d (disposition delayed), when it joins the
+//    ready tail.
+//  * Lease() takes the ready head and counts the attempt at once: the queue
+//    counts deliveries, not the worker. Settle(token, outcome) ends it like a
+//    Process(); a token that is unknown, already settled or expired is refused
+//    (StaleLease) and nothing changes. A lease that reaches its expiry unsettled
+//    expires: its attempt stays counted and it is decided as a transient failure.
+//    Process() is a lease and its settle at the same instant.
+//  * Timers (due times and lease expiries) fire in time order, ties in the order
+//    they were set, each at its own time.
 //
-// Deterministic: no clock, no randomness, no dependence on hash iteration order.
+// A step is one attempt started (Process() or Lease() that took a job) or one
+// accepted Replay(); other events carry the current step. An action is one
+// accepted call that changes the queue; every event carries the action that
+// caused it (1-based), so a viewer can group events without guessing.
+//
+// Size limits (size_limits.h) are checked before anything else. What a queue keeps is
+// charged to the heap budget (heap_budget.h): a call that would keep more than
+// the budget has room for is refused with ResourceExhausted and changes nothing.
+//
+// Deterministic: virtual time, the queue's own seeded PRNG streams, no dependence
+// on hash iteration order.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <list>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "backoff.h"
 #include "event.h"
+#include "heap_budget.h"
+#include "size_limits.h"
 #include "policy.h"
+#include "prng.h"
 #include "status.h"
 
 namespace dlq {
@@ -38,6 +68,21 @@ struct JobView {
   std::string id;
   std::string payload;
   uint32_t attempts = 0;
+};
+
+struct DelayedView {
+  std::string id;
+  std::string payload;
+  uint32_t attempts = 0;
+  int64_t due_at = 0;
+};
+
+struct LeaseView {
+  std::string id;
+  std::string payload;
+  uint32_t attempts = 0;
+  std::string token;
+  int64_t expires_at = 0;
 };
 
 struct QuarantineEntry {
@@ -49,13 +94,6 @@ struct QuarantineEntry {
   uint64_t step = 0;       // the step at which it arrived
 };
 
-// Size limits per string, so that no single call can exhaust memory (the
-// WebAssembly heap is capped at 2 GB). Beyond them a call is refused with
-// TooLarge and nothing changes.
-constexpr size_t kMaxIdBytes = 1024;
-constexpr size_t kMaxPayloadBytes = size_t{16} << 20;   // 16 MiB
-constexpr size_t kMaxErrorTextBytes = size_t{64} << 10;  // 64 KiB
-
 // What one Process() call did.
 struct Attempt {
   bool processed = false;  // false: nothing was ready, nothing changed
@@ -64,6 +102,27 @@ struct Attempt {
   Outcome outcome = Outcome::kSuccess;
   Disposition disposition = Disposition::kCompleted;
   Reason reason = Reason::kNone;  // set when disposition is kQuarantined
+  int64_t delay_ms = 0;           // set when disposition is kDelayed
+  int64_t due_at = 0;             // likewise: when it joins the ready tail
+};
+
+// What one Lease() call did.
+struct LeaseGrant {
+  bool leased = false;  // false: nothing was ready, nothing changed
+  std::string id;
+  std::string payload;
+  uint32_t attempt = 0;  // the attempt this lease counted, 1-based
+  std::string token;     // "lease-<n>", never reused within the queue
+  int64_t leased_at = 0;
+  int64_t expires_at = 0;
+};
+
+// How many jobs each place holds.
+struct QueueStats {
+  uint64_t step = 0;
+  uint64_t actions = 0;
+  int64_t now = 0;
+  size_t ready = 0, delayed = 0, leased = 0, completed = 0, quarantined = 0, events = 0;
 };
 
 // A job to enqueue, owning its strings (scenarios keep these).
@@ -80,7 +139,7 @@ struct JobRef {
 
 class Queue {
  public:
-  // OutOfRange if policy.max_attempts is not within [1, 1000000].
+  // The first field Policy::Check() refuses, named; else a queue at time 0.
   static Result<Queue> Create(const Policy& policy);
 
   // A moved-from queue may only be assigned to or destroyed.
@@ -91,29 +150,52 @@ class Queue {
 
   // Appends a job at the ready tail. InvalidArgument for an empty id,
   // AlreadyExists for an id this queue was ever given, TooLarge past the limits
-  // above. The payload is kept byte for byte (NUL and non-UTF-8 included).
+  // in size_limits.h, ResourceExhausted past the heap budget. The payload is kept byte for byte (NUL and non-UTF-8 included).
   Status Enqueue(std::string_view id, std::string_view payload);
 
   // All or nothing: either every job is appended in order, or (an empty id, an id
   // already given, a duplicate inside the batch, a string past its limit) none is
-  // and the Status names the first offending job by its index.
+  // and the Status names the first offending job by its index. TooLarge when the
+  // batch's ids and payloads add up to more than kMaxBatchBytes.
   Status EnqueueMany(const std::vector<JobRef>& jobs);
 
   // One attempt at the head job with the worker's outcome. An invalid outcome
-  // string is refused (InvalidArgument) even when nothing is ready, and so is an
-  // error text past kMaxErrorTextBytes (TooLarge). With nothing ready the result
+  // string is refused (InvalidArgument, or TooLarge past kMaxOutcomeBytes) even
+  // when nothing is ready, and so is an error text past kMaxErrorTextBytes. With nothing ready the result
   // has processed == false and nothing changes.
   Result<Attempt> Process(std::string_view outcome, std::string_view error_text = {});
   Result<Attempt> Process(Outcome outcome, std::string_view error_text = {});
 
   // Runs one attempt per character of `outcomes` ('s' success, 't' transient,
   // 'p' permanent), stopping early when nothing is ready. Every character is
-  // validated before anything moves. Returns the number of attempts made.
+  // validated before anything moves (a bad one is named by its UTF-16 index, as
+  // JavaScript counts); at most kMaxOutcomeLetters of them. Returns the number
+  // of attempts made.
   Result<uint64_t> ProcessMany(std::string_view outcomes, std::string_view error_text = {});
 
   // Moves the quarantined job `id` back to the ready tail with attempts reset to 0
   // and the reason cleared. False (and nothing changes) if `id` is not in quarantine.
   bool Replay(std::string_view id);
+
+  // Takes the ready head and counts its attempt now; the lease expires at
+  // now + leaseMs unless settled first. leased == false when nothing is ready.
+  Result<LeaseGrant> Lease();
+
+  // Ends the lease `token` with the worker's outcome, decided like Process().
+  // The outcome and error text are checked first, then the token: unknown,
+  // already settled or expired is StaleLease, naming the job; nothing changes.
+  Result<Attempt> Settle(std::string_view token, std::string_view outcome, std::string_view error_text = {});
+
+  // Fires every timer due up to now + ms, each at its own time, and ends at
+  // now + ms. OutOfRange for ms outside kAdvanceMsField or past kMaxTimeMs.
+  Status Advance(int64_t ms);
+  Status Advance(double ms);  // JavaScript numbers: refused unless an integer in range
+  // Jumps to the earliest pending timer and fires everything due then; the new
+  // time, or nullopt (nothing changes) when no timer is pending.
+  std::optional<int64_t> AdvanceToNext();
+
+  // The bounded path of this queue's policy (backoff.h).
+  WorstCase worst_case() const { return WorstCasePath(policy_); }
 
   // Copies, in order: ready head first; completed and quarantine in arrival order.
   // `from` and `count` select a slice (a viewer showing the first 100 of 1,000,000
@@ -121,8 +203,15 @@ class Queue {
   std::vector<JobView> Ready(size_t from = 0, size_t count = SIZE_MAX) const;
   std::vector<JobView> Completed(size_t from = 0, size_t count = SIZE_MAX) const;
   std::vector<QuarantineEntry> Quarantined(size_t from = 0, size_t count = SIZE_MAX) const;
+  // In firing order: earliest due (or expiry) first, ties in the order set.
+  std::vector<DelayedView> Delayed(size_t from = 0, size_t count = SIZE_MAX) const;
+  std::vector<LeaseView> Leased(size_t from = 0, size_t count = SIZE_MAX) const;
 
+  int64_t now() const { return now_; }
+  QueueStats stats() const;
   size_t ready_size() const { return ready_.size(); }
+  size_t delayed_size() const { return delayed_.size(); }
+  size_t leased_size() const { return active_leases_.size(); }
   size_t completed_size() const { return completed_.size(); }
   size_t quarantine_size() const { return quarantine_.size(); }
   uint64_t step() const { return step_; }
@@ -138,7 +227,7 @@ class Queue {
   std::string TimelineText() const;
 
  private:
-  enum class Where : uint8_t { kReady, kCompleted, kQuarantined };
+  enum class Where : uint8_t { kReady, kDelayed, kLeased, kCompleted, kQuarantined };
   using QuarantineList = std::list<uint32_t>;
 
   struct Job {
@@ -150,45 +239,94 @@ class Queue {
     uint32_t last_error = 0;  // index into error_texts_
     uint64_t quarantine_step = 0;
     QuarantineList::iterator quarantine_pos;
+    int64_t last_delay = 0;  // the previous retry delay (decorrelated jitter)
+    int64_t due_at = 0;      // kDelayed
+    uint64_t timer = 0;      // kDelayed: its timer's sequence number
+    uint32_t lease = 0;      // kLeased: 1 + its index in leases_
+  };
+
+  enum class LeaseState : uint8_t { kActive, kSettled, kExpired };
+  struct LeaseRecord {
+    uint32_t job;
+    int64_t leased_at;
+    int64_t expires_at;
+    uint64_t timer;
+    LeaseState state;
+  };
+
+  // A pending timer: fires at `time`; ties by `seq`, the order timers were set.
+  struct Timer {
+    int64_t time;
+    uint64_t seq;
+    uint32_t ref;  // a job (delayed_) or a lease index (active_leases_)
+    bool operator<(const Timer& o) const { return time != o.time ? time < o.time : seq < o.seq; }
   };
 
   // Compact event record: the timeline may hold millions of them.
   struct RawEvent {
     uint64_t step;
+    uint64_t action;
+    int64_t time;
+    int64_t until;  // kDelayed, and an attempt or expiry that delayed: due time; kLeased: expiry
     uint32_t job;
     uint32_t attempts;
-    uint32_t error;  // index into error_texts_
+    uint32_t max_attempts;  // the budget in force when it was written
+    uint32_t error;         // index into error_texts_
+    uint32_t lease;         // 1 + lease index, or 0
     EventKind kind;
     Outcome outcome;
     Disposition disposition;
     Reason reason;
   };
 
+  // Budget charge of one job, one event, one lease.
+  static size_t JobBytes(std::string_view id, std::string_view payload);
+  static constexpr size_t kEventBytes = sizeof(RawEvent);
+  static constexpr size_t kLeaseBytes = sizeof(LeaseRecord) + 64;
+
   explicit Queue(const Policy& policy);
   void Append(std::string_view id, std::string_view payload);
   uint32_t InternError(std::string_view text);  // 0 for "", else 1 + its place in error_texts_
   std::string_view ErrorText(uint32_t index) const;
-  void Record(EventKind kind, uint32_t job, uint32_t error = 0, Outcome outcome = Outcome::kSuccess,
-              Disposition disposition = Disposition::kCompleted, Reason reason = Reason::kNone);
+  // Appends an event about `job` as it is now (its attempts, the policy, the time).
+  RawEvent& Record(EventKind kind, uint32_t job);
   // `argument` names the id in messages: "id", or "jobs" with `index` for jobs[index].id.
   Status CheckNewId(std::string_view id, const char* argument, size_t index = SIZE_MAX) const;
   static Status CheckPayload(std::string_view payload, const char* argument, size_t index = SIZE_MAX);
   static Status CheckErrorText(std::string_view error_text);
+  Status CheckOutcome(std::string_view outcome, Outcome* out) const;
+  // Pops the ready head and counts its attempt (a new step); returns the job.
+  uint32_t StartAttempt();
+  // Decides the counted attempt of `job` and moves it; `kind` is kAttempt or kExpired.
+  Attempt Finish(uint32_t job, EventKind kind, Outcome outcome, uint32_t error, uint32_t lease);
   Attempt ProcessChecked(Outcome outcome, std::string_view error_text);
+  void Fire(const Timer& timer, bool is_lease);
+  // Fires every timer due at or before `target`, then sets the clock to `target`.
+  void AdvanceTo(int64_t target);
+  const Timer* NextTimer(bool* is_lease) const;
+  static std::string Token(uint32_t lease) { return "lease-" + std::to_string(lease); }
   // Copies of jobs_[indexes[k]] for k in the slice [from, from + count).
   template <typename Indexes>
   std::vector<JobView> JobViews(const Indexes& indexes, size_t from, size_t count) const;
 
   Policy policy_;
+  Prng jitter_;  // the jitter stream (prng.h): its own, so other draws never shift it
   uint64_t step_ = 0;
+  uint64_t actions_ = 0;
+  int64_t now_ = 0;
+  uint64_t timer_seq_ = 0;
   std::deque<Job> jobs_;  // every job ever given; a deque keeps addresses stable
   std::unordered_map<std::string_view, uint32_t> index_;  // id -> jobs_ index; views into jobs_
   std::deque<uint32_t> ready_;
+  std::set<Timer> delayed_;        // ref: a job
+  std::deque<LeaseRecord> leases_;  // every lease ever granted; token n is leases_[n - 1]
+  std::set<Timer> active_leases_;  // ref: 1 + lease index
   std::vector<uint32_t> completed_;
   QuarantineList quarantine_;
   std::deque<std::string> error_texts_;  // distinct non-empty error texts
   std::unordered_map<std::string_view, uint32_t> error_index_;  // views into error_texts_
-  std::vector<RawEvent> events_;
+  std::deque<RawEvent> events_;  // a deque: growing never copies the whole log
+  HeapCharge charge_;            // what this queue keeps, on the heap budget
 };
 
 }  // namespace dlq

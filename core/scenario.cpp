@@ -39,15 +39,22 @@ int HexValue(char c) {
   return -1;
 }
 
-const char* ActionLetter(const Action& a) {
-  if (a.type == ActionType::kReplay) return "r";
-  if (a.type == ActionType::kEnqueue) return "e";
-  switch (a.outcome) {
-    case Outcome::kSuccess: return "s";
-    case Outcome::kTransient: return "t";
-    case Outcome::kPermanent: return "p";
+// std::visit over an overload set: no default branch, so a new Action kind
+// fails to compile until every visitor handles it.
+template <typename... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+template <typename... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
+
+char OutcomeLetter(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kSuccess: return 's';
+    case Outcome::kTransient: return 't';
+    case Outcome::kPermanent: return 'p';
   }
-  return "?";
+  return '?';
 }
 
 // A one-pass reader over the text; every error names the 1-based character position.
@@ -89,12 +96,15 @@ class Reader {
     return std::to_string(characters);
   }
 
-  // Digits into *out; at most `max_digits` of them.
+  // Digits into *out; at most `max_digits` of them after any leading zeros
+  // (which are read leniently, as the format document says).
   Status Number(const std::string& what, size_t max_digits, uint64_t* out) {
     const size_t start = pos_;
+    while (pos_ + 1 < text_.size() && peek() == '0' && text_[pos_ + 1] >= '0' && text_[pos_ + 1] <= '9') ++pos_;
+    const size_t significant = pos_;
     uint64_t value = 0;
     while (!done() && peek() >= '0' && peek() <= '9') {
-      if (pos_ - start == max_digits) {
+      if (pos_ - significant == max_digits) {
         return Status::OutOfRange("scenario link: " + what + " at character " + Position(start) +
                                   " has more than " + std::to_string(max_digits) + " digits");
       }
@@ -154,65 +164,52 @@ Status ParseJobs(Reader& in, std::vector<JobSpec>* jobs) {
 
 Status ParseActions(Reader& in, std::vector<Action>* actions) {
   do {
-    Action action;
     const std::string n = "action " + std::to_string(actions->size() + 1);
     const char letter = in.peek();
     if (letter == 's' || letter == 't' || letter == 'p') {
       in.Accept(letter);
-      action.type = ActionType::kProcess;
-      action.outcome = letter == 's' ? Outcome::kSuccess : letter == 't' ? Outcome::kTransient : Outcome::kPermanent;
+      action::Process process;
+      process.outcome = letter == 's' ? Outcome::kSuccess : letter == 't' ? Outcome::kTransient : Outcome::kPermanent;
       if (in.Accept(':')) {
-        if (Status s = in.String(n + " error text", &action.error); !s.ok()) return s;
+        if (Status s = in.String(n + " error text", &process.error); !s.ok()) return s;
       }
+      actions->push_back(std::move(process));
     } else if (letter == 'r') {
       in.Accept(letter);
-      action.type = ActionType::kReplay;
-      if (Status s = in.String(n + " id", &action.id); !s.ok()) return s;
+      action::Replay replay;
+      if (Status s = in.String(n + " id", &replay.id); !s.ok()) return s;
+      actions->push_back(std::move(replay));
     } else if (letter == 'e') {
       in.Accept(letter);
-      action.type = ActionType::kEnqueue;
-      if (Status s = in.String(n + " id", &action.id); !s.ok()) return s;
+      action::Enqueue enqueue;
+      if (Status s = in.String(n + " id", &enqueue.id); !s.ok()) return s;
       if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and payload");
-      if (Status s = in.String(n + " payload", &action.payload); !s.ok()) return s;
+      if (Status s = in.String(n + " payload", &enqueue.payload); !s.ok()) return s;
+      actions->push_back(std::move(enqueue));
     } else {
       return in.Error(n + " (s, t or p to process, r to replay, e to enqueue)");
     }
-    actions->push_back(std::move(action));
   } while (in.Accept(','));
   return Status::Ok();
 }
 
 }  // namespace
 
-Action Action::Process(Outcome outcome, std::string error) {
-  Action a;
-  a.type = ActionType::kProcess;
-  a.outcome = outcome;
-  a.error = std::move(error);
-  return a;
-}
-
-Action Action::Replay(std::string id) {
-  Action a;
-  a.type = ActionType::kReplay;
-  a.id = std::move(id);
-  return a;
-}
-
-Action Action::Enqueue(std::string id, std::string payload) {
-  Action a;
-  a.type = ActionType::kEnqueue;
-  a.id = std::move(id);
-  a.payload = std::move(payload);
-  return a;
+bool IsLessonOneAction(const Action& action) {
+  return std::visit(Overloaded{
+                        [](const action::Process&) { return true; },
+                        [](const action::Replay&) { return true; },
+                        [](const action::Enqueue&) { return true; },
+                        [](const action::Lease&) { return false; },
+                        [](const action::Settle&) { return false; },
+                        [](const action::Advance&) { return false; },
+                        [](const action::AdvanceToNext&) { return false; },
+                    },
+                    action);
 }
 
 Result<Scenario> ParseScenario(std::string_view text) {
-  if (text.size() > kMaxScenarioTextBytes) {
-    return Status::Error(Code::kTooLarge, "scenario link is " + std::to_string(text.size()) +
-                                              " characters long; the limit is " +
-                                              std::to_string(kMaxScenarioTextBytes));
-  }
+  if (Status s = CheckSize("scenario link", kMaxScenarioTextBytes, text.size()); !s.ok()) return s;
   Reader in(text);
   if (!in.Accept('v')) return in.Error("a format version such as 'v1' at the start");
   uint64_t version = 0;
@@ -281,25 +278,39 @@ std::string FormatScenario(const Scenario& scenario) {
   if (!scenario.actions.empty()) {
     out += ";a";
     for (size_t i = 0; i < scenario.actions.size(); ++i) {
-      const Action& a = scenario.actions[i];
       if (i > 0) out += ',';
-      out += ActionLetter(a);
-      switch (a.type) {
-        case ActionType::kProcess:
-          if (!a.error.empty()) {
-            out += ':';
-            AppendEncoded(out, a.error);
-          }
-          break;
-        case ActionType::kReplay:
-          AppendEncoded(out, a.id);
-          break;
-        case ActionType::kEnqueue:
-          AppendEncoded(out, a.id);
-          out += ':';
-          AppendEncoded(out, a.payload);
-          break;
-      }
+      std::visit(Overloaded{
+                     [&](const action::Process& a) {
+                       out += OutcomeLetter(a.outcome);
+                       if (!a.error.empty()) {
+                         out += ':';
+                         AppendEncoded(out, a.error);
+                       }
+                     },
+                     [&](const action::Replay& a) {
+                       out += 'r';
+                       AppendEncoded(out, a.id);
+                     },
+                     [&](const action::Enqueue& a) {
+                       out += 'e';
+                       AppendEncoded(out, a.id);
+                       out += ':';
+                       AppendEncoded(out, a.payload);
+                     },
+                     [&](const action::Lease&) { out += 'l'; },
+                     [&](const action::Settle& a) {
+                       out += 'k';
+                       out += std::to_string(a.lease);
+                       out += OutcomeLetter(a.outcome);
+                       if (!a.error.empty()) {
+                         out += ':';
+                         AppendEncoded(out, a.error);
+                       }
+                     },
+                     [&](const action::Advance& a) { out += 'w' + std::to_string(a.ms); },
+                     [&](const action::AdvanceToNext&) { out += 'n'; },
+                 },
+                 scenario.actions[i]);
     }
   }
   if (scenario.cursor != scenario.actions.size()) out += ";c" + std::to_string(scenario.cursor);
@@ -325,27 +336,52 @@ Result<std::string> ShareScenario(const Scenario& scenario) {
 namespace {
 
 // Applies actions[i] to the queue; the Status names the action when refused.
-Status ApplyAction(Queue& queue, const Action& a, size_t i) {
+Status ApplyAction(Queue& queue, const Action& action, size_t i) {
   const std::string where = "scenario action " + std::to_string(i + 1) + ": ";
-  switch (a.type) {
-    case ActionType::kProcess: {
-      Result<Attempt> attempt = queue.Process(a.outcome, a.error);
-      if (!attempt.ok()) return Status::Error(attempt.status().code(), where + attempt.status().message());
-      if (!attempt->processed) {
-        return Status::FailedPrecondition(where + "process(" + OutcomeName(a.outcome) + ") found nothing ready");
-      }
-      return Status::Ok();
-    }
-    case ActionType::kReplay:
-      if (!queue.Replay(a.id)) {
-        return Status::NotFound(where + "replay(" + QuoteShort(a.id) + ") found no such job in quarantine");
-      }
-      return Status::Ok();
-    case ActionType::kEnqueue:
-      if (Status s = queue.Enqueue(a.id, a.payload); !s.ok()) return Status::Error(s.code(), where + s.message());
-      return Status::Ok();
-  }
-  return Status::Ok();
+  const auto prefixed = [&where](const Status& s) { return Status::Error(s.code(), where + s.message()); };
+  return std::visit(
+      Overloaded{
+          [&](const action::Process& a) -> Status {
+            Result<Attempt> attempt = queue.Process(a.outcome, a.error);
+            if (!attempt.ok()) return prefixed(attempt.status());
+            if (!attempt->processed) {
+              return Status::FailedPrecondition(where + "process(" + OutcomeName(a.outcome) + ") found nothing ready");
+            }
+            return Status::Ok();
+          },
+          [&](const action::Replay& a) -> Status {
+            if (!queue.Replay(a.id)) {
+              return Status::NotFound(where + "replay(" + QuoteShort(a.id) + ") found no such job in quarantine");
+            }
+            return Status::Ok();
+          },
+          [&](const action::Enqueue& a) -> Status {
+            if (Status s = queue.Enqueue(a.id, a.payload); !s.ok()) return prefixed(s);
+            return Status::Ok();
+          },
+          [&](const action::Lease&) -> Status {
+            Result<LeaseGrant> grant = queue.Lease();
+            if (!grant.ok()) return prefixed(grant.status());
+            if (!grant->leased) return Status::FailedPrecondition(where + "lease() found nothing ready");
+            return Status::Ok();
+          },
+          [&](const action::Settle& a) -> Status {
+            Result<Attempt> attempt = queue.Settle("lease-" + std::to_string(a.lease), OutcomeName(a.outcome), a.error);
+            if (!attempt.ok()) return prefixed(attempt.status());
+            return Status::Ok();
+          },
+          [&](const action::Advance& a) -> Status {
+            if (Status s = queue.Advance(a.ms); !s.ok()) return prefixed(s);
+            return Status::Ok();
+          },
+          [&](const action::AdvanceToNext&) -> Status {
+            if (!queue.AdvanceToNext().has_value()) {
+              return Status::FailedPrecondition(where + "advanceToNext() found no pending timer");
+            }
+            return Status::Ok();
+          },
+      },
+      action);
 }
 
 // A queue with the policy and the set-up jobs, before any action.

@@ -21,8 +21,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
+#include "size_limits.h"
 #include "policy.h"
 #include "queue.h"
 #include "status.h"
@@ -30,24 +32,50 @@
 namespace dlq {
 
 constexpr int kScenarioFormatVersion = 1;
-constexpr size_t kMaxScenarioTextBytes = 8192;
 
-enum class ActionType : uint8_t { kProcess, kReplay, kEnqueue };
-
-struct Action {
-  ActionType type = ActionType::kProcess;
-  Outcome outcome = Outcome::kSuccess;  // kProcess
-  std::string error;                    // kProcess: the worker's error text
-  std::string id;                       // kReplay, kEnqueue
-  std::string payload;                  // kEnqueue
-
-  static Action Process(Outcome outcome, std::string error = {});
-  static Action Replay(std::string id);
-  static Action Enqueue(std::string id, std::string payload);
+// One scripted action: a closed sum type, so every consumer (runner, link
+// writers, bindings) handles every kind or fails to compile (std::visit).
+namespace action {
+struct Process {  // process(outcome, error): lease and settle at one instant
+  Outcome outcome = Outcome::kSuccess;
+  std::string error;
+  bool operator==(const Process&) const = default;
 };
+struct Replay {  // an operator's replay(id)
+  std::string id;
+  bool operator==(const Replay&) const = default;
+};
+struct Enqueue {  // a job enqueued mid-run
+  std::string id;
+  std::string payload;
+  bool operator==(const Enqueue&) const = default;
+};
+struct Lease {  // lease(): the ready head, its attempt counted now
+  bool operator==(const Lease&) const = default;
+};
+struct Settle {  // settle("lease-<lease>", outcome, error)
+  uint32_t lease = 0;  // the token's number, 1-based
+  Outcome outcome = Outcome::kSuccess;
+  std::string error;
+  bool operator==(const Settle&) const = default;
+};
+struct Advance {  // advance(ms)
+  int64_t ms = 0;
+  bool operator==(const Advance&) const = default;
+};
+struct AdvanceToNext {  // advanceToNext()
+  bool operator==(const AdvanceToNext&) const = default;
+};
+}  // namespace action
+
+using Action = std::variant<action::Process, action::Replay, action::Enqueue, action::Lease, action::Settle,
+                            action::Advance, action::AdvanceToNext>;
+
+// True for the kinds link format v1 can carry (process, replay, enqueue).
+bool IsLessonOneAction(const Action& action);
 
 struct Scenario {
-  Policy policy;
+  Policy policy;  // the whole policy; v1 links carry only maxAttempts
   std::vector<JobSpec> jobs;     // enqueued in order before the first step
   std::vector<Action> actions;   // the script
   size_t cursor = 0;             // how many actions are applied; <= actions.size()

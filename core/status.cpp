@@ -12,6 +12,8 @@ const char* CodeName(Code code) {
     case Code::kFailedPrecondition: return "failed-precondition";
     case Code::kUnsupportedVersion: return "unsupported-version";
     case Code::kTooLarge: return "too-large";
+    case Code::kResourceExhausted: return "resource-exhausted";
+    case Code::kStaleLease: return "stale-lease";
   }
   return "unknown";
 }

@@ -21,6 +21,8 @@ enum class Code {
   kFailedPrecondition,  // the state does not allow the operation (e.g. nothing ready)
   kUnsupportedVersion,  // a scenario text of a format version this build does not read
   kTooLarge,            // an input longer than the documented limit
+  kResourceExhausted,   // the heap budget (heap_budget.h) has no room for what the call would keep
+  kStaleLease,          // a lease token that is unknown, already settled or expired
 };
 
 // Stable lower-case name of a code, e.g. "invalid-argument"; used by the JS API.
@@ -54,7 +56,12 @@ template <typename T>
 class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}                 // NOLINT: implicit by design
-  Result(Status status) : status_(std::move(status)) {}         // NOLINT: implicit by design
+  // Precondition: !status.ok(). An OK status without a value is a bug in the
+  // caller; it is turned into an internal-looking error rather than a Result
+  // whose value() would read an empty optional.
+  Result(Status status) : status_(std::move(status)) {          // NOLINT: implicit by design
+    if (status_.ok()) status_ = Status::Error(Code::kFailedPrecondition, "Result built from an OK status without a value");
+  }
 
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }

@@ -3,13 +3,17 @@
 // and `npm test` work on a fresh Debian 12 machine (root, node 20 + npm, cmake, g++).
 //
 //   node scripts/dlq.mjs setup | build | test | start | bench | bench-page
+//   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [--target link|queue]
 //
 // Set-up is idempotent and quick when everything is there: it installs missing
 // Debian packages with apt-get (as root; otherwise it prints the command and
 // stops) and npm packages with `npm ci`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync, readdirSync } from 'node:fs';
+import {
+  existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync,
+} from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import os from 'node:os';
 import path from 'node:path';
 import { buildSite } from './site.mjs';
 
@@ -24,6 +28,8 @@ const DEBIAN_PACKAGES = [
   ['doctest-dev', '/usr/lib/cmake/doctest/doctestConfig.cmake'],
   ['emscripten', '/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake'],
   ['chromium', '/usr/bin/chromium'],
+  ['clang-14', '/usr/bin/clang++-14'],  // the fuzz preset's compiler
+  ['libclang-rt-14-dev', '/usr/lib/llvm-14/lib/clang/14.0.6/include/fuzzer/FuzzedDataProvider.h'],  // libFuzzer
 ];
 
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };  // Emscripten's JS optimizer needs acorn from there
@@ -86,6 +92,168 @@ function nodeTests() {
   return files;
 }
 
+// libFuzzer harnesses (tests/fuzz/, built by the 'fuzz' preset). Each new input
+// libFuzzer keeps goes to a corpus directory and each crash to build/fuzz/artifacts/,
+// all under build/ (not in git); the seeds are copied, so the fixtures never change.
+const FUZZ_TARGETS = {
+  link: {  // ParseScenario / FormatScenario / RunScenario, seeded with every released link
+    binary: 'build/fuzz/tests/fuzz/link_fuzz',
+    flags: ['-dict=tests/fuzz/link.dict', '-max_len=8300'],  // a little past the 8,192-character limit
+    smoke: { runs: 50000, flags: [] },  // about 2 s
+    seed(dir) {
+      const fixtures = 'tests/fixtures/links';
+      for (const name of readdirSync(fixtures).sort()) {
+        if (!name.endsWith('.link')) continue;
+        // The link without the file's final newline, as a URL fragment carries it.
+        writeFileSync(path.join(dir, name), readFileSync(path.join(fixtures, name), 'utf8').replace(/\r?\n$/, ''));
+      }
+    },
+  },
+  queue: {  // operation sequences on one Queue, seeded from tests/fuzz/queue-seeds.txt (hex, one per line)
+    binary: 'build/fuzz/tests/fuzz/queue_fuzz',
+    flags: [],
+    // About 10 s; entropic scheduling's bookkeeping costs half of a run this short
+    // here, for the same coverage (the link harness gains from it).
+    smoke: { runs: 20000, flags: ['-entropic=0'] },
+    seed(dir) {
+      const lines = readFileSync('tests/fuzz/queue-seeds.txt', 'utf8').split('\n');
+      let n = 0;
+      for (const line of lines) {
+        const hex = line.replace(/#.*/, '').replace(/\s+/g, '');
+        if (hex === '') continue;
+        if (!/^([0-9A-Fa-f]{2})+$/.test(hex)) throw new Error(`tests/fuzz/queue-seeds.txt: not hex bytes: ${line}`);
+        writeFileSync(path.join(dir, `seed-${++n}`), Buffer.from(hex, 'hex'));
+      }
+    },
+  },
+};
+const FUZZ_ARTIFACTS = 'build/fuzz/artifacts';
+
+// `setarch -R` turns address randomisation off for the run: libFuzzer feeds compared
+// values (pointers among them) back into its mutations, so with ASLR the same seed
+// would not give the same inputs.
+let setarchWorks;
+function fuzzCommand(binary, args) {
+  setarchWorks ??= spawnSync('setarch', ['-R', 'true'], { stdio: 'ignore' }).status === 0;
+  return setarchWorks ? ['setarch', ['-R', binary, ...args]] : [binary, args];
+}
+
+function freshSeeds(target, dir) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  FUZZ_TARGETS[target].seed(dir);
+}
+
+// Names the inputs this run saved (crash-, leak-, timeout-, oom-…) and how to replay them.
+function reportCrash(target, since, log) {
+  const crashes = readdirSync(FUZZ_ARTIFACTS)
+    .filter((name) => name.startsWith(`${target}-`))
+    .map((name) => path.join(FUZZ_ARTIFACTS, name))
+    .filter((file) => statSync(file).mtimeMs >= since);
+  say(`fuzz ${target}: the harness found a failing input${log ? `; full output in ${log}` : ''}`);
+  for (const file of crashes) say(`  ${file}    reproduce: ${FUZZ_TARGETS[target].binary} ${file}`);
+  if (target === 'queue') say('  DLQ_FUZZ_TRACE=1 before the command prints each decoded operation');
+}
+
+// A short, fixed run for `npm test`: smoke.runs inputs from a fresh copy of the
+// seeds, with a fixed seed and no corpus reloading, so every run tries the same inputs.
+function fuzzSmoke(target) {
+  const { binary, flags, smoke } = FUZZ_TARGETS[target];
+  const corpus = mkdtempSync(path.join(os.tmpdir(), `dlq-fuzz-${target}-`));
+  const log = `build/fuzz/${target}-smoke.log`;
+  try {
+    freshSeeds(target, corpus);
+    mkdirSync(FUZZ_ARTIFACTS, { recursive: true });
+    const args = [corpus, `-runs=${smoke.runs}`, '-seed=1', '-reload=0', '-timeout=60',
+      `-artifact_prefix=${FUZZ_ARTIFACTS}/${target}-`, ...flags, ...smoke.flags];
+    const [command, commandArgs] = fuzzCommand(binary, args);
+    const since = Date.now() - 1000;
+    const started = process.hrtime.bigint();
+    const result = spawnSync(command, commandArgs, { env, encoding: 'utf8', maxBuffer: 256 << 20 });
+    if (result.error) throw result.error;
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const output = `${result.stdout}${result.stderr}`;
+    writeFileSync(log, output);
+    if (result.status !== 0) {
+      console.error(output.split('\n').slice(-80).join('\n'));
+      reportCrash(target, since, log);
+      process.exit(1);
+    }
+    const done = output.match(/#\d+\s+DONE\s+cov: (\d+) ft: (\d+) corp: (\d+)/);
+    say(`fuzz ${target}: ${smoke.runs} inputs, no failure, in ${seconds.toFixed(1)} s` +
+        (done ? ` (coverage ${done[1]} edges, ${done[2]} features, corpus ${done[3]})` : ''));
+  } finally {
+    rmSync(corpus, { recursive: true, force: true });
+  }
+}
+
+const FUZZ_USAGE = 'usage: npm run fuzz -- [--seconds N | --smoke] [--target link|queue]\n' +
+  '  runs each harness (both unless --target names one) for N seconds (default 60), one after the other;\n' +
+  '  --smoke runs the short fixed run of npm test instead (a fixed number of inputs, seed 1)';
+
+function parseFuzzArgs(argv) {
+  const options = { seconds: 60, smoke: false, targets: Object.keys(FUZZ_TARGETS) };
+  const fail = (message) => {
+    console.error(`[dlq] ${message}\n${FUZZ_USAGE}`);
+    process.exit(2);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+    if (flag === '--help' || flag === '-h') {
+      console.log(FUZZ_USAGE);
+      process.exit(0);
+    }
+    if (flag === '--smoke' && inline === undefined) {
+      options.smoke = true;
+      continue;
+    }
+    if (flag !== '--seconds' && flag !== '--target') fail(`unknown argument ${JSON.stringify(argv[i])}`);
+    const value = inline ?? argv[++i];
+    if (value === undefined) fail(`${flag} needs a value`);
+    if (flag === '--seconds') {
+      if (!/^[1-9][0-9]{0,6}$/.test(value)) fail(`--seconds must be a whole number of seconds from 1 to 9999999, got ${JSON.stringify(value)}`);
+      options.seconds = Number(value);
+      options.secondsGiven = true;
+    } else {
+      if (!Object.hasOwn(FUZZ_TARGETS, value)) fail(`--target must be one of ${Object.keys(FUZZ_TARGETS).join(', ')}, got ${JSON.stringify(value)}`);
+      options.targets = [value];
+    }
+  }
+  if (options.smoke && options.secondsGiven) fail('--smoke runs a fixed number of inputs; leave out --seconds');
+  return options;
+}
+
+// `npm run fuzz`: each harness for as long as asked, random seed, growing a corpus
+// that is kept in build/fuzz/corpus/<target> from one run to the next.
+function fuzz(argv) {
+  const { seconds, smoke, targets } = parseFuzzArgs(argv);
+  setup();
+  cmakePreset('fuzz');
+  if (smoke) {
+    for (const target of targets) fuzzSmoke(target);
+    return;
+  }
+  mkdirSync(FUZZ_ARTIFACTS, { recursive: true });
+  for (const target of targets) {
+    const { binary, flags } = FUZZ_TARGETS[target];
+    const corpus = `build/fuzz/corpus/${target}`;
+    const seeds = `build/fuzz/seeds/${target}`;
+    mkdirSync(corpus, { recursive: true });
+    freshSeeds(target, seeds);
+    say(`fuzz ${target}: ${seconds} s; corpus ${corpus} (kept), seeds ${seeds}, crashes ${FUZZ_ARTIFACTS}/${target}-*`);
+    const args = [corpus, seeds, `-max_total_time=${seconds}`, '-timeout=60', '-print_final_stats=1',
+      `-artifact_prefix=${FUZZ_ARTIFACTS}/${target}-`, ...flags];
+    const since = Date.now() - 1000;
+    const result = spawnSync(binary, args, { stdio: 'inherit', env });
+    if (result.error) throw result.error;
+    if (result.status !== 0) {
+      reportCrash(target, since);
+      process.exit(1);
+    }
+    say(`fuzz ${target}: ${seconds} s, no failure`);
+  }
+}
+
 function test() {
   setup();
   build({ sanitize: true });
@@ -93,6 +261,9 @@ function test() {
   run('ctest', ['--preset', 'native']);
   say('native suite (ctest, AddressSanitizer + UndefinedBehaviorSanitizer)');
   run('ctest', ['--preset', 'native-sanitize']);
+  say('fuzz harnesses (libFuzzer, ASan + UBSan), a fixed number of inputs each');
+  cmakePreset('fuzz');
+  for (const target of Object.keys(FUZZ_TARGETS)) fuzzSmoke(target);
   say('type check of wasm/index.d.ts (tsc --noEmit)');
   run('npx', ['--no-install', 'tsc', '--noEmit', '-p', 'tests/types']);
   say('JavaScript API and browser suites (node --test)');
@@ -128,7 +299,8 @@ switch (command) {
   case 'start': await start(); break;
   case 'bench': setup(); build(); run('node', ['--expose-gc', 'scripts/bench.mjs', ...process.argv.slice(3)]); break;
   case 'bench-page': setup(); build(); run('node', ['scripts/bench-page.mjs', ...process.argv.slice(3)]); break;
+  case 'fuzz': fuzz(process.argv.slice(3)); break;
   default:
-    console.error('usage: node scripts/dlq.mjs setup | build | test | start | bench | bench-page');
+    console.error('usage: node scripts/dlq.mjs setup | build | test | start | bench | bench-page | fuzz');
     process.exit(2);
 }

@@ -1,8 +1,10 @@
 // A static server for dist/ (sirv), used by `npm start`, the browser tests and the
-// page benchmark. It sends the same Content-Security-Policy the page declares.
+// page benchmark. It sends the Content-Security-Policy the pages declare in their
+// <meta>, plus what only a header can carry: frame-ancestors.
 import http from 'node:http';
 import sirv from 'sirv';
 
+/** The policy the pages also declare in a <meta> (web/*.html); keep the two in step. */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",
@@ -14,13 +16,21 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
 ].join('; ');
 
+/**
+ * Only pages of this origin may frame the playground (clickjacking: a page on
+ * another origin could frame it and steer clicks). Browsers ignore
+ * frame-ancestors in a <meta> CSP, so it is sent as a header only; another
+ * origin embeds a copy of dist/ with <dlq-playground> or mount() instead.
+ */
+export const FRAME_ANCESTORS = "frame-ancestors 'self'";
+
 /** Serves `dir`; resolves with the listening http.Server. Port 0 picks a free port. */
 export function serve({ dir, port = 0, host = '127.0.0.1', quiet = true }) {
   const files = sirv(dir, {
     dev: false,
     etag: true,
     setHeaders(res) {
-      res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+      res.setHeader('Content-Security-Policy', `${CONTENT_SECURITY_POLICY}; ${FRAME_ANCESTORS}`);
       res.setHeader('X-Content-Type-Options', 'nosniff');
     },
   });

@@ -7,14 +7,16 @@ export type Reason = 'permanent' | 'exhausted';
 export type EventKind = 'enqueued' | 'attempt' | 'requeued' | 'completed' | 'quarantined' | 'replayed';
 
 /**
- * Every thrown error carries a `code`: 'invalid-type' (a TypeError: wrong JS type),
- * the core's 'invalid-argument' / 'out-of-range' / 'too-large' (RangeError), 'already-exists',
- * 'not-found', 'failed-precondition', 'unsupported-version' (Error), or
- * 'disposed'. A refused call changes nothing.
+ * Every thrown error is an Error with a `code`: 'invalid-type' (a TypeError: wrong JS type,
+ * or a value that could not be read, such as a revoked Proxy), the core's 'invalid-argument' /
+ * 'out-of-range' / 'too-large' (RangeError), 'already-exists', 'not-found', 'failed-precondition',
+ * 'unsupported-version', 'resource-exhausted' (the heap budget has no room), 'disposed', or
+ * 'aborted' (the WebAssembly core stopped after a fatal error; every later call is refused).
+ * A refused call changes nothing.
  */
 export type ErrorCode =
   | 'invalid-type' | 'invalid-argument' | 'out-of-range' | 'already-exists' | 'not-found'
-  | 'failed-precondition' | 'unsupported-version' | 'too-large' | 'disposed';
+  | 'failed-precondition' | 'unsupported-version' | 'too-large' | 'resource-exhausted' | 'disposed' | 'aborted';
 export interface LabError extends Error { code: ErrorCode; }
 
 export interface QueueOptions {
@@ -89,7 +91,10 @@ export interface Queue {
   timeline(from?: number, count?: number): TimelineEvent[];
   /** Every event's `text`, each followed by "\n". */
   timelineText(): string;
-  /** Frees the wasm object; every later call throws (code 'disposed'). */
+  /**
+   * Frees the wasm object; every later call throws (code 'disposed'). After the core aborted it
+   * only forgets the queue and does not throw.
+   */
   dispose(): void;
   readonly disposed: boolean;
 }
@@ -132,12 +137,36 @@ export interface Lab {
   playableActions(scenario: Scenario | string): { playable: number; stopped: { code: ErrorCode; message: string } | null };
   /** `count` letters 's' / 't' / 'p' from the core's seeded PRNG. */
   randomOutcomes(options: { seed: number; count: number; successPercent: number; transientPercent: number }): string;
+  /** The cap on what all queues keep (half the 2 GiB module memory by default), and what they keep now. */
+  heapBudget(): { limitBytes: number; usedBytes: number };
+  /**
+   * An integer from 0 to 2 GiB. Calls that would keep more are refused ('resource-exhausted');
+   * at 2 GiB nothing is refused early and running out of memory aborts the core.
+   */
+  setHeapBudget(bytes: number): void;
+  /** True once the core has aborted; every later call then throws code 'aborted'. */
+  readonly aborted: boolean;
   /** Bytes allocated on the wasm heap now. */
   heapInUse(): number;
   /** Size of the wasm linear memory in bytes; it grows, never shrinks. */
   memoryBytes(): number;
-  /** Per-string limits in UTF-8 bytes; a longer string is refused (code 'too-large'). */
-  readonly limits: { readonly idBytes: number; readonly payloadBytes: number; readonly errorTextBytes: number };
+  /** True while the first 1,024 bytes of wasm memory are zero: a canary for writes through null. */
+  nullPageIsClean(): boolean;
+  /**
+   * The core's size limits; past one a call is refused (code 'too-large') before anything is
+   * copied into wasm memory. Strings are measured in UTF-8 bytes.
+   */
+  readonly limits: {
+    readonly idBytes: number;           // 1,024
+    readonly payloadBytes: number;      // 16 MiB
+    readonly errorTextBytes: number;    // 64 KiB
+    readonly outcomeBytes: number;      // 64: an outcome's name
+    readonly outcomeLetters: number;    // 4,194,304: one processMany() call
+    readonly batchBytes: number;        // 256 MiB: ids + payloads of one enqueueMany()
+    readonly batchJobs: number;         // 16,777,216 jobs in one enqueueMany()
+    readonly scenarioTextBytes: number; // 8,192: a scenario link
+    readonly scenarioItems: number;     // 1,048,576 jobs, and actions, in one scenario object
+  };
   readonly scenarioFormatVersion: number;
   readonly maxScenarioTextBytes: number;
   readonly maxAttemptsLimit: number;

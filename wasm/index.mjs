@@ -1,16 +1,31 @@
 // dlq-lab's public JavaScript API: a thin adapter over the C++ core compiled to
 // WebAssembly. It checks JS types (so a wrong type gets a TypeError naming the
 // argument), converts, and turns the core's error values into thrown Errors. Every
-// policy rule and every range check lives in the core. Types: ./index.d.ts.
+// policy rule, limit and range check lives in the core. Types: ./index.d.ts.
+//
+// Boundary rules (bindings.cpp states the C++ half):
+//  1. Read every user value once, into a local, before validating it: arrays are
+//     copied element by element (their length read once, within a limit) and
+//     objects field by field, so a getter or a Proxy cannot pass a check and then
+//     hand the core something else. Whatever a getter or Proxy throws while being
+//     read becomes a TypeError with code 'invalid-type' naming the argument.
+//  2. Measure every string against the core's limit before it is copied into wasm
+//     memory; the message comes from the core (sizeError).
+//  3. Call the core only with values built here, through call(): if the core
+//     throws at all (a WebAssembly.RuntimeError after an abort, say), the module's
+//     memory can no longer be trusted, so this lab refuses every later call with
+//     code 'aborted'. The finalizer never throws.
+//  4. Every error thrown to a caller is an Error with a string `code`.
 import createDlqCore from './gen/dlq_core.mjs';
 
 const OUTCOMES = "'success', 'transient' or 'permanent'";
 const ACTION_TYPES = ['process', 'replay', 'enqueue'];
 const utf8 = new TextEncoder();
+// Copies at most this large need no heap-budget check first: the budget leaves
+// far more headroom than that for boundary copies.
+const SMALL_COPY_BYTES = 1 << 20;
 
 let modulePromise = null;
-// The core's per-string limits in UTF-8 bytes (set when the core loads).
-const limits = { id: Infinity, payload: Infinity, errorText: Infinity };
 
 /**
  * Loads the WebAssembly core once per realm and returns the lab API. Works in
@@ -40,7 +55,7 @@ async function instantiate() {
 /** Describes a value for an error message: "2.5", "\"3\" (a string)", "null". */
 function describe(value) {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+  if (isArray(value)) return 'an array';
   switch (typeof value) {
     case 'string': {
       const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
@@ -56,20 +71,65 @@ function describe(value) {
   }
 }
 
-function typeError(message) {
-  const error = new TypeError(message);
-  error.code = 'invalid-type';
+/** Array.isArray, which throws for a revoked Proxy; that counts as "not an array". */
+function isArray(value) {
+  try { return Array.isArray(value); } catch { return false; }
+}
+
+function coded(Kind, code, message, cause) {
+  const error = new Kind(message, cause === undefined ? undefined : { cause });
+  error.code = code;
   return error;
 }
+
+const typeError = (message, cause) => coded(TypeError, 'invalid-type', message, cause);
 
 /** Throws the core's error value, if `result` is one; else returns `result`. */
 function unwrap(result) {
   if (result === null || typeof result !== 'object' || typeof result.error !== 'string') return result;
   const Kind = ['out-of-range', 'invalid-argument', 'too-large'].includes(result.error) ? RangeError : Error;
-  const error = new Kind(result.message);
-  error.code = result.error;
-  throw error;
+  throw coded(Kind, result.error, result.message);
 }
+
+/**
+ * Runs `read` (which reads the caller's values into locals); anything it throws
+ * that is not already one of our coded errors (a getter's exception, a revoked
+ * Proxy's TypeError, a thrown non-Error) becomes a TypeError naming `name`.
+ */
+function readInput(name, read) {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof Error && typeof error.code === 'string') throw error;
+    const detail = error instanceof Error ? error.message : describe(error);
+    throw typeError(`${name} could not be read: ${detail}`, error);
+  }
+}
+
+// ---- the core, and what happens when it aborts --------------------------
+
+let core = null;       // the Emscripten module, once loaded
+let aborted = null;    // the error that stopped the core, once it has
+
+function abortedError() {
+  const detail = (aborted instanceof Error ? aborted.message : describe(aborted))
+    .replace(/\. Build with -s ASSERTIONS=1 for more info\.?$/, '');
+  return coded(Error, 'aborted', `the WebAssembly core stopped after a fatal error (${detail}) and refuses ` +
+    'every call; reload the page or restart the process to start a new one', aborted);
+}
+
+/** Calls into the core. Any exception from it means its memory cannot be trusted any more. */
+function call(fn) {
+  if (aborted !== null) throw abortedError();
+  try {
+    return fn();
+  } catch (error) {
+    aborted = error ?? new Error('unknown');
+    throw abortedError();
+  }
+}
+
+// ---- checks of values already read into locals --------------------------
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -87,6 +147,7 @@ function checkString(name, value) {
   }
 }
 
+/** UTF-8 bytes of a well-formed string. */
 function utf8Length(text) {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
@@ -99,123 +160,198 @@ function utf8Length(text) {
   return bytes;
 }
 
-/**
- * A string over the core's limit is refused before it is copied into wasm
- * memory (a copy of hundreds of megabytes could exhaust the heap, which aborts
- * the module). UTF-8 never takes fewer bytes than UTF-16 code units, so only a
- * string longer than the limit can need this; the core checks the rest, with
- * the same message.
- */
-function checkSize(name, value, limit) {
-  if (value.length <= limit) return;
-  const bytes = utf8Length(value);
-  if (bytes <= limit) return;
-  const error = new RangeError(`${name} must be at most ${limit} bytes, got ${bytes} bytes`);
-  error.code = 'too-large';
-  throw error;
+/** Throws the core's too-large error for `given` against `limit`. */
+function tooLarge(name, limit, given, unit = 'bytes') {
+  unwrap(call(() => core.sizeError(name, limit, given, unit)));
 }
 
-/** A well-formed string within the core's size limit. */
+/**
+ * UTF-8 bytes of a well-formed string, refused if past `limit` before it is
+ * ever copied into wasm memory (a copy of hundreds of megabytes could exhaust
+ * the heap). A string of n UTF-16 units takes n to 3n bytes, so only a long one
+ * needs measuring.
+ */
+function checkSize(name, value, limit) {
+  if (value.length * 3 <= limit) return value.length * 3;
+  const bytes = utf8Length(value);
+  if (bytes > limit) tooLarge(name, limit, bytes);
+  return bytes;
+}
+
+/** A well-formed string within the core's size limit; returns an upper bound of its UTF-8 bytes. */
 function checkText(name, value, limit) {
   checkString(name, value);
-  checkSize(name, value, limit);
+  return checkSize(name, value, limit);
+}
+
+// Strings longer than this cross as UTF-8 bytes encoded natively (TextEncoder):
+// measuring and copying them character by character in JS costs far more.
+const LONG_STRING = 4096;
+
+/**
+ * A well-formed string within its limit, in the form it crosses the boundary:
+ * the string itself, or (when long) its UTF-8 bytes, which Embind copies into
+ * a std::string just the same.
+ */
+function wireText(name, value, limit) {
+  checkString(name, value);
+  if (value.length <= LONG_STRING) {
+    checkSize(name, value, limit);
+    return value;
+  }
+  if (value.length > limit) {  // no encoding needed to know it is too long: bytes >= UTF-16 units
+    tooLarge(name, limit, utf8Length(value));
+  }
+  const bytes = utf8.encode(value);
+  if (bytes.length > limit) tooLarge(name, limit, bytes.length);
+  return bytes;
+}
+
+/** Before copying `bytes` into wasm: refuses (resource-exhausted) if the heap budget lacks room. */
+function checkRoom(bytes, what) {
+  if (bytes > SMALL_COPY_BYTES) unwrap(call(() => core.checkRoom(bytes, what)));
 }
 
 function checkObject(name, value, example) {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (value === null || typeof value !== 'object' || isArray(value)) {
     throw typeError(`${name} must be an object such as ${example}, got ${describe(value)}`);
   }
 }
 
-function checkArray(name, value) {
-  if (!Array.isArray(value)) throw typeError(`${name} must be an array, got ${describe(value)}`);
+/** A copy of an array (length read once, at most `limit` items). */
+function copyArray(name, value, limit) {
+  if (!isArray(value)) throw typeError(`${name} must be an array, got ${describe(value)}`);
+  const length = value.length;
+  if (!Number.isSafeInteger(length) || length < 0) throw typeError(`${name} has an invalid length: ${describe(length)}`);
+  if (length > limit) tooLarge(name, limit, length, 'items');
+  const copy = new Array(length);
+  for (let i = 0; i < length; i++) copy[i] = value[i];
+  return copy;
 }
 
 function checkOutcome(name, value) {
   if (typeof value !== 'string') throw typeError(`${name} must be one of ${OUTCOMES}, got ${describe(value)}`);
   checkString(name, value);
+  checkSize(name, value, limits.outcomeBytes);
 }
 
 /** A number of the wrong kind is a RangeError, anything else a TypeError. */
 function checkCount(name, value) {
   if (typeof value !== 'number') throw typeError(`${name} must be a non-negative integer, got ${describe(value)}`);
   if (!Number.isSafeInteger(value) || value < 0) {
-    const error = new RangeError(`${name} must be a non-negative integer, got ${describe(value)}`);
-    error.code = 'out-of-range';
-    throw error;
+    throw coded(RangeError, 'out-of-range', `${name} must be a non-negative integer, got ${describe(value)}`);
   }
 }
 
+// The core's size limits (from its table, when the core loads).
+let limits = null;
+
 // ---- scenarios ----------------------------------------------------------
 
-/** A checked, defaulted copy of a scenario object, ready for the core. */
-function normalizeScenario(scenario) {
+/**
+ * A checked, defaulted copy of a scenario object, built from values read once;
+ * ready for the core. `bytes` bounds the UTF-8 size of its strings.
+ */
+function copyScenario(scenario) {
   checkObject('scenario', scenario, '{ maxAttempts: 3, jobs: [], actions: [] }');
-  const { maxAttempts, jobs = [], actions = [] } = scenario;
+  const maxAttempts = scenario.maxAttempts;
+  const jobsIn = scenario.jobs ?? [];
+  const actionsIn = scenario.actions ?? [];
+  const cursorIn = scenario.cursor;
   if (typeof maxAttempts !== 'number') {
     throw typeError(`scenario.maxAttempts must be an integer from 1 to 1000000, got ${describe(maxAttempts)}`);
   }
-  checkArray('scenario.jobs', jobs);
-  checkArray('scenario.actions', actions);
-  // Index loops, not map(): map() skips the holes of a sparse array.
-  const outJobs = [];
-  for (let i = 0; i < jobs.length; i++) {
-    const job = jobs[i];
+  const jobList = copyArray('scenario.jobs', jobsIn, limits.scenarioItems);
+  const actionList = copyArray('scenario.actions', actionsIn, limits.scenarioItems);
+  let bytes = 0;
+  const jobs = [];
+  for (let i = 0; i < jobList.length; i++) {
+    const job = jobList[i];
     checkObject(`scenario.jobs[${i}]`, job, "{ id: 'a', payload: '' }");
-    checkText(`scenario.jobs[${i}].id`, job.id, limits.id);
-    checkText(`scenario.jobs[${i}].payload`, job.payload ?? '', limits.payload);
-    outJobs.push({ id: job.id, payload: job.payload ?? '' });
+    const id = job.id;
+    const payload = job.payload ?? '';
+    bytes += checkText(`scenario.jobs[${i}].id`, id, limits.idBytes);
+    bytes += checkText(`scenario.jobs[${i}].payload`, payload, limits.payloadBytes);
+    jobs.push({ id, payload });
   }
-  const outActions = [];
-  for (let i = 0; i < actions.length; i++) {
-    const action = actions[i];
+  const actions = [];
+  for (let i = 0; i < actionList.length; i++) {
+    const action = actionList[i];
     const name = `scenario.actions[${i}]`;
     checkObject(name, action, "{ type: 'process', outcome: 'success' }");
-    if (!ACTION_TYPES.includes(action.type)) {
-      throw typeError(`${name}.type must be 'process', 'replay' or 'enqueue', got ${describe(action.type)}`);
+    const type = action.type;
+    if (!ACTION_TYPES.includes(type)) {
+      throw typeError(`${name}.type must be 'process', 'replay' or 'enqueue', got ${describe(type)}`);
     }
-    if (action.type === 'process') {
-      checkOutcome(`${name}.outcome`, action.outcome);
-      checkText(`${name}.error`, action.error ?? '', limits.errorText);
-      outActions.push({ type: 'process', outcome: action.outcome, error: action.error ?? '' });
-    } else if (action.type === 'replay') {
-      checkText(`${name}.id`, action.id, limits.id);
-      outActions.push({ type: 'replay', id: action.id });
+    if (type === 'process') {
+      const outcome = action.outcome;
+      const error = action.error ?? '';
+      checkOutcome(`${name}.outcome`, outcome);
+      bytes += checkText(`${name}.error`, error, limits.errorTextBytes);
+      actions.push({ type, outcome, error });
+    } else if (type === 'replay') {
+      const id = action.id;
+      bytes += checkText(`${name}.id`, id, limits.idBytes);
+      actions.push({ type, id });
     } else {
-      checkText(`${name}.id`, action.id, limits.id);
-      checkText(`${name}.payload`, action.payload ?? '', limits.payload);
-      outActions.push({ type: 'enqueue', id: action.id, payload: action.payload ?? '' });
+      const id = action.id;
+      const payload = action.payload ?? '';
+      bytes += checkText(`${name}.id`, id, limits.idBytes);
+      bytes += checkText(`${name}.payload`, payload, limits.payloadBytes);
+      actions.push({ type, id, payload });
     }
   }
-  const cursor = scenario.cursor ?? outActions.length;
+  const cursor = cursorIn ?? actions.length;
   checkCount('scenario.cursor', cursor);
-  return { maxAttempts, jobs: outJobs, actions: outActions, cursor };
+  return { scenario: { maxAttempts, jobs, actions, cursor }, bytes };
+}
+
+/** A scenario object read once into a checked copy, with room for it in the heap budget. */
+function readScenarioObject(scenario) {
+  const { scenario: copy, bytes } = readInput('scenario', () => copyScenario(scenario));
+  checkRoom(2 * bytes, 'this scenario');  // the copy in, and the queue's own
+  return copy;
+}
+
+/** A scenario argument read once: { text } for link text, else { object }. */
+function readScenario(scenario) {
+  if (typeof scenario !== 'string') return { object: readScenarioObject(scenario) };
+  checkString('scenario', scenario);
+  checkSize('scenario link', scenario, limits.scenarioTextBytes);  // the core's own name for it
+  return { text: scenario };
 }
 
 // ---- the API ------------------------------------------------------------
 
 class Lab {
-  #core;
   #registry;
 
-  constructor(core) {
-    this.#core = core;
-    // A safety net only: a queue that is garbage-collected undisposed frees its wasm memory.
-    this.#registry = new FinalizationRegistry((handle) => handle.delete());
-    limits.id = core.maxIdBytes;
-    limits.payload = core.maxPayloadBytes;
-    limits.errorText = core.maxErrorTextBytes;
-    this.limits = Object.freeze({ idBytes: core.maxIdBytes, payloadBytes: core.maxPayloadBytes,
-      errorTextBytes: core.maxErrorTextBytes });
+  constructor(module) {
+    core = module;
+    limits = Object.freeze(core.sizeLimits());
+    // A safety net only: a queue that is garbage-collected undisposed frees its
+    // wasm memory. It must never throw (it runs outside any caller's try).
+    this.#registry = new FinalizationRegistry((handle) => {
+      if (aborted !== null) return;
+      try { handle.delete(); } catch (error) { aborted ??= error; }
+    });
+    this.limits = limits;
     this.scenarioFormatVersion = core.scenarioFormatVersion;
     this.maxScenarioTextBytes = core.maxScenarioTextBytes;
     this.maxAttemptsLimit = core.maxAttemptsLimit;
     Object.freeze(this);
   }
 
+  /** True once the core has stopped after a fatal error; every later call then throws code 'aborted'. */
+  get aborted() {
+    return aborted !== null;
+  }
+
   createQueue(options) {
-    checkObject('options', options, '{ maxAttempts: 3 }');
-    const { maxAttempts } = options;
+    const maxAttempts = readInput('options', () => {
+      checkObject('options', options, '{ maxAttempts: 3 }');
+      return options.maxAttempts;
+    });
     if (typeof maxAttempts !== 'number') {
       throw typeError(`maxAttempts must be an integer from 1 to 1000000, got ${describe(maxAttempts)}`);
     }
@@ -224,21 +360,20 @@ class Lab {
 
   /** A queue in the state a scenario (object or link text) describes at its cursor. */
   runScenario(scenario) {
-    if (typeof scenario === 'string') {
-      checkString('scenario', scenario);
-      return this.#adopt((handle) => handle.initFromScenario(scenario));
-    }
-    const normalized = normalizeScenario(scenario);
-    return this.#adopt((handle) => handle.initFromScenarioObject(normalized));
+    const input = readScenario(scenario);
+    return this.#adopt((handle) => (input.text !== undefined ? handle.initFromScenario(input.text)
+      : handle.initFromScenarioObject(input.object)));
   }
 
   parseScenario(text) {
     checkString('text', text);
-    return unwrap(this.#core.parseScenario(text));
+    checkSize('scenario link', text, limits.scenarioTextBytes);  // the core's own name for it
+    return unwrap(call(() => core.parseScenario(text)));
   }
 
   formatScenario(scenario) {
-    return unwrap(this.#core.formatScenario(normalizeScenario(scenario)));
+    const object = readScenarioObject(scenario);
+    return unwrap(call(() => core.formatScenario(object)));
   }
 
   /**
@@ -247,35 +382,68 @@ class Lab {
    * null or the first refusal ({ code, message }).
    */
   playableActions(scenario) {
-    const normalized = normalizeScenario(typeof scenario === 'string' ? this.parseScenario(scenario) : scenario);
-    return unwrap(this.#core.playableActions(normalized));
+    const input = readScenario(scenario);
+    const object = input.object ?? readScenarioObject(this.parseScenario(input.text));
+    return unwrap(call(() => core.playableActions(object)));
   }
 
   /** `count` outcome letters ('s', 't', 'p') from the core's seeded PRNG, for processMany(). */
   randomOutcomes(options) {
-    checkObject('options', options, '{ seed: 1, count: 100, successPercent: 70, transientPercent: 25 }');
-    const { seed, count, successPercent, transientPercent } = options;
-    for (const [name, value] of [['seed', seed], ['count', count], ['successPercent', successPercent],
-      ['transientPercent', transientPercent]]) checkCount(name, value);
-    return unwrap(this.#core.randomOutcomes(seed, count, successPercent, transientPercent));
+    const values = readInput('options', () => {
+      checkObject('options', options, '{ seed: 1, count: 100, successPercent: 70, transientPercent: 25 }');
+      return [['seed', options.seed], ['count', options.count], ['successPercent', options.successPercent],
+        ['transientPercent', options.transientPercent]];
+    });
+    for (const [name, value] of values) checkCount(name, value);
+    const [seed, count, successPercent, transientPercent] = values.map(([, value]) => value);
+    return unwrap(call(() => core.randomOutcomes(seed, count, successPercent, transientPercent)));
+  }
+
+  /** { limitBytes, usedBytes }: the cap on what all queues keep, and what they keep now. */
+  heapBudget() {
+    return call(() => core.heapBudget());
+  }
+
+  /**
+   * Sets the heap budget: an integer from 0 to the module's maximum memory
+   * (2 GiB). Calls that would keep more are refused with 'resource-exhausted'.
+   * At the maximum nothing is refused early, and running out of memory aborts
+   * the core (every later call: 'aborted').
+   */
+  setHeapBudget(bytes) {
+    const max = call(() => core.heapMax());
+    if (typeof bytes !== 'number') throw typeError(`bytes must be an integer from 0 to ${max}, got ${describe(bytes)}`);
+    if (!Number.isSafeInteger(bytes) || bytes < 0 || bytes > max) {
+      throw coded(RangeError, 'out-of-range', `bytes must be an integer from 0 to ${max}, got ${describe(bytes)}`);
+    }
+    call(() => core.setHeapBudget(bytes));
   }
 
   /** Bytes allocated on the wasm heap now; for leak checks. */
   heapInUse() {
-    return this.#core.heapInUse();
+    return call(() => core.heapInUse());
   }
 
-  /** Size of the wasm linear memory in bytes; it grows, never shrinks. */
+  /** Size of the wasm linear memory in bytes; it grows, never shrinks. Works after an abort. */
   memoryBytes() {
-    return this.#core.memoryBytes();
+    return core.HEAPU8.length;
+  }
+
+  /**
+   * True while the first 1,024 bytes of wasm memory, which no valid pointer
+   * reaches, are all zero: a canary for writes through a null pointer. Reads the
+   * memory from JS, so it works after an abort too.
+   */
+  nullPageIsClean() {
+    return core.HEAPU8.subarray(0, 1024).every((byte) => byte === 0);
   }
 
   #adopt(init) {
-    const handle = new this.#core.QueueHandle();
+    const handle = call(() => new core.QueueHandle());
     try {
-      unwrap(init(handle));
+      unwrap(call(() => init(handle)));
     } catch (error) {
-      handle.delete();
+      if (aborted === null) handle.delete();
       throw error;
     }
     const queue = new Queue(handle, () => this.#registry.unregister(queue));
@@ -295,10 +463,9 @@ class Queue {
 
   #live() {
     if (this.#handle === null) {
-      const error = new Error('this queue has been disposed; create a new one with lab.createQueue()');
-      error.code = 'disposed';
-      throw error;
+      throw coded(Error, 'disposed', 'this queue has been disposed; create a new one with lab.createQueue()');
     }
+    if (aborted !== null) throw abortedError();
     return this.#handle;
   }
 
@@ -308,62 +475,65 @@ class Queue {
 
   enqueue(id, payload) {
     const handle = this.#live();
-    checkText('id', id, limits.id);
-    checkText('payload', payload, limits.payload);
-    unwrap(handle.enqueue(id, payload));
+    const idIn = wireText('id', id, limits.idBytes);
+    const payloadIn = wireText('payload', payload, limits.payloadBytes);
+    unwrap(call(() => handle.enqueue(idIn, payloadIn)));
   }
 
   /** All or nothing: appends every { id, payload } in order, or none. */
   enqueueMany(jobs) {
     const handle = this.#live();
-    checkArray('jobs', jobs);
-    const ids = new Array(jobs.length);
-    const payloads = new Array(jobs.length);
-    for (let i = 0; i < jobs.length; i++) {
-      const job = jobs[i];
-      if (job === null || typeof job !== 'object' || typeof job.id !== 'string' || typeof job.payload !== 'string') {
+    const { ids, payloads, bytes } = readInput('jobs', () => {
+      const list = copyArray('jobs', jobs, limits.batchJobs);
+      const ids = new Array(list.length);
+      const payloads = new Array(list.length);
+      let bytes = 0;
+      for (let i = 0; i < list.length; i++) {
+        const job = list[i];
         checkObject(`jobs[${i}]`, job, "{ id: 'a', payload: '' }");
-        checkString(`jobs[${i}].id`, job.id);
-        checkString(`jobs[${i}].payload`, job.payload);
+        const id = job.id;
+        const payload = job.payload;
+        bytes += checkText(`jobs[${i}].id`, id, limits.idBytes);
+        bytes += checkText(`jobs[${i}].payload`, payload, limits.payloadBytes);
+        ids[i] = id;
+        payloads[i] = payload;
       }
-      checkSize(`jobs[${i}].id`, job.id, limits.id);
-      checkSize(`jobs[${i}].payload`, job.payload, limits.payload);
-      ids[i] = job.id;
-      payloads[i] = job.payload;
+      return { ids, payloads, bytes };
+    });
+    if (bytes > limits.batchBytes) {
+      const exact = ids.reduce((sum, id) => sum + utf8Length(id), 0) + payloads.reduce((sum, p) => sum + utf8Length(p), 0);
+      if (exact > limits.batchBytes) tooLarge('jobs (ids and payloads together)', limits.batchBytes, exact);
     }
+    checkRoom(2 * bytes, 'enqueueMany');
     // One boundary crossing for the whole batch: NUL-joined strings, encoded to
-    // UTF-8 by the engine and copied in as bytes. Joining cannot pair up lone
-    // surrogates, so checking the joined text checks every string.
-    const idText = ids.join('\0');
-    const payloadText = payloads.join('\0');
-    if (!isWellFormed(idText) || !isWellFormed(payloadText)) {
-      jobs.forEach((job, i) => { checkString(`jobs[${i}].id`, job.id); checkString(`jobs[${i}].payload`, job.payload); });
-    }
-    const packed = handle.enqueuePacked(utf8.encode(idText), utf8.encode(payloadText), jobs.length);
+    // UTF-8 here and copied in as bytes. Every string was checked above.
+    const idBytes = utf8.encode(ids.join('\0'));
+    const payloadBytes = utf8.encode(payloads.join('\0'));
+    const packed = call(() => handle.enqueuePacked(idBytes, payloadBytes, ids.length));
     // false: some string holds NUL itself, so the fields did not split back; let
     // the core read the strings one by one instead.
-    unwrap(packed === false ? handle.enqueueArray(jobs.map((j) => ({ id: j.id, payload: j.payload }))) : packed);
+    unwrap(packed === false ? call(() => handle.enqueueArray(ids.map((id, i) => ({ id, payload: payloads[i] })))) : packed);
   }
 
   process(outcome, errorText = '') {
     const handle = this.#live();
     checkOutcome('outcome', outcome);
-    checkText('errorText', errorText, limits.errorText);
-    return unwrap(handle.process(outcome, errorText));
+    const errorIn = wireText('errorText', errorText, limits.errorTextBytes);
+    return unwrap(call(() => handle.process(outcome, errorIn)));
   }
 
   /** One attempt per letter of `outcomes` ('s', 't', 'p'), until nothing is ready; returns attempts made. */
   processMany(outcomes, errorText = '') {
     const handle = this.#live();
-    checkString('outcomes', outcomes);
-    checkText('errorText', errorText, limits.errorText);
-    return unwrap(handle.processMany(outcomes, errorText));
+    const outcomesIn = wireText('outcomes', outcomes, limits.outcomeLetters);
+    const errorIn = wireText('errorText', errorText, limits.errorTextBytes);
+    return unwrap(call(() => handle.processMany(outcomesIn, errorIn)));
   }
 
   replay(id) {
     const handle = this.#live();
-    checkString('id', id);
-    return handle.replay(id);
+    checkText('id', id, limits.idBytes);
+    return call(() => handle.replay(id));
   }
 
   /** Ready jobs, head first; optionally the slice [from, from + count). */
@@ -377,21 +547,34 @@ class Queue {
     const handle = this.#live();
     checkCount('from', from);
     if (count !== Infinity) checkCount('count', count);
-    return handle[view](from, count);
+    return call(() => handle[view](from, count));
   }
 
   /** { step, ready, completed, quarantined, events, maxAttempts } */
-  stats() { return this.#live().stats(); }
+  stats() {
+    const handle = this.#live();
+    return call(() => handle.stats());
+  }
 
   /** Events from index `from` (0-based), at most `count` of them. */
   timeline(from = 0, count = Infinity) { return this.#slice('timeline', from, count); }
 
   /** The timeline as text, one stable line per event, each ending in "\n". */
-  timelineText() { return this.#live().timelineText(); }
+  timelineText() {
+    const handle = this.#live();
+    return call(() => handle.timelineText());
+  }
 
+  /**
+   * Frees the queue's wasm memory. Disposing twice throws 'disposed'. After the
+   * core has aborted, dispose() only forgets the queue (it never calls into the
+   * broken module) and does not throw, so cleanup code always runs to the end.
+   */
   dispose() {
-    this.#live().delete();
+    if (this.#handle === null) this.#live();  // throws 'disposed'
+    const handle = this.#handle;
     this.#handle = null;
     this.#forget();
+    if (aborted === null) call(() => handle.delete());
   }
 }

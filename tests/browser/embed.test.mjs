@@ -1,8 +1,13 @@
 // Embedding: several playgrounds on one page, each with its own state; only a
 // `sync-url` playground touches location.hash.
 import { test, before, after } from 'node:test';
+import http from 'node:http';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serve, CONTENT_SECURITY_POLICY } from '../../scripts/serve.mjs';
 import assert from 'node:assert/strict';
-import { start, openPage, playground } from './harness.mjs';
+import { start, openPage, playground, ROOT } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });
@@ -71,4 +76,59 @@ test('the scenario attribute can be changed later, and a bad one alerts inside t
   assert.equal(await page.locator('section.dlq').count(), 2);
   assert.deepEqual(opened.problems, []);
   await opened.context.close();
+});
+
+const lessonPage = (src) => '<!doctype html><title>A lesson</title><link rel="icon" href="data:,">'
+  + `<h1>A lesson</h1><iframe title="playground" src="${src}" width="1000" height="700"></iframe>`;
+
+/** Opens `url` (a lesson page that frames the playground) and returns its iframe's frame too. */
+async function openLesson(browser, url) {
+  const opened = await openPage(browser, null);
+  await opened.page.goto(url);
+  const frame = await (await opened.page.$('iframe')).contentFrame();
+  return { ...opened, frame };
+}
+
+test('frame-ancestors (sent as a header, since a <meta> CSP cannot carry it): this origin may frame the page, another may not', async () => {
+  // The header is the <meta> policy plus frame-ancestors; the <meta> leaves it out (it would be ignored there).
+  for (const file of ['index.html', 'embed.html']) {
+    const response = await fetch(`${h.base}${file}`);
+    assert.equal(response.headers.get('content-security-policy'), `${CONTENT_SECURITY_POLICY}; frame-ancestors 'self'`);
+    const meta = (await response.text()).match(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/)[1];
+    assert.equal(meta, CONTENT_SECURITY_POLICY, `${file}: the <meta> declares the same policy, without frame-ancestors`);
+  }
+
+  // Same origin: the site's own lesson page frames its copy of dist/ (served
+  // with scripts/serve.mjs, so with the same header): framed and working.
+  const dir = mkdtempSync(path.join(tmpdir(), 'dlq-frame-'));
+  writeFileSync(path.join(dir, 'lesson.html'), lessonPage('dlq/index.html'));
+  symlinkSync(path.join(ROOT, 'dist'), path.join(dir, 'dlq'));
+  const site = await serve({ dir });
+  // Another origin (another port), with no policy of its own that could block the frame.
+  const elsewhere = http.createServer((req, res) => {
+    res.setHeader('Content-Type', 'text/html');
+    res.end(lessonPage(`${h.base}index.html`));
+  });
+  await new Promise((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+  try {
+    const same = await openLesson(h.browser, `http://127.0.0.1:${site.address().port}/lesson.html`);
+    await same.frame.waitForSelector('html[data-ready="true"]');
+    await same.frame.getByRole('button', { name: 'Step', exact: true }).click();
+    assert.equal(await same.frame.locator('section.dlq').getAttribute('data-step'), '1');
+    assert.deepEqual(same.problems, []);
+    await same.context.close();
+
+    // Refused by the browser: nothing of the playground runs in the frame, and the console says why.
+    const other = await openLesson(h.browser, `http://127.0.0.1:${elsewhere.address().port}/lesson.html`);
+    await other.page.waitForTimeout(500);
+    assert.equal(await other.frame.locator('section.dlq').count(), 0, 'the playground is not shown');
+    assert.equal(other.problems.length, 2, JSON.stringify(other.problems));
+    assert.equal(other.problems[0], `requestfailed: ${h.base}index.html net::ERR_BLOCKED_BY_RESPONSE`);
+    assert.match(other.problems[1], /^console\.error: Framing '.*' violates the following Content Security Policy directive: "frame-ancestors 'self'"/);
+    await other.context.close();
+  } finally {
+    await new Promise((resolve) => site.close(resolve));
+    await new Promise((resolve) => elsewhere.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

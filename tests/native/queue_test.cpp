@@ -281,6 +281,14 @@ TEST_SUITE("batches") {
     CHECK(bad.status().message() ==
           "outcomes[2] must be 's' (success), 't' (transient) or 'p' (permanent), got \"x\"");
     CHECK(q.step() == 0);
+    // A bad letter is shown whole and named by its JavaScript (UTF-16) index.
+    CHECK(q.ProcessMany("t\xC3\xA9").status().message() ==
+          "outcomes[1] must be 's' (success), 't' (transient) or 'p' (permanent), got \"\xC3\xA9\"");
+    CHECK(q.ProcessMany("\xF0\x9F\x98\x80x").status().message() ==
+          "outcomes[0] must be 's' (success), 't' (transient) or 'p' (permanent), got \"\xF0\x9F\x98\x80\"");
+    CHECK(q.ProcessMany("s\xFF").status().message() ==
+          "outcomes[1] must be 's' (success), 't' (transient) or 'p' (permanent), got \"\\xFF\"");
+    CHECK(q.event_count() == 2);
     Result<uint64_t> made = q.ProcessMany("tstsssss");
     REQUIRE(made.ok());
     CHECK(made.value() == 3);  // a:t b:s a:t (2 of 2: exhausted), then nothing is ready
@@ -395,4 +403,62 @@ TEST_CASE("ids, payloads and error texts past their limits are refused whole") {
   CHECK(q.ProcessMany("t", long_error).status().code() == Code::kTooLarge);
   CHECK(q.step() == 0);
   CHECK(q.Process("transient", std::string(kMaxErrorTextBytes, 'e')).ok());
+  CHECK(q.Process(std::string(kMaxOutcomeBytes + 1, 's')).status().message() ==
+        "outcome must be at most 64 bytes, got 65 bytes");
+  CHECK(q.ProcessMany(std::string(kMaxOutcomeLetters + 1, 's')).status().message() ==
+        "outcomes must be at most 4194304 bytes, got 4194305 bytes");
+}
+
+// The heap budget is process-wide: each test sets it and puts it back.
+struct BudgetScope {
+  size_t saved = HeapBudget::limit();
+  explicit BudgetScope(size_t limit) { HeapBudget::set_limit(limit); }
+  ~BudgetScope() { HeapBudget::set_limit(saved); }
+};
+
+TEST_CASE("the heap budget refuses what would not fit, with nothing changed, and gets every byte back") {
+  const size_t before = HeapBudget::used();
+  {
+    Queue q = MakeQueue(2);
+    REQUIRE(q.Enqueue("a", "x").ok());
+    const size_t one_job = HeapBudget::used() - before;
+    CHECK(one_job >= 2);
+    BudgetScope scope(HeapBudget::used() + 3 * one_job + 200);
+    REQUIRE(q.Enqueue("b", "x").ok());
+    const std::string big(4 * one_job, 'p');
+    Status refused = q.Enqueue("c", big);
+    CHECK(refused.code() == Code::kResourceExhausted);
+    CHECK(refused.message().rfind("enqueue needs ", 0) == 0);
+    CHECK(refused.message().find("are free (dispose of queues that are no longer needed)") != std::string::npos);
+    const std::string timeline = q.TimelineText();
+    const size_t used = HeapBudget::used();
+    CHECK(q.EnqueueMany({{"c", ""}, {"d", big}}).code() == Code::kResourceExhausted);
+    CHECK(q.Process("transient", std::string(1000, 'e')).status().code() == Code::kResourceExhausted);
+    CHECK(q.ProcessMany(std::string(100, 't')).status().code() == Code::kResourceExhausted);
+    CHECK(q.TimelineText() == timeline);
+    CHECK(HeapBudget::used() == used);
+    CHECK(q.Process("success").ok());  // small calls still fit
+    // A refused batch gives back what it appended before the bad job.
+    BudgetScope wide(SIZE_MAX);
+    const size_t used_before_batch = HeapBudget::used();
+    CHECK(q.EnqueueMany({{"x", big}, {"a", ""}}).code() == Code::kAlreadyExists);
+    CHECK(HeapBudget::used() == used_before_batch);
+    Queue moved = std::move(q);  // the charge moves with the queue
+    CHECK(HeapBudget::used() == used_before_batch);
+  }
+  CHECK(HeapBudget::used() == before);
+}
+
+TEST_CASE("a batch is refused whole past its job count or total bytes") {
+  Queue q = MakeQueue(2);
+  std::vector<JobRef> many(kMaxBatchJobs + 1, JobRef{"a", ""});
+  CHECK(q.EnqueueMany(many).message() == "jobs must be at most 16777216 items, got 16777217 items");
+  const std::string big(kMaxPayloadBytes, 'p');
+  std::vector<std::string> ids;
+  for (int i = 0; i < 17; ++i) ids.push_back("j" + std::to_string(i));
+  std::vector<JobRef> heavy;
+  for (const std::string& id : ids) heavy.push_back({id, big});
+  CHECK(q.EnqueueMany(heavy).message() ==
+        "jobs (ids and payloads together) must be at most 268435456 bytes, got 285212713 bytes");
+  CHECK(q.event_count() == 0);
 }

@@ -31,11 +31,11 @@ TEST_SUITE("scenario") {
     Scenario s;
     s.policy.max_attempts = 3;
     s.jobs = {{"a", "charge order 1"}, {"b", "charge order 2"}};
-    s.actions = {Action::Process(Outcome::kTransient, "db timeout"), Action::Process(Outcome::kSuccess),
-                 Action::Process(Outcome::kTransient, "db timeout"), Action::Process(Outcome::kTransient),
-                 Action::Replay("a"), Action::Process(Outcome::kSuccess), Action::Enqueue("c", "late"),
-                 Action::Process(Outcome::kPermanent, "bad schema"), Action::Replay("c"),
-                 Action::Process(Outcome::kSuccess)};
+    s.actions = {action::Process{Outcome::kTransient, "db timeout"}, action::Process{Outcome::kSuccess},
+                 action::Process{Outcome::kTransient, "db timeout"}, action::Process{Outcome::kTransient},
+                 action::Replay{"a"}, action::Process{Outcome::kSuccess}, action::Enqueue{"c", "late"},
+                 action::Process{Outcome::kPermanent, "bad schema"}, action::Replay{"c"},
+                 action::Process{Outcome::kSuccess}};
     s.cursor = 7;
     const std::string text = FormatScenario(s);
     CHECK(text ==
@@ -46,15 +46,15 @@ TEST_SUITE("scenario") {
     CHECK(FormatScenario(back) == text);
     CHECK(back.cursor == 7);
     CHECK(back.actions.size() == 10);
-    CHECK(back.actions[0].error == "db timeout");
-    CHECK(back.actions[6].payload == "late");
+    CHECK(std::get<action::Process>(back.actions[0]).error == "db timeout");
+    CHECK(std::get<action::Enqueue>(back.actions[6]).payload == "late");
   }
 
   TEST_CASE("round trip keeps any bytes in ids, payloads and error texts") {
     Scenario s;
     s.policy.max_attempts = 1'000'000;
     s.jobs = {{"<img src=x onerror=alert(1)>", std::string("nul\0;,:%#&\n", 11)}, {"🧾", "Zoë"}};
-    s.actions = {Action::Process(Outcome::kPermanent, "a;b,c:d%e"), Action::Replay("<img src=x onerror=alert(1)>")};
+    s.actions = {action::Process{Outcome::kPermanent, "a;b,c:d%e"}, action::Replay{"<img src=x onerror=alert(1)>"}};
     s.cursor = 2;
     const std::string text = FormatScenario(s);
     const std::string_view allowed = ";,:%-_.~!$'()*+=@/?";
@@ -67,7 +67,7 @@ TEST_SUITE("scenario") {
     CHECK(back.jobs[0].payload == s.jobs[0].payload);
     CHECK(back.jobs[1].id == "🧾");
     CHECK(back.jobs[1].payload == "Zoë");
-    CHECK(back.actions[0].error == "a;b,c:d%e");
+    CHECK(std::get<action::Process>(back.actions[0]).error == "a;b,c:d%e");
     CHECK(back.policy.max_attempts == 1'000'000);
     CHECK(FormatScenario(back) == text);
   }
@@ -96,6 +96,9 @@ TEST_SUITE("scenario") {
          "scenario link is malformed at character 3: expected ';m' and the policy's maxAttempts, got the end of the link"},
         {"v1;m0", Code::kOutOfRange, "scenario link: maxAttempts must be an integer from 1 to 1000000, got 0"},
         {"v1;m12345678", Code::kOutOfRange, "scenario link: maxAttempts at character 5 has more than 7 digits"},
+        {"v1;m00012345678", Code::kOutOfRange, "scenario link: maxAttempts at character 5 has more than 7 digits"},
+        {"v0000002;m3", Code::kUnsupportedVersion,
+         "scenario link is format v2; this build of dlq-lab reads v1 (the link needs a newer dlq-lab)"},
         {"v1;m3;ja", Code::kInvalidArgument,
          "scenario link is malformed at character 9: expected ':' between job 1's id and payload, got the end of the link"},
         {"v1;m3;ja:%zz", Code::kInvalidArgument,
@@ -123,12 +126,20 @@ TEST_SUITE("scenario") {
     }
   }
 
+  TEST_CASE("leading zeros are read leniently, as the format document says") {
+    Result<Scenario> r = ParseScenario("v0000001;m00000003;ja:;as,s;c0000001");
+    REQUIRE(r.ok());
+    CHECK(r->policy.max_attempts == 3);
+    CHECK(r->cursor == 1);
+    CHECK(FormatScenario(r.value()) == "v1;m3;ja:;as,s;c1");
+  }
+
   TEST_CASE("links over 8 KB are refused before parsing") {
     std::string text = "v1;m3;ja:" + std::string(kMaxScenarioTextBytes, 'x');
     Result<Scenario> r = ParseScenario(text);
     CHECK(r.status().code() == Code::kTooLarge);
-    CHECK(r.status().message() == "scenario link is " + std::to_string(text.size()) +
-                                      " characters long; the limit is 8192");
+    CHECK(r.status().message() == "scenario link must be at most 8192 bytes, got " + std::to_string(text.size()) +
+                                      " bytes");
     CHECK(ParseScenario(text.substr(0, kMaxScenarioTextBytes)).ok());
   }
 
@@ -193,14 +204,14 @@ TEST_SUITE("scenario") {
 TEST_CASE("ShareScenario gives only links that load") {
   Scenario ok;
   ok.jobs = {{"a", ""}};
-  ok.actions = {Action::Process(Outcome::kSuccess)};
+  ok.actions = {action::Process{Outcome::kSuccess}};
   ok.cursor = 1;
   Result<std::string> text = ShareScenario(ok);
   REQUIRE(text.ok());
   CHECK(text.value() == "v1;m3;ja:;as");
 
   Scenario replay_nothing = ok;
-  replay_nothing.actions = {Action::Replay("a")};
+  replay_nothing.actions = {action::Replay{"a"}};
   CHECK(ShareScenario(replay_nothing).status().message() ==
         "scenario action 1: replay(\"a\") found no such job in quarantine");
 

@@ -28,7 +28,10 @@ async function main(): Promise<void> {
     const code: LabError['code'] = (e as LabError).code;
     void code;
   }
-  void [replayed, ids, lastErrors, events, lines, made];
+  const budget: number = lab.heapBudget().limitBytes - lab.heapBudget().usedBytes;
+  lab.setHeapBudget(lab.limits.batchBytes * 2);
+  const broken: boolean = lab.aborted || !lab.nullPageIsClean();
+  void [replayed, ids, lastErrors, events, lines, made, budget, broken];
 
   // @ts-expect-error: outcomes are three fixed strings
   q.process('retry');

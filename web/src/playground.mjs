@@ -9,7 +9,7 @@ import { Timeline } from './timeline.mjs';
 import { StateViews, EventLog } from './state-views.mjs';
 import { commandFor, helpDialog, shortcutsEnabled } from './keyboard.mjs';
 import { PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
-import { linkFromHash, linkErrorMessage, urlFor } from './url.mjs';
+import { linkFromHash, isScenarioLink, linkErrorMessage, urlFor } from './url.mjs';
 
 const OUTCOMES = [['success', 'Success', '1'], ['transient', 'Transient failure', '2'], ['permanent', 'Permanent failure', '3']];
 const SPEEDS = [['1', '1 step/s'], ['2', '2 steps/s'], ['4', '4 steps/s'], ['10', '10 steps/s']];
@@ -25,6 +25,34 @@ function kbd(key) {
 }
 
 /**
+ * A refusal from the lab API: every error it throws is an Error with a string
+ * `code` ('too-large', 'out-of-range', 'invalid-type', …). Anything else is a
+ * bug in the page and is rethrown, never shown as if the input were wrong.
+ */
+function isRefusal(error) {
+  return error instanceof Error && typeof error.code === 'string';
+}
+
+/**
+ * Shows `message` in a field's alert and marks the field invalid; null clears both.
+ * The alert is added to (and removed from) the field's aria-describedby, so a
+ * hint the field already points at stays.
+ */
+function fieldError(input, alert, message) {
+  alert.hidden = message === null;
+  alert.textContent = message ?? '';
+  const described = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((t) => t !== '' && t !== alert.id);
+  if (message === null) {
+    input.removeAttribute('aria-invalid');
+  } else {
+    input.setAttribute('aria-invalid', 'true');
+    described.push(alert.id);
+  }
+  if (described.length > 0) input.setAttribute('aria-describedby', described.join(' '));
+  else input.removeAttribute('aria-describedby');
+}
+
+/**
  * Mounts a playground into `element` (its children are replaced).
  * options.scenario  link text ('v1;…') or a scenario object; default: the a/b example
  * options.syncUrl   read the scenario from location.hash and keep the hash up to date
@@ -34,19 +62,6 @@ function kbd(key) {
  * options.label     accessible name of the playground (default "Dead-letter queue playground")
  * Resolves to a controller: { element, session, load(scenario), link(), destroy() }.
  */
-/** Shows `message` in a field's alert and marks the field invalid; null clears both. */
-function fieldError(input, alert, message) {
-  alert.hidden = message === null;
-  alert.textContent = message ?? '';
-  if (message === null) {
-    input.removeAttribute('aria-invalid');
-    input.removeAttribute('aria-describedby');
-  } else {
-    input.setAttribute('aria-invalid', 'true');
-    input.setAttribute('aria-describedby', alert.id);
-  }
-}
-
 export async function mount(element, options = {}) {
   ensureStylesheet(element.ownerDocument);
   const lab = await loadLab();
@@ -58,7 +73,8 @@ class Playground {
   #options;
   #urlTimer = 0;
   #runTimer = 0;
-  #lastHash = null;
+  #lastHash = null;  // with sync-url: the fragment text this playground last wrote or read
+  #held = null;  // with sync-url: the link shown instead of a refused hash link (see #writeHash)
   #keys = true;  // single-key shortcuts on
   #pushNext = false;  // the next hash write adds a history entry (after a preset)
   #listeners = [];
@@ -77,9 +93,10 @@ class Playground {
     // Start from the default, then load the given scenario exactly as a later
     // load would: a refused one leaves the default and an alert, never a blank page.
     this.session = new Session(lab, DEFAULT_SCENARIO);
-    if (options.syncUrl) this.#lastHash = linkFromHash(location.hash); // read: the first write may replace it
-    const source = this.#initialSource();
-    if (source !== null) this.#loadOrAlert(source);
+    const hash = options.syncUrl ? linkFromHash(location.hash) : '';
+    if (options.syncUrl) this.#lastHash = hash; // read: the first write may replace it
+    if (isScenarioLink(hash)) this.#loadFromHash(hash);
+    else if (options.scenario !== undefined && options.scenario !== null && options.scenario !== '') this.#loadOrAlert(options.scenario);
     this.#render();
     root.dataset.ready = 'true';
 
@@ -114,14 +131,26 @@ class Playground {
     this.#clearLinkError();
   }
 
+  /** #load(), or on a refusal the default scenario and the link alert; false then. */
   #loadOrAlert(scenario) {
     try {
       this.#load(scenario);
+      return true;
     } catch (error) {
       this.#pause();
+      if (!isRefusal(error)) throw error;
       this.session.load(DEFAULT_SCENARIO);
       this.#showLinkError(error, typeof scenario === 'string' ? scenario : '');
+      return false;
     }
+  }
+
+  /**
+   * Loads a scenario link read from location.hash (sync-url). A refused one is
+   * held: it stays in the address bar until the scenario shown instead changes.
+   */
+  #loadFromHash(text) {
+    this.#held = this.#loadOrAlert(text) ? null : this.link();
   }
 
   /** The link text for the current state (the core formats it). */
@@ -132,6 +161,7 @@ class Playground {
   destroy() {
     this.#pause();
     clearTimeout(this.#urlTimer);
+    this.#urlTimer = 0;
     for (const [target, type, fn] of this.#listeners) target.removeEventListener(type, fn);
     this.timeline.destroy();
     this.session.dispose();
@@ -147,10 +177,18 @@ class Playground {
 
   #build(id, label) {
     const ui = this.#ui;
+    // A refused link: why, and the refused text whole (a link from a newer build
+    // must stay recoverable), in a read-only field with its own Copy button.
     ui.linkAlert = h('div', { class: 'dlq-alert', role: 'alert', hidden: true });
     ui.linkAlertText = h('p', {});
-    ui.linkAlertLink = h('code', { class: 'dlq-alert-link' });
-    ui.linkAlert.append(h('div', {}, ui.linkAlertText, ui.linkAlertLink), h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => this.#clearLinkError() }, 'Dismiss'));
+    ui.refusedField = h('input', { type: 'text', readonly: true, id: `${id}-refused`, class: 'dlq-input dlq-link', spellcheck: 'false' });
+    ui.refusedStatus = h('span', { class: 'dlq-refused-status' });
+    ui.refused = h('div', { class: 'dlq-alert-refused' },
+      h('label', { for: `${id}-refused`, class: 'dlq-label' }, 'Refused link'), ui.refusedField,
+      h('button', { type: 'button', class: 'dlq-btn', onclick: () => this.#copyRefused() }, 'Copy refused link'),
+      ui.refusedStatus);
+    ui.linkAlert.append(h('div', { class: 'dlq-alert-body' }, ui.linkAlertText, ui.refused),
+      h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => this.#clearLinkError() }, 'Dismiss'));
 
     // Presets, share, help
     const presets = h('div', { class: 'dlq-presets', role: 'group', 'aria-labelledby': `${id}-presets` },
@@ -179,9 +217,12 @@ class Playground {
       OUTCOMES.map(([value, name, key], i) => h('label', { for: `${id}-o-${value}`, class: `dlq-radio o-${value}` },
         ui.outcomes[i], h('span', {}, name), kbd(key))));
     ui.errorText = h('input', { type: 'text', id: `${id}-err`, class: 'dlq-input', placeholder: 'e.g. db timeout', autocomplete: 'off', 'aria-describedby': `${id}-err-hint` });
+    ui.stepAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true, id: `${id}-step-err` });
+    // The alert is about the text that was refused: editing it clears the alert.
+    ui.errorText.addEventListener('input', () => fieldError(ui.errorText, ui.stepAlert, null));
     const errorField = h('div', { class: 'dlq-field' },
       h('div', { class: 'dlq-label-row' }, h('label', { for: `${id}-err` }, 'Error text'),
-        h('span', { class: 'dlq-hint', id: `${id}-err-hint` }, 'optional, for failures')), ui.errorText);
+        h('span', { class: 'dlq-hint', id: `${id}-err-hint` }, 'optional, for failures')), ui.errorText, ui.stepAlert);
     ui.step = h('button', { type: 'button', class: 'dlq-btn dlq-primary', 'aria-keyshortcuts': 'S', onclick: () => this.#step() }, 'Step', kbd('S'));
     ui.back = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'B', onclick: () => this.#navigate(this.session.cursor - 1) }, 'Back', kbd('B'));
     ui.forward = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'F', onclick: () => this.#navigate(this.session.cursor + 1) }, 'Forward', kbd('F'));
@@ -230,6 +271,8 @@ class Playground {
     ui.whyMeta = h('span', { class: 'dlq-why-meta' });
     ui.whyText = h('span', { class: 'dlq-why-text' });
     ui.why = h('p', { class: 'dlq-why', role: 'status' }, h('span', { class: 'dlq-why-label' }, 'Why'), ui.whyMeta, ui.whyText);
+    // A refused action that has no field of its own (replay, remove, moving the cursor, a preset).
+    ui.actionAlert = h('p', { class: 'dlq-field-error dlq-action-error', role: 'alert', hidden: true });
     this.timeline = new Timeline({ idPrefix: id, onSelect: (seq) => this.#navigate(this.session.cursorForEvent(seq)) });
     this.states = new StateViews({ idPrefix: id, onReplay: (jobId) => this.#replay(jobId), onRemove: (jobId) => this.#removeJob(jobId) });
     this.log = new EventLog({ idPrefix: id });
@@ -238,68 +281,131 @@ class Playground {
       ui.linkAlert, setup,
       h('div', { class: 'dlq-body' },
         h('div', { class: 'dlq-side' }, controls),
-        h('div', { class: 'dlq-main' }, ui.why, this.timeline.element, this.states.element, this.log.element)),
+        h('div', { class: 'dlq-main' }, ui.actionAlert, ui.why, this.timeline.element, this.states.element, this.log.element)),
       ui.help);
   }
 
   // ---- scenario sources -----------------------------------------------------
 
-  /** The scenario to start with (link text or an object), or null for the default. */
-  #initialSource() {
-    const { syncUrl, scenario } = this.#options;
-    const source = syncUrl && linkFromHash(location.hash) !== '' ? linkFromHash(location.hash) : scenario;
-    return source === undefined || source === null || source === '' ? null : source;
-  }
-
+  /**
+   * sync-url: only a scenario link (url.mjs SCENARIO_LINK) is a scenario. Any
+   * other fragment — emptied, '#', an in-page anchor — is the browser's (it
+   * scrolls as usual); the scenario stays and its link is put straight back
+   * (replaceState: no history entry, no scroll), so a reload keeps the work.
+   */
   #onHashChange() {
     const text = linkFromHash(location.hash);
-    if (text === this.#lastHash || text === '') return;
+    if (!isScenarioLink(text)) {
+      this.#held = null;
+      this.#flushLink(true);
+      return;
+    }
+    if (text === this.#lastHash) return;
     this.#lastHash = text;
-    this.loadOrAlert(text);
+    this.#loadFromHash(text);
+    this.#render();
   }
 
   /**
-   * Writes `text` as the fragment (with sync-url), unless the fragment was
-   * changed by someone else since this playground last wrote or read it: then
-   * that change's hashchange event is still to come and must not be overwritten.
+   * Writes `text` as the fragment (with sync-url). It does not overwrite a
+   * scenario link someone else put there since this playground last wrote or
+   * read it: that change's hashchange event is still to come and loads it. A
+   * non-scenario fragment holds nothing to keep and is overwritten.
+   *
+   * A refused link read from the hash is held: while the link to write is still
+   * the one shown instead (#held), the address bar keeps the refused text; the
+   * first change writes a new history entry, so Back returns to it.
    */
   #writeHash(text) {
     if (!this.#options.syncUrl) return;
     const current = linkFromHash(location.hash);
-    if (current !== this.#lastHash) return;
+    if (isScenarioLink(current) && current !== this.#lastHash) return;
+    let push = this.#pushNext;
+    if (this.#held !== null) {
+      if (text === this.#held) return;
+      this.#held = null;
+      push = true;
+    }
     if (current !== text) {
       const url = text === '' ? location.pathname + location.search : `#${text}`;
-      if (this.#pushNext && current !== '') history.pushState(null, '', url);
+      if (push && isScenarioLink(current)) history.pushState(null, '', url);
       else history.replaceState(history.state, '', url);
     }
     this.#pushNext = false;
     this.#lastHash = text;
   }
 
-  /** Shows why a link was refused, and the refused text itself so its author can mend it. */
+  /** Shows why a link was refused, and the refused text whole, so its author can mend or keep it. */
   #showLinkError(error, text = '') {
-    this.#ui.linkAlertText.textContent = linkErrorMessage(error);
-    const shown = text.length > 400 ? `${text.slice(0, 400)}… (${text.length} characters)` : text;
-    this.#ui.linkAlertLink.textContent = shown === '' ? '' : `The refused link: #${shown}`;
-    this.#ui.linkAlert.hidden = false;
+    const ui = this.#ui;
+    ui.linkAlertText.textContent = linkErrorMessage(error);
+    ui.refused.hidden = text === '';
+    ui.refusedField.value = text === '' ? '' : `#${text}`;
+    ui.refusedStatus.textContent = '';
+    ui.linkAlert.hidden = false;
   }
 
   #clearLinkError() {
-    this.#ui.linkAlert.hidden = true;
-    this.#ui.linkAlertText.textContent = '';
-    this.#ui.linkAlertLink.textContent = '';
+    const ui = this.#ui;
+    ui.linkAlert.hidden = true;
+    ui.linkAlertText.textContent = '';
+    ui.refusedField.value = '';
+    ui.refusedStatus.textContent = '';
+  }
+
+  async #copyRefused() {
+    const { refusedField, refusedStatus } = this.#ui;
+    try {
+      await navigator.clipboard.writeText(refusedField.value);
+      refusedStatus.textContent = 'Copied.';
+    } catch {
+      refusedField.focus();
+      refusedField.select();
+      refusedStatus.textContent = 'Copying is blocked here: the link is selected, copy it with Ctrl+C.';
+    }
   }
 
   // ---- actions --------------------------------------------------------------
+  //
+  // Every call into the lab goes through #attempt: the core (or the JS API's
+  // type and size checks) refuses before anything changes, so a refusal only
+  // needs saying — next to the field it concerns, else in the action alert —
+  // and a running Run pauses.
+
+  /** Runs `call`; on a refusal pauses, passes the API's message to `show` and returns false. */
+  #attempt(call, show) {
+    try {
+      call();
+      return true;
+    } catch (error) {
+      this.#pause();
+      if (!isRefusal(error)) throw error;
+      show(error.message);
+      return false;
+    }
+  }
+
+  /** A `show` for #attempt that has no field: the action alert (cleared by the next change drawn). */
+  #refusedAs(what) {
+    return (message) => {
+      this.#ui.actionAlert.textContent = `${what}: ${message}.`;
+      this.#ui.actionAlert.hidden = false;
+    };
+  }
 
   #outcome() {
     return this.#ui.outcomes.find((r) => r.checked)?.value ?? 'success';
   }
 
-  /** Step with the chosen outcome; false when nothing is ready. */
+  /** Step with the chosen outcome; false when nothing is ready or the step was refused. */
   #step(outcome = this.#outcome()) {
-    const errorText = outcome === 'success' ? '' : this.#ui.errorText.value;
-    const result = this.session.step(outcome, errorText);
+    const { errorText, stepAlert } = this.#ui;
+    const text = outcome === 'success' ? '' : errorText.value;
+    let result = null;
+    const accepted = this.#attempt(() => { result = this.session.step(outcome, text); },
+      (message) => fieldError(errorText, stepAlert, `Step not taken: ${message}.`));
+    if (!accepted) return false;
+    fieldError(errorText, stepAlert, null);
     if (result === null) {
       this.#render({ notice: 'Nothing is ready: there is no job to process.' });
       return false;
@@ -310,7 +416,9 @@ class Playground {
 
   #replay(id) {
     this.#pause();
-    if (!this.session.replay(id)) {
+    let replayed = false;
+    if (!this.#attempt(() => { replayed = this.session.replay(id); }, this.#refusedAs(`Replay of "${id}" refused`))) return;
+    if (!replayed) {
       this.#render({ notice: `"${id}" is not in quarantine at this step.` });
       return;
     }
@@ -319,8 +427,12 @@ class Playground {
     if (!this.root.contains(document.activeElement) || document.activeElement === document.body) this.#ui.step.focus();
   }
 
+  /** Moves the cursor; true if it moved. */
   #goTo(cursor) {
-    if (this.session.goTo(cursor)) this.#render();
+    let moved = false;
+    this.#attempt(() => { moved = this.session.goTo(cursor); }, this.#refusedAs(`Could not go to action ${cursor}`));
+    if (moved) this.#render();
+    return moved;
   }
 
   /** A reader's own move through the script: it pauses a run first (the run itself uses #goTo). */
@@ -334,21 +446,24 @@ class Playground {
     this.#goTo(0);
   }
 
-  /** Loads a preset. With sync-url the link before it stays in the browser's history, so Back undoes it. */
+  /**
+   * Loads a preset. With sync-url the link before it stays in the browser's
+   * history, so Back undoes it: a change still waiting for its debounced hash
+   * write is written first, so it is that history entry and is not lost.
+   */
   #preset(key) {
     const preset = PRESETS.find((p) => p.key === key);
-    this.load(preset.scenario);
+    this.#flushLink();
+    if (!this.#attempt(() => this.#load(preset.scenario), this.#refusedAs(`The preset "${preset.name}" was not loaded`))) return;
     this.#pushNext = true;
+    this.#render();
   }
 
   #addJob() {
     const { jobId, payload, jobAlert } = this.#ui;
-    try {
-      this.session.addJob(jobId.value, payload.value);
-    } catch (error) {
-      fieldError(jobId, jobAlert, `Could not add the job: ${error.message}.`);
-      return;
-    }
+    const accepted = this.#attempt(() => this.session.addJob(jobId.value, payload.value),
+      (message) => fieldError(jobId, jobAlert, `Could not add the job: ${message}.`));
+    if (!accepted) return;
     fieldError(jobId, jobAlert, null);
     jobId.value = '';
     payload.value = '';
@@ -358,7 +473,7 @@ class Playground {
 
   #removeJob(id) {
     const wasFocused = this.root.contains(document.activeElement);
-    this.session.removeJob(id);
+    if (!this.#attempt(() => this.session.removeJob(id), this.#refusedAs(`Could not remove "${id}"`))) return;
     this.#render();
     if (wasFocused && (document.activeElement === document.body || !document.activeElement)) this.#ui.jobId.focus();
   }
@@ -366,19 +481,17 @@ class Playground {
   #setMaxAttempts() {
     const { maxAttempts, maxAlert } = this.#ui;
     const current = String(this.session.scenario.maxAttempts);
+    this.#pause();
     if (maxAttempts.value.trim() === '') {
       fieldError(maxAttempts, maxAlert, `Max attempts unchanged: the field is empty; enter a whole number from 1 to ${this.#lab.maxAttemptsLimit}.`);
       maxAttempts.value = current;
       return;
     }
-    this.#pause();
-    try {
-      this.session.setMaxAttempts(maxAttempts.valueAsNumber);
-    } catch (error) {
-      fieldError(maxAttempts, maxAlert, `Max attempts unchanged (still ${current}): ${error.message}.`);
+    const accepted = this.#attempt(() => this.session.setMaxAttempts(maxAttempts.valueAsNumber), (message) => {
+      fieldError(maxAttempts, maxAlert, `Max attempts unchanged (still ${current}): ${message}.`);
       maxAttempts.value = current;
-      return;
-    }
+    });
+    if (!accepted) return;
     fieldError(maxAttempts, maxAlert, null);
     this.#render();
   }
@@ -396,8 +509,8 @@ class Playground {
     this.#ui.run.classList.add('is-running');
     this.#runTimer = setInterval(() => {
       const { session } = this;
-      const moved = session.cursor < session.length ? (this.#goTo(session.cursor + 1), true) : this.#step();
-      if (!moved) this.#pause();
+      const moved = session.cursor < session.length ? this.#goTo(session.cursor + 1) : this.#step();
+      if (!moved) this.#pause(); // nothing ready, or a refusal (already shown)
     }, interval);
   }
 
@@ -436,6 +549,8 @@ class Playground {
   #render({ notice } = {}) {
     const { session } = this;
     const ui = this.#ui;
+    ui.actionAlert.hidden = true; // a refusal holds until the next change is drawn
+    ui.actionAlert.textContent = '';
     const dirty = session.takeDirty();
     const applied = session.eventsAtCursor;
     const stats = session.queue.stats();
@@ -485,7 +600,18 @@ class Playground {
   #scheduleLink() {
     clearTimeout(this.#urlTimer);
     // Deferred off the step: formatting a 1,000-job scenario takes a few ms.
-    this.#urlTimer = setTimeout(() => this.#writeLink(), 120);
+    this.#urlTimer = setTimeout(() => {
+      this.#urlTimer = 0;
+      this.#writeLink();
+    }, 120);
+  }
+
+  /** Writes the link now if a write is pending (or `always`), instead of at the end of the debounce. */
+  #flushLink(always = false) {
+    if (!always && !this.#urlTimer) return;
+    clearTimeout(this.#urlTimer);
+    this.#urlTimer = 0;
+    this.#writeLink();
   }
 
   #linkUrl(link) {
@@ -499,6 +625,7 @@ class Playground {
     try {
       link = this.link();
     } catch (error) {
+      if (!isRefusal(error)) throw error;
       ui.linkField.value = '';
       ui.linkField.placeholder = 'too large for a link';
       ui.shareStatus.textContent = `No link: ${error.message}.`;
@@ -519,8 +646,7 @@ class Playground {
   #currentUrl = null;
 
   async #copyLink() {
-    clearTimeout(this.#urlTimer);
-    this.#writeLink();
+    this.#flushLink(true);
     const ui = this.#ui;
     if (!this.#currentUrl) return;
     try {

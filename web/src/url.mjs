@@ -2,25 +2,45 @@
 // this module only moves link text in and out of the URL fragment and turns the
 // core's error codes into the message the page shows.
 
-/** The link text in a URL fragment ('#v1;…' -> 'v1;…'), or '' when there is none. */
+/**
+ * What counts as a scenario link in a URL fragment: a format version tag
+ * ('v' and decimal digits) followed by ';' ('v1;m3;…', also 'v2;…' from a newer
+ * build, which the core then refuses with a message). Every other fragment —
+ * '', 'section-2', 'v2' alone, 'V1;…' — is an ordinary in-page anchor and is
+ * never read as a scenario.
+ */
+export const SCENARIO_LINK = /^v[0-9]+;/;
+
+/** The fragment's text ('#v1;…' -> 'v1;…', '#top' -> 'top'), or '' when there is none. */
 export function linkFromHash(hash) {
   return hash.startsWith('#') ? hash.slice(1) : hash;
 }
 
-/** The specific, human message for a link the page could not load. */
+/** True when fragment text (without '#') is a scenario link, see SCENARIO_LINK. */
+export function isScenarioLink(text) {
+  return SCENARIO_LINK.test(text);
+}
+
+/** The specific, human message for a link the page could not load (by the core's error code). */
 export function linkErrorMessage(error) {
   const detail = error?.message ?? String(error);
+  const instead = 'Showing the default scenario instead.';
   switch (error?.code) {
     case 'too-large':
-      return `This link is too long to load: ${detail}. Showing the default scenario instead.`;
+      return `This link is too long to load: ${detail}. ${instead}`;
     case 'unsupported-version':
-      return `This link uses a version of the link format that this page cannot read: ${detail}. Showing the default scenario instead.`;
+      return `This link uses a version of the link format that this page cannot read: ${detail}. ${instead}`;
+    case 'out-of-range':
+      return `This link has a value out of range: ${detail}. ${instead}`;
     case 'already-exists':
     case 'not-found':
     case 'failed-precondition':
-      return `This link is well-formed but describes a run that cannot happen: ${detail}. Showing the default scenario instead.`;
+      return `This link is well-formed but describes a run that cannot happen: ${detail}. ${instead}`;
+    case 'invalid-argument':
+    case 'invalid-type':
+      return `This link is malformed and could not be loaded: ${detail}. ${instead}`;
     default:
-      return `This link is malformed and could not be loaded: ${detail}. Showing the default scenario instead.`;
+      return `This link could not be loaded: ${detail}. ${instead}`;
   }
 }
 

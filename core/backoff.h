@@ -1,0 +1,36 @@
+// The retry clock's formulas, pure: no queue, no state but the PRNG passed in.
+// Policy::Check() has accepted the Backoff given to every function here.
+#pragma once
+
+#include <cstdint>
+
+#include "policy.h"
+#include "prng.h"
+
+namespace dlq {
+
+// The delay before jitter after failed attempt `attempt` (1-based): 0 for none,
+// baseMs for fixed, min(capMs, baseMs * 2^(attempt-1)) for exponential (no
+// overflow for any attempt count).
+int64_t UnjitteredDelay(const Backoff& backoff, uint32_t attempt);
+
+// The delay after failed attempt `attempt`, with jitter drawn from `jitter` (one
+// draw per jittered delay; none for kind none or jitter none). `previous` is the
+// job's previous delay, or 0 before its first retry (decorrelated then uses baseMs).
+int64_t NextDelay(const Backoff& backoff, uint32_t attempt, int64_t previous, Prng& jitter);
+
+// The largest delay NextDelay can give after `attempt`, when the job's previous
+// delay was at most `previous_max` (0 before its first retry).
+int64_t MaxDelay(const Backoff& backoff, uint32_t attempt, int64_t previous_max);
+
+// The bounded path: the most attempts and the longest time a job can spend from
+// its first lease to quarantine when it is leased as soon as it is ready:
+// max_attempts * lease_ms plus the largest delay after each of attempts
+// 1..max_attempts-1 (every lease running to its expiry).
+struct WorstCase {
+  uint32_t attempts = 0;
+  int64_t time_ms = 0;
+};
+WorstCase WorstCasePath(const Policy& policy);
+
+}  // namespace dlq

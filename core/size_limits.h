@@ -1,0 +1,52 @@
+// Size limits: every string and batch a caller hands the core has a stated
+// maximum, checked before anything else (a call past one is refused with
+// TooLarge and changes nothing), so that no single call can exhaust memory. The
+// WebAssembly build's memory is capped at 2 GB; the JS API measures strings
+// against these same numbers (read from the core) before copying them in.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "status.h"
+
+namespace dlq {
+
+constexpr size_t kMaxIdBytes = 1024;
+constexpr size_t kMaxPayloadBytes = size_t{16} << 20;    // 16 MiB
+constexpr size_t kMaxErrorTextBytes = size_t{64} << 10;  // 64 KiB
+constexpr size_t kMaxOutcomeBytes = 64;                  // an outcome's name; the longest is 9 bytes
+constexpr size_t kMaxOutcomeLetters = size_t{1} << 22;   // one ProcessMany call (4,194,304 attempts)
+constexpr size_t kMaxBatchBytes = size_t{256} << 20;     // ids + payloads of one EnqueueMany
+constexpr size_t kMaxBatchJobs = size_t{1} << 24;         // jobs of one EnqueueMany
+constexpr size_t kMaxScenarioTextBytes = 8192;           // a scenario link
+constexpr size_t kMaxScenarioItems = size_t{1} << 20;    // jobs, and actions, of one scenario object
+
+// One row per limit, in a fixed order; the JS API reads this table rather than
+// copying the numbers.
+struct SizeLimit {
+  const char* key;   // the JS name, e.g. "idBytes"
+  size_t value;
+  const char* unit;  // "bytes" or "items"
+};
+constexpr SizeLimit kSizeLimits[] = {
+    {"idBytes", kMaxIdBytes, "bytes"},
+    {"payloadBytes", kMaxPayloadBytes, "bytes"},
+    {"errorTextBytes", kMaxErrorTextBytes, "bytes"},
+    {"outcomeBytes", kMaxOutcomeBytes, "bytes"},
+    {"outcomeLetters", kMaxOutcomeLetters, "bytes"},
+    {"batchBytes", kMaxBatchBytes, "bytes"},
+    {"batchJobs", kMaxBatchJobs, "items"},
+    {"scenarioTextBytes", kMaxScenarioTextBytes, "bytes"},
+    {"scenarioItems", kMaxScenarioItems, "items"},
+};
+
+// TooLarge: "<name> must be at most <limit> <unit>, got <given> <unit>".
+Status TooLarge(std::string_view name, size_t limit, size_t given, std::string_view unit = "bytes");
+
+// OK if given <= limit, else TooLarge as above.
+Status CheckSize(std::string_view name, size_t limit, size_t given, std::string_view unit = "bytes");
+
+}  // namespace dlq
