@@ -128,7 +128,7 @@ std::string ExplainEvent(const Event& e) {
     case EventKind::kDelayed:
       return id + " waits in delayed until " + Ms(e.until) + ", then joins the tail of the ready queue";
     case EventKind::kDue:
-      return id + "'s backoff is over: it joined the tail of the ready queue";
+      return "the backoff of " + id + " is over: it joined the tail of the ready queue";
     case EventKind::kCompleted:
       return id + " completed after " + Plural(e.attempts, "attempt", "attempts");
     case EventKind::kQuarantined:

@@ -4,18 +4,34 @@
 // step-back, time travel and shareable links are built on.
 //
 // The text form (docs/scenario-format.md) is what playground links carry in their
-// fragment. Version 1:
+// fragment. Two versions, each with its own reader and writer (link.h); v1 is
+// frozen, so every released link keeps loading:
 //
 //   v1;m<maxAttempts>[;j<id>:<payload>,…][;a<action>,…][;c<cursor>]
+//   v2;m<maxAttempts>[;b<kind><baseMs>.<capMs><jitter>][;l<leaseMs>];s<seed>
+//     [;j<id>:<payload>,…][;a<action>,…][;c<cursor>]
 //
 //   action  s[:<error>] | t[:<error>] | p[:<error>]   process with that outcome
 //           r<id>                                      replay(id)
 //           e<id>:<payload>                            enqueue a job mid-run
+//   v2 only:
+//           l                                          lease()
+//           k<n><s|t|p>[:<error>]                      settle("lease-<n>", outcome, error)
+//           w<ms>                                      advance(ms)
+//           n                                          advanceToNext()
+//   kind    f fixed, x exponential, n none (b is left out for the default backoff,
+//           none 1000.60000n; n is written only with a base or cap of its own)
+//   jitter  n none, f full, e equal, d decorrelated
 //
-// Strings are percent-encoded UTF-8 (a link whose strings decode to anything
-// else is malformed: links are text); everything outside A–Z a–z 0–9 and
-// - _ . ~ ! $ ' ( ) * + = @ / ? is escaped as %HH. `c` is omitted when the cursor
-// is at the end of the script. Example, the lesson's a/b run:  v1;m3;ja:,b:;at,s,s
+// v2 writes the seed always, leaseMs when it is not 30000. FormatScenario writes
+// the lowest version that expresses the scenario: v1 for lesson 1's policy and
+// actions, else v2. Strings are percent-encoded UTF-8 (a link whose strings
+// decode to anything else is malformed: links are text); everything outside
+// A–Z a–z 0–9 and - _ . ~ ! $ ' ( ) * + = @ / ? is escaped as %HH. `c` is
+// omitted when the cursor is at the end of the script. Examples, the lesson's
+// a/b run, and the same with exponential backoff and full jitter:
+//   v1;m3;ja:,b:;at,s,s
+//   v2;m3;bx100.5000f;s1;ja:,b:;at,s,n,s     (n: a waits out its delay)
 #pragma once
 
 #include <cstdint>
@@ -31,7 +47,10 @@
 
 namespace dlq {
 
-constexpr int kScenarioFormatVersion = 1;
+// The link format versions this build reads; it writes the lowest one that can
+// express a scenario, so kScenarioFormatVersion is the newest it reads and writes.
+constexpr int kOldestScenarioFormatVersion = 1;
+constexpr int kScenarioFormatVersion = 2;
 
 // One scripted action: a closed sum type, so every consumer (runner, link
 // writers, bindings) handles every kind or fails to compile (std::visit).
@@ -81,16 +100,24 @@ struct Scenario {
   size_t cursor = 0;             // how many actions are applied; <= actions.size()
 };
 
+// Field by field (policy, jobs' ids and payloads, actions, cursor).
+bool operator==(const Scenario& a, const Scenario& b);
+
 // OutOfRange unless cursor <= actions (the number of actions in the script).
 Status CheckCursor(uint64_t cursor, size_t actions);
 
-// Parses the text form. TooLarge beyond kMaxScenarioTextBytes, UnsupportedVersion
-// for "v<n>" with n != 1, InvalidArgument (naming the position) for anything else
-// malformed, OutOfRange for maxAttempts or a cursor out of range.
+// Parses the text form, v1 or v2. TooLarge beyond kMaxScenarioTextBytes (checked
+// first), UnsupportedVersion for "v<n>" with n outside 1..kScenarioFormatVersion,
+// InvalidArgument (naming the 1-based character position) for anything else
+// malformed; a policy Policy::Check refuses keeps its code (OutOfRange or
+// InvalidArgument); OutOfRange for a cursor, an advance's ms or a settle's lease
+// number out of range. Every message starts "scenario link".
 Result<Scenario> ParseScenario(std::string_view text);
 
-// The canonical text form; ParseScenario(FormatScenario(s)) gives s back when
-// every string in s is UTF-8.
+// The canonical text form, in the lowest version that expresses `scenario` (v1
+// when policy.IsLessonOne() and every action IsLessonOneAction, else v2).
+// ParseScenario(FormatScenario(s)) gives s back when every string in s is UTF-8
+// and every value is one ParseScenario accepts.
 std::string FormatScenario(const Scenario& scenario);
 
 // The link text of a scenario that loads: FormatScenario(s), or the Status that
@@ -99,9 +126,14 @@ std::string FormatScenario(const Scenario& scenario);
 // action up to the cursor that the queue refuses).
 Result<std::string> ShareScenario(const Scenario& scenario);
 
-// A fresh queue with the jobs enqueued and the first `cursor` actions applied.
-// Every action must be accepted: a duplicate id, a replay of an id not in
-// quarantine, or a process with nothing ready is an error naming the action.
+// A fresh queue with the policy, the jobs enqueued (one Enqueue each, so the set-up
+// is the queue's actions 1..J and script action i is its action J + i) and the
+// first `cursor` actions applied. Every action must be accepted; a refusal is an
+// error naming the action ("scenario action <i>: "): a duplicate id, a replay of
+// an id not in quarantine, a process or lease with nothing ready
+// (FailedPrecondition), a settle the queue refuses (its code, e.g. StaleLease), an
+// advance past the clock's range, an advanceToNext with no pending timer
+// (FailedPrecondition).
 Result<Queue> RunScenario(const Scenario& scenario);
 
 // How far a script can be played, whatever its cursor: `playable` actions from

@@ -1,9 +1,13 @@
-// `npm run bench`: one workload — 1,000,000 jobs, seeded random outcomes (70%
-// success, 25% transient, 5% permanent), maxAttempts 3 — run natively and
-// through the JS API in Node; prints attempts per second, their ratio, and the
-// size of what a page downloads. Numbers, not a test: nothing here fails on speed.
+// `npm run bench`: two workloads, each run natively and through the JS API in
+// Node; prints attempts per second, their ratio, and the size of what a page
+// downloads. Numbers, not a test: nothing here fails on speed.
+//  * lesson 1: 1,000,000 jobs, seeded random outcomes (70% success, 25%
+//    transient, 5% permanent), maxAttempts 3, process only;
+//  * the clock: 200,000 jobs, exponential backoff 100..10,000 ms with full
+//    jitter, leases of 1 s, maxAttempts 5; 20% of leases are left to expire, the
+//    rest settled at once (tests/bench/native_bench.cpp makes the same calls).
 //
-//   node scripts/bench.mjs [jobs] [seed]
+//   node scripts/bench.mjs [jobs] [seed] [clockJobs]
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -12,6 +16,7 @@ import { loadLab } from 'dlq-lab';
 
 const jobs = Number(process.argv[2] ?? 1_000_000);
 const seed = Number(process.argv[3] ?? 42);
+const clockJobs = Number(process.argv[4] ?? 200_000);
 const mix = { successPercent: 70, transientPercent: 25 };
 
 function nativeRun() {
@@ -19,10 +24,46 @@ function nativeRun() {
   return JSON.parse(out);
 }
 
-function makeJobs() {
-  const list = new Array(jobs);
-  for (let i = 0; i < jobs; i++) list[i] = { id: `job-${i}`, payload: `payload ${i}` };
+function makeJobs(count = jobs) {
+  const list = new Array(count);
+  for (let i = 0; i < count; i++) list[i] = { id: `job-${i}`, payload: `payload ${i}` };
   return list;
+}
+
+function nativeClockRun() {
+  const out = execFileSync('build/native/dlq_bench', ['clock', String(clockJobs), String(seed)], { encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
+// The clock workload through the JS API: one call per lease, settle and jump.
+function clockRun(lab) {
+  const names = { s: 'success', t: 'transient', p: 'permanent' };
+  const outcomes = lab.randomOutcomes({ seed, count: clockJobs * 6, ...mix });
+  const settles = lab.randomOutcomes({ seed: seed + 1, count: clockJobs * 6, successPercent: 80, transientPercent: 20 });
+  const list = makeJobs(clockJobs);
+  collect();
+  const start = performance.now();
+  const q = lab.createQueue({ maxAttempts: 5, leaseMs: 1000, seed,
+    backoff: { kind: 'exponential', baseMs: 100, capMs: 10_000, jitter: 'full' } });
+  q.enqueueMany(list);
+  const enqueued = performance.now();
+  let attempts = 0;
+  let expired = 0;
+  for (;;) {
+    const lease = q.lease();
+    if (lease === null) {
+      if (q.advanceToNext() === null) break;
+      continue;
+    }
+    const settle = settles[attempts] === 's';
+    const letter = outcomes[attempts];
+    attempts++;
+    if (settle) q.settle(lease.token, names[letter]); else expired++;
+  }
+  const done = performance.now();
+  const stats = q.stats();
+  q.dispose();
+  return { attempts, expired, stats, enqueueSeconds: (enqueued - start) / 1000, processSeconds: (done - enqueued) / 1000 };
 }
 
 // Each run starts from a collected JS heap (node --expose-gc, as scripts/dlq.mjs
@@ -79,6 +120,14 @@ if (batched.attempts !== native.attempts || perCall.attempts !== native.attempts
   process.exit(1);
 }
 
+const nativeClock = nativeClockRun();
+const jsClock = clockRun(lab);
+if (jsClock.attempts !== nativeClock.attempts || jsClock.stats.events !== nativeClock.events ||
+    jsClock.stats.now !== nativeClock.now || jsClock.stats.quarantined !== nativeClock.quarantined) {
+  console.error('the clock runs disagree: native', nativeClock, 'JS', jsClock);
+  process.exit(1);
+}
+
 const sizes = {
   wasm: sizeOf('wasm/gen/dlq_core.wasm'),
   glue: sizeOf('wasm/gen/dlq_core.mjs'),
@@ -93,6 +142,14 @@ for (const [name, run] of [['native (C++)', native], ['JS API, batched', batched
   console.log(`${name.padEnd(18)} ${run.enqueueSeconds.toFixed(3).padStart(9)}  ${run.processSeconds.toFixed(3).padStart(9)}  ` +
     `${fmt(rate(run)).padStart(10)}   ${(rate(native) / rate(run)).toFixed(2)}x`);
 }
+console.log(`\nclock workload: ${fmt(clockJobs)} jobs, exponential 100..10000 ms, full jitter, leases 1 s, maxAttempts 5, 20% of leases expire`);
+console.log(`          ${fmt(nativeClock.attempts)} attempts (${fmt(nativeClock.expired)} expired), ${fmt(nativeClock.completed)} completed, ` +
+  `${fmt(nativeClock.quarantined)} quarantined, ${fmt(nativeClock.events)} events, ends at ${fmt(nativeClock.now)} ms\n`);
+console.log('run                 enqueue s  process s  attempts/s   vs native');
+for (const [name, run] of [['native (C++)', nativeClock], ['JS API, per call', jsClock]]) {
+  console.log(`${name.padEnd(18)} ${run.enqueueSeconds.toFixed(3).padStart(9)}  ${run.processSeconds.toFixed(3).padStart(9)}  ` +
+    `${fmt(rate(run)).padStart(10)}   ${(rate(nativeClock) / rate(run)).toFixed(2)}x`);
+}
 console.log('\nsize            raw bytes   gzip -9');
 for (const [name, s] of Object.entries(sizes)) {
   console.log(`${name.padEnd(14)} ${fmt(s.raw).padStart(10)} ${fmt(s.gzip).padStart(9)}`);
@@ -101,4 +158,6 @@ console.log(`${'total'.padEnd(14)} ${fmt(sizes.wasm.raw + sizes.glue.raw + sizes
 console.log(`\n${JSON.stringify({ jobs, seed, attempts: native.attempts, attemptsPerSecond: {
   native: Math.round(rate(native)), batched: Math.round(rate(batched)), perCall: Math.round(rate(perCall)) },
 ratio: { batched: +(rate(native) / rate(batched)).toFixed(2), perCall: +(rate(native) / rate(perCall)).toFixed(2) },
+clock: { attempts: nativeClock.attempts, attemptsPerSecond: { native: Math.round(rate(nativeClock)), js: Math.round(rate(jsClock)) },
+  ratio: +(rate(nativeClock) / rate(jsClock)).toFixed(2) },
 sizes, totalGzip })}`);

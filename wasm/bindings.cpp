@@ -187,6 +187,7 @@ dlq::Status ReadInteger(const val& v, const dlq::IntegerField& field, const std:
 // capMs?, jitter? }, leaseMs?, seed? }. Absent fields keep the core's defaults
 // (dlq::Policy{}); ranges, names and the pair rules are the core's.
 dlq::Result<dlq::Policy> PolicyFromValue(const val& in, const std::string& prefix) {
+  if (!IsObject(in)) return NotA(prefix.empty() ? "options" : prefix.substr(0, prefix.size() - 1), "an object");
   dlq::Policy p;
   if (dlq::Status s = ReadInteger(in["maxAttempts"], dlq::kMaxAttemptsField, prefix, true, &p.max_attempts); !s.ok()) {
     return s;
@@ -300,6 +301,7 @@ class QueueHandle {
     for (size_t i = 0; i < n; ++i) {
       val job = jobs[i];
       const std::string name = "jobs[" + std::to_string(i) + "]";
+      if (!IsObject(job)) return ErrorValue(NotA(name, "an object"));
       if (dlq::Status s = ReadString(job["id"], name + ".id", &specs[i].id); !s.ok()) return ErrorValue(s);
       if (dlq::Status s = ReadString(job["payload"], name + ".payload", &specs[i].payload); !s.ok()) {
         return ErrorValue(s);
@@ -549,6 +551,7 @@ dlq::Status ReadOutcome(const val& v, const std::string& name, dlq::Outcome* out
 // One action object built by index.mjs; `name` is "scenario.actions[i]". Every
 // type is named here; an unknown one is refused.
 dlq::Result<dlq::Action> ActionFromValue(const val& a, const std::string& name) {
+  if (!IsObject(a)) return NotA(name, "an object");
   std::string type;
   if (dlq::Status st = ReadString(a["type"], name + ".type", &type); !st.ok()) return st;
   if (type == "process") {
@@ -574,8 +577,8 @@ dlq::Result<dlq::Action> ActionFromValue(const val& a, const std::string& name) 
     std::string token;
     if (dlq::Status s = ReadString(a["token"], name + ".token", &token); !s.ok()) return s;
     if (!ParseLeaseToken(token, &st.lease)) {
-      return dlq::Status::InvalidArgument(name + ".token must be a lease token such as \"lease-1\", got " +
-                                          dlq::QuoteShort(token));
+      return dlq::Status::InvalidArgument(name + ".token must be a lease token \"lease-<n>\" with n from 1 to " +
+                                          std::to_string(UINT32_MAX) + ", got " + dlq::QuoteShort(token));
     }
     if (dlq::Status s = ReadOutcome(a["outcome"], name, &st.outcome); !s.ok()) return s;
     if (dlq::Status s = ReadString(a["error"], name + ".error", &st.error); !s.ok()) return s;
@@ -608,6 +611,7 @@ dlq::Result<dlq::Scenario> ScenarioFromValue(val in) {
   for (size_t i = 0; i < job_count; ++i) {
     val job = jobs[i];
     const std::string name = "scenario.jobs[" + std::to_string(i) + "]";
+    if (!IsObject(job)) return NotA(name, "an object");
     if (dlq::Status st = ReadString(job["id"], name + ".id", &s.jobs[i].id); !st.ok()) return st;
     if (dlq::Status st = ReadString(job["payload"], name + ".payload", &s.jobs[i].payload); !st.ok()) return st;
   }

@@ -2,26 +2,65 @@
 // Emscripten 3.1.6 cannot emit these; keep them in step with index.mjs.
 
 export type Outcome = 'success' | 'transient' | 'permanent';
-export type Disposition = 'completed' | 'requeued' | 'quarantined';
+/** 'requeued': straight back to the ready tail; 'delayed': parked until its due time, then to the ready tail. */
+export type Disposition = 'completed' | 'requeued' | 'quarantined' | 'delayed';
 export type Reason = 'permanent' | 'exhausted';
-export type EventKind = 'enqueued' | 'attempt' | 'requeued' | 'completed' | 'quarantined' | 'replayed';
+export type EventKind =
+  | 'enqueued' | 'attempt' | 'requeued' | 'completed' | 'quarantined' | 'replayed'
+  | 'leased' | 'expired' | 'delayed' | 'due';
+export type BackoffKind = 'none' | 'fixed' | 'exponential';
+export type Jitter = 'none' | 'full' | 'equal' | 'decorrelated';
+/** The names of the core's integer fields, as its table (lab.integerFields) spells them. */
+export type IntegerFieldName = 'maxAttempts' | 'backoff.baseMs' | 'backoff.capMs' | 'leaseMs' | 'seed' | 'ms';
 
 /**
  * Every thrown error is an Error with a `code`: 'invalid-type' (a TypeError: wrong JS type,
  * or a value that could not be read, such as a revoked Proxy), the core's 'invalid-argument' /
  * 'out-of-range' / 'too-large' (RangeError), 'already-exists', 'not-found', 'failed-precondition',
- * 'unsupported-version', 'resource-exhausted' (the heap budget has no room), 'disposed', or
- * 'aborted' (the WebAssembly core stopped after a fatal error; every later call is refused).
- * A refused call changes nothing.
+ * 'unsupported-version', 'resource-exhausted' (the heap budget has no room), 'stale-lease' (a
+ * settle with a token that is unknown, already settled or expired), 'disposed', or 'aborted'
+ * (the WebAssembly core stopped after a fatal error; every later call is refused). A refused
+ * call changes nothing.
  */
 export type ErrorCode =
   | 'invalid-type' | 'invalid-argument' | 'out-of-range' | 'already-exists' | 'not-found'
-  | 'failed-precondition' | 'unsupported-version' | 'too-large' | 'resource-exhausted' | 'disposed' | 'aborted';
+  | 'failed-precondition' | 'unsupported-version' | 'too-large' | 'resource-exhausted' | 'stale-lease'
+  | 'disposed' | 'aborted';
 export interface LabError extends Error { code: ErrorCode; }
 
+/**
+ * How long a job waits after a failed attempt n before it is ready again: none 0, fixed
+ * baseMs, exponential min(capMs, baseMs * 2^(n-1)); then jitter: none v, full U[0, v], equal
+ * h + U[0, v - h] with h = floor(v / 2), decorrelated min(capMs, U[baseMs, 3 * previous delay])
+ * (exponential only). A delay of 0 requeues at once.
+ */
+export interface BackoffOptions {
+  /** Default 'none'; a jitter other than 'none' needs a backoff. */
+  kind?: BackoffKind;
+  /** An integer from 1 to 86,400,000 (one day); default 1,000. */
+  baseMs?: number;
+  /** An integer from baseMs to 86,400,000; default 60,000. */
+  capMs?: number;
+  /** Default 'none'; 'decorrelated' needs kind 'exponential'. */
+  jitter?: Jitter;
+}
+
+/** A queue's policy; absent fields take the core's defaults. Ranges: lab.integerFields. */
 export interface QueueOptions {
   /** Total attempts per job, the first included: an integer from 1 to 1,000,000. */
   maxAttempts: number;
+  backoff?: BackoffOptions;
+  /** How long a lease lasts before it expires: an integer from 1 to 86,400,000; default 30,000. */
+  leaseMs?: number;
+  /** Seeds the jitter: an integer from 0 to 4,294,967,295; default 1. */
+  seed?: number;
+}
+
+/** The whole policy, defaults filled in (Queue.policy(), parsed scenarios); createQueue() takes it. */
+export interface Policy extends QueueOptions {
+  backoff: Required<BackoffOptions>;
+  leaseMs: number;
+  seed: number;
 }
 
 export interface Job { id: string; payload: string; attempts: number; }
@@ -42,23 +81,63 @@ export interface AttemptResult {
   disposition: Disposition;
   /** Present when disposition is 'quarantined'. */
   reason?: Reason;
+  /** Present when disposition is 'delayed': the backoff chosen, in ms (> 0). */
+  delayMs?: number;
+  /** Present when disposition is 'delayed': when the job joins the ready tail. */
+  dueAt?: number;
 }
+
+/** What lease() hands a worker. The attempt is counted already. */
+export interface Lease {
+  id: string;
+  payload: string;
+  /** The attempt this lease counted, 1-based. */
+  attempt: number;
+  /** "lease-<n>", never reused within the queue; settle() takes it. */
+  token: string;
+  leasedAt: number;
+  /** When the lease expires unless settled first. */
+  expiresAt: number;
+}
+
+export interface DelayedJob extends Job {
+  /** When it joins the ready tail. */
+  dueAt: number;
+}
+
+export interface LeasedJob extends Job {
+  token: string;
+  expiresAt: number;
+}
+
+/** The bounded path: the most attempts and the longest time from a job's first lease to quarantine. */
+export interface WorstCase { attempts: number; timeMs: number; }
 
 export interface TimelineEvent {
   /** 1, 2, 3, … in order. */
   seq: number;
   /** The queue's step when it happened; 0 = before the first step. */
   step: number;
+  /** The accepted call that caused it, 1-based (stats().actions counts them). */
+  action: number;
+  /** Virtual milliseconds. */
+  time: number;
   kind: EventKind;
   id: string;
-  /** 'attempt': this attempt's number; 'replayed': the count before the reset; else the job's count. */
+  /** 'attempt', 'leased', 'expired': this attempt's number; 'replayed': the count before the reset; else the job's count. */
   attempts: number;
   maxAttempts: number;
   outcome?: Outcome;          // 'attempt'
-  disposition?: Disposition;  // 'attempt'
-  error?: string;             // 'attempt'
-  reason?: Reason;            // 'quarantined', and a quarantining 'attempt'
+  disposition?: Disposition;  // 'attempt', 'expired'
+  /** 'attempt': the worker's error text; 'expired': why. */
+  error?: string;
+  reason?: Reason;            // 'quarantined', and a quarantining 'attempt' or 'expired'
   payloadBytes?: number;      // 'enqueued', 'replayed'
+  token?: string;             // 'leased', 'expired', and an 'attempt' that settled a lease
+  /** 'leased': its expiry; 'delayed', and a delaying 'attempt' or 'expired': the due time. */
+  until?: number;
+  /** 'delayed', and a delaying 'attempt' or 'expired': until - time. */
+  delayMs?: number;
   /** One stable line, byte-identical to the native core's (golden files). */
   text: string;
   /** One sentence stating the rule applied. */
@@ -67,6 +146,13 @@ export interface TimelineEvent {
 
 export interface QueueStats {
   step: number; ready: number; completed: number; quarantined: number; events: number; maxAttempts: number;
+  /** The virtual time in ms. */
+  now: number;
+  /** Accepted calls that changed the queue. */
+  actions: number;
+  delayed: number;
+  /** Active leases. */
+  leased: number;
 }
 
 export interface Queue {
@@ -80,12 +166,33 @@ export interface Queue {
   processMany(outcomes: string, errorText?: string): number;
   /** An operator's explicit replay: attempts reset to 0, appended at the ready tail. False if not quarantined. */
   replay(id: string): boolean;
+  /** Takes the ready head and counts its attempt now; null when nothing is ready. */
+  lease(): Lease | null;
+  /**
+   * Ends a lease with the worker's outcome, decided like process(). The outcome and error text
+   * are checked first, then the token: unknown, settled or expired throws code 'stale-lease'.
+   */
+  settle(token: string, outcome: Outcome, errorText?: string): AttemptResult;
+  /** Moves the clock on by `ms` (an integer from 0; time stays within 2^53 - 1), firing due timers in order. */
+  advance(ms: number): void;
+  /** Jumps to the earliest pending timer and fires what is due then: the new time, or null if none is pending. */
+  advanceToNext(): number | null;
+  /** The virtual time in ms. */
+  now(): number;
+  /** The most attempts and the longest time a job can spend from its first lease to quarantine. */
+  worstCase(): WorstCase;
+  /** The whole policy, defaults filled in. */
+  policy(): Policy;
   /** Fresh copies: head first. `from` / `count` select a slice (default: all). */
   ready(from?: number, count?: number): Job[];
   /** Fresh copies, in completion order. */
   completed(from?: number, count?: number): Job[];
   /** Fresh copies, in arrival order. */
   quarantined(from?: number, count?: number): QuarantineEntry[];
+  /** Fresh copies, in firing order: earliest due first, ties in the order set. */
+  delayed(from?: number, count?: number): DelayedJob[];
+  /** Active leases, in expiry order. */
+  leased(from?: number, count?: number): LeasedJob[];
   stats(): QueueStats;
   /** Events from index `from` (0-based), at most `count`. */
   timeline(from?: number, count?: number): TimelineEvent[];
@@ -102,10 +209,15 @@ export interface Queue {
 export type ScenarioAction =
   | { type: 'process'; outcome: Outcome; error?: string }
   | { type: 'replay'; id: string }
-  | { type: 'enqueue'; id: string; payload?: string };
+  | { type: 'enqueue'; id: string; payload?: string }
+  | { type: 'lease' }
+  /** `token` is "lease-<n>": the n-th lease of the run. */
+  | { type: 'settle'; token: string; outcome: Outcome; error?: string }
+  | { type: 'advance'; ms: number }
+  | { type: 'advanceToNext' };
 
-export interface Scenario {
-  maxAttempts: number;
+/** The policy (as createQueue() takes it) with the jobs and the script. */
+export interface Scenario extends QueueOptions {
   /** Enqueued in order before the first step. */
   jobs?: ReadonlyArray<{ id: string; payload?: string }>;
   /** The script. */
@@ -114,15 +226,17 @@ export interface Scenario {
   cursor?: number;
 }
 
-export interface ParsedScenario {
-  maxAttempts: number;
+export interface ParsedScenario extends Policy {
   jobs: { id: string; payload: string }[];
   actions: ({ type: 'process'; outcome: Outcome; error: string } | { type: 'replay'; id: string } |
-    { type: 'enqueue'; id: string; payload: string })[];
+    { type: 'enqueue'; id: string; payload: string } | { type: 'lease' } |
+    { type: 'settle'; token: string; outcome: Outcome; error: string } | { type: 'advance'; ms: number } |
+    { type: 'advanceToNext' })[];
   cursor: number;
 }
 
 export interface Lab {
+  /** A queue at time 0 with the policy `options` describes (absent fields: the core's defaults). */
   createQueue(options: QueueOptions): Queue;
   /** A queue in the state the scenario (object or link text) reaches at its cursor. */
   runScenario(scenario: Scenario | string): Queue;
@@ -167,6 +281,12 @@ export interface Lab {
     readonly scenarioTextBytes: number; // 8,192: a scenario link
     readonly scenarioItems: number;     // 1,048,576 jobs, and actions, in one scenario object
   };
+  /**
+   * The core's integer fields and their ranges; a number outside one is refused (code
+   * 'out-of-range'), a value of another type too (code 'invalid-type').
+   */
+  readonly integerFields: { readonly [name in IntegerFieldName]: { readonly min: number; readonly max: number } };
+  /** The newest link format version this build reads and writes (it writes the lowest that fits). */
   readonly scenarioFormatVersion: number;
   readonly maxScenarioTextBytes: number;
   readonly maxAttemptsLimit: number;

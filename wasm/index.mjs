@@ -19,7 +19,9 @@
 import createDlqCore from './gen/dlq_core.mjs';
 
 const OUTCOMES = "'success', 'transient' or 'permanent'";
-const ACTION_TYPES = ['process', 'replay', 'enqueue'];
+// The scripted action types copyAction() reads, for its message.
+const ACTION_TYPES = "'process', 'replay', 'enqueue', 'lease', 'settle', 'advance' or 'advanceToNext'";
+const BACKOFF_EXAMPLE = "{ kind: 'exponential', baseMs: 100, capMs: 10000, jitter: 'full' }";
 const utf8 = new TextEncoder();
 // Copies at most this large need no heap-budget check first: the budget leaves
 // far more headroom than that for boundary copies.
@@ -243,6 +245,59 @@ function checkCount(name, value) {
   }
 }
 
+/**
+ * A number for one of the core's integer fields (`field` as its table names it);
+ * absent is fine unless `required`. A value of another type is a TypeError with
+ * the core's message for that field, `prefix` in front; the range is the core's
+ * to check.
+ */
+function checkInteger(prefix, field, value, required = false) {
+  if (value === undefined && !required) return;
+  if (typeof value !== 'number') {
+    throw typeError(prefix + unwrap(call(() => core.integerTypeMessage(field, describe(value)))));
+  }
+}
+
+/**
+ * A name the core parses (a backoff kind, a jitter), if present. The core has
+ * no limit of its own for these; an outcome's (a name too) bounds the copy.
+ */
+function checkName(name, value) {
+  if (value !== undefined) checkText(name, value, limits.outcomeBytes);
+}
+
+/**
+ * A policy ({ maxAttempts, backoff?: { kind?, baseMs?, capMs?, jitter? },
+ * leaseMs?, seed? }) read once from `source` into a plain object for the core,
+ * which fills in its defaults and checks ranges, names and pairs. `prefix`
+ * names the owner in TypeErrors ('' or 'scenario.').
+ */
+function copyPolicy(source, prefix) {
+  const maxAttempts = source.maxAttempts;
+  const backoffIn = source.backoff;
+  const leaseMs = source.leaseMs;
+  const seed = source.seed;
+  let backoff;
+  if (backoffIn !== undefined) {
+    checkObject(`${prefix}backoff`, backoffIn, BACKOFF_EXAMPLE);
+    const kind = backoffIn.kind;
+    const baseMs = backoffIn.baseMs;
+    const capMs = backoffIn.capMs;
+    const jitter = backoffIn.jitter;
+    backoff = { kind, baseMs, capMs, jitter };
+  }
+  checkInteger(prefix, 'maxAttempts', maxAttempts, true);
+  if (backoff !== undefined) {
+    checkName(`${prefix}backoff.kind`, backoff.kind);
+    checkInteger(prefix, 'backoff.baseMs', backoff.baseMs);
+    checkInteger(prefix, 'backoff.capMs', backoff.capMs);
+    checkName(`${prefix}backoff.jitter`, backoff.jitter);
+  }
+  checkInteger(prefix, 'leaseMs', leaseMs);
+  checkInteger(prefix, 'seed', seed);
+  return { maxAttempts, backoff, leaseMs, seed };
+}
+
 // The core's size limits (from its table, when the core loads).
 let limits = null;
 
@@ -254,13 +309,10 @@ let limits = null;
  */
 function copyScenario(scenario) {
   checkObject('scenario', scenario, '{ maxAttempts: 3, jobs: [], actions: [] }');
-  const maxAttempts = scenario.maxAttempts;
+  const policy = copyPolicy(scenario, 'scenario.');
   const jobsIn = scenario.jobs ?? [];
   const actionsIn = scenario.actions ?? [];
   const cursorIn = scenario.cursor;
-  if (typeof maxAttempts !== 'number') {
-    throw typeError(`scenario.maxAttempts must be an integer from 1 to 1000000, got ${describe(maxAttempts)}`);
-  }
   const jobList = copyArray('scenario.jobs', jobsIn, limits.scenarioItems);
   const actionList = copyArray('scenario.actions', actionsIn, limits.scenarioItems);
   let bytes = 0;
@@ -276,34 +328,57 @@ function copyScenario(scenario) {
   }
   const actions = [];
   for (let i = 0; i < actionList.length; i++) {
-    const action = actionList[i];
-    const name = `scenario.actions[${i}]`;
-    checkObject(name, action, "{ type: 'process', outcome: 'success' }");
-    const type = action.type;
-    if (!ACTION_TYPES.includes(type)) {
-      throw typeError(`${name}.type must be 'process', 'replay' or 'enqueue', got ${describe(type)}`);
-    }
-    if (type === 'process') {
-      const outcome = action.outcome;
-      const error = action.error ?? '';
-      checkOutcome(`${name}.outcome`, outcome);
-      bytes += checkText(`${name}.error`, error, limits.errorTextBytes);
-      actions.push({ type, outcome, error });
-    } else if (type === 'replay') {
-      const id = action.id;
-      bytes += checkText(`${name}.id`, id, limits.idBytes);
-      actions.push({ type, id });
-    } else {
-      const id = action.id;
-      const payload = action.payload ?? '';
-      bytes += checkText(`${name}.id`, id, limits.idBytes);
-      bytes += checkText(`${name}.payload`, payload, limits.payloadBytes);
-      actions.push({ type, id, payload });
-    }
+    const { action, bytes: actionBytes } = copyAction(actionList[i], `scenario.actions[${i}]`);
+    bytes += actionBytes;
+    actions.push(action);
   }
   const cursor = cursorIn ?? actions.length;
   checkCount('scenario.cursor', cursor);
-  return { scenario: { maxAttempts, jobs, actions, cursor }, bytes };
+  return { scenario: { ...policy, jobs, actions, cursor }, bytes };
+}
+
+/** One scripted action read once into a checked copy; every type is named, any other refused. */
+function copyAction(action, name) {
+  checkObject(name, action, "{ type: 'process', outcome: 'success' }");
+  const type = action.type;
+  switch (type) {
+    case 'process': {
+      const outcome = action.outcome;
+      const error = action.error ?? '';
+      checkOutcome(`${name}.outcome`, outcome);
+      return { action: { type, outcome, error }, bytes: checkText(`${name}.error`, error, limits.errorTextBytes) };
+    }
+    case 'replay': {
+      const id = action.id;
+      return { action: { type, id }, bytes: checkText(`${name}.id`, id, limits.idBytes) };
+    }
+    case 'enqueue': {
+      const id = action.id;
+      const payload = action.payload ?? '';
+      const bytes = checkText(`${name}.id`, id, limits.idBytes) + checkText(`${name}.payload`, payload, limits.payloadBytes);
+      return { action: { type, id, payload }, bytes };
+    }
+    case 'lease':
+    case 'advanceToNext':
+      return { action: { type }, bytes: 0 };
+    case 'settle': {
+      const token = action.token;
+      const outcome = action.outcome;
+      const error = action.error ?? '';
+      // The core has no limit of its own for a token ("lease-<n>"); an id's bounds the copy.
+      let bytes = checkText(`${name}.token`, token, limits.idBytes);
+      checkOutcome(`${name}.outcome`, outcome);
+      bytes += checkText(`${name}.error`, error, limits.errorTextBytes);
+      return { action: { type, token, outcome, error }, bytes };
+    }
+    case 'advance': {
+      const ms = action.ms;
+      checkInteger(`${name}.`, 'ms', ms, true);
+      return { action: { type, ms }, bytes: 0 };
+    }
+    default:
+      throw typeError(`${name}.type must be ${ACTION_TYPES}, got ${describe(type)}`);
+  }
 }
 
 /** A scenario object read once into a checked copy, with room for it in the heap budget. */
@@ -336,6 +411,9 @@ class Lab {
       try { handle.delete(); } catch (error) { aborted ??= error; }
     });
     this.limits = limits;
+    const fields = core.integerFields();
+    for (const range of Object.values(fields)) Object.freeze(range);
+    this.integerFields = Object.freeze(fields);
     this.scenarioFormatVersion = core.scenarioFormatVersion;
     this.maxScenarioTextBytes = core.maxScenarioTextBytes;
     this.maxAttemptsLimit = core.maxAttemptsLimit;
@@ -347,15 +425,16 @@ class Lab {
     return aborted !== null;
   }
 
+  /**
+   * A queue with the policy `options` describes ({ maxAttempts, backoff?, leaseMs?,
+   * seed? }); absent fields take the core's defaults.
+   */
   createQueue(options) {
-    const maxAttempts = readInput('options', () => {
+    const policy = readInput('options', () => {
       checkObject('options', options, '{ maxAttempts: 3 }');
-      return options.maxAttempts;
+      return copyPolicy(options, '');
     });
-    if (typeof maxAttempts !== 'number') {
-      throw typeError(`maxAttempts must be an integer from 1 to 1000000, got ${describe(maxAttempts)}`);
-    }
-    return this.#adopt((handle) => handle.init(maxAttempts));
+    return this.#adopt((handle) => handle.init(policy));
   }
 
   /** A queue in the state a scenario (object or link text) describes at its cursor. */
@@ -536,12 +615,70 @@ class Queue {
     return call(() => handle.replay(id));
   }
 
+  /**
+   * Takes the ready head and counts its attempt now: { id, payload, attempt,
+   * token, leasedAt, expiresAt }, or null when nothing is ready.
+   */
+  lease() {
+    const handle = this.#live();
+    return unwrap(call(() => handle.lease()));
+  }
+
+  /**
+   * Ends the lease `token` with the worker's outcome, like process(). The outcome
+   * and error text are checked first, then the token: unknown, settled or expired
+   * is an Error with code 'stale-lease', and nothing changes.
+   */
+  settle(token, outcome, errorText = '') {
+    const handle = this.#live();
+    checkOutcome('outcome', outcome);
+    const errorIn = wireText('errorText', errorText, limits.errorTextBytes);
+    // The core has no limit of its own for a token ("lease-<n>"); an id's bounds the copy.
+    checkText('token', token, limits.idBytes);
+    return unwrap(call(() => handle.settle(token, outcome, errorIn)));
+  }
+
+  /** Moves the virtual clock on by `ms`, firing every timer due on the way, each at its own time. */
+  advance(ms) {
+    const handle = this.#live();
+    checkInteger('', 'ms', ms, true);
+    unwrap(call(() => handle.advance(ms)));
+  }
+
+  /** Jumps to the earliest pending timer and fires what is due then: the new time, or null (nothing pending). */
+  advanceToNext() {
+    const handle = this.#live();
+    return call(() => handle.advanceToNext());
+  }
+
+  /** The virtual time in milliseconds. */
+  now() {
+    const handle = this.#live();
+    return call(() => handle.now());
+  }
+
+  /** { attempts, timeMs }: the most attempts and the longest time a job can spend from its first lease to quarantine. */
+  worstCase() {
+    const handle = this.#live();
+    return call(() => handle.worstCase());
+  }
+
+  /** The whole policy, defaults filled in, as an options object createQueue() takes. */
+  policy() {
+    const handle = this.#live();
+    return call(() => handle.policy());
+  }
+
   /** Ready jobs, head first; optionally the slice [from, from + count). */
   ready(from = 0, count = Infinity) { return this.#slice('ready', from, count); }
   /** Completed jobs in completion order; optionally a slice. */
   completed(from = 0, count = Infinity) { return this.#slice('completed', from, count); }
   /** Quarantine entries in arrival order; optionally a slice. */
   quarantined(from = 0, count = Infinity) { return this.#slice('quarantined', from, count); }
+  /** Delayed jobs in firing order (earliest due first, ties in the order set); optionally a slice. */
+  delayed(from = 0, count = Infinity) { return this.#slice('delayed', from, count); }
+  /** Active leases in expiry order; optionally a slice. */
+  leased(from = 0, count = Infinity) { return this.#slice('leased', from, count); }
 
   #slice(view, from, count) {
     const handle = this.#live();
@@ -550,7 +687,7 @@ class Queue {
     return call(() => handle[view](from, count));
   }
 
-  /** { step, ready, completed, quarantined, events, maxAttempts } */
+  /** { step, ready, completed, quarantined, events, maxAttempts, now, actions, delayed, leased } */
   stats() {
     const handle = this.#live();
     return call(() => handle.stats());

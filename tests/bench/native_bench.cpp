@@ -1,6 +1,7 @@
-// Native half of `npm run bench`: the benchmark workload run directly on the core.
+// Native half of `npm run bench`: the benchmark workloads run directly on the core.
 // Prints one JSON object; scripts/bench.mjs runs the same workload through the JS
-// API and compares. Usage: dlq_bench [jobs] [seed]
+// API and compares. Usage: dlq_bench [jobs] [seed]   (lesson 1: process only)
+//                          dlq_bench clock [jobs] [seed]   (backoff, leases, expiries)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -9,7 +10,68 @@
 
 #include "dlq.h"
 
+namespace {
+
+// The clock workload, shared with scripts/bench.mjs (which must make the same
+// calls): exponential backoff 100..10,000 ms with full jitter, leases of 1 s,
+// maxAttempts 5. Each ready job is leased; 20% of leases are left to expire (the
+// worker "crashed"), the rest are settled at once with the next outcome letter;
+// when nothing is ready the clock jumps to the next timer.
+int ClockWorkload(size_t jobs, uint64_t seed) {
+  const std::string outcomes = dlq::RandomOutcomes(seed, jobs * 6, 70, 25).value();
+  const std::string settles = dlq::RandomOutcomes(seed + 1, jobs * 6, 80, 20).value();  // 's' settle, else expire
+  std::vector<dlq::JobSpec> specs(jobs);
+  for (size_t i = 0; i < jobs; ++i) specs[i] = {"job-" + std::to_string(i), "payload " + std::to_string(i)};
+
+  const auto start = std::chrono::steady_clock::now();
+  dlq::Policy policy;
+  policy.max_attempts = 5;
+  policy.backoff = {dlq::BackoffKind::kExponential, 100, 10'000, dlq::Jitter::kFull};
+  policy.lease_ms = 1000;
+  policy.seed = static_cast<int64_t>(seed);
+  auto queue = dlq::Queue::Create(policy);
+  if (!queue.ok()) return 1;
+  std::vector<dlq::JobRef> refs;
+  refs.reserve(jobs);
+  for (const dlq::JobSpec& spec : specs) refs.push_back({spec.id, spec.payload});
+  if (!queue->EnqueueMany(refs).ok()) return 1;
+  const auto enqueued = std::chrono::steady_clock::now();
+  size_t leases = 0, expired = 0;
+  static const char* kNames[] = {"success", "transient", "permanent"};
+  while (true) {
+    if (queue->ready_size() == 0) {
+      if (!queue->AdvanceToNext().has_value()) break;
+      continue;
+    }
+    auto grant = queue->Lease();
+    if (!grant.ok() || leases >= outcomes.size()) return 1;
+    const char letter = outcomes[leases];
+    const bool settle = settles[leases] == 's';
+    ++leases;
+    if (!settle) {
+      ++expired;
+      continue;
+    }
+    if (!queue->Settle(grant->token, kNames[letter == 's' ? 0 : letter == 't' ? 1 : 2]).ok()) return 1;
+  }
+  const auto done = std::chrono::steady_clock::now();
+  const double enqueue_s = std::chrono::duration<double>(enqueued - start).count();
+  const double process_s = std::chrono::duration<double>(done - enqueued).count();
+  std::printf(
+      "{\"jobs\":%zu,\"attempts\":%zu,\"expired\":%zu,\"completed\":%zu,\"quarantined\":%zu,\"events\":%zu,"
+      "\"now\":%lld,\"enqueueSeconds\":%.6f,\"processSeconds\":%.6f}\n",
+      jobs, leases, expired, queue->completed_size(), queue->quarantine_size(), queue->event_count(),
+      static_cast<long long>(queue->now()), enqueue_s, process_s);
+  return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "clock") {
+    return ClockWorkload(argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 200'000,
+                         argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 42);
+  }
   const size_t jobs = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1'000'000;
   const uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 42;
   // Every attempt draws one letter; 2x the jobs is more than the workload can use.

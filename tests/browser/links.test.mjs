@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, openPage, playground, FIXTURES, assertClean } from './harness.mjs';
+import { start, openPage, playground, FIXTURES, SCREENSHOTS, assertClean } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });
@@ -28,11 +28,24 @@ for (const name of fixtures) {
     const pg = playground(opened.page);
     assert.equal(await opened.page.getByRole('alert').count(), 0);
     assert.deepEqual(await pg.logLines(), expected);
-    const parsed = await opened.page.evaluate(async (text) => {
+    const { parsed, playable } = await opened.page.evaluate(async (text) => {
       const { loadLab } = await import('./wasm/index.mjs');
-      return (await loadLab()).parseScenario(text);
+      const lab = await loadLab();
+      return { parsed: lab.parseScenario(text), playable: lab.playableActions(text).playable };
     }, link);
     assert.equal(await pg.cursor(), parsed.cursor);
+    // The page keeps the whole scenario: its link is the fixture's, policy and all
+    // (a redo tail that no longer plays is dropped, as docs/playground.md says).
+    if (playable === parsed.actions.length) {
+      await opened.page.waitForFunction((text) => decodeURIComponent(location.hash) === decodeURIComponent(`#${text}`), link);
+    }
+    // The clock's kinds appear in the legend only when the timeline has them.
+    const kinds = new Set(parsed.actions.map((a) => a.type));
+    const leasedInLegend = opened.page.locator('.dlq-legend li[data-kind="leased"]');
+    assert.equal(await leasedInLegend.isVisible(), kinds.has('lease'), 'the "Leased" legend entry');
+    if (name === 'v2-backoff-jitter.link') {
+      await opened.page.screenshot({ path: path.join(SCREENSHOTS, 'v2-backoff-jitter.png'), fullPage: true });
+    }
     assertClean(opened);
     await opened.context.close();
   });
@@ -45,8 +58,8 @@ const BAD_LINKS = [
   ['a script the core refuses', '#v1;m3;ja:x;arb', /This link is well-formed but describes a run that cannot happen: .*replay\("b"\)/],
   // (the core's wording of the size limit is being reworded: match what both say)
   ['over-long', `#v1;m3;ja:${'x'.repeat(9000)}`, /This link is too long to load: scenario link .*\b8192\b.*\b9009\b|This link is too long to load: scenario link .*\b9009\b.*\b8192\b/],
-  ['future version', '#v2;m3;ja:x', /This link uses a version of the link format that this page cannot read: scenario link is format v2; this build of dlq-lab reads v1 \(the link needs a newer dlq-lab\)/],
-  ['older unknown version', '#v0;m3;ja:x', /This link uses a version of the link format that this page cannot read: scenario link is format v0; this build of dlq-lab reads v1\./],
+  ['future version', '#v3;m3;ja:x', /This link uses a version of the link format that this page cannot read: scenario link is format v3; this build of dlq-lab reads v1 and v2 \(the link needs a newer dlq-lab\)/],
+  ['older unknown version', '#v0;m3;ja:x', /This link uses a version of the link format that this page cannot read: scenario link is format v0; this build of dlq-lab reads v1 and v2\./],
 ];
 
 for (const [kind, hash, message] of BAD_LINKS) {

@@ -131,11 +131,11 @@ test('an in-page anchor (#section-2) is not a scenario: no alert, the state stay
 });
 
 test('a refused link stays in the address bar and whole in the alert until the user changes something; Back returns to it', async () => {
-  const refused = `v2;m3;ja:${'x'.repeat(600)}`; // a link from a newer build, longer than 400 characters
+  const refused = `v3;m3;ja:${'x'.repeat(600)}`; // a link from a newer build, longer than 400 characters
   const opened = await open(`#${refused}`, { context: { permissions: ['clipboard-read', 'clipboard-write'] } });
   const { page, pg } = opened;
   const alert = page.getByRole('alert');
-  assert.match(await alert.textContent(), /version of the link format that this page cannot read: scenario link is format v2/);
+  assert.match(await alert.textContent(), /version of the link format that this page cannot read: scenario link is format v3/);
   const field = pg.field('Refused link');
   assert.equal(await field.inputValue(), `#${refused}`, 'the refused text is offered whole');
   await page.screenshot({ path: screenshotPath('refused-link-alert') });
@@ -194,7 +194,7 @@ test('a preset within the link debounce of a change keeps that change in history
 });
 
 test('the refused-link alert at 390 px and 1280 px: axe clean, no sideways scroll', async () => {
-  const refused = `v2;m3;ja:${'x'.repeat(600)}`;
+  const refused = `v3;m3;ja:${'x'.repeat(600)}`;
   for (const [name, viewport] of [['mobile', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]]) {
     const opened = await open(`#${refused}`, { viewport });
     const { page } = opened;

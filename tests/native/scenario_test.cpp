@@ -97,8 +97,8 @@ TEST_SUITE("scenario") {
         {"v1;m0", Code::kOutOfRange, "scenario link: maxAttempts must be an integer from 1 to 1000000, got 0"},
         {"v1;m12345678", Code::kOutOfRange, "scenario link: maxAttempts at character 5 has more than 7 digits"},
         {"v1;m00012345678", Code::kOutOfRange, "scenario link: maxAttempts at character 5 has more than 7 digits"},
-        {"v0000002;m3", Code::kUnsupportedVersion,
-         "scenario link is format v2; this build of dlq-lab reads v1 (the link needs a newer dlq-lab)"},
+        {"v0000003;m3", Code::kUnsupportedVersion,
+         "scenario link is format v3; this build of dlq-lab reads v1 and v2 (the link needs a newer dlq-lab)"},
         {"v1;m3;ja", Code::kInvalidArgument,
          "scenario link is malformed at character 9: expected ':' between job 1's id and payload, got the end of the link"},
         {"v1;m3;ja:%zz", Code::kInvalidArgument,
@@ -111,9 +111,16 @@ TEST_SUITE("scenario") {
          "scenario link is malformed at character 10: expected a field in order: j (jobs), a (actions), c (cursor), got 'j'"},
         {"v1;m3;ja:<b>", Code::kInvalidArgument,
          "scenario link is malformed at character 10: expected job 1 payload characters (letters, digits, -_.~!$'()*+=@/? or %HH escapes), got \"<\""},
-        {"v2;m3", Code::kUnsupportedVersion,
-         "scenario link is format v2; this build of dlq-lab reads v1 (the link needs a newer dlq-lab)"},
-        {"v0;m3", Code::kUnsupportedVersion, "scenario link is format v0; this build of dlq-lab reads v1"},
+        {"v3;m3", Code::kUnsupportedVersion,
+         "scenario link is format v3; this build of dlq-lab reads v1 and v2 (the link needs a newer dlq-lab)"},
+        {"v0;m3", Code::kUnsupportedVersion, "scenario link is format v0; this build of dlq-lab reads v1 and v2"},
+        {"v1234567;m3", Code::kUnsupportedVersion,
+         "scenario link: the format version at character 2 has more than 6 digits"},
+        // v1 is frozen: the kinds v2 added are not v1 actions.
+        {"v1;m3;ja:;al", Code::kInvalidArgument,
+         "scenario link is malformed at character 12: expected action 1 (s, t or p to process, r to replay, e to enqueue), got 'l'"},
+        {"v1;m3;s1", Code::kInvalidArgument,
+         "scenario link is malformed at character 7: expected a field in order: j (jobs), a (actions), c (cursor), got 's'"},
         {"v1;m3;ja:%FF%FE", Code::kInvalidArgument,
          "scenario link: job 1 payload ending at character 15 is not UTF-8 once its %HH escapes are decoded"},
     };
@@ -183,7 +190,7 @@ TEST_SUITE("scenario") {
 
   TEST_CASE("every released link fixture still loads and gives its recorded timeline") {
     const std::filesystem::path dir = std::filesystem::path(DLQ_SOURCE_DIR) / "tests/fixtures/links";
-    size_t count = 0;
+    size_t count[2] = {0, 0};
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
       if (entry.path().extension() != ".link") continue;
       CAPTURE(entry.path().string());
@@ -195,9 +202,12 @@ TEST_SUITE("scenario") {
       std::filesystem::path expected = entry.path();
       expected.replace_extension(".timeline.txt");
       CHECK(q->TimelineText() == ReadFile(expected));
-      ++count;
+      // Written again (some released links are not canonical: %3D for '='), it reads the same.
+      CHECK(MustParse(FormatScenario(s)) == s);
+      ++count[text.rfind("v1;", 0) == 0 ? 0 : 1];
     }
-    CHECK(count >= 3);
+    CHECK(count[0] >= 4);  // v1
+    CHECK(count[1] >= 3);  // v2
   }
 }
 
@@ -260,4 +270,336 @@ TEST_CASE("PlayableActions says how far a script plays, whatever its cursor") {
   Scenario bad_setup = MustParse("v1;m2;ja:,a:;as");
   CHECK(PlayableActions(bad_setup).playable == 0);
   CHECK(PlayableActions(bad_setup).stopped.code() == Code::kAlreadyExists);
+}
+
+TEST_SUITE("scenario v2") {
+  // Every policy field off its default and every action kind, errors included.
+  Scenario EveryKind() {
+    Scenario s;
+    s.policy.max_attempts = 5;
+    s.policy.backoff = {BackoffKind::kExponential, 100, 5000, Jitter::kFull};
+    s.policy.lease_ms = 2000;
+    s.policy.seed = 4'294'967'295;
+    s.jobs = {{"a", "charge order 1"}, {"b", "Zoë;,:%"}};
+    s.actions = {action::Lease{},
+                 action::Settle{1, Outcome::kTransient, "db timeout"},
+                 action::AdvanceToNext{},
+                 action::Advance{150},
+                 action::Process{Outcome::kSuccess, ""},
+                 action::Lease{},
+                 action::Settle{2, Outcome::kPermanent, ""},
+                 action::Replay{"a"},
+                 action::Enqueue{"🧾", "late"},
+                 action::Process{Outcome::kPermanent, "bad schema"},
+                 action::Lease{},
+                 action::Advance{2000}};
+    s.cursor = 7;
+    return s;
+  }
+
+  TEST_CASE("every action kind and policy field round-trips through one canonical text") {
+    const Scenario s = EveryKind();
+    const std::string text = FormatScenario(s);
+    CHECK(text ==
+          "v2;m5;bx100.5000f;l2000;s4294967295;ja:charge%20order%201,b:Zo%C3%AB%3B%2C%3A%25;al,k1t:db%20timeout,n,w150,"
+          "s,l,k2p,ra,e%F0%9F%A7%BE:late,p:bad%20schema,l,w2000;c7");
+    Scenario back = MustParse(text);
+    CHECK(back == s);
+    CHECK(FormatScenario(back) == text);
+    CHECK(std::get<action::Settle>(back.actions[1]).lease == 1);
+    CHECK(std::get<action::Advance>(back.actions[11]).ms == 2000);
+  }
+
+  TEST_CASE("every backoff kind and jitter Policy::Check accepts round-trips") {
+    const std::pair<BackoffKind, Jitter> pairs[] = {
+        {BackoffKind::kFixed, Jitter::kNone},         {BackoffKind::kFixed, Jitter::kFull},
+        {BackoffKind::kFixed, Jitter::kEqual},        {BackoffKind::kExponential, Jitter::kNone},
+        {BackoffKind::kExponential, Jitter::kFull},   {BackoffKind::kExponential, Jitter::kEqual},
+        {BackoffKind::kExponential, Jitter::kDecorrelated},
+    };
+    const char* const texts[] = {"v2;m3;bf1.1n;s0", "v2;m3;bf1.1f;s0", "v2;m3;bf1.1e;s0", "v2;m3;bx1.1n;s0",
+                                 "v2;m3;bx1.1f;s0", "v2;m3;bx1.1e;s0", "v2;m3;bx1.1d;s0"};
+    for (size_t i = 0; i < std::size(pairs); ++i) {
+      Scenario s;
+      s.policy.backoff = {pairs[i].first, 1, 1, pairs[i].second};
+      s.policy.seed = 0;
+      REQUIRE(Policy::Check(s.policy).ok());
+      CAPTURE(texts[i]);
+      CHECK(FormatScenario(s) == texts[i]);
+      CHECK(MustParse(texts[i]) == s);
+    }
+    // The largest values, and kind none with a base and cap of its own (kept, so
+    // that a policy edited back to "none" still round-trips).
+    Scenario big;
+    big.policy = {1'000'000, {BackoffKind::kExponential, 86'400'000, 86'400'000, Jitter::kEqual}, 86'400'000, 0};
+    CHECK(FormatScenario(big) == "v2;m1000000;bx86400000.86400000e;l86400000;s0");
+    CHECK(MustParse(FormatScenario(big)) == big);
+    Scenario none;
+    none.policy.backoff.base_ms = 5;
+    CHECK(FormatScenario(none) == "v2;m3;bn5.60000n;s1");
+    CHECK(MustParse(FormatScenario(none)) == none);
+  }
+
+  TEST_CASE("FormatScenario writes the lowest version that expresses the scenario") {
+    Scenario s = MustParse("v2;m3;s1;ja:;at,s");  // lesson 1's policy, lesson 1's actions
+    CHECK(FormatScenario(s) == "v1;m3;ja:;at,s");
+    CHECK(s == MustParse("v1;m3;ja:;at,s"));
+    CHECK(FormatScenario(MustParse("v2;m3;l30000;s1")) == "v1;m3");  // leaseMs 30000 is the default
+    CHECK(FormatScenario(MustParse("v2;m3;bn1000.60000n;s1")) == "v1;m3");  // so is this backoff
+    CHECK(FormatScenario(MustParse("v2;m3;s2")) == "v2;m3;s2");      // any other seed needs v2
+    CHECK(FormatScenario(MustParse("v2;m3;l29999;s1")) == "v2;m3;l29999;s1");
+    CHECK(FormatScenario(MustParse("v2;m3;bf1000.60000n;s1")) == "v2;m3;bf1000.60000n;s1");
+    // One action v1 cannot carry makes the whole link v2.
+    CHECK(FormatScenario(MustParse("v2;m3;s1;ja:;at,s,n;c2")) == "v2;m3;s1;ja:;at,s,n;c2");
+    CHECK(IsLessonOneAction(action::Process{}));
+    CHECK(IsLessonOneAction(action::Replay{"a"}));
+    CHECK(IsLessonOneAction(action::Enqueue{"a", ""}));
+    CHECK_FALSE(IsLessonOneAction(action::Lease{}));
+    CHECK_FALSE(IsLessonOneAction(action::Settle{1, Outcome::kSuccess, ""}));
+    CHECK_FALSE(IsLessonOneAction(action::Advance{0}));
+    CHECK_FALSE(IsLessonOneAction(action::AdvanceToNext{}));
+  }
+
+  TEST_CASE("the a/b example with exponential backoff and twelve actions stays under 300 characters") {
+    // The v1 example's run, with an advanceToNext wherever a waits out its delay.
+    Scenario s;
+    s.policy.backoff = {BackoffKind::kExponential, 100, 5000, Jitter::kFull};
+    s.jobs = {{"a", "charge order 1"}, {"b", "charge order 2"}};
+    s.actions = {action::Process{Outcome::kTransient, "db timeout"}, action::Process{Outcome::kSuccess},
+                 action::AdvanceToNext{}, action::Process{Outcome::kTransient, "db timeout"}, action::AdvanceToNext{},
+                 action::Process{Outcome::kTransient}, action::Replay{"a"}, action::Process{Outcome::kSuccess},
+                 action::Enqueue{"c", "late"}, action::Process{Outcome::kPermanent, "bad schema"},
+                 action::Replay{"c"}, action::Process{Outcome::kSuccess}};
+    s.cursor = 8;
+    const std::string text = FormatScenario(s);
+    CHECK(text ==
+          "v2;m3;bx100.5000f;s1;ja:charge%20order%201,b:charge%20order%202;at:db%20timeout,s,n,t:db%20timeout,n,t,"
+          "ra,s,ec:late,p:bad%20schema,rc,s;c8");
+    CHECK(text.size() < 300);
+    CHECK(MustParse(text) == s);
+    CHECK(ShareScenario(s).ok());
+    CHECK(PlayableActions(s).playable == s.actions.size());
+  }
+
+  TEST_CASE("leading zeros are read leniently in v2 too") {
+    Scenario s = MustParse("v02;m003;bx0100.05000f;l02000;s007;ja:;al,k01s,w0010,n;c04");
+    CHECK(FormatScenario(s) == "v2;m3;bx100.5000f;l2000;s7;ja:;al,k1s,w10,n");
+  }
+
+  TEST_CASE("malformed v2 links name the position and what was expected") {
+    struct Case {
+      const char* text;
+      Code code;
+      const char* message;
+    };
+    const Case cases[] = {
+        {"v2", Code::kInvalidArgument,
+         "scenario link is malformed at character 3: expected ';m' and the policy's maxAttempts, got the end of the link"},
+        {"v2;m3", Code::kInvalidArgument,
+         "scenario link is malformed at character 6: expected ';s' and the policy's seed (a v2 link always carries it), got the end of the link"},
+        {"v2;m3;ja:", Code::kInvalidArgument,
+         "scenario link is malformed at character 7: expected a field in order: b (backoff), l (leaseMs), s (seed), got 'j'"},
+        {"v2;m3;l100;bx1.2n;s1", Code::kInvalidArgument,
+         "scenario link is malformed at character 12: expected the field s (seed), got 'b'"},
+        {"v2;m3;s1;s2", Code::kInvalidArgument,
+         "scenario link is malformed at character 10: expected a field in order: j (jobs), a (actions), c (cursor), got 's'"},
+        {"v2;m3;s1;c0;ax", Code::kInvalidArgument,
+         "scenario link is malformed at character 13: expected the end of the link, got 'a'"},
+        {"v2;m3;s1;", Code::kInvalidArgument,
+         "scenario link is malformed at character 10: expected a field in order: j (jobs), a (actions), c (cursor), got the end of the link"},
+        {"v2;m3;bz1.2n;s1", Code::kInvalidArgument,
+         "scenario link is malformed at character 8: expected backoff.kind (f fixed, x exponential, n none), got 'z'"},
+        {"v2;m3;bx;s1", Code::kInvalidArgument,
+         "scenario link is malformed at character 9: expected backoff.baseMs (digits), got ';'"},
+        {"v2;m3;bx100;s1", Code::kInvalidArgument,
+         "scenario link is malformed at character 12: expected '.' between backoff.baseMs and backoff.capMs, got ';'"},
+        {"v2;m3;bx100.200;s1", Code::kInvalidArgument,
+         "scenario link is malformed at character 16: expected backoff.jitter (n none, f full, e equal, d decorrelated), got ';'"},
+        {"v2;m3;bx100.200fx;s1", Code::kInvalidArgument,
+         "scenario link is malformed at character 17: expected ';' or the end of the link, got 'x'"},
+        {"v2;m3;bx123456789.2n;s1", Code::kOutOfRange,
+         "scenario link: backoff.baseMs at character 9 has more than 8 digits"},
+        {"v2;m3;s12345678901", Code::kOutOfRange, "scenario link: seed at character 8 has more than 10 digits"},
+        {"v2;m3;s1;ja:;ax", Code::kInvalidArgument,
+         "scenario link is malformed at character 15: expected action 1 (s, t or p to process, r to replay, e to enqueue, "
+         "l to lease, k to settle, w to advance, n to advance to the next timer), got 'x'"},
+        {"v2;m3;s1;ja:;al5", Code::kInvalidArgument,
+         "scenario link is malformed at character 16: expected ',' before the next action, ';' or the end of the link, got '5'"},
+        {"v2;m3;s1;ja:;as,k", Code::kInvalidArgument,
+         "scenario link is malformed at character 18: expected action 2 lease number (digits), got the end of the link"},
+        {"v2;m3;s1;ja:;al,k1", Code::kInvalidArgument,
+         "scenario link is malformed at character 19: expected action 2's outcome after the lease number (s success, t "
+         "transient, p permanent), got the end of the link"},
+        {"v2;m3;s1;ja:;al,k1x", Code::kInvalidArgument,
+         "scenario link is malformed at character 19: expected action 2's outcome after the lease number (s success, t "
+         "transient, p permanent), got 'x'"},
+        {"v2;m3;s1;ja:;al,k1s:%zz", Code::kInvalidArgument,
+         "scenario link is malformed at character 21: '%' in action 2 error text must be followed by two hex digits"},
+        {"v2;m3;s1;aw", Code::kInvalidArgument,
+         "scenario link is malformed at character 12: expected action 1 ms (digits), got the end of the link"},
+        {"v2;m3;s1;aw12345678901234567", Code::kOutOfRange,
+         "scenario link: action 1 ms at character 12 has more than 16 digits"},
+        {"v2;m3;s1;ja:%FF;al", Code::kInvalidArgument,
+         "scenario link: job 1 payload ending at character 15 is not UTF-8 once its %HH escapes are decoded"},
+        {"v2;m3;s1;ja:;an;c2", Code::kOutOfRange,
+         "scenario link: the cursor must be from 0 to 1 (the number of actions), got 2"},
+        {"v2;m3;s1;ja:;aé", Code::kInvalidArgument,
+         "scenario link is malformed at character 15: expected action 1 (s, t or p to process, r to replay, e to enqueue, "
+         "l to lease, k to settle, w to advance, n to advance to the next timer), got \"é\""},
+    };
+    for (const Case& c : cases) {
+      CAPTURE(c.text);
+      Result<Scenario> r = ParseScenario(c.text);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.status().code() == c.code);
+      CHECK(r.status().message() == c.message);
+    }
+  }
+
+  TEST_CASE("every v2 policy value goes through Policy::Check; actions' numbers are range-checked") {
+    struct Case {
+      const char* text;
+      Code code;
+      const char* message;
+    };
+    const Case cases[] = {
+        {"v2;m0;s1", Code::kOutOfRange, "scenario link: maxAttempts must be an integer from 1 to 1000000, got 0"},
+        {"v2;m1000001;s1", Code::kOutOfRange,
+         "scenario link: maxAttempts must be an integer from 1 to 1000000, got 1000001"},
+        {"v2;m3;bx0.5n;s1", Code::kOutOfRange,
+         "scenario link: backoff.baseMs must be an integer from 1 to 86400000, got 0"},
+        {"v2;m3;bx1.86400001n;s1", Code::kOutOfRange,
+         "scenario link: backoff.capMs must be an integer from 1 to 86400000, got 86400001"},
+        {"v2;m3;bx100.50n;s1", Code::kOutOfRange,
+         "scenario link: backoff.capMs must be an integer from backoff.baseMs (100) to 86400000, got 50"},
+        {"v2;m3;bf100.200d;s1", Code::kInvalidArgument,
+         "scenario link: backoff.jitter \"decorrelated\" needs backoff.kind \"exponential\", got \"fixed\""},
+        {"v2;m3;bn100.200f;s1", Code::kInvalidArgument,
+         "scenario link: backoff.jitter must be \"none\" when backoff.kind is \"none\" (there is no delay to jitter), "
+         "got \"full\""},
+        {"v2;m3;l0;s1", Code::kOutOfRange, "scenario link: leaseMs must be an integer from 1 to 86400000, got 0"},
+        {"v2;m3;l86400001;s1", Code::kOutOfRange,
+         "scenario link: leaseMs must be an integer from 1 to 86400000, got 86400001"},
+        {"v2;m3;s4294967296", Code::kOutOfRange, "scenario link: seed must be an integer from 0 to 4294967295, got 4294967296"},
+        {"v2;m3;s1;ak0s", Code::kOutOfRange,
+         "scenario link: action 1: the lease number must be an integer from 1 to 4294967295, got 0"},
+        {"v2;m3;s1;ak4294967296s", Code::kOutOfRange,
+         "scenario link: action 1: the lease number must be an integer from 1 to 4294967295, got 4294967296"},
+        {"v2;m3;s1;aw9007199254740992", Code::kOutOfRange,
+         "scenario link: action 1: ms must be an integer from 0 to 9007199254740991, got 9007199254740992"},
+    };
+    for (const Case& c : cases) {
+      CAPTURE(c.text);
+      Result<Scenario> r = ParseScenario(c.text);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.status().code() == c.code);
+      CHECK(r.status().message() == c.message);
+    }
+    CHECK(MustParse("v2;m3;s1;ak4294967295s,w9007199254740991").actions.size() == 2);
+    CHECK(MustParse("v2;m3;s0").policy.seed == 0);
+  }
+
+  TEST_CASE("v2 links over 8 KB are refused before the version is read") {
+    const std::string text = "v3;m3;s1;ja:" + std::string(kMaxScenarioTextBytes, 'x');
+    CHECK(ParseScenario(text).status().code() == Code::kTooLarge);
+    const std::string fits = "v2;m3;s1;ja:" + std::string(kMaxScenarioTextBytes - 12, 'x');
+    CHECK(ParseScenario(fits).ok());
+  }
+
+  TEST_CASE("leases, an expiry through advance and full-jitter backoff replay deterministically") {
+    const Scenario s = MustParse(
+        "v2;m4;bx100.5000f;l2000;s7;ja:charge%20order%201,b:charge%20order%202;al,s,w2000,n,l,k2t:db%20timeout,n,"
+        "l,k3t:db%20timeout,n,s");
+    Result<Queue> q = RunScenario(s);
+    REQUIRE(q.ok());
+    CHECK(Ids(q->Completed()) == Strings{"b", "a"});
+    CHECK(q->Completed()[1].attempts == 4);
+    // Every accepted call is one queue action: 2 set-up enqueues, then the 11 of the script.
+    CHECK(q->stats().actions == 2 + 11);
+    // The lease expired at 2000 and its retry was delayed by full jitter, within [0, 100].
+    const std::vector<Event> events = q->Timeline();
+    const auto expired = std::find_if(events.begin(), events.end(),
+                                      [](const Event& e) { return e.kind == EventKind::kExpired; });
+    REQUIRE(expired != events.end());
+    CHECK(expired->time == 2000);
+    CHECK(expired->id == "a");
+    // Each delay within its exponential bound: 100, 200, 400 ms after attempts 1, 2, 3.
+    int64_t bound = 100;
+    size_t delays = 0;
+    for (const Event& e : events) {
+      if (e.kind != EventKind::kDelayed) continue;
+      CHECK(e.until - e.time >= 0);
+      CHECK(e.until - e.time <= bound);
+      bound *= 2;
+      ++delays;
+    }
+    CHECK(delays == 3);
+    // The same scenario, the same bytes; another seed draws other delays.
+    CHECK(RunScenario(s)->TimelineText() == q->TimelineText());
+    CHECK(RunScenario(MustParse(FormatScenario(s)))->TimelineText() == q->TimelineText());
+    Scenario reseeded = s;
+    reseeded.policy.seed = 8;
+    Result<Queue> other = RunScenario(reseeded);
+    REQUIRE(other.ok());
+    CHECK(other->TimelineText() != q->TimelineText());
+  }
+
+  TEST_CASE("the queue's refusals of v2 actions name the action and keep the queue's code") {
+    struct Case {
+      const char* text;
+      Code code;
+      const char* message;
+    };
+    const Case cases[] = {
+        {"v2;m3;s1;al", Code::kFailedPrecondition, "scenario action 1: lease() found nothing ready"},
+        {"v2;m3;s1;an", Code::kFailedPrecondition, "scenario action 1: advanceToNext() found no pending timer"},
+        {"v2;m3;s1;ja:;as,n", Code::kFailedPrecondition, "scenario action 2: advanceToNext() found no pending timer"},
+        {"v2;m3;s1;ja:;ak1s", Code::kStaleLease,
+         "scenario action 1: token \"lease-1\" names no lease this queue granted"},
+        {"v2;m3;s1;ja:;al,k1s,k1t", Code::kStaleLease,
+         "scenario action 3: lease lease-1 for job \"a\" was already settled"},
+        {"v2;m3;l10;s1;ja:;al,w10,k1s", Code::kStaleLease,
+         "scenario action 3: lease lease-1 for job \"a\" expired at 10 ms; its attempt was counted"},
+        {"v2;m3;s1;aw9007199254740991,w1", Code::kOutOfRange,
+         "scenario action 2: ms must keep the clock at most 9007199254740991 ms; now is 9007199254740991, got 1"},
+        {"v2;m3;s1;ja:;as,l", Code::kFailedPrecondition, "scenario action 2: lease() found nothing ready"},
+    };
+    for (const Case& c : cases) {
+      CAPTURE(c.text);
+      const Scenario s = MustParse(c.text);
+      Result<Queue> r = RunScenario(s);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.status().code() == c.code);
+      CHECK(r.status().message() == c.message);
+      CHECK(ShareScenario(s).status().message() == c.message);
+      const ScenarioReach reach = PlayableActions(s);
+      CHECK(reach.stopped.message() == c.message);
+    }
+    // w0 and a settle of the lease just granted are fine; the script's actions follow the set-up's.
+    Result<Queue> ok = RunScenario(MustParse("v2;m3;s1;ja:,b:;aw0,l,k1s,l,k2p"));
+    REQUIRE(ok.ok());
+    CHECK(ok->stats().actions == 2 + 5);
+    CHECK(Ids(ok->Quarantined()) == Strings{"b"});
+  }
+
+  TEST_CASE("ShareScenario and PlayableActions take every action kind") {
+    Scenario s = EveryKind();
+    Result<std::string> shared = ShareScenario(s);
+    INFO(shared.status().ToString());
+    REQUIRE(shared.ok());
+    CHECK(shared.value() == FormatScenario(s));
+    const ScenarioReach reach = PlayableActions(s);
+    CHECK(reach.playable == s.actions.size());
+    CHECK(reach.stopped.ok());
+    Scenario stale = s;
+    stale.actions.push_back(action::Settle{1, Outcome::kSuccess, ""});
+    stale.cursor = stale.actions.size();
+    CHECK(ShareScenario(stale).status().code() == Code::kStaleLease);
+    CHECK(PlayableActions(stale).playable == s.actions.size());
+    // Values ParseScenario refuses do not make a link.
+    Scenario zero_lease = s;
+    zero_lease.actions = {action::Settle{0, Outcome::kSuccess, ""}};
+    zero_lease.cursor = 0;
+    CHECK(ShareScenario(zero_lease).status().code() == Code::kOutOfRange);
+  }
 }

@@ -95,7 +95,7 @@ test('scenario objects of the wrong shape are TypeErrors naming the field', () =
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, jobs: [{ id: 1 }] }), TypeError, 'invalid-type',
     /^scenario\.jobs\[0\]\.id must be a string, got 1$/);
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [{ type: 'retry' }] }), TypeError,
-    'invalid-type', /^scenario\.actions\[0\]\.type must be 'process', 'replay' or 'enqueue', got "retry"/);
+    'invalid-type', /^scenario\.actions\[0\]\.type must be 'process', 'replay', 'enqueue', 'lease', 'settle', 'advance' or 'advanceToNext', got "retry"/);
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [{ type: 'process', outcome: 'maybe' }] }),
     RangeError, 'invalid-argument', /^scenario\.actions\[0\]\.outcome must be one of "success", "transient", "permanent", got "maybe"$/);
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [], cursor: 1.5 }), RangeError, 'out-of-range',
@@ -166,7 +166,8 @@ test('strings past the core limits are refused before they reach wasm, with the 
   q.enqueue('a', '');
   throwsWith(assert, () => q.process('transient', 'e'.repeat(65537)), RangeError, 'too-large',
     /^errorText must be at most 65536 bytes, got 65537 bytes$/);
-  assert.deepEqual(q.stats(), { step: 0, ready: 1, completed: 0, quarantined: 0, events: 1, maxAttempts: 3 });
+  assert.deepEqual(q.stats(), { step: 0, ready: 1, completed: 0, quarantined: 0, events: 1, maxAttempts: 3, now: 0,
+    actions: 1, delayed: 0, leased: 0 });
   q.enqueue('edge', 'p'.repeat(payloadBytes));  // exactly at the limit is fine
   assert.equal(q.ready()[1].payload.length, payloadBytes);
   q.dispose();

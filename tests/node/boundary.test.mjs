@@ -152,7 +152,16 @@ test('100,000 refused calls per entry point leave the module working and the hea
     process: [() => q.process('later'), () => q.process('success', 5)],
     processMany: [() => q.processMany('sx'), () => q.processMany(null)],
     replay: [() => q.replay(3)],
-    views: [() => q.ready(-1), () => q.completed(0, 1.5), () => q.quarantined('0'), () => q.timeline(NaN)],
+    views: [() => q.ready(-1), () => q.completed(0, 1.5), () => q.quarantined('0'), () => q.timeline(NaN), () => q.delayed(-1),
+      () => q.leased('0')],
+    // The clock: a policy the core refuses, stale and malformed settles, bad durations, bad scripted actions.
+    policy: [() => lab.createQueue({ maxAttempts: 3, backoff: { kind: 'fixed', jitter: 'decorrelated' } }),
+      () => lab.createQueue({ maxAttempts: 3, backoff: { baseMs: '1' } }), () => lab.createQueue({ maxAttempts: 3, seed: -1 })],
+    settle: [() => q.settle('lease-1', 'success'), () => q.settle('x', 'maybe'), () => q.settle(1, 'success')],
+    advance: [() => q.advance(-1), () => q.advance('1'), () => q.advance(2 ** 53)],
+    scriptedClock: [() => lab.runScenario({ maxAttempts: 3, jobs: [{ id: 'a' }], actions: [{ type: 'settle', token: 'lease-1', outcome: 's' }] }),
+      () => lab.runScenario({ maxAttempts: 3, jobs: [{ id: 'a' }], actions: [{ type: 'settle', token: 'lease-1', outcome: 'success' }] }),
+      () => lab.formatScenario({ maxAttempts: 3, actions: [{ type: 'advance', ms: -5 }] })],
   };
   const heap = lab.heapInUse();
   const before = JSON.stringify([q.ready(), q.stats(), q.timelineText()]);

@@ -63,7 +63,8 @@ test('an invalid outcome is refused on an empty and on a non-empty queue, and no
     assert.throws(() => q.process(bad), { name: 'TypeError', code: 'invalid-type' });
   }
   assert.deepEqual(q.ready(), [{ id: 'a', payload: 'A', attempts: 0 }]);
-  assert.deepEqual(q.stats(), { step: 0, ready: 1, completed: 0, quarantined: 0, events: 1, maxAttempts: 3 });
+  assert.deepEqual(q.stats(), { step: 0, ready: 1, completed: 0, quarantined: 0, events: 1, maxAttempts: 3, now: 0,
+    actions: 1, delayed: 0, leased: 0 });
   q.dispose();
 });
 

@@ -17,6 +17,22 @@ function cycle(i) {
   q.timelineText();
   try { q.enqueue('b', ''); } catch { /* refused on purpose: a refusal must not leak either */ }
   q.dispose();
+  // The clock: delays, leases, settles, expiries and their views.
+  const timed = lab.createQueue({ maxAttempts: 3, backoff: { kind: 'exponential', baseMs: 10, capMs: 100, jitter: 'full' }, leaseMs: 50, seed: i });
+  timed.enqueueMany([{ id: 'a', payload: 'A' }, { id: 'b', payload: 'B' }]);
+  const lease = timed.lease();
+  timed.process('transient', `error ${i}`);
+  timed.settle(lease.token, 'transient');
+  try { timed.settle(lease.token, 'success'); } catch { /* stale on purpose */ }
+  timed.lease();
+  timed.advance(20);
+  timed.advanceToNext();
+  timed.delayed();
+  timed.leased();
+  timed.policy();
+  timed.worstCase();
+  timed.timeline();
+  timed.dispose();
 }
 
 test('10,000 create/use/dispose cycles leave the heap and the memory size where they were', () => {
@@ -34,6 +50,8 @@ test('a scenario that fails to load frees its queue too', () => {
   for (let i = 0; i < 1000; i++) {
     assert.throws(() => lab.runScenario('v1;m3;ja:;as,s'), { code: 'failed-precondition' });
     assert.throws(() => lab.createQueue({ maxAttempts: 0 }), { code: 'out-of-range' });
+    assert.throws(() => lab.runScenario({ maxAttempts: 3, jobs: [{ id: 'a' }], actions: [{ type: 'lease' }, { type: 'settle', token: 'lease-2', outcome: 'success' }] }),
+      { code: 'stale-lease' });
   }
   assert.equal(lab.heapInUse(), heap);
 });

@@ -25,7 +25,8 @@ test('the a/b example with ten actions is a link under 200 characters that round
   assert.equal(parsed.actions.length, 10);
   assert.equal(lab.formatScenario(parsed), text);
   const q = lab.runScenario(text);
-  assert.deepEqual(q.stats(), { step: 6, ready: 1, completed: 2, quarantined: 0, events: 14, maxAttempts: 3 });
+  assert.deepEqual(q.stats(), { step: 6, ready: 1, completed: 2, quarantined: 0, events: 14, maxAttempts: 3, now: 0,
+    actions: 9, delayed: 0, leased: 0 });
   q.dispose();
 });
 
@@ -39,7 +40,7 @@ test('an XSS payload survives the link round trip as plain text', () => {
 test('malformed, over-long and future-version links are refused with distinct codes', () => {
   assert.throws(() => lab.parseScenario('hello'), { name: 'RangeError', code: 'invalid-argument', message: /malformed at character 1/ });
   assert.throws(() => lab.parseScenario(`v1;m3;ja:${'x'.repeat(9000)}`), { code: 'too-large', message: /^scenario link must be at most 8192 bytes, got 9009 bytes$/ });
-  assert.throws(() => lab.parseScenario('v2;m3'), { code: 'unsupported-version', message: /needs a newer dlq-lab/ });
+  assert.throws(() => lab.parseScenario('v3;m3'), { code: 'unsupported-version', message: /needs a newer dlq-lab/ });
   assert.throws(() => lab.runScenario('v1;m3;ja:;ara'), { code: 'not-found', message: 'scenario action 1: replay("a") found no such job in quarantine' });
 });
 

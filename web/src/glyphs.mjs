@@ -12,6 +12,11 @@ export const GLYPHS = {
   completed: { label: 'Completed', d: 'M-5 0L-1.5 4L5-4.5', stroke: true, thick: true },
   quarantined: { label: 'Quarantined', d: 'M-4.5-4.5H4.5V4.5H-4.5Z' },
   replayed: { label: 'Replayed by an operator', d: 'M4 -2.5A4.5 4.5 0 1 0 4.5 1.5M4.5-6V-1.8H0.3', stroke: true },
+  // The clock's kinds (link format v2): in the legend only once a timeline has them.
+  leased: { label: 'Leased (attempt counted)', d: 'M0-5L5 0L0 5L-5 0Z', stroke: true, clock: true },
+  expired: { label: 'Lease expired', d: 'M-4-5H4L-4 5H4Z', stroke: true, clock: true },
+  delayed: { label: 'Delayed (backoff)', d: 'M0-5A5 5 0 1 1 0 5A5 5 0 1 1 0-5ZM0-3V0H3', stroke: true, clock: true },
+  due: { label: 'Due: back at the tail', d: 'M-5 0H4M1-3L4 0L1 3', stroke: true, clock: true },
 };
 
 /** The glyph key for an event: attempts by outcome, everything else by kind. */

@@ -8,8 +8,14 @@
 // which `events` changed since the last call (Infinity: nothing changed), so a
 // view truncates its nodes there and appends the rest — never a full rebuild.
 
-/** Kinds that open the events of one action (an attempt is followed by its disposition). */
-const OPENS_ACTION = new Set(['attempt', 'replayed', 'enqueued']);
+/** The policy fields of a scenario object (maxAttempts, and backoff, leaseMs, seed when present). */
+function policyOf({ maxAttempts, backoff, leaseMs, seed }) {
+  const policy = { maxAttempts };
+  if (backoff !== undefined) policy.backoff = { ...backoff };
+  if (leaseMs !== undefined) policy.leaseMs = leaseMs;
+  if (seed !== undefined) policy.seed = seed;
+  return policy;
+}
 
 export class Session {
   #lab;
@@ -61,7 +67,8 @@ export class Session {
   }
 
   /**
-   * Replaces everything with `scenario` ({maxAttempts, jobs, actions, cursor?}).
+   * Replaces everything with `scenario` ({maxAttempts, backoff?, leaseMs?, seed?,
+   * jobs, actions, cursor?}); the policy fields beyond maxAttempts are kept as given.
    * The core checks it; if it refuses, this throws and nothing changes.
    *
    * The redo tail (actions past the cursor) keeps only what still plays: the core
@@ -72,7 +79,7 @@ export class Session {
    */
   load(scenario, { clamp = false } = {}) {
     const next = {
-      maxAttempts: scenario.maxAttempts,
+      ...policyOf(scenario),
       jobs: (scenario.jobs ?? []).map((j) => ({ id: j.id, payload: j.payload ?? '' })),
       actions: (scenario.actions ?? []).map((a) => ({ ...a })),
       cursor: scenario.cursor ?? (scenario.actions ?? []).length,
@@ -138,8 +145,8 @@ export class Session {
   addJob(id, payload) {
     if (this.cursor === 0) {
       this.queue.enqueue(id, payload); // validates against the set-up; the reload below replaces this queue
-      const { maxAttempts, jobs, actions } = this.scenario;
-      this.load({ maxAttempts, jobs: [...jobs, { id, payload }], actions, cursor: 0 }, { clamp: true });
+      const { jobs, actions } = this.scenario;
+      this.load({ ...policyOf(this.scenario), jobs: [...jobs, { id, payload }], actions, cursor: 0 }, { clamp: true });
     } else {
       this.queue.enqueue(id, payload);
       this.#record({ type: 'enqueue', id, payload });
@@ -154,7 +161,7 @@ export class Session {
 
   /** Removes a job that has not run yet; the script is kept as far as it still plays. */
   removeJob(id) {
-    const { maxAttempts, actions } = this.scenario;
+    const { actions } = this.scenario;
     let { jobs, cursor } = this.scenario;
     const setupIndex = jobs.findIndex((j) => j.id === id);
     const kept = actions.slice();
@@ -166,7 +173,7 @@ export class Session {
       kept.splice(at, 1);
       if (at < cursor) cursor -= 1;
     }
-    this.load({ maxAttempts, jobs, actions: kept, cursor }, { clamp: true });
+    this.load({ ...policyOf(this.scenario), jobs, actions: kept, cursor }, { clamp: true });
   }
 
   /**
@@ -176,7 +183,7 @@ export class Session {
    */
   setMaxAttempts(maxAttempts) {
     const { jobs, actions, cursor } = this.scenario;
-    this.load({ maxAttempts, jobs, actions, cursor }, { clamp: true });
+    this.load({ ...policyOf(this.scenario), maxAttempts, jobs, actions, cursor }, { clamp: true });
   }
 
   /** Time travel: moves the cursor (0 … length). One step forward applies the next action to the live queue. */
@@ -199,11 +206,19 @@ export class Session {
     this.queue = null;
   }
 
+  /** One scripted action on the live queue: the JS API call of the same name, nothing decided here. */
   #apply(action) {
     const q = this.queue;
-    if (action.type === 'process') q.process(action.outcome, action.error ?? '');
-    else if (action.type === 'replay') q.replay(action.id);
-    else q.enqueue(action.id, action.payload ?? '');
+    switch (action.type) {
+      case 'process': q.process(action.outcome, action.error ?? ''); break;
+      case 'replay': q.replay(action.id); break;
+      case 'enqueue': q.enqueue(action.id, action.payload ?? ''); break;
+      case 'lease': q.lease(); break;
+      case 'settle': q.settle(action.token, action.outcome, action.error ?? ''); break;
+      case 'advance': q.advance(action.ms); break;
+      case 'advanceToNext': q.advanceToNext(); break;
+      default: throw new Error(`unknown scripted action type ${JSON.stringify(action.type)}`);
+    }
   }
 
   /** After the live queue accepted `action` at the cursor: drop the redo tail, append. */
@@ -233,13 +248,20 @@ export class Session {
     this.#index(from);
   }
 
-  /** Indexes events[from…]: which action each belongs to, and each job's first run. */
+  /**
+   * Indexes events[from…]: which action each belongs to, and each job's first run.
+   * Action boundaries come from the core: every event carries `action`, the
+   * queue call that caused it (1-based). Set-up enqueues each job with one call,
+   * so script action k (0-based) is queue action jobs + k + 1. An action that
+   * wrote no event starts where the next one does.
+   */
   #index(from) {
     const setup = this.scenario.jobs.length;
     for (let i = from; i < this.events.length; i++) {
       const event = this.events[i];
-      if (i >= setup && OPENS_ACTION.has(event.kind)) this.starts.push(i);
-      if ((event.kind === 'attempt' || event.kind === 'replayed') && !this.#firstRun.has(event.id)) {
+      const k = event.action - setup - 1;
+      while (k >= this.starts.length) this.starts.push(i);
+      if (['attempt', 'leased', 'replayed'].includes(event.kind) && !this.#firstRun.has(event.id)) {
         this.#firstRun.set(event.id, event.seq);
       }
     }

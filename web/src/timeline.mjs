@@ -90,9 +90,11 @@ export class Timeline {
     this.empty = h('p', { class: 'dlq-tl-empty', hidden: true }, 'No jobs yet: add one in Set-up, or pick a preset.');
 
     const legend = h('ul', { class: 'dlq-legend', 'aria-label': 'Legend' },
-      Object.entries(GLYPHS).map(([key, glyph]) => h('li', {}, glyphIcon(key), glyph.label)),
+      Object.entries(GLYPHS).map(([key, glyph]) => h('li', { hidden: glyph.clock === true, 'data-kind': key },
+        glyphIcon(key), glyph.label)),
       h('li', { class: 'dlq-legend-future' }, h('span', { class: 'dlq-legend-swatch', 'aria-hidden': 'true' }), 'Faint: later in the script (Forward / Run)'));
 
+    this.clockLegend = [...legend.querySelectorAll('li[hidden]')];
     this.element = h('section', { class: 'dlq-panel dlq-timeline', 'aria-labelledby': headingId },
       h('div', { class: 'dlq-panel-head' }, h('h2', { id: headingId }, 'Timeline')),
       legend, this.scroller, this.empty, this.tooltip);
@@ -141,6 +143,9 @@ export class Timeline {
     const appliedChanged = applied !== this.#applied;
     this.#applied = applied;
     for (let i = before; i < events.length; i++) this.#append(events[i]);
+    if (before < had || before < events.length) {
+      for (const li of this.clockLegend) li.hidden = !events.some((e) => e.kind === li.dataset.kind);
+    }
     if (appliedChanged || before < events.length) {
       for (const lane of this.#lanes) lane.label.classList.toggle('is-future', lane.first >= applied);
     }

@@ -1,0 +1,42 @@
+// The link format's versions, one reader and one writer each (docs/scenario-format.md).
+// ParseScenario reads "v<n>" and hands the rest of the text to version n's reader;
+// FormatScenario writes with the lowest version that can express the scenario.
+// Internal to the core: callers use scenario.h.
+//
+// v1 (link_v1.cpp) is FROZEN: every released v1 link must keep reading to the
+// same scenario and timeline (tests/fixtures/links/v1-*). A new action kind or
+// policy field goes into the newest version only.
+#pragma once
+
+#include <string>
+
+#include "link_text.h"
+#include "scenario.h"
+#include "status.h"
+
+namespace dlq::link {
+
+// An overload set for std::visit over Action. Every visitor lists each kind and
+// has no catch-all, so a kind added to Action fails to compile until every
+// visitor (runner, writers, bindings) handles it.
+template <typename... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+template <typename... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
+
+// True if v1 can carry `scenario`: lesson 1's policy (Policy::IsLessonOne) and
+// only the kinds IsLessonOneAction accepts.
+bool FitsV1(const Scenario& scenario);
+
+// The readers take `in` just past "v<n>" and read to the end of the text; their
+// Status is ParseScenario's (scenario.h).
+Result<Scenario> ReadV1(Reader& in);
+Result<Scenario> ReadV2(Reader& in);
+
+// The canonical text in that version. WriteV1's precondition: FitsV1(scenario).
+std::string WriteV1(const Scenario& scenario);
+std::string WriteV2(const Scenario& scenario);
+
+}  // namespace dlq::link

@@ -1,0 +1,133 @@
+// Link format v1, FROZEN (link.h): lesson 1's policy (maxAttempts only) and the
+// process, replay and enqueue actions.
+//
+//   v1;m<maxAttempts>[;j<id>:<payload>,…][;a<action>,…][;c<cursor>]
+//   action  s[:<error>] | t[:<error>] | p[:<error>] | r<id> | e<id>:<payload>
+//
+// Its messages are part of what released links give; tests/native/scenario_test.cpp
+// pins them.
+#include <algorithm>
+
+#include "link.h"
+
+namespace dlq::link {
+namespace {
+
+Status ReadActions(Reader& in, std::vector<Action>* actions) {
+  do {
+    const std::string n = "action " + std::to_string(actions->size() + 1);
+    const char letter = in.peek();
+    Outcome outcome = Outcome::kSuccess;
+    // Built in place: GCC 12 warns (falsely) about moving a whole variant in.
+    if (ParseOutcomeLetter(letter, &outcome)) {
+      in.Accept(letter);
+      auto& process = std::get<action::Process>(actions->emplace_back(action::Process{outcome, {}}));
+      if (in.Accept(':')) {
+        if (Status s = in.String(n + " error text", &process.error); !s.ok()) return s;
+      }
+    } else if (letter == 'r') {
+      in.Accept(letter);
+      auto& replay = std::get<action::Replay>(actions->emplace_back(action::Replay{}));
+      if (Status s = in.String(n + " id", &replay.id); !s.ok()) return s;
+    } else if (letter == 'e') {
+      in.Accept(letter);
+      auto& enqueue = std::get<action::Enqueue>(actions->emplace_back(action::Enqueue{}));
+      if (Status s = in.String(n + " id", &enqueue.id); !s.ok()) return s;
+      if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and payload");
+      if (Status s = in.String(n + " payload", &enqueue.payload); !s.ok()) return s;
+    } else {
+      return in.Error(n + " (s, t or p to process, r to replay, e to enqueue)");
+    }
+  } while (in.Accept(','));
+  return Status::Ok();
+}
+
+}  // namespace
+
+bool FitsV1(const Scenario& scenario) {
+  return scenario.policy.IsLessonOne() &&
+         std::all_of(scenario.actions.begin(), scenario.actions.end(), IsLessonOneAction);
+}
+
+Result<Scenario> ReadV1(Reader& in) {
+  Scenario scenario;
+  if (!in.Accept(';') || !in.Accept('m')) return in.Error("';m' and the policy's maxAttempts");
+  uint64_t max_attempts = 0;
+  if (Status s = in.Number("maxAttempts", 7, &max_attempts); !s.ok()) return s;
+  if (Status s = Policy::CheckMaxAttempts(static_cast<int64_t>(max_attempts)); !s.ok()) {
+    return Status::OutOfRange("scenario link: " + s.message());
+  }
+  scenario.policy.max_attempts = static_cast<int64_t>(max_attempts);
+
+  bool has_cursor = false;
+  char last_field = 'm';
+  while (in.Accept(';')) {
+    const char field = in.peek();
+    if (field == 'j' && last_field == 'm') {
+      in.Accept('j');
+      if (Status s = ReadJobs(in, &scenario.jobs); !s.ok()) return s;
+    } else if (field == 'a' && (last_field == 'm' || last_field == 'j')) {
+      in.Accept('a');
+      if (Status s = ReadActions(in, &scenario.actions); !s.ok()) return s;
+    } else if (field == 'c' && last_field != 'c') {
+      in.Accept('c');
+      uint64_t cursor = 0;
+      if (Status s = in.Number("the cursor", 9, &cursor); !s.ok()) return s;
+      if (Status s = CheckCursor(cursor, scenario.actions.size()); !s.ok()) {
+        return Status::OutOfRange("scenario link: " + s.message());
+      }
+      scenario.cursor = static_cast<size_t>(cursor);
+      has_cursor = true;
+    } else {
+      return in.Error(last_field == 'c' ? "the end of the link"
+                                        : "a field in order: j (jobs), a (actions), c (cursor)");
+    }
+    last_field = field;
+  }
+  if (!in.done()) return in.Error("';' or the end of the link");
+  if (!has_cursor) scenario.cursor = scenario.actions.size();
+  return scenario;
+}
+
+std::string WriteV1(const Scenario& scenario) {
+  std::string out = "v1;m" + std::to_string(scenario.policy.max_attempts);
+  if (!scenario.jobs.empty()) {
+    out += ";j";
+    AppendJobs(out, scenario.jobs);
+  }
+  if (!scenario.actions.empty()) {
+    out += ";a";
+    for (size_t i = 0; i < scenario.actions.size(); ++i) {
+      if (i > 0) out += ',';
+      std::visit(Overloaded{
+                     [&](const action::Process& a) {
+                       out += OutcomeLetter(a.outcome);
+                       if (!a.error.empty()) {
+                         out += ':';
+                         AppendEncoded(out, a.error);
+                       }
+                     },
+                     [&](const action::Replay& a) {
+                       out += 'r';
+                       AppendEncoded(out, a.id);
+                     },
+                     [&](const action::Enqueue& a) {
+                       out += 'e';
+                       AppendEncoded(out, a.id);
+                       out += ':';
+                       AppendEncoded(out, a.payload);
+                     },
+                     // Not in v1: FormatScenario writes v2 for these (the precondition).
+                     [](const action::Lease&) {},
+                     [](const action::Settle&) {},
+                     [](const action::Advance&) {},
+                     [](const action::AdvanceToNext&) {},
+                 },
+                 scenario.actions[i]);
+    }
+  }
+  if (scenario.cursor != scenario.actions.size()) out += ";c" + std::to_string(scenario.cursor);
+  return out;
+}
+
+}  // namespace dlq::link
