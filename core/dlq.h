@@ -17,6 +17,7 @@
 
 #include "event.h"
 #include "heap_budget.h"
+#include "leases.h"
 #include "policy.h"
 #include "prng.h"
 #include "queue.h"

@@ -16,16 +16,6 @@
 
 namespace dlq::link {
 
-// An overload set for std::visit over Action. Every visitor lists each kind and
-// has no catch-all, so a kind added to Action fails to compile until every
-// visitor (runner, writers, bindings) handles it.
-template <typename... Fs>
-struct Overloaded : Fs... {
-  using Fs::operator()...;
-};
-template <typename... Fs>
-Overloaded(Fs...) -> Overloaded<Fs...>;
-
 // True if v1 can carry `scenario`: lesson 1's policy (Policy::IsLessonOne) and
 // only the kinds IsLessonOneAction accepts.
 bool FitsV1(const Scenario& scenario);

@@ -43,12 +43,18 @@ std::string_view CharacterAt(std::string_view s, size_t i) {
 }  // namespace
 
 Status Queue::CheckPayload(std::string_view payload, const char* argument, size_t index) {
-  if (payload.size() > kMaxPayloadBytes) return TooLarge(ArgumentName(argument, index, "payload"), kMaxPayloadBytes, payload.size());
-  return Status::Ok();
+  return CheckSize(ArgumentName(argument, index, "payload"), kMaxPayloadBytes, payload.size());
 }
 
 Status Queue::CheckErrorText(std::string_view error_text) {
-  if (error_text.size() > kMaxErrorTextBytes) return TooLarge("errorText", kMaxErrorTextBytes, error_text.size());
+  return CheckSize("errorText", kMaxErrorTextBytes, error_text.size());
+}
+
+Status Queue::CheckOutcome(std::string_view outcome, Outcome* out) {
+  if (Status s = CheckSize("outcome", kMaxOutcomeBytes, outcome.size()); !s.ok()) return s;
+  Result<Outcome> parsed = ParseOutcome(outcome);
+  if (!parsed.ok()) return parsed.status();
+  *out = parsed.value();
   return Status::Ok();
 }
 
@@ -56,18 +62,20 @@ Status Queue::CheckNewId(std::string_view id, const char* argument, size_t index
   const auto name = [&] { return ArgumentName(argument, index, "id"); };
   if (id.empty()) return Status::InvalidArgument(name() + " must be a non-empty string, got \"\"");
   if (id.size() > kMaxIdBytes) return TooLarge(name(), kMaxIdBytes, id.size());
-  if (index_.count(id) != 0) {
+  if (jobs_.Contains(id)) {
     return Status::AlreadyExists(name() + " " + QuoteShort(id) + " was already given to this queue; ids must be unique");
   }
   return Status::Ok();
 }
 
+size_t Queue::JobBytes(std::string_view id, std::string_view payload) {
+  // The strings, the job record with its index and ready slots, and its enqueue event.
+  // Charged piecewise where they are kept (Append, Record).
+  return id.size() + payload.size() + sizeof(StoredJob) + 2 * sizeof(void*) + 64 + kEventBytes;
+}
+
 void Queue::Append(std::string_view id, std::string_view payload) {
-  const auto job = static_cast<uint32_t>(jobs_.size());
-  Job& record = jobs_.emplace_back();
-  record.id.assign(id);
-  record.payload.assign(payload);
-  index_.emplace(record.id, job);
+  const uint32_t job = jobs_.Add(id, payload);
   ready_.push_back(job);
   charge_.Add(JobBytes(id, payload) - kEventBytes);  // the event charges itself
   Record(EventKind::kEnqueued, job);
@@ -91,23 +99,22 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   }
   if (Status s = CheckSize("jobs (ids and payloads together)", kMaxBatchBytes, batch_bytes); !s.ok()) return s;
   if (Status s = HeapBudget::CheckRoom(charge, "enqueueMany"); !s.ok()) return s;
-  const size_t charged_before = charge_.bytes();
-  ++actions_;  // undone with the rest
   // Append optimistically and undo everything at the first bad job: one hash
   // lookup per job instead of a second set for the batch.
   const size_t first = jobs_.size();
   const size_t events_before = events_.size();
+  const size_t charged_before = charge_.bytes();
+  ++actions_;  // undone with the rest
   const auto undo = [&] {
     while (jobs_.size() > first) {
-      index_.erase(jobs_.back().id);
-      jobs_.pop_back();
+      jobs_.RemoveLast();
       ready_.pop_back();
     }
-    events_.resize(events_before);
+    events_.Truncate(events_before);
     charge_.Return(charge_.bytes() - charged_before);
     --actions_;
   };
-  index_.reserve(index_.size() + jobs.size());
+  jobs_.Reserve(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (jobs[i].id.empty() || jobs[i].id.size() > kMaxIdBytes) {
       undo();
@@ -117,9 +124,9 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
       undo();
       return s;
     }
-    const auto existing = index_.find(jobs[i].id);
-    if (existing != index_.end()) {
-      const bool in_batch = existing->second >= first;
+    const int64_t existing = jobs_.Find(jobs[i].id);
+    if (existing >= 0) {
+      const bool in_batch = static_cast<size_t>(existing) >= first;
       undo();
       return Status::AlreadyExists("jobs[" + std::to_string(i) + "].id " + QuoteShort(jobs[i].id) +
                                    (in_batch ? " appears twice in this batch; ids must be unique"
@@ -130,29 +137,16 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   return Status::Ok();
 }
 
-size_t Queue::JobBytes(std::string_view id, std::string_view payload) {
-  // The strings, the job record with its index and ready slots, and its enqueue event.
-  // Charged piecewise where they are kept (Append, Record).
-  return id.size() + payload.size() + sizeof(Job) + 2 * sizeof(void*) + 64 + kEventBytes;
-}
-
 uint32_t Queue::InternError(std::string_view text) {
-  if (text.empty()) return 0;
-  if (auto it = error_index_.find(text); it != error_index_.end()) return it->second;
-  charge_.Add(text.size() + sizeof(std::string) + 64);  // room checked by the caller
-  error_texts_.emplace_back(text);
-  const auto index = static_cast<uint32_t>(error_texts_.size());  // 1-based: 0 is ""
-  error_index_.emplace(error_texts_.back(), index);
+  bool added = false;
+  const uint32_t index = jobs_.InternError(text, &added);
+  if (added) charge_.Add(text.size() + sizeof(std::string) + 64);  // room checked by the caller
   return index;
 }
 
-std::string_view Queue::ErrorText(uint32_t index) const {
-  return index == 0 ? std::string_view() : std::string_view(error_texts_[index - 1]);
-}
-
-Queue::RawEvent& Queue::Record(EventKind kind, uint32_t job) {
+EventRecord& Queue::Record(EventKind kind, uint32_t job) {
   charge_.Add(kEventBytes);  // room checked by the caller
-  RawEvent e{};
+  EventRecord e{};
   e.step = step_;
   e.action = actions_;
   e.time = now_;
@@ -163,15 +157,7 @@ Queue::RawEvent& Queue::Record(EventKind kind, uint32_t job) {
   e.outcome = Outcome::kSuccess;
   e.disposition = Disposition::kCompleted;
   e.reason = Reason::kNone;
-  return events_.emplace_back(e);
-}
-
-Status Queue::CheckOutcome(std::string_view outcome, Outcome* out) const {
-  if (Status s = CheckSize("outcome", kMaxOutcomeBytes, outcome.size()); !s.ok()) return s;
-  Result<Outcome> parsed = ParseOutcome(outcome);
-  if (!parsed.ok()) return parsed.status();
-  *out = parsed.value();
-  return Status::Ok();
+  return events_.Append(e);
 }
 
 Result<Attempt> Queue::Process(std::string_view outcome, std::string_view error_text) {
@@ -182,8 +168,8 @@ Result<Attempt> Queue::Process(std::string_view outcome, std::string_view error_
 
 Result<Attempt> Queue::Process(Outcome outcome, std::string_view error_text) {
   if (Status s = CheckErrorText(error_text); !s.ok()) return s;
-  // At most three events and one new error text; what is not used is given back.
-  const size_t worst = 3 * kEventBytes + error_text.size() + sizeof(std::string) + 64;
+  // At most three events, a timer and one new error text.
+  const size_t worst = 3 * kEventBytes + kTimerBytes + error_text.size() + sizeof(std::string) + 64;
   if (Status s = HeapBudget::CheckRoom(worst, "process"); !s.ok()) return s;
   return ProcessChecked(outcome, error_text);
 }
@@ -197,9 +183,9 @@ uint32_t Queue::StartAttempt() {
 }
 
 Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, uint32_t error, uint32_t lease) {
-  Job& job = jobs_[index];
+  StoredJob& job = jobs_[index];
   const Decision d = Decide(policy_, outcome, job.attempts, job.last_delay, jitter_);
-  RawEvent& decided = Record(kind, index);
+  EventRecord& decided = Record(kind, index);
   decided.error = error;
   decided.lease = lease;
   decided.outcome = outcome;
@@ -208,27 +194,27 @@ Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, uint32_t 
   decided.until = now_ + d.delay_ms;
   switch (d.disposition) {
     case Disposition::kCompleted:
-      job.where = Where::kCompleted;
+      job.place = Place::kCompleted;
       completed_.push_back(index);
       Record(EventKind::kCompleted, index);
       break;
     case Disposition::kRequeued:
-      job.where = Where::kReady;
+      job.place = Place::kReady;
       job.last_delay = 0;
       ready_.push_back(index);
       Record(EventKind::kRequeued, index);
       break;
     case Disposition::kDelayed:
-      job.where = Where::kDelayed;
+      job.place = Place::kDelayed;
       job.last_delay = d.delay_ms;
       job.due_at = now_ + d.delay_ms;
       job.timer = ++timer_seq_;
       delayed_.insert({job.due_at, job.timer, index});
-      charge_.Add(64);  // the timer's set node
+      charge_.Add(kTimerBytes);
       Record(EventKind::kDelayed, index).until = job.due_at;
       break;
     case Disposition::kQuarantined:
-      job.where = Where::kQuarantined;
+      job.place = Place::kQuarantined;
       job.reason = d.reason;
       job.last_error = error;
       job.quarantine_step = step_;
@@ -268,7 +254,7 @@ Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view 
                                      Quote(CharacterAt(outcomes, i)));
     }
   }
-  const size_t worst = outcomes.size() * 3 * (kEventBytes + 64) + error_text.size() + sizeof(std::string) + 64;
+  const size_t worst = outcomes.size() * (3 * kEventBytes + kTimerBytes) + error_text.size() + sizeof(std::string) + 64;
   if (Status s = HeapBudget::CheckRoom(worst, "processMany"); !s.ok()) return s;
   uint64_t made = 0;
   for (const char c : outcomes) {
@@ -280,17 +266,17 @@ Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view 
 }
 
 bool Queue::Replay(std::string_view id) {
-  const auto it = index_.find(id);
-  if (it == index_.end()) return false;
-  const uint32_t index = it->second;
-  Job& job = jobs_[index];
-  if (job.where != Where::kQuarantined) return false;
+  const int64_t found = jobs_.Find(id);
+  if (found < 0) return false;
+  const auto index = static_cast<uint32_t>(found);
+  StoredJob& job = jobs_[index];
+  if (job.place != Place::kQuarantined) return false;
 
   ++step_;  // one event: too small to check, covered by the budget's headroom
   ++actions_;
   quarantine_.erase(job.quarantine_pos);
   Record(EventKind::kReplayed, index);  // carries the attempt count before the reset
-  job.where = Where::kReady;
+  job.place = Place::kReady;
   job.reason = Reason::kNone;
   job.attempts = 0;
   job.last_error = 0;
@@ -305,25 +291,24 @@ Result<LeaseGrant> Queue::Lease() {
   if (Status s = HeapBudget::CheckRoom(kLeaseBytes + kEventBytes, "lease"); !s.ok()) return s;
   ++actions_;
   const uint32_t index = StartAttempt();
-  Job& job = jobs_[index];
-  leases_.push_back({index, now_, now_ + policy_.lease_ms, ++timer_seq_, LeaseState::kActive});
+  StoredJob& job = jobs_[index];
+  const int64_t expires_at = now_ + policy_.lease_ms;
+  const uint32_t lease = leases_.Grant(index, now_, expires_at, ++timer_seq_);
   charge_.Add(kLeaseBytes);
-  const auto lease = static_cast<uint32_t>(leases_.size());
-  active_leases_.insert({leases_.back().expires_at, leases_.back().timer, lease});
-  job.where = Where::kLeased;
+  job.place = Place::kLeased;
   job.lease = lease;
-  RawEvent& e = Record(EventKind::kLeased, index);
+  EventRecord& e = Record(EventKind::kLeased, index);
   e.lease = lease;
-  e.until = leases_.back().expires_at;
+  e.until = expires_at;
 
   LeaseGrant grant;
   grant.leased = true;
   grant.id = job.id;
   grant.payload = job.payload;
   grant.attempt = job.attempts;
-  grant.token = Token(lease);
+  grant.token = LeaseTable::Token(lease);
   grant.leased_at = now_;
-  grant.expires_at = leases_.back().expires_at;
+  grant.expires_at = expires_at;
   return grant;
 }
 
@@ -331,72 +316,56 @@ Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, 
   Outcome parsed = Outcome::kSuccess;
   if (Status s = CheckOutcome(outcome, &parsed); !s.ok()) return s;
   if (Status s = CheckErrorText(error_text); !s.ok()) return s;
-  // The token: "lease-<n>" with n a lease this queue granted.
-  uint32_t lease = 0;
-  if (token.size() > 6 && token.size() <= 16 && token.substr(0, 6) == "lease-" && token[6] != '0') {
-    uint64_t n = 0;
-    bool digits = true;
-    for (const char c : token.substr(6)) {
-      if (c < '0' || c > '9') digits = false;
-      else n = n * 10 + static_cast<uint64_t>(c - '0');
-    }
-    if (digits && n <= leases_.size()) lease = static_cast<uint32_t>(n);
-  }
-  if (lease == 0) {
+  const uint32_t lease = LeaseTable::ParseToken(token);
+  if (lease == 0 || lease > leases_.size()) {
     return Status::Error(Code::kStaleLease, "token " + QuoteShort(token) + " names no lease this queue granted");
   }
-  LeaseRecord& record = leases_[lease - 1];
+  const LeaseRecord& record = leases_[lease];
   const std::string job_id = QuoteShort(jobs_[record.job].id);
   if (record.state == LeaseState::kSettled) {
-    return Status::Error(Code::kStaleLease, "lease " + Token(lease) + " for job " + job_id + " was already settled");
+    return Status::Error(Code::kStaleLease,
+                         "lease " + LeaseTable::Token(lease) + " for job " + job_id + " was already settled");
   }
   if (record.state == LeaseState::kExpired) {
-    return Status::Error(Code::kStaleLease, "lease " + Token(lease) + " for job " + job_id + " expired at " +
-                                                std::to_string(record.expires_at) + " ms; its attempt was counted");
+    return Status::Error(Code::kStaleLease, "lease " + LeaseTable::Token(lease) + " for job " + job_id +
+                                                " expired at " + std::to_string(record.expires_at) +
+                                                " ms; its attempt was counted");
   }
-  const size_t worst = 3 * kEventBytes + error_text.size() + sizeof(std::string) + 128;
+  const size_t worst = 3 * kEventBytes + kTimerBytes + error_text.size() + sizeof(std::string) + 64;
   if (Status s = HeapBudget::CheckRoom(worst, "settle"); !s.ok()) return s;
   ++actions_;
-  record.state = LeaseState::kSettled;
-  active_leases_.erase({record.expires_at, record.timer, lease});
-  jobs_[record.job].lease = 0;
-  return Finish(record.job, EventKind::kAttempt, parsed, InternError(error_text), lease);
+  const uint32_t job = record.job;
+  leases_.End(lease, LeaseState::kSettled);
+  jobs_[job].lease = 0;
+  return Finish(job, EventKind::kAttempt, parsed, InternError(error_text), lease);
 }
 
-const Queue::Timer* Queue::NextTimer(bool* is_lease) const {
-  const Timer* due = delayed_.empty() ? nullptr : &*delayed_.begin();
-  const Timer* expiry = active_leases_.empty() ? nullptr : &*active_leases_.begin();
-  *is_lease = expiry != nullptr && (due == nullptr || *expiry < *due);
-  return *is_lease ? expiry : due;
-}
-
-void Queue::Fire(const Timer& timer, bool is_lease) {
-  now_ = timer.time;
+void Queue::FireEarliest(bool is_lease) {
   if (!is_lease) {
-    const uint32_t index = timer.ref;
+    const Timer timer = *delayed_.begin();
     delayed_.erase(delayed_.begin());
-    Job& job = jobs_[index];
-    job.where = Where::kReady;
-    ready_.push_back(index);
-    Record(EventKind::kDue, index);
+    now_ = timer.time;
+    jobs_[timer.ref].place = Place::kReady;
+    ready_.push_back(timer.ref);
+    Record(EventKind::kDue, timer.ref);
     return;
   }
+  const Timer timer = *leases_.active().begin();
+  now_ = timer.time;
   const uint32_t lease = timer.ref;
-  active_leases_.erase(active_leases_.begin());
-  LeaseRecord& record = leases_[lease - 1];
-  record.state = LeaseState::kExpired;
-  jobs_[record.job].lease = 0;
-  const uint32_t error = InternError(Token(lease) + " expired after " + std::to_string(policy_.lease_ms) +
+  const uint32_t job = leases_[lease].job;
+  leases_.End(lease, LeaseState::kExpired);
+  jobs_[job].lease = 0;
+  const uint32_t error = InternError(LeaseTable::Token(lease) + " expired after " + std::to_string(policy_.lease_ms) +
                                      " ms without a settle");
-  Finish(record.job, EventKind::kExpired, Outcome::kTransient, error, lease);
+  Finish(job, EventKind::kExpired, Outcome::kTransient, error, lease);
 }
 
 void Queue::AdvanceTo(int64_t target) {
   bool is_lease = false;
-  for (const Timer* next = NextTimer(&is_lease); next != nullptr && next->time <= target;
-       next = NextTimer(&is_lease)) {
-    const Timer timer = *next;  // Fire() erases it
-    Fire(timer, is_lease);
+  for (const Timer* next = Earliest(delayed_, leases_.active(), &is_lease); next != nullptr && next->time <= target;
+       next = Earliest(delayed_, leases_.active(), &is_lease)) {
+    FireEarliest(is_lease);
   }
   now_ = target;
 }
@@ -407,9 +376,9 @@ Status Queue::Advance(int64_t ms) {
     return Status::OutOfRange("ms must keep the clock at most " + std::to_string(kMaxTimeMs) + " ms; now is " +
                               std::to_string(now_) + ", got " + std::to_string(ms));
   }
-  // Each timer fires with at most three events and one error text.
-  const size_t timers = delayed_.size() + active_leases_.size();
-  if (Status s = HeapBudget::CheckRoom(timers * (3 * kEventBytes + 192), "advance"); !s.ok()) return s;
+  // Each timer fires with at most three events, a timer and one error text.
+  const size_t timers = delayed_.size() + leases_.active().size();
+  if (Status s = HeapBudget::CheckRoom(timers * (3 * kEventBytes + kTimerBytes + 128), "advance"); !s.ok()) return s;
   ++actions_;
   AdvanceTo(now_ + ms);
   return Status::Ok();
@@ -422,9 +391,9 @@ Status Queue::Advance(double ms) {
 
 std::optional<int64_t> Queue::AdvanceToNext() {
   bool is_lease = false;
-  const Timer* next = NextTimer(&is_lease);
+  const Timer* next = Earliest(delayed_, leases_.active(), &is_lease);
   if (next == nullptr) return std::nullopt;
-  ++actions_;  // one timer's worth of events: within the headroom
+  ++actions_;  // the timers due at one instant: within the headroom
   AdvanceTo(next->time);
   return now_;
 }
@@ -445,7 +414,7 @@ std::vector<JobView> Queue::JobViews(const Indexes& indexes, size_t from, size_t
   std::vector<JobView> out;
   out.reserve(end - begin);
   for (size_t k = begin; k < end; ++k) {
-    const Job& job = jobs_[indexes[k]];
+    const StoredJob& job = jobs_[indexes[k]];
     out.push_back({job.id, job.payload, job.attempts});
   }
   return out;
@@ -462,8 +431,8 @@ std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const
   auto it = quarantine_.begin();
   std::advance(it, begin);  // a list: linear, but the viewer asks for the head
   for (size_t k = begin; k < end; ++k, ++it) {
-    const Job& job = jobs_[*it];
-    out.push_back({job.id, job.payload, job.attempts, job.reason, std::string(ErrorText(job.last_error)),
+    const StoredJob& job = jobs_[*it];
+    out.push_back({job.id, job.payload, job.attempts, job.reason, std::string(jobs_.ErrorText(job.last_error)),
                    job.quarantine_step});
   }
   return out;
@@ -476,21 +445,22 @@ std::vector<DelayedView> Queue::Delayed(size_t from, size_t count) const {
   auto it = delayed_.begin();
   std::advance(it, begin);
   for (size_t k = begin; k < end; ++k, ++it) {
-    const Job& job = jobs_[it->ref];
+    const StoredJob& job = jobs_[it->ref];
     out.push_back({job.id, job.payload, job.attempts, it->time});
   }
   return out;
 }
 
 std::vector<LeaseView> Queue::Leased(size_t from, size_t count) const {
-  const auto [begin, end] = Slice(active_leases_.size(), from, count);
+  const TimerSet& active = leases_.active();
+  const auto [begin, end] = Slice(active.size(), from, count);
   std::vector<LeaseView> out;
   out.reserve(end - begin);
-  auto it = active_leases_.begin();
+  auto it = active.begin();
   std::advance(it, begin);
   for (size_t k = begin; k < end; ++k, ++it) {
-    const Job& job = jobs_[leases_[it->ref - 1].job];
-    out.push_back({job.id, job.payload, job.attempts, Token(it->ref), it->time});
+    const StoredJob& job = jobs_[leases_[it->ref].job];
+    out.push_back({job.id, job.payload, job.attempts, LeaseTable::Token(it->ref), it->time});
   }
   return out;
 }
@@ -502,37 +472,14 @@ QueueStats Queue::stats() const {
   s.now = now_;
   s.ready = ready_.size();
   s.delayed = delayed_.size();
-  s.leased = active_leases_.size();
+  s.leased = leases_.active().size();
   s.completed = completed_.size();
   s.quarantined = quarantine_.size();
   s.events = events_.size();
   return s;
 }
 
-Event Queue::EventAt(size_t index) const {
-  const RawEvent& raw = events_[index];
-  const Job& job = jobs_[raw.job];
-  Event e;
-  e.seq = index + 1;
-  e.step = raw.step;
-  e.action = raw.action;
-  e.time = raw.time;
-  e.kind = raw.kind;
-  e.id = job.id;
-  e.attempts = raw.attempts;
-  e.max_attempts = raw.max_attempts;
-  e.outcome = raw.outcome;
-  e.disposition = raw.disposition;
-  e.reason = raw.reason;
-  e.error = ErrorText(raw.error);
-  if (raw.lease != 0) e.token = Token(raw.lease);
-  if (raw.kind == EventKind::kEnqueued || raw.kind == EventKind::kReplayed) e.payload_bytes = job.payload.size();
-  const bool delaying = (raw.kind == EventKind::kAttempt || raw.kind == EventKind::kExpired) &&
-                        raw.disposition == Disposition::kDelayed;
-  if (raw.kind == EventKind::kLeased || raw.kind == EventKind::kDelayed || delaying) e.until = raw.until;
-  if (raw.kind == EventKind::kDelayed || delaying) e.delay_ms = raw.until - raw.time;
-  return e;
-}
+Event Queue::EventAt(size_t index) const { return events_.Expand(index, jobs_); }
 
 std::vector<Event> Queue::Timeline(size_t from, size_t count) const {
   std::vector<Event> out;

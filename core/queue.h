@@ -56,11 +56,15 @@
 
 #include "backoff.h"
 #include "event.h"
+#include "event_log.h"
 #include "heap_budget.h"
+#include "job_store.h"
+#include "leases.h"
 #include "size_limits.h"
 #include "policy.h"
 #include "prng.h"
 #include "status.h"
+#include "timers.h"
 
 namespace dlq {
 
@@ -211,7 +215,7 @@ class Queue {
   QueueStats stats() const;
   size_t ready_size() const { return ready_.size(); }
   size_t delayed_size() const { return delayed_.size(); }
-  size_t leased_size() const { return active_leases_.size(); }
+  size_t leased_size() const { return leases_.active().size(); }
   size_t completed_size() const { return completed_.size(); }
   size_t quarantine_size() const { return quarantine_.size(); }
   uint64_t step() const { return step_; }
@@ -227,106 +231,52 @@ class Queue {
   std::string TimelineText() const;
 
  private:
-  enum class Where : uint8_t { kReady, kDelayed, kLeased, kCompleted, kQuarantined };
-  using QuarantineList = std::list<uint32_t>;
-
-  struct Job {
-    std::string id;
-    std::string payload;
-    uint32_t attempts = 0;
-    Where where = Where::kReady;
-    Reason reason = Reason::kNone;
-    uint32_t last_error = 0;  // index into error_texts_
-    uint64_t quarantine_step = 0;
-    QuarantineList::iterator quarantine_pos;
-    int64_t last_delay = 0;  // the previous retry delay (decorrelated jitter)
-    int64_t due_at = 0;      // kDelayed
-    uint64_t timer = 0;      // kDelayed: its timer's sequence number
-    uint32_t lease = 0;      // kLeased: 1 + its index in leases_
-  };
-
-  enum class LeaseState : uint8_t { kActive, kSettled, kExpired };
-  struct LeaseRecord {
-    uint32_t job;
-    int64_t leased_at;
-    int64_t expires_at;
-    uint64_t timer;
-    LeaseState state;
-  };
-
-  // A pending timer: fires at `time`; ties by `seq`, the order timers were set.
-  struct Timer {
-    int64_t time;
-    uint64_t seq;
-    uint32_t ref;  // a job (delayed_) or a lease index (active_leases_)
-    bool operator<(const Timer& o) const { return time != o.time ? time < o.time : seq < o.seq; }
-  };
-
-  // Compact event record: the timeline may hold millions of them.
-  struct RawEvent {
-    uint64_t step;
-    uint64_t action;
-    int64_t time;
-    int64_t until;  // kDelayed, and an attempt or expiry that delayed: due time; kLeased: expiry
-    uint32_t job;
-    uint32_t attempts;
-    uint32_t max_attempts;  // the budget in force when it was written
-    uint32_t error;         // index into error_texts_
-    uint32_t lease;         // 1 + lease index, or 0
-    EventKind kind;
-    Outcome outcome;
-    Disposition disposition;
-    Reason reason;
-  };
-
-  // Budget charge of one job, one event, one lease.
+  // Budget charge of one job (its strings, records and enqueue event), one lease, one timer.
   static size_t JobBytes(std::string_view id, std::string_view payload);
-  static constexpr size_t kEventBytes = sizeof(RawEvent);
+  static constexpr size_t kEventBytes = sizeof(EventRecord);
   static constexpr size_t kLeaseBytes = sizeof(LeaseRecord) + 64;
+  static constexpr size_t kTimerBytes = 64;
 
   explicit Queue(const Policy& policy);
   void Append(std::string_view id, std::string_view payload);
-  uint32_t InternError(std::string_view text);  // 0 for "", else 1 + its place in error_texts_
-  std::string_view ErrorText(uint32_t index) const;
+  uint32_t InternError(std::string_view text);  // charges a new text to the budget
   // Appends an event about `job` as it is now (its attempts, the policy, the time).
-  RawEvent& Record(EventKind kind, uint32_t job);
+  EventRecord& Record(EventKind kind, uint32_t job);
   // `argument` names the id in messages: "id", or "jobs" with `index` for jobs[index].id.
   Status CheckNewId(std::string_view id, const char* argument, size_t index = SIZE_MAX) const;
   static Status CheckPayload(std::string_view payload, const char* argument, size_t index = SIZE_MAX);
   static Status CheckErrorText(std::string_view error_text);
-  Status CheckOutcome(std::string_view outcome, Outcome* out) const;
+  static Status CheckOutcome(std::string_view outcome, Outcome* out);
   // Pops the ready head and counts its attempt (a new step); returns the job.
   uint32_t StartAttempt();
-  // Decides the counted attempt of `job` and moves it; `kind` is kAttempt or kExpired.
+  // Decides the counted attempt of `job` (rules.h) and moves it; `kind` is
+  // kAttempt (a process or a settle) or kExpired.
   Attempt Finish(uint32_t job, EventKind kind, Outcome outcome, uint32_t error, uint32_t lease);
   Attempt ProcessChecked(Outcome outcome, std::string_view error_text);
-  void Fire(const Timer& timer, bool is_lease);
+  // Fires the earliest timer (a due time, or a lease expiry when `is_lease`).
+  void FireEarliest(bool is_lease);
   // Fires every timer due at or before `target`, then sets the clock to `target`.
   void AdvanceTo(int64_t target);
-  const Timer* NextTimer(bool* is_lease) const;
-  static std::string Token(uint32_t lease) { return "lease-" + std::to_string(lease); }
   // Copies of jobs_[indexes[k]] for k in the slice [from, from + count).
   template <typename Indexes>
   std::vector<JobView> JobViews(const Indexes& indexes, size_t from, size_t count) const;
 
   Policy policy_;
   Prng jitter_;  // the jitter stream (prng.h): its own, so other draws never shift it
+  // The clock and counters.
   uint64_t step_ = 0;
   uint64_t actions_ = 0;
   int64_t now_ = 0;
-  uint64_t timer_seq_ = 0;
-  std::deque<Job> jobs_;  // every job ever given; a deque keeps addresses stable
-  std::unordered_map<std::string_view, uint32_t> index_;  // id -> jobs_ index; views into jobs_
-  std::deque<uint32_t> ready_;
-  std::set<Timer> delayed_;        // ref: a job
-  std::deque<LeaseRecord> leases_;  // every lease ever granted; token n is leases_[n - 1]
-  std::set<Timer> active_leases_;  // ref: 1 + lease index
+  uint64_t timer_seq_ = 0;  // one sequence for every timer: ties fire in the order set
+  // The parts.
+  JobStore jobs_;
+  std::deque<uint32_t> ready_;  // head first
+  TimerSet delayed_;            // due times; ref: a job
+  LeaseTable leases_;
   std::vector<uint32_t> completed_;
-  QuarantineList quarantine_;
-  std::deque<std::string> error_texts_;  // distinct non-empty error texts
-  std::unordered_map<std::string_view, uint32_t> error_index_;  // views into error_texts_
-  std::deque<RawEvent> events_;  // a deque: growing never copies the whole log
-  HeapCharge charge_;            // what this queue keeps, on the heap budget
+  std::list<uint32_t> quarantine_;  // arrival order; a job keeps its position for O(1) replay
+  EventLog events_;
+  HeapCharge charge_;  // what this queue keeps, on the heap budget
 };
 
 }  // namespace dlq

@@ -7,7 +7,6 @@
 
 namespace dlq {
 
-using link::Overloaded;
 
 bool IsLessonOneAction(const Action& action) {
   return std::visit(Overloaded{

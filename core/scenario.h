@@ -90,6 +90,16 @@ struct AdvanceToNext {  // advanceToNext()
 using Action = std::variant<action::Process, action::Replay, action::Enqueue, action::Lease, action::Settle,
                             action::Advance, action::AdvanceToNext>;
 
+// An overload set for std::visit over Action. Every visitor lists each kind and
+// has no catch-all, so a kind added to Action fails to compile until every
+// visitor (runner, link writers, bindings) handles it.
+template <typename... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+template <typename... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
+
 // True for the kinds link format v1 can carry (process, replay, enqueue).
 bool IsLessonOneAction(const Action& action);
 

@@ -224,26 +224,6 @@ dlq::Result<dlq::Policy> PolicyFromValue(const val& in, const std::string& prefi
   return p;
 }
 
-// A lease token as the queue writes it ("lease-<n>", n from 1, no leading zero)
-// and back; false for anything else.
-bool ParseLeaseToken(std::string_view token, uint32_t* lease) {
-  constexpr std::string_view kPrefix = "lease-";
-  if (token.size() <= kPrefix.size() || token.size() > kPrefix.size() + 10 || token.substr(0, kPrefix.size()) != kPrefix ||
-      token[kPrefix.size()] == '0') {
-    return false;
-  }
-  uint64_t n = 0;
-  for (const char c : token.substr(kPrefix.size())) {
-    if (c < '0' || c > '9') return false;
-    n = n * 10 + static_cast<uint64_t>(c - '0');
-  }
-  if (n > UINT32_MAX) return false;
-  *lease = static_cast<uint32_t>(n);
-  return true;
-}
-
-std::string LeaseToken(uint32_t lease) { return "lease-" + std::to_string(lease); }
-
 dlq::Result<dlq::Scenario> ScenarioFromValue(val in);
 
 // Owns one queue. JS creates it empty, then initialises it from a policy or a
@@ -472,17 +452,10 @@ class QueueHandle {
   std::optional<dlq::Queue> queue_;
 };
 
-// std::visit with one lambda per action kind.
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 val ActionValue(const dlq::Action& a) {
   val out = val::object();
-  std::visit(Overloaded{
+  std::visit(dlq::Overloaded{
                  [&](const dlq::action::Process& p) {
                    out.set("type", std::string("process"));
                    out.set("outcome", std::string(dlq::OutcomeName(p.outcome)));
@@ -500,7 +473,7 @@ val ActionValue(const dlq::Action& a) {
                  [&](const dlq::action::Lease&) { out.set("type", std::string("lease")); },
                  [&](const dlq::action::Settle& st) {
                    out.set("type", std::string("settle"));
-                   out.set("token", LeaseToken(st.lease));
+                   out.set("token", dlq::LeaseTable::Token(st.lease));
                    out.set("outcome", std::string(dlq::OutcomeName(st.outcome)));
                    out.set("error", st.error);
                  },
@@ -576,7 +549,8 @@ dlq::Result<dlq::Action> ActionFromValue(const val& a, const std::string& name) 
     dlq::action::Settle st;
     std::string token;
     if (dlq::Status s = ReadString(a["token"], name + ".token", &token); !s.ok()) return s;
-    if (!ParseLeaseToken(token, &st.lease)) {
+    st.lease = dlq::LeaseTable::ParseToken(token);
+    if (st.lease == 0) {
       return dlq::Status::InvalidArgument(name + ".token must be a lease token \"lease-<n>\" with n from 1 to " +
                                           std::to_string(UINT32_MAX) + ", got " + dlq::QuoteShort(token));
     }

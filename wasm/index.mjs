@@ -572,13 +572,22 @@ class Queue {
         checkObject(`jobs[${i}]`, job, "{ id: 'a', payload: '' }");
         const id = job.id;
         const payload = job.payload;
-        bytes += checkText(`jobs[${i}].id`, id, limits.idBytes);
-        bytes += checkText(`jobs[${i}].payload`, payload, limits.payloadBytes);
+        if (typeof id !== 'string') checkString(`jobs[${i}].id`, id);
+        if (typeof payload !== 'string') checkString(`jobs[${i}].payload`, payload);
+        bytes += checkSize(`jobs[${i}].id`, id, limits.idBytes);
+        bytes += checkSize(`jobs[${i}].payload`, payload, limits.payloadBytes);
         ids[i] = id;
         payloads[i] = payload;
       }
       return { ids, payloads, bytes };
     });
+    // Well-formedness once over the joined text (joining cannot pair up lone
+    // surrogates: a NUL separates every string); per string only to name one.
+    const idText = ids.join('\0');
+    const payloadText = payloads.join('\0');
+    if (!isWellFormed(idText) || !isWellFormed(payloadText)) {
+      ids.forEach((id, i) => { checkString(`jobs[${i}].id`, id); checkString(`jobs[${i}].payload`, payloads[i]); });
+    }
     if (bytes > limits.batchBytes) {
       const exact = ids.reduce((sum, id) => sum + utf8Length(id), 0) + payloads.reduce((sum, p) => sum + utf8Length(p), 0);
       if (exact > limits.batchBytes) tooLarge('jobs (ids and payloads together)', limits.batchBytes, exact);
@@ -586,8 +595,8 @@ class Queue {
     checkRoom(2 * bytes, 'enqueueMany');
     // One boundary crossing for the whole batch: NUL-joined strings, encoded to
     // UTF-8 here and copied in as bytes. Every string was checked above.
-    const idBytes = utf8.encode(ids.join('\0'));
-    const payloadBytes = utf8.encode(payloads.join('\0'));
+    const idBytes = utf8.encode(idText);
+    const payloadBytes = utf8.encode(payloadText);
     const packed = call(() => handle.enqueuePacked(idBytes, payloadBytes, ids.length));
     // false: some string holds NUL itself, so the fields did not split back; let
     // the core read the strings one by one instead.

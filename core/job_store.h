@@ -1,0 +1,61 @@
+// JobStore: every job a queue was ever given, by index, with the id index and the
+// interned error texts. Storage only: no policy, no places' order (the queue
+// keeps those), no budget (the queue charges what it adds).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "policy.h"
+
+namespace dlq {
+
+// Where a job is now. Exactly one place at a time.
+enum class Place : uint8_t { kReady, kDelayed, kLeased, kCompleted, kQuarantined };
+
+struct StoredJob {
+  std::string id;
+  std::string payload;
+  uint32_t attempts = 0;
+  Place place = Place::kReady;
+  Reason reason = Reason::kNone;  // kQuarantined
+  uint32_t last_error = 0;        // kQuarantined: an error-text index (0 = none)
+  uint64_t quarantine_step = 0;   // kQuarantined
+  std::list<uint32_t>::iterator quarantine_pos;  // kQuarantined: its entry in the queue's list
+  int64_t last_delay = 0;  // the previous retry delay (decorrelated jitter)
+  int64_t due_at = 0;      // kDelayed
+  uint64_t timer = 0;      // kDelayed: its timer's sequence number
+  uint32_t lease = 0;      // kLeased: its lease number
+};
+
+class JobStore {
+ public:
+  // Appends a job; returns its index. Precondition: !Contains(id).
+  uint32_t Add(std::string_view id, std::string_view payload);
+  // Removes the last job added (undoing a refused batch).
+  void RemoveLast();
+  // The index of job `id`, or -1.
+  int64_t Find(std::string_view id) const;
+  bool Contains(std::string_view id) const { return index_.count(id) != 0; }
+  void Reserve(size_t more) { index_.reserve(index_.size() + more); }
+
+  StoredJob& operator[](uint32_t index) { return jobs_[index]; }
+  const StoredJob& operator[](uint32_t index) const { return jobs_[index]; }
+  size_t size() const { return jobs_.size(); }
+
+  // 0 for "", else 1 + the text's place; `*added` says whether it is new.
+  uint32_t InternError(std::string_view text, bool* added);
+  std::string_view ErrorText(uint32_t index) const;
+
+ private:
+  std::deque<StoredJob> jobs_;  // a deque keeps addresses (and the index's views) stable
+  std::unordered_map<std::string_view, uint32_t> index_;        // views into jobs_
+  std::deque<std::string> error_texts_;                         // distinct non-empty error texts
+  std::unordered_map<std::string_view, uint32_t> error_index_;  // views into error_texts_
+};
+
+}  // namespace dlq
