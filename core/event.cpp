@@ -30,7 +30,8 @@ std::string NextStep(const Event& e) {
       return Plural(left, "attempt", "attempts") + " left → retry after a backoff of " + Ms(e.delay_ms) +
              ", at " + Ms(e.until);
     case Disposition::kQuarantined:
-      return "budget used up → quarantine";
+      return e.reason == Reason::kPermanent ? "its class never retries → quarantine at once"
+                                            : "budget used up → quarantine";
     case Disposition::kCompleted:
       return "completed";
   }
@@ -51,6 +52,7 @@ const char* EventKindName(EventKind kind) {
     case EventKind::kExpired: return "expired";
     case EventKind::kDelayed: return "delayed";
     case EventKind::kDue: return "due";
+    case EventKind::kAlert: return "alert";
   }
   return "?";
 }
@@ -93,6 +95,9 @@ std::string RenderEvent(const Event& e) {
     case EventKind::kReplayed:
       line += " attempts " + std::to_string(e.attempts) + " -> 0";
       break;
+    case EventKind::kAlert:
+      line.append(" class ").append(ClassName(e.failure_class));
+      break;
   }
   return line;
 }
@@ -109,9 +114,20 @@ std::string ExplainEvent(const Event& e) {
           return "attempt " + of + " succeeded → completed";
         case Outcome::kTransient:
           return "attempt " + of + " failed transiently: " + NextStep(e);
-        case Outcome::kPermanent: {
-          const uint32_t unused = e.max_attempts - e.attempts;
-          std::string s = "attempt " + of + " failed permanently: retrying cannot help → quarantine at once";
+        case Outcome::kPrecondition:
+          return "attempt " + of + " found a precondition not met yet (its class has a short budget of its own): " +
+                 NextStep(e);
+        case Outcome::kPermanent:
+        case Outcome::kUndeserializable:
+        case Outcome::kUnknownSchema: {
+          const char* why = e.outcome == Outcome::kPermanent       ? "failed permanently"
+                            : e.outcome == Outcome::kUndeserializable ? "could not read the payload (undeserializable)"
+                                                                      : "met a schema it does not know (unknown-schema)";
+          if (e.disposition != Disposition::kQuarantined || e.reason != Reason::kPermanent) {
+            return "attempt " + of + " " + why + ": its class retries: " + NextStep(e);
+          }
+          const uint32_t unused = e.max_attempts > e.attempts ? e.max_attempts - e.attempts : 0;
+          std::string s = "attempt " + of + " " + why + ": retrying cannot help → quarantine at once";
           if (unused > 0) s += " (" + Plural(unused, "attempt", "attempts") + " unused)";
           return s;
         }
@@ -134,6 +150,9 @@ std::string ExplainEvent(const Event& e) {
     case EventKind::kQuarantined:
       return id + " quarantined (" + ReasonName(e.reason) + ") after " +
              Plural(e.attempts, "attempt", "attempts") + "; only an operator's replay brings it back";
+    case EventKind::kAlert:
+      return id + " arrived in quarantine as " + ClassName(e.failure_class) +
+             ", a class that raises an alert: whoever owns this dead-letter queue should look now";
     case EventKind::kReplayed:
       return "an operator replayed " + id + ": attempts reset from " + std::to_string(e.attempts) +
              " to 0, appended at the ready tail";

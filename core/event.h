@@ -18,10 +18,11 @@ enum class EventKind : uint8_t {
   kExpired,  // a lease ran out unsettled: decided as a transient failure
   kDelayed,  // the job waits until `until`, then joins the ready tail
   kDue,      // a delayed job's time came: it joined the ready tail
+  kAlert,    // a quarantine arrival whose class raises an alert (unknown-schema by default)
 };
 
 // "enqueued" | "attempt" | "requeued" | "completed" | "quarantined" | "replayed" |
-// "leased" | "expired" | "delayed" | "due".
+// "leased" | "expired" | "delayed" | "due" | "alert".
 const char* EventKindName(EventKind kind);
 
 struct Event {
@@ -34,7 +35,8 @@ struct Event {
   // kAttempt, kLeased, kExpired: this attempt's number (1-based). kReplayed: the
   // count before the reset to 0. kEnqueued: 0. Otherwise the job's count.
   uint32_t attempts = 0;
-  uint32_t max_attempts = 0;  // the policy in force
+  uint32_t max_attempts = 0;  // the budget in force: for a decided failure, its class's
+  FailureClass failure_class = FailureClass::kTransient;  // a failing kAttempt, kExpired (crash), kAlert
   Outcome outcome = Outcome::kSuccess;                // kAttempt only
   Disposition disposition = Disposition::kCompleted;  // kAttempt, kExpired: where it sent the job
   Reason reason = Reason::kNone;                      // kQuarantined, and a quarantining kAttempt/kExpired

@@ -17,6 +17,7 @@ Event EventLog::Expand(size_t index, const JobStore& jobs) const {
   e.attempts = raw.attempts;
   e.max_attempts = raw.max_attempts;
   e.outcome = raw.outcome;
+  e.failure_class = raw.failure_class;
   e.disposition = raw.disposition;
   e.reason = raw.reason;
   e.error = jobs.ErrorText(raw.error);

@@ -22,6 +22,7 @@ struct EventRecord {
   uint32_t error;         // an error-text index in the JobStore
   uint32_t lease;         // the lease number, or 0
   EventKind kind;
+  FailureClass failure_class;  // decided failures and alerts
   Outcome outcome;
   Disposition disposition;
   Reason reason;

@@ -23,6 +23,10 @@ struct StoredJob {
   uint32_t attempts = 0;
   Place place = Place::kReady;
   Reason reason = Reason::kNone;  // kQuarantined
+  FailureClass failure_class = FailureClass::kTransient;  // kQuarantined: the final failure's class
+  bool alert = false;             // kQuarantined: its class raised an alert on arrival
+  int64_t arrived_at = 0;         // kQuarantined: the time of the failure that quarantined it
+  int64_t first_attempt_at = 0;   // the time of its first attempt since it was enqueued or replayed
   uint32_t last_error = 0;        // kQuarantined: an error-text index (0 = none)
   uint64_t quarantine_step = 0;   // kQuarantined
   std::list<uint32_t>::iterator quarantine_pos;  // kQuarantined: its entry in the queue's list

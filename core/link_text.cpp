@@ -44,15 +44,21 @@ char OutcomeLetter(Outcome outcome) {
     case Outcome::kSuccess: return 's';
     case Outcome::kTransient: return 't';
     case Outcome::kPermanent: return 'p';
+    case Outcome::kUndeserializable: return 'u';
+    case Outcome::kUnknownSchema: return 'v';
+    case Outcome::kPrecondition: return 'q';
   }
   return '?';
 }
 
-bool ParseOutcomeLetter(char letter, Outcome* out) {
+bool ParseOutcomeLetter(char letter, Outcome* out, bool capstone) {
   switch (letter) {
     case 's': *out = Outcome::kSuccess; return true;
     case 't': *out = Outcome::kTransient; return true;
     case 'p': *out = Outcome::kPermanent; return true;
+    case 'u': *out = Outcome::kUndeserializable; return capstone;
+    case 'v': *out = Outcome::kUnknownSchema; return capstone;
+    case 'q': *out = Outcome::kPrecondition; return capstone;
     default: return false;
   }
 }

@@ -27,8 +27,10 @@ void AppendEncoded(std::string& out, std::string_view s);
 
 // 's', 't' or 'p': the letter process and settle actions spell an outcome with.
 char OutcomeLetter(Outcome outcome);
-// The outcome of 's', 't' or 'p'; false for any other character.
-bool ParseOutcomeLetter(char letter, Outcome* out);
+// The outcome of 's', 't' or 'p' (lesson 1, every version), or with `capstone`
+// (v2 on) also 'u' undeserializable, 'v' unknown-schema, 'q' precondition;
+// false for any other character.
+bool ParseOutcomeLetter(char letter, Outcome* out, bool capstone);
 
 // A one-pass reader over a link's text; every error names the 1-based character
 // position (counting UTF-8 characters, not bytes).

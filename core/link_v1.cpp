@@ -19,7 +19,7 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
     const char letter = in.peek();
     Outcome outcome = Outcome::kSuccess;
     // Built in place: GCC 12 warns (falsely) about moving a whole variant in.
-    if (ParseOutcomeLetter(letter, &outcome)) {
+    if (ParseOutcomeLetter(letter, &outcome, false)) {
       in.Accept(letter);
       auto& process = std::get<action::Process>(actions->emplace_back(action::Process{outcome, {}}));
       if (in.Accept(':')) {

@@ -104,7 +104,7 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
     const char letter = in.peek();
     Outcome outcome = Outcome::kSuccess;
     // Built in place: GCC 12 warns (falsely) about moving a whole variant in.
-    if (ParseOutcomeLetter(letter, &outcome)) {
+    if (ParseOutcomeLetter(letter, &outcome, true)) {
       in.Accept(letter);
       auto& process = std::get<action::Process>(actions->emplace_back(action::Process{outcome, {}}));
       if (Status s = ReadError(in, n, &process.error); !s.ok()) return s;
@@ -130,7 +130,7 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
                                   std::to_string(std::numeric_limits<uint32_t>::max()) + ", got " +
                                   std::to_string(lease));
       }
-      if (!ParseOutcomeLetter(in.peek(), &outcome)) {
+      if (!ParseOutcomeLetter(in.peek(), &outcome, true)) {
         return in.Error(n + "'s outcome after the lease number (s success, t transient, p permanent)");
       }
       in.Accept(in.peek());

@@ -12,16 +12,72 @@ const char* OutcomeName(Outcome outcome) {
     case Outcome::kSuccess: return "success";
     case Outcome::kTransient: return "transient";
     case Outcome::kPermanent: return "permanent";
+    case Outcome::kUndeserializable: return "undeserializable";
+    case Outcome::kUnknownSchema: return "unknown-schema";
+    case Outcome::kPrecondition: return "precondition";
   }
   return "?";
 }
 
 Result<Outcome> ParseOutcome(std::string_view text) {
-  if (text == "success") return Outcome::kSuccess;
-  if (text == "transient") return Outcome::kTransient;
-  if (text == "permanent") return Outcome::kPermanent;
-  return Status::InvalidArgument("outcome must be one of \"success\", \"transient\", \"permanent\", got " +
-                                 QuoteShort(text));
+  for (int i = 0; i < kOutcomeCount; ++i) {
+    if (text == OutcomeName(static_cast<Outcome>(i))) return static_cast<Outcome>(i);
+  }
+  return Status::InvalidArgument(
+      "outcome must be one of \"success\", \"transient\", \"permanent\", \"undeserializable\", "
+      "\"unknown-schema\", \"precondition\", got " + QuoteShort(text));
+}
+
+FailureClass ClassOf(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kPermanent: return FailureClass::kPermanent;
+    case Outcome::kUndeserializable: return FailureClass::kUndeserializable;
+    case Outcome::kUnknownSchema: return FailureClass::kUnknownSchema;
+    case Outcome::kPrecondition: return FailureClass::kPrecondition;
+    case Outcome::kSuccess:
+    case Outcome::kTransient: break;
+  }
+  return FailureClass::kTransient;
+}
+
+const char* ClassName(FailureClass c) {
+  switch (c) {
+    case FailureClass::kTransient: return "transient";
+    case FailureClass::kPermanent: return "permanent";
+    case FailureClass::kUndeserializable: return "undeserializable";
+    case FailureClass::kUnknownSchema: return "unknown-schema";
+    case FailureClass::kPrecondition: return "precondition";
+    case FailureClass::kCrash: return "crash";
+  }
+  return "?";
+}
+
+Result<FailureClass> ParseClass(std::string_view text) {
+  for (int i = 0; i < kFailureClassCount; ++i) {
+    if (text == ClassName(static_cast<FailureClass>(i))) return static_cast<FailureClass>(i);
+  }
+  return Status::InvalidArgument(
+      "a failure class must be one of \"transient\", \"permanent\", \"undeserializable\", \"unknown-schema\", "
+      "\"precondition\", \"crash\", got " + QuoteShort(text));
+}
+
+ClassTable::ClassTable() {
+  (*this)[FailureClass::kPermanent].retry = false;
+  (*this)[FailureClass::kUndeserializable].retry = false;
+  ClassRule& unknown = (*this)[FailureClass::kUnknownSchema];
+  unknown.retry = false;
+  unknown.alert = true;
+  ClassRule& precondition = (*this)[FailureClass::kPrecondition];
+  precondition.max_attempts = 2;
+  precondition.own_backoff = true;
+  precondition.backoff = {BackoffKind::kFixed, 1000, 1000, Jitter::kNone};
+}
+
+ClassRule Policy::RuleFor(FailureClass c) const {
+  ClassRule rule = classes[c];
+  if (rule.max_attempts == 0 || rule.max_attempts > max_attempts) rule.max_attempts = max_attempts;
+  if (!rule.own_backoff) rule.backoff = backoff;
+  return rule;
 }
 
 const char* DispositionName(Disposition disposition) {
@@ -98,27 +154,47 @@ Status IntegerField::Check(double value) const {
   return Status::Ok();
 }
 
+namespace {
+
+// The backoff's fields and pairs, named under `prefix` ("backoff" or
+// "classes.precondition.backoff").
+Status CheckBackoff(const Backoff& b, const std::string& prefix) {
+  const std::string base_name = prefix + ".baseMs", cap_name = prefix + ".capMs";
+  if (Status s = IntegerField{base_name.c_str(), kBaseMsField.min, kBaseMsField.max}.Check(b.base_ms); !s.ok()) return s;
+  if (Status s = IntegerField{cap_name.c_str(), kCapMsField.min, kCapMsField.max}.Check(b.cap_ms); !s.ok()) return s;
+  if (b.cap_ms < b.base_ms) {
+    return Status::OutOfRange(cap_name + " must be an integer from " + base_name + " (" + std::to_string(b.base_ms) +
+                              ") to " + std::to_string(kCapMsField.max) + ", got " + std::to_string(b.cap_ms));
+  }
+  if (b.kind == BackoffKind::kNone && b.jitter != Jitter::kNone) {
+    return Status::InvalidArgument(prefix + ".jitter must be \"none\" when " + prefix +
+                                   ".kind is \"none\" (there is no delay to jitter), got \"" + JitterName(b.jitter) +
+                                   "\"");
+  }
+  if (b.jitter == Jitter::kDecorrelated && b.kind != BackoffKind::kExponential) {
+    return Status::InvalidArgument(prefix + ".jitter \"decorrelated\" needs " + prefix +
+                                   ".kind \"exponential\", got \"" + BackoffKindName(b.kind) + "\"");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status Policy::Check(const Policy& p) {
   if (Status s = kMaxAttemptsField.Check(p.max_attempts); !s.ok()) return s;
-  if (Status s = kBaseMsField.Check(p.backoff.base_ms); !s.ok()) return s;
-  if (Status s = kCapMsField.Check(p.backoff.cap_ms); !s.ok()) return s;
-  if (p.backoff.cap_ms < p.backoff.base_ms) {
-    return Status::OutOfRange("backoff.capMs must be an integer from backoff.baseMs (" +
-                              std::to_string(p.backoff.base_ms) + ") to " + std::to_string(kCapMsField.max) +
-                              ", got " + std::to_string(p.backoff.cap_ms));
-  }
-  if (p.backoff.kind == BackoffKind::kNone && p.backoff.jitter != Jitter::kNone) {
-    return Status::InvalidArgument(std::string("backoff.jitter must be \"none\" when backoff.kind is \"none\" "
-                                               "(there is no delay to jitter), got \"") +
-                                   JitterName(p.backoff.jitter) + "\"");
-  }
-  if (p.backoff.jitter == Jitter::kDecorrelated && p.backoff.kind != BackoffKind::kExponential) {
-    return Status::InvalidArgument(std::string("backoff.jitter \"decorrelated\" needs backoff.kind "
-                                               "\"exponential\", got \"") +
-                                   BackoffKindName(p.backoff.kind) + "\"");
-  }
+  if (Status s = CheckBackoff(p.backoff, "backoff"); !s.ok()) return s;
   if (Status s = kLeaseMsField.Check(p.lease_ms); !s.ok()) return s;
   if (Status s = kSeedField.Check(p.seed); !s.ok()) return s;
+  for (int i = 0; i < kFailureClassCount; ++i) {
+    const ClassRule& rule = p.classes.rules[i];
+    const std::string prefix = std::string("classes.") + ClassName(static_cast<FailureClass>(i));
+    const std::string max_name = prefix + ".maxAttempts";
+    const IntegerField max_field{max_name.c_str(), kClassMaxAttemptsField.min, kClassMaxAttemptsField.max};
+    if (Status s = max_field.Check(rule.max_attempts); !s.ok()) return s;
+    if (rule.own_backoff) {
+      if (Status s = CheckBackoff(rule.backoff, prefix + ".backoff"); !s.ok()) return s;
+    }
+  }
   return Status::Ok();
 }
 
@@ -132,8 +208,21 @@ bool operator==(const Backoff& a, const Backoff& b) {
   return a.kind == b.kind && a.base_ms == b.base_ms && a.cap_ms == b.cap_ms && a.jitter == b.jitter;
 }
 
+bool operator==(const ClassRule& a, const ClassRule& b) {
+  return a.retry == b.retry && a.max_attempts == b.max_attempts && a.own_backoff == b.own_backoff &&
+         (!a.own_backoff || a.backoff == b.backoff) && a.alert == b.alert;
+}
+
+bool operator==(const ClassTable& a, const ClassTable& b) {
+  for (int i = 0; i < kFailureClassCount; ++i) {
+    if (!(a.rules[i] == b.rules[i])) return false;
+  }
+  return true;
+}
+
 bool operator==(const Policy& a, const Policy& b) {
-  return a.max_attempts == b.max_attempts && a.backoff == b.backoff && a.lease_ms == b.lease_ms && a.seed == b.seed;
+  return a.max_attempts == b.max_attempts && a.backoff == b.backoff && a.lease_ms == b.lease_ms && a.seed == b.seed &&
+         a.classes == b.classes;
 }
 
 }  // namespace dlq

@@ -11,7 +11,22 @@ namespace dlq {
 
 // The worker's classification of one attempt. The queue never infers it from error
 // text: the worker (the application) supplies it, the queue applies the policy.
-enum class Outcome : uint8_t { kSuccess, kTransient, kPermanent };
+// Lesson 1 has the first three; the capstone adds three failures the broker
+// cannot tell apart from the others without the worker's word.
+enum class Outcome : uint8_t {
+  kSuccess,
+  kTransient,         // a passing outage: retry with backoff
+  kPermanent,         // retrying cannot help
+  kUndeserializable,  // the payload cannot be read at all
+  kUnknownSchema,     // a payload of a version this worker does not know
+  kPrecondition,      // something it needs is missing yet; may appear soon
+};
+constexpr int kOutcomeCount = 6;
+
+// The class of a failure: one per failing outcome, plus kCrash for a lease
+// that expired unsettled (no worker reported anything). Each has its own rule.
+enum class FailureClass : uint8_t { kTransient, kPermanent, kUndeserializable, kUnknownSchema, kPrecondition, kCrash };
+constexpr int kFailureClassCount = 6;
 
 // Where a job went after an attempt.
 enum class Disposition : uint8_t {
@@ -31,9 +46,15 @@ enum class Reason : uint8_t {
 enum class BackoffKind : uint8_t { kNone, kFixed, kExponential };
 enum class Jitter : uint8_t { kNone, kFull, kEqual, kDecorrelated };
 
-// "success" | "transient" | "permanent" and back. Parsing is exact (case-sensitive).
+// "success" | "transient" | "permanent" | "undeserializable" | "unknown-schema" |
+// "precondition" and back. Parsing is exact (case-sensitive).
 const char* OutcomeName(Outcome outcome);
 Result<Outcome> ParseOutcome(std::string_view text);
+// The class of a failing outcome (precondition: outcome != kSuccess).
+FailureClass ClassOf(Outcome outcome);
+// "transient" | "permanent" | "undeserializable" | "unknown-schema" | "precondition" | "crash".
+const char* ClassName(FailureClass c);
+Result<FailureClass> ParseClass(std::string_view text);
 const char* DispositionName(Disposition disposition);
 const char* ReasonName(Reason reason);  // "" for kNone
 const char* BackoffKindName(BackoffKind kind);  // "none" | "fixed" | "exponential"
@@ -64,9 +85,10 @@ constexpr IntegerField kBaseMsField{"backoff.baseMs", 1, kMaxDelayMs};
 constexpr IntegerField kCapMsField{"backoff.capMs", 1, kMaxDelayMs};  // and at least baseMs
 constexpr IntegerField kLeaseMsField{"leaseMs", 1, kMaxDelayMs};
 constexpr IntegerField kSeedField{"seed", 0, 4'294'967'295};
+constexpr IntegerField kClassMaxAttemptsField{"classes.<class>.maxAttempts", 0, 1'000'000};  // 0: the policy's
 constexpr IntegerField kAdvanceMsField{"ms", 0, kMaxTimeMs};
-constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField,
-                                                  &kLeaseMsField, &kSeedField, &kAdvanceMsField};
+constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
+                                                  &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -82,6 +104,31 @@ struct Backoff {
   Jitter jitter = Jitter::kNone;
 };
 
+// What the queue does with a failure of one class.
+//   retry never   -> quarantine at once (reason permanent)
+//   retry bounded -> retry while attempts < maxAttempts (the class's, capped by the
+//                    policy's; 0 = the policy's), after the class's backoff (or the
+//                    policy's); at the budget, quarantine (reason exhausted)
+// `alert`: an arrival in quarantine with this class raises an alert event.
+struct ClassRule {
+  bool retry = true;
+  int64_t max_attempts = 0;  // 0: the policy's
+  bool own_backoff = false;  // false: the policy's backoff
+  Backoff backoff;           // used when own_backoff
+  bool alert = false;
+};
+
+// The article's table, one row per class: transient bounded with the policy's
+// backoff; permanent and undeserializable never; unknown-schema never, with an
+// alert; precondition bounded and short (2 attempts, a fixed 1 s delay, no
+// jitter); crash bounded by the policy's budget (the receive count).
+struct ClassTable {
+  ClassRule rules[kFailureClassCount];
+  ClassTable();
+  const ClassRule& operator[](FailureClass c) const { return rules[static_cast<int>(c)]; }
+  ClassRule& operator[](FailureClass c) { return rules[static_cast<int>(c)]; }
+};
+
 struct Policy {
   static constexpr int64_t kMinAttempts = kMaxAttemptsField.min;
   static constexpr int64_t kMaxAttempts = kMaxAttemptsField.max;
@@ -94,10 +141,17 @@ struct Policy {
   int64_t lease_ms = 30'000;
   // Seeds the queue's PRNG streams (jitter); uint32.
   int64_t seed = 1;
+  // The rule per failure class (see ClassTable for the defaults).
+  ClassTable classes;
+
+  // The rule in force for class `c`, its max_attempts resolved (never above the
+  // policy's) and its backoff filled in.
+  ClassRule RuleFor(FailureClass c) const;
 
   // The first field out of range, named as JS spells it; or OK. Checks the
   // pairs too: capMs >= baseMs; jitter only with a backoff; decorrelated only
-  // with exponential.
+  // with exponential; and each class rule's (classes.<name>.maxAttempts in
+  // 0..1000000, its own backoff like the policy's).
   static Status Check(const Policy& policy);
 
   // Lesson 1's single check, kept for its callers.
@@ -110,6 +164,8 @@ struct Policy {
 };
 
 bool operator==(const Backoff& a, const Backoff& b);
+bool operator==(const ClassRule& a, const ClassRule& b);
+bool operator==(const ClassTable& a, const ClassTable& b);
 bool operator==(const Policy& a, const Policy& b);
 
 }  // namespace dlq

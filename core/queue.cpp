@@ -23,6 +23,12 @@ std::string ArgumentName(const char* argument, size_t index, const char* field) 
   return std::string(argument) + "[" + std::to_string(index) + "]." + field;
 }
 
+// The class of a worker's outcome: nullopt for a success.
+std::optional<FailureClass> FailureOf(Outcome outcome) {
+  if (outcome == Outcome::kSuccess) return std::nullopt;
+  return ClassOf(outcome);
+}
+
 // UTF-16 code units in s[0, byte): the index JavaScript gives the same character.
 size_t Utf16Index(std::string_view s, size_t byte) {
   size_t units = 0;
@@ -178,14 +184,19 @@ uint32_t Queue::StartAttempt() {
   const uint32_t index = ready_.front();
   ready_.pop_front();
   ++step_;
-  jobs_[index].attempts += 1;  // count first, decide second
+  StoredJob& job = jobs_[index];
+  job.attempts += 1;  // count first, decide second
+  if (job.attempts == 1) job.first_attempt_at = now_;
   return index;
 }
 
-Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, uint32_t error, uint32_t lease) {
+Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::optional<FailureClass> failure,
+                      uint32_t error, uint32_t lease) {
   StoredJob& job = jobs_[index];
-  const Decision d = Decide(policy_, outcome, job.attempts, job.last_delay, jitter_);
+  const Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_);
   EventRecord& decided = Record(kind, index);
+  decided.max_attempts = d.budget;  // the budget in force: the class's
+  decided.failure_class = failure.value_or(FailureClass::kTransient);
   decided.error = error;
   decided.lease = lease;
   decided.outcome = outcome;
@@ -218,8 +229,12 @@ Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, uint32_t 
       job.reason = d.reason;
       job.last_error = error;
       job.quarantine_step = step_;
+      job.failure_class = *failure;
+      job.alert = d.alert;
+      job.arrived_at = now_;
       job.quarantine_pos = quarantine_.insert(quarantine_.end(), index);
       Record(EventKind::kQuarantined, index).reason = d.reason;
+      if (d.alert) Record(EventKind::kAlert, index).failure_class = *failure;
       break;
   }
   Attempt result;
@@ -240,7 +255,7 @@ Attempt Queue::ProcessChecked(Outcome outcome, std::string_view error_text) {
   if (ready_.empty()) return Attempt{};
   ++actions_;
   const uint32_t index = StartAttempt();
-  return Finish(index, EventKind::kAttempt, outcome, InternError(error_text), 0);
+  return Finish(index, EventKind::kAttempt, outcome, FailureOf(outcome), InternError(error_text), 0);
 }
 
 Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view error_text) {
@@ -282,6 +297,7 @@ bool Queue::Replay(std::string_view id) {
   job.last_error = 0;
   job.quarantine_step = 0;
   job.last_delay = 0;
+  job.alert = false;
   ready_.push_back(index);
   return true;
 }
@@ -337,7 +353,7 @@ Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, 
   const uint32_t job = record.job;
   leases_.End(lease, LeaseState::kSettled);
   jobs_[job].lease = 0;
-  return Finish(job, EventKind::kAttempt, parsed, InternError(error_text), lease);
+  return Finish(job, EventKind::kAttempt, parsed, FailureOf(parsed), InternError(error_text), lease);
 }
 
 void Queue::FireEarliest(bool is_lease) {
@@ -358,7 +374,7 @@ void Queue::FireEarliest(bool is_lease) {
   jobs_[job].lease = 0;
   const uint32_t error = InternError(LeaseTable::Token(lease) + " expired after " + std::to_string(policy_.lease_ms) +
                                      " ms without a settle");
-  Finish(job, EventKind::kExpired, Outcome::kTransient, error, lease);
+  Finish(job, EventKind::kExpired, Outcome::kTransient, FailureClass::kCrash, error, lease);
 }
 
 void Queue::AdvanceTo(int64_t target) {
@@ -433,7 +449,7 @@ std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const
   for (size_t k = begin; k < end; ++k, ++it) {
     const StoredJob& job = jobs_[*it];
     out.push_back({job.id, job.payload, job.attempts, job.reason, std::string(jobs_.ErrorText(job.last_error)),
-                   job.quarantine_step});
+                   job.quarantine_step, job.failure_class, job.alert, job.arrived_at, job.first_attempt_at});
   }
   return out;
 }

@@ -10,6 +10,10 @@
 //      permanent                        -> quarantine at once, reason "permanent"
 //      transient, attempts < maximum    -> the ready tail, at once or after a delay
 //      transient, attempts == maximum   -> quarantine, reason "exhausted"
+//    and likewise for the capstone's failure classes, each by its rule in the
+//    policy's class table (undeserializable and unknown-schema never retry;
+//    precondition retries twice, after 1 s). Attempts are one count per job,
+//    whatever the classes of its failures.
 //  * Nothing leaves quarantine except through Replay(id), an operator's explicit
 //    decision that resets the job's attempts to 0 and appends it at the ready tail.
 //  * Views are copies. Every change appends events to the timeline; a refused call
@@ -96,6 +100,10 @@ struct QuarantineEntry {
   Reason reason = Reason::kNone;
   std::string last_error;  // the worker's error text on the final attempt
   uint64_t step = 0;       // the step at which it arrived
+  FailureClass failure_class = FailureClass::kTransient;  // the final failure's class
+  bool alert = false;          // its class raised an alert when it arrived
+  int64_t arrived_at = 0;      // the time of the final failure (a settle, or a lease's expiry)
+  int64_t first_attempt_at = 0;  // the time of its first attempt since enqueue or replay
 };
 
 // What one Process() call did.
@@ -251,7 +259,9 @@ class Queue {
   uint32_t StartAttempt();
   // Decides the counted attempt of `job` (rules.h) and moves it; `kind` is
   // kAttempt (a process or a settle) or kExpired.
-  Attempt Finish(uint32_t job, EventKind kind, Outcome outcome, uint32_t error, uint32_t lease);
+  // `failure` is the class of a failure, nullopt for a success.
+  Attempt Finish(uint32_t job, EventKind kind, Outcome outcome, std::optional<FailureClass> failure, uint32_t error,
+                 uint32_t lease);
   Attempt ProcessChecked(Outcome outcome, std::string_view error_text);
   // Fires the earliest timer (a due time, or a lease expiry when `is_lease`).
   void FireEarliest(bool is_lease);

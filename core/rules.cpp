@@ -4,26 +4,27 @@
 
 namespace dlq {
 
-Decision Decide(const Policy& policy, Outcome outcome, uint32_t attempts, int64_t previous_delay, Prng& jitter) {
+Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint32_t attempts, int64_t previous_delay,
+                Prng& jitter) {
   Decision d;
-  switch (outcome) {
-    case Outcome::kSuccess:
-      d.disposition = Disposition::kCompleted;
-      break;
-    case Outcome::kPermanent:
-      d.disposition = Disposition::kQuarantined;
-      d.reason = Reason::kPermanent;
-      break;
-    case Outcome::kTransient:
-      if (attempts < static_cast<uint64_t>(policy.max_attempts)) {
-        d.delay_ms = NextDelay(policy.backoff, attempts, previous_delay, jitter);
-        d.disposition = d.delay_ms > 0 ? Disposition::kDelayed : Disposition::kRequeued;
-      } else {
-        d.disposition = Disposition::kQuarantined;
-        d.reason = Reason::kExhausted;
-      }
-      break;
+  if (!failure.has_value()) {
+    d.disposition = Disposition::kCompleted;
+    d.budget = static_cast<uint32_t>(policy.max_attempts);
+    return d;
   }
+  const ClassRule rule = policy.RuleFor(*failure);
+  d.budget = static_cast<uint32_t>(rule.max_attempts);
+  if (!rule.retry) {
+    d.disposition = Disposition::kQuarantined;
+    d.reason = Reason::kPermanent;
+  } else if (attempts < static_cast<uint64_t>(rule.max_attempts)) {
+    d.delay_ms = NextDelay(rule.backoff, attempts, previous_delay, jitter);
+    d.disposition = d.delay_ms > 0 ? Disposition::kDelayed : Disposition::kRequeued;
+  } else {
+    d.disposition = Disposition::kQuarantined;
+    d.reason = Reason::kExhausted;
+  }
+  d.alert = d.disposition == Disposition::kQuarantined && rule.alert;
   return d;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "policy.h"
 #include "prng.h"
@@ -14,15 +15,20 @@ struct Decision {
   Disposition disposition = Disposition::kCompleted;
   Reason reason = Reason::kNone;  // set when quarantined
   int64_t delay_ms = 0;           // set when kDelayed (> 0); kRequeued means 0
+  uint32_t budget = 0;            // the attempt budget in force (the class's, resolved)
+  bool alert = false;             // quarantined with a class that raises an alert
 };
 
-// The attempt has been counted already: `attempts` includes it.
-//   success                            -> completed
-//   permanent                          -> quarantine at once, reason permanent
-//   transient, attempts < maxAttempts  -> retry after NextDelay(): requeued (0) or delayed
-//   transient, attempts == maxAttempts -> quarantine, reason exhausted
+// The attempt has been counted already: `attempts` includes it. `failure` is the
+// failure's class, or nullopt for a success. With rule = policy.RuleFor(class):
+//   success                                   -> completed
+//   rule never retries                        -> quarantine at once, reason permanent
+//   rule bounded, attempts < rule.maxAttempts -> retry after NextDelay(rule.backoff):
+//                                                requeued (0) or delayed
+//   rule bounded, attempts >= rule.maxAttempts -> quarantine, reason exhausted
 // `previous_delay` is the job's previous delay (0 before its first retry); the
 // jitter stream is drawn from only when a jittered delay is chosen.
-Decision Decide(const Policy& policy, Outcome outcome, uint32_t attempts, int64_t previous_delay, Prng& jitter);
+Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint32_t attempts, int64_t previous_delay,
+                Prng& jitter);
 
 }  // namespace dlq

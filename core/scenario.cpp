@@ -10,7 +10,10 @@ namespace dlq {
 
 bool IsLessonOneAction(const Action& action) {
   return std::visit(Overloaded{
-                        [](const action::Process&) { return true; },
+                        [](const action::Process& a) {  // lesson 1's three outcomes only
+                          return a.outcome == Outcome::kSuccess || a.outcome == Outcome::kTransient ||
+                                 a.outcome == Outcome::kPermanent;
+                        },
                         [](const action::Replay&) { return true; },
                         [](const action::Enqueue&) { return true; },
                         [](const action::Lease&) { return false; },

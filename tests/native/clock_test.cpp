@@ -115,18 +115,18 @@ TEST_SUITE("backoff formulas") {
   TEST_CASE("Decide: the one table of the attempt budget") {
     Prng prng(1);
     const Policy p = Timed(3, Exponential(100, 1000));
-    CHECK(Decide(p, Outcome::kSuccess, 3, 0, prng).disposition == Disposition::kCompleted);
-    const Decision permanent = Decide(p, Outcome::kPermanent, 1, 0, prng);
+    CHECK(Decide(p, std::nullopt, 3, 0, prng).disposition == Disposition::kCompleted);
+    const Decision permanent = Decide(p, FailureClass::kPermanent, 1, 0, prng);
     CHECK(permanent.disposition == Disposition::kQuarantined);
     CHECK(permanent.reason == Reason::kPermanent);
-    const Decision retry = Decide(p, Outcome::kTransient, 2, 0, prng);
+    const Decision retry = Decide(p, FailureClass::kTransient, 2, 0, prng);
     CHECK(retry.disposition == Disposition::kDelayed);
     CHECK(retry.delay_ms == 200);
-    const Decision last = Decide(p, Outcome::kTransient, 3, 0, prng);
+    const Decision last = Decide(p, FailureClass::kTransient, 3, 0, prng);
     CHECK(last.disposition == Disposition::kQuarantined);
     CHECK(last.reason == Reason::kExhausted);
-    CHECK(Decide(Timed(3, Backoff{}), Outcome::kTransient, 1, 0, prng).disposition == Disposition::kRequeued);
-    CHECK(Decide(Timed(1, Backoff{}), Outcome::kTransient, 1, 0, prng).reason == Reason::kExhausted);
+    CHECK(Decide(Timed(3, Backoff{}), FailureClass::kTransient, 1, 0, prng).disposition == Disposition::kRequeued);
+    CHECK(Decide(Timed(1, Backoff{}), FailureClass::kTransient, 1, 0, prng).reason == Reason::kExhausted);
   }
 }
 

@@ -106,7 +106,7 @@ TEST_SUITE("lesson") {
     Result<Attempt> r = empty.Process("retry");
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().code() == Code::kInvalidArgument);
-    CHECK(r.status().message() == "outcome must be one of \"success\", \"transient\", \"permanent\", got \"retry\"");
+    CHECK(r.status().message() == "outcome must be one of \"success\", \"transient\", \"permanent\", \"undeserializable\", \"unknown-schema\", \"precondition\", got \"retry\"");
     CHECK(empty.event_count() == 0);
 
     Queue q = MakeQueue(3);
