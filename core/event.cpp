@@ -53,6 +53,11 @@ const char* EventKindName(EventKind kind) {
     case EventKind::kDelayed: return "delayed";
     case EventKind::kDue: return "due";
     case EventKind::kAlert: return "alert";
+    case EventKind::kReorder: return "reorder";
+    case EventKind::kKeyReleased: return "key-released";
+    case EventKind::kEvidenceExpired: return "evidence-expired";
+    case EventKind::kAlarmRaised: return "alarm-raised";
+    case EventKind::kAlarmCleared: return "alarm-cleared";
   }
   return "?";
 }
@@ -97,6 +102,21 @@ std::string RenderEvent(const Event& e) {
       break;
     case EventKind::kAlert:
       line.append(" class ").append(ClassName(e.failure_class));
+      break;
+    case EventKind::kReorder: {
+      line.append(" key ").append(Quote(e.key)).append(" overtook ");
+      for (size_t i = 0; i < e.overtook.size(); ++i) line.append(i > 0 ? "," : "").append(Quote(e.overtook[i]));
+      break;
+    }
+    case EventKind::kKeyReleased:
+      line.append(" key ").append(Quote(e.key));
+      break;
+    case EventKind::kEvidenceExpired:
+      line += " attempts " + std::to_string(e.attempts);
+      break;
+    case EventKind::kAlarmRaised:
+    case EventKind::kAlarmCleared:
+      line.append(" depth ").append(std::to_string(e.depth));
       break;
   }
   return line;
@@ -153,6 +173,21 @@ std::string ExplainEvent(const Event& e) {
     case EventKind::kAlert:
       return id + " arrived in quarantine as " + ClassName(e.failure_class) +
              ", a class that raises an alert: whoever owns this dead-letter queue should look now";
+    case EventKind::kReorder: {
+      std::string ids;
+      for (size_t i = 0; i < e.overtook.size(); ++i) ids += (i > 0 ? ", " : "") + Quote(e.overtook[i]);
+      return id + " completed before " + ids + ", enqueued earlier with the same key " + Quote(e.key) +
+             ": the key's order was broken";
+    }
+    case EventKind::kKeyReleased:
+      return "an operator released key " + Quote(e.key) + " from " + id +
+             ": the jobs behind it may now run out of order (an explicit, recorded decision)";
+    case EventKind::kEvidenceExpired:
+      return id + " stayed in quarantine for the whole retention and was dropped: its evidence is gone for good";
+    case EventKind::kAlarmRaised:
+      return "the quarantine holds " + Plural(e.depth, "entry", "entries") + ", the alarm depth: someone must look";
+    case EventKind::kAlarmCleared:
+      return "the quarantine fell to " + Plural(e.depth, "entry", "entries") + ", below the alarm depth: alarm cleared";
     case EventKind::kReplayed:
       return "an operator replayed " + id + ": attempts reset from " + std::to_string(e.attempts) +
              " to 0, appended at the ready tail";

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "policy.h"
 
@@ -19,10 +20,16 @@ enum class EventKind : uint8_t {
   kDelayed,  // the job waits until `until`, then joins the ready tail
   kDue,      // a delayed job's time came: it joined the ready tail
   kAlert,    // a quarantine arrival whose class raises an alert (unknown-schema by default)
+  kReorder,          // a completion that overtook earlier-enqueued jobs of its key
+  kKeyReleased,      // an operator let a quarantined holder's successors run (releaseKey)
+  kEvidenceExpired,  // a quarantine entry reached its retention and was dropped for good
+  kAlarmRaised,      // the quarantine reached the alarm depth
+  kAlarmCleared,     // and fell below it again
 };
 
 // "enqueued" | "attempt" | "requeued" | "completed" | "quarantined" | "replayed" |
-// "leased" | "expired" | "delayed" | "due" | "alert".
+// "leased" | "expired" | "delayed" | "due" | "alert" | "reorder" | "key-released" |
+// "evidence-expired" | "alarm-raised" | "alarm-cleared".
 const char* EventKindName(EventKind kind);
 
 struct Event {
@@ -45,6 +52,9 @@ struct Event {
   std::string token;    // kLeased, kExpired, and a kAttempt that settled a lease
   int64_t until = 0;    // kLeased: its expiry; kDelayed, and a delaying kAttempt/kExpired: the due time
   int64_t delay_ms = 0; // a delaying kAttempt/kExpired, kDelayed: until - time
+  std::string key;                    // kReorder, kKeyReleased: the ordering key
+  std::vector<std::string> overtook;  // kReorder: the earlier jobs it overtook, in enqueue order
+  uint64_t depth = 0;                 // kAlarmRaised, kAlarmCleared: the quarantine's depth then
 };
 
 // One line, no trailing newline, e.g.

@@ -4,7 +4,7 @@
 
 namespace dlq {
 
-Event EventLog::Expand(size_t index, const JobStore& jobs) const {
+Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std::vector<uint32_t>>& reorders) const {
   const EventRecord& raw = records_[index];
   const StoredJob& job = jobs[raw.job];
   Event e;
@@ -27,6 +27,11 @@ Event EventLog::Expand(size_t index, const JobStore& jobs) const {
                         raw.disposition == Disposition::kDelayed;
   if (raw.kind == EventKind::kLeased || raw.kind == EventKind::kDelayed || delaying) e.until = raw.until;
   if (raw.kind == EventKind::kDelayed || delaying) e.delay_ms = raw.until - raw.time;
+  if (raw.kind == EventKind::kReorder || raw.kind == EventKind::kKeyReleased) e.key = job.key;
+  if (raw.kind == EventKind::kReorder) {
+    for (const uint32_t earlier : reorders[raw.ref - 1]) e.overtook.push_back(jobs[earlier].id);
+  }
+  if (raw.kind == EventKind::kAlarmRaised || raw.kind == EventKind::kAlarmCleared) e.depth = raw.ref;
   return e;
 }
 

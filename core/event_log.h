@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 #include "event.h"
 #include "job_store.h"
@@ -21,6 +22,7 @@ struct EventRecord {
   uint32_t max_attempts;  // the budget in force when it was written
   uint32_t error;         // an error-text index in the JobStore
   uint32_t lease;         // the lease number, or 0
+  uint32_t ref;           // kReorder: 1 + its index in the reorder list; alarms: the depth
   EventKind kind;
   FailureClass failure_class;  // decided failures and alerts
   Outcome outcome;
@@ -34,8 +36,9 @@ class EventLog {
   EventRecord& Append(const EventRecord& record) { return records_.emplace_back(record); }
   size_t size() const { return records_.size(); }
   void Truncate(size_t size) { records_.resize(size); }
-  // Event `index` (0-based) with its strings from `jobs`.
-  Event Expand(size_t index, const JobStore& jobs) const;
+  // Event `index` (0-based) with its strings from `jobs` and, for a reorder, the
+  // jobs it overtook from `reorders` (indexes into jobs).
+  Event Expand(size_t index, const JobStore& jobs, const std::vector<std::vector<uint32_t>>& reorders) const;
 
  private:
   std::deque<EventRecord> records_;  // a deque: growing never copies the whole log

@@ -2,11 +2,12 @@
 
 namespace dlq {
 
-uint32_t JobStore::Add(std::string_view id, std::string_view payload) {
+uint32_t JobStore::Add(std::string_view id, std::string_view payload, std::string_view key) {
   const auto index = static_cast<uint32_t>(jobs_.size());
   StoredJob& job = jobs_.emplace_back();
   job.id.assign(id);
   job.payload.assign(payload);
+  job.key.assign(key);
   index_.emplace(job.id, index);
   return index;
 }

@@ -15,11 +15,13 @@
 namespace dlq {
 
 // Where a job is now. Exactly one place at a time.
-enum class Place : uint8_t { kReady, kDelayed, kLeased, kCompleted, kQuarantined };
+enum class Place : uint8_t { kReady, kDelayed, kLeased, kCompleted, kQuarantined, kDropped };
 
 struct StoredJob {
   std::string id;
   std::string payload;
+  std::string key;        // its ordering key; "" for none
+  bool released = false;  // an operator released its key (releaseKey): it no longer holds it
   uint32_t attempts = 0;
   Place place = Place::kReady;
   Reason reason = Reason::kNone;  // kQuarantined
@@ -39,7 +41,7 @@ struct StoredJob {
 class JobStore {
  public:
   // Appends a job; returns its index. Precondition: !Contains(id).
-  uint32_t Add(std::string_view id, std::string_view payload);
+  uint32_t Add(std::string_view id, std::string_view payload, std::string_view key);
   // Removes the last job added (undoing a refused batch).
   void RemoveLast();
   // The index of job `id`, or -1.

@@ -1,16 +1,26 @@
 // Link format v2: the whole policy and every action kind (docs/scenario-format.md).
 //
-//   v2;m<maxAttempts>[;b<kind><baseMs>.<capMs><jitter>][;l<leaseMs>];s<seed>
+//   v2;m<maxAttempts>[;b<backoff>][;l<leaseMs>];s<seed>[;f<row>,…]
 //     [;j<id>:<payload>,…][;a<action>,…][;c<cursor>]
 //
+//   backoff <kind><baseMs>.<capMs><jitter>
 //   kind    f fixed | x exponential | n none (written only when baseMs or capMs
 //           differs from the default, so that every policy round-trips)
 //   jitter  n none | f full | e equal | d decorrelated
-//   action  s[:<error>] | t[:<error>] | p[:<error>] | r<id> | e<id>:<payload>
-//           l                     lease()
-//           k<n><s|t|p>[:<error>] settle("lease-<n>", outcome, error)
-//           w<ms>                 advance(ms)
-//           n                     advanceToNext()
+//   row     <class><n|b><maxAttempts>[.<backoff>][!]   one failure class's rule:
+//           retry n never | b bounded; maxAttempts 0 = the policy's; .<backoff>
+//           its own backoff (absent: the policy's); ! raises an alert. Rows come
+//           in class order, each at most once; only rows that differ from the
+//           default ClassTable are written, each one whole.
+//   class   t transient | p permanent | u undeserializable | v unknown-schema |
+//           q precondition | c crash
+//   outcome s success | t transient | p permanent | u undeserializable |
+//           v unknown-schema | q precondition
+//   action  <outcome>[:<error>] | r<id> | e<id>:<payload>
+//           l                       lease()
+//           k<n><outcome>[:<error>] settle("lease-<n>", outcome, error)
+//           w<ms>                   advance(ms)
+//           n                       advanceToNext()
 //
 // The seed is always written: a v2 link names its PRNG explicitly.
 #include <limits>
@@ -21,7 +31,7 @@ namespace dlq::link {
 namespace {
 
 // Fields in the only order a v2 link may have them, each at most once.
-constexpr std::string_view kFieldOrder = "mblsjac";
+constexpr std::string_view kFieldOrder = "mblsfjac";
 
 // What may follow field `last` (the seed is required, so nothing after it may
 // come before it); the error text when something else does.
@@ -30,7 +40,8 @@ const char* FieldsAfter(char last) {
     case 'm': return "a field in order: b (backoff), l (leaseMs), s (seed)";
     case 'b': return "a field in order: l (leaseMs), s (seed)";
     case 'l': return "the field s (seed)";
-    case 's': return "a field in order: j (jobs), a (actions), c (cursor)";
+    case 's': return "a field in order: f (failure classes), j (jobs), a (actions), c (cursor)";
+    case 'f': return "a field in order: j (jobs), a (actions), c (cursor)";
     case 'j': return "a field in order: a (actions), c (cursor)";
     case 'a': return "the field c (cursor)";
     default: return "the end of the link";
@@ -64,21 +75,22 @@ Status CheckPolicy(const Policy& policy) {
   return Status::Ok();
 }
 
-// b<kind><baseMs>.<capMs><jitter>, past the 'b'.
-Status ReadBackoff(Reader& in, Backoff* backoff) {
+// <kind><baseMs>.<capMs><jitter>: the b field's body, and a class row's own
+// backoff; `prefix` names it ("backoff", "classes.precondition.backoff").
+Status ReadBackoff(Reader& in, const std::string& prefix, Backoff* backoff) {
   switch (in.peek()) {
     case 'n': backoff->kind = BackoffKind::kNone; break;
     case 'f': backoff->kind = BackoffKind::kFixed; break;
     case 'x': backoff->kind = BackoffKind::kExponential; break;
-    default: return in.Error("backoff.kind (f fixed, x exponential, n none)");
+    default: return in.Error(prefix + ".kind (f fixed, x exponential, n none)");
   }
   in.Accept(in.peek());
   // Up to 8 digits: every value in range (at most kMaxDelayMs) has them.
   uint64_t base = 0;
   uint64_t cap = 0;
-  if (Status s = in.Number("backoff.baseMs", 8, &base); !s.ok()) return s;
-  if (!in.Accept('.')) return in.Error("'.' between backoff.baseMs and backoff.capMs");
-  if (Status s = in.Number("backoff.capMs", 8, &cap); !s.ok()) return s;
+  if (Status s = in.Number(prefix + ".baseMs", 8, &base); !s.ok()) return s;
+  if (!in.Accept('.')) return in.Error("'.' between " + prefix + ".baseMs and " + prefix + ".capMs");
+  if (Status s = in.Number(prefix + ".capMs", 8, &cap); !s.ok()) return s;
   backoff->base_ms = static_cast<int64_t>(base);
   backoff->cap_ms = static_cast<int64_t>(cap);
   switch (in.peek()) {
@@ -86,10 +98,89 @@ Status ReadBackoff(Reader& in, Backoff* backoff) {
     case 'f': backoff->jitter = Jitter::kFull; break;
     case 'e': backoff->jitter = Jitter::kEqual; break;
     case 'd': backoff->jitter = Jitter::kDecorrelated; break;
-    default: return in.Error("backoff.jitter (n none, f full, e equal, d decorrelated)");
+    default: return in.Error(prefix + ".jitter (n none, f full, e equal, d decorrelated)");
   }
   in.Accept(in.peek());
   return Status::Ok();
+}
+
+void AppendBackoff(std::string& out, const Backoff& backoff) {
+  out.append(1, KindLetter(backoff.kind)).append(std::to_string(backoff.base_ms));
+  out.append(".").append(std::to_string(backoff.cap_ms)).append(1, JitterLetter(backoff.jitter));
+}
+
+// A failure class's letter in the f field; outcomes' classes share their outcome's
+// letter, and c is crash.
+constexpr std::string_view kClassLetters = "tpuvqc";
+static_assert(kClassLetters.size() == kFailureClassCount);
+
+const char* kClassLetterList =
+    "t transient, p permanent, u undeserializable, v unknown-schema, q precondition, c crash";
+
+// The f field's body: <class><n|b><maxAttempts>[.<backoff>][!],… in class order,
+// each class at most once. A row replaces its class's default rule whole; every
+// row goes through Policy::Check as soon as it is read.
+Status ReadClasses(Reader& in, Policy* policy) {
+  int last = -1;
+  do {
+    const size_t found = kClassLetters.find(in.peek());
+    if (in.done() || found == std::string_view::npos) {
+      if (last < 0) return in.Error(std::string("a failure class (") + kClassLetterList + ")");
+      return in.Error(std::string("a failure class after ") + ClassName(static_cast<FailureClass>(last)) + " (" +
+                      kClassLetterList + "; each at most once, in this order)");
+    }
+    const int index = static_cast<int>(found);
+    if (index <= last) {
+      return in.Error(std::string("a failure class after ") + ClassName(static_cast<FailureClass>(last)) + " (" +
+                      kClassLetterList + "; each at most once, in this order)");
+    }
+    in.Accept(in.peek());
+    const std::string prefix = std::string("classes.") + ClassName(static_cast<FailureClass>(index));
+    ClassRule rule;
+    switch (in.peek()) {
+      case 'n': rule.retry = false; break;
+      case 'b': rule.retry = true; break;
+      default: return in.Error(prefix + ".retry (n never, b bounded)");
+    }
+    in.Accept(in.peek());
+    uint64_t max_attempts = 0;
+    // 7 digits hold every value in range (at most 1000000).
+    if (Status s = in.Number(prefix + ".maxAttempts", 7, &max_attempts); !s.ok()) return s;
+    rule.max_attempts = static_cast<int64_t>(max_attempts);
+    if (in.Accept('.')) {
+      rule.own_backoff = true;
+      if (Status s = ReadBackoff(in, prefix + ".backoff", &rule.backoff); !s.ok()) return s;
+    }
+    rule.alert = in.Accept('!');
+    policy->classes.rules[index] = rule;
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+    if (!in.done() && in.peek() != ',' && in.peek() != ';') {
+      std::string expected;
+      if (!rule.own_backoff && !rule.alert) expected += "'.' and " + prefix + ".backoff, ";
+      if (!rule.alert) expected += "'!' (alert), ";
+      return in.Error(expected + "',' before the next class row, ';' or the end of the link");
+    }
+    last = index;
+  } while (in.Accept(','));
+  return Status::Ok();
+}
+
+// The rows of `classes` that differ from the default table, in class order.
+void AppendClasses(std::string& out, const ClassTable& classes) {
+  const ClassTable defaults;
+  bool first = true;
+  for (int i = 0; i < kFailureClassCount; ++i) {
+    const ClassRule& rule = classes.rules[i];
+    if (rule == defaults.rules[i]) continue;
+    out += first ? ";f" : ",";
+    first = false;
+    out.append(1, kClassLetters[i]).append(1, rule.retry ? 'b' : 'n').append(std::to_string(rule.max_attempts));
+    if (rule.own_backoff) {
+      out += '.';
+      AppendBackoff(out, rule.backoff);
+    }
+    if (rule.alert) out += '!';
+  }
 }
 
 // ":<error>" if present, into *error.
@@ -131,7 +222,8 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
                                   std::to_string(lease));
       }
       if (!ParseOutcomeLetter(in.peek(), &outcome, true)) {
-        return in.Error(n + "'s outcome after the lease number (s success, t transient, p permanent)");
+        return in.Error(n + "'s outcome after the lease number (s success, t transient, p permanent, u "
+                                "undeserializable, v unknown-schema, q precondition)");
       }
       in.Accept(in.peek());
       auto& settle =
@@ -151,7 +243,7 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
       actions->emplace_back(action::AdvanceToNext{});
     } else {
       return in.Error(n +
-                      " (s, t or p to process, r to replay, e to enqueue, l to lease, k to settle, w to advance, "
+                      " (s, t, p, u, v or q to process, r to replay, e to enqueue, l to lease, k to settle, w to advance, "
                       "n to advance to the next timer)");
     }
     if (!in.done() && in.peek() != ',' && in.peek() != ';') {
@@ -183,7 +275,7 @@ Result<Scenario> ReadV2(Reader& in) {
     in.Accept(field);
     switch (field) {
       case 'b':
-        if (Status s = ReadBackoff(in, &scenario.policy.backoff); !s.ok()) return s;
+        if (Status s = ReadBackoff(in, "backoff", &scenario.policy.backoff); !s.ok()) return s;
         if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
         break;
       case 'l': {
@@ -201,6 +293,9 @@ Result<Scenario> ReadV2(Reader& in) {
         has_seed = true;
         break;
       }
+      case 'f':
+        if (Status s = ReadClasses(in, &scenario.policy); !s.ok()) return s;
+        break;
       case 'j':
         if (Status s = ReadJobs(in, &scenario.jobs); !s.ok()) return s;
         break;
@@ -230,11 +325,12 @@ std::string WriteV2(const Scenario& scenario) {
   const Policy& policy = scenario.policy;
   std::string out = "v2;m" + std::to_string(policy.max_attempts);
   if (!(policy.backoff == Backoff{})) {
-    out.append(";b").append(1, KindLetter(policy.backoff.kind)).append(std::to_string(policy.backoff.base_ms));
-    out.append(".").append(std::to_string(policy.backoff.cap_ms)).append(1, JitterLetter(policy.backoff.jitter));
+    out += ";b";
+    AppendBackoff(out, policy.backoff);
   }
   if (policy.lease_ms != Policy{}.lease_ms) out += ";l" + std::to_string(policy.lease_ms);
   out += ";s" + std::to_string(policy.seed);
+  AppendClasses(out, policy.classes);
   if (!scenario.jobs.empty()) {
     out += ";j";
     AppendJobs(out, scenario.jobs);

@@ -135,6 +135,22 @@ Result<Jitter> ParseJitter(std::string_view text) {
       "backoff.jitter must be one of \"none\", \"full\", \"equal\", \"decorrelated\", got " + QuoteShort(text));
 }
 
+const char* OrderingName(Ordering ordering) {
+  switch (ordering) {
+    case Ordering::kNone: return "none";
+    case Ordering::kKey: return "key";
+    case Ordering::kStall: return "stall";
+  }
+  return "?";
+}
+
+Result<Ordering> ParseOrdering(std::string_view text) {
+  if (text == "none") return Ordering::kNone;
+  if (text == "key") return Ordering::kKey;
+  if (text == "stall") return Ordering::kStall;
+  return Status::InvalidArgument("ordering must be one of \"none\", \"key\", \"stall\", got " + QuoteShort(text));
+}
+
 std::string IntegerField::Message(std::string_view given) const {
   std::string message(name);
   message.append(" must be an integer from ").append(std::to_string(min)).append(" to ").append(std::to_string(max));
@@ -195,6 +211,8 @@ Status Policy::Check(const Policy& p) {
       if (Status s = CheckBackoff(rule.backoff, prefix + ".backoff"); !s.ok()) return s;
     }
   }
+  if (Status s = kRetentionMsField.Check(p.retention_ms); !s.ok()) return s;
+  if (Status s = kAlarmDepthField.Check(p.alarm_depth); !s.ok()) return s;
   return Status::Ok();
 }
 
@@ -222,7 +240,8 @@ bool operator==(const ClassTable& a, const ClassTable& b) {
 
 bool operator==(const Policy& a, const Policy& b) {
   return a.max_attempts == b.max_attempts && a.backoff == b.backoff && a.lease_ms == b.lease_ms && a.seed == b.seed &&
-         a.classes == b.classes;
+         a.classes == b.classes && a.ordering == b.ordering && a.retention_ms == b.retention_ms &&
+         a.alarm_depth == b.alarm_depth;
 }
 
 }  // namespace dlq

@@ -44,6 +44,15 @@ enum class Reason : uint8_t {
 };
 
 enum class BackoffKind : uint8_t { kNone, kFixed, kExponential };
+
+// Which ready job a worker may take (per-key ordering).
+//   none  the ready head (lesson 1): a retried job is overtaken, even by later
+//         jobs of its own key
+//   key   the first ready job whose key has no earlier-enqueued job still not
+//         completed (jobs without a key always qualify); held jobs keep their places
+//   stall only the head, ever: a leased or waiting head blocks every other job
+//         (one partition with in-place retry: head-of-line blocking)
+enum class Ordering : uint8_t { kNone, kKey, kStall };
 enum class Jitter : uint8_t { kNone, kFull, kEqual, kDecorrelated };
 
 // "success" | "transient" | "permanent" | "undeserializable" | "unknown-schema" |
@@ -61,6 +70,8 @@ const char* BackoffKindName(BackoffKind kind);  // "none" | "fixed" | "exponenti
 Result<BackoffKind> ParseBackoffKind(std::string_view text);
 const char* JitterName(Jitter jitter);  // "none" | "full" | "equal" | "decorrelated"
 Result<Jitter> ParseJitter(std::string_view text);
+const char* OrderingName(Ordering ordering);  // "none" | "key" | "stall"
+Result<Ordering> ParseOrdering(std::string_view text);
 
 // An integer setting with its range: the one table both the core and the JS API
 // check numbers against (the JS layer reads it; it copies no range or message).
@@ -86,9 +97,13 @@ constexpr IntegerField kCapMsField{"backoff.capMs", 1, kMaxDelayMs};  // and at 
 constexpr IntegerField kLeaseMsField{"leaseMs", 1, kMaxDelayMs};
 constexpr IntegerField kSeedField{"seed", 0, 4'294'967'295};
 constexpr IntegerField kClassMaxAttemptsField{"classes.<class>.maxAttempts", 0, 1'000'000};  // 0: the policy's
+constexpr IntegerField kRetentionMsField{"quarantine.retentionMs", 0, kMaxTimeMs};  // 0: forever
+constexpr IntegerField kAlarmDepthField{"quarantine.alarmDepth", 0, 1'000'000'000};  // 0: off
+constexpr IntegerField kRedriveMaxField{"max", 1, 1'000'000'000};
 constexpr IntegerField kAdvanceMsField{"ms", 0, kMaxTimeMs};
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
-                                                  &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField};
+                                                  &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
+                                                  &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -143,6 +158,13 @@ struct Policy {
   int64_t seed = 1;
   // The rule per failure class (see ClassTable for the defaults).
   ClassTable classes;
+  Ordering ordering = Ordering::kNone;
+  // Quarantine operability: an entry whose age (from its arrival) reaches
+  // retention_ms is dropped for good (0: kept forever); a depth alarm is raised
+  // when the quarantine holds alarm_depth entries and cleared when it holds
+  // fewer (0: no alarm).
+  int64_t retention_ms = 0;
+  int64_t alarm_depth = 0;
 
   // The rule in force for class `c`, its max_attempts resolved (never above the
   // policy's) and its backoff filled in.

@@ -80,19 +80,25 @@ size_t Queue::JobBytes(std::string_view id, std::string_view payload) {
   return id.size() + payload.size() + sizeof(StoredJob) + 2 * sizeof(void*) + 64 + kEventBytes;
 }
 
-void Queue::Append(std::string_view id, std::string_view payload) {
-  const uint32_t job = jobs_.Add(id, payload);
+Status Queue::CheckKey(std::string_view key, const char* argument, size_t index) const {
+  return CheckSize(ArgumentName(argument, index, "key"), kMaxKeyBytes, key.size());
+}
+
+void Queue::Append(std::string_view id, std::string_view payload, std::string_view key) {
+  const uint32_t job = jobs_.Add(id, payload, key);
+  if (!key.empty()) pending_by_key_[jobs_[job].key].push_back(job);
   ready_.push_back(job);
-  charge_.Add(JobBytes(id, payload) - kEventBytes);  // the event charges itself
+  charge_.Add(JobBytes(id, payload) + key.size() - kEventBytes);  // the event charges itself
   Record(EventKind::kEnqueued, job);
 }
 
-Status Queue::Enqueue(std::string_view id, std::string_view payload) {
+Status Queue::Enqueue(std::string_view id, std::string_view payload, std::string_view key) {
   if (Status s = CheckNewId(id, "id"); !s.ok()) return s;
   if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
-  if (Status s = HeapBudget::CheckRoom(JobBytes(id, payload), "enqueue"); !s.ok()) return s;
+  if (Status s = CheckKey(key, "key"); !s.ok()) return s;
+  if (Status s = HeapBudget::CheckRoom(JobBytes(id, payload) + key.size(), "enqueue"); !s.ok()) return s;
   ++actions_;
-  Append(id, payload);
+  Append(id, payload, key);
   return Status::Ok();
 }
 
@@ -100,8 +106,8 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   if (Status s = CheckSize("jobs", kMaxBatchJobs, jobs.size(), "items"); !s.ok()) return s;
   size_t batch_bytes = 0, charge = 0;
   for (const JobRef& job : jobs) {
-    batch_bytes += job.id.size() + job.payload.size();
-    charge += JobBytes(job.id, job.payload);
+    batch_bytes += job.id.size() + job.payload.size() + job.key.size();
+    charge += JobBytes(job.id, job.payload) + job.key.size();
   }
   if (Status s = CheckSize("jobs (ids and payloads together)", kMaxBatchBytes, batch_bytes); !s.ok()) return s;
   if (Status s = HeapBudget::CheckRoom(charge, "enqueueMany"); !s.ok()) return s;
@@ -113,6 +119,12 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   ++actions_;  // undone with the rest
   const auto undo = [&] {
     while (jobs_.size() > first) {
+      const std::string& key = jobs_[static_cast<uint32_t>(jobs_.size() - 1)].key;
+      if (!key.empty()) {
+        auto it = pending_by_key_.find(key);
+        it->second.pop_back();
+        if (it->second.empty()) pending_by_key_.erase(it);
+      }
       jobs_.RemoveLast();
       ready_.pop_back();
     }
@@ -130,6 +142,10 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
       undo();
       return s;
     }
+    if (Status s = CheckKey(jobs[i].key, "jobs", i); !s.ok()) {
+      undo();
+      return s;
+    }
     const int64_t existing = jobs_.Find(jobs[i].id);
     if (existing >= 0) {
       const bool in_batch = static_cast<size_t>(existing) >= first;
@@ -138,7 +154,7 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
                                    (in_batch ? " appears twice in this batch; ids must be unique"
                                              : " was already given to this queue; ids must be unique"));
     }
-    Append(jobs[i].id, jobs[i].payload);
+    Append(jobs[i].id, jobs[i].payload, jobs[i].key);
   }
   return Status::Ok();
 }
@@ -180,9 +196,44 @@ Result<Attempt> Queue::Process(Outcome outcome, std::string_view error_text) {
   return ProcessChecked(outcome, error_text);
 }
 
-uint32_t Queue::StartAttempt() {
-  const uint32_t index = ready_.front();
-  ready_.pop_front();
+int64_t Queue::HolderOf(uint32_t index) const {
+  const StoredJob& job = jobs_[index];
+  if (policy_.ordering != Ordering::kKey || job.key.empty() || job.released) return -1;
+  for (const uint32_t earlier : pending_by_key_.at(job.key)) {
+    if (earlier == index) return -1;
+    if (!jobs_[earlier].released) return earlier;
+  }
+  return -1;
+}
+
+int64_t Queue::NextEligible() const {
+  if (ready_.empty()) return -1;
+  switch (policy_.ordering) {
+    case Ordering::kNone:
+      return 0;
+    case Ordering::kStall:  // one partition: a leased or waiting head blocks the rest
+      return leases_.active().empty() && delayed_.empty() ? 0 : -1;
+    case Ordering::kKey:
+      for (size_t pos = 0; pos < ready_.size(); ++pos) {
+        if (HolderOf(ready_[pos]) < 0) return static_cast<int64_t>(pos);
+      }
+      return -1;
+  }
+  return -1;
+}
+
+void Queue::ReturnToReady(uint32_t index) {
+  jobs_[index].place = Place::kReady;
+  if (policy_.ordering == Ordering::kStall) {
+    ready_.push_front(index);  // the head retries in place
+  } else {
+    ready_.push_back(index);
+  }
+}
+
+uint32_t Queue::StartAttempt(size_t pos) {
+  const uint32_t index = ready_[pos];
+  ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(pos));
   ++step_;
   StoredJob& job = jobs_[index];
   job.attempts += 1;  // count first, decide second
@@ -204,15 +255,29 @@ Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::opti
   decided.reason = d.reason;
   decided.until = now_ + d.delay_ms;
   switch (d.disposition) {
-    case Disposition::kCompleted:
+    case Disposition::kCompleted: {
       job.place = Place::kCompleted;
       completed_.push_back(index);
       Record(EventKind::kCompleted, index);
+      if (job.key.empty()) break;
+      // Everything before it in its key's pending list was enqueued earlier and is
+      // not completed: a completion past any of them breaks the key's order.
+      auto it = pending_by_key_.find(job.key);
+      std::deque<uint32_t>& pending = it->second;
+      const auto at = std::find(pending.begin(), pending.end(), index);
+      if (at != pending.begin()) {
+        reorder_overtook_.emplace_back(pending.begin(), at);
+        reorder_job_.push_back(index);
+        charge_.Add(sizeof(uint32_t) * (reorder_overtook_.back().size() + 1) + 64);
+        Record(EventKind::kReorder, index).ref = static_cast<uint32_t>(reorder_job_.size());
+      }
+      pending.erase(at);
+      if (pending.empty()) pending_by_key_.erase(it);
       break;
+    }
     case Disposition::kRequeued:
-      job.place = Place::kReady;
       job.last_delay = 0;
-      ready_.push_back(index);
+      ReturnToReady(index);
       Record(EventKind::kRequeued, index);
       break;
     case Disposition::kDelayed:
@@ -251,10 +316,36 @@ Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::opti
   return result;
 }
 
+void Queue::Quarantine(uint32_t index) {
+  StoredJob& job = jobs_[index];
+  job.place = Place::kQuarantined;
+  job.quarantine_step = step_;
+  job.arrived_at = now_;
+  job.quarantine_pos = quarantine_.insert(quarantine_.end(), index);
+  Record(EventKind::kQuarantined, index).reason = job.reason;
+  if (job.alert) Record(EventKind::kAlert, index).failure_class = job.failure_class;
+  if (policy_.retention_ms > 0) {
+    job.timer = ++timer_seq_;
+    retention_.insert({job.arrived_at + policy_.retention_ms, job.timer, index});
+    charge_.Add(kTimerBytes);
+  }
+  CheckAlarm(index);
+}
+
+void Queue::CheckAlarm(uint32_t index) {
+  if (policy_.alarm_depth == 0) return;
+  const size_t depth = quarantine_.size();
+  const bool reached = depth >= static_cast<uint64_t>(policy_.alarm_depth);
+  if (reached == alarm_raised_) return;
+  alarm_raised_ = reached;
+  Record(reached ? EventKind::kAlarmRaised : EventKind::kAlarmCleared, index).ref = static_cast<uint32_t>(depth);
+}
+
 Attempt Queue::ProcessChecked(Outcome outcome, std::string_view error_text) {
-  if (ready_.empty()) return Attempt{};
+  const int64_t pos = NextEligible();
+  if (pos < 0) return Attempt{};
   ++actions_;
-  const uint32_t index = StartAttempt();
+  const uint32_t index = StartAttempt(static_cast<size_t>(pos));
   return Finish(index, EventKind::kAttempt, outcome, FailureOf(outcome), InternError(error_text), 0);
 }
 
@@ -273,7 +364,7 @@ Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view 
   if (Status s = HeapBudget::CheckRoom(worst, "processMany"); !s.ok()) return s;
   uint64_t made = 0;
   for (const char c : outcomes) {
-    if (ready_.empty()) break;
+    if (NextEligible() < 0) break;
     ProcessChecked(c == 's' ? Outcome::kSuccess : c == 't' ? Outcome::kTransient : Outcome::kPermanent, error_text);
     ++made;
   }
@@ -284,12 +375,17 @@ bool Queue::Replay(std::string_view id) {
   const int64_t found = jobs_.Find(id);
   if (found < 0) return false;
   const auto index = static_cast<uint32_t>(found);
-  StoredJob& job = jobs_[index];
-  if (job.place != Place::kQuarantined) return false;
+  if (jobs_[index].place != Place::kQuarantined) return false;
+  ++actions_;  // one event or two: too small to check, covered by the budget's headroom
+  ReplayChecked(index);
+  return true;
+}
 
-  ++step_;  // one event: too small to check, covered by the budget's headroom
-  ++actions_;
+void Queue::ReplayChecked(uint32_t index) {
+  StoredJob& job = jobs_[index];
+  ++step_;
   quarantine_.erase(job.quarantine_pos);
+  if (policy_.retention_ms > 0) retention_.erase({job.arrived_at + policy_.retention_ms, job.timer, index});
   Record(EventKind::kReplayed, index);  // carries the attempt count before the reset
   job.place = Place::kReady;
   job.reason = Reason::kNone;
@@ -299,14 +395,53 @@ bool Queue::Replay(std::string_view id) {
   job.last_delay = 0;
   job.alert = false;
   ready_.push_back(index);
-  return true;
+  CheckAlarm(index);
+}
+
+Result<uint64_t> Queue::Redrive(int64_t max) {
+  if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
+  const size_t n = std::min(quarantine_.size(), static_cast<size_t>(max));
+  if (n == 0) return uint64_t{0};
+  if (Status s = HeapBudget::CheckRoom(n * 2 * kEventBytes, "redrive"); !s.ok()) return s;
+  ++actions_;
+  for (size_t k = 0; k < n; ++k) ReplayChecked(quarantine_.front());  // oldest arrival first
+  return static_cast<uint64_t>(n);
+}
+
+Result<uint64_t> Queue::Redrive(double max) {
+  if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
+  return Redrive(static_cast<int64_t>(max));
+}
+
+Result<uint64_t> Queue::ReleaseKey(std::string_view key) {
+  if (Status s = CheckKey(key, "key"); !s.ok()) return s;
+  const auto it = pending_by_key_.find(key);
+  if (it == pending_by_key_.end()) return uint64_t{0};
+  std::vector<uint32_t> holders;
+  for (const uint32_t job : it->second) {
+    const StoredJob& j = jobs_[job];
+    if (!j.released && (j.place == Place::kQuarantined || j.place == Place::kDropped)) holders.push_back(job);
+  }
+  if (holders.empty()) return uint64_t{0};
+  if (Status s = HeapBudget::CheckRoom(holders.size() * kEventBytes, "releaseKey"); !s.ok()) return s;
+  ++actions_;
+  for (const uint32_t job : holders) {
+    jobs_[job].released = true;
+    Record(EventKind::kKeyReleased, job);
+  }
+  return static_cast<uint64_t>(holders.size());
+}
+
+AlarmView Queue::alarm() const {
+  return {alarm_raised_, quarantine_.size(), policy_.alarm_depth};
 }
 
 Result<LeaseGrant> Queue::Lease() {
-  if (ready_.empty()) return LeaseGrant{};
+  const int64_t pos = NextEligible();
+  if (pos < 0) return LeaseGrant{};
   if (Status s = HeapBudget::CheckRoom(kLeaseBytes + kEventBytes, "lease"); !s.ok()) return s;
   ++actions_;
-  const uint32_t index = StartAttempt();
+  const uint32_t index = StartAttempt(static_cast<size_t>(pos));
   StoredJob& job = jobs_[index];
   const int64_t expires_at = now_ + policy_.lease_ms;
   const uint32_t lease = leases_.Grant(index, now_, expires_at, ++timer_seq_);
@@ -356,14 +491,39 @@ Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, 
   return Finish(job, EventKind::kAttempt, parsed, FailureOf(parsed), InternError(error_text), lease);
 }
 
-void Queue::FireEarliest(bool is_lease) {
-  if (!is_lease) {
+const Timer* Queue::NextTimer(int* which) const {
+  const TimerSet* sets[] = {&delayed_, &leases_.active(), &retention_};
+  const Timer* best = nullptr;
+  for (int i = 0; i < 3; ++i) {
+    if (sets[i]->empty()) continue;
+    const Timer* first = &*sets[i]->begin();
+    if (best == nullptr || *first < *best) {
+      best = first;
+      *which = i;
+    }
+  }
+  return best;
+}
+
+void Queue::FireEarliest(int which) {
+  if (which == 0) {  // a due time
     const Timer timer = *delayed_.begin();
     delayed_.erase(delayed_.begin());
     now_ = timer.time;
-    jobs_[timer.ref].place = Place::kReady;
-    ready_.push_back(timer.ref);
+    ReturnToReady(timer.ref);
     Record(EventKind::kDue, timer.ref);
+    return;
+  }
+  if (which == 2) {  // a quarantine entry's retention ends: its evidence is gone
+    const Timer timer = *retention_.begin();
+    retention_.erase(retention_.begin());
+    now_ = timer.time;
+    StoredJob& job = jobs_[timer.ref];
+    quarantine_.erase(job.quarantine_pos);
+    job.place = Place::kDropped;
+    ++expired_;
+    Record(EventKind::kEvidenceExpired, timer.ref);
+    CheckAlarm(timer.ref);
     return;
   }
   const Timer timer = *leases_.active().begin();
@@ -378,10 +538,9 @@ void Queue::FireEarliest(bool is_lease) {
 }
 
 void Queue::AdvanceTo(int64_t target) {
-  bool is_lease = false;
-  for (const Timer* next = Earliest(delayed_, leases_.active(), &is_lease); next != nullptr && next->time <= target;
-       next = Earliest(delayed_, leases_.active(), &is_lease)) {
-    FireEarliest(is_lease);
+  int which = 0;
+  for (const Timer* next = NextTimer(&which); next != nullptr && next->time <= target; next = NextTimer(&which)) {
+    FireEarliest(which);
   }
   now_ = target;
 }
@@ -393,7 +552,7 @@ Status Queue::Advance(int64_t ms) {
                               std::to_string(now_) + ", got " + std::to_string(ms));
   }
   // Each timer fires with at most three events, a timer and one error text.
-  const size_t timers = delayed_.size() + leases_.active().size();
+  const size_t timers = delayed_.size() + leases_.active().size() + retention_.size();
   if (Status s = HeapBudget::CheckRoom(timers * (3 * kEventBytes + kTimerBytes + 128), "advance"); !s.ok()) return s;
   ++actions_;
   AdvanceTo(now_ + ms);
@@ -406,8 +565,8 @@ Status Queue::Advance(double ms) {
 }
 
 std::optional<int64_t> Queue::AdvanceToNext() {
-  bool is_lease = false;
-  const Timer* next = Earliest(delayed_, leases_.active(), &is_lease);
+  int which = 0;
+  const Timer* next = NextTimer(&which);
   if (next == nullptr) return std::nullopt;
   ++actions_;  // the timers due at one instant: within the headroom
   AdvanceTo(next->time);
@@ -431,7 +590,9 @@ std::vector<JobView> Queue::JobViews(const Indexes& indexes, size_t from, size_t
   out.reserve(end - begin);
   for (size_t k = begin; k < end; ++k) {
     const StoredJob& job = jobs_[indexes[k]];
-    out.push_back({job.id, job.payload, job.attempts});
+    const int64_t holder = HolderOf(indexes[k]);
+    out.push_back({job.id, job.payload, job.attempts, job.key,
+                   holder < 0 ? std::string() : jobs_[static_cast<uint32_t>(holder)].id});
   }
   return out;
 }
@@ -449,7 +610,7 @@ std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const
   for (size_t k = begin; k < end; ++k, ++it) {
     const StoredJob& job = jobs_[*it];
     out.push_back({job.id, job.payload, job.attempts, job.reason, std::string(jobs_.ErrorText(job.last_error)),
-                   job.quarantine_step, job.failure_class, job.alert, job.arrived_at, job.first_attempt_at});
+                   job.quarantine_step, job.failure_class, job.alert, job.arrived_at, job.first_attempt_at, job.key});
   }
   return out;
 }
@@ -492,10 +653,26 @@ QueueStats Queue::stats() const {
   s.completed = completed_.size();
   s.quarantined = quarantine_.size();
   s.events = events_.size();
+  s.reorders = reorder_job_.size();
+  s.expired = expired_;
   return s;
 }
 
-Event Queue::EventAt(size_t index) const { return events_.Expand(index, jobs_); }
+std::vector<ReorderView> Queue::Reorders(size_t from, size_t count) const {
+  const auto [begin, end] = Slice(reorder_job_.size(), from, count);
+  std::vector<ReorderView> out;
+  out.reserve(end - begin);
+  for (size_t k = begin; k < end; ++k) {
+    ReorderView r;
+    r.id = jobs_[reorder_job_[k]].id;
+    r.key = jobs_[reorder_job_[k]].key;
+    for (const uint32_t earlier : reorder_overtook_[k]) r.overtook.push_back(jobs_[earlier].id);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+Event Queue::EventAt(size_t index) const { return events_.Expand(index, jobs_, reorder_overtook_); }
 
 std::vector<Event> Queue::Timeline(size_t from, size_t count) const {
   std::vector<Event> out;

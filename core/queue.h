@@ -76,6 +76,8 @@ struct JobView {
   std::string id;
   std::string payload;
   uint32_t attempts = 0;
+  std::string key;      // its ordering key; "" for none
+  std::string held_by;  // Ready() under key ordering: the id it waits for; "" when free to run
 };
 
 struct DelayedView {
@@ -104,6 +106,7 @@ struct QuarantineEntry {
   bool alert = false;          // its class raised an alert when it arrived
   int64_t arrived_at = 0;      // the time of the final failure (a settle, or a lease's expiry)
   int64_t first_attempt_at = 0;  // the time of its first attempt since enqueue or replay
+  std::string key;               // its ordering key; "" for none
 };
 
 // What one Process() call did.
@@ -135,18 +138,36 @@ struct QueueStats {
   uint64_t actions = 0;
   int64_t now = 0;
   size_t ready = 0, delayed = 0, leased = 0, completed = 0, quarantined = 0, events = 0;
+  size_t reorders = 0;  // completions that broke their key's order
+  size_t expired = 0;   // quarantine entries dropped at their retention
 };
 
 // A job to enqueue, owning its strings (scenarios keep these).
 struct JobSpec {
   std::string id;
   std::string payload;
+  std::string key;  // its ordering key; "" for none
 };
 
 // A job to enqueue, viewing strings the caller keeps alive for the call.
 struct JobRef {
   std::string_view id;
   std::string_view payload;
+  std::string_view key = {};
+};
+
+// The quarantine's depth alarm.
+struct AlarmView {
+  bool raised = false;
+  size_t depth = 0;       // entries now
+  int64_t threshold = 0;  // the policy's alarm depth; 0: no alarm
+};
+
+// One completion that overtook earlier-enqueued, not yet completed jobs of its key.
+struct ReorderView {
+  std::string key;
+  std::string id;
+  std::vector<std::string> overtook;  // in enqueue order
 };
 
 class Queue {
@@ -163,7 +184,8 @@ class Queue {
   // Appends a job at the ready tail. InvalidArgument for an empty id,
   // AlreadyExists for an id this queue was ever given, TooLarge past the limits
   // in size_limits.h, ResourceExhausted past the heap budget. The payload is kept byte for byte (NUL and non-UTF-8 included).
-  Status Enqueue(std::string_view id, std::string_view payload);
+  // `key` (optional, at most kMaxKeyBytes) orders the job among its key's jobs.
+  Status Enqueue(std::string_view id, std::string_view payload, std::string_view key = {});
 
   // All or nothing: either every job is appended in order, or (an empty id, an id
   // already given, a duplicate inside the batch, a string past its limit) none is
@@ -206,6 +228,20 @@ class Queue {
   // time, or nullopt (nothing changes) when no timer is pending.
   std::optional<int64_t> AdvanceToNext();
 
+  // An operator's explicit decision to let a key's jobs run past its holders in
+  // quarantine (or whose evidence expired): those holders stop holding the key.
+  // Returns how many holders it released (0: nothing changes); each is an event.
+  // Holders in flight or delayed keep holding. TooLarge past kMaxKeyBytes.
+  Result<uint64_t> ReleaseKey(std::string_view key);
+
+  // Replays the `max` oldest quarantine entries (by arrival), each exactly like
+  // Replay(id); returns how many moved. OutOfRange unless max is in kRedriveMaxField.
+  Result<uint64_t> Redrive(int64_t max);
+  Result<uint64_t> Redrive(double max);
+
+  AlarmView alarm() const;
+  std::vector<ReorderView> Reorders(size_t from = 0, size_t count = SIZE_MAX) const;
+
   // The bounded path of this queue's policy (backoff.h).
   WorstCase worst_case() const { return WorstCasePath(policy_); }
 
@@ -246,7 +282,7 @@ class Queue {
   static constexpr size_t kTimerBytes = 64;
 
   explicit Queue(const Policy& policy);
-  void Append(std::string_view id, std::string_view payload);
+  void Append(std::string_view id, std::string_view payload, std::string_view key);
   uint32_t InternError(std::string_view text);  // charges a new text to the budget
   // Appends an event about `job` as it is now (its attempts, the policy, the time).
   EventRecord& Record(EventKind kind, uint32_t job);
@@ -255,16 +291,30 @@ class Queue {
   static Status CheckPayload(std::string_view payload, const char* argument, size_t index = SIZE_MAX);
   static Status CheckErrorText(std::string_view error_text);
   static Status CheckOutcome(std::string_view outcome, Outcome* out);
-  // Pops the ready head and counts its attempt (a new step); returns the job.
-  uint32_t StartAttempt();
+  Status CheckKey(std::string_view key, const char* argument, size_t index = SIZE_MAX) const;
+  // The position in ready_ of the job a worker may take now (per the ordering),
+  // or -1 when none may run.
+  int64_t NextEligible() const;
+  // The job `job` waits for under key ordering, or -1 when it may run.
+  int64_t HolderOf(uint32_t job) const;
+  // Takes ready_[pos] and counts its attempt (a new step); returns the job.
+  uint32_t StartAttempt(size_t pos);
+  // A job back in ready: at the tail, or at the head when stalled in place.
+  void ReturnToReady(uint32_t job);
+  void Quarantine(uint32_t job);
+  void ReplayChecked(uint32_t job);
+  // Raises or clears the depth alarm after the quarantine changed because of `job`.
+  void CheckAlarm(uint32_t job);
   // Decides the counted attempt of `job` (rules.h) and moves it; `kind` is
   // kAttempt (a process or a settle) or kExpired.
   // `failure` is the class of a failure, nullopt for a success.
   Attempt Finish(uint32_t job, EventKind kind, Outcome outcome, std::optional<FailureClass> failure, uint32_t error,
                  uint32_t lease);
   Attempt ProcessChecked(Outcome outcome, std::string_view error_text);
-  // Fires the earliest timer (a due time, or a lease expiry when `is_lease`).
-  void FireEarliest(bool is_lease);
+  // The earliest pending timer and its set (0 due times, 1 lease expiries,
+  // 2 retention), or nullptr.
+  const Timer* NextTimer(int* which) const;
+  void FireEarliest(int which);
   // Fires every timer due at or before `target`, then sets the clock to `target`.
   void AdvanceTo(int64_t target);
   // Copies of jobs_[indexes[k]] for k in the slice [from, from + count).
@@ -285,6 +335,14 @@ class Queue {
   LeaseTable leases_;
   std::vector<uint32_t> completed_;
   std::list<uint32_t> quarantine_;  // arrival order; a job keeps its position for O(1) replay
+  TimerSet retention_;              // quarantine entries' retention ends; ref: a job
+  // Per key, its jobs not yet completed, in enqueue order: who holds the key, and
+  // whom a completion overtook. Views into the jobs' key strings.
+  std::unordered_map<std::string_view, std::deque<uint32_t>> pending_by_key_;
+  std::vector<std::vector<uint32_t>> reorder_overtook_;  // per reorder: the jobs it overtook
+  std::vector<uint32_t> reorder_job_;                     // per reorder: the job that completed
+  bool alarm_raised_ = false;
+  size_t expired_ = 0;
   EventLog events_;
   HeapCharge charge_;  // what this queue keeps, on the heap budget
 };

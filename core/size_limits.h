@@ -15,6 +15,7 @@
 namespace dlq {
 
 constexpr size_t kMaxIdBytes = 1024;
+constexpr size_t kMaxKeyBytes = 1024;  // an ordering key
 constexpr size_t kMaxPayloadBytes = size_t{16} << 20;    // 16 MiB
 constexpr size_t kMaxErrorTextBytes = size_t{64} << 10;  // 64 KiB
 constexpr size_t kMaxOutcomeBytes = 64;                  // an outcome's name; the longest is 9 bytes
@@ -33,6 +34,7 @@ struct SizeLimit {
 };
 constexpr SizeLimit kSizeLimits[] = {
     {"idBytes", kMaxIdBytes, "bytes"},
+    {"keyBytes", kMaxKeyBytes, "bytes"},
     {"payloadBytes", kMaxPayloadBytes, "bytes"},
     {"errorTextBytes", kMaxErrorTextBytes, "bytes"},
     {"outcomeBytes", kMaxOutcomeBytes, "bytes"},

@@ -18,12 +18,4 @@ struct Timer {
 // Pending timers of one kind, in firing order.
 using TimerSet = std::set<Timer>;
 
-// The earliest of two sets' first timers, or nullptr; `*first` says which set.
-inline const Timer* Earliest(const TimerSet& a, const TimerSet& b, bool* from_b) {
-  const Timer* x = a.empty() ? nullptr : &*a.begin();
-  const Timer* y = b.empty() ? nullptr : &*b.begin();
-  *from_b = y != nullptr && (x == nullptr || *y < *x);
-  return *from_b ? y : x;
-}
-
 }  // namespace dlq
