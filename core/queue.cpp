@@ -290,16 +290,11 @@ Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::opti
       Record(EventKind::kDelayed, index).until = job.due_at;
       break;
     case Disposition::kQuarantined:
-      job.place = Place::kQuarantined;
       job.reason = d.reason;
       job.last_error = error;
-      job.quarantine_step = step_;
       job.failure_class = *failure;
       job.alert = d.alert;
-      job.arrived_at = now_;
-      job.quarantine_pos = quarantine_.insert(quarantine_.end(), index);
-      Record(EventKind::kQuarantined, index).reason = d.reason;
-      if (d.alert) Record(EventKind::kAlert, index).failure_class = *failure;
+      Quarantine(index);
       break;
   }
   Attempt result;

@@ -402,11 +402,13 @@ TEST_SUITE("scenario v2") {
         {"v2;m3;l100;bx1.2n;s1", Code::kInvalidArgument,
          "scenario link is malformed at character 12: expected the field s (seed), got 'b'"},
         {"v2;m3;s1;s2", Code::kInvalidArgument,
-         "scenario link is malformed at character 10: expected a field in order: j (jobs), a (actions), c (cursor), got 's'"},
+         "scenario link is malformed at character 10: expected a field in order: f (failure classes), j (jobs), a "
+         "(actions), c (cursor), got 's'"},
         {"v2;m3;s1;c0;ax", Code::kInvalidArgument,
          "scenario link is malformed at character 13: expected the end of the link, got 'a'"},
         {"v2;m3;s1;", Code::kInvalidArgument,
-         "scenario link is malformed at character 10: expected a field in order: j (jobs), a (actions), c (cursor), got the end of the link"},
+         "scenario link is malformed at character 10: expected a field in order: f (failure classes), j (jobs), a "
+         "(actions), c (cursor), got the end of the link"},
         {"v2;m3;bz1.2n;s1", Code::kInvalidArgument,
          "scenario link is malformed at character 8: expected backoff.kind (f fixed, x exponential, n none), got 'z'"},
         {"v2;m3;bx;s1", Code::kInvalidArgument,
@@ -421,7 +423,7 @@ TEST_SUITE("scenario v2") {
          "scenario link: backoff.baseMs at character 9 has more than 8 digits"},
         {"v2;m3;s12345678901", Code::kOutOfRange, "scenario link: seed at character 8 has more than 10 digits"},
         {"v2;m3;s1;ja:;ax", Code::kInvalidArgument,
-         "scenario link is malformed at character 15: expected action 1 (s, t or p to process, r to replay, e to enqueue, "
+         "scenario link is malformed at character 15: expected action 1 (s, t, p, u, v or q to process, r to replay, e to enqueue, "
          "l to lease, k to settle, w to advance, n to advance to the next timer), got 'x'"},
         {"v2;m3;s1;ja:;al5", Code::kInvalidArgument,
          "scenario link is malformed at character 16: expected ',' before the next action, ';' or the end of the link, got '5'"},
@@ -429,10 +431,10 @@ TEST_SUITE("scenario v2") {
          "scenario link is malformed at character 18: expected action 2 lease number (digits), got the end of the link"},
         {"v2;m3;s1;ja:;al,k1", Code::kInvalidArgument,
          "scenario link is malformed at character 19: expected action 2's outcome after the lease number (s success, t "
-         "transient, p permanent), got the end of the link"},
+         "transient, p permanent, u undeserializable, v unknown-schema, q precondition), got the end of the link"},
         {"v2;m3;s1;ja:;al,k1x", Code::kInvalidArgument,
          "scenario link is malformed at character 19: expected action 2's outcome after the lease number (s success, t "
-         "transient, p permanent), got 'x'"},
+         "transient, p permanent, u undeserializable, v unknown-schema, q precondition), got 'x'"},
         {"v2;m3;s1;ja:;al,k1s:%zz", Code::kInvalidArgument,
          "scenario link is malformed at character 21: '%' in action 2 error text must be followed by two hex digits"},
         {"v2;m3;s1;aw", Code::kInvalidArgument,
@@ -444,7 +446,7 @@ TEST_SUITE("scenario v2") {
         {"v2;m3;s1;ja:;an;c2", Code::kOutOfRange,
          "scenario link: the cursor must be from 0 to 1 (the number of actions), got 2"},
         {"v2;m3;s1;ja:;aé", Code::kInvalidArgument,
-         "scenario link is malformed at character 15: expected action 1 (s, t or p to process, r to replay, e to enqueue, "
+         "scenario link is malformed at character 15: expected action 1 (s, t, p, u, v or q to process, r to replay, e to enqueue, "
          "l to lease, k to settle, w to advance, n to advance to the next timer), got \"é\""},
     };
     for (const Case& c : cases) {
@@ -601,5 +603,332 @@ TEST_SUITE("scenario v2") {
     zero_lease.actions = {action::Settle{0, Outcome::kSuccess, ""}};
     zero_lease.cursor = 0;
     CHECK(ShareScenario(zero_lease).status().code() == Code::kOutOfRange);
+  }
+}
+
+TEST_SUITE("scenario v2 failure classes") {
+  // A policy whose one class rule is `rule`, everything else lesson 1's.
+  Scenario WithRule(FailureClass c, const ClassRule& rule) {
+    Scenario s;
+    s.policy.classes[c] = rule;
+    return s;
+  }
+
+  TEST_CASE("every class row variant round-trips through one canonical text") {
+    const std::pair<BackoffKind, Jitter> own[] = {
+        {BackoffKind::kNone, Jitter::kNone},          {BackoffKind::kFixed, Jitter::kNone},
+        {BackoffKind::kFixed, Jitter::kFull},         {BackoffKind::kFixed, Jitter::kEqual},
+        {BackoffKind::kExponential, Jitter::kNone},   {BackoffKind::kExponential, Jitter::kFull},
+        {BackoffKind::kExponential, Jitter::kEqual},  {BackoffKind::kExponential, Jitter::kDecorrelated},
+    };
+    const ClassTable defaults;
+    size_t written = 0;
+    size_t left_out = 0;
+    for (int i = 0; i < kFailureClassCount; ++i) {
+      const auto c = static_cast<FailureClass>(i);
+      for (const bool retry : {false, true}) {
+        for (const int64_t max_attempts : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{1'000'000}}) {
+          for (int b = -1; b < static_cast<int>(std::size(own)); ++b) {  // -1: the policy's backoff
+            for (const bool alert : {false, true}) {
+              ClassRule rule{retry, max_attempts, b >= 0, {}, alert};
+              if (b >= 0) rule.backoff = {own[b].first, 1000, 1000, own[b].second};  // precondition's default among them
+              Scenario s = WithRule(c, rule);
+              REQUIRE(Policy::Check(s.policy).ok());
+              const std::string text = FormatScenario(s);
+              CAPTURE(text);
+              Scenario back = MustParse(text);
+              CHECK(back == s);
+              CHECK(back.policy.classes[c] == rule);
+              CHECK(FormatScenario(back) == text);
+              if (rule == defaults[c]) {
+                CHECK(text == "v1;m3");  // a default row is never written
+                ++left_out;
+              } else {
+                CHECK(text.rfind("v2;m3;s1;f", 0) == 0);
+                CHECK(text.find(',') == std::string::npos);  // one row only
+                ++written;
+              }
+            }
+          }
+        }
+      }
+    }
+    CHECK(left_out == 6);  // each class's default appears once among the variants
+    CHECK(written == 6 * 2 * 4 * 9 * 2 - 6);
+  }
+
+  TEST_CASE("class rows are written whole, in class order, and read back exactly") {
+    // The article's table, spelled out (the rows a writer never writes).
+    CHECK(FormatScenario(WithRule(FailureClass::kPrecondition, ClassRule{true, 3, true,
+                                                                         {BackoffKind::kFixed, 1000, 1000, Jitter::kNone},
+                                                                         false})) == "v2;m3;s1;fqb3.f1000.1000n");
+    CHECK(FormatScenario(WithRule(FailureClass::kUnknownSchema, ClassRule{false, 0, false, {}, false})) ==
+          "v2;m3;s1;fvn0");
+    CHECK(FormatScenario(WithRule(FailureClass::kPrecondition, ClassRule{true, 2, false, {}, false})) ==
+          "v2;m3;s1;fqb2");  // the policy's backoff instead of the class's own
+    CHECK(FormatScenario(WithRule(FailureClass::kCrash, ClassRule{false, 0, false, {}, true})) == "v2;m3;s1;fcn0!");
+    Scenario all;
+    all.policy.max_attempts = 5;
+    all.policy.backoff = {BackoffKind::kExponential, 100, 5000, Jitter::kFull};
+    all.policy.seed = 9;
+    all.policy.classes[FailureClass::kTransient] = {true, 4, true, {BackoffKind::kExponential, 50, 800, Jitter::kDecorrelated}, false};
+    all.policy.classes[FailureClass::kPermanent] = {false, 0, false, {}, true};
+    all.policy.classes[FailureClass::kUndeserializable] = {true, 2, true, {BackoffKind::kNone, 1000, 60000, Jitter::kNone}, false};
+    all.policy.classes[FailureClass::kUnknownSchema] = {true, 1000000, false, {}, true};
+    all.policy.classes[FailureClass::kPrecondition] = {true, 3, true, {BackoffKind::kFixed, 1000, 1000, Jitter::kEqual}, true};
+    all.policy.classes[FailureClass::kCrash] = {true, 1, false, {}, false};
+    all.jobs = {{"a", ""}};
+    all.actions = {action::Process{Outcome::kPrecondition, "no customer"}};
+    all.cursor = 1;
+    const std::string text = FormatScenario(all);
+    CHECK(text ==
+          "v2;m5;bx100.5000f;s9;ftb4.x50.800d,pn0!,ub2.n1000.60000n,vb1000000!,qb3.f1000.1000e!,cb1;ja:;"
+          "aq:no%20customer");
+    CHECK(MustParse(text) == all);
+    CHECK(ShareScenario(all).value() == text);
+    // A rule that keeps the policy's backoff ignores whatever its own backoff holds.
+    Scenario stale = WithRule(FailureClass::kPrecondition, ClassRule{true, 3, false, {BackoffKind::kFixed, 5, 5, Jitter::kFull}, false});
+    CHECK(FormatScenario(stale) == "v2;m3;s1;fqb3");
+    CHECK(MustParse("v2;m3;s1;fqb3") == stale);
+    // The lead's example: precondition gets three attempts.
+    const Scenario three = MustParse("v2;m3;s1;fqb3.f1000.1000n;ja:;aq,n,q,n,q");
+    Result<Queue> q = RunScenario(three);
+    REQUIRE(q.ok());
+    REQUIRE(q->Quarantined().size() == 1);
+    CHECK(q->Quarantined()[0].attempts == 3);
+    CHECK(q->Quarantined()[0].reason == Reason::kExhausted);
+    CHECK(q->now() == 2000);
+  }
+
+  TEST_CASE("random whole tables round-trip: every row Policy::Check accepts, several at once") {
+    Prng prng(2024);
+    const ClassTable defaults;
+    for (int round = 0; round < 500; ++round) {
+      Scenario s;
+      s.policy.max_attempts = 1 + static_cast<int64_t>(prng.Below(10));
+      for (int i = 0; i < kFailureClassCount; ++i) {
+        if (prng.Below(2) == 0) continue;  // this row stays the default
+        ClassRule& rule = s.policy.classes.rules[i];
+        rule.retry = prng.Below(2) == 1;
+        rule.max_attempts = static_cast<int64_t>(prng.Below(5));
+        rule.own_backoff = prng.Below(2) == 1;
+        if (rule.own_backoff) {
+          rule.backoff.kind = static_cast<BackoffKind>(prng.Below(3));
+          rule.backoff.base_ms = 1 + static_cast<int64_t>(prng.Below(2000));
+          rule.backoff.cap_ms = rule.backoff.base_ms + static_cast<int64_t>(prng.Below(2000));
+          rule.backoff.jitter = rule.backoff.kind == BackoffKind::kNone        ? Jitter::kNone
+                                : rule.backoff.kind == BackoffKind::kFixed     ? static_cast<Jitter>(prng.Below(3))
+                                                                               : static_cast<Jitter>(prng.Below(4));
+        }
+        rule.alert = prng.Below(2) == 1;
+      }
+      REQUIRE(Policy::Check(s.policy).ok());
+      const std::string text = FormatScenario(s);
+      CAPTURE(text);
+      CHECK(MustParse(text) == s);
+      CHECK(FormatScenario(MustParse(text)) == text);
+      size_t differing = 0;
+      for (int i = 0; i < kFailureClassCount; ++i) differing += !(s.policy.classes.rules[i] == defaults.rules[i]);
+      CHECK(static_cast<size_t>(std::count(text.begin(), text.end(), ',')) + (text.find(";f") != std::string::npos) ==
+            differing);
+    }
+  }
+
+  TEST_CASE("rows equal to the default are read, leniently, and never written") {
+    CHECK(FormatScenario(MustParse("v2;m3;s1;ftb0,pn0,un0,vn0!,qb2.f1000.1000n,cb0")) == "v1;m3");
+    CHECK(FormatScenario(MustParse("v2;m3;s1;fqb2.f1000.1000n;ja:;as")) == "v1;m3;ja:;as");
+    CHECK(FormatScenario(MustParse("v2;m3;s2;fvn0!,cb1")) == "v2;m3;s2;fcb1");
+    CHECK(FormatScenario(MustParse("v2;m3;s1;fqb003.f01000.01000n")) == "v2;m3;s1;fqb3.f1000.1000n");
+    // Setting a rule to its default value by hand is the default.
+    Scenario s;
+    s.policy.classes[FailureClass::kUnknownSchema].alert = false;
+    s.policy.classes[FailureClass::kUnknownSchema].alert = true;
+    CHECK(FormatScenario(s) == "v1;m3");
+  }
+
+  TEST_CASE("outcomes u, v and q round-trip in process and settle actions, and only in v2") {
+    Scenario s;
+    s.jobs = {{"a", ""}, {"b", ""}, {"c", ""}, {"d", ""}, {"e", ""}, {"f", ""}};
+    s.actions = {action::Process{Outcome::kUndeserializable, "not JSON"},
+                 action::Process{Outcome::kUnknownSchema, ""},
+                 action::Process{Outcome::kPrecondition, "no customer"},
+                 action::Lease{},
+                 action::Settle{1, Outcome::kUndeserializable, ""},
+                 action::Lease{},
+                 action::Settle{2, Outcome::kUnknownSchema, "v9"},
+                 action::Lease{},
+                 action::Settle{3, Outcome::kPrecondition, ""}};
+    s.cursor = s.actions.size();
+    const std::string text = FormatScenario(s);
+    CHECK(text == "v2;m3;s1;ja:,b:,c:,d:,e:,f:;au:not%20JSON,v,q:no%20customer,l,k1u,l,k2v:v9,l,k3q");
+    CHECK(MustParse(text) == s);
+    CHECK(ShareScenario(s).value() == text);
+    // One such outcome in an otherwise lesson-1 script makes the link v2.
+    for (const Outcome o : {Outcome::kUndeserializable, Outcome::kUnknownSchema, Outcome::kPrecondition}) {
+      CAPTURE(OutcomeName(o));
+      CHECK_FALSE(IsLessonOneAction(action::Process{o, ""}));
+      Scenario one;
+      one.jobs = {{"a", ""}};
+      one.actions = {action::Process{Outcome::kSuccess}, action::Process{o, "x"}};
+      one.cursor = 1;
+      const std::string t = FormatScenario(one);
+      CHECK(t == std::string("v2;m3;s1;ja:;as,") + (o == Outcome::kUndeserializable ? 'u' : o == Outcome::kUnknownSchema ? 'v' : 'q') + ":x;c1");
+      CHECK(MustParse(t) == one);
+    }
+    CHECK(IsLessonOneAction(action::Process{Outcome::kTransient, ""}));
+    CHECK(IsLessonOneAction(action::Process{Outcome::kPermanent, ""}));
+  }
+
+  TEST_CASE("v1 stays frozen: u, v and q are not v1 outcomes, and v1 has no class field") {
+    struct Case {
+      const char* text;
+      const char* message;
+    };
+    const Case cases[] = {
+        {"v1;m3;ja:;au", "scenario link is malformed at character 12: expected action 1 (s, t or p to process, r to "
+                         "replay, e to enqueue), got 'u'"},
+        {"v1;m3;ja:;as,v:x", "scenario link is malformed at character 14: expected action 2 (s, t or p to process, r "
+                             "to replay, e to enqueue), got 'v'"},
+        {"v1;m3;ja:;aq", "scenario link is malformed at character 12: expected action 1 (s, t or p to process, r to "
+                         "replay, e to enqueue), got 'q'"},
+        {"v1;m3;fqb3", "scenario link is malformed at character 7: expected a field in order: j (jobs), a (actions), "
+                       "c (cursor), got 'f'"},
+    };
+    for (const Case& c : cases) {
+      CAPTURE(c.text);
+      Result<Scenario> r = ParseScenario(c.text);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.status().code() == Code::kInvalidArgument);
+      CHECK(r.status().message() == c.message);
+    }
+  }
+
+  TEST_CASE("malformed class fields name the position and what was expected") {
+    struct Case {
+      const char* text;
+      const char* message;
+    };
+    const std::string classes = "t transient, p permanent, u undeserializable, v unknown-schema, q precondition, c crash";
+    const std::string after_q = "a failure class after precondition (" + classes + "; each at most once, in this order)";
+    const std::string tail = "',' before the next class row, ';' or the end of the link";
+    const std::pair<const char*, std::string> cases[] = {
+        {"v2;m3;s1;f", "character 11: expected a failure class (" + classes + "), got the end of the link"},
+        {"v2;m3;s1;fx", "character 11: expected a failure class (" + classes + "), got 'x'"},
+        {"v2;m3;s1;fq", "character 12: expected classes.precondition.retry (n never, b bounded), got the end of the link"},
+        {"v2;m3;s1;fqr3", "character 12: expected classes.precondition.retry (n never, b bounded), got 'r'"},
+        {"v2;m3;s1;fqb", "character 13: expected classes.precondition.maxAttempts (digits), got the end of the link"},
+        {"v2;m3;s1;fcn!", "character 13: expected classes.crash.maxAttempts (digits), got '!'"},
+        {"v2;m3;s1;fqb3x", "character 14: expected '.' and classes.precondition.backoff, '!' (alert), " + tail + ", got 'x'"},
+        {"v2;m3;s1;fqb3.", "character 15: expected classes.precondition.backoff.kind (f fixed, x exponential, n none), got the end of the link"},
+        {"v2;m3;s1;fqb3.z1.2n", "character 15: expected classes.precondition.backoff.kind (f fixed, x exponential, n none), got 'z'"},
+        {"v2;m3;s1;fqb3.f", "character 16: expected classes.precondition.backoff.baseMs (digits), got the end of the link"},
+        {"v2;m3;s1;fqb3.f10", "character 18: expected '.' between classes.precondition.backoff.baseMs and classes.precondition.backoff.capMs, got the end of the link"},
+        {"v2;m3;s1;fqb3.f10.", "character 19: expected classes.precondition.backoff.capMs (digits), got the end of the link"},
+        {"v2;m3;s1;fqb3.f10.20", "character 21: expected classes.precondition.backoff.jitter (n none, f full, e equal, d decorrelated), got the end of the link"},
+        {"v2;m3;s1;fqb3.f10.20nx", "character 22: expected '!' (alert), " + tail + ", got 'x'"},
+        {"v2;m3;s1;fqb3!!", "character 15: expected " + tail + ", got '!'"},
+        {"v2;m3;s1;fqb3.f10.20n!.", "character 23: expected " + tail + ", got '.'"},
+        {"v2;m3;s1;fqb3,", "character 15: expected " + after_q + ", got the end of the link"},
+        {"v2;m3;s1;fqb3,tb1", "character 15: expected " + after_q + ", got 't'"},
+        {"v2;m3;s1;fqb3,qb4", "character 15: expected " + after_q + ", got 'q'"},
+        {"v2;m3;s1;fqb3;", "character 15: expected a field in order: j (jobs), a (actions), c (cursor), got the end of the link"},
+        {"v2;m3;s1;fqb3;fcb1", "character 15: expected a field in order: j (jobs), a (actions), c (cursor), got 'f'"},
+        {"v2;m3;fqb3;s1", "character 7: expected a field in order: b (backoff), l (leaseMs), s (seed), got 'f'"},
+        {"v2;m3;s1;ja:;fqb3", "character 14: expected a field in order: a (actions), c (cursor), got 'f'"},
+        {"v2;m3;s1;fqé", "character 12: expected classes.precondition.retry (n never, b bounded), got \"é\""},
+    };
+    for (const auto& [text, message] : cases) {
+      CAPTURE(text);
+      Result<Scenario> r = ParseScenario(text);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.status().code() == Code::kInvalidArgument);
+      CHECK(r.status().message() == "scenario link is malformed at " + message);
+    }
+  }
+
+  TEST_CASE("class rows go through Policy::Check, named as it names them") {
+    struct Case {
+      const char* text;
+      Code code;
+      const char* message;
+    };
+    const Case cases[] = {
+        {"v2;m3;s1;fqb1000001", Code::kOutOfRange,
+         "scenario link: classes.precondition.maxAttempts must be an integer from 0 to 1000000, got 1000001"},
+        {"v2;m3;s1;fqb12345678", Code::kOutOfRange,
+         "scenario link: classes.precondition.maxAttempts at character 13 has more than 7 digits"},
+        {"v2;m3;s1;ftb2,cb9999999", Code::kOutOfRange,
+         "scenario link: classes.crash.maxAttempts must be an integer from 0 to 1000000, got 9999999"},
+        {"v2;m3;s1;fub1.f0.100n", Code::kOutOfRange,
+         "scenario link: classes.undeserializable.backoff.baseMs must be an integer from 1 to 86400000, got 0"},
+        {"v2;m3;s1;fcb0.f500.100n", Code::kOutOfRange,
+         "scenario link: classes.crash.backoff.capMs must be an integer from classes.crash.backoff.baseMs (500) to "
+         "86400000, got 100"},
+        {"v2;m3;s1;ftb0.x1.86400001n", Code::kOutOfRange,
+         "scenario link: classes.transient.backoff.capMs must be an integer from 1 to 86400000, got 86400001"},
+        {"v2;m3;s1;fqb3.f123456789.1n", Code::kOutOfRange,
+         "scenario link: classes.precondition.backoff.baseMs at character 16 has more than 8 digits"},
+        {"v2;m3;s1;fvn0.n10.20f", Code::kInvalidArgument,
+         "scenario link: classes.unknown-schema.backoff.jitter must be \"none\" when classes.unknown-schema.backoff.kind "
+         "is \"none\" (there is no delay to jitter), got \"full\""},
+        {"v2;m3;s1;fpn0.f10.20d", Code::kInvalidArgument,
+         "scenario link: classes.permanent.backoff.jitter \"decorrelated\" needs classes.permanent.backoff.kind "
+         "\"exponential\", got \"fixed\""},
+    };
+    for (const Case& c : cases) {
+      CAPTURE(c.text);
+      Result<Scenario> r = ParseScenario(c.text);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.status().code() == c.code);
+      CHECK(r.status().message() == c.message);
+    }
+    // The extremes are accepted.
+    Scenario s = MustParse("v2;m3;s1;ftb1000000.x1.86400000d,qn0.x86400000.86400000e");
+    CHECK(s.policy.classes[FailureClass::kTransient].max_attempts == 1'000'000);
+    CHECK(s.policy.classes[FailureClass::kPrecondition].backoff.base_ms == 86'400'000);
+    CHECK(Policy::Check(s.policy).ok());
+  }
+
+  TEST_CASE("the released classes fixture: each class does what the table says") {
+    std::string text = ReadFile(std::filesystem::path(DLQ_SOURCE_DIR) / "tests/fixtures/links/v2-classes.link");
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    const Scenario s = MustParse(text);
+    CHECK(FormatScenario(s) == text);  // released canonical
+    ClassTable expected;
+    expected[FailureClass::kTransient] = {true, 2, true, {BackoffKind::kFixed, 250, 250, Jitter::kNone}, false};
+    expected[FailureClass::kPermanent].alert = true;
+    CHECK(s.policy.classes == expected);
+    Result<Queue> q = RunScenario(s);
+    REQUIRE(q.ok());
+    const std::vector<QuarantineEntry> entries = q->Quarantined();
+    REQUIRE(entries.size() == 6);
+    struct Want {
+      const char* id;
+      FailureClass failure_class;
+      Reason reason;
+      uint32_t attempts;
+      bool alert;
+      int64_t arrived_at;
+    };
+    const Want want[] = {
+        {"bad", FailureClass::kUndeserializable, Reason::kPermanent, 1, false, 0},   // at once
+        {"v9", FailureClass::kUnknownSchema, Reason::kPermanent, 1, true, 0},        // at once, with an alert
+        {"perm", FailureClass::kPermanent, Reason::kPermanent, 1, true, 0},          // the override's alert
+        {"db", FailureClass::kTransient, Reason::kExhausted, 2, false, 250},         // the override's 2 attempts
+        {"pre", FailureClass::kPrecondition, Reason::kExhausted, 2, false, 1000},    // retried once, 1000 ms later
+        {"resize", FailureClass::kCrash, Reason::kExhausted, 3, false, 2000},        // the policy's 3 leases
+    };
+    for (size_t i = 0; i < std::size(want); ++i) {
+      CAPTURE(want[i].id);
+      CHECK(entries[i].id == want[i].id);
+      CHECK(entries[i].failure_class == want[i].failure_class);
+      CHECK(entries[i].reason == want[i].reason);
+      CHECK(entries[i].attempts == want[i].attempts);
+      CHECK(entries[i].alert == want[i].alert);
+      CHECK(entries[i].arrived_at == want[i].arrived_at);
+    }
+    size_t alerts = 0;
+    for (const Event& e : q->Timeline()) alerts += e.kind == EventKind::kAlert;
+    CHECK(alerts == 2);
   }
 }
