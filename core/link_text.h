@@ -25,7 +25,8 @@ bool IsSafe(unsigned char c);
 // Appends `s` percent-encoded, upper-case hex.
 void AppendEncoded(std::string& out, std::string_view s);
 
-// 's', 't' or 'p': the letter process and settle actions spell an outcome with.
+// The letter process and settle actions spell an outcome with: 's', 't', 'p'
+// (every version), 'u', 'v', 'q' (v2 on; FitsV1 keeps them out of v1 links).
 char OutcomeLetter(Outcome outcome);
 // The outcome of 's', 't' or 'p' (lesson 1, every version), or with `capstone`
 // (v2 on) also 'u' undeserializable, 'v' unknown-schema, 'q' precondition;

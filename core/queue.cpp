@@ -199,7 +199,9 @@ Result<Attempt> Queue::Process(Outcome outcome, std::string_view error_text) {
 int64_t Queue::HolderOf(uint32_t index) const {
   const StoredJob& job = jobs_[index];
   if (policy_.ordering != Ordering::kKey || job.key.empty() || job.released) return -1;
-  for (const uint32_t earlier : pending_by_key_.at(job.key)) {
+  const auto pending = pending_by_key_.find(job.key);
+  if (pending == pending_by_key_.end()) return -1;  // every job of its key completed
+  for (const uint32_t earlier : pending->second) {
     if (earlier == index) return -1;
     if (!jobs_[earlier].released) return earlier;
   }
@@ -585,7 +587,7 @@ std::vector<JobView> Queue::JobViews(const Indexes& indexes, size_t from, size_t
   out.reserve(end - begin);
   for (size_t k = begin; k < end; ++k) {
     const StoredJob& job = jobs_[indexes[k]];
-    const int64_t holder = HolderOf(indexes[k]);
+    const int64_t holder = job.place == Place::kReady ? HolderOf(indexes[k]) : -1;
     out.push_back({job.id, job.payload, job.attempts, job.key,
                    holder < 0 ? std::string() : jobs_[static_cast<uint32_t>(holder)].id});
   }

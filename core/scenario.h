@@ -9,29 +9,39 @@
 //
 //   v1;m<maxAttempts>[;j<id>:<payload>,…][;a<action>,…][;c<cursor>]
 //   v2;m<maxAttempts>[;b<kind><baseMs>.<capMs><jitter>][;l<leaseMs>];s<seed>
-//     [;j<id>:<payload>,…][;a<action>,…][;c<cursor>]
+//     [;f<row>,…][;j<id>:<payload>,…][;a<action>,…][;c<cursor>]
 //
 //   action  s[:<error>] | t[:<error>] | p[:<error>]   process with that outcome
 //           r<id>                                      replay(id)
 //           e<id>:<payload>                            enqueue a job mid-run
 //   v2 only:
+//           u[:<error>] | v[:<error>] | q[:<error>]    process: undeserializable,
+//                                                      unknown-schema, precondition
 //           l                                          lease()
-//           k<n><s|t|p>[:<error>]                      settle("lease-<n>", outcome, error)
+//           k<n><outcome letter>[:<error>]             settle("lease-<n>", outcome, error)
 //           w<ms>                                      advance(ms)
 //           n                                          advanceToNext()
 //   kind    f fixed, x exponential, n none (b is left out for the default backoff,
 //           none 1000.60000n; n is written only with a base or cap of its own)
 //   jitter  n none, f full, e equal, d decorrelated
+//   row     <class><n never|b bounded><maxAttempts>[.<kind><baseMs>.<capMs><jitter>][!]
+//           one failure class's whole rule (0 = the policy's maxAttempts; the
+//           backoff is the class's own, absent = the policy's; ! = alert), for
+//           class t transient, p permanent, u undeserializable, v unknown-schema,
+//           q precondition, c crash; in that order, only rows that differ from
+//           the default ClassTable (f is left out when none do)
 //
 // v2 writes the seed always, leaseMs when it is not 30000. FormatScenario writes
 // the lowest version that expresses the scenario: v1 for lesson 1's policy and
-// actions, else v2. Strings are percent-encoded UTF-8 (a link whose strings
-// decode to anything else is malformed: links are text); everything outside
-// A–Z a–z 0–9 and - _ . ~ ! $ ' ( ) * + = @ / ? is escaped as %HH. `c` is
-// omitted when the cursor is at the end of the script. Examples, the lesson's
-// a/b run, and the same with exponential backoff and full jitter:
+// actions (outcomes s, t, p only), else v2. Strings are percent-encoded UTF-8
+// (a link whose strings decode to anything else is malformed: links are text);
+// everything outside A–Z a–z 0–9 and - _ . ~ ! $ ' ( ) * + = @ / ? is escaped as
+// %HH. `c` is omitted when the cursor is at the end of the script. Examples, the
+// lesson's a/b run, the same with exponential backoff and full jitter, and a
+// precondition class allowed three attempts:
 //   v1;m3;ja:,b:;at,s,s
 //   v2;m3;bx100.5000f;s1;ja:,b:;at,s,n,s     (n: a waits out its delay)
+//   v2;m3;s1;fqb3.f1000.1000n;ja:;aq,n,q,n,q
 #pragma once
 
 #include <cstdint>

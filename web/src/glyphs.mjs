@@ -17,11 +17,24 @@ export const GLYPHS = {
   expired: { label: 'Lease expired', d: 'M-4-5H4L-4 5H4Z', stroke: true, clock: true },
   delayed: { label: 'Delayed (backoff)', d: 'M0-5A5 5 0 1 1 0 5A5 5 0 1 1 0-5ZM0-3V0H3', stroke: true, clock: true },
   due: { label: 'Due: back at the tail', d: 'M-5 0H4M1-3L4 0L1 3', stroke: true, clock: true },
+  // The capstone's operability kinds: likewise only once a timeline has them.
+  alert: { label: 'Alert raised', d: 'M0-5.5L5.5 4.5H-5.5ZM0-1.5V1.5M0 3V3.2', stroke: true, clock: true },
+  reorder: { label: 'Reorder: overtook its key', d: 'M-5-2H3L1-4.5M5 2H-3L-1 4.5', stroke: true, clock: true },
+  'key-released': { label: 'Key released by an operator', d: 'M-2 0A3 3 0 1 1-2 .01M1 0H5.5M4 0V3', stroke: true, clock: true },
+  'evidence-expired': { label: 'Evidence expired (retention)', d: 'M-4.5-4.5H4.5V4.5H-4.5ZM-4.5-4.5L4.5 4.5', stroke: true, clock: true },
+  'alarm-raised': { label: 'Depth alarm raised', d: 'M-4 3H4L3 1V-1.5A3 3 0 0 0-3-1.5V1ZM-1 4.5H1', stroke: true, clock: true },
+  'alarm-cleared': { label: 'Depth alarm cleared', d: 'M-4 3H4L3 1V-1.5A3 3 0 0 0-3-1.5V1ZM-5-5L5 5', stroke: true, clock: true },
 };
 
-/** The glyph key for an event: attempts by outcome, everything else by kind. */
+/**
+ * The glyph key for an event: attempts by outcome (the capstone's failing
+ * outcomes share the permanent or transient shape of what their class does),
+ * everything else by kind.
+ */
 export function glyphKey(event) {
-  return event.kind === 'attempt' ? event.outcome : event.kind;
+  if (event.kind !== 'attempt') return event.kind;
+  if (event.outcome in GLYPHS) return event.outcome;
+  return event.disposition === 'quarantined' ? 'permanent' : 'transient';
 }
 
 /** A <path> for glyph `key`; its colour and stroke come from CSS (.g-<key>). */
