@@ -114,7 +114,7 @@ void AppendBackoff(std::string& out, const Backoff& backoff) {
 constexpr std::string_view kClassLetters = "tpuvqc";
 static_assert(kClassLetters.size() == kFailureClassCount);
 
-const char* kClassLetterList =
+constexpr const char* kClassLetterList =
     "t transient, p permanent, u undeserializable, v unknown-schema, q precondition, c crash";
 
 // The f field's body: <class><n|b><maxAttempts>[.<backoff>][!],… in class order,
@@ -123,17 +123,13 @@ const char* kClassLetterList =
 Status ReadClasses(Reader& in, Policy* policy) {
   int last = -1;
   do {
-    const size_t found = kClassLetters.find(in.peek());
-    if (in.done() || found == std::string_view::npos) {
+    const size_t found = in.done() ? std::string_view::npos : kClassLetters.find(in.peek());
+    if (found == std::string_view::npos || static_cast<int>(found) <= last) {
       if (last < 0) return in.Error(std::string("a failure class (") + kClassLetterList + ")");
       return in.Error(std::string("a failure class after ") + ClassName(static_cast<FailureClass>(last)) + " (" +
                       kClassLetterList + "; each at most once, in this order)");
     }
     const int index = static_cast<int>(found);
-    if (index <= last) {
-      return in.Error(std::string("a failure class after ") + ClassName(static_cast<FailureClass>(last)) + " (" +
-                      kClassLetterList + "; each at most once, in this order)");
-    }
     in.Accept(in.peek());
     const std::string prefix = std::string("classes.") + ClassName(static_cast<FailureClass>(index));
     ClassRule rule;

@@ -174,7 +174,7 @@ EventRecord& Queue::Record(EventKind kind, uint32_t job) {
   e.time = now_;
   e.job = job;
   e.attempts = jobs_[job].attempts;
-  e.max_attempts = static_cast<uint32_t>(policy_.max_attempts);
+  e.max_attempts = budget_in_force_ != 0 ? budget_in_force_ : static_cast<uint32_t>(policy_.max_attempts);
   e.kind = kind;
   e.outcome = Outcome::kSuccess;
   e.disposition = Disposition::kCompleted;
@@ -247,8 +247,8 @@ Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::opti
                       uint32_t error, uint32_t lease) {
   StoredJob& job = jobs_[index];
   const Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_);
+  budget_in_force_ = d.budget;  // every event of this decision carries the class's budget
   EventRecord& decided = Record(kind, index);
-  decided.max_attempts = d.budget;  // the budget in force: the class's
   decided.failure_class = failure.value_or(FailureClass::kTransient);
   decided.error = error;
   decided.lease = lease;
@@ -299,6 +299,7 @@ Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::opti
       Quarantine(index);
       break;
   }
+  budget_in_force_ = 0;
   Attempt result;
   result.processed = true;
   result.id = job.id;

@@ -342,6 +342,7 @@ class Queue {
   std::vector<std::vector<uint32_t>> reorder_overtook_;  // per reorder: the jobs it overtook
   std::vector<uint32_t> reorder_job_;                     // per reorder: the job that completed
   bool alarm_raised_ = false;
+  uint32_t budget_in_force_ = 0;  // while Finish() writes: the class's budget, for every event it writes
   size_t expired_ = 0;
   EventLog events_;
   HeapCharge charge_;  // what this queue keeps, on the heap budget

@@ -8,13 +8,14 @@
 // which `events` changed since the last call (Infinity: nothing changed), so a
 // view truncates its nodes there and appends the rest — never a full rebuild.
 
-/** The policy fields of a scenario object (maxAttempts, and backoff, leaseMs, seed when present). */
-function policyOf({ maxAttempts, backoff, leaseMs, seed }) {
-  const policy = { maxAttempts };
-  if (backoff !== undefined) policy.backoff = { ...backoff };
-  if (leaseMs !== undefined) policy.leaseMs = leaseMs;
-  if (seed !== undefined) policy.seed = seed;
-  return policy;
+/**
+ * The policy fields of a scenario object: everything but its jobs, script and
+ * cursor (maxAttempts, and backoff, leaseMs, seed, classes, … as the core
+ * returned them), copied so that edits never share objects with the caller.
+ */
+function policyOf(scenario) {
+  const { jobs, actions, cursor, ...policy } = scenario;
+  return structuredClone(policy);
 }
 
 export class Session {
