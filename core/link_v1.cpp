@@ -122,6 +122,8 @@ std::string WriteV1(const Scenario& scenario) {
                      [](const action::Settle&) {},
                      [](const action::Advance&) {},
                      [](const action::AdvanceToNext&) {},
+                     [](const action::ReleaseKey&) {},
+                     [](const action::Redrive&) {},
                  },
                  scenario.actions[i]);
     }

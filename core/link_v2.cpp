@@ -362,6 +362,11 @@ std::string WriteV2(const Scenario& scenario) {
                      },
                      [&](const action::Advance& a) { out += 'w' + std::to_string(a.ms); },
                      [&](const action::AdvanceToNext&) { out += 'n'; },
+                     [&](const action::ReleaseKey& a) {
+                       out += 'x';
+                       AppendEncoded(out, a.key);
+                     },
+                     [&](const action::Redrive& a) { out += 'd' + std::to_string(a.max); },
                  },
                  scenario.actions[i]);
     }

@@ -20,12 +20,16 @@ bool IsLessonOneAction(const Action& action) {
                         [](const action::Settle&) { return false; },
                         [](const action::Advance&) { return false; },
                         [](const action::AdvanceToNext&) { return false; },
+                        [](const action::ReleaseKey&) { return false; },
+                        [](const action::Redrive&) { return false; },
                     },
                     action);
 }
 
 bool operator==(const Scenario& a, const Scenario& b) {
-  const auto same_job = [](const JobSpec& x, const JobSpec& y) { return x.id == y.id && x.payload == y.payload; };
+  const auto same_job = [](const JobSpec& x, const JobSpec& y) {
+    return x.id == y.id && x.payload == y.payload && x.key == y.key;
+  };
   return a.policy == b.policy && a.cursor == b.cursor && a.actions == b.actions &&
          std::equal(a.jobs.begin(), a.jobs.end(), b.jobs.begin(), b.jobs.end(), same_job);
 }
@@ -98,7 +102,7 @@ Status ApplyAction(Queue& queue, const Action& action, size_t i) {
             return Status::Ok();
           },
           [&](const action::Enqueue& a) -> Status {
-            if (Status s = queue.Enqueue(a.id, a.payload); !s.ok()) return prefixed(s);
+            if (Status s = queue.Enqueue(a.id, a.payload, a.key); !s.ok()) return prefixed(s);
             return Status::Ok();
           },
           [&](const action::Lease&) -> Status {
@@ -122,6 +126,23 @@ Status ApplyAction(Queue& queue, const Action& action, size_t i) {
             }
             return Status::Ok();
           },
+          // Like a replay of an id not in quarantine, an operator action that would
+          // change nothing is refused, so every played action is one queue action.
+          [&](const action::ReleaseKey& a) -> Status {
+            Result<uint64_t> released = queue.ReleaseKey(a.key);
+            if (!released.ok()) return prefixed(released.status());
+            if (released.value() == 0) {
+              return Status::FailedPrecondition(where + "releaseKey(" + QuoteShort(a.key) +
+                                                ") found no quarantined holder of that key");
+            }
+            return Status::Ok();
+          },
+          [&](const action::Redrive& a) -> Status {
+            Result<uint64_t> moved = queue.Redrive(a.max);
+            if (!moved.ok()) return prefixed(moved.status());
+            if (moved.value() == 0) return Status::FailedPrecondition(where + "redrive() found the quarantine empty");
+            return Status::Ok();
+          },
       },
       action);
 }
@@ -131,7 +152,7 @@ Result<Queue> SetUp(const Scenario& scenario) {
   Result<Queue> made = Queue::Create(scenario.policy);
   if (!made.ok()) return made.status();
   for (size_t i = 0; i < scenario.jobs.size(); ++i) {
-    if (Status s = made->Enqueue(scenario.jobs[i].id, scenario.jobs[i].payload); !s.ok()) {
+    if (Status s = made->Enqueue(scenario.jobs[i].id, scenario.jobs[i].payload, scenario.jobs[i].key); !s.ok()) {
       return Status::Error(s.code(), "scenario job " + std::to_string(i + 1) + ": " + s.message());
     }
   }

@@ -77,6 +77,7 @@ struct Replay {  // an operator's replay(id)
 struct Enqueue {  // a job enqueued mid-run
   std::string id;
   std::string payload;
+  std::string key;  // its ordering key; "" for none
   bool operator==(const Enqueue&) const = default;
 };
 struct Lease {  // lease(): the ready head, its attempt counted now
@@ -95,10 +96,18 @@ struct Advance {  // advance(ms)
 struct AdvanceToNext {  // advanceToNext()
   bool operator==(const AdvanceToNext&) const = default;
 };
+struct ReleaseKey {  // an operator's releaseKey(key)
+  std::string key;
+  bool operator==(const ReleaseKey&) const = default;
+};
+struct Redrive {  // an operator's redrive({ max })
+  int64_t max = 1;
+  bool operator==(const Redrive&) const = default;
+};
 }  // namespace action
 
 using Action = std::variant<action::Process, action::Replay, action::Enqueue, action::Lease, action::Settle,
-                            action::Advance, action::AdvanceToNext>;
+                            action::Advance, action::AdvanceToNext, action::ReleaseKey, action::Redrive>;
 
 // An overload set for std::visit over Action. Every visitor lists each kind and
 // has no catch-all, so a kind added to Action fails to compile until every

@@ -13,7 +13,8 @@
 //  * RunScenario, ShareScenario and PlayableActions agree with each other and do
 //    not crash; an accepted run gives a queue whose counts follow from the script
 //    (one queue action per set-up job and per action, a step per process, lease
-//    and replay, every job in one place, the clock moved only by advances), with a
+//    and replay, every job in one place, the clock moved only by advances, an
+//    alert exactly after each quarantine arrival whose class raises one), with a
 //    consistent timeline that renders and explains, and the reparsed scenario
 //    replays to the same timeline;
 //  * where the core has a heap budget, every queue built gives its charge back.
@@ -111,10 +112,31 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
   } else {
     FUZZ_CHECK(q.now() == c.advanced, Show(input));
   }
+  // Alerts: exactly one right after each quarantine arrival whose class's rule
+  // raises one (the decided attempt or expiry, then quarantined, then alert).
+  size_t alerts = 0;
+  for (size_t i = 0; i < q.event_count(); ++i) {
+    const Event e = q.EventAt(i);
+    const bool decided = e.kind == EventKind::kAttempt || e.kind == EventKind::kExpired;
+    if (decided && e.disposition == Disposition::kQuarantined && s.policy.classes[e.failure_class].alert) {
+      FUZZ_CHECK(i + 2 < q.event_count(), Show(input) + " event " + std::to_string(i + 1));
+      const Event arrived = q.EventAt(i + 1);
+      const Event alert = q.EventAt(i + 2);
+      FUZZ_CHECK(arrived.kind == EventKind::kQuarantined && alert.kind == EventKind::kAlert && alert.id == e.id &&
+                     alert.failure_class == e.failure_class,
+                 Show(input) + " event " + std::to_string(i + 1));
+    }
+    if (e.kind == EventKind::kAlert) {
+      ++alerts;
+      FUZZ_CHECK(i >= 2 && q.EventAt(i - 1).kind == EventKind::kQuarantined &&
+                     s.policy.classes[e.failure_class].alert,
+                 Show(input) + " event " + std::to_string(i + 1));
+    }
+  }
   if (c.timers_may_fire) {
-    FUZZ_CHECK(q.event_count() >= c.events, Show(input));
+    FUZZ_CHECK(q.event_count() >= c.events + alerts, Show(input));
   } else {
-    FUZZ_CHECK(q.event_count() == c.events, Show(input));
+    FUZZ_CHECK(q.event_count() == c.events + alerts, Show(input));
   }
 
   std::string text;

@@ -690,7 +690,12 @@ TEST_SUITE("scenario v2 failure classes") {
     Scenario stale = WithRule(FailureClass::kPrecondition, ClassRule{true, 3, false, {BackoffKind::kFixed, 5, 5, Jitter::kFull}, false});
     CHECK(FormatScenario(stale) == "v2;m3;s1;fqb3");
     CHECK(MustParse("v2;m3;s1;fqb3") == stale);
-    // The lead's example: precondition gets three attempts.
+    // An own backoff of kind none is kept: no delay, whatever the policy's backoff.
+    const Scenario no_delay = MustParse("v2;m3;bf500.500n;s1;ftb0.n1000.60000n;ja:;at");
+    CHECK(FormatScenario(no_delay) == "v2;m3;bf500.500n;s1;ftb0.n1000.60000n;ja:;at");
+    CHECK(RunScenario(no_delay)->ready_size() == 1);
+    CHECK(RunScenario(MustParse("v2;m3;bf500.500n;s1;ja:;at"))->delayed_size() == 1);
+    // Precondition gets three attempts.
     const Scenario three = MustParse("v2;m3;s1;fqb3.f1000.1000n;ja:;aq,n,q,n,q");
     Result<Queue> q = RunScenario(three);
     REQUIRE(q.ok());
