@@ -53,13 +53,27 @@ int64_t MaxDelay(const Backoff& b, uint32_t attempt, int64_t previous_max) {
 }
 
 WorstCase WorstCasePath(const Policy& policy) {
+  // Attempt n can be followed by another only after a failure of a class that
+  // retries with a budget above n; the longest wait after it is the largest
+  // delay any such class can give (its previous delay at most the largest the
+  // step before could give, whatever the class: decorrelated jitter reads it).
+  ClassRule rules[kFailureClassCount];
+  int64_t most = 1;
+  for (int c = 0; c < kFailureClassCount; ++c) {
+    rules[c] = policy.RuleFor(static_cast<FailureClass>(c));
+    if (rules[c].retry) most = std::max(most, rules[c].max_attempts);
+  }
   WorstCase worst;
-  worst.attempts = static_cast<uint32_t>(policy.max_attempts);
-  worst.time_ms = policy.max_attempts * policy.lease_ms;
+  worst.attempts = static_cast<uint32_t>(most);
+  worst.time_ms = most * policy.lease_ms;  // every lease runs to its expiry
   int64_t previous = 0;
   for (uint32_t n = 1; n < worst.attempts; ++n) {
-    previous = MaxDelay(policy.backoff, n, previous);
-    worst.time_ms += previous;
+    int64_t longest = 0;
+    for (const ClassRule& rule : rules) {
+      if (rule.retry && n < rule.max_attempts) longest = std::max(longest, MaxDelay(rule.backoff, n, previous));
+    }
+    previous = longest;
+    worst.time_ms += longest;
   }
   return worst;
 }

@@ -25,8 +25,10 @@ int64_t MaxDelay(const Backoff& backoff, uint32_t attempt, int64_t previous_max)
 
 // The bounded path: the most attempts and the longest time a job can spend from
 // its first lease to quarantine when it is leased as soon as it is ready:
-// max_attempts * lease_ms plus the largest delay after each of attempts
-// 1..max_attempts-1 (every lease running to its expiry).
+// attempts * lease_ms (every lease running to its expiry) plus, after each of
+// attempts 1..attempts-1, the largest delay any failure class that may still
+// retry then can give (its own backoff or the policy's). `attempts` is the
+// largest budget of a class that retries (the policy's maxAttempts by default).
 struct WorstCase {
   uint32_t attempts = 0;
   int64_t time_ms = 0;

@@ -16,8 +16,9 @@
 
 namespace dlq::link {
 
-// True if v1 can carry `scenario`: lesson 1's policy (Policy::IsLessonOne) and
-// only the kinds IsLessonOneAction accepts.
+// True if v1 can carry `scenario`: lesson 1's policy (Policy::IsLessonOne: no
+// ordering, no quarantine retention or alarm), only the kinds IsLessonOneAction
+// accepts (no releaseKey, no redrive), and no ordering key on any job or enqueue.
 bool FitsV1(const Scenario& scenario);
 
 // The readers take `in` just past "v<n>" and read to the end of the text; their

@@ -67,7 +67,8 @@ class Reader {
   size_t pos_ = 0;
 };
 
-// The j field's body, <id>:<payload>,… (one or more jobs); v1 and v2 spell it alike.
+// v1's j field body, <id>:<payload>,… (one or more jobs), as released. v2 spells a
+// job alike with an optional third part, its key (link_v2.cpp reads and writes it).
 Status ReadJobs(Reader& in, std::vector<JobSpec>* jobs);
 void AppendJobs(std::string& out, const std::vector<JobSpec>& jobs);
 

@@ -45,8 +45,16 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
 }  // namespace
 
 bool FitsV1(const Scenario& scenario) {
+  // v1 has no ordering keys: a job or an enqueue with one needs v2, though
+  // IsLessonOneAction goes by the action's kind alone.
+  const auto keyless = [](const Action& a) {
+    const auto* enqueue = std::get_if<action::Enqueue>(&a);
+    return enqueue == nullptr || enqueue->key.empty();
+  };
   return scenario.policy.IsLessonOne() &&
-         std::all_of(scenario.actions.begin(), scenario.actions.end(), IsLessonOneAction);
+         std::all_of(scenario.jobs.begin(), scenario.jobs.end(), [](const JobSpec& j) { return j.key.empty(); }) &&
+         std::all_of(scenario.actions.begin(), scenario.actions.end(),
+                     [&](const Action& a) { return IsLessonOneAction(a) && keyless(a); });
 }
 
 Result<Scenario> ReadV1(Reader& in) {

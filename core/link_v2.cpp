@@ -1,7 +1,9 @@
 // Link format v2: the whole policy and every action kind (docs/scenario-format.md).
 //
-//   v2;m<maxAttempts>[;b<backoff>][;l<leaseMs>];s<seed>[;f<row>,…]
-//     [;j<id>:<payload>,…][;a<action>,…][;c<cursor>]
+//   v2;m<maxAttempts>[;b<backoff>][;l<leaseMs>];s<seed>[;f<row>,…][;o<ordering>]
+//     [;q<retentionMs>.<alarmDepth>][;j<job>,…][;a<action>,…][;c<cursor>]
+//
+//   job     <id>:<payload>[:<key>]  the key (its ordering key) only when not empty
 //
 //   backoff <kind><baseMs>.<capMs><jitter>
 //   kind    f fixed | x exponential | n none (written only when baseMs or capMs
@@ -16,11 +18,15 @@
 //           q precondition | c crash
 //   outcome s success | t transient | p permanent | u undeserializable |
 //           v unknown-schema | q precondition
-//   action  <outcome>[:<error>] | r<id> | e<id>:<payload>
+//   ordering k key | s stall (o is left out for none; n none is read too)
+//   q       quarantine.retentionMs and quarantine.alarmDepth, left out when both are 0
+//   action  <outcome>[:<error>] | r<id> | e<id>:<payload>[:<key>]
 //           l                       lease()
 //           k<n><outcome>[:<error>] settle("lease-<n>", outcome, error)
 //           w<ms>                   advance(ms)
 //           n                       advanceToNext()
+//           x<key>                  releaseKey(key); the key is not empty
+//           d<max>                  redrive({ max })
 //
 // The seed is always written: a v2 link names its PRNG explicitly.
 #include <limits>
@@ -31,7 +37,7 @@ namespace dlq::link {
 namespace {
 
 // Fields in the only order a v2 link may have them, each at most once.
-constexpr std::string_view kFieldOrder = "mblsfjac";
+constexpr std::string_view kFieldOrder = "mblsfoqjac";
 
 // What may follow field `last` (the seed is required, so nothing after it may
 // come before it); the error text when something else does.
@@ -40,8 +46,11 @@ const char* FieldsAfter(char last) {
     case 'm': return "a field in order: b (backoff), l (leaseMs), s (seed)";
     case 'b': return "a field in order: l (leaseMs), s (seed)";
     case 'l': return "the field s (seed)";
-    case 's': return "a field in order: f (failure classes), j (jobs), a (actions), c (cursor)";
-    case 'f': return "a field in order: j (jobs), a (actions), c (cursor)";
+    case 's':
+      return "a field in order: f (failure classes), o (ordering), q (quarantine), j (jobs), a (actions), c (cursor)";
+    case 'f': return "a field in order: o (ordering), q (quarantine), j (jobs), a (actions), c (cursor)";
+    case 'o': return "a field in order: q (quarantine), j (jobs), a (actions), c (cursor)";
+    case 'q': return "a field in order: j (jobs), a (actions), c (cursor)";
     case 'j': return "a field in order: a (actions), c (cursor)";
     case 'a': return "the field c (cursor)";
     default: return "the end of the link";
@@ -63,6 +72,15 @@ char JitterLetter(Jitter jitter) {
     case Jitter::kFull: return 'f';
     case Jitter::kEqual: return 'e';
     case Jitter::kDecorrelated: return 'd';
+  }
+  return '?';
+}
+
+char OrderingLetter(Ordering ordering) {
+  switch (ordering) {
+    case Ordering::kNone: return 'n';
+    case Ordering::kKey: return 'k';
+    case Ordering::kStall: return 's';
   }
   return '?';
 }
@@ -179,6 +197,54 @@ void AppendClasses(std::string& out, const ClassTable& classes) {
   }
 }
 
+// A percent-encoded ordering key (the jobs' third part, enqueue's, releaseKey's);
+// TooLarge past kMaxKeyBytes once decoded, as the queue would refuse it.
+Status ReadKey(Reader& in, const std::string& what, std::string* key) {
+  const std::string at = in.Position();
+  if (Status s = in.String(what, key); !s.ok()) return s;
+  return CheckSize("scenario link: " + what + " at character " + at, kMaxKeyBytes, key->size());
+}
+
+// ":<key>" if present, into *key (an empty key after the ':' is read as none).
+Status ReadOptionalKey(Reader& in, const std::string& what, std::string* key) {
+  if (!in.Accept(':')) return Status::Ok();
+  return ReadKey(in, what, key);
+}
+
+// The j field's body: <id>:<payload>[:<key>],… (one or more jobs). v1's reader
+// (link_text.h) stays as released; v2's jobs may carry a key.
+Status ReadKeyedJobs(Reader& in, std::vector<JobSpec>* jobs) {
+  do {
+    JobSpec& job = jobs->emplace_back();
+    const std::string n = "job " + std::to_string(jobs->size());
+    if (Status s = in.String(n + " id", &job.id); !s.ok()) return s;
+    if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and payload");
+    if (Status s = in.String(n + " payload", &job.payload); !s.ok()) return s;
+    if (Status s = ReadOptionalKey(in, n + " key", &job.key); !s.ok()) return s;
+    if (!in.done() && in.peek() != ',' && in.peek() != ';') {
+      return in.Error("',' before the next job, ';' or the end of the link");
+    }
+  } while (in.Accept(','));
+  return Status::Ok();
+}
+
+// ":<key>" when the key is not empty.
+void AppendKey(std::string& out, const std::string& key) {
+  if (key.empty()) return;
+  out += ':';
+  AppendEncoded(out, key);
+}
+
+void AppendKeyedJobs(std::string& out, const std::vector<JobSpec>& jobs) {
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (i > 0) out += ',';
+    AppendEncoded(out, jobs[i].id);
+    out += ':';
+    AppendEncoded(out, jobs[i].payload);
+    AppendKey(out, jobs[i].key);
+  }
+}
+
 // ":<error>" if present, into *error.
 Status ReadError(Reader& in, const std::string& n, std::string* error) {
   if (!in.Accept(':')) return Status::Ok();
@@ -205,6 +271,7 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
       if (Status s = in.String(n + " id", &enqueue.id); !s.ok()) return s;
       if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and payload");
       if (Status s = in.String(n + " payload", &enqueue.payload); !s.ok()) return s;
+      if (Status s = ReadOptionalKey(in, n + " key", &enqueue.key); !s.ok()) return s;
     } else if (letter == 'l') {
       in.Accept(letter);
       actions->emplace_back(action::Lease{});
@@ -237,10 +304,24 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
     } else if (letter == 'n') {
       in.Accept(letter);
       actions->emplace_back(action::AdvanceToNext{});
+    } else if (letter == 'x') {
+      in.Accept(letter);
+      auto& release = std::get<action::ReleaseKey>(actions->emplace_back(action::ReleaseKey{}));
+      if (Status s = ReadKey(in, n + " key", &release.key); !s.ok()) return s;
+      if (release.key.empty()) return in.Error(n + " key (releaseKey names the key to release; it cannot be empty)");
+    } else if (letter == 'd') {
+      in.Accept(letter);
+      uint64_t max = 0;
+      // 10 digits hold every value up to kRedriveMaxField.max (1000000000).
+      if (Status s = in.Number(n + " max", 10, &max); !s.ok()) return s;
+      if (Status s = kRedriveMaxField.Check(static_cast<int64_t>(max)); !s.ok()) {
+        return Status::OutOfRange("scenario link: " + n + ": " + s.message());
+      }
+      actions->emplace_back(action::Redrive{static_cast<int64_t>(max)});
     } else {
       return in.Error(n +
                       " (s, t, p, u, v or q to process, r to replay, e to enqueue, l to lease, k to settle, w to advance, "
-                      "n to advance to the next timer)");
+                      "n to advance to the next timer, x to release a key, d to redrive)");
     }
     if (!in.done() && in.peek() != ',' && in.peek() != ';') {
       return in.Error("',' before the next action, ';' or the end of the link");
@@ -292,8 +373,32 @@ Result<Scenario> ReadV2(Reader& in) {
       case 'f':
         if (Status s = ReadClasses(in, &scenario.policy); !s.ok()) return s;
         break;
+      case 'o':
+        switch (in.peek()) {
+          case 'n': scenario.policy.ordering = Ordering::kNone; break;
+          case 'k': scenario.policy.ordering = Ordering::kKey; break;
+          case 's': scenario.policy.ordering = Ordering::kStall; break;
+          default: return in.Error("ordering (k key, s stall, n none)");
+        }
+        in.Accept(in.peek());
+        if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+        break;
+      case 'q': {
+        uint64_t retention_ms = 0;
+        uint64_t alarm_depth = 0;
+        // 16 digits hold every retention up to kMaxTimeMs (2^53 - 1); 10 every
+        // alarm depth up to 1000000000.
+        if (Status s = in.Number("quarantine.retentionMs", 16, &retention_ms); !s.ok()) return s;
+        scenario.policy.retention_ms = static_cast<int64_t>(retention_ms);
+        if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+        if (!in.Accept('.')) return in.Error("'.' between quarantine.retentionMs and quarantine.alarmDepth");
+        if (Status s = in.Number("quarantine.alarmDepth", 10, &alarm_depth); !s.ok()) return s;
+        scenario.policy.alarm_depth = static_cast<int64_t>(alarm_depth);
+        if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+        break;
+      }
       case 'j':
-        if (Status s = ReadJobs(in, &scenario.jobs); !s.ok()) return s;
+        if (Status s = ReadKeyedJobs(in, &scenario.jobs); !s.ok()) return s;
         break;
       case 'a':
         if (Status s = ReadActions(in, &scenario.actions); !s.ok()) return s;
@@ -327,9 +432,13 @@ std::string WriteV2(const Scenario& scenario) {
   if (policy.lease_ms != Policy{}.lease_ms) out += ";l" + std::to_string(policy.lease_ms);
   out += ";s" + std::to_string(policy.seed);
   AppendClasses(out, policy.classes);
+  if (policy.ordering != Ordering::kNone) out.append(";o").append(1, OrderingLetter(policy.ordering));
+  if (policy.retention_ms != 0 || policy.alarm_depth != 0) {
+    out.append(";q").append(std::to_string(policy.retention_ms)).append(".").append(std::to_string(policy.alarm_depth));
+  }
   if (!scenario.jobs.empty()) {
     out += ";j";
-    AppendJobs(out, scenario.jobs);
+    AppendKeyedJobs(out, scenario.jobs);
   }
   const auto append_error = [&out](const std::string& error) {
     if (error.empty()) return;
@@ -354,6 +463,7 @@ std::string WriteV2(const Scenario& scenario) {
                        AppendEncoded(out, a.id);
                        out += ':';
                        AppendEncoded(out, a.payload);
+                       AppendKey(out, a.key);
                      },
                      [&](const action::Lease&) { out += 'l'; },
                      [&](const action::Settle& a) {

@@ -23,6 +23,10 @@ std::string ArgumentName(const char* argument, size_t index, const char* field) 
   return std::string(argument) + "[" + std::to_string(index) + "]." + field;
 }
 
+// now + span, stopped at the end of virtual time (2^53 - 1 ms): no timer, and so
+// no clock, ever passes it.
+int64_t Later(int64_t now, int64_t span) { return span > kMaxTimeMs - now ? kMaxTimeMs : now + span; }
+
 // The class of a worker's outcome: nullopt for a success.
 std::optional<FailureClass> FailureOf(Outcome outcome) {
   if (outcome == Outcome::kSuccess) return std::nullopt;
@@ -104,6 +108,7 @@ Status Queue::Enqueue(std::string_view id, std::string_view payload, std::string
 
 Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   if (Status s = CheckSize("jobs", kMaxBatchJobs, jobs.size(), "items"); !s.ok()) return s;
+  if (jobs.empty()) return Status::Ok();  // nothing to add: not an action
   size_t batch_bytes = 0, charge = 0;
   for (const JobRef& job : jobs) {
     batch_bytes += job.id.size() + job.payload.size() + job.key.size();
@@ -255,7 +260,8 @@ Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::opti
   decided.outcome = outcome;
   decided.disposition = d.disposition;
   decided.reason = d.reason;
-  decided.until = now_ + d.delay_ms;
+  const int64_t due_at = Later(now_, d.delay_ms);
+  decided.until = due_at;
   switch (d.disposition) {
     case Disposition::kCompleted: {
       job.place = Place::kCompleted;
@@ -285,7 +291,7 @@ Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::opti
     case Disposition::kDelayed:
       job.place = Place::kDelayed;
       job.last_delay = d.delay_ms;
-      job.due_at = now_ + d.delay_ms;
+      job.due_at = due_at;
       job.timer = ++timer_seq_;
       delayed_.insert({job.due_at, job.timer, index});
       charge_.Add(kTimerBytes);
@@ -308,8 +314,8 @@ Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::opti
   result.disposition = d.disposition;
   result.reason = d.reason;
   if (d.disposition == Disposition::kDelayed) {
-    result.delay_ms = d.delay_ms;
-    result.due_at = job.due_at;
+    result.delay_ms = due_at - now_;
+    result.due_at = due_at;
   }
   return result;
 }
@@ -324,7 +330,7 @@ void Queue::Quarantine(uint32_t index) {
   if (job.alert) Record(EventKind::kAlert, index).failure_class = job.failure_class;
   if (policy_.retention_ms > 0) {
     job.timer = ++timer_seq_;
-    retention_.insert({job.arrived_at + policy_.retention_ms, job.timer, index});
+    retention_.insert({Later(job.arrived_at, policy_.retention_ms), job.timer, index});
     charge_.Add(kTimerBytes);
   }
   CheckAlarm(index);
@@ -383,7 +389,7 @@ void Queue::ReplayChecked(uint32_t index) {
   StoredJob& job = jobs_[index];
   ++step_;
   quarantine_.erase(job.quarantine_pos);
-  if (policy_.retention_ms > 0) retention_.erase({job.arrived_at + policy_.retention_ms, job.timer, index});
+  if (policy_.retention_ms > 0) retention_.erase({Later(job.arrived_at, policy_.retention_ms), job.timer, index});
   Record(EventKind::kReplayed, index);  // carries the attempt count before the reset
   job.place = Place::kReady;
   job.reason = Reason::kNone;
@@ -441,7 +447,7 @@ Result<LeaseGrant> Queue::Lease() {
   ++actions_;
   const uint32_t index = StartAttempt(static_cast<size_t>(pos));
   StoredJob& job = jobs_[index];
-  const int64_t expires_at = now_ + policy_.lease_ms;
+  const int64_t expires_at = Later(now_, policy_.lease_ms);
   const uint32_t lease = leases_.Grant(index, now_, expires_at, ++timer_seq_);
   charge_.Add(kLeaseBytes);
   job.place = Place::kLeased;

@@ -37,8 +37,9 @@
 //
 // A step is one attempt started (Process() or Lease() that took a job) or one
 // accepted Replay(); other events carry the current step. An action is one
-// accepted call that changes the queue; every event carries the action that
-// caused it (1-based), so a viewer can group events without guessing.
+// accepted call that changes the queue (an Advance() counts even by 0 ms: it is
+// a decision about time); every event carries the action that caused it
+// (1-based), so a viewer can group events without guessing.
 //
 // Size limits (size_limits.h) are checked before anything else. What a queue keeps is
 // charged to the heap budget (heap_budget.h): a call that would keep more than

@@ -28,6 +28,9 @@ Policy Timed(int64_t max_attempts, Backoff backoff, int64_t lease_ms = 30'000, i
   p.backoff = backoff;
   p.lease_ms = lease_ms;
   p.seed = seed;
+  // The default precondition rule (a 1 s retry) would dominate the bounded path;
+  // these tests are about the policy's own backoff, so that class does not retry.
+  p.classes[FailureClass::kPrecondition].retry = false;
   return p;
 }
 
@@ -338,6 +341,60 @@ TEST_SUITE("the bounded path") {
     }
     // 6 leases of 500 ms + delays 100, 200, 400, 800, 1000.
     CHECK(WorstCasePath(Timed(6, Exponential(100, 1000), 500)).time_ms == 3000 + 2500);
+  }
+
+  TEST_CASE("worstCase() counts every class that may still retry: the default precondition rule's 1 s included") {
+    Policy p;
+    p.max_attempts = 4;
+    p.lease_ms = 100;
+    // Attempt 1 may fail as a precondition (a 1,000 ms retry); later attempts only
+    // by classes with the policy's budget (no backoff here).
+    CHECK(WorstCasePath(p).time_ms == 4 * 100 + 1000);
+    CHECK(WorstCasePath(p).attempts == 4);
+    // The worst path, played: a precondition failure after a lease ran almost to
+    // its expiry, then three leases that expire.
+    Result<Queue> made = Queue::Create(p);
+    REQUIRE(made.ok());
+    Queue q = std::move(made).value();
+    REQUIRE(q.Enqueue("j", "").ok());
+    REQUIRE(q.Lease().ok());
+    REQUIRE(q.Advance(int64_t{99}).ok());
+    REQUIRE(q.Settle("lease-1", "precondition").ok());  // due at 1099
+    REQUIRE(q.AdvanceToNext().has_value());
+    REQUIRE(q.Lease().ok());
+    REQUIRE(q.AdvanceToNext().has_value());  // expires at 1199
+    REQUIRE(q.Lease().ok());
+    REQUIRE(q.AdvanceToNext().has_value());  // 1299
+    REQUIRE(q.Lease().ok());
+    REQUIRE(q.AdvanceToNext().has_value());  // 1399: the fourth attempt, exhausted
+    REQUIRE(q.quarantine_size() == 1);
+    CHECK(q.now() == 1399);  // one short of 1400: the first lease was settled 1 ms early
+    // A class whose own budget is larger than the policy's is capped by it.
+    p.classes[FailureClass::kPrecondition].max_attempts = 10;
+    CHECK(WorstCasePath(p).attempts == 4);
+    // With no class retrying, one attempt.
+    for (ClassRule& rule : p.classes.rules) rule.retry = false;
+    CHECK(WorstCasePath(p).attempts == 1);
+    CHECK(WorstCasePath(p).time_ms == 100);
+  }
+
+  TEST_CASE("the clock and every timer stop at the end of virtual time, 2^53 - 1 ms") {
+    Policy p = Timed(3, Backoff{BackoffKind::kFixed, 1000, 1000, Jitter::kNone}, 30'000);
+    Result<Queue> made = Queue::Create(p);
+    REQUIRE(made.ok());
+    Queue q = std::move(made).value();
+    REQUIRE(q.EnqueueMany({{"a", ""}, {"b", ""}}).ok());
+    REQUIRE(q.Advance(kMaxTimeMs - 10).ok());
+    Result<LeaseGrant> g = q.Lease();
+    REQUIRE(g.ok());
+    CHECK(g->expires_at == kMaxTimeMs);
+    Attempt b = MustProcess(q, "transient");
+    CHECK(b.due_at == kMaxTimeMs);
+    CHECK(b.delay_ms == 10);
+    while (q.AdvanceToNext().has_value()) {
+      CHECK(q.now() <= kMaxTimeMs);
+    }
+    CHECK(q.now() == kMaxTimeMs);
   }
 
   TEST_CASE("jittered simulations stay within worstCase(), and the extremes are as large as a million attempts allow") {
