@@ -15,7 +15,7 @@ bool IsLessonOneAction(const Action& action) {
                                  a.outcome == Outcome::kPermanent;
                         },
                         [](const action::Replay&) { return true; },
-                        [](const action::Enqueue&) { return true; },
+                        [](const action::Enqueue& a) { return a.key.empty(); },
                         [](const action::Lease&) { return false; },
                         [](const action::Settle&) { return false; },
                         [](const action::Advance&) { return false; },

@@ -9,7 +9,8 @@
 //
 //   v1;m<maxAttempts>[;j<id>:<payload>,…][;a<action>,…][;c<cursor>]
 //   v2;m<maxAttempts>[;b<kind><baseMs>.<capMs><jitter>][;l<leaseMs>];s<seed>
-//     [;f<row>,…][;j<id>:<payload>,…][;a<action>,…][;c<cursor>]
+//     [;f<row>,…][;o<k|s>][;q<retentionMs>.<alarmDepth>]
+//     [;j<id>:<payload>[:<key>],…][;a<action>,…][;c<cursor>]
 //
 //   action  s[:<error>] | t[:<error>] | p[:<error>]   process with that outcome
 //           r<id>                                      replay(id)
@@ -21,9 +22,15 @@
 //           k<n><outcome letter>[:<error>]             settle("lease-<n>", outcome, error)
 //           w<ms>                                      advance(ms)
 //           n                                          advanceToNext()
+//           e<id>:<payload>:<key>                      enqueue a job with an ordering key
+//           x<key>                                     releaseKey(key)
+//           d<max>                                     redrive({ max })
 //   kind    f fixed, x exponential, n none (b is left out for the default backoff,
 //           none 1000.60000n; n is written only with a base or cap of its own)
 //   jitter  n none, f full, e equal, d decorrelated
+//   o       ordering: k key, s stall (left out for none)
+//   q       quarantine retention (ms, 0 forever) and alarm depth (0 off), left
+//           out when both are 0
 //   row     <class><n never|b bounded><maxAttempts>[.<kind><baseMs>.<capMs><jitter>][!]
 //           one failure class's whole rule (0 = the policy's maxAttempts; the
 //           backoff is the class's own, absent = the policy's; ! = alert), for
@@ -129,7 +136,7 @@ struct Scenario {
   size_t cursor = 0;             // how many actions are applied; <= actions.size()
 };
 
-// Field by field (policy, jobs' ids and payloads, actions, cursor).
+// Field by field (policy, jobs' ids, payloads and keys, actions, cursor).
 bool operator==(const Scenario& a, const Scenario& b);
 
 // OutOfRange unless cursor <= actions (the number of actions in the script).

@@ -43,11 +43,25 @@ val ErrorValue(const dlq::Status& status) {
   return error;
 }
 
-val JobValue(const dlq::JobView& job) {
+// A string the core leaves empty for "none" (a key, a holder), as JS spells none: null.
+val OrNull(const std::string& text) { return text.empty() ? val::null() : val(text); }
+
+// { id, payload, attempts, key, heldBy? }: heldBy (ready() only) is the id the job
+// waits for under key ordering, or null.
+val JobValue(const dlq::JobView& job, bool held_by) {
   val out = val::object();
   out.set("id", job.id);
   out.set("payload", job.payload);
   out.set("attempts", job.attempts);
+  out.set("key", OrNull(job.key));
+  if (held_by) out.set("heldBy", OrNull(job.held_by));
+  return out;
+}
+
+// An array of strings, in order.
+val StringsValue(const std::vector<std::string>& strings) {
+  val out = val::array();
+  for (const std::string& s : strings) out.call<void>("push", s);
   return out;
 }
 
@@ -63,6 +77,11 @@ val EventValue(const dlq::Event& e) {
   out.set("attempts", e.attempts);
   out.set("maxAttempts", e.max_attempts);
   if (e.kind == EventKind::kAttempt) out.set("outcome", std::string(dlq::OutcomeName(e.outcome)));
+  // The failure's class, where event.h sets it: a failing attempt, an expiry (crash), an alert.
+  if ((e.kind == EventKind::kAttempt && e.outcome != dlq::Outcome::kSuccess) || e.kind == EventKind::kExpired ||
+      e.kind == EventKind::kAlert) {
+    out.set("class", std::string(dlq::ClassName(e.failure_class)));
+  }
   if (e.kind == EventKind::kAttempt || e.kind == EventKind::kExpired) {
     out.set("disposition", std::string(dlq::DispositionName(e.disposition)));
     out.set("error", e.error);
@@ -79,6 +98,13 @@ val EventValue(const dlq::Event& e) {
                          e.disposition == dlq::Disposition::kDelayed);
   if (e.kind == EventKind::kLeased || delaying) out.set("until", static_cast<double>(e.until));
   if (delaying) out.set("delayMs", static_cast<double>(e.delay_ms));
+  // Ordering and the quarantine's operation: the key of a reorder and of a
+  // release, whom a reorder overtook, the depth an alarm saw.
+  if (e.kind == EventKind::kReorder || e.kind == EventKind::kKeyReleased) out.set("key", e.key);
+  if (e.kind == EventKind::kReorder) out.set("overtook", StringsValue(e.overtook));
+  if (e.kind == EventKind::kAlarmRaised || e.kind == EventKind::kAlarmCleared) {
+    out.set("depth", static_cast<double>(e.depth));
+  }
   out.set("text", dlq::RenderEvent(e));
   out.set("explanation", dlq::ExplainEvent(e));
   return out;
@@ -110,12 +136,52 @@ val BackoffValue(const dlq::Backoff& b) {
   return out;
 }
 
+// A class rule's `retry` as JS spells it: the core's ClassRule.retry is a bool.
+// (The core has no names for it; these two are the boundary's, read by ReadClasses.)
+constexpr const char* kRetryNever = "never";
+constexpr const char* kRetryBounded = "bounded";
+// A class rule's `backoff` when it is the policy's (ClassRule.own_backoff false).
+constexpr const char* kPolicyBackoff = "policy";
+
+// One class rule: { retry, maxAttempts, backoff, alert }. As configured (`backoff`
+// may be "policy", maxAttempts 0 = the policy's), or resolved by Policy::RuleFor
+// (its own_backoff is then irrelevant: backoff is the one in force).
+val ClassRuleValue(const dlq::ClassRule& rule, bool resolved) {
+  val out = val::object();
+  out.set("retry", std::string(rule.retry ? kRetryBounded : kRetryNever));
+  out.set("maxAttempts", static_cast<double>(rule.max_attempts));
+  if (resolved || rule.own_backoff) {
+    out.set("backoff", BackoffValue(rule.backoff));
+  } else {
+    out.set("backoff", std::string(kPolicyBackoff));
+  }
+  out.set("alert", rule.alert);
+  return out;
+}
+
+// { <class name>: rule } for every failure class, in the core's order: the table as
+// configured, or every rule as Policy::RuleFor resolves it.
+val ClassTableValue(const dlq::Policy& p, bool resolved) {
+  val out = val::object();
+  for (int i = 0; i < dlq::kFailureClassCount; ++i) {
+    const auto c = static_cast<dlq::FailureClass>(i);
+    out.set(dlq::ClassName(c), ClassRuleValue(resolved ? p.RuleFor(c) : p.classes[c], resolved));
+  }
+  return out;
+}
+
 // Sets the policy's fields on `out` (a policy object, or a scenario object).
 void SetPolicyFields(val& out, const dlq::Policy& p) {
   out.set("maxAttempts", static_cast<double>(p.max_attempts));
   out.set("backoff", BackoffValue(p.backoff));
   out.set("leaseMs", static_cast<double>(p.lease_ms));
   out.set("seed", static_cast<double>(p.seed));
+  out.set("classes", ClassTableValue(p, false));
+  out.set("ordering", std::string(dlq::OrderingName(p.ordering)));
+  val quarantine = val::object();
+  quarantine.set("retentionMs", static_cast<double>(p.retention_ms));
+  quarantine.set("alarmDepth", static_cast<double>(p.alarm_depth));
+  out.set("quarantine", quarantine);
 }
 
 // Unpacks jobs that index.mjs packed as two NUL-joined strings (ids, payloads)
@@ -134,6 +200,20 @@ bool UnpackJobs(const std::string& ids, const std::string& payloads, size_t coun
     (*out)[i] = {id_text.substr(id_at, id_end - id_at), payload_text.substr(payload_at, payload_end - payload_at)};
     id_at = id_end + 1;
     payload_at = payload_end + 1;
+  }
+  return true;
+}
+
+// Sets the keys of jobs unpacked by UnpackJobs from a third NUL-joined string (an
+// empty field: no key); false if it does not hold exactly out->size() fields.
+bool UnpackKeys(const std::string& keys, std::vector<dlq::JobRef>* out) {
+  const std::string_view text(keys);
+  size_t at = 0;
+  for (size_t i = 0; i < out->size(); ++i) {
+    const size_t end = text.find('\0', at);
+    if ((i + 1 == out->size()) != (end == std::string_view::npos)) return false;
+    (*out)[i].key = text.substr(at, end - at);
+    at = end + 1;
   }
   return true;
 }
@@ -170,22 +250,134 @@ dlq::Status ReadLength(const val& v, const std::string& name, size_t limit, size
 
 bool IsObject(const val& v) { return !v.isNull() && v.typeOf().as<std::string>() == "object"; }
 
+// The name of integer field `field` for class `c`: its "<class>" replaced by the
+// class's name ("classes.<class>.maxAttempts" -> "classes.precondition.maxAttempts").
+std::string ClassFieldName(const dlq::IntegerField& field, dlq::FailureClass c) {
+  std::string name(field.name);
+  const size_t at = name.find("<class>");
+  if (at != std::string::npos) name.replace(at, 7, dlq::ClassName(c));
+  return name;
+}
+
 // An integer field of the policy: undefined keeps *out (the core's default)
-// unless `required`; a number is checked against the core's field (its message,
-// unprefixed) before it is narrowed. index.mjs has refused other types already.
-dlq::Status ReadInteger(const val& v, const dlq::IntegerField& field, const std::string& prefix, bool required,
-                        int64_t* out) {
+// unless `required`; a number is checked against the core's field before it is
+// narrowed. `name` is the field's full name in range messages (the core's own
+// name, or one it builds the same way, e.g. "classes.precondition.backoff.baseMs",
+// as Policy::Check names it); `prefix` ("" or "scenario.") goes in front of it in
+// type messages. index.mjs has refused other types already.
+dlq::Status ReadInteger(const val& v, const dlq::IntegerField& field, const std::string& name,
+                        const std::string& prefix, bool required, int64_t* out) {
   if (v.isUndefined() && !required) return dlq::Status::Ok();
   double number = 0;
-  if (dlq::Status s = ReadNumber(v, prefix + field.name, &number); !s.ok()) return s;
-  if (dlq::Status s = field.Check(number); !s.ok()) return s;
+  if (dlq::Status s = ReadNumber(v, prefix + name, &number); !s.ok()) return s;
+  if (dlq::Status s = dlq::IntegerField{name.c_str(), field.min, field.max}.Check(number); !s.ok()) return s;
   *out = static_cast<int64_t>(number);
   return dlq::Status::Ok();
 }
 
+dlq::Status ReadInteger(const val& v, const dlq::IntegerField& field, const std::string& prefix, bool required,
+                        int64_t* out) {
+  return ReadInteger(v, field, field.name, prefix, required, out);
+}
+
+// A backoff object built by index.mjs ({ kind?, baseMs?, capMs?, jitter? }) over
+// *out: absent fields keep what *out holds. `owner` is "" for the policy's own,
+// "classes.<name>." for a class's; the core's messages ("backoff.kind must be …")
+// get it in front, so every name is the one Policy::Check uses.
+dlq::Status ReadBackoff(const val& backoff, const std::string& owner, const std::string& prefix, dlq::Backoff* out) {
+  if (!IsObject(backoff)) return NotA(prefix + owner + "backoff", "an object");
+  val kind = backoff["kind"];
+  if (!kind.isUndefined()) {
+    std::string text;
+    if (dlq::Status s = ReadString(kind, prefix + owner + "backoff.kind", &text); !s.ok()) return s;
+    dlq::Result<dlq::BackoffKind> parsed = dlq::ParseBackoffKind(text);
+    if (!parsed.ok()) return dlq::Status::Error(parsed.status().code(), owner + parsed.status().message());
+    out->kind = parsed.value();
+  }
+  if (dlq::Status s = ReadInteger(backoff["baseMs"], dlq::kBaseMsField, owner + dlq::kBaseMsField.name, prefix, false,
+                                  &out->base_ms);
+      !s.ok()) {
+    return s;
+  }
+  if (dlq::Status s = ReadInteger(backoff["capMs"], dlq::kCapMsField, owner + dlq::kCapMsField.name, prefix, false,
+                                  &out->cap_ms);
+      !s.ok()) {
+    return s;
+  }
+  val jitter = backoff["jitter"];
+  if (!jitter.isUndefined()) {
+    std::string text;
+    if (dlq::Status s = ReadString(jitter, prefix + owner + "backoff.jitter", &text); !s.ok()) return s;
+    dlq::Result<dlq::Jitter> parsed = dlq::ParseJitter(text);
+    if (!parsed.ok()) return dlq::Status::Error(parsed.status().code(), owner + parsed.status().message());
+    out->jitter = parsed.value();
+  }
+  return dlq::Status::Ok();
+}
+
+// The class overrides index.mjs built: an array of rows { name, retry?,
+// maxAttempts?, backoff?: "policy" | { kind?, baseMs?, capMs?, jitter? }, alert? },
+// each merged over its row of *table field by field (a row's backoff over the
+// row's own). Names, ranges and messages are the core's (ParseClass,
+// kClassMaxAttemptsField); Policy::Check checks the pairs afterwards.
+dlq::Status ReadClasses(const val& rows, const std::string& prefix, dlq::ClassTable* table) {
+  size_t n = 0;
+  // index.mjs sends at most one row per class, plus the first unknown name.
+  if (dlq::Status s = ReadLength(rows, prefix + "classes", dlq::kFailureClassCount + 1, &n); !s.ok()) return s;
+  for (size_t i = 0; i < n; ++i) {
+    val row = rows[i];
+    if (!IsObject(row)) return NotA(prefix + "classes[" + std::to_string(i) + "]", "an object");
+    std::string name;
+    if (dlq::Status s = ReadString(row["name"], prefix + "classes[" + std::to_string(i) + "].name", &name); !s.ok()) {
+      return s;
+    }
+    dlq::Result<dlq::FailureClass> parsed = dlq::ParseClass(name);
+    if (!parsed.ok()) return dlq::Status::Error(parsed.status().code(), "classes: " + parsed.status().message());
+    const dlq::FailureClass c = parsed.value();
+    dlq::ClassRule& rule = (*table)[c];
+    const std::string owner = std::string("classes.") + dlq::ClassName(c) + ".";
+
+    val retry = row["retry"];
+    if (!retry.isUndefined()) {
+      std::string text;
+      if (dlq::Status s = ReadString(retry, prefix + owner + "retry", &text); !s.ok()) return s;
+      if (text != kRetryNever && text != kRetryBounded) {
+        return dlq::Status::InvalidArgument(owner + "retry must be one of \"" + kRetryNever + "\", \"" + kRetryBounded +
+                                            "\", got " + dlq::QuoteShort(text));
+      }
+      rule.retry = text == kRetryBounded;
+    }
+    if (dlq::Status s = ReadInteger(row["maxAttempts"], dlq::kClassMaxAttemptsField,
+                                    ClassFieldName(dlq::kClassMaxAttemptsField, c), prefix, false, &rule.max_attempts);
+        !s.ok()) {
+      return s;
+    }
+    val backoff = row["backoff"];
+    if (backoff.isString()) {
+      const std::string text = backoff.as<std::string>();
+      if (text != kPolicyBackoff) {
+        return dlq::Status::InvalidArgument(owner + "backoff must be a backoff object or \"" + kPolicyBackoff +
+                                            "\" (the policy's), got " + dlq::QuoteShort(text));
+      }
+      rule.own_backoff = false;
+    } else if (!backoff.isUndefined()) {
+      if (dlq::Status s = ReadBackoff(backoff, owner, prefix, &rule.backoff); !s.ok()) return s;
+      rule.own_backoff = true;
+    }
+    val alert = row["alert"];
+    if (!alert.isUndefined()) {
+      if (!alert.isTrue() && !alert.isFalse()) return NotA(prefix + owner + "alert", "a boolean");
+      rule.alert = alert.isTrue();
+    }
+  }
+  return dlq::Status::Ok();
+}
+
 // A policy object built by index.mjs: { maxAttempts, backoff?: { kind?, baseMs?,
-// capMs?, jitter? }, leaseMs?, seed? }. Absent fields keep the core's defaults
-// (dlq::Policy{}); ranges, names and the pair rules are the core's.
+// capMs?, jitter? }, leaseMs?, seed?, classes?: [rows] (ReadClasses), ordering?,
+// quarantine?: { retentionMs?, alarmDepth? } }. Absent
+// fields keep the core's defaults (dlq::Policy{}); ranges, names and the pair
+// rules are the core's.
 dlq::Result<dlq::Policy> PolicyFromValue(const val& in, const std::string& prefix) {
   if (!IsObject(in)) return NotA(prefix.empty() ? "options" : prefix.substr(0, prefix.size() - 1), "an object");
   dlq::Policy p;
@@ -194,32 +386,34 @@ dlq::Result<dlq::Policy> PolicyFromValue(const val& in, const std::string& prefi
   }
   val backoff = in["backoff"];
   if (!backoff.isUndefined()) {
-    if (!IsObject(backoff)) return NotA(prefix + "backoff", "an object");
-    val kind = backoff["kind"];
-    if (!kind.isUndefined()) {
-      std::string text;
-      if (dlq::Status s = ReadString(kind, prefix + "backoff.kind", &text); !s.ok()) return s;
-      dlq::Result<dlq::BackoffKind> parsed = dlq::ParseBackoffKind(text);
-      if (!parsed.ok()) return parsed.status();
-      p.backoff.kind = parsed.value();
-    }
-    if (dlq::Status s = ReadInteger(backoff["baseMs"], dlq::kBaseMsField, prefix, false, &p.backoff.base_ms); !s.ok()) {
-      return s;
-    }
-    if (dlq::Status s = ReadInteger(backoff["capMs"], dlq::kCapMsField, prefix, false, &p.backoff.cap_ms); !s.ok()) {
-      return s;
-    }
-    val jitter = backoff["jitter"];
-    if (!jitter.isUndefined()) {
-      std::string text;
-      if (dlq::Status s = ReadString(jitter, prefix + "backoff.jitter", &text); !s.ok()) return s;
-      dlq::Result<dlq::Jitter> parsed = dlq::ParseJitter(text);
-      if (!parsed.ok()) return parsed.status();
-      p.backoff.jitter = parsed.value();
-    }
+    if (dlq::Status s = ReadBackoff(backoff, "", prefix, &p.backoff); !s.ok()) return s;
   }
   if (dlq::Status s = ReadInteger(in["leaseMs"], dlq::kLeaseMsField, prefix, false, &p.lease_ms); !s.ok()) return s;
   if (dlq::Status s = ReadInteger(in["seed"], dlq::kSeedField, prefix, false, &p.seed); !s.ok()) return s;
+  val classes = in["classes"];
+  if (!classes.isUndefined()) {
+    if (dlq::Status s = ReadClasses(classes, prefix, &p.classes); !s.ok()) return s;
+  }
+  val ordering = in["ordering"];
+  if (!ordering.isUndefined()) {
+    std::string text;
+    if (dlq::Status s = ReadString(ordering, prefix + "ordering", &text); !s.ok()) return s;
+    dlq::Result<dlq::Ordering> parsed = dlq::ParseOrdering(text);
+    if (!parsed.ok()) return parsed.status();
+    p.ordering = parsed.value();
+  }
+  val quarantine = in["quarantine"];
+  if (!quarantine.isUndefined()) {
+    if (!IsObject(quarantine)) return NotA(prefix + "quarantine", "an object");
+    if (dlq::Status s = ReadInteger(quarantine["retentionMs"], dlq::kRetentionMsField, prefix, false, &p.retention_ms);
+        !s.ok()) {
+      return s;
+    }
+    if (dlq::Status s = ReadInteger(quarantine["alarmDepth"], dlq::kAlarmDepthField, prefix, false, &p.alarm_depth);
+        !s.ok()) {
+      return s;
+    }
+  }
   if (dlq::Status s = dlq::Policy::Check(p); !s.ok()) return s;
   return p;
 }
@@ -258,8 +452,9 @@ class QueueHandle {
     return val::null();
   }
 
-  val enqueue(const std::string& id, const std::string& payload) {
-    dlq::Status s = queue_->Enqueue(id, payload);
+  // `key` "" for none (index.mjs refuses an empty key before it gets here).
+  val enqueue(const std::string& id, const std::string& payload, const std::string& key) {
+    dlq::Status s = queue_->Enqueue(id, payload, key);
     return s.ok() ? val::null() : ErrorValue(s);
   }
 
@@ -272,7 +467,16 @@ class QueueHandle {
     return s.ok() ? val::null() : ErrorValue(s);
   }
 
-  // Jobs as a JS array of { id, payload }, for batches whose strings contain NUL.
+  // Like enqueuePacked, with the jobs' keys as a third NUL-joined string (an
+  // empty field: no key), for batches where some job has one.
+  val enqueuePackedKeys(const std::string& ids, const std::string& payloads, const std::string& keys, double count) {
+    std::vector<dlq::JobRef> jobs;
+    if (!UnpackJobs(ids, payloads, static_cast<size_t>(count), &jobs) || !UnpackKeys(keys, &jobs)) return val(false);
+    dlq::Status s = queue_->EnqueueMany(jobs);
+    return s.ok() ? val::null() : ErrorValue(s);
+  }
+
+  // Jobs as a JS array of { id, payload, key? }, for batches whose strings contain NUL.
   val enqueueArray(val jobs) {
     size_t n = 0;
     if (dlq::Status s = ReadLength(jobs, "jobs", dlq::kMaxBatchJobs, &n); !s.ok()) return ErrorValue(s);
@@ -286,7 +490,11 @@ class QueueHandle {
       if (dlq::Status s = ReadString(job["payload"], name + ".payload", &specs[i].payload); !s.ok()) {
         return ErrorValue(s);
       }
-      refs[i] = {specs[i].id, specs[i].payload};
+      val key = job["key"];
+      if (!key.isUndefined()) {
+        if (dlq::Status s = ReadString(key, name + ".key", &specs[i].key); !s.ok()) return ErrorValue(s);
+      }
+      refs[i] = {specs[i].id, specs[i].payload, specs[i].key};
     }
     dlq::Status s = queue_->EnqueueMany(refs);
     return s.ok() ? val::null() : ErrorValue(s);
@@ -342,6 +550,42 @@ class QueueHandle {
 
   double now() const { return static_cast<double>(queue_->now()); }
 
+  // How many quarantined (or expired) holders of `key` stopped holding it.
+  val releaseKey(const std::string& key) {
+    dlq::Result<uint64_t> r = queue_->ReleaseKey(key);
+    return r.ok() ? val(static_cast<double>(r.value())) : ErrorValue(r.status());
+  }
+
+  // Any number: the core refuses all but an integer in its "max" field's range.
+  val redrive(double max) {
+    dlq::Result<uint64_t> r = queue_->Redrive(max);
+    return r.ok() ? val(static_cast<double>(r.value())) : ErrorValue(r.status());
+  }
+
+  // { raised, depth, threshold }.
+  val alarm() const {
+    const dlq::AlarmView a = queue_->alarm();
+    val out = val::object();
+    out.set("raised", a.raised);
+    out.set("depth", static_cast<double>(a.depth));
+    out.set("threshold", static_cast<double>(a.threshold));
+    return out;
+  }
+
+  // [{ key, id, overtook: [ids] }], in the order they happened; a slice like the views.
+  val reorders(double from, double count) const {
+    const size_t n = queue_->stats().reorders;
+    val out = val::array();
+    for (const dlq::ReorderView& r : queue_->Reorders(Index(from, n), Index(count, n))) {
+      val entry = val::object();
+      entry.set("key", r.key);
+      entry.set("id", r.id);
+      entry.set("overtook", StringsValue(r.overtook));
+      out.call<void>("push", entry);
+    }
+    return out;
+  }
+
   val worstCase() const {
     const dlq::WorstCase worst = queue_->worst_case();
     val out = val::object();
@@ -356,12 +600,17 @@ class QueueHandle {
     return out;
   }
 
+  // { <class name>: { retry, maxAttempts, backoff, alert } }: every class's rule in
+  // force, as Policy::RuleFor resolves it (maxAttempts capped, backoff filled in).
+  val rules() const { return ClassTableValue(queue_->policy(), true); }
+
   // Slices: from and count are non-negative numbers (count may be Infinity).
   val ready(double from, double count) const {
-    return Jobs(queue_->Ready(Index(from, queue_->ready_size()), Index(count, queue_->ready_size())));
+    return Jobs(queue_->Ready(Index(from, queue_->ready_size()), Index(count, queue_->ready_size())), true);
   }
   val completed(double from, double count) const {
-    return Jobs(queue_->Completed(Index(from, queue_->completed_size()), Index(count, queue_->completed_size())));
+    return Jobs(queue_->Completed(Index(from, queue_->completed_size()), Index(count, queue_->completed_size())),
+                false);
   }
 
   val quarantined(double from, double count) const {
@@ -375,6 +624,11 @@ class QueueHandle {
       entry.set("reason", std::string(dlq::ReasonName(e.reason)));
       entry.set("lastError", e.last_error);
       entry.set("step", static_cast<double>(e.step));
+      entry.set("class", std::string(dlq::ClassName(e.failure_class)));
+      entry.set("alert", e.alert);
+      entry.set("arrivedAt", static_cast<double>(e.arrived_at));
+      entry.set("firstAttemptAt", static_cast<double>(e.first_attempt_at));
+      entry.set("key", OrNull(e.key));
       out.call<void>("push", entry);
     }
     return out;
@@ -422,6 +676,8 @@ class QueueHandle {
     out.set("actions", static_cast<double>(s.actions));
     out.set("delayed", static_cast<double>(s.delayed));
     out.set("leased", static_cast<double>(s.leased));
+    out.set("reorders", static_cast<double>(s.reorders));
+    out.set("expired", static_cast<double>(s.expired));
     return out;
   }
 
@@ -443,9 +699,9 @@ class QueueHandle {
     return static_cast<size_t>(std::min(value, static_cast<double>(limit)));
   }
 
-  static val Jobs(const std::vector<dlq::JobView>& jobs) {
+  static val Jobs(const std::vector<dlq::JobView>& jobs, bool held_by) {
     val out = val::array();
-    for (const dlq::JobView& j : jobs) out.call<void>("push", JobValue(j));
+    for (const dlq::JobView& j : jobs) out.call<void>("push", JobValue(j, held_by));
     return out;
   }
 
@@ -469,6 +725,7 @@ val ActionValue(const dlq::Action& a) {
                    out.set("type", std::string("enqueue"));
                    out.set("id", e.id);
                    out.set("payload", e.payload);
+                   if (!e.key.empty()) out.set("key", e.key);  // absent for none, as the action takes it
                  },
                  [&](const dlq::action::Lease&) { out.set("type", std::string("lease")); },
                  [&](const dlq::action::Settle& st) {
@@ -482,6 +739,14 @@ val ActionValue(const dlq::Action& a) {
                    out.set("ms", static_cast<double>(ad.ms));
                  },
                  [&](const dlq::action::AdvanceToNext&) { out.set("type", std::string("advanceToNext")); },
+                 [&](const dlq::action::ReleaseKey& r) {
+                   out.set("type", std::string("releaseKey"));
+                   out.set("key", r.key);
+                 },
+                 [&](const dlq::action::Redrive& r) {
+                   out.set("type", std::string("redrive"));
+                   out.set("max", static_cast<double>(r.max));
+                 },
              },
              a);
   return out;
@@ -495,6 +760,7 @@ val ScenarioValue(const dlq::Scenario& s) {
     val job = val::object();
     job.set("id", j.id);
     job.set("payload", j.payload);
+    if (!j.key.empty()) job.set("key", j.key);  // as a scenario object takes it: absent for none
     jobs.call<void>("push", job);
   }
   out.set("jobs", jobs);
@@ -542,6 +808,10 @@ dlq::Result<dlq::Action> ActionFromValue(const val& a, const std::string& name) 
     dlq::action::Enqueue e;
     if (dlq::Status st = ReadString(a["id"], name + ".id", &e.id); !st.ok()) return st;
     if (dlq::Status st = ReadString(a["payload"], name + ".payload", &e.payload); !st.ok()) return st;
+    val key = a["key"];
+    if (!key.isUndefined()) {
+      if (dlq::Status st = ReadString(key, name + ".key", &e.key); !st.ok()) return st;
+    }
     return dlq::Action(std::move(e));
   }
   if (type == "lease") return dlq::Action(dlq::action::Lease{});
@@ -567,6 +837,19 @@ dlq::Result<dlq::Action> ActionFromValue(const val& a, const std::string& name) 
     return dlq::Action(dlq::action::Advance{static_cast<int64_t>(ms)});
   }
   if (type == "advanceToNext") return dlq::Action(dlq::action::AdvanceToNext{});
+  if (type == "releaseKey") {
+    dlq::action::ReleaseKey r;
+    if (dlq::Status st = ReadString(a["key"], name + ".key", &r.key); !st.ok()) return st;
+    return dlq::Action(std::move(r));
+  }
+  if (type == "redrive") {
+    double max = 0;
+    if (dlq::Status st = ReadNumber(a["max"], name + ".max", &max); !st.ok()) return st;
+    if (dlq::Status st = dlq::kRedriveMaxField.Check(max); !st.ok()) {
+      return dlq::Status::Error(st.code(), name + "." + st.message());
+    }
+    return dlq::Action(dlq::action::Redrive{static_cast<int64_t>(max)});
+  }
   return dlq::Status::InvalidArgument(name + ".type " + dlq::QuoteShort(type) + " is not an action type");
 }
 
@@ -588,6 +871,10 @@ dlq::Result<dlq::Scenario> ScenarioFromValue(val in) {
     if (!IsObject(job)) return NotA(name, "an object");
     if (dlq::Status st = ReadString(job["id"], name + ".id", &s.jobs[i].id); !st.ok()) return st;
     if (dlq::Status st = ReadString(job["payload"], name + ".payload", &s.jobs[i].payload); !st.ok()) return st;
+    val key = job["key"];
+    if (!key.isUndefined()) {
+      if (dlq::Status st = ReadString(key, name + ".key", &s.jobs[i].key); !st.ok()) return st;
+    }
   }
 
   val actions = in["actions"];
@@ -668,11 +955,37 @@ val IntegerFields() {
 
 // The core's message for a value of the wrong type in integer field `name`,
 // the value described by index.mjs; an error value for a name not in the table.
+// A per-class field is named with its class ("classes.precondition.maxAttempts"
+// for the table's "classes.<class>.maxAttempts").
 val IntegerTypeMessage(const std::string& name, const std::string& described) {
   for (const dlq::IntegerField* field : dlq::kIntegerFields) {
     if (name == field->name) return val(field->Message(described));
+    for (int i = 0; i < dlq::kFailureClassCount; ++i) {
+      const std::string resolved = ClassFieldName(*field, static_cast<dlq::FailureClass>(i));
+      if (resolved != field->name && name == resolved) {
+        return val(dlq::IntegerField{resolved.c_str(), field->min, field->max}.Message(described));
+      }
+    }
   }
   return ErrorValue(dlq::Status::NotFound("no integer field is named " + dlq::QuoteShort(name)));
+}
+
+// The core's outcome names, in its order ("success" first).
+val OutcomeNames() {
+  val out = val::array();
+  for (int i = 0; i < dlq::kOutcomeCount; ++i) {
+    out.call<void>("push", std::string(dlq::OutcomeName(static_cast<dlq::Outcome>(i))));
+  }
+  return out;
+}
+
+// The core's failure class names, in its order ("transient" first, "crash" last).
+val ClassNames() {
+  val out = val::array();
+  for (int i = 0; i < dlq::kFailureClassCount; ++i) {
+    out.call<void>("push", std::string(dlq::ClassName(static_cast<dlq::FailureClass>(i))));
+  }
+  return out;
 }
 
 // The core's TooLarge error for a size index.mjs measured before copying.
@@ -717,6 +1030,7 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
       .function("initFromScenarioObject", &QueueHandle::initFromScenarioObject)
       .function("enqueue", &QueueHandle::enqueue)
       .function("enqueuePacked", &QueueHandle::enqueuePacked)
+      .function("enqueuePackedKeys", &QueueHandle::enqueuePackedKeys)
       .function("enqueueArray", &QueueHandle::enqueueArray)
       .function("process", &QueueHandle::process)
       .function("processMany", &QueueHandle::processMany)
@@ -725,9 +1039,14 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
       .function("settle", &QueueHandle::settle)
       .function("advance", &QueueHandle::advance)
       .function("advanceToNext", &QueueHandle::advanceToNext)
+      .function("releaseKey", &QueueHandle::releaseKey)
+      .function("redrive", &QueueHandle::redrive)
+      .function("alarm", &QueueHandle::alarm)
+      .function("reorders", &QueueHandle::reorders)
       .function("now", &QueueHandle::now)
       .function("worstCase", &QueueHandle::worstCase)
       .function("policy", &QueueHandle::policy)
+      .function("rules", &QueueHandle::rules)
       .function("delayed", &QueueHandle::delayed)
       .function("leased", &QueueHandle::leased)
       .function("ready", &QueueHandle::ready)
@@ -744,6 +1063,8 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
   emscripten::function("sizeError", &SizeError);
   emscripten::function("integerFields", &IntegerFields);
   emscripten::function("integerTypeMessage", &IntegerTypeMessage);
+  emscripten::function("outcomeNames", &OutcomeNames);
+  emscripten::function("classNames", &ClassNames);
   emscripten::function("checkRoom", &CheckRoom);
   emscripten::function("heapBudget", &HeapBudgetValue);
   emscripten::function("setHeapBudget", &SetHeapBudget);

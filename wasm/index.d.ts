@@ -1,17 +1,56 @@
 // Hand-written types for dlq-lab's JavaScript API (wasm/index.mjs).
 // Emscripten 3.1.6 cannot emit these; keep them in step with index.mjs.
 
-export type Outcome = 'success' | 'transient' | 'permanent';
+/**
+ * What a worker reports about one attempt (lab.outcomes lists them, in the core's order). Every
+ * failing outcome is a failure class of the same name; the queue never infers one from error text.
+ */
+export type Outcome = 'success' | 'transient' | 'permanent' | 'undeserializable' | 'unknown-schema' | 'precondition';
+/**
+ * The class of a failure (lab.failureClasses lists them): one per failing outcome, plus 'crash' for
+ * a lease that expired unsettled. 'crash' is never an outcome a worker reports.
+ */
+export type FailureClass = 'transient' | 'permanent' | 'undeserializable' | 'unknown-schema' | 'precondition' | 'crash';
+/** 'never': quarantine at once (reason 'permanent'); 'bounded': retry within the class's attempt budget. */
+export type Retry = 'never' | 'bounded';
 /** 'requeued': straight back to the ready tail; 'delayed': parked until its due time, then to the ready tail. */
 export type Disposition = 'completed' | 'requeued' | 'quarantined' | 'delayed';
 export type Reason = 'permanent' | 'exhausted';
 export type EventKind =
   | 'enqueued' | 'attempt' | 'requeued' | 'completed' | 'quarantined' | 'replayed'
-  | 'leased' | 'expired' | 'delayed' | 'due';
+  | 'leased' | 'expired' | 'delayed' | 'due'
+  /** A quarantine arrival whose class raises an alert ('unknown-schema' by default). */
+  | 'alert'
+  /** A completion that overtook earlier-enqueued, unfinished jobs of its key (`key`, `overtook`). */
+  | 'reorder'
+  /** An operator's releaseKey(): this quarantined (or expired) holder stopped holding `key`. */
+  | 'key-released'
+  /** A quarantine entry reached its retention and was dropped for good; it can no longer be replayed. */
+  | 'evidence-expired'
+  /** The quarantine reached the alarm depth (`depth`). */
+  | 'alarm-raised'
+  /** The quarantine fell below the alarm depth again (`depth`). */
+  | 'alarm-cleared';
 export type BackoffKind = 'none' | 'fixed' | 'exponential';
 export type Jitter = 'none' | 'full' | 'equal' | 'decorrelated';
+/**
+ * Which ready job a worker may take:
+ * - 'none' (default): the ready head; a retried job goes to the tail and is overtaken, even by later
+ *   jobs of its own key (each such completion is a reorder).
+ * - 'key': the first ready job whose key has no earlier-enqueued job still not completed (jobs
+ *   without a key always qualify); held jobs keep their places (ready() says whom each waits for).
+ *   A quarantined job holds its key until replayed and completed, or releaseKey().
+ * - 'stall': only the head, ever; a failed head retries in place and a waiting head blocks everyone.
+ */
+export type Ordering = 'none' | 'key' | 'stall';
 /** The names of the core's integer fields, as its table (lab.integerFields) spells them. */
-export type IntegerFieldName = 'maxAttempts' | 'backoff.baseMs' | 'backoff.capMs' | 'leaseMs' | 'seed' | 'ms';
+export type IntegerFieldName =
+  | 'maxAttempts' | 'backoff.baseMs' | 'backoff.capMs' | 'leaseMs' | 'seed' | 'ms'
+  /** A class's maxAttempts; messages name the class ("classes.precondition.maxAttempts"). */
+  | 'classes.<class>.maxAttempts'
+  | 'quarantine.retentionMs' | 'quarantine.alarmDepth'
+  /** redrive()'s `max`. */
+  | 'max';
 
 /**
  * Every thrown error is an Error with a `code`: 'invalid-type' (a TypeError: wrong JS type,
@@ -45,6 +84,63 @@ export interface BackoffOptions {
   jitter?: Jitter;
 }
 
+/**
+ * An override of one failure class's rule. Every field is optional and merged over the class's row
+ * of the core's table (see ClassTable), field by field: `{ precondition: { maxAttempts: 3 } }` keeps
+ * precondition's 1 s fixed backoff.
+ */
+export interface ClassRuleOptions {
+  /** 'never' quarantines at once (reason 'permanent'); 'bounded' retries while budget is left. */
+  retry?: Retry;
+  /**
+   * The class's attempt budget, the first attempt included: an integer from 0 to 1,000,000, where 0
+   * means the policy's maxAttempts. Capped by the policy's maxAttempts (rules() shows the budget in force).
+   * Attempts are one count per job, whatever the classes of its failures.
+   */
+  maxAttempts?: number;
+  /**
+   * The class's own backoff, merged field by field over the class's own (precondition: fixed 1,000 ms,
+   * no jitter; every other class: the same defaults as the policy's backoff option); or 'policy' for
+   * the policy's backoff. Checked like the policy's, named "classes.<class>.backoff.…".
+   */
+  backoff?: BackoffOptions | 'policy';
+  /** An arrival in quarantine with this class raises an 'alert' event and marks the entry. */
+  alert?: boolean;
+}
+
+/** Overrides of the class table, by class; a class left out keeps its default row. */
+export type ClassOptions = { readonly [C in FailureClass]?: ClassRuleOptions };
+
+/** One class's rule as configured (Policy.classes): every field present. */
+export interface ClassRule {
+  retry: Retry;
+  /** 0: the policy's maxAttempts. May exceed the policy's; the budget in force never does (Queue.rules()). */
+  maxAttempts: number;
+  /** The class's own backoff, or 'policy' for the policy's. */
+  backoff: Required<BackoffOptions> | 'policy';
+  alert: boolean;
+}
+
+/** One class's rule in force (Queue.rules()): maxAttempts resolved and capped, the backoff it uses. */
+export interface ResolvedClassRule {
+  retry: Retry;
+  /** The attempt budget in force: the class's, never above the policy's (0 resolved to the policy's). */
+  maxAttempts: number;
+  backoff: Required<BackoffOptions>;
+  alert: boolean;
+}
+
+/**
+ * The class table, one row per failure class. The core's defaults (the article's table):
+ * - transient: bounded, maxAttempts 0 (the policy's), the policy's backoff
+ * - permanent: never
+ * - undeserializable: never
+ * - unknown-schema: never, alert
+ * - precondition: bounded, maxAttempts 2, fixed 1,000 ms backoff with no jitter
+ * - crash (a lease that expired unsettled): bounded, maxAttempts 0 (the policy's), the policy's backoff
+ */
+export type ClassTable = { [C in FailureClass]: ClassRule };
+
 /** A queue's policy; absent fields take the core's defaults. Ranges: lab.integerFields. */
 export interface QueueOptions {
   /** Total attempts per job, the first included: an integer from 1 to 1,000,000. */
@@ -54,6 +150,29 @@ export interface QueueOptions {
   leaseMs?: number;
   /** Seeds the jitter: an integer from 0 to 4,294,967,295; default 1. */
   seed?: number;
+  /**
+   * Overrides of the class table, merged over the defaults row by row and field by field. An unknown
+   * class, an unknown retry or a value of the wrong type is refused by name ("classes.precondition.maxAttempts").
+   */
+  classes?: ClassOptions;
+  /** Which ready job a worker may take (see Ordering); default 'none'. Parsed by the core. */
+  ordering?: Ordering;
+  /** The quarantine's operation; absent fields (and 0) keep it off. */
+  quarantine?: QuarantineOptions;
+}
+
+/** Ranges: lab.integerFields['quarantine.retentionMs'], ['quarantine.alarmDepth']. */
+export interface QuarantineOptions {
+  /**
+   * An entry is dropped for good at exactly its arrivedAt + retentionMs (an 'evidence-expired' event;
+   * stats().expired counts them): an integer from 0 to 2^53 - 1, where 0 (the default) keeps entries forever.
+   */
+  retentionMs?: number;
+  /**
+   * The depth alarm: raised ('alarm-raised') when the quarantine holds this many entries, cleared
+   * ('alarm-cleared') when it holds fewer: an integer from 0 to 1,000,000,000, where 0 (the default) is off.
+   */
+  alarmDepth?: number;
 }
 
 /** The whole policy, defaults filled in (Queue.policy(), parsed scenarios); createQueue() takes it. */
@@ -61,16 +180,58 @@ export interface Policy extends QueueOptions {
   backoff: Required<BackoffOptions>;
   leaseMs: number;
   seed: number;
+  /** The whole class table as configured, every row present (defaults included). */
+  classes: ClassTable;
+  ordering: Ordering;
+  quarantine: Required<QuarantineOptions>;
 }
 
 export interface Job { id: string; payload: string; attempts: number; }
 
-export interface QuarantineEntry extends Job {
+/** A job as ready() and completed() show it: with its ordering key, null when it has none. */
+export interface KeyedJob extends Job { key: string | null; }
+
+/** A ready job (ready()). */
+export interface ReadyJob extends KeyedJob {
+  /** Under 'key' ordering, the id of the earlier job of its key it waits for; null when it may run. */
+  heldBy: string | null;
+}
+
+/** A job to enqueue (enqueueMany(), scenario jobs): `key`, if present, a non-empty string of at most lab.limits.keyBytes. */
+export interface JobInput { id: string; payload: string; key?: string; }
+
+/** One completion that overtook earlier-enqueued, not yet completed jobs of its key (reorders()). */
+export interface Reorder {
+  key: string;
+  /** The job that completed. */
+  id: string;
+  /** The earlier jobs of its key it overtook, in enqueue order. */
+  overtook: string[];
+}
+
+/** The quarantine's depth alarm (alarm()). */
+export interface Alarm {
+  raised: boolean;
+  /** Entries in quarantine now. */
+  depth: number;
+  /** The policy's quarantine.alarmDepth; 0: no alarm. */
+  threshold: number;
+}
+
+export interface QuarantineEntry extends KeyedJob {
   reason: Reason;
   /** The worker's error text on the final attempt. */
   lastError: string;
   /** The step at which the job arrived in quarantine. */
   step: number;
+  /** The class of the failure that quarantined it ('crash' for a lease that expired). */
+  class: FailureClass;
+  /** True if its class raised an alert when it arrived (an 'alert' event). */
+  alert: boolean;
+  /** The time of the failure that quarantined it: its settle (or process()), or its lease's expiresAt. */
+  arrivedAt: number;
+  /** The time of its first attempt since it was enqueued or last replayed. */
+  firstAttemptAt: number;
 }
 
 export interface AttemptResult {
@@ -126,9 +287,12 @@ export interface TimelineEvent {
   id: string;
   /** 'attempt', 'leased', 'expired': this attempt's number; 'replayed': the count before the reset; else the job's count. */
   attempts: number;
+  /** The attempt budget in force; for a decided failure ('attempt', 'expired'), its class's. */
   maxAttempts: number;
   outcome?: Outcome;          // 'attempt'
   disposition?: Disposition;  // 'attempt', 'expired'
+  /** The failure's class: a failing 'attempt' (its outcome), 'expired' ('crash'), 'alert'. */
+  class?: FailureClass;
   /** 'attempt': the worker's error text; 'expired': why. */
   error?: string;
   reason?: Reason;            // 'quarantined', and a quarantining 'attempt' or 'expired'
@@ -138,6 +302,12 @@ export interface TimelineEvent {
   until?: number;
   /** 'delayed', and a delaying 'attempt' or 'expired': until - time. */
   delayMs?: number;
+  /** 'reorder', 'key-released': the ordering key. */
+  key?: string;
+  /** 'reorder': the earlier jobs of its key it overtook, in enqueue order. */
+  overtook?: string[];
+  /** 'alarm-raised', 'alarm-cleared': the quarantine's depth then. */
+  depth?: number;
   /** One stable line, byte-identical to the native core's (golden files). */
   text: string;
   /** One sentence stating the rule applied. */
@@ -153,16 +323,26 @@ export interface QueueStats {
   delayed: number;
   /** Active leases. */
   leased: number;
+  /** Completions that broke their key's order (reorders()). */
+  reorders: number;
+  /** Quarantine entries dropped at their retention. */
+  expired: number;
 }
 
 export interface Queue {
-  /** Appends a job at the ready tail. Ids are unique over everything the queue was ever given. */
-  enqueue(id: string, payload: string): void;
+  /**
+   * Appends a job at the ready tail. Ids are unique over everything the queue was ever given.
+   * `options.key` (a non-empty string of at most lab.limits.keyBytes) orders it among its key's jobs.
+   */
+  enqueue(id: string, payload: string, options?: { key?: string }): void;
   /** All or nothing. */
-  enqueueMany(jobs: ReadonlyArray<{ id: string; payload: string }>): void;
+  enqueueMany(jobs: ReadonlyArray<JobInput>): void;
   /** One attempt at the head job; null when nothing is ready. The outcome is validated first. */
   process(outcome: Outcome, errorText?: string): AttemptResult | null;
-  /** One attempt per letter ('s', 't', 'p') until nothing is ready; returns the attempts made. */
+  /**
+   * One attempt per letter ('s' success, 't' transient, 'p' permanent; only these three) until nothing
+   * is ready; returns the attempts made.
+   */
   processMany(outcomes: string, errorText?: string): number;
   /** An operator's explicit replay: attempts reset to 0, appended at the ready tail. False if not quarantined. */
   replay(id: string): boolean;
@@ -177,16 +357,33 @@ export interface Queue {
   advance(ms: number): void;
   /** Jumps to the earliest pending timer and fires what is due then: the new time, or null if none is pending. */
   advanceToNext(): number | null;
+  /**
+   * An operator's decision to let `key`'s jobs run past its holders in quarantine (or whose evidence
+   * expired): the number of holders released, each a 'key-released' event (0: nothing changed).
+   * Holders in flight or delayed keep holding. The completion past a released holder is a reorder.
+   */
+  releaseKey(key: string): number;
+  /**
+   * Replays the `max` oldest quarantine entries (by arrival), each exactly like replay(id); returns how
+   * many moved. `max`: an integer from 1 to 1,000,000,000 (lab.integerFields.max).
+   */
+  redrive(options: { max: number }): number;
+  /** The quarantine's depth alarm. */
+  alarm(): Alarm;
+  /** Completions that broke their key's order, in the order they happened. `from` / `count` select a slice. */
+  reorders(from?: number, count?: number): Reorder[];
   /** The virtual time in ms. */
   now(): number;
   /** The most attempts and the longest time a job can spend from its first lease to quarantine. */
   worstCase(): WorstCase;
-  /** The whole policy, defaults filled in. */
+  /** The whole policy, defaults filled in, the class table as configured. */
   policy(): Policy;
+  /** Every failure class's rule in force: maxAttempts resolved and capped by the policy's, its backoff filled in. */
+  rules(): { [C in FailureClass]: ResolvedClassRule };
   /** Fresh copies: head first. `from` / `count` select a slice (default: all). */
-  ready(from?: number, count?: number): Job[];
+  ready(from?: number, count?: number): ReadyJob[];
   /** Fresh copies, in completion order. */
-  completed(from?: number, count?: number): Job[];
+  completed(from?: number, count?: number): KeyedJob[];
   /** Fresh copies, in arrival order. */
   quarantined(from?: number, count?: number): QuarantineEntry[];
   /** Fresh copies, in firing order: earliest due first, ties in the order set. */
@@ -209,29 +406,38 @@ export interface Queue {
 export type ScenarioAction =
   | { type: 'process'; outcome: Outcome; error?: string }
   | { type: 'replay'; id: string }
-  | { type: 'enqueue'; id: string; payload?: string }
+  | { type: 'enqueue'; id: string; payload?: string; key?: string }
   | { type: 'lease' }
   /** `token` is "lease-<n>": the n-th lease of the run. */
   | { type: 'settle'; token: string; outcome: Outcome; error?: string }
   | { type: 'advance'; ms: number }
-  | { type: 'advanceToNext' };
+  | { type: 'advanceToNext' }
+  /** releaseKey(key); refused when the run would release no holder. */
+  | { type: 'releaseKey'; key: string }
+  /** redrive({ max }); refused when the quarantine is empty. */
+  | { type: 'redrive'; max: number };
 
-/** The policy (as createQueue() takes it) with the jobs and the script. */
+/** The policy (as createQueue() takes it, `classes` included) with the jobs and the script. */
 export interface Scenario extends QueueOptions {
   /** Enqueued in order before the first step. */
-  jobs?: ReadonlyArray<{ id: string; payload?: string }>;
+  jobs?: ReadonlyArray<{ id: string; payload?: string; key?: string }>;
   /** The script. */
   actions?: ReadonlyArray<ScenarioAction>;
   /** How many actions are applied; defaults to all of them. */
   cursor?: number;
 }
 
+/**
+ * A parsed link: the whole policy with every default filled in, so `classes` is always the full
+ * table (the defaults for a v1 link, or a v2 link that does not set it).
+ */
 export interface ParsedScenario extends Policy {
-  jobs: { id: string; payload: string }[];
+  /** `key` is present only for a job that has one. */
+  jobs: { id: string; payload: string; key?: string }[];
   actions: ({ type: 'process'; outcome: Outcome; error: string } | { type: 'replay'; id: string } |
-    { type: 'enqueue'; id: string; payload: string } | { type: 'lease' } |
+    { type: 'enqueue'; id: string; payload: string; key?: string } | { type: 'lease' } |
     { type: 'settle'; token: string; outcome: Outcome; error: string } | { type: 'advance'; ms: number } |
-    { type: 'advanceToNext' })[];
+    { type: 'advanceToNext' } | { type: 'releaseKey'; key: string } | { type: 'redrive'; max: number })[];
   cursor: number;
 }
 
@@ -272,6 +478,7 @@ export interface Lab {
    */
   readonly limits: {
     readonly idBytes: number;           // 1,024
+    readonly keyBytes: number;          // 1,024: an ordering key
     readonly payloadBytes: number;      // 16 MiB
     readonly errorTextBytes: number;    // 64 KiB
     readonly outcomeBytes: number;      // 64: an outcome's name
@@ -286,6 +493,10 @@ export interface Lab {
    * 'out-of-range'), a value of another type too (code 'invalid-type').
    */
   readonly integerFields: { readonly [name in IntegerFieldName]: { readonly min: number; readonly max: number } };
+  /** The outcomes a worker may report, in the core's order (frozen). */
+  readonly outcomes: readonly Outcome[];
+  /** The failure classes, in the core's order (frozen); the keys of a class table. */
+  readonly failureClasses: readonly FailureClass[];
   /** The newest link format version this build reads and writes (it writes the lowest that fits). */
   readonly scenarioFormatVersion: number;
   readonly maxScenarioTextBytes: number;

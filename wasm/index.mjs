@@ -18,10 +18,13 @@
 //  4. Every error thrown to a caller is an Error with a string `code`.
 import createDlqCore from './gen/dlq_core.mjs';
 
-const OUTCOMES = "'success', 'transient' or 'permanent'";
 // The scripted action types copyAction() reads, for its message.
-const ACTION_TYPES = "'process', 'replay', 'enqueue', 'lease', 'settle', 'advance' or 'advanceToNext'";
+const ACTION_TYPES =
+  "'process', 'replay', 'enqueue', 'lease', 'settle', 'advance', 'advanceToNext', 'releaseKey' or 'redrive'";
 const BACKOFF_EXAMPLE = "{ kind: 'exponential', baseMs: 100, capMs: 10000, jitter: 'full' }";
+const CLASSES_EXAMPLE = '{ precondition: { maxAttempts: 3 } }';
+const CLASS_RULE_EXAMPLE = "{ retry: 'bounded', maxAttempts: 2, backoff: { kind: 'fixed', baseMs: 1000 }, alert: false }";
+const QUARANTINE_EXAMPLE = '{ retentionMs: 86400000, alarmDepth: 10 }';
 const utf8 = new TextEncoder();
 // Copies at most this large need no heap-budget check first: the budget leaves
 // far more headroom than that for boundary copies.
@@ -232,9 +235,25 @@ function copyArray(name, value, limit) {
 }
 
 function checkOutcome(name, value) {
-  if (typeof value !== 'string') throw typeError(`${name} must be one of ${OUTCOMES}, got ${describe(value)}`);
+  if (typeof value !== 'string') throw typeError(`${name} must be one of ${outcomeList}, got ${describe(value)}`);
   checkString(name, value);
   checkSize(name, value, limits.outcomeBytes);
+}
+
+/**
+ * A job's ordering key: absent (undefined; callers read null as undefined, as the
+ * views report "no key") for none unless `required`, else a non-empty,
+ * well-formed string within the core's limit (measured before any copy).
+ * Returns an upper bound of its UTF-8 bytes (0 when absent).
+ */
+function checkKey(name, value, required = false) {
+  if (value === undefined && !required) return 0;
+  if (typeof value !== 'string' || value.length === 0) {
+    const expected = required ? 'a non-empty string' : 'a non-empty string, or left out for no key';
+    throw typeError(`${name} must be ${expected}, got ${describe(value)}`);
+  }
+  checkString(name, value);
+  return checkSize(name, value, limits.keyBytes);
 }
 
 /** A number of the wrong kind is a RangeError, anything else a TypeError. */
@@ -266,40 +285,111 @@ function checkName(name, value) {
   if (value !== undefined) checkText(name, value, limits.outcomeBytes);
 }
 
+/** A backoff object ({ kind?, baseMs?, capMs?, jitter? }) read once into a plain copy. */
+function copyBackoff(name, source, example = BACKOFF_EXAMPLE) {
+  checkObject(name, source, example);
+  const kind = source.kind;
+  const baseMs = source.baseMs;
+  const capMs = source.capMs;
+  const jitter = source.jitter;
+  return { kind, baseMs, capMs, jitter };
+}
+
+/** The types of a copied backoff; `owner` is '' or 'classes.<name>.', `prefix` '' or 'scenario.'. */
+function checkBackoff(prefix, owner, backoff) {
+  checkName(`${prefix}${owner}backoff.kind`, backoff.kind);
+  checkInteger(`${prefix}${owner}`, 'backoff.baseMs', backoff.baseMs);
+  checkInteger(`${prefix}${owner}`, 'backoff.capMs', backoff.capMs);
+  checkName(`${prefix}${owner}backoff.jitter`, backoff.jitter);
+}
+
+/**
+ * The class overrides ({ <class>: { retry?, maxAttempts?, backoff?, alert? } })
+ * read once into rows [{ name, retry, maxAttempts, backoff, alert }] for the
+ * core, which merges each over its row of the class table and checks names,
+ * ranges and pairs. Reading stops at the first key that is not one of the
+ * core's class names: that row goes to the core alone, which refuses it by name.
+ */
+function copyClasses(prefix, source) {
+  checkObject(`${prefix}classes`, source, CLASSES_EXAMPLE);
+  const keys = Object.keys(source);
+  const rows = [];
+  for (const key of keys) {
+    if (!failureClasses.includes(key)) {
+      checkText(`${prefix}classes key`, key, limits.outcomeBytes);
+      rows.push({ name: key });
+      break;
+    }
+    const name = `${prefix}classes.${key}`;
+    const rule = source[key];
+    checkObject(name, rule, CLASS_RULE_EXAMPLE);
+    const retry = rule.retry;
+    const maxAttempts = rule.maxAttempts;
+    const backoffIn = rule.backoff;
+    const alert = rule.alert;
+    const backoff = backoffIn === undefined || typeof backoffIn === 'string' ? backoffIn
+      : copyBackoff(`${name}.backoff`, backoffIn, `${BACKOFF_EXAMPLE} or 'policy'`);
+    rows.push({ name: key, retry, maxAttempts, backoff, alert });
+  }
+  for (const { name: key, retry, maxAttempts, backoff, alert } of rows) {
+    if (!failureClasses.includes(key)) break;
+    const owner = `classes.${key}.`;
+    checkName(`${prefix}${owner}retry`, retry);
+    checkInteger(prefix, `${owner}maxAttempts`, maxAttempts);
+    if (typeof backoff === 'string') checkName(`${prefix}${owner}backoff`, backoff);
+    else if (backoff !== undefined) checkBackoff(prefix, owner, backoff);
+    if (alert !== undefined && typeof alert !== 'boolean') {
+      throw typeError(`${prefix}${owner}alert must be a boolean, got ${describe(alert)}`);
+    }
+  }
+  return rows;
+}
+
+/** The quarantine's operation ({ retentionMs?, alarmDepth? }) read once into a plain copy. */
+function copyQuarantine(name, source) {
+  checkObject(name, source, QUARANTINE_EXAMPLE);
+  const retentionMs = source.retentionMs;
+  const alarmDepth = source.alarmDepth;
+  return { retentionMs, alarmDepth };
+}
+
 /**
  * A policy ({ maxAttempts, backoff?: { kind?, baseMs?, capMs?, jitter? },
- * leaseMs?, seed? }) read once from `source` into a plain object for the core,
- * which fills in its defaults and checks ranges, names and pairs. `prefix`
- * names the owner in TypeErrors ('' or 'scenario.').
+ * leaseMs?, seed?, classes?, ordering?, quarantine?: { retentionMs?, alarmDepth? } })
+ * read once from `source` into a plain object for the core, which fills in its
+ * defaults and checks ranges, names and pairs. `prefix` names the owner in
+ * TypeErrors ('' or 'scenario.').
  */
 function copyPolicy(source, prefix) {
   const maxAttempts = source.maxAttempts;
   const backoffIn = source.backoff;
   const leaseMs = source.leaseMs;
   const seed = source.seed;
-  let backoff;
-  if (backoffIn !== undefined) {
-    checkObject(`${prefix}backoff`, backoffIn, BACKOFF_EXAMPLE);
-    const kind = backoffIn.kind;
-    const baseMs = backoffIn.baseMs;
-    const capMs = backoffIn.capMs;
-    const jitter = backoffIn.jitter;
-    backoff = { kind, baseMs, capMs, jitter };
-  }
+  const classesIn = source.classes;
+  const ordering = source.ordering;
+  const quarantineIn = source.quarantine;
+  const backoff = backoffIn === undefined ? undefined : copyBackoff(`${prefix}backoff`, backoffIn);
+  const quarantine = quarantineIn === undefined ? undefined : copyQuarantine(`${prefix}quarantine`, quarantineIn);
   checkInteger(prefix, 'maxAttempts', maxAttempts, true);
-  if (backoff !== undefined) {
-    checkName(`${prefix}backoff.kind`, backoff.kind);
-    checkInteger(prefix, 'backoff.baseMs', backoff.baseMs);
-    checkInteger(prefix, 'backoff.capMs', backoff.capMs);
-    checkName(`${prefix}backoff.jitter`, backoff.jitter);
-  }
+  if (backoff !== undefined) checkBackoff(prefix, '', backoff);
   checkInteger(prefix, 'leaseMs', leaseMs);
   checkInteger(prefix, 'seed', seed);
-  return { maxAttempts, backoff, leaseMs, seed };
+  const classes = classesIn === undefined ? undefined : copyClasses(prefix, classesIn);
+  checkName(`${prefix}ordering`, ordering);  // the core parses it
+  if (quarantine !== undefined) {
+    checkInteger(prefix, 'quarantine.retentionMs', quarantine.retentionMs);
+    checkInteger(prefix, 'quarantine.alarmDepth', quarantine.alarmDepth);
+  }
+  return { maxAttempts, backoff, leaseMs, seed, classes, ordering, quarantine };
 }
 
 // The core's size limits (from its table, when the core loads).
 let limits = null;
+// The core's outcome and failure class names (frozen arrays), and the outcomes
+// as a TypeError lists them ("'success', … or 'precondition'"), once the core loads.
+let outcomes = null;
+let failureClasses = null;
+let outcomeList = '';
 
 // ---- scenarios ----------------------------------------------------------
 
@@ -322,9 +412,11 @@ function copyScenario(scenario) {
     checkObject(`scenario.jobs[${i}]`, job, "{ id: 'a', payload: '' }");
     const id = job.id;
     const payload = job.payload ?? '';
+    const key = job.key ?? undefined;  // null (as views report it) is no key too
     bytes += checkText(`scenario.jobs[${i}].id`, id, limits.idBytes);
     bytes += checkText(`scenario.jobs[${i}].payload`, payload, limits.payloadBytes);
-    jobs.push({ id, payload });
+    bytes += checkKey(`scenario.jobs[${i}].key`, key);
+    jobs.push(key === undefined ? { id, payload } : { id, payload, key });
   }
   const actions = [];
   for (let i = 0; i < actionList.length; i++) {
@@ -355,8 +447,19 @@ function copyAction(action, name) {
     case 'enqueue': {
       const id = action.id;
       const payload = action.payload ?? '';
-      const bytes = checkText(`${name}.id`, id, limits.idBytes) + checkText(`${name}.payload`, payload, limits.payloadBytes);
-      return { action: { type, id, payload }, bytes };
+      const key = action.key ?? undefined;
+      const bytes = checkText(`${name}.id`, id, limits.idBytes) + checkText(`${name}.payload`, payload, limits.payloadBytes) +
+        checkKey(`${name}.key`, key);
+      return { action: key === undefined ? { type, id, payload } : { type, id, payload, key }, bytes };
+    }
+    case 'releaseKey': {
+      const key = action.key;
+      return { action: { type, key }, bytes: checkKey(`${name}.key`, key, true) };
+    }
+    case 'redrive': {
+      const max = action.max;
+      checkInteger(`${name}.`, 'max', max, true);
+      return { action: { type, max }, bytes: 0 };
     }
     case 'lease':
     case 'advanceToNext':
@@ -404,6 +507,10 @@ class Lab {
   constructor(module) {
     core = module;
     limits = Object.freeze(core.sizeLimits());
+    outcomes = Object.freeze(core.outcomeNames());
+    failureClasses = Object.freeze(core.classNames());
+    const quoted = outcomes.map((name) => `'${name}'`);
+    outcomeList = `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
     // A safety net only: a queue that is garbage-collected undisposed frees its
     // wasm memory. It must never throw (it runs outside any caller's try).
     this.#registry = new FinalizationRegistry((handle) => {
@@ -411,6 +518,8 @@ class Lab {
       try { handle.delete(); } catch (error) { aborted ??= error; }
     });
     this.limits = limits;
+    this.outcomes = outcomes;
+    this.failureClasses = failureClasses;
     const fields = core.integerFields();
     for (const range of Object.values(fields)) Object.freeze(range);
     this.integerFields = Object.freeze(fields);
@@ -427,7 +536,9 @@ class Lab {
 
   /**
    * A queue with the policy `options` describes ({ maxAttempts, backoff?, leaseMs?,
-   * seed? }); absent fields take the core's defaults.
+   * seed?, classes?, ordering?, quarantine?: { retentionMs?, alarmDepth? } }); absent
+   * fields take the core's defaults, and each class override is merged over the
+   * core's row for that class, field by field.
    */
   createQueue(options) {
     const policy = readInput('options', () => {
@@ -552,55 +663,81 @@ class Queue {
     return this.#handle === null;
   }
 
-  enqueue(id, payload) {
+  /**
+   * Appends a job at the ready tail; `options.key` (a non-empty string, at most
+   * lab.limits.keyBytes) orders it among its key's jobs. No options: no key.
+   */
+  enqueue(id, payload, options) {
     const handle = this.#live();
+    const key = options === undefined ? undefined : readInput('options', () => {
+      checkObject('options', options, "{ key: 'acct-7' }");
+      return options.key ?? undefined;
+    });
     const idIn = wireText('id', id, limits.idBytes);
     const payloadIn = wireText('payload', payload, limits.payloadBytes);
-    unwrap(call(() => handle.enqueue(idIn, payloadIn)));
+    checkKey('key', key);  // the core's own name for it
+    unwrap(call(() => handle.enqueue(idIn, payloadIn, key ?? '')));
   }
 
-  /** All or nothing: appends every { id, payload } in order, or none. */
+  /** All or nothing: appends every { id, payload, key? } in order, or none. */
   enqueueMany(jobs) {
     const handle = this.#live();
-    const { ids, payloads, bytes } = readInput('jobs', () => {
+    const { ids, payloads, keys, bytes } = readInput('jobs', () => {
       const list = copyArray('jobs', jobs, limits.batchJobs);
       const ids = new Array(list.length);
       const payloads = new Array(list.length);
+      let keys = null;  // made at the first job with a key: '' for none
       let bytes = 0;
       for (let i = 0; i < list.length; i++) {
         const job = list[i];
         checkObject(`jobs[${i}]`, job, "{ id: 'a', payload: '' }");
         const id = job.id;
         const payload = job.payload;
+        const key = job.key ?? undefined;  // null (as views report it) is no key too
         if (typeof id !== 'string') checkString(`jobs[${i}].id`, id);
         if (typeof payload !== 'string') checkString(`jobs[${i}].payload`, payload);
         bytes += checkSize(`jobs[${i}].id`, id, limits.idBytes);
         bytes += checkSize(`jobs[${i}].payload`, payload, limits.payloadBytes);
+        if (key !== undefined) {
+          bytes += checkKey(`jobs[${i}].key`, key);
+          keys ??= new Array(list.length).fill('');
+          keys[i] = key;
+        }
         ids[i] = id;
         payloads[i] = payload;
       }
-      return { ids, payloads, bytes };
+      return { ids, payloads, keys, bytes };
     });
     // Well-formedness once over the joined text (joining cannot pair up lone
     // surrogates: a NUL separates every string); per string only to name one.
+    // Keys were checked one by one above.
     const idText = ids.join('\0');
     const payloadText = payloads.join('\0');
     if (!isWellFormed(idText) || !isWellFormed(payloadText)) {
       ids.forEach((id, i) => { checkString(`jobs[${i}].id`, id); checkString(`jobs[${i}].payload`, payloads[i]); });
     }
     if (bytes > limits.batchBytes) {
-      const exact = ids.reduce((sum, id) => sum + utf8Length(id), 0) + payloads.reduce((sum, p) => sum + utf8Length(p), 0);
+      const exact = ids.reduce((sum, id) => sum + utf8Length(id), 0) + payloads.reduce((sum, p) => sum + utf8Length(p), 0) +
+        (keys === null ? 0 : keys.reduce((sum, key) => sum + utf8Length(key), 0));
       if (exact > limits.batchBytes) tooLarge('jobs (ids and payloads together)', limits.batchBytes, exact);
     }
     checkRoom(2 * bytes, 'enqueueMany');
     // One boundary crossing for the whole batch: NUL-joined strings, encoded to
-    // UTF-8 here and copied in as bytes. Every string was checked above.
+    // UTF-8 here and copied in as bytes (keys as a third string, only when some
+    // job has one). Every string was checked above.
     const idBytes = utf8.encode(idText);
     const payloadBytes = utf8.encode(payloadText);
-    const packed = call(() => handle.enqueuePacked(idBytes, payloadBytes, ids.length));
+    const packed = keys === null ? call(() => handle.enqueuePacked(idBytes, payloadBytes, ids.length))
+      : call(() => handle.enqueuePackedKeys(idBytes, payloadBytes, utf8.encode(keys.join('\0')), ids.length));
     // false: some string holds NUL itself, so the fields did not split back; let
     // the core read the strings one by one instead.
-    unwrap(packed === false ? call(() => handle.enqueueArray(ids.map((id, i) => ({ id, payload: payloads[i] })))) : packed);
+    if (packed !== false) {
+      unwrap(packed);
+      return;
+    }
+    const list = ids.map((id, i) => (keys === null || keys[i] === '' ? { id, payload: payloads[i] }
+      : { id, payload: payloads[i], key: keys[i] }));
+    unwrap(call(() => handle.enqueueArray(list)));
   }
 
   process(outcome, errorText = '') {
@@ -660,6 +797,40 @@ class Queue {
     return call(() => handle.advanceToNext());
   }
 
+  /**
+   * An operator's decision to let key `key`'s jobs run past its holders in
+   * quarantine (or whose evidence expired): returns how many holders it
+   * released (0: nothing changed). Holders in flight or delayed keep holding.
+   */
+  releaseKey(key) {
+    const handle = this.#live();
+    checkKey('key', key, true);
+    return unwrap(call(() => handle.releaseKey(key)));
+  }
+
+  /**
+   * Replays the `max` oldest quarantine entries (by arrival), each exactly like
+   * replay(id); returns how many moved. `options` ({ max }) is required.
+   */
+  redrive(options) {
+    const handle = this.#live();
+    const max = readInput('options', () => {
+      checkObject('options', options, '{ max: 10 }');
+      return options.max;
+    });
+    checkInteger('', 'max', max, true);  // the core checks the range
+    return unwrap(call(() => handle.redrive(max)));
+  }
+
+  /** The quarantine's depth alarm: { raised, depth, threshold } (threshold 0: no alarm). */
+  alarm() {
+    const handle = this.#live();
+    return call(() => handle.alarm());
+  }
+
+  /** Completions that broke their key's order, as they happened: [{ key, id, overtook }]; optionally a slice. */
+  reorders(from = 0, count = Infinity) { return this.#slice('reorders', from, count); }
+
   /** The virtual time in milliseconds. */
   now() {
     const handle = this.#live();
@@ -676,6 +847,16 @@ class Queue {
   policy() {
     const handle = this.#live();
     return call(() => handle.policy());
+  }
+
+  /**
+   * { <class>: { retry, maxAttempts, backoff, alert } }: the rule in force for each
+   * failure class, as the core resolves it (maxAttempts capped by the policy's,
+   * the policy's backoff filled in where the class has none of its own).
+   */
+  rules() {
+    const handle = this.#live();
+    return call(() => handle.rules());
   }
 
   /** Ready jobs, head first; optionally the slice [from, from + count). */
@@ -696,7 +877,7 @@ class Queue {
     return call(() => handle[view](from, count));
   }
 
-  /** { step, ready, completed, quarantined, events, maxAttempts, now, actions, delayed, leased } */
+  /** { step, ready, completed, quarantined, events, maxAttempts, now, actions, delayed, leased, reorders, expired } */
   stats() {
     const handle = this.#live();
     return call(() => handle.stats());

@@ -11,12 +11,15 @@
 //    text parses back to an equal scenario whose FormatScenario is the same text
 //    (one canonical text per scenario), in v1 and v2 alike;
 //  * RunScenario, ShareScenario and PlayableActions agree with each other and do
-//    not crash; an accepted run gives a queue whose counts follow from the script
-//    (one queue action per set-up job and per action, a step per process, lease
-//    and replay, every job in one place, the clock moved only by advances, an
-//    alert exactly after each quarantine arrival whose class raises one), with a
-//    consistent timeline that renders and explains, and the reparsed scenario
-//    replays to the same timeline;
+//    not crash; an accepted run (and the run of what PlayableActions says plays
+//    of a refused one) gives a queue whose counts follow from the script (one
+//    queue action per set-up job and per action, a step per process, lease and
+//    replay, for a redrive a step per entry it moved, every job in one place or
+//    dropped at its retention, the clock moved only by advances, an alert exactly
+//    after each quarantine arrival whose class raises one, a reorder only right
+//    after a completion, key releases only from releaseKey, the depth alarm raised
+//    and cleared in turn at the policy's depth), with a consistent timeline that
+//    renders and explains, and the reparsed scenario replays to the same timeline;
 //  * where the core has a heap budget, every queue built gives its charge back.
 // Seeds: tests/fixtures/links/*.link (scripts/dlq.mjs copies them into the corpus).
 #include <algorithm>
@@ -49,19 +52,26 @@ struct Overloaded : Fs... {
 template <typename... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
+// A key the reader accepts: UTF-8 within kMaxKeyBytes ("" is none).
+bool SaneKey(const std::string& key) { return IsValidUtf8(key) && key.size() <= kMaxKeyBytes; }
+
 // Every string UTF-8, every number in the range the reader checks.
 void CheckValues(const Scenario& s, std::string_view input) {
-  for (const JobSpec& job : s.jobs) FUZZ_CHECK(IsValidUtf8(job.id) && IsValidUtf8(job.payload), Show(input));
+  for (const JobSpec& job : s.jobs) {
+    FUZZ_CHECK(IsValidUtf8(job.id) && IsValidUtf8(job.payload) && SaneKey(job.key), Show(input));
+  }
   for (const Action& a : s.actions) {
     const bool sane = std::visit(
         Overloaded{
             [](const action::Process& p) { return IsValidUtf8(p.error); },
             [](const action::Replay& r) { return IsValidUtf8(r.id); },
-            [](const action::Enqueue& e) { return IsValidUtf8(e.id) && IsValidUtf8(e.payload); },
+            [](const action::Enqueue& e) { return IsValidUtf8(e.id) && IsValidUtf8(e.payload) && SaneKey(e.key); },
             [](const action::Lease&) { return true; },
             [](const action::Settle& k) { return k.lease >= 1 && IsValidUtf8(k.error); },
             [](const action::Advance& w) { return kAdvanceMsField.Check(w.ms).ok(); },
             [](const action::AdvanceToNext&) { return true; },
+            [](const action::ReleaseKey& x) { return !x.key.empty() && SaneKey(x.key); },
+            [](const action::Redrive& d) { return kRedriveMaxField.Check(d.max).ok(); },
         },
         a);
     FUZZ_CHECK(sane, Show(input));
@@ -71,8 +81,13 @@ void CheckValues(const Scenario& s, std::string_view input) {
 // What the first `cursor` actions of an accepted run add up to.
 struct ScriptCounts {
   size_t enqueued = 0;   // jobs enqueued mid-run
-  uint64_t steps = 0;    // attempts started (process, lease) and replays
-  size_t events = 0;     // exact when no timer can fire (no advance of either kind)
+  uint64_t steps = 0;    // attempts started (process, lease) and replays; a redrive's are counted from the timeline
+  size_t events = 0;     // exact when no timer can fire (no advance of either kind),
+                         // with the events counted from the timeline (see CheckRunQueue)
+  size_t replays = 0;    // replay(id) actions: one replayed event each
+  size_t releases = 0;   // releaseKey actions: one key-released event or more each
+  size_t redrives = 0;   // redrive actions: one replayed event or more each
+  int64_t redrive_max = 0;  // their maxes added up
   int64_t advanced = 0;  // the sum of advance(ms)
   bool timers_may_fire = false;
   bool jumped = false;   // an advanceToNext moved the clock by its own amount
@@ -84,12 +99,14 @@ ScriptCounts CountScript(const Scenario& s) {
   for (size_t i = 0; i < s.cursor; ++i) {
     std::visit(Overloaded{
                    [&](const action::Process&) { ++c.steps; c.events += 2; },  // attempt + where it went
-                   [&](const action::Replay&) { ++c.steps; ++c.events; },
+                   [&](const action::Replay&) { ++c.steps; ++c.events; ++c.replays; },
                    [&](const action::Enqueue&) { ++c.enqueued; ++c.events; },
                    [&](const action::Lease&) { ++c.steps; ++c.events; },
                    [&](const action::Settle&) { c.events += 2; },  // attempt + where it went
                    [&](const action::Advance& a) { c.advanced += a.ms; c.timers_may_fire = true; },
                    [&](const action::AdvanceToNext&) { c.jumped = c.timers_may_fire = true; },
+                   [&](const action::ReleaseKey&) { ++c.releases; },
+                   [&](const action::Redrive& d) { ++c.redrives; c.redrive_max += d.max; },
                },
                s.actions[i]);
   }
@@ -103,8 +120,50 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
   const ScriptCounts c = CountScript(s);
   // Every accepted call is one queue action: the set-up's enqueues, then the script's.
   FUZZ_CHECK(q.stats().actions == s.jobs.size() + s.cursor, Show(input));
-  FUZZ_CHECK(q.step() == c.steps, Show(input));
-  FUZZ_CHECK(q.ready_size() + q.delayed_size() + q.leased_size() + q.completed_size() + q.quarantine_size() ==
+  // What the script alone does not say: how many entries each redrive moved, how
+  // many holders each releaseKey released, the reorders, drops and alarm changes.
+  size_t replayed = 0, released = 0, reorders = 0, dropped = 0, alarms = 0;
+  bool alarm_raised = false;
+  for (size_t i = 0; i < q.event_count(); ++i) {
+    const Event e = q.EventAt(i);
+    const std::string where = Show(input) + " event " + std::to_string(i + 1);
+    switch (e.kind) {
+      case EventKind::kReplayed: ++replayed; break;
+      case EventKind::kKeyReleased:
+        ++released;
+        FUZZ_CHECK(!e.key.empty(), where);
+        break;
+      case EventKind::kReorder:
+        ++reorders;
+        FUZZ_CHECK(i >= 1 && q.EventAt(i - 1).kind == EventKind::kCompleted && q.EventAt(i - 1).id == e.id &&
+                       !e.key.empty() && !e.overtook.empty(),
+                   where);
+        break;
+      case EventKind::kEvidenceExpired:
+        ++dropped;
+        FUZZ_CHECK(s.policy.retention_ms > 0, where);
+        break;
+      case EventKind::kAlarmRaised:
+      case EventKind::kAlarmCleared: {
+        ++alarms;
+        const bool raised = e.kind == EventKind::kAlarmRaised;
+        // Raised and cleared in turn, the depth moving one entry at a time.
+        FUZZ_CHECK(s.policy.alarm_depth > 0 && raised != alarm_raised, where);
+        FUZZ_CHECK(e.depth == static_cast<uint64_t>(s.policy.alarm_depth) - (raised ? 0 : 1), where);
+        alarm_raised = raised;
+        break;
+      }
+      default: break;
+    }
+  }
+  FUZZ_CHECK(q.alarm().raised == alarm_raised, Show(input));
+  FUZZ_CHECK(q.stats().reorders == reorders && q.stats().expired == dropped, Show(input));
+  FUZZ_CHECK(replayed >= c.replays + c.redrives, Show(input));  // each accepted redrive moved one or more
+  const size_t redriven = replayed - c.replays;
+  FUZZ_CHECK(static_cast<int64_t>(redriven) <= c.redrive_max, Show(input));
+  FUZZ_CHECK(released >= c.releases && (c.releases > 0 || released == 0), Show(input));
+  FUZZ_CHECK(q.step() == c.steps + redriven, Show(input));
+  FUZZ_CHECK(q.ready_size() + q.delayed_size() + q.leased_size() + q.completed_size() + q.quarantine_size() + dropped ==
                  s.jobs.size() + c.enqueued,
              Show(input));
   if (c.jumped) {
@@ -133,10 +192,12 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
                  Show(input) + " event " + std::to_string(i + 1));
     }
   }
+  const size_t counted = c.events + alerts + redriven + released + reorders + alarms;
   if (c.timers_may_fire) {
-    FUZZ_CHECK(q.event_count() >= c.events + alerts, Show(input));
+    FUZZ_CHECK(q.event_count() >= counted, Show(input));
   } else {
-    FUZZ_CHECK(q.event_count() == c.events + alerts, Show(input));
+    FUZZ_CHECK(dropped == 0, Show(input));  // retention ends only as time passes
+    FUZZ_CHECK(q.event_count() == counted, Show(input));
   }
 
   std::string text;
@@ -175,7 +236,14 @@ void CheckLink(std::string_view input) {
   const std::string formatted = FormatScenario(s);
   // Canonical means shortest: no leading zeros, escapes only where needed, defaults left out.
   FUZZ_CHECK(formatted.size() <= size, Show(input) + " formats to " + Show(formatted));
-  const bool lesson_one = s.policy.IsLessonOne() && std::all_of(s.actions.begin(), s.actions.end(), IsLessonOneAction);
+  // v1 has no keys; IsLessonOneAction goes by kind, so an enqueue's key is checked here.
+  const bool keyless = std::all_of(s.jobs.begin(), s.jobs.end(), [](const JobSpec& j) { return j.key.empty(); }) &&
+                       std::all_of(s.actions.begin(), s.actions.end(), [](const Action& a) {
+                         const auto* e = std::get_if<action::Enqueue>(&a);
+                         return e == nullptr || e->key.empty();
+                       });
+  const bool lesson_one = s.policy.IsLessonOne() && keyless &&
+                          std::all_of(s.actions.begin(), s.actions.end(), IsLessonOneAction);
   FUZZ_CHECK(formatted.rfind(lesson_one ? "v1;" : "v2;", 0) == 0, Show(input) + " formats to " + Show(formatted));
   for (const char c : formatted) FUZZ_CHECK(IsLinkCharacter(c), Show(input) + " formats to " + Show(formatted));
   Result<Scenario> back = ParseScenario(formatted);
@@ -214,6 +282,15 @@ void CheckLink(std::string_view input) {
     FUZZ_CHECK(!shared.ok(), Show(input) + " fails to run, but ShareScenario accepts it");
     FUZZ_CHECK(shared.status().code() == run.status().code() && shared.status().message() == run.status().message(),
                Show(input) + " run: " + run.status().ToString() + " share: " + shared.status().ToString());
+  }
+  // What still plays of the script is a run of its own: the same checks hold there.
+  if (reach.playable > 0 && reach.playable != s.cursor) {
+    Scenario playable = s;
+    playable.cursor = reach.playable;
+    Result<Queue> prefix = RunScenario(playable);
+    FUZZ_CHECK(prefix.ok(), Show(input) + " plays " + std::to_string(reach.playable) + " actions, but runs: " +
+                                prefix.status().ToString());
+    CheckRunQueue(playable, prefix.value(), input);
   }
 }
 

@@ -164,6 +164,9 @@ using dlq::fuzz::Show;
 
 namespace {
 
+// now + span, stopped at the end of virtual time (queue.h: no timer passes 2^53 - 1 ms).
+int64_t Until(int64_t now, int64_t span) { return span > kMaxTimeMs - now ? kMaxTimeMs : now + span; }
+
 constexpr int64_t kI64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
 
@@ -592,7 +595,7 @@ struct Model {
       e.reason = reason;
       e.error = error;
       if (lease != 0) e.token = Token(lease);
-      if (disposition == Disposition::kDelayed) e.until = s.now + delay, e.delay_ms = delay;
+      if (disposition == Disposition::kDelayed) e.until = Until(s.now, delay), e.delay_ms = e.until - s.now;
     }
     switch (disposition) {
       case Disposition::kCompleted:
@@ -606,7 +609,7 @@ struct Model {
         break;
       case Disposition::kDelayed: {
         j.last_delay = delay;
-        const int64_t due = s.now + delay;
+        const int64_t due = Until(s.now, delay);
         // After every timer due at or before it: ties fire in the order set.
         size_t at = 0;
         while (at < s.delayed.size() && s.delayed[at].due_at <= due) ++at;
@@ -614,7 +617,7 @@ struct Model {
         delayed_seq.insert(delayed_seq.begin() + static_cast<std::ptrdiff_t>(at), ++timer_seq);
         Event& e = Record(EventKind::kDelayed, job.id, job.attempts);
         e.until = due;
-        e.delay_ms = delay;
+        e.delay_ms = due - s.now;  // shorter than the delay only at the end of time
         break;
       }
       case Disposition::kQuarantined: {
@@ -651,7 +654,7 @@ struct Model {
     a.outcome = outcome;
     a.disposition = disposition;
     a.reason = reason;
-    if (disposition == Disposition::kDelayed) a.delay_ms = delay, a.due_at = s.now + delay;
+    if (disposition == Disposition::kDelayed) a.due_at = Until(s.now, delay), a.delay_ms = a.due_at - s.now;
     return a;
   }
 
@@ -682,7 +685,7 @@ struct Model {
     const JobView job = Start();
     leases.push_back({job.id, LeaseState::kActive});
     const size_t n = leases.size();
-    const int64_t expires = s.now + policy.lease_ms;
+    const int64_t expires = Until(s.now, policy.lease_ms);
     size_t at = 0;  // every lease lasts leaseMs, so a new one is last unless times tie
     while (at < s.leased.size() && s.leased[at].expires_at <= expires) ++at;
     s.leased.insert(s.leased.begin() + static_cast<std::ptrdiff_t>(at), MakeLease(job, Token(n), expires));
@@ -1076,14 +1079,14 @@ class Harness {
     // Pending timers are in the future, in firing order, and within the clock's range.
     for (size_t i = 0; i < s.delayed.size(); ++i) {
       const DelayedView& d = s.delayed[i];
-      FUZZ_CHECK(d.due_at > s.now, Show(d.id) + " due at " + std::to_string(d.due_at) + ", now " + std::to_string(s.now));
+      FUZZ_CHECK(d.due_at > s.now || d.due_at == kMaxTimeMs, Show(d.id) + " due at " + std::to_string(d.due_at) + ", now " + std::to_string(s.now));
       FUZZ_CHECK(i == 0 || s.delayed[i - 1].due_at <= d.due_at, "Delayed() is not in firing order");
       FUZZ_CHECK(d.due_at <= kMaxTimeMs, Show(d.id) + " due at " + std::to_string(d.due_at) +
                                              ", past the end of time (2^53 - 1 ms); now " + std::to_string(s.now));
     }
     for (size_t i = 0; i < s.leased.size(); ++i) {
       const LeaseView& l = s.leased[i];
-      FUZZ_CHECK(l.expires_at > s.now,
+      FUZZ_CHECK(l.expires_at > s.now || l.expires_at == kMaxTimeMs,
                  l.token + " expires at " + std::to_string(l.expires_at) + ", now " + std::to_string(s.now));
       FUZZ_CHECK(i == 0 || s.leased[i - 1].expires_at <= l.expires_at, "Leased() is not in firing order");
       FUZZ_CHECK(l.expires_at <= kMaxTimeMs, l.token + " expires at " + std::to_string(l.expires_at) +
@@ -1246,7 +1249,7 @@ class Harness {
                    e.action <= state_.actions && e.step >= last_step_,
                where + ": event " + RenderEvent(e) + " out of order");
     if (e.kind == EventKind::kDelayed) {
-      FUZZ_CHECK(e.delay_ms > 0 && e.until == e.time + e.delay_ms, where + ": event " + RenderEvent(e));
+      FUZZ_CHECK((e.delay_ms > 0 || e.until == kMaxTimeMs) && e.until == e.time + e.delay_ms, where + ": event " + RenderEvent(e));
     }
     last_time_ = e.time, last_action_ = e.action, last_step_ = e.step;
     if (e.id.size() + e.error.size() <= kRenderedBytes) {

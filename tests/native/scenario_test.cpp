@@ -402,13 +402,13 @@ TEST_SUITE("scenario v2") {
         {"v2;m3;l100;bx1.2n;s1", Code::kInvalidArgument,
          "scenario link is malformed at character 12: expected the field s (seed), got 'b'"},
         {"v2;m3;s1;s2", Code::kInvalidArgument,
-         "scenario link is malformed at character 10: expected a field in order: f (failure classes), j (jobs), a "
-         "(actions), c (cursor), got 's'"},
+         "scenario link is malformed at character 10: expected a field in order: f (failure classes), o (ordering), "
+         "q (quarantine), j (jobs), a (actions), c (cursor), got 's'"},
         {"v2;m3;s1;c0;ax", Code::kInvalidArgument,
          "scenario link is malformed at character 13: expected the end of the link, got 'a'"},
         {"v2;m3;s1;", Code::kInvalidArgument,
-         "scenario link is malformed at character 10: expected a field in order: f (failure classes), j (jobs), a "
-         "(actions), c (cursor), got the end of the link"},
+         "scenario link is malformed at character 10: expected a field in order: f (failure classes), o (ordering), "
+         "q (quarantine), j (jobs), a (actions), c (cursor), got the end of the link"},
         {"v2;m3;bz1.2n;s1", Code::kInvalidArgument,
          "scenario link is malformed at character 8: expected backoff.kind (f fixed, x exponential, n none), got 'z'"},
         {"v2;m3;bx;s1", Code::kInvalidArgument,
@@ -422,9 +422,9 @@ TEST_SUITE("scenario v2") {
         {"v2;m3;bx123456789.2n;s1", Code::kOutOfRange,
          "scenario link: backoff.baseMs at character 9 has more than 8 digits"},
         {"v2;m3;s12345678901", Code::kOutOfRange, "scenario link: seed at character 8 has more than 10 digits"},
-        {"v2;m3;s1;ja:;ax", Code::kInvalidArgument,
+        {"v2;m3;s1;ja:;az", Code::kInvalidArgument,
          "scenario link is malformed at character 15: expected action 1 (s, t, p, u, v or q to process, r to replay, e to enqueue, "
-         "l to lease, k to settle, w to advance, n to advance to the next timer), got 'x'"},
+         "l to lease, k to settle, w to advance, n to advance to the next timer, x to release a key, d to redrive), got 'z'"},
         {"v2;m3;s1;ja:;al5", Code::kInvalidArgument,
          "scenario link is malformed at character 16: expected ',' before the next action, ';' or the end of the link, got '5'"},
         {"v2;m3;s1;ja:;as,k", Code::kInvalidArgument,
@@ -447,7 +447,7 @@ TEST_SUITE("scenario v2") {
          "scenario link: the cursor must be from 0 to 1 (the number of actions), got 2"},
         {"v2;m3;s1;ja:;aé", Code::kInvalidArgument,
          "scenario link is malformed at character 15: expected action 1 (s, t, p, u, v or q to process, r to replay, e to enqueue, "
-         "l to lease, k to settle, w to advance, n to advance to the next timer), got \"é\""},
+         "l to lease, k to settle, w to advance, n to advance to the next timer, x to release a key, d to redrive), got \"é\""},
     };
     for (const Case& c : cases) {
       CAPTURE(c.text);
@@ -836,8 +836,8 @@ TEST_SUITE("scenario v2 failure classes") {
         {"v2;m3;s1;fqb3,", "character 15: expected " + after_q + ", got the end of the link"},
         {"v2;m3;s1;fqb3,tb1", "character 15: expected " + after_q + ", got 't'"},
         {"v2;m3;s1;fqb3,qb4", "character 15: expected " + after_q + ", got 'q'"},
-        {"v2;m3;s1;fqb3;", "character 15: expected a field in order: j (jobs), a (actions), c (cursor), got the end of the link"},
-        {"v2;m3;s1;fqb3;fcb1", "character 15: expected a field in order: j (jobs), a (actions), c (cursor), got 'f'"},
+        {"v2;m3;s1;fqb3;", "character 15: expected a field in order: o (ordering), q (quarantine), j (jobs), a (actions), c (cursor), got the end of the link"},
+        {"v2;m3;s1;fqb3;fcb1", "character 15: expected a field in order: o (ordering), q (quarantine), j (jobs), a (actions), c (cursor), got 'f'"},
         {"v2;m3;fqb3;s1", "character 7: expected a field in order: b (backoff), l (leaseMs), s (seed), got 'f'"},
         {"v2;m3;s1;ja:;fqb3", "character 14: expected a field in order: a (actions), c (cursor), got 'f'"},
         {"v2;m3;s1;fqé", "character 12: expected classes.precondition.retry (n never, b bounded), got \"é\""},
@@ -935,5 +935,390 @@ TEST_SUITE("scenario v2 failure classes") {
     size_t alerts = 0;
     for (const Event& e : q->Timeline()) alerts += e.kind == EventKind::kAlert;
     CHECK(alerts == 2);
+  }
+}
+
+TEST_SUITE("scenario v2 ordering and quarantine") {
+  // Lesson 1's policy and one job, for a field or action at a time.
+  Scenario OneJob() {
+    Scenario s;
+    s.jobs = {{"a", ""}};
+    return s;
+  }
+
+  TEST_CASE("ordering, quarantine operability, keys, releaseKey and redrive round-trip through one canonical text") {
+    Scenario s;
+    s.policy.ordering = Ordering::kKey;
+    s.policy.retention_ms = 1000;
+    s.policy.alarm_depth = 2;
+    s.jobs = {{"a", "charge order 1", "acct-7"}, {"b", "charge order 2", "acct-7"}, {"c", "", "acct 9;:,%é"},
+              {"free", "no key"}};
+    s.actions = {action::Process{Outcome::kPermanent, "card declined"}, action::ReleaseKey{"acct-7"},
+                 action::Enqueue{"d", "refund", "acct-7"}, action::Enqueue{"e", "", ""},
+                 action::ReleaseKey{"acct 9;:,%é"}, action::Redrive{1}, action::Redrive{1'000'000'000}};
+    s.cursor = 2;
+    const std::string text = FormatScenario(s);
+    CHECK(text ==
+          "v2;m3;s1;ok;q1000.2;ja:charge%20order%201:acct-7,b:charge%20order%202:acct-7,c::acct%209%3B%3A%2C%25%C3%A9,"
+          "free:no%20key;ap:card%20declined,xacct-7,ed:refund:acct-7,ee:,xacct%209%3B%3A%2C%25%C3%A9,d1,d1000000000;c2");
+    const Scenario back = MustParse(text);
+    CHECK(back == s);
+    CHECK(FormatScenario(back) == text);
+    CHECK(back.jobs[2].key == "acct 9;:,%é");
+    CHECK(back.jobs[3].key.empty());
+    CHECK(std::get<action::Enqueue>(back.actions[2]).key == "acct-7");
+    CHECK(std::get<action::ReleaseKey>(back.actions[4]).key == "acct 9;:,%é");
+    CHECK(std::get<action::Redrive>(back.actions[6]).max == 1'000'000'000);
+    // A key is part of what a scenario is: another key is another scenario.
+    Scenario other = s;
+    other.jobs[0].key = "acct-8";
+    CHECK_FALSE(other == s);
+    CHECK(MustParse(FormatScenario(other)) == other);
+  }
+
+  TEST_CASE("each ordering and each quarantine setting has one text; the defaults are never written") {
+    const std::pair<Ordering, const char*> orderings[] = {
+        {Ordering::kNone, "v1;m3"}, {Ordering::kKey, "v2;m3;s1;ok"}, {Ordering::kStall, "v2;m3;s1;os"}};
+    for (const auto& [ordering, text] : orderings) {
+      CAPTURE(text);
+      Scenario s;
+      s.policy.ordering = ordering;
+      CHECK(FormatScenario(s) == text);
+      CHECK(MustParse(text) == s);
+    }
+    struct Quarantine {
+      int64_t retention_ms;
+      int64_t alarm_depth;
+      const char* text;
+    };
+    const Quarantine quarantines[] = {
+        {0, 0, "v1;m3"},
+        {1, 0, "v2;m3;s1;q1.0"},
+        {0, 1, "v2;m3;s1;q0.1"},
+        {1000, 2, "v2;m3;s1;q1000.2"},
+        {kMaxTimeMs, 1'000'000'000, "v2;m3;s1;q9007199254740991.1000000000"},
+    };
+    for (const Quarantine& q : quarantines) {
+      CAPTURE(q.text);
+      Scenario s;
+      s.policy.retention_ms = q.retention_ms;
+      s.policy.alarm_depth = q.alarm_depth;
+      REQUIRE(Policy::Check(s.policy).ok());
+      CHECK(FormatScenario(s) == q.text);
+      CHECK(MustParse(q.text) == s);
+    }
+    // Fields in their order, after the class table and before the jobs.
+    Scenario all;
+    all.policy.backoff = {BackoffKind::kFixed, 100, 100, Jitter::kNone};
+    all.policy.lease_ms = 500;
+    all.policy.classes[FailureClass::kCrash].alert = true;
+    all.policy.ordering = Ordering::kStall;
+    all.policy.alarm_depth = 3;
+    all.jobs = {{"a", "", "k"}};
+    all.actions = {action::Process{}};
+    all.cursor = 0;
+    CHECK(FormatScenario(all) == "v2;m3;bf100.100n;l500;s1;fcb0!;os;q0.3;ja::k;as;c0");
+    CHECK(MustParse(FormatScenario(all)) == all);
+    // Explicit defaults are read, leniently, and dropped when written: ordering n,
+    // q0.0, an empty key after its ':'; leading zeros as everywhere else.
+    CHECK(FormatScenario(MustParse("v2;m3;s1;on;q0.0;ja:x:,b::;aeb:y:")) == "v1;m3;ja:x,b:;aeb:y");
+    CHECK(FormatScenario(MustParse("v2;m3;s1;on;q00.000")) == "v1;m3");
+    CHECK(FormatScenario(MustParse("v2;m3;s1;ok;q001000.02;ja::k;ad007,xk")) == "v2;m3;s1;ok;q1000.2;ja::k;ad7,xk");
+  }
+
+  TEST_CASE("v1 carries none of it: FormatScenario writes v2 for any key, ordering, quarantine setting, releaseKey or redrive") {
+    const auto text_of = [](void (*edit)(Scenario&)) {
+      Scenario s;
+      s.jobs = {{"a", ""}};
+      s.actions = {action::Process{}};
+      s.cursor = 1;
+      edit(s);
+      CHECK(MustParse(FormatScenario(s)) == s);
+      return FormatScenario(s);
+    };
+    CHECK(text_of([](Scenario&) {}) == "v1;m3;ja:;as");
+    CHECK(text_of([](Scenario& s) { s.jobs[0].key = "k"; }) == "v2;m3;s1;ja::k;as");
+    CHECK(text_of([](Scenario& s) { s.actions.push_back(action::Enqueue{"b", "", "k"}); }) ==
+          "v2;m3;s1;ja:;as,eb::k;c1");
+    CHECK(text_of([](Scenario& s) { s.actions.push_back(action::Enqueue{"b", "", ""}); }) == "v1;m3;ja:;as,eb:;c1");
+    CHECK(text_of([](Scenario& s) { s.policy.ordering = Ordering::kKey; }) == "v2;m3;s1;ok;ja:;as");
+    CHECK(text_of([](Scenario& s) { s.policy.ordering = Ordering::kStall; }) == "v2;m3;s1;os;ja:;as");
+    CHECK(text_of([](Scenario& s) { s.policy.retention_ms = 1; }) == "v2;m3;s1;q1.0;ja:;as");
+    CHECK(text_of([](Scenario& s) { s.policy.alarm_depth = 1; }) == "v2;m3;s1;q0.1;ja:;as");
+    CHECK(text_of([](Scenario& s) { s.actions.push_back(action::ReleaseKey{"k"}); }) == "v2;m3;s1;ja:;as,xk;c1");
+    CHECK(text_of([](Scenario& s) { s.actions.push_back(action::Redrive{2}); }) == "v2;m3;s1;ja:;as,d2;c1");
+    CHECK_FALSE(IsLessonOneAction(action::ReleaseKey{"k"}));
+    CHECK_FALSE(IsLessonOneAction(action::Redrive{1}));
+  }
+
+  TEST_CASE("v1 stays frozen: a third part, an ordering, a quarantine field, releaseKey and redrive are malformed") {
+    const std::pair<const char*, const char*> cases[] = {
+        {"v1;m3;ja:x:k", "character 11: expected ';' or the end of the link, got ':'"},
+        {"v1;m3;ja::k,b:", "character 10: expected ';' or the end of the link, got ':'"},
+        {"v1;m3;ja:;aeb:x:k", "character 16: expected ';' or the end of the link, got ':'"},
+        {"v1;m3;ok", "character 7: expected a field in order: j (jobs), a (actions), c (cursor), got 'o'"},
+        {"v1;m3;q1000.2", "character 7: expected a field in order: j (jobs), a (actions), c (cursor), got 'q'"},
+        {"v1;m3;ja:;axk",
+         "character 12: expected action 1 (s, t or p to process, r to replay, e to enqueue), got 'x'"},
+        {"v1;m3;ja:;as,d1",
+         "character 14: expected action 2 (s, t or p to process, r to replay, e to enqueue), got 'd'"},
+    };
+    for (const auto& [text, message] : cases) {
+      CAPTURE(text);
+      Result<Scenario> r = ParseScenario(text);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.status().code() == Code::kInvalidArgument);
+      CHECK(r.status().message() == std::string("scenario link is malformed at ") + message);
+    }
+  }
+
+  TEST_CASE("malformed ordering, quarantine, key and new action texts name the position and what was expected") {
+    const std::string next_action = "',' before the next action, ';' or the end of the link";
+    const std::string release = "action 1 key (releaseKey names the key to release; it cannot be empty)";
+    const std::string key_chars = "characters (letters, digits, -_.~!$'()*+=@/? or %HH escapes)";
+    const std::pair<const char*, std::string> cases[] = {
+        {"v2;m3;s1;o", "character 11: expected ordering (k key, s stall, n none), got the end of the link"},
+        {"v2;m3;s1;ox", "character 11: expected ordering (k key, s stall, n none), got 'x'"},
+        {"v2;m3;s1;oK", "character 11: expected ordering (k key, s stall, n none), got 'K'"},
+        {"v2;m3;s1;okk", "character 12: expected ';' or the end of the link, got 'k'"},
+        {"v2;m3;s1;ok;os", "character 13: expected a field in order: q (quarantine), j (jobs), a (actions), c (cursor), got 'o'"},
+        {"v2;m3;ok;s1", "character 7: expected a field in order: b (backoff), l (leaseMs), s (seed), got 'o'"},
+        {"v2;m3;s1;q1.2;ok", "character 15: expected a field in order: j (jobs), a (actions), c (cursor), got 'o'"},
+        {"v2;m3;s1;ok;fqb3", "character 13: expected a field in order: q (quarantine), j (jobs), a (actions), c (cursor), got 'f'"},
+        {"v2;m3;s1;ja:;ok", "character 14: expected a field in order: a (actions), c (cursor), got 'o'"},
+        {"v2;m3;s1;q", "character 11: expected quarantine.retentionMs (digits), got the end of the link"},
+        {"v2;m3;s1;q.2", "character 11: expected quarantine.retentionMs (digits), got '.'"},
+        {"v2;m3;s1;q100", "character 14: expected '.' between quarantine.retentionMs and quarantine.alarmDepth, got the end of the link"},
+        {"v2;m3;s1;q100;ok", "character 14: expected '.' between quarantine.retentionMs and quarantine.alarmDepth, got ';'"},
+        {"v2;m3;s1;q100.", "character 15: expected quarantine.alarmDepth (digits), got the end of the link"},
+        {"v2;m3;s1;q1.2x", "character 14: expected ';' or the end of the link, got 'x'"},
+        {"v2;m3;s1;q1.2.3", "character 14: expected ';' or the end of the link, got '.'"},
+        {"v2;m3;s1;ja:x:k:z", "character 16: expected ',' before the next job, ';' or the end of the link, got ':'"},
+        {"v2;m3;s1;ja:x:<", "character 15: expected job 1 key " + key_chars + ", got \"<\""},
+        {"v2;m3;s1;ja:,b::é", "character 17: expected job 2 key " + key_chars + ", got \"é\""},
+        {"v2;m3;s1;ja:x:%zz", "character 15: '%' in job 1 key must be followed by two hex digits"},
+        {"v2;m3;s1;aea:x:k:z", "character 17: expected " + next_action + ", got ':'"},
+        {"v2;m3;s1;aea:x:%4", "character 16: '%' in action 1 key must be followed by two hex digits"},
+        {"v2;m3;s1;ax", "character 12: expected " + release + ", got the end of the link"},
+        {"v2;m3;s1;ax,s", "character 12: expected " + release + ", got ','"},
+        {"v2;m3;s1;ax;c0", "character 12: expected " + release + ", got ';'"},
+        {"v2;m3;s1;axk:z", "character 13: expected " + next_action + ", got ':'"},
+        {"v2;m3;s1;ax<", "character 12: expected action 1 key " + key_chars + ", got \"<\""},
+        {"v2;m3;s1;ad", "character 12: expected action 1 max (digits), got the end of the link"},
+        {"v2;m3;s1;adx", "character 12: expected action 1 max (digits), got 'x'"},
+        {"v2;m3;s1;ad1x", "character 13: expected " + next_action + ", got 'x'"},
+        {"v2;m3;s1;as,d-1", "character 14: expected action 2 max (digits), got '-'"},
+    };
+    for (const auto& [text, message] : cases) {
+      CAPTURE(text);
+      Result<Scenario> r = ParseScenario(text);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.status().code() == Code::kInvalidArgument);
+      CHECK(r.status().message() == "scenario link is malformed at " + message);
+    }
+    // A key that does not decode to UTF-8 is refused like any other string.
+    CHECK(ParseScenario("v2;m3;s1;ja:x:%FF").status().message() ==
+          "scenario link: job 1 key ending at character 17 is not UTF-8 once its %HH escapes are decoded");
+    CHECK(ParseScenario("v2;m3;s1;ax%C3").status().message() ==
+          "scenario link: action 1 key ending at character 14 is not UTF-8 once its %HH escapes are decoded");
+  }
+
+  TEST_CASE("the new values out of range are named; keys are held to kMaxKeyBytes") {
+    struct Case {
+      std::string text;
+      Code code;
+      std::string message;
+    };
+    const std::string long_key(kMaxKeyBytes + 1, 'k');
+    const Case cases[] = {
+        {"v2;m3;s1;q9007199254740992.0", Code::kOutOfRange,
+         "scenario link: quarantine.retentionMs must be an integer from 0 to 9007199254740991, got 9007199254740992"},
+        {"v2;m3;s1;q0.1000000001", Code::kOutOfRange,
+         "scenario link: quarantine.alarmDepth must be an integer from 0 to 1000000000, got 1000000001"},
+        {"v2;m3;s1;q99999999999999999.0", Code::kOutOfRange,
+         "scenario link: quarantine.retentionMs at character 11 has more than 16 digits"},
+        {"v2;m3;s1;q0.12345678901", Code::kOutOfRange,
+         "scenario link: quarantine.alarmDepth at character 13 has more than 10 digits"},
+        {"v2;m3;s1;q9007199254740992.12345678901", Code::kOutOfRange,  // the first value refused is named
+         "scenario link: quarantine.retentionMs must be an integer from 0 to 9007199254740991, got 9007199254740992"},
+        {"v2;m3;s1;ad0", Code::kOutOfRange, "scenario link: action 1: max must be an integer from 1 to 1000000000, got 0"},
+        {"v2;m3;s1;as,d1000000001", Code::kOutOfRange,
+         "scenario link: action 2: max must be an integer from 1 to 1000000000, got 1000000001"},
+        {"v2;m3;s1;ad12345678901", Code::kOutOfRange, "scenario link: action 1 max at character 12 has more than 10 digits"},
+        {"v2;m3;s1;ja:x:" + long_key, Code::kTooLarge,
+         "scenario link: job 1 key at character 15 must be at most 1024 bytes, got 1025 bytes"},
+        {"v2;m3;s1;ja:,b::" + long_key, Code::kTooLarge,
+         "scenario link: job 2 key at character 17 must be at most 1024 bytes, got 1025 bytes"},
+        {"v2;m3;s1;as,eb::" + long_key, Code::kTooLarge,
+         "scenario link: action 2 key at character 17 must be at most 1024 bytes, got 1025 bytes"},
+        {"v2;m3;s1;ax" + long_key, Code::kTooLarge,
+         "scenario link: action 1 key at character 12 must be at most 1024 bytes, got 1025 bytes"},
+    };
+    for (const Case& c : cases) {
+      CAPTURE(c.text.substr(0, 40));
+      Result<Scenario> r = ParseScenario(c.text);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.status().code() == c.code);
+      CHECK(r.status().message() == c.message);
+    }
+    // The extremes are accepted; a key's limit counts decoded bytes.
+    std::string escaped;
+    for (size_t i = 0; i < kMaxKeyBytes; ++i) escaped += "%41";
+    const Scenario s = MustParse("v2;m3;s1;q9007199254740991.1000000000;ja::" + escaped + ";ad1000000000,x" + escaped);
+    CHECK(s.policy.retention_ms == kMaxTimeMs);
+    CHECK(s.policy.alarm_depth == 1'000'000'000);
+    CHECK(s.jobs[0].key == std::string(kMaxKeyBytes, 'A'));
+    CHECK(std::get<action::Redrive>(s.actions[0]).max == 1'000'000'000);
+    CHECK(std::get<action::ReleaseKey>(s.actions[1]).key == std::string(kMaxKeyBytes, 'A'));
+    CHECK(FormatScenario(s) ==
+          "v2;m3;s1;q9007199254740991.1000000000;ja::" + std::string(kMaxKeyBytes, 'A') + ";ad1000000000,x" +
+              std::string(kMaxKeyBytes, 'A'));
+    // A key the link cannot carry makes no link.
+    Scenario too_long = OneJob();
+    too_long.jobs[0].key = long_key;
+    CHECK(ShareScenario(too_long).status().code() == Code::kTooLarge);
+  }
+
+  TEST_CASE("the runner refuses a releaseKey with nothing to release and a redrive of an empty quarantine") {
+    struct Case {
+      const char* text;
+      const char* message;
+    };
+    const Case cases[] = {
+        {"v2;m3;s1;ok;ja::k;axk", "scenario action 1: releaseKey(\"k\") found no quarantined holder of that key"},
+        {"v2;m3;s1;ok;ja::k;ap,xother", "scenario action 2: releaseKey(\"other\") found no quarantined holder of that key"},
+        {"v2;m3;s1;ok;ja::k;ap,xk,xk", "scenario action 3: releaseKey(\"k\") found no quarantined holder of that key"},
+        {"v2;m3;s1;ok;ja::k,b::k;al,xk", "scenario action 2: releaseKey(\"k\") found no quarantined holder of that key"},
+        {"v2;m3;s1;ad1", "scenario action 1: redrive() found the quarantine empty"},
+        {"v2;m3;s1;ja:;as,d5", "scenario action 2: redrive() found the quarantine empty"},
+        {"v2;m3;s1;ja:,b:;ap,p,d5,d1", "scenario action 4: redrive() found the quarantine empty"},
+    };
+    for (const Case& c : cases) {
+      CAPTURE(c.text);
+      const Scenario s = MustParse(c.text);
+      Result<Queue> r = RunScenario(s);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.status().code() == Code::kFailedPrecondition);
+      CHECK(r.status().message() == c.message);
+      CHECK(ShareScenario(s).status().message() == c.message);
+      const ScenarioReach reach = PlayableActions(s);
+      CHECK(reach.playable == s.actions.size() - 1);
+      CHECK(reach.stopped.message() == c.message);
+    }
+    // Each accepted one is one queue action, whatever it moved.
+    Result<Queue> ok = RunScenario(MustParse("v2;m3;s1;ok;ja::k,b::k,c:;ap,p,xk,d5"));
+    REQUIRE(ok.ok());
+    CHECK(ok->stats().actions == 3 + 4);
+    CHECK(ok->quarantine_size() == 0);
+    // b was held by a, so the second process took c; the redrive moved a then c
+    // (oldest arrival first) behind b.
+    CHECK(Ids(ok->Ready()) == Strings{"b", "a", "c"});
+  }
+
+  TEST_CASE("random scenarios with orderings, quarantine settings, keys and the new actions round-trip") {
+    Prng prng(77);
+    const std::string alphabet[] = {"", "", "acct-7", "acct 9", "k;:,%", "é"};
+    for (int round = 0; round < 500; ++round) {
+      Scenario s;
+      s.policy.ordering = static_cast<Ordering>(prng.Below(3));
+      s.policy.retention_ms = prng.Below(3) == 0 ? static_cast<int64_t>(prng.Below(5000)) : 0;
+      s.policy.alarm_depth = prng.Below(3) == 0 ? static_cast<int64_t>(prng.Below(4)) : 0;
+      const size_t jobs = prng.Below(4);
+      for (size_t i = 0; i < jobs; ++i) s.jobs.push_back({"j" + std::to_string(i), "", alphabet[prng.Below(6)]});
+      const size_t actions = prng.Below(6);
+      bool v2_action = false;
+      for (size_t i = 0; i < actions; ++i) {
+        switch (prng.Below(4)) {
+          case 0: s.actions.push_back(action::Process{}); break;
+          case 1: {
+            const std::string key = alphabet[prng.Below(6)];
+            v2_action |= !key.empty();
+            s.actions.push_back(action::Enqueue{"e" + std::to_string(i), "", key});
+            break;
+          }
+          case 2: s.actions.push_back(action::ReleaseKey{"acct-" + std::to_string(prng.Below(10))}); v2_action = true; break;
+          default: s.actions.push_back(action::Redrive{1 + static_cast<int64_t>(prng.Below(1000))}); v2_action = true; break;
+        }
+      }
+      s.cursor = prng.Below(s.actions.size() + 1);
+      const bool keyed = std::any_of(s.jobs.begin(), s.jobs.end(), [](const JobSpec& j) { return !j.key.empty(); });
+      const bool v2 = keyed || v2_action || !s.policy.IsLessonOne();
+      const std::string text = FormatScenario(s);
+      CAPTURE(text);
+      CHECK(text.rfind(v2 ? "v2;" : "v1;", 0) == 0);
+      CHECK(MustParse(text) == s);
+      CHECK(FormatScenario(MustParse(text)) == text);
+      CHECK((text.find(";o") != std::string::npos) == (s.policy.ordering != Ordering::kNone));
+      CHECK((text.find(";q") != std::string::npos) == (s.policy.retention_ms != 0 || s.policy.alarm_depth != 0));
+    }
+  }
+
+  TEST_CASE("the released ordering fixture: keys hold, a release, a reorder, retention to the millisecond, the alarm, a redrive") {
+    std::string text = ReadFile(std::filesystem::path(DLQ_SOURCE_DIR) / "tests/fixtures/links/v2-ordering.link");
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    Scenario s = MustParse(text);
+    CHECK(FormatScenario(s) == text);  // released canonical
+    CHECK(s.policy.ordering == Ordering::kKey);
+    CHECK(s.policy.retention_ms == 1000);
+    CHECK(s.policy.alarm_depth == 2);
+    REQUIRE(s.jobs.size() == 3);
+    CHECK(s.jobs[0].key == "acct-7");
+    CHECK(s.jobs[1].key == "acct-7");
+    CHECK(s.jobs[2].key == "acct-9");
+    REQUIRE(s.actions.size() == 11);
+    CHECK(std::get<action::Enqueue>(s.actions[5]).key == "acct-9");
+    const auto at = [&s](size_t cursor) {
+      Scenario prefix = s;
+      prefix.cursor = cursor;
+      Result<Queue> q = RunScenario(prefix);
+      REQUIRE(q.ok());
+      return std::move(q).value();
+    };
+    // a is quarantined and holds acct-7: c (acct-9) runs past b, which waits.
+    Queue q = at(2);
+    CHECK(Ids(q.Completed()) == Strings{"c"});
+    REQUIRE(q.Ready().size() == 1);
+    CHECK(q.Ready()[0].id == "b");
+    CHECK(q.Ready()[0].held_by == "a");
+    // releaseKey lets b run; its completion past a is the one reorder.
+    q = at(3);
+    CHECK(q.Ready()[0].held_by.empty());
+    q = at(4);
+    CHECK(Ids(q.Completed()) == Strings{"c", "b"});
+    REQUIRE(q.Reorders().size() == 1);
+    CHECK(q.Reorders()[0].key == "acct-7");
+    CHECK(q.Reorders()[0].overtook == Strings{"a"});
+    // d quarantined at 400 makes two entries: the alarm is raised.
+    q = at(7);
+    CHECK(Ids(q.Quarantined()) == Strings{"a", "d"});
+    CHECK(q.alarm().raised);
+    // a arrived at 0 with retentionMs 1000: still kept at 999, dropped at exactly 1000.
+    q = at(8);
+    CHECK(q.now() == 999);
+    CHECK(Ids(q.Quarantined()) == Strings{"a", "d"});
+    q = at(9);
+    CHECK(q.now() == 1000);
+    CHECK(Ids(q.Quarantined()) == Strings{"d"});
+    CHECK(q.stats().expired == 1);
+    CHECK_FALSE(q.alarm().raised);  // the drop cleared it
+    // The redrive moves what is left (max 5, one entry); d then completes.
+    q = at(11);
+    CHECK(q.quarantine_size() == 0);
+    CHECK(Ids(q.Completed()) == Strings{"c", "b", "d"});
+    size_t kinds[3] = {0, 0, 0};  // alarm raised, alarm cleared, evidence expired
+    for (const Event& e : q.Timeline()) {
+      kinds[0] += e.kind == EventKind::kAlarmRaised;
+      kinds[1] += e.kind == EventKind::kAlarmCleared;
+      kinds[2] += e.kind == EventKind::kEvidenceExpired && e.time == 1000 && e.id == "a";
+    }
+    CHECK(kinds[0] == 1);
+    CHECK(kinds[1] == 1);
+    CHECK(kinds[2] == 1);
+    // The same script without key ordering runs b second: nothing holds it.
+    s.policy.ordering = Ordering::kNone;
+    s.cursor = 2;
+    Result<Queue> none = RunScenario(s);
+    REQUIRE(none.ok());
+    CHECK(Ids(none->Completed()) == Strings{"b"});
   }
 }

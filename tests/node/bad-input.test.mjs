@@ -61,12 +61,12 @@ test('ids and payloads: wrong types, empty ids and lone surrogates are refused, 
   q.dispose();
 });
 
-test('outcomes outside the three strings are refused even when nothing is ready', () => {
+test('outcomes outside the six strings are refused even when nothing is ready', () => {
   const q = lab.createQueue({ maxAttempts: 3 });
   throwsWith(assert, () => q.process('retry'), RangeError, 'invalid-argument',
-    /^outcome must be one of "success", "transient", "permanent", got "retry"$/);
+    /^outcome must be one of "success", "transient", "permanent", "undeserializable", "unknown-schema", "precondition", got "retry"$/);
   throwsWith(assert, () => q.process(0), TypeError, 'invalid-type',
-    /^outcome must be one of 'success', 'transient' or 'permanent', got 0$/);
+    /^outcome must be one of 'success', 'transient', 'permanent', 'undeserializable', 'unknown-schema' or 'precondition', got 0$/);
   assert.equal(q.stats().events, 0);
   q.dispose();
 });
@@ -95,9 +95,9 @@ test('scenario objects of the wrong shape are TypeErrors naming the field', () =
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, jobs: [{ id: 1 }] }), TypeError, 'invalid-type',
     /^scenario\.jobs\[0\]\.id must be a string, got 1$/);
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [{ type: 'retry' }] }), TypeError,
-    'invalid-type', /^scenario\.actions\[0\]\.type must be 'process', 'replay', 'enqueue', 'lease', 'settle', 'advance' or 'advanceToNext', got "retry"/);
+    'invalid-type', /^scenario\.actions\[0\]\.type must be 'process', 'replay', 'enqueue', 'lease', 'settle', 'advance', 'advanceToNext', 'releaseKey' or 'redrive', got "retry"/);
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [{ type: 'process', outcome: 'maybe' }] }),
-    RangeError, 'invalid-argument', /^scenario\.actions\[0\]\.outcome must be one of "success", "transient", "permanent", got "maybe"$/);
+    RangeError, 'invalid-argument', /^scenario\.actions\[0\]\.outcome must be one of "success", "transient", "permanent", "undeserializable", "unknown-schema", "precondition", got "maybe"$/);
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [], cursor: 1.5 }), RangeError, 'out-of-range',
     /^scenario\.cursor must be a non-negative integer, got 1\.5$/);
   // A cursor past 2^32 must not wrap around in the 32-bit wasm build.
@@ -167,7 +167,7 @@ test('strings past the core limits are refused before they reach wasm, with the 
   throwsWith(assert, () => q.process('transient', 'e'.repeat(65537)), RangeError, 'too-large',
     /^errorText must be at most 65536 bytes, got 65537 bytes$/);
   assert.deepEqual(q.stats(), { step: 0, ready: 1, completed: 0, quarantined: 0, events: 1, maxAttempts: 3, now: 0,
-    actions: 1, delayed: 0, leased: 0 });
+    actions: 1, delayed: 0, leased: 0, reorders: 0, expired: 0 });
   q.enqueue('edge', 'p'.repeat(payloadBytes));  // exactly at the limit is fine
   assert.equal(q.ready()[1].payload.length, payloadBytes);
   q.dispose();

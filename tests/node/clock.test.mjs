@@ -8,9 +8,23 @@ import assert from 'node:assert/strict';
 import { lab, linkFixtures, throwsWith } from './helpers.mjs';
 
 const ids = (jobs) => jobs.map((job) => job.id);
+// The core's class table (the article's defaults), as policy() gives it.
+const DEFAULT_CLASSES = {
+  transient: { retry: 'bounded', maxAttempts: 0, backoff: 'policy', alert: false },
+  permanent: { retry: 'never', maxAttempts: 0, backoff: 'policy', alert: false },
+  undeserializable: { retry: 'never', maxAttempts: 0, backoff: 'policy', alert: false },
+  'unknown-schema': { retry: 'never', maxAttempts: 0, backoff: 'policy', alert: true },
+  precondition: {
+    retry: 'bounded', maxAttempts: 2, backoff: { kind: 'fixed', baseMs: 1000, capMs: 1000, jitter: 'none' }, alert: false,
+  },
+  crash: { retry: 'bounded', maxAttempts: 0, backoff: 'policy', alert: false },
+};
 const DEFAULT_POLICY = {
   maxAttempts: 3, backoff: { kind: 'none', baseMs: 1000, capMs: 60000, jitter: 'none' }, leaseMs: 30000, seed: 1,
+  classes: DEFAULT_CLASSES, ordering: 'none', quarantine: { retentionMs: 0, alarmDepth: 0 },
 };
+// What policy() adds to an options object that sets none of ordering and quarantine.
+const DEFAULT_OPERATION = { ordering: 'none', quarantine: { retentionMs: 0, alarmDepth: 0 } };
 
 /** Everything a refused call must leave as it was. */
 function snapshot(q) {
@@ -30,23 +44,27 @@ test('createQueue: absent fields take the core\'s defaults; policy() gives the w
     leaseMs: 86400000, seed: 4294967295,
   };
   const q = lab.createQueue(full);
-  assert.deepEqual(q.policy(), full);
+  assert.deepEqual(q.policy(), { ...full, classes: DEFAULT_CLASSES, ...DEFAULT_OPERATION });
   const again = lab.createQueue(q.policy());  // an options object, as createQueue takes it
-  assert.deepEqual(again.policy(), full);
+  assert.deepEqual(again.policy(), { ...full, classes: DEFAULT_CLASSES, ...DEFAULT_OPERATION });
   assert.notEqual(q.policy(), q.policy(), 'a fresh copy each time');
   q.dispose();
   again.dispose();
 });
 
 test('lab.integerFields is the core\'s table of integer ranges, frozen', () => {
-  assert.deepEqual(lab.integerFields, {
+  const expected = {
     maxAttempts: { min: 1, max: 1000000 },
     'backoff.baseMs': { min: 1, max: 86400000 },
     'backoff.capMs': { min: 1, max: 86400000 },
     leaseMs: { min: 1, max: 86400000 },
     seed: { min: 0, max: 4294967295 },
     ms: { min: 0, max: Number.MAX_SAFE_INTEGER },
-  });
+    'classes.<class>.maxAttempts': { min: 0, max: 1000000 },
+  };
+  // These rows first, in the core's order (rows the core adds later follow them).
+  assert.deepEqual(Object.keys(lab.integerFields).slice(0, 7), Object.keys(expected));
+  for (const [name, range] of Object.entries(expected)) assert.deepEqual(lab.integerFields[name], range, name);
   assert.ok(Object.isFrozen(lab.integerFields) && Object.isFrozen(lab.integerFields.ms));
   assert.equal(lab.integerFields.maxAttempts.max, lab.maxAttemptsLimit);
 });
@@ -162,7 +180,7 @@ test('a lease counts the attempt at once; settle ends it like process()', () => 
   assert.equal(q.stats().actions, 3);
   assert.deepEqual(q.settle('lease-1', 'success'), { id: 'a', attempt: 1, outcome: 'success', disposition: 'completed' });
   assert.deepEqual(q.leased(), []);
-  assert.deepEqual(q.completed(), [{ id: 'a', payload: 'pay', attempts: 1 }]);
+  assert.deepEqual(q.completed(), [{ id: 'a', payload: 'pay', attempts: 1, key: null }]);
   const settled = q.timeline(2, 1)[0];
   assert.equal(settled.text, '#3 step 1 at 7ms attempt "a" 1/3 success lease lease-1 -> completed');
   assert.equal(settled.token, 'lease-1');
@@ -220,10 +238,10 @@ test('an expired lease keeps its attempt and counts as a transient failure, to e
   assert.equal(q.stats().leased, 1);
   q.advance(1);
   assert.equal(q.stats().leased, 0);
-  assert.deepEqual(q.ready(), [{ id: 'a', payload: '', attempts: 1 }]);
+  assert.deepEqual(q.ready(), [{ id: 'a', payload: '', attempts: 1, key: null, heldBy: null }]);
   const expired = q.timeline(2, 1)[0];
   assert.deepEqual({ ...expired, explanation: undefined }, {
-    seq: 3, step: 1, action: 4, time: 100, kind: 'expired', id: 'a', attempts: 1, maxAttempts: 2, disposition: 'requeued',
+    seq: 3, step: 1, action: 4, time: 100, kind: 'expired', id: 'a', attempts: 1, maxAttempts: 2, class: 'crash', disposition: 'requeued',
     error: 'lease-1 expired after 100 ms without a settle', token: 'lease-1',
     text: '#3 step 1 at 100ms expired "a" 1/2 lease lease-1 -> requeued', explanation: undefined,
   });
@@ -232,6 +250,7 @@ test('an expired lease keeps its attempt and counts as a transient failure, to e
   assert.equal(q.advanceToNext(), 200);
   assert.deepEqual(q.quarantined(), [{
     id: 'a', payload: '', attempts: 2, reason: 'exhausted', lastError: 'lease-2 expired after 100 ms without a settle', step: 2,
+    class: 'crash', alert: false, arrivedAt: 200, firstAttemptAt: 0, key: null,
   }]);
   const last = q.timeline().slice(-2);
   assert.deepEqual(last.map((e) => [e.kind, e.reason]), [['expired', 'exhausted'], ['quarantined', 'exhausted']]);
@@ -304,12 +323,15 @@ function simulateWorstCase(policy) {
 }
 
 test('worstCase() is reached exactly by a simulation in which every lease expires (jitter none)', () => {
+  // The default precondition rule (a 1 s retry) would dominate the bounded path;
+  // these cases are about the policy's own backoff, so that class does not retry.
+  const classes = { precondition: { retry: 'never' } };
   const policies = [
-    { maxAttempts: 1, leaseMs: 1000 },
-    { maxAttempts: 4, leaseMs: 1000 },
-    { maxAttempts: 4, backoff: { kind: 'fixed', baseMs: 250 }, leaseMs: 1000 },
-    { maxAttempts: 6, backoff: { kind: 'exponential', baseMs: 100, capMs: 1000 }, leaseMs: 500 },
-    { maxAttempts: 5, backoff: { kind: 'exponential', baseMs: 100, capMs: 100 } },
+    { maxAttempts: 1, leaseMs: 1000, classes },
+    { maxAttempts: 4, leaseMs: 1000, classes },
+    { maxAttempts: 4, backoff: { kind: 'fixed', baseMs: 250 }, leaseMs: 1000, classes },
+    { maxAttempts: 6, backoff: { kind: 'exponential', baseMs: 100, capMs: 1000 }, leaseMs: 500, classes },
+    { maxAttempts: 5, backoff: { kind: 'exponential', baseMs: 100, capMs: 100 }, classes },
   ];
   for (const policy of policies) {
     const q = lab.createQueue(policy);
@@ -320,10 +342,15 @@ test('worstCase() is reached exactly by a simulation in which every lease expire
   const q = lab.createQueue(policies[3]);
   assert.deepEqual(q.worstCase(), { attempts: 6, timeMs: 6 * 500 + 100 + 200 + 400 + 800 + 1000 });
   q.dispose();
+  // With the default class table, a precondition failure's own 1 s retry is the
+  // longest wait after attempt 1.
+  const defaults = lab.createQueue({ ...policies[3], classes: undefined });
+  assert.deepEqual(defaults.worstCase(), { attempts: 6, timeMs: 6 * 500 + 1000 + 200 + 400 + 800 + 1000 });
+  defaults.dispose();
   // Jittered runs stay within it.
   for (const jitter of ['full', 'equal', 'decorrelated']) {
     for (let seed = 0; seed < 10; seed++) {
-      const policy = { maxAttempts: 6, backoff: { kind: 'exponential', baseMs: 100, capMs: 2000, jitter }, leaseMs: 500, seed };
+      const policy = { maxAttempts: 6, backoff: { kind: 'exponential', baseMs: 100, capMs: 2000, jitter }, leaseMs: 500, seed, classes };
       const bound = lab.createQueue(policy);
       assert.ok(simulateWorstCase(policy).timeMs <= bound.worstCase().timeMs, `${jitter} seed ${seed}`);
       bound.dispose();
@@ -361,6 +388,7 @@ test('views of delayed jobs and leases read in slices; stats() keeps its lesson-
   assert.deepEqual(q.leased(1, 5).map((l) => l.token), ['lease-2']);
   assert.deepEqual(q.stats(), {
     step: 4, ready: 1, completed: 0, quarantined: 0, events: 11, maxAttempts: 3, now: 0, actions: 5, delayed: 2, leased: 2,
+    reorders: 0, expired: 0,
   });
   q.dispose();
 });
@@ -441,9 +469,9 @@ test('bad arguments to the new queue methods are refused by name, and nothing ch
   throwsWith(assert, () => q.settle(1, 'success'), TypeError, 'invalid-type', /^token must be a string, got 1$/);
   throwsWith(assert, () => q.settle(undefined, 'success'), TypeError, 'invalid-type', /^token must be a string, got undefined$/);
   throwsWith(assert, () => q.settle('lease-1'), TypeError, 'invalid-type',
-    /^outcome must be one of 'success', 'transient' or 'permanent', got undefined$/);
+    /^outcome must be one of 'success', 'transient', 'permanent', 'undeserializable', 'unknown-schema' or 'precondition', got undefined$/);
   throwsWith(assert, () => q.settle('lease-1', 'retry'), RangeError, 'invalid-argument',
-    /^outcome must be one of "success", "transient", "permanent", got "retry"$/);
+    /^outcome must be one of "success", "transient", "permanent", "undeserializable", "unknown-schema", "precondition", got "retry"$/);
   throwsWith(assert, () => q.settle('lease-1', 'success', 7), TypeError, 'invalid-type', /^errorText must be a string, got 7$/);
   throwsWith(assert, () => q.settle('lease-\uDC00', 'success'), TypeError, 'invalid-type', /^token must be a well-formed string/);
   throwsWith(assert, () => q.settle('x'.repeat(200 * 1024 * 1024), 'success'), RangeError, 'too-large',
@@ -516,12 +544,14 @@ test('link v2 carries the policy and the new actions: objects round-trip through
   const parsed = lab.parseScenario(link);
   assert.deepEqual(parsed, {
     ...TIMED,
+    classes: DEFAULT_CLASSES,
+    ...DEFAULT_OPERATION,
     actions: TIMED.actions.map((action) => (action.type === 'process' || action.type === 'settle' ? { error: '', ...action } : action)),
   });
   assert.equal(lab.formatScenario(parsed), link);
   assert.deepEqual(lab.parseScenario('v2;m2;bf500.500n;l1000;s1;ja:,b:;al,l,k2s:ok,w1000,n;c3'), {
     maxAttempts: 2, backoff: { kind: 'fixed', baseMs: 500, capMs: 500, jitter: 'none' }, leaseMs: 1000, seed: 1,
-    jobs: [{ id: 'a', payload: '' }, { id: 'b', payload: '' }],
+    classes: DEFAULT_CLASSES, ...DEFAULT_OPERATION, jobs: [{ id: 'a', payload: '' }, { id: 'b', payload: '' }],
     actions: [{ type: 'lease' }, { type: 'lease' }, { type: 'settle', token: 'lease-2', outcome: 'success', error: 'ok' },
       { type: 'advance', ms: 1000 }, { type: 'advanceToNext' }],
     cursor: 3,
@@ -557,11 +587,11 @@ test('scenario objects: bad policy fields and bad new actions are refused by nam
     [{ ...one, actions: [{ type: 'settle', token: '', outcome: 'success' }] }, RangeError, 'invalid-argument',
       /^scenario\.actions\[0\]\.token must be a lease token "lease-<n>" with n from 1 to 4294967295, got ""$/],
     [{ ...one, actions: [{ type: 'settle', token: 'lease-1', outcome: 'retry' }] }, RangeError, 'invalid-argument',
-      /^scenario\.actions\[0\]\.outcome must be one of "success", "transient", "permanent", got "retry"$/],
+      /^scenario\.actions\[0\]\.outcome must be one of "success", "transient", "permanent", "undeserializable", "unknown-schema", "precondition", got "retry"$/],
     [{ ...one, actions: [{ type: 'settle', token: 1, outcome: 'success' }] }, TypeError, 'invalid-type',
       /^scenario\.actions\[0\]\.token must be a string, got 1$/],
     [{ ...one, actions: [{ type: 'settle', token: 'lease-1' }] }, TypeError, 'invalid-type',
-      /^scenario\.actions\[0\]\.outcome must be one of 'success', 'transient' or 'permanent', got undefined$/],
+      /^scenario\.actions\[0\]\.outcome must be one of 'success', 'transient', 'permanent', 'undeserializable', 'unknown-schema' or 'precondition', got undefined$/],
     [{ ...one, actions: [{ type: 'advance', ms: '5' }] }, TypeError, 'invalid-type',
       /^scenario\.actions\[0\]\.ms must be an integer from 0 to 9007199254740991, got "5" \(a string\)$/],
     [{ ...one, actions: [{ type: 'advance' }] }, TypeError, 'invalid-type', /^scenario\.actions\[0\]\.ms must be an integer .*, got undefined$/],
@@ -569,7 +599,7 @@ test('scenario objects: bad policy fields and bad new actions are refused by nam
       /^scenario\.actions\[0\]\.ms must be an integer from 0 to 9007199254740991, got -1$/],
     [{ ...one, actions: [{ type: 'advance', ms: 0.5 }] }, RangeError, 'out-of-range', /^scenario\.actions\[0\]\.ms .*, got 0\.5$/],
     [{ ...one, actions: [{ type: 'Lease' }] }, TypeError, 'invalid-type',
-      /^scenario\.actions\[0\]\.type must be 'process', 'replay', 'enqueue', 'lease', 'settle', 'advance' or 'advanceToNext', got "Lease" \(a string\)$/],
+      /^scenario\.actions\[0\]\.type must be 'process', 'replay', 'enqueue', 'lease', 'settle', 'advance', 'advanceToNext', 'releaseKey' or 'redrive', got "Lease" \(a string\)$/],
   ];
   for (const [scenario, Kind, code, message] of cases) {
     for (const entry of ['runScenario', 'formatScenario', 'playableActions']) {

@@ -13,8 +13,8 @@ test('a/b example: a transient failure lets b run next', () => {
     { id: 'a', attempt: 1, outcome: 'transient', disposition: 'requeued' });
   assert.deepEqual(ids(q.ready()), ['b', 'a']);
   assert.deepEqual(q.process('success'), { id: 'b', attempt: 1, outcome: 'success', disposition: 'completed' });
-  assert.deepEqual(q.ready(), [{ id: 'a', payload: 'A', attempts: 1 }]);
-  assert.deepEqual(q.completed(), [{ id: 'b', payload: 'B', attempts: 1 }]);
+  assert.deepEqual(q.ready(), [{ id: 'a', payload: 'A', attempts: 1, key: null, heldBy: null }]);
+  assert.deepEqual(q.completed(), [{ id: 'b', payload: 'B', attempts: 1, key: null }]);
   q.dispose();
 });
 
@@ -28,7 +28,8 @@ for (const budget of [1, 2, 3]) {
     assert.deepEqual(q.process('transient', 'still down'),
       { id: 'j', attempt: budget, outcome: 'transient', disposition: 'quarantined', reason: 'exhausted' });
     assert.deepEqual(q.quarantined(), [
-      { id: 'j', payload: 'payload', attempts: budget, reason: 'exhausted', lastError: 'still down', step: budget },
+      { id: 'j', payload: 'payload', attempts: budget, reason: 'exhausted', lastError: 'still down', step: budget,
+        class: 'transient', alert: false, arrivedAt: 0, firstAttemptAt: 0, key: null },
     ]);
     assert.deepEqual(q.ready(), []);
     q.dispose();
@@ -42,7 +43,8 @@ test('permanent failure quarantines at once with budget left', () => {
   assert.deepEqual(q.process('permanent', 'parse error'),
     { id: 'poison', attempt: 1, outcome: 'permanent', disposition: 'quarantined', reason: 'permanent' });
   assert.deepEqual(q.quarantined(), [
-    { id: 'poison', payload: '{not json', attempts: 1, reason: 'permanent', lastError: 'parse error', step: 1 },
+    { id: 'poison', payload: '{not json', attempts: 1, reason: 'permanent', lastError: 'parse error', step: 1,
+      class: 'permanent', alert: false, arrivedAt: 0, firstAttemptAt: 0, key: null },
   ]);
   assert.deepEqual(ids(q.ready()), ['good']);
   q.dispose();
@@ -62,9 +64,9 @@ test('an invalid outcome is refused on an empty and on a non-empty queue, and no
   for (const bad of [undefined, null, 1, true, {}, ['success']]) {
     assert.throws(() => q.process(bad), { name: 'TypeError', code: 'invalid-type' });
   }
-  assert.deepEqual(q.ready(), [{ id: 'a', payload: 'A', attempts: 0 }]);
+  assert.deepEqual(q.ready(), [{ id: 'a', payload: 'A', attempts: 0, key: null, heldBy: null }]);
   assert.deepEqual(q.stats(), { step: 0, ready: 1, completed: 0, quarantined: 0, events: 1, maxAttempts: 3, now: 0,
-    actions: 1, delayed: 0, leased: 0 });
+    actions: 1, delayed: 0, leased: 0, reorders: 0, expired: 0 });
   q.dispose();
 });
 
@@ -84,7 +86,8 @@ test('replay resets attempts and appends at the tail; a second replay answers fa
   q.process('transient');  // x exhausted
   assert.deepEqual(ids(q.quarantined()), ['x']);
   assert.equal(q.replay('x'), true);
-  assert.deepEqual(q.ready(), [{ id: 'y', payload: 'Y', attempts: 1 }, { id: 'x', payload: 'X', attempts: 0 }]);
+  assert.deepEqual(q.ready(), [{ id: 'y', payload: 'Y', attempts: 1, key: null, heldBy: null },
+    { id: 'x', payload: 'X', attempts: 0, key: null, heldBy: null }]);
   assert.equal(q.replay('x'), false);
   assert.equal(q.replay('y'), false);
   assert.equal(q.replay('never-given'), false);
@@ -125,9 +128,10 @@ test('views are fresh copies: mutating them never changes the queue', () => {
   quarantined[0].lastError = 'changed';
   quarantined.length = 0;
   q.timeline()[0].id = 'changed';
-  assert.deepEqual(q.ready(), [{ id: 'c', payload: 'C', attempts: 0 }]);
-  assert.deepEqual(q.completed(), [{ id: 'b', payload: 'B', attempts: 1 }]);
-  assert.deepEqual(q.quarantined(), [{ id: 'a', payload: 'A', attempts: 1, reason: 'permanent', lastError: 'bad', step: 1 }]);
+  assert.deepEqual(q.ready(), [{ id: 'c', payload: 'C', attempts: 0, key: null, heldBy: null }]);
+  assert.deepEqual(q.completed(), [{ id: 'b', payload: 'B', attempts: 1, key: null }]);
+  assert.deepEqual(q.quarantined(), [{ id: 'a', payload: 'A', attempts: 1, reason: 'permanent', lastError: 'bad', step: 1,
+    class: 'permanent', alert: false, arrivedAt: 0, firstAttemptAt: 0, key: null }]);
   assert.equal(q.timeline()[0].id, 'a');
   assert.notEqual(q.ready(), q.ready());
   q.dispose();

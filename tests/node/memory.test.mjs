@@ -33,6 +33,30 @@ function cycle(i) {
   timed.worstCase();
   timed.timeline();
   timed.dispose();
+  // Keys, ordering and an operable quarantine: keyed batches (packed, and with NUL), holds, releases,
+  // reorders, retention drops, the alarm, redrive and their views.
+  const keyed = lab.createQueue({ maxAttempts: 2, ordering: i % 2 ? 'key' : 'none', quarantine: { retentionMs: 30, alarmDepth: 1 } });
+  keyed.enqueue('a', 'A', { key: `acct-${i}` });
+  keyed.enqueueMany([{ id: 'b', payload: 'B', key: `acct-${i}` }, { id: 'c', payload: 'C' }, { id: 'd', payload: 'D', key: 'k\0' }]);
+  keyed.process('permanent', `error ${i}`);
+  keyed.ready();
+  keyed.releaseKey(`acct-${i}`);
+  keyed.process('success');
+  keyed.reorders();
+  keyed.quarantined();
+  keyed.completed();
+  keyed.alarm();
+  keyed.redrive({ max: 5 });
+  keyed.process('transient');
+  keyed.process('transient');
+  keyed.process('permanent');
+  keyed.advance(30);
+  keyed.stats();
+  keyed.timeline();
+  keyed.policy();
+  try { keyed.enqueueMany([{ id: 'e', payload: '', key: 'k' }, { id: 'a', payload: '', key: 'k' }]); } catch { /* refused on purpose */ }
+  try { keyed.redrive({ max: 0 }); } catch { /* refused on purpose */ }
+  keyed.dispose();
 }
 
 test('10,000 create/use/dispose cycles leave the heap and the memory size where they were', () => {
@@ -52,6 +76,8 @@ test('a scenario that fails to load frees its queue too', () => {
     assert.throws(() => lab.createQueue({ maxAttempts: 0 }), { code: 'out-of-range' });
     assert.throws(() => lab.runScenario({ maxAttempts: 3, jobs: [{ id: 'a' }], actions: [{ type: 'lease' }, { type: 'settle', token: 'lease-2', outcome: 'success' }] }),
       { code: 'stale-lease' });
+    assert.throws(() => lab.runScenario({ maxAttempts: 3, ordering: 'key', jobs: [{ id: 'a', key: 'k' }], actions: [{ type: 'releaseKey', key: 'k' }] }),
+      { code: 'failed-precondition' });
   }
   assert.equal(lab.heapInUse(), heap);
 });

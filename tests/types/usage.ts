@@ -3,6 +3,9 @@
 import {
   loadLab, type AttemptResult, type TimelineEvent, type Lab, type LabError, type Lease, type Policy, type QueueOptions,
   type ScenarioAction, type ParsedScenario, type DelayedJob, type LeasedJob, type WorstCase, type ErrorCode,
+  type Outcome, type FailureClass, type Retry, type ClassTable, type ClassRule, type ResolvedClassRule, type ClassOptions,
+  type QuarantineEntry, type EventKind, type BackoffOptions, type Ordering, type QuarantineOptions, type ReadyJob,
+  type KeyedJob, type JobInput, type Reorder, type Alarm, type QueueStats,
 } from 'dlq-lab';
 
 async function main(): Promise<void> {
@@ -93,8 +96,128 @@ async function main(): Promise<void> {
   timed.dispose();
   void [next, now, dueAt, token, worst, jitter, when, until, eventToken, eventDelay, kinds, stale, range, parsedSeed];
 
-  // @ts-expect-error: outcomes are three fixed strings
+  // Failure classes.
+  const classOptions: ClassOptions = {
+    precondition: { maxAttempts: 3 }, 'unknown-schema': { alert: false }, crash: { retry: 'never' },
+    transient: { backoff: { kind: 'fixed', baseMs: 100 } }, permanent: { backoff: 'policy' },
+  };
+  const classed = lab.createQueue({ maxAttempts: 4, classes: classOptions });
+  classed.enqueueMany([{ id: 'a', payload: '' }, { id: 'b', payload: '' }]);
+  const failing: Outcome = 'unknown-schema';
+  classed.process(failing, 'schema v9');
+  classed.settle(classed.lease()!.token, 'undeserializable');
+  const entry: QuarantineEntry = classed.quarantined()[0]!;
+  const entryClass: FailureClass = entry.class;
+  const alerted: boolean = entry.alert;
+  const waited: number = entry.arrivedAt - entry.firstAttemptAt;
+  const table: ClassTable = classed.policy().classes;
+  const configured: ClassRule = table.precondition;
+  const configuredBackoff: Required<BackoffOptions> | 'policy' = configured.backoff;
+  const inForce: ResolvedClassRule = classed.rules().crash;
+  const inForceMs: number = inForce.maxAttempts + inForce.backoff.baseMs;
+  const retry: Retry = inForce.retry;
+  const eventClass: FailureClass | undefined = classed.timeline()[0]!.class;
+  const alertKind: EventKind = 'alert';
+  const everyOutcome: readonly Outcome[] = lab.outcomes;
+  const everyClass: readonly FailureClass[] = lab.failureClasses;
+  lab.createQueue(classed.policy()).dispose();
+  const classedLink: string = lab.formatScenario({
+    maxAttempts: 3, classes: { precondition: { maxAttempts: 2 } }, jobs: [{ id: 'a' }],
+    actions: [{ type: 'lease' }, { type: 'settle', token: 'lease-1', outcome: 'precondition' }, { type: 'process', outcome: 'unknown-schema' }],
+  });
+  const parsedClasses: ClassTable = lab.parseScenario(classedLink).classes;
+  const classRange: number = lab.integerFields['classes.<class>.maxAttempts'].max;
+  classed.dispose();
+  void [entryClass, alerted, waited, configuredBackoff, inForceMs, retry, eventClass, alertKind, everyOutcome, everyClass,
+    parsedClasses, classRange];
+
+  // Ordering and an operable quarantine.
+  const ordering: Ordering = 'key';
+  const operated: QuarantineOptions = { retentionMs: 60_000, alarmDepth: 5 };
+  const accounts = lab.createQueue({ maxAttempts: 3, ordering, quarantine: operated });
+  lab.createQueue({ maxAttempts: 3, ordering: 'stall', quarantine: {} }).dispose();
+  accounts.enqueue('a', 'pay 1', { key: 'acct-7' });
+  accounts.enqueue('b', 'pay 2', {});
+  accounts.enqueue('c', 'pay 3');
+  const batch: JobInput[] = [{ id: 'd', payload: '', key: 'acct-9' }, { id: 'e', payload: '' }];
+  accounts.enqueueMany(batch);
+  accounts.process('permanent');
+  const held: ReadyJob = accounts.ready()[0]!;
+  const holder: string | null = held.heldBy;
+  const heldKey: string | null = held.key;
+  const done: KeyedJob[] = accounts.completed();
+  const quarantinedKey: string | null = accounts.quarantined()[0]!.key;
+  const released: number = accounts.releaseKey('acct-7');
+  const moved: number = accounts.redrive({ max: 10 });
+  const alarm: Alarm = accounts.alarm();
+  const alarmed: boolean = alarm.raised && alarm.depth >= alarm.threshold;
+  const reorders: Reorder[] = accounts.reorders(0, 5);
+  const overtook: string[] = reorders.flatMap((r) => r.overtook.concat(r.id, r.key));
+  const counts: QueueStats = accounts.stats();
+  const brokenOrder: number = counts.reorders + counts.expired;
+  const configuredOrdering: Ordering = accounts.policy().ordering;
+  const retention: number = accounts.policy().quarantine.retentionMs + accounts.policy().quarantine.alarmDepth;
+  const reorderEvent = accounts.timeline().find((e) => e.kind === 'reorder');
+  const eventKey: string | undefined = reorderEvent?.key;
+  const eventOvertook: string[] | undefined = reorderEvent?.overtook;
+  const eventDepth: number | undefined = reorderEvent?.depth;
+  const newKinds: EventKind[] = ['reorder', 'key-released', 'evidence-expired', 'alarm-raised', 'alarm-cleared'];
+  const keyLimit: number = lab.limits.keyBytes + lab.integerFields['quarantine.retentionMs'].max +
+    lab.integerFields['quarantine.alarmDepth'].max + lab.integerFields.max.min;
+  const orderedLink: string = lab.formatScenario({
+    maxAttempts: 3, ordering: 'key', quarantine: { alarmDepth: 2 }, jobs: [{ id: 'a', key: 'acct-7' }, { id: 'b' }],
+    actions: [{ type: 'process', outcome: 'permanent' }, { type: 'releaseKey', key: 'acct-7' }, { type: 'redrive', max: 1 },
+      { type: 'enqueue', id: 'c', key: 'acct-7' }],
+  });
+  const parsedOrdered = lab.parseScenario(orderedLink);
+  const parsedOrdering: Ordering = parsedOrdered.ordering;
+  const parsedJobKey: string | undefined = parsedOrdered.jobs[0]!.key;
+  for (const action of parsedOrdered.actions) {
+    if (action.type === 'releaseKey') {
+      const releasedKey: string = action.key;
+      void releasedKey;
+    } else if (action.type === 'redrive') {
+      const max: number = action.max;
+      void max;
+    }
+  }
+  accounts.dispose();
+  void [holder, heldKey, done, quarantinedKey, released, moved, alarmed, overtook, brokenOrder, configuredOrdering, retention, eventKey,
+    eventOvertook, eventDepth, newKinds, keyLimit, parsedOrdering, parsedJobKey];
+
+  // @ts-expect-error: ordering is one of three fixed strings
+  lab.createQueue({ maxAttempts: 3, ordering: 'fifo' });
+  // @ts-expect-error: retentionMs is a number
+  lab.createQueue({ maxAttempts: 3, quarantine: { retentionMs: '1000' } });
+  // @ts-expect-error: a key is a string
+  q.enqueue('k', '', { key: 7 });
+  // @ts-expect-error: a job's key is a string or absent, never null
+  q.enqueueMany([{ id: 'k', payload: '', key: null }]);
+  // @ts-expect-error: redrive takes an options object
+  q.redrive(5);
+  // @ts-expect-error: releaseKey takes a key
+  q.releaseKey();
+  // @ts-expect-error: a ready job's holder may be null
+  const notNull: string = q.ready()[0]!.heldBy;
+  void notNull;
+  // @ts-expect-error: a redrive action needs its max
+  lab.formatScenario({ maxAttempts: 3, actions: [{ type: 'redrive' }] });
+
+  // @ts-expect-error: outcomes are six fixed strings
   q.process('retry');
+  // @ts-expect-error: 'crash' is a failure class, not an outcome a worker reports
+  q.process('crash');
+  // @ts-expect-error: classes are six fixed names
+  lab.createQueue({ maxAttempts: 3, classes: { poison: { retry: 'never' } } });
+  // @ts-expect-error: retry is 'never' or 'bounded'
+  lab.createQueue({ maxAttempts: 3, classes: { transient: { retry: 'always' } } });
+  // @ts-expect-error: alert is a boolean
+  lab.createQueue({ maxAttempts: 3, classes: { transient: { alert: 'yes' } } });
+  // @ts-expect-error: a class's backoff is a backoff object or 'policy'
+  lab.createQueue({ maxAttempts: 3, classes: { transient: { backoff: 'none' } } });
+  // @ts-expect-error: a rule in force always has a backoff object
+  const notPolicy: 'policy' = q.rules().transient.backoff;
+  void notPolicy;
   // @ts-expect-error: maxAttempts is required
   lab.createQueue({});
   // @ts-expect-error: replay takes an id
