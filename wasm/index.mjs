@@ -249,7 +249,7 @@ function checkOutcome(name, value) {
 function checkKey(name, value, required = false) {
   if (value === undefined && !required) return 0;
   if (typeof value !== 'string' || value.length === 0) {
-    const expected = required ? 'a non-empty string' : 'a non-empty string, or left out for no key';
+    const expected = required ? 'a non-empty string' : 'a non-empty string, or null (or left out) for no key';
     throw typeError(`${name} must be ${expected}, got ${describe(value)}`);
   }
   checkString(name, value);

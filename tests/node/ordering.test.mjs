@@ -376,13 +376,26 @@ test('bad ordering and quarantine options are refused by name: TypeErrors for ty
   }
 });
 
+test('a null key is no key, as the views report it, so a view can be enqueued again', () => {
+  const q = lab.createQueue({ maxAttempts: 3, ordering: 'key' });
+  q.enqueue('a', '', { key: null });
+  q.enqueueMany([{ id: 'b', payload: '', key: null }]);
+  assert.deepEqual(q.ready().map((j) => j.key), [null, null]);
+  const copy = lab.createQueue({ maxAttempts: 3 });
+  copy.enqueueMany(q.ready().map(({ id, payload, key }) => ({ id, payload, key })));
+  assert.equal(copy.stats().ready, 2);
+  const run = lab.runScenario({ maxAttempts: 3, jobs: [{ id: 'a', key: null }] });
+  assert.equal(run.ready()[0].key, null);
+  for (const queue of [q, copy, run]) queue.dispose();
+});
+
 test('bad keys, releaseKey, redrive and reorders arguments are refused by name, and nothing changes', () => {
   const q = accounts({ ordering: 'key' });
   q.process('permanent');
   const before = snapshot(q);
   const heap = lab.heapInUse();
   const overKey = 'k'.repeat(lab.limits.keyBytes + 1);
-  const optional = 'must be a non-empty string, or left out for no key, got';
+  const optional = 'must be a non-empty string, or null \\(or left out\\) for no key, got';
   const cases = [
     // enqueue's options and key
     [() => q.enqueue('x', '', 5), TypeError, 'invalid-type', /^options must be an object such as \{ key: 'acct-7' \}, got 5$/],
@@ -390,7 +403,6 @@ test('bad keys, releaseKey, redrive and reorders arguments are refused by name, 
     [() => q.enqueue('x', '', 'acct-7'), TypeError, 'invalid-type', /^options must be an object such as .*, got "acct-7" \(a string\)$/],
     [() => q.enqueue('x', '', ['acct-7']), TypeError, 'invalid-type', /^options must be an object such as .*, got an array$/],
     [() => q.enqueue('x', '', { key: 7 }), TypeError, 'invalid-type', new RegExp(`^key ${optional} 7$`)],
-    [() => q.enqueue('x', '', { key: null }), TypeError, 'invalid-type', new RegExp(`^key ${optional} null$`)],
     [() => q.enqueue('x', '', { key: '' }), TypeError, 'invalid-type', new RegExp(`^key ${optional} "" \\(a string\\)$`)],
     [() => q.enqueue('x', '', { key: '\uD800k' }), TypeError, 'invalid-type', /^key must be a well-formed string, but it has a lone surrogate at index 0$/],
     [() => q.enqueue('x', '', { key: overKey }), RangeError, 'too-large', /^key must be at most 1024 bytes, got 1025 bytes$/],
@@ -399,7 +411,6 @@ test('bad keys, releaseKey, redrive and reorders arguments are refused by name, 
     // enqueueMany's keys, by index
     [() => q.enqueueMany([{ id: 'x', payload: '' }, { id: 'y', payload: '', key: 7 }]), TypeError, 'invalid-type',
       new RegExp(`^jobs\\[1\\]\\.key ${optional} 7$`)],
-    [() => q.enqueueMany([{ id: 'x', payload: '', key: null }]), TypeError, 'invalid-type', new RegExp(`^jobs\\[0\\]\\.key ${optional} null$`)],
     [() => q.enqueueMany([{ id: 'x', payload: '', key: '' }]), TypeError, 'invalid-type', new RegExp(`^jobs\\[0\\]\\.key ${optional} ""`)],
     [() => q.enqueueMany([{ id: 'x', payload: '', key: 'k\uDC00' }]), TypeError, 'invalid-type',
       /^jobs\[0\]\.key must be a well-formed string, but it has a lone surrogate at index 1$/],
@@ -440,12 +451,11 @@ test('scenario keys and the new actions are checked by name before anything runs
   const one = { maxAttempts: 3, jobs: [{ id: 'a' }] };
   const overKey = 'k'.repeat(lab.limits.keyBytes + 1);
   const cases = [
-    [{ ...one, jobs: [{ id: 'a', key: 7 }] }, TypeError, 'invalid-type', /^scenario\.jobs\[0\]\.key must be a non-empty string, or left out for no key, got 7$/],
-    [{ ...one, jobs: [{ id: 'a', key: null }] }, TypeError, 'invalid-type', /^scenario\.jobs\[0\]\.key must be a non-empty string, or left out for no key, got null$/],
+    [{ ...one, jobs: [{ id: 'a', key: 7 }] }, TypeError, 'invalid-type', /^scenario\.jobs\[0\]\.key must be a non-empty string, or null \(or left out\) for no key, got 7$/],
     [{ ...one, jobs: [{ id: 'a', key: '' }] }, TypeError, 'invalid-type', /^scenario\.jobs\[0\]\.key must be a non-empty string/],
     [{ ...one, jobs: [{ id: 'a', key: overKey }] }, RangeError, 'too-large', /^scenario\.jobs\[0\]\.key must be at most 1024 bytes, got 1025 bytes$/],
     [{ ...one, actions: [{ type: 'enqueue', id: 'b', key: 7 }] }, TypeError, 'invalid-type',
-      /^scenario\.actions\[0\]\.key must be a non-empty string, or left out for no key, got 7$/],
+      /^scenario\.actions\[0\]\.key must be a non-empty string, or null \(or left out\) for no key, got 7$/],
     [{ ...one, actions: [{ type: 'enqueue', id: 'b', key: overKey }] }, RangeError, 'too-large', /^scenario\.actions\[0\]\.key must be at most 1024 bytes/],
     [{ ...one, actions: [{ type: 'releaseKey' }] }, TypeError, 'invalid-type', /^scenario\.actions\[0\]\.key must be a non-empty string, got undefined$/],
     [{ ...one, actions: [{ type: 'releaseKey', key: '' }] }, TypeError, 'invalid-type', /^scenario\.actions\[0\]\.key must be a non-empty string, got ""/],
@@ -472,7 +482,7 @@ test('a getter is read once: options.key and options.max cannot pass the check a
   assert.equal(q.ready()[0].key, 'k');
   let flips = 0;
   throwsWith(assert, () => q.enqueue('b', '', { get key() { return ++flips === 1 ? 42 : 'k'; } }), TypeError, 'invalid-type',
-    /^key must be a non-empty string, or left out for no key, got 42$/);
+    /^key must be a non-empty string, or null \(or left out\) for no key, got 42$/);
   assert.equal(flips, 1);
   let jobReads = 0;
   q.enqueueMany([{ id: 'b', payload: '', get key() { return ++jobReads === 1 ? 'k' : 'x'.repeat(5000); } }]);

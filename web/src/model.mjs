@@ -81,7 +81,8 @@ export class Session {
   load(scenario, { clamp = false } = {}) {
     const next = {
       ...policyOf(scenario),
-      jobs: (scenario.jobs ?? []).map((j) => ({ id: j.id, payload: j.payload ?? '' })),
+      jobs: (scenario.jobs ?? []).map((j) => (j.key == null ? { id: j.id, payload: j.payload ?? '' }
+        : { id: j.id, payload: j.payload ?? '', key: j.key })),
       actions: (scenario.actions ?? []).map((a) => ({ ...a })),
       cursor: scenario.cursor ?? (scenario.actions ?? []).length,
     };
