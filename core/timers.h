@@ -1,6 +1,6 @@
 // Timers: a set of pending (time, seq) entries, earliest first. Ties fire in the
 // order they were set: `seq` comes from one counter per queue, shared by every
-// kind of timer (due times and lease expiries).
+// kind of timer (due times, lease expiries and quarantine retention).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@ namespace dlq {
 struct Timer {
   int64_t time;
   uint64_t seq;
-  uint32_t ref;  // what fires: a job index, or a lease number
+  uint32_t ref;  // what fires: a job index (due time, retention) or a lease number
   bool operator<(const Timer& o) const { return time != o.time ? time < o.time : seq < o.seq; }
 };
 
