@@ -58,6 +58,8 @@ const char* EventKindName(EventKind kind) {
     case EventKind::kEvidenceExpired: return "evidence-expired";
     case EventKind::kAlarmRaised: return "alarm-raised";
     case EventKind::kAlarmCleared: return "alarm-cleared";
+    case EventKind::kLost: return "lost";
+    case EventKind::kKeptOnce: return "kept-once";
   }
   return "?";
 }
@@ -117,6 +119,12 @@ std::string RenderEvent(const Event& e) {
     case EventKind::kAlarmRaised:
     case EventKind::kAlarmCleared:
       line.append(" depth ").append(std::to_string(e.depth));
+      break;
+    case EventKind::kLost:
+      line += " attempts " + std::to_string(e.attempts);
+      break;
+    case EventKind::kKeptOnce:
+      line.append(" in ").append(e.place);
       break;
   }
   return line;
@@ -188,6 +196,12 @@ std::string ExplainEvent(const Event& e) {
       return "the quarantine holds " + Plural(e.depth, "entry", "entries") + ", the alarm depth: someone must look";
     case EventKind::kAlarmCleared:
       return "the quarantine fell to " + Plural(e.depth, "entry", "entries") + ", below the alarm depth: alarm cleared";
+    case EventKind::kLost:
+      return "after the crash " + id + " was in no place: its source was removed before its destination was " +
+             "written, so the job is lost (its id stays used)";
+    case EventKind::kKeptOnce:
+      return "after the crash " + id + " was in two places (a move's destination was written, its source not yet " +
+             "removed): kept once, in " + e.place;
     case EventKind::kReplayed:
       return "an operator replayed " + id + ": attempts reset from " + std::to_string(e.attempts) +
              " to 0, appended at the ready tail";

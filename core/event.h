@@ -25,11 +25,14 @@ enum class EventKind : uint8_t {
   kEvidenceExpired,  // a quarantine entry reached its retention and was dropped for good
   kAlarmRaised,      // the quarantine reached the alarm depth
   kAlarmCleared,     // and fell below it again
+  kLost,             // recovery after a crash found the job in no place (Queue::Recover)
+  kKeptOnce,         // recovery found it in two places and kept it in one
 };
+constexpr int kEventKindCount = 18;
 
 // "enqueued" | "attempt" | "requeued" | "completed" | "quarantined" | "replayed" |
 // "leased" | "expired" | "delayed" | "due" | "alert" | "reorder" | "key-released" |
-// "evidence-expired" | "alarm-raised" | "alarm-cleared".
+// "evidence-expired" | "alarm-raised" | "alarm-cleared" | "lost" | "kept-once".
 const char* EventKindName(EventKind kind);
 
 struct Event {
@@ -55,6 +58,7 @@ struct Event {
   std::string key;                    // kReorder, kKeyReleased: the ordering key
   std::vector<std::string> overtook;  // kReorder: the earlier jobs it overtook, in enqueue order
   uint64_t depth = 0;                 // kAlarmRaised, kAlarmCleared: the quarantine's depth then
+  std::string place;                  // kKeptOnce: where it was kept ("ready", "delayed", "leased", "completed", "quarantine")
 };
 
 // One line, no trailing newline, e.g.

@@ -32,6 +32,7 @@ Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std
     for (const uint32_t earlier : reorders[raw.ref - 1]) e.overtook.push_back(jobs[earlier].id);
   }
   if (raw.kind == EventKind::kAlarmRaised || raw.kind == EventKind::kAlarmCleared) e.depth = raw.ref;
+  if (raw.kind == EventKind::kKeptOnce) e.place = PlaceName(static_cast<Place>(raw.ref));
   return e;
 }
 

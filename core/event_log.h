@@ -35,6 +35,7 @@ class EventLog {
  public:
   EventRecord& Append(const EventRecord& record) { return records_.emplace_back(record); }
   size_t size() const { return records_.size(); }
+  const EventRecord& operator[](size_t index) const { return records_[index]; }
   void Truncate(size_t size) { records_.resize(size); }
   // Event `index` (0-based) with its strings from `jobs` and, for a reorder, the
   // jobs it overtook from `reorders` (indexes into jobs).

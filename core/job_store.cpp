@@ -2,6 +2,19 @@
 
 namespace dlq {
 
+const char* PlaceName(Place place) {
+  switch (place) {
+    case Place::kReady: return "ready";
+    case Place::kDelayed: return "delayed";
+    case Place::kLeased: return "leased";
+    case Place::kCompleted: return "completed";
+    case Place::kQuarantined: return "quarantine";
+    case Place::kDropped: return "dropped";
+    case Place::kLost: return "lost";
+  }
+  return "?";
+}
+
 uint32_t JobStore::Add(std::string_view id, std::string_view payload, std::string_view key) {
   const auto index = static_cast<uint32_t>(jobs_.size());
   StoredJob& job = jobs_.emplace_back();

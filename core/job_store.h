@@ -15,7 +15,12 @@
 namespace dlq {
 
 // Where a job is now. Exactly one place at a time.
-enum class Place : uint8_t { kReady, kDelayed, kLeased, kCompleted, kQuarantined, kDropped };
+// kDropped: its quarantine entry reached its retention; kLost: a crash between
+// two writes of a move left it in no place (recovery found it nowhere).
+enum class Place : uint8_t { kReady, kDelayed, kLeased, kCompleted, kQuarantined, kDropped, kLost };
+
+// "ready" | "delayed" | "leased" | "completed" | "quarantine" | "dropped" | "lost".
+const char* PlaceName(Place place);
 
 struct StoredJob {
   std::string id;
@@ -36,6 +41,8 @@ struct StoredJob {
   int64_t due_at = 0;      // kDelayed
   uint64_t timer = 0;      // kDelayed: its timer's sequence number
   uint32_t lease = 0;      // kLeased: its lease number
+  int64_t ready_pos = 0;   // kReady: its position (the durable order of the ready queue)
+  uint64_t arrival = 0;    // kQuarantined: its arrival number (the durable order of the quarantine)
 };
 
 class JobStore {
@@ -56,6 +63,7 @@ class JobStore {
   // 0 for "", else 1 + the text's place; `*added` says whether it is new.
   uint32_t InternError(std::string_view text, bool* added);
   std::string_view ErrorText(uint32_t index) const;
+  size_t error_count() const { return error_texts_.size(); }
 
  private:
   std::deque<StoredJob> jobs_;  // a deque keeps addresses (and the index's views) stable

@@ -24,6 +24,11 @@ uint32_t LeaseTable::Grant(uint32_t job, int64_t now, int64_t expires_at, uint64
   return n;
 }
 
+void LeaseTable::Restore(const LeaseRecord& record) {
+  records_.push_back(record);
+  if (record.state == LeaseState::kActive) active_.insert({record.expires_at, record.timer, static_cast<uint32_t>(records_.size())});
+}
+
 void LeaseTable::End(uint32_t n, LeaseState how) {
   LeaseRecord& record = records_[n - 1];
   active_.erase({record.expires_at, record.timer, n});

@@ -35,6 +35,8 @@ class LeaseTable {
   const LeaseRecord& operator[](uint32_t n) const { return records_[n - 1]; }
   size_t size() const { return records_.size(); }
 
+  // Appends a lease as a snapshot recorded it (active or not), as number size() + 1.
+  void Restore(const LeaseRecord& record);
   // Ends active lease `n` as settled or expired (precondition: active).
   void End(uint32_t n, LeaseState how);
 

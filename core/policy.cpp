@@ -219,6 +219,7 @@ Status Policy::Check(const Policy& p) {
 bool Policy::IsLessonOne() const {
   Policy lesson;
   lesson.max_attempts = max_attempts;
+  lesson.journal = journal;  // bookkeeping, not a rule: no link carries it
   return *this == lesson;
 }
 
@@ -241,7 +242,8 @@ bool operator==(const ClassTable& a, const ClassTable& b) {
 bool operator==(const Policy& a, const Policy& b) {
   return a.max_attempts == b.max_attempts && a.backoff == b.backoff && a.lease_ms == b.lease_ms && a.seed == b.seed &&
          a.classes == b.classes && a.ordering == b.ordering && a.retention_ms == b.retention_ms &&
-         a.alarm_depth == b.alarm_depth;
+         a.alarm_depth == b.alarm_depth && a.unsafe_quarantine_order == b.unsafe_quarantine_order &&
+         a.journal == b.journal;
 }
 
 }  // namespace dlq

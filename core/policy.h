@@ -165,6 +165,15 @@ struct Policy {
   // fewer (0: no alarm).
   int64_t retention_ms = 0;
   int64_t alarm_depth = 0;
+  // Durability (snapshot.h). A teaching switch: true writes a move into
+  // quarantine in the unsafe order, removal from the source first, so a crash
+  // between the two writes loses the job. Every other move writes its
+  // destination first whatever this says.
+  bool unsafe_quarantine_order = false;
+  // Keep the journal of durable writes since the last snapshot (Queue::Journal()).
+  // Off for throughput runs that never recover: a queue then costs no journal
+  // memory or time, and Journal() is refused.
+  bool journal = true;
 
   // The rule in force for class `c`, its max_attempts resolved (never above the
   // policy's) and its backoff filled in.

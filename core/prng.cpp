@@ -21,6 +21,15 @@ Prng::Prng(uint64_t seed) {
 Prng::Prng(uint64_t seed, PrngStream stream)
     : Prng(seed ^ (static_cast<uint64_t>(stream) * 0xD1B54A32D192ED03ULL)) {}
 
+Result<Prng> Prng::FromState(const State& state) {
+  if (state[0] == 0 && state[1] == 0 && state[2] == 0 && state[3] == 0) {
+    return Status::InvalidArgument("a PRNG state must not be all zero (xoshiro would only ever return 0)");
+  }
+  Prng prng;
+  for (int i = 0; i < 4; ++i) prng.s_[i] = state[static_cast<size_t>(i)];
+  return prng;
+}
+
 uint64_t Prng::Next() {
   const uint64_t result = Rotl(s_[1] * 5, 7) * 9;
   const uint64_t t = s_[1] << 17;

@@ -4,6 +4,7 @@
 // the same numbers natively and in WebAssembly.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -25,7 +26,14 @@ class Prng {
   // Uniform in [0, bound), without modulo bias. Precondition: bound > 0.
   uint32_t Below(uint32_t bound);
 
+  // The generator's whole state, for snapshots; FromState(state()) continues the
+  // same sequence. FromState refuses the all-zero state (xoshiro's one fixed point).
+  using State = std::array<uint64_t, 4>;
+  State state() const { return {s_[0], s_[1], s_[2], s_[3]}; }
+  static Result<Prng> FromState(const State& state);
+
  private:
+  Prng() = default;
   uint64_t s_[4];
 };
 

@@ -9,7 +9,9 @@ namespace dlq {
 
 Result<Queue> Queue::Create(const Policy& policy) {
   if (Status s = Policy::Check(policy); !s.ok()) return s;
-  return Queue(policy);
+  Queue queue(policy);
+  queue.EmitCreate();
+  return queue;
 }
 
 Queue::Queue(const Policy& policy)
@@ -22,10 +24,6 @@ std::string ArgumentName(const char* argument, size_t index, const char* field) 
   if (index == SIZE_MAX) return argument;
   return std::string(argument) + "[" + std::to_string(index) + "]." + field;
 }
-
-// now + span, stopped at the end of virtual time (2^53 - 1 ms): no timer, and so
-// no clock, ever passes it.
-int64_t Later(int64_t now, int64_t span) { return span > kMaxTimeMs - now ? kMaxTimeMs : now + span; }
 
 // The class of a worker's outcome: nullopt for a success.
 std::optional<FailureClass> FailureOf(Outcome outcome) {
@@ -91,16 +89,26 @@ Status Queue::CheckKey(std::string_view key, const char* argument, size_t index)
 void Queue::Append(std::string_view id, std::string_view payload, std::string_view key) {
   const uint32_t job = jobs_.Add(id, payload, key);
   if (!key.empty()) pending_by_key_[jobs_[job].key].push_back(job);
+  jobs_[job].ready_pos = ready_tail_++;
   ready_.push_back(job);
   charge_.Add(JobBytes(id, payload) + key.size() - kEventBytes);  // the event charges itself
   Record(EventKind::kEnqueued, job);
+  if (policy_.journal) {
+    durable::Write w;
+    w.op = durable::WriteOp::kEnqueue;
+    w.job = {std::string(id), std::string(payload), std::string(key)};
+    w.position = jobs_[job].ready_pos;
+    w.entry.job = job;
+    w.entry.row = RowOf(job);
+    Emit(std::move(w), job);
+  }
 }
 
 Status Queue::Enqueue(std::string_view id, std::string_view payload, std::string_view key) {
   if (Status s = CheckNewId(id, "id"); !s.ok()) return s;
   if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
   if (Status s = CheckKey(key, "key"); !s.ok()) return s;
-  if (Status s = HeapBudget::CheckRoom(JobBytes(id, payload) + key.size(), "enqueue"); !s.ok()) return s;
+  if (Status s = HeapBudget::CheckRoom(2 * (JobBytes(id, payload) + key.size()) + kJournalBytes, "enqueue"); !s.ok()) return s;
   ++actions_;
   Append(id, payload, key);
   return Status::Ok();
@@ -112,7 +120,7 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   size_t batch_bytes = 0, charge = 0;
   for (const JobRef& job : jobs) {
     batch_bytes += job.id.size() + job.payload.size() + job.key.size();
-    charge += JobBytes(job.id, job.payload) + job.key.size();
+    charge += 2 * (JobBytes(job.id, job.payload) + job.key.size()) + kJournalBytes;  // and its journal record
   }
   if (Status s = CheckSize("jobs (ids and payloads together)", kMaxBatchBytes, batch_bytes); !s.ok()) return s;
   if (Status s = HeapBudget::CheckRoom(charge, "enqueueMany"); !s.ok()) return s;
@@ -121,6 +129,8 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   const size_t first = jobs_.size();
   const size_t events_before = events_.size();
   const size_t charged_before = charge_.bytes();
+  const size_t journal_before = journal_.size(), journaled_events_before = journaled_events_;
+  const int64_t tail_before = ready_tail_;
   ++actions_;  // undone with the rest
   const auto undo = [&] {
     while (jobs_.size() > first) {
@@ -134,6 +144,9 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
       ready_.pop_back();
     }
     events_.Truncate(events_before);
+    journal_.resize(journal_before);
+    journaled_events_ = journaled_events_before;
+    ready_tail_ = tail_before;
     charge_.Return(charge_.bytes() - charged_before);
     --actions_;
   };
@@ -195,8 +208,8 @@ Result<Attempt> Queue::Process(std::string_view outcome, std::string_view error_
 
 Result<Attempt> Queue::Process(Outcome outcome, std::string_view error_text) {
   if (Status s = CheckErrorText(error_text); !s.ok()) return s;
-  // At most three events, a timer and one new error text.
-  const size_t worst = 3 * kEventBytes + kTimerBytes + error_text.size() + sizeof(std::string) + 64;
+  // At most three events, a timer and one new error text, and their journal records.
+  const size_t worst = 3 * kEventBytes + kTimerBytes + 2 * error_text.size() + sizeof(std::string) + 64 + kJournalBytes;
   if (Status s = HeapBudget::CheckRoom(worst, "process"); !s.ok()) return s;
   return ProcessChecked(outcome, error_text);
 }
@@ -232,8 +245,10 @@ int64_t Queue::NextEligible() const {
 void Queue::ReturnToReady(uint32_t index) {
   jobs_[index].place = Place::kReady;
   if (policy_.ordering == Ordering::kStall) {
+    jobs_[index].ready_pos = --ready_head_;
     ready_.push_front(index);  // the head retries in place
   } else {
+    jobs_[index].ready_pos = ready_tail_++;
     ready_.push_back(index);
   }
 }
@@ -323,6 +338,7 @@ Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::opti
 void Queue::Quarantine(uint32_t index) {
   StoredJob& job = jobs_[index];
   job.place = Place::kQuarantined;
+  job.arrival = ++arrivals_;
   job.quarantine_step = step_;
   job.arrived_at = now_;
   job.quarantine_pos = quarantine_.insert(quarantine_.end(), index);
@@ -349,8 +365,11 @@ Attempt Queue::ProcessChecked(Outcome outcome, std::string_view error_text) {
   const int64_t pos = NextEligible();
   if (pos < 0) return Attempt{};
   ++actions_;
+  const int64_t from = jobs_[ready_[static_cast<size_t>(pos)]].ready_pos;
   const uint32_t index = StartAttempt(static_cast<size_t>(pos));
-  return Finish(index, EventKind::kAttempt, outcome, FailureOf(outcome), InternError(error_text), 0);
+  Attempt attempt = Finish(index, EventKind::kAttempt, outcome, FailureOf(outcome), InternError(error_text), 0);
+  EmitMove(index, {durable::WriteOp::kRemoveReady, from});
+  return attempt;
 }
 
 Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view error_text) {
@@ -364,7 +383,8 @@ Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view 
                                      Quote(CharacterAt(outcomes, i)));
     }
   }
-  const size_t worst = outcomes.size() * (3 * kEventBytes + kTimerBytes) + error_text.size() + sizeof(std::string) + 64;
+  const size_t worst = outcomes.size() * (3 * kEventBytes + kTimerBytes + (policy_.journal ? kJournalBytes : 0)) +
+                       2 * error_text.size() + sizeof(std::string) + 64;
   if (Status s = HeapBudget::CheckRoom(worst, "processMany"); !s.ok()) return s;
   uint64_t made = 0;
   for (const char c : outcomes) {
@@ -380,13 +400,14 @@ bool Queue::Replay(std::string_view id) {
   if (found < 0) return false;
   const auto index = static_cast<uint32_t>(found);
   if (jobs_[index].place != Place::kQuarantined) return false;
-  ++actions_;  // one event or two: too small to check, covered by the budget's headroom
+  ++actions_;  // one event or two and two records: too small to check, covered by the budget's headroom
   ReplayChecked(index);
   return true;
 }
 
 void Queue::ReplayChecked(uint32_t index) {
   StoredJob& job = jobs_[index];
+  const int64_t from = static_cast<int64_t>(job.arrival);
   ++step_;
   quarantine_.erase(job.quarantine_pos);
   if (policy_.retention_ms > 0) retention_.erase({Later(job.arrived_at, policy_.retention_ms), job.timer, index});
@@ -398,15 +419,17 @@ void Queue::ReplayChecked(uint32_t index) {
   job.quarantine_step = 0;
   job.last_delay = 0;
   job.alert = false;
+  job.ready_pos = ready_tail_++;
   ready_.push_back(index);
   CheckAlarm(index);
+  EmitMove(index, {durable::WriteOp::kRemoveQuarantine, from});
 }
 
 Result<uint64_t> Queue::Redrive(int64_t max) {
   if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
   const size_t n = std::min(quarantine_.size(), static_cast<size_t>(max));
   if (n == 0) return uint64_t{0};
-  if (Status s = HeapBudget::CheckRoom(n * 2 * kEventBytes, "redrive"); !s.ok()) return s;
+  if (Status s = HeapBudget::CheckRoom(n * (2 * kEventBytes + (policy_.journal ? kJournalBytes : 0)), "redrive"); !s.ok()) return s;
   ++actions_;
   for (size_t k = 0; k < n; ++k) ReplayChecked(quarantine_.front());  // oldest arrival first
   return static_cast<uint64_t>(n);
@@ -424,14 +447,22 @@ Result<uint64_t> Queue::ReleaseKey(std::string_view key) {
   std::vector<uint32_t> holders;
   for (const uint32_t job : it->second) {
     const StoredJob& j = jobs_[job];
-    if (!j.released && (j.place == Place::kQuarantined || j.place == Place::kDropped)) holders.push_back(job);
+    if (!j.released && (j.place == Place::kQuarantined || j.place == Place::kDropped || j.place == Place::kLost)) {
+      holders.push_back(job);
+    }
   }
   if (holders.empty()) return uint64_t{0};
-  if (Status s = HeapBudget::CheckRoom(holders.size() * kEventBytes, "releaseKey"); !s.ok()) return s;
+  if (Status s = HeapBudget::CheckRoom(holders.size() * (kEventBytes + (policy_.journal ? kJournalBytes : 0)), "releaseKey"); !s.ok()) return s;
   ++actions_;
   for (const uint32_t job : holders) {
     jobs_[job].released = true;
     Record(EventKind::kKeyReleased, job);
+    if (policy_.journal) {
+      durable::Write w;
+      w.op = durable::WriteOp::kReleaseKey;
+      w.job_number = job;
+      Emit(std::move(w), job);
+    }
   }
   return static_cast<uint64_t>(holders.size());
 }
@@ -443,8 +474,9 @@ AlarmView Queue::alarm() const {
 Result<LeaseGrant> Queue::Lease() {
   const int64_t pos = NextEligible();
   if (pos < 0) return LeaseGrant{};
-  if (Status s = HeapBudget::CheckRoom(kLeaseBytes + kEventBytes, "lease"); !s.ok()) return s;
+  if (Status s = HeapBudget::CheckRoom(kLeaseBytes + kEventBytes + kJournalBytes, "lease"); !s.ok()) return s;
   ++actions_;
+  const int64_t from = jobs_[ready_[static_cast<size_t>(pos)]].ready_pos;
   const uint32_t index = StartAttempt(static_cast<size_t>(pos));
   StoredJob& job = jobs_[index];
   const int64_t expires_at = Later(now_, policy_.lease_ms);
@@ -455,6 +487,7 @@ Result<LeaseGrant> Queue::Lease() {
   EventRecord& e = Record(EventKind::kLeased, index);
   e.lease = lease;
   e.until = expires_at;
+  EmitMove(index, {durable::WriteOp::kRemoveReady, from});
 
   LeaseGrant grant;
   grant.leased = true;
@@ -486,13 +519,15 @@ Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, 
                                                 " expired at " + std::to_string(record.expires_at) +
                                                 " ms; its attempt was counted");
   }
-  const size_t worst = 3 * kEventBytes + kTimerBytes + error_text.size() + sizeof(std::string) + 64;
+  const size_t worst = 3 * kEventBytes + kTimerBytes + 2 * error_text.size() + sizeof(std::string) + 64 + kJournalBytes;
   if (Status s = HeapBudget::CheckRoom(worst, "settle"); !s.ok()) return s;
   ++actions_;
   const uint32_t job = record.job;
   leases_.End(lease, LeaseState::kSettled);
   jobs_[job].lease = 0;
-  return Finish(job, EventKind::kAttempt, parsed, FailureOf(parsed), InternError(error_text), lease);
+  Attempt attempt = Finish(job, EventKind::kAttempt, parsed, FailureOf(parsed), InternError(error_text), lease);
+  EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kSettled});
+  return attempt;
 }
 
 const Timer* Queue::NextTimer(int* which) const {
@@ -516,6 +551,7 @@ void Queue::FireEarliest(int which) {
     now_ = timer.time;
     ReturnToReady(timer.ref);
     Record(EventKind::kDue, timer.ref);
+    EmitMove(timer.ref, {durable::WriteOp::kRemoveDelayed, static_cast<int64_t>(timer.seq)});
     return;
   }
   if (which == 2) {  // a quarantine entry's retention ends: its evidence is gone
@@ -528,6 +564,13 @@ void Queue::FireEarliest(int which) {
     ++expired_;
     Record(EventKind::kEvidenceExpired, timer.ref);
     CheckAlarm(timer.ref);
+    if (policy_.journal) {
+      durable::Write w;
+      w.op = durable::WriteOp::kRemoveQuarantine;
+      w.position = static_cast<int64_t>(job.arrival);
+      w.dropped = true;
+      Emit(std::move(w), timer.ref);
+    }
     return;
   }
   const Timer timer = *leases_.active().begin();
@@ -539,6 +582,7 @@ void Queue::FireEarliest(int which) {
   const uint32_t error = InternError(LeaseTable::Token(lease) + " expired after " + std::to_string(policy_.lease_ms) +
                                      " ms without a settle");
   Finish(job, EventKind::kExpired, Outcome::kTransient, FailureClass::kCrash, error, lease);
+  EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kExpired});
 }
 
 void Queue::AdvanceTo(int64_t target) {
@@ -557,9 +601,11 @@ Status Queue::Advance(int64_t ms) {
   }
   // Each timer fires with at most three events, a timer and one error text.
   const size_t timers = delayed_.size() + leases_.active().size() + retention_.size();
-  if (Status s = HeapBudget::CheckRoom(timers * (3 * kEventBytes + kTimerBytes + 128), "advance"); !s.ok()) return s;
+  const size_t per_timer = 3 * kEventBytes + kTimerBytes + 128 + (policy_.journal ? kJournalBytes : 0);
+  if (Status s = HeapBudget::CheckRoom(timers * per_timer + kJournalBytes, "advance"); !s.ok()) return s;
   ++actions_;
   AdvanceTo(now_ + ms);
+  EmitClock();
   return Status::Ok();
 }
 
@@ -574,6 +620,7 @@ std::optional<int64_t> Queue::AdvanceToNext() {
   if (next == nullptr) return std::nullopt;
   ++actions_;  // the timers due at one instant: within the headroom
   AdvanceTo(next->time);
+  EmitClock();
   return now_;
 }
 
@@ -659,6 +706,7 @@ QueueStats Queue::stats() const {
   s.events = events_.size();
   s.reorders = reorder_job_.size();
   s.expired = expired_;
+  s.lost = lost_;
   return s;
 }
 

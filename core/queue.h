@@ -60,6 +60,7 @@
 #include <vector>
 
 #include "backoff.h"
+#include "durable.h"
 #include "event.h"
 #include "event_log.h"
 #include "heap_budget.h"
@@ -141,7 +142,26 @@ struct QueueStats {
   size_t ready = 0, delayed = 0, leased = 0, completed = 0, quarantined = 0, events = 0;
   size_t reorders = 0;  // completions that broke their key's order
   size_t expired = 0;   // quarantine entries dropped at their retention
+  size_t lost = 0;      // jobs a crash left in no place (Recover)
 };
+
+// One durable write of the journal (Queue::Journal()), as a caller sees it.
+struct JournalEntry {
+  uint64_t write = 0;  // 1-based within the journal
+  std::string op;      // "put-quarantine", "end-lease", … (durable.h, WriteOp)
+  std::string id;      // the job it writes, or "" (create, clock)
+  std::string record;  // the record itself: opaque text with its own check
+};
+
+// Where Recover() stops the journal.
+struct RecoverOptions {
+  // Apply the journal's first k writes (default: all of them).
+  std::optional<int64_t> crash_after;
+  // Then a half-written (k+1)-th write, which recovery must detect and discard.
+  bool torn = false;
+};
+
+struct Recovery;
 
 // A job to enqueue, owning its strings (scenarios keep these).
 struct JobSpec {
@@ -266,6 +286,45 @@ class Queue {
   uint64_t step() const { return step_; }
   const Policy& policy() const { return policy_; }
 
+  // ---- Durability -------------------------------------------------------------
+  // Every state change is a fixed sequence of durable writes (durable.h): a move
+  // writes its destination first and removes the job from its source second,
+  // except a move into quarantine under policy.unsafe_quarantine_order (the
+  // other way round: a teaching switch). The journal keeps the writes since the
+  // last snapshot (or since creation, whose first write is "create").
+
+  // The whole state as a canonical text (equal states, equal texts), with a
+  // checksum; docs/snapshot-format.md describes it. Starts a new journal, which
+  // follows this snapshot. TooLarge past kMaxSnapshotBytes; nothing changes then.
+  Result<std::string> Snapshot();
+  // The same text without starting a new journal.
+  Result<std::string> SnapshotText() const;
+  // The durable writes since the last snapshot (or since creation), in order.
+  // FailedPrecondition when the policy keeps no journal (policy.journal false).
+  Result<std::vector<JournalEntry>> Journal() const;
+  size_t journal_size() const { return journal_.size(); }
+
+  // A queue equal to the snapshot's in every observable, with an empty journal
+  // that follows the snapshot. Refusals (nothing is created): InvalidSnapshot for
+  // anything not a whole, unaltered, consistent snapshot; UnsupportedVersion for
+  // a newer format (checked before the checksum); TooLarge past kMaxSnapshotBytes.
+  static Result<Queue> Restore(std::string_view snapshot);
+
+  // The state after `snapshot` (nullopt: after creation, the journal's first
+  // write) and the first options.crash_after writes of `journal` (records as
+  // Journal() gives them, in order). A job found both in quarantine and in
+  // another place is kept once, in quarantine; found in two other places, where
+  // its newer write put it; found in none, it is lost (its id stays used).
+  // Each is listed, and the recovered queue's timeline says so. In-flight
+  // leases stay leases and still expire on the clock.
+  // Refusals: the snapshot's, InvalidArgument naming journal[i] for a record that
+  // is not this lab's, is damaged, or does not follow the snapshot or the record
+  // before it; OutOfRange for crash_after outside 0..journal length (at least 1
+  // after creation: write 1 creates the queue); TooLarge past kMaxJournalRecords
+  // records or kMaxSnapshotBytes of them together.
+  static Result<Recovery> Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
+                                  const RecoverOptions& options = {});
+
   // The timeline. Events are numbered 1..event_count(); Timeline(from, count)
   // copies up to `count` events starting at index `from` (0-based), so a viewer
   // can fetch only what is new.
@@ -281,8 +340,32 @@ class Queue {
   static constexpr size_t kEventBytes = sizeof(EventRecord);
   static constexpr size_t kLeaseBytes = sizeof(LeaseRecord) + 64;
   static constexpr size_t kTimerBytes = 64;
+  // What one move's journal records may take beyond the strings they copy.
+  static constexpr size_t kJournalBytes = 2048;
 
   explicit Queue(const Policy& policy);
+  // The durable image (durable.h) of this queue, and a queue from one where every
+  // job is in exactly one place (InvalidSnapshot naming the first inconsistency).
+  durable::Image ToImage() const;
+  static Result<Queue> FromImage(durable::Image&& image);
+  durable::JobRow RowOf(uint32_t job) const;
+  durable::Meta MetaNow() const;
+  uint64_t RetentionSeq(uint32_t job) const { return policy_.retention_ms > 0 ? jobs_[job].timer : 0; }
+  // Journal writes. A source is where a move takes a job from.
+  struct Source {
+    durable::WriteOp op;           // kRemoveReady, kRemoveDelayed, kEndLease, kRemoveQuarantine
+    int64_t position = 0;          // ready position, delayed timer, quarantine arrival
+    uint32_t lease = 0;            // kEndLease
+    LeaseState how = LeaseState::kSettled;
+  };
+  // Appends `w` (numbered, chained, with the counters now and what was recorded
+  // since the last write) when the policy keeps a journal.
+  void Emit(durable::Write&& w, uint32_t job);
+  // The put for `job` where it is now, then the removal from `from` (the
+  // reverse for a quarantine under unsafe_quarantine_order).
+  void EmitMove(uint32_t job, const Source& from);
+  void EmitCreate();
+  void EmitClock();
   void Append(std::string_view id, std::string_view payload, std::string_view key);
   uint32_t InternError(std::string_view text);  // charges a new text to the budget
   // Appends an event about `job` as it is now (its attempts, the policy, the time).
@@ -343,10 +426,34 @@ class Queue {
   std::vector<std::vector<uint32_t>> reorder_overtook_;  // per reorder: the jobs it overtook
   std::vector<uint32_t> reorder_job_;                     // per reorder: the job that completed
   bool alarm_raised_ = false;
+  int64_t ready_head_ = 0, ready_tail_ = 0;  // positions: next before the head, next after the tail
+  uint64_t arrivals_ = 0;                    // quarantine arrivals so far
+  size_t lost_ = 0;
+  // The journal since the last snapshot: records, each one's check, the check
+  // the first follows, and how much of the timeline, error texts and reorders
+  // the records already carry.
+  struct StoredWrite {
+    durable::WriteOp op;
+    uint32_t job;  // UINT32_MAX: none
+    uint32_t check;
+    std::string text;
+  };
+  std::vector<StoredWrite> journal_;
+  uint32_t journal_base_ = 0;
+  size_t journaled_events_ = 0, journaled_errors_ = 0, journaled_reorders_ = 0;
   uint32_t budget_in_force_ = 0;  // while Finish() writes: the class's budget, for every event it writes
   size_t expired_ = 0;
   EventLog events_;
   HeapCharge charge_;  // what this queue keeps, on the heap budget
+};
+
+// What Queue::Recover() gives.
+struct Recovery {
+  Queue queue;
+  std::vector<std::string> lost;        // ids found in no place, in enqueue order
+  std::vector<std::string> duplicated;  // ids found in two places, kept once, in enqueue order
+  uint64_t applied = 0;                 // journal writes applied
+  bool torn_discarded = false;          // a torn last write was detected and discarded
 };
 
 }  // namespace dlq

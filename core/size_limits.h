@@ -24,6 +24,8 @@ constexpr size_t kMaxBatchBytes = size_t{256} << 20;     // ids + payloads of on
 constexpr size_t kMaxBatchJobs = size_t{1} << 24;         // jobs of one EnqueueMany
 constexpr size_t kMaxScenarioTextBytes = 8192;           // a scenario link
 constexpr size_t kMaxScenarioItems = size_t{1} << 20;    // jobs, and actions, of one scenario object
+constexpr size_t kMaxSnapshotBytes = size_t{128} << 20;  // a snapshot text; also a journal's records together
+constexpr size_t kMaxJournalRecords = size_t{1} << 24;   // records handed to one recovery
 
 // One row per limit, in a fixed order; the JS API reads this table rather than
 // copying the numbers.
@@ -43,6 +45,8 @@ constexpr SizeLimit kSizeLimits[] = {
     {"batchJobs", kMaxBatchJobs, "items"},
     {"scenarioTextBytes", kMaxScenarioTextBytes, "bytes"},
     {"scenarioItems", kMaxScenarioItems, "items"},
+    {"snapshotBytes", kMaxSnapshotBytes, "bytes"},
+    {"journalRecords", kMaxJournalRecords, "items"},
 };
 
 // TooLarge: "<name> must be at most <limit> <unit>, got <given> <unit>".

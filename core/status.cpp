@@ -14,6 +14,7 @@ const char* CodeName(Code code) {
     case Code::kTooLarge: return "too-large";
     case Code::kResourceExhausted: return "resource-exhausted";
     case Code::kStaleLease: return "stale-lease";
+    case Code::kInvalidSnapshot: return "invalid-snapshot";
   }
   return "unknown";
 }

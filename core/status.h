@@ -23,6 +23,7 @@ enum class Code {
   kTooLarge,            // an input longer than the documented limit
   kResourceExhausted,   // the heap budget (heap_budget.h) has no room for what the call would keep
   kStaleLease,          // a lease token that is unknown, already settled or expired
+  kInvalidSnapshot,     // a snapshot text that is malformed, truncated or altered (its checksum fails)
 };
 
 // Stable lower-case name of a code, e.g. "invalid-argument"; used by the JS API.

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <set>
 
+#include "policy.h"
+
 namespace dlq {
 
 struct Timer {
@@ -17,5 +19,9 @@ struct Timer {
 
 // Pending timers of one kind, in firing order.
 using TimerSet = std::set<Timer>;
+
+// now + span, stopped at the end of virtual time (2^53 - 1 ms): no timer, and so
+// no clock, ever passes it.
+inline int64_t Later(int64_t now, int64_t span) { return span > kMaxTimeMs - now ? kMaxTimeMs : now + span; }
 
 }  // namespace dlq

@@ -1,0 +1,752 @@
+#include "durable_text.h"
+
+#include <charconv>
+#include <limits>
+
+#include "crc32.h"
+#include "link_text.h"
+#include "size_limits.h"
+#include "text.h"
+
+namespace dlq::durable {
+
+const char* WriteOpName(WriteOp op) {
+  switch (op) {
+    case WriteOp::kCreate: return "create";
+    case WriteOp::kEnqueue: return "enqueue";
+    case WriteOp::kPutReady: return "put-ready";
+    case WriteOp::kRemoveReady: return "remove-ready";
+    case WriteOp::kPutDelayed: return "put-delayed";
+    case WriteOp::kRemoveDelayed: return "remove-delayed";
+    case WriteOp::kPutLease: return "put-lease";
+    case WriteOp::kEndLease: return "end-lease";
+    case WriteOp::kPutCompleted: return "put-completed";
+    case WriteOp::kPutQuarantine: return "put-quarantine";
+    case WriteOp::kRemoveQuarantine: return "remove-quarantine";
+    case WriteOp::kReleaseKey: return "release-key";
+    case WriteOp::kClock: return "clock";
+  }
+  return "?";
+}
+
+namespace {
+
+const char* LeaseStateName(LeaseState s) {
+  switch (s) {
+    case LeaseState::kActive: return "active";
+    case LeaseState::kSettled: return "settled";
+    case LeaseState::kExpired: return "expired";
+  }
+  return "?";
+}
+
+const char* FateName(Fate f) {
+  switch (f) {
+    case Fate::kLive: return "live";
+    case Fate::kDropped: return "dropped";
+    case Fate::kLost: return "lost";
+  }
+  return "?";
+}
+
+std::string Hex8(uint32_t v) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out(8, '0');
+  for (int i = 7; i >= 0; --i, v >>= 4) out[static_cast<size_t>(i)] = kDigits[v & 0xF];
+  return out;
+}
+
+// ---- writing -------------------------------------------------------------------
+
+class Out {
+ public:
+  explicit Out(std::string& s) : s_(s) {}
+  Out& Word(std::string_view w) {
+    Sep();
+    s_.append(w);
+    return *this;
+  }
+  Out& U(uint64_t v) { return Word(std::to_string(v)); }
+  Out& I(int64_t v) { return Word(std::to_string(v)); }
+  Out& B(bool v) { return Word(v ? "1" : "0"); }
+  Out& Str(std::string_view v) {
+    Sep();
+    s_.push_back('"');
+    link::AppendEncoded(s_, v);
+    s_.push_back('"');
+    return *this;
+  }
+  void Line() {
+    s_.push_back('\n');
+    first_ = true;
+  }
+
+ private:
+  void Sep() {
+    if (!first_) s_.push_back(' ');
+    first_ = false;
+  }
+  std::string& s_;
+  bool first_ = true;
+};
+
+void PutRow(Out& o, const JobRow& r) {
+  o.U(r.attempts).I(r.first_attempt_at).I(r.last_delay);
+  o.Word(r.reason == Reason::kNone ? "-" : ReasonName(r.reason));
+  o.Word(ClassName(r.failure_class)).B(r.alert).U(r.last_error).U(r.quarantine_step).I(r.arrived_at);
+}
+
+void PutEnds(Out& o, const Entry& e) {
+  o.U(e.ends_lease).Word(e.ends_lease == 0 ? "-" : LeaseStateName(e.ends_as));
+}
+
+void PutBackoff(Out& o, const Backoff& b) {
+  o.Word(BackoffKindName(b.kind)).I(b.base_ms).I(b.cap_ms).Word(JitterName(b.jitter));
+}
+
+// "policy ..." and six "class ..." groups; `newline` ends each as a line.
+void PutPolicy(Out& o, const Policy& p, bool newline) {
+  o.Word("policy").I(p.max_attempts);
+  PutBackoff(o, p.backoff);
+  o.I(p.lease_ms).I(p.seed).Word(OrderingName(p.ordering)).I(p.retention_ms).I(p.alarm_depth);
+  o.B(p.unsafe_quarantine_order).B(p.journal);
+  if (newline) o.Line();
+  for (int i = 0; i < kFailureClassCount; ++i) {
+    const ClassRule& r = p.classes.rules[i];
+    o.Word("class").Word(ClassName(static_cast<FailureClass>(i))).B(r.retry).I(r.max_attempts).B(r.own_backoff);
+    PutBackoff(o, r.own_backoff ? r.backoff : Backoff{});  // an unused backoff is not state
+    o.B(r.alert);
+    if (newline) o.Line();
+  }
+}
+
+void PutMeta(Out& o, const Meta& m) {
+  o.Word("meta").I(m.now).U(m.step).U(m.actions).U(m.timer_seq).I(m.ready_head).I(m.ready_tail).U(m.arrivals);
+  o.B(m.alarm_raised).U(m.expired);
+  for (const uint64_t w : m.jitter) o.U(w);
+}
+
+void PutEvent(Out& o, const EventRecord& e) {
+  o.Word("event").Word(EventKindName(e.kind)).U(e.step).U(e.action).I(e.time).U(e.job).U(e.attempts);
+  o.U(e.max_attempts).Word(ClassName(e.failure_class)).Word(OutcomeName(e.outcome));
+  o.Word(DispositionName(e.disposition)).Word(e.reason == Reason::kNone ? "-" : ReasonName(e.reason));
+  o.U(e.error).U(e.lease).I(e.until).U(e.ref);
+}
+
+void PutReorder(Out& o, const Reorder& r) {
+  o.Word("reorder").U(r.job).U(r.overtook.size());
+  for (const uint32_t j : r.overtook) o.U(j);
+}
+
+// ---- reading -------------------------------------------------------------------
+
+// A strict reader over space-separated words; every error names where it is.
+class In {
+ public:
+  In(std::string_view text, std::string where) : text_(text), where_(std::move(where)) {}
+  bool done() const { return pos_ >= text_.size(); }
+  // The next word (up to a space or the end); empty at the end.
+  std::string_view Peek() const {
+    size_t end = pos_;
+    while (end < text_.size() && text_[end] != ' ') ++end;
+    return text_.substr(pos_, end - pos_);
+  }
+  std::string_view Next() {
+    const std::string_view w = Peek();
+    pos_ += w.size();
+    if (pos_ < text_.size()) ++pos_;  // the space
+    return w;
+  }
+  Status Error(const std::string& what, std::string_view got) const {
+    return Status::Error(Code::kInvalidSnapshot, where_ + ": expected " + what + ", got " +
+                                                     (got.empty() ? std::string("nothing") : QuoteShort(got, 32)));
+  }
+  Status Word(std::string_view expected) {
+    const std::string_view w = Next();
+    if (w != expected) return Error(std::string(1, '"').append(expected).append(1, '"'), w);
+    return Status::Ok();
+  }
+  template <typename T>
+  Status Int(const char* what, T* out, T min = std::numeric_limits<T>::min(), T max = std::numeric_limits<T>::max()) {
+    const std::string_view w = Next();
+    T v{};
+    const bool canonical = !w.empty() && (w == "0" || (w[0] != '0' && !(w[0] == '-' && (w.size() < 2 || w[1] == '0'))));
+    const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+    if (!canonical || ec != std::errc() || end != w.data() + w.size() || v < min || v > max) {
+      return Error(std::string(what) + " (an integer from " + std::to_string(min) + " to " + std::to_string(max) + ")", w);
+    }
+    *out = v;
+    return Status::Ok();
+  }
+  Status Bool(const char* what, bool* out) {
+    const std::string_view w = Next();
+    if (w != "0" && w != "1") return Error(std::string(what) + " (0 or 1)", w);
+    *out = w == "1";
+    return Status::Ok();
+  }
+  Status Str(const char* what, std::string* out) {
+    const std::string_view w = Next();
+    if (w.size() < 2 || w.front() != '"' || w.back() != '"') return Error(std::string(what) + " (a quoted string)", w);
+    out->clear();
+    for (size_t i = 1; i + 1 < w.size(); ++i) {
+      const auto c = static_cast<unsigned char>(w[i]);
+      if (c == '%') {
+        const int hi = i + 3 < w.size() ? Hex(w[i + 1]) : -1, lo = i + 3 < w.size() ? Hex(w[i + 2]) : -1;
+        const auto decoded = static_cast<unsigned char>(hi * 16 + lo);
+        if (hi < 0 || lo < 0 || link::IsSafe(decoded)) return Error(std::string(what) + " (canonical %HH escapes)", w);
+        out->push_back(static_cast<char>(decoded));
+        i += 2;
+      } else if (link::IsSafe(c)) {
+        out->push_back(static_cast<char>(c));
+      } else {
+        return Error(std::string(what) + " (percent-encoded)", w);
+      }
+    }
+    return Status::Ok();
+  }
+  // One of the `count` names `name(k)` gives, as the enum value k.
+  template <typename E, typename NameOf>
+  Status Name(const char* what, int count, NameOf name, E* out, bool dash_is_zero = false) {
+    const std::string_view w = Next();
+    if (dash_is_zero && w == "-") {
+      *out = static_cast<E>(0);
+      return Status::Ok();
+    }
+    for (int k = dash_is_zero ? 1 : 0; k < count; ++k) {
+      if (w == name(static_cast<E>(k))) {
+        *out = static_cast<E>(k);
+        return Status::Ok();
+      }
+    }
+    return Error(what, w);
+  }
+
+ private:
+  static int Hex(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;  // lower case is not canonical
+  }
+  std::string_view text_;
+  size_t pos_ = 0;
+  std::string where_;
+};
+
+#define DLQ_TRY(expr)              \
+  do {                             \
+    if (Status s_ = (expr); !s_.ok()) return s_; \
+  } while (0)
+
+constexpr int kReasonCount = 3;
+constexpr int kDispositionCount = 4;
+constexpr int kBackoffKindCount = 3;
+constexpr int kJitterCount = 4;
+constexpr int kOrderingCount = 3;
+constexpr int kLeaseStateCount = 3;
+constexpr int kFateCount = 3;
+
+Status GetRow(In& in, JobRow* r) {
+  DLQ_TRY(in.Int("attempts", &r->attempts));
+  DLQ_TRY(in.Int("firstAttemptAt", &r->first_attempt_at, int64_t{0}, kMaxTimeMs));
+  DLQ_TRY(in.Int("lastDelay", &r->last_delay, int64_t{0}, kMaxTimeMs));
+  DLQ_TRY(in.Name("a reason", kReasonCount, ReasonName, &r->reason, true));
+  DLQ_TRY(in.Name("a failure class", kFailureClassCount, ClassName, &r->failure_class));
+  DLQ_TRY(in.Bool("alert", &r->alert));
+  DLQ_TRY(in.Int("lastError", &r->last_error));
+  DLQ_TRY(in.Int("quarantineStep", &r->quarantine_step));
+  DLQ_TRY(in.Int("arrivedAt", &r->arrived_at, int64_t{0}, kMaxTimeMs));
+  return Status::Ok();
+}
+
+Status GetEnds(In& in, Entry* e) {
+  DLQ_TRY(in.Int("endsLease", &e->ends_lease));
+  if (e->ends_lease == 0) return in.Word("-");
+  DLQ_TRY(in.Name("settled or expired", kLeaseStateCount, LeaseStateName, &e->ends_as));
+  if (e->ends_as == LeaseState::kActive) return in.Error("settled or expired", "active");
+  return Status::Ok();
+}
+
+Status GetBackoff(In& in, Backoff* b) {
+  DLQ_TRY(in.Name("a backoff kind", kBackoffKindCount, BackoffKindName, &b->kind));
+  DLQ_TRY(in.Int("baseMs", &b->base_ms));
+  DLQ_TRY(in.Int("capMs", &b->cap_ms));
+  DLQ_TRY(in.Name("a jitter", kJitterCount, JitterName, &b->jitter));
+  return Status::Ok();
+}
+
+// The policy group and six class groups; `lines` reads each from its own line.
+template <typename NextIn>
+Status GetPolicy(NextIn next, Policy* p) {
+  In* in = next();
+  DLQ_TRY(in->Word("policy"));
+  DLQ_TRY(in->Int("maxAttempts", &p->max_attempts));
+  DLQ_TRY(GetBackoff(*in, &p->backoff));
+  DLQ_TRY(in->Int("leaseMs", &p->lease_ms));
+  DLQ_TRY(in->Int("seed", &p->seed));
+  DLQ_TRY(in->Name("an ordering", kOrderingCount, OrderingName, &p->ordering));
+  DLQ_TRY(in->Int("retentionMs", &p->retention_ms));
+  DLQ_TRY(in->Int("alarmDepth", &p->alarm_depth));
+  DLQ_TRY(in->Bool("unsafeQuarantineOrder", &p->unsafe_quarantine_order));
+  DLQ_TRY(in->Bool("journal", &p->journal));
+  for (int i = 0; i < kFailureClassCount; ++i) {
+    in = next();
+    ClassRule& r = p->classes.rules[i];
+    DLQ_TRY(in->Word("class"));
+    DLQ_TRY(in->Word(ClassName(static_cast<FailureClass>(i))));
+    DLQ_TRY(in->Bool("retry", &r.retry));
+    DLQ_TRY(in->Int("maxAttempts", &r.max_attempts));
+    DLQ_TRY(in->Bool("ownBackoff", &r.own_backoff));
+    DLQ_TRY(GetBackoff(*in, &r.backoff));
+    if (!r.own_backoff && !(r.backoff == Backoff{})) return in->Error("the default backoff (none is in use)", "another");
+    DLQ_TRY(in->Bool("alert", &r.alert));
+  }
+  if (Status s = Policy::Check(*p); !s.ok()) {
+    return Status::Error(Code::kInvalidSnapshot, "the snapshot's policy is refused: " + s.message());
+  }
+  return Status::Ok();
+}
+
+Status GetMeta(In& in, Meta* m) {
+  DLQ_TRY(in.Word("meta"));
+  DLQ_TRY(in.Int("now", &m->now, int64_t{0}, kMaxTimeMs));
+  DLQ_TRY(in.Int("step", &m->step));
+  DLQ_TRY(in.Int("actions", &m->actions));
+  DLQ_TRY(in.Int("timerSeq", &m->timer_seq));
+  DLQ_TRY(in.Int("readyHead", &m->ready_head));
+  DLQ_TRY(in.Int("readyTail", &m->ready_tail));
+  DLQ_TRY(in.Int("arrivals", &m->arrivals));
+  DLQ_TRY(in.Bool("alarmRaised", &m->alarm_raised));
+  DLQ_TRY(in.Int("expired", &m->expired));
+  for (uint64_t& w : m->jitter) DLQ_TRY(in.Int("a PRNG state word", &w));
+  return Status::Ok();
+}
+
+Status GetEvent(In& in, EventRecord* e) {
+  DLQ_TRY(in.Name("an event kind", kEventKindCount, EventKindName, &e->kind));
+  DLQ_TRY(in.Int("step", &e->step));
+  DLQ_TRY(in.Int("action", &e->action));
+  DLQ_TRY(in.Int("time", &e->time, int64_t{0}, kMaxTimeMs));
+  DLQ_TRY(in.Int("job", &e->job));
+  DLQ_TRY(in.Int("attempts", &e->attempts));
+  DLQ_TRY(in.Int("maxAttempts", &e->max_attempts));
+  DLQ_TRY(in.Name("a failure class", kFailureClassCount, ClassName, &e->failure_class));
+  DLQ_TRY(in.Name("an outcome", kOutcomeCount, OutcomeName, &e->outcome));
+  DLQ_TRY(in.Name("a disposition", kDispositionCount, DispositionName, &e->disposition));
+  DLQ_TRY(in.Name("a reason", kReasonCount, ReasonName, &e->reason, true));
+  DLQ_TRY(in.Int("error", &e->error));
+  DLQ_TRY(in.Int("lease", &e->lease));
+  DLQ_TRY(in.Int("until", &e->until, int64_t{0}, kMaxTimeMs));
+  DLQ_TRY(in.Int("ref", &e->ref));
+  return Status::Ok();
+}
+
+Status GetReorder(In& in, Reorder* r) {
+  DLQ_TRY(in.Int("job", &r->job));
+  uint32_t n = 0;
+  DLQ_TRY(in.Int("count", &n));
+  for (uint32_t k = 0; k < n; ++k) {
+    if (in.done()) return in.Error("a job", "");
+    uint32_t j = 0;
+    DLQ_TRY(in.Int("job", &j));
+    r->overtook.push_back(j);
+  }
+  return Status::Ok();
+}
+
+Status End(In& in) {
+  if (!in.done()) return in.Error("the end of the line", in.Peek());
+  return Status::Ok();
+}
+
+}  // namespace
+
+// ---- snapshots -----------------------------------------------------------------
+
+Result<std::string> EncodeSnapshot(const Image& image, size_t limit) {
+  std::string text;
+  Out o(text);
+  const auto over = [&] { return text.size() > limit; };
+  const auto refuse = [&] {
+    return TooLarge("snapshot", limit, text.size()) ;
+  };
+  o.Word("dlq-snapshot").U(kSnapshotVersion).Line();
+  PutPolicy(o, image.policy, true);
+  PutMeta(o, image.meta);
+  o.Line();
+  for (const std::string& e : image.errors) {
+    o.Word("error").Str(e).Line();
+    if (over()) return refuse();
+  }
+  for (const ImageJob& j : image.jobs) {
+    o.Word("job").Str(j.id).Str(j.payload).Str(j.key).Word(FateName(j.fate)).B(j.released);
+    if (j.fate != Fate::kLive) PutRow(o, j.row);
+    o.Line();
+    if (over()) return refuse();
+  }
+  for (const auto& [pos, e] : image.ready) {
+    o.Word("ready").I(pos).U(e.job);
+    PutRow(o, e.row);
+    o.Line();
+    if (over()) return refuse();
+  }
+  for (const auto& [seq, e] : image.delayed) {
+    o.Word("delayed").U(seq).I(e.due_at).U(e.job);
+    PutRow(o, e.row);
+    o.Line();
+    if (over()) return refuse();
+  }
+  for (const Lease& l : image.leases) {
+    const LeaseRecord& r = l.record;
+    o.Word("lease").U(r.job).I(r.leased_at).I(r.expires_at).U(r.timer).Word(LeaseStateName(r.state));
+    if (r.state == LeaseState::kActive) PutRow(o, l.entry.row);
+    o.Line();
+    if (over()) return refuse();
+  }
+  for (const Entry& e : image.completed) {
+    o.Word("completed").U(e.job);
+    PutRow(o, e.row);
+    o.Line();
+    if (over()) return refuse();
+  }
+  for (const auto& [arrival, e] : image.quarantine) {
+    o.Word("quarantine").U(arrival).U(e.timer).U(e.job);
+    PutRow(o, e.row);
+    o.Line();
+    if (over()) return refuse();
+  }
+  for (const Reorder& r : image.reorders) {
+    PutReorder(o, r);
+    o.Line();
+    if (over()) return refuse();
+  }
+  for (const EventRecord& e : image.events) {
+    PutEvent(o, e);
+    o.Line();
+    if (over()) return refuse();
+  }
+  const std::string check = Hex8(Crc32(text));  // of everything before the end line
+  o.Word("end").Word(check).Line();
+  if (over()) return refuse();
+  return text;
+}
+
+Result<Image> DecodeSnapshot(std::string_view text) {
+  const auto invalid = [](const std::string& why) { return Status::Error(Code::kInvalidSnapshot, why); };
+  // 1. What it is, and its version: before the checksum, so that a newer snapshot says so.
+  if (text.substr(0, kSnapshotMagic.size()) != kSnapshotMagic) {
+    return invalid("snapshot is not a dlq-lab snapshot: it must start with \"dlq-snapshot <version>\", got " +
+                   QuoteShort(text.substr(0, 24)));
+  }
+  const size_t first_end = text.find('\n');
+  if (first_end == std::string_view::npos) return invalid("snapshot is truncated: it ends inside its first line");
+  {
+    In in(text.substr(kSnapshotMagic.size(), first_end - kSnapshotMagic.size()), "snapshot line 1");
+    uint64_t version = 0;
+    if (Status s = in.Int("a format version", &version, uint64_t{1}); !s.ok() || !in.done()) {
+      return invalid("snapshot line 1 must be \"dlq-snapshot <version>\", got " +
+                     QuoteShort(text.substr(0, first_end)));
+    }
+    if (version > kSnapshotVersion) {
+      return Status::Error(Code::kUnsupportedVersion,
+                           "snapshot is format version " + std::to_string(version) + "; this build reads version " +
+                               std::to_string(kSnapshotVersion) + " and older");
+    }
+  }
+  // 2. Whole and unaltered: the last line is "end <crc32 of everything before it>".
+  if (text.size() < 2 || text.back() != '\n') return invalid("snapshot is truncated: it does not end with its end line");
+  const size_t last_start = text.rfind('\n', text.size() - 2) + 1;
+  const std::string_view body = text.substr(0, last_start);
+  const std::string_view last = text.substr(last_start, text.size() - 1 - last_start);
+  if (last.substr(0, 4) != "end ") return invalid("snapshot is truncated: its last line is not its end line");
+  if (last.substr(4) != Hex8(Crc32(body))) {
+    return invalid("snapshot is damaged: its checksum does not match its text (truncated or altered)");
+  }
+  // 3. Line by line.
+  Image image;
+  size_t pos = first_end + 1, line_no = 1;
+  In current("", "");
+  const auto next_line = [&]() -> In* {
+    ++line_no;
+    const size_t end = pos < body.size() ? body.find('\n', pos) : std::string_view::npos;
+    const std::string_view line = end == std::string_view::npos ? std::string_view() : body.substr(pos, end - pos);
+    pos = end == std::string_view::npos ? body.size() : end + 1;
+    current = In(line, std::string("snapshot line ").append(std::to_string(line_no)));
+    return &current;
+  };
+  DLQ_TRY(GetPolicy([&] { return next_line(); }, &image.policy));
+  DLQ_TRY(GetMeta(*next_line(), &image.meta));
+  DLQ_TRY(End(current));
+  // The sections, each optional, in this order.
+  enum Section { kError, kJob, kReady, kDelayed, kLease, kCompleted, kQuarantine, kReorder, kEvent };
+  static const char* const kHeads[] = {"error", "job", "ready", "delayed", "lease", "completed", "quarantine",
+                                       "reorder", "event"};
+  int section = kError;
+  while (pos < body.size()) {
+    In& in = *next_line();
+    const std::string_view head = in.Next();
+    int found = -1;
+    for (int k = section; k <= kEvent; ++k) {
+      if (head == kHeads[k]) found = k;
+    }
+    if (found < 0) return in.Error("a line of a later section (error, job, ready, delayed, lease, completed, quarantine, reorder, event, in this order)", head);
+    section = found;
+    switch (section) {
+      case kError: {
+        std::string& e = image.errors.emplace_back();
+        DLQ_TRY(in.Str("an error text", &e));
+        if (e.empty()) return in.Error("a non-empty error text", "\"\"");
+        break;
+      }
+      case kJob: {
+        ImageJob& j = image.jobs.emplace_back();
+        DLQ_TRY(in.Str("an id", &j.id));
+        DLQ_TRY(in.Str("a payload", &j.payload));
+        DLQ_TRY(in.Str("a key", &j.key));
+        DLQ_TRY(in.Name("live, dropped or lost", kFateCount, FateName, &j.fate));
+        DLQ_TRY(in.Bool("released", &j.released));
+        if (j.fate != Fate::kLive) DLQ_TRY(GetRow(in, &j.row));
+        break;
+      }
+      case kReady: {
+        int64_t p = 0;
+        Entry e;
+        DLQ_TRY(in.Int("a position", &p));
+        DLQ_TRY(in.Int("job", &e.job));
+        DLQ_TRY(GetRow(in, &e.row));
+        if (!image.ready.emplace(p, e).second) return in.Error("a position not used before", std::to_string(p));
+        break;
+      }
+      case kDelayed: {
+        uint64_t seq = 0;
+        Entry e;
+        DLQ_TRY(in.Int("a timer sequence", &seq));
+        DLQ_TRY(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
+        DLQ_TRY(in.Int("job", &e.job));
+        DLQ_TRY(GetRow(in, &e.row));
+        e.timer = seq;
+        if (!image.delayed.emplace(seq, e).second) return in.Error("a timer not used before", std::to_string(seq));
+        break;
+      }
+      case kLease: {
+        Lease& l = image.leases.emplace_back();
+        LeaseRecord& r = l.record;
+        DLQ_TRY(in.Int("job", &r.job));
+        DLQ_TRY(in.Int("leasedAt", &r.leased_at, int64_t{0}, kMaxTimeMs));
+        DLQ_TRY(in.Int("expiresAt", &r.expires_at, int64_t{0}, kMaxTimeMs));
+        DLQ_TRY(in.Int("a timer sequence", &r.timer));
+        DLQ_TRY(in.Name("active, settled or expired", kLeaseStateCount, LeaseStateName, &r.state));
+        l.entry.job = r.job;
+        if (r.state == LeaseState::kActive) DLQ_TRY(GetRow(in, &l.entry.row));
+        break;
+      }
+      case kCompleted: {
+        Entry& e = image.completed.emplace_back();
+        DLQ_TRY(in.Int("job", &e.job));
+        DLQ_TRY(GetRow(in, &e.row));
+        break;
+      }
+      case kQuarantine: {
+        uint64_t arrival = 0;
+        Entry e;
+        DLQ_TRY(in.Int("an arrival", &arrival));
+        DLQ_TRY(in.Int("a timer sequence", &e.timer));
+        DLQ_TRY(in.Int("job", &e.job));
+        DLQ_TRY(GetRow(in, &e.row));
+        if (!image.quarantine.emplace(arrival, e).second) return in.Error("an arrival not used before", std::to_string(arrival));
+        break;
+      }
+      case kReorder:
+        DLQ_TRY(GetReorder(in, &image.reorders.emplace_back()));
+        break;
+      case kEvent:
+        DLQ_TRY(GetEvent(in, &image.events.emplace_back()));
+        break;
+    }
+    DLQ_TRY(End(in));
+  }
+  return image;
+}
+
+// ---- journal records -----------------------------------------------------------
+
+std::string EncodeWrite(const Write& w, uint32_t* check) {
+  std::string text;
+  Out o(text);
+  o.U(w.seq).Word(Hex8(w.prev)).Word(WriteOpName(w.op));
+  const Entry& e = w.entry;
+  switch (w.op) {
+    case WriteOp::kCreate:
+      PutPolicy(o, w.policy, false);
+      break;
+    case WriteOp::kEnqueue:
+      o.Str(w.job.id).Str(w.job.payload).Str(w.job.key).I(w.position);
+      PutRow(o, e.row);
+      break;
+    case WriteOp::kPutReady:
+      o.I(w.position).U(e.job);
+      PutRow(o, e.row);
+      PutEnds(o, e);
+      break;
+    case WriteOp::kPutDelayed:
+      o.I(w.position).I(e.due_at).U(e.job);
+      PutRow(o, e.row);
+      PutEnds(o, e);
+      break;
+    case WriteOp::kPutLease:
+      o.U(w.lease_number).U(w.lease.job).I(w.lease.leased_at).I(w.lease.expires_at).U(w.lease.timer);
+      PutRow(o, e.row);
+      break;
+    case WriteOp::kPutCompleted:
+      o.U(e.job);
+      PutRow(o, e.row);
+      PutEnds(o, e);
+      break;
+    case WriteOp::kPutQuarantine:
+      o.I(w.position).U(e.timer).U(e.job);
+      PutRow(o, e.row);
+      PutEnds(o, e);
+      break;
+    case WriteOp::kRemoveReady:
+    case WriteOp::kRemoveDelayed:
+      o.I(w.position);
+      break;
+    case WriteOp::kEndLease:
+      o.U(w.lease_number).Word(LeaseStateName(w.ended_as));
+      break;
+    case WriteOp::kRemoveQuarantine:
+      o.I(w.position).Word(w.dropped ? "dropped" : "replayed");
+      break;
+    case WriteOp::kReleaseKey:
+      o.U(w.job_number);
+      break;
+    case WriteOp::kClock:
+      break;
+  }
+  PutMeta(o, w.meta);
+  for (const std::string& t : w.errors) o.Word("error").Str(t);
+  for (const EventRecord& ev : w.events) PutEvent(o, ev);
+  for (const Reorder& r : w.reorders) PutReorder(o, r);
+  *check = Crc32(text);
+  o.Word("check").Word(Hex8(*check));
+  return text;
+}
+
+Result<Write> DecodeWrite(std::string_view record, const std::string& argument) {
+  const auto damaged = [&](const std::string& why) {
+    return Status::InvalidArgument(argument + " must be a journal record of this lab, " + why);
+  };
+  const size_t at = record.rfind(" check ");
+  if (at == std::string_view::npos || record.size() != at + 7 + 8) {
+    return damaged("ending \"check <crc32>\"; it is cut short or not a record");
+  }
+  const uint32_t check = Crc32(record.substr(0, at));
+  if (record.substr(at + 7) != Hex8(check)) return damaged("whose check matches its text; it is torn or altered");
+  Write w;
+  w.check = check;
+  In in(record.substr(0, at), argument);
+  const auto fail = [&](const Status& s) { return Status::InvalidArgument(s.message()); };
+  const auto run = [&]() -> Status {
+    DLQ_TRY(in.Int("a sequence number", &w.seq, uint64_t{1}));
+    const std::string_view prev = in.Next();
+    if (prev.size() != 8) return in.Error("the previous record's check (8 hex digits)", prev);
+    for (const char c : prev) {
+      const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      if (d < 0) return in.Error("the previous record's check (8 hex digits)", prev);
+      w.prev = w.prev * 16 + static_cast<uint32_t>(d);
+    }
+    DLQ_TRY(in.Name("a write", kWriteOpCount, WriteOpName, &w.op));
+    Entry& e = w.entry;
+    switch (w.op) {
+      case WriteOp::kCreate: {
+        DLQ_TRY(GetPolicy([&] { return &in; }, &w.policy));
+        break;
+      }
+      case WriteOp::kEnqueue:
+        DLQ_TRY(in.Str("an id", &w.job.id));
+        DLQ_TRY(in.Str("a payload", &w.job.payload));
+        DLQ_TRY(in.Str("a key", &w.job.key));
+        DLQ_TRY(in.Int("a position", &w.position));
+        DLQ_TRY(GetRow(in, &e.row));
+        break;
+      case WriteOp::kPutReady:
+        DLQ_TRY(in.Int("a position", &w.position));
+        DLQ_TRY(in.Int("job", &e.job));
+        DLQ_TRY(GetRow(in, &e.row));
+        DLQ_TRY(GetEnds(in, &e));
+        break;
+      case WriteOp::kPutDelayed:
+        DLQ_TRY(in.Int("a timer sequence", &w.position, int64_t{0}));
+        DLQ_TRY(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
+        DLQ_TRY(in.Int("job", &e.job));
+        DLQ_TRY(GetRow(in, &e.row));
+        DLQ_TRY(GetEnds(in, &e));
+        e.timer = static_cast<uint64_t>(w.position);
+        break;
+      case WriteOp::kPutLease:
+        DLQ_TRY(in.Int("a lease number", &w.lease_number, uint32_t{1}));
+        DLQ_TRY(in.Int("job", &w.lease.job));
+        DLQ_TRY(in.Int("leasedAt", &w.lease.leased_at, int64_t{0}, kMaxTimeMs));
+        DLQ_TRY(in.Int("expiresAt", &w.lease.expires_at, int64_t{0}, kMaxTimeMs));
+        DLQ_TRY(in.Int("a timer sequence", &w.lease.timer));
+        DLQ_TRY(GetRow(in, &e.row));
+        w.lease.state = LeaseState::kActive;
+        e.job = w.lease.job;
+        break;
+      case WriteOp::kPutCompleted:
+        DLQ_TRY(in.Int("job", &e.job));
+        DLQ_TRY(GetRow(in, &e.row));
+        DLQ_TRY(GetEnds(in, &e));
+        break;
+      case WriteOp::kPutQuarantine:
+        DLQ_TRY(in.Int("an arrival", &w.position, int64_t{0}));
+        DLQ_TRY(in.Int("a timer sequence", &e.timer));
+        DLQ_TRY(in.Int("job", &e.job));
+        DLQ_TRY(GetRow(in, &e.row));
+        DLQ_TRY(GetEnds(in, &e));
+        break;
+      case WriteOp::kRemoveReady:
+        DLQ_TRY(in.Int("a position", &w.position));
+        break;
+      case WriteOp::kRemoveDelayed:
+        DLQ_TRY(in.Int("a timer sequence", &w.position, int64_t{0}));
+        break;
+      case WriteOp::kEndLease:
+        DLQ_TRY(in.Int("a lease number", &w.lease_number, uint32_t{1}));
+        DLQ_TRY(in.Name("settled or expired", kLeaseStateCount, LeaseStateName, &w.ended_as));
+        if (w.ended_as == LeaseState::kActive) return in.Error("settled or expired", "active");
+        break;
+      case WriteOp::kRemoveQuarantine: {
+        DLQ_TRY(in.Int("an arrival", &w.position, int64_t{0}));
+        const std::string_view how = in.Next();
+        if (how != "dropped" && how != "replayed") return in.Error("replayed or dropped", how);
+        w.dropped = how == "dropped";
+        break;
+      }
+      case WriteOp::kReleaseKey:
+        DLQ_TRY(in.Int("job", &w.job_number));
+        break;
+      case WriteOp::kClock:
+        break;
+    }
+    DLQ_TRY(GetMeta(in, &w.meta));
+    while (!in.done()) {
+      const std::string_view head = in.Next();
+      if (head == "error" && w.events.empty() && w.reorders.empty()) {
+        std::string& t = w.errors.emplace_back();
+        DLQ_TRY(in.Str("an error text", &t));
+        if (t.empty()) return in.Error("a non-empty error text", "\"\"");
+      } else if (head == "event" && w.reorders.empty()) {
+        DLQ_TRY(GetEvent(in, &w.events.emplace_back()));
+      } else if (head == "reorder") {
+        DLQ_TRY(GetReorder(in, &w.reorders.emplace_back()));
+      } else {
+        return in.Error("error, event or reorder (in this order) or the check", head);
+      }
+    }
+    return Status::Ok();
+  };
+  if (Status s = run(); !s.ok()) return fail(s);
+  return w;
+}
+
+}  // namespace dlq::durable

@@ -1,0 +1,270 @@
+// Recovery after a crash: the last snapshot's image, the journal's first k
+// writes applied to it as a store would (no policy), then what a half-done move
+// left behind decided, then a queue built from the result.
+#include <algorithm>
+
+#include "crc32.h"
+#include "durable_text.h"
+#include "queue.h"
+#include "text.h"
+
+namespace dlq {
+
+using durable::Entry;
+using durable::Image;
+using durable::Write;
+using durable::WriteOp;
+
+namespace {
+
+// Applies one decoded write to the image, or says why it cannot follow what is
+// there (a record from another journal, or out of order).
+Status ApplyWrite(Image& image, const Write& w, const std::string& argument) {
+  const auto refuse = [&](const std::string& why) {
+    return Status::InvalidArgument(argument + " does not follow the snapshot and the records before it: " + why);
+  };
+  Entry e = w.entry;
+  e.written = w.seq;
+  const size_t n = image.jobs.size();
+  const auto job_ok = [&](uint32_t job) { return job < n && image.jobs[job].fate == durable::Fate::kLive; };
+  switch (w.op) {
+    case WriteOp::kCreate:
+      return refuse("only a queue's first record creates it");
+    case WriteOp::kEnqueue: {
+      for (const durable::ImageJob& j : image.jobs) {
+        if (j.id == w.job.id) return refuse("it enqueues id " + QuoteShort(w.job.id) + " again");
+      }
+      if (image.ready.count(w.position) != 0) return refuse("its ready position is taken");
+      e.job = static_cast<uint32_t>(n);
+      image.jobs.push_back(w.job);
+      image.ready.emplace(w.position, e);
+      break;
+    }
+    case WriteOp::kPutReady:
+      if (!job_ok(e.job) || !image.ready.emplace(w.position, e).second) return refuse("its ready entry cannot be put");
+      break;
+    case WriteOp::kRemoveReady: {
+      const auto it = image.ready.find(w.position);
+      if (it == image.ready.end()) return refuse("it removes a ready entry that is not there");
+      image.jobs[it->second.job].row = it->second.row;  // what a job lost after this would keep
+      image.ready.erase(it);
+      break;
+    }
+    case WriteOp::kPutDelayed:
+      if (!job_ok(e.job) || !image.delayed.emplace(static_cast<uint64_t>(w.position), e).second) {
+        return refuse("its delayed entry cannot be put");
+      }
+      break;
+    case WriteOp::kRemoveDelayed: {
+      const auto it = image.delayed.find(static_cast<uint64_t>(w.position));
+      if (it == image.delayed.end()) return refuse("it removes a delayed entry that is not there");
+      image.jobs[it->second.job].row = it->second.row;
+      image.delayed.erase(it);
+      break;
+    }
+    case WriteOp::kPutLease: {
+      if (!job_ok(w.lease.job) || w.lease_number != image.leases.size() + 1) return refuse("its lease number is not the next");
+      durable::Lease l;
+      l.record = w.lease;
+      l.entry = e;
+      image.leases.push_back(l);
+      break;
+    }
+    case WriteOp::kEndLease: {
+      if (w.lease_number > image.leases.size() || image.leases[w.lease_number - 1].record.state != LeaseState::kActive) {
+        return refuse("it ends a lease that is not active");
+      }
+      durable::Lease& l = image.leases[w.lease_number - 1];
+      l.record.state = w.ended_as;
+      image.jobs[l.record.job].row = l.entry.row;
+      break;
+    }
+    case WriteOp::kPutCompleted:
+      if (!job_ok(e.job)) return refuse("its completed entry names a missing job");
+      image.completed.push_back(e);
+      break;
+    case WriteOp::kPutQuarantine:
+      if (!job_ok(e.job) || !image.quarantine.emplace(static_cast<uint64_t>(w.position), e).second) {
+        return refuse("its quarantine entry cannot be put");
+      }
+      break;
+    case WriteOp::kRemoveQuarantine: {
+      const auto it = image.quarantine.find(static_cast<uint64_t>(w.position));
+      if (it == image.quarantine.end()) return refuse("it removes a quarantine entry that is not there");
+      if (w.dropped) image.jobs[it->second.job].fate = durable::Fate::kDropped;
+      image.jobs[it->second.job].row = it->second.row;
+      image.quarantine.erase(it);
+      break;
+    }
+    case WriteOp::kReleaseKey:
+      if (w.job_number >= n) return refuse("it releases a missing job");
+      image.jobs[w.job_number].released = true;
+      break;
+    case WriteOp::kClock:
+      break;
+  }
+  image.meta = w.meta;
+  for (const std::string& t : w.errors) image.errors.push_back(t);
+  for (const EventRecord& ev : w.events) image.events.push_back(ev);
+  for (const durable::Reorder& r : w.reorders) image.reorders.push_back(r);
+  return Status::Ok();
+}
+
+// Where a job was found after the writes.
+struct Found {
+  Place place;
+  uint64_t key;  // ready: the position (as bits); delayed: the timer; leased: the lease number; completed: the index; quarantine: the arrival
+  const Entry* entry;
+};
+
+// Decides every job a half-done move left in two places or in none. Returns, per
+// job, the place it was kept in when it was in two (kLost: it was in none).
+std::vector<std::pair<uint32_t, Place>> ResolveAfterCrash(Image& image) {
+  std::vector<std::vector<Found>> found(image.jobs.size());
+  for (const auto& [pos, e] : image.ready) found[e.job].push_back({Place::kReady, static_cast<uint64_t>(pos), &e});
+  for (const auto& [seq, e] : image.delayed) found[e.job].push_back({Place::kDelayed, seq, &e});
+  for (size_t k = 0; k < image.leases.size(); ++k) {
+    const durable::Lease& l = image.leases[k];
+    if (l.record.state == LeaseState::kActive) found[l.record.job].push_back({Place::kLeased, k + 1, &l.entry});
+  }
+  for (size_t k = 0; k < image.completed.size(); ++k) {
+    found[image.completed[k].job].push_back({Place::kCompleted, k, &image.completed[k]});
+  }
+  for (const auto& [arrival, e] : image.quarantine) found[e.job].push_back({Place::kQuarantined, arrival, &e});
+
+  std::vector<std::pair<uint32_t, Place>> decided;
+  std::vector<size_t> completed_drops;
+  for (uint32_t job = 0; job < image.jobs.size(); ++job) {
+    std::vector<Found>& places = found[job];
+    if (image.jobs[job].fate != durable::Fate::kLive) continue;
+    if (places.empty()) {
+      image.jobs[job].fate = durable::Fate::kLost;
+      decided.push_back({job, Place::kLost});
+      continue;
+    }
+    if (places.size() == 1) continue;
+    // Quarantine wins (the final failure was committed); otherwise the newer write.
+    const auto rank = [](const Found& f) {
+      return std::make_pair(f.place == Place::kQuarantined ? 1 : 0, f.entry->written);
+    };
+    const Found winner = *std::max_element(places.begin(), places.end(),
+                                           [&](const Found& a, const Found& b) { return rank(a) < rank(b); });
+    for (const Found& f : places) {
+      if (f.entry == winner.entry) continue;
+      switch (f.place) {
+        case Place::kReady: image.ready.erase(static_cast<int64_t>(f.key)); break;
+        case Place::kDelayed: image.delayed.erase(f.key); break;
+        case Place::kLeased: {
+          LeaseRecord& r = image.leases[f.key - 1].record;
+          r.state = winner.entry->ends_lease == f.key ? winner.entry->ends_as : LeaseState::kExpired;
+          break;
+        }
+        case Place::kCompleted: completed_drops.push_back(f.key); break;
+        case Place::kQuarantined: image.quarantine.erase(f.key); break;
+        case Place::kDropped:
+        case Place::kLost: break;
+      }
+    }
+    decided.push_back({job, winner.place});
+  }
+  std::sort(completed_drops.rbegin(), completed_drops.rend());
+  for (const size_t k : completed_drops) image.completed.erase(image.completed.begin() + static_cast<std::ptrdiff_t>(k));
+  return decided;
+}
+
+}  // namespace
+
+Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
+                                const RecoverOptions& options) {
+  // Arguments first, sizes before anything is read.
+  if (Status s = CheckSize("journal", kMaxJournalRecords, journal.size(), "items"); !s.ok()) return s;
+  size_t journal_bytes = 0;
+  for (const std::string_view r : journal) journal_bytes += r.size();
+  if (Status s = CheckSize("journal (its records together)", kMaxSnapshotBytes, journal_bytes); !s.ok()) return s;
+  if (snapshot) {
+    if (Status s = CheckSize("snapshot", kMaxSnapshotBytes, snapshot->size()); !s.ok()) return s;
+  }
+  const auto length = static_cast<int64_t>(journal.size());
+  const int64_t k = options.crash_after.value_or(length);
+  const int64_t least = snapshot ? 0 : 1;
+  if (k < least || k > length) {
+    return Status::OutOfRange("crashAfter must be an integer from " + std::to_string(least) + " to " +
+                              std::to_string(length) + " (the journal's length" +
+                              (snapshot ? std::string(")") : std::string("; write 1 creates the queue)")) + ", got " +
+                              std::to_string(k));
+  }
+
+  // The base: the snapshot's image, or the queue the first record creates.
+  Image image;
+  uint32_t prev = 0;
+  size_t first = 0;
+  if (snapshot) {
+    Result<Image> base = durable::DecodeSnapshot(*snapshot);
+    if (!base.ok()) return base.status();
+    image = std::move(base.value());
+    prev = Crc32(*snapshot);
+  } else {
+    Result<Write> create = durable::DecodeWrite(journal[0], "journal[0]");
+    if (!create.ok()) return create.status();
+    if (create->op != WriteOp::kCreate || create->seq != 1 || create->prev != 0) {
+      return Status::InvalidArgument(
+          "journal[0] must create the queue (a journal since creation starts with its create record), got a " +
+          std::string(durable::WriteOpName(create->op)) + " record");
+    }
+    Result<Queue> fresh = Create(create->policy);
+    if (!fresh.ok()) return fresh.status();
+    image = fresh->ToImage();
+    image.meta = create->meta;
+    prev = create->check;
+    first = 1;
+  }
+
+  // The writes that reached the disk: the first k, and maybe half of the next.
+  Recovery out{Queue(image.policy), {}, {}, 0, false};
+  const auto count = static_cast<size_t>(k);
+  for (size_t i = first; i < count; ++i) {
+    const std::string argument = "journal[" + std::to_string(i) + "]";
+    Result<Write> w = durable::DecodeWrite(journal[i], argument);
+    if (!w.ok()) return w.status();
+    if (w->seq != i + 1 || w->prev != prev) {
+      return Status::InvalidArgument(argument + " does not follow " +
+                                     (i == 0 ? std::string("this snapshot") : "journal[" + std::to_string(i - 1) + "]") +
+                                     ": it is write " + std::to_string(w->seq) + " of another history");
+    }
+    if (Status s = ApplyWrite(image, w.value(), argument); !s.ok()) return s;
+    prev = w->check;
+    ++out.applied;
+  }
+  out.applied += first;
+  if (options.torn && count < journal.size()) {
+    // A crash in the middle of writing record k+1: half of it reached the disk.
+    const std::string_view torn = journal[count].substr(0, journal[count].size() / 2);
+    Result<Write> w = durable::DecodeWrite(torn, "journal[" + std::to_string(count) + "]");
+    if (w.ok()) return Status::FailedPrecondition("a torn record passed its check");  // cannot happen: the check is cut off
+    out.torn_discarded = true;
+  }
+
+  // What the crash left half-done, decided; then the queue, and its timeline says so.
+  const std::vector<std::pair<uint32_t, Place>> decided = ResolveAfterCrash(image);
+  Result<Queue> queue = FromImage(std::move(image));
+  if (!queue.ok()) return queue.status();
+  Queue& q = queue.value();
+  if (Status s = HeapBudget::CheckRoom(decided.size() * kEventBytes, "recover"); !s.ok()) return s;
+  for (const auto& [job, place] : decided) {
+    if (place == Place::kLost) {
+      q.Record(EventKind::kLost, job);
+      out.lost.push_back(q.jobs_[job].id);
+    } else {
+      q.Record(EventKind::kKeptOnce, job).ref = static_cast<uint32_t>(place);
+      out.duplicated.push_back(q.jobs_[job].id);
+    }
+  }
+  q.journaled_events_ = q.events_.size();
+  // Its journal is empty and follows its own state (as if restored from its snapshot).
+  Result<std::string> text = q.SnapshotText();
+  q.journal_base_ = text.ok() ? Crc32(text.value()) : 0;
+  out.queue = std::move(q);
+  return out;
+}
+
+}  // namespace dlq
