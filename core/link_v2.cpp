@@ -1,7 +1,7 @@
 // Link format v2: the whole policy and every action kind (docs/scenario-format.md).
 //
 //   v2;m<maxAttempts>[;b<backoff>][;l<leaseMs>];s<seed>[;f<row>,…][;o<ordering>]
-//     [;q<retentionMs>.<alarmDepth>][;j<job>,…][;a<action>,…][;c<cursor>]
+//     [;q<retentionMs>.<alarmDepth>[u]][;j<job>,…][;a<action>,…][;c<cursor>]
 //
 //   job     <id>:<payload>[:<key>]  the key (its ordering key) only when not empty
 //
@@ -19,7 +19,8 @@
 //   outcome s success | t transient | p permanent | u undeserializable |
 //           v unknown-schema | q precondition
 //   ordering k key | s stall (o is left out for none; n none is read too)
-//   q       quarantine.retentionMs and quarantine.alarmDepth, left out when both are 0
+//   q       quarantine.retentionMs and quarantine.alarmDepth, then u for the teaching
+//           switch unsafeQuarantineOrder; left out when all three are off
 //   action  <outcome>[:<error>] | r<id> | e<id>:<payload>[:<key>]
 //           l                       lease()
 //           k<n><outcome>[:<error>] settle("lease-<n>", outcome, error)
@@ -394,6 +395,7 @@ Result<Scenario> ReadV2(Reader& in) {
         if (!in.Accept('.')) return in.Error("'.' between quarantine.retentionMs and quarantine.alarmDepth");
         if (Status s = in.Number("quarantine.alarmDepth", 10, &alarm_depth); !s.ok()) return s;
         scenario.policy.alarm_depth = static_cast<int64_t>(alarm_depth);
+        scenario.policy.unsafe_quarantine_order = in.Accept('u');
         if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
         break;
       }
@@ -433,8 +435,9 @@ std::string WriteV2(const Scenario& scenario) {
   out += ";s" + std::to_string(policy.seed);
   AppendClasses(out, policy.classes);
   if (policy.ordering != Ordering::kNone) out.append(";o").append(1, OrderingLetter(policy.ordering));
-  if (policy.retention_ms != 0 || policy.alarm_depth != 0) {
+  if (policy.retention_ms != 0 || policy.alarm_depth != 0 || policy.unsafe_quarantine_order) {
     out.append(";q").append(std::to_string(policy.retention_ms)).append(".").append(std::to_string(policy.alarm_depth));
+    if (policy.unsafe_quarantine_order) out += 'u';
   }
   if (!scenario.jobs.empty()) {
     out += ";j";

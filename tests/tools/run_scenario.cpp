@@ -1,5 +1,7 @@
 // Prints the timeline of a scenario link read from stdin (or argv[1]), one line
 // per event; the way link fixtures' .timeline.txt files are made and reviewed.
+// With --snapshot first, prints the snapshot of the scenario's state instead (the
+// way tests/fixtures/snapshots/*.snap are made).
 // Exit status 2 with the core's message on stderr for a link it refuses.
 #include <cstdio>
 #include <iostream>
@@ -9,6 +11,11 @@
 #include "dlq.h"
 
 int main(int argc, char** argv) {
+  const bool snapshot = argc > 1 && std::string(argv[1]) == "--snapshot";
+  if (snapshot) {
+    --argc;
+    ++argv;
+  }
   std::string text = argc > 1 ? argv[1] : std::string(std::istreambuf_iterator<char>(std::cin), {});
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
   auto scenario = dlq::ParseScenario(text);
@@ -20,6 +27,15 @@ int main(int argc, char** argv) {
   if (!queue.ok()) {
     std::fprintf(stderr, "%s\n", queue.status().ToString().c_str());
     return 2;
+  }
+  if (snapshot) {
+    auto written = queue->SnapshotText();
+    if (!written.ok()) {
+      std::fprintf(stderr, "%s\n", written.status().ToString().c_str());
+      return 2;
+    }
+    std::fwrite(written->data(), 1, written->size(), stdout);
+    return 0;
   }
   std::fwrite(queue->TimelineText().data(), 1, queue->TimelineText().size(), stdout);
   return 0;
