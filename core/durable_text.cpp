@@ -66,8 +66,8 @@ class Out {
     s_.append(w);
     return *this;
   }
-  Out& U(uint64_t v) { return Word(std::to_string(v)); }
-  Out& I(int64_t v) { return Word(std::to_string(v)); }
+  Out& U(uint64_t v) { return Number(v); }
+  Out& I(int64_t v) { return Number(v); }
   Out& B(bool v) { return Word(v ? "1" : "0"); }
   Out& Str(std::string_view v) {
     Sep();
@@ -82,6 +82,13 @@ class Out {
   }
 
  private:
+  template <typename T>
+  Out& Number(T v) {
+    char digits[24];
+    const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
+    (void)ec;  // 24 characters hold every 64-bit integer
+    return Word(std::string_view(digits, static_cast<size_t>(end - digits)));
+  }
   void Sep() {
     if (!first_) s_.push_back(' ');
     first_ = false;
@@ -571,6 +578,7 @@ Result<Image> DecodeSnapshot(std::string_view text) {
 
 std::string EncodeWrite(const Write& w, uint32_t* check) {
   std::string text;
+  text.reserve(256);
   Out o(text);
   o.U(w.seq).Word(Hex8(w.prev)).Word(WriteOpName(w.op));
   const Entry& e = w.entry;

@@ -29,6 +29,7 @@ int ClockWorkload(size_t jobs, uint64_t seed) {
   policy.backoff = {dlq::BackoffKind::kExponential, 100, 10'000, dlq::Jitter::kFull};
   policy.lease_ms = 1000;
   policy.seed = static_cast<int64_t>(seed);
+  policy.journal = false;
   auto queue = dlq::Queue::Create(policy);
   if (!queue.ok()) return 1;
   std::vector<dlq::JobRef> refs;
@@ -65,9 +66,42 @@ int ClockWorkload(size_t jobs, uint64_t seed) {
   return 0;
 }
 
+// Lesson 1's workload twice, journal off then on: what keeping the journal of
+// durable writes costs per write, in time and in bytes.
+int JournalWorkload(size_t jobs, uint64_t seed) {
+  const std::string outcomes = dlq::RandomOutcomes(seed, jobs * 2, 70, 25).value();
+  std::vector<dlq::JobSpec> specs(jobs);
+  for (size_t i = 0; i < jobs; ++i) specs[i] = {"job-" + std::to_string(i), "payload " + std::to_string(i)};
+  std::vector<dlq::JobRef> refs;
+  for (const dlq::JobSpec& spec : specs) refs.push_back({spec.id, spec.payload});
+  double seconds[2] = {0, 0};
+  size_t writes = 0, bytes = 0;
+  for (int journal = 0; journal < 2; ++journal) {
+    dlq::Policy policy;
+    policy.journal = journal == 1;
+    const auto start = std::chrono::steady_clock::now();
+    auto queue = dlq::Queue::Create(policy);
+    if (!queue.ok() || !queue->EnqueueMany(refs).ok() || !queue->ProcessMany(outcomes).ok()) return 1;
+    seconds[journal] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (journal == 1) {
+      auto records = queue->Journal();
+      if (!records.ok()) return 1;
+      writes = records->size();
+      for (const dlq::JournalEntry& r : records.value()) bytes += r.record.size();
+    }
+  }
+  std::printf("{\"jobs\":%zu,\"writes\":%zu,\"recordBytes\":%zu,\"secondsWithout\":%.6f,\"secondsWith\":%.6f}\n", jobs,
+              writes, bytes, seconds[0], seconds[1]);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "journal") {
+    return JournalWorkload(argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 100'000,
+                           argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 42);
+  }
   if (argc > 1 && std::string(argv[1]) == "clock") {
     return ClockWorkload(argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 200'000,
                          argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 42);
@@ -80,7 +114,10 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < jobs; ++i) specs[i] = {"job-" + std::to_string(i), "payload " + std::to_string(i)};
 
   const auto start = std::chrono::steady_clock::now();
-  auto queue = dlq::Queue::Create({.max_attempts = 3});
+  dlq::Policy policy;
+  policy.max_attempts = 3;
+  policy.journal = false;
+  auto queue = dlq::Queue::Create(policy);
   if (!queue.ok()) return 1;
   std::vector<dlq::JobRef> refs;
   refs.reserve(jobs);
