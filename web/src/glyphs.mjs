@@ -24,6 +24,9 @@ export const GLYPHS = {
   'evidence-expired': { label: 'Evidence expired (retention)', d: 'M-4.5-4.5H4.5V4.5H-4.5ZM-4.5-4.5L4.5 4.5', stroke: true, clock: true },
   'alarm-raised': { label: 'Depth alarm raised', d: 'M-4 3H4L3 1V-1.5A3 3 0 0 0-3-1.5V1ZM-1 4.5H1', stroke: true, clock: true },
   'alarm-cleared': { label: 'Depth alarm cleared', d: 'M-4 3H4L3 1V-1.5A3 3 0 0 0-3-1.5V1ZM-5-5L5 5', stroke: true, clock: true },
+  // Recovery after a crash (Capstone III): likewise.
+  lost: { label: 'Lost in a crash', d: 'M-4.5-4.5H4.5V4.5H-4.5ZM-2-2L2 2M2-2L-2 2', stroke: true, clock: true },
+  'kept-once': { label: 'Found twice after a crash, kept once', d: 'M-5-3H1V3H-5ZM-1-5H5V1', stroke: true, clock: true },
 };
 
 /**
