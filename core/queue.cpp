@@ -614,6 +614,13 @@ Status Queue::Advance(double ms) {
   return Advance(static_cast<int64_t>(ms));
 }
 
+std::optional<int64_t> Queue::NextTimerAt() const {
+  int which = 0;
+  const Timer* next = NextTimer(&which);
+  if (next == nullptr) return std::nullopt;
+  return next->time;
+}
+
 std::optional<int64_t> Queue::AdvanceToNext() {
   int which = 0;
   const Timer* next = NextTimer(&which);
@@ -688,7 +695,7 @@ std::vector<LeaseView> Queue::Leased(size_t from, size_t count) const {
   std::advance(it, begin);
   for (size_t k = begin; k < end; ++k, ++it) {
     const StoredJob& job = jobs_[leases_[it->ref].job];
-    out.push_back({job.id, job.payload, job.attempts, LeaseTable::Token(it->ref), it->time});
+    out.push_back({job.id, job.payload, job.attempts, LeaseTable::Token(it->ref), it->time, leases_[it->ref].leased_at});
   }
   return out;
 }

@@ -95,6 +95,7 @@ struct LeaseView {
   uint32_t attempts = 0;
   std::string token;
   int64_t expires_at = 0;
+  int64_t leased_at = 0;
 };
 
 struct QuarantineEntry {
@@ -277,6 +278,11 @@ class Queue {
   std::vector<LeaseView> Leased(size_t from = 0, size_t count = SIZE_MAX) const;
 
   int64_t now() const { return now_; }
+  // True when Lease() would take a job now (something ready may run under the ordering).
+  bool CanLease() const { return NextEligible() >= 0; }
+  // The time of the earliest pending timer (a due time, a lease expiry, a
+  // retention end), or nullopt: where AdvanceToNext() would go.
+  std::optional<int64_t> NextTimerAt() const;
   QueueStats stats() const;
   size_t ready_size() const { return ready_.size(); }
   size_t delayed_size() const { return delayed_.size(); }

@@ -79,9 +79,6 @@ Result<std::string> ShareScenario(const Scenario& scenario) {
   return text;
 }
 
-namespace {
-
-// Applies actions[i] to the queue; the Status names the action when refused.
 Status ApplyAction(Queue& queue, const Action& action, size_t i) {
   const std::string where = "scenario action " + std::to_string(i + 1) + ": ";
   const auto prefixed = [&where](const Status& s) { return Status::Error(s.code(), where + s.message()); };
@@ -146,6 +143,8 @@ Status ApplyAction(Queue& queue, const Action& action, size_t i) {
       },
       action);
 }
+
+namespace {
 
 // A queue with the policy and the set-up jobs, before any action.
 Result<Queue> SetUp(const Scenario& scenario) {

@@ -182,4 +182,9 @@ struct ScenarioReach {
 };
 ScenarioReach PlayableActions(const Scenario& scenario);
 
+// Applies one action to a queue as RunScenario does (an action that would find
+// nothing to do is refused, FailedPrecondition or NotFound); the Status names it
+// as "scenario action <index + 1>".
+Status ApplyAction(Queue& queue, const Action& action, size_t index);
+
 }  // namespace dlq

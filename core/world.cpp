@@ -1,0 +1,159 @@
+#include "world.h"
+
+#include <algorithm>
+#include <set>
+
+#include "leases.h"
+#include "link_text.h"
+#include "text.h"
+
+namespace dlq {
+
+const char* BehaviourKindName(BehaviourKind kind) {
+  switch (kind) {
+    case BehaviourKind::kHealthy: return "healthy";
+    case BehaviourKind::kPoison: return "poison";
+    case BehaviourKind::kFlaky: return "flaky";
+    case BehaviourKind::kPrecondition: return "precondition";
+    case BehaviourKind::kCrashes: return "crashes";
+    case BehaviourKind::kScript: return "script";
+  }
+  return "?";
+}
+
+Result<BehaviourKind> ParseBehaviourKind(std::string_view text) {
+  for (int k = 0; k <= static_cast<int>(BehaviourKind::kScript); ++k) {
+    if (text == BehaviourKindName(static_cast<BehaviourKind>(k))) return static_cast<BehaviourKind>(k);
+  }
+  return Status::InvalidArgument(
+      "behaviour.kind must be one of \"healthy\", \"poison\", \"flaky\", \"precondition\", \"crashes\", \"script\", got " +
+      QuoteShort(text));
+}
+
+namespace {
+
+// The field `field` of behaviours[i], as messages name it.
+std::string Name(size_t i, const char* field) {
+  return "world.behaviours[" + std::to_string(i) + "]." + field;
+}
+
+Status Renamed(const Status& s, const std::string& name, const char* generic) {
+  std::string message = s.message();
+  if (message.rfind(generic, 0) == 0) message.replace(0, std::string_view(generic).size(), name);
+  return Status::Error(s.code(), message);
+}
+
+}  // namespace
+
+Status CheckWorld(const World& w) {
+  if (Status s = kWorkersField.Check(w.workers); !s.ok()) return s;
+  if (Status s = kWorkMsField.Check(w.work_ms); !s.ok()) return s;
+  if (Status s = kOutageStartField.Check(w.outage_start); !s.ok()) return s;
+  if (Status s = kOutageEndField.Check(w.outage_end); !s.ok()) return s;
+  if (w.outage_end < w.outage_start) {
+    return Status::OutOfRange("world.outage.endMs must be an integer from world.outage.startMs (" +
+                              std::to_string(w.outage_start) + ") to " + std::to_string(kMaxTimeMs) + ", got " +
+                              std::to_string(w.outage_end));
+  }
+  if (Status s = CheckSize("world.behaviours", kMaxScenarioItems, w.behaviours.size(), "items"); !s.ok()) return s;
+  std::set<std::string_view> ids;
+  for (size_t i = 0; i < w.behaviours.size(); ++i) {
+    const JobBehaviour& jb = w.behaviours[i];
+    const Behaviour& b = jb.behaviour;
+    if (jb.id.empty()) return Status::InvalidArgument(Name(i, "id") + " must be a non-empty string, got \"\"");
+    if (jb.id.size() > kMaxIdBytes) return TooLarge(Name(i, "id"), kMaxIdBytes, jb.id.size());
+    if (!ids.insert(jb.id).second) {
+      return Status::AlreadyExists(Name(i, "id") + " " + QuoteShort(jb.id) + " has a behaviour already; one per job");
+    }
+    if (static_cast<int>(b.kind) > static_cast<int>(BehaviourKind::kScript)) {
+      return Status::InvalidArgument(Name(i, "kind") + " is not a behaviour");
+    }
+    if (Status s = kBehaviourCountField.Check(b.count); !s.ok()) return Renamed(s, Name(i, "count"), "count");
+    if (Status s = kOutageEndField.Check(b.until); !s.ok()) return Renamed(s, Name(i, "until"), "world.outage.endMs");
+    if (b.kind == BehaviourKind::kPoison && (b.failure == Outcome::kSuccess || static_cast<int>(b.failure) >= kOutcomeCount)) {
+      return Status::InvalidArgument(Name(i, "failure") + " must be a failing outcome (\"transient\", \"permanent\", "
+                                     "\"undeserializable\", \"unknown-schema\", \"precondition\"), got \"" +
+                                     OutcomeName(b.failure) + "\"");
+    }
+    if (Status s = CheckSize(Name(i, "script"), kMaxScriptLetters, b.script.size()); !s.ok()) return s;
+    for (size_t k = 0; k < b.script.size(); ++k) {
+      Outcome ignored = Outcome::kSuccess;
+      if (b.script[k] != 'c' && !link::ParseOutcomeLetter(b.script[k], &ignored, true)) {
+        return Status::InvalidArgument(Name(i, "script") + "[" + std::to_string(k) +
+                                       "] must be one of s t p u v q (an outcome) or c (the worker crashes), got " +
+                                       QuoteShort(b.script.substr(k, 1)));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+const Behaviour& BehaviourOf(const World& world, std::string_view id) {
+  static const Behaviour kHealthy;
+  for (const JobBehaviour& jb : world.behaviours) {
+    if (jb.id == id) return jb.behaviour;
+  }
+  return kHealthy;
+}
+
+Verdict Judge(const Behaviour& b, uint32_t attempt, int64_t at, const World& world) {
+  const auto fail = [](Outcome o, std::string error) { return Verdict{false, o, std::move(error)}; };
+  switch (b.kind) {
+    case BehaviourKind::kCrashes:
+      if (attempt <= b.count) return Verdict{true, Outcome::kSuccess, ""};
+      break;
+    case BehaviourKind::kPoison:
+      return fail(b.failure, std::string("poison message: ") + OutcomeName(b.failure));
+    case BehaviourKind::kScript: {
+      if (attempt == 0 || attempt > b.script.size()) return Verdict{};
+      const char letter = b.script[attempt - 1];
+      if (letter == 'c') return Verdict{true, Outcome::kSuccess, ""};
+      Outcome o = Outcome::kSuccess;
+      link::ParseOutcomeLetter(letter, &o, true);
+      return o == Outcome::kSuccess ? Verdict{} : fail(o, std::string("scripted ") + OutcomeName(o));
+    }
+    case BehaviourKind::kHealthy:
+    case BehaviourKind::kFlaky:
+    case BehaviourKind::kPrecondition:
+      break;
+  }
+  if (b.needs_dependency && at >= world.outage_start && at < world.outage_end) {
+    return fail(Outcome::kTransient, "dependency down (outage until " + std::to_string(world.outage_end) + " ms)");
+  }
+  if (b.kind == BehaviourKind::kFlaky && attempt <= b.count) return fail(Outcome::kTransient, "flaky: failed this time");
+  if (b.kind == BehaviourKind::kPrecondition && at < b.until) {
+    return fail(Outcome::kPrecondition, "precondition not met until " + std::to_string(b.until) + " ms");
+  }
+  return Verdict{};
+}
+
+std::optional<Action> NextWorldAction(const Queue& queue, const World& world) {
+  const int64_t now = queue.now();
+  const std::vector<LeaseView> leases = queue.Leased();
+  // 1. Work that is done: settle it, lowest lease number first.
+  std::optional<std::pair<uint32_t, Verdict>> settle;
+  int64_t busy = 0;
+  std::optional<int64_t> next_finish;
+  for (const LeaseView& l : leases) {
+    const int64_t finish = Later(l.leased_at, world.work_ms);
+    if (finish > now) {
+      ++busy;
+      next_finish = std::min(next_finish.value_or(finish), finish);
+      continue;
+    }
+    Verdict v = Judge(BehaviourOf(world, l.id), l.attempts, finish, world);
+    if (v.crash) continue;  // its worker died; the lease expires on the queue's clock
+    const uint32_t n = LeaseTable::ParseToken(l.token);
+    if (!settle || n < settle->first) settle = std::make_pair(n, std::move(v));
+  }
+  if (settle) return action::Settle{settle->first, settle->second.outcome, settle->second.error};
+  // 2. A free worker takes the next job.
+  if (busy < world.workers && queue.CanLease()) return action::Lease{};
+  // 3. The clock moves to whatever happens next.
+  const std::optional<int64_t> timer = queue.NextTimerAt();
+  if (timer && (!next_finish || *timer <= *next_finish)) return action::AdvanceToNext{};
+  if (next_finish) return action::Advance{*next_finish - now};
+  return std::nullopt;
+}
+
+}  // namespace dlq

@@ -1,0 +1,101 @@
+// The simulated world that plays a queue by itself: what each job does when a
+// worker runs it, a dependency that may be down for a while, and a pool of
+// workers that lease, work and settle on the clock. The world decides outcomes
+// (so it is a rule, and lives here once); the queue still applies the policy to
+// them. Deterministic: no randomness beyond the queue's own, a pure function of
+// the queue's state (time travel and links replay it exactly).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "policy.h"
+#include "queue.h"
+#include "scenario.h"
+#include "status.h"
+
+namespace dlq {
+
+enum class BehaviourKind : uint8_t {
+  kHealthy,       // succeeds (unless the dependency is down and it needs it)
+  kPoison,        // every attempt fails with one failing outcome (e.g. undeserializable)
+  kFlaky,         // attempts 1..count fail transiently, then it succeeds
+  kPrecondition,  // attempts that finish before `until` find the precondition missing
+  kCrashes,       // the worker running attempts 1..count dies: no settle, the lease expires
+  kScript,        // attempt n gets the n-th letter of `script`, then success
+};
+
+// What one job does. Attempt numbers are the queue's (1-based, reset by a
+// replay), so a replayed job behaves as on its first delivery.
+struct Behaviour {
+  BehaviourKind kind = BehaviourKind::kHealthy;
+  Outcome failure = Outcome::kPermanent;  // kPoison
+  int64_t count = 0;                      // kFlaky, kCrashes: 0..1000000
+  int64_t until = 0;                      // kPrecondition: virtual ms
+  // kScript: letters s t p u v q (the outcomes, as links spell them) and c (the
+  // worker crashes); at most kMaxScriptLetters.
+  std::string script;
+  // During the outage every attempt of a job that needs the dependency fails
+  // transiently (poison jobs, crashes and scripts are decided before it).
+  bool needs_dependency = true;
+  bool operator==(const Behaviour&) const = default;
+};
+
+struct JobBehaviour {
+  std::string id;
+  Behaviour behaviour;
+  bool operator==(const JobBehaviour&) const = default;
+};
+
+struct World {
+  std::vector<JobBehaviour> behaviours;  // jobs not listed are healthy
+  int64_t outage_start = 0;              // the dependency is down in [outage_start, outage_end)
+  int64_t outage_end = 0;                // equal to outage_start: no outage
+  int64_t workers = 1;                   // how many attempts run at once
+  int64_t work_ms = 100;                 // how long one attempt takes, lease to settle
+  bool operator==(const World&) const = default;
+};
+
+constexpr size_t kMaxScriptLetters = 1000;
+constexpr IntegerField kWorkersField{"world.workers", 1, 64};
+constexpr IntegerField kWorkMsField{"world.workMs", 1, kMaxDelayMs};
+constexpr IntegerField kOutageStartField{"world.outage.startMs", 0, kMaxTimeMs};
+constexpr IntegerField kOutageEndField{"world.outage.endMs", 0, kMaxTimeMs};  // and at least startMs
+constexpr IntegerField kBehaviourCountField{"count", 0, 1'000'000};
+
+// "healthy" | "poison" | "flaky" | "precondition" | "crashes" | "script".
+const char* BehaviourKindName(BehaviourKind kind);
+Result<BehaviourKind> ParseBehaviourKind(std::string_view text);
+
+// The first field out of range, named ("world.workers", "world.behaviours[2].count",
+// "world.behaviours[1].id" for a duplicate or an empty id); or OK.
+Status CheckWorld(const World& world);
+
+// The behaviour of job `id` (healthy when the world does not list it).
+const Behaviour& BehaviourOf(const World& world, std::string_view id);
+
+// What the world does with attempt `attempt` of a job that finishes at `at`.
+struct Verdict {
+  bool crash = false;  // the worker died: nothing settles
+  Outcome outcome = Outcome::kSuccess;
+  std::string error;   // the worker's error text for a failure
+};
+Verdict Judge(const Behaviour& behaviour, uint32_t attempt, int64_t at, const World& world);
+
+// The next thing the world does to `queue`, as a scenario action (so a played
+// run is an ordinary script that links and time travel replay), or nullopt when
+// nothing will ever happen again. In order of preference at the current time:
+//   1. settle the lowest-numbered lease whose work is done (leased at + workMs <= now)
+//      and whose worker did not crash, with the world's verdict;
+//   2. lease, when a worker is free (fewer leases still working than workers)
+//      and a job may be leased;
+//   3. move the clock: to the queue's next timer (advanceToNext) or to the next
+//      moment a worker finishes (advance), whichever comes first.
+// A crashed worker is replaced at once: its slot is free when its work would
+// have been done, and its lease expires on the queue's clock.
+std::optional<Action> NextWorldAction(const Queue& queue, const World& world);
+
+}  // namespace dlq

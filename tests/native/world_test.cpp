@@ -1,0 +1,145 @@
+// The simulated world (core/world.h): each behaviour's verdicts, and whole runs
+// played by the world, which must be ordinary scripts that replay exactly.
+#include "test_util.h"
+#include "world.h"
+
+using namespace dlq;
+using namespace dlq::test;
+
+namespace {
+
+// Plays `scenario`'s queue with `world` until nothing happens (at most `limit`
+// actions); returns the scenario with the played actions appended.
+Scenario Play(Scenario scenario, const World& world, size_t limit = 10'000) {
+  Queue q = RunScenario(scenario).value();
+  for (size_t i = 0; i < limit; ++i) {
+    const std::optional<Action> next = NextWorldAction(q, world);
+    if (!next) break;
+    REQUIRE(ApplyAction(q, *next, scenario.actions.size()).ok());
+    scenario.actions.push_back(*next);
+  }
+  REQUIRE(!NextWorldAction(q, world).has_value());
+  scenario.cursor = scenario.actions.size();
+  // A played run is an ordinary script: it replays to the same state.
+  CHECK(RunScenario(scenario).value().TimelineText() == q.TimelineText());
+  return scenario;
+}
+
+Scenario Jobs(Policy policy, std::vector<std::string> ids) {
+  Scenario s;
+  s.policy = policy;
+  for (const std::string& id : ids) s.jobs.push_back({id, "payload of " + id, ""});
+  return s;
+}
+
+JobBehaviour Of(std::string id, BehaviourKind kind, int64_t count = 0) {
+  Behaviour b;
+  b.kind = kind;
+  b.count = count;
+  return {std::move(id), b};
+}
+
+}  // namespace
+
+TEST_CASE("each behaviour's verdict, attempt by attempt") {
+  World w;
+  w.outage_start = 1000;
+  w.outage_end = 2000;
+  Behaviour healthy;
+  CHECK(Judge(healthy, 1, 0, w).outcome == Outcome::kSuccess);
+  CHECK(Judge(healthy, 1, 1000, w).outcome == Outcome::kTransient);  // outage starts at 1000
+  CHECK(Judge(healthy, 1, 1999, w).error == "dependency down (outage until 2000 ms)");
+  CHECK(Judge(healthy, 1, 2000, w).outcome == Outcome::kSuccess);    // and ends at 2000
+  healthy.needs_dependency = false;
+  CHECK(Judge(healthy, 1, 1500, w).outcome == Outcome::kSuccess);
+  Behaviour poison{BehaviourKind::kPoison, Outcome::kUndeserializable};
+  CHECK(Judge(poison, 5, 0, w).outcome == Outcome::kUndeserializable);
+  Behaviour flaky{BehaviourKind::kFlaky, Outcome::kPermanent, 2};
+  CHECK(Judge(flaky, 1, 0, w).outcome == Outcome::kTransient);
+  CHECK(Judge(flaky, 2, 0, w).outcome == Outcome::kTransient);
+  CHECK(Judge(flaky, 3, 0, w).outcome == Outcome::kSuccess);
+  Behaviour pre{BehaviourKind::kPrecondition, Outcome::kPermanent, 0, 500};
+  CHECK(Judge(pre, 1, 499, w).outcome == Outcome::kPrecondition);
+  CHECK(Judge(pre, 1, 500, w).outcome == Outcome::kSuccess);
+  Behaviour crashes{BehaviourKind::kCrashes, Outcome::kPermanent, 1};
+  CHECK(Judge(crashes, 1, 0, w).crash);
+  CHECK(!Judge(crashes, 2, 0, w).crash);
+  Behaviour script{BehaviourKind::kScript, Outcome::kPermanent, 0, 0, "tcv"};
+  CHECK(Judge(script, 1, 0, w).outcome == Outcome::kTransient);
+  CHECK(Judge(script, 2, 0, w).crash);
+  CHECK(Judge(script, 3, 0, w).outcome == Outcome::kUnknownSchema);
+  CHECK(Judge(script, 4, 1500, w).outcome == Outcome::kSuccess);  // a script is exact: the outage does not apply
+}
+
+TEST_CASE("the world refuses bad settings by name") {
+  World w;
+  w.workers = 0;
+  CHECK(CheckWorld(w).message() == "world.workers must be an integer from 1 to 64, got 0");
+  w = World{};
+  w.outage_start = 10;
+  w.outage_end = 5;
+  CHECK(CheckWorld(w).message() == "world.outage.endMs must be an integer from world.outage.startMs (10) to 9007199254740991, got 5");
+  w = World{};
+  w.behaviours = {Of("a", BehaviourKind::kFlaky, 2), Of("a", BehaviourKind::kHealthy)};
+  CHECK(CheckWorld(w).code() == Code::kAlreadyExists);
+  CHECK(CheckWorld(w).message().find("world.behaviours[1].id \"a\"") == 0);
+  w.behaviours = {Of("a", BehaviourKind::kFlaky, -1)};
+  CHECK(CheckWorld(w).message() == "world.behaviours[0].count must be an integer from 0 to 1000000, got -1");
+  w.behaviours = {Of("a", BehaviourKind::kScript)};
+  w.behaviours[0].behaviour.script = "tx";
+  CHECK(CheckWorld(w).message().find("world.behaviours[0].script[1] must be one of") == 0);
+  w.behaviours = {Of("a", BehaviourKind::kPoison)};
+  w.behaviours[0].behaviour.failure = Outcome::kSuccess;
+  CHECK(CheckWorld(w).message().find("world.behaviours[0].failure must be a failing outcome") == 0);
+}
+
+TEST_CASE("a world plays the lesson: the poison job is quarantined, the flaky one completes, healthy ones flow") {
+  World w;
+  w.behaviours = {Of("b", BehaviourKind::kPoison), Of("c", BehaviourKind::kFlaky, 1)};
+  w.behaviours[0].behaviour.failure = Outcome::kUndeserializable;
+  Scenario s = Play(Jobs(Policy{}, {"a", "b", "c", "d"}), w);
+  Queue q = RunScenario(s).value();
+  CHECK(Ids(q.Completed()) == Strings{"a", "d", "c"});
+  REQUIRE(q.Quarantined().size() == 1);
+  CHECK(q.Quarantined()[0].id == "b");
+  CHECK(q.Quarantined()[0].failure_class == FailureClass::kUndeserializable);
+  CHECK(q.now() == 500);  // one worker, 100 ms per attempt, five attempts
+}
+
+TEST_CASE("an outage outlasted by backoff completes everything; a budget shorter than it quarantines healthy jobs") {
+  World w;
+  w.outage_start = 0;
+  w.outage_end = 5000;
+  w.workers = 4;
+  Policy p;
+  p.max_attempts = 6;
+  p.backoff = {BackoffKind::kExponential, 500, 8000, Jitter::kNone};
+  Queue outlasts = RunScenario(Play(Jobs(p, {"a", "b", "c", "d"}), w)).value();
+  CHECK(outlasts.Completed().size() == 4);
+  CHECK(outlasts.Quarantined().empty());
+  p.max_attempts = 3;
+  Queue exhausted = RunScenario(Play(Jobs(p, {"a", "b", "c", "d"}), w)).value();
+  CHECK(exhausted.Completed().empty());
+  CHECK(exhausted.Quarantined().size() == 4);
+  for (const QuarantineEntry& e : exhausted.Quarantined()) CHECK(e.reason == Reason::kExhausted);
+}
+
+TEST_CASE("a crashed worker's lease expires on the queue's clock and its attempt stays counted") {
+  World w;
+  w.behaviours = {Of("a", BehaviourKind::kCrashes, 1)};
+  Policy p;
+  p.lease_ms = 1000;
+  Queue q = RunScenario(Play(Jobs(p, {"a", "b"}), w)).value();
+  CHECK(Ids(q.Completed()) == Strings{"b", "a"});
+  CHECK(q.Completed()[1].attempts == 2);
+  const std::string timeline = q.TimelineText();
+  CHECK(timeline.find("at 1000ms expired \"a\" 1/3 lease lease-1") != std::string::npos);
+}
+
+TEST_CASE("workers run in parallel, up to the pool's size") {
+  World w;
+  w.workers = 3;
+  Queue q = RunScenario(Play(Jobs(Policy{}, {"a", "b", "c", "d", "e", "f"}), w)).value();
+  CHECK(q.Completed().size() == 6);
+  CHECK(q.now() == 200);  // two rounds of three
+}
