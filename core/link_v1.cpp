@@ -51,7 +51,7 @@ bool FitsV1(const Scenario& scenario) {
     const auto* enqueue = std::get_if<action::Enqueue>(&a);
     return enqueue == nullptr || enqueue->key.empty();
   };
-  return scenario.policy.IsLessonOne() &&
+  return scenario.policy.IsLessonOne() && scenario.world == World{} &&
          std::all_of(scenario.jobs.begin(), scenario.jobs.end(), [](const JobSpec& j) { return j.key.empty(); }) &&
          std::all_of(scenario.actions.begin(), scenario.actions.end(),
                      [&](const Action& a) { return IsLessonOneAction(a) && keyless(a); });

@@ -1,7 +1,7 @@
 // Link format v2: the whole policy and every action kind (docs/scenario-format.md).
 //
 //   v2;m<maxAttempts>[;b<backoff>][;l<leaseMs>];s<seed>[;f<row>,…][;o<ordering>]
-//     [;q<retentionMs>.<alarmDepth>[u]][;j<job>,…][;a<action>,…][;c<cursor>]
+//     [;q<retentionMs>.<alarmDepth>[u]][;y<world>][;h<behaviour>,…][;j<job>,…][;a<action>,…][;c<cursor>]
 //
 //   job     <id>:<payload>[:<key>]  the key (its ordering key) only when not empty
 //
@@ -21,6 +21,12 @@
 //   ordering k key | s stall (o is left out for none; n none is read too)
 //   q       quarantine.retentionMs and quarantine.alarmDepth, then u for the teaching
 //           switch unsafeQuarantineOrder; left out when all three are off
+//   world   <workers>.<workMs>[.<outageStartMs>.<outageEndMs>]   (world.h), left out for
+//           one worker, 100 ms and no outage
+//   behaviour <id>:<kind>[-]   kind h healthy | p<outcome> poison | f<count> flaky |
+//           q<untilMs> precondition | c<count> crashes | x<letters> script (s t p u v q, c crash);
+//           '-' when the job does not need the dependency; only jobs that are not
+//           plain healthy are written, in the world's order
 //   action  <outcome>[:<error>] | r<id> | e<id>:<payload>[:<key>]
 //           l                       lease()
 //           k<n><outcome>[:<error>] settle("lease-<n>", outcome, error)
@@ -38,7 +44,7 @@ namespace dlq::link {
 namespace {
 
 // Fields in the only order a v2 link may have them, each at most once.
-constexpr std::string_view kFieldOrder = "mblsfoqjac";
+constexpr std::string_view kFieldOrder = "mblsfoqyhjac";
 
 // What may follow field `last` (the seed is required, so nothing after it may
 // come before it); the error text when something else does.
@@ -48,10 +54,15 @@ const char* FieldsAfter(char last) {
     case 'b': return "a field in order: l (leaseMs), s (seed)";
     case 'l': return "the field s (seed)";
     case 's':
-      return "a field in order: f (failure classes), o (ordering), q (quarantine), j (jobs), a (actions), c (cursor)";
-    case 'f': return "a field in order: o (ordering), q (quarantine), j (jobs), a (actions), c (cursor)";
-    case 'o': return "a field in order: q (quarantine), j (jobs), a (actions), c (cursor)";
-    case 'q': return "a field in order: j (jobs), a (actions), c (cursor)";
+      return "a field in order: f (failure classes), o (ordering), q (quarantine), y (world), h (behaviours), "
+             "j (jobs), a (actions), c (cursor)";
+    case 'f':
+      return "a field in order: o (ordering), q (quarantine), y (world), h (behaviours), j (jobs), a (actions), "
+             "c (cursor)";
+    case 'o': return "a field in order: q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor)";
+    case 'q': return "a field in order: y (world), h (behaviours), j (jobs), a (actions), c (cursor)";
+    case 'y': return "a field in order: h (behaviours), j (jobs), a (actions), c (cursor)";
+    case 'h': return "a field in order: j (jobs), a (actions), c (cursor)";
     case 'j': return "a field in order: a (actions), c (cursor)";
     case 'a': return "the field c (cursor)";
     default: return "the end of the link";
@@ -246,6 +257,98 @@ void AppendKeyedJobs(std::string& out, const std::vector<JobSpec>& jobs) {
   }
 }
 
+// The y field's body: <workers>.<workMs>[.<outageStartMs>.<outageEndMs>].
+Status ReadWorld(Reader& in, World* world) {
+  uint64_t workers = 0, work_ms = 0, start = 0, end = 0;
+  if (Status s = in.Number("world.workers", 2, &workers); !s.ok()) return s;
+  if (!in.Accept('.')) return in.Error("'.' between world.workers and world.workMs");
+  if (Status s = in.Number("world.workMs", 8, &work_ms); !s.ok()) return s;
+  world->workers = static_cast<int64_t>(workers);
+  world->work_ms = static_cast<int64_t>(work_ms);
+  if (in.Accept('.')) {
+    if (Status s = in.Number("world.outage.startMs", 16, &start); !s.ok()) return s;
+    if (!in.Accept('.')) return in.Error("'.' between world.outage.startMs and world.outage.endMs");
+    if (Status s = in.Number("world.outage.endMs", 16, &end); !s.ok()) return s;
+    world->outage_start = static_cast<int64_t>(start);
+    world->outage_end = static_cast<int64_t>(end);
+  }
+  if (Status s = CheckWorld(*world); !s.ok()) return Status::Error(s.code(), "scenario link: " + s.message());
+  return Status::Ok();
+}
+
+void AppendWorld(std::string& out, const World& w) {
+  const World plain;
+  if (w.workers == plain.workers && w.work_ms == plain.work_ms && w.outage_start == w.outage_end) return;
+  out.append(";y").append(std::to_string(w.workers)).append(".").append(std::to_string(w.work_ms));
+  if (w.outage_start != w.outage_end) {
+    out.append(".").append(std::to_string(w.outage_start)).append(".").append(std::to_string(w.outage_end));
+  }
+}
+
+// The h field's body: <id>:<kind>[-],… (one or more).
+Status ReadBehaviours(Reader& in, World* world) {
+  do {
+    JobBehaviour& jb = world->behaviours.emplace_back();
+    Behaviour& b = jb.behaviour;
+    const std::string n = "behaviour " + std::to_string(world->behaviours.size());
+    if (Status s = in.String(n + " id", &jb.id); !s.ok()) return s;
+    if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and kind");
+    const char kind = in.peek();
+    uint64_t number = 0;
+    if (kind == 'h') {
+      in.Accept(kind);
+    } else if (kind == 'p') {
+      in.Accept(kind);
+      b.kind = BehaviourKind::kPoison;
+      if (!ParseOutcomeLetter(in.peek(), &b.failure, true) || b.failure == Outcome::kSuccess) {
+        return in.Error("a failing outcome letter (t, p, u, v, q) for " + n);
+      }
+      in.Accept(in.peek());
+    } else if (kind == 'f' || kind == 'c' || kind == 'q') {
+      in.Accept(kind);
+      b.kind = kind == 'f' ? BehaviourKind::kFlaky : kind == 'c' ? BehaviourKind::kCrashes : BehaviourKind::kPrecondition;
+      if (Status s = in.Number(n + (kind == 'q' ? " until" : " count"), kind == 'q' ? 16 : 7, &number); !s.ok()) return s;
+      (kind == 'q' ? b.until : b.count) = static_cast<int64_t>(number);
+    } else if (kind == 'x') {
+      in.Accept(kind);
+      b.kind = BehaviourKind::kScript;
+      while (!in.done() && std::string_view("stpuvqc").find(in.peek()) != std::string_view::npos) {
+        b.script += in.peek();
+        in.Accept(in.peek());
+      }
+    } else {
+      return in.Error("a behaviour for " + n + " (h, p<outcome>, f<count>, q<untilMs>, c<count>, x<letters>)");
+    }
+    b.needs_dependency = !in.Accept('-');
+    if (!in.done() && in.peek() != ',' && in.peek() != ';') {
+      return in.Error("',' before the next behaviour, ';' or the end of the link");
+    }
+  } while (in.Accept(','));
+  if (Status s = CheckWorld(*world); !s.ok()) return Status::Error(s.code(), "scenario link: " + s.message());
+  return Status::Ok();
+}
+
+void AppendBehaviours(std::string& out, const std::vector<JobBehaviour>& behaviours) {
+  bool first = true;
+  for (const JobBehaviour& jb : behaviours) {
+    const Behaviour& b = jb.behaviour;
+    if (b == Behaviour{}) continue;
+    out += first ? ";h" : ",";
+    first = false;
+    AppendEncoded(out, jb.id);
+    out += ':';
+    switch (b.kind) {
+      case BehaviourKind::kHealthy: out += 'h'; break;
+      case BehaviourKind::kPoison: out.append(1, 'p').append(1, OutcomeLetter(b.failure)); break;
+      case BehaviourKind::kFlaky: out += 'f' + std::to_string(b.count); break;
+      case BehaviourKind::kPrecondition: out += 'q' + std::to_string(b.until); break;
+      case BehaviourKind::kCrashes: out += 'c' + std::to_string(b.count); break;
+      case BehaviourKind::kScript: out += 'x' + b.script; break;
+    }
+    if (!b.needs_dependency) out += '-';
+  }
+}
+
 // ":<error>" if present, into *error.
 Status ReadError(Reader& in, const std::string& n, std::string* error) {
   if (!in.Accept(':')) return Status::Ok();
@@ -399,6 +502,12 @@ Result<Scenario> ReadV2(Reader& in) {
         if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
         break;
       }
+      case 'y':
+        if (Status s = ReadWorld(in, &scenario.world); !s.ok()) return s;
+        break;
+      case 'h':
+        if (Status s = ReadBehaviours(in, &scenario.world); !s.ok()) return s;
+        break;
       case 'j':
         if (Status s = ReadKeyedJobs(in, &scenario.jobs); !s.ok()) return s;
         break;
@@ -439,6 +548,8 @@ std::string WriteV2(const Scenario& scenario) {
     out.append(";q").append(std::to_string(policy.retention_ms)).append(".").append(std::to_string(policy.alarm_depth));
     if (policy.unsafe_quarantine_order) out += 'u';
   }
+  AppendWorld(out, scenario.world);
+  AppendBehaviours(out, scenario.world.behaviours);
   if (!scenario.jobs.empty()) {
     out += ";j";
     AppendKeyedJobs(out, scenario.jobs);

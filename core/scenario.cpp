@@ -30,7 +30,7 @@ bool operator==(const Scenario& a, const Scenario& b) {
   const auto same_job = [](const JobSpec& x, const JobSpec& y) {
     return x.id == y.id && x.payload == y.payload && x.key == y.key;
   };
-  return a.policy == b.policy && a.cursor == b.cursor && a.actions == b.actions &&
+  return a.policy == b.policy && a.cursor == b.cursor && a.actions == b.actions && a.world == b.world &&
          std::equal(a.jobs.begin(), a.jobs.end(), b.jobs.begin(), b.jobs.end(), same_job);
 }
 

@@ -61,6 +61,7 @@
 #include "policy.h"
 #include "queue.h"
 #include "status.h"
+#include "world.h"
 
 namespace dlq {
 
@@ -134,9 +135,12 @@ struct Scenario {
   std::vector<JobSpec> jobs;     // enqueued in order before the first step
   std::vector<Action> actions;   // the script
   size_t cursor = 0;             // how many actions are applied; <= actions.size()
+  // The world that plays it on (player.h): carried by the link so that Play can
+  // continue where the script ends. The script alone gives the state.
+  World world;
 };
 
-// Field by field (policy, jobs' ids, payloads and keys, actions, cursor).
+// Field by field (policy, jobs' ids, payloads and keys, actions, cursor, world).
 bool operator==(const Scenario& a, const Scenario& b);
 
 // OutOfRange unless cursor <= actions (the number of actions in the script).

@@ -2,8 +2,7 @@
 // worker runs it, a dependency that may be down for a while, and a pool of
 // workers that lease, work and settle on the clock. The world decides outcomes
 // (so it is a rule, and lives here once); the queue still applies the policy to
-// them. Deterministic: no randomness beyond the queue's own, a pure function of
-// the queue's state (time travel and links replay it exactly).
+// them. Deterministic: no randomness. player.h plays a queue by a world.
 #pragma once
 
 #include <cstdint>
@@ -13,8 +12,7 @@
 #include <vector>
 
 #include "policy.h"
-#include "queue.h"
-#include "scenario.h"
+#include "size_limits.h"
 #include "status.h"
 
 namespace dlq {
@@ -84,18 +82,5 @@ struct Verdict {
   std::string error;   // the worker's error text for a failure
 };
 Verdict Judge(const Behaviour& behaviour, uint32_t attempt, int64_t at, const World& world);
-
-// The next thing the world does to `queue`, as a scenario action (so a played
-// run is an ordinary script that links and time travel replay), or nullopt when
-// nothing will ever happen again. In order of preference at the current time:
-//   1. settle the lowest-numbered lease whose work is done (leased at + workMs <= now)
-//      and whose worker did not crash, with the world's verdict;
-//   2. lease, when a worker is free (fewer leases still working than workers)
-//      and a job may be leased;
-//   3. move the clock: to the queue's next timer (advanceToNext) or to the next
-//      moment a worker finishes (advance), whichever comes first.
-// A crashed worker is replaced at once: its slot is free when its work would
-// have been done, and its lease expires on the queue's clock.
-std::optional<Action> NextWorldAction(const Queue& queue, const World& world);
 
 }  // namespace dlq

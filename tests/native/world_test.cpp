@@ -1,7 +1,7 @@
 // The simulated world (core/world.h): each behaviour's verdicts, and whole runs
 // played by the world, which must be ordinary scripts that replay exactly.
 #include "test_util.h"
-#include "world.h"
+#include "player.h"
 
 using namespace dlq;
 using namespace dlq::test;
@@ -142,4 +142,44 @@ TEST_CASE("workers run in parallel, up to the pool's size") {
   Queue q = RunScenario(Play(Jobs(Policy{}, {"a", "b", "c", "d", "e", "f"}), w)).value();
   CHECK(q.Completed().size() == 6);
   CHECK(q.now() == 200);  // two rounds of three
+}
+
+TEST_CASE("a v2 link carries the world: pool, outage and behaviours, and round-trips") {
+  const std::string text = "v2;m3;s1;y4.250.1000.6000;hb:pu,c:f2,d:q1500-,e:c1,f:xtcs;ja:,b:,c:,d:,e:,f:";
+  Result<Scenario> s = ParseScenario(text);
+  REQUIRE_MESSAGE(s.ok(), s.status().ToString());
+  const World& w = s->world;
+  CHECK(w.workers == 4);
+  CHECK(w.work_ms == 250);
+  CHECK(w.outage_start == 1000);
+  CHECK(w.outage_end == 6000);
+  REQUIRE(w.behaviours.size() == 5);
+  CHECK(w.behaviours[0].behaviour.kind == BehaviourKind::kPoison);
+  CHECK(w.behaviours[0].behaviour.failure == Outcome::kUndeserializable);
+  CHECK(w.behaviours[1].behaviour.count == 2);
+  CHECK(w.behaviours[2].behaviour.until == 1500);
+  CHECK(!w.behaviours[2].behaviour.needs_dependency);
+  CHECK(w.behaviours[3].behaviour.kind == BehaviourKind::kCrashes);
+  CHECK(w.behaviours[4].behaviour.script == "tcs");
+  CHECK(FormatScenario(s.value()) == text);
+  // A world makes a link v2 even with lesson 1's policy; the default world writes nothing.
+  Scenario plain;
+  plain.jobs = {{"a", "", ""}};
+  CHECK(FormatScenario(plain) == "v1;m3;ja:");
+  plain.world.workers = 2;
+  CHECK(FormatScenario(plain) == "v2;m3;s1;y2.100;ja:");
+}
+
+TEST_CASE("malformed world fields are refused by name and position") {
+  CHECK(ParseScenario("v2;m3;s1;y0.100").status().message() ==
+        "scenario link: world.workers must be an integer from 1 to 64, got 0");
+  CHECK(ParseScenario("v2;m3;s1;y2.100.50.10").status().message() ==
+        "scenario link: world.outage.endMs must be an integer from world.outage.startMs (50) to 9007199254740991, got 10");
+  CHECK(ParseScenario("v2;m3;s1;ha:z").status().message() ==
+        "scenario link is malformed at character 13: expected a behaviour for behaviour 1 (h, p<outcome>, f<count>, "
+        "q<untilMs>, c<count>, x<letters>), got 'z'");
+  CHECK(ParseScenario("v2;m3;s1;ha:ps").status().message() ==
+        "scenario link is malformed at character 14: expected a failing outcome letter (t, p, u, v, q) for behaviour 1, got 's'");
+  CHECK(ParseScenario("v2;m3;s1;ha:f1,a:f2").status().code() == Code::kAlreadyExists);
+  CHECK(ParseScenario("v1;m3;y2.100").status().code() == Code::kInvalidArgument);
 }
