@@ -96,7 +96,9 @@ void Queue::Append(std::string_view id, std::string_view payload, std::string_vi
   if (policy_.journal) {
     durable::Write w;
     w.op = durable::WriteOp::kEnqueue;
-    w.job = {std::string(id), std::string(payload), std::string(key)};
+    w.job.id.assign(id);
+    w.job.payload.assign(payload);
+    w.job.key.assign(key);
     w.position = jobs_[job].ready_pos;
     w.entry.job = job;
     w.entry.row = RowOf(job);
@@ -108,7 +110,11 @@ Status Queue::Enqueue(std::string_view id, std::string_view payload, std::string
   if (Status s = CheckNewId(id, "id"); !s.ok()) return s;
   if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
   if (Status s = CheckKey(key, "key"); !s.ok()) return s;
-  if (Status s = HeapBudget::CheckRoom(2 * (JobBytes(id, payload) + key.size()) + kJournalBytes, "enqueue"); !s.ok()) return s;
+  // The job, and its journal record (which copies its strings) when the policy keeps one.
+  const size_t copies = policy_.journal ? 2 : 1;
+  if (Status s = HeapBudget::CheckRoom(copies * (JobBytes(id, payload) + key.size()) + kJournalBytes, "enqueue"); !s.ok()) {
+    return s;
+  }
   ++actions_;
   Append(id, payload, key);
   return Status::Ok();
@@ -120,7 +126,7 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   size_t batch_bytes = 0, charge = 0;
   for (const JobRef& job : jobs) {
     batch_bytes += job.id.size() + job.payload.size() + job.key.size();
-    charge += 2 * (JobBytes(job.id, job.payload) + job.key.size()) + kJournalBytes;  // and its journal record
+    charge += (policy_.journal ? 2 : 1) * (JobBytes(job.id, job.payload) + job.key.size()) + kJournalBytes;
   }
   if (Status s = CheckSize("jobs (ids and payloads together)", kMaxBatchBytes, batch_bytes); !s.ok()) return s;
   if (Status s = HeapBudget::CheckRoom(charge, "enqueueMany"); !s.ok()) return s;

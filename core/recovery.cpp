@@ -2,6 +2,7 @@
 // writes applied to it as a store would (no policy), then what a half-done move
 // left behind decided, then a queue built from the result.
 #include <algorithm>
+#include <unordered_set>
 
 #include "crc32.h"
 #include "durable_text.h"
@@ -19,7 +20,8 @@ namespace {
 
 // Applies one decoded write to the image, or says why it cannot follow what is
 // there (a record from another journal, or out of order).
-Status ApplyWrite(Image& image, const Write& w, const std::string& argument) {
+// `ids` holds every id in image.jobs (kept up to date here).
+Status ApplyWrite(Image& image, const Write& w, const std::string& argument, std::unordered_set<std::string>& ids) {
   const auto refuse = [&](const std::string& why) {
     return Status::InvalidArgument(argument + " does not follow the snapshot and the records before it: " + why);
   };
@@ -31,10 +33,9 @@ Status ApplyWrite(Image& image, const Write& w, const std::string& argument) {
     case WriteOp::kCreate:
       return refuse("only a queue's first record creates it");
     case WriteOp::kEnqueue: {
-      for (const durable::ImageJob& j : image.jobs) {
-        if (j.id == w.job.id) return refuse("it enqueues id " + QuoteShort(w.job.id) + " again");
-      }
+      if (ids.count(w.job.id) != 0) return refuse("it enqueues id " + QuoteShort(w.job.id) + " again");
       if (image.ready.count(w.position) != 0) return refuse("its ready position is taken");
+      ids.insert(w.job.id);
       e.job = static_cast<uint32_t>(n);
       image.jobs.push_back(w.job);
       image.ready.emplace(w.position, e);
@@ -155,11 +156,11 @@ std::vector<std::pair<uint32_t, Place>> ResolveAfterCrash(Image& image) {
         case Place::kReady: image.ready.erase(static_cast<int64_t>(f.key)); break;
         case Place::kDelayed: image.delayed.erase(f.key); break;
         case Place::kLeased: {
-          LeaseRecord& r = image.leases[f.key - 1].record;
+          LeaseRecord& r = image.leases[static_cast<size_t>(f.key - 1)].record;
           r.state = winner.entry->ends_lease == f.key ? winner.entry->ends_as : LeaseState::kExpired;
           break;
         }
-        case Place::kCompleted: completed_drops.push_back(f.key); break;
+        case Place::kCompleted: completed_drops.push_back(static_cast<size_t>(f.key)); break;
         case Place::kQuarantined: image.quarantine.erase(f.key); break;
         case Place::kDropped:
         case Place::kLost: break;
@@ -186,6 +187,11 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
   }
   const auto length = static_cast<int64_t>(journal.size());
   const int64_t k = options.crash_after.value_or(length);
+  if (!snapshot && journal.empty()) {
+    return Status::InvalidArgument(
+        "journal must hold at least its create record when recovering from creation (snapshot null), got an empty "
+        "journal");
+  }
   const int64_t least = snapshot ? 0 : 1;
   if (k < least || k > length) {
     return Status::OutOfRange("crashAfter must be an integer from " + std::to_string(least) + " to " +
@@ -221,6 +227,8 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
 
   // The writes that reached the disk: the first k, and maybe half of the next.
   Recovery out{Queue(image.policy), {}, {}, 0, false};
+  std::unordered_set<std::string> ids;
+  for (const durable::ImageJob& j : image.jobs) ids.insert(j.id);
   const auto count = static_cast<size_t>(k);
   for (size_t i = first; i < count; ++i) {
     const std::string argument = "journal[" + std::to_string(i) + "]";
@@ -231,7 +239,7 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
                                      (i == 0 ? std::string("this snapshot") : "journal[" + std::to_string(i - 1) + "]") +
                                      ": it is write " + std::to_string(w->seq) + " of another history");
     }
-    if (Status s = ApplyWrite(image, w.value(), argument); !s.ok()) return s;
+    if (Status s = ApplyWrite(image, w.value(), argument, ids); !s.ok()) return s;
     prev = w->check;
     ++out.applied;
   }

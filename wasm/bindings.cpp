@@ -105,6 +105,8 @@ val EventValue(const dlq::Event& e) {
   if (e.kind == EventKind::kAlarmRaised || e.kind == EventKind::kAlarmCleared) {
     out.set("depth", static_cast<double>(e.depth));
   }
+  // Recovery after a crash: where a job found in two places was kept.
+  if (e.kind == EventKind::kKeptOnce) out.set("place", e.place);
   out.set("text", dlq::RenderEvent(e));
   out.set("explanation", dlq::ExplainEvent(e));
   return out;
@@ -170,7 +172,7 @@ val ClassTableValue(const dlq::Policy& p, bool resolved) {
   return out;
 }
 
-// Sets the policy's fields on `out` (a policy object, or a scenario object).
+// Sets the policy's fields a link carries on `out` (a policy object, or a scenario object).
 void SetPolicyFields(val& out, const dlq::Policy& p) {
   out.set("maxAttempts", static_cast<double>(p.max_attempts));
   out.set("backoff", BackoffValue(p.backoff));
@@ -182,6 +184,7 @@ void SetPolicyFields(val& out, const dlq::Policy& p) {
   quarantine.set("retentionMs", static_cast<double>(p.retention_ms));
   quarantine.set("alarmDepth", static_cast<double>(p.alarm_depth));
   out.set("quarantine", quarantine);
+  out.set("unsafeQuarantineOrder", p.unsafe_quarantine_order);
 }
 
 // Unpacks jobs that index.mjs packed as two NUL-joined strings (ids, payloads)
@@ -245,6 +248,14 @@ dlq::Status ReadLength(const val& v, const std::string& name, size_t limit, size
     return s;
   }
   *out = static_cast<size_t>(length);
+  return dlq::Status::Ok();
+}
+
+// A boolean, if present: undefined keeps *out.
+dlq::Status ReadBoolean(const val& v, const std::string& name, bool* out) {
+  if (v.isUndefined()) return dlq::Status::Ok();
+  if (!v.isTrue() && !v.isFalse()) return NotA(name, "a boolean");
+  *out = v.isTrue();
   return dlq::Status::Ok();
 }
 
@@ -375,7 +386,7 @@ dlq::Status ReadClasses(const val& rows, const std::string& prefix, dlq::ClassTa
 
 // A policy object built by index.mjs: { maxAttempts, backoff?: { kind?, baseMs?,
 // capMs?, jitter? }, leaseMs?, seed?, classes?: [rows] (ReadClasses), ordering?,
-// quarantine?: { retentionMs?, alarmDepth? } }. Absent
+// quarantine?: { retentionMs?, alarmDepth? }, unsafeQuarantineOrder?, journal? }. Absent
 // fields keep the core's defaults (dlq::Policy{}); ranges, names and the pair
 // rules are the core's.
 dlq::Result<dlq::Policy> PolicyFromValue(const val& in, const std::string& prefix) {
@@ -414,14 +425,48 @@ dlq::Result<dlq::Policy> PolicyFromValue(const val& in, const std::string& prefi
       return s;
     }
   }
+  if (dlq::Status s = ReadBoolean(in["unsafeQuarantineOrder"], prefix + "unsafeQuarantineOrder",
+                                  &p.unsafe_quarantine_order);
+      !s.ok()) {
+    return s;
+  }
+  // createQueue only: no link carries it, so index.mjs leaves it out of scenario objects.
+  if (dlq::Status s = ReadBoolean(in["journal"], prefix + "journal", &p.journal); !s.ok()) return s;
   if (dlq::Status s = dlq::Policy::Check(p); !s.ok()) return s;
   return p;
 }
 
 dlq::Result<dlq::Scenario> ScenarioFromValue(val in);
 
-// Owns one queue. JS creates it empty, then initialises it from a policy or a
-// scenario; until then (or if that failed) it holds nothing.
+// Splits the journal records index.mjs packed as one NUL-joined string into
+// `out` (views into `text`); false if it does not hold exactly `count` fields.
+bool UnpackRecords(std::string_view text, size_t count, std::vector<std::string_view>* out) {
+  if (count == 0) return text.empty();
+  out->reserve(count);
+  size_t at = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t end = text.find('\0', at);
+    // Every field but the last ends at a NUL; the last one must hold none.
+    if ((i + 1 == count) != (end == std::string_view::npos)) return false;
+    out->push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return true;
+}
+
+// Recover()'s options from what index.mjs passes: crash_after undefined (the
+// whole journal) or a safe integer (the core checks its range).
+dlq::Status ReadRecoverOptions(const val& crash_after, bool torn, dlq::RecoverOptions* out) {
+  out->torn = torn;
+  if (crash_after.isUndefined()) return dlq::Status::Ok();
+  double k = 0;
+  if (dlq::Status s = ReadNumber(crash_after, "crashAfter", &k); !s.ok()) return s;
+  out->crash_after = static_cast<int64_t>(std::clamp(k, -1e18, 1e18));  // clamped before narrowing
+  return dlq::Status::Ok();
+}
+
+// Owns one queue. JS creates it empty, then initialises it from a policy, a
+// scenario, a snapshot or a recovery; until then (or if that failed) it holds nothing.
 class QueueHandle {
  public:
   // A policy object built by index.mjs (PolicyFromValue).
@@ -450,6 +495,40 @@ class QueueHandle {
     if (!made.ok()) return ErrorValue(made.status());
     queue_.emplace(std::move(made).value());
     return val::null();
+  }
+
+  // A queue from a snapshot text (Queue::Restore).
+  val initFromSnapshot(const std::string& text) {
+    dlq::Result<dlq::Queue> made = dlq::Queue::Restore(text);
+    if (!made.ok()) return ErrorValue(made.status());
+    queue_.emplace(std::move(made).value());
+    return val::null();
+  }
+
+  // The queue Queue::Recover() rebuilds from the snapshot (`snapshot` when
+  // `from_snapshot`, else from creation) and the journal's records, packed by
+  // index.mjs as one NUL-joined string of `count` fields; false when they do
+  // not split into `count` fields (a record held NUL itself). Returns
+  // { lost, duplicated, applied, tornDiscarded }, or the core's error.
+  val initFromRecoveryPacked(bool from_snapshot, const std::string& snapshot, const std::string& records, double count,
+                             val crash_after, bool torn) {
+    std::vector<std::string_view> journal;
+    if (!UnpackRecords(records, static_cast<size_t>(count), &journal)) return val(false);
+    return Recover(from_snapshot, snapshot, journal, crash_after, torn);
+  }
+
+  // Like initFromRecoveryPacked, the records as a JS array of strings (for records that contain NUL).
+  val initFromRecoveryArray(bool from_snapshot, const std::string& snapshot, val records, val crash_after, bool torn) {
+    size_t n = 0;
+    if (dlq::Status s = ReadLength(records, "journal", dlq::kMaxJournalRecords, &n); !s.ok()) return ErrorValue(s);
+    std::vector<std::string> owned(n);  // the records the views point into
+    for (size_t i = 0; i < n; ++i) {
+      if (dlq::Status s = ReadString(records[i], "journal[" + std::to_string(i) + "]", &owned[i]); !s.ok()) {
+        return ErrorValue(s);
+      }
+    }
+    return Recover(from_snapshot, snapshot, std::vector<std::string_view>(owned.begin(), owned.end()), crash_after,
+                   torn);
   }
 
   // `key` "" for none (index.mjs refuses an empty key before it gets here).
@@ -594,9 +673,40 @@ class QueueHandle {
     return out;
   }
 
+  // The whole policy, `journal` included (scenario objects leave it out: no link carries it).
   val policy() const {
     val out = val::object();
     SetPolicyFields(out, queue_->policy());
+    out.set("journal", queue_->policy().journal);
+    return out;
+  }
+
+  // The snapshot text; it starts a new journal (Queue::Snapshot).
+  val snapshot() {
+    dlq::Result<std::string> text = queue_->Snapshot();
+    return text.ok() ? val(text.value()) : ErrorValue(text.status());
+  }
+
+  // The same text, the journal untouched (Queue::SnapshotText).
+  val snapshotText() const {
+    dlq::Result<std::string> text = queue_->SnapshotText();
+    return text.ok() ? val(text.value()) : ErrorValue(text.status());
+  }
+
+  // [{ write, op, id, record }] since the last snapshot (or creation); id null for
+  // the writes of no job (create, clock).
+  val journal() const {
+    dlq::Result<std::vector<dlq::JournalEntry>> r = queue_->Journal();
+    if (!r.ok()) return ErrorValue(r.status());
+    val out = val::array();
+    for (const dlq::JournalEntry& e : r.value()) {
+      val entry = val::object();
+      entry.set("write", static_cast<double>(e.write));
+      entry.set("op", e.op);
+      entry.set("id", OrNull(e.id));
+      entry.set("record", e.record);
+      out.call<void>("push", entry);
+    }
     return out;
   }
 
@@ -678,6 +788,7 @@ class QueueHandle {
     out.set("leased", static_cast<double>(s.leased));
     out.set("reorders", static_cast<double>(s.reorders));
     out.set("expired", static_cast<double>(s.expired));
+    out.set("lost", static_cast<double>(s.lost));
     return out;
   }
 
@@ -693,6 +804,23 @@ class QueueHandle {
   std::string timelineText() const { return queue_->TimelineText(); }
 
  private:
+  val Recover(bool from_snapshot, const std::string& snapshot, const std::vector<std::string_view>& journal,
+              const val& crash_after, bool torn) {
+    dlq::RecoverOptions options;
+    if (dlq::Status s = ReadRecoverOptions(crash_after, torn, &options); !s.ok()) return ErrorValue(s);
+    dlq::Result<dlq::Recovery> r =
+        dlq::Queue::Recover(from_snapshot ? std::optional<std::string_view>(snapshot) : std::nullopt, journal, options);
+    if (!r.ok()) return ErrorValue(r.status());
+    dlq::Recovery& recovery = r.value();
+    queue_.emplace(std::move(recovery.queue));
+    val out = val::object();
+    out.set("lost", StringsValue(recovery.lost));
+    out.set("duplicated", StringsValue(recovery.duplicated));
+    out.set("applied", static_cast<double>(recovery.applied));
+    out.set("tornDiscarded", recovery.torn_discarded);
+    return out;
+  }
+
   // A non-negative number (or Infinity) from JS as an index, clamped to `limit`
   // before narrowing so no double beyond size_t is ever converted.
   static size_t Index(double value, size_t limit) {
@@ -1028,6 +1156,9 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
       .function("init", &QueueHandle::init)
       .function("initFromScenario", &QueueHandle::initFromScenario)
       .function("initFromScenarioObject", &QueueHandle::initFromScenarioObject)
+      .function("initFromSnapshot", &QueueHandle::initFromSnapshot)
+      .function("initFromRecoveryPacked", &QueueHandle::initFromRecoveryPacked)
+      .function("initFromRecoveryArray", &QueueHandle::initFromRecoveryArray)
       .function("enqueue", &QueueHandle::enqueue)
       .function("enqueuePacked", &QueueHandle::enqueuePacked)
       .function("enqueuePackedKeys", &QueueHandle::enqueuePackedKeys)
@@ -1047,6 +1178,9 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
       .function("worstCase", &QueueHandle::worstCase)
       .function("policy", &QueueHandle::policy)
       .function("rules", &QueueHandle::rules)
+      .function("snapshot", &QueueHandle::snapshot)
+      .function("snapshotText", &QueueHandle::snapshotText)
+      .function("journal", &QueueHandle::journal)
       .function("delayed", &QueueHandle::delayed)
       .function("leased", &QueueHandle::leased)
       .function("ready", &QueueHandle::ready)

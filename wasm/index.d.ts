@@ -30,7 +30,13 @@ export type EventKind =
   /** The quarantine reached the alarm depth (`depth`). */
   | 'alarm-raised'
   /** The quarantine fell below the alarm depth again (`depth`). */
-  | 'alarm-cleared';
+  | 'alarm-cleared'
+  /** Recovery after a crash (lab.recover()) found the job in no place: it is lost, its id stays used. */
+  | 'lost'
+  /** Recovery after a crash found the job in two places and kept it once, in `place`. */
+  | 'kept-once';
+/** Where a job is: the queue's five places (a 'kept-once' event's `place`). */
+export type Place = 'ready' | 'delayed' | 'leased' | 'completed' | 'quarantine';
 export type BackoffKind = 'none' | 'fixed' | 'exponential';
 export type Jitter = 'none' | 'full' | 'equal' | 'decorrelated';
 /**
@@ -57,14 +63,15 @@ export type IntegerFieldName =
  * or a value that could not be read, such as a revoked Proxy), the core's 'invalid-argument' /
  * 'out-of-range' / 'too-large' (RangeError), 'already-exists', 'not-found', 'failed-precondition',
  * 'unsupported-version', 'resource-exhausted' (the heap budget has no room), 'stale-lease' (a
- * settle with a token that is unknown, already settled or expired), 'disposed', or 'aborted'
+ * settle with a token that is unknown, already settled or expired), 'invalid-snapshot' (a snapshot
+ * text that is malformed, truncated, altered or inconsistent), 'disposed', or 'aborted'
  * (the WebAssembly core stopped after a fatal error; every later call is refused). A refused
  * call changes nothing.
  */
 export type ErrorCode =
   | 'invalid-type' | 'invalid-argument' | 'out-of-range' | 'already-exists' | 'not-found'
   | 'failed-precondition' | 'unsupported-version' | 'too-large' | 'resource-exhausted' | 'stale-lease'
-  | 'disposed' | 'aborted';
+  | 'invalid-snapshot' | 'disposed' | 'aborted';
 export interface LabError extends Error { code: ErrorCode; }
 
 /**
@@ -141,8 +148,11 @@ export interface ResolvedClassRule {
  */
 export type ClassTable = { [C in FailureClass]: ClassRule };
 
-/** A queue's policy; absent fields take the core's defaults. Ranges: lab.integerFields. */
-export interface QueueOptions {
+/**
+ * The policy fields a scenario link carries (scenario objects take these); absent fields take the
+ * core's defaults. Ranges: lab.integerFields.
+ */
+export interface PolicyOptions {
   /** Total attempts per job, the first included: an integer from 1 to 1,000,000. */
   maxAttempts: number;
   backoff?: BackoffOptions;
@@ -159,6 +169,22 @@ export interface QueueOptions {
   ordering?: Ordering;
   /** The quarantine's operation; absent fields (and 0) keep it off. */
   quarantine?: QuarantineOptions;
+  /**
+   * A teaching switch (default false): a move into quarantine removes the job from its source before
+   * it writes the quarantine entry, so a crash between the two writes loses the job (lab.recover()
+   * reports it in `lost`). Every other move writes its destination first whatever this says.
+   * A v2 link carries it (`q…u`).
+   */
+  unsafeQuarantineOrder?: boolean;
+}
+
+/** A queue's policy (createQueue()): the fields a link carries, and the journal switch. */
+export interface QueueOptions extends PolicyOptions {
+  /**
+   * Keep the journal of durable writes (default true); false: journal() is refused
+   * ('failed-precondition'). Bookkeeping, not a rule: no link carries it.
+   */
+  journal?: boolean;
 }
 
 /** Ranges: lab.integerFields['quarantine.retentionMs'], ['quarantine.alarmDepth']. */
@@ -175,8 +201,8 @@ export interface QuarantineOptions {
   alarmDepth?: number;
 }
 
-/** The whole policy, defaults filled in (Queue.policy(), parsed scenarios); createQueue() takes it. */
-export interface Policy extends QueueOptions {
+/** The policy fields a link carries, defaults filled in (parsed scenarios). */
+export interface ScenarioPolicy extends PolicyOptions {
   backoff: Required<BackoffOptions>;
   leaseMs: number;
   seed: number;
@@ -184,6 +210,12 @@ export interface Policy extends QueueOptions {
   classes: ClassTable;
   ordering: Ordering;
   quarantine: Required<QuarantineOptions>;
+  unsafeQuarantineOrder: boolean;
+}
+
+/** The whole policy, defaults filled in (Queue.policy()); createQueue() takes it. */
+export interface Policy extends ScenarioPolicy {
+  journal: boolean;
 }
 
 export interface Job { id: string; payload: string; attempts: number; }
@@ -308,6 +340,8 @@ export interface TimelineEvent {
   overtook?: string[];
   /** 'alarm-raised', 'alarm-cleared': the quarantine's depth then. */
   depth?: number;
+  /** 'kept-once': where recovery kept the job it found in two places. */
+  place?: Place;
   /** One stable line, byte-identical to the native core's (golden files). */
   text: string;
   /** One sentence stating the rule applied. */
@@ -327,6 +361,52 @@ export interface QueueStats {
   reorders: number;
   /** Quarantine entries dropped at their retention. */
   expired: number;
+  /** Jobs a crash left in no place (lab.recover(); each a 'lost' event). */
+  lost: number;
+}
+
+/** A durable write's kind (JournalRecord.op). */
+export type WriteOp =
+  | 'create' | 'enqueue' | 'put-ready' | 'remove-ready' | 'put-delayed' | 'remove-delayed' | 'put-lease'
+  | 'end-lease' | 'put-completed' | 'put-quarantine' | 'remove-quarantine' | 'release-key' | 'clock';
+
+/** One durable write of a queue's journal (Queue.journal()). */
+export interface JournalRecord {
+  /** 1-based within the journal. */
+  write: number;
+  op: WriteOp;
+  /** The job it writes; null for 'create' and 'clock'. */
+  id: string | null;
+  /** The record itself: opaque text (one line) with its own check; what lab.recover() reads. */
+  record: string;
+}
+
+/** An element of lab.recover()'s journal: a record from Queue.journal() (only `record` is read), or its record string. */
+export type JournalInput = Pick<JournalRecord, 'record'> | string;
+
+/** Where lab.recover() stops the journal. */
+export interface RecoverOptions {
+  /**
+   * How many of the journal's writes reached the disk: an integer from 0 (1 when recovering from
+   * creation: write 1 creates the queue) to the journal's length, which is the default.
+   */
+  crashAfter?: number;
+  /** Then a half-written next write, which recovery detects and discards (default false). */
+  torn?: boolean;
+}
+
+/** What lab.recover() rebuilt. */
+export interface Recovery {
+  /** The recovered queue; its journal starts empty and follows its own state. */
+  queue: Queue;
+  /** Jobs found in no place, in enqueue order (each a 'lost' event; their ids stay used). */
+  lost: string[];
+  /** Jobs found in two places and kept once, in enqueue order (each a 'kept-once' event). */
+  duplicated: string[];
+  /** Journal writes applied. */
+  applied: number;
+  /** True if a torn write was detected and discarded. */
+  tornDiscarded: boolean;
 }
 
 export interface Queue {
@@ -378,6 +458,19 @@ export interface Queue {
   worstCase(): WorstCase;
   /** The whole policy, defaults filled in, the class table as configured. */
   policy(): Policy;
+  /**
+   * The whole state as a canonical text (equal states, equal texts) with a checksum, the same bytes
+   * as the native core's; lab.restoreQueue() reads it back. Starts a new journal, which follows it.
+   * 'too-large' past lab.limits.snapshotBytes (nothing changes).
+   */
+  snapshot(): string;
+  /** The same text as snapshot(), the journal left as it is. */
+  snapshotText(): string;
+  /**
+   * The durable writes since the last snapshot() (or since creation, whose first write is 'create'),
+   * in order; fresh copies. 'failed-precondition' when the policy keeps no journal (journal: false).
+   */
+  journal(): JournalRecord[];
   /** Every failure class's rule in force: maxAttempts resolved and capped by the policy's, its backoff filled in. */
   rules(): { [C in FailureClass]: ResolvedClassRule };
   /** Fresh copies: head first. `from` / `count` select a slice (default: all). */
@@ -417,8 +510,11 @@ export type ScenarioAction =
   /** redrive({ max }); refused when the quarantine is empty. */
   | { type: 'redrive'; max: number };
 
-/** The policy (as createQueue() takes it, `classes` included) with the jobs and the script. */
-export interface Scenario extends QueueOptions {
+/**
+ * The policy (as a link carries it, `classes` included) with the jobs and the script. The journal
+ * switch is createQueue()'s only (no link carries it): a scenario's queue keeps a journal.
+ */
+export interface Scenario extends PolicyOptions {
   /** Enqueued in order before the first step. */
   jobs?: ReadonlyArray<{ id: string; payload?: string; key?: string }>;
   /** The script. */
@@ -431,7 +527,7 @@ export interface Scenario extends QueueOptions {
  * A parsed link: the whole policy with every default filled in, so `classes` is always the full
  * table (the defaults for a v1 link, or a v2 link that does not set it).
  */
-export interface ParsedScenario extends Policy {
+export interface ParsedScenario extends ScenarioPolicy {
   /** `key` is present only for a job that has one. */
   jobs: { id: string; payload: string; key?: string }[];
   actions: ({ type: 'process'; outcome: Outcome; error: string } | { type: 'replay'; id: string } |
@@ -446,6 +542,22 @@ export interface Lab {
   createQueue(options: QueueOptions): Queue;
   /** A queue in the state the scenario (object or link text) reaches at its cursor. */
   runScenario(scenario: Scenario | string): Queue;
+  /**
+   * A queue equal in every observable to the one whose snapshot() gave `text`; its journal starts
+   * empty and follows the snapshot. Codes: 'invalid-snapshot' (not a whole, unaltered, consistent
+   * snapshot), 'unsupported-version' (a newer format), 'too-large' (past lab.limits.snapshotBytes).
+   */
+  restoreQueue(text: string): Queue;
+  /**
+   * The queue after a crash: `snapshot` (null: the journal runs from creation) with the first
+   * `crashAfter` writes of `journal` applied (and, with `torn`, a half-written next one discarded).
+   * A job found in quarantine and another place is kept in quarantine; in two other places, where
+   * its newer write put it; in none, it is lost. Refusals: the snapshot's; 'invalid-argument' naming
+   * journal[i] for a record that is not this lab's, is damaged, or does not follow the snapshot or
+   * the record before it; 'out-of-range' for crashAfter; 'too-large' past lab.limits.journalRecords
+   * records or lab.limits.snapshotBytes of them together; an unknown option by name.
+   */
+  recover(snapshot: string | null, journal: ReadonlyArray<JournalInput>, options?: RecoverOptions): Recovery;
   /** Link text -> scenario. Codes: 'too-large', 'unsupported-version', 'invalid-argument', 'out-of-range'. */
   parseScenario(text: string): ParsedScenario;
   /** Scenario -> link text that parseScenario() reads back; 'too-large' past maxScenarioTextBytes. */
@@ -487,6 +599,8 @@ export interface Lab {
     readonly batchJobs: number;         // 16,777,216 jobs in one enqueueMany()
     readonly scenarioTextBytes: number; // 8,192: a scenario link
     readonly scenarioItems: number;     // 1,048,576 jobs, and actions, in one scenario object
+    readonly snapshotBytes: number;     // 128 MiB: a snapshot; also a journal's records together
+    readonly journalRecords: number;    // 16,777,216 records handed to one recover()
   };
   /**
    * The core's integer fields and their ranges; a number outside one is refused (code

@@ -25,6 +25,9 @@ const BACKOFF_EXAMPLE = "{ kind: 'exponential', baseMs: 100, capMs: 10000, jitte
 const CLASSES_EXAMPLE = '{ precondition: { maxAttempts: 3 } }';
 const CLASS_RULE_EXAMPLE = "{ retry: 'bounded', maxAttempts: 2, backoff: { kind: 'fixed', baseMs: 1000 }, alert: false }";
 const QUARANTINE_EXAMPLE = '{ retentionMs: 86400000, alarmDepth: 10 }';
+const RECOVER_OPTIONS_EXAMPLE = '{ crashAfter: 3, torn: false }';
+// recover()'s options, in the order a refusal lists them.
+const RECOVER_OPTION_NAMES = ['crashAfter', 'torn'];
 const utf8 = new TextEncoder();
 // Copies at most this large need no heap-budget check first: the budget leaves
 // far more headroom than that for boundary copies.
@@ -355,7 +358,8 @@ function copyQuarantine(name, source) {
 
 /**
  * A policy ({ maxAttempts, backoff?: { kind?, baseMs?, capMs?, jitter? },
- * leaseMs?, seed?, classes?, ordering?, quarantine?: { retentionMs?, alarmDepth? } })
+ * leaseMs?, seed?, classes?, ordering?, quarantine?: { retentionMs?, alarmDepth? },
+ * unsafeQuarantineOrder? })
  * read once from `source` into a plain object for the core, which fills in its
  * defaults and checks ranges, names and pairs. `prefix` names the owner in
  * TypeErrors ('' or 'scenario.').
@@ -368,6 +372,7 @@ function copyPolicy(source, prefix) {
   const classesIn = source.classes;
   const ordering = source.ordering;
   const quarantineIn = source.quarantine;
+  const unsafeQuarantineOrder = source.unsafeQuarantineOrder;
   const backoff = backoffIn === undefined ? undefined : copyBackoff(`${prefix}backoff`, backoffIn);
   const quarantine = quarantineIn === undefined ? undefined : copyQuarantine(`${prefix}quarantine`, quarantineIn);
   checkInteger(prefix, 'maxAttempts', maxAttempts, true);
@@ -380,7 +385,23 @@ function copyPolicy(source, prefix) {
     checkInteger(prefix, 'quarantine.retentionMs', quarantine.retentionMs);
     checkInteger(prefix, 'quarantine.alarmDepth', quarantine.alarmDepth);
   }
-  return { maxAttempts, backoff, leaseMs, seed, classes, ordering, quarantine };
+  checkBoolean(`${prefix}unsafeQuarantineOrder`, unsafeQuarantineOrder);
+  return { maxAttempts, backoff, leaseMs, seed, classes, ordering, quarantine, unsafeQuarantineOrder };
+}
+
+/** A boolean field, if present. */
+function checkBoolean(name, value) {
+  if (value !== undefined && typeof value !== 'boolean') throw typeError(`${name} must be a boolean, got ${describe(value)}`);
+}
+
+/**
+ * createQueue()'s `journal` switch ({ journal? }: keep the journal of durable
+ * writes) read once. Scenario objects do not take it: no link carries it.
+ */
+function copyJournalSwitch(source) {
+  const journal = source.journal;
+  checkBoolean('journal', journal);
+  return { journal };
 }
 
 // The core's size limits (from its table, when the core loads).
@@ -499,6 +520,82 @@ function readScenario(scenario) {
   return { text: scenario };
 }
 
+// ---- snapshots and recovery ---------------------------------------------
+
+// A string of UTF-16 units below 0x80 only: its UTF-8 bytes are its length.
+const ASCII_ONLY = /^[\x00-\x7F]*$/;
+
+/**
+ * A snapshot argument `name`: a well-formed string within the core's limit, in
+ * the form it crosses (wireText). `alternative` completes the type message.
+ */
+function readSnapshot(name, text, alternative = '') {
+  if (typeof text !== 'string') {
+    throw typeError(`${name} must be a snapshot string from q.snapshot()${alternative}, got ${describe(text)}`);
+  }
+  checkString(name, text);
+  return wireText('snapshot', text, limits.snapshotBytes);  // the core's own name for it
+}
+
+/**
+ * recover()'s journal read once: each element a record object from q.journal()
+ * (its `record` read once; nothing else of it is used) or a record string as
+ * stored. Returns { records, objects } (objects[i]: element i was an object, to
+ * name it in messages).
+ */
+function copyJournal(journal) {
+  const list = copyArray('journal', journal, limits.journalRecords);
+  const records = new Array(list.length);
+  const objects = new Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    objects[i] = typeof item !== 'string';
+    if (!objects[i]) {
+      records[i] = item;
+      continue;
+    }
+    if (item === null || typeof item !== 'object' || isArray(item)) {
+      throw typeError(`journal[${i}] must be a journal record object from q.journal() (or its record string), got ` +
+        describe(item));
+    }
+    const record = item.record;
+    if (typeof record !== 'string') throw typeError(`journal[${i}].record must be a string, got ${describe(record)}`);
+    records[i] = record;
+  }
+  return { records, objects };
+}
+
+/**
+ * recover()'s options ({ crashAfter?, torn? }) read once. Like a class table's
+ * keys, reading stops at the first key that is not an option, which is refused
+ * by name.
+ */
+function copyRecoverOptions(options) {
+  if (options === undefined) return { crashAfter: undefined, torn: undefined };
+  checkObject('options', options, RECOVER_OPTIONS_EXAMPLE);
+  for (const key of Object.keys(options)) {
+    if (!RECOVER_OPTION_NAMES.includes(key)) {
+      const known = RECOVER_OPTION_NAMES.map((name) => JSON.stringify(name)).join(', ');
+      const shown = JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
+      throw coded(RangeError, 'invalid-argument', `options: a recover() option must be one of ${known}, got ${shown}`);
+    }
+  }
+  const crashAfter = options.crashAfter;
+  const torn = options.torn;
+  return { crashAfter, torn };
+}
+
+/**
+ * crashAfter's type: absent, or a safe integer (the core checks its range against
+ * the journal). Anything else is refused with the range the core states for it.
+ */
+function checkCrashAfter(value, fromCreation, length) {
+  if (value === undefined || Number.isSafeInteger(value)) return;
+  const range = `crashAfter must be an integer from ${fromCreation ? 1 : 0} to ${length} (the journal's length` +
+    `${fromCreation ? '; write 1 creates the queue' : ''}), got ${describe(value)}`;
+  throw typeof value === 'number' ? coded(RangeError, 'out-of-range', range) : typeError(range);
+}
+
 // ---- the API ------------------------------------------------------------
 
 class Lab {
@@ -536,16 +633,72 @@ class Lab {
 
   /**
    * A queue with the policy `options` describes ({ maxAttempts, backoff?, leaseMs?,
-   * seed?, classes?, ordering?, quarantine?: { retentionMs?, alarmDepth? } }); absent
-   * fields take the core's defaults, and each class override is merged over the
-   * core's row for that class, field by field.
+   * seed?, classes?, ordering?, quarantine?: { retentionMs?, alarmDepth? },
+   * unsafeQuarantineOrder?, journal? }); absent fields take the core's defaults,
+   * and each class override is merged over the core's row for that class, field
+   * by field.
    */
   createQueue(options) {
     const policy = readInput('options', () => {
       checkObject('options', options, '{ maxAttempts: 3 }');
-      return copyPolicy(options, '');
+      return { ...copyPolicy(options, ''), ...copyJournalSwitch(options) };
     });
     return this.#adopt((handle) => handle.init(policy));
+  }
+
+  /**
+   * A queue equal to the one whose q.snapshot() (or q.snapshotText()) gave `text`,
+   * in every observable; its journal starts empty and follows the snapshot.
+   * Codes: 'invalid-snapshot' (not a whole, unaltered, consistent snapshot),
+   * 'unsupported-version', 'too-large' (past lab.limits.snapshotBytes).
+   */
+  restoreQueue(text) {
+    const textIn = readSnapshot('text', text);
+    checkRoom(2 * textIn.length, 'restoreQueue');  // the copy in, and the queue's own
+    return this.#adopt((handle) => handle.initFromSnapshot(textIn));
+  }
+
+  /**
+   * The queue after a crash: `snapshot` (a string from q.snapshot(), or null for
+   * a journal since creation) with the first `crashAfter` (default: all) of
+   * `journal`'s writes applied, and with `torn` a half-written next one that is
+   * detected and discarded. Each element of `journal` is a record object from
+   * q.journal() (only its `record` is read) or that record string. Returns
+   * { queue, lost, duplicated, applied, tornDiscarded }.
+   */
+  recover(snapshot, journal, options) {
+    const fromCreation = snapshot === null;
+    const snapshotIn = fromCreation ? '' : readSnapshot('snapshot', snapshot, ', or null to recover from creation');
+    const { records, objects } = readInput('journal', () => copyJournal(journal));
+    const { crashAfter, torn } = readInput('options', () => copyRecoverOptions(options));
+    checkCrashAfter(crashAfter, fromCreation, records.length);
+    if (torn !== undefined && typeof torn !== 'boolean') throw typeError(`torn must be a boolean, got ${describe(torn)}`);
+    // Well-formedness once over the joined text (a NUL separates every record, so
+    // no lone surrogates pair up); record by record only to name one.
+    const joined = records.join('\0');
+    if (!isWellFormed(joined)) {
+      records.forEach((record, i) => checkString(objects[i] ? `journal[${i}].record` : `journal[${i}]`, record));
+    }
+    const units = joined.length - Math.max(records.length - 1, 0);  // of the records alone
+    const ascii = ASCII_ONLY.test(joined);
+    let bytes = ascii ? units : units * 3;  // exact, or an upper bound
+    if (bytes > limits.snapshotBytes) {
+      if (!ascii) bytes = records.reduce((sum, record) => sum + utf8Length(record), 0);
+      if (bytes > limits.snapshotBytes) tooLarge('journal (its records together)', limits.snapshotBytes, bytes);
+    }
+    checkRoom(2 * (snapshotIn.length + bytes), 'recover');  // the copies in, and the queue's own
+    // One crossing for the whole journal: NUL-joined, encoded to UTF-8 here. When
+    // some record holds NUL itself the fields do not split back (false): then
+    // the core reads the records one by one.
+    const packed = utf8.encode(joined);
+    let result;
+    const queue = this.#adopt((handle) => {
+      result = handle.initFromRecoveryPacked(!fromCreation, snapshotIn, packed, records.length, crashAfter, torn ?? false);
+      if (result === false) result = handle.initFromRecoveryArray(!fromCreation, snapshotIn, records, crashAfter, torn ?? false);
+      return result;
+    });
+    const { lost, duplicated, applied, tornDiscarded } = result;
+    return { queue, lost, duplicated, applied, tornDiscarded };
   }
 
   /** A queue in the state a scenario (object or link text) describes at its cursor. */
@@ -843,6 +996,33 @@ class Queue {
     return call(() => handle.worstCase());
   }
 
+  /**
+   * The whole state as a canonical text (equal states, equal texts) with a
+   * checksum; lab.restoreQueue() reads it back. Starts a new journal, which
+   * follows this snapshot. 'too-large' past lab.limits.snapshotBytes (nothing changes).
+   */
+  snapshot() {
+    const handle = this.#live();
+    return unwrap(call(() => handle.snapshot()));
+  }
+
+  /** The same text as snapshot(), the journal left as it is. */
+  snapshotText() {
+    const handle = this.#live();
+    return unwrap(call(() => handle.snapshotText()));
+  }
+
+  /**
+   * The durable writes since the last snapshot() (or since creation, whose first
+   * write is 'create'), in order: [{ write, op, id, record }], id null for the
+   * writes of no job ('create', 'clock'). 'failed-precondition' when the policy
+   * keeps no journal (journal: false).
+   */
+  journal() {
+    const handle = this.#live();
+    return unwrap(call(() => handle.journal()));
+  }
+
   /** The whole policy, defaults filled in, as an options object createQueue() takes. */
   policy() {
     const handle = this.#live();
@@ -877,7 +1057,7 @@ class Queue {
     return call(() => handle[view](from, count));
   }
 
-  /** { step, ready, completed, quarantined, events, maxAttempts, now, actions, delayed, leased, reorders, expired } */
+  /** { step, ready, completed, quarantined, events, maxAttempts, now, actions, delayed, leased, reorders, expired, lost } */
   stats() {
     const handle = this.#live();
     return call(() => handle.stats());

@@ -167,7 +167,7 @@ test('strings past the core limits are refused before they reach wasm, with the 
   throwsWith(assert, () => q.process('transient', 'e'.repeat(65537)), RangeError, 'too-large',
     /^errorText must be at most 65536 bytes, got 65537 bytes$/);
   assert.deepEqual(q.stats(), { step: 0, ready: 1, completed: 0, quarantined: 0, events: 1, maxAttempts: 3, now: 0,
-    actions: 1, delayed: 0, leased: 0, reorders: 0, expired: 0 });
+    actions: 1, delayed: 0, leased: 0, reorders: 0, expired: 0, lost: 0 });
   q.enqueue('edge', 'p'.repeat(payloadBytes));  // exactly at the limit is fine
   assert.equal(q.ready()[1].payload.length, payloadBytes);
   q.dispose();

@@ -21,10 +21,12 @@ const DEFAULT_CLASSES = {
 };
 const DEFAULT_POLICY = {
   maxAttempts: 3, backoff: { kind: 'none', baseMs: 1000, capMs: 60000, jitter: 'none' }, leaseMs: 30000, seed: 1,
-  classes: DEFAULT_CLASSES, ordering: 'none', quarantine: { retentionMs: 0, alarmDepth: 0 },
+  classes: DEFAULT_CLASSES, ordering: 'none', quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false,
 };
-// What policy() adds to an options object that sets none of ordering and quarantine.
-const DEFAULT_OPERATION = { ordering: 'none', quarantine: { retentionMs: 0, alarmDepth: 0 } };
+// What policy() adds to an options object that sets none of ordering, quarantine and unsafeQuarantineOrder.
+const DEFAULT_OPERATION = { ordering: 'none', quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false };
+// What policy() has beyond a scenario's policy: the journal switch, which no link carries.
+const JOURNAL = { journal: true };
 
 /** Everything a refused call must leave as it was. */
 function snapshot(q) {
@@ -34,19 +36,19 @@ function snapshot(q) {
 
 test('createQueue: absent fields take the core\'s defaults; policy() gives the whole policy back', () => {
   const plain = lab.createQueue({ maxAttempts: 3 });
-  assert.deepEqual(plain.policy(), DEFAULT_POLICY);
+  assert.deepEqual(plain.policy(), { ...DEFAULT_POLICY, ...JOURNAL });
   plain.dispose();
   const partial = lab.createQueue({ maxAttempts: 5, backoff: { kind: 'fixed' }, seed: 0 });
-  assert.deepEqual(partial.policy(), { ...DEFAULT_POLICY, maxAttempts: 5, backoff: { ...DEFAULT_POLICY.backoff, kind: 'fixed' }, seed: 0 });
+  assert.deepEqual(partial.policy(), { ...DEFAULT_POLICY, ...JOURNAL, maxAttempts: 5, backoff: { ...DEFAULT_POLICY.backoff, kind: 'fixed' }, seed: 0 });
   partial.dispose();
   const full = {
     maxAttempts: 1000000, backoff: { kind: 'exponential', baseMs: 1, capMs: 86400000, jitter: 'decorrelated' },
     leaseMs: 86400000, seed: 4294967295,
   };
   const q = lab.createQueue(full);
-  assert.deepEqual(q.policy(), { ...full, classes: DEFAULT_CLASSES, ...DEFAULT_OPERATION });
+  assert.deepEqual(q.policy(), { ...full, classes: DEFAULT_CLASSES, ...DEFAULT_OPERATION, ...JOURNAL });
   const again = lab.createQueue(q.policy());  // an options object, as createQueue takes it
-  assert.deepEqual(again.policy(), { ...full, classes: DEFAULT_CLASSES, ...DEFAULT_OPERATION });
+  assert.deepEqual(again.policy(), { ...full, classes: DEFAULT_CLASSES, ...DEFAULT_OPERATION, ...JOURNAL });
   assert.notEqual(q.policy(), q.policy(), 'a fresh copy each time');
   q.dispose();
   again.dispose();
@@ -388,7 +390,7 @@ test('views of delayed jobs and leases read in slices; stats() keeps its lesson-
   assert.deepEqual(q.leased(1, 5).map((l) => l.token), ['lease-2']);
   assert.deepEqual(q.stats(), {
     step: 4, ready: 1, completed: 0, quarantined: 0, events: 11, maxAttempts: 3, now: 0, actions: 5, delayed: 2, leased: 2,
-    reorders: 0, expired: 0,
+    reorders: 0, expired: 0, lost: 0,
   });
   q.dispose();
 });

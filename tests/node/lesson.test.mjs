@@ -66,7 +66,7 @@ test('an invalid outcome is refused on an empty and on a non-empty queue, and no
   }
   assert.deepEqual(q.ready(), [{ id: 'a', payload: 'A', attempts: 0, key: null, heldBy: null }]);
   assert.deepEqual(q.stats(), { step: 0, ready: 1, completed: 0, quarantined: 0, events: 1, maxAttempts: 3, now: 0,
-    actions: 1, delayed: 0, leased: 0, reorders: 0, expired: 0 });
+    actions: 1, delayed: 0, leased: 0, reorders: 0, expired: 0, lost: 0 });
   q.dispose();
 });
 

@@ -26,7 +26,7 @@ test('the a/b example with ten actions is a link under 200 characters that round
   assert.equal(lab.formatScenario(parsed), text);
   const q = lab.runScenario(text);
   assert.deepEqual(q.stats(), { step: 6, ready: 1, completed: 2, quarantined: 0, events: 14, maxAttempts: 3, now: 0,
-    actions: 9, delayed: 0, leased: 0, reorders: 0, expired: 0 });
+    actions: 9, delayed: 0, leased: 0, reorders: 0, expired: 0, lost: 0 });
   q.dispose();
 });
 
