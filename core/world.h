@@ -63,6 +63,9 @@ constexpr IntegerField kWorkMsField{"world.workMs", 1, kMaxDelayMs};
 constexpr IntegerField kOutageStartField{"world.outage.startMs", 0, kMaxTimeMs};
 constexpr IntegerField kOutageEndField{"world.outage.endMs", 0, kMaxTimeMs};  // and at least startMs
 constexpr IntegerField kBehaviourCountField{"count", 0, 1'000'000};
+// The world's integer settings, for callers that check numbers against the core's table.
+constexpr const IntegerField* kWorldIntegerFields[] = {&kWorkersField, &kWorkMsField, &kOutageStartField,
+                                                       &kOutageEndField};
 
 // "healthy" | "poison" | "flaky" | "precondition" | "crashes" | "script".
 const char* BehaviourKindName(BehaviourKind kind);

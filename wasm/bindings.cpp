@@ -22,6 +22,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,6 +31,7 @@
 #include <vector>
 
 #include "dlq.h"
+#include "player.h"
 #include "text.h"
 
 using emscripten::val;
@@ -437,6 +439,8 @@ dlq::Result<dlq::Policy> PolicyFromValue(const val& in, const std::string& prefi
 }
 
 dlq::Result<dlq::Scenario> ScenarioFromValue(val in);
+dlq::Result<dlq::World> WorldFromValue(val in, const std::string& prefix);
+val ActionValue(const dlq::Action& a);
 
 // Splits the journal records index.mjs packed as one NUL-joined string into
 // `out` (views into `text`); false if it does not hold exactly `count` fields.
@@ -633,6 +637,18 @@ class QueueHandle {
   val releaseKey(const std::string& key) {
     dlq::Result<uint64_t> r = queue_->ReleaseKey(key);
     return r.ok() ? val(static_cast<double>(r.value())) : ErrorValue(r.status());
+  }
+
+  // { action }: the world's next action on this queue (player.h), as a scenario
+  // action object, or null when nothing will happen again. Changes nothing.
+  val nextWorldAction(val world) const {
+    dlq::Result<dlq::World> w = WorldFromValue(world, "");
+    if (!w.ok()) return ErrorValue(w.status());
+    const std::optional<dlq::Action> next = dlq::NextWorldAction(*queue_, w.value());
+    // Wrapped: an action's own "error" field (a worker's error text) must not read as a refusal.
+    val out = val::object();
+    out.set("action", next ? ActionValue(*next) : val::null());
+    return out;
   }
 
   // Any number: the core refuses all but an integer in its "max" field's range.
@@ -880,6 +896,105 @@ val ActionValue(const dlq::Action& a) {
   return out;
 }
 
+// { workers, workMs, outage: { startMs, endMs } | null, behaviours: [{ id, kind, … }] }.
+val WorldValue(const dlq::World& w) {
+  val out = val::object();
+  out.set("workers", static_cast<double>(w.workers));
+  out.set("workMs", static_cast<double>(w.work_ms));
+  if (w.outage_start == w.outage_end) {
+    out.set("outage", val::null());
+  } else {
+    val outage = val::object();
+    outage.set("startMs", static_cast<double>(w.outage_start));
+    outage.set("endMs", static_cast<double>(w.outage_end));
+    out.set("outage", outage);
+  }
+  val list = val::array();
+  for (const dlq::JobBehaviour& jb : w.behaviours) {
+    const dlq::Behaviour& b = jb.behaviour;
+    val item = val::object();
+    item.set("id", jb.id);
+    item.set("kind", std::string(dlq::BehaviourKindName(b.kind)));
+    switch (b.kind) {
+      case dlq::BehaviourKind::kPoison: item.set("failure", std::string(dlq::OutcomeName(b.failure))); break;
+      case dlq::BehaviourKind::kFlaky:
+      case dlq::BehaviourKind::kCrashes: item.set("count", static_cast<double>(b.count)); break;
+      case dlq::BehaviourKind::kPrecondition: item.set("until", static_cast<double>(b.until)); break;
+      case dlq::BehaviourKind::kScript: item.set("script", b.script); break;
+      case dlq::BehaviourKind::kHealthy: break;
+    }
+    item.set("needsDependency", b.needs_dependency);
+    list.call<void>("push", item);
+  }
+  out.set("behaviours", list);
+  return out;
+}
+
+// A world object built by index.mjs ({ workers?, workMs?, outage?, behaviours? });
+// `prefix` ("" or "scenario.") goes in front of every name. Ranges and names are the core's.
+dlq::Result<dlq::World> WorldFromValue(val in, const std::string& prefix) {
+  const std::string name = prefix + "world";
+  if (!IsObject(in)) return NotA(name, "an object");
+  dlq::World w;
+  if (dlq::Status s = ReadInteger(in["workers"], dlq::kWorkersField, prefix, false, &w.workers); !s.ok()) return s;
+  if (dlq::Status s = ReadInteger(in["workMs"], dlq::kWorkMsField, prefix, false, &w.work_ms); !s.ok()) return s;
+  val outage = in["outage"];
+  if (!outage.isUndefined() && !outage.isNull()) {
+    if (!IsObject(outage)) return NotA(name + ".outage", "an object or null");
+    if (dlq::Status s = ReadInteger(outage["startMs"], dlq::kOutageStartField, prefix, true, &w.outage_start); !s.ok()) {
+      return s;
+    }
+    if (dlq::Status s = ReadInteger(outage["endMs"], dlq::kOutageEndField, prefix, true, &w.outage_end); !s.ok()) return s;
+  }
+  val list = in["behaviours"];
+  if (!list.isUndefined()) {
+    size_t count = 0;
+    if (dlq::Status s = ReadLength(list, name + ".behaviours", dlq::kMaxScenarioItems, &count); !s.ok()) return s;
+    w.behaviours.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+      val item = list[i];
+      const std::string at = name + ".behaviours[" + std::to_string(i) + "]";
+      if (!IsObject(item)) return NotA(at, "an object");
+      dlq::JobBehaviour& jb = w.behaviours[i];
+      dlq::Behaviour& b = jb.behaviour;
+      if (dlq::Status s = ReadString(item["id"], at + ".id", &jb.id); !s.ok()) return s;
+      std::string kind;
+      if (dlq::Status s = ReadString(item["kind"], at + ".kind", &kind); !s.ok()) return s;
+      dlq::Result<dlq::BehaviourKind> parsed = dlq::ParseBehaviourKind(kind);
+      if (!parsed.ok()) return dlq::Status::Error(parsed.status().code(), at + "." + parsed.status().message().substr(10));
+      b.kind = parsed.value();
+      val failure = item["failure"];
+      if (!failure.isUndefined()) {
+        std::string text;
+        if (dlq::Status s = ReadString(failure, at + ".failure", &text); !s.ok()) return s;
+        dlq::Result<dlq::Outcome> outcome = dlq::ParseOutcome(text);
+        if (!outcome.ok()) return dlq::Status::InvalidArgument(at + ".failure: " + outcome.status().message());
+        b.failure = outcome.value();
+      }
+      for (const auto& [field, target] : {std::pair{"count", &b.count}, std::pair{"until", &b.until}}) {
+        val v = item[field];
+        if (v.isUndefined()) continue;
+        double number = 0;
+        if (dlq::Status s = ReadNumber(v, at + "." + field, &number); !s.ok()) return s;
+        if (number != std::trunc(number) || number < -1e18 || number > 1e18) {
+          return dlq::Status::OutOfRange(at + "." + field + " must be an integer, got " + dlq::DescribeNumber(number));
+        }
+        *target = static_cast<int64_t>(number);
+      }
+      val script = item["script"];
+      if (!script.isUndefined()) {
+        if (dlq::Status s = ReadString(script, at + ".script", &b.script); !s.ok()) return s;
+      }
+      if (dlq::Status s = ReadBoolean(item["needsDependency"], at + ".needsDependency", &b.needs_dependency); !s.ok()) {
+        return s;
+      }
+    }
+  }
+  // Range messages name the core's field ("world.workers"), as policy fields do in scenario objects.
+  if (dlq::Status s = dlq::CheckWorld(w); !s.ok()) return s;
+  return w;
+}
+
 val ScenarioValue(const dlq::Scenario& s) {
   val out = val::object();
   SetPolicyFields(out, s.policy);
@@ -896,6 +1011,7 @@ val ScenarioValue(const dlq::Scenario& s) {
   for (const dlq::Action& a : s.actions) actions.call<void>("push", ActionValue(a));
   out.set("actions", actions);
   out.set("cursor", static_cast<double>(s.cursor));
+  if (!(s.world == dlq::World{})) out.set("world", WorldValue(s.world));  // absent: nobody plays it
   return out;
 }
 
@@ -1025,6 +1141,12 @@ dlq::Result<dlq::Scenario> ScenarioFromValue(val in) {
     return st;
   }
   s.cursor = static_cast<size_t>(cursor);
+  val world = in["world"];
+  if (!world.isUndefined()) {
+    dlq::Result<dlq::World> w = WorldFromValue(world, "scenario.");
+    if (!w.ok()) return w.status();
+    s.world = std::move(w).value();
+  }
   return s;
 }
 
@@ -1070,9 +1192,16 @@ val SizeLimits() {
 }
 
 // { name: { min, max } } for every row of the core's integer-field table.
+// Every integer field JS checks numbers against: the policy's and the world's.
+std::vector<const dlq::IntegerField*> AllIntegerFields() {
+  std::vector<const dlq::IntegerField*> all(std::begin(dlq::kIntegerFields), std::end(dlq::kIntegerFields));
+  all.insert(all.end(), std::begin(dlq::kWorldIntegerFields), std::end(dlq::kWorldIntegerFields));
+  return all;
+}
+
 val IntegerFields() {
   val out = val::object();
-  for (const dlq::IntegerField* field : dlq::kIntegerFields) {
+  for (const dlq::IntegerField* field : AllIntegerFields()) {
     val range = val::object();
     range.set("min", static_cast<double>(field->min));
     range.set("max", static_cast<double>(field->max));
@@ -1086,7 +1215,7 @@ val IntegerFields() {
 // A per-class field is named with its class ("classes.precondition.maxAttempts"
 // for the table's "classes.<class>.maxAttempts").
 val IntegerTypeMessage(const std::string& name, const std::string& described) {
-  for (const dlq::IntegerField* field : dlq::kIntegerFields) {
+  for (const dlq::IntegerField* field : AllIntegerFields()) {
     if (name == field->name) return val(field->Message(described));
     for (int i = 0; i < dlq::kFailureClassCount; ++i) {
       const std::string resolved = ClassFieldName(*field, static_cast<dlq::FailureClass>(i));
@@ -1155,6 +1284,7 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
       .constructor<>()
       .function("init", &QueueHandle::init)
       .function("initFromScenario", &QueueHandle::initFromScenario)
+      .function("nextWorldAction", &QueueHandle::nextWorldAction)
       .function("initFromScenarioObject", &QueueHandle::initFromScenarioObject)
       .function("initFromSnapshot", &QueueHandle::initFromSnapshot)
       .function("initFromRecoveryPacked", &QueueHandle::initFromRecoveryPacked)

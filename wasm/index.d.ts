@@ -56,7 +56,9 @@ export type IntegerFieldName =
   | 'classes.<class>.maxAttempts'
   | 'quarantine.retentionMs' | 'quarantine.alarmDepth'
   /** redrive()'s `max`. */
-  | 'max';
+  | 'max'
+  /** The simulated world's settings (core/world.h). */
+  | 'world.workers' | 'world.workMs' | 'world.outage.startMs' | 'world.outage.endMs';
 
 /**
  * Every thrown error is an Error with a `code`: 'invalid-type' (a TypeError: wrong JS type,
@@ -303,6 +305,50 @@ export interface LeasedJob extends Job {
   expiresAt: number;
 }
 
+/**
+ * What one job does when a simulated worker runs it (core/world.h). Attempt numbers are the
+ * queue's (1-based, reset by a replay).
+ *   healthy       succeeds (fails transiently during the outage if it needs the dependency)
+ *   poison        every attempt fails with `failure` (a failing outcome)
+ *   flaky         attempts 1..count fail transiently, then it succeeds
+ *   precondition  attempts that finish before `until` (ms) fail with 'precondition'
+ *   crashes       the worker running attempts 1..count dies: nothing settles, the lease expires
+ *   script        attempt n gets the n-th letter of `script` (s t p u v q, or c: the worker
+ *                 crashes), then success
+ */
+export type BehaviourKind = 'healthy' | 'poison' | 'flaky' | 'precondition' | 'crashes' | 'script';
+
+export interface BehaviourOptions {
+  id: string;
+  kind: BehaviourKind;
+  failure?: Outcome;
+  count?: number;
+  until?: number;
+  script?: string;
+  /** Default true: during the outage its attempts fail transiently. */
+  needsDependency?: boolean;
+}
+
+/** The simulated world that plays a queue: behaviours, a dependency outage and a worker pool. */
+export interface WorldOptions {
+  /** How many attempts run at once, 1..64 (default 1). */
+  workers?: number;
+  /** How long one attempt takes, lease to settle, in ms (default 100). */
+  workMs?: number;
+  /** The dependency is down in [startMs, endMs); null or absent: no outage. */
+  outage?: { startMs: number; endMs: number } | null;
+  /** Jobs not listed are healthy. */
+  behaviours?: ReadonlyArray<BehaviourOptions>;
+}
+
+/** A world as a parsed link gives it: every field present. */
+export interface World {
+  workers: number;
+  workMs: number;
+  outage: { startMs: number; endMs: number } | null;
+  behaviours: (BehaviourOptions & { needsDependency: boolean })[];
+}
+
 /** The bounded path: the most attempts and the longest time from a job's first lease to quarantine. */
 export interface WorstCase { attempts: number; timeMs: number; }
 
@@ -448,6 +494,12 @@ export interface Queue {
    * many moved. `max`: an integer from 1 to 1,000,000,000 (lab.integerFields.max).
    */
   redrive(options: { max: number }): number;
+  /**
+   * What the simulated world does next to this queue, as a script action (a lease, a settle with
+   * the world's verdict, an advance to the next worker finishing, or advanceToNext), or null when
+   * nothing will ever happen again. Changes nothing: apply the action to play it.
+   */
+  nextWorldAction(world: WorldOptions): ScenarioAction | null;
   /** The quarantine's depth alarm. */
   alarm(): Alarm;
   /** Completions that broke their key's order, in the order they happened. `from` / `count` select a slice. */
@@ -521,6 +573,8 @@ export interface Scenario extends PolicyOptions {
   actions?: ReadonlyArray<ScenarioAction>;
   /** How many actions are applied; defaults to all of them. */
   cursor?: number;
+  /** The world that plays it on; the link carries it (the script alone gives the state). */
+  world?: WorldOptions;
 }
 
 /**
@@ -535,6 +589,8 @@ export interface ParsedScenario extends ScenarioPolicy {
     { type: 'settle'; token: string; outcome: Outcome; error: string } | { type: 'advance'; ms: number } |
     { type: 'advanceToNext' } | { type: 'releaseKey'; key: string } | { type: 'redrive'; max: number })[];
   cursor: number;
+  /** Present only when the link carries a world. */
+  world?: World;
 }
 
 export interface Lab {

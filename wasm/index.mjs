@@ -348,6 +348,55 @@ function copyClasses(prefix, source) {
   return rows;
 }
 
+/**
+ * A world object ({ workers?, workMs?, outage?: { startMs, endMs } | null,
+ * behaviours?: [{ id, kind, failure?, count?, until?, script?, needsDependency? }] })
+ * read once into a checked plain copy; `prefix` ('' or 'scenario.') names it.
+ * Types are checked here, ranges and names by the core (core/world.h).
+ */
+function copyWorld(prefix, source) {
+  const name = `${prefix}world`;
+  checkObject(name, source, "{ workers: 2, workMs: 100, behaviours: [{ id: 'b', kind: 'poison', failure: 'undeserializable' }] }");
+  const workers = source.workers;
+  const workMs = source.workMs;
+  const outageIn = source.outage;
+  const behavioursIn = source.behaviours;
+  checkInteger(prefix, 'world.workers', workers);
+  checkInteger(prefix, 'world.workMs', workMs);
+  let outage = outageIn;
+  if (outageIn !== undefined && outageIn !== null) {
+    checkObject(`${name}.outage`, outageIn, '{ startMs: 1000, endMs: 6000 }');
+    outage = { startMs: outageIn.startMs, endMs: outageIn.endMs };
+    checkInteger(prefix, 'world.outage.startMs', outage.startMs, true);
+    checkInteger(prefix, 'world.outage.endMs', outage.endMs, true);
+  }
+  let behaviours;
+  if (behavioursIn !== undefined) {
+    const list = copyArray(`${name}.behaviours`, behavioursIn, limits.scenarioItems);
+    behaviours = list.map((item, i) => {
+      const at = `${name}.behaviours[${i}]`;
+      checkObject(at, item, "{ id: 'b', kind: 'flaky', count: 2 }");
+      const copy = { id: item.id, kind: item.kind, failure: item.failure, count: item.count, until: item.until,
+        script: item.script, needsDependency: item.needsDependency };
+      checkText(`${at}.id`, copy.id, limits.idBytes);
+      checkName(`${at}.kind`, copy.kind);
+      if (copy.failure !== undefined) checkOutcome(`${at}.failure`, copy.failure);
+      for (const field of ['count', 'until']) {
+        if (copy[field] !== undefined && typeof copy[field] !== 'number') {
+          throw typeError(`${at}.${field} must be an integer, got ${describe(copy[field])}`);
+        }
+      }
+      if (copy.script !== undefined) checkText(`${at}.script`, copy.script, 1000);
+      checkBoolean(`${at}.needsDependency`, copy.needsDependency);
+      for (const key of Object.keys(copy)) if (copy[key] === undefined) delete copy[key];
+      return copy;
+    });
+  }
+  const world = { workers, workMs, outage, behaviours };
+  for (const key of Object.keys(world)) if (world[key] === undefined) delete world[key];
+  return world;
+}
+
 /** The quarantine's operation ({ retentionMs?, alarmDepth? }) read once into a plain copy. */
 function copyQuarantine(name, source) {
   checkObject(name, source, QUARANTINE_EXAMPLE);
@@ -424,6 +473,7 @@ function copyScenario(scenario) {
   const jobsIn = scenario.jobs ?? [];
   const actionsIn = scenario.actions ?? [];
   const cursorIn = scenario.cursor;
+  const worldIn = scenario.world;
   const jobList = copyArray('scenario.jobs', jobsIn, limits.scenarioItems);
   const actionList = copyArray('scenario.actions', actionsIn, limits.scenarioItems);
   let bytes = 0;
@@ -447,7 +497,9 @@ function copyScenario(scenario) {
   }
   const cursor = cursorIn ?? actions.length;
   checkCount('scenario.cursor', cursor);
-  return { scenario: { ...policy, jobs, actions, cursor }, bytes };
+  const copy = { ...policy, jobs, actions, cursor };
+  if (worldIn !== undefined) copy.world = copyWorld('scenario.', worldIn);
+  return { scenario: copy, bytes };
 }
 
 /** One scripted action read once into a checked copy; every type is named, any other refused. */
@@ -973,6 +1025,18 @@ class Queue {
     });
     checkInteger('', 'max', max, true);  // the core checks the range
     return unwrap(call(() => handle.redrive(max)));
+  }
+
+  /**
+   * What the simulated world (core/world.h) does next to this queue, as a
+   * scenario action object ({ type: 'lease' }, { type: 'settle', token, outcome,
+   * error }, { type: 'advance', ms } or { type: 'advanceToNext' }), or null when
+   * nothing will ever happen again. Changes nothing: apply the action to play it.
+   */
+  nextWorldAction(world) {
+    const handle = this.#live();
+    const copy = readInput('world', () => copyWorld('', world));
+    return unwrap(call(() => handle.nextWorldAction(copy))).action;
   }
 
   /** The quarantine's depth alarm: { raised, depth, threshold } (threshold 0: no alarm). */
