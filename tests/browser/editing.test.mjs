@@ -115,7 +115,7 @@ test('a Step in the middle of the script says it replaced the later actions', as
   await pg.button('Poison message').click();
   await pg.button('Forward').click();
   await pg.button('Step').click();
-  assert.equal(await note(pg), 'This change replaced the script\'s 3 later actions.');
+  assert.equal(await note(pg), 'This change replaced the script\'s 3 later actions (Undo brings them back).');
   assert.match(await pg.root.locator('.dlq-position').textContent(), /action 2 of 2$/);
   await pg.button('Step').click();
   assert.equal(await note(pg), '', 'a Step at the end replaces nothing');

@@ -322,14 +322,16 @@ test('keyboard: 1/2/3, S, B, F, Space, R, presets and the ? help table', async (
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('p');
   assert.deepEqual(await pg.ids('Ready'), ['ok-1', 'poison', 'ok-2', 'ok-3']);
-  await pg.root.locator('select').selectOption('10');
+  await pg.field('Speed').selectOption('10');
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press(' ');
   assert.ok(await pg.button('Pause').isVisible(), 'Run turns into Pause');
   await page.waitForFunction(() => document.querySelector('section.dlq').dataset.cursor === '4');
   await pg.button('Run').waitFor(); // the script is played and nothing is ready: Run stops by itself
   assert.deepEqual(await pg.ids('Ready'), []);
-  assert.match(await pg.why(), /Nothing is ready/);
+  // The end of a run keeps the last explanation on show and says why it stopped beside Run.
+  assert.match(await pg.why(), /attempt 1 of 3 succeeded → completed/);
+  assert.equal((await pg.root.locator('.dlq-run-status').textContent()).trim(), 'Run ended: nothing is ready.');
   // Past the end of the script, Run steps with the chosen outcome.
   await addJob(pg, 'late', 'extra');
   await page.locator('body').click({ position: { x: 5, y: 5 } });

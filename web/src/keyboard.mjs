@@ -4,7 +4,7 @@
 // typed into text fields, and Space/Enter on a focused control, keep their
 // native meaning.
 import { h } from './dom.mjs';
-import { PRESETS } from './presets.mjs';
+import { PRESETS, CAPSTONE_PRESETS } from './presets.mjs';
 
 export const SHORTCUTS = [
   ['S', 'Step: process the head with the chosen outcome', 'step'],
@@ -14,8 +14,16 @@ export const SHORTCUTS = [
   ['1', 'Outcome: Success', 'outcome:success'],
   ['2', 'Outcome: Transient failure', 'outcome:transient'],
   ['3', 'Outcome: Permanent failure', 'outcome:permanent'],
+  ['4', 'Outcome: Undeserializable', 'outcome:undeserializable'],
+  ['5', 'Outcome: Unknown schema', 'outcome:unknown-schema'],
+  ['6', 'Outcome: Precondition failed', 'outcome:precondition'],
   ['R', 'Reset to step 0', 'reset'],
+  ['L', 'Lease the next job (leave it in flight)', 'lease'],
+  ['N', 'Next event: move the clock to the next timer', 'next'],
+  ['G', 'Play: let the simulated workers run / pause', 'play'],
+  ['Z', 'Undo the change that replaced the script', 'undo'],
   ...PRESETS.map((p) => [p.key.toUpperCase(), `Preset: ${p.name}`, `preset:${p.key}`]),
+  ...CAPSTONE_PRESETS.map((p) => [p.key.toUpperCase(), `Preset: ${p.name}`, `preset:${p.key}`]),
   ['?', 'Show this help', 'help'],
 ];
 
@@ -49,6 +57,10 @@ export function shortcutsEnabled() {
   }
 }
 
+// Every playground's switch on the page: turning single-key shortcuts off in one
+// turns them off in all (they share the page's keyboard).
+const switches = new Set();
+
 function rememberShortcuts(on) {
   try {
     globalThis.localStorage?.setItem(STORAGE_KEY, on ? 'on' : 'off');
@@ -66,9 +78,14 @@ export function helpDialog(idPrefix, { onToggle }) {
   const headingId = `${idPrefix}-help-h`;
   const close = h('button', { type: 'button', class: 'dlq-btn' }, 'Close');
   const toggle = h('input', { type: 'checkbox', id: `${idPrefix}-keys`, checked: shortcutsEnabled() });
+  const follow = (on) => {
+    toggle.checked = on;
+    onToggle(on);
+  };
+  switches.add(follow);
   toggle.addEventListener('change', () => {
     rememberShortcuts(toggle.checked);
-    onToggle(toggle.checked);
+    for (const other of switches) other(toggle.checked);
   });
   const dialog = h('dialog', { class: 'dlq-help', 'aria-labelledby': headingId },
     h('h2', { id: headingId }, 'Keyboard shortcuts'),
@@ -79,5 +96,7 @@ export function helpDialog(idPrefix, { onToggle }) {
     h('p', { class: 'dlq-help-toggle' }, toggle, ' ', h('label', { for: `${idPrefix}-keys` }, 'Single-key shortcuts')),
     h('div', { class: 'dlq-help-foot' }, close));
   close.addEventListener('click', () => dialog.close());
+  /** Forgets this playground's switch (its playground is destroyed). */
+  dialog.release = () => switches.delete(follow);
   return dialog;
 }

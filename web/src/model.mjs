@@ -14,14 +14,65 @@
  * returned them), copied so that edits never share objects with the caller.
  */
 function policyOf(scenario) {
-  const { jobs, actions, cursor, ...policy } = scenario;
+  const { jobs, actions, cursor, world, ...policy } = scenario;
   return structuredClone(policy);
+}
+
+/** The world a scenario carries (a copy), or null. */
+function worldOf(scenario) {
+  return scenario.world == null ? null : structuredClone(scenario.world);
+}
+
+/** A scenario object with `changes` over `scenario`'s policy, jobs, script, cursor and world. */
+function withChanges(scenario, changes) {
+  const world = worldOf(scenario);
+  const next = { ...policyOf(scenario), jobs: scenario.jobs, actions: scenario.actions, cursor: scenario.cursor, ...changes };
+  if (!('world' in changes) && world !== null) next.world = world;
+  if (next.world === null) delete next.world;
+  return next;
+}
+
+/**
+ * `scenario` with its world's run as the script: the core's world (core/world.h)
+ * plays a scratch queue to the end (at most `limit` actions), and the actions it
+ * took become the script, cursor 0. Nothing is decided here.
+ */
+export function played(lab, scenario, limit = 2000) {
+  const q = lab.runScenario({ ...scenario, actions: [], cursor: 0 });
+  const actions = [];
+  try {
+    for (let a = q.nextWorldAction(scenario.world ?? {}); a !== null && actions.length < limit; a = q.nextWorldAction(scenario.world ?? {})) {
+      switch (a.type) {
+        case 'lease': q.lease(); break;
+        case 'settle': q.settle(a.token, a.outcome, a.error); break;
+        case 'advance': q.advance(a.ms); break;
+        case 'advanceToNext': q.advanceToNext(); break;
+        default: throw new Error(`the world took an unexpected action ${a.type}`);
+      }
+      actions.push(a);
+    }
+  } finally {
+    q.dispose();
+  }
+  return { ...scenario, actions, cursor: 0 };
+}
+
+/** True if two script actions are the same call (a recorded one may lack defaults). */
+function sameAction(a, b) {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    const x = a[k] ?? (k === 'error' || k === 'payload' ? '' : undefined);
+    const y = b[k] ?? (k === 'error' || k === 'payload' ? '' : undefined);
+    if (x !== y) return false;
+  }
+  return true;
 }
 
 export class Session {
   #lab;
   #dirtyFrom = 0;
   #dropped = null;
+  #undo = null;  // the scenario before the last change that dropped script actions (one Undo brings it back)
   #firstRun = new Map(); // id -> seq of its first attempt or replay (for "removable before it runs")
 
   constructor(lab, scenario) {
@@ -86,6 +137,9 @@ export class Session {
       actions: (scenario.actions ?? []).map((a) => ({ ...a })),
       cursor: scenario.cursor ?? (scenario.actions ?? []).length,
     };
+    const world = worldOf(scenario);
+    if (world !== null) next.world = world;
+    const before = this.scenario === null ? null : structuredClone(this.scenario);
     const reach = this.#lab.playableActions({ ...next, cursor: 0 });
     if (reach.playable < next.cursor) {
       if (!clamp) this.#lab.runScenario(next).dispose(); // throws the core's error for the refused action
@@ -112,6 +166,58 @@ export class Session {
     this.#index(0);
     this.#dirtyFrom = 0;
     this.#dropped = dropped > 0 ? { count: dropped, reason: reach.stopped?.message ?? null } : null;
+    this.#undo = dropped > 0 ? before : null;
+    this.#checkAdvanced();
+  }
+
+  /** The world that plays this scenario on (null: none set; Play then uses healthy jobs and one worker). */
+  get world() { return this.scenario.world ?? null; }
+
+  /**
+   * True when the scenario uses anything beyond lesson 1 (the clock, classes,
+   * keys, a world): the core's own test, whether its link needs format v2.
+   */
+  get isAdvanced() { return this.#advanced; }
+
+  #advanced = false;
+
+  /** Asks the core whether lesson 1's link format can carry the scenario. */
+  #checkAdvanced() {
+    try {
+      this.#advanced = !this.#lab.formatScenario(this.scenario).startsWith('v1;');
+    } catch {
+      // Too large for a link (e.g. 1,000 jobs): judge by what it holds instead.
+      const s = this.scenario;
+      this.#advanced = s.world != null || s.jobs.some((j) => j.key != null) ||
+        s.actions.some((a) => !['process', 'replay', 'enqueue'].includes(a.type));
+    }
+  }
+
+  /** True if the last change dropped script actions that undo() can bring back. */
+  get canUndo() { return this.#undo !== null; }
+
+  /** Brings back the scenario from before the last change that dropped script actions. */
+  undo() {
+    const before = this.#undo;
+    if (before === null) return false;
+    this.load(before);
+    this.#undo = null;
+    return true;
+  }
+
+  /**
+   * Replaces policy fields ({ backoff, leaseMs, seed, ordering, quarantine, classes,
+   * unsafeQuarantineOrder, maxAttempts }) and replays the script under them; the
+   * core refuses a bad value (this throws, nothing changes). The script is kept as
+   * far as it still plays.
+   */
+  setPolicy(changes) {
+    this.load(withChanges(this.scenario, changes), { clamp: true });
+  }
+
+  /** Sets the world (null: none); the state does not change (the script alone gives it). */
+  setWorld(world) {
+    this.load(withChanges(this.scenario, { world }), { clamp: true });
   }
 
   /**
@@ -127,9 +233,38 @@ export class Session {
 
   /** Processes the head with `outcome`; returns the core's result, or null when nothing is ready. */
   step(outcome, errorText = '') {
+    // At a scripted position whose next action is this very step, step along the
+    // script instead of replacing it.
+    const next = this.scenario.actions[this.cursor];
+    if (next?.type === 'process' && next.outcome === outcome && (next.error ?? '') === errorText) {
+      this.goTo(this.cursor + 1);
+      return { scripted: true };
+    }
     const result = this.queue.process(outcome, errorText);
     if (result !== null) this.#record({ type: 'process', outcome, error: errorText });
     return result;
+  }
+
+  /**
+   * Applies `action` (a script action object) to the live queue at the cursor and
+   * records it; the core refuses or finds nothing to do (this returns false or
+   * throws, nothing changes). The next scripted action, if it is this one, is
+   * stepped along instead.
+   */
+  act(action) {
+    const next = this.scenario.actions[this.cursor];
+    if (next !== undefined && sameAction(next, action)) {
+      this.goTo(this.cursor + 1);
+      return true;
+    }
+    if (!this.#apply(action)) return false;
+    this.#record(action);
+    return true;
+  }
+
+  /** What the world does next (the core decides), or null when nothing will happen again. */
+  nextWorldAction() {
+    return this.queue.nextWorldAction(this.world ?? {});
   }
 
   /** An operator's replay of a quarantined job; false (nothing changes) if the core refuses. */
@@ -144,14 +279,23 @@ export class Session {
    * kept as far as it still plays), else an 'enqueue' action. The core validates
    * the id; on refusal this throws and nothing changes.
    */
-  addJob(id, payload) {
+  addJob(id, payload, { key = null, behaviour = null } = {}) {
+    const options = key === null ? undefined : { key };
+    // A behaviour is the world's: checked by the core with the rest of the world before anything changes.
+    let world = this.scenario.world ?? null;
+    if (behaviour !== null) {
+      world = { ...(world ?? {}), behaviours: [...(world?.behaviours ?? []).filter((b) => b.id !== id), { id, ...behaviour }] };
+      this.queue.nextWorldAction(world);
+    }
+    const job = key === null ? { id, payload } : { id, payload, key };
     if (this.cursor === 0) {
-      this.queue.enqueue(id, payload); // validates against the set-up; the reload below replaces this queue
+      this.queue.enqueue(id, payload, options); // validates against the set-up; the reload below replaces this queue
       const { jobs, actions } = this.scenario;
-      this.load({ ...policyOf(this.scenario), jobs: [...jobs, { id, payload }], actions, cursor: 0 }, { clamp: true });
+      this.load(withChanges(this.scenario, { jobs: [...jobs, job], actions, cursor: 0, world }), { clamp: true });
     } else {
-      this.queue.enqueue(id, payload);
-      this.#record({ type: 'enqueue', id, payload });
+      this.queue.enqueue(id, payload, options);
+      if (behaviour !== null) this.scenario.world = world;
+      this.#record({ type: 'enqueue', ...job });
     }
   }
 
@@ -175,7 +319,7 @@ export class Session {
       kept.splice(at, 1);
       if (at < cursor) cursor -= 1;
     }
-    this.load({ ...policyOf(this.scenario), jobs, actions: kept, cursor }, { clamp: true });
+    this.load(withChanges(this.scenario, { jobs, actions: kept, cursor }), { clamp: true });
   }
 
   /**
@@ -184,8 +328,7 @@ export class Session {
    * far as it still plays under it, the cursor included.
    */
   setMaxAttempts(maxAttempts) {
-    const { jobs, actions, cursor } = this.scenario;
-    this.load({ ...policyOf(this.scenario), maxAttempts, jobs, actions, cursor }, { clamp: true });
+    this.load(withChanges(this.scenario, { maxAttempts }), { clamp: true });
   }
 
   /** Time travel: moves the cursor (0 … length). One step forward applies the next action to the live queue. */
@@ -208,17 +351,24 @@ export class Session {
     this.queue = null;
   }
 
-  /** One scripted action on the live queue: the JS API call of the same name, nothing decided here. */
+  /**
+   * One scripted action on the live queue: the JS API call of the same name,
+   * nothing decided here. False when the call found nothing to do (nothing
+   * ready, no such job in quarantine, no timer, no holder): the core's answer,
+   * which a script never records (the runner refuses such an action too).
+   */
   #apply(action) {
     const q = this.queue;
     switch (action.type) {
-      case 'process': q.process(action.outcome, action.error ?? ''); break;
-      case 'replay': q.replay(action.id); break;
-      case 'enqueue': q.enqueue(action.id, action.payload ?? ''); break;
-      case 'lease': q.lease(); break;
-      case 'settle': q.settle(action.token, action.outcome, action.error ?? ''); break;
-      case 'advance': q.advance(action.ms); break;
-      case 'advanceToNext': q.advanceToNext(); break;
+      case 'process': return q.process(action.outcome, action.error ?? '') !== null;
+      case 'replay': return q.replay(action.id);
+      case 'enqueue': q.enqueue(action.id, action.payload ?? '', action.key == null ? undefined : { key: action.key }); return true;
+      case 'lease': return q.lease() !== null;
+      case 'settle': q.settle(action.token, action.outcome, action.error ?? ''); return true;
+      case 'advance': q.advance(action.ms); return true;
+      case 'advanceToNext': return q.advanceToNext() !== null;
+      case 'releaseKey': return q.releaseKey(action.key) > 0;
+      case 'redrive': return q.redrive({ max: action.max }) > 0;
       default: throw new Error(`unknown scripted action type ${JSON.stringify(action.type)}`);
     }
   }
@@ -228,12 +378,14 @@ export class Session {
     this.#truncateTail();
     this.scenario.actions.push(action);
     this.#appendNew();
+    if (!this.#advanced) this.#checkAdvanced();
   }
 
   #truncateTail() {
     const { scenario } = this;
     if (scenario.cursor >= scenario.actions.length) return;
     this.#dropped = { count: scenario.actions.length - scenario.cursor, reason: null };
+    this.#undo = structuredClone(scenario);
     const keep = this.eventsAt(scenario.cursor);
     scenario.actions.length = scenario.cursor;
     this.starts.length = scenario.cursor;

@@ -4,14 +4,18 @@
 // and every sentence about a rule is the core's event `explanation`.
 import { loadLab } from '../wasm/index.mjs';
 import { h, uid } from './dom.mjs';
-import { Session } from './model.mjs';
+import { Session, played } from './model.mjs';
 import { Timeline } from './timeline.mjs';
 import { StateViews, EventLog } from './state-views.mjs';
 import { commandFor, helpDialog, shortcutsEnabled } from './keyboard.mjs';
-import { PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
+import { PRESETS, CAPSTONE_PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
+import { advancedSetup, behaviourFromFields, BEHAVIOURS } from './setup-advanced.mjs';
+import { crashDialog, snapshotDialog } from './durability.mjs';
 import { linkFromHash, isScenarioLink, linkErrorMessage, urlFor } from './url.mjs';
 
-const OUTCOMES = [['success', 'Success', '1'], ['transient', 'Transient failure', '2'], ['permanent', 'Permanent failure', '3']];
+const OUTCOMES = [['success', 'Success', '1'], ['transient', 'Transient failure', '2'], ['permanent', 'Permanent failure', '3'],
+  ['undeserializable', 'Undeserializable', '4'], ['unknown-schema', 'Unknown schema', '5'], ['precondition', 'Precondition failed', '6']];
+const ALL_PRESETS = [...PRESETS, ...CAPSTONE_PRESETS];
 const SPEEDS = [['1', '1 step/s'], ['2', '2 steps/s'], ['4', '4 steps/s'], ['10', '10 steps/s']];
 
 /** Adds the playground's stylesheet to the document once (a <link>: CSP style-src 'self'). */
@@ -160,6 +164,7 @@ class Playground {
 
   destroy() {
     this.#pause();
+    this.#ui.help.release();
     clearTimeout(this.#urlTimer);
     this.#urlTimer = 0;
     for (const [target, type, fn] of this.#listeners) target.removeEventListener(type, fn);
@@ -191,12 +196,14 @@ class Playground {
       h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => this.#clearLinkError() }, 'Dismiss'));
 
     // Presets, share, help
+    const chip = (p) => h('button', {
+      type: 'button', class: 'dlq-btn dlq-chip', title: p.summary, 'aria-keyshortcuts': p.key.toUpperCase(),
+      onclick: () => this.#preset(p.key),
+    }, p.name, kbd(p.key.toUpperCase()));
     const presets = h('div', { class: 'dlq-presets', role: 'group', 'aria-labelledby': `${id}-presets` },
-      h('span', { class: 'dlq-label', id: `${id}-presets` }, 'Presets'),
-      PRESETS.map((p) => h('button', {
-        type: 'button', class: 'dlq-btn dlq-chip', title: p.summary, 'aria-keyshortcuts': p.key.toUpperCase(),
-        onclick: () => this.#preset(p.key),
-      }, p.name, kbd(p.key.toUpperCase()))));
+      h('span', { class: 'dlq-label', id: `${id}-presets` }, 'Presets'), PRESETS.map(chip));
+    const capstonePresets = h('div', { class: 'dlq-presets dlq-presets-capstone', role: 'group', 'aria-labelledby': `${id}-presets2` },
+      h('span', { class: 'dlq-label', id: `${id}-presets2` }, 'Capstone'), CAPSTONE_PRESETS.map(chip));
     ui.linkField = h('input', { type: 'text', readonly: true, id: `${id}-link`, class: 'dlq-input dlq-link', spellcheck: 'false' });
     ui.shareStatus = h('span', { class: 'dlq-share-status', role: 'status' });
     const share = h('div', { class: 'dlq-share' },
@@ -205,6 +212,8 @@ class Playground {
       ui.shareStatus);
     this.#keys = shortcutsEnabled();
     ui.help = helpDialog(id, { onToggle: (on) => { this.#keys = on; } });
+    ui.snapshot = snapshotDialog(id);
+    ui.crash = crashDialog(id, { lab: this.#lab, onUnsafe: (on) => this.#setPolicy({ unsafeQuarantineOrder: on }, ui.crash.alert) });
     const helpButton = h('button', {
       type: 'button', class: 'dlq-btn dlq-btn-quiet', 'aria-keyshortcuts': '?', onclick: () => ui.help.showModal(),
     }, 'Shortcuts', kbd('?'));
@@ -213,9 +222,12 @@ class Playground {
     ui.outcomes = OUTCOMES.map(([value, name, key], i) => h('input', {
       type: 'radio', name: `${id}-outcome`, value, id: `${id}-o-${value}`, checked: i === 0,
     }));
+    const radio = ([value, name, key], i) => h('label', { for: `${id}-o-${value}`, class: `dlq-radio o-${value}` },
+      ui.outcomes[i], h('span', {}, name), kbd(key));
+    // The capstone's three failures show once a scenario (or the Advanced set-up) uses the capstone.
+    ui.moreOutcomes = h('div', { class: 'dlq-more-outcomes' }, OUTCOMES.slice(3).map((o, i) => radio(o, i + 3)));
     const outcome = h('fieldset', { class: 'dlq-outcome' }, h('legend', {}, 'Outcome'),
-      OUTCOMES.map(([value, name, key], i) => h('label', { for: `${id}-o-${value}`, class: `dlq-radio o-${value}` },
-        ui.outcomes[i], h('span', {}, name), kbd(key))));
+      OUTCOMES.slice(0, 3).map(radio), ui.moreOutcomes);
     ui.errorText = h('input', { type: 'text', id: `${id}-err`, class: 'dlq-input', placeholder: 'e.g. db timeout', autocomplete: 'off', 'aria-describedby': `${id}-err-hint` });
     ui.stepAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true, id: `${id}-step-err` });
     // The alert is about the text that was refused: editing it clears the alert.
@@ -230,21 +242,73 @@ class Playground {
     ui.run = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'Space', onclick: () => this.#toggleRun() }, ui.runLabel);
     ui.speed = h('select', { id: `${id}-speed`, class: 'dlq-input' },
       SPEEDS.map(([v, text]) => h('option', { value: v, selected: v === '2' }, text)));
-    ui.speed.addEventListener('change', () => { if (this.#runTimer) { this.#pause(); this.#run(); } });
+    ui.speed.addEventListener('change', () => {
+      if (!this.#runTimer) return;
+      const kind = this.#running;
+      this.#pause();
+      if (kind === 'play') this.#togglePlay(); else this.#run();
+    });
     ui.reset = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'R', onclick: () => this.#reset() }, 'Reset', kbd('R'));
     ui.scrub = h('input', { type: 'range', id: `${id}-scrub`, min: 0, max: 0, value: 0, step: 1, class: 'dlq-scrub' });
     ui.scrub.addEventListener('input', () => this.#navigate(Number(ui.scrub.value)));
     ui.position = h('output', { for: `${id}-scrub`, class: 'dlq-position' });
-    // What the last edit did to the script (replaced or dropped later actions).
-    ui.scriptNote = h('p', { class: 'dlq-script-note', role: 'status' });
+    // What the last edit did to the script (replaced or dropped later actions):
+    // part of the Why line's live region, so a step is announced once.
+    ui.scriptNote = h('span', { class: 'dlq-script-note' });
+    ui.undo = h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', hidden: true, 'aria-keyshortcuts': 'Z', onclick: () => this.#undo() },
+      'Undo', kbd('Z'));
+    ui.runStatus = h('span', { class: 'dlq-run-status' });
+
+    // The clock, leases and the simulated workers (shown once a scenario uses the capstone).
+    const button = (label, onclick, extra = {}) => h('button', { type: 'button', class: 'dlq-btn', onclick, ...extra }, label);
+    ui.settleToken = h('select', { id: `${id}-token`, class: 'dlq-input' });
+    ui.advanceMs = h('input', { type: 'number', id: `${id}-adv`, class: 'dlq-input dlq-narrow', min: 0, step: 1, value: 100, inputmode: 'numeric' });
+    ui.clockAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true, id: `${id}-clock-err` });
+    ui.playLabel = h('span', {}, 'Play');
+    ui.play = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'G', onclick: () => this.#togglePlay() }, ui.playLabel, kbd('G'));
+    ui.clock = h('div', { class: 'dlq-group dlq-clock-group', role: 'group', 'aria-labelledby': `${id}-clock-h` },
+      h('h3', { id: `${id}-clock-h` }, 'Clock and workers'),
+      h('div', { class: 'dlq-buttons' },
+        button(['Lease', kbd('L')], () => this.#act({ type: 'lease' }, 'Lease'), { 'aria-keyshortcuts': 'L' }),
+        button(['Next event', kbd('N')], () => this.#nextEvent(), { 'aria-keyshortcuts': 'N' }), ui.play),
+      h('div', { class: 'dlq-inline' },
+        h('label', { for: `${id}-token`, class: 'dlq-label' }, 'In flight'), ui.settleToken,
+        button('Settle', () => this.#settle()), button('Crash worker', () => this.#crashWorker())),
+      h('div', { class: 'dlq-inline' },
+        h('label', { for: `${id}-adv`, class: 'dlq-label' }, 'Advance by (ms)'), ui.advanceMs,
+        button('Advance', () => this.#advanceBy())),
+      ui.clockAlert);
+
+    // The operator: replay by id (a second replay answers false, visibly), release a key, redrive.
+    ui.opId = h('input', { type: 'text', id: `${id}-opid`, class: 'dlq-input', autocomplete: 'off', spellcheck: 'false' });
+    ui.opKey = h('input', { type: 'text', id: `${id}-opkey`, class: 'dlq-input', autocomplete: 'off', spellcheck: 'false' });
+    ui.opMax = h('input', { type: 'number', id: `${id}-opmax`, class: 'dlq-input dlq-narrow', min: 1, step: 1, value: 10, inputmode: 'numeric' });
+    ui.opAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true, id: `${id}-op-err` });
+    ui.operator = h('div', { class: 'dlq-group dlq-operator', role: 'group', 'aria-labelledby': `${id}-op-h` },
+      h('h3', { id: `${id}-op-h` }, 'Operator'),
+      h('div', { class: 'dlq-inline' }, h('label', { for: `${id}-opid`, class: 'dlq-label' }, 'Job to replay'), ui.opId,
+        button('Replay', () => this.#replay(ui.opId.value.trim(), { fromField: true }))),
+      ui.opMore = h('div', { class: 'dlq-op-more' },
+      h('div', { class: 'dlq-inline' }, h('label', { for: `${id}-opkey`, class: 'dlq-label' }, 'Key to release'), ui.opKey,
+        button('Release key', () => this.#act({ type: 'releaseKey', key: ui.opKey.value }, 'Release key', ui.opAlert,
+          `No quarantined job holds key "${ui.opKey.value}": nothing to release.`))),
+      h('div', { class: 'dlq-inline' }, h('label', { for: `${id}-opmax`, class: 'dlq-label' }, 'Redrive up to'), ui.opMax,
+        button('Redrive', () => this.#act({ type: 'redrive', max: ui.opMax.valueAsNumber }, 'Redrive', ui.opAlert,
+          'The quarantine is empty: nothing to redrive.'))),
+      h('div', { class: 'dlq-buttons' },
+        button('Snapshot', () => this.#showSnapshot()),
+        button('Crash and restart…', () => this.#showCrash()))),
+      ui.opAlert);
     const controls = h('section', { class: 'dlq-panel dlq-controls', 'aria-labelledby': `${id}-controls-h` },
       h('div', { class: 'dlq-panel-head' }, h('h2', { id: `${id}-controls-h` }, 'Step controls')),
       outcome, errorField,
       h('div', { class: 'dlq-buttons dlq-nav' }, ui.step, ui.back, ui.forward, ui.reset),
       h('div', { class: 'dlq-buttons dlq-play' }, ui.run,
-        h('label', { for: `${id}-speed`, class: 'dlq-label' }, 'Speed'), ui.speed),
+        h('label', { for: `${id}-speed`, class: 'dlq-label' }, 'Speed'), ui.speed, ui.undo, ui.runStatus),
+      ui.clock, ui.operator,
+      // Last in the panel: one Tab from the script's position reaches the timeline.
       h('div', { class: 'dlq-field dlq-scrubber' },
-        h('label', { for: `${id}-scrub` }, 'Position in script'), ui.scrub, ui.position, ui.scriptNote));
+        h('label', { for: `${id}-scrub` }, 'Position in script'), ui.scrub, ui.position));
 
     // Set-up
     ui.maxAttempts = h('input', { type: 'number', id: `${id}-max`, min: 1, step: 1, class: 'dlq-input dlq-narrow', inputmode: 'numeric' });
@@ -253,7 +317,18 @@ class Playground {
     ui.jobId = h('input', { type: 'text', id: `${id}-jobid`, class: 'dlq-input', autocomplete: 'off', spellcheck: 'false' });
     ui.payload = h('input', { type: 'text', id: `${id}-payload`, class: 'dlq-input', autocomplete: 'off', spellcheck: 'false' });
     ui.jobAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true, id: `${id}-job-err` });
-    for (const input of [ui.jobId, ui.payload]) {
+    ui.jobKey = h('input', { type: 'text', id: `${id}-jobkey`, class: 'dlq-input dlq-narrow2', autocomplete: 'off', spellcheck: 'false' });
+    ui.behaviour = h('select', { id: `${id}-beh`, class: 'dlq-input' }, BEHAVIOURS.map(([value, text]) => h('option', { value }, text)));
+    ui.behaviourArg = h('input', { type: 'text', id: `${id}-beharg`, class: 'dlq-input dlq-narrow2', autocomplete: 'off', spellcheck: 'false',
+      'aria-describedby': `${id}-beharg-hint` });
+    ui.jobExtra = h('div', { class: 'dlq-setup-row dlq-job-extra' },
+      h('div', { class: 'dlq-field' }, h('label', { for: `${id}-jobkey` }, 'Key'), ui.jobKey),
+      h('div', { class: 'dlq-field' }, h('label', { for: `${id}-beh` }, 'Behaviour'), ui.behaviour),
+      h('div', { class: 'dlq-field' }, h('label', { for: `${id}-beharg` }, 'Behaviour detail'), ui.behaviourArg),
+      h('p', { class: 'dlq-hint dlq-basis' , id: `${id}-beharg-hint` },
+        'Behaviour detail: n for flaky and crashes, T in ms for precondition, letters s t p u v q c for a script. ' +
+        'Behaviours play with Play, or with Run past the script.'));
+    for (const input of [ui.jobId, ui.payload, ui.jobKey, ui.behaviourArg]) {
       input.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.#addJob(); });
     }
     const setup = h('section', { class: 'dlq-panel dlq-setup', 'aria-labelledby': `${id}-setup-h` },
@@ -264,13 +339,21 @@ class Playground {
         h('div', { class: 'dlq-field dlq-grow' }, h('label', { for: `${id}-jobid` }, 'Job id'), ui.jobId),
         h('div', { class: 'dlq-field dlq-grow2' }, h('label', { for: `${id}-payload` }, 'Payload'), ui.payload),
         h('button', { type: 'button', class: 'dlq-btn', onclick: () => this.#addJob() }, 'Add job')),
+      ui.jobExtra,
       ui.maxAlert, ui.jobAlert,
-      h('p', { class: 'dlq-hint' }, 'A job joins the ready tail at the current step; one that has not run yet can be removed from Ready. Presets load a script: play it with Forward or Run.'));
+      h('p', { class: 'dlq-hint' }, 'A job joins the ready tail at the current step; one that has not run yet can be removed from Ready. Presets load a script: play it with Forward or Run.'),
+      capstonePresets,
+      (ui.advanced = advancedSetup(id, {
+        onPolicy: (changes, alert) => this.#setPolicy(changes, alert),
+        onWorld: (world, alert) => this.#setWorld(world, alert),
+        onOpen: () => this.#render(),
+      })).element);
 
     // Why, timeline, state, log
     ui.whyMeta = h('span', { class: 'dlq-why-meta' });
     ui.whyText = h('span', { class: 'dlq-why-text' });
-    ui.why = h('p', { class: 'dlq-why', role: 'status' }, h('span', { class: 'dlq-why-label' }, 'Why'), ui.whyMeta, ui.whyText);
+    ui.why = h('p', { class: 'dlq-why', role: 'status' }, h('span', { class: 'dlq-why-label' }, 'Why'), ui.whyMeta, ui.whyText,
+      ui.scriptNote);
     // A refused action that has no field of its own (replay, remove, moving the cursor, a preset).
     ui.actionAlert = h('p', { class: 'dlq-field-error dlq-action-error', role: 'alert', hidden: true });
     this.timeline = new Timeline({ idPrefix: id, onSelect: (seq) => this.#navigate(this.session.cursorForEvent(seq)) });
@@ -281,8 +364,27 @@ class Playground {
       ui.linkAlert, setup,
       h('div', { class: 'dlq-body' },
         h('div', { class: 'dlq-side' }, controls),
-        h('div', { class: 'dlq-main' }, ui.actionAlert, ui.why, this.timeline.element, this.states.element, this.log.element)),
-      ui.help);
+        h('div', { class: 'dlq-main' }, ui.actionAlert, ui.why,
+          this.timeline.element, this.states.element, this.log.element)),
+      ui.bar = this.#phoneBar(),
+      ui.help, ui.snapshot, ui.crash);
+  }
+
+  /**
+   * The phone's sticky bar: Step, Back, Forward and the latest explanation stay
+   * on screen beside what changed. It repeats controls the panel has, so it is
+   * hidden from assistive technology and the tab order (the panel's are the real
+   * ones); CSS shows it on narrow screens only.
+   */
+  #phoneBar() {
+    const ui = this.#ui;
+    const twin = (label, onclick) => h('button', { type: 'button', class: 'dlq-btn', tabindex: '-1', onclick }, label);
+    ui.barText = h('span', { class: 'dlq-bar-text' });
+    return h('div', { class: 'dlq-bar', 'aria-hidden': 'true' },
+      twin('Back', () => this.#navigate(this.session.cursor - 1)),
+      h('button', { type: 'button', class: 'dlq-btn dlq-primary', tabindex: '-1', onclick: () => this.#step() }, 'Step'),
+      twin('Forward', () => this.#navigate(this.session.cursor + 1)),
+      ui.barText);
   }
 
   // ---- scenario sources -----------------------------------------------------
@@ -397,8 +499,11 @@ class Playground {
     return this.#ui.outcomes.find((r) => r.checked)?.value ?? 'success';
   }
 
-  /** Step with the chosen outcome; false when nothing is ready or the step was refused. */
-  #step(outcome = this.#outcome()) {
+  /**
+   * Step with the chosen outcome; false when nothing is ready or the step was
+   * refused. `quiet` (a run reaching its end) keeps the last explanation on show.
+   */
+  #step(outcome = this.#outcome(), { quiet = false } = {}) {
     const { errorText, stepAlert } = this.#ui;
     const text = outcome === 'success' ? '' : errorText.value;
     let result = null;
@@ -407,19 +512,129 @@ class Playground {
     if (!accepted) return false;
     fieldError(errorText, stepAlert, null);
     if (result === null) {
-      this.#render({ notice: 'Nothing is ready: there is no job to process.' });
+      if (quiet) this.#ui.runStatus.textContent = 'Run ended: nothing is ready.';
+      else this.#render({ notice: 'Nothing is ready: there is no job to process.' });
       return false;
     }
     this.#render();
     return true;
   }
 
-  #replay(id) {
+  /**
+   * One capstone action (lease, settle, advance, advanceToNext, releaseKey,
+   * redrive) through the session; `nothing` is what to say when the core finds
+   * nothing to do. True when the action was taken.
+   */
+  #act(action, what, alert = this.#ui.clockAlert, nothing = 'Nothing is ready: there is no job to lease.') {
+    this.#pause();
+    let taken = false;
+    const accepted = this.#attempt(() => { taken = this.session.act(action); }, (message) => {
+      alert.textContent = `${what} not taken: ${message}.`;
+      alert.hidden = false;
+    });
+    if (!accepted) return false;
+    alert.hidden = true;
+    alert.textContent = '';
+    if (!taken) {
+      this.#render({ notice: nothing });
+      return false;
+    }
+    this.#render();
+    return true;
+  }
+
+  /** The in-flight lease chosen in the Settle list (the earliest to expire by default), or null. */
+  #chosenLease() {
+    const token = this.#ui.settleToken.value;
+    return this.session.queue.leased().find((l) => l.token === token) ?? null;
+  }
+
+  #settle() {
+    const lease = this.#chosenLease();
+    if (lease === null) {
+      this.#render({ notice: 'Nothing is in flight: lease a job first.' });
+      return;
+    }
+    const outcome = this.#outcome();
+    const error = outcome === 'success' ? '' : this.#ui.errorText.value;
+    this.#act({ type: 'settle', token: lease.token, outcome, error }, 'Settle');
+  }
+
+  /**
+   * The worker holding the chosen lease dies: it never settles. The clock moves
+   * to the lease's expiry, where the queue (not the worker) decides the attempt.
+   */
+  #crashWorker() {
+    const lease = this.#chosenLease();
+    if (lease === null) {
+      this.#render({ notice: 'Nothing is in flight: lease a job first.' });
+      return;
+    }
+    this.#act({ type: 'advance', ms: lease.expiresAt - this.session.queue.now() }, 'Crash worker');
+  }
+
+  #nextEvent() {
+    this.#act({ type: 'advanceToNext' }, 'Next event', this.#ui.clockAlert, 'Nothing is waiting on the clock: no due time, lease or retention is pending.');
+  }
+
+  #advanceBy() {
+    const { advanceMs } = this.#ui;
+    const ms = advanceMs.value.trim() === '' ? NaN : advanceMs.valueAsNumber;
+    this.#act({ type: 'advance', ms }, 'Advance');
+  }
+
+  /** Applies policy changes (the Advanced set-up, the crash dialog's order); a refusal goes to `alert`. */
+  #setPolicy(changes, alert) {
+    this.#pause();
+    const accepted = this.#attempt(() => this.session.setPolicy(changes), (message) => {
+      alert.textContent = `Not changed: ${message}.`;
+      alert.hidden = false;
+    });
+    if (!accepted) return false;
+    alert.hidden = true;
+    alert.textContent = '';
+    this.#render();
+    return true;
+  }
+
+  #setWorld(world, alert) {
+    this.#pause();
+    const accepted = this.#attempt(() => this.session.setWorld(world), (message) => {
+      alert.textContent = `Not changed: ${message}.`;
+      alert.hidden = false;
+    });
+    if (!accepted) return false;
+    alert.hidden = true;
+    alert.textContent = '';
+    this.#render();
+    return true;
+  }
+
+  #undo() {
+    this.#pause();
+    if (!this.#attempt(() => this.session.undo(), this.#refusedAs('Undo failed'))) return;
+    this.#render({ notice: 'Undone: the script is back as it was before the change.' });
+  }
+
+  #showSnapshot() {
+    let text = '';
+    if (!this.#attempt(() => { text = this.session.queue.snapshotText(); }, this.#refusedAs('No snapshot'))) return;
+    this.#ui.snapshot.show(text);
+  }
+
+  #showCrash() {
+    this.#pause();
+    this.#ui.crash.show(this.session);
+  }
+
+  #replay(id, { fromField = false } = {}) {
     this.#pause();
     let replayed = false;
     if (!this.#attempt(() => { replayed = this.session.replay(id); }, this.#refusedAs(`Replay of "${id}" refused`))) return;
     if (!replayed) {
-      this.#render({ notice: `"${id}" is not in quarantine at this step.` });
+      this.#render({ notice: fromField
+        ? `replay("${id}") returned false: "${id}" is not in quarantine at this step, so nothing changed.`
+        : `"${id}" is not in quarantine at this step.` });
       return;
     }
     this.#render();
@@ -452,21 +667,37 @@ class Playground {
    * write is written first, so it is that history entry and is not lost.
    */
   #preset(key) {
-    const preset = PRESETS.find((p) => p.key === key);
+    const preset = ALL_PRESETS.find((p) => p.key === key);
     this.#flushLink();
-    if (!this.#attempt(() => this.#load(preset.scenario), this.#refusedAs(`The preset "${preset.name}" was not loaded`))) return;
+    const scenario = () => (preset.scenario.world ? played(this.#lab, preset.scenario) : preset.scenario);
+    if (!this.#attempt(() => this.#load(scenario()), this.#refusedAs(`The preset "${preset.name}" was not loaded`))) return;
     this.#pushNext = true;
-    this.#render();
+    if (preset.crash) {
+      // The crash presets play their script, then open Crash and restart at the write that matters.
+      this.#goTo(this.session.length);
+      this.#render({ notice: `${preset.name}: ${preset.summary}` });
+      this.#showCrash();
+      this.#ui.crash.findFirst();
+      return;
+    }
+    this.#render({ notice: `${preset.name}: ${preset.summary} Press Run or Forward to play it.` });
   }
 
   #addJob() {
-    const { jobId, payload, jobAlert } = this.#ui;
-    const accepted = this.#attempt(() => this.session.addJob(jobId.value, payload.value),
-      (message) => fieldError(jobId, jobAlert, `Could not add the job: ${message}.`));
+    const { jobId, payload, jobAlert, jobKey, behaviour, behaviourArg } = this.#ui;
+    const key = jobKey.value === '' ? null : jobKey.value;
+    let chosen = null;
+    const accepted = this.#attempt(() => {
+      chosen = behaviourFromFields(behaviour.value, behaviourArg.value);
+      this.session.addJob(jobId.value, payload.value, { key, behaviour: chosen });
+    }, (message) => fieldError(jobId, jobAlert, `Could not add the job: ${message}.`));
     if (!accepted) return;
     fieldError(jobId, jobAlert, null);
     jobId.value = '';
     payload.value = '';
+    jobKey.value = '';
+    behaviourArg.value = '';
+    behaviour.value = 'healthy';
     this.#render();
     jobId.focus();
   }
@@ -502,15 +733,56 @@ class Playground {
     if (this.#runTimer) this.#pause(); else this.#run();
   }
 
-  /** Plays the rest of the script; past its end, steps with the chosen outcome until nothing is ready. */
+  /**
+   * Plays the rest of the script; past its end, the scenario's world plays on
+   * (when it has one), else steps with the chosen outcome until nothing is ready.
+   * The last explanation stays on show when it ends.
+   */
   #run() {
-    const interval = 1000 / Number(this.#ui.speed.value);
-    this.#ui.runLabel.textContent = 'Pause';
-    this.#ui.run.classList.add('is-running');
-    this.#runTimer = setInterval(() => {
+    this.#startTimer('run', () => {
       const { session } = this;
-      const moved = session.cursor < session.length ? this.#goTo(session.cursor + 1) : this.#step();
-      if (!moved) this.#pause(); // nothing ready, or a refusal (already shown)
+      if (session.cursor < session.length) return this.#goTo(session.cursor + 1);
+      if (session.world !== null) return this.#worldStep();
+      return this.#step(undefined, { quiet: true });
+    });
+  }
+
+  /** Play: the simulated workers (the scenario's world, else healthy jobs and one worker) run from here. */
+  #togglePlay() {
+    if (this.#runTimer && this.#running === 'play') this.#pause();
+    else {
+      this.#pause();
+      this.#startTimer('play', () => {
+        const { session } = this;
+        if (session.cursor < session.length) return this.#goTo(session.cursor + 1);
+        return this.#worldStep();
+      });
+    }
+  }
+
+  /** The world's next action (the core chooses it), recorded like a click; false when nothing will happen. */
+  #worldStep() {
+    let action = null;
+    if (!this.#attempt(() => { action = this.session.nextWorldAction(); }, this.#refusedAs('The world stopped'))) return false;
+    if (action === null) {
+      this.#ui.runStatus.textContent = 'Played to the end: nothing more will happen.';
+      return false;
+    }
+    return this.#attempt(() => this.session.act(action), this.#refusedAs('The world stopped')) && (this.#render(), true);
+  }
+
+  #running = null;
+
+  #startTimer(kind, tick) {
+    const interval = 1000 / Number(this.#ui.speed.value);
+    this.#running = kind;
+    const label = kind === 'run' ? this.#ui.runLabel : this.#ui.playLabel;
+    const button = kind === 'run' ? this.#ui.run : this.#ui.play;
+    label.textContent = 'Pause';
+    button.classList.add('is-running');
+    this.#ui.runStatus.textContent = '';
+    this.#runTimer = setInterval(() => {
+      if (!tick()) this.#pause(); // the end, or a refusal (already shown)
     }, interval);
   }
 
@@ -518,8 +790,11 @@ class Playground {
     if (!this.#runTimer) return;
     clearInterval(this.#runTimer);
     this.#runTimer = 0;
+    this.#running = null;
     this.#ui.runLabel.textContent = 'Run';
+    this.#ui.playLabel.textContent = 'Play';
     this.#ui.run.classList.remove('is-running');
+    this.#ui.play.classList.remove('is-running');
   }
 
   // ---- keyboard -------------------------------------------------------------
@@ -535,6 +810,10 @@ class Playground {
       case 'back': this.#navigate(this.session.cursor - 1); break;
       case 'forward': this.#navigate(this.session.cursor + 1); break;
       case 'run': this.#toggleRun(); break;
+      case 'play': this.#togglePlay(); break;
+      case 'lease': this.#act({ type: 'lease' }, 'Lease'); break;
+      case 'next': this.#nextEvent(); break;
+      case 'undo': if (this.session.canUndo) this.#undo(); break;
       case 'reset': this.#reset(); break;
       case 'outcome': this.#ui.outcomes.find((r) => r.value === arg).checked = true; break;
       case 'preset': this.#preset(arg); break;
@@ -554,9 +833,9 @@ class Playground {
     const dirty = session.takeDirty();
     const applied = session.eventsAtCursor;
     const stats = session.queue.stats();
-    this.timeline.sync(session.events, dirty, applied, stats.step);
+    this.timeline.sync(session.events, dirty, applied, stats.step, stats.now);
     this.log.sync(session.events, dirty, applied);
-    this.states.sync(session.queue, stats, (jobId) => session.isRemovable(jobId));
+    this.states.sync(session.queue, stats, (jobId) => session.isRemovable(jobId), { clock: this.timeline.usesClock });
 
     const { cursor, length } = session;
     ui.back.setAttribute('aria-disabled', String(cursor === 0));
@@ -585,12 +864,28 @@ class Playground {
     const dropped = session.takeDropped();
     if (dropped) {
       const n = `${dropped.count} later action${dropped.count === 1 ? '' : 's'}`;
-      ui.scriptNote.textContent = dropped.reason === null
-        ? `This change replaced the script's ${n}.`
-        : `The script's ${n} no longer ${dropped.count === 1 ? 'applies' : 'apply'} and ${dropped.count === 1 ? 'was' : 'were'} dropped: ${dropped.reason}.`;
+      ui.scriptNote.textContent = (dropped.reason === null
+        ? `This change replaced the script's ${n} (Undo brings them back).`
+        : `The script's ${n} no longer ${dropped.count === 1 ? 'applies' : 'apply'} and ${dropped.count === 1 ? 'was' : 'were'} dropped: ${dropped.reason}.`);
     } else if (!notice) {
       ui.scriptNote.textContent = '';
     }
+    ui.undo.hidden = !(dropped && session.canUndo);
+    ui.barText.textContent = `${ui.whyText.textContent} ${ui.scriptNote.textContent}`.trim();
+
+    // The capstone's controls, shown once the scenario (or the reader, opening Advanced) uses them.
+    const advanced = session.isAdvanced || ui.advanced.open;
+    ui.moreOutcomes.hidden = !advanced;
+    ui.clock.hidden = !advanced;
+    ui.opMore.hidden = !advanced;
+    ui.jobExtra.hidden = !advanced;
+    ui.advanced.sync(session.queue.policy(), session.world);
+    const leases = session.queue.leased();
+    const chosen = ui.settleToken.value;
+    ui.settleToken.replaceChildren(...(leases.length === 0
+      ? [h('option', { value: '' }, 'none in flight')]
+      : leases.map((l) => h('option', { value: l.token, selected: l.token === chosen },
+        `${l.token}: "${l.id}", expires at ${l.expiresAt} ms`))));
     this.#scheduleLink();
   }
 

@@ -1,5 +1,8 @@
 // One-key preset scenarios: plain data (set-up + a script to play with Forward
-// or Run). The core computes everything that follows from them.
+// or Run). The core computes everything that follows from them. Lesson 1's
+// presets carry their script; the capstone's carry a world (core/world.h) whose
+// run the core plays out when the preset loads (see `played` in model.mjs), so
+// their script is what the simulated workers do.
 
 const transient = (error) => ({ type: 'process', outcome: 'transient', error });
 const permanent = (error) => ({ type: 'process', outcome: 'permanent', error });
@@ -55,6 +58,58 @@ export const PRESETS = [
       cursor: 0,
     },
   },
+];
+
+const jobs = (ids, key) => ids.map((id) => (key ? { id, payload: `order ${id}`, key: key(id) } : { id, payload: `order ${id}` }));
+const exponential = (baseMs, capMs, jitter) => ({ kind: 'exponential', baseMs, capMs, jitter });
+const storm = (jitter) => ({
+  maxAttempts: 6, seed: 7, backoff: exponential(200, 4000, jitter),
+  jobs: jobs(['j1', 'j2', 'j3', 'j4', 'j5', 'j6']),
+  world: { workers: 6, workMs: 50, outage: { startMs: 0, endMs: 1500 } },
+});
+const outage = (maxAttempts) => ({
+  maxAttempts, seed: 1, backoff: exponential(250, 4000, 'none'),
+  jobs: jobs(['a', 'b', 'c', 'd']),
+  world: { workers: 4, workMs: 100, outage: { startMs: 0, endMs: 3000 } },
+});
+const accounts = (ordering) => ({
+  maxAttempts: 4, seed: 1, ordering, backoff: { kind: 'fixed', baseMs: 500, capMs: 500, jitter: 'none' },
+  jobs: jobs(['a1', 'a2', 'b1', 'b2'], (id) => (id[0] === 'a' ? 'acct-7' : 'acct-9')),
+  world: { workers: 1, workMs: 100, behaviours: [{ id: 'a1', kind: 'flaky', count: 2 }] },
+});
+const poisonPair = (unsafeQuarantineOrder) => ({
+  maxAttempts: 3, seed: 1, unsafeQuarantineOrder,
+  jobs: jobs(['a', 'b']),
+  world: { workers: 1, workMs: 100, behaviours: [{ id: 'b', kind: 'poison', failure: 'permanent' }] },
+});
+
+/**
+ * The capstone's presets: each shows one rule in under 30 s with Run (or Forward).
+ * `crash: true` opens Crash and restart at the first write where a crash leaves
+ * something behind, once the script has played.
+ */
+export const CAPSTONE_PRESETS = [
+  { key: 'j', name: 'Storm, no jitter', summary: 'Six jobs fail together in an outage and, without jitter, retry together: every retry wave hits the dependency at once.', scenario: storm('none') },
+  { key: 'h', name: 'Storm, full jitter', summary: 'The same outage with full jitter: the retries spread out over each backoff window instead of arriving together.', scenario: storm('full') },
+  { key: 'o', name: 'Outage outlasted', summary: 'A 3 s outage; backoff 250, 500, 1000, 2000 ms outlasts it within 6 attempts, so every job completes.', scenario: outage(6) },
+  { key: 'w', name: 'Outage exhausts budget', summary: 'The same outage with 3 attempts: the budget runs out first and healthy jobs end up quarantined.', scenario: outage(3) },
+  { key: 'c', name: 'Consumer crash', summary: "a's worker dies mid-attempt: nothing settles, the lease expires, and the queue still counts that attempt.", scenario: {
+    maxAttempts: 3, leaseMs: 1000, seed: 1, jobs: jobs(['a', 'b', 'c']),
+    world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'crashes', count: 1 }] } } },
+  { key: 'u', name: 'Unknown schema', summary: 'A payload of a schema the worker does not know is quarantined at once and raises an alert.', scenario: {
+    maxAttempts: 3, seed: 1, jobs: jobs(['ok-1', 'v9', 'ok-2']),
+    world: { behaviours: [{ id: 'v9', kind: 'poison', failure: 'unknown-schema' }] } } },
+  { key: 'k', name: 'Hold the key', summary: "Ordering by key: a2 waits for a1 (account 7) while account 9's jobs flow.", scenario: accounts('key') },
+  { key: 'i', name: 'Skip past', summary: 'No ordering: a2 completes before a1, which retries behind it; the reorder is recorded.', scenario: accounts('none') },
+  { key: 't', name: 'Stall all', summary: "Stall: only the head runs, so a1's backoff blocks both accounts.", scenario: accounts('stall') },
+  { key: 'e', name: 'Evidence expires', summary: 'A quarantine with 2 s retention: nobody replays the entry in time, and its evidence is dropped for good.', scenario: {
+    maxAttempts: 3, seed: 1, quarantine: { retentionMs: 2000, alarmDepth: 0 }, jobs: jobs(['ok', 'bad']),
+    world: { behaviours: [{ id: 'bad', kind: 'poison', failure: 'undeserializable' }] } } },
+  { key: 'm', name: 'Alarm on a burst', summary: 'Three poison messages arrive together; the quarantine reaches the alarm depth of 2 and raises the alarm.', scenario: {
+    maxAttempts: 3, seed: 1, quarantine: { retentionMs: 0, alarmDepth: 2 }, jobs: jobs(['p1', 'ok-1', 'p2', 'p3', 'ok-2']),
+    world: { workers: 2, behaviours: ['p1', 'p2', 'p3'].map((id) => ({ id, kind: 'poison', failure: 'permanent' })) } } },
+  { key: 'q', name: 'Crash, safe order', summary: 'Crash and restart between the two writes of a quarantine: the entry was written first, so b is found twice and kept once.', scenario: poisonPair(false), crash: true },
+  { key: 'v', name: 'Crash, unsafe order', summary: 'The same crash with the removal written first: b is in no place after the restart. Lost.', scenario: poisonPair(true), crash: true },
 ];
 
 /** The clean scenario shown when there is no (usable) link: the lesson's a/b example. */

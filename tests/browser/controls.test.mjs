@@ -1,0 +1,243 @@
+// Playground v2's controls, driven by accessible name like a learner would: the
+// capstone's outcomes, leases, the clock, the simulated world (Play and Run), the
+// operator's replay / release / redrive, snapshots, crash and restart, and the
+// fixes from trying the page (step along a script, Undo, a second replay, one
+// shortcut switch for every playground). Each capstone rule is shown on the page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import AxeBuilder from '@axe-core/playwright';
+import { start, openPage, playground, assertClean, screenshotPath } from './harness.mjs';
+
+let h;
+before(async () => { h = await start(); });
+after(async () => { await h?.close(); });
+
+async function open(hash = '', viewport) {
+  const opened = await openPage(h.browser, `${h.base}index.html${hash === '' ? '' : `#${hash}`}`, viewport ? { viewport } : undefined);
+  return { ...opened, pg: playground(opened.page) };
+}
+
+const visible = (locator) => locator.isVisible();
+const lastLog = async (pg) => (await pg.logLines()).at(-1);
+const position = async (pg) => (await pg.root.locator('.dlq-position').textContent()).trim();
+
+/** Plays the loaded script to its end with Run at the fastest speed. */
+async function runToEnd(pg) {
+  await pg.field('Speed').selectOption('10');
+  await pg.button('Run').click();
+  await pg.root.locator('.dlq-run-status').filter({ hasText: /end/ }).waitFor({ timeout: 30_000 });
+}
+
+async function axe(page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('the capstone controls stay out of lesson 1 and appear for a capstone scenario', async () => {
+  const lesson = await open();
+  assert.equal(await visible(lesson.pg.button('Lease')), false);
+  assert.equal(await lesson.pg.root.locator('input[value="undeserializable"]').count(), 1);
+  assert.equal(await visible(lesson.pg.root.locator('input[value="undeserializable"]')), false);
+  assert.equal(await visible(lesson.pg.button('Replay')), true, 'replay by id is lesson 1 too');
+  await lesson.context.close();
+  const capstone = await open('v2;m3;l1000;s1;ja:,b:');
+  for (const name of ['Lease', 'Next event', 'Play', 'Settle', 'Crash worker', 'Advance', 'Release key', 'Redrive', 'Snapshot', 'Crash and restart…']) {
+    assert.equal(await visible(capstone.pg.button(name)), true, name);
+  }
+  for (const name of ['Undeserializable', 'Unknown schema', 'Precondition failed']) {
+    assert.equal(await visible(capstone.pg.radio(name)), true, name);
+  }
+  assertClean(capstone);
+  await capstone.context.close();
+});
+
+test('lease, settle, crash a worker, the next event and advance by: each is one script action', async () => {
+  const { pg, ...opened } = await open('v2;m3;l1000;s1;ja:,b:');
+  await pg.button('Lease').click();
+  assert.match(await lastLog(pg), /leased "a" 1\/3 lease lease-1 until 1000/);
+  await pg.radio('Unknown schema').check();
+  await pg.field('Error text').fill('schema v9');
+  await pg.button('Settle').click();
+  assert.match((await pg.logLines()).join('\n'), /attempt "a" 1\/3 unknown-schema error "schema v9" lease lease-1 -> quarantined/);
+  assert.match(await pg.why(), /schema/);
+  await pg.button('Lease').click();
+  await pg.button('Crash worker').click();
+  assert.match((await pg.logLines()).join('\n'), /at 1000ms expired "b" 1\/3 lease lease-2/);
+  await pg.button('Next event').click();
+  assert.match(await pg.why(), /Nothing is waiting on the clock/);
+  await pg.field('Advance by (ms)').fill('250');
+  await pg.button('Advance').click();
+  assert.match(await position(pg), /action 5 of 5/);
+  // The link carries every action: reloading it gives the same log.
+  const link = await pg.field('Link').inputValue();
+  const log = await pg.logLines();
+  const again = await open(link.slice(link.indexOf('#') + 1));
+  assert.deepEqual(await again.pg.logLines(), log);
+  assertClean(opened);
+  await opened.context.close();
+  await again.context.close();
+});
+
+test('a consumer crash is counted by the queue: the world plays it, Run shows it', async () => {
+  const { pg, ...opened } = await open();
+  await pg.button('Consumer crash').click();
+  assert.match(await pg.why(), /lease expires/);
+  await runToEnd(pg);
+  const completed = await pg.root.getByRole('region', { name: 'Completed' }).locator('.dlq-list > li').allTextContents();
+  assert.equal(completed.length, 3);
+  assert.ok(completed.some((t) => /^a/.test(t) && /2 attempts/.test(t)), `a completed after 2 attempts: ${completed}`);
+  assert.match((await pg.logLines()).join('\n'), /expired "a" 1\/3 lease lease-1/);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+/** The times of every attempt number `n` in the log, e.g. 2 → [250, 250, …]. */
+function attemptTimes(lines, n) {
+  return lines.flatMap((line) => {
+    const m = line.match(new RegExp(`at (\\d+)ms attempt "j\\d" ${n}/6`));
+    return m ? [Number(m[1])] : [];
+  });
+}
+
+test('jitter spreads the retries: without it a storm retries together, with full jitter it does not', async () => {
+  const spread = {};
+  for (const name of ['Storm, no jitter', 'Storm, full jitter']) {
+    const { pg, ...opened } = await open();
+    await pg.button(name).click();
+    await runToEnd(pg);
+    const second = attemptTimes(await pg.logLines(), 2);
+    assert.equal(second.length, 6, `${name}: six second attempts`);
+    spread[name] = new Set(second).size;
+    assertClean(opened);
+    await opened.context.close();
+  }
+  assert.equal(spread['Storm, no jitter'], 1, 'every second attempt at the same millisecond');
+  assert.ok(spread['Storm, full jitter'] >= 4, `full jitter spreads them (${spread['Storm, full jitter']} distinct times)`);
+});
+
+test('an outage outlasted by backoff completes everything; one that outlasts the budget quarantines healthy jobs', async () => {
+  for (const [name, completed, quarantined] of [['Outage outlasted', 4, 0], ['Outage exhausts budget', 0, 4]]) {
+    const { pg, ...opened } = await open();
+    await pg.button(name).click();
+    await runToEnd(pg);
+    assert.equal(await pg.root.getByRole('region', { name: 'Completed' }).locator('.dlq-list > li').count(), completed, name);
+    assert.equal(await pg.root.getByRole('region', { name: 'Quarantine' }).locator('.dlq-list > li').count(), quarantined, name);
+    assertClean(opened);
+    await opened.context.close();
+  }
+});
+
+test('crash during quarantine: the unsafe order lists a lost job, the safe order keeps it once', async () => {
+  const { page, pg, ...opened } = await open();
+  await pg.button('Crash, unsafe order').click();
+  const dialog = page.getByRole('dialog', { name: 'Crash and restart' });
+  await dialog.waitFor();
+  await dialog.getByText('Lost: "b".').waitFor();
+  assert.deepEqual(await axe(page), [], 'crash dialog open');
+  await page.screenshot({ path: screenshotPath('crash-unsafe') });
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await pg.button('Crash, safe order').click();
+  await dialog.getByText('Found in two places and kept once: "b".').waitFor();
+  assert.equal(await dialog.getByText('Lost: none.').count(), 1);
+  // Any write can be chosen by hand: the last one recovers everything.
+  await dialog.getByLabel('Crash after write').fill('1');
+  await dialog.getByRole('button', { name: 'Crash and restart' }).click();
+  await dialog.getByText(/Restarted from 1 of \d+ writes/).waitFor();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  assertClean({ ...opened });
+  await opened.context.close();
+});
+
+test('Step at a scripted position steps along the script; a replaced script comes back with Undo', async () => {
+  const { pg, ...opened } = await open();  // the a/b example: t, s, s
+  assert.match(await position(pg), /action 0 of 3/);
+  await pg.radio('Transient failure').check();
+  await pg.field('Error text').fill('db timeout');
+  await pg.button('Step').click();
+  assert.match(await position(pg), /action 1 of 3/, 'the scripted step was taken, the script kept');
+  await pg.button('Back').click();
+  await pg.radio('Permanent failure').check();
+  await pg.button('Step').click();
+  assert.match(await position(pg), /action 1 of 1/);
+  assert.match(await pg.root.locator('.dlq-why').textContent(), /replaced the script's 3 later actions/);
+  await pg.button('Undo').click();
+  assert.match(await position(pg), /action 0 of 3/);
+  assert.equal(await visible(pg.button('Undo')), false);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('a second replay of the same id is possible and visibly returns false', async () => {
+  const { pg, ...opened } = await open('v1;m1;ja:x;ap');
+  await pg.field('Job to replay').fill('a');
+  await pg.button('Replay').click();
+  assert.match(await pg.why(), /replayed "a"/);
+  await pg.button('Replay').click();
+  assert.match(await pg.why(), /replay\("a"\) returned false/);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('the operator releases a key and redrives the quarantine', async () => {
+  const { pg, ...opened } = await open('v2;m1;s1;ok;ja:x:k,b:y:k;ap');
+  await pg.field('Key to release').fill('k');
+  await pg.button('Release key').click();
+  assert.match(await lastLog(pg), /key-released "a" key "k"/);
+  await pg.button('Release key').click();
+  assert.match(await pg.why(), /No quarantined job holds key "k"/);
+  await pg.button('Redrive').click();
+  assert.match((await pg.logLines()).join('\n'), /replayed "a"/);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('Snapshot shows the core\'s snapshot text', async () => {
+  const { page, pg, ...opened } = await open('v2;m3;l1000;s1;ja:,b:;al');
+  await pg.button('Snapshot').click();
+  const dialog = page.getByRole('dialog', { name: 'Snapshot' });
+  const text = await dialog.getByLabel('Snapshot text').inputValue();
+  assert.match(text, /^dlq-snapshot 1\npolicy 3 /);
+  assert.match(text, /\nlease 0 0 1000 1 active /);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('turning single-key shortcuts off in one playground turns them off in every playground on the page', async () => {
+  const opened = await openPage(h.browser, `${h.base}embed.html`);
+  const { page } = opened;
+  const first = playground(page, 0);
+  const second = playground(page, 1);
+  await first.root.getByRole('button', { name: 'Shortcuts' }).click();
+  await page.getByRole('dialog').getByLabel('Single-key shortcuts').uncheck();
+  await page.keyboard.press('Escape');
+  const before = await second.cursor();
+  await second.button('Forward').focus();
+  await page.keyboard.press('f');
+  assert.equal(await second.cursor(), before, 'the second playground ignores F too');
+  await second.root.getByRole('button', { name: 'Shortcuts' }).click();
+  assert.equal(await page.getByRole('dialog').filter({ visible: true }).getByLabel('Single-key shortcuts').isChecked(), false);
+  await page.keyboard.press('Escape');
+  assertClean(opened);
+  await opened.context.close();
+});
+
+for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  test(`a capstone scenario at ${viewport.width}×${viewport.height}: axe clean, no sideways scroll`, async () => {
+    const { page, pg, ...opened } = await open('v2;m3;bx100.2000f;l500;s7;ok;q5000.2;ja:one:acct-7,b:two:acct-7,c:three:acct-9,d:four,e:five,f:six;ap:card%20declined,l,t:db%20timeout,l,v:schema%209,w10', viewport);
+    assert.deepEqual(await axe(page), []);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `no sideways scroll (${overflow}px)`);
+    await page.screenshot({ path: screenshotPath(`capstone-${viewport.width}`), fullPage: true });
+    if (viewport.width < 600) {
+      // The phone's sticky bar keeps Step and the latest explanation on screen.
+      await page.mouse.wheel(0, 1500);
+      const bar = pg.root.locator('.dlq-bar');
+      assert.equal(await bar.isVisible(), true);
+      assert.match(await bar.textContent(), /Step/);
+    }
+    assertClean({ ...opened, page });
+    await opened.context.close();
+  });
+}
