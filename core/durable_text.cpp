@@ -161,9 +161,14 @@ class In {
   std::string_view Next() {
     const std::string_view w = Peek();
     pos_ += w.size();
-    if (pos_ < text_.size()) ++pos_;  // the space
+    if (pos_ < text_.size()) {
+      ++pos_;  // the space
+      if (pos_ == text_.size()) trailing_space_ = true;  // a separator with nothing after it
+    }
     return w;
   }
+  // True at the end of the text with no trailing separator (the writer never writes one).
+  bool clean_end() const { return done() && !trailing_space_; }
   Status Error(const std::string& what, std::string_view got) const {
     return Status::Error(Code::kInvalidSnapshot, where_ + ": expected " + what + ", got " +
                                                      (got.empty() ? std::string("nothing") : QuoteShort(got, 32)));
@@ -236,6 +241,7 @@ class In {
   }
   std::string_view text_;
   size_t pos_ = 0;
+  bool trailing_space_ = false;
   std::string where_;
 };
 
@@ -255,7 +261,7 @@ constexpr int kFateCount = 3;
 Status GetRow(In& in, JobRow* r) {
   DLQ_TRY(in.Int("attempts", &r->attempts));
   DLQ_TRY(in.Int("firstAttemptAt", &r->first_attempt_at, int64_t{0}, kMaxTimeMs));
-  DLQ_TRY(in.Int("lastDelay", &r->last_delay, int64_t{0}, kMaxTimeMs));
+  DLQ_TRY(in.Int("lastDelay", &r->last_delay, int64_t{0}, kMaxDelayMs));  // no delay exceeds a day
   DLQ_TRY(in.Name("a reason", kReasonCount, ReasonName, &r->reason, true));
   DLQ_TRY(in.Name("a failure class", kFailureClassCount, ClassName, &r->failure_class));
   DLQ_TRY(in.Bool("alert", &r->alert));
@@ -316,14 +322,17 @@ Status GetPolicy(NextIn next, Policy* p) {
 Status GetMeta(In& in, Meta* m) {
   DLQ_TRY(in.Word("meta"));
   DLQ_TRY(in.Int("now", &m->now, int64_t{0}, kMaxTimeMs));
-  DLQ_TRY(in.Int("step", &m->step));
-  DLQ_TRY(in.Int("actions", &m->actions));
-  DLQ_TRY(in.Int("timerSeq", &m->timer_seq));
-  DLQ_TRY(in.Int("readyHead", &m->ready_head));
-  DLQ_TRY(in.Int("readyTail", &m->ready_tail));
-  DLQ_TRY(in.Int("arrivals", &m->arrivals));
+  // Counters stay far below where an increment could wrap (a live queue would
+  // need 2^53 calls to get there), so a restored queue can never overflow one.
+  constexpr auto kCount = static_cast<uint64_t>(kMaxTimeMs);
+  DLQ_TRY(in.Int("step", &m->step, uint64_t{0}, kCount));
+  DLQ_TRY(in.Int("actions", &m->actions, uint64_t{0}, kCount));
+  DLQ_TRY(in.Int("timerSeq", &m->timer_seq, uint64_t{0}, kCount));
+  DLQ_TRY(in.Int("readyHead", &m->ready_head, -kMaxTimeMs, int64_t{0}));
+  DLQ_TRY(in.Int("readyTail", &m->ready_tail, int64_t{0}, kMaxTimeMs));
+  DLQ_TRY(in.Int("arrivals", &m->arrivals, uint64_t{0}, kCount));
   DLQ_TRY(in.Bool("alarmRaised", &m->alarm_raised));
-  DLQ_TRY(in.Int("expired", &m->expired));
+  DLQ_TRY(in.Int("expired", &m->expired, uint64_t{0}, kCount));
   for (uint64_t& w : m->jitter) DLQ_TRY(in.Int("a PRNG state word", &w));
   return Status::Ok();
 }
@@ -361,7 +370,7 @@ Status GetReorder(In& in, Reorder* r) {
 }
 
 Status End(In& in) {
-  if (!in.done()) return in.Error("the end of the line", in.Peek());
+  if (!in.clean_end()) return in.Error("the end of the line", in.done() ? std::string_view(" ") : in.Peek());
   return Status::Ok();
 }
 
@@ -449,7 +458,7 @@ Result<Image> DecodeSnapshot(std::string_view text) {
   {
     In in(text.substr(kSnapshotMagic.size(), first_end - kSnapshotMagic.size()), "snapshot line 1");
     uint64_t version = 0;
-    if (Status s = in.Int("a format version", &version, uint64_t{1}); !s.ok() || !in.done()) {
+    if (Status s = in.Int("a format version", &version, uint64_t{1}); !s.ok() || !in.clean_end()) {
       return invalid("snapshot line 1 must be \"dlq-snapshot <version>\", got " +
                      QuoteShort(text.substr(0, first_end)));
     }

@@ -216,6 +216,9 @@ Result<Queue> Queue::FromImage(Image&& image) {
   if (!jitter.ok()) return invalid(jitter.status().message());
   const durable::Meta& m = image.meta;
   if (m.now > kMaxTimeMs) return invalid("the clock is past the end of virtual time");
+  if (m.ready_head > 0 || m.ready_tail < 0 || m.ready_head < -kMaxTimeMs || m.ready_tail > kMaxTimeMs) {
+    return invalid("the ready queue's bounds must hold position 0 and stay within 2^53");
+  }
   // What the queue will keep, charged before anything is built.
   size_t bytes = image.events.size() * kEventBytes + image.leases.size() * kLeaseBytes +
                  (image.delayed.size() + image.quarantine.size()) * kTimerBytes;
@@ -246,9 +249,13 @@ Result<Queue> Queue::FromImage(Image&& image) {
   }
   std::vector<uint8_t> places(n, 0);
   // Sets job `index`'s fields from a row its entry (or, dropped or lost, its job line) wrote.
-  const auto apply_row = [&](uint32_t index, const durable::JobRow& r) -> Status {
+  // `waiting`: ready or delayed, where a job always has an attempt left (one at
+  // its budget would have been quarantined).
+  const auto apply_row = [&](uint32_t index, const durable::JobRow& r, bool waiting = false) -> Status {
     const std::string who = "job " + QuoteShort(image.jobs[index].id);
-    if (r.attempts > image.policy.max_attempts) return invalid(who + " has more attempts than its budget");
+    if (r.attempts > image.policy.max_attempts || (waiting && r.attempts >= image.policy.max_attempts)) {
+      return invalid(who + " has more attempts than its budget allows where it is");
+    }
     if (r.last_error > errors) return invalid(who + " names a missing error text");
     if (r.first_attempt_at > m.now || r.arrived_at > m.now) return invalid(who + " has a time after now");
     StoredJob& job = q.jobs_[index];
@@ -274,7 +281,7 @@ Result<Queue> Queue::FromImage(Image&& image) {
       return invalid("job " + QuoteShort(image.jobs[e.job].id) + " is in more than one place, or dropped or lost and in one");
     }
     q.jobs_[e.job].place = place;
-    return apply_row(e.job, e.row);
+    return apply_row(e.job, e.row, place == Place::kReady || place == Place::kDelayed);
   };
   const auto timer_ok = [&](uint64_t seq, int64_t time) { return seq >= 1 && seq <= m.timer_seq && time >= m.now; };
   for (const auto& [pos, e] : image.ready) {

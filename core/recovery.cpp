@@ -208,6 +208,9 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
     Result<Image> base = durable::DecodeSnapshot(*snapshot);
     if (!base.ok()) return base.status();
     image = std::move(base.value());
+    // Every reference the snapshot holds is checked before any write is applied to it.
+    Image copy = image;
+    if (Result<Queue> checked = FromImage(std::move(copy)); !checked.ok()) return checked.status();
     prev = Crc32(*snapshot);
   } else {
     Result<Write> create = durable::DecodeWrite(journal[0], "journal[0]");

@@ -3,14 +3,14 @@
 // and `npm test` work on a fresh Debian 12 machine (root, node 20 + npm, cmake, g++).
 //
 //   node scripts/dlq.mjs setup | build | test | start | bench | bench-page
-//   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [--target link|queue]
+//   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [--target link|queue|snapshot]
 //
 // Set-up is idempotent and quick when everything is there: it installs missing
 // Debian packages with apt-get (as root; otherwise it prints the command and
 // stops) and npm packages with `npm ci`.
 import { spawnSync } from 'node:child_process';
 import {
-  existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync,
+  copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync,
 } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
@@ -126,6 +126,23 @@ const FUZZ_TARGETS = {
       }
     },
   },
+  snapshot: {  // Restore of fuzzed snapshot texts, Recover from mutated journals (tests/fuzz/snapshot_fuzz.cpp)
+    binary: 'build/fuzz/tests/fuzz/snapshot_fuzz',
+    flags: ['-dict=tests/fuzz/snapshot.dict', '-max_len=6000'],
+    smoke: { runs: 1000, flags: [] },  // about 4 s
+    // The binary writes its seeds itself (snapshots of small scenarios and journal-mode
+    // inputs, from the core's own writer), so they follow the format as it changes.
+    seed(dir) {
+      const result = spawnSync(this.binary, [], {
+        env: { ...env, DLQ_SNAPSHOT_FUZZ_SEEDS: dir }, encoding: 'utf8',
+      });
+      if (result.error) throw result.error;
+      if (result.status !== 0) {
+        throw new Error(`${this.binary} could not write its seeds (exit ${result.status ?? result.signal}):\n` +
+                        `${result.stdout}${result.stderr}`);
+      }
+    },
+  },
 };
 const FUZZ_ARTIFACTS = 'build/fuzz/artifacts';
 
@@ -152,7 +169,7 @@ function reportCrash(target, since, log) {
     .filter((file) => statSync(file).mtimeMs >= since);
   say(`fuzz ${target}: the harness found a failing input${log ? `; full output in ${log}` : ''}`);
   for (const file of crashes) say(`  ${file}    reproduce: ${FUZZ_TARGETS[target].binary} ${file}`);
-  if (target === 'queue') say('  DLQ_FUZZ_TRACE=1 before the command prints each decoded operation');
+  if (target === 'queue' || target === 'snapshot') say('  DLQ_FUZZ_TRACE=1 before the command prints each decoded operation');
 }
 
 // A short, fixed run for `npm test`: smoke.runs inputs from a fresh copy of the
@@ -163,6 +180,11 @@ function fuzzSmoke(target) {
   const log = `build/fuzz/${target}-smoke.log`;
   try {
     freshSeeds(target, corpus);
+    // Inputs that once found a bug (tests/fuzz/regressions/<target>/) run first, every time.
+    const regressions = `tests/fuzz/regressions/${target}`;
+    if (existsSync(regressions)) {
+      for (const file of readdirSync(regressions)) copyFileSync(path.join(regressions, file), path.join(corpus, `regression-${file}`));
+    }
     mkdirSync(FUZZ_ARTIFACTS, { recursive: true });
     const args = [corpus, `-runs=${smoke.runs}`, '-seed=1', '-reload=0', '-timeout=60',
       `-artifact_prefix=${FUZZ_ARTIFACTS}/${target}-`, ...flags, ...smoke.flags];
@@ -187,8 +209,8 @@ function fuzzSmoke(target) {
   }
 }
 
-const FUZZ_USAGE = 'usage: npm run fuzz -- [--seconds N | --smoke] [--target link|queue]\n' +
-  '  runs each harness (both unless --target names one) for N seconds (default 60), one after the other;\n' +
+const FUZZ_USAGE = 'usage: npm run fuzz -- [--seconds N | --smoke] [--target link|queue|snapshot]\n' +
+  '  runs each harness (all unless --target names one) for N seconds (default 60), one after the other;\n' +
   '  --smoke runs the short fixed run of npm test instead (a fixed number of inputs, seed 1)';
 
 function parseFuzzArgs(argv) {
