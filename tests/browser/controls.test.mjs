@@ -53,7 +53,7 @@ test('the capstone controls stay out of lesson 1 and appear for a capstone scena
 });
 
 test('lease, settle, crash a worker, the next event and advance by: each is one script action', async () => {
-  const { pg, ...opened } = await open('v2;m3;l1000;s1;ja:,b:');
+  const { page, pg, ...opened } = await open('v2;m3;l1000;s1;ja:,b:');
   await pg.button('Lease').click();
   assert.match(await lastLog(pg), /leased "a" 1\/3 lease lease-1 until 1000/);
   await pg.radio('Unknown schema').check();
@@ -69,12 +69,13 @@ test('lease, settle, crash a worker, the next event and advance by: each is one 
   await pg.field('Advance by (ms)').fill('250');
   await pg.button('Advance').click();
   assert.match(await position(pg), /action 5 of 5/);
-  // The link carries every action: reloading it gives the same log.
+  // The link carries every action (written 120 ms after the last change): reloading it gives the same log.
+  await page.waitForFunction(() => document.querySelector('input.dlq-link[id$="-link"]').value.endsWith(',w250'));
   const link = await pg.field('Link').inputValue();
   const log = await pg.logLines();
   const again = await open(link.slice(link.indexOf('#') + 1));
   assert.deepEqual(await again.pg.logLines(), log);
-  assertClean(opened);
+  assertClean({ ...opened, page });
   await opened.context.close();
   await again.context.close();
 });

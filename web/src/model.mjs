@@ -107,9 +107,21 @@ export class Session {
     return lo;
   }
 
-  /** The core's first event of the last applied action (the one "Why" explains), or null at cursor 0. */
+  /**
+   * The core's first event of the last applied action (the one "Why" explains),
+   * or null at cursor 0 or when that action wrote no event (an advance that
+   * fired no timer: see lastAction()).
+   */
   lastActionEvent() {
-    return this.cursor === 0 ? null : this.events[this.starts[this.cursor - 1]];
+    if (this.cursor === 0) return null;
+    const start = this.starts[this.cursor - 1];
+    const end = this.eventsAt(this.cursor);
+    return start < end ? this.events[start] : null;
+  }
+
+  /** The last applied script action, or null at cursor 0. */
+  lastAction() {
+    return this.cursor === 0 ? null : this.scenario.actions[this.cursor - 1];
   }
 
   takeDirty() {
@@ -378,7 +390,11 @@ export class Session {
     this.#truncateTail();
     this.scenario.actions.push(action);
     this.#appendNew();
-    if (!this.#advanced) this.#checkAdvanced();
+    // Lesson 1's actions (its three outcomes, replay, enqueue without a key) keep a
+    // lesson-1 scenario lesson 1; anything else makes it the capstone's.
+    const lessonOne = (action.type === 'process' && ['success', 'transient', 'permanent'].includes(action.outcome)) ||
+      action.type === 'replay' || (action.type === 'enqueue' && action.key == null);
+    if (!lessonOne) this.#advanced = true;
   }
 
   #truncateTail() {

@@ -854,6 +854,10 @@ class Playground {
     } else if (event) {
       ui.whyMeta.textContent = `step ${event.step} · "${event.id}"`;
       ui.whyText.textContent = event.explanation;
+    } else if (session.lastAction() !== null) {
+      // An action that changed no job (the clock moved and no timer was due).
+      ui.whyMeta.textContent = `step ${stats.step}`;
+      ui.whyText.textContent = `The clock is at ${stats.now} ms; nothing was due on the way.`;
     } else {
       ui.whyMeta.textContent = 'step 0';
       ui.whyText.textContent = length > 0

@@ -1,70 +1,85 @@
-// The queue's state as lists (regions "Ready", "Completed", "Quarantine") and
-// the "Event log", the text twin of the timeline. Lists are keyed by job id and
-// patched in place; each shows at most LIST_CAP entries so a step stays cheap
-// with 1,000 jobs (the log and the counts always cover everything).
+// The queue's state as regions, and the "Event log", the text twin of the timeline.
+//
+//   Depth alarm     a banner in a status live region while queue.alarm().raised
+//   Ready           a head → tail strip: a requeued job visibly joins the tail
+//   In flight       each lease: token, attempt n of max, expiry and time left (queue.leased())
+//   Delayed         each job with its due time and time left (queue.delayed())
+//   Completed       with the reorders called out on the jobs that broke their key's order
+//   Quarantine      each entry with its context: class, reason, attempts, last error,
+//                   the time of its final attempt and its age against the retention
+//   Worst case      queue.worstCase() in words
+//
+// In flight, Delayed and Worst case appear only when the scenario uses the
+// clock; lesson 1 sees Ready, Completed and Quarantine as before. Lists are
+// keyed by job id and patched in place; each shows at most LIST_CAP entries so
+// a step stays cheap with 1,000 jobs (the log and the counts cover everything).
+// Every value is read from the core's views; nothing here decides a rule.
 import { h } from './dom.mjs';
+import { LIST_CAP, region, syncList, setText, show, facts, meter } from './regions.mjs';
+import { ms, ofTotal, grouped } from './time-format.mjs';
 
-const LIST_CAP = 100;
-
-function region(idPrefix, name, extraClass) {
-  const headingId = `${idPrefix}-${name.toLowerCase().replace(/\W+/g, '-')}-h`;
-  const count = h('span', { class: 'dlq-count' }, '0');
-  // Focusable so keyboard users can scroll a long list (it may hold no buttons).
-  const list = h('ol', { class: 'dlq-list', tabindex: 0, 'aria-labelledby': headingId });
-  const more = h('p', { class: 'dlq-more', hidden: true });
-  const empty = h('p', { class: 'dlq-empty' }, 'None');
-  const section = h('section', { class: `dlq-panel dlq-state ${extraClass}`, 'aria-labelledby': headingId },
-    h('div', { class: 'dlq-panel-head' }, h('h2', { id: headingId }, name), count),
-    list, empty, more);
-  return { section, count, list, more, empty, nodes: new Map() };
+/** `"a"`, `"a" and "b"`, `"a", "b" and "c"`. */
+function idList(ids) {
+  const q = ids.map((id) => `"${id}"`);
+  return q.length < 2 ? q.join('') : `${q.slice(0, -1).join(', ')} and ${q[q.length - 1]}`;
 }
 
-/** Patches `view.list` to show `shown` (the first LIST_CAP of `total` items, in order) keyed by id. */
-function syncList(view, shown, total, make, update) {
-  const want = new Set(shown.map((item) => item.id));
-  for (const [id, li] of view.nodes) {
-    if (!want.has(id)) {
-      li.remove();
-      view.nodes.delete(id);
-    }
-  }
-  let expected = view.list.firstChild;
-  for (const item of shown) {
-    let li = view.nodes.get(item.id);
-    if (!li) {
-      li = make(item);
-      view.nodes.set(item.id, li);
-    }
-    update(li, item);
-    if (li !== expected) view.list.insertBefore(li, expected);
-    expected = li.nextSibling;
-  }
-  view.count.textContent = String(total);
-  view.empty.hidden = total > 0;
-  view.more.hidden = total <= LIST_CAP;
-  if (total > LIST_CAP) view.more.textContent = `… and ${total - LIST_CAP} more (the Event log lists every event).`;
+const plural = (n, one, many = `${one}s`) => `${grouped(n)} ${n === 1 ? one : many}`;
+
+/** True (and remembered) when a card's inputs differ from the last time it was drawn: most cards do not change in a step. */
+function changed(d, signature) {
+  if (d.signature === signature) return false;
+  d.signature = signature;
+  return true;
 }
 
-/** Sets text only when it changed (keeps a step's DOM writes minimal). */
-function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
-}
-
-function field(name, cls) {
-  const value = h('span', { class: `dlq-v ${cls}` });
-  return [h('span', { class: 'dlq-k' }, name), value];
+/**
+ * Whether the queue uses the clock (or anything past lesson 1): a backoff, a
+ * retention or alarm, ordering by key, or time, leases or delays in its state.
+ */
+function clockFromQueue(policy, stats) {
+  return policy.backoff.kind !== 'none' || policy.ordering !== 'none' || policy.quarantine.retentionMs > 0 ||
+    policy.quarantine.alarmDepth > 0 || stats.now > 0 || stats.delayed > 0 || stats.leased > 0 ||
+    stats.reorders > 0 || stats.expired > 0 || stats.lost > 0;
 }
 
 export class StateViews {
+  #queue = null;      // the queue the cached policy and worst case belong to
+  #policy = null;
+  #worst = null;
+  #reorderKey = '';
+  #reorders = new Map(); // completed id -> the reorders it made
+  #tail = null;       // the Ready tail's id at the last sync
+  #synced = false;
+
   constructor({ idPrefix, onReplay, onRemove }) {
-    this.ready = region(idPrefix, 'Ready', 'dlq-ready');
-    this.completed = region(idPrefix, 'Completed', 'dlq-completed');
-    this.quarantine = region(idPrefix, 'Quarantine', 'dlq-quarantine');
+    // The depth alarm: a polite live region, always in the page (one that appears is not
+    // reliably announced); the banner is put into it while the alarm is raised.
+    this.alarmText = h('span', { class: 'dlq-alarm-text' });
+    this.alarm = h('p', { class: 'dlq-alarm' }, h('strong', { class: 'dlq-alarm-title' }, 'Depth alarm raised'), ' ', this.alarmText);
+    this.alarmLive = h('div', { class: 'dlq-alarm-live', role: 'status' });
+
+    this.ready = region(idPrefix, 'Ready', 'dlq-ready', 'Nothing is ready.');
     this.ready.list.classList.add('is-queue');
-    this.ready.empty.textContent = 'Nothing is ready.';
-    this.quarantine.empty.textContent = 'Nothing quarantined.';
-    this.completed.empty.textContent = 'Nothing completed yet.';
-    this.element = h('div', { class: 'dlq-states' }, this.ready.section, this.completed.section, this.quarantine.section);
+    this.ready.ends = h('span', { class: 'dlq-ends', 'aria-hidden': 'true' }, 'head → tail');
+    this.ready.head.insertBefore(this.ready.ends, this.ready.count);
+    this.flight = region(idPrefix, 'In flight', 'dlq-flight', 'Nothing in flight.');
+    this.delayed = region(idPrefix, 'Delayed', 'dlq-delayed', 'Nothing delayed.');
+    this.completed = region(idPrefix, 'Completed', 'dlq-completed', 'Nothing completed yet.');
+    this.reorderNote = h('p', { class: 'dlq-reorders', hidden: true });
+    this.completed.list.before(this.reorderNote);
+    this.quarantine = region(idPrefix, 'Quarantine', 'dlq-quarantine', 'Nothing quarantined.');
+    this.alarmNote = h('p', { class: 'dlq-note', hidden: true });
+    this.quarantine.list.before(this.alarmNote);
+
+    const worstId = `${idPrefix}-worst-h`;
+    this.worstText = h('p', { class: 'dlq-worst-text' });
+    this.worst = h('section', { class: 'dlq-panel dlq-state dlq-worst', 'aria-labelledby': worstId, hidden: true },
+      h('div', { class: 'dlq-panel-head' }, h('h2', { id: worstId }, 'Worst case')), this.worstText);
+
+    this.grid = h('div', { class: 'dlq-states' }, this.ready.section, this.flight.section,
+      this.delayed.section, this.completed.section, this.quarantine.section, this.worst);
+    this.element = h('div', { class: 'dlq-state-views' }, this.alarmLive, this.grid);
     this.#wire(this.ready.list, 'remove', onRemove);
     this.#wire(this.quarantine.list, 'replay', onReplay);
   }
@@ -76,40 +91,191 @@ export class StateViews {
     });
   }
 
-  /** `isRemovable(id)` says which ready jobs have not run yet. */
-  sync(queue, stats, isRemovable) {
+  /**
+   * `isRemovable(id)` says which ready jobs have not run yet. `options.clock`
+   * (optional): true when the scenario's script uses the clock (the playground
+   * passes Timeline.usesClock, so the clock's regions are there from step 0).
+   * Either way they also show when the queue's policy or state uses the clock
+   * (a backoff, ordering, a retention or alarm; time past 0, leases, delays).
+   */
+  sync(queue, stats, isRemovable, options = {}) {
+    if (queue !== this.#queue) {
+      this.#queue = queue;
+      this.#policy = queue.policy();
+      this.#worst = null;
+      this.#reorderKey = '';
+    }
+    const policy = this.#policy;
+    const clock = options.clock === true || clockFromQueue(policy, stats);
+    const { now, maxAttempts } = stats;
+    this.grid.classList.toggle('is-clock', clock);
+
+    // Depth alarm
+    const alarm = policy.quarantine.alarmDepth > 0 ? queue.alarm() : null;
+    if (alarm?.raised) setText(this.alarmText, `Quarantine depth ${grouped(alarm.depth)}, alarm threshold ${grouped(alarm.threshold)}.`);
+    if ((alarm?.raised === true) !== (this.alarm.parentNode === this.alarmLive)) this.alarmLive.replaceChildren(...(alarm?.raised ? [this.alarm] : []));
+    show(this.alarmNote, alarm !== null && !alarm.raised);
+    if (alarm && !alarm.raised) setText(this.alarmNote, `Depth alarm at ${plural(alarm.threshold, 'entry', 'entries')}.`);
+
+    this.#syncReady(queue, stats, isRemovable, clock);
+
+    show(this.flight.section, clock);
+    show(this.delayed.section, clock);
+    show(this.worst, clock);
+    if (clock) {
+      syncList(this.flight, stats.leased > 0 ? queue.leased(0, LIST_CAP) : [], stats.leased, (lease) => {
+        const li = h('li', { 'data-id': lease.id });
+        li.dlq = {
+          token: h('span', { class: 'dlq-badge' }),
+          when: h('span', { class: 'dlq-when' }),
+          at: h('span', { class: 'dlq-at' }),
+          attempt: h('span', { class: 'dlq-attempt' }),
+          meter: meter('lease'),
+        };
+        li.append(h('span', { class: 'dlq-id' }, lease.id), li.dlq.token, li.dlq.attempt,
+          h('span', { class: 'dlq-timing' }, li.dlq.when, ' ', li.dlq.at), li.dlq.meter.element,
+          h('span', { class: 'dlq-payload' }, lease.payload));
+        return li;
+      }, (li, lease) => {
+        const d = li.dlq;
+        if (!changed(d, `${now}|${lease.token}|${lease.attempts}|${lease.expiresAt}|${maxAttempts}|${policy.leaseMs}`)) return;
+        setText(d.token, lease.token);
+        setText(d.attempt, `attempt ${grouped(lease.attempts)} of ${grouped(maxAttempts)}`);
+        setText(d.when, `expires in ${ms(Math.max(0, lease.expiresAt - now))}`);
+        setText(d.at, `(at ${ms(lease.expiresAt)})`);
+        d.meter.set(policy.leaseMs > 0 ? 1 - (lease.expiresAt - now) / policy.leaseMs : 0);
+      });
+      syncList(this.delayed, stats.delayed > 0 ? queue.delayed(0, LIST_CAP) : [], stats.delayed, (job) => {
+        const li = h('li', { 'data-id': job.id });
+        li.dlq = { badge: h('span', { class: 'dlq-badge is-tried' }), when: h('span', { class: 'dlq-when' }), at: h('span', { class: 'dlq-at' }) };
+        li.append(h('span', { class: 'dlq-id' }, job.id), li.dlq.badge,
+          h('span', { class: 'dlq-timing' }, li.dlq.when, ' ', li.dlq.at), h('span', { class: 'dlq-payload' }, job.payload));
+        return li;
+      }, (li, job) => {
+        const d = li.dlq;
+        if (!changed(d, `${now}|${job.attempts}|${job.dueAt}|${maxAttempts}`)) return;
+        setText(d.badge, `${job.attempts}/${maxAttempts} tried`);
+        setText(d.when, `due in ${ms(Math.max(0, job.dueAt - now))}`);
+        setText(d.at, `(at ${ms(job.dueAt)})`);
+      });
+      this.#worst ??= queue.worstCase();
+      const w = this.#worst;
+      setText(this.worstText, `A job is attempted at most ${plural(w.attempts, 'time')} and spends at most ${ms(w.timeMs)} ` +
+        'from its first lease to quarantine.');
+    }
+
+    this.#syncCompleted(queue, stats);
+    this.#syncQuarantine(queue, stats, policy, clock);
+    this.#synced = true;
+  }
+
+  #syncReady(queue, stats, isRemovable, clock) {
     const { maxAttempts } = stats;
-    syncList(this.ready, queue.ready(0, LIST_CAP), stats.ready, (job) => {
-      const li = h('li', { 'data-id': job.id },
-        h('span', { class: 'dlq-id' }, job.id),
-        h('span', { class: 'dlq-badge' }),
-        h('span', { class: 'dlq-payload' }, job.payload),
-        h('button', { type: 'button', class: 'dlq-remove', 'data-action': 'remove', 'aria-label': `Remove ${job.id}` }, 'Remove'));
+    const shown = queue.ready(0, LIST_CAP);
+    syncList(this.ready, shown, stats.ready, (job) => {
+      const li = h('li', { 'data-id': job.id });
+      li.dlq = {
+        badge: h('span', { class: 'dlq-badge' }),
+        key: h('span', { class: 'dlq-key', hidden: true }),
+        held: h('span', { class: 'dlq-held', hidden: true }),
+        remove: h('button', { type: 'button', class: 'dlq-remove', 'data-action': 'remove', 'aria-label': `Remove ${job.id}` }, 'Remove'),
+      };
+      li.append(h('span', { class: 'dlq-id' }, job.id), li.dlq.badge, h('span', { class: 'dlq-payload' }, job.payload),
+        li.dlq.key, li.dlq.held, li.dlq.remove);
       return li;
     }, (li, job) => {
-      setText(li.children[1], `${job.attempts}/${maxAttempts} tried`);
-      li.children[1].classList.toggle('is-tried', job.attempts > 0);
-      li.children[3].hidden = !isRemovable(job.id);
+      const d = li.dlq;
+      const removable = isRemovable(job.id);
+      if (!changed(d, `${job.attempts}|${maxAttempts}|${job.key}|${job.heldBy}|${removable}`)) return;
+      setText(d.badge, `${job.attempts}/${maxAttempts} tried`);
+      d.badge.classList.toggle('is-tried', job.attempts > 0);
+      show(d.key, job.key !== null);
+      if (job.key !== null) setText(d.key, `key ${job.key}`);
+      show(d.held, job.heldBy !== null);
+      if (job.heldBy !== null) setText(d.held, `waits for "${job.heldBy}"`);
+      show(d.remove, removable);
     });
-    syncList(this.completed, queue.completed(0, LIST_CAP), stats.completed, (job) => h('li', { 'data-id': job.id },
-      h('span', { class: 'dlq-id' }, job.id),
-      h('span', { class: 'dlq-badge is-done' }),
-      h('span', { class: 'dlq-payload' }, job.payload)),
-    (li, job) => setText(li.children[1], `${job.attempts} ${job.attempts === 1 ? 'attempt' : 'attempts'}`));
+    // The job that just joined the tail (a requeue, a due delay, a replay) is marked for a moment.
+    const tail = stats.ready > 0 && stats.ready <= LIST_CAP ? shown[shown.length - 1].id : null;
+    if (tail !== this.#tail) {
+      for (const li of this.ready.list.querySelectorAll('.is-arrived')) li.classList.remove('is-arrived');
+      if (this.#synced && tail !== null && stats.ready > 1) this.ready.nodes.get(tail)?.classList.add('is-arrived');
+      this.#tail = tail;
+    }
+    show(this.ready.ends, stats.ready > 1 || clock);
+  }
+
+  #syncCompleted(queue, stats) {
+    // Reorders: read again only when their number (or the queue) changed.
+    const key = `${stats.reorders}`;
+    if (key !== this.#reorderKey) {
+      this.#reorderKey = key;
+      this.#reorders.clear();
+      const list = stats.reorders > 0 ? queue.reorders(0, LIST_CAP) : [];
+      for (const r of list) {
+        const mine = this.#reorders.get(r.id) ?? [];
+        mine.push(r);
+        this.#reorders.set(r.id, mine);
+      }
+      show(this.reorderNote, list.length > 0);
+      if (list.length > 0) {
+        const first = list.slice(0, 3).map((r) => `"${r.id}" overtook ${idList(r.overtook)} (key ${r.key})`).join('; ');
+        const rest = stats.reorders - Math.min(3, list.length);
+        setText(this.reorderNote, `${plural(stats.reorders, 'reorder')}: ${first}${rest > 0 ? `; and ${grouped(rest)} more` : ''}.`);
+      }
+    }
+    syncList(this.completed, queue.completed(0, LIST_CAP), stats.completed, (job) => {
+      const li = h('li', { 'data-id': job.id });
+      li.dlq = {
+        badge: h('span', { class: 'dlq-badge is-done' }),
+        key: h('span', { class: 'dlq-key', hidden: true }),
+        reorder: h('span', { class: 'dlq-reorder', hidden: true }),
+      };
+      li.append(h('span', { class: 'dlq-id' }, job.id), li.dlq.badge, h('span', { class: 'dlq-payload' }, job.payload),
+        li.dlq.key, li.dlq.reorder);
+      return li;
+    }, (li, job) => {
+      const d = li.dlq;
+      const reorders = this.#reorders.get(job.id);
+      if (!changed(d, `${job.attempts}|${job.key}|${reorders ? reorders.flatMap((r) => r.overtook).join('\n') : ''}`)) return;
+      setText(d.badge, plural(job.attempts, 'attempt'));
+      show(d.key, job.key !== null);
+      if (job.key !== null) setText(d.key, `key ${job.key}`);
+      show(d.reorder, reorders !== undefined);
+      li.classList.toggle('is-reorder', reorders !== undefined);
+      if (reorders) setText(d.reorder, `Reorder: overtook ${idList(reorders.flatMap((r) => r.overtook))}`);
+    });
+  }
+
+  #syncQuarantine(queue, stats, policy, clock) {
+    const { now } = stats;
+    const retention = policy.quarantine.retentionMs;
     syncList(this.quarantine, queue.quarantined(0, LIST_CAP), stats.quarantined, (entry) => {
-      const [ak, av] = field('attempts', 'dlq-attempts');
-      const [rk, rv] = field('reason', 'dlq-reason');
-      const [ek, ev] = field('last error', 'dlq-error');
-      return h('li', { 'data-id': entry.id },
-        h('span', { class: 'dlq-id' }, entry.id),
+      const li = h('li', { 'data-id': entry.id });
+      li.dlq = {
+        alert: h('span', { class: 'dlq-alert-badge', hidden: true }, 'alert'),
+        facts: facts([['class', 'class'], ['reason', 'reason'], ['attempts', 'attempts'], ['error', 'last error'],
+          ['key', 'key'], ['final', 'final attempt'], ['kept', 'kept']]),
+        meter: meter('retention'),
+      };
+      li.append(h('span', { class: 'dlq-id' }, entry.id), li.dlq.alert,
         h('button', { type: 'button', class: 'dlq-replay', 'data-action': 'replay' }, `Replay ${entry.id}`),
-        h('span', { class: 'dlq-payload' }, entry.payload),
-        h('span', { class: 'dlq-facts' }, ak, av, rk, rv, ek, ev));
+        h('span', { class: 'dlq-payload' }, entry.payload), li.dlq.facts.element, li.dlq.meter.element);
+      return li;
     }, (li, entry) => {
-      const facts = li.children[3];
-      setText(facts.querySelector('.dlq-attempts'), String(entry.attempts));
-      setText(facts.querySelector('.dlq-reason'), entry.reason);
-      setText(facts.querySelector('.dlq-error'), entry.lastError === '' ? '(none)' : entry.lastError);
+      const d = li.dlq;
+      const e = entry;
+      if (!changed(d, `${clock}|${now}|${retention}|${e.attempts}|${e.reason}|${e.class}|${e.lastError}|${e.key}|${e.arrivedAt}|${e.alert}`)) return;
+      show(d.alert, entry.alert);
+      d.facts.set('class', clock ? entry.class : null);
+      d.facts.set('reason', entry.reason);
+      d.facts.set('attempts', String(entry.attempts));
+      d.facts.set('error', entry.lastError === '' ? '(none)' : entry.lastError);
+      d.facts.set('key', entry.key);
+      d.facts.set('final', clock ? `at ${ms(entry.arrivedAt)}` : null);
+      d.facts.set('kept', clock ? (retention > 0 ? ofTotal(now - entry.arrivedAt, retention) : ms(now - entry.arrivedAt)) : null);
+      show(d.meter.element, clock && retention > 0);
+      if (clock && retention > 0) d.meter.set((now - entry.arrivedAt) / retention);
     });
   }
 }

@@ -1,0 +1,46 @@
+// Virtual-clock times as the page writes them. Exact milliseconds with
+// thousands separators ("2,277 ms") up to 100 s, as the core's own sentences
+// count them; longer spans in larger units ("2 min 30 s", "1 day 2 h"), which a
+// reader can take in at a glance. Formatting only: no rule is decided here.
+
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** 1234 -> "1,234". */
+export function grouped(n) {
+  return GROUPED.format(n);
+}
+
+const UNITS = [['day', 86_400_000], ['h', 3_600_000], ['min', 60_000], ['s', 1000]];
+
+/** A duration or a point on the clock in words: "420 ms", "5,000 ms", "2 min 30 s", "1 day 2 h". */
+export function ms(n) {
+  if (n < 100_000) return `${grouped(n)} ms`;
+  const parts = [];
+  let rest = n;
+  for (const [unit, size] of UNITS) {
+    const k = Math.floor(rest / size);
+    if (k > 0) {
+      parts.push(unit === 'day' ? `${grouped(k)} ${k === 1 ? 'day' : 'days'}` : `${k} ${unit}`);
+      rest -= k * size;
+    }
+    if (parts.length === 2) break; // two units are enough for a glance
+  }
+  if (rest > 0 && parts.length < 2 && n < 3_600_000) parts.push(`${rest} ms`);
+  return parts.join(' ');
+}
+
+/** "kept 1,200 of 5,000 ms": one unit when both fit the exact form, else each in its own words. */
+export function ofTotal(part, total) {
+  if (total < 100_000) return `${grouped(part)} of ${grouped(total)} ms`;
+  return `${ms(part)} of ${ms(total)}`;
+}
+
+/** A compact axis label: "0", "23 ms", "2.277 s", "95 s", "15 min", "2 h", "3 d". */
+export function tick(t) {
+  if (t === 0) return '0';
+  if (t < 1000) return `${t} ms`;
+  if (t < 100_000) return `${Number((t / 1000).toFixed(3))} s`;
+  if (t < 6_000_000) return `${Number((t / 60_000).toFixed(1))} min`;
+  if (t < 172_800_000) return `${Number((t / 3_600_000).toFixed(1))} h`;
+  return `${grouped(Math.round(t / 86_400_000))} d`;
+}
