@@ -242,3 +242,50 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await opened.context.close();
   });
 }
+
+/** Each capstone preset, loaded by its button and moved to the end of its script with the slider's End key. */
+const PRESET_CHECKS = {
+  'Storm, no jitter': async (pg) => assert.equal((await pg.ids('Completed')).length, 6),
+  'Storm, full jitter': async (pg) => assert.equal((await pg.ids('Completed')).length, 6),
+  'Outage outlasted': async (pg) => assert.equal((await pg.ids('Completed')).length, 4),
+  'Outage exhausts budget': async (pg) => assert.equal((await pg.ids('Quarantine')).length, 4),
+  'Consumer crash': async (pg) => assert.match((await pg.logLines()).join('\n'), /expired "a"/),
+  'Unknown schema': async (pg) => {
+    assert.deepEqual(await pg.ids('Quarantine'), ['v9']);
+    assert.match((await pg.logLines()).join('\n'), /alert "v9" class unknown-schema/);
+  },
+  'Hold the key': async (pg) => {
+    const done = await pg.ids('Completed');
+    assert.ok(done.indexOf('a1') < done.indexOf('a2'), `account 7 in order: ${done}`);
+    assert.ok(done.indexOf('b1') < done.indexOf('a1'), `account 9 flows past: ${done}`);
+    assert.doesNotMatch((await pg.logLines()).join('\n'), /reorder/);
+  },
+  'Skip past': async (pg) => assert.match((await pg.logLines()).join('\n'), /reorder "a2" key "acct-7" overtook "a1"/),
+  'Stall all': async (pg) => assert.deepEqual(await pg.ids('Completed'), ['a1', 'a2', 'b1', 'b2']),
+  'Evidence expires': async (pg) => assert.match((await pg.logLines()).join('\n'), /evidence-expired "bad"/),
+  'Alarm on a burst': async (pg) => assert.match((await pg.logLines()).join('\n'), /alarm-raised "p\d" depth 2/),
+};
+
+for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  test(`every capstone preset at ${viewport.width}×${viewport.height}: its button, its summary, its rule at the end`, async () => {
+    const { page, pg, ...opened } = await open('', viewport);
+    for (const [name, check] of Object.entries(PRESET_CHECKS)) {
+      await pg.button(name).click();
+      assert.match(await pg.why(), new RegExp(`^${name.replace(/[()]/g, '\\$&')}: `), `${name} says what it shows`);
+      await pg.field('Position in script').press('End');
+      await check(pg);
+    }
+    assertClean({ ...opened, page });
+    await opened.context.close();
+  });
+}
+
+test('the a/b example with backoff is a v2 link under 300 characters', async () => {
+  const { page, pg, ...opened } = await open('v2;m3;bx100.5000f;s1;ja:charge%20order%201,b:charge%20order%202;at:db%20timeout,s,n,s');
+  await page.waitForFunction(() => document.querySelector('input.dlq-link[id$="-link"]').value.includes('#v2;'));
+  const link = await pg.field('Link').inputValue();
+  const fragment = link.slice(link.indexOf('#') + 1);
+  assert.ok(fragment.length < 300, `${fragment.length} characters`);
+  assertClean({ ...opened, page });
+  await opened.context.close();
+});
