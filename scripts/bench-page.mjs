@@ -40,32 +40,49 @@ async function bigScenario() {
   return { scenario: { maxAttempts: 10, jobs, actions }, events, ready };
 }
 
-const server = await serve({ dir: path.join(root, 'dist') });
-const base = `http://127.0.0.1:${server.address().port}/`;
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
-try {
-  // Cold loads: a new context each time (empty cache).
-  const interactive = [];
-  let bytes = 0;
-  let requests = 0;
-  for (let i = 0; i < LOADS; i++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const bodies = [];
-    page.on('response', (response) => bodies.push(response.body().then((b) => b.length, () => 0)));
-    await page.goto(`${base}index.html`);
-    await page.waitForSelector('html[data-ready="true"]');
-    interactive.push(await page.evaluate(() => performance.getEntriesByName('dlq:interactive')[0].startTime));
-    if (i === 0) {
-      const sizes = await Promise.all(bodies);
-      bytes = sizes.reduce((a, b) => a + b, 0);
-      requests = sizes.length;
+/**
+ * The clock on: the same 1,000 jobs under exponential backoff with full jitter and
+ * 5 s leases, a script of leases, settles, processes and clock moves built by
+ * playing them on a queue (about 2,400 actions); Steps then delay jobs.
+ */
+async function clockScenario() {
+  const lab = await loadLab();
+  const policy = { maxAttempts: 10, backoff: { kind: 'exponential', baseMs: 100, capMs: 60000, jitter: 'full' }, leaseMs: 5000 };
+  const jobs = Array.from({ length: 1000 }, (_, i) => ({ id: `job-${String(i).padStart(4, '0')}`, payload: `order ${i}` }));
+  const queue = lab.createQueue(policy);
+  queue.enqueueMany(jobs);
+  const letters = lab.randomOutcomes({ seed: 7, count: 4000, successPercent: 25, transientPercent: 70 });
+  const names = { s: 'success', t: 'transient', p: 'permanent' };
+  const actions = [];
+  let k = 0;
+  while (actions.length < 2400) {
+    if (queue.stats().ready > 0) {
+      const outcome = names[letters[k++ % letters.length]];
+      const error = outcome === 'success' ? '' : 'upstream 503';
+      if (k % 2) {
+        const lease = queue.lease();
+        actions.push({ type: 'lease' });
+        queue.settle(lease.token, outcome, error);
+        actions.push({ type: 'settle', token: lease.token, outcome, error });
+      } else {
+        queue.process(outcome, error);
+        actions.push({ type: 'process', outcome, error });
+      }
+      if (k % 50 === 0) { queue.advance(7); actions.push({ type: 'advance', ms: 7 }); }
+    } else {
+      queue.advanceToNext();
+      actions.push({ type: 'advanceToNext' });
     }
-    await context.close();
   }
+  queue.advance(10_000_000);
+  actions.push({ type: 'advance', ms: 10_000_000 });
+  const { events, ready } = queue.stats();
+  queue.dispose();
+  return { scenario: { ...policy, jobs, actions }, events, ready };
+}
 
-  // Steps at size.
-  const big = await bigScenario();
+/** Loads `scenario` into the page's playground and times `steps` Steps (transient failures). */
+async function measureSteps(browser, base, scenario, steps) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const errors = [];
@@ -73,15 +90,22 @@ try {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(`${base}index.html`);
   await page.waitForSelector('html[data-ready="true"]');
-  const loadMs = await page.evaluate(async (scenario) => {
+  const loadMs = await page.evaluate(async (s) => {
     const { controller } = document.querySelector('dlq-playground');
     const t0 = performance.now();
-    controller.load(scenario);
+    controller.load(s);
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     return performance.now() - t0;
-  }, big.scenario);
+  }, scenario);
   await page.getByRole('radio', { name: 'Transient failure' }).check();
-  const timings = await page.evaluate(async (steps) => {
+  const timings = await page.evaluate(STEP_TIMER, steps);
+  await context.close();
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  return { loadMs, timings };
+}
+
+// Runs in the page: `steps` clicks on Step, each timed to its frame.
+const STEP_TIMER = async (steps) => {
     const root = document.querySelector('section.dlq');
     const button = [...root.querySelectorAll('button')].find((b) => b.textContent.startsWith('Step'));
     const handler = [];
@@ -110,9 +134,38 @@ try {
     try { controller.link(); } catch { /* too large for a link: the page says so */ }
     const linkMs = performance.now() - t3;
     return { linkMs, handler, frame, work, events: root.querySelectorAll('.dlq-ev').length, log: root.querySelectorAll('.dlq-log-list li').length };
-  }, STEPS);
-  await context.close();
-  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  }
+;
+
+const server = await serve({ dir: path.join(root, 'dist') });
+const base = `http://127.0.0.1:${server.address().port}/`;
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+try {
+  // Cold loads: a new context each time (empty cache).
+  const interactive = [];
+  let bytes = 0;
+  let requests = 0;
+  for (let i = 0; i < LOADS; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const bodies = [];
+    page.on('response', (response) => bodies.push(response.body().then((b) => b.length, () => 0)));
+    await page.goto(`${base}index.html`);
+    await page.waitForSelector('html[data-ready="true"]');
+    interactive.push(await page.evaluate(() => performance.getEntriesByName('dlq:interactive')[0].startTime));
+    if (i === 0) {
+      const sizes = await Promise.all(bodies);
+      bytes = sizes.reduce((a, b) => a + b, 0);
+      requests = sizes.length;
+    }
+    await context.close();
+  }
+
+  // Steps at size: lesson 1's step axis, then the clock's time axis.
+  const big = await bigScenario();
+  const { loadMs, timings } = await measureSteps(browser, base, big.scenario, STEPS);
+  const clock = await clockScenario();
+  const clocked = await measureSteps(browser, base, clock.scenario, STEPS);
 
   const result = {
     interactiveMs: { median: round(quantile(interactive, 0.5)), runs: interactive.map(round) },
@@ -124,6 +177,8 @@ try {
     stepToFrameMs: { median: round(quantile(timings.frame, 0.5)), p95: round(quantile(timings.frame, 0.95)) },
     stepWorkMs: { median: round(quantile(timings.work, 0.5)), p95: round(quantile(timings.work, 0.95)) },
     deferredLinkUpdateMs: round(timings.linkMs),
+    clock: { eventsAtLoad: clock.events, loadMs: round(clocked.loadMs),
+      stepWorkMs: { median: round(quantile(clocked.timings.work, 0.5)), p95: round(quantile(clocked.timings.work, 0.95)) } },
     steps: STEPS,
   };
   const rows = [
@@ -134,6 +189,8 @@ try {
     ['link update, deferred after a change', `${result.deferredLinkUpdateMs} ms`, ''],
     ['Step, handler + frame rendering: median / p95', `${result.stepWorkMs.median} / ${result.stepWorkMs.p95} ms`, '< 16 ms'],
     ['Step, click → frame done (incl. vsync wait)', `${result.stepToFrameMs.median} / ${result.stepToFrameMs.p95} ms`, ''],
+    [`clock on: load 1,000 jobs / ${clock.events} events`, `${result.clock.loadMs} ms`, ''],
+    ['clock on: Step, handler + frame rendering: median / p95', `${result.clock.stepWorkMs.median} / ${result.clock.stepWorkMs.p95} ms`, '< 16 ms'],
   ];
   const width = Math.max(...rows.map((r) => r[0].length));
   console.log(`dlq-lab page benchmark (Chromium ${browser.version()}, ${STEPS} steps at ${big.scenario.jobs.length} jobs)`);

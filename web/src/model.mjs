@@ -180,7 +180,11 @@ export class Session {
     this.#dropped = dropped > 0 ? { count: dropped, reason: reach.stopped?.message ?? null } : null;
     this.#undo = dropped > 0 ? before : null;
     this.#checkAdvanced();
+    this.generation += 1;
   }
+
+  /** Counts loads: the policy and the world change only with one (views that show them redraw then). */
+  generation = 0;
 
   /** The world that plays this scenario on (null: none set; Play then uses healthy jobs and one worker). */
   get world() { return this.scenario.world ?? null; }

@@ -370,6 +370,23 @@ class Playground {
       ui.help, ui.snapshot, ui.crash);
   }
 
+  #syncedGeneration = -1;
+  #leaseOptions = null;
+
+  /** The Settle list: the in-flight leases, earliest expiry first; rebuilt only when they change. */
+  #syncLeases() {
+    const ui = this.#ui;
+    const leases = this.session.queue.leased(0, 100);
+    const key = leases.map((l) => l.token).join(' ');
+    if (key === this.#leaseOptions) return;
+    this.#leaseOptions = key;
+    const chosen = ui.settleToken.value;
+    ui.settleToken.replaceChildren(...(leases.length === 0
+      ? [h('option', { value: '' }, 'none in flight')]
+      : leases.map((l) => h('option', { value: l.token, selected: l.token === chosen },
+        `${l.token}: "${l.id}", expires at ${l.expiresAt} ms`))));
+  }
+
   /**
    * The phone's sticky bar: Step, Back, Forward and the latest explanation stay
    * on screen beside what changed. It repeats controls the panel has, so it is
@@ -883,13 +900,12 @@ class Playground {
     ui.clock.hidden = !advanced;
     ui.opMore.hidden = !advanced;
     ui.jobExtra.hidden = !advanced;
-    ui.advanced.sync(session.queue.policy(), session.world);
-    const leases = session.queue.leased();
-    const chosen = ui.settleToken.value;
-    ui.settleToken.replaceChildren(...(leases.length === 0
-      ? [h('option', { value: '' }, 'none in flight')]
-      : leases.map((l) => h('option', { value: l.token, selected: l.token === chosen },
-        `${l.token}: "${l.id}", expires at ${l.expiresAt} ms`))));
+    // The policy and the world change only when the session loads: redraw them then.
+    if (this.#syncedGeneration !== session.generation) {
+      this.#syncedGeneration = session.generation;
+      ui.advanced.sync(session.queue.policy(), session.world);
+    }
+    if (advanced) this.#syncLeases();
     this.#scheduleLink();
   }
 
