@@ -1,42 +1,180 @@
 // Writes dist/: a self-contained static site that works from any static host
 // under any sub-path (every URL inside it is relative).
 //
-//   dist/            the contents of web/ (page, embedding example, styles, modules)
-//   dist/wasm/       index.mjs, index.d.ts and gen/ (the Emscripten module + .wasm)
+//   dist/                 index.html, embed.html, favicon.svg (from web/)
+//   dist/src/             the page's modules bundled and minified by esbuild (ES modules,
+//                         each with a .map beside it), and the stylesheets, minified
+//     main.mjs              the standalone page and <dlq-playground> (also exports mount)
+//     playground.mjs        mount(), for embedders
+//     embed-example.mjs     the embedding example's own script
+//     url.mjs               the scenario-link rule (isScenarioLink, …)
+//     chunk-<hash>.mjs      code those entry points share (one copy: one module instance)
+//     page.css, playground.css
+//   dist/wasm/            index.mjs (the JS API and the Emscripten glue, one minified
+//                         module), index.d.ts, gen/dlq_core.wasm
 //
-// Each page's `<!-- dlq:preload … -->` marker becomes modulepreload links for
-// every module and a preload of the .wasm: the browser then fetches them all in
-// one wave instead of discovering the import graph level by level.
+// The bundles import the JS API as '../wasm/index.mjs' (kept external), so the page
+// and anyone importing dist/wasm/index.mjs share one instance, and the .wasm is
+// still found next to it (new URL('./gen/dlq_core.wasm', import.meta.url)): no URL
+// is rewritten, and every one stays relative. The source in web/src stays plain
+// modules; DLQ_BUNDLE=0 writes the unbundled site instead (web/ and wasm/ copied as
+// they are), for debugging.
+//
+// Each page's `<!-- dlq:preload … -->` marker becomes modulepreload links for every
+// module its scripts import (statically, at any depth) and a preload of the .wasm:
+// the browser then fetches them all in one wave instead of discovering the import
+// graph level by level.
+import { buildSync } from 'esbuild';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const MARKER = /<!-- dlq:preload[^>]*-->/;
+const MODULE_SCRIPT = /<script type="module" src="\.\/(src\/[^"]+\.mjs)"><\/script>/g;
+const WASM_PRELOAD = '<link rel="preload" href="./wasm/gen/dlq_core.wasm" as="fetch" type="application/wasm" crossorigin>';
 
-function preloadLinks(dist) {
+/**
+ * dist/src entry points (web/src/<name>) besides the pages' own scripts, which are
+ * entry points too: what docs/playground.md promises embedders, and url.mjs (the
+ * browser tests import it).
+ */
+const ENTRY_POINTS = ['main.mjs', 'playground.mjs', 'url.mjs'];
+/** Syntax the bundles may use: the source's own (ES2022: class fields, private methods), kept as written. */
+const TARGET = 'es2022';
+
+function bundleOptions(dist) {
+  return {
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: TARGET,
+    minify: true,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+    absWorkingDir: dist,  // metafile paths are then relative to dist/
+  };
+}
+
+/**
+ * Bundles web/src (entry points above) into dist/src and wasm/index.mjs + its glue
+ * into dist/wasm/index.mjs. Returns, for each output module (relative to dist/, as
+ * './src/main.mjs'), the modules it imports statically.
+ */
+function bundle(root, dist, entryPoints) {
+  const graph = new Map();
+  const record = (metafile) => {
+    for (const [output, info] of Object.entries(metafile.outputs)) {
+      if (!output.endsWith('.mjs')) continue;
+      const from = path.dirname(output);
+      const imports = info.imports
+        .filter((i) => i.kind === 'import-statement')
+        .map((i) => `./${path.posix.join(i.external ? from : '.', i.path)}`);
+      graph.set(`./${output}`, imports);
+    }
+  };
+  // The JS API first: one module (the glue inlined), in the place the page imports it from.
+  record(buildSync({
+    ...bundleOptions(dist),
+    entryPoints: [path.join(root, 'wasm', 'index.mjs')],
+    outfile: path.join(dist, 'wasm', 'index.mjs'),
+    external: ['node:*'],  // index.mjs reads the .wasm with node:fs when it runs in Node
+  }).metafile);
+  record(buildSync({
+    ...bundleOptions(dist),
+    entryPoints: entryPoints.map((name) => path.join(root, 'web', 'src', name)),
+    outdir: path.join(dist, 'src'),
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    external: ['../wasm/index.mjs'],  // kept as written: dist/src/../wasm/index.mjs is dist/wasm/index.mjs
+  }).metafile);
+  // Keep the stylesheets as files (CSP style-src 'self'), minified.
+  buildSync({
+    ...bundleOptions(dist),
+    bundle: false,
+    metafile: false,
+    entryPoints: readdirSync(path.join(root, 'web', 'src')).filter((n) => n.endsWith('.css')).map((n) => path.join(root, 'web', 'src', n)),
+    outdir: path.join(dist, 'src'),
+  });
+  return graph;
+}
+
+/** Every module reachable from `entries` by static imports, in a stable order, the entries themselves excluded. */
+function staticImports(graph, entries) {
+  const seen = new Set(entries);
+  const found = [];
+  const visit = (module) => {
+    for (const next of graph.get(module) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      found.push(next);
+      visit(next);
+    }
+  };
+  entries.forEach(visit);
+  return found;
+}
+
+function preloadLinks(graph, page) {
+  const entries = pageScripts(page).map((script) => `./${script}`);
+  for (const entry of entries) {
+    if (!graph.has(entry)) throw new Error(`site: a page loads ${entry}, which the build did not write`);
+  }
+  const modules = staticImports(graph, entries);
+  const links = modules.map((href) => `<link rel="modulepreload" href="${href}">`);
+  // The .wasm first when the page loads the core: it is the largest, and only the loader would discover it.
+  if (modules.includes('./wasm/index.mjs')) links.unshift(WASM_PRELOAD);
+  return links.join('\n');
+}
+
+/** The unbundled site: web/ and wasm/ as they are; every module is preloaded. */
+function copyModules(root, dist) {
+  cpSync(path.join(root, 'web', 'src'), path.join(dist, 'src'), { recursive: true });
+  cpSync(path.join(root, 'wasm', 'index.mjs'), path.join(dist, 'wasm', 'index.mjs'));
+  cpSync(path.join(root, 'wasm', 'gen', 'dlq_core.mjs'), path.join(dist, 'wasm', 'gen', 'dlq_core.mjs'));
   const modules = readdirSync(path.join(dist, 'src'))
     .filter((name) => name.endsWith('.mjs') && name !== 'embed-example.mjs' && name !== 'main.mjs')
     .sort()
     .map((name) => `./src/${name}`);
   modules.push('./wasm/index.mjs', './wasm/gen/dlq_core.mjs');
-  return [
-    ...modules.map((href) => `<link rel="modulepreload" href="${href}">`),
-    '<link rel="preload" href="./wasm/gen/dlq_core.wasm" as="fetch" type="application/wasm" crossorigin>',
-  ].join('\n');
+  return () => [WASM_PRELOAD, ...modules.map((href) => `<link rel="modulepreload" href="${href}">`)].join('\n');
 }
 
-export function buildSite(root) {
-  const dist = path.join(root, 'dist');
+/** The module scripts a page loads, as paths relative to dist/ ('src/main.mjs'). */
+function pageScripts(page) {
+  return [...page.matchAll(MODULE_SCRIPT)].map((m) => m[1]);
+}
+
+/**
+ * Writes the site to `out` (default dist/), from web/ and wasm/ under `root`;
+ * `bundled: false` (or DLQ_BUNDLE=0) copies the modules as they are instead.
+ */
+export function buildSite(root, { out = path.join(root, 'dist'), bundled = process.env.DLQ_BUNDLE !== '0' } = {}) {
+  const dist = out;
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(path.join(dist, 'wasm', 'gen'), { recursive: true });
-  cpSync(path.join(root, 'web'), dist, { recursive: true });
-  for (const file of ['index.mjs', 'index.d.ts']) cpSync(path.join(root, 'wasm', file), path.join(dist, 'wasm', file));
-  for (const file of ['dlq_core.mjs', 'dlq_core.wasm']) {
-    cpSync(path.join(root, 'wasm', 'gen', file), path.join(dist, 'wasm', 'gen', file));
+  // The pages and other assets; the modules and stylesheets come from the bundler.
+  cpSync(path.join(root, 'web'), dist, {
+    recursive: true,
+    filter: (source) => !(bundled && /\.(mjs|css)$/.test(source)),
+  });
+  cpSync(path.join(root, 'wasm', 'index.d.ts'), path.join(dist, 'wasm', 'index.d.ts'));
+  cpSync(path.join(root, 'wasm', 'gen', 'dlq_core.wasm'), path.join(dist, 'wasm', 'gen', 'dlq_core.wasm'));
+  const pages = readdirSync(dist).filter((n) => n.endsWith('.html'))
+    .map((name) => ({ file: path.join(dist, name), text: readFileSync(path.join(dist, name), 'utf8') }));
+  let links;
+  if (bundled) {
+    const entries = new Set(ENTRY_POINTS);
+    for (const { text } of pages) for (const script of pageScripts(text)) entries.add(path.posix.relative('src', script));
+    const graph = bundle(root, dist, [...entries]);
+    links = (page) => preloadLinks(graph, page);
+  } else {
+    links = copyModules(root, dist);
   }
-  const links = preloadLinks(dist);
-  for (const page of readdirSync(dist).filter((name) => name.endsWith('.html'))) {
-    const file = path.join(dist, page);
-    writeFileSync(file, readFileSync(file, 'utf8').replace(MARKER, links));
+  for (const { file, text } of pages) {
+    if (!MARKER.test(text)) throw new Error(`site: ${path.basename(file)} has no <!-- dlq:preload --> marker`);
+    writeFileSync(file, text.replace(MARKER, links(text)));
   }
   return dist;
 }
