@@ -212,8 +212,9 @@ class Playground {
       ui.shareStatus);
     this.#keys = shortcutsEnabled();
     ui.help = helpDialog(id, { onToggle: (on) => { this.#keys = on; } });
-    ui.snapshot = snapshotDialog(id);
-    ui.crash = crashDialog(id, { lab: this.#lab, onUnsafe: (on) => this.#setPolicy({ unsafeQuarantineOrder: on }, ui.crash.alert) });
+    // The snapshot and crash dialogs are built when first opened (see #dialog).
+    ui.snapshot = null;
+    ui.crash = null;
     const helpButton = h('button', {
       type: 'button', class: 'dlq-btn dlq-btn-quiet', 'aria-keyshortcuts': '?', onclick: () => ui.help.showModal(),
     }, 'Shortcuts', kbd('?'));
@@ -367,7 +368,7 @@ class Playground {
         h('div', { class: 'dlq-main' }, ui.actionAlert, ui.why,
           this.timeline.element, this.states.element, this.log.element)),
       ui.bar = this.#phoneBar(),
-      ui.help, ui.snapshot, ui.crash);
+      ui.help);
   }
 
   #syncedGeneration = -1;
@@ -633,15 +634,27 @@ class Playground {
     this.#render({ notice: 'Undone: the script is back as it was before the change.' });
   }
 
+  /** The snapshot or crash dialog, built on first use (most readers never open them). */
+  #dialog(which) {
+    const ui = this.#ui;
+    if (ui[which] === null) {
+      const id = this.#ui.id;
+      ui[which] = which === 'snapshot' ? snapshotDialog(id)
+        : crashDialog(id, { lab: this.#lab, onUnsafe: (on) => this.#setPolicy({ unsafeQuarantineOrder: on }, ui.crash.alert) });
+      this.root.append(ui[which]);
+    }
+    return ui[which];
+  }
+
   #showSnapshot() {
     let text = '';
     if (!this.#attempt(() => { text = this.session.queue.snapshotText(); }, this.#refusedAs('No snapshot'))) return;
-    this.#ui.snapshot.show(text);
+    this.#dialog('snapshot').show(text);
   }
 
   #showCrash() {
     this.#pause();
-    this.#ui.crash.show(this.session);
+    this.#dialog('crash').show(this.session);
   }
 
   #replay(id, { fromField = false } = {}) {
@@ -694,7 +707,7 @@ class Playground {
       this.#goTo(this.session.length);
       this.#render({ notice: `${preset.name}: ${preset.summary}` });
       this.#showCrash();
-      this.#ui.crash.findFirst();
+      this.#dialog('crash').findFirst();
       return;
     }
     this.#render({ notice: `${preset.name}: ${preset.summary} Press Run or Forward to play it.` });

@@ -45,7 +45,34 @@ const num = (input) => (input.value.trim() === '' ? NaN : input.valueAsNumber);
  * Returns { element, open, sync(policy, world) }.
  */
 export function advancedSetup(id, { onPolicy, onWorld, onOpen }) {
+  // The body is built the first time the section opens: most readers never open
+  // it, and the page is interactive sooner without ~80 controls it would not show.
+  const details = h('details', { class: 'dlq-advanced' },
+    h('summary', {}, 'Advanced: time, classes, order, durability and the simulated world'));
+  let shown = null;  // the last sync()'s arguments
+  let fill = null;   // the body's sync, once built
+  details.addEventListener('toggle', () => {
+    if (details.open && fill === null) {
+      fill = build(id, { onPolicy, onWorld }, details);
+      if (shown) fill(...shown);
+    }
+    onOpen();
+  });
+  return {
+    element: details,
+    get open() { return details.open; },
+    /** Shows the policy in force (queue.policy()) and the world (closed until the reader opens it). */
+    sync(policy, worldNow) {
+      shown = [policy, worldNow];
+      if (fill) fill(policy, worldNow);
+    },
+  };
+}
+
+/** Builds the section's body into `details`; returns the function that shows a policy and a world in it. */
+function build(id, { onPolicy, onWorld }, details) {
   const f = {};
+  let current = { world: {} };
   const field = (key, label, input, hint) => h('div', { class: 'dlq-field' },
     h('label', { for: `${id}-a-${key}` }, label), input, hint ? h('span', { class: 'dlq-hint' }, hint) : null);
   const number = (key, attrs = {}) => (f[key] = h('input', {
@@ -111,26 +138,19 @@ export function advancedSetup(id, { onPolicy, onWorld, onOpen }) {
     field('outTo', 'Outage to (ms)', number('outTo')));
   for (const key of ['workers', 'work', 'outFrom', 'outTo']) onChange(f[key], () => onWorld(world(), worldAlert));
 
-  let current = { world: {} };
-  const details = h('details', { class: 'dlq-advanced' },
-    h('summary', {}, 'Advanced: time, classes, order, durability and the simulated world'),
+  details.append(
     h('h3', {}, 'Policy'), policyFields, unsafe, policyAlert,
     table,
     h('h3', {}, 'Simulated world'),
     h('p', { class: 'dlq-hint' }, 'Play (and Run past the script) lets simulated workers lease, work and settle on the clock. Give a job a behaviour when you add it (Key and Behaviour above).'),
     worldFields, worldAlert);
-  details.addEventListener('toggle', onOpen);
 
   const set = (input, value) => {
     if (input.ownerDocument.activeElement === input) return;  // the reader is typing
     if (input.type === 'checkbox') input.checked = Boolean(value);
     else input.value = String(value);
   };
-  return {
-    element: details,
-    get open() { return details.open; },
-    /** Shows the policy in force (queue.policy()) and the world (closed until the reader opens it). */
-    sync(policy, worldNow) {
+  return (policy, worldNow) => {
       current = { world: worldNow ?? {} };
       set(f.kind, policy.backoff.kind);
       set(f.jitter, policy.backoff.jitter);
@@ -156,7 +176,5 @@ export function advancedSetup(id, { onPolicy, onWorld, onOpen }) {
       set(f.work, w.workMs ?? 100);
       set(f.outFrom, w.outage ? w.outage.startMs : '');
       set(f.outTo, w.outage ? w.outage.endMs : '');
-
-    },
   };
 }
