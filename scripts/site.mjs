@@ -24,9 +24,14 @@
 // module its scripts import (statically, at any depth) and a preload of the .wasm:
 // the browser then fetches them all in one wave instead of discovering the import
 // graph level by level.
-import { buildSync } from 'esbuild';
+import { createRequire } from 'node:module';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
+// esbuild is loaded when a bundle is built, not when this module is imported:
+// scripts/dlq.mjs imports it before its set-up has run `npm ci` on a fresh clone.
+const require = createRequire(import.meta.url);
+const buildSync = (options) => require('esbuild').buildSync(options);
 
 const MARKER = /<!-- dlq:preload[^>]*-->/;
 const MODULE_SCRIPT = /<script type="module" src="\.\/(src\/[^"]+\.mjs)"><\/script>/g;
