@@ -603,21 +603,17 @@ class Playground {
 
   /** Applies policy changes (the Advanced set-up, the crash dialog's order); a refusal goes to `alert`. */
   #setPolicy(changes, alert) {
-    this.#pause();
-    const accepted = this.#attempt(() => this.session.setPolicy(changes), (message) => {
-      alert.textContent = `Not changed: ${message}.`;
-      alert.hidden = false;
-    });
-    if (!accepted) return false;
-    alert.hidden = true;
-    alert.textContent = '';
-    this.#render();
-    return true;
+    return this.#edit(() => this.session.setPolicy(changes), alert);
   }
 
   #setWorld(world, alert) {
+    return this.#edit(() => this.session.setWorld(world), alert);
+  }
+
+  /** An edit the core may refuse: the refusal is said in `alert` (nothing changed), else the page redraws. */
+  #edit(change, alert) {
     this.#pause();
-    const accepted = this.#attempt(() => this.session.setWorld(world), (message) => {
+    const accepted = this.#attempt(change, (message) => {
       alert.textContent = `Not changed: ${message}.`;
       alert.hidden = false;
     });
