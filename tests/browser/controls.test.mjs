@@ -289,3 +289,29 @@ test('the a/b example with backoff is a v2 link under 300 characters', async () 
   assertClean({ ...opened, page });
   await opened.context.close();
 });
+
+test('the Advanced set-up changes the policy and the world through the core, and names what it refuses', async () => {
+  const { page, pg, ...opened } = await open();
+  await pg.root.getByText('Advanced: time, classes, order').click();
+  await pg.field('Backoff').selectOption('exponential');
+  await pg.field('Base delay (ms)').fill('200');
+  await pg.field('Base delay (ms)').press('Tab');
+  await pg.field('Jitter').selectOption('full');
+  await page.waitForFunction(() => document.querySelector('input.dlq-link[id$="-link"]').value.includes(';bx200.60000f;'));
+  // A cap below the base is refused by the core, named, and nothing changes.
+  await pg.field('Cap (ms)').fill('100');
+  await pg.field('Cap (ms)').press('Tab');
+  await pg.root.getByText(/Not changed: backoff\.capMs must be an integer from backoff\.baseMs \(200\)/).waitFor();
+  await page.waitForFunction(() => document.querySelector('input.dlq-link[id$="-link"]').value.includes(';bx200.60000f;'));
+  // The class table and the world.
+  await pg.root.getByLabel('precondition: max attempts (0: the policy\'s)').fill('3');
+  await pg.root.getByLabel('precondition: max attempts (0: the policy\'s)').press('Tab');
+  await pg.field('Workers').fill('4');
+  await pg.field('Workers').press('Tab');
+  await page.waitForFunction(() => /;fqb3\..*;y4\.100;/.test(document.querySelector('input.dlq-link[id$="-link"]').value));
+  await pg.field('Workers').fill('99');
+  await pg.field('Workers').press('Tab');
+  await pg.root.getByText('Not changed: world.workers must be an integer from 1 to 64, got 99.').waitFor();
+  assertClean({ ...opened, page });
+  await opened.context.close();
+});
