@@ -27,7 +27,10 @@ export const FRAME_ANCESTORS = "frame-ancestors 'self'";
 /** Serves `dir`; resolves with the listening http.Server. Port 0 picks a free port. */
 export function serve({ dir, port = 0, host = '127.0.0.1', quiet = true }) {
   const files = sirv(dir, {
-    dev: false,
+    // Looks each file up when it is asked for: a dist/ rebuilt while this serves
+    // (new chunk names, new lengths) is served as it is now, never from a list
+    // taken at start (which sent stale lengths and 404'd the new chunks).
+    dev: true,
     etag: true,
     setHeaders(res) {
       res.setHeader('Content-Security-Policy', `${CONTENT_SECURITY_POLICY}; ${FRAME_ANCESTORS}`);
