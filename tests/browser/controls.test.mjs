@@ -17,6 +17,13 @@ async function open(hash = '', viewport) {
   return { ...opened, pg: playground(opened.page) };
 }
 
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+/** A test of the controls, run at desktop and at phone size (the same accessible names at both). */
+function both(name, fn) {
+  for (const viewport of [DESKTOP, PHONE]) test(`${name} (${viewport.width}×${viewport.height})`, () => fn(viewport));
+}
+
 const visible = (locator) => locator.isVisible();
 const lastLog = async (pg) => (await pg.logLines()).at(-1);
 const position = async (pg) => (await pg.root.locator('.dlq-position').textContent()).trim();
@@ -34,14 +41,14 @@ async function axe(page) {
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-test('the capstone controls stay out of lesson 1 and appear for a capstone scenario', async () => {
-  const lesson = await open();
+both('the capstone controls stay out of lesson 1 and appear for a capstone scenario', async (viewport) => {
+  const lesson = await open('', viewport);
   assert.equal(await visible(lesson.pg.button('Lease')), false);
   assert.equal(await lesson.pg.root.locator('input[value="undeserializable"]').count(), 1);
   assert.equal(await visible(lesson.pg.root.locator('input[value="undeserializable"]')), false);
   assert.equal(await visible(lesson.pg.button('Replay')), true, 'replay by id is lesson 1 too');
   await lesson.context.close();
-  const capstone = await open('v2;m3;l1000;s1;ja:,b:');
+  const capstone = await open('v2;m3;l1000;s1;ja:,b:', viewport);
   for (const name of ['Lease', 'Next event', 'Play', 'Settle', 'Crash worker', 'Advance', 'Release key', 'Redrive', 'Snapshot', 'Crash and restart…']) {
     assert.equal(await visible(capstone.pg.button(name)), true, name);
   }
@@ -52,8 +59,8 @@ test('the capstone controls stay out of lesson 1 and appear for a capstone scena
   await capstone.context.close();
 });
 
-test('lease, settle, crash a worker, the next event and advance by: each is one script action', async () => {
-  const { page, pg, ...opened } = await open('v2;m3;l1000;s1;ja:,b:');
+both('lease, settle, crash a worker, the next event and advance by: each is one script action', async (viewport) => {
+  const { page, pg, ...opened } = await open('v2;m3;l1000;s1;ja:,b:', viewport);
   await pg.button('Lease').click();
   assert.match(await lastLog(pg), /leased "a" 1\/3 lease lease-1 until 1000/);
   await pg.radio('Unknown schema').check();
@@ -80,8 +87,8 @@ test('lease, settle, crash a worker, the next event and advance by: each is one 
   await again.context.close();
 });
 
-test('a consumer crash is counted by the queue: the world plays it, Run shows it', async () => {
-  const { pg, ...opened } = await open();
+both('a consumer crash is counted by the queue: the world plays it, Run shows it', async (viewport) => {
+  const { pg, ...opened } = await open('', viewport);
   await pg.button('Consumer crash').click();
   assert.match(await pg.why(), /lease expires/);
   await runToEnd(pg);
@@ -101,10 +108,10 @@ function attemptTimes(lines, n) {
   });
 }
 
-test('jitter spreads the retries: without it a storm retries together, with full jitter it does not', async () => {
+both('jitter spreads the retries: without it a storm retries together, with full jitter it does not', async (viewport) => {
   const spread = {};
   for (const name of ['Storm, no jitter', 'Storm, full jitter']) {
-    const { pg, ...opened } = await open();
+    const { pg, ...opened } = await open('', viewport);
     await pg.button(name).click();
     await runToEnd(pg);
     const second = attemptTimes(await pg.logLines(), 2);
@@ -117,9 +124,9 @@ test('jitter spreads the retries: without it a storm retries together, with full
   assert.ok(spread['Storm, full jitter'] >= 4, `full jitter spreads them (${spread['Storm, full jitter']} distinct times)`);
 });
 
-test('an outage outlasted by backoff completes everything; one that outlasts the budget quarantines healthy jobs', async () => {
+both('an outage outlasted by backoff completes everything; one that outlasts the budget quarantines healthy jobs', async (viewport) => {
   for (const [name, completed, quarantined] of [['Outage outlasted', 4, 0], ['Outage exhausts budget', 0, 4]]) {
-    const { pg, ...opened } = await open();
+    const { pg, ...opened } = await open('', viewport);
     await pg.button(name).click();
     await runToEnd(pg);
     assert.equal(await pg.root.getByRole('region', { name: 'Completed' }).locator('.dlq-list > li').count(), completed, name);
@@ -129,8 +136,8 @@ test('an outage outlasted by backoff completes everything; one that outlasts the
   }
 });
 
-test('crash during quarantine: the unsafe order lists a lost job, the safe order keeps it once', async () => {
-  const { page, pg, ...opened } = await open();
+both('crash during quarantine: the unsafe order lists a lost job, the safe order keeps it once', async (viewport) => {
+  const { page, pg, ...opened } = await open('', viewport);
   await pg.button('Crash, unsafe order').click();
   const dialog = page.getByRole('dialog', { name: 'Crash and restart' });
   await dialog.waitFor();
@@ -150,8 +157,8 @@ test('crash during quarantine: the unsafe order lists a lost job, the safe order
   await opened.context.close();
 });
 
-test('Step at a scripted position steps along the script; a replaced script comes back with Undo', async () => {
-  const { pg, ...opened } = await open();  // the a/b example: t, s, s
+both('Step at a scripted position steps along the script; a replaced script comes back with Undo', async (viewport) => {
+  const { pg, ...opened } = await open('', viewport);  // the a/b example: t, s, s
   assert.match(await position(pg), /action 0 of 3/);
   await pg.radio('Transient failure').check();
   await pg.field('Error text').fill('db timeout');
@@ -169,8 +176,8 @@ test('Step at a scripted position steps along the script; a replaced script come
   await opened.context.close();
 });
 
-test('a second replay of the same id is possible and visibly returns false', async () => {
-  const { pg, ...opened } = await open('v1;m1;ja:x;ap');
+both('a second replay of the same id is possible and visibly returns false', async (viewport) => {
+  const { pg, ...opened } = await open('v1;m1;ja:x;ap', viewport);
   await pg.field('Job to replay').fill('a');
   await pg.button('Replay').click();
   assert.match(await pg.why(), /replayed "a"/);
@@ -180,8 +187,8 @@ test('a second replay of the same id is possible and visibly returns false', asy
   await opened.context.close();
 });
 
-test('the operator releases a key and redrives the quarantine', async () => {
-  const { pg, ...opened } = await open('v2;m1;s1;ok;ja:x:k,b:y:k;ap');
+both('the operator releases a key and redrives the quarantine', async (viewport) => {
+  const { pg, ...opened } = await open('v2;m1;s1;ok;ja:x:k,b:y:k;ap', viewport);
   await pg.field('Key to release').fill('k');
   await pg.button('Release key').click();
   assert.match(await lastLog(pg), /key-released "a" key "k"/);
@@ -193,8 +200,8 @@ test('the operator releases a key and redrives the quarantine', async () => {
   await opened.context.close();
 });
 
-test('Snapshot shows the core\'s snapshot text', async () => {
-  const { page, pg, ...opened } = await open('v2;m3;l1000;s1;ja:,b:;al');
+both('Snapshot shows the core\'s snapshot text', async (viewport) => {
+  const { page, pg, ...opened } = await open('v2;m3;l1000;s1;ja:,b:;al', viewport);
   await pg.button('Snapshot').click();
   const dialog = page.getByRole('dialog', { name: 'Snapshot' });
   const text = await dialog.getByLabel('Snapshot text').inputValue();
@@ -205,7 +212,7 @@ test('Snapshot shows the core\'s snapshot text', async () => {
   await opened.context.close();
 });
 
-test('turning single-key shortcuts off in one playground turns them off in every playground on the page', async () => {
+both('turning single-key shortcuts off in one playground turns them off in every playground on the page', async (viewport) => {
   const opened = await openPage(h.browser, `${h.base}embed.html`);
   const { page } = opened;
   const first = playground(page, 0);
@@ -280,8 +287,8 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
   });
 }
 
-test('the a/b example with backoff is a v2 link under 300 characters', async () => {
-  const { page, pg, ...opened } = await open('v2;m3;bx100.5000f;s1;ja:charge%20order%201,b:charge%20order%202;at:db%20timeout,s,n,s');
+both('the a/b example with backoff is a v2 link under 300 characters', async (viewport) => {
+  const { page, pg, ...opened } = await open('v2;m3;bx100.5000f;s1;ja:charge%20order%201,b:charge%20order%202;at:db%20timeout,s,n,s', viewport);
   await page.waitForFunction(() => document.querySelector('input.dlq-link[id$="-link"]').value.includes('#v2;'));
   const link = await pg.field('Link').inputValue();
   const fragment = link.slice(link.indexOf('#') + 1);
@@ -290,8 +297,8 @@ test('the a/b example with backoff is a v2 link under 300 characters', async () 
   await opened.context.close();
 });
 
-test('the Advanced set-up changes the policy and the world through the core, and names what it refuses', async () => {
-  const { page, pg, ...opened } = await open();
+both('the Advanced set-up changes the policy and the world through the core, and names what it refuses', async (viewport) => {
+  const { page, pg, ...opened } = await open('', viewport);
   await pg.root.getByText('Advanced: time, classes, order').click();
   await pg.field('Backoff').selectOption('exponential');
   await pg.field('Base delay (ms)').fill('200');
@@ -309,6 +316,16 @@ test('the Advanced set-up changes the policy and the world through the core, and
   await pg.field('Workers').fill('4');
   await pg.field('Workers').press('Tab');
   await page.waitForFunction(() => /;fqb3\..*;y4\.100;/.test(document.querySelector('input.dlq-link[id$="-link"]').value));
+  // A class's own delay: the transient class leaves the policy's backoff for a fixed 300 ms.
+  await pg.root.getByLabel('transient: delay').selectOption('fixed');
+  await pg.root.getByLabel('transient: base delay (ms)').fill('300');
+  await pg.root.getByLabel('transient: base delay (ms)').press('Tab');
+  await page.waitForFunction(() => /;ftb0\.f300\./.test(document.querySelector('input.dlq-link[id$="-link"]').value));
+  assert.match(await pg.root.locator('tr', { hasText: 'transient' }).first().textContent(), /cap \d+ ms, jitter none/);
+  // A base of 0 is refused by name, under the class.
+  await pg.root.getByLabel('transient: base delay (ms)').fill('0');
+  await pg.root.getByLabel('transient: base delay (ms)').press('Tab');
+  await pg.root.getByText(/Not changed: classes\.transient\.backoff\.baseMs must be an integer/).waitFor();
   await pg.field('Workers').fill('99');
   await pg.field('Workers').press('Tab');
   await pg.root.getByText('Not changed: world.workers must be an integer from 1 to 64, got 99.').waitFor();

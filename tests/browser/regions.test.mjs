@@ -187,6 +187,26 @@ test('Ready is a head → tail strip: a requeued job joins the tail, behind the 
   await o.context.close();
 });
 
+test('Ready at scale: the head, a gap that counts the middle, and the tail, where a requeue is seen arriving', async () => {
+  const jobs = Array.from({ length: 150 }, (_, i) => `j${i}:`).join(',');
+  const o = await open(`v1;m3;j${jobs};at:db%20timeout;c0`);
+  const { pg } = o;
+  const ids = () => pg.ids('Ready');
+  const first = await ids();
+  assert.equal(first.length, 24 + 8);
+  assert.deepEqual(first.slice(0, 3), ['j0', 'j1', 'j2']);
+  assert.deepEqual(first.slice(-2), ['j148', 'j149']);
+  const gap = pg.region('Ready').locator('li.dlq-gap');
+  assert.equal((await gap.textContent()).trim(), '… 118 more between head and tail …');
+  await pg.button('Forward').click();
+  const after = await ids();
+  assert.deepEqual(after.slice(0, 2), ['j1', 'j2']);
+  assert.equal(after.at(-1), 'j0', 'the requeued head is drawn at the tail');
+  assert.equal((await pg.region('Ready').locator('.dlq-count').textContent()).trim(), '150');
+  assertClean(o);
+  await o.context.close();
+});
+
 test('timeline: a time axis for a clock link, steps for a lesson-1 link', async () => {
   const clock = await open(link('v2-backoff-jitter'));
   const tl = clock.pg.region('Timeline');

@@ -6,6 +6,21 @@ import { h } from './dom.mjs';
 /** Entries drawn per list: a step stays cheap at 1,000 jobs (the counts and the Event log cover everything). */
 export const LIST_CAP = 100;
 
+/** Ready at scale: its head and its tail are drawn, the middle is one gap item. */
+export const READY_HEAD = 24;
+export const READY_TAIL = 8;
+
+/**
+ * The ready jobs to draw, head → tail: all of them up to LIST_CAP, else the first
+ * READY_HEAD, a gap item { id: '', gap: n } for the n in between, and the last
+ * READY_TAIL, so a requeue is still seen joining the tail at 1,000 jobs.
+ */
+export function readyWindow(queue, total) {
+  if (total <= LIST_CAP) return total > 0 ? queue.ready(0, total) : [];
+  return [...queue.ready(0, READY_HEAD), { id: '', gap: total - READY_HEAD - READY_TAIL },
+    ...queue.ready(total - READY_TAIL, READY_TAIL)];
+}
+
 /** Sets text only when it changed (keeps a step's DOM writes minimal). */
 export function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
@@ -39,6 +54,8 @@ export function region(idPrefix, name, extraClass, emptyText) {
  * one up to date.
  */
 export function syncList(view, shown, total, make, update) {
+  // A gap item ({ id: '', gap: n }: no job has an empty id) stands for n items not drawn in the middle.
+  const drawn = shown.reduce((n, item) => n + (item.gap === undefined ? 1 : item.gap), 0);
   const want = new Set(shown.map((item) => item.id));
   for (const [id, li] of view.nodes) {
     if (!want.has(id)) {
@@ -59,8 +76,8 @@ export function syncList(view, shown, total, make, update) {
   }
   setText(view.count, String(total));
   show(view.empty, total === 0);
-  show(view.more, total > LIST_CAP);
-  if (total > LIST_CAP) setText(view.more, `… and ${total - LIST_CAP} more (the Event log lists every event).`);
+  show(view.more, total > drawn);
+  if (total > drawn) setText(view.more, `… and ${total - drawn} more (the Event log lists every event).`);
 }
 
 /**

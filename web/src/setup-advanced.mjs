@@ -120,11 +120,22 @@ function build(id, { onPolicy, onWorld }, details) {
     const max = h('input', { type: 'number', id: `${id}-c-${name}-max`, class: 'dlq-input dlq-narrow', min: 0, step: 1,
       inputmode: 'numeric', 'aria-label': `${name}: max attempts (0: the policy's)` });
     const alert = h('input', { type: 'checkbox', id: `${id}-c-${name}-alert`, 'aria-label': `${name}: alert` });
+    // Its delay: the policy's backoff, or its own kind and base (cap and jitter keep the class's own, shown beside).
+    const delayKind = h('select', { id: `${id}-c-${name}-delay`, class: 'dlq-input', 'aria-label': `${name}: delay` },
+      [['policy', 'the policy’s'], ['none', 'none'], ['fixed', 'fixed'], ['exponential', 'exponential']]
+        .map(([value, text]) => h('option', { value }, text)));
+    const base = h('input', { type: 'number', id: `${id}-c-${name}-base`, class: 'dlq-input dlq-narrow', min: 1, step: 1,
+      inputmode: 'numeric', 'aria-label': `${name}: base delay (ms)` });
     const delay = h('span', { class: 'dlq-hint' });
-    const apply = () => onPolicy({ classes: { [name]: { retry: retry.value, maxAttempts: num(max), alert: alert.checked } } }, policyAlert);
-    for (const input of [retry, max, alert]) onChange(input, apply);
-    f[`class-${name}`] = { retry, max, alert, delay };
-    return h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, retry), h('td', {}, max), h('td', {}, delay), h('td', {}, alert));
+    const ownBackoff = () => (delayKind.value === 'policy' ? 'policy'
+      : delayKind.value === 'none' || base.hidden || base.value === '' ? { kind: delayKind.value }  // the class's own base
+        : { kind: delayKind.value, baseMs: num(base) });
+    const apply = () => onPolicy({ classes: { [name]: {
+      retry: retry.value, maxAttempts: num(max), alert: alert.checked, backoff: ownBackoff() } } }, policyAlert);
+    for (const input of [retry, max, alert, delayKind, base]) onChange(input, apply);
+    f[`class-${name}`] = { retry, max, alert, delayKind, base, delay };
+    return h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, retry), h('td', {}, max),
+      h('td', {}, h('span', { class: 'dlq-class-delay' }, delayKind, base, delay)), h('td', {}, alert));
   });
   const table = h('table', { class: 'dlq-classes' },
     h('caption', {}, 'Failure classes: what the queue does with each kind of failure'),
@@ -140,7 +151,8 @@ function build(id, { onPolicy, onWorld }, details) {
 
   details.append(
     h('h3', {}, 'Policy'), policyFields, unsafe, policyAlert,
-    table,
+    // Scrolls sideways on a narrow screen instead of widening the page.
+    h('div', { class: 'dlq-table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Failure classes table' }, table),
     h('h3', {}, 'Simulated world'),
     h('p', { class: 'dlq-hint' }, 'Play (and Run past the script) lets simulated workers lease, work and settle on the clock. Give a job a behaviour when you add it (Key and Behaviour above).'),
     worldFields, worldAlert);
@@ -168,8 +180,12 @@ function build(id, { onPolicy, onWorld }, details) {
         set(row.retry, rule.retry);
         set(row.max, rule.maxAttempts);
         set(row.alert, rule.alert);
-        row.delay.textContent = rule.retry === 'never' ? '—'
-          : rule.backoff === 'policy' ? 'the policy’s' : `${rule.backoff.kind} ${rule.backoff.baseMs} ms`;
+        const own = rule.backoff === 'policy' ? null : rule.backoff;
+        set(row.delayKind, own ? own.kind : 'policy');
+        if (own) set(row.base, own.baseMs);
+        row.base.hidden = !own || own.kind === 'none';
+        row.delay.textContent = rule.retry === 'never' ? 'never retried'
+          : own && own.kind !== 'none' ? `ms; cap ${own.capMs} ms, jitter ${own.jitter}` : '';
       }
       const w = worldNow ?? {};
       set(f.workers, w.workers ?? 1);

@@ -15,7 +15,7 @@
 // a step stays cheap with 1,000 jobs (the log and the counts cover everything).
 // Every value is read from the core's views; nothing here decides a rule.
 import { h } from './dom.mjs';
-import { LIST_CAP, region, syncList, setText, show, facts, meter } from './regions.mjs';
+import { LIST_CAP, readyWindow, region, syncList, setText, show, facts, meter } from './regions.mjs';
 import { ms, ofTotal, grouped } from './time-format.mjs';
 
 /** `"a"`, `"a" and "b"`, `"a", "b" and "c"`. */
@@ -171,8 +171,14 @@ export class StateViews {
 
   #syncReady(queue, stats, isRemovable, clock) {
     const { maxAttempts } = stats;
-    const shown = queue.ready(0, LIST_CAP);
+    const shown = readyWindow(queue, stats.ready);
     syncList(this.ready, shown, stats.ready, (job) => {
+      if (job.gap !== undefined) {
+        const li = h('li', { class: 'dlq-gap' });
+        li.dlq = { text: h('span', { class: 'dlq-gap-text' }) };
+        li.append(li.dlq.text);
+        return li;
+      }
       const li = h('li', { 'data-id': job.id });
       li.dlq = {
         badge: h('span', { class: 'dlq-badge' }),
@@ -185,6 +191,10 @@ export class StateViews {
       return li;
     }, (li, job) => {
       const d = li.dlq;
+      if (job.gap !== undefined) {
+        setText(d.text, `… ${grouped(job.gap)} more between head and tail …`);
+        return;
+      }
       const removable = isRemovable(job.id);
       if (!changed(d, `${job.attempts}|${maxAttempts}|${job.key}|${job.heldBy}|${removable}`)) return;
       setText(d.badge, `${job.attempts}/${maxAttempts} tried`);
@@ -196,7 +206,7 @@ export class StateViews {
       show(d.remove, removable);
     });
     // The job that just joined the tail (a requeue, a due delay, a replay) is marked for a moment.
-    const tail = stats.ready > 0 && stats.ready <= LIST_CAP ? shown[shown.length - 1].id : null;
+    const tail = stats.ready > 0 ? shown[shown.length - 1].id : null;
     if (tail !== this.#tail) {
       for (const li of this.ready.list.querySelectorAll('.is-arrived')) li.classList.remove('is-arrived');
       if (this.#synced && tail !== null && stats.ready > 1) this.ready.nodes.get(tail)?.classList.add('is-arrived');

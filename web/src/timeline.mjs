@@ -223,9 +223,11 @@ export class Timeline {
     for (let i = before; i < events.length; i++) this.#append(events[i]);
     const eventsChanged = before < had || before < events.length;
     if (eventsChanged) {
-      for (const li of this.clockLegend) li.hidden = !this.#kinds.get(li.dataset.kind);
+      // Written only on a change: setting an attribute, even to its value, restyles the element.
+      const hide = (li, hidden) => { if (li.hidden !== hidden) li.hidden = hidden; };
+      for (const li of this.clockLegend) hide(li, !this.#kinds.get(li.dataset.kind));
       const kinds = { lease: this.#kinds.get('leased'), delay: this.#kinds.get('delayed') };
-      for (const li of this.spanLegend) li.hidden = !(this.#clock && kinds[li.dataset.span]);
+      for (const li of this.spanLegend) hide(li, !(this.#clock && kinds[li.dataset.span]));
     }
     if (appliedChanged || before < events.length) {
       for (const lane of this.#lanes) lane.label.classList.toggle('is-future', lane.first >= applied);
