@@ -33,15 +33,20 @@ function withChanges(scenario, changes) {
 }
 
 /**
- * `scenario` with its world's run as the script: the core's world (core/world.h)
- * plays a scratch queue to the end (at most `limit` actions), and the actions it
- * took become the script, cursor 0. Nothing is decided here.
+ * `scenario` with its world's run as the script past the cursor: the actions up to
+ * the cursor (none for a preset) are kept, then the core's world (core/world.h)
+ * plays a scratch queue on from there to the end (at most `limit` more actions),
+ * and the actions it took become the rest of the script. The cursor stays where it
+ * was. Nothing is decided here.
  */
 export function played(lab, scenario, limit = 2000) {
-  const q = lab.runScenario({ ...scenario, actions: [], cursor: 0 });
-  const actions = [];
+  const cursor = scenario.cursor ?? 0;
+  const kept = (scenario.actions ?? []).slice(0, cursor);
+  const q = lab.runScenario({ ...scenario, actions: kept, cursor: kept.length });
+  const actions = [...kept];
+  const world = scenario.world ?? {};
   try {
-    for (let a = q.nextWorldAction(scenario.world ?? {}); a !== null && actions.length < limit; a = q.nextWorldAction(scenario.world ?? {})) {
+    for (let a = q.nextWorldAction(world); a !== null && actions.length - kept.length < limit; a = q.nextWorldAction(world)) {
       switch (a.type) {
         case 'lease': q.lease(); break;
         case 'settle': q.settle(a.token, a.outcome, a.error); break;
@@ -54,7 +59,7 @@ export function played(lab, scenario, limit = 2000) {
   } finally {
     q.dispose();
   }
-  return { ...scenario, actions, cursor: 0 };
+  return { ...scenario, actions, cursor };
 }
 
 /** True if two script actions are the same call (a recorded one may lack defaults). */
@@ -228,12 +233,37 @@ export class Session {
    * far as it still plays.
    */
   setPolicy(changes) {
-    this.load(withChanges(this.scenario, changes), { clamp: true });
+    this.#change(withChanges(this.scenario, changes));
   }
 
   /** Sets the world (null: none); the state does not change (the script alone gives it). */
   setWorld(world) {
-    this.load(withChanges(this.scenario, { world }), { clamp: true });
+    this.#change(withChanges(this.scenario, { world }));
+  }
+
+  /**
+   * A set-up change. Without a world the script is kept as far as it still plays.
+   * With one, the actions past the cursor are what the simulated workers did under
+   * the old set-up, so the world plays them again under the new one (what has
+   * happened, up to the cursor, stays); one Undo brings the old script back.
+   */
+  #change(next) {
+    if (next.world == null || next.cursor >= next.actions.length) {
+      this.load(next, { clamp: true });
+      return;
+    }
+    const before = structuredClone(this.scenario);
+    const reach = this.#lab.playableActions({ ...next, cursor: 0 });  // throws for a bad set-up: nothing changes
+    const cursor = Math.min(next.cursor, reach.playable);
+    const replayed = played(this.#lab, { ...next, cursor });
+    const oldTail = next.actions.length - cursor;
+    const same = replayed.actions.length === next.actions.length &&
+      replayed.actions.every((a, i) => sameAction(a, next.actions[i]));
+    this.load(replayed);
+    if (!same) {
+      this.#dropped = { count: oldTail, reason: null, replayed: true };
+      this.#undo = before;
+    }
   }
 
   /**

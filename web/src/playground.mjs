@@ -894,7 +894,9 @@ class Playground {
     const dropped = session.takeDropped();
     if (dropped) {
       const n = `${dropped.count} later action${dropped.count === 1 ? '' : 's'}`;
-      ui.scriptNote.textContent = (dropped.reason === null
+      ui.scriptNote.textContent = dropped.replayed
+        ? `The simulated world played the script past this point again under the new set-up (${n} replaced; Undo brings them back).`
+        : (dropped.reason === null
         ? `This change replaced the script's ${n} (Undo brings them back).`
         : `The script's ${n} no longer ${dropped.count === 1 ? 'applies' : 'apply'} and ${dropped.count === 1 ? 'was' : 'were'} dropped: ${dropped.reason}.`);
     } else if (!notice) {
