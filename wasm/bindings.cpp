@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "dlq.h"
+#include "goal.h"
 #include "player.h"
 #include "text.h"
 
@@ -819,6 +820,26 @@ class QueueHandle {
 
   std::string timelineText() const { return queue_->TimelineText(); }
 
+  // { met, clauses: [{ text, met, actual }] } for the goal text (goal.h), or the
+  // parse error. Checking never changes the queue.
+  val checkGoal(const std::string& text) const {
+    dlq::Result<dlq::Goal> goal = dlq::ParseGoal(text);
+    if (!goal.ok()) return ErrorValue(goal.status());
+    const dlq::GoalCheck check = dlq::CheckGoal(goal.value(), *queue_);
+    val clauses = val::array();
+    for (const dlq::ClauseCheck& c : check.clauses) {
+      val clause = val::object();
+      clause.set("text", c.text);
+      clause.set("met", c.met);
+      clause.set("actual", c.actual);
+      clauses.call<void>("push", clause);
+    }
+    val out = val::object();
+    out.set("met", check.met);
+    out.set("clauses", clauses);
+    return out;
+  }
+
  private:
   val Recover(bool from_snapshot, const std::string& snapshot, const std::vector<std::string_view>& journal,
               const val& crash_after, bool torn) {
@@ -1184,11 +1205,19 @@ val RandomOutcomes(double seed, double count, double success_pct, double transie
   return r.ok() ? val(r.value()) : ErrorValue(r.status());
 }
 
-// { key: limit } for every row of the core's size-limit table.
+// { key: limit } for every row of the core's size-limit table, and a goal's (goal.h).
 val SizeLimits() {
   val out = val::object();
   for (const dlq::SizeLimit& limit : dlq::kSizeLimits) out.set(limit.key, static_cast<double>(limit.value));
+  out.set("goalBytes", static_cast<double>(dlq::kMaxGoalBytes));
+  out.set("goalClauses", static_cast<double>(dlq::kMaxGoalClauses));
   return out;
+}
+
+// The canonical text of a goal (goal.h), or the parse error.
+val ParseGoalText(const std::string& text) {
+  dlq::Result<dlq::Goal> goal = dlq::ParseGoal(text);
+  return goal.ok() ? val(dlq::FormatGoal(goal.value())) : ErrorValue(goal.status());
 }
 
 // { name: { min, max } } for every row of the core's integer-field table.
@@ -1318,10 +1347,12 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
       .function("quarantined", &QueueHandle::quarantined)
       .function("stats", &QueueHandle::stats)
       .function("timeline", &QueueHandle::timeline)
-      .function("timelineText", &QueueHandle::timelineText);
+      .function("timelineText", &QueueHandle::timelineText)
+      .function("checkGoal", &QueueHandle::checkGoal);
   emscripten::function("parseScenario", &ParseScenarioText);
   emscripten::function("formatScenario", &FormatScenarioValue);
   emscripten::function("playableActions", &PlayableActionsValue);
+  emscripten::function("parseGoal", &ParseGoalText);
   emscripten::function("randomOutcomes", &RandomOutcomes);
   emscripten::function("sizeLimits", &SizeLimits);
   emscripten::function("sizeError", &SizeError);

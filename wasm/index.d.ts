@@ -455,6 +455,24 @@ export interface Recovery {
   tornDiscarded: boolean;
 }
 
+/** One clause of a goal as Queue.checkGoal() found it. */
+export interface GoalClauseCheck {
+  /** The clause's canonical text ("quarantined b as exhausted"). */
+  text: string;
+  /** Whether it holds now ('not' applied). A clause naming a job the queue was never given is never met. */
+  met: boolean;
+  /** What is true now, in a few words, the same with or without 'not': "b is ready with 2 attempts", "steps = 4", "no job b". */
+  actual: string;
+}
+
+/** A goal checked against a queue (Queue.checkGoal()). */
+export interface GoalCheck {
+  /** True when every clause is met. */
+  met: boolean;
+  /** One per clause, in the goal's order. */
+  clauses: GoalClauseCheck[];
+}
+
 export interface Queue {
   /**
    * Appends a job at the ready tail. Ids are unique over everything the queue was ever given.
@@ -541,6 +559,11 @@ export interface Queue {
   /** Every event's `text`, each followed by "\n". */
   timelineText(): string;
   /**
+   * Checks a goal (docs/goals.md), e.g. "quarantined b as exhausted; steps <= 3", against the queue now.
+   * Never changes the queue. A goal that does not parse throws lab.parseGoal()'s error.
+   */
+  checkGoal(goal: string): GoalCheck;
+  /**
    * Frees the wasm object; every later call throws (code 'disposed'). After the core aborted it
    * only forgets the queue and does not throw.
    */
@@ -623,6 +646,13 @@ export interface Lab {
    * accepted in order; `stopped` is the first refusal, or null when all are.
    */
   playableActions(scenario: Scenario | string): { playable: number; stopped: { code: ErrorCode; message: string } | null };
+  /**
+   * The canonical text of a goal (docs/goals.md): one space between tokens, "; " between clauses, ids
+   * quoted only where they must be; it parses back to the same goal. Refusals: 'invalid-argument'
+   * (a RangeError whose message names goal, the clause and its text, what was expected after what, and
+   * what was given), 'too-large' past lab.limits.goalBytes bytes or lab.limits.goalClauses clauses.
+   */
+  parseGoal(goal: string): string;
   /** `count` letters 's' / 't' / 'p' from the core's seeded PRNG. */
   randomOutcomes(options: { seed: number; count: number; successPercent: number; transientPercent: number }): string;
   /** The cap on what all queues keep (half the 2 GiB module memory by default), and what they keep now. */
@@ -657,6 +687,8 @@ export interface Lab {
     readonly scenarioItems: number;     // 1,048,576 jobs, and actions, in one scenario object
     readonly snapshotBytes: number;     // 128 MiB: a snapshot; also a journal's records together
     readonly journalRecords: number;    // 16,777,216 records handed to one recover()
+    readonly goalBytes: number;         // 4,096: a goal's text (parseGoal(), checkGoal())
+    readonly goalClauses: number;       // 32 clauses in one goal
   };
   /**
    * The core's integer fields and their ranges; a number outside one is refused (code

@@ -572,6 +572,18 @@ function readScenario(scenario) {
   return { text: scenario };
 }
 
+// ---- goals --------------------------------------------------------------
+
+/**
+ * A goal's text (core/goal.h; docs/goals.md): a well-formed string within the
+ * core's limit, measured before it is copied. The core parses it and names
+ * `goal` in every refusal.
+ */
+function checkGoalText(goal) {
+  checkString('goal', goal);
+  checkSize('goal', goal, limits.goalBytes);
+}
+
 // ---- snapshots and recovery ---------------------------------------------
 
 // A string of UTF-16 units below 0x80 only: its UTF-8 bytes are its length.
@@ -780,6 +792,17 @@ class Lab {
     const input = readScenario(scenario);
     const object = input.object ?? readScenarioObject(this.parseScenario(input.text));
     return unwrap(call(() => core.playableActions(object)));
+  }
+
+  /**
+   * The canonical text of a goal (docs/goals.md): the form a lesson page can
+   * store and compare. A goal that does not parse throws the core's error
+   * ('invalid-argument' naming goal, the clause, what was expected and given;
+   * 'too-large' past lab.limits.goalBytes bytes or lab.limits.goalClauses clauses).
+   */
+  parseGoal(goal) {
+    checkGoalText(goal);
+    return unwrap(call(() => core.parseGoal(goal)));
   }
 
   /** `count` outcome letters ('s', 't', 'p') from the core's seeded PRNG, for processMany(). */
@@ -1134,6 +1157,18 @@ class Queue {
   timelineText() {
     const handle = this.#live();
     return call(() => handle.timelineText());
+  }
+
+  /**
+   * Checks a goal (docs/goals.md) against this queue now: { met, clauses: [{ text,
+   * met, actual }] }, a clause per clause in order, `text` canonical, `actual` what
+   * is true now. Never changes the queue; a goal that does not parse throws
+   * lab.parseGoal()'s error.
+   */
+  checkGoal(goal) {
+    const handle = this.#live();
+    checkGoalText(goal);
+    return unwrap(call(() => handle.checkGoal(goal)));
   }
 
   /**

@@ -1,0 +1,138 @@
+// Goals: a small declarative language in which a lesson states what an exercise
+// asks for ("quarantined b as exhausted; steps <= 3"), checked against a queue
+// after every change. docs/goals.md is the reference, with examples.
+//
+// Grammar (whitespace between tokens is free; ';' ',' and the comparison
+// signs need none around them):
+//   goal      := clause ( ';' clause )*
+//   clause    := [ 'not' ] predicate
+//   predicate := 'quarantined' ID [ 'as' REASON | 'class' CLASS ]
+//              | 'completed' ID | 'ready' ID | 'delayed' ID | 'in-flight' ID | 'lost' ID
+//              | 'attempts' ID OP INT
+//              | COUNTER OP INT
+//              | 'order' ID ',' ID ( ',' ID )*
+//              | 'event' KIND [ ID ]
+//              | 'alarm'
+//   COUNTER   := steps | completed | quarantined | ready | delayed | in-flight | lost
+//              | now | reorders | alerts
+//   OP        := '<' | '<=' | '=' | '!=' | '>=' | '>'
+//   INT       := decimal digits, 0 to kMaxGoalNumber (2^53 - 1: exact in JavaScript)
+//   REASON    := ReasonName() (permanent | exhausted); CLASS := ClassName();
+//   KIND      := EventKindName()
+//   ID        := a bare word: 1 to kMaxIdBytes bytes, none of them whitespace,
+//                ';' ',' '"' '<' '>' '=' or '!'; or "…" with Quote()'s escapes
+//                (\" \\ \n \r \t \xHH), for any id the queue accepts. FormatGoal()
+//                writes an id bare only when it is also valid UTF-8 without control
+//                bytes, so the canonical text is printable UTF-8.
+// Keywords are positional, so any word in an ID's place is an id ("ready not" is
+// job "not"). Six names are both a place and a counter: followed by a comparison
+// they are the counter ("completed >= 2"), else the place ("completed b"). That is
+// why the comparison signs cannot appear in a bare id: "completed =" could mean
+// either.
+//
+// Contract:
+//  * ParseGoal() refuses, changing nothing: TooLarge past kMaxGoalBytes bytes or
+//    kMaxGoalClauses clauses (checked first); otherwise InvalidArgument naming
+//    `goal`, the clause (1-based) and its text, what was expected after what, and
+//    what was given:
+//      goal: clause 2 "attempts b >> 3": expected a comparison (<, <=, =, !=, >=, >)
+//      after "attempts b", got ">>"
+//    Parsing knows no queue: an id no queue has is well-formed.
+//  * FormatGoal() gives the canonical text: keywords and tokens separated by one
+//    space, ", " in an order, "; " between clauses, an id bare when it can be and
+//    quoted by Quote() otherwise. ParseGoal(FormatGoal(g)) == g for every goal
+//    ParseGoal() gives, so the canonical text is a stable key for a goal.
+//  * CheckGoal() is pure and deterministic: it reads the queue through its const
+//    views and timeline only. A clause that names a job the queue was never given
+//    is unmet, with or without 'not' ("no job b"): a typo in a lesson's goal must
+//    never read as met. Its cost is one pass over the places holding jobs (the
+//    views copy payloads; there is no id lookup in the public API) when a clause
+//    names a job, and one pass over the timeline when a clause needs it (event,
+//    order, alerts, or a job found in no place).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "event.h"
+#include "policy.h"
+#include "queue.h"
+#include "status.h"
+
+namespace dlq {
+
+constexpr size_t kMaxGoalBytes = 4096;  // a goal's text
+constexpr size_t kMaxGoalClauses = 32;  // clauses in one goal
+constexpr int64_t kMaxGoalNumber = kMaxTimeMs;  // 2^53 - 1: INT is exact as a JavaScript number
+
+enum class GoalPredicate : uint8_t {
+  kQuarantined, kCompleted, kReady, kDelayed, kInFlight, kLost,  // where ids[0] is now
+  kAttempts,  // ids[0]'s attempt count, compared
+  kCounter,   // a counter, compared
+  kOrder,     // ids all completed, in this relative order
+  kEvent,     // the timeline has an event of event_kind (for ids[0], if given)
+  kAlarm,     // the quarantine's depth alarm is raised now
+};
+
+// The counters a goal can compare, each from Queue::stats() except alerts (the
+// timeline's alert events) and in-flight (stats().leased).
+enum class GoalCounter : uint8_t { kSteps, kCompleted, kQuarantined, kReady, kDelayed, kInFlight, kLost, kNow, kReorders, kAlerts };
+constexpr int kGoalCounterCount = 10;
+// "steps" | "completed" | "quarantined" | "ready" | "delayed" | "in-flight" | "lost" |
+// "now" | "reorders" | "alerts".
+const char* GoalCounterName(GoalCounter counter);
+
+enum class Comparison : uint8_t { kLess, kLessEqual, kEqual, kNotEqual, kGreaterEqual, kGreater };
+constexpr int kComparisonCount = 6;
+const char* ComparisonName(Comparison comparison);  // "<" | "<=" | "=" | "!=" | ">=" | ">"
+bool Compare(uint64_t actual, Comparison comparison, uint64_t value);
+
+// One clause. Fields a predicate does not use keep their defaults (ParseGoal()
+// sets only the ones it read), so == compares clauses exactly.
+struct GoalClause {
+  bool negated = false;
+  GoalPredicate predicate = GoalPredicate::kAlarm;
+  // The job ids it names: one for a place, kAttempts and kEvent with an id; two
+  // or more, all different, for kOrder.
+  std::vector<std::string> ids;
+  Reason reason = Reason::kNone;              // kQuarantined "as": kNone for any reason
+  std::optional<FailureClass> failure_class;  // kQuarantined "class"
+  GoalCounter counter = GoalCounter::kSteps;  // kCounter
+  Comparison comparison = Comparison::kEqual; // kAttempts, kCounter
+  int64_t value = 0;                          // kAttempts, kCounter: 0..kMaxGoalNumber
+  EventKind event_kind = EventKind::kEnqueued;  // kEvent
+
+  bool operator==(const GoalClause&) const = default;
+};
+
+struct Goal {
+  std::vector<GoalClause> clauses;  // 1..kMaxGoalClauses
+  bool operator==(const Goal&) const = default;
+};
+
+Result<Goal> ParseGoal(std::string_view text);
+
+// The canonical text of a goal, and of one clause.
+std::string FormatGoal(const Goal& goal);
+std::string FormatClause(const GoalClause& clause);
+
+struct ClauseCheck {
+  std::string text;    // the canonical clause
+  bool met = false;
+  // What is true now, in a few words: "b is ready with 2 attempts", "steps = 4",
+  // "no job b". The same with or without 'not'.
+  std::string actual;
+};
+
+struct GoalCheck {
+  bool met = false;  // every clause is met
+  std::vector<ClauseCheck> clauses;  // one per clause, in order
+};
+
+GoalCheck CheckGoal(const Goal& goal, const Queue& queue);
+
+}  // namespace dlq
