@@ -1,0 +1,340 @@
+// The real-system presets (web/src/systems.mjs): each scenario loads in the core and
+// shares as a short link; each plays out to the system's budget; each snippet, from
+// its own preset's policy and from three more, is valid for its language, carries
+// the lab's settings translated by the system's rules, and says where one has no
+// equivalent; each `differs` is one short sentence.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { lab } from './helpers.mjs';
+import { SYSTEMS, normalizePolicy } from '../../web/src/systems.mjs';
+
+let ts = null;
+try {
+  ts = (await import('typescript')).default;
+} catch {
+  ts = null;  // the TypeScript syntax check is skipped without the dev dependency
+}
+const hasBash = spawnSync('bash', ['-c', 'true']).status === 0;
+
+const KEYS = ['sqs', 'rabbitmq', 'sidekiq', 'bullmq', 'temporal', 'kafka', 'pubsub', 'servicebus'];
+
+// Three policies besides each preset's own: lesson 1's, exponential with full jitter, and a
+// large cap that also pushes every system past its ranges and sets what has no equivalent.
+const POLICIES = {
+  'lesson 1': { maxAttempts: 3 },
+  'exponential, full jitter': { maxAttempts: 5, seed: 7, leaseMs: 2000,
+    backoff: { kind: 'exponential', baseMs: 100, capMs: 5000, jitter: 'full' } },
+  'large cap': { maxAttempts: 1500, leaseMs: 86_400_000, ordering: 'key', unsafeQuarantineOrder: true,
+    backoff: { kind: 'exponential', baseMs: 30_000, capMs: 86_400_000, jitter: 'equal' },
+    quarantine: { retentionMs: 30 * 86_400_000, alarmDepth: 10 },
+    classes: { precondition: { maxAttempts: 3 }, permanent: { alert: true } } },
+};
+
+const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
+const seconds = (ms) => Math.ceil(ms / 1000);
+
+/** Plays `q` by `world` to the end (as the page's played() does), calling `after()` after each action. */
+function play(q, world, after = () => {}, limit = 5000) {
+  let steps = 0;
+  for (let a; (a = q.nextWorldAction(world)) !== null; steps++, after()) {
+    assert.ok(steps < limit, 'the world stops');
+    switch (a.type) {
+      case 'lease': q.lease(); break;
+      case 'settle': q.settle(a.token, a.outcome, a.error); break;
+      case 'advance': q.advance(a.ms); break;
+      case 'advanceToNext': q.advanceToNext(); break;
+      default: assert.fail(`unexpected world action ${a.type}`);
+    }
+  }
+}
+
+/** The number after `name` in `text` (first match), e.g. number(t, /retry: (\d+)/). */
+function number(text, pattern) {
+  const m = pattern.exec(text);
+  assert.ok(m, `expected ${pattern} in:\n${text}`);
+  return Number(m[1]);
+}
+
+/** Delimiters balance outside strings and comments (Java, TypeScript-like text). */
+function balanced(text) {
+  const code = text.replace(/\/\/.*$/gm, '').replace(/"(?:\\.|[^"\\])*"/g, '""').replace(/'(?:\\.|[^'\\])*'/g, "''");
+  const stack = [];
+  const pairs = { ')': '(', ']': '[', '}': '{' };
+  for (const ch of code) {
+    if ('([{'.includes(ch)) stack.push(ch);
+    else if (ch in pairs && stack.pop() !== pairs[ch]) return false;
+  }
+  return stack.length === 0;
+}
+
+/** Ruby blocks open (class, def, case, do) and close (end) in pairs; one-line classes close themselves. */
+function rubyBalanced(text) {
+  let depth = 0;
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/#.*$/, '').trim();
+    if (line === '') continue;
+    if (/^(class|def|case|module)\b/.test(line) && !/;\s*end$/.test(line)) depth++;
+    if (/\bdo(\s*\|[^|]*\|)?$/.test(line)) depth++;
+    if (line === 'end') depth--;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** Checks `snippet` is valid for its language, as far as this machine can check it. */
+function assertValid(snippet, label) {
+  assert.equal(typeof snippet.text, 'string', label);
+  assert.ok(snippet.text.trim().length > 0, `${label}: empty snippet`);
+  assert.ok(snippet.text.endsWith('\n'), `${label}: ends with a newline`);
+  switch (snippet.language) {
+    case 'json':
+      assert.doesNotThrow(() => JSON.parse(snippet.text), `${label}: JSON`);
+      break;
+    case 'shell':
+      if (hasBash) {
+        const r = spawnSync('bash', ['-n'], { input: snippet.text, encoding: 'utf8' });
+        assert.equal(r.status, 0, `${label}: bash -n: ${r.stderr}`);
+      }
+      break;
+    case 'typescript':
+      if (ts) {
+        const out = ts.transpileModule(snippet.text, { reportDiagnostics: true,
+          compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
+        assert.deepEqual(out.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')), [], `${label}: TypeScript syntax`);
+      }
+      assert.ok(balanced(snippet.text), `${label}: balanced delimiters`);
+      break;
+    case 'java':
+      assert.ok(balanced(snippet.text), `${label}: balanced delimiters`);
+      break;
+    case 'ruby':
+      assert.ok(rubyBalanced(snippet.text), `${label}: every Ruby block has its end`);
+      break;
+    default:
+      assert.fail(`${label}: unexpected language ${snippet.language}`);
+  }
+}
+
+// Per system: the lab policy's settings, translated by the system's rules, found in the snippet.
+const TRANSLATED = {
+  sqs(p, text) {
+    const t = JSON.parse(text);
+    const queue = t.Resources.OrdersQueue.Properties;
+    assert.equal(queue.RedrivePolicy.maxReceiveCount, clamp(p.maxAttempts, 1, 1000), 'maxReceiveCount = maxAttempts (1..1000)');
+    assert.equal(queue.VisibilityTimeout, Math.min(43200, seconds(p.leaseMs)), 'VisibilityTimeout = leaseMs in s (up to 12 h)');
+    const retention = p.quarantine.retentionMs === 0 ? 1209600 : clamp(seconds(p.quarantine.retentionMs), 60, 1209600);
+    assert.equal(t.Resources.OrdersDLQ.Properties.MessageRetentionPeriod, retention);
+    assert.equal(queue.FifoQueue === true, p.ordering !== 'none', 'FIFO for key and stall ordering');
+    const alarm = t.Resources.OrdersDLQDepthAlarm;
+    assert.equal(alarm?.Properties.Threshold, p.quarantine.alarmDepth === 0 ? undefined : p.quarantine.alarmDepth);
+    assert.ok(Array.isArray(t.Metadata['dlq-lab'].notes));
+  },
+  rabbitmq(p, text) {
+    const policies = [...text.matchAll(/^rabbitmqctl set_policy .* '(\{.*\})'$/gm)].map((m) => JSON.parse(m[1]));
+    assert.equal(policies[0]['delivery-limit'], p.maxAttempts - 1, 'delivery-limit = maxAttempts - 1 (it counts returns)');
+    assert.equal(policies[0]['dead-letter-exchange'], 'orders.dlx');
+    if (p.quarantine.retentionMs > 0) assert.equal(policies[1]['message-ttl'], p.quarantine.retentionMs);
+    else assert.equal(policies.length, 1);
+  },
+  sidekiq(p, text) {
+    assert.equal(number(text, /sidekiq_options retry: (\d+)/), p.maxAttempts - 1, 'retry = maxAttempts - 1 (the first run is no retry)');
+    const b = p.backoff;
+    if (b.kind === 'exponential') assert.ok(text.includes(`[${b.baseMs} * 2**count, ${b.capMs}].min`), 'the lab\'s exponential, capped');
+    if (b.kind === 'fixed') assert.match(text, new RegExp(`^\\s+${Math.max(1, seconds(b.baseMs))} # backoff fixed`, 'm'));
+    if (p.quarantine.retentionMs > 0) {
+      assert.equal(number(text, /dead_timeout_in_seconds\] = (\d+)/), seconds(p.quarantine.retentionMs));
+    }
+  },
+  bullmq(p, text) {
+    assert.equal(number(text, /^\s+attempts: (\d+),/m), p.maxAttempts, 'attempts = maxAttempts (the first run counts)');
+    assert.equal(number(text, /lockDuration: (\d+)/), p.leaseMs);
+    const b = p.backoff;
+    if (b.kind !== 'none') {
+      assert.ok(text.includes(`delay: ${b.baseMs}`) || text.includes(`${b.baseMs} * 2 ** (attemptsMade - 1)`) ||
+        text.includes(`const delay = ${b.baseMs};`), 'backoff.baseMs');
+    }
+    if (b.kind === 'exponential' && b.baseMs * 2 ** (p.maxAttempts - 2) > b.capMs) {
+      assert.ok(text.includes(`Math.min(${b.capMs}, ${b.baseMs} * 2 ** (attemptsMade - 1))`), 'a cap BullMQ lacks, in a custom strategy');
+    }
+    if (p.quarantine.retentionMs > 0) assert.equal(number(text, /removeOnFail: \{ age: (\d+) \}/), seconds(p.quarantine.retentionMs));
+    else assert.match(text, /removeOnFail: false/);
+  },
+  temporal(p, text) {
+    assert.equal(number(text, /maximumAttempts: (\d+)/), p.maxAttempts, 'maximumAttempts = maxAttempts');
+    assert.equal(number(text, /startToCloseTimeout: (\d+)/), p.leaseMs);
+    const b = p.backoff;
+    if (b.kind !== 'none') assert.equal(number(text, /initialInterval: (\d+)/), b.baseMs);
+    if (b.kind === 'exponential') {
+      assert.equal(number(text, /maximumInterval: (\d+)/), b.capMs);
+      assert.equal(number(text, /backoffCoefficient: (\d+)/), 2);
+    }
+    const never = Object.entries(p.rules).filter(([c, r]) => r.retry === 'never' && c !== 'crash');
+    for (const [c] of never) assert.match(text, new RegExp(`nonRetryableErrorTypes: \\[[^\\]]*'[A-Za-z]+Error'`), c);
+  },
+  kafka(p, text) {
+    const b = p.backoff;
+    if (p.ordering === 'none') {
+      assert.equal(number(text, /attempts = "(\d+)"/), p.maxAttempts, '@RetryableTopic attempts = maxAttempts');
+      if (b.kind !== 'none') assert.equal(number(text, /@BackOff\(delay = (\d+)/), b.baseMs);
+      if (b.kind === 'exponential') assert.equal(number(text, /maxDelay = (\d+)/), b.capMs);
+    } else if (b.kind === 'exponential') {
+      assert.equal(number(text, /new ExponentialBackOffWithMaxRetries\((\d+)\)/), p.maxAttempts - 1, 'retries = maxAttempts - 1');
+      assert.equal(number(text, /setInitialInterval\((\d+)\)/), b.baseMs);
+      assert.equal(number(text, /setMaxInterval\((\d+)\)/), b.capMs);
+    } else {
+      assert.equal(number(text, /new FixedBackOff\(\d+L, (\d+)L\)/), p.maxAttempts - 1, 'FixedBackOff retries = maxAttempts - 1');
+    }
+  },
+  pubsub(p, text) {
+    assert.equal(number(text, /--max-delivery-attempts=(\d+)/), clamp(p.maxAttempts, 5, 100), 'max-delivery-attempts = maxAttempts (5..100)');
+    assert.equal(number(text, /--ack-deadline=(\d+)/), clamp(seconds(p.leaseMs), 10, 600));
+    const b = p.backoff;
+    if (b.kind === 'none') assert.doesNotMatch(text, /--min-retry-delay/);
+    else {
+      assert.equal(number(text, /--min-retry-delay=(\d+)s/), clamp(seconds(b.baseMs), 0, 600));
+      if (b.kind === 'exponential') assert.equal(number(text, /--max-retry-delay=(\d+)s/), clamp(seconds(b.capMs), 0, 600));
+    }
+    assert.equal(text.includes('--enable-message-ordering'), p.ordering === 'key');
+  },
+  servicebus(p, text) {
+    const props = JSON.parse(text).resources[0].properties;
+    assert.equal(props.maxDeliveryCount, p.maxAttempts, 'maxDeliveryCount = maxAttempts');
+    assert.equal(props.lockDuration, `PT${Math.min(300, seconds(p.leaseMs))}S`, 'lockDuration = leaseMs (up to 5 min)');
+    assert.equal(props.requiresSession, p.ordering === 'key');
+  },
+};
+
+test('one preset per system, each with its sources, facts and a one-sentence difference', () => {
+  assert.deepEqual(SYSTEMS.map((s) => s.key), KEYS);
+  for (const s of SYSTEMS) {
+    assert.equal(typeof s.name, 'string');
+    assert.ok(s.sources.length > 0 && s.sources.every((u) => /^https:\/\/\S+$/.test(u)), s.key);
+    assert.equal(s.source, s.sources.join(' '));
+    assert.ok(s.facts.length >= 2 && s.facts.length <= 4, `${s.key}: 2-4 facts`);
+    for (const fact of s.facts) assert.ok(typeof fact === 'string' && fact.length > 0 && fact.length <= 240, `${s.key}: ${fact}`);
+    assert.ok(s.differs.length < 200, `${s.key}: differs has ${s.differs.length} characters`);
+    assert.match(s.differs, /^[A-Z].*\.$/, `${s.key}: a sentence`);
+    assert.doesNotMatch(s.differs.slice(0, -1), /[.!?](\s|$)/, `${s.key}: one sentence`);
+    assert.equal(typeof s.snippet, 'function');
+  }
+});
+
+test('every preset is accepted by the core and shares as a short link that parses back', () => {
+  for (const s of SYSTEMS) {
+    const q = lab.runScenario(s.scenario);
+    const link = lab.formatScenario(s.scenario);
+    assert.ok(link.length <= 120, `${s.key}: ${link.length} characters: ${link}`);
+    const parsed = lab.parseScenario(link);
+    assert.equal(lab.formatScenario(parsed), link, s.key);
+    assert.deepEqual(parsed.jobs.map((j) => j.id), ['a', 'b', 'c']);
+    assert.ok(parsed.world, `${s.key}: the link carries its world`);
+    const again = lab.runScenario(link);
+    assert.deepEqual(again.stats(), q.stats());
+    assert.deepEqual(again.policy(), q.policy());
+    again.dispose();
+    q.dispose();
+  }
+});
+
+test('every preset plays out: a and c complete, b is quarantined after the budget its system gives', () => {
+  const expected = {
+    sqs: { attempts: 3, reason: 'exhausted', class: 'crash' },
+    rabbitmq: { attempts: 21, reason: 'exhausted', class: 'transient' },
+    sidekiq: { attempts: 26, reason: 'exhausted', class: 'transient' },
+    bullmq: { attempts: 1, reason: 'exhausted', class: 'transient' },
+    temporal: { attempts: 1, reason: 'permanent', class: 'permanent' },
+    kafka: { attempts: 3, reason: 'exhausted', class: 'transient' },
+    pubsub: { attempts: 5, reason: 'exhausted', class: 'transient' },
+    servicebus: { attempts: 10, reason: 'exhausted', class: 'crash' },
+  };
+  for (const s of SYSTEMS) {
+    const q = lab.runScenario(s.scenario);
+    let entry = null;
+    play(q, s.scenario.world, () => { entry ??= q.quarantined()[0] ?? null; });
+    assert.deepEqual(q.completed().map((j) => j.id).sort(), ['a', 'c'], s.key);
+    assert.equal(entry?.id, 'b', s.key);
+    assert.deepEqual({ attempts: entry.attempts, reason: entry.reason, class: entry.class }, expected[s.key], s.key);
+    // A preset with the system's retention plays on until the entry's evidence is dropped.
+    const retention = s.scenario.quarantine?.retentionMs ?? 0;
+    assert.equal(q.stats().expired, retention > 0 ? 1 : 0, s.key);
+    assert.equal(q.quarantined().length, retention > 0 ? 0 : 1, s.key);
+    if (retention > 0) assert.equal(q.now(), entry.arrivedAt + retention, s.key);
+    q.dispose();
+  }
+});
+
+test('normalizePolicy resolves the class table as the core does', () => {
+  for (const [name, policy] of Object.entries({ ...POLICIES, ...Object.fromEntries(SYSTEMS.map((s) => [s.key, s.scenario])) })) {
+    const { jobs, world, ...only } = policy;
+    const q = lab.createQueue(only);
+    const n = normalizePolicy(policy);
+    const core = q.rules();
+    for (const c of lab.failureClasses) {
+      const { retry, maxAttempts, backoff, alert } = n.rules[c];
+      assert.deepEqual({ retry, maxAttempts, backoff, alert }, core[c], `${name}: ${c}`);
+    }
+    const p = q.policy();
+    for (const field of ['maxAttempts', 'backoff', 'leaseMs', 'seed', 'ordering', 'quarantine', 'unsafeQuarantineOrder']) {
+      assert.deepEqual(n[field], p[field], `${name}: ${field}`);
+    }
+    q.dispose();
+  }
+});
+
+test('snippets from each preset and three more policies are valid and carry the translated settings', () => {
+  for (const s of SYSTEMS) {
+    const policies = { [`${s.key} preset`]: s.scenario, ...POLICIES };
+    for (const [name, policy] of Object.entries(policies)) {
+      const label = `${s.key} from ${name}`;
+      const snippet = s.snippet(policy);
+      assert.deepEqual(Object.keys(snippet).sort(), ['language', 'text'], label);
+      assertValid(snippet, label);
+      const n = normalizePolicy(policy);
+      TRANSLATED[s.key](n, snippet.text);
+      assert.ok(snippet.text.includes(`maxAttempts ${n.maxAttempts}`), `${label}: names the lab's maxAttempts`);
+    }
+  }
+});
+
+test('a snippet reads a parsed link or a queue\'s policy the same as the scenario object', () => {
+  for (const s of SYSTEMS) {
+    const parsed = lab.parseScenario(lab.formatScenario(s.scenario));
+    const { jobs, world, ...only } = s.scenario;
+    const q = lab.createQueue(only);
+    const text = s.snippet(s.scenario).text;
+    assert.equal(s.snippet(parsed).text, text, `${s.key}: parsed`);
+    assert.equal(s.snippet(q.policy()).text, text, `${s.key}: q.policy()`);
+    q.dispose();
+  }
+});
+
+test('snippets say where a lab setting has no equivalent', () => {
+  const large = POLICIES['large cap'];
+  for (const s of SYSTEMS) {
+    const text = s.snippet(large).text;
+    // The teaching switch, the per-class alert and the precondition row exist only in the lab.
+    assert.match(text, /unsafeQuarantineOrder: a lab teaching switch/, s.key);
+    assert.match(text, /alert on permanent, unknown-schema/, s.key);
+    assert.match(text, /classes\.precondition \(3 attempts/, s.key);
+    assert.match(text, /ordering key/, s.key);
+    // In-range clamps are stated, not silent.
+    if (['sqs', 'pubsub'].includes(s.key)) assert.match(text, /maxAttempts 1500: /, s.key);
+    if (['sqs', 'pubsub', 'servicebus'].includes(s.key)) assert.match(text, /leaseMs 86400000: /, s.key);
+  }
+  // Lesson 1's immediate requeue: said wherever the system cannot retry at once.
+  for (const key of ['sidekiq', 'temporal']) {
+    assert.match(SYSTEMS.find((s) => s.key === key).snippet(POLICIES['lesson 1']).text, /backoff none: /, key);
+  }
+  // Jitter the system cannot draw the lab's way is named.
+  for (const key of ['sidekiq', 'temporal', 'kafka', 'pubsub']) {
+    assert.match(SYSTEMS.find((s) => s.key === key).snippet(POLICIES['exponential, full jitter']).text, /jitter full: /, key);
+  }
+});
+
+test('snippet refuses what is not a policy', () => {
+  for (const s of SYSTEMS) {
+    assert.throws(() => s.snippet(null), TypeError, s.key);
+    assert.throws(() => s.snippet({ maxAttempts: 0 }), RangeError, s.key);
+  }
+});
