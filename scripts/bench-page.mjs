@@ -88,7 +88,7 @@ async function measureSteps(browser, base, scenario, steps) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(`${base}index.html`);
+  await page.goto(`${base}playground.html`);
   await page.waitForSelector('html[data-ready="true"]');
   const loadMs = await page.evaluate(async (s) => {
     const { controller } = document.querySelector('dlq-playground');
@@ -150,7 +150,7 @@ try {
     const page = await context.newPage();
     const bodies = [];
     page.on('response', (response) => bodies.push(response.body().then((b) => b.length, () => 0)));
-    await page.goto(`${base}index.html`);
+    await page.goto(`${base}playground.html`);
     await page.waitForSelector('html[data-ready="true"]');
     interactive.push(await page.evaluate(() => performance.getEntriesByName('dlq:interactive')[0].startTime));
     if (i === 0) {

@@ -13,7 +13,7 @@ before(async () => { h = await start(); });
 after(async () => { await h?.close(); });
 
 async function open(hash = '', viewport) {
-  const opened = await openPage(h.browser, `${h.base}index.html${hash === '' ? '' : `#${hash}`}`, viewport ? { viewport } : undefined);
+  const opened = await openPage(h.browser, `${h.base}playground.html${hash === '' ? '' : `#${hash}`}`, viewport ? { viewport } : undefined);
   return { ...opened, pg: playground(opened.page) };
 }
 

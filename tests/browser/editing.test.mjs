@@ -13,7 +13,7 @@ after(async () => { await h?.close(); });
 const note = (pg) => pg.root.locator('.dlq-script-note').textContent();
 
 async function open(hash = '') {
-  const opened = await openPage(h.browser, `${h.base}index.html${hash}`);
+  const opened = await openPage(h.browser, `${h.base}playground.html${hash}`);
   return { ...opened, pg: playground(opened.page) };
 }
 
@@ -165,7 +165,7 @@ test('single-key shortcuts can be turned off in the help dialog, and the choice 
 });
 
 test('the share status follows the link: "Link copied." goes when the link changes; no link, no Copy link', async () => {
-  const opened = await openPage(h.browser, `${h.base}index.html`, {
+  const opened = await openPage(h.browser, `${h.base}playground.html`, {
     context: { permissions: ['clipboard-read', 'clipboard-write'] },
   });
   const { page } = opened;

@@ -42,14 +42,14 @@ test('the embedding example: three independent playgrounds (two custom elements,
   assert.equal(await one.step(), 1);
   await three.field('Job id').fill('report');
   await three.button('Add job').click();
-  assert.match(await three.region('Set-up').getByRole('alert').textContent(), /already given/);
-  assert.equal(await one.region('Set-up').getByRole('alert').count(), 0);
+  assert.match(await three.root.getByRole('group', { name: 'Set-up' }).getByRole('alert').textContent(), /already given/);
+  assert.equal(await one.root.getByRole('group', { name: 'Set-up' }).getByRole('alert').count(), 0);
 
   await page.waitForTimeout(120); // past the link debounce
   assert.equal(new URL(page.url()).hash, '', 'embedded playgrounds leave the address bar alone');
   // Their "Copy link" field points at the full playground page.
   const link = await one.field('Link').inputValue();
-  assert.match(link, /\/index\.html#v1;m3;/);
+  assert.match(link, /\/playground\.html#v1;m3;/);
   assert.deepEqual(problems, []);
   assert.deepEqual(dialogs, []);
   await opened.context.close();
@@ -91,7 +91,7 @@ async function openLesson(browser, url) {
 
 test('frame-ancestors (sent as a header, since a <meta> CSP cannot carry it): this origin may frame the page, another may not', async () => {
   // The header is the <meta> policy plus frame-ancestors; the <meta> leaves it out (it would be ignored there).
-  for (const file of ['index.html', 'embed.html']) {
+  for (const file of ['playground.html', 'embed.html']) {
     const response = await fetch(`${h.base}${file}`);
     assert.equal(response.headers.get('content-security-policy'), `${CONTENT_SECURITY_POLICY}; frame-ancestors 'self'`);
     const meta = (await response.text()).match(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/)[1];
@@ -101,13 +101,13 @@ test('frame-ancestors (sent as a header, since a <meta> CSP cannot carry it): th
   // Same origin: the site's own lesson page frames its copy of dist/ (served
   // with scripts/serve.mjs, so with the same header): framed and working.
   const dir = mkdtempSync(path.join(tmpdir(), 'dlq-frame-'));
-  writeFileSync(path.join(dir, 'lesson.html'), lessonPage('dlq/index.html'));
+  writeFileSync(path.join(dir, 'lesson.html'), lessonPage('dlq/playground.html'));
   symlinkSync(path.join(ROOT, 'dist'), path.join(dir, 'dlq'));
   const site = await serve({ dir });
   // Another origin (another port), with no policy of its own that could block the frame.
   const elsewhere = http.createServer((req, res) => {
     res.setHeader('Content-Type', 'text/html');
-    res.end(lessonPage(`${h.base}index.html`));
+    res.end(lessonPage(`${h.base}playground.html`));
   });
   await new Promise((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
   try {
@@ -123,7 +123,7 @@ test('frame-ancestors (sent as a header, since a <meta> CSP cannot carry it): th
     await other.page.waitForTimeout(500);
     assert.equal(await other.frame.locator('section.dlq').count(), 0, 'the playground is not shown');
     assert.equal(other.problems.length, 2, JSON.stringify(other.problems));
-    assert.equal(other.problems[0], `requestfailed: ${h.base}index.html net::ERR_BLOCKED_BY_RESPONSE`);
+    assert.equal(other.problems[0], `requestfailed: ${h.base}playground.html net::ERR_BLOCKED_BY_RESPONSE`);
     assert.match(other.problems[1], /^console\.error: Framing '.*' violates the following Content Security Policy directive: "frame-ancestors 'self'"/);
     await other.context.close();
   } finally {

@@ -68,7 +68,8 @@ export function screenshotPath(name) {
 /** Locators and readers for the playground at `index` on the page (0 = first). */
 export function playground(page, index = 0) {
   const root = page.locator('section.dlq').nth(index);
-  const region = (name) => root.getByRole('region', { name, exact: true });
+  // A panel: a region on the standalone page, a named group in an embed (only the playground is a landmark there).
+  const region = (name) => root.getByRole('region', { name, exact: true }).or(root.getByRole('group', { name, exact: true }));
   const texts = (locator) => locator.allTextContents();
   return {
     root,

@@ -24,7 +24,7 @@ for (const name of fixtures) {
   test(`fixture ${name} loads with the expected event log`, async () => {
     const link = readFileSync(path.join(FIXTURES, name), 'utf8').trim();
     const expected = readFileSync(path.join(FIXTURES, name.replace(/\.link$/, '.timeline.txt')), 'utf8').trimEnd().split('\n');
-    const opened = await openPage(h.browser, `${h.base}index.html#${link}`);
+    const opened = await openPage(h.browser, `${h.base}playground.html#${link}`);
     const pg = playground(opened.page);
     assert.equal(await opened.page.getByRole('alert').count(), 0);
     assert.deepEqual(await pg.logLines(), expected);
@@ -64,7 +64,7 @@ const BAD_LINKS = [
 
 for (const [kind, hash, message] of BAD_LINKS) {
   test(`a ${kind} link shows its alert and the default scenario`, async () => {
-    const opened = await openPage(h.browser, `${h.base}index.html${hash}`);
+    const opened = await openPage(h.browser, `${h.base}playground.html${hash}`);
     const pg = playground(opened.page);
     const alert = opened.page.getByRole('alert');
     assert.equal(await alert.count(), 1);
@@ -82,7 +82,7 @@ for (const [kind, hash, message] of BAD_LINKS) {
 }
 
 test('a bad link typed into the address bar later also alerts; a good one loads', async () => {
-  const opened = await openPage(h.browser, `${h.base}index.html`);
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
   const { page } = opened;
   const pg = playground(page);
   await page.evaluate(() => { location.hash = 'v9;m1'; });

@@ -14,7 +14,7 @@ const AB_LINK = readFileSync(path.join(FIXTURES, 'v1-ab-example.link'), 'utf8').
 const AB_TIMELINE = readFileSync(path.join(FIXTURES, 'v1-ab-example.timeline.txt'), 'utf8').trimEnd().split('\n');
 
 /** Opens a page and returns its first playground plus the problem collectors. */
-async function open(url = 'index.html', options) {
+async function open(url = 'playground.html', options) {
   const opened = await openPage(h.browser, h.base + url, options);
   return { ...opened, pg: playground(opened.page) };
 }
@@ -230,7 +230,7 @@ test('Back and Forward travel in time; a Step after Back replaces the redo tail;
 });
 
 test('the shared URL opened in a fresh browser context gives the same state (cursor included)', async () => {
-  const opened = await open('index.html', { context: { permissions: ['clipboard-read', 'clipboard-write'] } });
+  const opened = await open('playground.html', { context: { permissions: ['clipboard-read', 'clipboard-write'] } });
   const { page, pg } = opened;
   await pg.button('Replay after a fix').click();
   for (let i = 0; i < 4; i++) await pg.button('Forward').click();

@@ -40,7 +40,7 @@ async function axe(page) {
 
 for (const [name, viewport] of SIZES) {
   test(`${name} ${viewport.width}×${viewport.height}: axe clean, no horizontal overflow, screenshots saved`, async () => {
-    const opened = await openPage(h.browser, `${h.base}index.html`, { viewport });
+    const opened = await openPage(h.browser, `${h.base}playground.html`, { viewport });
     const { page } = opened;
     const pg = playground(page);
     await page.screenshot({ path: screenshotPath(`index-${name}-start`) });
@@ -73,7 +73,7 @@ for (const [name, viewport] of SIZES) {
 }
 
 test('every control named in the issue has exactly that accessible name', async () => {
-  const opened = await openPage(h.browser, `${h.base}index.html`);
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
   const pg = playground(opened.page);
   for (const name of ['Step', 'Back', 'Forward', 'Run', 'Reset', 'Add job', 'Copy link']) {
     assert.equal(await pg.button(name).count(), 1, `button "${name}"`);
@@ -94,7 +94,7 @@ test('every control named in the issue has exactly that accessible name', async 
 });
 
 test('keyboard focus is visible on controls and timeline events', async () => {
-  const opened = await openPage(h.browser, `${h.base}index.html`);
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
   const { page } = opened;
   const pg = playground(page);
   await pg.button('a/b example').focus();
@@ -163,7 +163,7 @@ test('keyboard focus is visible on controls and timeline events', async () => {
 });
 
 test('strict CSP: sent and declared, no inline script or style, no violations reported', async () => {
-  const html = readFileSync(path.join(ROOT, 'dist', 'index.html'), 'utf8') + readFileSync(path.join(ROOT, 'dist', 'embed.html'), 'utf8');
+  const html = readFileSync(path.join(ROOT, 'dist', 'playground.html'), 'utf8') + readFileSync(path.join(ROOT, 'dist', 'embed.html'), 'utf8');
   assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline <script>');
   assert.doesNotMatch(html, /<style|\sstyle=|\son[a-z]+=/i, 'no inline style or event handler attributes');
   const opened = await openPage(h.browser, null);
@@ -173,7 +173,7 @@ test('strict CSP: sent and declared, no inline script or style, no violations re
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective} ${e.blockedURI}`));
   });
-  const response = await page.goto(`${h.base}index.html`);
+  const response = await page.goto(`${h.base}playground.html`);
   await page.waitForSelector('html[data-ready="true"]');
   assert.match(response.headers()['content-security-policy'], /script-src 'self' 'wasm-unsafe-eval'/);
   const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
@@ -186,13 +186,13 @@ test('strict CSP: sent and declared, no inline script or style, no violations re
 });
 
 test('prefers-reduced-motion: no transitions; following the cursor never animates the scroll', async () => {
-  const reduced = await openPage(h.browser, `${h.base}index.html`, { reducedMotion: 'reduce' });
+  const reduced = await openPage(h.browser, `${h.base}playground.html`, { reducedMotion: 'reduce' });
   const read = (page) => page.evaluate(() => ({
     transition: getComputedStyle(document.querySelector('.dlq-ev .dlq-glyph')).transitionDuration,
     scroll: getComputedStyle(document.querySelector('.dlq-tl-scroll')).scrollBehavior,
   }));
   assert.deepEqual(await read(reduced.page), { transition: '0s', scroll: 'auto' });
-  const normal = await openPage(h.browser, `${h.base}index.html`);
+  const normal = await openPage(h.browser, `${h.base}playground.html`);
   assert.deepEqual(await read(normal.page), { transition: '0.16s', scroll: 'auto' });
   for (const o of [reduced, normal]) {
     assert.deepEqual(o.problems, []);
@@ -208,7 +208,7 @@ test('the site works under a sub-path (all URLs relative)', async () => {
   symlinkSync(path.join(ROOT, 'dist'), path.join(dir, 'lessons'));
   const server = await serve({ dir });
   try {
-    const url = `http://127.0.0.1:${server.address().port}/lessons/index.html`;
+    const url = `http://127.0.0.1:${server.address().port}/lessons/playground.html`;
     const opened = await openPage(h.browser, url);
     const pg = playground(opened.page);
     await pg.button('Step').click();

@@ -13,7 +13,7 @@ const TOO_LONG = 'x'.repeat(65537); // one byte over the core's 64 KiB error-tex
 const TOO_LONG_MESSAGE = 'Step not taken: errorText must be at most 65536 bytes, got 65537 bytes.';
 
 async function open(hash = '') {
-  const opened = await openPage(h.browser, `${h.base}index.html${hash}`);
+  const opened = await openPage(h.browser, `${h.base}playground.html${hash}`);
   return { ...opened, pg: playground(opened.page) };
 }
 

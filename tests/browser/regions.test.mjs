@@ -30,7 +30,7 @@ const at = (name, cursor) => `${link(name)};c${cursor}`;
 const grouped = (n) => new Intl.NumberFormat('en-US').format(n);
 
 async function open(hash, viewport) {
-  const opened = await openPage(h.browser, `${h.base}index.html#${hash}`, viewport ? { viewport } : {});
+  const opened = await openPage(h.browser, `${h.base}playground.html#${hash}`, viewport ? { viewport } : {});
   return { ...opened, pg: playground(opened.page) };
 }
 

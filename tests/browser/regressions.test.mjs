@@ -51,7 +51,7 @@ const tabStop = (page) => page.evaluate(() => {
 });
 
 test('timeline: one Tab stop, one Tab from "Position in script"; every Tab stop on the page has an accessible name', async () => {
-  const opened = await openPage(h.browser, `${h.base}index.html`);
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
   const { page } = opened;
   const pg = playground(page);
   await pg.button('Step').click();
@@ -98,7 +98,7 @@ test('timeline: one Tab stop, one Tab from "Position in script"; every Tab stop 
 });
 
 test('timeline: the Tab stop follows the cursor (load, Back, slider, Forward) unless focus is in the timeline', async () => {
-  const opened = await openPage(h.browser, `${h.base}index.html`);
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
   const { page } = opened;
   const pg = playground(page);
   const slider = pg.field('Position in script');
@@ -155,7 +155,7 @@ test('timeline: the Tab stop follows the cursor (load, Back, slider, Forward) un
 });
 
 test('<dlq-playground> removed before ready frees its session: wasm heap back to baseline, no listeners left', async () => {
-  const opened = await openPage(h.browser, `${h.base}index.html`);
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
   const { page } = opened;
   const cdp = await page.context().newCDPSession(page);
   const listeners = async (expression) => {
@@ -227,7 +227,7 @@ test('<dlq-playground> removed before ready frees its session: wasm heap back to
 });
 
 test('<dlq-playground>: a scenario attribute set after connect but before ready is applied', async () => {
-  const opened = await openPage(h.browser, `${h.base}index.html`);
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
   const { page } = opened;
   const result = await page.evaluate(async () => {
     const el = document.createElement('dlq-playground');
@@ -272,7 +272,7 @@ const LONG_IDS = {
 
 for (const [name, viewport] of SIZES) {
   test(`${name} ${viewport.width}×${viewport.height}: long ids wrap in the cards, the Replay button stays inside; lane labels stay distinct`, async () => {
-    const opened = await openPage(h.browser, `${h.base}index.html`, { viewport });
+    const opened = await openPage(h.browser, `${h.base}playground.html`, { viewport });
     const { page } = opened;
     const pg = playground(page);
     await load(page, LONG_IDS);
@@ -338,7 +338,7 @@ for (const [name, viewport] of SIZES) {
 }
 
 test('Event log: "Show all events", then "Show latest only" returns to the latest 200; lines are appended, not rebuilt', async () => {
-  const opened = await openPage(h.browser, `${h.base}index.html`);
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
   const { page } = opened;
   const pg = playground(page);
   const log = pg.region('Event log');
@@ -383,7 +383,7 @@ test('Event log: "Show all events", then "Show latest only" returns to the lates
 
 for (const [name, viewport] of SIZES) {
   test(`${name}: every button's label and key badge keep their padding (Forward F)`, async () => {
-    const opened = await openPage(h.browser, `${h.base}index.html`, { viewport });
+    const opened = await openPage(h.browser, `${h.base}playground.html`, { viewport });
     const { page } = opened;
     const insets = await page.evaluate(() => [...document.querySelectorAll('section.dlq .dlq-btn')]
       .filter((b) => b.offsetParent !== null)

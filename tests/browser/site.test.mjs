@@ -26,7 +26,7 @@ test('dist/ layout: the documented entry points exist, each page preloads files 
   for (const file of ['src/main.mjs', 'src/playground.mjs', 'src/url.mjs', 'wasm/index.mjs', 'wasm/index.d.ts', 'wasm/gen/dlq_core.wasm']) {
     assert.ok(existsSync(path.join(DIST, file)), `dist/${file}`);
   }
-  for (const page of ['index.html', 'embed.html']) {
+  for (const page of ['playground.html', 'embed.html']) {
     const links = preloads(readFileSync(path.join(DIST, page), 'utf8'));
     assert.ok(links.includes('./wasm/gen/dlq_core.wasm'), `${page} preloads the .wasm`);
     assert.ok(links.includes('./wasm/index.mjs'), `${page} preloads the JS API`);
@@ -46,11 +46,11 @@ test('a cold load fetches each file once (every preload is used), and src/playgr
   const { page } = opened;
   const requests = [];
   page.on('request', (request) => requests.push(new URL(request.url()).pathname));
-  await page.goto(`${h.base}index.html`);
+  await page.goto(`${h.base}playground.html`);
   await page.waitForSelector('html[data-ready="true"]');
   const fetched = requests.filter((p) => p !== '/favicon.svg');
   assert.deepEqual(fetched.filter((p, i) => fetched.indexOf(p) !== i), [], 'no file is fetched twice (a preload that is not used is fetched again)');
-  const links = preloads(readFileSync(path.join(DIST, 'index.html'), 'utf8')).map((href) => href.slice(1));
+  const links = preloads(readFileSync(path.join(DIST, 'playground.html'), 'utf8')).map((href) => href.slice(1));
   for (const link of links) assert.ok(fetched.includes(link), `${link} is fetched`);
 
   const shared = await page.evaluate(async () => {
@@ -82,7 +82,7 @@ test('the plain modules in web/src work unbundled (DLQ_BUNDLE=0 writes that site
   assert.ok(existsSync(path.join(out, 'src', 'model.mjs')), 'the source modules are copied as they are');
   const server = await serve({ dir: out });
   try {
-    for (const file of ['index.html', 'embed.html']) {
+    for (const file of ['playground.html', 'embed.html']) {
       const opened = await openPage(h.browser, `http://127.0.0.1:${server.address().port}/${file}`);
       const pg = playground(opened.page);
       await pg.button('Step').click();

@@ -13,7 +13,7 @@ before(async () => { h = await start(); });
 after(async () => { await h?.close(); });
 
 async function open(hash = '', options) {
-  const opened = await openPage(h.browser, `${h.base}index.html${hash}`, options);
+  const opened = await openPage(h.browser, `${h.base}playground.html${hash}`, options);
   return { ...opened, pg: playground(opened.page) };
 }
 
@@ -118,7 +118,7 @@ test('an in-page anchor (#section-2) is not a scenario: no alert, the state stay
   await page.waitForFunction(() => location.hash.endsWith(';c2'));
 
   // Opened with an anchor: the default scenario, no alert; the fragment gets its link.
-  const fresh = await openPage(h.browser, `${h.base}index.html#section-2`);
+  const fresh = await openPage(h.browser, `${h.base}playground.html#section-2`);
   const again = playground(fresh.page);
   assert.equal(await fresh.page.getByRole('alert').count(), 0);
   assert.deepEqual(await again.ids('Ready'), ['a', 'b']);

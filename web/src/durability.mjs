@@ -45,7 +45,12 @@ export function snapshotDialog(idPrefix) {
 }
 
 /** The crash dialog. onUnsafe(on) switches the policy's order (the page replays the script). */
-export function crashDialog(idPrefix, { lab, onUnsafe }) {
+/**
+ * onUnsafe(on) switches the policy's unsafe order (true if the journal changed);
+ * onRecovered(queue) receives each recovery the reader runs (and owns that queue:
+ * it disposes it).
+ */
+export function crashDialog(idPrefix, { lab, onUnsafe, onRecovered }) {
   const id = `${idPrefix}-crash`;
   const list = h('ol', { class: 'dlq-journal', id: `${id}-list`, tabindex: 0 });  // it scrolls: reachable by keyboard
   const k = h('input', { type: 'range', id: `${id}-k`, class: 'dlq-scrub', min: 1, max: 1, value: 1, step: 1 });
@@ -87,9 +92,11 @@ export function crashDialog(idPrefix, { lab, onUnsafe }) {
           `in flight ${r.queue.leased().map((j) => `"${j.id}"`).join(', ') || 'none'}; ` +
           `quarantine ${r.queue.quarantined().map((j) => `"${j.id}"`).join(', ') || 'none'}; ` +
           `completed ${r.queue.completed().map((j) => `"${j.id}"`).join(', ') || 'none'}.`));
-    } finally {
+    } catch (error) {
       r.queue.dispose();
+      throw error;
     }
+    onRecovered(r.queue);
   };
 
   k.addEventListener('input', mark);
@@ -131,6 +138,12 @@ export function crashDialog(idPrefix, { lab, onUnsafe }) {
   dialog.alert = alert;
   /** Moves to the first write where a crash loses or doubles a job, and shows that recovery. */
   dialog.findFirst = () => find.click();
+  /** Shows the recovery after write `after` (clamped to the journal). */
+  dialog.crashAt = (after) => {
+    k.value = String(Math.min(Math.max(1, after), journal.length));
+    mark();
+    show();
+  };
   /** Opens on the queue at the cursor: its journal since creation. */
   dialog.show = (current) => {
     session = current;

@@ -1,10 +1,16 @@
 // <dlq-playground scenario="v1;…" sync-url label="…">: the custom element
 // wrapper around mount(). Each element has its own session. Only an element
 // with `sync-url` reads and writes location.hash (give it to one per page).
+// An author chooses what it shows with features, panels, presets, locked,
+// heading-level and compact (embed-options.mjs; docs/embedding.md), and may put
+// per-step captions in a child <ol class="dlq-captions"> (read before mounting:
+// without JavaScript they stay as a plain list). A bad attribute is named in the
+// element instead of a playground.
 // `el.ready` resolves to the controller once the core is loaded and drawn (to
 // null if the element was removed before that: its session is freed at once).
 import { mount } from './playground.mjs';
 import { h } from './dom.mjs';
+import { optionsFromAttributes } from './embed-options.mjs';
 
 export class DlqPlaygroundElement extends HTMLElement {
   static observedAttributes = ['scenario'];
@@ -22,6 +28,7 @@ export class DlqPlaygroundElement extends HTMLElement {
     if (this.#ready) return;
     const scenario = this.getAttribute('scenario');
     const ready = mount(this, {
+      ...optionsFromAttributes(this),
       scenario: scenario ?? undefined,
       syncUrl: this.hasAttribute('sync-url'),
       linkBase: this.getAttribute('link-base') ?? undefined,

@@ -12,6 +12,7 @@ import { PRESETS, CAPSTONE_PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
 import { advancedSetup, behaviourFromFields, BEHAVIOURS } from './setup-advanced.mjs';
 import { crashDialog, snapshotDialog } from './durability.mjs';
 import { linkFromHash, isScenarioLink, linkErrorMessage, urlFor } from './url.mjs';
+import { embedOptions, setHeadingLevel } from './embed-options.mjs';
 
 const OUTCOMES = [['success', 'Success', '1'], ['transient', 'Transient failure', '2'], ['permanent', 'Permanent failure', '3'],
   ['undeserializable', 'Undeserializable', '4'], ['unknown-schema', 'Unknown schema', '5'], ['precondition', 'Precondition failed', '6']];
@@ -62,14 +63,26 @@ function fieldError(input, alert, message) {
  * options.syncUrl   read the scenario from location.hash and keep the hash up to date
  *                   (one playground per page should do this); also enables page-wide shortcuts
  * options.linkBase  the page "Copy link" points at (default: the hash's page when syncUrl,
- *                   else this site's index.html)
+ *                   else this site's playground.html)
  * options.label     accessible name of the playground (default "Dead-letter queue playground")
- * Resolves to a controller: { element, session, load(scenario), link(), destroy() }.
+ * What an embed shows (embed-options.mjs checks them; a bad one rejects, named):
+ * options.features  'all' (default: lesson 1, the rest once a scenario uses it), 'basic'
+ *                   (lesson 1 only) or a list of clock classes ordering operator durability world
+ * options.panels    a list of setup presets controls state timeline log link (default: all)
+ * options.presets   'all', 'none' or a list of preset keys
+ * options.locked    a read-only walkthrough: Back, Forward, Run and the script's position only
+ * options.headingLevel  2 (default) to 5: the panels' heading level
+ * options.compact   a shorter playground
+ * options.captions  caption i is shown (in the Why line) at script position i
+ * Resolves to a controller: { element, session, load(scenario), loadOrAlert(scenario), link(),
+ * checkGoal(goal), restore(), run(), toEnd(), crashAt(write), destroy() }. It dispatches 'dlq-change' on `element`
+ * after every change it draws (detail: { cursor, length, stats }, stats as queue.stats()).
  */
 export async function mount(element, options = {}) {
   ensureStylesheet(element.ownerDocument);
+  const embed = embedOptions(options, ALL_PRESETS.map((p) => p.key));  // a bad option rejects before the core loads
   const lab = await loadLab();
-  return new Playground(element, lab, options);
+  return new Playground(element, lab, options, embed);
 }
 
 class Playground {
@@ -84,13 +97,18 @@ class Playground {
   #listeners = [];
   #ui = {};
 
-  constructor(element, lab, options) {
+  #embed;
+  #recovered = null;  // the queue the Crash and restart dialog last recovered, until the next change
+
+  constructor(element, lab, options, embed) {
     this.#lab = lab;
     this.#options = options;
+    this.#embed = embed;
     this.element = element;
     const id = uid('dlq');
     this.#ui.id = id;
     const root = this.#build(id, options.label ?? 'Dead-letter queue playground');
+    this.#applyEmbed(root);
     element.replaceChildren(root);
     this.root = root;
 
@@ -162,8 +180,46 @@ class Playground {
     return this.#lab.formatScenario(this.session.scenario);
   }
 
+  /**
+   * Checks a declarative goal (docs/goals.md) against the state shown: the queue
+   * at the cursor, or the queue a crash and restart just recovered. The core
+   * parses and evaluates it; a bad goal throws its refusal.
+   */
+  checkGoal(goal) {
+    const queue = this.#recovered ?? this.session.queue;
+    return { ...queue.checkGoal(goal), recovered: this.#recovered !== null };
+  }
+
+  /** Loads the scenario this playground was given (options.scenario) again, set-up and script. */
+  restore() {
+    if (this.#options.scenario === undefined) return;
+    this.#pause();
+    this.loadOrAlert(this.#options.scenario);
+  }
+
+  /** Plays the script from the cursor (as the Run button does). */
+  run() {
+    if (!this.#runTimer) this.#toggleRun();
+  }
+
+  /** Moves to the end of the script at once. */
+  toEnd() {
+    this.#navigate(this.session.length);
+  }
+
+  /**
+   * Opens Crash and restart and shows the recovery after write `after` of the
+   * journal, or (null) after the write that matters (Find the write that matters).
+   */
+  crashAt(after = null) {
+    this.#showCrash();
+    if (after === null) this.#dialog('crash').findFirst();
+    else this.#dialog('crash').crashAt(after);
+  }
+
   destroy() {
     this.#pause();
+    this.#setRecovered(null);
     this.#ui.help.release();
     clearTimeout(this.#urlTimer);
     this.#urlTimer = 0;
@@ -200,13 +256,14 @@ class Playground {
       type: 'button', class: 'dlq-btn dlq-chip', title: p.summary, 'aria-keyshortcuts': p.key.toUpperCase(),
       onclick: () => this.#preset(p.key),
     }, p.name, kbd(p.key.toUpperCase()));
-    const presets = h('div', { class: 'dlq-presets', role: 'group', 'aria-labelledby': `${id}-presets` },
-      h('span', { class: 'dlq-label', id: `${id}-presets` }, 'Presets'), PRESETS.map(chip));
-    const capstonePresets = h('div', { class: 'dlq-presets dlq-presets-capstone', role: 'group', 'aria-labelledby': `${id}-presets2` },
-      h('span', { class: 'dlq-label', id: `${id}-presets2` }, 'Capstone'), CAPSTONE_PRESETS.map(chip));
+    const offered = (p) => this.#embed.presets === null || this.#embed.presets.has(p.key);
+    const presets = ui.presets = h('div', { class: 'dlq-presets', role: 'group', 'aria-labelledby': `${id}-presets` },
+      h('span', { class: 'dlq-label', id: `${id}-presets` }, 'Presets'), PRESETS.filter(offered).map(chip));
+    const capstonePresets = ui.capstonePresets = h('div', { class: 'dlq-presets dlq-presets-capstone', role: 'group', 'aria-labelledby': `${id}-presets2` },
+      h('span', { class: 'dlq-label', id: `${id}-presets2` }, 'Capstone'), CAPSTONE_PRESETS.filter(offered).map(chip));
     ui.linkField = h('input', { type: 'text', readonly: true, id: `${id}-link`, class: 'dlq-input dlq-link', spellcheck: 'false' });
     ui.shareStatus = h('span', { class: 'dlq-share-status', role: 'status' });
-    const share = h('div', { class: 'dlq-share' },
+    const share = ui.share = h('div', { class: 'dlq-share' },
       h('label', { for: `${id}-link`, class: 'dlq-label' }, 'Link'), ui.linkField,
       ui.copy = h('button', { type: 'button', class: 'dlq-btn', onclick: () => this.#copyLink() }, 'Copy link'),
       ui.shareStatus);
@@ -227,13 +284,13 @@ class Playground {
       ui.outcomes[i], h('span', {}, name), kbd(key));
     // The capstone's three failures show once a scenario (or the Advanced set-up) uses the capstone.
     ui.moreOutcomes = h('div', { class: 'dlq-more-outcomes' }, OUTCOMES.slice(3).map((o, i) => radio(o, i + 3)));
-    const outcome = h('fieldset', { class: 'dlq-outcome' }, h('legend', {}, 'Outcome'),
+    const outcome = ui.outcome = h('fieldset', { class: 'dlq-outcome' }, h('legend', {}, 'Outcome'),
       OUTCOMES.slice(0, 3).map(radio), ui.moreOutcomes);
     ui.errorText = h('input', { type: 'text', id: `${id}-err`, class: 'dlq-input', placeholder: 'e.g. db timeout', autocomplete: 'off', 'aria-describedby': `${id}-err-hint` });
     ui.stepAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true, id: `${id}-step-err` });
     // The alert is about the text that was refused: editing it clears the alert.
     ui.errorText.addEventListener('input', () => fieldError(ui.errorText, ui.stepAlert, null));
-    const errorField = h('div', { class: 'dlq-field' },
+    const errorField = ui.errorField = h('div', { class: 'dlq-field' },
       h('div', { class: 'dlq-label-row' }, h('label', { for: `${id}-err` }, 'Error text'),
         h('span', { class: 'dlq-hint', id: `${id}-err-hint` }, 'optional, for failures')), ui.errorText, ui.stepAlert);
     ui.step = h('button', { type: 'button', class: 'dlq-btn dlq-primary', 'aria-keyshortcuts': 'S', onclick: () => this.#step() }, 'Step', kbd('S'));
@@ -250,6 +307,9 @@ class Playground {
       if (kind === 'play') this.#togglePlay(); else this.#run();
     });
     ui.reset = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'R', onclick: () => this.#reset() }, 'Reset', kbd('R'));
+    // Embeds: back to the scenario the author gave, whatever the reader changed.
+    ui.restore = h('button', { type: 'button', class: 'dlq-btn dlq-restore', hidden: this.#options.scenario === undefined || this.#options.syncUrl,
+      onclick: () => this.restore() }, 'Restore lesson scenario');
     ui.scrub = h('input', { type: 'range', id: `${id}-scrub`, min: 0, max: 0, value: 0, step: 1, class: 'dlq-scrub' });
     ui.scrub.addEventListener('input', () => this.#navigate(Number(ui.scrub.value)));
     ui.position = h('output', { for: `${id}-scrub`, class: 'dlq-position' });
@@ -270,12 +330,12 @@ class Playground {
     ui.clock = h('div', { class: 'dlq-group dlq-clock-group', role: 'group', 'aria-labelledby': `${id}-clock-h` },
       h('h3', { id: `${id}-clock-h` }, 'Clock and workers'),
       h('div', { class: 'dlq-buttons' },
-        button(['Lease', kbd('L')], () => this.#act({ type: 'lease' }, 'Lease'), { 'aria-keyshortcuts': 'L' }),
-        button(['Next event', kbd('N')], () => this.#nextEvent(), { 'aria-keyshortcuts': 'N' }), ui.play),
-      h('div', { class: 'dlq-inline' },
+        ui.leaseButton = button(['Lease', kbd('L')], () => this.#act({ type: 'lease' }, 'Lease'), { 'aria-keyshortcuts': 'L' }),
+        ui.nextButton = button(['Next event', kbd('N')], () => this.#nextEvent(), { 'aria-keyshortcuts': 'N' }), ui.play),
+      ui.settleRow = h('div', { class: 'dlq-inline' },
         h('label', { for: `${id}-token`, class: 'dlq-label' }, 'In flight'), ui.settleToken,
         button('Settle', () => this.#settle()), button('Crash worker', () => this.#crashWorker())),
-      h('div', { class: 'dlq-inline' },
+      ui.advanceRow = h('div', { class: 'dlq-inline' },
         h('label', { for: `${id}-adv`, class: 'dlq-label' }, 'Advance by (ms)'), ui.advanceMs,
         button('Advance', () => this.#advanceBy())),
       ui.clockAlert);
@@ -290,20 +350,20 @@ class Playground {
       h('div', { class: 'dlq-inline' }, h('label', { for: `${id}-opid`, class: 'dlq-label' }, 'Job to replay'), ui.opId,
         button('Replay', () => this.#replay(ui.opId.value.trim(), { fromField: true }))),
       ui.opMore = h('div', { class: 'dlq-op-more' },
-      h('div', { class: 'dlq-inline' }, h('label', { for: `${id}-opkey`, class: 'dlq-label' }, 'Key to release'), ui.opKey,
+      ui.releaseRow = h('div', { class: 'dlq-inline' }, h('label', { for: `${id}-opkey`, class: 'dlq-label' }, 'Key to release'), ui.opKey,
         button('Release key', () => this.#act({ type: 'releaseKey', key: ui.opKey.value }, 'Release key', ui.opAlert,
           `No quarantined job holds key "${ui.opKey.value}": nothing to release.`))),
-      h('div', { class: 'dlq-inline' }, h('label', { for: `${id}-opmax`, class: 'dlq-label' }, 'Redrive up to'), ui.opMax,
+      ui.redriveRow = h('div', { class: 'dlq-inline' }, h('label', { for: `${id}-opmax`, class: 'dlq-label' }, 'Redrive up to'), ui.opMax,
         button('Redrive', () => this.#act({ type: 'redrive', max: ui.opMax.valueAsNumber }, 'Redrive', ui.opAlert,
           'The quarantine is empty: nothing to redrive.'))),
-      h('div', { class: 'dlq-buttons' },
+      ui.durabilityRow = h('div', { class: 'dlq-buttons' },
         button('Snapshot', () => this.#showSnapshot()),
         button('Crash and restart…', () => this.#showCrash()))),
       ui.opAlert);
-    const controls = h('section', { class: 'dlq-panel dlq-controls', 'aria-labelledby': `${id}-controls-h` },
+    const controls = ui.controls = h('section', { class: 'dlq-panel dlq-controls', 'aria-labelledby': `${id}-controls-h` },
       h('div', { class: 'dlq-panel-head' }, h('h2', { id: `${id}-controls-h` }, 'Step controls')),
       outcome, errorField,
-      h('div', { class: 'dlq-buttons dlq-nav' }, ui.step, ui.back, ui.forward, ui.reset),
+      h('div', { class: 'dlq-buttons dlq-nav' }, ui.step, ui.back, ui.forward, ui.reset, ui.restore),
       h('div', { class: 'dlq-buttons dlq-play' }, ui.run,
         h('label', { for: `${id}-speed`, class: 'dlq-label' }, 'Speed'), ui.speed, ui.undo, ui.runStatus),
       ui.clock, ui.operator,
@@ -323,17 +383,17 @@ class Playground {
     ui.behaviourArg = h('input', { type: 'text', id: `${id}-beharg`, class: 'dlq-input dlq-narrow2', autocomplete: 'off', spellcheck: 'false',
       'aria-describedby': `${id}-beharg-hint` });
     ui.jobExtra = h('div', { class: 'dlq-setup-row dlq-job-extra' },
-      h('div', { class: 'dlq-field' }, h('label', { for: `${id}-jobkey` }, 'Key'), ui.jobKey),
-      h('div', { class: 'dlq-field' }, h('label', { for: `${id}-beh` }, 'Behaviour'), ui.behaviour),
-      h('div', { class: 'dlq-field' }, h('label', { for: `${id}-beharg` }, 'Behaviour detail'), ui.behaviourArg),
-      h('p', { class: 'dlq-hint dlq-basis' , id: `${id}-beharg-hint` },
+      ui.keyField = h('div', { class: 'dlq-field' }, h('label', { for: `${id}-jobkey` }, 'Key'), ui.jobKey),
+      ui.behaviourFields = h('div', { class: 'dlq-field' }, h('label', { for: `${id}-beh` }, 'Behaviour'), ui.behaviour),
+      ui.behaviourDetail = h('div', { class: 'dlq-field' }, h('label', { for: `${id}-beharg` }, 'Behaviour detail'), ui.behaviourArg),
+      ui.behaviourHint = h('p', { class: 'dlq-hint dlq-basis' , id: `${id}-beharg-hint` },
         'Behaviour detail: n for flaky and crashes, T in ms for precondition, letters s t p u v q c for a script. ' +
         'Behaviours play with Play, or with Run past the script.'));
     for (const input of [ui.jobId, ui.payload, ui.jobKey, ui.behaviourArg]) {
       input.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.#addJob(); });
     }
-    const setup = h('section', { class: 'dlq-panel dlq-setup', 'aria-labelledby': `${id}-setup-h` },
-      h('div', { class: 'dlq-panel-head' }, h('h2', { id: `${id}-setup-h` }, 'Set-up'), share, helpButton),
+    const setup = ui.setup = h('section', { class: 'dlq-panel dlq-setup', 'aria-labelledby': `${id}-setup-h` },
+      ui.setupHead = h('div', { class: 'dlq-panel-head' }, h('h2', { id: `${id}-setup-h` }, 'Set-up'), share, helpButton),
       presets,
       h('div', { class: 'dlq-setup-row' },
         h('div', { class: 'dlq-field' }, h('label', { for: `${id}-max` }, 'Max attempts'), ui.maxAttempts),
@@ -347,13 +407,27 @@ class Playground {
       (ui.advanced = advancedSetup(id, {
         onPolicy: (changes, alert) => this.#setPolicy(changes, alert),
         onWorld: (world, alert) => this.#setWorld(world, alert),
-        onOpen: () => this.#render(),
+        onOpen: () => {
+          // Built when first opened: its headings follow the embed's level then.
+          if (!ui.advanced.element.dataset.levelled) {
+            ui.advanced.element.dataset.levelled = 'true';
+            if (this.#embed.headingLevel !== 2) {
+              for (const h3 of ui.advanced.element.querySelectorAll('h3')) {
+                const next = h(`h${this.#embed.headingLevel + 1}`, {}, ...h3.childNodes);
+                h3.replaceWith(next);
+              }
+            }
+          }
+          this.#render();
+        },
       })).element);
 
     // Why, timeline, state, log
     ui.whyMeta = h('span', { class: 'dlq-why-meta' });
     ui.whyText = h('span', { class: 'dlq-why-text' });
-    ui.why = h('p', { class: 'dlq-why', role: 'status' }, h('span', { class: 'dlq-why-label' }, 'Why'), ui.whyMeta, ui.whyText,
+    // An author's caption for this position of the script (options.captions): in the Why line's live region.
+    ui.caption = h('span', { class: 'dlq-caption', hidden: true });
+    ui.why = h('p', { class: 'dlq-why', role: 'status' }, ui.caption, h('span', { class: 'dlq-why-label' }, 'Why'), ui.whyMeta, ui.whyText,
       ui.scriptNote);
     // A refused action that has no field of its own (replay, remove, moving the cursor, a preset).
     ui.actionAlert = h('p', { class: 'dlq-field-error dlq-action-error', role: 'alert', hidden: true });
@@ -369,6 +443,76 @@ class Playground {
           this.timeline.element, this.states.element, this.log.element)),
       ui.bar = this.#phoneBar(),
       ui.help);
+  }
+
+  /**
+   * What the author chose to show (options.panels, presets, locked, compact,
+   * headingLevel), applied once to the built DOM. The capabilities (features) are
+   * applied on every draw, in #render, as they may depend on the scenario.
+   */
+  #applyEmbed(root) {
+    const ui = this.#ui;
+    const { panels, locked, compact, headingLevel } = this.#embed;
+    const setupBody = [...ui.setup.children].filter((c) => c !== ui.setupHead && c !== ui.presets && c !== ui.capstonePresets);
+    const editable = panels.has('setup') && !locked;
+    for (const child of setupBody) if (!editable) child.hidden = true;
+    this.#setupShown = editable;
+    const presetsShown = panels.has('presets') && !locked;
+    ui.presets.hidden = !presetsShown || ui.presets.querySelectorAll('button').length === 0;
+    ui.capstonePresets.hidden = !presetsShown || ui.capstonePresets.querySelectorAll('button').length === 0;
+    ui.share.hidden = !panels.has('link');
+    // The set-up panel goes when nothing in it is shown (the help stays on "?").
+    if (!editable && ui.presets.hidden && ui.capstonePresets.hidden && ui.share.hidden) ui.setup.hidden = true;
+    ui.controls.hidden = !panels.has('controls');
+    this.states.element.hidden = !panels.has('state');
+    this.timeline.element.hidden = !panels.has('timeline');
+    this.log.element.hidden = !panels.has('log');
+    if (locked) {
+      // A walkthrough: the script's own steps only (Back, Forward, Run, its position).
+      root.classList.add('is-locked');
+      for (const el of [ui.outcome, ui.errorField, ui.step, ui.clock, ui.operator]) el.hidden = true;
+      ui.bar.querySelector('.dlq-primary').hidden = true;
+    }
+    if (!this.#options.syncUrl) {
+      // Several playgrounds on one page: only each playground is a landmark (by its
+      // label); its panels are named groups, so the page has no two landmarks alike.
+      for (const section of root.querySelectorAll('section[aria-labelledby]')) section.setAttribute('role', 'group');
+    }
+    root.classList.toggle('is-compact', compact);
+    root.classList.toggle('no-controls', !panels.has('controls'));
+    setHeadingLevel(root, headingLevel);
+  }
+
+  #setupShown = true;
+
+  /** Shows the capabilities the embed's features (or, by default, the scenario) call for. */
+  #showFeatures() {
+    const ui = this.#ui;
+    const { features, locked } = this.#embed;
+    const advanced = this.session.isAdvanced || ui.advanced.open;
+    const has = (f) => (features === null ? advanced : features.has(f));
+    const show = (el, visible) => { if (el.hidden === visible) el.hidden = !visible; };
+    show(ui.moreOutcomes, has('classes'));
+    const clock = has('clock');
+    show(ui.clock, !locked && (clock || has('world')));
+    for (const el of [ui.leaseButton, ui.nextButton, ui.settleRow, ui.advanceRow]) show(el, clock);
+    show(ui.play, has('world'));
+    show(ui.operator, !locked);
+    show(ui.opMore, has('ordering') || has('operator') || has('durability'));
+    show(ui.releaseRow, has('ordering'));
+    show(ui.redriveRow, has('operator'));
+    show(ui.durabilityRow, has('durability'));
+    show(ui.jobExtra, this.#setupShown && (has('ordering') || has('world')));
+    show(ui.keyField, has('ordering'));
+    for (const el of [ui.behaviourFields, ui.behaviourDetail, ui.behaviourHint]) show(el, has('world'));
+    show(ui.advanced.element, this.#setupShown && (features === null || ['clock', 'classes', 'ordering', 'world', 'durability'].some((f) => features.has(f))));
+    return clock || has('world') || has('ordering') || has('operator') || has('durability') || has('classes');
+  }
+
+  /** Keeps (or drops, with null) the queue a crash and restart recovered; goals are checked on it meanwhile. */
+  #setRecovered(queue) {
+    if (this.#recovered && this.#recovered !== queue) this.#recovered.dispose();
+    this.#recovered = queue;
   }
 
   #syncedGeneration = -1;
@@ -636,7 +780,14 @@ class Playground {
     if (ui[which] === null) {
       const id = this.#ui.id;
       ui[which] = which === 'snapshot' ? snapshotDialog(id)
-        : crashDialog(id, { lab: this.#lab, onUnsafe: (on) => this.#setPolicy({ unsafeQuarantineOrder: on }, ui.crash.alert) });
+        : crashDialog(id, {
+          lab: this.#lab,
+          onUnsafe: (on) => this.#setPolicy({ unsafeQuarantineOrder: on }, ui.crash.alert),
+          onRecovered: (queue) => {
+            this.#setRecovered(queue);
+            this.#render({ recovery: true });
+          },
+        });
       this.root.append(ui[which]);
     }
     return ui[which];
@@ -829,8 +980,11 @@ class Playground {
     if (this.#ui.help.open || !this.#keys) return;
     const command = commandFor(e);
     if (!command) return;
-    e.preventDefault();
     const [name, arg] = command.split(':');
+    // A locked walkthrough moves along its script only; an embed offers only its presets.
+    if (this.#embed.locked && !['back', 'forward', 'run', 'help'].includes(name)) return;
+    if (name === 'preset' && !(this.#embed.panels.has('presets') && (this.#embed.presets === null || this.#embed.presets.has(arg)))) return;
+    e.preventDefault();
     switch (name) {
       case 'step': this.#step(); break;
       case 'back': this.#navigate(this.session.cursor - 1); break;
@@ -851,7 +1005,7 @@ class Playground {
   // ---- drawing --------------------------------------------------------------
 
   /** Brings every view up to date with the session; only what changed is touched. */
-  #render({ notice } = {}) {
+  #render({ notice, recovery = false } = {}) {
     const { session } = this;
     const ui = this.#ui;
     ui.actionAlert.hidden = true; // a refusal holds until the next change is drawn
@@ -861,7 +1015,7 @@ class Playground {
     const stats = session.queue.stats();
     this.timeline.sync(session.events, dirty, applied, stats.step, stats.now);
     this.log.sync(session.events, dirty, applied);
-    this.states.sync(session.queue, stats, (jobId) => session.isRemovable(jobId), { clock: this.timeline.usesClock });
+    this.states.sync(session.queue, stats, (jobId) => this.#setupShown && session.isRemovable(jobId), { clock: this.timeline.usesClock });
 
     const { cursor, length } = session;
     ui.back.setAttribute('aria-disabled', String(cursor === 0));
@@ -905,12 +1059,13 @@ class Playground {
     ui.undo.hidden = !(dropped && session.canUndo);
     ui.barText.textContent = `${ui.whyText.textContent} ${ui.scriptNote.textContent}`.trim();
 
-    // The capstone's controls, shown once the scenario (or the reader, opening Advanced) uses them.
-    const advanced = session.isAdvanced || ui.advanced.open;
-    ui.moreOutcomes.hidden = !advanced;
-    ui.clock.hidden = !advanced;
-    ui.opMore.hidden = !advanced;
-    ui.jobExtra.hidden = !advanced;
+    const captions = this.#embed.captions;
+    const caption = captions?.[Math.min(cursor, captions.length - 1)] ?? '';
+    if (ui.caption.textContent !== caption) ui.caption.textContent = caption;
+    if (ui.caption.hidden !== (caption === '')) ui.caption.hidden = caption === '';
+
+    // The capstone's controls: the embed's features, or once the scenario (or the reader, opening Advanced) uses them.
+    const advanced = this.#showFeatures();
     // The policy and the world change only when the session loads: redraw them then.
     if (this.#syncedGeneration !== session.generation) {
       this.#syncedGeneration = session.generation;
@@ -918,6 +1073,10 @@ class Playground {
     }
     if (advanced) this.#syncLeases();
     this.#scheduleLink();
+    if (!recovery) this.#setRecovered(null);  // a change after a crash and restart: the live queue is the state again
+    this.element.dispatchEvent(new CustomEvent('dlq-change', {
+      detail: { cursor, length, stats, recovered: this.#recovered !== null },
+    }));
   }
 
   // ---- link -----------------------------------------------------------------
@@ -941,7 +1100,7 @@ class Playground {
   }
 
   #linkUrl(link) {
-    const base = this.#options.linkBase ?? (this.#options.syncUrl ? location.href : new URL('../index.html', import.meta.url).href);
+    const base = this.#options.linkBase ?? (this.#options.syncUrl ? location.href : new URL('../playground.html', import.meta.url).href);
     return urlFor(base, link);
   }
 

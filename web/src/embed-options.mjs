@@ -1,0 +1,123 @@
+// What an author chooses for one embedded playground (attributes of
+// <dlq-playground>, or mount() options): the controls and panels shown, the
+// presets offered, a locked walkthrough, the heading level, a compact height and
+// per-step captions. Parsed and checked here, once; a bad value is refused with
+// a message that names the option, what it takes and what it got.
+
+/** Capabilities beyond lesson 1, each with the controls it brings. */
+export const FEATURES = ['clock', 'classes', 'ordering', 'operator', 'durability', 'world'];
+/** The parts of a playground an author can show or leave out. */
+export const PANELS = ['setup', 'presets', 'controls', 'state', 'timeline', 'log', 'link'];
+
+export class EmbedOptionError extends Error {
+  constructor(option, expected, got) {
+    super(`${option}: expected ${expected}, got ${JSON.stringify(got)}`);
+    this.name = 'EmbedOptionError';
+    this.option = option;
+  }
+}
+
+const words = (value) => String(value).trim().split(/[\s,]+/).filter((w) => w !== '');
+
+/**
+ * features: 'all' (default: lesson 1's controls, the rest shown once a scenario
+ * uses them), 'basic' (lesson 1's only), or a list of FEATURES (lesson 1's plus
+ * exactly those, always). Returns null for 'all', else a Set.
+ */
+function parseFeatures(value) {
+  if (value === undefined || value === null) return null;
+  const list = Array.isArray(value) ? value : words(value);
+  if (list.length === 1 && list[0] === 'all') return null;
+  if (list.length === 1 && list[0] === 'basic') return new Set();
+  const bad = list.find((w) => !FEATURES.includes(w));
+  if (bad !== undefined || list.length === 0) {
+    throw new EmbedOptionError('features', `"all", "basic" or a list of ${FEATURES.join(', ')}`, Array.isArray(value) ? value.join(' ') : value);
+  }
+  return new Set(list);
+}
+
+/** panels: a list of PANELS (default: all of them). */
+function parsePanels(value) {
+  if (value === undefined || value === null) return new Set(PANELS);
+  const list = Array.isArray(value) ? value : words(value);
+  const bad = list.find((w) => !PANELS.includes(w));
+  if (bad !== undefined || list.length === 0) {
+    throw new EmbedOptionError('panels', `a list of ${PANELS.join(', ')}`, Array.isArray(value) ? value.join(' ') : value);
+  }
+  return new Set(list);
+}
+
+/** presets: 'all' (default), 'none', or a list of preset keys among `known`. Returns null for all, else a Set. */
+function parsePresets(value, known) {
+  if (value === undefined || value === null) return null;
+  const list = Array.isArray(value) ? value : words(value);
+  if (list.length === 1 && list[0] === 'all') return null;
+  if (list.length === 1 && list[0] === 'none') return new Set();
+  const bad = list.find((w) => !known.includes(w));
+  if (bad !== undefined || list.length === 0) {
+    throw new EmbedOptionError('presets', `"all", "none" or a list of preset keys (${known.join(' ')})`, Array.isArray(value) ? value.join(' ') : value);
+  }
+  return new Set(list);
+}
+
+function parseHeadingLevel(value) {
+  if (value === undefined || value === null) return 2;
+  const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(String(value)) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 2 || n > 5) throw new EmbedOptionError('heading-level', 'an integer from 2 to 5', value);
+  return n;
+}
+
+function parseCaptions(value) {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value) || value.some((c) => typeof c !== 'string')) {
+    throw new EmbedOptionError('captions', 'an array of strings (caption i is shown at script position i)', value);
+  }
+  return value;
+}
+
+/**
+ * Checked embed options from mount() options (camelCase) — attributes are turned
+ * into these by the element. Throws EmbedOptionError for the first bad one.
+ */
+export function embedOptions(options, presetKeys) {
+  return {
+    features: parseFeatures(options.features),
+    panels: parsePanels(options.panels),
+    presets: parsePresets(options.presets, presetKeys),
+    locked: Boolean(options.locked),
+    headingLevel: parseHeadingLevel(options.headingLevel),
+    compact: Boolean(options.compact),
+    captions: parseCaptions(options.captions),
+  };
+}
+
+/** Mount options from a <dlq-playground>'s attributes (unset ones left out). */
+export function optionsFromAttributes(element) {
+  const attr = (name) => (element.hasAttribute(name) ? element.getAttribute(name) : undefined);
+  const captions = element.querySelector(':scope > ol.dlq-captions');
+  return {
+    features: attr('features'),
+    panels: attr('panels'),
+    presets: attr('presets'),
+    locked: element.hasAttribute('locked'),
+    headingLevel: attr('heading-level'),
+    compact: element.hasAttribute('compact'),
+    captions: captions ? [...captions.children].map((li) => li.textContent.replace(/\s+/g, ' ').trim()) : undefined,
+  };
+}
+
+/**
+ * Renames the playground's headings for the level an author's page needs: its
+ * panels' h2 become h<level>, their groups' h3 h<level + 1>. Dialogs keep theirs
+ * (a modal is its own outline). Ids, attributes and children move over.
+ */
+export function setHeadingLevel(root, level) {
+  if (level === 2) return;
+  for (const heading of root.querySelectorAll('h2, h3')) {
+    if (heading.closest('dialog')) continue;
+    const next = root.ownerDocument.createElement(`h${level + (heading.tagName === 'H3' ? 1 : 0)}`);
+    for (const { name, value } of heading.attributes) next.setAttribute(name, value);
+    next.append(...heading.childNodes);
+    heading.replaceWith(next);
+  }
+}
