@@ -2,7 +2,9 @@
 // Page benchmark (run by `npm run bench:page` after a build): serves dist/ on
 // 127.0.0.1, opens the playground in headless Chromium and prints
 //   - time to interactive: navigation start → module loaded + first render
-//     (the page's 'dlq:interactive' performance mark), median of 5 cold loads;
+//     (the page's 'dlq:interactive' performance mark), median of 5 cold loads, for
+//     the playground and for each lesson page (its playgrounds in view drawn; the
+//     others are loading="lazy" and mount in idle time or as they come into view);
 //   - bytes transferred for one load (sum of response bodies);
 //   - one Step with 1,000 jobs and 5,000 events on the timeline: median / p95
 //     over 50 steps of the click handler (JS + DOM writes), of the work a Step
@@ -142,24 +144,30 @@ const base = `http://127.0.0.1:${server.address().port}/`;
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
 try {
   // Cold loads: a new context each time (empty cache).
-  const interactive = [];
-  let bytes = 0;
-  let requests = 0;
-  for (let i = 0; i < LOADS; i++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const bodies = [];
-    page.on('response', (response) => bodies.push(response.body().then((b) => b.length, () => 0)));
-    await page.goto(`${base}playground.html`);
-    await page.waitForSelector('html[data-ready="true"]');
-    interactive.push(await page.evaluate(() => performance.getEntriesByName('dlq:interactive')[0].startTime));
-    if (i === 0) {
-      const sizes = await Promise.all(bodies);
-      bytes = sizes.reduce((a, b) => a + b, 0);
-      requests = sizes.length;
+  const coldLoads = async (file) => {
+    const times = [];
+    let bytes = 0;
+    let requests = 0;
+    for (let i = 0; i < LOADS; i++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const bodies = [];
+      page.on('response', (response) => bodies.push(response.body().then((b) => b.length, () => 0)));
+      await page.goto(`${base}${file}`);
+      await page.waitForSelector('html[data-ready="true"]');
+      times.push(await page.evaluate(() => performance.getEntriesByName('dlq:interactive')[0].startTime));
+      if (i === 0) {
+        const sizes = await Promise.all(bodies);
+        bytes = sizes.reduce((a, b) => a + b, 0);
+        requests = sizes.length;
+      }
+      await context.close();
     }
-    await context.close();
-  }
+    return { times, bytes, requests };
+  };
+  const { times: interactive, bytes, requests } = await coldLoads('playground.html');
+  const lessons = {};
+  for (const file of ['lesson-1.html', 'lesson-2.html']) lessons[file] = (await coldLoads(file)).times;
 
   // Steps at size: lesson 1's step axis, then the clock's time axis.
   const big = await bigScenario();
@@ -169,6 +177,7 @@ try {
 
   const result = {
     interactiveMs: { median: round(quantile(interactive, 0.5)), runs: interactive.map(round) },
+    lessonInteractiveMs: Object.fromEntries(Object.entries(lessons).map(([file, t]) => [file, { median: round(quantile(t, 0.5)), runs: t.map(round) }])),
     bytesTransferred: bytes,
     requests,
     bigScenario: { jobs: big.scenario.jobs.length, eventsAtLoad: big.events, readyAtLoad: big.ready, loadMs: round(loadMs),
@@ -183,6 +192,7 @@ try {
   };
   const rows = [
     ['time to interactive (median of 5 cold loads)', `${result.interactiveMs.median} ms`, '< 300 ms'],
+    ...Object.entries(result.lessonInteractiveMs).map(([file, t]) => [`${file}: time to interactive (median of 5)`, `${t.median} ms`, '< 300 ms']),
     ['bytes transferred (one cold load)', `${(bytes / 1024).toFixed(1)} KiB in ${requests} responses`, ''],
     [`load 1,000 jobs / ${big.events} events`, `${result.bigScenario.loadMs} ms`, ''],
     ['Step, click handler: median / p95', `${result.stepHandlerMs.median} / ${result.stepHandlerMs.p95} ms`, ''],

@@ -12,10 +12,33 @@ import { mount } from './playground.mjs';
 import { h } from './dom.mjs';
 import { optionsFromAttributes } from './embed-options.mjs';
 
+/**
+ * loading="lazy": mounted when the element comes near the viewport, or in idle
+ * time after the page is interactive, whichever is first, so a lesson page with
+ * ten playgrounds is interactive once the ones in view are drawn.
+ */
+const nearView = typeof IntersectionObserver === 'function'
+  ? new IntersectionObserver((entries) => {
+    for (const entry of entries) if (entry.isIntersecting) entry.target.mountNow();
+  }, { rootMargin: '100% 0px' })
+  : null;
+const idleQueue = [];
+function mountWhenIdle(element) {
+  idleQueue.push(element);
+  if (idleQueue.length > 1) return;
+  const next = () => {
+    const el = idleQueue.shift();
+    el?.mountNow();
+    if (idleQueue.length > 0) (window.requestIdleCallback ?? setTimeout)(next, { timeout: 1000 });
+  };
+  (window.requestIdleCallback ?? setTimeout)(next, { timeout: 1000 });
+}
+
 export class DlqPlaygroundElement extends HTMLElement {
   static observedAttributes = ['scenario'];
   #controller = null;
   #ready = null;
+  #deferred = null;  // lazy: { resolve, reject } of `ready` until mounted
 
   get ready() {
     return this.#ready ?? Promise.reject(new Error('dlq-playground is not connected to a document'));
@@ -24,10 +47,46 @@ export class DlqPlaygroundElement extends HTMLElement {
   /** The controller from mount(), or null before it is ready. */
   get controller() { return this.#controller; }
 
+  /** True once mounting has begun (a lazy element in view at load begins at once). */
+  get mounting() { return this.#ready !== null && this.#deferred === null; }
+
   connectedCallback() {
     if (this.#ready) return;
+    if (this.getAttribute('loading') === 'lazy' && nearView && !this.#inView()) {
+      this.#ready = new Promise((resolve, reject) => { this.#deferred = { resolve, reject }; });
+      nearView.observe(this);
+      if (document.documentElement.dataset.ready === 'true') mountWhenIdle(this);
+      else document.addEventListener('dlq:interactive', () => mountWhenIdle(this), { once: true });
+      return;
+    }
+    this.#ready = this.#mount();
+  }
+
+  /** Mounts a lazy element now (near the viewport, or idle time); a no-op otherwise. */
+  mountNow() {
+    if (!this.#deferred) return;
+    nearView?.unobserve(this);
+    const { resolve, reject } = this.#deferred;
+    this.#deferred = null;
+    if (!this.isConnected) {
+      this.#ready = null;
+      resolve(null);
+      return;
+    }
+    const ready = this.#mount();
+    this.#ready = ready;
+    ready.then(resolve, reject);
+  }
+
+  #inView() {
+    const box = this.getBoundingClientRect();
+    return box.top < window.innerHeight * 2 && box.bottom > -window.innerHeight;
+  }
+
+  #mount() {
     const scenario = this.getAttribute('scenario');
-    const ready = mount(this, {
+    let ready;
+    ready = mount(this, {
       ...optionsFromAttributes(this),
       scenario: scenario ?? undefined,
       syncUrl: this.hasAttribute('sync-url'),
@@ -51,7 +110,7 @@ export class DlqPlaygroundElement extends HTMLElement {
       this.replaceChildren(h('p', { class: 'dlq-fatal', role: 'alert' }, `The playground could not start: ${error.message}`));
       throw error;
     });
-    this.#ready = ready;
+    return ready;
   }
 
   attributeChangedCallback(name, oldValue, value) {
