@@ -20,7 +20,7 @@ import { optionsFromAttributes } from './embed-options.mjs';
 const nearView = typeof IntersectionObserver === 'function'
   ? new IntersectionObserver((entries) => {
     for (const entry of entries) if (entry.isIntersecting) entry.target.mountNow();
-  }, { rootMargin: '100% 0px' })
+  }, { rootMargin: '50% 0px' })
   : null;
 const idleQueue = [];
 function mountWhenIdle(element) {
@@ -54,9 +54,13 @@ export class DlqPlaygroundElement extends HTMLElement {
     if (this.#ready) return;
     if (this.getAttribute('loading') === 'lazy' && nearView && !this.#inView()) {
       this.#ready = new Promise((resolve, reject) => { this.#deferred = { resolve, reject }; });
-      nearView.observe(this);
-      if (document.documentElement.dataset.ready === 'true') mountWhenIdle(this);
-      else document.addEventListener('dlq:interactive', () => mountWhenIdle(this), { once: true });
+      // Nothing competes with the playgrounds in view: the rest wait for the page to be interactive.
+      const later = () => {
+        nearView.observe(this);
+        mountWhenIdle(this);
+      };
+      if (document.documentElement.dataset.ready === 'true') later();
+      else document.addEventListener('dlq:interactive', later, { once: true });
       return;
     }
     this.#ready = this.#mount();
@@ -80,7 +84,7 @@ export class DlqPlaygroundElement extends HTMLElement {
 
   #inView() {
     const box = this.getBoundingClientRect();
-    return box.top < window.innerHeight * 2 && box.bottom > -window.innerHeight;
+    return box.top < window.innerHeight && box.bottom > 0;
   }
 
   #mount() {
