@@ -69,7 +69,8 @@ export function screenshotPath(name) {
 export function playground(page, index = 0) {
   const root = page.locator('section.dlq').nth(index);
   // A panel: a region on the standalone page, a named group in an embed (only the playground is a landmark there).
-  const region = (name) => root.getByRole('region', { name, exact: true }).or(root.getByRole('group', { name, exact: true }));
+  const region = (name) => root.getByRole('region', { name, exact: true })
+    .or(root.locator('section[role="group"]').and(root.getByRole('group', { name, exact: true })));
   const texts = (locator) => locator.allTextContents();
   return {
     root,
