@@ -257,3 +257,23 @@ test('an embed with a bad attribute names it instead of showing a playground', a
   assert.equal(message, 'The playground could not start: features: expected "all", "basic" or a list of clock, classes, ordering, operator, durability, world, got "clok"');
   await opened.context.close();
 });
+
+test('an exercise with a goal the core refuses, or a for that names no playground, says so by name', async () => {
+  const opened = await openPage(h.browser, `${h.base}lesson-1.html`);
+  const { page } = opened;
+  const texts = await page.evaluate(async () => {
+    const out = [];
+    for (const [target, goal] of [['l1-tail', 'attempts b >> 3'], ['nowhere', 'completed a']]) {
+      const el = document.createElement('dlq-exercise');
+      el.setAttribute('for', target);
+      el.setAttribute('goal', goal);
+      document.querySelector('main').append(el);
+      for (let i = 0; i < 100 && !el.querySelector('.dlq-fatal'); i++) await new Promise((r) => setTimeout(r, 20));
+      out.push(el.querySelector('.dlq-fatal')?.textContent ?? '(nothing said)');
+    }
+    return out;
+  });
+  assert.match(texts[0], /^This exercise could not start: goal: clause 1 "attempts b >> 3": expected a comparison/);
+  assert.equal(texts[1], 'This exercise could not start: for: expected the id of a <dlq-playground> on this page, got "nowhere".');
+  await opened.context.close();
+});

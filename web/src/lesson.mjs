@@ -33,23 +33,28 @@ function targetOf(el) {
   return target;
 }
 
-function fail(el, message) {
-  el.append(h('p', { class: 'dlq-fatal', role: 'alert' }, `This exercise could not start: ${message}.`));
-}
-
-export class DlqExerciseElement extends HTMLElement {
+/**
+ * An element beside a playground: start() runs once, on the first connection; a
+ * failure (an author's bad attribute, a goal the core refuses) is said in it.
+ */
+class BesidePlayground extends HTMLElement {
   #started = false;
-  #reached = false;
-  #ui = null;
-  #controller = null;
 
   connectedCallback() {
     if (this.#started) return;
     this.#started = true;
-    this.#start().catch((error) => fail(this, error.message));
+    this.start().catch((error) => {
+      this.append(h('p', { class: 'dlq-fatal', role: 'alert' }, `This ${this.localName.slice(4)} could not start: ${error.message}.`));
+    });
   }
+}
 
-  async #start() {
+export class DlqExerciseElement extends BesidePlayground {
+  #reached = false;
+  #ui = null;
+  #controller = null;
+
+  async start() {
     const target = targetOf(this);
     const goal = this.getAttribute('goal') ?? '';
     const lab = await loadLab();
@@ -126,16 +131,8 @@ export class DlqExerciseElement extends HTMLElement {
   }
 }
 
-export class DlqSystemsElement extends HTMLElement {
-  #started = false;
-
-  connectedCallback() {
-    if (this.#started) return;
-    this.#started = true;
-    this.#start().catch((error) => fail(this, error.message));
-  }
-
-  async #start() {
+export class DlqSystemsElement extends BesidePlayground {
+  async start() {
     const target = targetOf(this);
     const keys = (this.getAttribute('systems') ?? '').trim().split(/\s+/).filter(Boolean);
     const systems = keys.map((key) => systemByKey(key));
