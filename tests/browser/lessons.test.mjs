@@ -235,6 +235,9 @@ test('the home page links both lessons and the playground; an old index.html sce
   }
   const results = await new AxeBuilder({ page }).analyze();
   assert.deepEqual(results.violations.map((v) => v.id), []);
+  await page.setViewportSize({ width: 320, height: 720 });
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0, 'no sideways scroll at 320 px');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('about:blank');
   await page.goto(`${h.base}index.html#v1;m3;ja:x,b:y;at:db%20timeout;c0`);
   await page.waitForURL(/playground\.html#v1;m3;ja:x,b:y/);
