@@ -126,7 +126,8 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   size_t batch_bytes = 0, charge = 0;
   for (const JobRef& job : jobs) {
     batch_bytes += job.id.size() + job.payload.size() + job.key.size();
-    charge += (policy_.journal ? 2 : 1) * (JobBytes(job.id, job.payload) + job.key.size()) + kJournalBytes;
+    charge += (policy_.journal ? 2 : 1) * (JobBytes(job.id, job.payload) + job.key.size()) +
+              (policy_.journal ? kJournalBytes : 0);  // no journal, no records: as processMany counts them
   }
   if (Status s = CheckSize("jobs (ids and payloads together)", kMaxBatchBytes, batch_bytes); !s.ok()) return s;
   if (Status s = HeapBudget::CheckRoom(charge, "enqueueMany"); !s.ok()) return s;

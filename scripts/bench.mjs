@@ -5,7 +5,13 @@
 //    transient, 5% permanent), maxAttempts 3, process only;
 //  * the clock: 200,000 jobs, exponential backoff 100..10,000 ms with full
 //    jitter, leases of 1 s, maxAttempts 5; 20% of leases are left to expire, the
-//    rest settled at once (tests/bench/native_bench.cpp makes the same calls).
+//    rest settled at once (tests/bench/native_bench.cpp makes the same calls);
+//  * the storm (core/storm.h): 1,000,000 jobs at once through a 5 s outage, 10
+//    attempts, exponential backoff 100..10,000 ms with full jitter, 1,000 workers
+//    x 10 ms: natively and lab.runStorm() in Node, best of three each;
+//  * the yardstick: lesson 1's process-only rate on the core beside a minimal C++
+//    loop applying the same policy to 8-byte records, and the core's enqueue cost
+//    per job beside its process cost per attempt.
 //
 //   node scripts/bench.mjs [jobs] [seed] [clockJobs]
 import { execFileSync } from 'node:child_process';
@@ -35,6 +41,38 @@ function nativeClockRun() {
   return JSON.parse(out);
 }
 
+// The storm preset: scripts/bench.mjs and `dlq_bench storm` run the same options.
+const STORM_RUNS = 3;
+const stormOptions = (stormJobs) => ({ jobs: stormJobs, outage: { startMs: 0, durationMs: 5000 }, maxAttempts: 10,
+  backoff: { kind: 'exponential', baseMs: 100, capMs: 10_000, jitter: 'full' }, workers: 1000, workMs: 10 });
+
+function nativeStormRun(stormJobs) {
+  const out = execFileSync('build/native/dlq_bench', ['storm', String(stormJobs), String(STORM_RUNS)], { encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
+// lab.runStorm() in Node: the best of STORM_RUNS, as natively.
+function jsStormRun(lab, stormJobs) {
+  let best = Infinity;
+  let bestCpu = Infinity;
+  let summary;
+  for (let i = 0; i < STORM_RUNS; i++) {
+    collect();
+    const cpu = process.cpuUsage();  // this process's CPU time: what a busy machine does not inflate
+    const start = performance.now();
+    ({ summary } = lab.runStorm(stormOptions(stormJobs)));
+    best = Math.min(best, (performance.now() - start) / 1000);
+    const used = process.cpuUsage(cpu);
+    bestCpu = Math.min(bestCpu, (used.user + used.system) / 1e6);
+  }
+  return { ...summary, seconds: best, cpuSeconds: bestCpu };
+}
+
+function nativeYardstickRun() {
+  const out = execFileSync('build/native/dlq_bench', ['yardstick', String(jobs), String(seed)], { encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
 // The clock workload through the JS API: one call per lease, settle and jump.
 function clockRun(lab) {
   const names = { s: 'success', t: 'transient', p: 'permanent' };
@@ -43,7 +81,7 @@ function clockRun(lab) {
   const list = makeJobs(clockJobs);
   collect();
   const start = performance.now();
-  const q = lab.createQueue({ maxAttempts: 5, leaseMs: 1000, seed,
+  const q = lab.createQueue({ maxAttempts: 5, leaseMs: 1000, seed, journal: false,
     backoff: { kind: 'exponential', baseMs: 100, capMs: 10_000, jitter: 'full' } });
   q.enqueueMany(list);
   const enqueued = performance.now();
@@ -74,7 +112,7 @@ const collect = () => globalThis.gc?.();
 function batchedRun(lab, outcomes, list) {
   collect();
   const start = performance.now();
-  const q = lab.createQueue({ maxAttempts: 3 });
+  const q = lab.createQueue({ maxAttempts: 3, journal: false });  // as natively: no journal
   q.enqueueMany(list);
   const enqueued = performance.now();
   const attempts = q.processMany(outcomes);
@@ -89,7 +127,7 @@ function perCallRun(lab, outcomes, list) {
   const names = { s: 'success', t: 'transient', p: 'permanent' };
   collect();
   const start = performance.now();
-  const q = lab.createQueue({ maxAttempts: 3 });
+  const q = lab.createQueue({ maxAttempts: 3, journal: false });  // as natively: no journal
   for (const job of list) q.enqueue(job.id, job.payload);
   const enqueued = performance.now();
   let attempts = 0;
@@ -150,6 +188,43 @@ for (const [name, run] of [['native (C++)', nativeClock], ['JS API, per call', j
   console.log(`${name.padEnd(18)} ${run.enqueueSeconds.toFixed(3).padStart(9)}  ${run.processSeconds.toFixed(3).padStart(9)}  ` +
     `${fmt(rate(run)).padStart(10)}   ${(rate(nativeClock) / rate(run)).toFixed(2)}x`);
 }
+const stormJobs = 1_000_000;
+const nativeStorm = nativeStormRun(stormJobs);
+const jsStorm = jsStormRun(lab, stormJobs);
+if (jsStorm.attempts !== nativeStorm.attempts || jsStorm.completed !== nativeStorm.completed ||
+    jsStorm.quarantined !== nativeStorm.quarantined || jsStorm.drainMs !== nativeStorm.drainMs) {
+  console.error('the storm runs disagree: native', nativeStorm, 'JS', jsStorm);
+  process.exit(1);
+}
+const stormRate = (run) => run.attempts / run.seconds;
+console.log(`\nstorm workload: ${fmt(stormJobs)} jobs at once, 5 s outage from 0, 10 attempts, exponential 100..10000 ms, ` +
+  'full jitter, 1,000 workers x 10 ms');
+console.log(`          ${fmt(nativeStorm.attempts)} attempts (${fmt(nativeStorm.outageFailures)} failed in the outage), ` +
+  `${fmt(nativeStorm.completed)} completed, ${fmt(nativeStorm.quarantined)} quarantined, drains at ${fmt(nativeStorm.drainMs)} ms, ` +
+  `${fmt(nativeStorm.events)} events\n`);
+console.log('run                 seconds  attempts/s   vs native   CPU s  attempts/CPU s   (best of 3, set-up included)');
+for (const [name, run] of [['native (C++)', nativeStorm], ['wasm in Node', jsStorm]]) {
+  console.log(`${name.padEnd(18)} ${run.seconds.toFixed(3).padStart(8)}  ${fmt(stormRate(run)).padStart(10)}   ` +
+    `${(stormRate(nativeStorm) / stormRate(run)).toFixed(2).padStart(8)}x  ${run.cpuSeconds.toFixed(3).padStart(6)}  ` +
+    `${fmt(run.attempts / run.cpuSeconds).padStart(14)}`);
+}
+
+const yard = nativeYardstickRun();
+if (!yard.agree || yard.attempts !== native.attempts) {
+  console.error('the yardstick disagrees with the core:', yard, native);
+  process.exit(1);
+}
+const ns = (seconds, count) => (seconds * 1e9 / count).toFixed(1);
+console.log(`\nyardstick: lesson 1 (${fmt(jobs)} jobs, ${fmt(yard.attempts)} attempts), process only, ` +
+  'the core beside a minimal loop on 8-byte records (same outcomes, same counts)');
+console.log('run                    enqueue ns/job  process ns/attempt  process attempts/s');
+for (const [name, run] of [['core (C++)', yard.core], ['minimal loop (C++)', yard.loop],
+  ['JS API, batched', batched]]) {
+  console.log(`${name.padEnd(22)} ${ns(run.enqueueSeconds, jobs).padStart(14)}  ${ns(run.processSeconds, yard.attempts).padStart(18)}  ` +
+    `${fmt(yard.attempts / run.processSeconds).padStart(18)}`);
+}
+console.log(`the core processes at 1/${(yard.core.processSeconds / yard.loop.processSeconds).toFixed(1)} of the loop's rate; ` +
+  `its enqueue costs ${(yard.core.enqueueSeconds / jobs / (yard.core.processSeconds / yard.attempts)).toFixed(1)}x an attempt's processing`);
 console.log('\nsize            raw bytes   gzip -9');
 for (const [name, s] of Object.entries(sizes)) {
   console.log(`${name.padEnd(14)} ${fmt(s.raw).padStart(10)} ${fmt(s.gzip).padStart(9)}`);
@@ -160,4 +235,9 @@ console.log(`\n${JSON.stringify({ jobs, seed, attempts: native.attempts, attempt
 ratio: { batched: +(rate(native) / rate(batched)).toFixed(2), perCall: +(rate(native) / rate(perCall)).toFixed(2) },
 clock: { attempts: nativeClock.attempts, attemptsPerSecond: { native: Math.round(rate(nativeClock)), js: Math.round(rate(jsClock)) },
   ratio: +(rate(nativeClock) / rate(jsClock)).toFixed(2) },
+storm: { jobs: stormJobs, attempts: nativeStorm.attempts, seconds: { native: nativeStorm.seconds, js: jsStorm.seconds },
+  attemptsPerSecond: { native: Math.round(stormRate(nativeStorm)), js: Math.round(stormRate(jsStorm)) } },
+yardstick: { processAttemptsPerSecond: { core: Math.round(yard.attempts / yard.core.processSeconds),
+  loop: Math.round(yard.attempts / yard.loop.processSeconds) },
+  enqueueNsPerJob: +ns(yard.core.enqueueSeconds, jobs), processNsPerAttempt: +ns(yard.core.processSeconds, yard.attempts) },
 sizes, totalGzip })}`);

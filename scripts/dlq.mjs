@@ -4,6 +4,7 @@
 //
 //   node scripts/dlq.mjs setup | build | test | start | bench | bench-page
 //   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [--target link|queue|snapshot]
+//   node scripts/dlq.mjs storm [--jobs N --outage START:DURATION …]   (the native storm CLI; --help)
 //
 // Set-up is idempotent and quick when everything is there: it installs missing
 // Debian packages with apt-get (as root; otherwise it prints the command and
@@ -313,6 +314,19 @@ async function start() {
   }
 }
 
+// `npm run storm -- <options>`: builds the native storm CLI (tests/tools/storm.cpp)
+// alone and runs it with the options; its exit status is the command's (2 for a
+// bad flag, named on stderr).
+function storm(argv) {
+  setup();
+  const quiet = { stdio: ['inherit', 'ignore', 'inherit'] };  // the table alone on stdout
+  run('cmake', ['--preset', 'native'], quiet);
+  run('cmake', ['--build', '--preset', 'native', '--target', 'dlq_storm', '--parallel', '2'], quiet);
+  const result = spawnSync('build/native/dlq_storm', argv, { stdio: 'inherit' });
+  if (result.error) throw result.error;
+  process.exit(result.status ?? 1);
+}
+
 const command = process.argv[2];
 switch (command) {
   case 'setup': setup(); break;
@@ -322,7 +336,8 @@ switch (command) {
   case 'bench': setup(); build(); run('node', ['--expose-gc', 'scripts/bench.mjs', ...process.argv.slice(3)]); break;
   case 'bench-page': setup(); build(); run('node', ['scripts/bench-page.mjs', ...process.argv.slice(3)]); break;
   case 'fuzz': fuzz(process.argv.slice(3)); break;
+  case 'storm': storm(process.argv.slice(3)); break;
   default:
-    console.error('usage: node scripts/dlq.mjs setup | build | test | start | bench | bench-page | fuzz');
+    console.error('usage: node scripts/dlq.mjs setup | build | test | start | bench | bench-page | fuzz | storm');
     process.exit(2);
 }

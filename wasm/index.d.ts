@@ -616,6 +616,136 @@ export interface ParsedScenario extends ScenarioPolicy {
   world?: World;
 }
 
+/** The backoff a client waits after its n-th lost write (n from 1), before the next read. */
+export type ContentionStrategy = 'none' | 'exponential' | 'equal' | 'full' | 'decorrelated';
+
+/**
+ * lab.runContention()'s options. backoff(n): none 0; exponential min(capMs, baseMs * 2^n) (the
+ * simulator's exponent: the queue's is 2^(n-1)); equal h + U[0, v - h], h = floor(v / 2); full
+ * U[0, v]; decorrelated sleep = min(capMs, U[baseMs, 3 * sleep]), sleep starting at baseMs; all in
+ * whole microseconds.
+ */
+export interface ContentionOptions {
+  /** An integer from 1 to 10,000. */
+  clients: number;
+  strategy: ContentionStrategy;
+  /** An integer from 1 to 100,000; default 5. */
+  baseMs?: number;
+  /** An integer from baseMs to 1,000,000; default 2,000. */
+  capMs?: number;
+  /** An integer from 0 to 4,294,967,295; default 1. */
+  seed?: number;
+  /** How many runs to average: an integer from 1 to 1,000; default 1. */
+  runs?: number;
+}
+
+export interface ContentionResult {
+  /** Write calls per run, successful and failed (the successful ones: exactly `clients`). */
+  meanCalls: number;
+  /** When the last client learns its write succeeded, per run, in ms (µs precision). */
+  meanCompletionMs: number;
+}
+
+/**
+ * lab.createStorm()'s options (docs/storm.md): jobs arrive (all at 0 ms, or evenly spaced), W
+ * workers take the ready head, each attempt finishes workMs later and is decided by the queue's
+ * policy: an attempt finishing inside the outage fails transiently ('outage'); past the capacity's
+ * successes in its window it fails transiently ('throttled'); else it succeeds.
+ */
+export interface StormOptions {
+  /** An integer from 10 to 1,000,000. */
+  jobs: number;
+  /** Default { kind: 'burst' } (all at 0 ms); rate: job i at floor(i * 1000 / perSecond) ms, perSecond 1 to 10,000,000. */
+  arrival?: { kind: 'burst' } | { kind: 'rate'; perSecond: number };
+  /** The dependency is down in [startMs, startMs + durationMs); each an integer from 0 to 86,400,000. Default none. */
+  outage?: { startMs: number; durationMs: number } | null;
+  /**
+   * At most perWindow (0 to 1,000,000,000; 0 = unlimited) successful attempts per fixed window of windowMs
+   * (1 to 86,400,000) ms, counted by when the attempt finishes. Default none.
+   */
+  capacity?: { perWindow: number; windowMs: number } | null;
+  /** An integer from 1 to 100,000; default 1,000. */
+  workers?: number;
+  /** How long one attempt takes: an integer from 1 to 86,400,000; default 10. */
+  workMs?: number;
+  /** The lease (the bounded path's worst case counts it): an integer from workMs + 1 to 86,400,000; default 30,000. */
+  leaseMs?: number;
+  /** The attempt budget, as a queue's: an integer from 1 to 1,000,000. */
+  maxAttempts: number;
+  /** As a queue's (BackoffOptions); the jitter draws come from the seed's jitter stream. */
+  backoff?: BackoffOptions;
+  /** An integer from 0 to 4,294,967,295; default 1. */
+  seed?: number;
+  /**
+   * The series' bucket width in ms: 0 or absent chooses the smallest of 10, 20, 50, 100, 200, 500, 1000, … ms that
+   * keeps the series at most 2,000 long; a width given (1 to 86,400,000) is kept, doubled until the series fits
+   * 100,000 buckets. series.bucketMs says which.
+   */
+  bucketMs?: number;
+}
+
+/** What a storm did. Counts of attempts count decided attempts (every one, once the storm is over). */
+export interface StormSummary {
+  jobs: number;
+  /** successes + failures. */
+  attempts: number;
+  successes: number;
+  /** outageFailures + throttled. */
+  failures: number;
+  outageFailures: number;
+  throttled: number;
+  /** The failed attempts: work thrown away. */
+  wastedAttempts: number;
+  /** Most retries (attempts numbered 2 or more) per second in one bucket. */
+  peakRetryRate: number;
+  /** Most attempts per second in one bucket starting at or after the outage's end (any bucket without an outage). */
+  peakRateAfterRecovery: number;
+  /** When the last job completed or was quarantined (so far, mid-run). */
+  drainMs: number;
+  completed: number;
+  quarantined: number;
+  /** The policy's bounded path, as queue.worstCase() gives it for the same policy. */
+  worstCase: WorstCase;
+}
+
+/**
+ * Per bucket of bucketMs (bucket b covers [b * bucketMs, (b + 1) * bucketMs)), `length` values each: the
+ * attempts decided in it by result, and the depths at its end (after everything before its end). Each array
+ * is a copy the caller owns.
+ */
+export interface StormSeries {
+  bucketMs: number;
+  length: number;
+  success: Uint32Array;
+  outage: Uint32Array;
+  throttled: Uint32Array;
+  ready: Uint32Array;
+  delayed: Uint32Array;
+  inFlight: Uint32Array;
+  quarantine: Uint32Array;
+}
+
+export interface StormResult {
+  summary: StormSummary;
+  series: StormSeries;
+}
+
+export interface Storm {
+  /**
+   * Advances at most maxEvents events (a non-negative integer, or Infinity), where an event is one job moving: an
+   * arrival, a delay's end, an attempt's start or its decision. True when the storm is over (then it does nothing).
+   */
+  run(maxEvents: number): boolean;
+  /** Jobs completed or quarantined over jobs, 0 to 1. */
+  readonly progress: number;
+  /** The result when over; before, the counters now and the series so far. */
+  result(): StormResult;
+  /** True once dispose() ran. */
+  readonly disposed: boolean;
+  /** Frees the storm's wasm memory; every later call throws (code 'disposed'). */
+  dispose(): void;
+}
+
 export interface Lab {
   /** A queue at time 0 with the policy `options` describes (absent fields: the core's defaults). */
   createQueue(options: QueueOptions): Queue;
@@ -653,8 +783,27 @@ export interface Lab {
    * what was given), 'too-large' past lab.limits.goalBytes bytes or lab.limits.goalClauses clauses.
    */
   parseGoal(goal: string): string;
+  /**
+   * A storm of up to 1,000,000 jobs through an outage (docs/storm.md), to run in slices with storm.run(). Refusals
+   * name the option: 'invalid-type' (TypeError) for a wrong type, 'out-of-range' (RangeError) for a number outside
+   * its range (leaseMs must exceed workMs), 'invalid-argument' (RangeError) for an unknown arrival kind, backoff
+   * kind or jitter, or a jitter without a backoff; 'resource-exhausted' when the heap budget has no room.
+   */
+  createStorm(options: StormOptions): Storm;
+  /** createStorm(), run to the end, result(), disposed. */
+  runStorm(options: StormOptions): StormResult;
   /** `count` letters 's' / 't' / 'p' from the core's seeded PRNG. */
   randomOutcomes(options: { seed: number; count: number; successPercent: number; transientPercent: number }): string;
+  /**
+   * The classic contention experiment (docs/contention.md; Brooker's backoff simulator): the
+   * clients each update one row once under optimistic concurrency, every hop |normal(10 ms, 2 ms)|,
+   * a lost write retried after one hop plus the strategy's backoff(n). Means over `runs` runs; the
+   * same options give the same numbers natively and in WebAssembly. Runs synchronously: 'none'
+   * costs clients²/6 to clients²/4 calls a run. Refusals name the option: 'invalid-type' (TypeError) for a
+   * value of the wrong type, 'out-of-range' (RangeError) for a number outside its range, a
+   * fraction or capMs below baseMs, 'invalid-argument' (RangeError) for an unknown strategy.
+   */
+  runContention(options: ContentionOptions): ContentionResult;
   /** The cap on what all queues keep (half the 2 GiB module memory by default), and what they keep now. */
   heapBudget(): { limitBytes: number; usedBytes: number };
   /**

@@ -584,6 +584,69 @@ function checkGoalText(goal) {
   checkSize('goal', goal, limits.goalBytes);
 }
 
+// ---- storms -------------------------------------------------------------
+
+const STORM_EXAMPLE = "{ jobs: 10000, outage: { startMs: 0, durationMs: 5000 }, maxAttempts: 10, " +
+  "backoff: { kind: 'exponential', baseMs: 100, capMs: 10000, jitter: 'full' } }";
+// The series of a storm's result, in the order StormHandle.series() numbers them.
+const STORM_SERIES = ['success', 'outage', 'throttled', 'ready', 'delayed', 'inFlight', 'quarantine'];
+
+/** A number for a storm's integer option (absent is fine unless `required`); the core checks the range. */
+function checkStormInteger(name, value, required = false) {
+  if (value === undefined && !required) return;
+  if (typeof value !== 'number') throw typeError(unwrap(call(() => core.stormTypeMessage(name, describe(value)))));
+}
+
+/** `outage` or `capacity`: undefined or null (none), or an object whose two integer fields are read once. */
+function copyStormPair(name, source, fields, example) {
+  if (source === undefined || source === null) return source;
+  checkObject(name, source, `${example} or null`);
+  const copy = { [fields[0]]: source[fields[0]], [fields[1]]: source[fields[1]] };
+  for (const field of fields) checkStormInteger(`${name}.${field}`, copy[field], true);
+  return copy;
+}
+
+/**
+ * createStorm()'s options (core/storm.h; docs/storm.md) read once into a plain
+ * copy for the core, which fills in its defaults and checks ranges, names and pairs.
+ */
+function copyStormOptions(source) {
+  checkObject('options', source, STORM_EXAMPLE);
+  const jobs = source.jobs;
+  const arrivalIn = source.arrival;
+  const outageIn = source.outage;
+  const capacityIn = source.capacity;
+  const workers = source.workers;
+  const workMs = source.workMs;
+  const leaseMs = source.leaseMs;
+  const maxAttempts = source.maxAttempts;
+  const backoffIn = source.backoff;
+  const seed = source.seed;
+  const bucketMs = source.bucketMs;
+  checkStormInteger('jobs', jobs, true);
+  let arrival;
+  if (arrivalIn !== undefined) {
+    checkObject('arrival', arrivalIn, "{ kind: 'burst' } or { kind: 'rate', perSecond: 1000 }");
+    arrival = { kind: arrivalIn.kind, perSecond: arrivalIn.perSecond };
+    if (typeof arrival.kind !== 'string') {
+      throw typeError(`arrival.kind must be 'burst' or 'rate', got ${describe(arrival.kind)}`);
+    }
+    checkText('arrival.kind', arrival.kind, limits.outcomeBytes);  // the core names a wrong one
+    if (arrival.kind === 'rate') checkStormInteger('arrival.perSecond', arrival.perSecond, true);
+  }
+  const outage = copyStormPair('outage', outageIn, ['startMs', 'durationMs'], '{ startMs: 0, durationMs: 5000 }');
+  const capacity = copyStormPair('capacity', capacityIn, ['perWindow', 'windowMs'], '{ perWindow: 500, windowMs: 100 }');
+  checkStormInteger('workers', workers);
+  checkStormInteger('workMs', workMs);
+  checkInteger('', 'leaseMs', leaseMs);
+  checkInteger('', 'maxAttempts', maxAttempts, true);
+  const backoff = backoffIn === undefined ? undefined : copyBackoff('backoff', backoffIn);
+  if (backoff !== undefined) checkBackoff('', '', backoff);
+  checkInteger('', 'seed', seed);
+  checkStormInteger('bucketMs', bucketMs);
+  return { jobs, arrival, outage, capacity, workers, workMs, leaseMs, maxAttempts, backoff, seed, bucketMs };
+}
+
 // ---- snapshots and recovery ---------------------------------------------
 
 // A string of UTF-16 units below 0x80 only: its UTF-8 bytes are its length.
@@ -805,6 +868,39 @@ class Lab {
     return unwrap(call(() => core.parseGoal(goal)));
   }
 
+  /**
+   * A storm (docs/storm.md): up to 1,000,000 jobs through an outage under the
+   * queue's policy, run in slices by storm.run(maxEvents). Options: { jobs,
+   * arrival?, outage?, capacity?, workers?, workMs?, leaseMs?, maxAttempts,
+   * backoff?, seed?, bucketMs? }; a wrong type is a TypeError ('invalid-type'),
+   * a value out of range a RangeError ('out-of-range', 'invalid-argument'), each
+   * naming the option; 'resource-exhausted' when the heap budget has no room.
+   */
+  createStorm(options) {
+    const copy = readInput('options', () => copyStormOptions(options));
+    const handle = call(() => new core.StormHandle());
+    try {
+      unwrap(call(() => handle.init(copy)));
+    } catch (error) {
+      if (aborted === null) handle.delete();
+      throw error;
+    }
+    const storm = new Storm(handle, () => this.#registry.unregister(storm));
+    this.#registry.register(storm, handle, storm);
+    return storm;
+  }
+
+  /** createStorm(options), run to the end, its result(), disposed: { summary, series }. */
+  runStorm(options) {
+    const storm = this.createStorm(options);
+    try {
+      storm.run(Infinity);
+      return storm.result();
+    } finally {
+      if (!storm.disposed) storm.dispose();
+    }
+  }
+
   /** `count` outcome letters ('s', 't', 'p') from the core's seeded PRNG, for processMany(). */
   randomOutcomes(options) {
     const values = readInput('options', () => {
@@ -815,6 +911,34 @@ class Lab {
     for (const [name, value] of values) checkCount(name, value);
     const [seed, count, successPercent, transientPercent] = values.map(([, value]) => value);
     return unwrap(call(() => core.randomOutcomes(seed, count, successPercent, transientPercent)));
+  }
+
+  /**
+   * The classic contention experiment (docs/contention.md): `clients` clients
+   * each update one row once under optimistic concurrency, retrying a lost write
+   * with the strategy's backoff. Options: { clients (1..10000), strategy ('none' |
+   * 'exponential' | 'equal' | 'full' | 'decorrelated'), baseMs? (5), capMs? (2000),
+   * seed? (1), runs? (1; 1..1000) }. Returns { meanCalls, meanCompletionMs } over
+   * the runs; the same options give the same numbers natively and here. Runs
+   * synchronously: 'none' costs clients²/6 to clients²/4 calls a run.
+   */
+  runContention(options) {
+    const names = ['clients', 'strategy', 'baseMs', 'capMs', 'seed', 'runs'];
+    const input = readInput('options', () => {
+      checkObject('options', options, "{ clients: 100, strategy: 'full' }");
+      const copy = {};
+      for (const name of names) copy[name] = options[name];
+      return copy;
+    });
+    for (const name of names) {
+      const value = input[name];
+      if (value === undefined && name !== 'clients' && name !== 'strategy') continue;
+      if (typeof value !== (name === 'strategy' ? 'string' : 'number')) {
+        throw typeError(unwrap(call(() => core.contentionTypeMessage(name, describe(value)))));
+      }
+      if (name === 'strategy') checkText(name, value, limits.outcomeBytes);
+    }
+    return unwrap(call(() => core.runContention(input)));
   }
 
   /** { limitBytes, usedBytes }: the cap on what all queues keep, and what they keep now. */
@@ -1176,6 +1300,73 @@ class Queue {
    * core has aborted, dispose() only forgets the queue (it never calls into the
    * broken module) and does not throw, so cleanup code always runs to the end.
    */
+  dispose() {
+    if (this.#handle === null) this.#live();  // throws 'disposed'
+    const handle = this.#handle;
+    this.#handle = null;
+    this.#forget();
+    if (aborted === null) call(() => handle.delete());
+  }
+}
+
+class Storm {
+  #handle;
+  #forget;
+
+  constructor(handle, forget) {
+    this.#handle = handle;
+    this.#forget = forget;
+  }
+
+  #live() {
+    if (this.#handle === null) {
+      throw coded(Error, 'disposed', 'this storm has been disposed; create a new one with lab.createStorm()');
+    }
+    if (aborted !== null) throw abortedError();
+    return this.#handle;
+  }
+
+  get disposed() {
+    return this.#handle === null;
+  }
+
+  /**
+   * Advances at most `maxEvents` events (a non-negative integer, or Infinity: to
+   * the end); an event is one job moving (an arrival, a delay's end, an
+   * attempt's start or its decision). True when the storm is over.
+   */
+  run(maxEvents) {
+    const handle = this.#live();
+    const message = () => `maxEvents must be a non-negative integer or Infinity, got ${describe(maxEvents)}`;
+    if (typeof maxEvents !== 'number') throw typeError(message());
+    if (maxEvents !== Infinity && (!Number.isSafeInteger(maxEvents) || maxEvents < 0)) {
+      throw coded(RangeError, 'out-of-range', message());
+    }
+    return call(() => handle.run(maxEvents));
+  }
+
+  /** Jobs completed or quarantined so far, over the jobs (0 to 1). */
+  get progress() {
+    const handle = this.#live();
+    return call(() => handle.progress());
+  }
+
+  /**
+   * { summary, series }: when the storm is over, its result; before, the counters
+   * now and the series so far. Each series is a Uint32Array of its own (copied
+   * out of wasm memory once), so it outlives dispose().
+   */
+  result() {
+    const handle = this.#live();
+    return call(() => {
+      const { bucketMs, length, ...summary } = handle.summary();
+      const series = { bucketMs, length };
+      STORM_SERIES.forEach((name, i) => { series[name] = handle.series(i).slice(); });
+      return { summary, series };
+    });
+  }
+
+  /** Frees the storm's wasm memory; disposing twice throws 'disposed'. After an abort it only forgets the storm. */
   dispose() {
     if (this.#handle === null) this.#live();  // throws 'disposed'
     const handle = this.#handle;

@@ -2,13 +2,18 @@
 // Prints one JSON object; scripts/bench.mjs runs the same workload through the JS
 // API and compares. Usage: dlq_bench [jobs] [seed]   (lesson 1: process only)
 //                          dlq_bench clock [jobs] [seed]   (backoff, leases, expiries)
+//                          dlq_bench storm [jobs] [runs]   (core/storm.h: the outage preset, best of runs)
+//                          dlq_bench yardstick [jobs] [seed]   (lesson 1: the core vs a minimal loop)
+#include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "dlq.h"
+#include "storm.h"
 
 namespace {
 
@@ -134,9 +139,124 @@ int DurableWorkload(size_t jobs, uint64_t seed) {
   return equal ? 0 : 1;
 }
 
+// The storm workload, shared with scripts/bench.mjs (lab.runStorm with the same
+// options): `jobs` jobs at once, a 5 s outage from 0, 10 attempts, exponential
+// backoff 100..10,000 ms with full jitter, 1,000 workers x 10 ms. The best of
+// `runs` runs (the machine is shared: the fastest is the least disturbed).
+int StormWorkload(size_t jobs, int runs) {
+  dlq::StormOptions o;
+  o.jobs = static_cast<int64_t>(jobs);
+  o.outage = dlq::StormOutage{0, 5000};
+  o.max_attempts = 10;
+  o.backoff = {dlq::BackoffKind::kExponential, 100, 10'000, dlq::Jitter::kFull};
+  o.workers = 1000;
+  o.work_ms = 10;
+  double best = 1e300, best_create = 0, best_cpu = 1e300;
+  dlq::StormResult result;
+  uint64_t events = 0;
+  for (int run = 0; run < runs; ++run) {
+    const std::clock_t cpu_start = std::clock();  // this process's CPU time: what a busy machine does not inflate
+    const auto start = std::chrono::steady_clock::now();
+    auto storm = dlq::Storm::Create(o);
+    if (!storm.ok()) return 1;
+    const auto created = std::chrono::steady_clock::now();
+    storm->Run(UINT64_MAX);
+    const auto done = std::chrono::steady_clock::now();
+    best_cpu = std::min(best_cpu, static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC);
+    const double seconds = std::chrono::duration<double>(done - start).count();
+    if (seconds < best) {
+      best = seconds;
+      best_create = std::chrono::duration<double>(created - start).count();
+    }
+    result = storm->Result();
+    events = storm->events();
+  }
+  const dlq::StormSummary& s = result.summary;
+  std::printf("{\"jobs\":%zu,\"attempts\":%llu,\"events\":%llu,\"outageFailures\":%llu,\"completed\":%llu,"
+              "\"quarantined\":%llu,\"drainMs\":%lld,\"bucketMs\":%lld,\"createSeconds\":%.6f,\"seconds\":%.6f,"
+              "\"cpuSeconds\":%.6f}\n",
+              jobs, static_cast<unsigned long long>(s.attempts), static_cast<unsigned long long>(events),
+              static_cast<unsigned long long>(s.outage_failures), static_cast<unsigned long long>(s.completed),
+              static_cast<unsigned long long>(s.quarantined), static_cast<long long>(s.drain_ms),
+              static_cast<long long>(result.series.bucket_ms), best_create, best, best_cpu);
+  return 0;
+}
+
+// Lesson 1's workload (1,000,000 jobs, 70/25/5, maxAttempts 3, process only) on
+// the core, beside the yardstick: a minimal loop applying the same policy to
+// 8-byte records { id, attempts } in a ring, with no ids, payloads, events or
+// checks. Both draw the same outcome letters, so they must agree on every count.
+int YardstickWorkload(size_t jobs, uint64_t seed) {
+  const std::string outcomes = dlq::RandomOutcomes(seed, jobs * 2, 70, 25).value();
+  std::vector<dlq::JobSpec> specs(jobs);
+  for (size_t i = 0; i < jobs; ++i) specs[i] = {"job-" + std::to_string(i), "payload " + std::to_string(i)};
+  std::vector<dlq::JobRef> refs;
+  refs.reserve(jobs);
+  for (const dlq::JobSpec& spec : specs) refs.push_back({spec.id, spec.payload});
+  using Clock = std::chrono::steady_clock;
+  const auto seconds = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+
+  // The core.
+  const auto t0 = Clock::now();
+  dlq::Policy policy;
+  policy.max_attempts = 3;
+  policy.journal = false;
+  auto queue = dlq::Queue::Create(policy);
+  if (!queue.ok() || !queue->EnqueueMany(refs).ok()) return 1;
+  const auto t1 = Clock::now();
+  auto attempts = queue->ProcessMany(outcomes);
+  const auto t2 = Clock::now();
+  if (!attempts.ok() || queue->ready_size() != 0) return 1;
+
+  // The yardstick.
+  struct Record {
+    uint32_t id;
+    uint32_t attempts;
+  };
+  static_assert(sizeof(Record) == 8);
+  const auto t3 = Clock::now();
+  std::vector<Record> ring(jobs);
+  for (size_t i = 0; i < jobs; ++i) ring[i] = {static_cast<uint32_t>(i), 0};
+  const auto t4 = Clock::now();
+  size_t head = 0, size = jobs, used = 0, completed = 0, quarantined = 0;
+  while (size > 0) {
+    Record r = ring[head];
+    if (++head == jobs) head = 0;
+    --size;
+    ++r.attempts;  // count first, decide second
+    const char letter = outcomes[used++];
+    if (letter == 's') {
+      ++completed;
+    } else if (letter == 't' && r.attempts < 3) {
+      size_t tail = head + size;
+      if (tail >= jobs) tail -= jobs;
+      ring[tail] = r;
+      ++size;
+    } else {
+      ++quarantined;
+    }
+  }
+  const auto t5 = Clock::now();
+  const bool agree = used == attempts.value() && completed == queue->completed_size() && quarantined == queue->quarantine_size();
+  std::printf("{\"jobs\":%zu,\"attempts\":%zu,\"completed\":%zu,\"quarantined\":%zu,\"agree\":%s,"
+              "\"core\":{\"enqueueSeconds\":%.6f,\"processSeconds\":%.6f},"
+              "\"loop\":{\"enqueueSeconds\":%.6f,\"processSeconds\":%.6f}}\n",
+              jobs, used, completed, quarantined, agree ? "true" : "false", seconds(t0, t1), seconds(t1, t2),
+              seconds(t3, t4), seconds(t4, t5));
+  return agree ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "storm") {
+    return StormWorkload(argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1'000'000,
+                         argc > 3 ? std::atoi(argv[3]) : 3);
+  }
+  if (argc > 1 && std::string(argv[1]) == "yardstick") {
+    return YardstickWorkload(argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1'000'000,
+                             argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 42);
+  }
   if (argc > 1 && std::string(argv[1]) == "durable") {
     return DurableWorkload(argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 20'000,
                            argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 42);

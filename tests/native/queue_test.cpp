@@ -449,6 +449,27 @@ TEST_CASE("the heap budget refuses what would not fit, with nothing changed, and
   CHECK(HeapBudget::used() == before);
 }
 
+TEST_CASE("without a journal, a batch is charged no journal records: enqueueMany fits where the jobs fit") {
+  std::vector<std::string> ids;
+  for (int i = 0; i < 1000; ++i) ids.push_back("j" + std::to_string(i));
+  std::vector<JobRef> jobs;
+  for (const std::string& id : ids) jobs.push_back({id, ""});
+  for (const bool journal : {false, true}) {
+    Policy policy;
+    policy.max_attempts = 2;
+    policy.journal = journal;
+    Result<Queue> made = Queue::Create(policy);
+    REQUIRE(made.ok());
+    Queue q = std::move(made).value();
+    // About 1 KiB a job: room for the jobs (a few hundred bytes each), not for 2 KiB of journal headroom each.
+    BudgetScope scope(HeapBudget::used() + 1000 * 1000);
+    const Status s = q.EnqueueMany(jobs);
+    INFO(s.message());
+    CHECK(s.ok() == !journal);
+    CHECK(q.ready_size() == (journal ? 0u : 1000u));
+  }
+}
+
 TEST_CASE("a batch is refused whole past its job count or total bytes") {
   Queue q = MakeQueue(2);
   std::vector<JobRef> many(kMaxBatchJobs + 1, JobRef{"a", ""});

@@ -1,0 +1,505 @@
+#include "storm.h"
+
+#include <algorithm>
+#include <string>
+
+#include "rules.h"
+#include "text.h"
+#include "timers.h"
+
+namespace dlq {
+
+const char* ArrivalKindName(ArrivalKind kind) {
+  switch (kind) {
+    case ArrivalKind::kBurst: return "burst";
+    case ArrivalKind::kRate: return "rate";
+  }
+  return "?";
+}
+
+Result<ArrivalKind> ParseArrivalKind(std::string_view text) {
+  if (text == "burst") return ArrivalKind::kBurst;
+  if (text == "rate") return ArrivalKind::kRate;
+  return Status::InvalidArgument("arrival.kind must be one of \"burst\", \"rate\", got " + QuoteShort(text));
+}
+
+Policy StormPolicy(const StormOptions& o) {
+  Policy p;
+  p.max_attempts = o.max_attempts;
+  p.backoff = o.backoff;
+  p.lease_ms = o.lease_ms;
+  p.seed = o.seed;
+  p.journal = false;
+  return p;
+}
+
+Status CheckStormOptions(const StormOptions& o) {
+  if (Status s = kStormJobsField.Check(o.jobs); !s.ok()) return s;
+  if (o.arrival.kind != ArrivalKind::kBurst && o.arrival.kind != ArrivalKind::kRate) {
+    return Status::InvalidArgument("arrival.kind must be one of \"burst\", \"rate\", got " +
+                                   std::to_string(static_cast<int>(o.arrival.kind)));
+  }
+  if (o.arrival.kind == ArrivalKind::kRate) {
+    if (Status s = kStormPerSecondField.Check(o.arrival.per_second); !s.ok()) return s;
+  }
+  if (o.outage) {
+    if (Status s = kStormOutageStartField.Check(o.outage->start_ms); !s.ok()) return s;
+    if (Status s = kStormOutageDurationField.Check(o.outage->duration_ms); !s.ok()) return s;
+  }
+  if (o.capacity) {
+    if (Status s = kStormPerWindowField.Check(o.capacity->per_window); !s.ok()) return s;
+    if (Status s = kStormWindowMsField.Check(o.capacity->window_ms); !s.ok()) return s;
+  }
+  if (Status s = kStormWorkersField.Check(o.workers); !s.ok()) return s;
+  if (Status s = kStormWorkMsField.Check(o.work_ms); !s.ok()) return s;
+  if (Status s = Policy::Check(StormPolicy(o)); !s.ok()) return s;
+  if (o.lease_ms <= o.work_ms) {
+    // A lease that ran out before its work finished would be a crash, and a storm has none.
+    return Status::OutOfRange("leaseMs must be an integer from workMs + 1 (" + std::to_string(o.work_ms + 1) + ") to " +
+                              std::to_string(kLeaseMsField.max) + " (an attempt ends before its lease), got " +
+                              std::to_string(o.lease_ms));
+  }
+  if (Status s = kStormBucketMsField.Check(o.bucket_ms); !s.ok()) return s;
+  return Status::Ok();
+}
+
+namespace {
+
+// Adds one to a series count, stopping at 2^32 - 1.
+inline void Bump(uint32_t& count) { count += count != UINT32_MAX ? 1u : 0u; }
+
+inline uint32_t SaturatedSum(uint64_t sum) { return sum > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(sum); }
+
+// The first set bit of `bits` at or after `from`, below `end`; or `end`.
+size_t NextSetBit(const std::vector<uint64_t>& bits, size_t from, size_t end) {
+  while (from < end) {
+    const uint64_t word = bits[from >> 6] >> (from & 63);
+    if (word != 0) return std::min(end, from + static_cast<size_t>(__builtin_ctzll(word)));
+    from = (from | 63) + 1;
+  }
+  return end;
+}
+
+size_t RoundUpToPowerOfTwo(size_t n) {
+  size_t p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+}  // namespace
+
+namespace {
+
+// The chunks a wheel can need at once: every delayed job in a full chunk, plus a
+// part-filled tail chunk per slot, plus a chunk being read (its jobs already moved on).
+size_t ChunksFor(size_t jobs, size_t level1_slots, size_t per_chunk, size_t level0_slots) {
+  return jobs / per_chunk + level0_slots + level1_slots + 2;
+}
+
+}  // namespace
+
+Storm::Storm(const StormOptions& options)
+    : options_(options),
+      policy_(StormPolicy(options)),
+      jitter_(static_cast<uint64_t>(options.seed), PrngStream::kJitter) {
+  if (options.outage) {
+    outage_start_ = options.outage->start_ms;
+    outage_end_ = options.outage->start_ms + options.outage->duration_ms;
+  }
+  jobs_ = static_cast<size_t>(options.jobs);
+  ready_.resize(jobs_);
+  flight_.resize(std::min<size_t>(jobs_, static_cast<size_t>(options.workers)));
+  level0_.assign(kBlockSlots, Slot{});
+  level0_bits_.assign(kBlockSlots / 64, 0);
+  const size_t blocks = Level1Slots(options);
+  level1_.assign(blocks, Slot{});
+  level1_bits_.assign((blocks + 63) / 64, 0);
+  level1_mask_ = static_cast<uint32_t>(blocks - 1);
+  // Every chunk on the free list, lowest first.
+  chunks_.resize(ChunksFor(jobs_, blocks, kChunkJobs, kBlockSlots));
+  for (size_t i = 0; i < chunks_.size(); ++i) {
+    chunks_[i].next = i + 1 < chunks_.size() ? static_cast<uint32_t>(i + 1) : kNone;
+    chunks_[i].count = 0;
+  }
+  free_chunk_ = 0;
+  auto_width_ = options.bucket_ms == 0;
+  cell_ms_ = auto_width_ ? 10 : options.bucket_ms;
+  // Auto: ten cells per bucket of the finest width that could still be chosen.
+  max_cells_ = auto_width_ ? 10 * kStormAutoBuckets : kMaxStormBuckets;
+  for (auto& cells : cell_counts_) cells.reserve(max_cells_);
+  for (auto& cells : cell_depths_) cells.reserve(max_cells_);
+  CellOf(0);
+}
+
+size_t Storm::Level1Slots(const StormOptions& options) {
+  // A delay of d ms sets a due time at most (d >> kBlockBits) + 1 blocks ahead; the
+  // ring has room for that and the current block, so no two pending blocks share a slot.
+  const int64_t max_delay =
+      options.backoff.kind == BackoffKind::kNone ? 0 : std::max(options.backoff.base_ms, options.backoff.cap_ms);
+  return RoundUpToPowerOfTwo(static_cast<size_t>(max_delay >> kBlockBits) + 2);
+}
+
+dlq::Result<Storm> Storm::Create(const StormOptions& options) {
+  if (Status s = CheckStormOptions(options); !s.ok()) return s;
+  const auto n = static_cast<size_t>(options.jobs);
+  const size_t blocks = Level1Slots(options);
+  const size_t cells = options.bucket_ms == 0 ? 10 * kStormAutoBuckets : kMaxStormBuckets;
+  // Everything a storm keeps, allocated once here: no event allocates.
+  const size_t bytes = n * sizeof(Job) + std::min<size_t>(n, static_cast<size_t>(options.workers)) * sizeof(Flight) +
+                       (kBlockSlots + blocks) * (sizeof(Slot) + 1) +
+                       ChunksFor(n, blocks, kChunkJobs, kBlockSlots) * sizeof(Chunk) +
+                       (cells + kStormAutoBuckets) * 8 * sizeof(uint32_t) + sizeof(Storm);
+  if (Status s = HeapBudget::CheckRoom(bytes, "createStorm"); !s.ok()) return s;
+  Storm storm(options);
+  storm.charge_.Add(bytes);
+  return storm;
+}
+
+int64_t Storm::ArrivalTime(uint64_t job) const {
+  if (options_.arrival.kind == ArrivalKind::kBurst) return 0;
+  // job < 10^6, so job * 1000 is exact: integer ms, evenly spaced.
+  return static_cast<int64_t>(job) * 1000 / options_.arrival.per_second;
+}
+
+uint32_t Storm::CellOf(int64_t time) {
+  // In 64 bits until it is known to fit (size_t is 32 bits in WebAssembly).
+  while (time / cell_ms_ >= static_cast<int64_t>(max_cells_)) Coarsen();
+  const auto cell = static_cast<size_t>(time / cell_ms_);
+  if (cell >= cell_counts_[0].size()) {
+    for (auto& cells : cell_counts_) cells.resize(cell + 1, 0);
+    for (auto& cells : cell_depths_) cells.resize(cell + 1, 0);
+  }
+  return static_cast<uint32_t>(cell);
+}
+
+void Storm::Coarsen() {
+  // Auto widths are 1, 2 or 5 times a power of ten from 10 ms: cells of a power
+  // of ten merge by ten into cells every larger candidate is a multiple of. A
+  // width given stays a divisor of the new one when doubled.
+  const size_t factor = auto_width_ ? 10 : 2;
+  const size_t old_size = cell_counts_[0].size();
+  const size_t new_size = (old_size + factor - 1) / factor;
+  for (auto& cells : cell_counts_) {
+    for (size_t i = 0; i < new_size; ++i) {
+      uint64_t sum = 0;
+      for (size_t k = i * factor; k < std::min(old_size, (i + 1) * factor); ++k) sum += cells[k];
+      cells[i] = SaturatedSum(sum);
+    }
+    cells.resize(new_size);
+  }
+  // A merged cell ends where its last cell ended: its depths are that cell's, when sampled.
+  const size_t sampled = sampled_ / factor;
+  for (auto& cells : cell_depths_) {
+    for (size_t i = 0; i < sampled; ++i) cells[i] = cells[(i + 1) * factor - 1];
+    cells.resize(new_size);
+  }
+  sampled_ = sampled;
+  cell_ms_ *= static_cast<int64_t>(factor);
+}
+
+void Storm::SampleDepths(size_t cell) {
+  cell_depths_[0][cell] = static_cast<uint32_t>(ready_size_);
+  cell_depths_[1][cell] = static_cast<uint32_t>(delayed_);
+  cell_depths_[2][cell] = static_cast<uint32_t>(flight_size_);
+  cell_depths_[3][cell] = static_cast<uint32_t>(quarantined_);
+}
+
+void Storm::Append(std::vector<Slot>& level, std::vector<uint64_t>& bits, size_t slot, Job job) {
+  Slot& s = level[slot];
+  if (s.tail == kNone || chunks_[s.tail].count == kChunkJobs) {
+    const uint32_t fresh = free_chunk_;  // the pool is sized so that it never runs dry
+    free_chunk_ = chunks_[fresh].next;
+    chunks_[fresh].next = kNone;
+    chunks_[fresh].count = 0;
+    if (s.tail == kNone) {
+      s.head = fresh;
+      bits[slot >> 6] |= uint64_t{1} << (slot & 63);
+    } else {
+      chunks_[s.tail].next = fresh;
+    }
+    s.tail = fresh;
+  }
+  Chunk& tail = chunks_[s.tail];
+  tail.jobs[tail.count++] = job;
+}
+
+void Storm::SetTimer(Job job, int64_t due) {
+  ++delayed_;
+  if ((due >> kBlockBits) == (now_ >> kBlockBits)) {
+    Append(level0_, level0_bits_, static_cast<size_t>(due) & (kBlockSlots - 1), job);
+  } else {
+    job.attempts |= (static_cast<uint32_t>(due) & (kBlockSlots - 1)) << kAttemptBits;
+    Append(level1_, level1_bits_, static_cast<size_t>(due >> kBlockBits) & level1_mask_, job);
+  }
+}
+
+int64_t Storm::NextTime() const {
+  int64_t best = -1;
+  const auto consider = [&best](int64_t t) {
+    if (best < 0 || t < best) best = t;
+  };
+  if (flight_size_ > 0) consider(flight_[flight_head_].finish);
+  if (arrived_ < jobs_) consider(ArrivalTime(arrived_));
+  if (delayed_ > 0) {
+    const int64_t block = now_ >> kBlockBits;
+    const size_t in_block = NextSetBit(level0_bits_, static_cast<size_t>(now_) & (kBlockSlots - 1), kBlockSlots);
+    if (in_block < kBlockSlots) {
+      consider((block << kBlockBits) + static_cast<int64_t>(in_block));
+    } else {
+      // The next block with timers: moving the clock to its start moves them to level 0.
+      const size_t ring = level1_.size();
+      const size_t from = static_cast<size_t>(block + 1) & level1_mask_;
+      size_t found = NextSetBit(level1_bits_, from, ring);
+      size_t ahead = found - from;
+      if (found == ring) {
+        found = NextSetBit(level1_bits_, 0, from);
+        ahead = ring - from + found;
+      }
+      if (found < ring) consider((block + 1 + static_cast<int64_t>(ahead)) << kBlockBits);
+    }
+  }
+  return best;
+}
+
+void Storm::MoveClock(int64_t time) {
+  const size_t cell = CellOf(time);
+  // Cells that end at or before `time` are over: sample them as things stand.
+  for (; sampled_ < cell; ++sampled_) SampleDepths(sampled_);
+  const int64_t block = time >> kBlockBits;
+  const bool new_block = block != (now_ >> kBlockBits);
+  now_ = time;
+  if (!new_block) return;
+  // Entering a block: its level-1 slot joins level 0 in order, before any timer is set in it.
+  const size_t slot = static_cast<size_t>(block) & level1_mask_;
+  Slot& s = level1_[slot];
+  if (s.head == kNone) return;
+  level1_bits_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
+  for (uint32_t chunk = s.head; chunk != kNone;) {
+    Chunk& c = chunks_[chunk];
+    for (uint32_t i = 0; i < c.count; ++i) {
+      Job job = c.jobs[i];
+      const uint32_t low = job.attempts >> kAttemptBits;
+      job.attempts &= (1u << kAttemptBits) - 1;
+      Append(level0_, level0_bits_, low, job);
+    }
+    const uint32_t next = c.next;
+    c.next = free_chunk_;  // read whole: back to the pool
+    free_chunk_ = chunk;
+    chunk = next;
+  }
+  s = Slot{};
+}
+
+void Storm::Settle(Job job) {
+  const size_t cell = static_cast<size_t>(now_ / cell_ms_);
+  int result = 0;  // 0 success, 1 outage, 2 throttled
+  if (now_ >= outage_start_ && now_ < outage_end_) {
+    result = 1;
+  } else if (options_.capacity && options_.capacity->per_window > 0) {
+    const int64_t window = now_ / options_.capacity->window_ms;
+    if (window != window_) {
+      window_ = window;
+      window_successes_ = 0;
+    }
+    if (window_successes_ < options_.capacity->per_window) {
+      ++window_successes_;
+    } else {
+      result = 2;
+    }
+  }
+  Bump(cell_counts_[result][cell]);
+  if (job.attempts >= 2) Bump(cell_counts_[3][cell]);
+  switch (result) {
+    case 0: ++successes_; break;
+    case 1: ++outage_failures_; break;
+    default: ++throttled_; break;
+  }
+  const std::optional<FailureClass> failure =
+      result == 0 ? std::nullopt : std::optional<FailureClass>(FailureClass::kTransient);
+  const Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_);
+  switch (d.disposition) {
+    case Disposition::kCompleted:
+      ++completed_;
+      drain_ms_ = now_;
+      break;
+    case Disposition::kQuarantined:
+      ++quarantined_;
+      drain_ms_ = now_;
+      break;
+    case Disposition::kRequeued:
+      job.last_delay = 0;
+      PushReady(job);
+      break;
+    case Disposition::kDelayed:
+      job.last_delay = static_cast<uint32_t>(d.delay_ms);  // at most a day
+      SetTimer(job, Later(now_, d.delay_ms));
+      break;
+  }
+}
+
+bool Storm::Run(uint64_t max_events) {
+  uint64_t budget = max_events;
+  const auto workers = static_cast<size_t>(options_.workers);
+  while (phase_ != Phase::kDone) {
+    switch (phase_) {
+      case Phase::kDue: {  // delayed jobs due now join the ready tail, in the order set
+        const size_t slot = static_cast<size_t>(now_) & (kBlockSlots - 1);
+        Slot& s = level0_[slot];
+        while (s.head != kNone) {
+          Chunk& c = chunks_[s.head];
+          while (due_read_ < c.count) {
+            if (budget == 0) return false;
+            --budget;
+            ++events_;
+            --delayed_;
+            PushReady(c.jobs[due_read_++]);
+          }
+          const uint32_t next = c.next;
+          c.next = free_chunk_;
+          free_chunk_ = s.head;
+          s.head = next;
+          due_read_ = 0;
+        }
+        s.tail = kNone;
+        level0_bits_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
+        phase_ = Phase::kArrive;
+        [[fallthrough]];
+      }
+      case Phase::kArrive:
+        while (arrived_ < jobs_ && ArrivalTime(arrived_) <= now_) {
+          if (budget == 0) return false;
+          --budget;
+          ++events_;
+          ++arrived_;
+          PushReady(Job{0, 0});
+        }
+        phase_ = Phase::kSettle;
+        [[fallthrough]];
+      case Phase::kSettle:  // attempts finishing now, in the order they started
+        while (flight_size_ > 0 && flight_[flight_head_].finish == now_) {
+          if (budget == 0) return false;
+          --budget;
+          ++events_;
+          const Job job = flight_[flight_head_].job;
+          if (++flight_head_ == flight_.size()) flight_head_ = 0;
+          --flight_size_;
+          Settle(job);
+        }
+        phase_ = Phase::kLease;
+        [[fallthrough]];
+      case Phase::kLease:  // free workers take the ready head; the attempt counts now
+        while (flight_size_ < workers && ready_size_ > 0) {
+          if (budget == 0) return false;
+          --budget;
+          ++events_;
+          Job job = ready_[ready_head_];
+          if (++ready_head_ == ready_.size()) ready_head_ = 0;
+          --ready_size_;
+          ++job.attempts;
+          size_t tail = flight_head_ + flight_size_;
+          if (tail >= flight_.size()) tail -= flight_.size();
+          flight_[tail] = {job, Later(now_, options_.work_ms)};
+          ++flight_size_;
+        }
+        phase_ = Phase::kNext;
+        [[fallthrough]];
+      case Phase::kNext: {
+        const int64_t next = NextTime();
+        if (next < 0) {
+          phase_ = Phase::kDone;
+          break;
+        }
+        MoveClock(next);
+        phase_ = Phase::kDue;
+        break;
+      }
+      case Phase::kDone: break;
+    }
+  }
+  return true;
+}
+
+double Storm::Progress() const {
+  return static_cast<double>(completed_ + quarantined_) / static_cast<double>(jobs_);
+}
+
+void Storm::Finalize(int64_t end, StormResult* out) const {
+  out->finished = finished();
+  StormSummary& s = out->summary;
+  s.jobs = jobs_;
+  s.successes = successes_;
+  s.outage_failures = outage_failures_;
+  s.throttled = throttled_;
+  s.failures = outage_failures_ + throttled_;
+  s.attempts = s.successes + s.failures;
+  s.wasted_attempts = s.failures;
+  s.completed = completed_;
+  s.quarantined = quarantined_;
+  s.drain_ms = drain_ms_;
+  s.worst_case = WorstCasePath(policy_);
+
+  // The width: the one given (or the doubling it took), or the smallest candidate
+  // (1, 2, 5 x 10^k from 10 ms, a multiple of the cells) that fits the run.
+  int64_t width = cell_ms_;
+  if (auto_width_) {
+    bool found = false;
+    for (int64_t decade = 10; !found; decade *= 10) {
+      for (const int64_t m : {1, 2, 5}) {
+        const int64_t w = m * decade;
+        if (w >= cell_ms_ && w % cell_ms_ == 0 && static_cast<uint64_t>(end / w) + 1 <= kStormAutoBuckets) {
+          width = w;
+          found = true;
+          break;
+        }
+      }
+    }
+  }
+  const auto merge = static_cast<size_t>(width / cell_ms_);
+  const size_t cells = static_cast<size_t>(end / cell_ms_) + 1;
+  const size_t length = static_cast<size_t>(end / width) + 1;
+  StormSeries& series = out->series;
+  series.bucket_ms = width;
+  std::vector<uint32_t>* counts[4] = {&series.success, &series.outage, &series.throttled, &series.retries};
+  std::vector<uint32_t>* depths[4] = {&series.ready, &series.delayed, &series.in_flight, &series.quarantine};
+  const uint32_t now_depths[4] = {static_cast<uint32_t>(ready_size_), static_cast<uint32_t>(delayed_),
+                                  static_cast<uint32_t>(flight_size_), static_cast<uint32_t>(quarantined_)};
+  for (int k = 0; k < 4; ++k) {
+    std::vector<uint32_t>& c = *counts[k];
+    std::vector<uint32_t>& d = *depths[k];
+    c.assign(length, 0);
+    d.assign(length, 0);
+    for (size_t b = 0; b < length; ++b) {
+      uint64_t sum = 0;
+      for (size_t i = b * merge; i < std::min(cells, (b + 1) * merge); ++i) sum += cell_counts_[k][i];
+      c[b] = SaturatedSum(sum);
+      // A bucket ends where its last cell ends; one that ends after `end` has the depths now.
+      const size_t last = (b + 1) * merge - 1;
+      d[b] = last < sampled_ ? cell_depths_[k][last] : now_depths[k];
+    }
+  }
+  s.peak_retry_rate = 0;
+  s.peak_rate_after_recovery = 0;
+  for (size_t b = 0; b < length; ++b) {
+    const double per_second = 1000.0 / static_cast<double>(width);
+    s.peak_retry_rate = std::max(s.peak_retry_rate, series.retries[b] * per_second);
+    if (static_cast<int64_t>(b) * width >= outage_end_) {
+      const uint64_t attempts = uint64_t{series.success[b]} + series.outage[b] + series.throttled[b];
+      s.peak_rate_after_recovery = std::max(s.peak_rate_after_recovery, static_cast<double>(attempts) * per_second);
+    }
+  }
+}
+
+const StormResult& Storm::Result() {
+  // Built once when finished; before that, each call shows the storm as it is now.
+  if (!result_.finished) Finalize(finished() ? drain_ms_ : now_, &result_);
+  return result_;
+}
+
+Result<StormResult> RunStorm(const StormOptions& options) {
+  dlq::Result<Storm> storm = Storm::Create(options);
+  if (!storm.ok()) return storm.status();
+  storm->Run(UINT64_MAX);
+  return storm->Result();
+}
+
+}  // namespace dlq
