@@ -8,8 +8,10 @@
 //     playground.mjs        mount(), for embedders
 //     embed-example.mjs     the embedding example's own script
 //     url.mjs               the scenario-link rule (isScenarioLink, …)
+//     storm-worker.mjs      the storm lab's Web Worker (storm.html starts it by URL)
 //     chunk-<hash>.mjs      code those entry points share (one copy: one module instance)
-//     page.css, playground.css
+//     page.css, playground.css, …
+//     uplot.css             uPlot's stylesheet (the storm lab's charts), from node_modules
 //   dist/wasm/            index.mjs (the JS API and the Emscripten glue, one minified
 //                         module), index.d.ts, gen/dlq_core.wasm
 //
@@ -42,7 +44,9 @@ const WASM_PRELOAD = '<link rel="preload" href="./wasm/gen/dlq_core.wasm" as="fe
  * entry points too: what docs/playground.md promises embedders, and url.mjs (the
  * browser tests import it).
  */
-const ENTRY_POINTS = ['main.mjs', 'playground.mjs', 'url.mjs'];
+const ENTRY_POINTS = ['main.mjs', 'playground.mjs', 'url.mjs', 'storm-worker.mjs'];
+/** uPlot (the storm lab's charts): bundled into the pages' modules; its stylesheet is copied as a file. */
+const UPLOT_CSS = path.join('node_modules', 'uplot', 'dist', 'uPlot.min.css');
 /** Syntax the bundles may use: the source's own (ES2022: class fields, private methods), kept as written. */
 const TARGET = 'es2022';
 
@@ -138,8 +142,16 @@ function copyModules(root, dist) {
   cpSync(path.join(root, 'web', 'src'), path.join(dist, 'src'), { recursive: true });
   cpSync(path.join(root, 'wasm', 'index.mjs'), path.join(dist, 'wasm', 'index.mjs'));
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_core.mjs'), path.join(dist, 'wasm', 'gen', 'dlq_core.mjs'));
+  // A browser cannot resolve the bare 'uplot': it becomes ./uplot.mjs, uPlot's ES module bundled on its own.
+  buildSync({ ...bundleOptions(dist), minify: false, metafile: false, sourcemap: false,
+    entryPoints: [path.join(root, 'node_modules', 'uplot', 'dist', 'uPlot.esm.js')], outfile: path.join(dist, 'src', 'uplot.mjs') });
+  for (const name of readdirSync(path.join(dist, 'src')).filter((n) => n.endsWith('.mjs'))) {
+    const file = path.join(dist, 'src', name);
+    const text = readFileSync(file, 'utf8');
+    if (text.includes("from 'uplot'")) writeFileSync(file, text.replaceAll("from 'uplot'", "from './uplot.mjs'"));
+  }
   const modules = readdirSync(path.join(dist, 'src'))
-    .filter((name) => name.endsWith('.mjs') && name !== 'embed-example.mjs' && name !== 'main.mjs')
+    .filter((name) => name.endsWith('.mjs') && !['embed-example.mjs', 'main.mjs', 'storm-worker.mjs'].includes(name))
     .sort()
     .map((name) => `./src/${name}`);
   modules.push('./wasm/index.mjs', './wasm/gen/dlq_core.mjs');
@@ -166,6 +178,7 @@ export function buildSite(root, { out = path.join(root, 'dist'), bundled = proce
   });
   cpSync(path.join(root, 'wasm', 'index.d.ts'), path.join(dist, 'wasm', 'index.d.ts'));
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_core.wasm'), path.join(dist, 'wasm', 'gen', 'dlq_core.wasm'));
+  cpSync(path.join(root, UPLOT_CSS), path.join(dist, 'src', 'uplot.css'));
   const pages = readdirSync(dist).filter((n) => n.endsWith('.html'))
     .map((name) => ({ file: path.join(dist, name), text: readFileSync(path.join(dist, name), 'utf8') }));
   let links;

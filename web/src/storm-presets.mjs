@@ -1,0 +1,274 @@
+// The storm lab's scenarios: the defaults, the presets, the link format
+// (location.hash, see docs/storm.md "Storm links") and how one scenario becomes
+// the runs the worker makes (one per strategy, or per strategy and arrival
+// pattern). No DOM here and no core: every value is checked by the core
+// (lab.createStorm) when it runs, so a link may carry a value the core refuses.
+//
+// A scenario, as the form holds it (numbers, or null for a blank field):
+//   { jobs, arrival: 'burst' | 'rate' | 'both', perSecond, outageStartMs, outageMs (null: no outage),
+//     perWindow (null: unlimited), windowMs, workers, workMs, leaseMs, maxAttempts,
+//     backoff: 'none' | 'fixed' | 'exponential', baseMs, capMs, seed, strategies: [...] }
+
+export const STRATEGIES = ['none', 'full', 'equal', 'decorrelated'];
+export const STRATEGY_LABELS = { none: 'No jitter', full: 'Full jitter', equal: 'Equal jitter', decorrelated: 'Decorrelated jitter' };
+const STRATEGY_LETTERS = { none: 'n', full: 'f', equal: 'e', decorrelated: 'd' };
+const BACKOFF_LETTERS = { none: 'n', fixed: 'f', exponential: 'e' };
+
+/** runContention's strategies, in the published experiment's order, and their names. */
+export const CONTENTION_STRATEGIES = ['none', 'exponential', 'equal', 'full', 'decorrelated'];
+export const CONTENTION_LABELS = {
+  none: 'No backoff', exponential: 'Exponential', equal: 'Equal jitter', full: 'Full jitter', decorrelated: 'Decorrelated jitter',
+};
+/** Client counts of the contention experiment: 10, 30, …, 190. */
+export const CONTENTION_CLIENTS = Array.from({ length: 10 }, (_, i) => 10 + 20 * i);
+/** The published settings are the core's defaults (base 5 ms, cap 2000 ms); runs: how many runs each point averages. */
+export const CONTENTION_DEFAULTS = { seed: 1, runs: 20 };
+
+/** Scenarios up to this many jobs run as soon as a link is opened; larger ones wait for Run. */
+export const AUTO_RUN_MAX_JOBS = 100_000;
+
+export const DEFAULT_SCENARIO = Object.freeze({
+  jobs: 10_000,
+  arrival: 'burst',
+  perSecond: 1000,
+  outageStartMs: 0,
+  outageMs: 5000,
+  perWindow: null,
+  windowMs: 1000,
+  workers: 10_000,
+  workMs: 10,
+  leaseMs: 30_000,
+  maxAttempts: 10,
+  backoff: 'exponential',
+  baseMs: 100,
+  capMs: 10_000,
+  seed: 1,
+  strategies: ['none', 'full', 'equal', 'decorrelated'],
+});
+
+/**
+ * The presets, each a scenario (or the contention experiment) with a one-line summary.
+ * `note` is said above the results while they are on show.
+ */
+export const PRESETS = [
+  {
+    key: 'outage',
+    title: 'No jitter vs jitter after a 5 s outage',
+    summary: '10,000 jobs fail through a 5 s outage; without jitter they return in lockstep and hit the recovered dependency all at once.',
+    scenario: { ...DEFAULT_SCENARIO },
+    note: 'The herd (docs/storm.md): a worker for every job, so the retry timing is all that shapes the recovery. Without jitter every job retries at the same instants, and all 10,000 succeed in one interval after the outage.',
+  },
+  {
+    key: 'budget',
+    title: 'A budget shorter than the outage',
+    summary: 'Four attempts with 100 ms exponential backoff are used up in under a second: a 5 s outage quarantines every healthy job.',
+    scenario: { ...DEFAULT_SCENARIO, maxAttempts: 4, capMs: 1000, strategies: ['none', 'full'] },
+    note: 'Every quarantined job here is healthy: the policy gave up before the dependency came back. The bounded-path worst case is shorter than the outage.',
+  },
+  {
+    key: 'tight-loop',
+    title: 'No backoff at all: the tight loop',
+    summary: 'Each failure retries at once: the workers spin through the outage at full speed, and 20 attempts each are gone in a fifth of a second.',
+    scenario: { ...DEFAULT_SCENARIO, backoff: 'none', baseMs: null, capMs: null, maxAttempts: 20, strategies: ['none'] },
+    note: 'With no backoff there is no delay to jitter, so one run shows it: attempts limited only by the workers, every one of them wasted, and every job quarantined long before the dependency is back.',
+  },
+  {
+    key: 'capacity',
+    title: 'A capacity-limited recovery',
+    summary: 'After the outage the dependency takes 1,000 successes a second; lockstep retries overflow it, fail again and come back as a second storm.',
+    scenario: { ...DEFAULT_SCENARIO, perWindow: 1000, windowMs: 1000, strategies: ['none', 'full', 'equal', 'decorrelated'] },
+  },
+  {
+    key: 'redrive',
+    title: 'Redrive the quarantine: all at once vs in batches',
+    summary: '10,000 quarantined jobs sent back into a dependency that takes 1,000 a second: all at once, or 800 a second.',
+    scenario: {
+      ...DEFAULT_SCENARIO, arrival: 'both', perSecond: 800, outageMs: null, perWindow: 1000, windowMs: 1000,
+      maxAttempts: 6, strategies: ['full'],
+    },
+    note: 'A storm has no redrive operation of its own, so a redrive is shown as what it does to arrivals: the whole quarantine (10,000 jobs) as one burst, beside the same jobs released at 800 a second. The burst overflows the capacity: most of it is throttled until its budget is gone and lands back in quarantine. The batches stay under the capacity and all complete.',
+  },
+  {
+    key: 'million',
+    title: 'A million jobs',
+    summary: 'The first preset at scale: 1,000,000 jobs and 100,000 workers through the same 5 s outage, four runs in the page’s worker.',
+    scenario: { ...DEFAULT_SCENARIO, jobs: 1_000_000, workers: 100_000 },
+  },
+  {
+    key: 'contention',
+    title: 'The contention experiment',
+    summary: 'N clients race to update one record with optimistic concurrency (10 to 190 clients): total calls and completion time per strategy.',
+    contention: true,
+    note: 'A model of its own (docs/contention.md), not the storm: each client updates one row once, a lost write is retried after the strategy’s backoff, with the published base of 5 ms and cap of 2 s; every point is the mean of {runs} runs from seed {seed}. The scenario form does not apply to it.',
+  },
+];
+
+// ---- the link -------------------------------------------------------------
+
+/** The format tags: a storm scenario (`#s1;…`) and the contention experiment (`#c1;…`). */
+const STORM_TAG = 's1';
+const CONTENTION_TAG = 'c1';
+
+const num = (n) => (n === null || n === undefined ? '' : String(n));
+
+/** The scenario as link text (no '#'): `s1;n=10000;a=b;o=0:5000;c=-;w=500;t=20;l=30000;m=12;b=e:100:10000;r=1;j=nfed`. */
+export function formatStormLink(s) {
+  const arrival = s.arrival === 'burst' ? 'b' : `${s.arrival === 'rate' ? 'r' : 'x'}${num(s.perSecond)}`;
+  const outage = s.outageMs === null ? '-' : `${num(s.outageStartMs)}:${num(s.outageMs)}`;
+  const capacity = s.perWindow === null ? '-' : `${num(s.perWindow)}:${num(s.windowMs)}`;
+  const backoff = [BACKOFF_LETTERS[s.backoff], num(s.baseMs), num(s.capMs)].join(':').replace(/:+$/, '');
+  const strategies = STRATEGIES.filter((k) => s.strategies.includes(k)).map((k) => STRATEGY_LETTERS[k]).join('');
+  return [STORM_TAG, `n=${num(s.jobs)}`, `a=${arrival}`, `o=${outage}`, `c=${capacity}`, `w=${num(s.workers)}`,
+    `t=${num(s.workMs)}`, `l=${num(s.leaseMs)}`, `m=${num(s.maxAttempts)}`, `b=${backoff}`, `r=${num(s.seed)}`,
+    `j=${strategies}`].join(';');
+}
+
+/** The contention experiment as link text: `c1;r=1;k=20` (seed, runs). */
+export function formatContentionLink(c) {
+  return [CONTENTION_TAG, `r=${num(c.seed)}`, `k=${num(c.runs)}`].join(';');
+}
+
+/** Is this fragment (without '#') one of the storm lab's links? */
+export function isStormLink(text) {
+  return /^[sc][0-9]+;/.test(text) || text === STORM_TAG || text === CONTENTION_TAG;
+}
+
+class LinkError extends Error {}
+
+/** An integer field of the link, or null for an empty one; anything else is refused by name. */
+function integer(name, text) {
+  if (text === '') return null;
+  if (!/^-?[0-9]{1,16}$/.test(text)) throw new LinkError(`${name}: expected an integer, got "${text}"`);
+  return Number(text);
+}
+
+/**
+ * Reads link text (no '#'): { kind: 'storm', scenario } or { kind: 'contention', contention }.
+ * Throws an Error naming the field for text it cannot read; a missing field keeps its default.
+ */
+export function parseStormLink(text) {
+  const [tag, ...parts] = text.split(';');
+  const fields = new Map();
+  for (const part of parts) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    if (eq < 1) throw new LinkError(`"${part}": expected name=value`);
+    const key = part.slice(0, eq);
+    if (fields.has(key)) throw new LinkError(`${key}: given twice`);
+    let value;
+    try {
+      value = decodeURIComponent(part.slice(eq + 1));
+    } catch {
+      throw new LinkError(`${key}: not a valid URL encoding`);
+    }
+    fields.set(key, value);
+  }
+  const take = (key, read) => {
+    if (!fields.has(key)) return;
+    const value = fields.get(key);
+    fields.delete(key);
+    read(value);
+  };
+  const unknown = () => {
+    if (fields.size > 0) throw new LinkError(`unknown field ${[...fields.keys()][0]}`);
+  };
+  if (tag === CONTENTION_TAG) {
+    const contention = { ...CONTENTION_DEFAULTS };
+    take('r', (v) => { contention.seed = integer('r (seed)', v); });
+    take('k', (v) => { contention.runs = integer('k (runs)', v); });
+    unknown();
+    return { kind: 'contention', contention };
+  }
+  if (tag !== STORM_TAG) throw new LinkError(`"${tag}": this page reads ${STORM_TAG} and ${CONTENTION_TAG} links`);
+  const s = { ...DEFAULT_SCENARIO, strategies: [...DEFAULT_SCENARIO.strategies] };
+  take('n', (v) => { s.jobs = integer('n (jobs)', v); });
+  take('a', (v) => {
+    if (v === 'b') { s.arrival = 'burst'; return; }
+    const m = /^([rx])(.*)$/.exec(v);
+    if (!m) throw new LinkError(`a (arrival): expected b, r<per second> or x<per second>, got "${v}"`);
+    s.arrival = m[1] === 'r' ? 'rate' : 'both';
+    s.perSecond = integer('a (jobs per second)', m[2]);
+  });
+  const pair = (name, v) => {
+    const m = /^([^:]*):([^:]*)$/.exec(v);
+    if (!m) throw new LinkError(`${name}: expected -, or two numbers joined by ":", got "${v}"`);
+    return [integer(name, m[1]), integer(name, m[2])];
+  };
+  take('o', (v) => {
+    if (v === '-') { s.outageMs = null; return; }
+    [s.outageStartMs, s.outageMs] = pair('o (outage)', v);
+  });
+  take('c', (v) => {
+    if (v === '-') { s.perWindow = null; return; }
+    [s.perWindow, s.windowMs] = pair('c (capacity)', v);
+  });
+  take('w', (v) => { s.workers = integer('w (workers)', v); });
+  take('t', (v) => { s.workMs = integer('t (work time)', v); });
+  take('l', (v) => { s.leaseMs = integer('l (lease time)', v); });
+  take('m', (v) => { s.maxAttempts = integer('m (max attempts)', v); });
+  take('b', (v) => {
+    const [kind, base = '', cap = '', ...rest] = v.split(':');
+    const found = Object.keys(BACKOFF_LETTERS).find((k) => BACKOFF_LETTERS[k] === kind);
+    if (!found || rest.length > 0) throw new LinkError(`b (backoff): expected n, f or e and up to two numbers, got "${v}"`);
+    s.backoff = found;
+    s.baseMs = integer('b (base delay)', base);
+    s.capMs = integer('b (cap)', cap);
+  });
+  take('r', (v) => { s.seed = integer('r (seed)', v); });
+  take('j', (v) => {
+    const letters = [...v];
+    const strategies = STRATEGIES.filter((k) => letters.includes(STRATEGY_LETTERS[k]));
+    if (strategies.length !== letters.length || new Set(letters).size !== letters.length) {
+      throw new LinkError(`j (strategies): expected letters from n, f, e, d, got "${v}"`);
+    }
+    s.strategies = strategies;
+  });
+  unknown();
+  return { kind: 'storm', scenario: s };
+}
+
+// ---- from a scenario to the core's options ---------------------------------
+
+/** The core's StormOptions for one strategy and arrival pattern; blank fields are left out (the core's default). */
+export function stormOptions(s, strategy, arrival = s.arrival) {
+  const options = { jobs: s.jobs };
+  const set = (key, value) => { if (value !== null && value !== undefined) options[key] = value; };
+  options.arrival = arrival === 'burst' ? { kind: 'burst' } : { kind: 'rate', perSecond: s.perSecond };
+  options.outage = s.outageMs === null ? null : { startMs: s.outageStartMs ?? 0, durationMs: s.outageMs };
+  options.capacity = s.perWindow === null ? null : { perWindow: s.perWindow, windowMs: s.windowMs };
+  set('workers', s.workers);
+  set('workMs', s.workMs);
+  set('leaseMs', s.leaseMs);
+  options.maxAttempts = s.maxAttempts;
+  const backoff = { kind: s.backoff };
+  if (s.backoff !== 'none') {
+    if (s.baseMs !== null) backoff.baseMs = s.baseMs;
+    if (s.capMs !== null) backoff.capMs = s.capMs;
+  }
+  backoff.jitter = strategy;
+  options.backoff = backoff;
+  set('seed', s.seed);
+  return options;
+}
+
+/**
+ * The runs one scenario makes, in order: [{ key, label, strategy, arrival, options }].
+ * One per chosen strategy; with arrival 'both', one per strategy and pattern.
+ */
+export function stormRuns(s) {
+  const runs = [];
+  for (const strategy of STRATEGIES.filter((k) => s.strategies.includes(k))) {
+    const arrivals = s.arrival === 'both' ? ['burst', 'rate'] : [s.arrival];
+    for (const arrival of arrivals) {
+      const pattern = arrival === 'burst' ? 'all at once' : `${s.perSecond?.toLocaleString('en-US') ?? '?'} a second`;
+      runs.push({
+        key: s.arrival === 'both' ? `${strategy}-${arrival}` : strategy,
+        label: s.arrival === 'both' ? `${STRATEGY_LABELS[strategy]}, ${pattern}` : STRATEGY_LABELS[strategy],
+        strategy,
+        arrival,
+        options: stormOptions(s, strategy, arrival),
+      });
+    }
+  }
+  return runs;
+}
