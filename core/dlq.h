@@ -13,14 +13,23 @@
 // prng.h    the deterministic PRNG
 // size_limits.h  the size limit of every string and batch a caller hands in
 // heap_budget.h  the process-wide cap on what queues keep in memory
+// world.h, player.h  the simulated world and the player that plays a queue by it
+// goal.h    declarative goals, checked against a queue (lesson exercises)
+// storm.h   a million jobs through an outage: counters and time-bucketed series
+// contention.h  the classic optimistic-concurrency backoff experiment
 #pragma once
 
+#include "contention.h"
 #include "event.h"
+#include "goal.h"
 #include "heap_budget.h"
 #include "leases.h"
+#include "player.h"
 #include "policy.h"
 #include "prng.h"
 #include "queue.h"
 #include "scenario.h"
 #include "size_limits.h"
 #include "status.h"
+#include "storm.h"
+#include "world.h"

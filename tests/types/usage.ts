@@ -235,5 +235,34 @@ async function main(): Promise<void> {
   // @ts-expect-error: advanceToNext may answer null
   const later: number = q.advanceToNext();
   void later;
+
+  // Goals: parsed and checked by the core.
+  const canonical: string = lab.parseGoal('quarantined b as exhausted; steps <= 3');
+  const check = q.checkGoal(canonical);
+  const met: boolean = check.met && check.clauses.every((c) => c.met || c.actual.length > 0);
+  void met;
+  // @ts-expect-error: a goal is text
+  q.checkGoal({ quarantined: 'b' });
+
+  // Storms: stepped in slices (a worker reports progress), series as typed arrays.
+  const storm = lab.createStorm({ jobs: 1000, maxAttempts: 10, outage: { startMs: 0, durationMs: 5000 },
+    backoff: { kind: 'exponential', baseMs: 100, capMs: 10000, jitter: 'full' }, workers: 100, workMs: 10 });
+  while (!storm.run(100_000)) void storm.progress;
+  const { summary, series } = storm.result();
+  const drained: number = summary.drainMs;
+  const ready: Uint32Array = series.ready;
+  void drained; void ready;
+  storm.dispose();
+  const once = lab.runStorm({ jobs: 10, maxAttempts: 3 });
+  void once.summary.worstCase.attempts;
+  // @ts-expect-error: jobs is a number
+  lab.runStorm({ jobs: '10', maxAttempts: 3 });
+
+  // The contention experiment.
+  const c = lab.runContention({ clients: 50, strategy: 'full', runs: 10 });
+  const calls: number = c.meanCalls;
+  void calls;
+  // @ts-expect-error: strategies are five fixed names
+  lab.runContention({ clients: 50, strategy: 'half' });
 }
 void main;
