@@ -5,10 +5,11 @@
 // heading-level and compact (embed-options.mjs; docs/embedding.md), and may put
 // per-step captions in a child <ol class="dlq-captions"> (read before mounting:
 // without JavaScript they stay as a plain list). A bad attribute is named in the
-// element instead of a playground.
+// element instead of a playground. mount() (the playground and the core) is
+// imported when the first playground mounts: a page whose playgrounds are all
+// lazy and out of view is interactive before any of that code is fetched.
 // `el.ready` resolves to the controller once the core is loaded and drawn (to
 // null if the element was removed before that: its session is freed at once).
-import { mount } from './playground.mjs';
 import { h } from './dom.mjs';
 import { optionsFromAttributes } from './embed-options.mjs';
 
@@ -90,13 +91,14 @@ export class DlqPlaygroundElement extends HTMLElement {
   #mount() {
     const scenario = this.getAttribute('scenario');
     let ready;
-    ready = mount(this, {
+    const options = {
       ...optionsFromAttributes(this),
       scenario: scenario ?? undefined,
       syncUrl: this.hasAttribute('sync-url'),
       linkBase: this.getAttribute('link-base') ?? undefined,
       label: this.getAttribute('label') ?? undefined,
-    }).then((controller) => {
+    };
+    ready = import('./playground.mjs').then(({ mount }) => mount(this, options)).then((controller) => {
       if (!this.isConnected) {
         // Removed while the core was loading: free the session (wasm heap,
         // page-wide listeners) now; connecting again mounts afresh.

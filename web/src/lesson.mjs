@@ -18,10 +18,16 @@
 //
 // Neither decides anything: goals are the core's, snippets only translate the
 // policy the core reports. Without JavaScript both leave their own text as it is.
+//
+// This is the lesson pages' one script: it registers <dlq-playground> too and
+// marks the page interactive (interactive.mjs). The core and the real-system
+// presets are imported when an element first needs them, so prose with its
+// playgrounds out of view is interactive before they are fetched.
 import './element.mjs';
-import { loadLab } from '../wasm/index.mjs';
+import { markInteractive } from './interactive.mjs';
 import { h, uid } from './dom.mjs';
-import { systemByKey } from './systems.mjs';
+
+const loadLab = () => import('../wasm/index.mjs').then((m) => m.loadLab());
 
 /** The <dlq-playground> named by `el`'s `for`, or an error naming the attribute. */
 function targetOf(el) {
@@ -134,6 +140,7 @@ export class DlqExerciseElement extends BesidePlayground {
 export class DlqSystemsElement extends BesidePlayground {
   async start() {
     const target = targetOf(this);
+    const { systemByKey } = await import('./systems.mjs');
     const keys = (this.getAttribute('systems') ?? '').trim().split(/\s+/).filter(Boolean);
     const systems = keys.map((key) => systemByKey(key));
     const unknown = keys.find((key, i) => systems[i] === undefined);
@@ -190,3 +197,4 @@ export class DlqSystemsElement extends BesidePlayground {
 
 if (!customElements.get('dlq-exercise')) customElements.define('dlq-exercise', DlqExerciseElement);
 if (!customElements.get('dlq-systems')) customElements.define('dlq-systems', DlqSystemsElement);
+markInteractive();
