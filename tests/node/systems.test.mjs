@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { lab } from './helpers.mjs';
-import { SYSTEMS, normalizePolicy } from '../../web/src/systems.mjs';
+import { SYSTEMS, policyInForce } from '../../web/src/systems.mjs';
 
 let ts = null;
 try {
@@ -264,21 +264,27 @@ test('every preset plays out: a and c complete, b is quarantined after the budge
   }
 });
 
-test('normalizePolicy resolves the class table as the core does', () => {
-  for (const [name, policy] of Object.entries({ ...POLICIES, ...Object.fromEntries(SYSTEMS.map((s) => [s.key, s.scenario])) })) {
-    const { jobs, world, ...only } = policy;
-    const q = lab.createQueue(only);
-    const n = normalizePolicy(policy);
-    const core = q.rules();
-    for (const c of lab.failureClasses) {
-      const { retry, maxAttempts, backoff, alert } = n.rules[c];
-      assert.deepEqual({ retry, maxAttempts, backoff, alert }, core[c], `${name}: ${c}`);
-    }
-    const p = q.policy();
-    for (const field of ['maxAttempts', 'backoff', 'leaseMs', 'seed', 'ordering', 'quarantine', 'unsafeQuarantineOrder']) {
-      assert.deepEqual(n[field], p[field], `${name}: ${field}`);
-    }
+/** What a page hands a snippet: the core's policy() and rules() for a scenario's policy. */
+function inForce(policy) {
+  const { jobs, world, actions, cursor, ...only } = policy;
+  const q = lab.createQueue(only);
+  try {
+    return [q.policy(), q.rules()];
+  } finally {
     q.dispose();
+  }
+}
+const snippetOf = (s, policy) => s.snippet(...inForce(policy));
+
+test('a snippet translates the core\'s policy in force: the rules are the core\'s, not worked out again', () => {
+  for (const [name, policy] of Object.entries({ ...POLICIES, ...Object.fromEntries(SYSTEMS.map((s) => [s.key, s.scenario])) })) {
+    const [p, rules] = inForce(policy);
+    const n = policyInForce(p, rules);
+    for (const c of lab.failureClasses) {
+      const { ownBackoff, ...rule } = n.rules[c];
+      assert.deepEqual(rule, rules[c], `${name}: ${c}`);
+      assert.equal(ownBackoff, p.classes[c].backoff !== 'policy', `${name}: ${c}`);
+    }
   }
 });
 
@@ -287,32 +293,27 @@ test('snippets from each preset and three more policies are valid and carry the 
     const policies = { [`${s.key} preset`]: s.scenario, ...POLICIES };
     for (const [name, policy] of Object.entries(policies)) {
       const label = `${s.key} from ${name}`;
-      const snippet = s.snippet(policy);
+      const snippet = snippetOf(s, policy);
       assert.deepEqual(Object.keys(snippet).sort(), ['language', 'text'], label);
       assertValid(snippet, label);
-      const n = normalizePolicy(policy);
+      const n = policyInForce(...inForce(policy));
       TRANSLATED[s.key](n, snippet.text);
       assert.ok(snippet.text.includes(`maxAttempts ${n.maxAttempts}`), `${label}: names the lab's maxAttempts`);
     }
   }
 });
 
-test('a snippet reads a parsed link or a queue\'s policy the same as the scenario object', () => {
+test('a snippet of a preset\'s parsed link is the snippet of the preset', () => {
   for (const s of SYSTEMS) {
     const parsed = lab.parseScenario(lab.formatScenario(s.scenario));
-    const { jobs, world, ...only } = s.scenario;
-    const q = lab.createQueue(only);
-    const text = s.snippet(s.scenario).text;
-    assert.equal(s.snippet(parsed).text, text, `${s.key}: parsed`);
-    assert.equal(s.snippet(q.policy()).text, text, `${s.key}: q.policy()`);
-    q.dispose();
+    assert.equal(snippetOf(s, parsed).text, snippetOf(s, s.scenario).text, `${s.key}: parsed`);
   }
 });
 
 test('snippets say where a lab setting has no equivalent', () => {
   const large = POLICIES['large cap'];
   for (const s of SYSTEMS) {
-    const text = s.snippet(large).text;
+    const text = snippetOf(s, large).text;
     // The teaching switch, the per-class alert and the precondition row exist only in the lab.
     assert.match(text, /unsafeQuarantineOrder: a lab teaching switch/, s.key);
     assert.match(text, /alert on permanent, unknown-schema/, s.key);
@@ -324,17 +325,19 @@ test('snippets say where a lab setting has no equivalent', () => {
   }
   // Lesson 1's immediate requeue: said wherever the system cannot retry at once.
   for (const key of ['sidekiq', 'temporal']) {
-    assert.match(SYSTEMS.find((s) => s.key === key).snippet(POLICIES['lesson 1']).text, /backoff none: /, key);
+    assert.match(snippetOf(SYSTEMS.find((s) => s.key === key), POLICIES['lesson 1']).text, /backoff none: /, key);
   }
   // Jitter the system cannot draw the lab's way is named.
   for (const key of ['sidekiq', 'temporal', 'kafka', 'pubsub']) {
-    assert.match(SYSTEMS.find((s) => s.key === key).snippet(POLICIES['exponential, full jitter']).text, /jitter full: /, key);
+    assert.match(snippetOf(SYSTEMS.find((s) => s.key === key), POLICIES['exponential, full jitter']).text, /jitter full: /, key);
   }
 });
 
-test('snippet refuses what is not a policy', () => {
+test('snippet refuses what is not a queue\'s policy and rules', () => {
+  const [policy, rules] = inForce(POLICIES['lesson 1']);
   for (const s of SYSTEMS) {
-    assert.throws(() => s.snippet(null), TypeError, s.key);
-    assert.throws(() => s.snippet({ maxAttempts: 0 }), RangeError, s.key);
+    assert.throws(() => s.snippet(null, rules), { name: 'TypeError', message: "policy must be a queue's policy() (every field filled in)" }, s.key);
+    assert.throws(() => s.snippet({ maxAttempts: 3 }, rules), TypeError, s.key);
+    assert.throws(() => s.snippet(policy, {}), { name: 'TypeError', message: "rules must be a queue's rules() (one rule per failure class)" }, s.key);
   }
 });

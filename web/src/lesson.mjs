@@ -178,7 +178,7 @@ export class DlqSystemsElement extends BesidePlayground {
     });
     const snippet = () => {
       if (!chosen.system) return;
-      const { language: lang, text } = chosen.system.snippet(controller.session.queue.policy());
+      const { language: lang, text } = chosen.system.snippet(controller.session.queue.policy(), controller.session.queue.rules());
       language.textContent = `(${lang})`;
       if (code.textContent !== text) code.textContent = text;
     };

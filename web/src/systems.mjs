@@ -1,7 +1,8 @@
 // One preset per real queue system: a lab scenario as close to the system's
 // defaults as the lab's policy can say, the one place where the lab's rule and
 // the system's part ways, a few sourced facts, and a configuration snippet for
-// that system generated from any lab policy.
+// that system generated from a queue's policy in force: snippet(queue.policy(),
+// queue.rules()) — the core's own account, so no rule is worked out again here.
 //
 // Plain data and pure functions: no dependencies, no I/O, safe in the browser.
 // Every fact comes from /work/shared/reference/real-systems.md (its sources are
@@ -13,70 +14,33 @@
 // while budget is left; quarantine permanent failures at once and exhausted ones
 // at the end; only an explicit replay(id) brings a job back, with its attempts reset.
 
-// ---- the lab's policy, defaults filled in -----------------------------------
+// ---- the lab's policy in force, as the core reports it ----------------------
 
 const CLASS_ORDER = ['transient', 'permanent', 'undeserializable', 'unknown-schema', 'precondition', 'crash'];
-const DEFAULT_BACKOFF = { kind: 'none', baseMs: 1000, capMs: 60000, jitter: 'none' };
-const ONE_SECOND = { kind: 'fixed', baseMs: 1000, capMs: 1000, jitter: 'none' };
-// The core's class table (core/policy.h), as policy() and parseScenario() give it.
-const DEFAULT_CLASSES = {
-  transient: { retry: 'bounded', maxAttempts: 0, backoff: 'policy', alert: false },
-  permanent: { retry: 'never', maxAttempts: 0, backoff: 'policy', alert: false },
-  undeserializable: { retry: 'never', maxAttempts: 0, backoff: 'policy', alert: false },
-  'unknown-schema': { retry: 'never', maxAttempts: 0, backoff: 'policy', alert: true },
-  precondition: { retry: 'bounded', maxAttempts: 2, backoff: ONE_SECOND, alert: false },
-  crash: { retry: 'bounded', maxAttempts: 0, backoff: 'policy', alert: false },
-};
 
 /**
- * A lab policy (a scenario object, a parsed scenario or Queue.policy(); only the
- * policy fields are read) with every default filled in, and `rules`: each failure
- * class's rule in force (budget resolved and capped, backoff resolved), the way
- * Queue.rules() gives it.
+ * What a snippet translates: the core's own account of a queue's policy
+ * (Queue.policy(): every default filled in) with each failure class's rule in
+ * force (Queue.rules(): budget resolved and capped, backoff resolved), plus
+ * whether a class has a backoff of its own. Nothing is defaulted or decided here.
  */
-export function normalizePolicy(policy) {
-  if (policy === null || typeof policy !== 'object') throw new TypeError('policy must be an object');
-  const maxAttempts = policy.maxAttempts;
-  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1) {
-    throw new RangeError(`policy.maxAttempts must be a positive integer, got ${String(maxAttempts)}`);
+export function policyInForce(policy, rules) {
+  if (policy === null || typeof policy !== 'object' || !Number.isSafeInteger(policy.maxAttempts) || !policy.classes) {
+    throw new TypeError('policy must be a queue\'s policy() (every field filled in)');
   }
-  const backoff = { ...DEFAULT_BACKOFF, ...(policy.backoff ?? {}) };
-  const quarantine = { retentionMs: 0, alarmDepth: 0, ...(policy.quarantine ?? {}) };
-  const rules = {};
-  for (const name of CLASS_ORDER) {
-    const base = DEFAULT_CLASSES[name];
-    const given = policy.classes?.[name] ?? {};
-    const row = { ...base, ...given };
-    if (given.backoff !== undefined && given.backoff !== 'policy') {
-      const own = base.backoff === 'policy' ? DEFAULT_BACKOFF : base.backoff;
-      row.backoff = { ...own, ...given.backoff };
-    }
-    const budget = row.maxAttempts === 0 ? maxAttempts : Math.min(row.maxAttempts, maxAttempts);
-    rules[name] = {
-      retry: row.retry,
-      maxAttempts: budget,
-      backoff: row.backoff === 'policy' ? backoff : row.backoff,
-      ownBackoff: row.backoff !== 'policy',
-      alert: row.alert === true,
-    };
+  if (rules === null || typeof rules !== 'object' || CLASS_ORDER.some((name) => !rules[name])) {
+    throw new TypeError('rules must be a queue\'s rules() (one rule per failure class)');
   }
   return {
-    maxAttempts,
-    backoff,
-    leaseMs: policy.leaseMs ?? 30000,
-    seed: policy.seed ?? 1,
-    ordering: policy.ordering ?? 'none',
-    quarantine,
-    unsafeQuarantineOrder: policy.unsafeQuarantineOrder === true,
-    rules,
+    ...policy,
+    rules: Object.fromEntries(CLASS_ORDER.map((name) => [name,
+      { ...rules[name], ownBackoff: policy.classes[name].backoff !== 'policy' }])),
   };
 }
 
-/** The lab's delay after failed attempt n (1-based) before jitter, in ms. */
-export function labDelay(backoff, n) {
-  if (backoff.kind === 'none') return 0;
-  if (backoff.kind === 'fixed') return backoff.baseMs;
-  return Math.min(backoff.capMs, backoff.baseMs * 2 ** (n - 1));
+/** A rule's delay after a first failed attempt, before jitter: its base (core/backoff.h: 2^0 · base for exponential). */
+function firstDelay(backoff) {
+  return backoff.kind === 'none' ? 0 : backoff.baseMs;
 }
 
 const sameBackoff = (a, b) => a.kind === b.kind && a.baseMs === b.baseMs && a.capMs === b.capMs && a.jitter === b.jitter;
@@ -154,8 +118,8 @@ const gh = (repo, path) => `https://github.com/${repo}/blob/HEAD/${path}`;
 
 // ---- Amazon SQS ---------------------------------------------------------------
 
-function sqsSnippet(policy) {
-  const n = normalizePolicy(policy);
+function sqsSnippet(policy, rules) {
+  const n = policyInForce(policy, rules);
   const notes = [];
   const shape = classShape(n);
   const fifo = n.ordering !== 'none';
@@ -238,8 +202,8 @@ function sqsSnippet(policy) {
 
 // ---- RabbitMQ quorum queues ------------------------------------------------------
 
-function rabbitSnippet(policy) {
-  const n = normalizePolicy(policy);
+function rabbitSnippet(policy, rules) {
+  const n = policyInForce(policy, rules);
   const notes = [];
   const shape = classShape(n);
   const limit = n.maxAttempts - 1;
@@ -293,8 +257,8 @@ function rubyDelay(b) {
   return `[([${b.baseMs} * 2**count, ${b.capMs}].min / 1000.0).ceil, 1].max`;
 }
 
-function sidekiqSnippet(policy) {
-  const n = normalizePolicy(policy);
+function sidekiqSnippet(policy, rules) {
+  const n = policyInForce(policy, rules);
   const notes = [];
   const shape = classShape(n);
   const retry = n.maxAttempts - 1;
@@ -371,8 +335,8 @@ function tsDelay(b) {
   return `Math.min(${b.capMs}, ${b.baseMs} * 2 ** (attemptsMade - 1))`;
 }
 
-function bullmqSnippet(policy) {
-  const n = normalizePolicy(policy);
+function bullmqSnippet(policy, rules) {
+  const n = policyInForce(policy, rules);
   const notes = [];
   const shape = classShape(n);
   const b = n.backoff;
@@ -443,8 +407,8 @@ function bullmqSnippet(policy) {
 
 // ---- Temporal ----------------------------------------------------------------------
 
-function temporalSnippet(policy) {
-  const n = normalizePolicy(policy);
+function temporalSnippet(policy, rules) {
+  const n = policyInForce(policy, rules);
   const notes = [];
   const shape = classShape(n);
   const b = n.backoff;
@@ -466,7 +430,7 @@ function temporalSnippet(policy) {
     notes.push(name === 'crash'
       ? `${ruleText(n, name)}: a timed-out attempt uses the same retry policy`
       : `${ruleText(n, name)}: no per-error budget; the activity can read its attempt number and throw ` +
-        `ApplicationFailure.create({ type: '${ERROR_TYPE[name]}', nonRetryable: attempt >= ${n.rules[name].maxAttempts}, nextRetryDelay: ${labDelay(n.rules[name].backoff, 1)} })`);
+        `ApplicationFailure.create({ type: '${ERROR_TYPE[name]}', nonRetryable: attempt >= ${n.rules[name].maxAttempts}, nextRetryDelay: ${firstDelay(n.rules[name].backoff)} })`);
   }
   if (shape.crashNever) notes.push('classes.crash never retries in the lab; a timed-out Temporal attempt is retried like any failure');
   if (shape.alerts.length > 0) notes.push(`alert on ${shape.alerts.join(', ')}: no equivalent`);
@@ -501,8 +465,8 @@ function temporalSnippet(policy) {
 
 const exceptionsOf = (shape) => shape.never.map((c) => JAVA_EXCEPTION[c]);
 
-function kafkaSnippet(policy) {
-  const n = normalizePolicy(policy);
+function kafkaSnippet(policy, rules) {
+  const n = policyInForce(policy, rules);
   const notes = [];
   const shape = classShape(n);
   const b = n.backoff;
@@ -598,8 +562,8 @@ function kafkaSnippet(policy) {
 
 // ---- Google Cloud Pub/Sub ---------------------------------------------------------
 
-function pubsubSnippet(policy) {
-  const n = normalizePolicy(policy);
+function pubsubSnippet(policy, rules) {
+  const n = policyInForce(policy, rules);
   const notes = [];
   const shape = classShape(n);
   const b = n.backoff;
@@ -661,8 +625,8 @@ function pubsubSnippet(policy) {
 
 // ---- Azure Service Bus --------------------------------------------------------------
 
-function serviceBusSnippet(policy) {
-  const n = normalizePolicy(policy);
+function serviceBusSnippet(policy, rules) {
+  const n = policyInForce(policy, rules);
   const notes = [];
   const shape = classShape(n);
   let lock = seconds(n.leaseMs);
