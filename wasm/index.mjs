@@ -994,18 +994,27 @@ class Lab {
   }
 }
 
-class Queue {
+/**
+ * The life of one object in wasm memory (a queue, a storm): its handle while it
+ * lives, the refusal once disposed ('disposed', naming how to get a new one) or
+ * once the core has aborted, and dispose(), which after an abort only forgets it.
+ */
+class Lifetime {
   #handle;
   #forget;
+  #what;
 
-  constructor(handle, forget) {
+  constructor(handle, forget, what) {
     this.#handle = handle;
     this.#forget = forget;
+    this.#what = what;
   }
 
-  #live() {
+  /** The handle, or the refusal: disposed, or the core aborted. */
+  live() {
     if (this.#handle === null) {
-      throw coded(Error, 'disposed', 'this queue has been disposed; create a new one with lab.createQueue()');
+      const [name, create] = this.#what;
+      throw coded(Error, 'disposed', `this ${name} has been disposed; create a new one with ${create}`);
     }
     if (aborted !== null) throw abortedError();
     return this.#handle;
@@ -1013,6 +1022,30 @@ class Queue {
 
   get disposed() {
     return this.#handle === null;
+  }
+
+  dispose() {
+    if (this.#handle === null) this.live();  // throws 'disposed'
+    const handle = this.#handle;
+    this.#handle = null;
+    this.#forget();
+    if (aborted === null) call(() => handle.delete());
+  }
+}
+
+class Queue {
+  #life;
+
+  constructor(handle, forget) {
+    this.#life = new Lifetime(handle, forget, ['queue', 'lab.createQueue()']);
+  }
+
+  #live() {
+    return this.#life.live();
+  }
+
+  get disposed() {
+    return this.#life.disposed;
   }
 
   /**
@@ -1301,33 +1334,23 @@ class Queue {
    * broken module) and does not throw, so cleanup code always runs to the end.
    */
   dispose() {
-    if (this.#handle === null) this.#live();  // throws 'disposed'
-    const handle = this.#handle;
-    this.#handle = null;
-    this.#forget();
-    if (aborted === null) call(() => handle.delete());
+    this.#life.dispose();
   }
 }
 
 class Storm {
-  #handle;
-  #forget;
+  #life;
 
   constructor(handle, forget) {
-    this.#handle = handle;
-    this.#forget = forget;
+    this.#life = new Lifetime(handle, forget, ['storm', 'lab.createStorm()']);
   }
 
   #live() {
-    if (this.#handle === null) {
-      throw coded(Error, 'disposed', 'this storm has been disposed; create a new one with lab.createStorm()');
-    }
-    if (aborted !== null) throw abortedError();
-    return this.#handle;
+    return this.#life.live();
   }
 
   get disposed() {
-    return this.#handle === null;
+    return this.#life.disposed;
   }
 
   /**
@@ -1368,10 +1391,6 @@ class Storm {
 
   /** Frees the storm's wasm memory; disposing twice throws 'disposed'. After an abort it only forgets the storm. */
   dispose() {
-    if (this.#handle === null) this.#live();  // throws 'disposed'
-    const handle = this.#handle;
-    this.#handle = null;
-    this.#forget();
-    if (aborted === null) call(() => handle.delete());
+    this.#life.dispose();
   }
 }
