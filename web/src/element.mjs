@@ -5,9 +5,10 @@
 // heading-level and compact (embed-options.mjs; docs/embedding.md), and may put
 // per-step captions in a child <ol class="dlq-captions"> (read before mounting:
 // without JavaScript they stay as a plain list). A bad attribute is named in the
-// element instead of a playground. mount() (the playground and the core) is
-// imported when the first playground mounts: a page whose playgrounds are all
-// lazy and out of view is interactive before any of that code is fetched.
+// element instead of a playground. Entry points define it with defineElement():
+// on a lesson page mount() (the playground and the core) is imported when the
+// first playground mounts, so a page whose playgrounds are all lazy and out of
+// view is interactive before any of that code is fetched.
 // `el.ready` resolves to the controller once the core is loaded and drawn (to
 // null if the element was removed before that: its session is freed at once).
 import { h } from './dom.mjs';
@@ -98,7 +99,7 @@ export class DlqPlaygroundElement extends HTMLElement {
       linkBase: this.getAttribute('link-base') ?? undefined,
       label: this.getAttribute('label') ?? undefined,
     };
-    ready = import('./playground.mjs').then(({ mount }) => mount(this, options)).then((controller) => {
+    ready = loadMount().then((mount) => mount(this, options)).then((controller) => {
       if (!this.isConnected) {
         // Removed while the core was loading: free the session (wasm heap,
         // page-wide listeners) now; connecting again mounts afresh.
@@ -135,4 +136,16 @@ export class DlqPlaygroundElement extends HTMLElement {
   }
 }
 
-if (!customElements.get('dlq-playground')) customElements.define('dlq-playground', DlqPlaygroundElement);
+/** How mount() is reached: given by the page's entry point (see defineElement). */
+let loadMount = () => import('./playground.mjs').then((m) => m.mount);
+
+/**
+ * Defines <dlq-playground> (once per page). `load` resolves to mount(): the
+ * playground page passes the one it imported (no extra request before drawing);
+ * a lesson page passes a dynamic import, fetched when a playground first mounts.
+ */
+export function defineElement(load) {
+  if (customElements.get('dlq-playground')) return;
+  loadMount = load;
+  customElements.define('dlq-playground', DlqPlaygroundElement);
+}

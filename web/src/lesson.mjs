@@ -23,7 +23,7 @@
 // marks the page interactive (interactive.mjs). The core and the real-system
 // presets are imported when an element first needs them, so prose with its
 // playgrounds out of view is interactive before they are fetched.
-import './element.mjs';
+import { defineElement } from './element.mjs';
 import { markInteractive } from './interactive.mjs';
 import { h, uid } from './dom.mjs';
 
@@ -195,6 +195,7 @@ export class DlqSystemsElement extends BesidePlayground {
   }
 }
 
+defineElement(() => import('./playground.mjs').then((m) => m.mount));
 if (!customElements.get('dlq-exercise')) customElements.define('dlq-exercise', DlqExerciseElement);
 if (!customElements.get('dlq-systems')) customElements.define('dlq-systems', DlqSystemsElement);
 markInteractive();

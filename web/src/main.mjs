@@ -2,9 +2,11 @@
 // <dlq-playground>, loads mount() with it (its playgrounds draw at once), and
 // marks the page interactive when they are drawn (interactive.mjs). Lesson pages
 // use lesson.mjs instead, which loads mount() only when a playground mounts.
-import './element.mjs';
+import { defineElement } from './element.mjs';
 import { markInteractive } from './interactive.mjs';
+import { mount } from './playground.mjs';
 
-export { mount } from './playground.mjs';
+export { mount };
 
+defineElement(async () => mount);
 markInteractive();
