@@ -599,6 +599,12 @@ Result<Goal> ParseGoal(std::string_view text) {
     if (!parsed.ok()) return parsed.status();
     goal.clauses.push_back(std::move(parsed).value());
   }
+  // The canonical text is what links and lessons store, so it must parse again:
+  // ", " in orders and escaped bytes in quoted ids can make it longer than the input.
+  const size_t canonical = FormatGoal(goal).size();
+  if (canonical > kMaxGoalBytes) {
+    return TooLarge("goal (in its canonical form, as FormatGoal() writes it)", kMaxGoalBytes, canonical);
+  }
   return goal;
 }
 

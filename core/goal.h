@@ -32,7 +32,10 @@
 //
 // Contract:
 //  * ParseGoal() refuses, changing nothing: TooLarge past kMaxGoalBytes bytes or
-//    kMaxGoalClauses clauses (checked first); otherwise InvalidArgument naming
+//    kMaxGoalClauses clauses (checked first); TooLarge when the goal's canonical
+//    text (below) would pass kMaxGoalBytes, e.g. a long order list, whose ", "
+//    takes a byte more per id, or many escaped bytes (checked last, so a goal that
+//    parses can always be written and read again); otherwise InvalidArgument naming
 //    `goal`, the clause (1-based) and its text, what was expected after what, and
 //    what was given:
 //      goal: clause 2 "attempts b >> 3": expected a comparison (<, <=, =, !=, >=, >)

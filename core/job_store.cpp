@@ -1,5 +1,8 @@
 #include "job_store.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace dlq {
 
 const char* PlaceName(Place place) {
@@ -15,24 +18,130 @@ const char* PlaceName(Place place) {
   return "?";
 }
 
-uint32_t JobStore::Add(std::string_view id, std::string_view payload, std::string_view key) {
-  const auto index = static_cast<uint32_t>(jobs_.size());
-  StoredJob& job = jobs_.emplace_back();
-  job.id.assign(id);
-  job.payload.assign(payload);
-  job.key.assign(key);
-  index_.emplace(job.id, index);
+namespace {
+
+// FNV-1a over the bytes, then a 64-bit finalizer so the low bits (the table
+// position) and the high bits (the tag) both depend on every byte.
+uint64_t HashId(std::string_view id) {
+  uint64_t h = 14695981039346656037ull;
+  for (const char c : id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
+}
+
+constexpr uint64_t TagOf(uint64_t hash) { return hash >> 32 << 32; }
+
+}  // namespace
+
+char* JobStore::AllocateText(size_t size) {
+  if (text_.empty() || text_.back().size - text_.back().used < size) {
+    TextBlock block;
+    const size_t next = text_.empty() ? kFirstTextBlockBytes : std::min(2 * text_.back().size, kMaxTextBlockBytes);
+    block.size = std::max(size, next);
+    block.data = std::unique_ptr<char[]>(new char[block.size]);  // uninitialised: written before read
+    text_.push_back(std::move(block));
+  }
+  TextBlock& last = text_.back();
+  char* at = last.data.get() + last.used;
+  last.used += size;
+  return at;
+}
+
+void JobStore::RewindText(const char* start) {
+  while (!text_.empty()) {
+    TextBlock& last = text_.back();
+    if (start >= last.data.get() && start <= last.data.get() + last.used) {
+      last.used = static_cast<size_t>(start - last.data.get());
+      return;
+    }
+    text_.pop_back();
+  }
+}
+
+size_t JobStore::Slot(std::string_view id, uint64_t hash) const {
+  const size_t mask = slots_.size() - 1;
+  const uint64_t tag = TagOf(hash);
+  for (size_t at = hash & mask;; at = (at + 1) & mask) {
+    const uint64_t slot = slots_[at];
+    if (slot == 0) return at;
+    if ((slot & ~uint64_t{0xffffffff}) == tag && (*this)[static_cast<uint32_t>(slot) - 1].id == id) return at;
+  }
+}
+
+void JobStore::Grow(size_t capacity) {
+  std::vector<uint64_t> old;
+  old.swap(slots_);
+  slots_.assign(capacity, 0);
+  const size_t mask = capacity - 1;
+  for (const uint64_t slot : old) {
+    if (slot == 0) continue;
+    size_t at = HashId((*this)[static_cast<uint32_t>(slot) - 1].id) & mask;
+    while (slots_[at] != 0) at = (at + 1) & mask;
+    slots_[at] = slot;
+  }
+}
+
+void JobStore::Reserve(size_t more) {
+  size_t capacity = slots_.empty() ? 16 : slots_.size();
+  while (capacity < 2 * (size_ + more)) capacity *= 2;
+  if (capacity != slots_.size()) Grow(capacity);
+}
+
+void JobStore::PrefetchId(std::string_view id) const {
+  if (!slots_.empty()) __builtin_prefetch(&slots_[HashId(id) & (slots_.size() - 1)]);
+}
+
+int64_t JobStore::Add(std::string_view id, std::string_view payload, std::string_view key) {
+  if (2 * (size_ + 1) > slots_.size()) Reserve(1);
+  const uint64_t hash = HashId(id);
+  const size_t slot = Slot(id, hash);
+  if (slots_[slot] != 0) return -1;
+  const auto index = static_cast<uint32_t>(size_);
+  if ((index & kBlockMask) == 0 && blocks_.size() == (index >> kBlockShift)) {
+    blocks_.push_back(std::make_unique<StoredJob[]>(size_t{1} << kBlockShift));
+  }
+  ++size_;
+  StoredJob& job = (*this)[index];  // default-valued: new, or reset by RemoveLast
+  char* text = AllocateText(id.size() + payload.size() + key.size());
+  // std::copy, not memcpy: an empty view's data() may be null.
+  std::copy(id.begin(), id.end(), text);
+  std::copy(payload.begin(), payload.end(), text + id.size());
+  std::copy(key.begin(), key.end(), text + id.size() + payload.size());
+  job.id = {text, id.size()};
+  job.payload = {text + id.size(), payload.size()};
+  job.key = key.empty() ? std::string_view() : std::string_view(text + id.size() + payload.size(), key.size());
+  slots_[slot] = TagOf(hash) | (uint64_t{index} + 1);
   return index;
 }
 
 void JobStore::RemoveLast() {
-  index_.erase(jobs_.back().id);
-  jobs_.pop_back();
+  const auto index = static_cast<uint32_t>(size_ - 1);
+  StoredJob& job = (*this)[index];
+  // Delete from the table by shifting later members of its run back (no tombstones).
+  const size_t mask = slots_.size() - 1;
+  size_t hole = Slot(job.id, HashId(job.id));
+  for (size_t at = (hole + 1) & mask; slots_[at] != 0; at = (at + 1) & mask) {
+    const size_t home = HashId((*this)[static_cast<uint32_t>(slots_[at]) - 1].id) & mask;
+    // Move it into the hole unless its home lies cyclically in (hole, at].
+    const bool stays = hole <= at ? (hole < home && home <= at) : (hole < home || home <= at);
+    if (stays) continue;
+    slots_[hole] = slots_[at];
+    hole = at;
+  }
+  slots_[hole] = 0;
+  RewindText(job.id.data());
+  job = StoredJob{};
+  --size_;
 }
 
 int64_t JobStore::Find(std::string_view id) const {
-  const auto it = index_.find(id);
-  return it == index_.end() ? -1 : static_cast<int64_t>(it->second);
+  if (slots_.empty()) return -1;
+  const uint64_t slot = slots_[Slot(id, HashId(id))];
+  return slot == 0 ? -1 : static_cast<int64_t>(static_cast<uint32_t>(slot) - 1);
 }
 
 uint32_t JobStore::InternError(std::string_view text, bool* added) {

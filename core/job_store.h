@@ -1,14 +1,21 @@
 // JobStore: every job a queue was ever given, by index, with the id index and the
 // interned error texts. Storage only: no policy, no places' order (the queue
 // keeps those), no budget (the queue charges what it adds).
+//
+// Laid out for a million jobs: a job's strings live out of line in an append-only
+// arena (views into it stay valid for the store's life), the records sit in fixed
+// blocks (no per-job allocation, stable addresses, neighbours adjacent), and the
+// id index is an open-addressing table of job numbers, not a node per id.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "policy.h"
 
@@ -22,43 +29,53 @@ enum class Place : uint8_t { kReady, kDelayed, kLeased, kCompleted, kQuarantined
 // "ready" | "delayed" | "leased" | "completed" | "quarantine" | "dropped" | "lost".
 const char* PlaceName(Place place);
 
+// The fields an attempt reads and writes come first: one cache line per attempt.
 struct StoredJob {
-  std::string id;
-  std::string payload;
-  std::string key;        // its ordering key; "" for none
-  bool released = false;  // an operator released its key (releaseKey): it no longer holds it
   uint32_t attempts = 0;
   Place place = Place::kReady;
   Reason reason = Reason::kNone;  // kQuarantined
   FailureClass failure_class = FailureClass::kTransient;  // kQuarantined: the final failure's class
   bool alert = false;             // kQuarantined: its class raised an alert on arrival
-  int64_t arrived_at = 0;         // kQuarantined: the time of the failure that quarantined it
+  bool released = false;          // an operator released its key (releaseKey): it no longer holds it
+  uint32_t lease = 0;             // kLeased: its lease number
+  int64_t last_delay = 0;         // the previous retry delay (decorrelated jitter)
   int64_t first_attempt_at = 0;   // the time of its first attempt since it was enqueued or replayed
-  uint32_t last_error = 0;        // kQuarantined: an error-text index (0 = none)
-  uint64_t quarantine_step = 0;   // kQuarantined
-  std::list<uint32_t>::iterator quarantine_pos;  // kQuarantined: its entry in the queue's list
-  int64_t last_delay = 0;  // the previous retry delay (decorrelated jitter)
+  int64_t ready_pos = 0;          // kReady: its position (the durable order of the ready queue)
+  std::string_view key;           // its ordering key; "" for none (the views point into the store)
+  std::string_view id;
+  std::string_view payload;
   int64_t due_at = 0;      // kDelayed
   uint64_t timer = 0;      // kDelayed: its timer's sequence number
-  uint32_t lease = 0;      // kLeased: its lease number
-  int64_t ready_pos = 0;   // kReady: its position (the durable order of the ready queue)
-  uint64_t arrival = 0;    // kQuarantined: its arrival number (the durable order of the quarantine)
+  int64_t arrived_at = 0;         // kQuarantined: the time of the failure that quarantined it
+  uint64_t quarantine_step = 0;   // kQuarantined
+  uint64_t arrival = 0;           // kQuarantined: its arrival number (the durable order of the quarantine)
+  uint32_t last_error = 0;        // kQuarantined: an error-text index (0 = none)
+  std::list<uint32_t>::iterator quarantine_pos;  // kQuarantined: its entry in the queue's list
 };
 
 class JobStore {
  public:
-  // Appends a job; returns its index. Precondition: !Contains(id).
-  uint32_t Add(std::string_view id, std::string_view payload, std::string_view key);
-  // Removes the last job added (undoing a refused batch).
+  JobStore() = default;
+  JobStore(JobStore&&) = default;
+  JobStore& operator=(JobStore&&) = default;
+
+  // Appends a job (copying its strings) and returns its index, or returns -1 and
+  // changes nothing when `id` is taken.
+  int64_t Add(std::string_view id, std::string_view payload, std::string_view key);
+  // Starts loading what Add(id, …) will read, so a batch's cache misses overlap.
+  void PrefetchId(std::string_view id) const;
+  void PrefetchJob(uint32_t index) const { __builtin_prefetch(&(*this)[index]); }
+  // Removes the last job added (undoing a refused batch), and its strings.
   void RemoveLast();
   // The index of job `id`, or -1.
   int64_t Find(std::string_view id) const;
-  bool Contains(std::string_view id) const { return index_.count(id) != 0; }
-  void Reserve(size_t more) { index_.reserve(index_.size() + more); }
+  bool Contains(std::string_view id) const { return Find(id) >= 0; }
+  // Room for `more` jobs in the id index (one rehash for a batch, not several).
+  void Reserve(size_t more);
 
-  StoredJob& operator[](uint32_t index) { return jobs_[index]; }
-  const StoredJob& operator[](uint32_t index) const { return jobs_[index]; }
-  size_t size() const { return jobs_.size(); }
+  StoredJob& operator[](uint32_t index) { return blocks_[index >> kBlockShift][index & kBlockMask]; }
+  const StoredJob& operator[](uint32_t index) const { return blocks_[index >> kBlockShift][index & kBlockMask]; }
+  size_t size() const { return size_; }
 
   // 0 for "", else 1 + the text's place; `*added` says whether it is new.
   uint32_t InternError(std::string_view text, bool* added);
@@ -66,8 +83,29 @@ class JobStore {
   size_t error_count() const { return error_texts_.size(); }
 
  private:
-  std::deque<StoredJob> jobs_;  // a deque keeps addresses (and the index's views) stable
-  std::unordered_map<std::string_view, uint32_t> index_;        // views into jobs_
+  static constexpr uint32_t kBlockShift = 8;  // 256 jobs per block: small queues stay small
+  static constexpr uint32_t kBlockMask = (1u << kBlockShift) - 1;
+  // Arena blocks start small (a lesson's queue, a restored checkpoint) and double to 1 MiB.
+  static constexpr size_t kFirstTextBlockBytes = 1024, kMaxTextBlockBytes = size_t{1} << 20;
+
+  // Room for `size` bytes in the arena; never moves once given.
+  char* AllocateText(size_t size);
+  // Gives back the arena from `start` (a pointer AllocateText returned last) on.
+  void RewindText(const char* start);
+  // The slot holding `id`, or the empty slot where it would go.
+  size_t Slot(std::string_view id, uint64_t hash) const;
+  void Grow(size_t capacity);
+
+  struct TextBlock {
+    std::unique_ptr<char[]> data;
+    size_t size = 0, used = 0;
+  };
+  std::vector<TextBlock> text_;
+  std::vector<std::unique_ptr<StoredJob[]>> blocks_;
+  size_t size_ = 0;
+  // Open addressing with linear probing, at most half full: (hash's top 32 bits << 32) |
+  // (job index + 1); 0 = empty. The tag spares a look at the job for most mismatches.
+  std::vector<uint64_t> slots_;
   std::deque<std::string> error_texts_;                         // distinct non-empty error texts
   std::unordered_map<std::string_view, uint32_t> error_index_;  // views into error_texts_
 };

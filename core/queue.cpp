@@ -51,7 +51,8 @@ std::string_view CharacterAt(std::string_view s, size_t i) {
 }  // namespace
 
 Status Queue::CheckPayload(std::string_view payload, const char* argument, size_t index) {
-  return CheckSize(ArgumentName(argument, index, "payload"), kMaxPayloadBytes, payload.size());
+  if (payload.size() <= kMaxPayloadBytes) return Status::Ok();  // the name is built only for a refusal
+  return TooLarge(ArgumentName(argument, index, "payload"), kMaxPayloadBytes, payload.size());
 }
 
 Status Queue::CheckErrorText(std::string_view error_text) {
@@ -83,11 +84,14 @@ size_t Queue::JobBytes(std::string_view id, std::string_view payload) {
 }
 
 Status Queue::CheckKey(std::string_view key, const char* argument, size_t index) const {
-  return CheckSize(ArgumentName(argument, index, "key"), kMaxKeyBytes, key.size());
+  if (key.size() <= kMaxKeyBytes) return Status::Ok();
+  return TooLarge(ArgumentName(argument, index, "key"), kMaxKeyBytes, key.size());
 }
 
-void Queue::Append(std::string_view id, std::string_view payload, std::string_view key) {
-  const uint32_t job = jobs_.Add(id, payload, key);
+bool Queue::Append(std::string_view id, std::string_view payload, std::string_view key) {
+  const int64_t added = jobs_.Add(id, payload, key);
+  if (added < 0) return false;
+  const auto job = static_cast<uint32_t>(added);
   if (!key.empty()) pending_by_key_[jobs_[job].key].push_back(job);
   jobs_[job].ready_pos = ready_tail_++;
   ready_.push_back(job);
@@ -104,6 +108,7 @@ void Queue::Append(std::string_view id, std::string_view payload, std::string_vi
     w.entry.row = RowOf(job);
     Emit(std::move(w), job);
   }
+  return true;
 }
 
 Status Queue::Enqueue(std::string_view id, std::string_view payload, std::string_view key) {
@@ -116,7 +121,7 @@ Status Queue::Enqueue(std::string_view id, std::string_view payload, std::string
     return s;
   }
   ++actions_;
-  Append(id, payload, key);
+  Append(id, payload, key);  // CheckNewId found the id new
   return Status::Ok();
 }
 
@@ -141,7 +146,7 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   ++actions_;  // undone with the rest
   const auto undo = [&] {
     while (jobs_.size() > first) {
-      const std::string& key = jobs_[static_cast<uint32_t>(jobs_.size() - 1)].key;
+      const std::string_view key = jobs_[static_cast<uint32_t>(jobs_.size() - 1)].key;
       if (!key.empty()) {
         auto it = pending_by_key_.find(key);
         it->second.pop_back();
@@ -171,15 +176,15 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
       undo();
       return s;
     }
-    const int64_t existing = jobs_.Find(jobs[i].id);
-    if (existing >= 0) {
-      const bool in_batch = static_cast<size_t>(existing) >= first;
+    constexpr size_t kAhead = 8;  // the index is bigger than the cache: overlap its misses
+    if (i + kAhead < jobs.size()) jobs_.PrefetchId(jobs[i + kAhead].id);
+    if (!Append(jobs[i].id, jobs[i].payload, jobs[i].key)) {
+      const bool in_batch = static_cast<size_t>(jobs_.Find(jobs[i].id)) >= first;
       undo();
       return Status::AlreadyExists("jobs[" + std::to_string(i) + "].id " + QuoteShort(jobs[i].id) +
                                    (in_batch ? " appears twice in this batch; ids must be unique"
                                              : " was already given to this queue; ids must be unique"));
     }
-    Append(jobs[i].id, jobs[i].payload, jobs[i].key);
   }
   return Status::Ok();
 }
@@ -193,7 +198,7 @@ uint32_t Queue::InternError(std::string_view text) {
 
 EventRecord& Queue::Record(EventKind kind, uint32_t job) {
   charge_.Add(kEventBytes);  // room checked by the caller
-  EventRecord e{};
+  EventRecord& e = events_.AppendZeroed();
   e.step = step_;
   e.action = actions_;
   e.time = now_;
@@ -204,7 +209,7 @@ EventRecord& Queue::Record(EventKind kind, uint32_t job) {
   e.outcome = Outcome::kSuccess;
   e.disposition = Disposition::kCompleted;
   e.reason = Reason::kNone;
-  return events_.Append(e);
+  return e;
 }
 
 Result<Attempt> Queue::Process(std::string_view outcome, std::string_view error_text) {
@@ -262,7 +267,11 @@ void Queue::ReturnToReady(uint32_t index) {
 
 uint32_t Queue::StartAttempt(size_t pos) {
   const uint32_t index = ready_[pos];
-  ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(pos));
+  if (pos == 0) {
+    ready_.pop_front();
+  } else {
+    ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(pos));
+  }
   ++step_;
   StoredJob& job = jobs_[index];
   job.attempts += 1;  // count first, decide second
@@ -271,6 +280,23 @@ uint32_t Queue::StartAttempt(size_t pos) {
 }
 
 Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::optional<FailureClass> failure,
+                      uint32_t error, uint32_t lease) {
+  const Decision d = Apply(index, kind, outcome, failure, error, lease);
+  Attempt result;
+  result.processed = true;
+  result.id.assign(jobs_[index].id);
+  result.attempt = jobs_[index].attempts;
+  result.outcome = outcome;
+  result.disposition = d.disposition;
+  result.reason = d.reason;
+  if (d.disposition == Disposition::kDelayed) {
+    result.due_at = Later(now_, d.delay_ms);
+    result.delay_ms = result.due_at - now_;
+  }
+  return result;
+}
+
+Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::optional<FailureClass> failure,
                       uint32_t error, uint32_t lease) {
   StoredJob& job = jobs_[index];
   const Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_);
@@ -328,18 +354,7 @@ Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::opti
       break;
   }
   budget_in_force_ = 0;
-  Attempt result;
-  result.processed = true;
-  result.id = job.id;
-  result.attempt = job.attempts;
-  result.outcome = outcome;
-  result.disposition = d.disposition;
-  result.reason = d.reason;
-  if (d.disposition == Disposition::kDelayed) {
-    result.delay_ms = due_at - now_;
-    result.due_at = due_at;
-  }
-  return result;
+  return d;
 }
 
 void Queue::Quarantine(uint32_t index) {
@@ -379,6 +394,14 @@ Attempt Queue::ProcessChecked(Outcome outcome, std::string_view error_text) {
   return attempt;
 }
 
+void Queue::ProcessAt(size_t pos, Outcome outcome, uint32_t error) {
+  ++actions_;
+  const int64_t from = jobs_[ready_[pos]].ready_pos;
+  const uint32_t index = StartAttempt(pos);
+  Apply(index, EventKind::kAttempt, outcome, FailureOf(outcome), error, 0);
+  EmitMove(index, {durable::WriteOp::kRemoveReady, from});
+}
+
 Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view error_text) {
   if (Status s = CheckErrorText(error_text); !s.ok()) return s;
   if (Status s = CheckSize("outcomes", kMaxOutcomeLetters, outcomes.size()); !s.ok()) return s;
@@ -394,9 +417,15 @@ Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view 
                        2 * error_text.size() + sizeof(std::string) + 64;
   if (Status s = HeapBudget::CheckRoom(worst, "processMany"); !s.ok()) return s;
   uint64_t made = 0;
+  uint32_t error = 0;  // interned at the first attempt, as Process does
   for (const char c : outcomes) {
-    if (NextEligible() < 0) break;
-    ProcessChecked(c == 's' ? Outcome::kSuccess : c == 't' ? Outcome::kTransient : Outcome::kPermanent, error_text);
+    const int64_t pos = NextEligible();
+    if (pos < 0) break;
+    if (made == 0) error = InternError(error_text);
+    constexpr size_t kAhead = 8;  // jobs outnumber the cache: start loading the one 8 places back
+    if (ready_.size() > pos + kAhead) jobs_.PrefetchJob(ready_[static_cast<size_t>(pos) + kAhead]);
+    ProcessAt(static_cast<size_t>(pos), c == 's' ? Outcome::kSuccess : c == 't' ? Outcome::kTransient : Outcome::kPermanent,
+              error);
     ++made;
   }
   return made;
@@ -656,8 +685,8 @@ std::vector<JobView> Queue::JobViews(const Indexes& indexes, size_t from, size_t
   for (size_t k = begin; k < end; ++k) {
     const StoredJob& job = jobs_[indexes[k]];
     const int64_t holder = job.place == Place::kReady ? HolderOf(indexes[k]) : -1;
-    out.push_back({job.id, job.payload, job.attempts, job.key,
-                   holder < 0 ? std::string() : jobs_[static_cast<uint32_t>(holder)].id});
+    out.push_back({std::string(job.id), std::string(job.payload), job.attempts, std::string(job.key),
+                   holder < 0 ? std::string() : std::string(jobs_[static_cast<uint32_t>(holder)].id)});
   }
   return out;
 }
@@ -674,8 +703,9 @@ std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const
   std::advance(it, begin);  // a list: linear, but the viewer asks for the head
   for (size_t k = begin; k < end; ++k, ++it) {
     const StoredJob& job = jobs_[*it];
-    out.push_back({job.id, job.payload, job.attempts, job.reason, std::string(jobs_.ErrorText(job.last_error)),
-                   job.quarantine_step, job.failure_class, job.alert, job.arrived_at, job.first_attempt_at, job.key});
+    out.push_back({std::string(job.id), std::string(job.payload), job.attempts, job.reason,
+                   std::string(jobs_.ErrorText(job.last_error)), job.quarantine_step, job.failure_class, job.alert,
+                   job.arrived_at, job.first_attempt_at, std::string(job.key)});
   }
   return out;
 }
@@ -688,7 +718,7 @@ std::vector<DelayedView> Queue::Delayed(size_t from, size_t count) const {
   std::advance(it, begin);
   for (size_t k = begin; k < end; ++k, ++it) {
     const StoredJob& job = jobs_[it->ref];
-    out.push_back({job.id, job.payload, job.attempts, it->time});
+    out.push_back({std::string(job.id), std::string(job.payload), job.attempts, it->time});
   }
   return out;
 }
@@ -702,7 +732,8 @@ std::vector<LeaseView> Queue::Leased(size_t from, size_t count) const {
   std::advance(it, begin);
   for (size_t k = begin; k < end; ++k, ++it) {
     const StoredJob& job = jobs_[leases_[it->ref].job];
-    out.push_back({job.id, job.payload, job.attempts, LeaseTable::Token(it->ref), it->time, leases_[it->ref].leased_at});
+    out.push_back({std::string(job.id), std::string(job.payload), job.attempts, LeaseTable::Token(it->ref), it->time,
+                   leases_[it->ref].leased_at});
   }
   return out;
 }
@@ -732,7 +763,7 @@ std::vector<ReorderView> Queue::Reorders(size_t from, size_t count) const {
     ReorderView r;
     r.id = jobs_[reorder_job_[k]].id;
     r.key = jobs_[reorder_job_[k]].key;
-    for (const uint32_t earlier : reorder_overtook_[k]) r.overtook.push_back(jobs_[earlier].id);
+    for (const uint32_t earlier : reorder_overtook_[k]) r.overtook.emplace_back(jobs_[earlier].id);
     out.push_back(std::move(r));
   }
   return out;

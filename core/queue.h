@@ -69,6 +69,7 @@
 #include "size_limits.h"
 #include "policy.h"
 #include "prng.h"
+#include "rules.h"
 #include "status.h"
 #include "timers.h"
 
@@ -372,7 +373,9 @@ class Queue {
   void EmitMove(uint32_t job, const Source& from);
   void EmitCreate();
   void EmitClock();
-  void Append(std::string_view id, std::string_view payload, std::string_view key);
+  // Adds the job at the ready tail with its event (and journal write); false, and
+  // nothing changed, when the id is taken.
+  bool Append(std::string_view id, std::string_view payload, std::string_view key);
   uint32_t InternError(std::string_view text);  // charges a new text to the budget
   // Appends an event about `job` as it is now (its attempts, the policy, the time).
   EventRecord& Record(EventKind kind, uint32_t job);
@@ -400,6 +403,11 @@ class Queue {
   // `failure` is the class of a failure, nullopt for a success.
   Attempt Finish(uint32_t job, EventKind kind, Outcome outcome, std::optional<FailureClass> failure, uint32_t error,
                  uint32_t lease);
+  // Finish without the report: what ProcessMany's loop needs.
+  Decision Apply(uint32_t job, EventKind kind, Outcome outcome, std::optional<FailureClass> failure, uint32_t error,
+                 uint32_t lease);
+  // Processes ready_[pos] (NextEligible's answer) with an interned error text.
+  void ProcessAt(size_t pos, Outcome outcome, uint32_t error);
   Attempt ProcessChecked(Outcome outcome, std::string_view error_text);
   // The earliest pending timer and its set (0 due times, 1 lease expiries,
   // 2 retention), or nullptr.

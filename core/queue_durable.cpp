@@ -133,7 +133,7 @@ Result<std::vector<JournalEntry>> Queue::Journal() const {
   out.reserve(journal_.size());
   for (size_t k = 0; k < journal_.size(); ++k) {
     const StoredWrite& w = journal_[k];
-    out.push_back({k + 1, durable::WriteOpName(w.op), w.job == UINT32_MAX ? std::string() : jobs_[w.job].id, w.text});
+    out.push_back({k + 1, durable::WriteOpName(w.op), w.job == UINT32_MAX ? std::string() : std::string(jobs_[w.job].id), w.text});
   }
   return out;
 }
@@ -151,7 +151,7 @@ Image Queue::ToImage() const {
     const durable::Fate fate = j.place == Place::kDropped ? durable::Fate::kDropped
                                : j.place == Place::kLost  ? durable::Fate::kLost
                                                           : durable::Fate::kLive;
-    image.jobs.push_back({j.id, j.payload, j.key, fate, j.released, fate == durable::Fate::kLive ? durable::JobRow{} : RowOf(static_cast<uint32_t>(k))});
+    image.jobs.push_back({std::string(j.id), std::string(j.payload), std::string(j.key), fate, j.released, fate == durable::Fate::kLive ? durable::JobRow{} : RowOf(static_cast<uint32_t>(k))});
   }
   const auto entry = [&](uint32_t index) {
     Entry e;
@@ -241,8 +241,9 @@ Result<Queue> Queue::FromImage(Image&& image) {
     if (j.id.empty() || j.id.size() > kMaxIdBytes || j.payload.size() > kMaxPayloadBytes || j.key.size() > kMaxKeyBytes) {
       return invalid("job " + std::to_string(k) + " has an empty or over-long id, payload or key");
     }
-    if (q.jobs_.Contains(j.id)) return invalid("job id " + QuoteShort(j.id) + " appears twice");
-    const uint32_t index = q.jobs_.Add(j.id, j.payload, j.key);
+    const int64_t added = q.jobs_.Add(j.id, j.payload, j.key);
+    if (added < 0) return invalid("job id " + QuoteShort(j.id) + " appears twice");
+    const auto index = static_cast<uint32_t>(added);
     q.jobs_[index].released = j.released;
     q.jobs_[index].place = j.fate == durable::Fate::kDropped ? Place::kDropped : Place::kLost;  // until a place claims it
     if (j.fate == durable::Fate::kLost) ++q.lost_;

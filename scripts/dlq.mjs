@@ -3,7 +3,7 @@
 // and `npm test` work on a fresh Debian 12 machine (root, node 20 + npm, cmake, g++).
 //
 //   node scripts/dlq.mjs setup | build | test | start | bench | bench-page
-//   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [--target link|queue|snapshot]
+//   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [--target link|queue|snapshot|goal]
 //   node scripts/dlq.mjs storm [--jobs N --outage START:DURATION …]   (the native storm CLI; --help)
 //
 // Set-up is idempotent and quick when everything is there: it installs missing
@@ -144,6 +144,20 @@ const FUZZ_TARGETS = {
       }
     },
   },
+  goal: {  // ParseGoal / FormatGoal / CheckGoal (tests/fuzz/goal_fuzz.cpp), seeded from tests/fuzz/goal-seeds.txt (one goal per line)
+    binary: 'build/fuzz/tests/fuzz/goal_fuzz',
+    flags: ['-dict=tests/fuzz/goal.dict', '-max_len=4200'],  // a little past the 4,096-byte limit
+    smoke: { runs: 30000, flags: [] },  // about 3 s
+    seed(dir) {
+      const lines = readFileSync('tests/fuzz/goal-seeds.txt', 'utf8').split('\n');
+      let n = 0;
+      for (const line of lines) {
+        const goal = line.replace(/\r$/, '');  // as written: spaces and tabs are part of the goal
+        if (goal.trim() === '' || goal.startsWith('#')) continue;
+        writeFileSync(path.join(dir, `seed-${++n}`), goal);
+      }
+    },
+  },
 };
 const FUZZ_ARTIFACTS = 'build/fuzz/artifacts';
 
@@ -210,7 +224,7 @@ function fuzzSmoke(target) {
   }
 }
 
-const FUZZ_USAGE = 'usage: npm run fuzz -- [--seconds N | --smoke] [--target link|queue|snapshot]\n' +
+const FUZZ_USAGE = 'usage: npm run fuzz -- [--seconds N | --smoke] [--target link|queue|snapshot|goal]\n' +
   '  runs each harness (all unless --target names one) for N seconds (default 60), one after the other;\n' +
   '  --smoke runs the short fixed run of npm test instead (a fixed number of inputs, seed 1)';
 

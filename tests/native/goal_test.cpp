@@ -318,6 +318,22 @@ TEST_SUITE("goals: limits") {
     CHECK(Refusal(std::string(5000, 'x')) == "too-large: goal must be at most 4096 bytes, got 5000 bytes");
   }
 
+  TEST_CASE("a goal whose canonical text would pass 4096 bytes is refused, so every accepted goal reads back") {
+    // An order list: "a,b" is written "a, b", a byte more per id.
+    std::string order = "order ";
+    const std::string letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    for (size_t i = 0; i < 1363; ++i) order += (i ? "," : "") + std::string{letters[i % 52], letters[i / 52]};
+    REQUIRE(order.size() <= kMaxGoalBytes);
+    const std::string refusal = Refusal(order);
+    CHECK(refusal.rfind("too-large: goal (in its canonical form, as FormatGoal() writes it) must be at most 4096 bytes, got ", 0) == 0);
+    // Just under the line it parses and reads back.
+    std::string shorter = "order ";
+    for (int i = 0; i < 650; ++i) shorter += (i ? "," : "") + std::string("j") + std::to_string(i);
+    const Goal goal = MustParse(shorter);
+    CHECK(FormatGoal(goal).size() <= kMaxGoalBytes);
+    CHECK(FormatGoal(MustParse(FormatGoal(goal))) == FormatGoal(goal));
+  }
+
   TEST_CASE("clauses: 32 parse, 33 are refused, whatever they hold") {
     std::string text = "alarm";
     for (int i = 1; i < 32; ++i) text += "; alarm";

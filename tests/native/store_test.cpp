@@ -1,0 +1,135 @@
+// The queue's storage (core/job_store.h, core/event_log.h) against plain
+// reference containers: every id found or refused as a std::map says, every
+// string intact across arena blocks, every event record read back exactly as
+// appended (in order, backwards, at random, after truncation), whatever packs.
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "event_log.h"
+#include "job_store.h"
+#include "prng.h"
+#include "test_util.h"
+
+using namespace dlq;
+
+namespace {
+
+bool Same(const EventRecord& a, const EventRecord& b) { return std::memcmp(&a, &b, sizeof(EventRecord)) == 0; }
+
+EventRecord Zeroed() {
+  EventRecord r;
+  std::memset(&r, 0, sizeof r);  // padding too, so Same() compares bytes
+  return r;
+}
+
+// A record like the queue writes: mostly the packable kind (same time, step and
+// action the same or one on), sometimes one that must be kept whole.
+EventRecord NextRecord(Prng& rng, const EventRecord& before) {
+  EventRecord r = Zeroed();
+  r.step = before.step + rng.Below(2);
+  r.action = before.action + rng.Below(2);
+  r.time = before.time;
+  r.max_attempts = before.max_attempts == 0 ? 3 : before.max_attempts;
+  r.job = rng.Below(1000);
+  r.attempts = rng.Below(5);
+  r.error = rng.Below(3);
+  r.kind = static_cast<EventKind>(rng.Below(kEventKindCount));
+  r.failure_class = static_cast<FailureClass>(rng.Below(kFailureClassCount));
+  r.outcome = static_cast<Outcome>(rng.Below(kOutcomeCount));
+  r.disposition = static_cast<Disposition>(rng.Below(4));
+  r.reason = static_cast<Reason>(rng.Below(3));
+  r.until = rng.Below(2) == 0 ? 0 : r.time;
+  switch (rng.Below(12)) {  // the ways a record fails to pack
+    case 0: r.time += 1 + rng.Below(1000); break;
+    case 1: r.until = r.time + 1 + rng.Below(5000); break;
+    case 2: r.lease = 1 + rng.Below(100); break;
+    case 3: r.ref = 1 + rng.Below(100); break;
+    case 4: r.step += 2 + rng.Below(3); break;
+    case 5: r.max_attempts = 1 + rng.Below(10); break;
+    default: break;
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("the event log reads back every record exactly, in any order and after truncation") {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Prng rng(seed);
+    EventLog log;
+    std::vector<EventRecord> reference;
+    for (int round = 0; round < 6; ++round) {
+      const size_t more = 1 + rng.Below(3000);
+      for (size_t k = 0; k < more; ++k) {
+        const EventRecord r = NextRecord(rng, reference.empty() ? Zeroed() : reference.back());
+        EventRecord& open = log.Append(r);
+        // The open record may still be changed (as Queue::Finish does).
+        if (rng.Below(4) == 0) open.ref = 7;
+        reference.push_back(open);
+      }
+      REQUIRE(log.size() == reference.size());
+      for (size_t k = 0; k < reference.size(); ++k) REQUIRE(Same(log[k], reference[k]));
+      for (size_t k = reference.size(); k-- > 0;) REQUIRE(Same(log[k], reference[k]));
+      for (int probe = 0; probe < 500; ++probe) {
+        const size_t k = rng.Below(static_cast<uint32_t>(reference.size()));
+        REQUIRE(Same(log[k], reference[k]));
+      }
+      const size_t keep = rng.Below(static_cast<uint32_t>(reference.size() + 1));
+      log.Truncate(keep);
+      reference.resize(keep);
+      REQUIRE(log.size() == keep);
+      if (keep > 0) REQUIRE(Same(log[keep - 1], reference[keep - 1]));
+    }
+  }
+}
+
+TEST_CASE("the event log packs the usual records into 16 bytes") {
+  EventLog log;
+  EventRecord r = Zeroed();
+  r.max_attempts = 3;
+  for (int k = 0; k < 64 * 100; ++k) {
+    r.step += k % 2;
+    r.action += k % 2;
+    r.kind = k % 2 ? EventKind::kAttempt : EventKind::kRequeued;
+    log.Append(r);
+  }
+  // One whole record per 64 (the checkpoints), the rest packed; the open record is not yet stored.
+  CHECK(log.bytes() <= (64 * 100 - 1) * 16 + 100 * sizeof(EventRecord));
+}
+
+TEST_CASE("the job store finds every id it holds and refuses a taken one, across growth and undo") {
+  JobStore store;
+  std::map<std::string, uint32_t> reference;
+  Prng rng(7);
+  const std::string big(3 << 20, 'x');  // larger than an arena block: a block of its own
+  for (int k = 0; k < 50'000; ++k) {
+    const std::string id = "job-" + std::to_string(rng.Below(80'000));
+    const std::string payload = k % 9999 == 0 ? big : "payload " + std::to_string(k);
+    const std::string key = k % 3 == 0 ? "" : "key-" + std::to_string(k % 17);
+    const int64_t added = store.Add(id, payload, key);
+    if (reference.count(id)) {
+      REQUIRE(added == -1);
+    } else {
+      REQUIRE(added == static_cast<int64_t>(reference.size()));
+      reference[id] = static_cast<uint32_t>(added);
+      REQUIRE(store[static_cast<uint32_t>(added)].payload == payload);
+      REQUIRE(store[static_cast<uint32_t>(added)].key == key);
+    }
+    if (rng.Below(10) == 0) {  // undo the newest job, as a refused batch does
+      const uint32_t last = static_cast<uint32_t>(store.size() - 1);
+      reference.erase(std::string(store[last].id));
+      store.RemoveLast();
+      REQUIRE(store.size() == reference.size());
+    }
+  }
+  REQUIRE(store.size() == reference.size());
+  for (const auto& [id, index] : reference) {
+    REQUIRE(store.Find(id) == index);
+    REQUIRE(store[index].id == id);
+    REQUIRE(store[index].attempts == 0);
+  }
+  CHECK(store.Find("job-absent") == -1);
+  CHECK(store.Find("") == -1);
+}
