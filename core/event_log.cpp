@@ -20,7 +20,7 @@ void EventLog::Close() {
   const EventRecord& r = open();
   const EventRecord& b = last();
   const size_t index = packed_size_;
-  if ((index >> kBlockShift) == blocks_.size()) blocks_.push_back(std::make_unique<Packed[]>(kBlockMask + 1));
+  if ((index >> kBlockShift) == blocks_.size()) blocks_.push_back(std::unique_ptr<Packed[]>(new Packed[kBlockMask + 1]));  // written before read
   Packed& p = At(index);
   p.job = r.job;
   p.attempts = r.attempts;
@@ -115,7 +115,7 @@ Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std
   e.action = raw.action;
   e.time = raw.time;
   e.kind = raw.kind;
-  e.id = job.id;
+  e.id = job.id();
   e.attempts = raw.attempts;
   e.max_attempts = raw.max_attempts;
   e.outcome = raw.outcome;
@@ -124,14 +124,14 @@ Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std
   e.reason = raw.reason;
   e.error = jobs.ErrorText(raw.error);
   if (raw.lease != 0) e.token = LeaseTable::Token(raw.lease);
-  if (raw.kind == EventKind::kEnqueued || raw.kind == EventKind::kReplayed) e.payload_bytes = job.payload.size();
+  if (raw.kind == EventKind::kEnqueued || raw.kind == EventKind::kReplayed) e.payload_bytes = job.payload().size();
   const bool delaying = (raw.kind == EventKind::kAttempt || raw.kind == EventKind::kExpired) &&
                         raw.disposition == Disposition::kDelayed;
   if (raw.kind == EventKind::kLeased || raw.kind == EventKind::kDelayed || delaying) e.until = raw.until;
   if (raw.kind == EventKind::kDelayed || delaying) e.delay_ms = raw.until - raw.time;
-  if (raw.kind == EventKind::kReorder || raw.kind == EventKind::kKeyReleased) e.key.assign(job.key);
+  if (raw.kind == EventKind::kReorder || raw.kind == EventKind::kKeyReleased) e.key.assign(job.key());
   if (raw.kind == EventKind::kReorder) {
-    for (const uint32_t earlier : reorders[raw.ref - 1]) e.overtook.emplace_back(jobs[earlier].id);
+    for (const uint32_t earlier : reorders[raw.ref - 1]) e.overtook.emplace_back(jobs[earlier].id());
   }
   if (raw.kind == EventKind::kAlarmRaised || raw.kind == EventKind::kAlarmCleared) e.depth = raw.ref;
   if (raw.kind == EventKind::kKeptOnce) e.place = PlaceName(static_cast<Place>(raw.ref));

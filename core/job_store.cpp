@@ -20,9 +20,13 @@ const char* PlaceName(Place place) {
 
 namespace {
 
+constexpr uint64_t TagOf(uint64_t hash) { return hash >> 32 << 32; }
+
+}  // namespace
+
 // FNV-1a over the bytes, then a 64-bit finalizer so the low bits (the table
 // position) and the high bits (the tag) both depend on every byte.
-uint64_t HashId(std::string_view id) {
+uint64_t JobStore::HashId(std::string_view id) {
   uint64_t h = 14695981039346656037ull;
   for (const char c : id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
   h ^= h >> 33;
@@ -32,10 +36,6 @@ uint64_t HashId(std::string_view id) {
   h ^= h >> 33;
   return h;
 }
-
-constexpr uint64_t TagOf(uint64_t hash) { return hash >> 32 << 32; }
-
-}  // namespace
 
 char* JobStore::AllocateText(size_t size) {
   if (text_.empty() || text_.back().size - text_.back().used < size) {
@@ -68,7 +68,7 @@ size_t JobStore::Slot(std::string_view id, uint64_t hash) const {
   for (size_t at = hash & mask;; at = (at + 1) & mask) {
     const uint64_t slot = slots_[at];
     if (slot == 0) return at;
-    if ((slot & ~uint64_t{0xffffffff}) == tag && (*this)[static_cast<uint32_t>(slot) - 1].id == id) return at;
+    if ((slot & ~uint64_t{0xffffffff}) == tag && (*this)[static_cast<uint32_t>(slot) - 1].id() == id) return at;
   }
 }
 
@@ -79,7 +79,7 @@ void JobStore::Grow(size_t capacity) {
   const size_t mask = capacity - 1;
   for (const uint64_t slot : old) {
     if (slot == 0) continue;
-    size_t at = HashId((*this)[static_cast<uint32_t>(slot) - 1].id) & mask;
+    size_t at = HashId((*this)[static_cast<uint32_t>(slot) - 1].id()) & mask;
     while (slots_[at] != 0) at = (at + 1) & mask;
     slots_[at] = slot;
   }
@@ -91,13 +91,8 @@ void JobStore::Reserve(size_t more) {
   if (capacity != slots_.size()) Grow(capacity);
 }
 
-void JobStore::PrefetchId(std::string_view id) const {
-  if (!slots_.empty()) __builtin_prefetch(&slots_[HashId(id) & (slots_.size() - 1)]);
-}
-
-int64_t JobStore::Add(std::string_view id, std::string_view payload, std::string_view key) {
+int64_t JobStore::Add(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash) {
   if (2 * (size_ + 1) > slots_.size()) Reserve(1);
-  const uint64_t hash = HashId(id);
   const size_t slot = Slot(id, hash);
   if (slots_[slot] != 0) return -1;
   const auto index = static_cast<uint32_t>(size_);
@@ -111,9 +106,10 @@ int64_t JobStore::Add(std::string_view id, std::string_view payload, std::string
   std::copy(id.begin(), id.end(), text);
   std::copy(payload.begin(), payload.end(), text + id.size());
   std::copy(key.begin(), key.end(), text + id.size() + payload.size());
-  job.id = {text, id.size()};
-  job.payload = {text + id.size(), payload.size()};
-  job.key = key.empty() ? std::string_view() : std::string_view(text + id.size() + payload.size(), key.size());
+  job.text = text;
+  job.id_size = static_cast<uint32_t>(id.size());
+  job.payload_size = static_cast<uint32_t>(payload.size());
+  job.key_size = static_cast<uint16_t>(key.size());
   slots_[slot] = TagOf(hash) | (uint64_t{index} + 1);
   return index;
 }
@@ -123,9 +119,9 @@ void JobStore::RemoveLast() {
   StoredJob& job = (*this)[index];
   // Delete from the table by shifting later members of its run back (no tombstones).
   const size_t mask = slots_.size() - 1;
-  size_t hole = Slot(job.id, HashId(job.id));
+  size_t hole = Slot(job.id(), HashId(job.id()));
   for (size_t at = (hole + 1) & mask; slots_[at] != 0; at = (at + 1) & mask) {
-    const size_t home = HashId((*this)[static_cast<uint32_t>(slots_[at]) - 1].id) & mask;
+    const size_t home = HashId((*this)[static_cast<uint32_t>(slots_[at]) - 1].id()) & mask;
     // Move it into the hole unless its home lies cyclically in (hole, at].
     const bool stays = hole <= at ? (hole < home && home <= at) : (hole < home || home <= at);
     if (stays) continue;
@@ -133,7 +129,7 @@ void JobStore::RemoveLast() {
     hole = at;
   }
   slots_[hole] = 0;
-  RewindText(job.id.data());
+  RewindText(job.id().data());
   job = StoredJob{};
   --size_;
 }

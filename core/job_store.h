@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "policy.h"
+#include "size_limits.h"
 
 namespace dlq {
 
@@ -29,7 +30,8 @@ enum class Place : uint8_t { kReady, kDelayed, kLeased, kCompleted, kQuarantined
 // "ready" | "delayed" | "leased" | "completed" | "quarantine" | "dropped" | "lost".
 const char* PlaceName(Place place);
 
-// The fields an attempt reads and writes come first: one cache line per attempt.
+// The fields an attempt reads and writes come first, then the strings' place, in
+// 112 bytes: a million jobs are 112 MB of records, so every field costs.
 struct StoredJob {
   uint32_t attempts = 0;
   Place place = Place::kReady;
@@ -37,21 +39,26 @@ struct StoredJob {
   FailureClass failure_class = FailureClass::kTransient;  // kQuarantined: the final failure's class
   bool alert = false;             // kQuarantined: its class raised an alert on arrival
   bool released = false;          // an operator released its key (releaseKey): it no longer holds it
+  uint16_t key_size = 0;
   uint32_t lease = 0;             // kLeased: its lease number
   int64_t last_delay = 0;         // the previous retry delay (decorrelated jitter)
   int64_t first_attempt_at = 0;   // the time of its first attempt since it was enqueued or replayed
   int64_t ready_pos = 0;          // kReady: its position (the durable order of the ready queue)
-  std::string_view key;           // its ordering key; "" for none (the views point into the store)
-  std::string_view id;
-  std::string_view payload;
-  int64_t due_at = 0;      // kDelayed
-  uint64_t timer = 0;      // kDelayed: its timer's sequence number
+  const char* text = nullptr;     // id, payload and key, one after another, in the store's arena
+  uint32_t id_size = 0, payload_size = 0;
+  uint32_t last_error = 0;        // kQuarantined: an error-text index (0 = none)
+  int64_t due_at = 0;             // kDelayed
+  uint64_t timer = 0;             // kDelayed: its timer's sequence number
   int64_t arrived_at = 0;         // kQuarantined: the time of the failure that quarantined it
   uint64_t quarantine_step = 0;   // kQuarantined
   uint64_t arrival = 0;           // kQuarantined: its arrival number (the durable order of the quarantine)
-  uint32_t last_error = 0;        // kQuarantined: an error-text index (0 = none)
   std::list<uint32_t>::iterator quarantine_pos;  // kQuarantined: its entry in the queue's list
+
+  std::string_view id() const { return {text, id_size}; }
+  std::string_view payload() const { return {text + id_size, payload_size}; }
+  std::string_view key() const { return {text + id_size + payload_size, key_size}; }  // "" for none
 };
+static_assert(kMaxKeyBytes <= UINT16_MAX && kMaxIdBytes <= UINT32_MAX && kMaxPayloadBytes <= UINT32_MAX);
 
 class JobStore {
  public:
@@ -61,10 +68,17 @@ class JobStore {
 
   // Appends a job (copying its strings) and returns its index, or returns -1 and
   // changes nothing when `id` is taken.
-  int64_t Add(std::string_view id, std::string_view payload, std::string_view key);
-  // Starts loading what Add(id, …) will read, so a batch's cache misses overlap.
-  void PrefetchId(std::string_view id) const;
-  void PrefetchJob(uint32_t index) const { __builtin_prefetch(&(*this)[index]); }
+  int64_t Add(std::string_view id, std::string_view payload, std::string_view key) {
+    return Add(id, payload, key, HashId(id));
+  }
+  // The same with `hash` = HashId(id), computed ahead (see PrefetchId).
+  int64_t Add(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash);
+  static uint64_t HashId(std::string_view id);
+  // Starts loading what Add(id, …, hash) will read, so a batch's cache misses overlap.
+  void PrefetchId(uint64_t hash) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+  }
+  void PrefetchJob(uint32_t index) const { __builtin_prefetch(&(*this)[index], 1); }
   // Removes the last job added (undoing a refused batch), and its strings.
   void RemoveLast();
   // The index of job `id`, or -1.

@@ -88,11 +88,11 @@ Status Queue::CheckKey(std::string_view key, const char* argument, size_t index)
   return TooLarge(ArgumentName(argument, index, "key"), kMaxKeyBytes, key.size());
 }
 
-bool Queue::Append(std::string_view id, std::string_view payload, std::string_view key) {
-  const int64_t added = jobs_.Add(id, payload, key);
+bool Queue::Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash) {
+  const int64_t added = jobs_.Add(id, payload, key, hash);
   if (added < 0) return false;
   const auto job = static_cast<uint32_t>(added);
-  if (!key.empty()) pending_by_key_[jobs_[job].key].push_back(job);
+  if (!key.empty()) pending_by_key_[jobs_[job].key()].push_back(job);
   jobs_[job].ready_pos = ready_tail_++;
   ready_.push_back(job);
   charge_.Add(JobBytes(id, payload) + key.size() - kEventBytes);  // the event charges itself
@@ -121,7 +121,7 @@ Status Queue::Enqueue(std::string_view id, std::string_view payload, std::string
     return s;
   }
   ++actions_;
-  Append(id, payload, key);  // CheckNewId found the id new
+  Append(id, payload, key, JobStore::HashId(id));  // CheckNewId found the id new
   return Status::Ok();
 }
 
@@ -146,7 +146,7 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   ++actions_;  // undone with the rest
   const auto undo = [&] {
     while (jobs_.size() > first) {
-      const std::string_view key = jobs_[static_cast<uint32_t>(jobs_.size() - 1)].key;
+      const std::string_view key = jobs_[static_cast<uint32_t>(jobs_.size() - 1)].key();
       if (!key.empty()) {
         auto it = pending_by_key_.find(key);
         it->second.pop_back();
@@ -163,6 +163,14 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
     --actions_;
   };
   jobs_.Reserve(jobs.size());
+  // The id index is bigger than the cache for big batches: hash kAhead jobs
+  // ahead and start loading their slots, so the misses overlap.
+  constexpr size_t kAhead = 16;
+  uint64_t hashes[kAhead];
+  for (size_t i = 0; i < kAhead && i < jobs.size(); ++i) {
+    hashes[i] = JobStore::HashId(jobs[i].id);
+    jobs_.PrefetchId(hashes[i]);
+  }
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (jobs[i].id.empty() || jobs[i].id.size() > kMaxIdBytes) {
       undo();
@@ -176,9 +184,12 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
       undo();
       return s;
     }
-    constexpr size_t kAhead = 8;  // the index is bigger than the cache: overlap its misses
-    if (i + kAhead < jobs.size()) jobs_.PrefetchId(jobs[i + kAhead].id);
-    if (!Append(jobs[i].id, jobs[i].payload, jobs[i].key)) {
+    const uint64_t hash = hashes[i % kAhead];
+    if (i + kAhead < jobs.size()) {  // job i + kAhead takes job i's place in the ring
+      hashes[i % kAhead] = JobStore::HashId(jobs[i + kAhead].id);
+      jobs_.PrefetchId(hashes[i % kAhead]);
+    }
+    if (!Append(jobs[i].id, jobs[i].payload, jobs[i].key, hash)) {
       const bool in_batch = static_cast<size_t>(jobs_.Find(jobs[i].id)) >= first;
       undo();
       return Status::AlreadyExists("jobs[" + std::to_string(i) + "].id " + QuoteShort(jobs[i].id) +
@@ -228,8 +239,8 @@ Result<Attempt> Queue::Process(Outcome outcome, std::string_view error_text) {
 
 int64_t Queue::HolderOf(uint32_t index) const {
   const StoredJob& job = jobs_[index];
-  if (policy_.ordering != Ordering::kKey || job.key.empty() || job.released) return -1;
-  const auto pending = pending_by_key_.find(job.key);
+  if (policy_.ordering != Ordering::kKey || job.key().empty() || job.released) return -1;
+  const auto pending = pending_by_key_.find(job.key());
   if (pending == pending_by_key_.end()) return -1;  // every job of its key completed
   for (const uint32_t earlier : pending->second) {
     if (earlier == index) return -1;
@@ -270,7 +281,7 @@ uint32_t Queue::StartAttempt(size_t pos) {
   if (pos == 0) {
     ready_.pop_front();
   } else {
-    ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(pos));
+    ready_.erase(pos);
   }
   ++step_;
   StoredJob& job = jobs_[index];
@@ -284,7 +295,7 @@ Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::opti
   const Decision d = Apply(index, kind, outcome, failure, error, lease);
   Attempt result;
   result.processed = true;
-  result.id.assign(jobs_[index].id);
+  result.id.assign(jobs_[index].id());
   result.attempt = jobs_[index].attempts;
   result.outcome = outcome;
   result.disposition = d.disposition;
@@ -315,10 +326,10 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
       job.place = Place::kCompleted;
       completed_.push_back(index);
       Record(EventKind::kCompleted, index);
-      if (job.key.empty()) break;
+      if (job.key().empty()) break;
       // Everything before it in its key's pending list was enqueued earlier and is
       // not completed: a completion past any of them breaks the key's order.
-      auto it = pending_by_key_.find(job.key);
+      auto it = pending_by_key_.find(job.key());
       std::deque<uint32_t>& pending = it->second;
       const auto at = std::find(pending.begin(), pending.end(), index);
       if (at != pending.begin()) {
@@ -527,8 +538,8 @@ Result<LeaseGrant> Queue::Lease() {
 
   LeaseGrant grant;
   grant.leased = true;
-  grant.id = job.id;
-  grant.payload = job.payload;
+  grant.id = job.id();
+  grant.payload = job.payload();
   grant.attempt = job.attempts;
   grant.token = LeaseTable::Token(lease);
   grant.leased_at = now_;
@@ -545,7 +556,7 @@ Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, 
     return Status::Error(Code::kStaleLease, "token " + QuoteShort(token) + " names no lease this queue granted");
   }
   const LeaseRecord& record = leases_[lease];
-  const std::string job_id = QuoteShort(jobs_[record.job].id);
+  const std::string job_id = QuoteShort(jobs_[record.job].id());
   if (record.state == LeaseState::kSettled) {
     return Status::Error(Code::kStaleLease,
                          "lease " + LeaseTable::Token(lease) + " for job " + job_id + " was already settled");
@@ -685,8 +696,8 @@ std::vector<JobView> Queue::JobViews(const Indexes& indexes, size_t from, size_t
   for (size_t k = begin; k < end; ++k) {
     const StoredJob& job = jobs_[indexes[k]];
     const int64_t holder = job.place == Place::kReady ? HolderOf(indexes[k]) : -1;
-    out.push_back({std::string(job.id), std::string(job.payload), job.attempts, std::string(job.key),
-                   holder < 0 ? std::string() : std::string(jobs_[static_cast<uint32_t>(holder)].id)});
+    out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, std::string(job.key()),
+                   holder < 0 ? std::string() : std::string(jobs_[static_cast<uint32_t>(holder)].id())});
   }
   return out;
 }
@@ -703,9 +714,9 @@ std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const
   std::advance(it, begin);  // a list: linear, but the viewer asks for the head
   for (size_t k = begin; k < end; ++k, ++it) {
     const StoredJob& job = jobs_[*it];
-    out.push_back({std::string(job.id), std::string(job.payload), job.attempts, job.reason,
+    out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, job.reason,
                    std::string(jobs_.ErrorText(job.last_error)), job.quarantine_step, job.failure_class, job.alert,
-                   job.arrived_at, job.first_attempt_at, std::string(job.key)});
+                   job.arrived_at, job.first_attempt_at, std::string(job.key())});
   }
   return out;
 }
@@ -718,7 +729,7 @@ std::vector<DelayedView> Queue::Delayed(size_t from, size_t count) const {
   std::advance(it, begin);
   for (size_t k = begin; k < end; ++k, ++it) {
     const StoredJob& job = jobs_[it->ref];
-    out.push_back({std::string(job.id), std::string(job.payload), job.attempts, it->time});
+    out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, it->time});
   }
   return out;
 }
@@ -732,7 +743,7 @@ std::vector<LeaseView> Queue::Leased(size_t from, size_t count) const {
   std::advance(it, begin);
   for (size_t k = begin; k < end; ++k, ++it) {
     const StoredJob& job = jobs_[leases_[it->ref].job];
-    out.push_back({std::string(job.id), std::string(job.payload), job.attempts, LeaseTable::Token(it->ref), it->time,
+    out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, LeaseTable::Token(it->ref), it->time,
                    leases_[it->ref].leased_at});
   }
   return out;
@@ -761,9 +772,9 @@ std::vector<ReorderView> Queue::Reorders(size_t from, size_t count) const {
   out.reserve(end - begin);
   for (size_t k = begin; k < end; ++k) {
     ReorderView r;
-    r.id = jobs_[reorder_job_[k]].id;
-    r.key = jobs_[reorder_job_[k]].key;
-    for (const uint32_t earlier : reorder_overtook_[k]) r.overtook.emplace_back(jobs_[earlier].id);
+    r.id = jobs_[reorder_job_[k]].id();
+    r.key = jobs_[reorder_job_[k]].key();
+    for (const uint32_t earlier : reorder_overtook_[k]) r.overtook.emplace_back(jobs_[earlier].id());
     out.push_back(std::move(r));
   }
   return out;

@@ -69,6 +69,7 @@
 #include "size_limits.h"
 #include "policy.h"
 #include "prng.h"
+#include "ring.h"
 #include "rules.h"
 #include "status.h"
 #include "timers.h"
@@ -375,7 +376,7 @@ class Queue {
   void EmitClock();
   // Adds the job at the ready tail with its event (and journal write); false, and
   // nothing changed, when the id is taken.
-  bool Append(std::string_view id, std::string_view payload, std::string_view key);
+  bool Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash);
   uint32_t InternError(std::string_view text);  // charges a new text to the budget
   // Appends an event about `job` as it is now (its attempts, the policy, the time).
   EventRecord& Record(EventKind kind, uint32_t job);
@@ -428,7 +429,7 @@ class Queue {
   uint64_t timer_seq_ = 0;  // one sequence for every timer: ties fire in the order set
   // The parts.
   JobStore jobs_;
-  std::deque<uint32_t> ready_;  // head first
+  Ring<uint32_t> ready_;  // head first
   TimerSet delayed_;            // due times; ref: a job
   LeaseTable leases_;
   std::vector<uint32_t> completed_;

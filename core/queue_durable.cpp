@@ -133,7 +133,7 @@ Result<std::vector<JournalEntry>> Queue::Journal() const {
   out.reserve(journal_.size());
   for (size_t k = 0; k < journal_.size(); ++k) {
     const StoredWrite& w = journal_[k];
-    out.push_back({k + 1, durable::WriteOpName(w.op), w.job == UINT32_MAX ? std::string() : std::string(jobs_[w.job].id), w.text});
+    out.push_back({k + 1, durable::WriteOpName(w.op), w.job == UINT32_MAX ? std::string() : std::string(jobs_[w.job].id()), w.text});
   }
   return out;
 }
@@ -151,7 +151,7 @@ Image Queue::ToImage() const {
     const durable::Fate fate = j.place == Place::kDropped ? durable::Fate::kDropped
                                : j.place == Place::kLost  ? durable::Fate::kLost
                                                           : durable::Fate::kLive;
-    image.jobs.push_back({std::string(j.id), std::string(j.payload), std::string(j.key), fate, j.released, fate == durable::Fate::kLive ? durable::JobRow{} : RowOf(static_cast<uint32_t>(k))});
+    image.jobs.push_back({std::string(j.id()), std::string(j.payload()), std::string(j.key()), fate, j.released, fate == durable::Fate::kLive ? durable::JobRow{} : RowOf(static_cast<uint32_t>(k))});
   }
   const auto entry = [&](uint32_t index) {
     Entry e;
@@ -159,7 +159,7 @@ Image Queue::ToImage() const {
     e.row = RowOf(index);
     return e;
   };
-  for (const uint32_t index : ready_) image.ready.emplace(jobs_[index].ready_pos, entry(index));
+  for (size_t k = 0; k < ready_.size(); ++k) image.ready.emplace(jobs_[ready_[k]].ready_pos, entry(ready_[k]));
   for (const Timer& t : delayed_) {
     Entry e = entry(t.ref);
     e.due_at = t.time;
@@ -336,7 +336,7 @@ Result<Queue> Queue::FromImage(Image&& image) {
       return invalid("job " + QuoteShort(image.jobs[k].id) + " is in no place");
     }
     const StoredJob& job = q.jobs_[static_cast<uint32_t>(k)];
-    if (!job.key.empty() && job.place != Place::kCompleted) q.pending_by_key_[job.key].push_back(static_cast<uint32_t>(k));
+    if (!job.key().empty() && job.place != Place::kCompleted) q.pending_by_key_[job.key()].push_back(static_cast<uint32_t>(k));
   }
   for (const durable::Reorder& r : image.reorders) {
     if (r.job >= n) return invalid("a reorder names a missing job");

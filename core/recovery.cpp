@@ -264,10 +264,10 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
   for (const auto& [job, place] : decided) {
     if (place == Place::kLost) {
       q.Record(EventKind::kLost, job);
-      out.lost.emplace_back(q.jobs_[job].id);
+      out.lost.emplace_back(q.jobs_[job].id());
     } else {
       q.Record(EventKind::kKeptOnce, job).ref = static_cast<uint32_t>(place);
-      out.duplicated.emplace_back(q.jobs_[job].id);
+      out.duplicated.emplace_back(q.jobs_[job].id());
     }
   }
   q.journaled_events_ = q.events_.size();

@@ -114,12 +114,12 @@ TEST_CASE("the job store finds every id it holds and refuses a taken one, across
     } else {
       REQUIRE(added == static_cast<int64_t>(reference.size()));
       reference[id] = static_cast<uint32_t>(added);
-      REQUIRE(store[static_cast<uint32_t>(added)].payload == payload);
-      REQUIRE(store[static_cast<uint32_t>(added)].key == key);
+      REQUIRE(store[static_cast<uint32_t>(added)].payload() == payload);
+      REQUIRE(store[static_cast<uint32_t>(added)].key() == key);
     }
     if (rng.Below(10) == 0) {  // undo the newest job, as a refused batch does
       const uint32_t last = static_cast<uint32_t>(store.size() - 1);
-      reference.erase(std::string(store[last].id));
+      reference.erase(std::string(store[last].id()));
       store.RemoveLast();
       REQUIRE(store.size() == reference.size());
     }
@@ -127,7 +127,7 @@ TEST_CASE("the job store finds every id it holds and refuses a taken one, across
   REQUIRE(store.size() == reference.size());
   for (const auto& [id, index] : reference) {
     REQUIRE(store.Find(id) == index);
-    REQUIRE(store[index].id == id);
+    REQUIRE(store[index].id() == id);
     REQUIRE(store[index].attempts == 0);
   }
   CHECK(store.Find("job-absent") == -1);

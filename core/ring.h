@@ -1,0 +1,75 @@
+// Ring: a double-ended queue of small values in one power-of-two buffer. The
+// ready queue's container: O(1) at both ends, O(1) indexing (a mask, not the
+// block map of std::deque), O(n) erase in the middle (key ordering's rare case).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+
+namespace dlq {
+
+template <typename T>
+class Ring {
+ public:
+  Ring() = default;
+  Ring(Ring&&) noexcept = default;
+  Ring& operator=(Ring&&) noexcept = default;
+  Ring(const Ring& other) { *this = other; }
+  Ring& operator=(const Ring& other) {
+    if (this == &other) return *this;
+    Ring copy;
+    copy.Reserve(other.size_);
+    for (size_t k = 0; k < other.size_; ++k) copy.push_back(other[k]);
+    return *this = std::move(copy);
+  }
+
+  bool empty() const { return size_ == 0; }
+  size_t size() const { return size_; }
+  // Element k from the head (0 = the head). Precondition: k < size().
+  T& operator[](size_t k) { return data_[(head_ + k) & mask_]; }
+  const T& operator[](size_t k) const { return data_[(head_ + k) & mask_]; }
+  T& front() { return (*this)[0]; }
+  T& back() { return (*this)[size_ - 1]; }
+
+  void push_back(T value) {
+    if (size_ == capacity()) Reserve(size_ + 1);
+    data_[(head_ + size_) & mask_] = value;
+    ++size_;
+  }
+  void push_front(T value) {
+    if (size_ == capacity()) Reserve(size_ + 1);
+    head_ = (head_ - 1) & mask_;
+    data_[head_] = value;
+    ++size_;
+  }
+  void pop_front() {
+    head_ = (head_ + 1) & mask_;
+    --size_;
+  }
+  void pop_back() { --size_; }
+  // Removes element k, keeping the order of the rest.
+  void erase(size_t k) {
+    for (size_t i = k; i + 1 < size_; ++i) (*this)[i] = (*this)[i + 1];
+    --size_;
+  }
+  void clear() { head_ = size_ = 0; }
+  // Room for `n` elements without growing.
+  void Reserve(size_t n) {
+    if (n <= capacity()) return;
+    size_t cap = capacity() == 0 ? 16 : capacity();
+    while (cap < n) cap *= 2;
+    std::unique_ptr<T[]> data(new T[cap]);
+    for (size_t k = 0; k < size_; ++k) data[k] = (*this)[k];
+    data_ = std::move(data);
+    head_ = 0;
+    mask_ = cap - 1;
+  }
+
+ private:
+  size_t capacity() const { return data_ ? mask_ + 1 : 0; }
+  std::unique_ptr<T[]> data_;
+  size_t head_ = 0, size_ = 0, mask_ = 0;
+};
+
+}  // namespace dlq
