@@ -5,7 +5,9 @@
 //    non-empty one-line UTF-8 message) that names `goal`: TooLarge when the text is
 //    over kMaxGoalBytes ("goal must be at most 4096 bytes, …"), or, within that,
 //    over kMaxGoalClauses clauses ("… clauses, got N clauses", N > 32 and no more
-//    than the ';' in the text allow); otherwise InvalidArgument, "goal: …", saying
+//    than the ';' in the text allow), or when the goal parses but its canonical
+//    text would pass kMaxGoalBytes ("goal (in its canonical form, …) must be at most
+//    4096 bytes, got N bytes", N > 4096); otherwise InvalidArgument, "goal: …", saying
 //    what was expected and what was given ("expected …, got …"), the clause it names
 //    one the text has (1 to the number of ';' + 1), and "at least one clause"
 //    exactly for a text of whitespace only; or
@@ -71,8 +73,19 @@ void CheckGoalRefusal(const Status& s, std::string_view input) {
                where);
     return;
   }
+  const std::string canonical = "goal (in its canonical form, as FormatGoal() writes it) must be at most " +
+                                std::to_string(kMaxGoalBytes) + " bytes, got ";
+  if (s.code() == Code::kTooLarge && StartsWith(m, canonical)) {
+    // A goal that parses but whose canonical text would not fit: N over the limit.
+    const std::string rest = m.substr(canonical.size());
+    size_t n = 0, i = 0;
+    while (i < rest.size() && i < 8 && rest[i] >= '0' && rest[i] <= '9') n = n * 10 + static_cast<size_t>(rest[i++] - '0');
+    FUZZ_CHECK(i > 0 && rest.substr(i) == " bytes", where);
+    FUZZ_CHECK(n > kMaxGoalBytes, where);
+    return;
+  }
   if (s.code() == Code::kTooLarge) {
-    // Within the byte limit, only the clause count: more clauses than the ';' allow is wrong.
+    // Within the byte limit, otherwise only the clause count: more clauses than the ';' allow is wrong.
     const std::string prefix = "goal must be at most " + std::to_string(kMaxGoalClauses) + " clauses, got ";
     FUZZ_CHECK(StartsWith(m, prefix), where);
     const std::string rest = m.substr(prefix.size());
