@@ -82,6 +82,7 @@ function nativeYardstickRun() {
     agree: runs.every((run) => run.agree && run.attempts === runs[0].attempts),
     core: { enqueueSeconds: median((run) => run.core.enqueueSeconds), processSeconds: median((run) => run.core.processSeconds) },
     loop: { enqueueSeconds: median((run) => run.loop.enqueueSeconds), processSeconds: median((run) => run.loop.processSeconds) },
+    loopWithHistory: { processSeconds: median((run) => run.loopWithHistory.processSeconds) },
   };
 }
 
@@ -231,11 +232,13 @@ console.log(`\nyardstick: lesson 1 (${fmt(jobs)} jobs, ${fmt(yard.attempts)} att
   `the core beside a minimal loop on 8-byte records (same outcomes, same counts; C++ rows: median of ${YARDSTICK_RUNS} processes)`);
 console.log('run                    enqueue ns/job  process ns/attempt  process attempts/s');
 for (const [name, run] of [['core (C++)', yard.core], ['minimal loop (C++)', yard.loop],
-  ['JS API, batched', batched]]) {
-  console.log(`${name.padEnd(22)} ${ns(run.enqueueSeconds, jobs).padStart(14)}  ${ns(run.processSeconds, yard.attempts).padStart(18)}  ` +
+  ['  + 32 B history/att.', yard.loopWithHistory], ['JS API, batched', batched]]) {
+  const enqueue = run.enqueueSeconds === undefined ? '' : ns(run.enqueueSeconds, jobs);
+  console.log(`${name.padEnd(22)} ${enqueue.padStart(14)}  ${ns(run.processSeconds, yard.attempts).padStart(18)}  ` +
     `${fmt(yard.attempts / run.processSeconds).padStart(18)}`);
 }
-console.log(`the core processes at 1/${(yard.core.processSeconds / yard.loop.processSeconds).toFixed(1)} of the loop's rate; ` +
+console.log(`the core processes at 1/${(yard.core.processSeconds / yard.loop.processSeconds).toFixed(1)} of the loop's rate ` +
+  `(1/${(yard.core.processSeconds / yard.loopWithHistory.processSeconds).toFixed(1)} of the loop that keeps a history as the core does); ` +
   `its enqueue costs ${(yard.core.enqueueSeconds / jobs / (yard.core.processSeconds / yard.attempts)).toFixed(1)}x an attempt's processing`);
 console.log('\nsize            raw bytes   gzip -9');
 for (const [name, s] of Object.entries(sizes)) {
@@ -250,6 +253,7 @@ clock: { attempts: nativeClock.attempts, attemptsPerSecond: { native: Math.round
 storm: { jobs: stormJobs, attempts: nativeStorm.attempts, seconds: { native: nativeStorm.seconds, js: jsStorm.seconds },
   attemptsPerSecond: { native: Math.round(stormRate(nativeStorm)), js: Math.round(stormRate(jsStorm)) } },
 yardstick: { processAttemptsPerSecond: { core: Math.round(yard.attempts / yard.core.processSeconds),
-  loop: Math.round(yard.attempts / yard.loop.processSeconds) },
+  loop: Math.round(yard.attempts / yard.loop.processSeconds),
+  loopWithHistory: Math.round(yard.attempts / yard.loopWithHistory.processSeconds) },
   enqueueNsPerJob: +ns(yard.core.enqueueSeconds, jobs), processNsPerAttempt: +ns(yard.core.processSeconds, yard.attempts) },
 sizes, totalGzip })}`);
