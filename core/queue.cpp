@@ -163,6 +163,7 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
     --actions_;
   };
   jobs_.Reserve(jobs.size());
+  ready_.Reserve(ready_.size() + jobs.size());  // one allocation, no copies as it fills
   // The id index is bigger than the cache for big batches: hash kAhead jobs
   // ahead and start loading their slots, so the misses overlap.
   constexpr size_t kAhead = 16;
