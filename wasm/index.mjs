@@ -215,15 +215,25 @@ function wireText(name, value, limit) {
   return bytes;
 }
 
+/**
+ * Like wireText(), but always UTF-8 bytes: for the bindings that take a
+ * Uint8Array and copy it in with one TypedArray.set (bindings.cpp ReadBytes).
+ */
+function wireBytes(name, value, limit) {
+  const wire = wireText(name, value, limit);
+  return typeof wire === 'string' ? utf8.encode(wire) : wire;
+}
+
 /** Before copying `bytes` into wasm: refuses (resource-exhausted) if the heap budget lacks room. */
 function checkRoom(bytes, what) {
   if (bytes > SMALL_COPY_BYTES) unwrap(call(() => core.checkRoom(bytes, what)));
 }
 
+/** A non-null object that is not an array: what checkObject() accepts. */
+const isObject = (value) => value !== null && typeof value === 'object' && !isArray(value);
+
 function checkObject(name, value, example) {
-  if (value === null || typeof value !== 'object' || isArray(value)) {
-    throw typeError(`${name} must be an object such as ${example}, got ${describe(value)}`);
-  }
+  if (!isObject(value)) throw typeError(`${name} must be an object such as ${example}, got ${describe(value)}`);
 }
 
 /** A copy of an array (length read once, at most `limit` items). */
@@ -1073,16 +1083,21 @@ class Queue {
       const payloads = new Array(list.length);
       let keys = null;  // made at the first job with a key: '' for none
       let bytes = 0;
+      // The checks below build a name like `jobs[${i}].id` only when they refuse:
+      // made eagerly, three names a job cost more than the rest of the loop.
+      // A short string's bound (3 bytes a unit) is checkSize()'s fast path.
+      const { idBytes: idLimit, payloadBytes: payloadLimit } = limits;
       for (let i = 0; i < list.length; i++) {
         const job = list[i];
-        checkObject(`jobs[${i}]`, job, "{ id: 'a', payload: '' }");
+        if (!isObject(job)) checkObject(`jobs[${i}]`, job, "{ id: 'a', payload: '' }");
         const id = job.id;
         const payload = job.payload;
         const key = job.key ?? undefined;  // null (as views report it) is no key too
         if (typeof id !== 'string') checkString(`jobs[${i}].id`, id);
         if (typeof payload !== 'string') checkString(`jobs[${i}].payload`, payload);
-        bytes += checkSize(`jobs[${i}].id`, id, limits.idBytes);
-        bytes += checkSize(`jobs[${i}].payload`, payload, limits.payloadBytes);
+        bytes += id.length * 3 <= idLimit ? id.length * 3 : checkSize(`jobs[${i}].id`, id, idLimit);
+        bytes += payload.length * 3 <= payloadLimit ? payload.length * 3
+          : checkSize(`jobs[${i}].payload`, payload, payloadLimit);
         if (key !== undefined) {
           bytes += checkKey(`jobs[${i}].key`, key);
           keys ??= new Array(list.length).fill('');
@@ -1093,23 +1108,28 @@ class Queue {
       }
       return { ids, payloads, keys, bytes };
     });
+    const checkEach = () => {
+      ids.forEach((id, i) => { checkString(`jobs[${i}].id`, id); checkString(`jobs[${i}].payload`, payloads[i]); });
+    };
+    if (bytes > limits.batchBytes) {
+      // Maybe too large to join (past V8's longest string): the exact size before
+      // joining, after the per-string checks a joined check would have made first.
+      checkEach();
+      const exact = ids.reduce((sum, id) => sum + utf8Length(id), 0) + payloads.reduce((sum, p) => sum + utf8Length(p), 0) +
+        (keys === null ? 0 : keys.reduce((sum, key) => sum + utf8Length(key), 0));
+      if (exact > limits.batchBytes) tooLarge('jobs (ids and payloads together)', limits.batchBytes, exact);
+    }
     // Well-formedness once over the joined text (joining cannot pair up lone
     // surrogates: a NUL separates every string); per string only to name one.
     // Keys were checked one by one above.
     const idText = ids.join('\0');
     const payloadText = payloads.join('\0');
-    if (!isWellFormed(idText) || !isWellFormed(payloadText)) {
-      ids.forEach((id, i) => { checkString(`jobs[${i}].id`, id); checkString(`jobs[${i}].payload`, payloads[i]); });
-    }
-    if (bytes > limits.batchBytes) {
-      const exact = ids.reduce((sum, id) => sum + utf8Length(id), 0) + payloads.reduce((sum, p) => sum + utf8Length(p), 0) +
-        (keys === null ? 0 : keys.reduce((sum, key) => sum + utf8Length(key), 0));
-      if (exact > limits.batchBytes) tooLarge('jobs (ids and payloads together)', limits.batchBytes, exact);
-    }
+    if (!isWellFormed(idText) || !isWellFormed(payloadText)) checkEach();
     checkRoom(2 * bytes, 'enqueueMany');
     // One boundary crossing for the whole batch: NUL-joined strings, encoded to
     // UTF-8 here and copied in as bytes (keys as a third string, only when some
-    // job has one). Every string was checked above.
+    // job has one), each with one TypedArray.set (bindings.cpp ReadBytes). Every
+    // string was checked above.
     const idBytes = utf8.encode(idText);
     const payloadBytes = utf8.encode(payloadText);
     const packed = keys === null ? call(() => handle.enqueuePacked(idBytes, payloadBytes, ids.length))
@@ -1135,7 +1155,8 @@ class Queue {
   /** One attempt per letter of `outcomes` ('s', 't', 'p'), until nothing is ready; returns attempts made. */
   processMany(outcomes, errorText = '') {
     const handle = this.#live();
-    const outcomesIn = wireText('outcomes', outcomes, limits.outcomeLetters);
+    // Bytes: a million letters cross as one TypedArray.set, not letter by letter.
+    const outcomesIn = wireBytes('outcomes', outcomes, limits.outcomeLetters);
     const errorIn = wireText('errorText', errorText, limits.errorTextBytes);
     return unwrap(call(() => handle.processMany(outcomesIn, errorIn)));
   }

@@ -129,6 +129,11 @@ test('strings of any size are measured before the copy: wasm memory does not gro
   const heavy = Array.from({ length: 26 }, (_, i) => ({ id: `h${i}`, payload: tenMiB }));
   throwsWith(assert, () => q.enqueueMany(heavy), RangeError, 'too-large',
     /^jobs \(ids and payloads together\) must be at most 268435456 bytes, got 272629828 bytes$/);
+  // Longer than V8's longest string once joined: still the batch limit, by name.
+  const sixteenMiB = 'p'.repeat(16 << 20);
+  const joinless = Array.from({ length: 40 }, (_, i) => ({ id: `j${i}`, payload: sixteenMiB }));
+  throwsWith(assert, () => q.enqueueMany(joinless), RangeError, 'too-large',
+    /^jobs \(ids and payloads together\) must be at most 268435456 bytes, got 671088750 bytes$/);
   assert.equal(lab.memoryBytes(), memory, 'nothing was copied into wasm memory');
   assert.equal(q.stats().events, 1);
   q.dispose();
