@@ -508,16 +508,8 @@ JobFacts::Where PlaceOf(GoalPredicate p) {
   }
 }
 
-// Views are read in slices of this many entries: a big queue is never copied whole.
+// The timeline is read in slices of this many events: a big one is never copied whole.
 constexpr size_t kSlice = 256;
-
-// Calls `visit` on every element of the view `fetch(from, count)` of `size` entries.
-template <typename Fetch, typename Visit>
-void ForEachInView(size_t size, Fetch fetch, Visit visit) {
-  for (size_t from = 0; from < size; from += kSlice) {
-    for (const auto& item : fetch(from, kSlice)) visit(item);
-  }
-}
 
 uint64_t CounterValue(GoalCounter counter, const QueueStats& s, uint64_t alerts) {
   switch (counter) {
@@ -667,52 +659,30 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue) {
                     (c.predicate == GoalPredicate::kCounter && c.counter == GoalCounter::kAlerts);
   }
 
-  // One pass over the places that hold jobs (each job is in exactly one).
+  // Each named job where it is now: one lookup by id, not a pass over the views.
   if (!jobs.empty()) {
-    const auto find = [&](const std::string& id) -> JobFacts* {
-      const auto it = jobs.find(id);
-      return it == jobs.end() ? nullptr : &it->second;
-    };
-    // Each job is in exactly one place, so each facts record is set at most once here.
-    ForEachInView(queue.ready_size(), [&](size_t f, size_t n) { return queue.Ready(f, n); }, [&](const JobView& j) {
-      if (JobFacts* facts = find(j.id)) {
-        facts->where = W::kReady;
-        facts->attempts = j.attempts;
-        facts->held_by = j.held_by;
+    for (auto& [id, facts] : jobs) {
+      const std::optional<JobLocation> at = queue.Locate(id);
+      if (!at.has_value()) continue;  // never given: the timeline pass below confirms it
+      switch (at->place) {
+        case Place::kReady: facts.where = W::kReady; facts.held_by = at->held_by; break;
+        case Place::kDelayed: facts.where = W::kDelayed; facts.until = at->until; break;
+        case Place::kLeased:
+          facts.where = W::kInFlight;
+          facts.until = at->until;
+          facts.token = at->token;
+          break;
+        case Place::kCompleted: facts.where = W::kCompleted; break;
+        case Place::kQuarantined:
+          facts.where = W::kQuarantined;
+          facts.reason = at->reason;
+          facts.failure_class = at->failure_class;
+          break;
+        case Place::kDropped:
+        case Place::kLost: continue;  // in no view: the timeline says which, and its count then
       }
-    });
-    ForEachInView(queue.delayed_size(), [&](size_t f, size_t n) { return queue.Delayed(f, n); },
-                  [&](const DelayedView& d) {
-                    if (JobFacts* facts = find(d.id)) {
-                      facts->where = W::kDelayed;
-                      facts->attempts = d.attempts;
-                      facts->until = d.due_at;
-                    }
-                  });
-    ForEachInView(queue.leased_size(), [&](size_t f, size_t n) { return queue.Leased(f, n); }, [&](const LeaseView& l) {
-      if (JobFacts* facts = find(l.id)) {
-        facts->where = W::kInFlight;
-        facts->attempts = l.attempts;
-        facts->until = l.expires_at;
-        facts->token = l.token;
-      }
-    });
-    ForEachInView(queue.completed_size(), [&](size_t f, size_t n) { return queue.Completed(f, n); },
-                  [&](const JobView& j) {
-                    if (JobFacts* facts = find(j.id)) {
-                      facts->where = W::kCompleted;
-                      facts->attempts = j.attempts;
-                    }
-                  });
-    ForEachInView(queue.quarantine_size(), [&](size_t f, size_t n) { return queue.Quarantined(f, n); },
-                  [&](const QuarantineEntry& e) {
-                    if (JobFacts* facts = find(e.id)) {
-                      facts->where = W::kQuarantined;
-                      facts->attempts = e.attempts;
-                      facts->reason = e.reason;
-                      facts->failure_class = e.failure_class;
-                    }
-                  });
+      facts.attempts = at->attempts;
+    }
     // A job in no view was lost, dropped at its retention, or never given: the timeline says which.
     for (const auto& [id, facts] : jobs) need_timeline = need_timeline || facts.where == W::kUnknown;
   }

@@ -46,12 +46,11 @@
 //    quoted by Quote() otherwise. ParseGoal(FormatGoal(g)) == g for every goal
 //    ParseGoal() gives, so the canonical text is a stable key for a goal.
 //  * CheckGoal() is pure and deterministic: it reads the queue through its const
-//    views and timeline only. A clause that names a job the queue was never given
-//    is unmet, with or without 'not' ("no job b"): a typo in a lesson's goal must
-//    never read as met. Its cost is one pass over the places holding jobs (the
-//    views copy payloads; there is no id lookup in the public API) when a clause
-//    names a job, and one pass over the timeline when a clause needs it (event,
-//    order, alerts, or a job found in no place).
+//    public API only (Locate, stats, the timeline). A clause that names a job the
+//    queue was never given is unmet, with or without 'not' ("no job b"): a typo in
+//    a lesson's goal must never read as met. Its cost is one lookup per job the
+//    goal names, and one pass over the timeline when a clause needs it (event,
+//    order, alerts, or a job in no place: lost, dropped or never given).
 #pragma once
 
 #include <cstddef>

@@ -722,6 +722,34 @@ std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const
   return out;
 }
 
+std::optional<JobLocation> Queue::Locate(std::string_view id) const {
+  const int64_t found = jobs_.Find(id);
+  if (found < 0) return std::nullopt;
+  const auto index = static_cast<uint32_t>(found);
+  const StoredJob& job = jobs_[index];
+  JobLocation out;
+  out.place = job.place;
+  out.attempts = job.attempts;
+  switch (job.place) {
+    case Place::kReady: {
+      const int64_t holder = HolderOf(index);
+      if (holder >= 0) out.held_by.assign(jobs_[static_cast<uint32_t>(holder)].id());
+      break;
+    }
+    case Place::kDelayed: out.until = job.due_at; break;
+    case Place::kLeased:
+      out.until = leases_[job.lease].expires_at;
+      out.token = LeaseTable::Token(job.lease);
+      break;
+    case Place::kQuarantined:
+      out.reason = job.reason;
+      out.failure_class = job.failure_class;
+      break;
+    default: break;
+  }
+  return out;
+}
+
 std::vector<DelayedView> Queue::Delayed(size_t from, size_t count) const {
   const auto [begin, end] = Slice(delayed_.size(), from, count);
   std::vector<DelayedView> out;

@@ -84,6 +84,17 @@ struct JobView {
   std::string held_by;  // Ready() under key ordering: the id it waits for; "" when free to run
 };
 
+// Where one job is now (Queue::Locate): the fields its place's view would show.
+struct JobLocation {
+  Place place = Place::kReady;  // job_store.h; kDropped and kLost are in no view
+  uint32_t attempts = 0;
+  std::string held_by;  // kReady under key ordering: the id it waits for; "" when free to run
+  int64_t until = 0;    // kDelayed: its due time; kLeased: its lease's expiry
+  std::string token;    // kLeased
+  Reason reason = Reason::kNone;                          // kQuarantined
+  FailureClass failure_class = FailureClass::kTransient;  // kQuarantined
+};
+
 struct DelayedView {
   std::string id;
   std::string payload;
@@ -278,6 +289,9 @@ class Queue {
   // In firing order: earliest due (or expiry) first, ties in the order set.
   std::vector<DelayedView> Delayed(size_t from = 0, size_t count = SIZE_MAX) const;
   std::vector<LeaseView> Leased(size_t from = 0, size_t count = SIZE_MAX) const;
+  // Job `id` wherever it is, in O(1) (no pass over a view); nullopt for an id
+  // this queue was never given.
+  std::optional<JobLocation> Locate(std::string_view id) const;
 
   int64_t now() const { return now_; }
   // True when Lease() would take a job now (something ready may run under the ordering).

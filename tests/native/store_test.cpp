@@ -10,6 +10,7 @@
 #include "event_log.h"
 #include "job_store.h"
 #include "prng.h"
+#include "queue.h"
 #include "test_util.h"
 
 using namespace dlq;
@@ -132,4 +133,84 @@ TEST_CASE("the job store finds every id it holds and refuses a taken one, across
   }
   CHECK(store.Find("job-absent") == -1);
   CHECK(store.Find("") == -1);
+}
+
+TEST_CASE("Locate finds every job where its place's view shows it, and nothing it was never given") {
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    Prng rng(seed);
+    Policy policy;
+    policy.max_attempts = 3;
+    policy.lease_ms = 1000;
+    policy.backoff = {BackoffKind::kExponential, 100, 2000, Jitter::kFull};
+    policy.ordering = seed % 2 ? Ordering::kKey : Ordering::kNone;
+    policy.retention_ms = seed % 3 == 0 ? 5000 : 0;
+    policy.seed = static_cast<int64_t>(seed);
+    auto queue = Queue::Create(policy);
+    REQUIRE(queue.ok());
+    Queue& q = queue.value();
+    std::vector<std::string> ids;
+    for (int i = 0; i < 40; ++i) {
+      ids.push_back("j" + std::to_string(i));
+      REQUIRE(q.Enqueue(ids.back(), "p", i % 3 == 0 ? "" : "k" + std::to_string(i % 4)).ok());
+    }
+    std::vector<std::string> tokens;
+    for (int step = 0; step < 300; ++step) {
+      switch (rng.Below(6)) {
+        case 0: (void)q.Process(static_cast<Outcome>(rng.Below(kOutcomeCount)), "e"); break;
+        case 1: {
+          auto grant = q.Lease();
+          if (grant.ok() && grant->leased) tokens.push_back(grant->token);
+          break;
+        }
+        case 2:
+          if (!tokens.empty()) (void)q.Settle(tokens[rng.Below(static_cast<uint32_t>(tokens.size()))], "success");
+          break;
+        case 3: (void)q.AdvanceToNext(); break;
+        case 4: (void)q.Replay(ids[rng.Below(static_cast<uint32_t>(ids.size()))]); break;
+        default: (void)q.Process(Outcome::kTransient, ""); break;
+      }
+    }
+    size_t found = 0;
+    for (const JobView& j : q.Ready()) {
+      const auto at = q.Locate(j.id);
+      REQUIRE(at.has_value());
+      CHECK((at->place == Place::kReady && at->attempts == j.attempts && at->held_by == j.held_by));
+      ++found;
+    }
+    for (const DelayedView& d : q.Delayed()) {
+      const auto at = q.Locate(d.id);
+      REQUIRE(at.has_value());
+      CHECK((at->place == Place::kDelayed && at->attempts == d.attempts && at->until == d.due_at));
+      ++found;
+    }
+    for (const LeaseView& l : q.Leased()) {
+      const auto at = q.Locate(l.id);
+      REQUIRE(at.has_value());
+      CHECK((at->place == Place::kLeased && at->attempts == l.attempts && at->until == l.expires_at &&
+             at->token == l.token));
+      ++found;
+    }
+    for (const JobView& j : q.Completed()) {
+      const auto at = q.Locate(j.id);
+      REQUIRE(at.has_value());
+      CHECK((at->place == Place::kCompleted && at->attempts == j.attempts));
+      ++found;
+    }
+    for (const QuarantineEntry& e : q.Quarantined()) {
+      const auto at = q.Locate(e.id);
+      REQUIRE(at.has_value());
+      CHECK((at->place == Place::kQuarantined && at->attempts == e.attempts && at->reason == e.reason &&
+             at->failure_class == e.failure_class));
+      ++found;
+    }
+    // The rest were dropped at their retention: in no view.
+    for (const std::string& id : ids) {
+      const auto at = q.Locate(id);
+      REQUIRE(at.has_value());
+      if (at->place == Place::kDropped) ++found;
+    }
+    CHECK(found == ids.size());
+    CHECK_FALSE(q.Locate("never-given").has_value());
+    CHECK_FALSE(q.Locate("").has_value());
+  }
 }
