@@ -756,6 +756,30 @@ class QueueHandle {
   // force, as Policy::RuleFor resolves it (maxAttempts capped, backoff filled in).
   val rules() const { return ClassTableValue(queue_->policy(), true); }
 
+  // Where job `id` is now ({ place, attempts, and its place's fields }), or null
+  // for an id this queue was never given. One lookup, no pass over a view.
+  val locate(const std::string& id) const {
+    const std::optional<dlq::JobLocation> at = queue_->Locate(id);
+    if (!at.has_value()) return val::null();
+    val out = val::object();
+    out.set("place", std::string(dlq::PlaceName(at->place)));
+    out.set("attempts", at->attempts);
+    switch (at->place) {
+      case dlq::Place::kReady: out.set("heldBy", OrNull(at->held_by)); break;
+      case dlq::Place::kDelayed: out.set("dueAt", static_cast<double>(at->until)); break;
+      case dlq::Place::kLeased:
+        out.set("token", at->token);
+        out.set("expiresAt", static_cast<double>(at->until));
+        break;
+      case dlq::Place::kQuarantined:
+        out.set("reason", std::string(dlq::ReasonName(at->reason)));
+        out.set("class", std::string(dlq::ClassName(at->failure_class)));
+        break;
+      default: break;
+    }
+    return out;
+  }
+
   // Slices: from and count are non-negative numbers (count may be Infinity).
   val ready(double from, double count) const {
     return Jobs(queue_->Ready(Index(from, queue_->ready_size()), Index(count, queue_->ready_size())), true);
@@ -1546,6 +1570,7 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
       .function("process", &QueueHandle::process)
       .function("processMany", &QueueHandle::processMany)
       .function("replay", &QueueHandle::replay)
+      .function("locate", &QueueHandle::locate)
       .function("lease", &QueueHandle::lease)
       .function("settle", &QueueHandle::settle)
       .function("advance", &QueueHandle::advance)

@@ -295,6 +295,15 @@ export interface Lease {
   expiresAt: number;
 }
 
+/** Queue.locate(): a job's place and what its place's view would show of it. */
+export type JobLocation =
+  | { place: 'ready'; attempts: number; /** The id it waits for under key ordering, or null. */ heldBy: string | null }
+  | { place: 'delayed'; attempts: number; dueAt: number }
+  | { place: 'leased'; attempts: number; token: string; expiresAt: number }
+  | { place: 'completed'; attempts: number }
+  | { place: 'quarantine'; attempts: number; reason: Reason; class: FailureClass }
+  | { place: 'dropped' | 'lost'; attempts: number };
+
 export interface DelayedJob extends Job {
   /** When it joins the ready tail. */
   dueAt: number;
@@ -490,6 +499,12 @@ export interface Queue {
   processMany(outcomes: string, errorText?: string): number;
   /** An operator's explicit replay: attempts reset to 0, appended at the ready tail. False if not quarantined. */
   replay(id: string): boolean;
+  /**
+   * Where job `id` is now, with the fields its place's view shows, in one lookup (no pass over
+   * the views); null for an id this queue was never given. 'dropped': its quarantine entry reached
+   * its retention; 'lost': a crash left it in no place.
+   */
+  locate(id: string): JobLocation | null;
   /** Takes the ready head and counts its attempt now; null when nothing is ready. */
   lease(): Lease | null;
   /**

@@ -1167,6 +1167,13 @@ class Queue {
     return call(() => handle.replay(id));
   }
 
+  /** Where job `id` is now, in one lookup (no pass over the views); null if this queue was never given it. */
+  locate(id) {
+    const handle = this.#live();
+    checkText('id', id, limits.idBytes);
+    return call(() => handle.locate(id));
+  }
+
   /**
    * Takes the ready head and counts its attempt now: { id, payload, attempt,
    * token, leasedAt, expiresAt }, or null when nothing is ready.

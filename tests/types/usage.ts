@@ -5,7 +5,7 @@ import {
   type ScenarioAction, type ParsedScenario, type DelayedJob, type LeasedJob, type WorstCase, type ErrorCode,
   type Outcome, type FailureClass, type Retry, type ClassTable, type ClassRule, type ResolvedClassRule, type ClassOptions,
   type QuarantineEntry, type EventKind, type BackoffOptions, type Ordering, type QuarantineOptions, type ReadyJob,
-  type KeyedJob, type JobInput, type Reorder, type Alarm, type QueueStats,
+  type KeyedJob, type JobInput, type Reorder, type Alarm, type QueueStats, type JobLocation,
 } from 'dlq-lab';
 
 async function main(): Promise<void> {
@@ -19,6 +19,15 @@ async function main(): Promise<void> {
     void reason;
   }
   const replayed: boolean = q.replay('a');
+  const where = q.locate('a');
+  if (where !== null && where.place === 'quarantine') {
+    const why: 'permanent' | 'exhausted' = where.reason;
+    void why;
+  }
+  if (where !== null && where.place === 'leased') {
+    const expires: number = where.expiresAt;
+    void expires;
+  }
   const ids: string[] = q.ready().map((job) => job.id);
   const lastErrors: string[] = q.quarantined().map((entry) => entry.lastError);
   const events: TimelineEvent[] = q.timeline(0, 10);
@@ -222,6 +231,8 @@ async function main(): Promise<void> {
   lab.createQueue({});
   // @ts-expect-error: replay takes an id
   q.replay();
+  // @ts-expect-error: only a delayed job has a due time
+  void (q.locate('a') as JobLocation & { place: 'ready' }).dueAt;
   // @ts-expect-error: backoff kinds are three fixed strings
   lab.createQueue({ maxAttempts: 3, backoff: { kind: 'linear' } });
   // @ts-expect-error: jitter is one of four fixed strings
