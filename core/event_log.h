@@ -6,7 +6,8 @@
 // (the same time and budget, the step and the action the same or one on, no lease
 // or reference, a due time of 0 or now) is packed into 16 bytes; any other, and
 // every 64th (a checkpoint), is kept whole. Reading record i decodes forward from
-// its checkpoint; reading the next one after it costs one step.
+// its checkpoint; reading the next one after it costs one step (a cache that makes
+// concurrent reads from two threads unsafe; the core is single-threaded).
 #pragma once
 
 #include <cstdint>
@@ -56,7 +57,7 @@ class EventLog {
   // Event `index` (0-based) with its strings from `jobs` and, for a reorder, the
   // jobs it overtook from `reorders` (indexes into jobs).
   Event Expand(size_t index, const JobStore& jobs, const std::vector<std::vector<uint32_t>>& reorders) const;
-  // Bytes kept per record on average (for benchmarks and the budget's estimate).
+  // Bytes the records take, packed and whole (tests check the packing with it).
   size_t bytes() const;
 
  private:
@@ -70,6 +71,7 @@ class EventLog {
     uint8_t unused;
   };
   static_assert(sizeof(Packed) == 16);
+  static_assert(kOutcomeCount <= 8 && kFailureClassCount <= 8, "outcome and class fit in 3 bits");
   static constexpr uint8_t kStepOn = 1 << 3, kActionOn = 1 << 4, kUntilNow = 1 << 5, kWhole = 1 << 6;
   static constexpr size_t kCheckpoint = 64;  // every 64th record is kept whole
   static constexpr uint32_t kBlockShift = 10;  // 1,024 records (16 KiB) per block

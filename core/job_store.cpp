@@ -1,7 +1,6 @@
 #include "job_store.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace dlq {
 

@@ -293,7 +293,10 @@ uint32_t Queue::StartAttempt(size_t pos) {
 
 Attempt Queue::Finish(uint32_t index, EventKind kind, Outcome outcome, std::optional<FailureClass> failure,
                       uint32_t error, uint32_t lease) {
-  const Decision d = Apply(index, kind, outcome, failure, error, lease);
+  return Report(index, outcome, Apply(index, kind, outcome, failure, error, lease));
+}
+
+Attempt Queue::Report(uint32_t index, Outcome outcome, const Decision& d) const {
   Attempt result;
   result.processed = true;
   result.id.assign(jobs_[index].id());
@@ -398,20 +401,18 @@ void Queue::CheckAlarm(uint32_t index) {
 Attempt Queue::ProcessChecked(Outcome outcome, std::string_view error_text) {
   const int64_t pos = NextEligible();
   if (pos < 0) return Attempt{};
-  ++actions_;
-  const int64_t from = jobs_[ready_[static_cast<size_t>(pos)]].ready_pos;
-  const uint32_t index = StartAttempt(static_cast<size_t>(pos));
-  Attempt attempt = Finish(index, EventKind::kAttempt, outcome, FailureOf(outcome), InternError(error_text), 0);
-  EmitMove(index, {durable::WriteOp::kRemoveReady, from});
-  return attempt;
+  const uint32_t index = ready_[static_cast<size_t>(pos)];
+  const Decision d = ProcessAt(static_cast<size_t>(pos), outcome, InternError(error_text));
+  return Report(index, outcome, d);
 }
 
-void Queue::ProcessAt(size_t pos, Outcome outcome, uint32_t error) {
+Decision Queue::ProcessAt(size_t pos, Outcome outcome, uint32_t error) {
   ++actions_;
   const int64_t from = jobs_[ready_[pos]].ready_pos;
   const uint32_t index = StartAttempt(pos);
-  Apply(index, EventKind::kAttempt, outcome, FailureOf(outcome), error, 0);
+  const Decision d = Apply(index, EventKind::kAttempt, outcome, FailureOf(outcome), error, 0);
   EmitMove(index, {durable::WriteOp::kRemoveReady, from});
+  return d;
 }
 
 Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view error_text) {
@@ -434,7 +435,7 @@ Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view 
     const int64_t pos = NextEligible();
     if (pos < 0) break;
     if (made == 0) error = InternError(error_text);
-    constexpr size_t kAhead = 8;  // jobs outnumber the cache: start loading the one 8 places back
+    constexpr size_t kAhead = 8;  // jobs outnumber the cache: start loading the one 8 places behind the head
     if (ready_.size() > pos + kAhead) jobs_.PrefetchJob(ready_[static_cast<size_t>(pos) + kAhead]);
     ProcessAt(static_cast<size_t>(pos), c == 's' ? Outcome::kSuccess : c == 't' ? Outcome::kTransient : Outcome::kPermanent,
               error);
@@ -629,7 +630,7 @@ void Queue::FireEarliest(int which) {
   jobs_[job].lease = 0;
   const uint32_t error = InternError(LeaseTable::Token(lease) + " expired after " + std::to_string(policy_.lease_ms) +
                                      " ms without a settle");
-  Finish(job, EventKind::kExpired, Outcome::kTransient, FailureClass::kCrash, error, lease);
+  Apply(job, EventKind::kExpired, Outcome::kTransient, FailureClass::kCrash, error, lease);
   EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kExpired});
 }
 

@@ -418,11 +418,13 @@ class Queue {
   // `failure` is the class of a failure, nullopt for a success.
   Attempt Finish(uint32_t job, EventKind kind, Outcome outcome, std::optional<FailureClass> failure, uint32_t error,
                  uint32_t lease);
-  // Finish without the report: what ProcessMany's loop needs.
+  // Finish without the report: what ProcessMany's loop and an expiry need.
   Decision Apply(uint32_t job, EventKind kind, Outcome outcome, std::optional<FailureClass> failure, uint32_t error,
                  uint32_t lease);
+  // What a caller is told of `job`'s attempt, decided as `d`.
+  Attempt Report(uint32_t job, Outcome outcome, const Decision& d) const;
   // Processes ready_[pos] (NextEligible's answer) with an interned error text.
-  void ProcessAt(size_t pos, Outcome outcome, uint32_t error);
+  Decision ProcessAt(size_t pos, Outcome outcome, uint32_t error);
   Attempt ProcessChecked(Outcome outcome, std::string_view error_text);
   // The earliest pending timer and its set (0 due times, 1 lease expiries,
   // 2 retention), or nullptr.

@@ -3,7 +3,6 @@
 // block map of std::deque), O(n) erase in the middle (key ordering's rare case).
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <memory>
 
@@ -15,22 +14,12 @@ class Ring {
   Ring() = default;
   Ring(Ring&&) noexcept = default;
   Ring& operator=(Ring&&) noexcept = default;
-  Ring(const Ring& other) { *this = other; }
-  Ring& operator=(const Ring& other) {
-    if (this == &other) return *this;
-    Ring copy;
-    copy.Reserve(other.size_);
-    for (size_t k = 0; k < other.size_; ++k) copy.push_back(other[k]);
-    return *this = std::move(copy);
-  }
 
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
   // Element k from the head (0 = the head). Precondition: k < size().
   T& operator[](size_t k) { return data_[(head_ + k) & mask_]; }
   const T& operator[](size_t k) const { return data_[(head_ + k) & mask_]; }
-  T& front() { return (*this)[0]; }
-  T& back() { return (*this)[size_ - 1]; }
 
   void push_back(T value) {
     if (size_ == capacity()) Reserve(size_ + 1);
@@ -53,7 +42,6 @@ class Ring {
     for (size_t i = k; i + 1 < size_; ++i) (*this)[i] = (*this)[i + 1];
     --size_;
   }
-  void clear() { head_ = size_ = 0; }
   // Room for `n` elements without growing.
   void Reserve(size_t n) {
     if (n <= capacity()) return;
