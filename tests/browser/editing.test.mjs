@@ -171,8 +171,8 @@ test('the share status follows the link: "Link copied." goes when the link chang
   const { page } = opened;
   const pg = playground(page);
   await pg.button('Copy link').click();
-  const status = pg.root.locator('.dlq-share-status');
-  assert.equal(await status.textContent(), 'Link copied.');
+  // The clipboard write is asynchronous: the status follows once it resolves.
+  await page.waitForFunction(() => document.querySelector('.dlq-share-status').textContent === 'Link copied.');
   await pg.button('Step').click();
   await page.waitForFunction(() => document.querySelector('.dlq-share-status').textContent === '');
   await page.evaluate(() => {

@@ -144,8 +144,8 @@ test('a refused link stays in the address bar and whole in the alert until the u
   assert.equal(await hashOf(page), `#${refused}`, 'the address bar keeps the refused link');
 
   await pg.button('Copy refused link').click();
+  await pg.root.getByText('Copied.', { exact: true }).waitFor(); // the clipboard write is asynchronous
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `#${refused}`);
-  await pg.root.getByText('Copied.', { exact: true }).waitFor();
 
   await pg.button('Dismiss').click();
   assert.equal(await alert.count(), 0);
