@@ -16,54 +16,125 @@ EventRecord& EventLog::AppendZeroed() {
   return open() = EventRecord{};
 }
 
+namespace {
+
+uint8_t* PutVarint(uint8_t* p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<uint8_t>(v);
+  return p;
+}
+
+const uint8_t* GetVarint(const uint8_t* p, uint64_t* v) {
+  uint64_t value = 0;
+  for (unsigned shift = 0;; shift += 7) {
+    const uint8_t byte = *p++;
+    value |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if (byte < 0x80) break;
+  }
+  *v = value;
+  return p;
+}
+
+// Job numbers as a signed difference from the record before, small either way.
+uint64_t ZigZag(int64_t d) { return (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63); }
+int64_t UnZigZag(uint64_t z) { return static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1); }
+
+}  // namespace
+
 void EventLog::Close() {
   const EventRecord& r = open();
   const EventRecord& b = last();
   const size_t index = packed_size_;
-  if ((index >> kBlockShift) == blocks_.size()) blocks_.push_back(std::unique_ptr<Packed[]>(new Packed[kBlockMask + 1]));  // written before read
-  Packed& p = At(index);
-  p.job = r.job;
-  p.attempts = r.attempts;
-  p.error = r.error;
-  p.kind = r.kind;
-  p.outcome_disposition_reason = static_cast<uint8_t>(static_cast<unsigned>(r.outcome) |
-                                                      static_cast<unsigned>(r.disposition) << 3 |
-                                                      static_cast<unsigned>(r.reason) << 5);
-  p.class_flags = static_cast<uint8_t>(r.failure_class);
-  p.unused = 0;
+  end_ = Aligned(end_);
+  const size_t block = end_ / kBlockBytes;
+  if (block == blocks_.size()) blocks_.push_back(reinterpret_cast<uint8_t*>(memory_.Next()));  // written before read
+  if (index % kCheckpoint == 0) checkpoints_.push_back(end_);
+  uint8_t* const start = blocks_[block] + end_ % kBlockBytes;
+  uint8_t* p = start + 2;
+  uint8_t head = static_cast<uint8_t>(r.kind), flags = 0;
   const bool packs = index % kCheckpoint != 0 && r.time == b.time && r.max_attempts == b.max_attempts &&
                      (r.step == b.step || r.step == b.step + 1) && (r.action == b.action || r.action == b.action + 1) &&
                      (r.until == 0 || r.until == r.time) && r.lease == 0 && r.ref == 0;
   if (packs) {
-    if (r.step != b.step) p.class_flags |= kStepOn;
-    if (r.action != b.action) p.class_flags |= kActionOn;
-    if (r.until != 0) p.class_flags |= kUntilNow;
+    if (r.step != b.step) head |= kStepOn;
+    if (r.action != b.action) head |= kActionOn;
+    if (r.until != 0) head |= kUntilNow;
+    if (r.job != b.job) {
+      flags |= kJob;
+      p = PutVarint(p, ZigZag(static_cast<int64_t>(r.job) - static_cast<int64_t>(b.job)));
+    }
+    if (r.attempts != b.attempts) {
+      flags |= kAttempts;
+      p = PutVarint(p, r.attempts);
+    }
+    if (r.error != 0) {
+      flags |= kError;
+      p = PutVarint(p, r.error);
+    }
+    const auto codes = static_cast<uint8_t>(static_cast<unsigned>(r.outcome) | static_cast<unsigned>(r.disposition) << 3 |
+                                            static_cast<unsigned>(r.reason) << 5);
+    if (codes != 0) {
+      flags |= kCodes;
+      *p++ = codes;
+    }
+    if (r.failure_class != FailureClass::kTransient) {
+      flags |= kClass;
+      *p++ = static_cast<uint8_t>(r.failure_class);
+    }
   } else {
-    p.class_flags |= kWhole;
-    p.error = static_cast<uint32_t>(whole_.size());
+    flags = kWhole;
+    p = PutVarint(p, whole_.size());
     whole_.push_back(r);
   }
+  start[0] = head;
+  start[1] = flags;
+  end_ += static_cast<uint64_t>(p - start);
   ++packed_size_;
   open_slot_ ^= 1;  // the open record is the last now
   has_open_ = false;
 }
 
-EventRecord EventLog::Unpack(const Packed& p, const EventRecord& before) const {
-  if (p.class_flags & kWhole) return whole_[p.error];
+EventRecord EventLog::Unpack(uint64_t* pos, const EventRecord& before, size_t* whole) const {
+  *pos = Aligned(*pos);
+  const uint8_t* const start = Bytes(*pos);
+  const uint8_t head = start[0], flags = start[1];
+  const uint8_t* p = start + 2;
+  uint64_t v = 0;
+  if (flags & kWhole) {
+    p = GetVarint(p, &v);
+    *pos += static_cast<uint64_t>(p - start);
+    if (whole != nullptr) *whole = v + 1;
+    return whole_[v];
+  }
   EventRecord r = before;
-  r.job = p.job;
-  r.attempts = p.attempts;
-  r.error = p.error;
-  r.kind = p.kind;
-  r.outcome = static_cast<Outcome>(p.outcome_disposition_reason & 7);
-  r.disposition = static_cast<Disposition>(p.outcome_disposition_reason >> 3 & 3);
-  r.reason = static_cast<Reason>(p.outcome_disposition_reason >> 5 & 3);
-  r.failure_class = static_cast<FailureClass>(p.class_flags & 7);
-  if (p.class_flags & kStepOn) ++r.step;
-  if (p.class_flags & kActionOn) ++r.action;
-  r.until = (p.class_flags & kUntilNow) ? r.time : 0;
+  r.kind = static_cast<EventKind>(head & 31);
+  if (head & kStepOn) ++r.step;
+  if (head & kActionOn) ++r.action;
+  r.until = (head & kUntilNow) ? r.time : 0;
+  if (flags & kJob) {
+    p = GetVarint(p, &v);
+    r.job = static_cast<uint32_t>(static_cast<int64_t>(before.job) + UnZigZag(v));
+  }
+  if (flags & kAttempts) {
+    p = GetVarint(p, &v);
+    r.attempts = static_cast<uint32_t>(v);
+  }
+  r.error = 0;
+  if (flags & kError) {
+    p = GetVarint(p, &v);
+    r.error = static_cast<uint32_t>(v);
+  }
+  const uint8_t codes = (flags & kCodes) ? *p++ : 0;
+  r.outcome = static_cast<Outcome>(codes & 7);
+  r.disposition = static_cast<Disposition>(codes >> 3 & 3);
+  r.reason = static_cast<Reason>(codes >> 5 & 3);
+  r.failure_class = (flags & kClass) ? static_cast<FailureClass>(*p++) : FailureClass::kTransient;
   r.lease = 0;
   r.ref = 0;
+  *pos += static_cast<uint64_t>(p - start);
   return r;
 }
 
@@ -75,13 +146,16 @@ EventRecord EventLog::operator[](size_t index) const {
 
 EventRecord EventLog::Decode(size_t index) const {
   size_t from = index - index % kCheckpoint;  // a whole record
+  uint64_t pos = checkpoints_[index / kCheckpoint];
   EventRecord r{};
   if (cached_index_ <= index && cached_index_ >= from) {
     from = cached_index_ + 1;
+    pos = cached_next_;
     r = cached_;
   }
-  for (size_t k = from; k <= index; ++k) r = Unpack(At(k), r);
+  for (size_t k = from; k <= index; ++k) r = Unpack(&pos, r);
   cached_index_ = index;
+  cached_next_ = pos;
   cached_ = r;
   return r;
 }
@@ -89,22 +163,31 @@ EventRecord EventLog::Decode(size_t index) const {
 void EventLog::Truncate(size_t size) {
   if (size >= this->size()) return;
   has_open_ = false;
-  // The whole records kept: those before `size`.
-  size_t whole = 0;
-  for (size_t k = size; k-- > 0;) {
-    if (At(k).class_flags & kWhole) {
-      whole = At(k).error + 1;
-      break;
-    }
+  cached_index_ = SIZE_MAX;
+  if (size == 0) {
+    checkpoints_.clear();
+    whole_.clear();
+    end_ = 0;
+    packed_size_ = 0;
+    pair_[open_slot_ ^ 1] = EventRecord{};
+    return;
   }
+  // Decode up to the last record kept: where the stream ends, and how many whole records it holds.
+  const size_t last = size - 1;
+  uint64_t pos = checkpoints_[last / kCheckpoint];
+  size_t whole = 0;
+  EventRecord r{};
+  for (size_t k = last - last % kCheckpoint; k <= last; ++k) r = Unpack(&pos, r, &whole);
   whole_.resize(whole);
   packed_size_ = size;
-  blocks_.resize((size + kBlockMask) >> kBlockShift);
-  cached_index_ = SIZE_MAX;
-  pair_[open_slot_ ^ 1] = size == 0 ? EventRecord{} : Decode(size - 1);
+  end_ = pos;
+  checkpoints_.resize((size + kCheckpoint - 1) / kCheckpoint);
+  pair_[open_slot_ ^ 1] = r;
 }
 
-size_t EventLog::bytes() const { return packed_size_ * sizeof(Packed) + whole_.size() * sizeof(EventRecord); }
+size_t EventLog::bytes() const {
+  return end_ + whole_.size() * sizeof(EventRecord) + checkpoints_.size() * sizeof(uint64_t);
+}
 
 Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std::vector<uint32_t>>& reorders) const {
   const EventRecord raw = (*this)[index];

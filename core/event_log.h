@@ -2,12 +2,16 @@
 // their expansion into full Events. Records are written once and never changed
 // after the call that wrote them returns; a refused batch truncates what it wrote.
 //
-// Storage: a record that differs from the one before it only in the usual ways
-// (the same time and budget, the step and the action the same or one on, no lease
-// or reference, a due time of 0 or now) is packed into 16 bytes; any other, and
-// every 64th (a checkpoint), is kept whole. Reading record i decodes forward from
-// its checkpoint; reading the next one after it costs one step (a cache that makes
-// concurrent reads from two threads unsafe; the core is single-threaded).
+// Storage: a byte stream. A record that differs from the one before it only in
+// the usual ways (the same time and budget, the step and the action the same or
+// one on, no lease or reference, a due time of 0 or now) is packed: two header
+// bytes, then only the fields that are not implied (the job as a difference from
+// the one before, the attempt count if it changed, an error, the outcome codes,
+// the class). A requeue or completion after its attempt takes 2 bytes, an attempt
+// about 4. Any other record, and every 64th (a checkpoint), is kept whole. Reading
+// record i decodes forward from its checkpoint; reading the next one after it
+// costs one step (a cache that makes concurrent reads from two threads unsafe;
+// the core is single-threaded).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +19,7 @@
 #include <memory>
 #include <vector>
 
+#include "block_memory.h"
 #include "event.h"
 #include "job_store.h"
 
@@ -57,39 +62,44 @@ class EventLog {
   // Event `index` (0-based) with its strings from `jobs` and, for a reorder, the
   // jobs it overtook from `reorders` (indexes into jobs).
   Event Expand(size_t index, const JobStore& jobs, const std::vector<std::vector<uint32_t>>& reorders) const;
-  // Bytes the records take, packed and whole (tests check the packing with it).
+  // Bytes the records take: the stream, the whole records and the checkpoints
+  // places (tests check the packing with it).
   size_t bytes() const;
 
  private:
-  struct Packed {
-    uint32_t job;
-    uint32_t attempts;
-    uint32_t error;  // kWhole: the record's index in whole_
-    EventKind kind;
-    uint8_t outcome_disposition_reason;  // outcome (3 bits), disposition (2), reason (2)
-    uint8_t class_flags;                 // failure_class (3 bits), then the flags below
-    uint8_t unused;
-  };
-  static_assert(sizeof(Packed) == 16);
-  static_assert(kOutcomeCount <= 8 && kFailureClassCount <= 8, "outcome and class fit in 3 bits");
-  static constexpr uint8_t kStepOn = 1 << 3, kActionOn = 1 << 4, kUntilNow = 1 << 5, kWhole = 1 << 6;
-  static constexpr size_t kCheckpoint = 64;  // every 64th record is kept whole
-  static constexpr uint32_t kBlockShift = 10;  // 1,024 records (16 KiB) per block
-  static constexpr size_t kBlockMask = (size_t{1} << kBlockShift) - 1;
+  // Header byte 0: the kind (5 bits) and three flags; byte 1: what follows.
+  static constexpr uint8_t kStepOn = 1 << 5, kActionOn = 1 << 6, kUntilNow = 1 << 7;
+  static constexpr uint8_t kWhole = 1, kJob = 2, kAttempts = 4, kError = 8, kCodes = 16, kClass = 32;
+  static_assert(kEventKindCount <= 32, "the kind fits in 5 bits");
+  static_assert(kOutcomeCount <= 8 && kFailureClassCount <= 256, "outcome codes fit in a byte");
+  static constexpr size_t kCheckpoint = 64;         // every 64th record is kept whole
+  static constexpr size_t kBlockBytes = 32 << 10;   // the stream grows in blocks of 32 KiB
+  static constexpr size_t kMaxRecordBytes = 2 + 3 * 5 + 2;  // header, three 32-bit varints, two bytes
+  static_assert(kMaxRecordBytes >= 2 + 10, "a whole record's index fits too");
 
   // Packs the open record after the last (the record before it), and makes it the last.
   void Close();
   EventRecord& open() { return pair_[open_slot_]; }
   const EventRecord& open() const { return pair_[open_slot_]; }
   const EventRecord& last() const { return pair_[open_slot_ ^ 1]; }
-  const Packed& At(size_t index) const { return blocks_[index >> kBlockShift][index & kBlockMask]; }
-  Packed& At(size_t index) { return blocks_[index >> kBlockShift][index & kBlockMask]; }
+  // Records never straddle blocks: one starts at the next block when fewer than
+  // kMaxRecordBytes are left. `pos` moves there; the bytes at it are returned.
+  static uint64_t Aligned(uint64_t pos) {
+    const uint64_t left = kBlockBytes - pos % kBlockBytes;
+    return left < kMaxRecordBytes ? pos + left : pos;
+  }
+  const uint8_t* Bytes(uint64_t pos) const { return blocks_[pos / kBlockBytes] + pos % kBlockBytes; }
   // Packed record `index`, decoded from its checkpoint (or the last one read).
   EventRecord Decode(size_t index) const;
-  // `p` read after `before`.
-  EventRecord Unpack(const Packed& p, const EventRecord& before) const;
+  // The record at `*pos` read after `before`; `*pos` moves past it. `*whole`
+  // gets 1 + its index in whole_ when it is kept whole.
+  EventRecord Unpack(uint64_t* pos, const EventRecord& before, size_t* whole = nullptr) const;
 
-  std::vector<std::unique_ptr<Packed[]>> blocks_;
+  // Blocks of the stream, carved from memory_; a truncation keeps them for reuse.
+  std::vector<uint8_t*> blocks_;
+  BlockCarver memory_{kBlockBytes};
+  uint64_t end_ = 0;                   // the stream's length: where the next record goes (before Aligned)
+  std::vector<uint64_t> checkpoints_;  // where record k * kCheckpoint starts
   size_t packed_size_ = 0;
   std::deque<EventRecord> whole_;  // checkpoints and records that do not pack
   // The last packed record, unpacked, and the record still open to change
@@ -97,8 +107,9 @@ class EventLog {
   EventRecord pair_[2]{};
   unsigned open_slot_ = 0;
   bool has_open_ = false;
-  // The last record read (sequential reads cost one step each).
+  // The last record read and where the one after it starts (sequential reads cost one step each).
   mutable size_t cached_index_ = SIZE_MAX;
+  mutable uint64_t cached_next_ = 0;
   mutable EventRecord cached_{};
 };
 

@@ -1,6 +1,9 @@
 #include "job_store.h"
 
+#include <cstring>
+
 #include <algorithm>
+#include <memory>
 
 namespace dlq {
 
@@ -23,11 +26,41 @@ constexpr uint64_t TagOf(uint64_t hash) { return hash >> 32 << 32; }
 
 }  // namespace
 
-// FNV-1a over the bytes, then a 64-bit finalizer so the low bits (the table
-// position) and the high bits (the tag) both depend on every byte.
+// Eight bytes at a time, each word mixed in with a multiply, then a 64-bit
+// finaliser so the low bits (the table position) and the high bits (the tag)
+// both depend on every byte: a few nanoseconds for a typical id, where a
+// byte-at-a-time hash took a multiply per byte. Only the index sees it: no
+// order anyone can observe depends on it.
 uint64_t JobStore::HashId(std::string_view id) {
-  uint64_t h = 14695981039346656037ull;
-  for (const char c : id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  const char* p = id.data();
+  const size_t n = id.size();
+  const auto load64 = [](const char* at) {
+    uint64_t w;
+    std::memcpy(&w, at, 8);
+    return w;
+  };
+  const auto load32 = [](const char* at) {
+    uint32_t w;
+    std::memcpy(&w, at, 4);
+    return uint64_t{w};
+  };
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xff51afd7ed558ccdull);
+  // The last word overlaps the one before when n is not a multiple of 8: no
+  // byte-by-byte tail.
+  uint64_t last = 0;
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      h = (h ^ load64(p + i)) * 0xbf58476d1ce4e5b9ull;
+      h ^= h >> 29;
+    }
+    last = load64(p + n - 8);
+  } else if (n >= 4) {
+    last = load32(p) | load32(p + n - 4) << 32;
+  } else if (n > 0) {
+    last = uint64_t{static_cast<unsigned char>(p[0])} | uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
+           uint64_t{static_cast<unsigned char>(p[n - 1])} << 16;
+  }
+  h = (h ^ last) * 0x94d049bb133111ebull;
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdull;
   h ^= h >> 33;
@@ -41,7 +74,7 @@ char* JobStore::AllocateText(size_t size) {
     TextBlock block;
     const size_t next = text_.empty() ? kFirstTextBlockBytes : std::min(2 * text_.back().size, kMaxTextBlockBytes);
     block.size = std::max(size, next);
-    block.data = std::unique_ptr<char[]>(new char[block.size]);  // uninitialised: written before read
+    block.data = AllocateBlock(block.size);  // uninitialised: written before read
     text_.push_back(std::move(block));
   }
   TextBlock& last = text_.back();
@@ -72,9 +105,8 @@ size_t JobStore::Slot(std::string_view id, uint64_t hash) const {
 }
 
 void JobStore::Grow(size_t capacity) {
-  std::vector<uint64_t> old;
+  ZeroedArray<uint64_t> old(capacity);
   old.swap(slots_);
-  slots_.assign(capacity, 0);
   const size_t mask = capacity - 1;
   for (const uint64_t slot : old) {
     if (slot == 0) continue;
@@ -96,7 +128,9 @@ int64_t JobStore::Add(std::string_view id, std::string_view payload, std::string
   if (slots_[slot] != 0) return -1;
   const auto index = static_cast<uint32_t>(size_);
   if ((index & kBlockMask) == 0 && blocks_.size() == (index >> kBlockShift)) {
-    blocks_.push_back(std::make_unique<StoredJob[]>(size_t{1} << kBlockShift));
+    auto* block = reinterpret_cast<StoredJob*>(job_memory_.Next());
+    std::uninitialized_value_construct_n(block, size_t{1} << kBlockShift);
+    blocks_.push_back(block);
   }
   ++size_;
   StoredJob& job = (*this)[index];  // default-valued: new, or reset by RemoveLast

@@ -14,9 +14,11 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
+#include "block_memory.h"
 #include "policy.h"
 #include "size_limits.h"
 
@@ -58,6 +60,7 @@ struct StoredJob {
   std::string_view payload() const { return {text + id_size, payload_size}; }
   std::string_view key() const { return {text + id_size + payload_size, key_size}; }  // "" for none
 };
+static_assert(std::is_trivially_destructible_v<StoredJob>, "blocks are freed without running destructors");
 static_assert(kMaxKeyBytes <= UINT16_MAX && kMaxIdBytes <= UINT32_MAX && kMaxPayloadBytes <= UINT32_MAX);
 
 class JobStore {
@@ -99,8 +102,9 @@ class JobStore {
  private:
   static constexpr uint32_t kBlockShift = 8;  // 256 jobs per block: small queues stay small
   static constexpr uint32_t kBlockMask = (1u << kBlockShift) - 1;
-  // Arena blocks start small (a lesson's queue, a restored checkpoint) and double to 1 MiB.
-  static constexpr size_t kFirstTextBlockBytes = 1024, kMaxTextBlockBytes = size_t{1} << 20;
+  // Arena blocks start small (a lesson's queue, a restored checkpoint) and double
+  // to 2 MiB (huge pages, see block_memory.h).
+  static constexpr size_t kFirstTextBlockBytes = 1024, kMaxTextBlockBytes = size_t{2} << 20;
 
   // Room for `size` bytes in the arena; never moves once given.
   char* AllocateText(size_t size);
@@ -111,15 +115,16 @@ class JobStore {
   void Grow(size_t capacity);
 
   struct TextBlock {
-    std::unique_ptr<char[]> data;
+    BlockPtr data;
     size_t size = 0, used = 0;
   };
   std::vector<TextBlock> text_;
-  std::vector<std::unique_ptr<StoredJob[]>> blocks_;
+  std::vector<StoredJob*> blocks_;  // carved from job_memory_
+  BlockCarver job_memory_{sizeof(StoredJob) << kBlockShift};
   size_t size_ = 0;
   // Open addressing with linear probing, at most half full: (hash's top 32 bits << 32) |
   // (job index + 1); 0 = empty. The tag spares a look at the job for most mismatches.
-  std::vector<uint64_t> slots_;
+  ZeroedArray<uint64_t> slots_;
   std::deque<std::string> error_texts_;                         // distinct non-empty error texts
   std::unordered_map<std::string_view, uint32_t> error_index_;  // views into error_texts_
 };

@@ -4,12 +4,16 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
+#include <type_traits>
+
+#include "block_memory.h"
 
 namespace dlq {
 
 template <typename T>
 class Ring {
+  static_assert(std::is_trivially_copyable_v<T>, "kept in raw block memory");
+
  public:
   Ring() = default;
   Ring(Ring&&) noexcept = default;
@@ -18,18 +22,18 @@ class Ring {
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
   // Element k from the head (0 = the head). Precondition: k < size().
-  T& operator[](size_t k) { return data_[(head_ + k) & mask_]; }
-  const T& operator[](size_t k) const { return data_[(head_ + k) & mask_]; }
+  T& operator[](size_t k) { return data()[(head_ + k) & mask_]; }
+  const T& operator[](size_t k) const { return data()[(head_ + k) & mask_]; }
 
   void push_back(T value) {
     if (size_ == capacity()) Reserve(size_ + 1);
-    data_[(head_ + size_) & mask_] = value;
+    data()[(head_ + size_) & mask_] = value;
     ++size_;
   }
   void push_front(T value) {
     if (size_ == capacity()) Reserve(size_ + 1);
     head_ = (head_ - 1) & mask_;
-    data_[head_] = value;
+    data()[head_] = value;
     ++size_;
   }
   void pop_front() {
@@ -47,16 +51,19 @@ class Ring {
     if (n <= capacity()) return;
     size_t cap = capacity() == 0 ? 16 : capacity();
     while (cap < n) cap *= 2;
-    std::unique_ptr<T[]> data(new T[cap]);
-    for (size_t k = 0; k < size_; ++k) data[k] = (*this)[k];
-    data_ = std::move(data);
+    BlockPtr grown = AllocateBlock(cap * sizeof(T));  // a big ring sits on huge pages (block_memory.h)
+    T* to = reinterpret_cast<T*>(grown.get());
+    for (size_t k = 0; k < size_; ++k) to[k] = (*this)[k];
+    data_ = std::move(grown);
     head_ = 0;
     mask_ = cap - 1;
   }
 
  private:
   size_t capacity() const { return data_ ? mask_ + 1 : 0; }
-  std::unique_ptr<T[]> data_;
+  T* data() { return reinterpret_cast<T*>(data_.get()); }
+  const T* data() const { return reinterpret_cast<const T*>(data_.get()); }
+  BlockPtr data_;
   size_t head_ = 0, size_ = 0, mask_ = 0;
 };
 

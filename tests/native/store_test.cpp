@@ -86,18 +86,44 @@ TEST_CASE("the event log reads back every record exactly, in any order and after
   }
 }
 
-TEST_CASE("the event log packs the usual records into 16 bytes") {
+TEST_CASE("the event log packs an attempt and the requeue after it into a few bytes") {
   EventLog log;
   EventRecord r = Zeroed();
   r.max_attempts = 3;
-  for (int k = 0; k < 64 * 100; ++k) {
-    r.step += k % 2;
-    r.action += k % 2;
-    r.kind = k % 2 ? EventKind::kAttempt : EventKind::kRequeued;
+  for (uint32_t k = 0; k < 64 * 100; ++k) {
+    r.step += k % 2 == 0;
+    r.action += k % 2 == 0;
+    r.job = k / 2;  // the next job's attempt, then where it went
+    r.attempts = 1;
+    r.kind = k % 2 == 0 ? EventKind::kAttempt : EventKind::kRequeued;
+    r.outcome = k % 2 == 0 ? Outcome::kTransient : Outcome::kSuccess;
+    r.disposition = k % 2 == 0 ? Disposition::kRequeued : Disposition::kCompleted;
     log.Append(r);
   }
-  // One whole record per 64 (the checkpoints), the rest packed; the open record is not yet stored.
-  CHECK(log.bytes() <= (64 * 100 - 1) * 16 + 100 * sizeof(EventRecord));
+  // About 4 bytes for the attempt and 2 for the requeue; one record per 64 is a
+  // whole checkpoint; the open record is not yet stored.
+  CHECK(log.bytes() <= 64 * 100 * 3 + 100 * (sizeof(EventRecord) + sizeof(uint64_t)));
+}
+
+TEST_CASE("the event log keeps records that straddle its blocks and large numbers exact") {
+  EventLog log;
+  std::vector<EventRecord> reference;
+  EventRecord r = Zeroed();
+  for (uint32_t k = 0; k < 40'000; ++k) {  // records of up to 19 bytes, over many 32 KiB blocks
+    r.step += 1;
+    r.job = k % 2 ? 0 : UINT32_MAX - k;
+    r.attempts = k % 3 ? UINT32_MAX - k : k;
+    r.error = UINT32_MAX - 7 * k;
+    r.failure_class = static_cast<FailureClass>(k % kFailureClassCount);
+    r.outcome = static_cast<Outcome>(k % kOutcomeCount);
+    reference.push_back(log.Append(r));
+  }
+  for (size_t k = 0; k < reference.size(); ++k) REQUIRE(Same(log[k], reference[k]));
+  log.Truncate(33'333);
+  REQUIRE(Same(log[33'332], reference[33'332]));
+  log.Append(reference[33'333]);
+  log.Append(reference[33'334]);
+  REQUIRE(Same(log[33'333], reference[33'333]));
 }
 
 TEST_CASE("the job store finds every id it holds and refuses a taken one, across growth and undo") {
