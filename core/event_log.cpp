@@ -1,5 +1,7 @@
 #include "event_log.h"
 
+#include <cstring>
+
 #include "leases.h"
 
 namespace dlq {
@@ -44,15 +46,55 @@ int64_t UnZigZag(uint64_t z) { return static_cast<int64_t>(z >> 1) ^ -static_cas
 
 }  // namespace
 
+uint8_t* EventLog::NextRecordAt() {
+  end_ = Aligned(end_);
+  const size_t block = end_ / kBlockBytes;
+  if (block == blocks_.size()) blocks_.push_back(reinterpret_cast<uint8_t*>(memory_.Next()));  // written before read
+  last_at_ = end_;
+  return blocks_[block] + end_ % kBlockBytes;
+}
+
+void EventLog::CloseAs(const uint8_t* bytes, size_t size) {
+  uint8_t* const start = NextRecordAt();
+  std::memcpy(start, bytes, size);
+  end_ += size;
+  ++packed_size_;
+  open_slot_ ^= 1;
+  has_open_ = false;
+}
+
+void EventLog::AppendSeries(const EventRecord& first, size_t count) {
+  if (count == 0) return;
+  Append(first);
+  uint8_t bytes[kMaxRecordBytes];
+  size_t size = 0;  // the series' packed bytes, once a member after the first has been encoded
+  for (size_t k = 1; k < count; ++k) {
+    // Close record k - 1. The first differs from its predecessor in any way; each
+    // later one differs from the one before only by job + 1.
+    const bool checkpoint = packed_size_ % kCheckpoint == 0;
+    if (size != 0 && !checkpoint) {
+      CloseAs(bytes, size);
+    } else {
+      Close();
+      // Its bytes serve the rest when it packed; a record that cannot pack (a
+      // lease, say) is kept whole every time, so nothing is copied then.
+      if (k >= 2 && !checkpoint && (Bytes(last_at_)[1] & kWhole) == 0) {
+        size = static_cast<size_t>(end_ - last_at_);
+        std::memcpy(bytes, Bytes(last_at_), size);
+      }
+    }
+    has_open_ = true;
+    open() = last();
+    ++open().job;
+  }
+}
+
 void EventLog::Close() {
   const EventRecord& r = open();
   const EventRecord& b = last();
   const size_t index = packed_size_;
-  end_ = Aligned(end_);
-  const size_t block = end_ / kBlockBytes;
-  if (block == blocks_.size()) blocks_.push_back(reinterpret_cast<uint8_t*>(memory_.Next()));  // written before read
+  uint8_t* const start = NextRecordAt();
   if (index % kCheckpoint == 0) checkpoints_.push_back(end_);
-  uint8_t* const start = blocks_[block] + end_ % kBlockBytes;
   uint8_t* p = start + 2;
   uint8_t head = static_cast<uint8_t>(r.kind), flags = 0;
   const bool packs = index % kCheckpoint != 0 && r.time == b.time && r.max_attempts == b.max_attempts &&
@@ -91,13 +133,13 @@ void EventLog::Close() {
   }
   start[0] = head;
   start[1] = flags;
-  end_ += static_cast<uint64_t>(p - start);
+  end_ += static_cast<size_t>(p - start);
   ++packed_size_;
   open_slot_ ^= 1;  // the open record is the last now
   has_open_ = false;
 }
 
-EventRecord EventLog::Unpack(uint64_t* pos, const EventRecord& before, size_t* whole) const {
+EventRecord EventLog::Unpack(size_t* pos, const EventRecord& before, size_t* whole) const {
   *pos = Aligned(*pos);
   const uint8_t* const start = Bytes(*pos);
   const uint8_t head = start[0], flags = start[1];
@@ -105,9 +147,9 @@ EventRecord EventLog::Unpack(uint64_t* pos, const EventRecord& before, size_t* w
   uint64_t v = 0;
   if (flags & kWhole) {
     p = GetVarint(p, &v);
-    *pos += static_cast<uint64_t>(p - start);
-    if (whole != nullptr) *whole = v + 1;
-    return whole_[v];
+    *pos += static_cast<size_t>(p - start);
+    if (whole != nullptr) *whole = static_cast<size_t>(v) + 1;
+    return whole_[static_cast<size_t>(v)];
   }
   EventRecord r = before;
   r.kind = static_cast<EventKind>(head & 31);
@@ -134,7 +176,7 @@ EventRecord EventLog::Unpack(uint64_t* pos, const EventRecord& before, size_t* w
   r.failure_class = (flags & kClass) ? static_cast<FailureClass>(*p++) : FailureClass::kTransient;
   r.lease = 0;
   r.ref = 0;
-  *pos += static_cast<uint64_t>(p - start);
+  *pos += static_cast<size_t>(p - start);
   return r;
 }
 
@@ -146,7 +188,7 @@ EventRecord EventLog::operator[](size_t index) const {
 
 EventRecord EventLog::Decode(size_t index) const {
   size_t from = index - index % kCheckpoint;  // a whole record
-  uint64_t pos = checkpoints_[index / kCheckpoint];
+  size_t pos = checkpoints_[index / kCheckpoint];
   EventRecord r{};
   if (cached_index_ <= index && cached_index_ >= from) {
     from = cached_index_ + 1;
@@ -174,7 +216,7 @@ void EventLog::Truncate(size_t size) {
   }
   // Decode up to the last record kept: where the stream ends, and how many whole records it holds.
   const size_t last = size - 1;
-  uint64_t pos = checkpoints_[last / kCheckpoint];
+  size_t pos = checkpoints_[last / kCheckpoint];
   size_t whole = 0;
   EventRecord r{};
   for (size_t k = last - last % kCheckpoint; k <= last; ++k) r = Unpack(&pos, r, &whole);
@@ -186,7 +228,7 @@ void EventLog::Truncate(size_t size) {
 }
 
 size_t EventLog::bytes() const {
-  return end_ + whole_.size() * sizeof(EventRecord) + checkpoints_.size() * sizeof(uint64_t);
+  return end_ + whole_.size() * sizeof(EventRecord) + checkpoints_.size() * sizeof(size_t);
 }
 
 Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std::vector<uint32_t>>& reorders) const {

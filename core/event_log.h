@@ -55,6 +55,11 @@ class EventLog {
   EventRecord& Append(const EventRecord& record);
   // Appends an all-zero record to fill in place (the same contract as Append).
   EventRecord& AppendZeroed();
+  // Appends `count` records: `first`, then copies of it whose job numbers count
+  // up by one (a batch's enqueue events). Each after the second differs from the
+  // one before exactly as the second did, so its bytes are the second's: they are
+  // copied, not encoded again. The last stays open, as after Append.
+  void AppendSeries(const EventRecord& first, size_t count);
   size_t size() const { return packed_size_ + (has_open_ ? 1 : 0); }
   // Record `index` (0-based), as appended.
   EventRecord operator[](size_t index) const;
@@ -79,27 +84,32 @@ class EventLog {
 
   // Packs the open record after the last (the record before it), and makes it the last.
   void Close();
+  // Closes the open record as `size` bytes already encoded (a packed record, not a checkpoint).
+  void CloseAs(const uint8_t* bytes, size_t size);
+  // Room for the next record: moves end_ past a block's tail and adds a block when needed.
+  uint8_t* NextRecordAt();
   EventRecord& open() { return pair_[open_slot_]; }
   const EventRecord& open() const { return pair_[open_slot_]; }
   const EventRecord& last() const { return pair_[open_slot_ ^ 1]; }
   // Records never straddle blocks: one starts at the next block when fewer than
   // kMaxRecordBytes are left. `pos` moves there; the bytes at it are returned.
-  static uint64_t Aligned(uint64_t pos) {
-    const uint64_t left = kBlockBytes - pos % kBlockBytes;
+  static size_t Aligned(size_t pos) {
+    const size_t left = kBlockBytes - pos % kBlockBytes;
     return left < kMaxRecordBytes ? pos + left : pos;
   }
-  const uint8_t* Bytes(uint64_t pos) const { return blocks_[pos / kBlockBytes] + pos % kBlockBytes; }
+  const uint8_t* Bytes(size_t pos) const { return blocks_[pos / kBlockBytes] + pos % kBlockBytes; }
   // Packed record `index`, decoded from its checkpoint (or the last one read).
   EventRecord Decode(size_t index) const;
   // The record at `*pos` read after `before`; `*pos` moves past it. `*whole`
   // gets 1 + its index in whole_ when it is kept whole.
-  EventRecord Unpack(uint64_t* pos, const EventRecord& before, size_t* whole = nullptr) const;
+  EventRecord Unpack(size_t* pos, const EventRecord& before, size_t* whole = nullptr) const;
 
   // Blocks of the stream, carved from memory_; a truncation keeps them for reuse.
   std::vector<uint8_t*> blocks_;
   BlockCarver memory_{kBlockBytes};
-  uint64_t end_ = 0;                   // the stream's length: where the next record goes (before Aligned)
-  std::vector<uint64_t> checkpoints_;  // where record k * kCheckpoint starts
+  size_t end_ = 0;                     // the stream's length: where the next record goes (before Aligned)
+  size_t last_at_ = 0;                 // where the last closed record starts
+  std::vector<size_t> checkpoints_;    // where record k * kCheckpoint starts
   size_t packed_size_ = 0;
   std::deque<EventRecord> whole_;  // checkpoints and records that do not pack
   // The last packed record, unpacked, and the record still open to change
@@ -109,7 +119,7 @@ class EventLog {
   bool has_open_ = false;
   // The last record read and where the one after it starts (sequential reads cost one step each).
   mutable size_t cached_index_ = SIZE_MAX;
-  mutable uint64_t cached_next_ = 0;
+  mutable size_t cached_next_ = 0;
   mutable EventRecord cached_{};
 };
 

@@ -140,7 +140,7 @@ int64_t JobStore::Add(std::string_view id, std::string_view payload, std::string
   std::copy(payload.begin(), payload.end(), text + id.size());
   std::copy(key.begin(), key.end(), text + id.size() + payload.size());
   job.text = text;
-  job.id_size = static_cast<uint32_t>(id.size());
+  job.id_size = static_cast<uint16_t>(id.size());  // at most kMaxIdBytes
   job.payload_size = static_cast<uint32_t>(payload.size());
   job.key_size = static_cast<uint16_t>(key.size());
   slots_[slot] = TagOf(hash) | (uint64_t{index} + 1);

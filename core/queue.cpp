@@ -88,7 +88,7 @@ Status Queue::CheckKey(std::string_view key, const char* argument, size_t index)
   return TooLarge(ArgumentName(argument, index, "key"), kMaxKeyBytes, key.size());
 }
 
-bool Queue::Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash) {
+bool Queue::Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash, bool record) {
   const int64_t added = jobs_.Add(id, payload, key, hash);
   if (added < 0) return false;
   const auto job = static_cast<uint32_t>(added);
@@ -96,7 +96,7 @@ bool Queue::Append(std::string_view id, std::string_view payload, std::string_vi
   jobs_[job].ready_pos = ready_tail_++;
   ready_.push_back(job);
   charge_.Add(JobBytes(id, payload) + key.size() - kEventBytes);  // the event charges itself
-  Record(EventKind::kEnqueued, job);
+  if (record) Record(EventKind::kEnqueued, job);
   if (policy_.journal) {
     durable::Write w;
     w.op = durable::WriteOp::kEnqueue;
@@ -190,13 +190,22 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
       hashes[i % kAhead] = JobStore::HashId(jobs[i + kAhead].id);
       jobs_.PrefetchId(hashes[i % kAhead]);
     }
-    if (!Append(jobs[i].id, jobs[i].payload, jobs[i].key, hash)) {
+    if (!Append(jobs[i].id, jobs[i].payload, jobs[i].key, hash, /*record=*/policy_.journal)) {
       const bool in_batch = static_cast<size_t>(jobs_.Find(jobs[i].id)) >= first;
       undo();
       return Status::AlreadyExists("jobs[" + std::to_string(i) + "].id " + QuoteShort(jobs[i].id) +
                                    (in_batch ? " appears twice in this batch; ids must be unique"
                                              : " was already given to this queue; ids must be unique"));
     }
+  }
+  // Without a journal (whose records carry each job's event), the batch's
+  // enqueue events are written at the end as one series: the same records,
+  // encoded once (EventLog::AppendSeries).
+  if (!policy_.journal) {
+    EventRecord head{};
+    Describe(EventKind::kEnqueued, static_cast<uint32_t>(first), &head);
+    charge_.Add(kEventBytes * jobs.size());
+    events_.AppendSeries(head, jobs.size());
   }
   return Status::Ok();
 }
@@ -211,6 +220,12 @@ uint32_t Queue::InternError(std::string_view text) {
 EventRecord& Queue::Record(EventKind kind, uint32_t job) {
   charge_.Add(kEventBytes);  // room checked by the caller
   EventRecord& e = events_.AppendZeroed();
+  Describe(kind, job, &e);
+  return e;
+}
+
+void Queue::Describe(EventKind kind, uint32_t job, EventRecord* out) const {
+  EventRecord& e = *out;
   e.step = step_;
   e.action = actions_;
   e.time = now_;
@@ -221,7 +236,6 @@ EventRecord& Queue::Record(EventKind kind, uint32_t job) {
   e.outcome = Outcome::kSuccess;
   e.disposition = Disposition::kCompleted;
   e.reason = Reason::kNone;
-  return e;
 }
 
 Result<Attempt> Queue::Process(std::string_view outcome, std::string_view error_text) {
@@ -353,7 +367,7 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
       break;
     case Disposition::kDelayed:
       job.place = Place::kDelayed;
-      job.last_delay = d.delay_ms;
+      job.last_delay = static_cast<uint32_t>(d.delay_ms);  // at most kMaxDelayMs
       job.due_at = due_at;
       job.timer = ++timer_seq_;
       delayed_.insert({job.due_at, job.timer, index});

@@ -388,12 +388,14 @@ class Queue {
   void EmitMove(uint32_t job, const Source& from);
   void EmitCreate();
   void EmitClock();
-  // Adds the job at the ready tail with its event (and journal write); false, and
-  // nothing changed, when the id is taken.
-  bool Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash);
+  // Adds the job at the ready tail with its event (unless !record: the caller
+  // writes it) and journal write; false, and nothing changed, when the id is taken.
+  bool Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash, bool record = true);
   uint32_t InternError(std::string_view text);  // charges a new text to the budget
   // Appends an event about `job` as it is now (its attempts, the policy, the time).
   EventRecord& Record(EventKind kind, uint32_t job);
+  // Fills `*out` (all zero) as Record would, without appending it.
+  void Describe(EventKind kind, uint32_t job, EventRecord* out) const;
   // `argument` names the id in messages: "id", or "jobs" with `index` for jobs[index].id.
   Status CheckNewId(std::string_view id, const char* argument, size_t index = SIZE_MAX) const;
   static Status CheckPayload(std::string_view payload, const char* argument, size_t index = SIZE_MAX);

@@ -2,11 +2,14 @@
 // reference containers: every id found or refused as a std::map says, every
 // string intact across arena blocks, every event record read back exactly as
 // appended (in order, backwards, at random, after truncation), whatever packs.
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "block_memory.h"
 #include "event_log.h"
 #include "job_store.h"
 #include "prng.h"
@@ -105,7 +108,7 @@ TEST_CASE("the event log packs an attempt and the requeue after it into a few by
   CHECK(log.bytes() <= 64 * 100 * 3 + 100 * (sizeof(EventRecord) + sizeof(uint64_t)));
 }
 
-TEST_CASE("the event log keeps records that straddle its blocks and large numbers exact") {
+TEST_CASE("the event log keeps records exact across its blocks, with numbers up to 32 bits") {
   EventLog log;
   std::vector<EventRecord> reference;
   EventRecord r = Zeroed();
@@ -124,6 +127,59 @@ TEST_CASE("the event log keeps records that straddle its blocks and large number
   log.Append(reference[33'333]);
   log.Append(reference[33'334]);
   REQUIRE(Same(log[33'333], reference[33'333]));
+}
+
+TEST_CASE("a series of records is stored exactly as the same records appended one by one") {
+  Prng rng(11);
+  for (int trial = 0; trial < 60; ++trial) {
+    EventLog series, single;
+    std::vector<EventRecord> reference;
+    const size_t before = rng.Below(200);  // the series starts anywhere between checkpoints
+    for (size_t k = 0; k < before; ++k) {
+      const EventRecord r = NextRecord(rng, reference.empty() ? Zeroed() : reference.back());
+      series.Append(r);
+      single.Append(r);
+      reference.push_back(r);
+    }
+    EventRecord first = NextRecord(rng, reference.empty() ? Zeroed() : reference.back());
+    const size_t count = trial < 5 ? static_cast<size_t>(trial) : rng.Below(400);
+    series.AppendSeries(first, count);
+    for (size_t k = 0; k < count; ++k) {
+      single.Append(first);
+      reference.push_back(first);
+      ++first.job;
+    }
+    // A record after the series, as the next call would append.
+    const EventRecord after = NextRecord(rng, reference.empty() ? Zeroed() : reference.back());
+    series.Append(after);
+    single.Append(after);
+    reference.push_back(after);
+    REQUIRE(series.size() == reference.size());
+    REQUIRE(series.bytes() == single.bytes());
+    for (size_t k = 0; k < reference.size(); ++k) REQUIRE(Same(series[k], reference[k]));
+  }
+}
+
+TEST_CASE("block memory: carved blocks are distinct and aligned, big zeroed arrays are zero, a moved carver keeps them") {
+  BlockCarver carver(28 * 1024);  // about a job block: chunks grow past 1 MiB, onto huge pages where offered
+  std::vector<char*> blocks;
+  for (int k = 0; k < 300; ++k) {
+    char* block = carver.Next();
+    REQUIRE(reinterpret_cast<uintptr_t>(block) % alignof(std::max_align_t) == 0);
+    std::memset(block, k & 0xff, carver.block_bytes());
+    blocks.push_back(block);
+  }
+  BlockCarver moved = std::move(carver);
+  for (int k = 0; k < 300; ++k) {
+    REQUIRE(blocks[k][0] == static_cast<char>(k & 0xff));
+    REQUIRE(blocks[k][carver.block_bytes() - 1] == static_cast<char>(k & 0xff));  // no block overlaps the next
+  }
+  char* after = moved.Next();
+  CHECK(std::find(blocks.begin(), blocks.end(), after) == blocks.end());
+  for (const size_t size : {size_t{10}, size_t{3} << 20}) {  // malloc'd, and mapped whole
+    ZeroedArray<uint64_t> zeros(size / sizeof(uint64_t));
+    CHECK(std::all_of(zeros.begin(), zeros.end(), [](uint64_t v) { return v == 0; }));
+  }
 }
 
 TEST_CASE("the job store finds every id it holds and refuses a taken one, across growth and undo") {
