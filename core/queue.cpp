@@ -115,6 +115,7 @@ Status Queue::Enqueue(std::string_view id, std::string_view payload, std::string
   if (Status s = CheckNewId(id, "id"); !s.ok()) return s;
   if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
   if (Status s = CheckKey(key, "key"); !s.ok()) return s;
+  if (Status s = CheckCounters("enqueue"); !s.ok()) return s;
   // The job, and its journal record (which copies its strings) when the policy keeps one.
   const size_t copies = policy_.journal ? 2 : 1;
   if (Status s = HeapBudget::CheckRoom(copies * (JobBytes(id, payload) + key.size()) + kJournalBytes, "enqueue"); !s.ok()) {
@@ -135,6 +136,7 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
               (policy_.journal ? kJournalBytes : 0);  // no journal, no records: as processMany counts them
   }
   if (Status s = CheckSize("jobs (ids and payloads together)", kMaxBatchBytes, batch_bytes); !s.ok()) return s;
+  if (Status s = CheckCounters("enqueueMany"); !s.ok()) return s;
   if (Status s = HeapBudget::CheckRoom(charge, "enqueueMany"); !s.ok()) return s;
   // Append optimistically and undo everything at the first bad job: one hash
   // lookup per job instead of a second set for the batch.
@@ -210,6 +212,15 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   return Status::Ok();
 }
 
+Status Queue::CheckCounters(const char* call) const {
+  constexpr auto kLimit = static_cast<uint64_t>(kMaxTimeMs - kCounterRoom);
+  const uint64_t largest = std::max({step_, actions_, timer_seq_, arrivals_, static_cast<uint64_t>(expired_),
+                                     static_cast<uint64_t>(ready_tail_), static_cast<uint64_t>(-ready_head_)});
+  if (largest <= kLimit) return Status::Ok();
+  return Status::OutOfRange(std::string(call) + " refused: this queue's counters reached " + std::to_string(largest) +
+                            ", within 2^48 of 2^53 - 1 (only a restored snapshot gets there); it takes no more calls");
+}
+
 uint32_t Queue::InternError(std::string_view text) {
   bool added = false;
   const uint32_t index = jobs_.InternError(text, &added);
@@ -246,6 +257,7 @@ Result<Attempt> Queue::Process(std::string_view outcome, std::string_view error_
 
 Result<Attempt> Queue::Process(Outcome outcome, std::string_view error_text) {
   if (Status s = CheckErrorText(error_text); !s.ok()) return s;
+  if (Status s = CheckCounters("process"); !s.ok()) return s;
   // At most three events, a timer and one new error text, and their journal records.
   const size_t worst = 3 * kEventBytes + kTimerBytes + 2 * error_text.size() + sizeof(std::string) + 64 + kJournalBytes;
   if (Status s = HeapBudget::CheckRoom(worst, "process"); !s.ok()) return s;
@@ -442,6 +454,7 @@ Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view 
   }
   const size_t worst = outcomes.size() * (3 * kEventBytes + kTimerBytes + (policy_.journal ? kJournalBytes : 0)) +
                        2 * error_text.size() + sizeof(std::string) + 64;
+  if (Status s = CheckCounters("processMany"); !s.ok()) return s;
   if (Status s = HeapBudget::CheckRoom(worst, "processMany"); !s.ok()) return s;
   uint64_t made = 0;
   uint32_t error = 0;  // interned at the first attempt, as Process does
@@ -462,7 +475,7 @@ bool Queue::Replay(std::string_view id) {
   const int64_t found = jobs_.Find(id);
   if (found < 0) return false;
   const auto index = static_cast<uint32_t>(found);
-  if (jobs_[index].place != Place::kQuarantined) return false;
+  if (jobs_[index].place != Place::kQuarantined || !CheckCounters("replay").ok()) return false;
   ++actions_;  // one event or two and two records: too small to check, covered by the budget's headroom
   ReplayChecked(index);
   return true;
@@ -492,6 +505,7 @@ Result<uint64_t> Queue::Redrive(int64_t max) {
   if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
   const size_t n = std::min(quarantine_.size(), static_cast<size_t>(max));
   if (n == 0) return uint64_t{0};
+  if (Status s = CheckCounters("redrive"); !s.ok()) return s;
   if (Status s = HeapBudget::CheckRoom(n * (2 * kEventBytes + (policy_.journal ? kJournalBytes : 0)), "redrive"); !s.ok()) return s;
   ++actions_;
   for (size_t k = 0; k < n; ++k) ReplayChecked(quarantine_.front());  // oldest arrival first
@@ -515,6 +529,7 @@ Result<uint64_t> Queue::ReleaseKey(std::string_view key) {
     }
   }
   if (holders.empty()) return uint64_t{0};
+  if (Status s = CheckCounters("releaseKey"); !s.ok()) return s;
   if (Status s = HeapBudget::CheckRoom(holders.size() * (kEventBytes + (policy_.journal ? kJournalBytes : 0)), "releaseKey"); !s.ok()) return s;
   ++actions_;
   for (const uint32_t job : holders) {
@@ -537,6 +552,7 @@ AlarmView Queue::alarm() const {
 Result<LeaseGrant> Queue::Lease() {
   const int64_t pos = NextEligible();
   if (pos < 0) return LeaseGrant{};
+  if (Status s = CheckCounters("lease"); !s.ok()) return s;
   if (Status s = HeapBudget::CheckRoom(kLeaseBytes + kEventBytes + kJournalBytes, "lease"); !s.ok()) return s;
   ++actions_;
   const int64_t from = jobs_[ready_[static_cast<size_t>(pos)]].ready_pos;
@@ -583,6 +599,7 @@ Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, 
                                                 " ms; its attempt was counted");
   }
   const size_t worst = 3 * kEventBytes + kTimerBytes + 2 * error_text.size() + sizeof(std::string) + 64 + kJournalBytes;
+  if (Status s = CheckCounters("settle"); !s.ok()) return s;
   if (Status s = HeapBudget::CheckRoom(worst, "settle"); !s.ok()) return s;
   ++actions_;
   const uint32_t job = record.job;
@@ -662,6 +679,7 @@ Status Queue::Advance(int64_t ms) {
     return Status::OutOfRange("ms must keep the clock at most " + std::to_string(kMaxTimeMs) + " ms; now is " +
                               std::to_string(now_) + ", got " + std::to_string(ms));
   }
+  if (Status s = CheckCounters("advance"); !s.ok()) return s;
   // Each timer fires with at most three events, a timer and one error text.
   const size_t timers = delayed_.size() + leases_.active().size() + retention_.size();
   const size_t per_timer = 3 * kEventBytes + kTimerBytes + 128 + (policy_.journal ? kJournalBytes : 0);
@@ -687,7 +705,7 @@ std::optional<int64_t> Queue::NextTimerAt() const {
 std::optional<int64_t> Queue::AdvanceToNext() {
   int which = 0;
   const Timer* next = NextTimer(&which);
-  if (next == nullptr) return std::nullopt;
+  if (next == nullptr || !CheckCounters("advanceToNext").ok()) return std::nullopt;
   ++actions_;  // the timers due at one instant: within the headroom
   AdvanceTo(next->time);
   EmitClock();

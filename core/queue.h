@@ -45,6 +45,13 @@
 // charged to the heap budget (heap_budget.h): a call that would keep more than
 // the budget has room for is refused with ResourceExhausted and changes nothing.
 //
+// Counters (steps, actions, timer and arrival numbers, dropped entries, ready
+// positions) stay at most 2^53 - 1, exact as JavaScript numbers, so a queue can
+// always restore its own snapshot. Only a restored snapshot can bring one within
+// kCounterRoom (2^48) of that; then every call that changes the queue is refused
+// with OutOfRange (Replay() returns false, AdvanceToNext() nullopt) and nothing
+// changes. One call adds far less than 2^48 to any counter.
+//
 // Deterministic: virtual time, the queue's own seeded PRNG streams, no dependence
 // on hash iteration order.
 #pragma once
@@ -204,6 +211,9 @@ struct ReorderView {
   std::string id;
   std::vector<std::string> overtook;  // in enqueue order
 };
+
+// A call that finds a counter closer than this to 2^53 - 1 is refused (see above).
+constexpr int64_t kCounterRoom = int64_t{1} << 48;
 
 class Queue {
  public:
@@ -392,6 +402,8 @@ class Queue {
   // writes it) and journal write; false, and nothing changed, when the id is taken.
   bool Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash, bool record = true);
   uint32_t InternError(std::string_view text);  // charges a new text to the budget
+  // OutOfRange naming `call` when a counter is within kCounterRoom of 2^53 - 1.
+  Status CheckCounters(const char* call) const;
   // Appends an event about `job` as it is now (its attempts, the policy, the time).
   EventRecord& Record(EventKind kind, uint32_t job);
   // Fills `*out` (all zero) as Record would, without appending it.

@@ -497,7 +497,10 @@ export interface Queue {
    * is ready; returns the attempts made.
    */
   processMany(outcomes: string, errorText?: string): number;
-  /** An operator's explicit replay: attempts reset to 0, appended at the ready tail. False if not quarantined. */
+  /**
+   * An operator's explicit replay: attempts reset to 0, appended at the ready tail. False if not quarantined
+   * (or if a restored snapshot left the queue's counters within 2^48 of 2^53 - 1: docs/snapshot-format.md).
+   */
   replay(id: string): boolean;
   /**
    * Where job `id` is now, with the fields its place's view shows, in one lookup (no pass over

@@ -413,6 +413,62 @@ TEST_CASE("snapshot text is canonical and starts with its version") {
   CHECK(MustText(a).rfind("dlq-snapshot 1\npolicy 3 none 1000 60000 none 30000 1 none 0 0 0 1\n", 0) == 0);
 }
 
+// `text` with its meta line's step and actions set to `count`, resealed.
+static std::string WithCounters(const std::string& text, int64_t count) {
+  std::istringstream in(text);
+  std::string line, body;
+  while (std::getline(in, line)) {
+    if (line.rfind("end ", 0) == 0) break;
+    if (line.rfind("meta ", 0) == 0) {
+      std::istringstream fields(line);
+      std::vector<std::string> f;
+      for (std::string w; fields >> w;) f.push_back(w);
+      f[2] = f[3] = std::to_string(count);  // meta <now> <step> <actions> ...
+      line.clear();
+      for (const std::string& w : f) line += (line.empty() ? "" : " ") + w;
+    }
+    body += line + "\n";
+  }
+  char end[32];
+  std::snprintf(end, sizeof end, "end %08x\n", Crc32(body));
+  return body + end;
+}
+
+TEST_CASE("a queue always restores its own snapshot: counters near 2^53 - 1 refuse calls, and nothing changes") {
+  Queue q = Queue::Create(Policy{}).value();
+  REQUIRE(q.Enqueue("a", "1").ok());
+  REQUIRE(q.Enqueue("b", "2").ok());
+  REQUIRE(q.Process("permanent").ok());  // "a" in quarantine, "b" ready
+  const std::string text = MustText(q);
+
+  // At the line a call is taken, and what it leaves restores; it moved the
+  // counters past the line, so the next call is refused.
+  const int64_t line = kMaxTimeMs - kCounterRoom;
+  Queue at = Queue::Restore(WithCounters(text, line)).value();
+  REQUIRE(at.ProcessMany("tt").ok());
+  REQUIRE(Queue::Restore(MustText(at)).ok());
+  CHECK(at.Process("success").status().code() == Code::kOutOfRange);
+
+  // Past it (only a restored snapshot gets there, here at 2^53 - 1 itself): every
+  // call that changes the queue is refused by name, and the snapshot stays the same.
+  Queue past = Queue::Restore(WithCounters(text, kMaxTimeMs)).value();
+  const std::string before = MustText(past);
+  const Status enqueue = past.Enqueue("c", "3");
+  CHECK(enqueue.code() == Code::kOutOfRange);
+  CHECK(enqueue.message() ==
+        "enqueue refused: this queue's counters reached 9007199254740991, within 2^48 of 2^53 - 1 (only a restored "
+        "snapshot gets there); it takes no more calls");
+  CHECK(past.EnqueueMany({{"c", "3"}}).code() == Code::kOutOfRange);
+  CHECK(past.Process("success").status().code() == Code::kOutOfRange);
+  CHECK(past.ProcessMany("s").status().code() == Code::kOutOfRange);
+  CHECK(past.Lease().status().code() == Code::kOutOfRange);
+  CHECK(past.Advance(int64_t{5}).code() == Code::kOutOfRange);
+  CHECK(past.Redrive(int64_t{1}).status().code() == Code::kOutOfRange);
+  CHECK_FALSE(past.Replay("a"));
+  CHECK(MustText(past) == before);
+  CHECK(Queue::Restore(before).ok());
+}
+
 TEST_CASE("every released snapshot restores to the same text, and to the state its link gives today") {
   const std::filesystem::path dir = std::filesystem::path(DLQ_SOURCE_DIR) / "tests/fixtures/snapshots";
   size_t checked = 0;
