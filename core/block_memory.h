@@ -3,13 +3,13 @@
 // of megabytes of fresh memory; with 4 KiB pages the kernel's page faults then
 // cost more than the queue's own work.
 //
-// A block of 1 MiB or more is, on Linux, mapped whole from the system, rounded
-// up to whole 2 MiB pages and advised for transparent huge pages: it faults in
-// 512 times less often, takes one TLB entry per 2 MiB, and comes zeroed (the
-// kernel zeroes fresh pages; nobody zeroes them twice). Smaller blocks come from malloc as before, so a
-// lesson's queue stays small. Under WebAssembly (one linear memory) and where the
-// advice is refused, every block is ordinary memory. Contents, and so every
-// result, are the same either way.
+// On Linux a block of 1 MiB or more is mapped whole from the system, rounded up
+// to whole 2 MiB pages and advised for transparent huge pages: it faults in 512
+// times less often, takes one TLB entry per 2 MiB, and comes zeroed (the kernel
+// zeroes fresh pages, so nobody zeroes them twice). Smaller blocks come from
+// malloc, so a lesson's queue stays small. Under WebAssembly (one linear memory),
+// and where the advice is refused, every block is ordinary memory. Contents, and
+// so every result, are the same either way.
 #pragma once
 
 #include <cstddef>

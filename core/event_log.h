@@ -67,8 +67,8 @@ class EventLog {
   // Event `index` (0-based) with its strings from `jobs` and, for a reorder, the
   // jobs it overtook from `reorders` (indexes into jobs).
   Event Expand(size_t index, const JobStore& jobs, const std::vector<std::vector<uint32_t>>& reorders) const;
-  // Bytes the records take: the stream, the whole records and the checkpoints
-  // places (tests check the packing with it).
+  // Bytes the records take: the stream, the whole records and where the
+  // checkpoints start (tests check the packing with it).
   size_t bytes() const;
 
  private:

@@ -1,8 +1,7 @@
 #include "job_store.h"
 
-#include <cstring>
-
 #include <algorithm>
+#include <cstring>
 #include <memory>
 
 namespace dlq {
