@@ -406,7 +406,7 @@ class Queue {
   Status CheckCounters(const char* call) const;
   // Appends an event about `job` as it is now (its attempts, the policy, the time).
   EventRecord& Record(EventKind kind, uint32_t job);
-  // Fills `*out` (all zero) as Record would, without appending it.
+  // Fills `*out`, given all zero, as Record would fill its record, without appending it.
   void Describe(EventKind kind, uint32_t job, EventRecord* out) const;
   // `argument` names the id in messages: "id", or "jobs" with `index` for jobs[index].id.
   Status CheckNewId(std::string_view id, const char* argument, size_t index = SIZE_MAX) const;
