@@ -29,6 +29,7 @@
 #include "prng.h"
 #include "queue.h"
 #include "scenario.h"
+#include "session.h"
 #include "size_limits.h"
 #include "status.h"
 #include "storm.h"

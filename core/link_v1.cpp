@@ -132,6 +132,7 @@ std::string WriteV1(const Scenario& scenario) {
                      [](const action::AdvanceToNext&) {},
                      [](const action::ReleaseKey&) {},
                      [](const action::Redrive&) {},
+                     [](const action::Crash&) {},
                  },
                  scenario.actions[i]);
     }

@@ -422,10 +422,19 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
         return Status::OutOfRange("scenario link: " + n + ": " + s.message());
       }
       actions->emplace_back(action::Redrive{static_cast<int64_t>(max)});
+    } else if (letter == 'c') {
+      in.Accept(letter);
+      uint64_t after = 0;
+      // 9 digits hold every value up to kCrashAfterField.max (2^24).
+      if (Status s = in.Number(n + " write", 9, &after); !s.ok()) return s;
+      if (Status s = kCrashAfterField.Check(static_cast<int64_t>(after)); !s.ok()) {
+        return Status::OutOfRange("scenario link: " + n + ": " + s.message());
+      }
+      actions->emplace_back(action::Crash{static_cast<int64_t>(after), in.Accept('t')});
     } else {
       return in.Error(n +
                       " (s, t, p, u, v or q to process, r to replay, e to enqueue, l to lease, k to settle, w to advance, "
-                      "n to advance to the next timer, x to release a key, d to redrive)");
+                      "n to advance to the next timer, x to release a key, d to redrive, c to crash)");
     }
     if (!in.done() && in.peek() != ',' && in.peek() != ';') {
       return in.Error("',' before the next action, ';' or the end of the link");
@@ -591,6 +600,10 @@ std::string WriteV2(const Scenario& scenario) {
                        AppendEncoded(out, a.key);
                      },
                      [&](const action::Redrive& a) { out += 'd' + std::to_string(a.max); },
+                     [&](const action::Crash& a) {
+                       out += 'c' + std::to_string(a.after);
+                       if (a.torn) out += 't';
+                     },
                  },
                  scenario.actions[i]);
     }

@@ -336,6 +336,11 @@ class Queue {
   Result<std::vector<JournalEntry>> Journal() const;
   size_t journal_size() const { return journal_.size(); }
 
+  // A queue equal to this one in every observable, its journal included (a
+  // checkpoint for time travel: core/session.h). TooLarge past the heap budget
+  // or kMaxSnapshotBytes' worth of state; nothing changes then.
+  Result<Queue> Clone() const;
+
   // A queue equal to the snapshot's in every observable, with an empty journal
   // that follows the snapshot. Refusals (nothing is created): InvalidSnapshot for
   // anything not a whole, unaltered, consistent snapshot; UnsupportedVersion for

@@ -197,6 +197,21 @@ Result<std::string> Queue::Snapshot() {
   return text;
 }
 
+Result<Queue> Queue::Clone() const {
+  size_t journal_bytes = 0;
+  for (const StoredWrite& w : journal_) journal_bytes += w.text.size() + sizeof(StoredWrite);
+  if (Status s = HeapBudget::CheckRoom(charge_.bytes() + journal_bytes, "clone"); !s.ok()) return s;
+  Result<Queue> copy = FromImage(ToImage());
+  if (!copy.ok()) return copy;
+  copy->journal_ = journal_;
+  copy->charge_.Add(journal_bytes);
+  copy->journal_base_ = journal_base_;
+  copy->journaled_events_ = journaled_events_;
+  copy->journaled_errors_ = journaled_errors_;
+  copy->journaled_reorders_ = journaled_reorders_;
+  return copy;
+}
+
 Result<Queue> Queue::Restore(std::string_view snapshot) {
   if (Status s = CheckSize("snapshot", kMaxSnapshotBytes, snapshot.size()); !s.ok()) return s;
   Result<Image> image = durable::DecodeSnapshot(snapshot);

@@ -22,6 +22,7 @@ bool IsLessonOneAction(const Action& action) {
                         [](const action::AdvanceToNext&) { return false; },
                         [](const action::ReleaseKey&) { return false; },
                         [](const action::Redrive&) { return false; },
+                        [](const action::Crash&) { return false; },
                     },
                     action);
 }
@@ -79,7 +80,38 @@ Result<std::string> ShareScenario(const Scenario& scenario) {
   return text;
 }
 
-Status ApplyAction(Queue& queue, const Action& action, size_t i) {
+namespace {
+
+// The crash action: recovery from the origin and the journal's first `after` writes.
+Status ApplyCrash(Queue& queue, JournalOrigin& origin, const action::Crash& a, CrashReport* report) {
+  Result<std::vector<JournalEntry>> journal = queue.Journal();
+  if (!journal.ok()) return journal.status();
+  std::vector<std::string_view> records;
+  records.reserve(journal->size());
+  for (const JournalEntry& entry : journal.value()) records.push_back(entry.record);
+  RecoverOptions options;
+  options.crash_after = a.after;
+  options.torn = a.torn;
+  Result<Recovery> recovered =
+      Queue::Recover(origin.has_value() ? std::optional<std::string_view>(*origin) : std::nullopt, records, options);
+  if (!recovered.ok()) return recovered.status();
+  Result<std::string> state = recovered->queue.SnapshotText();  // what a later crash restarts from
+  if (!state.ok()) return state.status();
+  if (report != nullptr) {
+    report->applied = recovered->applied;
+    report->journal = records.size();
+    report->torn_discarded = recovered->torn_discarded;
+    report->lost = recovered->lost;
+    report->duplicated = recovered->duplicated;
+  }
+  queue = std::move(recovered->queue);
+  origin = std::move(state.value());
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, size_t i, CrashReport* crash) {
   const std::string where = "scenario action " + std::to_string(i + 1) + ": ";
   const auto prefixed = [&where](const Status& s) { return Status::Error(s.code(), where + s.message()); };
   return std::visit(
@@ -140,6 +172,10 @@ Status ApplyAction(Queue& queue, const Action& action, size_t i) {
             if (moved.value() == 0) return Status::FailedPrecondition(where + "redrive() found the quarantine empty");
             return Status::Ok();
           },
+          [&](const action::Crash& a) -> Status {
+            if (Status s = ApplyCrash(queue, origin, a, crash); !s.ok()) return prefixed(s);
+            return Status::Ok();
+          },
       },
       action);
 }
@@ -166,8 +202,9 @@ Result<Queue> RunScenario(const Scenario& scenario) {
   }
   Result<Queue> made = SetUp(scenario);
   if (!made.ok()) return made.status();
+  JournalOrigin origin;
   for (size_t i = 0; i < scenario.cursor; ++i) {
-    if (Status s = ApplyAction(made.value(), scenario.actions[i], i); !s.ok()) return s;
+    if (Status s = ApplyAction(made.value(), origin, scenario.actions[i], i); !s.ok()) return s;
   }
   return made;
 }
@@ -179,8 +216,9 @@ ScenarioReach PlayableActions(const Scenario& scenario) {
     reach.stopped = made.status();
     return reach;
   }
+  JournalOrigin origin;
   for (; reach.playable < scenario.actions.size(); ++reach.playable) {
-    reach.stopped = ApplyAction(made.value(), scenario.actions[reach.playable], reach.playable);
+    reach.stopped = ApplyAction(made.value(), origin, scenario.actions[reach.playable], reach.playable);
     if (!reach.stopped.ok()) break;
   }
   return reach;

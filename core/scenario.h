@@ -25,6 +25,10 @@
 //           e<id>:<payload>:<key>                      enqueue a job with an ordering key
 //           x<key>                                     releaseKey(key)
 //           d<max>                                     redrive({ max })
+//           c<after>[t]                                the process crashes after
+//                                                      write <after> of the journal
+//                                                      (t: the next write is torn)
+//                                                      and restarts from the disk
 //   kind    f fixed, x exponential, n none (b is left out for the default backoff,
 //           none 1000.60000n; n is written only with a base or cap of its own)
 //   jitter  n none, f full, e equal, d decorrelated
@@ -52,6 +56,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -112,10 +117,24 @@ struct Redrive {  // an operator's redrive({ max })
   int64_t max = 1;
   bool operator==(const Redrive&) const = default;
 };
+// The process dies after the first `after` writes of the queue's journal (since
+// its creation, or since the restart before: Queue::Journal()), with the next
+// write half on disk when `torn`, and restarts from what reached the disk
+// (Queue::Recover). The recovered queue is the state from then on: a job the
+// crash left in no place is lost, one found twice is kept once.
+struct Crash {
+  int64_t after = 0;
+  bool torn = false;
+  bool operator==(const Crash&) const = default;
+};
 }  // namespace action
 
 using Action = std::variant<action::Process, action::Replay, action::Enqueue, action::Lease, action::Settle,
-                            action::Advance, action::AdvanceToNext, action::ReleaseKey, action::Redrive>;
+                            action::Advance, action::AdvanceToNext, action::ReleaseKey, action::Redrive,
+                            action::Crash>;
+
+// The crash action's `after`: a journal holds at most kMaxJournalRecords writes.
+constexpr IntegerField kCrashAfterField{"after", 0, static_cast<int64_t>(kMaxJournalRecords)};
 
 // An overload set for std::visit over Action. Every visitor lists each kind and
 // has no catch-all, so a kind added to Action fails to compile until every
@@ -186,9 +205,26 @@ struct ScenarioReach {
 };
 ScenarioReach PlayableActions(const Scenario& scenario);
 
+// What a crash action restarts from: the snapshot text the queue's journal
+// follows, or nullopt while the journal starts at the queue's creation. A
+// played queue travels with its origin (RunScenario, Session); a crash action
+// sets it to the recovered state.
+using JournalOrigin = std::optional<std::string>;
+
+// What a crash action did (the lost and duplicated ids, how many writes applied).
+struct CrashReport {
+  uint64_t applied = 0, journal = 0;  // writes applied of the journal's
+  bool torn_discarded = false;
+  std::vector<std::string> lost, duplicated;
+};
+
 // Applies one action to a queue as RunScenario does (an action that would find
 // nothing to do is refused, FailedPrecondition or NotFound); the Status names it
-// as "scenario action <index + 1>".
-Status ApplyAction(Queue& queue, const Action& action, size_t index);
+// as "scenario action <index + 1>". A crash replaces `queue` with the recovered
+// one and `origin` with its state, and fills `crash` when given; it is refused
+// (FailedPrecondition) when the policy keeps no journal, and with Recover's
+// OutOfRange for an `after` past the journal. Refused: nothing changes.
+Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, size_t index,
+                   CrashReport* crash = nullptr);
 
 }  // namespace dlq

@@ -2,7 +2,7 @@
 // `sync-url` playground touches location.hash.
 import { test, before, after } from 'node:test';
 import http from 'node:http';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serve, CONTENT_SECURITY_POLICY } from '../../scripts/serve.mjs';
@@ -102,7 +102,8 @@ test('frame-ancestors (sent as a header, since a <meta> CSP cannot carry it): th
   // with scripts/serve.mjs, so with the same header): framed and working.
   const dir = mkdtempSync(path.join(tmpdir(), 'dlq-frame-'));
   writeFileSync(path.join(dir, 'lesson.html'), lessonPage('dlq/playground.html'));
-  symlinkSync(path.join(ROOT, 'dist'), path.join(dir, 'dlq'));
+  // A copy, not a symlink: the server refuses symlinks that leave the folder it serves.
+  cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dlq'), { recursive: true });
   const site = await serve({ dir });
   // Another origin (another port), with no policy of its own that could block the frame.
   const elsewhere = http.createServer((req, res) => {

@@ -202,10 +202,11 @@ test('prefers-reduced-motion: no transitions; following the cursor never animate
 
 test('the site works under a sub-path (all URLs relative)', async () => {
   const { serve } = await import('../../scripts/serve.mjs');
-  const { mkdtempSync, symlinkSync, rmSync } = await import('node:fs');
+  const { mkdtempSync, cpSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const dir = mkdtempSync(path.join(tmpdir(), 'dlq-subpath-'));
-  symlinkSync(path.join(ROOT, 'dist'), path.join(dir, 'lessons'));
+  // A copy, not a symlink: the server refuses symlinks that leave the folder it serves.
+  cpSync(path.join(ROOT, 'dist'), path.join(dir, 'lessons'), { recursive: true });
   const server = await serve({ dir });
   try {
     const url = `http://127.0.0.1:${server.address().port}/lessons/playground.html`;

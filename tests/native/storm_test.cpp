@@ -102,7 +102,8 @@ Tally ViaQueue(const StormOptions& o, int64_t width) {
         settle->error = "throttled";
       }
     }
-    const Status applied = ApplyAction(q, *next, index);
+    JournalOrigin origin;  // the world never crashes the process
+    const Status applied = ApplyAction(q, origin, *next, index);
     REQUIRE_MESSAGE(applied.ok(), applied.ToString());
   }
   REQUIRE(q.ready_size() == 0);

@@ -1,0 +1,348 @@
+#include "session.h"
+
+#include <algorithm>
+
+#include "link.h"
+#include "player.h"
+#include "text.h"
+
+namespace dlq {
+
+namespace {
+
+// "a", "a" and "b", "a", "b" and "c".
+std::string IdList(const std::vector<std::string>& ids) {
+  std::string out;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) out += i + 1 == ids.size() ? " and " : ", ";
+    out += QuoteShort(ids[i]);
+  }
+  return out;
+}
+
+std::string CrashNote(const CrashReport& r) {
+  std::string out = "The process crashed after write " + std::to_string(r.applied) + " of " +
+                    std::to_string(r.journal) + (r.torn_discarded ? ", with a torn half-write discarded," : "") +
+                    " and restarted from what reached the disk: ";
+  out += r.lost.empty() ? "nothing was lost" : "lost " + IdList(r.lost);
+  if (!r.duplicated.empty()) out += "; found twice and kept once " + IdList(r.duplicated);
+  return out + ".";
+}
+
+bool CountsAsRun(EventKind kind) {
+  return kind == EventKind::kAttempt || kind == EventKind::kLeased || kind == EventKind::kReplayed;
+}
+
+// The set-up's queue: the policy and the jobs, enqueued in order.
+Result<Queue> SetUp(const Scenario& scenario) {
+  Result<Queue> made = Queue::Create(scenario.policy);
+  if (!made.ok()) return made.status();
+  for (size_t i = 0; i < scenario.jobs.size(); ++i) {
+    if (Status s = made->Enqueue(scenario.jobs[i].id, scenario.jobs[i].payload, scenario.jobs[i].key); !s.ok()) {
+      return Status::Error(s.code(), "scenario job " + std::to_string(i + 1) + ": " + s.message());
+    }
+  }
+  return made;
+}
+
+}  // namespace
+
+Result<Session::Played> Session::Copy(const Played& p) {
+  Result<Queue> queue = p.queue.Clone();
+  if (!queue.ok()) return queue.status();
+  return Played{std::move(queue.value()), p.origin, p.seen};
+}
+
+void Session::TakeEvents(Played& p, size_t decided, std::vector<Event>* out) {
+  const size_t count = p.queue.event_count();
+  // A crash rewinds the queue's own timeline to what reached the disk, then adds
+  // what recovery decided: those are the new events.
+  if (decided != SIZE_MAX) p.seen = count - decided;
+  if (out != nullptr) {
+    for (size_t k = p.seen; k < count; ++k) out->push_back(p.queue.EventAt(k));
+  }
+  p.seen = count;
+}
+
+Status Session::Apply(Played& p, const Action& action, size_t index, std::vector<Event>* out) {
+  CrashReport crash;
+  const bool crashes = std::holds_alternative<action::Crash>(action);
+  if (Status s = ApplyAction(p.queue, p.origin, action, index, crashes ? &crash : nullptr); !s.ok()) return s;
+  TakeEvents(p, crashes ? crash.lost.size() + crash.duplicated.size() : SIZE_MAX, out);
+  return Status::Ok();
+}
+
+Result<Session> Session::Create(const Scenario& scenario) {
+  Result<Queue> empty = Queue::Create(Policy{});
+  if (!empty.ok()) return empty.status();
+  Session session(Played{std::move(empty.value()), std::nullopt, 0});
+  if (Status s = session.Load(scenario); !s.ok()) return s;
+  return session;
+}
+
+Status Session::Load(const Scenario& scenario, bool clamp) {
+  if (Status s = CheckCursor(scenario.cursor, scenario.actions.size()); !s.ok()) {
+    return Status::OutOfRange("scenario: " + s.message());
+  }
+  if (Status s = CheckWorld(scenario.world); !s.ok()) return s;
+  Scenario next = scenario;
+  Result<Queue> made = SetUp(next);
+  if (!made.ok()) return made.status();
+
+  // Plays the whole script once: its timeline, where each action's events
+  // start, checkpoints, and how far it still plays.
+  Played played{std::move(made.value()), std::nullopt, 0};
+  std::vector<Event> events;
+  TakeEvents(played, SIZE_MAX, &events);
+  std::vector<size_t> starts;
+  std::vector<Checkpoint> checkpoints;
+  std::unordered_map<size_t, std::string> notes;
+  std::optional<Played> at_cursor;
+  Status stopped;
+  size_t playable = 0;
+  for (; playable <= next.actions.size(); ++playable) {
+    if (playable % kCheckpointEvery == 0) {
+      Result<Played> copy = Copy(played);
+      if (!copy.ok()) return copy.status();
+      checkpoints.push_back({playable, std::move(copy.value())});
+    }
+    if (playable == next.cursor && playable < next.actions.size()) {
+      Result<Played> copy = Copy(played);
+      if (!copy.ok()) return copy.status();
+      at_cursor = std::move(copy.value());
+    }
+    if (playable == next.actions.size()) break;
+    starts.push_back(events.size());
+    const Action& action = next.actions[playable];
+    CrashReport crash;
+    const bool crashes = std::holds_alternative<action::Crash>(action);
+    stopped = ApplyAction(played.queue, played.origin, action, playable, crashes ? &crash : nullptr);
+    if (!stopped.ok()) {
+      starts.pop_back();
+      break;
+    }
+    TakeEvents(played, crashes ? crash.lost.size() + crash.duplicated.size() : SIZE_MAX, &events);
+    if (crashes) notes[playable] = CrashNote(crash);
+  }
+  if (playable <= next.cursor) {
+    if (playable < next.cursor && !clamp) return stopped;  // the core's error for the action the cursor cannot pass
+    next.cursor = playable;
+    at_cursor = std::move(played);
+  }
+  const size_t dropped = next.actions.size() - playable;
+  next.actions.resize(playable);
+
+  // Accepted: nothing below can fail.
+  const bool had_scenario = generation_ > 0;
+  if (dropped > 0 && had_scenario) undo_ = scenario_;
+  else undo_.reset();
+  dropped_ = dropped > 0 ? std::optional<DroppedActions>({dropped, stopped.message(), false}) : std::nullopt;
+  scenario_ = std::move(next);
+  live_ = std::move(at_cursor.value());
+  checkpoints_ = std::move(checkpoints);
+  events_.clear();
+  starts_ = std::move(starts);
+  crash_notes_ = std::move(notes);
+  first_run_.clear();
+  Append(std::move(events));
+  authored_ = scenario_.actions;
+  dirty_from_ = 0;
+  ++generation_;
+  return Status::Ok();
+}
+
+Result<Scenario> PlayWorld(const Scenario& scenario, size_t limit) {
+  Scenario kept = scenario;
+  kept.actions.resize(scenario.cursor);
+  Result<Queue> made = RunScenario(kept);
+  if (!made.ok()) return made.status();
+  Queue& q = made.value();
+  JournalOrigin origin;  // the world never crashes the process, so no restart is asked of it
+  for (size_t n = 0; n < limit; ++n) {
+    std::optional<Action> next = NextWorldAction(q, scenario.world);
+    if (!next.has_value()) break;
+    if (Status s = ApplyAction(q, origin, *next, kept.actions.size()); !s.ok()) return s;
+    kept.actions.push_back(std::move(*next));
+  }
+  kept.cursor = scenario.cursor;
+  return kept;
+}
+
+Status Session::Change(const Scenario& next) {
+  const std::vector<Action> authored = authored_;
+  const auto keep_authored = [&](Status s) {
+    if (s.ok()) authored_ = authored;
+    return s;
+  };
+  if (next.world == World{} || next.cursor >= next.actions.size()) return keep_authored(Load(next, true));
+  Scenario from = next;
+  from.cursor = 0;
+  from.cursor = std::min(next.cursor, PlayableActions(from).playable);
+  Result<Scenario> replayed = PlayWorld(from);  // refuses a bad set-up: nothing changes
+  if (!replayed.ok()) return replayed.status();
+  const Scenario before = scenario_;
+  const size_t old_tail = next.actions.size() - from.cursor;
+  const bool same = replayed->actions == next.actions;
+  if (Status s = Load(replayed.value()); !s.ok()) return s;
+  authored_ = authored;
+  if (!same) {
+    dropped_ = DroppedActions{old_tail, "", true};
+    undo_ = before;
+  }
+  return Status::Ok();
+}
+
+void Session::Append(std::vector<Event>&& fresh) {
+  for (Event& e : fresh) {
+    e.seq = events_.size() + 1;
+    if (CountsAsRun(e.kind)) first_run_.try_emplace(e.id, e.seq);
+    events_.push_back(std::move(e));
+  }
+}
+
+void Session::Record(const Action& action, std::vector<Event>&& fresh) {
+  const size_t at = scenario_.cursor;
+  if (at < scenario_.actions.size()) {
+    dropped_ = DroppedActions{scenario_.actions.size() - at, "", false};
+    undo_ = scenario_;
+    const size_t keep = EventsAt(at);
+    scenario_.actions.resize(at);
+    starts_.resize(at);
+    events_.resize(keep);
+    for (auto it = first_run_.begin(); it != first_run_.end();) {
+      it = it->second > keep ? first_run_.erase(it) : std::next(it);
+    }
+    for (auto it = crash_notes_.begin(); it != crash_notes_.end();) {
+      it = it->first >= at ? crash_notes_.erase(it) : std::next(it);
+    }
+    while (!checkpoints_.empty() && checkpoints_.back().cursor > at) checkpoints_.pop_back();
+    dirty_from_ = std::min(dirty_from_, keep);
+  }
+  starts_.push_back(events_.size());
+  scenario_.actions.push_back(action);
+  Append(std::move(fresh));
+  scenario_.cursor = scenario_.actions.size();
+  if (scenario_.cursor % kCheckpointEvery == 0) {
+    // A checkpoint that cannot be taken (the heap budget) only makes seeking slower.
+    if (Result<Played> copy = Copy(live_); copy.ok()) checkpoints_.push_back({scenario_.cursor, std::move(copy.value())});
+  }
+}
+
+Result<bool> Session::Act(const Action& action) {
+  const size_t at = scenario_.cursor;
+  if (at < scenario_.actions.size() && scenario_.actions[at] == action) return Seek(at + 1);
+  const bool crashes = std::holds_alternative<action::Crash>(action);
+  // A crash replaces the queue: try it on a copy, so a refusal changes nothing.
+  std::optional<Played> trial;
+  if (crashes) {
+    Result<Played> copy = Copy(live_);
+    if (!copy.ok()) return copy.status();
+    trial = std::move(copy.value());
+  }
+  Played& target = crashes ? *trial : live_;
+  CrashReport crash;
+  std::vector<Event> fresh;
+  if (Status s = ApplyAction(target.queue, target.origin, action, at, crashes ? &crash : nullptr); !s.ok()) {
+    if (s.code() == Code::kFailedPrecondition || s.code() == Code::kNotFound) {
+      if (!crashes) return false;  // nothing to do: the queue is unchanged
+    }
+    return s;
+  }
+  TakeEvents(target, crashes ? crash.lost.size() + crash.duplicated.size() : SIZE_MAX, &fresh);
+  if (crashes) live_ = std::move(*trial);
+  Record(action, std::move(fresh));
+  if (crashes) crash_notes_[at] = CrashNote(crash);
+  return true;
+}
+
+Result<bool> Session::Seek(size_t cursor) {
+  const size_t target = std::min(cursor, scenario_.actions.size());
+  if (target == scenario_.cursor) return false;
+  if (target == scenario_.cursor + 1) {
+    if (Status s = Apply(live_, scenario_.actions[scenario_.cursor], scenario_.cursor, nullptr); !s.ok()) return s;
+  } else {
+    // From the latest checkpoint at or before the target (checkpoint 0 always
+    // exists), or on from the cursor when that is nearer: at most K actions.
+    const auto after = std::upper_bound(checkpoints_.begin(), checkpoints_.end(), target,
+                                        [](size_t c, const Checkpoint& cp) { return c < cp.cursor; });
+    const Checkpoint& cp = *std::prev(after);
+    const bool onward = target > scenario_.cursor && cp.cursor <= scenario_.cursor;
+    std::optional<Played> from;
+    if (!onward) {
+      Result<Played> copy = Copy(cp.played);
+      if (!copy.ok()) return copy.status();
+      from = std::move(copy.value());
+    }
+    Played& p = onward ? live_ : *from;
+    for (size_t i = onward ? scenario_.cursor : cp.cursor; i < target; ++i) {
+      if (Status s = Apply(p, scenario_.actions[i], i, nullptr); !s.ok()) return s;
+    }
+    if (!onward) live_ = std::move(*from);
+  }
+  scenario_.cursor = target;
+  return true;
+}
+
+Result<bool> Session::Undo() {
+  if (!undo_.has_value()) return false;
+  const Scenario before = std::move(*undo_);
+  undo_.reset();
+  const std::vector<Action> authored = authored_;
+  if (Status s = Load(before); !s.ok()) {
+    undo_ = before;
+    return s;
+  }
+  authored_ = authored;
+  undo_.reset();
+  return true;
+}
+
+std::optional<Action> Session::NextWorldAction() const { return dlq::NextWorldAction(live_.queue, scenario_.world); }
+
+bool Session::IsRemovable(std::string_view id) const {
+  const auto it = first_run_.find(std::string(id));
+  return it == first_run_.end() || it->second > EventsAt(scenario_.cursor);
+}
+
+size_t Session::CursorForEvent(uint64_t seq) const {
+  if (seq == 0) return 0;
+  const size_t index = seq - 1;
+  // The first action whose events start after `index`.
+  return static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), index) - starts_.begin());
+}
+
+const Event* Session::LastActionEvent() const {
+  if (scenario_.cursor == 0) return nullptr;
+  const size_t start = starts_[scenario_.cursor - 1];
+  return start < EventsAt(scenario_.cursor) ? &events_[start] : nullptr;
+}
+
+std::string Session::Explanation() const {
+  if (scenario_.cursor == 0) return "";
+  if (const auto note = crash_notes_.find(scenario_.cursor - 1); note != crash_notes_.end()) return note->second;
+  if (const Event* e = LastActionEvent(); e != nullptr) return ExplainEvent(*e);
+  return "The clock is at " + std::to_string(live_.queue.now()) + " ms; nothing was due on the way.";
+}
+
+size_t Session::AuthoredThrough() const {
+  const size_t n = std::min(authored_.size(), scenario_.actions.size());
+  size_t i = 0;
+  while (i < n && authored_[i] == scenario_.actions[i]) ++i;
+  return i;
+}
+
+bool Session::advanced() const { return !link::FitsV1(scenario_); }
+
+std::optional<DroppedActions> Session::TakeDropped() {
+  std::optional<DroppedActions> out = std::move(dropped_);
+  dropped_.reset();
+  return out;
+}
+
+size_t Session::TakeDirty() {
+  const size_t from = dirty_from_;
+  dirty_from_ = SIZE_MAX;
+  return from;
+}
+
+}  // namespace dlq

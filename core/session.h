@@ -1,0 +1,160 @@
+// Session: the one model behind a playground. It owns a scenario (set-up jobs, a
+// script of actions, a cursor), the queue at the cursor, the whole script's
+// timeline, and checkpoints of the queue every kCheckpointEvery actions, so
+// moving the cursor replays at most that many actions. A page renders what the
+// session says and keeps no copy of history: every user action is one call here
+// (act, seek, load, change, undo) followed by one read of the state.
+//
+// The timeline is the script's: events_[0, EventsAt(c)) are what happened when
+// c actions are applied, and the rest is the script's future. A crash action
+// replaces the queue by the one recovered from its journal; the timeline keeps
+// what happened before the crash and goes on with the recovered queue's events
+// (its "lost" and "kept-once" first). Event seq numbers are the session's own:
+// 1, 2, 3, … along this timeline.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "event.h"
+#include "queue.h"
+#include "scenario.h"
+#include "status.h"
+
+namespace dlq {
+
+// What a change dropped from the script (see Session::TakeDropped).
+struct DroppedActions {
+  size_t count = 0;
+  std::string reason;     // the core's refusal that ended what still plays; "" when replaced by an edit
+  bool replayed = false;  // the world played the script past the cursor again under the new set-up
+};
+
+class Session {
+ public:
+  static constexpr size_t kCheckpointEvery = 64;
+  // At most this many actions are played by the world after a set-up change.
+  static constexpr size_t kWorldPlayLimit = 2000;
+
+  // A session over `scenario` (as Load without clamp). Refused: RunScenario's Status.
+  static Result<Session> Create(const Scenario& scenario);
+
+  Session(Session&&) noexcept = default;
+  Session& operator=(Session&&) noexcept = default;
+
+  // Replaces everything with `scenario`, which becomes the authored script (the
+  // one captions belong to). The actions past the cursor keep only what still
+  // plays; the rest is dropped (TakeDropped says why) and Undo brings it back.
+  // A cursor past what plays is refused with the core's error for that action,
+  // or with `clamp` moves back to what plays. Refused: nothing changes.
+  Status Load(const Scenario& scenario, bool clamp = false);
+
+  // A set-up change (policy, world, jobs) at the cursor: Load with clamp, the
+  // authored script kept. With a world, the actions past the cursor were played
+  // by the world under the old set-up, so it plays them again under the new one
+  // (at most kWorldPlayLimit); what happened up to the cursor stays.
+  Status Change(const Scenario& scenario);
+
+  // Applies `action` at the cursor. If it is the script's next action, the
+  // cursor steps along it; otherwise the redo tail is dropped (Undo brings it
+  // back) and the action is recorded. False when the queue found nothing to do
+  // (nothing ready, no such job in quarantine, no timer: FailedPrecondition or
+  // NotFound from the core); any other refusal is the Status. Either way nothing
+  // changes then.
+  Result<bool> Act(const Action& action);
+
+  // Moves the cursor to `cursor` (clamped to 0 … length); false when it is there already.
+  Result<bool> Seek(size_t cursor);
+
+  // Brings back the script from before the last change that dropped actions; false when there is none.
+  Result<bool> Undo();
+  bool can_undo() const { return undo_.has_value(); }
+
+  // What the world does next at the cursor (player.h), or nullopt.
+  std::optional<Action> NextWorldAction() const;
+
+  // True while job `id` has not been attempted (nor replayed) by the cursor.
+  bool IsRemovable(std::string_view id) const;
+
+  const Scenario& scenario() const { return scenario_; }
+  const Queue& queue() const { return live_.queue; }
+  size_t cursor() const { return scenario_.cursor; }
+  size_t length() const { return scenario_.actions.size(); }
+
+  // The whole script's timeline, and how many of its events have happened at `cursor`.
+  const std::vector<Event>& events() const { return events_; }
+  size_t EventsAt(size_t cursor) const { return cursor < starts_.size() ? starts_[cursor] : events_.size(); }
+  // The cursor right after the action that wrote event `seq` (1-based).
+  size_t CursorForEvent(uint64_t seq) const;
+
+  // The last applied action's first event, or null (cursor 0, or it wrote none).
+  const Event* LastActionEvent() const;
+  // One sentence on what the last applied action did ("" at cursor 0): its first
+  // event's explanation, a crash's recovery, or where the clock moved to.
+  std::string Explanation() const;
+
+  // How many actions from the first agree with the authored script, so far as
+  // the cursor reaches: an author's caption for position i holds while
+  // AuthoredThrough() >= i, i.e. while the history is the authored one.
+  size_t AuthoredThrough() const;  // the common prefix of the script and the authored one
+
+  // True when link format v1 cannot carry the scenario (the clock, classes,
+  // keys, a world, a crash: link.h's FitsV1).
+  bool advanced() const;
+
+  // What the last change dropped, once (then nullopt until another drops some).
+  std::optional<DroppedActions> TakeDropped();
+  // The first event index that changed since the last call (SIZE_MAX: none).
+  size_t TakeDirty();
+  // Counts loads and changes: the policy and the world change only with one.
+  uint64_t generation() const { return generation_; }
+
+ private:
+  // A queue as the script played it, with what a crash restarts it from and
+  // how many of its events the timeline already holds.
+  struct Played {
+    Queue queue;
+    JournalOrigin origin;
+    size_t seen = 0;
+  };
+  struct Checkpoint {
+    size_t cursor = 0;
+    Played played;
+  };
+
+  explicit Session(Played live) : live_(std::move(live)) {}
+
+  static Result<Played> Copy(const Played& p);
+  // Applies script action `index` to `p`; its new events are appended to `out` when given.
+  static Status Apply(Played& p, const Action& action, size_t index, std::vector<Event>* out);
+  // After `p` took an action: its events the timeline does not hold yet.
+  static void TakeEvents(Played& p, size_t decided, std::vector<Event>* out);
+
+  void Append(std::vector<Event>&& fresh);
+  void Record(const Action& action, std::vector<Event>&& fresh);
+
+  Scenario scenario_;
+  std::vector<Action> authored_;
+  Played live_;
+  std::vector<Checkpoint> checkpoints_;  // at cursors 0, K, 2K, … of the script
+  std::vector<Event> events_;
+  std::vector<size_t> starts_;  // starts_[i]: where action i's events begin
+  std::unordered_map<std::string, uint64_t> first_run_;  // id -> seq of its first attempt, lease or replay
+  std::optional<Scenario> undo_;
+  std::optional<DroppedActions> dropped_;
+  std::unordered_map<size_t, std::string> crash_notes_;  // what each crash action of the script did, by index
+  size_t dirty_from_ = 0;
+  uint64_t generation_ = 0;
+};
+
+// `scenario` with the world's run as the script past the cursor: the actions up
+// to the cursor are kept, then the world plays on from there (at most `limit`
+// more actions), and those actions become the rest of the script. The cursor
+// stays. Refused: RunScenario's Status for the kept part.
+Result<Scenario> PlayWorld(const Scenario& scenario, size_t limit = Session::kWorldPlayLimit);
+
+}  // namespace dlq
