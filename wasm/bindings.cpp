@@ -36,10 +36,11 @@
 #include "storm.h"
 #include "player.h"
 #include "text.h"
+#include "values.h"
 
 using emscripten::val;
 
-namespace {
+namespace dlq_wasm {
 
 val ErrorValue(const dlq::Status& status) {
   val error = val::object();
@@ -486,6 +487,214 @@ dlq::Status ReadRecoverOptions(const val& crash_after, bool torn, dlq::RecoverOp
 
 // Owns one queue. JS creates it empty, then initialises it from a policy, a
 // scenario, a snapshot or a recovery; until then (or if that failed) it holds nothing.
+// A non-negative number (or Infinity) from JS as an index, clamped to `limit`
+// before narrowing so no double beyond size_t is ever converted.
+size_t QueueIndex(double value, size_t limit) {
+  return static_cast<size_t>(std::min(value, static_cast<double>(limit)));
+}
+
+val JobsValue(const std::vector<dlq::JobView>& jobs, bool held_by) {
+  val out = val::array();
+  for (const dlq::JobView& j : jobs) out.call<void>("push", JobValue(j, held_by));
+  return out;
+}
+
+// ---- a queue's reads, shared by the queue and session handles ----
+
+// { raised, depth, threshold }.
+val AlarmValue(const dlq::Queue& q) {
+  const dlq::AlarmView a = q.alarm();
+  val out = val::object();
+  out.set("raised", a.raised);
+  out.set("depth", static_cast<double>(a.depth));
+  out.set("threshold", static_cast<double>(a.threshold));
+  return out;
+}
+
+// [{ key, id, overtook: [ids] }], in the order they happened; a slice like the views.
+val ReordersValue(const dlq::Queue& q, double from, double count) {
+  const size_t n = q.stats().reorders;
+  val out = val::array();
+  for (const dlq::ReorderView& r : q.Reorders(QueueIndex(from, n), QueueIndex(count, n))) {
+    val entry = val::object();
+    entry.set("key", r.key);
+    entry.set("id", r.id);
+    entry.set("overtook", StringsValue(r.overtook));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+val WorstCaseValue(const dlq::Queue& q) {
+  const dlq::WorstCase worst = q.worst_case();
+  val out = val::object();
+  out.set("attempts", worst.attempts);
+  out.set("timeMs", static_cast<double>(worst.time_ms));
+  return out;
+}
+
+// The whole policy, `journal` included (scenario objects leave it out: no link carries it).
+val PolicyValue(const dlq::Queue& q) {
+  val out = val::object();
+  SetPolicyFields(out, q.policy());
+  out.set("journal", q.policy().journal);
+  return out;
+}
+
+// [{ write, op, id, record }] since the last snapshot (or creation); id null for
+// the writes of no job (create, clock).
+val JournalValue(const dlq::Queue& q) {
+  dlq::Result<std::vector<dlq::JournalEntry>> r = q.Journal();
+  if (!r.ok()) return ErrorValue(r.status());
+  val out = val::array();
+  for (const dlq::JournalEntry& e : r.value()) {
+    val entry = val::object();
+    entry.set("write", static_cast<double>(e.write));
+    entry.set("op", e.op);
+    entry.set("id", OrNull(e.id));
+    entry.set("record", e.record);
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+// { <class name>: { retry, maxAttempts, backoff, alert } }: every class's rule in
+// force, as Policy::RuleFor resolves it (maxAttempts capped, backoff filled in).
+val RulesValue(const dlq::Queue& q) { return ClassTableValue(q.policy(), true); }
+
+// Where job `id` is now ({ place, attempts, and its place's fields }), or null
+// for an id this queue was never given. One lookup, no pass over a view.
+val LocateValue(const dlq::Queue& q, const std::string& id) {
+  const std::optional<dlq::JobLocation> at = q.Locate(id);
+  if (!at.has_value()) return val::null();
+  val out = val::object();
+  out.set("place", std::string(dlq::PlaceName(at->place)));
+  out.set("attempts", at->attempts);
+  switch (at->place) {
+    case dlq::Place::kReady: out.set("heldBy", OrNull(at->held_by)); break;
+    case dlq::Place::kDelayed: out.set("dueAt", static_cast<double>(at->until)); break;
+    case dlq::Place::kLeased:
+      out.set("token", at->token);
+      out.set("expiresAt", static_cast<double>(at->until));
+      break;
+    case dlq::Place::kQuarantined:
+      out.set("reason", std::string(dlq::ReasonName(at->reason)));
+      out.set("class", std::string(dlq::ClassName(at->failure_class)));
+      break;
+    default: break;
+  }
+  return out;
+}
+
+// Slices: from and count are non-negative numbers (count may be Infinity).
+val ReadyValue(const dlq::Queue& q, double from, double count) {
+  return JobsValue(q.Ready(QueueIndex(from, q.ready_size()), QueueIndex(count, q.ready_size())), true);
+}
+
+val CompletedValue(const dlq::Queue& q, double from, double count) {
+  return JobsValue(q.Completed(QueueIndex(from, q.completed_size()), QueueIndex(count, q.completed_size())),
+              false);
+}
+
+val QuarantinedValue(const dlq::Queue& q, double from, double count) {
+  val out = val::array();
+  const size_t n = q.quarantine_size();
+  for (const dlq::QuarantineEntry& e : q.Quarantined(QueueIndex(from, n), QueueIndex(count, n))) {
+    val entry = val::object();
+    entry.set("id", e.id);
+    entry.set("payload", e.payload);
+    entry.set("attempts", e.attempts);
+    entry.set("reason", std::string(dlq::ReasonName(e.reason)));
+    entry.set("lastError", e.last_error);
+    entry.set("step", static_cast<double>(e.step));
+    entry.set("class", std::string(dlq::ClassName(e.failure_class)));
+    entry.set("alert", e.alert);
+    entry.set("arrivedAt", static_cast<double>(e.arrived_at));
+    entry.set("firstAttemptAt", static_cast<double>(e.first_attempt_at));
+    entry.set("key", OrNull(e.key));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+val DelayedValue(const dlq::Queue& q, double from, double count) {
+  val out = val::array();
+  const size_t n = q.delayed_size();
+  for (const dlq::DelayedView& d : q.Delayed(QueueIndex(from, n), QueueIndex(count, n))) {
+    val entry = val::object();
+    entry.set("id", d.id);
+    entry.set("payload", d.payload);
+    entry.set("attempts", d.attempts);
+    entry.set("dueAt", static_cast<double>(d.due_at));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+val LeasedValue(const dlq::Queue& q, double from, double count) {
+  val out = val::array();
+  const size_t n = q.leased_size();
+  for (const dlq::LeaseView& l : q.Leased(QueueIndex(from, n), QueueIndex(count, n))) {
+    val entry = val::object();
+    entry.set("id", l.id);
+    entry.set("payload", l.payload);
+    entry.set("attempts", l.attempts);
+    entry.set("token", l.token);
+    entry.set("expiresAt", static_cast<double>(l.expires_at));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+val StatsValue(const dlq::Queue& q) {
+  const dlq::QueueStats s = q.stats();
+  val out = val::object();
+  out.set("step", static_cast<double>(s.step));
+  out.set("ready", static_cast<double>(s.ready));
+  out.set("completed", static_cast<double>(s.completed));
+  out.set("quarantined", static_cast<double>(s.quarantined));
+  out.set("events", static_cast<double>(s.events));
+  out.set("maxAttempts", static_cast<double>(q.policy().max_attempts));
+  out.set("now", static_cast<double>(s.now));
+  out.set("actions", static_cast<double>(s.actions));
+  out.set("delayed", static_cast<double>(s.delayed));
+  out.set("leased", static_cast<double>(s.leased));
+  out.set("reorders", static_cast<double>(s.reorders));
+  out.set("expired", static_cast<double>(s.expired));
+  out.set("lost", static_cast<double>(s.lost));
+  return out;
+}
+
+val TimelineValue(const dlq::Queue& q, double from, double count) {
+  const size_t n = q.event_count();
+  val out = val::array();
+  for (const dlq::Event& e : q.Timeline(QueueIndex(from, n), QueueIndex(count, n))) {
+    out.call<void>("push", EventValue(e));
+  }
+  return out;
+}
+
+// { met, clauses: [{ text, met, actual }] } for the goal text (goal.h), or the
+// parse error. Checking never changes the queue.
+val CheckGoalValue(const dlq::Queue& q, const std::string& text) {
+  dlq::Result<dlq::Goal> goal = dlq::ParseGoal(text);
+  if (!goal.ok()) return ErrorValue(goal.status());
+  const dlq::GoalCheck check = dlq::CheckGoal(goal.value(), q);
+  val clauses = val::array();
+  for (const dlq::ClauseCheck& c : check.clauses) {
+    val clause = val::object();
+    clause.set("text", c.text);
+    clause.set("met", c.met);
+    clause.set("actual", c.actual);
+    clauses.call<void>("push", clause);
+  }
+  val out = val::object();
+  out.set("met", check.met);
+  out.set("clauses", clauses);
+  return out;
+}
+
+
 class QueueHandle {
  public:
   // A policy object built by index.mjs (PolicyFromValue).
@@ -683,45 +892,19 @@ class QueueHandle {
     return r.ok() ? val(static_cast<double>(r.value())) : ErrorValue(r.status());
   }
 
+
   // { raised, depth, threshold }.
-  val alarm() const {
-    const dlq::AlarmView a = queue_->alarm();
-    val out = val::object();
-    out.set("raised", a.raised);
-    out.set("depth", static_cast<double>(a.depth));
-    out.set("threshold", static_cast<double>(a.threshold));
-    return out;
-  }
+  val alarm() const { return AlarmValue(*queue_); }
+
 
   // [{ key, id, overtook: [ids] }], in the order they happened; a slice like the views.
-  val reorders(double from, double count) const {
-    const size_t n = queue_->stats().reorders;
-    val out = val::array();
-    for (const dlq::ReorderView& r : queue_->Reorders(Index(from, n), Index(count, n))) {
-      val entry = val::object();
-      entry.set("key", r.key);
-      entry.set("id", r.id);
-      entry.set("overtook", StringsValue(r.overtook));
-      out.call<void>("push", entry);
-    }
-    return out;
-  }
+  val reorders(double from, double count) const { return ReordersValue(*queue_, from, count); }
 
-  val worstCase() const {
-    const dlq::WorstCase worst = queue_->worst_case();
-    val out = val::object();
-    out.set("attempts", worst.attempts);
-    out.set("timeMs", static_cast<double>(worst.time_ms));
-    return out;
-  }
+  val worstCase() const { return WorstCaseValue(*queue_); }
+
 
   // The whole policy, `journal` included (scenario objects leave it out: no link carries it).
-  val policy() const {
-    val out = val::object();
-    SetPolicyFields(out, queue_->policy());
-    out.set("journal", queue_->policy().journal);
-    return out;
-  }
+  val policy() const { return PolicyValue(*queue_); }
 
   // The snapshot text; it starts a new journal (Queue::Snapshot).
   val snapshot() {
@@ -735,159 +918,42 @@ class QueueHandle {
     return text.ok() ? val(text.value()) : ErrorValue(text.status());
   }
 
+
   // [{ write, op, id, record }] since the last snapshot (or creation); id null for
   // the writes of no job (create, clock).
-  val journal() const {
-    dlq::Result<std::vector<dlq::JournalEntry>> r = queue_->Journal();
-    if (!r.ok()) return ErrorValue(r.status());
-    val out = val::array();
-    for (const dlq::JournalEntry& e : r.value()) {
-      val entry = val::object();
-      entry.set("write", static_cast<double>(e.write));
-      entry.set("op", e.op);
-      entry.set("id", OrNull(e.id));
-      entry.set("record", e.record);
-      out.call<void>("push", entry);
-    }
-    return out;
-  }
+  val journal() const { return JournalValue(*queue_); }
+
 
   // { <class name>: { retry, maxAttempts, backoff, alert } }: every class's rule in
   // force, as Policy::RuleFor resolves it (maxAttempts capped, backoff filled in).
-  val rules() const { return ClassTableValue(queue_->policy(), true); }
+  val rules() const { return RulesValue(*queue_); }
+
 
   // Where job `id` is now ({ place, attempts, and its place's fields }), or null
   // for an id this queue was never given. One lookup, no pass over a view.
-  val locate(const std::string& id) const {
-    const std::optional<dlq::JobLocation> at = queue_->Locate(id);
-    if (!at.has_value()) return val::null();
-    val out = val::object();
-    out.set("place", std::string(dlq::PlaceName(at->place)));
-    out.set("attempts", at->attempts);
-    switch (at->place) {
-      case dlq::Place::kReady: out.set("heldBy", OrNull(at->held_by)); break;
-      case dlq::Place::kDelayed: out.set("dueAt", static_cast<double>(at->until)); break;
-      case dlq::Place::kLeased:
-        out.set("token", at->token);
-        out.set("expiresAt", static_cast<double>(at->until));
-        break;
-      case dlq::Place::kQuarantined:
-        out.set("reason", std::string(dlq::ReasonName(at->reason)));
-        out.set("class", std::string(dlq::ClassName(at->failure_class)));
-        break;
-      default: break;
-    }
-    return out;
-  }
+  val locate(const std::string& id) const { return LocateValue(*queue_, id); }
+
 
   // Slices: from and count are non-negative numbers (count may be Infinity).
-  val ready(double from, double count) const {
-    return Jobs(queue_->Ready(Index(from, queue_->ready_size()), Index(count, queue_->ready_size())), true);
-  }
-  val completed(double from, double count) const {
-    return Jobs(queue_->Completed(Index(from, queue_->completed_size()), Index(count, queue_->completed_size())),
-                false);
-  }
+  val ready(double from, double count) const { return ReadyValue(*queue_, from, count); }
+  val completed(double from, double count) const { return CompletedValue(*queue_, from, count); }
 
-  val quarantined(double from, double count) const {
-    val out = val::array();
-    const size_t n = queue_->quarantine_size();
-    for (const dlq::QuarantineEntry& e : queue_->Quarantined(Index(from, n), Index(count, n))) {
-      val entry = val::object();
-      entry.set("id", e.id);
-      entry.set("payload", e.payload);
-      entry.set("attempts", e.attempts);
-      entry.set("reason", std::string(dlq::ReasonName(e.reason)));
-      entry.set("lastError", e.last_error);
-      entry.set("step", static_cast<double>(e.step));
-      entry.set("class", std::string(dlq::ClassName(e.failure_class)));
-      entry.set("alert", e.alert);
-      entry.set("arrivedAt", static_cast<double>(e.arrived_at));
-      entry.set("firstAttemptAt", static_cast<double>(e.first_attempt_at));
-      entry.set("key", OrNull(e.key));
-      out.call<void>("push", entry);
-    }
-    return out;
-  }
+  val quarantined(double from, double count) const { return QuarantinedValue(*queue_, from, count); }
 
-  val delayed(double from, double count) const {
-    val out = val::array();
-    const size_t n = queue_->delayed_size();
-    for (const dlq::DelayedView& d : queue_->Delayed(Index(from, n), Index(count, n))) {
-      val entry = val::object();
-      entry.set("id", d.id);
-      entry.set("payload", d.payload);
-      entry.set("attempts", d.attempts);
-      entry.set("dueAt", static_cast<double>(d.due_at));
-      out.call<void>("push", entry);
-    }
-    return out;
-  }
+  val delayed(double from, double count) const { return DelayedValue(*queue_, from, count); }
 
-  val leased(double from, double count) const {
-    val out = val::array();
-    const size_t n = queue_->leased_size();
-    for (const dlq::LeaseView& l : queue_->Leased(Index(from, n), Index(count, n))) {
-      val entry = val::object();
-      entry.set("id", l.id);
-      entry.set("payload", l.payload);
-      entry.set("attempts", l.attempts);
-      entry.set("token", l.token);
-      entry.set("expiresAt", static_cast<double>(l.expires_at));
-      out.call<void>("push", entry);
-    }
-    return out;
-  }
+  val leased(double from, double count) const { return LeasedValue(*queue_, from, count); }
 
-  val stats() const {
-    const dlq::QueueStats s = queue_->stats();
-    val out = val::object();
-    out.set("step", static_cast<double>(s.step));
-    out.set("ready", static_cast<double>(s.ready));
-    out.set("completed", static_cast<double>(s.completed));
-    out.set("quarantined", static_cast<double>(s.quarantined));
-    out.set("events", static_cast<double>(s.events));
-    out.set("maxAttempts", static_cast<double>(queue_->policy().max_attempts));
-    out.set("now", static_cast<double>(s.now));
-    out.set("actions", static_cast<double>(s.actions));
-    out.set("delayed", static_cast<double>(s.delayed));
-    out.set("leased", static_cast<double>(s.leased));
-    out.set("reorders", static_cast<double>(s.reorders));
-    out.set("expired", static_cast<double>(s.expired));
-    out.set("lost", static_cast<double>(s.lost));
-    return out;
-  }
+  val stats() const { return StatsValue(*queue_); }
 
-  val timeline(double from, double count) const {
-    const size_t n = queue_->event_count();
-    val out = val::array();
-    for (const dlq::Event& e : queue_->Timeline(Index(from, n), Index(count, n))) {
-      out.call<void>("push", EventValue(e));
-    }
-    return out;
-  }
+  val timeline(double from, double count) const { return TimelineValue(*queue_, from, count); }
 
   std::string timelineText() const { return queue_->TimelineText(); }
 
+
   // { met, clauses: [{ text, met, actual }] } for the goal text (goal.h), or the
   // parse error. Checking never changes the queue.
-  val checkGoal(const std::string& text) const {
-    dlq::Result<dlq::Goal> goal = dlq::ParseGoal(text);
-    if (!goal.ok()) return ErrorValue(goal.status());
-    const dlq::GoalCheck check = dlq::CheckGoal(goal.value(), *queue_);
-    val clauses = val::array();
-    for (const dlq::ClauseCheck& c : check.clauses) {
-      val clause = val::object();
-      clause.set("text", c.text);
-      clause.set("met", c.met);
-      clause.set("actual", c.actual);
-      clauses.call<void>("push", clause);
-    }
-    val out = val::object();
-    out.set("met", check.met);
-    out.set("clauses", clauses);
-    return out;
-  }
+  val checkGoal(const std::string& text) const { return CheckGoalValue(*queue_, text); }
 
  private:
   val Recover(bool from_snapshot, const std::string& snapshot, const std::vector<std::string_view>& journal,
@@ -960,6 +1026,11 @@ val ActionValue(const dlq::Action& a) {
                  [&](const dlq::action::Redrive& r) {
                    out.set("type", std::string("redrive"));
                    out.set("max", static_cast<double>(r.max));
+                 },
+                 [&](const dlq::action::Crash& c) {
+                   out.set("type", std::string("crash"));
+                   out.set("after", static_cast<double>(c.after));
+                   out.set("torn", c.torn);
                  },
              },
              a);
@@ -1163,6 +1234,18 @@ dlq::Result<dlq::Action> ActionFromValue(const val& a, const std::string& name) 
       return dlq::Status::Error(st.code(), name + "." + st.message());
     }
     return dlq::Action(dlq::action::Redrive{static_cast<int64_t>(max)});
+  }
+  if (type == "crash") {
+    double after = 0;
+    if (dlq::Status st = ReadNumber(a["after"], name + ".after", &after); !st.ok()) return st;
+    if (dlq::Status st = dlq::kCrashAfterField.Check(after); !st.ok()) {
+      return dlq::Status::Error(st.code(), name + "." + st.message());
+    }
+    bool torn = false;
+    if (val t = a["torn"]; !t.isUndefined()) {
+      if (dlq::Status st = ReadBoolean(t, name + ".torn", &torn); !st.ok()) return st;
+    }
+    return dlq::Action(dlq::action::Crash{static_cast<int64_t>(after), torn});
   }
   return dlq::Status::InvalidArgument(name + ".type " + dlq::QuoteShort(type) + " is not an action type");
 }
@@ -1462,6 +1545,7 @@ val StormTypeMessage(const std::string& name, const std::string& described) {
 std::vector<const dlq::IntegerField*> AllIntegerFields() {
   std::vector<const dlq::IntegerField*> all(std::begin(dlq::kIntegerFields), std::end(dlq::kIntegerFields));
   all.insert(all.end(), std::begin(dlq::kWorldIntegerFields), std::end(dlq::kWorldIntegerFields));
+  all.push_back(&dlq::kCrashAfterField);
   return all;
 }
 
@@ -1540,7 +1624,9 @@ double HeapInUse() { return static_cast<double>(mallinfo().uordblks); }
 // Size of the wasm linear memory (it only ever grows).
 double MemoryBytes() { return static_cast<double>(emscripten_get_heap_size()); }
 
-}  // namespace
+}  // namespace dlq_wasm
+
+using namespace dlq_wasm;
 
 EMSCRIPTEN_BINDINGS(dlq_core) {
   // Half of the memory the module may grow to; the rest is headroom for boundary

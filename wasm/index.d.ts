@@ -601,7 +601,9 @@ export type ScenarioAction =
   /** releaseKey(key); refused when the run would release no holder. */
   | { type: 'releaseKey'; key: string }
   /** redrive({ max }); refused when the quarantine is empty. */
-  | { type: 'redrive'; max: number };
+  | { type: 'redrive'; max: number }
+  /** The process dies after write `after` of the queue's journal (`torn`: the next is half on disk) and restarts from the disk. */
+  | { type: 'crash'; after: number; torn?: boolean };
 
 /**
  * The policy (as a link carries it, `classes` included) with the jobs and the script. The journal
@@ -628,7 +630,8 @@ export interface ParsedScenario extends ScenarioPolicy {
   actions: ({ type: 'process'; outcome: Outcome; error: string } | { type: 'replay'; id: string } |
     { type: 'enqueue'; id: string; payload: string; key?: string } | { type: 'lease' } |
     { type: 'settle'; token: string; outcome: Outcome; error: string } | { type: 'advance'; ms: number } |
-    { type: 'advanceToNext' } | { type: 'releaseKey'; key: string } | { type: 'redrive'; max: number })[];
+    { type: 'advanceToNext' } | { type: 'releaseKey'; key: string } | { type: 'redrive'; max: number } |
+    { type: 'crash'; after: number; torn: boolean })[];
   cursor: number;
   /** Present only when the link carries a world. */
   world?: World;

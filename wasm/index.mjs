@@ -20,7 +20,7 @@ import createDlqCore from './gen/dlq_core.mjs';
 
 // The scripted action types copyAction() reads, for its message.
 const ACTION_TYPES =
-  "'process', 'replay', 'enqueue', 'lease', 'settle', 'advance', 'advanceToNext', 'releaseKey' or 'redrive'";
+  "'process', 'replay', 'enqueue', 'lease', 'settle', 'advance', 'advanceToNext', 'releaseKey', 'redrive' or 'crash'";
 const BACKOFF_EXAMPLE = "{ kind: 'exponential', baseMs: 100, capMs: 10000, jitter: 'full' }";
 const CLASSES_EXAMPLE = '{ precondition: { maxAttempts: 3 } }';
 const CLASS_RULE_EXAMPLE = "{ retry: 'bounded', maxAttempts: 2, backoff: { kind: 'fixed', baseMs: 1000 }, alert: false }";
@@ -118,6 +118,7 @@ function readInput(name, read) {
 
 let core = null;       // the Emscripten module, once loaded
 let aborted = null;    // the error that stopped the core, once it has
+let crossings = 0;     // calls into the module so far (lab.crossings: for tests and benchmarks)
 
 function abortedError() {
   const detail = (aborted instanceof Error ? aborted.message : describe(aborted))
@@ -129,6 +130,7 @@ function abortedError() {
 /** Calls into the core. Any exception from it means its memory cannot be trusted any more. */
 function call(fn) {
   if (aborted !== null) throw abortedError();
+  crossings += 1;
   try {
     return fn();
   } catch (error) {
@@ -544,6 +546,13 @@ function copyAction(action, name) {
       checkInteger(`${name}.`, 'max', max, true);
       return { action: { type, max }, bytes: 0 };
     }
+    case 'crash': {
+      const after = action.after;
+      const torn = action.torn ?? false;
+      checkInteger(`${name}.`, 'after', after, true);
+      checkBoolean(`${name}.torn`, torn);
+      return { action: { type, after, torn }, bytes: 0 };
+    }
     case 'lease':
     case 'advanceToNext':
       return { action: { type }, bytes: 0 };
@@ -766,6 +775,41 @@ class Lab {
   /** True once the core has stopped after a fatal error; every later call then throws code 'aborted'. */
   get aborted() {
     return aborted !== null;
+  }
+
+  /** How many calls this page has made into the core's module: what one user action costs, in tests and benchmarks. */
+  get crossings() {
+    return crossings;
+  }
+
+  /**
+   * The one model behind a playground (core/session.h): a scenario (link text or
+   * object) with its script, cursor, the queue at the cursor, the whole script's
+   * timeline and checkpoints. Every action returns the view a page draws, in
+   * one call into the core. A refused scenario throws the core's error.
+   */
+  createSession(scenario) {
+    const input = readScenario(scenario);
+    const handle = call(() => new core.SessionHandle());
+    try {
+      unwrap(call(() => handle.init(input.text ?? input.object)));
+    } catch (error) {
+      if (aborted === null) handle.delete();
+      throw error;
+    }
+    const session = new Session(handle, () => this.#registry.unregister(session));
+    this.#registry.register(session, handle, session);
+    return session;
+  }
+
+  /**
+   * `scenario` with the world's run as its script past the cursor: the actions
+   * up to the cursor kept, then the world (core/world.h) plays on (at most 2,000
+   * more actions). The cursor stays. Returns a scenario object.
+   */
+  playWorld(scenario) {
+    const object = readScenarioObject(scenario);
+    return unwrap(call(() => core.playWorld(object)));
   }
 
   /**
@@ -1363,6 +1407,150 @@ class Queue {
    */
   dispose() {
     this.#life.dispose();
+  }
+}
+
+/**
+ * A session: what lab.createSession() returns. Each action (act, step, seek,
+ * load, change, undo, actWorld) is one call into the core and returns the
+ * view to draw; view() reads it again without acting. A view's `timeline` is
+ * the whole script's events as the core sent them (this object keeps what it
+ * was sent and replaces it from where the core says it changed), the first
+ * `eventsAtCursor` of which have happened.
+ */
+class Session {
+  #life;
+  #timeline = [];
+  #generation = -1;
+  #policy = null;
+  #world = null;
+
+  constructor(handle, forget) {
+    this.#life = new Lifetime(handle, forget, ['session', 'lab.createSession()']);
+  }
+
+  get disposed() {
+    return this.#life.disposed;
+  }
+
+  #ask(link = false) {
+    return { from: this.#timeline.length, generation: this.#generation, link };
+  }
+
+  /** The core's answer with the timeline, the policy and the world the page already has put back in. */
+  #take(view) {
+    this.#timeline.length = view.eventsFrom;
+    for (const event of view.events) this.#timeline.push(event);
+    if (view.policy !== undefined) {
+      this.#generation = view.generation;
+      this.#policy = view.policy;
+      this.#world = view.world;
+    }
+    view.timeline = this.#timeline;
+    view.policy = this.#policy;
+    view.world = this.#world;
+    return view;
+  }
+
+  #acted(result) {
+    const out = unwrap(result);
+    out.view = this.#take(out.view);
+    return out;
+  }
+
+  /** The view at the cursor; with `link`, the share link too ({ text } or { error, message }). */
+  view({ link = false } = {}) {
+    const handle = this.#life.live();
+    return this.#take(unwrap(call(() => handle.view(this.#ask(link === true)))));
+  }
+
+  /**
+   * Applies a script action at the cursor: { accepted, view }. The script's next
+   * action, if it is this one, is stepped along; otherwise the redo tail is
+   * dropped (undo() brings it back). accepted false: the queue found nothing to do.
+   */
+  act(action) {
+    const handle = this.#life.live();
+    const copy = readInput('action', () => copyAction(action, 'action').action);
+    return this.#acted(call(() => handle.act(copy, this.#ask())));
+  }
+
+  /** act({ type: 'process', outcome, error }). */
+  step(outcome, error = '') {
+    return this.act({ type: 'process', outcome, error });
+  }
+
+  /** The world's next action, applied: { accepted, action, view } (accepted false: nothing will happen again). */
+  actWorld() {
+    const handle = this.#life.live();
+    return this.#acted(call(() => handle.actWorld(this.#ask())));
+  }
+
+  /** Moves the cursor (clamped to 0 … length): { moved, view }. */
+  seek(cursor) {
+    const handle = this.#life.live();
+    checkCount('cursor', cursor);
+    const { accepted, view } = this.#acted(call(() => handle.seek(cursor, this.#ask())));
+    return { moved: accepted, view };
+  }
+
+  /** Brings back the script from before the last change that dropped actions: { undone, view }. */
+  undo() {
+    const handle = this.#life.live();
+    const { accepted, view } = this.#acted(call(() => handle.undo(this.#ask())));
+    return { undone: accepted, view };
+  }
+
+  /**
+   * Replaces everything with `scenario` (link text or object), the new authored
+   * script; with `clamp` a cursor past what plays moves back instead of being
+   * refused. Returns the view; a refusal throws and nothing changes.
+   */
+  load(scenario, { clamp = false } = {}) {
+    const handle = this.#life.live();
+    const input = readScenario(scenario);
+    return this.#take(unwrap(call(() => handle.load(input.text ?? input.object, clamp === true, this.#ask()))));
+  }
+
+  /** A set-up change (policy, world, jobs) as a whole scenario object: the view. */
+  change(scenario) {
+    const handle = this.#life.live();
+    const object = readScenarioObject(scenario);
+    return this.#take(unwrap(call(() => handle.change(object, this.#ask()))));
+  }
+
+  /** The scenario (a copy): set-up, script, cursor, world. */
+  scenario() {
+    const handle = this.#life.live();
+    return call(() => handle.scenario());
+  }
+
+  /** The world's next action at the cursor (an action object), or null. Changes nothing. */
+  nextWorldAction() {
+    const handle = this.#life.live();
+    return call(() => handle.nextWorldAction()).action;
+  }
+
+  /** Where a click on timeline event `seq` moves the cursor. */
+  cursorForEvent(seq) {
+    const handle = this.#life.live();
+    checkCount('seq', seq);
+    return call(() => handle.cursorForEvent(seq));
+  }
+
+  /** The queue at the cursor: its whole policy, its rules in force, its journal, a job's place, a goal's check, its snapshot. */
+  policy() { const h = this.#life.live(); return call(() => h.policy()); }
+  rules() { const h = this.#life.live(); return call(() => h.rules()); }
+  journal() { const h = this.#life.live(); return unwrap(call(() => h.journal())); }
+  locate(id) { const h = this.#life.live(); const idIn = wireText('id', id, limits.idBytes); return call(() => h.locate(idIn)); }
+  checkGoal(goal) { const h = this.#life.live(); checkGoalText(goal); return unwrap(call(() => h.checkGoal(goal))); }
+  snapshotText() { const h = this.#life.live(); return unwrap(call(() => h.snapshotText())); }
+  /** The timeline up to the cursor, one line an event. */
+  timelineText() { const h = this.#life.live(); return call(() => h.timelineText()); }
+
+  dispose() {
+    this.#life.dispose();
+    this.#timeline = [];
   }
 }
 

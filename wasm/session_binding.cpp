@@ -1,0 +1,284 @@
+// Embind binding of the session (core/session.h): one handle per playground.
+// Every user action is one call that acts and returns the view the page draws,
+// so a step crosses into wasm once. Conversion only; the rules are the core's.
+#include <emscripten/bind.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "dlq.h"
+#include "values.h"
+
+namespace dlq_wasm {
+namespace {
+
+// What the page asks of a view: how many timeline events it holds, how much of
+// each place it draws, the generation whose policy it has, and whether it wants
+// the link. A missing or bad number falls back to the default: these shape the
+// answer only, they change nothing.
+struct ViewAsk {
+  size_t from = 0;
+  size_t list_cap = 100;
+  size_t ready_head = 24, ready_tail = 8;
+  double generation = -1;
+  bool link = false;
+};
+
+size_t Count(const val& v, size_t fallback) {
+  if (!v.isNumber()) return fallback;
+  const double d = v.as<double>();
+  return d >= 0 ? QueueIndex(d, SIZE_MAX >> 12) : fallback;
+}
+
+ViewAsk ReadAsk(const val& in) {
+  ViewAsk ask;
+  if (in.isNull() || in.isUndefined() || in.typeOf().as<std::string>() != "object") return ask;
+  ask.from = Count(in["from"], 0);
+  ask.list_cap = Count(in["listCap"], ask.list_cap);
+  ask.ready_head = Count(in["readyHead"], ask.ready_head);
+  ask.ready_tail = Count(in["readyTail"], ask.ready_tail);
+  if (val g = in["generation"]; g.isNumber()) ask.generation = g.as<double>();
+  if (val l = in["link"]; l.isTrue()) ask.link = true;
+  return ask;
+}
+
+// Link text (the core parses it) or a scenario object built by index.mjs.
+dlq::Result<dlq::Scenario> ScenarioIn(const val& in) {
+  if (in.isString()) return dlq::ParseScenario(in.as<std::string>());
+  return ScenarioFromValue(in);
+}
+
+class SessionHandle {
+ public:
+  // Link text or a scenario object; the core checks it.
+  val init(val scenario) {
+    dlq::Result<dlq::Scenario> s = ScenarioIn(scenario);
+    if (!s.ok()) return ErrorValue(s.status());
+    dlq::Result<dlq::Session> made = dlq::Session::Create(s.value());
+    if (!made.ok()) return ErrorValue(made.status());
+    session_.emplace(std::move(made.value()));
+    return val::undefined();
+  }
+
+  // load(scenario, clamp): a new authored scenario; the view, or the refusal.
+  val load(val scenario, bool clamp, val ask) {
+    dlq::Result<dlq::Scenario> s = ScenarioIn(scenario);
+    if (!s.ok()) return ErrorValue(s.status());
+    if (dlq::Status st = session_->Load(s.value(), clamp); !st.ok()) return ErrorValue(st);
+    return View(ask);
+  }
+
+  // A set-up change (policy, world, jobs) of the scenario at the cursor.
+  val change(val scenario, val ask) {
+    dlq::Result<dlq::Scenario> s = ScenarioFromValue(scenario);
+    if (!s.ok()) return ErrorValue(s.status());
+    if (dlq::Status st = session_->Change(s.value()); !st.ok()) return ErrorValue(st);
+    return View(ask);
+  }
+
+  // { accepted, view }: accepted false when the queue found nothing to do.
+  val act(val action, val ask) {
+    dlq::Result<dlq::Action> a = ActionFromValue(action, "action");
+    if (!a.ok()) return ErrorValue(a.status());
+    return Accepted(session_->Act(a.value()), ask);
+  }
+
+  // The world's next action at the cursor, applied: { accepted, action, view };
+  // accepted false (action null) when nothing will happen again.
+  val actWorld(val ask) {
+    const std::optional<dlq::Action> next = session_->NextWorldAction();
+    if (!next.has_value()) {
+      val out = Accepted(false, ask);
+      out.set("action", val::null());
+      return out;
+    }
+    val out = Accepted(session_->Act(*next), ask);
+    if (!out["error"].isUndefined()) return out;
+    out.set("action", ActionValue(*next));
+    return out;
+  }
+
+  // { accepted, view }: accepted false when the cursor was there already.
+  val seek(double cursor, val ask) {
+    if (!(cursor >= 0)) cursor = 0;
+    return Accepted(session_->Seek(QueueIndex(cursor, session_->length())), ask);
+  }
+
+  val undo(val ask) { return Accepted(session_->Undo(), ask); }
+
+  val view(val ask) { return View(ask); }
+
+  // The world's next action at the cursor, as an action object, or null. Changes nothing.
+  val nextWorldAction() const {
+    const std::optional<dlq::Action> next = session_->NextWorldAction();
+    val out = val::object();  // wrapped: an action's own "error" field must not read as a refusal
+    out.set("action", next ? ActionValue(*next) : val::null());
+    return out;
+  }
+
+  val scenario() const { return ScenarioValue(session_->scenario()); }
+  val policy() const { return PolicyValue(session_->queue()); }
+  val rules() const { return RulesValue(session_->queue()); }
+  val journal() const { return JournalValue(session_->queue()); }
+  val locate(const std::string& id) const { return LocateValue(session_->queue(), id); }
+  val checkGoal(const std::string& text) const { return CheckGoalValue(session_->queue(), text); }
+  val snapshotText() const {
+    dlq::Result<std::string> text = session_->queue().SnapshotText();
+    return text.ok() ? val(text.value()) : ErrorValue(text.status());
+  }
+  // The session's timeline as text, one RenderEvent line per event up to the cursor.
+  std::string timelineText() const {
+    std::string out;
+    const size_t n = session_->EventsAt(session_->cursor());
+    for (size_t i = 0; i < n; ++i) out.append(dlq::RenderEvent(session_->events()[i])).append("\n");
+    return out;
+  }
+  // Where a click on timeline event `seq` moves the cursor.
+  double cursorForEvent(double seq) const {
+    return static_cast<double>(session_->CursorForEvent(QueueIndex(seq >= 0 ? seq : 0, SIZE_MAX >> 12)));
+  }
+
+ private:
+  val Accepted(const dlq::Result<bool>& r, const val& ask) {
+    if (!r.ok()) return ErrorValue(r.status());
+    return Accepted(r.value(), ask);
+  }
+  val Accepted(bool accepted, const val& ask) {
+    val out = val::object();
+    out.set("accepted", accepted);
+    out.set("view", View(ask));
+    return out;
+  }
+
+  val Link() const {
+    val out = val::object();
+    const std::string text = dlq::FormatScenario(session_->scenario());
+    dlq::Result<dlq::Scenario> back = dlq::ParseScenario(text);  // the size limit and the strings, as a reader sees them
+    if (back.ok()) {
+      out.set("text", text);
+    } else {
+      out.set("error", std::string(dlq::CodeName(back.status().code())));
+      out.set("message", back.status().message());
+    }
+    return out;
+  }
+
+  // Everything a render needs, in one answer.
+  val View(const val& in) {
+    const ViewAsk ask = ReadAsk(in);
+    const dlq::Session& s = *session_;
+    const dlq::Queue& q = s.queue();
+    const dlq::QueueStats stats = q.stats();
+    val out = val::object();
+    out.set("cursor", static_cast<double>(s.cursor()));
+    out.set("length", static_cast<double>(s.length()));
+    out.set("generation", static_cast<double>(s.generation()));
+    out.set("advanced", s.advanced());
+    out.set("authoredThrough", static_cast<double>(s.AuthoredThrough()));
+    out.set("canUndo", s.can_undo());
+    out.set("stats", StatsValue(q));
+
+    // The timeline: what changed since the page's copy, and the rest.
+    const std::vector<dlq::Event>& events = s.events();
+    const size_t from = std::min({ask.from, session_->TakeDirty(), events.size()});
+    val fresh = val::array();
+    for (size_t i = from; i < events.size(); ++i) fresh.call<void>("push", EventValue(events[i]));
+    out.set("eventsFrom", static_cast<double>(from));
+    out.set("events", fresh);
+    out.set("eventCount", static_cast<double>(events.size()));
+    out.set("eventsAtCursor", static_cast<double>(s.EventsAt(s.cursor())));
+
+    val last = val::object();
+    const dlq::Event* event = s.LastActionEvent();
+    last.set("event", event != nullptr ? EventValue(*event) : val::null());
+    last.set("action", s.cursor() > 0 ? ActionValue(s.scenario().actions[s.cursor() - 1]) : val::null());
+    last.set("explanation", s.Explanation());
+    out.set("last", last);
+
+    const std::optional<dlq::DroppedActions> dropped = session_->TakeDropped();
+    if (dropped.has_value()) {
+      val d = val::object();
+      d.set("count", static_cast<double>(dropped->count));
+      d.set("reason", OrNull(dropped->reason));
+      d.set("replayed", dropped->replayed);
+      out.set("dropped", d);
+    } else {
+      out.set("dropped", val::null());
+    }
+
+    // The places, as the page draws them: Ready's head and tail around one gap.
+    const size_t ready = stats.ready;
+    val shown = val::array();
+    const auto push_ready = [&](size_t at, size_t count) {
+      for (const dlq::JobView& j : q.Ready(at, count)) {
+        val job = JobValue(j, true);
+        job.set("removable", s.IsRemovable(j.id));
+        shown.call<void>("push", job);
+      }
+    };
+    if (ready <= ask.list_cap || ready <= ask.ready_head + ask.ready_tail) {
+      push_ready(0, ready);
+    } else {
+      push_ready(0, ask.ready_head);
+      val gap = val::object();
+      gap.set("id", std::string());
+      gap.set("gap", static_cast<double>(ready - ask.ready_head - ask.ready_tail));
+      shown.call<void>("push", gap);
+      push_ready(ready - ask.ready_tail, ask.ready_tail);
+    }
+    out.set("ready", shown);
+    const double cap = static_cast<double>(ask.list_cap);
+    out.set("leased", LeasedValue(q, 0, cap));
+    out.set("delayed", DelayedValue(q, 0, cap));
+    out.set("completed", CompletedValue(q, 0, cap));
+    out.set("quarantined", QuarantinedValue(q, 0, cap));
+    out.set("reorders", ReordersValue(q, 0, cap));
+    out.set("alarm", AlarmValue(q));
+    out.set("worstCase", WorstCaseValue(q));
+    if (ask.generation != static_cast<double>(s.generation())) {
+      out.set("policy", PolicyValue(q));
+      out.set("world", s.scenario().world == dlq::World{} ? val::null() : WorldValue(s.scenario().world));
+    }
+    if (ask.link) out.set("link", Link());
+    return out;
+  }
+
+  std::optional<dlq::Session> session_;
+};
+
+// The scenario with the world's run as its script past the cursor (core/session.h: PlayWorld).
+val PlayWorldValue(val in) {
+  dlq::Result<dlq::Scenario> s = ScenarioFromValue(in);
+  if (!s.ok()) return ErrorValue(s.status());
+  dlq::Result<dlq::Scenario> played = dlq::PlayWorld(s.value());
+  return played.ok() ? ScenarioValue(played.value()) : ErrorValue(played.status());
+}
+
+}  // namespace
+}  // namespace dlq_wasm
+
+EMSCRIPTEN_BINDINGS(dlq_session) {
+  emscripten::function("playWorld", &dlq_wasm::PlayWorldValue);
+  using dlq_wasm::SessionHandle;
+  emscripten::class_<SessionHandle>("SessionHandle")
+      .constructor<>()
+      .function("init", &SessionHandle::init)
+      .function("load", &SessionHandle::load)
+      .function("change", &SessionHandle::change)
+      .function("act", &SessionHandle::act)
+      .function("actWorld", &SessionHandle::actWorld)
+      .function("seek", &SessionHandle::seek)
+      .function("undo", &SessionHandle::undo)
+      .function("view", &SessionHandle::view)
+      .function("nextWorldAction", &SessionHandle::nextWorldAction)
+      .function("scenario", &SessionHandle::scenario)
+      .function("policy", &SessionHandle::policy)
+      .function("rules", &SessionHandle::rules)
+      .function("journal", &SessionHandle::journal)
+      .function("locate", &SessionHandle::locate)
+      .function("checkGoal", &SessionHandle::checkGoal)
+      .function("snapshotText", &SessionHandle::snapshotText)
+      .function("timelineText", &SessionHandle::timelineText)
+      .function("cursorForEvent", &SessionHandle::cursorForEvent);
+}

@@ -1,0 +1,49 @@
+// Conversions between the core's types and the plain JS values index.mjs builds
+// and reads, shared by the handles' binding files (bindings.cpp defines them).
+// The boundary rules at the top of bindings.cpp hold for every one of them.
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <string>
+#include <vector>
+
+#include "dlq.h"
+
+namespace dlq_wasm {
+
+using emscripten::val;
+
+// { error: <code name>, message }: what index.mjs throws as a typed Error.
+val ErrorValue(const dlq::Status& status);
+// A string the core leaves empty for "none", as JS spells none: null.
+val OrNull(const std::string& text);
+val StringsValue(const std::vector<std::string>& strings);
+val JobValue(const dlq::JobView& job, bool held_by);
+val EventValue(const dlq::Event& event);
+val ActionValue(const dlq::Action& action);
+val WorldValue(const dlq::World& world);
+val ScenarioValue(const dlq::Scenario& scenario);
+dlq::Result<dlq::Scenario> ScenarioFromValue(val in);
+dlq::Result<dlq::Action> ActionFromValue(const val& action, const std::string& name);
+
+// A non-negative number (or Infinity) as an index, clamped to `limit`.
+size_t QueueIndex(double value, size_t limit);
+
+// A queue's reads, as the queue handle returns them.
+val StatsValue(const dlq::Queue& q);
+val AlarmValue(const dlq::Queue& q);
+val ReordersValue(const dlq::Queue& q, double from, double count);
+val WorstCaseValue(const dlq::Queue& q);
+val PolicyValue(const dlq::Queue& q);
+val RulesValue(const dlq::Queue& q);
+val JournalValue(const dlq::Queue& q);
+val LocateValue(const dlq::Queue& q, const std::string& id);
+val ReadyValue(const dlq::Queue& q, double from, double count);
+val CompletedValue(const dlq::Queue& q, double from, double count);
+val QuarantinedValue(const dlq::Queue& q, double from, double count);
+val DelayedValue(const dlq::Queue& q, double from, double count);
+val LeasedValue(const dlq::Queue& q, double from, double count);
+val CheckGoalValue(const dlq::Queue& q, const std::string& text);
+
+}  // namespace dlq_wasm
