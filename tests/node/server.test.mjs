@@ -1,19 +1,27 @@
 // scripts/serve.mjs, the static server of `npm start`, the browser suites and the
 // page benchmark, sent what a hostile visitor would send. After every request the
-// same server must still answer a plain GET: no request can stop it.
+// same server must still answer a plain GET: no request can stop it. The server
+// runs in a child process (children/serve-folder.mjs), as under `npm start`, so a
+// request that throws in it ends that process, and the next request is refused.
 import { test, before, after } from 'node:test';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serve, CONTENT_SECURITY_POLICY, FRAME_ANCESTORS } from '../../scripts/serve.mjs';
+import { CONTENT_SECURITY_POLICY, FRAME_ANCESTORS } from '../../scripts/serve.mjs';
+
+const CHILD = fileURLToPath(new URL('./children/serve-folder.mjs', import.meta.url));
 
 const PAGE = '<!doctype html><title>t</title><p>0123456789</p>\n';
 const WASM = Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
 let base; // a temporary folder holding the served folder `site/` and a secret outside it
-let server;
+let child; // the process serving it
+let exited = null; // how the child ended, if it did
 let port;
 
 before(async () => {
@@ -34,12 +42,24 @@ before(async () => {
   symlinkSync(path.join(base, 'secret.txt'), path.join(site, 'link.txt'));
   symlinkSync(path.join(base, 'elsewhere'), path.join(site, 'out'));
   symlinkSync(path.join(site, 'page.html'), path.join(site, 'inside.html')); // stays inside: served
-  server = await serve({ dir: site });
-  port = server.address().port;
+  child = spawn(process.execPath, [CHILD, site], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.on('exit', (code, signal) => { exited = { code, signal, stderr }; });
+  let out = '';
+  for await (const chunk of child.stdout) {
+    out += chunk;
+    if (out.includes('\n')) break;
+  }
+  port = Number(out.trim());
+  assert.ok(Number.isInteger(port) && port > 0, `the server printed its port (got ${JSON.stringify(out)}, ${stderr})`);
 });
 
 after(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  if (exited === null) {
+    child.kill();
+    await once(child, 'exit');
+  }
   rmSync(base, { recursive: true, force: true });
 });
 
@@ -59,6 +79,7 @@ function request(pathname, { method = 'GET', headers = {} } = {}) {
 
 /** The server still answers: a plain GET of the page, whole, with its type. */
 async function stillServes() {
+  assert.equal(exited, null, `the server process is still running (it ended: ${JSON.stringify(exited)})`);
   const res = await request('/page.html');
   assert.equal(res.status, 200, 'the server still serves after that request');
   assert.equal(res.body.toString(), PAGE);
