@@ -88,8 +88,9 @@ test('the 5 s outage preset: every job completed or quarantined, and no jitter p
 test('Cancel stops a 1,000,000-job run: the page says so, nothing more arrives, Run works again', async () => {
   const opened = await storm(`${h.base}storm.html#${MILLION}`);
   const { page } = opened;
-  assert.equal(await page.locator('#results').getAttribute('data-state'), 'idle', 'a link over 100,000 jobs waits for Run');
-  assert.match(await page.locator('#storm-status').textContent(), /1,000,000 jobs: press Run/);
+  assert.equal(await page.locator('#results').getAttribute('data-state'), 'idle', 'a link of up to 40 million attempts waits for Run');
+  assert.match(await page.locator('#storm-status').textContent(),
+    /^This link is a storm of 1,000,000 jobs in 4 runs: up to 40,000,000 attempts within 15\.1 s of simulated time, more than a link starts by itself \(10,000,000 attempts\)\. Press Run to start it\.$/);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.waitForFunction(() => document.getElementById('storm-progress').value > 0, null, { timeout: 60_000 });
   await page.getByRole('button', { name: 'Cancel' }).click();
@@ -109,6 +110,89 @@ test('Cancel stops a 1,000,000-job run: the page says so, nothing more arrives, 
   for (const key of summary.keys) assert.equal(summary.completed[key] + summary.quarantined[key], 1000);
   assertClean(opened);
   await opened.context.close();
+});
+
+// The guard: a link starts by itself only when its whole cost is bounded (stormCost in
+// web/src/storm-presets.mjs). This link from issue 20 asks for 10^11 attempts (about an
+// hour of one core); before the guard counted attempts it started on open, and its
+// progress (finished jobs: none until the very end) stayed at 0%.
+const HOURS = 's1;n=100000;a=b;o=0:86400000;c=-;w=100000;t=1;l=30000;m=1000000;b=n;r=1;j=n';
+
+test('a link that would run for hours waits for Run and says what it costs; once run, progress counts attempts', async () => {
+  const opened = await storm(`${h.base}storm.html#${HOURS}`);
+  const { page } = opened;
+  // loadFromHash decides before the page marks itself ready: a started run would show 'running' here.
+  assert.equal(await page.locator('#results').getAttribute('data-state'), 'idle', 'nothing started');
+  assert.equal(await page.locator('#storm-status').textContent(),
+    'This link is a storm of 100,000 jobs in one run: up to 100,000,000,000 attempts within 24 h 0 min of simulated time, '
+    + 'more than a link starts by itself (10,000,000 attempts). Press Run to start it.');
+  assert.equal(await page.locator('#storm-progress').evaluate((p) => p.value), 0);
+  assert.equal(await page.locator('.storm-run').count(), 0);
+  assert.equal(await page.getByLabel('Max attempts', { exact: true }).inputValue(), '1000000', 'the form holds the link');
+  assert.equal(await page.locator('#storm-link').textContent(), `storm.html#${HOURS}`, 'the link is shown');
+  await page.screenshot({ path: screenshotPath('storm-guard'), fullPage: false });
+
+  // Run: no job finishes before the end (every one is quarantined after its millionth attempt),
+  // so only a count of attempts can move the bar. It moves, and the count under it grows.
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  assert.equal(await page.locator('#results').getAttribute('data-state'), 'running');
+  await page.waitForFunction(() => document.getElementById('storm-progress').value > 0, null, { timeout: 60_000 });
+  const count = async () => {
+    const text = await page.locator('#storm-count').textContent();
+    const m = /^No jitter: ([0-9,]+) attempts of at most 100,000,000,000$/.exec(text);
+    assert.ok(m, text);
+    return Number(m[1].replaceAll(',', ''));
+  };
+  const first = await count();
+  assert.ok(first > 0);
+  await page.waitForFunction((before) => {
+    const m = /([0-9,]+) attempts/.exec(document.getElementById('storm-count').textContent);
+    return m && Number(m[1].replaceAll(',', '')) > before;
+  }, first, { timeout: 60_000 });
+  const value = await page.locator('#storm-progress').evaluate((p) => p.value);
+  assert.ok(value > 0 && value < 0.5, `progress ${value}`);
+  assert.match(await page.locator('#storm-progress').getAttribute('aria-valuetext'), /^0%, No jitter: [0-9,]+ attempts of at most 100,000,000,000$/);
+  await page.screenshot({ path: screenshotPath('storm-guard-running'), fullPage: false });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  assert.equal(await page.locator('#results').getAttribute('data-state'), 'cancelled');
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('a link within the bound still starts by itself, 1,000,000 jobs included when its cost is small', async () => {
+  // One strategy, 1,000 workers: at most 2,502,000 attempts (the time horizon bounds them).
+  const link = 's1;n=1000000;a=b;o=0:5000;c=-;w=1000;t=10;l=30000;m=10;b=e:100:10000;r=1;j=f';
+  const opened = await storm(`${h.base}storm.html#${link}`);
+  const { page } = opened;
+  assert.equal(await page.locator('#results').getAttribute('data-state'), 'running', 'started on open');
+  assert.equal(await settled(page), 'done', await page.locator('#storm-status').textContent());
+  const summary = await readSummary(page);
+  assert.ok(summary.attempts.full <= 2_502_000, `${summary.attempts.full} attempts, within the estimate`);
+  assert.equal(summary.completed.full + summary.quarantined.full, 1_000_000);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('contention links: 1,000 runs a point wait for Run and say the cost; Run starts them; 2 runs start by themselves', async () => {
+  const opened = await storm(`${h.base}storm.html#c1;k=1000`);
+  const { page } = opened;
+  assert.equal(await page.locator('#results').getAttribute('data-state'), 'idle', 'nothing started');
+  assert.equal(await page.locator('#storm-status').textContent(),
+    'This link is the contention experiment with 1,000 runs a point: about 82,000,000 calls, more than a link starts by itself (2,000,000). Press Run to start it.');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  assert.equal(await page.locator('#results').getAttribute('data-state'), 'running');
+  assert.match(await page.locator('#storm-status').textContent(), /^Running the contention experiment/, 'Run starts the contention experiment, not the form\'s storm');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  assert.equal(await page.locator('#results').getAttribute('data-state'), 'cancelled');
+  assertClean(opened);
+  await opened.context.close();
+
+  const small = await storm(`${h.base}storm.html#c1;r=3;k=2`);
+  assert.equal(await small.page.locator('#results').getAttribute('data-state'), 'running', 'started on open');
+  assert.equal(await settled(small.page), 'done');
+  assert.equal(await small.page.locator('#contention-calls tbody tr').count(), 10);
+  assertClean(small);
+  await small.context.close();
 });
 
 test('a bad field is refused by name next to the form, and nothing runs', async () => {

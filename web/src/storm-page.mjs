@@ -8,8 +8,9 @@
 // and draws what comes back, one chart per task, so no task runs long.
 import uPlot from 'uplot';
 import {
-  AUTO_RUN_MAX_JOBS, CONTENTION_CLIENTS, CONTENTION_DEFAULTS, CONTENTION_LABELS, CONTENTION_STRATEGIES,
-  DEFAULT_SCENARIO, PRESETS, formatContentionLink, formatStormLink, isStormLink, parseStormLink, stormRuns,
+  AUTO_RUN_MAX_ATTEMPTS, AUTO_RUN_MAX_CONTENTION_CALLS, CONTENTION_CLIENTS, CONTENTION_DEFAULTS, CONTENTION_LABELS,
+  CONTENTION_STRATEGIES, DEFAULT_SCENARIO, PRESETS, contentionCost, formatContentionLink, formatStormLink, isStormLink,
+  parseStormLink, stormCost, stormRuns,
 } from './storm-presets.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -17,6 +18,7 @@ const form = $('storm-form');
 const errorBox = $('storm-error');
 const statusLine = $('storm-status');
 const progressBar = $('storm-progress');
+const countLine = $('storm-count');
 const runButton = $('storm-run');
 const cancelButton = $('storm-cancel');
 const results = $('results');
@@ -137,6 +139,9 @@ function showError(message, fieldId, { focus = false } = {}) {
 let worker = null;
 let current = null;  // the request on show: { id, kind, runs, scenario, … }
 let nextId = 1;
+// A contention link that waited for Run (its cost is over the bound): Run starts it,
+// until the form is edited (then Run runs the form's storm).
+let waitingContention = null;
 
 function getWorker() {
   if (!worker) {
@@ -159,6 +164,14 @@ function setState(state) {
 }
 
 function say(text) { statusLine.textContent = text; }
+
+/** The progress bar and the count under it (not a live region: it changes many times a second). */
+function showProgress(fraction, count = '') {
+  progressBar.value = fraction;
+  const percent = `${Math.floor(fraction * 100)}%`;
+  progressBar.setAttribute('aria-valuetext', count ? `${percent}, ${count}` : percent);
+  countLine.textContent = count;
+}
 
 function fail(message) {
   if (worker) worker.terminate();
@@ -191,19 +204,22 @@ function runScenario(scenario, { history = 'replace', focus = false, note = null
     say('Not run: no strategy is chosen.');
     return;
   }
-  current = { id: nextId++, kind: 'storm', scenario, runs, results: [], history, focus, note, accepted: false, index: -1, started: performance.now() };
-  progressBar.value = 0;
+  waitingContention = null;
+  const cost = stormCost(scenario);
+  current = { id: nextId++, kind: 'storm', scenario, runs, cost, results: [], history, focus, note, accepted: false, index: -1, started: performance.now() };
+  showProgress(0);
   setState('running');
   say(`Starting ${runs.length === 1 ? 'one storm' : `${runs.length} storms`} of ${fmtInt(scenario.jobs ?? 0)} jobs…`);
-  getWorker().postMessage({ type: 'storm', id: current.id, runs: runs.map(({ key, options }) => ({ key, options })) });
+  getWorker().postMessage({ type: 'storm', id: current.id, runs: runs.map(({ key, options }, i) => ({ key, options, attempts: cost.perRun[i] })) });
 }
 
 function runContention(contention, { history = 'replace', note = null } = {}) {
   stopWorker();
   clearError();
   note = note?.replace('{runs}', String(contention.runs)).replace('{seed}', String(contention.seed)) ?? null;
+  waitingContention = null;
   current = { id: nextId++, kind: 'contention', contention, rows: [], history, note, accepted: false, started: performance.now() };
-  progressBar.value = 0;
+  showProgress(0);
   setState('running');
   say(`Running the contention experiment: ${CONTENTION_CLIENTS.length} client counts × ${CONTENTION_STRATEGIES.length} strategies…`);
   const options = { type: 'contention', id: current.id, clients: CONTENTION_CLIENTS, strategies: CONTENTION_STRATEGIES };
@@ -249,7 +265,14 @@ function onMessage(message) {
     }
     case 'progress': {
       accepted();
-      progressBar.value = message.fraction;
+      if (current.kind === 'storm') {
+        const run = current.runs[message.index];
+        const bound = current.cost.perRun[message.index];
+        const most = bound === null ? '' : ` of at most ${fmtInt(bound)}`;
+        showProgress(message.fraction, `${run.label}: ${fmtInt(message.attempts)} attempts${most}`);
+      } else {
+        showProgress(message.fraction, `${current.rows.length} of ${CONTENTION_CLIENTS.length * CONTENTION_STRATEGIES.length} points`);
+      }
       if (current.kind === 'storm' && message.index !== current.index && message.fraction < 1) {
         current.index = message.index;
         const run = current.runs[message.index];
@@ -274,7 +297,7 @@ function onMessage(message) {
       const request = current;
       current = null;
       setState('done');
-      progressBar.value = 1;
+      showProgress(1);
       const seconds = rateFormat.format(message.elapsedMs / 1000);
       if (request.kind === 'storm') {
         drawCharts();
@@ -330,6 +353,7 @@ function loadFromHash({ first = false } = {}) {
   try {
     link = parseStormLink(text);
   } catch (error) {
+    waitingContention = null;
     stopWorker();
     resetOutput();
     fillForm(DEFAULT_SCENARIO);
@@ -338,21 +362,45 @@ function loadFromHash({ first = false } = {}) {
     return;
   }
   if (link.kind === 'contention') {
-    runContention(link.contention, { history: 'replace', note: presetNote('contention') });
+    const cost = contentionCost(link.contention);
+    if (cost.autoRun) {
+      runContention(link.contention, { history: 'replace', note: presetNote('contention') });
+      return;
+    }
+    waitForRun(hash);
+    waitingContention = link.contention;
+    say(`This link is the contention experiment with ${fmtInt(cost.runs)} runs a point: about ${fmtInt(cost.calls)} calls, `
+      + `more than a link starts by itself (${fmtInt(AUTO_RUN_MAX_CONTENTION_CALLS)}). Press Run to start it.`);
     return;
   }
   fillForm(link.scenario);
   const preset = PRESETS.find((p) => p.scenario && formatStormLink(p.scenario) === formatStormLink(link.scenario));
-  if (link.scenario.jobs !== null && link.scenario.jobs <= AUTO_RUN_MAX_JOBS) {
+  const cost = stormCost(link.scenario);
+  if (cost.autoRun || cost.runs === 0) {
+    // (No strategy chosen: nothing can run, and runScenario says so by name.)
     runScenario(link.scenario, { history: 'replace', note: preset?.note ?? null });
-  } else {
-    stopWorker();
-    resetOutput();
-    setState('idle');
-    progressBar.value = 0;
-    showLink(hash);
-    say(`This link is a storm of ${link.scenario.jobs === null ? '?' : fmtInt(link.scenario.jobs)} jobs: press Run to start it.`);
+    return;
   }
+  waitForRun(hash);
+  say(`This link is a storm of ${link.scenario.jobs === null ? '?' : fmtInt(link.scenario.jobs)} jobs in ${describeCost(cost)}. Press Run to start it.`);
+}
+
+/** A link that does not start by itself: the form holds it, nothing runs, Run starts it. */
+function waitForRun(hash) {
+  waitingContention = null;
+  stopWorker();
+  resetOutput();
+  setState('idle');
+  showProgress(0);
+  showLink(hash);
+}
+
+/** What a storm link's runs will cost, in words, against the bound a link may start by itself. */
+function describeCost(cost) {
+  const runs = cost.runs === 1 ? 'one run' : `${cost.runs} runs`;
+  if (cost.attempts === null) return `${runs}, with jobs or max attempts blank: its cost has no bound, so it does not start by itself`;
+  const time = cost.horizonMs === null ? '' : ` within ${fmtMs(cost.horizonMs)} of simulated time`;
+  return `${runs}: up to ${fmtInt(cost.attempts)} attempts${time}, more than a link starts by itself (${fmtInt(AUTO_RUN_MAX_ATTEMPTS)} attempts)`;
 }
 
 const presetNote = (key) => PRESETS.find((p) => p.key === key)?.note ?? null;
@@ -820,8 +868,14 @@ function drawPresets() {
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();
+  if (waitingContention) {
+    runContention(waitingContention, { history: 'replace', note: presetNote('contention') });
+    return;
+  }
   runScenario(readForm(), { history: 'replace', focus: true });
 });
+// Editing the form after a contention link: Run now runs the form's storm.
+form.addEventListener('input', () => { waitingContention = null; });
 cancelButton.addEventListener('click', cancel);
 window.addEventListener('hashchange', () => loadFromHash());
 window.addEventListener('popstate', () => loadFromHash());

@@ -24,8 +24,23 @@ export const CONTENTION_CLIENTS = Array.from({ length: 10 }, (_, i) => 10 + 20 *
 /** The published settings are the core's defaults (base 5 ms, cap 2000 ms); runs: how many runs each point averages. */
 export const CONTENTION_DEFAULTS = { seed: 1, runs: 20 };
 
-/** Scenarios up to this many jobs run as soon as a link is opened; larger ones wait for Run. */
-export const AUTO_RUN_MAX_JOBS = 100_000;
+/**
+ * A link runs as soon as it is opened only when its whole cost is bounded by these
+ * (stormCost, contentionCost); a costlier one waits for Run and says what it will
+ * cost. 10 million attempts are about a third of a second of the core's time here
+ * (about 30 ns an attempt in WebAssembly); 2 million contention calls about one
+ * second (about 450 ns a call). The defaults (4 × 10,000 jobs × 10 attempts; 20
+ * contention runs) are well inside; the million-job preset (40 million) is not.
+ */
+export const AUTO_RUN_MAX_ATTEMPTS = 10_000_000;
+export const AUTO_RUN_MAX_CONTENTION_CALLS = 2_000_000;
+/**
+ * Calls the contention experiment makes in one run over its whole grid (10 … 190
+ * clients × 5 strategies), rounded up: measured through lab.runContention, one
+ * run made 79,521 to 81,817 for seeds 1 to 10, and the mean of 20 runs 80,083 to
+ * 80,290. Its cost is about this times the runs.
+ */
+export const CONTENTION_CALLS_PER_RUN = 82_000;
 
 export const DEFAULT_SCENARIO = Object.freeze({
   jobs: 10_000,
@@ -271,4 +286,84 @@ export function stormRuns(s) {
     }
   }
   return runs;
+}
+
+// ---- what a scenario will cost -----------------------------------------------
+
+/** The core's defaults for a blank backoff field (policy.h's Backoff). */
+const CORE_BACKOFF_DEFAULTS = { baseMs: 1000, capMs: 60_000 };
+const isCount = (n, min = 1) => Number.isSafeInteger(n) && n >= min;
+
+/**
+ * The most simulated time one run can take, in ms, when it can be bounded from
+ * the scenario alone; else null. Without a capacity limit every attempt that
+ * finishes after the outage's end E succeeds, and only a failure sets a delay;
+ * so once T0 = max(E, last arrival) + the longest delay has passed, no job is
+ * delayed any more, each one left needs one attempt, and the workers take them
+ * `workers` at a time: the run ends by T0 + workMs * (ceil(jobs / workers) + 1).
+ * A capacity limit keeps failing attempts after the outage: no bound then.
+ */
+export function stormHorizonMs(s, arrival = s.arrival) {
+  const { jobs, workers, workMs } = s;
+  if (s.perWindow !== null || !isCount(jobs) || !isCount(workers) || !isCount(workMs)) return null;
+  let end = 0;
+  if (s.outageMs !== null) {
+    const start = s.outageStartMs ?? 0;
+    if (!isCount(start, 0) || !isCount(s.outageMs, 0)) return null;
+    end = start + s.outageMs;
+  }
+  let lastArrival = 0;
+  if (arrival !== 'burst') {
+    if (!isCount(s.perSecond)) return null;
+    lastArrival = Math.floor(((jobs - 1) * 1000) / s.perSecond);
+  }
+  let longestDelay = 0;
+  if (s.backoff !== 'none') {
+    const base = s.baseMs ?? CORE_BACKOFF_DEFAULTS.baseMs;
+    const cap = s.capMs ?? CORE_BACKOFF_DEFAULTS.capMs;
+    if (!isCount(base) || !isCount(cap)) return null;
+    // Exponential (with any jitter) and decorrelated jitter stay at or under the cap; fixed is the base.
+    longestDelay = Math.max(base, cap);
+  }
+  return Math.max(end, lastArrival) + longestDelay + workMs * (Math.ceil(jobs / workers) + 1);
+}
+
+/**
+ * The most attempts one run can make, or null when the scenario leaves it open
+ * (jobs or max attempts blank). Each job makes at most maxAttempts attempts; and
+ * when the run's time is bounded (stormHorizonMs), a worker starts at most one
+ * attempt every workMs, so at most workers * (floor(horizon / workMs) + 1).
+ */
+export function stormRunAttempts(s, arrival = s.arrival) {
+  if (s.jobs === null || s.maxAttempts === null) return null;
+  // A count below 1 is refused by the core at once: it costs nothing.
+  const byJobs = Math.max(0, s.jobs) * Math.max(0, s.maxAttempts);
+  const horizon = stormHorizonMs(s, arrival);
+  if (horizon === null) return byJobs;
+  return Math.min(byJobs, s.workers * (Math.floor(horizon / s.workMs) + 1));
+}
+
+/**
+ * What running scenario `s` will cost: { runs, attempts, perRun: [attempts…],
+ * horizonMs, autoRun }. `attempts` is the sum over the runs (one per strategy,
+ * two with arrival 'both'), or null when it cannot be bounded; `autoRun` is true
+ * when a link may start it by itself (at most AUTO_RUN_MAX_ATTEMPTS).
+ */
+export function stormCost(s) {
+  const runs = stormRuns(s);
+  const perRun = runs.map((run) => stormRunAttempts(s, run.arrival));
+  const attempts = perRun.includes(null) ? null : perRun.reduce((a, b) => a + b, 0);
+  const horizons = runs.map((run) => stormHorizonMs(s, run.arrival));
+  const horizonMs = horizons.length === 0 || horizons.includes(null) ? null : Math.max(...horizons);
+  return { runs: runs.length, attempts, perRun, horizonMs, autoRun: attempts !== null && attempts <= AUTO_RUN_MAX_ATTEMPTS };
+}
+
+/**
+ * What the contention experiment will cost: { runs, calls, autoRun }. A blank
+ * runs field is the core's default (1); a value the core refuses costs nothing.
+ */
+export function contentionCost(c) {
+  const runs = c.runs ?? 1;
+  const calls = Math.max(0, runs) * CONTENTION_CALLS_PER_RUN;
+  return { runs, calls, autoRun: calls <= AUTO_RUN_MAX_CONTENTION_CALLS };
 }

@@ -5,16 +5,22 @@
 // messages while it steps.
 //
 // Messages in:
-//   { type: 'storm', id, runs: [{ key, options }] }   every storm is created first: if the core refuses
+//   { type: 'storm', id, runs: [{ key, options, attempts }] }   every storm is created first: if the core refuses
 //                                                     one, nothing runs ('refused', naming the run).
 //                                                     The first run chooses its bucket width (bucketMs 0);
 //                                                     the others use the same width, so their series and
-//                                                     peak rates compare bucket for bucket.
+//                                                     peak rates compare bucket for bucket. `attempts`:
+//                                                     the most attempts the run can make (stormCost), or
+//                                                     null; progress counts attempts against it.
 //   { type: 'contention', id, clients: [..], strategies: [..], seed, baseMs, capMs, runs }
 // Messages out (each with the request's id):
 //   { type: 'ready' }                                 the core is loaded (once, before anything else)
 //   { type: 'refused', key, code, message }           the core's error for that run's options
-//   { type: 'progress', fraction, index }             0..1 over the whole request; index: the run stepping
+//   { type: 'progress', fraction, index, attempts }   0..1 over the whole request; index: the run stepping;
+//                                                     attempts: that run's attempts so far (storms only).
+//                                                     A run's fraction is the larger of its jobs finished
+//                                                     (over its jobs) and its attempts (over the most it
+//                                                     can make), so it moves while no job has finished.
 //   { type: 'result', key, index, summary, series, elapsedMs }   one run done (series: copied typed arrays, transferred)
 //   { type: 'contention-row', clients, strategy, meanCalls, meanCompletionMs }
 //   { type: 'done', elapsedMs }
@@ -66,12 +72,17 @@ function runStorms(lab, { id, runs }) {
       storms[index] ??= lab.createStorm({ ...runs[index].options, bucketMs });
       const storm = storms[index];
       const runStarted = performance.now();
+      const bound = runs[index].attempts;
       for (;;) {
         const finished = storm.run(STEP_EVENTS);
         const now = performance.now();
         if (finished || now - lastPost >= PROGRESS_MS) {
           lastPost = now;
-          self.postMessage({ type: 'progress', id, index, fraction: (index + (finished ? 1 : storm.progress)) / storms.length });
+          // The counters so far (the core has no cheaper read of the attempts than the whole result).
+          const { attempts } = storm.result().summary;
+          const byAttempts = bound > 0 ? Math.min(1, attempts / bound) : 0;
+          const runFraction = finished ? 1 : Math.max(storm.progress, byAttempts);
+          self.postMessage({ type: 'progress', id, index, attempts, fraction: (index + runFraction) / storms.length });
         }
         if (finished) break;
       }
