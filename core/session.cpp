@@ -96,7 +96,7 @@ Status Session::Load(const Scenario& scenario, bool clamp) {
   TakeEvents(played, SIZE_MAX, &events);
   std::vector<size_t> starts;
   std::vector<Checkpoint> checkpoints;
-  std::unordered_map<size_t, std::string> notes;
+  std::unordered_map<size_t, CrashReport> crashes_found;
   std::optional<Played> at_cursor;
   Status stopped;
   size_t playable = 0;
@@ -122,7 +122,7 @@ Status Session::Load(const Scenario& scenario, bool clamp) {
       break;
     }
     TakeEvents(played, crashes ? crash.lost.size() + crash.duplicated.size() : SIZE_MAX, &events);
-    if (crashes) notes[playable] = CrashNote(crash);
+    if (crashes) crashes_found[playable] = std::move(crash);
   }
   if (playable <= next.cursor) {
     if (playable < next.cursor && !clamp) return stopped;  // the core's error for the action the cursor cannot pass
@@ -142,7 +142,7 @@ Status Session::Load(const Scenario& scenario, bool clamp) {
   checkpoints_ = std::move(checkpoints);
   events_.clear();
   starts_ = std::move(starts);
-  crash_notes_ = std::move(notes);
+  crashes_ = std::move(crashes_found);
   first_run_.clear();
   Append(std::move(events));
   authored_ = scenario_.actions;
@@ -168,13 +168,15 @@ Result<Scenario> PlayWorld(const Scenario& scenario, size_t limit) {
   return kept;
 }
 
-Status Session::Change(const Scenario& next) {
+Status Session::Change(const Scenario& next, bool replay_world) {
   const std::vector<Action> authored = authored_;
   const auto keep_authored = [&](Status s) {
     if (s.ok()) authored_ = authored;
     return s;
   };
-  if (next.world == World{} || next.cursor >= next.actions.size()) return keep_authored(Load(next, true));
+  if (!replay_world || next.world == World{} || next.cursor >= next.actions.size()) {
+    return keep_authored(Load(next, true));
+  }
   Scenario from = next;
   from.cursor = 0;
   from.cursor = std::min(next.cursor, PlayableActions(from).playable);
@@ -212,8 +214,8 @@ void Session::Record(const Action& action, std::vector<Event>&& fresh) {
     for (auto it = first_run_.begin(); it != first_run_.end();) {
       it = it->second > keep ? first_run_.erase(it) : std::next(it);
     }
-    for (auto it = crash_notes_.begin(); it != crash_notes_.end();) {
-      it = it->first >= at ? crash_notes_.erase(it) : std::next(it);
+    for (auto it = crashes_.begin(); it != crashes_.end();) {
+      it = it->first >= at ? crashes_.erase(it) : std::next(it);
     }
     while (!checkpoints_.empty() && checkpoints_.back().cursor > at) checkpoints_.pop_back();
     dirty_from_ = std::min(dirty_from_, keep);
@@ -228,9 +230,23 @@ void Session::Record(const Action& action, std::vector<Event>&& fresh) {
   }
 }
 
+namespace {
+
+// True when `action`, taken at a scripted position, is the script's `next`: the
+// same action, or a process with the same outcome and no error text of its own
+// (a learner who picks the outcome steps along the script's error text too).
+bool FollowsScript(const Action& next, const Action& action) {
+  if (next == action) return true;
+  const auto* scripted = std::get_if<action::Process>(&next);
+  const auto* taken = std::get_if<action::Process>(&action);
+  return scripted != nullptr && taken != nullptr && taken->error.empty() && scripted->outcome == taken->outcome;
+}
+
+}  // namespace
+
 Result<bool> Session::Act(const Action& action) {
   const size_t at = scenario_.cursor;
-  if (at < scenario_.actions.size() && scenario_.actions[at] == action) return Seek(at + 1);
+  if (at < scenario_.actions.size() && FollowsScript(scenario_.actions[at], action)) return Seek(at + 1);
   const bool crashes = std::holds_alternative<action::Crash>(action);
   // A crash replaces the queue: try it on a copy, so a refusal changes nothing.
   std::optional<Played> trial;
@@ -251,8 +267,21 @@ Result<bool> Session::Act(const Action& action) {
   TakeEvents(target, crashes ? crash.lost.size() + crash.duplicated.size() : SIZE_MAX, &fresh);
   if (crashes) live_ = std::move(*trial);
   Record(action, std::move(fresh));
-  if (crashes) crash_notes_[at] = CrashNote(crash);
+  if (crashes) crashes_[at] = std::move(crash);
   return true;
+}
+
+Status Session::AddJob(const JobSpec& job) {
+  if (scenario_.cursor > 0) {
+    Result<bool> added = Act(action::Enqueue{job.id, job.payload, job.key});
+    return added.ok() ? Status::Ok() : added.status();
+  }
+  Result<Queue> trial = live_.queue.Clone();  // the queue's own checks and words, on a copy
+  if (!trial.ok()) return trial.status();
+  if (Status s = trial->Enqueue(job.id, job.payload, job.key); !s.ok()) return s;
+  Scenario next = scenario_;
+  next.jobs.push_back(job);
+  return Change(next, false);
 }
 
 Result<bool> Session::Seek(size_t cursor) {
@@ -317,9 +346,15 @@ const Event* Session::LastActionEvent() const {
   return start < EventsAt(scenario_.cursor) ? &events_[start] : nullptr;
 }
 
+const CrashReport* Session::LastCrash() const {
+  if (scenario_.cursor == 0) return nullptr;
+  const auto it = crashes_.find(scenario_.cursor - 1);
+  return it == crashes_.end() ? nullptr : &it->second;
+}
+
 std::string Session::Explanation() const {
   if (scenario_.cursor == 0) return "";
-  if (const auto note = crash_notes_.find(scenario_.cursor - 1); note != crash_notes_.end()) return note->second;
+  if (const CrashReport* crash = LastCrash(); crash != nullptr) return CrashNote(*crash);
   if (const Event* e = LastActionEvent(); e != nullptr) return ExplainEvent(*e);
   return "The clock is at " + std::to_string(live_.queue.now()) + " ms; nothing was due on the way.";
 }

@@ -56,16 +56,23 @@ class Session {
   // A set-up change (policy, world, jobs) at the cursor: Load with clamp, the
   // authored script kept. With a world, the actions past the cursor were played
   // by the world under the old set-up, so it plays them again under the new one
-  // (at most kWorldPlayLimit); what happened up to the cursor stays.
-  Status Change(const Scenario& scenario);
+  // (at most kWorldPlayLimit); what happened up to the cursor stays. Without
+  // `replay_world` the script is kept as far as it still plays, world or not.
+  Status Change(const Scenario& scenario, bool replay_world = true);
 
-  // Applies `action` at the cursor. If it is the script's next action, the
+  // Applies `action` at the cursor. If it is the script's next action (or a
+  // process with that action's outcome and no error text of its own), the
   // cursor steps along it; otherwise the redo tail is dropped (Undo brings it
   // back) and the action is recorded. False when the queue found nothing to do
   // (nothing ready, no such job in quarantine, no timer: FailedPrecondition or
   // NotFound from the core); any other refusal is the Status. Either way nothing
   // changes then.
   Result<bool> Act(const Action& action);
+
+  // Adds a job at the cursor: at cursor 0 a set-up job (the script kept as far
+  // as it still plays, the authored script too), else an Enqueue action. A bad
+  // or taken id is refused with the queue's own Status; nothing changes then.
+  Status AddJob(const JobSpec& job);
 
   // Moves the cursor to `cursor` (clamped to 0 … length); false when it is there already.
   Result<bool> Seek(size_t cursor);
@@ -93,6 +100,8 @@ class Session {
 
   // The last applied action's first event, or null (cursor 0, or it wrote none).
   const Event* LastActionEvent() const;
+  // What the last applied action recovered, if it was a crash; else null.
+  const CrashReport* LastCrash() const;
   // One sentence on what the last applied action did ("" at cursor 0): its first
   // event's explanation, a crash's recovery, or where the clock moved to.
   std::string Explanation() const;
@@ -146,7 +155,7 @@ class Session {
   std::unordered_map<std::string, uint64_t> first_run_;  // id -> seq of its first attempt, lease or replay
   std::optional<Scenario> undo_;
   std::optional<DroppedActions> dropped_;
-  std::unordered_map<size_t, std::string> crash_notes_;  // what each crash action of the script did, by index
+  std::unordered_map<size_t, CrashReport> crashes_;  // what each crash action of the script did, by index
   size_t dirty_from_ = 0;
   uint64_t generation_ = 0;
 };

@@ -1475,9 +1475,27 @@ class Session {
     return this.#acted(call(() => handle.act(copy, this.#ask())));
   }
 
-  /** act({ type: 'process', outcome, error }). */
-  step(outcome, error = '') {
-    return this.act({ type: 'process', outcome, error });
+  /** act({ type: 'process', outcome, error: errorText }); a bad errorText is refused by that name. */
+  step(outcome, errorText = '') {
+    wireText('errorText', errorText, limits.errorTextBytes);
+    return this.act({ type: 'process', outcome, error: errorText });
+  }
+
+  /**
+   * Adds a job at the cursor: a set-up job at cursor 0 (the script kept as far
+   * as it still plays), else an 'enqueue' action. `options.key` orders it. The
+   * queue refuses a taken or bad id with its own words; nothing changes then.
+   */
+  addJob(id, payload, options) {
+    const handle = this.#life.live();
+    const key = options === undefined ? undefined : readInput('options', () => {
+      checkObject('options', options, "{ key: 'acct-7' }");
+      return options.key ?? undefined;
+    });
+    const idIn = wireText('id', id, limits.idBytes);
+    const payloadIn = wireText('payload', payload, limits.payloadBytes);
+    checkKey('key', key);
+    return this.#take(unwrap(call(() => handle.addJob(idIn, payloadIn, key ?? '', this.#ask()))));
   }
 
   /** The world's next action, applied: { accepted, action, view } (accepted false: nothing will happen again). */
@@ -1512,11 +1530,16 @@ class Session {
     return this.#take(unwrap(call(() => handle.load(input.text ?? input.object, clamp === true, this.#ask()))));
   }
 
-  /** A set-up change (policy, world, jobs) as a whole scenario object: the view. */
-  change(scenario) {
+  /**
+   * A set-up change (policy, world, jobs) as a whole scenario object, the
+   * authored script kept: the view. The script is kept as far as it still
+   * plays; with `replayWorld` (default) and a world, the world plays the
+   * script past the cursor again under the new set-up (undo() brings the old back).
+   */
+  change(scenario, { replayWorld = true } = {}) {
     const handle = this.#life.live();
     const object = readScenarioObject(scenario);
-    return this.#take(unwrap(call(() => handle.change(object, this.#ask()))));
+    return this.#take(unwrap(call(() => handle.change(object, replayWorld !== false, this.#ask()))));
   }
 
   /** The scenario (a copy): set-up, script, cursor, world. */

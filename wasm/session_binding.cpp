@@ -69,11 +69,12 @@ class SessionHandle {
     return View(ask);
   }
 
-  // A set-up change (policy, world, jobs) of the scenario at the cursor.
-  val change(val scenario, val ask) {
+  // A set-up change (policy, world, jobs) of the scenario at the cursor; with
+  // replayWorld the world plays the script past the cursor again.
+  val change(val scenario, bool replay_world, val ask) {
     dlq::Result<dlq::Scenario> s = ScenarioFromValue(scenario);
     if (!s.ok()) return ErrorValue(s.status());
-    if (dlq::Status st = session_->Change(s.value()); !st.ok()) return ErrorValue(st);
+    if (dlq::Status st = session_->Change(s.value(), replay_world); !st.ok()) return ErrorValue(st);
     return View(ask);
   }
 
@@ -97,6 +98,12 @@ class SessionHandle {
     if (!out["error"].isUndefined()) return out;
     out.set("action", ActionValue(*next));
     return out;
+  }
+
+  // addJob(id, payload, key): a set-up job at cursor 0, else an enqueue action; the view.
+  val addJob(const std::string& id, const std::string& payload, const std::string& key, val ask) {
+    if (dlq::Status st = session_->AddJob({id, payload, key}); !st.ok()) return ErrorValue(st);
+    return View(ask);
   }
 
   // { accepted, view }: accepted false when the cursor was there already.
@@ -194,6 +201,17 @@ class SessionHandle {
     last.set("event", event != nullptr ? EventValue(*event) : val::null());
     last.set("action", s.cursor() > 0 ? ActionValue(s.scenario().actions[s.cursor() - 1]) : val::null());
     last.set("explanation", s.Explanation());
+    if (const dlq::CrashReport* crash = s.LastCrash(); crash != nullptr) {
+      val c = val::object();
+      c.set("applied", static_cast<double>(crash->applied));
+      c.set("journal", static_cast<double>(crash->journal));
+      c.set("tornDiscarded", crash->torn_discarded);
+      c.set("lost", StringsValue(crash->lost));
+      c.set("duplicated", StringsValue(crash->duplicated));
+      last.set("crash", c);
+    } else {
+      last.set("crash", val::null());
+    }
     out.set("last", last);
 
     const std::optional<dlq::DroppedActions> dropped = session_->TakeDropped();
@@ -267,6 +285,7 @@ EMSCRIPTEN_BINDINGS(dlq_session) {
       .function("load", &SessionHandle::load)
       .function("change", &SessionHandle::change)
       .function("act", &SessionHandle::act)
+      .function("addJob", &SessionHandle::addJob)
       .function("actWorld", &SessionHandle::actWorld)
       .function("seek", &SessionHandle::seek)
       .function("undo", &SessionHandle::undo)

@@ -1,9 +1,10 @@
 // Snapshots and "Crash and restart": two dialogs over the core's durability
 // (docs/snapshot-format.md). The crash dialog lists the journal of durable
-// writes of the queue at the cursor (since its creation), lets the reader pick
-// the write after which the process dies (torn or not, safe or unsafe order),
-// and shows what the core's recovery kept, found twice, or lost. Nothing about
-// recovery is decided here: lab.recover() does it.
+// writes of the queue at the cursor (since its creation or last restart), lets
+// the reader pick the write after which the process dies (torn or not, safe or
+// unsafe order), and carries the crash out as a script action: the session's
+// recovered queue is then the playground's state. Nothing about recovery is
+// decided here: the core's session does it.
 import { h } from './dom.mjs';
 
 function dialogShell(id, title, body) {
@@ -44,13 +45,14 @@ export function snapshotDialog(idPrefix) {
   return dialog;
 }
 
-/** The crash dialog. onUnsafe(on) switches the policy's order (the page replays the script). */
 /**
- * onUnsafe(on) switches the policy's unsafe order (true if the journal changed);
- * onRecovered(queue) receives each recovery the reader runs (and owns that queue:
- * it disposes it).
+ * The crash dialog over a playground's session. onUnsafe(on) switches the
+ * policy's unsafe order (true if the journal changed); onCrash(after, torn)
+ * carries the crash out as a script action (true when the core took it), so
+ * the recovered queue is the playground's state, its loss on the timeline and
+ * in the link. The result shown here is read back from the session's view.
  */
-export function crashDialog(idPrefix, { lab, onUnsafe, onRecovered }) {
+export function crashDialog(idPrefix, { lab, onUnsafe, onCrash }) {
   const id = `${idPrefix}-crash`;
   const list = h('ol', { class: 'dlq-journal', id: `${id}-list`, tabindex: 0 });  // it scrolls: reachable by keyboard
   const k = h('input', { type: 'range', id: `${id}-k`, class: 'dlq-scrub', min: 1, max: 1, value: 1, step: 1 });
@@ -69,44 +71,35 @@ export function crashDialog(idPrefix, { lab, onUnsafe, onRecovered }) {
     kOut.textContent = journal.length === 0 ? 'no writes' : `after write ${k.value} of ${journal.length}: ${describe(journal[Number(k.value) - 1])}`;
     for (const [i, li] of [...list.children].entries()) li.classList.toggle('is-crash', i + 1 === Number(k.value));
   };
-  /** Recovery after write `after`: { lost, duplicated, queue } (the caller disposes the queue). */
-  const recover = (after) => lab.recover(null, journal, { crashAfter: after, torn: torn.checked });
+  const ids = (jobs) => jobs.map((j) => `"${j.id}"`).join(', ') || 'none';
 
-  const show = () => {
-    let r;
-    try {
-      r = recover(Number(k.value));
-    } catch (error) {
-      if (!(error instanceof Error) || typeof error.code !== 'string') throw error;
-      result.replaceChildren(h('p', {}, `Recovery refused: ${error.message}.`));
+  /** Crashes after write `after` (a script action), then says what recovery kept, found twice, or lost. */
+  const show = (after) => {
+    if (!onCrash(after, torn.checked)) {
+      result.replaceChildren(h('p', {}, alert.hidden ? 'Recovery refused.' : `Recovery refused: ${alert.textContent}`));
       return;
     }
-    try {
-      const events = r.queue.timeline().filter((e) => e.kind === 'lost' || e.kind === 'kept-once');
-      result.replaceChildren(
-        h('p', {}, `Restarted from ${r.applied} of ${journal.length} writes${r.tornDiscarded ? ', and a torn half-write detected and discarded' : ''}.`),
-        h('p', { class: r.lost.length > 0 ? 'dlq-lost' : '' }, r.lost.length === 0 ? 'Lost: none.' : `Lost: ${r.lost.map((x) => `"${x}"`).join(', ')}.`),
-        h('p', {}, r.duplicated.length === 0 ? 'Found in two places: none.' : `Found in two places and kept once: ${r.duplicated.map((x) => `"${x}"`).join(', ')}.`),
-        events.length > 0 ? h('ul', {}, events.map((e) => h('li', {}, e.explanation))) : null,
-        h('p', {}, `After the restart: ready ${r.queue.ready().map((j) => `"${j.id}"`).join(', ') || 'none'}; ` +
-          `in flight ${r.queue.leased().map((j) => `"${j.id}"`).join(', ') || 'none'}; ` +
-          `quarantine ${r.queue.quarantined().map((j) => `"${j.id}"`).join(', ') || 'none'}; ` +
-          `completed ${r.queue.completed().map((j) => `"${j.id}"`).join(', ') || 'none'}.`));
-    } catch (error) {
-      r.queue.dispose();
-      throw error;
-    }
-    onRecovered(r.queue);
+    const { view } = session;
+    const crash = view.last.crash;
+    const events = view.timeline.slice(view.eventsAtCursor - crash.lost.length - crash.duplicated.length, view.eventsAtCursor);
+    result.replaceChildren(
+      h('p', {}, `Restarted from ${crash.applied} of ${crash.journal} writes${crash.tornDiscarded ? ', and a torn half-write detected and discarded' : ''}.`),
+      h('p', { class: crash.lost.length > 0 ? 'dlq-lost' : '' }, crash.lost.length === 0 ? 'Lost: none.' : `Lost: ${crash.lost.map((x) => `"${x}"`).join(', ')}.`),
+      h('p', {}, crash.duplicated.length === 0 ? 'Found in two places: none.' : `Found in two places and kept once: ${crash.duplicated.map((x) => `"${x}"`).join(', ')}.`),
+      events.length > 0 ? h('ul', {}, events.map((e) => h('li', {}, e.explanation))) : null,
+      h('p', {}, `After the restart: ready ${ids(view.ready.filter((j) => j.gap === undefined))}; in flight ${ids(view.leased)}; ` +
+        `quarantine ${ids(view.quarantined)}; completed ${ids(view.completed)}. The playground now shows this state; Back goes to before the crash.`));
   };
 
   k.addEventListener('input', mark);
-  run.addEventListener('click', show);
+  run.addEventListener('click', () => show(Number(k.value)));
   // The write that matters most: the first that loses a job, else the first that
   // leaves one in quarantine and its source, else the first that doubles any.
+  // Each candidate is recovered on the side (lab.recover); only the chosen one is carried out.
   find.addEventListener('click', () => {
     let best = null;
     for (let after = 1; after <= journal.length; after++) {
-      const r = recover(after);
+      const r = lab.recover(null, journal, { crashAfter: after, torn: torn.checked });
       const rank = r.lost.length > 0 ? 3
         : r.queue.timeline().some((e) => e.kind === 'kept-once' && e.place === 'quarantine') ? 2
           : r.duplicated.length > 0 ? 1 : 0;
@@ -120,35 +113,39 @@ export function crashDialog(idPrefix, { lab, onUnsafe, onRecovered }) {
     }
     k.value = String(best.after);
     mark();
-    show();
+    show(best.after);
   });
   unsafe.addEventListener('change', () => {
     if (onUnsafe(unsafe.checked)) dialog.show(session);
   });
 
   const dialog = dialogShell(id, 'Crash and restart', [
-    h('p', {}, 'Every change is a fixed sequence of durable writes: a move writes its destination, then removes the job from its source. Pick the write after which the process dies; recovery replays the journal up to it.'),
+    h('p', {}, 'Every change is a fixed sequence of durable writes: a move writes its destination, then removes the job from its source. Pick the write after which the process dies; recovery replays the journal up to it, and the restarted queue becomes the playground\'s state.'),
     h('p', { class: 'dlq-check' }, unsafe, ' ', h('label', { for: `${id}-unsafe` }, 'Unsafe order: a move into quarantine removes the job from its source first')),
     alert,
-    h('label', { for: `${id}-list`, class: 'dlq-label' }, 'Journal since the queue was created'), list,
+    h('label', { for: `${id}-list`, class: 'dlq-label' }, 'Journal since the queue was created (or last restarted)'), list,
     h('div', { class: 'dlq-field' }, h('label', { for: `${id}-k` }, 'Crash after write'), k, kOut),
     h('p', { class: 'dlq-check' }, torn, ' ', h('label', { for: `${id}-torn` }, 'Torn: the next write is half on disk')),
     h('div', { class: 'dlq-buttons' }, run, find),
     result]);
   dialog.alert = alert;
-  /** Moves to the first write where a crash loses or doubles a job, and shows that recovery. */
+  /** Moves to the first write where a crash loses or doubles a job, and carries that crash out. */
   dialog.findFirst = () => find.click();
-  /** Shows the recovery after write `after` (clamped to the journal). */
+  /** Crashes after write `after` (clamped to the journal). */
   dialog.crashAt = (after) => {
     k.value = String(Math.min(Math.max(1, after), journal.length));
     mark();
-    show();
+    show(Number(k.value));
   };
-  /** Opens on the queue at the cursor: its journal since creation. */
+  /**
+   * Opens on the playground's session at its cursor: the journal of its queue
+   * since creation (or the last restart). A crash tried again from this dialog
+   * replaces the one it carried out before (the playground goes back one first).
+   */
   dialog.show = (current) => {
     session = current;
     journal = current.queue.journal();
-    unsafe.checked = Boolean(current.queue.policy().unsafeQuarantineOrder);
+    unsafe.checked = Boolean(current.view.policy.unsafeQuarantineOrder);
     list.replaceChildren(...journal.map((w) => h('li', {}, describe(w))));
     k.max = String(Math.max(1, journal.length));
     k.value = String(journal.length);

@@ -11,8 +11,19 @@
 // view is interactive before any of that code is fetched.
 // `el.ready` resolves to the controller once the core is loaded and drawn (to
 // null if the element was removed before that: its session is freed at once).
+// Removed from the page, the playground is destroyed; added again, it mounts
+// afresh and dispatches 'dlq-mount' (detail { controller }) once ready, so the
+// elements beside it (<dlq-exercise>, <dlq-systems>) bind to the new controller.
+// After mounting only `scenario` is watched; every other attribute is read once,
+// when the playground mounts (docs/playground.md says which).
+// A lazy element waiting to mount reserves about a playground's height (inline
+// min-height, removed once it mounts), so only those near the viewport count as
+// in view.
 import { h } from './dom.mjs';
-import { optionsFromAttributes } from './embed-options.mjs';
+import { optionsFromAttributes, resolveLinkBase } from './embed-options.mjs';
+
+/** The height a lazy element reserves while it waits (px): about a drawn playground's. */
+export const LAZY_HEIGHT = { full: 760, compact: 600 };
 
 /**
  * loading="lazy": mounted when the element comes near the viewport, or in idle
@@ -24,16 +35,24 @@ const nearView = typeof IntersectionObserver === 'function'
     for (const entry of entries) if (entry.isIntersecting) entry.target.mountNow();
   }, { rootMargin: '50% 0px' })
   : null;
+// One at a time: the next waits for an idle period after the last one is drawn,
+// so a page of many lazy embeds never builds a pile of them in one task.
 const idleQueue = [];
 function mountWhenIdle(element) {
   idleQueue.push(element);
   if (idleQueue.length > 1) return;
+  const idle = (fn) => (window.requestIdleCallback ?? setTimeout)(fn, { timeout: 1000 });
   const next = () => {
-    const el = idleQueue.shift();
-    el?.mountNow();
-    if (idleQueue.length > 0) (window.requestIdleCallback ?? setTimeout)(next, { timeout: 1000 });
+    const el = idleQueue[0];
+    const drawn = el?.mountNow() ?? null;
+    const after = () => {
+      idleQueue.shift();
+      if (idleQueue.length > 0) idle(next);
+    };
+    if (drawn) drawn.then(after, after);
+    else after();
   };
-  (window.requestIdleCallback ?? setTimeout)(next, { timeout: 1000 });
+  idle(next);
 }
 
 export class DlqPlaygroundElement extends HTMLElement {
@@ -54,7 +73,7 @@ export class DlqPlaygroundElement extends HTMLElement {
 
   connectedCallback() {
     if (this.#ready) return;
-    if (this.getAttribute('loading') === 'lazy' && nearView && !this.#inView()) {
+    if (this.getAttribute('loading') === 'lazy' && nearView && (this.#reserve(), !this.#inView())) {
       this.#ready = new Promise((resolve, reject) => { this.#deferred = { resolve, reject }; });
       // Nothing competes with the playgrounds in view: the rest wait for the page to be interactive.
       const later = () => {
@@ -68,20 +87,49 @@ export class DlqPlaygroundElement extends HTMLElement {
     this.#ready = this.#mount();
   }
 
-  /** Mounts a lazy element now (near the viewport, or idle time); a no-op otherwise. */
+  /**
+   * Mounts a lazy element now (near the viewport, or idle time); a no-op otherwise.
+   * Returns the mount's promise when it began one, else null.
+   */
   mountNow() {
-    if (!this.#deferred) return;
+    if (!this.#deferred) return null;
     nearView?.unobserve(this);
     const { resolve, reject } = this.#deferred;
     this.#deferred = null;
     if (!this.isConnected) {
+      this.#release();
       this.#ready = null;
       resolve(null);
-      return;
+      return null;
     }
     const ready = this.#mount();
     this.#ready = ready;
     ready.then(resolve, reject);
+    return ready;
+  }
+
+  #reserved = false;
+
+  /**
+   * A lazy element waiting to mount is as tall as a drawn playground at least
+   * (an empty custom element is inline and 0 px tall; one holding only its
+   * captions list a few lines), so the ones below the fold are out of view.
+   * An author's own min-height is left alone.
+   */
+  #reserve() {
+    const style = getComputedStyle(this);
+    if (style.minHeight !== 'auto' && style.minHeight !== '0px') return;
+    this.#reserved = true;
+    if (style.display === 'inline') this.style.display = 'block';
+    this.style.minHeight = `${this.hasAttribute('compact') ? LAZY_HEIGHT.compact : LAZY_HEIGHT.full}px`;
+  }
+
+  #release() {
+    if (!this.#reserved) return;
+    this.#reserved = false;
+    this.style.removeProperty('min-height');
+    this.style.removeProperty('display');
+    if (this.getAttribute('style') === '') this.removeAttribute('style');
   }
 
   #inView() {
@@ -92,14 +140,25 @@ export class DlqPlaygroundElement extends HTMLElement {
   #mount() {
     const scenario = this.getAttribute('scenario');
     let ready;
-    const options = {
-      ...optionsFromAttributes(this),
-      scenario: scenario ?? undefined,
-      syncUrl: this.hasAttribute('sync-url'),
-      linkBase: this.getAttribute('link-base') ?? undefined,
-      label: this.getAttribute('label') ?? undefined,
-    };
+    let options;
+    try {
+      options = {
+        ...optionsFromAttributes(this),
+        scenario: scenario ?? undefined,
+        syncUrl: this.hasAttribute('sync-url'),
+        // Relative to this page, resolved now (as a link in the page would be); a bad one is refused by name.
+        linkBase: resolveLinkBase(this.getAttribute('link-base') ?? undefined, this.ownerDocument.baseURI),
+        label: this.getAttribute('label') ?? undefined,
+      };
+    } catch (error) {
+      this.#release();
+      this.replaceChildren(h('p', { class: 'dlq-fatal', role: 'alert' }, `The playground could not start: ${error.message}`));
+      return Promise.reject(error);
+    }
+    // The reserved height stays until the playground is drawn: released earlier, this
+    // element would shrink and pull the next lazy one into view (and so on down the page).
     ready = loadMount().then((mount) => mount(this, options)).then((controller) => {
+      this.#release();
       if (!this.isConnected) {
         // Removed while the core was loading: free the session (wasm heap,
         // page-wide listeners) now; connecting again mounts afresh.
@@ -111,8 +170,10 @@ export class DlqPlaygroundElement extends HTMLElement {
       // A scenario attribute set while loading is applied now (the latest value wins).
       const now = this.getAttribute('scenario');
       if (now !== null && now !== scenario) controller.loadOrAlert(now);
+      this.dispatchEvent(new CustomEvent('dlq-mount', { detail: { controller } }));
       return controller;
     }, (error) => {
+      this.#release();
       // Never a blank box: say what failed.
       this.replaceChildren(h('p', { class: 'dlq-fatal', role: 'alert' }, `The playground could not start: ${error.message}`));
       throw error;

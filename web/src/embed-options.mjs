@@ -75,6 +75,37 @@ function parseCaptions(value) {
   return value;
 }
 
+/** A bad value quoted in a message: at most this many characters of it. */
+const QUOTE_MAX = 80;
+const quote = (value) => {
+  const text = String(value);
+  return text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}…` : text;
+};
+
+/**
+ * link-base: the page "Copy link" points at, an absolute http(s) URL or one
+ * relative to the page (`./playground.html`, `playground.html`, `/playground.html`,
+ * `""` for the page itself), resolved against `baseURI` (the document's). Returns
+ * the absolute URL, or undefined when not given; anything else is refused.
+ */
+export function resolveLinkBase(value, baseURI) {
+  if (value === undefined || value === null) return undefined;
+  const expected = 'a URL, absolute (http or https) or relative to the page, such as "./playground.html"';
+  if (typeof value !== 'string') throw new EmbedOptionError('link-base', expected, quote(value));
+  let url;
+  try {
+    url = new URL(value, baseURI);
+  } catch {
+    throw new EmbedOptionError('link-base', expected, quote(value));
+  }
+  const page = new URL(baseURI);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== page.protocol) {
+    throw new EmbedOptionError('link-base', expected, quote(value));
+  }
+  url.hash = '';
+  return url.href;
+}
+
 /**
  * Checked embed options from mount() options (camelCase) — attributes are turned
  * into these by the element. Throws EmbedOptionError for the first bad one.
@@ -88,6 +119,9 @@ export function embedOptions(options, presetKeys) {
     headingLevel: parseHeadingLevel(options.headingLevel),
     compact: Boolean(options.compact),
     captions: parseCaptions(options.captions),
+    // Checked here so a bad one rejects mount() by name; the link is made from
+    // options.linkBase by url.mjs (urlFor), which resolves it the same way.
+    linkBase: resolveLinkBase(options.linkBase, globalThis.document?.baseURI ?? 'http://localhost/'),
   };
 }
 

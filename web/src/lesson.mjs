@@ -9,6 +9,11 @@
 //   it goes to the script's end and opens Crash and restart after that write, or
 //   with no value, after the write that matters). Dispatches 'dlq-goal'
 //   (bubbles; detail { goal, for, met: true }) when the goal is first met.
+//   Changing `goal` later parses it again: the new clauses are checked at once,
+//   or the refusal is shown in the box by name (the old clauses are dropped).
+//   A playground removed and added again mounts afresh; the box binds to the new
+//   one ('dlq-mount') and checks it, keeping a goal the learner already met.
+//   `solution-crash` is empty or a write number from 1; anything else is refused.
 //
 // <dlq-systems for="<playground id>" systems="sqs rabbitmq …">
 //   One button per real system (systems.mjs): it loads that system's defaults
@@ -55,22 +60,41 @@ class BesidePlayground extends HTMLElement {
   }
 }
 
+/** solution-crash: null (absent), 'matters' (empty: the write that matters) or a write number from 1. */
+export function parseSolutionCrash(value) {
+  if (value === null) return null;
+  if (value.trim() === '') return 'matters';
+  if (/^\s*[1-9][0-9]{0,8}\s*$/.test(value)) return Number(value);
+  const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+  throw new Error(`solution-crash: expected nothing (the write that matters) or a write number from 1, got ${JSON.stringify(shown)}`);
+}
+
 export class DlqExerciseElement extends BesidePlayground {
+  static observedAttributes = ['goal'];
   #reached = false;
   #ui = null;
-  #controller = null;
+  #target = null;
+  #lab = null;
+  #goal = null;  // the goal text the core accepted, or null while the attribute is refused
+
+  /** The playground's controller now (a remounted playground has a new one), or null while it is gone. */
+  get #controller() { return this.#target?.controller ?? null; }
 
   async start() {
     const target = targetOf(this);
     const goal = this.getAttribute('goal') ?? '';
+    const crash = parseSolutionCrash(this.getAttribute('solution-crash'));  // the author's mistake, named now
     const lab = await loadLab();
     lab.parseGoal(goal);  // an author's mistake is named here, before anything is drawn
     const controller = await target.ready;
     if (!controller) return;
-    this.#controller = controller;
+    this.#target = target;
+    this.#lab = lab;
+    this.#goal = goal;
     const id = uid('dlq-ex');
     const ui = this.#ui = {
       status: h('p', { class: 'dlq-goal-status', role: 'status' }),
+      refusal: h('p', { class: 'dlq-fatal', role: 'alert', hidden: true }),
       clauses: h('ul', { class: 'dlq-goal-clauses' }),
       hints: [...this.querySelectorAll('.dlq-hint')],
     };
@@ -93,24 +117,51 @@ export class DlqExerciseElement extends BesidePlayground {
     const solution = this.getAttribute('solution');
     if (solution) {
       lab.parseScenario(solution);  // a bad solution link is the author's: named now
-      buttons.append(h('button', { type: 'button', class: 'dlq-btn', onclick: () => this.#showMe(solution) }, 'Show me'));
+      buttons.append(h('button', { type: 'button', class: 'dlq-btn', onclick: () => this.#showMe(solution, crash) }, 'Show me'));
     }
-    buttons.append(h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => controller.restore() }, 'Start again'));
-    this.append(ui.status,
+    buttons.append(h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => this.#controller?.restore() }, 'Start again'));
+    this.append(ui.refusal, ui.status,
       h('details', { class: 'dlq-goal-detail' }, h('summary', {}, 'What the page checks'), ui.clauses),
       buttons);
     target.addEventListener('dlq-change', () => this.#check());
+    // Removed and added again, the playground has a new controller: check it (a goal met stays met).
+    target.addEventListener('dlq-mount', () => this.#check());
+    const now = this.getAttribute('goal');
+    if (now !== goal) this.attributeChangedCallback('goal', goal, now);  // changed while the core loaded
+    else this.#check();
+  }
+
+  /** A changed goal: parsed again; a refusal is said in the box, by name, and no clause is kept. */
+  attributeChangedCallback(name, oldValue, value) {
+    if (name !== 'goal' || oldValue === value || !this.#ui) return;
+    const ui = this.#ui;
+    this.#goal = null;
+    this.#reached = false;
+    this.classList.remove('is-met');
+    ui.clauses.replaceChildren();
+    try {
+      if (value === null) throw new Error('goal: expected a goal (docs/goals.md), got no goal attribute');
+      this.#lab.parseGoal(value);
+    } catch (error) {
+      ui.refusal.textContent = `This exercise's goal was refused: ${error.message}`;
+      ui.refusal.hidden = false;
+      ui.status.textContent = 'No goal to check.';
+      return;
+    }
+    ui.refusal.hidden = true;
+    ui.refusal.textContent = '';
+    this.#goal = value;
     this.#check();
   }
 
-  #showMe(solution) {
+  #showMe(solution, crash) {
     const controller = this.#controller;
+    if (!controller) return;
     controller.load(solution);
-    const crash = this.getAttribute('solution-crash');
     if (crash !== null) {
       // A crash is not part of a link: play the script, then crash after that write.
       controller.toEnd();
-      controller.crashAt(crash === '' ? null : Number(crash));
+      controller.crashAt(crash === 'matters' ? null : crash);
       return;
     }
     controller.element.scrollIntoView({ block: 'nearest' });
@@ -119,7 +170,9 @@ export class DlqExerciseElement extends BesidePlayground {
 
   #check() {
     const ui = this.#ui;
-    const result = this.#controller.checkGoal(this.getAttribute('goal'));
+    const controller = this.#controller;
+    if (!controller || this.#goal === null) return;  // the playground is gone for now, or the goal is refused
+    const result = controller.checkGoal(this.#goal);
     const first = result.met && !this.#reached;
     if (result.met) this.#reached = true;
     const status = result.met ? '✓ Goal met.'
@@ -132,7 +185,7 @@ export class DlqExerciseElement extends BesidePlayground {
       h('code', {}, c.text), ` — ${c.met ? 'holds' : 'not yet'}: ${c.actual}`)));
     if (first) {
       this.dispatchEvent(new CustomEvent('dlq-goal', { bubbles: true,
-        detail: { goal: this.getAttribute('goal'), for: this.getAttribute('for'), met: true } }));
+        detail: { goal: this.#goal, for: this.getAttribute('for'), met: true } }));
     }
   }
 }
@@ -147,8 +200,9 @@ export class DlqSystemsElement extends BesidePlayground {
     if (keys.length === 0 || unknown !== undefined) {
       throw new Error(`systems: expected a list of system keys, got ${JSON.stringify(this.getAttribute('systems') ?? '')}`);
     }
-    const controller = await target.ready;
-    if (!controller) return;
+    if (!await target.ready) return;
+    // The playground's controller now: a playground removed and added again has a new one.
+    const current = () => target.controller;
     const id = uid('dlq-sys');
     const chosen = { system: null };
     const name = h('p', { class: 'dlq-system-name' });
@@ -167,6 +221,8 @@ export class DlqSystemsElement extends BesidePlayground {
       button.addEventListener('click', () => {
         for (const b of buttons) b.setAttribute('aria-pressed', String(b === button));
         chosen.system = system;
+        const controller = current();
+        if (!controller) return;
         controller.load(system.scenario);
         name.textContent = `${system.name}: its defaults, as near as the lab can set them, are loaded in the playground below. Press Run to play them.`;
         differs.textContent = `Where the lab differs: ${system.differs}`;
@@ -177,7 +233,8 @@ export class DlqSystemsElement extends BesidePlayground {
       return button;
     });
     const snippet = () => {
-      if (!chosen.system) return;
+      const controller = current();
+      if (!chosen.system || !controller) return;
       const { language: lang, text } = chosen.system.snippet(controller.session.queue.policy(), controller.session.queue.rules());
       language.textContent = `(${lang})`;
       if (code.textContent !== text) code.textContent = text;

@@ -4,7 +4,7 @@
 // and every sentence about a rule is the core's event `explanation`.
 import { loadLab } from '../wasm/index.mjs';
 import { h, uid } from './dom.mjs';
-import { Session, played } from './model.mjs';
+import { Session } from './model.mjs';
 import { Timeline } from './timeline.mjs';
 import { StateViews, EventLog } from './state-views.mjs';
 import { commandFor, helpDialog, shortcutsEnabled } from './keyboard.mjs';
@@ -98,7 +98,7 @@ class Playground {
   #ui = {};
 
   #embed;
-  #recovered = null;  // the queue the Crash and restart dialog last recovered, until the next change
+  #captioned = false;  // the authored script is the one options.captions belong to (options.scenario)
 
   constructor(element, lab, options, embed) {
     this.#lab = lab;
@@ -118,7 +118,8 @@ class Playground {
     const hash = options.syncUrl ? linkFromHash(location.hash) : '';
     if (options.syncUrl) this.#lastHash = hash; // read: the first write may replace it
     if (isScenarioLink(hash)) this.#loadFromHash(hash);
-    else if (options.scenario !== undefined && options.scenario !== null && options.scenario !== '') this.#loadOrAlert(options.scenario);
+    else if (options.scenario !== undefined && options.scenario !== null && options.scenario !== '') this.#loadOrAlert(options.scenario, true);
+    else this.#captioned = true;
     this.#render();
     root.dataset.ready = 'true';
 
@@ -145,23 +146,27 @@ class Playground {
     this.#render();
   }
 
-  /** load() without drawing: the core parses link text; a refusal throws before anything changes. */
-  #load(scenario) {
-    const parsed = typeof scenario === 'string' ? this.#lab.parseScenario(scenario) : scenario;
+  /**
+   * load() without drawing: the core parses link text; a refusal throws before
+   * anything changes. `captioned`: the scenario is the one options.captions narrate.
+   */
+  #load(scenario, captioned = false) {
     this.#pause();
-    this.session.load(parsed);
+    this.session.load(scenario);
+    this.#captioned = captioned;
     this.#clearLinkError();
   }
 
   /** #load(), or on a refusal the default scenario and the link alert; false then. */
-  #loadOrAlert(scenario) {
+  #loadOrAlert(scenario, captioned = false) {
     try {
-      this.#load(scenario);
+      this.#load(scenario, captioned);
       return true;
     } catch (error) {
       this.#pause();
       if (!isRefusal(error)) throw error;
       this.session.load(DEFAULT_SCENARIO);
+      this.#captioned = false;
       this.#showLinkError(error, typeof scenario === 'string' ? scenario : '');
       return false;
     }
@@ -177,7 +182,11 @@ class Playground {
 
   /** The link text for the current state (the core formats it). */
   link() {
-    return this.#lab.formatScenario(this.session.scenario);
+    const { link } = this.session.withLink();
+    if (link.text !== undefined) return link.text;
+    const error = new RangeError(link.message);
+    error.code = link.error;
+    throw error;
   }
 
   /**
@@ -186,15 +195,15 @@ class Playground {
    * parses and evaluates it; a bad goal throws its refusal.
    */
   checkGoal(goal) {
-    const queue = this.#recovered ?? this.session.queue;
-    return { ...queue.checkGoal(goal), recovered: this.#recovered !== null };
+    return { ...this.session.queue.checkGoal(goal), recovered: this.session.view.last.action?.type === 'crash' };
   }
 
   /** Loads the scenario this playground was given (options.scenario) again, set-up and script. */
   restore() {
     if (this.#options.scenario === undefined) return;
     this.#pause();
-    this.loadOrAlert(this.#options.scenario);
+    this.#loadOrAlert(this.#options.scenario, true);
+    this.#render();
   }
 
   /** Plays the script from the cursor (as the Run button does). */
@@ -219,7 +228,6 @@ class Playground {
 
   destroy() {
     this.#pause();
-    this.#setRecovered(null);
     this.#ui.help.release();
     clearTimeout(this.#urlTimer);
     this.#urlTimer = 0;
@@ -509,19 +517,13 @@ class Playground {
     return clock || has('world') || has('ordering') || has('operator') || has('durability') || has('classes');
   }
 
-  /** Keeps (or drops, with null) the queue a crash and restart recovered; goals are checked on it meanwhile. */
-  #setRecovered(queue) {
-    if (this.#recovered && this.#recovered !== queue) this.#recovered.dispose();
-    this.#recovered = queue;
-  }
-
   #syncedGeneration = -1;
   #leaseOptions = null;
 
   /** The Settle list: the in-flight leases, earliest expiry first; rebuilt only when they change. */
   #syncLeases() {
     const ui = this.#ui;
-    const leases = this.session.queue.leased(0, 100);
+    const leases = this.session.view.leased;
     const key = leases.map((l) => l.token).join(' ');
     if (key === this.#leaseOptions) return;
     this.#leaseOptions = key;
@@ -668,12 +670,12 @@ class Playground {
   #step(outcome = this.#outcome(), { quiet = false } = {}) {
     const { errorText, stepAlert } = this.#ui;
     const text = outcome === 'success' ? '' : errorText.value;
-    let result = null;
-    const accepted = this.#attempt(() => { result = this.session.step(outcome, text); },
+    let stepped = false;
+    const accepted = this.#attempt(() => { stepped = this.session.step(outcome, text); },
       (message) => fieldError(errorText, stepAlert, `Step not taken: ${message}.`));
     if (!accepted) return false;
     fieldError(errorText, stepAlert, null);
-    if (result === null) {
+    if (!stepped) {
       if (quiet) this.#ui.runStatus.textContent = 'Run ended: nothing is ready.';
       else this.#render({ notice: 'Nothing is ready: there is no job to process.' });
       return false;
@@ -708,7 +710,7 @@ class Playground {
   /** The in-flight lease chosen in the Settle list (the earliest to expire by default), or null. */
   #chosenLease() {
     const token = this.#ui.settleToken.value;
-    return this.session.queue.leased().find((l) => l.token === token) ?? null;
+    return this.session.view.leased.find((l) => l.token === token) ?? null;
   }
 
   #settle() {
@@ -732,7 +734,7 @@ class Playground {
       this.#render({ notice: 'Nothing is in flight: lease a job first.' });
       return;
     }
-    this.#act({ type: 'advance', ms: lease.expiresAt - this.session.queue.now() }, 'Crash worker');
+    this.#act({ type: 'advance', ms: lease.expiresAt - this.session.view.stats.now }, 'Crash worker');
   }
 
   #nextEvent() {
@@ -783,10 +785,7 @@ class Playground {
         : crashDialog(id, {
           lab: this.#lab,
           onUnsafe: (on) => this.#setPolicy({ unsafeQuarantineOrder: on }, ui.crash.alert),
-          onRecovered: (queue) => {
-            this.#setRecovered(queue);
-            this.#render({ recovery: true });
-          },
+          onCrash: (after, torn) => this.#crash(after, torn),
         });
       this.root.append(ui[which]);
     }
@@ -801,7 +800,23 @@ class Playground {
 
   #showCrash() {
     this.#pause();
+    this.#crashedAt = null;
     this.#dialog('crash').show(this.session);
+  }
+
+  #crashedAt = null;  // the cursor right after the crash the open dialog carried out
+
+  /**
+   * The crash dialog's crash, as a script action: the recovered queue is the
+   * state from then on (time travel and links carry it). A second try from the
+   * same dialog replaces its first, so the reader can compare writes.
+   */
+  #crash(after, torn) {
+    const alert = this.#ui.crash.alert;
+    if (this.#crashedAt !== null && this.session.cursor === this.#crashedAt) this.session.goTo(this.#crashedAt - 1);
+    const done = this.#act({ type: 'crash', after, torn }, 'Crash and restart', alert);
+    this.#crashedAt = done ? this.session.cursor : null;
+    return done;
   }
 
   #replay(id, { fromField = false } = {}) {
@@ -846,7 +861,7 @@ class Playground {
   #preset(key) {
     const preset = ALL_PRESETS.find((p) => p.key === key);
     this.#flushLink();
-    const scenario = () => (preset.scenario.world ? played(this.#lab, preset.scenario) : preset.scenario);
+    const scenario = () => (preset.scenario.world ? this.#lab.playWorld(preset.scenario) : preset.scenario);
     if (!this.#attempt(() => this.#load(scenario()), this.#refusedAs(`The preset "${preset.name}" was not loaded`))) return;
     this.#pushNext = true;
     if (preset.crash) {
@@ -888,7 +903,7 @@ class Playground {
 
   #setMaxAttempts() {
     const { maxAttempts, maxAlert } = this.#ui;
-    const current = String(this.session.scenario.maxAttempts);
+    const current = String(this.session.view.policy.maxAttempts);
     this.#pause();
     if (maxAttempts.value.trim() === '') {
       fieldError(maxAttempts, maxAlert, `Max attempts unchanged: the field is empty; enter a whole number from 1 to ${this.#lab.maxAttemptsLimit}.`);
@@ -939,13 +954,14 @@ class Playground {
 
   /** The world's next action (the core chooses it), recorded like a click; false when nothing will happen. */
   #worldStep() {
-    let action = null;
-    if (!this.#attempt(() => { action = this.session.nextWorldAction(); }, this.#refusedAs('The world stopped'))) return false;
-    if (action === null) {
+    let acted = false;
+    if (!this.#attempt(() => { acted = this.session.worldStep(); }, this.#refusedAs('The world stopped'))) return false;
+    if (!acted) {
       this.#ui.runStatus.textContent = 'Played to the end: nothing more will happen.';
       return false;
     }
-    return this.#attempt(() => this.session.act(action), this.#refusedAs('The world stopped')) && (this.#render(), true);
+    this.#render();
+    return true;
   }
 
   #running = null;
@@ -1004,20 +1020,19 @@ class Playground {
 
   // ---- drawing --------------------------------------------------------------
 
-  /** Brings every view up to date with the session; only what changed is touched. */
-  #render({ notice, recovery = false } = {}) {
+  /** Brings every view up to date with the session's view; only what changed is touched. */
+  #render({ notice } = {}) {
     const { session } = this;
+    const { view } = session;
     const ui = this.#ui;
     ui.actionAlert.hidden = true; // a refusal holds until the next change is drawn
     ui.actionAlert.textContent = '';
-    const dirty = session.takeDirty();
-    const applied = session.eventsAtCursor;
-    const stats = session.queue.stats();
-    this.timeline.sync(session.events, dirty, applied, stats.step, stats.now);
-    this.log.sync(session.events, dirty, applied);
-    this.states.sync(session.queue, stats, (jobId) => this.#setupShown && session.isRemovable(jobId), { clock: this.timeline.usesClock });
+    const { stats, cursor, length } = view;
+    const applied = view.eventsAtCursor;
+    this.timeline.sync(view.timeline, view.eventsFrom, applied, stats.step, stats.now);
+    this.log.sync(view.timeline, view.eventsFrom, applied);
+    this.states.sync(view, { removable: this.#setupShown, clock: this.timeline.usesClock });
 
-    const { cursor, length } = session;
     ui.back.setAttribute('aria-disabled', String(cursor === 0));
     ui.forward.setAttribute('aria-disabled', String(cursor === length));
     ui.scrub.max = String(length);
@@ -1027,17 +1042,14 @@ class Playground {
     this.root.dataset.step = String(stats.step);
     this.root.dataset.cursor = String(cursor);
 
-    const event = session.lastActionEvent();
+    // Why: the core's own sentence for the last action (its first event, a crash's recovery, the clock).
+    const event = view.last.event;
     if (notice) {
       ui.whyMeta.textContent = '';
       ui.whyText.textContent = notice;
-    } else if (event) {
-      ui.whyMeta.textContent = `step ${event.step} · "${event.id}"`;
-      ui.whyText.textContent = event.explanation;
-    } else if (session.lastAction() !== null) {
-      // An action that changed no job (the clock moved and no timer was due).
-      ui.whyMeta.textContent = `step ${stats.step}`;
-      ui.whyText.textContent = `The clock is at ${stats.now} ms; nothing was due on the way.`;
+    } else if (view.last.action !== null) {
+      ui.whyMeta.textContent = event ? `step ${event.step} · "${event.id}"` : `step ${stats.step}`;
+      ui.whyText.textContent = view.last.explanation;
     } else {
       ui.whyMeta.textContent = 'step 0';
       ui.whyText.textContent = length > 0
@@ -1045,7 +1057,7 @@ class Playground {
         : 'Set-up done. Choose an outcome and press Step.';
     }
     ui.why.classList.toggle('is-notice', Boolean(notice));
-    const dropped = session.takeDropped();
+    const { dropped } = view;
     if (dropped) {
       const n = `${dropped.count} later action${dropped.count === 1 ? '' : 's'}`;
       ui.scriptNote.textContent = dropped.replayed
@@ -1056,26 +1068,28 @@ class Playground {
     } else if (!notice) {
       ui.scriptNote.textContent = '';
     }
-    ui.undo.hidden = !(dropped && session.canUndo);
+    ui.undo.hidden = !(dropped && view.canUndo);
     ui.barText.textContent = `${ui.whyText.textContent} ${ui.scriptNote.textContent}`.trim();
 
+    // An author's caption narrates the authored script: it holds only while the
+    // history up to the cursor is that script's (the learner may have diverged).
     const captions = this.#embed.captions;
-    const caption = captions?.[Math.min(cursor, captions.length - 1)] ?? '';
+    const authored = this.#captioned && cursor <= view.authoredThrough;
+    const caption = authored ? captions?.[Math.min(cursor, captions.length - 1)] ?? '' : '';
     if (ui.caption.textContent !== caption) ui.caption.textContent = caption;
     if (ui.caption.hidden !== (caption === '')) ui.caption.hidden = caption === '';
 
     // The capstone's controls: the embed's features, or once the scenario (or the reader, opening Advanced) uses them.
     const advanced = this.#showFeatures();
-    // The policy and the world change only when the session loads: redraw them then.
-    if (this.#syncedGeneration !== session.generation) {
-      this.#syncedGeneration = session.generation;
-      ui.advanced.sync(session.queue.policy(), session.world);
+    // The policy and the world change only with a load or a set-up change: redraw them then.
+    if (this.#syncedGeneration !== view.generation) {
+      this.#syncedGeneration = view.generation;
+      ui.advanced.sync(view.policy, view.world);
     }
     if (advanced) this.#syncLeases();
     this.#scheduleLink();
-    if (!recovery) this.#setRecovered(null);  // a change after a crash and restart: the live queue is the state again
     this.element.dispatchEvent(new CustomEvent('dlq-change', {
-      detail: { cursor, length, stats, recovered: this.#recovered !== null },
+      detail: { cursor, length, stats, recovered: view.last.action?.type === 'crash' },
     }));
   }
 

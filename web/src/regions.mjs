@@ -3,24 +3,6 @@
 // meter. Drawing only: every value shown is read from the core's views.
 import { h } from './dom.mjs';
 
-/** Entries drawn per list: a step stays cheap at 1,000 jobs (the counts and the Event log cover everything). */
-export const LIST_CAP = 100;
-
-/** Ready at scale: its head and its tail are drawn, the middle is one gap item. */
-export const READY_HEAD = 24;
-export const READY_TAIL = 8;
-
-/**
- * The ready jobs to draw, head → tail: all of them up to LIST_CAP, else the first
- * READY_HEAD, a gap item { id: '', gap: n } for the n in between, and the last
- * READY_TAIL, so a requeue is still seen joining the tail at 1,000 jobs.
- */
-export function readyWindow(queue, total) {
-  if (total <= LIST_CAP) return total > 0 ? queue.ready(0, total) : [];
-  return [...queue.ready(0, READY_HEAD), { id: '', gap: total - READY_HEAD - READY_TAIL },
-    ...queue.ready(total - READY_TAIL, READY_TAIL)];
-}
-
 /** Sets text only when it changed (keeps a step's DOM writes minimal). */
 export function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
@@ -49,26 +31,36 @@ export function region(idPrefix, name, extraClass, emptyText) {
 }
 
 /**
+ * A card's key: the job and its content. A card is never reused for another
+ * job, nor for the same id with another payload (a new scenario, a replayed
+ * job whose payload was patched), so no card shows a stale payload.
+ */
+export function cardKey(item) {
+  return item.gap !== undefined ? '' : `${item.id}\u0000${item.payload ?? ''}`;
+}
+
+/**
  * Patches `view.list` to show `shown` (the first LIST_CAP of `total` items, in
- * order) keyed by id: `make(item)` builds a new <li>, `update(li, item)` brings
- * one up to date.
+ * order) keyed by cardKey(): `make(item)` builds a new <li>, `update(li, item)`
+ * brings one up to date.
  */
 export function syncList(view, shown, total, make, update) {
   // A gap item ({ id: '', gap: n }: no job has an empty id) stands for n items not drawn in the middle.
   const drawn = shown.reduce((n, item) => n + (item.gap === undefined ? 1 : item.gap), 0);
-  const want = new Set(shown.map((item) => item.id));
-  for (const [id, li] of view.nodes) {
-    if (!want.has(id)) {
+  const want = new Set(shown.map(cardKey));
+  for (const [key, li] of view.nodes) {
+    if (!want.has(key)) {
       li.remove();
-      view.nodes.delete(id);
+      view.nodes.delete(key);
     }
   }
   let expected = view.list.firstChild;
   for (const item of shown) {
-    let li = view.nodes.get(item.id);
+    const key = cardKey(item);
+    let li = view.nodes.get(key);
     if (!li) {
       li = make(item);
-      view.nodes.set(item.id, li);
+      view.nodes.set(key, li);
     }
     update(li, item);
     if (li !== expected) view.list.insertBefore(li, expected);

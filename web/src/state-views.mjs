@@ -1,21 +1,22 @@
 // The queue's state as regions, and the "Event log", the text twin of the timeline.
 //
-//   Depth alarm     a banner in a status live region while queue.alarm().raised
+//   Depth alarm     a banner in a status live region while the alarm is raised
 //   Ready           a head → tail strip: a requeued job visibly joins the tail
-//   In flight       each lease: token, attempt n of max, expiry and time left (queue.leased())
-//   Delayed         each job with its due time and time left (queue.delayed())
+//   In flight       each lease: token, attempt n of max, expiry and time left
+//   Delayed         each job with its due time and time left
 //   Completed       with the reorders called out on the jobs that broke their key's order
 //   Quarantine      each entry with its context: class, reason, attempts, last error,
 //                   the time of its final attempt and its age against the retention
-//   Worst case      queue.worstCase() in words
+//   Worst case      the policy's worst case in words
 //
 // In flight, Delayed and Worst case appear only when the scenario uses the
 // clock; lesson 1 sees Ready, Completed and Quarantine as before. Lists are
-// keyed by job id and patched in place; each shows at most LIST_CAP entries so
+// keyed by job and content (cardKey) and patched in place; each shows what the
+// session's view holds (the core caps every list, Ready as head, gap and tail) so
 // a step stays cheap with 1,000 jobs (the log and the counts cover everything).
 // Every value is read from the core's views; nothing here decides a rule.
 import { h } from './dom.mjs';
-import { LIST_CAP, readyWindow, region, syncList, setText, show, facts, meter } from './regions.mjs';
+import { cardKey, region, syncList, setText, show, facts, meter } from './regions.mjs';
 import { ms, ofTotal, grouped } from './time-format.mjs';
 
 /** `"a"`, `"a" and "b"`, `"a", "b" and "c"`. */
@@ -44,9 +45,6 @@ function clockFromQueue(policy, stats) {
 }
 
 export class StateViews {
-  #queue = null;      // the queue the cached policy and worst case belong to
-  #policy = null;
-  #worst = null;
   #reorderKey = '';
   #reorders = new Map(); // completed id -> the reorders it made
   #tail = null;       // the Ready tail's id at the last sync
@@ -92,38 +90,33 @@ export class StateViews {
   }
 
   /**
-   * `isRemovable(id)` says which ready jobs have not run yet. `options.clock`
+   * Draws a session view (lab.createSession). `options.removable` (default
+   * true): ready jobs that have not run show Remove. `options.clock`
    * (optional): true when the scenario's script uses the clock (the playground
    * passes Timeline.usesClock, so the clock's regions are there from step 0).
    * Either way they also show when the queue's policy or state uses the clock
    * (a backoff, ordering, a retention or alarm; time past 0, leases, delays).
    */
-  sync(queue, stats, isRemovable, options = {}) {
-    if (queue !== this.#queue) {
-      this.#queue = queue;
-      this.#policy = queue.policy();
-      this.#worst = null;
-      this.#reorderKey = '';
-    }
-    const policy = this.#policy;
+  sync(view, options = {}) {
+    const { stats, policy } = view;
     const clock = options.clock === true || clockFromQueue(policy, stats);
     const { now, maxAttempts } = stats;
     this.grid.classList.toggle('is-clock', clock);
 
     // Depth alarm
-    const alarm = policy.quarantine.alarmDepth > 0 ? queue.alarm() : null;
+    const alarm = policy.quarantine.alarmDepth > 0 ? view.alarm : null;
     if (alarm?.raised) setText(this.alarmText, `Quarantine depth ${grouped(alarm.depth)}, alarm threshold ${grouped(alarm.threshold)}.`);
     if ((alarm?.raised === true) !== (this.alarm.parentNode === this.alarmLive)) this.alarmLive.replaceChildren(...(alarm?.raised ? [this.alarm] : []));
     show(this.alarmNote, alarm !== null && !alarm.raised);
     if (alarm && !alarm.raised) setText(this.alarmNote, `Depth alarm at ${plural(alarm.threshold, 'entry', 'entries')}.`);
 
-    this.#syncReady(queue, stats, isRemovable, clock);
+    this.#syncReady(view, options.removable !== false, clock);
 
     show(this.flight.section, clock);
     show(this.delayed.section, clock);
     show(this.worst, clock);
     if (clock) {
-      syncList(this.flight, stats.leased > 0 ? queue.leased(0, LIST_CAP) : [], stats.leased, (lease) => {
+      syncList(this.flight, view.leased, stats.leased, (lease) => {
         const li = h('li', { 'data-id': lease.id });
         li.dlq = {
           token: h('span', { class: 'dlq-badge' }),
@@ -145,7 +138,7 @@ export class StateViews {
         setText(d.at, `(at ${ms(lease.expiresAt)})`);
         d.meter.set(policy.leaseMs > 0 ? 1 - (lease.expiresAt - now) / policy.leaseMs : 0);
       });
-      syncList(this.delayed, stats.delayed > 0 ? queue.delayed(0, LIST_CAP) : [], stats.delayed, (job) => {
+      syncList(this.delayed, view.delayed, stats.delayed, (job) => {
         const li = h('li', { 'data-id': job.id });
         li.dlq = { badge: h('span', { class: 'dlq-badge is-tried' }), when: h('span', { class: 'dlq-when' }), at: h('span', { class: 'dlq-at' }) };
         li.append(h('span', { class: 'dlq-id' }, job.id), li.dlq.badge,
@@ -158,20 +151,20 @@ export class StateViews {
         setText(d.when, `due in ${ms(Math.max(0, job.dueAt - now))}`);
         setText(d.at, `(at ${ms(job.dueAt)})`);
       });
-      this.#worst ??= queue.worstCase();
-      const w = this.#worst;
+      const w = view.worstCase;
       setText(this.worstText, `A job is attempted at most ${plural(w.attempts, 'time')} and spends at most ${ms(w.timeMs)} ` +
         'from its first lease to quarantine.');
     }
 
-    this.#syncCompleted(queue, stats);
-    this.#syncQuarantine(queue, stats, policy, clock);
+    this.#syncCompleted(view);
+    this.#syncQuarantine(view, clock);
     this.#synced = true;
   }
 
-  #syncReady(queue, stats, isRemovable, clock) {
+  #syncReady(view, removableShown, clock) {
+    const { stats } = view;
     const { maxAttempts } = stats;
-    const shown = readyWindow(queue, stats.ready);
+    const shown = view.ready;
     syncList(this.ready, shown, stats.ready, (job) => {
       if (job.gap !== undefined) {
         const li = h('li', { class: 'dlq-gap' });
@@ -195,7 +188,7 @@ export class StateViews {
         setText(d.text, `… ${grouped(job.gap)} more between head and tail …`);
         return;
       }
-      const removable = isRemovable(job.id);
+      const removable = removableShown && job.removable;
       if (!changed(d, `${job.attempts}|${maxAttempts}|${job.key}|${job.heldBy}|${removable}`)) return;
       setText(d.badge, `${job.attempts}/${maxAttempts} tried`);
       d.badge.classList.toggle('is-tried', job.attempts > 0);
@@ -206,7 +199,7 @@ export class StateViews {
       show(d.remove, removable);
     });
     // The job that just joined the tail (a requeue, a due delay, a replay) is marked for a moment.
-    const tail = stats.ready > 0 ? shown[shown.length - 1].id : null;
+    const tail = stats.ready > 0 ? cardKey(shown[shown.length - 1]) : null;
     if (tail !== this.#tail) {
       for (const li of this.ready.list.querySelectorAll('.is-arrived')) li.classList.remove('is-arrived');
       if (this.#synced && tail !== null && stats.ready > 1) this.ready.nodes.get(tail)?.classList.add('is-arrived');
@@ -215,13 +208,14 @@ export class StateViews {
     show(this.ready.ends, stats.ready > 1 || clock);
   }
 
-  #syncCompleted(queue, stats) {
-    // Reorders: read again only when their number (or the queue) changed.
-    const key = `${stats.reorders}`;
+  #syncCompleted(view) {
+    const { stats } = view;
+    // Reorders: regrouped only when they changed.
+    const key = view.reorders.map((r) => `${r.id}:${r.overtook.join(',')}`).join(' ');
     if (key !== this.#reorderKey) {
       this.#reorderKey = key;
       this.#reorders.clear();
-      const list = stats.reorders > 0 ? queue.reorders(0, LIST_CAP) : [];
+      const list = view.reorders;
       for (const r of list) {
         const mine = this.#reorders.get(r.id) ?? [];
         mine.push(r);
@@ -234,7 +228,7 @@ export class StateViews {
         setText(this.reorderNote, `${plural(stats.reorders, 'reorder')}: ${first}${rest > 0 ? `; and ${grouped(rest)} more` : ''}.`);
       }
     }
-    syncList(this.completed, queue.completed(0, LIST_CAP), stats.completed, (job) => {
+    syncList(this.completed, view.completed, stats.completed, (job) => {
       const li = h('li', { 'data-id': job.id });
       li.dlq = {
         badge: h('span', { class: 'dlq-badge is-done' }),
@@ -257,10 +251,11 @@ export class StateViews {
     });
   }
 
-  #syncQuarantine(queue, stats, policy, clock) {
+  #syncQuarantine(view, clock) {
+    const { stats, policy } = view;
     const { now } = stats;
     const retention = policy.quarantine.retentionMs;
-    syncList(this.quarantine, queue.quarantined(0, LIST_CAP), stats.quarantined, (entry) => {
+    syncList(this.quarantine, view.quarantined, stats.quarantined, (entry) => {
       const li = h('li', { 'data-id': entry.id });
       li.dlq = {
         alert: h('span', { class: 'dlq-alert-badge', hidden: true }, 'alert'),

@@ -44,9 +44,13 @@ export function linkErrorMessage(error) {
   }
 }
 
-/** A full URL for `link` on the page at `base` (its own fragment replaced). */
+/**
+ * A full URL for `link` on the page at `base` (its own fragment replaced). A
+ * relative `base` ('./playground.html', '/playground.html', '') is resolved
+ * against the document, as a link in the page would be.
+ */
 export function urlFor(base, link) {
-  const url = new URL(base);
+  const url = new URL(base, globalThis.document?.baseURI);
   url.hash = link;
   return url.href;
 }
