@@ -6,7 +6,7 @@
 //  * the clock: 200,000 jobs, exponential backoff 100..10,000 ms with full
 //    jitter, leases of 1 s, maxAttempts 5; 20% of leases are left to expire, the
 //    rest settled at once (tests/bench/native_bench.cpp makes the same calls);
-//  * the storm (core/storm.h): 1,000,000 jobs at once through a 5 s outage, 10
+//  * the storm (core/sim/storm.h): 1,000,000 jobs at once through a 5 s outage, 10
 //    attempts, exponential backoff 100..10,000 ms with full jitter, 1,000 workers
 //    x 10 ms: natively and lab.runStorm() in Node, best of three each;
 //  * the yardstick: lesson 1's process-only rate on the core beside a minimal C++
@@ -232,7 +232,7 @@ console.log(`\nyardstick: lesson 1 (${fmt(jobs)} jobs, ${fmt(yard.attempts)} att
   `the core beside a minimal loop on 8-byte records (same outcomes, same counts; C++ rows: median of ${YARDSTICK_RUNS} processes)`);
 console.log('run                    enqueue ns/job  process ns/attempt  process attempts/s');
 // "+ history": the same loop writing one 16-byte line per event (two per attempt)
-// to fresh memory taken as the core takes its own (core/block_memory.h).
+// to fresh memory taken as the core takes its own (core/base/block_memory.h).
 for (const [name, run] of [['core (C++)', yard.core], ['minimal loop (C++)', yard.loop],
   [' + history, 16 B/event', yard.loopWithHistory], ['JS API, batched', batched]]) {
   const enqueue = run.enqueueSeconds === undefined ? '' : ns(run.enqueueSeconds, jobs);

@@ -1401,7 +1401,7 @@ val ContentionTypeMessage(const std::string& name, const std::string& described)
   return ErrorValue(dlq::Status::NotFound("no runContention option is named " + dlq::QuoteShort(name)));
 }
 
-// ---- storms (core/storm.h) ----
+// ---- storms (core/sim/storm.h) ----
 
 // A storm options object built by index.mjs: { jobs, arrival?: { kind, perSecond? },
 // outage?: null | { startMs, durationMs }, capacity?: null | { perWindow, windowMs },

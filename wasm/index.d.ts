@@ -57,7 +57,9 @@ export type IntegerFieldName =
   | 'quarantine.retentionMs' | 'quarantine.alarmDepth'
   /** redrive()'s `max`. */
   | 'max'
-  /** The simulated world's settings (core/world.h). */
+  /** A crash action's `after`: the journal write after which the process dies. */
+  | 'after'
+  /** The simulated world's settings (core/scenario/world.h). */
   | 'world.workers' | 'world.workMs' | 'world.outage.startMs' | 'world.outage.endMs';
 
 /**
@@ -315,7 +317,7 @@ export interface LeasedJob extends Job {
 }
 
 /**
- * What one job does when a simulated worker runs it (core/world.h). Attempt numbers are the
+ * What one job does when a simulated worker runs it (core/scenario/world.h). Attempt numbers are the
  * queue's (1-based, reset by a replay).
  *   healthy       succeeds (fails transiently during the outage if it needs the dependency)
  *   poison        every attempt fails with `failure` (a failing outcome)
@@ -767,9 +769,105 @@ export interface Storm {
   dispose(): void;
 }
 
+/** What a crash action recovered (SessionView.last.crash). */
+export interface CrashReport {
+  /** Journal writes applied, of the journal's. */
+  applied: number;
+  journal: number;
+  tornDiscarded: boolean;
+  /** Jobs the crash left in no place (each a 'lost' event). */
+  lost: string[];
+  /** Jobs found in two places and kept once (each a 'kept-once' event). */
+  duplicated: string[];
+}
+
+/**
+ * Everything a page draws after one action, in one answer from the core (Session). Lists are
+ * capped as the page draws them: at most 100 entries each; Ready above 100 jobs as its first 24,
+ * one gap item ({ id: '', gap: n }) and its last 8.
+ */
+export interface SessionView {
+  cursor: number;
+  length: number;
+  /** Counts loads and set-up changes: the policy and the world change only with one. */
+  generation: number;
+  /** True when link format v1 cannot carry the scenario (the clock, classes, keys, a world, a crash). */
+  advanced: boolean;
+  /** How many actions from the first agree with the authored script (the last one loaded): a caption for position i holds while i <= authoredThrough. */
+  authoredThrough: number;
+  canUndo: boolean;
+  stats: QueueStats;
+  /** The whole script's timeline (seq 1, 2, 3, … along it); the first eventsAtCursor have happened. */
+  timeline: TimelineEvent[];
+  /** Where this answer's timeline differs from the one before (what a view redraws from). */
+  eventsFrom: number;
+  /** The events from eventsFrom on, as the core sent them. */
+  events: TimelineEvent[];
+  eventCount: number;
+  eventsAtCursor: number;
+  /** The last applied action and one sentence on what it did (null and "" at cursor 0). */
+  last: { event: TimelineEvent | null; action: ParsedScenario['actions'][number] | null; explanation: string; crash: CrashReport | null };
+  /** What the action dropped from the script (once): null, or the count and the core's reason (null: replaced by an edit). */
+  dropped: { count: number; reason: string | null; replayed: boolean } | null;
+  ready: (ReadyJob & { removable: boolean } | { id: ''; gap: number })[];
+  leased: LeasedJob[];
+  delayed: DelayedJob[];
+  completed: KeyedJob[];
+  quarantined: QuarantineEntry[];
+  reorders: Reorder[];
+  alarm: Alarm;
+  worstCase: WorstCase;
+  policy: Policy;
+  world: World | null;
+  /** With view({ link: true }): the share link, or why there is none. */
+  link?: { text: string } | { error: ErrorCode; message: string };
+}
+
+/**
+ * The one model behind a playground (lab.createSession): a scenario's script and cursor, the
+ * queue at the cursor, the whole script's timeline and checkpoints every 64 actions. Each action
+ * is one call into the core and returns the view to draw. Refusals throw as elsewhere, and
+ * nothing changes.
+ */
+export interface Session {
+  view(options?: { link?: boolean }): SessionView;
+  /** Applies a script action at the cursor (its next scripted action is stepped along); accepted false: nothing to do. */
+  act(action: ScenarioAction): { accepted: boolean; view: SessionView };
+  step(outcome: Outcome, errorText?: string): { accepted: boolean; view: SessionView };
+  /** The world's next action, applied; accepted false (action null) when nothing will happen again. */
+  actWorld(): { accepted: boolean; action: ScenarioAction | null; view: SessionView };
+  /** A set-up job at cursor 0, else an 'enqueue' action. */
+  addJob(id: string, payload: string, options?: { key?: string }): SessionView;
+  seek(cursor: number): { moved: boolean; view: SessionView };
+  undo(): { undone: boolean; view: SessionView };
+  /** A new authored scenario; with clamp a cursor past what plays moves back instead of being refused. */
+  load(scenario: Scenario | string, options?: { clamp?: boolean }): SessionView;
+  /** A set-up change, the authored script kept; with replayWorld (default) a world plays the script past the cursor again. */
+  change(scenario: Scenario, options?: { replayWorld?: boolean }): SessionView;
+  scenario(): ParsedScenario;
+  nextWorldAction(): ScenarioAction | null;
+  cursorForEvent(seq: number): number;
+  policy(): Policy;
+  rules(): { [C in FailureClass]: ResolvedClassRule };
+  journal(): JournalRecord[];
+  locate(id: string): JobLocation | null;
+  checkGoal(goal: string): GoalCheck;
+  snapshotText(): string;
+  /** The timeline up to the cursor, one RenderEvent line each. */
+  timelineText(): string;
+  readonly disposed: boolean;
+  dispose(): void;
+}
+
 export interface Lab {
   /** A queue at time 0 with the policy `options` describes (absent fields: the core's defaults). */
   createQueue(options: QueueOptions): Queue;
+  /** The one model behind a playground: a session over the scenario (object or link text). */
+  createSession(scenario: Scenario | string): Session;
+  /** The scenario with the world's run (at most 2,000 more actions) as its script past the cursor. */
+  playWorld(scenario: Scenario): ParsedScenario;
+  /** Calls made into the core's module so far: what one user action costs. */
+  readonly crossings: number;
   /** A queue in the state the scenario (object or link text) reaches at its cursor. */
   runScenario(scenario: Scenario | string): Queue;
   /**

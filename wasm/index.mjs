@@ -364,7 +364,7 @@ function copyClasses(prefix, source) {
  * A world object ({ workers?, workMs?, outage?: { startMs, endMs } | null,
  * behaviours?: [{ id, kind, failure?, count?, until?, script?, needsDependency? }] })
  * read once into a checked plain copy; `prefix` ('' or 'scenario.') names it.
- * Types are checked here, ranges and names by the core (core/world.h).
+ * Types are checked here, ranges and names by the core (core/scenario/world.h).
  */
 function copyWorld(prefix, source) {
   const name = `${prefix}world`;
@@ -594,7 +594,7 @@ function readScenario(scenario) {
 // ---- goals --------------------------------------------------------------
 
 /**
- * A goal's text (core/goal.h; docs/goals.md): a well-formed string within the
+ * A goal's text (core/lesson/goal.h; docs/goals.md): a well-formed string within the
  * core's limit, measured before it is copied. The core parses it and names
  * `goal` in every refusal.
  */
@@ -626,7 +626,7 @@ function copyStormPair(name, source, fields, example) {
 }
 
 /**
- * createStorm()'s options (core/storm.h; docs/storm.md) read once into a plain
+ * createStorm()'s options (core/sim/storm.h; docs/storm.md) read once into a plain
  * copy for the core, which fills in its defaults and checks ranges, names and pairs.
  */
 function copyStormOptions(source) {
@@ -783,7 +783,7 @@ class Lab {
   }
 
   /**
-   * The one model behind a playground (core/session.h): a scenario (link text or
+   * The one model behind a playground (core/session/session.h): a scenario (link text or
    * object) with its script, cursor, the queue at the cursor, the whole script's
    * timeline and checkpoints. Every action returns the view a page draws, in
    * one call into the core. A refused scenario throws the core's error.
@@ -804,7 +804,7 @@ class Lab {
 
   /**
    * `scenario` with the world's run as its script past the cursor: the actions
-   * up to the cursor kept, then the world (core/world.h) plays on (at most 2,000
+   * up to the cursor kept, then the world (core/scenario/world.h) plays on (at most 2,000
    * more actions). The cursor stays. Returns a scenario object.
    */
   playWorld(scenario) {
@@ -1280,7 +1280,7 @@ class Queue {
   }
 
   /**
-   * What the simulated world (core/world.h) does next to this queue, as a
+   * What the simulated world (core/scenario/world.h) does next to this queue, as a
    * scenario action object ({ type: 'lease' }, { type: 'settle', token, outcome,
    * error }, { type: 'advance', ms } or { type: 'advanceToNext' }), or null when
    * nothing will ever happen again. Changes nothing: apply the action to play it.

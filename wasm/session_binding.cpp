@@ -1,4 +1,4 @@
-// Embind binding of the session (core/session.h): one handle per playground.
+// Embind binding of the session (core/session/session.h): one handle per playground.
 // Every user action is one call that acts and returns the view the page draws,
 // so a step crosses into wasm once. Conversion only; the rules are the core's.
 #include <emscripten/bind.h>
@@ -265,7 +265,7 @@ class SessionHandle {
   std::optional<dlq::Session> session_;
 };
 
-// The scenario with the world's run as its script past the cursor (core/session.h: PlayWorld).
+// The scenario with the world's run as its script past the cursor (core/session/session.h: PlayWorld).
 val PlayWorldValue(val in) {
   dlq::Result<dlq::Scenario> s = ScenarioFromValue(in);
   if (!s.ok()) return ErrorValue(s.status());

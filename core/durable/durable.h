@@ -1,5 +1,5 @@
 // The durable image of a queue: what a snapshot holds and what the journal's
-// writes change. Internal to the core (snapshot.h is the public face).
+// writes change. Internal to the core (queue.h is the public face: Snapshot, Restore, Journal, Recover).
 //
 // The image is storage, not policy: a table of jobs and one table per place,
 // each entry keyed the way its place orders jobs. Nothing stops a job from being

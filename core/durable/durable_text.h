@@ -1,6 +1,6 @@
 // The text forms of the durable image (durable.h): the snapshot and the journal
 // record. Both are documented field by field in docs/snapshot-format.md; internal
-// to the core (snapshot.h is the public face).
+// to the core (queue.h is the public face: Snapshot, Restore, Journal, Recover).
 //
 // Canonical: one image has exactly one snapshot text, one write exactly one
 // record text. Readers are strict (they read only what the writers write) and

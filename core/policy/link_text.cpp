@@ -139,25 +139,4 @@ Status Reader::String(const std::string& what, std::string* out) {
   return Status::Ok();
 }
 
-Status ReadJobs(Reader& in, std::vector<JobSpec>* jobs) {
-  do {
-    JobSpec job;
-    const std::string n = std::to_string(jobs->size() + 1);
-    if (Status s = in.String("job " + n + " id", &job.id); !s.ok()) return s;
-    if (!in.Accept(':')) return in.Error("':' between job " + n + "'s id and payload");
-    if (Status s = in.String("job " + n + " payload", &job.payload); !s.ok()) return s;
-    jobs->push_back(std::move(job));
-  } while (in.Accept(','));
-  return Status::Ok();
-}
-
-void AppendJobs(std::string& out, const std::vector<JobSpec>& jobs) {
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    if (i > 0) out += ',';
-    AppendEncoded(out, jobs[i].id);
-    out += ':';
-    AppendEncoded(out, jobs[i].payload);
-  }
-}
-
 }  // namespace dlq::link

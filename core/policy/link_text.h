@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "policy.h"
-#include "queue.h"
 #include "status.h"
 
 namespace dlq::link {
@@ -66,10 +65,5 @@ class Reader {
   std::string_view text_;
   size_t pos_ = 0;
 };
-
-// v1's j field body, <id>:<payload>,… (one or more jobs), as released. v2 spells a
-// job alike with an optional third part, its key (link_v2.cpp reads and writes it).
-Status ReadJobs(Reader& in, std::vector<JobSpec>* jobs);
-void AppendJobs(std::string& out, const std::vector<JobSpec>& jobs);
 
 }  // namespace dlq::link

@@ -165,7 +165,7 @@ struct Policy {
   // fewer (0: no alarm).
   int64_t retention_ms = 0;
   int64_t alarm_depth = 0;
-  // Durability (snapshot.h). A teaching switch: true writes a move into
+  // Durability (queue.h: Snapshot, Journal, Recover). A teaching switch: true writes a move into
   // quarantine in the unsafe order, removal from the source first, so a crash
   // between the two writes loses the job. Every other move writes its
   // destination first whatever this says.

@@ -337,7 +337,7 @@ class Queue {
   size_t journal_size() const { return journal_.size(); }
 
   // A queue equal to this one in every observable, its journal included (a
-  // checkpoint for time travel: core/session.h). TooLarge past the heap budget
+  // checkpoint for time travel: core/session/session.h). TooLarge past the heap budget
   // or kMaxSnapshotBytes' worth of state; nothing changes then.
   Result<Queue> Clone() const;
 

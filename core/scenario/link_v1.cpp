@@ -13,6 +13,29 @@
 namespace dlq::link {
 namespace {
 
+// v1's j field body, <id>:<payload>,… (one or more jobs), as released. v2 spells a
+// job alike with an optional third part, its key (link_v2.cpp reads and writes it).
+Status ReadJobs(Reader& in, std::vector<JobSpec>* jobs) {
+  do {
+    JobSpec job;
+    const std::string n = std::to_string(jobs->size() + 1);
+    if (Status s = in.String("job " + n + " id", &job.id); !s.ok()) return s;
+    if (!in.Accept(':')) return in.Error("':' between job " + n + "'s id and payload");
+    if (Status s = in.String("job " + n + " payload", &job.payload); !s.ok()) return s;
+    jobs->push_back(std::move(job));
+  } while (in.Accept(','));
+  return Status::Ok();
+}
+
+void AppendJobs(std::string& out, const std::vector<JobSpec>& jobs) {
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (i > 0) out += ',';
+    AppendEncoded(out, jobs[i].id);
+    out += ':';
+    AppendEncoded(out, jobs[i].payload);
+  }
+}
+
 Status ReadActions(Reader& in, std::vector<Action>* actions) {
   do {
     const std::string n = "action " + std::to_string(actions->size() + 1);

@@ -2,7 +2,7 @@
 // Prints one JSON object; scripts/bench.mjs runs the same workload through the JS
 // API and compares. Usage: dlq_bench [jobs] [seed]   (lesson 1: process only)
 //                          dlq_bench clock [jobs] [seed]   (backoff, leases, expiries)
-//                          dlq_bench storm [jobs] [runs]   (core/storm.h: the outage preset, best of runs)
+//                          dlq_bench storm [jobs] [runs]   (core/sim/storm.h: the outage preset, best of runs)
 //                          dlq_bench yardstick [jobs] [seed]   (lesson 1: the core vs a minimal loop)
 #include <algorithm>
 #include <chrono>

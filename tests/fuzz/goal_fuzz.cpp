@@ -1,4 +1,4 @@
-// libFuzzer harness: the goal language's parser and formatter (core/goal.h).
+// libFuzzer harness: the goal language's parser and formatter (core/lesson/goal.h).
 //
 // The input bytes are a goal text. For every input:
 //  * ParseGoal either refuses it with a proper Status (non-OK, a known code, a

@@ -1,4 +1,4 @@
-// libFuzzer harness: the scenario link parser and formatter (core/scenario.h).
+// libFuzzer harness: the scenario link parser and formatter (core/scenario/scenario.h).
 //
 // The input bytes are a link text. For every input:
 //  * ParseScenario either refuses it with a proper Status (non-OK, a known code,

@@ -1,4 +1,4 @@
-// libFuzzer harness: random operation sequences on one dlq::Queue (core/queue.h):
+// libFuzzer harness: random operation sequences on one dlq::Queue (core/queue/queue.h):
 // lesson 1's operations, and the clock, backoff, leases and failure classes under
 // any policy, with the queue's invariants checked after every operation.
 //

@@ -1,4 +1,4 @@
-// libFuzzer harness: snapshots, the journal and crash recovery (core/queue.h,
+// libFuzzer harness: snapshots, the journal and crash recovery (core/queue/queue.h,
 // "Durability": Snapshot, SnapshotText, Journal, Restore, Recover). A crash, a
 // sanitizer report, a hang or a broken invariant below is a finding.
 //

@@ -23,7 +23,7 @@ struct ModelEntry {
   uint64_t step = 0;
 };
 
-// Written straight from the lesson text, sharing no code with core/queue.cpp.
+// Written straight from the lesson text, sharing no code with core/queue/queue.cpp.
 // Events are kept as "kind|id|attempts|step|detail" strings.
 struct Model {
   uint32_t max_attempts;

@@ -1,4 +1,4 @@
-// The session (core/session.h): the one model behind a playground. Seeking
+// The session (core/session/session.h): the one model behind a playground. Seeking
 // anywhere equals replaying from zero, a crash action restarts the queue from
 // its journal and travels through links, and the authored script is told apart
 // from the learner's own history.

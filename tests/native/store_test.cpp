@@ -1,4 +1,4 @@
-// The queue's storage (core/job_store.h, core/event_log.h) against plain
+// The queue's storage (core/store/job_store.h, core/store/event_log.h) against plain
 // reference containers: every id found or refused as a std::map says, every
 // string intact across arena blocks, every event record read back exactly as
 // appended (in order, backwards, at random, after truncation), whatever packs.

@@ -1,4 +1,4 @@
-// The storm (core/storm.h): refusals by name; equivalence with the real Queue
+// The storm (core/sim/storm.h): refusals by name; equivalence with the real Queue
 // played by the world (player.h), bucket for bucket; conservation over many
 // seeded runs; determinism (sliced runs, the released fixtures in
 // tests/fixtures/storms/, which the Node suite checks against WebAssembly too);

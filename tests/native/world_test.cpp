@@ -1,4 +1,4 @@
-// The simulated world (core/world.h): each behaviour's verdicts, and whole runs
+// The simulated world (core/scenario/world.h): each behaviour's verdicts, and whole runs
 // played by the world, which must be ordinary scripts that replay exactly.
 #include "test_util.h"
 #include "player.h"

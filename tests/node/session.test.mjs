@@ -1,4 +1,4 @@
-// The session behind every playground (core/session.h, lab.createSession): the
+// The session behind every playground (core/session/session.h, lab.createSession): the
 // core owns the script, the cursor, the queue and the timeline; a page draws its
 // view. No browser here.
 import test from 'node:test';

@@ -1,4 +1,4 @@
-// Storms through the JS API (lab.createStorm, lab.runStorm; core/storm.h,
+// Storms through the JS API (lab.createStorm, lab.runStorm; core/sim/storm.h,
 // docs/storm.md): results and their typed arrays, slicing and progress,
 // refusals by name, determinism, and native == WebAssembly byte for byte: the
 // released fixtures in tests/fixtures/storms/ (which the native suite checks

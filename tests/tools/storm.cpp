@@ -1,4 +1,4 @@
-// dlq_storm: runs one storm (core/storm.h) per jitter strategy, same seed, and
+// dlq_storm: runs one storm (core/sim/storm.h) per jitter strategy, same seed, and
 // prints one summary row each (or, with --json, the summaries as JSON; with
 // --series, the series too). `npm run storm -- <options>` builds and runs it.
 // A bad flag is refused with a message naming it and exit status 2; the core's
@@ -263,7 +263,7 @@ std::string Grouped(uint64_t n) {
 }
 
 // --contention [--clients N,N,...] [--runs R] [--seed N]: the contention
-// experiment's table (core/contention.h) instead of a storm; by default the
+// experiment's table (core/sim/contention.h) instead of a storm; by default the
 // published experiment's 10, 20, ..., 190 clients and 100 runs, seed 1. A bad
 // flag or value is refused naming it, exit status 2.
 int ContentionMain(int argc, char** argv) {

@@ -275,5 +275,21 @@ async function main(): Promise<void> {
   void calls;
   // @ts-expect-error: strategies are five fixed names
   lab.runContention({ clients: 50, strategy: 'half' });
+
+  // A session: one call per action, each returning the view to draw.
+  const session = lab.createSession('v1;m3;ja:,b:;at,s,s;c0');
+  const stepped = session.step('transient');
+  const view = stepped.view;
+  const along: boolean = view.cursor <= view.authoredThrough;
+  const why: string = view.last.explanation;
+  const lost: number = view.stats.lost;
+  const crashed = session.act({ type: 'crash', after: 3, torn: false });
+  const report = crashed.view.last.crash;
+  if (report !== null) void report.lost.length;
+  for (const card of view.ready) if (card.id !== '') void card;
+  void along; void why; void lost;
+  // @ts-expect-error: a crash names the write
+  session.act({ type: 'crash' });
+  session.dispose();
 }
 void main;

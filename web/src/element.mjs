@@ -2,7 +2,7 @@
 // wrapper around mount(). Each element has its own session. Only an element
 // with `sync-url` reads and writes location.hash (give it to one per page).
 // An author chooses what it shows with features, panels, presets, locked,
-// heading-level and compact (embed-options.mjs; docs/embedding.md), and may put
+// heading-level and compact (embed-options.mjs; docs/playground.md), and may put
 // per-step captions in a child <ol class="dlq-captions"> (read before mounting:
 // without JavaScript they stay as a plain list). A bad attribute is named in the
 // element instead of a playground. Entry points define it with defineElement():

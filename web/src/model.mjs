@@ -1,4 +1,4 @@
-// The playground's model is the core's session (core/session.h, through
+// The playground's model is the core's session (core/session/session.h, through
 // lab.createSession): the script, the cursor, the queue at the cursor and the
 // whole script's timeline live there. This adapter only forwards each user
 // action and keeps the view the core answered with; it decides nothing and

@@ -1,6 +1,6 @@
 // One-key preset scenarios: plain data (set-up + a script to play with Forward
 // or Run). The core computes everything that follows from them. Lesson 1's
-// presets carry their script; the capstone's carry a world (core/world.h) whose
+// presets carry their script; the capstone's carry a world (core/scenario/world.h) whose
 // run the core plays out when the preset loads (see `played` in model.mjs), so
 // their script is what the simulated workers do.
 

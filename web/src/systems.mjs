@@ -5,8 +5,8 @@
 // queue.rules()) — the core's own account, so no rule is worked out again here.
 //
 // Plain data and pure functions: no dependencies, no I/O, safe in the browser.
-// Every fact comes from /work/shared/reference/real-systems.md (its sources are
-// each entry's `sources`), written in this project's own words. A lab setting
+// Every fact is sourced: each entry's `sources` names the system's documentation
+// it comes from, and it is written in this project's own words. A lab setting
 // with no counterpart in the system is said so in a comment of the snippet (for
 // JSON, in the template's metadata), never silently dropped.
 //
@@ -38,7 +38,7 @@ export function policyInForce(policy, rules) {
   };
 }
 
-/** A rule's delay after a first failed attempt, before jitter: its base (core/backoff.h: 2^0 · base for exponential). */
+/** A rule's delay after a first failed attempt, before jitter: its base (core/policy/backoff.h: 2^0 · base for exponential). */
 function firstDelay(backoff) {
   return backoff.kind === 'none' ? 0 : backoff.baseMs;
 }
