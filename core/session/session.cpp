@@ -232,21 +232,28 @@ void Session::Record(const Action& action, std::vector<Event>&& fresh) {
 
 namespace {
 
-// True when `action`, taken at a scripted position, is the script's `next`: the
-// same action, or a process with the same outcome and no error text of its own
-// (a learner who picks the outcome steps along the script's error text too).
-bool FollowsScript(const Action& next, const Action& action) {
-  if (next == action) return true;
-  const auto* scripted = std::get_if<action::Process>(&next);
-  const auto* taken = std::get_if<action::Process>(&action);
-  return scripted != nullptr && taken != nullptr && taken->error.empty() && scripted->outcome == taken->outcome;
+// True when two actions make the queue decide the same: equal, or a process
+// or settle with the same outcome (and lease) whose error texts differ. An
+// error text is recorded, never decided on, so an author's caption for the
+// one still tells what the other did.
+bool SameDecision(const Action& a, const Action& b) {
+  if (a == b) return true;
+  if (const auto* x = std::get_if<action::Process>(&a)) {
+    const auto* y = std::get_if<action::Process>(&b);
+    return y != nullptr && x->outcome == y->outcome;
+  }
+  if (const auto* x = std::get_if<action::Settle>(&a)) {
+    const auto* y = std::get_if<action::Settle>(&b);
+    return y != nullptr && x->lease == y->lease && x->outcome == y->outcome;
+  }
+  return false;
 }
 
 }  // namespace
 
 Result<bool> Session::Act(const Action& action) {
   const size_t at = scenario_.cursor;
-  if (at < scenario_.actions.size() && FollowsScript(scenario_.actions[at], action)) return Seek(at + 1);
+  if (at < scenario_.actions.size() && scenario_.actions[at] == action) return Seek(at + 1);
   const bool crashes = std::holds_alternative<action::Crash>(action);
   // A crash replaces the queue: try it on a copy, so a refusal changes nothing.
   std::optional<Played> trial;
@@ -362,7 +369,7 @@ std::string Session::Explanation() const {
 size_t Session::AuthoredThrough() const {
   const size_t n = std::min(authored_.size(), scenario_.actions.size());
   size_t i = 0;
-  while (i < n && authored_[i] == scenario_.actions[i]) ++i;
+  while (i < n && SameDecision(authored_[i], scenario_.actions[i])) ++i;
   return i;
 }
 

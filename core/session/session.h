@@ -60,8 +60,7 @@ class Session {
   // `replay_world` the script is kept as far as it still plays, world or not.
   Status Change(const Scenario& scenario, bool replay_world = true);
 
-  // Applies `action` at the cursor. If it is the script's next action (or a
-  // process with that action's outcome and no error text of its own), the
+  // Applies `action` at the cursor. If it is the script's next action, the
   // cursor steps along it; otherwise the redo tail is dropped (Undo brings it
   // back) and the action is recorded. False when the queue found nothing to do
   // (nothing ready, no such job in quarantine, no timer: FailedPrecondition or
@@ -106,10 +105,11 @@ class Session {
   // event's explanation, a crash's recovery, or where the clock moved to.
   std::string Explanation() const;
 
-  // How many actions from the first agree with the authored script, so far as
-  // the cursor reaches: an author's caption for position i holds while
-  // AuthoredThrough() >= i, i.e. while the history is the authored one.
-  size_t AuthoredThrough() const;  // the common prefix of the script and the authored one
+  // How many actions from the first make the queue decide as the authored
+  // script's do (equal, or differing only in a recorded error text): an
+  // author's caption for position i holds while i <= AuthoredThrough(), i.e.
+  // while the history is the authored one.
+  size_t AuthoredThrough() const;
 
   // True when link format v1 cannot carry the scenario (the clock, classes,
   // keys, a world, a crash: link.h's FitsV1).

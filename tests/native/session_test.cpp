@@ -184,6 +184,15 @@ TEST_CASE("session: the authored script is told apart from the learner's history
   CHECK(dropped->count == 1);
   REQUIRE(session.Undo().value());
   CHECK(session.AuthoredThrough() == 3);
+
+  // An error text is recorded, not decided on: a step that differs only in it
+  // replaces the script but keeps the authored history (its captions hold).
+  Session texts = MakeSession(ParseOrDie("v1;m3;ja:;at:db%20timeout,t:db%20timeout;c0"));
+  REQUIRE(texts.Act(action::Process{Outcome::kTransient, ""}).value());
+  CHECK(texts.length() == 1);
+  CHECK(texts.AuthoredThrough() == 1);
+  REQUIRE(texts.Act(action::Process{Outcome::kPermanent, ""}).value());
+  CHECK(texts.AuthoredThrough() == 1);
 }
 
 TEST_CASE("session: a load that the cursor cannot pass is refused, or clamped") {
