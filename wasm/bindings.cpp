@@ -1401,145 +1401,6 @@ val ContentionTypeMessage(const std::string& name, const std::string& described)
   return ErrorValue(dlq::Status::NotFound("no runContention option is named " + dlq::QuoteShort(name)));
 }
 
-// ---- storms (core/sim/storm.h) ----
-
-// A storm options object built by index.mjs: { jobs, arrival?: { kind, perSecond? },
-// outage?: null | { startMs, durationMs }, capacity?: null | { perWindow, windowMs },
-// workers?, workMs?, leaseMs?, maxAttempts, backoff?, seed?, bucketMs? }. Absent
-// fields keep the core's defaults (dlq::StormOptions{}); names, ranges and pairs
-// are the core's (CheckStormOptions).
-dlq::Result<dlq::StormOptions> StormOptionsFromValue(const val& in) {
-  if (!IsObject(in)) return NotA("options", "an object");
-  dlq::StormOptions o;
-  if (dlq::Status s = ReadInteger(in["jobs"], dlq::kStormJobsField, "", true, &o.jobs); !s.ok()) return s;
-  val arrival = in["arrival"];
-  if (!arrival.isUndefined()) {
-    if (!IsObject(arrival)) return NotA("arrival", "an object");
-    std::string kind;
-    if (dlq::Status s = ReadString(arrival["kind"], "arrival.kind", &kind); !s.ok()) return s;
-    dlq::Result<dlq::ArrivalKind> parsed = dlq::ParseArrivalKind(kind);
-    if (!parsed.ok()) return parsed.status();
-    o.arrival.kind = parsed.value();
-    if (o.arrival.kind == dlq::ArrivalKind::kRate) {
-      if (dlq::Status s = ReadInteger(arrival["perSecond"], dlq::kStormPerSecondField, "", true, &o.arrival.per_second);
-          !s.ok()) {
-        return s;
-      }
-    }
-  }
-  val outage = in["outage"];
-  if (!outage.isUndefined() && !outage.isNull()) {
-    if (!IsObject(outage)) return NotA("outage", "an object or null");
-    dlq::StormOutage out;
-    if (dlq::Status s = ReadInteger(outage["startMs"], dlq::kStormOutageStartField, "", true, &out.start_ms); !s.ok()) return s;
-    if (dlq::Status s = ReadInteger(outage["durationMs"], dlq::kStormOutageDurationField, "", true, &out.duration_ms);
-        !s.ok()) {
-      return s;
-    }
-    o.outage = out;
-  }
-  val capacity = in["capacity"];
-  if (!capacity.isUndefined() && !capacity.isNull()) {
-    if (!IsObject(capacity)) return NotA("capacity", "an object or null");
-    dlq::StormCapacity cap;
-    if (dlq::Status s = ReadInteger(capacity["perWindow"], dlq::kStormPerWindowField, "", true, &cap.per_window); !s.ok()) {
-      return s;
-    }
-    if (dlq::Status s = ReadInteger(capacity["windowMs"], dlq::kStormWindowMsField, "", true, &cap.window_ms); !s.ok()) {
-      return s;
-    }
-    o.capacity = cap;
-  }
-  if (dlq::Status s = ReadInteger(in["workers"], dlq::kStormWorkersField, "", false, &o.workers); !s.ok()) return s;
-  if (dlq::Status s = ReadInteger(in["workMs"], dlq::kStormWorkMsField, "", false, &o.work_ms); !s.ok()) return s;
-  if (dlq::Status s = ReadInteger(in["leaseMs"], dlq::kLeaseMsField, "", false, &o.lease_ms); !s.ok()) return s;
-  if (dlq::Status s = ReadInteger(in["maxAttempts"], dlq::kMaxAttemptsField, "", true, &o.max_attempts); !s.ok()) return s;
-  val backoff = in["backoff"];
-  if (!backoff.isUndefined()) {
-    if (dlq::Status s = ReadBackoff(backoff, "", "", &o.backoff); !s.ok()) return s;
-  }
-  if (dlq::Status s = ReadInteger(in["seed"], dlq::kSeedField, "", false, &o.seed); !s.ok()) return s;
-  if (dlq::Status s = ReadInteger(in["bucketMs"], dlq::kStormBucketMsField, "", false, &o.bucket_ms); !s.ok()) return s;
-  if (dlq::Status s = dlq::CheckStormOptions(o); !s.ok()) return s;
-  return o;
-}
-
-// Owns one storm. JS creates it empty and initialises it from options; a refusal
-// leaves it holding nothing (and index.mjs deletes it).
-class StormHandle {
- public:
-  val init(val options) {
-    dlq::Result<dlq::StormOptions> o = StormOptionsFromValue(options);
-    if (!o.ok()) return ErrorValue(o.status());
-    dlq::Result<dlq::Storm> made = dlq::Storm::Create(o.value());
-    if (!made.ok()) return ErrorValue(made.status());
-    storm_.emplace(std::move(made).value());
-    return val::null();
-  }
-
-  // index.mjs passes a non-negative integer or Infinity (no limit).
-  bool run(double max_events) {
-    const uint64_t n = max_events >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(max_events);
-    return storm_->Run(n);
-  }
-
-  double progress() const { return storm_->Progress(); }
-
-  // The summary as StormSummary (index.d.ts); takes the result the series() views then read.
-  val summary() {
-    result_ = &storm_->Result();
-    const dlq::StormSummary& s = result_->summary;
-    val out = val::object();
-    out.set("jobs", static_cast<double>(s.jobs));
-    out.set("attempts", static_cast<double>(s.attempts));
-    out.set("successes", static_cast<double>(s.successes));
-    out.set("failures", static_cast<double>(s.failures));
-    out.set("outageFailures", static_cast<double>(s.outage_failures));
-    out.set("throttled", static_cast<double>(s.throttled));
-    out.set("wastedAttempts", static_cast<double>(s.wasted_attempts));
-    out.set("peakRetryRate", s.peak_retry_rate);
-    out.set("peakRateAfterRecovery", s.peak_rate_after_recovery);
-    out.set("drainMs", static_cast<double>(s.drain_ms));
-    out.set("completed", static_cast<double>(s.completed));
-    out.set("quarantined", static_cast<double>(s.quarantined));
-    val worst = val::object();
-    worst.set("attempts", s.worst_case.attempts);
-    worst.set("timeMs", static_cast<double>(s.worst_case.time_ms));
-    out.set("worstCase", worst);
-    out.set("bucketMs", static_cast<double>(result_->series.bucket_ms));
-    out.set("length", static_cast<double>(result_->series.length()));
-    return out;
-  }
-
-  // A Uint32Array view of one series of the result summary() took (0 success, 1
-  // outage, 2 throttled, 3 ready, 4 delayed, 5 in flight, 6 quarantine), into wasm
-  // memory: index.mjs copies it at once, before anything can grow the memory.
-  val series(int which) const {
-    const dlq::StormSeries& s = result_->series;
-    const std::vector<uint32_t>* all[] = {&s.success, &s.outage,    &s.throttled, &s.ready,
-                                          &s.delayed, &s.in_flight, &s.quarantine};
-    const std::vector<uint32_t>& v = *all[std::clamp(which, 0, 6)];
-    return val(emscripten::typed_memory_view(v.size(), v.data()));
-  }
-
- private:
-  std::optional<dlq::Storm> storm_;
-  const dlq::StormResult* result_ = nullptr;
-};
-
-// The core's message for a storm option of the wrong type (`described` by
-// index.mjs): a storm's own integer fields, then the policy's; an error value for
-// a name in neither.
-val StormTypeMessage(const std::string& name, const std::string& described) {
-  for (const dlq::IntegerField* field : dlq::kStormIntegerFields) {
-    if (name == field->name) return val(field->Message(described));
-  }
-  for (const dlq::IntegerField* field : dlq::kIntegerFields) {
-    if (name == field->name) return val(field->Message(described));
-  }
-  return ErrorValue(dlq::Status::NotFound("no storm option is named " + dlq::QuoteShort(name)));
-}
-
 // { name: { min, max } } for every row of the core's integer-field table.
 // Every integer field JS checks numbers against: the policy's and the world's.
 std::vector<const dlq::IntegerField*> AllIntegerFields() {
@@ -1632,14 +1493,6 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
   // Half of the memory the module may grow to; the rest is headroom for boundary
   // copies and allocator slack (see the rules at the top).
   dlq::HeapBudget::set_limit(emscripten_get_heap_max() / 2);
-  emscripten::class_<StormHandle>("StormHandle")
-      .constructor<>()
-      .function("init", &StormHandle::init)
-      .function("run", &StormHandle::run)
-      .function("progress", &StormHandle::progress)
-      .function("summary", &StormHandle::summary)
-      .function("series", &StormHandle::series);
-  emscripten::function("stormTypeMessage", &StormTypeMessage);
   emscripten::class_<QueueHandle>("QueueHandle")
       .constructor<>()
       .function("init", &QueueHandle::init)
@@ -1703,4 +1556,5 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
   emscripten::constant("scenarioFormatVersion", dlq::kScenarioFormatVersion);
   emscripten::constant("maxScenarioTextBytes", static_cast<double>(dlq::kMaxScenarioTextBytes));
   emscripten::constant("maxAttemptsLimit", static_cast<double>(dlq::Policy::kMaxAttempts));
+  emscripten::constant("maxScriptLetters", static_cast<double>(dlq::kMaxScriptLetters));
 }

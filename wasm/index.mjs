@@ -398,7 +398,7 @@ function copyWorld(prefix, source) {
           throw typeError(`${at}.${field} must be an integer, got ${describe(copy[field])}`);
         }
       }
-      if (copy.script !== undefined) checkText(`${at}.script`, copy.script, 1000);
+      if (copy.script !== undefined) checkText(`${at}.script`, copy.script, core.maxScriptLetters);
       checkBoolean(`${at}.needsDependency`, copy.needsDependency);
       for (const key of Object.keys(copy)) if (copy[key] === undefined) delete copy[key];
       return copy;
@@ -607,8 +607,8 @@ function checkGoalText(goal) {
 
 const STORM_EXAMPLE = "{ jobs: 10000, outage: { startMs: 0, durationMs: 5000 }, maxAttempts: 10, " +
   "backoff: { kind: 'exponential', baseMs: 100, capMs: 10000, jitter: 'full' } }";
-// The series of a storm's result, in the order StormHandle.series() numbers them.
-const STORM_SERIES = ['success', 'outage', 'throttled', 'ready', 'delayed', 'inFlight', 'quarantine'];
+// The series of a storm's result, in the order the core numbers them (lab.stormSeries).
+let stormSeries = null;
 
 /** A number for a storm's integer option (absent is fine unless `required`); the core checks the range. */
 function checkStormInteger(name, value, required = false) {
@@ -752,6 +752,7 @@ class Lab {
     limits = Object.freeze(core.sizeLimits());
     outcomes = Object.freeze(core.outcomeNames());
     failureClasses = Object.freeze(core.classNames());
+    stormSeries = Object.freeze(core.stormSeriesNames());
     const quoted = outcomes.map((name) => `'${name}'`);
     outcomeList = `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
     // A safety net only: a queue that is garbage-collected undisposed frees its
@@ -763,6 +764,8 @@ class Lab {
     this.limits = limits;
     this.outcomes = outcomes;
     this.failureClasses = failureClasses;
+    this.stormSeries = stormSeries;
+    this.maxScriptLetters = core.maxScriptLetters;
     const fields = core.integerFields();
     for (const range of Object.values(fields)) Object.freeze(range);
     this.integerFields = Object.freeze(fields);
@@ -942,6 +945,41 @@ class Lab {
     const storm = new Storm(handle, () => this.#registry.unregister(storm));
     this.#registry.register(storm, handle, storm);
     return storm;
+  }
+
+  /**
+   * Storms run one after another with their series on one grid (core/sim/storm.h,
+   * StormSet): the first keeps its bucketMs (absent or 0: chosen after its run),
+   * every later one takes the width the first ended with, so series and peak
+   * rates compare bucket for bucket. Every run's options are checked first; a
+   * refusal names the run (`runs[i].<option>`, with error.index = i) and nothing runs.
+   */
+  createStormSet(runs) {
+    const copies = readInput('runs', () => copyArray('runs', runs, 64).map((options, i) => {
+      try {
+        return copyStormOptions(options);
+      } catch (error) {
+        throw Object.assign(error, { index: i, message: `runs[${i}]: ${error.message}` });
+      }
+    }));
+    const handle = call(() => new core.StormSetHandle());
+    try {
+      const result = call(() => handle.init(copies));
+      if (result !== null && typeof result === 'object' && typeof result.error === 'string') {
+        const index = result.index;
+        try {
+          unwrap(result);
+        } catch (error) {
+          throw Object.assign(error, { index, message: `runs[${index}]: ${error.message}` });
+        }
+      }
+    } catch (error) {
+      if (aborted === null) handle.delete();
+      throw error;
+    }
+    const set = new StormSet(handle, copies.length, () => this.#registry.unregister(set));
+    this.#registry.register(set, handle, set);
+    return set;
   }
 
   /** createStorm(options), run to the end, its result(), disposed: { summary, series }. */
@@ -1577,6 +1615,59 @@ class Session {
   }
 }
 
+/** Runs on one grid: what lab.createStormSet() returns. */
+class StormSet {
+  #life;
+
+  constructor(handle, size, forget) {
+    this.#life = new Lifetime(handle, forget, ['storm set', 'lab.createStormSet()']);
+    this.size = size;
+  }
+
+  get disposed() {
+    return this.#life.disposed;
+  }
+
+  /**
+   * Advances the running storm by at most `maxEvents` events (a non-negative
+   * integer, or Infinity); a storm that finishes keeps its result and the next
+   * starts. True when every run is over.
+   */
+  run(maxEvents) {
+    const handle = this.#life.live();
+    const message = () => `maxEvents must be a non-negative integer or Infinity, got ${describe(maxEvents)}`;
+    if (typeof maxEvents !== 'number') throw typeError(message());
+    if (maxEvents !== Infinity && (!Number.isSafeInteger(maxEvents) || maxEvents < 0)) {
+      throw coded(RangeError, 'out-of-range', message());
+    }
+    return unwrap(call(() => handle.run(maxEvents)));
+  }
+
+  /** The run stepping now (size when all are over), its progress (0 to 1) and its attempts so far. */
+  get current() { const h = this.#life.live(); return call(() => h.current()); }
+  get progress() { const h = this.#life.live(); return call(() => h.progress()); }
+  get attempts() { const h = this.#life.live(); return call(() => h.attempts()); }
+
+  /** Run i's { summary, series } (i below current); each series a Uint32Array of its own. */
+  result(i) {
+    const handle = this.#life.live();
+    const done = call(() => handle.current());
+    if (!Number.isSafeInteger(i) || i < 0 || i >= done) {
+      throw coded(RangeError, 'out-of-range', `i must be an integer from 0 to ${done - 1} (the runs over so far), got ${describe(i)}`);
+    }
+    return call(() => {
+      const { bucketMs, length, ...summary } = handle.summary(i);
+      const series = { bucketMs, length };
+      stormSeries.forEach((name, k) => { series[name] = handle.series(i, k).slice(); });
+      return { summary, series };
+    });
+  }
+
+  dispose() {
+    this.#life.dispose();
+  }
+}
+
 class Storm {
   #life;
 
@@ -1613,6 +1704,12 @@ class Storm {
     return call(() => handle.progress());
   }
 
+  /** Attempts decided so far (a counter: no copy of the result). */
+  get attempts() {
+    const handle = this.#live();
+    return call(() => handle.attempts());
+  }
+
   /**
    * { summary, series }: when the storm is over, its result; before, the counters
    * now and the series so far. Each series is a Uint32Array of its own (copied
@@ -1623,7 +1720,7 @@ class Storm {
     return call(() => {
       const { bucketMs, length, ...summary } = handle.summary();
       const series = { bucketMs, length };
-      STORM_SERIES.forEach((name, i) => { series[name] = handle.series(i).slice(); });
+      stormSeries.forEach((name, i) => { series[name] = handle.series(i).slice(); });
       return { summary, series };
     });
   }

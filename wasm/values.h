@@ -27,6 +27,14 @@ val ScenarioValue(const dlq::Scenario& scenario);
 dlq::Result<dlq::Scenario> ScenarioFromValue(val in);
 dlq::Result<dlq::Action> ActionFromValue(const val& action, const std::string& name);
 
+// Reading plain values built by index.mjs, type-checked before any as<T>().
+dlq::Status NotA(const std::string& name, const char* expected);
+bool IsObject(const val& v);
+dlq::Status ReadString(const val& v, const std::string& name, std::string* out);
+dlq::Status ReadInteger(const val& v, const dlq::IntegerField& field, const std::string& prefix, bool required,
+                        int64_t* out);
+dlq::Status ReadBackoff(const val& backoff, const std::string& owner, const std::string& prefix, dlq::Backoff* out);
+
 // A non-negative number (or Infinity) as an index, clamped to `limit`.
 size_t QueueIndex(double value, size_t limit);
 

@@ -502,4 +502,37 @@ Result<StormResult> RunStorm(const StormOptions& options) {
   return storm->Result();
 }
 
+const std::vector<uint32_t>& StormSeries::Drawn(size_t which) const {
+  const std::vector<uint32_t>* drawn[] = {&success, &outage, &throttled, &ready, &delayed, &in_flight, &quarantine};
+  static_assert(std::size(drawn) == kStormSeriesCount);
+  return *drawn[std::min(which, kStormSeriesCount - 1)];
+}
+
+Result<StormSet> StormSet::Create(std::vector<StormOptions> runs, size_t* refused) {
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (Status s = CheckStormOptions(runs[i]); !s.ok()) {
+      if (refused != nullptr) *refused = i;
+      return s;
+    }
+  }
+  return StormSet(std::move(runs));
+}
+
+Result<bool> StormSet::Run(uint64_t max_events) {
+  while (current() < runs_.size()) {
+    if (!running_) {
+      StormOptions options = runs_[current()];
+      if (current() > 0) options.bucket_ms = results_.front().series.bucket_ms;
+      Result<Storm> made = Storm::Create(options);
+      if (!made.ok()) return made.status();
+      running_.emplace(std::move(made.value()));
+    }
+    if (!running_->Run(max_events)) return false;
+    results_.push_back(running_->Result());
+    running_.reset();
+    if (max_events != UINT64_MAX) return current() == runs_.size();
+  }
+  return true;
+}
+
 }  // namespace dlq

@@ -35,6 +35,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -143,7 +144,14 @@ struct StormSeries {
   std::vector<uint32_t> retries;                     // of those, attempts numbered 2 or more
   std::vector<uint32_t> ready, delayed, in_flight, quarantine;  // depths at the bucket's end
   size_t length() const { return success.size(); }
+  // The series a page draws, by their number in kStormSeriesNames.
+  const std::vector<uint32_t>& Drawn(size_t which) const;
 };
+
+// The drawn series' names, as JS spells them, in the order StormSeries::Drawn numbers them.
+constexpr const char* kStormSeriesNames[] = {"success", "outage", "throttled", "ready", "delayed", "inFlight",
+                                             "quarantine"};
+constexpr size_t kStormSeriesCount = std::size(kStormSeriesNames);
 
 struct StormResult {
   bool finished = false;
@@ -175,6 +183,7 @@ class Storm {
   const StormResult& Result();
   const StormOptions& options() const { return options_; }
   uint64_t events() const { return events_; }  // events so far
+  uint64_t attempts() const { return successes_ + outage_failures_ + throttled_; }  // decided so far
 
  private:
   enum class Phase : uint8_t { kDue, kArrive, kSettle, kLease, kNext, kDone };
@@ -278,5 +287,35 @@ class Storm {
 
 // Create() and Run() to the end.
 Result<StormResult> RunStorm(const StormOptions& options);
+
+// Storms run one after another with their series on one grid, so their series
+// and peak rates compare bucket for bucket: the first keeps its own bucketMs
+// (0: chosen after its run), and every later one takes the width the first
+// ended with. Each storm's state exists only while it runs.
+class StormSet {
+ public:
+  // Every run's options are checked first: the first refusal, with the run's
+  // index in *refused (when given); nothing runs then.
+  static Result<StormSet> Create(std::vector<StormOptions> runs, size_t* refused = nullptr);
+
+  // Advances the running storm by at most `max_events`; one that finishes keeps
+  // its result and the next starts. True when every storm is over.
+  // ResourceExhausted when the next storm's state has no room in the heap budget.
+  Result<bool> Run(uint64_t max_events);
+  size_t size() const { return runs_.size(); }
+  // The storm running (size() when all are over).
+  size_t current() const { return results_.size(); }
+  // The running storm's progress (0 to 1) and decided attempts so far.
+  double Progress() const { return running_ ? running_->Progress() : 0; }
+  uint64_t Attempts() const { return running_ ? running_->attempts() : 0; }
+  // The result of storm i < current().
+  const StormResult& result(size_t i) const { return results_[i]; }
+
+ private:
+  explicit StormSet(std::vector<StormOptions> runs) : runs_(std::move(runs)) {}
+  std::vector<StormOptions> runs_;
+  std::optional<Storm> running_;
+  std::vector<StormResult> results_;
+};
 
 }  // namespace dlq

@@ -337,6 +337,45 @@ StormOptions FromJs(const Json& j) {
   return o;
 }
 
+TEST_CASE("storm set: the runs share the first one's bucket width, and each equals its own run") {
+  StormOptions first;
+  first.jobs = 2000;
+  first.max_attempts = 6;
+  first.outage = StormOutage{0, 3000};
+  first.backoff = {BackoffKind::kExponential, 100, 5000, Jitter::kNone};
+  StormOptions second = first;
+  second.backoff.jitter = Jitter::kFull;
+  second.jobs = 50'000;  // alone it would choose a coarser grid
+  Result<StormSet> set = StormSet::Create({first, second});
+  REQUIRE(set.ok());
+  size_t steps = 0;
+  for (;;) {
+    Result<bool> done = set->Run(10'000);
+    REQUIRE(done.ok());
+    ++steps;
+    if (done.value()) break;
+  }
+  CHECK(steps > 2);
+  REQUIRE(set->current() == 2);
+  const int64_t width = set->result(0).series.bucket_ms;
+  CHECK(set->result(1).series.bucket_ms == width);
+  StormOptions alone = second;
+  alone.bucket_ms = width;
+  Result<StormResult> own = RunStorm(alone);
+  REQUIRE(own.ok());
+  CHECK(own->summary.attempts == set->result(1).summary.attempts);
+  CHECK(own->series.success == set->result(1).series.success);
+  CHECK(own->series.quarantine == set->result(1).series.quarantine);
+
+  // A refusal names its run, and nothing runs.
+  StormOptions bad = first;
+  bad.jobs = 1;
+  size_t refused = 99;
+  Result<StormSet> no = StormSet::Create({first, bad}, &refused);
+  CHECK(no.status().code() == Code::kOutOfRange);
+  CHECK(refused == 1);
+}
+
 }  // namespace
 
 TEST_CASE("storm options are refused by name, with the range and what was given; nothing is created") {

@@ -5,13 +5,14 @@
 // messages while it steps.
 //
 // Messages in:
-//   { type: 'storm', id, runs: [{ key, options, attempts }] }   every storm is created first: if the core refuses
-//                                                     one, nothing runs ('refused', naming the run).
-//                                                     The first run chooses its bucket width (bucketMs 0);
-//                                                     the others use the same width, so their series and
-//                                                     peak rates compare bucket for bucket. `attempts`:
-//                                                     the most attempts the run can make (stormCost), or
-//                                                     null; progress counts attempts against it.
+//   { type: 'storm', id, runs: [{ key, options, attempts }] }   one storm set (lab.createStormSet): every run's
+//                                                     options are checked first, and if the core refuses
+//                                                     one, nothing runs ('refused', naming the run). The
+//                                                     core puts every run on the first one's grid, so
+//                                                     their series and peak rates compare bucket for
+//                                                     bucket. `attempts`: the most attempts the run can
+//                                                     make (stormCost), or null; progress counts
+//                                                     attempts against it.
 //   { type: 'contention', id, clients: [..], strategies: [..], seed, baseMs, capMs, runs }
 // Messages out (each with the request's id):
 //   { type: 'ready' }                                 the core is loaded (once, before anything else)
@@ -31,7 +32,6 @@ import { loadLab } from '../wasm/index.mjs';
 const STEP_EVENTS = 200_000;
 /** At most one progress message per this many ms. */
 const PROGRESS_MS = 40;
-const SERIES_FIELDS = ['success', 'outage', 'throttled', 'ready', 'delayed', 'inFlight', 'quarantine'];
 
 const labPromise = loadLab();
 labPromise.then(() => self.postMessage({ type: 'ready' }), (error) => self.postMessage({ type: 'error', code: error?.code ?? 'load-failed', message: `the core could not be loaded: ${error?.message ?? error}` }));
@@ -49,58 +49,42 @@ self.addEventListener('message', async ({ data }) => {
 
 function runStorms(lab, { id, runs }) {
   const started = performance.now();
-  // Every run's options are checked first (by creating its storm): a refusal runs nothing.
-  const storms = [];
-  for (const run of runs) {
-    try {
-      storms.push(lab.createStorm(run.options));
-    } catch (error) {
-      for (const storm of storms) storm.dispose();
-      self.postMessage({ type: 'refused', id, key: run.key, code: error?.code ?? 'error', message: String(error?.message ?? error) });
-      return;
-    }
-  }
-  // Only the first is kept; the others are made again with its bucket width once it is known.
-  for (let index = 1; index < storms.length; index++) {
-    storms[index].dispose();
-    storms[index] = null;
-  }
-  let lastPost = 0;
-  let bucketMs = null;
+  let set;
   try {
-    for (let index = 0; index < storms.length; index++) {
-      storms[index] ??= lab.createStorm({ ...runs[index].options, bucketMs });
-      const storm = storms[index];
-      const runStarted = performance.now();
-      const bound = runs[index].attempts;
-      for (;;) {
-        const finished = storm.run(STEP_EVENTS);
-        const now = performance.now();
-        if (finished || now - lastPost >= PROGRESS_MS) {
-          lastPost = now;
-          // The counters so far (the core has no cheaper read of the attempts than the whole result).
-          const { attempts } = storm.result().summary;
-          const byAttempts = bound > 0 ? Math.min(1, attempts / bound) : 0;
-          const runFraction = finished ? 1 : Math.max(storm.progress, byAttempts);
-          self.postMessage({ type: 'progress', id, index, attempts, fraction: (index + runFraction) / storms.length });
-        }
-        if (finished) break;
+    set = lab.createStormSet(runs.map((run) => run.options));
+  } catch (error) {
+    const key = Number.isInteger(error?.index) ? runs[error.index].key : runs[0]?.key;
+    self.postMessage({ type: 'refused', id, key, code: error?.code ?? 'error', message: String(error?.message ?? error).replace(/^runs\[\d+\]: /, '') });
+    return;
+  }
+  try {
+    let lastPost = 0;
+    let runStarted = performance.now();
+    let index = 0;
+    while (index < runs.length) {
+      const over = set.run(STEP_EVENTS);
+      const now = performance.now();
+      // Every run that finished in this slice: its result, then on to the next.
+      for (; index < set.current; index++) {
+        const { summary, series } = set.result(index);
+        const fields = lab.stormSeries;
+        self.postMessage({ type: 'progress', id, index, attempts: summary.attempts, fraction: (index + 1) / runs.length });
+        self.postMessage({ type: 'result', id, index, key: runs[index].key, summary, series,
+          elapsedMs: now - runStarted }, fields.map((f) => series[f].buffer));
+        runStarted = now;
       }
-      const { summary, series } = storm.result();
-      bucketMs ??= series.bucketMs;
-      const copy = { bucketMs: series.bucketMs, length: series.length };
-      for (const field of SERIES_FIELDS) {
-        // result() copies each series out of wasm memory; a view into that memory would be copied here (never transferred).
-        const a = series[field];
-        copy[field] = a.byteOffset === 0 && a.buffer.byteLength === a.byteLength ? a : a.slice();
+      if (over) break;
+      if (now - lastPost >= PROGRESS_MS) {
+        lastPost = now;
+        const attempts = set.attempts;
+        const bound = runs[index].attempts;
+        const byAttempts = bound > 0 ? Math.min(1, attempts / bound) : 0;
+        const runFraction = Math.max(set.progress, byAttempts);
+        self.postMessage({ type: 'progress', id, index, attempts, fraction: (index + runFraction) / runs.length });
       }
-      self.postMessage({ type: 'result', id, index, key: runs[index].key, summary: { ...summary, worstCase: { ...summary.worstCase } },
-        series: copy, elapsedMs: performance.now() - runStarted }, SERIES_FIELDS.map((f) => copy[f].buffer));
-      storm.dispose();
-      storms[index] = null;
     }
   } finally {
-    for (const storm of storms) storm?.dispose();
+    set.dispose();
   }
   self.postMessage({ type: 'done', id, elapsedMs: performance.now() - started });
 }
