@@ -753,6 +753,25 @@ export interface StormResult {
   series: StormSeries;
 }
 
+/**
+ * Runs on one grid (lab.createStormSet): one after another, every later run on the first one's
+ * bucket width, so series and peak rates compare bucket for bucket.
+ */
+export interface StormSet {
+  readonly size: number;
+  /** True when every run is over. */
+  run(maxEvents: number): boolean;
+  /** The run stepping now (size when all are over). */
+  readonly current: number;
+  /** The running storm's progress (0 to 1) and its attempts so far. */
+  readonly progress: number;
+  readonly attempts: number;
+  /** Run i's result, for i below current. */
+  result(i: number): StormResult;
+  readonly disposed: boolean;
+  dispose(): void;
+}
+
 export interface Storm {
   /**
    * Advances at most maxEvents events (a non-negative integer, or Infinity), where an event is one job moving: an
@@ -761,6 +780,8 @@ export interface Storm {
   run(maxEvents: number): boolean;
   /** Jobs completed or quarantined over jobs, 0 to 1. */
   readonly progress: number;
+  /** Attempts decided so far. */
+  readonly attempts: number;
   /** The result when over; before, the counters now and the series so far. */
   result(): StormResult;
   /** True once dispose() ran. */
@@ -909,6 +930,12 @@ export interface Lab {
    * kind or jitter, or a jitter without a backoff; 'resource-exhausted' when the heap budget has no room.
    */
   createStorm(options: StormOptions): Storm;
+  /** Storms on one grid; a refusal names the run (`runs[i]: …`, error.index = i) and nothing runs. */
+  createStormSet(runs: ReadonlyArray<StormOptions>): StormSet;
+  /** The drawn series' names, in the core's order (the keys of StormResult.series besides bucketMs and length). */
+  readonly stormSeries: readonly string[];
+  /** The most letters a world's script behaviour may have. */
+  readonly maxScriptLetters: number;
   /** createStorm(), run to the end, result(), disposed. */
   runStorm(options: StormOptions): StormResult;
   /** `count` letters 's' / 't' / 'p' from the core's seeded PRNG. */

@@ -252,3 +252,37 @@ test('native == WebAssembly, byte for byte, through the native CLI', (t) => {
       backoff: { kind: 'exponential', baseMs: 10, capMs: 3000, jitter: 'decorrelated' } }];
   for (const [i, options] of cases.entries()) assertSameRun(lab.runStorm(options), native(options), `case ${i}`);
 });
+
+test('a storm set runs every storm on the first one\'s grid, equal to each run alone on that grid', () => {
+  const first = { jobs: 2000, maxAttempts: 6, outage: { startMs: 0, durationMs: 3000 },
+    backoff: { kind: 'exponential', baseMs: 100, capMs: 5000, jitter: 'none' } };
+  const second = { ...first, jobs: 50000, backoff: { ...first.backoff, jitter: 'full' } };
+  const set = lab.createStormSet([first, second]);
+  try {
+    assert.equal(set.size, 2);
+    let slices = 0;
+    while (!set.run(10000)) slices++;
+    assert.ok(slices > 2);
+    assert.equal(set.current, 2);
+    const [a, b] = [set.result(0), set.result(1)];
+    assert.equal(b.series.bucketMs, a.series.bucketMs);
+    const alone = lab.runStorm({ ...second, bucketMs: a.series.bucketMs });
+    assert.deepEqual(b.summary, alone.summary);
+    for (const name of lab.stormSeries) assert.deepEqual(b.series[name], alone.series[name], name);
+    assert.throws(() => set.result(2), (e) => e.code === 'out-of-range' && /^i must be an integer from 0 to 1/.test(e.message));
+  } finally {
+    set.dispose();
+  }
+  assert.deepEqual([...lab.stormSeries], ['success', 'outage', 'throttled', 'ready', 'delayed', 'inFlight', 'quarantine']);
+});
+
+test('a storm set refuses a bad run by its index, and nothing runs', () => {
+  assert.throws(() => lab.createStormSet([{ jobs: 100, maxAttempts: 3 }, { jobs: 5, maxAttempts: 3 }]), (e) => {
+    assert.equal(e.code, 'out-of-range');
+    assert.equal(e.index, 1);
+    assert.match(e.message, /^runs\[1\]: jobs must be an integer from 10 to 1000000, got 5$/);
+    return true;
+  });
+  assert.throws(() => lab.createStormSet([{ jobs: '100', maxAttempts: 3 }]), (e) => e.code === 'invalid-type' && e.index === 0 && /^runs\[0\]: jobs/.test(e.message));
+  assert.throws(() => lab.createStormSet('x'), (e) => e.code === 'invalid-type' && /^runs must be an array/.test(e.message));
+});
