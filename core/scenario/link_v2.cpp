@@ -539,6 +539,12 @@ Result<Scenario> ReadV2(Reader& in) {
   if (!in.done()) return in.Error("';' or the end of the link");
   if (!has_seed) return in.Error("';s' and the policy's seed (a v2 link always carries it)");
   if (!has_cursor) scenario.cursor = scenario.actions.size();
+  // The behaviours come before the jobs and the script: only now can each be
+  // matched with a job.
+  if (Status s = CheckScenario(scenario); !s.ok()) return Status::Error(s.code(), "scenario link: " + s.message());
+  // What the writer leaves out (an empty outage, a default behaviour) reads as
+  // absent, so a parsed scenario formats back to itself.
+  scenario.world = CanonicalWorld(std::move(scenario.world));
   return scenario;
 }
 

@@ -1,6 +1,7 @@
 #include "scenario.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "link.h"
 #include "text.h"
@@ -70,6 +71,38 @@ Status CheckCursor(uint64_t cursor, size_t actions) {
                               " (the number of actions), got " + std::to_string(cursor));
   }
   return Status::Ok();
+}
+
+namespace {
+
+// CheckScenario without the cursor: the world's fields, and every behaviour
+// naming a set-up job or a job an enqueue action adds.
+Status CheckScenarioWorld(const Scenario& scenario) {
+  const World& world = scenario.world;
+  if (Status s = CheckWorld(world); !s.ok()) return s;
+  if (world.behaviours.empty()) return Status::Ok();
+  std::unordered_set<std::string_view> ids;
+  for (const JobSpec& job : scenario.jobs) ids.insert(job.id);
+  for (const Action& action : scenario.actions) {
+    if (const auto* enqueue = std::get_if<action::Enqueue>(&action)) ids.insert(enqueue->id);
+  }
+  for (size_t i = 0; i < world.behaviours.size(); ++i) {
+    const std::string& id = world.behaviours[i].id;
+    if (ids.count(id) == 0) {
+      return Status::InvalidArgument("world.behaviours[" + std::to_string(i) + "].id " + QuoteShort(id) +
+                                     " names no job of the scenario; expected the id of a set-up job or of a job an enqueue action adds");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status CheckScenario(const Scenario& scenario) {
+  if (Status s = CheckCursor(scenario.cursor, scenario.actions.size()); !s.ok()) {
+    return Status::OutOfRange("scenario: " + s.message());
+  }
+  return CheckScenarioWorld(scenario);
 }
 
 Result<std::string> ShareScenario(const Scenario& scenario) {
@@ -182,8 +215,10 @@ Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, si
 
 namespace {
 
-// A queue with the policy and the set-up jobs, before any action.
+// A queue with the policy and the set-up jobs, before any action; refused with
+// CheckScenarioWorld's Status first.
 Result<Queue> SetUp(const Scenario& scenario) {
+  if (Status s = CheckScenarioWorld(scenario); !s.ok()) return s;
   Result<Queue> made = Queue::Create(scenario.policy);
   if (!made.ok()) return made.status();
   for (size_t i = 0; i < scenario.jobs.size(); ++i) {

@@ -165,12 +165,23 @@ bool operator==(const Scenario& a, const Scenario& b);
 // OutOfRange unless cursor <= actions (the number of actions in the script).
 Status CheckCursor(uint64_t cursor, size_t actions);
 
+// What every scenario must be before it runs, whatever it came from (a link, a
+// scenario object, a session): the cursor within the script (OutOfRange,
+// "scenario: the cursor must be …"), the world's fields (CheckWorld's Status),
+// and every world behaviour naming a job of the scenario: a set-up job or a job
+// an enqueue action of the script adds, before or after the cursor
+// (InvalidArgument: `world.behaviours[0].id "a203" names no job of the
+// scenario`). ParseScenario, RunScenario, ShareScenario and PlayableActions
+// check it; so must anything else that takes a Scenario from outside.
+Status CheckScenario(const Scenario& scenario);
+
 // Parses the text form, v1 or v2. TooLarge beyond kMaxScenarioTextBytes (checked
 // first), UnsupportedVersion for "v<n>" with n outside 1..kScenarioFormatVersion,
 // InvalidArgument (naming the 1-based character position) for anything else
 // malformed; a policy Policy::Check refuses keeps its code (OutOfRange or
 // InvalidArgument); OutOfRange for a cursor, an advance's ms or a settle's lease
-// number out of range. Every message starts "scenario link".
+// number out of range; CheckScenario's Status for a world behaviour that names
+// no job of the scenario. Every message starts "scenario link".
 Result<Scenario> ParseScenario(std::string_view text);
 
 // The canonical text form, in the lowest version that expresses `scenario` (v1
@@ -187,7 +198,8 @@ Result<std::string> ShareScenario(const Scenario& scenario);
 
 // A fresh queue with the policy, the jobs enqueued (one Enqueue each, so the set-up
 // is the queue's actions 1..J and script action i is its action J + i) and the
-// first `cursor` actions applied. Every action must be accepted; a refusal is an
+// first `cursor` actions applied. The scenario must pass CheckScenario (its
+// Status, before anything runs). Every action must be accepted; a refusal is an
 // error naming the action ("scenario action <i>: "): a duplicate id, a replay of
 // an id not in quarantine, a process or lease with nothing ready
 // (FailedPrecondition), a settle the queue refuses (its code, e.g. StaleLease), an
@@ -197,7 +209,8 @@ Result<Queue> RunScenario(const Scenario& scenario);
 
 // How far a script can be played, whatever its cursor: `playable` actions from
 // the first are accepted in order; `stopped` is the Status of the first refused
-// one (OK when all are accepted, or the set-up's error with playable == 0).
+// one (OK when all are accepted, or the set-up's error with playable == 0:
+// CheckScenario's, but for the cursor, which does not matter here).
 // The playground uses it to keep what still plays of a script after an edit.
 struct ScenarioReach {
   size_t playable = 0;

@@ -88,6 +88,12 @@ Status CheckWorld(const World& w) {
   return Status::Ok();
 }
 
+World CanonicalWorld(World world) {
+  if (world.outage_start == world.outage_end) world.outage_start = world.outage_end = 0;
+  std::erase_if(world.behaviours, [](const JobBehaviour& jb) { return jb.behaviour == Behaviour{}; });
+  return world;
+}
+
 const Behaviour& BehaviourOf(const World& world, std::string_view id) {
   static const Behaviour kHealthy;
   for (const JobBehaviour& jb : world.behaviours) {

@@ -75,6 +75,12 @@ Result<BehaviourKind> ParseBehaviourKind(std::string_view text);
 // "world.behaviours[1].id" for a duplicate or an empty id); or OK.
 Status CheckWorld(const World& world);
 
+// `world` in its one canonical form, as links carry it: an empty outage (start
+// equal to end) as none (0, 0), and each behaviour equal to the default
+// (healthy, needing the dependency) left out, as a job not listed is healthy.
+// It plays exactly as `world` does.
+World CanonicalWorld(World world);
+
 // The behaviour of job `id` (healthy when the world does not list it).
 const Behaviour& BehaviourOf(const World& world, std::string_view id);
 

@@ -3,6 +3,10 @@
 #include "test_util.h"
 #include "player.h"
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 using namespace dlq;
 using namespace dlq::test;
 
@@ -183,4 +187,110 @@ TEST_CASE("malformed world fields are refused by name and position") {
         "scenario link is malformed at character 14: expected a failing outcome letter (t, p, u, v, q) for behaviour 1, got 's'");
   CHECK(ParseScenario("v2;m3;s1;ha:f1,a:f2").status().code() == Code::kAlreadyExists);
   CHECK(ParseScenario("v1;m3;y2.100").status().code() == Code::kInvalidArgument);
+}
+
+// Issue 20, item 9: a behaviour for a job the scenario does not have was accepted
+// silently (the link fuzzer's `v2;m3;s1;ha203:x`, no jobs at all).
+TEST_CASE("a world behaviour naming no job of the scenario is refused by name: links, scenario objects, runs") {
+  const std::string why = " names no job of the scenario; expected the id of a set-up job or of a job an enqueue action adds";
+  Result<Scenario> parsed = ParseScenario("v2;m3;s1;ha203:x");
+  CHECK(parsed.status().code() == Code::kInvalidArgument);
+  CHECK(parsed.status().message() == "scenario link: world.behaviours[0].id \"a203\"" + why);
+  // The second behaviour names no job; the first names a set-up job.
+  CHECK(ParseScenario("v2;m3;s1;ha:f1,b:pu;ja:").status().message() ==
+        "scenario link: world.behaviours[1].id \"b\"" + why);
+  // A job an enqueue action adds counts, before the cursor or after it.
+  CHECK(ParseScenario("v2;m3;s1;hb:pu;ja:;as,eb:").ok());
+  CHECK(ParseScenario("v2;m3;s1;hb:pu;ja:;as,eb:;c0").ok());
+  // A replay's id is no job: only set-up jobs and enqueues add one.
+  CHECK(ParseScenario("v2;m3;s1;hb:pu;ja:;ap,rb").status().code() == Code::kInvalidArgument);
+  // The id is quoted short, as every message quotes a value.
+  const std::string long_id(1000, 'z');
+  Scenario object;
+  object.jobs = {{"a", "", ""}};
+  object.world.behaviours = {{long_id, Behaviour{BehaviourKind::kFlaky, Outcome::kPermanent, 1}}};
+  const Status checked = CheckScenario(object);
+  CHECK(checked.code() == Code::kInvalidArgument);
+  CHECK(checked.message().rfind("world.behaviours[0].id \"zzz", 0) == 0);
+  CHECK(checked.message().size() < 250);
+  // Scenario objects: every entry point gives the same Status before anything runs
+  // (ShareScenario's is the link reader's, as for every refusal it passes on).
+  for (const Status& s : {RunScenario(object).status(), PlayableActions(object).stopped}) {
+    CHECK(s.code() == checked.code());
+    CHECK(s.message() == checked.message());
+  }
+  CHECK(ShareScenario(object).status().message() == "scenario link: " + checked.message());
+  CHECK(PlayableActions(object).playable == 0);
+  // The same world naming the set-up job runs.
+  object.world.behaviours[0].id = "a";
+  CHECK(CheckScenario(object).ok());
+  CHECK(RunScenario(object).ok());
+  CHECK(ShareScenario(object).value() == "v2;m3;s1;ha:f1;ja:");
+  // CheckScenario checks the cursor and the world's fields too.
+  object.cursor = 1;
+  CHECK(CheckScenario(object).message() == "scenario: the cursor must be from 0 to 0 (the number of actions), got 1");
+  object.cursor = 0;
+  object.world.workers = 0;
+  CHECK(CheckScenario(object).message() == "world.workers must be an integer from 1 to 64, got 0");
+  CHECK(RunScenario(object).status().message() == "world.workers must be an integer from 1 to 64, got 0");
+}
+
+// Every input in tests/fuzz/regressions/link/ (inputs the link fuzzer once
+// stopped on) is refused with a one-line message, or round-trips through its
+// canonical text and runs as ShareScenario says.
+TEST_CASE("the link fuzzer's regression inputs are refused cleanly or round-trip") {
+  const std::filesystem::path dir = std::filesystem::path(DLQ_SOURCE_DIR) / "tests/fuzz/regressions/link";
+  size_t seen = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(entry.path().filename().string());
+    ++seen;
+    Result<Scenario> parsed = ParseScenario(text);
+    if (!parsed.ok()) {
+      CHECK(!parsed.status().message().empty());
+      CHECK(parsed.status().message().find('\n') == std::string::npos);
+      continue;
+    }
+    CHECK(CheckScenario(parsed.value()).ok());
+    const std::string formatted = FormatScenario(parsed.value());
+    Result<Scenario> back = ParseScenario(formatted);
+    REQUIRE(back.ok());
+    CHECK(back.value() == parsed.value());
+    CHECK(FormatScenario(back.value()) == formatted);
+  }
+  CHECK(seen >= 1);
+}
+
+// Found while fixing the above: the writer leaves out an empty outage and a
+// default behaviour, so a link carrying one parsed to a scenario that its own
+// canonical text did not give back (v2;m3;s1;y1.100.5.5 formatted to v2;m3;s1,
+// which reads with no outage at all).
+TEST_CASE("an empty outage and a default behaviour read as absent, so every parsed link formats back to itself") {
+  for (const auto& [link, canonical] : std::vector<std::pair<std::string, std::string>>{
+           {"v2;m3;s1;y1.100.5.5", "v1;m3"},
+           {"v2;m3;s1;y2.100.5.5", "v2;m3;s1;y2.100"},
+           {"v2;m3;s1;ha:h;ja:", "v1;m3;ja:"},
+           {"v2;m3;s1;ha:h,b:f1;ja:,b:", "v2;m3;s1;hb:f1;ja:,b:"},
+           {"v2;m3;s1;ha:h-;ja:", "v2;m3;s1;ha:h-;ja:"},  // healthy without the dependency is not the default
+       }) {
+    INFO(link);
+    Result<Scenario> parsed = ParseScenario(link);
+    REQUIRE(parsed.ok());
+    CHECK(FormatScenario(parsed.value()) == canonical);
+    Result<Scenario> back = ParseScenario(canonical);
+    REQUIRE(back.ok());
+    CHECK(back.value() == parsed.value());
+  }
+  // A scenario object whose world plays as none formats as v1 and plays the same.
+  Scenario object;
+  object.jobs = {{"a", "", ""}};
+  object.actions = {action::Process{Outcome::kTransient, ""}, action::Process{Outcome::kSuccess, ""}};
+  object.cursor = 2;
+  const std::string plain = RunScenario(object).value().TimelineText();
+  object.world.outage_start = object.world.outage_end = 40;
+  object.world.behaviours = {{"a", Behaviour{}}};
+  CHECK(CanonicalWorld(object.world) == World{});
+  CHECK(FormatScenario(object) == "v1;m3;ja:;at,s");
+  CHECK(RunScenario(object).value().TimelineText() == plain);
 }
