@@ -9,8 +9,8 @@
 import uPlot from 'uplot';
 import {
   AUTO_RUN_MAX_ATTEMPTS, AUTO_RUN_MAX_CONTENTION_CALLS, CONTENTION_CLIENTS, CONTENTION_DEFAULTS, CONTENTION_LABELS,
-  CONTENTION_STRATEGIES, DEFAULT_SCENARIO, PRESETS, contentionCost, formatContentionLink, formatStormLink, isStormLink,
-  parseStormLink, stormCost, stormRuns,
+  CONTENTION_STRATEGIES, DEFAULT_SCENARIO, PRESETS, contentionCost, formatContentionLink, formatStormLink,
+  inexactIntegerMessage, isInexactInteger, isStormLink, parseStormLink, stormCost, stormRuns,
 } from './storm-presets.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -871,6 +871,17 @@ form.addEventListener('submit', (event) => {
   if (waitingContention) {
     runContention(waitingContention, { history: 'replace', note: presetNote('contention') });
     return;
+  }
+  // A number typed past ±(2^53 - 1) is refused as typed, before Number() rounds it
+  // (9007199254740993 would be read, and quoted, as 9007199254740992).
+  for (const { id, paths } of NUMBER_FIELDS) {
+    const text = $(id).value.trim();
+    if (isInexactInteger(text)) {
+      showError(inexactIntegerMessage(paths[0], text), id, { focus: true });
+      setState('refused');
+      say('Not run: a number is out of range.');
+      return;
+    }
   }
   runScenario(readForm(), { history: 'replace', focus: true });
 });

@@ -150,10 +150,39 @@ export function isStormLink(text) {
 
 class LinkError extends Error {}
 
+/** A value as a refusal quotes it: in double quotes, cut to its first 40 characters (a link may be megabytes long). */
+export function quoteShort(text) {
+  const chars = [...text];
+  return chars.length > 40 ? `${JSON.stringify(chars.slice(0, 40).join(''))}… (${chars.length} characters)` : JSON.stringify(text);
+}
+
+/** A field name as a refusal names it (unquoted), cut to its first 40 characters. */
+const cutShort = (text) => ([...text].length > 40 ? `${[...text].slice(0, 40).join('')}…` : text);
+
+/**
+ * True for integer text that no JavaScript number holds exactly (beyond ±(2^53 - 1)):
+ * it is refused as written, before Number() rounds it to a neighbour.
+ */
+export function isInexactInteger(text) {
+  return /^-?[0-9]+$/.test(text) && !Number.isSafeInteger(Number(text));
+}
+
+/** `<name> must be …, got <text as written>`: the refusal of integer text that isInexactInteger. */
+export function inexactIntegerMessage(name, text) {
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return `${name} must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} `
+    + `(a larger one cannot be held exactly), got ${shown}`;
+}
+
 /** An integer field of the link, or null for an empty one; anything else is refused by name. */
 function integer(name, text) {
   if (text === '') return null;
-  if (!/^-?[0-9]{1,16}$/.test(text)) throw new LinkError(`${name}: expected an integer, got "${text}"`);
+  if (!/^-?[0-9]{1,16}$/.test(text)) throw new LinkError(`${name}: expected an integer, got ${quoteShort(text)}`);
+  // Checked as text: Number('9007199254740993') is 9007199254740992, which a range check would then quote.
+  if (isInexactInteger(text)) {
+    throw new LinkError(`${name}: expected an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} `
+      + `(a larger one cannot be held exactly), got "${text}"`);
+  }
   return Number(text);
 }
 
@@ -167,14 +196,14 @@ export function parseStormLink(text) {
   for (const part of parts) {
     if (part === '') continue;
     const eq = part.indexOf('=');
-    if (eq < 1) throw new LinkError(`"${part}": expected name=value`);
+    if (eq < 1) throw new LinkError(`${quoteShort(part)}: expected name=value`);
     const key = part.slice(0, eq);
-    if (fields.has(key)) throw new LinkError(`${key}: given twice`);
+    if (fields.has(key)) throw new LinkError(`${cutShort(key)}: given twice`);
     let value;
     try {
       value = decodeURIComponent(part.slice(eq + 1));
     } catch {
-      throw new LinkError(`${key}: not a valid URL encoding`);
+      throw new LinkError(`${cutShort(key)}: not a valid URL encoding`);
     }
     fields.set(key, value);
   }
@@ -185,7 +214,7 @@ export function parseStormLink(text) {
     read(value);
   };
   const unknown = () => {
-    if (fields.size > 0) throw new LinkError(`unknown field ${[...fields.keys()][0]}`);
+    if (fields.size > 0) throw new LinkError(`unknown field ${cutShort([...fields.keys()][0])}`);
   };
   if (tag === CONTENTION_TAG) {
     const contention = { ...CONTENTION_DEFAULTS };
@@ -194,19 +223,19 @@ export function parseStormLink(text) {
     unknown();
     return { kind: 'contention', contention };
   }
-  if (tag !== STORM_TAG) throw new LinkError(`"${tag}": this page reads ${STORM_TAG} and ${CONTENTION_TAG} links`);
+  if (tag !== STORM_TAG) throw new LinkError(`${quoteShort(tag)}: this page reads ${STORM_TAG} and ${CONTENTION_TAG} links`);
   const s = { ...DEFAULT_SCENARIO, strategies: [...DEFAULT_SCENARIO.strategies] };
   take('n', (v) => { s.jobs = integer('n (jobs)', v); });
   take('a', (v) => {
     if (v === 'b') { s.arrival = 'burst'; return; }
     const m = /^([rx])(.*)$/.exec(v);
-    if (!m) throw new LinkError(`a (arrival): expected b, r<per second> or x<per second>, got "${v}"`);
+    if (!m) throw new LinkError(`a (arrival): expected b, r<per second> or x<per second>, got ${quoteShort(v)}`);
     s.arrival = m[1] === 'r' ? 'rate' : 'both';
     s.perSecond = integer('a (jobs per second)', m[2]);
   });
   const pair = (name, v) => {
     const m = /^([^:]*):([^:]*)$/.exec(v);
-    if (!m) throw new LinkError(`${name}: expected -, or two numbers joined by ":", got "${v}"`);
+    if (!m) throw new LinkError(`${name}: expected -, or two numbers joined by ":", got ${quoteShort(v)}`);
     return [integer(name, m[1]), integer(name, m[2])];
   };
   take('o', (v) => {
@@ -224,7 +253,7 @@ export function parseStormLink(text) {
   take('b', (v) => {
     const [kind, base = '', cap = '', ...rest] = v.split(':');
     const found = Object.keys(BACKOFF_LETTERS).find((k) => BACKOFF_LETTERS[k] === kind);
-    if (!found || rest.length > 0) throw new LinkError(`b (backoff): expected n, f or e and up to two numbers, got "${v}"`);
+    if (!found || rest.length > 0) throw new LinkError(`b (backoff): expected n, f or e and up to two numbers, got ${quoteShort(v)}`);
     s.backoff = found;
     s.baseMs = integer('b (base delay)', base);
     s.capMs = integer('b (cap)', cap);
@@ -234,7 +263,7 @@ export function parseStormLink(text) {
     const letters = [...v];
     const strategies = STRATEGIES.filter((k) => letters.includes(STRATEGY_LETTERS[k]));
     if (strategies.length !== letters.length || new Set(letters).size !== letters.length) {
-      throw new LinkError(`j (strategies): expected letters from n, f, e, d, got "${v}"`);
+      throw new LinkError(`j (strategies): expected letters from n, f, e, d, got ${quoteShort(v)}`);
     }
     s.strategies = strategies;
   });
