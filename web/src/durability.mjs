@@ -67,9 +67,23 @@ export function crashDialog(idPrefix, { lab, onUnsafe, onCrash }) {
   let session = null;
 
   const describe = (w) => `${w.op}${w.id === null ? '' : ` "${w.id}"`}`;
+  // The list shows a window of writes around the crash point, so a journal of
+  // 20,000 writes opens as fast as one of 20 (the slider reaches every write).
+  const WINDOW = 200;
+  let shownFrom = -1;
   const mark = () => {
-    kOut.textContent = journal.length === 0 ? 'no writes' : `after write ${k.value} of ${journal.length}: ${describe(journal[Number(k.value) - 1])}`;
-    for (const [i, li] of [...list.children].entries()) li.classList.toggle('is-crash', i + 1 === Number(k.value));
+    const at = Number(k.value);
+    kOut.textContent = journal.length === 0 ? 'no writes' : `after write ${at} of ${journal.length}: ${describe(journal[at - 1])}`;
+    const from = Math.max(0, Math.min(at - 1 - WINDOW / 2, journal.length - WINDOW));
+    if (from !== shownFrom) {
+      shownFrom = from;
+      const items = journal.slice(from, from + WINDOW).map((w, i) => h('li', { value: from + i + 1 }, describe(w)));
+      if (from > 0) items.unshift(h('li', { class: 'dlq-journal-gap', 'aria-hidden': 'true' }, `… ${from} earlier writes`));
+      const after = journal.length - from - WINDOW;
+      if (after > 0) items.push(h('li', { class: 'dlq-journal-gap', 'aria-hidden': 'true' }, `… ${after} later writes`));
+      list.replaceChildren(...items);
+    }
+    for (const li of list.children) li.classList.toggle('is-crash', Number(li.getAttribute('value')) === at);
   };
   const ids = (jobs) => jobs.map((j) => `"${j.id}"`).join(', ') || 'none';
 
@@ -146,7 +160,7 @@ export function crashDialog(idPrefix, { lab, onUnsafe, onCrash }) {
     session = current;
     journal = current.queue.journal();
     unsafe.checked = Boolean(current.view.policy.unsafeQuarantineOrder);
-    list.replaceChildren(...journal.map((w) => h('li', {}, describe(w))));
+    shownFrom = -1;
     k.max = String(Math.max(1, journal.length));
     k.value = String(journal.length);
     result.replaceChildren();

@@ -6,17 +6,22 @@
 import { h } from './dom.mjs';
 import { PRESETS, CAPSTONE_PRESETS } from './presets.mjs';
 
-export const SHORTCUTS = [
+/** How the page labels the core's outcomes (the core's lab.outcomes says which there are, in order). */
+const OUTCOME_LABELS = { success: 'Success', transient: 'Transient failure', permanent: 'Permanent failure',
+  undeserializable: 'Undeserializable', 'unknown-schema': 'Unknown schema', precondition: 'Precondition failed' };
+
+export function outcomeLabel(outcome) {
+  return OUTCOME_LABELS[outcome] ?? outcome;
+}
+
+/** Keys 1, 2, 3, … choose the core's outcomes in its order: the command is 'outcome:<n>'. */
+const OUTCOME_KEYS = 9;
+
+const SHORTCUTS = [
   ['S', 'Step: process the head with the chosen outcome', 'step'],
   ['B', 'Back: undo one step', 'back'],
   ['F', 'Forward: redo one step', 'forward'],
   ['Space', 'Run / Pause the script', 'run'],
-  ['1', 'Outcome: Success', 'outcome:success'],
-  ['2', 'Outcome: Transient failure', 'outcome:transient'],
-  ['3', 'Outcome: Permanent failure', 'outcome:permanent'],
-  ['4', 'Outcome: Undeserializable', 'outcome:undeserializable'],
-  ['5', 'Outcome: Unknown schema', 'outcome:unknown-schema'],
-  ['6', 'Outcome: Precondition failed', 'outcome:precondition'],
   ['R', 'Reset to step 0', 'reset'],
   ['L', 'Lease the next job (leave it in flight)', 'lease'],
   ['N', 'Next event: move the clock to the next timer', 'next'],
@@ -27,7 +32,17 @@ export const SHORTCUTS = [
   ['?', 'Show this help', 'help'],
 ];
 
-const BY_KEY = new Map(SHORTCUTS.map(([key, , command]) => [key === 'Space' ? ' ' : key.toLowerCase(), command]));
+const BY_KEY = new Map([
+  ...SHORTCUTS.map(([key, , command]) => [key === 'Space' ? ' ' : key.toLowerCase(), command]),
+  ...Array.from({ length: OUTCOME_KEYS }, (_, i) => [String(i + 1), `outcome:${i + 1}`]),
+]);
+
+/** The help table's rows: the shortcuts, with one row per outcome (`outcomes`: lab.outcomes) after Run. */
+function rows(outcomes) {
+  const chosen = outcomes.slice(0, OUTCOME_KEYS).map((o, i) => [String(i + 1), `Outcome: ${outcomeLabel(o)}`]);
+  const at = SHORTCUTS.findIndex(([, , command]) => command === 'run') + 1;
+  return [...SHORTCUTS.slice(0, at), ...chosen, ...SHORTCUTS.slice(at)];
+}
 
 function isTyping(target) {
   if (!(target instanceof Element)) return false;
@@ -74,7 +89,7 @@ function rememberShortcuts(on) {
  * holds the switch that turns single-key shortcuts off (WCAG 2.1.4), for
  * speech-input users whose words could otherwise trigger them.
  */
-export function helpDialog(idPrefix, { onToggle }) {
+export function helpDialog(idPrefix, { outcomes, onToggle }) {
   const headingId = `${idPrefix}-help-h`;
   const close = h('button', { type: 'button', class: 'dlq-btn' }, 'Close');
   const toggle = h('input', { type: 'checkbox', id: `${idPrefix}-keys`, checked: shortcutsEnabled() });
@@ -91,7 +106,7 @@ export function helpDialog(idPrefix, { onToggle }) {
     h('h2', { id: headingId }, 'Keyboard shortcuts'),
     h('table', {},
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Key'), h('th', { scope: 'col' }, 'Action'))),
-      h('tbody', {}, SHORTCUTS.map(([key, text]) => h('tr', {}, h('td', {}, h('kbd', {}, key)), h('td', {}, text))))),
+      h('tbody', {}, rows(outcomes).map(([key, text]) => h('tr', {}, h('td', {}, h('kbd', {}, key)), h('td', {}, text))))),
     h('p', {}, 'In the Timeline: arrow keys move between events, Enter goes to that step. Shortcuts are ignored while you type in a field.'),
     h('p', { class: 'dlq-help-toggle' }, toggle, ' ', h('label', { for: `${idPrefix}-keys` }, 'Single-key shortcuts')),
     h('div', { class: 'dlq-help-foot' }, close));

@@ -7,15 +7,16 @@ import { h, uid } from './dom.mjs';
 import { Session } from './model.mjs';
 import { Timeline } from './timeline.mjs';
 import { StateViews, EventLog } from './state-views.mjs';
-import { commandFor, helpDialog, shortcutsEnabled } from './keyboard.mjs';
+import { commandFor, helpDialog, outcomeLabel, shortcutsEnabled } from './keyboard.mjs';
 import { PRESETS, CAPSTONE_PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
-import { advancedSetup, behaviourFromFields, BEHAVIOURS } from './setup-advanced.mjs';
+import { advancedSetup, behaviourFromFields, behaviours } from './setup-advanced.mjs';
 import { crashDialog, snapshotDialog } from './durability.mjs';
 import { linkFromHash, isScenarioLink, linkErrorMessage, urlFor } from './url.mjs';
 import { embedOptions, setHeadingLevel } from './embed-options.mjs';
 
-const OUTCOMES = [['success', 'Success', '1'], ['transient', 'Transient failure', '2'], ['permanent', 'Permanent failure', '3'],
-  ['undeserializable', 'Undeserializable', '4'], ['unknown-schema', 'Unknown schema', '5'], ['precondition', 'Precondition failed', '6']];
+// The core's outcomes (lab.outcomes) in its order, the n-th on shortcut key n;
+// lesson 1 shows the first three.
+const LESSON_ONE_OUTCOMES = 3;
 const ALL_PRESETS = [...PRESETS, ...CAPSTONE_PRESETS];
 const SPEEDS = [['1', '1 step/s'], ['2', '2 steps/s'], ['4', '4 steps/s'], ['10', '10 steps/s']];
 
@@ -276,7 +277,7 @@ class Playground {
       ui.copy = h('button', { type: 'button', class: 'dlq-btn', onclick: () => this.#copyLink() }, 'Copy link'),
       ui.shareStatus);
     this.#keys = shortcutsEnabled();
-    ui.help = helpDialog(id, { onToggle: (on) => { this.#keys = on; } });
+    ui.help = helpDialog(id, { outcomes: this.#lab.outcomes, onToggle: (on) => { this.#keys = on; } });
     // The snapshot and crash dialogs are built when first opened (see #dialog).
     ui.snapshot = null;
     ui.crash = null;
@@ -285,15 +286,16 @@ class Playground {
     }, 'Shortcuts', kbd('?'));
 
     // Step controls
-    ui.outcomes = OUTCOMES.map(([value, name, key], i) => h('input', {
+    const outcomes = this.#lab.outcomes.map((value, i) => [value, outcomeLabel(value), String(i + 1)]);
+    ui.outcomes = outcomes.map(([value, name, key], i) => h('input', {
       type: 'radio', name: `${id}-outcome`, value, id: `${id}-o-${value}`, checked: i === 0,
     }));
     const radio = ([value, name, key], i) => h('label', { for: `${id}-o-${value}`, class: `dlq-radio o-${value}` },
       ui.outcomes[i], h('span', {}, name), kbd(key));
     // The capstone's three failures show once a scenario (or the Advanced set-up) uses the capstone.
-    ui.moreOutcomes = h('div', { class: 'dlq-more-outcomes' }, OUTCOMES.slice(3).map((o, i) => radio(o, i + 3)));
+    ui.moreOutcomes = h('div', { class: 'dlq-more-outcomes' }, outcomes.slice(LESSON_ONE_OUTCOMES).map((o, i) => radio(o, i + LESSON_ONE_OUTCOMES)));
     const outcome = ui.outcome = h('fieldset', { class: 'dlq-outcome' }, h('legend', {}, 'Outcome'),
-      OUTCOMES.slice(0, 3).map(radio), ui.moreOutcomes);
+      outcomes.slice(0, LESSON_ONE_OUTCOMES).map(radio), ui.moreOutcomes);
     ui.errorText = h('input', { type: 'text', id: `${id}-err`, class: 'dlq-input', placeholder: 'e.g. db timeout', autocomplete: 'off', 'aria-describedby': `${id}-err-hint` });
     ui.stepAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true, id: `${id}-step-err` });
     // The alert is about the text that was refused: editing it clears the alert.
@@ -387,7 +389,7 @@ class Playground {
     ui.payload = h('input', { type: 'text', id: `${id}-payload`, class: 'dlq-input', autocomplete: 'off', spellcheck: 'false' });
     ui.jobAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true, id: `${id}-job-err` });
     ui.jobKey = h('input', { type: 'text', id: `${id}-jobkey`, class: 'dlq-input dlq-narrow2', autocomplete: 'off', spellcheck: 'false' });
-    ui.behaviour = h('select', { id: `${id}-beh`, class: 'dlq-input' }, BEHAVIOURS.map(([value, text]) => h('option', { value }, text)));
+    ui.behaviour = h('select', { id: `${id}-beh`, class: 'dlq-input' }, behaviours(this.#lab.outcomes).map(([value, text]) => h('option', { value }, text)));
     ui.behaviourArg = h('input', { type: 'text', id: `${id}-beharg`, class: 'dlq-input dlq-narrow2', autocomplete: 'off', spellcheck: 'false',
       'aria-describedby': `${id}-beharg-hint` });
     ui.jobExtra = h('div', { class: 'dlq-setup-row dlq-job-extra' },
@@ -413,6 +415,7 @@ class Playground {
       h('p', { class: 'dlq-hint' }, 'A job joins the ready tail at the current step; one that has not run yet can be removed from Ready. Presets load a script: play it with Forward or Run.'),
       capstonePresets,
       (ui.advanced = advancedSetup(id, {
+        classes: this.#lab.failureClasses,
         onPolicy: (changes, alert) => this.#setPolicy(changes, alert),
         onWorld: (world, alert) => this.#setWorld(world, alert),
         onOpen: () => {
@@ -1011,7 +1014,11 @@ class Playground {
       case 'next': this.#nextEvent(); break;
       case 'undo': if (this.session.canUndo) this.#undo(); break;
       case 'reset': this.#reset(); break;
-      case 'outcome': this.#ui.outcomes.find((r) => r.value === arg).checked = true; break;
+      case 'outcome': {
+        const radio = this.#ui.outcomes[Number(arg) - 1];
+        if (radio) radio.checked = true;
+        break;
+      }
       case 'preset': this.#preset(arg); break;
       case 'help': this.#ui.help.showModal(); break;
       default: break;

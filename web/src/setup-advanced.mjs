@@ -5,19 +5,20 @@
 // which checks it and replays the script; a refusal is shown here, by name.
 import { h } from './dom.mjs';
 
-const CLASSES = ['transient', 'permanent', 'undeserializable', 'unknown-schema', 'precondition', 'crash'];
-
-/** The behaviours a job can be given when it is added: [value, label]. */
-export const BEHAVIOURS = [
-  ['healthy', 'Healthy'],
-  ['poison:undeserializable', 'Poison: undeserializable'],
-  ['poison:permanent', 'Poison: permanent'],
-  ['poison:unknown-schema', 'Poison: unknown schema'],
-  ['flaky', 'Flaky: fails n times'],
-  ['precondition', 'Precondition until T ms'],
-  ['crashes', 'Crashes its worker n times'],
-  ['script', 'Script of outcomes'],
-];
+/**
+ * The behaviours a job can be given when it is added: [value, label]. A poison
+ * job fails with one of the core's failing outcomes (`outcomes`: lab.outcomes).
+ */
+export function behaviours(outcomes) {
+  return [
+    ['healthy', 'Healthy'],
+    ...outcomes.filter((o) => o !== 'success' && o !== 'transient').map((o) => [`poison:${o}`, `Poison: ${o.replace('-', ' ')}`]),
+    ['flaky', 'Flaky: fails n times'],
+    ['precondition', 'Precondition until T ms'],
+    ['crashes', 'Crashes its worker n times'],
+    ['script', 'Script of outcomes'],
+  ];
+}
 
 /**
  * A behaviour object for the world from the Add-job fields (null for healthy);
@@ -40,11 +41,12 @@ export function behaviourFromFields(choice, detail) {
 const num = (input) => (input.value.trim() === '' ? NaN : input.valueAsNumber);
 
 /**
- * Builds the section. onPolicy(changes, alert) and onWorld(world, alert) apply a
+ * Builds the section for the core's failure classes (`classes`: lab.failureClasses,
+ * in its order). onPolicy(changes, alert) and onWorld(world, alert) apply a
  * change (they show a refusal in `alert`); onOpen() redraws when it opens or closes.
  * Returns { element, open, sync(policy, world) }.
  */
-export function advancedSetup(id, { onPolicy, onWorld, onOpen }) {
+export function advancedSetup(id, { classes, onPolicy, onWorld, onOpen }) {
   // The body is built the first time the section opens: most readers never open
   // it, and the page is interactive sooner without ~80 controls it would not show.
   const details = h('details', { class: 'dlq-advanced' },
@@ -53,7 +55,7 @@ export function advancedSetup(id, { onPolicy, onWorld, onOpen }) {
   let fill = null;   // the body's sync, once built
   details.addEventListener('toggle', () => {
     if (details.open && fill === null) {
-      fill = build(id, { onPolicy, onWorld }, details);
+      fill = build(id, { classes, onPolicy, onWorld }, details);
       if (shown) fill(...shown);
     }
     onOpen();
@@ -70,7 +72,7 @@ export function advancedSetup(id, { onPolicy, onWorld, onOpen }) {
 }
 
 /** Builds the section's body into `details`; returns the function that shows a policy and a world in it. */
-function build(id, { onPolicy, onWorld }, details) {
+function build(id, { classes, onPolicy, onWorld }, details) {
   const f = {};
   let current = { world: {} };
   const field = (key, label, input, hint) => h('div', { class: 'dlq-field' },
@@ -114,7 +116,7 @@ function build(id, { onPolicy, onWorld }, details) {
     h('label', { for: `${id}-a-unsafe` }, 'Unsafe quarantine order (teaching switch: remove from the source before writing the entry)'));
 
   // The class table: one row per class, retry, budget and alert.
-  const rows = CLASSES.map((name) => {
+  const rows = classes.map((name) => {
     const retry = h('select', { id: `${id}-c-${name}-retry`, class: 'dlq-input', 'aria-label': `${name}: retry` },
       h('option', { value: 'bounded' }, 'bounded'), h('option', { value: 'never' }, 'never'));
     const max = h('input', { type: 'number', id: `${id}-c-${name}-max`, class: 'dlq-input dlq-narrow', min: 0, step: 1,
@@ -174,7 +176,7 @@ function build(id, { onPolicy, onWorld }, details) {
       set(f.retention, policy.quarantine.retentionMs);
       set(f.alarm, policy.quarantine.alarmDepth);
       set(f.unsafe, policy.unsafeQuarantineOrder);
-      for (const name of CLASSES) {
+      for (const name of classes) {
         const rule = policy.classes[name];
         const row = f[`class-${name}`];
         set(row.retry, rule.retry);

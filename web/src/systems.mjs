@@ -16,7 +16,6 @@
 
 // ---- the lab's policy in force, as the core reports it ----------------------
 
-const CLASS_ORDER = ['transient', 'permanent', 'undeserializable', 'unknown-schema', 'precondition', 'crash'];
 
 /**
  * What a snippet translates: the core's own account of a queue's policy
@@ -28,12 +27,14 @@ export function policyInForce(policy, rules) {
   if (policy === null || typeof policy !== 'object' || !Number.isSafeInteger(policy.maxAttempts) || !policy.classes) {
     throw new TypeError('policy must be a queue\'s policy() (every field filled in)');
   }
-  if (rules === null || typeof rules !== 'object' || CLASS_ORDER.some((name) => !rules[name])) {
+  // The failure classes are the core's, in its order: the keys of rules() (lab.failureClasses).
+  const classes = rules !== null && typeof rules === 'object' ? Object.keys(rules) : [];
+  if (classes.length === 0 || classes.some((name) => !policy.classes[name])) {
     throw new TypeError('rules must be a queue\'s rules() (one rule per failure class)');
   }
   return {
     ...policy,
-    rules: Object.fromEntries(CLASS_ORDER.map((name) => [name,
+    rules: Object.fromEntries(classes.map((name) => [name,
       { ...rules[name], ownBackoff: policy.classes[name].backoff !== 'policy' }])),
   };
 }
@@ -62,8 +63,7 @@ function classShape(n) {
   const never = [];
   const own = [];     // bounded classes with a budget or a backoff of their own
   const alerts = [];
-  for (const name of CLASS_ORDER) {
-    const r = n.rules[name];
+  for (const [name, r] of Object.entries(n.rules)) {
     if (r.alert) alerts.push(name);
     if (r.retry === 'never') never.push(name);
     else if (r.maxAttempts < n.maxAttempts || (r.ownBackoff && !sameBackoff(r.backoff, n.backoff))) own.push(name);
