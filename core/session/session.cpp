@@ -81,10 +81,7 @@ Result<Session> Session::Create(const Scenario& scenario) {
 }
 
 Status Session::Load(const Scenario& scenario, bool clamp) {
-  if (Status s = CheckCursor(scenario.cursor, scenario.actions.size()); !s.ok()) {
-    return Status::OutOfRange("scenario: " + s.message());
-  }
-  if (Status s = CheckWorld(scenario.world); !s.ok()) return s;
+  if (Status s = CheckScenario(scenario); !s.ok()) return s;
   Scenario next = scenario;
   Result<Queue> made = SetUp(next);
   if (!made.ok()) return made.status();

@@ -120,17 +120,19 @@ export class Session {
       this.view = this.#core.addJob(id, payload, options);
       return;
     }
-    // With a behaviour: the world first (the core checks it; refused: nothing
-    // changes), then the job; if the core refuses that, the old world comes back.
-    const before = this.#core.scenario().world ?? null;
-    const world = { ...(before ?? {}), behaviours: [...(before?.behaviours ?? []).filter((b) => b.id !== id), { id, ...behaviour }] };
-    this.#change({ world }, false);
-    try {
-      this.view = this.#core.addJob(id, payload, options);
-    } catch (error) {
-      this.#change({ world: before }, false);
-      throw error;
+    // With a behaviour, the job and the world's behaviour for it are one change,
+    // which the core checks whole (refused: nothing changes): a set-up job at
+    // step 0, else an enqueue action at the cursor (the script past it is replaced).
+    const scenario = this.#core.scenario();
+    const job = key === null ? { id, payload } : { id, payload, key };
+    const world = { ...(scenario.world ?? {}),
+      behaviours: [...(scenario.world?.behaviours ?? []).filter((b) => b.id !== id), { id, ...behaviour }] };
+    if (this.cursor === 0) {
+      this.#change({ jobs: [...scenario.jobs, job], world }, false);
+      return;
     }
+    const actions = [...scenario.actions.slice(0, scenario.cursor), { type: 'enqueue', ...job }];
+    this.#change({ actions, cursor: actions.length, world }, false);
   }
 
   /** Removes a job that has not run yet (view.ready[i].removable); the script is kept as far as it plays. */
