@@ -24,8 +24,18 @@ constexpr size_t kMaxBatchBytes = size_t{256} << 20;     // ids + payloads of on
 constexpr size_t kMaxBatchJobs = size_t{1} << 24;         // jobs of one EnqueueMany
 constexpr size_t kMaxScenarioTextBytes = 8192;           // a scenario link
 constexpr size_t kMaxScenarioItems = size_t{1} << 20;    // jobs, and actions, of one scenario object
-constexpr size_t kMaxSnapshotBytes = size_t{128} << 20;  // a snapshot text; also a journal's records together
-constexpr size_t kMaxJournalRecords = size_t{1} << 24;   // records handed to one recovery
+constexpr size_t kMaxSnapshotBytes = size_t{128} << 20;  // a snapshot text
+// A journal handed to one recovery: at most kMaxJournalRecords records and
+// kMaxJournalBytes of them together. The two describe the same journal: a
+// record averages about kJournalRecordBytes (a job with a short id and payload
+// writes records of 150 to 470 bytes; a 250,000-job queue's 1,250,001 records
+// average 264), so a journal of such jobs reaches both limits together, and
+// one of big payloads reaches the byte limit first. A queue's own journal
+// within them recovers (docs/snapshot-format.md, "Errors and limits").
+constexpr size_t kJournalRecordBytes = 256;
+constexpr size_t kMaxJournalRecords = size_t{1} << 21;  // 2,097,152 records
+constexpr size_t kMaxJournalBytes = kMaxJournalRecords * kJournalRecordBytes;  // 512 MiB
+static_assert(kMaxJournalBytes == size_t{512} << 20, "the journal limits agree at 256 bytes a record");
 
 // One row per limit, in a fixed order; the JS API reads this table rather than
 // copying the numbers.
@@ -47,6 +57,7 @@ constexpr SizeLimit kSizeLimits[] = {
     {"scenarioItems", kMaxScenarioItems, "items"},
     {"snapshotBytes", kMaxSnapshotBytes, "bytes"},
     {"journalRecords", kMaxJournalRecords, "items"},
+    {"journalBytes", kMaxJournalBytes, "bytes"},
 };
 
 // TooLarge: "<name> must be at most <limit> <unit>, got <given> <unit>".

@@ -48,6 +48,14 @@ std::string_view CharacterAt(std::string_view s, size_t i) {
   return IsValidUtf8(s.substr(i, end - i)) ? s.substr(i, end - i) : s.substr(i, 1);
 }
 
+// One attempt decided (process, settle): at most three events (the attempt, where
+// it went, an alert or an alarm change), a timer, and its move's journal records;
+// `attempts` of them share one new error text.
+cost::Need AttemptNeed(size_t attempts, std::string_view error_text) {
+  return {.events = 3 * attempts, .timers = attempts, .error_text = error_text.size(), .error = true,
+          .moves = attempts};
+}
+
 }  // namespace
 
 Status Queue::CheckPayload(std::string_view payload, const char* argument, size_t index) {
@@ -77,10 +85,18 @@ Status Queue::CheckNewId(std::string_view id, const char* argument, size_t index
   return Status::Ok();
 }
 
-size_t Queue::JobBytes(std::string_view id, std::string_view payload) {
-  // The strings, the job record with its index and ready slots, and its enqueue event.
-  // Charged piecewise where they are kept (Append, Record).
-  return id.size() + payload.size() + sizeof(StoredJob) + 2 * sizeof(void*) + 64 + kEventBytes;
+Status Queue::CheckRoom(const cost::Need& need, const char* call) const {
+  return HeapBudget::CheckRoom(cost::Bytes(need, policy_.journal), call);
+}
+
+void Queue::ChargeEvents() {
+  const size_t bytes = events_.bytes();
+  if (bytes >= events_charged_) {
+    charge_.Add(bytes - events_charged_);
+  } else {
+    charge_.Return(events_charged_ - bytes);
+  }
+  events_charged_ = bytes;
 }
 
 Status Queue::CheckKey(std::string_view key, const char* argument, size_t index) const {
@@ -95,7 +111,7 @@ bool Queue::Append(std::string_view id, std::string_view payload, std::string_vi
   if (!key.empty()) pending_by_key_[jobs_[job].key()].push_back(job);
   jobs_[job].ready_pos = ready_tail_++;
   ready_.push_back(job);
-  charge_.Add(JobBytes(id, payload) + key.size() - kEventBytes);  // the event charges itself
+  charge_.Add(cost::Job(id, payload, key));  // the event charges itself
   if (record) Record(EventKind::kEnqueued, job);
   if (policy_.journal) {
     durable::Write w;
@@ -116,11 +132,9 @@ Status Queue::Enqueue(std::string_view id, std::string_view payload, std::string
   if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
   if (Status s = CheckKey(key, "key"); !s.ok()) return s;
   if (Status s = CheckCounters("enqueue"); !s.ok()) return s;
-  // The job, and its journal record (which copies its strings) when the policy keeps one.
-  const size_t copies = policy_.journal ? 2 : 1;
-  if (Status s = HeapBudget::CheckRoom(copies * (JobBytes(id, payload) + key.size()) + kJournalBytes, "enqueue"); !s.ok()) {
-    return s;
-  }
+  // The job, its event, and its journal record (which copies its strings) when the policy keeps one.
+  const cost::Need need{.jobs = 1, .job_strings = id.size() + payload.size() + key.size(), .events = 1, .moves = 1};
+  if (Status s = CheckRoom(need, "enqueue"); !s.ok()) return s;
   ++actions_;
   Append(id, payload, key, JobStore::HashId(id));  // CheckNewId found the id new
   return Status::Ok();
@@ -129,20 +143,18 @@ Status Queue::Enqueue(std::string_view id, std::string_view payload, std::string
 Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   if (Status s = CheckSize("jobs", kMaxBatchJobs, jobs.size(), "items"); !s.ok()) return s;
   if (jobs.empty()) return Status::Ok();  // nothing to add: not an action
-  size_t batch_bytes = 0, charge = 0;
-  for (const JobRef& job : jobs) {
-    batch_bytes += job.id.size() + job.payload.size() + job.key.size();
-    charge += (policy_.journal ? 2 : 1) * (JobBytes(job.id, job.payload) + job.key.size()) +
-              (policy_.journal ? kJournalBytes : 0);  // no journal, no records: as processMany counts them
-  }
+  size_t batch_bytes = 0;
+  for (const JobRef& job : jobs) batch_bytes += job.id.size() + job.payload.size() + job.key.size();
   if (Status s = CheckSize("jobs (ids and payloads together)", kMaxBatchBytes, batch_bytes); !s.ok()) return s;
   if (Status s = CheckCounters("enqueueMany"); !s.ok()) return s;
-  if (Status s = HeapBudget::CheckRoom(charge, "enqueueMany"); !s.ok()) return s;
+  // No journal, no records: as processMany counts them.
+  const cost::Need need{.jobs = jobs.size(), .job_strings = batch_bytes, .events = jobs.size(), .moves = jobs.size()};
+  if (Status s = CheckRoom(need, "enqueueMany"); !s.ok()) return s;
   // Append optimistically and undo everything at the first bad job: one hash
   // lookup per job instead of a second set for the batch.
   const size_t first = jobs_.size();
   const size_t events_before = events_.size();
-  const size_t charged_before = charge_.bytes();
+  const size_t charged_before = charge_.bytes(), events_charged_before = events_charged_;
   const size_t journal_before = journal_.size(), journaled_events_before = journaled_events_;
   const int64_t tail_before = ready_tail_;
   ++actions_;  // undone with the rest
@@ -162,6 +174,7 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
     journaled_events_ = journaled_events_before;
     ready_tail_ = tail_before;
     charge_.Return(charge_.bytes() - charged_before);
+    events_charged_ = events_charged_before;
     --actions_;
   };
   jobs_.Reserve(jobs.size());
@@ -206,8 +219,8 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   if (!policy_.journal) {
     EventRecord head{};
     Describe(EventKind::kEnqueued, static_cast<uint32_t>(first), &head);
-    charge_.Add(kEventBytes * jobs.size());
     events_.AppendSeries(head, jobs.size());
+    ChargeEvents();
   }
   return Status::Ok();
 }
@@ -224,13 +237,15 @@ Status Queue::CheckCounters(const char* call) const {
 uint32_t Queue::InternError(std::string_view text) {
   bool added = false;
   const uint32_t index = jobs_.InternError(text, &added);
-  if (added) charge_.Add(text.size() + sizeof(std::string) + 64);  // room checked by the caller
+  if (added) charge_.Add(cost::ErrorText(text.size()));  // room checked by the caller
   return index;
 }
 
 EventRecord& Queue::Record(EventKind kind, uint32_t job) {
-  charge_.Add(kEventBytes);  // room checked by the caller
   EventRecord& e = events_.AppendZeroed();
+  // What the log took for the record before this one, packed now (room checked
+  // by the caller); this one is charged when the next is appended.
+  ChargeEvents();
   Describe(kind, job, &e);
   return e;
 }
@@ -258,9 +273,7 @@ Result<Attempt> Queue::Process(std::string_view outcome, std::string_view error_
 Result<Attempt> Queue::Process(Outcome outcome, std::string_view error_text) {
   if (Status s = CheckErrorText(error_text); !s.ok()) return s;
   if (Status s = CheckCounters("process"); !s.ok()) return s;
-  // At most three events, a timer and one new error text, and their journal records.
-  const size_t worst = 3 * kEventBytes + kTimerBytes + 2 * error_text.size() + sizeof(std::string) + 64 + kJournalBytes;
-  if (Status s = HeapBudget::CheckRoom(worst, "process"); !s.ok()) return s;
+  if (Status s = CheckRoom(AttemptNeed(1, error_text), "process"); !s.ok()) return s;
   return ProcessChecked(outcome, error_text);
 }
 
@@ -365,7 +378,7 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
       if (at != pending.begin()) {
         reorder_overtook_.emplace_back(pending.begin(), at);
         reorder_job_.push_back(index);
-        charge_.Add(sizeof(uint32_t) * (reorder_overtook_.back().size() + 1) + 64);
+        charge_.Add(cost::Reorder(reorder_overtook_.back().size()));
         Record(EventKind::kReorder, index).ref = static_cast<uint32_t>(reorder_job_.size());
       }
       pending.erase(at);
@@ -383,7 +396,7 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
       job.due_at = due_at;
       job.timer = ++timer_seq_;
       delayed_.insert({job.due_at, job.timer, index});
-      charge_.Add(kTimerBytes);
+      charge_.Add(cost::kTimer);
       Record(EventKind::kDelayed, index).until = job.due_at;
       break;
     case Disposition::kQuarantined:
@@ -410,7 +423,7 @@ void Queue::Quarantine(uint32_t index) {
   if (policy_.retention_ms > 0) {
     job.timer = ++timer_seq_;
     retention_.insert({Later(job.arrived_at, policy_.retention_ms), job.timer, index});
-    charge_.Add(kTimerBytes);
+    charge_.Add(cost::kTimer);
   }
   CheckAlarm(index);
 }
@@ -452,10 +465,8 @@ Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view 
                                      Quote(CharacterAt(outcomes, i)));
     }
   }
-  const size_t worst = outcomes.size() * (3 * kEventBytes + kTimerBytes + (policy_.journal ? kJournalBytes : 0)) +
-                       2 * error_text.size() + sizeof(std::string) + 64;
   if (Status s = CheckCounters("processMany"); !s.ok()) return s;
-  if (Status s = HeapBudget::CheckRoom(worst, "processMany"); !s.ok()) return s;
+  if (Status s = CheckRoom(AttemptNeed(outcomes.size(), error_text), "processMany"); !s.ok()) return s;
   uint64_t made = 0;
   uint32_t error = 0;  // interned at the first attempt, as Process does
   for (const char c : outcomes) {
@@ -506,7 +517,8 @@ Result<uint64_t> Queue::Redrive(int64_t max) {
   const size_t n = std::min(quarantine_.size(), static_cast<size_t>(max));
   if (n == 0) return uint64_t{0};
   if (Status s = CheckCounters("redrive"); !s.ok()) return s;
-  if (Status s = HeapBudget::CheckRoom(n * (2 * kEventBytes + (policy_.journal ? kJournalBytes : 0)), "redrive"); !s.ok()) return s;
+  // Each entry: its replayed event and an alarm change, and its move.
+  if (Status s = CheckRoom({.events = 2 * n, .moves = n}, "redrive"); !s.ok()) return s;
   ++actions_;
   for (size_t k = 0; k < n; ++k) ReplayChecked(quarantine_.front());  // oldest arrival first
   return static_cast<uint64_t>(n);
@@ -530,7 +542,7 @@ Result<uint64_t> Queue::ReleaseKey(std::string_view key) {
   }
   if (holders.empty()) return uint64_t{0};
   if (Status s = CheckCounters("releaseKey"); !s.ok()) return s;
-  if (Status s = HeapBudget::CheckRoom(holders.size() * (kEventBytes + (policy_.journal ? kJournalBytes : 0)), "releaseKey"); !s.ok()) return s;
+  if (Status s = CheckRoom({.events = holders.size(), .moves = holders.size()}, "releaseKey"); !s.ok()) return s;
   ++actions_;
   for (const uint32_t job : holders) {
     jobs_[job].released = true;
@@ -553,14 +565,14 @@ Result<LeaseGrant> Queue::Lease() {
   const int64_t pos = NextEligible();
   if (pos < 0) return LeaseGrant{};
   if (Status s = CheckCounters("lease"); !s.ok()) return s;
-  if (Status s = HeapBudget::CheckRoom(kLeaseBytes + kEventBytes + kJournalBytes, "lease"); !s.ok()) return s;
+  if (Status s = CheckRoom({.events = 1, .leases = 1, .moves = 1}, "lease"); !s.ok()) return s;
   ++actions_;
   const int64_t from = jobs_[ready_[static_cast<size_t>(pos)]].ready_pos;
   const uint32_t index = StartAttempt(static_cast<size_t>(pos));
   StoredJob& job = jobs_[index];
   const int64_t expires_at = Later(now_, policy_.lease_ms);
   const uint32_t lease = leases_.Grant(index, now_, expires_at, ++timer_seq_);
-  charge_.Add(kLeaseBytes);
+  charge_.Add(cost::kLease);
   job.place = Place::kLeased;
   job.lease = lease;
   EventRecord& e = Record(EventKind::kLeased, index);
@@ -598,9 +610,8 @@ Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, 
                                                 " expired at " + std::to_string(record.expires_at) +
                                                 " ms; its attempt was counted");
   }
-  const size_t worst = 3 * kEventBytes + kTimerBytes + 2 * error_text.size() + sizeof(std::string) + 64 + kJournalBytes;
   if (Status s = CheckCounters("settle"); !s.ok()) return s;
-  if (Status s = HeapBudget::CheckRoom(worst, "settle"); !s.ok()) return s;
+  if (Status s = CheckRoom(AttemptNeed(1, error_text), "settle"); !s.ok()) return s;
   ++actions_;
   const uint32_t job = record.job;
   leases_.End(lease, LeaseState::kSettled);
@@ -610,22 +621,23 @@ Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, 
   return attempt;
 }
 
-const Timer* Queue::NextTimer(int* which) const {
-  const TimerSet* sets[] = {&delayed_, &leases_.active(), &retention_};
+const Timer* Queue::NextTimer(TimerKind* kind) const {
+  const std::pair<const TimerSet*, TimerKind> sets[] = {
+      {&delayed_, TimerKind::kDue}, {&leases_.active(), TimerKind::kLeaseExpiry}, {&retention_, TimerKind::kRetention}};
   const Timer* best = nullptr;
-  for (int i = 0; i < 3; ++i) {
-    if (sets[i]->empty()) continue;
-    const Timer* first = &*sets[i]->begin();
+  for (const auto& [set, set_kind] : sets) {
+    if (set->empty()) continue;
+    const Timer* first = &*set->begin();
     if (best == nullptr || *first < *best) {
       best = first;
-      *which = i;
+      *kind = set_kind;
     }
   }
   return best;
 }
 
-void Queue::FireEarliest(int which) {
-  if (which == 0) {  // a due time
+void Queue::FireEarliest(TimerKind kind) {
+  if (kind == TimerKind::kDue) {  // a due time
     const Timer timer = *delayed_.begin();
     delayed_.erase(delayed_.begin());
     now_ = timer.time;
@@ -634,7 +646,7 @@ void Queue::FireEarliest(int which) {
     EmitMove(timer.ref, {durable::WriteOp::kRemoveDelayed, static_cast<int64_t>(timer.seq)});
     return;
   }
-  if (which == 2) {  // a quarantine entry's retention ends: its evidence is gone
+  if (kind == TimerKind::kRetention) {  // a quarantine entry's retention ends: its evidence is gone
     const Timer timer = *retention_.begin();
     retention_.erase(retention_.begin());
     now_ = timer.time;
@@ -653,6 +665,7 @@ void Queue::FireEarliest(int which) {
     }
     return;
   }
+  // TimerKind::kLeaseExpiry: the lease ends unsettled.
   const Timer timer = *leases_.active().begin();
   now_ = timer.time;
   const uint32_t lease = timer.ref;
@@ -666,9 +679,9 @@ void Queue::FireEarliest(int which) {
 }
 
 void Queue::AdvanceTo(int64_t target) {
-  int which = 0;
-  for (const Timer* next = NextTimer(&which); next != nullptr && next->time <= target; next = NextTimer(&which)) {
-    FireEarliest(which);
+  TimerKind kind = TimerKind::kDue;
+  for (const Timer* next = NextTimer(&kind); next != nullptr && next->time <= target; next = NextTimer(&kind)) {
+    FireEarliest(kind);
   }
   now_ = target;
 }
@@ -680,10 +693,12 @@ Status Queue::Advance(int64_t ms) {
                               std::to_string(now_) + ", got " + std::to_string(ms));
   }
   if (Status s = CheckCounters("advance"); !s.ok()) return s;
-  // Each timer fires with at most three events, a timer and one error text.
+  // Each timer fires with at most three events, a timer and an expiry's text,
+  // and its move; then the clock's write.
   const size_t timers = delayed_.size() + leases_.active().size() + retention_.size();
-  const size_t per_timer = 3 * kEventBytes + kTimerBytes + 128 + (policy_.journal ? kJournalBytes : 0);
-  if (Status s = HeapBudget::CheckRoom(timers * per_timer + kJournalBytes, "advance"); !s.ok()) return s;
+  const cost::Need need{
+      .events = 3 * timers, .timers = timers, .expiry_texts = timers, .moves = timers + 1};
+  if (Status s = CheckRoom(need, "advance"); !s.ok()) return s;
   ++actions_;
   AdvanceTo(now_ + ms);
   EmitClock();
@@ -696,15 +711,15 @@ Status Queue::Advance(double ms) {
 }
 
 std::optional<int64_t> Queue::NextTimerAt() const {
-  int which = 0;
-  const Timer* next = NextTimer(&which);
+  TimerKind kind = TimerKind::kDue;
+  const Timer* next = NextTimer(&kind);
   if (next == nullptr) return std::nullopt;
   return next->time;
 }
 
 std::optional<int64_t> Queue::AdvanceToNext() {
-  int which = 0;
-  const Timer* next = NextTimer(&which);
+  TimerKind kind = TimerKind::kDue;
+  const Timer* next = NextTimer(&kind);
   if (next == nullptr || !CheckCounters("advanceToNext").ok()) return std::nullopt;
   ++actions_;  // the timers due at one instant: within the headroom
   AdvanceTo(next->time);

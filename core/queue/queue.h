@@ -76,6 +76,7 @@
 #include "size_limits.h"
 #include "policy.h"
 #include "prng.h"
+#include "queue_cost.h"
 #include "ring.h"
 #include "rules.h"
 #include "status.h"
@@ -358,7 +359,7 @@ class Queue {
   // is not this lab's, is damaged, or does not follow the snapshot or the record
   // before it; OutOfRange for crash_after outside 0..journal length (at least 1
   // after creation: write 1 creates the queue); TooLarge past kMaxJournalRecords
-  // records or kMaxSnapshotBytes of them together.
+  // records or kMaxJournalBytes of them together.
   static Result<Recovery> Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
                                   const RecoverOptions& options = {});
 
@@ -372,13 +373,11 @@ class Queue {
   std::string TimelineText() const;
 
  private:
-  // Budget charge of one job (its strings, records and enqueue event), one lease, one timer.
-  static size_t JobBytes(std::string_view id, std::string_view payload);
-  static constexpr size_t kEventBytes = sizeof(EventRecord);
-  static constexpr size_t kLeaseBytes = sizeof(LeaseRecord) + 64;
-  static constexpr size_t kTimerBytes = 64;
-  // What one move's journal records may take beyond the strings they copy.
-  static constexpr size_t kJournalBytes = 2048;
+  // Room on the heap budget for what a call may add (queue_cost.h), or
+  // ResourceExhausted naming `call`.
+  Status CheckRoom(const cost::Need& need, const char* call) const;
+  // Charges the event log's growth since the last charge (EventLog::bytes()).
+  void ChargeEvents();
 
   explicit Queue(const Policy& policy);
   // The durable image (durable.h) of this queue, and a queue from one where every
@@ -445,10 +444,16 @@ class Queue {
   // Processes ready_[pos] (NextEligible's answer) with an interned error text.
   Decision ProcessAt(size_t pos, Outcome outcome, uint32_t error);
   Attempt ProcessChecked(Outcome outcome, std::string_view error_text);
-  // The earliest pending timer and its set (0 due times, 1 lease expiries,
-  // 2 retention), or nullptr.
-  const Timer* NextTimer(int* which) const;
-  void FireEarliest(int which);
+  // The three kinds of timer, each in its own set.
+  enum class TimerKind : uint8_t {
+    kDue,          // a delayed job's due time: back to ready
+    kLeaseExpiry,  // a lease ends unsettled: its attempt is decided as a crash
+    kRetention,    // a quarantine entry's retention ends: its evidence is dropped
+  };
+  // The earliest pending timer and its kind, or nullptr (timers never tie: one
+  // seq counter numbers all three kinds).
+  const Timer* NextTimer(TimerKind* kind) const;
+  void FireEarliest(TimerKind kind);
   // Fires every timer due at or before `target`, then sets the clock to `target`.
   void AdvanceTo(int64_t target);
   // Copies of jobs_[indexes[k]] for k in the slice [from, from + count).
@@ -488,13 +493,15 @@ class Queue {
     uint32_t check;
     std::string text;
   };
+  static_assert(sizeof(StoredWrite) <= cost::kJournalEntry, "a journal entry is charged whole");
   std::vector<StoredWrite> journal_;
   uint32_t journal_base_ = 0;
   size_t journaled_events_ = 0, journaled_errors_ = 0, journaled_reorders_ = 0;
   uint32_t budget_in_force_ = 0;  // while Finish() writes: the class's budget, for every event it writes
   size_t expired_ = 0;
   EventLog events_;
-  HeapCharge charge_;  // what this queue keeps, on the heap budget
+  HeapCharge charge_;  // what this queue keeps, on the heap budget (queue_cost.h)
+  size_t events_charged_ = 0;  // the part of charge_ that is events_.bytes()
 };
 
 // What Queue::Recover() gives.

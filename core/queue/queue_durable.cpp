@@ -54,7 +54,7 @@ void Queue::Emit(Write&& w, uint32_t job) {
   journaled_reorders_ = reorder_job_.size();
   uint32_t check = 0;
   std::string text = durable::EncodeWrite(w, &check);
-  charge_.Add(text.size() + sizeof(StoredWrite));  // room checked by the caller (kJournalBytes)
+  charge_.Add(cost::JournalRecord(text.size()));  // room checked by the caller (cost::kJournalMove)
   journal_.push_back({w.op, job, check, std::move(text)});
 }
 
@@ -190,7 +190,7 @@ Result<std::string> Queue::Snapshot() {
   Result<std::string> text = SnapshotText();
   if (!text.ok()) return text;
   size_t journal_bytes = 0;
-  for (const StoredWrite& w : journal_) journal_bytes += w.text.size() + sizeof(StoredWrite);
+  for (const StoredWrite& w : journal_) journal_bytes += cost::JournalRecord(w.text.size());
   charge_.Return(journal_bytes);
   journal_.clear();
   journal_base_ = Crc32(text.value());
@@ -199,7 +199,7 @@ Result<std::string> Queue::Snapshot() {
 
 Result<Queue> Queue::Clone() const {
   size_t journal_bytes = 0;
-  for (const StoredWrite& w : journal_) journal_bytes += w.text.size() + sizeof(StoredWrite);
+  for (const StoredWrite& w : journal_) journal_bytes += cost::JournalRecord(w.text.size());
   if (Status s = HeapBudget::CheckRoom(charge_.bytes() + journal_bytes, "clone"); !s.ok()) return s;
   Result<Queue> copy = FromImage(ToImage());
   if (!copy.ok()) return copy;
@@ -234,13 +234,13 @@ Result<Queue> Queue::FromImage(Image&& image) {
   if (m.ready_head > 0 || m.ready_tail < 0 || m.ready_head < -kMaxTimeMs || m.ready_tail > kMaxTimeMs) {
     return invalid("the ready queue's bounds must hold position 0 and stay within 2^53");
   }
-  // What the queue will keep, charged before anything is built.
-  size_t bytes = image.events.size() * kEventBytes + image.leases.size() * kLeaseBytes +
-                 (image.delayed.size() + image.quarantine.size()) * kTimerBytes;
-  for (const std::string& e : image.errors) bytes += e.size() + sizeof(std::string) + 64;
-  for (const durable::ImageJob& j : image.jobs) bytes += JobBytes(j.id, j.payload) + j.key.size() - kEventBytes;
-  for (const durable::Reorder& r : image.reorders) bytes += sizeof(uint32_t) * (r.overtook.size() + 1) + 64;
-  if (Status s = HeapBudget::CheckRoom(bytes, "restore"); !s.ok()) return s;
+  // What the queue will keep, checked before anything is built: the events at
+  // most (their log's real size is charged once it is built).
+  size_t bytes = image.leases.size() * cost::kLease + (image.delayed.size() + image.quarantine.size()) * cost::kTimer;
+  for (const std::string& e : image.errors) bytes += cost::ErrorText(e.size());
+  for (const durable::ImageJob& j : image.jobs) bytes += cost::Job(j.id, j.payload, j.key);
+  for (const durable::Reorder& r : image.reorders) bytes += cost::Reorder(r.overtook.size());
+  if (Status s = HeapBudget::CheckRoom(bytes + image.events.size() * cost::kEventAtMost, "restore"); !s.ok()) return s;
 
   Queue q(image.policy);
   q.jitter_ = jitter.value();
@@ -383,6 +383,7 @@ Result<Queue> Queue::FromImage(Image&& image) {
   q.journaled_events_ = q.events_.size();
   q.journaled_reorders_ = q.reorder_job_.size();
   q.charge_.Add(bytes);
+  q.ChargeEvents();
   return q;
 }
 

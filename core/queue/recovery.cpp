@@ -181,7 +181,7 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
   if (Status s = CheckSize("journal", kMaxJournalRecords, journal.size(), "items"); !s.ok()) return s;
   size_t journal_bytes = 0;
   for (const std::string_view r : journal) journal_bytes += r.size();
-  if (Status s = CheckSize("journal (its records together)", kMaxSnapshotBytes, journal_bytes); !s.ok()) return s;
+  if (Status s = CheckSize("journal (its records together)", kMaxJournalBytes, journal_bytes); !s.ok()) return s;
   if (snapshot) {
     if (Status s = CheckSize("snapshot", kMaxSnapshotBytes, snapshot->size()); !s.ok()) return s;
   }
@@ -260,7 +260,7 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
   Result<Queue> queue = FromImage(std::move(image));
   if (!queue.ok()) return queue.status();
   Queue& q = queue.value();
-  if (Status s = HeapBudget::CheckRoom(decided.size() * kEventBytes, "recover"); !s.ok()) return s;
+  if (Status s = HeapBudget::CheckRoom(decided.size() * cost::kEventAtMost, "recover"); !s.ok()) return s;
   for (const auto& [job, place] : decided) {
     if (place == Place::kLost) {
       q.Record(EventKind::kLost, job);

@@ -68,8 +68,10 @@ class EventLog {
   // jobs it overtook from `reorders` (indexes into jobs).
   Event Expand(size_t index, const JobStore& jobs, const std::vector<std::vector<uint32_t>>& reorders) const;
   // Bytes the records take: the stream, the whole records and where the
-  // checkpoints start (tests check the packing with it).
+  // checkpoints start (tests check the packing with it; the heap budget charges it).
   size_t bytes() const;
+  // The most one record adds to bytes(): its stream bytes, kept whole, and a checkpoint's index.
+  static constexpr size_t kMaxBytesPerRecord = (2 + 3 * 5 + 2) + sizeof(EventRecord) + sizeof(size_t);
 
  private:
   // Header byte 0: the kind (5 bits) and three flags; byte 1: what follows.
@@ -81,6 +83,7 @@ class EventLog {
   static constexpr size_t kBlockBytes = 32 << 10;   // the stream grows in blocks of 32 KiB
   static constexpr size_t kMaxRecordBytes = 2 + 3 * 5 + 2;  // header, three 32-bit varints, two bytes
   static_assert(kMaxRecordBytes >= 2 + 10, "a whole record's index fits too");
+  static_assert(kMaxBytesPerRecord == kMaxRecordBytes + sizeof(EventRecord) + sizeof(size_t));
 
   // Packs the open record after the last (the record before it), and makes it the last.
   void Close();

@@ -507,3 +507,56 @@ TEST_CASE("a v2 link carries the unsafe quarantine order, and a snapshot keeps i
   Queue q = RunScenario(s.value()).value();
   CHECK(Queue::Restore(MustText(q)).value().policy().unsafe_quarantine_order);
 }
+
+// Issue 20, item 7: a 250,000-job queue's own journal (1,250,001 records, about
+// 330 MB) was refused as too large by a 128 MiB byte limit, while the record
+// limit said 16,777,216. The limits now describe the same journal.
+TEST_CASE("the journal limits agree, and a 250,000-job queue's own journal recovers") {
+  CHECK(kMaxJournalRecords == 2'097'152);
+  CHECK(kMaxJournalBytes == kMaxJournalRecords * kJournalRecordBytes);
+  CHECK(kMaxJournalBytes == size_t{512} << 20);
+  // Both limits are in the table the JS API reads (lab.limits).
+  size_t rows = 0;
+  for (const SizeLimit& limit : kSizeLimits) {
+    if (std::string_view(limit.key) == "journalRecords") rows += limit.value == kMaxJournalRecords ? 1 : 100;
+    if (std::string_view(limit.key) == "journalBytes") rows += limit.value == kMaxJournalBytes ? 1 : 100;
+  }
+  CHECK(rows == 2);
+
+  Policy policy;
+  policy.max_attempts = 3;
+  Queue q = Queue::Create(policy).value();
+  std::vector<std::string> ids;
+  for (int i = 0; i < 250'000; ++i) ids.push_back("job-" + std::to_string(i));
+  std::vector<JobRef> jobs;
+  for (const std::string& id : ids) jobs.push_back({id, "x"});
+  REQUIRE(q.EnqueueMany(jobs).ok());
+  REQUIRE(q.ProcessMany(std::string(250'000, 't')).value() == 250'000);  // every job requeued
+  REQUIRE(q.ProcessMany(std::string(250'000, 's')).value() == 250'000);
+  const std::vector<JournalEntry> journal = q.Journal().value();
+  const std::vector<std::string_view> records = Records(journal);
+  CHECK(records.size() == 1'250'001);
+  size_t bytes = 0;
+  for (const std::string_view r : records) bytes += r.size();
+  CHECK(bytes > kMaxSnapshotBytes);  // what the old byte limit refused
+  CHECK(bytes / records.size() <= 300);  // about kJournalRecordBytes a record
+  Result<Recovery> recovered = Queue::Recover(std::nullopt, records);
+  REQUIRE_MESSAGE(recovered.ok(), recovered.status().ToString());
+  CHECK(recovered->applied == records.size());
+  CHECK(recovered->lost.empty());
+  CHECK(recovered->queue.SnapshotText().value() == q.SnapshotText().value());
+}
+
+TEST_CASE("recover refuses a journal past either limit by name, before reading a record") {
+  // Past the record limit: the records need not be real, nothing is read.
+  const std::vector<std::string_view> many(kMaxJournalRecords + 1, std::string_view("x"));
+  const Status records = Queue::Recover(std::nullopt, many).status();
+  CHECK(records.code() == Code::kTooLarge);
+  CHECK(records.message() == "journal must be at most 2097152 items, got 2097153 items");
+  // Past the byte limit: four records of 128 MiB + 1 byte.
+  const std::string big(kMaxJournalBytes / 4 + 1, 'r');
+  const std::vector<std::string_view> heavy(4, std::string_view(big));
+  const Status bytes = Queue::Recover(std::nullopt, heavy).status();
+  CHECK(bytes.code() == Code::kTooLarge);
+  CHECK(bytes.message() == "journal (its records together) must be at most 536870912 bytes, got 536870916 bytes");
+}

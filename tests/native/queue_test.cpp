@@ -483,3 +483,47 @@ TEST_CASE("a batch is refused whole past its job count or total bytes") {
         "jobs (ids and payloads together) must be at most 268435456 bytes, got 285212713 bytes");
   CHECK(q.event_count() == 0);
 }
+
+// Issue 20, item 7 / issue 19: the heap budget charged 64 bytes an event while
+// the event log packs one into 2 to 4 bytes. It now charges what the log takes.
+TEST_CASE("the heap budget charges an event what the event log really takes") {
+  const size_t before = HeapBudget::used();
+  {
+    Policy policy;
+    policy.max_attempts = 3;
+    policy.journal = false;  // the journal's records are charged on their own
+    Queue q = Queue::Create(policy).value();
+    std::vector<std::string> ids;
+    for (int i = 0; i < 100'000; ++i) ids.push_back("j" + std::to_string(i));
+    std::vector<JobRef> jobs;
+    for (const std::string& id : ids) jobs.push_back({id, ""});
+    REQUIRE(q.EnqueueMany(jobs).ok());
+    const size_t enqueued = HeapBudget::used();
+    const size_t events_before = q.event_count();
+    // Each success is an attempt and a completion: two events and nothing else kept.
+    REQUIRE(q.ProcessMany(std::string(100'000, 's')).value() == 100'000);
+    const size_t events = q.event_count() - events_before;
+    CHECK(events == 200'000);
+    const size_t charged = HeapBudget::used() - enqueued;
+    INFO("charged " << charged << " bytes for " << events << " events");
+    CHECK(charged >= 2 * events);   // at least a packed record's two header bytes
+    CHECK(charged <= 6 * events);   // far from 64 a record: packed, a checkpoint every 64th
+    // A room check still asks for the most one event can take.
+    CHECK(cost::kEventAtMost == EventLog::kMaxBytesPerRecord);
+    CHECK(cost::Bytes({.events = 1}, false) == cost::kEventAtMost);
+  }
+  CHECK(HeapBudget::used() == before);  // every byte given back
+}
+
+TEST_CASE("the cost table: one expression for every call's room") {
+  using cost::Bytes;
+  using cost::Need;
+  // A journal doubles the strings a write copies and adds each move's records.
+  const Need enqueue{.jobs = 1, .job_strings = 10, .events = 1, .moves = 1};
+  CHECK(Bytes(enqueue, false) == cost::kJobRecord + 10 + cost::kEventAtMost);
+  CHECK(Bytes(enqueue, true) == cost::kJobRecord + 20 + cost::kEventAtMost + cost::kJournalMove);
+  const Need attempt{.events = 3, .timers = 1, .error_text = 5, .error = true, .moves = 1};
+  CHECK(Bytes(attempt, false) == 3 * cost::kEventAtMost + cost::kTimer + cost::ErrorText(5));
+  CHECK(Bytes(attempt, true) == 3 * cost::kEventAtMost + cost::kTimer + cost::ErrorText(10) + cost::kJournalMove);
+  CHECK(cost::Job("ab", "cde", "f") == 6 + cost::kJobRecord);
+}
