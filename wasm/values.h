@@ -25,12 +25,18 @@ val ActionValue(const dlq::Action& action);
 val WorldValue(const dlq::World& world);
 val ScenarioValue(const dlq::Scenario& scenario);
 dlq::Result<dlq::Scenario> ScenarioFromValue(val in);
+dlq::Result<dlq::Policy> PolicyFromValue(const val& in, const std::string& prefix);
+dlq::Result<dlq::World> WorldFromValue(val in, const std::string& prefix);
+val TimelineValue(const dlq::Queue& q, double from, double count);
 dlq::Result<dlq::Action> ActionFromValue(const val& action, const std::string& name);
 
 // Reading plain values built by index.mjs, type-checked before any as<T>().
 dlq::Status NotA(const std::string& name, const char* expected);
 bool IsObject(const val& v);
 dlq::Status ReadString(const val& v, const std::string& name, std::string* out);
+dlq::Status ReadBytes(const val& v, const std::string& name, std::string* out);  // a Uint8Array
+dlq::Status ReadNumber(const val& v, const std::string& name, double* out);
+dlq::Status ReadLength(const val& v, const std::string& name, size_t limit, size_t* out);  // an array's length, at most limit
 dlq::Status ReadInteger(const val& v, const dlq::IntegerField& field, const std::string& prefix, bool required,
                         int64_t* out);
 dlq::Status ReadBackoff(const val& backoff, const std::string& owner, const std::string& prefix, dlq::Backoff* out);
