@@ -3,7 +3,8 @@
 //
 //   dist/                 index.html, embed.html, favicon.svg (from web/)
 //   dist/src/             the page's modules bundled and minified by esbuild (ES modules,
-//                         each with a .map beside it), and the stylesheets, minified
+//                         each with a .map beside it), and the stylesheets, minified, all
+//                         flat (the names embedders use, whatever folder of web/src holds them)
 //     main.mjs              the standalone page and <dlq-playground> (also exports mount)
 //     playground.mjs        mount(), for embedders
 //     embed-example.mjs     the embedding example's own script
@@ -15,12 +16,16 @@
 //   dist/wasm/            index.mjs (the JS API and the Emscripten glue, one minified
 //                         module), index.d.ts, gen/dlq_core.wasm
 //
-// The bundles import the JS API as '../wasm/index.mjs' (kept external), so the page
-// and anyone importing dist/wasm/index.mjs share one instance, and the .wasm is
-// still found next to it (new URL('./gen/dlq_core.wasm', import.meta.url)): no URL
-// is rewritten, and every one stays relative. The source in web/src stays plain
-// modules; DLQ_BUNDLE=0 writes the unbundled site instead (web/ and wasm/ copied as
-// they are), for debugging.
+// web/src is in folders (shared/, playground/, lessons/, storm/); a module there
+// imports the JS API as '../../wasm/index.mjs', which is dist/wasm/index.mjs from
+// dist/src/<folder>/. The bundler reads the modules from that place (web/src copied
+// into dist/src while it runs, then removed), keeps the JS API external and writes
+// the import relative to each output, '../wasm/index.mjs' from dist/src: so the page
+// and anyone importing dist/wasm/index.mjs share one instance, and the .wasm is still
+// found next to it (new URL('./gen/dlq_core.wasm', import.meta.url)). The source in
+// web/src stays plain modules; DLQ_BUNDLE=0 writes the unbundled site instead (web/
+// and wasm/ copied as they are, with a flat dist/src/<name> for each entry point and
+// stylesheet above), for debugging.
 //
 // Each page's `<!-- dlq:preload … -->` marker becomes modulepreload links for every
 // module its scripts import (statically, at any depth) and a preload of the .wasm:
@@ -40,11 +45,37 @@ const MODULE_SCRIPT = /<script type="module" src="\.\/(src\/[^"]+\.mjs)"><\/scri
 const WASM_PRELOAD = '<link rel="preload" href="./wasm/gen/dlq_core.wasm" as="fetch" type="application/wasm" crossorigin>';
 
 /**
- * dist/src entry points (web/src/<name>) besides the pages' own scripts, which are
- * entry points too: what docs/playground.md promises embedders, and url.mjs (the
- * browser tests import it).
+ * Every module and stylesheet dist/src names flat, by its file in web/src: the
+ * pages' scripts (each page's <script type="module" src="./src/<name>">), what
+ * docs/playground.md promises embedders, url.mjs (the browser tests import it)
+ * and the storm lab's worker.
  */
+const FLAT = {
+  'main.mjs': 'playground/main.mjs',
+  'playground.mjs': 'playground/playground.mjs',
+  'embed-example.mjs': 'playground/embed-example.mjs',
+  'url.mjs': 'shared/url.mjs',
+  'home.mjs': 'lessons/home.mjs',
+  'lesson.mjs': 'lessons/lesson.mjs',
+  'storm-page.mjs': 'storm/storm-page.mjs',
+  'storm-worker.mjs': 'storm/storm-worker.mjs',
+  'page.css': 'shared/page.css',
+  'playground.css': 'playground/playground.css',
+  'lesson.css': 'lessons/lesson.css',
+  'storm.css': 'storm/storm.css',
+};
+/** dist/src entry points besides the pages' own scripts, which are entry points too. */
 const ENTRY_POINTS = ['main.mjs', 'playground.mjs', 'url.mjs', 'storm-worker.mjs'];
+/** The folders of web/src (dist/src/<folder> only in the unbundled site). */
+const FOLDERS = ['shared', 'playground', 'lessons', 'storm'];
+
+/** Files under `dir` (relative to it, with '/'), depth first, in a stable order. */
+function filesUnder(dir, prefix = '') {
+  return readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => (entry.isDirectory()
+    ? filesUnder(path.join(dir, entry.name), `${prefix}${entry.name}/`)
+    : [`${prefix}${entry.name}`]));
+}
+
 /** uPlot (the storm lab's charts): bundled into the pages' modules; its stylesheet is copied as a file. */
 const UPLOT_CSS = path.join('node_modules', 'uplot', 'dist', 'uPlot.min.css');
 /** Syntax the bundles may use: the source's own (ES2022: class fields, private methods), kept as written. */
@@ -66,9 +97,9 @@ function bundleOptions(dist) {
 }
 
 /**
- * Bundles web/src (entry points above) into dist/src and wasm/index.mjs + its glue
- * into dist/wasm/index.mjs. Returns, for each output module (relative to dist/, as
- * './src/main.mjs'), the modules it imports statically.
+ * Bundles web/src (entry points by their flat names, above) into dist/src and
+ * wasm/index.mjs + its glue into dist/wasm/index.mjs. Returns, for each output
+ * module (relative to dist/, as './src/main.mjs'), the modules it imports statically.
  */
 function bundle(root, dist, entryPoints) {
   const graph = new Map();
@@ -83,28 +114,41 @@ function bundle(root, dist, entryPoints) {
     }
   };
   // The JS API first: one module (the glue inlined), in the place the page imports it from.
+  const api = path.join(dist, 'wasm', 'index.mjs');
   record(buildSync({
     ...bundleOptions(dist),
     entryPoints: [path.join(root, 'wasm', 'index.mjs')],
-    outfile: path.join(dist, 'wasm', 'index.mjs'),
+    outfile: api,
     external: ['node:*'],  // index.mjs reads the .wasm with node:fs when it runs in Node
   }).metafile);
-  record(buildSync({
-    ...bundleOptions(dist),
-    entryPoints: entryPoints.map((name) => path.join(root, 'web', 'src', name)),
-    outdir: path.join(dist, 'src'),
-    outExtension: { '.js': '.mjs' },
-    splitting: true,
-    chunkNames: '[name]-[hash]',
-    external: ['../wasm/index.mjs'],  // kept as written: dist/src/../wasm/index.mjs is dist/wasm/index.mjs
-  }).metafile);
+  // The modules, read where they import dist/wasm/index.mjs from (see the top of this file).
+  const source = path.join(dist, 'src');
+  cpSync(path.join(root, 'web', 'src'), source, { recursive: true, filter: (file) => !file.endsWith('.css') });
+  const sourceOf = (name) => {
+    if (!FLAT[name]) throw new Error(`site: no module of web/src is named ${name} in dist/src (scripts/site.mjs FLAT)`);
+    return path.join(source, FLAT[name]);
+  };
+  try {
+    record(buildSync({
+      ...bundleOptions(dist),
+      entryPoints: entryPoints.map((name) => ({ in: sourceOf(name), out: path.basename(name, '.mjs') })),
+      outdir: source,
+      outExtension: { '.js': '.mjs' },
+      splitting: true,
+      chunkNames: '[name]-[hash]',
+      external: [api],  // written relative to each output: '../wasm/index.mjs' from dist/src
+    }).metafile);
+  } finally {
+    for (const folder of FOLDERS) rmSync(path.join(source, folder), { recursive: true, force: true });
+  }
   // Keep the stylesheets as files (CSP style-src 'self'), minified.
   buildSync({
     ...bundleOptions(dist),
     bundle: false,
     metafile: false,
-    entryPoints: readdirSync(path.join(root, 'web', 'src')).filter((n) => n.endsWith('.css')).map((n) => path.join(root, 'web', 'src', n)),
-    outdir: path.join(dist, 'src'),
+    entryPoints: Object.keys(FLAT).filter((n) => n.endsWith('.css'))
+      .map((name) => ({ in: path.join(root, 'web', 'src', FLAT[name]), out: path.basename(name, '.css') })),
+    outdir: source,
   });
   return graph;
 }
@@ -137,24 +181,31 @@ function preloadLinks(graph, page) {
   return links.join('\n');
 }
 
-/** The unbundled site: web/ and wasm/ as they are; every module is preloaded. */
+/** The unbundled site: web/ and wasm/ as they are, and flat entry points; every module is preloaded. */
 function copyModules(root, dist) {
-  cpSync(path.join(root, 'web', 'src'), path.join(dist, 'src'), { recursive: true });
+  const source = path.join(dist, 'src');
+  cpSync(path.join(root, 'web', 'src'), source, { recursive: true });
   cpSync(path.join(root, 'wasm', 'index.mjs'), path.join(dist, 'wasm', 'index.mjs'));
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_core.mjs'), path.join(dist, 'wasm', 'gen', 'dlq_core.mjs'));
-  // A browser cannot resolve the bare 'uplot': it becomes ./uplot.mjs, uPlot's ES module bundled on its own.
+  // A browser cannot resolve the bare 'uplot': it becomes src/uplot.mjs, uPlot's ES module bundled on its own.
   buildSync({ ...bundleOptions(dist), minify: false, metafile: false, sourcemap: false,
-    entryPoints: [path.join(root, 'node_modules', 'uplot', 'dist', 'uPlot.esm.js')], outfile: path.join(dist, 'src', 'uplot.mjs') });
-  for (const name of readdirSync(path.join(dist, 'src')).filter((n) => n.endsWith('.mjs'))) {
-    const file = path.join(dist, 'src', name);
+    entryPoints: [path.join(root, 'node_modules', 'uplot', 'dist', 'uPlot.esm.js')], outfile: path.join(source, 'uplot.mjs') });
+  const tree = filesUnder(source).filter((name) => name.includes('/'));
+  for (const name of tree.filter((n) => n.endsWith('.mjs'))) {
+    const file = path.join(source, name);
     const text = readFileSync(file, 'utf8');
-    if (text.includes("from 'uplot'")) writeFileSync(file, text.replaceAll("from 'uplot'", "from './uplot.mjs'"));
+    const uplot = path.posix.relative(path.posix.dirname(name), 'uplot.mjs');
+    if (text.includes("from 'uplot'")) writeFileSync(file, text.replaceAll("from 'uplot'", `from '${uplot}'`));
   }
-  const modules = readdirSync(path.join(dist, 'src'))
-    .filter((name) => name.endsWith('.mjs') && !['embed-example.mjs', 'main.mjs', 'storm-worker.mjs'].includes(name))
-    .sort()
+  // The flat names the pages and embedders use: a module that is its file, a copy of each stylesheet.
+  for (const [name, file] of Object.entries(FLAT)) {
+    if (name.endsWith('.css')) cpSync(path.join(source, file), path.join(source, name));
+    else writeFileSync(path.join(source, name), `// ${name} is web/src/${file} (scripts/site.mjs).\nexport * from './${file}';\n`);
+  }
+  const pageOnly = ['embed-example.mjs', 'main.mjs', 'storm-worker.mjs'].map((name) => FLAT[name]);
+  const modules = tree.filter((name) => name.endsWith('.mjs') && !pageOnly.includes(name))
     .map((name) => `./src/${name}`);
-  modules.push('./wasm/index.mjs', './wasm/gen/dlq_core.mjs');
+  modules.push('./src/uplot.mjs', './wasm/index.mjs', './wasm/gen/dlq_core.mjs');
   return () => [WASM_PRELOAD, ...modules.map((href) => `<link rel="modulepreload" href="${href}">`)].join('\n');
 }
 

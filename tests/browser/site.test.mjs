@@ -79,7 +79,7 @@ test('the plain modules in web/src work unbundled (DLQ_BUNDLE=0 writes that site
   const dir = mkdtempSync(path.join(tmpdir(), 'dlq-unbundled-'));
   const out = path.join(dir, 'site');
   buildSite(ROOT, { out, bundled: false });
-  assert.ok(existsSync(path.join(out, 'src', 'model.mjs')), 'the source modules are copied as they are');
+  assert.ok(existsSync(path.join(out, 'src', 'playground', 'model.mjs')), 'the source modules are copied as they are');
   const server = await serve({ dir: out });
   try {
     for (const file of ['playground.html', 'embed.html']) {

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import AxeBuilder from '@axe-core/playwright';
 import { start, openPage, assertClean, screenshotPath } from './harness.mjs';
-import { PRESETS, formatStormLink, parseStormLink, formatContentionLink } from '../../web/src/storm-presets.mjs';
+import { PRESETS, formatStormLink, parseStormLink, formatContentionLink } from '../../web/src/storm/storm-presets.mjs';
 
 let h;
 before(async () => { h = await start(); });
@@ -113,7 +113,7 @@ test('Cancel stops a 1,000,000-job run: the page says so, nothing more arrives, 
 });
 
 // The guard: a link starts by itself only when its whole cost is bounded (stormCost in
-// web/src/storm-presets.mjs). This link from issue 20 asks for 10^11 attempts (about an
+// web/src/storm/storm-presets.mjs). This link from issue 20 asks for 10^11 attempts (about an
 // hour of one core); before the guard counted attempts it started on open, and its
 // progress (finished jobs: none until the very end) stayed at 0%.
 const HOURS = 's1;n=100000;a=b;o=0:86400000;c=-;w=100000;t=1;l=30000;m=1000000;b=n;r=1;j=n';

@@ -1,4 +1,4 @@
-// The storm lab's guard (web/src/storm-presets.mjs: stormCost, contentionCost): a
+// The storm lab's guard (web/src/storm/storm-presets.mjs: stormCost, contentionCost): a
 // shared link starts by itself only when its whole cost is bounded. The bound must
 // really bound: over 300 seeded random scenarios, every run the core makes stays
 // within the attempts and the simulated time the page estimated. And the links that
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { lab } from './helpers.mjs';
 import {
   AUTO_RUN_MAX_ATTEMPTS, PRESETS, contentionCost, parseStormLink, stormCost, stormHorizonMs, stormRunAttempts, stormRuns,
-} from '../../web/src/storm-presets.mjs';
+} from '../../web/src/storm/storm-presets.mjs';
 
 /** A small deterministic generator, mulberry32 (no Math.random: the same scenarios every run): an integer in [0, n). */
 function generator(seed) {

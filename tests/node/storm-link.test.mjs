@@ -1,10 +1,10 @@
-// Storm links (web/src/storm-presets.mjs, parseStormLink): integer text is checked
+// Storm links (web/src/storm/storm-presets.mjs, parseStormLink): integer text is checked
 // before Number() rounds it, and refusals quote at most a short prefix of a bad
 // value (issue 20, item 8). Plain Node: the link reader needs no browser.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 
-import { inexactIntegerMessage, isInexactInteger, parseStormLink, quoteShort } from '../../web/src/storm-presets.mjs';
+import { inexactIntegerMessage, isInexactInteger, parseStormLink, quoteShort } from '../../web/src/storm/storm-presets.mjs';
 
 const refusal = (text) => {
   try {

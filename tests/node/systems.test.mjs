@@ -1,4 +1,4 @@
-// The real-system presets (web/src/systems.mjs): each scenario loads in the core and
+// The real-system presets (web/src/lessons/systems.mjs): each scenario loads in the core and
 // shares as a short link; each plays out to the system's budget; each snippet, from
 // its own preset's policy and from three more, is valid for its language, carries
 // the lab's settings translated by the system's rules, and says where one has no
@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { lab } from './helpers.mjs';
-import { SYSTEMS, policyInForce } from '../../web/src/systems.mjs';
+import { SYSTEMS, policyInForce } from '../../web/src/lessons/systems.mjs';
 
 let ts = null;
 try {

@@ -2,16 +2,16 @@
 // It wires the set-up form, step controls, timeline, state lists and event log
 // to a Session (model.mjs). JS only adapts and draws: outcomes go to the core,
 // and every sentence about a rule is the core's event `explanation`.
-import { loadLab } from '../wasm/index.mjs';
-import { h, uid } from './dom.mjs';
+import { loadLab } from '../../wasm/index.mjs';
+import { h, uid } from '../shared/dom.mjs';
 import { Session } from './model.mjs';
 import { Timeline } from './timeline.mjs';
 import { StateViews, EventLog } from './state-views.mjs';
-import { commandFor, helpDialog, outcomeLabel, shortcutsEnabled } from './keyboard.mjs';
+import { commandFor, helpDialog, outcomeLabel, shortcutsEnabled } from '../shared/keyboard.mjs';
 import { PRESETS, CAPSTONE_PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
 import { advancedSetup, behaviourFromFields, behaviours } from './setup-advanced.mjs';
 import { crashDialog, snapshotDialog } from './durability.mjs';
-import { linkFromHash, isScenarioLink, linkErrorMessage, urlFor } from './url.mjs';
+import { linkFromHash, isScenarioLink, linkErrorMessage, siteURL, urlFor } from '../shared/url.mjs';
 import { embedOptions, setHeadingLevel } from './embed-options.mjs';
 
 // The core's outcomes (lab.outcomes) in its order, the n-th on shortcut key n;
@@ -23,7 +23,7 @@ const SPEEDS = [['1', '1 step/s'], ['2', '2 steps/s'], ['4', '4 steps/s'], ['10'
 /** Adds the playground's stylesheet to the document once (a <link>: CSP style-src 'self'). */
 function ensureStylesheet(doc) {
   if (doc.querySelector('link[data-dlq-style]')) return;
-  doc.head.append(h('link', { rel: 'stylesheet', href: new URL('./playground.css', import.meta.url).href, 'data-dlq-style': '' }));
+  doc.head.append(h('link', { rel: 'stylesheet', href: siteURL('src/playground.css'), 'data-dlq-style': '' }));
 }
 
 function kbd(key) {
@@ -1121,7 +1121,7 @@ class Playground {
   }
 
   #linkUrl(link) {
-    const base = this.#options.linkBase ?? (this.#options.syncUrl ? location.href : new URL('../playground.html', import.meta.url).href);
+    const base = this.#options.linkBase ?? (this.#options.syncUrl ? location.href : siteURL('playground.html'));
     return urlFor(base, link);
   }
 

@@ -15,9 +15,9 @@
 // session's view holds (the core caps every list, Ready as head, gap and tail) so
 // a step stays cheap with 1,000 jobs (the log and the counts cover everything).
 // Every value is read from the core's views; nothing here decides a rule.
-import { h } from './dom.mjs';
+import { h } from '../shared/dom.mjs';
 import { cardKey, region, syncList, setText, show, facts, meter } from './regions.mjs';
-import { ms, ofTotal, grouped } from './time-format.mjs';
+import { ms, ofTotal, grouped } from '../shared/time-format.mjs';
 
 /** `"a"`, `"a" and "b"`, `"a", "b" and "c"`. */
 function idList(ids) {

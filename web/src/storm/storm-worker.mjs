@@ -26,7 +26,7 @@
 //   { type: 'contention-row', clients, strategy, meanCalls, meanCompletionMs }
 //   { type: 'done', elapsedMs }
 //   { type: 'error', code, message }                  anything else that went wrong
-import { loadLab } from '../wasm/index.mjs';
+import { loadLab } from '../../wasm/index.mjs';
 
 /** Events per storm.run() call: a few ms of work each, so progress flows and Cancel is prompt. */
 const STEP_EVENTS = 200_000;

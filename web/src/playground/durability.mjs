@@ -5,7 +5,7 @@
 // unsafe order), and carries the crash out as a script action: the session's
 // recovered queue is then the playground's state. Nothing about recovery is
 // decided here: the core's session does it.
-import { h } from './dom.mjs';
+import { h } from '../shared/dom.mjs';
 
 function dialogShell(id, title, body) {
   const headingId = `${id}-h`;

@@ -1,7 +1,7 @@
 // Building blocks of the state regions (state-views.mjs): a region with a
 // heading, a count and a keyed list that is patched in place; fact rows; a
 // meter. Drawing only: every value shown is read from the core's views.
-import { h } from './dom.mjs';
+import { h } from '../shared/dom.mjs';
 
 /** Sets text only when it changed (keeps a step's DOM writes minimal). */
 export function setText(el, text) {

@@ -3,7 +3,7 @@
 // quarantine order) and the simulated world (workers, work time, an outage).
 // It only collects values: every change goes to the core through the session,
 // which checks it and replays the script; a refusal is shown here, by name.
-import { h } from './dom.mjs';
+import { h } from '../shared/dom.mjs';
 
 /**
  * The behaviours a job can be given when it is added: [value, label]. A poison

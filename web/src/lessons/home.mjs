@@ -2,7 +2,7 @@
 // playground.html point at index.html#v1;…: they are sent on to the playground,
 // fragment and all, so a shared link keeps working (on load, and when only the
 // fragment changes).
-import { isScenarioLink, linkFromHash } from './url.mjs';
+import { isScenarioLink, linkFromHash } from '../shared/url.mjs';
 
 function forward() {
   if (isScenarioLink(linkFromHash(location.hash))) location.replace(`./playground.html${location.hash}`);

@@ -28,11 +28,11 @@
 // marks the page interactive (interactive.mjs). The core and the real-system
 // presets are imported when an element first needs them, so prose with its
 // playgrounds out of view is interactive before they are fetched.
-import { defineElement } from './element.mjs';
-import { markInteractive } from './interactive.mjs';
-import { h, uid } from './dom.mjs';
+import { defineElement } from '../playground/element.mjs';
+import { markInteractive } from '../playground/interactive.mjs';
+import { h, uid } from '../shared/dom.mjs';
 
-const loadLab = () => import('../wasm/index.mjs').then((m) => m.loadLab());
+const loadLab = () => import('../../wasm/index.mjs').then((m) => m.loadLab());
 
 /** The <dlq-playground> named by `el`'s `for`, or an error naming the attribute. */
 function targetOf(el) {
@@ -252,7 +252,7 @@ export class DlqSystemsElement extends BesidePlayground {
   }
 }
 
-defineElement(() => import('./playground.mjs').then((m) => m.mount));
+defineElement(() => import('../playground/playground.mjs').then((m) => m.mount));
 if (!customElements.get('dlq-exercise')) customElements.define('dlq-exercise', DlqExerciseElement);
 if (!customElements.get('dlq-systems')) customElements.define('dlq-systems', DlqSystemsElement);
 markInteractive();

@@ -54,3 +54,14 @@ export function urlFor(base, link) {
   url.hash = link;
   return url.href;
 }
+
+/**
+ * A file of this site by its path from the site's root ('playground.html',
+ * 'src/playground.css'). The root is the folder that holds src/, found from this
+ * module's own URL: src/shared/url.mjs as written, src/<name>.mjs once bundled
+ * (scripts/site.mjs), so the answer is the same file either way.
+ */
+export function siteURL(path) {
+  const here = import.meta.url;
+  return new URL(path, here.slice(0, here.lastIndexOf('/src/') + 1)).href;
+}

@@ -4,7 +4,7 @@
 // typed into text fields, and Space/Enter on a focused control, keep their
 // native meaning.
 import { h } from './dom.mjs';
-import { PRESETS, CAPSTONE_PRESETS } from './presets.mjs';
+import { PRESETS, CAPSTONE_PRESETS } from '../playground/presets.mjs';
 
 /** How the page labels the core's outcomes (the core's lab.outcomes says which there are, in order). */
 const OUTCOME_LABELS = { success: 'Success', transient: 'Transient failure', permanent: 'Permanent failure',

@@ -18,9 +18,9 @@
 // playground to that step. The events are one Tab stop (a roving tabindex that
 // rests on the latest event at the cursor); arrow keys move between them. The
 // Event log is the complete text twin.
-import { h, s } from './dom.mjs';
-import { GLYPHS, glyphKey, glyphPath, glyphIcon } from './glyphs.mjs';
-import { ms, tick } from './time-format.mjs';
+import { h, s } from '../shared/dom.mjs';
+import { GLYPHS, glyphKey, glyphPath, glyphIcon } from '../shared/glyphs.mjs';
+import { ms, tick } from '../shared/time-format.mjs';
 
 const COL = 38;   // px: the narrowest column (two glyphs: an attempt and its consequence)
 const SLOT = 15;  // px between glyphs of one lane in one column

@@ -19,7 +19,7 @@
 // A lazy element waiting to mount reserves about a playground's height (inline
 // min-height, removed once it mounts), so only those near the viewport count as
 // in view.
-import { h } from './dom.mjs';
+import { h } from '../shared/dom.mjs';
 import { optionsFromAttributes, resolveLinkBase } from './embed-options.mjs';
 
 /** The height a lazy element reserves while it waits (px): about a drawn playground's. */
