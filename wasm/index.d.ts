@@ -867,6 +867,8 @@ export interface Session {
   change(scenario: Scenario, options?: { replayWorld?: boolean }): SessionView;
   scenario(): ParsedScenario;
   nextWorldAction(): ScenarioAction | null;
+  /** The crash point that matters most in the journal, in one pass: rank 3 loses a job, 2 keeps one from quarantine, 1 doubles one. */
+  writeThatMatters(): { after: number; rank: 1 | 2 | 3 } | null;
   cursorForEvent(seq: number): number;
   policy(): Policy;
   rules(): { [C in FailureClass]: ResolvedClassRule };

@@ -1592,6 +1592,18 @@ class Session {
     return call(() => handle.nextWorldAction()).action;
   }
 
+  /**
+   * The crash point that matters most in the journal of the queue at the cursor,
+   * found in one pass: { after, rank } with rank 3 (the first write after which
+   * a crash loses a job), 2 (else the first that leaves one in quarantine and
+   * another place) or 1 (else the first that leaves one in two places); null
+   * when no write loses or doubles a job.
+   */
+  writeThatMatters() {
+    const handle = this.#life.live();
+    return unwrap(call(() => handle.writeThatMatters()));
+  }
+
   /** Where a click on timeline event `seq` moves the cursor. */
   cursorForEvent(seq) {
     const handle = this.#life.live();

@@ -124,6 +124,18 @@ class SessionHandle {
     return out;
   }
 
+  // { after, rank } (session.h: WriteThatMatters), null when no write matters, or the refusal.
+  val writeThatMatters() const {
+    dlq::Result<std::optional<dlq::Session::CrashPoint>> point = session_->WriteThatMatters();
+    if (!point.ok()) return ErrorValue(point.status());
+    const std::optional<dlq::Session::CrashPoint>& found = point.value();
+    if (!found.has_value()) return val::null();
+    val out = val::object();
+    out.set("after", static_cast<double>(found->after));
+    out.set("rank", found->rank);
+    return out;
+  }
+
   val scenario() const { return ScenarioValue(session_->scenario()); }
   val policy() const { return PolicyValue(session_->queue()); }
   val rules() const { return RulesValue(session_->queue()); }
@@ -292,6 +304,7 @@ EMSCRIPTEN_BINDINGS(dlq_session) {
       .function("view", &SessionHandle::view)
       .function("nextWorldAction", &SessionHandle::nextWorldAction)
       .function("scenario", &SessionHandle::scenario)
+      .function("writeThatMatters", &SessionHandle::writeThatMatters)
       .function("policy", &SessionHandle::policy)
       .function("rules", &SessionHandle::rules)
       .function("journal", &SessionHandle::journal)

@@ -363,6 +363,16 @@ class Queue {
   static Result<Recovery> Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
                                   const RecoverOptions& options = {});
 
+  // What a crash after each write of `journal` would leave, in one pass over it
+  // (Recover's arguments and refusals, without crash_after): ranks[k - 1] for a
+  // crash after write k is 3 when recovery would find a job in no place (lost),
+  // 2 when it would find one in quarantine and another place, 1 in two other
+  // places, else 0; equal, write for write, to what Recover(…, {k}) lists. Write
+  // 1 of a journal since creation creates the queue (rank 0). A torn next write
+  // changes no rank: recovery discards it.
+  static Result<std::vector<uint8_t>> CrashRanks(std::optional<std::string_view> snapshot,
+                                                 const std::vector<std::string_view>& journal);
+
   // The timeline. Events are numbered 1..event_count(); Timeline(from, count)
   // copies up to `count` events starting at index `from` (0-based), so a viewer
   // can fetch only what is new.
@@ -373,6 +383,17 @@ class Queue {
   std::string TimelineText() const;
 
  private:
+  // Recover's and CrashRanks' start: the arguments' sizes, then the image the
+  // journal's writes apply to (the snapshot's, or the created queue's) and the
+  // check and index of the first write to apply.
+  struct Base {
+    durable::Image image;
+    uint32_t prev = 0;
+    size_t first = 0;
+  };
+  static Status CheckRecoveryInput(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal);
+  static Status StartRecovery(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
+                              Base* out);
   // Room on the heap budget for what a call may add (queue_cost.h), or
   // ResourceExhausted naming `call`.
   Status CheckRoom(const cost::Need& need, const char* call) const;

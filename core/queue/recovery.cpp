@@ -175,9 +175,8 @@ std::vector<std::pair<uint32_t, Place>> ResolveAfterCrash(Image& image) {
 
 }  // namespace
 
-Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
-                                const RecoverOptions& options) {
-  // Arguments first, sizes before anything is read.
+Status Queue::CheckRecoveryInput(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal) {
+  // Sizes before anything is read.
   if (Status s = CheckSize("journal", kMaxJournalRecords, journal.size(), "items"); !s.ok()) return s;
   size_t journal_bytes = 0;
   for (const std::string_view r : journal) journal_bytes += r.size();
@@ -185,33 +184,26 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
   if (snapshot) {
     if (Status s = CheckSize("snapshot", kMaxSnapshotBytes, snapshot->size()); !s.ok()) return s;
   }
-  const auto length = static_cast<int64_t>(journal.size());
-  const int64_t k = options.crash_after.value_or(length);
   if (!snapshot && journal.empty()) {
     return Status::InvalidArgument(
         "journal must hold at least its create record when recovering from creation (snapshot null), got an empty "
         "journal");
   }
-  const int64_t least = snapshot ? 0 : 1;
-  if (k < least || k > length) {
-    return Status::OutOfRange("crashAfter must be an integer from " + std::to_string(least) + " to " +
-                              std::to_string(length) + " (the journal's length" +
-                              (snapshot ? std::string(")") : std::string("; write 1 creates the queue)")) + ", got " +
-                              std::to_string(k));
-  }
+  return Status::Ok();
+}
 
+Status Queue::StartRecovery(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
+                            Base* out) {
   // The base: the snapshot's image, or the queue the first record creates.
-  Image image;
-  uint32_t prev = 0;
-  size_t first = 0;
   if (snapshot) {
     Result<Image> base = durable::DecodeSnapshot(*snapshot);
     if (!base.ok()) return base.status();
-    image = std::move(base.value());
+    out->image = std::move(base.value());
     // Every reference the snapshot holds is checked before any write is applied to it.
-    Image copy = image;
+    Image copy = out->image;
     if (Result<Queue> checked = FromImage(std::move(copy)); !checked.ok()) return checked.status();
-    prev = Crc32(*snapshot);
+    out->prev = Crc32(*snapshot);
+    out->first = 0;
   } else {
     Result<Write> create = durable::DecodeWrite(journal[0], "journal[0]");
     if (!create.ok()) return create.status();
@@ -222,11 +214,31 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
     }
     Result<Queue> fresh = Create(create->policy);
     if (!fresh.ok()) return fresh.status();
-    image = fresh->ToImage();
-    image.meta = create->meta;
-    prev = create->check;
-    first = 1;
+    out->image = fresh->ToImage();
+    out->image.meta = create->meta;
+    out->prev = create->check;
+    out->first = 1;
   }
+  return Status::Ok();
+}
+
+Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
+                                const RecoverOptions& options) {
+  if (Status s = CheckRecoveryInput(snapshot, journal); !s.ok()) return s;
+  const auto length = static_cast<int64_t>(journal.size());
+  const int64_t k = options.crash_after.value_or(length);
+  const int64_t least = snapshot ? 0 : 1;
+  if (k < least || k > length) {
+    return Status::OutOfRange("crashAfter must be an integer from " + std::to_string(least) + " to " +
+                              std::to_string(length) + " (the journal's length" +
+                              (snapshot ? std::string(")") : std::string("; write 1 creates the queue)")) + ", got " +
+                              std::to_string(k));
+  }
+  Base base;
+  if (Status s = StartRecovery(snapshot, journal, &base); !s.ok()) return s;
+  Image& image = base.image;
+  uint32_t prev = base.prev;
+  const size_t first = base.first;
 
   // The writes that reached the disk: the first k, and maybe half of the next.
   Recovery out{Queue(image.policy), {}, {}, 0, false};
@@ -276,6 +288,93 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
   q.journal_base_ = text.ok() ? Crc32(text.value()) : 0;
   out.queue = std::move(q);
   return out;
+}
+
+Result<std::vector<uint8_t>> Queue::CrashRanks(std::optional<std::string_view> snapshot,
+                                               const std::vector<std::string_view>& journal) {
+  if (Status s = CheckRecoveryInput(snapshot, journal); !s.ok()) return s;
+  Base base;
+  if (Status s = StartRecovery(snapshot, journal, &base); !s.ok()) return s;
+  Image& image = base.image;
+
+  // Each job's places as ResolveAfterCrash finds them (ready, delayed, active
+  // leases, completed, quarantine), and how many live jobs it would decide.
+  struct Count {
+    int64_t places = 0, quarantined = 0;
+  };
+  std::vector<Count> counts(image.jobs.size());
+  for (const auto& [pos, e] : image.ready) ++counts[e.job].places;
+  for (const auto& [seq, e] : image.delayed) ++counts[e.job].places;
+  for (const durable::Lease& l : image.leases) {
+    if (l.record.state == LeaseState::kActive) ++counts[l.record.job].places;
+  }
+  for (const Entry& e : image.completed) ++counts[e.job].places;
+  for (const auto& [arrival, e] : image.quarantine) ++counts[e.job].places, ++counts[e.job].quarantined;
+  int64_t lost = 0, kept_from_quarantine = 0, doubled = 0;
+  const auto classify = [&](uint32_t job, int64_t sign) {
+    if (job >= counts.size() || image.jobs[job].fate != durable::Fate::kLive) return;
+    const Count& c = counts[job];
+    if (c.places == 0) lost += sign;
+    if (c.places >= 2) doubled += sign, kept_from_quarantine += c.quarantined > 0 ? sign : 0;
+  };
+  for (uint32_t job = 0; job < counts.size(); ++job) classify(job, +1);
+  const auto rank = [&]() -> uint8_t { return lost > 0 ? 3 : kept_from_quarantine > 0 ? 2 : doubled > 0 ? 1 : 0; };
+
+  std::vector<uint8_t> ranks;
+  ranks.reserve(journal.size());
+  if (base.first == 1) ranks.push_back(rank());  // write 1 created the queue
+  std::unordered_set<std::string> ids;
+  for (const durable::ImageJob& j : image.jobs) ids.insert(j.id);
+  uint32_t prev = base.prev;
+  constexpr uint32_t kNoJob = UINT32_MAX;
+  for (size_t i = base.first; i < journal.size(); ++i) {
+    const std::string argument = "journal[" + std::to_string(i) + "]";
+    Result<Write> w = durable::DecodeWrite(journal[i], argument);
+    if (!w.ok()) return w.status();
+    if (w->seq != i + 1 || w->prev != prev) {
+      return Status::InvalidArgument(argument + " does not follow " +
+                                     (i == 0 ? std::string("this snapshot") : "journal[" + std::to_string(i - 1) + "]") +
+                                     ": it is write " + std::to_string(w->seq) + " of another history");
+    }
+    // The one place entry this write puts or removes, and whose it is (read before it applies).
+    uint32_t job = kNoJob;
+    int64_t delta = 0;
+    bool quarantine = false;
+    const auto removed = [&](const auto& place, auto key) {
+      const auto it = place.find(key);
+      if (it != place.end()) job = it->second.job, delta = -1;
+    };
+    switch (w->op) {
+      case WriteOp::kEnqueue: job = static_cast<uint32_t>(image.jobs.size()), delta = 1; break;
+      case WriteOp::kPutReady:
+      case WriteOp::kPutDelayed:
+      case WriteOp::kPutCompleted: job = w->entry.job, delta = 1; break;
+      case WriteOp::kPutQuarantine: job = w->entry.job, delta = 1, quarantine = true; break;
+      case WriteOp::kRemoveReady: removed(image.ready, w->position); break;
+      case WriteOp::kRemoveDelayed: removed(image.delayed, static_cast<uint64_t>(w->position)); break;
+      case WriteOp::kRemoveQuarantine: removed(image.quarantine, static_cast<uint64_t>(w->position)), quarantine = true; break;
+      case WriteOp::kPutLease: job = w->lease.job, delta = 1; break;
+      case WriteOp::kEndLease:
+        if (w->lease_number >= 1 && w->lease_number <= image.leases.size()) {
+          job = image.leases[w->lease_number - 1].record.job, delta = -1;
+        }
+        break;
+      case WriteOp::kCreate:
+      case WriteOp::kReleaseKey:
+      case WriteOp::kClock: break;
+    }
+    if (job != kNoJob) classify(job, -1);
+    if (Status s = ApplyWrite(image, w.value(), argument, ids); !s.ok()) return s;  // refuses what cannot follow
+    if (w->op == WriteOp::kEnqueue) counts.emplace_back();
+    if (job != kNoJob) {
+      counts[job].places += delta;
+      if (quarantine) counts[job].quarantined += delta;
+      classify(job, +1);
+    }
+    prev = w->check;
+    ranks.push_back(rank());
+  }
+  return ranks;
 }
 
 }  // namespace dlq

@@ -330,6 +330,26 @@ Result<bool> Session::Undo() {
   return true;
 }
 
+Result<std::optional<Session::CrashPoint>> Session::WriteThatMatters() const {
+  Result<std::vector<JournalEntry>> journal = live_.queue.Journal();
+  if (!journal.ok()) return journal.status();
+  std::vector<std::string_view> records;
+  records.reserve(journal->size());
+  for (const JournalEntry& e : journal.value()) records.push_back(e.record);
+  const JournalOrigin& origin = live_.origin;
+  if (records.empty()) return std::optional<CrashPoint>();
+  Result<std::vector<uint8_t>> ranks =
+      Queue::CrashRanks(origin ? std::optional<std::string_view>(*origin) : std::nullopt, records);
+  if (!ranks.ok()) return ranks.status();
+  std::optional<CrashPoint> best;
+  for (size_t k = 0; k < ranks->size(); ++k) {
+    const int rank = ranks.value()[k];
+    if (rank > (best ? best->rank : 0)) best = CrashPoint{k + 1, rank};
+    if (rank == 3) break;
+  }
+  return best;
+}
+
 std::optional<Action> Session::NextWorldAction() const { return dlq::NextWorldAction(live_.queue, scenario_.world); }
 
 bool Session::IsRemovable(std::string_view id) const {

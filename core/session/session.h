@@ -80,6 +80,18 @@ class Session {
   Result<bool> Undo();
   bool can_undo() const { return undo_.has_value(); }
 
+  // The crash point that matters most in the journal of the queue at the cursor
+  // (since its creation or its last restart), found in one pass
+  // (Queue::CrashRanks): the first write after which a crash loses a job
+  // (rank 3), else the first that leaves one in quarantine and another place
+  // (2), else the first that leaves one in two places (1); nullopt when no write
+  // loses or doubles a job. FailedPrecondition when the policy keeps no journal.
+  struct CrashPoint {
+    uint64_t after = 0;
+    int rank = 0;
+  };
+  Result<std::optional<CrashPoint>> WriteThatMatters() const;
+
   // What the world does next at the cursor (player.h), or nullopt.
   std::optional<Action> NextWorldAction() const;
 

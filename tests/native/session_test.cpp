@@ -152,6 +152,64 @@ TEST_CASE("session: a crash action restarts from the journal, and its loss is th
   CHECK(session.queue().SnapshotText().value() == Replayed(session));
 }
 
+// What Recover() after write k says, ranked as CrashRanks ranks it.
+uint8_t RecoveredRank(const std::optional<std::string>& origin, const std::vector<std::string_view>& journal, int64_t k) {
+  RecoverOptions options;
+  options.crash_after = k;
+  Result<Recovery> r = Queue::Recover(origin ? std::optional<std::string_view>(*origin) : std::nullopt, journal, options);
+  REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+  if (!r->lost.empty()) return 3;
+  for (const std::string& id : r->duplicated) {
+    if (r->queue.Locate(id)->place == Place::kQuarantined) return 2;
+  }
+  return r->duplicated.empty() ? 0 : 1;
+}
+
+TEST_CASE("crash ranks: one pass over the journal equals a recovery after every write") {
+  size_t ranked = 0, bad = 0, from_restart = 0;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    Prng rng(seed);
+    Scenario s = ParseOrDie(seed % 2 == 0 ? "v2;m3;bx100.5000f;l500;s7;q0.0u;ja:x,b:y,c:z" : "v2;m2;l500;s7;ja:x,b:y,c:z");
+    s.policy.seed = seed;
+    Session session = MakeSession(s);
+    for (size_t n = 0; n < 60; ++n) {
+      Action a = RandomAction(rng, session.queue(), n);
+      if (std::holds_alternative<action::Crash>(a) && rng.Below(4) != 0) continue;  // a few restarts: origins too
+      (void)session.Act(a);
+    }
+    const Result<std::vector<JournalEntry>> journal = session.queue().Journal();
+    REQUIRE(journal.ok());
+    std::vector<std::string_view> records;
+    for (const JournalEntry& e : journal.value()) records.push_back(e.record);
+    // The origin: creation, or the state the last crash restarted from.
+    std::optional<std::string> origin;
+    const auto& actions = session.scenario().actions;
+    for (size_t i = 0; i < actions.size(); ++i) {
+      if (std::holds_alternative<action::Crash>(actions[i])) {
+        Scenario upto = session.scenario();
+        upto.cursor = i + 1;
+        origin = RunScenario(upto)->SnapshotText().value();
+      }
+    }
+    if (records.empty()) continue;
+    from_restart += origin.has_value();
+    Result<std::vector<uint8_t>> ranks =
+        Queue::CrashRanks(origin ? std::optional<std::string_view>(*origin) : std::nullopt, records);
+    REQUIRE_MESSAGE(ranks.ok(), ranks.status().ToString());
+    REQUIRE(ranks->size() == records.size());
+    for (size_t k = 1; k <= records.size(); ++k) {
+      CAPTURE(seed);
+      CAPTURE(k);
+      CHECK(ranks.value()[k - 1] == RecoveredRank(origin, records, static_cast<int64_t>(k)));
+      ++ranked;
+      bad += ranks.value()[k - 1] > 0;
+    }
+  }
+  CHECK(ranked > 1000);
+  CHECK(bad > 20);  // the unsafe order loses jobs at some writes, the safe order doubles some
+  CHECK(from_restart > 3);  // journals that follow a restart's state, not only creation
+}
+
 TEST_CASE("session: a refused crash changes nothing") {
   Session session = MakeSession(ParseOrDie("v1;m3;ja:;at"));
   const std::string before = session.queue().SnapshotText().value();

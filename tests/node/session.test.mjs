@@ -176,3 +176,30 @@ test('every released link loads into a session with its released timeline', () =
     }
   }
 });
+
+test('the write that matters is found in one pass, and is the one a recovery after it would name', () => {
+  const unsafe = lab.createSession({ maxAttempts: 1, unsafeQuarantineOrder: true, jobs: [{ id: 'a', payload: '' }, { id: 'b', payload: '' }], actions: [] });
+  const safe = lab.createSession({ maxAttempts: 1, jobs: [{ id: 'a', payload: '' }, { id: 'b', payload: '' }], actions: [] });
+  try {
+    for (const s of [unsafe, safe]) { s.step('success'); s.step('permanent', 'bad'); }
+    const lost = unsafe.writeThatMatters();
+    assert.equal(lost.rank, 3);
+    const between = unsafe.journal().find((w) => w.op === 'remove-ready' && w.id === 'b').write;
+    assert.equal(lost.after, between);
+    const r = lab.recover(null, unsafe.journal(), { crashAfter: lost.after });
+    assert.deepEqual(r.lost, ['b']);
+    r.queue.dispose();
+    const kept = safe.writeThatMatters();
+    assert.equal(kept.rank, 2, 'the safe order keeps b in quarantine and in ready: kept once, in quarantine');
+    const r2 = lab.recover(null, safe.journal(), { crashAfter: kept.after });
+    assert.deepEqual(r2.duplicated, ['b']);
+    assert.equal(r2.queue.locate('b').place, 'quarantine');
+    r2.queue.dispose();
+    // After a crash the journal starts again, and nothing in it matters yet.
+    unsafe.act({ type: 'crash', after: lost.after });
+    assert.equal(unsafe.writeThatMatters(), null);
+  } finally {
+    unsafe.dispose();
+    safe.dispose();
+  }
+});
