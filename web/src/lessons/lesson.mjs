@@ -31,6 +31,7 @@
 import { defineElement } from '../playground/element.mjs';
 import { markInteractive } from '../playground/interactive.mjs';
 import { h, uid } from '../shared/dom.mjs';
+import { copyText } from '../shared/clipboard.mjs';
 
 const loadLab = () => import('../../wasm/index.mjs').then((m) => m.loadLab());
 
@@ -239,14 +240,7 @@ export class DlqSystemsElement extends BesidePlayground {
       language.textContent = `(${lang})`;
       if (code.textContent !== text) code.textContent = text;
     };
-    copy.addEventListener('click', async () => {
-      try {
-        await navigator.clipboard.writeText(code.textContent);
-        copyStatus.textContent = 'Copied.';
-      } catch {
-        copyStatus.textContent = 'Copying is blocked here: select the snippet and copy it.';
-      }
-    });
+    copy.addEventListener('click', () => copyText(code.textContent, { status: copyStatus, blocked: 'Copying is blocked here: select the snippet and copy it.' }));
     target.addEventListener('dlq-change', snippet);
     this.append(h('div', { class: 'dlq-buttons', role: 'group', 'aria-label': 'Real systems' }, buttons), panel);
   }

@@ -1,4 +1,4 @@
-// The queue's state as regions, and the "Event log", the text twin of the timeline.
+// The queue's state as regions (the "Event log", the timeline's text twin, is event-log.mjs).
 //
 //   Depth alarm     a banner in a status live region while the alarm is raised
 //   Ready           a head → tail strip: a requeued job visibly joins the tail
@@ -50,7 +50,7 @@ export class StateViews {
   #tail = null;       // the Ready tail's id at the last sync
   #synced = false;
 
-  constructor({ idPrefix, onReplay, onRemove }) {
+  constructor({ idPrefix }) {
     // The depth alarm: a polite live region, always in the page (one that appears is not
     // reliably announced); the banner is put into it while the alarm is raised.
     this.alarmText = h('span', { class: 'dlq-alarm-text' });
@@ -78,8 +78,16 @@ export class StateViews {
     this.grid = h('div', { class: 'dlq-states' }, this.ready.section, this.flight.section,
       this.delayed.section, this.completed.section, this.quarantine.section, this.worst);
     this.element = h('div', { class: 'dlq-state-views' }, this.alarmLive, this.grid);
-    this.#wire(this.ready.list, 'remove', onRemove);
-    this.#wire(this.quarantine.list, 'replay', onReplay);
+  }
+
+  /** `handler(id)`: Replay on a quarantine entry. */
+  bindReplay(handler) {
+    this.#wire(this.quarantine.list, 'replay', handler);
+  }
+
+  /** `handler(id)`: Remove on a ready job that has not run. */
+  bindRemove(handler) {
+    this.#wire(this.ready.list, 'remove', handler);
   }
 
   #wire(list, action, handler) {
@@ -282,114 +290,5 @@ export class StateViews {
       show(d.meter.element, clock && retention > 0);
       if (clock && retention > 0) d.meter.set((now - entry.arrivedAt) / retention);
     });
-  }
-}
-
-/**
- * The "Event log": one line per event that has happened (the core's text and
- * explanation). The DOM holds a window of the latest LOG_WINDOW lines so a step
- * stays cheap at 5,000 events; "Show all events" lifts the window on request and
- * "Show latest only" puts it back.
- */
-const LOG_WINDOW = 200;
-
-export class EventLog {
-  #items = [];      // li for events[#start + i]
-  #start = 0;
-  #window = LOG_WINDOW;
-  #follow = true;
-  #scrollQueued = false;
-  #events = [];
-  #applied = 0;
-
-  constructor({ idPrefix }) {
-    const headingId = `${idPrefix}-log-h`;
-    this.count = h('span', { class: 'dlq-count' }, '0');
-    this.list = h('ol', { class: 'dlq-log-list' });
-    this.earlier = h('p', { class: 'dlq-more dlq-log-earlier', hidden: true });
-    this.earlierText = h('span', {});
-    // One button that toggles between the latest LOG_WINDOW lines and all of them.
-    this.toggle = h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => this.#toggleAll() }, 'Show all events');
-    this.earlier.append(this.earlierText, ' ', this.toggle);
-    this.scroller = h('div', { class: 'dlq-log-scroll', tabindex: 0, role: 'group', 'aria-labelledby': headingId }, this.list);
-    this.element = h('section', { class: 'dlq-panel dlq-log', 'aria-labelledby': headingId },
-      h('div', { class: 'dlq-panel-head' }, h('h2', { id: headingId }, 'Event log'), this.count),
-      this.earlier, this.scroller);
-    this.scroller.addEventListener('scroll', () => {
-      const sc = this.scroller;
-      this.#follow = sc.scrollTop + sc.clientHeight >= sc.scrollHeight - 8;
-    }, { passive: true });
-  }
-
-  /** Shows events[0 … applied) (the latest window of them); `dirtyFrom` as in Session.takeDirty(). */
-  sync(events, dirtyFrom, applied) {
-    this.#events = events;
-    this.#applied = applied;
-    const end = this.#start + this.#items.length;
-    const keep = Math.min(end, dirtyFrom, applied);
-    const from = Math.max(0, applied - this.#window);
-    if (keep < this.#start || from > end) {
-      this.#rebuild(from);
-    } else {
-      for (let i = keep - this.#start; i < this.#items.length; i++) this.#items[i].remove();
-      this.#items.length = keep - this.#start;
-      this.#appendUpTo(applied);
-      if (from - this.#start > 100) { // trim the head in batches
-        const drop = from - this.#start;
-        for (let i = 0; i < drop; i++) this.#items[i].remove();
-        this.#items.splice(0, drop);
-        this.#start = from;
-      }
-    }
-    this.count.textContent = String(applied);
-    this.#bar();
-    // Follow the newest line unless the reader scrolled up. Writing scrollTop
-    // needs a layout: do it at the next frame, where that layout happens anyway.
-    if ((this.#follow || keep === 0) && !this.#scrollQueued) {
-      this.#scrollQueued = true;
-      requestAnimationFrame(() => {
-        this.#scrollQueued = false;
-        this.scroller.scrollTop = 1e9;
-      });
-    }
-  }
-
-  #rebuild(from) {
-    for (const li of this.#items) li.remove();
-    this.#items = [];
-    this.#start = from;
-    this.#appendUpTo(this.#applied);
-  }
-
-  #appendUpTo(applied) {
-    const batch = document.createDocumentFragment();
-    for (let i = this.#start + this.#items.length; i < applied; i++) {
-      const event = this.#events[i];
-      const li = h('li', { class: `dlq-log-${event.kind}` },
-        h('code', { class: 'dlq-log-text' }, event.text),
-        h('span', { class: 'dlq-log-why' }, event.explanation));
-      this.#items.push(li);
-      batch.append(li);
-    }
-    this.list.append(batch);
-  }
-
-  /** The line above the log: how much is hidden, and the button to show all / the latest only. */
-  #bar() {
-    const all = this.#window === Infinity;
-    this.earlier.hidden = all ? this.#applied <= LOG_WINDOW : this.#start === 0;
-    if (this.earlier.hidden) return;
-    setText(this.earlierText, all ? `Showing all ${this.#applied} events.` : `${this.#start} earlier events are not shown.`);
-    setText(this.toggle, all ? 'Show latest only' : 'Show all events');
-  }
-
-  /** Shows every line, or goes back to the latest LOG_WINDOW; the lines in view stay in view. */
-  #toggleAll() {
-    const sc = this.scroller;
-    const fromBottom = sc.scrollHeight - sc.scrollTop;
-    this.#window = this.#window === Infinity ? LOG_WINDOW : Infinity;
-    this.#rebuild(Math.max(0, this.#applied - this.#window));
-    this.#bar();
-    sc.scrollTop = sc.scrollHeight - fromBottom;
   }
 }

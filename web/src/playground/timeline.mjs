@@ -108,8 +108,13 @@ export class Timeline {
   #nowBox = { x: PAD, w: COL }; // the cursor's band
   #view = { width: 0, height: 0, labels: 0, left: 0, top: 0 }; // cached scroller geometry
 
-  constructor({ idPrefix, onSelect }) {
-    this.#onSelect = onSelect;
+  /** `handler(seq)`: the reader chose an event (a click, or Enter on it); seq is its index + 1. */
+  bindSelect(handler) {
+    this.#onSelect = handler;
+  }
+
+  constructor({ idPrefix }) {
+    this.#onSelect = () => {};
     const headingId = `${idPrefix}-tl-h`;
     const patternId = `${idPrefix}-tl-stripes`;
     this.tooltip = h('div', { class: 'dlq-tooltip', role: 'tooltip', id: `${idPrefix}-tl-tip`, hidden: true });

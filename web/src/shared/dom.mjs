@@ -37,3 +37,28 @@ export function uid(prefix = 'dlq') {
   nextId += 1;
   return `${prefix}${nextId}`;
 }
+
+/**
+ * Shows `message` in a field's alert and marks the field invalid; null clears both.
+ * The alert is added to (and removed from) the field's aria-describedby, so a
+ * hint the field already points at stays.
+ */
+export function fieldError(input, alert, message) {
+  alert.hidden = message === null;
+  alert.textContent = message ?? '';
+  const described = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((t) => t !== '' && t !== alert.id);
+  if (message === null) {
+    input.removeAttribute('aria-invalid');
+  } else {
+    input.setAttribute('aria-invalid', 'true');
+    described.push(alert.id);
+  }
+  if (described.length > 0) input.setAttribute('aria-describedby', described.join(' '));
+  else input.removeAttribute('aria-describedby');
+}
+
+/** Says `message` in an alert that belongs to no one field; null hides it. */
+export function alertText(alert, message) {
+  alert.hidden = message === null;
+  alert.textContent = message ?? '';
+}

@@ -6,6 +6,11 @@
 import { h } from './dom.mjs';
 import { PRESETS, CAPSTONE_PRESETS } from '../playground/presets.mjs';
 
+/** A shortcut's key, shown beside its control's name (the control's aria-keyshortcuts names it to assistive technology). */
+export function kbd(key) {
+  return h('kbd', { 'aria-hidden': 'true' }, key);
+}
+
 /** How the page labels the core's outcomes (the core's lab.outcomes says which there are, in order). */
 const OUTCOME_LABELS = { success: 'Success', transient: 'Transient failure', permanent: 'Permanent failure',
   undeserializable: 'Undeserializable', 'unknown-schema': 'Unknown schema', precondition: 'Precondition failed' };

@@ -1,7 +1,10 @@
-// Virtual-clock times as the page writes them. Exact milliseconds with
-// thousands separators ("2,277 ms") up to 100 s, as the core's own sentences
-// count them; longer spans in larger units ("2 min 30 s", "1 day 2 h"), which a
-// reader can take in at a glance. Formatting only: no rule is decided here.
+// Durations as the pages write them, the one place they are formatted. The
+// playground's virtual clock: exact milliseconds with thousands separators
+// ("2,277 ms") up to 100 s, as the core's own sentences count them; longer spans
+// in larger units ("2 min 30 s", "1 day 2 h"), which a reader can take in at a
+// glance (ms, ofTotal, tick). The storm lab's results, a million jobs' worth:
+// rounded to a tenth of a second and coarser (roughMs, roughSeconds). Formatting
+// only: no rule is decided here.
 
 const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
@@ -43,4 +46,21 @@ export function tick(t) {
   if (t < 6_000_000) return `${Number((t / 60_000).toFixed(1))} min`;
   if (t < 172_800_000) return `${Number((t / 3_600_000).toFixed(1))} h`;
   return `${grouped(Math.round(t / 86_400_000))} d`;
+}
+
+const TENTHS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/** A duration rounded for a summary: "850 ms", "4.2 s", "3 min 12 s", "2 h 5 min"; "–" when it is not finite. */
+export function roughMs(n) {
+  if (!Number.isFinite(n)) return '–';
+  if (n < 1000) return `${grouped(n)} ms`;
+  if (n < 60_000) return `${TENTHS.format(n / 1000)} s`;
+  const s = Math.round(n / 1000);
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+}
+
+/** Seconds the same way: "12.5 s" under a minute, else as roughMs. */
+export function roughSeconds(s) {
+  return s < 60 ? `${TENTHS.format(s)} s` : roughMs(s * 1000);
 }

@@ -1,5 +1,5 @@
 // The storm lab page (storm.html): a scenario form, presets, a Web Worker that
-// runs one storm per strategy (web/src/storm-worker.mjs), a progress bar with
+// runs one storm per strategy (storm-worker.mjs), a progress bar with
 // Cancel, and the results side by side: a summary table (the charts' text twin)
 // and two uPlot charts per run. The scenario lives in location.hash (the link
 // format is in storm-presets.mjs and docs/storm.md, "Storm links").
@@ -12,6 +12,8 @@ import {
   CONTENTION_STRATEGIES, DEFAULT_SCENARIO, PRESETS, contentionCost, formatContentionLink, formatStormLink,
   inexactIntegerMessage, isInexactInteger, isStormLink, parseStormLink, stormCost, stormRuns,
 } from './storm-presets.mjs';
+import { h } from '../shared/dom.mjs';
+import { grouped, roughMs, roughSeconds } from '../shared/time-format.mjs';
 
 const $ = (id) => document.getElementById(id);
 const form = $('storm-form');
@@ -29,21 +31,12 @@ const linkAnchor = $('storm-link');
 
 // ---- formatting -------------------------------------------------------------
 
-const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const rateFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 const compactFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
-const fmtInt = (n) => intFormat.format(n);
+const fmtInt = grouped;
 const fmtRate = (n) => rateFormat.format(n);
-/** 850 ms, 4.2 s, 3 min 12 s, 2 h 5 min */
-function fmtMs(ms) {
-  if (!Number.isFinite(ms)) return '–';
-  if (ms < 1000) return `${fmtInt(ms)} ms`;
-  if (ms < 60_000) return `${rateFormat.format(ms / 1000)} s`;
-  const s = Math.round(ms / 1000);
-  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
-  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
-}
-const fmtSeconds = (s) => (s < 60 ? `${rateFormat.format(s)} s` : fmtMs(s * 1000));
+const fmtMs = roughMs;
+const fmtSeconds = roughSeconds;
 
 // ---- the form -----------------------------------------------------------------
 
@@ -443,7 +436,7 @@ function destroyView() {
 function resetOutput() {
   destroyView();
   noteLine.hidden = true;
-  output.replaceChildren(el('p', { class: 'storm-empty' }, 'Press Run to run this scenario: the summary and the charts appear here.'));
+  output.replaceChildren(h('p', { class: 'storm-empty' }, 'Press Run to run this scenario: the summary and the charts appear here.'));
 }
 
 /** Empties the results for a new request (once the core accepted it). */
@@ -457,25 +450,25 @@ function clearOutput(request) {
   view = { charts: [], observer };
   if (request.kind !== 'storm') return;
   const s = request.scenario;
-  const wrap = el('div', { class: 'storm-table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': 'storm-summary-caption' });
-  const table = el('table', { class: 'storm-summary', id: 'storm-summary' });
-  const caption = el('caption', { id: 'storm-summary-caption' }, 'Summary per strategy');
-  const scenarioLine = el('p', { class: 'storm-scenario-line' }, `${describeScenario(s)}.`);
-  const head = el('tr', {}, el('th', { scope: 'col' }, 'Measure'));
-  const body = el('tbody');
-  for (const m of METRICS) body.append(el('tr', { 'data-metric': m.key }, el('th', { scope: 'row' }, m.label)));
-  table.append(caption, el('thead', {}, head), body);
+  const wrap = h('div', { class: 'storm-table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': 'storm-summary-caption' });
+  const table = h('table', { class: 'storm-summary', id: 'storm-summary' });
+  const caption = h('caption', { id: 'storm-summary-caption' }, 'Summary per strategy');
+  const scenarioLine = h('p', { class: 'storm-scenario-line' }, `${describeScenario(s)}.`);
+  const head = h('tr', {}, h('th', { scope: 'col' }, 'Measure'));
+  const body = h('tbody');
+  for (const m of METRICS) body.append(h('tr', { 'data-metric': m.key }, h('th', { scope: 'row' }, m.label)));
+  table.append(caption, h('thead', {}, head), body);
   wrap.append(table);
 
-  const axes = el('label', { class: 'storm-axes' });
-  const box = el('input', { type: 'checkbox', id: 'storm-same-axes' });
+  const axes = h('label', { class: 'storm-axes' });
+  const box = h('input', { type: 'checkbox', id: 'storm-same-axes' });
   box.checked = sameAxes;
   box.addEventListener('change', () => { sameAxes = box.checked; rescale(); });
   axes.append(box, ' Same axes for every run (compare heights)');
 
-  const how = el('p', { class: 'storm-how' }, 'Two charts per run. Attempts per second, stacked: success at the bottom, outage failures above, throttled attempts on top. Jobs by place: ready, delayed (backing off), in flight and quarantined. ',
+  const how = h('p', { class: 'storm-how' }, 'Two charts per run. Attempts per second, stacked: success at the bottom, outage failures above, throttled attempts on top. Jobs by place: ready, delayed (backing off), in flight and quarantined. ',
     s.outageMs ? 'The shaded band is the outage. ' : '', 'Hover or touch a chart to read exact values (every chart follows the same moment); the summary table above has the totals.');
-  const grid = el('div', { class: 'storm-runs' });
+  const grid = h('div', { class: 'storm-runs' });
   output.append(scenarioLine, wrap, how, axes, grid);
   Object.assign(view, { table, head, body, grid, results: [], max: { attempts: 0, depth: 0 }, maxX: 0 });
 }
@@ -491,13 +484,6 @@ function describeScenario(s) {
   return parts.join(', ');
 }
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  node.append(...children);
-  return node;
-}
-
 /**
  * One run's result: its column of the table now; its charts once every run is done (drawCharts),
  * so the page draws while the worker is idle and every chart starts with the shared axes.
@@ -506,11 +492,11 @@ function addResult(request, result) {
   if (!view) return;
   const { run, summary } = result;
   view.results.push(result);
-  view.head.append(el('th', { scope: 'col', 'data-run': run.key }, run.label));
+  view.head.append(h('th', { scope: 'col', 'data-run': run.key }, run.label));
   for (const m of METRICS) {
     const row = view.body.querySelector(`tr[data-metric="${m.key}"]`);
     const value = m.value(summary);
-    row.append(el('td', { 'data-run': run.key, 'data-value': String(value) }, m.text(value, summary)));
+    row.append(h('td', { 'data-run': run.key, 'data-value': String(value) }, m.text(value, summary)));
   }
 }
 
@@ -529,8 +515,8 @@ function drawCharts() {
 
 function addRunColumn({ result, data }) {
   const { run } = result;
-  const column = el('section', { class: 'storm-run', 'aria-labelledby': `run-${run.key}` },
-    el('h3', { id: `run-${run.key}` }, run.label));
+  const column = h('section', { class: 'storm-run', 'aria-labelledby': `run-${run.key}` },
+    h('h3', { id: `run-${run.key}` }, run.label));
   const outage = run.options.outage && run.options.outage.durationMs > 0
     ? [run.options.outage.startMs / 1000, (run.options.outage.startMs + run.options.outage.durationMs) / 1000] : null;
   const attemptsFigure = figure(`Attempts per second (${fmtMs(data.widthMs)} intervals)`);
@@ -542,8 +528,8 @@ function addRunColumn({ result, data }) {
 }
 
 function figure(caption) {
-  const plot = el('div', { class: 'storm-plot', 'aria-hidden': 'true' });
-  return { figure: el('figure', { class: 'storm-figure' }, el('figcaption', {}, caption), plot), plot };
+  const plot = h('div', { class: 'storm-plot', 'aria-hidden': 'true' });
+  return { figure: h('figure', { class: 'storm-figure' }, h('figcaption', {}, caption), plot), plot };
 }
 
 /** Charts draw at most this many intervals: a longer series is merged k buckets at a time (exact: counts add up, depths are the last bucket's). */
@@ -770,29 +756,29 @@ function drawContention(request) {
     { id: 'contention-time', caption: 'Time to completion in ms per client count (mean over runs), per strategy', value: (r) => r.meanCompletionMs },
   ];
   for (const t of tables) {
-    const wrap = el('div', { class: 'storm-table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': `${t.id}-caption` });
-    const table = el('table', { class: 'storm-summary', id: t.id });
-    const head = el('tr', {}, el('th', { scope: 'col' }, 'Clients'), ...CONTENTION_STRATEGIES.map((k) => el('th', { scope: 'col' }, CONTENTION_LABELS[k])));
-    const body = el('tbody');
+    const wrap = h('div', { class: 'storm-table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': `${t.id}-caption` });
+    const table = h('table', { class: 'storm-summary', id: t.id });
+    const head = h('tr', {}, h('th', { scope: 'col' }, 'Clients'), ...CONTENTION_STRATEGIES.map((k) => h('th', { scope: 'col' }, CONTENTION_LABELS[k])));
+    const body = h('tbody');
     for (const n of CONTENTION_CLIENTS) {
-      const tr = el('tr', { 'data-clients': String(n) }, el('th', { scope: 'row' }, fmtInt(n)));
+      const tr = h('tr', { 'data-clients': String(n) }, h('th', { scope: 'row' }, fmtInt(n)));
       for (const k of CONTENTION_STRATEGIES) {
         const r = cell(n, k);
-        tr.append(el('td', { 'data-strategy': k, 'data-value': r ? String(t.value(r)) : '' }, r ? fmtInt(t.value(r)) : '–'));
+        tr.append(h('td', { 'data-strategy': k, 'data-value': r ? String(t.value(r)) : '' }, r ? fmtInt(t.value(r)) : '–'));
       }
       body.append(tr);
     }
-    table.append(el('caption', { id: `${t.id}-caption` }, t.caption), el('thead', {}, head), body);
+    table.append(h('caption', { id: `${t.id}-caption` }, t.caption), h('thead', {}, head), body);
     wrap.append(table);
     output.append(wrap);
   }
-  output.append(el('p', { class: 'storm-compare' }, contentionComparison(rows)));
-  const grid = el('div', { class: 'storm-runs' });
+  output.append(h('p', { class: 'storm-compare' }, contentionComparison(rows)));
+  const grid = h('div', { class: 'storm-runs' });
   output.append(grid);
   for (const t of tables) {
     const f = figure(`${t.id === 'contention-calls' ? 'Total calls' : 'Completion time in ms'} by number of clients, one line per strategy (the numbers are in the table above).`);
-    grid.append(el('section', { class: 'storm-run', 'aria-labelledby': `${t.id}-chart` },
-      el('h3', { id: `${t.id}-chart` }, t.id === 'contention-calls' ? 'Calls' : 'Completion time'), f.figure));
+    grid.append(h('section', { class: 'storm-run', 'aria-labelledby': `${t.id}-chart` },
+      h('h3', { id: `${t.id}-chart` }, t.id === 'contention-calls' ? 'Calls' : 'Completion time'), f.figure));
     later(() => addContentionChart(f.plot, rows, t.value));
   }
 }
@@ -846,7 +832,7 @@ function drawPresets() {
   const list = $('storm-presets');
   for (const preset of PRESETS) {
     const summaryId = `preset-${preset.key}-summary`;
-    const button = el('button', { type: 'button', class: 'storm-btn', 'data-preset': preset.key, 'aria-describedby': summaryId }, preset.title);
+    const button = h('button', { type: 'button', class: 'storm-btn', 'data-preset': preset.key, 'aria-describedby': summaryId }, preset.title);
     button.addEventListener('click', () => {
       if (preset.contention) {
         runContention({ ...CONTENTION_DEFAULTS }, { history: 'push', note: preset.note ?? null });
@@ -862,7 +848,7 @@ function drawPresets() {
         results.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' });
       }
     });
-    list.append(el('li', {}, button, el('span', { class: 'storm-preset-summary', id: summaryId }, preset.summary)));
+    list.append(h('li', {}, button, h('span', { class: 'storm-preset-summary', id: summaryId }, preset.summary)));
   }
 }
 

@@ -1,0 +1,162 @@
+// One playground's views, put together: the refused-link alert, the set-up
+// panel (with the share box), the step controls, the Why line, the timeline,
+// the places, the event log, the phone's bar and the help dialog; the snapshot
+// and crash dialogs are built when first opened. What an embed shows (its
+// panels, presets, locked, compact, heading level) is applied here once, and
+// which capabilities show (features) on every draw. The controller
+// (controller.mjs) binds to the parts and tells them what to draw.
+import { h } from '../shared/dom.mjs';
+import { helpDialog } from '../shared/keyboard.mjs';
+import { setHeadingLevel } from './embed-options.mjs';
+import { ControlsView, PhoneBar } from './controls-view.mjs';
+import { SetupView } from './setup-view.mjs';
+import { LinkAlertView, ShareView } from './share-view.mjs';
+import { WhyView } from './why-view.mjs';
+import { Timeline } from './timeline.mjs';
+import { StateViews } from './state-views.mjs';
+import { EventLog } from './event-log.mjs';
+import { crashDialog, snapshotDialog } from './durability.mjs';
+
+export class PlaygroundView {
+  #embed;
+  #lab;
+  #onShortcuts = () => {};
+  #onUnsafeOrder = () => false;
+  #onCrash = () => false;
+  #onFind = () => null;
+  #snapshot = null;  // the dialogs, built on first use (most readers never open them)
+  #crash = null;
+  /** The set-up's editable part is shown (panels has setup, not locked). */
+  setupShown = true;
+
+  /**
+   * `lab`: the core (its outcome and class lists, and the crash dialog's); `embed`: embedOptions(); `presets`: every preset;
+   * `restorable`: offer Restore lesson scenario; `landmark`: the playground is
+   * the page's one (sync-url), else its panels are named groups.
+   */
+  constructor(id, { lab, embed, label, presets, capstonePresets, restorable, landmark }) {
+    this.#lab = lab;
+    this.#embed = embed;
+    this.id = id;
+    const offered = (p) => embed.presets === null || embed.presets.has(p.key);
+    this.linkAlert = new LinkAlertView(id);
+    this.share = new ShareView(id);
+    this.setup = new SetupView(id, {
+      presets: presets.filter(offered), capstonePresets: capstonePresets.filter(offered),
+      outcomes: lab.outcomes, classes: lab.failureClasses, share: this.share.element, headingLevel: embed.headingLevel,
+    });
+    this.help = helpDialog(id, { outcomes: lab.outcomes, onToggle: (enabled) => this.#onShortcuts(enabled) });
+    this.controls = new ControlsView(id, { outcomes: lab.outcomes, restorable });
+    this.why = new WhyView();
+    this.timeline = new Timeline({ idPrefix: id });
+    this.states = new StateViews({ idPrefix: id });
+    this.log = new EventLog({ idPrefix: id });
+    this.bar = new PhoneBar();
+    this.root = h('section', { class: 'dlq', 'aria-label': label },
+      this.linkAlert.element, this.setup.element,
+      h('div', { class: 'dlq-body' },
+        h('div', { class: 'dlq-side' }, this.controls.element),
+        h('div', { class: 'dlq-main' }, this.why.actionAlert, this.why.element,
+          this.timeline.element, this.states.element, this.log.element)),
+      this.bar.element,
+      this.help);
+    this.#applyEmbed(landmark);
+  }
+
+  /** `handler(enabled)`: the help dialog's "Single-key shortcuts" switch. */
+  bindShortcuts(handler) { this.#onShortcuts = handler; }
+  /** `handler(on)`: the crash dialog's unsafe quarantine order; true when taken. */
+  bindUnsafeOrder(handler) { this.#onUnsafeOrder = handler; }
+  /** `handler(after, torn)`: the crash dialog's Crash and restart; true when taken. */
+  bindCrash(handler) { this.#onCrash = handler; }
+  /** `handler()`: the crash dialog's Find the write that matters; the core's answer ({ after, rank } or null). */
+  bindFind(handler) { this.#onFind = handler; }
+
+  /** The snapshot dialog (built on first use). */
+  snapshotDialog() {
+    if (this.#snapshot === null) {
+      this.#snapshot = snapshotDialog(this.id);
+      this.root.append(this.#snapshot);
+    }
+    return this.#snapshot;
+  }
+
+  /** The crash dialog (built on first use). */
+  crashDialog() {
+    if (this.#crash === null) {
+      // lab: for a dialog that recovers each write itself; onFind: the core's own answer, for one that asks.
+      this.#crash = crashDialog(this.id, {
+        lab: this.#lab,
+        onUnsafe: (on) => this.#onUnsafeOrder(on),
+        onCrash: (after, torn) => this.#onCrash(after, torn),
+        onFind: () => this.#onFind(),
+      });
+      this.root.append(this.#crash);
+    }
+    return this.#crash;
+  }
+
+  /**
+   * What the author chose to show (options.panels, presets, locked, compact,
+   * headingLevel), applied once to the built DOM. The capabilities (features) are
+   * applied on every draw (showFeatures), as they may depend on the scenario.
+   */
+  #applyEmbed(landmark) {
+    const { setup, controls } = this;
+    const { panels, locked, compact, headingLevel } = this.#embed;
+    const setupBody = [...setup.element.children].filter((c) => c !== setup.head && c !== setup.presets && c !== setup.capstonePresets);
+    const editable = panels.has('setup') && !locked;
+    for (const child of setupBody) if (!editable) child.hidden = true;
+    this.setupShown = editable;
+    const presetsShown = panels.has('presets') && !locked;
+    setup.presets.hidden = !presetsShown || setup.presets.querySelectorAll('button').length === 0;
+    setup.capstonePresets.hidden = !presetsShown || setup.capstonePresets.querySelectorAll('button').length === 0;
+    this.share.element.hidden = !panels.has('link');
+    // The set-up panel goes when nothing in it is shown (the help stays on "?").
+    if (!editable && setup.presets.hidden && setup.capstonePresets.hidden && this.share.element.hidden) setup.element.hidden = true;
+    controls.element.hidden = !panels.has('controls');
+    this.states.element.hidden = !panels.has('state');
+    this.timeline.element.hidden = !panels.has('timeline');
+    this.log.element.hidden = !panels.has('log');
+    if (locked) {
+      // A walkthrough: the script's own steps only (Back, Forward, Run, its position).
+      this.root.classList.add('is-locked');
+      for (const el of [controls.outcome, controls.errorField, controls.step, controls.clock, controls.operator]) el.hidden = true;
+      this.bar.lock();
+    }
+    if (!landmark) {
+      // Several playgrounds on one page: only each playground is a landmark (by its
+      // label); its panels are named groups, so the page has no two landmarks alike.
+      for (const section of this.root.querySelectorAll('section[aria-labelledby]')) section.setAttribute('role', 'group');
+    }
+    this.root.classList.toggle('is-compact', compact);
+    this.root.classList.toggle('no-controls', !panels.has('controls'));
+    setHeadingLevel(this.root, headingLevel);
+  }
+
+  /**
+   * Shows the capabilities the embed's features (or, by default, the scenario:
+   * `advanced`) call for. True when any capstone control is on show.
+   */
+  showFeatures(advanced) {
+    const { controls, setup } = this;
+    const { features, locked } = this.#embed;
+    const has = (f) => (features === null ? advanced || setup.advancedOpen : features.has(f));
+    const show = (el, visible) => { if (el.hidden === visible) el.hidden = !visible; };
+    show(controls.moreOutcomes, has('classes'));
+    const clock = has('clock');
+    show(controls.clock, !locked && (clock || has('world')));
+    for (const el of [controls.leaseButton, controls.nextButton, controls.settleRow, controls.advanceRow]) show(el, clock);
+    show(controls.play, has('world'));
+    show(controls.operator, !locked);
+    show(controls.opMore, has('ordering') || has('operator') || has('durability'));
+    show(controls.releaseRow, has('ordering'));
+    show(controls.redriveRow, has('operator'));
+    show(controls.durabilityRow, has('durability'));
+    show(setup.jobExtra, this.setupShown && (has('ordering') || has('world')));
+    show(setup.keyField, has('ordering'));
+    for (const el of [setup.behaviourFields, setup.behaviourDetail, setup.behaviourHint]) show(el, has('world'));
+    show(setup.advanced.element, this.setupShown && (features === null || ['clock', 'classes', 'ordering', 'world', 'durability'].some((f) => features.has(f))));
+    return clock || has('world') || has('ordering') || has('operator') || has('durability') || has('classes');
+  }
+}
