@@ -6,6 +6,7 @@
 // recovered queue is then the playground's state. Nothing about recovery is
 // decided here: the core's session does it.
 import { h } from '../shared/dom.mjs';
+import { blockedSelected, copyText } from '../shared/clipboard.mjs';
 
 function dialogShell(id, title, body) {
   const headingId = `${id}-h`;
@@ -23,16 +24,7 @@ export function snapshotDialog(idPrefix) {
   const size = h('p', { class: 'dlq-hint' });
   const status = h('span', { role: 'status' });
   const copy = h('button', { type: 'button', class: 'dlq-btn' }, 'Copy snapshot');
-  copy.addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText(text.value);
-      status.textContent = 'Copied.';
-    } catch {
-      text.focus();
-      text.select();
-      status.textContent = 'Copying is blocked here: the text is selected, copy it with Ctrl+C.';
-    }
-  });
+  copy.addEventListener('click', () => copyText(text.value, { status, field: text, blocked: blockedSelected('text') }));
   const dialog = dialogShell(id, 'Snapshot', [
     h('p', {}, 'The whole state as the core writes it: versioned, canonical (equal states give equal texts) and checksummed. lab.restoreQueue(text) gives this queue back.'),
     h('label', { for: `${id}-text`, class: 'dlq-label' }, 'Snapshot text'), text, size, h('p', {}, copy, ' ', status)]);
