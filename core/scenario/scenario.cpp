@@ -213,11 +213,7 @@ Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, si
       action);
 }
 
-namespace {
-
-// A queue with the policy and the set-up jobs, before any action; refused with
-// CheckScenarioWorld's Status first.
-Result<Queue> SetUp(const Scenario& scenario) {
+Result<Queue> SetUpScenario(const Scenario& scenario) {
   if (Status s = CheckScenarioWorld(scenario); !s.ok()) return s;
   Result<Queue> made = Queue::Create(scenario.policy);
   if (!made.ok()) return made.status();
@@ -229,13 +225,11 @@ Result<Queue> SetUp(const Scenario& scenario) {
   return made;
 }
 
-}  // namespace
-
 Result<Queue> RunScenario(const Scenario& scenario) {
   if (Status s = CheckCursor(scenario.cursor, scenario.actions.size()); !s.ok()) {
     return Status::OutOfRange("scenario: " + s.message());
   }
-  Result<Queue> made = SetUp(scenario);
+  Result<Queue> made = SetUpScenario(scenario);
   if (!made.ok()) return made.status();
   JournalOrigin origin;
   for (size_t i = 0; i < scenario.cursor; ++i) {
@@ -246,7 +240,7 @@ Result<Queue> RunScenario(const Scenario& scenario) {
 
 ScenarioReach PlayableActions(const Scenario& scenario) {
   ScenarioReach reach;
-  Result<Queue> made = SetUp(scenario);
+  Result<Queue> made = SetUpScenario(scenario);
   if (!made.ok()) {
     reach.stopped = made.status();
     return reach;

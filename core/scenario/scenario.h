@@ -207,6 +207,12 @@ Result<std::string> ShareScenario(const Scenario& scenario);
 // (FailedPrecondition).
 Result<Queue> RunScenario(const Scenario& scenario);
 
+// The queue with the policy and the set-up jobs, before any action (one
+// Enqueue each, so the set-up is the queue's actions 1..J); refused with
+// CheckScenario's Status for the world first, then the queue's, naming the job
+// ("scenario job <i>: ").
+Result<Queue> SetUpScenario(const Scenario& scenario);
+
 // How far a script can be played, whatever its cursor: `playable` actions from
 // the first are accepted in order; `stopped` is the Status of the first refused
 // one (OK when all are accepted, or the set-up's error with playable == 0:

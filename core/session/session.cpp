@@ -33,18 +33,6 @@ bool CountsAsRun(EventKind kind) {
   return kind == EventKind::kAttempt || kind == EventKind::kLeased || kind == EventKind::kReplayed;
 }
 
-// The set-up's queue: the policy and the jobs, enqueued in order.
-Result<Queue> SetUp(const Scenario& scenario) {
-  Result<Queue> made = Queue::Create(scenario.policy);
-  if (!made.ok()) return made.status();
-  for (size_t i = 0; i < scenario.jobs.size(); ++i) {
-    if (Status s = made->Enqueue(scenario.jobs[i].id, scenario.jobs[i].payload, scenario.jobs[i].key); !s.ok()) {
-      return Status::Error(s.code(), "scenario job " + std::to_string(i + 1) + ": " + s.message());
-    }
-  }
-  return made;
-}
-
 }  // namespace
 
 Result<Session::Played> Session::Copy(const Played& p) {
@@ -83,7 +71,7 @@ Result<Session> Session::Create(const Scenario& scenario) {
 Status Session::Load(const Scenario& scenario, bool clamp) {
   if (Status s = CheckScenario(scenario); !s.ok()) return s;
   Scenario next = scenario;
-  Result<Queue> made = SetUp(next);
+  Result<Queue> made = SetUpScenario(next);
   if (!made.ok()) return made.status();
 
   // Plays the whole script once: its timeline, where each action's events
