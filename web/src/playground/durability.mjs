@@ -42,9 +42,10 @@ export function snapshotDialog(idPrefix) {
  * policy's unsafe order (true if the journal changed); onCrash(after, torn)
  * carries the crash out as a script action (true when the core took it), so
  * the recovered queue is the playground's state, its loss on the timeline and
- * in the link. The result shown here is read back from the session's view.
+ * in the link; onFind() is the core's write that matters ({ after, rank } or
+ * null). The result shown here is read back from the session's view.
  */
-export function crashDialog(idPrefix, { lab, onUnsafe, onCrash }) {
+export function crashDialog(idPrefix, { onUnsafe, onCrash, onFind }) {
   const id = `${idPrefix}-crash`;
   const list = h('ol', { class: 'dlq-journal', id: `${id}-list`, tabindex: 0 });  // it scrolls: reachable by keyboard
   const k = h('input', { type: 'range', id: `${id}-k`, class: 'dlq-scrub', min: 1, max: 1, value: 1, step: 1 });
@@ -100,19 +101,10 @@ export function crashDialog(idPrefix, { lab, onUnsafe, onCrash }) {
   k.addEventListener('input', mark);
   run.addEventListener('click', () => show(Number(k.value)));
   // The write that matters most: the first that loses a job, else the first that
-  // leaves one in quarantine and its source, else the first that doubles any.
-  // Each candidate is recovered on the side (lab.recover); only the chosen one is carried out.
+  // leaves one in quarantine and its source, else the first that doubles any. The
+  // core finds it in one pass over the journal (onFind); only that crash is carried out.
   find.addEventListener('click', () => {
-    let best = null;
-    for (let after = 1; after <= journal.length; after++) {
-      const r = lab.recover(null, journal, { crashAfter: after, torn: torn.checked });
-      const rank = r.lost.length > 0 ? 3
-        : r.queue.timeline().some((e) => e.kind === 'kept-once' && e.place === 'quarantine') ? 2
-          : r.duplicated.length > 0 ? 1 : 0;
-      r.queue.dispose();
-      if (rank > (best?.rank ?? 0)) best = { rank, after };
-      if (rank === 3) break;
-    }
+    const best = onFind();
     if (best === null) {
       result.replaceChildren(h('p', {}, 'No write loses or doubles a job in this run.'));
       return;
