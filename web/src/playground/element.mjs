@@ -35,6 +35,15 @@ const nearView = typeof IntersectionObserver === 'function'
     for (const entry of entries) if (entry.isIntersecting) entry.target.mountNow();
   }, { rootMargin: '50% 0px' })
   : null;
+// Every mount takes its turn, one a task, in the order they asked: a page of 200
+// eager embeds draws them one after another instead of all in one long task.
+let turns = Promise.resolve();
+function inTurn(build) {
+  const mine = turns.then(() => new Promise((resolve) => { setTimeout(resolve, 0); })).then(build);
+  turns = mine.then(() => {}, () => {});
+  return mine;
+}
+
 // One at a time: the next waits for an idle period after the last one is drawn,
 // so a page of many lazy embeds never builds a pile of them in one task.
 const idleQueue = [];
@@ -157,7 +166,12 @@ export class DlqPlaygroundElement extends HTMLElement {
     }
     // The reserved height stays until the playground is drawn: released earlier, this
     // element would shrink and pull the next lazy one into view (and so on down the page).
-    ready = loadMount().then((mount) => mount(this, options)).then((controller) => {
+    ready = loadMount().then((mount) => inTurn(() => (this.isConnected ? mount(this, options) : null))).then((controller) => {
+      if (controller === null) {  // removed before its turn came: nothing was built
+        this.#release();
+        if (this.#ready === ready) this.#ready = null;
+        return null;
+      }
       this.#release();
       if (!this.isConnected) {
         // Removed while the core was loading: free the session (wasm heap,
