@@ -30,12 +30,15 @@ constexpr size_t kMaxSnapshotBytes = size_t{128} << 20;  // a snapshot text
 // record averages about kJournalRecordBytes (a job with a short id and payload
 // writes records of 150 to 470 bytes; a 250,000-job queue's 1,250,001 records
 // average 264), so a journal of such jobs reaches both limits together, and
-// one of big payloads reaches the byte limit first. A queue's own journal
-// within them recovers (docs/snapshot-format.md, "Errors and limits").
+// one of big payloads reaches the byte limit first. 384 MiB also leaves the JS
+// API room to pass a whole journal as one string (V8 holds at most 2^29 - 24
+// characters) and the WebAssembly memory room for the copies a recovery makes.
+// A queue's own journal within them recovers (docs/snapshot-format.md, "Errors
+// and limits").
 constexpr size_t kJournalRecordBytes = 256;
-constexpr size_t kMaxJournalRecords = size_t{1} << 21;  // 2,097,152 records
-constexpr size_t kMaxJournalBytes = kMaxJournalRecords * kJournalRecordBytes;  // 512 MiB
-static_assert(kMaxJournalBytes == size_t{512} << 20, "the journal limits agree at 256 bytes a record");
+constexpr size_t kMaxJournalRecords = (size_t{3} << 20) / 2;  // 1,572,864 records
+constexpr size_t kMaxJournalBytes = kMaxJournalRecords * kJournalRecordBytes;  // 384 MiB
+static_assert(kMaxJournalBytes == size_t{384} << 20, "the journal limits agree at 256 bytes a record");
 
 // One row per limit, in a fixed order; the JS API reads this table rather than
 // copying the numbers.

@@ -425,7 +425,7 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
     } else if (letter == 'c') {
       in.Accept(letter);
       uint64_t after = 0;
-      // 9 digits hold every value up to kCrashAfterField.max (2^21).
+      // 9 digits hold every value up to kCrashAfterField.max (1,572,864).
       if (Status s = in.Number(n + " write", 9, &after); !s.ok()) return s;
       if (Status s = kCrashAfterField.Check(static_cast<int64_t>(after)); !s.ok()) {
         return Status::OutOfRange("scenario link: " + n + ": " + s.message());

@@ -512,9 +512,9 @@ TEST_CASE("a v2 link carries the unsafe quarantine order, and a snapshot keeps i
 // 330 MB) was refused as too large by a 128 MiB byte limit, while the record
 // limit said 16,777,216. The limits now describe the same journal.
 TEST_CASE("the journal limits agree, and a 250,000-job queue's own journal recovers") {
-  CHECK(kMaxJournalRecords == 2'097'152);
+  CHECK(kMaxJournalRecords == 1'572'864);
   CHECK(kMaxJournalBytes == kMaxJournalRecords * kJournalRecordBytes);
-  CHECK(kMaxJournalBytes == size_t{512} << 20);
+  CHECK(kMaxJournalBytes == size_t{384} << 20);
   // Both limits are in the table the JS API reads (lab.limits).
   size_t rows = 0;
   for (const SizeLimit& limit : kSizeLimits) {
@@ -552,11 +552,11 @@ TEST_CASE("recover refuses a journal past either limit by name, before reading a
   const std::vector<std::string_view> many(kMaxJournalRecords + 1, std::string_view("x"));
   const Status records = Queue::Recover(std::nullopt, many).status();
   CHECK(records.code() == Code::kTooLarge);
-  CHECK(records.message() == "journal must be at most 2097152 items, got 2097153 items");
-  // Past the byte limit: four records of 128 MiB + 1 byte.
+  CHECK(records.message() == "journal must be at most 1572864 items, got 1572865 items");
+  // Past the byte limit: four records of 96 MiB + 1 byte.
   const std::string big(kMaxJournalBytes / 4 + 1, 'r');
   const std::vector<std::string_view> heavy(4, std::string_view(big));
   const Status bytes = Queue::Recover(std::nullopt, heavy).status();
   CHECK(bytes.code() == Code::kTooLarge);
-  CHECK(bytes.message() == "journal (its records together) must be at most 536870912 bytes, got 536870916 bytes");
+  CHECK(bytes.message() == "journal (its records together) must be at most 402653184 bytes, got 402653188 bytes");
 }
