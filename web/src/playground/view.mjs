@@ -19,7 +19,6 @@ import { crashDialog, snapshotDialog } from './durability.mjs';
 
 export class PlaygroundView {
   #embed;
-  #lab;
   #onShortcuts = () => {};
   #onUnsafeOrder = () => false;
   #onCrash = () => false;
@@ -30,12 +29,11 @@ export class PlaygroundView {
   setupShown = true;
 
   /**
-   * `lab`: the core (its outcome and class lists, and the crash dialog's); `embed`: embedOptions(); `presets`: every preset;
+   * `lab`: the core (its outcome and class lists); `embed`: embedOptions(); `presets`: every preset;
    * `restorable`: offer Restore lesson scenario; `landmark`: the playground is
    * the page's one (sync-url), else its panels are named groups.
    */
   constructor(id, { lab, embed, label, presets, capstonePresets, restorable, landmark }) {
-    this.#lab = lab;
     this.#embed = embed;
     this.id = id;
     const offered = (p) => embed.presets === null || embed.presets.has(p.key);
@@ -84,9 +82,7 @@ export class PlaygroundView {
   /** The crash dialog (built on first use). */
   crashDialog() {
     if (this.#crash === null) {
-      // lab: for a dialog that recovers each write itself; onFind: the core's own answer, for one that asks.
       this.#crash = crashDialog(this.id, {
-        lab: this.#lab,
         onUnsafe: (on) => this.#onUnsafeOrder(on),
         onCrash: (after, torn) => this.#onCrash(after, torn),
         onFind: () => this.#onFind(),
