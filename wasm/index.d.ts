@@ -983,8 +983,8 @@ export interface Lab {
     readonly scenarioTextBytes: number; // 8,192: a scenario link
     readonly scenarioItems: number;     // 1,048,576 jobs, and actions, in one scenario object
     readonly snapshotBytes: number;     // 128 MiB: a snapshot; also a journal's records together
-    readonly journalRecords: number;    // 2,097,152 records handed to one recover() (a crash action's most writes)
-    readonly journalBytes: number;      // 512 MiB: those records together (256 B a record)
+    readonly journalRecords: number;    // 1,572,864 records handed to one recover() (a crash action's most writes)
+    readonly journalBytes: number;      // 384 MiB: those records together (256 B a record)
     readonly goalBytes: number;         // 4,096: a goal's text (parseGoal(), checkGoal())
     readonly goalClauses: number;       // 32 clauses in one goal
   };
