@@ -906,7 +906,7 @@ export interface Lab {
    * its newer write put it; in none, it is lost. Refusals: the snapshot's; 'invalid-argument' naming
    * journal[i] for a record that is not this lab's, is damaged, or does not follow the snapshot or
    * the record before it; 'out-of-range' for crashAfter; 'too-large' past lab.limits.journalRecords
-   * records or lab.limits.snapshotBytes of them together; an unknown option by name.
+   * records or lab.limits.journalBytes of them together; an unknown option by name.
    */
   recover(snapshot: string | null, journal: ReadonlyArray<JournalInput>, options?: RecoverOptions): Recovery;
   /** Link text -> scenario. Codes: 'too-large', 'unsupported-version', 'invalid-argument', 'out-of-range'. */

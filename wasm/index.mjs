@@ -866,9 +866,9 @@ class Lab {
     const units = joined.length - Math.max(records.length - 1, 0);  // of the records alone
     const ascii = ASCII_ONLY.test(joined);
     let bytes = ascii ? units : units * 3;  // exact, or an upper bound
-    if (bytes > limits.snapshotBytes) {
+    if (bytes > limits.journalBytes) {
       if (!ascii) bytes = records.reduce((sum, record) => sum + utf8Length(record), 0);
-      if (bytes > limits.snapshotBytes) tooLarge('journal (its records together)', limits.snapshotBytes, bytes);
+      if (bytes > limits.journalBytes) tooLarge('journal (its records together)', limits.journalBytes, bytes);
     }
     checkRoom(2 * (snapshotIn.length + bytes), 'recover');  // the copies in, and the queue's own
     // One crossing for the whole journal: NUL-joined, encoded to UTF-8 here. When

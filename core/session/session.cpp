@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "link.h"
 #include "player.h"
@@ -27,6 +28,22 @@ std::string CrashNote(const CrashReport& r) {
   out += r.lost.empty() ? "nothing was lost" : "lost " + IdList(r.lost);
   if (!r.duplicated.empty()) out += "; found twice and kept once " + IdList(r.duplicated);
   return out + ".";
+}
+
+// Drops the world's behaviours for jobs the scenario no longer has (their
+// enqueue was in a dropped part of the script), so what is left still passes
+// CheckScenario; Undo brings the dropped part back with them.
+void DropOrphanBehaviours(Scenario& scenario) {
+  std::vector<JobBehaviour>& behaviours = scenario.world.behaviours;
+  if (behaviours.empty()) return;
+  std::unordered_set<std::string_view> ids;
+  for (const JobSpec& job : scenario.jobs) ids.insert(job.id);
+  for (const Action& a : scenario.actions) {
+    if (const auto* enqueue = std::get_if<action::Enqueue>(&a)) ids.insert(enqueue->id);
+  }
+  behaviours.erase(std::remove_if(behaviours.begin(), behaviours.end(),
+                                  [&](const JobBehaviour& b) { return ids.count(b.id) == 0; }),
+                   behaviours.end());
 }
 
 bool CountsAsRun(EventKind kind) {
@@ -116,6 +133,7 @@ Status Session::Load(const Scenario& scenario, bool clamp) {
   }
   const size_t dropped = next.actions.size() - playable;
   next.actions.resize(playable);
+  DropOrphanBehaviours(next);
 
   // Accepted: nothing below can fail.
   const bool had_scenario = generation_ > 0;
@@ -150,6 +168,7 @@ Result<Scenario> PlayWorld(const Scenario& scenario, size_t limit) {
     kept.actions.push_back(std::move(*next));
   }
   kept.cursor = scenario.cursor;
+  DropOrphanBehaviours(kept);
   return kept;
 }
 
@@ -194,6 +213,7 @@ void Session::Record(const Action& action, std::vector<Event>&& fresh) {
     undo_ = scenario_;
     const size_t keep = EventsAt(at);
     scenario_.actions.resize(at);
+    DropOrphanBehaviours(scenario_);
     starts_.resize(at);
     events_.resize(keep);
     for (auto it = first_run_.begin(); it != first_run_.end();) {

@@ -264,6 +264,20 @@ TEST_CASE("session: a load that the cursor cannot pass is refused, or clamped") 
   CHECK(session.TakeDropped()->count == 1);
 }
 
+TEST_CASE("session: a dropped enqueue takes its job's behaviour with it, so the link still loads") {
+  Scenario s = ParseOrDie("v2;m3;s1;y2.100;hb:f1,c:pp;ja:,b:;as,ec:later,s");
+  REQUIRE(s.world.behaviours.size() == 2);
+  Session session = MakeSession(s);
+  REQUIRE(session.Seek(1).ok());
+  REQUIRE(session.Act(action::Process{Outcome::kPermanent, ""}).value());  // drops the tail, the enqueue of c with it
+  REQUIRE(session.scenario().world.behaviours.size() == 1);
+  CHECK(session.scenario().world.behaviours[0].id == "b");  // b is a set-up job: kept
+  Result<std::string> link = ShareScenario(session.scenario());
+  REQUIRE_MESSAGE(link.ok(), link.status().ToString());
+  REQUIRE(session.Undo().value());
+  CHECK(session.scenario().world.behaviours.size() == 2);
+}
+
 TEST_CASE("session: a set-up change with a world plays the script past the cursor again") {
   Scenario s = ParseOrDie("v2;m3;s1;y2.100;hb:f2;ja:,b:");
   Result<Scenario> played = PlayWorld(s);

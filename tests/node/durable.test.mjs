@@ -490,23 +490,24 @@ test('snapshots and journals past the size limits are refused before anything is
   const heap = lab.heapInUse();
   const limit = lab.limits.snapshotBytes;
   assert.equal(limit, 128 * 1024 * 1024);
-  assert.equal(lab.limits.journalRecords, 2 ** 24);
+  // A journal's limits agree: 256 B a record (docs/snapshot-format.md).
+  assert.equal(lab.limits.journalRecords, 1572864);
+  assert.equal(lab.limits.journalBytes, 384 * 2 ** 20);
+  assert.equal(lab.limits.journalBytes / lab.limits.journalRecords, 256);
   const huge = 'd'.repeat(limit + 1);
   throwsWith(assert, () => lab.restoreQueue(huge), RangeError, 'too-large',
     /^snapshot must be at most 134217728 bytes, got 134217729 bytes$/);
   throwsWith(assert, () => lab.recover(huge, []), RangeError, 'too-large',
     /^snapshot must be at most 134217728 bytes, got 134217729 bytes$/);
-  throwsWith(assert, () => lab.recover(null, [huge]), RangeError, 'too-large',
-    /^journal \(its records together\) must be at most 134217728 bytes, got 134217729 bytes$/);
-  const half = huge.slice(0, limit / 2 + 1);
-  throwsWith(assert, () => lab.recover(null, [half, { record: half }]), RangeError, 'too-large',
-    /^journal \(its records together\) must be at most 134217728 bytes, got 134217730 bytes$/);
+  // Three records of 128 MiB + 1 byte: one byte past the journal's 384 MiB … and two more.
+  throwsWith(assert, () => lab.recover(null, [huge, huge, { record: huge }]), RangeError, 'too-large',
+    /^journal \(its records together\) must be at most 402653184 bytes, got 402653187 bytes$/);
   // UTF-8 bytes count, measured without a copy: 2 bytes per 'é'.
   throwsWith(assert, () => lab.restoreQueue('é'.repeat(limit / 2 + 1)), RangeError, 'too-large',
     /^snapshot must be at most 134217728 bytes, got 134217730 bytes$/);
-  const endless = new Proxy([], { get: (target, key) => (key === 'length' ? 2 ** 24 + 1 : 'x') });
+  const endless = new Proxy([], { get: (target, key) => (key === 'length' ? lab.limits.journalRecords + 1 : 'x') });
   throwsWith(assert, () => lab.recover(null, endless), RangeError, 'too-large',
-    /^journal must be at most 16777216 items, got 16777217 items$/);
+    /^journal must be at most 1572864 items, got 1572865 items$/);
   assert.equal(lab.memoryBytes(), memory, 'nothing was copied into wasm memory');
   assert.equal(lab.heapInUse(), heap);
 });

@@ -32,6 +32,7 @@ import { defineElement } from '../playground/element.mjs';
 import { markInteractive } from '../playground/interactive.mjs';
 import { h, uid } from '../shared/dom.mjs';
 import { copyText } from '../shared/clipboard.mjs';
+import { quoted } from '../shared/quote.mjs';
 
 const loadLab = () => import('../../wasm/index.mjs').then((m) => m.loadLab());
 
@@ -40,7 +41,7 @@ function targetOf(el) {
   const id = el.getAttribute('for');
   const target = id ? el.ownerDocument.getElementById(id) : null;
   if (!target || target.localName !== 'dlq-playground') {
-    throw new Error(`for: expected the id of a <dlq-playground> on this page, got ${JSON.stringify(id ?? '')}`);
+    throw new Error(`for: expected the id of a <dlq-playground> on this page, got ${quoted(id ?? '')}`);
   }
   return target;
 }
@@ -66,8 +67,7 @@ export function parseSolutionCrash(value) {
   if (value === null) return null;
   if (value.trim() === '') return 'matters';
   if (/^\s*[1-9][0-9]{0,8}\s*$/.test(value)) return Number(value);
-  const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-  throw new Error(`solution-crash: expected nothing (the write that matters) or a write number from 1, got ${JSON.stringify(shown)}`);
+  throw new Error(`solution-crash: expected nothing (the write that matters) or a write number from 1, got ${quoted(value)}`);
 }
 
 export class DlqExerciseElement extends BesidePlayground {
@@ -199,7 +199,7 @@ export class DlqSystemsElement extends BesidePlayground {
     const systems = keys.map((key) => systemByKey(key));
     const unknown = keys.find((key, i) => systems[i] === undefined);
     if (keys.length === 0 || unknown !== undefined) {
-      throw new Error(`systems: expected a list of system keys, got ${JSON.stringify(this.getAttribute('systems') ?? '')}`);
+      throw new Error(`systems: expected a list of system keys, got ${quoted(this.getAttribute('systems') ?? '')}`);
     }
     if (!await target.ready) return;
     // The playground's controller now: a playground removed and added again has a new one.

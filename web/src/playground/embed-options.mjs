@@ -3,6 +3,7 @@
 // presets offered, a locked walkthrough, the heading level, a compact height and
 // per-step captions. Parsed and checked here, once; a bad value is refused with
 // a message that names the option, what it takes and what it got.
+import { quoted } from '../shared/quote.mjs';
 
 /** Capabilities beyond lesson 1, each with the controls it brings. */
 export const FEATURES = ['clock', 'classes', 'ordering', 'operator', 'durability', 'world'];
@@ -11,7 +12,7 @@ export const PANELS = ['setup', 'presets', 'controls', 'state', 'timeline', 'log
 
 export class EmbedOptionError extends Error {
   constructor(option, expected, got) {
-    super(`${option}: expected ${expected}, got ${JSON.stringify(got)}`);
+    super(`${option}: expected ${expected}, got ${quoted(got)}`);
     this.name = 'EmbedOptionError';
     this.option = option;
   }
