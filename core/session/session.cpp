@@ -157,18 +157,18 @@ Status Session::Load(const Scenario& scenario, bool clamp) {
 Result<Scenario> PlayWorld(const Scenario& scenario, size_t limit) {
   Scenario kept = scenario;
   kept.actions.resize(scenario.cursor);
+  DropOrphanBehaviours(kept);  // jobs the script past the cursor would have enqueued are not there
   Result<Queue> made = RunScenario(kept);
   if (!made.ok()) return made.status();
   Queue& q = made.value();
   JournalOrigin origin;  // the world never crashes the process, so no restart is asked of it
   for (size_t n = 0; n < limit; ++n) {
-    std::optional<Action> next = NextWorldAction(q, scenario.world);
+    std::optional<Action> next = NextWorldAction(q, kept.world);
     if (!next.has_value()) break;
     if (Status s = ApplyAction(q, origin, *next, kept.actions.size()); !s.ok()) return s;
     kept.actions.push_back(std::move(*next));
   }
   kept.cursor = scenario.cursor;
-  DropOrphanBehaviours(kept);
   return kept;
 }
 

@@ -276,6 +276,15 @@ TEST_CASE("session: a dropped enqueue takes its job's behaviour with it, so the 
   REQUIRE_MESSAGE(link.ok(), link.status().ToString());
   REQUIRE(session.Undo().value());
   CHECK(session.scenario().world.behaviours.size() == 2);
+
+  // A set-up change before c's enqueue: the world plays the rest again without c, and its behaviour goes.
+  REQUIRE(session.Seek(1).ok());
+  Scenario changed = session.scenario();
+  changed.policy.max_attempts = 2;
+  const Status played = session.Change(changed);
+  REQUIRE_MESSAGE(played.ok(), played.ToString());
+  CHECK(session.scenario().world.behaviours.size() == 1);
+  CHECK(ShareScenario(session.scenario()).ok());
 }
 
 TEST_CASE("session: a set-up change with a world plays the script past the cursor again") {
