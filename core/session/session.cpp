@@ -155,6 +155,7 @@ Status Session::Load(const Scenario& scenario, bool clamp) {
 }
 
 Result<Scenario> PlayWorld(const Scenario& scenario, size_t limit) {
+  if (Status s = CheckScenario(scenario); !s.ok()) return s;  // a behaviour must name a job of the scenario given
   Scenario kept = scenario;
   kept.actions.resize(scenario.cursor);
   DropOrphanBehaviours(kept);  // jobs the script past the cursor would have enqueued are not there

@@ -175,7 +175,9 @@ class Session {
 // `scenario` with the world's run as the script past the cursor: the actions up
 // to the cursor are kept, then the world plays on from there (at most `limit`
 // more actions), and those actions become the rest of the script. The cursor
-// stays. Refused: RunScenario's Status for the kept part.
+// stays; behaviours of jobs only the dropped part enqueued go with it. Refused:
+// CheckScenario's Status for the scenario given, else RunScenario's for the
+// kept part.
 Result<Scenario> PlayWorld(const Scenario& scenario, size_t limit = Session::kWorldPlayLimit);
 
 }  // namespace dlq
