@@ -278,7 +278,10 @@ function fuzz(argv) {
     mkdirSync(corpus, { recursive: true });
     freshSeeds(target, seeds);
     say(`fuzz ${target}: ${seconds} s; corpus ${corpus} (kept), seeds ${seeds}, crashes ${FUZZ_ARTIFACTS}/${target}-*`);
-    const args = [corpus, seeds, `-max_total_time=${seconds}`, '-timeout=60', '-print_final_stats=1',
+    // Inputs that once found a bug seed every run too, as they do the smoke runs.
+    const regressions = `tests/fuzz/regressions/${target}`;
+    const extra = existsSync(regressions) ? [regressions] : [];
+    const args = [corpus, seeds, ...extra, `-max_total_time=${seconds}`, '-timeout=60', '-print_final_stats=1',
       `-artifact_prefix=${FUZZ_ARTIFACTS}/${target}-`, ...flags];
     const since = Date.now() - 1000;
     const result = spawnSync(binary, args, { stdio: 'inherit', env });
