@@ -39,6 +39,7 @@
 #include "storm.h"
 #include "player.h"
 #include "text.h"
+#include "schema_value.h"
 #include "values.h"
 
 using emscripten::val;
@@ -122,36 +123,24 @@ val EventValue(const dlq::Event& e) {
 }
 
 
-// The whole policy as the options object createQueue() takes.
+// A backoff object: { kind, baseMs, capMs, jitter }.
 val BackoffValue(const dlq::Backoff& b) {
   val out = val::object();
-  out.set("kind", std::string(dlq::BackoffKindName(b.kind)));
-  out.set("baseMs", static_cast<double>(b.base_ms));
-  out.set("capMs", static_cast<double>(b.cap_ms));
-  out.set("jitter", std::string(dlq::JitterName(b.jitter)));
+  WriteFields(b, dlq::BackoffFields(), out);
   return out;
 }
-
-// A class rule's `retry` as JS spells it: the core's ClassRule.retry is a bool.
-// (The core has no names for it; these two are the boundary's, read by ReadClasses.)
-constexpr const char* kRetryNever = "never";
-constexpr const char* kRetryBounded = "bounded";
-// A class rule's `backoff` when it is the policy's (ClassRule.own_backoff false).
-constexpr const char* kPolicyBackoff = "policy";
 
 // One class rule: { retry, maxAttempts, backoff, alert }. As configured (`backoff`
 // may be "policy", maxAttempts 0 = the policy's), or resolved by Policy::RuleFor
 // (its own_backoff is then irrelevant: backoff is the one in force).
 val ClassRuleValue(const dlq::ClassRule& rule, bool resolved) {
   val out = val::object();
-  out.set("retry", std::string(rule.retry ? kRetryBounded : kRetryNever));
-  out.set("maxAttempts", static_cast<double>(rule.max_attempts));
+  WriteFields(rule, dlq::ClassRuleFields(), out);
   if (resolved || rule.own_backoff) {
     out.set("backoff", BackoffValue(rule.backoff));
   } else {
-    out.set("backoff", std::string(kPolicyBackoff));
+    out.set("backoff", std::string(dlq::kPolicyBackoffName));
   }
-  out.set("alert", rule.alert);
   return out;
 }
 
@@ -166,21 +155,14 @@ val ClassTableValue(const dlq::Policy& p, bool resolved) {
   return out;
 }
 
-// Sets the policy's fields a link carries on `out` (a policy object, or a scenario object).
+// Sets the policy's fields a scenario carries on `out` (a policy object, or a
+// scenario object): every row but createQueue's own `journal`, then the backoff
+// and the class table.
 void SetPolicyFields(val& out, const dlq::Policy& p) {
-  out.set("maxAttempts", static_cast<double>(p.max_attempts));
+  WriteFields(p, dlq::PolicyFields(), out, dlq::IsScenarioField);
   out.set("backoff", BackoffValue(p.backoff));
-  out.set("leaseMs", static_cast<double>(p.lease_ms));
-  out.set("seed", static_cast<double>(p.seed));
   out.set("classes", ClassTableValue(p, false));
-  out.set("ordering", std::string(dlq::OrderingName(p.ordering)));
-  val quarantine = val::object();
-  quarantine.set("retentionMs", static_cast<double>(p.retention_ms));
-  quarantine.set("alarmDepth", static_cast<double>(p.alarm_depth));
-  out.set("quarantine", quarantine);
-  out.set("unsafeQuarantineOrder", p.unsafe_quarantine_order);
 }
-
 
 
 // ---- reading plain values built by index.mjs, type-checked before as<T>() ----
@@ -267,37 +249,10 @@ dlq::Status ReadInteger(const val& v, const dlq::IntegerField& field, const std:
 
 // A backoff object built by index.mjs ({ kind?, baseMs?, capMs?, jitter? }) over
 // *out: absent fields keep what *out holds. `owner` is "" for the policy's own,
-// "classes.<name>." for a class's; the core's messages ("backoff.kind must be …")
-// get it in front, so every name is the one Policy::Check uses.
+// "classes.<name>." for a class's, so every name is the one Policy::Check uses.
 dlq::Status ReadBackoff(const val& backoff, const std::string& owner, const std::string& prefix, dlq::Backoff* out) {
   if (!IsObject(backoff)) return NotA(prefix + owner + "backoff", "an object");
-  val kind = backoff["kind"];
-  if (!kind.isUndefined()) {
-    std::string text;
-    if (dlq::Status s = ReadString(kind, prefix + owner + "backoff.kind", &text); !s.ok()) return s;
-    dlq::Result<dlq::BackoffKind> parsed = dlq::ParseBackoffKind(text);
-    if (!parsed.ok()) return dlq::Status::Error(parsed.status().code(), owner + parsed.status().message());
-    out->kind = parsed.value();
-  }
-  if (dlq::Status s = ReadInteger(backoff["baseMs"], dlq::kBaseMsField, owner + dlq::kBaseMsField.name, prefix, false,
-                                  &out->base_ms);
-      !s.ok()) {
-    return s;
-  }
-  if (dlq::Status s = ReadInteger(backoff["capMs"], dlq::kCapMsField, owner + dlq::kCapMsField.name, prefix, false,
-                                  &out->cap_ms);
-      !s.ok()) {
-    return s;
-  }
-  val jitter = backoff["jitter"];
-  if (!jitter.isUndefined()) {
-    std::string text;
-    if (dlq::Status s = ReadString(jitter, prefix + owner + "backoff.jitter", &text); !s.ok()) return s;
-    dlq::Result<dlq::Jitter> parsed = dlq::ParseJitter(text);
-    if (!parsed.ok()) return dlq::Status::Error(parsed.status().code(), owner + parsed.status().message());
-    out->jitter = parsed.value();
-  }
-  return dlq::Status::Ok();
+  return ReadFields(backoff, dlq::BackoffFields(), owner + "backoff.", prefix, out);
 }
 
 // The class overrides index.mjs built: an array of rows { name, retry?,
@@ -322,37 +277,19 @@ dlq::Status ReadClasses(const val& rows, const std::string& prefix, dlq::ClassTa
     dlq::ClassRule& rule = (*table)[c];
     const std::string owner = std::string("classes.") + dlq::ClassName(c) + ".";
 
-    val retry = row["retry"];
-    if (!retry.isUndefined()) {
-      std::string text;
-      if (dlq::Status s = ReadString(retry, prefix + owner + "retry", &text); !s.ok()) return s;
-      if (text != kRetryNever && text != kRetryBounded) {
-        return dlq::Status::InvalidArgument(owner + "retry must be one of \"" + kRetryNever + "\", \"" + kRetryBounded +
-                                            "\", got " + dlq::QuoteShort(text));
-      }
-      rule.retry = text == kRetryBounded;
-    }
-    if (dlq::Status s = ReadInteger(row["maxAttempts"], dlq::kClassMaxAttemptsField,
-                                    ClassFieldName(dlq::kClassMaxAttemptsField, c), prefix, false, &rule.max_attempts);
-        !s.ok()) {
-      return s;
-    }
+    if (dlq::Status s = ReadFields(row, dlq::ClassRuleFields(), owner, prefix, &rule); !s.ok()) return s;
     val backoff = row["backoff"];
     if (backoff.isString()) {
       const std::string text = backoff.as<std::string>();
-      if (text != kPolicyBackoff) {
-        return dlq::Status::InvalidArgument(owner + "backoff must be a backoff object or \"" + kPolicyBackoff +
-                                            "\" (the policy's), got " + dlq::QuoteShort(text));
+      if (text != dlq::kPolicyBackoffName) {
+        return dlq::Status::InvalidArgument(owner + "backoff must be a backoff object or \"" +
+                                            dlq::kPolicyBackoffName + "\" (the policy's), got " +
+                                            dlq::QuoteShort(text));
       }
       rule.own_backoff = false;
     } else if (!backoff.isUndefined()) {
       if (dlq::Status s = ReadBackoff(backoff, owner, prefix, &rule.backoff); !s.ok()) return s;
       rule.own_backoff = true;
-    }
-    val alert = row["alert"];
-    if (!alert.isUndefined()) {
-      if (!alert.isTrue() && !alert.isFalse()) return NotA(prefix + owner + "alert", "a boolean");
-      rule.alert = alert.isTrue();
     }
   }
   return dlq::Status::Ok();
@@ -366,46 +303,17 @@ dlq::Status ReadClasses(const val& rows, const std::string& prefix, dlq::ClassTa
 dlq::Result<dlq::Policy> PolicyFromValue(const val& in, const std::string& prefix) {
   if (!IsObject(in)) return NotA(prefix.empty() ? "options" : prefix.substr(0, prefix.size() - 1), "an object");
   dlq::Policy p;
-  if (dlq::Status s = ReadInteger(in["maxAttempts"], dlq::kMaxAttemptsField, prefix, true, &p.max_attempts); !s.ok()) {
-    return s;
-  }
+  // Scalars and the quarantine group by the table; `journal` only createQueue
+  // sends (index.mjs leaves it out of scenario objects: no link carries it).
+  if (dlq::Status s = ReadFields(in, dlq::PolicyFields(), "", prefix, &p); !s.ok()) return s;
   val backoff = in["backoff"];
   if (!backoff.isUndefined()) {
     if (dlq::Status s = ReadBackoff(backoff, "", prefix, &p.backoff); !s.ok()) return s;
   }
-  if (dlq::Status s = ReadInteger(in["leaseMs"], dlq::kLeaseMsField, prefix, false, &p.lease_ms); !s.ok()) return s;
-  if (dlq::Status s = ReadInteger(in["seed"], dlq::kSeedField, prefix, false, &p.seed); !s.ok()) return s;
   val classes = in["classes"];
   if (!classes.isUndefined()) {
     if (dlq::Status s = ReadClasses(classes, prefix, &p.classes); !s.ok()) return s;
   }
-  val ordering = in["ordering"];
-  if (!ordering.isUndefined()) {
-    std::string text;
-    if (dlq::Status s = ReadString(ordering, prefix + "ordering", &text); !s.ok()) return s;
-    dlq::Result<dlq::Ordering> parsed = dlq::ParseOrdering(text);
-    if (!parsed.ok()) return parsed.status();
-    p.ordering = parsed.value();
-  }
-  val quarantine = in["quarantine"];
-  if (!quarantine.isUndefined()) {
-    if (!IsObject(quarantine)) return NotA(prefix + "quarantine", "an object");
-    if (dlq::Status s = ReadInteger(quarantine["retentionMs"], dlq::kRetentionMsField, prefix, false, &p.retention_ms);
-        !s.ok()) {
-      return s;
-    }
-    if (dlq::Status s = ReadInteger(quarantine["alarmDepth"], dlq::kAlarmDepthField, prefix, false, &p.alarm_depth);
-        !s.ok()) {
-      return s;
-    }
-  }
-  if (dlq::Status s = ReadBoolean(in["unsafeQuarantineOrder"], prefix + "unsafeQuarantineOrder",
-                                  &p.unsafe_quarantine_order);
-      !s.ok()) {
-    return s;
-  }
-  // createQueue only: no link carries it, so index.mjs leaves it out of scenario objects.
-  if (dlq::Status s = ReadBoolean(in["journal"], prefix + "journal", &p.journal); !s.ok()) return s;
   if (dlq::Status s = dlq::Policy::Check(p); !s.ok()) return s;
   return p;
 }
@@ -679,16 +587,11 @@ val ActionValue(const dlq::Action& a) {
 // { workers, workMs, outage: { startMs, endMs } | null, behaviours: [{ id, kind, … }] }.
 val WorldValue(const dlq::World& w) {
   val out = val::object();
-  out.set("workers", static_cast<double>(w.workers));
-  out.set("workMs", static_cast<double>(w.work_ms));
-  if (w.outage_start == w.outage_end) {
-    out.set("outage", val::null());
-  } else {
-    val outage = val::object();
-    outage.set("startMs", static_cast<double>(w.outage_start));
-    outage.set("endMs", static_cast<double>(w.outage_end));
-    out.set("outage", outage);
-  }
+  // An empty outage (start equal to end) is none: null.
+  WriteFields(w, dlq::WorldFields(), out, [&](const dlq::FieldSpec& spec) {
+    return w.outage_start != w.outage_end || std::string_view(spec.name).rfind("outage.", 0) != 0;
+  });
+  if (w.outage_start == w.outage_end) out.set("outage", val::null());
   val list = val::array();
   for (const dlq::JobBehaviour& jb : w.behaviours) {
     const dlq::Behaviour& b = jb.behaviour;
@@ -716,16 +619,8 @@ dlq::Result<dlq::World> WorldFromValue(val in, const std::string& prefix) {
   const std::string name = prefix + "world";
   if (!IsObject(in)) return NotA(name, "an object");
   dlq::World w;
-  if (dlq::Status s = ReadInteger(in["workers"], dlq::kWorkersField, prefix, false, &w.workers); !s.ok()) return s;
-  if (dlq::Status s = ReadInteger(in["workMs"], dlq::kWorkMsField, prefix, false, &w.work_ms); !s.ok()) return s;
-  val outage = in["outage"];
-  if (!outage.isUndefined() && !outage.isNull()) {
-    if (!IsObject(outage)) return NotA(name + ".outage", "an object or null");
-    if (dlq::Status s = ReadInteger(outage["startMs"], dlq::kOutageStartField, prefix, true, &w.outage_start); !s.ok()) {
-      return s;
-    }
-    if (dlq::Status s = ReadInteger(outage["endMs"], dlq::kOutageEndField, prefix, true, &w.outage_end); !s.ok()) return s;
-  }
+  // The scalars by the table; `outage` may be null (none).
+  if (dlq::Status s = ReadFields(in, dlq::WorldFields(), "world.", prefix, &w, "outage"); !s.ok()) return s;
   val list = in["behaviours"];
   if (!list.isUndefined()) {
     size_t count = 0;
@@ -1040,6 +935,21 @@ val ContentionTypeMessage(const std::string& name, const std::string& described)
   return ErrorValue(dlq::Status::NotFound("no runContention option is named " + dlq::QuoteShort(name)));
 }
 
+// lab.schema: every configurable field of the objects createQueue and scenarios
+// take, by object: { policy, backoff, classRule, world, storm, contention }
+// (field.h rows: name, kind, label, description, default, range or choices).
+// A class rule's defaults are the transient class's (ClassTable has the rest).
+val SchemaTable() {
+  val out = val::object();
+  out.set("policy", SchemaValue(dlq::PolicyFields(), dlq::Policy{}, dlq::IsScenarioField));
+  out.set("backoff", SchemaValue(dlq::BackoffFields(), dlq::Backoff{}));
+  out.set("classRule", SchemaValue(dlq::ClassRuleFields(), dlq::ClassRule{}));
+  out.set("world", SchemaValue(dlq::WorldFields(), dlq::World{}));
+  out.set("storm", SchemaValue(dlq::StormFields(), dlq::StormOptions{}));
+  out.set("contention", SchemaValue(dlq::ContentionFields(), dlq::ContentionOptions{}));
+  return out;
+}
+
 // { name: { min, max } } for every row of the core's integer-field table.
 // Every integer field JS checks numbers against: the policy's and the world's.
 std::vector<const dlq::IntegerField*> AllIntegerFields() {
@@ -1071,6 +981,17 @@ val IntegerTypeMessage(const std::string& name, const std::string& described) {
       const std::string resolved = ClassFieldName(*field, static_cast<dlq::FailureClass>(i));
       if (resolved != field->name && name == resolved) {
         return val(dlq::IntegerField{resolved.c_str(), field->min, field->max}.Message(described));
+      }
+    }
+  }
+  // A class's own backoff: "classes.<class>.backoff.baseMs" has the policy's range.
+  for (int i = 0; i < dlq::kFailureClassCount; ++i) {
+    const std::string head = std::string("classes.") + dlq::ClassName(static_cast<dlq::FailureClass>(i)) + ".";
+    if (name.rfind(head, 0) != 0) continue;
+    for (const dlq::IntegerField* field : AllIntegerFields()) {
+      if (name.compare(head.size(), std::string::npos, field->name) == 0 &&
+          std::string_view(field->name).rfind("backoff.", 0) == 0) {
+        return val(dlq::IntegerField{name.c_str(), field->min, field->max}.Message(described));
       }
     }
   }
@@ -1142,6 +1063,7 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
   emscripten::function("sizeLimits", &SizeLimits);
   emscripten::function("sizeError", &SizeError);
   emscripten::function("integerFields", &IntegerFields);
+  emscripten::function("schema", &SchemaTable);
   emscripten::function("integerTypeMessage", &IntegerTypeMessage);
   emscripten::function("outcomeNames", &OutcomeNames);
   emscripten::function("classNames", &ClassNames);

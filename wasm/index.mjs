@@ -300,22 +300,73 @@ function checkName(name, value) {
   if (value !== undefined) checkText(name, value, limits.outcomeBytes);
 }
 
-/** A backoff object ({ kind?, baseMs?, capMs?, jitter? }) read once into a plain copy. */
-function copyBackoff(name, source, example = BACKOFF_EXAMPLE) {
-  checkObject(name, source, example);
-  const kind = source.kind;
-  const baseMs = source.baseMs;
-  const capMs = source.capMs;
-  const jitter = source.jitter;
-  return { kind, baseMs, capMs, jitter };
+// The example a type error shows for a group of fields (the tables give the names).
+const GROUP_EXAMPLES = {
+  backoff: BACKOFF_EXAMPLE, quarantine: QUARANTINE_EXAMPLE, outage: '{ startMs: 1000, endMs: 6000 }',
+};
+
+/**
+ * One field of a core table (lab.schema row) type-checked by its kind: the name
+ * is `owner` + its path, with `prefix` in front. Ranges and choices are the
+ * core's to check; an integer's type message is the core's too.
+ */
+function checkField(prefix, owner, row, value) {
+  const name = owner + row.name;
+  switch (row.kind) {
+    case 'integer': checkInteger(prefix, name, value, row.required); break;
+    case 'boolean': checkBoolean(prefix + name, value); break;
+    case 'choice': checkName(prefix + name, value); break;
+    default: throw new Error(`lab.schema: ${name} has an unknown kind ${row.kind}`);
+  }
 }
 
-/** The types of a copied backoff; `owner` is '' or 'classes.<name>.', `prefix` '' or 'scenario.'. */
-function checkBackoff(prefix, owner, backoff) {
-  checkName(`${prefix}${owner}backoff.kind`, backoff.kind);
-  checkInteger(`${prefix}${owner}`, 'backoff.baseMs', backoff.baseMs);
-  checkInteger(`${prefix}${owner}`, 'backoff.capMs', backoff.capMs);
-  checkName(`${prefix}${owner}backoff.jitter`, backoff.jitter);
+/**
+ * The fields of one of the core's tables (`rows`: lab.schema.policy, .backoff,
+ * .classRule, .world) read once each from `source` into a plain copy for the
+ * core, which fills in its defaults and checks ranges, names and pairs. A path
+ * "a.b" is source.a.b; an absent field or group stays absent, and the group
+ * named `nullable` may be null (kept as null). `owner` ('', 'world.',
+ * 'classes.precondition.') is the object's own path, `prefix` ('' or
+ * 'scenario.') goes in front of every name. `keep(row)` false skips a row.
+ */
+function copyFields(source, rows, { prefix, owner = '', nullable = '', keep = () => true }) {
+  const copy = {};
+  const groups = new Map();  // group name -> { from, into } (into undefined: absent or null)
+  for (const row of rows) {
+    if (!keep(row)) continue;
+    const dot = row.name.indexOf('.');
+    let from = source;
+    let into = copy;
+    let key = row.name;
+    if (dot >= 0) {
+      const group = row.name.slice(0, dot);
+      key = row.name.slice(dot + 1);
+      if (!groups.has(group)) {
+        const value = source[group];
+        if (value === undefined || (value === null && group === nullable)) {
+          if (value === null) copy[group] = null;
+          groups.set(group, {});
+        } else {
+          const example = GROUP_EXAMPLES[group] ?? '{}';
+          checkObject(`${prefix}${owner}${group}`, value, group === nullable ? `${example} or null` : example);
+          copy[group] = {};
+          groups.set(group, { from: value, into: copy[group] });
+        }
+      }
+      ({ from, into } = groups.get(group));
+      if (into === undefined) continue;
+    }
+    const value = from[key];
+    checkField(prefix, owner, row, value);
+    if (value !== undefined) into[key] = value;
+  }
+  return copy;
+}
+
+/** A backoff object ({ kind?, baseMs?, capMs?, jitter? }) read once into a checked copy. */
+function copyBackoff(prefix, owner, source, example = BACKOFF_EXAMPLE) {
+  checkObject(`${prefix}${owner}backoff`, source, example);
+  return copyFields(source, schema.backoff, { prefix, owner: `${owner}backoff.` });
 }
 
 /**
@@ -327,35 +378,26 @@ function checkBackoff(prefix, owner, backoff) {
  */
 function copyClasses(prefix, source) {
   checkObject(`${prefix}classes`, source, CLASSES_EXAMPLE);
-  const keys = Object.keys(source);
   const rows = [];
-  for (const key of keys) {
+  for (const key of Object.keys(source)) {
     if (!failureClasses.includes(key)) {
       checkText(`${prefix}classes key`, key, limits.outcomeBytes);
       rows.push({ name: key });
       break;
     }
-    const name = `${prefix}classes.${key}`;
-    const rule = source[key];
-    checkObject(name, rule, CLASS_RULE_EXAMPLE);
-    const retry = rule.retry;
-    const maxAttempts = rule.maxAttempts;
-    const backoffIn = rule.backoff;
-    const alert = rule.alert;
-    const backoff = backoffIn === undefined || typeof backoffIn === 'string' ? backoffIn
-      : copyBackoff(`${name}.backoff`, backoffIn, `${BACKOFF_EXAMPLE} or 'policy'`);
-    rows.push({ name: key, retry, maxAttempts, backoff, alert });
-  }
-  for (const { name: key, retry, maxAttempts, backoff, alert } of rows) {
-    if (!failureClasses.includes(key)) break;
     const owner = `classes.${key}.`;
-    checkName(`${prefix}${owner}retry`, retry);
-    checkInteger(prefix, `${owner}maxAttempts`, maxAttempts);
-    if (typeof backoff === 'string') checkName(`${prefix}${owner}backoff`, backoff);
-    else if (backoff !== undefined) checkBackoff(prefix, owner, backoff);
-    if (alert !== undefined && typeof alert !== 'boolean') {
-      throw typeError(`${prefix}${owner}alert must be a boolean, got ${describe(alert)}`);
+    const rule = source[key];
+    checkObject(`${prefix}classes.${key}`, rule, CLASS_RULE_EXAMPLE);
+    const backoffIn = rule.backoff;
+    const row = { name: key, ...copyFields(rule, schema.classRule, { prefix, owner }) };
+    // Its backoff: its own object, or the policy's by name (the core checks the name).
+    if (typeof backoffIn === 'string') {
+      checkName(`${prefix}${owner}backoff`, backoffIn);
+      row.backoff = backoffIn;
+    } else if (backoffIn !== undefined) {
+      row.backoff = copyBackoff(prefix, owner, backoffIn, `${BACKOFF_EXAMPLE} or 'policy'`);
     }
+    rows.push(row);
   }
   return rows;
 }
@@ -369,19 +411,8 @@ function copyClasses(prefix, source) {
 function copyWorld(prefix, source) {
   const name = `${prefix}world`;
   checkObject(name, source, "{ workers: 2, workMs: 100, behaviours: [{ id: 'b', kind: 'poison', failure: 'undeserializable' }] }");
-  const workers = source.workers;
-  const workMs = source.workMs;
-  const outageIn = source.outage;
+  const world = copyFields(source, schema.world, { prefix, owner: 'world.', nullable: 'outage' });
   const behavioursIn = source.behaviours;
-  checkInteger(prefix, 'world.workers', workers);
-  checkInteger(prefix, 'world.workMs', workMs);
-  let outage = outageIn;
-  if (outageIn !== undefined && outageIn !== null) {
-    checkObject(`${name}.outage`, outageIn, '{ startMs: 1000, endMs: 6000 }');
-    outage = { startMs: outageIn.startMs, endMs: outageIn.endMs };
-    checkInteger(prefix, 'world.outage.startMs', outage.startMs, true);
-    checkInteger(prefix, 'world.outage.endMs', outage.endMs, true);
-  }
   let behaviours;
   if (behavioursIn !== undefined) {
     const list = copyArray(`${name}.behaviours`, behavioursIn, limits.scenarioItems);
@@ -404,50 +435,24 @@ function copyWorld(prefix, source) {
       return copy;
     });
   }
-  const world = { workers, workMs, outage, behaviours };
-  for (const key of Object.keys(world)) if (world[key] === undefined) delete world[key];
+  if (behaviours !== undefined) world.behaviours = behaviours;
   return world;
 }
 
-/** The quarantine's operation ({ retentionMs?, alarmDepth? }) read once into a plain copy. */
-function copyQuarantine(name, source) {
-  checkObject(name, source, QUARANTINE_EXAMPLE);
-  const retentionMs = source.retentionMs;
-  const alarmDepth = source.alarmDepth;
-  return { retentionMs, alarmDepth };
-}
-
 /**
- * A policy ({ maxAttempts, backoff?: { kind?, baseMs?, capMs?, jitter? },
- * leaseMs?, seed?, classes?, ordering?, quarantine?: { retentionMs?, alarmDepth? },
- * unsafeQuarantineOrder? })
- * read once from `source` into a plain object for the core, which fills in its
- * defaults and checks ranges, names and pairs. `prefix` names the owner in
- * TypeErrors ('' or 'scenario.').
+ * A policy's fields ({ maxAttempts, backoff?, leaseMs?, seed?, classes?, ordering?,
+ * quarantine?: { retentionMs?, alarmDepth? }, unsafeQuarantineOrder? }: the
+ * scenario's rows of lab.schema.policy) read once from `source` into a plain
+ * object for the core, which fills in its defaults and checks ranges, names and
+ * pairs. `prefix` names the owner in TypeErrors ('' or 'scenario.').
  */
 function copyPolicy(source, prefix) {
-  const maxAttempts = source.maxAttempts;
   const backoffIn = source.backoff;
-  const leaseMs = source.leaseMs;
-  const seed = source.seed;
   const classesIn = source.classes;
-  const ordering = source.ordering;
-  const quarantineIn = source.quarantine;
-  const unsafeQuarantineOrder = source.unsafeQuarantineOrder;
-  const backoff = backoffIn === undefined ? undefined : copyBackoff(`${prefix}backoff`, backoffIn);
-  const quarantine = quarantineIn === undefined ? undefined : copyQuarantine(`${prefix}quarantine`, quarantineIn);
-  checkInteger(prefix, 'maxAttempts', maxAttempts, true);
-  if (backoff !== undefined) checkBackoff(prefix, '', backoff);
-  checkInteger(prefix, 'leaseMs', leaseMs);
-  checkInteger(prefix, 'seed', seed);
-  const classes = classesIn === undefined ? undefined : copyClasses(prefix, classesIn);
-  checkName(`${prefix}ordering`, ordering);  // the core parses it
-  if (quarantine !== undefined) {
-    checkInteger(prefix, 'quarantine.retentionMs', quarantine.retentionMs);
-    checkInteger(prefix, 'quarantine.alarmDepth', quarantine.alarmDepth);
-  }
-  checkBoolean(`${prefix}unsafeQuarantineOrder`, unsafeQuarantineOrder);
-  return { maxAttempts, backoff, leaseMs, seed, classes, ordering, quarantine, unsafeQuarantineOrder };
+  const policy = copyFields(source, schema.policy, { prefix, keep: (row) => row.scenario });
+  if (backoffIn !== undefined) policy.backoff = copyBackoff(prefix, '', backoffIn);
+  if (classesIn !== undefined) policy.classes = copyClasses(prefix, classesIn);
+  return policy;
 }
 
 /** A boolean field, if present. */
@@ -472,6 +477,18 @@ let limits = null;
 let outcomes = null;
 let failureClasses = null;
 let outcomeList = '';
+
+// The core's field tables (lab.schema: core/base/field.h), frozen, once the core loads.
+let schema = null;
+
+/** `value` with every object and array in it frozen. */
+function deepFreeze(value) {
+  if (value !== null && typeof value === 'object') {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 // ---- scenarios ----------------------------------------------------------
 
@@ -659,8 +676,7 @@ function copyStormOptions(source) {
   checkStormInteger('workMs', workMs);
   checkInteger('', 'leaseMs', leaseMs);
   checkInteger('', 'maxAttempts', maxAttempts, true);
-  const backoff = backoffIn === undefined ? undefined : copyBackoff('backoff', backoffIn);
-  if (backoff !== undefined) checkBackoff('', '', backoff);
+  const backoff = backoffIn === undefined ? undefined : copyBackoff('', '', backoffIn);
   checkInteger('', 'seed', seed);
   checkStormInteger('bucketMs', bucketMs);
   return { jobs, arrival, outage, capacity, workers, workMs, leaseMs, maxAttempts, backoff, seed, bucketMs };
@@ -753,6 +769,7 @@ class Lab {
     outcomes = Object.freeze(core.outcomeNames());
     failureClasses = Object.freeze(core.classNames());
     stormSeries = Object.freeze(core.stormSeriesNames());
+    schema = deepFreeze(core.schema());
     const quoted = outcomes.map((name) => `'${name}'`);
     outcomeList = `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
     // A safety net only: a queue that is garbage-collected undisposed frees its
@@ -765,6 +782,7 @@ class Lab {
     this.outcomes = outcomes;
     this.failureClasses = failureClasses;
     this.stormSeries = stormSeries;
+    this.schema = schema;
     this.maxScriptLetters = core.maxScriptLetters;
     const fields = core.integerFields();
     for (const range of Object.values(fields)) Object.freeze(range);

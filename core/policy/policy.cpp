@@ -1,4 +1,5 @@
 #include "policy.h"
+#include "schema.h"
 
 #include <cmath>
 #include <string>
@@ -99,75 +100,28 @@ const char* ReasonName(Reason reason) {
   return "?";
 }
 
-const char* BackoffKindName(BackoffKind kind) {
-  switch (kind) {
-    case BackoffKind::kNone: return "none";
-    case BackoffKind::kFixed: return "fixed";
-    case BackoffKind::kExponential: return "exponential";
-  }
-  return "?";
-}
+const char* BackoffKindName(BackoffKind kind) { return kBackoffKindChoices.Name(static_cast<int>(kind)); }
 
 Result<BackoffKind> ParseBackoffKind(std::string_view text) {
-  if (text == "none") return BackoffKind::kNone;
-  if (text == "fixed") return BackoffKind::kFixed;
-  if (text == "exponential") return BackoffKind::kExponential;
-  return Status::InvalidArgument("backoff.kind must be one of \"none\", \"fixed\", \"exponential\", got " +
-                                 QuoteShort(text));
+  Result<int> index = kBackoffKindChoices.Parse(text, "backoff.kind");
+  if (!index.ok()) return index.status();
+  return static_cast<BackoffKind>(index.value());
 }
 
-const char* JitterName(Jitter jitter) {
-  switch (jitter) {
-    case Jitter::kNone: return "none";
-    case Jitter::kFull: return "full";
-    case Jitter::kEqual: return "equal";
-    case Jitter::kDecorrelated: return "decorrelated";
-  }
-  return "?";
-}
+const char* JitterName(Jitter jitter) { return kJitterChoices.Name(static_cast<int>(jitter)); }
 
 Result<Jitter> ParseJitter(std::string_view text) {
-  if (text == "none") return Jitter::kNone;
-  if (text == "full") return Jitter::kFull;
-  if (text == "equal") return Jitter::kEqual;
-  if (text == "decorrelated") return Jitter::kDecorrelated;
-  return Status::InvalidArgument(
-      "backoff.jitter must be one of \"none\", \"full\", \"equal\", \"decorrelated\", got " + QuoteShort(text));
+  Result<int> index = kJitterChoices.Parse(text, "backoff.jitter");
+  if (!index.ok()) return index.status();
+  return static_cast<Jitter>(index.value());
 }
 
-const char* OrderingName(Ordering ordering) {
-  switch (ordering) {
-    case Ordering::kNone: return "none";
-    case Ordering::kKey: return "key";
-    case Ordering::kStall: return "stall";
-  }
-  return "?";
-}
+const char* OrderingName(Ordering ordering) { return kOrderingChoices.Name(static_cast<int>(ordering)); }
 
 Result<Ordering> ParseOrdering(std::string_view text) {
-  if (text == "none") return Ordering::kNone;
-  if (text == "key") return Ordering::kKey;
-  if (text == "stall") return Ordering::kStall;
-  return Status::InvalidArgument("ordering must be one of \"none\", \"key\", \"stall\", got " + QuoteShort(text));
-}
-
-std::string IntegerField::Message(std::string_view given) const {
-  std::string message(name);
-  message.append(" must be an integer from ").append(std::to_string(min)).append(" to ").append(std::to_string(max));
-  message.append(", got ").append(given);
-  return message;
-}
-
-Status IntegerField::Check(int64_t value) const {
-  if (value < min || value > max) return Status::OutOfRange(Message(std::to_string(value)));
-  return Status::Ok();
-}
-
-Status IntegerField::Check(double value) const {
-  if (!(value >= static_cast<double>(min) && value <= static_cast<double>(max)) || value != std::trunc(value)) {
-    return Status::OutOfRange(Message(DescribeNumber(value)));
-  }
-  return Status::Ok();
+  Result<int> index = kOrderingChoices.Parse(text, "ordering");
+  if (!index.ok()) return index.status();
+  return static_cast<Ordering>(index.value());
 }
 
 namespace {

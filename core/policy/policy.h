@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "field.h"
 #include "status.h"
 
 namespace dlq {
@@ -72,20 +73,6 @@ const char* JitterName(Jitter jitter);  // "none" | "full" | "equal" | "decorrel
 Result<Jitter> ParseJitter(std::string_view text);
 const char* OrderingName(Ordering ordering);  // "none" | "key" | "stall"
 Result<Ordering> ParseOrdering(std::string_view text);
-
-// An integer setting with its range: the one table both the core and the JS API
-// check numbers against (the JS layer reads it; it copies no range or message).
-struct IntegerField {
-  const char* name;  // as JS spells it, e.g. "backoff.baseMs"
-  int64_t min;
-  int64_t max;
-  // OK, or OutOfRange: "<name> must be an integer from <min> to <max>, got <value>".
-  // The double overload serves JavaScript numbers (fractions, NaN, Infinity).
-  Status Check(int64_t value) const;
-  Status Check(double value) const;
-  // The message for a value of the wrong type, described by the caller ("\"3\" (a string)").
-  std::string Message(std::string_view given) const;
-};
 
 constexpr int64_t kMaxDelayMs = 86'400'000;  // one day
 // Virtual time never passes 2^53 - 1 ms, so it is exact as a JavaScript number.

@@ -9,6 +9,26 @@
 
 namespace dlq {
 
+namespace {
+
+const Field<World> kWorldFields[] = {
+    {{"workers", FieldKind::kInteger, &kWorkersField, nullptr, "Workers", "How many attempts run at once."},
+     [](const World& w) { return w.workers; }, [](World& w, int64_t v) { w.workers = v; }},
+    {{"workMs", FieldKind::kInteger, &kWorkMsField, nullptr, "Work time (ms)",
+      "How long one attempt takes, from its lease to its settle."},
+     [](const World& w) { return w.work_ms; }, [](World& w, int64_t v) { w.work_ms = v; }},
+    {{"outage.startMs", FieldKind::kInteger, &kOutageStartField, nullptr, "Outage from (ms)",
+      "The dependency goes down at this time (with outage.endMs; null: no outage).", true},
+     [](const World& w) { return w.outage_start; }, [](World& w, int64_t v) { w.outage_start = v; }},
+    {{"outage.endMs", FieldKind::kInteger, &kOutageEndField, nullptr, "Outage to (ms)",
+      "The dependency is back at this time; at least outage.startMs.", true},
+     [](const World& w) { return w.outage_end; }, [](World& w, int64_t v) { w.outage_end = v; }},
+};
+
+}  // namespace
+
+std::span<const Field<World>> WorldFields() { return kWorldFields; }
+
 const char* BehaviourKindName(BehaviourKind kind) {
   switch (kind) {
     case BehaviourKind::kHealthy: return "healthy";

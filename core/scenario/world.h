@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "field.h"
 #include "policy.h"
 #include "size_limits.h"
 #include "status.h"
@@ -66,6 +68,11 @@ constexpr IntegerField kBehaviourCountField{"count", 0, 1'000'000};
 // The world's integer settings, for callers that check numbers against the core's table.
 constexpr const IntegerField* kWorldIntegerFields[] = {&kWorkersField, &kWorkMsField, &kOutageStartField,
                                                        &kOutageEndField};
+
+// The world's settings (field.h): workers, workMs, outage.startMs, outage.endMs,
+// in the order the bindings read them. `outage` may also be null (none), and
+// `behaviours` is a list of per-job objects the bindings read on their own.
+std::span<const Field<World>> WorldFields();
 
 // "healthy" | "poison" | "flaky" | "precondition" | "crashes" | "script".
 const char* BehaviourKindName(BehaviourKind kind);

@@ -212,24 +212,42 @@ std::string PadLeft(const std::string& s, size_t width) {
 
 }  // namespace
 
+namespace {
+
+constexpr Choice kStrategyItems[] = {{"none", "No backoff"}, {"exponential", "Exponential"}, {"equal", "Equal jitter"},
+                                     {"full", "Full jitter"}, {"decorrelated", "Decorrelated jitter"}};
+constexpr Choices kStrategyChoices{kStrategyItems, kContentionStrategyCount};
+
+const Field<ContentionOptions> kContentionFields[] = {
+    {{"clients", FieldKind::kInteger, &kContentionClientsField, nullptr, "Clients",
+      "How many clients each want one successful write."},
+     [](const ContentionOptions& o) { return o.clients; }, [](ContentionOptions& o, int64_t v) { o.clients = v; }},
+    {{"strategy", FieldKind::kChoice, nullptr, &kStrategyChoices, "Strategy", "How a client waits after a failed write."},
+     [](const ContentionOptions& o) -> int64_t { return static_cast<int64_t>(o.strategy); },
+     [](ContentionOptions& o, int64_t v) { o.strategy = static_cast<ContentionStrategy>(v); }},
+    {{"baseMs", FieldKind::kInteger, &kContentionBaseMsField, nullptr, "Base (ms)", "The first backoff."},
+     [](const ContentionOptions& o) { return o.base_ms; }, [](ContentionOptions& o, int64_t v) { o.base_ms = v; }},
+    {{"capMs", FieldKind::kInteger, &kContentionCapMsField, nullptr, "Cap (ms)",
+      "No backoff is longer; at least the base."},
+     [](const ContentionOptions& o) { return o.cap_ms; }, [](ContentionOptions& o, int64_t v) { o.cap_ms = v; }},
+    {{"seed", FieldKind::kInteger, &kContentionSeedField, nullptr, "Seed", "Seeds the run, so it repeats exactly."},
+     [](const ContentionOptions& o) { return o.seed; }, [](ContentionOptions& o, int64_t v) { o.seed = v; }},
+    {{"runs", FieldKind::kInteger, &kContentionRunsField, nullptr, "Runs", "How many runs are averaged."},
+     [](const ContentionOptions& o) { return o.runs; }, [](ContentionOptions& o, int64_t v) { o.runs = v; }},
+};
+
+}  // namespace
+
+std::span<const Field<ContentionOptions>> ContentionFields() { return kContentionFields; }
+
 const char* ContentionStrategyName(ContentionStrategy strategy) {
-  switch (strategy) {
-    case ContentionStrategy::kNone: return "none";
-    case ContentionStrategy::kExponential: return "exponential";
-    case ContentionStrategy::kEqual: return "equal";
-    case ContentionStrategy::kFull: return "full";
-    case ContentionStrategy::kDecorrelated: return "decorrelated";
-  }
-  return "?";
+  return kStrategyChoices.Name(static_cast<int>(strategy));
 }
 
 Result<ContentionStrategy> ParseContentionStrategy(std::string_view text) {
-  for (int i = 0; i < kContentionStrategyCount; ++i) {
-    if (text == ContentionStrategyName(static_cast<ContentionStrategy>(i))) return static_cast<ContentionStrategy>(i);
-  }
-  return Status::InvalidArgument(
-      std::string("strategy must be one of \"none\", \"exponential\", \"equal\", \"full\", \"decorrelated\", got ")
-          .append(QuoteShort(text)));
+  Result<int> index = kStrategyChoices.Parse(text, "strategy");
+  if (!index.ok()) return index.status();
+  return static_cast<ContentionStrategy>(index.value());
 }
 
 Status CheckContentionOptions(const ContentionOptions& o) {

@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <span>
 #include <vector>
 
 #include "policy.h"
@@ -73,6 +74,9 @@ struct ContentionOptions {
   int64_t seed = 1;
   int64_t runs = 1;
 };
+
+// The options (field.h), in the order the bindings read them.
+std::span<const Field<ContentionOptions>> ContentionFields();
 
 // The first option out of range, named; or OK.
 Status CheckContentionOptions(const ContentionOptions& options);

@@ -9,18 +9,71 @@
 
 namespace dlq {
 
-const char* ArrivalKindName(ArrivalKind kind) {
-  switch (kind) {
-    case ArrivalKind::kBurst: return "burst";
-    case ArrivalKind::kRate: return "rate";
-  }
-  return "?";
-}
+namespace {
+
+constexpr Choice kArrivalItems[] = {{"burst", "Burst: every job at t = 0"}, {"rate", "Rate: jobs per second"}};
+constexpr Choices kArrivalChoices{kArrivalItems, 2};
+
+// An optional group's field: absent reads as the group's default, and setting
+// one makes the group.
+template <class Group>
+Group Or(const std::optional<Group>& group) { return group.value_or(Group{}); }
+
+const Field<StormOptions> kStormFields[] = {
+    {{"jobs", FieldKind::kInteger, &kStormJobsField, nullptr, "Jobs", "How many jobs go through the storm.", true},
+     [](const StormOptions& o) { return o.jobs; }, [](StormOptions& o, int64_t v) { o.jobs = v; }},
+    {{"arrival.kind", FieldKind::kChoice, nullptr, &kArrivalChoices, "Arrival",
+      "All jobs at once, or a steady rate that does not listen to answers."},
+     [](const StormOptions& o) -> int64_t { return static_cast<int64_t>(o.arrival.kind); },
+     [](StormOptions& o, int64_t v) { o.arrival.kind = static_cast<ArrivalKind>(v); }},
+    {{"arrival.perSecond", FieldKind::kInteger, &kStormPerSecondField, nullptr, "Jobs per second",
+      "The arrival rate (rate only)."},
+     [](const StormOptions& o) { return o.arrival.per_second; },
+     [](StormOptions& o, int64_t v) { o.arrival.per_second = v; }},
+    {{"outage.startMs", FieldKind::kInteger, &kStormOutageStartField, nullptr, "Outage from (ms)",
+      "The dependency goes down at this time (null outage: none).", true},
+     [](const StormOptions& o) { return Or(o.outage).start_ms; },
+     [](StormOptions& o, int64_t v) { o.outage = Or(o.outage); o.outage->start_ms = v; }},
+    {{"outage.durationMs", FieldKind::kInteger, &kStormOutageDurationField, nullptr, "Outage length (ms)",
+      "How long the dependency stays down.", true},
+     [](const StormOptions& o) { return Or(o.outage).duration_ms; },
+     [](StormOptions& o, int64_t v) { o.outage = Or(o.outage); o.outage->duration_ms = v; }},
+    {{"capacity.perWindow", FieldKind::kInteger, &kStormPerWindowField, nullptr, "Capacity per window",
+      "At most this many successful attempts per window (null capacity, or 0: unlimited).", true},
+     [](const StormOptions& o) { return Or(o.capacity).per_window; },
+     [](StormOptions& o, int64_t v) { o.capacity = Or(o.capacity); o.capacity->per_window = v; }},
+    {{"capacity.windowMs", FieldKind::kInteger, &kStormWindowMsField, nullptr, "Window (ms)",
+      "The capacity's fixed window.", true},
+     [](const StormOptions& o) { return Or(o.capacity).window_ms; },
+     [](StormOptions& o, int64_t v) { o.capacity = Or(o.capacity); o.capacity->window_ms = v; }},
+    {{"workers", FieldKind::kInteger, &kStormWorkersField, nullptr, "Workers", "How many attempts run at once."},
+     [](const StormOptions& o) { return o.workers; }, [](StormOptions& o, int64_t v) { o.workers = v; }},
+    {{"workMs", FieldKind::kInteger, &kStormWorkMsField, nullptr, "Work time (ms)",
+      "How long one attempt takes; below the lease."},
+     [](const StormOptions& o) { return o.work_ms; }, [](StormOptions& o, int64_t v) { o.work_ms = v; }},
+    {{"leaseMs", FieldKind::kInteger, &kLeaseMsField, nullptr, "Lease timeout (ms)",
+      "How long a lease lasts, as a queue's."},
+     [](const StormOptions& o) { return o.lease_ms; }, [](StormOptions& o, int64_t v) { o.lease_ms = v; }},
+    {{"maxAttempts", FieldKind::kInteger, &kMaxAttemptsField, nullptr, "Max attempts",
+      "Total attempts a job gets, as a queue's.", true},
+     [](const StormOptions& o) { return o.max_attempts; }, [](StormOptions& o, int64_t v) { o.max_attempts = v; }},
+    {{"seed", FieldKind::kInteger, &kSeedField, nullptr, "Seed", "Seeds the storm's jitter, so a run repeats exactly."},
+     [](const StormOptions& o) { return o.seed; }, [](StormOptions& o, int64_t v) { o.seed = v; }},
+    {{"bucketMs", FieldKind::kInteger, &kStormBucketMsField, nullptr, "Bucket (ms)",
+      "The series' bucket width; 0 chooses it after the run."},
+     [](const StormOptions& o) { return o.bucket_ms; }, [](StormOptions& o, int64_t v) { o.bucket_ms = v; }},
+};
+
+}  // namespace
+
+std::span<const Field<StormOptions>> StormFields() { return kStormFields; }
+
+const char* ArrivalKindName(ArrivalKind kind) { return kArrivalChoices.Name(static_cast<int>(kind)); }
 
 Result<ArrivalKind> ParseArrivalKind(std::string_view text) {
-  if (text == "burst") return ArrivalKind::kBurst;
-  if (text == "rate") return ArrivalKind::kRate;
-  return Status::InvalidArgument("arrival.kind must be one of \"burst\", \"rate\", got " + QuoteShort(text));
+  Result<int> index = kArrivalChoices.Parse(text, "arrival.kind");
+  if (!index.ok()) return index.status();
+  return static_cast<ArrivalKind>(index.value());
 }
 
 Policy StormPolicy(const StormOptions& o) {

@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -105,6 +106,9 @@ constexpr const IntegerField* kStormIntegerFields[] = {
     &kStormJobsField,   &kStormPerSecondField, &kStormOutageStartField, &kStormOutageDurationField,
     &kStormPerWindowField, &kStormWindowMsField, &kStormWorkersField,   &kStormWorkMsField,
     &kStormBucketMsField};
+// A storm's options (field.h), in the order the bindings read them; `backoff`
+// is a backoff object (BackoffFields), and `outage` and `capacity` may be null.
+std::span<const Field<StormOptions>> StormFields();
 constexpr size_t kStormAutoBuckets = 2000;
 constexpr size_t kMaxStormBuckets = 100'000;
 

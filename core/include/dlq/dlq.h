@@ -7,6 +7,7 @@
 //
 // status.h  Status / Result<T>: the error channel (no exceptions)
 // policy.h  Outcome, Disposition, Reason, Policy
+// field.h, schema.h  every configurable field, described once (name, kind, range, default)
 // queue.h   Queue: the lesson's retry/quarantine policy
 // event.h   timeline events, their stable text lines and explanations
 // scenario.h  policy + jobs + script: deterministic replay and the link format
@@ -27,6 +28,7 @@
 #include "player.h"
 #include "policy.h"
 #include "prng.h"
+#include "schema.h"
 #include "queue.h"
 #include "scenario.h"
 #include "session.h"

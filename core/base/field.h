@@ -1,0 +1,71 @@
+// A configurable field, described once: its name as JS spells it, its kind and
+// range (or its choices), a label for forms and a one-line description. Every
+// options object the lab takes (policy, class rule, world, storm, contention) is
+// a table of these rows (core/policy/schema.h and beside each options struct);
+// the bindings convert objects with them, the JS API validates and copies with
+// them (lab.schema), and the Advanced set-up form is built from them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "status.h"
+
+namespace dlq {
+
+// An integer setting with its range: the one table both the core and the JS API
+// check numbers against (the JS layer reads it; it copies no range or message).
+struct IntegerField {
+  const char* name;  // as JS spells it, e.g. "backoff.baseMs"
+  int64_t min;
+  int64_t max;
+  // OK, or OutOfRange: "<name> must be an integer from <min> to <max>, got <value>".
+  // The double overload serves JavaScript numbers (fractions, NaN, Infinity).
+  Status Check(int64_t value) const;
+  Status Check(double value) const;
+  // The message for a value of the wrong type, described by the caller ("\"3\" (a string)").
+  std::string Message(std::string_view given) const;
+};
+
+enum class FieldKind : uint8_t { kInteger, kBoolean, kChoice };
+const char* FieldKindName(FieldKind kind);  // "integer" | "boolean" | "choice"
+
+// One value a choice field may take: its name (as JS and links spell it) and a
+// short label for a form.
+struct Choice {
+  const char* name;
+  const char* label;
+};
+
+// A list of choices, in the order of the enum they name (index = enum value).
+struct Choices {
+  const Choice* items;
+  int count;
+  const char* Name(int index) const { return index >= 0 && index < count ? items[index].name : "?"; }
+  // The index of `text` (exact match), or InvalidArgument
+  // "<name> must be one of \"a\", \"b\", got <text quoted short>".
+  Result<int> Parse(std::string_view text, std::string_view name) const;
+};
+
+struct FieldSpec {
+  const char* name;         // its path inside its object, as JS spells it: "backoff.baseMs"
+  FieldKind kind;
+  const IntegerField* range;  // kInteger: the range (its name is the one messages use)
+  const Choices* choices;     // kChoice
+  const char* label;          // a form's label
+  const char* description;    // one line
+  bool required = false;      // the object must give it (no default applies)
+};
+
+// A row of a struct's table: the spec, and how to read and write the field on a
+// T as an integer (a boolean as 0/1, a choice as its index). `set` is given only
+// values the spec admits.
+template <class T>
+struct Field {
+  FieldSpec spec;
+  int64_t (*get)(const T&);
+  void (*set)(T&, int64_t);
+};
+
+}  // namespace dlq

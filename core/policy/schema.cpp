@@ -1,0 +1,82 @@
+#include "schema.h"
+
+#include <string_view>
+
+namespace dlq {
+namespace {
+
+// Field rows, so each row is one line of spec and one of access.
+constexpr FieldSpec Integer(const char* name, const IntegerField& range, const char* label, const char* description,
+                            bool required = false) {
+  return {name, FieldKind::kInteger, &range, nullptr, label, description, required};
+}
+constexpr FieldSpec Boolean(const char* name, const char* label, const char* description) {
+  return {name, FieldKind::kBoolean, nullptr, nullptr, label, description, false};
+}
+constexpr FieldSpec Pick(const char* name, const Choices& choices, const char* label, const char* description) {
+  return {name, FieldKind::kChoice, nullptr, &choices, label, description, false};
+}
+
+const Field<Backoff> kBackoffFields[] = {
+    {Pick("kind", kBackoffKindChoices, "Backoff",
+          "How long a failed job waits before it is ready again: none, a fixed delay, or doubling up to the cap."),
+     [](const Backoff& b) -> int64_t { return static_cast<int64_t>(b.kind); },
+     [](Backoff& b, int64_t v) { b.kind = static_cast<BackoffKind>(v); }},
+    {Integer("baseMs", kBaseMsField, "Base delay (ms)", "The first delay; every delay when fixed."),
+     [](const Backoff& b) { return b.base_ms; }, [](Backoff& b, int64_t v) { b.base_ms = v; }},
+    {Integer("capMs", kCapMsField, "Cap (ms)", "No delay is longer; at least the base delay."),
+     [](const Backoff& b) { return b.cap_ms; }, [](Backoff& b, int64_t v) { b.cap_ms = v; }},
+    {Pick("jitter", kJitterChoices, "Jitter",
+          "Randomises each delay so retries spread out; decorrelated needs exponential backoff."),
+     [](const Backoff& b) -> int64_t { return static_cast<int64_t>(b.jitter); },
+     [](Backoff& b, int64_t v) { b.jitter = static_cast<Jitter>(v); }},
+};
+
+const Field<Policy> kPolicyFields[] = {
+    {Integer("maxAttempts", kMaxAttemptsField, "Max attempts", "Total attempts a job gets, the first one included.",
+             true),
+     [](const Policy& p) { return p.max_attempts; }, [](Policy& p, int64_t v) { p.max_attempts = v; }},
+    {Integer("leaseMs", kLeaseMsField, "Lease timeout (ms)",
+             "How long a lease lasts before it expires unsettled; the attempt stays counted."),
+     [](const Policy& p) { return p.lease_ms; }, [](Policy& p, int64_t v) { p.lease_ms = v; }},
+    {Integer("seed", kSeedField, "Seed", "Seeds the queue's own random streams (jitter), so a run repeats exactly."),
+     [](const Policy& p) { return p.seed; }, [](Policy& p, int64_t v) { p.seed = v; }},
+    {Pick("ordering", kOrderingChoices, "Ordering",
+          "Which ready job a worker may take: the head, the first of a free key, or only the head ever."),
+     [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.ordering); },
+     [](Policy& p, int64_t v) { p.ordering = static_cast<Ordering>(v); }},
+    {Integer("quarantine.retentionMs", kRetentionMsField, "Retention (ms)",
+             "An entry this old (from its arrival) is dropped for good; 0 keeps it forever."),
+     [](const Policy& p) { return p.retention_ms; }, [](Policy& p, int64_t v) { p.retention_ms = v; }},
+    {Integer("quarantine.alarmDepth", kAlarmDepthField, "Alarm depth",
+             "The depth alarm is raised at this many entries and cleared below; 0: no alarm."),
+     [](const Policy& p) { return p.alarm_depth; }, [](Policy& p, int64_t v) { p.alarm_depth = v; }},
+    {Boolean("unsafeQuarantineOrder", "Unsafe quarantine order",
+             "Teaching switch: a move into quarantine removes the job from its source first, so a crash between "
+             "the two writes loses it."),
+     [](const Policy& p) -> int64_t { return p.unsafe_quarantine_order; },
+     [](Policy& p, int64_t v) { p.unsafe_quarantine_order = v != 0; }},
+    {Boolean("journal", "Journal",
+             "Keep the journal of durable writes since the last snapshot (createQueue only; off for throughput runs)."),
+     [](const Policy& p) -> int64_t { return p.journal; }, [](Policy& p, int64_t v) { p.journal = v != 0; }},
+};
+
+const Field<ClassRule> kClassRuleFields[] = {
+    {Pick("retry", kRetryChoices, "Retry", "never quarantines at once; bounded retries within the class's budget."),
+     [](const ClassRule& r) -> int64_t { return r.retry; }, [](ClassRule& r, int64_t v) { r.retry = v != 0; }},
+    {Integer("maxAttempts", kClassMaxAttemptsField, "Max attempts (0: policy)",
+             "The class's budget, never above the policy's; 0 uses the policy's."),
+     [](const ClassRule& r) { return r.max_attempts; }, [](ClassRule& r, int64_t v) { r.max_attempts = v; }},
+    {Boolean("alert", "Alert", "An arrival in quarantine with this class raises an alert."),
+     [](const ClassRule& r) -> int64_t { return r.alert; }, [](ClassRule& r, int64_t v) { r.alert = v != 0; }},
+};
+
+}  // namespace
+
+std::span<const Field<Policy>> PolicyFields() { return kPolicyFields; }
+std::span<const Field<Backoff>> BackoffFields() { return kBackoffFields; }
+std::span<const Field<ClassRule>> ClassRuleFields() { return kClassRuleFields; }
+
+bool IsScenarioField(const FieldSpec& spec) { return std::string_view(spec.name) != "journal"; }
+
+}  // namespace dlq

@@ -1,0 +1,45 @@
+// The policy's fields, described once (field.h): the choices of its enums, and
+// one table per object the JS API takes: the policy itself, a backoff (the
+// policy's and a class's own), and a class rule. The bindings read and write
+// these objects with the tables, index.mjs validates and copies with them
+// (lab.schema), the Advanced set-up form is built from them, and a native test
+// checks that link v2 and the snapshot text carry every field they mark carried.
+// Adding a field: docs/adding-a-field.md.
+#pragma once
+
+#include <span>
+
+#include "field.h"
+#include "policy.h"
+
+namespace dlq {
+
+// The enums' names, in enum order (policy.h's *Name and Parse* read these).
+inline constexpr Choice kBackoffKindItems[] = {
+    {"none", "None (requeue at once)"}, {"fixed", "Fixed"}, {"exponential", "Exponential"}};
+inline constexpr Choices kBackoffKindChoices{kBackoffKindItems, 3};
+inline constexpr Choice kJitterItems[] = {
+    {"none", "None"}, {"full", "Full"}, {"equal", "Equal"}, {"decorrelated", "Decorrelated"}};
+inline constexpr Choices kJitterChoices{kJitterItems, 4};
+inline constexpr Choice kOrderingItems[] = {
+    {"none", "None: skip past"}, {"key", "Hold the key"}, {"stall", "Stall: head only"}};
+inline constexpr Choices kOrderingChoices{kOrderingItems, 3};
+// A class rule's `retry` (ClassRule.retry false / true).
+inline constexpr Choice kRetryItems[] = {{"never", "never"}, {"bounded", "bounded"}};
+inline constexpr Choices kRetryChoices{kRetryItems, 2};
+
+// A class rule's `backoff` when it is the policy's (ClassRule.own_backoff false).
+inline constexpr const char* kPolicyBackoffName = "policy";
+
+// The policy's own fields, in the order the bindings read them. Its `backoff`
+// object has BackoffFields(); its `classes` object has one ClassRuleFields()
+// object per failure class (ClassName), which may also be "policy" for its backoff.
+std::span<const Field<Policy>> PolicyFields();
+std::span<const Field<Backoff>> BackoffFields();
+std::span<const Field<ClassRule>> ClassRuleFields();
+
+// True for the fields a scenario (links v2, snapshots) carries: every policy
+// field but `journal`, which only createQueue() takes.
+bool IsScenarioField(const FieldSpec& spec);
+
+}  // namespace dlq
