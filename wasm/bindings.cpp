@@ -891,28 +891,8 @@ val ParseGoalText(const std::string& text) {
 // seed?, runs? }: absent fields undefined), or the core's error naming the option.
 val RunContentionValue(val in) {
   dlq::ContentionOptions o;
-  // A number within its field's range (fractions, NaN and ±Infinity refused) before
-  // it is narrowed; absent keeps the default unless required.
-  const auto read = [&in](const dlq::IntegerField& field, int64_t* out, bool required) {
-    val v = in[field.name];
-    if (v.isUndefined() && !required) return dlq::Status::Ok();
-    double number = 0;
-    if (dlq::Status s = ReadNumber(v, field.name, &number); !s.ok()) return s;
-    if (dlq::Status s = field.Check(number); !s.ok()) return s;
-    *out = static_cast<int64_t>(number);
-    return dlq::Status::Ok();
-  };
-  // The core's order: clients, strategy, baseMs, capMs, seed, runs.
-  if (dlq::Status s = read(dlq::kContentionClientsField, &o.clients, true); !s.ok()) return ErrorValue(s);
-  std::string strategy;
-  if (dlq::Status s = ReadString(in["strategy"], "strategy", &strategy); !s.ok()) return ErrorValue(s);
-  dlq::Result<dlq::ContentionStrategy> parsed = dlq::ParseContentionStrategy(strategy);
-  if (!parsed.ok()) return ErrorValue(parsed.status());
-  o.strategy = parsed.value();
-  if (dlq::Status s = read(dlq::kContentionBaseMsField, &o.base_ms, false); !s.ok()) return ErrorValue(s);
-  if (dlq::Status s = read(dlq::kContentionCapMsField, &o.cap_ms, false); !s.ok()) return ErrorValue(s);
-  if (dlq::Status s = read(dlq::kContentionSeedField, &o.seed, false); !s.ok()) return ErrorValue(s);
-  if (dlq::Status s = read(dlq::kContentionRunsField, &o.runs, false); !s.ok()) return ErrorValue(s);
+  // By the table, in its order: clients, strategy, baseMs, capMs, seed, runs.
+  if (dlq::Status s = ReadFields(in, dlq::ContentionFields(), "", "", &o); !s.ok()) return ErrorValue(s);
   dlq::Result<dlq::ContentionResult> r = dlq::RunContention(o);
   if (!r.ok()) return ErrorValue(r.status());
   val out = val::object();

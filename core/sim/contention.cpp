@@ -220,9 +220,9 @@ constexpr Choices kStrategyChoices{kStrategyItems, kContentionStrategyCount};
 
 const Field<ContentionOptions> kContentionFields[] = {
     {{"clients", FieldKind::kInteger, &kContentionClientsField, nullptr, "Clients",
-      "How many clients each want one successful write."},
+      "How many clients each want one successful write.", true},
      [](const ContentionOptions& o) { return o.clients; }, [](ContentionOptions& o, int64_t v) { o.clients = v; }},
-    {{"strategy", FieldKind::kChoice, nullptr, &kStrategyChoices, "Strategy", "How a client waits after a failed write."},
+    {{"strategy", FieldKind::kChoice, nullptr, &kStrategyChoices, "Strategy", "How a client waits after a failed write.", true},
      [](const ContentionOptions& o) -> int64_t { return static_cast<int64_t>(o.strategy); },
      [](ContentionOptions& o, int64_t v) { o.strategy = static_cast<ContentionStrategy>(v); }},
     {{"baseMs", FieldKind::kInteger, &kContentionBaseMsField, nullptr, "Base (ms)", "The first backoff."},

@@ -1,0 +1,180 @@
+// The field tables (core/base/field.h, core/policy/schema.h and beside each
+// options struct) against the rules and the formats: every row's range is the
+// one its checks enforce, named as the row names it, and every field a scenario
+// carries survives link v2 and the snapshot text, set to any value its rules admit.
+#include <string>
+#include <vector>
+
+#include "contention.h"
+#include "queue.h"
+#include "scenario.h"
+#include "schema.h"
+#include "storm.h"
+#include "test_util.h"
+#include "world.h"
+
+namespace dlq {
+namespace {
+
+// Values of a row's kind worth trying, the default excluded: the ends of an
+// integer's range and its neighbours of the default; every other choice; the
+// other boolean.
+template <class T>
+std::vector<int64_t> Candidates(const Field<T>& row, const T& base) {
+  const int64_t now = row.get(base);
+  std::vector<int64_t> all;
+  switch (row.spec.kind) {
+    case FieldKind::kInteger: all = {row.spec.range->min, row.spec.range->max, now + 1, now - 1}; break;
+    case FieldKind::kBoolean: all = {0, 1}; break;
+    case FieldKind::kChoice:
+      for (int i = 0; i < row.spec.choices->count; ++i) all.push_back(i);
+      break;
+  }
+  std::vector<int64_t> out;
+  for (int64_t v : all) {
+    if (v == now) continue;
+    if (row.spec.kind == FieldKind::kInteger && (v < row.spec.range->min || v > row.spec.range->max)) continue;
+    out.push_back(v);
+  }
+  return out;
+}
+
+// A policy whose pairs let every field move: an exponential backoff with room
+// between its base and its cap, and an outage in the world.
+Scenario Base() {
+  Scenario s;
+  s.policy.backoff = {BackoffKind::kExponential, 100, 10'000, Jitter::kNone};
+  s.world.outage_start = 100;
+  s.world.outage_end = 200;
+  return s;
+}
+
+// The scenario back from its link v2 text and, for its policy, from a queue's snapshot text.
+void CheckCarried(const Scenario& s, const std::string& what) {
+  INFO(what);
+  const std::string link = FormatScenario(s);
+  Result<Scenario> back = ParseScenario(link);
+  REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+  CHECK(back->policy == s.policy);
+  CHECK(back->world == s.world);
+  Result<Queue> q = Queue::Create(s.policy);
+  REQUIRE(q.ok());
+  Result<std::string> snapshot = q->Snapshot();
+  REQUIRE(snapshot.ok());
+  Result<Queue> restored = Queue::Restore(snapshot.value());
+  REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
+  CHECK(restored->policy() == s.policy);
+}
+
+// Moves each row of `rows` (reached on the scenario by `part`) to every value its
+// rules admit and checks the formats carry it; at least one value must be admitted.
+template <class T, class Part, class Check>
+void EveryValueCarried(std::span<const Field<T>> rows, const std::string& owner, Part part, Check check) {
+  for (const Field<T>& row : rows) {
+    if (!IsScenarioField(row.spec)) continue;
+    int admitted = 0;
+    Scenario base = Base();
+    for (int64_t v : Candidates(row, part(base))) {
+      Scenario s = Base();
+      row.set(part(s), v);
+      if (!check(s).ok()) continue;
+      ++admitted;
+      CheckCarried(s, owner + row.spec.name + " = " + std::to_string(v));
+    }
+    const std::string name = owner + row.spec.name;
+    CHECK_MESSAGE(admitted > 0, name << ": no value but the default is admitted");
+  }
+}
+
+Status CheckAll(const Scenario& s) {
+  if (Status st = Policy::Check(s.policy); !st.ok()) return st;
+  return CheckWorld(s.world);
+}
+
+TEST_CASE("schema: link v2 and the snapshot text carry every field of the policy, its classes and the world") {
+  EveryValueCarried<Policy>(PolicyFields(), "", [](Scenario& s) -> Policy& { return s.policy; }, CheckAll);
+  EveryValueCarried<Backoff>(BackoffFields(), "backoff.", [](Scenario& s) -> Backoff& { return s.policy.backoff; },
+                             CheckAll);
+  for (int c = 0; c < kFailureClassCount; ++c) {
+    const auto cls = static_cast<FailureClass>(c);
+    const std::string owner = std::string("classes.") + ClassName(cls) + ".";
+    EveryValueCarried<ClassRule>(
+        ClassRuleFields(), owner, [cls](Scenario& s) -> ClassRule& { return s.policy.classes[cls]; }, CheckAll);
+    // Its own backoff, once it has one.
+    EveryValueCarried<Backoff>(
+        BackoffFields(), owner + "backoff.",
+        [cls](Scenario& s) -> Backoff& {
+          ClassRule& rule = s.policy.classes[cls];
+          if (!rule.own_backoff) rule.backoff = s.policy.backoff;  // an exponential one: every field may move
+          rule.own_backoff = true;
+          return rule.backoff;
+        },
+        CheckAll);
+  }
+  EveryValueCarried<World>(WorldFields(), "world.", [](Scenario& s) -> World& { return s.world; }, CheckAll);
+}
+
+// Each integer row: one past either end is refused by the rule that owns the
+// object, naming the field as the row does (owner + name).
+template <class T, class Check>
+void RangesEnforced(std::span<const Field<T>> rows, const T& base, const std::string& owner, Check check) {
+  for (const Field<T>& row : rows) {
+    if (row.spec.kind != FieldKind::kInteger) continue;
+    const std::string name = owner + row.spec.name;
+    for (int64_t v : {row.spec.range->min - 1, row.spec.range->max + 1}) {
+      if (v < row.spec.range->min && row.spec.range->min == INT64_MIN) continue;
+      T t = base;
+      row.set(t, v);
+      const Status s = check(t);
+      INFO(name << " = " << v);
+      CHECK_FALSE(s.ok());
+      CHECK_MESSAGE(s.message().rfind(name + " must be", 0) == 0, s.message());
+    }
+  }
+}
+
+TEST_CASE("schema: every integer row's range is the one its object's check enforces, by the row's name") {
+  Policy policy;
+  policy.backoff = {BackoffKind::kExponential, 100, 10'000, Jitter::kNone};
+  RangesEnforced<Policy>(PolicyFields(), policy, "", [](const Policy& p) { return Policy::Check(p); });
+  RangesEnforced<Backoff>(BackoffFields(), policy.backoff, "backoff.", [&](const Backoff& b) {
+    Policy p = policy;
+    p.backoff = b;
+    return Policy::Check(p);
+  });
+  RangesEnforced<ClassRule>(ClassRuleFields(), ClassRule{}, "classes.transient.", [&](const ClassRule& r) {
+    Policy p = policy;
+    p.classes[FailureClass::kTransient] = r;
+    return Policy::Check(p);
+  });
+  World world;
+  world.outage_start = 100;
+  world.outage_end = 200;
+  RangesEnforced<World>(WorldFields(), world, "world.", [](const World& w) { return CheckWorld(w); });
+  StormOptions storm;
+  storm.arrival.kind = ArrivalKind::kRate;  // perSecond counts only then
+  storm.outage = StormOutage{0, 100};
+  storm.capacity = StormCapacity{10, 100};
+  RangesEnforced<StormOptions>(StormFields(), storm, "", [](const StormOptions& o) { return CheckStormOptions(o); });
+  RangesEnforced<ContentionOptions>(ContentionFields(), ContentionOptions{}, "",
+                                    [](const ContentionOptions& o) { return CheckContentionOptions(o); });
+}
+
+TEST_CASE("schema: a choice's names are its enum's, in order, and parse back") {
+  for (const Choices* choices : {&kBackoffKindChoices, &kJitterChoices, &kOrderingChoices, &kRetryChoices}) {
+    for (int i = 0; i < choices->count; ++i) {
+      Result<int> back = choices->Parse(choices->items[i].name, "x");
+      REQUIRE(back.ok());
+      CHECK(back.value() == i);
+    }
+    Result<int> bad = choices->Parse("nope", "field");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.status().message().rfind("field must be one of \"", 0) == 0);
+  }
+  CHECK(std::string(BackoffKindName(BackoffKind::kExponential)) == "exponential");
+  CHECK(std::string(JitterName(Jitter::kDecorrelated)) == "decorrelated");
+  CHECK(std::string(OrderingName(Ordering::kStall)) == "stall");
+}
+
+}  // namespace
+}  // namespace dlq
