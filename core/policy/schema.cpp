@@ -64,7 +64,7 @@ const Field<Policy> kPolicyFields[] = {
 const Field<ClassRule> kClassRuleFields[] = {
     {Pick("retry", kRetryChoices, "Retry", "never quarantines at once; bounded retries within the class's budget."),
      [](const ClassRule& r) -> int64_t { return r.retry; }, [](ClassRule& r, int64_t v) { r.retry = v != 0; }},
-    {Integer("maxAttempts", kClassMaxAttemptsField, "Max attempts (0: policy)",
+    {Integer("maxAttempts", kClassMaxAttemptsField, "Max attempts (0: the policy's)",
              "The class's budget, never above the policy's; 0 uses the policy's."),
      [](const ClassRule& r) { return r.max_attempts; }, [](ClassRule& r, int64_t v) { r.max_attempts = v; }},
     {Boolean("alert", "Alert", "An arrival in quarantine with this class raises an alert."),

@@ -1,8 +1,10 @@
 // The Advanced set-up: the capstone's policy (backoff, jitter, leases, seed,
 // ordering, quarantine operability, the failure-class table, the unsafe
 // quarantine order) and the simulated world (workers, work time, an outage).
-// It only collects values: every change goes to the core through the session,
-// which checks it and replays the script; a refusal is shown here, by name.
+// Its fields, labels, ranges and choices are the core's tables (lab.schema), so
+// a field added there appears here. It only collects values: every change goes
+// to the core through the session, which checks it and replays the script; a
+// refusal is shown here, by name.
 import { h } from '../shared/dom.mjs';
 
 /**
@@ -41,12 +43,12 @@ export function behaviourFromFields(choice, detail) {
 const num = (input) => (input.value.trim() === '' ? NaN : input.valueAsNumber);
 
 /**
- * Builds the section for the core's failure classes (`classes`: lab.failureClasses,
- * in its order). onPolicy(changes, alert) and onWorld(world, alert) apply a
- * change (they show a refusal in `alert`); onOpen() redraws when it opens or closes.
- * Returns { element, open, sync(policy, world) }.
+ * Builds the section from the core's tables (`schema`: lab.schema) and failure
+ * classes (`classes`: lab.failureClasses, in its order). onPolicy(changes, alert)
+ * and onWorld(world, alert) apply a change (they show a refusal in `alert`);
+ * onOpen() redraws when it opens or closes. Returns { element, open, sync(policy, world) }.
  */
-export function advancedSetup(id, { classes, onPolicy, onWorld, onOpen }) {
+export function advancedSetup(id, { schema, classes, onPolicy, onWorld, onOpen }) {
   // The body is built the first time the section opens: most readers never open
   // it, and the page is interactive sooner without ~80 controls it would not show.
   const details = h('details', { class: 'dlq-advanced' },
@@ -55,7 +57,7 @@ export function advancedSetup(id, { classes, onPolicy, onWorld, onOpen }) {
   let fill = null;   // the body's sync, once built
   details.addEventListener('toggle', () => {
     if (details.open && fill === null) {
-      fill = build(id, { classes, onPolicy, onWorld }, details);
+      fill = build(id, { schema, classes, onPolicy, onWorld }, details);
       if (shown) fill(...shown);
     }
     onOpen();
@@ -66,133 +68,153 @@ export function advancedSetup(id, { classes, onPolicy, onWorld, onOpen }) {
     /** Shows the policy in force (queue.policy()) and the world (closed until the reader opens it). */
     sync(policy, worldNow) {
       shown = [policy, worldNow];
-      if (fill) fill(policy, worldNow);
+      if (fill) fill(...shown);
     },
   };
 }
 
+/** The value at `path` ("a.b") of `object`, or undefined. */
+const at = (object, path) => path.split('.').reduce((o, key) => (o == null ? undefined : o[key]), object);
+
+/** One input for a schema row: a number box, a select of its choices, or a checkbox. */
+function inputFor(row, attrs) {
+  switch (row.kind) {
+    case 'integer': return h('input', { type: 'number', class: 'dlq-input dlq-narrow2', min: row.min, max: row.max, step: 1,
+      inputmode: 'numeric', ...attrs });
+    case 'choice': return h('select', { class: 'dlq-input', ...attrs },
+      row.choices.map((c) => h('option', { value: c.name }, c.label)));
+    case 'boolean': return h('input', { type: 'checkbox', ...attrs });
+    default: throw new Error(`setup: ${row.name} has an unknown kind ${row.kind}`);
+  }
+}
+
+/** The value an input holds, as its row's kind spells it (an empty number box is NaN: the core names it). */
+function valueOf(row, input) {
+  switch (row.kind) {
+    case 'integer': return num(input);
+    case 'choice': return input.value;
+    default: return input.checked;
+  }
+}
+
+/**
+ * The fields of `rows` as inputs keyed by path, each labelled by its row; a
+ * change calls `changed(row)`. `prefix` is put in front of paths ('backoff.').
+ */
+function fieldsFor(id, rows, prefix, changed) {
+  const inputs = new Map();
+  const elements = rows.map((row) => {
+    const path = prefix + row.name;
+    const input = inputFor(row, { id: `${id}-a-${path.replaceAll('.', '-')}`, title: row.description });
+    input.addEventListener('change', () => changed(row, path));
+    inputs.set(path, { row, input });
+    if (row.kind === 'boolean') {
+      return h('p', { class: 'dlq-check' }, input, ' ', h('label', { for: input.id }, `${row.label}: ${row.description}`));
+    }
+    return h('div', { class: 'dlq-field' }, h('label', { for: input.id }, row.label), input);
+  });
+  return { inputs, elements };
+}
+
 /** Builds the section's body into `details`; returns the function that shows a policy and a world in it. */
-function build(id, { classes, onPolicy, onWorld }, details) {
-  const f = {};
+function build(id, { schema, classes, onPolicy, onWorld }, details) {
   let current = { world: {} };
-  const field = (key, label, input, hint) => h('div', { class: 'dlq-field' },
-    h('label', { for: `${id}-a-${key}` }, label), input, hint ? h('span', { class: 'dlq-hint' }, hint) : null);
-  const number = (key, attrs = {}) => (f[key] = h('input', {
-    type: 'number', id: `${id}-a-${key}`, class: 'dlq-input dlq-narrow2', min: 0, step: 1, inputmode: 'numeric', ...attrs,
-  }));
-  const select = (key, options) => (f[key] = h('select', { id: `${id}-a-${key}`, class: 'dlq-input' },
-    options.map(([value, text]) => h('option', { value }, text))));
   const policyAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true });
   const worldAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true });
 
-  const backoff = () => ({ kind: f.kind.value, baseMs: num(f.base), capMs: num(f.cap), jitter: f.jitter.value });
-  const quarantine = () => ({ retentionMs: num(f.retention), alarmDepth: num(f.alarm) });
-  const world = () => {
-    const from = num(f.outFrom);
-    const to = num(f.outTo);
-    return { ...current.world, workers: num(f.workers), workMs: num(f.work),
-      outage: (f.outFrom.value === '' && f.outTo.value === '') || from === to ? null : { startMs: from, endMs: to } };
+  // A change sends its field, or its whole group ({ backoff: {…} }), as the inputs hold it.
+  const groupOf = (inputs, path) => {
+    const dot = path.indexOf('.');
+    if (dot < 0) return { [path]: valueOf(inputs.get(path).row, inputs.get(path).input) };
+    const group = path.slice(0, dot);
+    const value = {};
+    for (const [p, { row, input }] of inputs) if (p.startsWith(`${group}.`)) value[p.slice(dot + 1)] = valueOf(row, input);
+    return { [group]: value };
   };
-  const onChange = (input, apply) => input.addEventListener('change', apply);
+  // The policy's rows but maxAttempts (the main set-up has it) and createQueue's own switches.
+  const policyRows = schema.policy.filter((row) => row.scenario && !row.required);
+  const policy = fieldsFor(id, [...schema.backoff.map((r) => ({ ...r, name: `backoff.${r.name}` })), ...policyRows], '',
+    (row, path) => onPolicy(groupOf(policy.inputs, path), policyAlert));
+  const [numbers, switches] = [policy.elements.filter((e) => e.tagName !== 'P'), policy.elements.filter((e) => e.tagName === 'P')];
 
-  const policyFields = h('div', { class: 'dlq-setup-row' },
-    field('kind', 'Backoff', select('kind', [['none', 'None (requeue at once)'], ['fixed', 'Fixed'], ['exponential', 'Exponential']])),
-    field('jitter', 'Jitter', select('jitter', [['none', 'None'], ['full', 'Full'], ['equal', 'Equal'], ['decorrelated', 'Decorrelated']])),
-    field('base', 'Base delay (ms)', number('base', { min: 1 })),
-    field('cap', 'Cap (ms)', number('cap', { min: 1 })),
-    field('lease', 'Lease timeout (ms)', number('lease', { min: 1 })),
-    field('seed', 'Seed', number('seed')),
-    field('ordering', 'Ordering', select('ordering', [['none', 'None: skip past'], ['key', 'Hold the key'], ['stall', 'Stall: head only']])),
-    field('retention', 'Retention (ms)', number('retention'), '0: forever'),
-    field('alarm', 'Alarm depth', number('alarm'), '0: no alarm'));
-  for (const key of ['kind', 'jitter', 'base', 'cap']) onChange(f[key], () => onPolicy({ backoff: backoff() }, policyAlert));
-  onChange(f.lease, () => onPolicy({ leaseMs: num(f.lease) }, policyAlert));
-  onChange(f.seed, () => onPolicy({ seed: num(f.seed) }, policyAlert));
-  onChange(f.ordering, () => onPolicy({ ordering: f.ordering.value }, policyAlert));
-  for (const key of ['retention', 'alarm']) onChange(f[key], () => onPolicy({ quarantine: quarantine() }, policyAlert));
-  f.unsafe = h('input', { type: 'checkbox', id: `${id}-a-unsafe` });
-  onChange(f.unsafe, () => onPolicy({ unsafeQuarantineOrder: f.unsafe.checked }, policyAlert));
-  const unsafe = h('p', { class: 'dlq-check' }, f.unsafe, ' ',
-    h('label', { for: `${id}-a-unsafe` }, 'Unsafe quarantine order (teaching switch: remove from the source before writing the entry)'));
-
-  // The class table: one row per class, retry, budget and alert.
+  // The class table: one row per class, a column per field of a class rule, and its delay.
+  const ruleRows = schema.classRule;
+  const classCells = new Map();
   const rows = classes.map((name) => {
-    const retry = h('select', { id: `${id}-c-${name}-retry`, class: 'dlq-input', 'aria-label': `${name}: retry` },
-      h('option', { value: 'bounded' }, 'bounded'), h('option', { value: 'never' }, 'never'));
-    const max = h('input', { type: 'number', id: `${id}-c-${name}-max`, class: 'dlq-input dlq-narrow', min: 0, step: 1,
-      inputmode: 'numeric', 'aria-label': `${name}: max attempts (0: the policy's)` });
-    const alert = h('input', { type: 'checkbox', id: `${id}-c-${name}-alert`, 'aria-label': `${name}: alert` });
+    const cells = ruleRows.map((row) => inputFor(row, {
+      id: `${id}-c-${name}-${row.name}`, 'aria-label': `${name}: ${row.label.toLowerCase()}`, title: row.description,
+      ...(row.kind === 'integer' ? { class: 'dlq-input dlq-narrow' } : {}),
+    }));
     // Its delay: the policy's backoff, or its own kind and base (cap and jitter keep the class's own, shown beside).
+    const kinds = schema.backoff.find((row) => row.name === 'kind').choices;
     const delayKind = h('select', { id: `${id}-c-${name}-delay`, class: 'dlq-input', 'aria-label': `${name}: delay` },
-      [['policy', 'the policy’s'], ['none', 'none'], ['fixed', 'fixed'], ['exponential', 'exponential']]
-        .map(([value, text]) => h('option', { value }, text)));
+      [['policy', 'the policy’s'], ...kinds.map((c) => [c.name, c.name])].map(([value, text]) => h('option', { value }, text)));
     const base = h('input', { type: 'number', id: `${id}-c-${name}-base`, class: 'dlq-input dlq-narrow', min: 1, step: 1,
       inputmode: 'numeric', 'aria-label': `${name}: base delay (ms)` });
     const delay = h('span', { class: 'dlq-hint' });
     const ownBackoff = () => (delayKind.value === 'policy' ? 'policy'
       : delayKind.value === 'none' || base.hidden || base.value === '' ? { kind: delayKind.value }  // the class's own base
         : { kind: delayKind.value, baseMs: num(base) });
-    const apply = () => onPolicy({ classes: { [name]: {
-      retry: retry.value, maxAttempts: num(max), alert: alert.checked, backoff: ownBackoff() } } }, policyAlert);
-    for (const input of [retry, max, alert, delayKind, base]) onChange(input, apply);
-    f[`class-${name}`] = { retry, max, alert, delayKind, base, delay };
-    return h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, retry), h('td', {}, max),
-      h('td', {}, h('span', { class: 'dlq-class-delay' }, delayKind, base, delay)), h('td', {}, alert));
+    const apply = () => {
+      const rule = Object.fromEntries(ruleRows.map((row, i) => [row.name, valueOf(row, cells[i])]));
+      onPolicy({ classes: { [name]: { ...rule, backoff: ownBackoff() } } }, policyAlert);
+    };
+    for (const input of [...cells, delayKind, base]) input.addEventListener('change', apply);
+    classCells.set(name, { cells, delayKind, base, delay });
+    return h('tr', {}, h('th', { scope: 'row' }, name), cells.map((cell) => h('td', {}, cell)),
+      h('td', {}, h('span', { class: 'dlq-class-delay' }, delayKind, base, delay)));
   });
   const table = h('table', { class: 'dlq-classes' },
     h('caption', {}, 'Failure classes: what the queue does with each kind of failure'),
-    h('thead', {}, h('tr', {}, ['Class', 'Retry', 'Max attempts (0: policy)', 'Delay', 'Alert'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('thead', {}, h('tr', {}, ['Class', ...ruleRows.map((row) => row.label), 'Delay'].map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', {}, rows));
 
-  const worldFields = h('div', { class: 'dlq-setup-row' },
-    field('workers', 'Workers', number('workers', { min: 1, max: 64 })),
-    field('work', 'Work time (ms)', number('work', { min: 1 })),
-    field('outFrom', 'Outage from (ms)', number('outFrom')),
-    field('outTo', 'Outage to (ms)', number('outTo')));
-  for (const key of ['workers', 'work', 'outFrom', 'outTo']) onChange(f[key], () => onWorld(world(), worldAlert));
+  const world = fieldsFor(id, schema.world, 'world.', () => onWorld(worldValue(), worldAlert));
+  // An outage with both ends empty or equal is none: null.
+  const worldValue = () => {
+    const value = { ...current.world };
+    for (const [path, { row, input }] of world.inputs) {
+      const [, group, key] = path.split('.');
+      if (key === undefined) value[group] = valueOf(row, input);
+    }
+    const [from, to] = [world.inputs.get('world.outage.startMs').input, world.inputs.get('world.outage.endMs').input];
+    value.outage = (from.value === '' && to.value === '') || num(from) === num(to) ? null
+      : { startMs: num(from), endMs: num(to) };
+    return value;
+  };
 
   details.append(
-    h('h3', {}, 'Policy'), policyFields, unsafe, policyAlert,
+    h('h3', {}, 'Policy'), h('div', { class: 'dlq-setup-row' }, numbers), ...switches, policyAlert,
     // Scrolls sideways on a narrow screen instead of widening the page.
     h('div', { class: 'dlq-table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Failure classes table' }, table),
     h('h3', {}, 'Simulated world'),
     h('p', { class: 'dlq-hint' }, 'Play (and Run past the script) lets simulated workers lease, work and settle on the clock. Give a job a behaviour when you add it (Key and Behaviour above).'),
-    worldFields, worldAlert);
+    h('div', { class: 'dlq-setup-row' }, world.elements), worldAlert);
 
   const set = (input, value) => {
     if (input.ownerDocument.activeElement === input) return;  // the reader is typing
     if (input.type === 'checkbox') input.checked = Boolean(value);
-    else input.value = String(value);
+    else input.value = value === undefined || value === null ? '' : String(value);
   };
-  return (policy, worldNow) => {
-      current = { world: worldNow ?? {} };
-      set(f.kind, policy.backoff.kind);
-      set(f.jitter, policy.backoff.jitter);
-      set(f.base, policy.backoff.baseMs);
-      set(f.cap, policy.backoff.capMs);
-      set(f.lease, policy.leaseMs);
-      set(f.seed, policy.seed);
-      set(f.ordering, policy.ordering);
-      set(f.retention, policy.quarantine.retentionMs);
-      set(f.alarm, policy.quarantine.alarmDepth);
-      set(f.unsafe, policy.unsafeQuarantineOrder);
-      for (const name of classes) {
-        const rule = policy.classes[name];
-        const row = f[`class-${name}`];
-        set(row.retry, rule.retry);
-        set(row.max, rule.maxAttempts);
-        set(row.alert, rule.alert);
-        const own = rule.backoff === 'policy' ? null : rule.backoff;
-        set(row.delayKind, own ? own.kind : 'policy');
-        if (own) set(row.base, own.baseMs);
-        row.base.hidden = !own || own.kind === 'none';
-        row.delay.textContent = rule.retry === 'never' ? 'never retried'
-          : own && own.kind !== 'none' ? `ms; cap ${own.capMs} ms, jitter ${own.jitter}` : '';
-      }
-      const w = worldNow ?? {};
-      set(f.workers, w.workers ?? 1);
-      set(f.work, w.workMs ?? 100);
-      set(f.outFrom, w.outage ? w.outage.startMs : '');
-      set(f.outTo, w.outage ? w.outage.endMs : '');
+  return (policyNow, worldNow) => {
+    current = { world: worldNow ?? {} };
+    for (const [path, { input }] of policy.inputs) set(input, at(policyNow, path));
+    for (const name of classes) {
+      const rule = policyNow.classes[name];
+      const { cells, delayKind, base, delay } = classCells.get(name);
+      ruleRows.forEach((row, i) => set(cells[i], rule[row.name]));
+      const own = rule.backoff === 'policy' ? null : rule.backoff;
+      set(delayKind, own ? own.kind : 'policy');
+      if (own) set(base, own.baseMs);
+      base.hidden = !own || own.kind === 'none';
+      delay.textContent = rule.retry === 'never' ? 'never retried'
+        : own && own.kind !== 'none' ? `ms; cap ${own.capMs} ms, jitter ${own.jitter}` : '';
+    }
+    // The world as a parsed link gives it, its schema defaults where it has none yet.
+    for (const [path, { row, input }] of world.inputs) {
+      const inWorld = at({ world: worldNow ?? {} }, path);
+      const isOutage = path.startsWith('world.outage.');
+      set(input, isOutage ? (worldNow?.outage ? inWorld : '') : inWorld ?? row.default);
+    }
   };
 }

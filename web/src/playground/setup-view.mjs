@@ -14,10 +14,10 @@ export class SetupView {
 
   /**
    * `presets` / `capstonePresets`: the presets offered ({ key, name, summary });
-   * `outcomes` and `classes`: the core's lists; `share`: the share box's element;
+   * `outcomes`, `classes` and `schema`: the core's lists and field tables; `share`: the share box's element;
    * `headingLevel`: the embed's (the Advanced set-up's headings follow it when built).
    */
-  constructor(id, { presets, capstonePresets, outcomes, classes, share, headingLevel }) {
+  constructor(id, { presets, capstonePresets, outcomes, classes, schema, share, headingLevel }) {
     const chip = (p) => h('button', {
       type: 'button', class: 'dlq-btn dlq-chip', title: p.summary, 'aria-keyshortcuts': p.key.toUpperCase(),
       onclick: () => this.#onPreset(p.key),
@@ -46,7 +46,7 @@ export class SetupView {
         'Behaviours play with Play, or with Run past the script.'));
     this.addJob = h('button', { type: 'button', class: 'dlq-btn' }, 'Add job');
     this.advanced = advancedSetup(id, {
-      classes,
+      schema, classes,
       onPolicy: (changes, alert) => this.#onPolicy(changes, alert),
       onWorld: (world, alert) => this.#onWorld(world, alert),
       onOpen: () => {

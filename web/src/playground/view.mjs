@@ -41,7 +41,7 @@ export class PlaygroundView {
     this.share = new ShareView(id);
     this.setup = new SetupView(id, {
       presets: presets.filter(offered), capstonePresets: capstonePresets.filter(offered),
-      outcomes: lab.outcomes, classes: lab.failureClasses, share: this.share.element, headingLevel: embed.headingLevel,
+      outcomes: lab.outcomes, classes: lab.failureClasses, schema: lab.schema, share: this.share.element, headingLevel: embed.headingLevel,
     });
     this.help = helpDialog(id, { outcomes: lab.outcomes, onToggle: (enabled) => this.#onShortcuts(enabled) });
     this.controls = new ControlsView(id, { outcomes: lab.outcomes, restorable });
