@@ -1,0 +1,179 @@
+// The results panel's output (#storm-output) and its note (#storm-note): nothing
+// yet, a storm comparison (the summary table, then a column of two charts per
+// run) or the contention experiment. It owns what is on show (the charts, so
+// they are destroyed with it, resized and rescaled) and draws in short tasks
+// (task-queue.mjs), so no task runs long. The reader's Same axes choice is
+// reported through bindSameAxes; the controller keeps it across runs.
+import { h } from '../shared/dom.mjs';
+import { chartData, chartFigure, chartHeight, contentionChart, niceMax, runChart, warmCharts } from './charts.mjs';
+import { CONTENTION_MEASURES, contentionComparison, contentionSection, contentionTable } from './contention-view.mjs';
+import { SummaryView, describeScenario } from './summary-view.mjs';
+import { fmtMs } from './format.mjs';
+import { TaskQueue } from './task-queue.mjs';
+
+export class ResultsView {
+  #output;
+  #note;
+  #tasks = new TaskQueue();
+  // What is on show: { charts: [{ kind, plot, el, … }], observer } and, for storms, the summary,
+  // the grid of run columns, the results so far and the axes' maxima. A new request replaces it whole.
+  #shown = null;
+  #sameAxes = true;
+  #resizeScheduled = false;
+  #onSameAxes = () => {};
+
+  constructor(doc = document) {
+    this.#output = doc.getElementById('storm-output');
+    this.#note = doc.getElementById('storm-note');
+  }
+
+  /** `handler(same)`: the reader ticked or cleared Same axes. */
+  bindSameAxes(handler) { this.#onSameAxes = handler; }
+
+  /** Pays for uPlot's first chart now, while the page loads (charts.mjs, warmCharts). */
+  warm() { warmCharts(); }
+
+  /** No results on show: the form holds a scenario that has not run. */
+  renderEmpty() {
+    this.#destroy();
+    this.#note.hidden = true;
+    this.#output.replaceChildren(h('p', { class: 'storm-empty' }, 'Press Run to run this scenario: the summary and the charts appear here.'));
+  }
+
+  /** A storm comparison begins (the core accepted it): the scenario line, an empty summary, the axes choice. */
+  renderStormStart(scenario, { note = null, sameAxes = true } = {}) {
+    const shown = this.#clear(note);
+    this.#sameAxes = sameAxes;
+    const summary = new SummaryView();
+    const scenarioLine = h('p', { class: 'storm-scenario-line' }, `${describeScenario(scenario)}.`);
+    const box = h('input', { type: 'checkbox', id: 'storm-same-axes' });
+    box.checked = sameAxes;
+    box.addEventListener('change', () => this.#onSameAxes(box.checked));
+    const axes = h('label', { class: 'storm-axes' }, box, ' Same axes for every run (compare heights)');
+    const how = h('p', { class: 'storm-how' }, 'Two charts per run. Attempts per second, stacked: success at the bottom, outage failures above, throttled attempts on top. Jobs by place: ready, delayed (backing off), in flight and quarantined. ',
+      scenario.outageMs ? 'The shaded band is the outage. ' : '', 'Hover or touch a chart to read exact values (every chart follows the same moment); the summary table above has the totals.');
+    const grid = h('div', { class: 'storm-runs' });
+    this.#output.append(scenarioLine, summary.element, how, axes, grid);
+    Object.assign(shown, { summary, grid, results: [], max: { attempts: 0, depth: 0 }, maxX: 0 });
+  }
+
+  /**
+   * One run's result ({ run, summary, series }): its column of the table now; its charts once
+   * every run is done (renderStormCharts), so the page draws while the worker is idle and every
+   * chart starts with the shared axes.
+   */
+  renderStormResult(result) {
+    if (!this.#shown?.results) return;
+    this.#shown.results.push(result);
+    this.#shown.summary.addRun(result.run, result.summary);
+  }
+
+  /** The charts of every result on show: a column per run, each chart built in tasks of its own. */
+  renderStormCharts() {
+    const shown = this.#shown;
+    if (!shown?.results) return;
+    const columns = shown.results.map((result) => ({ result, data: chartData(result.series) }));
+    for (const { data } of columns) {
+      shown.max.attempts = Math.max(shown.max.attempts, data.maxRate);
+      shown.max.depth = Math.max(shown.max.depth, data.maxDepth);
+      shown.maxX = Math.max(shown.maxX, data.maxX);
+    }
+    for (const column of columns) this.#later(() => { if (this.#shown === shown) this.#addRunColumn(shown, column); });
+  }
+
+  /** Same axes on (every run's largest maxima) or off (each chart its own): applied one chart per task. */
+  renderSameAxes(same) {
+    this.#sameAxes = same;
+    if (!this.#shown) return;
+    for (const chart of this.#shown.charts) {
+      if (chart.kind === 'contention') continue;
+      const axes = this.#axesOf(this.#shown, chart).join();
+      if (axes === chart.applied) continue;
+      chart.applied = axes;
+      this.#later(() => { if (chart.plot.root.isConnected) chart.plot.setData(chart.plot.data, true); });
+    }
+  }
+
+  /** The contention experiment begins (the core accepted it): the output is emptied. */
+  renderContentionStart(note = null) {
+    this.#clear(note);
+  }
+
+  /** The contention experiment's results: its tables, the comparison, and its charts in tasks of their own. */
+  renderContention(rows, note = null) {
+    this.#clear(note);
+    for (const measure of CONTENTION_MEASURES) this.#output.append(contentionTable(measure, rows));
+    this.#output.append(contentionComparison(rows));
+    const grid = h('div', { class: 'storm-runs' });
+    this.#output.append(grid);
+    for (const measure of CONTENTION_MEASURES) {
+      const { section, plot } = contentionSection(measure);
+      grid.append(section);
+      this.#later(() => {
+        if (!this.#shown || !plot.isConnected) return;
+        this.#shown.charts.push(contentionChart(plot, rows, measure.value));
+      });
+    }
+  }
+
+  #addRunColumn(shown, { result, data }) {
+    const { run } = result;
+    const column = h('section', { class: 'storm-run', 'aria-labelledby': `run-${run.key}` },
+      h('h3', { id: `run-${run.key}` }, run.label));
+    const outage = run.options.outage && run.options.outage.durationMs > 0
+      ? [run.options.outage.startMs / 1000, (run.options.outage.startMs + run.options.outage.durationMs) / 1000] : null;
+    const attemptsFigure = chartFigure(`Attempts per second (${fmtMs(data.widthMs)} intervals)`);
+    const depthFigure = chartFigure('Jobs by place');
+    column.append(attemptsFigure.figure, depthFigure.figure);
+    shown.grid.append(column);
+    this.#later(() => this.#addChart(shown, 'attempts', attemptsFigure.plot, data, outage));
+    this.#later(() => this.#addChart(shown, 'depth', depthFigure.plot, data, outage));
+  }
+
+  #addChart(shown, kind, container, data, outage) {
+    if (!this.#shown || !container.isConnected) return;
+    const axes = (chart) => this.#axesOf(shown, chart);
+    shown.charts.push(runChart({ kind, container, data, outage, axes, later: (fn) => this.#later(fn) }));
+  }
+
+  /** A chart's x and y maxima: its own, or the largest of every run's (Same axes). */
+  #axesOf(shown, chart) {
+    const own = chart.kind === 'attempts' ? chart.data.maxRate : chart.data.maxDepth;
+    return [Math.max(1e-3, this.#sameAxes ? shown.maxX : chart.data.maxX), niceMax(this.#sameAxes ? shown.max[chart.kind] : own)];
+  }
+
+  /** Empties the output for a new request and says its note; returns what is now on show. */
+  #clear(note) {
+    this.#destroy();
+    this.#output.replaceChildren();
+    this.#note.hidden = !note;
+    this.#note.textContent = note ?? '';
+    const observer = new ResizeObserver(() => this.#scheduleResize());
+    observer.observe(this.#output);
+    this.#shown = { charts: [], observer };
+    return this.#shown;
+  }
+
+  #destroy() {
+    if (!this.#shown) return;
+    this.#shown.observer.disconnect();
+    for (const chart of this.#shown.charts) chart.plot.destroy();
+    this.#shown = null;
+  }
+
+  #later(fn) { this.#tasks.later(fn); }
+
+  /** Fits every chart to its box again, once a frame at most, one chart per task. */
+  #scheduleResize() {
+    if (this.#resizeScheduled) return;
+    this.#resizeScheduled = true;
+    requestAnimationFrame(() => {
+      this.#resizeScheduled = false;
+      if (!this.#shown) return;
+      for (const chart of this.#shown.charts) {
+        const width = Math.max(200, chart.el.clientWidth);
+        if (width !== chart.plot.width || chartHeight() !== chart.plot.height) this.#later(() => chart.plot.setSize({ width, height: chartHeight() }));
+      }
+    });
+  }
+}
