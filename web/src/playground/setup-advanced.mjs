@@ -109,7 +109,10 @@ function fieldsFor(id, rows, prefix, changed) {
     input.addEventListener('change', () => changed(row, path));
     inputs.set(path, { row, input });
     if (row.kind === 'boolean') {
-      return h('p', { class: 'dlq-check' }, input, ' ', h('label', { for: input.id }, `${row.label}: ${row.description}`));
+      // "Unsafe quarantine order (teaching switch: …)": the label, then its description as an aside.
+      const aside = row.description.replace(/\.$/, '');
+      return h('p', { class: 'dlq-check' }, input, ' ',
+        h('label', { for: input.id }, `${row.label} (${aside[0].toLowerCase()}${aside.slice(1)})`));
     }
     return h('div', { class: 'dlq-field' }, h('label', { for: input.id }, row.label), input);
   });
