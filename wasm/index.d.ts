@@ -49,6 +49,28 @@ export type Jitter = 'none' | 'full' | 'equal' | 'decorrelated';
  * - 'stall': only the head, ever; a failed head retries in place and a waiting head blocks everyone.
  */
 export type Ordering = 'none' | 'key' | 'stall';
+/** One row of a table of lab.schema: a field of an options object, as the core describes it. */
+export interface SchemaField {
+  /** Its path in its object, as JS spells it: "backoff.baseMs" is options.backoff.baseMs. */
+  readonly name: string;
+  readonly kind: 'integer' | 'boolean' | 'choice';
+  /** A form's label, e.g. "Base delay (ms)". */
+  readonly label: string;
+  /** One line: what it does. */
+  readonly description: string;
+  /** The object must give it (else the default applies). */
+  readonly required: boolean;
+  /** The core's default: a number, a boolean or a choice's name. */
+  readonly default: number | boolean | string;
+  /** Whether scenarios (links, snapshots) carry it. */
+  readonly scenario: boolean;
+  /** kind 'integer': the range, inclusive. */
+  readonly min?: number;
+  readonly max?: number;
+  /** kind 'choice': the names it takes, in the core's order, each with a label. */
+  readonly choices?: readonly { readonly name: string; readonly label: string }[];
+}
+
 /** The names of the core's integer fields, as its table (lab.integerFields) spells them. */
 export type IntegerFieldName =
   | 'maxAttempts' | 'backoff.baseMs' | 'backoff.capMs' | 'leaseMs' | 'seed' | 'ms'
@@ -987,6 +1009,19 @@ export interface Lab {
     readonly journalBytes: number;      // 384 MiB: those records together (256 B a record)
     readonly goalBytes: number;         // 4,096: a goal's text (parseGoal(), checkGoal())
     readonly goalClauses: number;       // 32 clauses in one goal
+  };
+  /**
+   * Every configurable field, described once by the core (core/base/field.h): one table per options
+   * object. The API validates and copies with it, the Advanced set-up is built from it, and a test
+   * checks this file against it.
+   */
+  readonly schema: {
+    readonly policy: readonly SchemaField[];      // createQueue() and scenario objects; `scenario` false: createQueue only
+    readonly backoff: readonly SchemaField[];     // a backoff object (the policy's, a class's own, a storm's)
+    readonly classRule: readonly SchemaField[];   // classes.<class>; defaults are the transient class's
+    readonly world: readonly SchemaField[];       // a world object (`outage` may be null)
+    readonly storm: readonly SchemaField[];       // createStorm() (`outage`, `capacity` may be null)
+    readonly contention: readonly SchemaField[];  // runContention()
   };
   /**
    * The core's integer fields and their ranges; a number outside one is refused (code

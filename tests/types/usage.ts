@@ -5,7 +5,7 @@ import {
   type ScenarioAction, type ParsedScenario, type DelayedJob, type LeasedJob, type WorstCase, type ErrorCode,
   type Outcome, type FailureClass, type Retry, type ClassTable, type ClassRule, type ResolvedClassRule, type ClassOptions,
   type QuarantineEntry, type EventKind, type BackoffOptions, type Ordering, type QuarantineOptions, type ReadyJob,
-  type KeyedJob, type JobInput, type Reorder, type Alarm, type QueueStats, type JobLocation,
+  type KeyedJob, type JobInput, type Reorder, type Alarm, type QueueStats, type JobLocation, type SchemaField,
 } from 'dlq-lab';
 
 async function main(): Promise<void> {
@@ -293,3 +293,13 @@ async function main(): Promise<void> {
   session.dispose();
 }
 void main;
+
+// lab.schema: the core's field tables, typed.
+export function schemaUsage(lab: Lab): void {
+  const rows: readonly SchemaField[] = lab.schema.policy;
+  const first = rows[0];
+  const label: string = first.label;
+  const range: number | undefined = first.min;
+  const names: string[] | undefined = lab.schema.backoff.find((r) => r.name === 'jitter')?.choices?.map((c) => c.name);
+  void label; void range; void names;
+}
