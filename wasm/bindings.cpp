@@ -123,6 +123,16 @@ val EventValue(const dlq::Event& e) {
 }
 
 
+val CrashReportValue(const dlq::CrashReport& crash) {
+  val c = val::object();
+  c.set("applied", static_cast<double>(crash.applied));
+  c.set("journal", static_cast<double>(crash.journal));
+  c.set("tornDiscarded", crash.torn_discarded);
+  c.set("lost", StringsValue(crash.lost));
+  c.set("duplicated", StringsValue(crash.duplicated));
+  return c;
+}
+
 // A backoff object: { kind, baseMs, capMs, jitter }.
 val BackoffValue(const dlq::Backoff& b) {
   val out = val::object();
@@ -845,6 +855,18 @@ val FormatScenarioValue(val in) {
   return text.ok() ? val(text.value()) : ErrorValue(text.status());
 }
 
+// { version, lessonOne } for a scenario object: the link version it is written
+// in (1 when lesson 1's format can carry it, FitsV1), and whether it is lesson 1's.
+val ScenarioFeaturesValue(val in) {
+  dlq::Result<dlq::Scenario> s = ScenarioFromValue(in);
+  if (!s.ok()) return ErrorValue(s.status());
+  const int version = dlq::LinkVersionOf(s.value());
+  val out = val::object();
+  out.set("version", version);
+  out.set("lessonOne", version == 1);
+  return out;
+}
+
 // { playable, stopped: null | { code, message } } for a scenario object.
 val PlayableActionsValue(val in) {
   dlq::Result<dlq::Scenario> s = ScenarioFromValue(in);
@@ -1036,6 +1058,7 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
   emscripten::function("parseScenario", &ParseScenarioText);
   emscripten::function("formatScenario", &FormatScenarioValue);
   emscripten::function("playableActions", &PlayableActionsValue);
+  emscripten::function("scenarioFeatures", &ScenarioFeaturesValue);
   emscripten::function("parseGoal", &ParseGoalText);
   emscripten::function("runContention", &RunContentionValue);
   emscripten::function("contentionTypeMessage", &ContentionTypeMessage);

@@ -527,6 +527,13 @@ export interface Queue {
    */
   replay(id: string): boolean;
   /**
+   * One scenario action, applied by the core exactly as a script plays it (the same rule a
+   * session and a link use). An action that would find nothing to do is refused ('not-found',
+   * 'failed-precondition', named "apply: …") and nothing changes. Returns null, or a crash's
+   * report; after a crash the queue is the recovered one (a later crash restarts from it).
+   */
+  apply(action: ScenarioAction): CrashReport | null;
+  /**
    * Where job `id` is now, with the fields its place's view shows, in one lookup (no pass over
    * the views); null for an id this queue was never given. 'dropped': its quarantine entry reached
    * its retention; 'lost': a crash left it in no place.
@@ -915,6 +922,11 @@ export interface Lab {
   readonly crossings: number;
   /** A queue in the state the scenario (object or link text) reaches at its cursor. */
   runScenario(scenario: Scenario | string): Queue;
+  /**
+   * What a scenario needs, as the core decides it: the link version it is written in (1 when
+   * lesson 1's format can carry it), and whether it is lesson 1's.
+   */
+  scenarioFeatures(scenario: Scenario): { version: 1 | 2; lessonOne: boolean };
   /**
    * A queue equal in every observable to the one whose snapshot() gave `text`; its journal starts
    * empty and follows the snapshot. Codes: 'invalid-snapshot' (not a whole, unaltered, consistent

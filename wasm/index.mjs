@@ -922,6 +922,15 @@ class Lab {
   }
 
   /**
+   * What a scenario needs, as the core decides it: { version, lessonOne }, where version is the
+   * link format it is written in (1 when lesson 1's format can carry it) and lessonOne says so.
+   */
+  scenarioFeatures(scenario) {
+    const object = readScenarioObject(scenario);
+    return unwrap(call(() => core.scenarioFeatures(object)));
+  }
+
+  /**
    * How far a script plays, whatever its cursor: { playable, stopped }, where
    * `playable` actions from the first are accepted in order and `stopped` is
    * null or the first refusal ({ code, message }).
@@ -1265,6 +1274,19 @@ class Queue {
     const handle = this.#live();
     checkText('id', id, limits.idBytes);
     return call(() => handle.replay(id));
+  }
+
+  /**
+   * One scenario action ({ type: 'process', outcome }, { type: 'crash', after }, …), applied
+   * by the core exactly as a script plays it: one that would find nothing to do is refused,
+   * and nothing changes. Returns null, or a crash's report ({ applied, journal,
+   * tornDiscarded, lost, duplicated }); the queue is then the recovered one.
+   */
+  apply(action) {
+    const handle = this.#live();
+    const { action: copy, bytes } = readInput('action', () => copyAction(action, 'action'));
+    checkRoom(bytes, 'this action');
+    return unwrap(call(() => handle.apply(copy)));
   }
 
   /** Where job `id` is now, in one lookup (no pass over the views); null if this queue was never given it. */

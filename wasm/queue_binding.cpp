@@ -107,18 +107,22 @@ class QueueHandle {
   val initFromScenario(const std::string& text) {
     dlq::Result<dlq::Scenario> scenario = dlq::ParseScenario(text);
     if (!scenario.ok()) return ErrorValue(scenario.status());
-    dlq::Result<dlq::Queue> made = dlq::RunScenario(scenario.value());
+    dlq::JournalOrigin origin;
+    dlq::Result<dlq::Queue> made = dlq::RunScenario(scenario.value(), &origin);
     if (!made.ok()) return ErrorValue(made.status());
     queue_.emplace(std::move(made).value());
+    origin_ = std::move(origin);
     return val::null();
   }
 
   val initFromScenarioObject(val object) {
     dlq::Result<dlq::Scenario> scenario = ScenarioFromValue(object);
     if (!scenario.ok()) return ErrorValue(scenario.status());
-    dlq::Result<dlq::Queue> made = dlq::RunScenario(scenario.value());
+    dlq::JournalOrigin origin;
+    dlq::Result<dlq::Queue> made = dlq::RunScenario(scenario.value(), &origin);
     if (!made.ok()) return ErrorValue(made.status());
     queue_.emplace(std::move(made).value());
+    origin_ = std::move(origin);
     return val::null();
   }
 
@@ -127,6 +131,7 @@ class QueueHandle {
     dlq::Result<dlq::Queue> made = dlq::Queue::Restore(text);
     if (!made.ok()) return ErrorValue(made.status());
     queue_.emplace(std::move(made).value());
+    origin_ = text;  // its journal follows this snapshot
     return val::null();
   }
 
@@ -306,7 +311,23 @@ class QueueHandle {
   // The snapshot text; it starts a new journal (Queue::Snapshot).
   val snapshot() {
     dlq::Result<std::string> text = queue_->Snapshot();
-    return text.ok() ? val(text.value()) : ErrorValue(text.status());
+    if (!text.ok()) return ErrorValue(text.status());
+    origin_ = text.value();  // the journal starts again here
+    return val(text.value());
+  }
+
+  // One scenario action (an object index.mjs built), applied as a script plays
+  // it (ApplyAction): refused when it would find nothing to do, named "apply: ".
+  // Returns null, or for a crash { applied, journal, tornDiscarded, lost, duplicated }.
+  val apply(val action) {
+    dlq::Result<dlq::Action> parsed = ActionFromValue(action, "action");
+    if (!parsed.ok()) return ErrorValue(parsed.status());
+    dlq::CrashReport crash;
+    if (dlq::Status s = dlq::ApplyAction(*queue_, origin_, parsed.value(), std::string("apply: "), &crash); !s.ok()) {
+      return ErrorValue(s);
+    }
+    if (!std::holds_alternative<dlq::action::Crash>(parsed.value())) return val::null();
+    return CrashReportValue(crash);
   }
 
   // The same text, the journal untouched (Queue::SnapshotText).
@@ -362,6 +383,8 @@ class QueueHandle {
     if (!r.ok()) return ErrorValue(r.status());
     dlq::Recovery& recovery = r.value();
     queue_.emplace(std::move(recovery.queue));
+    origin_.reset();
+    if (dlq::Result<std::string> text = queue_->SnapshotText(); text.ok()) origin_ = text.value();
     val out = val::object();
     out.set("lost", StringsValue(recovery.lost));
     out.set("duplicated", StringsValue(recovery.duplicated));
@@ -383,6 +406,8 @@ class QueueHandle {
   }
 
   std::optional<dlq::Queue> queue_;
+  // The state the queue's journal follows (none: its creation), for a crash action.
+  dlq::JournalOrigin origin_;
 };
 
 }  // namespace
@@ -394,6 +419,7 @@ EMSCRIPTEN_BINDINGS(dlq_queue) {
       .constructor<>()
       .function("init", &QueueHandle::init)
       .function("initFromScenario", &QueueHandle::initFromScenario)
+      .function("apply", &QueueHandle::apply)
       .function("nextWorldAction", &QueueHandle::nextWorldAction)
       .function("initFromScenarioObject", &QueueHandle::initFromScenarioObject)
       .function("initFromSnapshot", &QueueHandle::initFromSnapshot)

@@ -214,13 +214,7 @@ class SessionHandle {
     last.set("action", s.cursor() > 0 ? ActionValue(s.scenario().actions[s.cursor() - 1]) : val::null());
     last.set("explanation", s.Explanation());
     if (const dlq::CrashReport* crash = s.LastCrash(); crash != nullptr) {
-      val c = val::object();
-      c.set("applied", static_cast<double>(crash->applied));
-      c.set("journal", static_cast<double>(crash->journal));
-      c.set("tornDiscarded", crash->torn_discarded);
-      c.set("lost", StringsValue(crash->lost));
-      c.set("duplicated", StringsValue(crash->duplicated));
-      last.set("crash", c);
+      last.set("crash", CrashReportValue(*crash));
     } else {
       last.set("crash", val::null());
     }

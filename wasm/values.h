@@ -22,6 +22,8 @@ val StringsValue(const std::vector<std::string>& strings);
 val JobValue(const dlq::JobView& job, bool held_by);
 val EventValue(const dlq::Event& event);
 val ActionValue(const dlq::Action& action);
+// { applied, journal, tornDiscarded, lost, duplicated }.
+val CrashReportValue(const dlq::CrashReport& crash);
 val WorldValue(const dlq::World& world);
 val ScenarioValue(const dlq::Scenario& scenario);
 dlq::Result<dlq::Scenario> ScenarioFromValue(val in);

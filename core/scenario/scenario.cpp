@@ -145,7 +145,11 @@ Status ApplyCrash(Queue& queue, JournalOrigin& origin, const action::Crash& a, C
 }  // namespace
 
 Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, size_t i, CrashReport* crash) {
-  const std::string where = "scenario action " + std::to_string(i + 1) + ": ";
+  return ApplyAction(queue, origin, action, "scenario action " + std::to_string(i + 1) + ": ", crash);
+}
+
+Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, const std::string& where,
+                   CrashReport* crash) {
   const auto prefixed = [&where](const Status& s) { return Status::Error(s.code(), where + s.message()); };
   return std::visit(
       Overloaded{
@@ -225,7 +229,14 @@ Result<Queue> SetUpScenario(const Scenario& scenario) {
   return made;
 }
 
+int LinkVersionOf(const Scenario& scenario) { return link::FitsV1(scenario) ? 1 : 2; }
+
 Result<Queue> RunScenario(const Scenario& scenario) {
+  JournalOrigin origin;
+  return RunScenario(scenario, &origin);
+}
+
+Result<Queue> RunScenario(const Scenario& scenario, JournalOrigin* origin_out) {
   if (Status s = CheckCursor(scenario.cursor, scenario.actions.size()); !s.ok()) {
     return Status::OutOfRange("scenario: " + s.message());
   }
@@ -235,6 +246,7 @@ Result<Queue> RunScenario(const Scenario& scenario) {
   for (size_t i = 0; i < scenario.cursor; ++i) {
     if (Status s = ApplyAction(made.value(), origin, scenario.actions[i], i); !s.ok()) return s;
   }
+  *origin_out = std::move(origin);
   return made;
 }
 

@@ -189,6 +189,9 @@ Result<Scenario> ParseScenario(std::string_view text);
 // ParseScenario(FormatScenario(s)) gives s back when every string in s is UTF-8
 // and every value is one ParseScenario accepts.
 std::string FormatScenario(const Scenario& scenario);
+// The link format version FormatScenario writes `scenario` in: 1 when lesson 1's
+// format can carry it (its policy is lesson 1's and it uses none of v2's actions or a world), else 2.
+int LinkVersionOf(const Scenario& scenario);
 
 // The link text of a scenario that loads: FormatScenario(s), or the Status that
 // ParseScenario or RunScenario would give for that text (TooLarge past
@@ -206,6 +209,8 @@ Result<std::string> ShareScenario(const Scenario& scenario);
 // advance past the clock's range, an advanceToNext with no pending timer
 // (FailedPrecondition).
 Result<Queue> RunScenario(const Scenario& scenario);
+// The same, and the state its journal follows (JournalOrigin, below) in *origin.
+Result<Queue> RunScenario(const Scenario& scenario, std::optional<std::string>* origin);
 
 // The queue with the policy and the set-up jobs, before any action (one
 // Enqueue each, so the set-up is the queue's actions 1..J); refused with
@@ -244,6 +249,9 @@ struct CrashReport {
 // (FailedPrecondition) when the policy keeps no journal, and with Recover's
 // OutOfRange for an `after` past the journal. Refused: nothing changes.
 Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, size_t index,
+                   CrashReport* crash = nullptr);
+// The same, its Status prefixed with `where` ("apply: ") instead.
+Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, const std::string& where,
                    CrashReport* crash = nullptr);
 
 }  // namespace dlq

@@ -303,3 +303,12 @@ export function schemaUsage(lab: Lab): void {
   const names: string[] | undefined = lab.schema.backoff.find((r) => r.name === 'jitter')?.choices?.map((c) => c.name);
   void label; void range; void names;
 }
+
+// q.apply(action) and lab.scenarioFeatures(): the core's action rule and link-version decision.
+export function applyUsage(lab: Lab): void {
+  const q = lab.createQueue({ maxAttempts: 3 });
+  const report = q.apply({ type: 'crash', after: 1 });
+  const lost: string[] | undefined = report?.lost;
+  const version: 1 | 2 = lab.scenarioFeatures({ maxAttempts: 3, jobs: [], actions: [] }).version;
+  void lost; void version;
+}
