@@ -31,6 +31,10 @@ const DEBIAN_PACKAGES = [
   ['chromium', '/usr/bin/chromium'],
   ['clang-14', '/usr/bin/clang++-14'],  // the fuzz preset's compiler
   ['libclang-rt-14-dev', '/usr/lib/llvm-14/lib/clang/14.0.6/include/fuzzer/FuzzedDataProvider.h'],  // libFuzzer
+  // The real brokers the broker suite (tests/brokers/) starts on 127.0.0.1 and compares with the lab.
+  ['redis-server', '/usr/bin/redis-server'],
+  ['rabbitmq-server', '/usr/lib/rabbitmq/bin/rabbitmq-server'],
+  ['ruby-sidekiq', '/usr/bin/sidekiq'],
 ];
 
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };  // Emscripten's JS optimizer needs acorn from there
