@@ -40,9 +40,15 @@ function deepEqual(a, b) {
   return keys.every((k) => deepEqual(a[k], b[k]));
 }
 
+// Deep equality in which a matcher string anywhere in `expected` stands for a kind of value.
 function valueMatches(expected, observed) {
   if (typeof expected === 'string' && Object.hasOwn(MATCHERS, expected)) return MATCHERS[expected](observed);
-  return deepEqual(expected, observed);
+  if (typeof expected !== 'object' || expected === null) return deepEqual(expected, observed);
+  if (typeof observed !== 'object' || observed === null || Array.isArray(expected) !== Array.isArray(observed)) return false;
+  const keys = Object.keys(expected);
+  const present = Object.keys(observed).filter((k) => observed[k] !== undefined);
+  if (present.some((k) => !keys.includes(k))) return false;
+  return keys.every((k) => valueMatches(expected[k], observed[k]));
 }
 
 function delayMatches(expected, observed, { below = 0, above = 0 }) {
