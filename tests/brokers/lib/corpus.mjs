@@ -24,8 +24,8 @@ export function loadCorpus(broker) {
     names.add(s.name);
     if (!COVERS.includes(s.covers)) fail(file, where, `covers must be one of ${COVERS.join(', ')}, got ${JSON.stringify(s.covers)}`);
     if (typeof s.source !== 'string' || s.source === '') fail(file, where, 'needs a source (what the docs predict, and where)');
-    const ids = new Set((s.jobs ?? []).map((j) => j.id));
-    if (ids.size === 0) fail(file, where, 'needs jobs');
+    const ids = new Set([...(s.jobs ?? []).map((j) => j.id), ...(s.steps ?? []).flatMap((step) => [step.add?.id, step.push?.id].filter(Boolean))]);
+    if ((s.jobs ?? []).length === 0) fail(file, where, 'needs jobs');
     for (const [job, list] of Object.entries(s.outcomes ?? {})) {
       if (!ids.has(job)) fail(file, `${where}.outcomes`, `names no job of the scenario: ${JSON.stringify(job)}`);
       for (const o of list) if (!OUTCOMES.includes(o)) fail(file, `${where}.outcomes.${job}`, `expected one of ${OUTCOMES.join(', ')}, got ${JSON.stringify(o)}`);

@@ -125,7 +125,7 @@ ids.each do |id|
   next unless dead[id]
   d = dead[id]
   dlq[id] = {"error_class" => d["error_class"], "error_message" => d["error_message"], "retry_count" => d["retry_count"],
-             "queue" => d["queue"], "retry" => d["retry"], "failed_at" => d["failed_at"], "retried_at" => d["retried_at"]}
+             "queue" => d["queue"], "retry" => d["retry"], "failed_at" => d["failed_at"], "retried_at" => d["retried_at"]}.compact
 end
 recorded = Sidekiq.redis { |c| c.lrange("dlqlab:deliveries", 0, -1) }.map { |s| JSON.parse(s) }
 puts JSON.dump({deliveries: recorded.map { |d| {job: d["job"], count: d["count"]} }, delays: delays, final: final, dlq: dlq,
