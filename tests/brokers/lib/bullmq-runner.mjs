@@ -7,12 +7,51 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Job, Queue } from 'bullmq';
+import Redis from 'ioredis';
 import { outcomeOf } from './corpus.mjs';
 import { sleep, stopPid } from './processes.mjs';
-import { delaysFrom } from './trace.mjs';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bullmq-worker.mjs');
 const QUIET_MS = 150;
+
+// Loading bullmq takes seconds on a busy machine, so one worker process is always kept
+// loaded and idle, ready for the next scenario or the next crash.
+let spare = null;
+function forkWorker() {
+  const child = fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const loaded = new Promise((resolve, reject) => {
+    child.once('exit', (code, signal) => reject(new Error(`worker process exited (${code ?? signal}) while loading`)));
+    child.on('message', (m) => { if (m.type === 'loaded') resolve(child); });
+  });
+  loaded.catch(() => {});
+  return { child, loaded };
+}
+async function takeWorkerProcess() {
+  const taken = spare ?? forkWorker();
+  spare = forkWorker();
+  return taken.loaded;
+}
+export async function stopSpareWorker() {
+  if (spare) await stopPid(spare.child.pid, { signal: 'SIGKILL' });
+  spare = null;
+}
+
+// The backoff BullMQ scheduled for each retry, from its own events stream: a 'delayed'
+// event carries the due time, and its stream id the time it was written. (The gap between
+// runs is later than that by the promotion latency, which on a loaded machine is large.)
+async function scheduledDelays(redis, prefix, name) {
+  const client = new Redis(redis.port, redis.host);
+  const entries = await client.xrange(`${prefix}:${name}:events`, '-', '+');
+  client.disconnect();
+  const delays = {};
+  for (const [id, flat] of entries) {
+    const fields = {};
+    for (let i = 0; i < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
+    if (fields.event !== 'delayed') continue;
+    (delays[fields.jobId] ??= []).push(Number(fields.delay) - Number(id.split('-')[0]));
+  }
+  return delays;
+}
 
 export async function runBullScenario(redis, scenario, index) {
   const { config } = scenario;
@@ -27,26 +66,30 @@ export async function runBullScenario(redis, scenario, index) {
   let worker = null;
   const errors = [];
 
-  function startWorker() {
-    const child = fork(WORKER, [JSON.stringify({ connection, queue: name, prefix, workerOptions: config.workerOptions ?? {} })],
-      { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  async function startWorker() {
+    const child = await takeWorkerProcess();
     worker = child;
+    child.send({ type: 'work', connection, queue: name, prefix, workerOptions: config.workerOptions ?? {} });
+    let killed = false;
     const ready = new Promise((resolve, reject) => {
-      child.once('exit', (code, signal) => reject(new Error(`worker exited (${code ?? signal}) before it was ready`)));
-      child.on('message', (m) => { if (m.type === 'ready') resolve(); });
+      child.once('exit', (code, signal) => {
+        if (!killed) reject(new Error(`worker exited (${code ?? signal}) before it was ready`));
+      });
+      child.on('message', (m) => { if (m.type === 'ready' || m.type === 'start') resolve(); });
     });
     child.on('message', (m) => {
       if (m.type === 'error') errors.push(m.message);
       if (m.type !== 'start' || child !== worker) return;
       const n = seen[m.id] = (seen[m.id] ?? -1) + 1;
-      deliveries.push({ job: m.id, count: m.attemptsMade, started: m.attemptsStarted, at: m.at });
+      deliveries.push({ job: m.id, count: m.attemptsMade });
       lastActivity = Date.now();
       const outcome = outcomeOf(scenario, m.id, n);
       if (outcome === 'crash') {
         worker = null;
+        killed = true;
         stopPid(child.pid, { signal: 'SIGKILL' }).then(() => startWorker());
       } else {
-        child.send({ ticket: m.ticket, outcome });
+        child.send({ type: 'outcome', ticket: m.ticket, outcome });
       }
     });
     return ready;
@@ -101,8 +144,9 @@ export async function runBullScenario(redis, scenario, index) {
         stalledCounter: job.stalledCounter, finishedOn: job.finishedOn };
     }
   }
+  const delays = await scheduledDelays(redis, prefix, name);
   await queue.obliterate({ force: true });
   await queue.close();
   if (errors.length) final.__workerErrors = errors.join('; ');
-  return { deliveries: deliveries.map(({ job, count }) => ({ job, count })), delays: delaysFrom(deliveries), final, dlq };
+  return { deliveries: deliveries.map(({ job, count }) => ({ job, count })), delays, final, dlq };
 }

@@ -1,24 +1,31 @@
 // A BullMQ worker in its own process, so that a crash can be a real SIGKILL. For each job
-// it runs it reports { id, attemptsMade, attemptsStarted, at } to the parent and waits for
+// it runs it reports { id, attemptsMade, attemptsStarted } to the parent and waits for
 // the outcome: 'ok' returns, 'transient' throws an Error, 'permanent' throws an
 // UnrecoverableError, 'crash' waits for the parent's SIGKILL.
 import { UnrecoverableError, Worker } from 'bullmq';
 
-const { connection, queue, prefix, workerOptions } = JSON.parse(process.argv[2]);
+// The process starts idle (bullmq already loaded, so a spare can wait warm) and becomes a
+// worker on { type: 'work', connection, queue, prefix, workerOptions }.
 const pending = new Map();
 let next = 0;
-
-process.on('message', ({ ticket, outcome }) => {
-  pending.get(ticket)?.(outcome);
-  pending.delete(ticket);
+const setup = new Promise((resolve) => {
+  process.on('message', (m) => {
+    if (m.type === 'work') resolve(m);
+    if (m.type === 'outcome') {
+      pending.get(m.ticket)?.(m.outcome);
+      pending.delete(m.ticket);
+    }
+  });
 });
+process.send({ type: 'loaded' });
+const { connection, queue, prefix, workerOptions } = await setup;
 
 const worker = new Worker(queue, async (job) => {
   const ticket = next++;
   const outcome = await new Promise((resolve) => {
     pending.set(ticket, resolve);
     process.send({ type: 'start', ticket, id: job.id, attemptsMade: job.attemptsMade,
-      attemptsStarted: job.attemptsStarted, at: Date.now() });
+      attemptsStarted: job.attemptsStarted });
   });
   if (outcome === 'transient') throw new Error(`transient failure of ${job.id}`);
   if (outcome === 'permanent') throw new UnrecoverableError(`permanent failure of ${job.id}`);
