@@ -88,9 +88,9 @@ function build({ sanitize = false } = {}) {
   say('built: build/native, build/wasm, wasm/gen, dist/');
 }
 
-function nodeTests() {
+function nodeTests(dirs = ['tests/node', 'tests/browser']) {
   const files = [];
-  for (const dir of ['tests/node', 'tests/browser']) {
+  for (const dir of dirs) {
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir).sort()) if (name.endsWith('.test.mjs')) files.push(path.join(dir, name));
   }
@@ -312,6 +312,11 @@ function test() {
   run('npx', ['--no-install', 'tsc', '--noEmit', '-p', 'tests/types']);
   say('JavaScript API and browser suites (node --test)');
   run('node', ['--test', '--test-concurrency=1', ...nodeTests()]);
+  // Real brokers on 127.0.0.1, each started and stopped by its own test file (tests/brokers/).
+  say('broker suite (RabbitMQ, Redis + BullMQ, Sidekiq)');
+  const brokersStarted = Date.now();
+  run('node', ['--test', '--test-concurrency=1', ...nodeTests(['tests/brokers'])]);
+  say(`broker suite: ${((Date.now() - brokersStarted) / 1000).toFixed(1)} s (aim: under 180 s)`);
   say('all suites passed');
 }
 
