@@ -36,10 +36,10 @@ export async function stopSpareWorker() {
   spare = null;
 }
 
-// The backoff BullMQ scheduled for each retry, from its own events stream: a 'delayed'
-// event carries the due time, and its stream id the time it was written. (The gap between
-// runs is later than that by the promotion latency, which on a loaded machine is large.)
-async function scheduledDelays(redis, prefix, name) {
+// The backoff BullMQ scheduled for each retry: the due time of its 'delayed' event (in
+// BullMQ's events stream) minus the moment the handler threw. (The gap between runs is
+// later than that by the promotion latency, which on a loaded machine is large.)
+async function scheduledDelays(redis, prefix, name, throws) {
   const client = new Redis(redis.port, redis.host);
   const entries = await client.xrange(`${prefix}:${name}:events`, '-', '+');
   client.disconnect();
@@ -48,7 +48,9 @@ async function scheduledDelays(redis, prefix, name) {
     const fields = {};
     for (let i = 0; i < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
     if (fields.event !== 'delayed') continue;
-    (delays[fields.jobId] ??= []).push(Number(fields.delay) - Number(id.split('-')[0]));
+    const written = Number(id.split('-')[0]);
+    const threw = (throws[fields.jobId] ?? []).filter((at) => at <= written).pop();
+    (delays[fields.jobId] ??= []).push(Number(fields.delay) - threw);
   }
   return delays;
 }
@@ -65,6 +67,7 @@ export async function runBullScenario(redis, scenario, index) {
   let lastActivity = Date.now();
   let worker = null;
   const errors = [];
+  const throws = {};
 
   async function startWorker() {
     const child = await takeWorkerProcess();
@@ -79,6 +82,7 @@ export async function runBullScenario(redis, scenario, index) {
     });
     child.on('message', (m) => {
       if (m.type === 'error') errors.push(m.message);
+      if (m.type === 'threw') (throws[m.id] ??= []).push(m.at);
       if (m.type !== 'start' || child !== worker) return;
       const n = seen[m.id] = (seen[m.id] ?? -1) + 1;
       deliveries.push({ job: m.id, count: m.attemptsMade });
@@ -144,7 +148,7 @@ export async function runBullScenario(redis, scenario, index) {
         stalledCounter: job.stalledCounter, finishedOn: job.finishedOn };
     }
   }
-  const delays = await scheduledDelays(redis, prefix, name);
+  const delays = await scheduledDelays(redis, prefix, name, throws);
   await queue.obliterate({ force: true });
   await queue.close();
   if (errors.length) final.__workerErrors = errors.join('; ');

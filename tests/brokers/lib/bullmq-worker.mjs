@@ -27,6 +27,7 @@ const worker = new Worker(queue, async (job) => {
     process.send({ type: 'start', ticket, id: job.id, attemptsMade: job.attemptsMade,
       attemptsStarted: job.attemptsStarted });
   });
+  if (outcome === 'transient' || outcome === 'permanent') process.send({ type: 'threw', id: job.id, at: Date.now() });
   if (outcome === 'transient') throw new Error(`transient failure of ${job.id}`);
   if (outcome === 'permanent') throw new UnrecoverableError(`permanent failure of ${job.id}`);
   if (outcome === 'crash') await new Promise(() => {});  // the parent kills this process
