@@ -7,7 +7,6 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Job, Queue } from 'bullmq';
-import Redis from 'ioredis';
 import { outcomeOf } from './corpus.mjs';
 import { sleep, stopPid } from './processes.mjs';
 
@@ -36,25 +35,6 @@ export async function stopSpareWorker() {
   spare = null;
 }
 
-// The backoff BullMQ scheduled for each retry: the due time of its 'delayed' event (in
-// BullMQ's events stream) minus the moment the handler threw. (The gap between runs is
-// later than that by the promotion latency, which on a loaded machine is large.)
-async function scheduledDelays(redis, prefix, name, throws) {
-  const client = new Redis(redis.port, redis.host);
-  const entries = await client.xrange(`${prefix}:${name}:events`, '-', '+');
-  client.disconnect();
-  const delays = {};
-  for (const [id, flat] of entries) {
-    const fields = {};
-    for (let i = 0; i < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
-    if (fields.event !== 'delayed') continue;
-    const written = Number(id.split('-')[0]);
-    const threw = (throws[fields.jobId] ?? []).filter((at) => at <= written).pop();
-    (delays[fields.jobId] ??= []).push(Number(fields.delay) - threw);
-  }
-  return delays;
-}
-
 export async function runBullScenario(redis, scenario, index) {
   const { config } = scenario;
   const connection = { host: redis.host, port: redis.port, maxRetriesPerRequest: null };
@@ -67,7 +47,7 @@ export async function runBullScenario(redis, scenario, index) {
   let lastActivity = Date.now();
   let worker = null;
   const errors = [];
-  const throws = {};
+  const delays = {};  // the backoff BullMQ scheduled for each retry, as the worker reports it
 
   async function startWorker() {
     const child = await takeWorkerProcess();
@@ -82,7 +62,7 @@ export async function runBullScenario(redis, scenario, index) {
     });
     child.on('message', (m) => {
       if (m.type === 'error') errors.push(m.message);
-      if (m.type === 'threw') (throws[m.id] ??= []).push(m.at);
+      if (m.type === 'scheduled') (delays[m.id] ??= []).push(m.delay);
       if (m.type !== 'start' || child !== worker) return;
       const n = seen[m.id] = (seen[m.id] ?? -1) + 1;
       deliveries.push({ job: m.id, count: m.attemptsMade });
@@ -148,7 +128,6 @@ export async function runBullScenario(redis, scenario, index) {
         stalledCounter: job.stalledCounter, finishedOn: job.finishedOn };
     }
   }
-  const delays = await scheduledDelays(redis, prefix, name, throws);
   await queue.obliterate({ force: true });
   await queue.close();
   if (errors.length) final.__workerErrors = errors.join('; ');

@@ -10,7 +10,7 @@ import { outcomeOf } from './corpus.mjs';
 import { sleep } from './processes.mjs';
 import { delaysFrom } from './trace.mjs';
 
-const QUIET_MS = 150;  // no delivery for this long and no ready message: the run has settled
+const QUIET_MS = 150;  // no delivery for this long and no ready message: the run has settled (config.quietMs)
 
 function deathFields(headers = {}) {
   const fields = {};
@@ -89,13 +89,13 @@ export async function runRabbitScenario(url, scenario) {
     for (;;) {
       await sleep(25);
       if (stopped) return;
-      if (Date.now() - lastActivity < QUIET_MS) continue;
+      if (Date.now() - lastActivity < (config.quietMs ?? QUIET_MS)) continue;
       let ready = 0;
       for (const q of Object.keys(config.queues)) {
         if (q === (config.dlq ?? 'dlq')) continue;
         ready += (await adminChannel.checkQueue(q)).messageCount;
       }
-      if (ready === 0 && Date.now() - lastActivity >= QUIET_MS) return;
+      if (ready === 0 && Date.now() - lastActivity >= (config.quietMs ?? QUIET_MS)) return;
     }
   }
 
