@@ -91,7 +91,7 @@ export function reapLeftovers() {
     const file = path.join(LEDGER, name);
     let entry;
     try { entry = JSON.parse(readFileSync(file, 'utf8')); } catch { rmSync(file, { force: true }); continue; }
-    if (alive(entry.owner) && entry.owner !== process.pid) continue;
+    if (alive(entry.owner)) continue;  // still running (this process included): not a leftover
     for (const { pid, command } of entry.pids ?? []) {
       if (alive(pid) && commandOf(pid).includes(command)) {
         try { process.kill(pid, 'SIGKILL'); } catch { /* gone already */ }

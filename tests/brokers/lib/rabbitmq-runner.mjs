@@ -40,8 +40,21 @@ async function drain(channel, queue) {
   }
 }
 
+const SETTLE_STYLES = {
+  transient: ['nack-requeue', 'reject-requeue', 'reject-no-requeue'],
+  permanent: ['reject-no-requeue', 'nack-no-requeue'],
+};
+
 export async function runRabbitScenario(url, scenario) {
   const { config } = scenario;
+  for (const [key, styles] of Object.entries(SETTLE_STYLES)) {
+    if (config[key] !== undefined && !styles.includes(config[key])) {
+      throw new Error(`${scenario.name}: config.${key} must be one of ${styles.join(', ')}, got ${JSON.stringify(config[key])}`);
+    }
+  }
+  if (typeof config.queues !== 'object' || !config.queues[config.consume ?? 'work']) {
+    throw new Error(`${scenario.name}: config.queues must declare the consumed queue ${JSON.stringify(config.consume ?? 'work')}`);
+  }
   const work = config.consume ?? 'work';
   const deliveries = [];
   const seen = {};
