@@ -18,6 +18,7 @@ const setup = new Promise((resolve) => {
     }
   });
 });
+process.on('disconnect', () => process.exit(0));  // the test process is gone: so is its worker
 process.send({ type: 'loaded' });
 const { connection, queue, prefix, workerOptions } = await setup;
 

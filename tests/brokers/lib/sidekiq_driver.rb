@@ -53,7 +53,7 @@ if (r = config["retry_in"])  # sidekiq_retry_in { |count| … } in seconds
   DlqJob.sidekiq_retry_in { |count| r["base"].to_i + r.fetch("per_count", 0).to_i * count }
 end
 
-def push(job, config)
+def push(job)
   item = {"class" => DlqJob, "args" => [job["id"], job["payload"] || {}], "jid" => job["id"]}
   item["queue"] = job["queue"] if job["queue"]
   Sidekiq::Client.push(item)
@@ -99,11 +99,11 @@ run = lambda do
   end
 end
 
-(scenario["jobs"] || []).each { |j| push(j, config) }
+(scenario["jobs"] || []).each { |j| push(j) }
 run.call
 (scenario["steps"] || []).each do |step|
   sleep(step["wait"]) if step["wait"]
-  push(step["push"], config) if step["push"]
+  push(step["push"]) if step["push"]
   Sidekiq::DeadSet.new.find_job(step["retryDead"]).retry if step["retryDead"]
   Sidekiq::RetrySet.new.find_job(step["retryNow"]).retry if step["retryNow"]
   run.call
