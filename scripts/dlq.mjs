@@ -31,6 +31,10 @@ const DEBIAN_PACKAGES = [
   ['chromium', '/usr/bin/chromium'],
   ['clang-14', '/usr/bin/clang++-14'],  // the fuzz preset's compiler
   ['libclang-rt-14-dev', '/usr/lib/llvm-14/lib/clang/14.0.6/include/fuzzer/FuzzedDataProvider.h'],  // libFuzzer
+  // The real brokers the broker suite (tests/brokers/) starts on 127.0.0.1 and compares with the lab.
+  ['redis-server', '/usr/bin/redis-server'],
+  ['rabbitmq-server', '/usr/lib/rabbitmq/bin/rabbitmq-server'],
+  ['ruby-sidekiq', '/usr/bin/sidekiq'],
 ];
 
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };  // Emscripten's JS optimizer needs acorn from there
@@ -84,9 +88,9 @@ function build({ sanitize = false } = {}) {
   say('built: build/native, build/wasm, wasm/gen, dist/');
 }
 
-function nodeTests() {
+function nodeTests(dirs = ['tests/node', 'tests/browser']) {
   const files = [];
-  for (const dir of ['tests/node', 'tests/browser']) {
+  for (const dir of dirs) {
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir).sort()) if (name.endsWith('.test.mjs')) files.push(path.join(dir, name));
   }
@@ -308,6 +312,11 @@ function test() {
   run('npx', ['--no-install', 'tsc', '--noEmit', '-p', 'tests/types']);
   say('JavaScript API and browser suites (node --test)');
   run('node', ['--test', '--test-concurrency=1', ...nodeTests()]);
+  // Real brokers on 127.0.0.1, each started and stopped by its own test file (tests/brokers/).
+  say('broker suite (RabbitMQ, Redis + BullMQ, Sidekiq)');
+  const brokersStarted = Date.now();
+  run('node', ['--test', '--test-concurrency=1', ...nodeTests(['tests/brokers'])]);
+  say(`broker suite: ${((Date.now() - brokersStarted) / 1000).toFixed(1)} s (aim: under 180 s)`);
   say('all suites passed');
 }
 
