@@ -454,6 +454,10 @@ val QuarantinedValue(const dlq::Queue& q, double from, double count) {
     entry.set("payload", e.payload);
     entry.set("attempts", e.attempts);
     entry.set("reason", std::string(dlq::ReasonName(e.reason)));
+    // Only under a system's semantics: a lab queue's entries are as they always were.
+    if (q.policy().system != dlq::System::kLab) {
+      entry.set("systemReason", std::string(dlq::SystemReasonName(q.policy().system, e.reason)));
+    }
     entry.set("lastError", e.last_error);
     entry.set("step", static_cast<double>(e.step));
     entry.set("class", std::string(dlq::ClassName(e.failure_class)));

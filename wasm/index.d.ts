@@ -49,6 +49,14 @@ export type Jitter = 'none' | 'full' | 'equal' | 'decorrelated';
  * - 'stall': only the head, ever; a failed head retries in place and a waiting head blocks everyone.
  */
 export type Ordering = 'none' | 'key' | 'stall';
+/**
+ * Whose semantics the queue follows (docs/real-systems.md): 'lab' (the lesson's rules, the default),
+ * or what one real system does differently: 'rabbitmq-quorum' (a message returned at once goes back
+ * near the head), 'bullmq' (exponential backoff has no cap), 'sidekiq' (backoff kind 'none' is
+ * Sidekiq's count^4 + 15 + rand(10)·(count + 1) s; retrying a dead job gives one more run), 'sqs'
+ * (backoff kind 'none' waits for the visibility timeout, leaseMs; entries carry no reason).
+ */
+export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs';
 /** One row of a table of lab.schema: a field of an options object, as the core describes it. */
 export interface SchemaField {
   /** Its path in its object, as JS spells it: "backoff.baseMs" is options.backoff.baseMs. */
@@ -193,6 +201,8 @@ export interface PolicyOptions {
   classes?: ClassOptions;
   /** Which ready job a worker may take (see Ordering); default 'none'. Parsed by the core. */
   ordering?: Ordering;
+  /** Whose semantics apply (see System); default 'lab'. A v2 link carries it (`;r…`). */
+  system?: System;
   /** The quarantine's operation; absent fields (and 0) keep it off. */
   quarantine?: QuarantineOptions;
   /**
@@ -235,6 +245,7 @@ export interface ScenarioPolicy extends PolicyOptions {
   /** The whole class table as configured, every row present (defaults included). */
   classes: ClassTable;
   ordering: Ordering;
+  system: System;
   quarantine: Required<QuarantineOptions>;
   unsafeQuarantineOrder: boolean;
 }
@@ -278,6 +289,12 @@ export interface Alarm {
 
 export interface QuarantineEntry extends KeyedJob {
   reason: Reason;
+  /**
+   * The reason as the policy's system names it, present only when the system is not 'lab':
+   * RabbitMQ's x-death reason ('delivery_limit', 'rejected'), '' under SQS (a DLQ message carries
+   * none), else `reason`.
+   */
+  systemReason?: string;
   /** The worker's error text on the final attempt. */
   lastError: string;
   /** The step at which the job arrived in quarantine. */

@@ -117,6 +117,8 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   PutBackoff(o, p.backoff);
   o.I(p.lease_ms).I(p.seed).Word(OrderingName(p.ordering)).I(p.retention_ms).I(p.alarm_depth);
   o.B(p.unsafe_quarantine_order).B(p.journal);
+  // "system <name>" only when it is not the lab's, so every earlier text stays as written.
+  if (p.system != System::kLab) o.Word("system").Word(SystemName(p.system));
   if (newline) o.Line();
   for (int i = 0; i < kFailureClassCount; ++i) {
     const ClassRule& r = p.classes.rules[i];
@@ -255,6 +257,7 @@ constexpr int kDispositionCount = 4;
 constexpr int kBackoffKindCount = 3;
 constexpr int kJitterCount = 4;
 constexpr int kOrderingCount = 3;
+constexpr int kSystemCount = 5;
 constexpr int kLeaseStateCount = 3;
 constexpr int kFateCount = 3;
 
@@ -301,6 +304,11 @@ Status GetPolicy(NextIn next, Policy* p) {
   DLQ_TRY(in->Int("alarmDepth", &p->alarm_depth));
   DLQ_TRY(in->Bool("unsafeQuarantineOrder", &p->unsafe_quarantine_order));
   DLQ_TRY(in->Bool("journal", &p->journal));
+  if (in->Peek() == "system") {
+    in->Next();
+    DLQ_TRY(in->Name("a system other than lab", kSystemCount, SystemName, &p->system));
+    if (p->system == System::kLab) return in->Error("a system other than lab (lab is written as nothing)", "lab");
+  }
   for (int i = 0; i < kFailureClassCount; ++i) {
     in = next();
     ClassRule& r = p->classes.rules[i];

@@ -52,6 +52,40 @@ int64_t MaxDelay(const Backoff& b, uint32_t attempt, int64_t previous_max) {
   return UnjitteredDelay(b, attempt);  // full and equal jitter reach v at their top
 }
 
+namespace {
+
+// The backoff as the system applies it: BullMQ's exponential has no cap.
+Backoff SystemBackoff(const Policy& policy, const Backoff& b) {
+  Backoff out = b;
+  if (policy.system == System::kBullMq && b.kind == BackoffKind::kExponential) out.cap_ms = kMaxDelayMs;
+  return out;
+}
+
+// Sidekiq's default delay in ms for retry count `count`, with `extra` its rand(10) draw.
+int64_t SidekiqDelay(uint32_t attempt, int64_t extra) {
+  const int64_t count = static_cast<int64_t>(attempt) - 1;  // retry_count: 0 at the first failure
+  if (count > 17) return kMaxDelayMs;  // 18^4 s is past a day already
+  return std::min(kMaxDelayMs, (count * count * count * count + 15 + extra * (count + 1)) * 1000);
+}
+
+}  // namespace
+
+int64_t RetryDelay(const Policy& policy, const Backoff& b, uint32_t attempt, int64_t previous, Prng& jitter) {
+  if (b.kind == BackoffKind::kNone) {
+    if (policy.system == System::kSidekiq) return SidekiqDelay(attempt, jitter.Below(10));
+    if (policy.system == System::kSqs) return policy.lease_ms;
+  }
+  return NextDelay(SystemBackoff(policy, b), attempt, previous, jitter);
+}
+
+int64_t MaxRetryDelay(const Policy& policy, const Backoff& b, uint32_t attempt, int64_t previous_max) {
+  if (b.kind == BackoffKind::kNone) {
+    if (policy.system == System::kSidekiq) return SidekiqDelay(attempt, 9);
+    if (policy.system == System::kSqs) return policy.lease_ms;
+  }
+  return MaxDelay(SystemBackoff(policy, b), attempt, previous_max);
+}
+
 WorstCase WorstCasePath(const Policy& policy) {
   // Attempt n can be followed by another only after a failure of a class that
   // retries with a budget above n; the longest wait after it is the largest
@@ -70,7 +104,9 @@ WorstCase WorstCasePath(const Policy& policy) {
   for (uint32_t n = 1; n < worst.attempts; ++n) {
     int64_t longest = 0;
     for (const ClassRule& rule : rules) {
-      if (rule.retry && n < rule.max_attempts) longest = std::max(longest, MaxDelay(rule.backoff, n, previous));
+      if (rule.retry && n < rule.max_attempts) {
+        longest = std::max(longest, MaxRetryDelay(policy, rule.backoff, n, previous));
+      }
     }
     previous = longest;
     worst.time_ms += longest;

@@ -23,6 +23,16 @@ int64_t NextDelay(const Backoff& backoff, uint32_t attempt, int64_t previous, Pr
 // delay was at most `previous_max` (0 before its first retry).
 int64_t MaxDelay(const Backoff& backoff, uint32_t attempt, int64_t previous_max);
 
+// The retry delay under the policy's system (policy.h, System) after failed
+// attempt `attempt`, with `backoff` the rule's: NextDelay, but for bullmq
+// exponential without a cap, for sidekiq with kind none Sidekiq's formula
+// (count^4 + 15 + rand(10) * (count + 1) s, count = attempt - 1, one draw from
+// `jitter`), and for sqs with kind none the visibility timeout (leaseMs). Every
+// delay stops at kMaxDelayMs.
+int64_t RetryDelay(const Policy& policy, const Backoff& backoff, uint32_t attempt, int64_t previous, Prng& jitter);
+// The largest delay RetryDelay can give, as MaxDelay for NextDelay.
+int64_t MaxRetryDelay(const Policy& policy, const Backoff& backoff, uint32_t attempt, int64_t previous_max);
+
 // The bounded path: the most attempts and the longest time a job can spend from
 // its first lease to quarantine when it is leased as soon as it is ready:
 // attempts * lease_ms (every lease running to its expiry) plus, after each of

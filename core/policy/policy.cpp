@@ -118,6 +118,26 @@ Result<Jitter> ParseJitter(std::string_view text) {
 
 const char* OrderingName(Ordering ordering) { return kOrderingChoices.Name(static_cast<int>(ordering)); }
 
+const char* SystemName(System system) { return kSystemChoices.Name(static_cast<int>(system)); }
+
+Result<System> ParseSystem(std::string_view text) {
+  Result<int> index = kSystemChoices.Parse(text, "system");
+  if (!index.ok()) return index.status();
+  return static_cast<System>(index.value());
+}
+
+const char* SystemReasonName(System system, Reason reason) {
+  switch (system) {
+    case System::kRabbitMqQuorum:
+      return reason == Reason::kExhausted ? "delivery_limit" : reason == Reason::kPermanent ? "rejected" : "";
+    case System::kSqs: return "";
+    case System::kLab:
+    case System::kBullMq:
+    case System::kSidekiq: break;
+  }
+  return ReasonName(reason);
+}
+
 Result<Ordering> ParseOrdering(std::string_view text) {
   Result<int> index = kOrderingChoices.Parse(text, "ordering");
   if (!index.ok()) return index.status();
@@ -197,7 +217,7 @@ bool operator==(const Policy& a, const Policy& b) {
   return a.max_attempts == b.max_attempts && a.backoff == b.backoff && a.lease_ms == b.lease_ms && a.seed == b.seed &&
          a.classes == b.classes && a.ordering == b.ordering && a.retention_ms == b.retention_ms &&
          a.alarm_depth == b.alarm_depth && a.unsafe_quarantine_order == b.unsafe_quarantine_order &&
-         a.journal == b.journal;
+         a.journal == b.journal && a.system == b.system;
 }
 
 }  // namespace dlq

@@ -54,6 +54,19 @@ enum class BackoffKind : uint8_t { kNone, kFixed, kExponential };
 //   stall only the head, ever: a leased or waiting head blocks every other job
 //         (one partition with in-place retry: head-of-line blocking)
 enum class Ordering : uint8_t { kNone, kKey, kStall };
+// Whose semantics the queue follows (docs/real-systems.md): the lab's own rules,
+// or what one real system does differently, and only that.
+//   lab              the lesson's rules
+//   rabbitmq-quorum  a message returned at once (nack/reject with requeue) goes
+//                    back near the head, as a quorum queue with a delivery-limit
+//                    does; a delayed one (the TTL retry-queue pattern) to the tail
+//   bullmq           exponential backoff has no cap (the lab's delays still stop at a day)
+//   sidekiq          with backoff kind none, the delay is Sidekiq's own:
+//                    count^4 + 15 + rand(10) * (count + 1) s, count = attempts - 1;
+//                    retrying a dead job gives it one more run (its count goes down by one)
+//   sqs              with backoff kind none, a failed message comes back when its
+//                    visibility timeout (leaseMs) ends; an entry carries no reason
+enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs };
 enum class Jitter : uint8_t { kNone, kFull, kEqual, kDecorrelated };
 
 // "success" | "transient" | "permanent" | "undeserializable" | "unknown-schema" |
@@ -73,6 +86,11 @@ const char* JitterName(Jitter jitter);  // "none" | "full" | "equal" | "decorrel
 Result<Jitter> ParseJitter(std::string_view text);
 const char* OrderingName(Ordering ordering);  // "none" | "key" | "stall"
 Result<Ordering> ParseOrdering(std::string_view text);
+const char* SystemName(System system);  // "lab" | "rabbitmq-quorum" | "bullmq" | "sidekiq" | "sqs"
+Result<System> ParseSystem(std::string_view text);
+// How `system` names a quarantine entry's reason: RabbitMQ's x-death reason
+// ("delivery_limit", "rejected"), "" for SQS (a DLQ message carries none), else ReasonName.
+const char* SystemReasonName(System system, Reason reason);
 
 constexpr int64_t kMaxDelayMs = 86'400'000;  // one day
 // Virtual time never passes 2^53 - 1 ms, so it is exact as a JavaScript number.
@@ -146,6 +164,8 @@ struct Policy {
   // The rule per failure class (see ClassTable for the defaults).
   ClassTable classes;
   Ordering ordering = Ordering::kNone;
+  // Whose semantics apply (System); lab, the default, is the lesson's own.
+  System system = System::kLab;
   // Quarantine operability: an entry whose age (from its arrival) reaches
   // retention_ms is dropped for good (0: kept forever); a depth alarm is raised
   // when the quarantine holds alarm_depth entries and cleared when it holds

@@ -18,7 +18,7 @@ Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint3
     d.disposition = Disposition::kQuarantined;
     d.reason = Reason::kPermanent;
   } else if (attempts < static_cast<uint64_t>(rule.max_attempts)) {
-    d.delay_ms = NextDelay(rule.backoff, attempts, previous_delay, jitter);
+    d.delay_ms = RetryDelay(policy, rule.backoff, attempts, previous_delay, jitter);
     d.disposition = d.delay_ms > 0 ? Disposition::kDelayed : Disposition::kRequeued;
   } else {
     d.disposition = Disposition::kQuarantined;

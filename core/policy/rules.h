@@ -23,7 +23,7 @@ struct Decision {
 // failure's class, or nullopt for a success. With rule = policy.RuleFor(class):
 //   success                                   -> completed
 //   rule never retries                        -> quarantine at once, reason permanent
-//   rule bounded, attempts < rule.maxAttempts -> retry after NextDelay(rule.backoff):
+//   rule bounded, attempts < rule.maxAttempts -> retry after RetryDelay(policy, rule.backoff):
 //                                                requeued (0) or delayed
 //   rule bounded, attempts >= rule.maxAttempts -> quarantine, reason exhausted
 // `previous_delay` is the job's previous delay (0 before its first retry); the

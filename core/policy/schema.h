@@ -24,6 +24,12 @@ inline constexpr Choices kJitterChoices{kJitterItems, 4};
 inline constexpr Choice kOrderingItems[] = {
     {"none", "None: skip past"}, {"key", "Hold the key"}, {"stall", "Stall: head only"}};
 inline constexpr Choices kOrderingChoices{kOrderingItems, 3};
+inline constexpr Choice kSystemItems[] = {{"lab", "The lab's rules"},
+                                          {"rabbitmq-quorum", "RabbitMQ quorum queue"},
+                                          {"bullmq", "BullMQ"},
+                                          {"sidekiq", "Sidekiq"},
+                                          {"sqs", "Amazon SQS"}};
+inline constexpr Choices kSystemChoices{kSystemItems, 5};
 // A class rule's `retry` (ClassRule.retry false / true).
 inline constexpr Choice kRetryItems[] = {{"never", "never"}, {"bounded", "bounded"}};
 inline constexpr Choices kRetryChoices{kRetryItems, 2};

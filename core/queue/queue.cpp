@@ -305,9 +305,10 @@ int64_t Queue::NextEligible() const {
   return -1;
 }
 
-void Queue::ReturnToReady(uint32_t index) {
+void Queue::ReturnToReady(uint32_t index, bool returned) {
   jobs_[index].place = Place::kReady;
-  if (policy_.ordering == Ordering::kStall) {
+  // A RabbitMQ quorum queue puts a message returned at once back near the head.
+  if (policy_.ordering == Ordering::kStall || (returned && policy_.system == System::kRabbitMqQuorum)) {
     jobs_[index].ready_pos = --ready_head_;
     ready_.push_front(index);  // the head retries in place
   } else {
@@ -387,7 +388,7 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
     }
     case Disposition::kRequeued:
       job.last_delay = 0;
-      ReturnToReady(index);
+      ReturnToReady(index, true);
       Record(EventKind::kRequeued, index);
       break;
     case Disposition::kDelayed:
@@ -498,10 +499,13 @@ void Queue::ReplayChecked(uint32_t index) {
   ++step_;
   quarantine_.erase(job.quarantine_pos);
   if (policy_.retention_ms > 0) retention_.erase({Later(job.arrived_at, policy_.retention_ms), job.timer, index});
-  Record(EventKind::kReplayed, index);  // carries the attempt count before the reset
+  // Sidekiq's retry of a dead job lowers its count by one: it gets one more run.
+  const uint32_t kept = policy_.system == System::kSidekiq && job.attempts > 0 ? job.attempts - 1 : 0;
+  // It carries the attempt count before the reset, and the count it keeps.
+  Record(EventKind::kReplayed, index).until = kept;
   job.place = Place::kReady;
   job.reason = Reason::kNone;
-  job.attempts = 0;
+  job.attempts = kept;
   job.last_error = 0;
   job.quarantine_step = 0;
   job.last_delay = 0;
@@ -641,7 +645,7 @@ void Queue::FireEarliest(TimerKind kind) {
     const Timer timer = *delayed_.begin();
     delayed_.erase(delayed_.begin());
     now_ = timer.time;
-    ReturnToReady(timer.ref);
+    ReturnToReady(timer.ref, false);
     Record(EventKind::kDue, timer.ref);
     EmitMove(timer.ref, {durable::WriteOp::kRemoveDelayed, static_cast<int64_t>(timer.seq)});
     return;

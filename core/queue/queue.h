@@ -447,7 +447,8 @@ class Queue {
   // Takes ready_[pos] and counts its attempt (a new step); returns the job.
   uint32_t StartAttempt(size_t pos);
   // A job back in ready: at the tail, or at the head when stalled in place.
-  void ReturnToReady(uint32_t job);
+  // `returned`: straight back from an attempt (not from a delay).
+  void ReturnToReady(uint32_t job, bool returned);
   void Quarantine(uint32_t job);
   void ReplayChecked(uint32_t job);
   // Raises or clears the depth alarm after the quarantine changed because of `job`.

@@ -1,6 +1,6 @@
 // Link format v2: the whole policy and every action kind (docs/scenario-format.md).
 //
-//   v2;m<maxAttempts>[;b<backoff>][;l<leaseMs>];s<seed>[;f<row>,…][;o<ordering>]
+//   v2;m<maxAttempts>[;b<backoff>][;l<leaseMs>];s<seed>[;f<row>,…][;o<ordering>][;r<system>]
 //     [;q<retentionMs>.<alarmDepth>[u]][;y<world>][;h<behaviour>,…][;j<job>,…][;a<action>,…][;c<cursor>]
 //
 //   job     <id>:<payload>[:<key>]  the key (its ordering key) only when not empty
@@ -19,6 +19,8 @@
 //   outcome s success | t transient | p permanent | u undeserializable |
 //           v unknown-schema | q precondition
 //   ordering k key | s stall (o is left out for none; n none is read too)
+//   system  q rabbitmq-quorum | b bullmq | k sidekiq | s sqs (r is left out for lab;
+//           l lab is read too)
 //   q       quarantine.retentionMs and quarantine.alarmDepth, then u for the teaching
 //           switch unsafeQuarantineOrder; left out when all three are off
 //   world   <workers>.<workMs>[.<outageStartMs>.<outageEndMs>]   (world.h), left out for
@@ -36,6 +38,8 @@
 //           d<max>                  redrive({ max })
 //
 // The seed is always written: a v2 link names its PRNG explicitly.
+#include <algorithm>
+#include <iterator>
 #include <limits>
 
 #include "link.h"
@@ -44,7 +48,7 @@ namespace dlq::link {
 namespace {
 
 // Fields in the only order a v2 link may have them, each at most once.
-constexpr std::string_view kFieldOrder = "mblsfoqyhjac";
+constexpr std::string_view kFieldOrder = "mblsforqyhjac";
 
 // What may follow field `last` (the seed is required, so nothing after it may
 // come before it); the error text when something else does.
@@ -54,12 +58,15 @@ const char* FieldsAfter(char last) {
     case 'b': return "a field in order: l (leaseMs), s (seed)";
     case 'l': return "the field s (seed)";
     case 's':
-      return "a field in order: f (failure classes), o (ordering), q (quarantine), y (world), h (behaviours), "
-             "j (jobs), a (actions), c (cursor)";
+      return "a field in order: f (failure classes), o (ordering), r (system), q (quarantine), y (world), "
+             "h (behaviours), j (jobs), a (actions), c (cursor)";
     case 'f':
-      return "a field in order: o (ordering), q (quarantine), y (world), h (behaviours), j (jobs), a (actions), "
+      return "a field in order: o (ordering), r (system), q (quarantine), y (world), h (behaviours), j (jobs), "
+             "a (actions), c (cursor)";
+    case 'o':
+      return "a field in order: r (system), q (quarantine), y (world), h (behaviours), j (jobs), a (actions), "
              "c (cursor)";
-    case 'o': return "a field in order: q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor)";
+    case 'r': return "a field in order: q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor)";
     case 'q': return "a field in order: y (world), h (behaviours), j (jobs), a (actions), c (cursor)";
     case 'y': return "a field in order: h (behaviours), j (jobs), a (actions), c (cursor)";
     case 'h': return "a field in order: j (jobs), a (actions), c (cursor)";
@@ -87,6 +94,9 @@ char JitterLetter(Jitter jitter) {
   }
   return '?';
 }
+
+// The system's letter (lab has one only for reading).
+constexpr char kSystemLetters[] = {'l', 'q', 'b', 'k', 's'};  // in System's order
 
 char OrderingLetter(Ordering ordering) {
   switch (ordering) {
@@ -496,6 +506,16 @@ Result<Scenario> ReadV2(Reader& in) {
         in.Accept(in.peek());
         if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
         break;
+      case 'r': {
+        const char* at = std::find(std::begin(kSystemLetters), std::end(kSystemLetters), in.peek());
+        if (in.peek() == '\0' || at == std::end(kSystemLetters)) {
+          return in.Error("system (q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, l lab)");
+        }
+        scenario.policy.system = static_cast<System>(at - std::begin(kSystemLetters));
+        in.Accept(in.peek());
+        if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+        break;
+      }
       case 'q': {
         uint64_t retention_ms = 0;
         uint64_t alarm_depth = 0;
@@ -559,6 +579,7 @@ std::string WriteV2(const Scenario& scenario) {
   out += ";s" + std::to_string(policy.seed);
   AppendClasses(out, policy.classes);
   if (policy.ordering != Ordering::kNone) out.append(";o").append(1, OrderingLetter(policy.ordering));
+  if (policy.system != System::kLab) out.append(";r").append(1, kSystemLetters[static_cast<int>(policy.system)]);
   if (policy.retention_ms != 0 || policy.alarm_depth != 0 || policy.unsafe_quarantine_order) {
     out.append(";q").append(std::to_string(policy.retention_ms)).append(".").append(std::to_string(policy.alarm_depth));
     if (policy.unsafe_quarantine_order) out += 'u';

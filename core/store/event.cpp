@@ -100,7 +100,7 @@ std::string RenderEvent(const Event& e) {
       line += " attempts " + std::to_string(e.attempts) + " reason " + ReasonName(e.reason);
       break;
     case EventKind::kReplayed:
-      line += " attempts " + std::to_string(e.attempts) + " -> 0";
+      line += " attempts " + std::to_string(e.attempts) + " -> " + std::to_string(e.until);
       break;
     case EventKind::kAlert:
       line.append(" class ").append(ClassName(e.failure_class));
@@ -203,8 +203,8 @@ std::string ExplainEvent(const Event& e) {
       return "after the crash " + id + " was in two places (a move's destination was written, its source not yet " +
              "removed): kept once, in " + e.place;
     case EventKind::kReplayed:
-      return "an operator replayed " + id + ": attempts reset from " + std::to_string(e.attempts) +
-             " to 0, appended at the ready tail";
+      return "an operator replayed " + id + ": attempts reset from " + std::to_string(e.attempts) + " to " +
+             std::to_string(e.until) + ", appended at the ready tail";
   }
   return "";
 }

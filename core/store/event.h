@@ -53,7 +53,9 @@ struct Event {
   std::string error;                                  // kAttempt: the worker's error text; kExpired: why
   uint64_t payload_bytes = 0;                         // kEnqueued, kReplayed
   std::string token;    // kLeased, kExpired, and a kAttempt that settled a lease
-  int64_t until = 0;    // kLeased: its expiry; kDelayed, and a delaying kAttempt/kExpired: the due time
+  // kLeased: its expiry; kDelayed, and a delaying kAttempt/kExpired: the due time.
+  // kReplayed: the count it keeps (0; under Sidekiq one less than before).
+  int64_t until = 0;
   int64_t delay_ms = 0; // a delaying kAttempt/kExpired, kDelayed: until - time
   std::string key;                    // kReorder, kKeyReleased: the ordering key
   std::vector<std::string> overtook;  // kReorder: the earlier jobs it overtook, in enqueue order

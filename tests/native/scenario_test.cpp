@@ -402,12 +402,12 @@ TEST_SUITE("scenario v2") {
         {"v2;m3;l100;bx1.2n;s1", Code::kInvalidArgument,
          "scenario link is malformed at character 12: expected the field s (seed), got 'b'"},
         {"v2;m3;s1;s2", Code::kInvalidArgument,
-         "scenario link is malformed at character 10: expected a field in order: f (failure classes), o (ordering), "
+         "scenario link is malformed at character 10: expected a field in order: f (failure classes), o (ordering), r (system), "
          "q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got 's'"},
         {"v2;m3;s1;c0;ax", Code::kInvalidArgument,
          "scenario link is malformed at character 13: expected the end of the link, got 'a'"},
         {"v2;m3;s1;", Code::kInvalidArgument,
-         "scenario link is malformed at character 10: expected a field in order: f (failure classes), o (ordering), "
+         "scenario link is malformed at character 10: expected a field in order: f (failure classes), o (ordering), r (system), "
          "q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got the end of the link"},
         {"v2;m3;bz1.2n;s1", Code::kInvalidArgument,
          "scenario link is malformed at character 8: expected backoff.kind (f fixed, x exponential, n none), got 'z'"},
@@ -836,8 +836,8 @@ TEST_SUITE("scenario v2 failure classes") {
         {"v2;m3;s1;fqb3,", "character 15: expected " + after_q + ", got the end of the link"},
         {"v2;m3;s1;fqb3,tb1", "character 15: expected " + after_q + ", got 't'"},
         {"v2;m3;s1;fqb3,qb4", "character 15: expected " + after_q + ", got 'q'"},
-        {"v2;m3;s1;fqb3;", "character 15: expected a field in order: o (ordering), q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got the end of the link"},
-        {"v2;m3;s1;fqb3;fcb1", "character 15: expected a field in order: o (ordering), q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got 'f'"},
+        {"v2;m3;s1;fqb3;", "character 15: expected a field in order: o (ordering), r (system), q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got the end of the link"},
+        {"v2;m3;s1;fqb3;fcb1", "character 15: expected a field in order: o (ordering), r (system), q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got 'f'"},
         {"v2;m3;fqb3;s1", "character 7: expected a field in order: b (backoff), l (leaseMs), s (seed), got 'f'"},
         {"v2;m3;s1;ja:;fqb3", "character 14: expected a field in order: a (actions), c (cursor), got 'f'"},
         {"v2;m3;s1;fqé", "character 12: expected classes.precondition.retry (n never, b bounded), got \"é\""},
@@ -1081,10 +1081,10 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
         {"v2;m3;s1;ox", "character 11: expected ordering (k key, s stall, n none), got 'x'"},
         {"v2;m3;s1;oK", "character 11: expected ordering (k key, s stall, n none), got 'K'"},
         {"v2;m3;s1;okk", "character 12: expected ';' or the end of the link, got 'k'"},
-        {"v2;m3;s1;ok;os", "character 13: expected a field in order: q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got 'o'"},
+        {"v2;m3;s1;ok;os", "character 13: expected a field in order: r (system), q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got 'o'"},
         {"v2;m3;ok;s1", "character 7: expected a field in order: b (backoff), l (leaseMs), s (seed), got 'o'"},
         {"v2;m3;s1;q1.2;ok", "character 15: expected a field in order: y (world), h (behaviours), j (jobs), a (actions), c (cursor), got 'o'"},
-        {"v2;m3;s1;ok;fqb3", "character 13: expected a field in order: q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got 'f'"},
+        {"v2;m3;s1;ok;fqb3", "character 13: expected a field in order: r (system), q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got 'f'"},
         {"v2;m3;s1;ja:;ok", "character 14: expected a field in order: a (actions), c (cursor), got 'o'"},
         {"v2;m3;s1;q", "character 11: expected quarantine.retentionMs (digits), got the end of the link"},
         {"v2;m3;s1;q.2", "character 11: expected quarantine.retentionMs (digits), got '.'"},
