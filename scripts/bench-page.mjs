@@ -16,13 +16,19 @@
 //   - Back and the scrubber at action 6,000 of a 1,000-job script: handler +
 //     frame rendering, median / p95 over 30 moves (time travel from the core's
 //     checkpoints);
-//   - the gzip size of what the playground and the storm lab load.
+//   - the gzip size of what the playground and the storm lab load;
+//   - 200 <dlq-playground> on one page (scripts/many-embeds.mjs), eager and
+//     loading="lazy": the longest main-thread task from navigation until every
+//     embed is drawn (median of 3 loads each).
 // Prints a table, each figure next to its aim, then one line of JSON.
+// `node scripts/bench-page.mjs embeds` measures the 200-embed pages only.
 import { chromium } from 'playwright-core';
 import { gzipSync } from 'node:zlib';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
+import { MANY_EMBEDS, writeManyEmbedsSite } from './many-embeds.mjs';
 import { loadLab } from '../wasm/index.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,6 +36,8 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'
   '--disable-sync', '--no-first-run', '--disable-quic'];
 const LOADS = 5;
 const STEPS = 50;
+const EMBED_LOADS = 3;
+const ONLY_EMBEDS = process.argv[2] === 'embeds';
 
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -175,6 +183,65 @@ async function gzipOfLoad(browser, base, file, ready) {
   return all.reduce((sum, b) => sum + (b.length > 0 ? gzipSync(b, { level: 9 }).length : 0), 0);
 }
 
+/**
+ * Loads `file` (a page of `count` embeds) cold and returns the main-thread tasks
+ * over 50 ms (a 'longtask' PerformanceObserver installed before the page's own
+ * scripts run) from navigation until every embed has mounted ('dlq-mount'): eager
+ * embeds all at load, one a task; lazy ones in view at load, the rest as idle time
+ * comes. Also returns how many were mounting when the page became interactive.
+ */
+async function embedsLongTasks(browser, base, file, count) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.addInitScript(() => {
+    window.dlqBench = { longTasks: [], mounted: 0, atInteractive: null };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.dlqBench.longTasks.push(Math.round(e.duration));
+    }).observe({ type: 'longtask', buffered: true });
+    // 'dlq-mount' does not bubble: a capturing listener on document sees every one.
+    document.addEventListener('dlq-mount', () => { window.dlqBench.mounted += 1; }, true);
+    document.addEventListener('dlq:interactive', () => {
+      window.dlqBench.atInteractive = [...document.querySelectorAll('dlq-playground')].filter((el) => el.mounting).length;
+    }, { once: true });
+  });
+  const t0 = Date.now();
+  await page.goto(`${base}${file}`);
+  await page.waitForFunction((n) => window.dlqBench.mounted >= n, count, { timeout: 300_000, polling: 250 });
+  const ms = Date.now() - t0;
+  await page.waitForTimeout(300);  // the last one's frame
+  const out = await page.evaluate(() => window.dlqBench);
+  await context.close();
+  if (errors.length) throw new Error(`page errors on ${file}: ${errors.join('; ')}`);
+  // Long tasks are wall time: on a machine shared with other work they stretch, so the load goes with them.
+  return { ms, longest: Math.max(0, ...out.longTasks), longTasks: out.longTasks.length, atInteractive: out.atInteractive,
+    loadAverage: Math.round(loadavg()[0] * 10) / 10 };
+}
+
+/** EMBED_LOADS cold loads of the eager and of the lazy 200-embed page. */
+async function measureEmbeds(browser) {
+  const site = writeManyEmbedsSite(path.join(root, 'dist'));
+  const embedServer = await serve({ dir: site.dir });
+  const embedBase = `http://127.0.0.1:${embedServer.address().port}/`;
+  try {
+    const runs = { eager: [], lazy: [] };
+    for (let i = 0; i < EMBED_LOADS; i++) {
+      runs.eager.push(await embedsLongTasks(browser, embedBase, site.eager, MANY_EMBEDS));
+      runs.lazy.push(await embedsLongTasks(browser, embedBase, site.lazy, MANY_EMBEDS));
+    }
+    return Object.fromEntries(Object.entries(runs).map(([kind, r]) => [kind,
+      { longestMs: quantile(r.map((x) => x.longest), 0.5), runs: r }]));
+  } finally {
+    await new Promise((resolve) => embedServer.close(resolve));
+    site.remove();
+  }
+}
+
+const embedsRow = (embeds) => [`${MANY_EMBEDS} embeds: longest main-thread task (eager / lazy), median of ${EMBED_LOADS}`,
+  `${embeds.eager.longestMs} / ${embeds.lazy.longestMs} ms (load average ${embeds.eager.runs[0].loadAverage})`, '≤ 200 ms'];
+
 // Runs in the page: `steps` clicks on Step, each timed to its frame.
 const STEP_TIMER = async (steps) => {
     const root = document.querySelector('section.dlq');
@@ -212,116 +279,127 @@ const server = await serve({ dir: path.join(root, 'dist') });
 const base = `http://127.0.0.1:${server.address().port}/`;
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
 try {
-  // Cold loads: a new context each time (empty cache).
-  const coldLoads = async (file) => {
-    const times = [];
-    let bytes = 0;
-    let requests = 0;
-    for (let i = 0; i < LOADS; i++) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      const page = await context.newPage();
-      const bodies = [];
-      page.on('response', (response) => bodies.push(response.body().then((b) => b.length, () => 0)));
-      await page.goto(`${base}${file}`);
-      await page.waitForSelector('html[data-ready="true"]');
-      times.push(await page.evaluate(() => performance.getEntriesByName('dlq:interactive')[0].startTime));
-      if (i === 0) {
-        const sizes = await Promise.all(bodies);
-        bytes = sizes.reduce((a, b) => a + b, 0);
-        requests = sizes.length;
+  if (ONLY_EMBEDS) {
+    const embeds = await measureEmbeds(browser);
+    console.log(`dlq-lab page benchmark, embeds only (Chromium ${browser.version()})`);
+    const [name, value, aim] = embedsRow(embeds);
+    console.log(`  ${name}  ${value.padEnd(28)}aim ${aim}`);
+    console.log(JSON.stringify({ embeds }));
+  } else {
+    // Cold loads: a new context each time (empty cache).
+    const coldLoads = async (file) => {
+      const times = [];
+      let bytes = 0;
+      let requests = 0;
+      for (let i = 0; i < LOADS; i++) {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+        const page = await context.newPage();
+        const bodies = [];
+        page.on('response', (response) => bodies.push(response.body().then((b) => b.length, () => 0)));
+        await page.goto(`${base}${file}`);
+        await page.waitForSelector('html[data-ready="true"]');
+        times.push(await page.evaluate(() => performance.getEntriesByName('dlq:interactive')[0].startTime));
+        if (i === 0) {
+          const sizes = await Promise.all(bodies);
+          bytes = sizes.reduce((a, b) => a + b, 0);
+          requests = sizes.length;
+        }
+        await context.close();
       }
+      return { times, bytes, requests };
+    };
+    const { times: interactive, bytes, requests } = await coldLoads('playground.html');
+    const lessons = {};
+    for (const file of ['lesson-1.html', 'lesson-2.html']) lessons[file] = (await coldLoads(file)).times;
+
+    // The storm lab: a million jobs × 4 strategies in the Web Worker; Run → last chart
+    // drawn, and every main-thread task over 50 ms meanwhile (none is the aim).
+    // Two workloads: the issue's (1,000,000 jobs, 5 s outage, 10 attempts, full jitter,
+    // 1,000 workers × 10 ms: 1.5 M attempts), and the lab's million-job preset (all four
+    // strategies, 100,000 workers: about 30 M attempts).
+    const WORKLOADS = {
+      issue: 's1;n=1000000;a=b;o=0:5000;c=-;w=1000;t=10;l=30000;m=10;b=e:100:10000;r=1;j=f',
+      preset: 's1;n=1000000;a=b;o=0:5000;c=-;w=100000;t=10;l=30000;m=10;b=e:100:10000;r=1;j=nfed',
+    };
+    const stormRuns = { issue: [], preset: [] };
+    for (const [name, MILLION] of Object.entries(WORKLOADS)) for (let i = 0; i < 3; i++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${base}storm.html#${MILLION}`);
+      await page.getByRole('button', { name: 'Run', exact: true }).waitFor();
+      await page.evaluate(() => {
+        window.longTasks = [];
+        new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration)); })
+          .observe({ type: 'longtask' });
+      });
+      const t0 = Date.now();
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      await page.waitForFunction(() => {
+        const runs = document.querySelectorAll('.storm-run').length;
+        return document.getElementById('results').dataset.state === 'done' && runs > 0 &&
+          document.querySelectorAll('.storm-plot[data-drawn="true"]').length === runs * 2;
+      }, null, { timeout: 120_000 });
+      const ms = Date.now() - t0;
+      await page.waitForTimeout(300);
+      stormRuns[name].push({ ms, longTasks: await page.evaluate(() => window.longTasks) });
       await context.close();
     }
-    return { times, bytes, requests };
-  };
-  const { times: interactive, bytes, requests } = await coldLoads('playground.html');
-  const lessons = {};
-  for (const file of ['lesson-1.html', 'lesson-2.html']) lessons[file] = (await coldLoads(file)).times;
 
-  // The storm lab: a million jobs × 4 strategies in the Web Worker; Run → last chart
-  // drawn, and every main-thread task over 50 ms meanwhile (none is the aim).
-  // Two workloads: the issue's (1,000,000 jobs, 5 s outage, 10 attempts, full jitter,
-  // 1,000 workers × 10 ms: 1.5 M attempts), and the lab's million-job preset (all four
-  // strategies, 100,000 workers: about 30 M attempts).
-  const WORKLOADS = {
-    issue: 's1;n=1000000;a=b;o=0:5000;c=-;w=1000;t=10;l=30000;m=10;b=e:100:10000;r=1;j=f',
-    preset: 's1;n=1000000;a=b;o=0:5000;c=-;w=100000;t=10;l=30000;m=10;b=e:100:10000;r=1;j=nfed',
-  };
-  const stormRuns = { issue: [], preset: [] };
-  for (const [name, MILLION] of Object.entries(WORKLOADS)) for (let i = 0; i < 3; i++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(`${base}storm.html#${MILLION}`);
-    await page.getByRole('button', { name: 'Run', exact: true }).waitFor();
-    await page.evaluate(() => {
-      window.longTasks = [];
-      new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration)); })
-        .observe({ type: 'longtask' });
-    });
-    const t0 = Date.now();
-    await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await page.waitForFunction(() => {
-      const runs = document.querySelectorAll('.storm-run').length;
-      return document.getElementById('results').dataset.state === 'done' && runs > 0 &&
-        document.querySelectorAll('.storm-plot[data-drawn="true"]').length === runs * 2;
-    }, null, { timeout: 120_000 });
-    const ms = Date.now() - t0;
-    await page.waitForTimeout(300);
-    stormRuns[name].push({ ms, longTasks: await page.evaluate(() => window.longTasks) });
-    await context.close();
+    // Steps at size: lesson 1's step axis, then the clock's time axis.
+    const big = await bigScenario();
+    const { loadMs, timings } = await measureSteps(browser, base, big.scenario, STEPS);
+    const clock = await clockScenario();
+    const clocked = await measureSteps(browser, base, clock.scenario, STEPS);
+    const travel = await measureTravel(browser, base, await longScenario(), 30);
+    const embeds = await measureEmbeds(browser);
+    const gzip = { playground: await gzipOfLoad(browser, base, 'playground.html', 'html[data-ready="true"]'),
+      storm: await gzipOfLoad(browser, base, 'storm.html', 'button:text("Run")') };
+
+    const result = {
+      interactiveMs: { median: round(quantile(interactive, 0.5)), runs: interactive.map(round) },
+      lessonInteractiveMs: Object.fromEntries(Object.entries(lessons).map(([file, t]) => [file, { median: round(quantile(t, 0.5)), runs: t.map(round) }])),
+      bytesTransferred: bytes,
+      requests,
+      bigScenario: { jobs: big.scenario.jobs.length, eventsAtLoad: big.events, readyAtLoad: big.ready, loadMs: round(loadMs),
+        glyphNodesInDom: timings.events, logLines: timings.log },
+      stepHandlerMs: { median: round(quantile(timings.handler, 0.5)), p95: round(quantile(timings.handler, 0.95)) },
+      stepToFrameMs: { median: round(quantile(timings.frame, 0.5)), p95: round(quantile(timings.frame, 0.95)) },
+      stepWorkMs: { median: round(quantile(timings.work, 0.5)), p95: round(quantile(timings.work, 0.95)) },
+      deferredLinkUpdateMs: round(timings.linkMs),
+      clock: { eventsAtLoad: clock.events, loadMs: round(clocked.loadMs),
+        stepWorkMs: { median: round(quantile(clocked.timings.work, 0.5)), p95: round(quantile(clocked.timings.work, 0.95)) } },
+      steps: STEPS,
+      travel: { at: travel.length, backWorkMs: { median: round(quantile(travel.backs, 0.5)), p95: round(quantile(travel.backs, 0.95)) },
+        scrubWorkMs: { median: round(quantile(travel.jumps, 0.5)), p95: round(quantile(travel.jumps, 0.95)) } },
+      gzipBytes: gzip,
+      embeds,
+      storm: Object.fromEntries(Object.entries(stormRuns).map(([name, runs]) => [name, { runs, medianMs: quantile(runs.map((r) => r.ms), 0.5) }])),
+    };
+    const rows = [
+      ['time to interactive (median of 5 cold loads)', `${result.interactiveMs.median} ms`, '< 200 ms'],
+      ...Object.entries(result.lessonInteractiveMs).map(([file, t]) => [`${file}: time to interactive (median of 5)`, `${t.median} ms`, '< 300 ms']),
+      ['bytes transferred (one cold load)', `${(bytes / 1024).toFixed(1)} KiB in ${requests} responses`, ''],
+      [`load 1,000 jobs / ${big.events} events`, `${result.bigScenario.loadMs} ms`, ''],
+      ['Step, click handler: median / p95', `${result.stepHandlerMs.median} / ${result.stepHandlerMs.p95} ms`, ''],
+      ['link update, deferred after a change', `${result.deferredLinkUpdateMs} ms`, ''],
+      ['Step, handler + frame rendering: median / p95', `${result.stepWorkMs.median} / ${result.stepWorkMs.p95} ms`, 'median <= 6 ms'],
+      ['Step, click → frame done (incl. vsync wait)', `${result.stepToFrameMs.median} / ${result.stepToFrameMs.p95} ms`, ''],
+      [`clock on: load 1,000 jobs / ${clock.events} events`, `${result.clock.loadMs} ms`, ''],
+      ['clock on: Step, handler + frame rendering: median / p95', `${result.clock.stepWorkMs.median} / ${result.clock.stepWorkMs.p95} ms`, 'median <= 6 ms'],
+      [`Back at action ${travel.length}: handler + frame, median / p95`, `${result.travel.backWorkMs.median} / ${result.travel.backWorkMs.p95} ms`, 'median <= 8 ms'],
+      [`scrubber jump near action ${travel.length}: handler + frame, median / p95`, `${result.travel.scrubWorkMs.median} / ${result.travel.scrubWorkMs.p95} ms`, 'median <= 8 ms'],
+      ['gzip: what the playground loads', `${(gzip.playground / 1024).toFixed(1)} KiB`, ''],
+      ['gzip: what the storm lab loads', `${(gzip.storm / 1024).toFixed(1)} KiB`, ''],
+      embedsRow(embeds),
+    ];
+    rows.push(['storm lab: 1,000,000 jobs, full jitter, 1,000 workers, Run → charts (median of 3)', `${result.storm.issue.medianMs} ms`, '< 2000 ms'],
+      ['storm lab: 1,000,000 jobs × 4 strategies, 100,000 workers (median of 3)', `${result.storm.preset.medianMs} ms`, ''],
+      ['storm lab: main-thread tasks over 50 ms, per run', Object.values(stormRuns).flat().map((r) => `[${r.longTasks.join(', ')}]`).join(' '), 'none']);
+    const width = Math.max(...rows.map((r) => r[0].length));
+    console.log(`dlq-lab page benchmark (Chromium ${browser.version()}, ${STEPS} steps at ${big.scenario.jobs.length} jobs)`);
+    for (const [name, value, aim] of rows) console.log(`  ${name.padEnd(width)}  ${value.padEnd(28)}${aim ? `aim ${aim}` : ''}`);
+    console.log(JSON.stringify(result));
   }
-
-  // Steps at size: lesson 1's step axis, then the clock's time axis.
-  const big = await bigScenario();
-  const { loadMs, timings } = await measureSteps(browser, base, big.scenario, STEPS);
-  const clock = await clockScenario();
-  const clocked = await measureSteps(browser, base, clock.scenario, STEPS);
-  const travel = await measureTravel(browser, base, await longScenario(), 30);
-  const gzip = { playground: await gzipOfLoad(browser, base, 'playground.html', 'html[data-ready="true"]'),
-    storm: await gzipOfLoad(browser, base, 'storm.html', 'button:text("Run")') };
-
-  const result = {
-    interactiveMs: { median: round(quantile(interactive, 0.5)), runs: interactive.map(round) },
-    lessonInteractiveMs: Object.fromEntries(Object.entries(lessons).map(([file, t]) => [file, { median: round(quantile(t, 0.5)), runs: t.map(round) }])),
-    bytesTransferred: bytes,
-    requests,
-    bigScenario: { jobs: big.scenario.jobs.length, eventsAtLoad: big.events, readyAtLoad: big.ready, loadMs: round(loadMs),
-      glyphNodesInDom: timings.events, logLines: timings.log },
-    stepHandlerMs: { median: round(quantile(timings.handler, 0.5)), p95: round(quantile(timings.handler, 0.95)) },
-    stepToFrameMs: { median: round(quantile(timings.frame, 0.5)), p95: round(quantile(timings.frame, 0.95)) },
-    stepWorkMs: { median: round(quantile(timings.work, 0.5)), p95: round(quantile(timings.work, 0.95)) },
-    deferredLinkUpdateMs: round(timings.linkMs),
-    clock: { eventsAtLoad: clock.events, loadMs: round(clocked.loadMs),
-      stepWorkMs: { median: round(quantile(clocked.timings.work, 0.5)), p95: round(quantile(clocked.timings.work, 0.95)) } },
-    steps: STEPS,
-    travel: { at: travel.length, backWorkMs: { median: round(quantile(travel.backs, 0.5)), p95: round(quantile(travel.backs, 0.95)) },
-      scrubWorkMs: { median: round(quantile(travel.jumps, 0.5)), p95: round(quantile(travel.jumps, 0.95)) } },
-    gzipBytes: gzip,
-    storm: Object.fromEntries(Object.entries(stormRuns).map(([name, runs]) => [name, { runs, medianMs: quantile(runs.map((r) => r.ms), 0.5) }])),
-  };
-  const rows = [
-    ['time to interactive (median of 5 cold loads)', `${result.interactiveMs.median} ms`, '< 200 ms'],
-    ...Object.entries(result.lessonInteractiveMs).map(([file, t]) => [`${file}: time to interactive (median of 5)`, `${t.median} ms`, '< 300 ms']),
-    ['bytes transferred (one cold load)', `${(bytes / 1024).toFixed(1)} KiB in ${requests} responses`, ''],
-    [`load 1,000 jobs / ${big.events} events`, `${result.bigScenario.loadMs} ms`, ''],
-    ['Step, click handler: median / p95', `${result.stepHandlerMs.median} / ${result.stepHandlerMs.p95} ms`, ''],
-    ['link update, deferred after a change', `${result.deferredLinkUpdateMs} ms`, ''],
-    ['Step, handler + frame rendering: median / p95', `${result.stepWorkMs.median} / ${result.stepWorkMs.p95} ms`, 'median <= 6 ms'],
-    ['Step, click → frame done (incl. vsync wait)', `${result.stepToFrameMs.median} / ${result.stepToFrameMs.p95} ms`, ''],
-    [`clock on: load 1,000 jobs / ${clock.events} events`, `${result.clock.loadMs} ms`, ''],
-    ['clock on: Step, handler + frame rendering: median / p95', `${result.clock.stepWorkMs.median} / ${result.clock.stepWorkMs.p95} ms`, 'median <= 6 ms'],
-    [`Back at action ${travel.length}: handler + frame, median / p95`, `${result.travel.backWorkMs.median} / ${result.travel.backWorkMs.p95} ms`, 'median <= 8 ms'],
-    [`scrubber jump near action ${travel.length}: handler + frame, median / p95`, `${result.travel.scrubWorkMs.median} / ${result.travel.scrubWorkMs.p95} ms`, 'median <= 8 ms'],
-    ['gzip: what the playground loads', `${(gzip.playground / 1024).toFixed(1)} KiB`, ''],
-    ['gzip: what the storm lab loads', `${(gzip.storm / 1024).toFixed(1)} KiB`, ''],
-  ];
-  rows.push(['storm lab: 1,000,000 jobs, full jitter, 1,000 workers, Run → charts (median of 3)', `${result.storm.issue.medianMs} ms`, '< 2000 ms'],
-    ['storm lab: 1,000,000 jobs × 4 strategies, 100,000 workers (median of 3)', `${result.storm.preset.medianMs} ms`, ''],
-    ['storm lab: main-thread tasks over 50 ms, per run', Object.values(stormRuns).flat().map((r) => `[${r.longTasks.join(', ')}]`).join(' '), 'none']);
-  const width = Math.max(...rows.map((r) => r[0].length));
-  console.log(`dlq-lab page benchmark (Chromium ${browser.version()}, ${STEPS} steps at ${big.scenario.jobs.length} jobs)`);
-  for (const [name, value, aim] of rows) console.log(`  ${name.padEnd(width)}  ${value.padEnd(28)}${aim ? `aim ${aim}` : ''}`);
-  console.log(JSON.stringify(result));
 } finally {
   await browser.close();
   server.close();

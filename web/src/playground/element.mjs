@@ -82,18 +82,46 @@ export class DlqPlaygroundElement extends HTMLElement {
 
   connectedCallback() {
     if (this.#ready) return;
-    if (this.getAttribute('loading') === 'lazy' && nearView && (this.#reserve(), !this.#inView())) {
+    if (this.getAttribute('loading') === 'lazy' && nearView) {
       this.#ready = new Promise((resolve, reject) => { this.#deferred = { resolve, reject }; });
-      // Nothing competes with the playgrounds in view: the rest wait for the page to be interactive.
-      const later = () => {
-        nearView.observe(this);
-        mountWhenIdle(this);
-      };
-      if (document.documentElement.dataset.ready === 'true') later();
-      else document.addEventListener('dlq:interactive', later, { once: true });
+      DlqPlaygroundElement.#place(this);
       return;
     }
     this.#ready = this.#mount();
+  }
+
+  // Lazy elements connected in one task are placed together, in a microtask: all
+  // styles read, then every reserved height written, then every box measured, so
+  // a page of 200 costs one style and one layout pass, not 200 of each.
+  static #unplaced = [];
+  static #placing = null;
+
+  /** Resolves once every lazy element connected so far knows whether it is in view (and began mounting if so). */
+  static placed() {
+    return DlqPlaygroundElement.#placing ?? Promise.resolve();
+  }
+
+  static #place(element) {
+    DlqPlaygroundElement.#unplaced.push(element);
+    DlqPlaygroundElement.#placing ??= Promise.resolve().then(() => {
+      const batch = DlqPlaygroundElement.#unplaced;
+      DlqPlaygroundElement.#unplaced = [];
+      DlqPlaygroundElement.#placing = null;
+      const reserves = batch.map((el) => el.#reserveFor());
+      batch.forEach((el, i) => el.#reserve(reserves[i]));
+      const inView = batch.map((el) => el.#inView());
+      batch.forEach((el, i) => (inView[i] ? el.mountNow() : el.#waitForView()));
+    });
+  }
+
+  /** Out of view: nothing competes with the playgrounds in view; it waits for the page to be interactive. */
+  #waitForView() {
+    const later = () => {
+      nearView.observe(this);
+      mountWhenIdle(this);
+    };
+    if (document.documentElement.dataset.ready === 'true') later();
+    else document.addEventListener('dlq:interactive', later, { once: true });
   }
 
   /**
@@ -120,17 +148,25 @@ export class DlqPlaygroundElement extends HTMLElement {
   #reserved = false;
 
   /**
-   * A lazy element waiting to mount is as tall as a drawn playground at least
+   * What a lazy element waiting to mount reserves (null: nothing, the author set a
+   * min-height). It is as tall as a drawn playground at least
    * (an empty custom element is inline and 0 px tall; one holding only its
    * captions list a few lines), so the ones below the fold are out of view.
    * An author's own min-height is left alone.
    */
-  #reserve() {
+  #reserveFor() {
     const style = getComputedStyle(this);
-    if (style.minHeight !== 'auto' && style.minHeight !== '0px') return;
+    if (style.minHeight !== 'auto' && style.minHeight !== '0px') return null;
+    return { display: style.display === 'inline' ? 'block' : null,
+      minHeight: `${this.hasAttribute('compact') ? LAZY_HEIGHT.compact : LAZY_HEIGHT.full}px` };
+  }
+
+  /** Writes what #reserveFor() read (reads nothing: a batch of these costs no layout). */
+  #reserve(reserve) {
+    if (!reserve) return;
     this.#reserved = true;
-    if (style.display === 'inline') this.style.display = 'block';
-    this.style.minHeight = `${this.hasAttribute('compact') ? LAZY_HEIGHT.compact : LAZY_HEIGHT.full}px`;
+    if (reserve.display) this.style.display = reserve.display;
+    this.style.minHeight = reserve.minHeight;
   }
 
   #release() {

@@ -11,12 +11,27 @@ import { setText } from './regions.mjs';
  */
 const LOG_WINDOW = 200;
 
+/**
+ * The content-visibility: auto element that skips `el` now (its contents are not
+ * rendered: out of view), or null when `el` is rendered, or hidden some other way
+ * (display: none), or the browser has no checkVisibility. checkVisibility with
+ * contentVisibilityAuto answers a skipped element without updating it; the plain
+ * call would lay the skipped playground out, the very cost this avoids.
+ */
+function skippedBy(el) {
+  if (typeof el.checkVisibility !== 'function' || el.checkVisibility({ contentVisibilityAuto: true })) return null;
+  let up = el.parentElement;  // the nearest ancestor rendered itself: the skipping one, if any
+  while (up && !up.checkVisibility({ contentVisibilityAuto: true })) up = up.parentElement;
+  return up && getComputedStyle(up).contentVisibility === 'auto' ? up : null;
+}
+
 export class EventLog {
   #items = [];      // li for events[#start + i]
   #start = 0;
   #window = LOG_WINDOW;
   #follow = true;
   #scrollQueued = false;
+  #waitingFor = null;  // the content-visibility element a deferred scroll waits on
   #events = [];
   #applied = 0;
 
@@ -67,9 +82,32 @@ export class EventLog {
       this.#scrollQueued = true;
       requestAnimationFrame(() => {
         this.#scrollQueued = false;
-        this.scroller.scrollTop = 1e9;
+        this.#scrollToEnd();
       });
     }
+  }
+
+  /**
+   * Scrolls to the newest line. While content-visibility skips this log (its
+   * playground is out of view) nothing of it is laid out, and a write would force
+   * that layout: then the scroll waits until the playground is shown again.
+   */
+  #scrollToEnd() {
+    const sc = this.scroller;
+    const skipper = skippedBy(sc);
+    if (!skipper) {
+      sc.scrollTop = 1e9;
+      return;
+    }
+    if (this.#waitingFor === skipper) return;
+    this.#waitingFor = skipper;
+    const shown = (event) => {
+      if (event.target !== skipper || event.skipped) return;
+      skipper.removeEventListener('contentvisibilityautostatechange', shown);
+      this.#waitingFor = null;
+      sc.scrollTop = 1e9;
+    };
+    skipper.addEventListener('contentvisibilityautostatechange', shown);
   }
 
   #rebuild(from) {

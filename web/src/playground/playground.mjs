@@ -39,6 +39,22 @@ function ensureStylesheet(doc) {
 export async function mount(element, options = {}) {
   ensureStylesheet(element.ownerDocument);
   const embed = embedOptions(options, ALL_PRESETS.map((p) => p.key));  // a bad option rejects before the core loads
-  const lab = await loadLab();
+  const lab = await labInItsOwnTask();
   return new Controller(element, lab, options, embed);
+}
+
+let labLoaded = false;
+
+/**
+ * loadLab(), and the first time a task boundary after it: the core's start-up
+ * (instantiating the module, its bindings) and the first playground's build are
+ * two tasks, not one long one.
+ */
+async function labInItsOwnTask() {
+  const lab = await loadLab();
+  if (!labLoaded) {
+    await new Promise((resolve) => { setTimeout(resolve, 0); });
+    labLoaded = true;
+  }
+  return lab;
 }
