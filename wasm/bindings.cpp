@@ -1051,6 +1051,31 @@ double HeapInUse() { return static_cast<double>(mallinfo().uordblks); }
 // Size of the wasm linear memory (it only ever grows).
 double MemoryBytes() { return static_cast<double>(emscripten_get_heap_size()); }
 
+// lab.contentionCost(options): { runs, calls } of the experiment's grid
+// (contention.h EstimateContentionGridCost) for index.mjs's plain copy of
+// { seed?, runs? }, each read and refused as runContention() reads it.
+val ContentionCostValue(val in) {
+  dlq::ContentionOptions o;
+  for (const dlq::Field<dlq::ContentionOptions>& row : dlq::ContentionFields()) {
+    const std::string_view name(row.spec.name);
+    if (name != "seed" && name != "runs") continue;  // the grid sets the rest
+    if (dlq::Status s = ReadField(in[row.spec.name], row, "", "", &o); !s.ok()) return ErrorValue(s);
+  }
+  dlq::Result<dlq::ContentionCost> cost = dlq::EstimateContentionGridCost(o);
+  if (!cost.ok()) return ErrorValue(cost.status());
+  val out = val::object();
+  out.set("runs", static_cast<double>(cost->runs));
+  out.set("calls", static_cast<double>(cost->calls));
+  return out;
+}
+
+// The client counts of the experiment's grid (contention.h kContentionGridClients).
+val ContentionGridClients() {
+  val out = val::array();
+  for (int64_t clients : dlq::kContentionGridClients) out.call<void>("push", static_cast<double>(clients));
+  return out;
+}
+
 }  // namespace dlq_wasm
 
 using namespace dlq_wasm;
@@ -1080,6 +1105,8 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
   emscripten::function("heapMax", &HeapMax);
   emscripten::function("heapInUse", &HeapInUse);
   emscripten::function("memoryBytes", &MemoryBytes);
+  emscripten::function("contentionCost", &ContentionCostValue);
+  emscripten::function("contentionGridClients", &ContentionGridClients);
   emscripten::constant("scenarioFormatVersion", dlq::kScenarioFormatVersion);
   emscripten::constant("maxScenarioTextBytes", static_cast<double>(dlq::kMaxScenarioTextBytes));
   emscripten::constant("maxAttemptsLimit", static_cast<double>(dlq::Policy::kMaxAttempts));

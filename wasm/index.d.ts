@@ -715,6 +715,20 @@ export interface ContentionResult {
   meanCompletionMs: number;
 }
 
+/** lab.contentionCost(): the grid's runs a point and about how many calls they make in all. */
+export interface ContentionCost {
+  runs: number;
+  calls: number;
+}
+
+/** lab.stormCost(): a bound on one storm's work (core/sim/storm.h, EstimateStormCost). */
+export interface StormCost {
+  /** The most attempts the storm can make. */
+  attempts: number;
+  /** The most simulated ms it can take; null when a capacity limit leaves the time open. */
+  horizonMs: number | null;
+}
+
 /**
  * lab.createStorm()'s options (docs/storm.md): jobs arrive (all at 0 ms, or evenly spaced), W
  * workers take the ready head, each attempt finishes workMs later and is decided by the queue's
@@ -991,6 +1005,18 @@ export interface Lab {
   readonly maxScriptLetters: number;
   /** createStorm(), run to the end, result(), disposed. */
   runStorm(options: StormOptions): StormResult;
+  /**
+   * What one storm will cost, before it runs: the most attempts it can make and the most simulated ms it can take
+   * (null when a capacity limit leaves the time open). Options are refused exactly as createStorm() refuses them.
+   */
+  stormCost(options: StormOptions): StormCost;
+  /**
+   * What the contention experiment's grid costs (every strategy at each of contentionGridClients, the published
+   * base and cap) with this seed and runs a point: about 82,000 calls a run. Refused as runContention() refuses them.
+   */
+  contentionCost(options: { seed?: number; runs?: number }): ContentionCost;
+  /** The client counts of the contention experiment's grid: 10, 30, …, 190. */
+  readonly contentionGridClients: readonly number[];
   /** `count` letters 's' / 't' / 'p' from the core's seeded PRNG. */
   randomOutcomes(options: { seed: number; count: number; successPercent: number; transientPercent: number }): string;
   /**

@@ -782,6 +782,7 @@ class Lab {
     this.outcomes = outcomes;
     this.failureClasses = failureClasses;
     this.stormSeries = stormSeries;
+    this.contentionGridClients = Object.freeze(core.contentionGridClients());
     this.schema = schema;
     this.maxScriptLetters = core.maxScriptLetters;
     const fields = core.integerFields();
@@ -1020,6 +1021,17 @@ class Lab {
     }
   }
 
+  /**
+   * What one storm will cost before it runs (core/sim/storm.h, EstimateStormCost):
+   * { attempts, horizonMs }: the most attempts it can make, and the most simulated
+   * ms it can take (null when a capacity limit leaves the time open). Options are
+   * read and refused exactly as createStorm() reads them; nothing runs.
+   */
+  stormCost(options) {
+    const copy = readInput('options', () => copyStormOptions(options));
+    return unwrap(call(() => core.stormCost(copy)));
+  }
+
   /** `count` outcome letters ('s', 't', 'p') from the core's seeded PRNG, for processMany(). */
   randomOutcomes(options) {
     const values = readInput('options', () => {
@@ -1058,6 +1070,29 @@ class Lab {
       if (name === 'strategy') checkText(name, value, limits.outcomeBytes);
     }
     return unwrap(call(() => core.runContention(input)));
+  }
+
+  /**
+   * What the contention experiment's grid costs (core/sim/contention.h,
+   * EstimateContentionGridCost): every strategy at each of lab.contentionGridClients,
+   * at the published base and cap, with options { seed?, runs? }, read and refused
+   * as runContention() reads them. Returns { runs, calls }: calls is about 82,000 a run.
+   */
+  contentionCost(options) {
+    const names = ['seed', 'runs'];
+    const input = readInput('options', () => {
+      checkObject('options', options, '{ seed: 1, runs: 20 }');
+      const copy = {};
+      for (const name of names) copy[name] = options[name];
+      return copy;
+    });
+    for (const name of names) {
+      const value = input[name];
+      if (value !== undefined && typeof value !== 'number') {
+        throw typeError(unwrap(call(() => core.contentionTypeMessage(name, describe(value)))));
+      }
+    }
+    return unwrap(call(() => core.contentionCost(input)));
   }
 
   /** { limitBytes, usedBytes }: the cap on what all queues keep, and what they keep now. */

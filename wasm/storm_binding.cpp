@@ -212,6 +212,19 @@ val StormSeriesNames() {
   return out;
 }
 
+// lab.stormCost(options): { attempts, horizonMs (null: no time bound) } for one
+// storm's options (storm.h EstimateStormCost), read and refused as createStorm's.
+val StormCostValue(val options) {
+  dlq::Result<dlq::StormOptions> o = StormOptionsFromValue(options);
+  if (!o.ok()) return ErrorValue(o.status());
+  dlq::Result<dlq::StormCost> cost = dlq::EstimateStormCost(o.value());
+  if (!cost.ok()) return ErrorValue(cost.status());
+  val out = val::object();
+  out.set("attempts", static_cast<double>(cost->attempts));  // at most 10^12: exact in a double
+  out.set("horizonMs", cost->horizon_ms ? val(static_cast<double>(*cost->horizon_ms)) : val::null());
+  return out;
+}
+
 }  // namespace
 }  // namespace dlq_wasm
 
@@ -237,4 +250,5 @@ EMSCRIPTEN_BINDINGS(dlq_storm) {
       .function("series", &StormSetHandle::series);
   emscripten::function("stormTypeMessage", &dlq_wasm::StormTypeMessage);
   emscripten::function("stormSeriesNames", &dlq_wasm::StormSeriesNames);
+  emscripten::function("stormCost", &dlq_wasm::StormCostValue);
 }

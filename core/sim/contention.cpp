@@ -359,4 +359,10 @@ Result<std::string> ContentionTable(const std::vector<int64_t>& client_counts, i
   return out;
 }
 
+Result<ContentionCost> EstimateContentionGridCost(const ContentionOptions& options) {
+  if (Status s = kContentionSeedField.Check(options.seed); !s.ok()) return s;
+  if (Status s = kContentionRunsField.Check(options.runs); !s.ok()) return s;
+  return ContentionCost{options.runs, options.runs * kContentionGridCallsPerRun};
+}
+
 }  // namespace dlq

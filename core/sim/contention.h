@@ -121,4 +121,24 @@ Result<std::vector<ContentionEvent>> TraceContention(const ContentionOptions& op
 // (naming clientCounts[i]), at most 100 of them; runs and seed as above.
 Result<std::string> ContentionTable(const std::vector<int64_t>& client_counts, int64_t runs, int64_t seed);
 
+// ---- what the lab's experiment costs (core/sim/contention.cpp, at the end) ----
+
+// The experiment as the storm lab runs it: these client counts, each with every
+// strategy, at the published base and cap (ContentionOptions' defaults).
+constexpr int64_t kContentionGridClients[] = {10, 30, 50, 70, 90, 110, 130, 150, 170, 190};
+// Calls one run of that whole grid makes, rounded up: measured through
+// RunContention, one run made 79,521 to 81,817 calls for seeds 1 to 10, and the
+// mean of 20 runs 80,083 to 80,290. The grid's cost is about this times the runs.
+constexpr int64_t kContentionGridCallsPerRun = 82'000;
+
+struct ContentionCost {
+  int64_t runs = 0;   // runs a point
+  int64_t calls = 0;  // about kContentionGridCallsPerRun × runs
+};
+
+// What running the grid with `options`' seed and runs will cost (its clients and
+// strategy are the grid's, so they are not read). The seed's or runs' refusal,
+// named as CheckContentionOptions names it; or the cost.
+Result<ContentionCost> EstimateContentionGridCost(const ContentionOptions& options);
+
 }  // namespace dlq

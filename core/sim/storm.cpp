@@ -588,4 +588,24 @@ Result<bool> StormSet::Run(uint64_t max_events) {
   return true;
 }
 
+Result<StormCost> EstimateStormCost(const StormOptions& o) {
+  if (Status s = CheckStormOptions(o); !s.ok()) return s;
+  StormCost cost;
+  // jobs and maxAttempts are at most 10^6 each (their fields' ranges): no overflow.
+  cost.attempts = static_cast<uint64_t>(o.jobs) * static_cast<uint64_t>(o.max_attempts);
+  if (o.capacity && o.capacity->per_window > 0) return cost;
+  const int64_t outage_end = o.outage ? o.outage->start_ms + o.outage->duration_ms : 0;
+  const int64_t last_arrival =
+      o.arrival.kind == ArrivalKind::kBurst ? 0 : (o.jobs - 1) * 1000 / o.arrival.per_second;
+  const int64_t longest_delay =
+      o.backoff.kind == BackoffKind::kNone ? 0 : std::max(o.backoff.base_ms, o.backoff.cap_ms);
+  const int64_t rounds = (o.jobs + o.workers - 1) / o.workers;
+  // At most 2 days + 10^9 ms + 1 day + a day × 10^6: far inside int64.
+  const int64_t horizon = std::max(outage_end, last_arrival) + longest_delay + o.work_ms * (rounds + 1);
+  cost.horizon_ms = horizon;
+  const uint64_t by_time = static_cast<uint64_t>(o.workers) * static_cast<uint64_t>(horizon / o.work_ms + 1);
+  cost.attempts = std::min(cost.attempts, by_time);
+  return cost;
+}
+
 }  // namespace dlq

@@ -322,4 +322,26 @@ class StormSet {
   std::vector<StormResult> results_;
 };
 
+// ---- what a storm will cost (core/sim/storm.cpp, at the end) ----
+
+// A bound on one storm's work, from its options alone, before it runs: a page
+// reads it to decide whether a shared link may start by itself.
+struct StormCost {
+  // The most attempts the storm can make: jobs × maxAttempts, and, when its time
+  // is bounded, at most workers × (floor(horizon_ms / workMs) + 1) (a worker
+  // starts at most one attempt every workMs).
+  uint64_t attempts = 0;
+  // The most simulated time it can take, in ms; none when a capacity limit
+  // (perWindow > 0) keeps failing attempts after the outage, so no time bounds it.
+  std::optional<int64_t> horizon_ms;
+};
+
+// CheckStormOptions()'s refusal, or the bound. The horizon: without a capacity
+// limit every attempt that finishes after the outage's end E succeeds, and only
+// a failure sets a delay; so once T0 = max(E, the last arrival) + the longest
+// delay (0 for no backoff, else max(baseMs, capMs)) has passed, no job is
+// delayed any more, each one left needs one attempt, and the workers take them
+// `workers` at a time: the run ends by T0 + workMs × (ceil(jobs / workers) + 1).
+Result<StormCost> EstimateStormCost(const StormOptions& options);
+
 }  // namespace dlq

@@ -406,3 +406,32 @@ TEST_CASE("contention: refusals name the option, what was expected and what was 
   CHECK(ContentionTable({10}, 1, -3).status().ToString() ==
         "out-of-range: seed must be an integer from 0 to 4294967295, got -3");
 }
+
+// ---- the cost estimate a page's guard reads (EstimateContentionGridCost) ----
+
+TEST_CASE("contention cost: the grid's calls a run times the runs; seed and runs refused by name") {
+  ContentionOptions o;
+  o.runs = 1000;
+  Result<ContentionCost> cost = EstimateContentionGridCost(o);
+  REQUIRE(cost.ok());
+  CHECK(cost->runs == 1000);
+  CHECK(cost->calls == 82'000'000);
+  o.runs = 20;
+  CHECK(EstimateContentionGridCost(o)->calls == 1'640'000);
+  o.runs = 0;
+  CHECK(EstimateContentionGridCost(o).status().message() == "runs must be an integer from 1 to 1000, got 0");
+  o.runs = 1;
+  o.seed = -1;
+  CHECK(EstimateContentionGridCost(o).status().ToString() == Refusal(Options(1, ContentionStrategy::kNone, 1, -1)));
+}
+
+TEST_CASE("contention cost: one run of the whole grid makes at most kContentionGridCallsPerRun calls") {
+  for (int64_t seed : {1, 4, 7}) {
+    int64_t calls = 0;
+    for (int64_t clients : kContentionGridClients) {
+      for (ContentionStrategy strategy : kAll) calls += MustRun(Options(clients, strategy, 1, seed)).total_calls;
+    }
+    CHECK(calls <= kContentionGridCallsPerRun);
+    CHECK(calls > kContentionGridCallsPerRun * 95 / 100);  // a bound, and a close one
+  }
+}

@@ -703,3 +703,87 @@ TEST_CASE("the released storm fixtures: the same summaries and series, value for
   }
   CHECK(count >= 3);
 }
+
+// ---- the cost estimate a page's guard reads (EstimateStormCost) ----
+
+StormCost MustEstimate(const StormOptions& o) {
+  Result<StormCost> r = EstimateStormCost(o);
+  REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+  return r.value();
+}
+
+TEST_CASE("storm cost: jobs × attempts, tightened by the time horizon; a capacity limit leaves the time open") {
+  const Backoff none{BackoffKind::kNone, 1000, 60'000, Jitter::kNone};
+  // The link that once ran for hours: a day's outage, a million attempts each.
+  StormOptions day = Options(100'000, 100'000, 1, 1'000'000, none, StormOutage{0, 86'400'000});
+  StormCost cost = MustEstimate(day);
+  CHECK(cost.attempts == 100'000'000'000);
+  REQUIRE(cost.horizon_ms.has_value());
+  CHECK(*cost.horizon_ms == 86'400'002);  // the outage's end + one round of work + one more
+  // A 5 s outage: the horizon bounds it, workers × (horizon / workMs + 1).
+  StormOptions shortened = day;
+  shortened.outage = StormOutage{0, 5000};
+  cost = MustEstimate(shortened);
+  CHECK(*cost.horizon_ms == 5002);
+  CHECK(cost.attempts == 100'000ull * 5003);
+  // The million-job preset: the budget binds (10^7 a run); the longest delay is the cap.
+  const Backoff exp{BackoffKind::kExponential, 100, 10'000, Jitter::kFull};
+  cost = MustEstimate(Options(1'000'000, 100'000, 10, 10, exp, StormOutage{0, 5000}));
+  CHECK(cost.attempts == 10'000'000);
+  CHECK(*cost.horizon_ms == 5000 + 10'000 + 10 * (10 + 1));
+  // A rate: the last arrival counts; a fixed backoff's longest delay is max(base, cap) (the default cap).
+  StormOptions rate = Options(1000, 10, 10, 3, Backoff{BackoffKind::kFixed, 100, 60'000, Jitter::kNone});
+  rate.arrival = {ArrivalKind::kRate, 100};
+  CHECK(*MustEstimate(rate).horizon_ms == 9990 + 60'000 + 10 * (100 + 1));
+  // A capacity limit: no time bound, only jobs × attempts; perWindow 0 is unlimited.
+  StormOptions limited = shortened;
+  limited.capacity = StormCapacity{1000, 1000};
+  cost = MustEstimate(limited);
+  CHECK_FALSE(cost.horizon_ms.has_value());
+  CHECK(cost.attempts == 100'000'000'000);
+  limited.capacity = StormCapacity{0, 1000};
+  CHECK(*MustEstimate(limited).horizon_ms == 5002);
+}
+
+TEST_CASE("storm cost: options the storm refuses are refused by name, as Create refuses them") {
+  StormOptions o = Options(1000, 100, 10, 5, Backoff{}, StormOutage{0, 5000});
+  o.jobs = 9;
+  Result<StormCost> r = EstimateStormCost(o);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().message() == Refusal(o));
+  CHECK(r.status().message() == "jobs must be an integer from 10 to 1000000, got 9");
+  o.jobs = 1000;
+  o.work_ms = 40'000;  // not below the lease
+  CHECK(EstimateStormCost(o).status().message() == Refusal(o));
+}
+
+TEST_CASE("storm cost: the bound holds, attempts and drain time, over seeded scenarios") {
+  Prng rnd(2024);
+  int tightened = 0;
+  for (int i = 0; i < 60; ++i) {
+    const auto pick = [&](uint64_t n) { return static_cast<int64_t>(rnd.Next() % n); };
+    // One draw a statement: the order is the same with every compiler.
+    Backoff backoff;
+    backoff.kind = static_cast<BackoffKind>(pick(3));
+    backoff.jitter = backoff.kind == BackoffKind::kExponential ? Jitter::kDecorrelated : Jitter::kNone;
+    backoff.base_ms = 1 + pick(300);
+    backoff.cap_ms = backoff.base_ms + pick(3000);
+    StormOptions o;
+    o.backoff = backoff;
+    o.jobs = 10 + pick(2000);
+    o.workers = 1 + pick(300);
+    o.work_ms = 1 + pick(40);
+    const bool long_budget = pick(3) == 0;  // a budget no outage here uses up
+    o.max_attempts = 1 + pick(long_budget ? 100'000 : 20);
+    o.outage = StormOutage{pick(1000), 0};
+    o.outage->duration_ms = pick(6000);
+    if (pick(2) == 0) o.arrival = {ArrivalKind::kRate, 1 + pick(4000)};
+    if (pick(4) == 0) o.capacity = StormCapacity{1 + pick(200), 1 + pick(500)};
+    const StormCost cost = MustEstimate(o);
+    const StormResult r = MustRun(o);
+    CHECK(r.summary.attempts <= cost.attempts);
+    if (cost.horizon_ms) CHECK(r.summary.drain_ms <= *cost.horizon_ms);
+    if (cost.attempts < static_cast<uint64_t>(o.jobs * o.max_attempts)) ++tightened;
+  }
+  CHECK(tightened > 5);
+}

@@ -1,14 +1,33 @@
-// The storm lab's guard (web/src/storm/storm-presets.mjs: stormCost, contentionCost): a
-// shared link starts by itself only when its whole cost is bounded. The bound must
-// really bound: over 300 seeded random scenarios, every run the core makes stays
-// within the attempts and the simulated time the page estimated. And the links that
-// burned CPU for hours (or 30 s) are the ones that wait.
+// The storm lab's guard: a shared link starts by itself only when its whole cost is
+// bounded. The bound is the core's (lab.stormCost: core/sim/storm.h EstimateStormCost;
+// lab.contentionCost: core/sim/contention.h EstimateContentionGridCost), summed over a
+// scenario's runs and held against the page's limits (web/src/storm/storm-presets.mjs:
+// runCosts, totalStormCost, contentionGuard). The bound must really bound: over 300
+// seeded random scenarios, every run the core makes stays within the attempts and the
+// simulated time the core estimated. And the links that burned CPU for hours (or 30 s)
+// are the ones that wait.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lab } from './helpers.mjs';
 import {
-  AUTO_RUN_MAX_ATTEMPTS, PRESETS, contentionCost, parseStormLink, stormCost, stormHorizonMs, stormRunAttempts, stormRuns,
+  AUTO_RUN_MAX_ATTEMPTS, PRESETS, contentionGuard, coreLists, parseStormLink, runCosts, stormRuns as presetRuns, totalStormCost,
 } from '../../web/src/storm/storm-presets.mjs';
+
+const { jitters } = coreLists(lab.schema);
+const stormRuns = (s) => presetRuns(s, jitters);
+/** What scenario `s` will cost, as the page reckons it from the core's bound of each run. */
+const stormCost = (s) => totalStormCost(runCosts(stormRuns(s), (options) => lab.stormCost(options)));
+/** One run's core bound: its attempts and its horizon (null: no time bound). */
+const runCost = (run) => lab.stormCost(run.options);
+const stormRunAttempts = (run) => runCost(run).attempts;
+const stormHorizonMs = (run) => runCost(run).horizonMs;
+/** The contention experiment's guard, as the page reckons it from lab.contentionCost. */
+const contentionCost = (c) => {
+  const options = {};
+  if (c.seed !== null) options.seed = c.seed;
+  if (c.runs !== null) options.runs = c.runs;
+  return contentionGuard(lab.contentionCost(options));
+};
 
 /** A small deterministic generator, mulberry32 (no Math.random: the same scenarios every run): an integer in [0, n). */
 function generator(seed) {
@@ -52,8 +71,8 @@ test('the estimate bounds what the core does: attempts and simulated time, 300 s
       storm.run(Infinity);
       const { summary } = storm.result();
       storm.dispose();
-      const attempts = stormRunAttempts(s, run.arrival);
-      const horizon = stormHorizonMs(s, run.arrival);
+      const attempts = stormRunAttempts(run);
+      const horizon = stormHorizonMs(run);
       const what = `${JSON.stringify(s)} ${run.key}`;
       assert.ok(summary.attempts <= attempts, `${what}: ${summary.attempts} attempts, estimated at most ${attempts}`);
       if (horizon !== null) assert.ok(summary.drainMs <= horizon, `${what}: drained at ${summary.drainMs} ms, estimated by ${horizon}`);
@@ -98,7 +117,7 @@ test('contention links: the default 20 runs start by themselves, 1,000 runs (abo
   // The per-run figure holds: one run of the whole grid makes at most 82,000 calls, at any of these seeds.
   for (const seed of [1, 4, 7]) {
     let calls = 0;
-    for (const clients of [10, 30, 50, 70, 90, 110, 130, 150, 170, 190]) {
+    for (const clients of lab.contentionGridClients) {
       for (const strategy of ['none', 'exponential', 'equal', 'full', 'decorrelated']) {
         calls += lab.runContention({ clients, strategy, seed, runs: 1 }).meanCalls;
       }

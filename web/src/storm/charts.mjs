@@ -4,7 +4,7 @@
 // core's (the worker's results); which series exist is lab.stormSeries.
 import uPlot from 'uplot';
 import { h } from '../shared/dom.mjs';
-import { CONTENTION_CLIENTS, CONTENTION_LABELS, CONTENTION_STRATEGIES } from './storm-presets.mjs';
+import { CONTENTION_LABELS } from './storm-presets.mjs';
 import { fmtCompact, fmtInt, fmtRate, fmtSeconds } from './format.mjs';
 
 const COLORS = {
@@ -158,11 +158,11 @@ export function runChart({ kind, container, data, outage, axes, later }) {
 
 /**
  * The contention experiment's chart in `container`: `value(row)` per client count, one line
- * per strategy. Returns { kind: 'contention', el, plot }.
+ * per strategy of `grid` (the core's: { clients, strategies }). Returns { kind: 'contention', el, plot }.
  */
-export function contentionChart(container, rows, value) {
-  const x = Float64Array.from(CONTENTION_CLIENTS);
-  const columns = CONTENTION_STRATEGIES.map((k) => CONTENTION_CLIENTS.map((n) => {
+export function contentionChart(container, rows, value, grid) {
+  const x = Float64Array.from(grid.clients);
+  const columns = grid.strategies.map((k) => grid.clients.map((n) => {
     const row = rows.find((r) => r.clients === n && r.strategy === k);
     return row ? value(row) : null;
   }));
@@ -170,7 +170,7 @@ export function contentionChart(container, rows, value) {
     width: Math.max(200, container.clientWidth),
     height: chartHeight(),
     series: [{ label: 'Clients', value: (u, v) => (v === null || v === undefined ? '–' : fmtInt(v)) },
-      ...CONTENTION_STRATEGIES.map((k) => ({ label: CONTENTION_LABELS[k], stroke: CONTENTION_COLORS[k], width: 1.5, dash: k === 'none' ? [5, 3] : undefined,
+      ...grid.strategies.map((k) => ({ label: CONTENTION_LABELS[k], stroke: CONTENTION_COLORS[k], width: 1.5, dash: k === 'none' ? [5, 3] : undefined,
         value: (u, v) => (v === null || v === undefined ? '–' : fmtInt(v)) }))],
     scales: { x: { time: false } },
     axes: [{ ...axisStyle }, { ...axisStyle, size: 48, values: (u, ticks) => ticks.map((t) => fmtCompact(t)) }],

@@ -2,10 +2,11 @@
 // a row per client count, a column per strategy), what they say next to the
 // published experiment, and one chart per table (its figure here, drawn by
 // charts.mjs). `rows`: the worker's contention rows
-// ({ clients, strategy, meanCalls, meanCompletionMs }).
+// ({ clients, strategy, meanCalls, meanCompletionMs }); `grid`: the core's grid
+// ({ clients, strategies, jittered }: the controller takes it from lab via the worker).
 import { h } from '../shared/dom.mjs';
 import { chartFigure } from './charts.mjs';
-import { CONTENTION_CLIENTS, CONTENTION_LABELS, CONTENTION_STRATEGIES } from './storm-presets.mjs';
+import { CONTENTION_LABELS } from './storm-presets.mjs';
 import { fmtInt, fmtMs } from './format.mjs';
 
 /** The two measures, each a table and a chart. */
@@ -17,14 +18,14 @@ export const CONTENTION_MEASURES = [
 ];
 
 /** One measure's table, in its own scrolling region. */
-export function contentionTable(measure, rows) {
+export function contentionTable(measure, rows, grid) {
   const cell = (n, strategy) => rows.find((r) => r.clients === n && r.strategy === strategy);
   const table = h('table', { class: 'storm-summary', id: measure.id });
-  const head = h('tr', {}, h('th', { scope: 'col' }, 'Clients'), ...CONTENTION_STRATEGIES.map((k) => h('th', { scope: 'col' }, CONTENTION_LABELS[k])));
+  const head = h('tr', {}, h('th', { scope: 'col' }, 'Clients'), ...grid.strategies.map((k) => h('th', { scope: 'col' }, CONTENTION_LABELS[k])));
   const body = h('tbody');
-  for (const n of CONTENTION_CLIENTS) {
+  for (const n of grid.clients) {
     const tr = h('tr', { 'data-clients': String(n) }, h('th', { scope: 'row' }, fmtInt(n)));
-    for (const k of CONTENTION_STRATEGIES) {
+    for (const k of grid.strategies) {
       const r = cell(n, k);
       tr.append(h('td', { 'data-strategy': k, 'data-value': r ? String(measure.value(r)) : '' }, r ? fmtInt(measure.value(r)) : '–'));
     }
@@ -43,18 +44,18 @@ export function contentionSection(measure) {
 }
 
 /** What our numbers say next to the published experiment: a paragraph. */
-export function contentionComparison(rows) {
-  return h('p', { class: 'storm-compare' }, comparisonText(rows));
+export function contentionComparison(rows, grid) {
+  return h('p', { class: 'storm-compare' }, comparisonText(rows, grid));
 }
 
-function comparisonText(rows) {
+function comparisonText(rows, grid) {
   const largest = Math.max(...rows.map((r) => r.clients));
   const at = (k) => rows.find((r) => r.clients === largest && r.strategy === k);
   const name = (k) => CONTENTION_LABELS[k].toLowerCase();
   const parts = ['The published experiment (Marc Brooker, “Exponential Backoff And Jitter”, AWS Architecture Blog, 2015) found that plain exponential backoff still lets the clients collide in waves, and that adding jitter cuts the total calls sharply, full jitter doing the least work, decorrelated jitter finishing a little sooner, and equal jitter the slowest of the three.'];
   const exp = at('exponential');
-  const jittered = ['full', 'equal', 'decorrelated'].map(at).filter(Boolean);
-  if (exp && jittered.length === 3) {
+  const jittered = grid.jittered.map(at).filter(Boolean);
+  if (exp && jittered.length === grid.jittered.length && jittered.length > 0) {
     const cuts = jittered.map((r) => `${name(r.strategy)} ${fmtInt(r.meanCalls)} (${Math.round((1 - r.meanCalls / exp.meanCalls) * 100)}% fewer)`);
     const fewest = jittered.reduce((a, b) => (b.meanCalls < a.meanCalls ? b : a));
     const fastest = jittered.reduce((a, b) => (b.meanCompletionMs < a.meanCompletionMs ? b : a));

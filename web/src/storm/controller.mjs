@@ -3,22 +3,29 @@
 // strategy, a cost over what a link may start by itself), has the worker run it
 // (model.mjs), and draws its progress and results through the views, writing its
 // link once the core has accepted it. The views build and draw; the core (in the
-// worker) checks every option and decides every outcome; this module connects
-// them and holds the page's state: the request on show, a contention link
-// waiting for Run, the fragment last written, and the Same axes choice.
+// worker) checks every option, bounds every cost and decides every outcome; this
+// module connects them and holds the page's state: what it took from the core
+// (the strategy lists, the storm's fields, the contention grid), the request on
+// show, a contention link waiting for Run, the fragment last written, and the
+// Same axes choice.
 import {
-  AUTO_RUN_MAX_ATTEMPTS, AUTO_RUN_MAX_CONTENTION_CALLS, CONTENTION_CLIENTS, CONTENTION_DEFAULTS, CONTENTION_STRATEGIES,
-  DEFAULT_SCENARIO, PRESETS, contentionCost, formatContentionLink, formatStormLink, inexactIntegerMessage,
-  isInexactInteger, isStormLink, parseStormLink, stormCost, stormRuns,
+  AUTO_RUN_MAX_ATTEMPTS, AUTO_RUN_MAX_CONTENTION_CALLS, CONTENTION_DEFAULTS, DEFAULT_SCENARIO, PRESETS,
+  contentionGuard, coreLists, formatContentionLink, formatStormLink, inexactIntegerMessage, isInexactInteger,
+  isStormLink, parseStormLink, stormRuns, totalStormCost,
 } from './storm-presets.mjs';
 import { fmtInt, fmtMs, fmtRate } from './format.mjs';
 
 const presetNote = (key) => PRESETS.find((p) => p.key === key)?.note ?? null;
 
-/** What a storm link's runs will cost, in words, against the bound a link may start by itself. */
-function describeCost(cost) {
+/**
+ * What a storm link's runs will cost, in words, against the bound a link may start by itself.
+ * `blank`: the labels of the fields the core requires that the link leaves blank.
+ */
+function describeCost(cost, blank) {
   const runs = cost.runs === 1 ? 'one run' : `${cost.runs} runs`;
-  if (cost.attempts === null) return `${runs}, with jobs or max attempts blank: its cost has no bound, so it does not start by itself`;
+  if (cost.attempts === null) {
+    return `${runs}, with ${blank.map((label) => label.toLowerCase()).join(' and ')} blank: its cost has no bound, so it does not start by itself`;
+  }
   const time = cost.horizonMs === null ? '' : ` within ${fmtMs(cost.horizonMs)} of simulated time`;
   return `${runs}: up to ${fmtInt(cost.attempts)} attempts${time}, more than a link starts by itself (${fmtInt(AUTO_RUN_MAX_ATTEMPTS)} attempts)`;
 }
@@ -35,6 +42,11 @@ export class StormController {
   #waitingContention = null;
   #shownHash = null;  // the fragment this page last wrote or read
   #sameAxes = true;
+  // What the page takes from the core (the worker's describe answer), once it has loaded:
+  // { jitters, backoffKinds, contentionStrategies, stormRows, grid: { clients, strategies, jittered } }.
+  #core = null;
+  // Bumped by every new action: a link's cost that comes back after it is not acted on.
+  #action = 0;
 
   /** `form`, `run`, `results`: the views (form-view.mjs, run-view.mjs, results-view.mjs); `worker`: model.mjs. */
   constructor({ form, run, results, worker }) {
@@ -57,19 +69,36 @@ export class StormController {
     window.addEventListener('popstate', () => this.#loadFromHash());
   }
 
-  /** Draws the page, starts the worker (it loads the core now, so the first Run starts at once) and loads the link. */
-  start() {
+  /**
+   * Draws the page, starts the worker (it loads the core now, so the first Run starts at
+   * once), takes the lists it needs from the core and loads the link. Resolves once the
+   * link is decided (running, or waiting for Run).
+   */
+  async start() {
     this.#form.renderPresets(PRESETS);
     this.#run.renderState('idle');
     this.#form.fill(DEFAULT_SCENARIO);
     this.#results.warm();
-    this.#worker.start();
-    this.#loadFromHash({ first: true });
+    const described = await this.#ask(() => this.#worker.describe());
+    if (described === null) return;  // the worker failed, and #fail said so
+    const lists = coreLists(described.schema);
+    this.#core = {
+      ...lists,
+      stormRows: described.schema.storm,
+      grid: {
+        clients: described.contentionClients,
+        strategies: lists.contentionStrategies,
+        // The jittered ones: a contention strategy that is also one of the queue's jitters.
+        jittered: lists.contentionStrategies.filter((k) => k !== 'none' && lists.jitters.includes(k)),
+      },
+    };
+    await this.#loadFromHash({ first: true });
   }
 
   // ---- what the reader did ------------------------------------------------------
 
   #onRun() {
+    if (!this.#core) return;  // the core is still loading (the page is not ready yet)
     if (this.#waitingContention) {
       this.#runContention(this.#waitingContention, { history: 'replace', note: presetNote('contention') });
       return;
@@ -88,6 +117,7 @@ export class StormController {
   }
 
   #onPreset(key) {
+    if (!this.#core) return;  // the core is still loading (the page is not ready yet)
     const preset = PRESETS.find((p) => p.key === key);
     if (!preset) return;
     if (preset.contention) {
@@ -122,7 +152,7 @@ export class StormController {
   #runScenario(scenario, { history = 'replace', focus = false, note = null } = {}) {
     this.#stop();
     this.#form.clearError();
-    const runs = stormRuns(scenario);
+    const runs = stormRuns(scenario, this.#core.jitters);
     if (runs.length === 0) {
       this.#form.renderError('choose at least one strategy to run', { field: 'strategies', focus });
       this.#run.renderState('refused');
@@ -130,12 +160,11 @@ export class StormController {
       return;
     }
     this.#waitingContention = null;
-    const cost = stormCost(scenario);
     this.#run.renderProgress(0);
     this.#run.renderState('running');
     this.#run.renderStatus(`Starting ${runs.length === 1 ? 'one storm' : `${runs.length} storms`} of ${fmtInt(scenario.jobs ?? 0)} jobs…`);
-    const id = this.#worker.runStorms(runs, cost.perRun);
-    this.#current = { id, kind: 'storm', scenario, runs, cost, finished: 0, history, focus, note, accepted: false, index: -1 };
+    const id = this.#worker.runStorms(runs);
+    this.#current = { id, kind: 'storm', scenario, runs, finished: 0, history, focus, note, accepted: false, index: -1 };
   }
 
   #runContention(contention, { history = 'replace', note = null } = {}) {
@@ -145,13 +174,18 @@ export class StormController {
     this.#waitingContention = null;
     this.#run.renderProgress(0);
     this.#run.renderState('running');
-    this.#run.renderStatus(`Running the contention experiment: ${CONTENTION_CLIENTS.length} client counts × ${CONTENTION_STRATEGIES.length} strategies…`);
-    const id = this.#worker.runContention(contention);
+    const { grid } = this.#core;
+    this.#run.renderStatus(`Running the contention experiment: ${grid.clients.length} client counts × ${grid.strategies.length} strategies…`);
+    const id = this.#worker.runContention(contention, grid);
     this.#current = { id, kind: 'contention', contention, rows: [], history, note, accepted: false };
   }
 
-  /** Stops the run on show, if any (its worker is terminated: nothing of it arrives later). */
+  /**
+   * Stops the run on show, if any (its worker is terminated: nothing of it arrives later);
+   * a link's cost still on its way is not acted on.
+   */
   #stop() {
+    this.#action += 1;
     if (this.#current) this.#worker.stop();
     this.#current = null;
   }
@@ -191,11 +225,12 @@ export class StormController {
         this.#accept();
         if (current.kind === 'storm') {
           const run = current.runs[message.index];
-          const bound = current.cost.perRun[message.index];
-          const most = bound === null ? '' : ` of at most ${fmtInt(bound)}`;
+          const bound = message.bound;
+          const most = bound === null || bound === undefined ? '' : ` of at most ${fmtInt(bound)}`;
           this.#run.renderProgress(message.fraction, `${run.label}: ${fmtInt(message.attempts)} attempts${most}`);
         } else {
-          this.#run.renderProgress(message.fraction, `${current.rows.length} of ${CONTENTION_CLIENTS.length * CONTENTION_STRATEGIES.length} points`);
+          const { grid } = this.#core;
+          this.#run.renderProgress(message.fraction, `${current.rows.length} of ${grid.clients.length * grid.strategies.length} points`);
         }
         if (current.kind === 'storm' && message.index !== current.index && message.fraction < 1) {
           current.index = message.index;
@@ -225,7 +260,7 @@ export class StormController {
           this.#results.renderStormCharts();
           this.#run.renderStatus(`Done: ${current.runs.length === 1 ? 'one storm' : `${current.runs.length} storms`} of ${fmtInt(current.scenario.jobs)} jobs in ${seconds} s.`);
         } else {
-          this.#results.renderContention(current.rows, current.note);
+          this.#results.renderContention(current.rows, current.note, this.#core.grid);
           this.#run.renderStatus(`Done: the contention experiment in ${seconds} s.`);
         }
         break;
@@ -249,8 +284,12 @@ export class StormController {
     else history.replaceState(history.state, '', hash);
   }
 
-  /** Reads location.hash: loads its scenario into the form and runs it when it is small enough. */
-  #loadFromHash({ first = false } = {}) {
+  /**
+   * Reads location.hash: loads its scenario into the form, asks the core (in the worker)
+   * what it will cost, and runs it when that is small enough. Resolves once decided.
+   */
+  async #loadFromHash({ first = false } = {}) {
+    if (!this.#core) return;  // start() loads the link once the core has answered
     const hash = location.hash;
     if (hash === this.#shownHash) return;
     this.#shownHash = hash;
@@ -276,8 +315,13 @@ export class StormController {
       this.#run.renderStatus(`This link could not be read (${error.message}); the form shows the defaults. Press Run to run them.`);
       return;
     }
+    // The link replaces what runs; its cost is asked of a worker that is free to answer.
+    this.#stop();
+    const action = this.#action;
     if (link.kind === 'contention') {
-      const cost = contentionCost(link.contention);
+      const answer = await this.#ask(() => this.#worker.contentionCost(link.contention));
+      if (answer === null || action !== this.#action) return;  // the reader moved on
+      const cost = contentionGuard(answer);
       if (cost.autoRun) {
         this.#runContention(link.contention, { history: 'replace', note: presetNote('contention') });
         return;
@@ -290,14 +334,32 @@ export class StormController {
     }
     this.#form.fill(link.scenario);
     const preset = PRESETS.find((p) => p.scenario && formatStormLink(p.scenario) === formatStormLink(link.scenario));
-    const cost = stormCost(link.scenario);
-    if (cost.autoRun || cost.runs === 0) {
+    const runs = stormRuns(link.scenario, this.#core.jitters);
+    const costs = runs.length === 0 ? [] : await this.#ask(() => this.#worker.stormCosts(runs));
+    if (costs === null || action !== this.#action) return;  // the reader moved on
+    const cost = totalStormCost(costs);
+    // A field the core requires left blank: no bound, so the link waits. Any other
+    // refusal costs nothing: it runs, and the core's refusal is shown by name.
+    const blank = this.#core.stormRows.filter((row) => row.required && !row.name.includes('.') && link.scenario[row.name] === null)
+      .map((row) => row.label);
+    const refused = costs.some((c) => c.refused !== undefined);
+    if (cost.autoRun || runs.length === 0 || (refused && blank.length === 0)) {
       // (No strategy chosen: nothing can run, and #runScenario says so by name.)
       this.#runScenario(link.scenario, { history: 'replace', note: preset?.note ?? null });
       return;
     }
     this.#waitForRun(hash);
-    this.#run.renderStatus(`This link is a storm of ${link.scenario.jobs === null ? '?' : fmtInt(link.scenario.jobs)} jobs in ${describeCost(cost)}. Press Run to start it.`);
+    this.#run.renderStatus(`This link is a storm of ${link.scenario.jobs === null ? '?' : fmtInt(link.scenario.jobs)} jobs in ${describeCost(cost, blank)}. Press Run to start it.`);
+  }
+
+  /** A question to the worker; null when it was stopped first, and a failure of the worker shown. */
+  async #ask(question) {
+    try {
+      return await question();
+    } catch (error) {
+      this.#fail(error.message);
+      return null;
+    }
   }
 
   /** A link that does not start by itself: the form holds it, nothing runs, Run starts it. */

@@ -99,19 +99,22 @@ export class ResultsView {
     this.#clear(note);
   }
 
-  /** The contention experiment's results: its tables, the comparison, and its charts in tasks of their own. */
-  renderContention(rows, note = null) {
+  /**
+   * The contention experiment's results: its tables, the comparison, and its charts in tasks
+   * of their own. `grid`: the core's grid ({ clients, strategies, jittered }).
+   */
+  renderContention(rows, note, grid) {
     this.#clear(note);
-    for (const measure of CONTENTION_MEASURES) this.#output.append(contentionTable(measure, rows));
-    this.#output.append(contentionComparison(rows));
-    const grid = h('div', { class: 'storm-runs' });
-    this.#output.append(grid);
+    for (const measure of CONTENTION_MEASURES) this.#output.append(contentionTable(measure, rows, grid));
+    this.#output.append(contentionComparison(rows, grid));
+    const columns = h('div', { class: 'storm-runs' });
+    this.#output.append(columns);
     for (const measure of CONTENTION_MEASURES) {
       const { section, plot } = contentionSection(measure);
-      grid.append(section);
+      columns.append(section);
       this.#later(() => {
         if (!this.#shown || !plot.isConnected) return;
-        this.#shown.charts.push(contentionChart(plot, rows, measure.value));
+        this.#shown.charts.push(contentionChart(plot, rows, measure.value, grid));
       });
     }
   }

@@ -4,7 +4,8 @@
 // uPlot charts per run. The scenario lives in location.hash (the link format is
 // in storm-presets.mjs and docs/storm.md, "Storm links").
 //
-// The main thread never does the simulation: it reads the form, posts the runs,
+// The main thread never loads the core: it asks the worker what it needs from it
+// (the strategy lists, the costs of a link's runs), reads the form, posts the runs,
 // and draws what comes back, one chart per task, so no task runs long. Split the
 // way TodoMVC splits it: views (form-view.mjs, run-view.mjs, results-view.mjs)
 // build and draw and report the reader's actions; model.mjs talks to the worker;
@@ -23,8 +24,8 @@ function main() {
     results: new ResultsView(document),
     worker: new StormWorker(new URL('./storm-worker.mjs', import.meta.url)),
   });
-  controller.start();
-  document.documentElement.dataset.ready = 'true';
+  // Ready once the link is decided: the core (in the worker) bounds its cost first.
+  controller.start().finally(() => { document.documentElement.dataset.ready = 'true'; });
 }
 
 main();

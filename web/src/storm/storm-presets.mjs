@@ -9,38 +9,53 @@
 //     perWindow (null: unlimited), windowMs, workers, workMs, leaseMs, maxAttempts,
 //     backoff: 'none' | 'fixed' | 'exponential', baseMs, capMs, seed, strategies: [...] }
 
-export const STRATEGIES = ['none', 'full', 'equal', 'decorrelated'];
+// The names of strategies, backoff kinds and contention strategies are the core's
+// (lab.schema: backoff.jitter, backoff.kind, contention.strategy choices; coreLists()).
+// What this page keeps, keyed by those names, is its own presentation: each one's
+// label, and its letter in the link format (s1's letters are frozen: old links keep
+// loading). storm-presets.test.mjs checks every core name has a label and a letter.
 export const STRATEGY_LABELS = { none: 'No jitter', full: 'Full jitter', equal: 'Equal jitter', decorrelated: 'Decorrelated jitter' };
 const STRATEGY_LETTERS = { none: 'n', full: 'f', equal: 'e', decorrelated: 'd' };
 const BACKOFF_LETTERS = { none: 'n', fixed: 'f', exponential: 'e' };
+export const LINK_LETTERS = Object.freeze({ strategy: STRATEGY_LETTERS, backoff: BACKOFF_LETTERS });
 
-/** runContention's strategies, in the published experiment's order, and their names. */
-export const CONTENTION_STRATEGIES = ['none', 'exponential', 'equal', 'full', 'decorrelated'];
+/** runContention's strategies as this page labels them (the core's names and order: coreLists). */
 export const CONTENTION_LABELS = {
   none: 'No backoff', exponential: 'Exponential', equal: 'Equal jitter', full: 'Full jitter', decorrelated: 'Decorrelated jitter',
 };
-/** Client counts of the contention experiment: 10, 30, …, 190. */
-export const CONTENTION_CLIENTS = Array.from({ length: 10 }, (_, i) => 10 + 20 * i);
 /** The published settings are the core's defaults (base 5 ms, cap 2000 ms); runs: how many runs each point averages. */
 export const CONTENTION_DEFAULTS = { seed: 1, runs: 20 };
 
 /**
- * A link runs as soon as it is opened only when its whole cost is bounded by these
- * (stormCost, contentionCost); a costlier one waits for Run and says what it will
- * cost. 10 million attempts are about a third of a second of the core's time here
- * (about 30 ns an attempt in WebAssembly); 2 million contention calls about one
- * second (about 450 ns a call). The defaults (4 × 10,000 jobs × 10 attempts; 20
- * contention runs) are well inside; the million-job preset (40 million) is not.
+ * The lists this page takes from the core, out of lab.schema's rows (`schema`: at
+ * least { backoff, contention }, as the worker's describe answer carries them):
+ * { jitters: the storm's strategies (backoff.jitter), backoffKinds (backoff.kind),
+ * contentionStrategies (contention.strategy) }, each the core's names in its order.
+ */
+export function coreLists(schema) {
+  const choices = (rows, name) => {
+    const row = rows.find((r) => r.name === name);
+    if (!row?.choices) throw new Error(`lab.schema has no choices for ${name}`);
+    return row.choices.map((c) => c.name);
+  };
+  return {
+    jitters: choices(schema.backoff, 'jitter'),
+    backoffKinds: choices(schema.backoff, 'kind'),
+    contentionStrategies: choices(schema.contention, 'strategy'),
+  };
+}
+
+/**
+ * A link runs as soon as it is opened only when the core bounds its whole cost by
+ * these (lab.stormCost over its runs, lab.contentionCost; see totalStormCost); a
+ * costlier one waits for Run and says what it will cost. 10 million attempts are
+ * about a third of a second of the core's time here (about 30 ns an attempt in
+ * WebAssembly); 2 million contention calls about one second (about 450 ns a call).
+ * The defaults (4 × 10,000 jobs × 10 attempts; 20 contention runs) are well inside;
+ * the million-job preset (40 million) is not.
  */
 export const AUTO_RUN_MAX_ATTEMPTS = 10_000_000;
 export const AUTO_RUN_MAX_CONTENTION_CALLS = 2_000_000;
-/**
- * Calls the contention experiment makes in one run over its whole grid (10 … 190
- * clients × 5 strategies), rounded up: measured through lab.runContention, one
- * run made 79,521 to 81,817 for seeds 1 to 10, and the mean of 20 runs 80,083 to
- * 80,290. Its cost is about this times the runs.
- */
-export const CONTENTION_CALLS_PER_RUN = 82_000;
 
 export const DEFAULT_SCENARIO = Object.freeze({
   jobs: 10_000,
@@ -132,7 +147,7 @@ export function formatStormLink(s) {
   const outage = s.outageMs === null ? '-' : `${num(s.outageStartMs)}:${num(s.outageMs)}`;
   const capacity = s.perWindow === null ? '-' : `${num(s.perWindow)}:${num(s.windowMs)}`;
   const backoff = [BACKOFF_LETTERS[s.backoff], num(s.baseMs), num(s.capMs)].join(':').replace(/:+$/, '');
-  const strategies = STRATEGIES.filter((k) => s.strategies.includes(k)).map((k) => STRATEGY_LETTERS[k]).join('');
+  const strategies = Object.keys(STRATEGY_LETTERS).filter((k) => s.strategies.includes(k)).map((k) => STRATEGY_LETTERS[k]).join('');
   return [STORM_TAG, `n=${num(s.jobs)}`, `a=${arrival}`, `o=${outage}`, `c=${capacity}`, `w=${num(s.workers)}`,
     `t=${num(s.workMs)}`, `l=${num(s.leaseMs)}`, `m=${num(s.maxAttempts)}`, `b=${backoff}`, `r=${num(s.seed)}`,
     `j=${strategies}`].join(';');
@@ -261,7 +276,7 @@ export function parseStormLink(text) {
   take('r', (v) => { s.seed = integer('r (seed)', v); });
   take('j', (v) => {
     const letters = [...v];
-    const strategies = STRATEGIES.filter((k) => letters.includes(STRATEGY_LETTERS[k]));
+    const strategies = Object.keys(STRATEGY_LETTERS).filter((k) => letters.includes(STRATEGY_LETTERS[k]));
     if (strategies.length !== letters.length || new Set(letters).size !== letters.length) {
       throw new LinkError(`j (strategies): expected letters from n, f, e, d, got ${quoteShort(v)}`);
     }
@@ -297,11 +312,12 @@ export function stormOptions(s, strategy, arrival = s.arrival) {
 
 /**
  * The runs one scenario makes, in order: [{ key, label, strategy, arrival, options }].
- * One per chosen strategy; with arrival 'both', one per strategy and pattern.
+ * One per chosen strategy, in the core's order (`jitters`: coreLists().jitters);
+ * with arrival 'both', one per strategy and pattern.
  */
-export function stormRuns(s) {
+export function stormRuns(s, jitters) {
   const runs = [];
-  for (const strategy of STRATEGIES.filter((k) => s.strategies.includes(k))) {
+  for (const strategy of jitters.filter((k) => s.strategies.includes(k))) {
     const arrivals = s.arrival === 'both' ? ['burst', 'rate'] : [s.arrival];
     for (const arrival of arrivals) {
       const pattern = arrival === 'burst' ? 'all at once' : `${s.perSecond?.toLocaleString('en-US') ?? '?'} a second`;
@@ -317,82 +333,42 @@ export function stormRuns(s) {
   return runs;
 }
 
-// ---- what a scenario will cost -----------------------------------------------
-
-/** The core's defaults for a blank backoff field (policy.h's Backoff). */
-const CORE_BACKOFF_DEFAULTS = { baseMs: 1000, capMs: 60_000 };
-const isCount = (n, min = 1) => Number.isSafeInteger(n) && n >= min;
+// ---- what a scenario will cost: the core's bound, this page's guard -----------
 
 /**
- * The most simulated time one run can take, in ms, when it can be bounded from
- * the scenario alone; else null. Without a capacity limit every attempt that
- * finishes after the outage's end E succeeds, and only a failure sets a delay;
- * so once T0 = max(E, last arrival) + the longest delay has passed, no job is
- * delayed any more, each one left needs one attempt, and the workers take them
- * `workers` at a time: the run ends by T0 + workMs * (ceil(jobs / workers) + 1).
- * A capacity limit keeps failing attempts after the outage: no bound then.
+ * Each run's bound, from the core (`stormCost`: lab.stormCost): { attempts, horizonMs },
+ * or { refused, code } with the core's refusal of the run's options (nothing would run).
  */
-export function stormHorizonMs(s, arrival = s.arrival) {
-  const { jobs, workers, workMs } = s;
-  if (s.perWindow !== null || !isCount(jobs) || !isCount(workers) || !isCount(workMs)) return null;
-  let end = 0;
-  if (s.outageMs !== null) {
-    const start = s.outageStartMs ?? 0;
-    if (!isCount(start, 0) || !isCount(s.outageMs, 0)) return null;
-    end = start + s.outageMs;
-  }
-  let lastArrival = 0;
-  if (arrival !== 'burst') {
-    if (!isCount(s.perSecond)) return null;
-    lastArrival = Math.floor(((jobs - 1) * 1000) / s.perSecond);
-  }
-  let longestDelay = 0;
-  if (s.backoff !== 'none') {
-    const base = s.baseMs ?? CORE_BACKOFF_DEFAULTS.baseMs;
-    const cap = s.capMs ?? CORE_BACKOFF_DEFAULTS.capMs;
-    if (!isCount(base) || !isCount(cap)) return null;
-    // Exponential (with any jitter) and decorrelated jitter stay at or under the cap; fixed is the base.
-    longestDelay = Math.max(base, cap);
-  }
-  return Math.max(end, lastArrival) + longestDelay + workMs * (Math.ceil(jobs / workers) + 1);
+export function runCosts(runs, stormCost) {
+  return runs.map((run) => {
+    try {
+      return stormCost(run.options);
+    } catch (error) {
+      return { refused: String(error?.message ?? error), code: error?.code ?? 'error' };
+    }
+  });
 }
 
 /**
- * The most attempts one run can make, or null when the scenario leaves it open
- * (jobs or max attempts blank). Each job makes at most maxAttempts attempts; and
- * when the run's time is bounded (stormHorizonMs), a worker starts at most one
- * attempt every workMs, so at most workers * (floor(horizon / workMs) + 1).
+ * What a scenario's runs cost together, from runCosts(): { runs, attempts, perRun:
+ * [attempts…], horizonMs, autoRun }. `attempts` is the sum over the runs, or null when
+ * the core bounds one of them by nothing (it refused its options); perRun holds null
+ * there. `autoRun`: a link may start it by itself (at most AUTO_RUN_MAX_ATTEMPTS).
  */
-export function stormRunAttempts(s, arrival = s.arrival) {
-  if (s.jobs === null || s.maxAttempts === null) return null;
-  // A count below 1 is refused by the core at once: it costs nothing.
-  const byJobs = Math.max(0, s.jobs) * Math.max(0, s.maxAttempts);
-  const horizon = stormHorizonMs(s, arrival);
-  if (horizon === null) return byJobs;
-  return Math.min(byJobs, s.workers * (Math.floor(horizon / s.workMs) + 1));
-}
-
-/**
- * What running scenario `s` will cost: { runs, attempts, perRun: [attempts…],
- * horizonMs, autoRun }. `attempts` is the sum over the runs (one per strategy,
- * two with arrival 'both'), or null when it cannot be bounded; `autoRun` is true
- * when a link may start it by itself (at most AUTO_RUN_MAX_ATTEMPTS).
- */
-export function stormCost(s) {
-  const runs = stormRuns(s);
-  const perRun = runs.map((run) => stormRunAttempts(s, run.arrival));
+export function totalStormCost(costs) {
+  const perRun = costs.map((c) => (c.refused === undefined ? c.attempts : null));
   const attempts = perRun.includes(null) ? null : perRun.reduce((a, b) => a + b, 0);
-  const horizons = runs.map((run) => stormHorizonMs(s, run.arrival));
+  const horizons = costs.map((c) => (c.refused === undefined ? c.horizonMs : null));
   const horizonMs = horizons.length === 0 || horizons.includes(null) ? null : Math.max(...horizons);
-  return { runs: runs.length, attempts, perRun, horizonMs, autoRun: attempts !== null && attempts <= AUTO_RUN_MAX_ATTEMPTS };
+  return { runs: costs.length, attempts, perRun, horizonMs, autoRun: attempts !== null && attempts <= AUTO_RUN_MAX_ATTEMPTS };
 }
 
 /**
- * What the contention experiment will cost: { runs, calls, autoRun }. A blank
- * runs field is the core's default (1); a value the core refuses costs nothing.
+ * The contention guard on the core's cost (lab.contentionCost: { runs, calls }, or
+ * { refused } as runCosts gives it): { runs, calls, autoRun }. A refused one costs
+ * nothing: it runs, and the core's refusal is shown.
  */
-export function contentionCost(c) {
-  const runs = c.runs ?? 1;
-  const calls = Math.max(0, runs) * CONTENTION_CALLS_PER_RUN;
-  return { runs, calls, autoRun: calls <= AUTO_RUN_MAX_CONTENTION_CALLS };
+export function contentionGuard(cost) {
+  if (cost.refused !== undefined) return { runs: null, calls: 0, autoRun: true };
+  return { runs: cost.runs, calls: cost.calls, autoRun: cost.calls <= AUTO_RUN_MAX_CONTENTION_CALLS };
 }

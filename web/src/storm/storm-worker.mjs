@@ -5,28 +5,38 @@
 // messages while it steps.
 //
 // Messages in:
-//   { type: 'storm', id, runs: [{ key, options, attempts }] }   one storm set (lab.createStormSet): every run's
+//   { type: 'describe', id }                          what the page takes from the core, answered once the
+//                                                     core is loaded: 'described'
+//   { type: 'cost', id, runs: [options…] }            each storm's bound (lab.stormCost): 'cost'
+//   { type: 'contention-cost', id, seed, runs }       the contention grid's cost (lab.contentionCost)
+//   { type: 'storm', id, runs: [{ key, options }] }   one storm set (lab.createStormSet): every run's
 //                                                     options are checked first, and if the core refuses
 //                                                     one, nothing runs ('refused', naming the run). The
 //                                                     core puts every run on the first one's grid, so
 //                                                     their series and peak rates compare bucket for
-//                                                     bucket. `attempts`: the most attempts the run can
-//                                                     make (stormCost), or null; progress counts
-//                                                     attempts against it.
+//                                                     bucket. Progress counts each run's attempts
+//                                                     against the most it can make (lab.stormCost).
 //   { type: 'contention', id, clients: [..], strategies: [..], seed, baseMs, capMs, runs }
 // Messages out (each with the request's id):
 //   { type: 'ready' }                                 the core is loaded (once, before anything else)
+//   { type: 'described', schema: { storm, contention, backoff }, contentionClients }
+//                                                     lab.schema's rows for those objects (the strategy
+//                                                     lists are their choices) and lab.contentionGridClients
+//   { type: 'cost', costs: [{ attempts, horizonMs } | { refused, code }…] }   one a run (storm-presets.mjs runCosts)
+//   { type: 'contention-cost', cost: { runs, calls } | { refused, code } }
 //   { type: 'refused', key, code, message }           the core's error for that run's options
-//   { type: 'progress', fraction, index, attempts }   0..1 over the whole request; index: the run stepping;
-//                                                     attempts: that run's attempts so far (storms only).
+//   { type: 'progress', fraction, index, attempts, bound }   0..1 over the whole request; index: the run
+//                                                     stepping; attempts: that run's attempts so far and
+//                                                     bound the most it can make (storms only).
 //                                                     A run's fraction is the larger of its jobs finished
-//                                                     (over its jobs) and its attempts (over the most it
-//                                                     can make), so it moves while no job has finished.
+//                                                     (over its jobs) and its attempts (over the bound),
+//                                                     so it moves while no job has finished.
 //   { type: 'result', key, index, summary, series, elapsedMs }   one run done (series: copied typed arrays, transferred)
 //   { type: 'contention-row', clients, strategy, meanCalls, meanCompletionMs }
 //   { type: 'done', elapsedMs }
 //   { type: 'error', code, message }                  anything else that went wrong
 import { loadLab } from '../../wasm/index.mjs';
+import { runCosts } from './storm-presets.mjs';
 
 /** Events per storm.run() call: a few ms of work each, so progress flows and Cancel is prompt. */
 const STEP_EVENTS = 200_000;
@@ -40,12 +50,33 @@ self.addEventListener('message', async ({ data }) => {
   const { id } = data;
   try {
     const lab = await labPromise;
-    if (data.type === 'storm') runStorms(lab, data);
+    if (data.type === 'describe') describe(lab, data);
+    else if (data.type === 'cost') self.postMessage({ type: 'cost', id, costs: runCosts(data.runs.map((options) => ({ options })), (o) => lab.stormCost(o)) });
+    else if (data.type === 'contention-cost') contentionCost(lab, data);
+    else if (data.type === 'storm') runStorms(lab, data);
     else if (data.type === 'contention') runContention(lab, data);
   } catch (error) {
     self.postMessage({ type: 'error', id, code: error?.code ?? 'error', message: String(error?.message ?? error) });
   }
 });
+
+function describe(lab, { id }) {
+  const { storm, contention, backoff } = lab.schema;
+  self.postMessage({ type: 'described', id, schema: { storm, contention, backoff }, contentionClients: lab.contentionGridClients });
+}
+
+function contentionCost(lab, { id, seed, runs }) {
+  const options = {};
+  if (seed !== undefined && seed !== null) options.seed = seed;
+  if (runs !== undefined && runs !== null) options.runs = runs;
+  let cost;
+  try {
+    cost = lab.contentionCost(options);
+  } catch (error) {
+    cost = { refused: String(error?.message ?? error), code: error?.code ?? 'error' };
+  }
+  self.postMessage({ type: 'contention-cost', id, cost });
+}
 
 function runStorms(lab, { id, runs }) {
   const started = performance.now();
@@ -57,6 +88,8 @@ function runStorms(lab, { id, runs }) {
     self.postMessage({ type: 'refused', id, key, code: error?.code ?? 'error', message: String(error?.message ?? error).replace(/^runs\[\d+\]: /, '') });
     return;
   }
+  // Accepted, so every run has a bound: the most attempts it can make.
+  const bounds = runs.map((run) => lab.stormCost(run.options).attempts);
   try {
     let lastPost = 0;
     let runStarted = performance.now();
@@ -68,7 +101,7 @@ function runStorms(lab, { id, runs }) {
       for (; index < set.current; index++) {
         const { summary, series } = set.result(index);
         const fields = lab.stormSeries;
-        self.postMessage({ type: 'progress', id, index, attempts: summary.attempts, fraction: (index + 1) / runs.length });
+        self.postMessage({ type: 'progress', id, index, attempts: summary.attempts, bound: bounds[index], fraction: (index + 1) / runs.length });
         self.postMessage({ type: 'result', id, index, key: runs[index].key, summary, series,
           elapsedMs: now - runStarted }, fields.map((f) => series[f].buffer));
         runStarted = now;
@@ -77,10 +110,10 @@ function runStorms(lab, { id, runs }) {
       if (now - lastPost >= PROGRESS_MS) {
         lastPost = now;
         const attempts = set.attempts;
-        const bound = runs[index].attempts;
+        const bound = bounds[index];
         const byAttempts = bound > 0 ? Math.min(1, attempts / bound) : 0;
         const runFraction = Math.max(set.progress, byAttempts);
-        self.postMessage({ type: 'progress', id, index, attempts, fraction: (index + runFraction) / runs.length });
+        self.postMessage({ type: 'progress', id, index, attempts, bound, fraction: (index + runFraction) / runs.length });
       }
     }
   } finally {
