@@ -164,7 +164,9 @@ test('a link within the bound still starts by itself, 1,000,000 jobs included wh
   const link = 's1;n=1000000;a=b;o=0:5000;c=-;w=1000;t=10;l=30000;m=10;b=e:100:10000;r=1;j=f';
   const opened = await storm(`${h.base}storm.html#${link}`);
   const { page } = opened;
-  assert.equal(await page.locator('#results').getAttribute('data-state'), 'running', 'started on open');
+  // Started with no Run: the page decides once the core has costed the link, and a small run
+  // may be over by the time the test looks, so 'running' and 'done' both say it started.
+  assert.ok(['running', 'done'].includes(await page.locator('#results').getAttribute('data-state')), 'started on open');
   assert.equal(await settled(page), 'done', await page.locator('#storm-status').textContent());
   const summary = await readSummary(page);
   assert.ok(summary.attempts.full <= 2_502_000, `${summary.attempts.full} attempts, within the estimate`);
@@ -188,7 +190,7 @@ test('contention links: 1,000 runs a point wait for Run and say the cost; Run st
   await opened.context.close();
 
   const small = await storm(`${h.base}storm.html#c1;r=3;k=2`);
-  assert.equal(await small.page.locator('#results').getAttribute('data-state'), 'running', 'started on open');
+  assert.ok(['running', 'done'].includes(await small.page.locator('#results').getAttribute('data-state')), 'started on open');
   assert.equal(await settled(small.page), 'done');
   assert.equal(await small.page.locator('#contention-calls tbody tr').count(), 10);
   assertClean(small);
