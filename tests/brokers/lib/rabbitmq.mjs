@@ -78,6 +78,8 @@ export async function startRabbitMQ() {
     port: amqpPort,
     url: `amqp://guest:guest@127.0.0.1:${amqpPort}`,
     pid: beamPid,
+    // What rabbitmqctl needs to reach this node (cookie in HOME, epmd port), with the scripts first on PATH.
+    ctlEnv: { ...env, PATH: `${BIN}:${env.PATH}` },
     ctl,
     stop,
   };

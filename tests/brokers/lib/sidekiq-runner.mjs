@@ -17,8 +17,9 @@ export function runSidekiqScenario(redis, scenario) {
     child.on('exit', (code, signal) => {
       if (code !== 0) return reject(new Error(`sidekiq_driver.rb exited (${code ?? signal}):\n${err}`));
       try {
-        const { sidekiq, ...trace } = JSON.parse(out.trim().split('\n').pop());
-        resolve({ ...trace, version: sidekiq });
+        const { sidekiq, options, ...trace } = JSON.parse(out.trim().split('\n').pop());
+        // With a loaded snippet, also the Sidekiq.options it configured.
+        resolve({ ...trace, version: sidekiq, ...(scenario.config.snippet ? { options } : {}) });
       } catch (error) {
         reject(new Error(`sidekiq_driver.rb printed no trace: ${error.message}\n${out}\n${err}`));
       }

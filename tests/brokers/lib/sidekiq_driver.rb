@@ -53,8 +53,20 @@ if (r = config["retry_in"])  # sidekiq_retry_in { |count| … } in seconds
   DlqJob.sidekiq_retry_in { |count| r["base"].to_i + r.fetch("per_count", 0).to_i * count }
 end
 
+# A generated snippet (config.snippet: its file; config.jobClass: its job class) is loaded as the
+# `sidekiq` command would load it with -r: as a server (Sidekiq::CLI defined), so its
+# configure_server block runs. Its work, OrderHandler.call (order_handler.rb beside it), plays
+# the scenario's outcomes through DlqJob#perform; the snippet's own job class is what is pushed.
+JOB_CLASS = if config["snippet"]
+  require "sidekiq/cli"
+  load config["snippet"]
+  Object.const_get(config.fetch("jobClass"))
+else
+  DlqJob
+end
+
 def push(job)
-  item = {"class" => DlqJob, "args" => [job["id"], job["payload"] || {}], "jid" => job["id"]}
+  item = {"class" => JOB_CLASS, "args" => [job["id"]] + (JOB_CLASS == DlqJob ? [job["payload"] || {}] : []), "jid" => job["id"]}
   item["queue"] = job["queue"] if job["queue"]
   Sidekiq::Client.push(item)
 end
@@ -129,4 +141,4 @@ ids.each do |id|
 end
 recorded = Sidekiq.redis { |c| c.lrange("dlqlab:deliveries", 0, -1) }.map { |s| JSON.parse(s) }
 puts JSON.dump({deliveries: recorded.map { |d| {job: d["job"], count: d["count"]} }, delays: delays, final: final, dlq: dlq,
-                sidekiq: Sidekiq::VERSION})
+                sidekiq: Sidekiq::VERSION, options: {dead_timeout_in_seconds: Sidekiq.options[:dead_timeout_in_seconds]}})

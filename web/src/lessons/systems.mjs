@@ -118,6 +118,9 @@ const gh = (repo, path) => `https://github.com/${repo}/blob/HEAD/${path}`;
 
 // ---- Amazon SQS ---------------------------------------------------------------
 
+const SQS_SOURCE_RETENTION = 345600;  // the source queue's MessageRetentionPeriod: SQS's default, 4 days
+const SQS_MAX_RETENTION = 1209600;    // 14 days, the most SQS keeps a message
+
 function sqsSnippet(policy, rules) {
   const n = policyInForce(policy, rules);
   const notes = [];
@@ -147,16 +150,25 @@ function sqsSnippet(policy, rules) {
       'so once one is dead-lettered the rest of its group goes on (the lab holds the key until replay or releaseKey)');
   }
   if (n.ordering === 'stall') notes.push('ordering stall: a FIFO queue where every message carries the same MessageGroupId');
-  let retention = 1209600;
+  // A moved message keeps its original enqueue time on a standard queue [A2], so the DLQ's retention must cover
+  // the time spent in the source queue plus the lab's retention (a FIFO DLQ resets it; the margin does no harm).
+  let retention = SQS_MAX_RETENTION;
   if (n.quarantine.retentionMs === 0) {
     notes.push('quarantine.retentionMs 0 keeps entries forever; SQS keeps a message at most 14 days, the value used here');
   } else {
-    retention = clamp(seconds(n.quarantine.retentionMs), 60, 1209600);
-    if (retention * 1000 !== n.quarantine.retentionMs) {
-      notes.push(`quarantine.retentionMs ${n.quarantine.retentionMs}: MessageRetentionPeriod is 60 s to 14 days in whole seconds, set to ${retention}`);
-    }
+    const wanted = SQS_SOURCE_RETENTION + Math.max(60, seconds(n.quarantine.retentionMs));
+    retention = Math.min(SQS_MAX_RETENTION, wanted);
+    notes.push(`quarantine.retentionMs ${n.quarantine.retentionMs} -> DLQ MessageRetentionPeriod ${retention} s: ` +
+      `the source queue's ${SQS_SOURCE_RETENTION} s plus the lab's retention${retention !== wanted ? ', stopped at the 14-day maximum' : ''}`);
   }
-  if (!fifo) notes.push('standard queues: the DLQ counts retention from the original enqueue time, not from arrival in the DLQ as the lab does');
+  if (!fifo) {
+    notes.push('standard queues: a dead-lettered message keeps its original enqueue time, so the DLQ retention counts from there, ' +
+      'not from arrival in the DLQ as the lab does; that is why the DLQ keeps messages longer than the source');
+  }
+  const threshold = n.quarantine.alarmDepth > 0 ? n.quarantine.alarmDepth : 1;
+  notes.push(n.quarantine.alarmDepth > 0
+    ? `quarantine.alarmDepth ${n.quarantine.alarmDepth} -> the CloudWatch alarm on the DLQ's depth`
+    : 'quarantine.alarmDepth 0 (off): the CloudWatch alarm still fires on the first message in the DLQ, as AWS advises');
   notes.push('replay(id) resets attempts; SQS moves dead letters back in bulk with StartMessageMoveTask (the redrive), no single-message replay');
   commonNotes(n, notes);
 
@@ -164,33 +176,34 @@ function sqsSnippet(policy, rules) {
   const queueProps = (extra) => ({ QueueName: name(extra.name), ...(fifo ? { FifoQueue: true } : {}), ...extra.props });
   const resources = {
     OrdersDLQ: { Type: 'AWS::SQS::Queue', Properties: queueProps({ name: 'orders-dlq', props: { MessageRetentionPeriod: retention } }) },
+    OrdersDLQAlarmTopic: { Type: 'AWS::SNS::Topic', Properties: { TopicName: 'orders-dlq-alarm' } },
     OrdersQueue: {
       Type: 'AWS::SQS::Queue',
       Properties: queueProps({
         name: 'orders',
         props: {
           VisibilityTimeout: visibility,
+          MessageRetentionPeriod: SQS_SOURCE_RETENTION,
           RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': ['OrdersDLQ', 'Arn'] }, maxReceiveCount: receives },
         },
       }),
     },
   };
-  if (n.quarantine.alarmDepth > 0) {
-    resources.OrdersDLQDepthAlarm = {
-      Type: 'AWS::CloudWatch::Alarm',
-      Properties: {
-        AlarmDescription: `quarantine.alarmDepth ${n.quarantine.alarmDepth}`,
-        Namespace: 'AWS/SQS',
-        MetricName: 'ApproximateNumberOfMessagesVisible',
-        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': ['OrdersDLQ', 'QueueName'] } }],
-        Statistic: 'Maximum',
-        Period: 60,
-        EvaluationPeriods: 1,
-        Threshold: n.quarantine.alarmDepth,
-        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      },
-    };
-  }
+  resources.OrdersDLQDepthAlarm = {
+    Type: 'AWS::CloudWatch::Alarm',
+    Properties: {
+      AlarmDescription: `orders-dlq holds ${threshold} or more messages (quarantine.alarmDepth ${n.quarantine.alarmDepth})`,
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': ['OrdersDLQ', 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Period: 60,
+      EvaluationPeriods: 1,
+      Threshold: threshold,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [{ Ref: 'OrdersDLQAlarmTopic' }],
+    },
+  };
   const template = {
     AWSTemplateFormatVersion: '2010-09-09',
     Description: `dlq-lab policy as an SQS queue with a redrive policy: maxAttempts ${n.maxAttempts} -> maxReceiveCount ${receives}`,
@@ -202,6 +215,10 @@ function sqsSnippet(policy, rules) {
 
 // ---- RabbitMQ quorum queues ------------------------------------------------------
 
+// The one statement of the mapping (observed on 3.10.8: x-delivery-limit 2 gave 3 deliveries), used by the
+// snippet and the facts alike.
+const DELIVERY_LIMIT_RULE = 'delivery-limit L allows L returns, so L + 1 deliveries: maxAttempts N is delivery-limit N - 1';
+
 function rabbitSnippet(policy, rules) {
   const n = policyInForce(policy, rules);
   const notes = [];
@@ -210,7 +227,6 @@ function rabbitSnippet(policy, rules) {
   if (n.backoff.kind !== 'none') {
     notes.push(`backoff ${backoffText(n.backoff)}: RabbitMQ has no redelivery delay of its own (a TTL + dead-letter "retry queue" is the usual workaround)`);
   }
-  if (limit === 0) notes.push('maxAttempts 1: safest is to reject every failure with requeue=false rather than rely on delivery-limit 0');
   if (shape.never.length > 0) {
     notes.push(`${shape.never.join(', ')}: quarantined at once in the lab; the consumer does basic.reject with requeue=false ` +
       '(dead-lettered at once, reason "rejected" in x-death)');
@@ -231,17 +247,21 @@ function rabbitSnippet(policy, rules) {
     overflow: 'reject-publish',
   };
   const lines = [
-    `# dlq-lab policy -> RabbitMQ 4.x quorum queue "orders": ${policyText(n)}`,
+    '#!/usr/bin/env bash',
+    `# dlq-lab policy -> RabbitMQ quorum queue "orders" (3.10 or later): ${policyText(n)}`,
     ...hashComments(notes),
+    'set -euo pipefail',
+    `NODE=rabbit@localhost # the connection: the RabbitMQ node rabbitmqctl talks to (rabbitmqctl -n)`,
+    '',
     '# Declare "orders" as a quorum queue (x-queue-type=quorum: a policy cannot change a queue type),',
-    '# an exchange "orders.dlx" and a queue "orders.dlq" bound to it.',
-    `# maxAttempts ${n.maxAttempts} -> delivery-limit ${limit}: the limit counts returns, and the first delivery comes on top.`,
+    '# a fanout exchange "orders.dlx" and a queue "orders.dlq" bound to it.',
+    `# ${DELIVERY_LIMIT_RULE}: maxAttempts ${n.maxAttempts} -> delivery-limit ${limit}.`,
     '# Fail an attempt with basic.reject (requeue=true): since 4.3 a nack with requeue is not counted.',
-    `rabbitmqctl set_policy --apply-to queues orders-retry '^orders$' '${JSON.stringify(main)}'`,
+    `rabbitmqctl -n "$NODE" set_policy --apply-to queues orders-retry '^orders$' '${JSON.stringify(main)}'`,
   ];
   if (n.quarantine.retentionMs > 0) {
     lines.push(`# quarantine.retentionMs ${n.quarantine.retentionMs} -> message-ttl on the dead-letter queue`);
-    lines.push(`rabbitmqctl set_policy --apply-to queues orders-dlq '^orders\\.dlq$' '${JSON.stringify({ 'message-ttl': n.quarantine.retentionMs })}'`);
+    lines.push(`rabbitmqctl -n "$NODE" set_policy --apply-to queues orders-dlq '^orders\\.dlq$' '${JSON.stringify({ 'message-ttl': n.quarantine.retentionMs })}'`);
   } else {
     lines.push('# quarantine.retentionMs 0: orders.dlq is an ordinary queue and keeps its messages');
   }
@@ -249,6 +269,9 @@ function rabbitSnippet(policy, rules) {
 }
 
 // ---- Sidekiq ----------------------------------------------------------------------
+
+const SIDEKIQ_MIN = '6.4.1';   // Debian 12's ruby-sidekiq, the version the broker suite runs this on
+const SIDEKIQ_KILL = '6.5.2';  // the first version where sidekiq_retry_in may return :kill
 
 /** Ruby for the lab's delay after the attempt numbered count + 1 (Sidekiq wants whole seconds, at least 1). */
 function rubyDelay(b) {
@@ -277,52 +300,65 @@ function sidekiqSnippet(policy, rules) {
   notes.push('replay(id) resets attempts; retrying a dead job in Sidekiq lowers retry_count by one, so it gets one more run');
   commonNotes(n, notes);
 
-  const errorClasses = [...shape.never, ...shape.own.filter((c) => c !== 'crash')];
-  const lines = [`# dlq-lab policy -> Sidekiq job options: ${policyText(n)}`, ...hashComments(notes)];
-  for (const name of errorClasses) lines.push(`class ${ERROR_TYPE[name]} < StandardError; end`);
-  if (errorClasses.length > 0) lines.push('');
+  // Sidekiq 6.4.1 (Debian 12) is the oldest this is written for: Sidekiq.options is its configuration (config[...] is 7),
+  // and sidekiq_retry_in returning :kill needs 6.5.2, so the permanent path is a comment naming that version.
+  const ownClasses = shape.own.filter((c) => c !== 'crash');
+  const lines = [
+    `# dlq-lab policy -> Sidekiq job options: ${policyText(n)}`,
+    `# Needs Sidekiq ${SIDEKIQ_MIN} or later (Debian 12's ruby-sidekiq); 6.x configuration (Sidekiq 7 writes config[...]).`,
+    ...hashComments(notes),
+    "require 'sidekiq'",
+    "require_relative 'order_handler' # your work: OrderHandler.call(order_id) raises to fail the attempt",
+    '',
+    "REDIS_URL = 'redis://localhost:6379/0' # the connection: where your Redis is",
+    '',
+    'Sidekiq.configure_client { |config| config.redis = { url: REDIS_URL } }',
+    'Sidekiq.configure_server do |config|',
+    '  config.redis = { url: REDIS_URL }',
+  ];
+  if (n.quarantine.retentionMs > 0) {
+    lines.push(`  Sidekiq.options[:dead_timeout_in_seconds] = ${seconds(n.quarantine.retentionMs)} # quarantine.retentionMs ${n.quarantine.retentionMs}`);
+    lines.push('  # the Dead set also drops its oldest entries past dead_max_jobs (10,000 by default); the lab has no such cap');
+  } else {
+    lines.push('  # quarantine.retentionMs 0 (forever): no equivalent; the Dead set drops entries after dead_timeout_in_seconds',
+      '  # (180 days by default) and past dead_max_jobs (10,000)');
+  }
+  lines.push('end', '');
+  for (const name of ownClasses) lines.push(`class ${ERROR_TYPE[name]} < StandardError; end`);
+  if (ownClasses.length > 0) lines.push('');
   lines.push(
     'class OrdersJob',
-    '  include Sidekiq::Job',
+    '  include Sidekiq::Worker',
     `  # maxAttempts ${n.maxAttempts} -> retry: ${retry} (the first run is not a retry; retry_count is 0 at the first failure)`,
     `  sidekiq_options retry: ${retry}`,
+  );
+  if (shape.never.length > 0) {
+    lines.push(`  # ${shape.never.join(', ')}: quarantined at once in the lab. For them sidekiq_retry_in`,
+      `  # may return :kill (straight to Dead) on Sidekiq >= ${SIDEKIQ_KILL} only; ${SIDEKIQ_MIN} retries them like any failure`);
+  }
+  lines.push(
     '',
     '  # The lab\'s backoff below; without a sidekiq_retry_in block Sidekiq waits count**4 + 15 s instead.',
-    '  # count is retry_count: attempt count + 1 has just failed',
-    '  sidekiq_retry_in do |count, exception, jobhash|',
+    '  # count is retry_count: attempt count + 1 has just failed. 6.4.1 adds its jitter to the result.',
+    '  sidekiq_retry_in do |count, exception|',
   );
   const delay = rubyDelay(n.backoff);
-  if (errorClasses.length === 0) {
+  if (ownClasses.length === 0) {
     lines.push(`    ${delay} # backoff ${backoffText(n.backoff)}`);
   } else {
     lines.push('    case exception');
-    if (shape.never.length > 0) {
-      lines.push(`    when ${shape.never.map((c) => ERROR_TYPE[c]).join(', ')}`);
-      lines.push('      :kill # quarantined at once: straight to the Dead set');
-    }
-    for (const name of shape.own.filter((c) => c !== 'crash')) {
+    for (const name of ownClasses) {
       const r = n.rules[name];
       lines.push(`    when ${ERROR_TYPE[name]}`);
-      lines.push(`      count + 1 >= ${r.maxAttempts} ? :kill : ${rubyDelay(r.backoff)} # ${ruleText(n, name)}`);
+      lines.push(`      # ${ruleText(n, name)}: its own budget needs Sidekiq >= ${SIDEKIQ_KILL}: count + 1 >= ${r.maxAttempts} ? :kill : delay`);
+      lines.push(`      ${rubyDelay(r.backoff)}`);
     }
     lines.push('    else');
     lines.push(`      ${delay} # backoff ${backoffText(n.backoff)}`);
     lines.push('    end');
   }
-  lines.push('  end', '', '  def perform(order_id)', '    # the work; raise to fail the attempt', '  end', 'end');
+  lines.push('  end', '', '  def perform(order_id)', '    OrderHandler.call(order_id)', '  end', 'end');
   if (shape.own.includes('crash')) lines.push(`# ${ruleText(n, 'crash')}: no equivalent`);
-  if (n.quarantine.retentionMs > 0) {
-    lines.push(
-      '',
-      'Sidekiq.configure_server do |config|',
-      `  config[:dead_timeout_in_seconds] = ${seconds(n.quarantine.retentionMs)} # quarantine.retentionMs ${n.quarantine.retentionMs}`,
-      '  # the Dead set also drops its oldest entries past dead_max_jobs (10,000 by default); the lab has no such cap',
-      'end',
-    );
-  } else {
-    lines.push('# quarantine.retentionMs 0 (forever): no equivalent; the Dead set drops entries after dead_timeout_in_seconds',
-      '# (180 days by default) and past dead_max_jobs (10,000)');
-  }
   return { language: 'ruby', text: `${lines.join('\n')}\n` };
 }
 
@@ -353,13 +389,22 @@ function bullmqSnippet(policy, rules) {
   if (n.quarantine.alarmDepth > 0) notes.push(`quarantine.alarmDepth ${n.quarantine.alarmDepth}: no built-in alarm on the failed set`);
   commonNotes(n, notes);
 
-  const lines = [`// dlq-lab policy -> BullMQ: ${policyText(n)}`, ...slashComments(notes)];
+  const lines = [
+    `// dlq-lab policy -> BullMQ (written against 6.7): ${policyText(n)}`,
+    ...slashComments(notes),
+    '// A runnable module: node orders.mjs worker | node orders.mjs add <id> | node orders.mjs replay <id>',
+  ];
   const imports = ['Queue', 'Worker', 'Job'];
-  if (shape.never.length > 0) imports.push('UnrecoverableError');
-  lines.push(`import { ${imports.join(', ')} } from 'bullmq';`, '');
-  for (const name of ownClasses) lines.push(`class ${ERROR_TYPE[name]} extends Error { name = '${ERROR_TYPE[name]}'; }`);
+  lines.push(`import { ${imports.join(', ')} } from 'bullmq';`);
+  lines.push("import { handleOrder } from './order-handler.mjs'; // your work: throw an Error to fail the attempt");
+  if (shape.never.length > 0) {
+    lines.push(`// ${shape.never.join(', ')}: quarantined at once in the lab; handleOrder throws UnrecoverableError (from bullmq) for them`);
+  }
+  lines.push('');
+  for (const name of ownClasses) lines.push(`export class ${ERROR_TYPE[name]} extends Error { name = '${ERROR_TYPE[name]}'; }`);
   if (ownClasses.length > 0) lines.push('');
-  lines.push("const connection = { host: 'localhost', port: 6379 };", "const queue = new Queue('orders', { connection });", '');
+  lines.push("const connection = { host: 'localhost', port: 6379 }; // the connection: where your Redis is",
+    "const queue = new Queue('orders', { connection });", '');
 
   let backoffLine = null;
   if (custom) {
@@ -369,26 +414,25 @@ function bullmqSnippet(policy, rules) {
     backoffLine = `backoff: { type: '${b.kind}', delay: ${b.baseMs}${jitter} }, // backoff ${backoffText(b)}`;
   }
   lines.push(
-    "await queue.add('order', { id: 'a' }, {",
+    'const jobOptions = {',
     `  attempts: ${n.maxAttempts}, // maxAttempts ${n.maxAttempts}: BullMQ counts the first run as an attempt too`,
   );
   if (backoffLine !== null) lines.push(`  ${backoffLine}`);
   else lines.push('  // backoff none: no backoff option; a failed job goes back to the end of the waiting list');
   lines.push(n.quarantine.retentionMs === 0
     ? '  removeOnFail: false, // quarantine.retentionMs 0: failed jobs are kept (the default)'
-    : `  removeOnFail: { age: ${seconds(n.quarantine.retentionMs)} }, // quarantine.retentionMs ${n.quarantine.retentionMs}, in seconds`);
-  lines.push('});', '');
+    : `  removeOnFail: { age: ${seconds(n.quarantine.retentionMs)} }, // quarantine.retentionMs ${n.quarantine.retentionMs}, in seconds; ` +
+      'applied lazily, when a later job finishes, not on a timer as in the lab');
+  lines.push('};', '');
 
-  lines.push("const worker = new Worker('orders', async (job) => {", '  // the work; throw an Error to fail the attempt');
-  if (shape.never.length > 0) {
-    lines.push(`  // ${shape.never.join(', ')}: throw new UnrecoverableError('...') to send the job to failed at once`);
-  }
-  lines.push('}, {', '  connection,', `  lockDuration: ${n.leaseMs}, // leaseMs: how long a worker holds the job's lock`);
+  lines.push('const workerOptions = {', '  connection,', `  lockDuration: ${n.leaseMs}, // leaseMs: how long a worker holds the job's lock`,
+    '  maxStalledCount: 1, // a crashed attempt (a stalled job) is not counted in attemptsMade: stalls have this budget of their own',
+    '  // (the default, 1); one stall more fails the job even with attempts left. The lab counts a crash as an attempt.');
   if (custom) {
     const jitterExpr = b.jitter === 'full' ? 'Math.round(Math.random() * delay)'
       : b.jitter === 'equal' ? 'Math.floor(delay / 2) + Math.round(Math.random() * (delay - Math.floor(delay / 2)))' : 'delay';
     const formula = tsDelay(b);
-    lines.push('  settings: {', '    backoffStrategy: (attemptsMade: number, type?: string, err?: Error) => {');
+    lines.push('  settings: {', '    backoffStrategy: (attemptsMade, type, err) => {');
     for (const name of ownClasses) {
       const r = n.rules[name];
       lines.push(`      if (err instanceof ${ERROR_TYPE[name]}) return attemptsMade >= ${r.maxAttempts} ? -1 : ${tsDelay(r.backoff)}; // ${ruleText(n, name)}; -1: failed`);
@@ -396,16 +440,31 @@ function bullmqSnippet(policy, rules) {
     lines.push(`      const delay = ${formula}; // backoff ${backoffText(b)}`);
     lines.push(`      return ${b.jitter === 'decorrelated' ? 'delay' : jitterExpr};`, '    },', '  },');
   }
-  lines.push('});', '');
+  lines.push('};', '');
   lines.push(
-    '// replay(id), which resets attempts: without the reset a retried job fails again at once',
-    "const failed = await Job.fromId(queue, 'a');",
-    "await failed?.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });",
+    'const [command, id] = process.argv.slice(2);',
+    "if (command === 'add') {",
+    "  await queue.add('order', { id }, { ...jobOptions, jobId: id }); // jobId: so Job.fromId(queue, id) finds it",
+    '  await queue.close();',
+    "} else if (command === 'replay') {",
+    '  // replay(id), which resets attempts; without resetAttemptsMade the job runs once more, then fails again',
+    '  const failed = await Job.fromId(queue, id);',
+    "  if (failed) await failed.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });",
+    "  console.log(failed ? `replayed ${id}` : `no job ${id}`);",
+    '  await queue.close();',
+    "} else if (command === 'worker') {",
+    "  new Worker('orders', (job) => handleOrder(job.data, job), workerOptions);",
+    '} else {',
+    "  console.error('usage: node orders.mjs worker | add <id> | replay <id>');",
+    '  process.exitCode = 2;',
+    '}',
   );
-  return { language: 'typescript', text: `${lines.join('\n')}\n` };
+  return { language: 'javascript', text: `${lines.join('\n')}\n` };
 }
 
 // ---- Temporal ----------------------------------------------------------------------
+
+const LAB_MAX_ATTEMPTS = 1_000_000;  // the top of maxAttempts' range (core/policy/policy.h)
 
 function temporalSnippet(policy, rules) {
   const n = policyInForce(policy, rules);
@@ -424,7 +483,10 @@ function temporalSnippet(policy, rules) {
     coefficient = 1;
     maximum = b.baseMs;
   }
-  if (n.maxAttempts === 1_000_000) notes.push('maxAttempts 1000000 is the lab\'s largest budget; Temporal\'s default, unlimited, is maximumAttempts 0');
+  // The lab's largest budget is its nearest to "no limit": Temporal says that with 0 (its default).
+  const unlimited = n.maxAttempts >= LAB_MAX_ATTEMPTS;
+  const maximumAttempts = unlimited ? 0 : n.maxAttempts;
+  if (unlimited) notes.push(`maxAttempts ${n.maxAttempts} is the lab's largest budget, its nearest to unlimited: maximumAttempts 0`);
   if (b.jitter !== 'none') notes.push(`jitter ${b.jitter}: no jitter is documented for Temporal retries`);
   for (const name of shape.own) {
     notes.push(name === 'crash'
@@ -449,7 +511,8 @@ function temporalSnippet(policy, rules) {
     'const { processOrder } = proxyActivities<typeof activities>({',
     `  startToCloseTimeout: ${n.leaseMs}, // leaseMs: an attempt running longer times out and counts as failed`,
     '  retry: {',
-    `    maximumAttempts: ${n.maxAttempts}, // maxAttempts, the first attempt included (0 would mean unlimited)`,
+    `    maximumAttempts: ${maximumAttempts}, // ${unlimited ? 'unlimited' : `maxAttempts ${n.maxAttempts}, the first attempt included`}; ` +
+      '0 means unlimited (the default), 1 no retries',
     `    initialInterval: ${initial}, // ${b.kind === 'none' ? 'backoff none: the shortest wait' : 'backoff.baseMs'}`,
     `    backoffCoefficient: ${coefficient}, // ${b.kind === 'exponential' ? 'the lab doubles each delay' : 'the same delay every time'}`,
     `    maximumInterval: ${maximum}, // ${b.kind === 'exponential' ? 'backoff.capMs' : 'no growth'}`,
@@ -620,6 +683,14 @@ function pubsubSnippet(policy, rules) {
   lines.push(`# maxAttempts ${n.maxAttempts} -> --max-delivery-attempts=${attempts}; leaseMs -> --ack-deadline (seconds)`);
   lines.push('gcloud pubsub subscriptions create orders-sub \\');
   flags.forEach((flag, i) => lines.push(`  ${flag}${i < flags.length - 1 ? ' \\' : ''}`));
+  const serviceAccount = '--member="serviceAccount:service-${PROJECT_NUMBER}@gcp-sa-pubsub.iam.gserviceaccount.com"';
+  lines.push(
+    '# Dead-lettering works only when the project\'s Pub/Sub service account may publish to the',
+    '# dead-letter topic and subscribe to (acknowledge on) the source subscription.',
+    'PROJECT_NUMBER=$(gcloud projects describe "$(gcloud config get-value project)" --format=\'value(projectNumber)\')',
+    'gcloud pubsub topics add-iam-policy-binding orders-dlt \\', `  ${serviceAccount} \\`, '  --role=roles/pubsub.publisher',
+    'gcloud pubsub subscriptions add-iam-policy-binding orders-sub \\', `  ${serviceAccount} \\`, '  --role=roles/pubsub.subscriber',
+  );
   return { language: 'shell', text: `${lines.join('\n')}\n` };
 }
 
@@ -695,9 +766,10 @@ export const SYSTEMS = Object.freeze([
       'https://www.rubydoc.info/gems/aws-sdk-sqs/1.10.0/Aws/SQS/Resource',
     ],
     // maxReceiveCount has no default (no redrive policy, no DLQ); 3 is the lab's lesson value.
-    // b is never deleted: each receive ends when its 30 s visibility timeout runs out.
-    scenario: { maxAttempts: 3, seed: 1, classes: ALL_RETRIED, quarantine: { retentionMs: 345_600_000, alarmDepth: 0 },
-      jobs: JOBS, world: neverSettles(3) },
+    // b is never deleted: each receive ends when its 30 s visibility timeout runs out. Retention stays 0 (forever):
+    // a played world runs every timer, so any finite retention would drop b before the learner sees it; the
+    // system's retention (4 days, at most 14) is in the facts and in the snippet's DLQ.
+    scenario: { maxAttempts: 3, seed: 1, classes: ALL_RETRIED, jobs: JOBS, world: neverSettles(3) },
     differs: 'SQS counts receives, not failures: it cannot tell a permanent error from a crash, so an undeleted message comes back ' +
       'after every visibility timeout until maxReceiveCount.',
     facts: [
@@ -720,17 +792,17 @@ export const SYSTEMS = Object.freeze([
       gh('rabbitmq/rabbitmq-server', 'deps/rabbit/src/rabbit_dead_letter.erl'),
       'https://github.com/rabbitmq/rabbitmq-server/discussions/18226',
     ],
-    // delivery-limit 20 (the 4.x default) counts returns: 21 deliveries in all.
+    // The 4.x default delivery-limit 20: L + 1 deliveries, so the lab's maxAttempts 21 (3.x has no default limit).
     scenario: { maxAttempts: 21, seed: 1, classes: NO_LAB_EXTRAS, jobs: JOBS, world: poison('transient') },
     differs: 'A quorum queue with a delivery-limit returns a failed message near the head, not the tail, and its limit counts returns, ' +
       'so the lab\'s maxAttempts is delivery-limit + 1.',
     facts: [
       'Quorum queues count unsuccessful deliveries in the x-delivery-count header; since 4.0 a delivery-limit of 20 applies ' +
         'unless set otherwise (-1 switches it off), while classic queues count nothing.',
-      'A consumer that rejects with requeue=false dead-letters the message at once (reason "rejected"), or drops it when no dead-letter exchange is set.',
+      'A reject with requeue=false dead-letters at once (reason "rejected"); x-death keeps queue, reason, count and time, not the consumer\'s error.',
       'Past the limit a message is dropped, or dead-lettered with reason delivery_limit when a dead-letter exchange is set; ' +
         'at-least-once dead-lettering also needs dead-letter-strategy at-least-once and overflow reject-publish.',
-      'Every dead-lettered copy carries an x-death history (queue, reason, count, time, exchange, routing keys), but not the consumer\'s error.',
+      `Quorum queues count returns: ${DELIVERY_LIMIT_RULE}.`,
     ],
     snippet: rabbitSnippet,
   }),
@@ -744,15 +816,16 @@ export const SYSTEMS = Object.freeze([
       'https://github.com/sidekiq/sidekiq/issues/3101',
     ],
     // retry: true is 25 retries, 26 runs. The lab cannot say count**4 + 15 s; an exponential from 15 s,
-    // capped at the lab's longest delay (1 day), is the nearest curve. The Dead set keeps 180 days.
+    // capped at the lab's longest delay (1 day), is the nearest curve. The Dead set keeps 180 days, but the
+    // preset keeps b forever (retention 0): a played world runs every timer and would drop it (see the facts).
     scenario: { maxAttempts: 26, seed: 1, backoff: { kind: 'exponential', baseMs: 15_000, capMs: 86_400_000, jitter: 'none' },
-      classes: NO_LAB_EXTRAS, quarantine: { retentionMs: 15_552_000_000, alarmDepth: 0 }, jobs: JOBS, world: poison('transient') },
+      classes: NO_LAB_EXTRAS, jobs: JOBS, world: poison('transient') },
     differs: 'Sidekiq budgets retries, not runs (retry: 25 means 26 runs), and retrying a dead job gives it one more run ' +
       'instead of a reset count.',
     facts: [
       'retry: N allows N retries after the first run: true means 25, 0 sends a failed job straight to the Dead set, and false keeps it out of Dead entirely.',
       'The default wait before the next run is count⁴ + 15 s plus a random 0 to 10·(count + 1) s, with no cap: about 20 days across 25 retries.',
-      'A sidekiq_retry_in block can return :kill to send a job to the Dead set at once.',
+      'From Sidekiq 6.5.2 a sidekiq_retry_in block can return :kill to send a job to the Dead set at once; 6.4.1 has no such path.',
       'The Dead set keeps at most 10,000 jobs for 180 days; retrying one lowers its retry_count by one, so it gets a single extra run.',
     ],
     snippet: sidekiqSnippet,
@@ -769,13 +842,13 @@ export const SYSTEMS = Object.freeze([
     ],
     // attempts defaults to 1: the first error fails the job.
     scenario: { maxAttempts: 1, seed: 1, classes: NO_LAB_EXTRAS, jobs: JOBS, world: poison('transient') },
-    differs: 'BullMQ counts attempts as the lab does, but job.retry() keeps attemptsMade unless asked to reset it, ' +
-      'and its exponential backoff has no cap.',
+    differs: 'BullMQ counts failed runs but not crashes (stalls have their own budget), job.retry() keeps attemptsMade unless ' +
+      'reset, and its exponential backoff has no cap.',
     facts: [
       'attempts includes the first run and defaults to 1, so without it a job fails on its first error.',
       'Fixed backoff waits delay; exponential waits 2^(attemptsMade − 1)·delay with no cap; jitter j draws from [v·(1 − j), v].',
       'Throwing UnrecoverableError, or a backoff strategy returning −1, moves a job to failed whatever attempts says.',
-      'Failed jobs are kept unless removeOnFail says otherwise; job.retry() resets attemptsMade only with resetAttemptsMade, and without it the job fails again at once.',
+      'job.retry() resets attemptsMade only with resetAttemptsMade; without it the job runs once more. A removeOnFail age is applied lazily, when a later job finishes.',
     ],
     snippet: bullmqSnippet,
   }),
