@@ -207,7 +207,7 @@ function widestCluster(events) {
 function summary({ stats, events }) {
   const last = events.length > 0 ? events.at(-1).time : 0;
   const parts = [`${stats.completed} completed`, `${stats.quarantined} quarantined`];
-  if (stats.ready > 0) parts.push(`${stats.ready} ready`);
+  for (const place of ['ready', 'delayed', 'leased']) if (stats[place] > 0) parts.push(`${stats[place]} ${place}`);
   parts.push(`${events.filter((e) => e.kind === 'attempt' || e.kind === 'expired').length} deliveries`, `ends at ${clockTime(last)}`);
   return parts.join(' · ');
 }

@@ -29,8 +29,11 @@ export class ResultsView {
     for (const r of results.filter((x) => x.error)) {
       items.push(h('li', { class: 'is-refused', 'data-column': r.label }, `${r.label} is not compared: the core refuses it (${r.error.code}).`));
     }
-    if (items.length === 0) {
-      items.push(h('li', { class: 'is-same' }, 'Every job ends in the same place, after the same deliveries, at the same time in every column.'));
+    const played = results.length - results.filter((x) => x.error).length;
+    if (played < 2) {
+      items.push(h('li', { class: 'is-same' }, 'Fewer than two columns played: there is nothing to compare.'));
+    } else if (sentences.length === 0) {
+      items.push(h('li', { class: 'is-same' }, 'Every job ends in the same place, after the same deliveries, at the same time in every played column.'));
     }
     this.#diff.replaceChildren(...items);
     this.#chart.render(results);
