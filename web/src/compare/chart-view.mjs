@@ -184,10 +184,10 @@ function moveFocus(event, nodes) {
   next.focus();
 }
 
-/** The latest time a run's timeline reaches: its last event, or a delay's due time past it. */
+/** The latest time a run's timeline reaches: its last event, or a backoff delay's due time past it (not a lease's expiry). */
 function lastInstant(events) {
   let last = 0;
-  for (const e of events) last = Math.max(last, e.time, e.until ?? 0);
+  for (const e of events) last = Math.max(last, e.time, e.delayMs !== undefined ? (e.until ?? 0) : 0);
   return last;
 }
 
