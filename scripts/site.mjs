@@ -16,7 +16,7 @@
 //   dist/wasm/            index.mjs (the JS API and the Emscripten glue, one minified
 //                         module), index.d.ts, gen/dlq_core.wasm
 //
-// web/src is in folders (shared/, playground/, lessons/, storm/); a module there
+// web/src is in folders (shared/, playground/, lessons/, storm/, compare/); a module there
 // imports the JS API as '../../wasm/index.mjs', which is dist/wasm/index.mjs from
 // dist/src/<folder>/. The bundler reads the modules from that place (web/src copied
 // into dist/src while it runs, then removed), keeps the JS API external and writes
@@ -59,15 +59,17 @@ const FLAT = {
   'lesson.mjs': 'lessons/lesson.mjs',
   'storm-page.mjs': 'storm/storm-page.mjs',
   'storm-worker.mjs': 'storm/storm-worker.mjs',
+  'compare-page.mjs': 'compare/compare-page.mjs',
   'page.css': 'shared/page.css',
   'playground.css': 'playground/playground.css',
   'lesson.css': 'lessons/lesson.css',
   'storm.css': 'storm/storm.css',
+  'compare.css': 'compare/compare.css',
 };
 /** dist/src entry points besides the pages' own scripts, which are entry points too. */
 const ENTRY_POINTS = ['main.mjs', 'playground.mjs', 'url.mjs', 'storm-worker.mjs'];
 /** The folders of web/src (dist/src/<folder> only in the unbundled site). */
-const FOLDERS = ['shared', 'playground', 'lessons', 'storm'];
+const FOLDERS = ['shared', 'playground', 'lessons', 'storm', 'compare'];
 
 /** Files under `dir` (relative to it, with '/'), depth first, in a stable order. */
 function filesUnder(dir, prefix = '') {

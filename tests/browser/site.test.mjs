@@ -26,7 +26,7 @@ test('dist/ layout: the documented entry points exist, each page preloads files 
   for (const file of ['src/main.mjs', 'src/playground.mjs', 'src/url.mjs', 'wasm/index.mjs', 'wasm/index.d.ts', 'wasm/gen/dlq_core.wasm']) {
     assert.ok(existsSync(path.join(DIST, file)), `dist/${file}`);
   }
-  for (const page of ['playground.html', 'embed.html']) {
+  for (const page of ['playground.html', 'embed.html', 'compare.html']) {
     const links = preloads(readFileSync(path.join(DIST, page), 'utf8'));
     assert.ok(links.includes('./wasm/gen/dlq_core.wasm'), `${page} preloads the .wasm`);
     assert.ok(links.includes('./wasm/index.mjs'), `${page} preloads the JS API`);
