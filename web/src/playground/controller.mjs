@@ -7,12 +7,13 @@
 import { uid } from '../shared/dom.mjs';
 import { Session } from './model.mjs';
 import { commandFor, shortcutsEnabled } from '../shared/keyboard.mjs';
-import { PRESETS, CAPSTONE_PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
+import { PRESETS, CAPSTONE_PRESETS, SYSTEM_PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
+import { FORMATS, importConfig } from './import.mjs';
 import { behaviourFromFields } from './setup-advanced.mjs';
 import { linkFromHash, isScenarioLink, linkErrorMessage, siteURL, urlFor } from '../shared/url.mjs';
 import { PlaygroundView } from './view.mjs';
 
-export const ALL_PRESETS = [...PRESETS, ...CAPSTONE_PRESETS];
+export const ALL_PRESETS = [...PRESETS, ...CAPSTONE_PRESETS, ...SYSTEM_PRESETS];
 
 /**
  * A refusal from the lab API: every error it throws is an Error with a string
@@ -50,6 +51,7 @@ export class Controller {
     this.#keys = shortcutsEnabled();
     const view = this.#view = new PlaygroundView(uid('dlq'), {
       lab, embed, label: options.label ?? 'Dead-letter queue playground', presets: PRESETS, capstonePresets: CAPSTONE_PRESETS,
+      systemPresets: SYSTEM_PRESETS,
       restorable: !(options.scenario === undefined || options.syncUrl), landmark: Boolean(options.syncUrl),
     });
     this.root = view.root;
@@ -116,6 +118,8 @@ export class Controller {
     setup.bindPolicy((changes, alert) => this.#setPolicy(changes, alert));
     setup.bindWorld((world, alert) => this.#edit(() => this.session.setWorld(world), alert));
     setup.bindAdvancedOpen(() => this.#render());
+    setup.bindImportOpen(() => { this.#pause(); view.importDialog().show(); });
+    view.bindImport((text) => this.#import(text));
     share.bindCopy(() => this.#copyLink());
     linkAlert.bindCopyRefused(() => linkAlert.copyRefused());
     linkAlert.bindDismiss(() => linkAlert.clear());
@@ -493,7 +497,9 @@ export class Controller {
   #preset(key) {
     const preset = ALL_PRESETS.find((p) => p.key === key);
     this.#flushLink();
-    const scenario = () => (preset.scenario.world ? this.#lab.playWorld(preset.scenario) : preset.scenario);
+    // A world's preset is its world's run (played by the core), then its own further actions (`then`).
+    const played = (s) => ({ ...s, actions: [...s.actions, ...(preset.then ?? [])] });
+    const scenario = () => (preset.scenario.world ? played(this.#lab.playWorld(preset.scenario)) : preset.scenario);
     if (!this.#attempt(() => this.#load(scenario()), this.#refusedAs(`The preset "${preset.name}" was not loaded`))) return;
     this.#pushNext = true;
     if (preset.crash) {
@@ -505,6 +511,38 @@ export class Controller {
       return;
     }
     this.#render({ notice: `${preset.name}: ${preset.summary} Press Run or Forward to play it.` });
+  }
+
+  /**
+   * The import dialog's Import: the broker's config in the lab's terms (import.mjs), applied as
+   * one set-up change (the system and the policy fields it determines; backoff and quarantine
+   * merged over the policy in force), which the core checks whole. A refusal, the translation's
+   * or the core's, is said by name in the dialog and changes nothing; an accepted import lists
+   * every field it set.
+   */
+  #import(text) {
+    const dialog = this.#view.importDialog();
+    const result = importConfig(text);
+    const what = result.format === null ? 'the config' : FORMATS[result.format];
+    if (!result.ok) {
+      dialog.refused(`Not imported (${what}): nothing changed.`, result.refusals.map((r) => r.message));
+      return;
+    }
+    const current = this.session.view.policy;
+    const changes = { system: result.system, ...result.policy };
+    for (const group of ['backoff', 'quarantine']) {
+      if (group in changes) changes[group] = { ...current[group], ...changes[group] };
+    }
+    this.#pause();
+    const accepted = this.#attempt(() => this.session.setPolicy(changes), (message) => {
+      // The core names its field; say which broker setting that field came from.
+      const from = result.set.filter((s) => message.includes(s.field)).map((s) => `${s.field} from ${s.from}`);
+      dialog.refused(`Not imported (${what}): nothing changed.`, [`${message}${from.length ? ` (${from.join('; ')})` : ''}.`]);
+    });
+    if (!accepted) return;
+    const set = [{ field: 'system', value: result.system, from: what }, ...result.set];
+    dialog.accepted(`Imported ${what}: ${set.length} fields set.`, set, result.ignored);
+    this.#render({ notice: `Imported ${what}: system ${result.system}, ${set.slice(1).map((s) => `${s.field} ${s.value}`).join(', ')}.` });
   }
 
   #addJob() {

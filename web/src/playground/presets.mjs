@@ -112,5 +112,38 @@ export const CAPSTONE_PRESETS = [
   { key: 'v', name: 'Crash, unsafe order', summary: 'The same crash with the removal written first: b is in no place after the restart. Lost.', scenario: poisonPair(true), crash: true },
 ];
 
+/**
+ * One preset per real-system mode (policy `system`, docs/real-systems.md): a small
+ * scenario where that system's one difference from the lab's rules shows in the
+ * first events. Their keys are words: they have a chip (and an embed's `presets`
+ * can name them) but no single-key shortcut. `then`: script actions after the
+ * world's run (the world plays on past them with Run).
+ */
+export const SYSTEM_PRESETS = [
+  { key: 'rabbitmq', name: 'RabbitMQ: poison loop at the head',
+    summary: 'A quorum queue puts a returned message back near the head: a is redelivered at once, ahead of b and c, until its delivery-limit of 3 (4 deliveries), then dead-lettered as delivery_limit.',
+    scenario: {
+      system: 'rabbitmq-quorum', maxAttempts: 4, jobs: jobs(['a', 'b', 'c']),
+      actions: [transient('nack, requeue'), transient('nack, requeue'), transient('nack, requeue'), transient('nack, requeue'), success, success],
+      cursor: 0,
+    } },
+  { key: 'bullmq', name: 'BullMQ: uncapped backoff',
+    summary: "BullMQ's exponential backoff has no cap: a's retries wait 500, 1,000, 2,000 and 4,000 ms, past the 1 s cap the lab would apply.",
+    scenario: {
+      system: 'bullmq', maxAttempts: 5, seed: 1, backoff: exponential(500, 1000, 'none'), jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'sidekiq', name: 'Sidekiq: its own clock, one more run from Dead',
+    summary: "Sidekiq's delay is count⁴ + 15 + rand(10)·(count + 1) s: a waits 24 s, then 26 s, and goes to Dead after retry: 2; a retry from Dead gives it one more run, not a new budget.",
+    scenario: {
+      system: 'sidekiq', maxAttempts: 3, seed: 1, jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } },
+    then: [{ type: 'replay', id: 'a' }] },
+  { key: 'sqs', name: 'SQS: back after the visibility timeout',
+    summary: 'SQS has no backoff: a failed message comes back when its 5 s visibility timeout ends; after maxReceiveCount 3 it moves to the DLQ, which keeps no reason.',
+    scenario: {
+      system: 'sqs', maxAttempts: 3, leaseMs: 5000, seed: 1, jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+];
+
 /** The clean scenario shown when there is no (usable) link: the lesson's a/b example. */
 export const DEFAULT_SCENARIO = PRESETS[0].scenario;

@@ -13,19 +13,25 @@ export class SetupView {
   #onAdvancedOpen = () => {};
 
   /**
-   * `presets` / `capstonePresets`: the presets offered ({ key, name, summary });
+   * `presets` / `capstonePresets` / `systemPresets`: the presets offered ({ key, name, summary });
    * `outcomes`, `classes` and `schema`: the core's lists and field tables; `share`: the share box's element;
    * `headingLevel`: the embed's (the Advanced set-up's headings follow it when built).
    */
-  constructor(id, { presets, capstonePresets, outcomes, classes, schema, share, headingLevel }) {
+  constructor(id, { presets, capstonePresets, systemPresets, outcomes, classes, schema, share, headingLevel }) {
+    // A one-letter key is the preset's shortcut; the real systems' word keys have none.
+    const shortcut = (p) => p.key.length === 1;
     const chip = (p) => h('button', {
-      type: 'button', class: 'dlq-btn dlq-chip', title: p.summary, 'aria-keyshortcuts': p.key.toUpperCase(),
+      type: 'button', class: 'dlq-btn dlq-chip', title: p.summary, 'data-preset': p.key,
+      ...(shortcut(p) ? { 'aria-keyshortcuts': p.key.toUpperCase() } : {}),
       onclick: () => this.#onPreset(p.key),
-    }, p.name, kbd(p.key.toUpperCase()));
+    }, p.name, shortcut(p) ? kbd(p.key.toUpperCase()) : null);
     this.presets = h('div', { class: 'dlq-presets', role: 'group', 'aria-labelledby': `${id}-presets` },
       h('span', { class: 'dlq-label', id: `${id}-presets` }, 'Presets'), presets.map(chip));
     this.capstonePresets = h('div', { class: 'dlq-presets dlq-presets-capstone', role: 'group', 'aria-labelledby': `${id}-presets2` },
       h('span', { class: 'dlq-label', id: `${id}-presets2` }, 'Capstone'), capstonePresets.map(chip));
+    this.systemPresets = h('div', { class: 'dlq-presets dlq-presets-systems', role: 'group', 'aria-labelledby': `${id}-presets3` },
+      h('span', { class: 'dlq-label', id: `${id}-presets3` }, 'Real systems'), systemPresets.map(chip));
+    this.importButton = h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', 'aria-haspopup': 'dialog' }, 'Import a broker\'s config…');
     this.help = h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', 'aria-keyshortcuts': '?' }, 'Shortcuts', kbd('?'));
 
     this.maxAttempts = h('input', { type: 'number', id: `${id}-max`, min: 1, step: 1, class: 'dlq-input dlq-narrow', inputmode: 'numeric' });
@@ -75,6 +81,9 @@ export class SetupView {
       this.maxAlert, this.jobAlert,
       h('p', { class: 'dlq-hint' }, 'A job joins the ready tail at the current step; one that has not run yet can be removed from Ready. Presets load a script: play it with Forward or Run.'),
       this.capstonePresets,
+      this.systemPresets,
+      h('p', { class: 'dlq-import-row' }, this.importButton, ' ',
+        h('span', { class: 'dlq-hint' }, 'BullMQ job options, SQS queue attributes, a sidekiq_options line or a RabbitMQ policy: the playground takes that system\'s mode and settings, or says by name what it cannot express.')),
       this.advanced.element);
   }
 
@@ -82,6 +91,8 @@ export class SetupView {
 
   /** `handler(key)`: a preset's chip. */
   bindPreset(handler) { this.#onPreset = handler; }
+  /** "Import a broker's config…" (opens the import dialog). */
+  bindImportOpen(handler) { this.importButton.addEventListener('click', () => handler()); }
   /** Shortcuts (the help dialog). */
   bindHelp(handler) { this.help.addEventListener('click', () => handler()); }
   /** A new Max attempts (the field's change). */

@@ -267,7 +267,7 @@ export class StateViews {
       const li = h('li', { 'data-id': entry.id });
       li.dlq = {
         alert: h('span', { class: 'dlq-alert-badge', hidden: true }, 'alert'),
-        facts: facts([['class', 'class'], ['reason', 'reason'], ['attempts', 'attempts'], ['error', 'last error'],
+        facts: facts([['class', 'class'], ['reason', 'reason'], ['system', 'system reason'], ['attempts', 'attempts'], ['error', 'last error'],
           ['key', 'key'], ['final', 'final attempt'], ['kept', 'kept']]),
         meter: meter('retention'),
       };
@@ -278,10 +278,12 @@ export class StateViews {
     }, (li, entry) => {
       const d = li.dlq;
       const e = entry;
-      if (!changed(d, `${clock}|${now}|${retention}|${e.attempts}|${e.reason}|${e.class}|${e.lastError}|${e.key}|${e.arrivedAt}|${e.alert}`)) return;
+      if (!changed(d, `${clock}|${now}|${retention}|${e.attempts}|${e.reason}|${e.systemReason}|${e.class}|${e.lastError}|${e.key}|${e.arrivedAt}|${e.alert}`)) return;
       show(d.alert, entry.alert);
       d.facts.set('class', clock ? entry.class : null);
       d.facts.set('reason', entry.reason);
+      // Only under a real system's mode (the core names the reason as that system does: x-death's, or none for SQS).
+      d.facts.set('system', entry.systemReason === undefined ? null : entry.systemReason === '' ? '(no reason kept)' : entry.systemReason);
       d.facts.set('attempts', String(entry.attempts));
       d.facts.set('error', entry.lastError === '' ? '(none)' : entry.lastError);
       d.facts.set('key', entry.key);

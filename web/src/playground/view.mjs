@@ -16,6 +16,7 @@ import { Timeline } from './timeline.mjs';
 import { StateViews } from './state-views.mjs';
 import { EventLog } from './event-log.mjs';
 import { crashDialog, snapshotDialog } from './durability.mjs';
+import { ImportView } from './import-view.mjs';
 
 export class PlaygroundView {
   #embed;
@@ -25,6 +26,8 @@ export class PlaygroundView {
   #onFind = () => null;
   #snapshot = null;  // the dialogs, built on first use (most readers never open them)
   #crash = null;
+  #import = null;
+  #onImport = () => {};
   /** The set-up's editable part is shown (panels has setup, not locked). */
   setupShown = true;
 
@@ -33,14 +36,14 @@ export class PlaygroundView {
    * `restorable`: offer Restore lesson scenario; `landmark`: the playground is
    * the page's one (sync-url), else its panels are named groups.
    */
-  constructor(id, { lab, embed, label, presets, capstonePresets, restorable, landmark }) {
+  constructor(id, { lab, embed, label, presets, capstonePresets, systemPresets, restorable, landmark }) {
     this.#embed = embed;
     this.id = id;
     const offered = (p) => embed.presets === null || embed.presets.has(p.key);
     this.linkAlert = new LinkAlertView(id);
     this.share = new ShareView(id);
     this.setup = new SetupView(id, {
-      presets: presets.filter(offered), capstonePresets: capstonePresets.filter(offered),
+      presets: presets.filter(offered), capstonePresets: capstonePresets.filter(offered), systemPresets: systemPresets.filter(offered),
       outcomes: lab.outcomes, classes: lab.failureClasses, schema: lab.schema, share: this.share.element, headingLevel: embed.headingLevel,
     });
     this.help = helpDialog(id, { outcomes: lab.outcomes, onToggle: (enabled) => this.#onShortcuts(enabled) });
@@ -69,6 +72,19 @@ export class PlaygroundView {
   bindCrash(handler) { this.#onCrash = handler; }
   /** `handler()`: the crash dialog's Find the write that matters; the core's answer ({ after, rank } or null). */
   bindFind(handler) { this.#onFind = handler; }
+
+  /** `handler(text)`: the import dialog's Import (import-view.mjs). */
+  bindImport(handler) { this.#onImport = handler; }
+
+  /** The import dialog (built on first use). */
+  importDialog() {
+    if (this.#import === null) {
+      this.#import = new ImportView(this.id);
+      this.#import.bindImport((text) => this.#onImport(text));
+      this.root.append(this.#import.element);
+    }
+    return this.#import;
+  }
 
   /** The snapshot dialog (built on first use). */
   snapshotDialog() {
@@ -100,16 +116,16 @@ export class PlaygroundView {
   #applyEmbed(landmark) {
     const { setup, controls } = this;
     const { panels, locked, compact, headingLevel } = this.#embed;
-    const setupBody = [...setup.element.children].filter((c) => c !== setup.head && c !== setup.presets && c !== setup.capstonePresets);
+    const groups = [setup.presets, setup.capstonePresets, setup.systemPresets];
+    const setupBody = [...setup.element.children].filter((c) => c !== setup.head && !groups.includes(c));
     const editable = panels.has('setup') && !locked;
     for (const child of setupBody) if (!editable) child.hidden = true;
     this.setupShown = editable;
     const presetsShown = panels.has('presets') && !locked;
-    setup.presets.hidden = !presetsShown || setup.presets.querySelectorAll('button').length === 0;
-    setup.capstonePresets.hidden = !presetsShown || setup.capstonePresets.querySelectorAll('button').length === 0;
+    for (const group of groups) group.hidden = !presetsShown || group.querySelectorAll('button').length === 0;
     this.share.element.hidden = !panels.has('link');
     // The set-up panel goes when nothing in it is shown (the help stays on "?").
-    if (!editable && setup.presets.hidden && setup.capstonePresets.hidden && this.share.element.hidden) setup.element.hidden = true;
+    if (!editable && groups.every((g) => g.hidden) && this.share.element.hidden) setup.element.hidden = true;
     controls.element.hidden = !panels.has('controls');
     this.states.element.hidden = !panels.has('state');
     this.timeline.element.hidden = !panels.has('timeline');

@@ -1,0 +1,183 @@
+// Real systems in the playground: each system preset, loaded from the a/b example,
+// puts its system in the policy (the Advanced set-up's System, the link's `;r…`)
+// and its first events show that system's difference; Import a broker's config
+// takes each of the four formats, changes the policy and the link, and refuses
+// what the lab cannot express by name, with nothing changed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, openPage, playground, assertClean, screenshotPath } from './harness.mjs';
+
+let h;
+before(async () => { h = await start(); });
+after(async () => { await h?.close(); });
+
+const LETTER = { 'rabbitmq-quorum': 'q', bullmq: 'b', sidekiq: 'k', sqs: 's' };
+
+/** The policy in force, as the core reports it to the page. */
+const policyOf = (page) => page.evaluate(() => document.querySelector('dlq-playground').controller.session.view.policy);
+
+/** Waits for the page's link (sync-url: the hash) to carry `part`; returns it. */
+async function linkWith(page, part) {
+  await page.waitForFunction((p) => location.hash.includes(p), part);
+  return page.evaluate(() => location.hash);
+}
+
+/** The Advanced set-up's System select, opened. */
+async function systemField(pg) {
+  const details = pg.root.locator('details.dlq-advanced');
+  if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+  return pg.field('System');
+}
+
+const PRESETS = [
+  { name: 'RabbitMQ: poison loop at the head', system: 'rabbitmq-quorum', forward: 2,
+    // a is redelivered at once, ahead of b and c (the lab would run b next).
+    first: [/attempt "a" 1\/4 transient .* -> requeued/, /requeued "a" attempts 1/, /attempt "a" 2\/4 transient/],
+    end: { quarantine: 'a', systemReason: 'delivery_limit' } },
+  { name: 'BullMQ: uncapped backoff', system: 'bullmq', forward: 3,
+    first: [/leased "a" 1\/5/, /attempt "a" 1\/5 transient .* -> delayed 500ms/],
+    delays: [500, 1000, 2000, 4000] },
+  { name: 'Sidekiq: its own clock, one more run from Dead', system: 'sidekiq', forward: 3,
+    first: [/leased "a" 1\/3/, /attempt "a" 1\/3 transient .* -> delayed 24000ms/],
+    delays: [24000, 26000] },
+  { name: 'SQS: back after the visibility timeout', system: 'sqs', forward: 3,
+    first: [/leased "a" 1\/3 lease lease-1 until 5000/, /attempt "a" 1\/3 transient .* -> delayed 5000ms/],
+    delays: [5000, 5000], end: { quarantine: 'a', systemReason: '(no reason kept)' } },
+];
+
+for (const preset of PRESETS) {
+  test(`system preset "${preset.name}" from the a/b example: ${preset.system} in the policy, its first events`, async () => {
+    const opened = await openPage(h.browser, `${h.base}playground.html`);
+    const { page } = opened;
+    const pg = playground(page);
+    assert.equal((await policyOf(page)).system, 'lab');
+    const chip = pg.root.getByRole('group', { name: 'Real systems' }).getByRole('button', { name: preset.name, exact: true });
+    assert.ok((await chip.getAttribute('title')).length > 20, 'a one-line summary');
+    await chip.click();
+    assert.match(await pg.why(), new RegExp(`^${preset.name.replace(/[()]/g, '\\$&')}:`));
+    assert.equal((await policyOf(page)).system, preset.system);
+    assert.equal(await (await systemField(pg)).inputValue(), preset.system, 'the Advanced set-up shows the system');
+    assert.match(await linkWith(page, `;r${LETTER[preset.system]};`), /^#v2;/);
+
+    for (let i = 0; i < preset.forward; i++) await pg.button('Forward').click();
+    const lines = (await pg.logLines()).filter((l) => !/ enqueued /.test(l));
+    preset.first.forEach((pattern, i) => assert.match(lines[i] ?? '', pattern, `event ${i + 1} after the enqueues`));
+
+    await page.evaluate(() => document.querySelector('dlq-playground').controller.toEnd());
+    if (preset.delays) {
+      const delays = (await pg.logLines()).map((l) => /attempt "a" .* -> delayed (\d+)ms/.exec(l)?.[1]).filter(Boolean).map(Number);
+      assert.deepEqual(delays, preset.delays);
+    }
+    if (preset.end) {
+      assert.deepEqual(await pg.ids('Quarantine'), [preset.end.quarantine]);
+      const entry = pg.region('Quarantine').locator('.dlq-list > li').first();
+      assert.equal((await entry.locator('.dlq-v.dlq-system').textContent()).trim(), preset.end.systemReason);
+    }
+    if (preset.system === 'sidekiq') {
+      // The script ends with a retry from Dead; Run plays the world on: exactly one more run, then Dead again.
+      const lines2 = await pg.logLines();
+      assert.match(lines2.at(-1), /replayed "a"/);
+      await pg.button('Run').click();
+      await page.waitForFunction(() => [...document.querySelectorAll('.dlq-log-text')].some((l) => /step 6 .* quarantined "a"/.test(l.textContent)));
+      const after = (await pg.logLines()).slice(lines2.length);
+      assert.equal(after.filter((l) => /attempt "a"/.test(l)).length, 1, 'one more run');
+      assert.match(after.find((l) => /attempt "a"/.test(l)), /3\/3 .* -> quarantined/);
+    }
+    assertClean(opened);
+    await opened.context.close();
+  });
+}
+
+/** Opens the import dialog, pastes `text` and presses Import; returns the dialog's locator. */
+async function importText(pg, text) {
+  const dialog = pg.root.getByRole('dialog', { name: 'Import a broker\'s config' });
+  if (!(await dialog.isVisible())) await pg.button('Import a broker\'s config…').click();
+  await dialog.getByLabel('Broker config', { exact: true }).fill(text);
+  await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+  return dialog;
+}
+
+const IMPORTS = [
+  { format: 'BullMQ', text: '{"attempts":4,"backoff":{"type":"exponential","delay":1000},"removeOnFail":false}',
+    system: 'bullmq', policy: { maxAttempts: 4, backoff: { kind: 'exponential', baseMs: 1000, capMs: 86_400_000, jitter: 'none' } } },
+  { format: 'SQS', text: JSON.stringify({ Attributes: { QueueArn: 'arn:aws:sqs:us-east-1:123456789012:orders', VisibilityTimeout: '45',
+    MessageRetentionPeriod: '1209600', RedrivePolicy: '{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:orders-dlq","maxReceiveCount":5}' } }, null, 2),
+  system: 'sqs', policy: { maxAttempts: 5, leaseMs: 45_000, quarantine: { retentionMs: 1_209_600_000, alarmDepth: 0 } } },
+  { format: 'Sidekiq', text: 'sidekiq_options retry: 5, queue: "default"', system: 'sidekiq', policy: { maxAttempts: 6 } },
+  { format: 'RabbitMQ', text: '{"delivery-limit":20,"dead-letter-exchange":"dlx"}', system: 'rabbitmq-quorum', policy: { maxAttempts: 21 } },
+];
+
+for (const example of IMPORTS) {
+  test(`import ${example.format}: the mode and its settings, listed, in the policy and the link`, async () => {
+    const opened = await openPage(h.browser, `${h.base}playground.html`);
+    const { page } = opened;
+    const pg = playground(page);
+    const dialog = await importText(pg, example.text);
+    const status = dialog.getByRole('status');
+    await status.getByText(/^Imported /).waitFor();
+    assert.match(await status.textContent(), new RegExp(`system = ${example.system}`));
+    const policy = await policyOf(page);
+    assert.equal(policy.system, example.system);
+    for (const [key, value] of Object.entries(example.policy)) assert.deepEqual(policy[key], value, key);
+    assert.equal(await dialog.getByRole('alert').isHidden(), true);
+    await linkWith(page, `;r${LETTER[example.system]};`);
+    // The jobs and the script stay: the a/b example's.
+    assert.deepEqual(await pg.ids('Ready'), ['a', 'b']);
+    assert.match(await pg.why(), new RegExp(`^Imported .*system ${example.system}`));
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    assert.equal(await (await systemField(pg)).inputValue(), example.system);
+    assertClean(opened);
+    await opened.context.close();
+  });
+}
+
+test('import refusals: named in the dialog, and nothing changed (policy, link, script)', async () => {
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
+  const { page } = opened;
+  const pg = playground(page);
+  await pg.button('Forward').click();
+  const hash = await linkWith(page, ';c1');
+  const policy = await policyOf(page);
+  const refusals = [
+    ['{"attempts":3,"backoff":{"type":"exponential","delay":1000,"jitter":0.5},"removeOnFail":{"age":3600}}',
+      [/removeOnFail is not modelled by the lab/, /backoff\.jitter \(BullMQ's \[v\(1−j\), v\)\) is not one of the lab's jitters/]],
+    ['sidekiq_options retry: false', [/retry false \(one run, then kept nowhere\) is not modelled by the lab/]],
+    ['{"dead-letter-exchange":"dlx"}', [/delivery-limit is missing/]],
+    ['{"VisibilityTimeout":"30"}', [/RedrivePolicy is missing/]],
+    ['{not json', [/config is not JSON nor a sidekiq_options line/]],
+    // The translation is fine; the core refuses the value, named with the broker setting it came from.
+    ['{"attempts":2000000}', [/maxAttempts.*\(maxAttempts from attempts 2000000/]],
+  ];
+  for (const [text, patterns] of refusals) {
+    const dialog = await importText(pg, text);
+    const alert = dialog.getByRole('alert');
+    await alert.waitFor();
+    const said = await alert.textContent();
+    assert.match(said, /Not imported .*nothing changed\./);
+    for (const p of patterns) assert.match(said, p, text);
+    assert.equal(await dialog.getByLabel('Broker config', { exact: true }).inputValue(), text, 'the text stays to be corrected');
+  }
+  await page.waitForTimeout(300);  // past the link's debounce
+  assert.deepEqual(await policyOf(page), policy);
+  assert.equal(await page.evaluate(() => location.hash), hash);
+  assert.equal(await pg.cursor(), 1);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('screenshots: the set-up with the real-system presets, and the import dialog open', async () => {
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
+  const { page } = opened;
+  const pg = playground(page);
+  await pg.root.getByRole('group', { name: 'Real systems' }).getByRole('button', { name: 'RabbitMQ: poison loop at the head' }).click();
+  await page.evaluate(() => document.querySelector('dlq-playground').controller.toEnd());
+  await page.screenshot({ path: screenshotPath('playground-systems'), fullPage: true });
+  const dialog = await importText(pg, '{"attempts":3,"backoff":{"type":"exponential","delay":1000},"removeOnFail":false}');
+  await dialog.getByRole('status').getByText(/^Imported /).waitFor();
+  await page.screenshot({ path: screenshotPath('playground-import') });
+  await importText(pg, '{"attempts":3,"removeOnFail":{"age":3600},"backoff":{"type":"exponential","delay":1000,"jitter":0.5}}');
+  await dialog.getByRole('alert').waitFor();
+  await page.screenshot({ path: screenshotPath('playground-import-refused') });
+  assertClean(opened);
+  await opened.context.close();
+});

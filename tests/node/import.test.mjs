@@ -1,0 +1,227 @@
+// Import a broker's config (web/src/playground/import.mjs): each of the four formats
+// translates to its system mode and the policy fields it determines, listing each
+// field with the setting it came from; what the lab cannot express is refused by
+// name (key, expected, given) with nothing to apply; malformed input is refused
+// the same way. Every accepted translation is then applied by the core itself.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lab } from './helpers.mjs';
+import { importConfig, MAX_IMPORT_CHARS } from '../../web/src/playground/import.mjs';
+
+/** The translation, which must be accepted. */
+function accepted(text) {
+  const r = importConfig(text);
+  assert.equal(r.ok, true, `expected an import, got ${JSON.stringify(r.refusals)}`);
+  return r;
+}
+
+/** The refusals, which must be there; each names its key, what was expected and what was given. */
+function refusedWith(text, ...keys) {
+  const r = importConfig(text);
+  assert.equal(r.ok, false, `expected a refusal, got ${JSON.stringify(r)}`);
+  assert.equal('policy' in r, false, 'a refusal carries nothing to apply');
+  assert.deepEqual(r.refusals.map((x) => x.key), keys);
+  for (const x of r.refusals) {
+    assert.ok(x.message.startsWith(x.key), x.message);
+    assert.ok(x.message.includes(`expected ${x.expected}`) && x.message.endsWith(`got ${x.given}`), x.message);
+  }
+  return r.refusals;
+}
+
+const fields = (r) => Object.fromEntries(r.set.map((s) => [s.field, s.value]));
+
+/** Applies the translation as the playground does (over the lab's defaults): the core takes it. */
+function applied(r) {
+  const base = lab.createQueue({ maxAttempts: 3 }).policy();
+  const options = { ...r.policy, system: r.system };
+  for (const group of ['backoff', 'quarantine']) if (group in options) options[group] = { ...base[group], ...options[group] };
+  return lab.createQueue(options).policy();
+}
+
+// ---- BullMQ ---------------------------------------------------------------------
+
+test('BullMQ: attempts are the total runs, exponential backoff without a cap, removeOnFail false kept', () => {
+  const r = accepted('{"attempts":3,"backoff":{"type":"exponential","delay":1000},"removeOnFail":false}');
+  assert.equal(r.format, 'bullmq');
+  assert.equal(r.system, 'bullmq');
+  assert.deepEqual(fields(r), { maxAttempts: 3, 'backoff.kind': 'exponential', 'backoff.baseMs': 1000,
+    'backoff.capMs': 86_400_000, 'backoff.jitter': 'none', 'quarantine.retentionMs': 0 });
+  assert.deepEqual(r.ignored.map((i) => i.key), ['removeOnFail']);
+  assert.ok(r.set.every((s) => typeof s.from === 'string' && s.from.length > 0), 'every field says where it came from');
+  const p = applied(r);
+  assert.equal(p.system, 'bullmq');
+  assert.deepEqual(p.backoff, { kind: 'exponential', baseMs: 1000, capMs: 86_400_000, jitter: 'none' });
+});
+
+test('BullMQ: a number is a fixed delay; no backoff or a delay of 0 retries at once; absent attempts is 1', () => {
+  assert.deepEqual(fields(accepted('{"attempts":4,"backoff":250}')),
+    { maxAttempts: 4, 'backoff.kind': 'fixed', 'backoff.baseMs': 250, 'backoff.capMs': 250, 'backoff.jitter': 'none', 'quarantine.retentionMs': 0 });
+  assert.deepEqual(fields(accepted('{"attempts":2}')), { maxAttempts: 2, 'backoff.kind': 'none', 'backoff.jitter': 'none', 'quarantine.retentionMs': 0 });
+  assert.deepEqual(fields(accepted('{"backoff":{"type":"fixed","delay":0}}')), { maxAttempts: 1, 'backoff.kind': 'none', 'backoff.jitter': 'none', 'quarantine.retentionMs': 0 });
+  assert.deepEqual(fields(accepted('{"attempts":2,"backoff":{"type":"fixed","delay":500,"jitter":0}}'))['backoff.kind'], 'fixed');
+  assert.equal(applied(accepted('{"attempts":4,"backoff":250}')).backoff.kind, 'fixed');
+});
+
+test('BullMQ refusals: removeOnFail, jitter, a custom strategy, stalls, other options, bad values', () => {
+  const [remove] = refusedWith('{"attempts":3,"removeOnFail":{"age":3600}}', 'removeOnFail');
+  assert.match(remove.message, /^removeOnFail is not modelled by the lab/);
+  assert.equal(remove.given, '{"age":3600}');
+  const [jitter] = refusedWith('{"attempts":3,"backoff":{"type":"exponential","delay":1000,"jitter":0.5}}', 'backoff.jitter');
+  assert.match(jitter.message, /^backoff\.jitter \(BullMQ's \[v\(1−j\), v\)\) is not one of the lab's jitters/);
+  assert.match(refusedWith('{"backoff":{"type":"custom"}}', 'backoff.type')[0].message, /custom backoffStrategy/);
+  assert.match(refusedWith('{"attempts":3,"maxStalledCount":2}', 'maxStalledCount')[0].message, /Worker option: BullMQ counts stalls/);
+  refusedWith('{"attempts":3,"priority":1,"lifo":true,"removeOnComplete":true,"delay":500}', 'priority', 'lifo', 'removeOnComplete', 'delay');
+  refusedWith('{"attempts":0}', 'attempts');
+  refusedWith('{"attempts":2.5}', 'attempts');
+  refusedWith('{"attempts":"3"}', 'attempts');
+  refusedWith('{"attempts":3,"backoff":{"type":"fixed","delay":-1}}', 'backoff.delay');
+  refusedWith('{"attempts":3,"backoff":{"type":"fixed","delay":10,"factor":2}}', 'backoff.factor');
+  refusedWith('{"attempts":3,"backoff":"fast"}', 'backoff');
+  refusedWith('{"attempts":3,"backoff":{"type":"fixed","delay":10,"jitter":2}}', 'backoff.jitter');
+  // Every refusal is reported at once, not only the first.
+  refusedWith('{"attempts":3,"removeOnFail":true,"backoff":{"type":"exponential","delay":1,"jitter":1}}', 'removeOnFail', 'backoff.jitter');
+});
+
+// ---- SQS ------------------------------------------------------------------------
+
+const SQS_CLI = JSON.stringify({ Attributes: {
+  QueueArn: 'arn:aws:sqs:us-east-1:123456789012:orders',
+  ApproximateNumberOfMessages: '0',
+  ApproximateNumberOfMessagesNotVisible: '0',
+  ApproximateNumberOfMessagesDelayed: '0',
+  CreatedTimestamp: '1700000000',
+  LastModifiedTimestamp: '1700000000',
+  VisibilityTimeout: '45',
+  MaximumMessageSize: '262144',
+  MessageRetentionPeriod: '1209600',
+  DelaySeconds: '0',
+  ReceiveMessageWaitTimeSeconds: '0',
+  SqsManagedSseEnabled: 'true',
+  RedrivePolicy: '{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:orders-dlq","maxReceiveCount":5}',
+} }, null, 4);
+
+test('SQS: get-queue-attributes output: maxReceiveCount, the visibility timeout as the lease, retention as the DLQ\'s', () => {
+  const r = accepted(SQS_CLI);
+  assert.equal(r.format, 'sqs');
+  assert.equal(r.system, 'sqs');
+  assert.deepEqual(fields(r), { maxAttempts: 5, leaseMs: 45_000, 'backoff.kind': 'none', 'backoff.jitter': 'none',
+    'quarantine.retentionMs': 1_209_600_000 });
+  assert.match(r.set.find((s) => s.field === 'quarantine.retentionMs').from, /read as the dead-letter queue's/);
+  // Read-only counters and settings without bearing are listed, not refused; they change nothing.
+  assert.deepEqual(r.ignored.map((i) => i.key).sort(), ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesDelayed',
+    'ApproximateNumberOfMessagesNotVisible', 'CreatedTimestamp', 'DelaySeconds', 'LastModifiedTimestamp', 'MaximumMessageSize',
+    'QueueArn', 'ReceiveMessageWaitTimeSeconds', 'RedrivePolicy.deadLetterTargetArn', 'SqsManagedSseEnabled']);
+  const p = applied(r);
+  assert.equal(p.system, 'sqs');
+  assert.equal(p.leaseMs, 45_000);
+  assert.equal(p.quarantine.retentionMs, 1_209_600_000);
+});
+
+test('SQS: bare attributes, numbers or an object RedrivePolicy; absent timeouts take SQS\'s defaults', () => {
+  const r = accepted('{"RedrivePolicy":{"deadLetterTargetArn":"arn:dlq","maxReceiveCount":"3"}}');
+  assert.deepEqual(fields(r), { maxAttempts: 3, leaseMs: 30_000, 'backoff.kind': 'none', 'backoff.jitter': 'none',
+    'quarantine.retentionMs': 345_600_000 });
+  assert.equal(fields(accepted('{"VisibilityTimeout":5,"MessageRetentionPeriod":60,"RedrivePolicy":"{\\"maxReceiveCount\\":1}"}')).leaseMs, 5000);
+});
+
+test('SQS refusals: no RedrivePolicy, FIFO, a delivery delay, out of SQS\'s ranges, unknown attributes', () => {
+  assert.match(refusedWith('{"VisibilityTimeout":"30"}', 'RedrivePolicy')[0].message, /without it SQS has no dead-letter queue/);
+  const redrive = '"RedrivePolicy":"{\\"maxReceiveCount\\":5}"';
+  refusedWith(`{${redrive},"FifoQueue":"true","ContentBasedDeduplication":"true"}`, 'FifoQueue', 'ContentBasedDeduplication');
+  refusedWith(`{${redrive},"DelaySeconds":"10"}`, 'DelaySeconds');
+  refusedWith(`{${redrive},"VisibilityTimeout":"43201"}`, 'VisibilityTimeout');
+  refusedWith(`{${redrive},"MessageRetentionPeriod":"59"}`, 'MessageRetentionPeriod');
+  refusedWith(`{${redrive},"VisibilityTimeout":"1.5"}`, 'VisibilityTimeout');
+  refusedWith('{"RedrivePolicy":"{\\"maxReceiveCount\\":1001}"}', 'RedrivePolicy.maxReceiveCount');
+  refusedWith('{"RedrivePolicy":"{\\"maxReceiveCount\\":0}"}', 'RedrivePolicy.maxReceiveCount');
+  refusedWith('{"RedrivePolicy":"not json"}', 'RedrivePolicy');
+  refusedWith('{"RedrivePolicy":{"maxReceiveCount":2,"deadLetterQueueSourceArn":"x"}}', 'RedrivePolicy.deadLetterQueueSourceArn');
+  refusedWith(`{${redrive},"VisibilityTimout":"30"}`, 'VisibilityTimout');
+  // VisibilityTimeout 0 is SQS's; the lab's lease is at least 1 ms: the core refuses it when applied.
+  const zero = accepted(`{${redrive},"VisibilityTimeout":"0"}`);
+  assert.throws(() => applied(zero), (e) => e.code === 'out-of-range' && /leaseMs/.test(e.message));
+});
+
+// ---- Sidekiq --------------------------------------------------------------------
+
+test('Sidekiq: retry N is N + 1 runs, retry true (or none) 26; Sidekiq\'s own delay; names are ignored', () => {
+  const r = accepted('sidekiq_options retry: 5, queue: "default"');
+  assert.equal(r.format, 'sidekiq');
+  assert.equal(r.system, 'sidekiq');
+  assert.deepEqual(fields(r), { maxAttempts: 6, 'backoff.kind': 'none', 'backoff.jitter': 'none' });
+  assert.deepEqual(r.ignored.map((i) => i.key), ['queue']);
+  assert.equal(fields(accepted('sidekiq_options retry: true')).maxAttempts, 26);
+  assert.equal(fields(accepted('sidekiq_options queue: :critical, backtrace: true')).maxAttempts, 26);
+  assert.equal(fields(accepted('sidekiq_options retry: 0')).maxAttempts, 1);
+  assert.equal(fields(accepted('  sidekiq_options(:retry => 3, "queue" => \'low\', dead: true)  # payments')).maxAttempts, 4);
+  assert.equal(applied(r).system, 'sidekiq');
+});
+
+test('Sidekiq refusals: retry false, dead false, retry_for, unknown keys, malformed lines', () => {
+  assert.match(refusedWith('sidekiq_options retry: false', 'retry')[0].message, /^retry false \(one run, then kept nowhere\) is not modelled/);
+  refusedWith('sidekiq_options retry: 3, dead: false', 'dead');
+  refusedWith('sidekiq_options retry_for: 3600', 'retry_for');
+  refusedWith('sidekiq_options retry: 3, lock: :until_executed', 'lock');
+  refusedWith('sidekiq_options retry: -1', 'retry');
+  refusedWith('sidekiq_options retry: nil', 'retry');
+  refusedWith('sidekiq_options retry 5', 'sidekiq_options');
+  refusedWith('sidekiq_options', 'sidekiq_options');
+  refusedWith('sidekiq_options retry: 5,\nqueue: "a"', 'sidekiq_options');
+});
+
+// ---- RabbitMQ -------------------------------------------------------------------
+
+test('RabbitMQ: delivery-limit L is L + 1 deliveries, a quorum queue, the DLX as the quarantine', () => {
+  const r = accepted('{"delivery-limit":20,"dead-letter-exchange":"dlx","dead-letter-strategy":"at-least-once","overflow":"reject-publish"}');
+  assert.equal(r.format, 'rabbitmq');
+  assert.equal(r.system, 'rabbitmq-quorum');
+  assert.deepEqual(fields(r), { maxAttempts: 21, 'backoff.kind': 'none', 'backoff.jitter': 'none' });
+  assert.deepEqual(r.ignored.map((i) => i.key), ['dead-letter-exchange', 'dead-letter-strategy', 'overflow']);
+  assert.equal(applied(r).system, 'rabbitmq-quorum');
+  // A whole policy as list_policies prints it.
+  const whole = accepted('{"vhost":"/","name":"orders-dlx","pattern":"^orders$","apply-to":"queues","priority":0,' +
+    '"definition":{"delivery-limit":2,"dead-letter-exchange":"orders.dlx","dead-letter-routing-key":"orders"}}');
+  assert.equal(fields(whole).maxAttempts, 3);
+  assert.equal(fields(accepted('{"delivery-limit":0,"dead-letter-exchange":"dlx"}')).maxAttempts, 1);
+});
+
+test('RabbitMQ refusals: no limit, no DLX, a TTL, length limits, classic mirroring, unknown keys', () => {
+  assert.match(refusedWith('{"dead-letter-exchange":"dlx"}', 'delivery-limit')[0].message, /3\.x then has no limit .* 4\.0 defaults to 20/);
+  refusedWith('{"delivery-limit":-1,"dead-letter-exchange":"dlx"}', 'delivery-limit');
+  refusedWith('{"delivery-limit":2.5,"dead-letter-exchange":"dlx"}', 'delivery-limit');
+  assert.match(refusedWith('{"delivery-limit":5}', 'dead-letter-exchange')[0].message, /drops the message/);
+  refusedWith('{"delivery-limit":5,"dead-letter-exchange":"dlx","message-ttl":60000,"max-length":10,"ha-mode":"all"}', 'message-ttl', 'max-length', 'ha-mode');
+  refusedWith('{"delivery-limit":5,"dead-letter-exchange":"dlx","dead-letter-strategy":"sometimes"}', 'dead-letter-strategy');
+  refusedWith('{"delivery-limit":5,"dead-letter-exchange":""}', 'dead-letter-exchange');
+  refusedWith('{"name":"p","apply-to":"exchanges","definition":{"delivery-limit":5,"dead-letter-exchange":"dlx"}}', 'apply-to');
+  refusedWith('{"name":"p","definition":[1]}', 'definition');
+});
+
+// ---- what it is -------------------------------------------------------------
+
+test('malformed input is refused by name: empty, not JSON, not an object, no broker\'s keys, two brokers\' keys, too long', () => {
+  for (const text of ['', '   \n', '{oops', '[1,2]', '42', '{}', '{"foo":1}', '{"attempts":2,"delivery-limit":3}', 'retry: 5']) {
+    const [r] = refusedWith(text, 'config');
+    assert.match(r.expected, /BullMQ .* SQS .* sidekiq_options .* RabbitMQ/);
+  }
+  assert.match(refusedWith('{oops', 'config')[0].message, /is not JSON nor a sidekiq_options line/);
+  assert.match(refusedWith('{"attempts":2,"delivery-limit":3}', 'config')[0].given, /BullMQ job options and RabbitMQ policy definition together/);
+  refusedWith(' '.repeat(MAX_IMPORT_CHARS + 1), 'config');
+  assert.equal(importConfig(null).ok, false);
+});
+
+test('every accepted import is a policy the core takes, under that system, and sets exactly what it lists', () => {
+  for (const text of ['{"attempts":3,"backoff":{"type":"exponential","delay":1000}}', SQS_CLI,
+    'sidekiq_options retry: 5, queue: "default"', '{"delivery-limit":20,"dead-letter-exchange":"dlx"}']) {
+    const r = accepted(text);
+    const p = applied(r);
+    assert.equal(p.system, r.system);
+    for (const { field, value } of r.set) {
+      assert.deepEqual(field.split('.').reduce((o, k) => o[k], p), value, `${r.format}: ${field}`);
+    }
+    // The policy carries exactly the fields listed.
+    const listed = new Set(r.set.map((s) => s.field));
+    const carried = Object.entries(r.policy).flatMap(([k, v]) => (typeof v === 'object' ? Object.keys(v).map((l) => `${k}.${l}`) : [k]));
+    assert.deepEqual(new Set(carried), listed, r.format);
+  }
+});

@@ -1,0 +1,436 @@
+// "Import a broker's config…": one broker's retry and dead-letter settings, pasted
+// as text, translated into the lab's terms: a system mode and the policy fields
+// that config determines. Pure: no DOM, no core. The core still checks every
+// value (its ranges and rules) when the controller applies the result as one
+// set-up change; this module only reads the broker's own format.
+//
+// Four formats, told apart by their shape (docs/playground.md, "Import"):
+//   BullMQ   a job-options JSON: {"attempts":3,"backoff":{"type":"exponential","delay":1000}}
+//   SQS      queue attributes as `aws sqs get-queue-attributes` prints them ({"Attributes":{…}}
+//            or the attributes alone): RedrivePolicy, VisibilityTimeout, MessageRetentionPeriod
+//   Sidekiq  one `sidekiq_options retry: 5, queue: "default"` line
+//   RabbitMQ a policy definition JSON ({"delivery-limit":20,"dead-letter-exchange":"dlx"}),
+//            or a policy as `rabbitmqctl list_policies --formatter json` gives it ({…,"definition":{…}})
+//
+// The contract: importConfig(text) returns
+//   { ok: true, format, system, policy, set, ignored }
+//     policy: the fields to change ({ maxAttempts, backoff, leaseMs?, quarantine? }; backoff and
+//             quarantine are partial: the controller merges them over the policy in force);
+//     set:    [{ field, value, from }] every field set, leaf by leaf, with the broker's setting it came from;
+//     ignored:[{ key, why }] keys read that change nothing in the lab (read-only counters, names);
+//   or { ok: false, format, refusals: [{ key, expected, given, message }] }: every key the lab cannot
+//   express, by name. A refusal changes nothing.
+import { quoted } from '../shared/quote.mjs';
+
+/** The most text the dialog reads: a queue's attributes or a policy are a few hundred bytes. */
+export const MAX_IMPORT_CHARS = 65_536;
+
+export const FORMATS = {
+  bullmq: 'BullMQ job options',
+  sqs: 'Amazon SQS queue attributes',
+  sidekiq: 'Sidekiq sidekiq_options',
+  rabbitmq: 'RabbitMQ policy definition',
+};
+
+const DAY_MS = 86_400_000;
+
+function refusal(key, expected, given, why = '') {
+  const message = why === '' ? `${key}: expected ${expected}, got ${given}` : `${key} ${why}: expected ${expected}, got ${given}`;
+  return { key, expected, given, message };
+}
+
+/** `key` is a setting the lab has no counterpart for; `given`: the value as the format spells it. */
+const notModelled = (key, given, detail, expected = 'it absent') =>
+  refusal(key, expected, given, `is not modelled by the lab${detail ? ` (${detail})` : ''}`);
+
+/** Collects one import's settings, ignored keys and refusals; `result()` gives importConfig's answer. */
+class Translation {
+  constructor(format, system) {
+    this.format = format;
+    this.system = system;
+    this.policy = {};
+    this.set = [];
+    this.ignored = [];
+    this.refusals = [];
+  }
+
+  /** Sets `field` ("backoff.kind") to `value`, naming the broker setting it came from. */
+  to(field, value, from) {
+    const [group, leaf] = field.split('.');
+    if (leaf === undefined) this.policy[group] = value;
+    else this.policy[group] = { ...this.policy[group], [leaf]: value };
+    this.set.push({ field, value, from });
+  }
+
+  ignore(key, why) { this.ignored.push({ key, why }); }
+  refuse(r) { this.refusals.push(r); }
+
+  result() {
+    if (this.refusals.length > 0) return { ok: false, format: this.format, refusals: this.refusals };
+    return { ok: true, format: this.format, system: this.system, policy: this.policy, set: this.set, ignored: this.ignored };
+  }
+}
+
+const refused = (format, ...refusals) => ({ ok: false, format, refusals });
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isWhole = (v) => Number.isSafeInteger(v);
+
+/** A whole number from `text` as SQS prints it ("30") or as a number; NaN otherwise. */
+function wholeOf(v) {
+  if (typeof v === 'number') return isWhole(v) ? v : NaN;
+  if (typeof v === 'string' && /^-?\d{1,15}$/.test(v.trim())) return Number(v.trim());
+  return NaN;
+}
+
+/** The lab's backoff for a broker that has none at the broker: requeue at once (the mode decides where and when). */
+function noBackoff(t, from) {
+  t.to('backoff.kind', 'none', from);
+  t.to('backoff.jitter', 'none', from);
+}
+
+// ---- BullMQ ------------------------------------------------------------------
+
+// BullMQ 6's JobsOptions (src/interfaces/base-job-options.ts, job-options.ts) and the Worker's
+// own options a reader might paste with them.
+const BULLMQ_JOB_KEYS = new Set(['attempts', 'backoff', 'removeOnFail', 'removeOnComplete', 'lifo', 'delay', 'priority',
+  'jobId', 'repeat', 'repeatJobKey', 'timestamp', 'parent', 'keepLogs', 'stackTraceLimit', 'sizeLimit', 'rateLimiterKey',
+  'prevMillis', 'failParentOnFailure', 'ignoreDependencyOnFailure', 'removeDependencyOnFailure', 'continueParentOnFailure',
+  'deduplication', 'debounce', 'telemetry']);
+const BULLMQ_WORKER_KEYS = new Set(['maxStalledCount', 'stalledInterval', 'lockDuration', 'concurrency', 'limiter']);
+
+function bullmq(options) {
+  const t = new Translation('bullmq', 'bullmq');
+  for (const [key, value] of Object.entries(options)) {
+    switch (key) {
+      case 'attempts':
+      case 'backoff':
+        break;
+      case 'removeOnFail':
+        if (value === false) t.ignore(key, 'false: BullMQ keeps failed jobs, as the lab keeps its quarantine');
+        else t.refuse(notModelled(key, quoted(value), 'BullMQ removes failed jobs lazily, when a later job finishes; the lab\'s retention is a timer', 'it absent or false'));
+        break;
+      case 'removeOnComplete':
+        if (value === false) t.ignore(key, 'false: the lab keeps completed jobs');
+        else t.refuse(notModelled(key, quoted(value), 'the lab keeps every completed job', 'it absent or false'));
+        break;
+      case 'lifo':
+        if (value === false) t.ignore(key, 'false: new jobs join the tail, as in the lab');
+        else t.refuse(notModelled(key, quoted(value), 'the lab adds jobs at the tail', 'it absent or false'));
+        break;
+      case 'delay':
+        if (value === 0) t.ignore(key, '0: the job is ready at once, as in the lab');
+        else t.refuse(notModelled(key, quoted(value), 'a job\'s first delay', 'it absent or 0'));
+        break;
+      default:
+        if (BULLMQ_WORKER_KEYS.has(key)) {
+          t.refuse(notModelled(key, quoted(value), key === 'maxStalledCount'
+            ? 'a Worker option: BullMQ counts stalls on their own budget, the lab counts a crashed attempt'
+            : 'a Worker option, not a job option'));
+        } else if (BULLMQ_JOB_KEYS.has(key)) {
+          t.refuse(notModelled(key, quoted(value), 'the import sets the retry policy'));
+        } else {
+          t.refuse(refusal(key, `one of BullMQ's job options (${[...BULLMQ_JOB_KEYS].slice(0, 5).join(', ')}, …)`, quoted(value), 'is unknown'));
+        }
+    }
+  }
+
+  if (!('attempts' in options)) t.to('maxAttempts', 1, 'attempts absent (BullMQ\'s default 1: no retries)');
+  else if (isWhole(options.attempts) && options.attempts >= 1) t.to('maxAttempts', options.attempts, `attempts ${options.attempts} (every run counts)`);
+  else t.refuse(refusal('attempts', 'a whole number from 1', quoted(options.attempts)));
+
+  bullmqBackoff(t, options.backoff);
+  if (t.refusals.length === 0) {
+    t.to('quarantine.retentionMs', 0, 'removeOnFail absent or false (BullMQ keeps failed jobs)');
+  }
+  return t.result();
+}
+
+function bullmqBackoff(t, backoff) {
+  if (backoff === undefined) {
+    noBackoff(t, 'backoff absent (BullMQ retries at once, at the end of waiting)');
+    return;
+  }
+  let type;
+  let delay;
+  let jitter = 0;
+  if (typeof backoff === 'number') {
+    [type, delay] = ['fixed', backoff];  // BullMQ's shorthand: a number is a fixed delay
+  } else if (isObject(backoff)) {
+    for (const key of Object.keys(backoff)) {
+      if (!['type', 'delay', 'jitter'].includes(key)) t.refuse(refusal(`backoff.${key}`, 'type, delay or jitter', quoted(backoff[key]), 'is unknown'));
+    }
+    ({ type, delay = 0, jitter = 0 } = backoff);
+    if (type !== 'fixed' && type !== 'exponential') {
+      t.refuse(typeof type === 'string'
+        ? refusal('backoff.type', '"fixed" or "exponential"', quoted(type), 'names a custom backoffStrategy, which is not modelled by the lab')
+        : refusal('backoff.type', '"fixed" or "exponential"', quoted(type)));
+      return;
+    }
+  } else {
+    t.refuse(refusal('backoff', 'a number of ms or { type, delay }', quoted(backoff)));
+    return;
+  }
+  if (!isWhole(delay) || delay < 0) {
+    t.refuse(refusal(typeof backoff === 'number' ? 'backoff' : 'backoff.delay', 'a whole number of ms from 0', quoted(delay)));
+    return;
+  }
+  if (jitter !== 0) {
+    t.refuse(typeof jitter === 'number' && jitter > 0 && jitter <= 1
+      ? refusal('backoff.jitter', '0 or absent', quoted(jitter), '(BullMQ\'s [v(1−j), v)) is not one of the lab\'s jitters')
+      : refusal('backoff.jitter', 'a number from 0 to 1 (and the lab takes only 0)', quoted(jitter)));
+    return;
+  }
+  const from = typeof backoff === 'number' ? `backoff ${backoff}` : `backoff ${type}, delay ${delay}`;
+  if (delay === 0) {
+    noBackoff(t, `${from} (a delay of 0 retries at once, at the end of waiting)`);
+    return;
+  }
+  t.to('backoff.kind', type, from);
+  t.to('backoff.baseMs', delay, from);
+  // BullMQ's exponential has no cap (the bullmq mode ignores the lab's); a fixed delay is its own cap.
+  t.to('backoff.capMs', type === 'fixed' ? delay : DAY_MS,
+    type === 'fixed' ? `${from} (a fixed delay is its own cap)` : `${from} (BullMQ has no cap; the lab's delays stop at a day)`);
+  t.to('backoff.jitter', 'none', typeof backoff === 'object' && 'jitter' in backoff ? 'backoff.jitter 0' : 'no backoff.jitter');
+}
+
+// ---- Amazon SQS -------------------------------------------------------------
+
+const SQS_READ_ONLY = new Set(['QueueArn', 'ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible',
+  'ApproximateNumberOfMessagesDelayed', 'CreatedTimestamp', 'LastModifiedTimestamp']);
+const SQS_NO_BEARING = new Set(['MaximumMessageSize', 'ReceiveMessageWaitTimeSeconds', 'Policy', 'RedriveAllowPolicy',
+  'SqsManagedSseEnabled', 'KmsMasterKeyId', 'KmsDataKeyReusePeriodSeconds']);
+const SQS_FIFO = new Set(['ContentBasedDeduplication', 'DeduplicationScope', 'FifoThroughputLimit']);
+const SQS_SETTINGS = new Set(['RedrivePolicy', 'VisibilityTimeout', 'MessageRetentionPeriod', 'DelaySeconds', 'FifoQueue']);
+const SQS_KEYS = new Set([...SQS_READ_ONLY, ...SQS_NO_BEARING, ...SQS_FIFO, ...SQS_SETTINGS]);
+
+/** A whole number of seconds in [lo, hi] from an SQS attribute, or a refusal. */
+function sqsSeconds(t, key, value, lo, hi) {
+  const n = wholeOf(value);
+  if (Number.isNaN(n) || n < lo || n > hi) {
+    t.refuse(refusal(key, `whole seconds from ${lo} to ${hi}`, quoted(value)));
+    return null;
+  }
+  return n;
+}
+
+function sqs(attributes) {
+  const t = new Translation('sqs', 'sqs');
+  for (const [key, value] of Object.entries(attributes)) {
+    if (SQS_READ_ONLY.has(key)) t.ignore(key, 'read-only: it reports the queue, it configures nothing');
+    else if (SQS_NO_BEARING.has(key)) t.ignore(key, 'no bearing on retries or the dead-letter queue');
+    else if (SQS_FIFO.has(key)) t.refuse(notModelled(key, quoted(value), 'a FIFO queue\'s setting; the sqs mode is a standard queue\'s'));
+    else if (key === 'DelaySeconds') {
+      if (wholeOf(value) === 0) t.ignore(key, '0: a message is visible at once, as in the lab');
+      else t.refuse(notModelled(key, quoted(value), 'a delivery delay', 'it absent or "0"'));
+    } else if (key === 'FifoQueue') {
+      if (value === false || value === 'false') t.ignore(key, 'false: a standard queue, as the sqs mode is');
+      else t.refuse(notModelled(key, quoted(value), 'a FIFO queue\'s message groups; the sqs mode is a standard queue\'s', 'it absent or "false"'));
+    } else if (!SQS_SETTINGS.has(key)) {
+      t.refuse(refusal(key, 'an SQS queue attribute (RedrivePolicy, VisibilityTimeout, MessageRetentionPeriod, …)', quoted(value), 'is unknown'));
+    }
+  }
+
+  // RedrivePolicy: a JSON string as the CLI prints it, or the object.
+  let redrive = attributes.RedrivePolicy;
+  if (redrive === undefined) {
+    t.refuse(refusal('RedrivePolicy', 'a redrive policy with maxReceiveCount', 'none',
+      'is missing: without it SQS has no dead-letter queue and keeps a failing message until its retention ends, which the lab cannot express'));
+  } else {
+    if (typeof redrive === 'string') {
+      try { redrive = JSON.parse(redrive); } catch { redrive = null; }
+    }
+    if (!isObject(redrive)) {
+      t.refuse(refusal('RedrivePolicy', 'a JSON object {"deadLetterTargetArn": …, "maxReceiveCount": …}', quoted(attributes.RedrivePolicy)));
+    } else {
+      for (const key of Object.keys(redrive)) {
+        if (key === 'deadLetterTargetArn') t.ignore('RedrivePolicy.deadLetterTargetArn', `${quoted(redrive[key])}: the dead-letter queue is the lab's quarantine`);
+        else if (key !== 'maxReceiveCount') t.refuse(refusal(`RedrivePolicy.${key}`, 'deadLetterTargetArn or maxReceiveCount', quoted(redrive[key]), 'is unknown'));
+      }
+      const n = wholeOf(redrive.maxReceiveCount);
+      if (Number.isNaN(n) || n < 1 || n > 1000) t.refuse(refusal('RedrivePolicy.maxReceiveCount', 'a whole number from 1 to 1000', quoted(redrive.maxReceiveCount)));
+      else t.to('maxAttempts', n, `RedrivePolicy.maxReceiveCount ${n} (every receive counts, crashes included)`);
+    }
+  }
+
+  if (attributes.VisibilityTimeout === undefined) t.to('leaseMs', 30_000, 'VisibilityTimeout absent (SQS\'s default 30 s)');
+  else {
+    const s = sqsSeconds(t, 'VisibilityTimeout', attributes.VisibilityTimeout, 0, 43_200);
+    if (s !== null) t.to('leaseMs', s * 1000, `VisibilityTimeout ${s} s`);
+  }
+  noBackoff(t, 'SQS has no backoff: a failed message is back when its visibility timeout ends');
+  // Read as the dead-letter queue's retention: the lab's quarantine retention counts from the
+  // arrival in quarantine (as a FIFO DLQ does; a standard DLQ counts from the original enqueue).
+  if (attributes.MessageRetentionPeriod === undefined) {
+    t.to('quarantine.retentionMs', 345_600_000, 'MessageRetentionPeriod absent (SQS\'s default 4 days), read as the dead-letter queue\'s');
+  } else {
+    const s = sqsSeconds(t, 'MessageRetentionPeriod', attributes.MessageRetentionPeriod, 60, 1_209_600);
+    if (s !== null) t.to('quarantine.retentionMs', s * 1000, `MessageRetentionPeriod ${s} s, read as the dead-letter queue's`);
+  }
+  return t.result();
+}
+
+// ---- Sidekiq ----------------------------------------------------------------
+
+/**
+ * The arguments of one `sidekiq_options …` line as [key, value, text]: Ruby keyword arguments
+ * (`retry: 5`), hash rockets (`:retry => 5`, `"retry" => 5`); values are integers, true, false,
+ * nil, strings and symbols. Null when the line is not that.
+ */
+function sidekiqArguments(line) {
+  const m = /^sidekiq_options(?:\s+|\s*\()(.*?)\)?\s*(?:#.*)?$/s.exec(line);
+  if (!m) return null;
+  const out = [];
+  const value = String.raw`(-?\d+|true|false|nil|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|:[A-Za-z_]\w*)`;
+  const pair = new RegExp(String.raw`^\s*(?:([A-Za-z_]\w*):|:([A-Za-z_]\w*)\s*=>|["']([A-Za-z_]\w*)["']\s*=>)\s*${value}\s*(,|$)`);
+  let rest = m[1];
+  while (rest.trim() !== '') {
+    const p = pair.exec(rest);
+    if (!p) return null;
+    const text = p[4];
+    const parsed = /^-?\d+$/.test(text) ? Number(text) : text === 'true' ? true : text === 'false' ? false
+      : text === 'nil' ? null : text.startsWith(':') ? text.slice(1) : text.slice(1, -1);
+    out.push([p[1] ?? p[2] ?? p[3], parsed, text]);
+    rest = rest.slice(p[0].length);
+    if (p[5] === '' && rest.trim() !== '') return null;
+  }
+  return out;
+}
+
+function sidekiq(line) {
+  const args = sidekiqArguments(line);
+  if (args === null) {
+    return refused('sidekiq', refusal('sidekiq_options', 'one line of key: value pairs, e.g. sidekiq_options retry: 5, queue: "default"', quoted(line)));
+  }
+  const t = new Translation('sidekiq', 'sidekiq');
+  let retry = { value: true, text: null };
+  for (const [key, value, text] of args) {
+    switch (key) {
+      case 'retry': retry = { value, text }; break;
+      case 'queue': t.ignore(key, `${text}: the lab has one queue`); break;
+      case 'backtrace': t.ignore(key, `${text}: the lab keeps the last error's text`); break;
+      case 'tags': t.ignore(key, `${text}: labels for the Web UI`); break;
+      case 'dead':
+        if (value === true) t.ignore(key, 'true: an exhausted job goes to the Dead set, as the lab quarantines it');
+        else t.refuse(notModelled(key, text, 'an exhausted job that is not kept anywhere; the lab always quarantines it', 'true or absent'));
+        break;
+      case 'retry_for': t.refuse(notModelled(key, text, 'a time limit on retries; the lab\'s limit is a count')); break;
+      case 'retry_queue': t.refuse(notModelled(key, text, 'the lab has one queue')); break;
+      default:
+        t.refuse(refusal(key, 'one of retry, dead, queue, backtrace, tags, retry_for, retry_queue', text, 'is unknown'));
+    }
+  }
+  const { value, text } = retry;
+  if (value === true) t.to('maxAttempts', 26, text === null ? 'retry absent (Sidekiq\'s default: 25 retries, 26 runs)' : 'retry: true (25 retries, 26 runs)');
+  else if (isWhole(value) && value >= 0) t.to('maxAttempts', value + 1, `retry: ${value} (${value} retries after the first run)`);
+  else if (value === false) {
+    t.refuse(refusal('retry', 'true or a whole number from 0', text,
+      'false (one run, then kept nowhere) is not modelled by the lab, which always quarantines a failed job'));
+  }
+  else t.refuse(refusal('retry', 'true or a whole number from 0', text));
+  noBackoff(t, 'Sidekiq\'s own delay: count⁴ + 15 + rand(10)·(count + 1) s');
+  return t.result();
+}
+
+// ---- RabbitMQ ---------------------------------------------------------------
+
+const RABBIT_KEYS = new Set(['delivery-limit', 'dead-letter-exchange', 'dead-letter-routing-key', 'dead-letter-strategy',
+  'overflow', 'max-length', 'max-length-bytes', 'message-ttl', 'expires', 'queue-mode', 'queue-version', 'max-age',
+  'queue-leader-locator', 'queue-master-locator', 'initial-cluster-size', 'target-group-size', 'ha-mode', 'ha-params',
+  'ha-sync-mode', 'ha-promote-on-shutdown', 'ha-promote-on-failure', 'federation-upstream', 'federation-upstream-set',
+  'stream-max-segment-size-bytes', 'alternate-exchange', 'single-active-consumer']);
+// The other fields of a policy as list_policies / definitions export print it.
+const RABBIT_POLICY_FIELDS = new Set(['vhost', 'name', 'pattern', 'apply-to', 'priority', 'definition']);
+
+function rabbitmq(input) {
+  const t = new Translation('rabbitmq', 'rabbitmq-quorum');
+  let definition = input;
+  if ('definition' in input) {
+    definition = input.definition;
+    for (const [key, value] of Object.entries(input)) {
+      if (key === 'definition') continue;
+      if (!RABBIT_POLICY_FIELDS.has(key)) t.refuse(refusal(key, 'vhost, name, pattern, apply-to, priority or definition', quoted(value), 'is unknown'));
+      else if (key === 'apply-to' && !['queues', 'all', 'quorum_queues'].includes(value)) {
+        t.refuse(refusal(key, '"queues", "quorum_queues" or "all" (the mode is a quorum queue\'s)', quoted(value)));
+      } else t.ignore(key, 'which queues the policy applies to; the lab has one');
+    }
+    if (!isObject(definition)) return refused('rabbitmq', refusal('definition', 'a JSON object of policy keys', quoted(definition)));
+  }
+  for (const [key, value] of Object.entries(definition)) {
+    switch (key) {
+      case 'delivery-limit':
+        break;
+      case 'dead-letter-exchange':
+        if (typeof value === 'string' && value !== '') t.ignore(key, `${quoted(value)}: its dead letters are the lab's quarantine`);
+        else t.refuse(refusal(key, 'an exchange name', quoted(value)));
+        break;
+      case 'dead-letter-routing-key': t.ignore(key, `${quoted(value)}: the lab has one quarantine`); break;
+      case 'dead-letter-strategy':
+        if (value === 'at-most-once' || value === 'at-least-once') t.ignore(key, `${quoted(value)}: the lab's quarantine always receives the message`);
+        else t.refuse(refusal(key, '"at-most-once" or "at-least-once"', quoted(value)));
+        break;
+      case 'overflow':
+        if ('max-length' in definition || 'max-length-bytes' in definition) t.ignore(key, 'acts only with a length limit (refused below)');
+        else t.ignore(key, `${quoted(value)}: acts only with a length limit, and none is set`);
+        break;
+      default:
+        if (RABBIT_KEYS.has(key)) t.refuse(notModelled(key, quoted(value), key === 'message-ttl' ? 'messages that expire; the lab\'s jobs never do' : ''));
+        else t.refuse(refusal(key, 'a RabbitMQ policy key (delivery-limit, dead-letter-exchange, …)', quoted(value), 'is unknown'));
+    }
+  }
+  const limit = definition['delivery-limit'];
+  if (limit === undefined) {
+    t.refuse(refusal('delivery-limit', 'a whole number from 0', 'none',
+      'is missing: RabbitMQ 3.x then has no limit (which the lab cannot express) and 4.0 defaults to 20; give it'));
+  } else if (limit === -1) {
+    t.refuse(refusal('delivery-limit', 'a whole number from 0', '-1', '(no limit) cannot be expressed: the lab always has a budget'));
+  } else if (!isWhole(limit) || limit < 0) {
+    t.refuse(refusal('delivery-limit', 'a whole number from 0', quoted(limit)));
+  } else {
+    t.to('maxAttempts', limit + 1, `delivery-limit ${limit} (it counts returns: ${limit} + 1 deliveries)`);
+  }
+  if (!('dead-letter-exchange' in definition)) {
+    t.refuse(refusal('dead-letter-exchange', 'an exchange name', 'none',
+      'is missing: at the limit RabbitMQ drops the message, which the lab cannot express (its quarantine keeps it)'));
+  }
+  noBackoff(t, 'RabbitMQ has no backoff: a returned message is redelivered at once, near the head');
+  return t.result();
+}
+
+// ---- which format -----------------------------------------------------------
+
+const EXPECTED = 'a BullMQ job-options JSON, SQS queue attributes (JSON), a sidekiq_options line or a RabbitMQ policy definition (JSON)';
+
+/** Text → the lab's { system, policy } with what it set, or a refusal by name (see the module's comment). */
+export function importConfig(text) {
+  if (typeof text !== 'string') return refused(null, refusal('config', 'text', quoted(text)));
+  if (text.length > MAX_IMPORT_CHARS) {
+    return refused(null, refusal('config', `at most ${MAX_IMPORT_CHARS.toLocaleString('en')} characters`, `${text.length.toLocaleString('en')}`));
+  }
+  const trimmed = text.trim();
+  if (trimmed === '') return refused(null, refusal('config', EXPECTED, 'nothing', 'is empty'));
+  if (/^sidekiq_options\b/.test(trimmed)) {
+    if (trimmed.includes('\n')) return refused('sidekiq', refusal('sidekiq_options', 'one line', `${trimmed.split('\n').length} lines`));
+    return sidekiq(trimmed);
+  }
+  let json;
+  try {
+    json = JSON.parse(trimmed);
+  } catch (error) {
+    return refused(null, refusal('config', EXPECTED, quoted(trimmed), `is not JSON nor a sidekiq_options line (${error.message})`));
+  }
+  if (!isObject(json)) return refused(null, refusal('config', `${EXPECTED}: a JSON object`, quoted(json)));
+
+  const keys = Object.keys(json);
+  const kinds = [];
+  if (isObject(json.Attributes) && keys.length === 1) return sqs(json.Attributes);
+  if ('definition' in json) return rabbitmq(json);  // a whole policy: its priority is not BullMQ's
+  if (keys.some((k) => BULLMQ_JOB_KEYS.has(k) || BULLMQ_WORKER_KEYS.has(k))) kinds.push('bullmq');
+  if (keys.some((k) => SQS_KEYS.has(k))) kinds.push('sqs');
+  if ('definition' in json || keys.some((k) => RABBIT_KEYS.has(k))) kinds.push('rabbitmq');
+  if (kinds.length !== 1) {
+    return refused(null, refusal('config', EXPECTED, kinds.length === 0
+      ? `an object with ${keys.length === 0 ? 'no keys' : `keys ${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}`}`
+      : `keys of ${kinds.map((k) => FORMATS[k]).join(' and ')} together`, 'is not one broker\'s config'));
+  }
+  return { bullmq, sqs, rabbitmq }[kinds[0]](json);
+}
