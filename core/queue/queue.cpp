@@ -386,11 +386,15 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
       if (pending.empty()) pending_by_key_.erase(it);
       break;
     }
-    case Disposition::kRequeued:
+    case Disposition::kRequeued: {
       job.last_delay = 0;
       ReturnToReady(index, true);
-      Record(EventKind::kRequeued, index);
+      // Under RabbitMQ's quorum semantics the return went near the head: the events say so.
+      const uint32_t at_head = policy_.system == System::kRabbitMqQuorum ? 1 : 0;
+      decided.ref = at_head;
+      Record(EventKind::kRequeued, index).ref = at_head;
       break;
+    }
     case Disposition::kDelayed:
       job.place = Place::kDelayed;
       job.last_delay = static_cast<uint32_t>(d.delay_ms);  // at most kMaxDelayMs

@@ -25,7 +25,8 @@ std::string NextStep(const Event& e) {
   const uint32_t left = e.max_attempts - e.attempts;
   switch (e.disposition) {
     case Disposition::kRequeued:
-      return Plural(left, "attempt", "attempts") + " left → requeue at the tail";
+      return Plural(left, "attempt", "attempts") +
+             (e.at_head ? " left → back near the head, as a quorum queue returns it" : " left → requeue at the tail");
     case Disposition::kDelayed:
       return Plural(left, "attempt", "attempts") + " left → retry after a backoff of " + Ms(e.delay_ms) +
              ", at " + Ms(e.until);
@@ -168,6 +169,7 @@ std::string ExplainEvent(const Event& e) {
       return e.token + " on " + id + " expired unsettled: attempt " + of +
              " stays counted and counts as a transient failure: " + NextStep(e);
     case EventKind::kRequeued:
+      if (e.at_head) return id + " went back near the head of the ready queue, so it runs again before the rest";
       return id + " moved to the tail of the ready queue, so the jobs behind it run first";
     case EventKind::kDelayed:
       return id + " waits in delayed until " + Ms(e.until) + ", then joins the tail of the ready queue";

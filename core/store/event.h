@@ -61,6 +61,9 @@ struct Event {
   std::vector<std::string> overtook;  // kReorder: the earlier jobs it overtook, in enqueue order
   uint64_t depth = 0;                 // kAlarmRaised, kAlarmCleared: the quarantine's depth then
   std::string place;                  // kKeptOnce: where it was kept ("ready", "delayed", "leased", "completed", "quarantine")
+  // A requeue (kRequeued, and a requeuing kAttempt/kExpired) that put the job back
+  // near the head: a RabbitMQ quorum queue's return (System::kRabbitMqQuorum).
+  bool at_head = false;
 };
 
 // One line, no trailing newline, e.g.

@@ -252,7 +252,13 @@ Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std
   if (raw.kind == EventKind::kEnqueued || raw.kind == EventKind::kReplayed) e.payload_bytes = job.payload().size();
   const bool delaying = (raw.kind == EventKind::kAttempt || raw.kind == EventKind::kExpired) &&
                         raw.disposition == Disposition::kDelayed;
-  if (raw.kind == EventKind::kLeased || raw.kind == EventKind::kDelayed || delaying) e.until = raw.until;
+  // kReplayed: the count it keeps.
+  if (raw.kind == EventKind::kLeased || raw.kind == EventKind::kDelayed || delaying || raw.kind == EventKind::kReplayed) {
+    e.until = raw.until;
+  }
+  const bool requeuing = ((raw.kind == EventKind::kAttempt || raw.kind == EventKind::kExpired) &&
+                          raw.disposition == Disposition::kRequeued) || raw.kind == EventKind::kRequeued;
+  if (requeuing) e.at_head = raw.ref != 0;
   if (raw.kind == EventKind::kDelayed || delaying) e.delay_ms = raw.until - raw.time;
   if (raw.kind == EventKind::kReorder || raw.kind == EventKind::kKeyReleased) e.key.assign(job.key());
   if (raw.kind == EventKind::kReorder) {

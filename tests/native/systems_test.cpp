@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "backoff.h"
+#include "event.h"
 #include "queue.h"
 #include "scenario.h"
 #include "test_util.h"
@@ -39,6 +40,19 @@ TEST_CASE("systems: rabbitmq-quorum returns a requeued message near the head, th
   Queue rabbit = Make(p, {"a", "b"});
   // a is redelivered at once until its delivery-limit (maxAttempts − 1 returns) is used up.
   CHECK(Deliveries(rabbit, "transient", 6) == std::vector<std::string>{"a", "a", "a", "b", "b", "b"});
+  // The events say where the return went.
+  bool saw_head_return = false;
+  for (const Event& e : rabbit.Timeline()) {
+    if (e.kind == EventKind::kRequeued) {
+      CHECK(e.at_head);
+      CHECK(ExplainEvent(e) == "\"" + e.id + "\" went back near the head of the ready queue, so it runs again before the rest");
+      saw_head_return = true;
+    }
+  }
+  CHECK(saw_head_return);
+  for (const Event& e : lab.Timeline()) {
+    if (e.kind == EventKind::kRequeued) CHECK_FALSE(e.at_head);
+  }
   const std::vector<QuarantineEntry> dead = rabbit.Quarantined();
   REQUIRE(dead.size() == 2);
   CHECK(std::string(SystemReasonName(p.system, dead[0].reason)) == "delivery_limit");
@@ -123,6 +137,10 @@ TEST_CASE("systems: sidekiq's own delay is count^4 + 15 + rand(10)·(count + 1) 
   REQUIRE(r.Quarantined().size() == 1);
   CHECK(r.Replay("a"));
   CHECK(r.Ready()[0].attempts == 2);  // retry_count down by one: one more run
+  const Event replayed = r.Timeline().back();
+  REQUIRE(replayed.kind == EventKind::kReplayed);
+  CHECK(RenderEvent(replayed).find("attempts 3 -> 2") != std::string::npos);
+  CHECK(ExplainEvent(replayed) == "an operator replayed \"a\": attempts reset from 3 to 2, appended at the ready tail");
   Result<Attempt> last = r.Process("transient");
   REQUIRE(last.ok());
   CHECK(last->disposition == Disposition::kQuarantined);
