@@ -2,15 +2,7 @@
 // its link-version decision, exported so no caller writes them again in JS.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, throwsWith } from './helpers.mjs';
-
-function rng(seed) {
-  let x = seed >>> 0 || 1;
-  return (n) => {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
-    return x % n;
-  };
-}
+import { lab, rng, throwsWith } from './helpers.mjs';
 
 const OUTCOMES = ['success', 'transient', 'permanent', 'precondition'];
 

@@ -33,3 +33,12 @@ export function throwsWith(assert, fn, Kind, code, pattern) {
     return true;
   });
 }
+
+/** A small seeded PRNG for the tests' own choices (not the core's): rng(seed)(n) is in [0, n). */
+export function rng(seed) {
+  let x = seed >>> 0 || 1;
+  return (n) => {
+    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    return x % n;
+  };
+}

@@ -3,16 +3,7 @@
 // view. No browser here.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, linkFixtures, throwsWith } from './helpers.mjs';
-
-/** A small seeded PRNG for the tests' own choices (not the core's). */
-function rng(seed) {
-  let x = seed >>> 0 || 1;
-  return (n) => {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
-    return x % n;
-  };
-}
+import { lab, linkFixtures, rng, throwsWith } from './helpers.mjs';
 
 const OUTCOMES = ['success', 'transient', 'permanent', 'precondition'];
 
