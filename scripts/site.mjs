@@ -80,6 +80,11 @@ function filesUnder(dir, prefix = '') {
 
 /** uPlot (the storm lab's charts): bundled into the pages' modules; its stylesheet is copied as a file. */
 const UPLOT_CSS = path.join('node_modules', 'uplot', 'dist', 'uPlot.min.css');
+/**
+ * The npm packages the modules import by their bare names, each with its ES module: uPlot (the storm
+ * lab's charts) and JSON5 (the playground's Config snippet reads a JavaScript object literal back).
+ */
+const PACKAGES = { uplot: 'dist/uPlot.esm.js', json5: 'dist/index.mjs' };
 /** Syntax the bundles may use: the source's own (ES2022: class fields, private methods), kept as written. */
 const TARGET = 'es2022';
 
@@ -189,15 +194,21 @@ function copyModules(root, dist) {
   cpSync(path.join(root, 'web', 'src'), source, { recursive: true });
   cpSync(path.join(root, 'wasm', 'index.mjs'), path.join(dist, 'wasm', 'index.mjs'));
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_core.mjs'), path.join(dist, 'wasm', 'gen', 'dlq_core.mjs'));
-  // A browser cannot resolve the bare 'uplot': it becomes src/uplot.mjs, uPlot's ES module bundled on its own.
-  buildSync({ ...bundleOptions(dist), minify: false, metafile: false, sourcemap: false,
-    entryPoints: [path.join(root, 'node_modules', 'uplot', 'dist', 'uPlot.esm.js')], outfile: path.join(source, 'uplot.mjs') });
+  // A browser cannot resolve a bare package name: each becomes src/<name>.mjs, the package's ES module
+  // bundled on its own, and its imports (static, or import('<name>')) point there.
+  for (const [name, entry] of Object.entries(PACKAGES)) {
+    buildSync({ ...bundleOptions(dist), minify: false, metafile: false, sourcemap: false,
+      entryPoints: [path.join(root, 'node_modules', name, entry)], outfile: path.join(source, `${name}.mjs`) });
+  }
   const tree = filesUnder(source).filter((name) => name.includes('/'));
   for (const name of tree.filter((n) => n.endsWith('.mjs'))) {
     const file = path.join(source, name);
-    const text = readFileSync(file, 'utf8');
-    const uplot = path.posix.relative(path.posix.dirname(name), 'uplot.mjs');
-    if (text.includes("from 'uplot'")) writeFileSync(file, text.replaceAll("from 'uplot'", `from '${uplot}'`));
+    let text = readFileSync(file, 'utf8');
+    for (const bare of Object.keys(PACKAGES)) {
+      const local = path.posix.relative(path.posix.dirname(name), `${bare}.mjs`);
+      text = text.replaceAll(`from '${bare}'`, `from '${local}'`).replaceAll(`import('${bare}')`, `import('${local}')`);
+    }
+    writeFileSync(file, text);
   }
   // The flat names the pages and embedders use: a module that is its file, a copy of each stylesheet.
   for (const [name, file] of Object.entries(FLAT)) {
@@ -207,7 +218,7 @@ function copyModules(root, dist) {
   const pageOnly = ['embed-example.mjs', 'main.mjs', 'storm-worker.mjs'].map((name) => FLAT[name]);
   const modules = tree.filter((name) => name.endsWith('.mjs') && !pageOnly.includes(name))
     .map((name) => `./src/${name}`);
-  modules.push('./src/uplot.mjs', './wasm/index.mjs', './wasm/gen/dlq_core.mjs');
+  modules.push(...Object.keys(PACKAGES).map((name) => `./src/${name}.mjs`), './wasm/index.mjs', './wasm/gen/dlq_core.mjs');
   return () => [WASM_PRELOAD, ...modules.map((href) => `<link rel="modulepreload" href="${href}">`)].join('\n');
 }
 

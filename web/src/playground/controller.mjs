@@ -8,7 +8,7 @@ import { uid } from '../shared/dom.mjs';
 import { Session } from './model.mjs';
 import { commandFor, shortcutsEnabled } from '../shared/keyboard.mjs';
 import { PRESETS, CAPSTONE_PRESETS, SYSTEM_PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
-import { FORMATS, importConfig } from './import.mjs';
+import { FORMATS, importConfig, policyChanges } from './import.mjs';
 import { behaviourFromFields } from './setup-advanced.mjs';
 import { linkFromHash, isScenarioLink, linkErrorMessage, siteURL, urlFor } from '../shared/url.mjs';
 import { PlaygroundView } from './view.mjs';
@@ -42,6 +42,9 @@ export class Controller {
   #syncedGeneration = -1;
   #crashedAt = null;  // the cursor right after the crash the open dialog carried out
   #currentUrl = null;
+  #snippets = null;  // the Config snippet's modules, loaded when the panel is first opened
+  #snippetKey = null;  // the system whose snippet is on show
+  #snippetMode = null;  // the policy mode the picker last followed
 
   constructor(element, lab, options, embed) {
     this.#lab = lab;
@@ -130,6 +133,12 @@ export class Controller {
     view.bindUnsafeOrder((on) => this.#setPolicy({ unsafeQuarantineOrder: on }, view.crashDialog().alert));
     view.bindCrash((after, torn) => this.#crash(after, torn));
     view.bindFind(() => this.#writeThatMatters());
+    view.snippet.bindOpen(() => this.#openSnippet());
+    view.snippet.bindSystem((key) => {
+      this.#snippetKey = key;
+      this.#renderSnippet();
+    });
+    view.snippet.bindApply((key, edited, generated) => this.#applySnippet(key, edited, generated));
   }
 
   // ---- public API ---------------------------------------------------------
@@ -528,11 +537,7 @@ export class Controller {
       dialog.refused(`Not imported (${what}): nothing changed.`, result.refusals.map((r) => r.message));
       return;
     }
-    const current = this.session.view.policy;
-    const changes = { system: result.system, ...result.policy };
-    for (const group of ['backoff', 'quarantine']) {
-      if (group in changes) changes[group] = { ...current[group], ...changes[group] };
-    }
+    const { changes } = policyChanges(result, this.session.view.policy);
     this.#pause();
     const accepted = this.#attempt(() => this.session.setPolicy(changes), (message) => {
       // The core names its field; say which broker setting that field came from.
@@ -543,6 +548,69 @@ export class Controller {
     const set = [{ field: 'system', value: result.system, from: what }, ...result.set];
     dialog.accepted(`Imported ${what}: ${set.length} fields set.`, set, result.ignored);
     this.#render({ notice: `Imported ${what}: system ${result.system}, ${set.slice(1).map((s) => `${s.field} ${s.value}`).join(', ')}.` });
+  }
+
+  // ---- the Config snippet ----------------------------------------------------
+
+  /** Loads the generators and the read-back (once; a playground never opened loads neither), then draws. */
+  async #openSnippet() {
+    if (this.#snippets === null) {
+      const [snippets, readback] = await Promise.all([import('../shared/snippets.mjs'), import('./snippet-readback.mjs')]);
+      this.#snippets = { ...snippets, ...readback };
+      this.#view.snippet.setSystems(snippets.SNIPPETS);
+    }
+    this.#renderSnippet();
+  }
+
+  /**
+   * Generates the snippet of the system picked from the policy in force (the core's policy()
+   * and rules()). The picker follows the policy's mode when it changes to one with a snippet,
+   * unless the snippet on show is the reader's edit.
+   */
+  #renderSnippet() {
+    const { snippet } = this.#view;
+    if (this.#snippets === null || !snippet.open) return;
+    const { SNIPPETS, snippetByKey, snippetForMode, canReadBack } = this.#snippets;
+    const { queue } = this.session;
+    const policy = queue.policy();
+    if (policy.system !== this.#snippetMode) {
+      this.#snippetMode = policy.system;
+      const own = snippetForMode(policy.system);
+      if (own && !snippet.edited) this.#snippetKey = own.key;
+    }
+    this.#snippetKey ??= SNIPPETS[0].key;
+    const { key, name, generate } = snippetByKey(this.#snippetKey);
+    snippet.show({ key, name, ...generate(policy, queue.rules()), readable: canReadBack(key) });
+  }
+
+  /**
+   * Apply to playground: the edited snippet's part the import reads (snippet-readback.mjs), through
+   * the import's parser (import.mjs), as one set-up change the core checks whole. A refusal, of an
+   * edit outside that part, the parser's or the core's, is said by name and changes nothing.
+   */
+  #applySnippet(key, edited, generated) {
+    const { snippet } = this.#view;
+    const { readBack, snippetByKey } = this.#snippets;
+    const { name } = snippetByKey(key);
+    const heading = `Not applied (${name} snippet): nothing changed.`;
+    const read = readBack(key, edited, generated);
+    if (!read.ok) {
+      snippet.refused(heading, read.refusals.map((r) => r.message));
+      return;
+    }
+    const result = importConfig(read.config);
+    if (!result.ok) {
+      snippet.refused(heading, result.refusals.map((r) => `${r.message} (in ${read.part})`));
+      return;
+    }
+    const { changes, set } = policyChanges(result, this.session.view.policy, read.keep);
+    this.#pause();
+    const accepted = this.#attempt(() => this.session.setPolicy(changes), (message) => snippet.refused(heading, [`${message}.`]));
+    if (!accepted) return;
+    const all = [{ field: 'system', value: result.system, from: name }, ...set];
+    snippet.applied(`Applied the ${name} snippet (${read.part}): ${all.length} fields set.`, all);
+    this.#render({ notice: `Applied the ${name} snippet: system ${result.system}, ${set.map((s) => `${s.field} ${s.value}`).join(', ')}.` });
+    this.#renderSnippet();
   }
 
   #addJob() {
@@ -711,6 +779,7 @@ export class Controller {
     if (this.#syncedGeneration !== view.generation) {
       this.#syncedGeneration = view.generation;
       setup.renderAdvanced(view.policy, view.world);
+      this.#renderSnippet();
     }
     if (advanced) controls.renderLeases(view.leased);
     this.#scheduleLink();

@@ -8,7 +8,7 @@ import { quoted } from '../shared/quote.mjs';
 /** Capabilities beyond lesson 1, each with the controls it brings. */
 export const FEATURES = ['clock', 'classes', 'ordering', 'operator', 'durability', 'world'];
 /** The parts of a playground an author can show or leave out. */
-export const PANELS = ['setup', 'presets', 'controls', 'state', 'timeline', 'log', 'link'];
+export const PANELS = ['setup', 'presets', 'controls', 'state', 'timeline', 'log', 'link', 'snippet'];
 
 export class EmbedOptionError extends Error {
   constructor(option, expected, got) {

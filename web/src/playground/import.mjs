@@ -434,3 +434,21 @@ export function importConfig(text) {
   }
   return { bullmq, sqs, rabbitmq }[kinds[0]](json);
 }
+
+/**
+ * An accepted import as one set-up change over `current` (the policy in force): the system and
+ * the fields it set, backoff and quarantine merged over the current ones, which the core then
+ * checks whole. `keep`: groups or fields ('backoff', 'quarantine.retentionMs') left as they are;
+ * `set` is the import's list without them.
+ */
+export function policyChanges(result, current, keep = []) {
+  const kept = (field) => keep.some((k) => field === k || field.startsWith(`${k}.`));
+  const set = result.set.filter((s) => !kept(s.field));
+  const changes = { system: result.system };
+  for (const { field, value } of set) {
+    const [group, leaf] = field.split('.');
+    if (leaf === undefined) changes[group] = value;
+    else changes[group] = { ...(changes[group] ?? current[group]), [leaf]: value };
+  }
+  return { changes, set };
+}

@@ -104,7 +104,7 @@ export class Session {
     this.view = this.#core.change(next, { replayWorld });
   }
 
-  /** Policy fields ({ backoff, leaseMs, seed, ordering, quarantine, classes, unsafeQuarantineOrder, maxAttempts }). */
+  /** Policy fields ({ system, backoff, leaseMs, seed, ordering, quarantine, classes, unsafeQuarantineOrder, maxAttempts }). */
   setPolicy(changes) { this.#change(changes); }
   setMaxAttempts(maxAttempts) { this.#change({ maxAttempts }, false); }
   /** The world that plays on (null: none). */

@@ -26,7 +26,7 @@ function ensureStylesheet(doc) {
  * What an embed shows (embed-options.mjs checks them; a bad one rejects, named):
  * options.features  'all' (default: lesson 1, the rest once a scenario uses it), 'basic'
  *                   (lesson 1 only) or a list of clock classes ordering operator durability world
- * options.panels    a list of setup presets controls state timeline log link (default: all)
+ * options.panels    a list of setup presets controls state timeline log link snippet (default: all)
  * options.presets   'all', 'none' or a list of preset keys
  * options.locked    a read-only walkthrough: Back, Forward, Run and the script's position only
  * options.headingLevel  2 (default) to 5: the panels' heading level

@@ -63,6 +63,19 @@ function laneLabel(id) {
 
 const y = (lane) => lane * LANE + LANE / 2;
 
+/**
+ * The legend's words for a requeue: where the core sent `attempt` (a requeued one), as its
+ * explanation ends: "… → requeue at the tail" in the lab's mode, "… → back near the head, as a
+ * quorum queue returns it" in rabbitmq-quorum's. Plain "Requeued" until the timeline has one.
+ */
+function requeueWords(attempt) {
+  const text = attempt?.explanation ?? '';
+  const at = text.lastIndexOf('→ ');
+  if (at < 0) return 'Requeued';
+  const where = text.slice(at + 2);
+  return `Requeued: ${where}`;
+}
+
 const LABELS = {
   steps: 'Events, one lane per job and one column per step. Arrow keys move between events; Enter goes to that step.',
   time: 'Events along the virtual clock, one lane per job; events at the same time stand side by side in step order, '
@@ -85,6 +98,7 @@ export class Timeline {
   #laneSpans = [];   // lane -> its spans, in start order
   #open = new Map(); // 'lease:<token>' | 'delay:<id>' -> the span still waiting for its end event
   #kinds = new Map(); // event kind -> how many events of that kind (the legend shows the clock's kinds when present)
+  #requeuedAt = -1;   // index of the latest attempt the core requeued (its explanation words the legend's requeue)
   #clock = false;    // the time axis is on
   #firstClock = Infinity; // index of the first event that needs the time axis
   #shown = new Map(); // event index -> its <g>, for the events in the window
@@ -156,6 +170,7 @@ export class Timeline {
       spanItem('delay', 'Backoff delay: until due'),
       h('li', { class: 'dlq-legend-future' }, h('span', { class: 'dlq-legend-swatch', 'aria-hidden': 'true' }), 'Faint: later in the script (Forward / Run)'));
 
+    this.requeueLegend = legend.querySelector('li[data-kind="requeued"]').lastChild;
     this.clockLegend = [...legend.querySelectorAll('li[data-kind][hidden]')];
     this.spanLegend = [...legend.querySelectorAll('li[data-span]')];
     this.element = h('section', { class: 'dlq-panel dlq-timeline', 'aria-labelledby': headingId },
@@ -233,6 +248,8 @@ export class Timeline {
       for (const li of this.clockLegend) hide(li, !this.#kinds.get(li.dataset.kind));
       const kinds = { lease: this.#kinds.get('leased'), delay: this.#kinds.get('delayed') };
       for (const li of this.spanLegend) hide(li, !(this.#clock && kinds[li.dataset.span]));
+      const requeue = requeueWords(this.#events[this.#requeuedAt]);
+      if (this.requeueLegend.data !== requeue) this.requeueLegend.data = requeue;
     }
     if (appliedChanged || before < events.length) {
       for (const lane of this.#lanes) lane.label.classList.toggle('is-future', lane.first >= applied);
@@ -274,6 +291,7 @@ export class Timeline {
     this.#events.push(event);
     this.#laneIndex.push(lane);
     this.#kinds.set(event.kind, (this.#kinds.get(event.kind) ?? 0) + 1);
+    if (event.disposition === 'requeued') this.#requeuedAt = i;
     if (this.#firstClock === Infinity && usesClock(event)) this.#firstClock = i;
 
     // Its column: the last one, or a new one at the right.
@@ -342,6 +360,7 @@ export class Timeline {
       this.#kinds.set(kind, this.#kinds.get(kind) - 1);
     }
     this.#events.length = keep;
+    while (this.#requeuedAt >= keep || (this.#requeuedAt >= 0 && this.#events[this.#requeuedAt].disposition !== 'requeued')) this.#requeuedAt -= 1;
     this.#laneIndex.length = keep;
     this.#colOf.length = keep;
     this.#xOf.length = keep;

@@ -1,6 +1,6 @@
 // One playground's views, put together: the refused-link alert, the set-up
 // panel (with the share box), the step controls, the Why line, the timeline,
-// the places, the event log, the phone's bar and the help dialog; the snapshot
+// the places, the event log, the Config snippet, the phone's bar and the help dialog; the snapshot
 // and crash dialogs are built when first opened. What an embed shows (its
 // panels, presets, locked, compact, heading level) is applied here once, and
 // which capabilities show (features) on every draw. The controller
@@ -17,6 +17,7 @@ import { StateViews } from './state-views.mjs';
 import { EventLog } from './event-log.mjs';
 import { crashDialog, snapshotDialog } from './durability.mjs';
 import { ImportView } from './import-view.mjs';
+import { SnippetView } from './snippet-view.mjs';
 
 export class PlaygroundView {
   #embed;
@@ -52,13 +53,14 @@ export class PlaygroundView {
     this.timeline = new Timeline({ idPrefix: id });
     this.states = new StateViews({ idPrefix: id });
     this.log = new EventLog({ idPrefix: id });
+    this.snippet = new SnippetView(id);
     this.bar = new PhoneBar();
     this.root = h('section', { class: 'dlq', 'aria-label': label },
       this.linkAlert.element, this.setup.element,
       h('div', { class: 'dlq-body' },
         h('div', { class: 'dlq-side' }, this.controls.element),
         h('div', { class: 'dlq-main' }, this.why.actionAlert, this.why.element,
-          this.timeline.element, this.states.element, this.log.element)),
+          this.timeline.element, this.states.element, this.log.element, this.snippet.element)),
       this.bar.element,
       this.help);
     this.#applyEmbed(landmark);
@@ -130,6 +132,8 @@ export class PlaygroundView {
     this.states.element.hidden = !panels.has('state');
     this.timeline.element.hidden = !panels.has('timeline');
     this.log.element.hidden = !panels.has('log');
+    // The snippet's Apply is a set-up change: not in a locked walkthrough.
+    this.snippet.element.hidden = !panels.has('snippet') || locked;
     if (locked) {
       // A walkthrough: the script's own steps only (Back, Forward, Run, its position).
       this.root.classList.add('is-locked');

@@ -8,7 +8,8 @@ export const GLYPHS = {
   success: { label: 'Attempt succeeded', d: 'M0-5A5 5 0 1 1 0 5A5 5 0 1 1 0-5Z' },
   transient: { label: 'Attempt failed transiently', d: 'M0-5.5L5.5 4.5H-5.5Z' },
   permanent: { label: 'Attempt failed permanently', d: 'M-4.5-4.5L4.5 4.5M4.5-4.5L-4.5 4.5', stroke: true, thick: true },
-  requeued: { label: 'Requeued at the tail', d: 'M4.5 3.5H-1.5A3.5 3.5 0 0 1-1.5-3.5H4M-1 .5L-4.5 3.5L-1 6.5', stroke: true, dx: 0, dy: -1 },
+  // Where a requeue goes is the mode's: the playground's legend says it in the core's words (timeline.mjs).
+  requeued: { label: 'Requeued', d: 'M4.5 3.5H-1.5A3.5 3.5 0 0 1-1.5-3.5H4M-1 .5L-4.5 3.5L-1 6.5', stroke: true, dx: 0, dy: -1 },
   completed: { label: 'Completed', d: 'M-5 0L-1.5 4L5-4.5', stroke: true, thick: true },
   quarantined: { label: 'Quarantined', d: 'M-4.5-4.5H4.5V4.5H-4.5Z' },
   replayed: { label: 'Replayed by an operator', d: 'M4 -2.5A4.5 4.5 0 1 0 4.5 1.5M4.5-6V-1.8H0.3', stroke: true },

@@ -1,0 +1,183 @@
+// Reading an edited config snippet back for "Apply to playground": from a snippet
+// that shared/snippets.mjs generated, and the reader then edited, the part the
+// import dialog's parser reads (import.mjs), in that parser's own format, so an
+// Apply goes through importConfig exactly like a paste. Pure: no DOM, no core.
+//
+// The contract: readBack(key, edited, generated) returns
+//   { ok: true, config, part, keep }
+//     config: the text to hand to importConfig;
+//     part:   what was read, in the snippet's words ("jobOptions");
+//     keep:   policy fields the snippet carries where the parser does not read (the
+//             playground keeps its own for them: the import would set a default);
+//   or { ok: false, refusals: [{ key, expected, given, message }] }, as import.mjs refuses.
+// Every edit outside the part read back is refused by name (its line, or its JSON
+// path): an edit is applied whole or not at all, never dropped silently.
+import JSON5 from 'json5';
+import { quoted } from '../shared/quote.mjs';
+
+function refusal(key, expected, given, why = '') {
+  const message = why === '' ? `${key}: expected ${expected}, got ${given}` : `${key} ${why}: expected ${expected}, got ${given}`;
+  return { key, expected, given, message };
+}
+
+/** The most refusals said for edits outside the part read back (the first ones, in order). */
+const MAX_OUTSIDE = 3;
+
+const lines = (text) => text.replace(/\r\n?/g, '\n').split('\n');
+
+/**
+ * A line-based part: `find(lines)` gives [first, last] line indexes of the part, or null;
+ * `read(partLines)` gives the config text for importConfig (or throws a refusal's text).
+ */
+function lineSnippet({ part, expected, keep = [], find, read }) {
+  return (edited, generated) => {
+    const e = lines(edited);
+    const g = lines(generated);
+    const at = find(e);
+    const was = find(g);
+    if (at === null) return { ok: false, refusals: [refusal(part, expected, 'none', 'is missing')] };
+    if (was === null) throw new Error(`snippet-readback: the generated snippet has no ${part}`);
+    const outside = [];
+    const compare = (edits, gens, lineOf) => {
+      for (let i = 0; i < Math.max(edits.length, gens.length) && outside.length < MAX_OUTSIDE; i++) {
+        if (edits[i] === gens[i]) continue;
+        outside.push(refusal(`line ${lineOf(i)}`, gens[i] === undefined ? 'no line (as generated)' : `${quoted(gens[i])} (as generated)`,
+          edits[i] === undefined ? 'no line' : quoted(edits[i]), `is outside ${part}, the only part Apply reads back`));
+      }
+    };
+    compare(e.slice(0, at[0]), g.slice(0, was[0]), (i) => i + 1);
+    // After the part, line by line from its end (a part that grew or shrank moves the lines after it).
+    compare(e.slice(at[1] + 1), g.slice(was[1] + 1), (i) => at[1] + 2 + i);
+    if (outside.length > 0) return { ok: false, refusals: outside };
+    try {
+      return { ok: true, config: read(e.slice(at[0], at[1] + 1)), part, keep };
+    } catch (error) {
+      if (!(error instanceof SnippetError)) throw error;
+      return { ok: false, refusals: [refusal(part, expected, error.given, error.why)] };
+    }
+  };
+}
+
+class SnippetError extends Error {
+  constructor(why, given) {
+    super(why);
+    this.why = why;
+    this.given = given;
+  }
+}
+
+const indexOf = (list, test, from = 0) => {
+  for (let i = from; i < list.length; i++) if (test(list[i])) return i;
+  return -1;
+};
+
+// BullMQ: the `const jobOptions = { … };` block, a JavaScript object literal (comments,
+// unquoted keys, single quotes, trailing commas), read by JSON5 and passed on as JSON.
+const bullmq = lineSnippet({
+  part: 'jobOptions',
+  expected: 'the snippet\'s "const jobOptions = { … };" with plain values (numbers, strings, true/false, objects)',
+  find(list) {
+    const first = indexOf(list, (l) => /^const jobOptions = \{/.test(l));
+    if (first < 0) return null;
+    const last = indexOf(list, (l) => /^\};\s*$/.test(l), first);
+    return last < 0 ? null : [first, last];
+  },
+  read(part) {
+    const literal = part.join('\n').replace(/^const jobOptions = /, '').replace(/;\s*$/, '');
+    try {
+      return JSON.stringify(JSON5.parse(literal));
+    } catch (error) {
+      throw new SnippetError(`is not a plain object literal (${error.message.replace(/^JSON5: /, '')})`, quoted(literal.length > 80 ? `${literal.slice(0, 80)}…` : literal));
+    }
+  },
+});
+
+// Sidekiq: the one `sidekiq_options …` line. Its delays are the sidekiq_retry_in block,
+// which the parser does not read, so the playground keeps its backoff.
+const sidekiq = lineSnippet({
+  part: 'sidekiq_options',
+  expected: 'the snippet\'s "sidekiq_options retry: N" line',
+  keep: ['backoff'],
+  find(list) {
+    const at = indexOf(list, (l) => /^\s*sidekiq_options\b/.test(l));
+    return at < 0 ? null : [at, at];
+  },
+  read: (part) => part[0].trim(),
+});
+
+// RabbitMQ: the definition of the orders-retry policy, the last single-quoted word of its
+// `rabbitmqctl … set_policy … orders-retry …` line.
+const rabbitmq = lineSnippet({
+  part: 'the orders-retry policy definition',
+  expected: 'the snippet\'s "rabbitmqctl … set_policy … orders-retry \'^orders$\' \'{…}\'" line',
+  find(list) {
+    const at = indexOf(list, (l) => /^\s*rabbitmqctl\b.*\bset_policy\b.*\sorders-retry\s/.test(l));
+    return at < 0 ? null : [at, at];
+  },
+  read(part) {
+    const m = /'([^']*)'\s*$/.exec(part[0]);
+    if (!m) throw new SnippetError('has no single-quoted JSON definition at its end', quoted(part[0]));
+    return m[1];
+  },
+});
+
+// SQS: the CloudFormation template. Apply reads the source queue's VisibilityTimeout and
+// RedrivePolicy (the attributes the parser reads); every other value must be as generated.
+// The source queue's MessageRetentionPeriod is not the lab's retention (the DLQ's is, counted
+// from the original enqueue time), so the playground keeps its quarantine.
+const SQS_QUEUE = ['Resources', 'OrdersQueue', 'Properties'];
+const SQS_READ = ['VisibilityTimeout', 'RedrivePolicy'];
+
+/** Every leaf of plain JSON data as [path, value]; an empty object or array is a leaf. */
+function leaves(value, path = [], out = []) {
+  if (value !== null && typeof value === 'object' && Object.keys(value).length > 0) {
+    for (const [k, v] of Object.entries(value)) leaves(v, [...path, k], out);
+  } else {
+    out.push([path, value]);
+  }
+  return out;
+}
+
+function sqs(edited, generated) {
+  const part = `${SQS_QUEUE.join('.')}.{${SQS_READ.join(', ')}}`;
+  let template;
+  try {
+    template = JSON.parse(edited);
+  } catch (error) {
+    return { ok: false, refusals: [refusal('template', 'the snippet\'s CloudFormation template as JSON', 'text that is not JSON', `(${error.message})`)] };
+  }
+  const queue = SQS_QUEUE.reduce((v, k) => (v !== null && typeof v === 'object' ? v[k] : undefined), template);
+  if (queue === null || typeof queue !== 'object' || Array.isArray(queue)) {
+    return { ok: false, refusals: [refusal(SQS_QUEUE.join('.'), 'the orders queue\'s properties (an object)', quoted(queue ?? 'none'), 'is missing')] };
+  }
+  const isRead = (path) => SQS_QUEUE.every((k, i) => path[i] === k) && SQS_READ.includes(path[SQS_QUEUE.length]);
+  const mine = new Map(leaves(template).filter(([p]) => !isRead(p)).map(([p, v]) => [p.join('.'), v]));
+  const theirs = new Map(leaves(JSON.parse(generated)).filter(([p]) => !isRead(p)).map(([p, v]) => [p.join('.'), v]));
+  const outside = [];
+  for (const key of new Set([...theirs.keys(), ...mine.keys()])) {
+    if (outside.length >= MAX_OUTSIDE) break;
+    const [a, b] = [mine.get(key), theirs.get(key)];
+    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    outside.push(refusal(key, b === undefined ? 'it absent (as generated)' : `${quoted(b)} (as generated)`,
+      a === undefined ? 'none' : quoted(a), `is outside ${part}, the only part Apply reads back`));
+  }
+  if (outside.length > 0) return { ok: false, refusals: outside };
+  const attributes = Object.fromEntries(SQS_READ.filter((k) => k in queue).map((k) => [k, queue[k]]));
+  return { ok: true, config: JSON.stringify(attributes), part, keep: ['quarantine'] };
+}
+
+const READERS = { bullmq, sidekiq, rabbitmq, sqs };
+
+/** True when a snippet system's snippet can be read back (import.mjs reads its format). */
+export function canReadBack(key) {
+  return Object.hasOwn(READERS, key);
+}
+
+/** The edited snippet's part the import reads, or why not (see the module's comment). */
+export function readBack(key, edited, generated) {
+  if (!canReadBack(key)) {
+    return { ok: false, refusals: [refusal('system', `one of ${Object.keys(READERS).join(', ')} (the snippets the import reads)`, quoted(key), 'has no import')] };
+  }
+  if (typeof edited !== 'string') return { ok: false, refusals: [refusal('snippet', 'text', quoted(edited))] };
+  return READERS[key](edited, generated);
+}
