@@ -27,9 +27,9 @@ const lines = (text) => text.replace(/\r\n?/g, '\n').split('\n');
 
 /**
  * A line-based part: `find(lines)` gives [first, last] line indexes of the part, or null;
- * `read(partLines)` gives the config text for importConfig (or throws a refusal's text).
+ * `read(partLines)` gives { config, keep? } (or throws a SnippetError).
  */
-function lineSnippet({ part, expected, keep = [], find, read }) {
+function lineSnippet({ part, expected, find, read }) {
   return (edited, generated) => {
     const e = lines(edited);
     const g = lines(generated);
@@ -50,7 +50,7 @@ function lineSnippet({ part, expected, keep = [], find, read }) {
     compare(e.slice(at[1] + 1), g.slice(was[1] + 1), (i) => at[1] + 2 + i);
     if (outside.length > 0) return { ok: false, refusals: outside };
     try {
-      return { ok: true, config: read(e.slice(at[0], at[1] + 1)), part, keep };
+      return { ok: true, part, keep: [], ...read(e.slice(at[0], at[1] + 1)) };
     } catch (error) {
       if (!(error instanceof SnippetError)) throw error;
       return { ok: false, refusals: [refusal(part, expected, error.given, error.why)] };
@@ -73,6 +73,9 @@ const indexOf = (list, test, from = 0) => {
 
 // BullMQ: the `const jobOptions = { … };` block, a JavaScript object literal (comments,
 // unquoted keys, single quotes, trailing commas), read by JSON5 and passed on as JSON.
+// `backoff: { type: 'custom' }` is the worker's backoffStrategy, which the parser does not
+// read (the lab's capped delay, jitter or a class's own budget): the playground keeps its backoff.
+const CUSTOM = JSON.stringify({ type: 'custom' });
 const bullmq = lineSnippet({
   part: 'jobOptions',
   expected: 'the snippet\'s "const jobOptions = { … };" with plain values (numbers, strings, true/false, objects)',
@@ -84,11 +87,18 @@ const bullmq = lineSnippet({
   },
   read(part) {
     const literal = part.join('\n').replace(/^const jobOptions = /, '').replace(/;\s*$/, '');
+    let options;
     try {
-      return JSON.stringify(JSON5.parse(literal));
+      options = JSON5.parse(literal);
     } catch (error) {
-      throw new SnippetError(`is not a plain object literal (${error.message.replace(/^JSON5: /, '')})`, quoted(literal.length > 80 ? `${literal.slice(0, 80)}…` : literal));
+      throw new SnippetError(`is not a plain object literal (${error.message.replace(/^JSON5: /, '')})`, quoted(literal));
     }
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+      throw new SnippetError('is not an object', quoted(options));
+    }
+    if (JSON.stringify(options.backoff) !== CUSTOM) return { config: JSON.stringify(options) };
+    const { backoff, ...rest } = options;
+    return { config: JSON.stringify(rest), keep: ['backoff'] };
   },
 });
 
@@ -97,12 +107,11 @@ const bullmq = lineSnippet({
 const sidekiq = lineSnippet({
   part: 'sidekiq_options',
   expected: 'the snippet\'s "sidekiq_options retry: N" line',
-  keep: ['backoff'],
   find(list) {
     const at = indexOf(list, (l) => /^\s*sidekiq_options\b/.test(l));
     return at < 0 ? null : [at, at];
   },
-  read: (part) => part[0].trim(),
+  read: (part) => ({ config: part[0].trim(), keep: ['backoff'] }),
 });
 
 // RabbitMQ: the definition of the orders-retry policy, the last single-quoted word of its
@@ -117,7 +126,7 @@ const rabbitmq = lineSnippet({
   read(part) {
     const m = /'([^']*)'\s*$/.exec(part[0]);
     if (!m) throw new SnippetError('has no single-quoted JSON definition at its end', quoted(part[0]));
-    return m[1];
+    return { config: m[1] };
   },
 });
 

@@ -1,0 +1,150 @@
+// The playground's Config snippet read back (web/src/playground/snippet-readback.mjs):
+// a snippet generated from a policy (web/src/shared/snippets.mjs), read back through the
+// import's parser (import.mjs) and applied as the playground applies it, gives the same
+// policy and so the same snippet; an edit inside the part read back changes exactly that
+// setting; an edit anywhere else, or one the lab cannot express, is refused by name.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lab } from './helpers.mjs';
+import { SNIPPETS, snippetByKey, snippetForMode } from '../../web/src/shared/snippets.mjs';
+import { canReadBack, readBack } from '../../web/src/playground/snippet-readback.mjs';
+import { importConfig, policyChanges } from '../../web/src/playground/import.mjs';
+
+/** The core's policy in force for `options`, and `key`'s snippet of it. */
+function generated(key, options) {
+  const q = lab.createQueue(options);
+  try {
+    const policy = q.policy();
+    return { policy, text: snippetByKey(key).generate(policy, q.rules()).text };
+  } finally {
+    q.dispose();
+  }
+}
+
+/** Apply, as the playground does: read back, import, one change over the policy in force. */
+function apply(key, edited, generatedText, policy) {
+  const read = readBack(key, edited, generatedText);
+  if (!read.ok) return read;
+  const result = importConfig(read.config);
+  if (!result.ok) return result;
+  const { changes, set } = policyChanges(result, policy, read.keep);
+  const { journal, ...options } = { ...policy, ...changes };
+  return { ok: true, read, set, options };
+}
+
+// One policy per readable system that its import can say whole, so Apply of the unedited
+// snippet is the identity.
+const ROUND_TRIP = {
+  bullmq: { system: 'bullmq', maxAttempts: 4, backoff: { kind: 'fixed', baseMs: 500, capMs: 500, jitter: 'none' } },
+  sidekiq: { system: 'sidekiq', maxAttempts: 6, backoff: { kind: 'exponential', baseMs: 2000, capMs: 60_000, jitter: 'none' } },
+  rabbitmq: { system: 'rabbitmq-quorum', maxAttempts: 5 },
+  sqs: { system: 'sqs', maxAttempts: 3, leaseMs: 5000, quarantine: { retentionMs: 86_400_000, alarmDepth: 2 } },
+};
+
+test('the four systems the import reads are the ones read back, each its mode\'s snippet', () => {
+  assert.deepEqual(SNIPPETS.filter((s) => canReadBack(s.key)).map((s) => s.key), ['sqs', 'rabbitmq', 'sidekiq', 'bullmq']);
+  for (const mode of ['bullmq', 'sidekiq', 'sqs']) assert.equal(snippetForMode(mode).key, mode);
+  assert.equal(snippetForMode('rabbitmq-quorum').key, 'rabbitmq');
+  assert.equal(snippetForMode('lab'), undefined);
+});
+
+test('Apply of an unedited snippet gives the same policy back, and so the same snippet', () => {
+  for (const [key, options] of Object.entries(ROUND_TRIP)) {
+    const { policy, text } = generated(key, options);
+    const r = apply(key, text, text, policy);
+    assert.equal(r.ok, true, `${key}: ${JSON.stringify(r.refusals)}`);
+    const again = generated(key, r.options);
+    assert.deepEqual(again.policy, policy, key);
+    assert.equal(again.text, text, key);
+  }
+});
+
+test('an edit inside the part read back sets exactly that setting; the part kept is the playground\'s', () => {
+  const edits = {
+    bullmq: [/attempts: 4,/, 'attempts: 7,', { maxAttempts: 7 }],
+    sidekiq: [/sidekiq_options retry: 5/, 'sidekiq_options retry: 9', { maxAttempts: 10 }],
+    rabbitmq: [/"delivery-limit":4/, '"delivery-limit":20', { maxAttempts: 21 }],
+    sqs: [/"VisibilityTimeout": 5,/, '"VisibilityTimeout": 45,', { leaseMs: 45_000 }],
+  };
+  for (const [key, [from, to, want]] of Object.entries(edits)) {
+    const { policy, text } = generated(key, ROUND_TRIP[key]);
+    assert.match(text, from, key);
+    const r = apply(key, text.replace(from, to), text, policy);
+    assert.equal(r.ok, true, `${key}: ${JSON.stringify(r.refusals)}`);
+    const after = generated(key, r.options).policy;
+    assert.deepEqual(after, { ...policy, ...want }, key);
+  }
+  // The lab's default classes (precondition's own budget) make BullMQ's backoff the worker's custom
+  // strategy, which the parser does not read: the attempts apply, the playground's backoff stays.
+  const lab3 = generated('bullmq', { maxAttempts: 3, backoff: { kind: 'fixed', baseMs: 250, capMs: 250, jitter: 'none' } });
+  assert.match(lab3.text, /backoff: \{ type: 'custom' \}/);
+  const custom = apply('bullmq', lab3.text.replace('attempts: 3,', 'attempts: 5,'), lab3.text, lab3.policy);
+  assert.equal(custom.ok, true, JSON.stringify(custom.refusals));
+  assert.deepEqual(custom.read.keep, ['backoff']);
+  assert.deepEqual(generated('bullmq', custom.options).policy, { ...lab3.policy, system: 'bullmq', maxAttempts: 5 });
+
+  // What the snippet carries where the parser does not read stays: Sidekiq's backoff, SQS's quarantine.
+  assert.deepEqual(readBack('sidekiq', ...Array(2).fill(generated('sidekiq', ROUND_TRIP.sidekiq).text)).keep, ['backoff']);
+  assert.deepEqual(readBack('sqs', ...Array(2).fill(generated('sqs', ROUND_TRIP.sqs).text)).keep, ['quarantine']);
+});
+
+test('an edit outside the part read back is refused by name (its line or its JSON path)', () => {
+  const bull = generated('bullmq', ROUND_TRIP.bullmq);
+  const edited = bull.text.replace('lockDuration: 30000', 'lockDuration: 5000');
+  const line = edited.split('\n').findIndex((l) => l.includes('lockDuration: 5000')) + 1;
+  const r = readBack('bullmq', edited, bull.text);
+  assert.equal(r.ok, false);
+  assert.deepEqual(r.refusals.map((x) => x.key), [`line ${line}`]);
+  assert.match(r.refusals[0].message, /^line \d+ is outside jobOptions, the only part Apply reads back: expected " {2}lockDuration: 30000, .* \(as generated\), got " {2}lockDuration: 5000, /);
+
+  // A line added inside jobOptions moves the lines after it: still only that part differs.
+  const grown = bull.text.replace('const jobOptions = {\n', 'const jobOptions = {\n  // a note of mine\n');
+  assert.equal(readBack('bullmq', grown, bull.text).ok, true);
+
+  const sqs = generated('sqs', ROUND_TRIP.sqs);
+  const template = JSON.parse(sqs.text);
+  template.Resources.OrdersDLQ.Properties.MessageRetentionPeriod = 60;
+  const s = readBack('sqs', JSON.stringify(template, null, 2), sqs.text);
+  assert.deepEqual(s.refusals.map((x) => x.key), ['Resources.OrdersDLQ.Properties.MessageRetentionPeriod']);
+  assert.match(s.refusals[0].message, /is outside Resources\.OrdersQueue\.Properties\.\{VisibilityTimeout, RedrivePolicy\}.*got 60$/);
+});
+
+test('what the lab cannot express is refused by the import, by name; a broken part by the read-back', () => {
+  const bull = generated('bullmq', ROUND_TRIP.bullmq);
+  const lifo = apply('bullmq', bull.text.replace('attempts: 4,', 'attempts: 4, lifo: true,'), bull.text, bull.policy);
+  assert.equal(lifo.ok, false);
+  assert.deepEqual(lifo.refusals.map((x) => x.key), ['lifo']);
+  assert.match(lifo.refusals[0].message, /^lifo is not modelled by the lab/);
+
+  const broken = readBack('bullmq', bull.text.replace('attempts: 4,', 'attempts: 2 * 2,'), bull.text);
+  assert.deepEqual(broken.refusals.map((x) => x.key), ['jobOptions']);
+  assert.match(broken.refusals[0].message, /^jobOptions is not a plain object literal \(invalid character '\*' at 2:15\)/);
+
+  const rabbit = generated('rabbitmq', ROUND_TRIP.rabbitmq);
+  const none = apply('rabbitmq', rabbit.text.replace('"delivery-limit":4', '"delivery-limit":-1'), rabbit.text, rabbit.policy);
+  assert.deepEqual(none.refusals.map((x) => x.key), ['delivery-limit']);
+
+  const gone = readBack('sidekiq', generated('sidekiq', ROUND_TRIP.sidekiq).text.replace(/ *sidekiq_options retry: \d+\n/, ''), generated('sidekiq', ROUND_TRIP.sidekiq).text);
+  assert.deepEqual(gone.refusals.map((x) => x.key), ['sidekiq_options']);
+  assert.match(gone.refusals[0].message, /^sidekiq_options is missing: expected/);
+
+  const notJson = readBack('sqs', '{ not json', generated('sqs', ROUND_TRIP.sqs).text);
+  assert.deepEqual(notJson.refusals.map((x) => x.key), ['template']);
+});
+
+test('a system with no import is refused by name, as is text that is not text', () => {
+  const temporal = readBack('temporal', 'x', 'y');
+  assert.equal(temporal.ok, false);
+  assert.equal(temporal.refusals[0].message, 'system has no import: expected one of bullmq, sidekiq, rabbitmq, sqs (the snippets the import reads), got "temporal"');
+  assert.equal(readBack('bullmq', null, 'x').refusals[0].message, 'snippet: expected text, got null');
+});
+
+test('policyChanges merges groups over the policy in force and leaves the kept ones alone', () => {
+  const current = lab.createQueue({ maxAttempts: 3, quarantine: { retentionMs: 5000, alarmDepth: 4 } }).policy();
+  const result = importConfig('{"Attributes":{"RedrivePolicy":"{\\"maxReceiveCount\\":7}","VisibilityTimeout":"12"}}');
+  const kept = policyChanges(result, current, ['quarantine']);
+  assert.deepEqual(kept.changes, { system: 'sqs', maxAttempts: 7, leaseMs: 12_000, backoff: { ...current.backoff, kind: 'none', jitter: 'none' } });
+  assert.ok(kept.set.every((s) => !s.field.startsWith('quarantine')));
+  const all = policyChanges(result, current);
+  assert.deepEqual(all.changes.quarantine, { retentionMs: 345_600_000, alarmDepth: 4 });
+});
