@@ -138,7 +138,7 @@ export class Controller {
       this.#snippetKey = key;
       this.#renderSnippet();
     });
-    view.snippet.bindApply((key, edited, generated) => this.#applySnippet(key, edited, generated));
+    view.snippet.bindApply((key, edited, base) => this.#applySnippet(key, edited, base));
   }
 
   // ---- public API ---------------------------------------------------------
@@ -584,16 +584,18 @@ export class Controller {
   }
 
   /**
-   * Apply to playground: the edited snippet's part the import reads (snippet-readback.mjs), through
-   * the import's parser (import.mjs), as one set-up change the core checks whole. A refusal, of an
-   * edit outside that part, the parser's or the core's, is said by name and changes nothing.
+   * Apply to playground: the edited snippet's part the import reads (snippet-readback.mjs; `base`,
+   * the generated text the edit was made from, is what the rest must still be), through the
+   * import's parser (import.mjs), as one set-up change over the policy now, which the core checks
+   * whole. A refusal, of an edit outside that part, the parser's or the core's, is said by name and
+   * changes nothing.
    */
-  #applySnippet(key, edited, generated) {
+  #applySnippet(key, edited, base) {
     const { snippet } = this.#view;
     const { readBack, snippetByKey } = this.#snippets;
     const { name } = snippetByKey(key);
     const heading = `Not applied (${name} snippet): nothing changed.`;
-    const read = readBack(key, edited, generated);
+    const read = readBack(key, edited, base);
     if (!read.ok) {
       snippet.refused(heading, read.refusals.map((r) => r.message));
       return;

@@ -5,10 +5,11 @@
 // the controller generates the snippet, reads an edit back and applies it.
 //
 // The one state kept here is the reader's: an edit. Each system's edited text is
-// kept (a draft) until it is applied, reset, or typed back to the generated text,
-// so a policy change regenerates only a snippet nobody edited; an edited one
-// stays as it is and says so ("edited"), and picking another system and back
-// finds the edit again.
+// kept (a draft, with the generated text it was made from) until it is applied,
+// reset, or typed back to the generated text, so a policy change regenerates only
+// a snippet nobody edited; an edited one stays as it is and says so ("edited"),
+// and picking another system and back finds the edit again. Apply reads an edit
+// against the text it was made from, so a kept edit applies what it changed.
 import { h } from '../shared/dom.mjs';
 import { blockedSelected, copyText } from '../shared/clipboard.mjs';
 
@@ -17,8 +18,7 @@ export class SnippetView {
   #onSystem = () => {};
   #onApply = () => {};
   #generated = null;  // { key, name, language, text, readable } on show
-  #drafts = new Map();  // system key -> the reader's edited text
-  #stale = new Set();   // system keys whose draft predates the snippet generated now
+  #drafts = new Map();  // system key -> the reader's edit: { text, base: the generated text it was made from }
 
   constructor(idPrefix) {
     const id = `${idPrefix}-snippet`;
@@ -36,9 +36,9 @@ export class SnippetView {
     this.refusal = h('div', { class: 'dlq-field-error dlq-config-refusal', role: 'alert', hidden: true });
     this.result = h('div', { class: 'dlq-config-result', role: 'status' });
     this.body = h('div', { class: 'dlq-config-body', id: `${id}-body`, hidden: true },
-      h('p', { class: 'dlq-hint' }, 'Generated from the playground\'s policy and mode, and regenerated when they change. ' +
-        'Edit it here: an edited snippet is kept until you apply it (BullMQ, SQS, Sidekiq and RabbitMQ are read back ' +
-        'by the import\'s parser; what the lab cannot express is refused by name, and then nothing changes) or reset it.'),
+      h('p', { class: 'dlq-hint' }, 'Generated from the playground\'s policy and mode, and regenerated when they change; ' +
+        'an edit is kept until you apply or reset it. Apply reads a BullMQ, SQS, Sidekiq or RabbitMQ snippet back through ' +
+        'the import\'s parser: what the lab cannot express is refused by name, and then nothing changes.'),
       h('div', { class: 'dlq-inline' }, h('label', { for: this.system.id, class: 'dlq-label' }, 'System'), this.system),
       h('label', { for: this.text.id, class: 'dlq-label' }, 'Snippet ', this.language), this.text, this.state,
       h('div', { class: 'dlq-buttons' }, this.copy, this.apply, this.reset, this.copyStatus),
@@ -63,7 +63,10 @@ export class SnippetView {
       this.#say();
       this.text.focus();
     });
-    this.apply.addEventListener('click', () => this.#onApply(this.#generated.key, this.text.value, this.#generated.text));
+    this.apply.addEventListener('click', () => {
+      const { key } = this.#generated;
+      this.#onApply(key, this.text.value, this.#drafts.get(key)?.base ?? this.#generated.text);
+    });
     this.copy.addEventListener('click', () => copyText(this.text.value, {
       status: this.copyStatus, field: this.text, copied: 'Snippet copied.', blocked: blockedSelected('snippet') }));
   }
@@ -72,7 +75,7 @@ export class SnippetView {
   bindOpen(handler) { this.#onOpen = handler; }
   /** `handler(key)`: another system was picked. */
   bindSystem(handler) { this.#onSystem = handler; }
-  /** `handler(key, edited, generated)`: Apply to playground. */
+  /** `handler(key, edited, base)`: Apply to playground (`base`: the generated text the edit was made from). */
   bindApply(handler) { this.#onApply = handler; }
 
   get open() { return !this.body.hidden; }
@@ -90,12 +93,10 @@ export class SnippetView {
    */
   show({ key, name, language, text, readable }) {
     const previous = this.#generated;
-    const regenerated = previous !== null && previous.key === key && previous.text !== text;
     this.#generated = { key, name, language, text, readable };
     if (this.system.value !== key) this.system.value = key;
     this.language.textContent = `(${name}, ${language})`;
-    if (regenerated && this.#drafts.has(key)) this.#stale.add(key);
-    const shown = this.#drafts.get(key) ?? text;
+    const shown = this.#drafts.get(key)?.text ?? text;
     if (this.text.value !== shown) this.text.value = shown;
     if (previous?.key !== key) this.#clearOutcome();
     this.#say();
@@ -121,14 +122,14 @@ export class SnippetView {
 
   #edited() {
     const { key, text } = this.#generated;
+    const base = this.#drafts.get(key)?.base ?? text;
     if (this.text.value === text) this.#drop(key);
-    else this.#drafts.set(key, this.text.value);
+    else this.#drafts.set(key, { text: this.text.value, base });
     this.#say();
   }
 
   #drop(key) {
     this.#drafts.delete(key);
-    this.#stale.delete(key);
   }
 
   #clearOutcome() {
@@ -140,14 +141,15 @@ export class SnippetView {
   /** The state line and the buttons an edit brings. */
   #say() {
     const { key, readable, name } = this.#generated;
-    const edited = this.#drafts.has(key);
+    const draft = this.#drafts.get(key);
+    const edited = draft !== undefined;
     this.element.classList.toggle('is-edited', edited);
     this.apply.hidden = !edited;
     this.reset.hidden = !edited;
     this.apply.disabled = !readable;
     let state = 'Generated from the playground\'s policy now.';
     if (edited) {
-      state = `Edited${this.#stale.has(key) ? ': the policy has changed since, and this text was kept' : ''}. ` +
+      state = `Edited${draft.base !== this.#generated.text ? ': the policy has changed since, and this text was kept' : ''}. ` +
         (readable ? 'Apply to playground reads it back; Reset to generated drops the edit.'
           : `The ${name} snippet has no import to read it back: copy it, or Reset to generated.`);
     }
