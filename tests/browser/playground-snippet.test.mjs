@@ -30,7 +30,7 @@ async function openSnippet(pg) {
   return {
     panel,
     text,
-    system: panel.getByRole('combobox', { name: 'System', exact: true }),
+    system: panel.getByRole('combobox', { name: 'Snippet for', exact: true }),
     state: () => panel.locator('.dlq-config-state').textContent(),
     apply: panel.getByRole('button', { name: 'Apply to playground', exact: true }),
     reset: panel.getByRole('button', { name: 'Reset to generated', exact: true }),
@@ -231,7 +231,7 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 
     const text = pg.region('Config snippet').getByRole('textbox', { name: /^Snippet/ });
     await page.waitForFunction(() => document.querySelector('.dlq-config-text').value.length > 0);
     await page.keyboard.press('Tab');
-    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label') ?? document.activeElement.labels?.[0]?.textContent), 'System');
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label') ?? document.activeElement.labels?.[0]?.textContent), 'Snippet for');
     await page.keyboard.press('Tab');
     assert.equal(await text.evaluate((el) => el === document.activeElement), true, 'the snippet is next');
     // Typing edits it (single-key shortcuts do not fire in a text box).

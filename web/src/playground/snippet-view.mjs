@@ -39,7 +39,7 @@ export class SnippetView {
       h('p', { class: 'dlq-hint' }, 'Generated from the playground\'s policy and mode, and regenerated when they change; ' +
         'an edit is kept until you apply or reset it. Apply reads a BullMQ, SQS, Sidekiq or RabbitMQ snippet back through ' +
         'the import\'s parser: what the lab cannot express is refused by name, and then nothing changes.'),
-      h('div', { class: 'dlq-inline' }, h('label', { for: this.system.id, class: 'dlq-label' }, 'System'), this.system),
+      h('div', { class: 'dlq-inline' }, h('label', { for: this.system.id, class: 'dlq-label' }, 'Snippet for'), this.system),
       h('label', { for: this.text.id, class: 'dlq-label' }, 'Snippet ', this.language), this.text, this.state,
       h('div', { class: 'dlq-buttons' }, this.copy, this.apply, this.reset, this.copyStatus),
       this.refusal, this.result);
