@@ -240,6 +240,10 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 
     await page.keyboard.type('# s f\n');
     assert.equal(await pg.cursor(), cursor, 'no shortcut fired');
     assert.match(await pg.region('Config snippet').locator('.dlq-config-state').textContent(), /^Edited\./);
+    // Ctrl+Enter applies: the line typed is outside the part read back, so it is refused by name.
+    await page.keyboard.press('Control+Enter');
+    await pg.region('Config snippet').getByRole('alert').waitFor();
+    assert.match(await pg.region('Config snippet').getByRole('alert').textContent(), /nothing changed\.line \d+ is outside the orders-retry policy definition/);
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Copy');
     await page.keyboard.press('Tab');

@@ -37,7 +37,7 @@ export class SnippetView {
     this.result = h('div', { class: 'dlq-config-result', role: 'status' });
     this.body = h('div', { class: 'dlq-config-body', id: `${id}-body`, hidden: true },
       h('p', { class: 'dlq-hint' }, 'Generated from the playground\'s policy and mode, and regenerated when they change; ' +
-        'an edit is kept until you apply or reset it. Apply reads a BullMQ, SQS, Sidekiq or RabbitMQ snippet back through ' +
+        'an edit is kept until you apply (Ctrl+Enter) or reset it. Apply reads a BullMQ, SQS, Sidekiq or RabbitMQ snippet back through ' +
         'the import\'s parser: what the lab cannot express is refused by name, and then nothing changes.'),
       h('div', { class: 'dlq-inline' }, h('label', { for: this.system.id, class: 'dlq-label' }, 'Snippet for'), this.system),
       h('label', { for: this.text.id, class: 'dlq-label' }, 'Snippet ', this.language), this.text, this.state,
@@ -63,9 +63,12 @@ export class SnippetView {
       this.#say();
       this.text.focus();
     });
-    this.apply.addEventListener('click', () => {
-      const { key } = this.#generated;
-      this.#onApply(key, this.text.value, this.#drafts.get(key)?.base ?? this.#generated.text);
+    this.apply.addEventListener('click', () => this.#apply());
+    this.text.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !this.apply.hidden && !this.apply.disabled) {
+        e.preventDefault();
+        this.#apply();
+      }
     });
     this.copy.addEventListener('click', () => copyText(this.text.value, {
       status: this.copyStatus, field: this.text, copied: 'Snippet copied.', blocked: blockedSelected('snippet') }));
@@ -75,7 +78,7 @@ export class SnippetView {
   bindOpen(handler) { this.#onOpen = handler; }
   /** `handler(key)`: another system was picked. */
   bindSystem(handler) { this.#onSystem = handler; }
-  /** `handler(key, edited, base)`: Apply to playground (`base`: the generated text the edit was made from). */
+  /** `handler(key, edited, base)`: Apply to playground, or Ctrl+Enter in an edit (`base`: the generated text it was made from). */
   bindApply(handler) { this.#onApply = handler; }
 
   get open() { return !this.body.hidden; }
@@ -118,6 +121,11 @@ export class SnippetView {
     this.result.replaceChildren();
     this.refusal.replaceChildren(h('p', {}, h('strong', {}, heading)), h('ul', {}, messages.map((m) => h('li', {}, m))));
     this.refusal.hidden = false;
+  }
+
+  #apply() {
+    const { key, text } = this.#generated;
+    this.#onApply(key, this.text.value, this.#drafts.get(key)?.base ?? text);
   }
 
   #edited() {
