@@ -57,7 +57,7 @@ export class SnippetView {
     this.system.addEventListener('change', () => this.#onSystem(this.system.value));
     this.text.addEventListener('input', () => this.#edited());
     this.reset.addEventListener('click', () => {
-      this.#drop(this.#generated.key);
+      this.#drafts.delete(this.#generated.key);
       this.text.value = this.#generated.text;
       this.#clearOutcome();
       this.#say();
@@ -105,9 +105,13 @@ export class SnippetView {
     this.#say();
   }
 
-  /** The edit was applied: the draft goes, and the snippet generated from the new policy shows (show()). */
+  /**
+   * The edit was applied: the draft goes, and the snippet generated from the new policy shows
+   * (show()). Apply goes with the edit, so keyboard focus moves to the snippet.
+   */
   applied(heading, set) {
-    this.#drop(this.#generated.key);
+    this.#drafts.delete(this.#generated.key);
+    if (this.apply.contains(document.activeElement)) this.text.focus();
     this.refusal.hidden = true;
     this.refusal.replaceChildren();
     const value = (v) => (typeof v === 'string' ? v : v.toLocaleString('en'));
@@ -131,13 +135,9 @@ export class SnippetView {
   #edited() {
     const { key, text } = this.#generated;
     const base = this.#drafts.get(key)?.base ?? text;
-    if (this.text.value === text) this.#drop(key);
+    if (this.text.value === text) this.#drafts.delete(key);
     else this.#drafts.set(key, { text: this.text.value, base });
     this.#say();
-  }
-
-  #drop(key) {
-    this.#drafts.delete(key);
   }
 
   #clearOutcome() {
