@@ -79,7 +79,7 @@ test('the 5 s outage preset: every job completed or quarantined, and no jitter p
   const box = await over.boundingBox();
   await over.hover({ position: { x: box.width * 0.3, y: box.height / 2 } });
   const legend = await plot.locator('.u-legend').textContent();
-  assert.match(legend, /^Time[0-9.]+ sThrottled[0-9,.]+Outage failure[0-9,.]+Success[0-9,.]+$/, legend);
+  assert.match(legend, /^Time[0-9.]+ sThrottled[0-9,.]+Outage failure[0-9,.]+Success[0-9,.]+Goodput \(completed\)[0-9,.]+$/, legend);
   await page.screenshot({ path: screenshotPath('storm-desktop'), fullPage: true });
   assertClean(opened);
   await opened.context.close();

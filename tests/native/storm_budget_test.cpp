@@ -390,3 +390,29 @@ TEST_CASE("storm II options are refused by name, with the range and what was giv
   o.budget->window_ms = 5;
   CHECK(refusal(o) == "budget.windowMs must be an integer from 1000 to 60000, got 5");
 }
+
+TEST_CASE("the default preset: after a 5 s outage into 1,500 successes a second, every jitter completes more than none") {
+  StormOptions o;
+  o.jobs = 10'000;
+  o.outage = StormOutage{0, 5000};
+  o.capacity = StormCapacity{1500, 1000};
+  o.workers = 10'000;
+  o.max_attempts = 10;
+  const auto run = [&](Jitter jitter) {
+    o.backoff = {BackoffKind::kExponential, 100, 10'000, jitter};
+    return MustRun(o).summary;
+  };
+  const StormSummary none = run(Jitter::kNone);
+  const StormSummary full = run(Jitter::kFull);
+  const StormSummary equal = run(Jitter::kEqual);
+  const StormSummary decorrelated = run(Jitter::kDecorrelated);
+  // Without jitter 1,500 of the herd succeed per retry wave, and the outage left 4 waves.
+  CHECK(none.completed == 6000);
+  CHECK(full.completed > 9900);
+  CHECK(equal.completed == 10'000);
+  CHECK(decorrelated.completed > none.completed);
+  // Decorrelated jitter spends its attempts inside the outage: more quarantined than full or equal.
+  CHECK(decorrelated.outage_failures > full.outage_failures);
+  CHECK(decorrelated.quarantined > full.quarantined);
+  CHECK(full.drain_ms < none.drain_ms);
+}

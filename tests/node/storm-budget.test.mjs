@@ -118,3 +118,16 @@ test('storm cost: a failure rate, a server or a closed loop leave the time open;
     assert.deepEqual(lab.stormCost({ ...base, ...extra }), { attempts: 4000, horizonMs: null });
   }
 });
+
+test('the default preset: after a 5 s outage into 1,500 successes a second, every jitter completes more than none', () => {
+  const run = (jitter) => lab.runStorm({
+    jobs: 10_000, outage: { startMs: 0, durationMs: 5000 }, capacity: { perWindow: 1500, windowMs: 1000 }, workers: 10_000,
+    maxAttempts: 10, backoff: { kind: 'exponential', baseMs: 100, capMs: 10_000, jitter },
+  }).summary;
+  const [none, full, equal, decorrelated] = ['none', 'full', 'equal', 'decorrelated'].map(run);
+  assert.equal(none.completed, 6000);
+  assert.ok(full.completed > 9900);
+  assert.equal(equal.completed, 10_000);
+  assert.ok(decorrelated.completed > none.completed);
+  assert.ok(decorrelated.quarantined > full.quarantined, 'decorrelated jitter spends its attempts inside the outage');
+});
