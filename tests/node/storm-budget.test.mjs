@@ -5,7 +5,12 @@
 // natively), the new summary numbers and series, and their refusals by name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, throwsWith } from './helpers.mjs';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { lab, root, throwsWith } from './helpers.mjs';
+
+const CLI = path.join(path.resolve(root, process.env.DLQ_NATIVE_DIR ?? 'build/native'), 'dlq_storm');
 
 /** Completions per second over [fromMs, toMs), from the series. */
 function goodputBetween({ series }, fromMs, toMs) {
@@ -130,4 +135,40 @@ test('the default preset: after a 5 s outage into 1,500 successes a second, ever
   assert.equal(equal.completed, 10_000);
   assert.ok(decorrelated.completed > none.completed);
   assert.ok(decorrelated.quarantined > full.quarantined, 'decorrelated jitter spends its attempts inside the outage');
+});
+
+test('the command line: --json carries retriesDenied, goodput and amplification; bad storm II flags are refused by name, exit 2', (t) => {
+  if (!existsSync(CLI)) {
+    t.skip(`no native build at ${CLI} (set DLQ_NATIVE_DIR)`);
+    return;
+  }
+  const run = (...args) => spawnSync(CLI, args, { encoding: 'utf8' });
+  const ok = run('--jobs', '1000', '--outage', '0:60000', '--attempts', '3', '--budget', 'aws-standard', '--json');
+  assert.equal(ok.status, 0, ok.stderr);
+  const [{ summary }] = JSON.parse(ok.stdout);
+  assert.equal(summary.retriesDenied, 1000);
+  assert.equal(summary.amplification, 1.1);
+  assert.equal(summary.goodput, 0);
+  assert.deepEqual(summary, lab.runStorm({ jobs: 1000, outage: { startMs: 0, durationMs: 60_000 }, maxAttempts: 3, budget: 'aws-standard' }).summary);
+  const table = run('--jobs', '1000', '--attempts', '3', '--failure-rate', '0.05', '--budget', 'grpc:10:0.1');
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /failure rate 0\.05; budget grpc:10:0\.1 \(a refused retry: quarantine\)/);
+  assert.match(table.stdout, / denied +goodput\/s +ampl\./);
+  const refused = (args, message) => {
+    const r = run('--jobs', '1000', '--attempts', '3', ...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stdout}`);
+    assert.equal(r.stderr, `dlq_storm: ${message}\n`);
+    assert.equal(r.stdout, '', 'nothing runs');
+  };
+  refused(['--budget', 'grpc:10'],
+    '--budget must be grpc:MAX_TOKENS:TOKEN_RATIO, aws-standard or finagle:PERCENT:MIN_PER_S:WINDOW_MS, got "grpc:10"');
+  refused(['--budget', 'grpc:0:0.1'], '--budget: budget.maxTokens must be an integer from 1 to 1000, got 0');
+  refused(['--budget', 'finagle:20:10:500'], '--budget: budget.windowMs must be an integer from 1000 to 60000, got 500');
+  refused(['--budget', 'grpc:10:1.5'], '--budget: TOKEN_RATIO must be a decimal from 0.001 to 1 with at most 3 decimals, got "1.5"');
+  refused(['--failure-rate', '5%'], '--failure-rate must be a probability from 0 to 1 with at most 6 decimals, got "5%"');
+  refused(['--failure-rate', '1.5'], '--failure-rate must be a probability from 0 to 1 with at most 6 decimals, got "1.5"');
+  refused(['--refused-retry', 'drop'], '--refused-retry must be quarantine or fail, got "drop"');
+  refused(['--drop', '0:100:5'], '--drop needs --server (a drop is the server\'s capacity dropping), got no --server');
+  refused(['--server', '0:500'], '--server: server.capacityPerSecond must be an integer from 1 to 10000000, got 0');
+  refused(['--arrival', 'closed:0'], '--arrival: arrival.clients must be an integer from 1 to 100000, got 0');
 });
