@@ -350,6 +350,10 @@ TEST_CASE("storm II options: conservation and slicing hold with budgets, failure
     CHECK(s.quarantined_by_budget <= s.quarantined);
     if (!o.budget) CHECK(s.retries_denied == 0);
     CHECK(s.amplification == static_cast<double>(s.attempts) / static_cast<double>(s.jobs));
+    // The page's guard: a budget, a server or a closed loop never pass the attempts bound.
+    const Result<StormCost> cost = EstimateStormCost(o);
+    REQUIRE(cost.ok());
+    CHECK(s.attempts <= cost->attempts);
     const auto sum = [](const std::vector<uint32_t>& v) { return std::accumulate(v.begin(), v.end(), uint64_t{0}); };
     CHECK(sum(r.series.completed) == s.completed);
     CHECK(sum(r.series.denied) == s.retries_denied);
