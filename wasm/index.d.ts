@@ -834,7 +834,7 @@ export interface StormSummary {
   peakRetryRate: number;
   /** Most attempts per second in one bucket starting at or after the outage's end (any bucket without an outage). */
   peakRateAfterRecovery: number;
-  /** When the last job completed or was quarantined (so far, mid-run). */
+  /** When the last job completed, was quarantined or failed (so far, mid-run). */
   drainMs: number;
   completed: number;
   /** For any reason: the attempts used up, or a retry the budget refused. */

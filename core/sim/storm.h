@@ -180,7 +180,7 @@ struct StormSummary {
   // Most attempts per second in one bucket that starts at or after the outage's
   // end (every bucket when there is no outage).
   double peak_rate_after_recovery = 0;
-  int64_t drain_ms = 0;  // when the last job completed or was quarantined (so far, before the end)
+  int64_t drain_ms = 0;  // when the last job completed, was quarantined or failed (so far, before the end)
   uint64_t completed = 0;
   uint64_t quarantined = 0;            // for any reason: exhausted or refused by the budget
   uint64_t quarantined_by_budget = 0;  // of those, refused a retry by the budget
@@ -228,11 +228,11 @@ class Storm {
 
   // Advances at most `max_events` events, where an event is one job moving: an
   // arrival, a delay's end, an attempt's start or its decision. Returns true
-  // when the storm is over (every job completed or quarantined); then it does
+  // when the storm is over (every job completed, quarantined or failed); then it does
   // nothing more. Run(0) only reports.
   bool Run(uint64_t max_events);
   bool finished() const { return phase_ == Phase::kDone; }
-  // Jobs completed or quarantined, over N (0 to 1).
+  // Jobs completed, quarantined or failed, over N (0 to 1).
   double Progress() const;
   // What happened so far: when finished, the result; before, the counters now and
   // the series up to the bucket in progress (its depths sampled now).
