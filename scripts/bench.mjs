@@ -8,7 +8,8 @@
 //    rest settled at once (tests/bench/native_bench.cpp makes the same calls);
 //  * the storm (core/sim/storm.h): 1,000,000 jobs at once through a 5 s outage, 10
 //    attempts, exponential backoff 100..10,000 ms with full jitter, 1,000 workers
-//    x 10 ms: natively and lab.runStorm() in Node, best of three each;
+//    x 10 ms: natively and lab.runStorm() in Node, best of three each; and the storm
+//    with a budget (the gRPC preset at scale: 5% failures, grpc:10:0.1), the same way;
 //  * the yardstick: lesson 1's process-only rate on the core beside a minimal C++
 //    loop applying the same policy to 8-byte records, and the core's enqueue cost
 //    per job beside its process cost per attempt.
@@ -46,13 +47,17 @@ const STORM_RUNS = 5;  // V8 tiers hot wasm up during the first runs
 const stormOptions = (stormJobs) => ({ jobs: stormJobs, outage: { startMs: 0, durationMs: 5000 }, maxAttempts: 10,
   backoff: { kind: 'exponential', baseMs: 100, capMs: 10_000, jitter: 'full' }, workers: 1000, workMs: 10 });
 
-function nativeStormRun(stormJobs) {
-  const out = execFileSync('build/native/dlq_bench', ['storm', String(stormJobs), String(STORM_RUNS)], { encoding: 'utf8' });
+// The storm with a budget (`dlq_bench storm-budget`): the gRPC preset at scale, 5% failures, grpc:10:0.1.
+const budgetStormOptions = (stormJobs) => ({ jobs: stormJobs, arrival: { kind: 'rate', perSecond: 100_000 },
+  failurePerMillion: 50_000, maxAttempts: 3, budget: 'grpc:10:0.1', workers: 1000, workMs: 10 });
+
+function nativeStormRun(stormJobs, workload = 'storm') {
+  const out = execFileSync('build/native/dlq_bench', [workload, String(stormJobs), String(STORM_RUNS)], { encoding: 'utf8' });
   return JSON.parse(out);
 }
 
 // lab.runStorm() in Node: the best of STORM_RUNS, as natively.
-function jsStormRun(lab, stormJobs) {
+function jsStormRun(lab, stormJobs, options = stormOptions) {
   let best = Infinity;
   let bestCpu = Infinity;
   let summary;
@@ -60,7 +65,7 @@ function jsStormRun(lab, stormJobs) {
     collect();
     const cpu = process.cpuUsage();  // this process's CPU time: what a busy machine does not inflate
     const start = performance.now();
-    ({ summary } = lab.runStorm(stormOptions(stormJobs)));
+    ({ summary } = lab.runStorm(options(stormJobs)));
     best = Math.min(best, (performance.now() - start) / 1000);
     const used = process.cpuUsage(cpu);
     bestCpu = Math.min(bestCpu, (used.user + used.system) / 1e6);
@@ -222,6 +227,24 @@ for (const [name, run] of [['native (C++)', nativeStorm], ['wasm in Node', jsSto
     `${fmt(run.attempts / run.cpuSeconds).padStart(14)}`);
 }
 
+const nativeBudgetStorm = nativeStormRun(stormJobs, 'storm-budget');
+const jsBudgetStorm = jsStormRun(lab, stormJobs, budgetStormOptions);
+if (jsBudgetStorm.attempts !== nativeBudgetStorm.attempts || jsBudgetStorm.retriesDenied !== nativeBudgetStorm.retriesDenied ||
+    jsBudgetStorm.drainMs !== nativeBudgetStorm.drainMs) {
+  console.error('the storms with a budget disagree: native', nativeBudgetStorm, 'JS', jsBudgetStorm);
+  process.exit(1);
+}
+console.log(`\nstorm with a budget: ${fmt(stormJobs)} jobs at 100,000 a second, 5% of attempts failing, 3 attempts, ` +
+  'no backoff, budget grpc:10:0.1, 1,000 workers x 10 ms');
+console.log(`          ${fmt(nativeBudgetStorm.attempts)} attempts, ${fmt(nativeBudgetStorm.retriesDenied)} retries refused, ` +
+  `${fmt(nativeBudgetStorm.completed)} completed, drains at ${fmt(nativeBudgetStorm.drainMs)} ms, ${fmt(nativeBudgetStorm.events)} events\n`);
+console.log(`run                 seconds  attempts/s   vs native   CPU s  attempts/CPU s   (best of ${STORM_RUNS}, set-up included)`);
+for (const [name, run] of [['native (C++)', nativeBudgetStorm], ['wasm in Node', jsBudgetStorm]]) {
+  console.log(`${name.padEnd(18)} ${run.seconds.toFixed(3).padStart(8)}  ${fmt(stormRate(run)).padStart(10)}   ` +
+    `${(stormRate(nativeBudgetStorm) / stormRate(run)).toFixed(2).padStart(8)}x  ${run.cpuSeconds.toFixed(3).padStart(6)}  ` +
+    `${fmt(run.attempts / run.cpuSeconds).padStart(14)}`);
+}
+
 const yard = nativeYardstickRun();
 if (!yard.agree || yard.attempts !== native.attempts) {
   console.error('the yardstick disagrees with the core:', yard, native);
@@ -256,6 +279,9 @@ clock: { attempts: nativeClock.attempts, attemptsPerSecond: { native: Math.round
   ratio: +(rate(nativeClock) / rate(jsClock)).toFixed(2) },
 storm: { jobs: stormJobs, attempts: nativeStorm.attempts, seconds: { native: nativeStorm.seconds, js: jsStorm.seconds },
   attemptsPerSecond: { native: Math.round(stormRate(nativeStorm)), js: Math.round(stormRate(jsStorm)) } },
+stormBudget: { jobs: stormJobs, attempts: nativeBudgetStorm.attempts, retriesDenied: nativeBudgetStorm.retriesDenied,
+  seconds: { native: nativeBudgetStorm.seconds, js: jsBudgetStorm.seconds },
+  attemptsPerSecond: { native: Math.round(stormRate(nativeBudgetStorm)), js: Math.round(stormRate(jsBudgetStorm)) } },
 yardstick: { processAttemptsPerSecond: { core: Math.round(yard.attempts / yard.core.processSeconds),
   loop: Math.round(yard.attempts / yard.loop.processSeconds),
   loopWithHistory: Math.round(yard.attempts / yard.loopWithHistory.processSeconds) },

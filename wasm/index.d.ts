@@ -738,8 +738,12 @@ export interface StormCost {
 export interface StormOptions {
   /** An integer from 10 to 1,000,000. */
   jobs: number;
-  /** Default { kind: 'burst' } (all at 0 ms); rate: job i at floor(i * 1000 / perSecond) ms, perSecond 1 to 10,000,000. */
-  arrival?: { kind: 'burst' } | { kind: 'rate'; perSecond: number };
+  /**
+   * Default { kind: 'burst' } (all at 0 ms); rate (open loop): job i at floor(i * 1000 / perSecond) ms, perSecond
+   * 1 to 10,000,000; closed loop: `clients` (1 to 100,000) clients each send a job at 0 ms and their next one the
+   * moment the previous one completes, is quarantined or fails.
+   */
+  arrival?: { kind: 'burst' } | { kind: 'rate'; perSecond: number } | { kind: 'closed'; clients: number };
   /** The dependency is down in [startMs, startMs + durationMs); each an integer from 0 to 86,400,000. Default none. */
   outage?: { startMs: number; durationMs: number } | null;
   /**
@@ -747,6 +751,28 @@ export interface StormOptions {
    * (1 to 86,400,000) ms, counted by when the attempt finishes. Default none.
    */
   capacity?: { perWindow: number; windowMs: number } | null;
+  /** Each attempt outside the outage fails with this probability in millionths (0 to 1,000,000; default 0), seeded. */
+  failurePerMillion?: number;
+  /**
+   * A retry budget (docs/storm.md "Retry budgets"): the command line's text ('grpc:10:0.1', 'aws-standard',
+   * 'finagle:20:10:10000') or an object; default none.
+   */
+  budget?: StormBudget | string | null;
+  /** What a retry the budget refuses does: 'quarantine' (reason budget; the default) or 'fail' (nothing is kept). */
+  refusedRetry?: 'quarantine' | 'fail';
+  /**
+   * The dependency as a server (the metastable model): it takes up at most capacityPerSecond (1 to 10,000,000)
+   * attempts a second, first come first served, dropping to dropPerSecond (0 to 10,000,000) in
+   * [dropStartMs, dropStartMs + dropMs) (each 0 to 86,400,000; dropMs 0: no drop); a client gives up after
+   * timeoutMs (1 to 86,400,000) and the attempt fails ('timedOut') while the server still does it. Default none.
+   */
+  server?: {
+    capacityPerSecond: number;
+    timeoutMs: number;
+    dropStartMs?: number;
+    dropMs?: number;
+    dropPerSecond?: number;
+  } | null;
   /** An integer from 1 to 100,000; default 1,000. */
   workers?: number;
   /** How long one attempt takes: an integer from 1 to 86,400,000; default 10. */
@@ -767,26 +793,56 @@ export interface StormOptions {
   bucketMs?: number;
 }
 
+/**
+ * A retry budget: gRPC retry throttling (maxTokens 1 to 1000, default 10; tokenRatioPerMille 1 to 1000,
+ * default 100 = 0.1), the AWS SDKs' standard retry quota (no parameters), or Finagle's RetryBudget
+ * (percent 0 to 1000, default 20; minPerSecond 0 to 1,000,000, default 10; windowMs 1,000 to 60,000, whole
+ * seconds as Finagle's ttl, default 10,000). Every parameter is checked whatever the kind.
+ */
+export interface StormBudget {
+  kind: 'grpc' | 'aws-standard' | 'finagle';
+  maxTokens?: number;
+  tokenRatioPerMille?: number;
+  percent?: number;
+  minPerSecond?: number;
+  windowMs?: number;
+}
+
 /** What a storm did. Counts of attempts count decided attempts (every one, once the storm is over). */
 export interface StormSummary {
   jobs: number;
   /** successes + failures. */
   attempts: number;
   successes: number;
-  /** outageFailures + throttled. */
+  /** outageFailures + throttled + randomFailures + timedOut. */
   failures: number;
   outageFailures: number;
   throttled: number;
+  /** Failed by failurePerMillion. */
+  randomFailures: number;
+  /** Given up on by their client (server.timeoutMs); the server still did them. */
+  timedOut: number;
   /** The failed attempts: work thrown away. */
   wastedAttempts: number;
+  /** Retries the budget refused. */
+  retriesDenied: number;
+  /** Useful completions a second: completed * 1000 / drainMs (0 when drainMs is 0). */
+  goodput: number;
+  /** Attempts per job: attempts / jobs. */
+  amplification: number;
   /** Most retries (attempts numbered 2 or more) per second in one bucket. */
   peakRetryRate: number;
   /** Most attempts per second in one bucket starting at or after the outage's end (any bucket without an outage). */
   peakRateAfterRecovery: number;
-  /** When the last job completed or was quarantined (so far, mid-run). */
+  /** When the last job completed, was quarantined or failed (so far, mid-run). */
   drainMs: number;
   completed: number;
+  /** For any reason: the attempts used up, or a retry the budget refused. */
   quarantined: number;
+  /** Of those, refused a retry by the budget (refusedRetry 'quarantine'). */
+  quarantinedByBudget: number;
+  /** Refused a retry and failed back to their caller (refusedRetry 'fail'). */
+  failedJobs: number;
   /** The policy's bounded path, as queue.worstCase() gives it for the same policy. */
   worstCase: WorstCase;
 }
@@ -806,6 +862,14 @@ export interface StormSeries {
   delayed: Uint32Array;
   inFlight: Uint32Array;
   quarantine: Uint32Array;
+  /** Attempts decided in the bucket failed by the failure rate, and timed out by their client. */
+  failed: Uint32Array;
+  timedOut: Uint32Array;
+  /** Jobs completed in the bucket (goodput), and retries the budget refused in it. */
+  completed: Uint32Array;
+  denied: Uint32Array;
+  /** Attempts waiting for the server at the bucket's end (0 without a server). */
+  serverQueue: Uint32Array;
 }
 
 export interface StormResult {

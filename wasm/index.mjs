@@ -659,16 +659,53 @@ function copyStormOptions(source) {
   const backoffIn = source.backoff;
   const seed = source.seed;
   const bucketMs = source.bucketMs;
+  const failurePerMillion = source.failurePerMillion;
+  const budgetIn = source.budget;
+  const refusedRetry = source.refusedRetry;
+  const serverIn = source.server;
   checkStormInteger('jobs', jobs, true);
   let arrival;
   if (arrivalIn !== undefined) {
     checkObject('arrival', arrivalIn, "{ kind: 'burst' } or { kind: 'rate', perSecond: 1000 }");
-    arrival = { kind: arrivalIn.kind, perSecond: arrivalIn.perSecond };
+    arrival = { kind: arrivalIn.kind, perSecond: arrivalIn.perSecond, clients: arrivalIn.clients };
     if (typeof arrival.kind !== 'string') {
-      throw typeError(`arrival.kind must be 'burst' or 'rate', got ${describe(arrival.kind)}`);
+      throw typeError(`arrival.kind must be 'burst', 'rate' or 'closed', got ${describe(arrival.kind)}`);
     }
     checkText('arrival.kind', arrival.kind, limits.outcomeBytes);  // the core names a wrong one
     if (arrival.kind === 'rate') checkStormInteger('arrival.perSecond', arrival.perSecond, true);
+    if (arrival.kind === 'closed') checkStormInteger('arrival.clients', arrival.clients, true);
+  }
+  checkStormInteger('failurePerMillion', failurePerMillion);
+  let budget = budgetIn;
+  if (typeof budgetIn === 'string') {
+    checkText('budget', budgetIn, limits.outcomeBytes);  // the core parses it and names what is wrong
+  } else if (budgetIn !== undefined && budgetIn !== null) {
+    checkObject('budget', budgetIn, "{ kind: 'grpc', maxTokens: 10, tokenRatioPerMille: 100 }, text such as 'grpc:10:0.1', or null");
+    budget = { kind: budgetIn.kind };
+    if (typeof budget.kind !== 'string') {
+      throw typeError(`budget.kind must be 'grpc', 'aws-standard' or 'finagle', got ${describe(budget.kind)}`);
+    }
+    checkText('budget.kind', budget.kind, limits.outcomeBytes);
+    for (const key of ['maxTokens', 'tokenRatioPerMille', 'percent', 'minPerSecond', 'windowMs']) {
+      budget[key] = budgetIn[key];
+      checkStormInteger(`budget.${key}`, budget[key]);
+    }
+  }
+  if (refusedRetry !== undefined) {
+    if (typeof refusedRetry !== 'string') {
+      throw typeError(`refusedRetry must be 'quarantine' or 'fail', got ${describe(refusedRetry)}`);
+    }
+    checkText('refusedRetry', refusedRetry, limits.outcomeBytes);
+  }
+  let server = serverIn;
+  if (serverIn !== undefined && serverIn !== null) {
+    checkObject('server', serverIn, '{ capacityPerSecond: 1000, timeoutMs: 500 } or null');
+    server = {};
+    for (const [key, required] of [['capacityPerSecond', true], ['timeoutMs', true], ['dropStartMs', false],
+      ['dropMs', false], ['dropPerSecond', false]]) {
+      server[key] = serverIn[key];
+      checkStormInteger(`server.${key}`, server[key], required);
+    }
   }
   const outage = copyStormPair('outage', outageIn, ['startMs', 'durationMs'], '{ startMs: 0, durationMs: 5000 }');
   const capacity = copyStormPair('capacity', capacityIn, ['perWindow', 'windowMs'], '{ perWindow: 500, windowMs: 100 }');
@@ -679,7 +716,10 @@ function copyStormOptions(source) {
   const backoff = backoffIn === undefined ? undefined : copyBackoff('', '', backoffIn);
   checkInteger('', 'seed', seed);
   checkStormInteger('bucketMs', bucketMs);
-  return { jobs, arrival, outage, capacity, workers, workMs, leaseMs, maxAttempts, backoff, seed, bucketMs };
+  return {
+    jobs, arrival, outage, capacity, failurePerMillion, budget, refusedRetry, server, workers, workMs, leaseMs,
+    maxAttempts, backoff, seed, bucketMs,
+  };
 }
 
 // ---- snapshots and recovery ---------------------------------------------

@@ -39,6 +39,72 @@ dlq::Result<dlq::StormOptions> StormOptionsFromValue(const val& in) {
         return s;
       }
     }
+    if (o.arrival.kind == dlq::ArrivalKind::kClosed) {
+      if (dlq::Status s = ReadInteger(arrival["clients"], dlq::kStormClientsField, "", true, &o.arrival.clients); !s.ok()) {
+        return s;
+      }
+    }
+  }
+  if (dlq::Status s = ReadInteger(in["failurePerMillion"], dlq::kStormFailureField, "", false, &o.failure_per_million);
+      !s.ok()) {
+    return s;
+  }
+  // budget: null, the command line's text ("grpc:10:0.1"), or { kind, maxTokens?, … }.
+  val budget = in["budget"];
+  if (budget.isString()) {
+    dlq::Result<dlq::BudgetOptions> parsed = dlq::ParseBudget(budget.as<std::string>(), "budget");
+    if (!parsed.ok()) return parsed.status();
+    o.budget = parsed.value();
+  } else if (!budget.isUndefined() && !budget.isNull()) {
+    if (!IsObject(budget)) return NotA("budget", "an object, a budget's text such as \"grpc:10:0.1\", or null");
+    dlq::BudgetOptions b;
+    std::string kind;
+    if (dlq::Status s = ReadString(budget["kind"], "budget.kind", &kind); !s.ok()) return s;
+    dlq::Result<dlq::BudgetKind> parsed = dlq::ParseBudgetKind(kind);
+    if (!parsed.ok()) return parsed.status();
+    b.kind = parsed.value();
+    const std::pair<const char*, std::pair<const dlq::IntegerField*, int64_t*>> fields[] = {
+        {"maxTokens", {&dlq::kBudgetMaxTokensField, &b.max_tokens}},
+        {"tokenRatioPerMille", {&dlq::kBudgetTokenRatioField, &b.token_ratio_per_mille}},
+        {"percent", {&dlq::kBudgetPercentField, &b.percent}},
+        {"minPerSecond", {&dlq::kBudgetMinPerSecondField, &b.min_per_second}},
+        {"windowMs", {&dlq::kBudgetWindowMsField, &b.window_ms}}};
+    for (const auto& [key, field] : fields) {
+      if (dlq::Status s = ReadInteger(budget[key], *field.first, "", false, field.second); !s.ok()) return s;
+    }
+    o.budget = b;
+  }
+  val refused = in["refusedRetry"];
+  if (!refused.isUndefined()) {
+    std::string text;
+    if (dlq::Status s = ReadString(refused, "refusedRetry", &text); !s.ok()) return s;
+    if (text == "quarantine" || text == "fail") {
+      o.refused_retry = text == "fail" ? dlq::RefusedRetry::kFail : dlq::RefusedRetry::kQuarantine;
+    } else {
+      return dlq::Status::InvalidArgument("refusedRetry must be one of \"quarantine\", \"fail\", got " +
+                                          dlq::QuoteShort(text));
+    }
+  }
+  val server = in["server"];
+  if (!server.isUndefined() && !server.isNull()) {
+    if (!IsObject(server)) return NotA("server", "an object or null");
+    dlq::StormServer srv;
+    if (dlq::Status s = ReadInteger(server["capacityPerSecond"], dlq::kStormServerRateField, "", true, &srv.per_second); !s.ok()) {
+      return s;
+    }
+    if (dlq::Status s = ReadInteger(server["timeoutMs"], dlq::kStormServerTimeoutField, "", true, &srv.timeout_ms); !s.ok()) {
+      return s;
+    }
+    if (dlq::Status s = ReadInteger(server["dropStartMs"], dlq::kStormServerDropStartField, "", false, &srv.drop_start_ms);
+        !s.ok()) {
+      return s;
+    }
+    if (dlq::Status s = ReadInteger(server["dropMs"], dlq::kStormServerDropField, "", false, &srv.drop_ms); !s.ok()) return s;
+    if (dlq::Status s = ReadInteger(server["dropPerSecond"], dlq::kStormServerDropRateField, "", false, &srv.drop_per_second);
+        !s.ok()) {
+      return s;
+    }
+    o.server = srv;
   }
   val outage = in["outage"];
   if (!outage.isUndefined() && !outage.isNull()) {
@@ -146,12 +212,19 @@ val SummaryValue(const dlq::StormResult& r) {
   out.set("failures", static_cast<double>(s.failures));
   out.set("outageFailures", static_cast<double>(s.outage_failures));
   out.set("throttled", static_cast<double>(s.throttled));
+  out.set("randomFailures", static_cast<double>(s.random_failures));
+  out.set("timedOut", static_cast<double>(s.timed_out));
   out.set("wastedAttempts", static_cast<double>(s.wasted_attempts));
+  out.set("retriesDenied", static_cast<double>(s.retries_denied));
+  out.set("goodput", s.goodput);
+  out.set("amplification", s.amplification);
   out.set("peakRetryRate", s.peak_retry_rate);
   out.set("peakRateAfterRecovery", s.peak_rate_after_recovery);
   out.set("drainMs", static_cast<double>(s.drain_ms));
   out.set("completed", static_cast<double>(s.completed));
   out.set("quarantined", static_cast<double>(s.quarantined));
+  out.set("quarantinedByBudget", static_cast<double>(s.quarantined_by_budget));
+  out.set("failedJobs", static_cast<double>(s.failed_jobs));
   val worst = val::object();
   worst.set("attempts", s.worst_case.attempts);
   worst.set("timeMs", static_cast<double>(s.worst_case.time_ms));

@@ -15,7 +15,7 @@ namespace dlq {
 
 // One stream per purpose, so that a draw added for one purpose never shifts the
 // numbers of another (and recorded timelines stay as they are).
-enum class PrngStream : uint64_t { kJitter = 1 };
+enum class PrngStream : uint64_t { kJitter = 1, kStormFailure = 2 };
 
 class Prng {
  public:

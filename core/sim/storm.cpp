@@ -11,8 +11,15 @@ namespace dlq {
 
 namespace {
 
-constexpr Choice kArrivalItems[] = {{"burst", "Burst: every job at t = 0"}, {"rate", "Rate: jobs per second"}};
-constexpr Choices kArrivalChoices{kArrivalItems, 2};
+constexpr int64_t kNever = INT64_MAX;  // a closed-loop job's arrival time before a client sends it
+
+constexpr Choice kArrivalItems[] = {{"burst", "Burst: every job at t = 0"},
+                                    {"rate", "Rate: jobs per second (open loop)"},
+                                    {"closed", "Closed loop: clients that wait for their answer"}};
+constexpr Choices kArrivalChoices{kArrivalItems, 3};
+constexpr Choice kRefusedItems[] = {{"quarantine", "Quarantine the job (reason budget)"},
+                                    {"fail", "Fail the job back to its caller"}};
+constexpr Choices kRefusedChoices{kRefusedItems, 2};
 
 // An optional group's field: absent reads as the group's default, and setting
 // one makes the group.
@@ -46,6 +53,64 @@ const Field<StormOptions> kStormFields[] = {
       "The capacity's fixed window.", true},
      [](const StormOptions& o) { return Or(o.capacity).window_ms; },
      [](StormOptions& o, int64_t v) { o.capacity = Or(o.capacity); o.capacity->window_ms = v; }},
+    {{"arrival.clients", FieldKind::kInteger, &kStormClientsField, nullptr, "Clients",
+      "Closed loop: clients that each send their next job once the previous one is over (closed only)."},
+     [](const StormOptions& o) { return o.arrival.clients; },
+     [](StormOptions& o, int64_t v) { o.arrival.clients = v; }},
+    {{"failurePerMillion", FieldKind::kInteger, &kStormFailureField, nullptr, "Failures per million",
+      "Each attempt outside the outage fails with this probability, in millionths (a seeded draw)."},
+     [](const StormOptions& o) { return o.failure_per_million; },
+     [](StormOptions& o, int64_t v) { o.failure_per_million = v; }},
+    {{"budget.kind", FieldKind::kChoice, nullptr, &BudgetKindChoices(), "Retry budget",
+      "Who may refuse a retry: gRPC's token bucket, the AWS SDKs' retry quota or Finagle's RetryBudget (null: none).",
+      true},
+     [](const StormOptions& o) -> int64_t { return static_cast<int64_t>(Or(o.budget).kind); },
+     [](StormOptions& o, int64_t v) { o.budget = Or(o.budget); o.budget->kind = static_cast<BudgetKind>(v); }},
+    {{"budget.maxTokens", FieldKind::kInteger, &kBudgetMaxTokensField, nullptr, "Max tokens",
+      "gRPC: the bucket's size; retries stop at half of it."},
+     [](const StormOptions& o) { return Or(o.budget).max_tokens; },
+     [](StormOptions& o, int64_t v) { o.budget = Or(o.budget); o.budget->max_tokens = v; }},
+    {{"budget.tokenRatioPerMille", FieldKind::kInteger, &kBudgetTokenRatioField, nullptr, "Token ratio (thousandths)",
+      "gRPC: what a success gives back, in thousandths of a token (100: 0.1)."},
+     [](const StormOptions& o) { return Or(o.budget).token_ratio_per_mille; },
+     [](StormOptions& o, int64_t v) { o.budget = Or(o.budget); o.budget->token_ratio_per_mille = v; }},
+    {{"budget.percent", FieldKind::kInteger, &kBudgetPercentField, nullptr, "Retry percent",
+      "Finagle: retries allowed as a percentage of recent requests."},
+     [](const StormOptions& o) { return Or(o.budget).percent; },
+     [](StormOptions& o, int64_t v) { o.budget = Or(o.budget); o.budget->percent = v; }},
+    {{"budget.minPerSecond", FieldKind::kInteger, &kBudgetMinPerSecondField, nullptr, "Retries per second floor",
+      "Finagle: retries always allowed per second of the window."},
+     [](const StormOptions& o) { return Or(o.budget).min_per_second; },
+     [](StormOptions& o, int64_t v) { o.budget = Or(o.budget); o.budget->min_per_second = v; }},
+    {{"budget.windowMs", FieldKind::kInteger, &kBudgetWindowMsField, nullptr, "Budget window (ms)",
+      "Finagle: how long a request's deposit counts (a multiple of 10)."},
+     [](const StormOptions& o) { return Or(o.budget).window_ms; },
+     [](StormOptions& o, int64_t v) { o.budget = Or(o.budget); o.budget->window_ms = v; }},
+    {{"refusedRetry", FieldKind::kChoice, nullptr, &kRefusedChoices, "A refused retry",
+      "What a retry the budget refuses does to its job."},
+     [](const StormOptions& o) -> int64_t { return static_cast<int64_t>(o.refused_retry); },
+     [](StormOptions& o, int64_t v) { o.refused_retry = static_cast<RefusedRetry>(v); }},
+    {{"server.capacityPerSecond", FieldKind::kInteger, &kStormServerRateField, nullptr, "Server capacity (/s)",
+      "The server takes up at most this many attempts a second; the rest wait in its queue (null server: none).",
+      true},
+     [](const StormOptions& o) { return Or(o.server).per_second; },
+     [](StormOptions& o, int64_t v) { o.server = Or(o.server); o.server->per_second = v; }},
+    {{"server.timeoutMs", FieldKind::kInteger, &kStormServerTimeoutField, nullptr, "Client timeout (ms)",
+      "A client gives up on an attempt after this long; the server still does the work.", true},
+     [](const StormOptions& o) { return Or(o.server).timeout_ms; },
+     [](StormOptions& o, int64_t v) { o.server = Or(o.server); o.server->timeout_ms = v; }},
+    {{"server.dropStartMs", FieldKind::kInteger, &kStormServerDropStartField, nullptr, "Capacity drop from (ms)",
+      "The trigger: the server's capacity drops at this time."},
+     [](const StormOptions& o) { return Or(o.server).drop_start_ms; },
+     [](StormOptions& o, int64_t v) { o.server = Or(o.server); o.server->drop_start_ms = v; }},
+    {{"server.dropMs", FieldKind::kInteger, &kStormServerDropField, nullptr, "Capacity drop length (ms)",
+      "How long the drop lasts (0: none)."},
+     [](const StormOptions& o) { return Or(o.server).drop_ms; },
+     [](StormOptions& o, int64_t v) { o.server = Or(o.server); o.server->drop_ms = v; }},
+    {{"server.dropPerSecond", FieldKind::kInteger, &kStormServerDropRateField, nullptr, "Capacity in the drop (/s)",
+      "Attempts a second the server takes up during the drop."},
+     [](const StormOptions& o) { return Or(o.server).drop_per_second; },
+     [](StormOptions& o, int64_t v) { o.server = Or(o.server); o.server->drop_per_second = v; }},
     {{"workers", FieldKind::kInteger, &kStormWorkersField, nullptr, "Workers", "How many attempts run at once."},
      [](const StormOptions& o) { return o.workers; }, [](StormOptions& o, int64_t v) { o.workers = v; }},
     {{"workMs", FieldKind::kInteger, &kStormWorkMsField, nullptr, "Work time (ms)",
@@ -70,6 +135,8 @@ std::span<const Field<StormOptions>> StormFields() { return kStormFields; }
 
 const char* ArrivalKindName(ArrivalKind kind) { return kArrivalChoices.Name(static_cast<int>(kind)); }
 
+const char* RefusedRetryName(RefusedRetry refused) { return kRefusedChoices.Name(static_cast<int>(refused)); }
+
 Result<ArrivalKind> ParseArrivalKind(std::string_view text) {
   Result<int> index = kArrivalChoices.Parse(text, "arrival.kind");
   if (!index.ok()) return index.status();
@@ -88,12 +155,29 @@ Policy StormPolicy(const StormOptions& o) {
 
 Status CheckStormOptions(const StormOptions& o) {
   if (Status s = kStormJobsField.Check(o.jobs); !s.ok()) return s;
-  if (o.arrival.kind != ArrivalKind::kBurst && o.arrival.kind != ArrivalKind::kRate) {
-    return Status::InvalidArgument("arrival.kind must be one of \"burst\", \"rate\", got " +
+  if (static_cast<int>(o.arrival.kind) >= kArrivalChoices.count) {
+    return Status::InvalidArgument("arrival.kind must be one of \"burst\", \"rate\", \"closed\", got " +
                                    std::to_string(static_cast<int>(o.arrival.kind)));
   }
   if (o.arrival.kind == ArrivalKind::kRate) {
     if (Status s = kStormPerSecondField.Check(o.arrival.per_second); !s.ok()) return s;
+  }
+  // Checked whatever the kind (a closed loop reads it), as a group's fields are.
+  if (Status s = kStormClientsField.Check(o.arrival.clients); !s.ok()) return s;
+  if (Status s = kStormFailureField.Check(o.failure_per_million); !s.ok()) return s;
+  if (o.budget) {
+    if (Status s = CheckBudget(*o.budget); !s.ok()) return s;
+  }
+  if (static_cast<int>(o.refused_retry) >= kRefusedChoices.count) {
+    return Status::InvalidArgument("refusedRetry must be one of \"quarantine\", \"fail\", got " +
+                                   std::to_string(static_cast<int>(o.refused_retry)));
+  }
+  if (o.server) {
+    if (Status s = kStormServerRateField.Check(o.server->per_second); !s.ok()) return s;
+    if (Status s = kStormServerTimeoutField.Check(o.server->timeout_ms); !s.ok()) return s;
+    if (Status s = kStormServerDropStartField.Check(o.server->drop_start_ms); !s.ok()) return s;
+    if (Status s = kStormServerDropField.Check(o.server->drop_ms); !s.ok()) return s;
+    if (Status s = kStormServerDropRateField.Check(o.server->drop_per_second); !s.ok()) return s;
   }
   if (o.outage) {
     if (Status s = kStormOutageStartField.Check(o.outage->start_ms); !s.ok()) return s;
@@ -154,7 +238,10 @@ size_t ChunksFor(size_t jobs, size_t level1_slots, size_t per_chunk, size_t leve
 Storm::Storm(const StormOptions& options)
     : options_(options),
       policy_(StormPolicy(options)),
-      jitter_(static_cast<uint64_t>(options.seed), PrngStream::kJitter) {
+      jitter_(static_cast<uint64_t>(options.seed), PrngStream::kJitter),
+      failure_(static_cast<uint64_t>(options.seed), PrngStream::kStormFailure) {
+  if (options.budget) budget_ = MakeBudget(*options.budget);
+  if (options.server) server_.emplace(*options.server);
   if (options.outage) {
     outage_start_ = options.outage->start_ms;
     outage_end_ = options.outage->start_ms + options.outage->duration_ms;
@@ -201,7 +288,8 @@ dlq::Result<Storm> Storm::Create(const StormOptions& options) {
   const size_t bytes = n * sizeof(Job) + std::min<size_t>(n, static_cast<size_t>(options.workers)) * sizeof(Flight) +
                        (kBlockSlots + blocks) * (sizeof(Slot) + 1) +
                        ChunksFor(n, blocks, kChunkJobs, kBlockSlots) * sizeof(Chunk) +
-                       (cells + kStormAutoBuckets) * 8 * sizeof(uint32_t) + sizeof(Storm);
+                       (cells + kStormAutoBuckets) * kCellSeries * sizeof(uint32_t) +
+                       sizeof(Storm) + 256;  // + the budget
   if (Status s = HeapBudget::CheckRoom(bytes, "createStorm"); !s.ok()) return s;
   Storm storm(options);
   storm.charge_.Add(bytes);
@@ -210,6 +298,8 @@ dlq::Result<Storm> Storm::Create(const StormOptions& options) {
 
 int64_t Storm::ArrivalTime(uint64_t job) const {
   if (options_.arrival.kind == ArrivalKind::kBurst) return 0;
+  // Closed loop: each client's first job at 0; the rest are sent by EndJob().
+  if (options_.arrival.kind == ArrivalKind::kClosed) return job < static_cast<uint64_t>(options_.arrival.clients) ? 0 : kNever;
   // job < 10^6, so job * 1000 is exact: integer ms, evenly spaced.
   return static_cast<int64_t>(job) * 1000 / options_.arrival.per_second;
 }
@@ -251,10 +341,12 @@ void Storm::Coarsen() {
 }
 
 void Storm::SampleDepths(size_t cell) {
-  cell_depths_[0][cell] = static_cast<uint32_t>(ready_size_);
-  cell_depths_[1][cell] = static_cast<uint32_t>(delayed_);
-  cell_depths_[2][cell] = static_cast<uint32_t>(flight_size_);
-  cell_depths_[3][cell] = static_cast<uint32_t>(quarantined_);
+  cell_depths_[kReady][cell] = static_cast<uint32_t>(ready_size_);
+  cell_depths_[kDelayed][cell] = static_cast<uint32_t>(delayed_);
+  cell_depths_[kInFlight][cell] = static_cast<uint32_t>(flight_size_);
+  cell_depths_[kQuarantine][cell] = static_cast<uint32_t>(quarantined_);
+  const int64_t cell_end = (static_cast<int64_t>(cell) + 1) * cell_ms_ - 1;
+  cell_depths_[kServerQueue][cell] = server_ ? SaturatedSum(server_->Backlog(cell_end)) : 0;
 }
 
 void Storm::Append(std::vector<Slot>& level, std::vector<uint64_t>& bits, size_t slot, Job job) {
@@ -292,7 +384,7 @@ int64_t Storm::NextTime() const {
     if (best < 0 || t < best) best = t;
   };
   if (flight_size_ > 0) consider(flight_[flight_head_].finish);
-  if (arrived_ < jobs_) consider(ArrivalTime(arrived_));
+  if (arrived_ < jobs_ && ArrivalTime(arrived_) != kNever) consider(ArrivalTime(arrived_));
   if (delayed_ > 0) {
     const int64_t block = now_ >> kBlockBits;
     const size_t in_block = NextSetBit(level0_bits_, static_cast<size_t>(now_) & (kBlockSlots - 1), kBlockSlots);
@@ -343,11 +435,24 @@ void Storm::MoveClock(int64_t time) {
   s = Slot{};
 }
 
-void Storm::Settle(Job job) {
+void Storm::EndJob() {
+  drain_ms_ = now_;
+  if (options_.arrival.kind == ArrivalKind::kClosed && arrived_ < jobs_) {
+    ++arrived_;
+    PushReady(Job{0, 0});
+  }
+}
+
+void Storm::Settle(Job job, bool timed_out) {
   const size_t cell = static_cast<size_t>(now_ / cell_ms_);
-  int result = 0;  // 0 success, 1 outage, 2 throttled
-  if (now_ >= outage_start_ && now_ < outage_end_) {
-    result = 1;
+  CellCount result = kSuccess;
+  if (timed_out) {
+    result = kTimedOut;
+  } else if (now_ >= outage_start_ && now_ < outage_end_) {
+    result = kOutage;
+  } else if (options_.failure_per_million > 0 &&
+             failure_.Below(1'000'000) < static_cast<uint32_t>(options_.failure_per_million)) {
+    result = kFailed;
   } else if (options_.capacity && options_.capacity->per_window > 0) {
     const int64_t window = now_ / options_.capacity->window_ms;
     if (window != window_) {
@@ -357,27 +462,45 @@ void Storm::Settle(Job job) {
     if (window_successes_ < options_.capacity->per_window) {
       ++window_successes_;
     } else {
-      result = 2;
+      result = kThrottled;
     }
   }
   Bump(cell_counts_[result][cell]);
-  if (job.attempts >= 2) Bump(cell_counts_[3][cell]);
+  if (job.attempts >= 2) Bump(cell_counts_[kRetries][cell]);
   switch (result) {
-    case 0: ++successes_; break;
-    case 1: ++outage_failures_; break;
-    default: ++throttled_; break;
+    case kSuccess: ++successes_; break;
+    case kOutage: ++outage_failures_; break;
+    case kThrottled: ++throttled_; break;
+    case kFailed: ++random_failures_; break;
+    default: ++timed_out_; break;
   }
+  if (result != kSuccess) ++failures_;
+  if (budget_) budget_->OnAnswer(now_, result == kSuccess, job.attempts >= 2);
   const std::optional<FailureClass> failure =
-      result == 0 ? std::nullopt : std::optional<FailureClass>(FailureClass::kTransient);
+      result == kSuccess ? std::nullopt : std::optional<FailureClass>(FailureClass::kTransient);
   const Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_);
+  const bool retry = d.disposition == Disposition::kRequeued || d.disposition == Disposition::kDelayed;
+  if (retry && budget_ && !budget_->TryRetry(now_)) {
+    ++retries_denied_;
+    Bump(cell_counts_[kDenied][cell]);
+    if (options_.refused_retry == RefusedRetry::kQuarantine) {
+      ++quarantined_;
+      ++quarantined_by_budget_;
+    } else {
+      ++failed_jobs_;
+    }
+    EndJob();
+    return;
+  }
   switch (d.disposition) {
     case Disposition::kCompleted:
       ++completed_;
-      drain_ms_ = now_;
+      Bump(cell_counts_[kCompleted][cell]);
+      EndJob();
       break;
     case Disposition::kQuarantined:
       ++quarantined_;
-      drain_ms_ = now_;
+      EndJob();
       break;
     case Disposition::kRequeued:
       job.last_delay = 0;
@@ -433,10 +556,10 @@ bool Storm::Run(uint64_t max_events) {
           if (budget == 0) return false;
           --budget;
           ++events_;
-          const Job job = flight_[flight_head_].job;
+          const Flight flight = flight_[flight_head_];
           if (++flight_head_ == flight_.size()) flight_head_ = 0;
           --flight_size_;
-          Settle(job);
+          Settle(flight.job, flight.timed_out);
         }
         phase_ = Phase::kLease;
         [[fallthrough]];
@@ -449,9 +572,21 @@ bool Storm::Run(uint64_t max_events) {
           if (++ready_head_ == ready_.size()) ready_head_ = 0;
           --ready_size_;
           ++job.attempts;
+          if (budget_ && job.attempts == 1) budget_->OnRequest(now_);
+          // Without a server the work starts now; with one, when the server takes it up. Either
+          // way attempts are decided in start order: take-ups are in send order, and the
+          // timeout is the same for all.
+          int64_t finish = Later(now_, options_.work_ms);
+          bool timed_out = false;
+          if (server_) {
+            const int64_t answer = Later(server_->TakeUp(now_), options_.work_ms);
+            const int64_t give_up = Later(now_, options_.server->timeout_ms);
+            timed_out = answer > give_up;
+            finish = timed_out ? give_up : answer;
+          }
           size_t tail = flight_head_ + flight_size_;
           if (tail >= flight_.size()) tail -= flight_.size();
-          flight_[tail] = {job, Later(now_, options_.work_ms)};
+          flight_[tail] = {job, finish, timed_out};
           ++flight_size_;
         }
         phase_ = Phase::kNext;
@@ -473,7 +608,7 @@ bool Storm::Run(uint64_t max_events) {
 }
 
 double Storm::Progress() const {
-  return static_cast<double>(completed_ + quarantined_) / static_cast<double>(jobs_);
+  return static_cast<double>(completed_ + quarantined_ + failed_jobs_) / static_cast<double>(jobs_);
 }
 
 void Storm::Finalize(int64_t end, StormResult* out) const {
@@ -483,11 +618,18 @@ void Storm::Finalize(int64_t end, StormResult* out) const {
   s.successes = successes_;
   s.outage_failures = outage_failures_;
   s.throttled = throttled_;
-  s.failures = outage_failures_ + throttled_;
+  s.random_failures = random_failures_;
+  s.timed_out = timed_out_;
+  s.failures = failures_;
   s.attempts = s.successes + s.failures;
   s.wasted_attempts = s.failures;
+  s.retries_denied = retries_denied_;
   s.completed = completed_;
   s.quarantined = quarantined_;
+  s.quarantined_by_budget = quarantined_by_budget_;
+  s.failed_jobs = failed_jobs_;
+  s.goodput = drain_ms_ > 0 ? static_cast<double>(completed_) * 1000.0 / static_cast<double>(drain_ms_) : 0;
+  s.amplification = static_cast<double>(s.attempts) / static_cast<double>(jobs_);
   s.drain_ms = drain_ms_;
   s.worst_case = WorstCasePath(policy_);
 
@@ -512,19 +654,27 @@ void Storm::Finalize(int64_t end, StormResult* out) const {
   const size_t length = static_cast<size_t>(end / width) + 1;
   StormSeries& series = out->series;
   series.bucket_ms = width;
-  std::vector<uint32_t>* counts[4] = {&series.success, &series.outage, &series.throttled, &series.retries};
-  std::vector<uint32_t>* depths[4] = {&series.ready, &series.delayed, &series.in_flight, &series.quarantine};
-  const uint32_t now_depths[4] = {static_cast<uint32_t>(ready_size_), static_cast<uint32_t>(delayed_),
-                                  static_cast<uint32_t>(flight_size_), static_cast<uint32_t>(quarantined_)};
-  for (int k = 0; k < 4; ++k) {
+  std::vector<uint32_t>* counts[kCountSeries] = {&series.success, &series.outage,   &series.throttled,
+                                                 &series.retries, &series.failed,   &series.timed_out,
+                                                 &series.completed, &series.denied};
+  std::vector<uint32_t>* depths[kDepthSeries] = {&series.ready, &series.delayed, &series.in_flight,
+                                                 &series.quarantine, &series.server_queue};
+  const uint32_t now_depths[kDepthSeries] = {static_cast<uint32_t>(ready_size_), static_cast<uint32_t>(delayed_),
+                                             static_cast<uint32_t>(flight_size_), static_cast<uint32_t>(quarantined_),
+                                             server_ ? SaturatedSum(server_->Backlog(now_)) : 0};
+  for (int k = 0; k < kCountSeries; ++k) {
     std::vector<uint32_t>& c = *counts[k];
-    std::vector<uint32_t>& d = *depths[k];
     c.assign(length, 0);
-    d.assign(length, 0);
     for (size_t b = 0; b < length; ++b) {
       uint64_t sum = 0;
       for (size_t i = b * merge; i < std::min(cells, (b + 1) * merge); ++i) sum += cell_counts_[k][i];
       c[b] = SaturatedSum(sum);
+    }
+  }
+  for (int k = 0; k < kDepthSeries; ++k) {
+    std::vector<uint32_t>& d = *depths[k];
+    d.assign(length, 0);
+    for (size_t b = 0; b < length; ++b) {
       // A bucket ends where its last cell ends; one that ends after `end` has the depths now.
       const size_t last = (b + 1) * merge - 1;
       d[b] = last < sampled_ ? cell_depths_[k][last] : now_depths[k];
@@ -536,7 +686,8 @@ void Storm::Finalize(int64_t end, StormResult* out) const {
     const double per_second = 1000.0 / static_cast<double>(width);
     s.peak_retry_rate = std::max(s.peak_retry_rate, series.retries[b] * per_second);
     if (static_cast<int64_t>(b) * width >= outage_end_) {
-      const uint64_t attempts = uint64_t{series.success[b]} + series.outage[b] + series.throttled[b];
+      const uint64_t attempts = uint64_t{series.success[b]} + series.outage[b] + series.throttled[b] +
+                                series.failed[b] + series.timed_out[b];
       s.peak_rate_after_recovery = std::max(s.peak_rate_after_recovery, static_cast<double>(attempts) * per_second);
     }
   }
@@ -556,7 +707,8 @@ Result<StormResult> RunStorm(const StormOptions& options) {
 }
 
 const std::vector<uint32_t>& StormSeries::Drawn(size_t which) const {
-  const std::vector<uint32_t>* drawn[] = {&success, &outage, &throttled, &ready, &delayed, &in_flight, &quarantine};
+  const std::vector<uint32_t>* drawn[] = {&success, &outage, &throttled, &ready,     &delayed, &in_flight,
+                                          &quarantine, &failed, &timed_out, &completed, &denied,  &server_queue};
   static_assert(std::size(drawn) == kStormSeriesCount);
   return *drawn[std::min(which, kStormSeriesCount - 1)];
 }
@@ -593,10 +745,14 @@ Result<StormCost> EstimateStormCost(const StormOptions& o) {
   StormCost cost;
   // jobs and maxAttempts are at most 10^6 each (their fields' ranges): no overflow.
   cost.attempts = static_cast<uint64_t>(o.jobs) * static_cast<uint64_t>(o.max_attempts);
-  if (o.capacity && o.capacity->per_window > 0) return cost;
+  // Failures that outlast the outage, a server's queue, and clients that send on answers leave the time open.
+  if ((o.capacity && o.capacity->per_window > 0) || o.failure_per_million > 0 || o.server ||
+      o.arrival.kind == ArrivalKind::kClosed) {
+    return cost;
+  }
   const int64_t outage_end = o.outage ? o.outage->start_ms + o.outage->duration_ms : 0;
   const int64_t last_arrival =
-      o.arrival.kind == ArrivalKind::kBurst ? 0 : (o.jobs - 1) * 1000 / o.arrival.per_second;
+      o.arrival.kind == ArrivalKind::kRate ? (o.jobs - 1) * 1000 / o.arrival.per_second : 0;
   const int64_t longest_delay =
       o.backoff.kind == BackoffKind::kNone ? 0 : std::max(o.backoff.base_ms, o.backoff.cap_ms);
   const int64_t rounds = (o.jobs + o.workers - 1) / o.workers;

@@ -5,7 +5,10 @@
 //
 // The model (docs/storm.md states it with the reasons):
 //  * Jobs 0..N-1 arrive in order: all at 0 ms (burst), or job i at
-//    floor(i * 1000 / perSecond) ms (rate). An arrival joins the ready tail.
+//    floor(i * 1000 / perSecond) ms (rate: open loop, deaf to answers), or
+//    closed loop: C clients send one job each at 0 ms and the next one the
+//    moment their previous job completes, is quarantined or fails. An arrival
+//    joins the ready tail.
 //  * W workers. A free worker takes the ready head and counts its attempt at
 //    once (attempts counted first); the attempt's work finishes workMs later,
 //    when it is decided. leaseMs must exceed workMs: a storm has no crashes, so
@@ -15,6 +18,18 @@
 //    most perWindow attempts finishing in one fixed window [k * windowMs,
 //    (k + 1) * windowMs) succeed; the rest of that window's fail transiently
 //    ("throttled"). Otherwise the attempt succeeds.
+//  * A failure rate p fails each attempt that is not in the outage with
+//    probability p ("failed"), drawn from the storm's failure stream (prng.h)
+//    in the order attempts are decided; such a failure uses no capacity.
+//  * With a server (server.h), an attempt is first taken up by the server's
+//    queue (at most C a second); its work finishes workMs after that. A client
+//    that has no answer timeoutMs after it sent the attempt gives up: the
+//    attempt is decided then, failed ("timedOut"), and the server still does
+//    the abandoned work. Attempts are still decided in the order they started.
+//  * With a retry budget (core/budget/retry_budget.h), every decided attempt is
+//    reported to it, and each retry the policy would make must be allowed by it
+//    first; a refused retry quarantines the job (reason "budget") or fails it
+//    (the error goes back to the caller; nothing is kept), as refusedRetry says.
 //  * Decide() (rules.h) applies the policy to every decided attempt, drawing its
 //    jitter from the policy's jitter stream (prng.h), in the order the attempts
 //    are decided: completed; retried at the ready tail at once (delay 0) or
@@ -41,24 +56,33 @@
 #include <string_view>
 #include <vector>
 
+#include <memory>
+
 #include "backoff.h"
 #include "heap_budget.h"
 #include "policy.h"
 #include "prng.h"
+#include "retry_budget.h"
+#include "server.h"
 #include "status.h"
 
 namespace dlq {
 
-enum class ArrivalKind : uint8_t { kBurst, kRate };
+enum class ArrivalKind : uint8_t { kBurst, kRate, kClosed };
 
-// "burst" | "rate" and back (exact).
+// "burst" | "rate" | "closed" and back (exact).
 const char* ArrivalKindName(ArrivalKind kind);
 Result<ArrivalKind> ParseArrivalKind(std::string_view text);
 
 struct StormArrival {
   ArrivalKind kind = ArrivalKind::kBurst;
   int64_t per_second = 1000;  // kRate only
+  int64_t clients = 100;      // kClosed only
 };
+
+// What a retry the budget refuses does to its job.
+enum class RefusedRetry : uint8_t { kQuarantine, kFail };
+const char* RefusedRetryName(RefusedRetry refused);  // "quarantine" | "fail"
 
 // The dependency is down in [start_ms, start_ms + duration_ms).
 struct StormOutage {
@@ -77,6 +101,11 @@ struct StormOptions {
   StormArrival arrival;
   std::optional<StormOutage> outage;
   std::optional<StormCapacity> capacity;
+  // Each attempt outside the outage fails with probability failure_per_million / 10^6.
+  int64_t failure_per_million = 0;
+  std::optional<BudgetOptions> budget;  // none: every retry the policy makes is made
+  RefusedRetry refused_retry = RefusedRetry::kQuarantine;
+  std::optional<StormServer> server;    // none: an attempt's work starts when it is sent
   int64_t workers = 1000;
   int64_t work_ms = 10;
   // The policy, as a queue's (Policy::Check names its fields).
@@ -98,6 +127,13 @@ constexpr IntegerField kStormOutageStartField{"outage.startMs", 0, kMaxDelayMs};
 constexpr IntegerField kStormOutageDurationField{"outage.durationMs", 0, kMaxDelayMs};
 constexpr IntegerField kStormPerWindowField{"capacity.perWindow", 0, 1'000'000'000};  // 0: unlimited
 constexpr IntegerField kStormWindowMsField{"capacity.windowMs", 1, kMaxDelayMs};
+constexpr IntegerField kStormClientsField{"arrival.clients", 1, 100'000};
+constexpr IntegerField kStormFailureField{"failurePerMillion", 0, 1'000'000};
+constexpr IntegerField kStormServerRateField{"server.capacityPerSecond", 1, 10'000'000};
+constexpr IntegerField kStormServerTimeoutField{"server.timeoutMs", 1, kMaxDelayMs};
+constexpr IntegerField kStormServerDropStartField{"server.dropStartMs", 0, kMaxDelayMs};
+constexpr IntegerField kStormServerDropField{"server.dropMs", 0, kMaxDelayMs};
+constexpr IntegerField kStormServerDropRateField{"server.dropPerSecond", 0, 10'000'000};
 constexpr IntegerField kStormWorkersField{"workers", 1, 100'000};
 constexpr IntegerField kStormWorkMsField{"workMs", 1, kMaxDelayMs};  // and below leaseMs
 constexpr IntegerField kStormBucketMsField{"bucketMs", 0, kMaxDelayMs};  // 0: chosen after the run
@@ -105,9 +141,13 @@ constexpr IntegerField kStormBucketMsField{"bucketMs", 0, kMaxDelayMs};  // 0: c
 constexpr const IntegerField* kStormIntegerFields[] = {
     &kStormJobsField,   &kStormPerSecondField, &kStormOutageStartField, &kStormOutageDurationField,
     &kStormPerWindowField, &kStormWindowMsField, &kStormWorkersField,   &kStormWorkMsField,
-    &kStormBucketMsField};
+    &kStormBucketMsField, &kStormClientsField, &kStormFailureField, &kStormServerRateField,
+    &kStormServerTimeoutField, &kStormServerDropStartField, &kStormServerDropField, &kStormServerDropRateField,
+    &kBudgetMaxTokensField, &kBudgetTokenRatioField, &kBudgetPercentField, &kBudgetMinPerSecondField,
+    &kBudgetWindowMsField};
 // A storm's options (field.h), in the order the bindings read them; `backoff`
-// is a backoff object (BackoffFields), and `outage` and `capacity` may be null.
+// is a backoff object (BackoffFields), and `outage`, `capacity`, `budget` and
+// `server` may be null.
 std::span<const Field<StormOptions>> StormFields();
 constexpr size_t kStormAutoBuckets = 2000;
 constexpr size_t kMaxStormBuckets = 100'000;
@@ -124,19 +164,27 @@ struct StormSummary {
   uint64_t jobs = 0;
   uint64_t attempts = 0;   // decided attempts: successes + failures
   uint64_t successes = 0;
-  uint64_t failures = 0;   // outage_failures + throttled
+  uint64_t failures = 0;   // outage_failures + throttled + random_failures + timed_out
   uint64_t outage_failures = 0;
   uint64_t throttled = 0;
+  uint64_t random_failures = 0;  // failed by the failure rate
+  uint64_t timed_out = 0;        // given up on by their client (the server still did the work)
   uint64_t wasted_attempts = 0;  // failed attempts: the work the outage and the limit threw away
+  uint64_t retries_denied = 0;   // retries the budget refused
+  // Useful completions a second: completed * 1000 / drain_ms (0 when drain_ms is 0).
+  double goodput = 0;
+  double amplification = 0;      // attempts per job: attempts / jobs
   // Most attempts per second in one bucket, counting only retries (attempts
   // numbered 2 or more): retries in the bucket * 1000 / bucket_ms.
   double peak_retry_rate = 0;
   // Most attempts per second in one bucket that starts at or after the outage's
   // end (every bucket when there is no outage).
   double peak_rate_after_recovery = 0;
-  int64_t drain_ms = 0;  // when the last job completed or was quarantined (so far, before the end)
+  int64_t drain_ms = 0;  // when the last job completed, was quarantined or failed (so far, before the end)
   uint64_t completed = 0;
-  uint64_t quarantined = 0;
+  uint64_t quarantined = 0;            // for any reason: exhausted or refused by the budget
+  uint64_t quarantined_by_budget = 0;  // of those, refused a retry by the budget
+  uint64_t failed_jobs = 0;            // refused a retry and failed (refusedRetry "fail")
   WorstCase worst_case;  // the policy's bounded path (backoff.h), as the queue's worst_case()
 };
 
@@ -146,15 +194,19 @@ struct StormSeries {
   int64_t bucket_ms = 0;
   std::vector<uint32_t> success, outage, throttled;  // attempts decided in the bucket, by result
   std::vector<uint32_t> retries;                     // of those, attempts numbered 2 or more
+  std::vector<uint32_t> failed, timed_out;           // by result: the failure rate, the client's timeout
+  std::vector<uint32_t> completed, denied;           // jobs completed; retries the budget refused
   std::vector<uint32_t> ready, delayed, in_flight, quarantine;  // depths at the bucket's end
+  std::vector<uint32_t> server_queue;  // attempts waiting for the server at the bucket's end
   size_t length() const { return success.size(); }
   // The series a page draws, by their number in kStormSeriesNames.
   const std::vector<uint32_t>& Drawn(size_t which) const;
 };
 
 // The drawn series' names, as JS spells them, in the order StormSeries::Drawn numbers them.
-constexpr const char* kStormSeriesNames[] = {"success", "outage", "throttled", "ready", "delayed", "inFlight",
-                                             "quarantine"};
+constexpr const char* kStormSeriesNames[] = {"success", "outage",     "throttled", "ready",  "delayed",
+                                             "inFlight", "quarantine", "failed",    "timedOut", "completed",
+                                             "denied",  "serverQueue"};
 constexpr size_t kStormSeriesCount = std::size(kStormSeriesNames);
 
 struct StormResult {
@@ -176,18 +228,18 @@ class Storm {
 
   // Advances at most `max_events` events, where an event is one job moving: an
   // arrival, a delay's end, an attempt's start or its decision. Returns true
-  // when the storm is over (every job completed or quarantined); then it does
+  // when the storm is over (every job completed, quarantined or failed); then it does
   // nothing more. Run(0) only reports.
   bool Run(uint64_t max_events);
   bool finished() const { return phase_ == Phase::kDone; }
-  // Jobs completed or quarantined, over N (0 to 1).
+  // Jobs completed, quarantined or failed, over N (0 to 1).
   double Progress() const;
   // What happened so far: when finished, the result; before, the counters now and
   // the series up to the bucket in progress (its depths sampled now).
   const StormResult& Result();
   const StormOptions& options() const { return options_; }
   uint64_t events() const { return events_; }  // events so far
-  uint64_t attempts() const { return successes_ + outage_failures_ + throttled_; }  // decided so far
+  uint64_t attempts() const { return successes_ + failures_; }  // decided so far
 
  private:
   enum class Phase : uint8_t { kDue, kArrive, kSettle, kLease, kNext, kDone };
@@ -236,7 +288,10 @@ class Storm {
   // timers, an attempt's finish, an arrival.
   int64_t NextTime() const;
   void MoveClock(int64_t time);
-  void Settle(Job job);
+  // Decides the attempt finishing now (timed out: its client gave up on it).
+  void Settle(Job job, bool timed_out);
+  // The job is over (completed, quarantined or failed): a closed-loop client sends its next.
+  void EndJob();
   // The series at a base grid of cell_ms_: grows it to hold `time`, merging
   // cells when it would pass its bound.
   uint32_t CellOf(int64_t time);
@@ -247,6 +302,9 @@ class Storm {
   StormOptions options_;
   Policy policy_;
   Prng jitter_;
+  Prng failure_;  // the failure rate's draws
+  std::unique_ptr<RetryBudget> budget_;
+  std::optional<ServerQueue> server_;
   int64_t outage_start_ = 0, outage_end_ = 0;
   size_t jobs_ = 0;
   // The ready FIFO: a ring of N records.
@@ -255,7 +313,8 @@ class Storm {
   // Attempts in flight, in start order (so in finish order: workMs is the same for all).
   struct Flight {
     Job job;
-    int64_t finish;
+    int64_t finish;  // when it is decided: its answer, or its client's timeout
+    bool timed_out;
   };
   std::vector<Flight> flight_;
   size_t flight_head_ = 0, flight_size_ = 0;
@@ -274,15 +333,20 @@ class Storm {
   int64_t window_ = -1;
   int64_t window_successes_ = 0;
   // Counters.
-  uint64_t completed_ = 0, quarantined_ = 0;
-  uint64_t successes_ = 0, outage_failures_ = 0, throttled_ = 0;
+  uint64_t completed_ = 0, quarantined_ = 0, quarantined_by_budget_ = 0, failed_jobs_ = 0;
+  uint64_t successes_ = 0, failures_ = 0, outage_failures_ = 0, throttled_ = 0, random_failures_ = 0, timed_out_ = 0;
+  uint64_t retries_denied_ = 0;
   int64_t drain_ms_ = 0;
   // The series at the base grid: cell c covers [c * cell_ms_, (c + 1) * cell_ms_).
   int64_t cell_ms_ = 10;
   bool auto_width_ = true;
   size_t max_cells_ = 0;
-  std::vector<uint32_t> cell_counts_[4];  // success, outage, throttled, retries
-  std::vector<uint32_t> cell_depths_[4];  // ready, delayed, in flight, quarantine at each cell's end
+  // Counts per cell, numbered by CellCount; depths at each cell's end, by CellDepth.
+  enum CellCount : int { kSuccess, kOutage, kThrottled, kRetries, kFailed, kTimedOut, kCompleted, kDenied, kCountSeries };
+  enum CellDepth : int { kReady, kDelayed, kInFlight, kQuarantine, kServerQueue, kDepthSeries };
+  static constexpr size_t kCellSeries = size_t{kCountSeries} + size_t{kDepthSeries};
+  std::vector<uint32_t> cell_counts_[kCountSeries];
+  std::vector<uint32_t> cell_depths_[kDepthSeries];
   size_t sampled_ = 0;                    // cells whose depths are sampled
   StormResult result_;  // final once finished
   uint64_t events_ = 0;
@@ -327,12 +391,14 @@ class StormSet {
 // A bound on one storm's work, from its options alone, before it runs: a page
 // reads it to decide whether a shared link may start by itself.
 struct StormCost {
-  // The most attempts the storm can make: jobs × maxAttempts, and, when its time
-  // is bounded, at most workers × (floor(horizon_ms / workMs) + 1) (a worker
+  // The most attempts the storm can make: jobs × maxAttempts (a budget only
+  // lowers it), and, when its time is bounded, at most workers × (floor(horizon_ms / workMs) + 1) (a worker
   // starts at most one attempt every workMs).
   uint64_t attempts = 0;
   // The most simulated time it can take, in ms; none when a capacity limit
-  // (perWindow > 0) keeps failing attempts after the outage, so no time bounds it.
+  // (perWindow > 0) or a failure rate keeps failing attempts after the outage,
+  // a server queues them, or closed-loop clients send jobs when earlier ones end:
+  // then no time bounds it.
   std::optional<int64_t> horizon_ms;
 };
 

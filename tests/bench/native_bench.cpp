@@ -3,6 +3,7 @@
 // API and compares. Usage: dlq_bench [jobs] [seed]   (lesson 1: process only)
 //                          dlq_bench clock [jobs] [seed]   (backoff, leases, expiries)
 //                          dlq_bench storm [jobs] [runs]   (core/sim/storm.h: the outage preset, best of runs)
+//                          dlq_bench storm-budget [jobs] [runs]   (the gRPC preset at scale: a budget and a failure rate)
 //                          dlq_bench yardstick [jobs] [seed]   (lesson 1: the core vs a minimal loop)
 #include <algorithm>
 #include <chrono>
@@ -144,7 +145,7 @@ int DurableWorkload(size_t jobs, uint64_t seed) {
 // options): `jobs` jobs at once, a 5 s outage from 0, 10 attempts, exponential
 // backoff 100..10,000 ms with full jitter, 1,000 workers x 10 ms. The best of
 // `runs` runs (the machine is shared: the fastest is the least disturbed).
-int StormWorkload(size_t jobs, int runs) {
+dlq::StormOptions OutageStorm(size_t jobs) {
   dlq::StormOptions o;
   o.jobs = static_cast<int64_t>(jobs);
   o.outage = dlq::StormOutage{0, 5000};
@@ -152,6 +153,25 @@ int StormWorkload(size_t jobs, int runs) {
   o.backoff = {dlq::BackoffKind::kExponential, 100, 10'000, dlq::Jitter::kFull};
   o.workers = 1000;
   o.work_ms = 10;
+  return o;
+}
+
+// The storm with a budget, shared with scripts/bench.mjs: the gRPC preset at scale. `jobs`
+// jobs at 100,000 a second, 5% of attempts failing (the failure stream), 3 attempts, no
+// backoff, grpc:10:0.1 (every answer reported to it, every retry asked), 1,000 workers x 10 ms.
+dlq::StormOptions BudgetStorm(size_t jobs) {
+  dlq::StormOptions o;
+  o.jobs = static_cast<int64_t>(jobs);
+  o.arrival = {dlq::ArrivalKind::kRate, 100'000, 100};
+  o.failure_per_million = 50'000;
+  o.max_attempts = 3;
+  o.budget = dlq::BudgetOptions{};  // grpc:10:0.1
+  o.workers = 1000;
+  o.work_ms = 10;
+  return o;
+}
+
+int StormWorkload(const dlq::StormOptions& o, size_t jobs, int runs) {
   double best = 1e300, best_create = 0, best_cpu = 1e300;
   dlq::StormResult result;
   uint64_t events = 0;
@@ -173,11 +193,12 @@ int StormWorkload(size_t jobs, int runs) {
     events = storm->events();
   }
   const dlq::StormSummary& s = result.summary;
-  std::printf("{\"jobs\":%zu,\"attempts\":%llu,\"events\":%llu,\"outageFailures\":%llu,\"completed\":%llu,"
-              "\"quarantined\":%llu,\"drainMs\":%lld,\"bucketMs\":%lld,\"createSeconds\":%.6f,\"seconds\":%.6f,"
-              "\"cpuSeconds\":%.6f}\n",
+  std::printf("{\"jobs\":%zu,\"attempts\":%llu,\"events\":%llu,\"outageFailures\":%llu,\"retriesDenied\":%llu,"
+              "\"completed\":%llu,\"quarantined\":%llu,\"drainMs\":%lld,\"bucketMs\":%lld,\"createSeconds\":%.6f,"
+              "\"seconds\":%.6f,\"cpuSeconds\":%.6f}\n",
               jobs, static_cast<unsigned long long>(s.attempts), static_cast<unsigned long long>(events),
-              static_cast<unsigned long long>(s.outage_failures), static_cast<unsigned long long>(s.completed),
+              static_cast<unsigned long long>(s.outage_failures), static_cast<unsigned long long>(s.retries_denied),
+              static_cast<unsigned long long>(s.completed),
               static_cast<unsigned long long>(s.quarantined), static_cast<long long>(s.drain_ms),
               static_cast<long long>(result.series.bucket_ms), best_create, best, best_cpu);
   return 0;
@@ -285,8 +306,9 @@ int YardstickWorkload(size_t jobs, uint64_t seed) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::string(argv[1]) == "storm") {
-    return StormWorkload(argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1'000'000,
+  if (argc > 1 && (std::string(argv[1]) == "storm" || std::string(argv[1]) == "storm-budget")) {
+    const size_t jobs = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1'000'000;
+    return StormWorkload(std::string(argv[1]) == "storm" ? OutageStorm(jobs) : BudgetStorm(jobs), jobs,
                          argc > 3 ? std::atoi(argv[3]) : 3);
   }
   if (argc > 1 && std::string(argv[1]) == "yardstick") {

@@ -79,8 +79,45 @@ test('the 5 s outage preset: every job completed or quarantined, and no jitter p
   const box = await over.boundingBox();
   await over.hover({ position: { x: box.width * 0.3, y: box.height / 2 } });
   const legend = await plot.locator('.u-legend').textContent();
-  assert.match(legend, /^Time[0-9.]+ sThrottled[0-9,.]+Outage failure[0-9,.]+Success[0-9,.]+$/, legend);
+  assert.match(legend, /^Time[0-9.]+ sThrottled[0-9,.]+Outage failure[0-9,.]+Success[0-9,.]+Goodput \(completed\)[0-9,.]+$/, legend);
   await page.screenshot({ path: screenshotPath('storm-desktop'), fullPage: true });
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('storm lab II: the metastable preset shows goodput and the budget\'s refusals, with their text twins; a budget typed wrong is refused by name', async () => {
+  const opened = await storm(`${h.base}storm.html`);
+  const { page } = opened;
+  await settled(page);
+  // The first visit runs the first preset: jitter completes more jobs than no jitter.
+  const first = await readSummary(page);
+  assert.deepEqual(first.runs, ['No jitter', 'Full jitter', 'Equal jitter', 'Decorrelated jitter']);
+  for (const key of ['full', 'equal', 'decorrelated']) assert.ok(first.completed[key] > first.completed.none, `${key} completes more than none`);
+  await preset(page, 'A metastable failure: no budget, then gRPC and AWS budgets').click();
+  assert.equal(await settled(page), 'done', await page.locator('#storm-status').textContent());
+  const summary = await readSummary(page);
+  assert.deepEqual(summary.runs, ['No jitter, no budget', 'No jitter, budget grpc:10:0.1', 'No jitter, budget aws-standard']);
+  const [none, grpc, aws] = summary.keys;
+  assert.equal(summary.retriesDenied[none], 0);
+  assert.ok(summary.retriesDenied[grpc] > 0 && summary.retriesDenied[aws] > 0, 'the budgets refuse retries');
+  assert.ok(summary.goodput[grpc] > 5 * summary.goodput[none], 'goodput recovers with a budget');
+  assert.ok(summary.amplification[none] > 2.7 && summary.amplification[grpc] < 1.01);
+  assert.equal(summary.quarantinedByBudget[grpc], summary.retriesDenied[grpc]);
+  assert.match(summary['goodput:text'][1], /^[0-9,.]+$/);
+  assert.equal(summary['amplification:text'][0], '2.80');
+  assert.match(await page.evaluate(() => location.hash), /;g=-,grpc:10:0\.1,aws-standard;s=1000:500;d=5000:1000:100$/);
+  // The charts draw goodput and the refusals (their legends), the depth chart the server's queue.
+  const legends = await page.locator('.storm-run').nth(1).locator('.u-legend').allTextContents();
+  assert.match(legends[0], /Goodput \(completed\).*Retries refused/);
+  assert.match(legends[1], /Server queue/);
+  await page.screenshot({ path: screenshotPath('storm-metastable'), fullPage: true });
+  // A budget the core cannot read: refused by name next to its field, nothing runs.
+  await page.getByLabel('Retry budgets to compare').fill('grpc:10');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await settled(page);
+  assert.equal(await page.locator('#storm-error').textContent(),
+    'Retry budgets to compare: budget must be grpc:MAX_TOKENS:TOKEN_RATIO, aws-standard or finagle:PERCENT:MIN_PER_S:WINDOW_MS, got "grpc:10"');
+  assert.equal(await page.getByLabel('Retry budgets to compare').getAttribute('aria-invalid'), 'true');
   assertClean(opened);
   await opened.context.close();
 });
@@ -291,7 +328,7 @@ test('the link round-trips: a preset\'s address reproduces the same form and the
   }
   assert.equal(formatContentionLink(parseStormLink('c1;r=7;k=3').contention), 'c1;r=7;k=3');
   assert.throws(() => parseStormLink('s1;n=12x'), /n \(jobs\): expected an integer/);
-  assert.throws(() => parseStormLink('s1;q=1'), /unknown field q/);
+  assert.throws(() => parseStormLink('s1;z=1'), /unknown field z/);
 
   const first = await storm(`${h.base}storm.html`);
   await settled(first.page);
@@ -309,7 +346,8 @@ test('the link round-trips: a preset\'s address reproduces the same form and the
   await first.page.goBack();
   await first.page.waitForFunction((h) => location.hash !== h && document.getElementById('results').dataset.state === 'done'
     && !document.getElementById('storm-link').textContent.endsWith(h), hash, { timeout: RUN_TIMEOUT });
-  assert.match(await first.page.evaluate(() => location.hash), /^#s1;n=10000;a=b;o=0:5000;c=-;/);
+  // Back to the first preset's scenario, which the first visit ran.
+  assert.match(await first.page.evaluate(() => location.hash), /^#s1;n=10000;a=b;o=0:5000;c=1500:1000;/);
   assertClean(first);
   await first.context.close();
 

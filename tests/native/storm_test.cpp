@@ -392,7 +392,7 @@ TEST_CASE("storm options are refused by name, with the range and what was given;
   CHECK(with([](StormOptions& o) { o.arrival = {ArrivalKind::kRate, 0}; }) ==
         "arrival.perSecond must be an integer from 1 to 10000000, got 0");
   CHECK(with([](StormOptions& o) { o.arrival = {static_cast<ArrivalKind>(7), 1}; }) ==
-        "arrival.kind must be one of \"burst\", \"rate\", got 7");
+        "arrival.kind must be one of \"burst\", \"rate\", \"closed\", got 7");
   CHECK(with([](StormOptions& o) { o.outage = StormOutage{-1, 10}; }) ==
         "outage.startMs must be an integer from 0 to 86400000, got -1");
   CHECK(with([](StormOptions& o) { o.outage = StormOutage{0, 86'400'001}; }) ==
@@ -423,7 +423,7 @@ TEST_CASE("storm options are refused by name, with the range and what was given;
   o.jobs = 5;
   CHECK(Storm::Create(o).status().code() == Code::kOutOfRange);
   CHECK(RunStorm(o).status().code() == Code::kOutOfRange);
-  CHECK(ParseArrivalKind("storm").status().message() == "arrival.kind must be one of \"burst\", \"rate\", got \"storm\"");
+  CHECK(ParseArrivalKind("storm").status().message() == "arrival.kind must be one of \"burst\", \"rate\", \"closed\", got \"storm\"");
   CHECK(ParseArrivalKind("rate").value() == ArrivalKind::kRate);
   // The edges are accepted.
   o = good;

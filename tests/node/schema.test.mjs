@@ -161,8 +161,11 @@ const TARGETS = {
   contention: { base: { clients: 2, strategy: 'full' }, owner: '', take: (o) => lab.runContention(o) },
 };
 
-// A few fields need a partner to mean anything (docs/storm.md): perSecond only with a rate.
-const PARTNERS = { 'storm.arrival.perSecond': (o) => { o.arrival.kind = 'rate'; } };
+// A few fields need a partner to mean anything (docs/storm.md): perSecond only with a rate, clients with a closed loop.
+const PARTNERS = {
+  'storm.arrival.perSecond': (o) => { o.arrival.kind = 'rate'; },
+  'storm.arrival.clients': (o) => { o.arrival.kind = 'closed'; },
+};
 
 for (const table of TABLES) {
   test(`every ${table} field is refused by its name for a wrong type or range, and takes its default`, () => {

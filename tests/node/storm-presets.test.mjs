@@ -56,7 +56,7 @@ test('the static form offers exactly the core\'s strategies and backoff kinds', 
 });
 
 test('lab.stormCost refuses what createStorm refuses, by name, and runs nothing', () => {
-  const options = stormRuns(PRESETS[0].scenario, lists.jitters)[0].options;
+  const options = stormRuns(PRESETS.find((p) => p.key === 'outage').scenario, lists.jitters)[0].options;
   const refusal = (fn) => {
     try {
       fn();

@@ -17,6 +17,27 @@ const FIXTURE_DIR = path.join(root, 'tests/fixtures/storms');
 const NATIVE_DIR = path.resolve(root, process.env.DLQ_NATIVE_DIR ?? 'build/native');
 const CLI = path.join(NATIVE_DIR, 'dlq_storm');
 const SERIES = ['success', 'outage', 'throttled', 'ready', 'delayed', 'inFlight', 'quarantine'];
+// Storm lab II's numbers: the CLI prints them; the released fixtures were made before them.
+const NEW_SERIES = ['failed', 'timedOut', 'completed', 'denied', 'serverQueue'];
+const NEW_SUMMARY = ['randomFailures', 'timedOut', 'retriesDenied', 'goodput', 'amplification', 'quarantinedByBudget', 'failedJobs'];
+
+/**
+ * A released fixture against a run: every number it holds, byte for byte (it stays as released),
+ * and the new numbers as they must be for a storm without the new options.
+ */
+function assertFixtureRun(actual, fixture, label) {
+  const { summary, series } = actual;
+  const old = Object.fromEntries(Object.keys(fixture.summary).map((k) => [k, summary[k]]));
+  assert.deepEqual(old, fixture.summary, `${label}: summary`);
+  assert.deepEqual(Object.keys(summary).filter((k) => !(k in fixture.summary)).sort(), [...NEW_SUMMARY].sort());
+  for (const key of ['randomFailures', 'timedOut', 'retriesDenied', 'quarantinedByBudget', 'failedJobs']) assert.equal(summary[key], 0);
+  assert.equal(summary.amplification, summary.attempts / summary.jobs);
+  assert.equal(series.bucketMs, fixture.series.bucketMs, `${label}: bucketMs`);
+  assert.equal(series.length, fixture.series.length, `${label}: length`);
+  for (const name of SERIES) {
+    assert.ok(bytes(series[name]).equals(bytes(Uint32Array.from(fixture.series[name]))), `${label}: ${name}, byte for byte`);
+  }
+}
 
 // The released fixtures: options as the JS API takes them. Their summaries and
 // series are the native build's (written by the update mode above).
@@ -48,6 +69,14 @@ const FIXTURES = {
 function cliArgs(o) {
   const args = ['--jobs', o.jobs, '--attempts', o.maxAttempts];
   if (o.arrival?.kind === 'rate') args.push('--arrival', `rate:${o.arrival.perSecond}`);
+  if (o.arrival?.kind === 'closed') args.push('--arrival', `closed:${o.arrival.clients}`);
+  if (o.failurePerMillion) args.push('--failure-rate', `0.${String(o.failurePerMillion).padStart(6, '0')}`);
+  if (o.budget) args.push('--budget', o.budget);  // the text form
+  if (o.refusedRetry) args.push('--refused-retry', o.refusedRetry);
+  if (o.server) {
+    args.push('--server', `${o.server.capacityPerSecond}:${o.server.timeoutMs}`);
+    if (o.server.dropMs) args.push('--drop', `${o.server.dropStartMs}:${o.server.dropMs}:${o.server.dropPerSecond}`);
+  }
   if (o.outage) args.push('--outage', `${o.outage.startMs}:${o.outage.durationMs}`);
   if (o.capacity) args.push('--capacity', `${o.capacity.perWindow}:${o.capacity.windowMs}`);
   for (const [key, flag] of [['workers', '--workers'], ['workMs', '--work-ms'], ['leaseMs', '--lease-ms'],
@@ -78,7 +107,7 @@ function assertSameRun(actual, expected, label) {
   assert.deepEqual(actual.summary, expected.summary, `${label}: summary`);
   assert.equal(actual.series.bucketMs, expected.series.bucketMs, `${label}: bucketMs`);
   assert.equal(actual.series.length, expected.series.length, `${label}: length`);
-  for (const name of SERIES) {
+  for (const name of [...SERIES, ...NEW_SERIES]) {
     assert.ok(actual.series[name] instanceof Uint32Array, `${label}: ${name} is a Uint32Array`);
     assert.ok(bytes(actual.series[name]).equals(bytes(Uint32Array.from(expected.series[name]))), `${label}: ${name}, byte for byte`);
   }
@@ -103,7 +132,8 @@ if (process.env.DLQ_UPDATE_STORM_FIXTURES === '1') {
 test('runStorm: a summary whose counts add up, and series of Uint32Arrays, one value per bucket', () => {
   const { summary, series } = lab.runStorm(small);
   assert.deepEqual(Object.keys(summary), ['jobs', 'attempts', 'successes', 'failures', 'outageFailures', 'throttled',
-    'wastedAttempts', 'peakRetryRate', 'peakRateAfterRecovery', 'drainMs', 'completed', 'quarantined', 'worstCase']);
+    'randomFailures', 'timedOut', 'wastedAttempts', 'retriesDenied', 'goodput', 'amplification', 'peakRetryRate',
+    'peakRateAfterRecovery', 'drainMs', 'completed', 'quarantined', 'quarantinedByBudget', 'failedJobs', 'worstCase']);
   assert.equal(summary.jobs, 300);
   assert.equal(summary.completed + summary.quarantined, 300);
   assert.equal(summary.attempts, summary.successes + summary.failures);
@@ -176,8 +206,8 @@ test('storm options are refused by name: wrong types (TypeError), ranges and nam
   bad({ jobs: 10.5 }, RangeError, 'out-of-range', /^jobs must be an integer from 10 to 1000000, got 10\.5$/);
   bad({ jobs: undefined }, TypeError, 'invalid-type', /^jobs must be an integer from 10 to 1000000, got undefined$/);
   bad({ arrival: 'burst' }, TypeError, 'invalid-type', /^arrival must be an object such as/);
-  bad({ arrival: { kind: 7 } }, TypeError, 'invalid-type', /^arrival\.kind must be 'burst' or 'rate', got 7$/);
-  bad({ arrival: { kind: 'storm' } }, RangeError, 'invalid-argument', /^arrival\.kind must be one of "burst", "rate", got "storm"$/);
+  bad({ arrival: { kind: 7 } }, TypeError, 'invalid-type', /^arrival\.kind must be 'burst', 'rate' or 'closed', got 7$/);
+  bad({ arrival: { kind: 'storm' } }, RangeError, 'invalid-argument', /^arrival\.kind must be one of "burst", "rate", "closed", got "storm"$/);
   bad({ arrival: { kind: 'rate' } }, TypeError, 'invalid-type', /^arrival\.perSecond must be an integer from 1 to 10000000, got undefined$/);
   bad({ arrival: { kind: 'rate', perSecond: 0 } }, RangeError, 'out-of-range', /^arrival\.perSecond must be an integer from 1 to 10000000, got 0$/);
   bad({ outage: 5000 }, TypeError, 'invalid-type', /^outage must be an object such as \{ startMs: 0, durationMs: 5000 \} or null, got 5000$/);
@@ -238,7 +268,7 @@ test('the released fixtures: WebAssembly gives the native summaries and series, 
   for (const name of names) {
     const fixture = readFixture(name);
     assert.deepEqual(fixture.options, FIXTURES[name], `${name}: the options the fixture was made from`);
-    assertSameRun(lab.runStorm(fixture.options), fixture, name);
+    assertFixtureRun(lab.runStorm(fixture.options), fixture, name);
   }
 });
 
@@ -249,7 +279,13 @@ test('native == WebAssembly, byte for byte, through the native CLI', (t) => {
   }
   const cases = [...Object.values(FIXTURES), small,
     { ...small, jobs: 20_000, arrival: { kind: 'rate', perSecond: 5000 }, capacity: { perWindow: 40, windowMs: 10 },
-      backoff: { kind: 'exponential', baseMs: 10, capMs: 3000, jitter: 'decorrelated' } }];
+      backoff: { kind: 'exponential', baseMs: 10, capMs: 3000, jitter: 'decorrelated' } },
+    // Storm lab II: a failure rate with the outage, each budget, a server with its drop, a closed loop.
+    { ...small, failurePerMillion: 125_000, budget: 'grpc:10:0.1' },
+    { ...small, budget: 'aws-standard', refusedRetry: 'fail' },
+    { ...small, jobs: 3000, arrival: { kind: 'closed', clients: 40 }, failurePerMillion: 300_000, budget: 'finagle:20:10:1000' },
+    { ...small, jobs: 5000, arrival: { kind: 'rate', perSecond: 600 }, workers: 100_000, outage: null, maxAttempts: 3,
+      server: { capacityPerSecond: 1000, timeoutMs: 500, dropStartMs: 1000, dropMs: 1000, dropPerSecond: 100 } }];
   for (const [i, options] of cases.entries()) assertSameRun(lab.runStorm(options), native(options), `case ${i}`);
 });
 
@@ -273,7 +309,8 @@ test('a storm set runs every storm on the first one\'s grid, equal to each run a
   } finally {
     set.dispose();
   }
-  assert.deepEqual([...lab.stormSeries], ['success', 'outage', 'throttled', 'ready', 'delayed', 'inFlight', 'quarantine']);
+  assert.deepEqual([...lab.stormSeries], ['success', 'outage', 'throttled', 'ready', 'delayed', 'inFlight', 'quarantine',
+    'failed', 'timedOut', 'completed', 'denied', 'serverQueue']);
 });
 
 test('a storm set refuses a bad run by its index, and nothing runs', () => {

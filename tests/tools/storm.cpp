@@ -4,7 +4,9 @@
 // A bad flag is refused with a message naming it and exit status 2; the core's
 // range checks name the flag and the option.
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <optional>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,10 +22,13 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: dlq_storm [--jobs N] [--arrival burst|rate:PER_SECOND] [--outage START_MS:DURATION_MS|none]\n"
-    "                 [--capacity PER_WINDOW:WINDOW_MS|none] [--workers N] [--work-ms N] [--lease-ms N]\n"
-    "                 [--attempts N] [--backoff none|fixed:BASE_MS[:CAP_MS]|exponential:BASE_MS:CAP_MS]\n"
-    "                 [--jitter none,full,equal,decorrelated] [--seed N] [--bucket-ms N] [--json] [--series]\n"
+    "usage: dlq_storm [--jobs N] [--arrival burst|rate:PER_SECOND|closed:CLIENTS] [--outage START_MS:DURATION_MS|none]\n"
+    "                 [--capacity PER_WINDOW:WINDOW_MS|none] [--failure-rate P] [--workers N] [--work-ms N]\n"
+    "                 [--lease-ms N] [--attempts N] [--backoff none|fixed:BASE_MS[:CAP_MS]|exponential:BASE_MS:CAP_MS]\n"
+    "                 [--budget grpc:MAX_TOKENS:TOKEN_RATIO|aws-standard|finagle:PERCENT:MIN_PER_S:WINDOW_MS|none]\n"
+    "                 [--refused-retry quarantine|fail] [--server CAPACITY_PER_S:TIMEOUT_MS|none]\n"
+    "                 [--drop START_MS:DURATION_MS:PER_S] [--jitter none,full,equal,decorrelated] [--seed N]\n"
+    "                 [--bucket-ms N] [--json] [--series]\n"
     "  one row per jitter strategy (default: all four, or none without a backoff), the same seed for each;\n"
     "  --json prints the summaries as JSON, --series adds each run's series (implies --json)\n"
     "       dlq_storm --contention [--clients N,N,...] [--runs R] [--seed N]\n"
@@ -39,6 +44,8 @@ struct Refusal {
 std::string FlagOf(const std::string& message) {
   static const std::pair<const char*, const char*> kFlags[] = {
       {"jobs", "--jobs"},          {"arrival.", "--arrival"},      {"outage.", "--outage"},
+      {"failurePerMillion", "--failure-rate"}, {"budget.", "--budget"}, {"refusedRetry", "--refused-retry"},
+      {"server.drop", "--drop"},   {"server.", "--server"},
       {"capacity.", "--capacity"}, {"workers", "--workers"},       {"workMs", "--work-ms"},
       {"leaseMs", "--lease-ms"},   {"maxAttempts", "--attempts"},  {"backoff.jitter", "--jitter"},
       {"backoff.", "--backoff"},   {"seed", "--seed"},             {"bucketMs", "--bucket-ms"},
@@ -89,6 +96,28 @@ std::vector<std::string_view> Split(std::string_view text, char sep) {
   }
 }
 
+// "0.05" -> 50000: a probability from 0 to 1 with at most 6 decimals, in millionths.
+int64_t PerMillion(const std::string& flag, std::string_view text) {
+  const char* what = "a probability from 0 to 1 with at most 6 decimals";
+  const size_t dot = text.find('.');
+  const std::string_view whole = text.substr(0, dot);
+  const std::string_view fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+  int64_t value = 0, digits = 0;
+  const bool ok = (whole == "0" || whole == "1") && (dot == std::string_view::npos || (!fraction.empty() && fraction.size() <= 6 &&
+                  ParseInteger(fraction, &digits) && fraction.find_first_not_of("0123456789") == std::string_view::npos));
+  if (!ok) throw Refusal{flag + " must be " + what + ", got " + dlq::QuoteShort(text)};
+  value = (whole == "1" ? 1'000'000 : 0);
+  if (dot != std::string_view::npos) {
+    int64_t scale = 100'000;
+    for (const char c : fraction) {
+      value += (c - '0') * scale;
+      scale /= 10;
+    }
+  }
+  if (value > 1'000'000) throw Refusal{flag + " must be " + what + ", got " + dlq::QuoteShort(text)};
+  return value;
+}
+
 struct Args {
   dlq::StormOptions options;
   std::vector<dlq::Jitter> jitters;
@@ -100,6 +129,7 @@ struct Args {
 Args Parse(int argc, char** argv) {
   Args args;
   dlq::StormOptions& o = args.options;
+  std::optional<std::array<int64_t, 3>> drop;
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
     std::string value;
@@ -119,8 +149,10 @@ Args Parse(int argc, char** argv) {
       if (flag == "--series") args.series = true;
       continue;
     }
-    static const char* kValued[] = {"--jobs",     "--arrival", "--outage", "--capacity", "--workers", "--work-ms",
-                                    "--lease-ms", "--attempts", "--backoff", "--jitter",  "--seed",    "--bucket-ms"};
+    static const char* kValued[] = {"--jobs",         "--arrival", "--outage", "--capacity",      "--workers",
+                                    "--work-ms",      "--lease-ms", "--attempts", "--backoff",    "--jitter",
+                                    "--seed",         "--bucket-ms", "--failure-rate", "--budget", "--refused-retry",
+                                    "--server",       "--drop"};
     bool known = false;
     for (const char* k : kValued) known = known || flag == k;
     if (!known) throw Refusal{"unknown flag " + dlq::QuoteShort(flag) + " (see --help)"};
@@ -134,10 +166,46 @@ Args Parse(int argc, char** argv) {
       if (value == "burst") {
         o.arrival = {dlq::ArrivalKind::kBurst, o.arrival.per_second};
       } else if (int64_t per_second = 0; value.rfind("rate:", 0) == 0 && ParseInteger(std::string_view(value).substr(5), &per_second)) {
-        o.arrival = {dlq::ArrivalKind::kRate, per_second};
+        o.arrival = {dlq::ArrivalKind::kRate, per_second, o.arrival.clients};
+      } else if (int64_t clients = 0; value.rfind("closed:", 0) == 0 && ParseInteger(std::string_view(value).substr(7), &clients)) {
+        o.arrival = {dlq::ArrivalKind::kClosed, o.arrival.per_second, clients};
       } else {
-        throw Refusal{flag + " must be burst or rate:PER_SECOND, got " + dlq::QuoteShort(value)};
+        throw Refusal{flag + " must be burst, rate:PER_SECOND or closed:CLIENTS, got " + dlq::QuoteShort(value)};
       }
+    } else if (flag == "--failure-rate") {
+      o.failure_per_million = PerMillion(flag, value);
+    } else if (flag == "--budget") {
+      if (value == "none") {
+        o.budget.reset();
+      } else {
+        dlq::Result<dlq::BudgetOptions> budget = dlq::ParseBudget(value, flag);  // names the flag itself
+        if (!budget.ok()) throw Refusal{budget.status().message()};
+        o.budget = budget.value();
+      }
+    } else if (flag == "--refused-retry") {
+      if (value != "quarantine" && value != "fail") {
+        throw Refusal{flag + " must be quarantine or fail, got " + dlq::QuoteShort(value)};
+      }
+      o.refused_retry = value == "fail" ? dlq::RefusedRetry::kFail : dlq::RefusedRetry::kQuarantine;
+    } else if (flag == "--server") {
+      if (value == "none") {
+        o.server.reset();
+      } else {
+        const auto [per_second, timeout_ms] = Pair(flag, value, "CAPACITY_PER_S:TIMEOUT_MS or none");
+        dlq::StormServer server = o.server.value_or(dlq::StormServer{});
+        server.per_second = per_second;
+        server.timeout_ms = timeout_ms;
+        o.server = server;
+      }
+    } else if (flag == "--drop") {
+      const std::vector<std::string_view> parts = Split(value, ':');
+      const char* shape = "START_MS:DURATION_MS:PER_S (the server's capacity drop; needs --server)";
+      int64_t start = 0, duration = 0, per_second = 0;
+      if (parts.size() != 3 || !ParseInteger(parts[0], &start) || !ParseInteger(parts[1], &duration) ||
+          !ParseInteger(parts[2], &per_second)) {
+        throw Refusal{flag + " must be " + shape + ", got " + dlq::QuoteShort(value)};
+      }
+      drop = {start, duration, per_second};
     } else if (flag == "--outage") {
       if (value == "none") {
         o.outage.reset();
@@ -189,6 +257,12 @@ Args Parse(int argc, char** argv) {
       o.bucket_ms = Integer(flag, value);
     }
   }
+  if (drop) {
+    if (!o.server) throw Refusal{"--drop needs --server (a drop is the server's capacity dropping), got no --server"};
+    o.server->drop_start_ms = (*drop)[0];
+    o.server->drop_ms = (*drop)[1];
+    o.server->drop_per_second = (*drop)[2];
+  }
   if (!args.jitter_given) {
     if (o.backoff.kind == dlq::BackoffKind::kNone) {
       args.jitters = {dlq::Jitter::kNone};
@@ -225,12 +299,19 @@ std::string SummaryJson(const dlq::StormSummary& s) {
   field("failures", Number(s.failures));
   field("outageFailures", Number(s.outage_failures));
   field("throttled", Number(s.throttled));
+  field("randomFailures", Number(s.random_failures));
+  field("timedOut", Number(s.timed_out));
   field("wastedAttempts", Number(s.wasted_attempts));
+  field("retriesDenied", Number(s.retries_denied));
+  field("goodput", Number(s.goodput));
+  field("amplification", Number(s.amplification));
   field("peakRetryRate", Number(s.peak_retry_rate));
   field("peakRateAfterRecovery", Number(s.peak_rate_after_recovery));
   field("drainMs", Number(s.drain_ms));
   field("completed", Number(s.completed));
   field("quarantined", Number(s.quarantined));
+  field("quarantinedByBudget", Number(s.quarantined_by_budget));
+  field("failedJobs", Number(s.failed_jobs));
   field("worstCase", "{\"attempts\":" + std::to_string(s.worst_case.attempts) +
                          ",\"timeMs\":" + std::to_string(s.worst_case.time_ms) + "}");
   return out + "}";
@@ -250,7 +331,9 @@ std::string SeriesJson(const dlq::StormSeries& s) {
          ",\"success\":" + ArrayJson(s.success) + ",\"outage\":" + ArrayJson(s.outage) +
          ",\"throttled\":" + ArrayJson(s.throttled) + ",\"ready\":" + ArrayJson(s.ready) +
          ",\"delayed\":" + ArrayJson(s.delayed) + ",\"inFlight\":" + ArrayJson(s.in_flight) +
-         ",\"quarantine\":" + ArrayJson(s.quarantine) + "}";
+         ",\"quarantine\":" + ArrayJson(s.quarantine) + ",\"failed\":" + ArrayJson(s.failed) +
+         ",\"timedOut\":" + ArrayJson(s.timed_out) + ",\"completed\":" + ArrayJson(s.completed) +
+         ",\"denied\":" + ArrayJson(s.denied) + ",\"serverQueue\":" + ArrayJson(s.server_queue) + "}";
 }
 
 std::string Grouped(uint64_t n) {
@@ -344,9 +427,22 @@ int main(int argc, char** argv) {
                 static_cast<long long>(o.lease_ms), static_cast<long long>(o.max_attempts),
                 dlq::BackoffKindName(o.backoff.kind), static_cast<long long>(o.backoff.base_ms),
                 static_cast<long long>(o.backoff.cap_ms), static_cast<long long>(o.seed));
-    std::printf("%-13s %11s %11s %10s %10s %13s %13s %9s %10s %11s %14s %8s\n", "jitter", "attempts", "wasted", "outage",
-                "throttled", "peak retry/s", "peak after/s", "drain ms", "completed", "quarantined", "worst case",
-                "run ms");
+    std::string more;
+    if (o.arrival.kind == dlq::ArrivalKind::kClosed) more += "closed loop: " + Grouped(static_cast<uint64_t>(o.arrival.clients)) + " clients; ";
+    if (o.failure_per_million > 0) more += "failure rate " + Number(static_cast<double>(o.failure_per_million) / 1e6) + "; ";
+    if (o.budget) more += std::string("budget ") + dlq::FormatBudget(*o.budget) + " (a refused retry: " + dlq::RefusedRetryName(o.refused_retry) + "); ";
+    if (o.server) {
+      more += "server " + Grouped(static_cast<uint64_t>(o.server->per_second)) + "/s, client timeout " + std::to_string(o.server->timeout_ms) + " ms";
+      if (o.server->drop_ms > 0) {
+        more += ", drop to " + Grouped(static_cast<uint64_t>(o.server->drop_per_second)) + "/s at " + std::to_string(o.server->drop_start_ms) +
+                "+" + std::to_string(o.server->drop_ms) + " ms";
+      }
+      more += "; ";
+    }
+    if (!more.empty()) std::printf("%s\n\n", more.substr(0, more.size() - 2).c_str());
+    std::printf("%-13s %11s %11s %10s %10s %10s %10s %13s %13s %9s %10s %11s %9s %10s %7s %14s %8s\n", "jitter", "attempts",
+                "wasted", "outage", "throttled", "failed", "timed out", "peak retry/s", "peak after/s", "drain ms", "completed",
+                "quarantined", "denied", "goodput/s", "ampl.", "worst case", "run ms");
   } else {
     std::printf("[");
   }
@@ -368,15 +464,18 @@ int main(int argc, char** argv) {
       std::printf("}");
     } else {
       const std::string worst = std::to_string(s.worst_case.attempts) + " / " + Grouped(static_cast<uint64_t>(s.worst_case.time_ms)) + " ms";
-      std::printf("%-13s %11s %11s %10s %10s %13s %13s %9s %10s %11s %14s %8.0f\n", dlq::JitterName(jitter),
-                  Grouped(s.attempts).c_str(), Grouped(s.wasted_attempts).c_str(), Grouped(s.outage_failures).c_str(),
-                  Grouped(s.throttled).c_str(), Number(s.peak_retry_rate).c_str(),
-                  Number(s.peak_rate_after_recovery).c_str(), Grouped(static_cast<uint64_t>(s.drain_ms)).c_str(),
-                  Grouped(s.completed).c_str(), Grouped(s.quarantined).c_str(), worst.c_str(), ms);
+      std::printf("%-13s %11s %11s %10s %10s %10s %10s %13s %13s %9s %10s %11s %9s %10.0f %7.2f %14s %8.0f\n",
+                  dlq::JitterName(jitter), Grouped(s.attempts).c_str(), Grouped(s.wasted_attempts).c_str(),
+                  Grouped(s.outage_failures).c_str(), Grouped(s.throttled).c_str(), Grouped(s.random_failures).c_str(),
+                  Grouped(s.timed_out).c_str(), Number(s.peak_retry_rate).c_str(), Number(s.peak_rate_after_recovery).c_str(),
+                  Grouped(static_cast<uint64_t>(s.drain_ms)).c_str(), Grouped(s.completed).c_str(),
+                  Grouped(s.quarantined).c_str(), Grouped(s.retries_denied).c_str(), s.goodput, s.amplification, worst.c_str(), ms);
     }
     first = false;
   }
   std::printf(args.json ? "]\n" : "\n(bucket width: the series' own, chosen per run; peaks in attempts per second; "
-                                  "worst case: attempts / ms of the policy's bounded path; run ms: wall time)\n");
+                                  "denied: retries the budget refused; goodput: completed per second of the run; "
+                                  "ampl.: attempts per job; worst case: attempts / ms of the policy's bounded path; "
+                                  "run ms: wall time)\n");
   return 0;
 }

@@ -30,6 +30,7 @@
 #include "prng.h"
 #include "schema.h"
 #include "queue.h"
+#include "retry_budget.h"
 #include "scenario.h"
 #include "session.h"
 #include "size_limits.h"

@@ -8,9 +8,22 @@ import { CONTENTION_LABELS } from './storm-presets.mjs';
 import { fmtCompact, fmtInt, fmtRate, fmtSeconds } from './format.mjs';
 
 const COLORS = {
-  success: '#13794a', outage: '#c0262d', throttled: '#b86e00',
-  ready: '#2f4bc4', delayed: '#7b3fb3', inFlight: '#0b7285', quarantine: '#5b6475',
+  success: '#13794a', outage: '#c0262d', throttled: '#b86e00', failed: '#8a1c7c', timedOut: '#6b4a1f',
+  goodput: '#111418', denied: '#d6336c',
+  ready: '#2f4bc4', delayed: '#7b3fb3', inFlight: '#0b7285', quarantine: '#5b6475', serverQueue: '#a61e4d',
 };
+/** The attempts chart's layers, bottom first: by result (the core's series names). */
+const LAYERS = [
+  { key: 'success', label: 'Success' }, { key: 'outage', label: 'Outage failure' }, { key: 'throttled', label: 'Throttled' },
+  { key: 'failed', label: 'Failed (failure rate)' }, { key: 'timedOut', label: 'Timed out' },
+];
+/** Lines over the layers: goodput (jobs completed) and the budget's refusals, per second. */
+const LINES = [{ key: 'completed', rate: 'goodput', label: 'Goodput (completed)' }, { key: 'denied', rate: 'denied', label: 'Retries refused' }];
+/** The depth chart's lines (serverQueue only when a run has a server). */
+const DEPTHS = [
+  { key: 'ready', label: 'Ready' }, { key: 'delayed', label: 'Delayed' }, { key: 'inFlight', label: 'In flight' },
+  { key: 'quarantine', label: 'Quarantine', dash: [5, 3] }, { key: 'serverQueue', label: 'Server queue', dash: [2, 2] },
+];
 const CONTENTION_COLORS = { none: '#5b6475', exponential: '#c0262d', equal: '#b86e00', full: '#13794a', decorrelated: '#2f4bc4' };
 const fill = (hex, alpha) => `${hex}${Math.round(alpha * 255).toString(16).padStart(2, '0')}`;
 
@@ -27,33 +40,44 @@ export function chartData(series) {
   const n = Math.ceil(series.length / k);
   const perSecond = 1000 / widthMs;
   const x = new Float64Array(n);
-  const rates = { success: new Float64Array(n), outage: new Float64Array(n), throttled: new Float64Array(n) };
-  const stacked = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
-  const depth = [new Uint32Array(n), new Uint32Array(n), new Uint32Array(n), new Uint32Array(n)];
-  const depthSources = [series.ready, series.delayed, series.inFlight, series.quarantine];
+  const rates = {};
+  for (const { key } of LAYERS) rates[key] = new Float64Array(n);
+  for (const { rate } of LINES) rates[rate] = new Float64Array(n);
+  const stacked = LAYERS.map(() => new Float64Array(n));
+  const depth = DEPTHS.map(() => new Uint32Array(n));
   let maxRate = 0;
   let maxDepth = 0;
   for (let j = 0; j < n; j++) {
     x[j] = (j * widthMs) / 1000;
-    let a = 0;
-    let b = 0;
-    let c = 0;
     const end = Math.min(series.length, (j + 1) * k);
-    for (let i = j * k; i < end; i++) {
-      a += series.success[i];
-      b += series.outage[i];
-      c += series.throttled[i];
+    let total = 0;
+    LAYERS.forEach(({ key }, layer) => {
+      let sum = 0;
+      for (let i = j * k; i < end; i++) sum += series[key][i];
+      rates[key][j] = sum * perSecond;
+      total += sum * perSecond;
+      stacked[layer][j] = total;
+    });
+    for (const { key, rate } of LINES) {
+      let sum = 0;
+      for (let i = j * k; i < end; i++) sum += series[key][i];
+      rates[rate][j] = sum * perSecond;
+      if (rates[rate][j] > maxRate) maxRate = rates[rate][j];
     }
-    a *= perSecond; b *= perSecond; c *= perSecond;
-    rates.success[j] = a; rates.outage[j] = b; rates.throttled[j] = c;
-    stacked[0][j] = a; stacked[1][j] = a + b; stacked[2][j] = a + b + c;
-    if (a + b + c > maxRate) maxRate = a + b + c;
-    for (let d = 0; d < 4; d++) {
-      depth[d][j] = depthSources[d][end - 1];
+    if (total > maxRate) maxRate = total;
+    DEPTHS.forEach(({ key }, d) => {
+      depth[d][j] = series[key][end - 1];
       if (depth[d][j] > maxDepth) maxDepth = depth[d][j];
-    }
+    });
   }
-  return { x, rates, stacked, depth, maxRate, maxDepth, maxX: n > 0 ? x[n - 1] : 0, widthMs };
+  // A layer, line or depth that is zero throughout is not drawn (a run without a server has no server queue).
+  const shown = (values) => values.some((v) => v > 0);
+  return {
+    x, rates, stacked, depth, maxRate, maxDepth, maxX: n > 0 ? x[n - 1] : 0, widthMs,
+    layers: LAYERS.map((l, i) => shown(rates[l.key]) || i < 3),
+    lines: LINES.map((l) => shown(rates[l.rate])),
+    depths: DEPTHS.map((d, i) => shown(depth[i]) || i < 4),
+  };
 }
 
 /** A round upper bound for a y axis (never 0, so an empty chart still draws). */
@@ -103,23 +127,23 @@ export function runChart({ kind, container, data, outage, axes, later }) {
   let plotData;
   let bands;
   if (kind === 'attempts') {
-    // Stacked, top first: the total (throttled on top), success + outage failure, success. Drawn in
-    // that order, so where the edges meet (a one-interval spike of one kind, thinner than a pixel)
-    // the lower, later edge shows its own colour: an all-success spike is green, an outage spike red.
+    // Stacked, top first: each layer's edge is the sum of it and the layers below. Drawn in that
+    // order, so where the edges meet (a one-interval spike of one kind, thinner than a pixel) the
+    // lower, later edge shows its own colour: an all-success spike is green, an outage spike red.
+    // Goodput and the budget's refusals are lines over the stack.
     const area = (label, color, values) => ({ label, stroke: color, fill: fill(color, 0.45), width: 1, points: { show: false }, value: raw(values) });
-    series = [xSeries,
-      area('Throttled', COLORS.throttled, data.rates.throttled),
-      area('Outage failure', COLORS.outage, data.rates.outage),
-      area('Success', COLORS.success, data.rates.success)];
-    plotData = [data.x, data.stacked[2], data.stacked[1], data.stacked[0]];
-    bands = [{ series: [1, 2], fill: fill(COLORS.throttled, 0.45) }, { series: [2, 3], fill: fill(COLORS.outage, 0.45) }];
+    const layers = LAYERS.map((l, i) => ({ ...l, i })).filter((l) => data.layers[l.i]).reverse();
+    const lines = LINES.map((l, i) => ({ ...l, i })).filter((l) => data.lines[l.i]);
+    series = [xSeries, ...layers.map((l) => area(l.label, COLORS[l.key], data.rates[l.key])),
+      ...lines.map((l) => ({ label: l.label, stroke: COLORS[l.rate], width: 1.5, dash: l.rate === 'denied' ? [4, 3] : undefined,
+        paths: steps, points: { show: false }, value: raw(data.rates[l.rate]) }))];
+    plotData = [data.x, ...layers.map((l) => data.stacked[l.i]), ...lines.map((l) => data.rates[l.rate])];
+    bands = layers.slice(0, -1).map((l, j) => ({ series: [j + 1, j + 2], fill: fill(COLORS[l.key], 0.45) }));
   } else {
-    series = [xSeries,
-      { label: 'Ready', stroke: COLORS.ready, width: 1.5, paths: steps, points: { show: false }, value: raw(data.depth[0]) },
-      { label: 'Delayed', stroke: COLORS.delayed, width: 1.5, paths: steps, points: { show: false }, value: raw(data.depth[1]) },
-      { label: 'In flight', stroke: COLORS.inFlight, width: 1.5, paths: steps, points: { show: false }, value: raw(data.depth[2]) },
-      { label: 'Quarantine', stroke: COLORS.quarantine, width: 1.5, dash: [5, 3], paths: steps, points: { show: false }, value: raw(data.depth[3]) }];
-    plotData = [data.x, ...data.depth];
+    const depths = DEPTHS.map((d, i) => ({ ...d, i })).filter((d) => data.depths[d.i]);
+    series = [xSeries, ...depths.map((d) => ({ label: d.label, stroke: COLORS[d.key], width: 1.5, dash: d.dash, paths: steps,
+      points: { show: false }, value: raw(data.depth[d.i]) }))];
+    plotData = [data.x, ...depths.map((d) => data.depth[d.i])];
   }
   const chart = { kind, data, el: container, plot: null };
   const opts = {

@@ -9,10 +9,17 @@ import { DEFAULT_SCENARIO } from './storm-presets.mjs';
 const NUMBER_FIELDS = [
   { id: 'f-jobs', key: 'jobs', paths: ['jobs'] },
   { id: 'f-rate', key: 'perSecond', paths: ['arrival.perSecond'] },
+  { id: 'f-clients', key: 'clients', paths: ['arrival.clients'] },
   { id: 'f-outage-start', key: 'outageStartMs', paths: ['outage.startMs'] },
   { id: 'f-outage-length', key: 'outageMs', paths: ['outage.durationMs', 'outage'] },
   { id: 'f-capacity', key: 'perWindow', paths: ['capacity.perWindow', 'capacity'] },
   { id: 'f-window', key: 'windowMs', paths: ['capacity.windowMs'] },
+  { id: 'f-failure', key: 'failurePerMillion', paths: ['failurePerMillion'] },
+  { id: 'f-server', key: 'serverPerSecond', paths: ['server.capacityPerSecond', 'server'] },
+  { id: 'f-timeout', key: 'timeoutMs', paths: ['server.timeoutMs'] },
+  { id: 'f-drop-start', key: 'dropStartMs', paths: ['server.dropStartMs'] },
+  { id: 'f-drop-length', key: 'dropMs', paths: ['server.dropMs'] },
+  { id: 'f-drop-rate', key: 'dropPerSecond', paths: ['server.dropPerSecond'] },
   { id: 'f-workers', key: 'workers', paths: ['workers'] },
   { id: 'f-work', key: 'workMs', paths: ['workMs'] },
   { id: 'f-lease', key: 'leaseMs', paths: ['leaseMs'] },
@@ -26,7 +33,15 @@ const OTHER_FIELDS = [
   { id: 'f-backoff', key: 'backoff', paths: ['backoff.kind', 'backoff'] },
   { id: 'f-strategies', key: 'strategies', paths: ['backoff.jitter', 'jitter'] },
   { id: 'f-arrival', key: 'arrival', paths: ['arrival.kind', 'arrival'] },
+  { id: 'f-budgets', key: 'budgets', paths: ['budget'] },
+  { id: 'f-refused', key: 'refusedRetry', paths: ['refusedRetry'] },
 ];
+
+/** The budgets field's text as a list (blank: none); each budget's text is the core's to read. */
+const readBudgets = (text) => {
+  const budgets = text.split(',').map((b) => b.trim()).filter((b) => b !== '');
+  return budgets.length === 0 ? ['none'] : budgets;
+};
 const FIELDS = [...NUMBER_FIELDS, ...OTHER_FIELDS];
 
 /** A number input's value: null when blank, NaN when the browser holds text that is no number. */
@@ -95,6 +110,8 @@ export class FormView {
     for (const { id, key } of NUMBER_FIELDS) s[key] = readNumber(this.#input(id));
     s.arrival = this.#form.querySelector('input[name="arrival"]:checked')?.value ?? 'burst';
     s.backoff = this.#input('f-backoff').value;
+    s.budgets = readBudgets(this.#input('f-budgets').value);
+    s.refusedRetry = this.#input('f-refused').value;
     s.strategies = [...this.#form.querySelectorAll('input[name="strategy"]:checked')].map((el) => el.value);
     return s;
   }
@@ -109,6 +126,8 @@ export class FormView {
     for (const { id, key } of NUMBER_FIELDS) this.#input(id).value = s[key] === null || s[key] === undefined ? '' : String(s[key]);
     for (const radio of this.#form.querySelectorAll('input[name="arrival"]')) radio.checked = radio.value === s.arrival;
     this.#input('f-backoff').value = s.backoff;
+    this.#input('f-budgets').value = (s.budgets ?? DEFAULT_SCENARIO.budgets).join(', ');
+    this.#input('f-refused').value = s.refusedRetry ?? DEFAULT_SCENARIO.refusedRetry;
     for (const box of this.#form.querySelectorAll('input[name="strategy"]')) box.checked = s.strategies.includes(box.value);
     this.clearError();
   }

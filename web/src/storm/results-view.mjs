@@ -50,7 +50,7 @@ export class ResultsView {
     box.checked = sameAxes;
     box.addEventListener('change', () => this.#onSameAxes(box.checked));
     const axes = h('label', { class: 'storm-axes' }, box, ' Same axes for every run (compare heights)');
-    const how = h('p', { class: 'storm-how' }, 'Two charts per run. Attempts per second, stacked: success at the bottom, outage failures above, throttled attempts on top. Jobs by place: ready, delayed (backing off), in flight and quarantined. ',
+    const how = h('p', { class: 'storm-how' }, 'Two charts per run. Attempts per second, stacked: success at the bottom, then outage failures, throttled, failed (the failure rate) and timed-out attempts, each layer only when a run has some; the black line is goodput (jobs completed per second), the dashed pink one the retries the budget refused. Jobs by place: ready, delayed (backing off), in flight, quarantined and, with a server, waiting in its queue. ',
       scenario.outageMs ? 'The shaded band is the outage. ' : '', 'Hover or touch a chart to read exact values (every chart follows the same moment); the summary table above has the totals.');
     const grid = h('div', { class: 'storm-runs' });
     this.#output.append(scenarioLine, summary.element, how, axes, grid);

@@ -5,9 +5,15 @@
 // (lab.createStorm) when it runs, so a link may carry a value the core refuses.
 //
 // A scenario, as the form holds it (numbers, or null for a blank field):
-//   { jobs, arrival: 'burst' | 'rate' | 'both', perSecond, outageStartMs, outageMs (null: no outage),
-//     perWindow (null: unlimited), windowMs, workers, workMs, leaseMs, maxAttempts,
-//     backoff: 'none' | 'fixed' | 'exponential', baseMs, capMs, seed, strategies: [...] }
+//   { jobs, arrival: 'burst' | 'rate' | 'both' | 'closed' | 'loops', perSecond, clients,
+//     outageStartMs, outageMs (null: no outage), perWindow (null: unlimited), windowMs,
+//     failurePerMillion, budgets: [budget text or 'none', ...], refusedRetry: 'quarantine' | 'fail',
+//     serverPerSecond (null: no server), timeoutMs, dropStartMs, dropMs, dropPerSecond,
+//     workers, workMs, leaseMs, maxAttempts, backoff: 'none' | 'fixed' | 'exponential', baseMs, capMs,
+//     seed, strategies: [...] }
+// 'both' runs each strategy twice, a burst and at the rate; 'loops' twice, open loop at the rate
+// and closed loop with `clients`; each budget in `budgets` is one more run of each (a budget's
+// text is the core's grammar, read by the core: grpc:10:0.1, aws-standard, finagle:20:10:10000).
 
 // The names of strategies, backoff kinds and contention strategies are the core's
 // (lab.schema: backoff.jitter, backoff.kind, contention.strategy choices; coreLists()).
@@ -57,14 +63,28 @@ export function coreLists(schema) {
 export const AUTO_RUN_MAX_ATTEMPTS = 10_000_000;
 export const AUTO_RUN_MAX_CONTENTION_CALLS = 2_000_000;
 
+/**
+ * The value of every field a link leaves out (the s1 format's defaults: frozen, so an old link
+ * keeps meaning what it meant). Storm lab II's fields default to what the page did before them:
+ * no failure rate, no budget, no server, 100 clients when a loop is closed.
+ */
 export const DEFAULT_SCENARIO = Object.freeze({
   jobs: 10_000,
   arrival: 'burst',
   perSecond: 1000,
+  clients: 100,
   outageStartMs: 0,
   outageMs: 5000,
   perWindow: null,
   windowMs: 1000,
+  failurePerMillion: 0,
+  budgets: Object.freeze(['none']),
+  refusedRetry: 'quarantine',
+  serverPerSecond: null,
+  timeoutMs: 1000,
+  dropStartMs: 0,
+  dropMs: 0,
+  dropPerSecond: 0,
   workers: 10_000,
   workMs: 10,
   leaseMs: 30_000,
@@ -81,6 +101,13 @@ export const DEFAULT_SCENARIO = Object.freeze({
  * `note` is said above the results while they are on show.
  */
 export const PRESETS = [
+  {
+    key: 'jitter-wins',
+    title: 'Jitter after an outage, into a dependency that takes 1,500 a second',
+    summary: '10,000 jobs fail through a 5 s outage; the dependency then serves 1,500 a second. Without jitter the herd overflows it at every retry and runs out of attempts.',
+    scenario: { ...DEFAULT_SCENARIO, perWindow: 1500, windowMs: 1000, strategies: ['none', 'full', 'equal', 'decorrelated'] },
+    note: 'Capacity after recovery decides what completes. Without jitter all 10,000 jobs come back in the same 10 ms: 1,500 succeed, 8,500 are throttled and come back together again, and after the 4 attempts the outage left them only 6,000 have completed. Full and equal jitter spread the herd over many windows: all or nearly all complete, and sooner. Decorrelated jitter completes more than no jitter but quarantines over a quarter: its early delays sit near the base (100 ms), so it spends more attempts inside the outage (docs/storm.md, "Why decorrelated jitter spends budgets sooner").',
+  },
   {
     key: 'outage',
     title: 'No jitter vs jitter after a 5 s outage',
@@ -119,6 +146,78 @@ export const PRESETS = [
     note: 'A storm has no redrive operation of its own, so a redrive is shown as what it does to arrivals: the whole quarantine (10,000 jobs) as one burst, beside the same jobs released at 800 a second. The burst overflows the capacity: most of it is throttled until its budget is gone and lands back in quarantine. The batches stay under the capacity and all complete.',
   },
   {
+    key: 'metastable',
+    title: 'A metastable failure: no budget, then gRPC and AWS budgets',
+    summary: '600 jobs a second into a server of 1,000 a second; its capacity drops to 100 for one second. Clients time out after 500 ms and retry: without a budget the retries keep the queue growing long after the drop.',
+    scenario: {
+      ...DEFAULT_SCENARIO, jobs: 30_000, arrival: 'rate', perSecond: 600, outageMs: null, workers: 100_000, maxAttempts: 3,
+      backoff: 'none', baseMs: null, capMs: null, strategies: ['none'], budgets: ['none', 'grpc:10:0.1', 'aws-standard'],
+      serverPerSecond: 1000, timeoutMs: 500, dropStartMs: 5000, dropMs: 1000, dropPerSecond: 100,
+    },
+    note: 'Metastable (Bronson et al., HotOS ’21): the trigger lasts 1 s, the failure lasts as long as the arrivals. With no budget every attempt waits longer than its client’s timeout, each timeout sends a retry, and the server still does the abandoned work: 1,800 attempts a second against a capacity of 1,000, and goodput stays at 0 from 6 s to the end. A budget refuses the retries once failures pile up, the load falls back to 600 a second and the queue drains within a few timeouts.',
+  },
+  {
+    key: 'metastable-closed',
+    title: 'The same trigger with closed-loop clients',
+    summary: 'Six clients that wait for their answer send the same 600 jobs a second; the same capacity drop slows them down instead of burying the server.',
+    scenario: {
+      ...DEFAULT_SCENARIO, jobs: 30_000, arrival: 'loops', perSecond: 600, clients: 6, outageMs: null, workers: 100_000,
+      maxAttempts: 3, backoff: 'none', baseMs: null, capMs: null, strategies: ['none'],
+      serverPerSecond: 1000, timeoutMs: 500, dropStartMs: 5000, dropMs: 1000, dropPerSecond: 100,
+    },
+    note: 'Open loop (left) against closed loop (right). A closed-loop client has at most one attempt outstanding, so the server’s queue never holds more than the clients: during the drop they go at the server’s pace, and goodput is back at 600 a second as soon as the capacity is.',
+  },
+  {
+    key: 'grpc-5',
+    title: 'gRPC retry throttling at 5% failures: retries flow',
+    summary: '100,000 jobs at 10,000 a second, 5% of attempts fail, 3 attempts, grpc:10:0.1: successes refill the tokens faster than failures take them.',
+    scenario: {
+      ...DEFAULT_SCENARIO, jobs: 100_000, arrival: 'rate', perSecond: 10_000, outageMs: null, workers: 1000, maxAttempts: 3,
+      backoff: 'none', baseMs: null, capMs: null, strategies: ['none'], failurePerMillion: 50_000, budgets: ['none', 'grpc:10:0.1'],
+    },
+    note: 'gRPC’s throttle (gRFC A6) takes a token per failure and gives back 0.1 per success; retries stop while the bucket is at half or less. At a failure share f the bucket drifts by (1 − f) × 0.1 − f per attempt: upwards below 0.1 / 1.1 ≈ 9.1%. At 5% it stays full and almost no retry is refused.',
+  },
+  {
+    key: 'grpc-15',
+    title: 'gRPC retry throttling at 15% failures: retries stop',
+    summary: 'The same at 15% failures: past ratio / (1 + ratio) ≈ 9.1% the bucket empties and nearly every retry is refused.',
+    scenario: {
+      ...DEFAULT_SCENARIO, jobs: 100_000, arrival: 'rate', perSecond: 10_000, outageMs: null, workers: 1000, maxAttempts: 3,
+      backoff: 'none', baseMs: null, capMs: null, strategies: ['none'], failurePerMillion: 150_000, budgets: ['none', 'grpc:10:0.1'],
+    },
+    note: 'At 15% the bucket drifts down, sits at or under half, and nearly every retry is refused: the client sends about one attempt per job, whatever maxAttempts says. The jobs whose retry was refused go to the quarantine with reason budget.',
+  },
+  {
+    key: 'aws-bucket',
+    title: 'The AWS SDK retry quota: 100 retries from a full bucket',
+    summary: '1,000 jobs through a minute-long outage, 3 attempts each, the AWS standard retry mode: 500 tokens at 5 a retry.',
+    scenario: {
+      ...DEFAULT_SCENARIO, jobs: 1000, outageMs: 60_000, workers: 1000, maxAttempts: 3, backoff: 'none', baseMs: null, capMs: null,
+      strategies: ['none'], budgets: ['none', 'aws-standard'],
+    },
+    note: 'A full bucket (500 tokens) pays for exactly 100 retries at 5 each; after that every retry is refused until successes refill it (1 token for a first-try success, 5 back for a successful retry). Without the quota every job retries twice: 3,000 attempts instead of 1,100.',
+  },
+  {
+    key: 'open-closed-nobackoff',
+    title: 'Overload, open vs closed loop, no backoff',
+    summary: 'A dependency that takes 1,000 successes a second: 2,000 jobs a second that do not wait (open loop) beside 50 clients that do (closed loop), retrying at once.',
+    scenario: {
+      ...DEFAULT_SCENARIO, jobs: 20_000, arrival: 'loops', perSecond: 2000, clients: 50, outageMs: null, perWindow: 100, windowMs: 100,
+      workers: 100_000, maxAttempts: 5, backoff: 'none', baseMs: null, capMs: null, strategies: ['none'],
+    },
+    note: 'Amplification (attempts per job) without backoff: about 3.98 open loop, 3.33 closed loop. The next preset adds exponential backoff with full jitter ("What is backoff for?", Brooker 2022).',
+  },
+  {
+    key: 'open-closed-backoff',
+    title: 'Overload, open vs closed loop, with backoff',
+    summary: 'The same overload with exponential backoff (100 ms to 5 s, full jitter): it barely helps the open loop, and more than halves the closed loop’s attempts per job.',
+    scenario: {
+      ...DEFAULT_SCENARIO, jobs: 20_000, arrival: 'loops', perSecond: 2000, clients: 50, outageMs: null, perWindow: 100, windowMs: 100,
+      workers: 100_000, maxAttempts: 5, backoff: 'exponential', baseMs: 100, capMs: 5000, strategies: ['full'],
+    },
+    note: 'Backoff slows down clients that wait for their answer, so a closed loop sends less while the dependency is overloaded: amplification falls from 3.33 to about 1.42. Open-loop arrivals keep coming whatever the backoff: it only moves their retries later, and amplification stays near 3.8. Against an open loop a budget is what limits the work.',
+  },
+  {
     key: 'million',
     title: 'A million jobs',
     summary: 'The first preset at scale: 1,000,000 jobs and 100,000 workers through the same 5 s outage, four runs in the page’s worker.',
@@ -141,16 +240,37 @@ const CONTENTION_TAG = 'c1';
 
 const num = (n) => (n === null || n === undefined ? '' : String(n));
 
-/** The scenario as link text (no '#'): `s1;n=10000;a=b;o=0:5000;c=-;w=500;t=20;l=30000;m=12;b=e:100:10000;r=1;j=nfed`. */
+/** Arrival letters: the pattern, then its numbers (loops: jobs per second, then clients). */
+const ARRIVAL_LETTERS = { burst: 'b', rate: 'r', both: 'x', closed: 'c', loops: 'l' };
+
+/**
+ * The scenario as link text (no '#'): `s1;n=10000;a=b;o=0:5000;c=-;w=500;t=20;l=30000;m=12;b=e:100:10000;r=1;j=nfed`,
+ * then Storm lab II's fields, each written only when it is not its default (so a scenario without
+ * them has the link it always had): p (failures per million), g (budgets), q (refused retry),
+ * s (server), d (its capacity drop).
+ */
 export function formatStormLink(s) {
-  const arrival = s.arrival === 'burst' ? 'b' : `${s.arrival === 'rate' ? 'r' : 'x'}${num(s.perSecond)}`;
+  const arrival = s.arrival === 'burst' ? 'b'
+    : s.arrival === 'closed' ? `c${num(s.clients)}`
+      : s.arrival === 'loops' ? `l${num(s.perSecond)}:${num(s.clients)}`
+        : `${s.arrival === 'rate' ? 'r' : 'x'}${num(s.perSecond)}`;
   const outage = s.outageMs === null ? '-' : `${num(s.outageStartMs)}:${num(s.outageMs)}`;
   const capacity = s.perWindow === null ? '-' : `${num(s.perWindow)}:${num(s.windowMs)}`;
   const backoff = [BACKOFF_LETTERS[s.backoff], num(s.baseMs), num(s.capMs)].join(':').replace(/:+$/, '');
   const strategies = Object.keys(STRATEGY_LETTERS).filter((k) => s.strategies.includes(k)).map((k) => STRATEGY_LETTERS[k]).join('');
-  return [STORM_TAG, `n=${num(s.jobs)}`, `a=${arrival}`, `o=${outage}`, `c=${capacity}`, `w=${num(s.workers)}`,
+  const fields = [STORM_TAG, `n=${num(s.jobs)}`, `a=${arrival}`, `o=${outage}`, `c=${capacity}`, `w=${num(s.workers)}`,
     `t=${num(s.workMs)}`, `l=${num(s.leaseMs)}`, `m=${num(s.maxAttempts)}`, `b=${backoff}`, `r=${num(s.seed)}`,
-    `j=${strategies}`].join(';');
+    `j=${strategies}`];
+  const d = DEFAULT_SCENARIO;
+  if (s.failurePerMillion !== d.failurePerMillion) fields.push(`p=${num(s.failurePerMillion)}`);
+  const budgets = s.budgets ?? d.budgets;
+  if (budgets.join(',') !== d.budgets.join(',')) fields.push(`g=${budgets.map((b) => (b === 'none' ? '-' : b)).join(',')}`);
+  if ((s.refusedRetry ?? d.refusedRetry) !== d.refusedRetry) fields.push(`q=${s.refusedRetry === 'fail' ? 'f' : 'q'}`);
+  if (s.serverPerSecond !== null && s.serverPerSecond !== undefined) {
+    fields.push(`s=${num(s.serverPerSecond)}:${num(s.timeoutMs)}`);
+    if (s.dropMs) fields.push(`d=${num(s.dropStartMs)}:${num(s.dropMs)}:${num(s.dropPerSecond)}`);
+  }
+  return fields.join(';');
 }
 
 /** The contention experiment as link text: `c1;r=1;k=20` (seed, runs). */
@@ -239,12 +359,26 @@ export function parseStormLink(text) {
     return { kind: 'contention', contention };
   }
   if (tag !== STORM_TAG) throw new LinkError(`${quoteShort(tag)}: this page reads ${STORM_TAG} and ${CONTENTION_TAG} links`);
-  const s = { ...DEFAULT_SCENARIO, strategies: [...DEFAULT_SCENARIO.strategies] };
+  const s = { ...DEFAULT_SCENARIO, strategies: [...DEFAULT_SCENARIO.strategies], budgets: [...DEFAULT_SCENARIO.budgets] };
   take('n', (v) => { s.jobs = integer('n (jobs)', v); });
   take('a', (v) => {
     if (v === 'b') { s.arrival = 'burst'; return; }
-    const m = /^([rx])(.*)$/.exec(v);
-    if (!m) throw new LinkError(`a (arrival): expected b, r<per second> or x<per second>, got ${quoteShort(v)}`);
+    const loops = /^l([^:]*):([^:]*)$/.exec(v);
+    if (loops) {
+      s.arrival = 'loops';
+      s.perSecond = integer('a (jobs per second)', loops[1]);
+      s.clients = integer('a (clients)', loops[2]);
+      return;
+    }
+    const m = /^([rxc])([^:]*)$/.exec(v);
+    if (!m) {
+      throw new LinkError(`a (arrival): expected b, r<per second>, x<per second>, c<clients> or l<per second>:<clients>, got ${quoteShort(v)}`);
+    }
+    if (m[1] === 'c') {
+      s.arrival = 'closed';
+      s.clients = integer('a (clients)', m[2]);
+      return;
+    }
     s.arrival = m[1] === 'r' ? 'rate' : 'both';
     s.perSecond = integer('a (jobs per second)', m[2]);
   });
@@ -282,19 +416,53 @@ export function parseStormLink(text) {
     }
     s.strategies = strategies;
   });
+  take('p', (v) => { s.failurePerMillion = integer('p (failures per million)', v); });
+  take('g', (v) => {
+    // Each budget's text is the core's to read (a wrong one is refused by the core, by name, when it runs).
+    const budgets = v.split(',').map((b) => (b === '-' ? 'none' : b));
+    if (budgets.some((b) => b === '') || new Set(budgets).size !== budgets.length) {
+      throw new LinkError(`g (budgets): expected budgets joined by ",", each once ("-" for none), got ${quoteShort(v)}`);
+    }
+    s.budgets = budgets;
+  });
+  take('q', (v) => {
+    if (v !== 'q' && v !== 'f') throw new LinkError(`q (refused retry): expected q (quarantine) or f (fail), got ${quoteShort(v)}`);
+    s.refusedRetry = v === 'f' ? 'fail' : 'quarantine';
+  });
+  take('s', (v) => { [s.serverPerSecond, s.timeoutMs] = pair('s (server)', v); });
+  take('d', (v) => {
+    const m = /^([^:]*):([^:]*):([^:]*)$/.exec(v);
+    if (!m) throw new LinkError(`d (capacity drop): expected three numbers joined by ":", got ${quoteShort(v)}`);
+    s.dropStartMs = integer('d (capacity drop)', m[1]);
+    s.dropMs = integer('d (capacity drop)', m[2]);
+    s.dropPerSecond = integer('d (capacity drop)', m[3]);
+  });
   unknown();
   return { kind: 'storm', scenario: s };
 }
 
 // ---- from a scenario to the core's options ---------------------------------
 
-/** The core's StormOptions for one strategy and arrival pattern; blank fields are left out (the core's default). */
-export function stormOptions(s, strategy, arrival = s.arrival) {
+/**
+ * The core's StormOptions for one strategy, arrival pattern ('burst', 'rate' or 'closed') and
+ * budget (its text, or 'none'); blank fields are left out (the core's default).
+ */
+export function stormOptions(s, strategy, arrival = s.arrival, budget = (s.budgets ?? ['none'])[0]) {
   const options = { jobs: s.jobs };
   const set = (key, value) => { if (value !== null && value !== undefined) options[key] = value; };
-  options.arrival = arrival === 'burst' ? { kind: 'burst' } : { kind: 'rate', perSecond: s.perSecond };
+  options.arrival = arrival === 'burst' ? { kind: 'burst' }
+    : arrival === 'closed' ? { kind: 'closed', clients: s.clients } : { kind: 'rate', perSecond: s.perSecond };
   options.outage = s.outageMs === null ? null : { startMs: s.outageStartMs ?? 0, durationMs: s.outageMs };
   options.capacity = s.perWindow === null ? null : { perWindow: s.perWindow, windowMs: s.windowMs };
+  if (s.failurePerMillion) options.failurePerMillion = s.failurePerMillion;
+  if (budget !== 'none') {
+    options.budget = budget;
+    if (s.refusedRetry && s.refusedRetry !== 'quarantine') options.refusedRetry = s.refusedRetry;
+  }
+  if (s.serverPerSecond !== null && s.serverPerSecond !== undefined) {
+    options.server = { capacityPerSecond: s.serverPerSecond, timeoutMs: s.timeoutMs };
+    if (s.dropMs) Object.assign(options.server, { dropStartMs: s.dropStartMs ?? 0, dropMs: s.dropMs, dropPerSecond: s.dropPerSecond ?? 0 });
+  }
   set('workers', s.workers);
   set('workMs', s.workMs);
   set('leaseMs', s.leaseMs);
@@ -317,17 +485,20 @@ export function stormOptions(s, strategy, arrival = s.arrival) {
  */
 export function stormRuns(s, jitters) {
   const runs = [];
+  const budgets = s.budgets ?? ['none'];
+  const paired = s.arrival === 'both' || s.arrival === 'loops';
+  const arrivals = s.arrival === 'both' ? ['burst', 'rate'] : s.arrival === 'loops' ? ['rate', 'closed'] : [s.arrival];
+  const patternOf = (arrival) => (arrival === 'burst' ? 'all at once'
+    : arrival === 'closed' ? `closed loop, ${s.clients?.toLocaleString('en-US') ?? '?'} clients`
+      : `${s.arrival === 'loops' ? 'open loop, ' : ''}${s.perSecond?.toLocaleString('en-US') ?? '?'} a second`);
   for (const strategy of jitters.filter((k) => s.strategies.includes(k))) {
-    const arrivals = s.arrival === 'both' ? ['burst', 'rate'] : [s.arrival];
     for (const arrival of arrivals) {
-      const pattern = arrival === 'burst' ? 'all at once' : `${s.perSecond?.toLocaleString('en-US') ?? '?'} a second`;
-      runs.push({
-        key: s.arrival === 'both' ? `${strategy}-${arrival}` : strategy,
-        label: s.arrival === 'both' ? `${STRATEGY_LABELS[strategy]}, ${pattern}` : STRATEGY_LABELS[strategy],
-        strategy,
-        arrival,
-        options: stormOptions(s, strategy, arrival),
-      });
+      for (const [b, budget] of budgets.entries()) {
+        const key = [strategy, ...(paired ? [arrival] : []), ...(budgets.length > 1 ? [`b${b}`] : [])].join('-');
+        const label = [STRATEGY_LABELS[strategy], ...(paired ? [patternOf(arrival)] : []),
+          ...(budgets.length > 1 || budget !== 'none' ? [budget === 'none' ? 'no budget' : `budget ${budget}`] : [])].join(', ');
+        runs.push({ key, label, strategy, arrival, budget, options: stormOptions(s, strategy, arrival, budget) });
+      }
     }
   }
   return runs;

@@ -10,11 +10,18 @@ const METRICS = [
   { key: 'wastedAttempts', label: 'Wasted attempts', value: (s) => s.wastedAttempts, text: fmtInt },
   { key: 'outageFailures', label: 'Outage failures', value: (s) => s.outageFailures, text: fmtInt },
   { key: 'throttled', label: 'Throttled', value: (s) => s.throttled, text: fmtInt },
+  { key: 'randomFailures', label: 'Failed (failure rate)', value: (s) => s.randomFailures, text: fmtInt },
+  { key: 'timedOut', label: 'Timed out (client gave up)', value: (s) => s.timedOut, text: fmtInt },
+  { key: 'retriesDenied', label: 'Retries refused by the budget', value: (s) => s.retriesDenied, text: fmtInt },
   { key: 'peakRetryRate', label: 'Peak retry rate (per s)', value: (s) => s.peakRetryRate, text: fmtRate },
   { key: 'peakRateAfterRecovery', label: 'Peak rate after recovery (per s)', value: (s) => s.peakRateAfterRecovery, text: fmtRate },
   { key: 'drainMs', label: 'Time to drain', value: (s) => s.drainMs, text: fmtMs },
   { key: 'completed', label: 'Jobs completed', value: (s) => s.completed, text: fmtInt },
   { key: 'quarantined', label: 'Jobs quarantined', value: (s) => s.quarantined, text: fmtInt },
+  { key: 'quarantinedByBudget', label: '… of them by the budget', value: (s) => s.quarantinedByBudget, text: fmtInt },
+  { key: 'failedJobs', label: 'Jobs failed (retry refused)', value: (s) => s.failedJobs, text: fmtInt },
+  { key: 'goodput', label: 'Goodput (completed per s)', value: (s) => s.goodput, text: fmtRate },
+  { key: 'amplification', label: 'Amplification (attempts per job)', value: (s) => s.amplification, text: (v) => v.toFixed(2) },
   { key: 'worstCase', label: 'Bounded-path worst case', value: (s) => s.worstCase.timeMs,
     text: (_, s) => `${fmtInt(s.worstCase.attempts)} attempts, ${fmtMs(s.worstCase.timeMs)}` },
 ];
@@ -51,9 +58,20 @@ export class SummaryView {
 /** A scenario in one line: "10,000 jobs, all at once, outage of 5 s from 0 ms, …, seed 1". */
 export function describeScenario(s) {
   const parts = [`${fmtInt(s.jobs)} jobs`];
-  parts.push(s.arrival === 'burst' ? 'all at once' : s.arrival === 'rate' ? `${fmtInt(s.perSecond)} a second` : `all at once vs ${fmtInt(s.perSecond)} a second`);
+  const arrival = {
+    burst: 'all at once', rate: `${fmtInt(s.perSecond)} a second`, both: `all at once vs ${fmtInt(s.perSecond)} a second`,
+    closed: `closed loop of ${fmtInt(s.clients)} clients`, loops: `open loop at ${fmtInt(s.perSecond)} a second vs closed loop of ${fmtInt(s.clients)} clients`,
+  };
+  parts.push(arrival[s.arrival] ?? s.arrival);
   parts.push(s.outageMs === null ? 'no outage' : `outage of ${fmtMs(s.outageMs)} from ${fmtMs(s.outageStartMs ?? 0)}`);
   if (s.perWindow !== null) parts.push(`capacity ${fmtInt(s.perWindow)} per ${fmtMs(s.windowMs)}`);
+  if (s.failurePerMillion) parts.push(`${fmtInt(s.failurePerMillion)} failures per million attempts`);
+  if (s.serverPerSecond !== null && s.serverPerSecond !== undefined) {
+    parts.push(`a server of ${fmtInt(s.serverPerSecond)} a second, clients time out after ${fmtMs(s.timeoutMs)}`);
+    if (s.dropMs) parts.push(`capacity drop to ${fmtInt(s.dropPerSecond)} a second for ${fmtMs(s.dropMs)} from ${fmtMs(s.dropStartMs ?? 0)}`);
+  }
+  const budgets = (s.budgets ?? ['none']).filter((b) => b !== 'none');
+  if (budgets.length > 0) parts.push(`retry budget${budgets.length > 1 ? 's' : ''} ${budgets.join(', ')}${s.refusedRetry === 'fail' ? ' (a refused retry fails its job)' : ''}`);
   parts.push(`${fmtInt(s.workers)} workers`, `max ${s.maxAttempts} attempts`,
     s.backoff === 'none' ? 'no backoff' : s.backoff === 'fixed' ? `fixed backoff ${fmtMs(s.baseMs)}` : `exponential backoff ${fmtMs(s.baseMs)}..${fmtMs(s.capMs)}`,
     `seed ${s.seed}`);
