@@ -15,7 +15,8 @@ namespace dlq {
 
 // One stream per purpose, so that a draw added for one purpose never shifts the
 // numbers of another (and recorded timelines stay as they are).
-enum class PrngStream : uint64_t { kJitter = 1 };
+// (2 is the contention experiment's master stream, contention.h.)
+enum class PrngStream : uint64_t { kJitter = 1, kSchedule = 3 };
 
 class Prng {
  public:
