@@ -15,6 +15,7 @@ import { WhyView } from './why-view.mjs';
 import { Timeline } from './timeline.mjs';
 import { StateViews } from './state-views.mjs';
 import { EventLog } from './event-log.mjs';
+import { ScheduleCard } from './schedule-view.mjs';
 import { crashDialog, snapshotDialog } from './durability.mjs';
 import { ImportView } from './import-view.mjs';
 
@@ -30,6 +31,8 @@ export class PlaygroundView {
   #onImport = () => {};
   /** The set-up's editable part is shown (panels has setup, not locked). */
   setupShown = true;
+  /** The clock's controls are on offer (showFeatures): the timeline draws time from the start. */
+  clockPlayground = false;
 
   /**
    * `lab`: the core (its outcome and class lists); `embed`: embedOptions(); `presets`: every preset;
@@ -52,13 +55,14 @@ export class PlaygroundView {
     this.timeline = new Timeline({ idPrefix: id });
     this.states = new StateViews({ idPrefix: id });
     this.log = new EventLog({ idPrefix: id });
+    this.schedule = new ScheduleCard(id);
     this.bar = new PhoneBar();
     this.root = h('section', { class: 'dlq', 'aria-label': label },
       this.linkAlert.element, this.setup.element,
       h('div', { class: 'dlq-body' },
         h('div', { class: 'dlq-side' }, this.controls.element),
         h('div', { class: 'dlq-main' }, this.why.actionAlert, this.why.element,
-          this.timeline.element, this.states.element, this.log.element)),
+          this.timeline.element, this.states.element, this.schedule.element, this.log.element)),
       this.bar.element,
       this.help);
     this.#applyEmbed(landmark);
@@ -157,7 +161,9 @@ export class PlaygroundView {
     const show = (el, visible) => { if (el.hidden === visible) el.hidden = !visible; };
     show(controls.moreOutcomes, has('classes'));
     const clock = has('clock');
-    show(controls.clock, !locked && (clock || has('world')));
+    // A clock playground: its clock controls are on offer (the timeline draws the time axis from the start).
+    this.clockPlayground = clock || has('world');
+    show(controls.clock, !locked && this.clockPlayground);
     for (const el of [controls.leaseButton, controls.nextButton, controls.settleRow, controls.advanceRow]) show(el, clock);
     show(controls.play, has('world'));
     show(controls.operator, !locked);
