@@ -204,3 +204,55 @@ test('the jitter exercise: its four runs differ visibly, without scrolling', asy
   assertClean(opened);
   await opened.context.close();
 });
+
+test('the Retry schedule card: attempt → delay → start from the core, and the outage the learner picks', async () => {
+  const opened = await openPage(h.browser, `${h.base}lesson-2.html`);
+  const { page } = opened;
+  const pg = await embedded(page, 'l2-outage');
+  const card = pg.root.getByRole('group', { name: 'Retry schedule', exact: true });
+  await card.scrollIntoViewIfNeeded();
+  const rows = () => card.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  const answer = card.locator('.dlq-sched-answer');
+  // Exponential from 250 ms, 3 attempts of 100 ms each (the world's work time): no jitter, so one exact schedule.
+  assert.deepEqual(await rows(), [['1', '250 ms', '0 ms'], ['2', '500 ms', '350 ms'], ['3', '— (quarantine)', '950 ms']]);
+  assert.match(await card.locator('.dlq-sched-summary').textContent(), /^3 attempts for a job that keeps failing transiently, each taking 100 ms\. No jitter/);
+  const outage = card.getByLabel('Does the budget outlast an outage of');
+  assert.equal(await outage.inputValue(), '3000', 'the world\'s outage to begin with');
+  assert.equal(await answer.textContent(), 'No: the last attempt finishes at 1,050 ms, inside a 3,000 ms outage; the job is quarantined as exhausted.');
+  await outage.fill('1000');
+  assert.equal(await answer.textContent(), 'Yes: the last attempt finishes at 1,050 ms, after a 1,000 ms outage.');
+  // A bad length is the core's refusal, by name.
+  await outage.fill('');
+  assert.equal(await card.getByRole('alert').textContent(), 'outageMs must be an integer from 0 to 9007199254740991, got NaN');
+  await outage.fill('3000');
+  assert.equal(await card.getByRole('alert').isVisible(), false);
+  // The exercise's fix, a 1 s base: the card follows the policy in force.
+  const details = pg.root.locator('details.dlq-advanced');
+  if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+  await pg.field('Base delay (ms)').fill('1000');
+  await pg.field('Base delay (ms)').press('Tab');
+  await page.waitForFunction(() => document.querySelector('#l2-outage .dlq-sched tbody td')?.textContent === '1,000 ms');
+  assert.deepEqual((await rows()).map((r) => r[2]), ['0 ms', '1,100 ms', '3,200 ms']);
+  assert.equal(await answer.textContent(), 'Yes: the last attempt finishes at 3,300 ms, after a 3,000 ms outage.');
+  await card.screenshot({ path: screenshotPath('time-axis-schedule-exact') });
+  assertClean(opened);
+  await opened.context.close();
+
+  // Under jitter: min · median · p99 of seeded runs, and the share that outlasts the outage.
+  const play = await openPage(h.browser, `${h.base}playground.html`);
+  const p = playground(play.page);
+  await p.button('Storm, full jitter').click();
+  const jittered = p.region('Retry schedule');
+  assert.match(await jittered.locator('thead').textContent(), /Delay after it \(min · median · p99\)/);
+  const text = await jittered.locator('.dlq-sched-answer').textContent();
+  const m = text.match(/^Yes in ([\d.]+)% of the runs \(([\d,]+) of 1,000\): the last attempt finishes at /);
+  assert.ok(m, text);
+  const share = Number(m[2].replace(',', '')) / 1000;
+  assert.equal(Number(await jittered.getAttribute('data-probability')), share);
+  assert.ok(Math.abs(Number(m[1]) / 100 - share) < 0.0006, 'the percentage is the count over the samples');
+  const again = await jittered.locator('tbody').textContent();
+  await p.button('Storm, full jitter').click();
+  assert.equal(await jittered.locator('tbody').textContent(), again, 'seeded: the same policy, the same numbers');
+  assertClean(play);
+  await play.context.close();
+});

@@ -67,7 +67,8 @@ export class ScheduleCard {
       + `failing transiently${workMs > 0 ? `, each taking ${ms(workMs)}` : ''}. `
       + (exact ? 'No jitter: every run is the same.'
         : `Under its jitter, min · median · p99 of ${grouped(table.samples)} seeded runs.`);
-    this.head.replaceChildren(...['Attempt', 'Delay after it', 'Starts at'].map((t) => h('th', { scope: 'col' }, t)));
+    const unit = exact ? '' : ' (min · median · p99)';
+    this.head.replaceChildren(...['Attempt', `Delay after it${unit}`, `Starts at${unit}`].map((t) => h('th', { scope: 'col' }, t)));
     const rows = table.rows.map((r) => this.#row(r, exact));
     if (table.attempts > table.rows.length) {
       rows.push(h('tr', { class: 'dlq-sched-gap' },
@@ -83,8 +84,8 @@ export class ScheduleCard {
         ? `Yes: the last attempt finishes at ${finish}, after a ${ms(outage.ms)} outage.`
         : `No: the last attempt finishes at ${finish}, inside a ${ms(outage.ms)} outage; the job is quarantined as exhausted.`;
     } else {
-      text = `In ${PERCENT.format(outage.probability)} of the runs (${grouped(outage.outlasting)} of ${grouped(table.samples)}): `
-        + `the last attempt finishes at ${finish}.`;
+      text = `Yes in ${PERCENT.format(outage.probability)} of the runs (${grouped(outage.outlasting)} of ${grouped(table.samples)}): `
+        + `the last attempt finishes at ${finish} (min · median · p99).`;
     }
     this.answer.textContent = text;
     this.element.dataset.probability = String(outage.probability);

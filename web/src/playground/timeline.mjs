@@ -8,49 +8,40 @@
 //   width, zoomed and panned with timeline-zoom.mjs's controls, with a "now"
 //   readout and line. Events at one instant of one lane stand side by side in
 //   step order; every lane's events at one time share its x. Backoff delays
-//   are dashed bars from the delaying failure to the due time, leases solid bars
-//   from 'leased' to the settle or expiry (timeline-spans.mjs), the world's
-//   outage a named band (timeline-bands.mjs).
+//   are dashed bars from the delaying failure to the due time, leases solid
+//   bars from 'leased' to the settle or expiry, the world's outage a named band.
 //
-// Only the glyphs (and bars) in view plus a margin are in the DOM: a pool of
-// <g> nodes is re-pointed at the events in the window, so a step costs the
+// The parts: timeline-layout.mjs places events (lanes, columns, the scale),
+// timeline-axis.mjs labels the axis, timeline-bands.mjs draws the outage,
+// timeline-spans.mjs keeps the bars, timeline-zoom.mjs the zoom and pan
+// controls and the "now" readout, timeline-legend.mjs and
+// timeline-tooltip.mjs the rest. This module puts them together and draws the
+// window: only the glyphs (and bars) in view plus a margin are in the DOM, a
+// pool of <g> nodes re-pointed at the events in the window, so a step costs the
 // same with 5 events or 5,000. Events after the cursor (the redo tail of the
 // script) are drawn faint and named "later in the script" (futureMarker).
 // Hover or focus shows the core's sentence for an event; click / Enter moves
 // the playground to that step. The events are one Tab stop (a roving tabindex
 // that rests on the latest event at the cursor); arrow keys move between them.
-// The Event log is the complete text twin; the axis note says the scale, the
-// band and the range in words. Everything drawn comes from the session's view.
+// The Event log is the complete text twin; the axis note says the scale and the
+// band in words. Everything drawn comes from the session's view.
 import { h, s } from '../shared/dom.mjs';
 import { glyphKey, glyphPath } from '../shared/glyphs.mjs';
-import { ms, tick } from '../shared/time-format.mjs';
-import { Spans } from './timeline-spans.mjs';
+import { ms } from '../shared/time-format.mjs';
 import { Tooltip } from './timeline-tooltip.mjs';
 import { Legend } from './timeline-legend.mjs';
-import { Bands, outageName } from './timeline-bands.mjs';
+import { Bands } from './timeline-bands.mjs';
 import { ZoomControls } from './timeline-zoom.mjs';
-import { MIN_ZOOM, maxZoom, pxPerMs, tickStep, ticksIn } from './timeline-scale.mjs';
+import { TimelineAxis, AXIS } from './timeline-axis.mjs';
+import { MIN_ZOOM } from './timeline-scale.mjs';
+import { COL, FIRST, LANE, TimelineLayout, laneY, usesClock } from './timeline-layout.mjs';
 
-const COL = 38;   // px: a step's column (two glyphs: an attempt and its consequence)
-const SLOT = 15;  // px between glyphs of one lane at one step or instant
-const FIRST = 12; // px from a column's left edge to its first glyph's centre
-const LANE = 30;  // px per job lane
-const PAD = 4;    // px left of time 0 / the first column
-const RIGHT = 44; // px kept right of the scenario's last instant (a cluster of glyphs, a label)
-const AXIS = 34;  // px axis height: the band's name above, the ticks below
-const TICK_Y = 24;  // the ticks' baseline (their marks run below it, to the axis's foot)
 const MARGIN = 6 * COL;  // px drawn beyond each side of the view
 const MARGIN_LANES = 3;  // lanes drawn beyond the top and bottom of the view
 const MAX_DRAWN = 4000;  // a hard cap on glyph nodes, whatever the view size
 const RING = 8.6;  // focus ring radius in glyph units (the glyph is drawn at scale 1.2: about 10px)
 const TAIL = 6;    // characters at the end of a long lane label that always show
 const BAR_DY = 9;  // px below the lane's centre line where lease and delay bars run
-const MIN_EXTENT = 1000; // ms: the shortest scenario the time axis fits (so a scenario at 0 still has a scale)
-
-/** True if an event needs the time axis: it happened after time 0, or it has a due time or an expiry. */
-function usesClock(event) {
-  return event.time > 0 || event.until !== undefined;
-}
 
 /**
  * A lane label: the job id, on one line. A long id is cut in the middle: CSS
@@ -66,12 +57,10 @@ function laneLabel(id) {
     h('span', { class: 'dlq-lane-tail' }, chars.slice(-TAIL).join('')));
 }
 
-const y = (lane) => lane * LANE + LANE / 2;
-
 /**
- * The "later in the script" marker, one place: event `i` is drawn faint and
- * named so while it has not happened (i >= applied). Returns the class suffix
- * and the words its name and tooltip carry ('' when it has happened).
+ * The "later in the script" marker, in one place: event `i` is drawn faint and
+ * named so while it has not happened (i >= applied). Returns whether, the class
+ * suffix, and the words its name and its tooltip carry ('' once it happened).
  */
 export function futureMarker(i, applied) {
   const future = i >= applied;
@@ -85,46 +74,24 @@ const LABELS = {
 };
 
 export class Timeline {
-  #events = [];      // every event of the script, by index (steps and times never decrease)
-  #laneIndex = [];   // lane of events[i]
-  #colOf = [];       // column of events[i]
-  #slotOf = [];      // its place among its lane's glyphs in that column
-  // Columns: one per step (step axis) or per instant (time axis), left to right.
-  #colTime = [];
-  #colStep = [];
-  #colX = [];        // step axis: left edge (the time axis computes it from the time)
-  #colW = [];
-  #colFirst = [];    // first event index of each column
-  #colSlots = new Map(); // lane -> glyphs so far in the last column
-  #spans = new Spans();
-  #kinds = new Map(); // event kind -> how many events of that kind
-  #clock = false;    // the time axis is on
-  #clockHint = false; // the playground is a clock playground (the caller says)
-  #firstClock = Infinity; // index of the first event that needs the time axis
+  #layout = new TimelineLayout();
+  #labels = [];      // lane -> its label <li>
   #shown = new Map(); // event index -> its <g>, for the events in the window
   #pool = [];        // spare <g> nodes
   #spanShown = new Map(); // span -> its <g>
   #spanPool = [];
-  #lanes = [];       // { id, first (event index), label }
-  #laneOf = new Map();
-  #tickPool = [];    // axis labels in view only (virtualised)
-  #tickRange = '';
   #applied = 0;      // events that have happened
   #active = -1;      // roving-tabindex event
   #scrollQueued = false;
-  #onSelect;
+  #onSelect = () => {};
   #resize;
   #width = 0;
   #height = 0;
   #step = 0;
   #now = 0;
   #latest = undefined; // the latest event that has happened
-  #nowBox = { x: PAD, w: COL }; // the cursor's band
+  #nowBox = { x: 0, w: COL }; // the cursor's band
   #view = { width: 0, height: 0, labels: 0, left: 0, top: 0 }; // cached scroller geometry
-  // The time axis's scale: px per ms, the zoom (1: the whole scenario fits) and the scenario's extent.
-  #k = 1;
-  #zoom = MIN_ZOOM;
-  #extent = MIN_EXTENT;
 
   /** `handler(seq)`: the reader chose an event (a click, or Enter on it); seq is its index + 1. */
   bindSelect(handler) {
@@ -132,17 +99,12 @@ export class Timeline {
   }
 
   constructor({ idPrefix }) {
-    this.#onSelect = () => {};
     const headingId = `${idPrefix}-tl-h`;
     const patternId = `${idPrefix}-tl-stripes`;
     this.tooltip = new Tooltip(`${idPrefix}-tl-tip`);
     this.bands = new Bands();
     this.zoom = new ZoomControls();
-
-    this.nowAxis = s('rect', { class: 'dlq-now', x: 0, y: 0, width: COL, height: AXIS });
-    this.tickMarks = s('path', { class: 'dlq-tick-mark', d: '' });
-    this.axis = s('svg', { class: 'dlq-tl-axis', height: AXIS, width: COL, 'aria-hidden': 'true' },
-      this.bands.axis, this.nowAxis, this.tickMarks);
+    this.axis = new TimelineAxis(this.bands.axis);
     this.now = s('rect', { class: 'dlq-now', x: 0, y: 0, width: COL, height: 0 });
     this.stripes = s('rect', { x: 0, y: 0, width: 0, height: 0, fill: `url(#${patternId})` });
     this.spanLayer = s('g', { class: 'dlq-tl-spans', 'aria-hidden': 'true' });
@@ -156,9 +118,8 @@ export class Timeline {
     this.labels = h('ol', { class: 'dlq-tl-labels', 'aria-label': 'Lanes (jobs)' });
     this.corner = h('div', { class: 'dlq-tl-corner', 'aria-hidden': 'true' }, 'step');
     this.scroller = h('div', { class: 'dlq-tl-scroll' },
-      h('div', { class: 'dlq-tl-grid' }, this.corner, this.axis, this.labels, this.svg));
+      h('div', { class: 'dlq-tl-grid' }, this.corner, this.axis.element, this.labels, this.svg));
     this.empty = h('p', { class: 'dlq-tl-empty', hidden: true }, 'No jobs yet: add one in Set-up, or pick a preset.');
-
     // What the axis is, in words: the scale, and the band.
     this.axisNote = h('p', { class: 'dlq-tl-note', hidden: true });
     this.legend = new Legend();
@@ -202,19 +163,19 @@ export class Timeline {
     sc.addEventListener('focusout', () => this.tooltip.hide());
     sc.addEventListener('keydown', (e) => this.#key(e));
 
-    this.zoom.bindZoom((factor, anchor) => this.#zoomBy(factor, anchor));
+    this.zoom.bindZoom((factor, anchor) => this.#zoomTo(this.#layout.zoom * factor, anchor));
     this.zoom.bindPan((share) => this.#pan(share));
     this.zoom.bindFit(() => this.#zoomTo(MIN_ZOOM, null));
     this.zoom.attach(sc, this.element, {
       isEvent: (target) => Boolean(target.closest?.('.dlq-ev')),
-      left: () => this.svg.getBoundingClientRect().left - this.scroller.scrollLeft + this.#view.left,
-      active: () => this.#clock,
+      left: () => this.svg.getBoundingClientRect().left + this.scroller.scrollLeft,
+      active: () => this.#layout.clock,
     });
   }
 
   /** True when the timeline draws a time axis. */
   get usesClock() {
-    return this.#clock;
+    return this.#layout.clock;
   }
 
   /**
@@ -227,15 +188,15 @@ export class Timeline {
    * the time axis is on before any event needs it.
    */
   sync(events, dirtyFrom, applied, step, now, { world = null, clock: hint = false } = {}) {
-    const had = this.#events.length;
+    const layout = this.#layout;
+    const had = layout.events.length;
     let before = Math.min(had, dirtyFrom);
     // The axis follows the whole script: a change that adds or removes the clock's first use redraws everything.
-    let clock = hint || this.#firstClock < before;
+    let clock = hint || layout.firstClock < before;
     for (let i = before; !clock && i < events.length; i++) clock = usesClock(events[i]);
-    this.#clockHint = hint;
-    if (clock !== this.#clock) {
+    if (clock !== layout.clock) {
       before = 0;
-      this.#clock = clock;
+      layout.clock = clock;
       this.svg.setAttribute('aria-label', clock ? LABELS.time : LABELS.steps);
       this.corner.textContent = clock ? 'time' : 'step';
       this.axisNote.hidden = !clock;
@@ -246,11 +207,17 @@ export class Timeline {
     if (before < had) this.#truncate(before);
     const appliedChanged = applied !== this.#applied;
     this.#applied = applied;
-    for (let i = before; i < events.length; i++) this.#append(events[i]);
+    for (let i = before; i < events.length; i++) {
+      if (layout.append(events[i]) >= 0) {
+        const label = laneLabel(events[i].id);
+        this.#labels.push(label);
+        this.labels.append(label);
+      }
+    }
     const eventsChanged = before < had || before < events.length;
-    if (eventsChanged || bandChanged) this.legend.update(this.#kinds, this.#clock, this.bands.outage !== null);
+    if (eventsChanged || bandChanged) this.legend.update(layout.kinds, layout.clock, this.bands.outage !== null);
     if (appliedChanged || before < events.length) {
-      for (const lane of this.#lanes) lane.label.classList.toggle('is-future', futureMarker(lane.first, applied).future);
+      layout.lanes.forEach((lane, i) => this.#labels[i].classList.toggle('is-future', futureMarker(lane.first, applied).future));
     }
     // The timeline's one Tab stop follows the cursor (the latest event that has
     // happened), unless focus is in the timeline: then it stays where the reader is.
@@ -259,7 +226,7 @@ export class Timeline {
       if (applied > 0) this.#active = Math.min(applied, events.length) - 1;
       else this.#active = events.length > 0 ? 0 : -1;
     }
-    const latest = this.#events[Math.min(applied, this.#events.length) - 1];
+    const latest = layout.events[Math.min(applied, layout.events.length) - 1];
     this.#latest = latest;
     this.#step = step;
     this.#now = now ?? latest?.time ?? 0;
@@ -278,44 +245,6 @@ export class Timeline {
 
   // ---- layout ---------------------------------------------------------------
 
-  #append(event) {
-    const i = this.#events.length;
-    let lane = this.#laneOf.get(event.id);
-    if (lane === undefined) {
-      lane = this.#lanes.length;
-      const label = laneLabel(event.id);
-      this.#lanes.push({ id: event.id, first: i, label });
-      this.#spans.addLane();
-      this.#laneOf.set(event.id, lane);
-      this.labels.append(label);
-    }
-    this.#events.push(event);
-    this.#laneIndex.push(lane);
-    this.#kinds.set(event.kind, (this.#kinds.get(event.kind) ?? 0) + 1);
-    if (this.#firstClock === Infinity && usesClock(event)) this.#firstClock = i;
-
-    // Its column: the last one, or a new one at the right (a new step, or a new instant).
-    let c = this.#colX.length - 1;
-    const time = this.#clock ? event.time : 0;
-    const fresh = c < 0 || (this.#clock ? this.#colTime[c] !== time : this.#colStep[c] !== event.step);
-    if (fresh) {
-      const x = c < 0 ? PAD : this.#colX[c] + this.#colW[c] + Math.max(0, event.step - this.#colStep[c] - 1) * COL;
-      c += 1;
-      this.#colTime.push(time);
-      this.#colStep.push(event.step);
-      this.#colX.push(this.#clock ? 0 : x);
-      this.#colW.push(COL);
-      this.#colFirst.push(i);
-      this.#colSlots.clear();
-    }
-    const slot = this.#colSlots.get(lane) ?? 0;
-    this.#colSlots.set(lane, slot + 1);
-    this.#colW[c] = Math.max(this.#colW[c], FIRST + SLOT * slot + 11);
-    this.#colOf.push(c);
-    this.#slotOf.push(slot);
-    if (this.#clock) this.#spans.event(event, i, lane);
-  }
-
   #truncate(keep) {
     for (const [i, g] of this.#shown) {
       if (i < keep) continue;
@@ -323,34 +252,7 @@ export class Timeline {
       this.#shown.delete(i);
       this.#pool.push(g);
     }
-    for (let i = keep; i < this.#events.length; i++) {
-      const kind = this.#events[i].kind;
-      this.#kinds.set(kind, this.#kinds.get(kind) - 1);
-    }
-    for (const list of [this.#events, this.#laneIndex, this.#colOf, this.#slotOf]) list.length = keep;
-    if (this.#firstClock >= keep) this.#firstClock = Infinity;
-    while (this.#lanes.length > 0 && this.#lanes[this.#lanes.length - 1].first >= keep) {
-      const lane = this.#lanes.pop();
-      lane.label.remove();
-      this.#laneOf.delete(lane.id);
-      this.#spans.dropLane();
-    }
-    // Columns: drop those that start at or after `keep`, then recount the last one's glyphs.
-    let cols = this.#colFirst.length;
-    while (cols > 0 && this.#colFirst[cols - 1] >= keep) cols -= 1;
-    for (const list of [this.#colTime, this.#colStep, this.#colX, this.#colW, this.#colFirst]) list.length = cols;
-    this.#colSlots.clear();
-    if (cols > 0) {
-      const c = cols - 1;
-      this.#colW[c] = COL;
-      for (let i = this.#colFirst[c]; i < keep; i++) {
-        const lane = this.#laneIndex[i];
-        const slot = this.#colSlots.get(lane) ?? 0;
-        this.#colSlots.set(lane, slot + 1);
-        this.#colW[c] = Math.max(this.#colW[c], FIRST + SLOT * slot + 11);
-      }
-    }
-    this.#spans.truncate(keep);
+    for (let dropped = this.#layout.truncate(keep); dropped > 0; dropped--) this.#labels.pop().remove();
     for (const [k, g] of this.#spanShown) {
       g.remove();
       this.#spanPool.push(g);
@@ -359,188 +261,103 @@ export class Timeline {
     if (this.#active >= keep) this.#active = -1;
   }
 
-  /** Column c's left edge: the step axis keeps it; the time axis computes it from its time. */
-  #colLeft(c) {
-    return this.#clock ? PAD + this.#colTime[c] * this.#k : this.#colX[c];
-  }
-
-  /** The x of event i's glyph centre. */
-  #x(i) {
-    return this.#colLeft(this.#colOf[i]) + FIRST + SLOT * this.#slotOf[i];
-  }
-
-  /** The x of time `t` on the time axis (where a glyph at t has its centre). */
-  #xOfTime(t) {
-    return PAD + FIRST + t * this.#k;
-  }
-
-  /** The time at x on the time axis. */
-  #timeAt(x) {
-    return Math.max(0, (x - PAD - FIRST) / this.#k);
-  }
-
-  /** Where a bar ends: its end event's glyph, or (still open) the time it is due or expires. */
-  #spanEnd(span) {
-    return span.end >= 0 ? this.#x(span.end) : this.#xOfTime(span.until);
-  }
-
   /** The lanes' width in view (the scroller less the lane labels). */
   #viewWidth() {
     const v = this.#view;
     return v.width > 0 ? v.width - v.labels - 2 : 1280;
   }
 
-  /**
-   * The time axis's scale for the scenario as it stands: its extent (the last
-   * event, the open bars' ends, the outage's end) fitted to the view, times the
-   * zoom. True when px per ms changed (everything drawn moves then).
-   */
   #rescale() {
-    if (!this.#clock) return false;
-    const cols = this.#colTime.length;
-    let extent = cols > 0 ? this.#colTime[cols - 1] : 0;
-    for (const span of this.#spans.open.values()) extent = Math.max(extent, span.until);
-    const outage = this.bands.outage;
-    if (outage) extent = Math.max(extent, outage.endMs);
-    extent = Math.max(extent, this.#now, MIN_EXTENT);
-    this.#extent = extent;
-    const k = pxPerMs(extent, this.#viewWidth() - PAD - FIRST - RIGHT, this.#zoom);
-    if (k === this.#k) return false;
-    this.#k = k;
-    return true;
-  }
-
-  /** The column index of `step` on the step axis (the latest column at or before it), or -1. */
-  #columnOfStep(step) {
-    const steps = this.#colStep;
-    let lo = 0;
-    let hi = steps.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (steps[mid] <= step) lo = mid + 1; else hi = mid;
-    }
-    return lo - 1;
-  }
-
-  /** The cursor's band: its step's column (step axis); a line at `now` (time axis). */
-  #cursorBox() {
-    if (this.#clock) return { x: this.#xOfTime(this.#now) - 1.5, w: 3 };
-    const c = this.#columnOfStep(this.#step);
-    if (c >= 0 && this.#colStep[c] === this.#step) return { x: this.#colX[c], w: this.#colW[c] };
-    const x = c < 0 ? PAD + this.#step * COL : this.#colX[c] + this.#colW[c] + (this.#step - this.#colStep[c] - 1) * COL;
-    return { x, w: COL };
-  }
-
-  /** Columns [first, last] that overlap [left, right] in x. */
-  #columnsIn(left, right) {
-    const n = this.#colFirst.length;
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) { // first column whose right edge is at or past `left`
-      const mid = (lo + hi) >> 1;
-      if (this.#colLeft(mid) + this.#colW[mid] < left) lo = mid + 1; else hi = mid;
-    }
-    const first = lo;
-    hi = n;
-    while (lo < hi) { // first column that starts past `right`
-      const mid = (lo + hi) >> 1;
-      if (this.#colLeft(mid) <= right) lo = mid + 1; else hi = mid;
-    }
-    return [first, lo - 1];
+    return this.#layout.rescale(this.#viewWidth(), this.#now, this.bands.outage);
   }
 
   #size() {
-    const cols = this.#colFirst.length;
-    const box = this.#cursorBox();
+    const layout = this.#layout;
+    const box = layout.cursorBox(this.#step, this.#now);
     this.#nowBox = box;
-    let right;
-    if (this.#clock) {
-      right = this.#xOfTime(this.#extent) + RIGHT - FIRST;
-    } else {
-      right = cols > 0 ? this.#colX[cols - 1] + this.#colW[cols - 1] : PAD + COL;
-      right = Math.max(right, box.x + box.w) + COL;
-    }
+    const right = layout.right(box);
     // The step axis grows in chunks of 32 columns so most steps do not resize the SVG (a resize relayouts it).
     const chunk = 32 * COL;
-    const grown = this.#clock ? Math.ceil(right) : Math.ceil(right / chunk) * chunk;
+    const grown = layout.clock ? Math.ceil(right) : Math.ceil(right / chunk) * chunk;
     const width = Math.max(grown, this.#viewWidth());
-    const height = Math.max(this.#lanes.length, 3) * LANE;
+    const height = Math.max(layout.lanes.length, 3) * LANE;
     if (width !== this.#width) {
       this.#width = width;
-      for (const el of [this.svg, this.axis, this.stripes]) el.setAttribute('width', width);
+      for (const el of [this.svg, this.axis.element, this.stripes]) el.setAttribute('width', width);
     }
     if (height !== this.#height) {
       this.#height = height;
       for (const el of [this.svg, this.stripes, this.now]) el.setAttribute('height', height);
     }
-    for (const el of [this.now, this.nowAxis]) {
+    for (const el of [this.now, this.axis.now]) {
       if (el.getAttribute('x') !== String(box.x)) el.setAttribute('x', box.x);
       if (el.getAttribute('width') !== String(box.w)) el.setAttribute('width', box.w);
+      el.classList.toggle('is-line', layout.clock);
     }
-    this.now.classList.toggle('is-line', this.#clock);
-    this.nowAxis.classList.toggle('is-line', this.#clock);
-    this.bands.draw(this.#clock, (t) => this.#xOfTime(t), height);
-    this.empty.hidden = this.#lanes.length > 0;
-    this.#tickRange = ''; // columns may have changed under the same scroll position
+    this.bands.draw(layout.clock, (t) => layout.xOfTime(t), height);
+    this.empty.hidden = layout.lanes.length > 0;
+    this.axis.invalidate(); // columns may have changed under the same scroll position
     this.#ticks();
     this.#renderRange();
   }
 
   // ---- zoom and pan (time axis) ---------------------------------------------
 
-  /** Zooms by `factor` keeping the time under `anchor` (px from the lanes' left edge in view; null: now, or the middle) in place. */
-  #zoomBy(factor, anchor) {
-    this.#zoomTo(this.#zoom * factor, anchor);
-  }
-
+  /** Zooms to `zoom` keeping the time under `anchor` (px from the lanes' left edge in view; null: now, or the middle) in place. */
   #zoomTo(zoom, anchor) {
+    const layout = this.#layout;
     const width = this.#viewWidth();
-    const top = maxZoom(this.#extent, width - PAD - FIRST - RIGHT);
-    const next = Math.min(Math.max(zoom, MIN_ZOOM), top);
-    if (next === this.#zoom) return;
+    const next = Math.min(Math.max(zoom, MIN_ZOOM), layout.maxZoom(width));
+    if (next === layout.zoom) return;
     const v = this.#view;
     let at = anchor;
     if (at === null) {
-      const nowX = this.#xOfTime(this.#now) - v.left;
+      const nowX = layout.xOfTime(this.#now) - v.left;
       at = nowX >= 0 && nowX <= width ? nowX : width / 2;
     }
-    const t = this.#timeAt(v.left + at);
-    this.#zoom = next;
+    const t = layout.timeAt(v.left + at);
+    layout.zoom = next;
     this.#rescale();
     this.#size();
-    this.#scrollTo(Math.max(0, this.#xOfTime(t) - at));
+    this.#scrollTo(layout.xOfTime(t) - at);
     this.#draw(true, true);
   }
 
   #pan(share) {
-    this.#scrollTo(Math.max(0, this.#view.left + share * this.#viewWidth()));
+    this.#scrollTo(this.#view.left + share * this.#viewWidth());
     this.#draw();
   }
 
   /** The range in view, in words, and which controls can act. */
   #renderRange() {
-    if (!this.#clock) return;
+    const layout = this.#layout;
+    if (!layout.clock) return;
     const v = this.#view;
     const width = this.#viewWidth();
-    const from = Math.round(this.#timeAt(v.left));
-    const to = Math.round(Math.min(this.#extent, this.#timeAt(v.left + width)));
-    const fitted = this.#zoom <= MIN_ZOOM;
-    const top = maxZoom(this.#extent, width - PAD - FIRST - RIGHT);
-    this.zoom.renderRange(from, fitted ? this.#extent : to, { fitted, zoomIn: this.#zoom < top, zoomOut: !fitted });
-    this.element.dataset.zoom = this.#zoom.toFixed(3);
+    const fitted = layout.zoom <= MIN_ZOOM;
+    const from = Math.round(layout.timeAt(v.left));
+    const to = fitted ? layout.extent : Math.round(Math.min(layout.extent, layout.timeAt(v.left + width)));
+    this.zoom.renderRange(from, to, { fitted, zoomIn: layout.zoom < layout.maxZoom(width), zoomOut: !fitted });
+    this.element.dataset.zoom = layout.zoom.toFixed(3);
   }
 
   /** The axis note: the scale and the band in words (the text twin of what the axis shows). */
   #note() {
-    if (!this.#clock) return;
+    if (!this.#layout.clock) return;
     const outage = this.bands.outage;
-    const text = `One linear time scale, 0 to ${ms(this.#extent)} fitted to the width. Zoom and pan: the buttons, `
+    const text = `One linear time scale, 0 to ${ms(this.#layout.extent)} fitted to the width. Zoom and pan: the buttons, `
       + 'Ctrl + wheel, a drag, or + − 0 and Shift + ← → in the timeline.'
       + (outage ? ` Shaded: the outage, ${ms(outage.startMs)} to ${ms(outage.endMs)} (the dependency is down).` : '');
     if (this.axisNote.textContent !== text) this.axisNote.textContent = text;
   }
 
   // ---- drawing --------------------------------------------------------------
+
+  /** Labels the axis over the view plus a margin. */
+  #ticks() {
+    const v = this.#view;
+    this.axis.draw(this.#layout, v.left - MARGIN, v.left + Math.max(this.#viewWidth(), 1280) + MARGIN);
+  }
 
   /**
    * Puts a node in the DOM for every event in the window (columns and lanes in
@@ -549,19 +366,19 @@ export class Timeline {
    * `moved` re-places every node (the time axis's scale changed).
    */
   #draw(restyle = false, moved = false) {
+    const layout = this.#layout;
     const v = this.#view;
-    const width = this.#viewWidth();
     const height = v.height > 0 ? v.height - AXIS : 600;
     const left = v.left - MARGIN;
-    const right = v.left + width + MARGIN;
+    const right = v.left + this.#viewWidth() + MARGIN;
     const firstLane = Math.max(0, Math.floor(v.top / LANE) - MARGIN_LANES);
     const lastLane = Math.floor((v.top + height) / LANE) + MARGIN_LANES;
     const wanted = new Set();
-    const [c0, c1] = this.#columnsIn(left, right);
+    const [c0, c1] = layout.columnsIn(left, right);
     if (c0 <= c1) {
-      const end = c1 + 1 < this.#colFirst.length ? this.#colFirst[c1 + 1] : this.#events.length;
-      for (let i = this.#colFirst[c0]; i < end && wanted.size < MAX_DRAWN; i++) {
-        const lane = this.#laneIndex[i];
+      const end = layout.columnStart(c1 + 1);
+      for (let i = layout.columnStart(c0); i < end && wanted.size < MAX_DRAWN; i++) {
+        const lane = layout.laneIndex[i];
         if (lane >= firstLane && lane <= lastLane) wanted.add(i);
       }
     }
@@ -588,16 +405,17 @@ export class Timeline {
       }
     }
     this.glyphLayer.append(...fresh);
-    if (this.#clock) this.#drawSpans(left, right, firstLane, Math.min(lastLane, this.#lanes.length - 1), restyle || moved);
+    if (layout.clock) this.#drawSpans(left, right, firstLane, Math.min(lastLane, layout.lanes.length - 1), restyle || moved);
   }
 
   /** The bars in the window: each split at the cursor into what has happened and what is still to come. */
   #drawSpans(left, right, firstLane, lastLane, restyle) {
+    const layout = this.#layout;
     const wanted = new Map();
     for (let lane = firstLane; lane <= lastLane; lane++) {
-      for (const span of this.#spans.byLane[lane]) {
-        const x0 = this.#x(span.start);
-        const x1 = this.#spanEnd(span);
+      for (const span of layout.spans.byLane[lane]) {
+        const x0 = layout.x(span.start);
+        const x1 = layout.spanEnd(span);
         if (x1 < left || x0 > right) continue;
         wanted.set(span, [x0, x1]);
       }
@@ -623,7 +441,7 @@ export class Timeline {
   }
 
   #pointSpan(g, span, x0, x1) {
-    const yy = y(span.lane) + BAR_DY;
+    const yy = laneY(span.lane) + BAR_DY;
     // What has happened: from the start to the cursor; the rest is later in the script (faint).
     const started = span.start < this.#applied;
     const ended = span.end >= 0 && span.end < this.#applied;
@@ -643,9 +461,10 @@ export class Timeline {
 
   /** Makes node `g` draw event `i`. */
   #point(g, i) {
-    const event = this.#events[i];
+    const layout = this.#layout;
+    const event = layout.events[i];
     const key = glyphKey(event);
-    g.setAttribute('transform', `translate(${this.#x(i)} ${y(this.#laneIndex[i])}) scale(1.2)`);
+    g.setAttribute('transform', `translate(${layout.x(i)} ${laneY(layout.laneIndex[i])}) scale(1.2)`);
     g.setAttribute('data-seq', event.seq);
     if (g.dataset.key !== key) {
       g.dataset.key = key;
@@ -657,7 +476,7 @@ export class Timeline {
 
   /** When an event happened, in words: 'step 3', or 'at 2,277 ms, step 4' on the time axis. */
   #when(event) {
-    return this.#clock ? `at ${ms(event.time)}, step ${event.step}` : `step ${event.step}`;
+    return this.#layout.clock ? `at ${ms(event.time)}, step ${event.step}` : `step ${event.step}`;
   }
 
   #style(g, i) {
@@ -667,56 +486,9 @@ export class Timeline {
     const tabindex = i === this.#active ? '0' : '-1';
     if (g.getAttribute('tabindex') !== tabindex) g.setAttribute('tabindex', tabindex);
     // Faint is not enough: the name says when an event has not happened yet.
-    const event = this.#events[i];
+    const event = this.#layout.events[i];
     const label = `"${event.id}", ${this.#when(event)}${marker.label}: ${event.explanation}`;
     if (g.getAttribute('aria-label') !== label) g.setAttribute('aria-label', label);
-  }
-
-  /** Labels the columns (step axis) or the round times (time axis) in view, plus a margin: thousands of SVG texts are slow. */
-  #ticks() {
-    const v = this.#view;
-    const from = v.left - MARGIN;
-    const to = v.left + Math.max(this.#viewWidth(), 1280) + MARGIN;
-    const labels = [];  // [x, text, class]
-    let marks = '';
-    if (!this.#clock) {
-      const [c0, c1] = this.#columnsIn(from, to);
-      const key = `${c0}:${c1}:steps`;
-      if (key === this.#tickRange) return;
-      this.#tickRange = key;
-      for (let c = Math.max(c0, 0); c <= c1; c++) {
-        const k = this.#colStep[c];
-        if (k < 1000 || k % 5 === 0) labels.push([this.#colX[c] + this.#colW[c] / 2, String(k), 'dlq-tick']);
-      }
-    } else {
-      const step = tickStep(this.#k);
-      const t0 = this.#timeAt(Math.max(0, from));
-      const t1 = Math.min(this.#extent, this.#timeAt(to));
-      const key = `${Math.floor(t0 / step)}:${Math.ceil(t1 / step)}:${this.#k}`;
-      if (key === this.#tickRange) return;
-      this.#tickRange = key;
-      for (const t of ticksIn(t0, t1, step)) {
-        const x = this.#xOfTime(t);
-        marks += `M${x} ${AXIS - 5}V${AXIS}`;
-        const text = tick(t);
-        labels.push([Math.max(x, text.length * 3.3 + 3), text, 'dlq-tick']);
-      }
-    }
-    if (this.tickMarks.getAttribute('d') !== marks) this.tickMarks.setAttribute('d', marks);
-    let used = 0;
-    for (const [x, text, cls] of labels) {
-      let node = this.#tickPool[used];
-      if (!node) {
-        node = s('text', { y: TICK_Y });
-        this.#tickPool.push(node);
-        this.axis.append(node);
-      }
-      if (node.getAttribute('x') !== String(x)) node.setAttribute('x', x);
-      if (node.getAttribute('class') !== cls) node.setAttribute('class', cls);
-      if (node.textContent !== text) node.textContent = text;
-      used += 1;
-    }
-    while (this.#tickPool.length > used) this.#tickPool.pop().remove();
   }
 
   /** Moves the view to `left` (px) now for drawing; the scroller follows at the next frame. */
@@ -749,7 +521,7 @@ export class Timeline {
     let left = v.left;
     let top = v.top;
     if (x < v.left || x + w > v.left + view) left = Math.max(0, x - view * 0.6);
-    const lane = event ? this.#laneOf.get(event.id) : undefined;
+    const lane = event ? this.#layout.laneOf.get(event.id) : undefined;
     if (lane !== undefined) {
       const laneTop = lane * LANE;
       const viewH = v.height - AXIS;
@@ -781,11 +553,12 @@ export class Timeline {
   #key(e) {
     const index = this.#indexOf(e.target);
     if (index < 0 || e.defaultPrevented) return;
+    const last = this.#layout.events.length - 1;
     let next = null;
-    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = Math.min(index + 1, this.#events.length - 1);
+    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = Math.min(index + 1, last);
     else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') next = Math.max(index - 1, 0);
     else if (e.key === 'Home') next = 0;
-    else if (e.key === 'End') next = this.#events.length - 1;
+    else if (e.key === 'End') next = last;
     else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       e.stopPropagation();
@@ -806,7 +579,7 @@ export class Timeline {
 
   /** Scrolls an event's glyph and lane into view and draws the window there. */
   #reveal(index) {
-    this.#follow(this.#x(index) - FIRST, COL, this.#events[index]);
+    this.#follow(this.#layout.x(index) - FIRST, COL, this.#layout.events[index]);
     this.#ticks();
     this.#draw();
   }
@@ -815,8 +588,8 @@ export class Timeline {
     const index = this.#indexOf(target);
     if (index < 0) return;
     if (focused) this.#setActive(index);
-    const event = this.#events[index];
-    const when = this.#clock ? `${ms(event.time)} · step ${event.step}` : `step ${event.step}`;
+    const event = this.#layout.events[index];
+    const when = this.#layout.clock ? `${ms(event.time)} · step ${event.step}` : `step ${event.step}`;
     const title = `"${event.id}" · ${when}${futureMarker(index, this.#applied).tip}`;
     this.tooltip.show({ title, text: event.explanation, line: event.text }, this.#shown.get(index), this.element);
   }
