@@ -84,6 +84,9 @@ export class ZoomControls {
     let drag = null;
     scroller.addEventListener('pointerdown', (e) => {
       if (!active() || e.button !== 0 || isEvent(e.target) || e.pointerType === 'touch') return;
+      // Not on the scroller's own scrollbars: they pan natively.
+      const box = scroller.getBoundingClientRect();
+      if (e.clientX - box.left > scroller.clientLeft + scroller.clientWidth || e.clientY - box.top > scroller.clientTop + scroller.clientHeight) return;
       drag = { x: e.clientX, left: scroller.scrollLeft, id: e.pointerId, moved: false };
     });
     scroller.addEventListener('pointermove', (e) => {
