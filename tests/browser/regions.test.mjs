@@ -223,7 +223,8 @@ test('timeline: a time axis for a clock link, steps for a lesson-1 link', async 
   assert.equal(await tl.locator('.dlq-span.is-lease').count(), 3);
   assert.equal(await tl.getByRole('listitem').filter({ hasText: 'Backoff delay: until due' }).isVisible(), true);
   const bars = await tl.locator('.dlq-span.is-delay line:not([hidden])').evaluateAll((ls) => ls.map((l) => Number(l.getAttribute('x2')) - Number(l.getAttribute('x1'))));
-  assert.ok(bars.every((w) => w > 10), `the delays have length (${bars})`);
+  // On the linear scale a bar is as long as its delay: the shortest here, 23 ms, is still several px.
+  assert.ok(bars.length > 0 && bars.every((w) => w > 4), `the delays have length (${bars})`);
   // Keyboard: one Tab stop on the latest event; Home / End / arrows move along the clock; Enter goes there.
   const focused = () => clock.page.evaluate(() => document.activeElement.getAttribute('aria-label'));
   await tl.locator('.dlq-ev[tabindex="0"]').focus();

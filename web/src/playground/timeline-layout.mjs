@@ -226,7 +226,11 @@ export class TimelineLayout {
     let extent = cols > 0 ? this.#colTime[cols - 1] : 0;
     for (const span of this.spans.open.values()) extent = Math.max(extent, span.until);
     if (outage) extent = Math.max(extent, outage.endMs);
-    this.extent = Math.max(extent, now, MIN_EXTENT);
+    extent = Math.max(extent, now, MIN_EXTENT);
+    // Rounded up to a tenth of its power of ten (4,174 ms -> 4,200): a step that
+    // adds a few ms rarely changes the scale, and so rarely moves every glyph.
+    const grain = 10 ** Math.floor(Math.log10(extent)) / 10;
+    this.extent = Math.ceil(extent / grain) * grain;
     const k = pxPerMs(this.extent, TimelineLayout.fitWidth(viewWidth), this.zoom);
     if (k === this.k) return false;
     this.k = k;

@@ -18,7 +18,8 @@
 // timeline-tooltip.mjs the rest. This module puts them together and draws the
 // window: only the glyphs (and bars) in view plus a margin are in the DOM, a
 // pool of <g> nodes re-pointed at the events in the window, so a step costs the
-// same with 5 events or 5,000. Events after the cursor (the redo tail of the
+// same with 5 events or 5,000; on the time axis, of a lane's glyphs on one pixel
+// only the last (the one on top) is drawn — zoom in to tell them apart. Events after the cursor (the redo tail of the
 // script) are drawn faint and named "later in the script" (futureMarker).
 // Hover or focus shows the core's sentence for an event; click / Enter moves
 // the playground to that step. The events are one Tab stop (a roving tabindex
@@ -42,6 +43,12 @@ const MAX_DRAWN = 4000;  // a hard cap on glyph nodes, whatever the view size
 const RING = 8.6;  // focus ring radius in glyph units (the glyph is drawn at scale 1.2: about 10px)
 const TAIL = 6;    // characters at the end of a long lane label that always show
 const BAR_DY = 9;  // px below the lane's centre line where lease and delay bars run
+
+/** Sets an attribute only when its value changes (setting it, even to its value, restyles the element). */
+function setIf(el, name, value) {
+  const text = String(value);
+  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
+}
 
 /**
  * A lane label: the job id, on one line. A long id is cut in the middle: CSS
@@ -77,7 +84,7 @@ export class Timeline {
   #layout = new TimelineLayout();
   #labels = [];      // lane -> its label <li>
   #shown = new Map(); // event index -> its <g>, for the events in the window
-  #pool = [];        // spare <g> nodes
+  #pool = new Map(); // glyph key -> spare <g> nodes drawing it (a node reused for its own kind keeps its glyph)
   #spanShown = new Map(); // span -> its <g>
   #spanPool = [];
   #applied = 0;      // events that have happened
@@ -250,7 +257,7 @@ export class Timeline {
       if (i < keep) continue;
       g.remove();
       this.#shown.delete(i);
-      this.#pool.push(g);
+      this.#spare(g);
     }
     for (let dropped = this.#layout.truncate(keep); dropped > 0; dropped--) this.#labels.pop().remove();
     for (const [k, g] of this.#spanShown) {
@@ -376,10 +383,19 @@ export class Timeline {
     const wanted = new Set();
     const [c0, c1] = layout.columnsIn(left, right);
     if (c0 <= c1) {
+      // On the time axis glyphs of one lane on the same pixel are one picture: only the last (on top) is drawn.
+      const lastAt = layout.clock ? new Map() : null; // lane -> [px, event] of the glyph kept there last
       const end = layout.columnStart(c1 + 1);
       for (let i = layout.columnStart(c0); i < end && wanted.size < MAX_DRAWN; i++) {
         const lane = layout.laneIndex[i];
-        if (lane >= firstLane && lane <= lastLane) wanted.add(i);
+        if (lane < firstLane || lane > lastLane) continue;
+        if (lastAt) {
+          const px = Math.round(layout.x(i));
+          const prev = lastAt.get(lane);
+          if (prev && prev[0] === px) wanted.delete(prev[1]);
+          lastAt.set(lane, [px, i]);
+        }
+        wanted.add(i);
       }
     }
     if (this.#active >= 0) wanted.add(this.#active);
@@ -388,13 +404,13 @@ export class Timeline {
       if (g.contains(document.activeElement)) continue; // never pull the focused glyph out
       g.remove();
       this.#shown.delete(i);
-      this.#pool.push(g);
+      this.#spare(g);
     }
     const fresh = [];
     for (const i of wanted) {
       let g = this.#shown.get(i);
       if (!g) {
-        g = this.#pool.pop() ?? s('g', { role: 'button' }, s('circle', { class: 'dlq-ring', r: RING }));
+        g = this.#take(glyphKey(layout.events[i]));
         this.#point(g, i);
         this.#shown.set(i, g);
         fresh.push(g);
@@ -448,15 +464,31 @@ export class Timeline {
     const cut = !started ? x0 : ended ? x1 : Math.min(Math.max(this.#nowBox.x + this.#nowBox.w / 2, x0), x1);
     const [done, todo] = g.children;
     const cls = `dlq-span-line is-${span.kind}`;
-    g.setAttribute('class', `dlq-span is-${span.kind}${span.end < 0 ? ' is-open' : ''}`);
+    // Written only on a change: a Step restyles every bar in view, and most stay as they were.
+    setIf(g, 'class', `dlq-span is-${span.kind}${span.end < 0 ? ' is-open' : ''}`);
     for (const [line, a, b, state] of [[done, x0, cut, ''], [todo, cut, x1, ' is-future']]) {
-      line.setAttribute('class', cls + state);
-      line.setAttribute('x1', a);
-      line.setAttribute('x2', b);
-      line.setAttribute('y1', yy);
-      line.setAttribute('y2', yy);
-      line.toggleAttribute('hidden', b - a < 0.5);
+      setIf(line, 'class', cls + state);
+      setIf(line, 'x1', a);
+      setIf(line, 'x2', b);
+      setIf(line, 'y1', yy);
+      setIf(line, 'y2', yy);
+      if (line.hasAttribute('hidden') !== (b - a < 0.5)) line.toggleAttribute('hidden', b - a < 0.5);
     }
+  }
+
+  /** Puts a glyph node back in the pool of its kind. */
+  #spare(g) {
+    const key = g.dataset.key;
+    const pool = this.#pool.get(key);
+    if (pool) pool.push(g); else this.#pool.set(key, [g]);
+  }
+
+  /** A spare node for a glyph of kind `key`: one that draws it already, else any, else a new one. */
+  #take(key) {
+    const own = this.#pool.get(key);
+    if (own?.length) return own.pop();
+    for (const pool of this.#pool.values()) if (pool.length) return pool.pop();
+    return s('g', { role: 'button' }, s('circle', { class: 'dlq-ring', r: RING }));
   }
 
   /** Makes node `g` draw event `i`. */
@@ -464,8 +496,8 @@ export class Timeline {
     const layout = this.#layout;
     const event = layout.events[i];
     const key = glyphKey(event);
-    g.setAttribute('transform', `translate(${layout.x(i)} ${laneY(layout.laneIndex[i])}) scale(1.2)`);
-    g.setAttribute('data-seq', event.seq);
+    setIf(g, 'transform', `translate(${layout.x(i)} ${laneY(layout.laneIndex[i])}) scale(1.2)`);
+    setIf(g, 'data-seq', event.seq);
     if (g.dataset.key !== key) {
       g.dataset.key = key;
       // The focus ring (shown by CSS on :focus-visible) stays; only the glyph changes.
