@@ -81,6 +81,11 @@ test('every clock playground shows "now" on a linear time axis; lesson 1\'s keep
   await runToEnd(pg);
   assert.match(await pg.region('Timeline').locator('.dlq-tl-now').textContent(), /^Now [\d,]+ ms · step \d+$/);
   assert.equal(await pg.region('Timeline').getByRole('img', { name: 'Outage: the dependency is down from 0 ms to 3,000 ms' }).count(), 1);
+  // Zoomed in, then another scenario: it is shown whole.
+  await pg.region('Timeline').getByRole('button', { name: 'Zoom in' }).click();
+  assert.equal((await geometry(pg.region('Timeline'))).zoom, 2);
+  await pg.button('Outage exhausts budget').click();
+  assert.equal((await geometry(pg.region('Timeline'))).zoom, 1);
   assertClean(play);
   await play.context.close();
 });

@@ -211,6 +211,8 @@ export class Timeline {
       this.zoom.show(clock);
     }
     const bandChanged = this.bands.set(world?.outage ?? null);
+    // A whole new timeline (a load, a preset, a set-up change replayed from the start) is shown whole.
+    if (before === 0 && had > 0) layout.zoom = MIN_ZOOM;
     if (before < had) this.#truncate(before);
     const appliedChanged = applied !== this.#applied;
     this.#applied = applied;
