@@ -21,7 +21,8 @@
 //     loading="lazy": the longest main-thread task from navigation until every
 //     embed is drawn (median of 3 loads each).
 // Prints a table, each figure next to its aim, then one line of JSON.
-// `node scripts/bench-page.mjs embeds` measures the 200-embed pages only.
+// `node scripts/bench-page.mjs embeds` measures the 200-embed pages only;
+// `node scripts/bench-page.mjs steps` the Steps at size only (the step axis and the time axis).
 import { chromium } from 'playwright-core';
 import { gzipSync } from 'node:zlib';
 import { loadavg } from 'node:os';
@@ -38,6 +39,7 @@ const LOADS = 5;
 const STEPS = 50;
 const EMBED_LOADS = 3;
 const ONLY_EMBEDS = process.argv[2] === 'embeds';
+const ONLY_STEPS = process.argv[2] === 'steps';
 
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -285,6 +287,19 @@ try {
     const [name, value, aim] = embedsRow(embeds);
     console.log(`  ${name}  ${value.padEnd(28)}aim ${aim}`);
     console.log(JSON.stringify({ embeds }));
+  } else if (ONLY_STEPS) {
+    const big = await bigScenario();
+    const { timings } = await measureSteps(browser, base, big.scenario, STEPS);
+    const clock = await clockScenario();
+    const clocked = await measureSteps(browser, base, clock.scenario, STEPS);
+    const work = (t) => ({ median: round(quantile(t.work, 0.5)), p95: round(quantile(t.work, 0.95)) });
+    const handler = (t) => ({ median: round(quantile(t.handler, 0.5)), p95: round(quantile(t.handler, 0.95)) });
+    const steps = { stepWorkMs: work(timings), stepHandlerMs: handler(timings),
+      clock: { eventsAtLoad: clock.events, stepWorkMs: work(clocked.timings), stepHandlerMs: handler(clocked.timings) } };
+    console.log(`dlq-lab page benchmark, steps only (Chromium ${browser.version()}, ${STEPS} steps at ${big.scenario.jobs.length} jobs)`);
+    console.log(`  Step, handler + frame rendering: median / p95           ${steps.stepWorkMs.median} / ${steps.stepWorkMs.p95} ms   aim median <= 6 ms`);
+    console.log(`  clock on (${clock.events} events): Step, handler + frame: median / p95   ${steps.clock.stepWorkMs.median} / ${steps.clock.stepWorkMs.p95} ms   aim median <= 6 ms`);
+    console.log(JSON.stringify(steps));
   } else {
     // Cold loads: a new context each time (empty cache).
     const coldLoads = async (file) => {

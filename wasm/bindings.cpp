@@ -942,7 +942,7 @@ val ContentionTypeMessage(const std::string& name, const std::string& described)
 }
 
 // lab.schema: every configurable field of the objects createQueue and scenarios
-// take, by object: { policy, backoff, classRule, world, storm, contention }
+// take, by object: { policy, backoff, classRule, world, storm, contention, schedule }
 // (field.h rows: name, kind, label, description, default, range or choices).
 // A class rule's defaults are the transient class's (ClassTable has the rest).
 val SchemaTable() {
@@ -953,6 +953,7 @@ val SchemaTable() {
   out.set("world", SchemaValue(dlq::WorldFields(), dlq::World{}));
   out.set("storm", SchemaValue(dlq::StormFields(), dlq::StormOptions{}));
   out.set("contention", SchemaValue(dlq::ContentionFields(), dlq::ContentionOptions{}));
+  out.set("schedule", SchemaValue(dlq::ScheduleFields(), dlq::ScheduleOptions{}));
   return out;
 }
 

@@ -715,6 +715,40 @@ export interface ContentionResult {
   meanCompletionMs: number;
 }
 
+/** One quantity over a retry schedule's samples: nearest-rank statistics (the median is rank ceil(n / 2)). */
+export interface Spread { min: number; median: number; p99: number; max: number; }
+
+/** One attempt of a retry schedule: when it starts (from the first attempt's start) and the delay after it (null: the last). */
+export interface ScheduleRow { attempt: number; start: Spread; delay: Spread | null; }
+
+/** lab.retrySchedule()'s options; absent fields take the core's defaults (lab.schema.schedule). */
+export interface ScheduleOptions {
+  /** Seeded runs the statistics are taken over: 1 to 10,000; default 1,000 (fewer when the budget is large). */
+  samples?: number;
+  /** The outage's length from the first attempt, in ms: 0 to 2^53 - 1; default 0. */
+  outageMs?: number;
+  /** Each attempt's own time before it fails, in ms: 0 to 86,400,000; default 0. */
+  workMs?: number;
+}
+
+/** lab.retrySchedule(): the transient class's schedule under the policy (core/policy/schedule.h). */
+export interface RetrySchedule {
+  /** The transient class's budget. */
+  attempts: number;
+  /** Attempts 1 to min(attempts, 50). */
+  rows: ScheduleRow[];
+  /** The last attempt (also in rows when attempts <= 50). */
+  last: ScheduleRow;
+  /** When the last attempt finishes: last.start + workMs. */
+  total: Spread;
+  /** Samples run (1 when exact). */
+  samples: number;
+  /** Nothing is drawn: one run is every sample. */
+  exact: boolean;
+  /** The share of samples whose last attempt finishes at or after `ms`. */
+  outage: { ms: number; outlasting: number; probability: number };
+}
+
 /** lab.contentionCost(): the grid's runs a point and about how many calls they make in all. */
 export interface ContentionCost {
   runs: number;
@@ -1079,6 +1113,12 @@ export interface Lab {
    * base and cap) with this seed and runs a point: about 82,000 calls a run. Refused as runContention() refuses them.
    */
   contentionCost(options: { seed?: number; runs?: number }): ContentionCost;
+  /**
+   * A policy's retry schedule (core/policy/schedule.h): each attempt's start and the delay after it under the
+   * policy's jitter (seeded; exact when nothing is drawn), and how likely the budget outlasts an outage of
+   * options.outageMs. The policy is read as createQueue() reads it; refusals name the field.
+   */
+  retrySchedule(policy: PolicyOptions, options?: ScheduleOptions): RetrySchedule;
   /** The client counts of the contention experiment's grid: 10, 30, …, 190. */
   readonly contentionGridClients: readonly number[];
   /** `count` letters 's' / 't' / 'p' from the core's seeded PRNG. */
@@ -1141,6 +1181,7 @@ export interface Lab {
     readonly world: readonly SchemaField[];       // a world object (`outage` may be null)
     readonly storm: readonly SchemaField[];       // createStorm() (`outage`, `capacity` may be null)
     readonly contention: readonly SchemaField[];  // runContention()
+    readonly schedule: readonly SchemaField[];    // retrySchedule()'s options
   };
   /**
    * The core's integer fields and their ranges; a number outside one is refused (code

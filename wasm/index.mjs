@@ -1135,6 +1135,38 @@ class Lab {
     return unwrap(call(() => core.contentionCost(input)));
   }
 
+  /**
+   * A policy's retry schedule (core/policy/schedule.h): for a job whose every
+   * attempt fails transiently, each attempt's start and the delay after it, as
+   * { min, median, p99, max } under the policy's jitter over seeded samples
+   * (exact, one run, when nothing is drawn), and the share of samples whose
+   * budget outlasts an outage of options.outageMs (its last attempt finishing at
+   * or after it). `policy` is read as createQueue() reads it; options: {
+   * samples? (1..10000, default 1000), outageMs? (0), workMs? (0: each attempt's
+   * time) }. Returns { attempts, rows (the first 50 attempts), last, total,
+   * samples, exact, outage: { ms, outlasting, probability } }; a bad field
+   * throws the core's error naming it.
+   */
+  retrySchedule(policy, options = {}) {
+    const copy = readInput('policy', () => {
+      checkObject('policy', policy, '{ maxAttempts: 3 }');
+      return copyPolicy(policy, 'policy.');
+    });
+    const input = readInput('options', () => {
+      checkObject('options', options, '{ samples: 1000, outageMs: 3000, workMs: 100 }');
+      const out = {};
+      for (const row of schema.schedule) {
+        const value = options[row.name];
+        if (value !== undefined && typeof value !== 'number') {
+          throw typeError(unwrap(call(() => core.scheduleTypeMessage(row.name, describe(value)))));
+        }
+        if (value !== undefined) out[row.name] = value;
+      }
+      return out;
+    });
+    return unwrap(call(() => core.retrySchedule(copy, input)));
+  }
+
   /** { limitBytes, usedBytes }: the cap on what all queues keep, and what they keep now. */
   heapBudget() {
     return call(() => core.heapBudget());

@@ -15,7 +15,9 @@ namespace dlq {
 
 // One stream per purpose, so that a draw added for one purpose never shifts the
 // numbers of another (and recorded timelines stay as they are).
-enum class PrngStream : uint64_t { kJitter = 1, kStormFailure = 2 };
+// Stream 2 is also the contention experiment's master stream (contention.h); a storm and a
+// contention run never share a simulation, so their draws cannot shift each other.
+enum class PrngStream : uint64_t { kJitter = 1, kStormFailure = 2, kSchedule = 3 };
 
 class Prng {
  public:

@@ -8,7 +8,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { lab, root } from './helpers.mjs';
 
-const TABLES = ['policy', 'backoff', 'classRule', 'world', 'storm', 'contention'];
+const TABLES = ['policy', 'backoff', 'classRule', 'world', 'storm', 'contention', 'schedule'];
 
 test('lab.schema: one frozen table per options object, each row described', () => {
   assert.deepEqual(Object.keys(lab.schema), TABLES);
@@ -124,6 +124,7 @@ test('index.d.ts declares every field of lab.schema, with its kind, and no other
   checkDeclares('WorldOptions', lab.schema.world, ['behaviours']);
   checkDeclares('StormOptions', lab.schema.storm, ['backoff']);
   checkDeclares('ContentionOptions', lab.schema.contention, []);
+  checkDeclares('ScheduleOptions', lab.schema.schedule, []);
   // Every failure class and outcome the d.ts names is the core's.
   assert.deepEqual(kindOf(declared('FailureClass')).choices.sort(), [...lab.failureClasses].sort());
   assert.deepEqual(kindOf(declared('Outcome')).choices.sort(), [...lab.outcomes].sort());
@@ -159,6 +160,7 @@ const TARGETS = {
   world: { base: {}, owner: 'world.', typePrefix: 'scenario.', take: (o) => lab.formatScenario({ maxAttempts: 3, jobs: [], actions: [], world: o }) },
   storm: { base: { jobs: 10, maxAttempts: 3 }, owner: '', take: (o) => lab.createStorm(o).dispose() },
   contention: { base: { clients: 2, strategy: 'full' }, owner: '', take: (o) => lab.runContention(o) },
+  schedule: { base: {}, owner: '', take: (o) => lab.retrySchedule({ maxAttempts: 3 }, o) },
 };
 
 // A few fields need a partner to mean anything (docs/storm.md): perSecond only with a rate, clients with a closed loop.

@@ -276,6 +276,14 @@ async function main(): Promise<void> {
   // @ts-expect-error: strategies are five fixed names
   lab.runContention({ clients: 50, strategy: 'half' });
 
+  // A policy's retry schedule.
+  const schedule = lab.retrySchedule({ maxAttempts: 5, backoff: { kind: 'exponential', jitter: 'full' } }, { outageMs: 3000 });
+  const p99: number = schedule.rows[1].start.p99;
+  const chance: number = schedule.outage.probability;
+  void p99; void chance; void schedule.rows[0].delay?.median;
+  // @ts-expect-error: outageMs is a number
+  lab.retrySchedule({ maxAttempts: 3 }, { outageMs: '3000' });
+
   // A session: one call per action, each returning the view to draw.
   const session = lab.createSession('v1;m3;ja:,b:;at,s,s;c0');
   const stepped = session.step('transient');

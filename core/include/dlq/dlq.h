@@ -18,6 +18,7 @@
 // goal.h    declarative goals, checked against a queue (lesson exercises)
 // storm.h   a million jobs through an outage: counters and time-bucketed series
 // contention.h  the classic optimistic-concurrency backoff experiment
+// schedule.h  a policy's retry schedule: delays and start times under jitter, an outage outlasted
 #pragma once
 
 #include "contention.h"
@@ -28,6 +29,7 @@
 #include "player.h"
 #include "policy.h"
 #include "prng.h"
+#include "schedule.h"
 #include "schema.h"
 #include "queue.h"
 #include "retry_budget.h"

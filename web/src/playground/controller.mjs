@@ -45,6 +45,7 @@ export class Controller {
   #snippets = null;  // the Config snippet's modules, loaded when the panel is first opened
   #snippetKey = null;  // the system whose snippet is on show
   #snippetMode = null;  // the policy mode the picker last followed
+  #scheduleKey = '';  // the policy generation the retry-schedule card was drawn for ('' : not drawn)
 
   constructor(element, lab, options, embed) {
     this.#lab = lab;
@@ -127,6 +128,7 @@ export class Controller {
     linkAlert.bindCopyRefused(() => linkAlert.copyRefused());
     linkAlert.bindDismiss(() => linkAlert.clear());
     timeline.bindSelect((seq) => this.#navigate(this.session.cursorForEvent(seq)));
+    view.schedule.bindOutage(() => this.#renderSchedule(true));
     states.bindReplay((jobId) => this.#replay(jobId));
     states.bindRemove((jobId) => this.#removeJob(jobId));
     view.bindShortcuts((on) => { this.#keys = on; });
@@ -760,7 +762,10 @@ export class Controller {
     const { timeline, log, states, controls, setup, why, bar } = this.#view;
     const { stats, cursor, length } = view;
     const applied = view.eventsAtCursor;
-    timeline.sync(view.timeline, view.eventsFrom, applied, stats.step, stats.now);
+    // The capstone's controls: the embed's features, or once the scenario (or the reader, opening Advanced) uses them.
+    const advanced = this.#view.showFeatures(this.session.isAdvanced);
+    timeline.sync(view.timeline, view.eventsFrom, applied, stats.step, stats.now,
+      { world: view.world, clock: this.#view.clockPlayground });
     log.sync(view.timeline, view.eventsFrom, applied);
     states.sync(view, { removable: this.#view.setupShown, clock: timeline.usesClock });
     controls.render(view);
@@ -775,8 +780,6 @@ export class Controller {
     const caption = authored ? captions?.[Math.min(cursor, captions.length - 1)] ?? '' : '';
     bar.render(why.render(view, { notice, caption }));
 
-    // The capstone's controls: the embed's features, or once the scenario (or the reader, opening Advanced) uses them.
-    const advanced = this.#view.showFeatures(this.session.isAdvanced);
     // The policy and the world change only with a load or a set-up change: redraw them then.
     if (this.#syncedGeneration !== view.generation) {
       this.#syncedGeneration = view.generation;
@@ -784,10 +787,37 @@ export class Controller {
       this.#renderSnippet();
     }
     if (advanced) controls.renderLeases(view.leased);
+    this.#renderSchedule();
     this.#scheduleLink();
     this.element.dispatchEvent(new CustomEvent('dlq-change', {
       detail: { cursor, length, stats, recovered: view.last.action?.type === 'crash' },
     }));
+  }
+
+  /**
+   * The retry-schedule card, in a clock playground that shows the state: the
+   * core's retrySchedule() for the policy in force, each attempt taking the
+   * world's work time, against the outage length the reader picked (at first,
+   * the world's outage). Asked again only when the policy changed or `asked`.
+   */
+  #renderSchedule(asked = false) {
+    const card = this.#view.schedule;
+    const shown = this.#view.clockPlayground && this.#embed.panels.has('state');
+    card.show(shown);
+    const { view } = this.session;
+    const key = shown ? String(view.generation) : '';
+    if (!asked && key === this.#scheduleKey) return;
+    this.#scheduleKey = key;
+    if (!shown) return;
+    const world = view.world;
+    const workMs = world?.workMs ?? 0;
+    const outage = world?.outage ? world.outage.endMs - world.outage.startMs : 5000;
+    try {
+      card.render(this.#lab.retrySchedule(view.policy, { outageMs: card.outageMs(outage), workMs }), workMs);
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      card.renderError(error.message);
+    }
   }
 
   // ---- link -----------------------------------------------------------------

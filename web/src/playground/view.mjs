@@ -15,6 +15,7 @@ import { WhyView } from './why-view.mjs';
 import { Timeline } from './timeline.mjs';
 import { StateViews } from './state-views.mjs';
 import { EventLog } from './event-log.mjs';
+import { ScheduleCard } from './schedule-view.mjs';
 import { crashDialog, snapshotDialog } from './durability.mjs';
 import { ImportView } from './import-view.mjs';
 import { SnippetView } from './snippet-view.mjs';
@@ -31,6 +32,8 @@ export class PlaygroundView {
   #onImport = () => {};
   /** The set-up's editable part is shown (panels has setup, not locked). */
   setupShown = true;
+  /** The clock's controls are on offer (showFeatures): the timeline draws time from the start. */
+  clockPlayground = false;
 
   /**
    * `lab`: the core (its outcome and class lists); `embed`: embedOptions(); `presets`: every preset;
@@ -54,13 +57,14 @@ export class PlaygroundView {
     this.states = new StateViews({ idPrefix: id });
     this.log = new EventLog({ idPrefix: id });
     this.snippet = new SnippetView(id);
+    this.schedule = new ScheduleCard(id);
     this.bar = new PhoneBar();
     this.root = h('section', { class: 'dlq', 'aria-label': label },
       this.linkAlert.element, this.setup.element,
       h('div', { class: 'dlq-body' },
         h('div', { class: 'dlq-side' }, this.controls.element),
         h('div', { class: 'dlq-main' }, this.why.actionAlert, this.why.element,
-          this.timeline.element, this.states.element, this.log.element, this.snippet.element)),
+          this.timeline.element, this.states.element, this.schedule.element, this.log.element, this.snippet.element)),
       this.bar.element,
       this.help);
     this.#applyEmbed(landmark);
@@ -161,7 +165,9 @@ export class PlaygroundView {
     const show = (el, visible) => { if (el.hidden === visible) el.hidden = !visible; };
     show(controls.moreOutcomes, has('classes'));
     const clock = has('clock');
-    show(controls.clock, !locked && (clock || has('world')));
+    // A clock playground: its clock controls are on offer (the timeline draws the time axis from the start).
+    this.clockPlayground = clock || has('world');
+    show(controls.clock, !locked && this.clockPlayground);
     for (const el of [controls.leaseButton, controls.nextButton, controls.settleRow, controls.advanceRow]) show(el, clock);
     show(controls.play, has('world'));
     show(controls.operator, !locked);

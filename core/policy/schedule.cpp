@@ -1,0 +1,100 @@
+#include "schedule.h"
+
+#include <algorithm>
+#include <string>
+
+#include "backoff.h"
+#include "prng.h"
+
+namespace dlq {
+namespace {
+
+const Field<ScheduleOptions> kScheduleFields[] = {
+    {{"samples", FieldKind::kInteger, &kScheduleSamplesField, nullptr, "Samples",
+      "How many seeded runs the statistics are taken over."},
+     [](const ScheduleOptions& o) { return o.samples; }, [](ScheduleOptions& o, int64_t v) { o.samples = v; }},
+    {{"outageMs", FieldKind::kInteger, &kScheduleOutageMsField, nullptr, "Outage (ms)",
+      "How long the dependency is down, from the first attempt."},
+     [](const ScheduleOptions& o) { return o.outage_ms; }, [](ScheduleOptions& o, int64_t v) { o.outage_ms = v; }},
+    {{"workMs", FieldKind::kInteger, &kScheduleWorkMsField, nullptr, "Attempt time (ms)",
+      "How long one attempt takes before it fails."},
+     [](const ScheduleOptions& o) { return o.work_ms; }, [](ScheduleOptions& o, int64_t v) { o.work_ms = v; }},
+};
+
+// Nearest rank: the value of rank ceil(p * n / 100) in ascending order.
+int64_t Rank(const std::vector<int64_t>& sorted, int64_t p) {
+  const int64_t n = static_cast<int64_t>(sorted.size());
+  const int64_t rank = std::max<int64_t>(1, (p * n + 99) / 100);
+  return sorted[static_cast<size_t>(rank - 1)];
+}
+
+Spread SpreadOf(std::vector<int64_t>& values) {
+  std::sort(values.begin(), values.end());
+  return {values.front(), Rank(values, 50), Rank(values, 99), values.back()};
+}
+
+}  // namespace
+
+std::span<const Field<ScheduleOptions>> ScheduleFields() { return kScheduleFields; }
+
+Status CheckScheduleOptions(const ScheduleOptions& o) {
+  if (Status s = kScheduleSamplesField.Check(o.samples); !s.ok()) return s;
+  if (Status s = kScheduleOutageMsField.Check(o.outage_ms); !s.ok()) return s;
+  return kScheduleWorkMsField.Check(o.work_ms);
+}
+
+Result<ScheduleTable> RetrySchedule(const Policy& policy, const ScheduleOptions& options) {
+  if (Status s = Policy::Check(policy); !s.ok()) return s;
+  if (Status s = CheckScheduleOptions(options); !s.ok()) return s;
+  const ClassRule rule = policy.RuleFor(FailureClass::kTransient);
+  ScheduleTable out;
+  out.attempts = static_cast<uint32_t>(rule.retry ? std::max<int64_t>(1, rule.max_attempts) : 1);
+  out.outage_ms = options.outage_ms;
+  const uint32_t attempts = out.attempts;
+  const size_t shown = std::min<size_t>(attempts, kScheduleRows);
+  const int64_t retries = static_cast<int64_t>(attempts) - 1;
+  int64_t samples = retries == 0 ? 1 : std::min(options.samples, std::max<int64_t>(1, kScheduleDraws / retries));
+
+  // starts[r][k], delays[r][k]: row r's start and delay in sample k; lasts[k]: the last attempt's start.
+  std::vector<std::vector<int64_t>> starts(shown), delays(shown);
+  std::vector<int64_t> lasts;
+  Prng prng(static_cast<uint64_t>(policy.seed), PrngStream::kSchedule);
+  for (int64_t k = 0; k < samples; ++k) {
+    const Prng::State before = prng.state();
+    int64_t start = 0;
+    int64_t previous = 0;
+    for (uint32_t n = 1; n <= attempts; ++n) {
+      const int64_t delay = n < attempts ? RetryDelay(policy, rule.backoff, n, previous, prng) : 0;
+      if (n <= shown) {
+        starts[n - 1].push_back(start);
+        delays[n - 1].push_back(delay);
+      }
+      if (n == attempts) lasts.push_back(start);
+      previous = delay;
+      start += options.work_ms + delay;
+    }
+    if (k == 0 && prng.state() == before) {  // nothing drawn: every sample would be this one
+      out.exact = true;
+      samples = 1;
+    }
+  }
+  out.samples = samples;
+  for (size_t r = 0; r < shown; ++r) {
+    ScheduleRow row;
+    row.attempt = static_cast<uint32_t>(r + 1);
+    row.start = SpreadOf(starts[r]);
+    row.retried = row.attempt < attempts;
+    row.delay = SpreadOf(delays[r]);
+    out.rows.push_back(row);
+  }
+  for (int64_t start : lasts) {
+    if (start + options.work_ms >= options.outage_ms) out.outlasting += 1;
+  }
+  out.last.attempt = attempts;
+  out.last.start = SpreadOf(lasts);
+  out.total = {out.last.start.min + options.work_ms, out.last.start.median + options.work_ms,
+               out.last.start.p99 + options.work_ms, out.last.start.max + options.work_ms};
+  return out;
+}
+
+}  // namespace dlq

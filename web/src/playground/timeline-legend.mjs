@@ -1,0 +1,50 @@
+// The timeline's legend: a glyph per event kind (the clock's and the
+// capstone's kinds only once the timeline has them), the bars, the outage band
+// and the faint "later in the script" swatch.
+import { h, s } from '../shared/dom.mjs';
+import { GLYPHS, glyphIcon } from '../shared/glyphs.mjs';
+
+const spanItem = (kind, label) => h('li', { 'data-span': kind, hidden: true },
+  s('svg', { viewBox: '0 0 18 8', width: 18, height: 8, 'aria-hidden': 'true', focusable: 'false', class: 'dlq-icon' },
+    s('line', { x1: 1.5, x2: 16.5, y1: 4, y2: 4, class: `dlq-span-line is-${kind}` })), label);
+
+/**
+ * The legend's words for a requeue: where the core sent `attempt` (a requeued one), as its
+ * explanation ends: "… → requeue at the tail" in the lab's mode, "… → back near the head, as a
+ * quorum queue returns it" in rabbitmq-quorum's. Plain "Requeued" until the timeline has one.
+ */
+function requeueWords(attempt) {
+  const text = attempt?.explanation ?? '';
+  const at = text.lastIndexOf('→ ');
+  return at < 0 ? 'Requeued' : `Requeued: ${text.slice(at + 2)}`;
+}
+
+export class Legend {
+  constructor() {
+    this.element = h('ul', { class: 'dlq-legend', 'aria-label': 'Legend' },
+      Object.entries(GLYPHS).map(([key, glyph]) => h('li', { hidden: glyph.clock === true, 'data-kind': key },
+        glyphIcon(key), glyph.label)),
+      spanItem('lease', 'Lease: leased until settled or expired'),
+      spanItem('delay', 'Backoff delay: until due'),
+      h('li', { 'data-band': 'outage', hidden: true },
+        h('span', { class: 'dlq-legend-band', 'aria-hidden': 'true' }), 'Outage: the dependency is down'),
+      h('li', { class: 'dlq-legend-future' }, h('span', { class: 'dlq-legend-swatch', 'aria-hidden': 'true' }), 'Faint: later in the script (Forward / Run)'));
+    this.optional = [...this.element.querySelectorAll('li[data-kind][hidden]')];
+    this.spans = [...this.element.querySelectorAll('li[data-span]')];
+    this.band = this.element.querySelector('li[data-band]');
+    this.requeue = this.element.querySelector('li[data-kind="requeued"]').lastChild;
+  }
+
+  /** `kinds`: event kind -> count; `clock`: the time axis is on; `outage`: a band is drawn;
+   * `requeued`: the latest requeued attempt, if any. */
+  update(kinds, clock, outage, requeued) {
+    // Written only on a change: setting an attribute, even to its value, restyles the element.
+    const hide = (li, hidden) => { if (li.hidden !== hidden) li.hidden = hidden; };
+    for (const li of this.optional) hide(li, !kinds.get(li.dataset.kind));
+    const has = { lease: kinds.get('leased'), delay: kinds.get('delayed') };
+    for (const li of this.spans) hide(li, !(clock && has[li.dataset.span]));
+    hide(this.band, !(clock && outage));
+    const words = requeueWords(requeued);
+    if (this.requeue.data !== words) this.requeue.data = words;
+  }
+}
