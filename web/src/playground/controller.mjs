@@ -12,6 +12,8 @@ import { FORMATS, importConfig } from './import.mjs';
 import { behaviourFromFields } from './setup-advanced.mjs';
 import { linkFromHash, isScenarioLink, linkErrorMessage, siteURL, urlFor } from '../shared/url.mjs';
 import { PlaygroundView } from './view.mjs';
+import { fieldLabel, resolveFields } from './setup-fields.mjs';
+import { shownEvents } from './future.mjs';
 
 export const ALL_PRESETS = [...PRESETS, ...CAPSTONE_PRESETS, ...SYSTEM_PRESETS];
 
@@ -42,11 +44,14 @@ export class Controller {
   #syncedGeneration = -1;
   #crashedAt = null;  // the cursor right after the crash the open dialog carried out
   #currentUrl = null;
+  #futureShown = true;  // the script past the cursor is drawn (faint); false for a predict question's playground
+  #drawnEvents = 0;     // timeline events handed to the timeline at the last draw
 
   constructor(element, lab, options, embed) {
     this.#lab = lab;
     this.#options = options;
     this.#embed = embed;
+    this.#futureShown = embed.futureShown !== false;
     this.element = element;
     this.#keys = shortcutsEnabled();
     const view = this.#view = new PlaygroundView(uid('dlq'), {
@@ -111,6 +116,8 @@ export class Controller {
     bar.bindBack(back);
     bar.bindStep(() => this.#step());
     bar.bindForward(forward);
+    bar.bindOutcome((value) => controls.chooseOutcomeValue(value));
+    controls.bindOutcome((value) => bar.showOutcome(value));
     setup.bindPreset((key) => this.#preset(key));
     setup.bindHelp(() => view.help.showModal());
     setup.bindMaxAttempts(() => this.#setMaxAttempts());
@@ -130,6 +137,11 @@ export class Controller {
     view.bindUnsafeOrder((on) => this.#setPolicy({ unsafeQuarantineOrder: on }, view.crashDialog().alert));
     view.bindCrash((after, torn) => this.#crash(after, torn));
     view.bindFind(() => this.#writeThatMatters());
+    view.bindPinned({
+      policy: (changes, alert) => this.#setPolicy(changes, alert),
+      world: (world, alert) => this.#edit(() => this.session.setWorld(world), alert),
+      maxAttempts: (n, alert) => this.#edit(() => this.session.setMaxAttempts(n), alert),
+    });
   }
 
   // ---- public API ---------------------------------------------------------
@@ -190,6 +202,33 @@ export class Controller {
     this.#showCrash();
     if (after === null) this.#view.crashDialog().findFirst();
     else this.#view.crashDialog().crashAt(after);
+  }
+
+  /**
+   * Shows (true) or hides (false) the script past the cursor on the timeline: a
+   * predict question's playground hides it until the learner has answered.
+   */
+  showFuture(shown) {
+    if (this.#futureShown === Boolean(shown)) return;
+    this.#futureShown = Boolean(shown);
+    this.#render();
+  }
+
+  /**
+   * Opens the set-up fields `fields` names (as the embed's fields option: a list
+   * of paths, checked against the core's tables) outside Advanced and focuses the
+   * first. Throws EmbedOptionError('fields', …) for a name the core has not.
+   */
+  showFields(fields) {
+    const paths = resolveFields(fields, this.#lab.schema);
+    const pinned = this.#view.pinFields(paths);
+    pinned.sync(this.session.view.policy, this.session.view.world);
+    pinned.focus(paths);
+  }
+
+  /** The labels the set-up shows for `fields` (checked as showFields() checks them). */
+  fieldLabels(fields) {
+    return resolveFields(fields, this.#lab.schema).map((path) => fieldLabel(path, this.#lab.schema));
   }
 
   destroy() {
@@ -690,10 +729,14 @@ export class Controller {
     const { timeline, log, states, controls, setup, why, bar } = this.#view;
     const { stats, cursor, length } = view;
     const applied = view.eventsAtCursor;
-    timeline.sync(view.timeline, view.eventsFrom, applied, stats.step, stats.now);
+    const shown = shownEvents(view, this.#futureShown, this.#drawnEvents);
+    this.#drawnEvents = shown.events.length;
+    this.root.classList.toggle('is-future-hidden', !this.#futureShown);
+    timeline.sync(shown.events, shown.from, applied, stats.step, stats.now);
     log.sync(view.timeline, view.eventsFrom, applied);
     states.sync(view, { removable: this.#view.setupShown, clock: timeline.usesClock });
     controls.render(view);
+    controls.suggestSpeed(timeline.usesClock || this.session.isAdvanced);
     setup.render(stats);
     this.root.dataset.step = String(stats.step);
     this.root.dataset.cursor = String(cursor);
@@ -711,6 +754,7 @@ export class Controller {
     if (this.#syncedGeneration !== view.generation) {
       this.#syncedGeneration = view.generation;
       setup.renderAdvanced(view.policy, view.world);
+      this.#view.pinned?.sync(view.policy, view.world);
     }
     if (advanced) controls.renderLeases(view.leased);
     this.#scheduleLink();
