@@ -160,7 +160,7 @@ export class DlqPredictElement extends HTMLElement {
     const ui = this.#ui;
     if (ui.orderIds === null) {
       const { index, shows } = coreChoice(lab, ui.link, ui.choices.map((c) => c.goal));
-      return { right: answer === index, index, answer: ui.choices[index].text(), shows: shows.join('; ') };
+      return { right: answer === index, index, answer: ui.choices[index].text().replace(/\.$/, ''), shows: shows.join('; ') };
     }
     const { right, order, shows } = coreOrder(lab, ui.link, ui.orderIds, answer);
     return { right, index: -1, answer: order.join(', then ') || 'none of them completes', shows };

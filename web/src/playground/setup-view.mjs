@@ -102,7 +102,7 @@ export class SetupView {
     for (const path of this.#pinned) {
       const input = this.advanced.element.querySelector(`#${this.#id}-a-${path.replaceAll('.', '-')}`);
       const field = input?.closest('.dlq-field');
-      if (field) field.hidden = true;
+      field?.remove();  // its input stays in the Advanced set-up's group (kept in step by its sync), off the page
     }
   }
 
