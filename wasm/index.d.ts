@@ -804,8 +804,8 @@ export interface StormSummary {
   drainMs: number;
   completed: number;
   quarantined: number;
-  /** The policy's bounded path, as queue.worstCase() gives it for the same policy. */
-  worstCase: WorstCase;
+  /** The policy's bounded path, as queue.worstCase() gives it for the same policy (its two numbers, not its terms). */
+  worstCase: Pick<WorstCase, 'attempts' | 'timeMs'>;
 }
 
 /**
