@@ -88,6 +88,16 @@ test('a solve survives a reload: the ✓, the lesson map and the home page say s
   await page.goto(`${h.base}lesson-1.html`);
   await page.waitForSelector('html[data-ready="true"]');
   await map.getByText(`0 of ${total} exercises done`).waitFor();
+  // The map's own Reset: the lesson starts over, the exercise's playground too.
+  await solveClassify(page);
+  await map.getByText(`1 of ${total} exercises done`).waitFor();
+  await map.getByRole('button', { name: 'Reset progress' }).click();
+  await map.getByText(`0 of ${total} exercises done`).waitFor();
+  await box.locator('.dlq-goal-status', { hasText: 'Not yet' }).waitFor();
+  assert.equal(await box.evaluate((el) => el.classList.contains('is-met')), false);
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+  await map.getByText(`0 of ${total} exercises done`).waitFor();
   // Show me's run meets the goal for the learner: said, but not kept.
   await embedded(page, 'l1-count');
   await exerciseBox(page, 'l1-count').getByRole('button', { name: 'Show me' }).click();

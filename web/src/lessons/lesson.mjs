@@ -181,8 +181,11 @@ export class DlqExerciseElement extends BesidePlayground {
     target.addEventListener('dlq-mount', () => this.#check());
     this.ownerDocument.addEventListener('dlq-progress-reset', (e) => {
       if (e.detail?.page !== this.#page) return;
+      // The lesson starts over: the playground too, so a goal it still meets is not counted again at once.
       this.#reached = false;
+      this.#helped = false;
       ui.par.hidden = true;
+      this.#controller?.restore();
       this.#check();
     });
     const now = this.getAttribute('goal');
