@@ -107,3 +107,23 @@ for (const file of LESSONS) {
     }
   });
 }
+
+test('the Worst case card\'s actual path is read off the core\'s timeline, a step at a time as at once', async () => {
+  const { PathTracker, actualPath } = await import('../../web/src/playground/worst-view.mjs');
+  const session = lab.createSession('v2;m3;bx1000.4000n;l1000;s1;ja:render%20report%209;al,w1000,n,l,w1000,n,l,w1000');
+  const view = session.view();
+  const path = actualPath(view.timeline.slice(0, view.eventsAtCursor), view.stats.now);
+  assert.equal(path.id, 'a');
+  assert.equal(path.attempts, 3);
+  assert.deepEqual(path.leases, [1000, 1000, 1000]);
+  assert.deepEqual([...path.delays], [[1, 1000], [2, 2000]]);
+  assert.deepEqual([path.start, path.end, path.endKind], [0, 6000, 'quarantined']);
+  // Fed event by event, the tracker ends where one pass does; mid-lease, the running lease counts up to now.
+  const tracker = new PathTracker();
+  for (let i = 1; i <= view.eventsAtCursor; i++) tracker.feed(view.timeline, i);
+  assert.deepEqual(tracker.furthest(view.stats.now), path);
+  const early = session.seek(1).view;  // leased, not yet expired
+  const mid = actualPath(early.timeline.slice(0, early.eventsAtCursor), 400);
+  assert.deepEqual([mid.attempts, mid.leases, mid.end], [1, [400], null]);
+  session.dispose();
+});

@@ -184,6 +184,8 @@ export class StateViews {
         setText(d.at, `(at ${ms(job.dueAt)})`);
       });
       this.worstCase.sync(view);
+    } else {
+      this.worstCase.forget();
     }
 
     this.#syncCompleted(view);
