@@ -10,12 +10,15 @@
 import { h } from '../shared/dom.mjs';
 import { isScenarioLink, linkFromHash } from '../shared/url.mjs';
 import { levelsOf, tally } from './levels.mjs';
-import { pageKey, resetProgress, solvedOn } from './progress.mjs';
+import { onProgress, pageKey, resetProgress, solvedOn } from './progress.mjs';
 
+/** Sends an old scenario link on to the playground; true when it did (this page is leaving). */
 function forward() {
-  if (isScenarioLink(linkFromHash(location.hash))) location.replace(`./playground.html${location.hash}`);
+  if (!isScenarioLink(linkFromHash(location.hash))) return false;
+  location.replace(`./playground.html${location.hash}`);
+  return true;
 }
-forward();
+const leaving = forward();
 window.addEventListener('hashchange', forward);
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -48,10 +51,11 @@ async function showProgress(card, link) {
     reset.hidden = done === 0;
   };
   reset.addEventListener('click', () => resetProgress(page));
-  window.addEventListener('dlq-progress', render);
+  onProgress(render);
   render();
 }
 
-for (const link of document.querySelectorAll('.home-cards h2 a[href*="lesson-"]')) {
-  showProgress(link.closest('li'), link);
+// Not while the page is leaving for the playground: nothing to count, and nothing to fetch.
+if (!leaving) {
+  for (const link of document.querySelectorAll('.home-cards h2 a[href*="lesson-"]')) showProgress(link.closest('li'), link);
 }

@@ -4,7 +4,7 @@
 // small controller that keeps it in step with the stored progress.
 import { h } from '../shared/dom.mjs';
 import { levelsOf, tally } from './levels.mjs';
-import { pageKey, resetProgress, solvedOn } from './progress.mjs';
+import { onProgress, pageKey, resetProgress, solvedOn } from './progress.mjs';
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -25,6 +25,13 @@ export class LessonMapView {
         h('a', { href: `#${level.id}` }, level.title), ' ', mark);
       return { li, mark, level };
     });
+    // Each section says which level it is, under its heading.
+    this.tags = levels.map((level, i) => {
+      const mark = h('span', { class: 'level-tag-mark' });
+      const tag = h('p', { class: 'level-tag' }, `Level ${i + 1} of ${levels.length}`, mark);
+      level.section.querySelector(':scope > h2')?.after(tag);
+      return { mark, level };
+    });
     this.element = h('div', { class: 'levels' },
       h('div', { class: 'levels-head' }, h('h2', { class: 'levels-title' }, title), this.summary, this.meter, this.reset),
       h('ol', { class: 'levels-list' }, this.items.map((item) => item.li)));
@@ -39,6 +46,10 @@ export class LessonMapView {
       li.classList.toggle('is-done', total > 0 && done === total);
       li.classList.toggle('is-reading', total === 0);
       mark.textContent = total === 0 ? 'reading' : done === total ? `✓ ${plural(total, 'exercise')} done` : `${done} of ${total} done`;
+    }
+    for (const { mark, level } of this.tags) {
+      const { done, total } = tally([level], solved);
+      mark.textContent = total === 0 ? '' : done === total ? ` · ✓ ${plural(total, 'exercise')} done` : ` · ${done} of ${plural(total, 'exercise')} done`;
     }
     const { done, total } = tally(this.levels, solved);
     this.summary.textContent = `${done} of ${plural(total, 'exercise')} done`;
@@ -67,6 +78,6 @@ export function startLessonMap(doc = document) {
   nav.classList.add('is-levels');
   nav.replaceChildren(view.element);
   render();
-  globalThis.addEventListener('dlq-progress', render);
+  onProgress(render);
   return view;
 }

@@ -73,3 +73,9 @@ export function resetProgress(page) {
   else delete data.pages[page];
   write(data);
 }
+
+/** Calls `handler()` when progress changes: on this page, or in another tab of the site (a storage event). */
+export function onProgress(handler) {
+  globalThis.addEventListener?.('dlq-progress', () => handler());
+  globalThis.addEventListener?.('storage', (e) => { if (e.key === STORAGE_KEY || e.key === null) handler(); });
+}
