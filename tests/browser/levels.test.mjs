@@ -191,7 +191,7 @@ test('an exercise opens exactly the set-up fields it needs, outside Advanced; a 
   await base.fill('1000');
   await base.press('Tab');
   // Run plays the simulated workers at the clock playground's default speed: a few seconds.
-  assert.equal(await pg.root.getByLabel('Speed').inputValue(), '10');
+  assert.equal(await pg.root.getByLabel('Speed').inputValue(), '20');
   await pg.button('Run').click();
   await box.locator('.dlq-goal-status', { hasText: '✓ Goal met.' }).waitFor({ timeout: 8000 });
   assert.match(await box.locator('.dlq-goal-par').textContent(), /par is \d+ moves/);

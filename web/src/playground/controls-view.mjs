@@ -14,7 +14,7 @@ const SPEEDS = [['1', '1 step/s'], ['2', '2 steps/s'], ['5', '5 steps/s'], ['10'
  * step at a time by hand, and for a clock playground (whose exercises play tens
  * of leases, settles and waits) fast enough to play an exercise in a few seconds.
  */
-export const DEFAULT_SPEED = { steps: '2', clock: '10' };
+export const DEFAULT_SPEED = { steps: '2', clock: '20' };
 
 const on = (el, handler, type = 'click') => el.addEventListener(type, () => handler());
 
