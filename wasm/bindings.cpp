@@ -36,6 +36,7 @@
 #include "dlq.h"
 #include "contention.h"
 #include "goal.h"
+#include "par.h"
 #include "storm.h"
 #include "player.h"
 #include "text.h"
@@ -379,6 +380,19 @@ val WorstCaseValue(const dlq::Queue& q) {
   val out = val::object();
   out.set("attempts", worst.attempts);
   out.set("timeMs", static_cast<double>(worst.time_ms));
+  out.set("leaseMs", static_cast<double>(worst.lease_ms));
+  out.set("attemptsClass", std::string(dlq::ClassName(worst.attempts_class)));
+  val delays = val::array();
+  for (const dlq::WorstDelay& d : worst.delays) {
+    val term = val::object();
+    term.set("firstAttempt", d.first_attempt);
+    term.set("lastAttempt", d.last_attempt);
+    term.set("delayMs", static_cast<double>(d.delay_ms));
+    term.set("class", std::string(dlq::ClassName(d.failure_class)));
+    term.set("ownBackoff", d.own_backoff);
+    delays.call<void>("push", term);
+  }
+  out.set("delays", delays);
   return out;
 }
 
@@ -906,6 +920,22 @@ val SizeLimits() {
   return out;
 }
 
+// { actions, steps } where the solution first meets the goal (par.h), null when it
+// never does, or the goal's or the scenario's refusal.
+val GoalParValue(const std::string& text, val scenario) {
+  dlq::Result<dlq::Goal> goal = dlq::ParseGoal(text);
+  if (!goal.ok()) return ErrorValue(goal.status());
+  dlq::Result<dlq::Scenario> s = ScenarioFromValue(scenario);
+  if (!s.ok()) return ErrorValue(s.status());
+  dlq::Result<std::optional<dlq::GoalPar>> par = dlq::SolutionPar(goal.value(), s.value());
+  if (!par.ok()) return ErrorValue(par.status());
+  if (!par.value().has_value()) return val::null();
+  val out = val::object();
+  out.set("actions", static_cast<double>(par.value()->actions));
+  out.set("steps", static_cast<double>(par.value()->steps));
+  return out;
+}
+
 // The canonical text of a goal (goal.h), or the parse error.
 val ParseGoalText(const std::string& text) {
   dlq::Result<dlq::Goal> goal = dlq::ParseGoal(text);
@@ -1090,6 +1120,7 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
   emscripten::function("playableActions", &PlayableActionsValue);
   emscripten::function("scenarioFeatures", &ScenarioFeaturesValue);
   emscripten::function("parseGoal", &ParseGoalText);
+  emscripten::function("goalPar", &GoalParValue);
   emscripten::function("runContention", &RunContentionValue);
   emscripten::function("contentionTypeMessage", &ContentionTypeMessage);
   emscripten::function("randomOutcomes", &RandomOutcomes);

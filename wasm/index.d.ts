@@ -399,8 +399,25 @@ export interface World {
   behaviours: (BehaviourOptions & { needsDependency: boolean })[];
 }
 
-/** The bounded path: the most attempts and the longest time from a job's first lease to quarantine. */
-export interface WorstCase { attempts: number; timeMs: number; }
+/**
+ * One run of the bounded path's retry delays (core/policy/backoff.h WorstDelay): after each failed
+ * attempt firstAttempt..lastAttempt the longest wait is delayMs, given first (in lab.failureClasses
+ * order) by `class`, with its own backoff or (ownBackoff false) the policy's.
+ */
+export interface WorstDelay { firstAttempt: number; lastAttempt: number; delayMs: number; class: FailureClass; ownBackoff: boolean; }
+/**
+ * The bounded path: the most attempts and the longest time from a job's first lease to quarantine,
+ * and its terms: timeMs = attempts * leaseMs + the sum of (lastAttempt - firstAttempt + 1) * delayMs.
+ */
+export interface WorstCase {
+  attempts: number; timeMs: number;
+  /** Each attempt's lease, run to its expiry (the policy's leaseMs). */
+  leaseMs: number;
+  /** The first class whose budget is `attempts`. */
+  attemptsClass: FailureClass;
+  /** The retries' longest delays, in attempt order; equal neighbours from one class are one run. */
+  delays: WorstDelay[];
+}
 
 export interface TimelineEvent {
   /** 1, 2, 3, … in order. */
@@ -877,8 +894,8 @@ export interface StormSummary {
   quarantinedByBudget: number;
   /** Refused a retry and failed back to their caller (refusedRetry 'fail'). */
   failedJobs: number;
-  /** The policy's bounded path, as queue.worstCase() gives it for the same policy. */
-  worstCase: WorstCase;
+  /** The policy's bounded path, as queue.worstCase() gives it for the same policy (its two numbers, not its terms). */
+  worstCase: Pick<WorstCase, 'attempts' | 'timeMs'>;
 }
 
 /**
@@ -1088,6 +1105,13 @@ export interface Lab {
    * what was given), 'too-large' past lab.limits.goalBytes bytes or lab.limits.goalClauses clauses.
    */
   parseGoal(goal: string): string;
+  /**
+   * An exercise's par: where `solution`'s script (played from its set-up) first meets `goal`, as
+   * { actions, steps } (script actions played, the queue's step counter then), or null when it never
+   * does. Refusals: the goal's as parseGoal(), the scenario's as parseScenario(), and an action the
+   * script reaches that the queue refuses, as runScenario().
+   */
+  goalPar(goal: string, solution: Scenario | string): { actions: number; steps: number } | null;
   /**
    * A storm of up to 1,000,000 jobs through an outage (docs/storm.md), to run in slices with storm.run(). Refusals
    * name the option: 'invalid-type' (TypeError) for a wrong type, 'out-of-range' (RangeError) for a number outside

@@ -994,6 +994,20 @@ class Lab {
   }
 
   /**
+   * An exercise's par (core/lesson/par.h): { actions, steps } at the first point of
+   * `solution`'s script (played from its set-up, whatever its cursor) where `goal`
+   * holds, or null when it never does. Refusals: the goal's (as parseGoal()), the
+   * scenario's (as parseScenario()), or an action the script reaches that the queue
+   * refuses (as runScenario()).
+   */
+  goalPar(goal, solution) {
+    checkGoalText(goal);
+    const input = readScenario(solution);
+    const object = input.object ?? readScenarioObject(this.parseScenario(input.text));
+    return unwrap(call(() => core.goalPar(goal, object)));
+  }
+
+  /**
    * A storm (docs/storm.md): up to 1,000,000 jobs through an outage under the
    * queue's policy, run in slices by storm.run(maxEvents). Options: { jobs,
    * arrival?, outage?, capacity?, workers?, workMs?, leaseMs?, maxAttempts,

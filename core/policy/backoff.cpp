@@ -93,23 +93,40 @@ WorstCase WorstCasePath(const Policy& policy) {
   // step before could give, whatever the class: decorrelated jitter reads it).
   ClassRule rules[kFailureClassCount];
   int64_t most = 1;
+  WorstCase worst;
   for (int c = 0; c < kFailureClassCount; ++c) {
     rules[c] = policy.RuleFor(static_cast<FailureClass>(c));
-    if (rules[c].retry) most = std::max(most, rules[c].max_attempts);
+    if (rules[c].retry && rules[c].max_attempts > most) {
+      most = rules[c].max_attempts;
+      worst.attempts_class = static_cast<FailureClass>(c);
+    }
   }
-  WorstCase worst;
   worst.attempts = static_cast<uint32_t>(most);
+  worst.lease_ms = policy.lease_ms;
   worst.time_ms = most * policy.lease_ms;  // every lease runs to its expiry
   int64_t previous = 0;
   for (uint32_t n = 1; n < worst.attempts; ++n) {
-    int64_t longest = 0;
-    for (const ClassRule& rule : rules) {
-      if (rule.retry && n < rule.max_attempts) {
-        longest = std::max(longest, MaxRetryDelay(policy, rule.backoff, n, previous));
+    WorstDelay term;
+    term.first_attempt = term.last_attempt = n;
+    for (int c = 0; c < kFailureClassCount; ++c) {
+      const ClassRule& rule = rules[c];
+      if (!rule.retry || n >= rule.max_attempts) continue;
+      const int64_t delay = MaxRetryDelay(policy, rule.backoff, n, previous);
+      if (delay > term.delay_ms) {
+        term.delay_ms = delay;
+        term.failure_class = static_cast<FailureClass>(c);
+        term.own_backoff = policy.classes.rules[c].own_backoff;
       }
     }
-    previous = longest;
-    worst.time_ms += longest;
+    previous = term.delay_ms;
+    worst.time_ms += term.delay_ms;
+    WorstDelay* last = worst.delays.empty() ? nullptr : &worst.delays.back();
+    if (last && last->delay_ms == term.delay_ms && last->failure_class == term.failure_class &&
+        last->own_backoff == term.own_backoff) {
+      last->last_attempt = n;
+    } else {
+      worst.delays.push_back(term);
+    }
   }
   return worst;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "policy.h"
 #include "prng.h"
@@ -39,9 +40,28 @@ int64_t MaxRetryDelay(const Policy& policy, const Backoff& backoff, uint32_t att
 // attempts 1..attempts-1, the largest delay any failure class that may still
 // retry then can give (its own backoff or the policy's). `attempts` is the
 // largest budget of a class that retries (the policy's maxAttempts by default).
+//
+// The sum's terms, so a page can say where each part comes from:
+// time_ms == attempts * lease_ms + the sum over delays of
+// (last_attempt - first_attempt + 1) * delay_ms, always. Consecutive retries
+// with the same delay from the same class are one run (a capped backoff's tail
+// of equal waits is one term), so a budget of 1,000,000 still gives a few terms.
+struct WorstDelay {
+  uint32_t first_attempt = 0;  // the failed attempts it follows: first..last, within 1..attempts-1
+  uint32_t last_attempt = 0;
+  int64_t delay_ms = 0;        // each: the largest delay any class still retrying then can give
+  // The first class (in FailureClass order) that gives it, and whether with its
+  // own backoff (else the policy's); kTransient, the policy's, when all give 0.
+  FailureClass failure_class = FailureClass::kTransient;
+  bool own_backoff = false;
+  bool operator==(const WorstDelay&) const = default;
+};
 struct WorstCase {
   uint32_t attempts = 0;
   int64_t time_ms = 0;
+  int64_t lease_ms = 0;  // each attempt's lease (the policy's leaseMs)
+  FailureClass attempts_class = FailureClass::kTransient;  // the first class with the largest budget
+  std::vector<WorstDelay> delays;  // the runs of retries' delays, in attempt order
 };
 WorstCase WorstCasePath(const Policy& policy);
 

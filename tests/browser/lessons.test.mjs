@@ -233,6 +233,8 @@ test('the home page links both lessons and the playground; an old index.html sce
   for (const name of [/Lesson 1: poison messages/, /Lesson 2: time, leases/, /^The playground$/]) {
     assert.equal(await page.getByRole('main').getByRole('link', { name }).count(), 1, String(name));
   }
+  // Each lesson card counts its exercises from the lesson page (fetched): wait for both counts.
+  for (const card of await page.locator('.home-progress').all()) await card.getByText(/exercises done/).waitFor();
   const results = await new AxeBuilder({ page }).analyze();
   assert.deepEqual(results.violations.map((v) => v.id), []);
   await page.setViewportSize({ width: 320, height: 720 });

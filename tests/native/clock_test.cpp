@@ -409,3 +409,59 @@ TEST_SUITE("the bounded path") {
     CHECK(huge.time_ms == (int64_t{2} * 1'000'000 - 1) * kMaxDelayMs);
   }
 }
+
+TEST_SUITE("the bounded path's terms") {
+  // The sum the terms state: attempts leases plus each run of delays.
+  int64_t SumOfTerms(const WorstCase& w) {
+    int64_t sum = w.attempts * w.lease_ms;
+    for (const WorstDelay& d : w.delays) sum += (d.last_attempt - d.first_attempt + 1) * d.delay_ms;
+    return sum;
+  }
+
+  TEST_CASE("lesson 2's bounded path: three 1 s leases, then 1 s and 2 s from the policy's backoff") {
+    const WorstCase w = WorstCasePath(Timed(3, Exponential(1000, 4000), 1000));
+    CHECK(w.time_ms == 6000);
+    CHECK(w.lease_ms == 1000);
+    CHECK(w.attempts_class == FailureClass::kTransient);
+    REQUIRE(w.delays.size() == 2);
+    CHECK(w.delays[0] == WorstDelay{1, 1, 1000, FailureClass::kTransient, false});
+    CHECK(w.delays[1] == WorstDelay{2, 2, 2000, FailureClass::kTransient, false});
+    CHECK(SumOfTerms(w) == w.time_ms);
+  }
+
+  TEST_CASE("the precondition class's own 1 s is named where it is the longest wait") {
+    // Lesson 2's confusing card: the default 30 s lease and a 100 ms backoff capped at 400 ms.
+    Policy p = Timed(5, Exponential(100, 400), 30'000);
+    p.classes[FailureClass::kPrecondition] = Policy{}.classes[FailureClass::kPrecondition];  // the default rule again
+    const WorstCase w = WorstCasePath(p);
+    CHECK(w.time_ms == 5 * 30'000 + 1000 + 200 + 400 + 400);
+    REQUIRE(w.delays.size() == 3);
+    CHECK(w.delays[0] == WorstDelay{1, 1, 1000, FailureClass::kPrecondition, true});
+    CHECK(w.delays[1] == WorstDelay{2, 2, 200, FailureClass::kTransient, false});
+    CHECK(w.delays[2] == WorstDelay{3, 4, 400, FailureClass::kTransient, false});  // the cap: one run of two
+    CHECK(SumOfTerms(w) == w.time_ms);
+  }
+
+  TEST_CASE("a capped tail is one run, so a million attempts give a few terms; the sum always holds") {
+    const WorstCase huge = WorstCasePath(Timed(1'000'000, Exponential(100, 60'000), 30'000));
+    CHECK(huge.delays.size() < 16);
+    CHECK(huge.delays.back().last_attempt == 999'999);
+    CHECK(SumOfTerms(huge) == huge.time_ms);
+    for (Jitter j : {Jitter::kNone, Jitter::kFull, Jitter::kEqual, Jitter::kDecorrelated}) {
+      for (int64_t n : {1, 2, 7, 40}) {
+        const WorstCase w = WorstCasePath(Timed(n, Exponential(100, 5000, j), 500));
+        CAPTURE(n);
+        CHECK(SumOfTerms(w) == w.time_ms);
+        if (!w.delays.empty()) {
+          CHECK(w.delays.front().first_attempt == 1);
+          CHECK(w.delays.back().last_attempt == w.attempts - 1);
+        }
+      }
+    }
+    // No class retries: one attempt, no delays.
+    Policy p = Timed(4, Backoff{}, 100);
+    for (ClassRule& rule : p.classes.rules) rule.retry = false;
+    CHECK(WorstCasePath(p).delays.empty());
+    CHECK(WorstCasePath(p).attempts == 1);
+  }
+}

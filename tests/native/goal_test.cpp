@@ -4,6 +4,8 @@
 // every predicate met and unmet (every comparison, 'not', unknown jobs) against
 // real queues, without changing them.
 #include "goal.h"
+#include "par.h"
+#include "scenario.h"
 #include "test_util.h"
 #include "text.h"
 
@@ -615,5 +617,48 @@ TEST_SUITE("goals: checking") {
     // And the queue goes on exactly as one that was never checked.
     REQUIRE(q.Advance(int64_t{50}).ok());
     CHECK(Unmet(q, "event expired b; delayed = 0; ready = 2") == "");
+  }
+}
+
+TEST_SUITE("par: how few actions a solution needs") {
+  Scenario MustScenario(std::string_view text) {
+    Result<Scenario> s = ParseScenario(text);
+    REQUIRE_MESSAGE(s.ok(), s.status().ToString());
+    return std::move(s).value();
+  }
+
+  std::optional<GoalPar> MustPar(std::string_view goal, std::string_view solution) {
+    Result<std::optional<GoalPar>> par = SolutionPar(MustParse(goal), MustScenario(solution));
+    REQUIRE_MESSAGE(par.ok(), par.status().ToString());
+    return par.value();
+  }
+
+  TEST_CASE("the first action after which the goal holds, played from the set-up whatever the cursor") {
+    // Lesson 1's tail exercise: c, b, a needs all six actions.
+    const auto tail = MustPar("order c, b, a; completed = 3", "v1;m3;ja:,b:,c:;at,t,s,t,s,s;c0");
+    REQUIRE(tail.has_value());
+    CHECK(tail->actions == 6);
+    CHECK(tail->steps == 6);
+    // A script longer than it needs: the goal holds after the second action.
+    const auto early = MustPar("completed a", "v1;m3;ja:;at,s");
+    REQUIRE(early.has_value());
+    CHECK(early->actions == 2);
+    // Holding at the set-up: par 0.
+    CHECK(MustPar("ready a", "v1;m3;ja:;as")->actions == 0);
+    // Clock actions count as actions; steps count attempts only.
+    const auto clock = MustPar("quarantined a class crash; now = 6000",
+                               "v2;m3;bx1000.4000n;l1000;s1;ja:;al,w1000,n,l,w1000,n,l,w1000;c0");
+    REQUIRE(clock.has_value());
+    CHECK(clock->actions == 8);
+    CHECK(clock->steps == 3);
+  }
+
+  TEST_CASE("a solution that never meets the goal has no par; a broken one is refused by name") {
+    CHECK_FALSE(MustPar("quarantined a", "v1;m3;ja:;as").has_value());
+    CHECK_FALSE(MustPar("completed nobody", "v1;m3;ja:;as").has_value());
+    // The third action processes with nothing ready: refused as RunScenario would, naming it.
+    Result<std::optional<GoalPar>> broken = SolutionPar(MustParse("completed b"), MustScenario("v1;m3;ja:;as,s,s;c0"));
+    REQUIRE_FALSE(broken.ok());
+    CHECK(broken.status().message().find("scenario action 2") != std::string::npos);
   }
 }

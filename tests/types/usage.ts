@@ -74,6 +74,12 @@ async function main(): Promise<void> {
   const dueAt: number = delayed[0]!.dueAt;
   const token: string = leased[0]!.token;
   const worst: WorstCase = timed.worstCase();
+  const term: { firstAttempt: number; delayMs: number; class: FailureClass; ownBackoff: boolean } | undefined = worst.delays[0];
+  void term;
+  const leases: number = worst.attempts * worst.leaseMs;
+  void leases;
+  const par: { actions: number; steps: number } | null = lab.goalPar('completed a', 'v1;m3;ja:;as');
+  void par;
   const policy: Policy = timed.policy();
   const jitter: 'none' | 'full' | 'equal' | 'decorrelated' = policy.backoff.jitter;
   lab.createQueue(policy).dispose();

@@ -16,6 +16,7 @@
 // heap_budget.h  the process-wide cap on what queues keep in memory
 // world.h, player.h  the simulated world and the player that plays a queue by it
 // goal.h    declarative goals, checked against a queue (lesson exercises)
+// par.h     an exercise's par: how few actions its solution needs to meet the goal
 // storm.h   a million jobs through an outage: counters and time-bucketed series
 // contention.h  the classic optimistic-concurrency backoff experiment
 // schedule.h  a policy's retry schedule: delays and start times under jitter, an outage outlasted
@@ -26,6 +27,7 @@
 #include "goal.h"
 #include "heap_budget.h"
 #include "leases.h"
+#include "par.h"
 #include "player.h"
 #include "policy.h"
 #include "prng.h"

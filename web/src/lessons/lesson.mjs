@@ -14,6 +14,18 @@
 //   A playground removed and added again mounts afresh; the box binds to the new
 //   one ('dlq-mount') and checks it, keeping a goal the learner already met.
 //   `solution-crash` is empty or a write number from 1; anything else is refused.
+//   A solve is kept in localStorage (progress.mjs), so its ✓ survives a reload,
+//   with the moves it took (the playground's script position) next to the par:
+//   where the core finds Show me's run first meets the goal (lab.goalPar). A goal
+//   met by Show me's own run is said, not kept. `fields` (as the playground's
+//   fields option, e.g. "maxAttempts backoff.baseMs") adds a button that opens
+//   and focuses those set-up fields outside Advanced.
+//
+// <dlq-predict for="<playground id>" …>: a predict question (predict.mjs) that
+//   takes the learner's answer before the reveal; the core's run decides it.
+//
+// The page's table of contents becomes its lesson map (lesson-map.mjs): its
+// levels (sections), each with its exercises solved, "n of m" and Reset progress.
 //
 // <dlq-systems for="<playground id>" systems="sqs rabbitmq …">
 //   One button per real system (systems.mjs): it loads that system's defaults
@@ -33,6 +45,10 @@ import { markInteractive } from '../playground/interactive.mjs';
 import { h, uid } from '../shared/dom.mjs';
 import { copyText } from '../shared/clipboard.mjs';
 import { quoted } from '../shared/quote.mjs';
+import { exerciseKey } from './levels.mjs';
+import { pageKey, markSolved, solvedOn } from './progress.mjs';
+import { startLessonMap } from './lesson-map.mjs';
+import { DlqPredictElement } from './predict.mjs';
 
 const loadLab = () => import('../../wasm/index.mjs').then((m) => m.loadLab());
 
@@ -70,13 +86,28 @@ export function parseSolutionCrash(value) {
   throw new Error(`solution-crash: expected nothing (the write that matters) or a write number from 1, got ${quoted(value)}`);
 }
 
+/** "1 move", "4 moves". */
+const moves = (n) => `${n} ${n === 1 ? 'move' : 'moves'}`;
+
+/** The par line after a solve: the learner's moves against the core's par (null: the exercise has none). */
+export function parText(actions, par) {
+  if (par === null || par === undefined) return actions === null ? '' : `Solved in ${moves(actions)}.`;
+  const verdict = actions === null ? '' : actions < par ? ' Under par!' : actions === par ? ' That is par.' : '';
+  const yours = actions === null ? '' : `Solved in ${moves(actions)}; `;
+  return `${yours}par is ${moves(par)} (Show me’s run meets the goal after ${moves(par)}).${verdict}`;
+}
+
 export class DlqExerciseElement extends BesidePlayground {
   static observedAttributes = ['goal'];
   #reached = false;
+  #helped = false;  // Show me's run is playing or has played: a goal it meets is not the learner's solve
   #ui = null;
   #target = null;
   #lab = null;
   #goal = null;  // the goal text the core accepted, or null while the attribute is refused
+  #page = '';
+  #key = '';
+  #par = null;   // the core's par ({ actions, steps }) for the goal, or null
 
   /** The playground's controller now (a remounted playground has a new one), or null while it is gone. */
   get #controller() { return this.#target?.controller ?? null; }
@@ -85,6 +116,7 @@ export class DlqExerciseElement extends BesidePlayground {
     const target = targetOf(this);
     const goal = this.getAttribute('goal') ?? '';
     const crash = parseSolutionCrash(this.getAttribute('solution-crash'));  // the author's mistake, named now
+    const fields = this.getAttribute('fields');
     const lab = await loadLab();
     lab.parseGoal(goal);  // an author's mistake is named here, before anything is drawn
     const controller = await target.ready;
@@ -92,8 +124,11 @@ export class DlqExerciseElement extends BesidePlayground {
     this.#target = target;
     this.#lab = lab;
     this.#goal = goal;
+    this.#page = pageKey(this.ownerDocument.location?.href ?? this.ownerDocument.baseURI);
+    this.#key = exerciseKey(this, [...this.ownerDocument.querySelectorAll('dlq-exercise')]);
     const id = uid('dlq-ex');
     const ui = this.#ui = {
+      par: h('p', { class: 'dlq-goal-par', hidden: true }),
       status: h('p', { class: 'dlq-goal-status', role: 'status' }),
       refusal: h('p', { class: 'dlq-fatal', role: 'alert', hidden: true }),
       clauses: h('ul', { class: 'dlq-goal-clauses' }),
@@ -115,18 +150,44 @@ export class DlqExerciseElement extends BesidePlayground {
       });
       buttons.append(hintButton);
     }
+    if (fields !== null) {
+      // The set-up fields this exercise changes, outside Advanced (the playground checks the names).
+      const names = controller.fieldLabels(fields);
+      buttons.append(h('button', { type: 'button', class: 'dlq-btn', onclick: () => this.#controller?.showFields(fields) },
+        `Change ${names.join(', ')}`));
+    }
     const solution = this.getAttribute('solution');
     if (solution) {
       lab.parseScenario(solution);  // a bad solution link is the author's: named now
+      // The par: where the core finds Show me's run first meets the goal (none for a crash: links carry none).
+      if (crash === null) this.#par = lab.goalPar(goal, solution);
       buttons.append(h('button', { type: 'button', class: 'dlq-btn', onclick: () => this.#showMe(solution, crash) }, 'Show me'));
     }
-    buttons.append(h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => this.#controller?.restore() }, 'Start again'));
-    this.append(ui.refusal, ui.status,
+    buttons.append(h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => {
+      this.#helped = false;
+      this.#controller?.restore();
+    } }, 'Start again'));
+    this.append(ui.refusal, ui.status, ui.par,
       h('details', { class: 'dlq-goal-detail' }, h('summary', {}, 'What the page checks'), ui.clauses),
       buttons);
+    // Solved on an earlier visit: the ✓ stays (progress.mjs), with the moves it took.
+    const before = solvedOn(this.#page).get(this.#key);
+    if (before) {
+      this.#reached = true;
+      this.#showPar(before.actions, 'before');
+    }
     target.addEventListener('dlq-change', () => this.#check());
     // Removed and added again, the playground has a new controller: check it (a goal met stays met).
     target.addEventListener('dlq-mount', () => this.#check());
+    this.ownerDocument.addEventListener('dlq-progress-reset', (e) => {
+      if (e.detail?.page !== this.#page) return;
+      // The lesson starts over: the playground too, so a goal it still meets is not counted again at once.
+      this.#reached = false;
+      this.#helped = false;
+      ui.par.hidden = true;
+      this.#controller?.restore();
+      this.#check();
+    });
     const now = this.getAttribute('goal');
     if (now !== goal) this.attributeChangedCallback('goal', goal, now);  // changed while the core loaded
     else this.#check();
@@ -155,9 +216,18 @@ export class DlqExerciseElement extends BesidePlayground {
     this.#check();
   }
 
+  /** The par line: after a solve now, or (`when` 'before') one stored from an earlier visit. */
+  #showPar(actions, when = 'now') {
+    const ui = this.#ui;
+    const text = parText(actions, this.#par?.actions ?? null);
+    ui.par.textContent = when === 'before' ? `Solved on an earlier visit. ${text}` : text;
+    ui.par.hidden = ui.par.textContent === '';
+  }
+
   #showMe(solution, crash) {
     const controller = this.#controller;
     if (!controller) return;
+    this.#helped = true;
     controller.load(solution);
     if (crash !== null) {
       // A crash is not part of a link: play the script, then crash after that write.
@@ -174,11 +244,19 @@ export class DlqExerciseElement extends BesidePlayground {
     const controller = this.#controller;
     if (!controller || this.#goal === null) return;  // the playground is gone for now, or the goal is refused
     const result = controller.checkGoal(this.#goal);
-    const first = result.met && !this.#reached;
-    if (result.met) this.#reached = true;
-    const status = result.met ? '✓ Goal met.'
-      : this.#reached ? '✓ You met this goal (the playground has moved on since).'
-        : 'Not yet: the parts below show what holds now.';
+    // Show me's run meets the goal for the learner: said, but not kept as a solve.
+    const helped = result.met && this.#helped && !this.#reached;
+    const first = result.met && !this.#reached && !helped;
+    if (first) {
+      this.#reached = true;
+      const actions = controller.session.cursor;
+      markSolved(this.#page, this.#key, { actions, par: this.#par?.actions ?? null });
+      this.#showPar(actions);
+    }
+    const status = helped ? '✓ Show me’s run meets the goal. Press Start again and meet it yourself to mark it solved.'
+      : result.met ? '✓ Goal met.'
+        : this.#reached ? '✓ You met this goal (the playground has moved on since).'
+          : 'Not yet: the parts below show what holds now.';
     if (ui.status.textContent !== status) ui.status.textContent = status;
     this.classList.toggle('is-met', this.#reached);
     ui.clauses.replaceChildren(...result.clauses.map((c) => h('li', { class: c.met ? 'is-met' : '' },
@@ -246,7 +324,10 @@ export class DlqSystemsElement extends BesidePlayground {
   }
 }
 
+// <dlq-predict> first: connected, it marks its playground's future as hidden before that playground mounts.
+if (!customElements.get('dlq-predict')) customElements.define('dlq-predict', DlqPredictElement);
 defineElement(() => import('../playground/playground.mjs').then((m) => m.mount));
 if (!customElements.get('dlq-exercise')) customElements.define('dlq-exercise', DlqExerciseElement);
 if (!customElements.get('dlq-systems')) customElements.define('dlq-systems', DlqSystemsElement);
+startLessonMap(document);
 markInteractive();

@@ -12,6 +12,8 @@ import { FORMATS, importConfig, policyChanges } from './import.mjs';
 import { behaviourFromFields } from './setup-advanced.mjs';
 import { linkFromHash, isScenarioLink, linkErrorMessage, siteURL, urlFor } from '../shared/url.mjs';
 import { PlaygroundView } from './view.mjs';
+import { fieldLabel, resolveFields } from './setup-fields.mjs';
+import { shownEvents } from './future.mjs';
 
 export const ALL_PRESETS = [...PRESETS, ...CAPSTONE_PRESETS, ...SYSTEM_PRESETS];
 
@@ -46,11 +48,14 @@ export class Controller {
   #snippetKey = null;  // the system whose snippet is on show
   #snippetMode = null;  // the policy mode the picker last followed
   #scheduleKey = '';  // the policy generation the retry-schedule card was drawn for ('' : not drawn)
+  #futureShown = true;  // the script past the cursor is drawn (faint); false for a predict question's playground
+  #drawnEvents = 0;     // timeline events handed to the timeline at the last draw
 
   constructor(element, lab, options, embed) {
     this.#lab = lab;
     this.#options = options;
     this.#embed = embed;
+    this.#futureShown = embed.futureShown !== false;
     this.element = element;
     this.#keys = shortcutsEnabled();
     const view = this.#view = new PlaygroundView(uid('dlq'), {
@@ -115,6 +120,8 @@ export class Controller {
     bar.bindBack(back);
     bar.bindStep(() => this.#step());
     bar.bindForward(forward);
+    bar.bindOutcome((value) => controls.chooseOutcomeValue(value));
+    controls.bindOutcome((value) => bar.showOutcome(value));
     setup.bindPreset((key) => this.#preset(key));
     setup.bindHelp(() => view.help.showModal());
     setup.bindMaxAttempts(() => this.#setMaxAttempts());
@@ -141,6 +148,11 @@ export class Controller {
       this.#renderSnippet();
     });
     view.snippet.bindApply((key, edited, base) => this.#applySnippet(key, edited, base));
+    view.bindPinned({
+      policy: (changes, alert) => this.#setPolicy(changes, alert),
+      world: (world, alert) => this.#edit(() => this.session.setWorld(world), alert),
+      maxAttempts: (n, alert) => this.#edit(() => this.session.setMaxAttempts(n), alert),
+    });
   }
 
   // ---- public API ---------------------------------------------------------
@@ -201,6 +213,33 @@ export class Controller {
     this.#showCrash();
     if (after === null) this.#view.crashDialog().findFirst();
     else this.#view.crashDialog().crashAt(after);
+  }
+
+  /**
+   * Shows (true) or hides (false) the script past the cursor on the timeline: a
+   * predict question's playground hides it until the learner has answered.
+   */
+  showFuture(shown) {
+    if (this.#futureShown === Boolean(shown)) return;
+    this.#futureShown = Boolean(shown);
+    this.#render();
+  }
+
+  /**
+   * Opens the set-up fields `fields` names (as the embed's fields option: a list
+   * of paths, checked against the core's tables) outside Advanced and focuses the
+   * first. Throws EmbedOptionError('fields', …) for a name the core has not.
+   */
+  showFields(fields) {
+    const paths = resolveFields(fields, this.#lab.schema);
+    const pinned = this.#view.pinFields(paths);
+    pinned.sync(this.session.view.policy, this.session.view.world);
+    pinned.focus(paths);
+  }
+
+  /** The labels the set-up shows for `fields` (checked as showFields() checks them). */
+  fieldLabels(fields) {
+    return resolveFields(fields, this.#lab.schema).map((path) => fieldLabel(path, this.#lab.schema));
   }
 
   destroy() {
@@ -764,11 +803,15 @@ export class Controller {
     const applied = view.eventsAtCursor;
     // The capstone's controls: the embed's features, or once the scenario (or the reader, opening Advanced) uses them.
     const advanced = this.#view.showFeatures(this.session.isAdvanced);
-    timeline.sync(view.timeline, view.eventsFrom, applied, stats.step, stats.now,
+    const shown = shownEvents(view, this.#futureShown, this.#drawnEvents);
+    this.#drawnEvents = shown.events.length;
+    this.root.classList.toggle('is-future-hidden', !this.#futureShown);
+    timeline.sync(shown.events, shown.from, applied, stats.step, stats.now,
       { world: view.world, clock: this.#view.clockPlayground });
     log.sync(view.timeline, view.eventsFrom, applied);
     states.sync(view, { removable: this.#view.setupShown, clock: timeline.usesClock });
     controls.render(view);
+    controls.suggestSpeed(timeline.usesClock || this.session.isAdvanced);
     setup.render(stats);
     this.root.dataset.step = String(stats.step);
     this.root.dataset.cursor = String(cursor);
@@ -785,6 +828,7 @@ export class Controller {
       this.#syncedGeneration = view.generation;
       setup.renderAdvanced(view.policy, view.world);
       this.#renderSnippet();
+      this.#view.pinned?.sync(view.policy, view.world);
     }
     if (advanced) controls.renderLeases(view.leased);
     this.#renderSchedule();

@@ -8,7 +8,13 @@ import { kbd, outcomeLabel } from '../shared/keyboard.mjs';
 // The core's outcomes (lab.outcomes) in its order, the n-th on shortcut key n;
 // lesson 1 shows the first three.
 const LESSON_ONE_OUTCOMES = 3;
-const SPEEDS = [['1', '1 step/s'], ['2', '2 steps/s'], ['4', '4 steps/s'], ['10', '10 steps/s']];
+const SPEEDS = [['1', '1 step/s'], ['2', '2 steps/s'], ['5', '5 steps/s'], ['10', '10 steps/s'], ['20', '20 steps/s']];
+/**
+ * The speed Run starts at until the reader picks one: slow enough to follow one
+ * step at a time by hand, and for a clock playground (whose exercises play tens
+ * of leases, settles and waits) fast enough to play an exercise in a few seconds.
+ */
+export const DEFAULT_SPEED = { steps: '2', clock: '20' };
 
 const on = (el, handler, type = 'click') => el.addEventListener(type, () => handler());
 
@@ -44,7 +50,9 @@ export class ControlsView {
     this.runLabel = h('span', {}, 'Run');
     this.run = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'Space' }, this.runLabel);
     this.speed = h('select', { id: `${id}-speed`, class: 'dlq-input' },
-      SPEEDS.map(([v, text]) => h('option', { value: v, selected: v === '2' }, text)));
+      SPEEDS.map(([v, text]) => h('option', { value: v, selected: v === DEFAULT_SPEED.steps }, text)));
+    this.speedChosen = false;  // the reader picked a speed: the default no longer follows the scenario
+    this.speed.addEventListener('change', () => { this.speedChosen = true; });
     this.reset = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'R' }, 'Reset', kbd('R'));
     // Embeds: back to the scenario the author gave, whatever the reader changed.
     this.restore = h('button', { type: 'button', class: 'dlq-btn dlq-restore', hidden: !restorable }, 'Restore lesson scenario');
@@ -157,6 +165,17 @@ export class ControlsView {
     return this.settleToken.value;
   }
 
+  /** `handler(value)`: an outcome was chosen (a click or its shortcut key). */
+  bindOutcome(handler) {
+    for (const radio of this.outcomes) radio.addEventListener('change', () => { if (radio.checked) handler(radio.value); });
+  }
+
+  /** The default speed for a scenario that uses the clock (`clock`) or not, unless the reader chose one. */
+  suggestSpeed(clock) {
+    const value = clock ? DEFAULT_SPEED.clock : DEFAULT_SPEED.steps;
+    if (!this.speedChosen && this.speed.value !== value) this.speed.value = value;
+  }
+
   /** Steps a second at the speed chosen. */
   stepsPerSecond() {
     return Number(this.speed.value);
@@ -167,7 +186,15 @@ export class ControlsView {
   /** Chooses the n-th outcome (1-based, its shortcut key); none past the last. */
   chooseOutcome(n) {
     const radio = this.outcomes[n - 1];
-    if (radio) radio.checked = true;
+    if (radio && !radio.checked) {
+      radio.checked = true;
+      radio.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+  }
+
+  /** Chooses the outcome `value` (the phone bar's picker). */
+  chooseOutcomeValue(value) {
+    this.chooseOutcome(this.outcomes.findIndex((r) => r.value === value) + 1);
   }
 
   /** The error text's alert (a refused step); null clears it. */
@@ -234,22 +261,39 @@ export class ControlsView {
  * ones); CSS shows it on narrow screens only.
  */
 export class PhoneBar {
-  constructor() {
+  /** `outcomes`: the core's (lab.outcomes); the picker offers lesson 1's three until showAllOutcomes(true). */
+  constructor({ outcomes = [] } = {}) {
     const twin = (label, extra = '') => h('button', { type: 'button', class: `dlq-btn${extra}`, tabindex: '-1' }, label);
     this.text = h('span', { class: 'dlq-bar-text' });
     this.back = twin('Back');
     this.step = twin('Step', ' dlq-primary');
     this.forward = twin('Forward');
-    this.element = h('div', { class: 'dlq-bar', 'aria-hidden': 'true' }, this.back, this.step, this.forward, this.text);
+    // The outcome Step reports, beside Step: changing it needs no scroll back to the panel.
+    this.outcome = h('select', { class: 'dlq-input dlq-bar-outcome', tabindex: '-1', title: 'Outcome' },
+      outcomes.map((value, i) => h('option', { value, hidden: i >= LESSON_ONE_OUTCOMES }, outcomeLabel(value))));
+    this.element = h('div', { class: 'dlq-bar', 'aria-hidden': 'true' }, this.outcome, this.step, this.back, this.forward, this.text);
   }
 
   bindBack(handler) { on(this.back, handler); }
   bindStep(handler) { on(this.step, handler); }
   bindForward(handler) { on(this.forward, handler); }
+  /** `handler(value)`: an outcome picked in the bar. */
+  bindOutcome(handler) { this.outcome.addEventListener('change', () => handler(this.outcome.value)); }
 
-  /** A walkthrough has no Step. */
+  /** The outcome chosen in the panel, shown in the bar. */
+  showOutcome(value) {
+    if (this.outcome.value !== value) this.outcome.value = value;
+  }
+
+  /** The capstone's failures are offered once the panel shows them. */
+  showAllOutcomes(all) {
+    [...this.outcome.options].forEach((option, i) => { if (i >= LESSON_ONE_OUTCOMES) option.hidden = !all; });
+  }
+
+  /** A walkthrough has no Step (nor an outcome to pick). */
   lock() {
     this.step.hidden = true;
+    this.outcome.hidden = true;
   }
 
   render(text) {

@@ -68,6 +68,15 @@ function parseHeadingLevel(value) {
   return n;
 }
 
+/** future: 'shown' (default: the script past the cursor is drawn faint) or 'hidden' (a predict question's playground). */
+function parseFuture(value) {
+  if (value === undefined || value === null) return true;
+  const word = String(value).trim();
+  if (word === 'shown') return true;
+  if (word === 'hidden') return false;
+  throw new EmbedOptionError('future', '"shown" or "hidden"', value);
+}
+
 function parseCaptions(value) {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value) || value.some((c) => typeof c !== 'string')) {
@@ -120,6 +129,9 @@ export function embedOptions(options, presetKeys) {
     headingLevel: parseHeadingLevel(options.headingLevel),
     compact: Boolean(options.compact),
     captions: parseCaptions(options.captions),
+    futureShown: parseFuture(options.future),
+    // The set-up fields shown outside Advanced (setup-fields.mjs checks the names against the core's tables).
+    fields: options.fields ?? null,
     // Checked here so a bad one rejects mount() by name; the link is made from
     // options.linkBase by url.mjs (urlFor), which resolves it the same way.
     linkBase: resolveLinkBase(options.linkBase, globalThis.document?.baseURI ?? 'http://localhost/'),
@@ -137,6 +149,8 @@ export function optionsFromAttributes(element) {
     locked: element.hasAttribute('locked'),
     headingLevel: attr('heading-level'),
     compact: element.hasAttribute('compact'),
+    future: attr('future'),
+    fields: attr('fields'),
     captions: captions ? [...captions.children].map((li) => li.textContent.replace(/\s+/g, ' ').trim()) : undefined,
   };
 }

@@ -7,6 +7,7 @@ import { loadLab } from '../../wasm/index.mjs';
 import { h } from '../shared/dom.mjs';
 import { siteURL } from '../shared/url.mjs';
 import { embedOptions } from './embed-options.mjs';
+import { resolveFields } from './setup-fields.mjs';
 import { ALL_PRESETS, Controller } from './controller.mjs';
 
 /** Adds the playground's stylesheet to the document once (a <link>: CSP style-src 'self'). */
@@ -32,14 +33,20 @@ function ensureStylesheet(doc) {
  * options.headingLevel  2 (default) to 5: the panels' heading level
  * options.compact   a shorter playground
  * options.captions  caption i is shown (in the Why line) at script position i
+ * options.future    'shown' (default) or 'hidden': the script past the cursor is not drawn
+ *                   (a predict question's playground) until controller.showFuture(true)
+ * options.fields    set-up fields shown outside Advanced ("backoff.jitter maxAttempts";
+ *                   setup-fields.mjs), checked against the core's field tables
  * Resolves to a controller: { element, session, load(scenario), loadOrAlert(scenario), link(),
- * checkGoal(goal), restore(), run(), toEnd(), crashAt(write), destroy() }. It dispatches 'dlq-change' on `element`
+ * checkGoal(goal), restore(), run(), toEnd(), crashAt(write), showFuture(shown), showFields(fields),
+ * fieldLabels(fields), destroy() }. It dispatches 'dlq-change' on `element`
  * after every change it draws (detail: { cursor, length, stats }, stats as queue.stats()).
  */
 export async function mount(element, options = {}) {
   ensureStylesheet(element.ownerDocument);
   const embed = embedOptions(options, ALL_PRESETS.map((p) => p.key));  // a bad option rejects before the core loads
   const lab = await labInItsOwnTask();
+  embed.fields = resolveFields(embed.fields, lab.schema);  // named by the core's field tables
   return new Controller(element, lab, options, embed);
 }
 

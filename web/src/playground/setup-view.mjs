@@ -18,6 +18,7 @@ export class SetupView {
    * `headingLevel`: the embed's (the Advanced set-up's headings follow it when built).
    */
   constructor(id, { presets, capstonePresets, systemPresets, outcomes, classes, schema, share, headingLevel }) {
+    this.#id = id;
     // A one-letter key is the preset's shortcut; the real systems' word keys have none.
     const shortcut = (p) => p.key.length === 1;
     const chip = (p) => h('button', {
@@ -66,6 +67,7 @@ export class SetupView {
             }
           }
         }
+        this.#hidePinned();
         this.#onAdvancedOpen();
       },
     });
@@ -85,6 +87,23 @@ export class SetupView {
       h('p', { class: 'dlq-import-row' }, this.importButton, ' ',
         h('span', { class: 'dlq-hint' }, 'BullMQ job options, SQS queue attributes, a sidekiq_options line or a RabbitMQ policy: the playground takes that system\'s mode and settings, or says by name what it cannot express.')),
       this.advanced.element);
+  }
+
+  #pinned = [];
+  #id = '';
+
+  /** Fields shown outside Advanced (setup-fields.mjs) are left out of it: one field, one label. */
+  leaveOutOfAdvanced(paths) {
+    this.#pinned = paths;
+    this.#hidePinned();
+  }
+
+  #hidePinned() {
+    for (const path of this.#pinned) {
+      const input = this.advanced.element.querySelector(`#${this.#id}-a-${path.replaceAll('.', '-')}`);
+      const field = input?.closest('.dlq-field');
+      field?.remove();  // its input stays in the Advanced set-up's group (kept in step by its sync), off the page
+    }
   }
 
   // ---- what the reader does ---------------------------------------------------

@@ -7,7 +7,7 @@
 //   Completed       with the reorders called out on the jobs that broke their key's order
 //   Quarantine      each entry with its context: class, reason, attempts, last error,
 //                   the time of its final attempt and its age against the retention
-//   Worst case      the policy's worst case in words
+//   Worst case      the policy's worst case, term by term, beside the actual path (worst-view.mjs)
 //
 // In flight, Delayed and Worst case appear only when the scenario uses the
 // clock; lesson 1 sees Ready, Completed and Quarantine as before. Lists are
@@ -18,6 +18,7 @@
 import { h } from '../shared/dom.mjs';
 import { cardKey, region, syncList, setText, show, facts, meter } from './regions.mjs';
 import { ms, ofTotal, grouped } from '../shared/time-format.mjs';
+import { WorstCaseView } from './worst-view.mjs';
 
 /** `"a"`, `"a" and "b"`, `"a", "b" and "c"`. */
 function idList(ids) {
@@ -42,6 +43,29 @@ function clockFromQueue(policy, stats) {
   return policy.backoff.kind !== 'none' || policy.ordering !== 'none' || policy.quarantine.retentionMs > 0 ||
     policy.quarantine.alarmDepth > 0 || stats.now > 0 || stats.delayed > 0 || stats.leased > 0 ||
     stats.reorders > 0 || stats.expired > 0 || stats.lost > 0;
+}
+
+/** Cards a list shows in full before it is capped with a Show all button. */
+const FULL_LIST = 8;
+
+/** Gives region `r` a Show all / Show fewer toggle, and r.sizeToFit() to call after a sync. */
+function expandable(r) {
+  r.list.classList.add('is-full');
+  r.expand = h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet dlq-expand', hidden: true, 'aria-expanded': 'false' });
+  r.expand.addEventListener('click', () => {
+    const open = r.expand.getAttribute('aria-expanded') !== 'true';
+    r.expand.setAttribute('aria-expanded', String(open));
+    r.sizeToFit();
+  });
+  r.more.before(r.expand);
+  r.sizeToFit = () => {
+    const cards = r.list.children.length;
+    const long = cards > FULL_LIST;
+    const open = r.expand.getAttribute('aria-expanded') === 'true';
+    r.list.classList.toggle('is-capped', long && !open);
+    show(r.expand, long);
+    if (long) setText(r.expand, open ? 'Show fewer' : `Show all ${grouped(cards)}`);
+  };
 }
 
 export class StateViews {
@@ -70,10 +94,10 @@ export class StateViews {
     this.alarmNote = h('p', { class: 'dlq-note', hidden: true });
     this.quarantine.list.before(this.alarmNote);
 
-    const worstId = `${idPrefix}-worst-h`;
-    this.worstText = h('p', { class: 'dlq-worst-text' });
-    this.worst = h('section', { class: 'dlq-panel dlq-state dlq-worst', 'aria-labelledby': worstId, hidden: true },
-      h('div', { class: 'dlq-panel-head' }, h('h2', { id: worstId }, 'Worst case')), this.worstText);
+    this.worstCase = new WorstCaseView(idPrefix);
+    this.worst = this.worstCase.element;
+    // The lists an exercise compares are shown in full; a long one is capped, with Show all.
+    for (const r of [this.completed, this.quarantine]) expandable(r);
 
     this.grid = h('div', { class: 'dlq-states' }, this.ready.section, this.flight.section,
       this.delayed.section, this.completed.section, this.quarantine.section, this.worst);
@@ -159,13 +183,14 @@ export class StateViews {
         setText(d.when, `due in ${ms(Math.max(0, job.dueAt - now))}`);
         setText(d.at, `(at ${ms(job.dueAt)})`);
       });
-      const w = view.worstCase;
-      setText(this.worstText, `A job is attempted at most ${plural(w.attempts, 'time')} and spends at most ${ms(w.timeMs)} ` +
-        'from its first lease to quarantine.');
+      this.worstCase.sync(view);
+    } else {
+      this.worstCase.forget();
     }
 
     this.#syncCompleted(view);
     this.#syncQuarantine(view, clock);
+    for (const r of [this.completed, this.quarantine]) r.sizeToFit();
     this.#synced = true;
   }
 

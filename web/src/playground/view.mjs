@@ -19,6 +19,7 @@ import { ScheduleCard } from './schedule-view.mjs';
 import { crashDialog, snapshotDialog } from './durability.mjs';
 import { ImportView } from './import-view.mjs';
 import { SnippetView } from './snippet-view.mjs';
+import { PinnedFieldsView } from './setup-fields.mjs';
 
 export class PlaygroundView {
   #embed;
@@ -30,10 +31,14 @@ export class PlaygroundView {
   #crash = null;
   #import = null;
   #onImport = () => {};
+  #schema;
+  #pinnedHandlers = null;
   /** The set-up's editable part is shown (panels has setup, not locked). */
   setupShown = true;
   /** The clock's controls are on offer (showFeatures): the timeline draws time from the start. */
   clockPlayground = false;
+  /** The set-up fields shown outside Advanced (setup-fields.mjs), or null. */
+  pinned = null;
 
   /**
    * `lab`: the core (its outcome and class lists); `embed`: embedOptions(); `presets`: every preset;
@@ -42,6 +47,7 @@ export class PlaygroundView {
    */
   constructor(id, { lab, embed, label, presets, capstonePresets, systemPresets, restorable, landmark }) {
     this.#embed = embed;
+    this.#schema = lab.schema;
     this.id = id;
     const offered = (p) => embed.presets === null || embed.presets.has(p.key);
     this.linkAlert = new LinkAlertView(id);
@@ -58,7 +64,7 @@ export class PlaygroundView {
     this.log = new EventLog({ idPrefix: id });
     this.snippet = new SnippetView(id);
     this.schedule = new ScheduleCard(id);
-    this.bar = new PhoneBar();
+    this.bar = new PhoneBar({ outcomes: lab.outcomes });
     this.root = h('section', { class: 'dlq', 'aria-label': label },
       this.linkAlert.element, this.setup.element,
       h('div', { class: 'dlq-body' },
@@ -78,6 +84,39 @@ export class PlaygroundView {
   bindCrash(handler) { this.#onCrash = handler; }
   /** `handler()`: the crash dialog's Find the write that matters; the core's answer ({ after, rank } or null). */
   bindFind(handler) { this.#onFind = handler; }
+
+  /**
+   * The pinned fields' handlers: { policy(changes, alert), world(world, alert),
+   * maxAttempts(n, alert) }. Fields the embed names are pinned now.
+   */
+  bindPinned(handlers) {
+    this.#pinnedHandlers = handlers;
+    if (this.#embed.fields && this.pinned === null) this.pinFields(this.#embed.fields);
+  }
+
+  /**
+   * Shows `paths` (checked: setup-fields.mjs resolveFields) outside Advanced, with
+   * the ones already pinned; returns the view. Not offered in a locked walkthrough.
+   */
+  pinFields(paths) {
+    const all = [...(this.pinned ? this.pinned.paths : []), ...paths].filter((p, i, a) => a.indexOf(p) === i);
+    if (this.pinned && all.length === this.pinned.paths.length) return this.pinned;
+    // Max attempts is outside Advanced already (when the set-up is shown): that field is the one focused.
+    const shared = new Map(this.setupShown ? [['maxAttempts', this.setup.maxAttempts]] : []);
+    const next = new PinnedFieldsView(this.id, { schema: this.#schema, paths: all, shared });
+    const handlers = this.#pinnedHandlers;
+    next.bindPolicy((changes, alert) => handlers.policy(changes, alert));
+    next.bindWorld((world, alert) => handlers.world(world, alert));
+    next.bindMaxAttempts((n, alert) => handlers.maxAttempts(n, alert));
+    if (this.pinned) this.pinned.element.replaceWith(next.element);
+    else this.setup.head.after(next.element);
+    this.pinned = next;
+    this.setup.leaveOutOfAdvanced([...next.inputs.keys()]);
+    if (this.#embed.locked) next.element.hidden = true;
+    if (!next.element.hidden) this.setup.element.hidden = false;
+    if (this.#embed.headingLevel !== 2) setHeadingLevel(next.element, this.#embed.headingLevel);
+    return next;
+  }
 
   /** `handler(text)`: the import dialog's Import (import-view.mjs). */
   bindImport(handler) { this.#onImport = handler; }
@@ -164,6 +203,7 @@ export class PlaygroundView {
     const has = (f) => (features === null ? advanced || setup.advancedOpen : features.has(f));
     const show = (el, visible) => { if (el.hidden === visible) el.hidden = !visible; };
     show(controls.moreOutcomes, has('classes'));
+    this.bar.showAllOutcomes(has('classes'));
     const clock = has('clock');
     // A clock playground: its clock controls are on offer (the timeline draws the time axis from the start).
     this.clockPlayground = clock || has('world');

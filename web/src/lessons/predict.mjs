@@ -1,0 +1,168 @@
+// <dlq-predict for="<playground id>" [run="<link>"] [order="<id> <id> …"]>
+//   <details class="predict"><summary>Predict: …?</summary>
+//     <ul class="predict-choices"><li data-goal="<goal>">An answer</li> …</ul>
+//     <p>Why (shown once the learner has answered).</p>
+//   </details>
+// </dlq-predict>
+//
+// A predict question that takes the learner's answer before it reveals
+// anything: a choice (each choice a goal, docs/goals.md), or with `order` the
+// order in which those jobs complete, typed or picked. Check plays the scenario
+// in the core — `run`, else the playground's own `scenario` — to the end of its
+// script (a world's run played by the core too) and asks the core which
+// choice's goal holds there, or in what order the jobs completed. So the right
+// answer is the core's, never written in the page: the page says right or
+// wrong, the right answer, the author's why, and what the core's run shows.
+// An author's question with no or several true choices is refused, by name.
+//
+// Until the answer is in, the playground shows none of its future: connected,
+// the element sets future="hidden" on it (read when it mounts), and the answer
+// shows it again (controller.showFuture). Without JavaScript the <details>
+// stays as it is: the question, the choices and the why behind a click.
+import { h, uid } from '../shared/dom.mjs';
+import { quoted } from '../shared/quote.mjs';
+import { coreChoice, coreOrder, orderProblem, parseOrder } from './predict-answer.mjs';
+
+const loadLab = () => import('../../wasm/index.mjs').then((m) => m.loadLab());
+
+export class DlqPredictElement extends HTMLElement {
+  #built = false;
+  #answered = false;
+  #ui = null;
+
+  connectedCallback() {
+    const target = this.#target();
+    // Before the playground mounts (it reads the attribute then): nothing of its future is drawn.
+    if (target && !this.#answered && !target.hasAttribute('future')) target.setAttribute('future', 'hidden');
+    if (this.#built) return;
+    this.#built = true;
+    try {
+      this.#build();
+    } catch (error) {
+      this.append(h('p', { class: 'dlq-fatal', role: 'alert' }, `This predict question could not start: ${error.message}.`));
+    }
+  }
+
+  /** The <dlq-playground> named by `for`, or null (a question may stand alone with `run`). */
+  #target() {
+    const id = this.getAttribute('for');
+    const el = id ? this.ownerDocument.getElementById(id) : null;
+    return el?.localName === 'dlq-playground' ? el : null;
+  }
+
+  /** True once the learner's answer is in (and the reveal shown). */
+  get answered() { return this.#answered; }
+
+  #build() {
+    const details = this.querySelector(':scope > details.predict');
+    if (!details) throw new Error('expected a <details class="predict"> inside');
+    const summary = details.querySelector(':scope > summary');
+    const list = details.querySelector(':scope > .predict-choices');
+    const orderIds = this.hasAttribute('order') ? parseOrder(this.getAttribute('order')) : null;
+    if (orderIds === null && !list) throw new Error('expected a .predict-choices list, or an order attribute');
+    if (orderIds !== null && orderIds.length < 2) {
+      throw new Error(`order: expected two or more job ids, got ${quoted(this.getAttribute('order'))}`);
+    }
+    const link = this.getAttribute('run') ?? this.#target()?.getAttribute('scenario');
+    if (!link) throw new Error('expected a run attribute, or for naming a <dlq-playground> with a scenario');
+    const id = uid('dlq-pr');
+    const why = h('div', { class: 'predict-why', hidden: true });
+    why.append(...[...details.childNodes].filter((n) => n !== summary && n !== list));
+    const choices = list ? [...list.querySelectorAll(':scope > li')].map((li, i) => {
+      const goal = li.dataset.goal;
+      if (!goal) throw new Error(`choice ${i + 1}: expected a data-goal`);
+      const input = h('input', { type: 'radio', name: `${id}-c`, id: `${id}-c${i}`, value: String(i) });
+      const label = h('label', { for: input.id, class: 'predict-choice' }, input, h('span', {}, ...li.childNodes));
+      return { goal, input, label, text: () => label.textContent.trim() };
+    }) : [];
+    const ui = this.#ui = {
+      link, choices, orderIds, why,
+      check: h('button', { type: 'button', class: 'dlq-btn predict-check' }, 'Check my answer'),
+      problem: h('p', { class: 'dlq-field-error', role: 'alert', hidden: true }),
+      result: h('p', { class: 'predict-result', role: 'status' }),
+      shows: h('p', { class: 'predict-shows', hidden: true }),
+    };
+    const fieldset = h('fieldset', { class: 'predict-form' }, h('legend', {}, ...summary.childNodes));
+    if (orderIds !== null) {
+      ui.order = h('input', { type: 'text', id: `${id}-order`, class: 'dlq-input predict-order', autocomplete: 'off',
+        spellcheck: 'false', 'aria-describedby': `${id}-order-hint` });
+      const pick = (jobId) => {
+        const now = parseOrder(ui.order.value);
+        if (!now.includes(jobId)) ui.order.value = [...now, jobId].join(', ');
+        ui.order.focus();
+      };
+      fieldset.append(
+        h('label', { for: ui.order.id, class: 'dlq-label' }, 'Completion order, first to last'), ui.order,
+        h('p', { class: 'dlq-hint', id: `${id}-order-hint` }, `Type the ids (${orderIds.join(', ')}) or pick them in order:`),
+        h('div', { class: 'dlq-buttons', role: 'group', 'aria-label': 'Pick the jobs in order' },
+          orderIds.map((jobId) => h('button', { type: 'button', class: 'dlq-btn', onclick: () => pick(jobId) }, jobId)),
+          h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => { ui.order.value = ''; ui.order.focus(); } }, 'Clear')));
+      ui.order.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.#check(); });
+    } else {
+      fieldset.append(h('div', { class: 'predict-choices' }, choices.map((c) => c.label)));
+    }
+    ui.check.addEventListener('click', () => this.#check());
+    fieldset.append(h('div', { class: 'dlq-buttons' }, ui.check), ui.problem);
+    ui.fieldset = fieldset;
+    details.replaceWith(h('div', { class: 'predict is-live' }, fieldset, ui.result, ui.shows, why));
+    this.#target()?.addEventListener('dlq-mount', () => this.#applyFuture());
+  }
+
+  /** The playground's future: hidden until the answer is in. */
+  #applyFuture() {
+    this.#target()?.controller?.showFuture(this.#answered);
+  }
+
+  async #check() {
+    const ui = this.#ui;
+    if (this.#answered) return;
+    let answer;
+    if (ui.orderIds !== null) {
+      answer = parseOrder(ui.order.value);
+      const problem = orderProblem(answer, ui.orderIds);
+      ui.problem.textContent = problem ?? '';
+      ui.problem.hidden = problem === null;
+      if (problem !== null) return;
+    } else {
+      answer = ui.choices.findIndex((c) => c.input.checked);
+      ui.problem.textContent = answer < 0 ? 'Pick an answer first: the reveal comes after it.' : '';
+      ui.problem.hidden = answer >= 0;
+      if (answer < 0) return;
+    }
+    let verdict;
+    try {
+      const lab = await loadLab();
+      verdict = this.#judge(lab, answer);
+    } catch (error) {
+      ui.problem.textContent = `This question could not be checked: ${error.message}.`;
+      ui.problem.hidden = false;
+      return;
+    }
+    this.#answered = true;
+    this.classList.add('is-answered');
+    this.classList.toggle('is-right', verdict.right);
+    for (const c of ui.choices) {
+      c.input.disabled = true;
+      c.label.classList.toggle('is-answer', c === ui.choices[verdict.index]);
+    }
+    if (ui.order) ui.order.readOnly = true;
+    ui.check.hidden = true;
+    ui.result.textContent = `${verdict.right ? '✓ Right.' : '✗ Not quite.'} The answer: ${verdict.answer}.`;
+    ui.shows.textContent = `What the core’s run shows: ${verdict.shows}.`;
+    ui.shows.hidden = false;
+    ui.why.hidden = false;
+    this.#applyFuture();
+    this.dispatchEvent(new CustomEvent('dlq-predict', { bubbles: true, detail: { for: this.getAttribute('for'), right: verdict.right } }));
+  }
+
+  /** Right or wrong, the right answer in words and what the core's run shows. */
+  #judge(lab, answer) {
+    const ui = this.#ui;
+    if (ui.orderIds === null) {
+      const { index, shows } = coreChoice(lab, ui.link, ui.choices.map((c) => c.goal));
+      return { right: answer === index, index, answer: ui.choices[index].text().replace(/\.$/, ''), shows: shows.join('; ') };
+    }
+    const { right, order, shows } = coreOrder(lab, ui.link, ui.orderIds, answer);
+    return { right, index: -1, answer: order.join(', then ') || 'none of them completes', shows };
+  }
+}
