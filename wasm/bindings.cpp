@@ -499,6 +499,37 @@ val LeasedValue(const dlq::Queue& q, double from, double count) {
   return out;
 }
 
+val LedgerValue(const dlq::Queue& q) {
+  const dlq::EffectLedger ledger = dlq::LedgerOf(q);
+  val charges = val::array();
+  for (const dlq::ChargeRecord& r : ledger.charges) {
+    val c = val::object();
+    c.set("id", r.id);
+    c.set("attempt", r.attempt);
+    c.set("at", static_cast<double>(r.at));
+    c.set("applied", r.applied);
+    c.set("crashed", r.crashed);
+    c.set("outcome", std::string(dlq::OutcomeName(r.outcome)));
+    charges.call<void>("push", c);
+  }
+  const auto ids = [](const std::vector<std::string>& list) {
+    val out = val::array();
+    for (const std::string& id : list) out.call<void>("push", id);
+    return out;
+  };
+  val out = val::object();
+  out.set("on", q.policy().effect_charge);
+  out.set("keyed", q.policy().effect_idempotency_key);
+  out.set("charges", charges);
+  out.set("applied", static_cast<double>(ledger.applied));
+  out.set("deduplicated", static_cast<double>(ledger.deduplicated));
+  out.set("duplicates", static_cast<double>(ledger.duplicates));
+  out.set("partial", static_cast<double>(ledger.partial));
+  out.set("partialIds", ids(ledger.partial_ids));
+  out.set("duplicateIds", ids(ledger.duplicate_ids));
+  return out;
+}
+
 val StatsValue(const dlq::Queue& q) {
   const dlq::QueueStats s = q.stats();
   val out = val::object();
@@ -529,10 +560,10 @@ val TimelineValue(const dlq::Queue& q, double from, double count) {
 
 // { met, clauses: [{ text, met, actual }] } for the goal text (goal.h), or the
 // parse error. Checking never changes the queue.
-val CheckGoalValue(const dlq::Queue& q, const std::string& text) {
+val CheckGoalValue(const dlq::Queue& q, const std::string& text, const dlq::GoalContext& context) {
   dlq::Result<dlq::Goal> goal = dlq::ParseGoal(text);
   if (!goal.ok()) return ErrorValue(goal.status());
-  const dlq::GoalCheck check = dlq::CheckGoal(goal.value(), q);
+  const dlq::GoalCheck check = dlq::CheckGoal(goal.value(), q, context);
   val clauses = val::array();
   for (const dlq::ClauseCheck& c : check.clauses) {
     val clause = val::object();

@@ -303,6 +303,7 @@ function checkName(name, value) {
 // The example a type error shows for a group of fields (the tables give the names).
 const GROUP_EXAMPLES = {
   backoff: BACKOFF_EXAMPLE, quarantine: QUARANTINE_EXAMPLE, outage: '{ startMs: 1000, endMs: 6000 }',
+  effects: '{ charge: true, idempotencyKey: true }', antiPatterns: '{ decideBeforeCount: true }',
 };
 
 /**
@@ -1592,6 +1593,18 @@ class Session {
   step(outcome, errorText = '') {
     wireText('errorText', errorText, limits.errorTextBytes);
     return this.act({ type: 'process', outcome, error: errorText });
+  }
+
+  /**
+   * A worker's report as text, as a page sends it: the core parses `outcome`
+   * and refuses one it does not know with its own message, counting the refusal
+   * (view.refused) and changing nothing else; an accepted one is step().
+   */
+  report(outcome, errorText = '') {
+    const handle = this.#life.live();
+    const text = wireText('outcome', outcome, limits.outcomeBytes);
+    const error = wireText('errorText', errorText, limits.errorTextBytes);
+    return this.#acted(call(() => handle.actReport(text, error, this.#ask())));
   }
 
   /**

@@ -456,6 +456,7 @@ Decision Queue::ProcessAt(size_t pos, Outcome outcome, uint32_t error) {
   const uint32_t index = StartAttempt(pos);
   const Decision d = Apply(index, EventKind::kAttempt, outcome, FailureOf(outcome), error, 0);
   EmitMove(index, {durable::WriteOp::kRemoveReady, from});
+  RouteDeadLetterToSource(index);
   return d;
 }
 
@@ -626,6 +627,7 @@ Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, 
   jobs_[job].lease = 0;
   Attempt attempt = Finish(job, EventKind::kAttempt, parsed, FailureOf(parsed), InternError(error_text), lease);
   EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kSettled});
+  RouteDeadLetterToSource(job);
   return attempt;
 }
 
@@ -682,8 +684,20 @@ void Queue::FireEarliest(TimerKind kind) {
   jobs_[job].lease = 0;
   const uint32_t error = InternError(LeaseTable::Token(lease) + " expired after " + std::to_string(policy_.lease_ms) +
                                      " ms without a settle");
+  ForgetCountOnCrash(job);
   Apply(job, EventKind::kExpired, Outcome::kTransient, FailureClass::kCrash, error, lease);
   EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kExpired});
+  RouteDeadLetterToSource(job);
+}
+
+void Queue::ForgetCountOnCrash(uint32_t index) {
+  if (!policy_.count_in_body || jobs_[index].attempts == 0) return;
+  jobs_[index].attempts -= 1;  // the crashed worker never wrote attempts + 1 into the message
+}
+
+void Queue::RouteDeadLetterToSource(uint32_t index) {
+  if (!policy_.dlq_to_source || jobs_[index].place != Place::kQuarantined) return;
+  ReplayChecked(index);  // its attempts reset: the poison job loops again
 }
 
 void Queue::AdvanceTo(int64_t target) {

@@ -451,6 +451,13 @@ class Queue {
   void ReturnToReady(uint32_t job, bool returned);
   void Quarantine(uint32_t job);
   void ReplayChecked(uint32_t job);
+  // Anti-pattern switches (policy.h), each in one place:
+  // count_in_body: a lease that expired reported nothing, so the count the
+  // message carries was never rewritten; its attempt is forgotten.
+  void ForgetCountOnCrash(uint32_t job);
+  // dlq_to_source: a job that just arrived in quarantine (its move written) goes
+  // straight back to the source queue, as a replay.
+  void RouteDeadLetterToSource(uint32_t job);
   // Raises or clears the depth alarm after the quarantine changed because of `job`.
   void CheckAlarm(uint32_t job);
   // Decides the counted attempt of `job` (rules.h) and moves it; `kind` is

@@ -25,6 +25,7 @@
 #include "goal.h"
 #include "heap_budget.h"
 #include "leases.h"
+#include "ledger.h"
 #include "player.h"
 #include "policy.h"
 #include "prng.h"

@@ -1,0 +1,164 @@
+// The ideas a learner tries by doing (issue 22): the side-effect ledger, the three
+// anti-pattern switches, a refused report that leaves the next job untouched,
+// and that the switches travel in links and snapshots while a policy without
+// them writes exactly what it wrote before.
+#include "ledger.h"
+#include "session.h"
+#include "test_util.h"
+
+namespace dlq {
+namespace {
+
+Scenario ParseOrDie(const std::string& text) {
+  Result<Scenario> s = ParseScenario(text);
+  REQUIRE_MESSAGE(s.ok(), s.status().ToString());
+  return s.value();
+}
+
+Queue RunOrDie(const std::string& text) {
+  Result<Queue> q = RunScenario(ParseOrDie(text));
+  REQUIRE_MESSAGE(q.ok(), q.status().ToString());
+  return std::move(q).value();
+}
+
+bool Met(const std::string& goal, const Queue& q, GoalContext context = {}) {
+  Result<Goal> g = ParseGoal(goal);
+  REQUIRE_MESSAGE(g.ok(), g.status().ToString());
+  return CheckGoal(g.value(), q, context).met;
+}
+
+TEST_CASE("ledger: empty unless the policy charges; every attempt charges before its outcome") {
+  CHECK(LedgerOf(RunOrDie("v1;m3;ja:;at,t,t")).charges.empty());
+  // Three transient failures: three charges applied, the job dead in quarantine.
+  const Queue q = RunOrDie("v2;m3;s1;tc;ja:;at,t,t");
+  const EffectLedger ledger = LedgerOf(q);
+  REQUIRE(ledger.charges.size() == 3);
+  CHECK(ledger.applied == 3);
+  CHECK(ledger.duplicates == 2);
+  CHECK(ledger.partial == 1);
+  CHECK(ledger.partial_ids == test::Strings{"a"});
+  CHECK(ledger.duplicate_ids == test::Strings{"a"});
+  CHECK(ledger.charges[2].attempt == 3);
+  CHECK(ledger.charges[2].outcome == Outcome::kTransient);
+  CHECK(Met("charges = 3; duplicates = 2; partial = 1", q));
+  // A success on the first attempt: one charge, nothing partial or doubled.
+  CHECK(Met("charges = 1; duplicates = 0; partial = 0", RunOrDie("v2;m3;s1;tc;ja:;as")));
+  // An undeserializable payload cannot be read, so it charges nothing.
+  CHECK(Met("charges = 0; partial = 0", RunOrDie("v2;m3;s1;tc;ja:;au")));
+}
+
+TEST_CASE("ledger: a crash after the charge and a replay charge again, unless the key deduplicates") {
+  // a's worker charges and dies (its lease expires at 30 s). b fails permanently
+  // after charging; a's retry charges again and completes; b is replayed and completes.
+  const std::string script = ";ja:,b:;al,w30000,p,s,rb,s";
+  const Queue plain = RunOrDie("v2;m3;s1;tc" + script);
+  const EffectLedger p = LedgerOf(plain);
+  CHECK(p.applied == 4);
+  CHECK(p.duplicates == 2);
+  CHECK(p.partial == 0);
+  CHECK(p.charges[0].crashed);
+  CHECK(Met("completed a; completed b; duplicates = 2", plain));
+
+  const Queue keyed = RunOrDie("v2;m3;s1;tck" + script);
+  const EffectLedger k = LedgerOf(keyed);
+  CHECK(k.charges.size() == 4);
+  CHECK(k.applied == 2);
+  CHECK(k.deduplicated == 2);
+  CHECK(k.duplicates == 0);
+  CHECK(k.charges[1].applied);        // b's first
+  CHECK_FALSE(k.charges[2].applied);  // a's retry after its crash
+  CHECK(Met("completed a; completed b; charges = 2; duplicates = 0", keyed));
+}
+
+TEST_CASE("ledger: a permanent failure after the charge is a partial effect, key or not") {
+  CHECK(Met("quarantined a as permanent; partial = 1; charges = 1", RunOrDie("v2;m3;s1;tck;ja:;ap")));
+}
+
+TEST_CASE("anti-pattern: decide before counting gives a fourth attempt") {
+  const Queue right = RunOrDie("v2;m3;s1;ja:;at,t,t");
+  CHECK(Met("quarantined a as exhausted; attempts a = 3", right));
+  const Queue wrong = RunOrDie("v2;m3;s1;td;ja:;at,t,t,t");
+  CHECK(Met("quarantined a as exhausted; attempts a = 4; steps = 4", wrong));
+  // With the switch on, a script of three failures leaves a ready for a fourth.
+  CHECK(Met("ready a; attempts a = 3", RunOrDie("v2;m3;s1;td;ja:;at,t,t")));
+}
+
+TEST_CASE("anti-pattern: a count in the message body is lost at every crash, so the job loops") {
+  const std::string three = "l,w30000,l,w30000,l,w30000";
+  // The queue counts deliveries: after three expiries the crash class's budget is spent.
+  CHECK(Met("quarantined a as exhausted; attempts a = 3", RunOrDie("v2;m3;s1;ja:;a" + three)));
+  // The body's count is never rewritten by a worker that died: six crashes, still 0.
+  const Queue body = RunOrDie("v2;m3;s1;tb;ja:;a" + three + "," + three);
+  CHECK(Met("ready a; attempts a = 0; steps = 6; not quarantined a", body));
+  CHECK(body.Timeline().back().kind == EventKind::kRequeued);
+  // A reported failure is still counted: the worker rewrites the body then.
+  CHECK(Met("quarantined a as exhausted", RunOrDie("v2;m3;s1;tb;ja:;at,t,t")));
+}
+
+TEST_CASE("anti-pattern: dead letters routed back to the source rebuild the loop") {
+  const Queue loop = RunOrDie("v2;m3;s1;tl;ja:,b:;ap,s,p,p");
+  // a never stays in quarantine: each permanent failure is replayed at once.
+  CHECK(Met("ready a; attempts a = 0; quarantined = 0; completed b; steps >= 7", loop));
+  int quarantined = 0, replayed = 0;
+  for (const Event& e : loop.Timeline()) {
+    if (e.id != "a") continue;
+    quarantined += e.kind == EventKind::kQuarantined;
+    replayed += e.kind == EventKind::kReplayed;
+  }
+  CHECK(quarantined == 3);
+  CHECK(replayed == 3);
+  // Without the switch the first permanent failure stays put.
+  CHECK(Met("quarantined a as permanent", RunOrDie("v2;m3;s1;ja:,b:;ap,s")));
+}
+
+TEST_CASE("switches: links and snapshots carry them; all off writes what it wrote before") {
+  for (const char* text : {"v2;m3;s1;tc;ja:", "v2;m3;s1;tck;ja:", "v2;m3;s1;tb;ja:", "v2;m3;s1;td;ja:",
+                           "v2;m3;s1;tl;ja:", "v2;m3;s1;q0.2u;tckbdl;ja:"}) {
+    const Scenario s = ParseOrDie(text);
+    CHECK(FormatScenario(s) == text);
+    Result<Queue> q = RunScenario(s);
+    REQUIRE(q.ok());
+    const std::string snap = q->SnapshotText().value();
+    CHECK(snap.find("switches") != std::string::npos);
+    Result<Queue> back = Queue::Restore(snap);
+    REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+    CHECK(back->policy() == s.policy);
+  }
+  const Queue plain = RunOrDie("v2;m3;s1;ja:");
+  CHECK(plain.SnapshotText().value().find("switches") == std::string::npos);
+  CHECK(FormatScenario(ParseOrDie("v1;m3;ja:;at")) == "v1;m3;ja:;at");
+}
+
+TEST_CASE("switches: a bad switch letter is refused by name; out of order is refused") {
+  Result<Scenario> empty = ParseScenario("v2;m3;s1;t;ja:");
+  REQUIRE_FALSE(empty.ok());
+  CHECK(empty.status().code() == Code::kInvalidArgument);
+  CHECK(empty.status().message().find("teaching switch") != std::string::npos);
+  CHECK_FALSE(ParseScenario("v2;m3;s1;tkc;ja:").ok());
+  CHECK_FALSE(ParseScenario("v2;m3;s1;tcc;ja:").ok());
+  CHECK_FALSE(ParseScenario("v2;m3;s1;tz").ok());
+}
+
+TEST_CASE("session: a refused report leaves the next job untouched and is counted") {
+  Result<Session> made = Session::Create(ParseOrDie("v1;m3;ja:,b:"));
+  REQUIRE(made.ok());
+  Session session = std::move(made).value();
+  const std::string before = session.queue().SnapshotText().value();
+  Result<bool> refused = session.ActReport("retry-later", "");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().code() == Code::kInvalidArgument);
+  CHECK(refused.status().message().find("outcome must be one of") != std::string::npos);
+  CHECK(refused.status().message().find("retry-later") != std::string::npos);
+  CHECK(session.refused() == 1);
+  CHECK(session.queue().SnapshotText().value() == before);
+  CHECK(session.length() == 0);
+  CHECK(Met("refused = 1; ready a; attempts a = 0; steps = 0", session.queue(), {session.refused()}));
+  Result<bool> ok = session.ActReport("success", "");
+  REQUIRE(ok.ok());
+  CHECK(ok.value());
+  CHECK(Met("refused >= 1; completed a; attempts a = 1", session.queue(), {session.refused()}));
+  CHECK_FALSE(Met("refused >= 1", session.queue()));  // a bare queue has no refusals
+}
+
+}  // namespace
+}  // namespace dlq
