@@ -33,6 +33,7 @@ import { markInteractive } from '../playground/interactive.mjs';
 import { h, uid } from '../shared/dom.mjs';
 import { copyText } from '../shared/clipboard.mjs';
 import { quoted } from '../shared/quote.mjs';
+import './copy-check.mjs';
 
 const loadLab = () => import('../../wasm/index.mjs').then((m) => m.loadLab());
 

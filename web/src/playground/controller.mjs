@@ -12,6 +12,7 @@ import { FORMATS, importConfig } from './import.mjs';
 import { behaviourFromFields } from './setup-advanced.mjs';
 import { linkFromHash, isScenarioLink, linkErrorMessage, siteURL, urlFor } from '../shared/url.mjs';
 import { PlaygroundView } from './view.mjs';
+import { switchChange } from './switches-view.mjs';
 
 export const ALL_PRESETS = [...PRESETS, ...CAPSTONE_PRESETS, ...SYSTEM_PRESETS];
 
@@ -130,6 +131,9 @@ export class Controller {
     view.bindUnsafeOrder((on) => this.#setPolicy({ unsafeQuarantineOrder: on }, view.crashDialog().alert));
     view.bindCrash((after, torn) => this.#crash(after, torn));
     view.bindFind(() => this.#writeThatMatters());
+    view.switches.bindToggle((path, on) =>
+      this.#setPolicy(switchChange(this.session.view.policy, path, on), view.switches.alert));
+    view.report.bindSend((text) => this.#report(text));
   }
 
   // ---- public API ---------------------------------------------------------
@@ -336,6 +340,18 @@ export class Controller {
     }
     this.#render();
     return true;
+  }
+
+  /** A report typed as text: the core parses the outcome; its refusal is shown, and nothing changed. */
+  #report(text) {
+    const { report } = this.#view;
+    this.#pause();
+    let refusal = null;
+    const taken = this.#attempt(() => this.session.report(text, text === 'success' ? '' : this.#view.controls.errorTextValue()),
+      (message) => { refusal = message; });
+    if (!taken) this.session.view = this.session.freshView();  // the refusal count is the core's
+    report.render(refusal, this.session.view.refused);
+    this.#render();
   }
 
   /**
@@ -713,6 +729,9 @@ export class Controller {
       setup.renderAdvanced(view.policy, view.world);
     }
     if (advanced) controls.renderLeases(view.leased);
+    this.#view.ledger.render(view.ledger, { clock: timeline.usesClock });
+    if (!this.#view.ledgerShown) this.#view.ledger.element.hidden = true;
+    this.#view.switches.render(view.policy);
     this.#scheduleLink();
     this.element.dispatchEvent(new CustomEvent('dlq-change', {
       detail: { cursor, length, stats, recovered: view.last.action?.type === 'crash' },

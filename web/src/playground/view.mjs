@@ -17,6 +17,9 @@ import { StateViews } from './state-views.mjs';
 import { EventLog } from './event-log.mjs';
 import { crashDialog, snapshotDialog } from './durability.mjs';
 import { ImportView } from './import-view.mjs';
+import { LedgerView } from './ledger-view.mjs';
+import { SwitchesView } from './switches-view.mjs';
+import { ReportView } from './report-view.mjs';
 
 export class PlaygroundView {
   #embed;
@@ -53,12 +56,16 @@ export class PlaygroundView {
     this.states = new StateViews({ idPrefix: id });
     this.log = new EventLog({ idPrefix: id });
     this.bar = new PhoneBar();
+    this.switches = new SwitchesView(embed.switches);
+    this.report = new ReportView();
+    this.report.element.hidden = !embed.reportBox;
+    this.ledger = new LedgerView({ idPrefix: id });
     this.root = h('section', { class: 'dlq', 'aria-label': label },
       this.linkAlert.element, this.setup.element,
       h('div', { class: 'dlq-body' },
-        h('div', { class: 'dlq-side' }, this.controls.element),
+        h('div', { class: 'dlq-side' }, this.switches.element, this.controls.element, this.report.element),
         h('div', { class: 'dlq-main' }, this.why.actionAlert, this.why.element,
-          this.timeline.element, this.states.element, this.log.element)),
+          this.timeline.element, this.states.element, this.ledger.element, this.log.element)),
       this.bar.element,
       this.help);
     this.#applyEmbed(landmark);
@@ -130,6 +137,7 @@ export class PlaygroundView {
     this.states.element.hidden = !panels.has('state');
     this.timeline.element.hidden = !panels.has('timeline');
     this.log.element.hidden = !panels.has('log');
+    this.ledgerShown = panels.has('ledger');
     if (locked) {
       // A walkthrough: the script's own steps only (Back, Forward, Run, its position).
       this.root.classList.add('is-locked');
