@@ -148,9 +148,28 @@ test('lesson 2: a count in the message body loops; dead letters routed to the so
   await opened.context.close();
 });
 
+test('lesson 2: a partition stalls behind a waiting head; a lease queue lets the neighbours run', async () => {
+  const opened = await openPage(h.browser, `${h.base}lesson-2.html`);
+  const { page } = opened;
+  const pg = await embedded(page, 'l2-partition');
+  await unmet(page, 'l2-partition');
+  await pg.step('Transient failure');
+  await pg.button('Step').click();  // stalled: nothing may run while the head waits
+  assert.equal(await pg.root.getAttribute('data-step'), '1');
+  await page.locator('dlq-exercise[for="l2-partition"]').getByRole('button', { name: 'Start again' }).click();
+  const advanced = pg.root.locator('details.dlq-advanced');
+  if (!(await advanced.evaluate((d) => d.open))) await advanced.locator('summary').click();
+  await pg.root.getByLabel('Ordering', { exact: true }).selectOption('none');
+  await pg.step('Transient failure');
+  await pg.step('Success', 2);
+  await met(page, 'l2-partition');
+  assertClean(opened);
+  await opened.context.close();
+});
+
 test('the new playgrounds pass axe at 1280 and at 390 px', async () => {
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
-    for (const [lesson, ids] of [['lesson-1.html', ['l1-ledger', 'l1-count-wrong', 'l1-validate']], ['lesson-2.html', ['l2-body', 'l2-loop']]]) {
+    for (const [lesson, ids] of [['lesson-1.html', ['l1-ledger', 'l1-count-wrong', 'l1-validate']], ['lesson-2.html', ['l2-body', 'l2-loop', 'l2-partition']]]) {
       const opened = await openPage(h.browser, `${h.base}${lesson}`, { viewport });
       for (const id of ids) await embedded(opened.page, id);
       const results = await new AxeBuilder({ page: opened.page }).include(ids.map((id) => `#${id}`)).analyze();
