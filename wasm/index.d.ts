@@ -698,8 +698,8 @@ export type ScenarioAction =
   | { type: 'advanceToNext' }
   /** releaseKey(key); refused when the run would release no holder. */
   | { type: 'releaseKey'; key: string }
-  /** redrive({ max }); refused when the quarantine is empty. */
-  | { type: 'redrive'; max: number }
+  /** redrive({ max }); refused when the quarantine is empty. `class` and/or `reason`: only the oldest entries of that class or reason. */
+  | { type: 'redrive'; max: number; class?: FailureClass; reason?: 'permanent' | 'exhausted' }
   /** The process dies after write `after` of the queue's journal (`torn`: the next is half on disk) and restarts from the disk. */
   | { type: 'crash'; after: number; torn?: boolean };
 
@@ -728,7 +728,7 @@ export interface ParsedScenario extends ScenarioPolicy {
   actions: ({ type: 'process'; outcome: Outcome; error: string } | { type: 'replay'; id: string } |
     { type: 'enqueue'; id: string; payload: string; key?: string } | { type: 'lease' } |
     { type: 'settle'; token: string; outcome: Outcome; error: string } | { type: 'advance'; ms: number } |
-    { type: 'advanceToNext' } | { type: 'releaseKey'; key: string } | { type: 'redrive'; max: number } |
+    { type: 'advanceToNext' } | { type: 'releaseKey'; key: string } | { type: 'redrive'; max: number; class?: FailureClass; reason?: 'permanent' | 'exhausted' } |
     { type: 'crash'; after: number; torn: boolean })[];
   cursor: number;
   /** Present only when the link carries a world. */
@@ -1146,6 +1146,8 @@ export interface Lab {
   readonly outcomes: readonly Outcome[];
   /** The failure classes, in the core's order (frozen); the keys of a class table. */
   readonly failureClasses: readonly FailureClass[];
+  /** Why an entry sits in quarantine (frozen): a redrive's `reason`. */
+  readonly reasons: readonly ('permanent' | 'exhausted')[];
   /** The newest link format version this build reads and writes (it writes the lowest that fits). */
   readonly scenarioFormatVersion: number;
   readonly maxScenarioTextBytes: number;

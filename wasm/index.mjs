@@ -560,9 +560,14 @@ function copyAction(action, name) {
       return { action: { type, key }, bytes: checkKey(`${name}.key`, key, true) };
     }
     case 'redrive': {
-      const max = action.max;
+      const { max, class: only, reason } = action;
       checkInteger(`${name}.`, 'max', max, true);
-      return { action: { type, max }, bytes: 0 };
+      checkName(`${name}.class`, only);  // the core parses the class and the reason
+      checkName(`${name}.reason`, reason);
+      const copy = { type, max };
+      if (only !== undefined) copy.class = only;
+      if (reason !== undefined) copy.reason = reason;
+      return { action: copy, bytes: 0 };
     }
     case 'crash': {
       const after = action.after;
@@ -782,6 +787,8 @@ class Lab {
     this.limits = limits;
     this.outcomes = outcomes;
     this.failureClasses = failureClasses;
+    /** Why an entry sits in quarantine: 'permanent', 'exhausted' (a redrive's `reason`). */
+    this.reasons = Object.freeze(core.reasonNames());
     this.stormSeries = stormSeries;
     this.contentionGridClients = Object.freeze(core.contentionGridClients());
     this.schema = schema;

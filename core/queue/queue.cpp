@@ -521,6 +521,25 @@ void Queue::ReplayChecked(uint32_t index) {
   EmitMove(index, {durable::WriteOp::kRemoveQuarantine, from});
 }
 
+Result<uint64_t> Queue::Redrive(int64_t max, const RedriveFilter& only) {
+  if (only == RedriveFilter{}) return Redrive(max);
+  if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
+  std::vector<uint32_t> taken;  // the oldest matching entries, at most max
+  for (const uint32_t job : quarantine_) {
+    if (taken.size() == static_cast<size_t>(max)) break;
+    const StoredJob& j = jobs_[job];
+    if (only.failure_class && j.failure_class != *only.failure_class) continue;
+    if (only.reason != Reason::kNone && j.reason != only.reason) continue;
+    taken.push_back(job);
+  }
+  if (taken.empty()) return uint64_t{0};
+  if (Status s = CheckCounters("redrive"); !s.ok()) return s;
+  if (Status s = CheckRoom({.events = 2 * taken.size(), .moves = taken.size()}, "redrive"); !s.ok()) return s;
+  ++actions_;
+  for (const uint32_t job : taken) ReplayChecked(job);
+  return static_cast<uint64_t>(taken.size());
+}
+
 Result<uint64_t> Queue::Redrive(int64_t max) {
   if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
   const size_t n = std::min(quarantine_.size(), static_cast<size_t>(max));

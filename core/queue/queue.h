@@ -213,6 +213,14 @@ struct ReorderView {
   std::vector<std::string> overtook;  // in enqueue order
 };
 
+// Which quarantine entries a redrive takes (an operator's choice): those of one
+// failure class, or one reason, or both; the defaults take every entry.
+struct RedriveFilter {
+  std::optional<FailureClass> failure_class;
+  Reason reason = Reason::kNone;  // kNone: any reason
+  bool operator==(const RedriveFilter&) const = default;
+};
+
 // A call that finds a counter closer than this to 2^53 - 1 is refused (see above).
 constexpr int64_t kCounterRoom = int64_t{1} << 48;
 
@@ -284,6 +292,9 @@ class Queue {
   // Replay(id); returns how many moved. OutOfRange unless max is in kRedriveMaxField.
   Result<uint64_t> Redrive(int64_t max);
   Result<uint64_t> Redrive(double max);
+  // The same over the entries `only` takes: the `max` oldest of that class and/or
+  // reason, in arrival order; the others stay where they are.
+  Result<uint64_t> Redrive(int64_t max, const RedriveFilter& only);
 
   AlarmView alarm() const;
   std::vector<ReorderView> Reorders(size_t from = 0, size_t count = SIZE_MAX) const;

@@ -39,7 +39,8 @@
 //           w<ms>                   advance(ms)
 //           n                       advanceToNext()
 //           x<key>                  releaseKey(key); the key is not empty
-//           d<max>                  redrive({ max })
+//           d<max>[k<class>][r<p|e>] redrive({ max, class, reason }): k only entries of
+//                                   that class, r of reason p permanent or e exhausted
 //
 // The seed is always written: a v2 link names its PRNG explicitly.
 #include <algorithm>
@@ -477,7 +478,19 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
       if (Status s = kRedriveMaxField.Check(static_cast<int64_t>(max)); !s.ok()) {
         return Status::OutOfRange("scenario link: " + n + ": " + s.message());
       }
-      actions->emplace_back(action::Redrive{static_cast<int64_t>(max)});
+      action::Redrive redrive{static_cast<int64_t>(max)};
+      if (in.Accept('k')) {  // only entries of one failure class
+        const size_t at = kClassLetters.find(in.peek());
+        if (in.peek() == '\0' || at == std::string_view::npos) return in.Error(n + " class (t, p, u, v, q or c)");
+        in.Accept(in.peek());
+        redrive.only.failure_class = static_cast<FailureClass>(at);
+      }
+      if (in.Accept('r')) {  // only entries of one reason
+        if (in.Accept('p')) redrive.only.reason = Reason::kPermanent;
+        else if (in.Accept('e')) redrive.only.reason = Reason::kExhausted;
+        else return in.Error(n + " reason (p permanent, e exhausted)");
+      }
+      actions->emplace_back(std::move(redrive));
     } else if (letter == 'c') {
       in.Accept(letter);
       uint64_t after = 0;
@@ -676,7 +689,12 @@ std::string WriteV2(const Scenario& scenario) {
                        out += 'x';
                        AppendEncoded(out, a.key);
                      },
-                     [&](const action::Redrive& a) { out += 'd' + std::to_string(a.max); },
+                     [&](const action::Redrive& a) {
+                       out += 'd' + std::to_string(a.max);
+                       if (a.only.failure_class) out.append(1, 'k').append(1, kClassLetters[static_cast<int>(*a.only.failure_class)]);
+                       if (a.only.reason == Reason::kPermanent) out += "rp";
+                       if (a.only.reason == Reason::kExhausted) out += "re";
+                     },
                      [&](const action::Crash& a) {
                        out += 'c' + std::to_string(a.after);
                        if (a.torn) out += 't';

@@ -2,8 +2,8 @@
 // clicks: the side-effect ledger (a partial, duplicated charge; then one charge
 // with the idempotency key after a crash and a replay), the anti-pattern switches
 // (decide before counting gives a fourth attempt; a count in the body loops; dead
-// letters routed to the source come back), a report the core refuses, and the
-// deep-copy check. Each exercise shows the core's ✓; the ledger's screenshot is
+// letters routed to the source come back), a lease queue against a partition, a
+// redrive by reason, a report the core refuses, and the deep-copy check. Each exercise shows the core's ✓; the ledger's screenshot is
 // the README's (docs/ledger.png).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -167,9 +167,43 @@ test('lesson 2: a partition stalls behind a waiting head; a lease queue lets the
   await opened.context.close();
 });
 
+test('lesson 2: redrive by reason brings back only what the outage exhausted', async () => {
+  const opened = await openPage(h.browser, `${h.base}lesson-2.html`);
+  const { page } = opened;
+  const pg = await embedded(page, 'l2-redrive');
+  await unmet(page, 'l2-redrive');
+  for (let i = 0; i < 6; i++) await pg.button('Forward').click();
+  assert.equal(await pg.root.locator('.dlq-quarantine .dlq-list > li').count(), 4);
+  await pg.root.getByLabel('Redrive up to', { exact: true }).fill('10');
+  await pg.root.getByLabel('Entries', { exact: true }).selectOption({ label: 'with reason exhausted' });
+  await pg.button('Redrive').click();
+  await pg.step('Success', 2);
+  await met(page, 'l2-redrive');
+  // Nothing of a class that is not there: the core says so, nothing moves.
+  await pg.root.getByLabel('Entries', { exact: true }).selectOption({ label: 'of class crash' });
+  await pg.button('Redrive').click();
+  await pg.root.getByText('No quarantine entry of class crash: nothing to redrive.').first().waitFor();
+  assert.equal(await pg.root.locator('.dlq-quarantine .dlq-list > li').count(), 2);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('switches= is refused by name for a path the policy table has no boolean for', async () => {
+  const opened = await openPage(h.browser, `${h.base}lesson-1.html`);
+  const text = await opened.page.evaluate(async () => {
+    const el = document.createElement('dlq-playground');
+    el.setAttribute('switches', 'effects.charge maxAttempts');
+    document.querySelector('main').append(el);
+    try { await el.ready; } catch { /* shown in the element */ }
+    return el.textContent;
+  });
+  assert.match(text, /^The playground could not start: switches: expected a list of .*effects\.charge, effects\.idempotencyKey, antiPatterns\.countInBody, antiPatterns\.decideBeforeCount, antiPatterns\.dlqToSource.*, got "effects\.charge maxAttempts"$/);
+  await opened.context.close();
+});
+
 test('the new playgrounds pass axe at 1280 and at 390 px', async () => {
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
-    for (const [lesson, ids] of [['lesson-1.html', ['l1-ledger', 'l1-count-wrong', 'l1-validate']], ['lesson-2.html', ['l2-body', 'l2-loop', 'l2-partition']]]) {
+    for (const [lesson, ids] of [['lesson-1.html', ['l1-ledger', 'l1-count-wrong', 'l1-validate']], ['lesson-2.html', ['l2-body', 'l2-loop', 'l2-partition', 'l2-redrive']]]) {
       const opened = await openPage(h.browser, `${h.base}${lesson}`, { viewport });
       for (const id of ids) await embedded(opened.page, id);
       const results = await new AxeBuilder({ page: opened.page }).include(ids.map((id) => `#${id}`)).analyze();

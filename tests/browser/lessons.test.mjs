@@ -118,6 +118,8 @@ async function act(pg, action) {
       break;
     case 'redrive':
       await setField(pg, 'Redrive up to', action.max);
+      await pg.field('Entries').selectOption(action.class !== undefined ? `class:${action.class}`
+        : action.reason !== undefined ? `reason:${action.reason}` : '');
       await pg.button('Redrive').click();
       break;
     default: throw new Error(`no click for ${action.type}`);

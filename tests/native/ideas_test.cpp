@@ -139,6 +139,35 @@ TEST_CASE("switches: a bad switch letter is refused by name; out of order is ref
   CHECK_FALSE(ParseScenario("v2;m3;s1;tz").ok());
 }
 
+TEST_CASE("operator: redrive by class or by reason takes only those entries, oldest first") {
+  // p1, p2 permanent; t1, t2 exhausted (budget 2).
+  const std::string set_up = "v2;m2;s1;jp1:,t1:,p2:,t2:;ap,t,p,t,t,t";
+  const Queue before = RunOrDie(set_up);
+  CHECK(Met("quarantined p1 as permanent; quarantined t1 as exhausted; quarantined = 4", before));
+  const Queue by_reason = RunOrDie(set_up + ",d10re");
+  CHECK(Met("ready t1; ready t2; quarantined p1; quarantined p2", by_reason));
+  CHECK(test::Ids(by_reason.Ready()) == test::Strings{"t1", "t2"});
+  const Queue by_class = RunOrDie(set_up + ",d1kp");
+  CHECK(Met("ready p1; quarantined p2; quarantined t1; quarantined t2", by_class));
+  const Queue both = RunOrDie(set_up + ",d10ktre");
+  CHECK(Met("ready t1; ready t2; quarantined = 2", both));
+  // Nothing of that kind: refused as nothing to do, and nothing changes.
+  Result<Queue> none = RunScenario(ParseOrDie(set_up + ",d5ku"));
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.status().code() == Code::kFailedPrecondition);
+  CHECK(none.status().message().find("no quarantine entry of that class or reason") != std::string::npos);
+  // Links carry the filter; a bad letter is refused by name.
+  for (const char* text : {"v2;m2;s1;ja:;ap,d3kp", "v2;m2;s1;ja:;ap,d3rp", "v2;m2;s1;ja:;ap,d3kprp"}) {
+    CHECK(FormatScenario(ParseOrDie(text)) == text);
+  }
+  Result<Scenario> bad = ParseScenario("v2;m2;s1;ja:;ap,d3kz");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("class (t, p, u, v, q or c)") != std::string::npos);
+  CHECK_FALSE(ParseScenario("v2;m2;s1;ja:;ap,d3rx").ok());
+  // The unfiltered redrive is as before.
+  CHECK(FormatScenario(ParseOrDie("v2;m2;s1;ja:;ap,d3")) == "v2;m2;s1;ja:;ap,d3");
+}
+
 TEST_CASE("session: a refused report leaves the next job untouched and is counted") {
   Result<Session> made = Session::Create(ParseOrDie("v1;m3;ja:,b:"));
   REQUIRE(made.ok());

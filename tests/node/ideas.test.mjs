@@ -101,3 +101,20 @@ test('views are deep copies: editing one changes nothing in the queue', () => {
   assert.equal(s.checkGoal('quarantined a as permanent; attempts a = 1; ready b').met, true);
   s.dispose();
 });
+
+test('redrive by class or by reason: only those entries move; the filter travels in links and views', () => {
+  const s = session('v2;m2;s1;jp1:,t1:,p2:,t2:;ap,t,p,t,t,t');
+  const { view } = s.act({ type: 'redrive', max: 10, reason: 'exhausted' });
+  assert.deepEqual(view.ready.map((j) => j.id), ['t1', 't2']);
+  assert.deepEqual(view.quarantined.map((e) => e.id), ['p1', 'p2']);
+  assert.deepEqual(view.last.action, { type: 'redrive', max: 10, reason: 'exhausted' });
+  assert.match(lab.formatScenario(s.scenario()), /,d10re$/);
+  const byClass = s.act({ type: 'redrive', max: 1, class: 'permanent' }).view;
+  assert.deepEqual(byClass.ready.map((j) => j.id), ['t1', 't2', 'p1']);
+  throwsWith(assert, () => s.act({ type: 'redrive', max: 1, reason: 'bored' }), RangeError, 'invalid-argument',
+    /^action\.reason must be "permanent" or "exhausted", got "bored"$/);
+  throwsWith(assert, () => s.act({ type: 'redrive', max: 1, class: 'nope' }), RangeError, 'invalid-argument', /^action\.class: /);
+  assert.equal(s.act({ type: 'redrive', max: 1, class: 'undeserializable' }).accepted, false);
+  assert.deepEqual(lab.reasons, ['permanent', 'exhausted']);
+  s.dispose();
+});

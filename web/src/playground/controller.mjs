@@ -105,8 +105,9 @@ export class Controller {
     controls.bindReplay((id) => this.#replay(id, { fromField: true }));
     controls.bindReleaseKey((key) => this.#act({ type: 'releaseKey', key }, 'Release key', controls.opAlert,
       `No quarantined job holds key "${key}": nothing to release.`));
-    controls.bindRedrive((max) => this.#act({ type: 'redrive', max }, 'Redrive', controls.opAlert,
-      'The quarantine is empty: nothing to redrive.'));
+    controls.bindRedrive((max, only) => this.#act({ type: 'redrive', max, ...only }, 'Redrive', controls.opAlert,
+      only.class === undefined && only.reason === undefined ? 'The quarantine is empty: nothing to redrive.'
+        : `No quarantine entry ${only.class !== undefined ? `of class ${only.class}` : `with reason ${only.reason}`}: nothing to redrive.`));
     controls.bindSnapshot(() => this.#showSnapshot());
     controls.bindCrashRestart(() => this.#showCrash());
     bar.bindBack(back);
