@@ -498,7 +498,7 @@ bool Queue::Replay(std::string_view id) {
   return true;
 }
 
-void Queue::ReplayChecked(uint32_t index) {
+void Queue::ReplayChecked(uint32_t index, bool routed) {
   StoredJob& job = jobs_[index];
   const int64_t from = static_cast<int64_t>(job.arrival);
   ++step_;
@@ -507,7 +507,9 @@ void Queue::ReplayChecked(uint32_t index) {
   // Sidekiq's retry of a dead job lowers its count by one: it gets one more run.
   const uint32_t kept = policy_.system == System::kSidekiq && job.attempts > 0 ? job.attempts - 1 : 0;
   // It carries the attempt count before the reset, and the count it keeps.
-  Record(EventKind::kReplayed, index).until = kept;
+  EventRecord& replayed = Record(EventKind::kReplayed, index);
+  replayed.until = kept;
+  replayed.ref = routed ? 1 : 0;  // the event says who sent it back
   job.place = Place::kReady;
   job.reason = Reason::kNone;
   job.attempts = kept;
@@ -716,7 +718,7 @@ void Queue::ForgetCountOnCrash(uint32_t index) {
 
 void Queue::RouteDeadLetterToSource(uint32_t index) {
   if (!policy_.dlq_to_source || jobs_[index].place != Place::kQuarantined) return;
-  ReplayChecked(index);  // its attempts reset: the poison job loops again
+  ReplayChecked(index, /*routed=*/true);  // its attempts reset: the poison job loops again
 }
 
 void Queue::AdvanceTo(int64_t target) {

@@ -461,7 +461,8 @@ class Queue {
   // `returned`: straight back from an attempt (not from a delay).
   void ReturnToReady(uint32_t job, bool returned);
   void Quarantine(uint32_t job);
-  void ReplayChecked(uint32_t job);
+  // `routed`: the dead-letter queue's consumer sent it back (dlq_to_source), not an operator.
+  void ReplayChecked(uint32_t job, bool routed = false);
   // Anti-pattern switches (policy.h), each in one place:
   // count_in_body: a lease that expired reported nothing, so the count the
   // message carries was never rewritten; its attempt is forgotten.

@@ -107,6 +107,19 @@ TEST_CASE("anti-pattern: dead letters routed back to the source rebuild the loop
   }
   CHECK(quarantined == 3);
   CHECK(replayed == 3);
+  // The timeline says who sent it back: the dead-letter queue's consumer, not an operator.
+  const std::vector<Event> events = loop.Timeline();
+  const auto back = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::kReplayed; });
+  REQUIRE(back != events.end());
+  CHECK(back->routed_back);
+  CHECK(ExplainEvent(*back).find("dead-letter queue's consumer sent \"a\" straight back") != std::string::npos);
+  CHECK(RenderEvent(*back).find("routed back by the dead-letter queue") != std::string::npos);
+  CHECK_FALSE(RunOrDie("v2;m3;s1;ja:;ap,ra").Timeline().back().routed_back);
+  // A snapshot keeps it.
+  Result<Queue> restored = Queue::Restore(loop.SnapshotText().value());
+  REQUIRE(restored.ok());
+  CHECK(restored->SnapshotText().value() == loop.SnapshotText().value());
+  CHECK(restored->TimelineText() == loop.TimelineText());
   // Without the switch the first permanent failure stays put.
   CHECK(Met("quarantined a as permanent", RunOrDie("v2;m3;s1;ja:,b:;ap,s")));
 }
