@@ -513,6 +513,37 @@ val LeasedValue(const dlq::Queue& q, double from, double count) {
   return out;
 }
 
+val LedgerValue(const dlq::Queue& q) {
+  const dlq::EffectLedger ledger = dlq::LedgerOf(q);
+  val charges = val::array();
+  for (const dlq::ChargeRecord& r : ledger.charges) {
+    val c = val::object();
+    c.set("id", r.id);
+    c.set("attempt", r.attempt);
+    c.set("at", static_cast<double>(r.at));
+    c.set("applied", r.applied);
+    c.set("crashed", r.crashed);
+    c.set("outcome", std::string(dlq::OutcomeName(r.outcome)));
+    charges.call<void>("push", c);
+  }
+  const auto ids = [](const std::vector<std::string>& list) {
+    val out = val::array();
+    for (const std::string& id : list) out.call<void>("push", id);
+    return out;
+  };
+  val out = val::object();
+  out.set("on", q.policy().effect_charge);
+  out.set("keyed", q.policy().effect_idempotency_key);
+  out.set("charges", charges);
+  out.set("applied", static_cast<double>(ledger.applied));
+  out.set("deduplicated", static_cast<double>(ledger.deduplicated));
+  out.set("duplicates", static_cast<double>(ledger.duplicates));
+  out.set("partial", static_cast<double>(ledger.partial));
+  out.set("partialIds", ids(ledger.partial_ids));
+  out.set("duplicateIds", ids(ledger.duplicate_ids));
+  return out;
+}
+
 val StatsValue(const dlq::Queue& q) {
   const dlq::QueueStats s = q.stats();
   val out = val::object();
@@ -543,10 +574,10 @@ val TimelineValue(const dlq::Queue& q, double from, double count) {
 
 // { met, clauses: [{ text, met, actual }] } for the goal text (goal.h), or the
 // parse error. Checking never changes the queue.
-val CheckGoalValue(const dlq::Queue& q, const std::string& text) {
+val CheckGoalValue(const dlq::Queue& q, const std::string& text, const dlq::GoalContext& context) {
   dlq::Result<dlq::Goal> goal = dlq::ParseGoal(text);
   if (!goal.ok()) return ErrorValue(goal.status());
-  const dlq::GoalCheck check = dlq::CheckGoal(goal.value(), q);
+  const dlq::GoalCheck check = dlq::CheckGoal(goal.value(), q, context);
   val clauses = val::array();
   for (const dlq::ClauseCheck& c : check.clauses) {
     val clause = val::object();
@@ -601,6 +632,8 @@ val ActionValue(const dlq::Action& a) {
                  [&](const dlq::action::Redrive& r) {
                    out.set("type", std::string("redrive"));
                    out.set("max", static_cast<double>(r.max));
+                   if (r.only.failure_class) out.set("class", std::string(dlq::ClassName(*r.only.failure_class)));
+                   if (r.only.reason != dlq::Reason::kNone) out.set("reason", std::string(dlq::ReasonName(r.only.reason)));
                  },
                  [&](const dlq::action::Crash& c) {
                    out.set("type", std::string("crash"));
@@ -795,7 +828,23 @@ dlq::Result<dlq::Action> ActionFromValue(const val& a, const std::string& name) 
     if (dlq::Status st = dlq::kRedriveMaxField.Check(max); !st.ok()) {
       return dlq::Status::Error(st.code(), name + "." + st.message());
     }
-    return dlq::Action(dlq::action::Redrive{static_cast<int64_t>(max)});
+    dlq::action::Redrive redrive{static_cast<int64_t>(max)};
+    // Optional: only entries of one failure class, and/or of one reason.
+    if (val c = a["class"]; !c.isUndefined()) {
+      std::string text;
+      if (dlq::Status st = ReadString(c, name + ".class", &text); !st.ok()) return st;
+      dlq::Result<dlq::FailureClass> parsed = dlq::ParseClass(text);
+      if (!parsed.ok()) return dlq::Status::Error(parsed.status().code(), name + ".class: " + parsed.status().message());
+      redrive.only.failure_class = parsed.value();
+    }
+    if (val r = a["reason"]; !r.isUndefined()) {
+      std::string text;
+      if (dlq::Status st = ReadString(r, name + ".reason", &text); !st.ok()) return st;
+      if (text == dlq::ReasonName(dlq::Reason::kPermanent)) redrive.only.reason = dlq::Reason::kPermanent;
+      else if (text == dlq::ReasonName(dlq::Reason::kExhausted)) redrive.only.reason = dlq::Reason::kExhausted;
+      else return dlq::Status::InvalidArgument(name + ".reason must be \"permanent\" or \"exhausted\", got " + dlq::QuoteShort(text));
+    }
+    return dlq::Action(std::move(redrive));
   }
   if (type == "crash") {
     double after = 0;
@@ -1045,6 +1094,15 @@ val OutcomeNames() {
 }
 
 // The core's failure class names, in its order ("transient" first, "crash" last).
+// Why an entry sits in quarantine, as entries and redrive's `reason` name it.
+val ReasonNames() {
+  val out = val::array();
+  for (const dlq::Reason r : {dlq::Reason::kPermanent, dlq::Reason::kExhausted}) {
+    out.call<void>("push", std::string(dlq::ReasonName(r)));
+  }
+  return out;
+}
+
 val ClassNames() {
   val out = val::array();
   for (int i = 0; i < dlq::kFailureClassCount; ++i) {
@@ -1131,6 +1189,7 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
   emscripten::function("integerTypeMessage", &IntegerTypeMessage);
   emscripten::function("outcomeNames", &OutcomeNames);
   emscripten::function("classNames", &ClassNames);
+  emscripten::function("reasonNames", &ReasonNames);
   emscripten::function("checkRoom", &CheckRoom);
   emscripten::function("heapBudget", &HeapBudgetValue);
   emscripten::function("setHeapBudget", &SetHeapBudget);

@@ -212,6 +212,54 @@ export interface PolicyOptions {
    * A v2 link carries it (`q…u`).
    */
   unsafeQuarantineOrder?: boolean;
+  /** Side effects each attempt performs (the ledger: SessionView.ledger); off by default. A v2 link carries them (`;t…`). */
+  effects?: EffectsOptions;
+  /** Anti-pattern switches, each a teaching device that breaks one rule visibly; off by default (`;t…`). */
+  antiPatterns?: AntiPatternOptions;
+}
+
+export interface EffectsOptions {
+  /** Every attempt that reads its payload (all but undeserializable) charges a card before its outcome is known. */
+  charge?: boolean;
+  /** The charge carries the job's id as an idempotency key: the payment side applies one charge per key. */
+  idempotencyKey?: boolean;
+}
+
+export interface AntiPatternOptions {
+  /** The count lives in the message body: a crash (an expired lease) reports nothing, so its attempt is not counted. */
+  countInBody?: boolean;
+  /** The budget is compared with the count before this attempt: a budget of 3 gives a fourth attempt. */
+  decideBeforeCount?: boolean;
+  /** A consumer of the dead-letter queue routes every entry straight back to the source queue (a replay). */
+  dlqToSource?: boolean;
+}
+
+/** One charge of the side-effect ledger. */
+export interface Charge {
+  id: string;
+  /** The attempt that charged. */
+  attempt: number;
+  at: number;
+  /** false: deduplicated by its idempotency key (the payment side had seen the key). */
+  applied: boolean;
+  /** The worker died after charging (its lease expired). */
+  crashed: boolean;
+  outcome: Outcome;
+}
+
+/** What the outside world saw of the attempts (core/queue/ledger.h); empty unless effects.charge. */
+export interface Ledger {
+  on: boolean;
+  keyed: boolean;
+  charges: Charge[];
+  applied: number;
+  deduplicated: number;
+  /** Applied charges beyond the first, per job. */
+  duplicates: number;
+  /** Jobs charged that did not complete (in quarantine, dropped or lost). */
+  partial: number;
+  partialIds: string[];
+  duplicateIds: string[];
 }
 
 /** A queue's policy (createQueue()): the fields a link carries, and the journal switch. */
@@ -248,6 +296,8 @@ export interface ScenarioPolicy extends PolicyOptions {
   system: System;
   quarantine: Required<QuarantineOptions>;
   unsafeQuarantineOrder: boolean;
+  effects: Required<EffectsOptions>;
+  antiPatterns: Required<AntiPatternOptions>;
 }
 
 /** The whole policy, defaults filled in (Queue.policy()); createQueue() takes it. */
@@ -665,8 +715,8 @@ export type ScenarioAction =
   | { type: 'advanceToNext' }
   /** releaseKey(key); refused when the run would release no holder. */
   | { type: 'releaseKey'; key: string }
-  /** redrive({ max }); refused when the quarantine is empty. */
-  | { type: 'redrive'; max: number }
+  /** redrive({ max }); refused when the quarantine is empty. `class` and/or `reason`: only the oldest entries of that class or reason. */
+  | { type: 'redrive'; max: number; class?: FailureClass; reason?: 'permanent' | 'exhausted' }
   /** The process dies after write `after` of the queue's journal (`torn`: the next is half on disk) and restarts from the disk. */
   | { type: 'crash'; after: number; torn?: boolean };
 
@@ -695,7 +745,7 @@ export interface ParsedScenario extends ScenarioPolicy {
   actions: ({ type: 'process'; outcome: Outcome; error: string } | { type: 'replay'; id: string } |
     { type: 'enqueue'; id: string; payload: string; key?: string } | { type: 'lease' } |
     { type: 'settle'; token: string; outcome: Outcome; error: string } | { type: 'advance'; ms: number } |
-    { type: 'advanceToNext' } | { type: 'releaseKey'; key: string } | { type: 'redrive'; max: number } |
+    { type: 'advanceToNext' } | { type: 'releaseKey'; key: string } | { type: 'redrive'; max: number; class?: FailureClass; reason?: 'permanent' | 'exhausted' } |
     { type: 'crash'; after: number; torn: boolean })[];
   cursor: number;
   /** Present only when the link carries a world. */
@@ -1013,6 +1063,10 @@ export interface SessionView {
   reorders: Reorder[];
   alarm: Alarm;
   worstCase: WorstCase;
+  /** The side-effect ledger at the cursor (empty unless policy.effects.charge). */
+  ledger: Ledger;
+  /** Reports the core refused (report()) since the session was made; a goal's `refused`. */
+  refused: number;
   policy: Policy;
   world: World | null;
   /** With view({ link: true }): the share link, or why there is none. */
@@ -1030,6 +1084,11 @@ export interface Session {
   /** Applies a script action at the cursor (its next scripted action is stepped along); accepted false: nothing to do. */
   act(action: ScenarioAction): { accepted: boolean; view: SessionView };
   step(outcome: Outcome, errorText?: string): { accepted: boolean; view: SessionView };
+  /**
+   * A worker's report as text: the core parses `outcome`; one it does not know is refused with the core's
+   * message ('invalid-argument'), counted in view().refused, and changes nothing else.
+   */
+  report(outcome: string, errorText?: string): { accepted: boolean; view: SessionView };
   /** The world's next action, applied; accepted false (action null) when nothing will happen again. */
   actWorld(): { accepted: boolean; action: ScenarioAction | null; view: SessionView };
   /** A set-up job at cursor 0, else an 'enqueue' action. */
@@ -1216,6 +1275,8 @@ export interface Lab {
   readonly outcomes: readonly Outcome[];
   /** The failure classes, in the core's order (frozen); the keys of a class table. */
   readonly failureClasses: readonly FailureClass[];
+  /** Why an entry sits in quarantine (frozen): a redrive's `reason`. */
+  readonly reasons: readonly ('permanent' | 'exhausted')[];
   /** The newest link format version this build reads and writes (it writes the lowest that fits). */
   readonly scenarioFormatVersion: number;
   readonly maxScenarioTextBytes: number;

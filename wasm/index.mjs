@@ -303,6 +303,7 @@ function checkName(name, value) {
 // The example a type error shows for a group of fields (the tables give the names).
 const GROUP_EXAMPLES = {
   backoff: BACKOFF_EXAMPLE, quarantine: QUARANTINE_EXAMPLE, outage: '{ startMs: 1000, endMs: 6000 }',
+  effects: '{ charge: true, idempotencyKey: true }', antiPatterns: '{ decideBeforeCount: true }',
 };
 
 /**
@@ -559,9 +560,14 @@ function copyAction(action, name) {
       return { action: { type, key }, bytes: checkKey(`${name}.key`, key, true) };
     }
     case 'redrive': {
-      const max = action.max;
+      const { max, class: only, reason } = action;
       checkInteger(`${name}.`, 'max', max, true);
-      return { action: { type, max }, bytes: 0 };
+      checkName(`${name}.class`, only);  // the core parses the class and the reason
+      checkName(`${name}.reason`, reason);
+      const copy = { type, max };
+      if (only !== undefined) copy.class = only;
+      if (reason !== undefined) copy.reason = reason;
+      return { action: copy, bytes: 0 };
     }
     case 'crash': {
       const after = action.after;
@@ -821,6 +827,8 @@ class Lab {
     this.limits = limits;
     this.outcomes = outcomes;
     this.failureClasses = failureClasses;
+    /** Why an entry sits in quarantine: 'permanent', 'exhausted' (a redrive's `reason`). */
+    this.reasons = Object.freeze(core.reasonNames());
     this.stormSeries = stormSeries;
     this.contentionGridClients = Object.freeze(core.contentionGridClients());
     this.schema = schema;
@@ -1678,6 +1686,18 @@ class Session {
   step(outcome, errorText = '') {
     wireText('errorText', errorText, limits.errorTextBytes);
     return this.act({ type: 'process', outcome, error: errorText });
+  }
+
+  /**
+   * A worker's report as text, as a page sends it: the core parses `outcome`
+   * and refuses one it does not know with its own message, counting the refusal
+   * (view.refused) and changing nothing else; an accepted one is step().
+   */
+  report(outcome, errorText = '') {
+    const handle = this.#life.live();
+    const text = wireText('outcome', outcome, limits.outcomeBytes);
+    const error = wireText('errorText', errorText, limits.errorTextBytes);
+    return this.#acted(call(() => handle.actReport(text, error, this.#ask())));
   }
 
   /**

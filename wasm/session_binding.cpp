@@ -85,6 +85,12 @@ class SessionHandle {
     return Accepted(session_->Act(a.value()), ask);
   }
 
+  // actReport(outcome, error): a worker's report as text; the core parses the
+  // outcome, counts a refusal (refused in the view) and changes nothing else.
+  val actReport(const std::string& outcome, const std::string& error, val ask) {
+    return Accepted(session_->ActReport(outcome, error), ask);
+  }
+
   // The world's next action at the cursor, applied: { accepted, action, view };
   // accepted false (action null) when nothing will happen again.
   val actWorld(val ask) {
@@ -141,7 +147,9 @@ class SessionHandle {
   val rules() const { return RulesValue(session_->queue()); }
   val journal() const { return JournalValue(session_->queue()); }
   val locate(const std::string& id) const { return LocateValue(session_->queue(), id); }
-  val checkGoal(const std::string& text) const { return CheckGoalValue(session_->queue(), text); }
+  val checkGoal(const std::string& text) const {
+    return CheckGoalValue(session_->queue(), text, {session_->refused()});
+  }
   val snapshotText() const {
     dlq::Result<std::string> text = session_->queue().SnapshotText();
     return text.ok() ? val(text.value()) : ErrorValue(text.status());
@@ -260,6 +268,8 @@ class SessionHandle {
     out.set("reorders", ReordersValue(q, 0, cap));
     out.set("alarm", AlarmValue(q));
     out.set("worstCase", WorstCaseValue(q));
+    out.set("ledger", LedgerValue(q));
+    out.set("refused", static_cast<double>(s.refused()));
     if (ask.generation != static_cast<double>(s.generation())) {
       out.set("policy", PolicyValue(q));
       out.set("world", s.scenario().world == dlq::World{} ? val::null() : WorldValue(s.scenario().world));
@@ -291,6 +301,7 @@ EMSCRIPTEN_BINDINGS(dlq_session) {
       .function("load", &SessionHandle::load)
       .function("change", &SessionHandle::change)
       .function("act", &SessionHandle::act)
+      .function("actReport", &SessionHandle::actReport)
       .function("addJob", &SessionHandle::addJob)
       .function("actWorld", &SessionHandle::actWorld)
       .function("seek", &SessionHandle::seek)

@@ -48,6 +48,10 @@ size_t QueueIndex(double value, size_t limit);
 
 // A queue's reads, as the queue handle returns them.
 val StatsValue(const dlq::Queue& q);
+// The side-effect ledger (ledger.h): { on, keyed, charges: [{ id, attempt, at,
+// applied, crashed, outcome }], applied, deduplicated, duplicates, partial,
+// partialIds, duplicateIds }.
+val LedgerValue(const dlq::Queue& q);
 val AlarmValue(const dlq::Queue& q);
 val ReordersValue(const dlq::Queue& q, double from, double count);
 val WorstCaseValue(const dlq::Queue& q);
@@ -60,6 +64,6 @@ val CompletedValue(const dlq::Queue& q, double from, double count);
 val QuarantinedValue(const dlq::Queue& q, double from, double count);
 val DelayedValue(const dlq::Queue& q, double from, double count);
 val LeasedValue(const dlq::Queue& q, double from, double count);
-val CheckGoalValue(const dlq::Queue& q, const std::string& text);
+val CheckGoalValue(const dlq::Queue& q, const std::string& text, const dlq::GoalContext& context = {});
 
 }  // namespace dlq_wasm

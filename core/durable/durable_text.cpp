@@ -112,6 +112,11 @@ void PutBackoff(Out& o, const Backoff& b) {
 }
 
 // "policy ..." and six "class ..." groups; `newline` ends each as a line.
+// A teaching switch on (policy.h: side effects and anti-patterns).
+bool HasTeachingSwitch(const Policy& p) {
+  return p.effect_charge || p.effect_idempotency_key || p.count_in_body || p.decide_before_count || p.dlq_to_source;
+}
+
 void PutPolicy(Out& o, const Policy& p, bool newline) {
   o.Word("policy").I(p.max_attempts);
   PutBackoff(o, p.backoff);
@@ -119,6 +124,12 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   o.B(p.unsafe_quarantine_order).B(p.journal);
   // "system <name>" only when it is not the lab's, so every earlier text stays as written.
   if (p.system != System::kLab) o.Word("system").Word(SystemName(p.system));
+  // "switches" and five booleans (charge, idempotency key, count in body, decide
+  // before count, dead letters to the source) only when one is on, likewise.
+  if (HasTeachingSwitch(p)) {
+    o.Word("switches").B(p.effect_charge).B(p.effect_idempotency_key).B(p.count_in_body).B(p.decide_before_count);
+    o.B(p.dlq_to_source);
+  }
   if (newline) o.Line();
   for (int i = 0; i < kFailureClassCount; ++i) {
     const ClassRule& r = p.classes.rules[i];
@@ -308,6 +319,15 @@ Status GetPolicy(NextIn next, Policy* p) {
     in->Next();
     DLQ_TRY(in->Name("a system other than lab", kSystemCount, SystemName, &p->system));
     if (p->system == System::kLab) return in->Error("a system other than lab (lab is written as nothing)", "lab");
+  }
+  if (in->Peek() == "switches") {
+    in->Next();
+    DLQ_TRY(in->Bool("effects.charge", &p->effect_charge));
+    DLQ_TRY(in->Bool("effects.idempotencyKey", &p->effect_idempotency_key));
+    DLQ_TRY(in->Bool("antiPatterns.countInBody", &p->count_in_body));
+    DLQ_TRY(in->Bool("antiPatterns.decideBeforeCount", &p->decide_before_count));
+    DLQ_TRY(in->Bool("antiPatterns.dlqToSource", &p->dlq_to_source));
+    if (!HasTeachingSwitch(*p)) return in->Error("a switch on (none on is written as nothing)", "all off");
   }
   for (int i = 0; i < kFailureClassCount; ++i) {
     in = next();

@@ -5,6 +5,7 @@
 #include <set>
 #include <utility>
 
+#include "ledger.h"
 #include "size_limits.h"
 #include "text.h"
 
@@ -511,7 +512,14 @@ JobFacts::Where PlaceOf(GoalPredicate p) {
 // The timeline is read in slices of this many events: a big one is never copied whole.
 constexpr size_t kSlice = 256;
 
-uint64_t CounterValue(GoalCounter counter, const QueueStats& s, uint64_t alerts) {
+// The counters read off more than stats().
+struct Tallies {
+  uint64_t alerts = 0;
+  EffectLedger ledger;
+  uint64_t refused = 0;
+};
+
+uint64_t CounterValue(GoalCounter counter, const QueueStats& s, const Tallies& t) {
   switch (counter) {
     case GoalCounter::kSteps: return s.step;
     case GoalCounter::kCompleted: return s.completed;
@@ -522,7 +530,11 @@ uint64_t CounterValue(GoalCounter counter, const QueueStats& s, uint64_t alerts)
     case GoalCounter::kLost: return s.lost;
     case GoalCounter::kNow: return static_cast<uint64_t>(s.now);  // never negative
     case GoalCounter::kReorders: return s.reorders;
-    case GoalCounter::kAlerts: return alerts;
+    case GoalCounter::kAlerts: return t.alerts;
+    case GoalCounter::kCharges: return t.ledger.applied;
+    case GoalCounter::kDuplicates: return t.ledger.duplicates;
+    case GoalCounter::kPartial: return t.ledger.partial;
+    case GoalCounter::kRefused: return t.refused;
   }
   return 0;
 }
@@ -541,6 +553,10 @@ const char* GoalCounterName(GoalCounter counter) {
     case GoalCounter::kNow: return "now";
     case GoalCounter::kReorders: return "reorders";
     case GoalCounter::kAlerts: return "alerts";
+    case GoalCounter::kCharges: return "charges";
+    case GoalCounter::kDuplicates: return "duplicates";
+    case GoalCounter::kPartial: return "partial";
+    case GoalCounter::kRefused: return "refused";
   }
   return "?";
 }
@@ -648,7 +664,7 @@ std::string FormatGoal(const Goal& goal) {
   return out;
 }
 
-GoalCheck CheckGoal(const Goal& goal, const Queue& queue) {
+GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& context) {
   using W = JobFacts::Where;
   // What the clauses need: the jobs they name, and whether the timeline must be read.
   std::map<std::string, JobFacts, std::less<>> jobs;
@@ -725,6 +741,15 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue) {
   }
 
   const QueueStats stats = queue.stats();
+  Tallies tallies;
+  tallies.alerts = alerts;
+  tallies.refused = context.refused;
+  const bool need_ledger = std::any_of(goal.clauses.begin(), goal.clauses.end(), [](const GoalClause& c) {
+    return c.predicate == GoalPredicate::kCounter &&
+           (c.counter == GoalCounter::kCharges || c.counter == GoalCounter::kDuplicates ||
+            c.counter == GoalCounter::kPartial);
+  });
+  if (need_ledger) tallies.ledger = LedgerOf(queue);  // its own pass over the timeline
   GoalCheck out;
   out.met = true;
   for (size_t k = 0; k < goal.clauses.size(); ++k) {
@@ -769,7 +794,7 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue) {
         break;
       }
       case GoalPredicate::kCounter: {
-        const uint64_t value = CounterValue(c.counter, stats, alerts);
+        const uint64_t value = CounterValue(c.counter, stats, tallies);
         holds = Compare(value, c.comparison, static_cast<uint64_t>(c.value));
         check.actual = std::string(GoalCounterName(c.counter)) + " = " + std::to_string(value);
         break;

@@ -14,7 +14,7 @@
 //              | 'event' KIND [ ID ]
 //              | 'alarm'
 //   COUNTER   := steps | completed | quarantined | ready | delayed | in-flight | lost
-//              | now | reorders | alerts
+//              | now | reorders | alerts | charges | duplicates | partial | refused
 //   OP        := '<' | '<=' | '=' | '!=' | '>=' | '>'
 //   INT       := decimal digits, 0 to kMaxGoalNumber (2^53 - 1: exact in JavaScript)
 //   REASON    := ReasonName() (permanent | exhausted); CLASS := ClassName();
@@ -82,10 +82,17 @@ enum class GoalPredicate : uint8_t {
 
 // The counters a goal can compare, each from Queue::stats() except alerts (the
 // timeline's alert events) and in-flight (stats().leased).
-enum class GoalCounter : uint8_t { kSteps, kCompleted, kQuarantined, kReady, kDelayed, kInFlight, kLost, kNow, kReorders, kAlerts };
-constexpr int kGoalCounterCount = 10;
+// charges, duplicates and partial are the side-effect ledger's (ledger.h: applied
+// charges, applied charges beyond the first per job, dead jobs that were
+// charged); refused counts the calls the playground's session refused
+// (GoalContext; 0 for a bare queue).
+enum class GoalCounter : uint8_t {
+  kSteps, kCompleted, kQuarantined, kReady, kDelayed, kInFlight, kLost, kNow, kReorders, kAlerts,
+  kCharges, kDuplicates, kPartial, kRefused,
+};
+constexpr int kGoalCounterCount = 14;
 // "steps" | "completed" | "quarantined" | "ready" | "delayed" | "in-flight" | "lost" |
-// "now" | "reorders" | "alerts".
+// "now" | "reorders" | "alerts" | "charges" | "duplicates" | "partial" | "refused".
 const char* GoalCounterName(GoalCounter counter);
 
 enum class Comparison : uint8_t { kLess, kLessEqual, kEqual, kNotEqual, kGreaterEqual, kGreater };
@@ -135,6 +142,11 @@ struct GoalCheck {
   std::vector<ClauseCheck> clauses;  // one per clause, in order
 };
 
-GoalCheck CheckGoal(const Goal& goal, const Queue& queue);
+// What a goal may read beyond the queue: the session's count of refused calls.
+struct GoalContext {
+  uint64_t refused = 0;
+};
+
+GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& context = {});
 
 }  // namespace dlq

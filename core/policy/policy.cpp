@@ -217,7 +217,9 @@ bool operator==(const Policy& a, const Policy& b) {
   return a.max_attempts == b.max_attempts && a.backoff == b.backoff && a.lease_ms == b.lease_ms && a.seed == b.seed &&
          a.classes == b.classes && a.ordering == b.ordering && a.retention_ms == b.retention_ms &&
          a.alarm_depth == b.alarm_depth && a.unsafe_quarantine_order == b.unsafe_quarantine_order &&
-         a.journal == b.journal && a.system == b.system;
+         a.journal == b.journal && a.system == b.system && a.effect_charge == b.effect_charge &&
+         a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
+         a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source;
 }
 
 }  // namespace dlq

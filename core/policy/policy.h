@@ -182,6 +182,27 @@ struct Policy {
   // memory or time, and Journal() is refused.
   bool journal = true;
 
+  // Side effects (core/queue/ledger.h): with effect_charge every attempt that can
+  // read its payload charges a card before its outcome is known, so a failure or
+  // a crash after it leaves the charge made. With effect_idempotency_key the
+  // charge carries the job's id as its key, and the payment side applies one
+  // charge per key (later ones are deduplicated).
+  bool effect_charge = false;
+  bool effect_idempotency_key = false;
+  // Anti-pattern switches, each a teaching device that breaks one rule visibly:
+  //   count_in_body        the count lives in the message, rewritten by the worker
+  //                        when it reports a failure; a crash (an expired lease)
+  //                        reports nothing, so its attempt is not counted and a
+  //                        job whose worker always crashes loops forever
+  //   decide_before_count  Decide() compares the count before this attempt with
+  //                        the budget: a budget of 3 gives a 4th attempt
+  //   dlq_to_source        a consumer of the dead-letter queue routes every entry
+  //                        back to the source queue at once (a replay that resets
+  //                        its attempts), so a poison job loops again
+  bool count_in_body = false;
+  bool decide_before_count = false;
+  bool dlq_to_source = false;
+
   // The rule in force for class `c`, its max_attempts resolved (never above the
   // policy's) and its backoff filled in.
   ClassRule RuleFor(FailureClass c) const;

@@ -4,6 +4,16 @@
 
 namespace dlq {
 
+namespace {
+
+// The count the budget is compared with: this attempt's, counted first; the one
+// before it under the decide-before-count anti-pattern (an attempt too many).
+uint32_t CountForBudget(const Policy& policy, uint32_t attempts) {
+  return policy.decide_before_count && attempts > 0 ? attempts - 1 : attempts;
+}
+
+}  // namespace
+
 Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint32_t attempts, int64_t previous_delay,
                 Prng& jitter) {
   Decision d;
@@ -17,7 +27,7 @@ Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint3
   if (!rule.retry) {
     d.disposition = Disposition::kQuarantined;
     d.reason = Reason::kPermanent;
-  } else if (attempts < static_cast<uint64_t>(rule.max_attempts)) {
+  } else if (CountForBudget(policy, attempts) < static_cast<uint64_t>(rule.max_attempts)) {
     d.delay_ms = RetryDelay(policy, rule.backoff, attempts, previous_delay, jitter);
     d.disposition = d.delay_ms > 0 ? Disposition::kDelayed : Disposition::kRequeued;
   } else {

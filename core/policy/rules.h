@@ -26,6 +26,8 @@ struct Decision {
 //   rule bounded, attempts < rule.maxAttempts -> retry after RetryDelay(policy, rule.backoff):
 //                                                requeued (0) or delayed
 //   rule bounded, attempts >= rule.maxAttempts -> quarantine, reason exhausted
+// Under policy.decide_before_count (an anti-pattern switch) the budget is
+// compared with attempts - 1, the count before this attempt: one attempt too many.
 // `previous_delay` is the job's previous delay (0 before its first retry); the
 // jitter stream is drawn from only when a jittered delay is chosen.
 Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint32_t attempts, int64_t previous_delay,

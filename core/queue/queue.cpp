@@ -456,6 +456,7 @@ Decision Queue::ProcessAt(size_t pos, Outcome outcome, uint32_t error) {
   const uint32_t index = StartAttempt(pos);
   const Decision d = Apply(index, EventKind::kAttempt, outcome, FailureOf(outcome), error, 0);
   EmitMove(index, {durable::WriteOp::kRemoveReady, from});
+  RouteDeadLetterToSource(index);
   return d;
 }
 
@@ -497,7 +498,7 @@ bool Queue::Replay(std::string_view id) {
   return true;
 }
 
-void Queue::ReplayChecked(uint32_t index) {
+void Queue::ReplayChecked(uint32_t index, bool routed) {
   StoredJob& job = jobs_[index];
   const int64_t from = static_cast<int64_t>(job.arrival);
   ++step_;
@@ -506,7 +507,9 @@ void Queue::ReplayChecked(uint32_t index) {
   // Sidekiq's retry of a dead job lowers its count by one: it gets one more run.
   const uint32_t kept = policy_.system == System::kSidekiq && job.attempts > 0 ? job.attempts - 1 : 0;
   // It carries the attempt count before the reset, and the count it keeps.
-  Record(EventKind::kReplayed, index).until = kept;
+  EventRecord& replayed = Record(EventKind::kReplayed, index);
+  replayed.until = kept;
+  replayed.ref = routed ? 1 : 0;  // the event says who sent it back
   job.place = Place::kReady;
   job.reason = Reason::kNone;
   job.attempts = kept;
@@ -518,6 +521,25 @@ void Queue::ReplayChecked(uint32_t index) {
   ready_.push_back(index);
   CheckAlarm(index);
   EmitMove(index, {durable::WriteOp::kRemoveQuarantine, from});
+}
+
+Result<uint64_t> Queue::Redrive(int64_t max, const RedriveFilter& only) {
+  if (only == RedriveFilter{}) return Redrive(max);
+  if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
+  std::vector<uint32_t> taken;  // the oldest matching entries, at most max
+  for (const uint32_t job : quarantine_) {
+    if (taken.size() == static_cast<size_t>(max)) break;
+    const StoredJob& j = jobs_[job];
+    if (only.failure_class && j.failure_class != *only.failure_class) continue;
+    if (only.reason != Reason::kNone && j.reason != only.reason) continue;
+    taken.push_back(job);
+  }
+  if (taken.empty()) return uint64_t{0};
+  if (Status s = CheckCounters("redrive"); !s.ok()) return s;
+  if (Status s = CheckRoom({.events = 2 * taken.size(), .moves = taken.size()}, "redrive"); !s.ok()) return s;
+  ++actions_;
+  for (const uint32_t job : taken) ReplayChecked(job);
+  return static_cast<uint64_t>(taken.size());
 }
 
 Result<uint64_t> Queue::Redrive(int64_t max) {
@@ -626,6 +648,7 @@ Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, 
   jobs_[job].lease = 0;
   Attempt attempt = Finish(job, EventKind::kAttempt, parsed, FailureOf(parsed), InternError(error_text), lease);
   EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kSettled});
+  RouteDeadLetterToSource(job);
   return attempt;
 }
 
@@ -682,8 +705,20 @@ void Queue::FireEarliest(TimerKind kind) {
   jobs_[job].lease = 0;
   const uint32_t error = InternError(LeaseTable::Token(lease) + " expired after " + std::to_string(policy_.lease_ms) +
                                      " ms without a settle");
+  ForgetCountOnCrash(job);
   Apply(job, EventKind::kExpired, Outcome::kTransient, FailureClass::kCrash, error, lease);
   EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kExpired});
+  RouteDeadLetterToSource(job);
+}
+
+void Queue::ForgetCountOnCrash(uint32_t index) {
+  if (!policy_.count_in_body || jobs_[index].attempts == 0) return;
+  jobs_[index].attempts -= 1;  // the crashed worker never wrote attempts + 1 into the message
+}
+
+void Queue::RouteDeadLetterToSource(uint32_t index) {
+  if (!policy_.dlq_to_source || jobs_[index].place != Place::kQuarantined) return;
+  ReplayChecked(index, /*routed=*/true);  // its attempts reset: the poison job loops again
 }
 
 void Queue::AdvanceTo(int64_t target) {

@@ -213,6 +213,14 @@ struct ReorderView {
   std::vector<std::string> overtook;  // in enqueue order
 };
 
+// Which quarantine entries a redrive takes (an operator's choice): those of one
+// failure class, or one reason, or both; the defaults take every entry.
+struct RedriveFilter {
+  std::optional<FailureClass> failure_class;
+  Reason reason = Reason::kNone;  // kNone: any reason
+  bool operator==(const RedriveFilter&) const = default;
+};
+
 // A call that finds a counter closer than this to 2^53 - 1 is refused (see above).
 constexpr int64_t kCounterRoom = int64_t{1} << 48;
 
@@ -284,6 +292,9 @@ class Queue {
   // Replay(id); returns how many moved. OutOfRange unless max is in kRedriveMaxField.
   Result<uint64_t> Redrive(int64_t max);
   Result<uint64_t> Redrive(double max);
+  // The same over the entries `only` takes: the `max` oldest of that class and/or
+  // reason, in arrival order; the others stay where they are.
+  Result<uint64_t> Redrive(int64_t max, const RedriveFilter& only);
 
   AlarmView alarm() const;
   std::vector<ReorderView> Reorders(size_t from = 0, size_t count = SIZE_MAX) const;
@@ -450,7 +461,15 @@ class Queue {
   // `returned`: straight back from an attempt (not from a delay).
   void ReturnToReady(uint32_t job, bool returned);
   void Quarantine(uint32_t job);
-  void ReplayChecked(uint32_t job);
+  // `routed`: the dead-letter queue's consumer sent it back (dlq_to_source), not an operator.
+  void ReplayChecked(uint32_t job, bool routed = false);
+  // Anti-pattern switches (policy.h), each in one place:
+  // count_in_body: a lease that expired reported nothing, so the count the
+  // message carries was never rewritten; its attempt is forgotten.
+  void ForgetCountOnCrash(uint32_t job);
+  // dlq_to_source: a job that just arrived in quarantine (its move written) goes
+  // straight back to the source queue, as a replay.
+  void RouteDeadLetterToSource(uint32_t job);
   // Raises or clears the depth alarm after the quarantine changed because of `job`.
   void CheckAlarm(uint32_t job);
   // Decides the counted attempt of `job` (rules.h) and moves it; `kind` is

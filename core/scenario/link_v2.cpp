@@ -1,7 +1,7 @@
 // Link format v2: the whole policy and every action kind (docs/scenario-format.md).
 //
 //   v2;m<maxAttempts>[;b<backoff>][;l<leaseMs>];s<seed>[;f<row>,…][;o<ordering>][;r<system>]
-//     [;q<retentionMs>.<alarmDepth>[u]][;y<world>][;h<behaviour>,…][;j<job>,…][;a<action>,…][;c<cursor>]
+//     [;q<retentionMs>.<alarmDepth>[u]][;t<switches>][;y<world>][;h<behaviour>,…][;j<job>,…][;a<action>,…][;c<cursor>]
 //
 //   job     <id>:<payload>[:<key>]  the key (its ordering key) only when not empty
 //
@@ -23,6 +23,10 @@
 //           l lab is read too)
 //   q       quarantine.retentionMs and quarantine.alarmDepth, then u for the teaching
 //           switch unsafeQuarantineOrder; left out when all three are off
+//   t       teaching switches, each a letter, in this order, at least one: c
+//           effects.charge, k effects.idempotencyKey, b antiPatterns.countInBody,
+//           d antiPatterns.decideBeforeCount, l antiPatterns.dlqToSource; left out
+//           when all are off
 //   world   <workers>.<workMs>[.<outageStartMs>.<outageEndMs>]   (world.h), left out for
 //           one worker, 100 ms and no outage
 //   behaviour <id>:<kind>[-]   kind h healthy | p<outcome> poison | f<count> flaky |
@@ -35,7 +39,8 @@
 //           w<ms>                   advance(ms)
 //           n                       advanceToNext()
 //           x<key>                  releaseKey(key); the key is not empty
-//           d<max>                  redrive({ max })
+//           d<max>[k<class>][r<p|e>] redrive({ max, class, reason }): k only entries of
+//                                   that class, r of reason p permanent or e exhausted
 //
 // The seed is always written: a v2 link names its PRNG explicitly.
 #include <algorithm>
@@ -48,7 +53,7 @@ namespace dlq::link {
 namespace {
 
 // Fields in the only order a v2 link may have them, each at most once.
-constexpr std::string_view kFieldOrder = "mblsforqyhjac";
+constexpr std::string_view kFieldOrder = "mblsforqtyhjac";
 
 // What may follow field `last` (the seed is required, so nothing after it may
 // come before it); the error text when something else does.
@@ -58,22 +63,64 @@ const char* FieldsAfter(char last) {
     case 'b': return "a field in order: l (leaseMs), s (seed)";
     case 'l': return "the field s (seed)";
     case 's':
-      return "a field in order: f (failure classes), o (ordering), r (system), q (quarantine), y (world), "
-             "h (behaviours), j (jobs), a (actions), c (cursor)";
+      return "a field in order: f (failure classes), o (ordering), r (system), q (quarantine), t (switches), "
+             "y (world), h (behaviours), j (jobs), a (actions), c (cursor)";
     case 'f':
-      return "a field in order: o (ordering), r (system), q (quarantine), y (world), h (behaviours), j (jobs), "
-             "a (actions), c (cursor)";
+      return "a field in order: o (ordering), r (system), q (quarantine), t (switches), y (world), h (behaviours), "
+             "j (jobs), a (actions), c (cursor)";
     case 'o':
-      return "a field in order: r (system), q (quarantine), y (world), h (behaviours), j (jobs), a (actions), "
+      return "a field in order: r (system), q (quarantine), t (switches), y (world), h (behaviours), j (jobs), "
+             "a (actions), c (cursor)";
+    case 'r':
+      return "a field in order: q (quarantine), t (switches), y (world), h (behaviours), j (jobs), a (actions), "
              "c (cursor)";
-    case 'r': return "a field in order: q (quarantine), y (world), h (behaviours), j (jobs), a (actions), c (cursor)";
-    case 'q': return "a field in order: y (world), h (behaviours), j (jobs), a (actions), c (cursor)";
+    case 'q':
+      return "a field in order: t (switches), y (world), h (behaviours), j (jobs), a (actions), c (cursor)";
+    case 't': return "a field in order: y (world), h (behaviours), j (jobs), a (actions), c (cursor)";
     case 'y': return "a field in order: h (behaviours), j (jobs), a (actions), c (cursor)";
     case 'h': return "a field in order: j (jobs), a (actions), c (cursor)";
     case 'j': return "a field in order: a (actions), c (cursor)";
     case 'a': return "the field c (cursor)";
     default: return "the end of the link";
   }
+}
+
+// The teaching switches' letters, in the order a link writes them.
+struct SwitchLetter {
+  char letter;
+  bool Policy::*flag;
+};
+constexpr SwitchLetter kSwitchLetters[] = {{'c', &Policy::effect_charge},
+                                           {'k', &Policy::effect_idempotency_key},
+                                           {'b', &Policy::count_in_body},
+                                           {'d', &Policy::decide_before_count},
+                                           {'l', &Policy::dlq_to_source}};
+
+Status ReadSwitches(Reader& in, Policy* policy) {
+  size_t next = 0;  // letters come in order, each at most once
+  bool any = false;
+  for (;;) {
+    size_t k = next;
+    while (k < std::size(kSwitchLetters) && kSwitchLetters[k].letter != in.peek()) ++k;
+    if (in.peek() == '\0' || k == std::size(kSwitchLetters)) break;
+    in.Accept(in.peek());
+    policy->*kSwitchLetters[k].flag = true;
+    any = true;
+    next = k + 1;
+  }
+  if (!any) {
+    return in.Error("a teaching switch (c effects.charge, k effects.idempotencyKey, b antiPatterns.countInBody, "
+                    "d antiPatterns.decideBeforeCount, l antiPatterns.dlqToSource), in that order");
+  }
+  return Status::Ok();
+}
+
+void AppendSwitches(std::string& out, const Policy& policy) {
+  std::string letters;
+  for (const SwitchLetter& s : kSwitchLetters) {
+    if (policy.*s.flag) letters += s.letter;
+  }
+  if (!letters.empty()) out.append(";t").append(letters);
 }
 
 char KindLetter(BackoffKind kind) {
@@ -431,7 +478,19 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
       if (Status s = kRedriveMaxField.Check(static_cast<int64_t>(max)); !s.ok()) {
         return Status::OutOfRange("scenario link: " + n + ": " + s.message());
       }
-      actions->emplace_back(action::Redrive{static_cast<int64_t>(max)});
+      action::Redrive redrive{static_cast<int64_t>(max)};
+      if (in.Accept('k')) {  // only entries of one failure class
+        const size_t at = kClassLetters.find(in.peek());
+        if (in.peek() == '\0' || at == std::string_view::npos) return in.Error(n + " class (t, p, u, v, q or c)");
+        in.Accept(in.peek());
+        redrive.only.failure_class = static_cast<FailureClass>(at);
+      }
+      if (in.Accept('r')) {  // only entries of one reason
+        if (in.Accept('p')) redrive.only.reason = Reason::kPermanent;
+        else if (in.Accept('e')) redrive.only.reason = Reason::kExhausted;
+        else return in.Error(n + " reason (p permanent, e exhausted)");
+      }
+      actions->emplace_back(std::move(redrive));
     } else if (letter == 'c') {
       in.Accept(letter);
       uint64_t after = 0;
@@ -531,6 +590,9 @@ Result<Scenario> ReadV2(Reader& in) {
         if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
         break;
       }
+      case 't':
+        if (Status s = ReadSwitches(in, &scenario.policy); !s.ok()) return s;
+        break;
       case 'y':
         if (Status s = ReadWorld(in, &scenario.world); !s.ok()) return s;
         break;
@@ -584,6 +646,7 @@ std::string WriteV2(const Scenario& scenario) {
     out.append(";q").append(std::to_string(policy.retention_ms)).append(".").append(std::to_string(policy.alarm_depth));
     if (policy.unsafe_quarantine_order) out += 'u';
   }
+  AppendSwitches(out, policy);
   AppendWorld(out, scenario.world);
   AppendBehaviours(out, scenario.world.behaviours);
   if (!scenario.jobs.empty()) {
@@ -626,7 +689,12 @@ std::string WriteV2(const Scenario& scenario) {
                        out += 'x';
                        AppendEncoded(out, a.key);
                      },
-                     [&](const action::Redrive& a) { out += 'd' + std::to_string(a.max); },
+                     [&](const action::Redrive& a) {
+                       out += 'd' + std::to_string(a.max);
+                       if (a.only.failure_class) out.append(1, 'k').append(1, kClassLetters[static_cast<int>(*a.only.failure_class)]);
+                       if (a.only.reason == Reason::kPermanent) out += "rp";
+                       if (a.only.reason == Reason::kExhausted) out += "re";
+                     },
                      [&](const action::Crash& a) {
                        out += 'c' + std::to_string(a.after);
                        if (a.torn) out += 't';

@@ -204,9 +204,13 @@ Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, co
             return Status::Ok();
           },
           [&](const action::Redrive& a) -> Status {
-            Result<uint64_t> moved = queue.Redrive(a.max);
+            Result<uint64_t> moved = queue.Redrive(a.max, a.only);
             if (!moved.ok()) return prefixed(moved.status());
-            if (moved.value() == 0) return Status::FailedPrecondition(where + "redrive() found the quarantine empty");
+            if (moved.value() == 0) {
+              return Status::FailedPrecondition(where + (a.only == RedriveFilter{}
+                                                             ? "redrive() found the quarantine empty"
+                                                             : "redrive() found no quarantine entry of that class or reason"));
+            }
             return Status::Ok();
           },
           [&](const action::Crash& a) -> Status {

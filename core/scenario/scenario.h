@@ -113,8 +113,9 @@ struct ReleaseKey {  // an operator's releaseKey(key)
   std::string key;
   bool operator==(const ReleaseKey&) const = default;
 };
-struct Redrive {  // an operator's redrive({ max })
+struct Redrive {  // an operator's redrive({ max, class, reason })
   int64_t max = 1;
+  RedriveFilter only;  // of one class and/or reason; default: every entry
   bool operator==(const Redrive&) const = default;
 };
 // The process dies after the first `after` writes of the queue's journal (since

@@ -284,6 +284,17 @@ Result<bool> Session::Act(const Action& action) {
   return true;
 }
 
+Result<bool> Session::ActReport(std::string_view outcome, std::string_view error) {
+  Result<Outcome> parsed = ParseOutcome(outcome);
+  if (!parsed.ok()) {
+    ++refused_;
+    return parsed.status();
+  }
+  Result<bool> acted = Act(action::Process{parsed.value(), std::string(error)});
+  if (!acted.ok()) ++refused_;
+  return acted;
+}
+
 Status Session::AddJob(const JobSpec& job) {
   if (scenario_.cursor > 0) {
     Result<bool> added = Act(action::Enqueue{job.id, job.payload, job.key});

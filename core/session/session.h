@@ -68,6 +68,15 @@ class Session {
   // changes then.
   Result<bool> Act(const Action& action);
 
+  // A worker's report as the page sends it, text: the core parses the outcome
+  // (ParseOutcome; the error text's size is the queue's check). A refusal is
+  // counted (refused()) and changes nothing else: the next job keeps its place
+  // and its attempts. An accepted report is Act(Process{outcome, error}).
+  Result<bool> ActReport(std::string_view outcome, std::string_view error);
+  // Reports ActReport refused since the session was made (a goal's "refused"); a
+  // load or change keeps the count, as a refusal is not part of any script.
+  uint64_t refused() const { return refused_; }
+
   // Adds a job at the cursor: at cursor 0 a set-up job (the script kept as far
   // as it still plays, the authored script too), else an Enqueue action. A bad
   // or taken id is refused with the queue's own Status; nothing changes then.
@@ -170,6 +179,7 @@ class Session {
   std::unordered_map<size_t, CrashReport> crashes_;  // what each crash action of the script did, by index
   size_t dirty_from_ = 0;
   uint64_t generation_ = 0;
+  uint64_t refused_ = 0;
 };
 
 // `scenario` with the world's run as the script past the cursor: the actions up

@@ -102,6 +102,7 @@ std::string RenderEvent(const Event& e) {
       break;
     case EventKind::kReplayed:
       line += " attempts " + std::to_string(e.attempts) + " -> " + std::to_string(e.until);
+      if (e.routed_back) line += " routed back by the dead-letter queue";
       break;
     case EventKind::kAlert:
       line.append(" class ").append(ClassName(e.failure_class));
@@ -205,6 +206,10 @@ std::string ExplainEvent(const Event& e) {
       return "after the crash " + id + " was in two places (a move's destination was written, its source not yet " +
              "removed): kept once, in " + e.place;
     case EventKind::kReplayed:
+      if (e.routed_back) {
+        return "the dead-letter queue's consumer sent " + id + " straight back to the source queue (an anti-pattern): " +
+               "attempts reset from " + std::to_string(e.attempts) + " to 0, appended at the ready tail";
+      }
       return "an operator replayed " + id + ": attempts reset from " + std::to_string(e.attempts) + " to " +
              std::to_string(e.until) + ", appended at the ready tail";
   }

@@ -64,6 +64,9 @@ struct Event {
   // A requeue (kRequeued, and a requeuing kAttempt/kExpired) that put the job back
   // near the head: a RabbitMQ quorum queue's return (System::kRabbitMqQuorum).
   bool at_head = false;
+  // kReplayed: sent back by the dead-letter queue's own consumer (the dlqToSource
+  // anti-pattern), not by an operator.
+  bool routed_back = false;
 };
 
 // One line, no trailing newline, e.g.

@@ -70,6 +70,12 @@ async function applyPolicy(page, pg, from, to) {
     if (label !== 'Max attempts') await openAdvanced(pg);
     await setField(pg, label, value);
   }
+  // The side-effect and anti-pattern switches: the checkboxes the embed puts beside the controls.
+  for (const group of ['effects', 'antiPatterns']) {
+    for (const [key, on] of Object.entries(to[group])) {
+      if (from[group][key] !== on) await pg.root.locator(`input[data-switch="${group}.${key}"]`).setChecked(on);
+    }
+  }
   if (Boolean(from.unsafeQuarantineOrder) !== Boolean(to.unsafeQuarantineOrder)) {
     // The switch is also in Crash and restart, for playgrounds that show no set-up.
     await pg.button('Crash and restart…').click();
@@ -112,6 +118,8 @@ async function act(pg, action) {
       break;
     case 'redrive':
       await setField(pg, 'Redrive up to', action.max);
+      await pg.field('Entries').selectOption(action.class !== undefined ? `class:${action.class}`
+        : action.reason !== undefined ? `reason:${action.reason}` : '');
       await pg.button('Redrive').click();
       break;
     default: throw new Error(`no click for ${action.type}`);
@@ -161,7 +169,8 @@ for (const lesson of LESSONS) {
       window.goals = [];
       document.addEventListener('dlq-goal', (e) => window.goals.push(e.detail.goal));
     });
-    const exercises = page.locator('dlq-exercise');
+    // An exercise with no solution link (a refused report is no script action) is solved in ideas.test.mjs.
+    const exercises = page.locator('dlq-exercise[solution]');
     const count = await exercises.count();
     assert.ok(count >= 6, `${count} exercises`);
     await exercises.first().locator('.dlq-goal-status').waitFor();

@@ -19,12 +19,20 @@ const DEFAULT_CLASSES = {
   },
   crash: { retry: 'bounded', maxAttempts: 0, backoff: 'policy', alert: false },
 };
+// The side-effect and anti-pattern switches, all off (policy.h).
+const SWITCHES_OFF = {
+  effects: { charge: false, idempotencyKey: false },
+  antiPatterns: { countInBody: false, decideBeforeCount: false, dlqToSource: false },
+};
 const DEFAULT_POLICY = {
   maxAttempts: 3, backoff: { kind: 'none', baseMs: 1000, capMs: 60000, jitter: 'none' }, leaseMs: 30000, seed: 1,
   classes: DEFAULT_CLASSES, ordering: 'none', system: 'lab', quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false,
+  ...SWITCHES_OFF,
 };
-// What policy() adds to an options object that sets none of ordering, system, quarantine and unsafeQuarantineOrder.
-const DEFAULT_OPERATION = { ordering: 'none', system: 'lab', quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false };
+// What policy() adds to an options object that sets none of ordering, system, quarantine, unsafeQuarantineOrder and the switches.
+const DEFAULT_OPERATION = {
+  ordering: 'none', system: 'lab', quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false, ...SWITCHES_OFF,
+};
 // What policy() has beyond a scenario's policy: the journal switch, which no link carries.
 const JOURNAL = { journal: true };
 

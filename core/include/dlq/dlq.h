@@ -28,6 +28,7 @@
 #include "heap_budget.h"
 #include "leases.h"
 #include "par.h"
+#include "ledger.h"
 #include "player.h"
 #include "policy.h"
 #include "prng.h"

@@ -49,6 +49,7 @@ import { exerciseKey } from './levels.mjs';
 import { pageKey, markSolved, solvedOn } from './progress.mjs';
 import { startLessonMap } from './lesson-map.mjs';
 import { DlqPredictElement } from './predict.mjs';
+import './copy-check.mjs';
 
 const loadLab = () => import('../../wasm/index.mjs').then((m) => m.loadLab());
 

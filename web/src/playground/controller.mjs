@@ -14,6 +14,7 @@ import { linkFromHash, isScenarioLink, linkErrorMessage, siteURL, urlFor } from 
 import { PlaygroundView } from './view.mjs';
 import { fieldLabel, resolveFields } from './setup-fields.mjs';
 import { shownEvents } from './future.mjs';
+import { switchChange } from './switches-view.mjs';
 
 export const ALL_PRESETS = [...PRESETS, ...CAPSTONE_PRESETS, ...SYSTEM_PRESETS];
 
@@ -113,8 +114,9 @@ export class Controller {
     controls.bindReplay((id) => this.#replay(id, { fromField: true }));
     controls.bindReleaseKey((key) => this.#act({ type: 'releaseKey', key }, 'Release key', controls.opAlert,
       `No quarantined job holds key "${key}": nothing to release.`));
-    controls.bindRedrive((max) => this.#act({ type: 'redrive', max }, 'Redrive', controls.opAlert,
-      'The quarantine is empty: nothing to redrive.'));
+    controls.bindRedrive((max, only) => this.#act({ type: 'redrive', max, ...only }, 'Redrive', controls.opAlert,
+      only.class === undefined && only.reason === undefined ? 'The quarantine is empty: nothing to redrive.'
+        : `No quarantine entry ${only.class !== undefined ? `of class ${only.class}` : `with reason ${only.reason}`}: nothing to redrive.`));
     controls.bindSnapshot(() => this.#showSnapshot());
     controls.bindCrashRestart(() => this.#showCrash());
     bar.bindBack(back);
@@ -153,6 +155,9 @@ export class Controller {
       world: (world, alert) => this.#edit(() => this.session.setWorld(world), alert),
       maxAttempts: (n, alert) => this.#edit(() => this.session.setMaxAttempts(n), alert),
     });
+    view.switches.bindToggle((path, on) =>
+      this.#setPolicy(switchChange(this.session.view.policy, path, on), view.switches.alert));
+    view.report.bindSend((text) => this.#report(text));
   }
 
   // ---- public API ---------------------------------------------------------
@@ -386,6 +391,18 @@ export class Controller {
     }
     this.#render();
     return true;
+  }
+
+  /** A report typed as text: the core parses the outcome; its refusal is shown, and nothing changed. */
+  #report(text) {
+    const { report } = this.#view;
+    this.#pause();
+    let refusal = null;
+    const taken = this.#attempt(() => this.session.report(text, text === 'success' ? '' : this.#view.controls.errorTextValue()),
+      (message) => { refusal = message; });
+    if (!taken) this.session.view = this.session.freshView();  // the refusal count is the core's
+    report.render(refusal, this.session.view.refused);
+    this.#render();
   }
 
   /**
@@ -832,6 +849,9 @@ export class Controller {
     }
     if (advanced) controls.renderLeases(view.leased);
     this.#renderSchedule();
+    this.#view.ledger.render(view.ledger, { clock: timeline.usesClock });
+    if (!this.#view.ledgerShown) this.#view.ledger.element.hidden = true;
+    this.#view.switches.render(view.policy);
     this.#scheduleLink();
     this.element.dispatchEvent(new CustomEvent('dlq-change', {
       detail: { cursor, length, stats, recovered: view.last.action?.type === 'crash' },

@@ -26,7 +26,7 @@ export class ControlsView {
   #leaseOptions = null;  // the Settle list's tokens as last drawn
 
   /** `outcomes`: the core's (lab.outcomes); `restorable`: show Restore lesson scenario. */
-  constructor(id, { outcomes, restorable }) {
+  constructor(id, { outcomes, restorable, classes = [], reasons = [] }) {
     const choices = outcomes.map((value, i) => [value, outcomeLabel(value), String(i + 1)]);
     this.outcomes = choices.map(([value], i) => h('input', {
       type: 'radio', name: `${id}-outcome`, value, id: `${id}-o-${value}`, checked: i === 0,
@@ -88,6 +88,11 @@ export class ControlsView {
     this.opId = h('input', { type: 'text', id: `${id}-opid`, class: 'dlq-input', autocomplete: 'off', spellcheck: 'false' });
     this.opKey = h('input', { type: 'text', id: `${id}-opkey`, class: 'dlq-input', autocomplete: 'off', spellcheck: 'false' });
     this.opMax = h('input', { type: 'number', id: `${id}-opmax`, class: 'dlq-input dlq-narrow', min: 1, step: 1, value: 10, inputmode: 'numeric' });
+    // Which entries a redrive takes: every one, one failure class's, or one reason's (the core's names).
+    this.opOnly = h('select', { id: `${id}-oponly`, class: 'dlq-input' },
+      h('option', { value: '' }, 'of any kind'),
+      ...classes.map((c) => h('option', { value: `class:${c}` }, `of class ${c}`)),
+      ...reasons.map((r) => h('option', { value: `reason:${r}` }, `with reason ${r}`)));
     this.opAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true, id: `${id}-op-err` });
     this.replay = button('Replay');
     this.releaseKey = button('Release key');
@@ -101,7 +106,7 @@ export class ControlsView {
         this.releaseRow = h('div', { class: 'dlq-inline' }, h('label', { for: `${id}-opkey`, class: 'dlq-label' }, 'Key to release'), this.opKey,
           this.releaseKey),
         this.redriveRow = h('div', { class: 'dlq-inline' }, h('label', { for: `${id}-opmax`, class: 'dlq-label' }, 'Redrive up to'), this.opMax,
-          this.redrive),
+          h('label', { for: `${id}-oponly`, class: 'dlq-label' }, 'Entries'), this.opOnly, this.redrive),
         this.durabilityRow = h('div', { class: 'dlq-buttons' }, this.snapshot, this.crashRestart)),
       this.opAlert);
 
@@ -143,8 +148,13 @@ export class ControlsView {
   bindReplay(handler) { this.replay.addEventListener('click', () => handler(this.opId.value.trim())); }
   /** `handler(key)`: Release key of the key typed. */
   bindReleaseKey(handler) { this.releaseKey.addEventListener('click', () => handler(this.opKey.value)); }
-  /** `handler(max)`: Redrive up to the number typed. */
-  bindRedrive(handler) { this.redrive.addEventListener('click', () => handler(this.opMax.valueAsNumber)); }
+  /** `handler(max, only)`: Redrive up to the number typed; `only` is {}, { class } or { reason }. */
+  bindRedrive(handler) {
+    this.redrive.addEventListener('click', () => {
+      const [kind, name] = this.opOnly.value.split(':');
+      handler(this.opMax.valueAsNumber, kind === '' ? {} : { [kind]: name });
+    });
+  }
   bindSnapshot(handler) { on(this.snapshot, handler); }
   bindCrashRestart(handler) { on(this.crashRestart, handler); }
 

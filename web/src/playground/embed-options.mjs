@@ -8,7 +8,7 @@ import { quoted } from '../shared/quote.mjs';
 /** Capabilities beyond lesson 1, each with the controls it brings. */
 export const FEATURES = ['clock', 'classes', 'ordering', 'operator', 'durability', 'world'];
 /** The parts of a playground an author can show or leave out. */
-export const PANELS = ['setup', 'presets', 'controls', 'state', 'timeline', 'log', 'link', 'snippet'];
+export const PANELS = ['setup', 'presets', 'controls', 'state', 'timeline', 'log', 'link', 'snippet', 'ledger'];
 
 export class EmbedOptionError extends Error {
   constructor(option, expected, got) {
@@ -85,6 +85,26 @@ function parseCaptions(value) {
   return value;
 }
 
+/** switches: a list of words (paths of the policy's boolean fields; switchRows checks them once the core is loaded). */
+function parseSwitches(value) {
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? value.map(String) : words(value);
+  if (list.length === 0) throw new EmbedOptionError('switches', 'a list of the policy\'s boolean fields, such as "effects.charge"', value);
+  return list;
+}
+
+/**
+ * The lab.schema.policy rows an embed's `switches` name (boolean fields a
+ * scenario carries, e.g. "effects.charge antiPatterns.countInBody"), in the
+ * author's order; throws EmbedOptionError naming the first unknown one.
+ */
+export function switchRows(paths, policyRows) {
+  const booleans = policyRows.filter((r) => r.kind === 'boolean' && r.scenario);
+  const bad = paths.find((w) => !booleans.some((r) => r.name === w));
+  if (bad !== undefined) throw new EmbedOptionError('switches', `a list of ${booleans.map((r) => r.name).join(', ')}`, paths.join(' '));
+  return paths.map((w) => booleans.find((r) => r.name === w));
+}
+
 /** A bad value quoted in a message: at most this many characters of it. */
 const QUOTE_MAX = 80;
 const quote = (value) => {
@@ -122,6 +142,8 @@ export function resolveLinkBase(value, baseURI) {
  */
 export function embedOptions(options, presetKeys) {
   return {
+    switches: parseSwitches(options.switches),
+    reportBox: Boolean(options.reportBox),
     features: parseFeatures(options.features),
     panels: parsePanels(options.panels),
     presets: parsePresets(options.presets, presetKeys),
@@ -151,6 +173,8 @@ export function optionsFromAttributes(element) {
     compact: element.hasAttribute('compact'),
     future: attr('future'),
     fields: attr('fields'),
+    switches: attr('switches'),
+    reportBox: element.hasAttribute('report-box'),
     captions: captions ? [...captions.children].map((li) => li.textContent.replace(/\s+/g, ' ').trim()) : undefined,
   };
 }

@@ -67,6 +67,16 @@ export class Session {
     return accepted;
   }
 
+  /** A worker's report as text (the core parses it; a refusal throws its error and changes nothing). */
+  report(outcome, errorText = '') {
+    const { accepted, view } = this.#core.report(outcome, errorText);
+    this.view = view;
+    return accepted;
+  }
+
+  /** A new view from the core (not the one this model keeps): what a reader gets after editing a view. */
+  freshView() { return this.#core.view(); }
+
   replay(id) {
     return this.act({ type: 'replay', id });
   }

@@ -6,7 +6,7 @@
 import { loadLab } from '../../wasm/index.mjs';
 import { h } from '../shared/dom.mjs';
 import { siteURL } from '../shared/url.mjs';
-import { embedOptions } from './embed-options.mjs';
+import { embedOptions, switchRows } from './embed-options.mjs';
 import { resolveFields } from './setup-fields.mjs';
 import { ALL_PRESETS, Controller } from './controller.mjs';
 
@@ -32,6 +32,8 @@ function ensureStylesheet(doc) {
  * options.locked    a read-only walkthrough: Back, Forward, Run and the script's position only
  * options.headingLevel  2 (default) to 5: the panels' heading level
  * options.compact   a shorter playground
+ * options.switches  boolean policy fields by path ("effects.charge"), drawn as checkboxes
+ * options.reportBox a box that sends a worker's report as text (the core refuses an unknown outcome)
  * options.captions  caption i is shown (in the Why line) at script position i
  * options.future    'shown' (default) or 'hidden': the script past the cursor is not drawn
  *                   (a predict question's playground) until controller.showFuture(true)
@@ -47,6 +49,7 @@ export async function mount(element, options = {}) {
   const embed = embedOptions(options, ALL_PRESETS.map((p) => p.key));  // a bad option rejects before the core loads
   const lab = await labInItsOwnTask();
   embed.fields = resolveFields(embed.fields, lab.schema);  // named by the core's field tables
+  embed.switches = switchRows(embed.switches, lab.schema.policy);  // the core's table names them
   return new Controller(element, lab, options, embed);
 }
 

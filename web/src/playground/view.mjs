@@ -20,6 +20,9 @@ import { crashDialog, snapshotDialog } from './durability.mjs';
 import { ImportView } from './import-view.mjs';
 import { SnippetView } from './snippet-view.mjs';
 import { PinnedFieldsView } from './setup-fields.mjs';
+import { LedgerView } from './ledger-view.mjs';
+import { SwitchesView } from './switches-view.mjs';
+import { ReportView } from './report-view.mjs';
 
 export class PlaygroundView {
   #embed;
@@ -57,7 +60,7 @@ export class PlaygroundView {
       outcomes: lab.outcomes, classes: lab.failureClasses, schema: lab.schema, share: this.share.element, headingLevel: embed.headingLevel,
     });
     this.help = helpDialog(id, { outcomes: lab.outcomes, onToggle: (enabled) => this.#onShortcuts(enabled) });
-    this.controls = new ControlsView(id, { outcomes: lab.outcomes, restorable });
+    this.controls = new ControlsView(id, { outcomes: lab.outcomes, restorable, classes: lab.failureClasses, reasons: lab.reasons });
     this.why = new WhyView();
     this.timeline = new Timeline({ idPrefix: id });
     this.states = new StateViews({ idPrefix: id });
@@ -65,12 +68,16 @@ export class PlaygroundView {
     this.snippet = new SnippetView(id);
     this.schedule = new ScheduleCard(id);
     this.bar = new PhoneBar({ outcomes: lab.outcomes });
+    this.switches = new SwitchesView(embed.switches);
+    this.report = new ReportView();
+    this.report.element.hidden = !embed.reportBox;
+    this.ledger = new LedgerView({ idPrefix: id });
     this.root = h('section', { class: 'dlq', 'aria-label': label },
       this.linkAlert.element, this.setup.element,
       h('div', { class: 'dlq-body' },
-        h('div', { class: 'dlq-side' }, this.controls.element),
+        h('div', { class: 'dlq-side' }, this.switches.element, this.controls.element, this.report.element),
         h('div', { class: 'dlq-main' }, this.why.actionAlert, this.why.element,
-          this.timeline.element, this.states.element, this.schedule.element, this.log.element, this.snippet.element)),
+          this.timeline.element, this.states.element, this.ledger.element, this.schedule.element, this.log.element, this.snippet.element)),
       this.bar.element,
       this.help);
     this.#applyEmbed(landmark);
@@ -177,6 +184,7 @@ export class PlaygroundView {
     this.log.element.hidden = !panels.has('log');
     // The snippet's Apply is a set-up change: not in a locked walkthrough.
     this.snippet.element.hidden = !panels.has('snippet') || locked;
+    this.ledgerShown = panels.has('ledger');
     if (locked) {
       // A walkthrough: the script's own steps only (Back, Forward, Run, its position).
       this.root.classList.add('is-locked');
