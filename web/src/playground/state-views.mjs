@@ -34,12 +34,13 @@ const plural = (n, one, many = `${one}s`) => `${grouped(n)} ${n === 1 ? one : ma
  */
 function xDeathRecord() {
   const rows = h('tbody');
-  const first = h('span', { class: 'dlq-xdeath-first' });
+  const firstQueue = h('span', { class: 'dlq-xdeath-first' });
+  const firstReason = h('span', { class: 'dlq-xdeath-first' });
   const element = h('span', { class: 'dlq-xdeath', hidden: true },
     h('span', { class: 'dlq-xdeath-title' }, 'x-death record'),
     h('table', { class: 'dlq-xdeath-table' },
       h('thead', {}, h('tr', {}, ...['queue', 'reason', 'count', 'time'].map((c) => h('th', { scope: 'col' }, c)))), rows),
-    first);
+    firstQueue, firstReason);
   return {
     element,
     set(record) {
@@ -47,7 +48,8 @@ function xDeathRecord() {
       if (record === null) return;
       rows.replaceChildren(...record['x-death'].map((d) =>
         h('tr', {}, h('td', {}, d.queue), h('td', {}, d.reason), h('td', {}, String(d.count)), h('td', {}, `at ${ms(d.time)}`))));
-      setText(first, `x-first-death-queue ${record['x-first-death-queue']} · x-first-death-reason ${record['x-first-death-reason']}`);
+      setText(firstQueue, `x-first-death-queue ${record['x-first-death-queue']}`);
+      setText(firstReason, `x-first-death-reason ${record['x-first-death-reason']}`);
     },
   };
 }
