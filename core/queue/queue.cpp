@@ -460,16 +460,16 @@ void Queue::TrimLazily() {
   }
   // Sidekiq's zremrangebyrank(0, -dead_max_jobs) keeps the newest dead_max_jobs - 1.
   if (policy_.system == System::kSidekiq) {
-    while (quarantine_.size() > static_cast<uint64_t>(policy_.dead_max_jobs - 1)) DropEntry(quarantine_.front());
+    while (quarantine_.size() > static_cast<uint64_t>(policy_.dead_max_jobs - 1)) DropEntry(quarantine_.front(), true);
   }
 }
 
-void Queue::DropEntry(uint32_t index) {
+void Queue::DropEntry(uint32_t index, bool trimmed) {
   StoredJob& job = jobs_[index];
   quarantine_.erase(job.quarantine_pos);
   job.place = Place::kDropped;
   ++expired_;
-  Record(EventKind::kEvidenceExpired, index);
+  Record(EventKind::kEvidenceExpired, index).ref = trimmed ? 1 : 0;
   CheckAlarm(index);
   if (policy_.journal) {
     durable::Write w;

@@ -421,7 +421,8 @@ class Queue {
     return policy_.system == System::kSqs ? enqueued_at_[job] : 0;
   }
   // Removes quarantined `job` for good at its retention (its evidence is gone).
-  void DropEntry(uint32_t job);
+  // `trimmed`: by the Dead set's size (sidekiq), not by age; its event says so.
+  void DropEntry(uint32_t job, bool trimmed = false);
   // bullmq (after a failure) and sidekiq (after a kill) trim the quarantine now.
   void TrimLazily();
   // The events and moves a lazy trim may add to a call (every entry, at most).

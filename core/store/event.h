@@ -64,6 +64,8 @@ struct Event {
   // A requeue (kRequeued, and a requeuing kAttempt/kExpired) that put the job back
   // near the head: a RabbitMQ quorum queue's return (System::kRabbitMqQuorum).
   bool at_head = false;
+  // evidence-expired under sidekiq: trimmed by the Dead set's size (deadMaxJobs), not its age.
+  bool trimmed = false;
 };
 
 // One line, no trailing newline, e.g.

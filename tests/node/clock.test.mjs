@@ -21,10 +21,12 @@ const DEFAULT_CLASSES = {
 };
 const DEFAULT_POLICY = {
   maxAttempts: 3, backoff: { kind: 'none', baseMs: 1000, capMs: 60000, jitter: 'none' }, leaseMs: 30000, seed: 1,
-  classes: DEFAULT_CLASSES, ordering: 'none', system: 'lab', quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false,
+  classes: DEFAULT_CLASSES, ordering: 'none', system: 'lab', maxStalledCount: 1, deadMaxJobs: 10000, deliveryLimit: 'explicit',
+  quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false,
 };
 // What policy() adds to an options object that sets none of ordering, system, quarantine and unsafeQuarantineOrder.
-const DEFAULT_OPERATION = { ordering: 'none', system: 'lab', quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false };
+const DEFAULT_OPERATION = { ordering: 'none', system: 'lab', maxStalledCount: 1, deadMaxJobs: 10000, deliveryLimit: 'explicit',
+  quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false };
 // What policy() has beyond a scenario's policy: the journal switch, which no link carries.
 const JOURNAL = { journal: true };
 
