@@ -435,7 +435,11 @@ void Queue::Quarantine(uint32_t index) {
   job.quarantine_pos = quarantine_.insert(quarantine_.end(), index);
   Record(EventKind::kQuarantined, index).reason = job.reason;
   if (job.alert) Record(EventKind::kAlert, index).failure_class = job.failure_class;
-  if (policy_.system == System::kRabbitMqQuorum) x_death_[index].Add(job.reason, now_);
+  if (policy_.system == System::kRabbitMqQuorum) {
+    const auto [record, added] = x_death_.try_emplace(index);
+    if (added) charge_.Add(cost::kXDeath);  // within the headroom every attempt leaves
+    record->second.Add(job.reason, now_);
+  }
   if (RetentionTimers()) {
     job.timer = ++timer_seq_;
     retention_.insert({RetentionEnd(job.arrived_at, EnqueuedAt(index)), job.timer, index});

@@ -240,7 +240,13 @@ Result<Queue> Queue::FromImage(Image&& image) {
   for (const std::string& e : image.errors) bytes += cost::ErrorText(e.size());
   for (const durable::ImageJob& j : image.jobs) bytes += cost::Job(j.id, j.payload, j.key);
   for (const durable::Reorder& r : image.reorders) bytes += cost::Reorder(r.overtook.size());
-  if (Status s = HeapBudget::CheckRoom(bytes + image.events.size() * cost::kEventAtMost, "restore"); !s.ok()) return s;
+  if (image.policy.system == System::kSqs) bytes += image.jobs.size() * sizeof(int64_t);  // the first enqueues
+  // x-death records: at most one per job (charged below as they are).
+  const size_t x_death_most = image.policy.system == System::kRabbitMqQuorum ? image.jobs.size() * cost::kXDeath : 0;
+  if (Status s = HeapBudget::CheckRoom(bytes + x_death_most + image.events.size() * cost::kEventAtMost, "restore");
+      !s.ok()) {
+    return s;
+  }
 
   Queue q(image.policy);
   q.jitter_ = jitter.value();
@@ -402,7 +408,7 @@ Result<Queue> Queue::FromImage(Image&& image) {
   q.journaled_errors_ = q.jobs_.error_count();
   q.journaled_events_ = q.events_.size();
   q.journaled_reorders_ = q.reorder_job_.size();
-  q.charge_.Add(bytes);
+  q.charge_.Add(bytes + q.x_death_.size() * cost::kXDeath);
   q.ChargeEvents();
   return q;
 }
