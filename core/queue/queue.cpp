@@ -446,7 +446,7 @@ void Queue::Quarantine(uint32_t index) {
     charge_.Add(cost::kTimer);
   }
   CheckAlarm(index);
-  TrimLazily();
+  trim_due_ = policy_.LazyRetention();  // after the move's writes (EmitMove)
 }
 
 int64_t Queue::RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const {

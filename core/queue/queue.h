@@ -451,6 +451,7 @@ class Queue {
   // The put for `job` where it is now, then the removal from `from` (the
   // reverse for a quarantine under unsafe_quarantine_order).
   void EmitMove(uint32_t job, const Source& from);
+  void EmitMoveWrites(uint32_t job, const Source& from);
   void EmitCreate();
   void EmitClock();
   // Adds the job at the ready tail with its event (unless !record: the caller
@@ -536,6 +537,7 @@ class Queue {
   std::vector<std::vector<uint32_t>> reorder_overtook_;  // per reorder: the jobs it overtook
   std::vector<uint32_t> reorder_job_;                     // per reorder: the job that completed
   bool alarm_raised_ = false;
+  bool trim_due_ = false;  // a lazy trim waits for the move into quarantine to be written (EmitMove)
   int64_t ready_head_ = 0, ready_tail_ = 0;  // positions: next before the head, next after the tail
   uint64_t arrivals_ = 0;                    // quarantine arrivals so far
   size_t lost_ = 0;

@@ -74,6 +74,16 @@ void Queue::EmitClock() {
 }
 
 void Queue::EmitMove(uint32_t index, const Source& from) {
+  EmitMoveWrites(index, from);
+  // A lazy trim (bullmq, sidekiq) the move's arrival in quarantine asked for runs once
+  // the move is written, so its removals follow the arrival, even of the new entry itself.
+  if (trim_due_) {
+    trim_due_ = false;
+    TrimLazily();
+  }
+}
+
+void Queue::EmitMoveWrites(uint32_t index, const Source& from) {
   if (!policy_.journal) return;
   const StoredJob& job = jobs_[index];
   Write put;

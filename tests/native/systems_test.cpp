@@ -443,5 +443,44 @@ TEST_CASE("systems: the modes' own settings and job fields travel through links,
   }
 }
 
+TEST_CASE("systems: a lazy trim is journaled after the move it follows; a crash after any write loses nothing") {
+  for (System system : {System::kSidekiq, System::kBullMq}) {
+    Policy p;
+    p.max_attempts = 1;
+    p.system = system;
+    p.retention_ms = 1000;
+    if (system == System::kSidekiq) p.dead_max_jobs = 1;  // a kill trims the new entry itself
+    Result<Queue> made = Queue::Create(p);
+    REQUIRE(made.ok());
+    Queue q = std::move(made).value();
+    for (const char* id : {"a", "b", "c"}) REQUIRE(q.Enqueue(id, "x").ok());
+    REQUIRE(q.Process("transient").ok());
+    REQUIRE(q.Advance(int64_t{1500}).ok());
+    REQUIRE(q.Process("permanent").ok());
+    REQUIRE(q.Process("success").ok());
+    CHECK(q.Quarantined().size() == (system == System::kSidekiq ? 0u : 1u));
+    Result<std::vector<JournalEntry>> journal = q.Journal();
+    REQUIRE(journal.ok());
+    std::vector<std::string_view> records;
+    for (const JournalEntry& e : journal.value()) records.push_back(e.record);
+    // The removal follows the last arrival's two writes (b's, which trims a, and itself under sidekiq).
+    std::vector<std::string> ops;
+    for (const JournalEntry& e : journal.value()) ops.push_back(e.op);
+    const auto put = std::find(ops.rbegin(), ops.rend(), "put-quarantine").base() - 1;
+    REQUIRE(*put == "put-quarantine");
+    REQUIRE(put + 2 < ops.end());
+    CHECK(*(put + 1) == "remove-ready");
+    CHECK(*(put + 2) == "remove-quarantine");
+    for (size_t k = 1; k <= records.size(); ++k) {
+      Result<Recovery> r = Queue::Recover(std::nullopt, records, {.crash_after = static_cast<int64_t>(k)});
+      REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+      CHECK(r->lost.empty());
+    }
+    Result<Recovery> whole = Queue::Recover(std::nullopt, records, {});
+    REQUIRE(whole.ok());
+    CHECK(whole->queue.SnapshotText().value() == q.SnapshotText().value());
+  }
+}
+
 }  // namespace
 }  // namespace dlq
