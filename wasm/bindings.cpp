@@ -459,6 +459,54 @@ val CompletedValue(const dlq::Queue& q, double from, double count) {
               false);
 }
 
+// The entry as its system itself records it, in the system's own field names
+// (docs/real-systems.md): what an operator of that system would see in its DLQ.
+val SystemRecordValue(const dlq::Policy& policy, const dlq::QuarantineEntry& e) {
+  val record = val::object();
+  switch (policy.system) {
+    case dlq::System::kRabbitMqQuorum: {
+      // x-death: one entry per {queue, reason}, newest first; x-first-death-* never change.
+      val deaths = val::array();
+      const dlq::XDeath& x = e.x_death;
+      const dlq::Reason order[2] = {x.newest, x.newest == dlq::Reason::kExhausted ? dlq::Reason::kPermanent
+                                                                                    : dlq::Reason::kExhausted};
+      for (const dlq::Reason reason : order) {
+        const int slot = dlq::XDeathSlot(reason);
+        if (slot < 0 || x.count[slot] == 0) continue;
+        val death = val::object();
+        death.set("queue", std::string(dlq::kSourceQueueName));
+        death.set("reason", std::string(dlq::SystemReasonName(policy.system, reason)));
+        death.set("count", x.count[slot]);
+        death.set("time", static_cast<double>(x.time[slot]));
+        deaths.call<void>("push", death);
+      }
+      record.set("x-death", deaths);
+      record.set("x-first-death-queue", std::string(dlq::kSourceQueueName));
+      record.set("x-first-death-reason", std::string(dlq::SystemReasonName(policy.system, x.first)));
+      break;
+    }
+    case dlq::System::kSqs:
+      // No reason and no error: the body, its attributes and the receive count, and the source.
+      record.set("body", e.payload);
+      record.set("ApproximateReceiveCount", e.attempts);
+      record.set("SentTimestamp", static_cast<double>(e.enqueued_at));
+      record.set("sourceQueue", std::string(dlq::kSourceQueueName));
+      break;
+    case dlq::System::kBullMq:
+      record.set("attemptsMade", e.attempts);
+      record.set("stalledCounter", e.stalls);
+      record.set("failedReason", e.last_error);
+      record.set("finishedOn", static_cast<double>(e.arrived_at));
+      break;
+    case dlq::System::kSidekiq:
+      record.set("retry_count", e.attempts - 1);
+      record.set("error_message", e.last_error);
+      break;
+    case dlq::System::kLab: break;
+  }
+  return record;
+}
+
 val QuarantinedValue(const dlq::Queue& q, double from, double count) {
   val out = val::array();
   const size_t n = q.quarantine_size();
@@ -479,6 +527,7 @@ val QuarantinedValue(const dlq::Queue& q, double from, double count) {
     entry.set("arrivedAt", static_cast<double>(e.arrived_at));
     entry.set("firstAttemptAt", static_cast<double>(e.first_attempt_at));
     entry.set("key", OrNull(e.key));
+    if (q.policy().system != dlq::System::kLab) entry.set("systemRecord", SystemRecordValue(q.policy(), e));
     out.call<void>("push", entry);
   }
   return out;

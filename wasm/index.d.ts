@@ -15,7 +15,8 @@ export type FailureClass = 'transient' | 'permanent' | 'undeserializable' | 'unk
 export type Retry = 'never' | 'bounded';
 /** 'requeued': straight back to the ready tail; 'delayed': parked until its due time, then to the ready tail. */
 export type Disposition = 'completed' | 'requeued' | 'quarantined' | 'delayed';
-export type Reason = 'permanent' | 'exhausted';
+/** 'stalled' only under system 'bullmq': the job stalled more often than maxStalledCount allows. */
+export type Reason = 'permanent' | 'exhausted' | 'stalled';
 export type EventKind =
   | 'enqueued' | 'attempt' | 'requeued' | 'completed' | 'quarantined' | 'replayed'
   | 'leased' | 'expired' | 'delayed' | 'due'
@@ -57,6 +58,8 @@ export type Ordering = 'none' | 'key' | 'stall';
  * (backoff kind 'none' waits for the visibility timeout, leaseMs; entries carry no reason).
  */
 export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs';
+/** rabbitmq-quorum: x-delivery-limit set from maxAttempts, or left to the version's default (3.x none, 4.0+ 20). */
+export type DeliveryLimit = 'explicit' | 'unset-3.x' | 'unset-4.x';
 /** One row of a table of lab.schema: a field of an options object, as the core describes it. */
 export interface SchemaField {
   /** Its path in its object, as JS spells it: "backoff.baseMs" is options.backoff.baseMs. */
@@ -203,6 +206,22 @@ export interface PolicyOptions {
   ordering?: Ordering;
   /** Whose semantics apply (see System); default 'lab'. A v2 link carries it (`;r…`). */
   system?: System;
+  /**
+   * bullmq only: stalls (lease expiries) a job may have before it fails with reason 'stalled';
+   * a stall is not an attempt. An integer from 0 to 1,000; default 1 (BullMQ's maxStalledCount).
+   */
+  maxStalledCount?: number;
+  /**
+   * sidekiq only: the Dead set's dead_max_jobs; each kill trims it to its newest N − 1 entries.
+   * An integer from 1 to 1,000,000,000; default 10,000.
+   */
+  deadMaxJobs?: number;
+  /**
+   * rabbitmq-quorum only: 'explicit' (default; x-delivery-limit = maxAttempts − 1), or no limit set:
+   * 'unset-3.x' (none: returns go to the tail and nothing is dead-lettered for them) or 'unset-4.x'
+   * (RabbitMQ 4.0's default 20: 21 deliveries). maxAttempts is not used then.
+   */
+  deliveryLimit?: DeliveryLimit;
   /** The quarantine's operation; absent fields (and 0) keep it off. */
   quarantine?: QuarantineOptions;
   /**
@@ -357,6 +376,39 @@ export interface QuarantineEntry extends KeyedJob {
   arrivedAt: number;
   /** The time of its first attempt since it was enqueued or last replayed. */
   firstAttemptAt: number;
+  /** Present when the system is not 'lab': the entry as that system records it (SystemRecord). */
+  systemRecord?: SystemRecord;
+}
+
+/** One x-death entry: one per {queue, reason}, newest first; `time` is the first death's there (virtual ms). */
+export interface XDeathEntry {
+  queue: string;
+  reason: 'delivery_limit' | 'rejected';
+  count: number;
+  time: number;
+}
+
+/**
+ * A quarantine entry in the system's own field names. rabbitmq-quorum: its x-death record and
+ * x-first-death-*, kept across republishing. sqs: only the body, the receive count, the first
+ * enqueue (SentTimestamp; a standard queue's DLQ retention counts from it) and the source queue
+ * (an SQS DLQ message carries no reason). bullmq: attemptsMade (stalls excluded), stalledCounter,
+ * failedReason, finishedOn. sidekiq: retry_count and error_message. The lab's source queue is 'orders'.
+ */
+export interface SystemRecord {
+  'x-death'?: XDeathEntry[];
+  'x-first-death-queue'?: string;
+  'x-first-death-reason'?: 'delivery_limit' | 'rejected';
+  body?: string;
+  ApproximateReceiveCount?: number;
+  SentTimestamp?: number;
+  sourceQueue?: string;
+  attemptsMade?: number;
+  stalledCounter?: number;
+  failedReason?: string;
+  finishedOn?: number;
+  retry_count?: number;
+  error_message?: string;
 }
 
 export interface AttemptResult {

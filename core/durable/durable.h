@@ -35,6 +35,10 @@ struct JobRow {
   uint32_t last_error = 0;  // an index into Image::errors, 1-based (0 = none)
   uint64_t quarantine_step = 0;
   int64_t arrived_at = 0;
+  // The modes' own fields (each 0 or empty outside its mode, and then not written):
+  uint32_t stalls = 0;       // bullmq
+  int64_t enqueued_at = 0;   // sqs: its first enqueue
+  XDeath x_death;            // rabbitmq-quorum
   bool operator==(const JobRow&) const = default;
 };
 

@@ -101,6 +101,13 @@ void PutRow(Out& o, const JobRow& r) {
   o.U(r.attempts).I(r.first_attempt_at).I(r.last_delay);
   o.Word(r.reason == Reason::kNone ? "-" : ReasonName(r.reason));
   o.Word(ClassName(r.failure_class)).B(r.alert).U(r.last_error).U(r.quarantine_step).I(r.arrived_at);
+  // The modes' own fields, each only when set (so every lab row is as it was written).
+  if (r.stalls != 0) o.Word("stalls").U(r.stalls);
+  if (r.enqueued_at != 0) o.Word("enqueued").I(r.enqueued_at);
+  if (!r.x_death.empty()) {
+    o.Word("x-death").Word(ReasonName(r.x_death.first)).Word(ReasonName(r.x_death.newest));
+    o.U(r.x_death.count[0]).I(r.x_death.time[0]).U(r.x_death.count[1]).I(r.x_death.time[1]);
+  }
 }
 
 void PutEnds(Out& o, const Entry& e) {
@@ -124,6 +131,11 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   o.B(p.unsafe_quarantine_order).B(p.journal);
   // "system <name>" only when it is not the lab's, so every earlier text stays as written.
   if (p.system != System::kLab) o.Word("system").Word(SystemName(p.system));
+  // A mode's own settings, each only when not its default (Policy::Check: only in its mode).
+  const Policy defaults;
+  if (p.max_stalled_count != defaults.max_stalled_count) o.Word("maxStalledCount").I(p.max_stalled_count);
+  if (p.dead_max_jobs != defaults.dead_max_jobs) o.Word("deadMaxJobs").I(p.dead_max_jobs);
+  if (p.delivery_limit != defaults.delivery_limit) o.Word("deliveryLimit").Word(DeliveryLimitName(p.delivery_limit));
   // "switches" and five booleans (charge, idempotency key, count in body, decide
   // before count, dead letters to the source) only when one is on, likewise.
   if (HasTeachingSwitch(p)) {
@@ -263,12 +275,13 @@ class In {
     if (Status s_ = (expr); !s_.ok()) return s_; \
   } while (0)
 
-constexpr int kReasonCount = 3;
+constexpr int kReasonCount = 4;
 constexpr int kDispositionCount = 4;
 constexpr int kBackoffKindCount = 3;
 constexpr int kJitterCount = 4;
 constexpr int kOrderingCount = 3;
 constexpr int kSystemCount = 5;
+constexpr int kDeliveryLimitCount = 3;
 constexpr int kLeaseStateCount = 3;
 constexpr int kFateCount = 3;
 
@@ -282,6 +295,29 @@ Status GetRow(In& in, JobRow* r) {
   DLQ_TRY(in.Int("lastError", &r->last_error));
   DLQ_TRY(in.Int("quarantineStep", &r->quarantine_step));
   DLQ_TRY(in.Int("arrivedAt", &r->arrived_at, int64_t{0}, kMaxTimeMs));
+  if (in.Peek() == "stalls") {
+    in.Next();
+    DLQ_TRY(in.Int("stalls", &r->stalls, uint32_t{1}, uint32_t{UINT16_MAX}));
+  }
+  if (in.Peek() == "enqueued") {
+    in.Next();
+    DLQ_TRY(in.Int("enqueued", &r->enqueued_at, int64_t{1}, kMaxTimeMs));
+  }
+  if (in.Peek() == "x-death") {
+    in.Next();
+    XDeath& x = r->x_death;
+    DLQ_TRY(in.Name("an x-death reason", kReasonCount, ReasonName, &x.first, true));
+    DLQ_TRY(in.Name("an x-death reason", kReasonCount, ReasonName, &x.newest, true));
+    for (int slot = 0; slot < 2; ++slot) {
+      DLQ_TRY(in.Int("an x-death count", &x.count[slot]));
+      DLQ_TRY(in.Int("an x-death time", &x.time[slot], int64_t{0}, kMaxTimeMs));
+      if (x.count[slot] == 0 && x.time[slot] != 0) return in.Error("an x-death time of 0 for a count of 0", "another");
+    }
+    const int first = XDeathSlot(x.first), newest = XDeathSlot(x.newest);
+    if (first < 0 || newest < 0 || x.count[first] == 0 || x.count[newest] == 0) {
+      return in.Error("x-death reasons exhausted or permanent, each with a count", ReasonName(x.first));
+    }
+  }
   return Status::Ok();
 }
 
@@ -319,6 +355,22 @@ Status GetPolicy(NextIn next, Policy* p) {
     in->Next();
     DLQ_TRY(in->Name("a system other than lab", kSystemCount, SystemName, &p->system));
     if (p->system == System::kLab) return in->Error("a system other than lab (lab is written as nothing)", "lab");
+    const Policy defaults;
+    if (in->Peek() == "maxStalledCount") {
+      in->Next();
+      DLQ_TRY(in->Int("maxStalledCount", &p->max_stalled_count));
+      if (p->max_stalled_count == defaults.max_stalled_count) return in->Error("a maxStalledCount other than its default", "1");
+    }
+    if (in->Peek() == "deadMaxJobs") {
+      in->Next();
+      DLQ_TRY(in->Int("deadMaxJobs", &p->dead_max_jobs));
+      if (p->dead_max_jobs == defaults.dead_max_jobs) return in->Error("a deadMaxJobs other than its default", "10000");
+    }
+    if (in->Peek() == "deliveryLimit") {
+      in->Next();
+      DLQ_TRY(in->Name("unset-3.x or unset-4.x", kDeliveryLimitCount, DeliveryLimitName, &p->delivery_limit));
+      if (p->delivery_limit == DeliveryLimit::kExplicit) return in->Error("unset-3.x or unset-4.x", "explicit");
+    }
   }
   if (in->Peek() == "switches") {
     in->Next();

@@ -104,6 +104,8 @@ WorstCase WorstCasePath(const Policy& policy) {
   worst.attempts = static_cast<uint32_t>(most);
   worst.lease_ms = policy.lease_ms;
   worst.time_ms = most * policy.lease_ms;  // every lease runs to its expiry
+  // bullmq: stalls are runs the budget leaves out, each to its lease's expiry.
+  if (policy.system == System::kBullMq) worst.time_ms += policy.max_stalled_count * policy.lease_ms;
   int64_t previous = 0;
   for (uint32_t n = 1; n < worst.attempts; ++n) {
     WorstDelay term;

@@ -76,9 +76,20 @@ ClassTable::ClassTable() {
 
 ClassRule Policy::RuleFor(FailureClass c) const {
   ClassRule rule = classes[c];
-  if (rule.max_attempts == 0 || rule.max_attempts > max_attempts) rule.max_attempts = max_attempts;
+  const int64_t budget = Budget();
+  if (rule.max_attempts == 0 || rule.max_attempts > budget) rule.max_attempts = budget;
   if (!rule.own_backoff) rule.backoff = backoff;
   return rule;
+}
+
+int64_t Policy::Budget() const {
+  if (system != System::kRabbitMqQuorum) return max_attempts;
+  switch (delivery_limit) {
+    case DeliveryLimit::kExplicit: return max_attempts;
+    case DeliveryLimit::kUnset3: return kMaxAttempts;
+    case DeliveryLimit::kUnset4: return kRabbitMq4DeliveryLimit + 1;
+  }
+  return max_attempts;
 }
 
 const char* DispositionName(Disposition disposition) {
@@ -96,6 +107,7 @@ const char* ReasonName(Reason reason) {
     case Reason::kNone: return "";
     case Reason::kPermanent: return "permanent";
     case Reason::kExhausted: return "exhausted";
+    case Reason::kStalled: return "stalled";
   }
   return "?";
 }
@@ -124,6 +136,22 @@ Result<System> ParseSystem(std::string_view text) {
   Result<int> index = kSystemChoices.Parse(text, "system");
   if (!index.ok()) return index.status();
   return static_cast<System>(index.value());
+}
+
+int XDeathSlot(Reason reason) {
+  return reason == Reason::kExhausted ? 0 : reason == Reason::kPermanent ? 1 : -1;
+}
+
+void XDeath::Add(Reason reason, int64_t now) {
+  const int slot = XDeathSlot(reason);
+  if (slot < 0) return;
+  if (count[slot]++ == 0) time[slot] = now;
+  if (first == Reason::kNone) first = reason;
+  newest = reason;
+}
+
+const char* DeliveryLimitName(DeliveryLimit limit) {
+  return kDeliveryLimitChoices.Name(static_cast<int>(limit));
 }
 
 const char* SystemReasonName(System system, Reason reason) {
@@ -187,6 +215,24 @@ Status Policy::Check(const Policy& p) {
   }
   if (Status s = kRetentionMsField.Check(p.retention_ms); !s.ok()) return s;
   if (Status s = kAlarmDepthField.Check(p.alarm_depth); !s.ok()) return s;
+  if (Status s = kMaxStalledCountField.Check(p.max_stalled_count); !s.ok()) return s;
+  if (Status s = kDeadMaxJobsField.Check(p.dead_max_jobs); !s.ok()) return s;
+  // A mode's own setting means nothing elsewhere: refused rather than ignored.
+  const Policy defaults;
+  const auto only_in = [&](const char* field, System mode, const std::string& got) {
+    return Status::InvalidArgument(std::string(field) + " applies only with system \"" + SystemName(mode) +
+                                   "\" (leave it at its default otherwise), got " + got + " with system \"" +
+                                   SystemName(p.system) + "\"");
+  };
+  if (p.max_stalled_count != defaults.max_stalled_count && p.system != System::kBullMq) {
+    return only_in("maxStalledCount", System::kBullMq, std::to_string(p.max_stalled_count));
+  }
+  if (p.dead_max_jobs != defaults.dead_max_jobs && p.system != System::kSidekiq) {
+    return only_in("deadMaxJobs", System::kSidekiq, std::to_string(p.dead_max_jobs));
+  }
+  if (p.delivery_limit != defaults.delivery_limit && p.system != System::kRabbitMqQuorum) {
+    return only_in("deliveryLimit", System::kRabbitMqQuorum, std::string("\"") + DeliveryLimitName(p.delivery_limit) + "\"");
+  }
   return Status::Ok();
 }
 
@@ -217,7 +263,8 @@ bool operator==(const Policy& a, const Policy& b) {
   return a.max_attempts == b.max_attempts && a.backoff == b.backoff && a.lease_ms == b.lease_ms && a.seed == b.seed &&
          a.classes == b.classes && a.ordering == b.ordering && a.retention_ms == b.retention_ms &&
          a.alarm_depth == b.alarm_depth && a.unsafe_quarantine_order == b.unsafe_quarantine_order &&
-         a.journal == b.journal && a.system == b.system && a.effect_charge == b.effect_charge &&
+         a.journal == b.journal && a.system == b.system && a.max_stalled_count == b.max_stalled_count &&
+         a.dead_max_jobs == b.dead_max_jobs && a.delivery_limit == b.delivery_limit && a.effect_charge == b.effect_charge &&
          a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
          a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source;
 }

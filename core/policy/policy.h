@@ -42,6 +42,7 @@ enum class Reason : uint8_t {
   kNone,       // not quarantined
   kPermanent,  // the worker said retrying cannot help
   kExhausted,  // failures used up the whole attempt budget
+  kStalled,    // bullmq: its runs stalled more often than maxStalledCount allows
 };
 
 enum class BackoffKind : uint8_t { kNone, kFixed, kExponential };
@@ -66,7 +67,48 @@ enum class Ordering : uint8_t { kNone, kKey, kStall };
 //                    retrying a dead job gives it one more run (its count goes down by one)
 //   sqs              with backoff kind none, a failed message comes back when its
 //                    visibility timeout (leaseMs) ends; an entry carries no reason
+//   Further per-mode rules (each only in its mode; docs/real-systems.md):
+//   bullmq           a crash (a lease that expires: a stall) is not an attempt; stalls
+//                    have their own budget, maxStalledCount, past which the job fails
+//                    (reason stalled). Retention is lazy: entries are evicted when a
+//                    later job fails (removeOnFail {age}), not by a timer.
+//   sidekiq          the Dead set is trimmed at each kill, not by a timer: entries at
+//                    least the dead timeout old (retentionMs; 0: Sidekiq's 180 days)
+//                    go, and the newest deadMaxJobs - 1 stay (zremrangebyrank(0, -N)).
+//   sqs              an entry's retention counts from the job's first enqueue.
+//   rabbitmq-quorum  deliveryLimit says whether x-delivery-limit is set (maxAttempts - 1)
+//                    or left to the version's default; each entry keeps its x-death record.
 enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs };
+// rabbitmq-quorum: where the delivery-limit comes from.
+//   explicit   x-delivery-limit = maxAttempts - 1
+//   unset-3.x  none set, RabbitMQ 3.x: no limit; a return goes to the tail and nothing
+//              is dead-lettered for it (the lab's budget is its largest, 1,000,000)
+//   unset-4.x  none set, RabbitMQ 4.0+: the default limit 20, so 21 deliveries
+enum class DeliveryLimit : uint8_t { kExplicit, kUnset3, kUnset4 };
+// rabbitmq-quorum: a message's x-death record as RabbitMQ keeps it (R1, R3): one
+// entry per {queue, reason} (the lab has one queue, so one per reason: delivery_limit
+// for kExhausted, rejected for kPermanent), newest first, each with its count and the
+// time of its first death there (a later death raises the count and moves the entry
+// to the front); x-first-death-reason never changes. Republishing keeps it.
+struct XDeath {
+  uint32_t count[2] = {0, 0};  // [0] delivery_limit, [1] rejected
+  int64_t time[2] = {0, 0};
+  Reason first = Reason::kNone;   // kNone: never dead-lettered
+  Reason newest = Reason::kNone;
+  bool empty() const { return first == Reason::kNone; }
+  // Records a death for `reason` (kExhausted or kPermanent) at `now`.
+  void Add(Reason reason, int64_t now);
+  bool operator==(const XDeath&) const = default;
+};
+// The x-death slot of a lab reason: 0 delivery_limit, 1 rejected, -1 none.
+int XDeathSlot(Reason reason);
+
+// The name the lab gives its source queue where a record names one (x-death's queue).
+inline constexpr const char* kSourceQueueName = "orders";
+// Sidekiq's default dead_timeout_in_seconds: 180 days.
+constexpr int64_t kSidekiqDeadTimeoutMs = int64_t{180} * 86'400'000;
+// RabbitMQ 4.0's default delivery-limit.
+constexpr int64_t kRabbitMq4DeliveryLimit = 20;
 enum class Jitter : uint8_t { kNone, kFull, kEqual, kDecorrelated };
 
 // "success" | "transient" | "permanent" | "undeserializable" | "unknown-schema" |
@@ -88,6 +130,9 @@ const char* OrderingName(Ordering ordering);  // "none" | "key" | "stall"
 Result<Ordering> ParseOrdering(std::string_view text);
 const char* SystemName(System system);  // "lab" | "rabbitmq-quorum" | "bullmq" | "sidekiq" | "sqs"
 Result<System> ParseSystem(std::string_view text);
+const char* DeliveryLimitName(DeliveryLimit limit);  // "explicit" | "unset-3.x" | "unset-4.x"
+// BullMQ's failedReason for a job failed by its stall budget.
+inline constexpr const char* kBullMqStalledError = "job stalled more than allowable limit";
 // How `system` names a quarantine entry's reason: RabbitMQ's x-death reason
 // ("delivery_limit", "rejected"), "" for SQS (a DLQ message carries none), else ReasonName.
 const char* SystemReasonName(System system, Reason reason);
@@ -106,9 +151,12 @@ constexpr IntegerField kRetentionMsField{"quarantine.retentionMs", 0, kMaxTimeMs
 constexpr IntegerField kAlarmDepthField{"quarantine.alarmDepth", 0, 1'000'000'000};  // 0: off
 constexpr IntegerField kRedriveMaxField{"max", 1, 1'000'000'000};
 constexpr IntegerField kAdvanceMsField{"ms", 0, kMaxTimeMs};
+constexpr IntegerField kMaxStalledCountField{"maxStalledCount", 0, 1000};   // bullmq only
+constexpr IntegerField kDeadMaxJobsField{"deadMaxJobs", 1, 1'000'000'000};  // sidekiq only
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
-                                                  &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField};
+                                                  &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
+                                                  &kMaxStalledCountField, &kDeadMaxJobsField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -166,6 +214,13 @@ struct Policy {
   Ordering ordering = Ordering::kNone;
   // Whose semantics apply (System); lab, the default, is the lesson's own.
   System system = System::kLab;
+  // Per-mode settings; each may differ from its default only in its mode (Check).
+  // bullmq: stalls a job may have before it fails (BullMQ's maxStalledCount).
+  int64_t max_stalled_count = 1;
+  // sidekiq: the Dead set's dead_max_jobs (a kill keeps the newest N - 1).
+  int64_t dead_max_jobs = 10'000;
+  // rabbitmq-quorum: whether x-delivery-limit is set, or the version's default.
+  DeliveryLimit delivery_limit = DeliveryLimit::kExplicit;
   // Quarantine operability: an entry whose age (from its arrival) reaches
   // retention_ms is dropped for good (0: kept forever); a depth alarm is raised
   // when the quarantine holds alarm_depth entries and cleared when it holds
@@ -206,6 +261,15 @@ struct Policy {
   // The rule in force for class `c`, its max_attempts resolved (never above the
   // policy's) and its backoff filled in.
   ClassRule RuleFor(FailureClass c) const;
+  // The policy's attempt budget: max_attempts, unless a rabbitmq-quorum policy leaves
+  // the delivery-limit to the version (unset-3.x: kMaxAttempts; unset-4.x: 21).
+  int64_t Budget() const;
+  // True when a returned message goes back near the head (a quorum queue with a limit set).
+  bool ReturnsNearHead() const {
+    return system == System::kRabbitMqQuorum && delivery_limit != DeliveryLimit::kUnset3;
+  }
+  // True when retention is applied when jobs finish, not by a timer (bullmq, sidekiq).
+  bool LazyRetention() const { return system == System::kBullMq || system == System::kSidekiq; }
 
   // The first field out of range, named as JS spells it; or OK. Checks the
   // pairs too: capMs >= baseMs; jitter only with a backoff; decorrelated only

@@ -15,15 +15,26 @@ uint32_t CountForBudget(const Policy& policy, uint32_t attempts) {
 }  // namespace
 
 Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint32_t attempts, int64_t previous_delay,
-                Prng& jitter) {
+                Prng& jitter, uint32_t stalls) {
   Decision d;
   if (!failure.has_value()) {
     d.disposition = Disposition::kCompleted;
-    d.budget = static_cast<uint32_t>(policy.max_attempts);
+    d.budget = static_cast<uint32_t>(policy.Budget());
     return d;
   }
   const ClassRule rule = policy.RuleFor(*failure);
   d.budget = static_cast<uint32_t>(rule.max_attempts);
+  if (policy.system == System::kBullMq && *failure == FailureClass::kCrash) {
+    if (stalls > static_cast<uint64_t>(policy.max_stalled_count)) {
+      d.disposition = Disposition::kQuarantined;
+      d.reason = Reason::kStalled;
+    } else {
+      d.disposition = Disposition::kRequeued;
+      d.uncounted = true;
+    }
+    d.alert = d.disposition == Disposition::kQuarantined && rule.alert;
+    return d;
+  }
   if (!rule.retry) {
     d.disposition = Disposition::kQuarantined;
     d.reason = Reason::kPermanent;

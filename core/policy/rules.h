@@ -17,6 +17,7 @@ struct Decision {
   int64_t delay_ms = 0;           // set when kDelayed (> 0); kRequeued means 0
   uint32_t budget = 0;            // the attempt budget in force (the class's, resolved)
   bool alert = false;             // quarantined with a class that raises an alert
+  bool uncounted = false;         // the attempt does not count (a BullMQ stall sent back to wait)
 };
 
 // The attempt has been counted already: `attempts` includes it. `failure` is the
@@ -30,7 +31,11 @@ struct Decision {
 // compared with attempts - 1, the count before this attempt: one attempt too many.
 // `previous_delay` is the job's previous delay (0 before its first retry); the
 // jitter stream is drawn from only when a jittered delay is chosen.
+// Under system bullmq a crash is a stall, decided by the stall budget instead:
+// `stalls` (this one included) <= maxStalledCount -> requeued, uncounted (BullMQ's
+// attemptsMade leaves stalls out); past it -> quarantine, reason stalled, the attempt
+// counted (BullMQ raises attemptsMade when it fails a job for stalling).
 Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint32_t attempts, int64_t previous_delay,
-                Prng& jitter);
+                Prng& jitter, uint32_t stalls = 0);
 
 }  // namespace dlq

@@ -30,6 +30,10 @@ inline constexpr Choice kSystemItems[] = {{"lab", "The lab's rules"},
                                           {"sidekiq", "Sidekiq"},
                                           {"sqs", "Amazon SQS"}};
 inline constexpr Choices kSystemChoices{kSystemItems, 5};
+inline constexpr Choice kDeliveryLimitItems[] = {{"explicit", "Set: maxAttempts - 1"},
+                                                 {"unset-3.x", "Not set, RabbitMQ 3.x: no limit"},
+                                                 {"unset-4.x", "Not set, RabbitMQ 4.0+: 20"}};
+inline constexpr Choices kDeliveryLimitChoices{kDeliveryLimitItems, 3};
 // A class rule's `retry` (ClassRule.retry false / true).
 inline constexpr Choice kRetryItems[] = {{"never", "never"}, {"bounded", "bounded"}};
 inline constexpr Choices kRetryChoices{kRetryItems, 2};

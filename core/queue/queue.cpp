@@ -112,6 +112,10 @@ bool Queue::Append(std::string_view id, std::string_view payload, std::string_vi
   jobs_[job].ready_pos = ready_tail_++;
   ready_.push_back(job);
   charge_.Add(cost::Job(id, payload, key));  // the event charges itself
+  if (policy_.system == System::kSqs) {
+    enqueued_at_.push_back(now_);
+    charge_.Add(sizeof(int64_t));
+  }
   if (record) Record(EventKind::kEnqueued, job);
   if (policy_.journal) {
     durable::Write w;
@@ -168,6 +172,7 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
       }
       jobs_.RemoveLast();
       ready_.pop_back();
+      if (!enqueued_at_.empty()) enqueued_at_.pop_back();
     }
     events_.Truncate(events_before);
     journal_.resize(journal_before);
@@ -257,7 +262,7 @@ void Queue::Describe(EventKind kind, uint32_t job, EventRecord* out) const {
   e.time = now_;
   e.job = job;
   e.attempts = jobs_[job].attempts;
-  e.max_attempts = budget_in_force_ != 0 ? budget_in_force_ : static_cast<uint32_t>(policy_.max_attempts);
+  e.max_attempts = budget_in_force_ != 0 ? budget_in_force_ : static_cast<uint32_t>(policy_.Budget());
   e.kind = kind;
   e.outcome = Outcome::kSuccess;
   e.disposition = Disposition::kCompleted;
@@ -273,7 +278,7 @@ Result<Attempt> Queue::Process(std::string_view outcome, std::string_view error_
 Result<Attempt> Queue::Process(Outcome outcome, std::string_view error_text) {
   if (Status s = CheckErrorText(error_text); !s.ok()) return s;
   if (Status s = CheckCounters("process"); !s.ok()) return s;
-  if (Status s = CheckRoom(AttemptNeed(1, error_text), "process"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithTrim(AttemptNeed(1, error_text)), "process"); !s.ok()) return s;
   return ProcessChecked(outcome, error_text);
 }
 
@@ -308,7 +313,7 @@ int64_t Queue::NextEligible() const {
 void Queue::ReturnToReady(uint32_t index, bool returned) {
   jobs_[index].place = Place::kReady;
   // A RabbitMQ quorum queue puts a message returned at once back near the head.
-  if (policy_.ordering == Ordering::kStall || (returned && policy_.system == System::kRabbitMqQuorum)) {
+  if (policy_.ordering == Ordering::kStall || (returned && policy_.ReturnsNearHead())) {
     jobs_[index].ready_pos = --ready_head_;
     ready_.push_front(index);  // the head retries in place
   } else {
@@ -354,7 +359,11 @@ Attempt Queue::Report(uint32_t index, Outcome outcome, const Decision& d) const 
 Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::optional<FailureClass> failure,
                       uint32_t error, uint32_t lease) {
   StoredJob& job = jobs_[index];
-  const Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_);
+  // Under bullmq a crash is a stall, counted on its own (saturating; the budget is far below).
+  if (policy_.system == System::kBullMq && failure == FailureClass::kCrash && job.stalls < UINT16_MAX) ++job.stalls;
+  const Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_, job.stalls);
+  if (d.uncounted) job.attempts -= 1;  // BullMQ's attemptsMade leaves a stall out
+  if (d.reason == Reason::kStalled) error = InternError(kBullMqStalledError);  // BullMQ's failedReason
   budget_in_force_ = d.budget;  // every event of this decision carries the class's budget
   EventRecord& decided = Record(kind, index);
   decided.failure_class = failure.value_or(FailureClass::kTransient);
@@ -370,6 +379,7 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
       job.place = Place::kCompleted;
       completed_.push_back(index);
       Record(EventKind::kCompleted, index);
+      // (BullMQ trims the failed set only when a job fails: a completion trims the completed set.)
       if (job.key().empty()) break;
       // Everything before it in its key's pending list was enqueued earlier and is
       // not completed: a completion past any of them breaks the key's order.
@@ -390,7 +400,7 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
       job.last_delay = 0;
       ReturnToReady(index, true);
       // Under RabbitMQ's quorum semantics the return went near the head: the events say so.
-      const uint32_t at_head = policy_.system == System::kRabbitMqQuorum ? 1 : 0;
+      const uint32_t at_head = policy_.ReturnsNearHead() ? 1 : 0;
       decided.ref = at_head;
       Record(EventKind::kRequeued, index).ref = at_head;
       break;
@@ -425,12 +435,53 @@ void Queue::Quarantine(uint32_t index) {
   job.quarantine_pos = quarantine_.insert(quarantine_.end(), index);
   Record(EventKind::kQuarantined, index).reason = job.reason;
   if (job.alert) Record(EventKind::kAlert, index).failure_class = job.failure_class;
-  if (policy_.retention_ms > 0) {
+  if (policy_.system == System::kRabbitMqQuorum) {
+    const auto [record, added] = x_death_.try_emplace(index);
+    if (added) charge_.Add(cost::kXDeath);  // within the headroom every attempt leaves
+    record->second.Add(job.reason, now_);
+  }
+  if (RetentionTimers()) {
     job.timer = ++timer_seq_;
-    retention_.insert({Later(job.arrived_at, policy_.retention_ms), job.timer, index});
+    retention_.insert({RetentionEnd(job.arrived_at, EnqueuedAt(index)), job.timer, index});
     charge_.Add(cost::kTimer);
   }
   CheckAlarm(index);
+  trim_due_ = policy_.LazyRetention();  // after the move's writes (EmitMove)
+}
+
+int64_t Queue::RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const {
+  const int64_t from = policy_.system == System::kSqs ? enqueued_at : arrived_at;
+  return std::max(arrived_at, Later(from, policy_.retention_ms));
+}
+
+void Queue::TrimLazily() {
+  if (!policy_.LazyRetention()) return;
+  // An entry at least max_age old goes (score <= now - age, as both trim by score).
+  const int64_t max_age = policy_.system == System::kSidekiq && policy_.retention_ms == 0 ? kSidekiqDeadTimeoutMs
+                                                                                          : policy_.retention_ms;
+  if (max_age > 0) {
+    while (!quarantine_.empty() && now_ - jobs_[quarantine_.front()].arrived_at >= max_age) DropEntry(quarantine_.front());
+  }
+  // Sidekiq's zremrangebyrank(0, -dead_max_jobs) keeps the newest dead_max_jobs - 1.
+  if (policy_.system == System::kSidekiq) {
+    while (quarantine_.size() > static_cast<uint64_t>(policy_.dead_max_jobs - 1)) DropEntry(quarantine_.front(), true);
+  }
+}
+
+void Queue::DropEntry(uint32_t index, bool trimmed) {
+  StoredJob& job = jobs_[index];
+  quarantine_.erase(job.quarantine_pos);
+  job.place = Place::kDropped;
+  ++expired_;
+  Record(EventKind::kEvidenceExpired, index).ref = trimmed ? 1 : 0;
+  CheckAlarm(index);
+  if (policy_.journal) {
+    durable::Write w;
+    w.op = durable::WriteOp::kRemoveQuarantine;
+    w.position = static_cast<int64_t>(job.arrival);
+    w.dropped = true;
+    Emit(std::move(w), index);
+  }
 }
 
 void Queue::CheckAlarm(uint32_t index) {
@@ -472,7 +523,7 @@ Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view 
     }
   }
   if (Status s = CheckCounters("processMany"); !s.ok()) return s;
-  if (Status s = CheckRoom(AttemptNeed(outcomes.size(), error_text), "processMany"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithTrim(AttemptNeed(outcomes.size(), error_text), outcomes.size()), "processMany"); !s.ok()) return s;
   uint64_t made = 0;
   uint32_t error = 0;  // interned at the first attempt, as Process does
   for (const char c : outcomes) {
@@ -503,7 +554,7 @@ void Queue::ReplayChecked(uint32_t index, bool routed) {
   const int64_t from = static_cast<int64_t>(job.arrival);
   ++step_;
   quarantine_.erase(job.quarantine_pos);
-  if (policy_.retention_ms > 0) retention_.erase({Later(job.arrived_at, policy_.retention_ms), job.timer, index});
+  if (RetentionTimers()) retention_.erase({RetentionEnd(job.arrived_at, EnqueuedAt(index)), job.timer, index});
   // Sidekiq's retry of a dead job lowers its count by one: it gets one more run.
   const uint32_t kept = policy_.system == System::kSidekiq && job.attempts > 0 ? job.attempts - 1 : 0;
   // It carries the attempt count before the reset, and the count it keeps.
@@ -641,7 +692,7 @@ Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, 
                                                 " ms; its attempt was counted");
   }
   if (Status s = CheckCounters("settle"); !s.ok()) return s;
-  if (Status s = CheckRoom(AttemptNeed(1, error_text), "settle"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithTrim(AttemptNeed(1, error_text)), "settle"); !s.ok()) return s;
   ++actions_;
   const uint32_t job = record.job;
   leases_.End(lease, LeaseState::kSettled);
@@ -681,19 +732,7 @@ void Queue::FireEarliest(TimerKind kind) {
     const Timer timer = *retention_.begin();
     retention_.erase(retention_.begin());
     now_ = timer.time;
-    StoredJob& job = jobs_[timer.ref];
-    quarantine_.erase(job.quarantine_pos);
-    job.place = Place::kDropped;
-    ++expired_;
-    Record(EventKind::kEvidenceExpired, timer.ref);
-    CheckAlarm(timer.ref);
-    if (policy_.journal) {
-      durable::Write w;
-      w.op = durable::WriteOp::kRemoveQuarantine;
-      w.position = static_cast<int64_t>(job.arrival);
-      w.dropped = true;
-      Emit(std::move(w), timer.ref);
-    }
+    DropEntry(timer.ref);
     return;
   }
   // TimerKind::kLeaseExpiry: the lease ends unsettled.
@@ -741,7 +780,7 @@ Status Queue::Advance(int64_t ms) {
   const size_t timers = delayed_.size() + leases_.active().size() + retention_.size();
   const cost::Need need{
       .events = 3 * timers, .timers = timers, .expiry_texts = timers, .moves = timers + 1};
-  if (Status s = CheckRoom(need, "advance"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithTrim(need, timers), "advance"); !s.ok()) return s;
   ++actions_;
   AdvanceTo(now_ + ms);
   EmitClock();
@@ -808,7 +847,8 @@ std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const
     const StoredJob& job = jobs_[*it];
     out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, job.reason,
                    std::string(jobs_.ErrorText(job.last_error)), job.quarantine_step, job.failure_class, job.alert,
-                   job.arrived_at, job.first_attempt_at, std::string(job.key())});
+                   job.arrived_at, job.first_attempt_at, std::string(job.key()), job.stalls, EnqueuedAt(*it),
+                   XDeathOf(*it)});
   }
   return out;
 }

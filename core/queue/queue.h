@@ -131,6 +131,10 @@ struct QuarantineEntry {
   int64_t arrived_at = 0;      // the time of the final failure (a settle, or a lease's expiry)
   int64_t first_attempt_at = 0;  // the time of its first attempt since enqueue or replay
   std::string key;               // its ordering key; "" for none
+  // The modes' own fields (policy.h, System):
+  uint32_t stalls = 0;       // bullmq: its stalls (stalledCounter)
+  int64_t enqueued_at = 0;   // sqs: its first enqueue (retention counts from it)
+  XDeath x_death;            // rabbitmq-quorum: its x-death record
 };
 
 // What one Process() call did.
@@ -418,7 +422,33 @@ class Queue {
   static Result<Queue> FromImage(durable::Image&& image);
   durable::JobRow RowOf(uint32_t job) const;
   durable::Meta MetaNow() const;
-  uint64_t RetentionSeq(uint32_t job) const { return policy_.retention_ms > 0 ? jobs_[job].timer : 0; }
+  uint64_t RetentionSeq(uint32_t job) const { return RetentionTimers() ? jobs_[job].timer : 0; }
+  // True when quarantine entries get retention timers (a retention, and no lazy mode).
+  bool RetentionTimers() const { return policy_.retention_ms > 0 && !policy_.LazyRetention(); }
+  // When job `job`'s entry (arrived at `arrived_at`) reaches its retention: from its
+  // arrival, or under sqs from its first enqueue (never before its arrival).
+  int64_t RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const;
+  int64_t EnqueuedAt(uint32_t job) const {
+    return policy_.system == System::kSqs ? enqueued_at_[job] : 0;
+  }
+  // Removes quarantined `job` for good at its retention (its evidence is gone).
+  // `trimmed`: by the Dead set's size (sidekiq), not by age; its event says so.
+  void DropEntry(uint32_t job, bool trimmed = false);
+  // bullmq (after a failure) and sidekiq (after a kill) trim the quarantine now.
+  void TrimLazily();
+  // The events and moves a lazy trim may add to a call (every entry, at most).
+  size_t TrimBound() const { return policy_.LazyRetention() ? quarantine_.size() : 0; }
+  // `attempts` decided by the call may each drop one more entry, with an alarm change.
+  cost::Need WithTrim(cost::Need need, size_t attempts = 1) const {
+    if (!policy_.LazyRetention()) return need;
+    need.events += TrimBound() + 2 * attempts;
+    need.moves += TrimBound() + attempts;
+    return need;
+  }
+  XDeath XDeathOf(uint32_t job) const {
+    const auto it = x_death_.find(job);
+    return it == x_death_.end() ? XDeath{} : it->second;
+  }
   // Journal writes. A source is where a move takes a job from.
   struct Source {
     durable::WriteOp op;           // kRemoveReady, kRemoveDelayed, kEndLease, kRemoveQuarantine
@@ -432,6 +462,7 @@ class Queue {
   // The put for `job` where it is now, then the removal from `from` (the
   // reverse for a quarantine under unsafe_quarantine_order).
   void EmitMove(uint32_t job, const Source& from);
+  void EmitMoveWrites(uint32_t job, const Source& from);
   void EmitCreate();
   void EmitClock();
   // Adds the job at the ready tail with its event (unless !record: the caller
@@ -516,12 +547,16 @@ class Queue {
   std::vector<uint32_t> completed_;
   std::list<uint32_t> quarantine_;  // arrival order; a job keeps its position for O(1) replay
   TimerSet retention_;              // quarantine entries' retention ends; ref: a job
+  // The modes' side tables (empty in other modes, so a lab job stays 104 bytes):
+  std::vector<int64_t> enqueued_at_;              // sqs: per job, its first enqueue time
+  std::unordered_map<uint32_t, XDeath> x_death_;  // rabbitmq-quorum: per dead-lettered job
   // Per key, its jobs not yet completed, in enqueue order: who holds the key, and
   // whom a completion overtook. Views into the jobs' key strings.
   std::unordered_map<std::string_view, std::deque<uint32_t>> pending_by_key_;
   std::vector<std::vector<uint32_t>> reorder_overtook_;  // per reorder: the jobs it overtook
   std::vector<uint32_t> reorder_job_;                     // per reorder: the job that completed
   bool alarm_raised_ = false;
+  bool trim_due_ = false;  // a lazy trim waits for the move into quarantine to be written (EmitMove)
   int64_t ready_head_ = 0, ready_tail_ = 0;  // positions: next before the head, next after the tail
   uint64_t arrivals_ = 0;                    // quarantine arrivals so far
   size_t lost_ = 0;

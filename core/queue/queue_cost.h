@@ -28,6 +28,8 @@ constexpr size_t Job(std::string_view id, std::string_view payload, std::string_
 constexpr size_t ErrorText(size_t bytes) { return bytes + sizeof(std::string) + 64; }
 // A pending timer (a due time, a retention), in its set.
 constexpr size_t kTimer = 64;
+// A rabbitmq-quorum job's x-death record in its hash map node.
+constexpr size_t kXDeath = sizeof(XDeath) + 64;
 // A lease: its record in the lease table, and its expiry timer.
 constexpr size_t kLease = sizeof(LeaseRecord) + 64;
 // A reorder: the jobs it overtook, and its entry.

@@ -16,8 +16,8 @@ using durable::WriteOp;
 
 durable::JobRow Queue::RowOf(uint32_t index) const {
   const StoredJob& j = jobs_[index];
-  return {j.attempts, j.first_attempt_at, j.last_delay, j.reason, j.failure_class,
-          j.alert,    j.last_error,       j.quarantine_step, j.arrived_at};
+  return {j.attempts, j.first_attempt_at, j.last_delay,      j.reason,   j.failure_class, j.alert,
+          j.last_error, j.quarantine_step, j.arrived_at,     j.stalls,   EnqueuedAt(index), XDeathOf(index)};
 }
 
 durable::Meta Queue::MetaNow() const {
@@ -74,6 +74,16 @@ void Queue::EmitClock() {
 }
 
 void Queue::EmitMove(uint32_t index, const Source& from) {
+  EmitMoveWrites(index, from);
+  // A lazy trim (bullmq, sidekiq) the move's arrival in quarantine asked for runs once
+  // the move is written, so its removals follow the arrival, even of the new entry itself.
+  if (trim_due_) {
+    trim_due_ = false;
+    TrimLazily();
+  }
+}
+
+void Queue::EmitMoveWrites(uint32_t index, const Source& from) {
   if (!policy_.journal) return;
   const StoredJob& job = jobs_[index];
   Write put;
@@ -240,7 +250,13 @@ Result<Queue> Queue::FromImage(Image&& image) {
   for (const std::string& e : image.errors) bytes += cost::ErrorText(e.size());
   for (const durable::ImageJob& j : image.jobs) bytes += cost::Job(j.id, j.payload, j.key);
   for (const durable::Reorder& r : image.reorders) bytes += cost::Reorder(r.overtook.size());
-  if (Status s = HeapBudget::CheckRoom(bytes + image.events.size() * cost::kEventAtMost, "restore"); !s.ok()) return s;
+  if (image.policy.system == System::kSqs) bytes += image.jobs.size() * sizeof(int64_t);  // the first enqueues
+  // x-death records: at most one per job (charged below as they are).
+  const size_t x_death_most = image.policy.system == System::kRabbitMqQuorum ? image.jobs.size() * cost::kXDeath : 0;
+  if (Status s = HeapBudget::CheckRoom(bytes + x_death_most + image.events.size() * cost::kEventAtMost, "restore");
+      !s.ok()) {
+    return s;
+  }
 
   Queue q(image.policy);
   q.jitter_ = jitter.value();
@@ -251,6 +267,7 @@ Result<Queue> Queue::FromImage(Image&& image) {
     if (!added) return invalid("error text " + QuoteShort(e) + " appears twice");
   }
   const size_t errors = image.errors.size();
+  if (image.policy.system == System::kSqs) q.enqueued_at_.assign(n, 0);
   for (size_t k = 0; k < n; ++k) {
     const durable::ImageJob& j = image.jobs[k];
     if (j.id.empty() || j.id.size() > kMaxIdBytes || j.payload.size() > kMaxPayloadBytes || j.key.size() > kMaxKeyBytes) {
@@ -269,11 +286,23 @@ Result<Queue> Queue::FromImage(Image&& image) {
   // its budget would have been quarantined).
   const auto apply_row = [&](uint32_t index, const durable::JobRow& r, bool waiting = false) -> Status {
     const std::string who = "job " + QuoteShort(image.jobs[index].id);
-    if (r.attempts > image.policy.max_attempts || (waiting && r.attempts >= image.policy.max_attempts)) {
+    const int64_t budget = image.policy.Budget();
+    if (r.attempts > budget || (waiting && r.attempts >= budget)) {
       return invalid(who + " has more attempts than its budget allows where it is");
     }
     if (r.last_error > errors) return invalid(who + " names a missing error text");
-    if (r.first_attempt_at > m.now || r.arrived_at > m.now) return invalid(who + " has a time after now");
+    if (r.first_attempt_at > m.now || r.arrived_at > m.now || r.enqueued_at > m.now) {
+      return invalid(who + " has a time after now");
+    }
+    // A mode's own fields only in its mode (so a lab queue's rows stay as they were).
+    const System system = image.policy.system;
+    if ((r.stalls != 0 && system != System::kBullMq) || (r.enqueued_at != 0 && system != System::kSqs) ||
+        (!r.x_death.empty() && system != System::kRabbitMqQuorum)) {
+      return invalid(who + " carries another system's fields");
+    }
+    if (r.stalls > UINT16_MAX || r.x_death.time[0] > m.now || r.x_death.time[1] > m.now) {
+      return invalid(who + " has a stall count or an x-death time out of range");
+    }
     StoredJob& job = q.jobs_[index];
     job.attempts = r.attempts;
     job.first_attempt_at = r.first_attempt_at;
@@ -284,6 +313,13 @@ Result<Queue> Queue::FromImage(Image&& image) {
     job.last_error = r.last_error;
     job.quarantine_step = r.quarantine_step;
     job.arrived_at = r.arrived_at;
+    job.stalls = static_cast<uint16_t>(r.stalls);
+    if (system == System::kSqs) q.enqueued_at_[index] = r.enqueued_at;
+    if (r.x_death.empty()) {
+      q.x_death_.erase(index);
+    } else {
+      q.x_death_[index] = r.x_death;
+    }
     return Status::Ok();
   };
   for (size_t k = 0; k < n; ++k) {
@@ -337,8 +373,8 @@ Result<Queue> Queue::FromImage(Image&& image) {
     StoredJob& job = q.jobs_[e.job];
     job.arrival = arrival;
     job.quarantine_pos = q.quarantine_.insert(q.quarantine_.end(), e.job);
-    if (image.policy.retention_ms > 0) {
-      const int64_t ends = Later(e.row.arrived_at, image.policy.retention_ms);
+    if (q.RetentionTimers()) {
+      const int64_t ends = q.RetentionEnd(e.row.arrived_at, e.row.enqueued_at);
       if (!timer_ok(e.timer, ends)) return invalid("a quarantine entry's retention timer is not pending");
       job.timer = e.timer;
       q.retention_.insert({ends, e.timer, e.job});
@@ -382,7 +418,7 @@ Result<Queue> Queue::FromImage(Image&& image) {
   q.journaled_errors_ = q.jobs_.error_count();
   q.journaled_events_ = q.events_.size();
   q.journaled_reorders_ = q.reorder_job_.size();
-  q.charge_.Add(bytes);
+  q.charge_.Add(bytes + q.x_death_.size() * cost::kXDeath);
   q.ChargeEvents();
   return q;
 }

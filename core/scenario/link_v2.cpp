@@ -20,7 +20,9 @@
 //           v unknown-schema | q precondition
 //   ordering k key | s stall (o is left out for none; n none is read too)
 //   system  q rabbitmq-quorum | b bullmq | k sidekiq | s sqs (r is left out for lab;
-//           l lab is read too)
+//           l lab is read too), then the mode's own settings, each only when not its
+//           default: s<maxStalledCount> (bullmq), d<deadMaxJobs> (sidekiq),
+//           u3 | u4 deliveryLimit unset-3.x | unset-4.x (rabbitmq-quorum)
 //   q       quarantine.retentionMs and quarantine.alarmDepth, then u for the teaching
 //           switch unsafeQuarantineOrder; left out when all three are off
 //   t       teaching switches, each a letter, in this order, at least one: c
@@ -573,6 +575,31 @@ Result<Scenario> ReadV2(Reader& in) {
         scenario.policy.system = static_cast<System>(at - std::begin(kSystemLetters));
         in.Accept(in.peek());
         if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+        const Policy defaults;
+        if (in.Accept('s')) {
+          uint64_t n = 0;
+          if (Status s = in.Number("maxStalledCount", 4, &n); !s.ok()) return s;
+          scenario.policy.max_stalled_count = static_cast<int64_t>(n);
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+          if (n == static_cast<uint64_t>(defaults.max_stalled_count)) return in.Error("a maxStalledCount other than 1");
+        }
+        if (in.Accept('d')) {
+          uint64_t n = 0;
+          if (Status s = in.Number("deadMaxJobs", 10, &n); !s.ok()) return s;
+          scenario.policy.dead_max_jobs = static_cast<int64_t>(n);
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+          if (n == static_cast<uint64_t>(defaults.dead_max_jobs)) return in.Error("a deadMaxJobs other than 10000");
+        }
+        if (in.Accept('u')) {
+          if (in.Accept('3')) {
+            scenario.policy.delivery_limit = DeliveryLimit::kUnset3;
+          } else if (in.Accept('4')) {
+            scenario.policy.delivery_limit = DeliveryLimit::kUnset4;
+          } else {
+            return in.Error("deliveryLimit (u3 unset-3.x, u4 unset-4.x)");
+          }
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+        }
         break;
       }
       case 'q': {
@@ -641,7 +668,14 @@ std::string WriteV2(const Scenario& scenario) {
   out += ";s" + std::to_string(policy.seed);
   AppendClasses(out, policy.classes);
   if (policy.ordering != Ordering::kNone) out.append(";o").append(1, OrderingLetter(policy.ordering));
-  if (policy.system != System::kLab) out.append(";r").append(1, kSystemLetters[static_cast<int>(policy.system)]);
+  if (policy.system != System::kLab) {
+    out.append(";r").append(1, kSystemLetters[static_cast<int>(policy.system)]);
+    const Policy defaults;
+    if (policy.max_stalled_count != defaults.max_stalled_count) out += "s" + std::to_string(policy.max_stalled_count);
+    if (policy.dead_max_jobs != defaults.dead_max_jobs) out += "d" + std::to_string(policy.dead_max_jobs);
+    if (policy.delivery_limit == DeliveryLimit::kUnset3) out += "u3";
+    if (policy.delivery_limit == DeliveryLimit::kUnset4) out += "u4";
+  }
   if (policy.retention_ms != 0 || policy.alarm_depth != 0 || policy.unsafe_quarantine_order) {
     out.append(";q").append(std::to_string(policy.retention_ms)).append(".").append(std::to_string(policy.alarm_depth));
     if (policy.unsafe_quarantine_order) out += 'u';

@@ -117,6 +117,7 @@ std::string RenderEvent(const Event& e) {
       break;
     case EventKind::kEvidenceExpired:
       line += " attempts " + std::to_string(e.attempts);
+      if (e.trimmed) line += " trimmed";
       break;
     case EventKind::kAlarmRaised:
     case EventKind::kAlarmCleared:
@@ -194,6 +195,10 @@ std::string ExplainEvent(const Event& e) {
       return "an operator released key " + Quote(e.key) + " from " + id +
              ": the jobs behind it may now run out of order (an explicit, recorded decision)";
     case EventKind::kEvidenceExpired:
+      if (e.trimmed) {
+        return id + " was trimmed from the Dead set at a kill (deadMaxJobs keeps only the newest entries): its "
+                    "evidence is gone for good";
+      }
       return id + " stayed in quarantine for the whole retention and was dropped: its evidence is gone for good";
     case EventKind::kAlarmRaised:
       return "the quarantine holds " + Plural(e.depth, "entry", "entries") + ", the alarm depth: someone must look";

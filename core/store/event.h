@@ -67,6 +67,8 @@ struct Event {
   // kReplayed: sent back by the dead-letter queue's own consumer (the dlqToSource
   // anti-pattern), not by an operator.
   bool routed_back = false;
+  // evidence-expired under sidekiq: trimmed by the Dead set's size (deadMaxJobs), not its age.
+  bool trimmed = false;
 };
 
 // One line, no trailing newline, e.g.

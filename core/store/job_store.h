@@ -47,6 +47,7 @@ struct StoredJob {
   uint32_t last_error = 0;        // kQuarantined: an error-text index (0 = none)
   uint32_t payload_size = 0;
   uint16_t id_size = 0;
+  uint16_t stalls = 0;            // bullmq: its stalls (lease expiries) so far; replays keep them, as BullMQ does
   int64_t first_attempt_at = 0;   // the time of its first attempt since it was enqueued or replayed
   int64_t ready_pos = 0;          // kReady: its position (the durable order of the ready queue)
   const char* text = nullptr;     // id, payload and key, one after another, in the store's arena

@@ -15,66 +15,105 @@ const lab = await loadLab();
 
 // ---- each broker's scenario in the lab's terms ------------------------------------
 
-/** { policy, replay?, dlqFields, count(attempt) } or { skip: reason }. */
+/** The lab's name for a queue the harness names otherwise (the lab's source queue is 'orders'). */
+const HARNESS_QUEUE = { orders: 'work' };
+
+/** A scenario's steps in the lab's terms: { waitMs?, replay?, add? } each, in order. */
+function labSteps(steps = [], { seconds = false } = {}) {
+  return steps.map((step) => ({
+    waitMs: step.wait === undefined ? undefined : Math.round(step.wait * (seconds ? 1000 : 1)),
+    replay: step.retry ?? step.retryDead,
+    add: step.add ?? step.push,
+  }));
+}
+
+/** { policy, steps, dlq(entry), count(attempt, replayed), maxDeliveries? } or { skip: reason }. */
 const TRANSLATE = {
   'rabbitmq-quorum'(s) {
     const work = s.config.queues?.work ?? {};
     if (work['x-queue-type'] !== 'quorum') return { skip: 'a classic queue keeps no delivery count; the mode is a quorum queue\'s' };
-    if (work['x-delivery-limit'] === undefined) return { skip: 'no delivery-limit: a lab queue always has a budget (and 3.x returns to the tail then)' };
-    if (work['x-dead-letter-routing-key'] !== 'dlq') return { skip: 'no dead-letter queue (dropped, or the TTL retry pattern): the lab always quarantines' };
+    const limit = work['x-delivery-limit'];
+    const rejects = Object.values(s.outcomes).flat().includes('permanent');
+    if (work['x-dead-letter-routing-key'] !== undefined && work['x-dead-letter-routing-key'] !== 'dlq') {
+      return { skip: 'the TTL retry-queue pattern (dead-letter to a retry queue): each pass is a new message' };
+    }
+    // With no limit on 3.x nothing is dead-lettered for its returns, so a DLX is needed only for a rejection.
+    if (work['x-dead-letter-routing-key'] !== 'dlq' && (limit !== undefined || rejects)) {
+      return { skip: 'no dead-letter queue (dropped, or the TTL retry pattern): the lab always quarantines' };
+    }
     if (Object.keys(s.config.queues.dlq ?? {}).length > 0) return { skip: 'dead-letter queue arguments (x-max-length, x-message-ttl) are not modelled' };
     return {
-      policy: { maxAttempts: work['x-delivery-limit'] + 1, system: 'rabbitmq-quorum' },
-      replay: s.replay?.jobs ?? [],
+      // No x-delivery-limit: RabbitMQ 3.10.8 (the corpus's broker) has no default limit.
+      policy: limit === undefined ? { maxAttempts: 1, system: 'rabbitmq-quorum', deliveryLimit: 'unset-3.x' }  // maxAttempts unused
+        : { maxAttempts: limit + 1, system: 'rabbitmq-quorum' },
+      steps: (s.replay?.jobs ?? []).map((id) => ({ replay: id })),
+      maxDeliveries: s.config.maxDeliveries,
       count: (attempt) => attempt - 1,  // x-delivery-count: the returns before this delivery
-      dlq: (entry) => ({ 'x-first-death-reason': entry.systemReason, 'x-first-death-queue': 'work' }),
+      // The x-death record without its time: the lab's clock is virtual ms, not a wall-clock timestamp.
+      dlq: ({ systemRecord: r, reason }) => (r === undefined ? { 'x-first-death-reason': reason } : {  // the lab's own: its reason
+        'x-death': r['x-death'].map(({ queue, reason, count }) => ({ queue: HARNESS_QUEUE[queue] ?? queue, reason, count })),
+        'x-first-death-reason': r['x-first-death-reason'],
+        'x-first-death-queue': HARNESS_QUEUE[r['x-first-death-queue']] ?? r['x-first-death-queue'],
+      }),
     };
   },
   bullmq(s) {
     const o = s.config.jobOptions ?? {};
-    if (s.config.workerOptions) return { skip: 'stalls: BullMQ keeps a separate stall budget (maxStalledCount); the lab counts a crash as an attempt' };
-    for (const key of ['lifo', 'priority', 'removeOnFail']) if (o[key] !== undefined) return { skip: `${key} is not modelled` };
+    const w = s.config.workerOptions ?? {};
+    for (const key of ['lifo', 'priority']) if (o[key] !== undefined) return { skip: `${key} is not modelled` };
+    if (o.removeOnFail !== undefined && typeof o.removeOnFail?.age !== 'number') {
+      return { skip: 'removeOnFail true or a count is not modelled (the lab\'s retention is an age)' };
+    }
     if (s.jobs.some((j) => j.withoutJobId)) return { skip: 'a job added without a jobId: the lab names every job' };
     if (s.jobs.some((j) => j.options)) return { skip: 'per-job options (priority) are not modelled' };
     if (o.backoff?.jitter !== undefined) return { skip: 'BullMQ\'s jitter draws from [v(1-j), v); the lab has full, equal and decorrelated jitter' };
     if (s.steps?.some((step) => step.retry && !step.options?.resetAttemptsMade)) {
       return { skip: 'job.retry() without a reset keeps attemptsMade; the lab\'s replay resets attempts' };
     }
-    if (s.steps?.some((step) => step.wait || step.add)) return { skip: 'waits and later jobs are not played here' };
     const backoff = o.backoff === undefined ? undefined
       : { kind: o.backoff.type === 'fixed' ? 'fixed' : 'exponential', baseMs: o.backoff.delay, capMs: Math.max(o.backoff.delay, 1) };
     return {
-      policy: { maxAttempts: o.attempts ?? 1, system: 'bullmq', ...(backoff ? { backoff } : {}) },
-      replay: (s.steps ?? []).filter((step) => step.retry).map((step) => step.retry),
+      policy: {
+        maxAttempts: o.attempts ?? 1, system: 'bullmq', ...(backoff ? { backoff } : {}),
+        ...(w.maxStalledCount !== undefined ? { maxStalledCount: w.maxStalledCount } : {}),
+        ...(o.removeOnFail ? { quarantine: { retentionMs: o.removeOnFail.age * 1000 } } : {}),
+      },
+      steps: labSteps(s.steps),
       count: (attempt) => attempt - 1,  // attemptsMade when the processor starts
-      dlq: (entry) => ({ attemptsMade: entry.attempts, failedReason: entry.lastError }),
+      dlq: ({ systemRecord: r, attempts, lastError }) => (r === undefined ? { attemptsMade: attempts, failedReason: lastError }
+        : { attemptsMade: r.attemptsMade, failedReason: r.failedReason, stalledCounter: r.stalledCounter }),
     };
   },
   sidekiq(s) {
     const so = s.config.sidekiq_options ?? {};
+    const options = s.config.options ?? {};
     if (s.config.strict || s.config.queues) return { skip: 'queues and their order are not modelled' };
-    if (s.config.options) return { skip: 'Sidekiq.options (max_retries, the Dead set\'s size and timeout) are not modelled' };
     if (s.config.retry_in) return { skip: 'a custom sidekiq_retry_in: 6.4.1 adds its jitter on top, the lab uses the delay as given' };
     if (so.retry === false || so.dead === false) return { skip: 'retry: false / dead: false discard the job; the lab always quarantines' };
     if (Object.values(s.outcomes).flat().includes('crash')) return { skip: 'a crash loses the job in free Sidekiq; the lab keeps it (as Sidekiq Pro\'s reliable fetch does)' };
     if (Object.values(s.outcomes).flat().includes('permanent') && so.retry !== 0) {
       return { skip: '6.4.1 has no permanent-error path (retries it); the lab quarantines a permanent failure at once' };
     }
-    if (s.steps?.some((step) => step.wait || step.push)) return { skip: 'waits and later jobs are not played here' };
-    const retry = so.retry === true || so.retry === undefined ? 25 : so.retry;
+    const retry = so.retry === true || so.retry === undefined ? options.max_retries ?? 25 : so.retry;
     if (retry > 18) return { skip: 'retries past count 17 wait 18^4 s and more, past the day where the lab\'s delays stop' };
     return {
-      policy: { maxAttempts: retry + 1, system: 'sidekiq' },
-      replay: (s.steps ?? []).filter((step) => step.retryDead).map((step) => step.retryDead),
+      policy: {
+        maxAttempts: retry + 1, system: 'sidekiq',
+        ...(options.dead_max_jobs !== undefined ? { deadMaxJobs: options.dead_max_jobs } : {}),
+        ...(options.dead_timeout_in_seconds !== undefined ? { quarantine: { retentionMs: options.dead_timeout_in_seconds * 1000 } } : {}),
+      },
+      steps: labSteps(s.steps, { seconds: true }),
       // retry_count: none on a job's very first run; after a failure it is attempts − 2
       // (a dead job retried from retry: 0 runs with −1, as Sidekiq's own decrement leaves it).
       count: (attempt, replayed) => (attempt === 1 && !replayed ? null : attempt - 2),
-      dlq: (entry) => ({ retry_count: entry.attempts - 1, error_message: entry.lastError }),
+      dlq: ({ systemRecord: r, attempts, lastError }) => (r === undefined ? { retry_count: attempts - 1, error_message: lastError }
+        : { retry_count: r.retry_count, error_message: r.error_message }),
     };
   },
 };
 
 const OUTCOME = { ok: 'success', transient: 'transient', permanent: 'permanent' };
+const PLACE = { completed: 'completed', quarantine: 'dlq', ready: 'waiting', delayed: 'waiting', leased: 'waiting' };
 
 /** The lab's trace of scenario `s` under `t` (a translation). */
 function labTrace(s, t) {
@@ -90,6 +129,7 @@ function labTrace(s, t) {
       return list[Math.min(runs[id] ?? 0, list.length - 1)];
     };
     const deliver = () => {
+      if (t.maxDeliveries !== undefined && trace.deliveries.length >= t.maxDeliveries) return false;  // the runner stops
       const next = q.ready()[0];
       if (next === undefined) return false;
       const outcome = outcomeOf(next.id);
@@ -108,20 +148,29 @@ function labTrace(s, t) {
     const drain = () => {
       for (let guard = 0; guard < 1000; guard++) {
         if (deliver()) continue;
+        if (t.maxDeliveries !== undefined && trace.deliveries.length >= t.maxDeliveries) return;
         if (q.advanceToNext() === null) return;
       }
       throw new Error(`${s.name}: the lab did not settle in 1,000 steps`);
     };
     drain();
-    for (const id of t.replay) {
-      delete lastAt[id];  // a replayed message is a new one: no gap is counted across it
-      assert.ok(q.replay(id), `${s.name}: replay(${id})`);
-      replayed.add(id);
+    const ids = s.jobs.map((job) => job.id);
+    for (const step of t.steps) {
+      if (step.waitMs !== undefined) q.advance(step.waitMs);
+      if (step.replay !== undefined) {
+        delete lastAt[step.replay];  // a replayed message is a new one: no gap is counted across it
+        assert.ok(q.replay(step.replay), `${s.name}: replay(${step.replay})`);
+        replayed.add(step.replay);
+      }
+      if (step.add !== undefined) {
+        q.enqueue(step.add.id, JSON.stringify(step.add.payload ?? {}));
+        ids.push(step.add.id);
+      }
       drain();
     }
-    for (const job of s.jobs) {
-      const place = q.locate(job.id)?.place;
-      trace.final[job.id] = place === 'completed' ? 'completed' : place === 'quarantine' ? 'dlq' : place ?? 'dropped';
+    for (const id of ids) {
+      const place = q.locate(id)?.place;
+      trace.final[id] = PLACE[place] ?? 'dropped';
     }
     for (const entry of q.quarantined()) trace.dlq[entry.id] = t.dlq(entry);
     return trace;
@@ -130,13 +179,17 @@ function labTrace(s, t) {
   }
 }
 
-/** `expected` with only the dead-letter fields the lab models (the translation's), and its delays when the lab can time them. */
+/** `expected` narrowed to what `observed` models: the top-level dead-letter fields it has, and within an
+ *  array of records (x-death) each record's fields it has. */
+function project(expected, observed) {
+  if (Array.isArray(expected) && Array.isArray(observed)) return expected.map((e, i) => project(e, observed[i]));
+  if (typeof expected !== 'object' || expected === null || typeof observed !== 'object' || observed === null) return expected;
+  return Object.fromEntries(Object.entries(expected).filter(([k]) => k in observed).map(([k, v]) => [k, project(v, observed[k])]));
+}
+
 function modelled(expected, t, observed) {
   const dlq = {};
-  for (const [id, fields] of Object.entries(expected.dlq ?? {})) {
-    const ours = observed.dlq[id] ?? {};
-    dlq[id] = Object.fromEntries(Object.entries(fields).filter(([k]) => k in ours));
-  }
+  for (const [id, fields] of Object.entries(expected.dlq ?? {})) dlq[id] = project(fields, observed.dlq[id] ?? {});
   return { ...expected, dlq };
 }
 
@@ -159,7 +212,8 @@ for (const broker of Object.keys(TRANSLATE)) {
       assert.equal(difference, null, `${broker} ${s.name}: ${difference?.message}`);
       played.push(s.name);
       // The mode is what makes it match: the lab's own rules give another trace here?
-      const asLab = labTrace(s, { ...t, policy: { ...t.policy, system: 'lab' } });
+      const { maxStalledCount, deadMaxJobs, deliveryLimit, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
+      const asLab = labTrace(s, { ...t, policy: { ...labPolicy, system: 'lab' } });
       if (compareTraces(modelled(s.expected, t, asLab), asLab, { delayMs: { below: 0, above: 0 } }) !== null) {
         differ.push(s.name);
       }

@@ -77,6 +77,10 @@ void EveryValueCarried(std::span<const Field<T>> rows, const std::string& owner,
     for (int64_t v : Candidates(row, part(base))) {
       Scenario s = Base();
       row.set(part(s), v);
+      // A mode's own setting is admitted only in its mode: try each system.
+      for (int system = 0; system < kSystemChoices.count && !check(s).ok(); ++system) {
+        s.policy.system = static_cast<System>(system);
+      }
       if (!check(s).ok()) continue;
       ++admitted;
       CheckCarried(s, owner + row.spec.name + " = " + std::to_string(v));

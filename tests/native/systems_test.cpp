@@ -1,5 +1,6 @@
 // The system modes (policy.h, System): each changes only what its system does
 // differently from the lab's rules, and a lab policy is exactly as before.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -183,6 +184,302 @@ TEST_CASE("systems: the mode travels through links and snapshots, and a lab poli
   CHECK(bad.status().message() ==
         "scenario link is malformed at character 11: expected system (q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, "
         "l lab), got 'z'");
+}
+
+// A lease taken and left to expire: the consumer died.
+void Crash(Queue& q) {
+  Result<LeaseGrant> g = q.Lease();
+  REQUIRE(g.ok());
+  REQUIRE(g->leased);
+  REQUIRE(q.Advance(g->expires_at - q.now()).ok());
+}
+
+TEST_CASE("systems: bullmq does not count a stall as an attempt; stalls have their own budget, maxStalledCount") {
+  Policy p;
+  p.max_attempts = 3;
+  p.lease_ms = 300;
+  Queue lab = Make(p, {"a"});
+  Crash(lab);
+  CHECK(lab.Ready()[0].attempts == 1);  // the lab counts the crash
+  p.system = System::kBullMq;
+  Queue q = Make(p, {"a", "b"});
+  Crash(q);  // stall 1 of 1 allowed: back to wait, attemptsMade unchanged
+  REQUIRE(q.Ready().size() == 2);
+  CHECK(q.Ready()[1].id == "a");
+  CHECK(q.Ready()[1].attempts == 0);
+  REQUIRE(q.Process("success").ok());  // b
+  Crash(q);                            // stall 2: past the budget, even with attempts left
+  const std::vector<QuarantineEntry> dead = q.Quarantined();
+  REQUIRE(dead.size() == 1);
+  CHECK(dead[0].reason == Reason::kStalled);
+  CHECK(std::string(ReasonName(dead[0].reason)) == "stalled");
+  CHECK(dead[0].last_error == kBullMqStalledError);
+  CHECK(dead[0].attempts == 1);  // BullMQ raises attemptsMade when it fails a job for stalling
+  CHECK(dead[0].stalls == 2);
+  // A replay resets attemptsMade but keeps the stall count (BullMQ's reprocessJob leaves stc).
+  CHECK(q.Replay("a"));
+  Crash(q);
+  REQUIRE(q.Quarantined().size() == 1);
+  CHECK(q.Quarantined()[0].stalls == 3);
+
+  // maxStalledCount 0: the first stall fails the job; after a stall, errors still get the whole budget.
+  p.max_stalled_count = 0;
+  Queue zero = Make(p, {"a"});
+  Crash(zero);
+  REQUIRE(zero.Quarantined().size() == 1);
+  CHECK(zero.Quarantined()[0].reason == Reason::kStalled);
+  p.max_stalled_count = 1;
+  p.max_attempts = 2;
+  Queue errors = Make(p, {"a"});
+  Crash(errors);
+  REQUIRE(errors.Process("transient").ok());
+  Result<Attempt> last = errors.Process("transient");
+  REQUIRE(last.ok());
+  CHECK(last->attempt == 2);
+  CHECK(last->reason == Reason::kExhausted);
+  CHECK(errors.Quarantined()[0].stalls == 1);
+  // Outside bullmq the field is refused by name.
+  Policy other;
+  other.max_stalled_count = 2;
+  const Status refused = Policy::Check(other);
+  CHECK(refused.message() ==
+        "maxStalledCount applies only with system \"bullmq\" (leave it at its default otherwise), got 2 with system \"lab\"");
+}
+
+TEST_CASE("systems: bullmq evicts by removeOnFail age only when a later job fails, not on a timer") {
+  Policy p;
+  p.max_attempts = 1;
+  p.retention_ms = 1000;
+  p.system = System::kBullMq;
+  Queue q = Make(p, {"a", "b", "c"});
+  REQUIRE(q.Process("transient").ok());  // a failed at 0
+  CHECK_FALSE(q.NextTimerAt().has_value());  // no retention timer
+  REQUIRE(q.Advance(int64_t{1300}).ok());
+  CHECK(q.Quarantined().size() == 1);  // expired, but nothing has failed since
+  REQUIRE(q.Process("success").ok());  // b completes: the failed set is not trimmed
+  CHECK(q.Quarantined().size() == 1);
+  REQUIRE(q.Process("transient").ok());  // c fails: a goes
+  REQUIRE(q.Quarantined().size() == 1);
+  CHECK(q.Quarantined()[0].id == "c");
+  CHECK(q.Locate("a")->place == Place::kDropped);
+  CHECK(q.stats().expired == 1);
+  // The lab drops a at its timer.
+  p.system = System::kLab;
+  Queue lab = Make(p, {"a"});
+  REQUIRE(lab.Process("transient").ok());
+  CHECK(lab.NextTimerAt() == 1000);
+}
+
+TEST_CASE("systems: sidekiq trims the Dead set at each kill: dead timeout (retention, 180 days at 0), deadMaxJobs - 1") {
+  Policy p;
+  p.max_attempts = 1;
+  p.system = System::kSidekiq;
+  p.dead_max_jobs = 2;  // keeps the newest one
+  Queue q = Make(p, {"a", "b", "c"});
+  for (int i = 0; i < 3; ++i) REQUIRE(q.Process("transient").ok());
+  REQUIRE(q.Quarantined().size() == 1);
+  CHECK(q.Quarantined()[0].id == "c");
+  CHECK(q.Locate("a")->place == Place::kDropped);
+
+  p.dead_max_jobs = 10'000;
+  p.retention_ms = 1000;
+  Queue t = Make(p, {"a", "b"});
+  REQUIRE(t.Process("transient").ok());
+  CHECK_FALSE(t.NextTimerAt().has_value());
+  REQUIRE(t.Advance(int64_t{1300}).ok());
+  CHECK(t.Quarantined().size() == 1);  // lazy: still there
+  REQUIRE(t.Process("transient").ok());  // the next kill trims it
+  REQUIRE(t.Quarantined().size() == 1);
+  CHECK(t.Quarantined()[0].id == "b");
+
+  p.retention_ms = 0;  // Sidekiq's own 180 days
+  Queue d = Make(p, {"a", "b", "c"});
+  REQUIRE(d.Process("transient").ok());
+  REQUIRE(d.Advance(kSidekiqDeadTimeoutMs - 1).ok());
+  REQUIRE(d.Process("transient").ok());
+  CHECK(d.Quarantined().size() == 2);
+  REQUIRE(d.Advance(int64_t{1}).ok());
+  REQUIRE(d.Process("transient").ok());
+  CHECK(d.Quarantined().size() == 2);  // a is 180 days old at c's kill
+  CHECK(d.Locate("a")->place == Place::kDropped);
+}
+
+TEST_CASE("systems: sqs counts a DLQ entry's retention from the job's first enqueue") {
+  Policy p;
+  p.max_attempts = 1;
+  p.retention_ms = 10'000;
+  p.system = System::kSqs;
+  Queue q = Make(p, {"a"});
+  REQUIRE(q.Advance(int64_t{4000}).ok());
+  REQUIRE(q.Process("transient").ok());  // moved at 4000, enqueued at 0
+  CHECK(q.Quarantined()[0].enqueued_at == 0);
+  CHECK(q.NextTimerAt() == 10'000);  // not 14,000
+  // A replayed message keeps its enqueue time; past its retention it goes at once.
+  REQUIRE(q.Replay("a"));
+  REQUIRE(q.Advance(int64_t{7000}).ok());
+  REQUIRE(q.Process("transient").ok());
+  CHECK(q.NextTimerAt() == 11'000);
+  REQUIRE(q.Advance(int64_t{0}).ok());
+  CHECK(q.Quarantined().empty());
+  // The lab counts from the arrival.
+  p.system = System::kLab;
+  Queue lab = Make(p, {"a"});
+  REQUIRE(lab.Advance(int64_t{4000}).ok());
+  REQUIRE(lab.Process("transient").ok());
+  CHECK(lab.NextTimerAt() == 14'000);
+}
+
+TEST_CASE("systems: rabbitmq-quorum's deliveryLimit: 3.x sets none (tail, no dead-lettering), 4.0 defaults to 20") {
+  Policy p;
+  p.system = System::kRabbitMqQuorum;
+  p.delivery_limit = DeliveryLimit::kUnset4;
+  CHECK(p.Budget() == 21);
+  Queue four = Make(p, {"a", "b"});
+  std::vector<std::string> runs = Deliveries(four, "transient", 22);
+  CHECK(std::count(runs.begin(), runs.end(), "a") == 21);
+  CHECK(runs[20] == "a");  // near the head all the way
+  CHECK(runs[21] == "b");
+  REQUIRE(four.Quarantined().size() == 1);
+  CHECK(four.Quarantined()[0].attempts == 21);
+  p.delivery_limit = DeliveryLimit::kUnset3;
+  CHECK(p.Budget() == Policy::kMaxAttempts);
+  Queue three = Make(p, {"a", "b", "c"});
+  CHECK(Deliveries(three, "transient", 6) == std::vector<std::string>{"a", "b", "c", "a", "b", "c"});
+  CHECK(three.Quarantined().empty());
+  Policy lab;
+  lab.delivery_limit = DeliveryLimit::kUnset4;
+  CHECK(Policy::Check(lab).message() ==
+        "deliveryLimit applies only with system \"rabbitmq-quorum\" (leave it at its default otherwise), got "
+        "\"unset-4.x\" with system \"lab\"");
+}
+
+TEST_CASE("systems: a rabbitmq-quorum entry keeps its x-death record across republishing") {
+  Policy p;
+  p.max_attempts = 2;
+  p.system = System::kRabbitMqQuorum;
+  Queue q = Make(p, {"a"});
+  Deliveries(q, "transient", 2);  // a: delivery_limit at 0
+  REQUIRE(q.Advance(int64_t{50}).ok());
+  REQUIRE(q.Replay("a"));
+  Deliveries(q, "transient", 2);  // again at 50: count 2, time of the first
+  XDeath x = q.Quarantined()[0].x_death;
+  CHECK(x.count[0] == 2);
+  CHECK(x.time[0] == 0);
+  CHECK(x.first == Reason::kExhausted);
+  REQUIRE(q.Advance(int64_t{50}).ok());
+  REQUIRE(q.Replay("a"));
+  Deliveries(q, "permanent", 1);  // rejected at 100: a new entry, first in the array
+  x = q.Quarantined()[0].x_death;
+  CHECK(x.count[1] == 1);
+  CHECK(x.time[1] == 100);
+  CHECK(x.newest == Reason::kPermanent);
+  CHECK(x.first == Reason::kExhausted);  // never changes
+  // The record survives a snapshot and a journal replay; a lab entry has none.
+  Result<std::string> text = q.SnapshotText();
+  REQUIRE(text.ok());
+  CHECK(text->find(" x-death exhausted permanent 2 0 1 100") != std::string::npos);
+  Result<Queue> back = Queue::Restore(text.value());
+  REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+  CHECK(back->Quarantined()[0].x_death == x);
+  Policy plain;
+  Queue lab = Make(plain, {"a"});
+  Deliveries(lab, "permanent", 1);
+  CHECK(lab.Quarantined()[0].x_death.empty());
+}
+
+TEST_CASE("systems: the modes' own settings and job fields travel through links, snapshots and journals") {
+  Scenario s;
+  s.policy.system = System::kBullMq;
+  s.policy.max_stalled_count = 3;
+  CHECK(FormatScenario(s).find(";rbs3") != std::string::npos);
+  s.policy = Policy{};
+  s.policy.system = System::kSidekiq;
+  s.policy.dead_max_jobs = 500;
+  CHECK(FormatScenario(s).find(";rkd500") != std::string::npos);
+  s.policy = Policy{};
+  s.policy.system = System::kRabbitMqQuorum;
+  s.policy.delivery_limit = DeliveryLimit::kUnset4;
+  const std::string link = FormatScenario(s);
+  CHECK(link.find(";rqu4") != std::string::npos);
+  REQUIRE(ParseScenario(link).ok());
+  CHECK(ParseScenario(link)->policy.delivery_limit == DeliveryLimit::kUnset4);
+  CHECK(ParseScenario("v2;m3;s1;rbs1").status().message().find("expected a maxStalledCount other than 1") !=
+        std::string::npos);
+  CHECK(ParseScenario("v2;m3;s1;rqu5").status().message().find("expected deliveryLimit (u3 unset-3.x, u4 unset-4.x)") !=
+        std::string::npos);
+  CHECK(ParseScenario("v2;m3;s1;rks2").status().message().find("maxStalledCount applies only with system") !=
+        std::string::npos);
+
+  // Per-job fields: stalls (bullmq) and the first enqueue (sqs) through snapshot and journal.
+  for (System system : {System::kBullMq, System::kSqs}) {
+    Policy p;
+    p.system = system;
+    p.max_attempts = 2;
+    p.lease_ms = 100;
+    p.retention_ms = 100'000;
+    Result<Queue> made = Queue::Create(p);
+    REQUIRE(made.ok());
+    Queue q = std::move(made).value();
+    REQUIRE(q.Advance(int64_t{5}).ok());
+    REQUIRE(q.Enqueue("a", "x").ok());
+    REQUIRE(q.Enqueue("b", "y").ok());
+    Crash(q);
+    REQUIRE(q.Process("transient").ok());
+    REQUIRE(q.Process("transient").ok());
+    Result<std::string> text = q.SnapshotText();
+    REQUIRE(text.ok());
+    CHECK(text->find(system == System::kBullMq ? " stalls 1" : " enqueued 5") != std::string::npos);
+    Result<Queue> back = Queue::Restore(text.value());
+    REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+    REQUIRE(back->SnapshotText().ok());
+    CHECK(back->SnapshotText().value() == text.value());
+    Result<std::vector<JournalEntry>> journal = q.Journal();
+    REQUIRE(journal.ok());
+    std::vector<std::string_view> records;
+    for (const JournalEntry& e : journal.value()) records.push_back(e.record);
+    Result<Recovery> r = Queue::Recover(std::nullopt, records, {});
+    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+    CHECK(r->queue.SnapshotText().value() == text.value());
+  }
+}
+
+TEST_CASE("systems: a lazy trim is journaled after the move it follows; a crash after any write loses nothing") {
+  for (System system : {System::kSidekiq, System::kBullMq}) {
+    Policy p;
+    p.max_attempts = 1;
+    p.system = system;
+    p.retention_ms = 1000;
+    if (system == System::kSidekiq) p.dead_max_jobs = 1;  // a kill trims the new entry itself
+    Result<Queue> made = Queue::Create(p);
+    REQUIRE(made.ok());
+    Queue q = std::move(made).value();
+    for (const char* id : {"a", "b", "c"}) REQUIRE(q.Enqueue(id, "x").ok());
+    REQUIRE(q.Process("transient").ok());
+    REQUIRE(q.Advance(int64_t{1500}).ok());
+    REQUIRE(q.Process("permanent").ok());
+    REQUIRE(q.Process("success").ok());
+    CHECK(q.Quarantined().size() == (system == System::kSidekiq ? 0u : 1u));
+    Result<std::vector<JournalEntry>> journal = q.Journal();
+    REQUIRE(journal.ok());
+    std::vector<std::string_view> records;
+    for (const JournalEntry& e : journal.value()) records.push_back(e.record);
+    // The removal follows the last arrival's two writes (b's, which trims a, and itself under sidekiq).
+    std::vector<std::string> ops;
+    for (const JournalEntry& e : journal.value()) ops.push_back(e.op);
+    const auto put = std::find(ops.rbegin(), ops.rend(), "put-quarantine").base() - 1;
+    REQUIRE(*put == "put-quarantine");
+    REQUIRE(put + 2 < ops.end());
+    CHECK(*(put + 1) == "remove-ready");
+    CHECK(*(put + 2) == "remove-quarantine");
+    for (size_t k = 1; k <= records.size(); ++k) {
+      Result<Recovery> r = Queue::Recover(std::nullopt, records, {.crash_after = static_cast<int64_t>(k)});
+      REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+      CHECK(r->lost.empty());
+    }
+    Result<Recovery> whole = Queue::Recover(std::nullopt, records, {});
+    REQUIRE(whole.ok());
+    CHECK(whole->queue.SnapshotText().value() == q.SnapshotText().value());
+  }
 }
 
 }  // namespace

@@ -28,6 +28,33 @@ function idList(ids) {
 
 const plural = (n, one, many = `${one}s`) => `${grouped(n)} ${n === 1 ? one : many}`;
 
+/**
+ * A RabbitMQ quorum queue's dead letter as the broker writes it: the x-death array (one entry
+ * per {queue, reason}, newest first, as the core keeps it) and x-first-death-queue/reason.
+ * `set(record)` draws an entry's systemRecord; `null` hides it.
+ */
+function xDeathRecord() {
+  const rows = h('tbody');
+  const firstQueue = h('span', { class: 'dlq-xdeath-first' });
+  const firstReason = h('span', { class: 'dlq-xdeath-first' });
+  const element = h('span', { class: 'dlq-xdeath', hidden: true },
+    h('span', { class: 'dlq-xdeath-title' }, 'x-death record'),
+    h('table', { class: 'dlq-xdeath-table' },
+      h('thead', {}, h('tr', {}, ...['queue', 'reason', 'count', 'time'].map((c) => h('th', { scope: 'col' }, c)))), rows),
+    firstQueue, firstReason);
+  return {
+    element,
+    set(record) {
+      show(element, record !== null);
+      if (record === null) return;
+      rows.replaceChildren(...record['x-death'].map((d) =>
+        h('tr', {}, h('td', {}, d.queue), h('td', {}, d.reason), h('td', {}, String(d.count)), h('td', {}, `at ${ms(d.time)}`))));
+      setText(firstQueue, `x-first-death-queue ${record['x-first-death-queue']}`);
+      setText(firstReason, `x-first-death-reason ${record['x-first-death-reason']}`);
+    },
+  };
+}
+
 /** True (and remembered) when a card's inputs differ from the last time it was drawn: most cards do not change in a step. */
 function changed(d, signature) {
   if (d.signature === signature) return false;
@@ -295,20 +322,23 @@ export class StateViews {
         facts: facts([['class', 'class'], ['reason', 'reason'], ['system', 'system reason'], ['attempts', 'attempts'], ['error', 'last error'],
           ['key', 'key'], ['final', 'final attempt'], ['kept', 'kept']]),
         meter: meter('retention'),
+        xDeath: xDeathRecord(),
       };
       li.append(h('span', { class: 'dlq-id' }, entry.id), li.dlq.alert,
         h('button', { type: 'button', class: 'dlq-replay', 'data-action': 'replay' }, `Replay ${entry.id}`),
-        h('span', { class: 'dlq-payload' }, entry.payload), li.dlq.facts.element, li.dlq.meter.element);
+        h('span', { class: 'dlq-payload' }, entry.payload), li.dlq.facts.element, li.dlq.xDeath.element, li.dlq.meter.element);
       return li;
     }, (li, entry) => {
       const d = li.dlq;
       const e = entry;
-      if (!changed(d, `${clock}|${now}|${retention}|${e.attempts}|${e.reason}|${e.systemReason}|${e.class}|${e.lastError}|${e.key}|${e.arrivedAt}|${e.alert}`)) return;
+      if (!changed(d, `${clock}|${now}|${retention}|${e.attempts}|${e.reason}|${e.systemReason}|${e.class}|${e.lastError}|${e.key}|${e.arrivedAt}|${e.alert}|${JSON.stringify(e.systemRecord ?? null)}`)) return;
       show(d.alert, entry.alert);
       d.facts.set('class', clock ? entry.class : null);
       d.facts.set('reason', entry.reason);
       // Only under a real system's mode (the core names the reason as that system does: x-death's, or none for SQS).
       d.facts.set('system', entry.systemReason === undefined ? null : entry.systemReason === '' ? '(no reason kept)' : entry.systemReason);
+      // Under rabbitmq-quorum the entry is drawn as its x-death record too (the core keeps it).
+      d.xDeath.set(entry.systemRecord?.['x-death'] ? entry.systemRecord : null);
       d.facts.set('attempts', String(entry.attempts));
       d.facts.set('error', entry.lastError === '' ? '(none)' : entry.lastError);
       d.facts.set('key', entry.key);

@@ -1,0 +1,77 @@
+// The system modes' own settings and records through the JS API (the rules are the
+// core's, tests/native/systems_test.cpp): each setting is taken and refused by name
+// from the schema, and each quarantine entry carries its system's own record.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { loadLab } from '../../wasm/index.mjs';
+
+const lab = await loadLab();
+
+test('the modes\' settings are schema rows, refused by name outside their mode or out of range', () => {
+  const rows = Object.fromEntries(lab.schema.policy.map((r) => [r.name, r]));
+  assert.equal(rows.maxStalledCount.kind, 'integer');
+  assert.equal(rows.deadMaxJobs.kind, 'integer');
+  assert.deepEqual(rows.deliveryLimit.choices.map((c) => c.name), ['explicit', 'unset-3.x', 'unset-4.x']);
+  assert.throws(() => lab.createQueue({ maxAttempts: 3, deadMaxJobs: 5 }),
+    { code: 'invalid-argument', message: 'deadMaxJobs applies only with system "sidekiq" (leave it at its default otherwise), got 5 with system "lab"' });
+  assert.throws(() => lab.createQueue({ maxAttempts: 3, system: 'bullmq', maxStalledCount: 1001 }),
+    { message: /^maxStalledCount must be an integer from 0 to 1000, got 1001/ });
+  assert.throws(() => lab.createQueue({ maxAttempts: 3, system: 'rabbitmq-quorum', deliveryLimit: '4' }),
+    { message: 'deliveryLimit must be one of "explicit", "unset-3.x", "unset-4.x", got "4"' });
+});
+
+test('each system records its dead letter in its own terms (systemRecord); a lab entry has none', () => {
+  const rabbit = lab.createQueue({ maxAttempts: 2, system: 'rabbitmq-quorum' });
+  rabbit.enqueue('a', 'x');
+  rabbit.process('transient');
+  rabbit.process('transient');
+  rabbit.advance(50);
+  rabbit.replay('a');
+  rabbit.process('permanent');
+  assert.deepEqual(rabbit.quarantined()[0].systemRecord, {
+    'x-death': [{ queue: 'orders', reason: 'rejected', count: 1, time: 50 }, { queue: 'orders', reason: 'delivery_limit', count: 1, time: 0 }],
+    'x-first-death-queue': 'orders',
+    'x-first-death-reason': 'delivery_limit',
+  });
+  rabbit.dispose();
+
+  const sqs = lab.createQueue({ maxAttempts: 1, system: 'sqs' });
+  sqs.advance(7);
+  sqs.enqueue('a', 'body of a');
+  sqs.advance(5);
+  sqs.process('transient', 'the worker\'s error');
+  const [entry] = sqs.quarantined();
+  assert.deepEqual(entry.systemRecord, { body: 'body of a', ApproximateReceiveCount: 1, SentTimestamp: 7, sourceQueue: 'orders' });
+  assert.equal(entry.reason, 'exhausted');  // the lab keeps its own
+  assert.equal(entry.systemReason, '');
+  sqs.dispose();
+
+  const bull = lab.createQueue({ maxAttempts: 3, system: 'bullmq', maxStalledCount: 0, leaseMs: 100 });
+  bull.enqueue('a', 'x');
+  bull.lease();
+  bull.advance(100);
+  const [stalled] = bull.quarantined();
+  assert.equal(stalled.reason, 'stalled');
+  assert.deepEqual(stalled.systemRecord,
+    { attemptsMade: 1, stalledCounter: 1, failedReason: 'job stalled more than allowable limit', finishedOn: 100 });
+  bull.dispose();
+
+  const plain = lab.createQueue({ maxAttempts: 1 });
+  plain.enqueue('a', 'x');
+  plain.process('transient');
+  assert.equal('systemRecord' in plain.quarantined()[0], false);
+  plain.dispose();
+});
+
+test('links carry the modes\' settings, and a lab link is as before', () => {
+  const settings = { rbs3: { maxStalledCount: 3 }, rkd500: { deadMaxJobs: 500 }, rqu4: { deliveryLimit: 'unset-4.x' },
+    rqu3: { deliveryLimit: 'unset-3.x' } };
+  for (const [field, expected] of Object.entries(settings)) {
+    const link = `v2;m3;s1;${field}`;
+    const scenario = lab.parseScenario(link);
+    for (const [name, value] of Object.entries(expected)) assert.equal(scenario[name], value, link);  // the policy fields, flat
+    assert.equal(lab.formatScenario(scenario), link);
+  }
+  assert.equal(lab.formatScenario(lab.parseScenario('v2;m3;s1;rb')), 'v2;m3;s1;rb');
+  assert.throws(() => lab.runScenario('v2;m3;s1;rbd500'), { message: /deadMaxJobs applies only with system "sidekiq"/ });
+});
