@@ -62,14 +62,27 @@ test('BullMQ: a number is a fixed delay; no backoff or a delay of 0 retries at o
   assert.equal(applied(accepted('{"attempts":4,"backoff":250}')).backoff.kind, 'fixed');
 });
 
+test('BullMQ: a removeOnFail age is the lazy retention, maxStalledCount the stall budget (the bullmq mode\'s own)', () => {
+  const r = accepted('{"attempts":3,"removeOnFail":{"age":3600},"maxStalledCount":2}');
+  assert.equal(r.system, 'bullmq');
+  assert.equal(fields(r)['quarantine.retentionMs'], 3_600_000);
+  assert.equal(fields(r).maxStalledCount, 2);
+  const policy = applied(r);
+  assert.equal(policy.quarantine.retentionMs, 3_600_000);
+  assert.equal(policy.maxStalledCount, 2);
+  assert.equal(fields(accepted('{"attempts":3,"maxStalledCount":0}')).maxStalledCount, 0);
+});
+
 test('BullMQ refusals: removeOnFail, jitter, a custom strategy, stalls, other options, bad values', () => {
-  const [remove] = refusedWith('{"attempts":3,"removeOnFail":{"age":3600}}', 'removeOnFail');
-  assert.match(remove.message, /^removeOnFail is not modelled by the lab/);
-  assert.equal(remove.given, '{"age":3600}');
+  const [remove] = refusedWith('{"attempts":3,"removeOnFail":{"count":5}}', 'removeOnFail');
+  assert.match(remove.message, /^removeOnFail is not modelled by the lab \(only an age is/);
+  assert.equal(remove.given, '{"count":5}');
+  refusedWith('{"attempts":3,"removeOnFail":{"age":0}}', 'removeOnFail');
   const [jitter] = refusedWith('{"attempts":3,"backoff":{"type":"exponential","delay":1000,"jitter":0.5}}', 'backoff.jitter');
   assert.match(jitter.message, /^backoff\.jitter \(BullMQ's \[v\(1−j\), v\)\) is not one of the lab's jitters/);
   assert.match(refusedWith('{"backoff":{"type":"custom"}}', 'backoff.type')[0].message, /custom backoffStrategy/);
-  assert.match(refusedWith('{"attempts":3,"maxStalledCount":2}', 'maxStalledCount')[0].message, /Worker option: BullMQ counts stalls/);
+  assert.match(refusedWith('{"attempts":3,"maxStalledCount":-1}', 'maxStalledCount')[0].message, /^maxStalledCount: expected a whole number from 0, got -1/);
+  assert.match(refusedWith('{"attempts":3,"stalledInterval":30000}', 'stalledInterval')[0].message, /a Worker option, not a job option/);
   refusedWith('{"attempts":3,"priority":1,"lifo":true,"removeOnComplete":true,"delay":500}', 'priority', 'lifo', 'removeOnComplete', 'delay');
   refusedWith('{"attempts":0}', 'attempts');
   refusedWith('{"attempts":2.5}', 'attempts');
@@ -175,7 +188,7 @@ test('RabbitMQ: delivery-limit L is L + 1 deliveries, a quorum queue, the DLX as
   const r = accepted('{"delivery-limit":20,"dead-letter-exchange":"dlx","dead-letter-strategy":"at-least-once","overflow":"reject-publish"}');
   assert.equal(r.format, 'rabbitmq');
   assert.equal(r.system, 'rabbitmq-quorum');
-  assert.deepEqual(fields(r), { maxAttempts: 21, 'backoff.kind': 'none', 'backoff.jitter': 'none' });
+  assert.deepEqual(fields(r), { maxAttempts: 21, deliveryLimit: 'explicit', 'backoff.kind': 'none', 'backoff.jitter': 'none' });
   assert.deepEqual(r.ignored.map((i) => i.key), ['dead-letter-exchange', 'dead-letter-strategy', 'overflow']);
   assert.equal(applied(r).system, 'rabbitmq-quorum');
   // A whole policy as list_policies prints it.
@@ -185,9 +198,16 @@ test('RabbitMQ: delivery-limit L is L + 1 deliveries, a quorum queue, the DLX as
   assert.equal(fields(accepted('{"delivery-limit":0,"dead-letter-exchange":"dlx"}')).maxAttempts, 1);
 });
 
-test('RabbitMQ refusals: no limit, no DLX, a TTL, length limits, classic mirroring, unknown keys', () => {
-  assert.match(refusedWith('{"dead-letter-exchange":"dlx"}', 'delivery-limit')[0].message, /3\.x then has no limit .* 4\.0 defaults to 20/);
-  refusedWith('{"delivery-limit":-1,"dead-letter-exchange":"dlx"}', 'delivery-limit');
+test('RabbitMQ: no delivery-limit (absent or -1) is 3.x\'s no limit, deliveryLimit unset-3.x, said with 4.0\'s default', () => {
+  const absent = accepted('{"dead-letter-exchange":"dlx"}');
+  assert.equal(fields(absent).deliveryLimit, 'unset-3.x');
+  assert.match(absent.set.find((s) => s.field === 'deliveryLimit').from, /3\.x sets no limit \(4\.0 and later default to 20/);
+  assert.equal(applied({ ...absent, policy: { maxAttempts: 3, ...absent.policy } }).deliveryLimit, 'unset-3.x');
+  assert.equal(fields(accepted('{"delivery-limit":-1,"dead-letter-exchange":"dlx"}')).deliveryLimit, 'unset-3.x');
+});
+
+test('RabbitMQ refusals: a bad limit, no DLX, a TTL, length limits, classic mirroring, unknown keys', () => {
+  refusedWith('{"delivery-limit":-2,"dead-letter-exchange":"dlx"}', 'delivery-limit');
   refusedWith('{"delivery-limit":2.5,"dead-letter-exchange":"dlx"}', 'delivery-limit');
   assert.match(refusedWith('{"delivery-limit":5}', 'dead-letter-exchange')[0].message, /drops the message/);
   refusedWith('{"delivery-limit":5,"dead-letter-exchange":"dlx","message-ttl":60000,"max-length":10,"ha-mode":"all"}', 'message-ttl', 'max-length', 'ha-mode');

@@ -121,7 +121,7 @@ test('what the lab cannot express is refused by the import, by name; a broken pa
   assert.match(broken.refusals[0].message, /^jobOptions is not a plain object literal \(invalid character '\*' at 2:15\)/);
 
   const rabbit = generated('rabbitmq', ROUND_TRIP.rabbitmq);
-  const none = apply('rabbitmq', rabbit.text.replace('"delivery-limit":4', '"delivery-limit":-1'), rabbit.text, rabbit.policy);
+  const none = apply('rabbitmq', rabbit.text.replace('"delivery-limit":4', '"delivery-limit":-2'), rabbit.text, rabbit.policy);
   assert.deepEqual(none.refusals.map((x) => x.key), ['delivery-limit']);
 
   const gone = readBack('sidekiq', generated('sidekiq', ROUND_TRIP.sidekiq).text.replace(/ *sidekiq_options retry: \d+\n/, ''), generated('sidekiq', ROUND_TRIP.sidekiq).text);

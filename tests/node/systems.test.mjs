@@ -368,7 +368,7 @@ test('BullMQ: retry without a reset runs once more; stalls have their own budget
     assert.match(text, /without resetAttemptsMade the job runs once more/, name);
     assert.match(text, /maxStalledCount: 1, \/\/ .*not counted in attemptsMade/, name);
     const n = policyInForce(...inForce(policy));
-    if (n.quarantine.retentionMs > 0) assert.match(text, /removeOnFail: \{ age: \d+ \}, .*lazily, when a later job finishes/, name);
+    if (n.quarantine.retentionMs > 0) assert.match(text, /removeOnFail: \{ age: \d+ \}, .*lazily, when a later job fails/, name);
   }
   assert.ok(s.facts.every((f) => !/fails again at once/.test(f)), 'the facts say what BullMQ does');
   assert.ok(s.facts.some((f) => /runs once more/.test(f)));
@@ -447,5 +447,41 @@ test('SQS and Sidekiq presets keep their evidence: played to the end, b is still
     assert.equal(q.stats().expired, 0, s.key);
     assert.equal(q.replay('b'), true, `${s.key}: replay(b)`);
     q.dispose();
+  }
+});
+
+// A snippet written under a system's own mode says what that mode plays, and carries the mode's own settings.
+test('snippets follow the policy\'s mode: BullMQ uncapped and its stall budget, Sidekiq\'s own schedule and Dead set, RabbitMQ\'s unset limit', () => {
+  // The precondition class on the policy's own rule, so only the cap decides whether the snippet needs a custom strategy.
+  const bull = { maxAttempts: 6, system: 'bullmq', maxStalledCount: 3, classes: { precondition: { maxAttempts: 0, backoff: 'policy' } },
+    backoff: { kind: 'exponential', baseMs: 500, capMs: 1000, jitter: 'none' } };
+  const bullText = snippetOf(system('bullmq'), bull).text;
+  // The mode has no cap, so BullMQ's built-in exponential is the mode's own delay (no custom strategy capping it).
+  assert.match(bullText, /backoff: \{ type: 'exponential', delay: 500 \}/);
+  assert.doesNotMatch(bullText, /backoffStrategy/);
+  assert.match(bullText, /maxStalledCount: 3, \/\/ .*not counted in attemptsMade/);
+  assert.match(bullText, /as the lab's bullmq mode plays it/);
+  // The same policy in the lab's mode caps the delay, so the snippet needs the custom strategy.
+  assert.match(snippetOf(system('bullmq'), { ...bull, system: 'lab', maxStalledCount: 1 }).text, /backoffStrategy/);
+
+  const kiq = { maxAttempts: 4, system: 'sidekiq', deadMaxJobs: 500, backoff: { kind: 'none' },
+    classes: { precondition: { maxAttempts: 0, backoff: 'policy' } } };
+  const kiqText = snippetOf(system('sidekiq'), kiq).text;
+  assert.doesNotMatch(kiqText, /sidekiq_retry_in do/, 'Sidekiq\'s own schedule: no block');
+  assert.match(kiqText, /count\*\*4 \+ 15 \+ rand\(10\) \* \(count \+ 1\) seconds/);
+  assert.match(kiqText, /Sidekiq\.options\[:dead_max_jobs\] = 500/);
+  assert.match(kiqText, /180 days/);
+  assert.match(snippetOf(system('sidekiq'), { ...kiq, system: 'lab', deadMaxJobs: 10000 }).text, /sidekiq_retry_in do/);
+  // With a class of its own the block stays, and its default branch returns 0: Sidekiq's own schedule.
+  const withClass = snippetOf(system('sidekiq'), { ...kiq, classes: {} }).text;
+  assert.match(withClass, /sidekiq_retry_in do/);
+  assert.match(withClass, /    else\n      0 # backoff none/);
+
+  const rabbit = { maxAttempts: 3, system: 'rabbitmq-quorum', backoff: { kind: 'none' } };
+  assert.match(snippetOf(system('rabbitmq'), rabbit).text, /"delivery-limit":2/);
+  for (const [limit, words] of [['unset-3.x', /no delivery-limit\. RabbitMQ 3\.x then redelivers/], ['unset-4.x', /4\.0 and later default it to 20/]]) {
+    const text = snippetOf(system('rabbitmq'), { ...rabbit, deliveryLimit: limit }).text;
+    assert.doesNotMatch(text, /"delivery-limit"/, limit);
+    assert.match(text, words, limit);
   }
 });

@@ -134,7 +134,7 @@ export const SYSTEMS = Object.freeze([
       'attempts includes the first run and defaults to 1, so without it a job fails on its first error.',
       'Fixed backoff waits delay; exponential waits 2^(attemptsMade − 1)·delay with no cap; jitter j draws from [v·(1 − j), v].',
       'Throwing UnrecoverableError, or a backoff strategy returning −1, moves a job to failed whatever attempts says.',
-      'job.retry() resets attemptsMade only with resetAttemptsMade; without it the job runs once more. A removeOnFail age is applied lazily, when a later job finishes.',
+      'job.retry() resets attemptsMade only with resetAttemptsMade; without it the job runs once more. A removeOnFail age is applied lazily, when a later job fails.',
     ],
   }),
   entry({

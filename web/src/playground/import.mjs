@@ -14,7 +14,8 @@
 //
 // The contract: importConfig(text) returns
 //   { ok: true, format, system, policy, set, ignored }
-//     policy: the fields to change ({ maxAttempts, backoff, leaseMs?, quarantine? }; backoff and
+//     policy: the fields to change ({ maxAttempts, backoff, leaseMs?, quarantine?, and a mode's own:
+//             maxStalledCount?, deliveryLimit? }; backoff and
 //             quarantine are partial: the controller merges them over the policy in force);
 //     set:    [{ field, value, from }] every field set, leaf by leaf, with the broker's setting it came from;
 //     ignored:[{ key, why }] keys read that change nothing in the lab (read-only counters, names);
@@ -106,8 +107,17 @@ function bullmq(options) {
       case 'backoff':
         break;
       case 'removeOnFail':
+        // The bullmq mode plays an age lazily, as BullMQ does: a later failure trims the failed set.
         if (value === false) t.ignore(key, 'false: BullMQ keeps failed jobs, as the lab keeps its quarantine');
-        else t.refuse(notModelled(key, quoted(value), 'BullMQ removes failed jobs lazily, when a later job finishes; the lab\'s retention is a timer', 'it absent or false'));
+        else if (isObject(value) && Object.keys(value).length === 1 && isWhole(value.age) && value.age >= 1) {
+          t.to('quarantine.retentionMs', value.age * 1000, `removeOnFail { age: ${value.age} } (seconds; evicted when a later job fails)`);
+        } else {
+          t.refuse(notModelled(key, quoted(value), 'only an age is: BullMQ\'s count or true removes by number, which the lab does not model', 'false or { "age": seconds }'));
+        }
+        break;
+      case 'maxStalledCount':
+        if (isWhole(value) && value >= 0) t.to('maxStalledCount', value, `maxStalledCount ${value} (a Worker option: stalls have their own budget)`);
+        else t.refuse(refusal(key, 'a whole number from 0', quoted(value)));
         break;
       case 'removeOnComplete':
         if (value === false) t.ignore(key, 'false: the lab keeps completed jobs');
@@ -123,9 +133,7 @@ function bullmq(options) {
         break;
       default:
         if (BULLMQ_WORKER_KEYS.has(key)) {
-          t.refuse(notModelled(key, quoted(value), key === 'maxStalledCount'
-            ? 'a Worker option: BullMQ counts stalls on their own budget, the lab counts a crashed attempt'
-            : 'a Worker option, not a job option'));
+          t.refuse(notModelled(key, quoted(value), 'a Worker option, not a job option'));
         } else if (BULLMQ_JOB_KEYS.has(key)) {
           t.refuse(notModelled(key, quoted(value), 'the import sets the retry policy'));
         } else {
@@ -139,7 +147,7 @@ function bullmq(options) {
   else t.refuse(refusal('attempts', 'a whole number from 1', quoted(options.attempts)));
 
   bullmqBackoff(t, options.backoff);
-  if (t.refusals.length === 0) {
+  if (t.refusals.length === 0 && !t.set.some((s) => s.field === 'quarantine.retentionMs')) {
     t.to('quarantine.retentionMs', 0, 'removeOnFail absent or false (BullMQ keeps failed jobs)');
   }
   return t.result();
@@ -378,15 +386,16 @@ function rabbitmq(input) {
     }
   }
   const limit = definition['delivery-limit'];
-  if (limit === undefined) {
-    t.refuse(refusal('delivery-limit', 'a whole number from 0', 'none',
-      'is missing: RabbitMQ 3.x then has no limit (which the lab cannot express) and 4.0 defaults to 20; give it'));
-  } else if (limit === -1) {
-    t.refuse(refusal('delivery-limit', 'a whole number from 0', '-1', '(no limit) cannot be expressed: the lab always has a budget'));
+  // No limit is the version's default: none on 3.x (deliveryLimit unset-3.x), 20 from 4.0 (unset-4.x, set in Advanced).
+  if (limit === undefined || limit === -1) {
+    t.to('deliveryLimit', 'unset-3.x', limit === undefined
+      ? 'delivery-limit absent: RabbitMQ 3.x sets no limit (4.0 and later default to 20: choose unset-4.x in Advanced)'
+      : 'delivery-limit -1: no limit');
   } else if (!isWhole(limit) || limit < 0) {
     t.refuse(refusal('delivery-limit', 'a whole number from 0', quoted(limit)));
   } else {
     t.to('maxAttempts', limit + 1, `delivery-limit ${limit} (it counts returns: ${limit} + 1 deliveries)`);
+    t.to('deliveryLimit', 'explicit', `delivery-limit ${limit}`);
   }
   if (!('dead-letter-exchange' in definition)) {
     t.refuse(refusal('dead-letter-exchange', 'an exchange name', 'none',

@@ -211,13 +211,17 @@ function rabbitSnippet(policy, rules) {
   if (shape.alerts.length > 0) notes.push(`alert on ${shape.alerts.join(', ')}: no per-failure alert in RabbitMQ`);
   notes.push(`leaseMs ${n.leaseMs}: no per-message lease; the broker-wide consumer timeout does not add to the delivery count`);
   if (shape.crashNever) notes.push('classes.crash never retries in the lab; RabbitMQ requeues a lost delivery');
-  notes.push('a returned message goes back near the head of the queue when a delivery-limit is set (the lab: the tail)');
+  notes.push(n.system === 'rabbitmq-quorum'
+    ? 'a returned message goes back near the head of the queue when a delivery-limit is set (as the lab\'s rabbitmq-quorum mode plays it)'
+    : 'a returned message goes back near the head of the queue when a delivery-limit is set (the lab: the tail)');
   if (n.ordering !== 'none') notes.push(`ordering ${n.ordering}: no per-key hold in RabbitMQ`);
   if (n.quarantine.alarmDepth > 0) notes.push(`quarantine.alarmDepth ${n.quarantine.alarmDepth}: no built-in depth alarm configured here`);
   notes.push('replay(id): no native replay; republish the message from orders.dlq yourself');
   commonNotes(n, notes);
+  // deliveryLimit (the rabbitmq-quorum mode's): 'explicit' writes the limit; unset leaves it to the version's default.
+  const unset = n.system === 'rabbitmq-quorum' && n.deliveryLimit !== 'explicit';
   const main = {
-    'delivery-limit': limit,
+    ...(unset ? {} : { 'delivery-limit': limit }),
     'dead-letter-exchange': 'orders.dlx',
     'dead-letter-strategy': 'at-least-once',
     overflow: 'reject-publish',
@@ -231,7 +235,10 @@ function rabbitSnippet(policy, rules) {
     '',
     '# Declare "orders" as a quorum queue (x-queue-type=quorum: a policy cannot change a queue type),',
     '# a fanout exchange "orders.dlx" and a queue "orders.dlq" bound to it.',
-    `# ${DELIVERY_LIMIT_RULE}: maxAttempts ${n.maxAttempts} -> delivery-limit ${limit}.`,
+    unset && n.deliveryLimit === 'unset-3.x'
+      ? '# deliveryLimit unset-3.x: no delivery-limit. RabbitMQ 3.x then redelivers a returned message without end; nothing is dead-lettered for returns.'
+      : unset ? '# deliveryLimit unset-4.x: no delivery-limit. RabbitMQ 4.0 and later default it to 20, so 21 deliveries.'
+        : `# ${DELIVERY_LIMIT_RULE}: maxAttempts ${n.maxAttempts} -> delivery-limit ${limit}.`,
     '# Fail an attempt with basic.reject (requeue=true): since 4.3 a nack with requeue is not counted.',
     `rabbitmqctl -n "$NODE" set_policy --apply-to queues orders-retry '^orders$' '${JSON.stringify(main)}'`,
   ];
@@ -261,7 +268,9 @@ function sidekiqSnippet(policy, rules) {
   const notes = [];
   const shape = classShape(n);
   const retry = n.maxAttempts - 1;
-  if (n.backoff.kind === 'none') notes.push('backoff none: Sidekiq waits at least 1 s (a block returning 0 falls back to its own schedule)');
+  // Under the sidekiq mode, backoff none is Sidekiq's own schedule (the lab plays count**4 + 15 + rand(10) * (count + 1) s).
+  const ownSchedule = n.system === 'sidekiq' && n.backoff.kind === 'none';
+  if (n.backoff.kind === 'none' && !ownSchedule) notes.push('backoff none: Sidekiq waits at least 1 s (a block returning 0 falls back to its own schedule)');
   if (n.backoff.kind !== 'none' && (n.backoff.baseMs % 1000 !== 0 || n.backoff.capMs % 1000 !== 0)) {
     notes.push(`backoff ${backoffText(n.backoff)}: Sidekiq delays are whole seconds, rounded up`);
   }
@@ -294,6 +303,13 @@ function sidekiqSnippet(policy, rules) {
   ];
   if (n.quarantine.retentionMs > 0) {
     lines.push(`  Sidekiq.options[:dead_timeout_in_seconds] = ${seconds(n.quarantine.retentionMs)} # quarantine.retentionMs ${n.quarantine.retentionMs}`);
+  } else if (n.system === 'sidekiq') {
+    lines.push('  # quarantine.retentionMs 0 under the sidekiq mode: Sidekiq\'s default dead_timeout_in_seconds, 180 days');
+  }
+  if (n.system === 'sidekiq') {
+    if (n.deadMaxJobs !== 10_000) lines.push(`  Sidekiq.options[:dead_max_jobs] = ${n.deadMaxJobs} # deadMaxJobs: 6.4.1 keeps the newest ${n.deadMaxJobs} - 1 at each kill`);
+    else lines.push('  # deadMaxJobs 10000 (dead_max_jobs, the default): each kill trims the Dead set, as the lab\'s sidekiq mode does');
+  } else if (n.quarantine.retentionMs > 0) {
     lines.push('  # the Dead set also drops its oldest entries past dead_max_jobs (10,000 by default); the lab has no such cap');
   } else {
     lines.push('  # quarantine.retentionMs 0 (forever): no equivalent; the Dead set drops entries after dead_timeout_in_seconds',
@@ -312,13 +328,21 @@ function sidekiqSnippet(policy, rules) {
     lines.push(`  # ${shape.never.join(', ')}: quarantined at once in the lab. For them sidekiq_retry_in`,
       `  # may return :kill (straight to Dead) on Sidekiq >= ${SIDEKIQ_KILL} only; ${SIDEKIQ_MIN} retries them like any failure`);
   }
+  if (ownSchedule && ownClasses.length === 0) {
+    lines.push('', '  # backoff none under the sidekiq mode: no sidekiq_retry_in block, so Sidekiq waits its own',
+      '  # count**4 + 15 + rand(10) * (count + 1) seconds, as the lab\'s mode plays it.',
+      '', '  def perform(order_id)', '    OrderHandler.call(order_id)', '  end', 'end');
+    if (shape.own.includes('crash')) lines.push(`# ${ruleText(n, 'crash')}: no equivalent`);
+    return { language: 'ruby', text: `${lines.join('\n')}\n` };
+  }
   lines.push(
     '',
     '  # The lab\'s backoff below; without a sidekiq_retry_in block Sidekiq waits count**4 + 15 s instead.',
     '  # count is retry_count: attempt count + 1 has just failed. 6.4.1 adds its jitter to the result.',
     '  sidekiq_retry_in do |count, exception|',
   );
-  const delay = rubyDelay(n.backoff);
+  // Under the sidekiq mode a 0 from the block falls back to Sidekiq's own schedule, which is what backoff none plays.
+  const delay = ownSchedule ? '0' : rubyDelay(n.backoff);
   if (ownClasses.length === 0) {
     lines.push(`    ${delay} # backoff ${backoffText(n.backoff)}`);
   } else {
@@ -354,7 +378,8 @@ function bullmqSnippet(policy, rules) {
   const b = n.backoff;
   const ownClasses = shape.own.filter((c) => c !== 'crash');
   // BullMQ's exponential is 2^(attemptsMade-1) * delay with no cap: the built-in fits while the cap is never reached.
-  const capReached = b.kind === 'exponential' && n.maxAttempts >= 2 && b.baseMs * 2 ** (n.maxAttempts - 2) > b.capMs;
+  // Under the bullmq mode the lab does not cap it either, so the built-in is the mode's own.
+  const capReached = n.system !== 'bullmq' && b.kind === 'exponential' && n.maxAttempts >= 2 && b.baseMs * 2 ** (n.maxAttempts - 2) > b.capMs;
   const custom = capReached || b.jitter === 'decorrelated' || ownClasses.length > 0;
   if (b.jitter === 'decorrelated') notes.push('jitter decorrelated: no equivalent (it needs the previous delay); plain exponential used');
   if (shape.alerts.length > 0) notes.push(`alert on ${shape.alerts.join(', ')}: no per-failure alert in BullMQ`);
@@ -398,12 +423,14 @@ function bullmqSnippet(policy, rules) {
   lines.push(n.quarantine.retentionMs === 0
     ? '  removeOnFail: false, // quarantine.retentionMs 0: failed jobs are kept (the default)'
     : `  removeOnFail: { age: ${seconds(n.quarantine.retentionMs)} }, // quarantine.retentionMs ${n.quarantine.retentionMs}, in seconds; ` +
-      'applied lazily, when a later job finishes, not on a timer as in the lab');
+      `applied lazily, when a later job fails (BullMQ trims the failed set only then), ${n.system === 'bullmq' ? 'as the lab\'s bullmq mode plays it' : 'not on a timer as in the lab'}`);
   lines.push('};', '');
 
   lines.push('const workerOptions = {', '  connection,', `  lockDuration: ${n.leaseMs}, // leaseMs: how long a worker holds the job's lock`,
-    '  maxStalledCount: 1, // a crashed attempt (a stalled job) is not counted in attemptsMade: stalls have this budget of their own',
-    '  // (the default, 1); one stall more fails the job even with attempts left. The lab counts a crash as an attempt.');
+    `  maxStalledCount: ${n.maxStalledCount}, // a crashed attempt (a stalled job) is not counted in attemptsMade: stalls have this budget of their own`,
+    n.system === 'bullmq'
+      ? '  // (maxStalledCount, default 1); one stall more fails the job even with attempts left, as the lab\'s bullmq mode plays it.'
+      : '  // (the default, 1); one stall more fails the job even with attempts left. The lab counts a crash as an attempt.');
   if (custom) {
     const jitterExpr = b.jitter === 'full' ? 'Math.round(Math.random() * delay)'
       : b.jitter === 'equal' ? 'Math.floor(delay / 2) + Math.round(Math.random() * (delay - Math.floor(delay / 2)))' : 'delay';
