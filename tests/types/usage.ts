@@ -15,13 +15,13 @@ async function main(): Promise<void> {
   q.enqueueMany([{ id: 'b', payload: '' }]);
   const r: AttemptResult | null = q.process('transient', 'db timeout');
   if (r !== null && r.disposition === 'quarantined') {
-    const reason: 'permanent' | 'exhausted' | undefined = r.reason;
+    const reason: 'permanent' | 'exhausted' | 'stalled' | undefined = r.reason;
     void reason;
   }
   const replayed: boolean = q.replay('a');
   const where = q.locate('a');
   if (where !== null && where.place === 'quarantine') {
-    const why: 'permanent' | 'exhausted' = where.reason;
+    const why: 'permanent' | 'exhausted' | 'stalled' = where.reason;
     void why;
   }
   if (where !== null && where.place === 'leased') {
