@@ -194,7 +194,7 @@ test('a bad edit is refused by name and nothing changes; Copy copies the text', 
   assert.match(await snippet.state(), /The Apache Kafka \(Spring Kafka retry topics\) snippet has no import to read it back/);
 
   await snippet.copy.click();
-  await page.waitForFunction(() => document.querySelector('.dlq-config .dlq-share-status').textContent === 'Snippet copied.');
+  await page.waitForFunction(() => document.querySelector('.dlq-config .dlq-copy-status').textContent === 'Snippet copied.');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await snippet.text.inputValue());
   assert.equal(await pg.why(), before.why);
   assertClean(opened);

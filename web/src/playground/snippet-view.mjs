@@ -32,7 +32,7 @@ export class SnippetView {
     this.copy = h('button', { type: 'button', class: 'dlq-btn' }, 'Copy');
     this.apply = h('button', { type: 'button', class: 'dlq-btn dlq-primary', hidden: true }, 'Apply to playground');
     this.reset = h('button', { type: 'button', class: 'dlq-btn', hidden: true }, 'Reset to generated');
-    this.copyStatus = h('span', { class: 'dlq-share-status', role: 'status' });
+    this.copyStatus = h('span', { class: 'dlq-copy-status', role: 'status' });
     this.refusal = h('div', { class: 'dlq-field-error dlq-config-refusal', role: 'alert', hidden: true });
     this.result = h('div', { class: 'dlq-config-result', role: 'status' });
     this.body = h('div', { class: 'dlq-config-body', id: `${id}-body`, hidden: true },
