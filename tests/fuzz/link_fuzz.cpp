@@ -281,8 +281,9 @@ void CheckTimeline(const Scenario& s, const Queue& q, std::string_view input) {
     FUZZ_CHECK(e.seq == i + 1, Show(input));
     FUZZ_CHECK(e.step <= q.step() && (i == 0 || e.step >= q.EventAt(i - 1).step), Show(input));
     FUZZ_CHECK(e.time <= q.now() && (i == 0 || e.time >= q.EventAt(i - 1).time), Show(input));
-    // Deciding before counting (an anti-pattern switch) gives exactly one attempt more.
-    const uint64_t most = static_cast<uint64_t>(s.policy.max_attempts) + (s.policy.decide_before_count ? 1 : 0);
+    // The budget in force (a RabbitMQ limit left unset is the version's, not maxAttempts);
+    // deciding before counting (an anti-pattern switch) gives exactly one attempt more.
+    const uint64_t most = static_cast<uint64_t>(s.policy.Budget()) + (s.policy.decide_before_count ? 1 : 0);
     FUZZ_CHECK(e.attempts <= most, Show(input));
     const std::string line = RenderEvent(e);
     FUZZ_CHECK(IsValidUtf8(line) && line.find('\n') == std::string::npos, Show(input) + " event " + Show(line));
