@@ -393,6 +393,7 @@ val WorstCaseValue(const dlq::Queue& q) {
     delays.call<void>("push", term);
   }
   out.set("delays", delays);
+  out.set("unbounded", worst.unbounded);
   return out;
 }
 

@@ -519,6 +519,13 @@ export interface WorstCase {
   attemptsClass: FailureClass;
   /** The retries' longest delays, in attempt order; equal neighbours from one class are one run. */
   delays: WorstDelay[];
+  /**
+   * antiPatterns.countInBody with a crash class that retries (not under 'bullmq', whose stall
+   * budget bounds it): a crash is never counted, so a job whose worker keeps crashing is leased
+   * forever; `attempts` and `timeMs` bound only the other failures. (antiPatterns.decideBeforeCount
+   * is in `attempts` already: one more than a budget.)
+   */
+  unbounded: boolean;
 }
 
 export interface TimelineEvent {

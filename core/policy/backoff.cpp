@@ -91,16 +91,21 @@ WorstCase WorstCasePath(const Policy& policy) {
   // retries with a budget above n; the longest wait after it is the largest
   // delay any such class can give (its previous delay at most the largest the
   // step before could give, whatever the class: decorrelated jitter reads it).
+  // Under decide_before_count Decide() compares the count before an attempt, so
+  // a retrying class's budget allows one attempt (and one retry) more.
+  const int64_t extra = policy.decide_before_count ? 1 : 0;
   ClassRule rules[kFailureClassCount];
   int64_t most = 1;
   WorstCase worst;
   for (int c = 0; c < kFailureClassCount; ++c) {
     rules[c] = policy.RuleFor(static_cast<FailureClass>(c));
-    if (rules[c].retry && rules[c].max_attempts > most) {
-      most = rules[c].max_attempts;
+    if (rules[c].retry && rules[c].max_attempts + extra > most) {
+      most = rules[c].max_attempts + extra;
       worst.attempts_class = static_cast<FailureClass>(c);
     }
   }
+  worst.unbounded = policy.count_in_body && policy.system != System::kBullMq &&
+                    rules[static_cast<int>(FailureClass::kCrash)].retry;
   worst.attempts = static_cast<uint32_t>(most);
   worst.lease_ms = policy.lease_ms;
   worst.time_ms = most * policy.lease_ms;  // every lease runs to its expiry
@@ -112,7 +117,7 @@ WorstCase WorstCasePath(const Policy& policy) {
     term.first_attempt = term.last_attempt = n;
     for (int c = 0; c < kFailureClassCount; ++c) {
       const ClassRule& rule = rules[c];
-      if (!rule.retry || n >= rule.max_attempts) continue;
+      if (!rule.retry || n >= rule.max_attempts + extra) continue;
       const int64_t delay = MaxRetryDelay(policy, rule.backoff, n, previous);
       if (delay > term.delay_ms) {
         term.delay_ms = delay;

@@ -40,6 +40,11 @@ int64_t MaxRetryDelay(const Policy& policy, const Backoff& backoff, uint32_t att
 // attempts 1..attempts-1, the largest delay any failure class that may still
 // retry then can give (its own backoff or the policy's). `attempts` is the
 // largest budget of a class that retries (the policy's maxAttempts by default).
+// The teaching switches count too: under decide_before_count a retrying class's
+// budget of N gives N + 1 attempts (one delay more); under count_in_body a crash
+// is never counted, so when the crash class retries (and the system counts it as
+// the lab does: not bullmq, whose stall budget bounds it) a job whose worker keeps
+// crashing is leased forever: `unbounded`, and time_ms bounds only the other paths.
 //
 // The sum's terms, so a page can say where each part comes from:
 // time_ms == attempts * lease_ms + the sum over delays of
@@ -62,6 +67,7 @@ struct WorstCase {
   int64_t lease_ms = 0;  // each attempt's lease (the policy's leaseMs)
   FailureClass attempts_class = FailureClass::kTransient;  // the first class with the largest budget
   std::vector<WorstDelay> delays;  // the runs of retries' delays, in attempt order
+  bool unbounded = false;  // count_in_body: a crash loop has no end (see above)
 };
 WorstCase WorstCasePath(const Policy& policy);
 

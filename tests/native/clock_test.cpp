@@ -378,6 +378,41 @@ TEST_SUITE("the bounded path") {
     CHECK(WorstCasePath(p).time_ms == 100);
   }
 
+  TEST_CASE("worstCase() under the teaching switches: decide-before-count's extra attempt, count-in-body's endless crash loop") {
+    // Decide before counting: a budget of 4 gives a 5th attempt, and a 4th delay before it.
+    Policy before = Timed(4, Exponential(100, 1000), 500);
+    before.decide_before_count = true;
+    const WorstCase w = WorstCasePath(before);
+    CHECK(w.attempts == 5);
+    CHECK(w.time_ms == 5 * 500 + 100 + 200 + 400 + 800);
+    CHECK_FALSE(w.unbounded);
+    const WorstCase played = Simulate(before);
+    CHECK(played.attempts == w.attempts);
+    CHECK(played.time_ms == w.time_ms);
+    // A budget of 1 under it: one retry, so two attempts.
+    before.max_attempts = 1;
+    CHECK(WorstCasePath(before).attempts == 2);
+    CHECK(Simulate(before).attempts == 2);
+    // Count in the body: a crash is never counted, so a job whose worker keeps crashing loops forever.
+    Policy body = Timed(4, Exponential(100, 1000), 500);
+    body.count_in_body = true;
+    CHECK(WorstCasePath(body).unbounded);
+    Queue q = MakeTimed(body);
+    REQUIRE(q.Enqueue("j", "").ok());
+    for (int i = 0; i < 50; ++i) {
+      if (q.ready_size() > 0) REQUIRE(q.Lease().ok());
+      REQUIRE(q.AdvanceToNext().has_value());
+    }
+    CHECK(q.quarantine_size() == 0);  // 25 leases expired, and it is still in flight
+    // ... unless the crash class does not retry (a crash quarantines at once) or the system is bullmq (its stall budget).
+    body.classes[FailureClass::kCrash].retry = false;
+    CHECK_FALSE(WorstCasePath(body).unbounded);
+    body.classes[FailureClass::kCrash] = Policy{}.classes[FailureClass::kCrash];
+    body.system = System::kBullMq;
+    CHECK_FALSE(WorstCasePath(body).unbounded);
+    CHECK_FALSE(WorstCasePath(Timed(4, Exponential(100, 1000), 500)).unbounded);
+  }
+
   TEST_CASE("the clock and every timer stop at the end of virtual time, 2^53 - 1 ms") {
     Policy p = Timed(3, Backoff{BackoffKind::kFixed, 1000, 1000, Jitter::kNone}, 30'000);
     Result<Queue> made = Queue::Create(p);

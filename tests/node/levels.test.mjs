@@ -68,6 +68,22 @@ test('worstCase() gives its terms: attempts × leaseMs plus each run of delays, 
   huge.dispose();
 });
 
+test('worstCase() under the teaching switches: decide-before-count gives one attempt more, count-in-body no bound for crashes', () => {
+  const policy = { maxAttempts: 3, leaseMs: 1000, backoff: { kind: 'fixed', baseMs: 500, capMs: 500 } };
+  const plain = lab.createQueue(policy);
+  assert.deepEqual([plain.worstCase().attempts, plain.worstCase().unbounded], [3, false]);
+  plain.dispose();
+  const before = lab.createQueue({ ...policy, antiPatterns: { decideBeforeCount: true } });
+  const w = before.worstCase();
+  assert.equal(w.attempts, 4, 'a budget of 3 gives a 4th attempt');
+  assert.equal(w.delays.at(-1).lastAttempt, 3, 'and a wait after the 3rd');
+  assert.equal(w.unbounded, false);
+  before.dispose();
+  const body = lab.createQueue({ ...policy, antiPatterns: { countInBody: true } });
+  assert.equal(body.worstCase().unbounded, true);
+  body.dispose();
+});
+
 test('the page reads an order as typed, and says what is wrong with one', () => {
   assert.deepEqual(parseOrder(' b, c →a '), ['b', 'c', 'a']);
   assert.deepEqual(parseOrder('b > c > a'), ['b', 'c', 'a']);

@@ -104,7 +104,10 @@ export class WorstCaseView {
     if (view.eventsFrom < this.#tracker.upTo || at < this.#tracker.upTo) this.#tracker.reset();
     this.#tracker.feed(view.timeline, at);
     const path = this.#tracker.furthest(view.stats.now);
-    const text = `A job is attempted at most ${plural(w.attempts, 'time')} and spends at most ${ms(w.timeMs)} `
+    const text = (w.unbounded
+      ? 'No bound: with the count in the message body a crash is never counted, so a job whose worker keeps crashing '
+        + `is leased again forever. Any other failure: at most ${plural(w.attempts, 'attempt')} and ${ms(w.timeMs)} `
+      : `A job is attempted at most ${plural(w.attempts, 'time')} and spends at most ${ms(w.timeMs)} `)
       + 'from its first lease to quarantine: every lease running to its expiry, and after each failed attempt the longest '
       + 'wait any class that still retries could give.';
     const head = path ? `Actual so far: "${path.id}"` : 'Actual so far';
@@ -130,7 +133,7 @@ export class WorstCaseView {
       ]);
     });
     const elapsed = path ? `${ms((path.end ?? view.stats.now) - path.start)}${path.end === null ? ' so far' : `, to ${path.endKind === 'completed' ? 'completion' : 'quarantine'}`}` : '—';
-    rows.push(['Total', ms(w.timeMs), elapsed]);
+    rows.push(['Total', w.unbounded ? `no bound (crashes); ${ms(w.timeMs)} otherwise` : ms(w.timeMs), elapsed]);
     const signature = JSON.stringify([text, head, rows]);
     if (signature === this.#signature) return;
     this.#signature = signature;
