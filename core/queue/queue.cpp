@@ -433,7 +433,10 @@ void Queue::Quarantine(uint32_t index) {
   job.quarantine_step = step_;
   job.arrived_at = now_;
   job.quarantine_pos = quarantine_.insert(quarantine_.end(), index);
-  Record(EventKind::kQuarantined, index).reason = job.reason;
+  EventRecord& quarantined = Record(EventKind::kQuarantined, index);
+  quarantined.reason = job.reason;
+  // Under dlq_to_source every caller of Apply routes it straight back (RouteDeadLetterToSource): the event says so.
+  quarantined.ref = policy_.dlq_to_source ? 1 : 0;
   if (job.alert) Record(EventKind::kAlert, index).failure_class = job.failure_class;
   if (policy_.system == System::kRabbitMqQuorum) {
     const auto [record, added] = x_death_.try_emplace(index);

@@ -180,6 +180,11 @@ std::string ExplainEvent(const Event& e) {
     case EventKind::kCompleted:
       return id + " completed after " + Plural(e.attempts, "attempt", "attempts");
     case EventKind::kQuarantined:
+      if (e.routed_back) {
+        return id + " quarantined (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
+               ", and the dead-letter queue's consumer routed it straight back to the source queue (an " +
+               "anti-pattern): the loop starts again";
+      }
       return id + " quarantined (" + ReasonName(e.reason) + ") after " +
              Plural(e.attempts, "attempt", "attempts") + "; only an operator's replay brings it back";
     case EventKind::kAlert:

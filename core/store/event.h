@@ -65,7 +65,7 @@ struct Event {
   // near the head: a RabbitMQ quorum queue's return (System::kRabbitMqQuorum).
   bool at_head = false;
   // kReplayed: sent back by the dead-letter queue's own consumer (the dlqToSource
-  // anti-pattern), not by an operator.
+  // anti-pattern), not by an operator; kQuarantined: about to be (the next event).
   bool routed_back = false;
   // evidence-expired under sidekiq: trimmed by the Dead set's size (deadMaxJobs), not its age.
   bool trimmed = false;

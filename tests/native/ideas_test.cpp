@@ -115,9 +115,24 @@ TEST_CASE("anti-pattern: dead letters routed back to the source rebuild the loop
   CHECK(ExplainEvent(*back).find("dead-letter queue's consumer sent \"a\" straight back") != std::string::npos);
   CHECK(RenderEvent(*back).find("routed back by the dead-letter queue") != std::string::npos);
   CHECK_FALSE(RunOrDie("v2;m3;s1;ja:;ap,ra").Timeline().back().routed_back);
+  // The quarantine itself says where the entry went: back to the source, not waiting for an operator.
+  const auto held = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::kQuarantined; });
+  REQUIRE(held != events.end());
+  CHECK(held->routed_back);
+  CHECK(ExplainEvent(*held) == "\"a\" quarantined (permanent) after 1 attempt, and the dead-letter queue's consumer "
+                               "routed it straight back to the source queue (an anti-pattern): the loop starts again");
+  CHECK(RenderEvent(*held).find("routed") == std::string::npos);  // the stable line is as released
+  const std::vector<Event> kept = RunOrDie("v2;m3;s1;ja:;ap").Timeline();
+  const auto stays = std::find_if(kept.begin(), kept.end(), [](const Event& e) { return e.kind == EventKind::kQuarantined; });
+  REQUIRE(stays != kept.end());
+  CHECK_FALSE(stays->routed_back);
+  CHECK(ExplainEvent(*stays).find("only an operator's replay brings it back") != std::string::npos);
   // A snapshot keeps it.
   Result<Queue> restored = Queue::Restore(loop.SnapshotText().value());
   REQUIRE(restored.ok());
+  for (const Event& e : restored->Timeline()) {
+    if (e.kind == EventKind::kQuarantined) CHECK(e.routed_back);
+  }
   CHECK(restored->SnapshotText().value() == loop.SnapshotText().value());
   CHECK(restored->TimelineText() == loop.TimelineText());
   // Without the switch the first permanent failure stays put.
