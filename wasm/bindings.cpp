@@ -529,6 +529,10 @@ val QuarantinedValue(const dlq::Queue& q, double from, double count) {
     entry.set("firstAttemptAt", static_cast<double>(e.first_attempt_at));
     entry.set("key", OrNull(e.key));
     if (q.policy().system != dlq::System::kLab) entry.set("systemRecord", SystemRecordValue(q.policy(), e));
+    if (e.retention_until >= 0) {
+      entry.set("retentionFrom", static_cast<double>(e.retention_from));
+      entry.set("retentionUntil", static_cast<double>(e.retention_until));
+    }
     out.call<void>("push", entry);
   }
   return out;

@@ -378,6 +378,13 @@ export interface QuarantineEntry extends KeyedJob {
   firstAttemptAt: number;
   /** Present when the system is not 'lab': the entry as that system records it (SystemRecord). */
   systemRecord?: SystemRecord;
+  /**
+   * Present when a retention applies: when it starts counting (its arrival; under 'sqs' the job's
+   * first enqueue, as SQS keeps a moved message's enqueue time) and when it runs out (a timer drops
+   * the entry then; under 'bullmq' and 'sidekiq', whose trims are lazy, the first trim from then on).
+   */
+  retentionFrom?: number;
+  retentionUntil?: number;
 }
 
 /** One x-death entry: one per {queue, reason}, newest first; `time` is the first death's there (virtual ms). */

@@ -457,11 +457,15 @@ int64_t Queue::RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const {
   return std::max(arrived_at, Later(from, policy_.retention_ms));
 }
 
+int64_t Queue::LazyRetentionAge() const {
+  if (!policy_.LazyRetention()) return 0;
+  return policy_.system == System::kSidekiq && policy_.retention_ms == 0 ? kSidekiqDeadTimeoutMs : policy_.retention_ms;
+}
+
 void Queue::TrimLazily() {
   if (!policy_.LazyRetention()) return;
   // An entry at least max_age old goes (score <= now - age, as both trim by score).
-  const int64_t max_age = policy_.system == System::kSidekiq && policy_.retention_ms == 0 ? kSidekiqDeadTimeoutMs
-                                                                                          : policy_.retention_ms;
+  const int64_t max_age = LazyRetentionAge();
   if (max_age > 0) {
     while (!quarantine_.empty() && now_ - jobs_[quarantine_.front()].arrived_at >= max_age) DropEntry(quarantine_.front());
   }
@@ -852,6 +856,14 @@ std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const
                    std::string(jobs_.ErrorText(job.last_error)), job.quarantine_step, job.failure_class, job.alert,
                    job.arrived_at, job.first_attempt_at, std::string(job.key()), job.stalls, EnqueuedAt(*it),
                    XDeathOf(*it)});
+    QuarantineEntry& entry = out.back();
+    if (RetentionTimers()) {
+      entry.retention_from = policy_.system == System::kSqs ? entry.enqueued_at : job.arrived_at;
+      entry.retention_until = RetentionEnd(job.arrived_at, entry.enqueued_at);
+    } else if (const int64_t age = LazyRetentionAge(); age > 0) {
+      entry.retention_from = job.arrived_at;
+      entry.retention_until = Later(job.arrived_at, age);
+    }
   }
   return out;
 }

@@ -135,6 +135,12 @@ struct QuarantineEntry {
   uint32_t stalls = 0;       // bullmq: its stalls (stalledCounter)
   int64_t enqueued_at = 0;   // sqs: its first enqueue (retention counts from it)
   XDeath x_death;            // rabbitmq-quorum: its x-death record
+  // Its retention as the core counts it: from retention_from (its arrival; under sqs
+  // its first enqueue) to retention_until, when a timer drops it (under bullmq and
+  // sidekiq, whose trims are lazy, the first trim from then on drops it). Both -1
+  // when no retention applies. A page draws these; it does not work them out.
+  int64_t retention_from = -1;
+  int64_t retention_until = -1;
 };
 
 // What one Process() call did.
@@ -428,6 +434,8 @@ class Queue {
   // When job `job`'s entry (arrived at `arrived_at`) reaches its retention: from its
   // arrival, or under sqs from its first enqueue (never before its arrival).
   int64_t RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const;
+  // The age at which a lazy mode's trim drops an entry (sidekiq's 0 is its 180 days); 0: none.
+  int64_t LazyRetentionAge() const;
   int64_t EnqueuedAt(uint32_t job) const {
     return policy_.system == System::kSqs ? enqueued_at_[job] : 0;
   }

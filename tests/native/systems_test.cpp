@@ -314,6 +314,9 @@ TEST_CASE("systems: sqs counts a DLQ entry's retention from the job's first enqu
   REQUIRE(q.Process("transient").ok());  // moved at 4000, enqueued at 0
   CHECK(q.Quarantined()[0].enqueued_at == 0);
   CHECK(q.NextTimerAt() == 10'000);  // not 14,000
+  // The entry's view says so, for a page to draw: from its enqueue at 0 to the timer at 10,000.
+  CHECK(q.Quarantined()[0].retention_from == 0);
+  CHECK(q.Quarantined()[0].retention_until == 10'000);
   // A replayed message keeps its enqueue time; past its retention it goes at once.
   REQUIRE(q.Replay("a"));
   REQUIRE(q.Advance(int64_t{7000}).ok());
@@ -327,6 +330,20 @@ TEST_CASE("systems: sqs counts a DLQ entry's retention from the job's first enqu
   REQUIRE(lab.Advance(int64_t{4000}).ok());
   REQUIRE(lab.Process("transient").ok());
   CHECK(lab.NextTimerAt() == 14'000);
+  CHECK(lab.Quarantined()[0].retention_from == 4000);
+  CHECK(lab.Quarantined()[0].retention_until == 14'000);
+  // No retention, no window; a lazy mode's is from the arrival to the age its trims drop at.
+  p.retention_ms = 0;
+  Queue kept = Make(p, {"a"});
+  REQUIRE(kept.Process("transient").ok());
+  CHECK(kept.Quarantined()[0].retention_until == -1);
+  p.system = System::kBullMq;
+  p.retention_ms = 5000;
+  Queue lazy = Make(p, {"a"});
+  REQUIRE(lazy.Advance(int64_t{1000}).ok());
+  REQUIRE(lazy.Process("transient").ok());
+  CHECK(lazy.Quarantined()[0].retention_from == 1000);
+  CHECK(lazy.Quarantined()[0].retention_until == 6000);
 }
 
 TEST_CASE("systems: rabbitmq-quorum's deliveryLimit: 3.x sets none (tail, no dead-lettering), 4.0 defaults to 20") {

@@ -312,15 +312,14 @@ export class StateViews {
   }
 
   #syncQuarantine(view, clock) {
-    const { stats, policy } = view;
+    const { stats } = view;
     const { now } = stats;
-    const retention = policy.quarantine.retentionMs;
     syncList(this.quarantine, view.quarantined, stats.quarantined, (entry) => {
       const li = h('li', { 'data-id': entry.id });
       li.dlq = {
         alert: h('span', { class: 'dlq-alert-badge', hidden: true }, 'alert'),
         facts: facts([['class', 'class'], ['reason', 'reason'], ['system', 'system reason'], ['attempts', 'attempts'], ['error', 'last error'],
-          ['key', 'key'], ['final', 'final attempt'], ['kept', 'kept']]),
+          ['key', 'key'], ['final', 'final attempt'], ['kept', 'kept'], ['retention', 'retention']]),
         meter: meter('retention'),
         xDeath: xDeathRecord(),
       };
@@ -331,7 +330,7 @@ export class StateViews {
     }, (li, entry) => {
       const d = li.dlq;
       const e = entry;
-      if (!changed(d, `${clock}|${now}|${retention}|${e.attempts}|${e.reason}|${e.systemReason}|${e.class}|${e.lastError}|${e.key}|${e.arrivedAt}|${e.alert}|${JSON.stringify(e.systemRecord ?? null)}`)) return;
+      if (!changed(d, `${clock}|${now}|${e.retentionFrom}|${e.retentionUntil}|${e.attempts}|${e.reason}|${e.systemReason}|${e.class}|${e.lastError}|${e.key}|${e.arrivedAt}|${e.alert}|${JSON.stringify(e.systemRecord ?? null)}`)) return;
       show(d.alert, entry.alert);
       d.facts.set('class', clock ? entry.class : null);
       d.facts.set('reason', entry.reason);
@@ -343,9 +342,17 @@ export class StateViews {
       d.facts.set('error', entry.lastError === '' ? '(none)' : entry.lastError);
       d.facts.set('key', entry.key);
       d.facts.set('final', clock ? `at ${ms(entry.arrivedAt)}` : null);
-      d.facts.set('kept', clock ? (retention > 0 ? ofTotal(now - entry.arrivedAt, retention) : ms(now - entry.arrivedAt)) : null);
-      show(d.meter.element, clock && retention > 0);
-      if (clock && retention > 0) d.meter.set((now - entry.arrivedAt) / retention);
+      // The retention window is the core's (entry.retentionFrom/Until): from the arrival, or under
+      // sqs from the job's first enqueue; the card draws it and says where it starts when that is
+      // not the arrival.
+      const kept = entry.retentionUntil !== undefined;
+      const span = kept ? entry.retentionUntil - entry.retentionFrom : 0;
+      const fromArrival = kept && entry.retentionFrom === entry.arrivedAt;
+      d.facts.set('kept', clock ? (fromArrival ? ofTotal(now - entry.arrivedAt, span) : ms(now - entry.arrivedAt)) : null);
+      d.facts.set('retention', clock && kept && !fromArrival
+        ? `${ofTotal(now - entry.retentionFrom, span)} since ${ms(entry.retentionFrom)}; dropped at ${ms(entry.retentionUntil)}` : null);
+      show(d.meter.element, clock && kept);
+      if (clock && kept) d.meter.set(span > 0 ? (now - entry.retentionFrom) / span : 1);
     });
   }
 }
