@@ -10,6 +10,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { start, openPage, gotoReady, assertClean, screenshotPath, ROOT } from './harness.mjs';
+import { tickStep, ticksIn } from '../../web/src/shared/time-scale.mjs';
+import { tick } from '../../web/src/shared/time-format.mjs';
 
 let h;
 before(async () => { h = await start(); });
@@ -74,6 +76,24 @@ test('lab vs rabbitmq-quorum, a poison job among two: the diff\'s sentences, and
   // Each column opens in the playground, with its own link.
   const hrefs = await page.getByRole('link', { name: /in the playground$/ }).evaluateAll((as) => as.map((a) => a.getAttribute('href')));
   assert.deepEqual(hrefs, ['./playground.html#v2;m3;s1;hb:pt;jb:,a:', './playground.html#v2;m3;s1;rq;hb:pt;jb:,a:']);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('the legend words a requeue as the core does, per column; the axis ticks are the playground timeline\'s', async () => {
+  const opened = await openPage(h.browser, `${h.base}compare.html#${LAB_VS_QUORUM}`);
+  const { page } = opened;
+  // The core's explanation of each column's requeued attempt ends with where it went (as the playground's legend says it).
+  const requeues = await page.locator('.cmp-legend li[data-kind="requeued"]').allTextContents();
+  assert.deepEqual(requeues, [
+    'Requeued: requeue at the tail (lab)',
+    'Requeued: back near the head, as a quorum queue returns it (rabbitmq-quorum)',
+  ]);
+  // One tick rule for both pages (shared/time-scale.mjs): round steps at least 72 px apart, from 0 to the longest run.
+  const [lab] = await readChart(page);
+  const expected = ticksIn(0, lab.maxMs, tickStep(lab.pxPerMs)).map((t) => (t === 0 ? '0' : tick(t)));
+  const drawn = await page.locator('.cmp-col').first().locator('.cmp-tick').allTextContents();
+  assert.deepEqual(drawn, expected);
   assertClean(opened);
   await opened.context.close();
 });

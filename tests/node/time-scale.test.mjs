@@ -1,8 +1,8 @@
-// The playground's time-axis scale (web/src/playground/timeline-scale.mjs), pure:
+// The playground's time-axis scale (web/src/shared/time-scale.mjs), pure:
 // the fit, the zoom's caps, and round ticks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_PX_PER_MS, MAX_WIDTH, maxZoom, pxPerMs, tickStep, ticksIn } from '../../web/src/playground/timeline-scale.mjs';
+import { MAX_PX_PER_MS, MAX_WIDTH, maxZoom, pxPerMs, tickStep, ticksIn } from '../../web/src/shared/time-scale.mjs';
 
 test('the fit puts the whole extent in the width; zoom multiplies it up to its caps, never below the fit', () => {
   assert.equal(pxPerMs(3000, 900, 1), 0.3);

@@ -11,6 +11,8 @@
 import { h, s } from '../shared/dom.mjs';
 import { GLYPHS, glyphKey, glyphPath, glyphIcon } from '../shared/glyphs.mjs';
 import { tick } from '../shared/time-format.mjs';
+import { pxPerMs, tickStep, ticksIn } from '../shared/time-scale.mjs';
+import { latestRequeue, requeueWords } from '../shared/requeue-words.mjs';
 import { clockTime } from './diff.mjs';
 
 const LANE = 30;     // px per job lane
@@ -21,22 +23,16 @@ const SLOT = 13;     // px between glyphs at one instant of one lane
 const BAR_DY = 9;    // px below the lane's centre where a backoff delay's bar runs
 const MIN_WIDTH = 240;
 
-/** A round tick step (1, 2 or 5 × 10^k ms) giving about `count` ticks over `span` ms. */
-function tickStep(span, count) {
-  const raw = span / Math.max(1, count);
-  const power = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= raw);
-}
-
 /**
  * The axis every column shares: { maxMs, pxPerMs, width, x(t) } for a lanes
  * area `width` px wide, the longest run's last instant at the right edge less
- * room for its widest cluster of glyphs.
+ * room for its widest cluster of glyphs. The scale and the ticks are the
+ * playground timeline's (shared/time-scale.mjs, at zoom 1: the whole run fits).
  */
 export function sharedAxis(maxMs, width, cluster) {
   const room = Math.max(1, width - LEFT - RIGHT - (cluster - 1) * SLOT);
-  const pxPerMs = maxMs > 0 ? room / maxMs : 0;
-  return { maxMs, pxPerMs, width, x: (t) => LEFT + t * pxPerMs };
+  const k = maxMs > 0 ? pxPerMs(maxMs, room, 1) : 0;
+  return { maxMs, pxPerMs: k, width, x: (t) => LEFT + t * k, ticks: () => ticksIn(0, maxMs, tickStep(k)) };
 }
 
 export class ChartView {
@@ -121,8 +117,7 @@ export class ChartView {
     });
     const ticks = s('g', { class: 'cmp-axis', 'aria-hidden': 'true' });
     if (axis.maxMs > 0) {
-      const step = tickStep(axis.maxMs, Math.max(2, Math.floor(axis.width / 90)));
-      for (let t = 0; t <= axis.maxMs; t += step) {
+      for (const t of axis.ticks()) {
         const x = axis.x(t);
         ticks.append(s('line', { class: 'cmp-grid', x1: x, x2: x, y1: 0, y2: height - AXIS + 4 }),
           s('text', { class: 'cmp-tick', x, y: height - 6, 'text-anchor': t === 0 ? 'start' : 'middle' }, tick(t)));
@@ -212,12 +207,28 @@ function summary({ stats, events }) {
   return parts.join(' · ');
 }
 
+/**
+ * The requeue glyph's words per column, in the core's words (as the playground's legend
+ * says them): one item when every column says the same, else one per wording, naming its columns.
+ */
+function requeueItems(results) {
+  const byWords = new Map();  // words -> column labels
+  for (const r of results) {
+    if (!r.events.some((e) => e.kind === 'requeued')) continue;
+    const words = requeueWords(latestRequeue(r.events));
+    byWords.set(words, [...(byWords.get(words) ?? []), r.label]);
+  }
+  const many = byWords.size > 1;
+  return [...byWords].map(([words, labels]) => h('li', { 'data-kind': 'requeued' }, glyphIcon('requeued'),
+    many ? `${words} (${labels.join(', ')})` : words));
+}
+
 /** The glyphs the columns use, once each. */
 function legend(results) {
   const keys = [];
   for (const r of results) for (const e of r.events) { const k = glyphKey(e); if (e.id && !keys.includes(k)) keys.push(k); }
   return h('ul', { class: 'cmp-legend', 'aria-label': 'Legend' },
-    ...keys.map((k) => h('li', {}, glyphIcon(k), GLYPHS[k]?.label ?? k)),
+    ...keys.flatMap((k) => (k === 'requeued' ? requeueItems(results) : [h('li', { 'data-kind': k }, glyphIcon(k), GLYPHS[k]?.label ?? k)])),
     h('li', {}, s('svg', { viewBox: '0 0 18 8', width: 18, height: 8, 'aria-hidden': 'true', focusable: 'false', class: 'dlq-icon' },
       s('line', { class: 'cmp-delay', x1: 1, x2: 17, y1: 4, y2: 4 })), 'Backoff delay, to the due time'));
 }

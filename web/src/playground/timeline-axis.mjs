@@ -5,7 +5,7 @@
 // each happened, and the axis note says the scale in words.
 import { s } from '../shared/dom.mjs';
 import { tick } from '../shared/time-format.mjs';
-import { tickStep, ticksIn } from './timeline-scale.mjs';
+import { tickStep, ticksIn } from '../shared/time-scale.mjs';
 import { COL } from './timeline-layout.mjs';
 
 export const AXIS = 34;  // px axis height: the band's name above, the ticks below

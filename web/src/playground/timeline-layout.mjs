@@ -2,10 +2,10 @@
 // appearance), columns (one per step on the step axis, one per instant on the
 // time axis), each glyph's place among its lane's glyphs in its column, the
 // bars (timeline-spans.mjs), and the time axis's scale (px per ms from the
-// scenario's extent, the width and the zoom: timeline-scale.mjs). Numbers only:
+// scenario's extent, the width and the zoom: ../shared/time-scale.mjs). Numbers only:
 // the timeline (timeline.mjs) draws with them.
 import { Spans } from './timeline-spans.mjs';
-import { MIN_ZOOM, maxZoom, pxPerMs } from './timeline-scale.mjs';
+import { MIN_ZOOM, maxZoom, pxPerMs } from '../shared/time-scale.mjs';
 
 export const COL = 38;   // px: a step's column (two glyphs: an attempt and its consequence)
 export const SLOT = 15;  // px between glyphs of one lane at one step or instant

@@ -3,21 +3,11 @@
 // and the faint "later in the script" swatch.
 import { h, s } from '../shared/dom.mjs';
 import { GLYPHS, glyphIcon } from '../shared/glyphs.mjs';
+import { requeueWords } from '../shared/requeue-words.mjs';
 
 const spanItem = (kind, label) => h('li', { 'data-span': kind, hidden: true },
   s('svg', { viewBox: '0 0 18 8', width: 18, height: 8, 'aria-hidden': 'true', focusable: 'false', class: 'dlq-icon' },
     s('line', { x1: 1.5, x2: 16.5, y1: 4, y2: 4, class: `dlq-span-line is-${kind}` })), label);
-
-/**
- * The legend's words for a requeue: where the core sent `attempt` (a requeued one), as its
- * explanation ends: "… → requeue at the tail" in the lab's mode, "… → back near the head, as a
- * quorum queue returns it" in rabbitmq-quorum's. Plain "Requeued" until the timeline has one.
- */
-function requeueWords(attempt) {
-  const text = attempt?.explanation ?? '';
-  const at = text.lastIndexOf('→ ');
-  return at < 0 ? 'Requeued' : `Requeued: ${text.slice(at + 2)}`;
-}
 
 export class Legend {
   constructor() {

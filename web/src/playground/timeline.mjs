@@ -31,10 +31,11 @@ import { glyphKey, glyphPath } from '../shared/glyphs.mjs';
 import { ms } from '../shared/time-format.mjs';
 import { Tooltip } from './timeline-tooltip.mjs';
 import { Legend } from './timeline-legend.mjs';
+import { latestRequeue } from '../shared/requeue-words.mjs';
 import { Bands } from './timeline-bands.mjs';
 import { ZoomControls } from './timeline-zoom.mjs';
 import { TimelineAxis, AXIS } from './timeline-axis.mjs';
-import { MIN_ZOOM } from './timeline-scale.mjs';
+import { MIN_ZOOM } from '../shared/time-scale.mjs';
 import { COL, FIRST, LANE, TimelineLayout, laneY, usesClock } from './timeline-layout.mjs';
 
 const MARGIN = 6 * COL;  // px drawn beyond each side of the view
@@ -79,12 +80,6 @@ const LABELS = {
   time: 'Events along the virtual clock, one lane per job; events at the same time stand side by side in step order, '
     + 'and bars show leases and backoff delays. Arrow keys move between events; Enter goes to that step.',
 };
-
-/** The latest attempt the core requeued, or undefined: its explanation words the legend's requeue. */
-function latestRequeue(events) {
-  for (let i = events.length - 1; i >= 0; i--) if (events[i].disposition === 'requeued') return events[i];
-  return undefined;
-}
 
 export class Timeline {
   #layout = new TimelineLayout();

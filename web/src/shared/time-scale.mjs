@@ -1,6 +1,7 @@
 // The time axis's scale, pure: a linear map from virtual ms to px, fitted to a
 // width and zoomed by a factor (1 = the whole scenario fits), with round ticks.
-// No DOM: the timeline draws with it, and a node test can check it.
+// No DOM: the playground's timeline and the compare page's columns draw with it
+// (so their axes agree), and a node test can check it.
 
 export const MIN_ZOOM = 1;          // the whole scenario in view
 export const MAX_PX_PER_MS = 4;     // zoomed in as far as 1 ms = 4 px
