@@ -20,6 +20,27 @@ Queue Make(Policy p, const std::vector<std::string>& ids) {
   return std::move(q).value();
 }
 
+// q's journal as Queue::Recover reads it: `entries` own the text that `records` views.
+struct JournalRecords {
+  std::vector<JournalEntry> entries;
+  std::vector<std::string_view> records;
+};
+JournalRecords ReadJournal(const Queue& q) {
+  Result<std::vector<JournalEntry>> journal = q.Journal();
+  REQUIRE(journal.ok());
+  JournalRecords out{std::move(journal).value(), {}};
+  for (const JournalEntry& e : out.entries) out.records.push_back(e.record);
+  return out;
+}
+
+// q recovered from its whole journal alone (no snapshot), as a restart would read it.
+Recovery RecoverWhole(const Queue& q) {
+  const JournalRecords journal = ReadJournal(q);
+  Result<Recovery> r = Queue::Recover(std::nullopt, journal.records, {});
+  REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+  return std::move(r).value();
+}
+
 // The ids of `n` processes with `outcome`, in delivery order.
 std::vector<std::string> Deliveries(Queue& q, const char* outcome, int n) {
   std::vector<std::string> ids;
@@ -81,15 +102,10 @@ TEST_CASE("systems: a journal under rabbitmq-quorum recovers to the same state (
   for (const char* outcome : {"transient", "transient", "success", "transient", "permanent"}) {
     REQUIRE(q.Process(outcome).ok());
   }
-  Result<std::vector<JournalEntry>> journal = q.Journal();
-  REQUIRE(journal.ok());
-  std::vector<std::string_view> records;
-  for (const JournalEntry& e : journal.value()) records.push_back(e.record);
-  Result<Recovery> r = Queue::Recover(std::nullopt, records, {});
-  REQUIRE_MESSAGE(r.ok(), r.status().ToString());
-  CHECK(r->queue.Ready().size() == q.Ready().size());
-  for (size_t i = 0; i < q.Ready().size(); ++i) CHECK(r->queue.Ready()[i].id == q.Ready()[i].id);
-  CHECK(r->queue.policy() == q.policy());
+  const Recovery r = RecoverWhole(q);
+  CHECK(r.queue.Ready().size() == q.Ready().size());
+  for (size_t i = 0; i < q.Ready().size(); ++i) CHECK(r.queue.Ready()[i].id == q.Ready()[i].id);
+  CHECK(r.queue.policy() == q.policy());
 }
 
 TEST_CASE("systems: bullmq's exponential backoff has no cap") {
@@ -450,13 +466,7 @@ TEST_CASE("systems: the modes' own settings and job fields travel through links,
     REQUIRE_MESSAGE(back.ok(), back.status().ToString());
     REQUIRE(back->SnapshotText().ok());
     CHECK(back->SnapshotText().value() == text.value());
-    Result<std::vector<JournalEntry>> journal = q.Journal();
-    REQUIRE(journal.ok());
-    std::vector<std::string_view> records;
-    for (const JournalEntry& e : journal.value()) records.push_back(e.record);
-    Result<Recovery> r = Queue::Recover(std::nullopt, records, {});
-    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
-    CHECK(r->queue.SnapshotText().value() == text.value());
+    CHECK(RecoverWhole(q).queue.SnapshotText().value() == text.value());
   }
 }
 
@@ -476,13 +486,11 @@ TEST_CASE("systems: a lazy trim is journaled after the move it follows; a crash 
     REQUIRE(q.Process("permanent").ok());
     REQUIRE(q.Process("success").ok());
     CHECK(q.Quarantined().size() == (system == System::kSidekiq ? 0u : 1u));
-    Result<std::vector<JournalEntry>> journal = q.Journal();
-    REQUIRE(journal.ok());
-    std::vector<std::string_view> records;
-    for (const JournalEntry& e : journal.value()) records.push_back(e.record);
+    const JournalRecords journal = ReadJournal(q);
+    const std::vector<std::string_view>& records = journal.records;
     // The removal follows the last arrival's two writes (b's, which trims a, and itself under sidekiq).
     std::vector<std::string> ops;
-    for (const JournalEntry& e : journal.value()) ops.push_back(e.op);
+    for (const JournalEntry& e : journal.entries) ops.push_back(e.op);
     const auto put = std::find(ops.rbegin(), ops.rend(), "put-quarantine").base() - 1;
     REQUIRE(*put == "put-quarantine");
     REQUIRE(put + 2 < ops.end());
@@ -493,9 +501,7 @@ TEST_CASE("systems: a lazy trim is journaled after the move it follows; a crash 
       REQUIRE_MESSAGE(r.ok(), r.status().ToString());
       CHECK(r->lost.empty());
     }
-    Result<Recovery> whole = Queue::Recover(std::nullopt, records, {});
-    REQUIRE(whole.ok());
-    CHECK(whole->queue.SnapshotText().value() == q.SnapshotText().value());
+    CHECK(RecoverWhole(q).queue.SnapshotText().value() == q.SnapshotText().value());
   }
 }
 
