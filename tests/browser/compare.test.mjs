@@ -149,7 +149,7 @@ test('the mode picker lists exactly the core\'s systems; the form writes the fra
   await opened.context.close();
 });
 
-for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
+for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
   test(`${name} ${viewport.width} px: axe clean, no sideways scroll, the lanes fit, no CSP violation; screenshots`, async () => {
     const opened = await openPage(h.browser, null, { viewport });
     const { page } = opened;
@@ -165,6 +165,9 @@ for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['pho
     assert.ok(overflow <= 0, `no sideways scroll (${overflow}px)`);
     const fits = await page.evaluate(() => [...document.querySelectorAll('svg.cmp-lanes')].every((svg) => svg.getBoundingClientRect().right <= document.querySelector('#cmp-chart').getBoundingClientRect().right + 0.5));
     assert.ok(fits, 'every column\'s lanes fit the chart');
+    const squeezed = await page.evaluate(() => [...document.querySelectorAll('.cmp-legend svg')]
+      .filter((svg) => Math.round(svg.getBoundingClientRect().width) < Number(svg.getAttribute('width'))).map((svg) => svg.parentElement.textContent));
+    assert.deepEqual(squeezed, [], 'a legend item that wraps keeps its whole glyph');
     await page.screenshot({ path: screenshotPath(`compare-${name}`), fullPage: true });
     await page.locator('.cmp-col').nth(2).locator('.cmp-ev[tabindex="0"]').focus();
     await page.keyboard.press('End');
