@@ -127,6 +127,24 @@ test('Quarantine: class, reason, attempts, last error, key, final attempt and ag
   await o.context.close();
 });
 
+test('Quarantine under sqs: the retention is drawn from the core\'s window, counted from the job\'s first enqueue', async () => {
+  // a is enqueued at 0 and moved to the DLQ at 4,000 ms; SQS counts its 10 s retention from 0.
+  const SQS = 'v2;m1;s1;rs;q10000.0;ja:;aw4000,t';
+  const q = core(SQS);
+  const [entry] = q.quarantined();
+  q.dispose();
+  assert.deepEqual([entry.arrivedAt, entry.retentionFrom, entry.retentionUntil], [4000, 0, 10000]);
+  const o = await open(SQS);
+  const card = o.pg.region('Quarantine').getByRole('listitem').first();
+  const facts = await card.locator('.dlq-facts > :not([hidden])').allInnerTexts();
+  const pairs = Object.fromEntries(Array.from({ length: facts.length / 2 }, (_, i) => [facts[2 * i], facts[2 * i + 1]]));
+  assert.equal(pairs.kept, '0 ms', 'in the DLQ since its arrival');
+  assert.equal(pairs.retention, '4,000 of 10,000 ms since 0 ms; dropped at 10,000 ms');
+  assert.equal(await card.locator('.dlq-meter-fill').evaluate((el) => el.style.width), '40%');
+  assertClean(o);
+  await o.context.close();
+});
+
 test('depth alarm: a banner in a status region with depth and threshold while raised; a quiet note otherwise', async () => {
   const o = await open(link('v2-mid-flight'));
   const { pg, page } = o;
