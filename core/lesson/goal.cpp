@@ -676,10 +676,8 @@ void AddToRetrySpread(const Event& delayed, RetrySpread* current, RetrySpread* b
     current->latest_due = std::max(current->latest_due, delayed.until);
     current->spread_ms = current->latest_due - current->earliest_due;
   }
-  if (current->count >= 2 && (best->count == 0 || current->spread_ms > best->spread_ms ||
-                              (current->at == best->at && current->spread_ms == best->spread_ms))) {
-    *best = *current;  // the same instant keeps its growing count
-  }
+  // The largest crowd counts; of equal crowds the earliest (the same instant keeps growing).
+  if (current->count >= 2 && (current->count > best->count || current->at == best->at)) *best = *current;
 }
 
 RetrySpread RetrySpreadOf(const Queue& queue) {

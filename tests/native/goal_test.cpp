@@ -489,7 +489,38 @@ TEST_SUITE("goals: checking") {
                                          std::to_string(lo) + " to " + std::to_string(hi) + " ms");
   }
 
-  TEST_CASE("spread: retries at different instants are not compared; the widest instant wins") {
+  TEST_CASE("spread: the largest crowd at one instant counts, of equal crowds the earliest") {
+    const auto delayed = [](int64_t time, int64_t until) {
+      Event e;
+      e.kind = EventKind::kDelayed;
+      e.time = time;
+      e.until = until;
+      return e;
+    };
+    RetrySpread current, best;
+    // Three at 0 ms, all due at 100; then a pair at 10 ms, far apart: the crowd of three counts.
+    for (const Event& e : {delayed(0, 100), delayed(0, 100), delayed(0, 100), delayed(10, 20), delayed(10, 900)}) {
+      AddToRetrySpread(e, &current, &best);
+    }
+    CHECK(best.count == 3);
+    CHECK(best.at == 0);
+    CHECK(best.spread_ms == 0);
+    CHECK(DescribeRetrySpread(best) == "spread = 0: 3 retries scheduled at 0 ms, all due at 100 ms");
+    // Two pairs: the earlier one counts, whichever is wider.
+    current = best = {};
+    for (const Event& e : {delayed(5, 100), delayed(5, 250), delayed(9, 100), delayed(9, 900)}) {
+      AddToRetrySpread(e, &current, &best);
+    }
+    CHECK(best.at == 5);
+    CHECK(best.spread_ms == 150);
+    CHECK(DescribeRetrySpread(best) == "spread = 150: 2 retries scheduled at 5 ms, due from 100 to 250 ms");
+    // A lone retry is no crowd.
+    current = best = {};
+    AddToRetrySpread(delayed(0, 7), &current, &best);
+    CHECK(best.count == 0);
+  }
+
+  TEST_CASE("spread: retries at different instants are not compared") {
     Policy p;
     p.backoff.kind = BackoffKind::kFixed;
     p.backoff.base_ms = 1000;
