@@ -534,6 +534,17 @@ TEST_SUITE("goals: checking") {
     CHECK(Met(MakeQueue(3), "spread = 0"));  // no retry at all
   }
 
+  TEST_CASE("spread: a malformed clause is refused by name, and checking it changes nothing") {
+    CHECK(Refusal("spread >> 100") ==
+          "invalid-argument: goal: clause 1 \"spread >> 100\": expected a comparison (<, <=, =, !=, >=, >) after "
+          "\"spread\", got \">>\"");
+    CHECK(Refusal("spread > -1").find("invalid-argument: goal: clause 1 \"spread > -1\"") == 0);
+    const Queue q = Lockstep(Jitter::kFull);
+    const std::string before = State(q);
+    (void)CheckGoal(MustParse("spread > 100; not spread = 0"), q);
+    CHECK(State(q) == before);
+  }
+
   TEST_CASE("order: all completed, in this relative order, by their completion events") {
     Queue q = MakeQueue(3);
     REQUIRE(q.EnqueueMany({{"a", ""}, {"b", ""}, {"c", ""}, {"d", ""}}).ok());
