@@ -517,6 +517,7 @@ struct Tallies {
   uint64_t alerts = 0;
   EffectLedger ledger;
   uint64_t refused = 0;
+  RetrySpread spread;
 };
 
 uint64_t CounterValue(GoalCounter counter, const QueueStats& s, const Tallies& t) {
@@ -535,6 +536,7 @@ uint64_t CounterValue(GoalCounter counter, const QueueStats& s, const Tallies& t
     case GoalCounter::kDuplicates: return t.ledger.duplicates;
     case GoalCounter::kPartial: return t.ledger.partial;
     case GoalCounter::kRefused: return t.refused;
+    case GoalCounter::kSpread: return static_cast<uint64_t>(t.spread.spread_ms);  // due times never go back
   }
   return 0;
 }
@@ -557,6 +559,7 @@ const char* GoalCounterName(GoalCounter counter) {
     case GoalCounter::kDuplicates: return "duplicates";
     case GoalCounter::kPartial: return "partial";
     case GoalCounter::kRefused: return "refused";
+    case GoalCounter::kSpread: return "spread";
   }
   return "?";
 }
@@ -664,6 +667,38 @@ std::string FormatGoal(const Goal& goal) {
   return out;
 }
 
+void AddToRetrySpread(const Event& delayed, RetrySpread* current, RetrySpread* best) {
+  if (current->count == 0 || delayed.time != current->at) {
+    *current = RetrySpread{0, 1, delayed.time, delayed.until, delayed.until};
+  } else {
+    ++current->count;
+    current->earliest_due = std::min(current->earliest_due, delayed.until);
+    current->latest_due = std::max(current->latest_due, delayed.until);
+    current->spread_ms = current->latest_due - current->earliest_due;
+  }
+  // The largest crowd counts; of equal crowds the earliest (the same instant keeps growing).
+  if (current->count >= 2 && (current->count > best->count || current->at == best->at)) *best = *current;
+}
+
+RetrySpread RetrySpreadOf(const Queue& queue) {
+  RetrySpread current, best;
+  const size_t count = queue.event_count();
+  for (size_t from = 0; from < count; from += kSlice) {
+    for (const Event& e : queue.Timeline(from, kSlice)) {
+      if (e.kind == EventKind::kDelayed) AddToRetrySpread(e, &current, &best);
+    }
+  }
+  return best;
+}
+
+std::string DescribeRetrySpread(const RetrySpread& s) {
+  if (s.count < 2) return "spread = 0: no two retries were scheduled at one instant";
+  const std::string head = "spread = " + std::to_string(s.spread_ms) + ": " + std::to_string(s.count) +
+                           " retries scheduled at " + std::to_string(s.at) + " ms, ";
+  if (s.spread_ms == 0) return head + "all due at " + std::to_string(s.earliest_due) + " ms";
+  return head + "due from " + std::to_string(s.earliest_due) + " to " + std::to_string(s.latest_due) + " ms";
+}
+
 GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& context) {
   using W = JobFacts::Where;
   // What the clauses need: the jobs they name, and whether the timeline must be read.
@@ -672,7 +707,8 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
   for (const GoalClause& c : goal.clauses) {
     for (const std::string& id : c.ids) jobs.try_emplace(id);
     need_timeline = need_timeline || c.predicate == GoalPredicate::kEvent || c.predicate == GoalPredicate::kOrder ||
-                    (c.predicate == GoalPredicate::kCounter && c.counter == GoalCounter::kAlerts);
+                    (c.predicate == GoalPredicate::kCounter &&
+                     (c.counter == GoalCounter::kAlerts || c.counter == GoalCounter::kSpread));
   }
 
   // Each named job where it is now: one lookup by id, not a pass over the views.
@@ -707,12 +743,14 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
   // and per named job whether any event names it, its first completion, and
   // whether it was lost or dropped.
   uint64_t alerts = 0;
+  RetrySpread spread, spread_now;
   std::vector<std::optional<Event>> first_match(goal.clauses.size());
   if (need_timeline) {
     const size_t count = queue.event_count();
     for (size_t from = 0; from < count; from += kSlice) {
       for (Event& e : queue.Timeline(from, kSlice)) {
         if (e.kind == EventKind::kAlert) ++alerts;
+        if (e.kind == EventKind::kDelayed) AddToRetrySpread(e, &spread_now, &spread);
         if (const auto it = jobs.find(e.id); it != jobs.end()) {
           JobFacts& f = it->second;
           f.seen = true;
@@ -744,6 +782,7 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
   Tallies tallies;
   tallies.alerts = alerts;
   tallies.refused = context.refused;
+  tallies.spread = spread;
   const bool need_ledger = std::any_of(goal.clauses.begin(), goal.clauses.end(), [](const GoalClause& c) {
     return c.predicate == GoalPredicate::kCounter &&
            (c.counter == GoalCounter::kCharges || c.counter == GoalCounter::kDuplicates ||
@@ -796,7 +835,9 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
       case GoalPredicate::kCounter: {
         const uint64_t value = CounterValue(c.counter, stats, tallies);
         holds = Compare(value, c.comparison, static_cast<uint64_t>(c.value));
-        check.actual = std::string(GoalCounterName(c.counter)) + " = " + std::to_string(value);
+        check.actual = c.counter == GoalCounter::kSpread
+                           ? DescribeRetrySpread(tallies.spread)
+                           : std::string(GoalCounterName(c.counter)) + " = " + std::to_string(value);
         break;
       }
       case GoalPredicate::kOrder: {

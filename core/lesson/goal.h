@@ -15,6 +15,7 @@
 //              | 'alarm'
 //   COUNTER   := steps | completed | quarantined | ready | delayed | in-flight | lost
 //              | now | reorders | alerts | charges | duplicates | partial | refused
+//              | spread
 //   OP        := '<' | '<=' | '=' | '!=' | '>=' | '>'
 //   INT       := decimal digits, 0 to kMaxGoalNumber (2^53 - 1: exact in JavaScript)
 //   REASON    := ReasonName() (permanent | exhausted); CLASS := ClassName();
@@ -85,15 +86,38 @@ enum class GoalPredicate : uint8_t {
 // charges, duplicates and partial are the side-effect ledger's (ledger.h: applied
 // charges, applied charges beyond the first per job, dead jobs that were
 // charged); refused counts the calls the playground's session refused
-// (GoalContext; 0 for a bare queue).
+// (GoalContext; 0 for a bare queue). spread is jitter's measure (RetrySpreadOf):
+// take the largest crowd of retries scheduled at one instant (delayed events at
+// one time, two at least; of equal crowds the earliest), the gap in ms between
+// the earliest and the latest due time among them; 0 when no two retries were
+// scheduled at one instant. Jobs that failed together come back together
+// without jitter (0), and spread out with it.
 enum class GoalCounter : uint8_t {
   kSteps, kCompleted, kQuarantined, kReady, kDelayed, kInFlight, kLost, kNow, kReorders, kAlerts,
-  kCharges, kDuplicates, kPartial, kRefused,
+  kCharges, kDuplicates, kPartial, kRefused, kSpread,
 };
-constexpr int kGoalCounterCount = 14;
+constexpr int kGoalCounterCount = 15;
 // "steps" | "completed" | "quarantined" | "ready" | "delayed" | "in-flight" | "lost" |
-// "now" | "reorders" | "alerts" | "charges" | "duplicates" | "partial" | "refused".
+// "now" | "reorders" | "alerts" | "charges" | "duplicates" | "partial" | "refused" | "spread".
 const char* GoalCounterName(GoalCounter counter);
+
+// The spread counter's rule: the largest crowd of retries scheduled at one
+// instant (kDelayed events with one time; of equal crowds the earliest), and how
+// far apart their due times lie. `count` 0: no instant had two.
+struct RetrySpread {
+  int64_t spread_ms = 0;  // latest due - earliest due
+  size_t count = 0;       // the retries scheduled at that instant
+  int64_t at = 0;         // the instant
+  int64_t earliest_due = 0, latest_due = 0;
+};
+// Adds one delayed event to `current`, the instant being read (a timeline read in
+// time order, so an instant's events are contiguous), and keeps `best` the largest crowd.
+void AddToRetrySpread(const Event& delayed, RetrySpread* current, RetrySpread* best);
+// The whole timeline's spread: one pass.
+RetrySpread RetrySpreadOf(const Queue& queue);
+// "spread = 180: 6 retries scheduled at 50 ms, due from 120 to 300 ms", or
+// "spread = 0: no two retries were scheduled at one instant".
+std::string DescribeRetrySpread(const RetrySpread& spread);
 
 enum class Comparison : uint8_t { kLess, kLessEqual, kEqual, kNotEqual, kGreaterEqual, kGreater };
 constexpr int kComparisonCount = 6;

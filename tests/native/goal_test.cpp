@@ -233,7 +233,7 @@ TEST_SUITE("goals: parse errors") {
   TEST_CASE("every refusal names goal, the clause, what was expected after what, and what was given") {
     const std::string predicate =
         "a predicate (quarantined, completed, ready, delayed, in-flight, lost, attempts, order, event, alarm) or a "
-        "counter (steps, completed, quarantined, ready, delayed, in-flight, lost, now, reorders, alerts, charges, duplicates, partial, refused)";
+        "counter (steps, completed, quarantined, ready, delayed, in-flight, lost, now, reorders, alerts, charges, duplicates, partial, refused, spread)";
     const std::string comparison = "a comparison (<, <=, =, !=, >=, >)";
     const std::pair<std::string, std::string> cases[] = {
         {"ready b; attempts b >> 3",
@@ -455,6 +455,94 @@ TEST_SUITE("goals: checking") {
     CHECK(Unmet(q, "reorders = 1; alerts = 1; now = 250; steps = 3") == "");
     CHECK(Unmet(q, "event reorder b; event alert v9; quarantined v9 class unknown-schema") == "");
     CHECK(Actual(q, "alerts >= 2") == "alerts = 1");
+  }
+
+  // Jitter's measure: the retries scheduled at one instant, and how far apart they come back.
+  Queue Lockstep(Jitter jitter) {
+    Policy p;
+    p.backoff.kind = BackoffKind::kFixed;
+    p.backoff.base_ms = 1000;
+    p.backoff.jitter = jitter;
+    p.seed = 7;
+    Queue q = Make(p);
+    REQUIRE(q.EnqueueMany({{"a", ""}, {"b", ""}, {"c", ""}}).ok());
+    for (int i = 0; i < 3; ++i) MustProcess(q, "transient");  // all three fail at 0 ms
+    return q;
+  }
+
+  TEST_CASE("spread: three retries scheduled at one instant come back together without jitter") {
+    const Queue q = Lockstep(Jitter::kNone);
+    CHECK(Met(q, "spread = 0"));
+    CHECK(Actual(q, "spread >= 1") == "spread = 0: 3 retries scheduled at 0 ms, all due at 1000 ms");
+    const RetrySpread s = RetrySpreadOf(q);
+    CHECK(s.count == 3);
+    CHECK(s.spread_ms == 0);
+  }
+
+  TEST_CASE("spread: full jitter draws them apart, the earliest to the latest due time") {
+    const Queue q = Lockstep(Jitter::kFull);
+    int64_t lo = INT64_MAX, hi = 0;
+    for (const DelayedView& d : q.Delayed()) lo = std::min(lo, d.due_at), hi = std::max(hi, d.due_at);
+    REQUIRE(hi > lo);
+    CHECK(Met(q, "spread = " + std::to_string(hi - lo)));
+    CHECK(Actual(q, "spread > 0") == "spread = " + std::to_string(hi - lo) + ": 3 retries scheduled at 0 ms, due from " +
+                                         std::to_string(lo) + " to " + std::to_string(hi) + " ms");
+  }
+
+  TEST_CASE("spread: the largest crowd at one instant counts, of equal crowds the earliest") {
+    const auto delayed = [](int64_t time, int64_t until) {
+      Event e;
+      e.kind = EventKind::kDelayed;
+      e.time = time;
+      e.until = until;
+      return e;
+    };
+    RetrySpread current, best;
+    // Three at 0 ms, all due at 100; then a pair at 10 ms, far apart: the crowd of three counts.
+    for (const Event& e : {delayed(0, 100), delayed(0, 100), delayed(0, 100), delayed(10, 20), delayed(10, 900)}) {
+      AddToRetrySpread(e, &current, &best);
+    }
+    CHECK(best.count == 3);
+    CHECK(best.at == 0);
+    CHECK(best.spread_ms == 0);
+    CHECK(DescribeRetrySpread(best) == "spread = 0: 3 retries scheduled at 0 ms, all due at 100 ms");
+    // Two pairs: the earlier one counts, whichever is wider.
+    current = best = {};
+    for (const Event& e : {delayed(5, 100), delayed(5, 250), delayed(9, 100), delayed(9, 900)}) {
+      AddToRetrySpread(e, &current, &best);
+    }
+    CHECK(best.at == 5);
+    CHECK(best.spread_ms == 150);
+    CHECK(DescribeRetrySpread(best) == "spread = 150: 2 retries scheduled at 5 ms, due from 100 to 250 ms");
+    // A lone retry is no crowd.
+    current = best = {};
+    AddToRetrySpread(delayed(0, 7), &current, &best);
+    CHECK(best.count == 0);
+  }
+
+  TEST_CASE("spread: retries at different instants are not compared") {
+    Policy p;
+    p.backoff.kind = BackoffKind::kFixed;
+    p.backoff.base_ms = 1000;
+    Queue q = Make(p);
+    REQUIRE(q.EnqueueMany({{"a", ""}, {"b", ""}}).ok());
+    MustProcess(q, "transient");  // a at 0 ms
+    REQUIRE(q.Advance(int64_t{10}).ok());
+    MustProcess(q, "transient");  // b at 10 ms
+    CHECK(Actual(q, "spread = 0") == "spread = 0: no two retries were scheduled at one instant");
+    CHECK(RetrySpreadOf(q).count == 0);
+    CHECK(Met(MakeQueue(3), "spread = 0"));  // no retry at all
+  }
+
+  TEST_CASE("spread: a malformed clause is refused by name, and checking it changes nothing") {
+    CHECK(Refusal("spread >> 100") ==
+          "invalid-argument: goal: clause 1 \"spread >> 100\": expected a comparison (<, <=, =, !=, >=, >) after "
+          "\"spread\", got \">>\"");
+    CHECK(Refusal("spread > -1").find("invalid-argument: goal: clause 1 \"spread > -1\"") == 0);
+    const Queue q = Lockstep(Jitter::kFull);
+    const std::string before = State(q);
+    (void)CheckGoal(MustParse("spread > 100; not spread = 0"), q);
+    CHECK(State(q) == before);
   }
 
   TEST_CASE("order: all completed, in this relative order, by their completion events") {
