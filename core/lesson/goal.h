@@ -6,7 +6,7 @@
 // signs need none around them):
 //   goal      := clause ( ';' clause )*
 //   clause    := [ 'not' ] predicate
-//   predicate := 'quarantined' ID [ 'as' REASON | 'class' CLASS ]
+//   predicate := 'quarantined' ID [ 'as' REASON | 'class' CLASS | 'from' QUEUE ]
 //              | 'completed' ID | 'ready' ID | 'delayed' ID | 'in-flight' ID | 'lost' ID
 //              | 'attempts' ID OP INT
 //              | COUNTER OP INT
@@ -15,10 +15,12 @@
 //              | 'alarm'
 //   COUNTER   := steps | completed | quarantined | ready | delayed | in-flight | lost
 //              | now | reorders | alerts | charges | duplicates | partial | refused
+//              | refused-replays
 //   OP        := '<' | '<=' | '=' | '!=' | '>=' | '>'
 //   INT       := decimal digits, 0 to kMaxGoalNumber (2^53 - 1: exact in JavaScript)
 //   REASON    := ReasonName() (permanent | exhausted); CLASS := ClassName();
-//   KIND      := EventKindName()
+//   KIND      := EventKindName(); QUEUE := a source queue's name, written as an ID
+//                (the entry's QuarantineEntry::source_queue, e.g. orders)
 //   ID        := a bare word: 1 to kMaxIdBytes bytes, none of them whitespace,
 //                ';' ',' '"' '<' '>' '=' or '!'; or "…" with Quote()'s escapes
 //                (\" \\ \n \r \t \xHH), for any id the queue accepts. FormatGoal()
@@ -85,14 +87,16 @@ enum class GoalPredicate : uint8_t {
 // charges, duplicates and partial are the side-effect ledger's (ledger.h: applied
 // charges, applied charges beyond the first per job, dead jobs that were
 // charged); refused counts the calls the playground's session refused
-// (GoalContext; 0 for a bare queue).
+// (GoalContext; 0 for a bare queue); refused-replays counts the replays it
+// answered false (no such job in quarantine: nothing changed).
 enum class GoalCounter : uint8_t {
   kSteps, kCompleted, kQuarantined, kReady, kDelayed, kInFlight, kLost, kNow, kReorders, kAlerts,
-  kCharges, kDuplicates, kPartial, kRefused,
+  kCharges, kDuplicates, kPartial, kRefused, kRefusedReplays,
 };
-constexpr int kGoalCounterCount = 14;
+constexpr int kGoalCounterCount = 15;
 // "steps" | "completed" | "quarantined" | "ready" | "delayed" | "in-flight" | "lost" |
-// "now" | "reorders" | "alerts" | "charges" | "duplicates" | "partial" | "refused".
+// "now" | "reorders" | "alerts" | "charges" | "duplicates" | "partial" | "refused" |
+// "refused-replays".
 const char* GoalCounterName(GoalCounter counter);
 
 enum class Comparison : uint8_t { kLess, kLessEqual, kEqual, kNotEqual, kGreaterEqual, kGreater };
@@ -110,6 +114,7 @@ struct GoalClause {
   std::vector<std::string> ids;
   Reason reason = Reason::kNone;              // kQuarantined "as": kNone for any reason
   std::optional<FailureClass> failure_class;  // kQuarantined "class"
+  std::string source_queue;                   // kQuarantined "from": "" for any queue
   GoalCounter counter = GoalCounter::kSteps;  // kCounter
   Comparison comparison = Comparison::kEqual; // kAttempts, kCounter
   int64_t value = 0;                          // kAttempts, kCounter: 0..kMaxGoalNumber
@@ -142,9 +147,10 @@ struct GoalCheck {
   std::vector<ClauseCheck> clauses;  // one per clause, in order
 };
 
-// What a goal may read beyond the queue: the session's count of refused calls.
+// What a goal may read beyond the queue: the session's counts of refused calls.
 struct GoalContext {
   uint64_t refused = 0;
+  uint64_t refused_replays = 0;  // replays the session answered false (Session::refused_replays)
 };
 
 GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& context = {});

@@ -848,7 +848,7 @@ std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const
     out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, job.reason,
                    std::string(jobs_.ErrorText(job.last_error)), job.quarantine_step, job.failure_class, job.alert,
                    job.arrived_at, job.first_attempt_at, std::string(job.key()), job.stalls, EnqueuedAt(*it),
-                   XDeathOf(*it)});
+                   XDeathOf(*it), kSourceQueueName});
   }
   return out;
 }
@@ -875,6 +875,7 @@ std::optional<JobLocation> Queue::Locate(std::string_view id) const {
     case Place::kQuarantined:
       out.reason = job.reason;
       out.failure_class = job.failure_class;
+      out.source_queue = kSourceQueueName;
       break;
     default: break;
   }

@@ -101,6 +101,7 @@ struct JobLocation {
   std::string token;    // kLeased
   Reason reason = Reason::kNone;                          // kQuarantined
   FailureClass failure_class = FailureClass::kTransient;  // kQuarantined
+  std::string source_queue;                               // kQuarantined: QuarantineEntry's
 };
 
 struct DelayedView {
@@ -135,6 +136,10 @@ struct QuarantineEntry {
   uint32_t stalls = 0;       // bullmq: its stalls (stalledCounter)
   int64_t enqueued_at = 0;   // sqs: its first enqueue (retention counts from it)
   XDeath x_death;            // rabbitmq-quorum: its x-death record
+  // The queue it came from (the one a replay returns it to): every job of this
+  // lab comes from its one source queue, kSourceQueueName ("orders"), so it is
+  // derived, never stored, and snapshots and journals carry nothing new.
+  std::string source_queue;
 };
 
 // What one Process() call did.
