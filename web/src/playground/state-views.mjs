@@ -320,7 +320,7 @@ export class StateViews {
       li.dlq = {
         alert: h('span', { class: 'dlq-alert-badge', hidden: true }, 'alert'),
         facts: facts([['class', 'class'], ['reason', 'reason'], ['system', 'system reason'], ['attempts', 'attempts'], ['error', 'last error'],
-          ['key', 'key'], ['final', 'final attempt'], ['kept', 'kept']]),
+          ['key', 'key'], ['final', 'final attempt'], ['kept', 'kept'], ['source', 'source queue']]),
         meter: meter('retention'),
         xDeath: xDeathRecord(),
       };
@@ -331,7 +331,7 @@ export class StateViews {
     }, (li, entry) => {
       const d = li.dlq;
       const e = entry;
-      if (!changed(d, `${clock}|${now}|${retention}|${e.attempts}|${e.reason}|${e.systemReason}|${e.class}|${e.lastError}|${e.key}|${e.arrivedAt}|${e.alert}|${JSON.stringify(e.systemRecord ?? null)}`)) return;
+      if (!changed(d, `${clock}|${now}|${retention}|${e.attempts}|${e.reason}|${e.systemReason}|${e.class}|${e.lastError}|${e.key}|${e.arrivedAt}|${e.alert}|${e.sourceQueue}|${JSON.stringify(e.systemRecord ?? null)}`)) return;
       show(d.alert, entry.alert);
       d.facts.set('class', clock ? entry.class : null);
       d.facts.set('reason', entry.reason);
@@ -344,6 +344,8 @@ export class StateViews {
       d.facts.set('key', entry.key);
       d.facts.set('final', clock ? `at ${ms(entry.arrivedAt)}` : null);
       d.facts.set('kept', clock ? (retention > 0 ? ofTotal(now - entry.arrivedAt, retention) : ms(now - entry.arrivedAt)) : null);
+      // The queue it came from, named by the core: where a replay sends it back.
+      d.facts.set('source', entry.sourceQueue);
       show(d.meter.element, clock && retention > 0);
       if (clock && retention > 0) d.meter.set((now - entry.arrivedAt) / retention);
     });
