@@ -444,6 +444,7 @@ val LocateValue(const dlq::Queue& q, const std::string& id) {
     case dlq::Place::kQuarantined:
       out.set("reason", std::string(dlq::ReasonName(at->reason)));
       out.set("class", std::string(dlq::ClassName(at->failure_class)));
+      out.set("sourceQueue", at->source_queue);
       break;
     default: break;
   }
@@ -528,6 +529,7 @@ val QuarantinedValue(const dlq::Queue& q, double from, double count) {
     entry.set("arrivedAt", static_cast<double>(e.arrived_at));
     entry.set("firstAttemptAt", static_cast<double>(e.first_attempt_at));
     entry.set("key", OrNull(e.key));
+    entry.set("sourceQueue", e.source_queue);
     if (q.policy().system != dlq::System::kLab) entry.set("systemRecord", SystemRecordValue(q.policy(), e));
     if (e.retention_until >= 0) {
       entry.set("retentionFrom", static_cast<double>(e.retention_from));

@@ -376,6 +376,11 @@ export interface QuarantineEntry extends KeyedJob {
   arrivedAt: number;
   /** The time of its first attempt since it was enqueued or last replayed. */
   firstAttemptAt: number;
+  /**
+   * The queue it came from, the one a replay returns it to: the lab's one source queue, 'orders',
+   * in every mode (derived from the policy, not stored: snapshots and journals carry nothing new).
+   */
+  sourceQueue: string;
   /** Present when the system is not 'lab': the entry as that system records it (SystemRecord). */
   systemRecord?: SystemRecord;
   /**
@@ -451,7 +456,7 @@ export type JobLocation =
   | { place: 'delayed'; attempts: number; dueAt: number }
   | { place: 'leased'; attempts: number; token: string; expiresAt: number }
   | { place: 'completed'; attempts: number }
-  | { place: 'quarantine'; attempts: number; reason: Reason; class: FailureClass }
+  | { place: 'quarantine'; attempts: number; reason: Reason; class: FailureClass; /** QuarantineEntry.sourceQueue */ sourceQueue: string }
   | { place: 'dropped' | 'lost'; attempts: number };
 
 export interface DelayedJob extends Job {
@@ -1133,6 +1138,8 @@ export interface SessionView {
   ledger: Ledger;
   /** Reports the core refused (report()) since the session was made; a goal's `refused`. */
   refused: number;
+  /** Replays the session answered false (no such job in quarantine) since it was made; a goal's `refused-replays`. */
+  refusedReplays: number;
   policy: Policy;
   world: World | null;
   /** With view({ link: true }): the share link, or why there is none. */

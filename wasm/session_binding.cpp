@@ -148,7 +148,7 @@ class SessionHandle {
   val journal() const { return JournalValue(session_->queue()); }
   val locate(const std::string& id) const { return LocateValue(session_->queue(), id); }
   val checkGoal(const std::string& text) const {
-    return CheckGoalValue(session_->queue(), text, {session_->refused()});
+    return CheckGoalValue(session_->queue(), text, {session_->refused(), session_->refused_replays()});
   }
   val snapshotText() const {
     dlq::Result<std::string> text = session_->queue().SnapshotText();
@@ -270,6 +270,7 @@ class SessionHandle {
     out.set("worstCase", WorstCaseValue(q));
     out.set("ledger", LedgerValue(q));
     out.set("refused", static_cast<double>(s.refused()));
+    out.set("refusedReplays", static_cast<double>(s.refused_replays()));
     if (ask.generation != static_cast<double>(s.generation())) {
       out.set("policy", PolicyValue(q));
       out.set("world", s.scenario().world == dlq::World{} ? val::null() : WorldValue(s.scenario().world));

@@ -386,7 +386,7 @@ class ClauseParser {
     return Fail(KindList(), t);
   }
 
-  // After "quarantined ID": nothing, "as REASON" or "class CLASS".
+  // After "quarantined ID": nothing, "as REASON", "class CLASS" or "from QUEUE".
   Status ReadQuarantineDetail(GoalClause* c) {
     const Token& t = Peek();
     if (t.kind == Tok::kEnd) return Status::Ok();
@@ -414,7 +414,14 @@ class ClauseParser {
       }
       return Fail(ClassList(), k);
     }
-    return Fail("\"as\", \"class\" or the end of the clause", Next());
+    if (t.kind == Tok::kWord && t.value == "from") {
+      Next();
+      std::vector<std::string> queue;
+      if (Status s = ReadId(&queue, "a source queue's name"); !s.ok()) return s;
+      c->source_queue = std::move(queue.front());
+      return Status::Ok();
+    }
+    return Fail("\"as\", \"class\", \"from\" or the end of the clause", Next());
   }
 
   std::string_view clause_;
@@ -460,6 +467,7 @@ struct JobFacts {
   uint32_t attempts = 0;
   Reason reason = Reason::kNone;                          // kQuarantined
   FailureClass failure_class = FailureClass::kTransient;  // kQuarantined
+  std::string source_queue;                               // kQuarantined
   std::string held_by;                                    // kReady
   int64_t until = 0;                                      // kDelayed: due at; kInFlight: expires at
   std::string token;                                      // kInFlight
@@ -518,6 +526,7 @@ struct Tallies {
   EffectLedger ledger;
   uint64_t refused = 0;
   RetrySpread spread;
+  uint64_t refused_replays = 0;
 };
 
 uint64_t CounterValue(GoalCounter counter, const QueueStats& s, const Tallies& t) {
@@ -537,6 +546,7 @@ uint64_t CounterValue(GoalCounter counter, const QueueStats& s, const Tallies& t
     case GoalCounter::kPartial: return t.ledger.partial;
     case GoalCounter::kRefused: return t.refused;
     case GoalCounter::kSpread: return static_cast<uint64_t>(t.spread.spread_ms);  // due times never go back
+    case GoalCounter::kRefusedReplays: return t.refused_replays;
   }
   return 0;
 }
@@ -560,6 +570,7 @@ const char* GoalCounterName(GoalCounter counter) {
     case GoalCounter::kPartial: return "partial";
     case GoalCounter::kRefused: return "refused";
     case GoalCounter::kSpread: return "spread";
+    case GoalCounter::kRefusedReplays: return "refused-replays";
   }
   return "?";
 }
@@ -639,6 +650,7 @@ std::string FormatClause(const GoalClause& c) {
       out.append(PredicateName(c.predicate)).append(" ").append(FormatId(IdAt(c, 0)));
       if (c.reason != Reason::kNone) out.append(" as ").append(ReasonName(c.reason));
       if (c.failure_class) out.append(" class ").append(ClassName(*c.failure_class));
+      if (!c.source_queue.empty()) out.append(" from ").append(FormatId(c.source_queue));
       break;
     case GoalPredicate::kAttempts:
       out.append("attempts ").append(FormatId(IdAt(c, 0))).append(compared());
@@ -729,6 +741,7 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
           facts.where = W::kQuarantined;
           facts.reason = at->reason;
           facts.failure_class = at->failure_class;
+          facts.source_queue = at->source_queue;
           break;
         case Place::kDropped:
         case Place::kLost: continue;  // in no view: the timeline says which, and its count then
@@ -783,6 +796,7 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
   tallies.alerts = alerts;
   tallies.refused = context.refused;
   tallies.spread = spread;
+  tallies.refused_replays = context.refused_replays;
   const bool need_ledger = std::any_of(goal.clauses.begin(), goal.clauses.end(), [](const GoalClause& c) {
     return c.predicate == GoalPredicate::kCounter &&
            (c.counter == GoalCounter::kCharges || c.counter == GoalCounter::kDuplicates ||
@@ -822,8 +836,13 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
       case GoalPredicate::kLost: {
         const JobFacts& f = jobs.at(c.ids[0]);
         holds = f.where == PlaceOf(c.predicate) && (c.reason == Reason::kNone || c.reason == f.reason) &&
-                (!c.failure_class || *c.failure_class == f.failure_class);
+                (!c.failure_class || *c.failure_class == f.failure_class) &&
+                (c.source_queue.empty() || c.source_queue == f.source_queue);
         check.actual = Describe(c.ids[0], f);
+        // A "from" clause says which queue the entry names.
+        if (!c.source_queue.empty() && f.where == JobFacts::Where::kQuarantined) {
+          check.actual += ", from " + FormatId(f.source_queue);
+        }
         break;
       }
       case GoalPredicate::kAttempts: {

@@ -6,7 +6,7 @@
 // signs need none around them):
 //   goal      := clause ( ';' clause )*
 //   clause    := [ 'not' ] predicate
-//   predicate := 'quarantined' ID [ 'as' REASON | 'class' CLASS ]
+//   predicate := 'quarantined' ID [ 'as' REASON | 'class' CLASS | 'from' QUEUE ]
 //              | 'completed' ID | 'ready' ID | 'delayed' ID | 'in-flight' ID | 'lost' ID
 //              | 'attempts' ID OP INT
 //              | COUNTER OP INT
@@ -16,10 +16,12 @@
 //   COUNTER   := steps | completed | quarantined | ready | delayed | in-flight | lost
 //              | now | reorders | alerts | charges | duplicates | partial | refused
 //              | spread
+//              | refused-replays
 //   OP        := '<' | '<=' | '=' | '!=' | '>=' | '>'
 //   INT       := decimal digits, 0 to kMaxGoalNumber (2^53 - 1: exact in JavaScript)
 //   REASON    := ReasonName() (permanent | exhausted); CLASS := ClassName();
-//   KIND      := EventKindName()
+//   KIND      := EventKindName(); QUEUE := a source queue's name, written as an ID
+//                (the entry's QuarantineEntry::source_queue, e.g. orders)
 //   ID        := a bare word: 1 to kMaxIdBytes bytes, none of them whitespace,
 //                ';' ',' '"' '<' '>' '=' or '!'; or "…" with Quote()'s escapes
 //                (\" \\ \n \r \t \xHH), for any id the queue accepts. FormatGoal()
@@ -91,14 +93,16 @@ enum class GoalPredicate : uint8_t {
 // one time, two at least; of equal crowds the earliest), the gap in ms between
 // the earliest and the latest due time among them; 0 when no two retries were
 // scheduled at one instant. Jobs that failed together come back together
-// without jitter (0), and spread out with it.
+// without jitter (0), and spread out with it. refused-replays counts the
+// replays the session answered false (no such job in quarantine: nothing changed).
 enum class GoalCounter : uint8_t {
   kSteps, kCompleted, kQuarantined, kReady, kDelayed, kInFlight, kLost, kNow, kReorders, kAlerts,
-  kCharges, kDuplicates, kPartial, kRefused, kSpread,
+  kCharges, kDuplicates, kPartial, kRefused, kSpread, kRefusedReplays,
 };
-constexpr int kGoalCounterCount = 15;
+constexpr int kGoalCounterCount = 16;
 // "steps" | "completed" | "quarantined" | "ready" | "delayed" | "in-flight" | "lost" |
-// "now" | "reorders" | "alerts" | "charges" | "duplicates" | "partial" | "refused" | "spread".
+// "now" | "reorders" | "alerts" | "charges" | "duplicates" | "partial" | "refused" | "spread" |
+// "refused-replays".
 const char* GoalCounterName(GoalCounter counter);
 
 // The spread counter's rule: the largest crowd of retries scheduled at one
@@ -134,6 +138,7 @@ struct GoalClause {
   std::vector<std::string> ids;
   Reason reason = Reason::kNone;              // kQuarantined "as": kNone for any reason
   std::optional<FailureClass> failure_class;  // kQuarantined "class"
+  std::string source_queue;                   // kQuarantined "from": "" for any queue
   GoalCounter counter = GoalCounter::kSteps;  // kCounter
   Comparison comparison = Comparison::kEqual; // kAttempts, kCounter
   int64_t value = 0;                          // kAttempts, kCounter: 0..kMaxGoalNumber
@@ -166,9 +171,10 @@ struct GoalCheck {
   std::vector<ClauseCheck> clauses;  // one per clause, in order
 };
 
-// What a goal may read beyond the queue: the session's count of refused calls.
+// What a goal may read beyond the queue: the session's counts of refused calls.
 struct GoalContext {
   uint64_t refused = 0;
+  uint64_t refused_replays = 0;  // replays the session answered false (Session::refused_replays)
 };
 
 GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& context = {});

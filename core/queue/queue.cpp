@@ -855,7 +855,7 @@ std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const
     out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, job.reason,
                    std::string(jobs_.ErrorText(job.last_error)), job.quarantine_step, job.failure_class, job.alert,
                    job.arrived_at, job.first_attempt_at, std::string(job.key()), job.stalls, EnqueuedAt(*it),
-                   XDeathOf(*it)});
+                   XDeathOf(*it), kSourceQueueName});
     QuarantineEntry& entry = out.back();
     if (RetentionTimers()) {
       entry.retention_from = policy_.system == System::kSqs ? entry.enqueued_at : job.arrived_at;
@@ -890,6 +890,7 @@ std::optional<JobLocation> Queue::Locate(std::string_view id) const {
     case Place::kQuarantined:
       out.reason = job.reason;
       out.failure_class = job.failure_class;
+      out.source_queue = kSourceQueueName;
       break;
     default: break;
   }

@@ -101,6 +101,7 @@ struct JobLocation {
   std::string token;    // kLeased
   Reason reason = Reason::kNone;                          // kQuarantined
   FailureClass failure_class = FailureClass::kTransient;  // kQuarantined
+  std::string source_queue;                               // kQuarantined: QuarantineEntry's
 };
 
 struct DelayedView {
@@ -141,6 +142,10 @@ struct QuarantineEntry {
   // when no retention applies. A page draws these; it does not work them out.
   int64_t retention_from = -1;
   int64_t retention_until = -1;
+  // The queue it came from (the one a replay returns it to): every job of this
+  // lab comes from its one source queue, kSourceQueueName ("orders"), so it is
+  // derived, never stored, and snapshots and journals carry nothing new.
+  std::string source_queue;
 };
 
 // What one Process() call did.

@@ -273,6 +273,7 @@ Result<bool> Session::Act(const Action& action) {
   std::vector<Event> fresh;
   if (Status s = ApplyAction(target.queue, target.origin, action, at, crashes ? &crash : nullptr); !s.ok()) {
     if (s.code() == Code::kFailedPrecondition || s.code() == Code::kNotFound) {
+      if (std::holds_alternative<action::Replay>(action)) ++refused_replays_;
       if (!crashes) return false;  // nothing to do: the queue is unchanged
     }
     return s;

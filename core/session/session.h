@@ -76,6 +76,9 @@ class Session {
   // Reports ActReport refused since the session was made (a goal's "refused"); a
   // load or change keeps the count, as a refusal is not part of any script.
   uint64_t refused() const { return refused_; }
+  // Replays Act answered false since the session was made (the job was not in
+  // quarantine: nothing changed), a goal's "refused-replays"; kept like refused().
+  uint64_t refused_replays() const { return refused_replays_; }
 
   // Adds a job at the cursor: at cursor 0 a set-up job (the script kept as far
   // as it still plays, the authored script too), else an Enqueue action. A bad
@@ -180,6 +183,7 @@ class Session {
   size_t dirty_from_ = 0;
   uint64_t generation_ = 0;
   uint64_t refused_ = 0;
+  uint64_t refused_replays_ = 0;
 };
 
 // `scenario` with the world's run as the script past the cursor: the actions up

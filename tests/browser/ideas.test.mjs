@@ -201,9 +201,48 @@ test('switches= is refused by name for a path the policy table has no boolean fo
   await opened.context.close();
 });
 
+test('lesson 1: a second replay answers false, changes nothing, and the page checks it (refused-replays)', async () => {
+  const opened = await openPage(h.browser, `${h.base}lesson-1.html`);
+  const { page } = opened;
+  const pg = await embedded(page, 'l1-validate');
+  await unmet(page, 'l1-validate', 1);
+  await pg.step('Permanent failure');
+  await pg.button('Replay a').click();
+  await unmet(page, 'l1-validate', 1);  // the first replay is accepted: nothing refused yet
+  const step = await pg.root.getAttribute('data-step');
+  await pg.root.getByLabel('Job to replay').fill('a');
+  await pg.button('Replay').click();
+  assert.match(await pg.root.locator('.dlq-why').textContent(),
+    /replay\("a"\) returned false: "a" is not in quarantine at this step, so nothing changed \(1 refused replay so far\)\./);
+  assert.equal(await pg.root.getAttribute('data-step'), step, 'no step taken');
+  assert.match(await pg.root.locator('.dlq-ready .dlq-list > li').last().textContent(), /^a/);
+  await met(page, 'l1-validate', 1);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('lesson 2: every entry names its source queue on its card; replay p1 into it, p2 stays', async () => {
+  const opened = await openPage(h.browser, `${h.base}lesson-2.html`, { viewport: { width: 1280, height: 900 } });
+  const { page } = opened;
+  const pg = await embedded(page, 'l2-operate');
+  await unmet(page, 'l2-operate', 1);
+  await pg.step('Permanent failure');
+  await pg.step('Success');
+  await pg.step('Permanent failure');
+  const cards = pg.root.locator('.dlq-quarantine .dlq-list > li');
+  assert.equal(await cards.count(), 2);
+  for (let i = 0; i < 2; i++) assert.equal(await cards.nth(i).locator('.dlq-source').textContent(), 'orders');
+  await pg.button('Replay p1').click();
+  await pg.step('Success');
+  await met(page, 'l2-operate', 1);
+  await page.locator('#l2-operate').screenshot({ path: path.join(ROOT, 'docs', 'source-queue.png') });
+  assertClean(opened);
+  await opened.context.close();
+});
+
 test('the new playgrounds pass axe at 1280 and at 390 px', async () => {
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
-    for (const [lesson, ids] of [['lesson-1.html', ['l1-ledger', 'l1-count-wrong', 'l1-validate']], ['lesson-2.html', ['l2-body', 'l2-loop', 'l2-partition', 'l2-redrive']]]) {
+    for (const [lesson, ids] of [['lesson-1.html', ['l1-ledger', 'l1-count-wrong', 'l1-validate']], ['lesson-2.html', ['l2-operate', 'l2-body', 'l2-loop', 'l2-partition', 'l2-redrive']]]) {
       const opened = await openPage(h.browser, `${h.base}${lesson}`, { viewport });
       for (const id of ids) await embedded(opened.page, id);
       const results = await new AxeBuilder({ page: opened.page }).include(ids.map((id) => `#${id}`)).analyze();

@@ -93,7 +93,7 @@ test('In flight: token, attempt n of max, expiry; the countdown moves when the c
   await o.context.close();
 });
 
-test('Quarantine: class, reason, attempts, last error, key, final attempt and age against the retention; Replay stays', async () => {
+test('Quarantine: class, reason, attempts, last error, key, final attempt, age against the retention and source queue; Replay stays', async () => {
   const o = await open(link('v2-mid-flight'));
   const { pg } = o;
   const q = core(link('v2-mid-flight'));
@@ -115,7 +115,9 @@ test('Quarantine: class, reason, attempts, last error, key, final attempt and ag
       ...(entry.key === null ? {} : { key: entry.key }),
       'final attempt': `at ${entry.arrivedAt} ms`,
       kept: `${grouped(now - entry.arrivedAt)} of ${grouped(retentionMs)} ms`,
+      'source queue': 'orders',
     };
+    assert.equal(entry.sourceQueue, 'orders', 'the core names the source queue');
     assert.deepEqual(pairs, expected, entry.id);
     assert.equal(await card.getByText('alert', { exact: true }).isVisible(), entry.alert, `${entry.id}: alert mark`);
   }
@@ -289,7 +291,7 @@ test('timeline: events later in the script are named so, not only drawn faint', 
   await o.context.close();
 });
 
-test('lesson 1 stays calm: no In flight, Delayed, Worst case, alarm or reorder; quarantine facts as before', async () => {
+test('lesson 1 stays calm: no In flight, Delayed, Worst case, alarm or reorder; quarantine facts as before, and the source queue', async () => {
   const o = await open('v1;m2;ja:x,b:y;ap:bad%20json,t:db%20timeout,t:db%20timeout');
   const { pg, page } = o;
   for (const name of ['In flight', 'Delayed', 'Worst case']) assert.equal(await pg.region(name).count(), 0, name);
@@ -297,7 +299,8 @@ test('lesson 1 stays calm: no In flight, Delayed, Worst case, alarm or reorder; 
   assert.equal(await page.getByRole('alert').count(), 0);
   const facts = await pg.region('Quarantine').locator('.dlq-facts > :not([hidden])').allInnerTexts();
   assert.deepEqual(facts.slice(0, 6), ['reason', 'permanent', 'attempts', '1', 'last error', 'bad json']);
-  assert.equal(facts.length, 12, 'two entries, three facts each');
+  assert.deepEqual(facts.slice(6, 8), ['source queue', 'orders'], 'the source queue, named by the core');
+  assert.equal(facts.length, 16, 'two entries, four facts each');
   assertClean(o);
   await o.context.close();
 });

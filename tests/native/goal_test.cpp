@@ -233,7 +233,7 @@ TEST_SUITE("goals: parse errors") {
   TEST_CASE("every refusal names goal, the clause, what was expected after what, and what was given") {
     const std::string predicate =
         "a predicate (quarantined, completed, ready, delayed, in-flight, lost, attempts, order, event, alarm) or a "
-        "counter (steps, completed, quarantined, ready, delayed, in-flight, lost, now, reorders, alerts, charges, duplicates, partial, refused, spread)";
+        "counter (steps, completed, quarantined, ready, delayed, in-flight, lost, now, reorders, alerts, charges, duplicates, partial, refused, spread, refused-replays)";
     const std::string comparison = "a comparison (<, <=, =, !=, >=, >)";
     const std::pair<std::string, std::string> cases[] = {
         {"ready b; attempts b >> 3",
@@ -256,7 +256,7 @@ TEST_SUITE("goals: parse errors") {
         {"quarantined b class y",
          "goal: clause 1 \"quarantined b class y\": expected a failure class (transient, permanent, undeserializable, "
          "unknown-schema, precondition, crash) after \"quarantined b class\", got \"y\""},
-        {"quarantined b foo", "goal: clause 1 \"quarantined b foo\": expected \"as\", \"class\" or the end of the "
+        {"quarantined b foo", "goal: clause 1 \"quarantined b foo\": expected \"as\", \"class\", \"from\" or the end of the "
                               "clause after \"quarantined b\", got \"foo\""},
         {"attempts >= 3", "goal: clause 1 \"attempts >= 3\": expected a job id after \"attempts\", got \">=\""},
         {"steps x", "goal: clause 1 \"steps x\": expected " + comparison + " after \"steps\", got \"x\""},

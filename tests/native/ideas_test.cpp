@@ -217,5 +217,59 @@ TEST_CASE("session: a refused report leaves the next job untouched and is counte
   CHECK_FALSE(Met("refused >= 1", session.queue()));  // a bare queue has no refusals
 }
 
+TEST_CASE("session: a second replay answers false, changes nothing, and is counted (refused-replays)") {
+  Result<Session> made = Session::Create(ParseOrDie("v1;m3;ja:,b:;ap"));
+  REQUIRE(made.ok());
+  Session session = std::move(made).value();
+  REQUIRE(session.queue().Locate("a")->place == Place::kQuarantined);
+  Result<bool> first = session.Act(action::Replay{"a"});
+  REQUIRE(first.ok());
+  CHECK(first.value());
+  const std::string before = session.queue().SnapshotText().value();
+  const size_t length = session.length();
+  Result<bool> second = session.Act(action::Replay{"a"});
+  REQUIRE(second.ok());
+  CHECK_FALSE(second.value());  // a is in Ready now: nothing to replay
+  CHECK(session.refused_replays() == 1);
+  CHECK(session.refused() == 0);  // a refused report is another count
+  CHECK(session.queue().SnapshotText().value() == before);
+  CHECK(session.length() == length);
+  const GoalContext context{session.refused(), session.refused_replays()};
+  CHECK(Met("refused-replays = 1; event replayed a; ready a; attempts a = 0", session.queue(), context));
+  CHECK_FALSE(Met("refused-replays >= 1", session.queue(), {session.refused()}));  // the count is the session's
+  // A replay of a job never given is refused the same way.
+  CHECK_FALSE(session.Act(action::Replay{"nobody"}).value());
+  CHECK(session.refused_replays() == 2);
+  // An accepted replay is not counted.
+  REQUIRE(session.Act(action::Process{Outcome::kPermanent, ""}).ok());
+  REQUIRE(session.Act(action::Replay{"b"}).ok());
+  CHECK(session.refused_replays() == 2);
+}
+
+TEST_CASE("every quarantine entry names its source queue; a goal reads it with 'from'") {
+  Queue q = test::MakeQueue(3);
+  REQUIRE(q.EnqueueMany({{"a", "A"}, {"b", "B"}}).ok());
+  REQUIRE(q.Process(Outcome::kPermanent).ok());
+  const std::vector<QuarantineEntry> entries = q.Quarantined();
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].source_queue == "orders");
+  CHECK(entries[0].source_queue == kSourceQueueName);
+  CHECK(q.Locate("a")->source_queue == "orders");
+  CHECK(q.Locate("b")->source_queue.empty());  // only an entry names one
+  CHECK(Met("quarantined a from orders", q));
+  CHECK_FALSE(Met("quarantined a from orders-dlq", q));
+  CHECK_FALSE(Met("quarantined b from orders", q));
+  const GoalCheck check = CheckGoal(ParseGoal("quarantined a from orders").value(), q);
+  CHECK(check.clauses[0].text == "quarantined a from orders");
+  CHECK(check.clauses[0].actual == "a is quarantined as permanent (class permanent) with 1 attempt, from orders");
+  CHECK(FormatGoal(ParseGoal("quarantined   a  from \"my queue\"").value()) == "quarantined a from \"my queue\"");
+  CHECK(ParseGoal("quarantined a from").status().ToString() ==
+        "invalid-argument: goal: clause 1 \"quarantined a from\": expected a source queue's name after "
+        "\"quarantined a from\", got the end of the clause");
+  CHECK(ParseGoal("quarantined a as permanent from orders").status().code() == Code::kInvalidArgument);
+  // The snapshot carries nothing new: the name is derived from the lab's one source queue.
+  CHECK(q.SnapshotText().value().find("orders") == std::string::npos);
+}
+
 }  // namespace
 }  // namespace dlq

@@ -70,7 +70,7 @@ test('undeserializable: quarantined at once, reason permanent, class undeseriali
     { id: 'bad', attempt: 1, outcome: 'undeserializable', disposition: 'quarantined', reason: 'permanent' });
   assert.deepEqual(q.quarantined(), [{
     id: 'bad', payload: 'BAD', attempts: 1, reason: 'permanent', lastError: 'not JSON', step: 1,
-    class: 'undeserializable', alert: false, arrivedAt: 0, firstAttemptAt: 0, key: null,
+    class: 'undeserializable', alert: false, arrivedAt: 0, firstAttemptAt: 0, key: null, sourceQueue: 'orders',
   }]);
   const events = q.timeline(2);
   assert.deepEqual(kinds(events), ['attempt', 'quarantined']);
@@ -159,7 +159,7 @@ test('crash: an expired lease is bounded by the policy\'s maxAttempts; arrivedAt
     [['crash', 1, 3, 'requeued'], ['crash', 2, 3, 'requeued'], ['crash', 3, 3, 'quarantined']]);
   assert.deepEqual(q.quarantined(), [{
     id: 'a', payload: 'A', attempts: 3, reason: 'exhausted', lastError: 'lease-3 expired after 100 ms without a settle',
-    step: 3, class: 'crash', alert: false, arrivedAt: 330, firstAttemptAt: 10, key: null,
+    step: 3, class: 'crash', alert: false, arrivedAt: 330, firstAttemptAt: 10, key: null, sourceQueue: 'orders',
   }]);
   q.dispose();
 });

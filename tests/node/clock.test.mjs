@@ -259,7 +259,7 @@ test('an expired lease keeps its attempt and counts as a transient failure, to e
   assert.equal(q.advanceToNext(), 200);
   assert.deepEqual(q.quarantined(), [{
     id: 'a', payload: '', attempts: 2, reason: 'exhausted', lastError: 'lease-2 expired after 100 ms without a settle', step: 2,
-    class: 'crash', alert: false, arrivedAt: 200, firstAttemptAt: 0, key: null,
+    class: 'crash', alert: false, arrivedAt: 200, firstAttemptAt: 0, key: null, sourceQueue: 'orders',
   }]);
   const last = q.timeline().slice(-2);
   assert.deepEqual(last.map((e) => [e.kind, e.reason]), [['expired', 'exhausted'], ['quarantined', 'exhausted']]);

@@ -87,6 +87,45 @@ test('a report the core does not know is refused by name, counted, and changes n
   s.dispose();
 });
 
+test('a second replay answers false, changes nothing and is counted (refused-replays)', () => {
+  const s = session('v1;m3;ja:,b:;ap');
+  assert.equal(s.view().refusedReplays, 0);
+  assert.equal(s.act({ type: 'replay', id: 'a' }).accepted, true);
+  const before = s.view();
+  const { accepted, view: after } = s.act({ type: 'replay', id: 'a' });
+  assert.equal(accepted, false, 'a is in Ready now: replay answers false');
+  assert.equal(after.refusedReplays, 1);
+  assert.equal(after.refused, 0, 'a refused report is another count');
+  assert.deepEqual(after.ready, before.ready);
+  assert.deepEqual(after.stats, before.stats);
+  assert.equal(s.scenario().actions.length, 2, 'a false replay is not recorded');
+  const check = s.checkGoal('event replayed a; ready a; attempts a = 0; refused-replays >= 1');
+  assert.equal(check.met, true);
+  assert.equal(check.clauses[3].actual, 'refused-replays = 1');
+  // A bare queue has no session, so no refused replays.
+  const q = lab.createQueue({ maxAttempts: 3 });
+  assert.equal(q.checkGoal('refused-replays = 0').met, true);
+  q.dispose();
+  // A job never given: false too, and counted.
+  assert.equal(s.act({ type: 'replay', id: 'nobody' }).accepted, false);
+  assert.equal(s.view().refusedReplays, 2);
+  s.dispose();
+});
+
+test('every quarantine entry names its source queue (derived: the link and snapshot carry nothing new)', () => {
+  const s = session('v2;m3;s1;jp1:x,p2:y;ap,p');
+  const entries = s.view().quarantined;
+  assert.deepEqual(entries.map((e) => [e.id, e.sourceQueue]), [['p1', 'orders'], ['p2', 'orders']]);
+  assert.deepEqual(s.locate('p1'), { place: 'quarantine', attempts: 1, reason: 'permanent', class: 'permanent', sourceQueue: 'orders' });
+  assert.equal(s.checkGoal('quarantined p1 from orders; not quarantined p1 from payments').met, true);
+  assert.equal(s.checkGoal('quarantined p1 from orders').clauses[0].actual,
+    'p1 is quarantined as permanent (class permanent) with 1 attempt, from orders');
+  assert.doesNotMatch(s.snapshotText(), /orders/);
+  throwsWith(assert, () => s.checkGoal('quarantined p1 from'), RangeError, 'invalid-argument',
+    /^goal: clause 1 "quarantined p1 from": expected a source queue's name after "quarantined p1 from", got the end of the clause$/);
+  s.dispose();
+});
+
 test('views are deep copies: editing one changes nothing in the queue', () => {
   const s = session('v1;m3;ja:charge%2042,b:;ap');
   const view = s.view();

@@ -29,7 +29,7 @@ for (const budget of [1, 2, 3]) {
       { id: 'j', attempt: budget, outcome: 'transient', disposition: 'quarantined', reason: 'exhausted' });
     assert.deepEqual(q.quarantined(), [
       { id: 'j', payload: 'payload', attempts: budget, reason: 'exhausted', lastError: 'still down', step: budget,
-        class: 'transient', alert: false, arrivedAt: 0, firstAttemptAt: 0, key: null },
+        class: 'transient', alert: false, arrivedAt: 0, firstAttemptAt: 0, key: null, sourceQueue: 'orders' },
     ]);
     assert.deepEqual(q.ready(), []);
     q.dispose();
@@ -44,7 +44,7 @@ test('permanent failure quarantines at once with budget left', () => {
     { id: 'poison', attempt: 1, outcome: 'permanent', disposition: 'quarantined', reason: 'permanent' });
   assert.deepEqual(q.quarantined(), [
     { id: 'poison', payload: '{not json', attempts: 1, reason: 'permanent', lastError: 'parse error', step: 1,
-      class: 'permanent', alert: false, arrivedAt: 0, firstAttemptAt: 0, key: null },
+      class: 'permanent', alert: false, arrivedAt: 0, firstAttemptAt: 0, key: null, sourceQueue: 'orders' },
   ]);
   assert.deepEqual(ids(q.ready()), ['good']);
   q.dispose();
@@ -131,7 +131,7 @@ test('views are fresh copies: mutating them never changes the queue', () => {
   assert.deepEqual(q.ready(), [{ id: 'c', payload: 'C', attempts: 0, key: null, heldBy: null }]);
   assert.deepEqual(q.completed(), [{ id: 'b', payload: 'B', attempts: 1, key: null }]);
   assert.deepEqual(q.quarantined(), [{ id: 'a', payload: 'A', attempts: 1, reason: 'permanent', lastError: 'bad', step: 1,
-    class: 'permanent', alert: false, arrivedAt: 0, firstAttemptAt: 0, key: null }]);
+    class: 'permanent', alert: false, arrivedAt: 0, firstAttemptAt: 0, key: null, sourceQueue: 'orders' }]);
   assert.equal(q.timeline()[0].id, 'a');
   assert.notEqual(q.ready(), q.ready());
   q.dispose();

@@ -19,7 +19,7 @@ test('locate agrees with the views in every place', () => {
   assert.equal(lease.id, 'held');
 
   assert.deepEqual(q.locate('done'), { place: 'completed', attempts: 1 });
-  assert.deepEqual(q.locate('bad'), { place: 'quarantine', attempts: 1, reason: 'permanent', class: 'permanent' });
+  assert.deepEqual(q.locate('bad'), { place: 'quarantine', attempts: 1, reason: 'permanent', class: 'permanent', sourceQueue: 'orders' });
   assert.deepEqual(q.locate('waits'), { place: 'ready', attempts: 0, heldBy: 'bad' });
   assert.deepEqual(q.locate('free'), { place: 'ready', attempts: 0, heldBy: null });
   assert.deepEqual(q.locate('later'), { place: 'delayed', attempts: 1, dueAt: q.delayed()[0].dueAt });

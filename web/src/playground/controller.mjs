@@ -527,8 +527,10 @@ export class Controller {
     let replayed = false;
     if (!this.#attempt(() => { replayed = this.session.replay(id); }, this.#refusedAs(`Replay of "${id}" refused`))) return;
     if (!replayed) {
+      // The session counts each false replay (a goal's refused-replays); the notice says how many so far.
+      const count = this.session.view.refusedReplays;
       this.#render({ notice: fromField
-        ? `replay("${id}") returned false: "${id}" is not in quarantine at this step, so nothing changed.`
+        ? `replay("${id}") returned false: "${id}" is not in quarantine at this step, so nothing changed (${count} refused ${count === 1 ? 'replay' : 'replays'} so far).`
         : `"${id}" is not in quarantine at this step.` });
       return;
     }

@@ -319,7 +319,7 @@ export class StateViews {
       li.dlq = {
         alert: h('span', { class: 'dlq-alert-badge', hidden: true }, 'alert'),
         facts: facts([['class', 'class'], ['reason', 'reason'], ['system', 'system reason'], ['attempts', 'attempts'], ['error', 'last error'],
-          ['key', 'key'], ['final', 'final attempt'], ['kept', 'kept'], ['retention', 'retention']]),
+          ['key', 'key'], ['final', 'final attempt'], ['kept', 'kept'], ['retention', 'retention'], ['source', 'source queue']]),
         meter: meter('retention'),
         xDeath: xDeathRecord(),
       };
@@ -330,7 +330,7 @@ export class StateViews {
     }, (li, entry) => {
       const d = li.dlq;
       const e = entry;
-      if (!changed(d, `${clock}|${now}|${e.retentionFrom}|${e.retentionUntil}|${e.attempts}|${e.reason}|${e.systemReason}|${e.class}|${e.lastError}|${e.key}|${e.arrivedAt}|${e.alert}|${JSON.stringify(e.systemRecord ?? null)}`)) return;
+      if (!changed(d, `${clock}|${now}|${e.retentionFrom}|${e.retentionUntil}|${e.attempts}|${e.reason}|${e.systemReason}|${e.class}|${e.lastError}|${e.key}|${e.arrivedAt}|${e.alert}|${e.sourceQueue}|${JSON.stringify(e.systemRecord ?? null)}`)) return;
       show(d.alert, entry.alert);
       d.facts.set('class', clock ? entry.class : null);
       d.facts.set('reason', entry.reason);
@@ -353,6 +353,8 @@ export class StateViews {
         ? `${ofTotal(now - entry.retentionFrom, span)} since ${ms(entry.retentionFrom)}; dropped at ${ms(entry.retentionUntil)}` : null);
       show(d.meter.element, clock && kept);
       if (clock && kept) d.meter.set(span > 0 ? (now - entry.retentionFrom) / span : 1);
+      // The queue it came from, named by the core: where a replay sends it back.
+      d.facts.set('source', entry.sourceQueue);
     });
   }
 }
