@@ -136,16 +136,16 @@ struct QuarantineEntry {
   uint32_t stalls = 0;       // bullmq: its stalls (stalledCounter)
   int64_t enqueued_at = 0;   // sqs: its first enqueue (retention counts from it)
   XDeath x_death;            // rabbitmq-quorum: its x-death record
+  // The queue it came from (the one a replay returns it to): every job of this
+  // lab comes from its one source queue, kSourceQueueName ("orders"), so it is
+  // derived, never stored, and snapshots and journals carry nothing new.
+  std::string source_queue;
   // Its retention as the core counts it: from retention_from (its arrival; under sqs
   // its first enqueue) to retention_until, when a timer drops it (under bullmq and
   // sidekiq, whose trims are lazy, the first trim from then on drops it). Both -1
   // when no retention applies. A page draws these; it does not work them out.
   int64_t retention_from = -1;
   int64_t retention_until = -1;
-  // The queue it came from (the one a replay returns it to): every job of this
-  // lab comes from its one source queue, kSourceQueueName ("orders"), so it is
-  // derived, never stored, and snapshots and journals carry nothing new.
-  std::string source_queue;
 };
 
 // What one Process() call did.
