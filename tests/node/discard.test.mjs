@@ -75,3 +75,23 @@ test('a session view lists the dropped jobs, and the link carries the setting (;
   assert.equal(lab.parseScenario(view.link.text).deadLetterExchange, 'none');
   s.dispose();
 });
+
+test('the RabbitMQ snippet writes no dead-letter exchange for deadLetterExchange none, and the import reads it back', async () => {
+  const { snippetByKey } = await import('../../web/src/shared/snippets.mjs');
+  const { importConfig } = await import('../../web/src/playground/import.mjs');
+  const policyOf = (options) => {
+    const q = lab.createQueue(options);
+    try { return [q.policy(), q.rules()]; } finally { q.dispose(); }
+  };
+  const rabbit = snippetByKey('rabbitmq');
+  const none = rabbit.generate(...policyOf({ maxAttempts: 3, system: 'rabbitmq-quorum', deadLetterExchange: 'none' })).text;
+  const definition = JSON.parse(none.match(/set_policy .* '(\{.*\})'$/m)[1]);
+  assert.deepEqual(definition, { 'delivery-limit': 2 });
+  assert.match(none, /no dead-letter exchange \(deadLetterExchange none\)/);
+  assert.doesNotMatch(none, /orders\.dlq/);
+  const set = rabbit.generate(...policyOf({ maxAttempts: 3, system: 'rabbitmq-quorum' })).text;
+  assert.equal(JSON.parse(set.match(/set_policy .* '(\{.*\})'$/m)[1])['dead-letter-exchange'], 'orders.dlx');
+  const back = importConfig(JSON.stringify(definition));
+  assert.equal(back.ok, true);
+  assert.equal(back.policy.deadLetterExchange, 'none');
+});
