@@ -39,3 +39,26 @@ test('with no dead-letter exchange the rejected job is listed under Dropped, not
   assertClean(withDlx);
   await withDlx.context.close();
 });
+
+test('lesson 2 #real-dlx: rejecting a with no dead-letter exchange drops it; the exercise checks it and nothing is in Quarantine', async () => {
+  const o = await openPage(h.browser, `${h.base}lesson-2.html#real-dlx`);
+  const { page } = o;
+  await page.locator('#l2-dlx').scrollIntoViewIfNeeded();
+  const root = page.locator('#l2-dlx section.dlq[data-ready="true"]');
+  await root.waitFor();
+  const box = page.locator('dlq-exercise[for="l2-dlx"]');
+  assert.equal(await box.locator('.dlq-goal-status', { hasText: '✓ Goal met.' }).count(), 0);
+  for (const outcome of ['Permanent failure', 'Success']) {
+    await root.getByRole('group', { name: 'Outcome' }).getByRole('radio', { name: outcome, exact: true }).check();
+    await root.getByRole('button', { name: 'Step', exact: true }).click();
+  }
+  await box.locator('.dlq-goal-status', { hasText: '✓ Goal met.' }).waitFor();
+  const pg = playground(page, await page.locator('section.dlq').evaluateAll((all) => all.findIndex((s) => s.closest('#l2-dlx'))));
+  assert.deepEqual(await pg.ids('Dropped'), ['a']);
+  assert.deepEqual(await pg.ids('Quarantine'), []);
+  await page.locator('#real-dlx').scrollIntoViewIfNeeded();
+  const shot = screenshotPath('lesson-2-real-dlx');
+  await page.locator('#l2-dlx').screenshot({ path: shot });
+  assertClean(o);
+  await o.context.close();
+});
