@@ -509,6 +509,22 @@ val SystemRecordValue(const dlq::Policy& policy, const dlq::QuarantineEntry& e) 
   return record;
 }
 
+val DiscardedValue(const dlq::Queue& q, double from, double count) {
+  val out = val::array();
+  const size_t n = q.stats().discarded;
+  for (const dlq::DiscardedView& d : q.Discarded(QueueIndex(from, n), QueueIndex(count, n))) {
+    val entry = val::object();
+    entry.set("id", d.id);
+    entry.set("payload", d.payload);
+    entry.set("attempts", d.attempts);
+    entry.set("reason", std::string(dlq::ReasonName(d.reason)));
+    entry.set("systemReason", std::string(dlq::SystemReasonName(q.policy().system, d.reason)));
+    entry.set("at", static_cast<double>(d.at));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
 val QuarantinedValue(const dlq::Queue& q, double from, double count) {
   val out = val::array();
   const size_t n = q.quarantine_size();
@@ -616,6 +632,8 @@ val StatsValue(const dlq::Queue& q) {
   out.set("reorders", static_cast<double>(s.reorders));
   out.set("expired", static_cast<double>(s.expired));
   out.set("lost", static_cast<double>(s.lost));
+  // Only for a policy that can discard (no dead-letter exchange): other stats are as they always were.
+  if (q.policy().DiscardsDeadLetters()) out.set("discarded", static_cast<double>(s.discarded));
   return out;
 }
 

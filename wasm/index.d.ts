@@ -14,7 +14,9 @@ export type FailureClass = 'transient' | 'permanent' | 'undeserializable' | 'unk
 /** 'never': quarantine at once (reason 'permanent'); 'bounded': retry within the class's attempt budget. */
 export type Retry = 'never' | 'bounded';
 /** 'requeued': straight back to the ready tail; 'delayed': parked until its due time, then to the ready tail. */
-export type Disposition = 'completed' | 'requeued' | 'quarantined' | 'delayed';
+export type Disposition = 'completed' | 'requeued' | 'quarantined' | 'delayed'
+  /** Dead-lettered with no dead-letter exchange: dropped (rabbitmq-quorum, deadLetterExchange 'none'). */
+  | 'discarded';
 /** 'stalled' only under system 'bullmq': the job stalled more often than maxStalledCount allows. */
 export type Reason = 'permanent' | 'exhausted' | 'stalled';
 export type EventKind =
@@ -35,7 +37,9 @@ export type EventKind =
   /** Recovery after a crash (lab.recover()) found the job in no place: it is lost, its id stays used. */
   | 'lost'
   /** Recovery after a crash found the job in two places and kept it once, in `place`. */
-  | 'kept-once';
+  | 'kept-once'
+  /** Dead-lettered with no dead-letter exchange (deadLetterExchange 'none'): dropped, no entry kept (`reason`). */
+  | 'discarded';
 /** Where a job is: the queue's five places (a 'kept-once' event's `place`). */
 export type Place = 'ready' | 'delayed' | 'leased' | 'completed' | 'quarantine';
 export type BackoffKind = 'none' | 'fixed' | 'exponential';
@@ -60,6 +64,8 @@ export type Ordering = 'none' | 'key' | 'stall';
 export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs';
 /** rabbitmq-quorum: x-delivery-limit set from maxAttempts, or left to the version's default (3.x none, 4.0+ 20). */
 export type DeliveryLimit = 'explicit' | 'unset-3.x' | 'unset-4.x';
+/** rabbitmq-quorum: whether the source queue has a dead-letter exchange ('none': dead letters are dropped). */
+export type DeadLetterExchange = 'set' | 'none';
 /** One row of a table of lab.schema: a field of an options object, as the core describes it. */
 export interface SchemaField {
   /** Its path in its object, as JS spells it: "backoff.baseMs" is options.backoff.baseMs. */
@@ -222,6 +228,11 @@ export interface PolicyOptions {
    * (RabbitMQ 4.0's default 20: 21 deliveries). maxAttempts is not used then.
    */
   deliveryLimit?: DeliveryLimit;
+  /**
+   * rabbitmq-quorum only: 'set' (default; a dead letter goes to the quarantine) or 'none' (no
+   * dead-letter exchange: it is dropped, a 'discarded' event with its reason, and no entry).
+   */
+  deadLetterExchange?: DeadLetterExchange;
   /** The quarantine's operation; absent fields (and 0) keep it off. */
   quarantine?: QuarantineOptions;
   /**
@@ -457,7 +468,7 @@ export type JobLocation =
   | { place: 'leased'; attempts: number; token: string; expiresAt: number }
   | { place: 'completed'; attempts: number }
   | { place: 'quarantine'; attempts: number; reason: Reason; class: FailureClass; /** QuarantineEntry.sourceQueue */ sourceQueue: string }
-  | { place: 'dropped' | 'lost'; attempts: number };
+  | { place: 'dropped' | 'lost' | 'discarded'; attempts: number };
 
 export interface DelayedJob extends Job {
   /** When it joins the ready tail. */
@@ -597,6 +608,21 @@ export interface QueueStats {
   expired: number;
   /** Jobs a crash left in no place (lab.recover(); each a 'lost' event). */
   lost: number;
+  /** Present when the policy has deadLetterExchange 'none': jobs dropped as dead letters (each a 'discarded' event). */
+  discarded?: number;
+}
+
+/** A job dead-lettered with no dead-letter exchange (q.discarded(), a session view's `discarded`). */
+export interface DiscardedJob {
+  id: string;
+  payload: string;
+  attempts: number;
+  /** Why it was dead-lettered: 'exhausted' (the delivery limit) or 'permanent' (a reject). */
+  reason: Reason;
+  /** RabbitMQ's name for it: 'delivery_limit' or 'rejected'. */
+  systemReason: string;
+  /** When it was dropped (virtual ms). */
+  at: number;
 }
 
 /** A durable write's kind (JournalRecord.op). */
@@ -691,7 +717,7 @@ export interface Queue {
   /**
    * Where job `id` is now, with the fields its place's view shows, in one lookup (no pass over
    * the views); null for an id this queue was never given. 'dropped': its quarantine entry reached
-   * its retention; 'lost': a crash left it in no place.
+   * its retention; 'lost': a crash left it in no place; 'discarded': dead-lettered with no dead-letter exchange.
    */
   locate(id: string): JobLocation | null;
   /** Takes the ready head and counts its attempt now; null when nothing is ready. */
@@ -753,6 +779,8 @@ export interface Queue {
   completed(from?: number, count?: number): KeyedJob[];
   /** Fresh copies, in arrival order. */
   quarantined(from?: number, count?: number): QuarantineEntry[];
+  /** Jobs dropped as dead letters with no dead-letter exchange, in enqueue order (empty otherwise). */
+  discarded(from?: number, count?: number): DiscardedJob[];
   /** Fresh copies, in firing order: earliest due first, ties in the order set. */
   delayed(from?: number, count?: number): DelayedJob[];
   /** Active leases, in expiry order. */
@@ -1131,6 +1159,8 @@ export interface SessionView {
   delayed: DelayedJob[];
   completed: KeyedJob[];
   quarantined: QuarantineEntry[];
+  /** Present when the policy has deadLetterExchange 'none': the jobs it dropped. */
+  discarded?: DiscardedJob[];
   reorders: Reorder[];
   alarm: Alarm;
   worstCase: WorstCase;

@@ -1568,6 +1568,8 @@ class Queue {
   completed(from = 0, count = Infinity) { return this.#slice('completed', from, count); }
   /** Quarantine entries in arrival order; optionally a slice. */
   quarantined(from = 0, count = Infinity) { return this.#slice('quarantined', from, count); }
+  /** Jobs dead-lettered with no dead-letter exchange (deadLetterExchange 'none'): gone, in enqueue order. */
+  discarded(from = 0, count = Infinity) { return this.#slice('discarded', from, count); }
   /** Delayed jobs in firing order (earliest due first, ties in the order set); optionally a slice. */
   delayed(from = 0, count = Infinity) { return this.#slice('delayed', from, count); }
   /** Active leases in expiry order; optionally a slice. */
@@ -1580,7 +1582,7 @@ class Queue {
     return call(() => handle[view](from, count));
   }
 
-  /** { step, ready, completed, quarantined, events, maxAttempts, now, actions, delayed, leased, reorders, expired, lost } */
+  /** { step, ready, completed, quarantined, events, maxAttempts, now, actions, delayed, leased, reorders, expired, lost[, discarded] } */
   stats() {
     const handle = this.#live();
     return call(() => handle.stats());

@@ -357,6 +357,7 @@ class QueueHandle {
   val completed(double from, double count) const { return CompletedValue(*queue_, from, count); }
 
   val quarantined(double from, double count) const { return QuarantinedValue(*queue_, from, count); }
+  val discarded(double from, double count) const { return DiscardedValue(*queue_, from, count); }
 
   val delayed(double from, double count) const { return DelayedValue(*queue_, from, count); }
 
@@ -453,6 +454,7 @@ EMSCRIPTEN_BINDINGS(dlq_queue) {
       .function("ready", &QueueHandle::ready)
       .function("completed", &QueueHandle::completed)
       .function("quarantined", &QueueHandle::quarantined)
+      .function("discarded", &QueueHandle::discarded)
       .function("stats", &QueueHandle::stats)
       .function("timeline", &QueueHandle::timeline)
       .function("timelineText", &QueueHandle::timelineText)

@@ -265,6 +265,7 @@ class SessionHandle {
     out.set("delayed", DelayedValue(q, 0, cap));
     out.set("completed", CompletedValue(q, 0, cap));
     out.set("quarantined", QuarantinedValue(q, 0, cap));
+    if (q.policy().DiscardsDeadLetters()) out.set("discarded", DiscardedValue(q, 0, cap));
     out.set("reorders", ReordersValue(q, 0, cap));
     out.set("alarm", AlarmValue(q));
     out.set("worstCase", WorstCaseValue(q));

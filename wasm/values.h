@@ -62,6 +62,8 @@ val LocateValue(const dlq::Queue& q, const std::string& id);
 val ReadyValue(const dlq::Queue& q, double from, double count);
 val CompletedValue(const dlq::Queue& q, double from, double count);
 val QuarantinedValue(const dlq::Queue& q, double from, double count);
+// [{ id, payload, attempts, reason, systemReason, at }]: jobs discarded with no dead-letter exchange.
+val DiscardedValue(const dlq::Queue& q, double from, double count);
 val DelayedValue(const dlq::Queue& q, double from, double count);
 val LeasedValue(const dlq::Queue& q, double from, double count);
 val CheckGoalValue(const dlq::Queue& q, const std::string& text, const dlq::GoalContext& context = {});

@@ -43,7 +43,8 @@ struct JobRow {
 };
 
 // What became of a job that is in no place, on purpose.
-enum class Fate : uint8_t { kLive, kDropped, kLost };
+// kDiscarded: dead-lettered with no dead-letter exchange (written only when it happened).
+enum class Fate : uint8_t { kLive, kDropped, kLost, kDiscarded };
 
 struct ImageJob {
   std::string id, payload, key;
@@ -139,6 +140,7 @@ struct Write {
   uint32_t lease_number = 0;  // kPutLease, kEndLease
   LeaseState ended_as = LeaseState::kSettled;  // kEndLease
   bool dropped = false;   // kRemoveQuarantine: at its retention (the job's evidence is gone), not replayed
+  bool discarded = false; // kRemoveReady, kEndLease: the job left for no place (no dead-letter exchange); entry.row: as it left
   uint32_t job_number = 0;  // kReleaseKey
   Meta meta;
   std::vector<std::string> errors;

@@ -45,6 +45,7 @@ const char* FateName(Fate f) {
     case Fate::kLive: return "live";
     case Fate::kDropped: return "dropped";
     case Fate::kLost: return "lost";
+    case Fate::kDiscarded: return "discarded";
   }
   return "?";
 }
@@ -136,6 +137,9 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   if (p.max_stalled_count != defaults.max_stalled_count) o.Word("maxStalledCount").I(p.max_stalled_count);
   if (p.dead_max_jobs != defaults.dead_max_jobs) o.Word("deadMaxJobs").I(p.dead_max_jobs);
   if (p.delivery_limit != defaults.delivery_limit) o.Word("deliveryLimit").Word(DeliveryLimitName(p.delivery_limit));
+  if (p.dead_letter_exchange != defaults.dead_letter_exchange) {
+    o.Word("deadLetterExchange").Word(DeadLetterExchangeName(p.dead_letter_exchange));
+  }
   // "switches" and five booleans (charge, idempotency key, count in body, decide
   // before count, dead letters to the source) only when one is on, likewise.
   if (HasTeachingSwitch(p)) {
@@ -276,14 +280,15 @@ class In {
   } while (0)
 
 constexpr int kReasonCount = 4;
-constexpr int kDispositionCount = 4;
+constexpr int kDispositionCount = 5;
 constexpr int kBackoffKindCount = 3;
 constexpr int kJitterCount = 4;
 constexpr int kOrderingCount = 3;
 constexpr int kSystemCount = 5;
 constexpr int kDeliveryLimitCount = 3;
+constexpr int kDeadLetterExchangeCount = 2;
 constexpr int kLeaseStateCount = 3;
-constexpr int kFateCount = 3;
+constexpr int kFateCount = 4;
 
 Status GetRow(In& in, JobRow* r) {
   DLQ_TRY(in.Int("attempts", &r->attempts));
@@ -370,6 +375,11 @@ Status GetPolicy(NextIn next, Policy* p) {
       in->Next();
       DLQ_TRY(in->Name("unset-3.x or unset-4.x", kDeliveryLimitCount, DeliveryLimitName, &p->delivery_limit));
       if (p->delivery_limit == DeliveryLimit::kExplicit) return in->Error("unset-3.x or unset-4.x", "explicit");
+    }
+    if (in->Peek() == "deadLetterExchange") {
+      in->Next();
+      DLQ_TRY(in->Name("none", kDeadLetterExchangeCount, DeadLetterExchangeName, &p->dead_letter_exchange));
+      if (p->dead_letter_exchange == DeadLetterExchange::kSet) return in->Error("none (set is written as nothing)", "set");
     }
   }
   if (in->Peek() == "switches") {
@@ -598,7 +608,7 @@ Result<Image> DecodeSnapshot(std::string_view text) {
         DLQ_TRY(in.Str("an id", &j.id));
         DLQ_TRY(in.Str("a payload", &j.payload));
         DLQ_TRY(in.Str("a key", &j.key));
-        DLQ_TRY(in.Name("live, dropped or lost", kFateCount, FateName, &j.fate));
+        DLQ_TRY(in.Name("live, dropped, lost or discarded", kFateCount, FateName, &j.fate));
         DLQ_TRY(in.Bool("released", &j.released));
         if (j.fate != Fate::kLive) DLQ_TRY(GetRow(in, &j.row));
         break;
@@ -706,9 +716,17 @@ std::string EncodeWrite(const Write& w, uint32_t* check) {
     case WriteOp::kRemoveReady:
     case WriteOp::kRemoveDelayed:
       o.I(w.position);
+      if (w.discarded) {  // only when it happened, so earlier journals read as written
+        o.Word("discarded");
+        PutRow(o, e.row);  // the job as it left (its attempt counted)
+      }
       break;
     case WriteOp::kEndLease:
       o.U(w.lease_number).Word(LeaseStateName(w.ended_as));
+      if (w.discarded) {
+        o.Word("discarded");
+        PutRow(o, e.row);
+      }
       break;
     case WriteOp::kRemoveQuarantine:
       o.I(w.position).Word(w.dropped ? "dropped" : "replayed");
@@ -803,6 +821,11 @@ Result<Write> DecodeWrite(std::string_view record, const std::string& argument) 
         break;
       case WriteOp::kRemoveReady:
         DLQ_TRY(in.Int("a position", &w.position));
+        if (in.Peek() == "discarded") {
+          in.Next();
+          w.discarded = true;
+          DLQ_TRY(GetRow(in, &e.row));
+        }
         break;
       case WriteOp::kRemoveDelayed:
         DLQ_TRY(in.Int("a timer sequence", &w.position, int64_t{0}));
@@ -811,6 +834,11 @@ Result<Write> DecodeWrite(std::string_view record, const std::string& argument) 
         DLQ_TRY(in.Int("a lease number", &w.lease_number, uint32_t{1}));
         DLQ_TRY(in.Name("settled or expired", kLeaseStateCount, LeaseStateName, &w.ended_as));
         if (w.ended_as == LeaseState::kActive) return in.Error("settled or expired", "active");
+        if (in.Peek() == "discarded") {
+          in.Next();
+          w.discarded = true;
+          DLQ_TRY(GetRow(in, &e.row));
+        }
         break;
       case WriteOp::kRemoveQuarantine: {
         DLQ_TRY(in.Int("an arrival", &w.position, int64_t{0}));

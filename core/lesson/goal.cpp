@@ -462,7 +462,7 @@ std::vector<Span> SplitClauses(std::string_view text) {
 struct JobFacts {
   // kNowhere: in no view, and no event says why (a state the queue never
   // reaches; stated rather than mistaken for "no job").
-  enum class Where : uint8_t { kUnknown, kReady, kDelayed, kInFlight, kCompleted, kQuarantined, kDropped, kLost, kNowhere };
+  enum class Where : uint8_t { kUnknown, kReady, kDelayed, kInFlight, kCompleted, kQuarantined, kDropped, kLost, kDiscarded, kNowhere };
   Where where = Where::kUnknown;  // kUnknown after both passes: the queue was never given it
   uint32_t attempts = 0;
   Reason reason = Reason::kNone;                          // kQuarantined
@@ -499,6 +499,8 @@ std::string Describe(std::string_view id, const JobFacts& f) {
              ") with " + Attempts(f.attempts);
     case W::kDropped: return name + " was dropped from quarantine at its retention, with " + Attempts(f.attempts);
     case W::kLost: return name + " is lost (a crash left it in no place) with " + Attempts(f.attempts);
+    case W::kDiscarded:
+      return name + " was discarded (dead-lettered with no dead-letter exchange) with " + Attempts(f.attempts);
     case W::kNowhere: return name + " is in no place";
   }
   return "";
@@ -744,7 +746,8 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
           facts.source_queue = at->source_queue;
           break;
         case Place::kDropped:
-        case Place::kLost: continue;  // in no view: the timeline says which, and its count then
+        case Place::kLost:
+        case Place::kDiscarded: continue;  // in no view: the timeline says which, and its count then
       }
       facts.attempts = at->attempts;
     }
@@ -768,8 +771,8 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
           JobFacts& f = it->second;
           f.seen = true;
           if (e.kind == EventKind::kCompleted && f.completed_seq == 0) f.completed_seq = e.seq;
-          if (e.kind == EventKind::kLost || e.kind == EventKind::kEvidenceExpired) {
-            f.gone = e.kind == EventKind::kLost ? W::kLost : W::kDropped;
+          if (e.kind == EventKind::kLost || e.kind == EventKind::kEvidenceExpired || e.kind == EventKind::kDiscarded) {
+            f.gone = e.kind == EventKind::kLost ? W::kLost : e.kind == EventKind::kDiscarded ? W::kDiscarded : W::kDropped;
             f.gone_attempts = e.attempts;
           }
         }

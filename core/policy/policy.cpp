@@ -98,6 +98,7 @@ const char* DispositionName(Disposition disposition) {
     case Disposition::kRequeued: return "requeued";
     case Disposition::kQuarantined: return "quarantined";
     case Disposition::kDelayed: return "delayed";
+    case Disposition::kDiscarded: return "discarded";
   }
   return "?";
 }
@@ -152,6 +153,10 @@ void XDeath::Add(Reason reason, int64_t now) {
 
 const char* DeliveryLimitName(DeliveryLimit limit) {
   return kDeliveryLimitChoices.Name(static_cast<int>(limit));
+}
+
+const char* DeadLetterExchangeName(DeadLetterExchange dlx) {
+  return kDeadLetterExchangeChoices.Name(static_cast<int>(dlx));
 }
 
 const char* SystemReasonName(System system, Reason reason) {
@@ -233,6 +238,10 @@ Status Policy::Check(const Policy& p) {
   if (p.delivery_limit != defaults.delivery_limit && p.system != System::kRabbitMqQuorum) {
     return only_in("deliveryLimit", System::kRabbitMqQuorum, std::string("\"") + DeliveryLimitName(p.delivery_limit) + "\"");
   }
+  if (p.dead_letter_exchange != defaults.dead_letter_exchange && p.system != System::kRabbitMqQuorum) {
+    return only_in("deadLetterExchange", System::kRabbitMqQuorum,
+                   std::string("\"") + DeadLetterExchangeName(p.dead_letter_exchange) + "\"");
+  }
   return Status::Ok();
 }
 
@@ -264,7 +273,8 @@ bool operator==(const Policy& a, const Policy& b) {
          a.classes == b.classes && a.ordering == b.ordering && a.retention_ms == b.retention_ms &&
          a.alarm_depth == b.alarm_depth && a.unsafe_quarantine_order == b.unsafe_quarantine_order &&
          a.journal == b.journal && a.system == b.system && a.max_stalled_count == b.max_stalled_count &&
-         a.dead_max_jobs == b.dead_max_jobs && a.delivery_limit == b.delivery_limit && a.effect_charge == b.effect_charge &&
+         a.dead_max_jobs == b.dead_max_jobs && a.delivery_limit == b.delivery_limit &&
+         a.dead_letter_exchange == b.dead_letter_exchange && a.effect_charge == b.effect_charge &&
          a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
          a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source;
 }

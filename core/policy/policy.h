@@ -35,6 +35,7 @@ enum class Disposition : uint8_t {
   kRequeued,     // straight to the ready tail (no delay)
   kQuarantined,
   kDelayed,      // parked until its due time, then to the ready tail
+  kDiscarded,    // left the system with no quarantine entry (rabbitmq-quorum with no dead-letter exchange)
 };
 
 // Why a job sits in quarantine.
@@ -85,6 +86,11 @@ enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs };
 //              is dead-lettered for it (the lab's budget is its largest, 1,000,000)
 //   unset-4.x  none set, RabbitMQ 4.0+: the default limit 20, so 21 deliveries
 enum class DeliveryLimit : uint8_t { kExplicit, kUnset3, kUnset4 };
+// rabbitmq-quorum: whether the source queue has a dead-letter exchange (R1: "messages
+// from a queue can be dead-lettered ... if a DLX is configured", else they are dropped).
+//   set   a dead letter goes to the dead-letter queue (the quarantine)
+//   none  it is discarded: no entry anywhere, only a discarded event with its reason
+enum class DeadLetterExchange : uint8_t { kSet, kNone };
 // rabbitmq-quorum: a message's x-death record as RabbitMQ keeps it (R1, R3): one
 // entry per {queue, reason} (the lab has one queue, so one per reason: delivery_limit
 // for kExhausted, rejected for kPermanent), newest first, each with its count and the
@@ -131,6 +137,7 @@ Result<Ordering> ParseOrdering(std::string_view text);
 const char* SystemName(System system);  // "lab" | "rabbitmq-quorum" | "bullmq" | "sidekiq" | "sqs"
 Result<System> ParseSystem(std::string_view text);
 const char* DeliveryLimitName(DeliveryLimit limit);  // "explicit" | "unset-3.x" | "unset-4.x"
+const char* DeadLetterExchangeName(DeadLetterExchange dlx);  // "set" | "none"
 // BullMQ's failedReason for a job failed by its stall budget.
 inline constexpr const char* kBullMqStalledError = "job stalled more than allowable limit";
 // How `system` names a quarantine entry's reason: RabbitMQ's x-death reason
@@ -221,6 +228,8 @@ struct Policy {
   int64_t dead_max_jobs = 10'000;
   // rabbitmq-quorum: whether x-delivery-limit is set, or the version's default.
   DeliveryLimit delivery_limit = DeliveryLimit::kExplicit;
+  // rabbitmq-quorum: with none, a dead letter is discarded instead of quarantined.
+  DeadLetterExchange dead_letter_exchange = DeadLetterExchange::kSet;
   // Quarantine operability: an entry whose age (from its arrival) reaches
   // retention_ms is dropped for good (0: kept forever); a depth alarm is raised
   // when the quarantine holds alarm_depth entries and cleared when it holds
@@ -270,6 +279,8 @@ struct Policy {
   }
   // True when retention is applied when jobs finish, not by a timer (bullmq, sidekiq).
   bool LazyRetention() const { return system == System::kBullMq || system == System::kSidekiq; }
+  // True when a dead letter is discarded, not quarantined (a RabbitMQ queue with no DLX).
+  bool DiscardsDeadLetters() const { return dead_letter_exchange == DeadLetterExchange::kNone; }
 
   // The first field out of range, named as JS spells it; or OK. Checks the
   // pairs too: capMs >= baseMs; jitter only with a backoff; decorrelated only

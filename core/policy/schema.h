@@ -34,6 +34,9 @@ inline constexpr Choice kDeliveryLimitItems[] = {{"explicit", "Set: maxAttempts 
                                                  {"unset-3.x", "Not set, RabbitMQ 3.x: no limit"},
                                                  {"unset-4.x", "Not set, RabbitMQ 4.0+: 20"}};
 inline constexpr Choices kDeliveryLimitChoices{kDeliveryLimitItems, 3};
+inline constexpr Choice kDeadLetterExchangeItems[] = {{"set", "Set: dead letters go to the dead-letter queue"},
+                                                      {"none", "None: dead letters are dropped"}};
+inline constexpr Choices kDeadLetterExchangeChoices{kDeadLetterExchangeItems, 2};
 // A class rule's `retry` (ClassRule.retry false / true).
 inline constexpr Choice kRetryItems[] = {{"never", "never"}, {"bounded", "bounded"}};
 inline constexpr Choices kRetryChoices{kRetryItems, 2};

@@ -48,7 +48,7 @@ EffectLedger LedgerOf(const Queue& queue) {
     if (applied > 1) ledger.duplicate_ids.push_back(id);
     const std::optional<JobLocation> at = queue.Locate(id);
     const bool dead = at.has_value() && (at->place == Place::kQuarantined || at->place == Place::kDropped ||
-                                         at->place == Place::kLost);
+                                         at->place == Place::kLost || at->place == Place::kDiscarded);
     if (applied > 0 && dead) ledger.partial_ids.push_back(id);
   }
   ledger.partial = ledger.partial_ids.size();

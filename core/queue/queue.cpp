@@ -361,7 +361,9 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
   StoredJob& job = jobs_[index];
   // Under bullmq a crash is a stall, counted on its own (saturating; the budget is far below).
   if (policy_.system == System::kBullMq && failure == FailureClass::kCrash && job.stalls < UINT16_MAX) ++job.stalls;
-  const Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_, job.stalls);
+  Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_, job.stalls);
+  // A dead letter with no dead-letter exchange is dropped (RabbitMQ: dlx.md).
+  if (d.disposition == Disposition::kQuarantined && policy_.DiscardsDeadLetters()) d.disposition = Disposition::kDiscarded;
   if (d.uncounted) job.attempts -= 1;  // BullMQ's attemptsMade leaves a stall out
   if (d.reason == Reason::kStalled) error = InternError(kBullMqStalledError);  // BullMQ's failedReason
   budget_in_force_ = d.budget;  // every event of this decision carries the class's budget
@@ -421,6 +423,12 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
       job.alert = d.alert;
       Quarantine(index);
       break;
+    case Disposition::kDiscarded:
+      job.reason = d.reason;
+      job.last_error = error;
+      job.failure_class = *failure;
+      Discard(index);
+      break;
   }
   budget_in_force_ = 0;
   return d;
@@ -450,6 +458,16 @@ void Queue::Quarantine(uint32_t index) {
   }
   CheckAlarm(index);
   trim_due_ = policy_.LazyRetention();  // after the move's writes (EmitMove)
+}
+
+void Queue::Discard(uint32_t index) {
+  StoredJob& job = jobs_[index];
+  job.place = Place::kDiscarded;
+  job.arrived_at = now_;  // when it went (its row keeps it)
+  // Enqueue order, as a restored queue lists them (jobs were discarded in any order).
+  discarded_.insert(std::lower_bound(discarded_.begin(), discarded_.end(), index), index);
+  charge_.Add(sizeof(uint32_t) + 64);
+  Record(EventKind::kDiscarded, index).reason = job.reason;
 }
 
 int64_t Queue::RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const {
@@ -624,7 +642,8 @@ Result<uint64_t> Queue::ReleaseKey(std::string_view key) {
   std::vector<uint32_t> holders;
   for (const uint32_t job : it->second) {
     const StoredJob& j = jobs_[job];
-    if (!j.released && (j.place == Place::kQuarantined || j.place == Place::kDropped || j.place == Place::kLost)) {
+    if (!j.released && (j.place == Place::kQuarantined || j.place == Place::kDropped || j.place == Place::kLost ||
+                        j.place == Place::kDiscarded)) {
       holders.push_back(job);
     }
   }
@@ -844,6 +863,17 @@ std::vector<JobView> Queue::Ready(size_t from, size_t count) const { return JobV
 
 std::vector<JobView> Queue::Completed(size_t from, size_t count) const { return JobViews(completed_, from, count); }
 
+std::vector<DiscardedView> Queue::Discarded(size_t from, size_t count) const {
+  const auto [begin, end] = Slice(discarded_.size(), from, count);
+  std::vector<DiscardedView> out;
+  out.reserve(end - begin);
+  for (size_t k = begin; k < end; ++k) {
+    const StoredJob& job = jobs_[discarded_[k]];
+    out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, job.reason, job.arrived_at});
+  }
+  return out;
+}
+
 std::vector<QuarantineEntry> Queue::Quarantined(size_t from, size_t count) const {
   const auto [begin, end] = Slice(quarantine_.size(), from, count);
   std::vector<QuarantineEntry> out;
@@ -939,6 +969,7 @@ QueueStats Queue::stats() const {
   s.reorders = reorder_job_.size();
   s.expired = expired_;
   s.lost = lost_;
+  s.discarded = discarded_.size();
   return s;
 }
 

@@ -180,6 +180,16 @@ struct QueueStats {
   size_t reorders = 0;  // completions that broke their key's order
   size_t expired = 0;   // quarantine entries dropped at their retention
   size_t lost = 0;      // jobs a crash left in no place (Recover)
+  size_t discarded = 0; // jobs dead-lettered with no dead-letter exchange: gone, no entry kept
+};
+
+// A job that left with no quarantine entry (Queue::Discarded): what it was when it went.
+struct DiscardedView {
+  std::string id;
+  std::string payload;
+  uint32_t attempts = 0;
+  Reason reason = Reason::kNone;  // why it was dead-lettered (kExhausted, kPermanent)
+  int64_t at = 0;                 // when it was discarded
 };
 
 // One durable write of the journal (Queue::Journal()), as a caller sees it.
@@ -326,6 +336,8 @@ class Queue {
   // In firing order: earliest due (or expiry) first, ties in the order set.
   std::vector<DelayedView> Delayed(size_t from = 0, size_t count = SIZE_MAX) const;
   std::vector<LeaseView> Leased(size_t from = 0, size_t count = SIZE_MAX) const;
+  // Jobs discarded (dead-lettered with no dead-letter exchange), in enqueue order.
+  std::vector<DiscardedView> Discarded(size_t from = 0, size_t count = SIZE_MAX) const;
   // Job `id` wherever it is, in O(1) (no pass over a view); nullopt for an id
   // this queue was never given.
   std::optional<JobLocation> Locate(std::string_view id) const;
@@ -505,6 +517,8 @@ class Queue {
   // `returned`: straight back from an attempt (not from a delay).
   void ReturnToReady(uint32_t job, bool returned);
   void Quarantine(uint32_t job);
+  // A dead letter with no dead-letter exchange: the job leaves for no place.
+  void Discard(uint32_t job);
   // `routed`: the dead-letter queue's consumer sent it back (dlq_to_source), not an operator.
   void ReplayChecked(uint32_t job, bool routed = false);
   // Anti-pattern switches (policy.h), each in one place:
@@ -573,6 +587,7 @@ class Queue {
   int64_t ready_head_ = 0, ready_tail_ = 0;  // positions: next before the head, next after the tail
   uint64_t arrivals_ = 0;                    // quarantine arrivals so far
   size_t lost_ = 0;
+  std::vector<uint32_t> discarded_;  // jobs discarded, in enqueue order
   // The journal since the last snapshot: records, each one's check, the check
   // the first follows, and how much of the timeline, error texts and reorders
   // the records already carry.

@@ -117,6 +117,18 @@ void Queue::EmitMoveWrites(uint32_t index, const Source& from) {
       put.position = static_cast<int64_t>(job.arrival);
       put.entry.timer = RetentionSeq(index);
       break;
+    case Place::kDiscarded: {
+      // No destination: one write removes the job from its source and says it was discarded.
+      Write remove;
+      remove.op = from.op;
+      remove.position = from.position;
+      remove.lease_number = from.lease;
+      remove.ended_as = from.how;
+      remove.discarded = true;
+      remove.entry.row = put.entry.row;
+      Emit(std::move(remove), index);
+      return;
+    }
     case Place::kDropped:
     case Place::kLost:
       return;  // not reached: no move ends there
@@ -158,9 +170,10 @@ Image Queue::ToImage() const {
   image.jobs.reserve(jobs_.size());
   for (size_t k = 0; k < jobs_.size(); ++k) {
     const StoredJob& j = jobs_[static_cast<uint32_t>(k)];
-    const durable::Fate fate = j.place == Place::kDropped ? durable::Fate::kDropped
-                               : j.place == Place::kLost  ? durable::Fate::kLost
-                                                          : durable::Fate::kLive;
+    const durable::Fate fate = j.place == Place::kDropped     ? durable::Fate::kDropped
+                               : j.place == Place::kLost      ? durable::Fate::kLost
+                               : j.place == Place::kDiscarded ? durable::Fate::kDiscarded
+                                                              : durable::Fate::kLive;
     image.jobs.push_back({std::string(j.id()), std::string(j.payload()), std::string(j.key()), fate, j.released, fate == durable::Fate::kLive ? durable::JobRow{} : RowOf(static_cast<uint32_t>(k))});
   }
   const auto entry = [&](uint32_t index) {
@@ -277,8 +290,11 @@ Result<Queue> Queue::FromImage(Image&& image) {
     if (added < 0) return invalid("job id " + QuoteShort(j.id) + " appears twice");
     const auto index = static_cast<uint32_t>(added);
     q.jobs_[index].released = j.released;
-    q.jobs_[index].place = j.fate == durable::Fate::kDropped ? Place::kDropped : Place::kLost;  // until a place claims it
+    q.jobs_[index].place = j.fate == durable::Fate::kDropped     ? Place::kDropped
+                           : j.fate == durable::Fate::kDiscarded ? Place::kDiscarded
+                                                                 : Place::kLost;  // until a place claims it
     if (j.fate == durable::Fate::kLost) ++q.lost_;
+    if (j.fate == durable::Fate::kDiscarded) q.discarded_.push_back(index);
   }
   std::vector<uint8_t> places(n, 0);
   // Sets job `index`'s fields from a row its entry (or, dropped or lost, its job line) wrote.

@@ -18,6 +18,12 @@ using durable::WriteOp;
 
 namespace {
 
+// A job dead-lettered with no dead-letter exchange: in no place on purpose, its row as it left.
+void Discard(durable::ImageJob& job, const durable::JobRow& row) {
+  job.fate = durable::Fate::kDiscarded;
+  job.row = row;
+}
+
 // Applies one decoded write to the image, or says why it cannot follow what is
 // there (a record from another journal, or out of order).
 // `ids` holds every id in image.jobs (kept up to date here).
@@ -48,6 +54,7 @@ Status ApplyWrite(Image& image, const Write& w, const std::string& argument, std
       const auto it = image.ready.find(w.position);
       if (it == image.ready.end()) return refuse("it removes a ready entry that is not there");
       image.jobs[it->second.job].row = it->second.row;  // what a job lost after this would keep
+      if (w.discarded) Discard(image.jobs[it->second.job], e.row);
       image.ready.erase(it);
       break;
     }
@@ -78,6 +85,7 @@ Status ApplyWrite(Image& image, const Write& w, const std::string& argument, std
       durable::Lease& l = image.leases[w.lease_number - 1];
       l.record.state = w.ended_as;
       image.jobs[l.record.job].row = l.entry.row;
+      if (w.discarded) Discard(image.jobs[l.record.job], e.row);
       break;
     }
     case WriteOp::kPutCompleted:
@@ -163,7 +171,8 @@ std::vector<std::pair<uint32_t, Place>> ResolveAfterCrash(Image& image) {
         case Place::kCompleted: completed_drops.push_back(static_cast<size_t>(f.key)); break;
         case Place::kQuarantined: image.quarantine.erase(f.key); break;
         case Place::kDropped:
-        case Place::kLost: break;
+        case Place::kLost:
+        case Place::kDiscarded: break;
       }
     }
     decided.push_back({job, winner.place});

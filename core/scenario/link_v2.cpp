@@ -600,6 +600,10 @@ Result<Scenario> ReadV2(Reader& in) {
           }
           if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
         }
+        if (in.Accept('n')) {
+          scenario.policy.dead_letter_exchange = DeadLetterExchange::kNone;
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+        }
         break;
       }
       case 'q': {
@@ -675,6 +679,7 @@ std::string WriteV2(const Scenario& scenario) {
     if (policy.dead_max_jobs != defaults.dead_max_jobs) out += "d" + std::to_string(policy.dead_max_jobs);
     if (policy.delivery_limit == DeliveryLimit::kUnset3) out += "u3";
     if (policy.delivery_limit == DeliveryLimit::kUnset4) out += "u4";
+    if (policy.dead_letter_exchange == DeadLetterExchange::kNone) out += "n";
   }
   if (policy.retention_ms != 0 || policy.alarm_depth != 0 || policy.unsafe_quarantine_order) {
     out.append(";q").append(std::to_string(policy.retention_ms)).append(".").append(std::to_string(policy.alarm_depth));

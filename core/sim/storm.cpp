@@ -499,6 +499,7 @@ void Storm::Settle(Job job, bool timed_out) {
       EndJob();
       break;
     case Disposition::kQuarantined:
+    case Disposition::kDiscarded:  // not reached: Decide never discards (the queue does, without a DLX)
       ++quarantined_;
       EndJob();
       break;

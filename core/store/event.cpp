@@ -33,6 +33,9 @@ std::string NextStep(const Event& e) {
     case Disposition::kQuarantined:
       return e.reason == Reason::kPermanent ? "its class never retries → quarantine at once"
                                             : "budget used up → quarantine";
+    case Disposition::kDiscarded:
+      return std::string(e.reason == Reason::kPermanent ? "rejected" : "delivery limit reached") +
+             " → dead-lettered, but with no dead-letter exchange it is dropped";
     case Disposition::kCompleted:
       return "completed";
   }
@@ -61,6 +64,7 @@ const char* EventKindName(EventKind kind) {
     case EventKind::kAlarmCleared: return "alarm-cleared";
     case EventKind::kLost: return "lost";
     case EventKind::kKeptOnce: return "kept-once";
+    case EventKind::kDiscarded: return "discarded";
   }
   return "?";
 }
@@ -129,6 +133,9 @@ std::string RenderEvent(const Event& e) {
     case EventKind::kKeptOnce:
       line.append(" in ").append(e.place);
       break;
+    case EventKind::kDiscarded:
+      line += " attempts " + std::to_string(e.attempts) + " reason " + ReasonName(e.reason);
+      break;
   }
   return line;
 }
@@ -154,6 +161,7 @@ std::string ExplainEvent(const Event& e) {
           const char* why = e.outcome == Outcome::kPermanent       ? "failed permanently"
                             : e.outcome == Outcome::kUndeserializable ? "could not read the payload (undeserializable)"
                                                                       : "met a schema it does not know (unknown-schema)";
+          if (e.disposition == Disposition::kDiscarded) return "attempt " + of + " " + why + ": " + NextStep(e);
           if (e.disposition != Disposition::kQuarantined || e.reason != Reason::kPermanent) {
             return "attempt " + of + " " + why + ": its class retries: " + NextStep(e);
           }
@@ -215,6 +223,10 @@ std::string ExplainEvent(const Event& e) {
     case EventKind::kKeptOnce:
       return "after the crash " + id + " was in two places (a move's destination was written, its source not yet " +
              "removed): kept once, in " + e.place;
+    case EventKind::kDiscarded:
+      return id + " was dead-lettered (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
+             ", but its queue has no dead-letter exchange: the message is dropped, no entry is kept and nothing can "
+             "replay it";
     case EventKind::kReplayed:
       if (e.routed_back) {
         return "the dead-letter queue's consumer sent " + id + " straight back to the source queue (an anti-pattern): " +

@@ -27,12 +27,13 @@ enum class EventKind : uint8_t {
   kAlarmCleared,     // and fell below it again
   kLost,             // recovery after a crash found the job in no place (Queue::Recover)
   kKeptOnce,         // recovery found it in two places and kept it in one
+  kDiscarded,        // dead-lettered with nowhere to go (no dead-letter exchange): gone, no entry kept
 };
-constexpr int kEventKindCount = 18;
+constexpr int kEventKindCount = 19;
 
 // "enqueued" | "attempt" | "requeued" | "completed" | "quarantined" | "replayed" |
 // "leased" | "expired" | "delayed" | "due" | "alert" | "reorder" | "key-released" |
-// "evidence-expired" | "alarm-raised" | "alarm-cleared" | "lost" | "kept-once".
+// "evidence-expired" | "alarm-raised" | "alarm-cleared" | "lost" | "kept-once" | "discarded".
 const char* EventKindName(EventKind kind);
 
 struct Event {
@@ -49,7 +50,7 @@ struct Event {
   FailureClass failure_class = FailureClass::kTransient;  // a failing kAttempt, kExpired (crash), kAlert
   Outcome outcome = Outcome::kSuccess;                // kAttempt only
   Disposition disposition = Disposition::kCompleted;  // kAttempt, kExpired: where it sent the job
-  Reason reason = Reason::kNone;                      // kQuarantined, and a quarantining kAttempt/kExpired
+  Reason reason = Reason::kNone;                      // kQuarantined, kDiscarded, and a deciding kAttempt/kExpired
   std::string error;                                  // kAttempt: the worker's error text; kExpired: why
   uint64_t payload_bytes = 0;                         // kEnqueued, kReplayed
   std::string token;    // kLeased, kExpired, and a kAttempt that settled a lease

@@ -99,7 +99,10 @@ void EventLog::Close() {
   uint8_t head = static_cast<uint8_t>(r.kind), flags = 0;
   const bool packs = index % kCheckpoint != 0 && r.time == b.time && r.max_attempts == b.max_attempts &&
                      (r.step == b.step || r.step == b.step + 1) && (r.action == b.action || r.action == b.action + 1) &&
-                     (r.until == 0 || r.until == r.time) && r.lease == 0 && r.ref == 0;
+                     (r.until == 0 || r.until == r.time) && r.lease == 0 && r.ref == 0 &&
+                     // The packed codes byte holds a disposition and a reason of two bits each;
+                     // a later one (discarded, a RabbitMQ-only reason) is kept whole.
+                     static_cast<unsigned>(r.disposition) < 4 && static_cast<unsigned>(r.reason) < 4;
   if (packs) {
     if (r.step != b.step) head |= kStepOn;
     if (r.action != b.action) head |= kActionOn;

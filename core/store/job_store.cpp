@@ -15,6 +15,7 @@ const char* PlaceName(Place place) {
     case Place::kQuarantined: return "quarantine";
     case Place::kDropped: return "dropped";
     case Place::kLost: return "lost";
+    case Place::kDiscarded: return "discarded";
   }
   return "?";
 }

@@ -26,10 +26,11 @@ namespace dlq {
 
 // Where a job is now. Exactly one place at a time.
 // kDropped: its quarantine entry reached its retention; kLost: a crash between
-// two writes of a move left it in no place (recovery found it nowhere).
-enum class Place : uint8_t { kReady, kDelayed, kLeased, kCompleted, kQuarantined, kDropped, kLost };
+// two writes of a move left it in no place (recovery found it nowhere);
+// kDiscarded: it was dead-lettered with nowhere to go (no dead-letter exchange).
+enum class Place : uint8_t { kReady, kDelayed, kLeased, kCompleted, kQuarantined, kDropped, kLost, kDiscarded };
 
-// "ready" | "delayed" | "leased" | "completed" | "quarantine" | "dropped" | "lost".
+// "ready" | "delayed" | "leased" | "completed" | "quarantine" | "dropped" | "lost" | "discarded".
 const char* PlaceName(Place place);
 
 // The fields an attempt reads and writes come first, then the strings' place, in

@@ -37,15 +37,18 @@ const TRANSLATE = {
     if (work['x-dead-letter-routing-key'] !== undefined && work['x-dead-letter-routing-key'] !== 'dlq') {
       return { skip: 'the TTL retry-queue pattern (dead-letter to a retry queue): each pass is a new message' };
     }
-    // With no limit on 3.x nothing is dead-lettered for its returns, so a DLX is needed only for a rejection.
-    if (work['x-dead-letter-routing-key'] !== 'dlq' && (limit !== undefined || rejects)) {
-      return { skip: 'no dead-letter queue (dropped, or the TTL retry pattern): the lab always quarantines' };
-    }
+    // No dead-letter exchange: a dead letter is dropped (the core's discarded terminal, deadLetterExchange 'none').
+    // With no limit on 3.x nothing is dead-lettered for its returns, so then it matters only for a rejection.
+    const noDlx = work['x-dead-letter-exchange'] === undefined && work['x-dead-letter-routing-key'] === undefined &&
+      (limit !== undefined || rejects);
     if (Object.keys(s.config.queues.dlq ?? {}).length > 0) return { skip: 'dead-letter queue arguments (x-max-length, x-message-ttl) are not modelled' };
     return {
       // No x-delivery-limit: RabbitMQ 3.10.8 (the corpus's broker) has no default limit.
-      policy: limit === undefined ? { maxAttempts: 1, system: 'rabbitmq-quorum', deliveryLimit: 'unset-3.x' }  // maxAttempts unused
-        : { maxAttempts: limit + 1, system: 'rabbitmq-quorum' },
+      policy: {
+        ...(limit === undefined ? { maxAttempts: 1, system: 'rabbitmq-quorum', deliveryLimit: 'unset-3.x' }  // maxAttempts unused
+          : { maxAttempts: limit + 1, system: 'rabbitmq-quorum' }),
+        ...(noDlx ? { deadLetterExchange: 'none' } : {}),
+      },
       steps: (s.replay?.jobs ?? []).map((id) => ({ replay: id })),
       maxDeliveries: s.config.maxDeliveries,
       count: (attempt) => attempt - 1,  // x-delivery-count: the returns before this delivery
@@ -113,7 +116,7 @@ const TRANSLATE = {
 };
 
 const OUTCOME = { ok: 'success', transient: 'transient', permanent: 'permanent' };
-const PLACE = { completed: 'completed', quarantine: 'dlq', ready: 'waiting', delayed: 'waiting', leased: 'waiting' };
+const PLACE = { completed: 'completed', quarantine: 'dlq', discarded: 'dropped', ready: 'waiting', delayed: 'waiting', leased: 'waiting' };
 
 /** The lab's trace of scenario `s` under `t` (a translation). */
 function labTrace(s, t) {
@@ -212,7 +215,7 @@ for (const broker of Object.keys(TRANSLATE)) {
       assert.equal(difference, null, `${broker} ${s.name}: ${difference?.message}`);
       played.push(s.name);
       // The mode is what makes it match: the lab's own rules give another trace here?
-      const { maxStalledCount, deadMaxJobs, deliveryLimit, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
+      const { maxStalledCount, deadMaxJobs, deliveryLimit, deadLetterExchange, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
       const asLab = labTrace(s, { ...t, policy: { ...labPolicy, system: 'lab' } });
       if (compareTraces(modelled(s.expected, t, asLab), asLab, { delayMs: { below: 0, above: 0 } }) !== null) {
         differ.push(s.name);

@@ -181,7 +181,7 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
     // it rather than give it. Every job is in one place, dropped, lost, or was
     // enqueued past the crash point (and is in none, unknown to the queue).
     FUZZ_CHECK(q.ready_size() + q.delayed_size() + q.leased_size() + q.completed_size() + q.quarantine_size() +
-                       q.stats().expired + q.stats().lost <=
+                       q.stats().expired + q.stats().lost + q.stats().discarded <=
                    s.jobs.size() + c.enqueued,
                Show(input));
     CheckTimeline(s, q, input);
@@ -191,7 +191,7 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
   FUZZ_CHECK(q.stats().actions == s.jobs.size() + s.cursor, Show(input));
   // What the script alone does not say: how many entries each redrive moved, how
   // many holders each releaseKey released, the reorders, drops and alarm changes.
-  size_t replayed = 0, released = 0, reorders = 0, dropped = 0, alarms = 0;
+  size_t replayed = 0, released = 0, reorders = 0, dropped = 0, alarms = 0, discarded = 0;
   bool alarm_raised = false;
   for (size_t i = 0; i < q.event_count(); ++i) {
     const Event e = q.EventAt(i);
@@ -206,6 +206,13 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
         ++reorders;
         FUZZ_CHECK(i >= 1 && q.EventAt(i - 1).kind == EventKind::kCompleted && q.EventAt(i - 1).id == e.id &&
                        !e.key.empty() && !e.overtook.empty(),
+                   where);
+        break;
+      case EventKind::kDiscarded:
+        ++discarded;
+        // Only with no dead-letter exchange, right after the decision that dead-lettered it.
+        FUZZ_CHECK(s.policy.DiscardsDeadLetters() && i >= 1 && q.EventAt(i - 1).id == e.id &&
+                       q.EventAt(i - 1).disposition == Disposition::kDiscarded,
                    where);
         break;
       case EventKind::kEvidenceExpired:
@@ -228,13 +235,15 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
   }
   FUZZ_CHECK(q.alarm().raised == alarm_raised, Show(input));
   FUZZ_CHECK(q.stats().reorders == reorders && q.stats().expired == dropped, Show(input));
+  FUZZ_CHECK(q.stats().discarded == discarded, Show(input));
   FUZZ_CHECK(replayed >= c.replays + c.redrives, Show(input));  // each accepted redrive moved one or more
   const size_t redriven = replayed - c.replays;
   // Dead letters routed to the source (an anti-pattern switch) are replayed without a redrive.
   FUZZ_CHECK(s.policy.dlq_to_source || static_cast<int64_t>(redriven) <= c.redrive_max, Show(input));
   FUZZ_CHECK(released >= c.releases && (c.releases > 0 || released == 0), Show(input));
   FUZZ_CHECK(q.step() == c.steps + redriven, Show(input));
-  FUZZ_CHECK(q.ready_size() + q.delayed_size() + q.leased_size() + q.completed_size() + q.quarantine_size() + dropped ==
+  FUZZ_CHECK(q.ready_size() + q.delayed_size() + q.leased_size() + q.completed_size() + q.quarantine_size() + dropped +
+                     discarded ==
                  s.jobs.size() + c.enqueued,
              Show(input));
   if (c.jumped) {

@@ -8,7 +8,7 @@ import { tick } from '../shared/time-format.mjs';
 /** Events that are one delivery of a job: a decided attempt, or a lease that expired unsettled (a crash). */
 const DELIVERY = new Set(['attempt', 'expired']);
 /** The event that put a job in its final place, by place. */
-const ARRIVAL = { completed: 'completed', quarantine: 'quarantined', dropped: 'evidence-expired', lost: 'lost' };
+const ARRIVAL = { completed: 'completed', quarantine: 'quarantined', dropped: 'evidence-expired', lost: 'lost', discarded: 'discarded' };
 
 /**
  * How each job ended in one column: Map(id -> { place, deliveries, at }), in
@@ -42,6 +42,7 @@ const VERBS = {
   quarantine: (id) => `quarantines ${id}`,
   dropped: (id) => `drops ${id}'s evidence (retention)`,
   lost: (id) => `loses ${id}`,
+  discarded: (id) => `drops ${id} (no dead-letter exchange)`,
   ready: (id) => `leaves ${id} ready`,
   delayed: (id) => `leaves ${id} delayed`,
   leased: (id) => `leaves ${id} leased`,

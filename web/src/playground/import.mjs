@@ -9,7 +9,8 @@
 //   SQS      queue attributes as `aws sqs get-queue-attributes` prints them ({"Attributes":{…}}
 //            or the attributes alone): RedrivePolicy, VisibilityTimeout, MessageRetentionPeriod
 //   Sidekiq  one `sidekiq_options retry: 5, queue: "default"` line
-//   RabbitMQ a policy definition JSON ({"delivery-limit":20,"dead-letter-exchange":"dlx"}),
+//   RabbitMQ a policy definition JSON ({"delivery-limit":20,"dead-letter-exchange":"dlx"}; no
+//            dead-letter-exchange: deadLetterExchange none, a dead letter is dropped),
 //            or a policy as `rabbitmqctl list_policies --formatter json` gives it ({…,"definition":{…}})
 //
 // The contract: importConfig(text) returns
@@ -368,7 +369,7 @@ function rabbitmq(input) {
       case 'delivery-limit':
         break;
       case 'dead-letter-exchange':
-        if (typeof value === 'string' && value !== '') t.ignore(key, `${quoted(value)}: its dead letters are the lab's quarantine`);
+        if (typeof value === 'string' && value !== '') t.to('deadLetterExchange', 'set', `dead-letter-exchange ${quoted(value)}: its dead letters are the lab's quarantine`);
         else t.refuse(refusal(key, 'an exchange name', quoted(value)));
         break;
       case 'dead-letter-routing-key': t.ignore(key, `${quoted(value)}: the lab has one quarantine`); break;
@@ -398,8 +399,8 @@ function rabbitmq(input) {
     t.to('deliveryLimit', 'explicit', `delivery-limit ${limit}`);
   }
   if (!('dead-letter-exchange' in definition)) {
-    t.refuse(refusal('dead-letter-exchange', 'an exchange name', 'none',
-      'is missing: at the limit RabbitMQ drops the message, which the lab cannot express (its quarantine keeps it)'));
+    t.to('deadLetterExchange', 'none',
+      'dead-letter-exchange absent: at the limit, or on a reject, RabbitMQ drops the message (no entry is kept)');
   }
   noBackoff(t, 'RabbitMQ has no backoff: a returned message is redelivered at once, near the head');
   return t.result();

@@ -120,6 +120,9 @@ export class StateViews {
     this.quarantine = region(idPrefix, 'Quarantine', 'dlq-quarantine', 'Nothing quarantined.');
     this.alarmNote = h('p', { class: 'dlq-note', hidden: true });
     this.quarantine.list.before(this.alarmNote);
+    // Dead letters with nowhere to go (a RabbitMQ queue with no dead-letter exchange): only for such a policy.
+    this.dropped = region(idPrefix, 'Dropped', 'dlq-dropped', 'Nothing dropped.');
+    this.dropped.section.hidden = true;
 
     this.worstCase = new WorstCaseView(idPrefix);
     this.worst = this.worstCase.element;
@@ -127,7 +130,7 @@ export class StateViews {
     for (const r of [this.completed, this.quarantine]) expandable(r);
 
     this.grid = h('div', { class: 'dlq-states' }, this.ready.section, this.flight.section,
-      this.delayed.section, this.completed.section, this.quarantine.section, this.worst);
+      this.delayed.section, this.completed.section, this.quarantine.section, this.dropped.section, this.worst);
     this.element = h('div', { class: 'dlq-state-views' }, this.alarmLive, this.grid);
   }
 
@@ -217,6 +220,7 @@ export class StateViews {
 
     this.#syncCompleted(view);
     this.#syncQuarantine(view, clock);
+    this.#syncDropped(view, clock);
     for (const r of [this.completed, this.quarantine]) r.sizeToFit();
     this.#synced = true;
   }
@@ -308,6 +312,24 @@ export class StateViews {
       show(d.reorder, reorders !== undefined);
       li.classList.toggle('is-reorder', reorders !== undefined);
       if (reorders) setText(d.reorder, `Reorder: overtook ${idList(reorders.flatMap((r) => r.overtook))}`);
+    });
+  }
+
+  /** The core's discarded jobs (view.discarded: present only when the policy has no dead-letter exchange). */
+  #syncDropped(view, clock) {
+    show(this.dropped.section, view.discarded !== undefined);
+    if (view.discarded === undefined) return;
+    syncList(this.dropped, view.discarded, view.stats.discarded, (job) => {
+      const li = h('li', { 'data-id': job.id });
+      li.dlq = { facts: facts([['reason', 'reason'], ['attempts', 'attempts'], ['at', 'dropped']]) };
+      li.append(h('span', { class: 'dlq-id' }, job.id), h('span', { class: 'dlq-payload' }, job.payload), li.dlq.facts.element);
+      return li;
+    }, (li, job) => {
+      const d = li.dlq;
+      if (!changed(d, `${clock}|${job.attempts}|${job.systemReason}|${job.at}`)) return;
+      d.facts.set('reason', job.systemReason);
+      d.facts.set('attempts', String(job.attempts));
+      d.facts.set('at', clock ? `at ${ms(job.at)}` : null);
     });
   }
 

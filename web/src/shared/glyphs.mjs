@@ -28,6 +28,8 @@ export const GLYPHS = {
   // Recovery after a crash (Capstone III): likewise.
   lost: { label: 'Lost in a crash', d: 'M-4.5-4.5H4.5V4.5H-4.5ZM-2-2L2 2M2-2L-2 2', stroke: true, clock: true },
   'kept-once': { label: 'Found twice after a crash, kept once', d: 'M-5-3H1V3H-5ZM-1-5H5V1', stroke: true, clock: true },
+  // A dead letter with no dead-letter exchange: dropped, no entry (a bin). Only once a timeline has one.
+  discarded: { label: 'Dropped: no dead-letter exchange', d: 'M-4.5-3.5H4.5M-1.5-3.5V-5H1.5V-3.5M-3.5-3.5L-2.5 5H2.5L3.5-3.5', stroke: true, clock: true },
 };
 
 /**
@@ -38,7 +40,7 @@ export const GLYPHS = {
 export function glyphKey(event) {
   if (event.kind !== 'attempt') return event.kind;
   if (event.outcome in GLYPHS) return event.outcome;
-  return event.disposition === 'quarantined' ? 'permanent' : 'transient';
+  return event.disposition === 'quarantined' || event.disposition === 'discarded' ? 'permanent' : 'transient';
 }
 
 /** A <path> for glyph `key`; its colour and stroke come from CSS (.g-<key>). */

@@ -200,11 +200,15 @@ function rabbitSnippet(policy, rules) {
   const notes = [];
   const shape = classShape(n);
   const limit = n.maxAttempts - 1;
+  // deadLetterExchange 'none' (the rabbitmq-quorum mode's): no DLX, so a dead letter is dropped.
+  const noDlx = n.system === 'rabbitmq-quorum' && n.deadLetterExchange === 'none';
   if (n.backoff.kind !== 'none') {
     notes.push(`backoff ${backoffText(n.backoff)}: RabbitMQ has no redelivery delay of its own (a TTL + dead-letter "retry queue" is the usual workaround)`);
   }
   if (shape.never.length > 0) {
-    notes.push(`${shape.never.join(', ')}: quarantined at once in the lab; the consumer does basic.reject with requeue=false ` +
+    notes.push(noDlx ? `${shape.never.join(', ')}: the consumer does basic.reject with requeue=false, and with no ` +
+      'dead-letter exchange the message is dropped at once'
+      : `${shape.never.join(', ')}: quarantined at once in the lab; the consumer does basic.reject with requeue=false ` +
       '(dead-lettered at once, reason "rejected" in x-death)');
   }
   for (const name of shape.own) notes.push(`${ruleText(n, name)}: one delivery-limit for every failure`);
@@ -216,15 +220,14 @@ function rabbitSnippet(policy, rules) {
     : 'a returned message goes back near the head of the queue when a delivery-limit is set (the lab: the tail)');
   if (n.ordering !== 'none') notes.push(`ordering ${n.ordering}: no per-key hold in RabbitMQ`);
   if (n.quarantine.alarmDepth > 0) notes.push(`quarantine.alarmDepth ${n.quarantine.alarmDepth}: no built-in depth alarm configured here`);
-  notes.push('replay(id): no native replay; republish the message from orders.dlq yourself');
+  notes.push(noDlx ? 'replay(id): nothing to replay, a dropped message is gone'
+    : 'replay(id): no native replay; republish the message from orders.dlq yourself');
   commonNotes(n, notes);
   // deliveryLimit (the rabbitmq-quorum mode's): 'explicit' writes the limit; unset leaves it to the version's default.
   const unset = n.system === 'rabbitmq-quorum' && n.deliveryLimit !== 'explicit';
   const main = {
     ...(unset ? {} : { 'delivery-limit': limit }),
-    'dead-letter-exchange': 'orders.dlx',
-    'dead-letter-strategy': 'at-least-once',
-    overflow: 'reject-publish',
+    ...(noDlx ? {} : { 'dead-letter-exchange': 'orders.dlx', 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' }),
   };
   const lines = [
     '#!/usr/bin/env bash',
@@ -234,7 +237,8 @@ function rabbitSnippet(policy, rules) {
     `NODE=rabbit@localhost # the connection: the RabbitMQ node rabbitmqctl talks to (rabbitmqctl -n)`,
     '',
     '# Declare "orders" as a quorum queue (x-queue-type=quorum: a policy cannot change a queue type),',
-    '# a fanout exchange "orders.dlx" and a queue "orders.dlq" bound to it.',
+    noDlx ? '# and no dead-letter exchange (deadLetterExchange none): at the limit, or on a reject, RabbitMQ drops the message.'
+      : '# a fanout exchange "orders.dlx" and a queue "orders.dlq" bound to it.',
     unset && n.deliveryLimit === 'unset-3.x'
       ? '# deliveryLimit unset-3.x: no delivery-limit. RabbitMQ 3.x then redelivers a returned message without end; nothing is dead-lettered for returns.'
       : unset ? '# deliveryLimit unset-4.x: no delivery-limit. RabbitMQ 4.0 and later default it to 20, so 21 deliveries.'
@@ -242,7 +246,9 @@ function rabbitSnippet(policy, rules) {
     '# Fail an attempt with basic.reject (requeue=true): since 4.3 a nack with requeue is not counted.',
     `rabbitmqctl -n "$NODE" set_policy --apply-to queues orders-retry '^orders$' '${JSON.stringify(main)}'`,
   ];
-  if (n.quarantine.retentionMs > 0) {
+  if (noDlx) {
+    lines.push('# no dead-letter queue: nothing is kept to replay');
+  } else if (n.quarantine.retentionMs > 0) {
     lines.push(`# quarantine.retentionMs ${n.quarantine.retentionMs} -> message-ttl on the dead-letter queue`);
     lines.push(`rabbitmqctl -n "$NODE" set_policy --apply-to queues orders-dlq '^orders\\.dlq$' '${JSON.stringify({ 'message-ttl': n.quarantine.retentionMs })}'`);
   } else {

@@ -1,0 +1,160 @@
+// The discarded terminal (policy.h, DeadLetterExchange): a rabbitmq-quorum queue
+// with no dead-letter exchange drops a dead letter; the job leaves with no
+// quarantine entry, a discarded event gives its reason, and it stays gone
+// through snapshots, journals and recovery.
+#include <string>
+#include <vector>
+
+#include "event.h"
+#include "queue.h"
+#include "scenario.h"
+#include "test_util.h"
+
+namespace dlq {
+namespace {
+
+Policy NoDlx() {
+  Policy p;
+  p.max_attempts = 2;
+  p.system = System::kRabbitMqQuorum;
+  p.dead_letter_exchange = DeadLetterExchange::kNone;
+  return p;
+}
+
+Queue Make(const Policy& p, const std::vector<std::string>& ids) {
+  Result<Queue> q = Queue::Create(p);
+  REQUIRE_MESSAGE(q.ok(), q.status().ToString());
+  for (const std::string& id : ids) REQUIRE(q->Enqueue(id, "payload of " + id).ok());
+  return std::move(q).value();
+}
+
+std::vector<std::string_view> Records(const Queue& q, std::vector<JournalEntry>& keep) {
+  Result<std::vector<JournalEntry>> journal = q.Journal();
+  REQUIRE(journal.ok());
+  keep = std::move(journal).value();
+  std::vector<std::string_view> records;
+  for (const JournalEntry& e : keep) records.push_back(e.record);
+  return records;
+}
+
+TEST_CASE("discard: with no dead-letter exchange an exhausted or rejected message is dropped, no entry kept") {
+  Queue q = Make(NoDlx(), {"a", "b", "c"});
+  REQUIRE(q.Process("transient").ok());  // a back near the head
+  Result<Attempt> a = q.Process("transient");
+  REQUIRE(a.ok());
+  CHECK(a->id == "a");
+  CHECK(a->disposition == Disposition::kDiscarded);
+  CHECK(a->reason == Reason::kExhausted);
+  Result<Attempt> b = q.Process("permanent");
+  REQUIRE(b.ok());
+  CHECK(b->disposition == Disposition::kDiscarded);
+  CHECK(b->reason == Reason::kPermanent);
+  CHECK(q.Quarantined().empty());
+  CHECK(q.stats().quarantined == 0);
+  CHECK(q.stats().discarded == 2);
+  const std::vector<DiscardedView> gone = q.Discarded();
+  REQUIRE(gone.size() == 2);
+  CHECK(gone[0].id == "a");
+  CHECK(gone[0].attempts == 2);
+  CHECK(gone[0].reason == Reason::kExhausted);
+  CHECK(gone[1].id == "b");
+  CHECK(gone[1].reason == Reason::kPermanent);
+  CHECK_FALSE(q.Replay("a"));  // nothing to replay
+  CHECK(q.Locate("a")->place == Place::kDiscarded);
+  // The timeline: the deciding attempt says where the job went, then one discarded event.
+  const std::vector<Event> events = q.Timeline();
+  std::vector<std::string> lines;
+  for (const Event& e : events) lines.push_back(RenderEvent(e));
+  REQUIRE(lines.size() == 9);
+  CHECK(lines[5] == "#6 step 2 attempt \"a\" 2/2 transient -> discarded");
+  CHECK(lines[6] == "#7 step 2 discarded \"a\" attempts 2 reason exhausted");
+  CHECK(lines[7] == "#8 step 3 attempt \"b\" 1/2 permanent -> discarded");
+  CHECK(lines[8] == "#9 step 3 discarded \"b\" attempts 1 reason permanent");
+  CHECK(ExplainEvent(events.back()).find("no dead-letter exchange: the message is dropped") != std::string::npos);
+  for (const Event& e : events) CHECK(e.kind != EventKind::kQuarantined);
+}
+
+TEST_CASE("discard: the default (a dead-letter exchange set) quarantines as before, and none is rabbitmq-quorum's only") {
+  Policy p = NoDlx();
+  p.dead_letter_exchange = DeadLetterExchange::kSet;
+  Queue q = Make(p, {"a"});
+  REQUIRE(q.Process("permanent").ok());
+  CHECK(q.Quarantined().size() == 1);
+  CHECK(q.stats().discarded == 0);
+  Policy lab;
+  lab.dead_letter_exchange = DeadLetterExchange::kNone;
+  const Status s = Policy::Check(lab);
+  CHECK(s.ToString().find("deadLetterExchange") != std::string::npos);
+  CHECK(s.ToString().find("rabbitmq-quorum") != std::string::npos);
+  CHECK(s.ToString().find("\"none\"") != std::string::npos);
+  CHECK_FALSE(Queue::Create(lab).ok());
+}
+
+TEST_CASE("discard: the setting travels through links and snapshots; the default writes nothing new") {
+  Scenario s;
+  s.policy = NoDlx();
+  const std::string link = FormatScenario(s);
+  CHECK(link.find(";rqn") != std::string::npos);
+  Result<Scenario> back = ParseScenario(link);
+  REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+  CHECK(back->policy == s.policy);
+  s.policy.dead_letter_exchange = DeadLetterExchange::kSet;
+  CHECK(FormatScenario(s).find(";rq") != std::string::npos);
+  CHECK(FormatScenario(s).find(";rqn") == std::string::npos);
+  // A lab link with the letter is refused by name (its check), nothing else read.
+  Result<Scenario> bad = ParseScenario("v2;m3;s1;rln");
+  CHECK_FALSE(bad.ok());
+
+  Queue q = Make(NoDlx(), {"a", "b"});
+  REQUIRE(q.Process("permanent").ok());
+  Result<std::string> text = q.SnapshotText();
+  REQUIRE(text.ok());
+  CHECK(text->find(" deadLetterExchange none") != std::string::npos);
+  CHECK(text->find(" discarded ") != std::string::npos);
+  Result<Queue> restored = Queue::Restore(text.value());
+  REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
+  CHECK(restored->SnapshotText().value() == text.value());
+  CHECK(restored->stats().discarded == 1);
+  CHECK(restored->Discarded()[0].id == "a");
+  CHECK(restored->Discarded()[0].reason == Reason::kPermanent);
+  CHECK_FALSE(restored->Replay("a"));
+  Queue set = Make(Policy{}, {"a"});
+  CHECK(set.SnapshotText()->find("deadLetterExchange") == std::string::npos);
+}
+
+TEST_CASE("discard: the journal writes a discard as one removal; a crash after any write loses nothing") {
+  Queue q = Make(NoDlx(), {"a", "b", "c"});
+  REQUIRE(q.Process("transient").ok());
+  REQUIRE(q.Process("transient").ok());  // a discarded from ready
+  Result<LeaseGrant> lease = q.Lease();
+  REQUIRE(lease.ok());
+  REQUIRE(q.Settle(lease->token, "permanent").ok());  // b discarded from its lease
+  Result<LeaseGrant> again = q.Lease();
+  REQUIRE(again.ok());
+  REQUIRE(q.Advance(int64_t{60'000}).ok());  // c's lease expires: a crash, returned near the head
+  Result<LeaseGrant> third = q.Lease();
+  REQUIRE(third.ok());
+  REQUIRE(q.Advance(int64_t{60'000}).ok());  // expires again: c discarded at its limit
+  CHECK(q.stats().discarded == 3);
+  std::vector<JournalEntry> keep;
+  const std::vector<std::string_view> records = Records(q, keep);
+  int discards = 0;
+  for (const JournalEntry& e : keep) {
+    CHECK(e.op != "put-quarantine");
+    if (e.record.find(" discarded ") != std::string::npos) ++discards;
+  }
+  CHECK(discards == 3);
+  for (size_t k = 1; k <= records.size(); ++k) {
+    Result<Recovery> r = Queue::Recover(std::nullopt, records, {.crash_after = static_cast<int64_t>(k)});
+    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+    CHECK(r->lost.empty());  // (a return's two writes may leave it twice, kept once: not a discard's)
+    CHECK(r->queue.stats().discarded <= 3);
+  }
+  Result<Recovery> whole = Queue::Recover(std::nullopt, records, {});
+  REQUIRE_MESSAGE(whole.ok(), whole.status().ToString());
+  CHECK(whole->queue.SnapshotText().value() == q.SnapshotText().value());
+  CHECK(whole->queue.stats().discarded == 3);
+}
+
+}  // namespace
+}  // namespace dlq
