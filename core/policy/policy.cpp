@@ -230,6 +230,7 @@ Status Policy::Check(const Policy& p) {
   if (p.dead_max_jobs != defaults.dead_max_jobs && p.system != System::kSidekiq) {
     return only_in("deadMaxJobs", System::kSidekiq, std::to_string(p.dead_max_jobs));
   }
+  if (p.retry_in_jitter && p.system != System::kSidekiq) return only_in("retryInJitter", System::kSidekiq, "true");
   if (p.delivery_limit != defaults.delivery_limit && p.system != System::kRabbitMqQuorum) {
     return only_in("deliveryLimit", System::kRabbitMqQuorum, std::string("\"") + DeliveryLimitName(p.delivery_limit) + "\"");
   }
@@ -264,7 +265,7 @@ bool operator==(const Policy& a, const Policy& b) {
          a.classes == b.classes && a.ordering == b.ordering && a.retention_ms == b.retention_ms &&
          a.alarm_depth == b.alarm_depth && a.unsafe_quarantine_order == b.unsafe_quarantine_order &&
          a.journal == b.journal && a.system == b.system && a.max_stalled_count == b.max_stalled_count &&
-         a.dead_max_jobs == b.dead_max_jobs && a.delivery_limit == b.delivery_limit && a.effect_charge == b.effect_charge &&
+         a.dead_max_jobs == b.dead_max_jobs && a.retry_in_jitter == b.retry_in_jitter && a.delivery_limit == b.delivery_limit && a.effect_charge == b.effect_charge &&
          a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
          a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source;
 }

@@ -72,6 +72,9 @@ enum class Ordering : uint8_t { kNone, kKey, kStall };
 //                    have their own budget, maxStalledCount, past which the job fails
 //                    (reason stalled). Retention is lazy: entries are evicted when a
 //                    later job fails (removeOnFail {age}), not by a timer.
+//   sidekiq          retryInJitter: a custom delay (backoff fixed or exponential) gets
+//                    6.4.1's jitter rand(10) * (count + 1) s on top; under 1 s it falls
+//                    back to Sidekiq's own schedule (job_retry.rb delay_for).
 //   sidekiq          the Dead set is trimmed at each kill, not by a timer: entries at
 //                    least the dead timeout old (retentionMs; 0: Sidekiq's 180 days)
 //                    go, and the newest deadMaxJobs - 1 stay (zremrangebyrank(0, -N)).
@@ -219,6 +222,11 @@ struct Policy {
   int64_t max_stalled_count = 1;
   // sidekiq: the Dead set's dead_max_jobs (a kill keeps the newest N - 1).
   int64_t dead_max_jobs = 10'000;
+  // sidekiq: 6.4.1's delay_for on a custom sidekiq_retry_in (backoff fixed or
+  // exponential): rand(10) * (count + 1) s is added to the lab's delay, and a
+  // delay under 1 s (to_i 0) falls back to Sidekiq's own schedule. Off: the
+  // delay as given (every link written before it keeps its timeline).
+  bool retry_in_jitter = false;
   // rabbitmq-quorum: whether x-delivery-limit is set, or the version's default.
   DeliveryLimit delivery_limit = DeliveryLimit::kExplicit;
   // Quarantine operability: an entry whose age (from its arrival) reaches
