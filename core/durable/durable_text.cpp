@@ -136,6 +136,7 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   if (p.max_stalled_count != defaults.max_stalled_count) o.Word("maxStalledCount").I(p.max_stalled_count);
   if (p.dead_max_jobs != defaults.dead_max_jobs) o.Word("deadMaxJobs").I(p.dead_max_jobs);
   if (p.retry_in_jitter) o.Word("retryInJitter");
+  if (p.retry_every_error) o.Word("retryEveryError");
   if (p.delivery_limit != defaults.delivery_limit) o.Word("deliveryLimit").Word(DeliveryLimitName(p.delivery_limit));
   // "switches" and five booleans (charge, idempotency key, count in body, decide
   // before count, dead letters to the source) only when one is on, likewise.
@@ -370,6 +371,10 @@ Status GetPolicy(NextIn next, Policy* p) {
     if (in->Peek() == "retryInJitter") {  // the word alone: on (off is written as nothing)
       in->Next();
       p->retry_in_jitter = true;
+    }
+    if (in->Peek() == "retryEveryError") {  // likewise
+      in->Next();
+      p->retry_every_error = true;
     }
     if (in->Peek() == "deliveryLimit") {
       in->Next();

@@ -59,6 +59,10 @@ const Field<Policy> kPolicyFields[] = {
              "Sidekiq only: 6.4.1 adds rand(10) * (count + 1) s to a fixed or exponential delay; under 1 s it "
              "uses its own schedule."),
      [](const Policy& p) -> int64_t { return p.retry_in_jitter; }, [](Policy& p, int64_t v) { p.retry_in_jitter = v != 0; }},
+    {Boolean("retryEveryError", "6.4.1: no :kill, every error retried (sidekiq)",
+             "Sidekiq only: 6.4.1 cannot kill a job early, so every failure but a crash retries up to maxAttempts."),
+     [](const Policy& p) -> int64_t { return p.retry_every_error; },
+     [](Policy& p, int64_t v) { p.retry_every_error = v != 0; }},
     {Pick("deliveryLimit", kDeliveryLimitChoices, "Delivery limit (rabbitmq-quorum)",
           "RabbitMQ only: x-delivery-limit set from maxAttempts, or left to the version (3.x none, 4.0+ 20); "
           "maxAttempts is not used then."),

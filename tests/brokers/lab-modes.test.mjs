@@ -105,15 +105,15 @@ const TRANSLATE = {
     }
     if (so.retry === false || so.dead === false) return { skip: 'retry: false / dead: false discard the job; the lab always quarantines' };
     if (Object.values(s.outcomes).flat().includes('crash')) return { skip: 'a crash loses the job in free Sidekiq; the lab keeps it (as Sidekiq Pro\'s reliable fetch does)' };
-    if (Object.values(s.outcomes).flat().includes('permanent') && so.retry !== 0) {
-      return { skip: '6.4.1 has no permanent-error path (retries it); the lab quarantines a permanent failure at once' };
-    }
+    // 6.4.1 has no permanent-error path (no :kill): a PermanentError is retried like any other.
+    const everyError = Object.values(s.outcomes).flat().includes('permanent');
     const retry = so.retry === true || so.retry === undefined ? options.max_retries ?? 25 : so.retry;
     if (retry > 18) return { skip: 'retries past count 17 wait 18^4 s and more, past the day where the lab\'s delays stop' };
     return {
       policy: {
         maxAttempts: retry + 1, system: 'sidekiq',
         ...(backoff ? { backoff: { ...backoff, jitter: 'none' }, retryInJitter: true } : {}),
+        ...(everyError ? { retryEveryError: true } : {}),
         ...(options.dead_max_jobs !== undefined ? { deadMaxJobs: options.dead_max_jobs } : {}),
         ...(options.dead_timeout_in_seconds !== undefined ? { quarantine: { retentionMs: options.dead_timeout_in_seconds * 1000 } } : {}),
       },
@@ -227,7 +227,7 @@ for (const broker of Object.keys(TRANSLATE)) {
       assert.equal(difference, null, `${broker} ${s.name}: ${difference?.message}`);
       played.push(s.name);
       // The mode is what makes it match: the lab's own rules give another trace here?
-      const { maxStalledCount, deadMaxJobs, deliveryLimit, retryInJitter, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
+      const { maxStalledCount, deadMaxJobs, deliveryLimit, retryInJitter, retryEveryError, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
       const asLab = labTrace(s, { ...t, policy: { ...labPolicy, system: 'lab' } });
       if (compareTraces(modelled(s.expected, t, asLab), asLab, { delayMs: { below: 0, above: 0 } }) !== null) {
         differ.push(s.name);

@@ -224,6 +224,76 @@ TEST_CASE("systems: sidekiq retryInJitter travels through links and snapshots; a
   CHECK(FormatScenario(s).find(";rkj") == std::string::npos);
 }
 
+TEST_CASE("systems: sidekiq retryEveryError: 6.4.1 has no :kill, so a permanent failure retries like any other (retry: 0 still kills)") {
+  Policy p;
+  p.max_attempts = 3;
+  p.system = System::kSidekiq;
+  p.backoff = {BackoffKind::kFixed, 1, 1, Jitter::kNone};
+  // Off (the default, 6.5.2+ with :kill): quarantined at once, reason permanent.
+  Queue killed = Make(p, {"a"});
+  Result<Attempt> first = killed.Process("permanent");
+  REQUIRE(first.ok());
+  CHECK(first->disposition == Disposition::kQuarantined);
+  CHECK(first->reason == Reason::kPermanent);
+  // On: every class but a crash retries up to maxAttempts; the class is still the worker's.
+  p.retry_every_error = true;
+  for (FailureClass c : {FailureClass::kPermanent, FailureClass::kUndeserializable, FailureClass::kUnknownSchema,
+                         FailureClass::kPrecondition, FailureClass::kTransient}) {
+    CAPTURE(ClassName(c));
+    CHECK(p.RuleFor(c).retry);
+    CHECK(p.RuleFor(c).max_attempts == 3);
+  }
+  CHECK(p.RuleFor(FailureClass::kPrecondition).backoff == p.classes[FailureClass::kPrecondition].backoff);  // its own delay
+  Policy off = p;
+  off.retry_every_error = false;
+  CHECK(p.RuleFor(FailureClass::kCrash) == off.RuleFor(FailureClass::kCrash));  // a crash is the fetch's matter
+  Queue q = Make(p, {"a"});
+  for (int run = 1; run <= 3; ++run) {
+    Result<Attempt> a = q.Process("permanent");
+    REQUIRE(a.ok());
+    REQUIRE(a->processed);
+    if (run < 3) {
+      CHECK(a->disposition == Disposition::kDelayed);
+      REQUIRE(q.Advance(int64_t{1}).ok());
+    } else {
+      CHECK(a->disposition == Disposition::kQuarantined);
+      CHECK(a->reason == Reason::kExhausted);
+    }
+  }
+  REQUIRE(q.Quarantined().size() == 1);
+  CHECK(q.Quarantined()[0].attempts == 3);
+  // retry: 0 (maxAttempts 1): one run, then Dead, as 6.4.1 does.
+  p.max_attempts = 1;
+  Queue zero = Make(p, {"a"});
+  Result<Attempt> only = zero.Process("permanent");
+  REQUIRE(only.ok());
+  CHECK(only->disposition == Disposition::kQuarantined);
+  CHECK(only->reason == Reason::kExhausted);
+  // The worst case counts the retries it now gets.
+  p.max_attempts = 4;
+  CHECK(WorstCasePath(p).attempts == 4);
+  // Links, snapshots; refused by name elsewhere.
+  Scenario s;
+  s.policy = p;
+  s.policy.retry_in_jitter = true;
+  const std::string link = FormatScenario(s);
+  CHECK(link.find(";rkje") != std::string::npos);
+  REQUIRE(ParseScenario(link).ok());
+  CHECK(ParseScenario(link)->policy == s.policy);
+  Result<Queue> made = Queue::Create(s.policy);
+  REQUIRE(made.ok());
+  const std::string text = made->SnapshotText().value();
+  CHECK(text.find(" system sidekiq retryInJitter retryEveryError") != std::string::npos);
+  REQUIRE(Queue::Restore(text).ok());
+  CHECK(Queue::Restore(text)->SnapshotText().value() == text);
+  CHECK(ParseScenario("v2;m3;s1;rqe").status().message().find("retryEveryError applies only with system \"sidekiq\"") !=
+        std::string::npos);
+  Policy lab;
+  lab.retry_every_error = true;
+  CHECK(Policy::Check(lab).message() ==
+        "retryEveryError applies only with system \"sidekiq\" (leave it at its default otherwise), got true with system \"lab\"");
+}
+
 TEST_CASE("systems: sqs brings a failed message back when its visibility timeout ends") {
   Policy p;
   p.max_attempts = 3;

@@ -118,3 +118,32 @@ test('sidekiq retryInJitter: 6.4.1\'s jitter on a custom delay, in the schedule 
   assert.throws(() => lab.createQueue({ ...policy, retryInJitter: 'yes' }), { message: /^retryInJitter must be a boolean, got "yes"/ });
   assert.throws(() => lab.parseScenario('v2;m3;s1;rbj'), { message: /retryInJitter applies only with system "sidekiq"/ });
 });
+
+test('sidekiq retryEveryError: a permanent failure is retried like any other (6.4.1 has no :kill), its class still the worker\'s', () => {
+  const policy = { maxAttempts: 3, system: 'sidekiq', backoff: { kind: 'fixed', baseMs: 1000, capMs: 1000, jitter: 'none' } };
+  const killed = lab.createQueue(policy);
+  killed.enqueue('a', 'x');
+  assert.equal(killed.process('permanent').disposition, 'quarantined');
+  assert.equal(killed.quarantined()[0].reason, 'permanent');
+  assert.equal(killed.rules().permanent.retry, 'never');
+  killed.dispose();
+  const q = lab.createQueue({ ...policy, retryEveryError: true });
+  assert.equal(q.rules().permanent.retry, 'bounded');  // was 'never'
+  assert.equal(q.rules().permanent.maxAttempts, 3);
+  assert.equal(q.rules().precondition.maxAttempts, 3);  // its own budget needs :kill too
+  q.enqueue('a', 'x');
+  for (let run = 1; run <= 3; run++) {
+    const a = q.process('permanent');
+    assert.equal(a.disposition, run < 3 ? 'delayed' : 'quarantined', `run ${run}`);
+    if (run < 3) q.advance(1000);
+  }
+  const [entry] = q.quarantined();
+  assert.equal(entry.reason, 'exhausted');
+  assert.equal(entry.attempts, 3);
+  assert.match(lab.formatScenario({ ...policy, retryEveryError: true, jobs: [] }), /;rke(;|$)/);
+  assert.match(q.snapshot(), / system sidekiq retryEveryError\n/);
+  q.dispose();
+  assert.throws(() => lab.createQueue({ maxAttempts: 3, system: 'bullmq', retryEveryError: true }),
+    { code: 'invalid-argument', message: 'retryEveryError applies only with system "sidekiq" (leave it at its default otherwise), got true with system "bullmq"' });
+  assert.throws(() => lab.createQueue({ ...policy, retryEveryError: 1 }), { message: /^retryEveryError must be a boolean, got 1/ });
+});

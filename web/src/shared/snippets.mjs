@@ -279,6 +279,7 @@ function sidekiqSnippet(policy, rules) {
   const ownSchedule = n.system === 'sidekiq' && n.backoff.kind === 'none';
   if (n.backoff.kind === 'none' && !ownSchedule) notes.push('backoff none: Sidekiq waits at least 1 s (a block returning 0 falls back to its own schedule)');
   const jittered = n.system === 'sidekiq' && n.retryInJitter === true;
+  const everyError = n.system === 'sidekiq' && n.retryEveryError === true;
   if (n.backoff.kind !== 'none' && (n.backoff.baseMs % 1000 !== 0 || n.backoff.capMs % 1000 !== 0)) {
     notes.push(`backoff ${backoffText(n.backoff)}: Sidekiq delays are whole seconds, ${jittered ? 'truncated (to_i; under 1 s its own schedule)' : 'rounded up'}`);
   }
@@ -337,7 +338,10 @@ function sidekiqSnippet(policy, rules) {
     `  # maxAttempts ${n.maxAttempts} -> retry: ${retry} (the first run is not a retry; retry_count is 0 at the first failure)`,
     `  sidekiq_options retry: ${retry}`,
   );
-  if (shape.never.length > 0) {
+  if (everyError) {
+    lines.push(`  # retryEveryError: as ${SIDEKIQ_MIN} does (no :kill before ${SIDEKIQ_KILL}), the lab retries every failure`,
+      '  # but a crash up to this retry count, whatever its class; the class is still the worker\'s');
+  } else if (shape.never.length > 0) {
     lines.push(`  # ${shape.never.join(', ')}: quarantined at once in the lab. For them sidekiq_retry_in`,
       `  # may return :kill (straight to Dead) on Sidekiq >= ${SIDEKIQ_KILL} only; ${SIDEKIQ_MIN} retries them like any failure`);
   }
@@ -363,7 +367,8 @@ function sidekiqSnippet(policy, rules) {
     for (const name of ownClasses) {
       const r = n.rules[name];
       lines.push(`    when ${ERROR_TYPE[name]}`);
-      lines.push(`      # ${ruleText(n, name)}: its own budget needs Sidekiq >= ${SIDEKIQ_KILL}: count + 1 >= ${r.maxAttempts} ? :kill : delay`);
+      lines.push(everyError ? `      # ${ruleText(n, name)}: retryEveryError: only its delay applies (no :kill on ${SIDEKIQ_MIN})`
+        : `      # ${ruleText(n, name)}: its own budget needs Sidekiq >= ${SIDEKIQ_KILL}: count + 1 >= ${r.maxAttempts} ? :kill : delay`);
       lines.push(`      ${rubyDelay(r.backoff, jittered)}`);
     }
     lines.push('    else');
