@@ -223,6 +223,18 @@ export interface PolicyOptions {
    */
   deadMaxJobs?: number;
   /**
+   * sidekiq only: Sidekiq 6.4.1's rule for a custom sidekiq_retry_in (backoff fixed or exponential):
+   * rand(10)·(count + 1) s is added to the lab's delay, and a delay under 1 s falls back to Sidekiq's
+   * own schedule. Default false: the delay as given (links written before it keep their timelines).
+   */
+  retryInJitter?: boolean;
+  /**
+   * sidekiq only: Sidekiq 6.4.1 has no :kill (6.5.2 adds it), so every failure but a crash is retried
+   * up to maxAttempts like any exception; a class's never-retry or own budget is ignored (its class and
+   * own backoff stay). Default false: the lab's rules, as 6.5.2+ with :kill.
+   */
+  retryEveryError?: boolean;
+  /**
    * rabbitmq-quorum only: 'explicit' (default; x-delivery-limit = maxAttempts − 1), or no limit set:
    * 'unset-3.x' (none: returns go to the tail and nothing is dead-lettered for them) or 'unset-4.x'
    * (RabbitMQ 4.0's default 20: 21 deliveries). maxAttempts is not used then.

@@ -136,6 +136,8 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   const Policy defaults;
   if (p.max_stalled_count != defaults.max_stalled_count) o.Word("maxStalledCount").I(p.max_stalled_count);
   if (p.dead_max_jobs != defaults.dead_max_jobs) o.Word("deadMaxJobs").I(p.dead_max_jobs);
+  if (p.retry_in_jitter) o.Word("retryInJitter");
+  if (p.retry_every_error) o.Word("retryEveryError");
   if (p.delivery_limit != defaults.delivery_limit) o.Word("deliveryLimit").Word(DeliveryLimitName(p.delivery_limit));
   if (p.dead_letter_exchange != defaults.dead_letter_exchange) {
     o.Word("deadLetterExchange").Word(DeadLetterExchangeName(p.dead_letter_exchange));
@@ -370,6 +372,14 @@ Status GetPolicy(NextIn next, Policy* p) {
       in->Next();
       DLQ_TRY(in->Int("deadMaxJobs", &p->dead_max_jobs));
       if (p->dead_max_jobs == defaults.dead_max_jobs) return in->Error("a deadMaxJobs other than its default", "10000");
+    }
+    if (in->Peek() == "retryInJitter") {  // the word alone: on (off is written as nothing)
+      in->Next();
+      p->retry_in_jitter = true;
+    }
+    if (in->Peek() == "retryEveryError") {  // likewise
+      in->Next();
+      p->retry_every_error = true;
     }
     if (in->Peek() == "deliveryLimit") {
       in->Next();

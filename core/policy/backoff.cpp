@@ -68,12 +68,37 @@ int64_t SidekiqDelay(uint32_t attempt, int64_t extra) {
   return std::min(kMaxDelayMs, (count * count * count * count + 15 + extra * (count + 1)) * 1000);
 }
 
+// Sidekiq 6.4.1's delay_for with a custom sidekiq_retry_in returning `custom_ms`
+// (the lab's delay) and `extra` its rand(10) draw: the jitter rand(10) * (count + 1) s
+// is added to it; a custom delay whose to_i is 0 (under 1 s) falls back to the default.
+int64_t SidekiqCustomDelay(uint32_t attempt, int64_t custom_ms, int64_t extra) {
+  if (custom_ms < 1000) return SidekiqDelay(attempt, extra);
+  const int64_t count = static_cast<int64_t>(attempt) - 1;
+  return std::min(kMaxDelayMs, custom_ms + extra * (count + 1) * 1000);
+}
+
+// The smallest delay NextDelay can give after `attempt` (its jitter's lowest draw).
+int64_t MinDelay(const Backoff& b, uint32_t attempt) {
+  const int64_t v = UnjitteredDelay(b, attempt);
+  switch (b.jitter) {
+    case Jitter::kNone: return v;
+    case Jitter::kFull: return 0;
+    case Jitter::kEqual: return v / 2;
+    case Jitter::kDecorrelated: return std::min(b.cap_ms, b.base_ms);
+  }
+  return v;
+}
+
 }  // namespace
 
 int64_t RetryDelay(const Policy& policy, const Backoff& b, uint32_t attempt, int64_t previous, Prng& jitter) {
   if (b.kind == BackoffKind::kNone) {
     if (policy.system == System::kSidekiq) return SidekiqDelay(attempt, jitter.Below(10));
     if (policy.system == System::kSqs) return policy.lease_ms;
+  }
+  if (policy.system == System::kSidekiq && policy.retry_in_jitter) {
+    const int64_t extra = jitter.Below(10);  // Ruby draws rand(10) before it calls the block
+    return SidekiqCustomDelay(attempt, NextDelay(b, attempt, previous, jitter), extra);
   }
   return NextDelay(SystemBackoff(policy, b), attempt, previous, jitter);
 }
@@ -82,6 +107,12 @@ int64_t MaxRetryDelay(const Policy& policy, const Backoff& b, uint32_t attempt, 
   if (b.kind == BackoffKind::kNone) {
     if (policy.system == System::kSidekiq) return SidekiqDelay(attempt, 9);
     if (policy.system == System::kSqs) return policy.lease_ms;
+  }
+  if (policy.system == System::kSidekiq && policy.retry_in_jitter) {
+    // The largest custom delay with the largest draw, or the fallback when a draw can be under 1 s.
+    int64_t most = SidekiqCustomDelay(attempt, MaxDelay(b, attempt, previous_max), 9);
+    if (MinDelay(b, attempt) < 1000) most = std::max(most, SidekiqDelay(attempt, 9));
+    return most;
   }
   return MaxDelay(SystemBackoff(policy, b), attempt, previous_max);
 }

@@ -77,6 +77,10 @@ ClassTable::ClassTable() {
 ClassRule Policy::RuleFor(FailureClass c) const {
   ClassRule rule = classes[c];
   const int64_t budget = Budget();
+  if (system == System::kSidekiq && retry_every_error && c != FailureClass::kCrash) {
+    rule.retry = true;  // no :kill on 6.4.1: the exception is retried as any other
+    rule.max_attempts = budget;
+  }
   if (rule.max_attempts == 0 || rule.max_attempts > budget) rule.max_attempts = budget;
   if (!rule.own_backoff) rule.backoff = backoff;
   return rule;
@@ -235,6 +239,8 @@ Status Policy::Check(const Policy& p) {
   if (p.dead_max_jobs != defaults.dead_max_jobs && p.system != System::kSidekiq) {
     return only_in("deadMaxJobs", System::kSidekiq, std::to_string(p.dead_max_jobs));
   }
+  if (p.retry_in_jitter && p.system != System::kSidekiq) return only_in("retryInJitter", System::kSidekiq, "true");
+  if (p.retry_every_error && p.system != System::kSidekiq) return only_in("retryEveryError", System::kSidekiq, "true");
   if (p.delivery_limit != defaults.delivery_limit && p.system != System::kRabbitMqQuorum) {
     return only_in("deliveryLimit", System::kRabbitMqQuorum, std::string("\"") + DeliveryLimitName(p.delivery_limit) + "\"");
   }
@@ -273,7 +279,8 @@ bool operator==(const Policy& a, const Policy& b) {
          a.classes == b.classes && a.ordering == b.ordering && a.retention_ms == b.retention_ms &&
          a.alarm_depth == b.alarm_depth && a.unsafe_quarantine_order == b.unsafe_quarantine_order &&
          a.journal == b.journal && a.system == b.system && a.max_stalled_count == b.max_stalled_count &&
-         a.dead_max_jobs == b.dead_max_jobs && a.delivery_limit == b.delivery_limit &&
+         a.dead_max_jobs == b.dead_max_jobs && a.retry_in_jitter == b.retry_in_jitter &&
+         a.retry_every_error == b.retry_every_error && a.delivery_limit == b.delivery_limit &&
          a.dead_letter_exchange == b.dead_letter_exchange && a.effect_charge == b.effect_charge &&
          a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
          a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source;

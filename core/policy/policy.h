@@ -73,6 +73,11 @@ enum class Ordering : uint8_t { kNone, kKey, kStall };
 //                    have their own budget, maxStalledCount, past which the job fails
 //                    (reason stalled). Retention is lazy: entries are evicted when a
 //                    later job fails (removeOnFail {age}), not by a timer.
+//   sidekiq          retryInJitter: a custom delay (backoff fixed or exponential) gets
+//                    6.4.1's jitter rand(10) * (count + 1) s on top; under 1 s it falls
+//                    back to Sidekiq's own schedule (job_retry.rb delay_for).
+//   sidekiq          retryEveryError: 6.4.1 has no :kill, so every failure but a crash
+//                    retries up to maxAttempts, its class's never-retry or budget ignored.
 //   sidekiq          the Dead set is trimmed at each kill, not by a timer: entries at
 //                    least the dead timeout old (retentionMs; 0: Sidekiq's 180 days)
 //                    go, and the newest deadMaxJobs - 1 stay (zremrangebyrank(0, -N)).
@@ -226,6 +231,17 @@ struct Policy {
   int64_t max_stalled_count = 1;
   // sidekiq: the Dead set's dead_max_jobs (a kill keeps the newest N - 1).
   int64_t dead_max_jobs = 10'000;
+  // sidekiq: 6.4.1's delay_for on a custom sidekiq_retry_in (backoff fixed or
+  // exponential): rand(10) * (count + 1) s is added to the lab's delay, and a
+  // delay under 1 s (to_i 0) falls back to Sidekiq's own schedule. Off: the
+  // delay as given (every link written before it keeps its timeline).
+  bool retry_in_jitter = false;
+  // sidekiq: 6.4.1 has no :kill (sidekiq_retry_in may return it from 6.5.2), so
+  // every failure but a crash is an exception like any other: retried up to the
+  // policy's budget (retry: N), whatever its class's rule says (never-retry, its
+  // own budget); its class is still the worker's, and its own backoff stays (the
+  // block may pick a delay per exception). Off: the lab's rules, i.e. 6.5.2+'s :kill.
+  bool retry_every_error = false;
   // rabbitmq-quorum: whether x-delivery-limit is set, or the version's default.
   DeliveryLimit delivery_limit = DeliveryLimit::kExplicit;
   // rabbitmq-quorum: with none, a dead letter is discarded instead of quarantined.

@@ -55,6 +55,14 @@ const Field<Policy> kPolicyFields[] = {
     {Integer("deadMaxJobs", kDeadMaxJobsField, "Dead set max jobs (sidekiq)",
              "Sidekiq only: dead_max_jobs; each kill trims the Dead set to its newest N - 1 entries."),
      [](const Policy& p) { return p.dead_max_jobs; }, [](Policy& p, int64_t v) { p.dead_max_jobs = v; }},
+    {Boolean("retryInJitter", "Sidekiq 6.4.1 jitter on a custom delay",
+             "Sidekiq only: 6.4.1 adds rand(10) * (count + 1) s to a fixed or exponential delay; under 1 s it "
+             "uses its own schedule."),
+     [](const Policy& p) -> int64_t { return p.retry_in_jitter; }, [](Policy& p, int64_t v) { p.retry_in_jitter = v != 0; }},
+    {Boolean("retryEveryError", "Sidekiq 6.4.1 retries every error",
+             "Sidekiq only: 6.4.1 cannot kill a job early, so every failure but a crash retries up to maxAttempts."),
+     [](const Policy& p) -> int64_t { return p.retry_every_error; },
+     [](Policy& p, int64_t v) { p.retry_every_error = v != 0; }},
     {Pick("deliveryLimit", kDeliveryLimitChoices, "Delivery limit (rabbitmq-quorum)",
           "RabbitMQ only: x-delivery-limit set from maxAttempts, or left to the version (3.x none, 4.0+ 20); "
           "maxAttempts is not used then."),

@@ -21,7 +21,7 @@
 //   ordering k key | s stall (o is left out for none; n none is read too)
 //   system  q rabbitmq-quorum | b bullmq | k sidekiq | s sqs (r is left out for lab;
 //           l lab is read too), then the mode's own settings, each only when not its
-//           default: s<maxStalledCount> (bullmq), d<deadMaxJobs> (sidekiq),
+//           default: s<maxStalledCount> (bullmq), d<deadMaxJobs> (sidekiq), j retryInJitter and e retryEveryError (sidekiq),
 //           u3 | u4 deliveryLimit unset-3.x | unset-4.x (rabbitmq-quorum)
 //   q       quarantine.retentionMs and quarantine.alarmDepth, then u for the teaching
 //           switch unsafeQuarantineOrder; left out when all three are off
@@ -590,6 +590,14 @@ Result<Scenario> ReadV2(Reader& in) {
           if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
           if (n == static_cast<uint64_t>(defaults.dead_max_jobs)) return in.Error("a deadMaxJobs other than 10000");
         }
+        if (in.Accept('j')) {
+          scenario.policy.retry_in_jitter = true;
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+        }
+        if (in.Accept('e')) {
+          scenario.policy.retry_every_error = true;
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+        }
         if (in.Accept('u')) {
           if (in.Accept('3')) {
             scenario.policy.delivery_limit = DeliveryLimit::kUnset3;
@@ -677,6 +685,8 @@ std::string WriteV2(const Scenario& scenario) {
     const Policy defaults;
     if (policy.max_stalled_count != defaults.max_stalled_count) out += "s" + std::to_string(policy.max_stalled_count);
     if (policy.dead_max_jobs != defaults.dead_max_jobs) out += "d" + std::to_string(policy.dead_max_jobs);
+    if (policy.retry_in_jitter) out += 'j';
+    if (policy.retry_every_error) out += 'e';
     if (policy.delivery_limit == DeliveryLimit::kUnset3) out += "u3";
     if (policy.delivery_limit == DeliveryLimit::kUnset4) out += "u4";
     if (policy.dead_letter_exchange == DeadLetterExchange::kNone) out += "n";

@@ -91,17 +91,32 @@ const TRANSLATE = {
     const so = s.config.sidekiq_options ?? {};
     const options = s.config.options ?? {};
     if (s.config.strict || s.config.queues) return { skip: 'queues and their order are not modelled' };
-    if (s.config.retry_in) return { skip: 'a custom sidekiq_retry_in: 6.4.1 adds its jitter on top, the lab uses the delay as given' };
+    // A custom sidekiq_retry_in { |count| base + per_count * count } (s): the lab's fixed backoff, or its
+    // exponential one where the two agree on every retry the scenario makes; 6.4.1's jitter is retryInJitter.
+    const retryIn = s.config.retry_in;
+    let backoff;
+    if (retryIn) {
+      const base = retryIn.base * 1000;
+      const perCount = (retryIn.per_count ?? 0) * 1000;
+      // The retries a job makes: its failures before an 'ok', else (failing for good) as many as it may.
+      const retries = Math.max(...Object.values(s.outcomes).map((list) => (list.at(-1) === 'ok' ? list.length - 1 : Infinity)));
+      // A block returning 0 s: the lab's shortest delay, 1 ms, is also under a second, which 6.4.1 answers
+      // with its own schedule, as retryInJitter does.
+      if (perCount === 0) backoff = { kind: 'fixed', baseMs: Math.max(1, base), capMs: Math.max(1, base) };
+      else if (perCount === base && retries <= 2) backoff = { kind: 'exponential', baseMs: base, capMs: 2 * base };  // b, 2b
+      else return { skip: 'a sidekiq_retry_in the lab\'s fixed or exponential backoff does not give' };
+    }
     if (so.retry === false || so.dead === false) return { skip: 'retry: false / dead: false discard the job; the lab always quarantines' };
     if (Object.values(s.outcomes).flat().includes('crash')) return { skip: 'a crash loses the job in free Sidekiq; the lab keeps it (as Sidekiq Pro\'s reliable fetch does)' };
-    if (Object.values(s.outcomes).flat().includes('permanent') && so.retry !== 0) {
-      return { skip: '6.4.1 has no permanent-error path (retries it); the lab quarantines a permanent failure at once' };
-    }
+    // 6.4.1 has no permanent-error path (no :kill): a PermanentError is retried like any other.
+    const everyError = Object.values(s.outcomes).flat().includes('permanent');
     const retry = so.retry === true || so.retry === undefined ? options.max_retries ?? 25 : so.retry;
     if (retry > 18) return { skip: 'retries past count 17 wait 18^4 s and more, past the day where the lab\'s delays stop' };
     return {
       policy: {
         maxAttempts: retry + 1, system: 'sidekiq',
+        ...(backoff ? { backoff: { ...backoff, jitter: 'none' }, retryInJitter: true } : {}),
+        ...(everyError ? { retryEveryError: true } : {}),
         ...(options.dead_max_jobs !== undefined ? { deadMaxJobs: options.dead_max_jobs } : {}),
         ...(options.dead_timeout_in_seconds !== undefined ? { quarantine: { retentionMs: options.dead_timeout_in_seconds * 1000 } } : {}),
       },
@@ -215,7 +230,7 @@ for (const broker of Object.keys(TRANSLATE)) {
       assert.equal(difference, null, `${broker} ${s.name}: ${difference?.message}`);
       played.push(s.name);
       // The mode is what makes it match: the lab's own rules give another trace here?
-      const { maxStalledCount, deadMaxJobs, deliveryLimit, deadLetterExchange, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
+      const { maxStalledCount, deadMaxJobs, retryInJitter, retryEveryError, deliveryLimit, deadLetterExchange, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
       const asLab = labTrace(s, { ...t, policy: { ...labPolicy, system: 'lab' } });
       if (compareTraces(modelled(s.expected, t, asLab), asLab, { delayMs: { below: 0, above: 0 } }) !== null) {
         differ.push(s.name);

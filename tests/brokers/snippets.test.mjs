@@ -34,6 +34,12 @@ const POLICIES = {
     backoff: { kind: 'exponential', baseMs: 100, capMs: 10_000, jitter: 'none' }, quarantine: { retentionMs: 3_600_000, alarmDepth: 0 } },
 };
 
+// The Sidekiq snippet also under the sidekiq mode with 6.4.1's jitter on its custom delay (retryInJitter).
+const SIDEKIQ_POLICIES = { ...POLICIES,
+  'sidekiq mode, maxAttempts 3, fixed 2 s, retryInJitter': { maxAttempts: 3, system: 'sidekiq', retryInJitter: true,
+    backoff: { kind: 'fixed', baseMs: 2000, capMs: 2000, jitter: 'none' } },
+};
+
 // b is poison (a transient failure every time), a fails once then succeeds, p fails permanently.
 const WORLD = { behaviours: [{ id: 'a', kind: 'flaky', count: 1 }, { id: 'b', kind: 'poison', failure: 'transient' },
   { id: 'p', kind: 'poison', failure: 'permanent' }] };
@@ -302,7 +308,7 @@ test('the Sidekiq snippet loads on Sidekiq 6.4.1 as a server and does what it sa
   const began = Date.now();
   const redis = await startRedis();
   try {
-    for (const [name, policy] of Object.entries(POLICIES)) {
+    for (const [name, policy] of Object.entries(SIDEKIQ_POLICIES)) {
       await t.test(name, async () => {
         const want = labPrediction(policy, ['a', 'b']);
         const dir = mkdtempSync(path.join(os.tmpdir(), 'dlqlab-snippet-sidekiq-'));
@@ -327,10 +333,13 @@ test('the Sidekiq snippet loads on Sidekiq 6.4.1 as a server and does what it sa
           assert.deepEqual(observed.final, { a: 'completed', b: 'dlq' });
           assert.equal(observed.dlq.b.error_message, 'transient failure of b');
           assert.equal(observed.dlq.b.retry, policy.maxAttempts - 1);
-          // The lab's delay in whole seconds (at least 1), plus the jitter 6.4.1 adds: rand(10)·(count + 1) s.
-          const labDelays = policy.backoff.kind === 'fixed' ? [200, 200, 200] : [100, 200, 400];
+          // The lab's delay in whole seconds (at least 1; truncated under retryInJitter, which plays 6.4.1's
+          // own rule), plus the jitter 6.4.1 adds: rand(10)·(count + 1) s.
+          const b = policy.backoff;
+          const labDelays = [0, 1, 2].map((count) => (b.kind === 'fixed' ? b.baseMs : Math.min(b.capMs, b.baseMs * 2 ** count)));
           for (const [count, ms] of observed.delays.b.entries()) {
-            const base = Math.max(1000, Math.ceil(labDelays[count] / 1000) * 1000);
+            const base = policy.retryInJitter ? Math.floor(labDelays[count] / 1000) * 1000
+              : Math.max(1000, Math.ceil(labDelays[count] / 1000) * 1000);
             assert.ok(ms >= base && ms <= base + 9000 * (count + 1) + 20, `b's delay ${count}: ${ms} ms from ${base} ms`);
           }
           const timeout = observed.options.dead_timeout_in_seconds;

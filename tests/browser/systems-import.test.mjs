@@ -103,7 +103,9 @@ const IMPORTS = [
   { format: 'SQS', text: JSON.stringify({ Attributes: { QueueArn: 'arn:aws:sqs:us-east-1:123456789012:orders', VisibilityTimeout: '45',
     MessageRetentionPeriod: '1209600', RedrivePolicy: '{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:orders-dlq","maxReceiveCount":5}' } }, null, 2),
   system: 'sqs', policy: { maxAttempts: 5, leaseMs: 45_000, quarantine: { retentionMs: 1_209_600_000, alarmDepth: 0 } } },
-  { format: 'Sidekiq', text: 'sidekiq_options retry: 5, queue: "default"', system: 'sidekiq', policy: { maxAttempts: 6 } },
+  // The import turns on 6.4.1's jitter on a custom delay (retryInJitter): the link's mode letter carries j.
+  { format: 'Sidekiq', text: 'sidekiq_options retry: 5, queue: "default"', system: 'sidekiq', policy: { maxAttempts: 6, retryInJitter: true },
+    link: ';rkj;' },
   { format: 'RabbitMQ', text: '{"delivery-limit":20,"dead-letter-exchange":"dlx"}', system: 'rabbitmq-quorum', policy: { maxAttempts: 21 } },
 ];
 
@@ -120,7 +122,7 @@ for (const example of IMPORTS) {
     assert.equal(policy.system, example.system);
     for (const [key, value] of Object.entries(example.policy)) assert.deepEqual(policy[key], value, key);
     assert.equal(await dialog.getByRole('alert').isHidden(), true);
-    await linkWith(page, `;r${LETTER[example.system]};`);
+    await linkWith(page, example.link ?? `;r${LETTER[example.system]};`);
     // The jobs and the script stay: the a/b example's.
     assert.deepEqual(await pg.ids('Ready'), ['a', 'b']);
     assert.match(await pg.why(), new RegExp(`^Imported .*system ${example.system}`));

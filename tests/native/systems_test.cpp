@@ -164,6 +164,152 @@ TEST_CASE("systems: sidekiq's own delay is count^4 + 15 + rand(10)·(count + 1) 
   CHECK(last->reason == Reason::kExhausted);
 }
 
+TEST_CASE("systems: sidekiq retryInJitter adds 6.4.1's rand(10)·(count + 1) s to a custom delay; under 1 s it falls back") {
+  Policy p;
+  p.max_attempts = 3;
+  p.system = System::kSidekiq;
+  p.retry_in_jitter = true;
+  Prng jitter(11);
+  const Backoff fixed{BackoffKind::kFixed, 10'000, 10'000, Jitter::kNone};
+  for (uint32_t attempt = 1; attempt <= 4; ++attempt) {
+    const int64_t count = attempt - 1;
+    bool low = false, high = false;
+    for (int i = 0; i < 200; ++i) {
+      const int64_t d = RetryDelay(p, fixed, attempt, 0, jitter);
+      CHECK(d >= 10'000);
+      CHECK(d <= 10'000 + 9 * (count + 1) * 1000);
+      CHECK((d - 10'000) % ((count + 1) * 1000) == 0);  // whole steps of count + 1 seconds
+      low = low || d == 10'000;
+      high = high || d == 10'000 + 9 * (count + 1) * 1000;
+    }
+    CHECK(low);   // rand(10) reaches 0 ...
+    CHECK(high);  // ... and 9
+    CHECK(MaxRetryDelay(p, fixed, attempt, 0) == 10'000 + 9 * (count + 1) * 1000);
+  }
+  // to_i of a delay under 1 s is 0: Sidekiq's own count^4 + 15 + jitter, as backoff none gives.
+  const Backoff short_fixed{BackoffKind::kFixed, 999, 999, Jitter::kNone};
+  for (int i = 0; i < 50; ++i) {
+    const int64_t d = RetryDelay(p, short_fixed, 2, 0, jitter);
+    CHECK(d >= 16'000);
+    CHECK(d <= 16'000 + 18'000);
+  }
+  CHECK(MaxRetryDelay(p, short_fixed, 2, 0) == 16'000 + 18'000);
+  // Full jitter can draw under 1 s, so the largest is the larger of the two paths.
+  const Backoff full{BackoffKind::kFixed, 2'000, 2'000, Jitter::kFull};
+  CHECK(MaxRetryDelay(p, full, 1, 0) == 15'000 + 9'000);
+  // The draw order is Ruby's: rand(10) first, then the block (the lab's jitter).
+  Prng a(3), b(3);
+  const int64_t extra = b.Below(10);
+  CHECK(RetryDelay(p, fixed, 1, 0, a) == 10'000 + extra * 1000);
+  // Off (the default), or under another system, the custom delay is as given.
+  p.retry_in_jitter = false;
+  CHECK(RetryDelay(p, fixed, 2, 0, jitter) == 10'000);
+  Policy lab;
+  lab.retry_in_jitter = true;
+  CHECK(Policy::Check(lab).message() ==
+        "retryInJitter applies only with system \"sidekiq\" (leave it at its default otherwise), got true with system \"lab\"");
+}
+
+TEST_CASE("systems: sidekiq retryInJitter travels through links and snapshots; a bad one is refused by name") {
+  Scenario s;
+  s.policy.system = System::kSidekiq;
+  s.policy.retry_in_jitter = true;
+  s.policy.dead_max_jobs = 500;
+  s.policy.backoff = {BackoffKind::kFixed, 10'000, 10'000, Jitter::kNone};
+  const std::string link = FormatScenario(s);
+  CHECK(link.find(";rkd500j") != std::string::npos);
+  Result<Scenario> back = ParseScenario(link);
+  REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+  CHECK(back->policy.retry_in_jitter);
+  CHECK(back->policy == s.policy);
+  CHECK(ParseScenario("v2;m3;s1;rbj").status().message().find("retryInJitter applies only with system \"sidekiq\"") !=
+        std::string::npos);
+  s.policy.dead_max_jobs = 10'000;
+  CHECK(FormatScenario(s).find(";rkj") != std::string::npos);
+  Result<Queue> made = Queue::Create(s.policy);
+  REQUIRE(made.ok());
+  Result<std::string> text = made->SnapshotText();
+  REQUIRE(text.ok());
+  CHECK(text->find(" system sidekiq retryInJitter") != std::string::npos);
+  Result<Queue> restored = Queue::Restore(text.value());
+  REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
+  CHECK(restored->SnapshotText().value() == text.value());
+  // Off writes nothing: every earlier link and snapshot reads and writes as before.
+  s.policy.retry_in_jitter = false;
+  CHECK(FormatScenario(s).find(";rk") != std::string::npos);
+  CHECK(FormatScenario(s).find(";rkj") == std::string::npos);
+}
+
+TEST_CASE("systems: sidekiq retryEveryError: 6.4.1 has no :kill, so a permanent failure retries like any other (retry: 0 still kills)") {
+  Policy p;
+  p.max_attempts = 3;
+  p.system = System::kSidekiq;
+  p.backoff = {BackoffKind::kFixed, 1, 1, Jitter::kNone};
+  // Off (the default, 6.5.2+ with :kill): quarantined at once, reason permanent.
+  Queue killed = Make(p, {"a"});
+  Result<Attempt> first = killed.Process("permanent");
+  REQUIRE(first.ok());
+  CHECK(first->disposition == Disposition::kQuarantined);
+  CHECK(first->reason == Reason::kPermanent);
+  // On: every class but a crash retries up to maxAttempts; the class is still the worker's.
+  p.retry_every_error = true;
+  for (FailureClass c : {FailureClass::kPermanent, FailureClass::kUndeserializable, FailureClass::kUnknownSchema,
+                         FailureClass::kPrecondition, FailureClass::kTransient}) {
+    CAPTURE(ClassName(c));
+    CHECK(p.RuleFor(c).retry);
+    CHECK(p.RuleFor(c).max_attempts == 3);
+  }
+  CHECK(p.RuleFor(FailureClass::kPrecondition).backoff == p.classes[FailureClass::kPrecondition].backoff);  // its own delay
+  Policy off = p;
+  off.retry_every_error = false;
+  CHECK(p.RuleFor(FailureClass::kCrash) == off.RuleFor(FailureClass::kCrash));  // a crash is the fetch's matter
+  Queue q = Make(p, {"a"});
+  for (int run = 1; run <= 3; ++run) {
+    Result<Attempt> a = q.Process("permanent");
+    REQUIRE(a.ok());
+    REQUIRE(a->processed);
+    if (run < 3) {
+      CHECK(a->disposition == Disposition::kDelayed);
+      REQUIRE(q.Advance(int64_t{1}).ok());
+    } else {
+      CHECK(a->disposition == Disposition::kQuarantined);
+      CHECK(a->reason == Reason::kExhausted);
+    }
+  }
+  REQUIRE(q.Quarantined().size() == 1);
+  CHECK(q.Quarantined()[0].attempts == 3);
+  // retry: 0 (maxAttempts 1): one run, then Dead, as 6.4.1 does.
+  p.max_attempts = 1;
+  Queue zero = Make(p, {"a"});
+  Result<Attempt> only = zero.Process("permanent");
+  REQUIRE(only.ok());
+  CHECK(only->disposition == Disposition::kQuarantined);
+  CHECK(only->reason == Reason::kExhausted);
+  // The worst case counts the retries it now gets.
+  p.max_attempts = 4;
+  CHECK(WorstCasePath(p).attempts == 4);
+  // Links, snapshots; refused by name elsewhere.
+  Scenario s;
+  s.policy = p;
+  s.policy.retry_in_jitter = true;
+  const std::string link = FormatScenario(s);
+  CHECK(link.find(";rkje") != std::string::npos);
+  REQUIRE(ParseScenario(link).ok());
+  CHECK(ParseScenario(link)->policy == s.policy);
+  Result<Queue> made = Queue::Create(s.policy);
+  REQUIRE(made.ok());
+  const std::string text = made->SnapshotText().value();
+  CHECK(text.find(" system sidekiq retryInJitter retryEveryError") != std::string::npos);
+  REQUIRE(Queue::Restore(text).ok());
+  CHECK(Queue::Restore(text)->SnapshotText().value() == text);
+  CHECK(ParseScenario("v2;m3;s1;rqe").status().message().find("retryEveryError applies only with system \"sidekiq\"") !=
+        std::string::npos);
+  Policy lab;
+  lab.retry_every_error = true;
+  CHECK(Policy::Check(lab).message() ==
+        "retryEveryError applies only with system \"sidekiq\" (leave it at its default otherwise), got true with system \"lab\"");
+}
+
 TEST_CASE("systems: sqs brings a failed message back when its visibility timeout ends") {
   Policy p;
   p.max_attempts = 3;

@@ -161,7 +161,7 @@ test('Sidekiq: retry N is N + 1 runs, retry true (or none) 26; Sidekiq\'s own de
   const r = accepted('sidekiq_options retry: 5, queue: "default"');
   assert.equal(r.format, 'sidekiq');
   assert.equal(r.system, 'sidekiq');
-  assert.deepEqual(fields(r), { maxAttempts: 6, 'backoff.kind': 'none', 'backoff.jitter': 'none' });
+  assert.deepEqual(fields(r), { maxAttempts: 6, 'backoff.kind': 'none', 'backoff.jitter': 'none', retryInJitter: true });
   assert.deepEqual(r.ignored.map((i) => i.key), ['queue']);
   assert.equal(fields(accepted('sidekiq_options retry: true')).maxAttempts, 26);
   assert.equal(fields(accepted('sidekiq_options queue: :critical, backtrace: true')).maxAttempts, 26);

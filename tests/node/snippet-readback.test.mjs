@@ -84,7 +84,7 @@ test('an edit inside the part read back sets exactly that setting; the part kept
   assert.deepEqual(generated('bullmq', custom.options).policy, { ...lab3.policy, system: 'bullmq', maxAttempts: 5 });
 
   // What the snippet carries where the parser does not read stays: Sidekiq's backoff, SQS's quarantine.
-  assert.deepEqual(readBack('sidekiq', ...Array(2).fill(generated('sidekiq', ROUND_TRIP.sidekiq).text)).keep, ['backoff']);
+  assert.deepEqual(readBack('sidekiq', ...Array(2).fill(generated('sidekiq', ROUND_TRIP.sidekiq).text)).keep, ['backoff', 'retryInJitter', 'retryEveryError']);
   assert.deepEqual(readBack('sqs', ...Array(2).fill(generated('sqs', ROUND_TRIP.sqs).text)).keep, ['quarantine']);
 });
 

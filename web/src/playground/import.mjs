@@ -337,6 +337,8 @@ function sidekiq(line) {
   }
   else t.refuse(refusal('retry', 'true or a whole number from 0', text));
   noBackoff(t, 'Sidekiq\'s own delay: count⁴ + 15 + rand(10)·(count + 1) s');
+  // The line has no sidekiq_retry_in; should one be added (a lab backoff), 6.4.1 jitters it.
+  t.to('retryInJitter', true, 'Sidekiq 6.4.1 adds rand(10)·(count + 1) s to a custom sidekiq_retry_in delay, and falls back to its own under 1 s');
   return t.result();
 }
 

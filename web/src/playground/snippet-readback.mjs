@@ -103,7 +103,8 @@ const bullmq = lineSnippet({
 });
 
 // Sidekiq: the one `sidekiq_options …` line. Its delays are the sidekiq_retry_in block,
-// which the parser does not read, so the playground keeps its backoff.
+// which the parser does not read, so the playground keeps its backoff, whether 6.4.1's
+// jitter is added to it (retryInJitter) and whether a class may skip retries (retryEveryError).
 const sidekiq = lineSnippet({
   part: 'sidekiq_options',
   expected: 'the snippet\'s "sidekiq_options retry: N" line',
@@ -111,7 +112,7 @@ const sidekiq = lineSnippet({
     const at = indexOf(list, (l) => /^\s*sidekiq_options\b/.test(l));
     return at < 0 ? null : [at, at];
   },
-  read: (part) => ({ config: part[0].trim(), keep: ['backoff'] }),
+  read: (part) => ({ config: part[0].trim(), keep: ['backoff', 'retryInJitter', 'retryEveryError'] }),
 });
 
 // RabbitMQ: the definition of the orders-retry policy, the last single-quoted word of its

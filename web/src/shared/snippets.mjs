@@ -262,8 +262,15 @@ function rabbitSnippet(policy, rules) {
 const SIDEKIQ_MIN = '6.4.1';   // Debian 12's ruby-sidekiq, the version the broker suite runs this on
 const SIDEKIQ_KILL = '6.5.2';  // the first version where sidekiq_retry_in may return :kill
 
-/** Ruby for the lab's delay after the attempt numbered count + 1 (Sidekiq wants whole seconds, at least 1). */
-function rubyDelay(b) {
+/** Ruby for the lab's delay after the attempt numbered count + 1 (Sidekiq wants whole seconds, at least 1).
+ *  With retryInJitter the lab plays 6.4.1's own rule on it, so the seconds are truncated as to_i does and
+ *  a delay under 1 s is 0, which 6.4.1 answers with its own schedule, as the lab's mode does. */
+function rubyDelay(b, retryInJitter = false) {
+  if (retryInJitter) {
+    if (b.kind === 'none') return '0';
+    if (b.kind === 'fixed') return String(Math.floor(b.baseMs / 1000));
+    return `[${b.baseMs} * 2**count, ${b.capMs}].min / 1000`;
+  }
   if (b.kind === 'none') return '1';
   if (b.kind === 'fixed') return String(Math.max(1, seconds(b.baseMs)));
   return `[([${b.baseMs} * 2**count, ${b.capMs}].min / 1000.0).ceil, 1].max`;
@@ -277,12 +284,19 @@ function sidekiqSnippet(policy, rules) {
   // Under the sidekiq mode, backoff none is Sidekiq's own schedule (the lab plays count**4 + 15 + rand(10) * (count + 1) s).
   const ownSchedule = n.system === 'sidekiq' && n.backoff.kind === 'none';
   if (n.backoff.kind === 'none' && !ownSchedule) notes.push('backoff none: Sidekiq waits at least 1 s (a block returning 0 falls back to its own schedule)');
+  const jittered = n.system === 'sidekiq' && n.retryInJitter === true;
+  const everyError = n.system === 'sidekiq' && n.retryEveryError === true;
   if (n.backoff.kind !== 'none' && (n.backoff.baseMs % 1000 !== 0 || n.backoff.capMs % 1000 !== 0)) {
-    notes.push(`backoff ${backoffText(n.backoff)}: Sidekiq delays are whole seconds, rounded up`);
+    notes.push(`backoff ${backoffText(n.backoff)}: Sidekiq delays are whole seconds, ${jittered ? 'truncated (to_i; under 1 s its own schedule)' : 'rounded up'}`);
   }
-  notes.push(n.backoff.jitter === 'none'
-    ? 'Sidekiq always adds its own jitter, rand(10 * (count + 1)) seconds; the lab adds none here'
-    : `jitter ${n.backoff.jitter}: no equivalent; Sidekiq adds its own, rand(10 * (count + 1)) seconds`);
+  if (jittered) {
+    notes.push('retryInJitter: the lab adds 6.4.1\'s jitter, rand(10) * (count + 1) seconds, to the delay below, as Sidekiq does');
+    if (n.backoff.jitter !== 'none') notes.push(`jitter ${n.backoff.jitter}: no equivalent in the block below`);
+  } else {
+    notes.push(n.backoff.jitter === 'none'
+      ? 'Sidekiq always adds its own jitter, rand(10 * (count + 1)) seconds; the lab adds none here'
+      : `jitter ${n.backoff.jitter}: no equivalent; Sidekiq adds its own, rand(10 * (count + 1)) seconds`);
+  }
   if (shape.alerts.length > 0) notes.push(`alert on ${shape.alerts.join(', ')}: no per-failure alert in Sidekiq`);
   notes.push(`leaseMs ${n.leaseMs}: no per-job lease in Sidekiq's retry settings`);
   if (shape.crashNever) notes.push('classes.crash: no equivalent');
@@ -330,7 +344,10 @@ function sidekiqSnippet(policy, rules) {
     `  # maxAttempts ${n.maxAttempts} -> retry: ${retry} (the first run is not a retry; retry_count is 0 at the first failure)`,
     `  sidekiq_options retry: ${retry}`,
   );
-  if (shape.never.length > 0) {
+  if (everyError) {
+    lines.push(`  # retryEveryError: as ${SIDEKIQ_MIN} does (no :kill before ${SIDEKIQ_KILL}), the lab retries every failure`,
+      '  # but a crash up to this retry count, whatever its class; the class is still the worker\'s');
+  } else if (shape.never.length > 0) {
     lines.push(`  # ${shape.never.join(', ')}: quarantined at once in the lab. For them sidekiq_retry_in`,
       `  # may return :kill (straight to Dead) on Sidekiq >= ${SIDEKIQ_KILL} only; ${SIDEKIQ_MIN} retries them like any failure`);
   }
@@ -348,7 +365,7 @@ function sidekiqSnippet(policy, rules) {
     '  sidekiq_retry_in do |count, exception|',
   );
   // Under the sidekiq mode a 0 from the block falls back to Sidekiq's own schedule, which is what backoff none plays.
-  const delay = ownSchedule ? '0' : rubyDelay(n.backoff);
+  const delay = ownSchedule ? '0' : rubyDelay(n.backoff, jittered);
   if (ownClasses.length === 0) {
     lines.push(`    ${delay} # backoff ${backoffText(n.backoff)}`);
   } else {
@@ -356,8 +373,9 @@ function sidekiqSnippet(policy, rules) {
     for (const name of ownClasses) {
       const r = n.rules[name];
       lines.push(`    when ${ERROR_TYPE[name]}`);
-      lines.push(`      # ${ruleText(n, name)}: its own budget needs Sidekiq >= ${SIDEKIQ_KILL}: count + 1 >= ${r.maxAttempts} ? :kill : delay`);
-      lines.push(`      ${rubyDelay(r.backoff)}`);
+      lines.push(everyError ? `      # ${ruleText(n, name)}: retryEveryError: only its delay applies (no :kill on ${SIDEKIQ_MIN})`
+        : `      # ${ruleText(n, name)}: its own budget needs Sidekiq >= ${SIDEKIQ_KILL}: count + 1 >= ${r.maxAttempts} ? :kill : delay`);
+      lines.push(`      ${rubyDelay(r.backoff, jittered)}`);
     }
     lines.push('    else');
     lines.push(`      ${delay} # backoff ${backoffText(n.backoff)}`);
