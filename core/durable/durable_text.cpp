@@ -116,6 +116,7 @@ void PutEnds(Out& o, const Entry& e) {
 
 void PutBackoff(Out& o, const Backoff& b) {
   o.Word(BackoffKindName(b.kind)).I(b.base_ms).I(b.cap_ms).Word(JitterName(b.jitter));
+  if (b.jitter == Jitter::kBullMq) o.I(b.jitter_permille);  // its fraction: only BullMQ's jitter has one
 }
 
 // "policy ..." and six "class ..." groups; `newline` ends each as a line.
@@ -278,7 +279,7 @@ class In {
 constexpr int kReasonCount = 4;
 constexpr int kDispositionCount = 4;
 constexpr int kBackoffKindCount = 3;
-constexpr int kJitterCount = 4;
+constexpr int kJitterCount = 5;
 constexpr int kOrderingCount = 3;
 constexpr int kSystemCount = 5;
 constexpr int kDeliveryLimitCount = 3;
@@ -334,6 +335,7 @@ Status GetBackoff(In& in, Backoff* b) {
   DLQ_TRY(in.Int("baseMs", &b->base_ms));
   DLQ_TRY(in.Int("capMs", &b->cap_ms));
   DLQ_TRY(in.Name("a jitter", kJitterCount, JitterName, &b->jitter));
+  if (b->jitter == Jitter::kBullMq) DLQ_TRY(in.Int("jitterPermille", &b->jitter_permille));
   return Status::Ok();
 }
 

@@ -193,6 +193,14 @@ Status CheckBackoff(const Backoff& b, const std::string& prefix) {
     return Status::InvalidArgument(prefix + ".jitter \"decorrelated\" needs " + prefix +
                                    ".kind \"exponential\", got \"" + BackoffKindName(b.kind) + "\"");
   }
+  const std::string permille_name = prefix + ".jitterPermille";
+  const IntegerField permille{permille_name.c_str(), kJitterPermilleField.min, kJitterPermilleField.max};
+  if (Status s = permille.Check(b.jitter_permille); !s.ok()) return s;
+  if (b.jitter != Jitter::kBullMq && b.jitter_permille != Backoff{}.jitter_permille) {
+    return Status::InvalidArgument(permille_name + " applies only with " + prefix + ".jitter \"bullmq\" (leave it at " +
+                                   std::to_string(Backoff{}.jitter_permille) + " otherwise), got " +
+                                   std::to_string(b.jitter_permille) + " with jitter \"" + JitterName(b.jitter) + "\"");
+  }
   return Status::Ok();
 }
 
@@ -244,7 +252,8 @@ bool Policy::IsLessonOne() const {
 }
 
 bool operator==(const Backoff& a, const Backoff& b) {
-  return a.kind == b.kind && a.base_ms == b.base_ms && a.cap_ms == b.cap_ms && a.jitter == b.jitter;
+  return a.kind == b.kind && a.base_ms == b.base_ms && a.cap_ms == b.cap_ms && a.jitter == b.jitter &&
+         a.jitter_permille == b.jitter_permille;
 }
 
 bool operator==(const ClassRule& a, const ClassRule& b) {

@@ -30,6 +30,9 @@ const Field<Backoff> kBackoffFields[] = {
           "Randomises each delay so retries spread out; decorrelated needs exponential backoff."),
      [](const Backoff& b) -> int64_t { return static_cast<int64_t>(b.jitter); },
      [](Backoff& b, int64_t v) { b.jitter = static_cast<Jitter>(v); }},
+    {Integer("jitterPermille", kJitterPermilleField, "BullMQ jitter (per mille)",
+             "Jitter bullmq only: BullMQ's backoff.jitter j in thousandths; each delay is drawn from [v(1 - j), v)."),
+     [](const Backoff& b) { return b.jitter_permille; }, [](Backoff& b, int64_t v) { b.jitter_permille = v; }},
 };
 
 const Field<Policy> kPolicyFields[] = {

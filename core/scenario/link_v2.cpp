@@ -8,7 +8,7 @@
 //   backoff <kind><baseMs>.<capMs><jitter>
 //   kind    f fixed | x exponential | n none (written only when baseMs or capMs
 //           differs from the default, so that every policy round-trips)
-//   jitter  n none | f full | e equal | d decorrelated
+//   jitter  n none | f full | e equal | d decorrelated | b<jitterPermille> bullmq
 //   row     <class><n|b><maxAttempts>[.<backoff>][!]   one failure class's rule:
 //           retry n never | b bounded; maxAttempts 0 = the policy's; .<backoff>
 //           its own backoff (absent: the policy's); ! raises an alert. Rows come
@@ -140,6 +140,7 @@ char JitterLetter(Jitter jitter) {
     case Jitter::kFull: return 'f';
     case Jitter::kEqual: return 'e';
     case Jitter::kDecorrelated: return 'd';
+    case Jitter::kBullMq: return 'b';
   }
   return '?';
 }
@@ -187,15 +188,22 @@ Status ReadBackoff(Reader& in, const std::string& prefix, Backoff* backoff) {
     case 'f': backoff->jitter = Jitter::kFull; break;
     case 'e': backoff->jitter = Jitter::kEqual; break;
     case 'd': backoff->jitter = Jitter::kDecorrelated; break;
-    default: return in.Error(prefix + ".jitter (n none, f full, e equal, d decorrelated)");
+    case 'b': backoff->jitter = Jitter::kBullMq; break;
+    default: return in.Error(prefix + ".jitter (n none, f full, e equal, d decorrelated, b bullmq)");
   }
   in.Accept(in.peek());
+  if (backoff->jitter == Jitter::kBullMq) {  // its fraction follows: 1 to 1000 has at most 4 digits
+    uint64_t permille = 0;
+    if (Status s = in.Number(prefix + ".jitterPermille", 4, &permille); !s.ok()) return s;
+    backoff->jitter_permille = static_cast<int64_t>(permille);
+  }
   return Status::Ok();
 }
 
 void AppendBackoff(std::string& out, const Backoff& backoff) {
   out.append(1, KindLetter(backoff.kind)).append(std::to_string(backoff.base_ms));
   out.append(".").append(std::to_string(backoff.cap_ms)).append(1, JitterLetter(backoff.jitter));
+  if (backoff.jitter == Jitter::kBullMq) out.append(std::to_string(backoff.jitter_permille));
 }
 
 // A failure class's letter in the f field; outcomes' classes share their outcome's

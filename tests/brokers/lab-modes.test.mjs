@@ -66,12 +66,14 @@ const TRANSLATE = {
     }
     if (s.jobs.some((j) => j.withoutJobId)) return { skip: 'a job added without a jobId: the lab names every job' };
     if (s.jobs.some((j) => j.options)) return { skip: 'per-job options (priority) are not modelled' };
-    if (o.backoff?.jitter !== undefined) return { skip: 'BullMQ\'s jitter draws from [v(1-j), v); the lab has full, equal and decorrelated jitter' };
+    const jitter = o.backoff?.jitter ?? 0;  // BullMQ's j: the lab's jitter 'bullmq' takes it in thousandths
+    if (!Number.isInteger(jitter * 1000) || jitter < 0 || jitter > 1) return { skip: `backoff.jitter ${jitter}: the lab takes j in thousandths, 0 to 1` };
     if (s.steps?.some((step) => step.retry && !step.options?.resetAttemptsMade)) {
       return { skip: 'job.retry() without a reset keeps attemptsMade; the lab\'s replay resets attempts' };
     }
     const backoff = o.backoff === undefined ? undefined
-      : { kind: o.backoff.type === 'fixed' ? 'fixed' : 'exponential', baseMs: o.backoff.delay, capMs: Math.max(o.backoff.delay, 1) };
+      : { kind: o.backoff.type === 'fixed' ? 'fixed' : 'exponential', baseMs: o.backoff.delay, capMs: Math.max(o.backoff.delay, 1),
+        ...(jitter > 0 ? { jitter: 'bullmq', jitterPermille: jitter * 1000 } : {}) };
     return {
       policy: {
         maxAttempts: o.attempts ?? 1, system: 'bullmq', ...(backoff ? { backoff } : {}),

@@ -433,7 +433,7 @@ test('bad options: each wrong type a TypeError with the core\'s message, each ra
     /^backoff\.kind must be one of "none", "fixed", "exponential", got "linear"$/);
   throwsWith(assert, () => lab.createQueue({ maxAttempts: 3, backoff: { kind: 'Fixed' } }), RangeError, 'invalid-argument', /got "Fixed"$/);
   throwsWith(assert, () => lab.createQueue({ maxAttempts: 3, backoff: { kind: 'fixed', jitter: 'half' } }), RangeError,
-    'invalid-argument', /^backoff\.jitter must be one of "none", "full", "equal", "decorrelated", got "half"$/);
+    'invalid-argument', /^backoff\.jitter must be one of "none", "full", "equal", "decorrelated", "bullmq", got "half"$/);
   throwsWith(assert, () => lab.createQueue({ maxAttempts: 3, backoff: { kind: 2 } }), TypeError, 'invalid-type',
     /^backoff\.kind must be a string, got 2$/);
   throwsWith(assert, () => lab.createQueue({ maxAttempts: 3, backoff: { jitter: null } }), TypeError, 'invalid-type',

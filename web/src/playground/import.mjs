@@ -182,10 +182,10 @@ function bullmqBackoff(t, backoff) {
     t.refuse(refusal(typeof backoff === 'number' ? 'backoff' : 'backoff.delay', 'a whole number of ms from 0', quoted(delay)));
     return;
   }
-  if (jitter !== 0) {
-    t.refuse(typeof jitter === 'number' && jitter > 0 && jitter <= 1
-      ? refusal('backoff.jitter', '0 or absent', quoted(jitter), '(BullMQ\'s [v(1−j), v)) is not one of the lab\'s jitters')
-      : refusal('backoff.jitter', 'a number from 0 to 1 (and the lab takes only 0)', quoted(jitter)));
+  // BullMQ's jitter j: the lab's jitter 'bullmq' ([v(1−j), v), BullMQ's own formula) in thousandths.
+  const permille = typeof jitter === 'number' ? Math.round(jitter * 1000) : NaN;
+  if (!(permille >= 0 && permille <= 1000 && Math.abs(permille - jitter * 1000) < 1e-6)) {
+    t.refuse(refusal('backoff.jitter', 'a number from 0 to 1 in thousandths (0.5, 0.125)', quoted(jitter)));
     return;
   }
   const from = typeof backoff === 'number' ? `backoff ${backoff}` : `backoff ${type}, delay ${delay}`;
@@ -198,7 +198,12 @@ function bullmqBackoff(t, backoff) {
   // BullMQ's exponential has no cap (the bullmq mode ignores the lab's); a fixed delay is its own cap.
   t.to('backoff.capMs', type === 'fixed' ? delay : DAY_MS,
     type === 'fixed' ? `${from} (a fixed delay is its own cap)` : `${from} (BullMQ has no cap; the lab's delays stop at a day)`);
-  t.to('backoff.jitter', 'none', typeof backoff === 'object' && 'jitter' in backoff ? 'backoff.jitter 0' : 'no backoff.jitter');
+  if (permille === 0) {
+    t.to('backoff.jitter', 'none', typeof backoff === 'object' && 'jitter' in backoff ? 'backoff.jitter 0' : 'no backoff.jitter');
+  } else {
+    t.to('backoff.jitter', 'bullmq', `backoff.jitter ${jitter} (each delay drawn from [v(1−j), v), BullMQ's own formula)`);
+    t.to('backoff.jitterPermille', permille, `backoff.jitter ${jitter} (in thousandths)`);
+  }
 }
 
 // ---- Amazon SQS -------------------------------------------------------------

@@ -37,12 +37,14 @@ function firstDelay(backoff) {
   return backoff.kind === 'none' ? 0 : backoff.baseMs;
 }
 
-const sameBackoff = (a, b) => a.kind === b.kind && a.baseMs === b.baseMs && a.capMs === b.capMs && a.jitter === b.jitter;
+const sameBackoff = (a, b) => a.kind === b.kind && a.baseMs === b.baseMs && a.capMs === b.capMs && a.jitter === b.jitter &&
+  a.jitterPermille === b.jitterPermille;
 
 function backoffText(b) {
   if (b.kind === 'none') return 'none (requeue at once)';
   const range = b.kind === 'fixed' ? `${b.baseMs} ms` : `${b.baseMs}..${b.capMs} ms`;
-  return `${b.kind} ${range}${b.jitter === 'none' ? '' : `, ${b.jitter} jitter`}`;
+  const jitter = b.jitter === 'bullmq' ? `bullmq jitter ${b.jitterPermille / 1000}` : `${b.jitter} jitter`;
+  return `${b.kind} ${range}${b.jitter === 'none' ? '' : `, ${jitter}`}`;
 }
 
 function policyText(n) {
@@ -411,7 +413,8 @@ function bullmqSnippet(policy, rules) {
   if (custom) {
     backoffLine = "backoff: { type: 'custom' }, // the worker's backoffStrategy below";
   } else if (b.kind === 'fixed' || b.kind === 'exponential') {
-    const jitter = b.jitter === 'full' ? ', jitter: 1' : b.jitter === 'equal' ? ', jitter: 0.5' : '';
+    const jitter = b.jitter === 'full' ? ', jitter: 1' : b.jitter === 'equal' ? ', jitter: 0.5'
+      : b.jitter === 'bullmq' ? `, jitter: ${b.jitterPermille / 1000}` : '';
     backoffLine = `backoff: { type: '${b.kind}', delay: ${b.baseMs}${jitter} }, // backoff ${backoffText(b)}`;
   }
   lines.push(
@@ -433,7 +436,8 @@ function bullmqSnippet(policy, rules) {
       : '  // (the default, 1); one stall more fails the job even with attempts left. The lab counts a crash as an attempt.');
   if (custom) {
     const jitterExpr = b.jitter === 'full' ? 'Math.round(Math.random() * delay)'
-      : b.jitter === 'equal' ? 'Math.floor(delay / 2) + Math.round(Math.random() * (delay - Math.floor(delay / 2)))' : 'delay';
+      : b.jitter === 'equal' ? 'Math.floor(delay / 2) + Math.round(Math.random() * (delay - Math.floor(delay / 2)))'
+      : b.jitter === 'bullmq' ? `Math.floor(Math.random() * delay * ${b.jitterPermille / 1000} + delay * (1 - ${b.jitterPermille / 1000}))` : 'delay';
     const formula = tsDelay(b);
     lines.push('  settings: {', '    backoffStrategy: (attemptsMade, type, err) => {');
     for (const name of ownClasses) {
