@@ -220,6 +220,12 @@ export interface PolicyOptions {
    */
   deadMaxJobs?: number;
   /**
+   * BullMQ only (system 'bullmq'): removeOnFail N, each failure trims the failed set (the quarantine) to its
+   * newest N entries, as BullMQ 6.7.0's removeJobsByMaxCount does; 0 keeps them all. An integer from 0 to
+   * 1,000,000,000; default 0.
+   */
+  removeOnFailCount?: number;
+  /**
    * rabbitmq-quorum only: 'explicit' (default; x-delivery-limit = maxAttempts − 1), or no limit set:
    * 'unset-3.x' (none: returns go to the tail and nothing is dead-lettered for them) or 'unset-4.x'
    * (RabbitMQ 4.0's default 20: 21 deliveries). maxAttempts is not used then.

@@ -136,6 +136,7 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   const Policy defaults;
   if (p.max_stalled_count != defaults.max_stalled_count) o.Word("maxStalledCount").I(p.max_stalled_count);
   if (p.dead_max_jobs != defaults.dead_max_jobs) o.Word("deadMaxJobs").I(p.dead_max_jobs);
+  if (p.remove_on_fail_count != defaults.remove_on_fail_count) o.Word("removeOnFailCount").I(p.remove_on_fail_count);
   if (p.delivery_limit != defaults.delivery_limit) o.Word("deliveryLimit").Word(DeliveryLimitName(p.delivery_limit));
   // "switches" and five booleans (charge, idempotency key, count in body, decide
   // before count, dead letters to the source) only when one is on, likewise.
@@ -372,6 +373,11 @@ Status GetPolicy(NextIn next, Policy* p) {
       in->Next();
       DLQ_TRY(in->Name("unset-3.x or unset-4.x", kDeliveryLimitCount, DeliveryLimitName, &p->delivery_limit));
       if (p->delivery_limit == DeliveryLimit::kExplicit) return in->Error("unset-3.x or unset-4.x", "explicit");
+    }
+    if (in->Peek() == "removeOnFailCount") {
+      in->Next();
+      DLQ_TRY(in->Int("removeOnFailCount", &p->remove_on_fail_count));
+      if (p->remove_on_fail_count == defaults.remove_on_fail_count) return in->Error("a removeOnFailCount other than its default", "0");
     }
   }
   if (in->Peek() == "switches") {

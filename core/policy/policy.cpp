@@ -225,6 +225,7 @@ Status Policy::Check(const Policy& p) {
   if (Status s = kAlarmDepthField.Check(p.alarm_depth); !s.ok()) return s;
   if (Status s = kMaxStalledCountField.Check(p.max_stalled_count); !s.ok()) return s;
   if (Status s = kDeadMaxJobsField.Check(p.dead_max_jobs); !s.ok()) return s;
+  if (Status s = kRemoveOnFailCountField.Check(p.remove_on_fail_count); !s.ok()) return s;
   // A mode's own setting means nothing elsewhere: refused rather than ignored.
   const Policy defaults;
   const auto only_in = [&](const char* field, System mode, const std::string& got) {
@@ -234,6 +235,9 @@ Status Policy::Check(const Policy& p) {
   };
   if (p.max_stalled_count != defaults.max_stalled_count && p.system != System::kBullMq) {
     return only_in("maxStalledCount", System::kBullMq, std::to_string(p.max_stalled_count));
+  }
+  if (p.remove_on_fail_count != defaults.remove_on_fail_count && p.system != System::kBullMq) {
+    return only_in("removeOnFailCount", System::kBullMq, std::to_string(p.remove_on_fail_count));
   }
   if (p.dead_max_jobs != defaults.dead_max_jobs && p.system != System::kSidekiq) {
     return only_in("deadMaxJobs", System::kSidekiq, std::to_string(p.dead_max_jobs));
@@ -273,7 +277,7 @@ bool operator==(const Policy& a, const Policy& b) {
          a.classes == b.classes && a.ordering == b.ordering && a.retention_ms == b.retention_ms &&
          a.alarm_depth == b.alarm_depth && a.unsafe_quarantine_order == b.unsafe_quarantine_order &&
          a.journal == b.journal && a.system == b.system && a.max_stalled_count == b.max_stalled_count &&
-         a.dead_max_jobs == b.dead_max_jobs && a.delivery_limit == b.delivery_limit && a.effect_charge == b.effect_charge &&
+         a.dead_max_jobs == b.dead_max_jobs && a.remove_on_fail_count == b.remove_on_fail_count && a.delivery_limit == b.delivery_limit && a.effect_charge == b.effect_charge &&
          a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
          a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source;
 }

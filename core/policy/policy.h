@@ -153,12 +153,15 @@ constexpr IntegerField kRedriveMaxField{"max", 1, 1'000'000'000};
 constexpr IntegerField kAdvanceMsField{"ms", 0, kMaxTimeMs};
 constexpr IntegerField kMaxStalledCountField{"maxStalledCount", 0, 1000};   // bullmq only
 constexpr IntegerField kDeadMaxJobsField{"deadMaxJobs", 1, 1'000'000'000};  // sidekiq only
+// bullmq's removeOnFail: N (keep the newest N failed jobs); 0 keeps them all.
+constexpr IntegerField kRemoveOnFailCountField{"removeOnFailCount", 0, 1'000'000'000};  // bullmq only
 // BullMQ's backoff.jitter j as thousandths (j = 0.001 … 1); jitter "bullmq" only.
 constexpr IntegerField kJitterPermilleField{"backoff.jitterPermille", 1, 1000};
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
-                                                  &kMaxStalledCountField, &kDeadMaxJobsField, &kJitterPermilleField};
+                                                  &kMaxStalledCountField, &kDeadMaxJobsField, &kJitterPermilleField,
+                                                  &kRemoveOnFailCountField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -224,6 +227,8 @@ struct Policy {
   // Per-mode settings; each may differ from its default only in its mode (Check).
   // bullmq: stalls a job may have before it fails (BullMQ's maxStalledCount).
   int64_t max_stalled_count = 1;
+  // bullmq: removeOnFail: N, so each failure trims the failed set to its newest N (0: no count).
+  int64_t remove_on_fail_count = 0;
   // sidekiq: the Dead set's dead_max_jobs (a kill keeps the newest N - 1).
   int64_t dead_max_jobs = 10'000;
   // rabbitmq-quorum: whether x-delivery-limit is set, or the version's default.

@@ -22,7 +22,7 @@
 //   system  q rabbitmq-quorum | b bullmq | k sidekiq | s sqs (r is left out for lab;
 //           l lab is read too), then the mode's own settings, each only when not its
 //           default: s<maxStalledCount> (bullmq), d<deadMaxJobs> (sidekiq),
-//           u3 | u4 deliveryLimit unset-3.x | unset-4.x (rabbitmq-quorum)
+//           u3 | u4 deliveryLimit unset-3.x | unset-4.x (rabbitmq-quorum), f<removeOnFailCount> (bullmq)
 //   q       quarantine.retentionMs and quarantine.alarmDepth, then u for the teaching
 //           switch unsafeQuarantineOrder; left out when all three are off
 //   t       teaching switches, each a letter, in this order, at least one: c
@@ -608,6 +608,13 @@ Result<Scenario> ReadV2(Reader& in) {
           }
           if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
         }
+        if (in.Accept('f')) {
+          uint64_t n = 0;
+          if (Status s = in.Number("removeOnFailCount", 10, &n); !s.ok()) return s;
+          scenario.policy.remove_on_fail_count = static_cast<int64_t>(n);
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+          if (n == 0) return in.Error("a removeOnFailCount other than 0");
+        }
         break;
       }
       case 'q': {
@@ -683,6 +690,7 @@ std::string WriteV2(const Scenario& scenario) {
     if (policy.dead_max_jobs != defaults.dead_max_jobs) out += "d" + std::to_string(policy.dead_max_jobs);
     if (policy.delivery_limit == DeliveryLimit::kUnset3) out += "u3";
     if (policy.delivery_limit == DeliveryLimit::kUnset4) out += "u4";
+    if (policy.remove_on_fail_count != defaults.remove_on_fail_count) out += "f" + std::to_string(policy.remove_on_fail_count);
   }
   if (policy.retention_ms != 0 || policy.alarm_depth != 0 || policy.unsafe_quarantine_order) {
     out.append(";q").append(std::to_string(policy.retention_ms)).append(".").append(std::to_string(policy.alarm_depth));

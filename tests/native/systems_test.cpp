@@ -365,6 +365,43 @@ TEST_CASE("systems: bullmq evicts by removeOnFail age only when a later job fail
   CHECK(lab.NextTimerAt() == 1000);
 }
 
+TEST_CASE("systems: bullmq's removeOnFail N keeps the newest N failed jobs, trimmed at each failure") {
+  Policy p;
+  p.max_attempts = 1;
+  p.system = System::kBullMq;
+  p.remove_on_fail_count = 1;  // the corpus's remove-on-fail-count-keeps-newest, seen on BullMQ 6.7.0
+  Queue q = Make(p, {"a", "b"});
+  REQUIRE(q.Process("transient").ok());
+  REQUIRE(q.Quarantined().size() == 1);  // within the count: kept
+  REQUIRE(q.Process("transient").ok());
+  REQUIRE(q.Quarantined().size() == 1);
+  CHECK(q.Quarantined()[0].id == "b");
+  CHECK(q.Locate("a")->place == Place::kDropped);
+  p.remove_on_fail_count = 2;
+  Queue two = Make(p, {"a", "b", "c"});
+  for (int i = 0; i < 3; ++i) REQUIRE(two.Process("transient").ok());
+  REQUIRE(two.Quarantined().size() == 2);
+  CHECK(two.Quarantined()[0].id == "b");
+  // Through link v2 and the snapshot; refused by name out of range or under another system.
+  Scenario s;
+  s.policy = p;
+  const std::string link = FormatScenario(s);
+  CHECK(link.find(";rbf2") != std::string::npos);
+  CHECK(ParseScenario(link).value().policy == p);
+  const std::string snapshot = two.Snapshot().value();
+  CHECK(snapshot.find("system bullmq removeOnFailCount 2") != std::string::npos);
+  CHECK(Queue::Restore(snapshot).value().policy() == p);
+  CHECK(ParseScenario("v2;m3;s1;rbf0").status().message() ==
+        "scenario link is malformed at character 14: expected a removeOnFailCount other than 0, got the end of the link");
+  p.remove_on_fail_count = -1;
+  CHECK(Policy::Check(p).message() == "removeOnFailCount must be an integer from 0 to 1000000000, got -1");
+  p.remove_on_fail_count = 5;
+  p.system = System::kSidekiq;
+  CHECK(Policy::Check(p).message() ==
+        "removeOnFailCount applies only with system \"bullmq\" (leave it at its default otherwise), got 5 with system "
+        "\"sidekiq\"");
+}
+
 TEST_CASE("systems: sidekiq trims the Dead set at each kill: dead timeout (retention, 180 days at 0), deadMaxJobs - 1") {
   Policy p;
   p.max_attempts = 1;

@@ -73,6 +73,15 @@ test('BullMQ: backoff.jitter j is the lab\'s jitter "bullmq" ([v(1−j), v)) in 
   assert.equal(fields(accepted('{"attempts":3,"backoff":{"type":"fixed","delay":0,"jitter":0.5}}'))['backoff.jitter'], 'none');
 });
 
+test('BullMQ: removeOnFail N (or { count }) is removeOnFailCount, each failure keeping the newest N, applied by the core', () => {
+  const r = accepted('{"attempts":1,"removeOnFail":5}');
+  assert.equal(fields(r).removeOnFailCount, 5);
+  assert.equal(applied(r).removeOnFailCount, 5);
+  const both = fields(accepted('{"attempts":1,"removeOnFail":{"age":60,"count":3}}'));
+  assert.equal(both.removeOnFailCount, 3);
+  assert.equal(both['quarantine.retentionMs'], 60_000);
+});
+
 test('BullMQ: a removeOnFail age is the lazy retention, maxStalledCount the stall budget (the bullmq mode\'s own)', () => {
   const r = accepted('{"attempts":3,"removeOnFail":{"age":3600},"maxStalledCount":2}');
   assert.equal(r.system, 'bullmq');
@@ -85,10 +94,12 @@ test('BullMQ: a removeOnFail age is the lazy retention, maxStalledCount the stal
 });
 
 test('BullMQ refusals: removeOnFail, jitter, a custom strategy, stalls, other options, bad values', () => {
-  const [remove] = refusedWith('{"attempts":3,"removeOnFail":{"count":5}}', 'removeOnFail');
-  assert.match(remove.message, /^removeOnFail is not modelled by the lab \(only an age is/);
-  assert.equal(remove.given, '{"count":5}');
+  const [remove] = refusedWith('{"attempts":3,"removeOnFail":true}', 'removeOnFail');
+  assert.match(remove.message, /^removeOnFail is not modelled by the lab \(true drops a failed job with no entry/);
+  assert.equal(remove.given, 'true');
   refusedWith('{"attempts":3,"removeOnFail":{"age":0}}', 'removeOnFail');
+  refusedWith('{"attempts":3,"removeOnFail":0}', 'removeOnFail');
+  refusedWith('{"attempts":3,"removeOnFail":{"count":2,"size":1}}', 'removeOnFail');
   const [jitter] = refusedWith('{"attempts":3,"backoff":{"type":"exponential","delay":1000,"jitter":0.0005}}', 'backoff.jitter');
   assert.equal(jitter.message, 'backoff.jitter: expected a number from 0 to 1 in thousandths (0.5, 0.125), got 0.0005');
   refusedWith('{"attempts":3,"backoff":{"type":"exponential","delay":1000,"jitter":"0.5"}}', 'backoff.jitter');

@@ -521,3 +521,15 @@ test('BullMQ\'s jitter through the JS API: jitterPermille only with jitter "bull
   throwsWith(assert, () => lab.createQueue({ maxAttempts: 3, backoff: { ...backoff, jitterPermille: '0.5' } }),
     TypeError, 'invalid-type', /^backoff\.jitterPermille must be an integer/);
 });
+
+test('the BullMQ snippet writes removeOnFailCount as removeOnFail N (with an age, { age, count }), and runs through node --check', () => {
+  const bullmqSystem = SYSTEMS.find((s) => s.key === 'bullmq');
+  const count = snippetOf(bullmqSystem, { maxAttempts: 2, system: 'bullmq', removeOnFailCount: 2 }).text;
+  assert.match(count, /^ {2}removeOnFail: 2, \/\/ removeOnFailCount 2: each failure trims the failed set to its newest 2$/m);
+  const both = snippetOf(bullmqSystem, { maxAttempts: 2, system: 'bullmq', removeOnFailCount: 3, quarantine: { retentionMs: 60_000 } }).text;
+  assert.match(both, /^ {2}removeOnFail: \{ age: 60, count: 3 \},/m);
+  for (const text of [count, both]) {
+    const r = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: text, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  }
+});

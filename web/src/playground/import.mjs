@@ -108,11 +108,18 @@ function bullmq(options) {
         break;
       case 'removeOnFail':
         // The bullmq mode plays an age lazily, as BullMQ does: a later failure trims the failed set.
+        // A count N is removeOnFailCount: each failure keeps the newest N (BullMQ's removeJobsByMaxCount).
         if (value === false) t.ignore(key, 'false: BullMQ keeps failed jobs, as the lab keeps its quarantine');
-        else if (isObject(value) && Object.keys(value).length === 1 && isWhole(value.age) && value.age >= 1) {
-          t.to('quarantine.retentionMs', value.age * 1000, `removeOnFail { age: ${value.age} } (seconds; evicted when a later job fails)`);
+        else if (isWhole(value) && value >= 1) {
+          t.to('removeOnFailCount', value, `removeOnFail ${value} (each failure keeps the newest ${value} failed jobs)`);
+        } else if (isObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((k) => k === 'age' || k === 'count') &&
+            (value.age === undefined || (isWhole(value.age) && value.age >= 1)) && (value.count === undefined || (isWhole(value.count) && value.count >= 1))) {
+          if (value.age !== undefined) t.to('quarantine.retentionMs', value.age * 1000, `removeOnFail { age: ${value.age} } (seconds; evicted when a later job fails)`);
+          if (value.count !== undefined) t.to('removeOnFailCount', value.count, `removeOnFail { count: ${value.count} } (each failure keeps the newest ${value.count})`);
+        } else if (value === true) {
+          t.refuse(notModelled(key, quoted(value), 'true drops a failed job with no entry; the lab always quarantines', 'false, a count or { "age": seconds, "count": n }'));
         } else {
-          t.refuse(notModelled(key, quoted(value), 'only an age is: BullMQ\'s count or true removes by number, which the lab does not model', 'false or { "age": seconds }'));
+          t.refuse(refusal(key, 'false, a whole number from 1 or { "age": seconds, "count": n }', quoted(value)));
         }
         break;
       case 'maxStalledCount':

@@ -423,7 +423,11 @@ function bullmqSnippet(policy, rules) {
   );
   if (backoffLine !== null) lines.push(`  ${backoffLine}`);
   else lines.push('  // backoff none: no backoff option; a failed job goes back to the end of the waiting list');
-  lines.push(n.quarantine.retentionMs === 0
+  const keep = n.removeOnFailCount ?? 0;
+  if (keep > 0) {
+    lines.push(`  removeOnFail: ${n.quarantine.retentionMs === 0 ? keep : `{ age: ${seconds(n.quarantine.retentionMs)}, count: ${keep} }`}, ` +
+      `// removeOnFailCount ${keep}: each failure trims the failed set to its newest ${keep}${n.quarantine.retentionMs === 0 ? '' : ', and by age lazily'}`);
+  } else lines.push(n.quarantine.retentionMs === 0
     ? '  removeOnFail: false, // quarantine.retentionMs 0: failed jobs are kept (the default)'
     : `  removeOnFail: { age: ${seconds(n.quarantine.retentionMs)} }, // quarantine.retentionMs ${n.quarantine.retentionMs}, in seconds; ` +
       `applied lazily, when a later job fails (BullMQ trims the failed set only then), ${n.system === 'bullmq' ? 'as the lab\'s bullmq mode plays it' : 'not on a timer as in the lab'}`);
