@@ -134,10 +134,13 @@ val CrashReportValue(const dlq::CrashReport& crash) {
   return c;
 }
 
-// A backoff object: { kind, baseMs, capMs, jitter }.
+// A backoff object: { kind, baseMs, capMs, jitter }, and jitterPermille with jitter
+// "bullmq" only (the one jitter with a parameter), so every other backoff reads as before.
 val BackoffValue(const dlq::Backoff& b) {
   val out = val::object();
-  WriteFields(b, dlq::BackoffFields(), out);
+  WriteFields(b, dlq::BackoffFields(), out, [&](const dlq::FieldSpec& spec) {
+    return b.jitter == dlq::Jitter::kBullMq || std::string_view(spec.name) != "jitterPermille";
+  });
   return out;
 }
 

@@ -43,7 +43,7 @@ export type EventKind =
 /** Where a job is: the queue's five places (a 'kept-once' event's `place`). */
 export type Place = 'ready' | 'delayed' | 'leased' | 'completed' | 'quarantine';
 export type BackoffKind = 'none' | 'fixed' | 'exponential';
-export type Jitter = 'none' | 'full' | 'equal' | 'decorrelated';
+export type Jitter = 'none' | 'full' | 'equal' | 'decorrelated' | 'bullmq';
 /**
  * Which ready job a worker may take:
  * - 'none' (default): the ready head; a retried job goes to the tail and is overtaken, even by later
@@ -121,7 +121,8 @@ export interface LabError extends Error { code: ErrorCode; }
  * How long a job waits after a failed attempt n before it is ready again: none 0, fixed
  * baseMs, exponential min(capMs, baseMs * 2^(n-1)); then jitter: none v, full U[0, v], equal
  * h + U[0, v - h] with h = floor(v / 2), decorrelated min(capMs, U[baseMs, 3 * previous delay])
- * (exponential only). A delay of 0 requeues at once.
+ * (exponential only), bullmq BullMQ 6's floor(random * v * j + v * (1 - j)) on [v(1 - j), v) with
+ * j = jitterPermille / 1000. A delay of 0 requeues at once.
  */
 export interface BackoffOptions {
   /** Default 'none'; a jitter other than 'none' needs a backoff. */
@@ -132,6 +133,8 @@ export interface BackoffOptions {
   capMs?: number;
   /** Default 'none'; 'decorrelated' needs kind 'exponential'. */
   jitter?: Jitter;
+  /** BullMQ's backoff.jitter j in thousandths, an integer from 1 to 1000; default 500; only with jitter 'bullmq'. */
+  jitterPermille?: number;
 }
 
 /**
@@ -234,6 +237,12 @@ export interface PolicyOptions {
    * own backoff stay). Default false: the lab's rules, as 6.5.2+ with :kill.
    */
   retryEveryError?: boolean;
+  /**
+   * BullMQ only (system 'bullmq'): removeOnFail N, each failure trims the failed set (the quarantine) to its
+   * newest N entries, as BullMQ 6.7.0's removeJobsByMaxCount does; 0 keeps them all. An integer from 0 to
+   * 1,000,000,000; default 0.
+   */
+  removeOnFailCount?: number;
   /**
    * rabbitmq-quorum only: 'explicit' (default; x-delivery-limit = maxAttempts − 1), or no limit set:
    * 'unset-3.x' (none: returns go to the tail and nothing is dead-lettered for them) or 'unset-4.x'

@@ -117,6 +117,7 @@ void PutEnds(Out& o, const Entry& e) {
 
 void PutBackoff(Out& o, const Backoff& b) {
   o.Word(BackoffKindName(b.kind)).I(b.base_ms).I(b.cap_ms).Word(JitterName(b.jitter));
+  if (b.jitter == Jitter::kBullMq) o.I(b.jitter_permille);  // its fraction: only BullMQ's jitter has one
 }
 
 // "policy ..." and six "class ..." groups; `newline` ends each as a line.
@@ -142,6 +143,7 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   if (p.dead_letter_exchange != defaults.dead_letter_exchange) {
     o.Word("deadLetterExchange").Word(DeadLetterExchangeName(p.dead_letter_exchange));
   }
+  if (p.remove_on_fail_count != defaults.remove_on_fail_count) o.Word("removeOnFailCount").I(p.remove_on_fail_count);
   // "switches" and five booleans (charge, idempotency key, count in body, decide
   // before count, dead letters to the source) only when one is on, likewise.
   if (HasTeachingSwitch(p)) {
@@ -284,7 +286,7 @@ class In {
 constexpr int kReasonCount = 4;
 constexpr int kDispositionCount = 5;
 constexpr int kBackoffKindCount = 3;
-constexpr int kJitterCount = 4;
+constexpr int kJitterCount = 5;
 constexpr int kOrderingCount = 3;
 constexpr int kSystemCount = 5;
 constexpr int kDeliveryLimitCount = 3;
@@ -341,6 +343,7 @@ Status GetBackoff(In& in, Backoff* b) {
   DLQ_TRY(in.Int("baseMs", &b->base_ms));
   DLQ_TRY(in.Int("capMs", &b->cap_ms));
   DLQ_TRY(in.Name("a jitter", kJitterCount, JitterName, &b->jitter));
+  if (b->jitter == Jitter::kBullMq) DLQ_TRY(in.Int("jitterPermille", &b->jitter_permille));
   return Status::Ok();
 }
 
@@ -390,6 +393,11 @@ Status GetPolicy(NextIn next, Policy* p) {
       in->Next();
       DLQ_TRY(in->Name("none", kDeadLetterExchangeCount, DeadLetterExchangeName, &p->dead_letter_exchange));
       if (p->dead_letter_exchange == DeadLetterExchange::kSet) return in->Error("none (set is written as nothing)", "set");
+    }
+    if (in->Peek() == "removeOnFailCount") {
+      in->Next();
+      DLQ_TRY(in->Int("removeOnFailCount", &p->remove_on_fail_count));
+      if (p->remove_on_fail_count == defaults.remove_on_fail_count) return in->Error("a removeOnFailCount other than its default", "0");
     }
   }
   if (in->Peek() == "switches") {

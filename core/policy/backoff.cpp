@@ -10,6 +10,26 @@ int64_t Uniform(Prng& prng, int64_t lo, int64_t hi) {
   return lo + static_cast<int64_t>(prng.Below(static_cast<uint32_t>(hi - lo + 1)));
 }
 
+// A uniform integer in [0, bound), bound > 0, from whole 64-bit draws (rejection
+// sampling: accept only below the largest multiple of bound).
+uint64_t Below64(Prng& prng, uint64_t bound) {
+  const uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
+  while (true) {
+    const uint64_t x = prng.Next();
+    if (x < limit) return x % bound;
+  }
+}
+
+// BullMQ 6's jitter (backoffs.js): Math.floor(Math.random() * v * j + v * (1 - j)), j = p / 1000.
+// Math.random() is drawn as u / (v * p), u uniform in [0, v * p), so the sum is
+// (u + v * (1000 - p)) / 1000 exactly and its floor is an integer division:
+// every value of [floor(v(1 - j)), v - 1] is reached, each as often as BullMQ's.
+int64_t BullMqJitter(Prng& prng, int64_t v, int64_t p) {
+  if (v <= 0) return 0;
+  const auto u = static_cast<int64_t>(Below64(prng, static_cast<uint64_t>(v * p)));  // v * p < 2^47
+  return (u + v * (1000 - p)) / 1000;
+}
+
 }  // namespace
 
 int64_t UnjitteredDelay(const Backoff& b, uint32_t attempt) {
@@ -39,6 +59,7 @@ int64_t NextDelay(const Backoff& b, uint32_t attempt, int64_t previous, Prng& ji
       const int64_t prev = previous > 0 ? previous : b.base_ms;
       return std::min(b.cap_ms, Uniform(jitter, b.base_ms, std::max(b.base_ms, 3 * prev)));
     }
+    case Jitter::kBullMq: return BullMqJitter(jitter, v, b.jitter_permille);
   }
   return v;
 }
@@ -49,7 +70,9 @@ int64_t MaxDelay(const Backoff& b, uint32_t attempt, int64_t previous_max) {
     const int64_t prev = previous_max > 0 ? previous_max : b.base_ms;
     return std::min(b.cap_ms, std::max(b.base_ms, 3 * prev));
   }
-  return UnjitteredDelay(b, attempt);  // full and equal jitter reach v at their top
+  const int64_t v = UnjitteredDelay(b, attempt);
+  if (b.jitter == Jitter::kBullMq) return v - 1;  // [v(1 - j), v): its floor stops one below v
+  return v;  // full and equal jitter reach v at their top
 }
 
 namespace {

@@ -202,6 +202,14 @@ Status CheckBackoff(const Backoff& b, const std::string& prefix) {
     return Status::InvalidArgument(prefix + ".jitter \"decorrelated\" needs " + prefix +
                                    ".kind \"exponential\", got \"" + BackoffKindName(b.kind) + "\"");
   }
+  const std::string permille_name = prefix + ".jitterPermille";
+  const IntegerField permille{permille_name.c_str(), kJitterPermilleField.min, kJitterPermilleField.max};
+  if (Status s = permille.Check(b.jitter_permille); !s.ok()) return s;
+  if (b.jitter != Jitter::kBullMq && b.jitter_permille != Backoff{}.jitter_permille) {
+    return Status::InvalidArgument(permille_name + " applies only with " + prefix + ".jitter \"bullmq\" (leave it at " +
+                                   std::to_string(Backoff{}.jitter_permille) + " otherwise), got " +
+                                   std::to_string(b.jitter_permille) + " with jitter \"" + JitterName(b.jitter) + "\"");
+  }
   return Status::Ok();
 }
 
@@ -226,6 +234,7 @@ Status Policy::Check(const Policy& p) {
   if (Status s = kAlarmDepthField.Check(p.alarm_depth); !s.ok()) return s;
   if (Status s = kMaxStalledCountField.Check(p.max_stalled_count); !s.ok()) return s;
   if (Status s = kDeadMaxJobsField.Check(p.dead_max_jobs); !s.ok()) return s;
+  if (Status s = kRemoveOnFailCountField.Check(p.remove_on_fail_count); !s.ok()) return s;
   // A mode's own setting means nothing elsewhere: refused rather than ignored.
   const Policy defaults;
   const auto only_in = [&](const char* field, System mode, const std::string& got) {
@@ -235,6 +244,9 @@ Status Policy::Check(const Policy& p) {
   };
   if (p.max_stalled_count != defaults.max_stalled_count && p.system != System::kBullMq) {
     return only_in("maxStalledCount", System::kBullMq, std::to_string(p.max_stalled_count));
+  }
+  if (p.remove_on_fail_count != defaults.remove_on_fail_count && p.system != System::kBullMq) {
+    return only_in("removeOnFailCount", System::kBullMq, std::to_string(p.remove_on_fail_count));
   }
   if (p.dead_max_jobs != defaults.dead_max_jobs && p.system != System::kSidekiq) {
     return only_in("deadMaxJobs", System::kSidekiq, std::to_string(p.dead_max_jobs));
@@ -259,7 +271,8 @@ bool Policy::IsLessonOne() const {
 }
 
 bool operator==(const Backoff& a, const Backoff& b) {
-  return a.kind == b.kind && a.base_ms == b.base_ms && a.cap_ms == b.cap_ms && a.jitter == b.jitter;
+  return a.kind == b.kind && a.base_ms == b.base_ms && a.cap_ms == b.cap_ms && a.jitter == b.jitter &&
+         a.jitter_permille == b.jitter_permille;
 }
 
 bool operator==(const ClassRule& a, const ClassRule& b) {
@@ -279,7 +292,7 @@ bool operator==(const Policy& a, const Policy& b) {
          a.classes == b.classes && a.ordering == b.ordering && a.retention_ms == b.retention_ms &&
          a.alarm_depth == b.alarm_depth && a.unsafe_quarantine_order == b.unsafe_quarantine_order &&
          a.journal == b.journal && a.system == b.system && a.max_stalled_count == b.max_stalled_count &&
-         a.dead_max_jobs == b.dead_max_jobs && a.retry_in_jitter == b.retry_in_jitter &&
+         a.dead_max_jobs == b.dead_max_jobs && a.remove_on_fail_count == b.remove_on_fail_count && a.retry_in_jitter == b.retry_in_jitter &&
          a.retry_every_error == b.retry_every_error && a.delivery_limit == b.delivery_limit &&
          a.dead_letter_exchange == b.dead_letter_exchange && a.effect_charge == b.effect_charge &&
          a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&

@@ -120,7 +120,7 @@ inline constexpr const char* kSourceQueueName = "orders";
 constexpr int64_t kSidekiqDeadTimeoutMs = int64_t{180} * 86'400'000;
 // RabbitMQ 4.0's default delivery-limit.
 constexpr int64_t kRabbitMq4DeliveryLimit = 20;
-enum class Jitter : uint8_t { kNone, kFull, kEqual, kDecorrelated };
+enum class Jitter : uint8_t { kNone, kFull, kEqual, kDecorrelated, kBullMq };
 
 // "success" | "transient" | "permanent" | "undeserializable" | "unknown-schema" |
 // "precondition" and back. Parsing is exact (case-sensitive).
@@ -135,7 +135,7 @@ const char* DispositionName(Disposition disposition);
 const char* ReasonName(Reason reason);  // "" for kNone
 const char* BackoffKindName(BackoffKind kind);  // "none" | "fixed" | "exponential"
 Result<BackoffKind> ParseBackoffKind(std::string_view text);
-const char* JitterName(Jitter jitter);  // "none" | "full" | "equal" | "decorrelated"
+const char* JitterName(Jitter jitter);  // "none" | "full" | "equal" | "decorrelated" | "bullmq"
 Result<Jitter> ParseJitter(std::string_view text);
 const char* OrderingName(Ordering ordering);  // "none" | "key" | "stall"
 Result<Ordering> ParseOrdering(std::string_view text);
@@ -165,10 +165,15 @@ constexpr IntegerField kRedriveMaxField{"max", 1, 1'000'000'000};
 constexpr IntegerField kAdvanceMsField{"ms", 0, kMaxTimeMs};
 constexpr IntegerField kMaxStalledCountField{"maxStalledCount", 0, 1000};   // bullmq only
 constexpr IntegerField kDeadMaxJobsField{"deadMaxJobs", 1, 1'000'000'000};  // sidekiq only
+// bullmq's removeOnFail: N (keep the newest N failed jobs); 0 keeps them all.
+constexpr IntegerField kRemoveOnFailCountField{"removeOnFailCount", 0, 1'000'000'000};  // bullmq only
+// BullMQ's backoff.jitter j as thousandths (j = 0.001 … 1); jitter "bullmq" only.
+constexpr IntegerField kJitterPermilleField{"backoff.jitterPermille", 1, 1000};
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
-                                                  &kMaxStalledCountField, &kDeadMaxJobsField};
+                                                  &kMaxStalledCountField, &kDeadMaxJobsField, &kJitterPermilleField,
+                                                  &kRemoveOnFailCountField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -176,12 +181,17 @@ constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsFi
 //   exponential v = min(capMs, baseMs * 2^(n-1)) after attempt n
 // then jitter:  none v | full U[0, v] | equal h + U[0, v - h], h = floor(v / 2) |
 //   decorrelated min(capMs, U[baseMs, 3 * prev]), prev = the job's previous
-//   delay (baseMs before its first); exponential only.
+//   delay (baseMs before its first); exponential only |
+//   bullmq BullMQ 6's floor(random * v * j + v * (1 - j)), on [floor(v(1 - j)), v - 1],
+//   j = jitterPermille / 1000, random in [0, 1) in steps of 1 / (v * jitterPermille)
+//   (any system may use it; under "bullmq" its exponential v has no cap, backoff.h).
 struct Backoff {
   BackoffKind kind = BackoffKind::kNone;
   int64_t base_ms = 1000;
   int64_t cap_ms = 60'000;
   Jitter jitter = Jitter::kNone;
+  // BullMQ's jitter fraction in thousandths; differs from its default only with jitter bullmq.
+  int64_t jitter_permille = 500;
 };
 
 // What the queue does with a failure of one class.
@@ -229,6 +239,8 @@ struct Policy {
   // Per-mode settings; each may differ from its default only in its mode (Check).
   // bullmq: stalls a job may have before it fails (BullMQ's maxStalledCount).
   int64_t max_stalled_count = 1;
+  // bullmq: removeOnFail: N, so each failure trims the failed set to its newest N (0: no count).
+  int64_t remove_on_fail_count = 0;
   // sidekiq: the Dead set's dead_max_jobs (a kill keeps the newest N - 1).
   int64_t dead_max_jobs = 10'000;
   // sidekiq: 6.4.1's delay_for on a custom sidekiq_retry_in (backoff fixed or

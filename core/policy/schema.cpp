@@ -30,6 +30,9 @@ const Field<Backoff> kBackoffFields[] = {
           "Randomises each delay so retries spread out; decorrelated needs exponential backoff."),
      [](const Backoff& b) -> int64_t { return static_cast<int64_t>(b.jitter); },
      [](Backoff& b, int64_t v) { b.jitter = static_cast<Jitter>(v); }},
+    {Integer("jitterPermille", kJitterPermilleField, "BullMQ jitter (per mille)",
+             "Jitter bullmq only: BullMQ's backoff.jitter j in thousandths; each delay is drawn from [v(1 - j), v)."),
+     [](const Backoff& b) { return b.jitter_permille; }, [](Backoff& b, int64_t v) { b.jitter_permille = v; }},
 };
 
 const Field<Policy> kPolicyFields[] = {
@@ -52,6 +55,9 @@ const Field<Policy> kPolicyFields[] = {
     {Integer("maxStalledCount", kMaxStalledCountField, "Max stalled count (bullmq)",
              "BullMQ only: stalls (crashes) a job may have before it fails; a stall is not an attempt."),
      [](const Policy& p) { return p.max_stalled_count; }, [](Policy& p, int64_t v) { p.max_stalled_count = v; }},
+    {Integer("removeOnFailCount", kRemoveOnFailCountField, "Remove on fail: keep newest (bullmq)",
+             "BullMQ only: removeOnFail N; each failure trims the failed set to its newest N entries; 0: no count."),
+     [](const Policy& p) { return p.remove_on_fail_count; }, [](Policy& p, int64_t v) { p.remove_on_fail_count = v; }},
     {Integer("deadMaxJobs", kDeadMaxJobsField, "Dead set max jobs (sidekiq)",
              "Sidekiq only: dead_max_jobs; each kill trims the Dead set to its newest N - 1 entries."),
      [](const Policy& p) { return p.dead_max_jobs; }, [](Policy& p, int64_t v) { p.dead_max_jobs = v; }},

@@ -19,8 +19,9 @@ inline constexpr Choice kBackoffKindItems[] = {
     {"none", "None (requeue at once)"}, {"fixed", "Fixed"}, {"exponential", "Exponential"}};
 inline constexpr Choices kBackoffKindChoices{kBackoffKindItems, 3};
 inline constexpr Choice kJitterItems[] = {
-    {"none", "None"}, {"full", "Full"}, {"equal", "Equal"}, {"decorrelated", "Decorrelated"}};
-inline constexpr Choices kJitterChoices{kJitterItems, 4};
+    {"none", "None"}, {"full", "Full"}, {"equal", "Equal"}, {"decorrelated", "Decorrelated"},
+    {"bullmq", "BullMQ: [v(1 - j), v)"}};
+inline constexpr Choices kJitterChoices{kJitterItems, 5};
 inline constexpr Choice kOrderingItems[] = {
     {"none", "None: skip past"}, {"key", "Hold the key"}, {"stall", "Stall: head only"}};
 inline constexpr Choices kOrderingChoices{kOrderingItems, 3};

@@ -487,6 +487,10 @@ void Queue::TrimLazily() {
   if (max_age > 0) {
     while (!quarantine_.empty() && now_ - jobs_[quarantine_.front()].arrived_at >= max_age) DropEntry(quarantine_.front());
   }
+  // BullMQ 6.7.0's removeJobsByMaxCount (moveToFinished, removeOnFail: N) keeps the newest N.
+  if (policy_.system == System::kBullMq && policy_.remove_on_fail_count > 0) {
+    while (quarantine_.size() > static_cast<uint64_t>(policy_.remove_on_fail_count)) DropEntry(quarantine_.front(), true);
+  }
   // Sidekiq's zremrangebyrank(0, -dead_max_jobs) keeps the newest dead_max_jobs - 1.
   if (policy_.system == System::kSidekiq) {
     while (quarantine_.size() > static_cast<uint64_t>(policy_.dead_max_jobs - 1)) DropEntry(quarantine_.front(), true);

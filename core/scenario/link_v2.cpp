@@ -8,7 +8,7 @@
 //   backoff <kind><baseMs>.<capMs><jitter>
 //   kind    f fixed | x exponential | n none (written only when baseMs or capMs
 //           differs from the default, so that every policy round-trips)
-//   jitter  n none | f full | e equal | d decorrelated
+//   jitter  n none | f full | e equal | d decorrelated | b<jitterPermille> bullmq
 //   row     <class><n|b><maxAttempts>[.<backoff>][!]   one failure class's rule:
 //           retry n never | b bounded; maxAttempts 0 = the policy's; .<backoff>
 //           its own backoff (absent: the policy's); ! raises an alert. Rows come
@@ -22,7 +22,8 @@
 //   system  q rabbitmq-quorum | b bullmq | k sidekiq | s sqs (r is left out for lab;
 //           l lab is read too), then the mode's own settings, each only when not its
 //           default: s<maxStalledCount> (bullmq), d<deadMaxJobs> (sidekiq), j retryInJitter and e retryEveryError (sidekiq),
-//           u3 | u4 deliveryLimit unset-3.x | unset-4.x (rabbitmq-quorum)
+//           u3 | u4 deliveryLimit unset-3.x | unset-4.x (rabbitmq-quorum), n deadLetterExchange none (rabbitmq-quorum),
+//           f<removeOnFailCount> (bullmq)
 //   q       quarantine.retentionMs and quarantine.alarmDepth, then u for the teaching
 //           switch unsafeQuarantineOrder; left out when all three are off
 //   t       teaching switches, each a letter, in this order, at least one: c
@@ -140,6 +141,7 @@ char JitterLetter(Jitter jitter) {
     case Jitter::kFull: return 'f';
     case Jitter::kEqual: return 'e';
     case Jitter::kDecorrelated: return 'd';
+    case Jitter::kBullMq: return 'b';
   }
   return '?';
 }
@@ -187,15 +189,22 @@ Status ReadBackoff(Reader& in, const std::string& prefix, Backoff* backoff) {
     case 'f': backoff->jitter = Jitter::kFull; break;
     case 'e': backoff->jitter = Jitter::kEqual; break;
     case 'd': backoff->jitter = Jitter::kDecorrelated; break;
-    default: return in.Error(prefix + ".jitter (n none, f full, e equal, d decorrelated)");
+    case 'b': backoff->jitter = Jitter::kBullMq; break;
+    default: return in.Error(prefix + ".jitter (n none, f full, e equal, d decorrelated, b bullmq)");
   }
   in.Accept(in.peek());
+  if (backoff->jitter == Jitter::kBullMq) {  // its fraction follows: 1 to 1000 has at most 4 digits
+    uint64_t permille = 0;
+    if (Status s = in.Number(prefix + ".jitterPermille", 4, &permille); !s.ok()) return s;
+    backoff->jitter_permille = static_cast<int64_t>(permille);
+  }
   return Status::Ok();
 }
 
 void AppendBackoff(std::string& out, const Backoff& backoff) {
   out.append(1, KindLetter(backoff.kind)).append(std::to_string(backoff.base_ms));
   out.append(".").append(std::to_string(backoff.cap_ms)).append(1, JitterLetter(backoff.jitter));
+  if (backoff.jitter == Jitter::kBullMq) out.append(std::to_string(backoff.jitter_permille));
 }
 
 // A failure class's letter in the f field; outcomes' classes share their outcome's
@@ -612,6 +621,13 @@ Result<Scenario> ReadV2(Reader& in) {
           scenario.policy.dead_letter_exchange = DeadLetterExchange::kNone;
           if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
         }
+        if (in.Accept('f')) {
+          uint64_t n = 0;
+          if (Status s = in.Number("removeOnFailCount", 10, &n); !s.ok()) return s;
+          scenario.policy.remove_on_fail_count = static_cast<int64_t>(n);
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+          if (n == 0) return in.Error("a removeOnFailCount other than 0");
+        }
         break;
       }
       case 'q': {
@@ -690,6 +706,7 @@ std::string WriteV2(const Scenario& scenario) {
     if (policy.delivery_limit == DeliveryLimit::kUnset3) out += "u3";
     if (policy.delivery_limit == DeliveryLimit::kUnset4) out += "u4";
     if (policy.dead_letter_exchange == DeadLetterExchange::kNone) out += "n";
+    if (policy.remove_on_fail_count != defaults.remove_on_fail_count) out += "f" + std::to_string(policy.remove_on_fail_count);
   }
   if (policy.retention_ms != 0 || policy.alarm_depth != 0 || policy.unsafe_quarantine_order) {
     out.append(";q").append(std::to_string(policy.retention_ms)).append(".").append(std::to_string(policy.alarm_depth));

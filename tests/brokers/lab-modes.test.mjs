@@ -64,22 +64,26 @@ const TRANSLATE = {
     const o = s.config.jobOptions ?? {};
     const w = s.config.workerOptions ?? {};
     for (const key of ['lifo', 'priority']) if (o[key] !== undefined) return { skip: `${key} is not modelled` };
-    if (o.removeOnFail !== undefined && typeof o.removeOnFail?.age !== 'number') {
-      return { skip: 'removeOnFail true or a count is not modelled (the lab\'s retention is an age)' };
+    if (o.removeOnFail === true) return { skip: 'removeOnFail true drops the failed job; the lab always quarantines' };
+    if (o.removeOnFail !== undefined && typeof o.removeOnFail !== 'number' && typeof o.removeOnFail?.age !== 'number') {
+      return { skip: 'removeOnFail { count } is not modelled (a number or an age is)' };
     }
     if (s.jobs.some((j) => j.withoutJobId)) return { skip: 'a job added without a jobId: the lab names every job' };
     if (s.jobs.some((j) => j.options)) return { skip: 'per-job options (priority) are not modelled' };
-    if (o.backoff?.jitter !== undefined) return { skip: 'BullMQ\'s jitter draws from [v(1-j), v); the lab has full, equal and decorrelated jitter' };
+    const jitter = o.backoff?.jitter ?? 0;  // BullMQ's j: the lab's jitter 'bullmq' takes it in thousandths
+    if (!Number.isInteger(jitter * 1000) || jitter < 0 || jitter > 1) return { skip: `backoff.jitter ${jitter}: the lab takes j in thousandths, 0 to 1` };
     if (s.steps?.some((step) => step.retry && !step.options?.resetAttemptsMade)) {
       return { skip: 'job.retry() without a reset keeps attemptsMade; the lab\'s replay resets attempts' };
     }
     const backoff = o.backoff === undefined ? undefined
-      : { kind: o.backoff.type === 'fixed' ? 'fixed' : 'exponential', baseMs: o.backoff.delay, capMs: Math.max(o.backoff.delay, 1) };
+      : { kind: o.backoff.type === 'fixed' ? 'fixed' : 'exponential', baseMs: o.backoff.delay, capMs: Math.max(o.backoff.delay, 1),
+        ...(jitter > 0 ? { jitter: 'bullmq', jitterPermille: jitter * 1000 } : {}) };
     return {
       policy: {
         maxAttempts: o.attempts ?? 1, system: 'bullmq', ...(backoff ? { backoff } : {}),
         ...(w.maxStalledCount !== undefined ? { maxStalledCount: w.maxStalledCount } : {}),
-        ...(o.removeOnFail ? { quarantine: { retentionMs: o.removeOnFail.age * 1000 } } : {}),
+        ...(typeof o.removeOnFail === 'number' ? { removeOnFailCount: o.removeOnFail } : {}),
+        ...(o.removeOnFail?.age ? { quarantine: { retentionMs: o.removeOnFail.age * 1000 } } : {}),
       },
       steps: labSteps(s.steps),
       count: (attempt) => attempt - 1,  // attemptsMade when the processor starts
@@ -230,7 +234,7 @@ for (const broker of Object.keys(TRANSLATE)) {
       assert.equal(difference, null, `${broker} ${s.name}: ${difference?.message}`);
       played.push(s.name);
       // The mode is what makes it match: the lab's own rules give another trace here?
-      const { maxStalledCount, deadMaxJobs, retryInJitter, retryEveryError, deliveryLimit, deadLetterExchange, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
+      const { maxStalledCount, removeOnFailCount, deadMaxJobs, retryInJitter, retryEveryError, deliveryLimit, deadLetterExchange, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
       const asLab = labTrace(s, { ...t, policy: { ...labPolicy, system: 'lab' } });
       if (compareTraces(modelled(s.expected, t, asLab), asLab, { delayMs: { below: 0, above: 0 } }) !== null) {
         differ.push(s.name);

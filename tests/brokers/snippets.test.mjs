@@ -40,6 +40,13 @@ const SIDEKIQ_POLICIES = { ...POLICIES,
     backoff: { kind: 'fixed', baseMs: 2000, capMs: 2000, jitter: 'none' } },
 };
 
+// The BullMQ snippet also runs under the bullmq mode with BullMQ's own jitter (written as backoff.jitter).
+const BULLMQ_POLICIES = {
+  ...POLICIES,
+  'system bullmq, maxAttempts 3, fixed 200 ms, bullmq jitter 0.5': { maxAttempts: 3, system: 'bullmq', classes: PLAIN,
+    backoff: { kind: 'fixed', baseMs: 200, capMs: 200, jitter: 'bullmq', jitterPermille: 500 } },
+};
+
 // b is poison (a transient failure every time), a fails once then succeeds, p fails permanently.
 const WORLD = { behaviours: [{ id: 'a', kind: 'flaky', count: 1 }, { id: 'b', kind: 'poison', failure: 'transient' },
   { id: 'p', kind: 'poison', failure: 'permanent' }] };
@@ -129,7 +136,7 @@ test('the BullMQ snippet runs as it is against Redis + BullMQ and does what the 
   const redis = await startRedis();
   const client = new IORedis({ host: redis.host, port: redis.port, maxRetriesPerRequest: null });
   try {
-    for (const [name, policy] of Object.entries(POLICIES)) {
+    for (const [name, policy] of Object.entries(BULLMQ_POLICIES)) {
       await t.test(name, async () => {
         await client.flushdb();
         const ids = ['a', 'b', 'p'];
@@ -142,6 +149,7 @@ test('the BullMQ snippet runs as it is against Redis + BullMQ and does what the 
         try {
           const { language, text } = snippetFor('bullmq', policy);
           assert.equal(language, 'javascript');
+          if (policy.backoff.jitter === 'bullmq') assert.match(text, /backoff: \{ type: 'fixed', delay: 200, jitter: 0\.5 \}/);
           writeFileSync(path.join(dir, 'orders.mjs'), withConnection(text, "const connection = { host: 'localhost', port: 6379 };",
             `const connection = { host: '${redis.host}', port: ${redis.port} };`));
           writeFileSync(path.join(dir, 'order-handler.mjs'), ORDER_HANDLER_MJS);

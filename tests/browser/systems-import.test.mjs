@@ -141,8 +141,8 @@ test('import refusals: named in the dialog, and nothing changed (policy, link, s
   const hash = await linkWith(page, ';c1');
   const policy = await policyOf(page);
   const refusals = [
-    ['{"attempts":3,"backoff":{"type":"exponential","delay":1000,"jitter":0.5},"removeOnFail":true}',
-      [/removeOnFail is not modelled by the lab/, /backoff\.jitter \(BullMQ's \[v\(1−j\), v\)\) is not one of the lab's jitters/]],
+    ['{"attempts":3,"backoff":{"type":"exponential","delay":1000,"jitter":0.0005},"removeOnFail":true}',
+      [/removeOnFail is not modelled by the lab/, /backoff\.jitter: expected a number from 0 to 1 in thousandths/]],
     ['sidekiq_options retry: false', [/retry false \(one run, then kept nowhere\) is not modelled by the lab/]],
     ['{"delivery-limit":2.5,"dead-letter-exchange":"dlx"}', [/delivery-limit: expected a whole number from 0, got 2\.5/]],
     ['{"VisibilityTimeout":"30"}', [/RedrivePolicy is missing/]],

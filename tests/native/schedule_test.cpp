@@ -164,6 +164,24 @@ TEST_CASE("schedule: the systems' own delays (Sidekiq's formula, SQS's visibilit
   CHECK(t.rows[0].delay == One(5000));
 }
 
+TEST_CASE("schedule: bullmq's jitter shows its min, median and p99 within [v(1 - j), v)") {
+  Policy p;
+  p.max_attempts = 3;
+  p.system = System::kBullMq;
+  p.backoff = {BackoffKind::kExponential, 200, 200, Jitter::kBullMq, 500};
+  ScheduleOptions o;
+  o.samples = 1000;
+  const ScheduleTable t = MustSchedule(p, o);
+  CHECK_FALSE(t.exact);
+  CHECK(t.rows[0].delay.min >= 100);
+  CHECK(t.rows[0].delay.p99 <= 199);
+  CHECK(t.rows[0].delay.median > 130);  // uniform on [100, 199]: about 150
+  CHECK(t.rows[0].delay.median < 170);
+  CHECK(t.rows[1].delay.min >= 200);    // v = 400, no cap under bullmq
+  CHECK(t.rows[1].delay.max <= 399);
+  CHECK(t.rows[1].delay.p99 > 380);
+}
+
 TEST_CASE("schedule: rows stop at kScheduleRows, the last attempt always has one, and draws are capped") {
   Policy p;
   p.max_attempts = 100;

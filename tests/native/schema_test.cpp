@@ -2,6 +2,7 @@
 // options struct) against the rules and the formats: every row's range is the
 // one its checks enforce, named as the row names it, and every field a scenario
 // carries survives link v2 and the snapshot text, set to any value its rules admit.
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,10 @@ void EveryValueCarried(std::span<const Field<T>> rows, const std::string& owner,
       // A mode's own setting is admitted only in its mode: try each system.
       for (int system = 0; system < kSystemChoices.count && !check(s).ok(); ++system) {
         s.policy.system = static_cast<System>(system);
+      }
+      // A jitter's own setting (jitterPermille) is admitted only with its jitter.
+      if constexpr (std::is_same_v<T, Backoff>) {
+        if (!check(s).ok()) part(s).jitter = Jitter::kBullMq;
       }
       if (!check(s).ok()) continue;
       ++admitted;

@@ -120,6 +120,101 @@ TEST_CASE("systems: bullmq's exponential backoff has no cap") {
   CHECK(MaxRetryDelay(p, p.backoff, 5, 0) == 1600);
 }
 
+TEST_CASE("systems: bullmq's jitter is floor(random * v * j + v(1 - j)), on [floor(v(1 - j)), v - 1], every value reached") {
+  Policy p;
+  p.max_attempts = 4;
+  p.system = System::kBullMq;
+  p.backoff = {BackoffKind::kFixed, 200, 200, Jitter::kBullMq, 500};  // BullMQ { type: 'fixed', delay: 200, jitter: 0.5 }
+  Prng jitter(3);
+  std::vector<int> seen(200, 0);
+  for (int i = 0; i < 20'000; ++i) {
+    const int64_t d = RetryDelay(p, p.backoff, 1, 0, jitter);
+    REQUIRE(d >= 100);
+    REQUIRE(d <= 199);
+    seen[static_cast<size_t>(d)] += 1;
+  }
+  // Uniform over the 100 values: each near 200 of 20,000 (a 4-sigma band), none missed.
+  for (int v = 100; v <= 199; ++v) {
+    CHECK(seen[static_cast<size_t>(v)] > 140);
+    CHECK(seen[static_cast<size_t>(v)] < 260);
+  }
+  CHECK(MaxRetryDelay(p, p.backoff, 1, 0) == 199);
+  // Exponential, uncapped under bullmq: attempt 3 is v = 800, so [400, 799]; j = 0.1 gives [720, 799].
+  p.backoff = {BackoffKind::kExponential, 200, 200, Jitter::kBullMq, 500};
+  int64_t lo = kMaxDelayMs, hi = 0;
+  for (int i = 0; i < 5'000; ++i) {
+    const int64_t d = RetryDelay(p, p.backoff, 3, 0, jitter);
+    lo = std::min(lo, d);
+    hi = std::max(hi, d);
+  }
+  CHECK(lo == 400);
+  CHECK(hi == 799);
+  CHECK(MaxRetryDelay(p, p.backoff, 3, 0) == 799);
+  p.backoff.jitter_permille = 100;
+  for (int i = 0; i < 1'000; ++i) {
+    const int64_t d = RetryDelay(p, p.backoff, 3, 0, jitter);
+    REQUIRE(d >= 720);
+    REQUIRE(d <= 799);
+  }
+  // j = 1 (BullMQ's full range): [0, v - 1]; v = 1 gives 0 always.
+  p.backoff = {BackoffKind::kFixed, 1, 1, Jitter::kBullMq, 1000};
+  for (int i = 0; i < 100; ++i) REQUIRE(RetryDelay(p, p.backoff, 1, 0, jitter) == 0);
+  // One draw per delay from the PRNG given: the same seed repeats the same delays.
+  Prng a(9), b(9);
+  p.backoff = {BackoffKind::kFixed, 1000, 1000, Jitter::kBullMq, 250};
+  for (int i = 0; i < 50; ++i) REQUIRE(RetryDelay(p, p.backoff, 1, 0, a) == RetryDelay(p, p.backoff, 1, 0, b));
+}
+
+TEST_CASE("systems: backoff.jitterPermille is refused by name out of range, or without jitter bullmq") {
+  Policy p;
+  p.system = System::kBullMq;
+  const Policy before = p;
+  p.backoff = {BackoffKind::kFixed, 200, 200, Jitter::kBullMq, 0};
+  CHECK(Policy::Check(p).message() == "backoff.jitterPermille must be an integer from 1 to 1000, got 0");
+  p.backoff.jitter_permille = 1001;
+  CHECK(Policy::Check(p).message() == "backoff.jitterPermille must be an integer from 1 to 1000, got 1001");
+  p.backoff = {BackoffKind::kFixed, 200, 200, Jitter::kFull, 300};
+  CHECK(Policy::Check(p).message() ==
+        "backoff.jitterPermille applies only with backoff.jitter \"bullmq\" (leave it at 500 otherwise), got 300 "
+        "with jitter \"full\"");
+  p.backoff = {BackoffKind::kNone, 1000, 60'000, Jitter::kBullMq, 500};
+  CHECK(Policy::Check(p).message() ==
+        "backoff.jitter must be \"none\" when backoff.kind is \"none\" (there is no delay to jitter), got \"bullmq\"");
+  p = before;
+  p.classes[FailureClass::kPrecondition].backoff = {BackoffKind::kFixed, 1000, 1000, Jitter::kNone, 7};
+  CHECK(Policy::Check(p).message() ==
+        "classes.precondition.backoff.jitterPermille applies only with classes.precondition.backoff.jitter \"bullmq\" "
+        "(leave it at 500 otherwise), got 7 with jitter \"none\"");
+  CHECK(ParseJitter("bullmq").value() == Jitter::kBullMq);
+  CHECK(ParseJitter("BullMQ").status().message().find("backoff.jitter must be one of") == 0);
+}
+
+TEST_CASE("systems: bullmq's jitter and its fraction travel through link v2 and snapshots; other jitters write nothing new") {
+  Scenario s;
+  s.policy.system = System::kBullMq;
+  s.policy.backoff = {BackoffKind::kExponential, 200, 200, Jitter::kBullMq, 250};
+  const std::string link = FormatScenario(s);
+  CHECK(link.find(";bx200.200b250;") != std::string::npos);
+  Result<Scenario> back = ParseScenario(link);
+  REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+  CHECK(back->policy == s.policy);
+  Result<Queue> q = Queue::Create(s.policy);
+  REQUIRE(q.ok());
+  const std::string snapshot = q->Snapshot().value();
+  CHECK(snapshot.find("exponential 200 200 bullmq 250") != std::string::npos);
+  CHECK(Queue::Restore(snapshot).value().policy() == s.policy);
+  s.policy.backoff.jitter = Jitter::kFull;
+  s.policy.backoff.jitter_permille = 500;
+  CHECK(FormatScenario(s).find(";bx200.200f;") != std::string::npos);
+  // Bad fractions are refused by name, at their position.
+  CHECK(ParseScenario("v2;m3;bf200.200b;s1").status().message() ==
+        "scenario link is malformed at character 17: expected backoff.jitterPermille (digits), got ';'");
+  CHECK(ParseScenario("v2;m3;bf200.200b0;s1").status().message() ==
+        "scenario link: backoff.jitterPermille must be an integer from 1 to 1000, got 0");
+  CHECK(ParseScenario("v2;m3;bf200.200b12345;s1").status().message() ==
+        "scenario link: backoff.jitterPermille at character 17 has more than 4 digits");
+}
+
 TEST_CASE("systems: sidekiq's own delay is count^4 + 15 + rand(10)·(count + 1) s, and a dead job's retry is one more run") {
   Policy p;
   p.max_attempts = 3;
@@ -430,6 +525,43 @@ TEST_CASE("systems: bullmq evicts by removeOnFail age only when a later job fail
   Queue lab = Make(p, {"a"});
   REQUIRE(lab.Process("transient").ok());
   CHECK(lab.NextTimerAt() == 1000);
+}
+
+TEST_CASE("systems: bullmq's removeOnFail N keeps the newest N failed jobs, trimmed at each failure") {
+  Policy p;
+  p.max_attempts = 1;
+  p.system = System::kBullMq;
+  p.remove_on_fail_count = 1;  // the corpus's remove-on-fail-count-keeps-newest, seen on BullMQ 6.7.0
+  Queue q = Make(p, {"a", "b"});
+  REQUIRE(q.Process("transient").ok());
+  REQUIRE(q.Quarantined().size() == 1);  // within the count: kept
+  REQUIRE(q.Process("transient").ok());
+  REQUIRE(q.Quarantined().size() == 1);
+  CHECK(q.Quarantined()[0].id == "b");
+  CHECK(q.Locate("a")->place == Place::kDropped);
+  p.remove_on_fail_count = 2;
+  Queue two = Make(p, {"a", "b", "c"});
+  for (int i = 0; i < 3; ++i) REQUIRE(two.Process("transient").ok());
+  REQUIRE(two.Quarantined().size() == 2);
+  CHECK(two.Quarantined()[0].id == "b");
+  // Through link v2 and the snapshot; refused by name out of range or under another system.
+  Scenario s;
+  s.policy = p;
+  const std::string link = FormatScenario(s);
+  CHECK(link.find(";rbf2") != std::string::npos);
+  CHECK(ParseScenario(link).value().policy == p);
+  const std::string snapshot = two.Snapshot().value();
+  CHECK(snapshot.find("system bullmq removeOnFailCount 2") != std::string::npos);
+  CHECK(Queue::Restore(snapshot).value().policy() == p);
+  CHECK(ParseScenario("v2;m3;s1;rbf0").status().message() ==
+        "scenario link is malformed at character 14: expected a removeOnFailCount other than 0, got the end of the link");
+  p.remove_on_fail_count = -1;
+  CHECK(Policy::Check(p).message() == "removeOnFailCount must be an integer from 0 to 1000000000, got -1");
+  p.remove_on_fail_count = 5;
+  p.system = System::kSidekiq;
+  CHECK(Policy::Check(p).message() ==
+        "removeOnFailCount applies only with system \"bullmq\" (leave it at its default otherwise), got 5 with system "
+        "\"sidekiq\"");
 }
 
 TEST_CASE("systems: sidekiq trims the Dead set at each kill: dead timeout (retention, 180 days at 0), deadMaxJobs - 1") {

@@ -503,7 +503,7 @@ const BAD_CLASSES = [
   [{ precondition: { backoff: { jitter: 'decorrelated' } } }, RangeError, 'invalid-argument',
     'classes.precondition.backoff.jitter "decorrelated" needs classes.precondition.backoff.kind "exponential", got "fixed"'],
   [{ precondition: { backoff: { jitter: 'half' } } }, RangeError, 'invalid-argument',
-    'classes.precondition.backoff.jitter must be one of "none", "full", "equal", "decorrelated", got "half"'],
+    'classes.precondition.backoff.jitter must be one of "none", "full", "equal", "decorrelated", "bullmq", got "half"'],
   [{ 'unknown-schema': { alert: 1 } }, TypeError, 'invalid-type', 'classes.unknown-schema.alert must be a boolean, got 1'],
   [{ 'unknown-schema': { alert: 'yes' } }, TypeError, 'invalid-type', 'classes.unknown-schema.alert must be a boolean, got "yes" (a string)'],
   [{ 'unknown-schema': { alert: null } }, TypeError, 'invalid-type', 'classes.unknown-schema.alert must be a boolean, got null'],

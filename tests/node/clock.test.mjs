@@ -26,11 +26,11 @@ const SWITCHES_OFF = {
 };
 const DEFAULT_POLICY = {
   maxAttempts: 3, backoff: { kind: 'none', baseMs: 1000, capMs: 60000, jitter: 'none' }, leaseMs: 30000, seed: 1,
-  classes: DEFAULT_CLASSES, ordering: 'none', system: 'lab', maxStalledCount: 1, deadMaxJobs: 10000, retryInJitter: false, retryEveryError: false, deliveryLimit: 'explicit', deadLetterExchange: 'set',
+  classes: DEFAULT_CLASSES, ordering: 'none', system: 'lab', maxStalledCount: 1, removeOnFailCount: 0, deadMaxJobs: 10000, retryInJitter: false, retryEveryError: false, deliveryLimit: 'explicit', deadLetterExchange: 'set',
   quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false, ...SWITCHES_OFF,
 };
 // What policy() adds to an options object that sets none of ordering, system, quarantine, unsafeQuarantineOrder and the switches.
-const DEFAULT_OPERATION = { ordering: 'none', system: 'lab', maxStalledCount: 1, deadMaxJobs: 10000, retryInJitter: false, retryEveryError: false, deliveryLimit: 'explicit', deadLetterExchange: 'set',
+const DEFAULT_OPERATION = { ordering: 'none', system: 'lab', maxStalledCount: 1, removeOnFailCount: 0, deadMaxJobs: 10000, retryInJitter: false, retryEveryError: false, deliveryLimit: 'explicit', deadLetterExchange: 'set',
   quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false, ...SWITCHES_OFF };
 // What policy() has beyond a scenario's policy: the journal switch, which no link carries.
 const JOURNAL = { journal: true };
@@ -433,7 +433,7 @@ test('bad options: each wrong type a TypeError with the core\'s message, each ra
     /^backoff\.kind must be one of "none", "fixed", "exponential", got "linear"$/);
   throwsWith(assert, () => lab.createQueue({ maxAttempts: 3, backoff: { kind: 'Fixed' } }), RangeError, 'invalid-argument', /got "Fixed"$/);
   throwsWith(assert, () => lab.createQueue({ maxAttempts: 3, backoff: { kind: 'fixed', jitter: 'half' } }), RangeError,
-    'invalid-argument', /^backoff\.jitter must be one of "none", "full", "equal", "decorrelated", got "half"$/);
+    'invalid-argument', /^backoff\.jitter must be one of "none", "full", "equal", "decorrelated", "bullmq", got "half"$/);
   throwsWith(assert, () => lab.createQueue({ maxAttempts: 3, backoff: { kind: 2 } }), TypeError, 'invalid-type',
     /^backoff\.kind must be a string, got 2$/);
   throwsWith(assert, () => lab.createQueue({ maxAttempts: 3, backoff: { jitter: null } }), TypeError, 'invalid-type',

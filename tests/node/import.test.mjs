@@ -62,6 +62,26 @@ test('BullMQ: a number is a fixed delay; no backoff or a delay of 0 retries at o
   assert.equal(applied(accepted('{"attempts":4,"backoff":250}')).backoff.kind, 'fixed');
 });
 
+test('BullMQ: backoff.jitter j is the lab\'s jitter "bullmq" ([v(1−j), v)) in thousandths, applied by the core', () => {
+  const r = accepted('{"attempts":3,"backoff":{"type":"exponential","delay":200,"jitter":0.125}}');
+  assert.equal(fields(r)['backoff.jitter'], 'bullmq');
+  assert.equal(fields(r)['backoff.jitterPermille'], 125);
+  const p = applied(r);
+  assert.deepEqual(p.backoff, { kind: 'exponential', baseMs: 200, capMs: 86_400_000, jitter: 'bullmq', jitterPermille: 125 });
+  assert.equal(fields(accepted('{"attempts":3,"backoff":{"type":"fixed","delay":200,"jitter":1}}'))['backoff.jitterPermille'], 1000);
+  // A delay of 0 has nothing to jitter: no backoff, as without the jitter.
+  assert.equal(fields(accepted('{"attempts":3,"backoff":{"type":"fixed","delay":0,"jitter":0.5}}'))['backoff.jitter'], 'none');
+});
+
+test('BullMQ: removeOnFail N (or { count }) is removeOnFailCount, each failure keeping the newest N, applied by the core', () => {
+  const r = accepted('{"attempts":1,"removeOnFail":5}');
+  assert.equal(fields(r).removeOnFailCount, 5);
+  assert.equal(applied(r).removeOnFailCount, 5);
+  const both = fields(accepted('{"attempts":1,"removeOnFail":{"age":60,"count":3}}'));
+  assert.equal(both.removeOnFailCount, 3);
+  assert.equal(both['quarantine.retentionMs'], 60_000);
+});
+
 test('BullMQ: a removeOnFail age is the lazy retention, maxStalledCount the stall budget (the bullmq mode\'s own)', () => {
   const r = accepted('{"attempts":3,"removeOnFail":{"age":3600},"maxStalledCount":2}');
   assert.equal(r.system, 'bullmq');
@@ -74,12 +94,15 @@ test('BullMQ: a removeOnFail age is the lazy retention, maxStalledCount the stal
 });
 
 test('BullMQ refusals: removeOnFail, jitter, a custom strategy, stalls, other options, bad values', () => {
-  const [remove] = refusedWith('{"attempts":3,"removeOnFail":{"count":5}}', 'removeOnFail');
-  assert.match(remove.message, /^removeOnFail is not modelled by the lab \(only an age is/);
-  assert.equal(remove.given, '{"count":5}');
+  const [remove] = refusedWith('{"attempts":3,"removeOnFail":true}', 'removeOnFail');
+  assert.match(remove.message, /^removeOnFail is not modelled by the lab \(true drops a failed job with no entry/);
+  assert.equal(remove.given, 'true');
   refusedWith('{"attempts":3,"removeOnFail":{"age":0}}', 'removeOnFail');
-  const [jitter] = refusedWith('{"attempts":3,"backoff":{"type":"exponential","delay":1000,"jitter":0.5}}', 'backoff.jitter');
-  assert.match(jitter.message, /^backoff\.jitter \(BullMQ's \[v\(1−j\), v\)\) is not one of the lab's jitters/);
+  refusedWith('{"attempts":3,"removeOnFail":0}', 'removeOnFail');
+  refusedWith('{"attempts":3,"removeOnFail":{"count":2,"size":1}}', 'removeOnFail');
+  const [jitter] = refusedWith('{"attempts":3,"backoff":{"type":"exponential","delay":1000,"jitter":0.0005}}', 'backoff.jitter');
+  assert.equal(jitter.message, 'backoff.jitter: expected a number from 0 to 1 in thousandths (0.5, 0.125), got 0.0005');
+  refusedWith('{"attempts":3,"backoff":{"type":"exponential","delay":1000,"jitter":"0.5"}}', 'backoff.jitter');
   assert.match(refusedWith('{"backoff":{"type":"custom"}}', 'backoff.type')[0].message, /custom backoffStrategy/);
   assert.match(refusedWith('{"attempts":3,"maxStalledCount":-1}', 'maxStalledCount')[0].message, /^maxStalledCount: expected a whole number from 0, got -1/);
   assert.match(refusedWith('{"attempts":3,"stalledInterval":30000}', 'stalledInterval')[0].message, /a Worker option, not a job option/);
@@ -92,7 +115,7 @@ test('BullMQ refusals: removeOnFail, jitter, a custom strategy, stalls, other op
   refusedWith('{"attempts":3,"backoff":"fast"}', 'backoff');
   refusedWith('{"attempts":3,"backoff":{"type":"fixed","delay":10,"jitter":2}}', 'backoff.jitter');
   // Every refusal is reported at once, not only the first.
-  refusedWith('{"attempts":3,"removeOnFail":true,"backoff":{"type":"exponential","delay":1,"jitter":1}}', 'removeOnFail', 'backoff.jitter');
+  refusedWith('{"attempts":3,"removeOnFail":true,"backoff":{"type":"exponential","delay":1,"jitter":2}}', 'removeOnFail', 'backoff.jitter');
 });
 
 // ---- SQS ------------------------------------------------------------------------

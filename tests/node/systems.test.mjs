@@ -485,3 +485,51 @@ test('snippets follow the policy\'s mode: BullMQ uncapped and its stall budget, 
     assert.match(text, words, limit);
   }
 });
+
+test('BullMQ\'s jitter through the JS API: jitterPermille only with jitter "bullmq", refused by name otherwise', async () => {
+  const { throwsWith } = await import('./helpers.mjs');
+  const backoff = { kind: 'fixed', baseMs: 200, capMs: 200, jitter: 'bullmq', jitterPermille: 500 };
+  const q = lab.createQueue({ maxAttempts: 4, system: 'bullmq', backoff, seed: 5 });
+  try {
+    assert.deepEqual(q.policy().backoff, backoff);
+    q.enqueue('a', '{}');
+    const delays = [];
+    let last = null;
+    for (let n = 0; n < 10; n++) {
+      if (q.ready().length === 0 && q.advanceToNext() === null) break;
+      if (last !== null) delays.push(q.now() - last);
+      last = q.now();
+      q.process('transient');
+    }
+    assert.equal(delays.length, 3);
+    for (const d of delays) assert.ok(d >= 100 && d <= 199, `a delay in [100, 199]: ${d}`);
+    // Through a link and back: the fraction travels with the jitter.
+    const link = lab.formatScenario({ maxAttempts: 4, system: 'bullmq', backoff, seed: 5 });
+    assert.match(link, /;bf200\.200b500;/);
+    assert.deepEqual(lab.parseScenario(link).backoff, backoff);
+  } finally {
+    q.dispose();
+  }
+  // Other jitters leave it out of policy(), as before.
+  const plain = lab.createQueue({ maxAttempts: 3, backoff: { kind: 'fixed', baseMs: 200, capMs: 200, jitter: 'full' } });
+  assert.equal('jitterPermille' in plain.policy().backoff, false);
+  plain.dispose();
+  throwsWith(assert, () => lab.createQueue({ maxAttempts: 3, system: 'bullmq', backoff: { ...backoff, jitterPermille: 0 } }),
+    RangeError, 'out-of-range', /^backoff\.jitterPermille must be an integer from 1 to 1000, got 0$/);
+  throwsWith(assert, () => lab.createQueue({ maxAttempts: 3, backoff: { ...backoff, jitter: 'equal', jitterPermille: 250 } }),
+    RangeError, 'invalid-argument', /^backoff\.jitterPermille applies only with backoff\.jitter "bullmq" \(leave it at 500 otherwise\), got 250 with jitter "equal"$/);
+  throwsWith(assert, () => lab.createQueue({ maxAttempts: 3, backoff: { ...backoff, jitterPermille: '0.5' } }),
+    TypeError, 'invalid-type', /^backoff\.jitterPermille must be an integer/);
+});
+
+test('the BullMQ snippet writes removeOnFailCount as removeOnFail N (with an age, { age, count }), and runs through node --check', () => {
+  const bullmqSystem = SYSTEMS.find((s) => s.key === 'bullmq');
+  const count = snippetOf(bullmqSystem, { maxAttempts: 2, system: 'bullmq', removeOnFailCount: 2 }).text;
+  assert.match(count, /^ {2}removeOnFail: 2, \/\/ removeOnFailCount 2: each failure trims the failed set to its newest 2$/m);
+  const both = snippetOf(bullmqSystem, { maxAttempts: 2, system: 'bullmq', removeOnFailCount: 3, quarantine: { retentionMs: 60_000 } }).text;
+  assert.match(both, /^ {2}removeOnFail: \{ age: 60, count: 3 \},/m);
+  for (const text of [count, both]) {
+    const r = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: text, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  }
+});

@@ -109,11 +109,18 @@ function bullmq(options) {
         break;
       case 'removeOnFail':
         // The bullmq mode plays an age lazily, as BullMQ does: a later failure trims the failed set.
+        // A count N is removeOnFailCount: each failure keeps the newest N (BullMQ's removeJobsByMaxCount).
         if (value === false) t.ignore(key, 'false: BullMQ keeps failed jobs, as the lab keeps its quarantine');
-        else if (isObject(value) && Object.keys(value).length === 1 && isWhole(value.age) && value.age >= 1) {
-          t.to('quarantine.retentionMs', value.age * 1000, `removeOnFail { age: ${value.age} } (seconds; evicted when a later job fails)`);
+        else if (isWhole(value) && value >= 1) {
+          t.to('removeOnFailCount', value, `removeOnFail ${value} (each failure keeps the newest ${value} failed jobs)`);
+        } else if (isObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((k) => k === 'age' || k === 'count') &&
+            (value.age === undefined || (isWhole(value.age) && value.age >= 1)) && (value.count === undefined || (isWhole(value.count) && value.count >= 1))) {
+          if (value.age !== undefined) t.to('quarantine.retentionMs', value.age * 1000, `removeOnFail { age: ${value.age} } (seconds; evicted when a later job fails)`);
+          if (value.count !== undefined) t.to('removeOnFailCount', value.count, `removeOnFail { count: ${value.count} } (each failure keeps the newest ${value.count})`);
+        } else if (value === true) {
+          t.refuse(notModelled(key, quoted(value), 'true drops a failed job with no entry; the lab always quarantines', 'false, a count or { "age": seconds, "count": n }'));
         } else {
-          t.refuse(notModelled(key, quoted(value), 'only an age is: BullMQ\'s count or true removes by number, which the lab does not model', 'false or { "age": seconds }'));
+          t.refuse(refusal(key, 'false, a whole number from 1 or { "age": seconds, "count": n }', quoted(value)));
         }
         break;
       case 'maxStalledCount':
@@ -183,10 +190,10 @@ function bullmqBackoff(t, backoff) {
     t.refuse(refusal(typeof backoff === 'number' ? 'backoff' : 'backoff.delay', 'a whole number of ms from 0', quoted(delay)));
     return;
   }
-  if (jitter !== 0) {
-    t.refuse(typeof jitter === 'number' && jitter > 0 && jitter <= 1
-      ? refusal('backoff.jitter', '0 or absent', quoted(jitter), '(BullMQ\'s [v(1−j), v)) is not one of the lab\'s jitters')
-      : refusal('backoff.jitter', 'a number from 0 to 1 (and the lab takes only 0)', quoted(jitter)));
+  // BullMQ's jitter j: the lab's jitter 'bullmq' ([v(1−j), v), BullMQ's own formula) in thousandths.
+  const permille = typeof jitter === 'number' ? Math.round(jitter * 1000) : NaN;
+  if (!(permille >= 0 && permille <= 1000 && Math.abs(permille - jitter * 1000) < 1e-6)) {
+    t.refuse(refusal('backoff.jitter', 'a number from 0 to 1 in thousandths (0.5, 0.125)', quoted(jitter)));
     return;
   }
   const from = typeof backoff === 'number' ? `backoff ${backoff}` : `backoff ${type}, delay ${delay}`;
@@ -199,7 +206,12 @@ function bullmqBackoff(t, backoff) {
   // BullMQ's exponential has no cap (the bullmq mode ignores the lab's); a fixed delay is its own cap.
   t.to('backoff.capMs', type === 'fixed' ? delay : DAY_MS,
     type === 'fixed' ? `${from} (a fixed delay is its own cap)` : `${from} (BullMQ has no cap; the lab's delays stop at a day)`);
-  t.to('backoff.jitter', 'none', typeof backoff === 'object' && 'jitter' in backoff ? 'backoff.jitter 0' : 'no backoff.jitter');
+  if (permille === 0) {
+    t.to('backoff.jitter', 'none', typeof backoff === 'object' && 'jitter' in backoff ? 'backoff.jitter 0' : 'no backoff.jitter');
+  } else {
+    t.to('backoff.jitter', 'bullmq', `backoff.jitter ${jitter} (each delay drawn from [v(1−j), v), BullMQ's own formula)`);
+    t.to('backoff.jitterPermille', permille, `backoff.jitter ${jitter} (in thousandths)`);
+  }
 }
 
 // ---- Amazon SQS -------------------------------------------------------------

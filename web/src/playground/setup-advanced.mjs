@@ -201,7 +201,8 @@ function build(id, { schema, classes, onPolicy, onWorld }, details) {
   };
   return (policyNow, worldNow) => {
     current = { world: worldNow ?? {} };
-    for (const [path, { input }] of policy.inputs) set(input, at(policyNow, path));
+    // A field the policy leaves out (jitterPermille without jitter bullmq) shows its default.
+    for (const [path, { row, input }] of policy.inputs) set(input, at(policyNow, path) ?? row.default);
     for (const name of classes) {
       const rule = policyNow.classes[name];
       const { cells, delayKind, base, delay } = classCells.get(name);

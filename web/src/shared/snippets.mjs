@@ -37,12 +37,14 @@ function firstDelay(backoff) {
   return backoff.kind === 'none' ? 0 : backoff.baseMs;
 }
 
-const sameBackoff = (a, b) => a.kind === b.kind && a.baseMs === b.baseMs && a.capMs === b.capMs && a.jitter === b.jitter;
+const sameBackoff = (a, b) => a.kind === b.kind && a.baseMs === b.baseMs && a.capMs === b.capMs && a.jitter === b.jitter &&
+  a.jitterPermille === b.jitterPermille;
 
 function backoffText(b) {
   if (b.kind === 'none') return 'none (requeue at once)';
   const range = b.kind === 'fixed' ? `${b.baseMs} ms` : `${b.baseMs}..${b.capMs} ms`;
-  return `${b.kind} ${range}${b.jitter === 'none' ? '' : `, ${b.jitter} jitter`}`;
+  const jitter = b.jitter === 'bullmq' ? `bullmq jitter ${b.jitterPermille / 1000}` : `${b.jitter} jitter`;
+  return `${b.kind} ${range}${b.jitter === 'none' ? '' : `, ${jitter}`}`;
 }
 
 function policyText(n) {
@@ -435,7 +437,8 @@ function bullmqSnippet(policy, rules) {
   if (custom) {
     backoffLine = "backoff: { type: 'custom' }, // the worker's backoffStrategy below";
   } else if (b.kind === 'fixed' || b.kind === 'exponential') {
-    const jitter = b.jitter === 'full' ? ', jitter: 1' : b.jitter === 'equal' ? ', jitter: 0.5' : '';
+    const jitter = b.jitter === 'full' ? ', jitter: 1' : b.jitter === 'equal' ? ', jitter: 0.5'
+      : b.jitter === 'bullmq' ? `, jitter: ${b.jitterPermille / 1000}` : '';
     backoffLine = `backoff: { type: '${b.kind}', delay: ${b.baseMs}${jitter} }, // backoff ${backoffText(b)}`;
   }
   lines.push(
@@ -444,7 +447,11 @@ function bullmqSnippet(policy, rules) {
   );
   if (backoffLine !== null) lines.push(`  ${backoffLine}`);
   else lines.push('  // backoff none: no backoff option; a failed job goes back to the end of the waiting list');
-  lines.push(n.quarantine.retentionMs === 0
+  const keep = n.removeOnFailCount ?? 0;
+  if (keep > 0) {
+    lines.push(`  removeOnFail: ${n.quarantine.retentionMs === 0 ? keep : `{ age: ${seconds(n.quarantine.retentionMs)}, count: ${keep} }`}, ` +
+      `// removeOnFailCount ${keep}: each failure trims the failed set to its newest ${keep}${n.quarantine.retentionMs === 0 ? '' : ', and by age lazily'}`);
+  } else lines.push(n.quarantine.retentionMs === 0
     ? '  removeOnFail: false, // quarantine.retentionMs 0: failed jobs are kept (the default)'
     : `  removeOnFail: { age: ${seconds(n.quarantine.retentionMs)} }, // quarantine.retentionMs ${n.quarantine.retentionMs}, in seconds; ` +
       `applied lazily, when a later job fails (BullMQ trims the failed set only then), ${n.system === 'bullmq' ? 'as the lab\'s bullmq mode plays it' : 'not on a timer as in the lab'}`);
@@ -457,7 +464,8 @@ function bullmqSnippet(policy, rules) {
       : '  // (the default, 1); one stall more fails the job even with attempts left. The lab counts a crash as an attempt.');
   if (custom) {
     const jitterExpr = b.jitter === 'full' ? 'Math.round(Math.random() * delay)'
-      : b.jitter === 'equal' ? 'Math.floor(delay / 2) + Math.round(Math.random() * (delay - Math.floor(delay / 2)))' : 'delay';
+      : b.jitter === 'equal' ? 'Math.floor(delay / 2) + Math.round(Math.random() * (delay - Math.floor(delay / 2)))'
+      : b.jitter === 'bullmq' ? `Math.floor(Math.random() * delay * ${b.jitterPermille / 1000} + delay * (1 - ${b.jitterPermille / 1000}))` : 'delay';
     const formula = tsDelay(b);
     lines.push('  settings: {', '    backoffStrategy: (attemptsMade, type, err) => {');
     for (const name of ownClasses) {

@@ -20,8 +20,9 @@
 // What this page keeps, keyed by those names, is its own presentation: each one's
 // label, and its letter in the link format (s1's letters are frozen: old links keep
 // loading). storm-presets.test.mjs checks every core name has a label and a letter.
-export const STRATEGY_LABELS = { none: 'No jitter', full: 'Full jitter', equal: 'Equal jitter', decorrelated: 'Decorrelated jitter' };
-const STRATEGY_LETTERS = { none: 'n', full: 'f', equal: 'e', decorrelated: 'd' };
+export const STRATEGY_LABELS = { none: 'No jitter', full: 'Full jitter', equal: 'Equal jitter', decorrelated: 'Decorrelated jitter',
+  bullmq: 'BullMQ jitter (j = 0.5)' };
+const STRATEGY_LETTERS = { none: 'n', full: 'f', equal: 'e', decorrelated: 'd', bullmq: 'b' };
 const BACKOFF_LETTERS = { none: 'n', fixed: 'f', exponential: 'e' };
 export const LINK_LETTERS = Object.freeze({ strategy: STRATEGY_LETTERS, backoff: BACKOFF_LETTERS });
 
