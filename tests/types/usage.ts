@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   const par: { actions: number; steps: number } | null = lab.goalPar('completed a', 'v1;m3;ja:;as');
   void par;
   const policy: Policy = timed.policy();
-  const jitter: 'none' | 'full' | 'equal' | 'decorrelated' = policy.backoff.jitter;
+  const jitter: 'none' | 'full' | 'equal' | 'decorrelated' | 'bullmq' = policy.backoff.jitter;
   lab.createQueue(policy).dispose();
   const event = timed.timeline()[0]!;
   const when: number = event.time + event.action;
