@@ -164,7 +164,7 @@ TEST_CASE("schedule: the systems' own delays (Sidekiq's formula, SQS's visibilit
   CHECK(t.rows[0].delay == One(5000));
 }
 
-TEST_CASE("schedule: bullmq's jitter shows its min, median and p99 within [v(1 - j), v)") {
+TEST_CASE("schedule: bullmq's jitter shows its min, median and p99 within [v(1 - j), v - 1]") {
   Policy p;
   p.max_attempts = 3;
   p.system = System::kBullMq;
