@@ -136,6 +136,8 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   if (p.max_stalled_count != defaults.max_stalled_count) o.Word("maxStalledCount").I(p.max_stalled_count);
   if (p.dead_max_jobs != defaults.dead_max_jobs) o.Word("deadMaxJobs").I(p.dead_max_jobs);
   if (p.delivery_limit != defaults.delivery_limit) o.Word("deliveryLimit").Word(DeliveryLimitName(p.delivery_limit));
+  // "delayAt <name>" only when not the broker (Policy::Check: only with system lab).
+  if (p.delay_at != defaults.delay_at) o.Word("delayAt").Word(DelayAtName(p.delay_at));
   // "switches" and five booleans (charge, idempotency key, count in body, decide
   // before count, dead letters to the source) only when one is on, likewise.
   if (HasTeachingSwitch(p)) {
@@ -282,6 +284,7 @@ constexpr int kJitterCount = 4;
 constexpr int kOrderingCount = 3;
 constexpr int kSystemCount = 5;
 constexpr int kDeliveryLimitCount = 3;
+constexpr int kDelayAtCount = 3;
 constexpr int kLeaseStateCount = 3;
 constexpr int kFateCount = 3;
 
@@ -371,6 +374,11 @@ Status GetPolicy(NextIn next, Policy* p) {
       DLQ_TRY(in->Name("unset-3.x or unset-4.x", kDeliveryLimitCount, DeliveryLimitName, &p->delivery_limit));
       if (p->delivery_limit == DeliveryLimit::kExplicit) return in->Error("unset-3.x or unset-4.x", "explicit");
     }
+  }
+  if (in->Peek() == "delayAt") {
+    in->Next();
+    DLQ_TRY(in->Name("consumer-sleep or retry-queue", kDelayAtCount, DelayAtName, &p->delay_at));
+    if (p->delay_at == DelayAt::kBroker) return in->Error("consumer-sleep or retry-queue (broker is written as nothing)", "broker");
   }
   if (in->Peek() == "switches") {
     in->Next();

@@ -154,6 +154,14 @@ const char* DeliveryLimitName(DeliveryLimit limit) {
   return kDeliveryLimitChoices.Name(static_cast<int>(limit));
 }
 
+const char* DelayAtName(DelayAt where) { return kDelayAtChoices.Name(static_cast<int>(where)); }
+
+Result<DelayAt> ParseDelayAt(std::string_view text) {
+  Result<int> index = kDelayAtChoices.Parse(text, "delayAt");
+  if (!index.ok()) return index.status();
+  return static_cast<DelayAt>(index.value());
+}
+
 const char* SystemReasonName(System system, Reason reason) {
   switch (system) {
     case System::kRabbitMqQuorum:
@@ -233,6 +241,10 @@ Status Policy::Check(const Policy& p) {
   if (p.delivery_limit != defaults.delivery_limit && p.system != System::kRabbitMqQuorum) {
     return only_in("deliveryLimit", System::kRabbitMqQuorum, std::string("\"") + DeliveryLimitName(p.delivery_limit) + "\"");
   }
+  // Each real system's delay is its own (docs/real-systems.md): where it lives is the lab's lesson.
+  if (p.delay_at != defaults.delay_at && p.system != System::kLab) {
+    return only_in("delayAt", System::kLab, std::string("\"") + DelayAtName(p.delay_at) + "\"");
+  }
   return Status::Ok();
 }
 
@@ -266,7 +278,8 @@ bool operator==(const Policy& a, const Policy& b) {
          a.journal == b.journal && a.system == b.system && a.max_stalled_count == b.max_stalled_count &&
          a.dead_max_jobs == b.dead_max_jobs && a.delivery_limit == b.delivery_limit && a.effect_charge == b.effect_charge &&
          a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
-         a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source;
+         a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source &&
+         a.delay_at == b.delay_at;
 }
 
 }  // namespace dlq

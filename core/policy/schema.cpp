@@ -60,6 +60,11 @@ const Field<Policy> kPolicyFields[] = {
           "maxAttempts is not used then."),
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.delivery_limit); },
      [](Policy& p, int64_t v) { p.delivery_limit = static_cast<DeliveryLimit>(v); }},
+    {Pick("delayAt", kDelayAtChoices, "Delay lives in",
+          "Where a retry waits: the broker's delay, a worker that sleeps holding it (busy, within its lease), or a "
+          "retry queue whose scheduler republishes it at the tail (lab system only)."),
+     [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.delay_at); },
+     [](Policy& p, int64_t v) { p.delay_at = static_cast<DelayAt>(v); }},
     {Integer("quarantine.retentionMs", kRetentionMsField, "Retention (ms)",
              "An entry this old (from its arrival) is dropped for good; 0 keeps it forever."),
      [](const Policy& p) { return p.retention_ms; }, [](Policy& p, int64_t v) { p.retention_ms = v; }},

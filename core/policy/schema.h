@@ -34,6 +34,10 @@ inline constexpr Choice kDeliveryLimitItems[] = {{"explicit", "Set: maxAttempts 
                                                  {"unset-3.x", "Not set, RabbitMQ 3.x: no limit"},
                                                  {"unset-4.x", "Not set, RabbitMQ 4.0+: 20"}};
 inline constexpr Choices kDeliveryLimitChoices{kDeliveryLimitItems, 3};
+inline constexpr Choice kDelayAtItems[] = {{"broker", "The broker (delayed)"},
+                                           {"consumer-sleep", "The consumer sleeps"},
+                                           {"retry-queue", "A retry queue and a scheduler"}};
+inline constexpr Choices kDelayAtChoices{kDelayAtItems, 3};
 // A class rule's `retry` (ClassRule.retry false / true).
 inline constexpr Choice kRetryItems[] = {{"never", "never"}, {"bounded", "bounded"}};
 inline constexpr Choices kRetryChoices{kRetryItems, 2};
