@@ -61,8 +61,8 @@ const Field<Policy> kPolicyFields[] = {
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.delivery_limit); },
      [](Policy& p, int64_t v) { p.delivery_limit = static_cast<DeliveryLimit>(v); }},
     {Pick("delayAt", kDelayAtChoices, "Delay lives in",
-          "Where a retry waits: the broker's delay, a worker that sleeps holding it (busy, within its lease), or a "
-          "retry queue whose scheduler republishes it at the tail (lab system only)."),
+          "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
+          "queue republishing it at the tail (lab only)."),
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.delay_at); },
      [](Policy& p, int64_t v) { p.delay_at = static_cast<DelayAt>(v); }},
     {Integer("quarantine.retentionMs", kRetentionMsField, "Retention (ms)",
