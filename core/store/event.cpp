@@ -39,9 +39,10 @@ std::string NextStep(const Event& e) {
       return Plural(left, "attempt", "attempts") +
              (e.at_head ? " left → back near the head, as a quorum queue returns it" : " left → requeue at the tail");
     case Disposition::kDelayed: {
-      const char* where = e.delay_at == DelayAt::kConsumerSleep ? (e.sleep_cut ? ", its worker sleeping until its lease expires" : ", its worker sleeping")
-                          : e.delay_at == DelayAt::kRetryQueue ? ", waiting in the retry queue"
-                                                               : "";
+      const std::string where = e.delay_at == DelayAt::kConsumerSleep
+                                    ? (e.sleep_cut ? ", its worker sleeping until its lease expires" : ", its worker sleeping")
+                                : e.delay_at == DelayAt::kRetryQueue ? std::string(", waiting in ") + kRetryQueueName
+                                                                     : "";
       return Plural(left, "attempt", "attempts") + " left → retry after a backoff of " + Ms(e.delay_ms) + where +
              ", at " + Ms(e.until);
     }

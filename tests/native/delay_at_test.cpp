@@ -108,6 +108,9 @@ TEST_SUITE("delayAt") {
           "orders as a new message at 1000 ms");
     CHECK(RenderEvent(Last(q, EventKind::kAttempt)) ==
           "#4 step 1 attempt \"a\" 1/3 transient -> delayed 1000ms until 1000 in orders.retry");
+    CHECK(ExplainEvent(Last(q, EventKind::kAttempt)) ==
+          "attempt 1 of 3 failed transiently: 2 attempts left → retry after a backoff of 1000 ms, waiting in "
+          "orders.retry, at 1000 ms");
     CHECK(q.CanLease());  // the partition is not held by a job that left it
     CHECK(MustProcess(q, "success").id == "b");
     REQUIRE(q.Advance(int64_t{1000}).ok());
