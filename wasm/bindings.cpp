@@ -109,6 +109,13 @@ val EventValue(const dlq::Event& e) {
                          e.disposition == dlq::Disposition::kDelayed);
   if (e.kind == EventKind::kLeased || delaying) out.set("until", static_cast<double>(e.until));
   if (delaying) out.set("delayMs", static_cast<double>(e.delay_ms));
+  // Where the delay lives, when not in the broker (policy.h, DelayAt): a sleeping
+  // worker (sleepCut: until its lease's expiry) or the retry queue.
+  if ((delaying || e.kind == EventKind::kDue) && e.delay_at != dlq::DelayAt::kBroker) {
+    out.set("delayAt", std::string(dlq::DelayAtName(e.delay_at)));
+    out.set("waitsIn", std::string(e.delay_at == dlq::DelayAt::kRetryQueue ? dlq::kRetryQueueName : "worker"));
+    if (e.sleep_cut) out.set("sleepCut", true);
+  }
   // Ordering and the quarantine's operation: the key of a reorder and of a
   // release, whom a reorder overtook, the depth an alarm saw.
   if (e.kind == EventKind::kReorder || e.kind == EventKind::kKeyReleased) out.set("key", e.key);
@@ -568,6 +575,9 @@ val DelayedValue(const dlq::Queue& q, double from, double count) {
     entry.set("payload", d.payload);
     entry.set("attempts", d.attempts);
     entry.set("dueAt", static_cast<double>(d.due_at));
+    // Where it waits when not in the broker (policy.h, DelayAt): its sleeping worker, or the retry queue.
+    if (q.policy().delay_at == dlq::DelayAt::kConsumerSleep) entry.set("waitsIn", std::string("worker"));
+    if (q.policy().delay_at == dlq::DelayAt::kRetryQueue) entry.set("waitsIn", std::string(dlq::kRetryQueueName));
     out.call<void>("push", entry);
   }
   return out;
@@ -1279,4 +1289,5 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
   emscripten::constant("maxScenarioTextBytes", static_cast<double>(dlq::kMaxScenarioTextBytes));
   emscripten::constant("maxAttemptsLimit", static_cast<double>(dlq::Policy::kMaxAttempts));
   emscripten::constant("maxScriptLetters", static_cast<double>(dlq::kMaxScriptLetters));
+  emscripten::constant("retryQueueName", std::string(dlq::kRetryQueueName));
 }

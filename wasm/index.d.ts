@@ -66,6 +66,14 @@ export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs';
 export type DeliveryLimit = 'explicit' | 'unset-3.x' | 'unset-4.x';
 /** rabbitmq-quorum: whether the source queue has a dead-letter exchange ('none': dead letters are dropped). */
 export type DeadLetterExchange = 'set' | 'none';
+/**
+ * Where a retry's delay lives (lab system only): 'broker' (default: parked in delayed, back at the
+ * ready tail), 'consumer-sleep' (the worker sleeps holding the job, busy meanwhile, and retries it
+ * next; a sleep past the lease ends at its expiry, and the worker's own retry is then a duplicate),
+ * 'retry-queue' (published to orders.retry and acked; a scheduler republishes it at the source's
+ * tail, so a stalled partition runs on). A crash's retry is the broker's: requeued at once otherwise.
+ */
+export type DelayAt = 'broker' | 'consumer-sleep' | 'retry-queue';
 /** One row of a table of lab.schema: a field of an options object, as the core describes it. */
 export interface SchemaField {
   /** Its path in its object, as JS spells it: "backoff.baseMs" is options.backoff.baseMs. */
@@ -254,6 +262,8 @@ export interface PolicyOptions {
    * dead-letter exchange: it is dropped, a 'discarded' event with its reason, and no entry).
    */
   deadLetterExchange?: DeadLetterExchange;
+  /** Where a retry's delay lives (see DelayAt); default 'broker'. A v2 link carries it (`;rlc`, `;rlq`). */
+  delayAt?: DelayAt;
   /** The quarantine's operation; absent fields (and 0) keep it off. */
   quarantine?: QuarantineOptions;
   /**
@@ -494,6 +504,8 @@ export type JobLocation =
 export interface DelayedJob extends Job {
   /** When it joins the ready tail. */
   dueAt: number;
+  /** Where it waits, when not in the broker (DelayAt): 'worker' (asleep holding it) or the retry queue's name. */
+  waitsIn?: 'worker' | 'orders.retry';
 }
 
 export interface LeasedJob extends Job {
@@ -600,6 +612,12 @@ export interface TimelineEvent {
   until?: number;
   /** 'delayed', and a delaying 'attempt' or 'expired': until - time. */
   delayMs?: number;
+  /** 'delayed', 'due', and a delaying 'attempt' or 'expired': where it waits, when not the broker. */
+  delayAt?: Exclude<DelayAt, 'broker'>;
+  /** With delayAt: where it waits, 'worker' (asleep holding it) or the retry queue's name. */
+  waitsIn?: 'worker' | 'orders.retry';
+  /** With delayAt 'consumer-sleep': the sleep outlasted the lease, so the wait ends at its expiry. */
+  sleepCut?: true;
   /** 'reorder', 'key-released': the ordering key. */
   key?: string;
   /** 'reorder': the earlier jobs of its key it overtook, in enqueue order. */
@@ -1178,6 +1196,8 @@ export interface SessionView {
   ready: (ReadyJob & { removable: boolean } | { id: ''; gap: number })[];
   leased: LeasedJob[];
   delayed: DelayedJob[];
+  /** Where delayed jobs wait when not in the broker (policy.delayAt): 'worker' or the retry queue's name. */
+  delayedIn?: 'worker' | 'orders.retry';
   completed: KeyedJob[];
   quarantined: QuarantineEntry[];
   /** Present when the policy has deadLetterExchange 'none': the jobs it dropped. */
@@ -1405,6 +1425,8 @@ export interface Lab {
   readonly scenarioFormatVersion: number;
   readonly maxScenarioTextBytes: number;
   readonly maxAttemptsLimit: number;
+  /** The retry queue a delay waits in under delayAt 'retry-queue'. */
+  readonly retryQueueName: 'orders.retry';
 }
 
 /** Loads the core once (Node >= 20 and browsers) and returns the shared lab. */

@@ -839,6 +839,8 @@ class Lab {
     this.scenarioFormatVersion = core.scenarioFormatVersion;
     this.maxScenarioTextBytes = core.maxScenarioTextBytes;
     this.maxAttemptsLimit = core.maxAttemptsLimit;
+    /** The retry queue a delay waits in under delayAt 'retry-queue' ('orders.retry'). */
+    this.retryQueueName = core.retryQueueName;
     Object.freeze(this);
   }
 

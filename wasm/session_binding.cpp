@@ -263,6 +263,9 @@ class SessionHandle {
     const double cap = static_cast<double>(ask.list_cap);
     out.set("leased", LeasedValue(q, 0, cap));
     out.set("delayed", DelayedValue(q, 0, cap));
+    // Where delayed jobs wait, when not in the broker (policy.h, DelayAt): "worker" or the retry queue.
+    if (q.policy().delay_at == dlq::DelayAt::kConsumerSleep) out.set("delayedIn", std::string("worker"));
+    if (q.policy().delay_at == dlq::DelayAt::kRetryQueue) out.set("delayedIn", std::string(dlq::kRetryQueueName));
     out.set("completed", CompletedValue(q, 0, cap));
     out.set("quarantined", QuarantinedValue(q, 0, cap));
     if (q.policy().DiscardsDeadLetters()) out.set("discarded", DiscardedValue(q, 0, cap));

@@ -144,6 +144,8 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
     o.Word("deadLetterExchange").Word(DeadLetterExchangeName(p.dead_letter_exchange));
   }
   if (p.remove_on_fail_count != defaults.remove_on_fail_count) o.Word("removeOnFailCount").I(p.remove_on_fail_count);
+  // "delayAt <name>" only when not the broker (Policy::Check: only with system lab).
+  if (p.delay_at != defaults.delay_at) o.Word("delayAt").Word(DelayAtName(p.delay_at));
   // "switches" and five booleans (charge, idempotency key, count in body, decide
   // before count, dead letters to the source) only when one is on, likewise.
   if (HasTeachingSwitch(p)) {
@@ -291,6 +293,7 @@ constexpr int kOrderingCount = 3;
 constexpr int kSystemCount = 5;
 constexpr int kDeliveryLimitCount = 3;
 constexpr int kDeadLetterExchangeCount = 2;
+constexpr int kDelayAtCount = 3;
 constexpr int kLeaseStateCount = 3;
 constexpr int kFateCount = 4;
 
@@ -399,6 +402,11 @@ Status GetPolicy(NextIn next, Policy* p) {
       DLQ_TRY(in->Int("removeOnFailCount", &p->remove_on_fail_count));
       if (p->remove_on_fail_count == defaults.remove_on_fail_count) return in->Error("a removeOnFailCount other than its default", "0");
     }
+  }
+  if (in->Peek() == "delayAt") {
+    in->Next();
+    DLQ_TRY(in->Name("consumer-sleep or retry-queue", kDelayAtCount, DelayAtName, &p->delay_at));
+    if (p->delay_at == DelayAt::kBroker) return in->Error("consumer-sleep or retry-queue (broker is written as nothing)", "broker");
   }
   if (in->Peek() == "switches") {
     in->Next();

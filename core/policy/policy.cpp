@@ -163,6 +163,14 @@ const char* DeadLetterExchangeName(DeadLetterExchange dlx) {
   return kDeadLetterExchangeChoices.Name(static_cast<int>(dlx));
 }
 
+const char* DelayAtName(DelayAt where) { return kDelayAtChoices.Name(static_cast<int>(where)); }
+
+Result<DelayAt> ParseDelayAt(std::string_view text) {
+  Result<int> index = kDelayAtChoices.Parse(text, "delayAt");
+  if (!index.ok()) return index.status();
+  return static_cast<DelayAt>(index.value());
+}
+
 const char* SystemReasonName(System system, Reason reason) {
   switch (system) {
     case System::kRabbitMqQuorum:
@@ -260,6 +268,10 @@ Status Policy::Check(const Policy& p) {
     return only_in("deadLetterExchange", System::kRabbitMqQuorum,
                    std::string("\"") + DeadLetterExchangeName(p.dead_letter_exchange) + "\"");
   }
+  // Each real system's delay is its own (docs/real-systems.md): where it lives is the lab's lesson.
+  if (p.delay_at != defaults.delay_at && p.system != System::kLab) {
+    return only_in("delayAt", System::kLab, std::string("\"") + DelayAtName(p.delay_at) + "\"");
+  }
   return Status::Ok();
 }
 
@@ -296,7 +308,8 @@ bool operator==(const Policy& a, const Policy& b) {
          a.retry_every_error == b.retry_every_error && a.delivery_limit == b.delivery_limit &&
          a.dead_letter_exchange == b.dead_letter_exchange && a.effect_charge == b.effect_charge &&
          a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
-         a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source;
+         a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source &&
+         a.delay_at == b.delay_at;
 }
 
 }  // namespace dlq

@@ -121,6 +121,22 @@ constexpr int64_t kSidekiqDeadTimeoutMs = int64_t{180} * 86'400'000;
 // RabbitMQ 4.0's default delivery-limit.
 constexpr int64_t kRabbitMq4DeliveryLimit = 20;
 enum class Jitter : uint8_t { kNone, kFull, kEqual, kDecorrelated, kBullMq };
+// Where a retry's delay lives (idea 23; system lab only):
+//   broker          the queue parks the job in "delayed" and returns it to the ready
+//                   tail when due (the lab's rule)
+//   consumer-sleep  the worker keeps the message and sleeps: the job waits in its worker,
+//                   which takes nothing else meanwhile, and is retried when due; a sleep
+//                   that would outlast the lease is cut at the lease's expiry, when the
+//                   broker delivers the job again (the sleeping worker's retry is then a
+//                   duplicate)
+//   retry-queue     the worker publishes the job to a retry queue (kRetryQueueName) and
+//                   acks it; a scheduler puts it back at the source's tail as a new
+//                   message when due, so a stalled partition is not held meanwhile
+// A crash's retry lives in the broker only: no live consumer sleeps or publishes it,
+// so under consumer-sleep and retry-queue the broker redelivers it at once.
+enum class DelayAt : uint8_t { kBroker, kConsumerSleep, kRetryQueue };
+// The retry queue's name under retry-queue (the source's name plus ".retry").
+inline constexpr const char* kRetryQueueName = "orders.retry";
 
 // "success" | "transient" | "permanent" | "undeserializable" | "unknown-schema" |
 // "precondition" and back. Parsing is exact (case-sensitive).
@@ -143,6 +159,8 @@ const char* SystemName(System system);  // "lab" | "rabbitmq-quorum" | "bullmq" 
 Result<System> ParseSystem(std::string_view text);
 const char* DeliveryLimitName(DeliveryLimit limit);  // "explicit" | "unset-3.x" | "unset-4.x"
 const char* DeadLetterExchangeName(DeadLetterExchange dlx);  // "set" | "none"
+const char* DelayAtName(DelayAt where);  // "broker" | "consumer-sleep" | "retry-queue"
+Result<DelayAt> ParseDelayAt(std::string_view text);
 // BullMQ's failedReason for a job failed by its stall budget.
 inline constexpr const char* kBullMqStalledError = "job stalled more than allowable limit";
 // How `system` names a quarantine entry's reason: RabbitMQ's x-death reason
@@ -258,6 +276,8 @@ struct Policy {
   DeliveryLimit delivery_limit = DeliveryLimit::kExplicit;
   // rabbitmq-quorum: with none, a dead letter is discarded instead of quarantined.
   DeadLetterExchange dead_letter_exchange = DeadLetterExchange::kSet;
+  // Where a retry's delay lives (DelayAt); other than broker only with system lab.
+  DelayAt delay_at = DelayAt::kBroker;
   // Quarantine operability: an entry whose age (from its arrival) reaches
   // retention_ms is dropped for good (0: kept forever); a depth alarm is raised
   // when the quarantine holds alarm_depth entries and cleared when it holds

@@ -39,7 +39,10 @@ Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint3
     d.disposition = Disposition::kQuarantined;
     d.reason = Reason::kPermanent;
   } else if (CountForBudget(policy, attempts) < static_cast<uint64_t>(rule.max_attempts)) {
-    d.delay_ms = RetryDelay(policy, rule.backoff, attempts, previous_delay, jitter);
+    // A crash's retry has no live consumer to sleep or to publish it to a retry
+    // queue: away from the broker's delay the broker redelivers it at once (policy.h, DelayAt).
+    const bool broker_only = *failure == FailureClass::kCrash && policy.delay_at != DelayAt::kBroker;
+    d.delay_ms = broker_only ? 0 : RetryDelay(policy, rule.backoff, attempts, previous_delay, jitter);
     d.disposition = d.delay_ms > 0 ? Disposition::kDelayed : Disposition::kRequeued;
   } else {
     d.disposition = Disposition::kQuarantined;

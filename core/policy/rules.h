@@ -31,6 +31,8 @@ struct Decision {
 // compared with attempts - 1, the count before this attempt: one attempt too many.
 // `previous_delay` is the job's previous delay (0 before its first retry); the
 // jitter stream is drawn from only when a jittered delay is chosen.
+// Under delayAt consumer-sleep or retry-queue a crash's retry is requeued at once
+// (no jitter drawn): the delay would need the consumer that crashed.
 // Under system bullmq a crash is a stall, decided by the stall budget instead:
 // `stalls` (this one included) <= maxStalledCount -> requeued, uncounted (BullMQ's
 // attemptsMade leaves stalls out); past it -> quarantine, reason stalled, the attempt

@@ -78,6 +78,11 @@ const Field<Policy> kPolicyFields[] = {
           "RabbitMQ only: with none, a message dead-lettered (delivery_limit, rejected) is dropped, not kept."),
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.dead_letter_exchange); },
      [](Policy& p, int64_t v) { p.dead_letter_exchange = static_cast<DeadLetterExchange>(v); }},
+    {Pick("delayAt", kDelayAtChoices, "Delay lives in",
+          "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
+          "queue republishing it at the tail (lab only)."),
+     [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.delay_at); },
+     [](Policy& p, int64_t v) { p.delay_at = static_cast<DelayAt>(v); }},
     {Integer("quarantine.retentionMs", kRetentionMsField, "Retention (ms)",
              "An entry this old (from its arrival) is dropped for good; 0 keeps it forever."),
      [](const Policy& p) { return p.retention_ms; }, [](Policy& p, int64_t v) { p.retention_ms = v; }},

@@ -38,6 +38,10 @@ inline constexpr Choices kDeliveryLimitChoices{kDeliveryLimitItems, 3};
 inline constexpr Choice kDeadLetterExchangeItems[] = {{"set", "Set: dead letters go to the dead-letter queue"},
                                                       {"none", "None: dead letters are dropped"}};
 inline constexpr Choices kDeadLetterExchangeChoices{kDeadLetterExchangeItems, 2};
+inline constexpr Choice kDelayAtItems[] = {{"broker", "The broker (delayed)"},
+                                           {"consumer-sleep", "The consumer sleeps"},
+                                           {"retry-queue", "A retry queue and a scheduler"}};
+inline constexpr Choices kDelayAtChoices{kDelayAtItems, 3};
 // A class rule's `retry` (ClassRule.retry false / true).
 inline constexpr Choice kRetryItems[] = {{"never", "never"}, {"bounded", "bounded"}};
 inline constexpr Choices kRetryChoices{kRetryItems, 2};

@@ -300,7 +300,8 @@ int64_t Queue::NextEligible() const {
     case Ordering::kNone:
       return 0;
     case Ordering::kStall:  // one partition: a leased or waiting head blocks the rest
-      return leases_.active().empty() && delayed_.empty() ? 0 : -1;
+      // (a job waiting in the retry queue has left the partition: it holds nothing)
+      return leases_.active().empty() && (delayed_.empty() || policy_.delay_at == DelayAt::kRetryQueue) ? 0 : -1;
     case Ordering::kKey:
       for (size_t pos = 0; pos < ready_.size(); ++pos) {
         if (HolderOf(ready_[pos]) < 0) return static_cast<int64_t>(pos);
@@ -313,7 +314,12 @@ int64_t Queue::NextEligible() const {
 void Queue::ReturnToReady(uint32_t index, bool returned) {
   jobs_[index].place = Place::kReady;
   // A RabbitMQ quorum queue puts a message returned at once back near the head.
-  if (policy_.ordering == Ordering::kStall || (returned && policy_.ReturnsNearHead())) {
+  // Back from a delay: a sleeping worker retries its job next (the head); the retry
+  // queue's scheduler publishes a new message (the tail, even in a stalled partition).
+  const bool from_retry_queue = !returned && policy_.delay_at == DelayAt::kRetryQueue;
+  const bool from_sleep = !returned && policy_.delay_at == DelayAt::kConsumerSleep;
+  if ((policy_.ordering == Ordering::kStall && !from_retry_queue) || from_sleep ||
+      (returned && policy_.ReturnsNearHead())) {
     jobs_[index].ready_pos = --ready_head_;
     ready_.push_front(index);  // the head retries in place
   } else {
@@ -374,6 +380,21 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
   decided.outcome = outcome;
   decided.disposition = d.disposition;
   decided.reason = d.reason;
+  // Where the delay lives (policy.h, DelayAt): the events say so (ref 1 its worker,
+  // 2 the retry queue, 3 its worker until the lease's expiry cuts the sleep short).
+  uint32_t delay_ref = 0;
+  if (d.disposition == Disposition::kDelayed && policy_.delay_at != DelayAt::kBroker) {
+    delay_ref = policy_.delay_at == DelayAt::kRetryQueue ? 2 : 1;
+    if (policy_.delay_at == DelayAt::kConsumerSleep) {
+      // Process() is a lease and its settle at one instant: its lease would end at now + leaseMs.
+      const int64_t expiry = lease != 0 ? leases_[lease].expires_at : Later(now_, policy_.lease_ms);
+      if (Later(now_, d.delay_ms) > expiry) {
+        d.delay_ms = expiry - now_;  // > 0: a lease is settled before its expiry
+        delay_ref = 3;
+      }
+    }
+    decided.ref = delay_ref;
+  }
   const int64_t due_at = Later(now_, d.delay_ms);
   decided.until = due_at;
   switch (d.disposition) {
@@ -414,7 +435,11 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
       job.timer = ++timer_seq_;
       delayed_.insert({job.due_at, job.timer, index});
       charge_.Add(cost::kTimer);
-      Record(EventKind::kDelayed, index).until = job.due_at;
+      {
+        EventRecord& delayed = Record(EventKind::kDelayed, index);
+        delayed.until = job.due_at;
+        delayed.ref = delay_ref;
+      }
       break;
     case Disposition::kQuarantined:
       job.reason = d.reason;
@@ -754,7 +779,9 @@ void Queue::FireEarliest(TimerKind kind) {
     delayed_.erase(delayed_.begin());
     now_ = timer.time;
     ReturnToReady(timer.ref, false);
-    Record(EventKind::kDue, timer.ref);
+    Record(EventKind::kDue, timer.ref).ref = policy_.delay_at == DelayAt::kBroker      ? 0
+                                             : policy_.delay_at == DelayAt::kRetryQueue ? 2
+                                                                                         : 1;
     EmitMove(timer.ref, {durable::WriteOp::kRemoveDelayed, static_cast<int64_t>(timer.seq)});
     return;
   }

@@ -23,7 +23,9 @@
 //           l lab is read too), then the mode's own settings, each only when not its
 //           default: s<maxStalledCount> (bullmq), d<deadMaxJobs> (sidekiq), j retryInJitter and e retryEveryError (sidekiq),
 //           u3 | u4 deliveryLimit unset-3.x | unset-4.x (rabbitmq-quorum), n deadLetterExchange none (rabbitmq-quorum),
-//           f<removeOnFailCount> (bullmq)
+//           f<removeOnFailCount> (bullmq),
+//           c | q delayAt consumer-sleep | retry-queue (lab, written as rl; broker is
+//           left out)
 //   q       quarantine.retentionMs and quarantine.alarmDepth, then u for the teaching
 //           switch unsafeQuarantineOrder; left out when all three are off
 //   t       teaching switches, each a letter, in this order, at least one: c
@@ -628,6 +630,11 @@ Result<Scenario> ReadV2(Reader& in) {
           if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
           if (n == 0) return in.Error("a removeOnFailCount other than 0");
         }
+        if (in.peek() == 'c' || in.peek() == 'q') {
+          scenario.policy.delay_at = in.peek() == 'c' ? DelayAt::kConsumerSleep : DelayAt::kRetryQueue;
+          in.Accept(in.peek());
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+        }
         break;
       }
       case 'q': {
@@ -696,7 +703,7 @@ std::string WriteV2(const Scenario& scenario) {
   out += ";s" + std::to_string(policy.seed);
   AppendClasses(out, policy.classes);
   if (policy.ordering != Ordering::kNone) out.append(";o").append(1, OrderingLetter(policy.ordering));
-  if (policy.system != System::kLab) {
+  if (policy.system != System::kLab || policy.delay_at != DelayAt::kBroker) {
     out.append(";r").append(1, kSystemLetters[static_cast<int>(policy.system)]);
     const Policy defaults;
     if (policy.max_stalled_count != defaults.max_stalled_count) out += "s" + std::to_string(policy.max_stalled_count);
@@ -707,6 +714,8 @@ std::string WriteV2(const Scenario& scenario) {
     if (policy.delivery_limit == DeliveryLimit::kUnset4) out += "u4";
     if (policy.dead_letter_exchange == DeadLetterExchange::kNone) out += "n";
     if (policy.remove_on_fail_count != defaults.remove_on_fail_count) out += "f" + std::to_string(policy.remove_on_fail_count);
+    if (policy.delay_at == DelayAt::kConsumerSleep) out += 'c';
+    if (policy.delay_at == DelayAt::kRetryQueue) out += 'q';
   }
   if (policy.retention_ms != 0 || policy.alarm_depth != 0 || policy.unsafe_quarantine_order) {
     out.append(";q").append(std::to_string(policy.retention_ms)).append(".").append(std::to_string(policy.alarm_depth));

@@ -11,7 +11,8 @@ std::optional<Action> NextWorldAction(const Queue& queue, const World& world) {
   const std::vector<LeaseView> leases = queue.Leased();
   // 1. Work that is done: settle it, lowest lease number first.
   std::optional<std::pair<uint32_t, Verdict>> settle;
-  int64_t busy = 0;
+  // Under delayAt consumer-sleep a delayed job is a worker asleep holding it: that worker is busy.
+  int64_t busy = queue.policy().delay_at == DelayAt::kConsumerSleep ? static_cast<int64_t>(queue.stats().delayed) : 0;
   std::optional<int64_t> next_finish;
   for (const LeaseView& l : leases) {
     const int64_t finish = Later(l.leased_at, world.work_ms);

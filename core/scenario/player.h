@@ -17,7 +17,8 @@ namespace dlq {
 // nothing will ever happen again. In order of preference at the current time:
 //   1. settle the lowest-numbered lease whose work is done (leased at + workMs <= now)
 //      and whose worker did not crash, with the world's verdict;
-//   2. lease, when a worker is free (fewer leases still working than workers)
+//   2. lease, when a worker is free (fewer leases still working than workers;
+//      under delayAt consumer-sleep each delayed job is a worker asleep holding it)
 //      and a job may be leased;
 //   3. move the clock: to the queue's next timer (advanceToNext) or to the next
 //      moment a worker finishes (advance), whichever comes first.

@@ -11,13 +11,24 @@ std::string Plural(uint64_t n, const char* one, const char* many) {
 
 std::string Ms(int64_t ms) { return std::to_string(ms) + " ms"; }
 
+// Where a delay lives, when not in the broker (whose lines stay as released):
+// " in the worker", " in the worker cut by its lease", " in orders.retry".
+std::string WaitsIn(const Event& e) {
+  switch (e.delay_at) {
+    case DelayAt::kBroker: return "";
+    case DelayAt::kConsumerSleep: return e.sleep_cut ? " in the worker cut by its lease" : " in the worker";
+    case DelayAt::kRetryQueue: return std::string(" in ") + kRetryQueueName;
+  }
+  return "";
+}
+
 // " -> requeued", " -> delayed 400ms until 1700", " -> quarantined".
 std::string Where(const Event& e) {
   std::string out = std::string(" -> ") + DispositionName(e.disposition);
   if (e.disposition == Disposition::kDelayed) {
     out.append(" ").append(std::to_string(e.delay_ms)).append("ms until ").append(std::to_string(e.until));
   }
-  return out;
+  return out + WaitsIn(e);
 }
 
 // What a decided attempt does next, for the sentences.
@@ -27,9 +38,14 @@ std::string NextStep(const Event& e) {
     case Disposition::kRequeued:
       return Plural(left, "attempt", "attempts") +
              (e.at_head ? " left → back near the head, as a quorum queue returns it" : " left → requeue at the tail");
-    case Disposition::kDelayed:
-      return Plural(left, "attempt", "attempts") + " left → retry after a backoff of " + Ms(e.delay_ms) +
+    case Disposition::kDelayed: {
+      const std::string where = e.delay_at == DelayAt::kConsumerSleep
+                                    ? (e.sleep_cut ? ", its worker sleeping until its lease expires" : ", its worker sleeping")
+                                : e.delay_at == DelayAt::kRetryQueue ? std::string(", waiting in ") + kRetryQueueName
+                                                                     : "";
+      return Plural(left, "attempt", "attempts") + " left → retry after a backoff of " + Ms(e.delay_ms) + where +
              ", at " + Ms(e.until);
+    }
     case Disposition::kQuarantined:
       return e.reason == Reason::kPermanent ? "its class never retries → quarantine at once"
                                             : "budget used up → quarantine";
@@ -97,9 +113,10 @@ std::string RenderEvent(const Event& e) {
     case EventKind::kCompleted:
     case EventKind::kDue:
       line += " attempts " + std::to_string(e.attempts);
+      if (e.kind == EventKind::kDue) line += WaitsIn(e);
       break;
     case EventKind::kDelayed:
-      line += " attempts " + std::to_string(e.attempts) + " until " + std::to_string(e.until);
+      line += " attempts " + std::to_string(e.attempts) + " until " + std::to_string(e.until) + WaitsIn(e);
       break;
     case EventKind::kQuarantined:
       line += " attempts " + std::to_string(e.attempts) + " reason " + ReasonName(e.reason);
@@ -182,8 +199,30 @@ std::string ExplainEvent(const Event& e) {
       if (e.at_head) return id + " went back near the head of the ready queue, so it runs again before the rest";
       return id + " moved to the tail of the ready queue, so the jobs behind it run first";
     case EventKind::kDelayed:
+      switch (e.delay_at) {
+        case DelayAt::kBroker: break;
+        case DelayAt::kConsumerSleep:
+          if (e.sleep_cut) {
+            return "the worker holding " + id + " sleeps, but its lease expires at " + Ms(e.until) +
+                   ", before the backoff ends: the broker delivers it again then, and the worker's own retry when " +
+                   "it wakes is a duplicate";
+          }
+          return id + " waits in its worker, which sleeps holding it until " + Ms(e.until) +
+                 " and takes no other job meanwhile; then it retries it";
+        case DelayAt::kRetryQueue:
+          return id + " was published to the retry queue " + kRetryQueueName + " and acked; its scheduler puts it " +
+                 "back at the tail of " + kSourceQueueName + " as a new message at " + Ms(e.until);
+      }
       return id + " waits in delayed until " + Ms(e.until) + ", then joins the tail of the ready queue";
     case EventKind::kDue:
+      if (e.delay_at == DelayAt::kConsumerSleep) {
+        return "the worker holding " + id + " stopped waiting: " + id + " is at the head of the ready queue, " +
+               "retried next";
+      }
+      if (e.delay_at == DelayAt::kRetryQueue) {
+        return "the scheduler moved " + id + " from " + kRetryQueueName + " to the tail of " + kSourceQueueName +
+               " as a new message";
+      }
       return "the backoff of " + id + " is over: it joined the tail of the ready queue";
     case EventKind::kCompleted:
       return id + " completed after " + Plural(e.attempts, "attempt", "attempts");

@@ -70,6 +70,11 @@ struct Event {
   bool routed_back = false;
   // evidence-expired under sidekiq: trimmed by the Dead set's size (deadMaxJobs), not its age.
   bool trimmed = false;
+  // kDelayed, kDue and a delaying kAttempt/kExpired: where the delay lives (policy.h,
+  // DelayAt); sleep_cut: its worker's sleep outlasted the lease, so the lease's expiry
+  // ends the wait (the broker delivers the job again; the worker's own retry duplicates it).
+  DelayAt delay_at = DelayAt::kBroker;
+  bool sleep_cut = false;
 };
 
 // One line, no trailing newline, e.g.

@@ -265,6 +265,10 @@ Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std
   if (raw.kind == EventKind::kReplayed || raw.kind == EventKind::kQuarantined) e.routed_back = raw.ref != 0;
   if (raw.kind == EventKind::kEvidenceExpired) e.trimmed = raw.ref != 0;
   if (raw.kind == EventKind::kDelayed || delaying) e.delay_ms = raw.until - raw.time;
+  if (raw.kind == EventKind::kDelayed || raw.kind == EventKind::kDue || delaying) {
+    e.delay_at = raw.ref == 2 ? DelayAt::kRetryQueue : raw.ref != 0 ? DelayAt::kConsumerSleep : DelayAt::kBroker;
+    e.sleep_cut = raw.ref == 3;
+  }
   if (raw.kind == EventKind::kReorder || raw.kind == EventKind::kKeyReleased) e.key.assign(job.key());
   if (raw.kind == EventKind::kReorder) {
     for (const uint32_t earlier : reorders[raw.ref - 1]) e.overtook.emplace_back(jobs[earlier].id());

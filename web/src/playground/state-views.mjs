@@ -176,6 +176,10 @@ export class StateViews {
 
     show(this.flight.section, clock);
     show(this.delayed.section, clock);
+    // Where the delayed jobs wait, as the core names it (policy.delayAt): the broker's, a sleeping worker, the retry queue.
+    // (The heading is looked up: an embed's heading level replaces the element built here.)
+    setText(this.delayed.head.querySelector(`[id="${this.delayed.headingId}"]`), view.delayedIn === undefined ? 'Delayed'
+      : view.delayedIn === 'worker' ? 'Delayed: asleep in its worker' : `Delayed in ${view.delayedIn}`);
     show(this.worst, clock);
     if (clock) {
       syncList(this.flight, view.leased, stats.leased, (lease) => {

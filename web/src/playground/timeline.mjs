@@ -30,7 +30,7 @@ import { h, s } from '../shared/dom.mjs';
 import { glyphKey, glyphPath } from '../shared/glyphs.mjs';
 import { ms } from '../shared/time-format.mjs';
 import { Tooltip } from './timeline-tooltip.mjs';
-import { Legend } from './timeline-legend.mjs';
+import { Legend, latestDelay } from './timeline-legend.mjs';
 import { latestRequeue } from '../shared/requeue-words.mjs';
 import { Bands } from './timeline-bands.mjs';
 import { ZoomControls } from './timeline-zoom.mjs';
@@ -226,7 +226,8 @@ export class Timeline {
     }
     const eventsChanged = before < had || before < events.length;
     if (eventsChanged || bandChanged) {
-      this.legend.update(layout.kinds, layout.clock, this.bands.outage !== null, latestRequeue(layout.events));
+      this.legend.update(layout.kinds, layout.clock, this.bands.outage !== null, latestRequeue(layout.events),
+        latestDelay(layout.events));
     }
     if (appliedChanged || before < events.length) {
       layout.lanes.forEach((lane, i) => this.#labels[i].classList.toggle('is-future', futureMarker(lane.first, applied).future));

@@ -85,10 +85,17 @@ const JAVA_EXCEPTION = {
 const seconds = (ms) => Math.ceil(ms / 1000);
 const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
 
-/** Notes every system shares: the teaching switch. */
-function commonNotes(n, notes) {
+/** Notes every system shares: the teaching switch, and where the lab's retry waits when not in the broker
+ * (`configures`: the delayAt this snippet's configuration itself expresses, so no note is due for it). */
+function commonNotes(n, notes, configures = 'broker') {
   if (n.unsafeQuarantineOrder) {
     notes.push('unsafeQuarantineOrder: a lab teaching switch (a crash between two writes loses the job); no configuration equivalent');
+  }
+  if (n.delayAt === configures) return;
+  if (n.delayAt === 'consumer-sleep') {
+    notes.push('delayAt consumer-sleep: the worker sleeps holding the job (within its lease); no configuration equivalent, the consumer\'s own code sleeps');
+  } else if (n.delayAt === 'retry-queue') {
+    notes.push('delayAt retry-queue: the delay waits in a retry queue and a scheduler republishes it; not configured here, the consumer publishes to it and acks');
   }
 }
 
@@ -589,7 +596,7 @@ function kafkaSnippet(policy, rules) {
   else notes.push('quarantine.retentionMs 0: the DLT keeps records as long as its topic retention allows');
   if (n.quarantine.alarmDepth > 0) notes.push(`quarantine.alarmDepth ${n.quarantine.alarmDepth}: no equivalent in Spring Kafka`);
   notes.push('replay(id): no built-in DLT replay; republish the record yourself');
-  commonNotes(n, notes);
+  commonNotes(n, notes, blocking ? 'broker' : 'retry-queue');  // non-blocking retries are retry topics
 
   const exceptions = exceptionsOf(shape);
   const lines = [`// dlq-lab policy -> Spring Kafka 4: ${policyText(n)}`, ...slashComments(notes)];
