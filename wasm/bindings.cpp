@@ -693,6 +693,7 @@ val ActionValue(const dlq::Action& a) {
                  [&](const dlq::action::Replay& r) {
                    out.set("type", std::string("replay"));
                    out.set("id", r.id);
+                   if (r.keep_attempts) out.set("resetAttempts", false);
                  },
                  [&](const dlq::action::Enqueue& e) {
                    out.set("type", std::string("enqueue"));
@@ -869,6 +870,11 @@ dlq::Result<dlq::Action> ActionFromValue(const val& a, const std::string& name) 
   if (type == "replay") {
     dlq::action::Replay r;
     if (dlq::Status st = ReadString(a["id"], name + ".id", &r.id); !st.ok()) return st;
+    if (val reset = a["resetAttempts"]; !reset.isUndefined()) {  // false: bullmq's retry without a reset
+      bool resets = true;
+      if (dlq::Status st = ReadBoolean(reset, name + ".resetAttempts", &resets); !st.ok()) return st;
+      r.keep_attempts = !resets;
+    }
     return dlq::Action(std::move(r));
   }
   if (type == "enqueue") {

@@ -744,8 +744,10 @@ export interface Queue {
   /**
    * An operator's explicit replay: attempts reset to 0, appended at the ready tail. False if not quarantined
    * (or if a restored snapshot left the queue's counters within 2^48 of 2^53 - 1: docs/snapshot-format.md).
+   * `{ resetAttempts: false }` (system bullmq only; an invalid-argument error elsewhere) keeps its attempts,
+   * as BullMQ's job.retry() without resetAttemptsMade: one more run, and a failure there is final.
    */
-  replay(id: string): boolean;
+  replay(id: string, options?: { resetAttempts?: boolean }): boolean;
   /**
    * One scenario action, applied by the core exactly as a script plays it (the same rule a
    * session and a link use). An action that would find nothing to do is refused ('not-found',
@@ -844,7 +846,8 @@ export interface Queue {
 
 export type ScenarioAction =
   | { type: 'process'; outcome: Outcome; error?: string }
-  | { type: 'replay'; id: string }
+  /** resetAttempts false: bullmq only, BullMQ's job.retry() without resetAttemptsMade (attempts kept). */
+  | { type: 'replay'; id: string; resetAttempts?: boolean }
   | { type: 'enqueue'; id: string; payload?: string; key?: string }
   | { type: 'lease' }
   /** `token` is "lease-<n>": the n-th lease of the run. */
@@ -880,7 +883,7 @@ export interface Scenario extends PolicyOptions {
 export interface ParsedScenario extends ScenarioPolicy {
   /** `key` is present only for a job that has one. */
   jobs: { id: string; payload: string; key?: string }[];
-  actions: ({ type: 'process'; outcome: Outcome; error: string } | { type: 'replay'; id: string } |
+  actions: ({ type: 'process'; outcome: Outcome; error: string } | { type: 'replay'; id: string; resetAttempts?: false } |
     { type: 'enqueue'; id: string; payload: string; key?: string } | { type: 'lease' } |
     { type: 'settle'; token: string; outcome: Outcome; error: string } | { type: 'advance'; ms: number } |
     { type: 'advanceToNext' } | { type: 'releaseKey'; key: string } | { type: 'redrive'; max: number; class?: FailureClass; reason?: 'permanent' | 'exhausted' } |
@@ -1202,6 +1205,8 @@ export interface SessionView {
   quarantined: QuarantineEntry[];
   /** Present when the policy has deadLetterExchange 'none': the jobs it dropped. */
   discarded?: DiscardedJob[];
+  /** Present (true) where the core accepts replay(id, { resetAttempts: false }): system bullmq. */
+  retryWithoutReset?: true;
   reorders: Reorder[];
   alarm: Alarm;
   worstCase: WorstCase;

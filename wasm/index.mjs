@@ -545,7 +545,11 @@ function copyAction(action, name) {
     }
     case 'replay': {
       const id = action.id;
-      return { action: { type, id }, bytes: checkText(`${name}.id`, id, limits.idBytes) };
+      const bytes = checkText(`${name}.id`, id, limits.idBytes);
+      // resetAttempts false: BullMQ's job.retry() without a reset (the core refuses it under other systems).
+      if (action.resetAttempts === undefined) return { action: { type, id }, bytes };
+      checkBoolean(`${name}.resetAttempts`, action.resetAttempts);
+      return { action: action.resetAttempts ? { type, id } : { type, id, resetAttempts: false }, bytes };
     }
     case 'enqueue': {
       const id = action.id;
@@ -1401,10 +1405,17 @@ class Queue {
     return unwrap(call(() => handle.processMany(outcomesIn, errorIn)));
   }
 
-  replay(id) {
+  /**
+   * Moves quarantined `id` back to the ready tail with attempts reset; false if it is not in
+   * quarantine. `{ resetAttempts: false }` (system bullmq only) keeps its attempts, as BullMQ's
+   * job.retry() without resetAttemptsMade does: one more run, and a failure there is final.
+   */
+  replay(id, { resetAttempts = true } = {}) {
     const handle = this.#live();
     checkText('id', id, limits.idBytes);
-    return call(() => handle.replay(id));
+    checkBoolean('resetAttempts', resetAttempts);
+    if (resetAttempts) return call(() => handle.replay(id));
+    return unwrap(call(() => handle.replayKeepingAttempts(id)));
   }
 
   /**

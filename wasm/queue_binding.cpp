@@ -233,6 +233,12 @@ class QueueHandle {
   }
 
   bool replay(const std::string& id) { return queue_->Replay(id); }
+  // true/false as replay, or an error value (a system other than bullmq).
+  val replayKeepingAttempts(const std::string& id) {
+    dlq::Result<bool> r = queue_->ReplayKeepingAttempts(id);
+    if (!r.ok()) return ErrorValue(r.status());
+    return val(r.value());
+  }
 
   // { id, payload, attempt, token, leasedAt, expiresAt }, or null when nothing is ready.
   val lease() {
@@ -433,6 +439,7 @@ EMSCRIPTEN_BINDINGS(dlq_queue) {
       .function("process", &QueueHandle::process)
       .function("processMany", &QueueHandle::processMany)
       .function("replay", &QueueHandle::replay)
+      .function("replayKeepingAttempts", &QueueHandle::replayKeepingAttempts)
       .function("locate", &QueueHandle::locate)
       .function("lease", &QueueHandle::lease)
       .function("settle", &QueueHandle::settle)

@@ -269,6 +269,8 @@ class SessionHandle {
     out.set("completed", CompletedValue(q, 0, cap));
     out.set("quarantined", QuarantinedValue(q, 0, cap));
     if (q.policy().DiscardsDeadLetters()) out.set("discarded", DiscardedValue(q, 0, cap));
+    // Only where the core accepts replay(id, { resetAttempts: false }) (bullmq).
+    if (q.CanReplayKeepingAttempts()) out.set("retryWithoutReset", true);
     out.set("reorders", ReordersValue(q, 0, cap));
     out.set("alarm", AlarmValue(q));
     out.set("worstCase", WorstCaseValue(q));

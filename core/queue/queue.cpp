@@ -603,14 +603,35 @@ bool Queue::Replay(std::string_view id) {
   return true;
 }
 
-void Queue::ReplayChecked(uint32_t index, bool routed) {
+Result<bool> Queue::ReplayKeepingAttempts(std::string_view id) {
+  if (!CanReplayKeepingAttempts()) {
+    return Status::InvalidArgument(std::string("replay: resetAttempts false expected only under system bullmq (BullMQ's "
+                                               "job.retry() without resetAttemptsMade), got it under system ") +
+                                   SystemName(policy_.system) + ", where a replay always resets attempts");
+  }
+  const int64_t found = jobs_.Find(id);
+  if (found < 0) return false;
+  const auto index = static_cast<uint32_t>(found);
+  if (jobs_[index].place != Place::kQuarantined || !CheckCounters("replay").ok()) return false;
+  if (jobs_[index].attempts >= kMaxKeptAttempts) {
+    return Status::OutOfRange("replay: job " + QuoteShort(id) + " has " + std::to_string(jobs_[index].attempts) +
+                              " attempts, the most a retry without a reset may keep");
+  }
+  ++actions_;
+  ReplayChecked(index, false, true);
+  return true;
+}
+
+void Queue::ReplayChecked(uint32_t index, bool routed, bool keep_attempts) {
   StoredJob& job = jobs_[index];
   const int64_t from = static_cast<int64_t>(job.arrival);
   ++step_;
   quarantine_.erase(job.quarantine_pos);
   if (RetentionTimers()) retention_.erase({RetentionEnd(job.arrived_at, EnqueuedAt(index)), job.timer, index});
   // Sidekiq's retry of a dead job lowers its count by one: it gets one more run.
-  const uint32_t kept = policy_.system == System::kSidekiq && job.attempts > 0 ? job.attempts - 1 : 0;
+  // BullMQ's retry without a reset keeps attemptsMade.
+  const uint32_t kept = keep_attempts ? job.attempts
+                        : policy_.system == System::kSidekiq && job.attempts > 0 ? job.attempts - 1 : 0;
   // It carries the attempt count before the reset, and the count it keeps.
   EventRecord& replayed = Record(EventKind::kReplayed, index);
   replayed.until = kept;

@@ -93,6 +93,9 @@ struct JobView {
 };
 
 // Where one job is now (Queue::Locate): the fields its place's view would show.
+// The most attempts a job may reach under bullmq's retries without a reset.
+inline constexpr int64_t kMaxKeptAttempts = int64_t{UINT32_MAX} - 1;
+
 struct JobLocation {
   Place place = Place::kReady;  // job_store.h; kDropped and kLost are in no view
   uint32_t attempts = 0;
@@ -289,6 +292,15 @@ class Queue {
   // Moves the quarantined job `id` back to the ready tail with attempts reset to 0
   // and the reason cleared. False (and nothing changes) if `id` is not in quarantine.
   bool Replay(std::string_view id);
+  // BullMQ's job.retry() without resetAttemptsMade (system bullmq only): moves the
+  // quarantined job `id` back to the ready tail with its attempts kept, so a job at
+  // its budget runs once more and, failing, is quarantined again at once (exhausted);
+  // succeeding, it completes. InvalidArgument under any other system, where a replay
+  // always resets; false (and nothing changes) if `id` is not in quarantine.
+  // OutOfRange once a job has kMaxKeptAttempts attempts (its count would not fit).
+  Result<bool> ReplayKeepingAttempts(std::string_view id);
+  // Whether ReplayKeepingAttempts is accepted here (system bullmq): what a page offers.
+  bool CanReplayKeepingAttempts() const { return policy_.system == System::kBullMq; }
 
   // Takes the ready head and counts its attempt now; the lease expires at
   // now + leaseMs unless settled first. leased == false when nothing is ready.
@@ -520,7 +532,7 @@ class Queue {
   // A dead letter with no dead-letter exchange: the job leaves for no place.
   void Discard(uint32_t job);
   // `routed`: the dead-letter queue's consumer sent it back (dlq_to_source), not an operator.
-  void ReplayChecked(uint32_t job, bool routed = false);
+  void ReplayChecked(uint32_t job, bool routed = false, bool keep_attempts = false);
   // Anti-pattern switches (policy.h), each in one place:
   // count_in_body: a lease that expired reported nothing, so the count the
   // message carries was never rewritten; its attempt is forgotten.

@@ -303,7 +303,10 @@ Result<Queue> Queue::FromImage(Image&& image) {
   const auto apply_row = [&](uint32_t index, const durable::JobRow& r, bool waiting = false) -> Status {
     const std::string who = "job " + QuoteShort(image.jobs[index].id);
     const int64_t budget = image.policy.Budget();
-    if (r.attempts > budget || (waiting && r.attempts >= budget)) {
+    // Under bullmq a retry without a reset (ReplayKeepingAttempts) keeps attemptsMade,
+    // so a job may be waiting at its budget, or past it by one run per such retry.
+    if (image.policy.system == System::kBullMq ? r.attempts > kMaxKeptAttempts
+                                               : r.attempts > budget || (waiting && r.attempts >= budget)) {
       return invalid(who + " has more attempts than its budget allows where it is");
     }
     if (r.last_error > errors) return invalid(who + " names a missing error text");

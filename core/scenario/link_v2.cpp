@@ -39,6 +39,7 @@
 //           '-' when the job does not need the dependency; only jobs that are not
 //           plain healthy are written, in the world's order
 //   action  <outcome>[:<error>] | r<id> | e<id>:<payload>[:<key>]
+//           y<id>                   replay(id, { resetAttempts: false }) (bullmq only)
 //           l                       lease()
 //           k<n><outcome>[:<error>] settle("lease-<n>", outcome, error)
 //           w<ms>                   advance(ms)
@@ -435,9 +436,10 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
       in.Accept(letter);
       auto& process = std::get<action::Process>(actions->emplace_back(action::Process{outcome, {}}));
       if (Status s = ReadError(in, n, &process.error); !s.ok()) return s;
-    } else if (letter == 'r') {
+    } else if (letter == 'r' || letter == 'y') {
       in.Accept(letter);
       auto& replay = std::get<action::Replay>(actions->emplace_back(action::Replay{}));
+      replay.keep_attempts = letter == 'y';
       if (Status s = in.String(n + " id", &replay.id); !s.ok()) return s;
     } else if (letter == 'e') {
       in.Accept(letter);
@@ -743,7 +745,7 @@ std::string WriteV2(const Scenario& scenario) {
                        append_error(a.error);
                      },
                      [&](const action::Replay& a) {
-                       out += 'r';
+                       out += a.keep_attempts ? 'y' : 'r';
                        AppendEncoded(out, a.id);
                      },
                      [&](const action::Enqueue& a) {

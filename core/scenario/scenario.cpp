@@ -15,7 +15,7 @@ bool IsLessonOneAction(const Action& action) {
                           return a.outcome == Outcome::kSuccess || a.outcome == Outcome::kTransient ||
                                  a.outcome == Outcome::kPermanent;
                         },
-                        [](const action::Replay&) { return true; },
+                        [](const action::Replay& a) { return !a.keep_attempts; },
                         [](const action::Enqueue& a) { return a.key.empty(); },
                         [](const action::Lease&) { return false; },
                         [](const action::Settle&) { return false; },
@@ -162,6 +162,14 @@ Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, co
             return Status::Ok();
           },
           [&](const action::Replay& a) -> Status {
+            if (a.keep_attempts) {
+              Result<bool> kept = queue.ReplayKeepingAttempts(a.id);
+              if (!kept.ok()) return prefixed(kept.status());
+              if (!kept.value()) {
+                return Status::NotFound(where + "replay(" + QuoteShort(a.id) + ", { resetAttempts: false }) found no such job in quarantine");
+              }
+              return Status::Ok();
+            }
             if (!queue.Replay(a.id)) {
               return Status::NotFound(where + "replay(" + QuoteShort(a.id) + ") found no such job in quarantine");
             }

@@ -83,8 +83,9 @@ struct Process {  // process(outcome, error): lease and settle at one instant
   std::string error;
   bool operator==(const Process&) const = default;
 };
-struct Replay {  // an operator's replay(id)
+struct Replay {  // an operator's replay(id), or with keep_attempts replay(id, { resetAttempts: false })
   std::string id;
+  bool keep_attempts = false;  // bullmq only: job.retry() without resetAttemptsMade
   bool operator==(const Replay&) const = default;
 };
 struct Enqueue {  // a job enqueued mid-run

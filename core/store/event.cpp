@@ -271,6 +271,10 @@ std::string ExplainEvent(const Event& e) {
         return "the dead-letter queue's consumer sent " + id + " straight back to the source queue (an anti-pattern): " +
                "attempts reset from " + std::to_string(e.attempts) + " to 0, appended at the ready tail";
       }
+      if (e.until == e.attempts && e.attempts > 0) {  // bullmq's retry without a reset
+        return "an operator retried " + id + " without a reset: attempts kept at " + std::to_string(e.attempts) +
+               ", appended at the ready tail (one more run; a failure there is final)";
+      }
       return "an operator replayed " + id + ": attempts reset from " + std::to_string(e.attempts) + " to " +
              std::to_string(e.until) + ", appended at the ready tail";
   }

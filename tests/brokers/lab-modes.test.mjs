@@ -18,11 +18,15 @@ const lab = await loadLab();
 /** The lab's name for a queue the harness names otherwise (the lab's source queue is 'orders'). */
 const HARNESS_QUEUE = { orders: 'work' };
 
-/** A scenario's steps in the lab's terms: { waitMs?, replay?, add? } each, in order. */
-function labSteps(steps = [], { seconds = false } = {}) {
+/**
+ * A scenario's steps in the lab's terms: { waitMs?, replay?, keep?, add? } each, in order.
+ * `keepUnlessReset` (BullMQ): a job.retry() without resetAttemptsMade keeps the attempts.
+ */
+function labSteps(steps = [], { seconds = false, keepUnlessReset = false } = {}) {
   return steps.map((step) => ({
     waitMs: step.wait === undefined ? undefined : Math.round(step.wait * (seconds ? 1000 : 1)),
     replay: step.retry ?? step.retryDead,
+    keep: keepUnlessReset && step.retry !== undefined && !step.options?.resetAttemptsMade,
     add: step.add ?? step.push,
   }));
 }
@@ -72,9 +76,6 @@ const TRANSLATE = {
     if (s.jobs.some((j) => j.options)) return { skip: 'per-job options (priority) are not modelled' };
     const jitter = o.backoff?.jitter ?? 0;  // BullMQ's j: the lab's jitter 'bullmq' takes it in thousandths
     if (!Number.isInteger(jitter * 1000) || jitter < 0 || jitter > 1) return { skip: `backoff.jitter ${jitter}: the lab takes j in thousandths, 0 to 1` };
-    if (s.steps?.some((step) => step.retry && !step.options?.resetAttemptsMade)) {
-      return { skip: 'job.retry() without a reset keeps attemptsMade; the lab\'s replay resets attempts' };
-    }
     const backoff = o.backoff === undefined ? undefined
       : { kind: o.backoff.type === 'fixed' ? 'fixed' : 'exponential', baseMs: o.backoff.delay, capMs: Math.max(o.backoff.delay, 1),
         ...(jitter > 0 ? { jitter: 'bullmq', jitterPermille: jitter * 1000 } : {}) };
@@ -85,7 +86,7 @@ const TRANSLATE = {
         ...(typeof o.removeOnFail === 'number' ? { removeOnFailCount: o.removeOnFail } : {}),
         ...(o.removeOnFail?.age ? { quarantine: { retentionMs: o.removeOnFail.age * 1000 } } : {}),
       },
-      steps: labSteps(s.steps),
+      steps: labSteps(s.steps, { keepUnlessReset: true }),
       count: (attempt) => attempt - 1,  // attemptsMade when the processor starts
       dlq: ({ systemRecord: r, attempts, lastError }) => (r === undefined ? { attemptsMade: attempts, failedReason: lastError }
         : { attemptsMade: r.attemptsMade, failedReason: r.failedReason, stalledCounter: r.stalledCounter }),
@@ -181,7 +182,8 @@ function labTrace(s, t) {
       if (step.waitMs !== undefined) q.advance(step.waitMs);
       if (step.replay !== undefined) {
         delete lastAt[step.replay];  // a replayed message is a new one: no gap is counted across it
-        assert.ok(q.replay(step.replay), `${s.name}: replay(${step.replay})`);
+        const keep = step.keep && t.policy.system === 'bullmq';  // the lab's own rules: a replay always resets
+        assert.ok(q.replay(step.replay, { resetAttempts: !keep }), `${s.name}: replay(${step.replay})`);
         replayed.add(step.replay);
       }
       if (step.add !== undefined) {

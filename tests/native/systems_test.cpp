@@ -748,6 +748,79 @@ TEST_CASE("systems: the modes' own settings and job fields travel through links,
   }
 }
 
+TEST_CASE("systems: bullmq's retry without a reset keeps attemptsMade: one more run, and a failure there is final") {
+  Policy p;
+  p.system = System::kBullMq;
+  p.max_attempts = 3;
+  p.journal = true;
+  Queue q = Make(p, {"a", "b"});
+  REQUIRE(Deliveries(q, "transient", 6).size() == 6);  // a and b: three runs each, then failed
+  REQUIRE(q.Quarantined().size() == 2);
+  Result<bool> kept = q.ReplayKeepingAttempts("a");
+  REQUIRE(kept.ok());
+  CHECK(kept.value());
+  CHECK(q.Locate("a")->place == Place::kReady);
+  CHECK(q.Locate("a")->attempts == 3);  // attemptsMade stays
+  // Its one more run fails: attempts 4 is past the budget, so it is failed again at once.
+  REQUIRE(q.Process("transient").ok());
+  CHECK(q.Locate("a")->place == Place::kQuarantined);
+  CHECK(q.Locate("a")->attempts == 4);
+  CHECK(q.Locate("a")->reason == Reason::kExhausted);
+  // b's one more run succeeds: it completes.
+  REQUIRE(q.ReplayKeepingAttempts("b").value());
+  REQUIRE(q.Process("success").ok());
+  CHECK(q.Locate("b")->place == Place::kCompleted);
+  // The replayed event carries the kept count, and says so.
+  const std::vector<Event> events = q.Timeline();
+  const auto replayed = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::kReplayed; });
+  REQUIRE(replayed != events.end());
+  CHECK(replayed->attempts == 3);
+  CHECK(replayed->until == 3);
+  CHECK(ExplainEvent(*replayed).find("without a reset: attempts kept at 3") != std::string::npos);
+  // Not in quarantine: false, nothing changes.
+  const std::string before = q.SnapshotText().value();
+  CHECK_FALSE(q.ReplayKeepingAttempts("b").value());
+  CHECK_FALSE(q.ReplayKeepingAttempts("zz").value());
+  CHECK(q.SnapshotText().value() == before);
+  // The journal recovers to the same queue (a put-ready row carries the attempts).
+  CHECK(RecoverWhole(q).queue.SnapshotText().value() == q.SnapshotText().value());
+}
+
+TEST_CASE("systems: a retry without a reset is refused by name outside bullmq, and travels in link v2 as y<id>") {
+  Policy p;
+  p.max_attempts = 1;
+  Queue q = Make(p, {"a"});
+  REQUIRE(q.Process("transient").ok());
+  const std::string before = q.SnapshotText().value();
+  Result<bool> refused = q.ReplayKeepingAttempts("a");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().code() == Code::kInvalidArgument);
+  CHECK(refused.status().message() ==
+        "replay: resetAttempts false expected only under system bullmq (BullMQ's job.retry() without "
+        "resetAttemptsMade), got it under system lab, where a replay always resets attempts");
+  CHECK(q.SnapshotText().value() == before);
+  // In a scenario: a v2 link writes y<id>; under lab the run is refused with the same words.
+  Scenario s;
+  s.policy.system = System::kBullMq;
+  s.policy.max_attempts = 1;
+  s.jobs = {{"a", "x", ""}};
+  s.actions = {action::Process{Outcome::kTransient}, action::Replay{"a", true}, action::Process{Outcome::kSuccess}};
+  s.cursor = s.actions.size();
+  const std::string link = FormatScenario(s);
+  CHECK(link.find("ya") != std::string::npos);
+  Result<Scenario> back = ParseScenario(link);
+  REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+  CHECK(back->actions == s.actions);
+  Result<Queue> played = RunScenario(back.value());
+  REQUIRE_MESSAGE(played.ok(), played.status().ToString());
+  CHECK(played->Locate("a")->place == Place::kCompleted);
+  CHECK(played->Locate("a")->attempts == 2);
+  s.policy.system = System::kLab;
+  Result<Queue> lab = RunScenario(s);
+  REQUIRE_FALSE(lab.ok());
+  CHECK(lab.status().message().find("resetAttempts false expected only under system bullmq") != std::string::npos);
+}
+
 TEST_CASE("systems: a lazy trim is journaled after the move it follows; a crash after any write loses nothing") {
   for (System system : {System::kSidekiq, System::kBullMq}) {
     Policy p;

@@ -139,6 +139,7 @@ export class Controller {
     timeline.bindSelect((seq) => this.#navigate(this.session.cursorForEvent(seq)));
     view.schedule.bindOutage(() => this.#renderSchedule(true));
     states.bindReplay((jobId) => this.#replay(jobId));
+    states.bindRetryWithoutReset((jobId) => this.#replay(jobId, { resetAttempts: false }));
     states.bindRemove((jobId) => this.#removeJob(jobId));
     view.bindShortcuts((on) => { this.#keys = on; });
     view.bindUnsafeOrder((on) => this.#setPolicy({ unsafeQuarantineOrder: on }, view.crashDialog().alert));
@@ -522,10 +523,10 @@ export class Controller {
     return this.session.queue.writeThatMatters();
   }
 
-  #replay(id, { fromField = false } = {}) {
+  #replay(id, { fromField = false, resetAttempts = true } = {}) {
     this.#pause();
     let replayed = false;
-    if (!this.#attempt(() => { replayed = this.session.replay(id); }, this.#refusedAs(`Replay of "${id}" refused`))) return;
+    if (!this.#attempt(() => { replayed = this.session.replay(id, { resetAttempts }); }, this.#refusedAs(`Replay of "${id}" refused`))) return;
     if (!replayed) {
       // The session counts each false replay (a goal's refused-replays); the notice says how many so far.
       const count = this.session.view.refusedReplays;

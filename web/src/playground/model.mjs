@@ -77,8 +77,9 @@ export class Session {
   /** A new view from the core (not the one this model keeps): what a reader gets after editing a view. */
   freshView() { return this.#core.view(); }
 
-  replay(id) {
-    return this.act({ type: 'replay', id });
+  /** `{ resetAttempts: false }`: BullMQ's retry without a reset (the core refuses it elsewhere). */
+  replay(id, { resetAttempts = true } = {}) {
+    return this.act(resetAttempts ? { type: 'replay', id } : { type: 'replay', id, resetAttempts: false });
   }
 
   /** The world's next action, applied; false when nothing will happen again. */

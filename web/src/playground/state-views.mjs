@@ -139,6 +139,11 @@ export class StateViews {
     this.#wire(this.quarantine.list, 'replay', handler);
   }
 
+  /** `handler(id)`: Retry without a reset on a quarantine entry (offered where the core accepts it: bullmq). */
+  bindRetryWithoutReset(handler) {
+    this.#wire(this.quarantine.list, 'retry-keep', handler);
+  }
+
   /** `handler(id)`: Remove on a ready job that has not run. */
   bindRemove(handler) {
     this.#wire(this.ready.list, 'remove', handler);
@@ -348,14 +353,19 @@ export class StateViews {
           ['key', 'key'], ['final', 'final attempt'], ['kept', 'kept'], ['retention', 'retention'], ['source', 'source queue']]),
         meter: meter('retention'),
         xDeath: xDeathRecord(),
+        // BullMQ's job.retry() without resetAttemptsMade: attempts kept, one more run.
+        keep: h('button', { type: 'button', class: 'dlq-replay', 'data-action': 'retry-keep', hidden: true,
+          title: 'job.retry() without resetAttemptsMade: attemptsMade stays, so it runs once more and a failure there is final' },
+        `Retry ${entry.id} without reset`),
       };
       li.append(h('span', { class: 'dlq-id' }, entry.id), li.dlq.alert,
-        h('button', { type: 'button', class: 'dlq-replay', 'data-action': 'replay' }, `Replay ${entry.id}`),
+        h('button', { type: 'button', class: 'dlq-replay', 'data-action': 'replay' }, `Replay ${entry.id}`), li.dlq.keep,
         h('span', { class: 'dlq-payload' }, entry.payload), li.dlq.facts.element, li.dlq.xDeath.element, li.dlq.meter.element);
       return li;
     }, (li, entry) => {
       const d = li.dlq;
       const e = entry;
+      show(d.keep, view.retryWithoutReset === true);
       if (!changed(d, `${clock}|${now}|${e.retentionFrom}|${e.retentionUntil}|${e.attempts}|${e.reason}|${e.systemReason}|${e.class}|${e.lastError}|${e.key}|${e.arrivedAt}|${e.alert}|${e.sourceQueue}|${JSON.stringify(e.systemRecord ?? null)}`)) return;
       show(d.alert, entry.alert);
       d.facts.set('class', clock ? entry.class : null);
