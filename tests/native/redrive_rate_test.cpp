@@ -77,6 +77,16 @@ TEST_CASE("redrive at a rate, no world: batches of per_second, Advance 1000 afte
   CHECK(Met("ready = 5; quarantined = 0", s.queue()));
 }
 
+TEST_CASE("replay-burst: the window is [t, t + 1000 ms): 999 ms apart count together, 1000 ms apart do not") {
+  CHECK(Met("replay-burst = 2", SessionOrDie(ParseOrDie("v2;m1;s1;ja:,b:;ap,p,ra,w999,rb")).queue()));
+  CHECK(Met("replay-burst = 1", SessionOrDie(ParseOrDie("v2;m1;s1;ja:,b:;ap,p,ra,w1000,rb")).queue()));
+  // The fullest window counts, wherever it is; of equal ones the earliest is named.
+  const Session later = SessionOrDie(ParseOrDie("v2;m1;s1;ja:,b:,c:;ap,p,p,ra,w5000,rb,w10,rc"));
+  CHECK(Actual("replay-burst = 2", later.queue()) == "replay-burst = 2: 2 replays in the second from 5000 ms");
+  const Session one = SessionOrDie(ParseOrDie("v2;m1;s1;ja:;ap,ra"));
+  CHECK(Actual("replay-burst = 1", one.queue()) == "replay-burst = 1: 1 replay in the second from 0 ms");
+}
+
 TEST_CASE("redrive at a rate: the filter is Redrive's; n counts only what matches now") {
   // p1, p2 permanent; t1, t2 exhausted (budget 2).
   Session s = SessionOrDie(ParseOrDie("v2;m2;s1;jp1:,t1:,p2:,t2:;ap,t,p,t,t,t"));
