@@ -857,6 +857,25 @@ dlq::Status ReadOutcome(const val& v, const std::string& name, dlq::Outcome* out
 
 // One action object built by index.mjs; `name` is "scenario.actions[i]". Every
 // type is named here; an unknown one is refused.
+dlq::Result<dlq::RedriveFilter> RedriveFilterFromValue(const val& in, const std::string& name) {
+  dlq::RedriveFilter only;
+  if (val c = in["class"]; !c.isUndefined()) {
+    std::string text;
+    if (dlq::Status st = ReadString(c, name + ".class", &text); !st.ok()) return st;
+    dlq::Result<dlq::FailureClass> parsed = dlq::ParseClass(text);
+    if (!parsed.ok()) return dlq::Status::Error(parsed.status().code(), name + ".class: " + parsed.status().message());
+    only.failure_class = parsed.value();
+  }
+  if (val r = in["reason"]; !r.isUndefined()) {
+    std::string text;
+    if (dlq::Status st = ReadString(r, name + ".reason", &text); !st.ok()) return st;
+    if (text == dlq::ReasonName(dlq::Reason::kPermanent)) only.reason = dlq::Reason::kPermanent;
+    else if (text == dlq::ReasonName(dlq::Reason::kExhausted)) only.reason = dlq::Reason::kExhausted;
+    else return dlq::Status::InvalidArgument(name + ".reason must be \"permanent\" or \"exhausted\", got " + dlq::QuoteShort(text));
+  }
+  return only;
+}
+
 dlq::Result<dlq::Action> ActionFromValue(const val& a, const std::string& name) {
   if (!IsObject(a)) return NotA(name, "an object");
   std::string type;
@@ -923,20 +942,9 @@ dlq::Result<dlq::Action> ActionFromValue(const val& a, const std::string& name) 
     }
     dlq::action::Redrive redrive{static_cast<int64_t>(max)};
     // Optional: only entries of one failure class, and/or of one reason.
-    if (val c = a["class"]; !c.isUndefined()) {
-      std::string text;
-      if (dlq::Status st = ReadString(c, name + ".class", &text); !st.ok()) return st;
-      dlq::Result<dlq::FailureClass> parsed = dlq::ParseClass(text);
-      if (!parsed.ok()) return dlq::Status::Error(parsed.status().code(), name + ".class: " + parsed.status().message());
-      redrive.only.failure_class = parsed.value();
-    }
-    if (val r = a["reason"]; !r.isUndefined()) {
-      std::string text;
-      if (dlq::Status st = ReadString(r, name + ".reason", &text); !st.ok()) return st;
-      if (text == dlq::ReasonName(dlq::Reason::kPermanent)) redrive.only.reason = dlq::Reason::kPermanent;
-      else if (text == dlq::ReasonName(dlq::Reason::kExhausted)) redrive.only.reason = dlq::Reason::kExhausted;
-      else return dlq::Status::InvalidArgument(name + ".reason must be \"permanent\" or \"exhausted\", got " + dlq::QuoteShort(text));
-    }
+    dlq::Result<dlq::RedriveFilter> only = RedriveFilterFromValue(a, name);
+    if (!only.ok()) return only.status();
+    redrive.only = only.value();
     return dlq::Action(std::move(redrive));
   }
   if (type == "crash") {
@@ -1135,6 +1143,7 @@ std::vector<const dlq::IntegerField*> AllIntegerFields() {
   std::vector<const dlq::IntegerField*> all(std::begin(dlq::kIntegerFields), std::end(dlq::kIntegerFields));
   all.insert(all.end(), std::begin(dlq::kWorldIntegerFields), std::end(dlq::kWorldIntegerFields));
   all.push_back(&dlq::kCrashAfterField);
+  all.push_back(&dlq::kRedrivePerSecondField);
   return all;
 }
 

@@ -1232,6 +1232,13 @@ export interface Session {
   view(options?: { link?: boolean }): SessionView;
   /** Applies a script action at the cursor (its next scripted action is stepped along); accepted false: nothing to do. */
   act(action: ScenarioAction): { accepted: boolean; view: SessionView };
+  /**
+   * A redrive at `perSecond` (1 to 1000) entries a virtual second of those `only` takes now, recorded
+   * as ordinary actions (a redrive a second; the world, or an advance of 1000 ms, in between);
+   * accepted false when none matches. Bad input is refused by name; nothing changes then.
+   */
+  redriveAtRate(perSecond: number, only?: { class?: FailureClass; reason?: 'permanent' | 'exhausted' }):
+    { accepted: boolean; view: SessionView };
   step(outcome: Outcome, errorText?: string): { accepted: boolean; view: SessionView };
   /**
    * A worker's report as text: the core parses `outcome`; one it does not know is refused with the core's

@@ -1697,6 +1697,32 @@ class Session {
     return this.#acted(call(() => handle.act(copy, this.#ask())));
   }
 
+  /**
+   * An operator's redrive at a rate (core/session/session.h: RedriveAtRate): the
+   * entries `only` takes now ({ class, reason }, as a redrive action's; {} every
+   * one) go back `perSecond` (1 to 1000) at a time, one batch per virtual second.
+   * With a world, the world plays each second (an advance that would cross its
+   * end stops at the end); without one, the clock advances 1000 ms after each
+   * batch. It ends when that many were redriven (an entry failing back meanwhile
+   * is not sent again). All of it is recorded as ordinary actions (redrive, lease,
+   * settle, advance), so links carry nothing new. { accepted, view }: accepted
+   * false when no entry matches (nothing changes). Bad input is refused by name.
+   */
+  redriveAtRate(perSecond, only = {}) {
+    const handle = this.#life.live();
+    checkInteger('', 'perSecond', perSecond, true);  // the core checks the range
+    const filter = readInput('only', () => {
+      checkObject('only', only, "{ reason: 'exhausted' }");
+      return { class: only.class, reason: only.reason };
+    });
+    checkName('only.class', filter.class);  // the core parses the class and the reason
+    checkName('only.reason', filter.reason);
+    const copy = {};
+    if (filter.class !== undefined) copy.class = filter.class;
+    if (filter.reason !== undefined) copy.reason = filter.reason;
+    return this.#acted(call(() => handle.redriveAtRate(perSecond, copy, this.#ask())));
+  }
+
   /** act({ type: 'process', outcome, error: errorText }); a bad errorText is refused by that name. */
   step(outcome, errorText = '') {
     wireText('errorText', errorText, limits.errorTextBytes);

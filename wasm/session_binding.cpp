@@ -85,6 +85,17 @@ class SessionHandle {
     return Accepted(session_->Act(a.value()), ask);
   }
 
+  // redriveAtRate(perSecond, only): { accepted, view } (session.h: RedriveAtRate);
+  // accepted false when no entry matches `only`. perSecond and the filter are checked first.
+  val redriveAtRate(val per_second, val only, val ask) {
+    double rate = 0;
+    if (dlq::Status st = ReadNumber(per_second, "perSecond", &rate); !st.ok()) return ErrorValue(st);
+    if (dlq::Status st = dlq::kRedrivePerSecondField.Check(rate); !st.ok()) return ErrorValue(st);
+    dlq::Result<dlq::RedriveFilter> filter = RedriveFilterFromValue(only, "only");
+    if (!filter.ok()) return ErrorValue(filter.status());
+    return Accepted(session_->RedriveAtRate(static_cast<int64_t>(rate), filter.value()), ask);
+  }
+
   // actReport(outcome, error): a worker's report as text; the core parses the
   // outcome, counts a refusal (refused in the view) and changes nothing else.
   val actReport(const std::string& outcome, const std::string& error, val ask) {
@@ -309,6 +320,7 @@ EMSCRIPTEN_BINDINGS(dlq_session) {
       .function("change", &SessionHandle::change)
       .function("act", &SessionHandle::act)
       .function("actReport", &SessionHandle::actReport)
+      .function("redriveAtRate", &SessionHandle::redriveAtRate)
       .function("addJob", &SessionHandle::addJob)
       .function("actWorld", &SessionHandle::actWorld)
       .function("seek", &SessionHandle::seek)

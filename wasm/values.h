@@ -31,6 +31,8 @@ dlq::Result<dlq::Policy> PolicyFromValue(const val& in, const std::string& prefi
 dlq::Result<dlq::World> WorldFromValue(val in, const std::string& prefix);
 val TimelineValue(const dlq::Queue& q, double from, double count);
 dlq::Result<dlq::Action> ActionFromValue(const val& action, const std::string& name);
+// A redrive's filter from an object's `class` and `reason` (each optional), named `<name>.class`, `<name>.reason`.
+dlq::Result<dlq::RedriveFilter> RedriveFilterFromValue(const val& in, const std::string& name);
 
 // Reading plain values built by index.mjs, type-checked before any as<T>().
 dlq::Status NotA(const std::string& name, const char* expected);

@@ -529,6 +529,7 @@ struct Tallies {
   uint64_t refused = 0;
   RetrySpread spread;
   uint64_t refused_replays = 0;
+  ReplayBurst burst;
 };
 
 uint64_t CounterValue(GoalCounter counter, const QueueStats& s, const Tallies& t) {
@@ -549,6 +550,7 @@ uint64_t CounterValue(GoalCounter counter, const QueueStats& s, const Tallies& t
     case GoalCounter::kRefused: return t.refused;
     case GoalCounter::kSpread: return static_cast<uint64_t>(t.spread.spread_ms);  // due times never go back
     case GoalCounter::kRefusedReplays: return t.refused_replays;
+    case GoalCounter::kReplayBurst: return t.burst.count;
   }
   return 0;
 }
@@ -573,6 +575,7 @@ const char* GoalCounterName(GoalCounter counter) {
     case GoalCounter::kRefused: return "refused";
     case GoalCounter::kSpread: return "spread";
     case GoalCounter::kRefusedReplays: return "refused-replays";
+    case GoalCounter::kReplayBurst: return "replay-burst";
   }
   return "?";
 }
@@ -705,6 +708,19 @@ RetrySpread RetrySpreadOf(const Queue& queue) {
   return best;
 }
 
+void AddToReplayBurst(const Event& replayed, std::vector<int64_t>* window, size_t* first, ReplayBurst* best) {
+  window->push_back(replayed.time);
+  while (window->at(*first) + 1000 <= replayed.time) ++*first;  // out of [t, t + 1000)
+  const size_t count = window->size() - *first;
+  if (count > best->count) *best = ReplayBurst{count, window->at(*first)};
+}
+
+std::string DescribeReplayBurst(const ReplayBurst& b) {
+  if (b.count == 0) return "replay-burst = 0: no replay";
+  return "replay-burst = " + std::to_string(b.count) + ": " + std::to_string(b.count) +
+         (b.count == 1 ? " replay" : " replays") + " in the second from " + std::to_string(b.at) + " ms";
+}
+
 std::string DescribeRetrySpread(const RetrySpread& s) {
   if (s.count < 2) return "spread = 0: no two retries were scheduled at one instant";
   const std::string head = "spread = " + std::to_string(s.spread_ms) + ": " + std::to_string(s.count) +
@@ -722,7 +738,8 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
     for (const std::string& id : c.ids) jobs.try_emplace(id);
     need_timeline = need_timeline || c.predicate == GoalPredicate::kEvent || c.predicate == GoalPredicate::kOrder ||
                     (c.predicate == GoalPredicate::kCounter &&
-                     (c.counter == GoalCounter::kAlerts || c.counter == GoalCounter::kSpread));
+                     (c.counter == GoalCounter::kAlerts || c.counter == GoalCounter::kSpread ||
+                      c.counter == GoalCounter::kReplayBurst));
   }
 
   // Each named job where it is now: one lookup by id, not a pass over the views.
@@ -760,6 +777,9 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
   // whether it was lost or dropped.
   uint64_t alerts = 0;
   RetrySpread spread, spread_now;
+  ReplayBurst burst;
+  std::vector<int64_t> burst_window;
+  size_t burst_first = 0;
   std::vector<std::optional<Event>> first_match(goal.clauses.size());
   if (need_timeline) {
     const size_t count = queue.event_count();
@@ -767,6 +787,7 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
       for (Event& e : queue.Timeline(from, kSlice)) {
         if (e.kind == EventKind::kAlert) ++alerts;
         if (e.kind == EventKind::kDelayed) AddToRetrySpread(e, &spread_now, &spread);
+        if (e.kind == EventKind::kReplayed) AddToReplayBurst(e, &burst_window, &burst_first, &burst);
         if (const auto it = jobs.find(e.id); it != jobs.end()) {
           JobFacts& f = it->second;
           f.seen = true;
@@ -800,6 +821,7 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
   tallies.refused = context.refused;
   tallies.spread = spread;
   tallies.refused_replays = context.refused_replays;
+  tallies.burst = burst;
   const bool need_ledger = std::any_of(goal.clauses.begin(), goal.clauses.end(), [](const GoalClause& c) {
     return c.predicate == GoalPredicate::kCounter &&
            (c.counter == GoalCounter::kCharges || c.counter == GoalCounter::kDuplicates ||
@@ -857,9 +879,9 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
       case GoalPredicate::kCounter: {
         const uint64_t value = CounterValue(c.counter, stats, tallies);
         holds = Compare(value, c.comparison, static_cast<uint64_t>(c.value));
-        check.actual = c.counter == GoalCounter::kSpread
-                           ? DescribeRetrySpread(tallies.spread)
-                           : std::string(GoalCounterName(c.counter)) + " = " + std::to_string(value);
+        check.actual = c.counter == GoalCounter::kSpread        ? DescribeRetrySpread(tallies.spread)
+                       : c.counter == GoalCounter::kReplayBurst ? DescribeReplayBurst(tallies.burst)
+                                                                : std::string(GoalCounterName(c.counter)) + " = " + std::to_string(value);
         break;
       }
       case GoalPredicate::kOrder: {

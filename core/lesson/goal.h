@@ -16,7 +16,7 @@
 //   COUNTER   := steps | completed | quarantined | ready | delayed | in-flight | lost
 //              | now | reorders | alerts | charges | duplicates | partial | refused
 //              | spread
-//              | refused-replays
+//              | refused-replays | replay-burst
 //   OP        := '<' | '<=' | '=' | '!=' | '>=' | '>'
 //   INT       := decimal digits, 0 to kMaxGoalNumber (2^53 - 1: exact in JavaScript)
 //   REASON    := ReasonName() (permanent | exhausted); CLASS := ClassName();
@@ -95,14 +95,17 @@ enum class GoalPredicate : uint8_t {
 // scheduled at one instant. Jobs that failed together come back together
 // without jitter (0), and spread out with it. refused-replays counts the
 // replays the session answered false (no such job in quarantine: nothing changed).
+// replay-burst is a redrive's pace (ReplayBurstOf): the most replayed events in
+// any window [t, t + 1000 ms) of the timeline; a rate-limited redrive at N per
+// second keeps it at N, a redrive of everything at once makes it the whole batch.
 enum class GoalCounter : uint8_t {
   kSteps, kCompleted, kQuarantined, kReady, kDelayed, kInFlight, kLost, kNow, kReorders, kAlerts,
-  kCharges, kDuplicates, kPartial, kRefused, kSpread, kRefusedReplays,
+  kCharges, kDuplicates, kPartial, kRefused, kSpread, kRefusedReplays, kReplayBurst,
 };
-constexpr int kGoalCounterCount = 16;
+constexpr int kGoalCounterCount = 17;
 // "steps" | "completed" | "quarantined" | "ready" | "delayed" | "in-flight" | "lost" |
 // "now" | "reorders" | "alerts" | "charges" | "duplicates" | "partial" | "refused" | "spread" |
-// "refused-replays".
+// "refused-replays" | "replay-burst".
 const char* GoalCounterName(GoalCounter counter);
 
 // The spread counter's rule: the largest crowd of retries scheduled at one
@@ -122,6 +125,18 @@ RetrySpread RetrySpreadOf(const Queue& queue);
 // "spread = 180: 6 retries scheduled at 50 ms, due from 120 to 300 ms", or
 // "spread = 0: no two retries were scheduled at one instant".
 std::string DescribeRetrySpread(const RetrySpread& spread);
+
+// The replay-burst counter's rule: the most replays (kReplayed events) in one
+// window [at, at + 1000 ms), of equal counts the earliest window.
+struct ReplayBurst {
+  size_t count = 0;
+  int64_t at = 0;  // the window's first replay
+};
+// Adds one replayed event to `window` (the times of the replays in the window
+// being read, a timeline read in time order) and keeps `best` the fullest window.
+void AddToReplayBurst(const Event& replayed, std::vector<int64_t>* window, size_t* first, ReplayBurst* best);
+// "replay-burst = 3: 3 replays in the second from 2000 ms", or "replay-burst = 0: no replay".
+std::string DescribeReplayBurst(const ReplayBurst& burst);
 
 enum class Comparison : uint8_t { kLess, kLessEqual, kEqual, kNotEqual, kGreaterEqual, kGreater };
 constexpr int kComparisonCount = 6;

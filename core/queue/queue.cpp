@@ -649,16 +649,26 @@ void Queue::ReplayChecked(uint32_t index, bool routed, bool keep_attempts) {
   EmitMove(index, {durable::WriteOp::kRemoveQuarantine, from});
 }
 
+bool Queue::RedriveTakes(uint32_t job, const RedriveFilter& only) const {
+  const StoredJob& j = jobs_[job];
+  return (!only.failure_class || j.failure_class == *only.failure_class) &&
+         (only.reason == Reason::kNone || j.reason == only.reason);
+}
+
+size_t Queue::RedriveCount(const RedriveFilter& only) const {
+  if (only == RedriveFilter{}) return quarantine_.size();
+  size_t n = 0;
+  for (const uint32_t job : quarantine_) n += RedriveTakes(job, only) ? 1 : 0;
+  return n;
+}
+
 Result<uint64_t> Queue::Redrive(int64_t max, const RedriveFilter& only) {
   if (only == RedriveFilter{}) return Redrive(max);
   if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
   std::vector<uint32_t> taken;  // the oldest matching entries, at most max
   for (const uint32_t job : quarantine_) {
     if (taken.size() == static_cast<size_t>(max)) break;
-    const StoredJob& j = jobs_[job];
-    if (only.failure_class && j.failure_class != *only.failure_class) continue;
-    if (only.reason != Reason::kNone && j.reason != only.reason) continue;
-    taken.push_back(job);
+    if (RedriveTakes(job, only)) taken.push_back(job);
   }
   if (taken.empty()) return uint64_t{0};
   if (Status s = CheckCounters("redrive"); !s.ok()) return s;

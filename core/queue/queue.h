@@ -332,6 +332,8 @@ class Queue {
   // The same over the entries `only` takes: the `max` oldest of that class and/or
   // reason, in arrival order; the others stay where they are.
   Result<uint64_t> Redrive(int64_t max, const RedriveFilter& only);
+  // How many quarantine entries `only` takes now (what a redrive of any max moves at most).
+  size_t RedriveCount(const RedriveFilter& only) const;
 
   AlarmView alarm() const;
   std::vector<ReorderView> Reorders(size_t from = 0, size_t count = SIZE_MAX) const;
@@ -533,6 +535,8 @@ class Queue {
   void Discard(uint32_t job);
   // `routed`: the dead-letter queue's consumer sent it back (dlq_to_source), not an operator.
   void ReplayChecked(uint32_t job, bool routed = false, bool keep_attempts = false);
+  // True when the quarantine entry `job` is one `only` takes (its class and/or reason).
+  bool RedriveTakes(uint32_t job, const RedriveFilter& only) const;
   // Anti-pattern switches (policy.h), each in one place:
   // count_in_body: a lease that expired reported nothing, so the count the
   // message carries was never rewritten; its attempt is forgotten.

@@ -296,6 +296,48 @@ Result<bool> Session::ActReport(std::string_view outcome, std::string_view error
   return acted;
 }
 
+Result<bool> Session::RedriveAtRate(int64_t per_second, const RedriveFilter& only) {
+  if (Status s = kRedrivePerSecondField.Check(per_second); !s.ok()) return s;
+  const size_t n = live_.queue.RedriveCount(only);
+  if (n == 0) return false;
+  const bool has_world = !(scenario_.world == World{});
+  size_t redriven = 0, acted = 0;
+  const auto act = [&](const Action& a) {
+    ++acted;
+    return Act(a);
+  };
+  while (redriven < n && acted < kWorldPlayLimit) {
+    const int64_t batch = std::min(per_second, static_cast<int64_t>(n - redriven));
+    const size_t from = EventsAt(cursor());
+    Result<bool> moved = act(action::Redrive{batch, only});
+    if (!moved.ok()) return moved.status();
+    if (!moved.value()) break;  // none of them is left in quarantine (e.g. dropped at its retention)
+    for (size_t k = from, to = EventsAt(cursor()); k < to; ++k) {
+      if (events_[k].kind == EventKind::kReplayed) ++redriven;
+    }
+    // One virtual second passes.
+    if (!has_world) {
+      if (Result<bool> r = act(action::Advance{1000}); !r.ok()) return r.status();
+      continue;
+    }
+    const int64_t end = live_.queue.now() + 1000;
+    while (live_.queue.now() < end && acted < kWorldPlayLimit) {
+      const int64_t left = end - live_.queue.now();
+      Action next = NextWorldAction().value_or(action::Advance{left});  // nothing left to do: the rest of the second
+      if (const auto* a = std::get_if<action::Advance>(&next); a != nullptr && a->ms > left) {
+        next = action::Advance{left};
+      } else if (std::holds_alternative<action::AdvanceToNext>(next)) {
+        const std::optional<int64_t> timer = live_.queue.NextTimerAt();
+        if (!timer || *timer > end) next = action::Advance{left};
+      }
+      Result<bool> r = act(next);
+      if (!r.ok()) return r.status();
+      if (!r.value()) break;  // the world's actions always find something to do; this only guards the loop
+    }
+  }
+  return true;
+}
+
 Status Session::AddJob(const JobSpec& job) {
   if (scenario_.cursor > 0) {
     Result<bool> added = Act(action::Enqueue{job.id, job.payload, job.key});

@@ -34,6 +34,9 @@ struct DroppedActions {
   bool replayed = false;  // the world played the script past the cursor again under the new set-up
 };
 
+// RedriveAtRate's rate: entries a virtual second.
+constexpr IntegerField kRedrivePerSecondField{"perSecond", 1, 1000};
+
 class Session {
  public:
   static constexpr size_t kCheckpointEvery = 64;
@@ -79,6 +82,27 @@ class Session {
   // Replays Act answered false since the session was made (the job was not in
   // quarantine: nothing changed), a goal's "refused-replays"; kept like refused().
   uint64_t refused_replays() const { return refused_replays_; }
+
+  // An operator's redrive at a rate: the entries `only` takes now (n of them)
+  // go back `per_second` at a time, one batch per virtual second. Each batch is
+  // Act(Redrive{min(per_second, left), only}); then one second passes: with a
+  // world (scenario().world is not the default, none), the world's next actions
+  // are acted while they stay within that second, an Advance or AdvanceToNext
+  // that would cross its end replaced by an Advance to exactly the end (and
+  // when the world has nothing left to do, an Advance to the end); without a
+  // world, Act(Advance{1000}). It repeats until n entries were redriven: an
+  // entry that fails back into quarantine meanwhile does not extend n, and
+  // entries that leave quarantine otherwise (retention) end it early. At most
+  // kWorldPlayLimit actions in all; past that it stops where it is.
+  // Everything is recorded as ordinary actions (Redrive, Lease, Settle,
+  // Advance, AdvanceToNext), so links, journals and snapshots carry nothing
+  // new; as with Act, the redo tail is dropped once (Undo brings it back), and
+  // Back steps over the recorded actions one at a time.
+  // Refused first, changing nothing: per_second outside kRedrivePerSecondField
+  // (OutOfRange, "perSecond must be an integer from 1 to 1000, got 0"). False
+  // (nothing changes) when no entry matches `only`. A refusal of a later action
+  // (the clock's or the heap's limits) is returned, with the batches before it kept.
+  Result<bool> RedriveAtRate(int64_t per_second, const RedriveFilter& only = {});
 
   // Adds a job at the cursor: at cursor 0 a set-up job (the script kept as far
   // as it still plays, the authored script too), else an Enqueue action. A bad

@@ -233,7 +233,7 @@ TEST_SUITE("goals: parse errors") {
   TEST_CASE("every refusal names goal, the clause, what was expected after what, and what was given") {
     const std::string predicate =
         "a predicate (quarantined, completed, ready, delayed, in-flight, lost, attempts, order, event, alarm) or a "
-        "counter (steps, completed, quarantined, ready, delayed, in-flight, lost, now, reorders, alerts, charges, duplicates, partial, refused, spread, refused-replays)";
+        "counter (steps, completed, quarantined, ready, delayed, in-flight, lost, now, reorders, alerts, charges, duplicates, partial, refused, spread, refused-replays, replay-burst)";
     const std::string comparison = "a comparison (<, <=, =, !=, >=, >)";
     const std::pair<std::string, std::string> cases[] = {
         {"ready b; attempts b >> 3",

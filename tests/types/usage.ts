@@ -304,6 +304,10 @@ async function main(): Promise<void> {
   void along; void why; void lost;
   // @ts-expect-error: a crash names the write
   session.act({ type: 'crash' });
+  const paced: boolean = session.redriveAtRate(3, { reason: 'exhausted' }).accepted;
+  void paced; void session.redriveAtRate(5);
+  // @ts-expect-error: a redrive's reason is permanent or exhausted
+  session.redriveAtRate(3, { reason: 'stalled' });
   session.dispose();
 }
 void main;

@@ -114,9 +114,12 @@ export class Controller {
     controls.bindReplay((id) => this.#replay(id, { fromField: true }));
     controls.bindReleaseKey((key) => this.#act({ type: 'releaseKey', key }, 'Release key', controls.opAlert,
       `No quarantined job holds key "${key}": nothing to release.`));
-    controls.bindRedrive((max, only) => this.#act({ type: 'redrive', max, ...only }, 'Redrive', controls.opAlert,
-      only.class === undefined && only.reason === undefined ? 'The quarantine is empty: nothing to redrive.'
-        : `No quarantine entry ${only.class !== undefined ? `of class ${only.class}` : `with reason ${only.reason}`}: nothing to redrive.`));
+    controls.bindRedrive((max, only, perSecond) => {
+      const nothing = only.class === undefined && only.reason === undefined ? 'The quarantine is empty: nothing to redrive.'
+        : `No quarantine entry ${only.class !== undefined ? `of class ${only.class}` : `with reason ${only.reason}`}: nothing to redrive.`;
+      if (perSecond === null) this.#act({ type: 'redrive', max, ...only }, 'Redrive', controls.opAlert, nothing);
+      else this.#take(() => this.session.redriveAtRate(perSecond, only), 'Redrive', controls.opAlert, nothing);
+    });
     controls.bindSnapshot(() => this.#showSnapshot());
     controls.bindCrashRestart(() => this.#showCrash());
     bar.bindBack(back);
@@ -412,10 +415,15 @@ export class Controller {
    * finds nothing to do. True when the action was taken.
    */
   #act(action, what, alert = this.#view.controls.clockAlert, nothing = 'Nothing is ready: there is no job to lease.') {
+    return this.#take(() => this.session.act(action), what, alert, nothing);
+  }
+
+  /** One operator call through the session (`act` answers whether it was taken), drawn as #act draws an action. */
+  #take(act, what, alert, nothing) {
     const { controls } = this.#view;
     this.#pause();
     let taken = false;
-    const accepted = this.#attempt(() => { taken = this.session.act(action); },
+    const accepted = this.#attempt(() => { taken = act(); },
       (message) => controls.alert(alert, `${what} not taken: ${message}.`));
     if (!accepted) return false;
     controls.alert(alert, null);

@@ -26,7 +26,7 @@ export class ControlsView {
   #leaseOptions = null;  // the Settle list's tokens as last drawn
 
   /** `outcomes`: the core's (lab.outcomes); `restorable`: show Restore lesson scenario. */
-  constructor(id, { outcomes, restorable, classes = [], reasons = [] }) {
+  constructor(id, { outcomes, restorable, classes = [], reasons = [], perSecond = { min: 1, max: 1000 } }) {
     const choices = outcomes.map((value, i) => [value, outcomeLabel(value), String(i + 1)]);
     this.outcomes = choices.map(([value], i) => h('input', {
       type: 'radio', name: `${id}-outcome`, value, id: `${id}-o-${value}`, checked: i === 0,
@@ -93,6 +93,9 @@ export class ControlsView {
       h('option', { value: '' }, 'of any kind'),
       ...classes.map((c) => h('option', { value: `class:${c}` }, `of class ${c}`)),
       ...reasons.map((r) => h('option', { value: `reason:${r}` }, `with reason ${r}`)));
+    // A redrive's pace: blank sends them at once; N sends N a virtual second (the core's range).
+    this.opRate = h('input', { type: 'number', id: `${id}-oprate`, class: 'dlq-input dlq-narrow', min: perSecond.min, max: perSecond.max,
+      step: 1, inputmode: 'numeric', placeholder: 'at once', 'aria-describedby': `${id}-oprate-note` });
     this.opAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true, id: `${id}-op-err` });
     this.replay = button('Replay');
     this.releaseKey = button('Release key');
@@ -106,7 +109,9 @@ export class ControlsView {
         this.releaseRow = h('div', { class: 'dlq-inline' }, h('label', { for: `${id}-opkey`, class: 'dlq-label' }, 'Key to release'), this.opKey,
           this.releaseKey),
         this.redriveRow = h('div', { class: 'dlq-inline' }, h('label', { for: `${id}-opmax`, class: 'dlq-label' }, 'Redrive up to'), this.opMax,
-          h('label', { for: `${id}-oponly`, class: 'dlq-label' }, 'Entries'), this.opOnly, this.redrive),
+          h('label', { for: `${id}-oponly`, class: 'dlq-label' }, 'Entries'), this.opOnly,
+          h('label', { for: `${id}-oprate`, class: 'dlq-label' }, 'at N per second'), this.opRate, this.redrive,
+          h('span', { id: `${id}-oprate-note`, class: 'dlq-note' }, 'Blank: at once. With a rate, every entry of that kind goes, N each virtual second.')),
         this.durabilityRow = h('div', { class: 'dlq-buttons' }, this.snapshot, this.crashRestart)),
       this.opAlert);
 
@@ -148,11 +153,15 @@ export class ControlsView {
   bindReplay(handler) { this.replay.addEventListener('click', () => handler(this.opId.value.trim())); }
   /** `handler(key)`: Release key of the key typed. */
   bindReleaseKey(handler) { this.releaseKey.addEventListener('click', () => handler(this.opKey.value)); }
-  /** `handler(max, only)`: Redrive up to the number typed; `only` is {}, { class } or { reason }. */
+  /**
+   * `handler(max, only, perSecond)`: Redrive up to the number typed; `only` is {}, { class } or
+   * { reason }; perSecond is null when the rate is blank (at once), else the number typed (NaN if not one).
+   */
   bindRedrive(handler) {
     this.redrive.addEventListener('click', () => {
       const [kind, name] = this.opOnly.value.split(':');
-      handler(this.opMax.valueAsNumber, kind === '' ? {} : { [kind]: name });
+      const rate = this.opRate.value.trim() === '' && !this.opRate.validity.badInput ? null : this.opRate.valueAsNumber;
+      handler(this.opMax.valueAsNumber, kind === '' ? {} : { [kind]: name }, rate);
     });
   }
   bindSnapshot(handler) { on(this.snapshot, handler); }

@@ -61,6 +61,13 @@ export class Session {
     return accepted;
   }
 
+  /** An operator's redrive at perSecond entries a virtual second (the core records its actions); false when none matches. */
+  redriveAtRate(perSecond, only) {
+    const { accepted, view } = this.#core.redriveAtRate(perSecond, only);
+    this.view = view;
+    return accepted;
+  }
+
   step(outcome, errorText = '') {
     const { accepted, view } = this.#core.step(outcome, errorText);
     this.view = view;

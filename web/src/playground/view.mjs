@@ -60,7 +60,8 @@ export class PlaygroundView {
       outcomes: lab.outcomes, classes: lab.failureClasses, schema: lab.schema, share: this.share.element, headingLevel: embed.headingLevel,
     });
     this.help = helpDialog(id, { outcomes: lab.outcomes, onToggle: (enabled) => this.#onShortcuts(enabled) });
-    this.controls = new ControlsView(id, { outcomes: lab.outcomes, restorable, classes: lab.failureClasses, reasons: lab.reasons });
+    this.controls = new ControlsView(id, { outcomes: lab.outcomes, restorable, classes: lab.failureClasses, reasons: lab.reasons,
+      perSecond: lab.integerFields.perSecond });
     this.why = new WhyView();
     this.timeline = new Timeline({ idPrefix: id });
     this.states = new StateViews({ idPrefix: id });

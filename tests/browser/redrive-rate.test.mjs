@@ -1,0 +1,92 @@
+// Lesson 2 #operate-redrive, the rate-limited redrive (idea 33, checked): nine orders wait
+// in quarantine after an outage. Redrive at once sends all nine in one instant and the
+// goal "completed = 9; replay-burst <= 3" stays unmet; "at N per second" = 3 sends three
+// a virtual second while the world plays, and the core's ✓ shows. A bad rate is refused
+// by the core's words and changes nothing. Axe passes at 1280 and 390 px.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import AxeBuilder from '@axe-core/playwright';
+import { start, openPage, assertClean, screenshotPath } from './harness.mjs';
+
+let h;
+before(async () => { h = await start(); });
+after(async () => { await h?.close(); });
+
+async function embedded(page, id) {
+  const host = page.locator(`#${id}`);
+  await host.scrollIntoViewIfNeeded();
+  const root = host.locator('section.dlq[data-ready="true"]');
+  await root.waitFor();
+  return {
+    root,
+    button: (name) => root.getByRole('button', { name, exact: true }),
+    field: (name) => root.getByLabel(name, { exact: true }),
+  };
+}
+
+const box = (page) => page.locator('dlq-exercise[for="l2-redrive-rate"]');
+const status = async (page) => (await box(page).locator('.dlq-goal-status').textContent()).trim();
+const count = async (pg, panel) => Number((await pg.root.locator(`.dlq-${panel} .dlq-count`).textContent()).trim());
+
+test('lesson 2 #operate-redrive: at once breaks the burst limit; at 3 per second completes all nine', async () => {
+  const opened = await openPage(h.browser, `${h.base}lesson-2.html`);
+  const { page } = opened;
+  const pg = await embedded(page, 'l2-redrive-rate');
+  assert.match(await status(page), /^Not yet/);
+  assert.equal(await count(pg, 'quarantine'), 9);
+  assert.equal(await pg.field('at N per second').inputValue(), '', 'blank: at once, as before');
+
+  // A bad rate: the core's words, nothing changed.
+  await pg.field('at N per second').fill('0');
+  await pg.button('Redrive').click();
+  await pg.root.getByRole('alert').filter({ hasText: 'Redrive not taken: perSecond must be an integer from 1 to 1000, got 0.' }).waitFor();
+  assert.equal(await count(pg, 'quarantine'), 9);
+
+  // At once: all nine replayed in one instant; the workers complete them, the burst is 9.
+  await pg.field('at N per second').fill('');
+  await pg.button('Redrive').click();
+  await pg.field('Speed').selectOption('10');
+  await pg.button('Run').click();
+  await pg.root.locator('.dlq-run-status').filter({ hasText: /end/ }).waitFor({ timeout: 30_000 });
+  assert.equal(await count(pg, 'quarantine'), 0);
+  assert.match(await status(page), /^Not yet/);
+  assert.match(await box(page).textContent(), /replay-burst = 9: 9 replays in the second from 1000 ms/);
+  await opened.context.close();
+
+  // A fresh page: at 3 per second, one call; the world plays each second; the goal is met.
+  const again = await openPage(h.browser, `${h.base}lesson-2.html`);
+  const pg2 = await embedded(again.page, 'l2-redrive-rate');
+  await pg2.field('at N per second').fill('3');
+  await pg2.button('Redrive').click();
+  await box(again.page).locator('.dlq-goal-status').filter({ hasText: '✓ Goal met.' }).waitFor({ timeout: 10_000 });
+  assert.equal(await count(pg2, 'quarantine'), 0);
+  assert.equal(await count(pg2, 'completed'), 9);
+  // Recorded as ordinary actions: Back steps over the last one (the rest of the last second).
+  const position = async () => (await pg2.root.locator('.dlq-position').textContent()).trim();
+  const at = await position();
+  await pg2.button('Back').click();
+  assert.notEqual(await position(), at);
+  await pg2.button('Forward').click();
+  await again.page.locator('#operate-redrive').scrollIntoViewIfNeeded();
+  await pg2.root.screenshot({ path: screenshotPath('redrive-rate') });
+  await box(again.page).screenshot({ path: screenshotPath('redrive-rate-exercise') });
+  assertClean(again);
+  await again.context.close();
+});
+
+test('lesson 2 #operate-redrive: the rate playground and its exercise pass axe at 1280 and at 390 px', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const opened = await openPage(h.browser, `${h.base}lesson-2.html`, { viewport });
+    await embedded(opened.page, 'l2-redrive-rate');
+    const results = await new AxeBuilder({ page: opened.page })
+      .include('#l2-redrive-rate').include('dlq-exercise[for="l2-redrive-rate"]').analyze();
+    assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), [],
+      `at ${viewport.width}px`);
+    if (viewport.width === 390) {
+      await opened.page.locator('#l2-redrive-rate').getByLabel('at N per second', { exact: true }).scrollIntoViewIfNeeded();
+      await opened.page.screenshot({ path: screenshotPath('redrive-rate-390') });
+    }
+    assertClean(opened);
+    await opened.context.close();
+  }
+});
