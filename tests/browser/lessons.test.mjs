@@ -64,6 +64,7 @@ async function applyPolicy(page, pg, from, to) {
   if (from.leaseMs !== to.leaseMs) changes.push(['Lease timeout (ms)', to.leaseMs]);
   if (from.seed !== to.seed) changes.push(['Seed', to.seed]);
   if (from.ordering !== to.ordering) changes.push(['Ordering', to.ordering]);
+  if ((from.delayAt ?? 'broker') !== (to.delayAt ?? 'broker')) changes.push(['Delay lives in', to.delayAt ?? 'broker']);
   if (from.quarantine.retentionMs !== to.quarantine.retentionMs) changes.push(['Retention (ms)', to.quarantine.retentionMs]);
   if (from.quarantine.alarmDepth !== to.quarantine.alarmDepth) changes.push(['Alarm depth', to.quarantine.alarmDepth]);
   for (const [label, value] of changes) {
@@ -102,11 +103,15 @@ async function act(pg, action) {
       await pg.button('Replay').click();
       break;
     case 'lease': await pg.button('Lease').click(); break;
-    case 'settle':
-      await pg.root.getByRole('combobox', { name: 'In flight', exact: true }).selectOption(action.token);
+    case 'settle': {
+      const inFlight = pg.root.getByRole('combobox', { name: 'In flight', exact: true });
+      await inFlight.selectOption(action.token, { timeout: 8000 }).catch(async (error) => {
+        throw new Error(`settle ${action.token}: In flight offers ${JSON.stringify(await inFlight.locator('option').allTextContents())} (${error.message.split('\n')[0]})`);
+      });
       await outcome(pg, action.outcome, action.error);
       await pg.button('Settle').click();
       break;
+    }
     case 'advance':
       await setField(pg, 'Advance by (ms)', action.ms);
       await pg.button('Advance').click();
@@ -139,7 +144,10 @@ async function solve(page, exercise) {
     await setField(pg, 'Speed', '10');
     await pg.button('Run').click();
   } else {
-    for (const action of goal.actions) await act(pg, action);
+    // A start that is already played (its script past the set-up) is the solution's prefix: the learner acts the rest.
+    const played = (start.actions ?? []).slice(0, start.cursor ?? 0);
+    const prefix = played.length > 0 && JSON.stringify(goal.actions.slice(0, played.length)) === JSON.stringify(played);
+    for (const action of goal.actions.slice(prefix ? played.length : 0)) await act(pg, action);
   }
   if (crash !== null) {
     await pg.button('Crash and restart…').click();

@@ -134,7 +134,7 @@ test('an edit survives a policy change only as "edited"; Apply round-trips; Rese
   assert.equal(await snippet.state(), 'Generated from the playground\'s policy now.');
   assert.equal(await snippet.apply.isVisible(), false);
   assert.equal(await snippet.text.evaluate((el) => el === document.activeElement), true, 'focus moves to the snippet, not to the page');
-  assert.match(await snippet.result.textContent(), /^Applied the RabbitMQ quorum queues snippet \(the orders-retry policy definition\): 5 fields set\..*deliveryLimit = explicit ← delivery-limit 9/);
+  assert.match(await snippet.result.textContent(), /^Applied the RabbitMQ quorum queues snippet \(the orders-retry policy definition\): 6 fields set\..*deadLetterExchange = set ← dead-letter-exchange "orders.dlx".*deliveryLimit = explicit ← delivery-limit 9/);
   assert.match(await snippet.result.textContent(), /maxAttempts = 10 ← delivery-limit 9/);
   await page.waitForFunction(() => location.hash.includes(';m10;'));
 
