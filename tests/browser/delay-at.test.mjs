@@ -7,29 +7,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, assertClean, screenshotPath } from './harness.mjs';
+import { start, openPage, assertClean, screenshotPath, lessonPlayground, runToEnd } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });
 after(async () => { await h?.close(); });
-
-async function embedded(page, id) {
-  const host = page.locator(`#${id}`);
-  await host.scrollIntoViewIfNeeded();
-  const root = host.locator('section.dlq[data-ready="true"]');
-  await root.waitFor();
-  return {
-    root,
-    button: (name) => root.getByRole('button', { name, exact: true }),
-    field: (name) => root.getByLabel(name, { exact: true }),
-  };
-}
-
-async function runToEnd(pg) {
-  await pg.field('Speed').selectOption('10');
-  await pg.button('Run').click();
-  await pg.root.locator('.dlq-run-status').filter({ hasText: /end/ }).waitFor({ timeout: 30_000 });
-}
 
 const box = (page) => page.locator('dlq-exercise[for="l2-delay-at"]');
 const status = async (page) => (await box(page).locator('.dlq-goal-status').textContent()).trim();
@@ -39,7 +21,7 @@ const completedIds = async (pg) => pg.root.locator('.dlq-completed .dlq-list > l
 test('lesson 2 #delay-at: the broker and the retry queue leave b first; a sleeping consumer meets "order a, b"', async () => {
   const opened = await openPage(h.browser, `${h.base}lesson-2.html`);
   const { page } = opened;
-  const pg = await embedded(page, 'l2-delay-at');
+  const pg = await lessonPlayground(page, 'l2-delay-at');
   assert.match(await status(page), /^Not yet/);
   await runToEnd(pg);
   assert.deepEqual(await completedIds(pg), ['b', 'a'], 'broker: the free worker takes b while a waits');
@@ -75,7 +57,7 @@ test('lesson 2 #delay-at: the broker and the retry queue leave b first; a sleepi
 test('lesson 2 #delay-at: the playground and its exercise pass axe at 1280 and at 390 px', async () => {
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
     const opened = await openPage(h.browser, `${h.base}lesson-2.html`, { viewport });
-    await embedded(opened.page, 'l2-delay-at');
+    await lessonPlayground(opened.page, 'l2-delay-at');
     const results = await new AxeBuilder({ page: opened.page })
       .include('#l2-delay-at').include('dlq-exercise[for="l2-delay-at"]').analyze();
     assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), [],

@@ -65,6 +65,30 @@ export function screenshotPath(name) {
   return path.join(SCREENSHOTS, `${name}.png`);
 }
 
+/**
+ * The playground inside <dlq-playground id=…> on a lesson page, once mounted (a lazy one is
+ * scrolled to first): its root, timeline, and buttons and fields by their exact names.
+ */
+export async function lessonPlayground(page, id) {
+  const host = page.locator(`#${id}`);
+  await host.scrollIntoViewIfNeeded();
+  const root = host.locator('section.dlq[data-ready="true"]');
+  await root.waitFor();
+  return {
+    root,
+    timeline: root.locator('.dlq-timeline'),
+    button: (name) => root.getByRole('button', { name, exact: true }),
+    field: (name) => root.getByLabel(name, { exact: true }),
+  };
+}
+
+/** Runs a lesson playground at speed 10 until its run says it reached the end. */
+export async function runToEnd(pg) {
+  await pg.field('Speed').selectOption('10');
+  await pg.button('Run').click();
+  await pg.root.locator('.dlq-run-status').filter({ hasText: /end/ }).waitFor({ timeout: 30_000 });
+}
+
 /** Locators and readers for the playground at `index` on the page (0 = first). */
 export function playground(page, index = 0) {
   const root = page.locator('section.dlq').nth(index);

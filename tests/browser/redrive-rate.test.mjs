@@ -6,23 +6,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, assertClean, screenshotPath } from './harness.mjs';
+import { start, openPage, assertClean, screenshotPath, lessonPlayground } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });
 after(async () => { await h?.close(); });
-
-async function embedded(page, id) {
-  const host = page.locator(`#${id}`);
-  await host.scrollIntoViewIfNeeded();
-  const root = host.locator('section.dlq[data-ready="true"]');
-  await root.waitFor();
-  return {
-    root,
-    button: (name) => root.getByRole('button', { name, exact: true }),
-    field: (name) => root.getByLabel(name, { exact: true }),
-  };
-}
 
 const box = (page) => page.locator('dlq-exercise[for="l2-redrive-rate"]');
 const status = async (page) => (await box(page).locator('.dlq-goal-status').textContent()).trim();
@@ -31,7 +19,7 @@ const count = async (pg, panel) => Number((await pg.root.locator(`.dlq-${panel} 
 test('lesson 2 #operate-redrive: at once breaks the burst limit; at 3 per second completes all nine', async () => {
   const opened = await openPage(h.browser, `${h.base}lesson-2.html`);
   const { page } = opened;
-  const pg = await embedded(page, 'l2-redrive-rate');
+  const pg = await lessonPlayground(page, 'l2-redrive-rate');
   assert.match(await status(page), /^Not yet/);
   assert.equal(await count(pg, 'quarantine'), 9);
   assert.equal(await pg.field('at N per second').inputValue(), '', 'blank: at once, as before');
@@ -55,7 +43,7 @@ test('lesson 2 #operate-redrive: at once breaks the burst limit; at 3 per second
 
   // A fresh page: at 3 per second, one call; the world plays each second; the goal is met.
   const again = await openPage(h.browser, `${h.base}lesson-2.html`);
-  const pg2 = await embedded(again.page, 'l2-redrive-rate');
+  const pg2 = await lessonPlayground(again.page, 'l2-redrive-rate');
   await pg2.field('at N per second').fill('3');
   await pg2.button('Redrive').click();
   await box(again.page).locator('.dlq-goal-status').filter({ hasText: '✓ Goal met.' }).waitFor({ timeout: 10_000 });
@@ -77,7 +65,7 @@ test('lesson 2 #operate-redrive: at once breaks the burst limit; at 3 per second
 test('lesson 2 #operate-redrive: the rate playground and its exercise pass axe at 1280 and at 390 px', async () => {
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
     const opened = await openPage(h.browser, `${h.base}lesson-2.html`, { viewport });
-    await embedded(opened.page, 'l2-redrive-rate');
+    await lessonPlayground(opened.page, 'l2-redrive-rate');
     const results = await new AxeBuilder({ page: opened.page })
       .include('#l2-redrive-rate').include('dlq-exercise[for="l2-redrive-rate"]').analyze();
     assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), [],

@@ -5,7 +5,7 @@
 // jitter exercise shows its four runs differently at a glance, without scrolling.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openPage, assertClean, screenshotPath, playground } from './harness.mjs';
+import { start, openPage, assertClean, screenshotPath, playground, lessonPlayground, runToEnd } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });
@@ -13,20 +13,6 @@ after(async () => { await h?.close(); });
 
 // Lesson 2's clock playgrounds: features clock or world, or none given (the scenario decides).
 const CLOCK = ['l2-backoff', 'l2-jitter', 'l2-outage', 'l2-lease', 'l2-classes', 'l2-order', 'l2-operate', 'l2-bounded', 'l2-systems'];
-
-/** The playground inside <dlq-playground id=…>, mounted (a lazy one is scrolled to first). */
-async function embedded(page, id) {
-  const host = page.locator(`#${id}`);
-  await host.scrollIntoViewIfNeeded();
-  const root = host.locator('section.dlq[data-ready="true"]');
-  await root.waitFor();
-  return {
-    root,
-    timeline: root.locator('.dlq-timeline'),
-    button: (name) => root.getByRole('button', { name, exact: true }),
-    field: (name) => root.getByLabel(name, { exact: true }),
-  };
-}
 
 /** What the timeline shows now: its zoom, the strip's and the view's widths, the scroll offset. */
 const geometry = (timeline) => timeline.evaluate((el) => {
@@ -38,17 +24,11 @@ const geometry = (timeline) => timeline.evaluate((el) => {
   };
 });
 
-async function runToEnd(pg) {
-  await pg.field('Speed').selectOption('10');
-  await pg.button('Run').click();
-  await pg.root.locator('.dlq-run-status').filter({ hasText: /end/ }).waitFor({ timeout: 30_000 });
-}
-
 test('every clock playground shows "now" on a linear time axis; lesson 1\'s keep their steps', async () => {
   const opened = await openPage(h.browser, `${h.base}lesson-2.html`);
   const { page } = opened;
   for (const id of CLOCK) {
-    const pg = await embedded(page, id);
+    const pg = await lessonPlayground(page, id);
     const group = pg.timeline.getByRole('group', { name: /^Events along the virtual clock/ });
     assert.equal(await group.count(), 1, `${id}: the time axis`);
     const now = pg.timeline.locator('.dlq-tl-now');
@@ -58,7 +38,7 @@ test('every clock playground shows "now" on a linear time axis; lesson 1\'s keep
     assert.ok(await pg.timeline.locator('.dlq-now.is-line').count() > 0, `${id}: a "now" line`);
   }
   // "now" follows the session's clock: Step in the backoff playground moves it.
-  const backoff = await embedded(page, 'l2-backoff');
+  const backoff = await lessonPlayground(page, 'l2-backoff');
   await backoff.root.getByRole('group', { name: 'Outcome' }).getByRole('radio', { name: 'Transient failure', exact: true }).check();
   await backoff.button('Step').click();
   await backoff.button('Next event').click();
@@ -67,7 +47,7 @@ test('every clock playground shows "now" on a linear time axis; lesson 1\'s keep
   await opened.context.close();
 
   const one = await openPage(h.browser, `${h.base}lesson-1.html`);
-  const count = await embedded(one.page, 'l1-count');
+  const count = await lessonPlayground(one.page, 'l1-count');
   assert.equal(await count.timeline.locator('.dlq-tl-now').isVisible(), false, 'lesson 1 has no clock');
   assert.equal(await count.timeline.getByRole('group', { name: /^Events, one lane per job and one column per step/ }).count(), 1);
   assertClean(one);
@@ -93,7 +73,7 @@ test('every clock playground shows "now" on a linear time axis; lesson 1\'s keep
 test('the outage is a named band on the axis; zoom and pan by buttons, keys, Ctrl + wheel and a drag', async () => {
   const opened = await openPage(h.browser, `${h.base}lesson-2.html`);
   const { page } = opened;
-  const pg = await embedded(page, 'l2-outage');
+  const pg = await lessonPlayground(page, 'l2-outage');
   const band = pg.timeline.getByRole('img', { name: 'Outage: the dependency is down from 0 ms to 3,000 ms' });
   assert.equal(await band.count(), 1, 'the band is named for assistive technology');
   assert.equal(await pg.timeline.locator('.dlq-tl-axis .dlq-band-label').textContent(), 'outage 0 – 3 s', 'and in words on the axis');
@@ -166,7 +146,7 @@ test('the outage is a named band on the axis; zoom and pan by buttons, keys, Ctr
 test('the jitter exercise: its four runs differ visibly, without scrolling', async () => {
   const opened = await openPage(h.browser, `${h.base}lesson-2.html`);
   const { page } = opened;
-  const pg = await embedded(page, 'l2-jitter');
+  const pg = await lessonPlayground(page, 'l2-jitter');
   await runToEnd(pg);
   const shapes = {};
   for (const jitter of ['none', 'full', 'equal', 'decorrelated']) {
@@ -213,7 +193,7 @@ test('the jitter exercise: its four runs differ visibly, without scrolling', asy
 test('the Retry schedule card: attempt → delay → start from the core, and the outage the learner picks', async () => {
   const opened = await openPage(h.browser, `${h.base}lesson-2.html`);
   const { page } = opened;
-  const pg = await embedded(page, 'l2-outage');
+  const pg = await lessonPlayground(page, 'l2-outage');
   const card = pg.root.getByRole('group', { name: 'Retry schedule', exact: true });
   await card.scrollIntoViewIfNeeded();
   const rows = () => card.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
