@@ -9,11 +9,8 @@
 namespace dlq {
 namespace {
 
-Scenario ParseOrDie(const std::string& text) {
-  Result<Scenario> s = ParseScenario(text);
-  REQUIRE_MESSAGE(s.ok(), s.status().ToString());
-  return s.value();
-}
+using test::ParseOrDie;
+using test::SessionOrDie;
 
 Queue RunOrDie(const std::string& text) {
   Result<Queue> q = RunScenario(ParseOrDie(text));

@@ -7,17 +7,8 @@
 namespace dlq {
 namespace {
 
-Scenario ParseOrDie(const std::string& text) {
-  Result<Scenario> s = ParseScenario(text);
-  REQUIRE_MESSAGE(s.ok(), s.status().ToString());
-  return s.value();
-}
-
-Session SessionOrDie(const Scenario& scenario) {
-  Result<Session> made = Session::Create(scenario);
-  REQUIRE_MESSAGE(made.ok(), made.status().ToString());
-  return std::move(made).value();
-}
+using test::ParseOrDie;
+using test::SessionOrDie;
 
 bool Met(const std::string& goal, const Queue& q) {
   Result<Goal> g = ParseGoal(goal);

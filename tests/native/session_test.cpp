@@ -11,17 +11,8 @@
 namespace dlq {
 namespace {
 
-Scenario ParseOrDie(const char* text) {
-  Result<Scenario> s = ParseScenario(text);
-  REQUIRE_MESSAGE(s.ok(), s.status().ToString());
-  return s.value();
-}
-
-Session MakeSession(const Scenario& s) {
-  Result<Session> made = Session::Create(s);
-  REQUIRE_MESSAGE(made.ok(), made.status().ToString());
-  return std::move(made).value();
-}
+using test::ParseOrDie;
+using test::SessionOrDie;
 
 // The state at the session's cursor, replayed from zero.
 std::string Replayed(const Session& session) {
@@ -72,7 +63,7 @@ TEST_CASE("session: seeking anywhere equals replaying the script from zero") {
     Prng rng(seed);
     Scenario s = ParseOrDie("v2;m3;bx100.5000f;l500;s7;ja:x,b:y,c:z");
     s.policy.seed = seed;
-    Session session = MakeSession(s);
+    Session session = SessionOrDie(s);
     for (size_t n = 0; n < 160; ++n) {
       const std::string before = session.queue().SnapshotText().value();
       const size_t length = session.length();
@@ -94,7 +85,7 @@ TEST_CASE("session: seeking anywhere equals replaying the script from zero") {
     REQUIRE(session.Seek(session.length()).ok());
     CHECK(Journal(session.queue()) == end_journal);
     // A load of the same scenario gives the same timeline, event for event.
-    Session again = MakeSession(session.scenario());
+    Session again = SessionOrDie(session.scenario());
     REQUIRE(again.events().size() == session.events().size());
     for (size_t i = 0; i < again.events().size(); ++i) {
       CHECK(RenderEvent(again.events()[i]) == RenderEvent(session.events()[i]));
@@ -103,7 +94,7 @@ TEST_CASE("session: seeking anywhere equals replaying the script from zero") {
 }
 
 TEST_CASE("session: events before the cursor are what happened, numbered along the script") {
-  Session session = MakeSession(ParseOrDie("v1;m3;ja:,b:;at,s,s"));
+  Session session = SessionOrDie(ParseOrDie("v1;m3;ja:,b:;at,s,s"));
   CHECK(session.cursor() == 3);
   const size_t all = session.events().size();
   for (size_t i = 0; i < all; ++i) CHECK(session.events()[i].seq == i + 1);
@@ -119,7 +110,7 @@ TEST_CASE("session: events before the cursor are what happened, numbered along t
 TEST_CASE("session: a crash action restarts from the journal, and its loss is the state") {
   // Unsafe order: a move into quarantine removes the job from ready first, so a
   // crash between the two writes loses it.
-  Session session = MakeSession(ParseOrDie("v2;m1;s1;q0.0u;ja:,b:;as"));
+  Session session = SessionOrDie(ParseOrDie("v2;m1;s1;q0.0u;ja:,b:;as"));
   REQUIRE(session.Act(action::Process{Outcome::kPermanent, "bad"}).value());
   const std::vector<JournalEntry> journal = session.queue().Journal().value();
   int64_t between = 0;  // the write after which b is in no place
@@ -136,7 +127,7 @@ TEST_CASE("session: a crash action restarts from the journal, and its loss is th
   // The link carries the crash; loading it gives the same state.
   const std::string link = FormatScenario(session.scenario());
   CHECK(link.find(",c" + std::to_string(between)) != std::string::npos);
-  Session loaded = MakeSession(ParseOrDie(link.c_str()));
+  Session loaded = SessionOrDie(ParseOrDie(link.c_str()));
   CHECK(loaded.queue().SnapshotText().value() == session.queue().SnapshotText().value());
   // Time travel across it, both ways.
   REQUIRE(session.Seek(1).ok());
@@ -171,7 +162,7 @@ TEST_CASE("crash ranks: one pass over the journal equals a recovery after every 
     Prng rng(seed);
     Scenario s = ParseOrDie(seed % 2 == 0 ? "v2;m3;bx100.5000f;l500;s7;q0.0u;ja:x,b:y,c:z" : "v2;m2;l500;s7;ja:x,b:y,c:z");
     s.policy.seed = seed;
-    Session session = MakeSession(s);
+    Session session = SessionOrDie(s);
     for (size_t n = 0; n < 60; ++n) {
       Action a = RandomAction(rng, session.queue(), n);
       if (std::holds_alternative<action::Crash>(a) && rng.Below(4) != 0) continue;  // a few restarts: origins too
@@ -211,7 +202,7 @@ TEST_CASE("crash ranks: one pass over the journal equals a recovery after every 
 }
 
 TEST_CASE("session: a refused crash changes nothing") {
-  Session session = MakeSession(ParseOrDie("v1;m3;ja:;at"));
+  Session session = SessionOrDie(ParseOrDie("v1;m3;ja:;at"));
   const std::string before = session.queue().SnapshotText().value();
   Result<bool> past = session.Act(action::Crash{1000, false});
   CHECK(past.status().code() == Code::kOutOfRange);
@@ -220,13 +211,13 @@ TEST_CASE("session: a refused crash changes nothing") {
   // No journal, no crash.
   Scenario off = ParseOrDie("v1;m3;ja:");
   off.policy.journal = false;
-  Session quiet = MakeSession(off);
+  Session quiet = SessionOrDie(off);
   CHECK(quiet.Act(action::Crash{1, false}).status().code() == Code::kFailedPrecondition);
   CHECK(quiet.length() == 0);
 }
 
 TEST_CASE("session: the authored script is told apart from the learner's history") {
-  Session session = MakeSession(ParseOrDie("v1;m3;ja:;at,t,t;c0"));
+  Session session = SessionOrDie(ParseOrDie("v1;m3;ja:;at,t,t;c0"));
   CHECK(session.AuthoredThrough() == 3);
   REQUIRE(session.Act(action::Process{Outcome::kTransient, ""}).value());  // along the script
   REQUIRE(session.Act(action::Process{Outcome::kTransient, ""}).value());
@@ -245,7 +236,7 @@ TEST_CASE("session: the authored script is told apart from the learner's history
 
   // An error text is recorded, not decided on: a step that differs only in it
   // replaces the script but keeps the authored history (its captions hold).
-  Session texts = MakeSession(ParseOrDie("v1;m3;ja:;at:db%20timeout,t:db%20timeout;c0"));
+  Session texts = SessionOrDie(ParseOrDie("v1;m3;ja:;at:db%20timeout,t:db%20timeout;c0"));
   REQUIRE(texts.Act(action::Process{Outcome::kTransient, ""}).value());
   CHECK(texts.length() == 1);
   CHECK(texts.AuthoredThrough() == 1);
@@ -254,7 +245,7 @@ TEST_CASE("session: the authored script is told apart from the learner's history
 }
 
 TEST_CASE("session: a load that the cursor cannot pass is refused, or clamped") {
-  Session session = MakeSession(ParseOrDie("v1;m3;ja:;as"));
+  Session session = SessionOrDie(ParseOrDie("v1;m3;ja:;as"));
   Scenario bad = ParseOrDie("v1;m3;ja:;as,s");  // the second process finds nothing ready
   const Status refused = session.Load(bad);
   CHECK(refused.code() == Code::kFailedPrecondition);
@@ -267,7 +258,7 @@ TEST_CASE("session: a load that the cursor cannot pass is refused, or clamped") 
 TEST_CASE("session: a dropped enqueue takes its job's behaviour with it, so the link still loads") {
   Scenario s = ParseOrDie("v2;m3;s1;y2.100;hb:f1,c:pp;ja:,b:;as,ec:later,s");
   REQUIRE(s.world.behaviours.size() == 2);
-  Session session = MakeSession(s);
+  Session session = SessionOrDie(s);
   REQUIRE(session.Seek(1).ok());
   REQUIRE(session.Act(action::Process{Outcome::kPermanent, ""}).value());  // drops the tail, the enqueue of c with it
   REQUIRE(session.scenario().world.behaviours.size() == 1);
@@ -292,7 +283,7 @@ TEST_CASE("session: a set-up change with a world plays the script past the curso
   Result<Scenario> played = PlayWorld(s);
   REQUIRE(played.ok());
   REQUIRE(played->actions.size() > 4);
-  Session session = MakeSession(played.value());
+  Session session = SessionOrDie(played.value());
   REQUIRE(session.Seek(2).ok());
   Scenario changed = session.scenario();
   changed.policy.max_attempts = 1;

@@ -39,4 +39,18 @@ inline Attempt MustProcess(Queue& q, const char* outcome, const char* error = ""
 
 using Strings = std::vector<std::string>;
 
+// A scenario from link text the test knows is valid; a parse error fails the test with the core's message.
+inline Scenario ParseOrDie(const std::string& text) {
+  Result<Scenario> s = ParseScenario(text);
+  REQUIRE_MESSAGE(s.ok(), s.status().ToString());
+  return s.value();
+}
+
+// A session over a scenario the test knows is valid.
+inline Session SessionOrDie(const Scenario& scenario) {
+  Result<Session> made = Session::Create(scenario);
+  REQUIRE_MESSAGE(made.ok(), made.status().ToString());
+  return std::move(made).value();
+}
+
 }  // namespace dlq::test
