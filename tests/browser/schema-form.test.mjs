@@ -31,6 +31,7 @@ test('every field of the core\'s tables has its control in the Advanced set-up, 
   const opened = await openPage(h.browser, `${h.base}playground.html`);
   const pg = playground(opened.page);
   await pg.root.locator('details.dlq-advanced > summary').click();
+  await pg.root.locator('table.dlq-classes').waitFor();  // the body is built on the toggle event, after the click
   const label = (row) => (row.kind === 'boolean' ? new RegExp(`^${row.label} \\(`) : row.label);
   const byLabel = (row) => pg.root.getByLabel(label(row), { exact: row.kind !== 'boolean' });
   const policyRows = [...lab.schema.backoff, ...lab.schema.policy.filter((r) => r.scenario && !r.required), ...lab.schema.world];
@@ -49,5 +50,18 @@ test('every field of the core\'s tables has its control in the Advanced set-up, 
   await pg.field('Lease timeout (ms)').press('Tab');
   const alert = pg.root.locator('.dlq-advanced .dlq-field-error').first();
   assert.match(await alert.textContent(), /leaseMs must be an integer from 1 to 86400000, got 0/);
+  assertClean(opened);
+});
+
+test('the class table says what the rules in force do: a class set to never is retried under retryEveryError', async () => {
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
+  const pg = playground(opened.page);
+  await pg.root.locator('details.dlq-advanced > summary').click();
+  const hint = pg.root.locator('tr', { has: opened.page.locator('th', { hasText: /^permanent$/ }) }).locator('.dlq-hint');
+  assert.equal(await hint.textContent(), 'never retried');
+  await pg.root.getByLabel('System', { exact: true }).selectOption('sidekiq');
+  await pg.root.getByLabel(/^Sidekiq 6\.4\.1 retries every error \(/).check();
+  await hint.filter({ hasText: 'retried under sidekiq' }).waitFor();
+  assert.equal(await hint.textContent(), 'set to never, but retried under sidekiq');
   assertClean(opened);
 });

@@ -854,7 +854,7 @@ export class Controller {
     // The policy and the world change only with a load or a set-up change: redraw them then.
     if (this.#syncedGeneration !== view.generation) {
       this.#syncedGeneration = view.generation;
-      setup.renderAdvanced(view.policy, view.world);
+      setup.renderAdvanced(view.policy, view.world, this.session.queue.rules());
       this.#renderSnippet();
       this.#view.pinned?.sync(view.policy, view.world);
     }

@@ -46,7 +46,7 @@ const num = (input) => (input.value.trim() === '' ? NaN : input.valueAsNumber);
  * Builds the section from the core's tables (`schema`: lab.schema) and failure
  * classes (`classes`: lab.failureClasses, in its order). onPolicy(changes, alert)
  * and onWorld(world, alert) apply a change (they show a refusal in `alert`);
- * onOpen() redraws when it opens or closes. Returns { element, open, sync(policy, world) }.
+ * onOpen() redraws when it opens or closes. Returns { element, open, sync(policy, world, rules) }.
  */
 export function advancedSetup(id, { schema, classes, onPolicy, onWorld, onOpen }) {
   // The body is built the first time the section opens: most readers never open
@@ -65,9 +65,10 @@ export function advancedSetup(id, { schema, classes, onPolicy, onWorld, onOpen }
   return {
     element: details,
     get open() { return details.open; },
-    /** Shows the policy in force (queue.policy()) and the world (closed until the reader opens it). */
-    sync(policy, worldNow) {
-      shown = [policy, worldNow];
+    /** Shows the policy in force (queue.policy()), the class rules it resolves to (queue.rules(): a mode
+     *  may retry a class the table sets to never) and the world (closed until the reader opens it). */
+    sync(policy, worldNow, rulesInForce) {
+      shown = [policy, worldNow, rulesInForce];
       if (fill) fill(...shown);
     },
   };
@@ -199,7 +200,7 @@ function build(id, { schema, classes, onPolicy, onWorld }, details) {
     if (input.type === 'checkbox') input.checked = Boolean(value);
     else input.value = value === undefined || value === null ? '' : String(value);
   };
-  return (policyNow, worldNow) => {
+  return (policyNow, worldNow, rulesInForce) => {
     current = { world: worldNow ?? {} };
     // A field the policy leaves out (jitterPermille without jitter bullmq) shows its default.
     for (const [path, { row, input }] of policy.inputs) set(input, at(policyNow, path) ?? row.default);
@@ -211,7 +212,9 @@ function build(id, { schema, classes, onPolicy, onWorld }, details) {
       set(delayKind, own ? own.kind : 'policy');
       if (own) set(base, own.baseMs);
       base.hidden = !own || own.kind === 'none';
-      delay.textContent = rule.retry === 'never' ? 'never retried'
+      const never = (rulesInForce?.[name] ?? rule).retry === 'never';
+      delay.textContent = never ? 'never retried'
+        : rule.retry === 'never' ? `set to never, but retried under ${policyNow.system}`
         : own && own.kind !== 'none' ? `ms; cap ${own.capMs} ms, jitter ${own.jitter}` : '';
     }
     // The world as a parsed link gives it, its schema defaults where it has none yet.

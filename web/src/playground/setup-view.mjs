@@ -180,8 +180,8 @@ export class SetupView {
     if (document.activeElement !== this.maxAttempts) this.maxAttempts.value = String(stats.maxAttempts);
   }
 
-  /** The Advanced set-up's fields: the policy and the world. */
-  renderAdvanced(policy, world) {
-    this.advanced.sync(policy, world);
+  /** The Advanced set-up's fields: the policy, the class rules in force and the world. */
+  renderAdvanced(policy, world, rulesInForce) {
+    this.advanced.sync(policy, world, rulesInForce);
   }
 }
