@@ -593,11 +593,16 @@ Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view 
   return made;
 }
 
-bool Queue::Replay(std::string_view id) {
+int64_t Queue::ReplayableIndex(std::string_view id) const {
   const int64_t found = jobs_.Find(id);
+  if (found < 0 || jobs_[static_cast<uint32_t>(found)].place != Place::kQuarantined) return -1;
+  return CheckCounters("replay").ok() ? found : -1;
+}
+
+bool Queue::Replay(std::string_view id) {
+  const int64_t found = ReplayableIndex(id);
   if (found < 0) return false;
   const auto index = static_cast<uint32_t>(found);
-  if (jobs_[index].place != Place::kQuarantined || !CheckCounters("replay").ok()) return false;
   ++actions_;  // one event or two and two records: too small to check, covered by the budget's headroom
   ReplayChecked(index);
   return true;
@@ -609,10 +614,9 @@ Result<bool> Queue::ReplayKeepingAttempts(std::string_view id) {
                                                "job.retry() without resetAttemptsMade), got it under system ") +
                                    SystemName(policy_.system) + ", where a replay always resets attempts");
   }
-  const int64_t found = jobs_.Find(id);
+  const int64_t found = ReplayableIndex(id);
   if (found < 0) return false;
   const auto index = static_cast<uint32_t>(found);
-  if (jobs_[index].place != Place::kQuarantined || !CheckCounters("replay").ok()) return false;
   if (jobs_[index].attempts >= kMaxKeptAttempts) {
     return Status::OutOfRange("replay: job " + QuoteShort(id) + " has " + std::to_string(jobs_[index].attempts) +
                               " attempts, the most a retry without a reset may keep");

@@ -535,6 +535,8 @@ class Queue {
   void Discard(uint32_t job);
   // `routed`: the dead-letter queue's consumer sent it back (dlq_to_source), not an operator.
   void ReplayChecked(uint32_t job, bool routed = false, bool keep_attempts = false);
+  // The index of quarantined job `id` that a replay may take now (the counters have room), else -1.
+  int64_t ReplayableIndex(std::string_view id) const;
   // True when the quarantine entry `job` is one `only` takes (its class and/or reason).
   bool RedriveTakes(uint32_t job, const RedriveFilter& only) const;
   // Anti-pattern switches (policy.h), each in one place:
