@@ -262,6 +262,12 @@ export interface PolicyOptions {
    * dead-letter exchange: it is dropped, a 'discarded' event with its reason, and no entry).
    */
   deadLetterExchange?: DeadLetterExchange;
+  /**
+   * rabbitmq-quorum only: the dead-letter queue's own x-max-length with the default overflow drop-head:
+   * each dead letter past N drops the oldest entry (an 'evidence-expired' event, trimmed). 0 (default): no
+   * limit. An integer from 0 to 1,000,000,000.
+   */
+  dlqMaxLength?: number;
   /** Where a retry's delay lives (see DelayAt); default 'broker'. A v2 link carries it (`;rlc`, `;rlq`). */
   delayAt?: DelayAt;
   /** The quarantine's operation; absent fields (and 0) keep it off. */

@@ -144,6 +144,7 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
     o.Word("deadLetterExchange").Word(DeadLetterExchangeName(p.dead_letter_exchange));
   }
   if (p.remove_on_fail_count != defaults.remove_on_fail_count) o.Word("removeOnFailCount").I(p.remove_on_fail_count);
+  if (p.dlq_max_length != defaults.dlq_max_length) o.Word("dlqMaxLength").I(p.dlq_max_length);
   // "delayAt <name>" only when not the broker (Policy::Check: only with system lab).
   if (p.delay_at != defaults.delay_at) o.Word("delayAt").Word(DelayAtName(p.delay_at));
   // "switches" and five booleans (charge, idempotency key, count in body, decide
@@ -401,6 +402,11 @@ Status GetPolicy(NextIn next, Policy* p) {
       in->Next();
       DLQ_TRY(in->Int("removeOnFailCount", &p->remove_on_fail_count));
       if (p->remove_on_fail_count == defaults.remove_on_fail_count) return in->Error("a removeOnFailCount other than its default", "0");
+    }
+    if (in->Peek() == "dlqMaxLength") {
+      in->Next();
+      DLQ_TRY(in->Int("dlqMaxLength", &p->dlq_max_length));
+      if (p->dlq_max_length == defaults.dlq_max_length) return in->Error("a dlqMaxLength other than its default", "0");
     }
   }
   if (in->Peek() == "delayAt") {

@@ -243,6 +243,7 @@ Status Policy::Check(const Policy& p) {
   if (Status s = kMaxStalledCountField.Check(p.max_stalled_count); !s.ok()) return s;
   if (Status s = kDeadMaxJobsField.Check(p.dead_max_jobs); !s.ok()) return s;
   if (Status s = kRemoveOnFailCountField.Check(p.remove_on_fail_count); !s.ok()) return s;
+  if (Status s = kDlqMaxLengthField.Check(p.dlq_max_length); !s.ok()) return s;
   // A mode's own setting means nothing elsewhere: refused rather than ignored.
   const Policy defaults;
   const auto only_in = [&](const char* field, System mode, const std::string& got) {
@@ -263,6 +264,9 @@ Status Policy::Check(const Policy& p) {
   if (p.retry_every_error && p.system != System::kSidekiq) return only_in("retryEveryError", System::kSidekiq, "true");
   if (p.delivery_limit != defaults.delivery_limit && p.system != System::kRabbitMqQuorum) {
     return only_in("deliveryLimit", System::kRabbitMqQuorum, std::string("\"") + DeliveryLimitName(p.delivery_limit) + "\"");
+  }
+  if (p.dlq_max_length != defaults.dlq_max_length && p.system != System::kRabbitMqQuorum) {
+    return only_in("dlqMaxLength", System::kRabbitMqQuorum, std::to_string(p.dlq_max_length));
   }
   if (p.dead_letter_exchange != defaults.dead_letter_exchange && p.system != System::kRabbitMqQuorum) {
     return only_in("deadLetterExchange", System::kRabbitMqQuorum,
@@ -306,7 +310,7 @@ bool operator==(const Policy& a, const Policy& b) {
          a.journal == b.journal && a.system == b.system && a.max_stalled_count == b.max_stalled_count &&
          a.dead_max_jobs == b.dead_max_jobs && a.remove_on_fail_count == b.remove_on_fail_count && a.retry_in_jitter == b.retry_in_jitter &&
          a.retry_every_error == b.retry_every_error && a.delivery_limit == b.delivery_limit &&
-         a.dead_letter_exchange == b.dead_letter_exchange && a.effect_charge == b.effect_charge &&
+         a.dead_letter_exchange == b.dead_letter_exchange && a.dlq_max_length == b.dlq_max_length && a.effect_charge == b.effect_charge &&
          a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
          a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source &&
          a.delay_at == b.delay_at;

@@ -187,11 +187,13 @@ constexpr IntegerField kDeadMaxJobsField{"deadMaxJobs", 1, 1'000'000'000};  // s
 constexpr IntegerField kRemoveOnFailCountField{"removeOnFailCount", 0, 1'000'000'000};  // bullmq only
 // BullMQ's backoff.jitter j as thousandths (j = 0.001 … 1); jitter "bullmq" only.
 constexpr IntegerField kJitterPermilleField{"backoff.jitterPermille", 1, 1000};
+// rabbitmq-quorum: the dead-letter queue's own x-max-length (overflow drop-head); 0: no limit.
+constexpr IntegerField kDlqMaxLengthField{"dlqMaxLength", 0, 1'000'000'000};  // rabbitmq-quorum only
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
                                                   &kMaxStalledCountField, &kDeadMaxJobsField, &kJitterPermilleField,
-                                                  &kRemoveOnFailCountField};
+                                                  &kRemoveOnFailCountField, &kDlqMaxLengthField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -276,6 +278,9 @@ struct Policy {
   DeliveryLimit delivery_limit = DeliveryLimit::kExplicit;
   // rabbitmq-quorum: with none, a dead letter is discarded instead of quarantined.
   DeadLetterExchange dead_letter_exchange = DeadLetterExchange::kSet;
+  // rabbitmq-quorum: the DLQ's x-max-length with the default overflow drop-head, so
+  // each dead letter past it drops the oldest one (0: no x-max-length).
+  int64_t dlq_max_length = 0;
   // Where a retry's delay lives (DelayAt); other than broker only with system lab.
   DelayAt delay_at = DelayAt::kBroker;
   // Quarantine operability: an entry whose age (from its arrival) reaches
@@ -327,6 +332,19 @@ struct Policy {
   }
   // True when retention is applied when jobs finish, not by a timer (bullmq, sidekiq).
   bool LazyRetention() const { return system == System::kBullMq || system == System::kSidekiq; }
+  // The newest entries a quarantine keeps after each arrival, oldest dropped first
+  // (-1: no count): BullMQ's removeOnFail N keeps N, Sidekiq's dead_max_jobs N keeps
+  // N - 1, a RabbitMQ DLQ's x-max-length N (overflow drop-head) keeps N.
+  int64_t QuarantineKeepNewest() const {
+    switch (system) {
+      case System::kBullMq: return remove_on_fail_count > 0 ? remove_on_fail_count : -1;
+      case System::kSidekiq: return dead_max_jobs - 1;
+      case System::kRabbitMqQuorum: return dlq_max_length > 0 ? dlq_max_length : -1;
+      default: return -1;
+    }
+  }
+  // True when an arrival in quarantine trims it (a lazy mode, or a count to keep).
+  bool TrimsQuarantine() const { return LazyRetention() || QuarantineKeepNewest() >= 0; }
   // True when a dead letter is discarded, not quarantined (a RabbitMQ queue with no DLX).
   bool DiscardsDeadLetters() const { return dead_letter_exchange == DeadLetterExchange::kNone; }
 

@@ -78,6 +78,10 @@ const Field<Policy> kPolicyFields[] = {
           "RabbitMQ only: with none, a message dead-lettered (delivery_limit, rejected) is dropped, not kept."),
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.dead_letter_exchange); },
      [](Policy& p, int64_t v) { p.dead_letter_exchange = static_cast<DeadLetterExchange>(v); }},
+    {Integer("dlqMaxLength", kDlqMaxLengthField, "DLQ x-max-length (rabbitmq-quorum)",
+             "RabbitMQ only: the dead-letter queue's x-max-length with overflow drop-head; each dead letter past it "
+             "drops the oldest; 0: no limit."),
+     [](const Policy& p) { return p.dlq_max_length; }, [](Policy& p, int64_t v) { p.dlq_max_length = v; }},
     {Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
           "queue republishing it at the tail (lab only)."),

@@ -482,7 +482,7 @@ void Queue::Quarantine(uint32_t index) {
     charge_.Add(cost::kTimer);
   }
   CheckAlarm(index);
-  trim_due_ = policy_.LazyRetention();  // after the move's writes (EmitMove)
+  trim_due_ = policy_.TrimsQuarantine();  // after the move's writes (EmitMove)
 }
 
 void Queue::Discard(uint32_t index) {
@@ -506,19 +506,17 @@ int64_t Queue::LazyRetentionAge() const {
 }
 
 void Queue::TrimLazily() {
-  if (!policy_.LazyRetention()) return;
+  if (!policy_.TrimsQuarantine()) return;
   // An entry at least max_age old goes (score <= now - age, as both trim by score).
   const int64_t max_age = LazyRetentionAge();
   if (max_age > 0) {
     while (!quarantine_.empty() && now_ - jobs_[quarantine_.front()].arrived_at >= max_age) DropEntry(quarantine_.front());
   }
-  // BullMQ 6.7.0's removeJobsByMaxCount (moveToFinished, removeOnFail: N) keeps the newest N.
-  if (policy_.system == System::kBullMq && policy_.remove_on_fail_count > 0) {
-    while (quarantine_.size() > static_cast<uint64_t>(policy_.remove_on_fail_count)) DropEntry(quarantine_.front(), true);
-  }
-  // Sidekiq's zremrangebyrank(0, -dead_max_jobs) keeps the newest dead_max_jobs - 1.
-  if (policy_.system == System::kSidekiq) {
-    while (quarantine_.size() > static_cast<uint64_t>(policy_.dead_max_jobs - 1)) DropEntry(quarantine_.front(), true);
+  // One keep-newest rule (Policy::QuarantineKeepNewest): BullMQ 6.7.0's removeJobsByMaxCount,
+  // Sidekiq's zremrangebyrank(0, -dead_max_jobs), a RabbitMQ DLQ's x-max-length drop-head.
+  const int64_t keep = policy_.QuarantineKeepNewest();
+  if (keep >= 0) {
+    while (quarantine_.size() > static_cast<uint64_t>(keep)) DropEntry(quarantine_.front(), true);
   }
 }
 

@@ -473,13 +473,13 @@ class Queue {
   // Removes quarantined `job` for good at its retention (its evidence is gone).
   // `trimmed`: by the Dead set's size (sidekiq), not by age; its event says so.
   void DropEntry(uint32_t job, bool trimmed = false);
-  // bullmq (after a failure) and sidekiq (after a kill) trim the quarantine now.
+  // bullmq (after a failure), sidekiq (after a kill) and a rabbitmq DLQ with x-max-length trim the quarantine now.
   void TrimLazily();
   // The events and moves a lazy trim may add to a call (every entry, at most).
-  size_t TrimBound() const { return policy_.LazyRetention() ? quarantine_.size() : 0; }
+  size_t TrimBound() const { return policy_.TrimsQuarantine() ? quarantine_.size() : 0; }
   // `attempts` decided by the call may each drop one more entry, with an alarm change.
   cost::Need WithTrim(cost::Need need, size_t attempts = 1) const {
-    if (!policy_.LazyRetention()) return need;
+    if (!policy_.TrimsQuarantine()) return need;
     need.events += TrimBound() + 2 * attempts;
     need.moves += TrimBound() + attempts;
     return need;

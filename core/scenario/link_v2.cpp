@@ -23,7 +23,7 @@
 //           l lab is read too), then the mode's own settings, each only when not its
 //           default: s<maxStalledCount> (bullmq), d<deadMaxJobs> (sidekiq), j retryInJitter and e retryEveryError (sidekiq),
 //           u3 | u4 deliveryLimit unset-3.x | unset-4.x (rabbitmq-quorum), n deadLetterExchange none (rabbitmq-quorum),
-//           f<removeOnFailCount> (bullmq),
+//           f<removeOnFailCount> (bullmq), m<dlqMaxLength> (rabbitmq-quorum),
 //           c | q delayAt consumer-sleep | retry-queue (lab, written as rl; broker is
 //           left out)
 //   q       quarantine.retentionMs and quarantine.alarmDepth, then u for the teaching
@@ -632,6 +632,13 @@ Result<Scenario> ReadV2(Reader& in) {
           if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
           if (n == 0) return in.Error("a removeOnFailCount other than 0");
         }
+        if (in.Accept('m')) {
+          uint64_t n = 0;
+          if (Status s = in.Number("dlqMaxLength", 10, &n); !s.ok()) return s;
+          scenario.policy.dlq_max_length = static_cast<int64_t>(n);
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+          if (n == 0) return in.Error("a dlqMaxLength other than 0");
+        }
         if (in.peek() == 'c' || in.peek() == 'q') {
           scenario.policy.delay_at = in.peek() == 'c' ? DelayAt::kConsumerSleep : DelayAt::kRetryQueue;
           in.Accept(in.peek());
@@ -716,6 +723,7 @@ std::string WriteV2(const Scenario& scenario) {
     if (policy.delivery_limit == DeliveryLimit::kUnset4) out += "u4";
     if (policy.dead_letter_exchange == DeadLetterExchange::kNone) out += "n";
     if (policy.remove_on_fail_count != defaults.remove_on_fail_count) out += "f" + std::to_string(policy.remove_on_fail_count);
+    if (policy.dlq_max_length != defaults.dlq_max_length) out += "m" + std::to_string(policy.dlq_max_length);
     if (policy.delay_at == DelayAt::kConsumerSleep) out += 'c';
     if (policy.delay_at == DelayAt::kRetryQueue) out += 'q';
   }

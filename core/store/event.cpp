@@ -248,8 +248,8 @@ std::string ExplainEvent(const Event& e) {
              ": the jobs behind it may now run out of order (an explicit, recorded decision)";
     case EventKind::kEvidenceExpired:
       if (e.trimmed) {
-        return id + " was trimmed from the Dead set at a kill (deadMaxJobs keeps only the newest entries): its "
-                    "evidence is gone for good";
+        return id + " was trimmed from the quarantine by its size (deadMaxJobs, removeOnFailCount or dlqMaxLength "
+                    "keeps only the newest entries): its evidence is gone for good";
       }
       return id + " stayed in quarantine for the whole retention and was dropped: its evidence is gone for good";
     case EventKind::kAlarmRaised:

@@ -45,13 +45,16 @@ const TRANSLATE = {
     // With no limit on 3.x nothing is dead-lettered for its returns, so then it matters only for a rejection.
     const noDlx = work['x-dead-letter-exchange'] === undefined && work['x-dead-letter-routing-key'] === undefined &&
       (limit !== undefined || rejects);
-    if (Object.keys(s.config.queues.dlq ?? {}).length > 0) return { skip: 'dead-letter queue arguments (x-max-length, x-message-ttl) are not modelled' };
+    const dlqArgs = s.config.queues.dlq ?? {};
+    const unmodelled = Object.keys(dlqArgs).filter((key) => key !== 'x-max-length');
+    if (unmodelled.length > 0) return { skip: `dead-letter queue arguments ${unmodelled.join(', ')} are not modelled` };
     return {
       // No x-delivery-limit: RabbitMQ 3.10.8 (the corpus's broker) has no default limit.
       policy: {
         ...(limit === undefined ? { maxAttempts: 1, system: 'rabbitmq-quorum', deliveryLimit: 'unset-3.x' }  // maxAttempts unused
           : { maxAttempts: limit + 1, system: 'rabbitmq-quorum' }),
         ...(noDlx ? { deadLetterExchange: 'none' } : {}),
+        ...(dlqArgs['x-max-length'] !== undefined ? { dlqMaxLength: dlqArgs['x-max-length'] } : {}),  // drop-head
       },
       steps: (s.replay?.jobs ?? []).map((id) => ({ replay: id })),
       maxDeliveries: s.config.maxDeliveries,
@@ -236,7 +239,7 @@ for (const broker of Object.keys(TRANSLATE)) {
       assert.equal(difference, null, `${broker} ${s.name}: ${difference?.message}`);
       played.push(s.name);
       // The mode is what makes it match: the lab's own rules give another trace here?
-      const { maxStalledCount, removeOnFailCount, deadMaxJobs, retryInJitter, retryEveryError, deliveryLimit, deadLetterExchange, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
+      const { maxStalledCount, removeOnFailCount, deadMaxJobs, retryInJitter, retryEveryError, deliveryLimit, deadLetterExchange, dlqMaxLength, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
       const asLab = labTrace(s, { ...t, policy: { ...labPolicy, system: 'lab' } });
       if (compareTraces(modelled(s.expected, t, asLab), asLab, { delayMs: { below: 0, above: 0 } }) !== null) {
         differ.push(s.name);

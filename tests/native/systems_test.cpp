@@ -564,6 +564,38 @@ TEST_CASE("systems: bullmq's removeOnFail N keeps the newest N failed jobs, trim
         "\"sidekiq\"");
 }
 
+TEST_CASE("systems: a rabbitmq DLQ's x-max-length drops the oldest dead letter, drop-head") {
+  Policy p;
+  p.max_attempts = 6;  // x-delivery-limit 5
+  p.system = System::kRabbitMqQuorum;
+  p.dlq_max_length = 1;  // the corpus's dlq-max-length-drops-oldest, seen on RabbitMQ 3.10.8
+  Queue q = Make(p, {"a", "b"});
+  REQUIRE(q.Process("permanent").ok());
+  REQUIRE(q.Quarantined().size() == 1);  // within the length: kept
+  REQUIRE(q.Process("permanent").ok());
+  REQUIRE(q.Quarantined().size() == 1);
+  CHECK(q.Quarantined()[0].id == "b");
+  CHECK(q.Locate("a")->place == Place::kDropped);
+  // Through link v2 and the snapshot; refused by name out of range or under another system.
+  Scenario s;
+  s.policy = p;
+  const std::string link = FormatScenario(s);
+  CHECK(link.find(";rqm1") != std::string::npos);
+  CHECK(ParseScenario(link).value().policy == p);
+  const std::string snapshot = q.Snapshot().value();
+  CHECK(snapshot.find("system rabbitmq-quorum dlqMaxLength 1") != std::string::npos);
+  CHECK(Queue::Restore(snapshot).value().policy() == p);
+  CHECK(ParseScenario("v2;m3;s1;rqm0").status().message() ==
+        "scenario link is malformed at character 14: expected a dlqMaxLength other than 0, got the end of the link");
+  p.dlq_max_length = -1;
+  CHECK(Policy::Check(p).message() == "dlqMaxLength must be an integer from 0 to 1000000000, got -1");
+  p.dlq_max_length = 3;
+  p.system = System::kBullMq;
+  CHECK(Policy::Check(p).message() ==
+        "dlqMaxLength applies only with system \"rabbitmq-quorum\" (leave it at its default otherwise), got 3 with "
+        "system \"bullmq\"");
+}
+
 TEST_CASE("systems: sidekiq trims the Dead set at each kill: dead timeout (retention, 180 days at 0), deadMaxJobs - 1") {
   Policy p;
   p.max_attempts = 1;

@@ -533,3 +533,18 @@ test('the BullMQ snippet writes removeOnFailCount as removeOnFail N (with an age
     assert.equal(r.status, 0, r.stderr);
   }
 });
+
+test('dlqMaxLength (rabbitmq-quorum): the DLQ\'s x-max-length drops the oldest dead letter; refused by name elsewhere', () => {
+  const q = lab.createQueue({ maxAttempts: 6, system: 'rabbitmq-quorum', dlqMaxLength: 1 });
+  q.enqueue('a', 'x');
+  q.enqueue('b', 'y');
+  q.process('permanent');
+  assert.deepEqual(q.quarantined().map((e) => e.id), ['a']);
+  q.process('permanent');
+  assert.deepEqual(q.quarantined().map((e) => e.id), ['b']);
+  assert.equal(q.stats().quarantined, 1);
+  assert.throws(() => lab.createQueue({ maxAttempts: 2, system: 'bullmq', dlqMaxLength: 1 }),
+    { message: /^dlqMaxLength applies only with system "rabbitmq-quorum"/ });
+  assert.throws(() => lab.createQueue({ maxAttempts: 2, system: 'rabbitmq-quorum', dlqMaxLength: -1 }),
+    { message: /dlqMaxLength must be an integer from 0 to 1000000000, got -1/ });
+});
