@@ -46,6 +46,9 @@ const TRANSLATE = {
     const noDlx = work['x-dead-letter-exchange'] === undefined && work['x-dead-letter-routing-key'] === undefined &&
       (limit !== undefined || rejects);
     if (Object.keys(s.config.queues.dlq ?? {}).length > 0) return { skip: 'dead-letter queue arguments (x-max-length, x-message-ttl) are not modelled' };
+    if (work['x-message-ttl'] !== undefined || work['x-max-length'] !== undefined) {
+      return { skip: 'the source queue\'s x-message-ttl / x-max-length (dead-letter reasons expired, maxlen) are not modelled yet' };
+    }
     return {
       // No x-delivery-limit: RabbitMQ 3.10.8 (the corpus's broker) has no default limit.
       policy: {
