@@ -48,6 +48,9 @@ const TRANSLATE = {
     const dlqArgs = s.config.queues.dlq ?? {};
     const unmodelled = Object.keys(dlqArgs).filter((key) => key !== 'x-max-length');
     if (unmodelled.length > 0) return { skip: `dead-letter queue arguments ${unmodelled.join(', ')} are not modelled` };
+    if (work['x-message-ttl'] !== undefined || work['x-max-length'] !== undefined) {
+      return { skip: 'the source queue\'s x-message-ttl / x-max-length (dead-letter reasons expired, maxlen) are not modelled yet' };
+    }
     return {
       // No x-delivery-limit: RabbitMQ 3.10.8 (the corpus's broker) has no default limit.
       policy: {

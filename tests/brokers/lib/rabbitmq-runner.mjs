@@ -5,6 +5,8 @@
 //   permanent  config.permanent: 'reject-no-requeue' | 'nack-no-requeue'
 //   crash      the consumer's connection is closed with the delivery unacked
 // Queues are declared from config.queues (name -> arguments, in RabbitMQ's own terms).
+// config.consumeAfterMs: the consumer attaches this long after the jobs are published, so a
+// source queue's x-message-ttl can expire them first.
 import amqp from 'amqplib';
 import { outcomeOf } from './corpus.mjs';
 import { sleep } from './processes.mjs';
@@ -116,6 +118,7 @@ export async function runRabbitScenario(url, scenario) {
     adminChannel.sendToQueue(work, Buffer.from(JSON.stringify(payload ?? {})), { messageId: id, persistent: true });
   }
   await adminChannel.waitForConfirms();
+  if (config.consumeAfterMs) await sleep(config.consumeAfterMs);
   await consume();
   await settle();
 
