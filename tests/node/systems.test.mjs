@@ -548,3 +548,13 @@ test('dlqMaxLength (rabbitmq-quorum): the DLQ\'s x-max-length drops the oldest d
   assert.throws(() => lab.createQueue({ maxAttempts: 2, system: 'rabbitmq-quorum', dlqMaxLength: -1 }),
     { message: /dlqMaxLength must be an integer from 0 to 1000000000, got -1/ });
 });
+
+test('the RabbitMQ snippet writes dlqMaxLength as max-length on the dead-letter queue\'s policy', () => {
+  const rabbit = SYSTEMS.find((s) => s.key === 'rabbitmq');
+  const policies = (policy) => [...snippetOf(rabbit, policy).text.matchAll(/^rabbitmqctl -n "\$NODE" set_policy .* '(\{.*\})'$/gm)]
+    .map((m) => JSON.parse(m[1]));
+  const base = { maxAttempts: 3, system: 'rabbitmq-quorum' };
+  assert.equal(policies(base).length, 1, 'no DLQ policy without a limit or a retention');
+  assert.deepEqual(policies({ ...base, dlqMaxLength: 2 })[1], { 'max-length': 2 });
+  assert.deepEqual(policies({ ...base, dlqMaxLength: 2, quarantine: { retentionMs: 60000 } })[1], { 'message-ttl': 60000, 'max-length': 2 });
+});

@@ -255,11 +255,19 @@ function rabbitSnippet(policy, rules) {
     '# Fail an attempt with basic.reject (requeue=true): since 4.3 a nack with requeue is not counted.',
     `rabbitmqctl -n "$NODE" set_policy --apply-to queues orders-retry '^orders$' '${JSON.stringify(main)}'`,
   ];
+  // The dead-letter queue's own policy: quarantine.retentionMs as message-ttl, dlqMaxLength as max-length
+  // (overflow drop-head, RabbitMQ's default: each dead letter past it drops the oldest).
+  const dlqMaxLength = n.system === 'rabbitmq-quorum' ? n.dlqMaxLength ?? 0 : 0;
+  const dlqPolicy = {
+    ...(n.quarantine.retentionMs > 0 ? { 'message-ttl': n.quarantine.retentionMs } : {}),
+    ...(dlqMaxLength > 0 ? { 'max-length': dlqMaxLength } : {}),
+  };
   if (noDlx) {
     lines.push('# no dead-letter queue: nothing is kept to replay');
-  } else if (n.quarantine.retentionMs > 0) {
-    lines.push(`# quarantine.retentionMs ${n.quarantine.retentionMs} -> message-ttl on the dead-letter queue`);
-    lines.push(`rabbitmqctl -n "$NODE" set_policy --apply-to queues orders-dlq '^orders\\.dlq$' '${JSON.stringify({ 'message-ttl': n.quarantine.retentionMs })}'`);
+  } else if (Object.keys(dlqPolicy).length > 0) {
+    if (n.quarantine.retentionMs > 0) lines.push(`# quarantine.retentionMs ${n.quarantine.retentionMs} -> message-ttl on the dead-letter queue`);
+    if (dlqMaxLength > 0) lines.push(`# dlqMaxLength ${dlqMaxLength} -> max-length on the dead-letter queue (overflow drop-head: the oldest goes)`);
+    lines.push(`rabbitmqctl -n "$NODE" set_policy --apply-to queues orders-dlq '^orders\\.dlq$' '${JSON.stringify(dlqPolicy)}'`);
   } else {
     lines.push('# quarantine.retentionMs 0: orders.dlq is an ordinary queue and keeps its messages');
   }
