@@ -268,6 +268,16 @@ export interface PolicyOptions {
    * limit. An integer from 0 to 1,000,000,000.
    */
   dlqMaxLength?: number;
+  /**
+   * bullmq only: BullMQ's removeOnFail true: a job that fails for good is removed (a 'discarded' event, no
+   * entry, nothing to retry). Default false. Not with removeOnFailCount. A v2 link carries it (`;rbx`).
+   */
+  removeOnFail?: boolean;
+  /**
+   * sidekiq only: Sidekiq's dead: false (retry: false is this with maxAttempts 1): a job that fails for good
+   * is dropped, not put in the Dead set (a 'discarded' event, no entry). Default false. A v2 link: `;rko`.
+   */
+  skipDeadSet?: boolean;
   /** Where a retry's delay lives (see DelayAt); default 'broker'. A v2 link carries it (`;rlc`, `;rlq`). */
   delayAt?: DelayAt;
   /** The quarantine's operation; absent fields (and 0) keep it off. */

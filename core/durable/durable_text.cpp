@@ -145,6 +145,8 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   }
   if (p.remove_on_fail_count != defaults.remove_on_fail_count) o.Word("removeOnFailCount").I(p.remove_on_fail_count);
   if (p.dlq_max_length != defaults.dlq_max_length) o.Word("dlqMaxLength").I(p.dlq_max_length);
+  if (p.remove_on_fail) o.Word("removeOnFail");
+  if (p.skip_dead_set) o.Word("skipDeadSet");
   // "delayAt <name>" only when not the broker (Policy::Check: only with system lab).
   if (p.delay_at != defaults.delay_at) o.Word("delayAt").Word(DelayAtName(p.delay_at));
   // "switches" and five booleans (charge, idempotency key, count in body, decide
@@ -407,6 +409,14 @@ Status GetPolicy(NextIn next, Policy* p) {
       in->Next();
       DLQ_TRY(in->Int("dlqMaxLength", &p->dlq_max_length));
       if (p->dlq_max_length == defaults.dlq_max_length) return in->Error("a dlqMaxLength other than its default", "0");
+    }
+    if (in->Peek() == "removeOnFail") {  // the word alone: on
+      in->Next();
+      p->remove_on_fail = true;
+    }
+    if (in->Peek() == "skipDeadSet") {  // likewise
+      in->Next();
+      p->skip_dead_set = true;
     }
   }
   if (in->Peek() == "delayAt") {

@@ -272,6 +272,12 @@ Status Policy::Check(const Policy& p) {
     return only_in("deadLetterExchange", System::kRabbitMqQuorum,
                    std::string("\"") + DeadLetterExchangeName(p.dead_letter_exchange) + "\"");
   }
+  if (p.remove_on_fail && p.system != System::kBullMq) return only_in("removeOnFail", System::kBullMq, "true");
+  if (p.remove_on_fail && p.remove_on_fail_count != defaults.remove_on_fail_count) {
+    return Status::InvalidArgument("removeOnFail true removes every failed job, so removeOnFailCount must be 0 with it, got " +
+                                   std::to_string(p.remove_on_fail_count));
+  }
+  if (p.skip_dead_set && p.system != System::kSidekiq) return only_in("skipDeadSet", System::kSidekiq, "true");
   // Each real system's delay is its own (docs/real-systems.md): where it lives is the lab's lesson.
   if (p.delay_at != defaults.delay_at && p.system != System::kLab) {
     return only_in("delayAt", System::kLab, std::string("\"") + DelayAtName(p.delay_at) + "\"");
@@ -310,7 +316,8 @@ bool operator==(const Policy& a, const Policy& b) {
          a.journal == b.journal && a.system == b.system && a.max_stalled_count == b.max_stalled_count &&
          a.dead_max_jobs == b.dead_max_jobs && a.remove_on_fail_count == b.remove_on_fail_count && a.retry_in_jitter == b.retry_in_jitter &&
          a.retry_every_error == b.retry_every_error && a.delivery_limit == b.delivery_limit &&
-         a.dead_letter_exchange == b.dead_letter_exchange && a.dlq_max_length == b.dlq_max_length && a.effect_charge == b.effect_charge &&
+         a.dead_letter_exchange == b.dead_letter_exchange && a.dlq_max_length == b.dlq_max_length && a.remove_on_fail == b.remove_on_fail &&
+         a.skip_dead_set == b.skip_dead_set && a.effect_charge == b.effect_charge &&
          a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
          a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source &&
          a.delay_at == b.delay_at;

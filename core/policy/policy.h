@@ -96,6 +96,10 @@ enum class DeliveryLimit : uint8_t { kExplicit, kUnset3, kUnset4 };
 //   set   a dead letter goes to the dead-letter queue (the quarantine)
 //   none  it is discarded: no entry anywhere, only a discarded event with its reason
 enum class DeadLetterExchange : uint8_t { kSet, kNone };
+// Why a job that fails for good is dropped instead of quarantined (Policy::DeadLetterDrop):
+// a RabbitMQ queue with no dead-letter exchange, BullMQ's removeOnFail true, or
+// Sidekiq's dead: false. The value is stored in its events' ref, so it is append-only.
+enum class DropCause : uint8_t { kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet };
 // rabbitmq-quorum: a message's x-death record as RabbitMQ keeps it (R1, R3): one
 // entry per {queue, reason} (the lab has one queue, so one per reason: delivery_limit
 // for kExhausted, rejected for kPermanent), newest first, each with its count and the
@@ -281,6 +285,11 @@ struct Policy {
   // rabbitmq-quorum: the DLQ's x-max-length with the default overflow drop-head, so
   // each dead letter past it drops the oldest one (0: no x-max-length).
   int64_t dlq_max_length = 0;
+  // bullmq: removeOnFail true, so a job that fails for good is removed, kept in no failed set.
+  bool remove_on_fail = false;
+  // sidekiq: dead: false (or retry: false, with maxAttempts 1), so a job that fails for good
+  // is not put in the Dead set: it is dropped.
+  bool skip_dead_set = false;
   // Where a retry's delay lives (DelayAt); other than broker only with system lab.
   DelayAt delay_at = DelayAt::kBroker;
   // Quarantine operability: an entry whose age (from its arrival) reaches
@@ -345,8 +354,14 @@ struct Policy {
   }
   // True when an arrival in quarantine trims it (a lazy mode, or a count to keep).
   bool TrimsQuarantine() const { return LazyRetention() || QuarantineKeepNewest() >= 0; }
-  // True when a dead letter is discarded, not quarantined (a RabbitMQ queue with no DLX).
-  bool DiscardsDeadLetters() const { return dead_letter_exchange == DeadLetterExchange::kNone; }
+  // Why a dead letter is discarded, not quarantined: its mode's setting (DropCause), or kKept.
+  DropCause DeadLetterDrop() const {
+    if (dead_letter_exchange == DeadLetterExchange::kNone) return DropCause::kNoDeadLetterExchange;
+    if (remove_on_fail) return DropCause::kRemoveOnFail;
+    if (skip_dead_set) return DropCause::kNoDeadSet;
+    return DropCause::kKept;
+  }
+  bool DiscardsDeadLetters() const { return DeadLetterDrop() != DropCause::kKept; }
 
   // The first field out of range, named as JS spells it; or OK. Checks the
   // pairs too: capMs >= baseMs; jitter only with a backoff; decorrelated only

@@ -82,6 +82,13 @@ const Field<Policy> kPolicyFields[] = {
              "RabbitMQ only: the dead-letter queue's x-max-length with overflow drop-head; each dead letter past it "
              "drops the oldest; 0: no limit."),
      [](const Policy& p) { return p.dlq_max_length; }, [](Policy& p, int64_t v) { p.dlq_max_length = v; }},
+    {Boolean("removeOnFail", "Remove on fail: true (bullmq)",
+             "BullMQ only: removeOnFail true; a job that fails for good is removed, not kept in the failed set."),
+     [](const Policy& p) -> int64_t { return p.remove_on_fail; }, [](Policy& p, int64_t v) { p.remove_on_fail = v != 0; }},
+    {Boolean("skipDeadSet", "No Dead set: dead false (sidekiq)",
+             "Sidekiq only: dead: false (retry: false is this with maxAttempts 1); a job that fails for good is "
+             "dropped, not kept in the Dead set."),
+     [](const Policy& p) -> int64_t { return p.skip_dead_set; }, [](Policy& p, int64_t v) { p.skip_dead_set = v != 0; }},
     {Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
           "queue republishing it at the tail (lab only)."),

@@ -395,6 +395,7 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
     }
     decided.ref = delay_ref;
   }
+  if (d.disposition == Disposition::kDiscarded) decided.ref = static_cast<uint32_t>(policy_.DeadLetterDrop());
   const int64_t due_at = Later(now_, d.delay_ms);
   decided.until = due_at;
   switch (d.disposition) {
@@ -492,7 +493,9 @@ void Queue::Discard(uint32_t index) {
   // Enqueue order, as a restored queue lists them (jobs were discarded in any order).
   discarded_.insert(std::lower_bound(discarded_.begin(), discarded_.end(), index), index);
   charge_.Add(sizeof(uint32_t) + 64);
-  Record(EventKind::kDiscarded, index).reason = job.reason;
+  EventRecord& discarded = Record(EventKind::kDiscarded, index);
+  discarded.reason = job.reason;
+  discarded.ref = static_cast<uint32_t>(policy_.DeadLetterDrop());  // which setting dropped it
 }
 
 int64_t Queue::RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const {

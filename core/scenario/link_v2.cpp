@@ -639,6 +639,14 @@ Result<Scenario> ReadV2(Reader& in) {
           if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
           if (n == 0) return in.Error("a dlqMaxLength other than 0");
         }
+        if (in.Accept('x')) {
+          scenario.policy.remove_on_fail = true;
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+        }
+        if (in.Accept('o')) {
+          scenario.policy.skip_dead_set = true;
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+        }
         if (in.peek() == 'c' || in.peek() == 'q') {
           scenario.policy.delay_at = in.peek() == 'c' ? DelayAt::kConsumerSleep : DelayAt::kRetryQueue;
           in.Accept(in.peek());
@@ -724,6 +732,8 @@ std::string WriteV2(const Scenario& scenario) {
     if (policy.dead_letter_exchange == DeadLetterExchange::kNone) out += "n";
     if (policy.remove_on_fail_count != defaults.remove_on_fail_count) out += "f" + std::to_string(policy.remove_on_fail_count);
     if (policy.dlq_max_length != defaults.dlq_max_length) out += "m" + std::to_string(policy.dlq_max_length);
+    if (policy.remove_on_fail) out += 'x';
+    if (policy.skip_dead_set) out += 'o';
     if (policy.delay_at == DelayAt::kConsumerSleep) out += 'c';
     if (policy.delay_at == DelayAt::kRetryQueue) out += 'q';
   }

@@ -50,8 +50,17 @@ std::string NextStep(const Event& e) {
       return e.reason == Reason::kPermanent ? "its class never retries → quarantine at once"
                                             : "budget used up → quarantine";
     case Disposition::kDiscarded:
-      return std::string(e.reason == Reason::kPermanent ? "rejected" : "delivery limit reached") +
-             " → dead-lettered, but with no dead-letter exchange it is dropped";
+      switch (e.drop_cause) {
+        case DropCause::kRemoveOnFail:
+          return std::string(e.reason == Reason::kPermanent ? "its class never retries" : "budget used up") +
+                 " → failed, and removeOnFail true removes it";
+        case DropCause::kNoDeadSet:
+          return std::string(e.reason == Reason::kPermanent ? "its class never retries" : "retries used up") +
+                 " → dead: false, so it is dropped, not put in the Dead set";
+        default:
+          return std::string(e.reason == Reason::kPermanent ? "rejected" : "delivery limit reached") +
+                 " → dead-lettered, but with no dead-letter exchange it is dropped";
+      }
     case Disposition::kCompleted:
       return "completed";
   }
@@ -263,9 +272,19 @@ std::string ExplainEvent(const Event& e) {
       return "after the crash " + id + " was in two places (a move's destination was written, its source not yet " +
              "removed): kept once, in " + e.place;
     case EventKind::kDiscarded:
-      return id + " was dead-lettered (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
-             ", but its queue has no dead-letter exchange: the message is dropped, no entry is kept and nothing can "
-             "replay it";
+      switch (e.drop_cause) {
+        case DropCause::kRemoveOnFail:
+          return id + " failed (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
+                 ", and removeOnFail true removes a failed job: no entry is kept and nothing can retry it";
+        case DropCause::kNoDeadSet:
+          return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
+                 ", and dead: false keeps it out of the Dead set: it is dropped and nothing can retry it";
+        default:
+          return id + " was dead-lettered (" + ReasonName(e.reason) + ") after " +
+                 Plural(e.attempts, "attempt", "attempts") +
+                 ", but its queue has no dead-letter exchange: the message is dropped, no entry is kept and nothing "
+                 "can replay it";
+      }
     case EventKind::kReplayed:
       if (e.routed_back) {
         return "the dead-letter queue's consumer sent " + id + " straight back to the source queue (an anti-pattern): " +

@@ -75,6 +75,8 @@ struct Event {
   // ends the wait (the broker delivers the job again; the worker's own retry duplicates it).
   DelayAt delay_at = DelayAt::kBroker;
   bool sleep_cut = false;
+  // kDiscarded and a discarding kAttempt/kExpired: the setting that dropped it.
+  DropCause drop_cause = DropCause::kKept;
 };
 
 // One line, no trailing newline, e.g.

@@ -269,6 +269,9 @@ Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std
     e.delay_at = raw.ref == 2 ? DelayAt::kRetryQueue : raw.ref != 0 ? DelayAt::kConsumerSleep : DelayAt::kBroker;
     e.sleep_cut = raw.ref == 3;
   }
+  if (raw.kind == EventKind::kDiscarded || raw.disposition == Disposition::kDiscarded) {
+    e.drop_cause = static_cast<DropCause>(raw.ref);
+  }
   if (raw.kind == EventKind::kReorder || raw.kind == EventKind::kKeyReleased) e.key.assign(job.key());
   if (raw.kind == EventKind::kReorder) {
     for (const uint32_t earlier : reorders[raw.ref - 1]) e.overtook.emplace_back(jobs[earlier].id());

@@ -74,8 +74,8 @@ const TRANSLATE = {
     const o = s.config.jobOptions ?? {};
     const w = s.config.workerOptions ?? {};
     for (const key of ['lifo', 'priority']) if (o[key] !== undefined) return { skip: `${key} is not modelled` };
-    if (o.removeOnFail === true) return { skip: 'removeOnFail true drops the failed job; the lab always quarantines' };
-    if (o.removeOnFail !== undefined && typeof o.removeOnFail !== 'number' && typeof o.removeOnFail?.age !== 'number') {
+    if (o.removeOnFail !== undefined && o.removeOnFail !== true && typeof o.removeOnFail !== 'number' &&
+        typeof o.removeOnFail?.age !== 'number') {
       return { skip: 'removeOnFail { count } is not modelled (a number or an age is)' };
     }
     if (s.jobs.some((j) => j.withoutJobId)) return { skip: 'a job added without a jobId: the lab names every job' };
@@ -90,6 +90,7 @@ const TRANSLATE = {
         maxAttempts: o.attempts ?? 1, system: 'bullmq', ...(backoff ? { backoff } : {}),
         ...(w.maxStalledCount !== undefined ? { maxStalledCount: w.maxStalledCount } : {}),
         ...(typeof o.removeOnFail === 'number' ? { removeOnFailCount: o.removeOnFail } : {}),
+        ...(o.removeOnFail === true ? { removeOnFail: true } : {}),  // removed when it fails: the lab's discarded
         ...(o.removeOnFail?.age ? { quarantine: { retentionMs: o.removeOnFail.age * 1000 } } : {}),
       },
       steps: labSteps(s.steps, { keepUnlessReset: true }),
@@ -117,17 +118,18 @@ const TRANSLATE = {
       else if (perCount === base && retries <= 2) backoff = { kind: 'exponential', baseMs: base, capMs: 2 * base };  // b, 2b
       else return { skip: 'a sidekiq_retry_in the lab\'s fixed or exponential backoff does not give' };
     }
-    if (so.retry === false || so.dead === false) return { skip: 'retry: false / dead: false discard the job; the lab always quarantines' };
     if (Object.values(s.outcomes).flat().includes('crash')) return { skip: 'a crash loses the job in free Sidekiq; the lab keeps it (as Sidekiq Pro\'s reliable fetch does)' };
     // 6.4.1 has no permanent-error path (no :kill): a PermanentError is retried like any other.
     const everyError = Object.values(s.outcomes).flat().includes('permanent');
-    const retry = so.retry === true || so.retry === undefined ? options.max_retries ?? 25 : so.retry;
+    // retry: false is no retry and no Dead entry: one run, then dropped as dead: false drops it.
+    const retry = so.retry === false ? 0 : so.retry === true || so.retry === undefined ? options.max_retries ?? 25 : so.retry;
     if (retry > 18) return { skip: 'retries past count 17 wait 18^4 s and more, past the day where the lab\'s delays stop' };
     return {
       policy: {
         maxAttempts: retry + 1, system: 'sidekiq',
         ...(backoff ? { backoff: { ...backoff, jitter: 'none' }, retryInJitter: true } : {}),
         ...(everyError ? { retryEveryError: true } : {}),
+        ...(so.retry === false || so.dead === false ? { skipDeadSet: true } : {}),
         ...(options.dead_max_jobs !== undefined ? { deadMaxJobs: options.dead_max_jobs } : {}),
         ...(options.dead_timeout_in_seconds !== undefined ? { quarantine: { retentionMs: options.dead_timeout_in_seconds * 1000 } } : {}),
       },
@@ -242,7 +244,7 @@ for (const broker of Object.keys(TRANSLATE)) {
       assert.equal(difference, null, `${broker} ${s.name}: ${difference?.message}`);
       played.push(s.name);
       // The mode is what makes it match: the lab's own rules give another trace here?
-      const { maxStalledCount, removeOnFailCount, deadMaxJobs, retryInJitter, retryEveryError, deliveryLimit, deadLetterExchange, dlqMaxLength, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
+      const { maxStalledCount, removeOnFailCount, deadMaxJobs, retryInJitter, retryEveryError, deliveryLimit, deadLetterExchange, dlqMaxLength, removeOnFail, skipDeadSet, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
       const asLab = labTrace(s, { ...t, policy: { ...labPolicy, system: 'lab' } });
       if (compareTraces(modelled(s.expected, t, asLab), asLab, { delayMs: { below: 0, above: 0 } }) !== null) {
         differ.push(s.name);

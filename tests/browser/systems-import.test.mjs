@@ -141,9 +141,9 @@ test('import refusals: named in the dialog, and nothing changed (policy, link, s
   const hash = await linkWith(page, ';c1');
   const policy = await policyOf(page);
   const refusals = [
-    ['{"attempts":3,"backoff":{"type":"exponential","delay":1000,"jitter":0.0005},"removeOnFail":true}',
-      [/removeOnFail is not modelled by the lab/, /backoff\.jitter: expected a number from 0 to 1 in thousandths/]],
-    ['sidekiq_options retry: false', [/retry false \(one run, then kept nowhere\) is not modelled by the lab/]],
+    ['{"attempts":3,"backoff":{"type":"exponential","delay":1000,"jitter":0.0005},"removeOnFail":"yes"}',
+      [/removeOnFail: expected true, false/, /backoff\.jitter: expected a number from 0 to 1 in thousandths/]],
+    ['sidekiq_options retry: -1', [/retry: expected true, false or a whole number from 0, got -1/]],
     ['{"delivery-limit":2.5,"dead-letter-exchange":"dlx"}', [/delivery-limit: expected a whole number from 0, got 2\.5/]],
     ['{"VisibilityTimeout":"30"}', [/RedrivePolicy is missing/]],
     ['{not json', [/config is not JSON nor a sidekiq_options line/]],
@@ -177,7 +177,7 @@ test('screenshots: the set-up with the real-system presets, and the import dialo
   const dialog = await importText(pg, '{"attempts":3,"backoff":{"type":"exponential","delay":1000},"removeOnFail":false}');
   await dialog.getByRole('status').getByText(/^Imported /).waitFor();
   await page.screenshot({ path: screenshotPath('playground-import') });
-  await importText(pg, '{"attempts":3,"removeOnFail":true,"backoff":{"type":"exponential","delay":1000,"jitter":0.5}}');
+  await importText(pg, '{"attempts":3,"removeOnFail":"yes","backoff":{"type":"exponential","delay":1000,"jitter":0.5}}');
   await dialog.getByRole('alert').waitFor();
   await page.screenshot({ path: screenshotPath('playground-import-refused') });
   assertClean(opened);

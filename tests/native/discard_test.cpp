@@ -156,5 +156,74 @@ TEST_CASE("discard: the journal writes a discard as one removal; a crash after a
   CHECK(whole->queue.stats().discarded == 3);
 }
 
+
+namespace {
+
+Policy Mode(System system, int64_t max_attempts) {
+  Policy p;
+  p.max_attempts = max_attempts;
+  p.system = system;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("discard: bullmq removeOnFail true and sidekiq skipDeadSet drop a job that fails for good, each saying why") {
+  Policy bullmq = Mode(System::kBullMq, 2);
+  bullmq.remove_on_fail = true;
+  Policy sidekiq = Mode(System::kSidekiq, 1);  // retry: false is dead: false with one run
+  sidekiq.skip_dead_set = true;
+  struct Case { Policy policy; const char* says; };
+  for (const Case& c : {Case{bullmq, "removeOnFail true removes a failed job"},
+                        Case{sidekiq, "dead: false keeps it out of the Dead set"}}) {
+    CAPTURE(c.says);
+    Queue q = Make(c.policy, {"a", "b"});
+    while (q.Locate("a")->place != Place::kDiscarded) REQUIRE(q.Process("transient").ok());
+    Result<Attempt> b = q.Process("permanent");
+    REQUIRE(b.ok());
+    CHECK(b->disposition == Disposition::kDiscarded);
+    CHECK(q.Quarantined().empty());
+    CHECK(q.stats().discarded == 2);
+    CHECK(q.Discarded()[0].reason == Reason::kExhausted);
+    CHECK_FALSE(q.Replay("a"));
+    const std::vector<Event> events = q.Timeline();
+    CHECK(ExplainEvent(events.back()).find(c.says) != std::string::npos);
+    CHECK(ExplainEvent(events.back()).find("dead-letter exchange") == std::string::npos);
+    // Through a link and a snapshot, and back.
+    Scenario s;
+    s.policy = c.policy;
+    Result<Scenario> back = ParseScenario(FormatScenario(s));
+    REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+    CHECK(back->policy == c.policy);
+    Result<Queue> restored = Queue::Restore(q.SnapshotText().value());
+    REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
+    CHECK(restored->SnapshotText().value() == q.SnapshotText().value());
+    CHECK(restored->stats().discarded == 2);
+  }
+  Scenario s;
+  s.policy = bullmq;
+  CHECK(FormatScenario(s).find(";rbx") != std::string::npos);
+  s.policy = sidekiq;
+  CHECK(FormatScenario(s).find(";rko") != std::string::npos);
+}
+
+TEST_CASE("discard: removeOnFail and skipDeadSet are refused by name outside their mode and removeOnFail with a count") {
+  Policy lab;
+  lab.remove_on_fail = true;
+  CHECK(Policy::Check(lab).ToString().find("removeOnFail applies only with system \"bullmq\"") != std::string::npos);
+  Policy rabbit = Mode(System::kRabbitMqQuorum, 2);
+  rabbit.skip_dead_set = true;
+  CHECK(Policy::Check(rabbit).ToString().find("skipDeadSet applies only with system \"sidekiq\"") != std::string::npos);
+  Policy both = Mode(System::kBullMq, 2);
+  both.remove_on_fail = true;
+  both.remove_on_fail_count = 3;
+  CHECK(Policy::Check(both).ToString().find("removeOnFailCount must be 0 with it, got 3") != std::string::npos);
+  CHECK_FALSE(ParseScenario("v2;m3;s1;rlx").ok());
+  CHECK_FALSE(ParseScenario("v2;m3;s1;rbo").ok());
+  CHECK_FALSE(ParseScenario("v2;m3;s1;rbf3x").ok());
+  CHECK(ParseScenario("v2;m3;s1;rbx").ok());
+  CHECK(ParseScenario("v2;m3;s1;rko").ok());
+}
+
 }  // namespace
 }  // namespace dlq

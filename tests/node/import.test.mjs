@@ -93,10 +93,22 @@ test('BullMQ: a removeOnFail age is the lazy retention, maxStalledCount the stal
   assert.equal(fields(accepted('{"attempts":3,"maxStalledCount":0}')).maxStalledCount, 0);
 });
 
+test('BullMQ: removeOnFail true is the bullmq mode\'s removeOnFail (a failed job is dropped), Sidekiq\'s retry false and dead false its skipDeadSet', () => {
+  const r = accepted('{"attempts":3,"removeOnFail":true}');
+  assert.equal(fields(r).removeOnFail, true);
+  assert.equal(applied(r).removeOnFail, true);
+  const off = accepted('sidekiq_options retry: false');
+  assert.equal(fields(off).maxAttempts, 1);
+  assert.equal(fields(off).skipDeadSet, true);
+  assert.equal(applied(off).skipDeadSet, true);
+  const dead = accepted('sidekiq_options retry: 3, dead: false');
+  assert.equal(fields(dead).maxAttempts, 4);
+  assert.equal(applied(dead).skipDeadSet, true);
+});
+
 test('BullMQ refusals: removeOnFail, jitter, a custom strategy, stalls, other options, bad values', () => {
-  const [remove] = refusedWith('{"attempts":3,"removeOnFail":true}', 'removeOnFail');
-  assert.match(remove.message, /^removeOnFail is not modelled by the lab \(true drops a failed job with no entry/);
-  assert.equal(remove.given, 'true');
+  const [remove] = refusedWith('{"attempts":3,"removeOnFail":"yes"}', 'removeOnFail');
+  assert.match(remove.message, /^removeOnFail: expected true, false, a whole number from 1/);
   refusedWith('{"attempts":3,"removeOnFail":{"age":0}}', 'removeOnFail');
   refusedWith('{"attempts":3,"removeOnFail":0}', 'removeOnFail');
   refusedWith('{"attempts":3,"removeOnFail":{"count":2,"size":1}}', 'removeOnFail');
@@ -115,7 +127,7 @@ test('BullMQ refusals: removeOnFail, jitter, a custom strategy, stalls, other op
   refusedWith('{"attempts":3,"backoff":"fast"}', 'backoff');
   refusedWith('{"attempts":3,"backoff":{"type":"fixed","delay":10,"jitter":2}}', 'backoff.jitter');
   // Every refusal is reported at once, not only the first.
-  refusedWith('{"attempts":3,"removeOnFail":true,"backoff":{"type":"exponential","delay":1,"jitter":2}}', 'removeOnFail', 'backoff.jitter');
+  refusedWith('{"attempts":3,"removeOnFail":-1,"backoff":{"type":"exponential","delay":1,"jitter":2}}', 'removeOnFail', 'backoff.jitter');
 });
 
 // ---- SQS ------------------------------------------------------------------------
@@ -194,8 +206,8 @@ test('Sidekiq: retry N is N + 1 runs, retry true (or none) 26; Sidekiq\'s own de
 });
 
 test('Sidekiq refusals: retry false, dead false, retry_for, unknown keys, malformed lines', () => {
-  assert.match(refusedWith('sidekiq_options retry: false', 'retry')[0].message, /^retry false \(one run, then kept nowhere\) is not modelled/);
-  refusedWith('sidekiq_options retry: 3, dead: false', 'dead');
+  assert.match(refusedWith('sidekiq_options retry: -1', 'retry')[0].message, /^retry: expected true, false or a whole number from 0, got -1/);
+  refusedWith('sidekiq_options retry: 3, dead: 1', 'dead');
   refusedWith('sidekiq_options retry_for: 3600', 'retry_for');
   refusedWith('sidekiq_options retry: 3, lock: :until_executed', 'lock');
   refusedWith('sidekiq_options retry: -1', 'retry');

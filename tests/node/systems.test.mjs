@@ -558,3 +558,13 @@ test('the RabbitMQ snippet writes dlqMaxLength as max-length on the dead-letter 
   assert.deepEqual(policies({ ...base, dlqMaxLength: 2 })[1], { 'max-length': 2 });
   assert.deepEqual(policies({ ...base, dlqMaxLength: 2, quarantine: { retentionMs: 60000 } })[1], { 'message-ttl': 60000, 'max-length': 2 });
 });
+
+test('the BullMQ and Sidekiq snippets write removeOnFail true and dead: false for the modes\' drop settings', () => {
+  const bullmq = snippetOf(SYSTEMS.find((s) => s.key === 'bullmq'), { maxAttempts: 3, system: 'bullmq', removeOnFail: true }).text;
+  assert.match(bullmq, /^ {2}removeOnFail: true,/m);
+  const r = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: bullmq, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const sidekiq = snippetOf(SYSTEMS.find((s) => s.key === 'sidekiq'), { maxAttempts: 3, system: 'sidekiq', skipDeadSet: true }).text;
+  assert.match(sidekiq, /^ {2}sidekiq_options retry: 2, dead: false$/m);
+  assert.doesNotMatch(snippetOf(SYSTEMS.find((s) => s.key === 'sidekiq'), { maxAttempts: 3, system: 'sidekiq' }).text, /dead: false/);
+});

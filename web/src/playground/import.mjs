@@ -118,9 +118,9 @@ function bullmq(options) {
           if (value.age !== undefined) t.to('quarantine.retentionMs', value.age * 1000, `removeOnFail { age: ${value.age} } (seconds; evicted when a later job fails)`);
           if (value.count !== undefined) t.to('removeOnFailCount', value.count, `removeOnFail { count: ${value.count} } (each failure keeps the newest ${value.count})`);
         } else if (value === true) {
-          t.refuse(notModelled(key, quoted(value), 'true drops a failed job with no entry; the lab always quarantines', 'false, a count or { "age": seconds, "count": n }'));
+          t.to('removeOnFail', true, 'removeOnFail true (a job that fails for good is removed: dropped, no entry)');
         } else {
-          t.refuse(refusal(key, 'false, a whole number from 1 or { "age": seconds, "count": n }', quoted(value)));
+          t.refuse(refusal(key, 'true, false, a whole number from 1 or { "age": seconds, "count": n }', quoted(value)));
         }
         break;
       case 'maxStalledCount':
@@ -332,7 +332,8 @@ function sidekiq(line) {
       case 'tags': t.ignore(key, `${text}: labels for the Web UI`); break;
       case 'dead':
         if (value === true) t.ignore(key, 'true: an exhausted job goes to the Dead set, as the lab quarantines it');
-        else t.refuse(notModelled(key, text, 'an exhausted job that is not kept anywhere; the lab always quarantines it', 'true or absent'));
+        else if (value === false) t.to('skipDeadSet', true, 'dead: false (a job that fails for good is dropped, not put in the Dead set)');
+        else t.refuse(refusal(key, 'true or false', text));
         break;
       case 'retry_for': t.refuse(notModelled(key, text, 'a time limit on retries; the lab\'s limit is a count')); break;
       case 'retry_queue': t.refuse(notModelled(key, text, 'the lab has one queue')); break;
@@ -344,10 +345,9 @@ function sidekiq(line) {
   if (value === true) t.to('maxAttempts', 26, text === null ? 'retry absent (Sidekiq\'s default: 25 retries, 26 runs)' : 'retry: true (25 retries, 26 runs)');
   else if (isWhole(value) && value >= 0) t.to('maxAttempts', value + 1, `retry: ${value} (${value} retries after the first run)`);
   else if (value === false) {
-    t.refuse(refusal('retry', 'true or a whole number from 0', text,
-      'false (one run, then kept nowhere) is not modelled by the lab, which always quarantines a failed job'));
-  }
-  else t.refuse(refusal('retry', 'true or a whole number from 0', text));
+    t.to('maxAttempts', 1, 'retry: false (one run, no retry)');
+    t.to('skipDeadSet', true, 'retry: false (and no Dead entry: a failed job is dropped)');
+  } else t.refuse(refusal('retry', 'true, false or a whole number from 0', text));
   noBackoff(t, 'Sidekiq\'s own delay: count⁴ + 15 + rand(10)·(count + 1) s');
   // The line has no sidekiq_retry_in; should one be added (a lab backoff), 6.4.1 jitters it.
   t.to('retryInJitter', true, 'Sidekiq 6.4.1 adds rand(10)·(count + 1) s to a custom sidekiq_retry_in delay, and falls back to its own under 1 s');

@@ -120,7 +120,7 @@ export class StateViews {
     this.quarantine = region(idPrefix, 'Quarantine', 'dlq-quarantine', 'Nothing quarantined.');
     this.alarmNote = h('p', { class: 'dlq-note', hidden: true });
     this.quarantine.list.before(this.alarmNote);
-    // Dead letters with nowhere to go (a RabbitMQ queue with no dead-letter exchange): only for such a policy.
+    // Dead letters with nowhere to go (no DLX, removeOnFail true, dead: false): only for such a policy.
     this.dropped = region(idPrefix, 'Dropped', 'dlq-dropped', 'Nothing dropped.');
     this.dropped.section.hidden = true;
 
@@ -324,7 +324,7 @@ export class StateViews {
     });
   }
 
-  /** The core's discarded jobs (view.discarded: present only when the policy has no dead-letter exchange). */
+  /** The core's discarded jobs (view.discarded: present only when the policy keeps its dead letters nowhere). */
   #syncDropped(view, clock) {
     show(this.dropped.section, view.discarded !== undefined);
     if (view.discarded === undefined) return;

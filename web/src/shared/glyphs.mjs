@@ -28,8 +28,8 @@ export const GLYPHS = {
   // Recovery after a crash (Capstone III): likewise.
   lost: { label: 'Lost in a crash', d: 'M-4.5-4.5H4.5V4.5H-4.5ZM-2-2L2 2M2-2L-2 2', stroke: true, clock: true },
   'kept-once': { label: 'Found twice after a crash, kept once', d: 'M-5-3H1V3H-5ZM-1-5H5V1', stroke: true, clock: true },
-  // A dead letter with no dead-letter exchange: dropped, no entry (a bin). Only once a timeline has one.
-  discarded: { label: 'Dropped: no dead-letter exchange', d: 'M-4.5-3.5H4.5M-1.5-3.5V-5H1.5V-3.5M-3.5-3.5L-2.5 5H2.5L3.5-3.5', stroke: true, clock: true },
+  // A dead letter its mode keeps nowhere (no DLX, removeOnFail true, dead: false): dropped, no entry (a bin). Only once a timeline has one.
+  discarded: { label: 'Dropped: kept nowhere (no dead-letter exchange, removeOnFail, dead: false)', d: 'M-4.5-3.5H4.5M-1.5-3.5V-5H1.5V-3.5M-3.5-3.5L-2.5 5H2.5L3.5-3.5', stroke: true, clock: true },
 };
 
 /**

@@ -359,7 +359,10 @@ function sidekiqSnippet(policy, rules) {
     'class OrdersJob',
     '  include Sidekiq::Worker',
     `  # maxAttempts ${n.maxAttempts} -> retry: ${retry} (the first run is not a retry; retry_count is 0 at the first failure)`,
-    `  sidekiq_options retry: ${retry}`,
+    ...(n.system === 'sidekiq' && n.skipDeadSet
+      ? ['  # skipDeadSet: dead: false, so a job that fails for good is dropped, not put in the Dead set',
+        `  sidekiq_options retry: ${retry}, dead: false`]
+      : [`  sidekiq_options retry: ${retry}`]),
   );
   if (everyError) {
     lines.push(`  # retryEveryError: as ${SIDEKIQ_MIN} does (no :kill before ${SIDEKIQ_KILL}), the lab retries every failure`,
@@ -463,7 +466,9 @@ function bullmqSnippet(policy, rules) {
   if (backoffLine !== null) lines.push(`  ${backoffLine}`);
   else lines.push('  // backoff none: no backoff option; a failed job goes back to the end of the waiting list');
   const keep = n.removeOnFailCount ?? 0;
-  if (keep > 0) {
+  if (n.system === 'bullmq' && n.removeOnFail) {
+    lines.push('  removeOnFail: true, // removeOnFail: a job that fails for good is removed; nothing is kept to retry');
+  } else if (keep > 0) {
     lines.push(`  removeOnFail: ${n.quarantine.retentionMs === 0 ? keep : `{ age: ${seconds(n.quarantine.retentionMs)}, count: ${keep} }`}, ` +
       `// removeOnFailCount ${keep}: each failure trims the failed set to its newest ${keep}${n.quarantine.retentionMs === 0 ? '' : ', and by age lazily'}`);
   } else lines.push(n.quarantine.retentionMs === 0
