@@ -609,6 +609,29 @@ bool Queue::Replay(std::string_view id) {
   return true;
 }
 
+Status Queue::Patch(std::string_view id, std::string_view payload) {
+  const int64_t found = jobs_.Find(id);
+  if (found < 0) return Status::NotFound("patch: id " + QuoteShort(id) + " names no job");
+  const auto index = static_cast<uint32_t>(found);
+  if (jobs_[index].place != Place::kQuarantined) {
+    return Status::FailedPrecondition("patch: job " + QuoteShort(id) +
+                                      " expected in quarantine (only a quarantined job is patched), got it elsewhere");
+  }
+  if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
+  if (policy_.journal) {
+    return Status::FailedPrecondition("patch: expected a policy without a journal (journal records carry no "
+                                      "payload yet, so a recovery could not restore the patch), got journal on");
+  }
+  if (Status s = CheckCounters("patch"); !s.ok()) return s;
+  const StoredJob& job = jobs_[index];
+  const cost::Need need{.job_strings = job.id().size() + payload.size() + job.key().size()};
+  if (Status s = CheckRoom(need, "patch"); !s.ok()) return s;
+  ++actions_;
+  charge_.Add(need.job_strings);  // the arena's fresh copy of the job's strings
+  jobs_.SetPayload(index, payload);
+  return Status::Ok();
+}
+
 Result<bool> Queue::ReplayKeepingAttempts(std::string_view id) {
   if (!CanReplayKeepingAttempts()) {
     return Status::InvalidArgument(std::string("replay: resetAttempts false expected only under system bullmq (BullMQ's "

@@ -302,6 +302,15 @@ class Queue {
   // Whether ReplayKeepingAttempts is accepted here (system bullmq): what a page offers.
   bool CanReplayKeepingAttempts() const { return policy_.system == System::kBullMq; }
 
+  // An operator's fix before a replay: gives the quarantined job `id` the payload
+  // `payload`; it stays in quarantine (a Replay(id) then runs the fixed job) and
+  // its entry keeps its id, attempts, reason and error. Refused by name, nothing
+  // changed: NotFound for an unknown id, FailedPrecondition when the job is not in
+  // quarantine, TooLarge past kMaxPayloadBytes, and FailedPrecondition when the
+  // policy keeps a journal (journal records carry no payload yet, so a recovery
+  // could not restore the patch). Counts as an action; records no event yet.
+  Status Patch(std::string_view id, std::string_view payload);
+
   // Takes the ready head and counts its attempt now; the lease expires at
   // now + leaseMs unless settled first. leased == false when nothing is ready.
   Result<LeaseGrant> Lease();

@@ -147,6 +147,17 @@ int64_t JobStore::Add(std::string_view id, std::string_view payload, std::string
   return index;
 }
 
+void JobStore::SetPayload(uint32_t index, std::string_view payload) {
+  StoredJob& job = (*this)[index];
+  const std::string_view id = job.id(), key = job.key();
+  char* text = AllocateText(id.size() + payload.size() + key.size());
+  std::copy(id.begin(), id.end(), text);
+  std::copy(payload.begin(), payload.end(), text + id.size());
+  std::copy(key.begin(), key.end(), text + id.size() + payload.size());
+  job.text = text;
+  job.payload_size = static_cast<uint32_t>(payload.size());  // at most kMaxPayloadBytes
+}
+
 void JobStore::RemoveLast() {
   const auto index = static_cast<uint32_t>(size_ - 1);
   StoredJob& job = (*this)[index];

@@ -86,6 +86,10 @@ class JobStore {
     if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
   }
   void PrefetchJob(uint32_t index) const { __builtin_prefetch(&(*this)[index], 1); }
+  // Gives job `index` a new payload (an operator's patch): its strings are copied
+  // afresh into the arena (the old copy stays there unused until the store goes);
+  // its id, and so its place in the id index, is unchanged.
+  void SetPayload(uint32_t index, std::string_view payload);
   // Removes the last job added (undoing a refused batch), and its strings.
   void RemoveLast();
   // The index of job `id`, or -1.
