@@ -134,12 +134,7 @@ int64_t JobStore::Add(std::string_view id, std::string_view payload, std::string
   }
   ++size_;
   StoredJob& job = (*this)[index];  // default-valued: new, or reset by RemoveLast
-  char* text = AllocateText(id.size() + payload.size() + key.size());
-  // std::copy, not memcpy: an empty view's data() may be null.
-  std::copy(id.begin(), id.end(), text);
-  std::copy(payload.begin(), payload.end(), text + id.size());
-  std::copy(key.begin(), key.end(), text + id.size() + payload.size());
-  job.text = text;
+  job.text = CopyText(id, payload, key);
   job.id_size = static_cast<uint16_t>(id.size());  // at most kMaxIdBytes
   job.payload_size = static_cast<uint32_t>(payload.size());
   job.key_size = static_cast<uint16_t>(key.size());
@@ -147,14 +142,18 @@ int64_t JobStore::Add(std::string_view id, std::string_view payload, std::string
   return index;
 }
 
-void JobStore::SetPayload(uint32_t index, std::string_view payload) {
-  StoredJob& job = (*this)[index];
-  const std::string_view id = job.id(), key = job.key();
+char* JobStore::CopyText(std::string_view id, std::string_view payload, std::string_view key) {
   char* text = AllocateText(id.size() + payload.size() + key.size());
+  // std::copy, not memcpy: an empty view's data() may be null.
   std::copy(id.begin(), id.end(), text);
   std::copy(payload.begin(), payload.end(), text + id.size());
   std::copy(key.begin(), key.end(), text + id.size() + payload.size());
-  job.text = text;
+  return text;
+}
+
+void JobStore::SetPayload(uint32_t index, std::string_view payload) {
+  StoredJob& job = (*this)[index];
+  job.text = CopyText(job.id(), payload, job.key());
   job.payload_size = static_cast<uint32_t>(payload.size());  // at most kMaxPayloadBytes
 }
 

@@ -116,6 +116,8 @@ class JobStore {
 
   // Room for `size` bytes in the arena; never moves once given.
   char* AllocateText(size_t size);
+  // A fresh arena copy of a job's id, payload and key, side by side (StoredJob::text).
+  char* CopyText(std::string_view id, std::string_view payload, std::string_view key);
   // Gives back the arena from `start` (a pointer AllocateText returned last) on.
   void RewindText(const char* start);
   // The slot holding `id`, or the empty slot where it would go.
