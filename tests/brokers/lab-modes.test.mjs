@@ -116,7 +116,6 @@ const TRANSLATE = {
     // 6.4.1 has no permanent-error path (no :kill): a PermanentError is retried like any other.
     const everyError = Object.values(s.outcomes).flat().includes('permanent');
     const retry = so.retry === true || so.retry === undefined ? options.max_retries ?? 25 : so.retry;
-    if (retry > 18) return { skip: 'retries past count 17 wait 18^4 s and more, past the day where the lab\'s delays stop' };
     return {
       policy: {
         maxAttempts: retry + 1, system: 'sidekiq',
