@@ -303,7 +303,7 @@ constexpr int kFateCount = 4;
 Status GetRow(In& in, JobRow* r) {
   DLQ_TRY(in.Int("attempts", &r->attempts));
   DLQ_TRY(in.Int("firstAttemptAt", &r->first_attempt_at, int64_t{0}, kMaxTimeMs));
-  DLQ_TRY(in.Int("lastDelay", &r->last_delay, int64_t{0}, kMaxDelayMs));  // no delay exceeds a day
+  DLQ_TRY(in.Int("lastDelay", &r->last_delay, int64_t{0}, kMaxSidekiqDelayMs));  // Sidekiq's schedule's ceiling is the largest
   DLQ_TRY(in.Name("a reason", kReasonCount, ReasonName, &r->reason, true));
   DLQ_TRY(in.Name("a failure class", kFailureClassCount, ClassName, &r->failure_class));
   DLQ_TRY(in.Bool("alert", &r->alert));

@@ -87,8 +87,8 @@ Backoff SystemBackoff(const Policy& policy, const Backoff& b) {
 // Sidekiq's default delay in ms for retry count `count`, with `extra` its rand(10) draw.
 int64_t SidekiqDelay(uint32_t attempt, int64_t extra) {
   const int64_t count = static_cast<int64_t>(attempt) - 1;  // retry_count: 0 at the first failure
-  if (count > 17) return kMaxDelayMs;  // 18^4 s is past a day already
-  return std::min(kMaxDelayMs, (count * count * count * count + 15 + extra * (count + 1)) * 1000);
+  if (count > 24) return kMaxSidekiqDelayMs;  // 25^4 s is past four days already (and no overflow)
+  return std::min(kMaxSidekiqDelayMs, (count * count * count * count + 15 + extra * (count + 1)) * 1000);
 }
 
 // Sidekiq 6.4.1's delay_for with a custom sidekiq_retry_in returning `custom_ms`

@@ -32,7 +32,7 @@ int64_t MaxDelay(const Backoff& backoff, uint32_t attempt, int64_t previous_max)
 // 6.4.1's rule for a custom sidekiq_retry_in (rand(10) drawn first, then the
 // lab's jitter: NextDelay + rand(10) * (count + 1) s, or the formula above when
 // that delay is under 1 s), and for sqs with kind none the visibility timeout
-// (leaseMs). Every delay stops at kMaxDelayMs.
+// (leaseMs). Every delay stops at kMaxDelayMs, Sidekiq's default schedule at kMaxSidekiqDelayMs.
 int64_t RetryDelay(const Policy& policy, const Backoff& backoff, uint32_t attempt, int64_t previous, Prng& jitter);
 // The largest delay RetryDelay can give, as MaxDelay for NextDelay.
 int64_t MaxRetryDelay(const Policy& policy, const Backoff& backoff, uint32_t attempt, int64_t previous_max);

@@ -172,6 +172,10 @@ inline constexpr const char* kBullMqStalledError = "job stalled more than allowa
 const char* SystemReasonName(System system, Reason reason);
 
 constexpr int64_t kMaxDelayMs = 86'400'000;  // one day
+// Sidekiq's own default schedule stops here instead: four days covers every delay of
+// retry: true's 25 retries (count 24 waits at most 24^4 + 15 + 9 * 25 = 332,016 s).
+// No input field takes it; it bounds the delays the core computes and a snapshot's lastDelay.
+constexpr int64_t kMaxSidekiqDelayMs = 345'600'000;
 // Virtual time never passes 2^53 - 1 ms, so it is exact as a JavaScript number.
 constexpr int64_t kMaxTimeMs = (int64_t{1} << 53) - 1;
 

@@ -431,7 +431,7 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
     }
     case Disposition::kDelayed:
       job.place = Place::kDelayed;
-      job.last_delay = static_cast<uint32_t>(d.delay_ms);  // at most kMaxDelayMs
+      job.last_delay = static_cast<uint32_t>(d.delay_ms);  // at most kMaxSidekiqDelayMs
       job.due_at = due_at;
       job.timer = ++timer_seq_;
       delayed_.insert({job.due_at, job.timer, index});

@@ -325,7 +325,7 @@ Result<Queue> Queue::FromImage(Image&& image) {
     StoredJob& job = q.jobs_[index];
     job.attempts = r.attempts;
     job.first_attempt_at = r.first_attempt_at;
-    job.last_delay = static_cast<uint32_t>(r.last_delay);  // checked: at most kMaxDelayMs
+    job.last_delay = static_cast<uint32_t>(r.last_delay);  // checked: at most kMaxSidekiqDelayMs
     job.reason = r.reason;
     job.failure_class = r.failure_class;
     job.alert = r.alert;

@@ -44,7 +44,7 @@ struct StoredJob {
   bool released = false;          // an operator released its key (releaseKey): it no longer holds it
   uint16_t key_size = 0;
   uint32_t lease = 0;             // kLeased: its lease number
-  uint32_t last_delay = 0;        // the previous retry delay (decorrelated jitter); at most kMaxDelayMs
+  uint32_t last_delay = 0;        // the previous retry delay (decorrelated jitter); at most kMaxSidekiqDelayMs
   uint32_t last_error = 0;        // kQuarantined: an error-text index (0 = none)
   uint32_t payload_size = 0;
   uint16_t id_size = 0;
@@ -65,7 +65,7 @@ struct StoredJob {
 };
 static_assert(std::is_trivially_destructible_v<StoredJob>, "blocks are freed without running destructors");
 static_assert(kMaxKeyBytes <= UINT16_MAX && kMaxIdBytes <= UINT16_MAX && kMaxPayloadBytes <= UINT32_MAX);
-static_assert(kMaxDelayMs <= UINT32_MAX, "a delay fits last_delay");
+static_assert(kMaxDelayMs <= kMaxSidekiqDelayMs && kMaxSidekiqDelayMs <= UINT32_MAX, "a delay fits last_delay");
 
 class JobStore {
  public:

@@ -123,7 +123,6 @@ const TRANSLATE = {
     const everyError = Object.values(s.outcomes).flat().includes('permanent');
     // retry: false is no retry and no Dead entry: one run, then dropped as dead: false drops it.
     const retry = so.retry === false ? 0 : so.retry === true || so.retry === undefined ? options.max_retries ?? 25 : so.retry;
-    if (retry > 18) return { skip: 'retries past count 17 wait 18^4 s and more, past the day where the lab\'s delays stop' };
     return {
       policy: {
         maxAttempts: retry + 1, system: 'sidekiq',

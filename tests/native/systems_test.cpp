@@ -231,7 +231,12 @@ TEST_CASE("systems: sidekiq's own delay is count^4 + 15 + rand(10)·(count + 1) 
     }
     CHECK(MaxRetryDelay(p, p.backoff, attempt, 0) == least + 9 * (count + 1) * 1000);
   }
-  CHECK(RetryDelay(p, p.backoff, 30, 0, jitter) == kMaxDelayMs);
+  // Past a day from count 18 on: retry: true's last delay, count 24, is 24^4 + 15 + rand(10) * 25 s, under
+  // four days (kMaxSidekiqDelayMs); a count past 24 stops there.
+  CHECK(MaxRetryDelay(p, p.backoff, 19, 0) == (18 * 18 * 18 * 18 + 15 + 9 * 19) * int64_t{1000});
+  CHECK(MaxRetryDelay(p, p.backoff, 19, 0) > kMaxDelayMs);
+  CHECK(MaxRetryDelay(p, p.backoff, 25, 0) == int64_t{332'016'000});
+  CHECK(RetryDelay(p, p.backoff, 30, 0, jitter) == kMaxSidekiqDelayMs);
   // A policy's own backoff (a custom sidekiq_retry_in) is used as given.
   Backoff fixed{BackoffKind::kFixed, 500, 500, Jitter::kNone};
   CHECK(RetryDelay(p, fixed, 2, 0, jitter) == 500);
@@ -889,4 +894,35 @@ TEST_CASE("systems: a lazy trim is journaled after the move it follows; a crash 
 }
 
 }  // namespace
+
+TEST_CASE("sidekiq: retry true plays all 25 retries, delays past a day, and a snapshot keeps a multi-day lastDelay") {
+  Policy p;
+  p.max_attempts = 26;
+  p.system = System::kSidekiq;
+  Result<Queue> made = Queue::Create(p);
+  REQUIRE(made.ok());
+  Queue q = std::move(made).value();
+  REQUIRE(q.Enqueue("a", "x").ok());
+  int runs = 0;
+  int64_t longest = 0;
+  while (q.Locate("a")->place != Place::kQuarantined) {
+    if (q.Ready().empty()) REQUIRE(q.AdvanceToNext().has_value());
+    Result<Attempt> a = q.Process("transient");
+    REQUIRE(a.ok());
+    ++runs;
+    longest = std::max(longest, a->delay_ms);
+    if (runs == 20) {  // delayed 19 times, the last past a day: the snapshot reads it back
+      CHECK(longest > kMaxDelayMs);
+      Result<std::string> text = q.SnapshotText();
+      REQUIRE(text.ok());
+      Result<Queue> restored = Queue::Restore(text.value());
+      REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
+      CHECK(restored->SnapshotText().value() == text.value());
+    }
+  }
+  CHECK(runs == 26);
+  CHECK(longest > 331'791'000);  // count 24's least, 24^4 + 15 s
+  CHECK(longest <= kMaxSidekiqDelayMs);
+}
+
 }  // namespace dlq
