@@ -217,8 +217,8 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
         break;
       case EventKind::kEvidenceExpired:
         ++dropped;
-        // A retention, or Sidekiq's Dead set: 0 there is its 180 days, and deadMaxJobs trims by count.
-        FUZZ_CHECK(s.policy.retention_ms > 0 || s.policy.system == System::kSidekiq, where);
+        // A retention, or a count the quarantine keeps (removeOnFailCount, deadMaxJobs, dlqMaxLength).
+        FUZZ_CHECK(s.policy.retention_ms > 0 || s.policy.QuarantineKeepNewest() >= 0, where);
         break;
       case EventKind::kAlarmRaised:
       case EventKind::kAlarmCleared: {
