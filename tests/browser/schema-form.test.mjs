@@ -32,7 +32,9 @@ test('every field of the core\'s tables has its control in the Advanced set-up, 
   const pg = playground(opened.page);
   await pg.root.locator('details.dlq-advanced > summary').click();
   await pg.root.locator('table.dlq-classes').waitFor();  // the body is built on the toggle event, after the click
-  const label = (row) => (row.kind === 'boolean' ? new RegExp(`^${row.label} \\(`) : row.label);
+  // A checkbox's label is its row's label and then its description in parentheses (a label may have its own).
+  const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const label = (row) => (row.kind === 'boolean' ? new RegExp(`^${escaped(row.label)} \\(`) : row.label);
   const byLabel = (row) => pg.root.getByLabel(label(row), { exact: row.kind !== 'boolean' });
   const policyRows = [...lab.schema.backoff, ...lab.schema.policy.filter((r) => r.scenario && !r.required), ...lab.schema.world];
   for (const row of policyRows) await checkControl(byLabel(row), row, row.name);
