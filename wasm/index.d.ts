@@ -62,8 +62,9 @@ export type Ordering = 'none' | 'key' | 'stall';
  * (backoff kind 'none' waits for the visibility timeout, leaseMs; entries carry no reason).
  */
 export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs';
-/** rabbitmq-quorum: x-delivery-limit set from maxAttempts, or left to the version's default (3.x none, 4.0+ 20). */
-export type DeliveryLimit = 'explicit' | 'unset-3.x' | 'unset-4.x';
+/** rabbitmq-quorum: x-delivery-limit set from maxAttempts, or left to the version's default (3.x none, 4.0+ 20),
+ *  or none at all on a classic queue ('classic-queue'). */
+export type DeliveryLimit = 'explicit' | 'unset-3.x' | 'unset-4.x' | 'classic-queue';
 /** rabbitmq-quorum: whether the source queue has a dead-letter exchange ('none': dead letters are dropped). */
 export type DeadLetterExchange = 'set' | 'none';
 /**
@@ -254,7 +255,9 @@ export interface PolicyOptions {
   /**
    * rabbitmq-quorum only: 'explicit' (default; x-delivery-limit = maxAttempts − 1), or no limit set:
    * 'unset-3.x' (none: returns go to the tail and nothing is dead-lettered for them) or 'unset-4.x'
-   * (RabbitMQ 4.0's default 20: 21 deliveries). maxAttempts is not used then.
+   * (RabbitMQ 4.0's default 20: 21 deliveries), or 'classic-queue' (a classic queue keeps no delivery
+   * count: no limit, a return keeps its place at the head, only a reject dead-letters). maxAttempts is
+   * not used then.
    */
   deliveryLimit?: DeliveryLimit;
   /**

@@ -294,7 +294,7 @@ constexpr int kBackoffKindCount = 3;
 constexpr int kJitterCount = 5;
 constexpr int kOrderingCount = 3;
 constexpr int kSystemCount = 5;
-constexpr int kDeliveryLimitCount = 3;
+constexpr int kDeliveryLimitCount = 4;
 constexpr int kDeadLetterExchangeCount = 2;
 constexpr int kDelayAtCount = 3;
 constexpr int kLeaseStateCount = 3;
@@ -392,8 +392,8 @@ Status GetPolicy(NextIn next, Policy* p) {
     }
     if (in->Peek() == "deliveryLimit") {
       in->Next();
-      DLQ_TRY(in->Name("unset-3.x or unset-4.x", kDeliveryLimitCount, DeliveryLimitName, &p->delivery_limit));
-      if (p->delivery_limit == DeliveryLimit::kExplicit) return in->Error("unset-3.x or unset-4.x", "explicit");
+      DLQ_TRY(in->Name("unset-3.x, unset-4.x or classic-queue", kDeliveryLimitCount, DeliveryLimitName, &p->delivery_limit));
+      if (p->delivery_limit == DeliveryLimit::kExplicit) return in->Error("unset-3.x, unset-4.x or classic-queue", "explicit");
     }
     if (in->Peek() == "deadLetterExchange") {
       in->Next();

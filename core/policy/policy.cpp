@@ -91,6 +91,7 @@ int64_t Policy::Budget() const {
   switch (delivery_limit) {
     case DeliveryLimit::kExplicit: return max_attempts;
     case DeliveryLimit::kUnset3: return kMaxAttempts;
+    case DeliveryLimit::kClassicQueue: return kMaxAttempts;
     case DeliveryLimit::kUnset4: return kRabbitMq4DeliveryLimit + 1;
   }
   return max_attempts;

@@ -90,7 +90,11 @@ enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs };
 //   unset-3.x  none set, RabbitMQ 3.x: no limit; a return goes to the tail and nothing
 //              is dead-lettered for it (the lab's budget is its largest, 1,000,000)
 //   unset-4.x  none set, RabbitMQ 4.0+: the default limit 20, so 21 deliveries
-enum class DeliveryLimit : uint8_t { kExplicit, kUnset3, kUnset4 };
+//   classic-queue  the source is a classic queue (3.x's default type), which keeps no
+//              delivery count, so no limit applies (the lab's budget is its largest); a
+//              returned message keeps its place at the head. Only a reject dead-letters.
+// Append-only: the value is stored in snapshots and links by name, and in order here.
+enum class DeliveryLimit : uint8_t { kExplicit, kUnset3, kUnset4, kClassicQueue };
 // rabbitmq-quorum: whether the source queue has a dead-letter exchange (R1: "messages
 // from a queue can be dead-lettered ... if a DLX is configured", else they are dropped).
 //   set   a dead letter goes to the dead-letter queue (the quarantine)
@@ -161,7 +165,7 @@ const char* OrderingName(Ordering ordering);  // "none" | "key" | "stall"
 Result<Ordering> ParseOrdering(std::string_view text);
 const char* SystemName(System system);  // "lab" | "rabbitmq-quorum" | "bullmq" | "sidekiq" | "sqs"
 Result<System> ParseSystem(std::string_view text);
-const char* DeliveryLimitName(DeliveryLimit limit);  // "explicit" | "unset-3.x" | "unset-4.x"
+const char* DeliveryLimitName(DeliveryLimit limit);  // "explicit" | "unset-3.x" | "unset-4.x" | "classic-queue"
 const char* DeadLetterExchangeName(DeadLetterExchange dlx);  // "set" | "none"
 const char* DelayAtName(DelayAt where);  // "broker" | "consumer-sleep" | "retry-queue"
 Result<DelayAt> ParseDelayAt(std::string_view text);
@@ -337,11 +341,18 @@ struct Policy {
   // policy's) and its backoff filled in.
   ClassRule RuleFor(FailureClass c) const;
   // The policy's attempt budget: max_attempts, unless a rabbitmq-quorum policy leaves
-  // the delivery-limit to the version (unset-3.x: kMaxAttempts; unset-4.x: 21).
+  // the delivery-limit to the version (unset-3.x: kMaxAttempts; unset-4.x: 21) or has
+  // none (classic-queue: kMaxAttempts).
   int64_t Budget() const;
-  // True when a returned message goes back near the head (a quorum queue with a limit set).
+  // True when a returned message goes back near the head (a quorum queue with a limit set,
+  // or a classic queue, which requeues a message in its place).
   bool ReturnsNearHead() const {
     return system == System::kRabbitMqQuorum && delivery_limit != DeliveryLimit::kUnset3;
+  }
+  // True when the source queue keeps no delivery count (a RabbitMQ classic queue): the
+  // count the lab shows is its own, and x-delivery-count is absent on every delivery.
+  bool KeepsNoDeliveryCount() const {
+    return system == System::kRabbitMqQuorum && delivery_limit == DeliveryLimit::kClassicQueue;
   }
   // True when retention is applied when jobs finish, not by a timer (bullmq, sidekiq).
   bool LazyRetention() const { return system == System::kBullMq || system == System::kSidekiq; }

@@ -70,8 +70,8 @@ const Field<Policy> kPolicyFields[] = {
      [](const Policy& p) -> int64_t { return p.retry_every_error; },
      [](Policy& p, int64_t v) { p.retry_every_error = v != 0; }},
     {Pick("deliveryLimit", kDeliveryLimitChoices, "Delivery limit (rabbitmq-quorum)",
-          "RabbitMQ only: x-delivery-limit set from maxAttempts, or left to the version (3.x none, 4.0+ 20); "
-          "maxAttempts is not used then."),
+          "RabbitMQ only: x-delivery-limit from maxAttempts, or the version's (3.x none, 4.0+ 20), or a classic "
+          "queue's none (no count; a return keeps its place)."),
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.delivery_limit); },
      [](Policy& p, int64_t v) { p.delivery_limit = static_cast<DeliveryLimit>(v); }},
     {Pick("deadLetterExchange", kDeadLetterExchangeChoices, "Dead-letter exchange (rabbitmq-quorum)",

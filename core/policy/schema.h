@@ -33,8 +33,9 @@ inline constexpr Choice kSystemItems[] = {{"lab", "The lab's rules"},
 inline constexpr Choices kSystemChoices{kSystemItems, 5};
 inline constexpr Choice kDeliveryLimitItems[] = {{"explicit", "Set: maxAttempts - 1"},
                                                  {"unset-3.x", "Not set, RabbitMQ 3.x: no limit"},
-                                                 {"unset-4.x", "Not set, RabbitMQ 4.0+: 20"}};
-inline constexpr Choices kDeliveryLimitChoices{kDeliveryLimitItems, 3};
+                                                 {"unset-4.x", "Not set, RabbitMQ 4.0+: 20"},
+                                                 {"classic-queue", "None: a classic queue keeps no count"}};
+inline constexpr Choices kDeliveryLimitChoices{kDeliveryLimitItems, 4};
 inline constexpr Choice kDeadLetterExchangeItems[] = {{"set", "Set: dead letters go to the dead-letter queue"},
                                                       {"none", "None: dead letters are dropped"}};
 inline constexpr Choices kDeadLetterExchangeChoices{kDeadLetterExchangeItems, 2};

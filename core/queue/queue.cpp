@@ -423,8 +423,9 @@ Decision Queue::Apply(uint32_t index, EventKind kind, Outcome outcome, std::opti
     case Disposition::kRequeued: {
       job.last_delay = 0;
       ReturnToReady(index, true);
-      // Under RabbitMQ's quorum semantics the return went near the head: the events say so.
-      const uint32_t at_head = policy_.ReturnsNearHead() ? 1 : 0;
+      // Under RabbitMQ's semantics the return went near the head: the events say so
+      // (ref 1 a quorum queue's return, 2 a classic queue's, which keeps its place).
+      const uint32_t at_head = !policy_.ReturnsNearHead() ? 0 : policy_.KeepsNoDeliveryCount() ? 2 : 1;
       decided.ref = at_head;
       Record(EventKind::kRequeued, index).ref = at_head;
       break;

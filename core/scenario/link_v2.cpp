@@ -22,7 +22,7 @@
 //   system  q rabbitmq-quorum | b bullmq | k sidekiq | s sqs (r is left out for lab;
 //           l lab is read too), then the mode's own settings, each only when not its
 //           default: s<maxStalledCount> (bullmq), d<deadMaxJobs> (sidekiq), j retryInJitter and e retryEveryError (sidekiq),
-//           u3 | u4 deliveryLimit unset-3.x | unset-4.x (rabbitmq-quorum), n deadLetterExchange none (rabbitmq-quorum),
+//           u3 | u4 | uc deliveryLimit unset-3.x | unset-4.x | classic-queue (rabbitmq-quorum), n deadLetterExchange none (rabbitmq-quorum),
 //           f<removeOnFailCount> (bullmq), m<dlqMaxLength> (rabbitmq-quorum),
 //           c | q delayAt consumer-sleep | retry-queue (lab, written as rl; broker is
 //           left out)
@@ -616,8 +616,10 @@ Result<Scenario> ReadV2(Reader& in) {
             scenario.policy.delivery_limit = DeliveryLimit::kUnset3;
           } else if (in.Accept('4')) {
             scenario.policy.delivery_limit = DeliveryLimit::kUnset4;
+          } else if (in.Accept('c')) {
+            scenario.policy.delivery_limit = DeliveryLimit::kClassicQueue;
           } else {
-            return in.Error("deliveryLimit (u3 unset-3.x, u4 unset-4.x)");
+            return in.Error("deliveryLimit (u3 unset-3.x, u4 unset-4.x, uc classic-queue)");
           }
           if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
         }
@@ -729,6 +731,7 @@ std::string WriteV2(const Scenario& scenario) {
     if (policy.retry_every_error) out += 'e';
     if (policy.delivery_limit == DeliveryLimit::kUnset3) out += "u3";
     if (policy.delivery_limit == DeliveryLimit::kUnset4) out += "u4";
+    if (policy.delivery_limit == DeliveryLimit::kClassicQueue) out += "uc";
     if (policy.dead_letter_exchange == DeadLetterExchange::kNone) out += "n";
     if (policy.remove_on_fail_count != defaults.remove_on_fail_count) out += "f" + std::to_string(policy.remove_on_fail_count);
     if (policy.dlq_max_length != defaults.dlq_max_length) out += "m" + std::to_string(policy.dlq_max_length);

@@ -37,7 +37,9 @@ std::string NextStep(const Event& e) {
   switch (e.disposition) {
     case Disposition::kRequeued:
       return Plural(left, "attempt", "attempts") +
-             (e.at_head ? " left → back near the head, as a quorum queue returns it" : " left → requeue at the tail");
+             (e.in_place  ? " left → back in its place at the head, as a classic queue requeues it"
+              : e.at_head ? " left → back near the head, as a quorum queue returns it"
+                          : " left → requeue at the tail");
     case Disposition::kDelayed: {
       const std::string where = e.delay_at == DelayAt::kConsumerSleep
                                     ? (e.sleep_cut ? ", its worker sleeping until its lease expires" : ", its worker sleeping")
@@ -205,6 +207,10 @@ std::string ExplainEvent(const Event& e) {
       return e.token + " on " + id + " expired unsettled: attempt " + of +
              " stays counted and counts as a transient failure: " + NextStep(e);
     case EventKind::kRequeued:
+      if (e.in_place) {
+        return id + " went back in its place at the head of the ready queue, so it runs again before the rest " +
+               "(a classic queue keeps no delivery count: only the lab counts these attempts)";
+      }
       if (e.at_head) return id + " went back near the head of the ready queue, so it runs again before the rest";
       return id + " moved to the tail of the ready queue, so the jobs behind it run first";
     case EventKind::kDelayed:

@@ -65,6 +65,9 @@ struct Event {
   // A requeue (kRequeued, and a requeuing kAttempt/kExpired) that put the job back
   // near the head: a RabbitMQ quorum queue's return (System::kRabbitMqQuorum).
   bool at_head = false;
+  // With at_head: a RabbitMQ classic queue's requeue, which puts the message back in its
+  // place (the queue keeps no delivery count), not a quorum queue's.
+  bool in_place = false;
   // kReplayed: sent back by the dead-letter queue's own consumer (the dlqToSource
   // anti-pattern), not by an operator; kQuarantined: about to be (the next event).
   bool routed_back = false;

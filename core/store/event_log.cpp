@@ -262,6 +262,7 @@ Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std
   const bool requeuing = ((raw.kind == EventKind::kAttempt || raw.kind == EventKind::kExpired) &&
                           raw.disposition == Disposition::kRequeued) || raw.kind == EventKind::kRequeued;
   if (requeuing) e.at_head = raw.ref != 0;
+  if (requeuing) e.in_place = raw.ref == 2;
   if (raw.kind == EventKind::kReplayed || raw.kind == EventKind::kQuarantined) e.routed_back = raw.ref != 0;
   if (raw.kind == EventKind::kEvidenceExpired) e.trimmed = raw.ref != 0;
   if (raw.kind == EventKind::kDelayed || delaying) e.delay_ms = raw.until - raw.time;

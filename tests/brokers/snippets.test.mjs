@@ -271,11 +271,78 @@ test('the RabbitMQ snippet runs as it is against RabbitMQ 3.10 and does what the
         }
       });
     }
+    await t.test('deliveryLimit classic-queue: no count, a return keeps its place, only a reject dead-letters',
+      () => classicQueueSnippetRuns(server));
   } finally {
     await server.stop();
     console.log(`[brokers] snippets: RabbitMQ in ${((Date.now() - began) / 1000).toFixed(1)} s`);
   }
 });
+
+// deliveryLimit classic-queue: the snippet for a classic queue, played as its comments say on `server`, against
+// the lab's prediction for the same world (a fails three times, then succeeds; p is rejected).
+async function classicQueueSnippetRuns(server) {
+  const policy = { maxAttempts: 3, system: 'rabbitmq-quorum', deliveryLimit: 'classic-queue', backoff: { kind: 'none' } };
+  const world = { behaviours: [{ id: 'a', kind: 'flaky', count: 3 }, { id: 'p', kind: 'poison', failure: 'permanent' }] };
+  const q = lab.runScenario({ ...policy, seed: 1, jobs: [{ id: 'a', payload: 'a' }, { id: 'b', payload: 'b' }, { id: 'p', payload: 'p' }], world });
+  const labOrder = [];
+  try {
+    for (let a, n = 0; (a = q.nextWorldAction(world)) !== null; n++) {
+      assert.ok(n < 100, 'the lab\'s world stops');
+      q.apply(a);
+    }
+    for (const e of q.timeline()) if (e.kind === 'attempt') labOrder.push(e.id);
+    assert.deepEqual(q.quarantined().map((e) => [e.id, e.systemRecord['x-first-death-reason']]), [['p', 'rejected']]);
+  } finally {
+    q.dispose();
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dlqlab-snippet-rabbitmq-classic-'));
+  try {
+    const { text } = snippetFor('rabbitmq', policy);
+    writeFileSync(path.join(dir, 'orders.sh'), withConnection(text, 'NODE=rabbit@localhost ', `NODE=${server.nodename} `));
+    const r = spawnSync('bash', [path.join(dir, 'orders.sh')], { env: server.ctlEnv, encoding: 'utf8', timeout: 60000 });
+    assert.equal(r.status, 0, `bash orders.sh: ${r.stderr}`);
+    const connection = await amqp.connect(server.url);
+    try {
+      const ch = await connection.createConfirmChannel();
+      await ch.assertExchange('orders.dlx', 'fanout', { durable: true });
+      await ch.assertQueue('orders.dlq', { durable: true });
+      await ch.bindQueue('orders.dlq', 'orders.dlx', '');
+      await ch.assertQueue('orders', { durable: true, arguments: { 'x-queue-type': 'classic' } });  // as the snippet says
+      for (const id of ['a', 'b', 'p']) ch.sendToQueue('orders', Buffer.from(id), { messageId: id, persistent: true });
+      await ch.waitForConfirms();
+      const order = [];
+      const counts = [];
+      await ch.prefetch(1);
+      await ch.consume('orders', (msg) => {
+        const id = msg.properties.messageId;
+        order.push(id);
+        counts.push(msg.properties.headers?.['x-delivery-count']);
+        const runs = order.filter((x) => x === id).length;
+        if (id === 'p') ch.reject(msg, false);
+        else if (id === 'a' && runs <= 3) ch.reject(msg, true);
+        else ch.ack(msg);
+      });
+      await waitUntil('a dead letter in orders.dlq', async () => (await ch.checkQueue('orders.dlq')).messageCount >= 1,
+        { timeoutMs: 30000 });
+      await waitUntil('every delivery', async () => order.length >= labOrder.length, { timeoutMs: 30000 });
+      await sleep(300);  // a further delivery would show here
+      assert.deepEqual(order, labOrder, 'the delivery order: a again in its place at the head, as the lab plays it');
+      assert.ok(counts.every((c) => c === undefined), 'a classic queue sets no x-delivery-count');
+      const letter = await ch.get('orders.dlq', { noAck: true });
+      assert.equal(letter.properties.messageId, 'p');
+      assert.equal(letter.properties.headers['x-death'][0].reason, 'rejected');
+      const policies = JSON.parse(server.ctl('list_policies', '--formatter', 'json'));
+      const definition = policies.find((x) => x.name === 'orders-retry').definition;
+      assert.deepEqual(typeof definition === 'string' ? JSON.parse(definition) : definition, { 'dead-letter-exchange': 'orders.dlx' });
+    } finally {
+      await connection.close();
+    }
+  } finally {
+    await deleteTopology(server);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 async function consumeAfterReplay(url, letter) {
   const connection = await amqp.connect(url);

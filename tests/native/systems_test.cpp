@@ -701,6 +701,54 @@ TEST_CASE("systems: rabbitmq-quorum's deliveryLimit: 3.x sets none (tail, no dea
         "\"unset-4.x\" with system \"lab\"");
 }
 
+TEST_CASE("systems: rabbitmq-quorum's deliveryLimit classic-queue: no count, no limit, a return keeps its place") {
+  Policy p;
+  p.system = System::kRabbitMqQuorum;
+  p.delivery_limit = DeliveryLimit::kClassicQueue;
+  CHECK(p.Budget() == Policy::kMaxAttempts);
+  CHECK(p.KeepsNoDeliveryCount());
+  Queue classic = Make(p, {"a", "b"});
+  // a goes back in its place at the head and is never dead-lettered for its returns (maxAttempts is unused).
+  CHECK(Deliveries(classic, "transient", 5) == std::vector<std::string>{"a", "a", "a", "a", "a"});
+  CHECK(classic.Quarantined().empty());
+  bool saw_return = false;
+  for (const Event& e : classic.Timeline()) {
+    if (e.kind != EventKind::kRequeued) continue;
+    CHECK(e.at_head);
+    CHECK(e.in_place);
+    CHECK(ExplainEvent(e).find("went back in its place at the head") != std::string::npos);
+    CHECK(ExplainEvent(e).find("a classic queue keeps no delivery count") != std::string::npos);
+    saw_return = true;
+  }
+  CHECK(saw_return);
+  // Only a reject dead-letters: reason rejected in x-death.
+  REQUIRE(classic.Process("permanent").ok());
+  REQUIRE(classic.Quarantined().size() == 1);
+  CHECK(std::string(SystemReasonName(p.system, classic.Quarantined()[0].reason)) == "rejected");
+  CHECK(classic.Quarantined()[0].x_death.count[1] == 1);
+  // A quorum queue's return is not in place; the setting travels through links and snapshots.
+  Policy quorum = p;
+  quorum.delivery_limit = DeliveryLimit::kUnset4;
+  CHECK_FALSE(quorum.KeepsNoDeliveryCount());
+  Scenario s;
+  s.policy = p;
+  const std::string link = FormatScenario(s);
+  CHECK(link.find(";rquc") != std::string::npos);
+  REQUIRE(ParseScenario(link).ok());
+  CHECK(ParseScenario(link)->policy.delivery_limit == DeliveryLimit::kClassicQueue);
+  Result<std::string> text = classic.SnapshotText();
+  REQUIRE(text.ok());
+  CHECK(text->find("deliveryLimit classic-queue") != std::string::npos);
+  Result<Queue> back = Queue::Restore(text.value());
+  REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+  CHECK(back->policy().delivery_limit == DeliveryLimit::kClassicQueue);
+  Policy lab;
+  lab.delivery_limit = DeliveryLimit::kClassicQueue;
+  CHECK(Policy::Check(lab).message() ==
+        "deliveryLimit applies only with system \"rabbitmq-quorum\" (leave it at its default otherwise), got "
+        "\"classic-queue\" with system \"lab\"");
+}
+
 TEST_CASE("systems: a rabbitmq-quorum entry keeps its x-death record across republishing") {
   Policy p;
   p.max_attempts = 2;
@@ -753,7 +801,7 @@ TEST_CASE("systems: the modes' own settings and job fields travel through links,
   CHECK(ParseScenario(link)->policy.delivery_limit == DeliveryLimit::kUnset4);
   CHECK(ParseScenario("v2;m3;s1;rbs1").status().message().find("expected a maxStalledCount other than 1") !=
         std::string::npos);
-  CHECK(ParseScenario("v2;m3;s1;rqu5").status().message().find("expected deliveryLimit (u3 unset-3.x, u4 unset-4.x)") !=
+  CHECK(ParseScenario("v2;m3;s1;rqu5").status().message().find("expected deliveryLimit (u3 unset-3.x, u4 unset-4.x, uc classic-queue)") !=
         std::string::npos);
   CHECK(ParseScenario("v2;m3;s1;rks2").status().message().find("maxStalledCount applies only with system") !=
         std::string::npos);

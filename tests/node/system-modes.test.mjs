@@ -11,13 +11,13 @@ test('the modes\' settings are schema rows, refused by name outside their mode o
   const rows = Object.fromEntries(lab.schema.policy.map((r) => [r.name, r]));
   assert.equal(rows.maxStalledCount.kind, 'integer');
   assert.equal(rows.deadMaxJobs.kind, 'integer');
-  assert.deepEqual(rows.deliveryLimit.choices.map((c) => c.name), ['explicit', 'unset-3.x', 'unset-4.x']);
+  assert.deepEqual(rows.deliveryLimit.choices.map((c) => c.name), ['explicit', 'unset-3.x', 'unset-4.x', 'classic-queue']);
   assert.throws(() => lab.createQueue({ maxAttempts: 3, deadMaxJobs: 5 }),
     { code: 'invalid-argument', message: 'deadMaxJobs applies only with system "sidekiq" (leave it at its default otherwise), got 5 with system "lab"' });
   assert.throws(() => lab.createQueue({ maxAttempts: 3, system: 'bullmq', maxStalledCount: 1001 }),
     { message: /^maxStalledCount must be an integer from 0 to 1000, got 1001/ });
   assert.throws(() => lab.createQueue({ maxAttempts: 3, system: 'rabbitmq-quorum', deliveryLimit: '4' }),
-    { message: 'deliveryLimit must be one of "explicit", "unset-3.x", "unset-4.x", got "4"' });
+    { message: 'deliveryLimit must be one of "explicit", "unset-3.x", "unset-4.x", "classic-queue", got "4"' });
 });
 
 test('each system records its dead letter in its own terms (systemRecord); a lab entry has none', () => {
@@ -65,7 +65,7 @@ test('each system records its dead letter in its own terms (systemRecord); a lab
 
 test('links carry the modes\' settings, and a lab link is as before', () => {
   const settings = { rbs3: { maxStalledCount: 3 }, rkd500: { deadMaxJobs: 500 }, rqu4: { deliveryLimit: 'unset-4.x' },
-    rqu3: { deliveryLimit: 'unset-3.x' } };
+    rqu3: { deliveryLimit: 'unset-3.x' }, rquc: { deliveryLimit: 'classic-queue' } };
   for (const [field, expected] of Object.entries(settings)) {
     const link = `v2;m3;s1;${field}`;
     const scenario = lab.parseScenario(link);

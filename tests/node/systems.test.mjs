@@ -484,6 +484,13 @@ test('snippets follow the policy\'s mode: BullMQ uncapped and its stall budget, 
     assert.doesNotMatch(text, /"delivery-limit"/, limit);
     assert.match(text, words, limit);
   }
+  // A classic queue: declared as one, no delivery-limit and no quorum-only dead-lettering keys.
+  const classic = snippetOf(system('rabbitmq'), { ...rabbit, deliveryLimit: 'classic-queue' }).text;
+  assert.match(classic, /RabbitMQ classic queue "orders"/);
+  assert.match(classic, /Declare "orders" as a classic queue/);
+  assert.match(classic, /a classic queue keeps no delivery count, so no delivery-limit applies/);
+  assert.match(classic, /'\{"dead-letter-exchange":"orders\.dlx"\}'/);
+  assert.doesNotMatch(classic, /"delivery-limit"|dead-letter-strategy|quorum queue "orders"/);
 });
 
 test('BullMQ\'s jitter through the JS API: jitterPermille only with jitter "bullmq", refused by name otherwise', async () => {

@@ -211,6 +211,8 @@ function rabbitSnippet(policy, rules) {
   const limit = n.maxAttempts - 1;
   // deadLetterExchange 'none' (the rabbitmq-quorum mode's): no DLX, so a dead letter is dropped.
   const noDlx = n.system === 'rabbitmq-quorum' && n.deadLetterExchange === 'none';
+  // deliveryLimit 'classic-queue': the source is a classic queue, which keeps no delivery count.
+  const classic = n.system === 'rabbitmq-quorum' && n.deliveryLimit === 'classic-queue';
   if (n.backoff.kind !== 'none') {
     notes.push(`backoff ${backoffText(n.backoff)}: RabbitMQ has no redelivery delay of its own (a TTL + dead-letter "retry queue" is the usual workaround)`);
   }
@@ -224,7 +226,10 @@ function rabbitSnippet(policy, rules) {
   if (shape.alerts.length > 0) notes.push(`alert on ${shape.alerts.join(', ')}: no per-failure alert in RabbitMQ`);
   notes.push(`leaseMs ${n.leaseMs}: no per-message lease; the broker-wide consumer timeout does not add to the delivery count`);
   if (shape.crashNever) notes.push('classes.crash never retries in the lab; RabbitMQ requeues a lost delivery');
-  notes.push(n.system === 'rabbitmq-quorum'
+  notes.push(classic
+    ? 'a classic queue keeps no delivery count: a returned message goes back in its place at the head (as the lab\'s ' +
+      'deliveryLimit classic-queue plays it), and the count the lab shows is its own'
+    : n.system === 'rabbitmq-quorum'
     ? 'a returned message goes back near the head of the queue when a delivery-limit is set (as the lab\'s rabbitmq-quorum mode plays it)'
     : 'a returned message goes back near the head of the queue when a delivery-limit is set (the lab: the tail)');
   if (n.ordering !== 'none') notes.push(`ordering ${n.ordering}: no per-key hold in RabbitMQ`);
@@ -234,25 +239,31 @@ function rabbitSnippet(policy, rules) {
   commonNotes(n, notes);
   // deliveryLimit (the rabbitmq-quorum mode's): 'explicit' writes the limit; unset leaves it to the version's default.
   const unset = n.system === 'rabbitmq-quorum' && n.deliveryLimit !== 'explicit';
+  // A classic queue takes no delivery-limit and no at-least-once dead-lettering (both are quorum queues' own).
   const main = {
     ...(unset ? {} : { 'delivery-limit': limit }),
-    ...(noDlx ? {} : { 'dead-letter-exchange': 'orders.dlx', 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' }),
+    ...(noDlx ? {} : { 'dead-letter-exchange': 'orders.dlx',
+      ...(classic ? {} : { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' }) }),
   };
   const lines = [
     '#!/usr/bin/env bash',
-    `# dlq-lab policy -> RabbitMQ quorum queue "orders" (3.10 or later): ${policyText(n)}`,
+    `# dlq-lab policy -> RabbitMQ ${classic ? 'classic' : 'quorum'} queue "orders" (3.10 or later): ${policyText(n)}`,
     ...hashComments(notes),
     'set -euo pipefail',
     `NODE=rabbit@localhost # the connection: the RabbitMQ node rabbitmqctl talks to (rabbitmqctl -n)`,
     '',
-    '# Declare "orders" as a quorum queue (x-queue-type=quorum: a policy cannot change a queue type),',
+    classic ? '# Declare "orders" as a classic queue (x-queue-type=classic, or none: a policy cannot change a queue type),'
+      : '# Declare "orders" as a quorum queue (x-queue-type=quorum: a policy cannot change a queue type),',
     noDlx ? '# and no dead-letter exchange (deadLetterExchange none): at the limit, or on a reject, RabbitMQ drops the message.'
       : '# a fanout exchange "orders.dlx" and a queue "orders.dlq" bound to it.',
-    unset && n.deliveryLimit === 'unset-3.x'
+    classic
+      ? '# deliveryLimit classic-queue: a classic queue keeps no delivery count, so no delivery-limit applies: a returned message is redelivered without end, in its place; only a reject dead-letters.'
+      : unset && n.deliveryLimit === 'unset-3.x'
       ? '# deliveryLimit unset-3.x: no delivery-limit. RabbitMQ 3.x then redelivers a returned message without end; nothing is dead-lettered for returns.'
       : unset ? '# deliveryLimit unset-4.x: no delivery-limit. RabbitMQ 4.0 and later default it to 20, so 21 deliveries.'
         : `# ${DELIVERY_LIMIT_RULE}: maxAttempts ${n.maxAttempts} -> delivery-limit ${limit}.`,
-    '# Fail an attempt with basic.reject (requeue=true): since 4.3 a nack with requeue is not counted.',
+    classic ? '# Fail an attempt with basic.reject (requeue=true); a permanent failure with requeue=false.'
+      : '# Fail an attempt with basic.reject (requeue=true): since 4.3 a nack with requeue is not counted.',
     `rabbitmqctl -n "$NODE" set_policy --apply-to queues orders-retry '^orders$' '${JSON.stringify(main)}'`,
   ];
   // The dead-letter queue's own policy: quarantine.retentionMs as message-ttl, dlqMaxLength as max-length
