@@ -98,9 +98,10 @@ val EventValue(const dlq::Event& e) {
     out.set("error", e.error);
   }
   if (e.reason != dlq::Reason::kNone) out.set("reason", std::string(dlq::ReasonName(e.reason)));
-  if (e.kind == EventKind::kEnqueued || e.kind == EventKind::kReplayed) {
+  if (e.kind == EventKind::kEnqueued || e.kind == EventKind::kReplayed || e.kind == EventKind::kPatched) {
     out.set("payloadBytes", static_cast<double>(e.payload_bytes));
   }
+  if (e.kind == EventKind::kPatched) out.set("oldPayloadBytes", static_cast<double>(e.old_payload_bytes));
   if (!e.token.empty()) out.set("token", e.token);
   // The fields event.h documents for each kind: until for a lease's expiry and
   // a due time, delayMs with a due time.
@@ -728,6 +729,11 @@ val ActionValue(const dlq::Action& a) {
                    out.set("after", static_cast<double>(c.after));
                    out.set("torn", c.torn);
                  },
+                 [&](const dlq::action::Patch& pa) {
+                   out.set("type", std::string("patch"));
+                   out.set("id", pa.id);
+                   out.set("payload", pa.payload);
+                 },
              },
              a);
   return out;
@@ -753,7 +759,8 @@ val WorldValue(const dlq::World& w) {
       case dlq::BehaviourKind::kCrashes: item.set("count", static_cast<double>(b.count)); break;
       case dlq::BehaviourKind::kPrecondition: item.set("until", static_cast<double>(b.until)); break;
       case dlq::BehaviourKind::kScript: item.set("script", b.script); break;
-      case dlq::BehaviourKind::kHealthy: break;
+      case dlq::BehaviourKind::kHealthy:
+      case dlq::BehaviourKind::kMalformed: break;
     }
     item.set("needsDependency", b.needs_dependency);
     list.call<void>("push", item);
@@ -929,6 +936,12 @@ dlq::Result<dlq::Action> ActionFromValue(const val& a, const std::string& name) 
     return dlq::Action(dlq::action::Advance{static_cast<int64_t>(ms)});
   }
   if (type == "advanceToNext") return dlq::Action(dlq::action::AdvanceToNext{});
+  if (type == "patch") {
+    dlq::action::Patch pa;
+    if (dlq::Status st = ReadString(a["id"], name + ".id", &pa.id); !st.ok()) return st;
+    if (dlq::Status st = ReadString(a["payload"], name + ".payload", &pa.payload); !st.ok()) return st;
+    return dlq::Action(std::move(pa));
+  }
   if (type == "releaseKey") {
     dlq::action::ReleaseKey r;
     if (dlq::Status st = ReadString(a["key"], name + ".key", &r.key); !st.ok()) return st;

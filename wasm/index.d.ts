@@ -39,7 +39,9 @@ export type EventKind =
   /** Recovery after a crash found the job in two places and kept it once, in `place`. */
   | 'kept-once'
   /** Dead-lettered with no dead-letter exchange (deadLetterExchange 'none'): dropped, no entry kept (`reason`). */
-  | 'discarded';
+  | 'discarded'
+  /** An operator's patch(id, payload): the quarantined job's payload fixed (`payloadBytes`, `oldPayloadBytes`). */
+  | 'patched';
 /** Where a job is: the queue's five places (a 'kept-once' event's `place`). */
 export type Place = 'ready' | 'delayed' | 'leased' | 'completed' | 'quarantine';
 export type BackoffKind = 'none' | 'fixed' | 'exponential';
@@ -543,7 +545,8 @@ export interface LeasedJob extends Job {
  *   script        attempt n gets the n-th letter of `script` (s t p u v q, or c: the worker
  *                 crashes), then success
  */
-export type BehaviourKind = 'healthy' | 'poison' | 'flaky' | 'precondition' | 'crashes' | 'script';
+/** 'malformed': its payload cannot be read (undeserializable) until an operator's patch(id, payload). */
+export type BehaviourKind = 'healthy' | 'poison' | 'flaky' | 'precondition' | 'crashes' | 'script' | 'malformed';
 
 export interface BehaviourOptions {
   id: string;
@@ -625,7 +628,8 @@ export interface TimelineEvent {
   /** 'attempt': the worker's error text; 'expired': why. */
   error?: string;
   reason?: Reason;            // 'quarantined', and a quarantining 'attempt' or 'expired'
-  payloadBytes?: number;      // 'enqueued', 'replayed'
+  payloadBytes?: number;      // 'enqueued', 'replayed' (the size then), 'patched' (the new size)
+  oldPayloadBytes?: number;   // 'patched': the size before
   token?: string;             // 'leased', 'expired', and an 'attempt' that settled a lease
   /** 'leased': its expiry; 'delayed', and a delaying 'attempt' or 'expired': the due time. */
   until?: number;
@@ -686,7 +690,8 @@ export interface DiscardedJob {
 /** A durable write's kind (JournalRecord.op). */
 export type WriteOp =
   | 'create' | 'enqueue' | 'put-ready' | 'remove-ready' | 'put-delayed' | 'remove-delayed' | 'put-lease'
-  | 'end-lease' | 'put-completed' | 'put-quarantine' | 'remove-quarantine' | 'release-key' | 'clock';
+  | 'end-lease' | 'put-completed' | 'put-quarantine' | 'remove-quarantine' | 'release-key' | 'clock'
+  | 'set-payload';
 
 /** One durable write of a queue's journal (Queue.journal()). */
 export interface JournalRecord {
@@ -798,6 +803,13 @@ export interface Queue {
    */
   releaseKey(key: string): number;
   /**
+   * An operator's fix before a replay: gives the quarantined job `id` the payload `payload`, a
+   * 'patched' event (the sizes before and after) and a journal write; its entry keeps its id,
+   * attempts and reason, and a replay(id) then runs the fixed job. Throws, nothing changed, for an
+   * unknown id (not-found), a job not in quarantine (failed-precondition) or a payload past the limit.
+   */
+  patch(id: string, payload: string): void;
+  /**
    * Replays the `max` oldest quarantine entries (by arrival), each exactly like replay(id); returns how
    * many moved. `max`: an integer from 1 to 1,000,000,000 (lab.integerFields.max).
    */
@@ -878,7 +890,9 @@ export type ScenarioAction =
   /** redrive({ max }); refused when the quarantine is empty. `class` and/or `reason`: only the oldest entries of that class or reason. */
   | { type: 'redrive'; max: number; class?: FailureClass; reason?: 'permanent' | 'exhausted' }
   /** The process dies after write `after` of the queue's journal (`torn`: the next is half on disk) and restarts from the disk. */
-  | { type: 'crash'; after: number; torn?: boolean };
+  | { type: 'crash'; after: number; torn?: boolean }
+  /** patch(id, payload): an operator's fix of a quarantined job's payload; refused for a job not in quarantine. */
+  | { type: 'patch'; id: string; payload: string };
 
 /**
  * The policy (as a link carries it, `classes` included) with the jobs and the script. The journal
@@ -906,7 +920,7 @@ export interface ParsedScenario extends ScenarioPolicy {
     { type: 'enqueue'; id: string; payload: string; key?: string } | { type: 'lease' } |
     { type: 'settle'; token: string; outcome: Outcome; error: string } | { type: 'advance'; ms: number } |
     { type: 'advanceToNext' } | { type: 'releaseKey'; key: string } | { type: 'redrive'; max: number; class?: FailureClass; reason?: 'permanent' | 'exhausted' } |
-    { type: 'crash'; after: number; torn: boolean })[];
+    { type: 'crash'; after: number; torn: boolean } | { type: 'patch'; id: string; payload: string })[];
   cursor: number;
   /** Present only when the link carries a world. */
   world?: World;

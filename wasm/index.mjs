@@ -20,7 +20,7 @@ import createDlqCore from './gen/dlq_core.mjs';
 
 // The scripted action types copyAction() reads, for its message.
 const ACTION_TYPES =
-  "'process', 'replay', 'enqueue', 'lease', 'settle', 'advance', 'advanceToNext', 'releaseKey', 'redrive' or 'crash'";
+  "'process', 'replay', 'enqueue', 'lease', 'settle', 'advance', 'advanceToNext', 'releaseKey', 'redrive', 'patch' or 'crash'";
 const BACKOFF_EXAMPLE = "{ kind: 'exponential', baseMs: 100, capMs: 10000, jitter: 'full' }";
 const CLASSES_EXAMPLE = '{ precondition: { maxAttempts: 3 } }';
 const CLASS_RULE_EXAMPLE = "{ retry: 'bounded', maxAttempts: 2, backoff: { kind: 'fixed', baseMs: 1000 }, alert: false }";
@@ -558,6 +558,12 @@ function copyAction(action, name) {
       const bytes = checkText(`${name}.id`, id, limits.idBytes) + checkText(`${name}.payload`, payload, limits.payloadBytes) +
         checkKey(`${name}.key`, key);
       return { action: key === undefined ? { type, id, payload } : { type, id, payload, key }, bytes };
+    }
+    case 'patch': {  // an operator's fix of a quarantined job's payload (the core refuses any other job)
+      const id = action.id;
+      const payload = action.payload;
+      const bytes = checkText(`${name}.id`, id, limits.idBytes) + checkText(`${name}.payload`, payload, limits.payloadBytes);
+      return { action: { type, id, payload }, bytes };
     }
     case 'releaseKey': {
       const key = action.key;
@@ -1472,6 +1478,19 @@ class Queue {
   advanceToNext() {
     const handle = this.#live();
     return call(() => handle.advanceToNext());
+  }
+
+  /**
+   * An operator's fix before a replay: gives the quarantined job `id` the payload
+   * `payload` (a 'patched' event); its entry keeps id, attempts and reason. Throws,
+   * naming the argument, for an unknown id, a job not in quarantine or a payload past
+   * the limit; nothing changes then.
+   */
+  patch(id, payload) {
+    const handle = this.#live();
+    checkText('id', id, limits.idBytes);
+    checkText('payload', payload, limits.payloadBytes);
+    unwrap(call(() => handle.patch(id, payload)));
   }
 
   /**

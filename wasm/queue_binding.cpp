@@ -276,6 +276,12 @@ class QueueHandle {
 
   double now() const { return static_cast<double>(queue_->now()); }
 
+  // true once the quarantined job `id` has the new payload, or an error.
+  val patch(const std::string& id, const std::string& payload) {
+    const dlq::Status s = queue_->Patch(id, payload);
+    return s.ok() ? val(true) : ErrorValue(s);
+  }
+
   // How many quarantined (or expired) holders of `key` stopped holding it.
   val releaseKey(const std::string& key) {
     dlq::Result<uint64_t> r = queue_->ReleaseKey(key);
@@ -446,6 +452,7 @@ EMSCRIPTEN_BINDINGS(dlq_queue) {
       .function("advance", &QueueHandle::advance)
       .function("advanceToNext", &QueueHandle::advanceToNext)
       .function("releaseKey", &QueueHandle::releaseKey)
+      .function("patch", &QueueHandle::patch)
       .function("redrive", &QueueHandle::redrive)
       .function("alarm", &QueueHandle::alarm)
       .function("reorders", &QueueHandle::reorders)

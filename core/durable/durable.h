@@ -120,10 +120,12 @@ enum class WriteOp : uint8_t {
   kRemoveQuarantine,  // replayed, or dropped at its retention
   kReleaseKey,        // a job no longer holds its key
   kClock,             // the clock or counters moved, nothing else
+  kSetPayload,        // an operator's patch: a quarantined job's new payload (Queue::Patch)
 };
-constexpr int kWriteOpCount = 13;
+constexpr int kWriteOpCount = 14;
 // "create" | "enqueue" | "put-ready" | "remove-ready" | "put-delayed" | "remove-delayed" | "put-lease" |
-// "end-lease" | "put-completed" | "put-quarantine" | "remove-quarantine" | "release-key" | "clock".
+// "end-lease" | "put-completed" | "put-quarantine" | "remove-quarantine" | "release-key" | "clock" |
+// "set-payload".
 const char* WriteOpName(WriteOp op);
 
 // One decoded journal record.
@@ -141,7 +143,7 @@ struct Write {
   LeaseState ended_as = LeaseState::kSettled;  // kEndLease
   bool dropped = false;   // kRemoveQuarantine: at its retention (the job's evidence is gone), not replayed
   bool discarded = false; // kRemoveReady, kEndLease: the job left for no place (no dead-letter exchange); entry.row: as it left
-  uint32_t job_number = 0;  // kReleaseKey
+  uint32_t job_number = 0;  // kReleaseKey, kSetPayload (whose new payload is job.payload)
   Meta meta;
   std::vector<std::string> errors;
   std::vector<EventRecord> events;

@@ -25,6 +25,7 @@ const char* WriteOpName(WriteOp op) {
     case WriteOp::kRemoveQuarantine: return "remove-quarantine";
     case WriteOp::kReleaseKey: return "release-key";
     case WriteOp::kClock: return "clock";
+    case WriteOp::kSetPayload: return "set-payload";
   }
   return "?";
 }
@@ -776,6 +777,9 @@ std::string EncodeWrite(const Write& w, uint32_t* check) {
     case WriteOp::kReleaseKey:
       o.U(w.job_number);
       break;
+    case WriteOp::kSetPayload:
+      o.U(w.job_number).Str(w.job.payload);
+      break;
     case WriteOp::kClock:
       break;
   }
@@ -891,6 +895,10 @@ Result<Write> DecodeWrite(std::string_view record, const std::string& argument) 
       }
       case WriteOp::kReleaseKey:
         DLQ_TRY(in.Int("job", &w.job_number));
+        break;
+      case WriteOp::kSetPayload:
+        DLQ_TRY(in.Int("job", &w.job_number));
+        DLQ_TRY(in.Str("a payload", &w.job.payload));
         break;
       case WriteOp::kClock:
         break;

@@ -619,18 +619,35 @@ Status Queue::Patch(std::string_view id, std::string_view payload) {
                                       " expected in quarantine (only a quarantined job is patched), got it elsewhere");
   }
   if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
-  if (policy_.journal) {
-    return Status::FailedPrecondition("patch: expected a policy without a journal (journal records carry no "
-                                      "payload yet, so a recovery could not restore the patch), got journal on");
-  }
   if (Status s = CheckCounters("patch"); !s.ok()) return s;
   const StoredJob& job = jobs_[index];
-  const cost::Need need{.job_strings = job.id().size() + payload.size() + job.key().size()};
+  const cost::Need need{.job_strings = job.id().size() + payload.size() + job.key().size(),
+                        .events = 1,
+                        .moves = 1};  // the set-payload write, which copies the payload
   if (Status s = CheckRoom(need, "patch"); !s.ok()) return s;
   ++actions_;
   charge_.Add(need.job_strings);  // the arena's fresh copy of the job's strings
+  const uint64_t old_bytes = job.payload().size();
+  patches_.push_back({index, events_.size(), old_bytes});
+  EventRecord& patched = Record(EventKind::kPatched, index);
+  patched.until = static_cast<int64_t>(old_bytes);
+  patched.ref = static_cast<uint32_t>(payload.size());  // at most kMaxPayloadBytes
   jobs_.SetPayload(index, payload);
+  if (policy_.journal) {
+    durable::Write w;
+    w.op = durable::WriteOp::kSetPayload;
+    w.job_number = index;
+    w.job.payload.assign(payload);
+    Emit(std::move(w), index);
+  }
   return Status::Ok();
+}
+
+bool Queue::WasPatched(std::string_view id) const {
+  if (patches_.empty()) return false;
+  const int64_t found = jobs_.Find(id);
+  return std::any_of(patches_.begin(), patches_.end(),
+                     [&](const PatchMark& p) { return static_cast<int64_t>(p.job) == found; });
 }
 
 Result<bool> Queue::ReplayKeepingAttempts(std::string_view id) {
@@ -1078,7 +1095,19 @@ std::vector<ReorderView> Queue::Reorders(size_t from, size_t count) const {
   return out;
 }
 
-Event Queue::EventAt(size_t index) const { return events_.Expand(index, jobs_, reorder_overtook_); }
+Event Queue::EventAt(size_t index) const {
+  Event e = events_.Expand(index, jobs_, reorder_overtook_);
+  // Expand reads the job's payload as it is now; a later patch changed it.
+  if (e.kind == EventKind::kEnqueued || e.kind == EventKind::kReplayed) {
+    for (const PatchMark& p : patches_) {
+      if (p.event > index && jobs_.Find(e.id) == static_cast<int64_t>(p.job)) {
+        e.payload_bytes = p.old_bytes;
+        break;
+      }
+    }
+  }
+  return e;
+}
 
 std::vector<Event> Queue::Timeline(size_t from, size_t count) const {
   std::vector<Event> out;

@@ -306,10 +306,12 @@ class Queue {
   // `payload`; it stays in quarantine (a Replay(id) then runs the fixed job) and
   // its entry keeps its id, attempts, reason and error. Refused by name, nothing
   // changed: NotFound for an unknown id, FailedPrecondition when the job is not in
-  // quarantine, TooLarge past kMaxPayloadBytes, and FailedPrecondition when the
-  // policy keeps a journal (journal records carry no payload yet, so a recovery
-  // could not restore the patch). Counts as an action; records no event yet.
+  // quarantine, and TooLarge past kMaxPayloadBytes. Counts as an action, records a
+  // patched event (the sizes before and after) and a set-payload journal write.
+  // Earlier events keep the payload size they had (EventAt).
   Status Patch(std::string_view id, std::string_view payload);
+  // True once an operator has patched job `id` (the world's malformed behaviour reads it).
+  bool WasPatched(std::string_view id) const;
 
   // Takes the ready head and counts its attempt now; the lease expires at
   // now + leaseMs unless settled first. leased == false when nothing is ready.
@@ -609,6 +611,14 @@ class Queue {
   std::unordered_map<std::string_view, std::deque<uint32_t>> pending_by_key_;
   std::vector<std::vector<uint32_t>> reorder_overtook_;  // per reorder: the jobs it overtook
   std::vector<uint32_t> reorder_job_;                     // per reorder: the job that completed
+  // Per patch, in event order: its job, its event's index and the payload size before
+  // it, so an earlier enqueued or replayed event still says the size it had then.
+  struct PatchMark {
+    uint32_t job;
+    size_t event;
+    uint64_t old_bytes;
+  };
+  std::vector<PatchMark> patches_;
   bool alarm_raised_ = false;
   bool trim_due_ = false;  // a lazy trim waits for the move into quarantine to be written (EmitMove)
   int64_t ready_head_ = 0, ready_tail_ = 0;  // positions: next before the head, next after the tail

@@ -423,6 +423,7 @@ Result<Queue> Queue::FromImage(Image&& image) {
     if (e.job >= n || e.error > errors || e.lease > image.leases.size() || !reorder_ok || e.time > m.now) {
       return invalid("event " + std::to_string(k + 1) + " names a missing job, error text, lease or reorder");
     }
+    if (e.kind == EventKind::kPatched) q.patches_.push_back({e.job, k, static_cast<uint64_t>(e.until)});
     q.events_.Append(e);
   }
   q.step_ = m.step;

@@ -109,6 +109,10 @@ Status ApplyWrite(Image& image, const Write& w, const std::string& argument, std
       if (w.job_number >= n) return refuse("it releases a missing job");
       image.jobs[w.job_number].released = true;
       break;
+    case WriteOp::kSetPayload:
+      if (!job_ok(w.job_number)) return refuse("it patches a missing job");
+      image.jobs[w.job_number].payload = w.job.payload;
+      break;
     case WriteOp::kClock:
       break;
   }
@@ -370,6 +374,7 @@ Result<std::vector<uint8_t>> Queue::CrashRanks(std::optional<std::string_view> s
         break;
       case WriteOp::kCreate:
       case WriteOp::kReleaseKey:
+      case WriteOp::kSetPayload:
       case WriteOp::kClock: break;
     }
     if (job != kNoJob) classify(job, -1);

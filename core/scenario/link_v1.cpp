@@ -157,6 +157,7 @@ std::string WriteV1(const Scenario& scenario) {
                      [](const action::ReleaseKey&) {},
                      [](const action::Redrive&) {},
                      [](const action::Crash&) {},
+                     [](const action::Patch&) {},
                  },
                  scenario.actions[i]);
     }

@@ -35,7 +35,8 @@
 //   world   <workers>.<workMs>[.<outageStartMs>.<outageEndMs>]   (world.h), left out for
 //           one worker, 100 ms and no outage
 //   behaviour <id>:<kind>[-]   kind h healthy | p<outcome> poison | f<count> flaky |
-//           q<untilMs> precondition | c<count> crashes | x<letters> script (s t p u v q, c crash);
+//           q<untilMs> precondition | c<count> crashes | x<letters> script (s t p u v q, c crash) |
+//           m malformed (undeserializable until patched);
 //           '-' when the job does not need the dependency; only jobs that are not
 //           plain healthy are written, in the world's order
 //   action  <outcome>[:<error>] | r<id> | e<id>:<payload>[:<key>]
@@ -45,6 +46,7 @@
 //           w<ms>                   advance(ms)
 //           n                       advanceToNext()
 //           x<key>                  releaseKey(key); the key is not empty
+//           f<id>:<payload>          patch(id, payload): a quarantined job's payload fixed
 //           d<max>[k<class>][r<p|e>] redrive({ max, class, reason }): k only entries of
 //                                   that class, r of reason p permanent or e exhausted
 //
@@ -380,6 +382,9 @@ Status ReadBehaviours(Reader& in, World* world) {
       b.kind = kind == 'f' ? BehaviourKind::kFlaky : kind == 'c' ? BehaviourKind::kCrashes : BehaviourKind::kPrecondition;
       if (Status s = in.Number(n + (kind == 'q' ? " until" : " count"), kind == 'q' ? 16 : 7, &number); !s.ok()) return s;
       (kind == 'q' ? b.until : b.count) = static_cast<int64_t>(number);
+    } else if (kind == 'm') {
+      in.Accept(kind);
+      b.kind = BehaviourKind::kMalformed;
     } else if (kind == 'x') {
       in.Accept(kind);
       b.kind = BehaviourKind::kScript;
@@ -388,7 +393,7 @@ Status ReadBehaviours(Reader& in, World* world) {
         in.Accept(in.peek());
       }
     } else {
-      return in.Error("a behaviour for " + n + " (h, p<outcome>, f<count>, q<untilMs>, c<count>, x<letters>)");
+      return in.Error("a behaviour for " + n + " (h, p<outcome>, f<count>, q<untilMs>, c<count>, x<letters>, m)");
     }
     b.needs_dependency = !in.Accept('-');
     if (!in.done() && in.peek() != ',' && in.peek() != ';') {
@@ -415,6 +420,7 @@ void AppendBehaviours(std::string& out, const std::vector<JobBehaviour>& behavio
       case BehaviourKind::kPrecondition: out += 'q' + std::to_string(b.until); break;
       case BehaviourKind::kCrashes: out += 'c' + std::to_string(b.count); break;
       case BehaviourKind::kScript: out += 'x' + b.script; break;
+      case BehaviourKind::kMalformed: out += 'm'; break;
     }
     if (!b.needs_dependency) out += '-';
   }
@@ -506,6 +512,12 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
         else return in.Error(n + " reason (p permanent, e exhausted)");
       }
       actions->emplace_back(std::move(redrive));
+    } else if (letter == 'f') {
+      in.Accept(letter);
+      auto& patch = std::get<action::Patch>(actions->emplace_back(action::Patch{}));
+      if (Status s = in.String(n + " id", &patch.id); !s.ok()) return s;
+      if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and payload");
+      if (Status s = in.String(n + " payload", &patch.payload); !s.ok()) return s;
     } else if (letter == 'c') {
       in.Accept(letter);
       uint64_t after = 0;
@@ -518,7 +530,7 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
     } else {
       return in.Error(n +
                       " (s, t, p, u, v or q to process, r to replay, e to enqueue, l to lease, k to settle, w to advance, "
-                      "n to advance to the next timer, x to release a key, d to redrive, c to crash)");
+                      "n to advance to the next timer, x to release a key, d to redrive, f to patch, c to crash)");
     }
     if (!in.done() && in.peek() != ',' && in.peek() != ';') {
       return in.Error("',' before the next action, ';' or the end of the link");
@@ -796,6 +808,12 @@ std::string WriteV2(const Scenario& scenario) {
                      [&](const action::Crash& a) {
                        out += 'c' + std::to_string(a.after);
                        if (a.torn) out += 't';
+                     },
+                     [&](const action::Patch& a) {
+                       out += 'f';
+                       AppendEncoded(out, a.id);
+                       out += ':';
+                       AppendEncoded(out, a.payload);
                      },
                  },
                  scenario.actions[i]);

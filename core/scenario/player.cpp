@@ -21,7 +21,7 @@ std::optional<Action> NextWorldAction(const Queue& queue, const World& world) {
       next_finish = std::min(next_finish.value_or(finish), finish);
       continue;
     }
-    Verdict v = Judge(BehaviourOf(world, l.id), l.attempts, finish, world);
+    Verdict v = Judge(BehaviourOf(world, l.id), l.attempts, finish, world, queue.WasPatched(l.id));
     if (v.crash) continue;  // its worker died; the lease expires on the queue's clock
     const uint32_t n = LeaseTable::ParseToken(l.token);
     if (!settle || n < settle->first) settle = std::make_pair(n, std::move(v));

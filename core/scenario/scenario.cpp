@@ -24,6 +24,7 @@ bool IsLessonOneAction(const Action& action) {
                         [](const action::ReleaseKey&) { return false; },
                         [](const action::Redrive&) { return false; },
                         [](const action::Crash&) { return false; },
+                        [](const action::Patch&) { return false; },
                     },
                     action);
 }
@@ -225,6 +226,7 @@ Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, co
             if (Status s = ApplyCrash(queue, origin, a, crash); !s.ok()) return prefixed(s);
             return Status::Ok();
           },
+          [&](const action::Patch& a) -> Status { return prefixed(queue.Patch(a.id, a.payload)); },
       },
       action);
 }

@@ -25,6 +25,7 @@
 //           e<id>:<payload>:<key>                      enqueue a job with an ordering key
 //           x<key>                                     releaseKey(key)
 //           d<max>                                     redrive({ max })
+//           f<id>:<payload>                            patch(id, payload): an operator's fix
 //           c<after>[t]                                the process crashes after
 //                                                      write <after> of the journal
 //                                                      (t: the next write is torn)
@@ -119,6 +120,11 @@ struct Redrive {  // an operator's redrive({ max, class, reason })
   RedriveFilter only;  // of one class and/or reason; default: every entry
   bool operator==(const Redrive&) const = default;
 };
+struct Patch {  // an operator's patch(id, payload): a quarantined job's payload fixed before its replay
+  std::string id;
+  std::string payload;
+  bool operator==(const Patch&) const = default;
+};
 // The process dies after the first `after` writes of the queue's journal (since
 // its creation, or since the restart before: Queue::Journal()), with the next
 // write half on disk when `torn`, and restarts from what reached the disk
@@ -133,7 +139,7 @@ struct Crash {
 
 using Action = std::variant<action::Process, action::Replay, action::Enqueue, action::Lease, action::Settle,
                             action::Advance, action::AdvanceToNext, action::ReleaseKey, action::Redrive,
-                            action::Crash>;
+                            action::Crash, action::Patch>;
 
 // The crash action's `after`: a journal holds at most kMaxJournalRecords writes.
 constexpr IntegerField kCrashAfterField{"after", 0, static_cast<int64_t>(kMaxJournalRecords)};

@@ -37,16 +37,18 @@ const char* BehaviourKindName(BehaviourKind kind) {
     case BehaviourKind::kPrecondition: return "precondition";
     case BehaviourKind::kCrashes: return "crashes";
     case BehaviourKind::kScript: return "script";
+    case BehaviourKind::kMalformed: return "malformed";
   }
   return "?";
 }
 
 Result<BehaviourKind> ParseBehaviourKind(std::string_view text) {
-  for (int k = 0; k <= static_cast<int>(BehaviourKind::kScript); ++k) {
+  for (int k = 0; k <= static_cast<int>(kLastBehaviourKind); ++k) {
     if (text == BehaviourKindName(static_cast<BehaviourKind>(k))) return static_cast<BehaviourKind>(k);
   }
   return Status::InvalidArgument(
-      "behaviour.kind must be one of \"healthy\", \"poison\", \"flaky\", \"precondition\", \"crashes\", \"script\", got " +
+      "behaviour.kind must be one of \"healthy\", \"poison\", \"flaky\", \"precondition\", \"crashes\", \"script\", "
+      "\"malformed\", got " +
       QuoteShort(text));
 }
 
@@ -85,7 +87,7 @@ Status CheckWorld(const World& w) {
     if (!ids.insert(jb.id).second) {
       return Status::AlreadyExists(Name(i, "id") + " " + QuoteShort(jb.id) + " has a behaviour already; one per job");
     }
-    if (static_cast<int>(b.kind) > static_cast<int>(BehaviourKind::kScript)) {
+    if (static_cast<int>(b.kind) > static_cast<int>(kLastBehaviourKind)) {
       return Status::InvalidArgument(Name(i, "kind") + " is not a behaviour");
     }
     if (Status s = kBehaviourCountField.Check(b.count); !s.ok()) return Renamed(s, Name(i, "count"), "count");
@@ -122,7 +124,7 @@ const Behaviour& BehaviourOf(const World& world, std::string_view id) {
   return kHealthy;
 }
 
-Verdict Judge(const Behaviour& b, uint32_t attempt, int64_t at, const World& world) {
+Verdict Judge(const Behaviour& b, uint32_t attempt, int64_t at, const World& world, bool patched) {
   const auto fail = [](Outcome o, std::string error) { return Verdict{false, o, std::move(error)}; };
   switch (b.kind) {
     case BehaviourKind::kCrashes:
@@ -138,6 +140,9 @@ Verdict Judge(const Behaviour& b, uint32_t attempt, int64_t at, const World& wor
       link::ParseOutcomeLetter(letter, &o, true);
       return o == Outcome::kSuccess ? Verdict{} : fail(o, std::string("scripted ") + OutcomeName(o));
     }
+    case BehaviourKind::kMalformed:  // read before anything else; once fixed, a healthy job
+      if (!patched) return fail(Outcome::kUndeserializable, "malformed payload: cannot be read until it is patched");
+      break;
     case BehaviourKind::kHealthy:
     case BehaviourKind::kFlaky:
     case BehaviourKind::kPrecondition:

@@ -26,7 +26,9 @@ enum class BehaviourKind : uint8_t {
   kPrecondition,  // attempts that finish before `until` find the precondition missing
   kCrashes,       // the worker running attempts 1..count dies: no settle, the lease expires
   kScript,        // attempt n gets the n-th letter of `script`, then success
+  kMalformed,     // its payload cannot be read (undeserializable) until an operator patches it
 };
+constexpr BehaviourKind kLastBehaviourKind = BehaviourKind::kMalformed;
 
 // What one job does. Attempt numbers are the queue's (1-based, reset by a
 // replay), so a replayed job behaves as on its first delivery.
@@ -91,12 +93,13 @@ World CanonicalWorld(World world);
 // The behaviour of job `id` (healthy when the world does not list it).
 const Behaviour& BehaviourOf(const World& world, std::string_view id);
 
-// What the world does with attempt `attempt` of a job that finishes at `at`.
+// What the world does with attempt `attempt` of a job that finishes at `at`;
+// `patched`: an operator has patched the job's payload (Queue::WasPatched).
 struct Verdict {
   bool crash = false;  // the worker died: nothing settles
   Outcome outcome = Outcome::kSuccess;
   std::string error;   // the worker's error text for a failure
 };
-Verdict Judge(const Behaviour& behaviour, uint32_t attempt, int64_t at, const World& world);
+Verdict Judge(const Behaviour& behaviour, uint32_t attempt, int64_t at, const World& world, bool patched = false);
 
 }  // namespace dlq

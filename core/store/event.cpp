@@ -92,6 +92,7 @@ const char* EventKindName(EventKind kind) {
     case EventKind::kLost: return "lost";
     case EventKind::kKeptOnce: return "kept-once";
     case EventKind::kDiscarded: return "discarded";
+    case EventKind::kPatched: return "patched";
   }
   return "?";
 }
@@ -163,6 +164,10 @@ std::string RenderEvent(const Event& e) {
       break;
     case EventKind::kDiscarded:
       line += " attempts " + std::to_string(e.attempts) + " reason " + ReasonName(e.reason);
+      break;
+    case EventKind::kPatched:
+      line.append(" payload ").append(std::to_string(e.old_payload_bytes)).append(" -> ")
+          .append(Plural(e.payload_bytes, "byte", "bytes"));
       break;
   }
   return line;
@@ -291,6 +296,10 @@ std::string ExplainEvent(const Event& e) {
                  ", but its queue has no dead-letter exchange: the message is dropped, no entry is kept and nothing "
                  "can replay it";
       }
+    case EventKind::kPatched:
+      return "an operator patched the payload of " + id + " in quarantine (" +
+             Plural(e.old_payload_bytes, "byte", "bytes") + " → " + Plural(e.payload_bytes, "byte", "bytes") +
+             "): its entry keeps its id, attempts and reason, and a replay runs the fixed job";
     case EventKind::kReplayed:
       if (e.routed_back) {
         return "the dead-letter queue's consumer sent " + id + " straight back to the source queue (an anti-pattern): " +

@@ -28,12 +28,13 @@ enum class EventKind : uint8_t {
   kLost,             // recovery after a crash found the job in no place (Queue::Recover)
   kKeptOnce,         // recovery found it in two places and kept it in one
   kDiscarded,        // dead-lettered with nowhere to go (no dead-letter exchange): gone, no entry kept
+  kPatched,          // an operator fixed a quarantined job's payload (Queue::Patch); it stays in quarantine
 };
-constexpr int kEventKindCount = 19;
+constexpr int kEventKindCount = 20;
 
 // "enqueued" | "attempt" | "requeued" | "completed" | "quarantined" | "replayed" |
 // "leased" | "expired" | "delayed" | "due" | "alert" | "reorder" | "key-released" |
-// "evidence-expired" | "alarm-raised" | "alarm-cleared" | "lost" | "kept-once" | "discarded".
+// "evidence-expired" | "alarm-raised" | "alarm-cleared" | "lost" | "kept-once" | "discarded" | "patched".
 const char* EventKindName(EventKind kind);
 
 struct Event {
@@ -52,7 +53,9 @@ struct Event {
   Disposition disposition = Disposition::kCompleted;  // kAttempt, kExpired: where it sent the job
   Reason reason = Reason::kNone;                      // kQuarantined, kDiscarded, and a deciding kAttempt/kExpired
   std::string error;                                  // kAttempt: the worker's error text; kExpired: why
-  uint64_t payload_bytes = 0;                         // kEnqueued, kReplayed
+  // kEnqueued, kReplayed: the payload's size then; kPatched: the new payload's.
+  uint64_t payload_bytes = 0;
+  uint64_t old_payload_bytes = 0;                     // kPatched: the payload's size before
   std::string token;    // kLeased, kExpired, and a kAttempt that settled a lease
   // kLeased: its expiry; kDelayed, and a delaying kAttempt/kExpired: the due time.
   // kReplayed: the count it keeps (0; under Sidekiq one less than before).

@@ -253,6 +253,7 @@ Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std
   e.error = jobs.ErrorText(raw.error);
   if (raw.lease != 0) e.token = LeaseTable::Token(raw.lease);
   if (raw.kind == EventKind::kEnqueued || raw.kind == EventKind::kReplayed) e.payload_bytes = job.payload().size();
+  if (raw.kind == EventKind::kPatched) e.payload_bytes = raw.ref, e.old_payload_bytes = static_cast<uint64_t>(raw.until);
   const bool delaying = (raw.kind == EventKind::kAttempt || raw.kind == EventKind::kExpired) &&
                         raw.disposition == Disposition::kDelayed;
   // kReplayed: the count it keeps.

@@ -1,9 +1,15 @@
-// An operator's patch of a quarantined job's payload before its replay (issue 22,
-// the core's first part): Queue::Patch. The fixed payload is what the replay runs;
+// An operator's patch of a quarantined job's payload before its replay (issue 22):
+// Queue::Patch, its event and its journal write. The fixed payload is what the replay runs;
 // bad input is refused by name and changes nothing.
 #include <string>
+#include <string_view>
+#include <vector>
+
+#include "event.h"
 
 #include "queue.h"
+#include "scenario.h"
+#include "session.h"
 #include "test_util.h"
 
 namespace dlq {
@@ -53,9 +59,11 @@ TEST_CASE("patch: an empty payload and one of exactly kMaxPayloadBytes are accep
   CHECK(q.Quarantined()[0].payload == longest);
 }
 
-TEST_CASE("patch: an unknown id, a job not in quarantine, a payload too long and a journaled queue are refused by name, nothing changed") {
-  Queue q = Quarantined();
+TEST_CASE("patch: an unknown id, a job not in quarantine and a payload too long are refused by name, nothing changed") {
+  Queue q = Quarantined(/*journal=*/true);
   const uint64_t actions = q.stats().actions;
+  const size_t events = q.Timeline().size();
+  const size_t writes = q.Journal()->size();
   Status unknown = q.Patch("zz", "{}");
   CHECK(unknown.code() == Code::kNotFound);
   CHECK(unknown.message().find("\"zz\"") != std::string::npos);
@@ -67,12 +75,47 @@ TEST_CASE("patch: an unknown id, a job not in quarantine, a payload too long and
   CHECK(longer.message().find("payload") != std::string::npos);
   CHECK(q.Quarantined()[0].payload == "{\"order\":");
   CHECK(q.stats().actions == actions);
+  CHECK(q.Timeline().size() == events);
+  CHECK(q.Journal()->size() == writes);
+}
 
-  Queue journaled = Quarantined(/*journal=*/true);
-  Status journal = journaled.Patch("a", "{}");
-  CHECK(journal.code() == Code::kFailedPrecondition);
-  CHECK(journal.message().find("journal") != std::string::npos);
-  CHECK(journaled.Quarantined()[0].payload == "{\"order\":");
+TEST_CASE("patch: the timeline says it, and earlier events keep the size the payload had then") {
+  Queue q = Quarantined(/*journal=*/true);
+  REQUIRE(q.Patch("a", "{\"order\":1}").ok());
+  const std::vector<Event> timeline = q.Timeline();
+  const Event& patched = timeline.back();
+  CHECK(patched.kind == EventKind::kPatched);
+  CHECK(patched.id == "a");
+  CHECK(patched.old_payload_bytes == 9);
+  CHECK(patched.payload_bytes == 11);
+  CHECK(RenderEvent(patched).find("patched \"a\" payload 9 -> 11 bytes") != std::string::npos);
+  CHECK(ExplainEvent(patched).find("an operator patched the payload of \"a\" in quarantine") != std::string::npos);
+  CHECK(timeline[0].kind == EventKind::kEnqueued);
+  CHECK(timeline[0].payload_bytes == 9);  // as enqueued, not as patched
+  REQUIRE(q.Replay("a"));
+  CHECK(q.Timeline().back().payload_bytes == 11);  // the replay runs the fixed job
+  CHECK(q.Timeline()[0].payload_bytes == 9);
+  // A restored copy says the same.
+  Result<Queue> back = Queue::Restore(q.SnapshotText().value());
+  REQUIRE(back.ok());
+  CHECK(back->Timeline()[0].payload_bytes == 9);
+  CHECK(back->TimelineText() == q.TimelineText());
+}
+
+TEST_CASE("patch: with the journal on, a recovery from the journal alone restores the patched payload") {
+  Queue q = Quarantined(/*journal=*/true);
+  REQUIRE(q.Patch("a", "{\"order\":1}").ok());
+  Result<std::vector<JournalEntry>> journal = q.Journal();
+  REQUIRE(journal.ok());
+  CHECK(journal->back().record.find(" set-payload 0 ") != std::string::npos);
+  std::vector<std::string_view> records;
+  for (const JournalEntry& e : journal.value()) records.push_back(e.record);
+  Result<Recovery> r = Queue::Recover(std::nullopt, records, {});
+  REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+  REQUIRE(r->queue.Quarantined().size() == 1);
+  CHECK(r->queue.Quarantined()[0].payload == "{\"order\":1}");
+  CHECK(r->queue.TimelineText() == q.TimelineText());
+  CHECK(r->queue.SnapshotText().value() == q.SnapshotText().value());
 }
 
 TEST_CASE("patch: a snapshot taken after a patch restores the patched payload") {
@@ -84,6 +127,34 @@ TEST_CASE("patch: a snapshot taken after a patch restores the patched payload") 
   REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
   REQUIRE(restored->Quarantined().size() == 1);
   CHECK(restored->Quarantined()[0].payload == "{\"order\":1}");
+}
+
+TEST_CASE("patch: a link's f<id>:<payload> action patches, round-trips, and is refused by name on a job not in quarantine") {
+  const std::string link = "v2;m1;s1;ja:%7B,b:2;ap,fa:%7B%7D,ra,s,s";
+  const Scenario scenario = test::ParseOrDie(link);
+  REQUIRE(scenario.actions.size() == 5);
+  const auto* patch = std::get_if<action::Patch>(&scenario.actions[1]);
+  REQUIRE(patch != nullptr);
+  CHECK(patch->id == "a");
+  CHECK(patch->payload == "{}");
+  CHECK(FormatScenario(scenario) == link);
+  Result<Queue> played = RunScenario(scenario);
+  REQUIRE_MESSAGE(played.ok(), played.status().ToString());
+  CHECK(played->Completed().size() == 2);
+  CHECK(played->TimelineText().find("patched \"a\" payload 1 -> 2 bytes") != std::string::npos);
+  // A session plays it too, and its checkpoints go back to before the patch.
+  Session session = test::SessionOrDie(scenario);
+  REQUIRE(session.Seek(1).ok());
+  CHECK(session.queue().Quarantined()[0].payload == "{");
+  REQUIRE(session.Seek(2).ok());
+  CHECK(session.queue().Quarantined()[0].payload == "{}");
+  // b is ready, not quarantined: the action is refused, naming it.
+  Result<Queue> refused = RunScenario(test::ParseOrDie("v2;m1;s1;ja:x,b:y;ap,fb:z"));
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().message().find("action 2") != std::string::npos);
+  CHECK(refused.status().message().find("expected in quarantine") != std::string::npos);
+  CHECK(ParseScenario("v2;m1;s1;ja:x;afa").status().message().find("':' between action 1's id and payload") !=
+        std::string::npos);
 }
 
 }  // namespace

@@ -294,3 +294,33 @@ TEST_CASE("an empty outage and a default behaviour read as absent, so every pars
   CHECK(FormatScenario(object) == "v1;m3;ja:;at,s");
   CHECK(RunScenario(object).value().TimelineText() == plain);
 }
+
+namespace {
+
+TEST_CASE("world: a malformed job fails undeserializable until an operator patches it, then the replay completes") {
+  Scenario s = ParseOrDie("v2;m3;s1;hb:m;ja:x,b:%7Bbroken");
+  const World world = s.world;
+  CHECK(BehaviourKindName(world.behaviours[0].behaviour.kind) == std::string("malformed"));
+  CHECK(FormatScenario(s) == "v2;m3;s1;hb:m;ja:x,b:%7Bbroken");
+  s = Play(s, world);
+  Queue q = RunScenario(s).value();
+  REQUIRE(q.Quarantined().size() == 1);
+  CHECK(q.Quarantined()[0].id == "b");
+  CHECK(q.Quarantined()[0].attempts == 1);  // undeserializable never retries
+  CHECK(q.Quarantined()[0].last_error == "malformed payload: cannot be read until it is patched");
+  // A replay without a fix fails again; patched and replayed, it completes.
+  s.actions.push_back(action::Replay{"b"});
+  s.cursor = s.actions.size();
+  s = Play(s, world);
+  CHECK(RunScenario(s).value().Quarantined().size() == 1);
+  s.actions.push_back(action::Patch{"b", "{\"fixed\":true}"});
+  s.actions.push_back(action::Replay{"b"});
+  s.cursor = s.actions.size();
+  s = Play(s, world);
+  Queue fixed = RunScenario(s).value();
+  CHECK(fixed.Quarantined().empty());
+  CHECK(fixed.Completed().size() == 2);
+  CHECK(FormatScenario(s).find(",fb:%7B%22fixed%22%3Atrue%7D,rb,") != std::string::npos);
+}
+
+}  // namespace

@@ -95,7 +95,7 @@ test('scenario objects of the wrong shape are TypeErrors naming the field', () =
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, jobs: [{ id: 1 }] }), TypeError, 'invalid-type',
     /^scenario\.jobs\[0\]\.id must be a string, got 1$/);
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [{ type: 'retry' }] }), TypeError,
-    'invalid-type', /^scenario\.actions\[0\]\.type must be 'process', 'replay', 'enqueue', 'lease', 'settle', 'advance', 'advanceToNext', 'releaseKey', 'redrive' or 'crash', got "retry"/);
+    'invalid-type', /^scenario\.actions\[0\]\.type must be 'process', 'replay', 'enqueue', 'lease', 'settle', 'advance', 'advanceToNext', 'releaseKey', 'redrive', 'patch' or 'crash', got "retry"/);
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [{ type: 'process', outcome: 'maybe' }] }),
     RangeError, 'invalid-argument', /^scenario\.actions\[0\]\.outcome must be one of "success", "transient", "permanent", "undeserializable", "unknown-schema", "precondition", got "maybe"$/);
   throwsWith(assert, () => lab.formatScenario({ maxAttempts: 3, actions: [], cursor: 1.5 }), RangeError, 'out-of-range',

@@ -613,7 +613,7 @@ test('scenario objects: bad policy fields and bad new actions are refused by nam
       /^scenario\.actions\[0\]\.ms must be an integer from 0 to 9007199254740991, got -1$/],
     [{ ...one, actions: [{ type: 'advance', ms: 0.5 }] }, RangeError, 'out-of-range', /^scenario\.actions\[0\]\.ms .*, got 0\.5$/],
     [{ ...one, actions: [{ type: 'Lease' }] }, TypeError, 'invalid-type',
-      /^scenario\.actions\[0\]\.type must be 'process', 'replay', 'enqueue', 'lease', 'settle', 'advance', 'advanceToNext', 'releaseKey', 'redrive' or 'crash', got "Lease" \(a string\)$/],
+      /^scenario\.actions\[0\]\.type must be 'process', 'replay', 'enqueue', 'lease', 'settle', 'advance', 'advanceToNext', 'releaseKey', 'redrive', 'patch' or 'crash', got "Lease" \(a string\)$/],
   ];
   for (const [scenario, Kind, code, message] of cases) {
     for (const entry of ['runScenario', 'formatScenario', 'playableActions']) {

@@ -465,7 +465,7 @@ test('scenario keys and the new actions are checked by name before anything runs
     [{ ...one, actions: [{ type: 'redrive', max: 0 }] }, RangeError, 'out-of-range', /^scenario\.actions\[0\]\.max must be an integer from 1 to 1000000000, got 0$/],
     [{ ...one, actions: [{ type: 'redrive', max: 2.5 }] }, RangeError, 'out-of-range', /^scenario\.actions\[0\]\.max must be an integer from 1 to 1000000000, got 2\.5$/],
     [{ ...one, actions: [{ type: 'Redrive', max: 1 }] }, TypeError, 'invalid-type',
-      /^scenario\.actions\[0\]\.type must be .*'redrive' or 'crash', got "Redrive" \(a string\)$/],
+      /^scenario\.actions\[0\]\.type must be .*'redrive', 'patch' or 'crash', got "Redrive" \(a string\)$/],
   ];
   for (const [scenario, Kind, code, message] of cases) {
     throwsWith(assert, () => lab.runScenario(scenario), Kind, code, message);

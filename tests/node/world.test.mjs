@@ -87,7 +87,7 @@ test('bad worlds are refused by name, and nothing changes', () => {
       'world.outage.endMs must be an integer from world.outage.startMs (10) to 9007199254740991, got 5'],
     [{ outage: 3 }, 'invalid-type', /^world\.outage must be/],
     [{ behaviours: [{ id: 'a', kind: 'zombie' }] }, 'invalid-argument',
-      'world.behaviours[0].kind must be one of "healthy", "poison", "flaky", "precondition", "crashes", "script", got "zombie"'],
+      'world.behaviours[0].kind must be one of "healthy", "poison", "flaky", "precondition", "crashes", "script", "malformed", got "zombie"'],
     [{ behaviours: [{ id: 'a', kind: 'flaky', count: -1 }] }, 'out-of-range',
       'world.behaviours[0].count must be an integer from 0 to 1000000, got -1'],
     [{ behaviours: [{ id: 'a', kind: 'flaky', count: '1' }] }, 'invalid-type', /^world\.behaviours\[0\]\.count must be an integer/],

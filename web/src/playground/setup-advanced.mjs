@@ -19,6 +19,7 @@ export function behaviours(outcomes) {
     ['precondition', 'Precondition until T ms'],
     ['crashes', 'Crashes its worker n times'],
     ['script', 'Script of outcomes'],
+    ['malformed', 'Malformed until patched'],
   ];
 }
 
@@ -31,6 +32,7 @@ export function behaviourFromFields(choice, detail) {
   const number = () => (detail.trim() === '' ? NaN : Number(detail));
   switch (kind) {
     case 'healthy': return null;
+    case 'malformed': return { kind };
     case 'poison': return { kind, failure };
     case 'flaky':
     case 'crashes': return { kind, count: number() };
