@@ -17,8 +17,12 @@ export type Retry = 'never' | 'bounded';
 export type Disposition = 'completed' | 'requeued' | 'quarantined' | 'delayed'
   /** Dead-lettered with no dead-letter exchange: dropped (rabbitmq-quorum, deadLetterExchange 'none'). */
   | 'discarded';
-/** 'stalled' only under system 'bullmq': the job stalled more often than maxStalledCount allows. */
-export type Reason = 'permanent' | 'exhausted' | 'stalled';
+/**
+ * 'stalled' only under system 'bullmq': the job stalled more often than maxStalledCount allows.
+ * 'max-length' only under 'rabbitmq-quorum' with a maxLength: a publish left the source over its
+ * x-max-length (drop-head), so its oldest ready message was dead-lettered, never delivered.
+ */
+export type Reason = 'permanent' | 'exhausted' | 'stalled' | 'max-length';
 export type EventKind =
   | 'enqueued' | 'attempt' | 'requeued' | 'completed' | 'quarantined' | 'replayed'
   | 'leased' | 'expired' | 'delayed' | 'due'
@@ -278,6 +282,15 @@ export interface PolicyOptions {
    * is dropped, not put in the Dead set (a 'discarded' event, no entry). Default false. A v2 link: `;rko`.
    */
   skipDeadSet?: boolean;
+  /**
+   * rabbitmq-quorum only: the source queue's own x-max-length with x-overflow drop-head: an enqueue that
+   * leaves more than N messages ready dead-letters the oldest ready one (reason 'max-length', x-death
+   * reason 'maxlen'; its attempts stay as they were, it was never delivered), into the quarantine or,
+   * with deadLetterExchange 'none', dropped. Returns, due retries and replays are not limited. 0
+   * (default): no limit. An integer from 0 to 1,000,000,000. Not with antiPatterns.dlqToSource.
+   * A v2 link carries it (`;rqg1`).
+   */
+  maxLength?: number;
   /** Where a retry's delay lives (see DelayAt); default 'broker'. A v2 link carries it (`;rlc`, `;rlq`). */
   delayAt?: DelayAt;
   /** The quarantine's operation; absent fields (and 0) keep it off. */
@@ -418,7 +431,7 @@ export interface QuarantineEntry extends KeyedJob {
   reason: Reason;
   /**
    * The reason as the policy's system names it, present only when the system is not 'lab':
-   * RabbitMQ's x-death reason ('delivery_limit', 'rejected'), '' under SQS (a DLQ message carries
+   * RabbitMQ's x-death reason ('delivery_limit', 'rejected', 'maxlen'), '' under SQS (a DLQ message carries
    * none), else `reason`.
    */
   systemReason?: string;
@@ -453,7 +466,7 @@ export interface QuarantineEntry extends KeyedJob {
 /** One x-death entry: one per {queue, reason}, newest first; `time` is the first death's there (virtual ms). */
 export interface XDeathEntry {
   queue: string;
-  reason: 'delivery_limit' | 'rejected';
+  reason: 'delivery_limit' | 'rejected' | 'maxlen';
   count: number;
   time: number;
 }
@@ -468,7 +481,7 @@ export interface XDeathEntry {
 export interface SystemRecord {
   'x-death'?: XDeathEntry[];
   'x-first-death-queue'?: string;
-  'x-first-death-reason'?: 'delivery_limit' | 'rejected';
+  'x-first-death-reason'?: 'delivery_limit' | 'rejected' | 'maxlen';
   body?: string;
   ApproximateReceiveCount?: number;
   SentTimestamp?: number;
@@ -487,8 +500,8 @@ export interface AttemptResult {
   attempt: number;
   outcome: Outcome;
   disposition: Disposition;
-  /** Present when disposition is 'quarantined'. */
-  reason?: Reason;
+  /** Present when disposition is 'quarantined' (never 'max-length': that message was never delivered). */
+  reason?: Exclude<Reason, 'max-length'>;
   /** Present when disposition is 'delayed': the backoff chosen, in ms (> 0). */
   delayMs?: number;
   /** Present when disposition is 'delayed': when the job joins the ready tail. */
@@ -672,9 +685,9 @@ export interface DiscardedJob {
   id: string;
   payload: string;
   attempts: number;
-  /** Why it was dead-lettered: 'exhausted' (the delivery limit) or 'permanent' (a reject). */
+  /** Why it was dead-lettered: 'exhausted' (the delivery limit), 'permanent' (a reject) or 'max-length' (drop-head). */
   reason: Reason;
-  /** RabbitMQ's name for it: 'delivery_limit' or 'rejected'. */
+  /** RabbitMQ's name for it: 'delivery_limit', 'rejected' or 'maxlen'. */
   systemReason: string;
   /** When it was dropped (virtual ms). */
   at: number;

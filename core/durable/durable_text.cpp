@@ -108,6 +108,12 @@ void PutRow(Out& o, const JobRow& r) {
   if (!r.x_death.empty()) {
     o.Word("x-death").Word(ReasonName(r.x_death.first)).Word(ReasonName(r.x_death.newest));
     o.U(r.x_death.count[0]).I(r.x_death.time[0]).U(r.x_death.count[1]).I(r.x_death.time[1]);
+    // The maxlen slot only when it has a count (so every earlier row stays as written), with
+    // the reason whose entry follows the newest: three entries need it to keep their order.
+    if (r.x_death.count[2] != 0) {
+      o.Word("maxlen").U(r.x_death.count[2]).I(r.x_death.time[2]);
+      o.Word(r.x_death.second == Reason::kNone ? "-" : ReasonName(r.x_death.second));
+    }
   }
 }
 
@@ -147,6 +153,7 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   if (p.dlq_max_length != defaults.dlq_max_length) o.Word("dlqMaxLength").I(p.dlq_max_length);
   if (p.remove_on_fail) o.Word("removeOnFail");
   if (p.skip_dead_set) o.Word("skipDeadSet");
+  if (p.max_length != defaults.max_length) o.Word("maxLength").I(p.max_length);
   // "delayAt <name>" only when not the broker (Policy::Check: only with system lab).
   if (p.delay_at != defaults.delay_at) o.Word("delayAt").Word(DelayAtName(p.delay_at));
   // "switches" and five booleans (charge, idempotency key, count in body, decide
@@ -288,7 +295,7 @@ class In {
     if (Status s_ = (expr); !s_.ok()) return s_; \
   } while (0)
 
-constexpr int kReasonCount = 4;
+constexpr int kReasonCount = 5;
 constexpr int kDispositionCount = 5;
 constexpr int kBackoffKindCount = 3;
 constexpr int kJitterCount = 5;
@@ -328,9 +335,28 @@ Status GetRow(In& in, JobRow* r) {
       DLQ_TRY(in.Int("an x-death time", &x.time[slot], int64_t{0}, kMaxTimeMs));
       if (x.count[slot] == 0 && x.time[slot] != 0) return in.Error("an x-death time of 0 for a count of 0", "another");
     }
+    if (in.Peek() == "maxlen") {
+      in.Next();
+      DLQ_TRY(in.Int("an x-death maxlen count", &x.count[2], uint32_t{1}, UINT32_MAX));
+      DLQ_TRY(in.Int("an x-death maxlen time", &x.time[2], int64_t{0}, kMaxTimeMs));
+      DLQ_TRY(in.Name("an x-death reason", kReasonCount, ReasonName, &x.second, true));
+    }
     const int first = XDeathSlot(x.first), newest = XDeathSlot(x.newest);
     if (first < 0 || newest < 0 || x.count[first] == 0 || x.count[newest] == 0) {
-      return in.Error("x-death reasons exhausted or permanent, each with a count", ReasonName(x.first));
+      return in.Error("x-death reasons exhausted, permanent or max-length, each with a count", ReasonName(x.first));
+    }
+    if (x.count[2] == 0) {
+      // Two slots (every row before maxlen): the entry after the newest is the other one, if it has a count.
+      const int other = 1 - newest;
+      x.second = x.count[other] != 0 ? XDeathReason(other) : Reason::kNone;
+    }
+    // After the newest entry comes `second`, a reason with a count ("-" when the newest is the only one).
+    int counted = 0;
+    for (int slot = 0; slot < XDeath::kSlots; ++slot) counted += x.count[slot] != 0 ? 1 : 0;
+    const int second = XDeathSlot(x.second);
+    if (x.second == Reason::kNone ? counted != 1 : second < 0 || second == newest || x.count[second] == 0) {
+      return in.Error("an x-death entry after the newest that has a count (\"-\" when it is the only one)",
+                      x.second == Reason::kNone ? "-" : ReasonName(x.second));
     }
   }
   return Status::Ok();
@@ -417,6 +443,11 @@ Status GetPolicy(NextIn next, Policy* p) {
     if (in->Peek() == "skipDeadSet") {  // likewise
       in->Next();
       p->skip_dead_set = true;
+    }
+    if (in->Peek() == "maxLength") {
+      in->Next();
+      DLQ_TRY(in->Int("maxLength", &p->max_length));
+      if (p->max_length == defaults.max_length) return in->Error("a maxLength other than its default", "0");
     }
   }
   if (in->Peek() == "delayAt") {

@@ -44,6 +44,7 @@ enum class Reason : uint8_t {
   kPermanent,  // the worker said retrying cannot help
   kExhausted,  // failures used up the whole attempt budget
   kStalled,    // bullmq: its runs stalled more often than maxStalledCount allows
+  kMaxLength,  // rabbitmq-quorum: the source queue was over its maxLength (drop-head); never delivered
 };
 
 enum class BackoffKind : uint8_t { kNone, kFixed, kExponential };
@@ -84,6 +85,8 @@ enum class Ordering : uint8_t { kNone, kKey, kStall };
 //   sqs              an entry's retention counts from the job's first enqueue.
 //   rabbitmq-quorum  deliveryLimit says whether x-delivery-limit is set (maxAttempts - 1)
 //                    or left to the version's default; each entry keeps its x-death record.
+//   rabbitmq-quorum  maxLength: a publish past the source's x-max-length (drop-head)
+//                    dead-letters the oldest ready message, reason maxlen.
 enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs };
 // rabbitmq-quorum: where the delivery-limit comes from.
 //   explicit   x-delivery-limit = maxAttempts - 1
@@ -102,21 +105,28 @@ enum class DeadLetterExchange : uint8_t { kSet, kNone };
 enum class DropCause : uint8_t { kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet };
 // rabbitmq-quorum: a message's x-death record as RabbitMQ keeps it (R1, R3): one
 // entry per {queue, reason} (the lab has one queue, so one per reason: delivery_limit
-// for kExhausted, rejected for kPermanent), newest first, each with its count and the
-// time of its first death there (a later death raises the count and moves the entry
-// to the front); x-first-death-reason never changes. Republishing keeps it.
+// for kExhausted, rejected for kPermanent, maxlen for kMaxLength), newest first, each
+// with its count and the time of its first death there (a later death raises the
+// count and moves the entry to the front); x-first-death-reason never changes.
+// Republishing keeps it.
 struct XDeath {
-  uint32_t count[2] = {0, 0};  // [0] delivery_limit, [1] rejected
-  int64_t time[2] = {0, 0};
+  static constexpr int kSlots = 3;
+  uint32_t count[kSlots] = {0, 0, 0};  // [0] delivery_limit, [1] rejected, [2] maxlen
+  int64_t time[kSlots] = {0, 0, 0};
   Reason first = Reason::kNone;   // kNone: never dead-lettered
   Reason newest = Reason::kNone;
+  Reason second = Reason::kNone;  // the reason whose entry follows newest's (kNone: only one)
   bool empty() const { return first == Reason::kNone; }
-  // Records a death for `reason` (kExhausted or kPermanent) at `now`.
+  // Records a death for `reason` (kExhausted, kPermanent or kMaxLength) at `now`.
   void Add(Reason reason, int64_t now);
+  // Its reasons newest first (kNone past the last): newest, second, then the third.
+  void Order(Reason out[kSlots]) const;
   bool operator==(const XDeath&) const = default;
 };
-// The x-death slot of a lab reason: 0 delivery_limit, 1 rejected, -1 none.
+// The x-death slot of a lab reason: 0 delivery_limit, 1 rejected, 2 maxlen, -1 none.
 int XDeathSlot(Reason reason);
+// The lab reason of an x-death slot (XDeathSlot's inverse).
+Reason XDeathReason(int slot);
 
 // The name the lab gives its source queue where a record names one (x-death's queue).
 inline constexpr const char* kSourceQueueName = "orders";
@@ -197,11 +207,13 @@ constexpr IntegerField kRemoveOnFailCountField{"removeOnFailCount", 0, 1'000'000
 constexpr IntegerField kJitterPermilleField{"backoff.jitterPermille", 1, 1000};
 // rabbitmq-quorum: the dead-letter queue's own x-max-length (overflow drop-head); 0: no limit.
 constexpr IntegerField kDlqMaxLengthField{"dlqMaxLength", 0, 1'000'000'000};  // rabbitmq-quorum only
+// rabbitmq-quorum: the source queue's own x-max-length (x-overflow drop-head); 0: no limit.
+constexpr IntegerField kMaxLengthField{"maxLength", 0, 1'000'000'000};  // rabbitmq-quorum only
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
                                                   &kMaxStalledCountField, &kDeadMaxJobsField, &kJitterPermilleField,
-                                                  &kRemoveOnFailCountField, &kDlqMaxLengthField};
+                                                  &kRemoveOnFailCountField, &kDlqMaxLengthField, &kMaxLengthField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -294,6 +306,10 @@ struct Policy {
   // sidekiq: dead: false (or retry: false, with maxAttempts 1), so a job that fails for good
   // is not put in the Dead set: it is dropped.
   bool skip_dead_set = false;
+  // rabbitmq-quorum: the source queue's x-max-length with x-overflow drop-head: a publish
+  // that leaves more than max_length messages ready dead-letters the oldest ready one
+  // (reason maxlen; queue.h, DropHeadOverLimit). 0: no x-max-length.
+  int64_t max_length = 0;
   // Where a retry's delay lives (DelayAt); other than broker only with system lab.
   DelayAt delay_at = DelayAt::kBroker;
   // Quarantine operability: an entry whose age (from its arrival) reaches

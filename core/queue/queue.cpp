@@ -138,9 +138,10 @@ Status Queue::Enqueue(std::string_view id, std::string_view payload, std::string
   if (Status s = CheckCounters("enqueue"); !s.ok()) return s;
   // The job, its event, and its journal record (which copies its strings) when the policy keeps one.
   const cost::Need need{.jobs = 1, .job_strings = id.size() + payload.size() + key.size(), .events = 1, .moves = 1};
-  if (Status s = CheckRoom(need, "enqueue"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithOverflow(need, 1), "enqueue"); !s.ok()) return s;
   ++actions_;
   Append(id, payload, key, JobStore::HashId(id));  // CheckNewId found the id new
+  DropHeadOverLimit();
   return Status::Ok();
 }
 
@@ -153,7 +154,7 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   if (Status s = CheckCounters("enqueueMany"); !s.ok()) return s;
   // No journal, no records: as processMany counts them.
   const cost::Need need{.jobs = jobs.size(), .job_strings = batch_bytes, .events = jobs.size(), .moves = jobs.size()};
-  if (Status s = CheckRoom(need, "enqueueMany"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithOverflow(need, jobs.size()), "enqueueMany"); !s.ok()) return s;
   // Append optimistically and undo everything at the first bad job: one hash
   // lookup per job instead of a second set for the batch.
   const size_t first = jobs_.size();
@@ -227,6 +228,9 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
     events_.AppendSeries(head, jobs.size());
     ChargeEvents();
   }
+  // The batch is published whole first (so a refused job undoes nothing else), then its
+  // overflow goes oldest first: the same jobs a drop-head per publish would dead-letter.
+  DropHeadOverLimit();
   return Status::Ok();
 }
 
@@ -496,6 +500,26 @@ void Queue::Discard(uint32_t index) {
   EventRecord& discarded = Record(EventKind::kDiscarded, index);
   discarded.reason = job.reason;
   discarded.ref = static_cast<uint32_t>(policy_.DeadLetterDrop());  // which setting dropped it
+}
+
+void Queue::DropHeadOverLimit() {
+  if (policy_.max_length == 0) return;
+  while (ready_.size() > static_cast<uint64_t>(policy_.max_length)) {
+    const uint32_t index = ready_[0];
+    StoredJob& job = jobs_[index];
+    const int64_t from = job.ready_pos;
+    ready_.pop_front();
+    job.reason = Reason::kMaxLength;
+    job.last_error = 0;                            // no worker said anything
+    job.failure_class = FailureClass::kTransient;  // no failure: the class field's zero
+    job.alert = false;
+    if (policy_.DiscardsDeadLetters()) {
+      Discard(index);
+    } else {
+      Quarantine(index);
+    }
+    EmitMove(index, {durable::WriteOp::kRemoveReady, from});  // then a dlqMaxLength trim, if due
+  }
 }
 
 int64_t Queue::RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const {

@@ -263,7 +263,8 @@ class Queue {
   Queue(const Queue&) = delete;  // a queue is an identity; copy its views instead
   Queue& operator=(const Queue&) = delete;
 
-  // Appends a job at the ready tail. InvalidArgument for an empty id,
+  // Appends a job at the ready tail (then, under a maxLength, dead-letters the oldest ready
+  // jobs past it: DropHeadOverLimit). InvalidArgument for an empty id,
   // AlreadyExists for an id this queue was ever given, TooLarge past the limits
   // in size_limits.h, ResourceExhausted past the heap budget. The payload is kept byte for byte (NUL and non-UTF-8 included).
   // `key` (optional, at most kMaxKeyBytes) orders the job among its key's jobs.
@@ -542,6 +543,20 @@ class Queue {
   void Quarantine(uint32_t job);
   // A dead letter with no dead-letter exchange: the job leaves for no place.
   void Discard(uint32_t job);
+  // rabbitmq-quorum's x-max-length with x-overflow drop-head (policy.max_length), applied
+  // after a publish (Enqueue, EnqueueMany): while more than max_length jobs are ready, the
+  // ready head (the oldest) is dead-lettered with reason kMaxLength, into quarantine with
+  // its x-death record (or discarded with no dead-letter exchange), each with its event
+  // and move. Its attempts stay as they were: it was never delivered. Returns, due
+  // retries and replays are not limited (RabbitMQ's own check there is not modelled).
+  void DropHeadOverLimit();
+  // What DropHeadOverLimit may add after a publish of `published` jobs (each may drop one head).
+  cost::Need WithOverflow(cost::Need need, size_t published) const {
+    if (policy_.max_length == 0) return need;
+    need.events += 2 * published;  // its quarantined (or discarded) event and an alarm change
+    need.moves += published;
+    return WithTrim(need, published);
+  }
   // `routed`: the dead-letter queue's consumer sent it back (dlq_to_source), not an operator.
   void ReplayChecked(uint32_t job, bool routed = false, bool keep_attempts = false);
   // The index of quarantined job `id` that a replay may take now (the counters have room), else -1.

@@ -319,7 +319,8 @@ Result<Queue> Queue::FromImage(Image&& image) {
         (!r.x_death.empty() && system != System::kRabbitMqQuorum)) {
       return invalid(who + " carries another system's fields");
     }
-    if (r.stalls > UINT16_MAX || r.x_death.time[0] > m.now || r.x_death.time[1] > m.now) {
+    if (r.stalls > UINT16_MAX || r.x_death.time[0] > m.now || r.x_death.time[1] > m.now ||
+        r.x_death.time[2] > m.now) {
       return invalid(who + " has a stall count or an x-death time out of range");
     }
     StoredJob& job = q.jobs_[index];

@@ -48,8 +48,12 @@ const TRANSLATE = {
     const dlqArgs = s.config.queues.dlq ?? {};
     const unmodelled = Object.keys(dlqArgs).filter((key) => key !== 'x-max-length');
     if (unmodelled.length > 0) return { skip: `dead-letter queue arguments ${unmodelled.join(', ')} are not modelled` };
-    if (work['x-message-ttl'] !== undefined || work['x-max-length'] !== undefined) {
-      return { skip: 'the source queue\'s x-message-ttl / x-max-length (dead-letter reasons expired, maxlen) are not modelled yet' };
+    if (work['x-message-ttl'] !== undefined) {
+      return { skip: 'the source queue\'s x-message-ttl (dead-letter reason expired) is not modelled yet' };
+    }
+    // The source's x-max-length is maxLength with drop-head (the default overflow); reject-publish is not modelled.
+    if (work['x-max-length'] !== undefined && (work['x-overflow'] ?? 'drop-head') !== 'drop-head') {
+      return { skip: `the source queue's x-overflow ${work['x-overflow']} is not modelled (drop-head is)` };
     }
     return {
       // No x-delivery-limit: RabbitMQ 3.10.8 (the corpus's broker) has no default limit.
@@ -58,6 +62,7 @@ const TRANSLATE = {
           : { maxAttempts: limit + 1, system: 'rabbitmq-quorum' }),
         ...(noDlx ? { deadLetterExchange: 'none' } : {}),
         ...(dlqArgs['x-max-length'] !== undefined ? { dlqMaxLength: dlqArgs['x-max-length'] } : {}),  // drop-head
+        ...(work['x-max-length'] !== undefined ? { maxLength: work['x-max-length'] } : {}),  // drop-head: reason maxlen
       },
       steps: (s.replay?.jobs ?? []).map((id) => ({ replay: id })),
       maxDeliveries: s.config.maxDeliveries,
@@ -243,7 +248,7 @@ for (const broker of Object.keys(TRANSLATE)) {
       assert.equal(difference, null, `${broker} ${s.name}: ${difference?.message}`);
       played.push(s.name);
       // The mode is what makes it match: the lab's own rules give another trace here?
-      const { maxStalledCount, removeOnFailCount, deadMaxJobs, retryInJitter, retryEveryError, deliveryLimit, deadLetterExchange, dlqMaxLength, removeOnFail, skipDeadSet, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
+      const { maxStalledCount, removeOnFailCount, deadMaxJobs, retryInJitter, retryEveryError, deliveryLimit, deadLetterExchange, dlqMaxLength, removeOnFail, skipDeadSet, maxLength, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
       const asLab = labTrace(s, { ...t, policy: { ...labPolicy, system: 'lab' } });
       if (compareTraces(modelled(s.expected, t, asLab), asLab, { delayMs: { below: 0, above: 0 } }) !== null) {
         differ.push(s.name);
