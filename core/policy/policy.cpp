@@ -114,6 +114,7 @@ const char* ReasonName(Reason reason) {
     case Reason::kExhausted: return "exhausted";
     case Reason::kStalled: return "stalled";
     case Reason::kMaxLength: return "max-length";
+    case Reason::kExpired: return "expired";
   }
   return "?";
 }
@@ -149,6 +150,7 @@ int XDeathSlot(Reason reason) {
     case Reason::kExhausted: return 0;
     case Reason::kPermanent: return 1;
     case Reason::kMaxLength: return 2;
+    case Reason::kExpired: return 3;
     case Reason::kNone:
     case Reason::kStalled: break;
   }
@@ -156,7 +158,8 @@ int XDeathSlot(Reason reason) {
 }
 
 Reason XDeathReason(int slot) {
-  constexpr Reason kReasons[XDeath::kSlots] = {Reason::kExhausted, Reason::kPermanent, Reason::kMaxLength};
+  constexpr Reason kReasons[XDeath::kSlots] = {Reason::kExhausted, Reason::kPermanent, Reason::kMaxLength,
+                                               Reason::kExpired};
   return slot >= 0 && slot < XDeath::kSlots ? kReasons[slot] : Reason::kNone;
 }
 
@@ -165,23 +168,21 @@ void XDeath::Add(Reason reason, int64_t now) {
   if (slot < 0) return;
   if (count[slot]++ == 0) time[slot] = now;
   if (first == Reason::kNone) first = reason;
-  if (newest != reason) {  // its entry moves to the front; the one that was there follows it
-    second = newest;
-    newest = reason;
+  if (newest == reason) return;
+  // Its entry moves to the front; the others keep their order behind it.
+  Reason order[kSlots];
+  Order(order);
+  int n = 0;
+  for (const Reason r : order) {
+    if (r != Reason::kNone && r != reason && n < kSlots - 1) after[n++] = r;
   }
+  while (n < kSlots - 1) after[n++] = Reason::kNone;
+  newest = reason;
 }
 
 void XDeath::Order(Reason out[kSlots]) const {
-  int n = 0;
-  for (const Reason r : {newest, second}) {
-    if (r != Reason::kNone) out[n++] = r;
-  }
-  // The third entry, if any, is the one slot left with a count.
-  for (int slot = 0; slot < kSlots && n < kSlots; ++slot) {
-    const Reason r = XDeathReason(slot);
-    if (count[slot] != 0 && r != newest && r != second) out[n++] = r;
-  }
-  while (n < kSlots) out[n++] = Reason::kNone;
+  out[0] = newest;
+  for (int i = 0; i < kSlots - 1; ++i) out[i + 1] = after[i];
 }
 
 const char* DeliveryLimitName(DeliveryLimit limit) {
@@ -206,6 +207,7 @@ const char* SystemReasonName(System system, Reason reason) {
       return reason == Reason::kExhausted   ? "delivery_limit"
              : reason == Reason::kPermanent ? "rejected"
              : reason == Reason::kMaxLength ? "maxlen"
+             : reason == Reason::kExpired   ? "expired"
                                             : "";
     case System::kSqs: return "";
     case System::kLab:
@@ -277,6 +279,7 @@ Status Policy::Check(const Policy& p) {
   if (Status s = kRemoveOnFailCountField.Check(p.remove_on_fail_count); !s.ok()) return s;
   if (Status s = kDlqMaxLengthField.Check(p.dlq_max_length); !s.ok()) return s;
   if (Status s = kMaxLengthField.Check(p.max_length); !s.ok()) return s;
+  if (Status s = kMessageTtlMsField.Check(p.message_ttl_ms); !s.ok()) return s;
   // A mode's own setting means nothing elsewhere: refused rather than ignored.
   const Policy defaults;
   const auto only_in = [&](const char* field, System mode, const std::string& got) {
@@ -321,6 +324,15 @@ Status Policy::Check(const Policy& p) {
                                    "back overflows the source again: a loop with no end), got true with maxLength " +
                                    std::to_string(p.max_length));
   }
+  if (p.message_ttl_ms != defaults.message_ttl_ms && p.system != System::kRabbitMqQuorum) {
+    return only_in("messageTtlMs", System::kRabbitMqQuorum, std::to_string(p.message_ttl_ms));
+  }
+  // Each expired message routed back would expire again, one TTL later, for as long as time runs.
+  if (p.message_ttl_ms != defaults.message_ttl_ms && p.dlq_to_source) {
+    return Status::InvalidArgument("antiPatterns.dlqToSource must be false with a messageTtlMs (each expired message "
+                                   "routed back expires again: a loop with no end), got true with messageTtlMs " +
+                                   std::to_string(p.message_ttl_ms));
+  }
   // Each real system's delay is its own (docs/real-systems.md): where it lives is the lab's lesson.
   if (p.delay_at != defaults.delay_at && p.system != System::kLab) {
     return only_in("delayAt", System::kLab, std::string("\"") + DelayAtName(p.delay_at) + "\"");
@@ -363,7 +375,7 @@ bool operator==(const Policy& a, const Policy& b) {
          a.skip_dead_set == b.skip_dead_set && a.effect_charge == b.effect_charge &&
          a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
          a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source &&
-         a.delay_at == b.delay_at && a.max_length == b.max_length;
+         a.delay_at == b.delay_at && a.max_length == b.max_length && a.message_ttl_ms == b.message_ttl_ms;
 }
 
 }  // namespace dlq

@@ -93,6 +93,10 @@ const Field<Policy> kPolicyFields[] = {
              "RabbitMQ only: the source queue's x-max-length with overflow drop-head; a publish past it "
              "dead-letters the oldest ready message (reason maxlen); 0: no limit."),
      [](const Policy& p) { return p.max_length; }, [](Policy& p, int64_t v) { p.max_length = v; }},
+    {Integer("messageTtlMs", kMessageTtlMsField, "Source x-message-ttl (ms, rabbitmq-quorum)",
+             "RabbitMQ only: the source queue's x-message-ttl; a message that reaches the ready head this long "
+             "after its publish is dead-lettered (reason expired); 0: none."),
+     [](const Policy& p) { return p.message_ttl_ms; }, [](Policy& p, int64_t v) { p.message_ttl_ms = v; }},
     {Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
           "queue republishing it at the tail (lab only)."),

@@ -25,6 +25,7 @@
 //           u3 | u4 deliveryLimit unset-3.x | unset-4.x (rabbitmq-quorum), n deadLetterExchange none (rabbitmq-quorum),
 //           f<removeOnFailCount> (bullmq), m<dlqMaxLength> (rabbitmq-quorum),
 //           x removeOnFail (bullmq), o skipDeadSet (sidekiq), g<maxLength> (rabbitmq-quorum),
+//           t<messageTtlMs> (rabbitmq-quorum),
 //           c | q delayAt consumer-sleep | retry-queue (lab, written as rl; broker is
 //           left out)
 //   q       quarantine.retentionMs and quarantine.alarmDepth, then u for the teaching
@@ -655,6 +656,14 @@ Result<Scenario> ReadV2(Reader& in) {
           if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
           if (n == 0) return in.Error("a maxLength other than 0");
         }
+        if (in.Accept('t')) {
+          uint64_t n = 0;
+          // 16 digits hold every TTL up to kMaxTimeMs (2^53 - 1).
+          if (Status s = in.Number("messageTtlMs", 16, &n); !s.ok()) return s;
+          scenario.policy.message_ttl_ms = static_cast<int64_t>(n);
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+          if (n == 0) return in.Error("a messageTtlMs other than 0");
+        }
         if (in.peek() == 'c' || in.peek() == 'q') {
           scenario.policy.delay_at = in.peek() == 'c' ? DelayAt::kConsumerSleep : DelayAt::kRetryQueue;
           in.Accept(in.peek());
@@ -743,6 +752,7 @@ std::string WriteV2(const Scenario& scenario) {
     if (policy.remove_on_fail) out += 'x';
     if (policy.skip_dead_set) out += 'o';
     if (policy.max_length != defaults.max_length) out += "g" + std::to_string(policy.max_length);
+    if (policy.message_ttl_ms != defaults.message_ttl_ms) out += "t" + std::to_string(policy.message_ttl_ms);
     if (policy.delay_at == DelayAt::kConsumerSleep) out += 'c';
     if (policy.delay_at == DelayAt::kRetryQueue) out += 'q';
   }

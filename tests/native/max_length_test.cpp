@@ -51,7 +51,7 @@ TEST_CASE("max-length: each publish past the limit dead-letters the oldest ready
     CHECK(e.last_error.empty());
     CHECK(e.x_death.count[2] == 1);
     CHECK(e.x_death.first == Reason::kMaxLength);
-    CHECK(OrderOf(e.x_death) == std::vector<Reason>{Reason::kMaxLength, Reason::kNone, Reason::kNone});
+    CHECK(OrderOf(e.x_death) == std::vector<Reason>{Reason::kMaxLength, Reason::kNone, Reason::kNone, Reason::kNone});
   }
   CHECK(Ids(q.Quarantined()) == Strings{"a", "b"});
   CHECK(SystemReasonName(System::kRabbitMqQuorum, Reason::kMaxLength) == std::string("maxlen"));
@@ -148,12 +148,12 @@ TEST_CASE("max-length: an x-death record keeps three reasons newest first throug
   REQUIRE(test::MustProcess(q, "transient").id == "a");
   REQUIRE(test::MustProcess(q, "transient").id == "a");  // delivery_limit at 20
   XDeath x = q.Quarantined()[0].x_death;
-  CHECK(OrderOf(x) == std::vector<Reason>{Reason::kExhausted, Reason::kPermanent, Reason::kMaxLength});
+  CHECK(OrderOf(x) == std::vector<Reason>{Reason::kExhausted, Reason::kPermanent, Reason::kMaxLength, Reason::kNone});
   CHECK(x.first == Reason::kMaxLength);  // never changes
   CHECK(x.time[2] == 0);
   Result<std::string> text = q.SnapshotText();
   REQUIRE(text.ok());
-  CHECK(text->find(" x-death max-length exhausted 1 20 1 10 maxlen 1 0 permanent") != std::string::npos);
+  CHECK(text->find(" x-death max-length exhausted 1 20 1 10 maxlen 1 0 after 2 permanent max-length") != std::string::npos);
   Result<Queue> back = Queue::Restore(text.value());
   REQUIRE_MESSAGE(back.ok(), back.status().ToString());
   CHECK(back->Quarantined()[0].x_death == x);
@@ -162,7 +162,7 @@ TEST_CASE("max-length: an x-death record keeps three reasons newest first throug
   REQUIRE(q.Enqueue("c", "").ok());  // a is the ready head: dead-lettered again
   x = q.Quarantined().back().x_death;
   CHECK(q.Quarantined().back().id == "a");
-  CHECK(OrderOf(x) == std::vector<Reason>{Reason::kMaxLength, Reason::kExhausted, Reason::kPermanent});
+  CHECK(OrderOf(x) == std::vector<Reason>{Reason::kMaxLength, Reason::kExhausted, Reason::kPermanent, Reason::kNone});
   CHECK(x.count[2] == 2);
   // The journal since creation recovers it all; a crash after any write loses nothing.
   Result<std::vector<JournalEntry>> journal = q.Journal();
@@ -182,7 +182,7 @@ TEST_CASE("max-length: an x-death record keeps three reasons newest first throug
 TEST_CASE("max-length: a snapshot's x-death row with a maxlen slot is checked") {
   Queue q = Make(Limited(1), {"a", "b"});
   const std::string text = q.SnapshotText().value();
-  const std::string row = " x-death max-length max-length 0 0 0 0 maxlen 1 0 -";
+  const std::string row = " x-death max-length max-length 0 0 0 0 maxlen 1 0 after 0";
   REQUIRE(text.find(row) != std::string::npos);
   CHECK(Queue::Restore(text).ok());
   // The same snapshot, resealed, with the row changed: each inconsistent record is refused.
@@ -194,15 +194,16 @@ TEST_CASE("max-length: a snapshot's x-death row with a maxlen slot is checked") 
     return body + end;
   };
   CHECK(Queue::Restore(with_row(row)).ok());  // the reseal itself keeps it whole
-  for (const char* bad : {" x-death max-length max-length 0 0 0 0 maxlen 0 0 -",           // no count
-                          " x-death max-length max-length 0 0 0 0 maxlen 1 0 exhausted",   // a second with none
-                          " x-death max-length max-length 0 0 1 0 maxlen 1 0 -",           // two, no second
-                          " x-death max-length max-length 0 0 1 0 maxlen 1 0 max-length",  // second is newest
-                          " x-death max-length exhausted 0 0 0 0 maxlen 1 0 -"}) {         // newest has no count
+  for (const char* bad : {" x-death max-length max-length 0 0 0 0 maxlen 0 0 after 0",            // no count
+                          " x-death max-length max-length 0 0 0 0 maxlen 1 0",                    // no order
+                          " x-death max-length max-length 0 0 0 0 maxlen 1 0 after 1 exhausted",  // one with none
+                          " x-death max-length max-length 0 0 1 0 maxlen 1 0 after 0",            // two, one listed
+                          " x-death max-length max-length 0 0 1 0 maxlen 1 0 after 1 max-length", // the newest again
+                          " x-death max-length exhausted 0 0 0 0 maxlen 1 0 after 0"}) {          // newest has no count
     const Result<Queue> r = Queue::Restore(with_row(bad));
     CHECK_MESSAGE(r.status().code() == Code::kInvalidSnapshot, bad);
   }
-  CHECK(Queue::Restore(with_row(" x-death max-length permanent 0 0 1 0 maxlen 1 0 max-length")).ok());
+  CHECK(Queue::Restore(with_row(" x-death max-length permanent 0 0 1 0 maxlen 1 0 after 1 max-length")).ok());
 }
 
 TEST_CASE("max-length: travels through link v2 (g) and the snapshot text; refused by name out of range or mode") {

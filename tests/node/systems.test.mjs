@@ -612,3 +612,31 @@ test('the RabbitMQ snippet writes maxLength as max-length with overflow drop-hea
   assert.match(text({ ...base, maxLength: 2 }), /^# maxLength 2 -> max-length 2, overflow drop-head: a publish past it dead-letters \(reason maxlen\) the oldest ready message/m);
   assert.deepEqual(main({ ...base, maxLength: 2, deadLetterExchange: 'none' }), { 'delivery-limit': 5, 'max-length': 2, overflow: 'drop-head' });
 });
+
+test('messageTtlMs (rabbitmq-quorum): a ready head past its TTL is dead-lettered as expired; a delivered one is not', () => {
+  const q = lab.createQueue({ maxAttempts: 6, system: 'rabbitmq-quorum', messageTtlMs: 100 });
+  q.enqueue('a', 'x');
+  q.enqueue('b', 'y');
+  assert.equal(q.advanceToNext(), 100);  // the head's TTL is the next thing time brings
+  q.advance(300);
+  const entries = q.quarantined();
+  assert.deepEqual(entries.map((e) => [e.id, e.attempts, e.reason, e.systemReason, e.arrivedAt]),
+    [['a', 0, 'expired', 'expired', 100], ['b', 0, 'expired', 'expired', 100]]);
+  assert.deepEqual(entries[0].systemRecord['x-death'], [{ queue: 'orders', reason: 'expired', count: 1, time: 100 }]);
+  assert.match(q.timeline().find((e) => e.kind === 'quarantined').explanation, /^"a" was dead-lettered \(expired\): it reached the head of orders/);
+  assert.equal(q.policy().messageTtlMs, 100);
+  q.dispose();
+  assert.throws(() => lab.createQueue({ maxAttempts: 2, system: 'lab', messageTtlMs: 100 }),
+    { message: 'messageTtlMs applies only with system "rabbitmq-quorum" (leave it at its default otherwise), got 100 with system "lab"' });
+});
+
+test('the RabbitMQ snippet writes messageTtlMs as message-ttl on the orders policy', () => {
+  const rabbit = SYSTEMS.find((s) => s.key === 'rabbitmq');
+  const text = (policy) => snippetOf(rabbit, policy).text;
+  const main = (policy) => JSON.parse(/set_policy --apply-to queues orders-retry '\^orders\$' '(\{.*\})'$/m.exec(text(policy))[1]);
+  const base = { maxAttempts: 6, system: 'rabbitmq-quorum' };
+  assert.deepEqual(main({ ...base, messageTtlMs: 100 }), { 'delivery-limit': 5, 'dead-letter-exchange': 'orders.dlx',
+    'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish', 'message-ttl': 100 });
+  assert.match(text({ ...base, messageTtlMs: 100 }), /^# messageTtlMs 100 -> message-ttl 100: a message still waiting at the head/m);
+  assert.doesNotMatch(text(base), /message-ttl/);
+});

@@ -238,11 +238,14 @@ function rabbitSnippet(policy, rules) {
   // dead-letters the oldest ready message. At-least-once dead-lettering needs overflow reject-publish,
   // which would refuse the publish instead, so with a length limit the strategy is left at-most-once.
   const maxLength = n.system === 'rabbitmq-quorum' ? n.maxLength ?? 0 : 0;
+  const messageTtlMs = n.system === 'rabbitmq-quorum' ? n.messageTtlMs ?? 0 : 0;
   const main = {
     ...(unset ? {} : { 'delivery-limit': limit }),
     ...(noDlx ? {} : { 'dead-letter-exchange': 'orders.dlx',
       ...(maxLength > 0 ? {} : { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' }) }),
     ...(maxLength > 0 ? { 'max-length': maxLength, overflow: 'drop-head' } : {}),
+    // messageTtlMs (the mode's): the source's message-ttl; a quorum queue expires a message at the head.
+    ...(messageTtlMs > 0 ? { 'message-ttl': messageTtlMs } : {}),
   };
   const lines = [
     '#!/usr/bin/env bash',
@@ -260,6 +263,8 @@ function rabbitSnippet(policy, rules) {
         : `# ${DELIVERY_LIMIT_RULE}: maxAttempts ${n.maxAttempts} -> delivery-limit ${limit}.`,
     ...(maxLength > 0 ? [`# maxLength ${maxLength} -> max-length ${maxLength}, overflow drop-head: a publish past it ` +
       `${noDlx ? 'drops' : 'dead-letters (reason maxlen)'} the oldest ready message; dead-lettering is then at-most-once.`] : []),
+    ...(messageTtlMs > 0 ? [`# messageTtlMs ${messageTtlMs} -> message-ttl ${messageTtlMs}: a message still waiting at the head ` +
+      `that long after its publish ${noDlx ? 'is dropped' : 'is dead-lettered (reason expired)'}; a delivered one does not expire.`] : []),
     '# Fail an attempt with basic.reject (requeue=true): since 4.3 a nack with requeue is not counted.',
     `rabbitmqctl -n "$NODE" set_policy --apply-to queues orders-retry '^orders$' '${JSON.stringify(main)}'`,
   ];
