@@ -481,8 +481,8 @@ val SystemRecordValue(const dlq::Policy& policy, const dlq::QuarantineEntry& e) 
       // x-death: one entry per {queue, reason}, newest first; x-first-death-* never change.
       val deaths = val::array();
       const dlq::XDeath& x = e.x_death;
-      const dlq::Reason order[2] = {x.newest, x.newest == dlq::Reason::kExhausted ? dlq::Reason::kPermanent
-                                                                                    : dlq::Reason::kExhausted};
+      dlq::Reason order[dlq::XDeath::kSlots];
+      x.Order(order);
       for (const dlq::Reason reason : order) {
         const int slot = dlq::XDeathSlot(reason);
         if (slot < 0 || x.count[slot] == 0) continue;

@@ -17,8 +17,14 @@ export type Retry = 'never' | 'bounded';
 export type Disposition = 'completed' | 'requeued' | 'quarantined' | 'delayed'
   /** Dead-lettered with no dead-letter exchange: dropped (rabbitmq-quorum, deadLetterExchange 'none'). */
   | 'discarded';
-/** 'stalled' only under system 'bullmq': the job stalled more often than maxStalledCount allows. */
-export type Reason = 'permanent' | 'exhausted' | 'stalled';
+/**
+ * 'stalled' only under system 'bullmq': the job stalled more often than maxStalledCount allows.
+ * 'max-length' only under 'rabbitmq-quorum' with a maxLength: a publish left the source over its
+ * x-max-length (drop-head), so its oldest ready message was dead-lettered, never delivered.
+ * 'expired' only under 'rabbitmq-quorum' with a messageTtlMs: it reached the ready head after its
+ * message TTL ran out (x-death reason 'expired').
+ */
+export type Reason = 'permanent' | 'exhausted' | 'stalled' | 'max-length' | 'expired';
 export type EventKind =
   | 'enqueued' | 'attempt' | 'requeued' | 'completed' | 'quarantined' | 'replayed'
   | 'leased' | 'expired' | 'delayed' | 'due'
@@ -283,6 +289,24 @@ export interface PolicyOptions {
    * is dropped, not put in the Dead set (a 'discarded' event, no entry). Default false. A v2 link: `;rko`.
    */
   skipDeadSet?: boolean;
+  /**
+   * rabbitmq-quorum only: the source queue's own x-max-length with x-overflow drop-head: an enqueue that
+   * leaves more than N messages ready dead-letters the oldest ready one (reason 'max-length', x-death
+   * reason 'maxlen'; its attempts stay as they were, it was never delivered), into the quarantine or,
+   * with deadLetterExchange 'none', dropped. Returns, due retries and replays are not limited. 0
+   * (default): no limit. An integer from 0 to 1,000,000,000. Not with antiPatterns.dlqToSource.
+   * A v2 link carries it (`;rqg1`).
+   */
+  maxLength?: number;
+  /**
+   * rabbitmq-quorum only: the source queue's x-message-ttl in ms. A quorum queue expires a message at the
+   * head: a ready head whose TTL has run out is dead-lettered (reason 'expired', x-death reason 'expired'),
+   * into the quarantine or, with deadLetterExchange 'none', dropped; a leased message does not expire. The
+   * TTL counts from the message's publish: an enqueue, a replay, a due retry (a new message from the retry
+   * queue); a return keeps it. 0 (default): no TTL. An integer from 0 to 2^53 − 1. Not with
+   * antiPatterns.dlqToSource. A v2 link carries it (`;rqt100`).
+   */
+  messageTtlMs?: number;
   /** Where a retry's delay lives (see DelayAt); default 'broker'. A v2 link carries it (`;rlc`, `;rlq`). */
   delayAt?: DelayAt;
   /** The quarantine's operation; absent fields (and 0) keep it off. */
@@ -423,7 +447,7 @@ export interface QuarantineEntry extends KeyedJob {
   reason: Reason;
   /**
    * The reason as the policy's system names it, present only when the system is not 'lab':
-   * RabbitMQ's x-death reason ('delivery_limit', 'rejected'), '' under SQS (a DLQ message carries
+   * RabbitMQ's x-death reason ('delivery_limit', 'rejected', 'maxlen', 'expired'), '' under SQS (a DLQ message carries
    * none), else `reason`.
    */
   systemReason?: string;
@@ -458,7 +482,7 @@ export interface QuarantineEntry extends KeyedJob {
 /** One x-death entry: one per {queue, reason}, newest first; `time` is the first death's there (virtual ms). */
 export interface XDeathEntry {
   queue: string;
-  reason: 'delivery_limit' | 'rejected';
+  reason: 'delivery_limit' | 'rejected' | 'maxlen' | 'expired';
   count: number;
   time: number;
 }
@@ -473,7 +497,7 @@ export interface XDeathEntry {
 export interface SystemRecord {
   'x-death'?: XDeathEntry[];
   'x-first-death-queue'?: string;
-  'x-first-death-reason'?: 'delivery_limit' | 'rejected';
+  'x-first-death-reason'?: 'delivery_limit' | 'rejected' | 'maxlen' | 'expired';
   body?: string;
   ApproximateReceiveCount?: number;
   SentTimestamp?: number;
@@ -492,8 +516,8 @@ export interface AttemptResult {
   attempt: number;
   outcome: Outcome;
   disposition: Disposition;
-  /** Present when disposition is 'quarantined'. */
-  reason?: Reason;
+  /** Present when disposition is 'quarantined' (never 'max-length' or 'expired': those were never delivered). */
+  reason?: Exclude<Reason, 'max-length' | 'expired'>;
   /** Present when disposition is 'delayed': the backoff chosen, in ms (> 0). */
   delayMs?: number;
   /** Present when disposition is 'delayed': when the job joins the ready tail. */
@@ -679,9 +703,9 @@ export interface DiscardedJob {
   id: string;
   payload: string;
   attempts: number;
-  /** Why it was dead-lettered: 'exhausted' (the delivery limit) or 'permanent' (a reject). */
+  /** Why it was dead-lettered: 'exhausted' (the delivery limit), 'permanent' (a reject), 'max-length' (drop-head) or 'expired' (its TTL). */
   reason: Reason;
-  /** RabbitMQ's name for it: 'delivery_limit' or 'rejected'. */
+  /** RabbitMQ's name for it: 'delivery_limit', 'rejected', 'maxlen' or 'expired'. */
   systemReason: string;
   /** When it was dropped (virtual ms). */
   at: number;

@@ -39,6 +39,7 @@ struct JobRow {
   uint32_t stalls = 0;       // bullmq
   int64_t enqueued_at = 0;   // sqs: its first enqueue
   XDeath x_death;            // rabbitmq-quorum
+  int64_t ttl_from = 0;      // rabbitmq-quorum with messageTtlMs: when its TTL started (its publish)
   bool operator==(const JobRow&) const = default;
 };
 

@@ -109,7 +109,18 @@ void PutRow(Out& o, const JobRow& r) {
   if (!r.x_death.empty()) {
     o.Word("x-death").Word(ReasonName(r.x_death.first)).Word(ReasonName(r.x_death.newest));
     o.U(r.x_death.count[0]).I(r.x_death.time[0]).U(r.x_death.count[1]).I(r.x_death.time[1]);
+    // The later slots, each only when it has a count (so every earlier row stays as written),
+    // then the order of the entries after the newest: with them it is not the legacy two's.
+    if (r.x_death.count[2] != 0) o.Word("maxlen").U(r.x_death.count[2]).I(r.x_death.time[2]);
+    if (r.x_death.count[3] != 0) o.Word("expired").U(r.x_death.count[3]).I(r.x_death.time[3]);
+    if (r.x_death.count[2] != 0 || r.x_death.count[3] != 0) {
+      int n = 0;
+      while (n < XDeath::kSlots - 1 && r.x_death.after[n] != Reason::kNone) ++n;
+      o.Word("after").I(n);
+      for (int i = 0; i < n; ++i) o.Word(ReasonName(r.x_death.after[i]));
+    }
   }
+  if (r.ttl_from != 0) o.Word("ttlFrom").I(r.ttl_from);
 }
 
 void PutEnds(Out& o, const Entry& e) {
@@ -148,6 +159,8 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   if (p.dlq_max_length != defaults.dlq_max_length) o.Word("dlqMaxLength").I(p.dlq_max_length);
   if (p.remove_on_fail) o.Word("removeOnFail");
   if (p.skip_dead_set) o.Word("skipDeadSet");
+  if (p.max_length != defaults.max_length) o.Word("maxLength").I(p.max_length);
+  if (p.message_ttl_ms != defaults.message_ttl_ms) o.Word("messageTtlMs").I(p.message_ttl_ms);
   // "delayAt <name>" only when not the broker (Policy::Check: only with system lab).
   if (p.delay_at != defaults.delay_at) o.Word("delayAt").Word(DelayAtName(p.delay_at));
   // "switches" and five booleans (charge, idempotency key, count in body, decide
@@ -289,7 +302,7 @@ class In {
     if (Status s_ = (expr); !s_.ok()) return s_; \
   } while (0)
 
-constexpr int kReasonCount = 4;
+constexpr int kReasonCount = 6;
 constexpr int kDispositionCount = 5;
 constexpr int kBackoffKindCount = 3;
 constexpr int kJitterCount = 5;
@@ -329,10 +342,44 @@ Status GetRow(In& in, JobRow* r) {
       DLQ_TRY(in.Int("an x-death time", &x.time[slot], int64_t{0}, kMaxTimeMs));
       if (x.count[slot] == 0 && x.time[slot] != 0) return in.Error("an x-death time of 0 for a count of 0", "another");
     }
+    const char* const kLater[] = {"maxlen", "expired"};  // slots 2 and 3
+    for (int slot = 2; slot < XDeath::kSlots; ++slot) {
+      if (in.Peek() != kLater[slot - 2]) continue;
+      in.Next();
+      DLQ_TRY(in.Int("an x-death count", &x.count[slot], uint32_t{1}, UINT32_MAX));
+      DLQ_TRY(in.Int("an x-death time", &x.time[slot], int64_t{0}, kMaxTimeMs));
+    }
     const int first = XDeathSlot(x.first), newest = XDeathSlot(x.newest);
     if (first < 0 || newest < 0 || x.count[first] == 0 || x.count[newest] == 0) {
-      return in.Error("x-death reasons exhausted or permanent, each with a count", ReasonName(x.first));
+      return in.Error("x-death reasons exhausted, permanent, max-length or expired, each with a count",
+                      ReasonName(x.first));
     }
+    int counted = 0;
+    for (int slot = 0; slot < XDeath::kSlots; ++slot) counted += x.count[slot] != 0 ? 1 : 0;
+    if (x.count[2] == 0 && x.count[3] == 0) {
+      // The legacy two slots: the entry after the newest is the other one, if it has a count.
+      const int other = 1 - newest;
+      if (x.count[other] != 0) x.after[0] = XDeathReason(other);
+    } else {
+      // The entries after the newest, in order: each other reason with a count, once.
+      DLQ_TRY(in.Word("after"));
+      int n = 0;
+      DLQ_TRY(in.Int("the x-death entries after the newest", &n, counted - 1, counted - 1));
+      bool seen[XDeath::kSlots] = {};
+      seen[newest] = true;
+      for (int i = 0; i < n; ++i) {
+        DLQ_TRY(in.Name("an x-death reason", kReasonCount, ReasonName, &x.after[i]));
+        const int slot = XDeathSlot(x.after[i]);
+        if (slot < 0 || x.count[slot] == 0 || seen[slot]) {
+          return in.Error("an x-death reason with a count, not listed before", ReasonName(x.after[i]));
+        }
+        seen[slot] = true;
+      }
+    }
+  }
+  if (in.Peek() == "ttlFrom") {
+    in.Next();
+    DLQ_TRY(in.Int("ttlFrom", &r->ttl_from, int64_t{1}, kMaxTimeMs));
   }
   return Status::Ok();
 }
@@ -418,6 +465,16 @@ Status GetPolicy(NextIn next, Policy* p) {
     if (in->Peek() == "skipDeadSet") {  // likewise
       in->Next();
       p->skip_dead_set = true;
+    }
+    if (in->Peek() == "maxLength") {
+      in->Next();
+      DLQ_TRY(in->Int("maxLength", &p->max_length));
+      if (p->max_length == defaults.max_length) return in->Error("a maxLength other than its default", "0");
+    }
+    if (in->Peek() == "messageTtlMs") {
+      in->Next();
+      DLQ_TRY(in->Int("messageTtlMs", &p->message_ttl_ms));
+      if (p->message_ttl_ms == defaults.message_ttl_ms) return in->Error("a messageTtlMs other than its default", "0");
     }
   }
   if (in->Peek() == "delayAt") {

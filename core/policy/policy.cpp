@@ -114,6 +114,8 @@ const char* ReasonName(Reason reason) {
     case Reason::kPermanent: return "permanent";
     case Reason::kExhausted: return "exhausted";
     case Reason::kStalled: return "stalled";
+    case Reason::kMaxLength: return "max-length";
+    case Reason::kExpired: return "expired";
   }
   return "?";
 }
@@ -145,7 +147,21 @@ Result<System> ParseSystem(std::string_view text) {
 }
 
 int XDeathSlot(Reason reason) {
-  return reason == Reason::kExhausted ? 0 : reason == Reason::kPermanent ? 1 : -1;
+  switch (reason) {
+    case Reason::kExhausted: return 0;
+    case Reason::kPermanent: return 1;
+    case Reason::kMaxLength: return 2;
+    case Reason::kExpired: return 3;
+    case Reason::kNone:
+    case Reason::kStalled: break;
+  }
+  return -1;
+}
+
+Reason XDeathReason(int slot) {
+  constexpr Reason kReasons[XDeath::kSlots] = {Reason::kExhausted, Reason::kPermanent, Reason::kMaxLength,
+                                               Reason::kExpired};
+  return slot >= 0 && slot < XDeath::kSlots ? kReasons[slot] : Reason::kNone;
 }
 
 void XDeath::Add(Reason reason, int64_t now) {
@@ -153,7 +169,21 @@ void XDeath::Add(Reason reason, int64_t now) {
   if (slot < 0) return;
   if (count[slot]++ == 0) time[slot] = now;
   if (first == Reason::kNone) first = reason;
+  if (newest == reason) return;
+  // Its entry moves to the front; the others keep their order behind it.
+  Reason order[kSlots];
+  Order(order);
+  int n = 0;
+  for (const Reason r : order) {
+    if (r != Reason::kNone && r != reason && n < kSlots - 1) after[n++] = r;
+  }
+  while (n < kSlots - 1) after[n++] = Reason::kNone;
   newest = reason;
+}
+
+void XDeath::Order(Reason out[kSlots]) const {
+  out[0] = newest;
+  for (int i = 0; i < kSlots - 1; ++i) out[i + 1] = after[i];
 }
 
 const char* DeliveryLimitName(DeliveryLimit limit) {
@@ -175,7 +205,11 @@ Result<DelayAt> ParseDelayAt(std::string_view text) {
 const char* SystemReasonName(System system, Reason reason) {
   switch (system) {
     case System::kRabbitMqQuorum:
-      return reason == Reason::kExhausted ? "delivery_limit" : reason == Reason::kPermanent ? "rejected" : "";
+      return reason == Reason::kExhausted   ? "delivery_limit"
+             : reason == Reason::kPermanent ? "rejected"
+             : reason == Reason::kMaxLength ? "maxlen"
+             : reason == Reason::kExpired   ? "expired"
+                                            : "";
     case System::kSqs: return "";
     case System::kLab:
     case System::kBullMq:
@@ -245,6 +279,8 @@ Status Policy::Check(const Policy& p) {
   if (Status s = kDeadMaxJobsField.Check(p.dead_max_jobs); !s.ok()) return s;
   if (Status s = kRemoveOnFailCountField.Check(p.remove_on_fail_count); !s.ok()) return s;
   if (Status s = kDlqMaxLengthField.Check(p.dlq_max_length); !s.ok()) return s;
+  if (Status s = kMaxLengthField.Check(p.max_length); !s.ok()) return s;
+  if (Status s = kMessageTtlMsField.Check(p.message_ttl_ms); !s.ok()) return s;
   // A mode's own setting means nothing elsewhere: refused rather than ignored.
   const Policy defaults;
   const auto only_in = [&](const char* field, System mode, const std::string& got) {
@@ -279,6 +315,25 @@ Status Policy::Check(const Policy& p) {
                                    std::to_string(p.remove_on_fail_count));
   }
   if (p.skip_dead_set && p.system != System::kSidekiq) return only_in("skipDeadSet", System::kSidekiq, "true");
+  if (p.max_length != defaults.max_length && p.system != System::kRabbitMqQuorum) {
+    return only_in("maxLength", System::kRabbitMqQuorum, std::to_string(p.max_length));
+  }
+  // The DLQ's consumer would publish each dead letter straight back into the full source,
+  // whose overflow dead-letters the head again: a loop that never settles.
+  if (p.max_length != defaults.max_length && p.dlq_to_source) {
+    return Status::InvalidArgument("antiPatterns.dlqToSource must be false with a maxLength (each dead letter routed "
+                                   "back overflows the source again: a loop with no end), got true with maxLength " +
+                                   std::to_string(p.max_length));
+  }
+  if (p.message_ttl_ms != defaults.message_ttl_ms && p.system != System::kRabbitMqQuorum) {
+    return only_in("messageTtlMs", System::kRabbitMqQuorum, std::to_string(p.message_ttl_ms));
+  }
+  // Each expired message routed back would expire again, one TTL later, for as long as time runs.
+  if (p.message_ttl_ms != defaults.message_ttl_ms && p.dlq_to_source) {
+    return Status::InvalidArgument("antiPatterns.dlqToSource must be false with a messageTtlMs (each expired message "
+                                   "routed back expires again: a loop with no end), got true with messageTtlMs " +
+                                   std::to_string(p.message_ttl_ms));
+  }
   // Each real system's delay is its own (docs/real-systems.md): where it lives is the lab's lesson.
   if (p.delay_at != defaults.delay_at && p.system != System::kLab) {
     return only_in("delayAt", System::kLab, std::string("\"") + DelayAtName(p.delay_at) + "\"");
@@ -321,7 +376,7 @@ bool operator==(const Policy& a, const Policy& b) {
          a.skip_dead_set == b.skip_dead_set && a.effect_charge == b.effect_charge &&
          a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
          a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source &&
-         a.delay_at == b.delay_at;
+         a.delay_at == b.delay_at && a.max_length == b.max_length && a.message_ttl_ms == b.message_ttl_ms;
 }
 
 }  // namespace dlq

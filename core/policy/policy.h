@@ -44,6 +44,8 @@ enum class Reason : uint8_t {
   kPermanent,  // the worker said retrying cannot help
   kExhausted,  // failures used up the whole attempt budget
   kStalled,    // bullmq: its runs stalled more often than maxStalledCount allows
+  kMaxLength,  // rabbitmq-quorum: the source queue was over its maxLength (drop-head); never delivered
+  kExpired,    // rabbitmq-quorum: it reached the ready head at least messageTtlMs after it was published
 };
 
 enum class BackoffKind : uint8_t { kNone, kFixed, kExponential };
@@ -84,6 +86,10 @@ enum class Ordering : uint8_t { kNone, kKey, kStall };
 //   sqs              an entry's retention counts from the job's first enqueue.
 //   rabbitmq-quorum  deliveryLimit says whether x-delivery-limit is set (maxAttempts - 1)
 //                    or left to the version's default; each entry keeps its x-death record.
+//   rabbitmq-quorum  maxLength: a publish past the source's x-max-length (drop-head)
+//                    dead-letters the oldest ready message, reason maxlen.
+//   rabbitmq-quorum  messageTtlMs: the source's x-message-ttl; a quorum queue expires a
+//                    message at the head, reason expired.
 enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs };
 // rabbitmq-quorum: where the delivery-limit comes from.
 //   explicit   x-delivery-limit = maxAttempts - 1
@@ -106,21 +112,29 @@ enum class DeadLetterExchange : uint8_t { kSet, kNone };
 enum class DropCause : uint8_t { kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet };
 // rabbitmq-quorum: a message's x-death record as RabbitMQ keeps it (R1, R3): one
 // entry per {queue, reason} (the lab has one queue, so one per reason: delivery_limit
-// for kExhausted, rejected for kPermanent), newest first, each with its count and the
-// time of its first death there (a later death raises the count and moves the entry
-// to the front); x-first-death-reason never changes. Republishing keeps it.
+// for kExhausted, rejected for kPermanent, maxlen for kMaxLength, expired for kExpired),
+// newest first, each with its count and the time of its first death there (a later
+// death raises the count and moves the entry to the front); x-first-death-reason never
+// changes. Republishing keeps it.
 struct XDeath {
-  uint32_t count[2] = {0, 0};  // [0] delivery_limit, [1] rejected
-  int64_t time[2] = {0, 0};
+  static constexpr int kSlots = 4;
+  uint32_t count[kSlots] = {0, 0, 0, 0};  // [0] delivery_limit, [1] rejected, [2] maxlen, [3] expired
+  int64_t time[kSlots] = {0, 0, 0, 0};
   Reason first = Reason::kNone;   // kNone: never dead-lettered
   Reason newest = Reason::kNone;
+  // The reasons whose entries follow newest's, in order (kNone past the last).
+  Reason after[kSlots - 1] = {Reason::kNone, Reason::kNone, Reason::kNone};
   bool empty() const { return first == Reason::kNone; }
-  // Records a death for `reason` (kExhausted or kPermanent) at `now`.
+  // Records a death for `reason` (one with a slot, XDeathSlot) at `now`.
   void Add(Reason reason, int64_t now);
+  // Its reasons newest first (kNone past the last).
+  void Order(Reason out[kSlots]) const;
   bool operator==(const XDeath&) const = default;
 };
-// The x-death slot of a lab reason: 0 delivery_limit, 1 rejected, -1 none.
+// The x-death slot of a lab reason: 0 delivery_limit, 1 rejected, 2 maxlen, 3 expired, -1 none.
 int XDeathSlot(Reason reason);
+// The lab reason of an x-death slot (XDeathSlot's inverse).
+Reason XDeathReason(int slot);
 
 // The name the lab gives its source queue where a record names one (x-death's queue).
 inline constexpr const char* kSourceQueueName = "orders";
@@ -201,11 +215,16 @@ constexpr IntegerField kRemoveOnFailCountField{"removeOnFailCount", 0, 1'000'000
 constexpr IntegerField kJitterPermilleField{"backoff.jitterPermille", 1, 1000};
 // rabbitmq-quorum: the dead-letter queue's own x-max-length (overflow drop-head); 0: no limit.
 constexpr IntegerField kDlqMaxLengthField{"dlqMaxLength", 0, 1'000'000'000};  // rabbitmq-quorum only
+// rabbitmq-quorum: the source queue's own x-max-length (x-overflow drop-head); 0: no limit.
+constexpr IntegerField kMaxLengthField{"maxLength", 0, 1'000'000'000};  // rabbitmq-quorum only
+// rabbitmq-quorum: the source queue's x-message-ttl in ms; 0: none.
+constexpr IntegerField kMessageTtlMsField{"messageTtlMs", 0, kMaxTimeMs};  // rabbitmq-quorum only
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
                                                   &kMaxStalledCountField, &kDeadMaxJobsField, &kJitterPermilleField,
-                                                  &kRemoveOnFailCountField, &kDlqMaxLengthField};
+                                                  &kRemoveOnFailCountField, &kDlqMaxLengthField, &kMaxLengthField,
+                                                  &kMessageTtlMsField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -298,6 +317,14 @@ struct Policy {
   // sidekiq: dead: false (or retry: false, with maxAttempts 1), so a job that fails for good
   // is not put in the Dead set: it is dropped.
   bool skip_dead_set = false;
+  // rabbitmq-quorum: the source queue's x-max-length with x-overflow drop-head: a publish
+  // that leaves more than max_length messages ready dead-letters the oldest ready one
+  // (reason maxlen; queue.h, DropHeadOverLimit). 0: no x-max-length.
+  int64_t max_length = 0;
+  // rabbitmq-quorum: the source queue's x-message-ttl: a ready message at the head whose
+  // TTL (counted from its publish: an enqueue, a replay, a due retry; a return keeps it)
+  // has run out is dead-lettered, reason expired (queue.h, ExpireHeads). 0: no TTL.
+  int64_t message_ttl_ms = 0;
   // Where a retry's delay lives (DelayAt); other than broker only with system lab.
   DelayAt delay_at = DelayAt::kBroker;
   // Quarantine operability: an entry whose age (from its arrival) reaches

@@ -89,6 +89,14 @@ const Field<Policy> kPolicyFields[] = {
              "Sidekiq only: dead: false (retry: false is this with maxAttempts 1); a job that fails for good is "
              "dropped, not kept in the Dead set."),
      [](const Policy& p) -> int64_t { return p.skip_dead_set; }, [](Policy& p, int64_t v) { p.skip_dead_set = v != 0; }},
+    {Integer("maxLength", kMaxLengthField, "Source x-max-length (rabbitmq-quorum)",
+             "RabbitMQ only: the source queue's x-max-length with overflow drop-head; a publish past it "
+             "dead-letters the oldest ready message (reason maxlen); 0: no limit."),
+     [](const Policy& p) { return p.max_length; }, [](Policy& p, int64_t v) { p.max_length = v; }},
+    {Integer("messageTtlMs", kMessageTtlMsField, "Source x-message-ttl (ms, rabbitmq-quorum)",
+             "RabbitMQ only: the source queue's x-message-ttl; a message that reaches the ready head this long "
+             "after its publish is dead-lettered (reason expired); 0: none."),
+     [](const Policy& p) { return p.message_ttl_ms; }, [](Policy& p, int64_t v) { p.message_ttl_ms = v; }},
     {Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
           "queue republishing it at the tail (lab only)."),

@@ -116,6 +116,10 @@ bool Queue::Append(std::string_view id, std::string_view payload, std::string_vi
     enqueued_at_.push_back(now_);
     charge_.Add(sizeof(int64_t));
   }
+  if (policy_.message_ttl_ms > 0) {  // its TTL starts at its publish
+    ttl_from_.push_back(now_);
+    charge_.Add(sizeof(int64_t));
+  }
   if (record) Record(EventKind::kEnqueued, job);
   if (policy_.journal) {
     durable::Write w;
@@ -138,9 +142,11 @@ Status Queue::Enqueue(std::string_view id, std::string_view payload, std::string
   if (Status s = CheckCounters("enqueue"); !s.ok()) return s;
   // The job, its event, and its journal record (which copies its strings) when the policy keeps one.
   const cost::Need need{.jobs = 1, .job_strings = id.size() + payload.size() + key.size(), .events = 1, .moves = 1};
-  if (Status s = CheckRoom(need, "enqueue"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithExpiry(WithOverflow(need, 1), 1), "enqueue"); !s.ok()) return s;
   ++actions_;
   Append(id, payload, key, JobStore::HashId(id));  // CheckNewId found the id new
+  DropHeadOverLimit();
+  ExpireHeads();  // the drop may bring an older job to the head
   return Status::Ok();
 }
 
@@ -153,7 +159,7 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
   if (Status s = CheckCounters("enqueueMany"); !s.ok()) return s;
   // No journal, no records: as processMany counts them.
   const cost::Need need{.jobs = jobs.size(), .job_strings = batch_bytes, .events = jobs.size(), .moves = jobs.size()};
-  if (Status s = CheckRoom(need, "enqueueMany"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithExpiry(WithOverflow(need, jobs.size()), jobs.size()), "enqueueMany"); !s.ok()) return s;
   // Append optimistically and undo everything at the first bad job: one hash
   // lookup per job instead of a second set for the batch.
   const size_t first = jobs_.size();
@@ -173,6 +179,7 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
       jobs_.RemoveLast();
       ready_.pop_back();
       if (!enqueued_at_.empty()) enqueued_at_.pop_back();
+      if (!ttl_from_.empty()) ttl_from_.pop_back();
     }
     events_.Truncate(events_before);
     journal_.resize(journal_before);
@@ -227,6 +234,10 @@ Status Queue::EnqueueMany(const std::vector<JobRef>& jobs) {
     events_.AppendSeries(head, jobs.size());
     ChargeEvents();
   }
+  // The batch is published whole first (so a refused job undoes nothing else), then its
+  // overflow goes oldest first: the same jobs a drop-head per publish would dead-letter.
+  DropHeadOverLimit();
+  ExpireHeads();
   return Status::Ok();
 }
 
@@ -278,7 +289,7 @@ Result<Attempt> Queue::Process(std::string_view outcome, std::string_view error_
 Result<Attempt> Queue::Process(Outcome outcome, std::string_view error_text) {
   if (Status s = CheckErrorText(error_text); !s.ok()) return s;
   if (Status s = CheckCounters("process"); !s.ok()) return s;
-  if (Status s = CheckRoom(WithTrim(AttemptNeed(1, error_text)), "process"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithExpiry(WithTrim(AttemptNeed(1, error_text))), "process"); !s.ok()) return s;
   return ProcessChecked(outcome, error_text);
 }
 
@@ -499,6 +510,37 @@ void Queue::Discard(uint32_t index) {
   discarded.ref = static_cast<uint32_t>(policy_.DeadLetterDrop());  // which setting dropped it
 }
 
+void Queue::DeadLetterHead(Reason reason) {
+  const uint32_t index = ready_[0];
+  StoredJob& job = jobs_[index];
+  const int64_t from = job.ready_pos;
+  ready_.pop_front();
+  job.reason = reason;
+  job.last_error = 0;                            // no worker said anything
+  job.failure_class = FailureClass::kTransient;  // no failure: the class field's zero
+  job.alert = false;
+  if (policy_.DiscardsDeadLetters()) {
+    Discard(index);
+  } else {
+    Quarantine(index);
+  }
+  EmitMove(index, {durable::WriteOp::kRemoveReady, from});  // then a dlqMaxLength trim, if due
+}
+
+void Queue::DropHeadOverLimit() {
+  if (policy_.max_length == 0) return;
+  while (ready_.size() > static_cast<uint64_t>(policy_.max_length)) DeadLetterHead(Reason::kMaxLength);
+}
+
+std::optional<int64_t> Queue::HeadExpiry() const {
+  if (policy_.message_ttl_ms == 0 || ready_.empty()) return std::nullopt;
+  return Later(ttl_from_[ready_[0]], policy_.message_ttl_ms);
+}
+
+void Queue::ExpireHeads() {
+  for (std::optional<int64_t> at = HeadExpiry(); at && *at <= now_; at = HeadExpiry()) DeadLetterHead(Reason::kExpired);
+}
+
 int64_t Queue::RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const {
   const int64_t from = policy_.system == System::kSqs ? enqueued_at : arrived_at;
   return std::max(arrived_at, Later(from, policy_.retention_ms));
@@ -564,6 +606,7 @@ Decision Queue::ProcessAt(size_t pos, Outcome outcome, uint32_t error) {
   const Decision d = Apply(index, EventKind::kAttempt, outcome, FailureOf(outcome), error, 0);
   EmitMove(index, {durable::WriteOp::kRemoveReady, from});
   RouteDeadLetterToSource(index);
+  ExpireHeads();  // the next head, or this job back near it, may be past its TTL
   return d;
 }
 
@@ -579,7 +622,10 @@ Result<uint64_t> Queue::ProcessMany(std::string_view outcomes, std::string_view 
     }
   }
   if (Status s = CheckCounters("processMany"); !s.ok()) return s;
-  if (Status s = CheckRoom(WithTrim(AttemptNeed(outcomes.size(), error_text), outcomes.size()), "processMany"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithExpiry(WithTrim(AttemptNeed(outcomes.size(), error_text), outcomes.size())), "processMany");
+      !s.ok()) {
+    return s;
+  }
   uint64_t made = 0;
   uint32_t error = 0;  // interned at the first attempt, as Process does
   for (const char c : outcomes) {
@@ -689,6 +735,7 @@ void Queue::ReplayChecked(uint32_t index, bool routed, bool keep_attempts) {
   job.quarantine_step = 0;
   job.last_delay = 0;
   job.alert = false;
+  if (policy_.message_ttl_ms > 0) ttl_from_[index] = now_;  // republished: a new message's TTL
   job.ready_pos = ready_tail_++;
   ready_.push_back(index);
   CheckAlarm(index);
@@ -778,7 +825,7 @@ Result<LeaseGrant> Queue::Lease() {
   const int64_t pos = NextEligible();
   if (pos < 0) return LeaseGrant{};
   if (Status s = CheckCounters("lease"); !s.ok()) return s;
-  if (Status s = CheckRoom({.events = 1, .leases = 1, .moves = 1}, "lease"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithExpiry({.events = 1, .leases = 1, .moves = 1}), "lease"); !s.ok()) return s;
   ++actions_;
   const int64_t from = jobs_[ready_[static_cast<size_t>(pos)]].ready_pos;
   const uint32_t index = StartAttempt(static_cast<size_t>(pos));
@@ -792,6 +839,7 @@ Result<LeaseGrant> Queue::Lease() {
   e.lease = lease;
   e.until = expires_at;
   EmitMove(index, {durable::WriteOp::kRemoveReady, from});
+  ExpireHeads();  // the next head may be past its TTL
 
   LeaseGrant grant;
   grant.leased = true;
@@ -824,7 +872,7 @@ Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, 
                                                 " ms; its attempt was counted");
   }
   if (Status s = CheckCounters("settle"); !s.ok()) return s;
-  if (Status s = CheckRoom(WithTrim(AttemptNeed(1, error_text)), "settle"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithExpiry(WithTrim(AttemptNeed(1, error_text))), "settle"); !s.ok()) return s;
   ++actions_;
   const uint32_t job = record.job;
   leases_.End(lease, LeaseState::kSettled);
@@ -832,6 +880,7 @@ Result<Attempt> Queue::Settle(std::string_view token, std::string_view outcome, 
   Attempt attempt = Finish(job, EventKind::kAttempt, parsed, FailureOf(parsed), InternError(error_text), lease);
   EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kSettled});
   RouteDeadLetterToSource(job);
+  ExpireHeads();  // a return near the head keeps its TTL's start
   return attempt;
 }
 
@@ -855,6 +904,7 @@ void Queue::FireEarliest(TimerKind kind) {
     const Timer timer = *delayed_.begin();
     delayed_.erase(delayed_.begin());
     now_ = timer.time;
+    if (policy_.message_ttl_ms > 0) ttl_from_[timer.ref] = now_;  // a retry queue republishes it: a new TTL
     ReturnToReady(timer.ref, false);
     Record(EventKind::kDue, timer.ref).ref = policy_.delay_at == DelayAt::kBroker      ? 0
                                              : policy_.delay_at == DelayAt::kRetryQueue ? 2
@@ -882,6 +932,7 @@ void Queue::FireEarliest(TimerKind kind) {
   Apply(job, EventKind::kExpired, Outcome::kTransient, FailureClass::kCrash, error, lease);
   EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kExpired});
   RouteDeadLetterToSource(job);
+  ExpireHeads();  // returned near the head with its TTL's start kept
 }
 
 void Queue::ForgetCountOnCrash(uint32_t index) {
@@ -896,7 +947,16 @@ void Queue::RouteDeadLetterToSource(uint32_t index) {
 
 void Queue::AdvanceTo(int64_t target) {
   TimerKind kind = TimerKind::kDue;
-  for (const Timer* next = NextTimer(&kind); next != nullptr && next->time <= target; next = NextTimer(&kind)) {
+  for (;;) {
+    const Timer* next = NextTimer(&kind);
+    // A head's TTL runs out before the other timers due at the same instant.
+    const std::optional<int64_t> expiry = HeadExpiry();
+    if (expiry && *expiry <= target && (next == nullptr || *expiry <= next->time)) {
+      now_ = std::max(now_, *expiry);
+      ExpireHeads();
+      continue;
+    }
+    if (next == nullptr || next->time > target) break;
     FireEarliest(kind);
   }
   now_ = target;
@@ -914,7 +974,7 @@ Status Queue::Advance(int64_t ms) {
   const size_t timers = delayed_.size() + leases_.active().size() + retention_.size();
   const cost::Need need{
       .events = 3 * timers, .timers = timers, .expiry_texts = timers, .moves = timers + 1};
-  if (Status s = CheckRoom(WithTrim(need, timers), "advance"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithExpiry(WithTrim(need, timers)), "advance"); !s.ok()) return s;
   ++actions_;
   AdvanceTo(now_ + ms);
   EmitClock();
@@ -929,16 +989,16 @@ Status Queue::Advance(double ms) {
 std::optional<int64_t> Queue::NextTimerAt() const {
   TimerKind kind = TimerKind::kDue;
   const Timer* next = NextTimer(&kind);
-  if (next == nullptr) return std::nullopt;
-  return next->time;
+  const std::optional<int64_t> expiry = HeadExpiry();  // never before now: ExpireHeads ran
+  if (next == nullptr) return expiry;
+  return expiry ? std::min(*expiry, next->time) : next->time;
 }
 
 std::optional<int64_t> Queue::AdvanceToNext() {
-  TimerKind kind = TimerKind::kDue;
-  const Timer* next = NextTimer(&kind);
-  if (next == nullptr || !CheckCounters("advanceToNext").ok()) return std::nullopt;
+  const std::optional<int64_t> next = NextTimerAt();
+  if (!next || !CheckCounters("advanceToNext").ok()) return std::nullopt;
   ++actions_;  // the timers due at one instant: within the headroom
-  AdvanceTo(next->time);
+  AdvanceTo(std::max(*next, now_));  // (a restored snapshot's head may be past its TTL already)
   EmitClock();
   return now_;
 }

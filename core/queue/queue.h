@@ -263,7 +263,8 @@ class Queue {
   Queue(const Queue&) = delete;  // a queue is an identity; copy its views instead
   Queue& operator=(const Queue&) = delete;
 
-  // Appends a job at the ready tail. InvalidArgument for an empty id,
+  // Appends a job at the ready tail (then, under a maxLength, dead-letters the oldest ready
+  // jobs past it: DropHeadOverLimit). InvalidArgument for an empty id,
   // AlreadyExists for an id this queue was ever given, TooLarge past the limits
   // in size_limits.h, ResourceExhausted past the heap budget. The payload is kept byte for byte (NUL and non-UTF-8 included).
   // `key` (optional, at most kMaxKeyBytes) orders the job among its key's jobs.
@@ -544,6 +545,43 @@ class Queue {
   void Quarantine(uint32_t job);
   // A dead letter with no dead-letter exchange: the job leaves for no place.
   void Discard(uint32_t job);
+  // rabbitmq-quorum's x-max-length with x-overflow drop-head (policy.max_length), applied
+  // after a publish (Enqueue, EnqueueMany): while more than max_length jobs are ready, the
+  // ready head (the oldest) is dead-lettered with reason kMaxLength, into quarantine with
+  // its x-death record (or discarded with no dead-letter exchange), each with its event
+  // and move. Its attempts stay as they were: it was never delivered. Returns, due
+  // retries and replays are not limited (RabbitMQ's own check there is not modelled).
+  void DropHeadOverLimit();
+  // rabbitmq-quorum's x-message-ttl (policy.message_ttl_ms), as a quorum queue applies it:
+  // at the head. While the ready head's TTL has run out (HeadExpiry() <= now), it is
+  // dead-lettered with reason kExpired, as DropHeadOverLimit does. Called when time
+  // reaches a head's expiry (AdvanceTo, as a timer that fires before the others due at
+  // the same instant) and after every call that may bring an older job to the head (an
+  // attempt taken, a return near the head), so no call ever finds an expired head.
+  void ExpireHeads();
+  // When the ready head's TTL runs out (from TtlFrom), or nullopt (no TTL, nothing ready).
+  std::optional<int64_t> HeadExpiry() const;
+  // Dead-letters the ready head for `reason` (kMaxLength, kExpired), undelivered: into
+  // quarantine with its x-death record, or discarded with no dead-letter exchange; its
+  // event and move.
+  void DeadLetterHead(Reason reason);
+  // What DropHeadOverLimit may add after a publish of `published` jobs (each may drop one head).
+  cost::Need WithOverflow(cost::Need need, size_t published) const {
+    if (policy_.max_length == 0) return need;
+    need.events += 2 * published;  // its quarantined (or discarded) event and an alarm change
+    need.moves += published;
+    return WithTrim(need, published);
+  }
+  // What ExpireHeads may add to a call: every job that may be ready in it, `added` of them new.
+  cost::Need WithExpiry(cost::Need need, size_t added = 0) const {
+    if (policy_.message_ttl_ms == 0) return need;
+    const size_t live = ready_.size() + delayed_.size() + leases_.active().size() + added;
+    need.events += 2 * live;
+    need.moves += live;
+    return WithTrim(need, live);
+  }
+  // When job `job`'s TTL started: its last publish (0 without a TTL).
+  int64_t TtlFrom(uint32_t job) const { return policy_.message_ttl_ms > 0 ? ttl_from_[job] : 0; }
   // `routed`: the dead-letter queue's consumer sent it back (dlq_to_source), not an operator.
   void ReplayChecked(uint32_t job, bool routed = false, bool keep_attempts = false);
   // The index of quarantined job `id` that a replay may take now (the counters have room), else -1.
@@ -606,6 +644,7 @@ class Queue {
   // The modes' side tables (empty in other modes, so a lab job stays 104 bytes):
   std::vector<int64_t> enqueued_at_;              // sqs: per job, its first enqueue time
   std::unordered_map<uint32_t, XDeath> x_death_;  // rabbitmq-quorum: per dead-lettered job
+  std::vector<int64_t> ttl_from_;                 // rabbitmq-quorum with a messageTtlMs: per job, its TTL's start
   // Per key, its jobs not yet completed, in enqueue order: who holds the key, and
   // whom a completion overtook. Views into the jobs' key strings.
   std::unordered_map<std::string_view, std::deque<uint32_t>> pending_by_key_;

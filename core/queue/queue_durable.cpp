@@ -17,7 +17,8 @@ using durable::WriteOp;
 durable::JobRow Queue::RowOf(uint32_t index) const {
   const StoredJob& j = jobs_[index];
   return {j.attempts, j.first_attempt_at, j.last_delay,      j.reason,   j.failure_class, j.alert,
-          j.last_error, j.quarantine_step, j.arrived_at,     j.stalls,   EnqueuedAt(index), XDeathOf(index)};
+          j.last_error, j.quarantine_step, j.arrived_at,     j.stalls,   EnqueuedAt(index), XDeathOf(index),
+          TtlFrom(index)};
 }
 
 durable::Meta Queue::MetaNow() const {
@@ -264,6 +265,7 @@ Result<Queue> Queue::FromImage(Image&& image) {
   for (const durable::ImageJob& j : image.jobs) bytes += cost::Job(j.id, j.payload, j.key);
   for (const durable::Reorder& r : image.reorders) bytes += cost::Reorder(r.overtook.size());
   if (image.policy.system == System::kSqs) bytes += image.jobs.size() * sizeof(int64_t);  // the first enqueues
+  if (image.policy.message_ttl_ms > 0) bytes += image.jobs.size() * sizeof(int64_t);  // the TTLs' starts
   // x-death records: at most one per job (charged below as they are).
   const size_t x_death_most = image.policy.system == System::kRabbitMqQuorum ? image.jobs.size() * cost::kXDeath : 0;
   if (Status s = HeapBudget::CheckRoom(bytes + x_death_most + image.events.size() * cost::kEventAtMost, "restore");
@@ -281,6 +283,7 @@ Result<Queue> Queue::FromImage(Image&& image) {
   }
   const size_t errors = image.errors.size();
   if (image.policy.system == System::kSqs) q.enqueued_at_.assign(n, 0);
+  if (image.policy.message_ttl_ms > 0) q.ttl_from_.assign(n, 0);
   for (size_t k = 0; k < n; ++k) {
     const durable::ImageJob& j = image.jobs[k];
     if (j.id.empty() || j.id.size() > kMaxIdBytes || j.payload.size() > kMaxPayloadBytes || j.key.size() > kMaxKeyBytes) {
@@ -310,16 +313,17 @@ Result<Queue> Queue::FromImage(Image&& image) {
       return invalid(who + " has more attempts than its budget allows where it is");
     }
     if (r.last_error > errors) return invalid(who + " names a missing error text");
-    if (r.first_attempt_at > m.now || r.arrived_at > m.now || r.enqueued_at > m.now) {
+    if (r.first_attempt_at > m.now || r.arrived_at > m.now || r.enqueued_at > m.now || r.ttl_from > m.now) {
       return invalid(who + " has a time after now");
     }
     // A mode's own fields only in its mode (so a lab queue's rows stay as they were).
     const System system = image.policy.system;
     if ((r.stalls != 0 && system != System::kBullMq) || (r.enqueued_at != 0 && system != System::kSqs) ||
-        (!r.x_death.empty() && system != System::kRabbitMqQuorum)) {
+        (!r.x_death.empty() && system != System::kRabbitMqQuorum) || (r.ttl_from != 0 && image.policy.message_ttl_ms == 0)) {
       return invalid(who + " carries another system's fields");
     }
-    if (r.stalls > UINT16_MAX || r.x_death.time[0] > m.now || r.x_death.time[1] > m.now) {
+    if (r.stalls > UINT16_MAX || r.x_death.time[0] > m.now || r.x_death.time[1] > m.now ||
+        r.x_death.time[2] > m.now || r.x_death.time[3] > m.now) {
       return invalid(who + " has a stall count or an x-death time out of range");
     }
     StoredJob& job = q.jobs_[index];
@@ -334,6 +338,7 @@ Result<Queue> Queue::FromImage(Image&& image) {
     job.arrived_at = r.arrived_at;
     job.stalls = static_cast<uint16_t>(r.stalls);
     if (system == System::kSqs) q.enqueued_at_[index] = r.enqueued_at;
+    if (image.policy.message_ttl_ms > 0) q.ttl_from_[index] = r.ttl_from;
     if (r.x_death.empty()) {
       q.x_death_.erase(index);
     } else {

@@ -24,6 +24,8 @@
 //           default: s<maxStalledCount> (bullmq), d<deadMaxJobs> (sidekiq), j retryInJitter and e retryEveryError (sidekiq),
 //           u3 | u4 | uc deliveryLimit unset-3.x | unset-4.x | classic-queue (rabbitmq-quorum), n deadLetterExchange none (rabbitmq-quorum),
 //           f<removeOnFailCount> (bullmq), m<dlqMaxLength> (rabbitmq-quorum),
+//           x removeOnFail (bullmq), o skipDeadSet (sidekiq), g<maxLength> (rabbitmq-quorum),
+//           t<messageTtlMs> (rabbitmq-quorum),
 //           c | q delayAt consumer-sleep | retry-queue (lab, written as rl; broker is
 //           left out)
 //   q       quarantine.retentionMs and quarantine.alarmDepth, then u for the teaching
@@ -661,6 +663,21 @@ Result<Scenario> ReadV2(Reader& in) {
           scenario.policy.skip_dead_set = true;
           if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
         }
+        if (in.Accept('g')) {
+          uint64_t n = 0;
+          if (Status s = in.Number("maxLength", 10, &n); !s.ok()) return s;
+          scenario.policy.max_length = static_cast<int64_t>(n);
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+          if (n == 0) return in.Error("a maxLength other than 0");
+        }
+        if (in.Accept('t')) {
+          uint64_t n = 0;
+          // 16 digits hold every TTL up to kMaxTimeMs (2^53 - 1).
+          if (Status s = in.Number("messageTtlMs", 16, &n); !s.ok()) return s;
+          scenario.policy.message_ttl_ms = static_cast<int64_t>(n);
+          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
+          if (n == 0) return in.Error("a messageTtlMs other than 0");
+        }
         if (in.peek() == 'c' || in.peek() == 'q') {
           scenario.policy.delay_at = in.peek() == 'c' ? DelayAt::kConsumerSleep : DelayAt::kRetryQueue;
           in.Accept(in.peek());
@@ -749,6 +766,8 @@ std::string WriteV2(const Scenario& scenario) {
     if (policy.dlq_max_length != defaults.dlq_max_length) out += "m" + std::to_string(policy.dlq_max_length);
     if (policy.remove_on_fail) out += 'x';
     if (policy.skip_dead_set) out += 'o';
+    if (policy.max_length != defaults.max_length) out += "g" + std::to_string(policy.max_length);
+    if (policy.message_ttl_ms != defaults.message_ttl_ms) out += "t" + std::to_string(policy.message_ttl_ms);
     if (policy.delay_at == DelayAt::kConsumerSleep) out += 'c';
     if (policy.delay_at == DelayAt::kRetryQueue) out += 'q';
   }

@@ -247,6 +247,15 @@ std::string ExplainEvent(const Event& e) {
     case EventKind::kCompleted:
       return id + " completed after " + Plural(e.attempts, "attempt", "attempts");
     case EventKind::kQuarantined:
+      if (e.reason == Reason::kExpired) {
+        return id + " was dead-lettered (expired): it reached the head of " + kSourceQueueName +
+               " after its message TTL ran out, undelivered; only an operator's replay brings it back";
+      }
+      if (e.reason == Reason::kMaxLength) {
+        return id + " was dead-lettered (maxlen): a publish left " + kSourceQueueName +
+               " over its maxLength, so its oldest ready message went to the dead-letter queue undelivered " +
+               "(drop-head); only an operator's replay brings it back";
+      }
       if (e.routed_back) {
         return id + " quarantined (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
                ", and the dead-letter queue's consumer routed it straight back to the source queue (an " +
@@ -291,6 +300,16 @@ std::string ExplainEvent(const Event& e) {
           return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
                  ", and dead: false keeps it out of the Dead set: it is dropped and nothing can retry it";
         default:
+          if (e.reason == Reason::kExpired) {
+            return id + " was dead-lettered (expired): it reached the head of " + kSourceQueueName +
+                   " after its message TTL ran out, but its queue has no dead-letter exchange: the message is " +
+                   "dropped undelivered, no entry is kept and nothing can replay it";
+          }
+          if (e.reason == Reason::kMaxLength) {
+            return id + " was dead-lettered (maxlen): a publish left " + kSourceQueueName +
+                   " over its maxLength (drop-head), but its queue has no dead-letter exchange: the message is " +
+                   "dropped undelivered, no entry is kept and nothing can replay it";
+          }
           return id + " was dead-lettered (" + ReasonName(e.reason) + ") after " +
                  Plural(e.attempts, "attempt", "attempts") +
                  ", but its queue has no dead-letter exchange: the message is dropped, no entry is kept and nothing "

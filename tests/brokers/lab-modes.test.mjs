@@ -31,7 +31,7 @@ function labSteps(steps = [], { seconds = false, keepUnlessReset = false } = {})
   }));
 }
 
-/** { policy, steps, dlq(entry), count(attempt, replayed), maxDeliveries? } or { skip: reason }. */
+/** { policy, steps, dlq(entry), count(attempt, replayed), maxDeliveries?, consumeAfterMs? } or { skip: reason }. */
 const TRANSLATE = {
   'rabbitmq-quorum'(s) {
     const work = s.config.queues?.work ?? {};
@@ -51,8 +51,9 @@ const TRANSLATE = {
     const dlqArgs = s.config.queues.dlq ?? {};
     const unmodelled = Object.keys(dlqArgs).filter((key) => key !== 'x-max-length');
     if (unmodelled.length > 0) return { skip: `dead-letter queue arguments ${unmodelled.join(', ')} are not modelled` };
-    if (work['x-message-ttl'] !== undefined || work['x-max-length'] !== undefined) {
-      return { skip: 'the source queue\'s x-message-ttl / x-max-length (dead-letter reasons expired, maxlen) are not modelled yet' };
+    // The source's x-max-length is maxLength with drop-head (the default overflow); reject-publish is not modelled.
+    if (work['x-max-length'] !== undefined && (work['x-overflow'] ?? 'drop-head') !== 'drop-head') {
+      return { skip: `the source queue's x-overflow ${work['x-overflow']} is not modelled (drop-head is)` };
     }
     return {
       // No x-delivery-limit: RabbitMQ 3.10.8 (the corpus's broker) has no default limit.
@@ -62,7 +63,10 @@ const TRANSLATE = {
           : { maxAttempts: limit + 1, system: 'rabbitmq-quorum' }),
         ...(noDlx ? { deadLetterExchange: 'none' } : {}),
         ...(dlqArgs['x-max-length'] !== undefined ? { dlqMaxLength: dlqArgs['x-max-length'] } : {}),  // drop-head
+        ...(work['x-max-length'] !== undefined ? { maxLength: work['x-max-length'] } : {}),  // drop-head: reason maxlen
+        ...(work['x-message-ttl'] !== undefined ? { messageTtlMs: work['x-message-ttl'] } : {}),  // at the head: expired
       },
+      consumeAfterMs: s.config.consumeAfterMs,  // the consumer attaches this long after the publishes
       steps: (s.replay?.jobs ?? []).map((id) => ({ replay: id })),
       maxDeliveries: s.config.maxDeliveries,
       // x-delivery-count: the returns before this delivery; a classic queue's message carries none (read as 0).
@@ -188,6 +192,7 @@ function labTrace(s, t) {
       }
       throw new Error(`${s.name}: the lab did not settle in 1,000 steps`);
     };
+    if (t.consumeAfterMs !== undefined) q.advance(t.consumeAfterMs);  // no consumer yet: time passes
     drain();
     const ids = s.jobs.map((job) => job.id);
     for (const step of t.steps) {
@@ -248,7 +253,7 @@ for (const broker of Object.keys(TRANSLATE)) {
       assert.equal(difference, null, `${broker} ${s.name}: ${difference?.message}`);
       played.push(s.name);
       // The mode is what makes it match: the lab's own rules give another trace here?
-      const { maxStalledCount, removeOnFailCount, deadMaxJobs, retryInJitter, retryEveryError, deliveryLimit, deadLetterExchange, dlqMaxLength, removeOnFail, skipDeadSet, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
+      const { maxStalledCount, removeOnFailCount, deadMaxJobs, retryInJitter, retryEveryError, deliveryLimit, deadLetterExchange, dlqMaxLength, removeOnFail, skipDeadSet, maxLength, messageTtlMs, ...labPolicy } = t.policy;  // a mode's own settings: refused under lab
       const asLab = labTrace(s, { ...t, policy: { ...labPolicy, system: 'lab' } });
       if (compareTraces(modelled(s.expected, t, asLab), asLab, { delayMs: { below: 0, above: 0 } }) !== null) {
         differ.push(s.name);

@@ -279,6 +279,77 @@ test('the RabbitMQ snippet runs as it is against RabbitMQ 3.10 and does what the
   }
 });
 
+/**
+ * The snippet for `policy` set up on `server` as it is; `ids` published one at a time before any
+ * consumer, then `waitMs` of waiting: the dead letters and the messages left must be the lab's.
+ */
+async function publishBeforeConsuming(server, policy, ids, waitMs, check) {
+  const q = lab.createQueue(policy);  // the lab's prediction: every job published before any consumer
+  for (const id of ids) q.enqueue(id, id);
+  q.advance(waitMs);
+  const want = { dead: q.quarantined().map((e) => e.id), reasons: q.quarantined().map((e) => e.systemReason),
+    ready: q.ready().map((j) => j.id) };
+  q.dispose();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dlqlab-snippet-rabbitmq-'));
+  try {
+    writeFileSync(path.join(dir, 'orders.sh'), withConnection(snippetFor('rabbitmq', policy).text, 'NODE=rabbit@localhost ', `NODE=${server.nodename} `));
+    const r = spawnSync('bash', [path.join(dir, 'orders.sh')], { env: server.ctlEnv, encoding: 'utf8', timeout: 60000 });
+    assert.equal(r.status, 0, `bash orders.sh: ${r.stderr}`);
+    const [main] = JSON.parse(server.ctl('list_policies', '--formatter', 'json'));
+    check(typeof main.definition === 'string' ? JSON.parse(main.definition) : main.definition);
+    const connection = await amqp.connect(server.url);
+    try {
+      const ch = await connection.createConfirmChannel();
+      await ch.assertExchange('orders.dlx', 'fanout', { durable: true });
+      await ch.assertQueue('orders.dlq', { durable: true });
+      await ch.bindQueue('orders.dlq', 'orders.dlx', '');
+      await ch.assertQueue('orders', { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+      for (const id of ids) {
+        ch.sendToQueue('orders', Buffer.from(id), { messageId: id, persistent: true });
+        await ch.waitForConfirms();  // one publish at a time, as the lab's enqueues
+      }
+      await sleep(waitMs);
+      const letters = [];
+      await waitUntil(`${want.dead.length} dead letters in orders.dlq`, async () => {
+        for (let m; (m = await ch.get('orders.dlq', { noAck: true })) !== false;) letters.push(m);
+        return letters.length >= want.dead.length;
+      }, { timeoutMs: 30000 });
+      assert.deepEqual(letters.map((m) => m.properties.messageId), want.dead);
+      assert.deepEqual(letters.map((m) => m.properties.headers['x-death'][0].reason), want.reasons);
+      const left = [];
+      for (let m; (m = await ch.get('orders', { noAck: true })) !== false;) left.push(m.properties.messageId);
+      assert.deepEqual(left, want.ready);
+      return want;
+    } finally {
+      await connection.close();
+    }
+  } finally {
+    await deleteTopology(server);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('the RabbitMQ snippet\'s maxLength and messageTtlMs run on RabbitMQ 3.10 and dead-letter what the lab predicts', async (t) => {
+  const server = await startRabbitMQ();
+  try {
+    await t.test('maxLength 1: each publish past max-length dead-letters the oldest as maxlen', async () => {
+      const want = await publishBeforeConsuming(server, { maxAttempts: 6, system: 'rabbitmq-quorum', maxLength: 1 }, ['a', 'b', 'c'], 0,
+        (definition) => {
+          assert.equal(definition['max-length'], 1);
+          assert.equal(definition.overflow, 'drop-head');
+        });
+      assert.deepEqual(want, { dead: ['a', 'b'], reasons: ['maxlen', 'maxlen'], ready: ['c'] });
+    });
+    await t.test('messageTtlMs 100: messages nobody takes expire at the head as expired', async () => {
+      const want = await publishBeforeConsuming(server, { maxAttempts: 6, system: 'rabbitmq-quorum', messageTtlMs: 100 }, ['a', 'b'], 400,
+        (definition) => assert.equal(definition['message-ttl'], 100));
+      assert.deepEqual(want, { dead: ['a', 'b'], reasons: ['expired', 'expired'], ready: [] });
+    });
+  } finally {
+    await server.stop();
+  }
+});
+
 // deliveryLimit classic-queue: the snippet for a classic queue, played as its comments say on `server`, against
 // the lab's prediction for the same world (a fails three times, then succeeds; p is rejected).
 async function classicQueueSnippetRuns(server) {

@@ -47,3 +47,22 @@ test('a rabbitmq-quorum quarantine card shows its x-death record; a lab card doe
   assertClean(l);
   await l.context.close();
 });
+
+for (const [fixture, reason, systemReason, at] of [['v2-rabbitmq-max-length', 'max-length', 'maxlen', 0],
+  ['v2-rabbitmq-message-ttl', 'expired', 'expired', 100]]) {
+  test(`a message dead-lettered undelivered (${systemReason}) shows its x-death record`, async () => {
+    const o = await openPage(h.browser, `${h.base}playground.html#${link(fixture)}`);
+    const card = playground(o.page).region('Quarantine').getByRole('listitem').first();
+    const xDeath = card.locator('.dlq-xdeath');
+    await xDeath.waitFor();
+    const rows = await xDeath.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.deepEqual(rows, [['orders', systemReason, '1', `at ${ms(at)}`]]);
+    assert.deepEqual(await xDeath.locator('.dlq-xdeath-first').allTextContents(),
+      ['x-first-death-queue orders', `x-first-death-reason ${systemReason}`]);
+    assert.match(await card.textContent(), new RegExp(reason), 'the lab\'s reason');
+    const axe = await new AxeBuilder({ page: o.page }).include('.dlq-quarantine').analyze();
+    assert.deepEqual(axe.violations.map((v) => v.id), []);
+    assertClean(o);
+    await o.context.close();
+  });
+}

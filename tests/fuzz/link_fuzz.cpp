@@ -192,12 +192,19 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
   // What the script alone does not say: how many entries each redrive moved, how
   // many holders each releaseKey released, the reorders, drops and alarm changes.
   size_t replayed = 0, released = 0, reorders = 0, dropped = 0, alarms = 0, discarded = 0;
+  size_t overflowed = 0;  // dead-lettered by the source's maxLength or messageTtlMs: no attempt decided it
   bool alarm_raised = false;
   for (size_t i = 0; i < q.event_count(); ++i) {
     const Event e = q.EventAt(i);
     const std::string where = Show(input) + " event " + std::to_string(i + 1);
     switch (e.kind) {
       case EventKind::kReplayed: ++replayed; break;
+      case EventKind::kQuarantined:
+        if (e.reason == Reason::kMaxLength || e.reason == Reason::kExpired) {
+          ++overflowed;
+          FUZZ_CHECK(e.reason == Reason::kMaxLength ? s.policy.max_length > 0 : s.policy.message_ttl_ms > 0, where);
+        }
+        break;
       case EventKind::kKeyReleased:
         ++released;
         FUZZ_CHECK(!e.key.empty(), where);
@@ -210,6 +217,13 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
         break;
       case EventKind::kDiscarded:
         ++discarded;
+        if (e.reason == Reason::kMaxLength || e.reason == Reason::kExpired) {  // no attempt, no dead-letter exchange
+          ++overflowed;
+          FUZZ_CHECK((e.reason == Reason::kMaxLength ? s.policy.max_length > 0 : s.policy.message_ttl_ms > 0) &&
+                         s.policy.DiscardsDeadLetters(),
+                     where);
+          break;
+        }
         // Only with no dead-letter exchange, right after the decision that dead-lettered it.
         FUZZ_CHECK(s.policy.DiscardsDeadLetters() && i >= 1 && q.EventAt(i - 1).id == e.id &&
                        q.EventAt(i - 1).disposition == Disposition::kDiscarded,
@@ -272,7 +286,7 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
                  Show(input) + " event " + std::to_string(i + 1));
     }
   }
-  const size_t counted = c.events + alerts + redriven + released + reorders + alarms;
+  const size_t counted = c.events + alerts + redriven + released + reorders + alarms + overflowed;
   if (c.timers_may_fire) {
     FUZZ_CHECK(q.event_count() >= counted, Show(input));
   } else {

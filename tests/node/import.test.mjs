@@ -252,11 +252,39 @@ test('RabbitMQ: no dead-letter-exchange is deadLetterExchange none (a dead lette
 test('RabbitMQ refusals: a bad limit, an empty DLX, a TTL, length limits, classic mirroring, unknown keys', () => {
   refusedWith('{"delivery-limit":-2,"dead-letter-exchange":"dlx"}', 'delivery-limit');
   refusedWith('{"delivery-limit":2.5,"dead-letter-exchange":"dlx"}', 'delivery-limit');
-  refusedWith('{"delivery-limit":5,"dead-letter-exchange":"dlx","message-ttl":60000,"max-length":10,"ha-mode":"all"}', 'message-ttl', 'max-length', 'ha-mode');
+  refusedWith('{"delivery-limit":5,"dead-letter-exchange":"dlx","expires":60000,"max-length-bytes":10,"ha-mode":"all"}', 'expires', 'max-length-bytes', 'ha-mode');
   refusedWith('{"delivery-limit":5,"dead-letter-exchange":"dlx","dead-letter-strategy":"sometimes"}', 'dead-letter-strategy');
   refusedWith('{"delivery-limit":5,"dead-letter-exchange":""}', 'dead-letter-exchange');
   refusedWith('{"name":"p","apply-to":"exchanges","definition":{"delivery-limit":5,"dead-letter-exchange":"dlx"}}', 'apply-to');
   refusedWith('{"name":"p","definition":[1]}', 'definition');
+});
+
+test('RabbitMQ: max-length with overflow drop-head (or none, the default) is maxLength; other overflows and 0 are refused', () => {
+  const r = accepted('{"delivery-limit":5,"dead-letter-exchange":"dlx","max-length":1,"overflow":"drop-head"}');
+  assert.equal(fields(r).maxLength, 1);
+  assert.match(r.set.find((s) => s.field === 'maxLength').from, /^max-length 1 with overflow "drop-head": a publish past it dead-letters the oldest/);
+  assert.equal(applied(r).maxLength, 1);
+  const absent = accepted('{"delivery-limit":5,"dead-letter-exchange":"dlx","max-length":3}');
+  assert.equal(fields(absent).maxLength, 3);
+  assert.match(absent.set.find((s) => s.field === 'maxLength').from, /"drop-head" \(the default\)/);
+  assert.equal(fields(accepted('{"delivery-limit":5,"dead-letter-exchange":"dlx"}')).maxLength, undefined);
+  for (const overflow of ['reject-publish', 'reject-publish-dlx']) {
+    const [x] = refusedWith(`{"delivery-limit":5,"dead-letter-exchange":"dlx","max-length":1,"overflow":"${overflow}"}`, 'overflow');
+    assert.equal(x.expected, '"drop-head" (or it absent)');
+  }
+  refusedWith('{"delivery-limit":5,"dead-letter-exchange":"dlx","max-length":0}', 'max-length');
+  refusedWith('{"delivery-limit":5,"dead-letter-exchange":"dlx","max-length":"10"}', 'max-length');
+  // Without a length limit an overflow changes nothing (the lab's own snippet writes reject-publish then).
+  assert.deepEqual(accepted('{"delivery-limit":5,"dead-letter-exchange":"dlx","overflow":"reject-publish"}').ignored.map((i) => i.key), ['overflow']);
+});
+
+test('RabbitMQ: message-ttl is messageTtlMs (a message expires at the head); 0 and non-numbers are refused', () => {
+  const r = accepted('{"delivery-limit":5,"dead-letter-exchange":"dlx","message-ttl":100}');
+  assert.equal(fields(r).messageTtlMs, 100);
+  assert.match(r.set.find((s) => s.field === 'messageTtlMs').from, /^message-ttl 100: a message at the head that long after its publish is dead-lettered/);
+  assert.equal(applied(r).messageTtlMs, 100);
+  refusedWith('{"delivery-limit":5,"dead-letter-exchange":"dlx","message-ttl":0}', 'message-ttl');
+  refusedWith('{"delivery-limit":5,"dead-letter-exchange":"dlx","message-ttl":"100"}', 'message-ttl');
 });
 
 // ---- what it is -------------------------------------------------------------

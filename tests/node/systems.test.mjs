@@ -575,3 +575,75 @@ test('the BullMQ and Sidekiq snippets write removeOnFail true and dead: false fo
   assert.match(sidekiq, /^ {2}sidekiq_options retry: 2, dead: false$/m);
   assert.doesNotMatch(snippetOf(SYSTEMS.find((s) => s.key === 'sidekiq'), { maxAttempts: 3, system: 'sidekiq' }).text, /dead: false/);
 });
+
+test('maxLength (rabbitmq-quorum): a publish past the source\'s x-max-length dead-letters the oldest ready message as maxlen', () => {
+  const q = lab.createQueue({ maxAttempts: 6, system: 'rabbitmq-quorum', maxLength: 1 });
+  for (const id of ['a', 'b', 'c']) q.enqueue(id, id);
+  assert.deepEqual(q.ready().map((j) => j.id), ['c']);
+  const entries = q.quarantined();
+  assert.deepEqual(entries.map((e) => [e.id, e.attempts, e.reason, e.systemReason]),
+    [['a', 0, 'max-length', 'maxlen'], ['b', 0, 'max-length', 'maxlen']]);
+  assert.deepEqual(entries[0].systemRecord['x-death'], [{ queue: 'orders', reason: 'maxlen', count: 1, time: 0 }]);
+  assert.equal(entries[0].systemRecord['x-first-death-reason'], 'maxlen');
+  const dead = q.timeline().find((e) => e.kind === 'quarantined' && e.id === 'a');
+  assert.equal(dead.reason, 'max-length');
+  assert.match(dead.explanation, /^"a" was dead-lettered \(maxlen\): a publish left orders over its maxLength/);
+  assert.equal(q.process('success').id, 'c');
+  // The policy reads it back; a link carries it; with no DLX the head is dropped.
+  assert.equal(q.policy().maxLength, 1);
+  q.dispose();
+  const dropped = lab.createQueue({ maxAttempts: 6, system: 'rabbitmq-quorum', maxLength: 1, deadLetterExchange: 'none' });
+  dropped.enqueue('a', 'x');
+  dropped.enqueue('b', 'y');
+  assert.deepEqual(dropped.discarded().map((j) => [j.id, j.reason, j.systemReason]), [['a', 'max-length', 'maxlen']]);
+  dropped.dispose();
+  assert.throws(() => lab.createQueue({ maxAttempts: 2, system: 'bullmq', maxLength: 1 }),
+    { message: 'maxLength applies only with system "rabbitmq-quorum" (leave it at its default otherwise), got 1 with system "bullmq"' });
+  assert.throws(() => lab.createQueue({ maxAttempts: 2, system: 'rabbitmq-quorum', maxLength: -1 }),
+    { message: /maxLength must be an integer from 0 to 1000000000, got -1/ });
+  assert.throws(() => lab.createQueue({ maxAttempts: 2, system: 'rabbitmq-quorum', maxLength: 2, antiPatterns: { dlqToSource: true } }),
+    { message: /^antiPatterns\.dlqToSource must be false with a maxLength/ });
+});
+
+test('the RabbitMQ snippet writes maxLength as max-length with overflow drop-head on the orders policy', () => {
+  const rabbit = SYSTEMS.find((s) => s.key === 'rabbitmq');
+  const text = (policy) => snippetOf(rabbit, policy).text;
+  const main = (policy) => JSON.parse(/set_policy --apply-to queues orders-retry '\^orders\$' '(\{.*\})'$/m.exec(text(policy))[1]);
+  const base = { maxAttempts: 6, system: 'rabbitmq-quorum' };
+  assert.deepEqual(main(base), { 'delivery-limit': 5, 'dead-letter-exchange': 'orders.dlx', 'dead-letter-strategy': 'at-least-once',
+    overflow: 'reject-publish' }, 'no maxLength: as before');
+  assert.doesNotMatch(text(base), /max-length/);
+  // At-least-once dead-lettering needs reject-publish, which would refuse the publish: with a length limit it is left out.
+  assert.deepEqual(main({ ...base, maxLength: 2 }), { 'delivery-limit': 5, 'dead-letter-exchange': 'orders.dlx', 'max-length': 2,
+    overflow: 'drop-head' });
+  assert.match(text({ ...base, maxLength: 2 }), /^# maxLength 2 -> max-length 2, overflow drop-head: a publish past it dead-letters \(reason maxlen\) the oldest ready message/m);
+  assert.deepEqual(main({ ...base, maxLength: 2, deadLetterExchange: 'none' }), { 'delivery-limit': 5, 'max-length': 2, overflow: 'drop-head' });
+});
+
+test('messageTtlMs (rabbitmq-quorum): a ready head past its TTL is dead-lettered as expired; a delivered one is not', () => {
+  const q = lab.createQueue({ maxAttempts: 6, system: 'rabbitmq-quorum', messageTtlMs: 100 });
+  q.enqueue('a', 'x');
+  q.enqueue('b', 'y');
+  assert.equal(q.advanceToNext(), 100);  // the head's TTL is the next thing time brings
+  q.advance(300);
+  const entries = q.quarantined();
+  assert.deepEqual(entries.map((e) => [e.id, e.attempts, e.reason, e.systemReason, e.arrivedAt]),
+    [['a', 0, 'expired', 'expired', 100], ['b', 0, 'expired', 'expired', 100]]);
+  assert.deepEqual(entries[0].systemRecord['x-death'], [{ queue: 'orders', reason: 'expired', count: 1, time: 100 }]);
+  assert.match(q.timeline().find((e) => e.kind === 'quarantined').explanation, /^"a" was dead-lettered \(expired\): it reached the head of orders/);
+  assert.equal(q.policy().messageTtlMs, 100);
+  q.dispose();
+  assert.throws(() => lab.createQueue({ maxAttempts: 2, system: 'lab', messageTtlMs: 100 }),
+    { message: 'messageTtlMs applies only with system "rabbitmq-quorum" (leave it at its default otherwise), got 100 with system "lab"' });
+});
+
+test('the RabbitMQ snippet writes messageTtlMs as message-ttl on the orders policy', () => {
+  const rabbit = SYSTEMS.find((s) => s.key === 'rabbitmq');
+  const text = (policy) => snippetOf(rabbit, policy).text;
+  const main = (policy) => JSON.parse(/set_policy --apply-to queues orders-retry '\^orders\$' '(\{.*\})'$/m.exec(text(policy))[1]);
+  const base = { maxAttempts: 6, system: 'rabbitmq-quorum' };
+  assert.deepEqual(main({ ...base, messageTtlMs: 100 }), { 'delivery-limit': 5, 'dead-letter-exchange': 'orders.dlx',
+    'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish', 'message-ttl': 100 });
+  assert.match(text({ ...base, messageTtlMs: 100 }), /^# messageTtlMs 100 -> message-ttl 100: a message still waiting at the head/m);
+  assert.doesNotMatch(text(base), /message-ttl/);
+});

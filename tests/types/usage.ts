@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const replayed: boolean = q.replay('a');
   const where = q.locate('a');
   if (where !== null && where.place === 'quarantine') {
-    const why: 'permanent' | 'exhausted' | 'stalled' = where.reason;
+    const why: 'permanent' | 'exhausted' | 'stalled' | 'max-length' | 'expired' = where.reason;
     void why;
   }
   if (where !== null && where.place === 'leased') {

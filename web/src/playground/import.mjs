@@ -10,7 +10,8 @@
 //            or the attributes alone): RedrivePolicy, VisibilityTimeout, MessageRetentionPeriod
 //   Sidekiq  one `sidekiq_options retry: 5, queue: "default"` line
 //   RabbitMQ a policy definition JSON ({"delivery-limit":20,"dead-letter-exchange":"dlx"}; no
-//            dead-letter-exchange: deadLetterExchange none, a dead letter is dropped),
+//            dead-letter-exchange: deadLetterExchange none, a dead letter is dropped; max-length with
+//            overflow drop-head, the default: maxLength; message-ttl: messageTtlMs),
 //            or a policy as `rabbitmqctl list_policies --formatter json` gives it ({…,"definition":{…}})
 //
 // The contract: importConfig(text) returns
@@ -392,11 +393,34 @@ function rabbitmq(input) {
         else t.refuse(refusal(key, '"at-most-once" or "at-least-once"', quoted(value)));
         break;
       case 'overflow':
-        if ('max-length' in definition || 'max-length-bytes' in definition) t.ignore(key, 'acts only with a length limit (refused below)');
+        // With max-length only drop-head (RabbitMQ's default) is the lab's maxLength; the others refuse a publish.
+        if ('max-length' in definition) {
+          if (value !== 'drop-head') {
+            t.refuse(notModelled(key, quoted(value), 'with max-length the lab drops the oldest ready message, as drop-head does',
+              '"drop-head" (or it absent)'));
+          }
+        } else if ('max-length-bytes' in definition) t.ignore(key, 'acts only with a length limit (refused below)');
         else t.ignore(key, `${quoted(value)}: acts only with a length limit, and none is set`);
         break;
+      case 'message-ttl':
+        // 0 expires a message unless a consumer takes it at once, while the lab's messageTtlMs 0 is no TTL.
+        if (!isWhole(value) || value < 1) {
+          t.refuse(refusal(key, 'a whole number of ms from 1 (message-ttl 0 expires what no consumer takes at once)', quoted(value)));
+        } else {
+          t.to('messageTtlMs', value, `message-ttl ${value}: a message at the head that long after its publish is dead-lettered (reason expired)`);
+        }
+        break;
+      case 'max-length':
+        // 0 keeps no message ready on RabbitMQ, while the lab's maxLength 0 is no limit; the core checks the top.
+        if (!isWhole(value) || value < 1) {
+          t.refuse(refusal(key, 'a whole number from 1 (max-length 0 keeps no message ready)', quoted(value)));
+        } else {
+          t.to('maxLength', value, `max-length ${value} with overflow ${quoted(definition.overflow ?? 'drop-head')}` +
+            `${'overflow' in definition ? '' : ' (the default)'}: a publish past it dead-letters the oldest ready message (reason maxlen)`);
+        }
+        break;
       default:
-        if (RABBIT_KEYS.has(key)) t.refuse(notModelled(key, quoted(value), key === 'message-ttl' ? 'messages that expire; the lab\'s jobs never do' : ''));
+        if (RABBIT_KEYS.has(key)) t.refuse(notModelled(key, quoted(value), ''));
         else t.refuse(refusal(key, 'a RabbitMQ policy key (delivery-limit, dead-letter-exchange, …)', quoted(value), 'is unknown'));
     }
   }

@@ -239,11 +239,19 @@ function rabbitSnippet(policy, rules) {
   commonNotes(n, notes);
   // deliveryLimit (the rabbitmq-quorum mode's): 'explicit' writes the limit; unset leaves it to the version's default.
   const unset = n.system === 'rabbitmq-quorum' && n.deliveryLimit !== 'explicit';
+  // maxLength (the mode's): the source's max-length with overflow drop-head, so a publish past it
+  // dead-letters the oldest ready message. At-least-once dead-lettering needs overflow reject-publish,
+  // which would refuse the publish instead, so with a length limit the strategy is left at-most-once.
   // A classic queue takes no delivery-limit and no at-least-once dead-lettering (both are quorum queues' own).
+  const maxLength = n.system === 'rabbitmq-quorum' ? n.maxLength ?? 0 : 0;
+  const messageTtlMs = n.system === 'rabbitmq-quorum' ? n.messageTtlMs ?? 0 : 0;
   const main = {
     ...(unset ? {} : { 'delivery-limit': limit }),
     ...(noDlx ? {} : { 'dead-letter-exchange': 'orders.dlx',
-      ...(classic ? {} : { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' }) }),
+      ...(maxLength > 0 || classic ? {} : { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' }) }),
+    ...(maxLength > 0 ? { 'max-length': maxLength, overflow: 'drop-head' } : {}),
+    // messageTtlMs (the mode's): the source's message-ttl; a quorum queue expires a message at the head.
+    ...(messageTtlMs > 0 ? { 'message-ttl': messageTtlMs } : {}),
   };
   const lines = [
     '#!/usr/bin/env bash',
@@ -262,6 +270,10 @@ function rabbitSnippet(policy, rules) {
       ? '# deliveryLimit unset-3.x: no delivery-limit. RabbitMQ 3.x then redelivers a returned message without end; nothing is dead-lettered for returns.'
       : unset ? '# deliveryLimit unset-4.x: no delivery-limit. RabbitMQ 4.0 and later default it to 20, so 21 deliveries.'
         : `# ${DELIVERY_LIMIT_RULE}: maxAttempts ${n.maxAttempts} -> delivery-limit ${limit}.`,
+    ...(maxLength > 0 ? [`# maxLength ${maxLength} -> max-length ${maxLength}, overflow drop-head: a publish past it ` +
+      `${noDlx ? 'drops' : 'dead-letters (reason maxlen)'} the oldest ready message; dead-lettering is then at-most-once.`] : []),
+    ...(messageTtlMs > 0 ? [`# messageTtlMs ${messageTtlMs} -> message-ttl ${messageTtlMs}: a message still waiting at the head ` +
+      `that long after its publish ${noDlx ? 'is dropped' : 'is dead-lettered (reason expired)'}; a delivered one does not expire.`] : []),
     classic ? '# Fail an attempt with basic.reject (requeue=true); a permanent failure with requeue=false.'
       : '# Fail an attempt with basic.reject (requeue=true): since 4.3 a nack with requeue is not counted.',
     `rabbitmqctl -n "$NODE" set_policy --apply-to queues orders-retry '^orders$' '${JSON.stringify(main)}'`,
