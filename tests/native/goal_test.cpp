@@ -276,7 +276,7 @@ TEST_SUITE("goals: parse errors") {
                           "\"order a, b,\", got \"a\" again"},
         {"event done", "goal: clause 1 \"event done\": expected an event kind (enqueued, attempt, requeued, completed, "
                        "quarantined, replayed, leased, expired, delayed, due, alert, reorder, key-released, "
-                       "evidence-expired, alarm-raised, alarm-cleared, lost, kept-once, discarded) after \"event\", got \"done\""},
+                       "evidence-expired, alarm-raised, alarm-cleared, lost, kept-once, discarded, patched) after \"event\", got \"done\""},
         {"event completed b c",
          "goal: clause 1 \"event completed b c\": expected the end of the clause after \"event completed b\", got \"c\""},
         {"alarm now", "goal: clause 1 \"alarm now\": expected the end of the clause after \"alarm\", got \"now\""},

@@ -424,7 +424,7 @@ TEST_SUITE("scenario v2") {
         {"v2;m3;s12345678901", Code::kOutOfRange, "scenario link: seed at character 8 has more than 10 digits"},
         {"v2;m3;s1;ja:;az", Code::kInvalidArgument,
          "scenario link is malformed at character 15: expected action 1 (s, t, p, u, v or q to process, r to replay, e to enqueue, "
-         "l to lease, k to settle, w to advance, n to advance to the next timer, x to release a key, d to redrive, c to crash), got 'z'"},
+         "l to lease, k to settle, w to advance, n to advance to the next timer, x to release a key, d to redrive, f to patch, c to crash), got 'z'"},
         {"v2;m3;s1;ja:;al5", Code::kInvalidArgument,
          "scenario link is malformed at character 16: expected ',' before the next action, ';' or the end of the link, got '5'"},
         {"v2;m3;s1;ja:;as,k", Code::kInvalidArgument,
@@ -447,7 +447,7 @@ TEST_SUITE("scenario v2") {
          "scenario link: the cursor must be from 0 to 1 (the number of actions), got 2"},
         {"v2;m3;s1;ja:;aé", Code::kInvalidArgument,
          "scenario link is malformed at character 15: expected action 1 (s, t, p, u, v or q to process, r to replay, e to enqueue, "
-         "l to lease, k to settle, w to advance, n to advance to the next timer, x to release a key, d to redrive, c to crash), got \"é\""},
+         "l to lease, k to settle, w to advance, n to advance to the next timer, x to release a key, d to redrive, f to patch, c to crash), got \"é\""},
     };
     for (const Case& c : cases) {
       CAPTURE(c.text);

@@ -182,7 +182,7 @@ TEST_CASE("malformed world fields are refused by name and position") {
         "scenario link: world.outage.endMs must be an integer from world.outage.startMs (50) to 9007199254740991, got 10");
   CHECK(ParseScenario("v2;m3;s1;ha:z").status().message() ==
         "scenario link is malformed at character 13: expected a behaviour for behaviour 1 (h, p<outcome>, f<count>, "
-        "q<untilMs>, c<count>, x<letters>), got 'z'");
+        "q<untilMs>, c<count>, x<letters>, m), got 'z'");
   CHECK(ParseScenario("v2;m3;s1;ha:ps").status().message() ==
         "scenario link is malformed at character 14: expected a failing outcome letter (t, p, u, v, q) for behaviour 1, got 's'");
   CHECK(ParseScenario("v2;m3;s1;ha:f1,a:f2").status().code() == Code::kAlreadyExists);
