@@ -127,6 +127,13 @@ async function act(pg, action) {
         : action.reason !== undefined ? `reason:${action.reason}` : '');
       await pg.button('Redrive').click();
       break;
+    case 'patch': {  // the card's Fix payload…, then Patch and replay: the patch and the replay after it
+      const card = pg.root.locator(`.dlq-quarantine .dlq-list > li[data-id="${action.id}"]`);
+      await card.locator('.dlq-patch > summary').click();
+      await card.getByRole('textbox', { name: `New payload for ${action.id}` }).fill(action.payload);
+      await card.getByRole('button', { name: `Patch and replay ${action.id}`, exact: true }).click();
+      break;
+    }
     default: throw new Error(`no click for ${action.type}`);
   }
 }
@@ -147,7 +154,12 @@ async function solve(page, exercise) {
     // A start that is already played (its script past the set-up) is the solution's prefix: the learner acts the rest.
     const played = (start.actions ?? []).slice(0, start.cursor ?? 0);
     const prefix = played.length > 0 && JSON.stringify(goal.actions.slice(0, played.length)) === JSON.stringify(played);
-    for (const action of goal.actions.slice(prefix ? played.length : 0)) await act(pg, action);
+    const rest = goal.actions.slice(prefix ? played.length : 0);
+    for (let i = 0; i < rest.length; i++) {
+      await act(pg, rest[i]);
+      // Patch and replay makes both actions: the replay of the patched job is done with it.
+      if (rest[i].type === 'patch' && rest[i + 1]?.type === 'replay' && rest[i + 1].id === rest[i].id) i++;
+    }
   }
   if (crash !== null) {
     await pg.button('Crash and restart…').click();

@@ -143,6 +143,7 @@ export class Controller {
     view.schedule.bindOutage(() => this.#renderSchedule(true));
     states.bindReplay((jobId) => this.#replay(jobId));
     states.bindRetryWithoutReset((jobId) => this.#replay(jobId, { resetAttempts: false }));
+    states.bindPatchAndReplay((jobId, payload) => this.#patchAndReplay(jobId, payload));
     states.bindRemove((jobId) => this.#removeJob(jobId));
     view.bindShortcuts((on) => { this.#keys = on; });
     view.bindUnsafeOrder((on) => this.#setPolicy({ unsafeQuarantineOrder: on }, view.crashDialog().alert));
@@ -546,6 +547,16 @@ export class Controller {
     this.#render();
     // The replayed entry's button is gone; keep keyboard focus somewhere sensible.
     if (!this.root.contains(document.activeElement) || document.activeElement === document.body) this.#view.controls.focusStep();
+  }
+
+  /**
+   * An operator's fix, made visible: the entry's payload patched (one 'patch' action, a
+   * 'patched' event), then the job replayed (a second action); each steps back on its own.
+   */
+  #patchAndReplay(id, payload) {
+    if (!this.#act({ type: 'patch', id, payload }, `Patch of "${id}"`, this.#view.controls.opAlert,
+      `"${id}" is not in quarantine at this step: nothing to patch.`)) return;
+    this.#replay(id);
   }
 
   /** Moves the cursor; true if it moved. */

@@ -55,6 +55,30 @@ function xDeathRecord() {
   };
 }
 
+/**
+ * An operator's fix on a quarantine card: a closed "Fix payload" disclosure with the
+ * entry's payload to edit and a Patch and replay button (the controller sends the core
+ * patch(id, payload), then replay(id)). `set(payload)` shows the entry's payload unless
+ * the reader is editing it.
+ */
+function patchEditor(id) {
+  const text = h('textarea', { class: 'dlq-patch-payload', rows: 2, spellcheck: 'false', 'aria-label': `New payload for ${id}` });
+  const element = h('details', { class: 'dlq-patch' },
+    h('summary', {}, 'Fix payload…'),
+    text,
+    h('button', { type: 'button', class: 'dlq-replay', 'data-action': 'patch-replay' }, `Patch and replay ${id}`));
+  let shown = null;
+  return {
+    element,
+    text,
+    set(payload) {
+      if (element.open && shown !== null) return;  // the reader's edit stays
+      shown = payload;
+      text.value = payload;
+    },
+  };
+}
+
 /** True (and remembered) when a card's inputs differ from the last time it was drawn: most cards do not change in a step. */
 function changed(d, signature) {
   if (d.signature === signature) return false;
@@ -137,6 +161,16 @@ export class StateViews {
   /** `handler(id)`: Replay on a quarantine entry. */
   bindReplay(handler) {
     this.#wire(this.quarantine.list, 'replay', handler);
+  }
+
+  /** `handler(id, payload)`: Patch and replay on a quarantine entry, with the payload typed in its editor. */
+  bindPatchAndReplay(handler) {
+    this.quarantine.list.addEventListener('click', (e) => {
+      const button = e.target.closest('button[data-action="patch-replay"]');
+      if (!button) return;
+      const li = button.closest('li');
+      handler(li.dataset.id, li.dlq.patch.text.value);
+    });
   }
 
   /** `handler(id)`: Retry without a reset on a quarantine entry (offered where the core accepts it: bullmq). */
@@ -357,15 +391,20 @@ export class StateViews {
         keep: h('button', { type: 'button', class: 'dlq-replay', 'data-action': 'retry-keep', hidden: true,
           title: 'job.retry() without resetAttemptsMade: attemptsMade stays, so it runs once more and a failure there is final' },
         `Retry ${entry.id} without reset`),
+        payload: h('span', { class: 'dlq-payload' }),
+        patch: patchEditor(entry.id),
       };
       li.append(h('span', { class: 'dlq-id' }, entry.id), li.dlq.alert,
         h('button', { type: 'button', class: 'dlq-replay', 'data-action': 'replay' }, `Replay ${entry.id}`), li.dlq.keep,
-        h('span', { class: 'dlq-payload' }, entry.payload), li.dlq.facts.element, li.dlq.xDeath.element, li.dlq.meter.element);
+        li.dlq.payload, li.dlq.facts.element, li.dlq.xDeath.element, li.dlq.meter.element, li.dlq.patch.element);
       return li;
     }, (li, entry) => {
       const d = li.dlq;
       const e = entry;
       show(d.keep, view.retryWithoutReset === true);
+      // The payload is the entry's own, as the core has it now (a patch changes it).
+      setText(d.payload, entry.payload);
+      d.patch.set(entry.payload);
       if (!changed(d, `${clock}|${now}|${e.retentionFrom}|${e.retentionUntil}|${e.attempts}|${e.reason}|${e.systemReason}|${e.class}|${e.lastError}|${e.key}|${e.arrivedAt}|${e.alert}|${e.sourceQueue}|${JSON.stringify(e.systemRecord ?? null)}`)) return;
       show(d.alert, entry.alert);
       d.facts.set('class', clock ? entry.class : null);

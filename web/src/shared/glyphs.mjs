@@ -30,6 +30,8 @@ export const GLYPHS = {
   'kept-once': { label: 'Found twice after a crash, kept once', d: 'M-5-3H1V3H-5ZM-1-5H5V1', stroke: true, clock: true },
   // A dead letter its mode keeps nowhere (no DLX, removeOnFail true, dead: false): dropped, no entry (a bin). Only once a timeline has one.
   discarded: { label: 'Dropped: kept nowhere (no dead-letter exchange, removeOnFail, dead: false)', d: 'M-4.5-3.5H4.5M-1.5-3.5V-5H1.5V-3.5M-3.5-3.5L-2.5 5H2.5L3.5-3.5', stroke: true, clock: true },
+  // An operator's fix of a quarantined payload (a pencil). Only once a timeline has one.
+  patched: { label: 'Payload patched by an operator', d: 'M-4.5 4.5L-4 1.5L2.5-5L5-2.5L-1.5 4ZM1-3.5L3.5-1', stroke: true, clock: true },
 };
 
 /**
