@@ -61,9 +61,14 @@ std::string ComparisonList() {
   return "a comparison (" + CommaList(ops) + ")";
 }
 
+// Every reason an entry can have, the modes' own included (stalled, max-length, expired).
+constexpr Reason kGoalReasons[] = {Reason::kPermanent, Reason::kExhausted, Reason::kStalled, Reason::kMaxLength,
+                                   Reason::kExpired};
+
 std::string ReasonList() {
-  return std::string("a quarantine reason (") + ReasonName(Reason::kPermanent) + ", " + ReasonName(Reason::kExhausted) +
-         ")";
+  std::vector<std::string> names;
+  for (const Reason reason : kGoalReasons) names.emplace_back(ReasonName(reason));
+  return "a quarantine reason (" + CommaList(names) + ")";
 }
 
 std::string ClassList() {
@@ -393,7 +398,7 @@ class ClauseParser {
     if (t.kind == Tok::kWord && t.value == "as") {
       Next();
       const Token& r = Next();
-      for (const Reason reason : {Reason::kPermanent, Reason::kExhausted}) {
+      for (const Reason reason : kGoalReasons) {
         if (r.kind == Tok::kWord && r.value == ReasonName(reason)) {
           c->reason = reason;
           return Status::Ok();

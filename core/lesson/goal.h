@@ -19,7 +19,7 @@
 //              | refused-replays | replay-burst
 //   OP        := '<' | '<=' | '=' | '!=' | '>=' | '>'
 //   INT       := decimal digits, 0 to kMaxGoalNumber (2^53 - 1: exact in JavaScript)
-//   REASON    := ReasonName() (permanent | exhausted); CLASS := ClassName();
+//   REASON    := ReasonName() (permanent | exhausted | stalled | max-length | expired); CLASS := ClassName();
 //   KIND      := EventKindName(); QUEUE := a source queue's name, written as an ID
 //                (the entry's QuarantineEntry::source_queue, e.g. orders)
 //   ID        := a bare word: 1 to kMaxIdBytes bytes, none of them whitespace,

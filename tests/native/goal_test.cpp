@@ -252,7 +252,7 @@ TEST_SUITE("goals: parse errors") {
         {"ready a, b", "goal: clause 1 \"ready a, b\": expected the end of the clause after \"ready a\", got \",\""},
         {"completed >> 1", "goal: clause 1 \"completed >> 1\": expected " + comparison + " after \"completed\", got \">>\""},
         {"quarantined b as x", "goal: clause 1 \"quarantined b as x\": expected a quarantine reason (permanent, "
-                               "exhausted) after \"quarantined b as\", got \"x\""},
+                               "exhausted, stalled, max-length, expired) after \"quarantined b as\", got \"x\""},
         {"quarantined b class y",
          "goal: clause 1 \"quarantined b class y\": expected a failure class (transient, permanent, undeserializable, "
          "unknown-schema, precondition, crash) after \"quarantined b class\", got \"y\""},

@@ -115,7 +115,7 @@ test('bad goals are typed errors naming goal; the queue is left exactly as it wa
     });
     assert.throws(() => call('quarantined b as gone'), {
       name: 'RangeError', code: 'invalid-argument',
-      message: 'goal: clause 1 "quarantined b as gone": expected a quarantine reason (permanent, exhausted) after ' +
+      message: 'goal: clause 1 "quarantined b as gone": expected a quarantine reason (permanent, exhausted, stalled, max-length, expired) after ' +
         '"quarantined b as", got "gone"',
     });
     // Past the limits: measured in UTF-8 bytes before anything is copied, and clause by clause in the core.

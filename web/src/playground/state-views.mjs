@@ -416,7 +416,9 @@ export class StateViews {
       d.facts.set('attempts', String(entry.attempts));
       d.facts.set('error', entry.lastError === '' ? '(none)' : entry.lastError);
       d.facts.set('key', entry.key);
-      d.facts.set('final', clock ? `at ${ms(entry.arrivedAt)}` : null);
+      // Dead-lettered by a TTL or a length limit, it was never delivered: no attempt to date.
+      d.facts.set('final', !clock ? null : entry.attempts === 0 ? `none (dead-lettered undelivered at ${ms(entry.arrivedAt)})`
+        : `at ${ms(entry.arrivedAt)}`);
       // The retention window is the core's (entry.retentionFrom/Until): from the arrival, or under
       // sqs from the job's first enqueue; the card draws it and says where it starts when that is
       // not the arrival.
