@@ -162,11 +162,12 @@ test('a bad edit is refused by name and nothing changes; Copy copies the text', 
   };
 
   // Inside the part read back, a setting the lab cannot express: the import refuses it by name.
-  const ttl = generated.replace('"delivery-limit":3', '"delivery-limit":3,"message-ttl":60000');
+  // (expires, a queue's own TTL: message-ttl is modelled since messageTtlMs.)
+  const ttl = generated.replace('"delivery-limit":3', '"delivery-limit":3,"expires":60000');
   await snippet.text.fill(ttl);
   await snippet.apply.click();
   await snippet.refusal.waitFor();
-  assert.match(await snippet.refusal.textContent(), /^Not applied \(RabbitMQ quorum queues snippet\): nothing changed\.message-ttl is not modelled by the lab \(messages that expire; the lab's jobs never do\): expected it absent, got 60000 \(in the orders-retry policy definition\)$/);
+  assert.match(await snippet.refusal.textContent(), /^Not applied \(RabbitMQ quorum queues snippet\): nothing changed\.expires is not modelled by the lab: expected it absent, got 60000 \(in the orders-retry policy definition\)$/);
   await unchanged();
   assert.equal(await snippet.text.inputValue(), ttl, 'the edit stays, to be corrected');
   assert.match(await snippet.state(), /^Edited\./);

@@ -284,7 +284,9 @@ for (const [name, viewport] of SIZES) {
         id: li.dataset.id,
         card: box(li),
         idBox: box(li.querySelector('.dlq-id')),
-        controls: [...li.querySelectorAll('button:not([hidden]), .dlq-badge')].map((el) => ({ what: el.textContent, ...box(el) })),
+        // Drawn controls only: a closed "Fix payload…" keeps its button undrawn.
+        controls: [...li.querySelectorAll('button:not([hidden]), .dlq-badge')].filter((el) => el.checkVisibility())
+          .map((el) => ({ what: el.textContent, ...box(el) })),
       };
     }));
     assert.equal(boxes.length, 5);

@@ -89,7 +89,8 @@ export class WorstCaseView {
       this.body);
     this.element = h('section', { class: 'dlq-panel dlq-state dlq-worst', 'aria-labelledby': headingId, hidden: true },
       h('div', { class: 'dlq-panel-head' }, h('h2', { id: headingId }, 'Worst case')), this.text,
-      h('div', { class: 'dlq-table-scroll' }, this.table));
+      // A narrow screen scrolls the table sideways: the keyboard reaches it too.
+      h('div', { class: 'dlq-table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Worst case terms' }, this.table));
   }
 
   /** Not drawn for a while (no clock): the next sync traces from the start. */
