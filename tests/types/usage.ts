@@ -5,7 +5,7 @@ import {
   type ScenarioAction, type ParsedScenario, type DelayedJob, type LeasedJob, type WorstCase, type ErrorCode,
   type Outcome, type FailureClass, type Retry, type ClassTable, type ClassRule, type ResolvedClassRule, type ClassOptions,
   type QuarantineEntry, type EventKind, type BackoffOptions, type Ordering, type QuarantineOptions, type ReadyJob,
-  type KeyedJob, type JobInput, type Reorder, type Alarm, type QueueStats, type JobLocation, type SchemaField,
+  type KeyedJob, type JobInput, type Reorder, type Alarm, type QueueStats, type JobLocation, type SchemaField, type BehaviourKind,
 } from 'dlq-lab';
 
 async function main(): Promise<void> {
@@ -164,6 +164,12 @@ async function main(): Promise<void> {
   const quarantinedKey: string | null = accounts.quarantined()[0]!.key;
   const released: number = accounts.releaseKey('acct-7');
   const moved: number = accounts.redrive({ max: 10 });
+  // An operator's fix before a replay: patch(id, payload), a 'patched' event with both sizes.
+  const patchedNothing: void = accounts.patch('a', '{"fixed":true}');
+  const patchEvent = accounts.timeline().find((e) => e.kind === 'patched');
+  const patchSizes: number | undefined = (patchEvent?.payloadBytes ?? 0) + (patchEvent?.oldPayloadBytes ?? 0);
+  const malformed: BehaviourKind = 'malformed';
+  void [patchedNothing, patchSizes, malformed];
   const alarm: Alarm = accounts.alarm();
   const alarmed: boolean = alarm.raised && alarm.depth >= alarm.threshold;
   const reorders: Reorder[] = accounts.reorders(0, 5);
@@ -182,7 +188,7 @@ async function main(): Promise<void> {
   const orderedLink: string = lab.formatScenario({
     maxAttempts: 3, ordering: 'key', quarantine: { alarmDepth: 2 }, jobs: [{ id: 'a', key: 'acct-7' }, { id: 'b' }],
     actions: [{ type: 'process', outcome: 'permanent' }, { type: 'releaseKey', key: 'acct-7' }, { type: 'redrive', max: 1 },
-      { type: 'enqueue', id: 'c', key: 'acct-7' }],
+      { type: 'enqueue', id: 'c', key: 'acct-7' }, { type: 'patch', id: 'a', payload: '{}' }],
   });
   const parsedOrdered = lab.parseScenario(orderedLink);
   const parsedOrdering: Ordering = parsedOrdered.ordering;
@@ -194,6 +200,9 @@ async function main(): Promise<void> {
     } else if (action.type === 'redrive') {
       const max: number = action.max;
       void max;
+    } else if (action.type === 'patch') {
+      const fixed: string = action.payload + action.id;
+      void fixed;
     }
   }
   accounts.dispose();
