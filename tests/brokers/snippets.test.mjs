@@ -196,6 +196,21 @@ test('the BullMQ snippet runs as it is against Redis + BullMQ and does what the 
 
 // ---- RabbitMQ -------------------------------------------------------------------------
 
+/** Writes the RabbitMQ snippet `text` to `dir` with its connection line pointed at `server`, and runs it as it is. */
+function runRabbitSnippet(server, dir, text) {
+  writeFileSync(path.join(dir, 'orders.sh'), withConnection(text, 'NODE=rabbit@localhost ', `NODE=${server.nodename} `));
+  const r = spawnSync('bash', [path.join(dir, 'orders.sh')], { env: server.ctlEnv, encoding: 'utf8', timeout: 60000 });
+  assert.equal(r.status, 0, `bash orders.sh: ${r.stderr}`);
+}
+
+/** The topology the snippet's comments tell the reader to declare: orders.dlx -> orders.dlq, and "orders" of `queueType`. */
+async function declareOrders(ch, queueType = 'quorum') {
+  await ch.assertExchange('orders.dlx', 'fanout', { durable: true });
+  await ch.assertQueue('orders.dlq', { durable: true });
+  await ch.bindQueue('orders.dlq', 'orders.dlx', '');
+  await ch.assertQueue('orders', { durable: true, arguments: { 'x-queue-type': queueType } });
+}
+
 /**
  * Does what the snippet's comments tell the reader to do: declare the queues, then consume
  * "orders", failing an attempt with basic.reject(requeue=true) and a permanent failure with
@@ -205,10 +220,7 @@ async function consumeAsTheSnippetSays(url, ids, dead) {
   const connection = await amqp.connect(url);
   try {
     const ch = await connection.createConfirmChannel();
-    await ch.assertExchange('orders.dlx', 'fanout', { durable: true });
-    await ch.assertQueue('orders.dlq', { durable: true });
-    await ch.bindQueue('orders.dlq', 'orders.dlx', '');
-    await ch.assertQueue('orders', { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+    await declareOrders(ch);
     for (const id of ids) ch.sendToQueue('orders', Buffer.from(id), { messageId: id, persistent: true });
     await ch.waitForConfirms();
     const deliveries = {};
@@ -243,9 +255,7 @@ test('the RabbitMQ snippet runs as it is against RabbitMQ 3.10 and does what the
         try {
           const { language, text } = snippetFor('rabbitmq', policy);
           assert.equal(language, 'shell');
-          writeFileSync(path.join(dir, 'orders.sh'), withConnection(text, 'NODE=rabbit@localhost ', `NODE=${server.nodename} `));
-          const r = spawnSync('bash', [path.join(dir, 'orders.sh')], { env: server.ctlEnv, encoding: 'utf8', timeout: 60000 });
-          assert.equal(r.status, 0, `bash orders.sh: ${r.stderr}`);
+          runRabbitSnippet(server, dir, text);
           const policies = JSON.parse(server.ctl('list_policies', '--formatter', 'json'));
           assert.deepEqual(policies.map((p) => p.name).sort(), policy.quarantine ? ['orders-dlq', 'orders-retry'] : ['orders-retry']);
 
@@ -292,18 +302,13 @@ async function publishBeforeConsuming(server, policy, ids, waitMs, check) {
   q.dispose();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dlqlab-snippet-rabbitmq-'));
   try {
-    writeFileSync(path.join(dir, 'orders.sh'), withConnection(snippetFor('rabbitmq', policy).text, 'NODE=rabbit@localhost ', `NODE=${server.nodename} `));
-    const r = spawnSync('bash', [path.join(dir, 'orders.sh')], { env: server.ctlEnv, encoding: 'utf8', timeout: 60000 });
-    assert.equal(r.status, 0, `bash orders.sh: ${r.stderr}`);
+    runRabbitSnippet(server, dir, snippetFor('rabbitmq', policy).text);
     const [main] = JSON.parse(server.ctl('list_policies', '--formatter', 'json'));
     check(typeof main.definition === 'string' ? JSON.parse(main.definition) : main.definition);
     const connection = await amqp.connect(server.url);
     try {
       const ch = await connection.createConfirmChannel();
-      await ch.assertExchange('orders.dlx', 'fanout', { durable: true });
-      await ch.assertQueue('orders.dlq', { durable: true });
-      await ch.bindQueue('orders.dlq', 'orders.dlx', '');
-      await ch.assertQueue('orders', { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+      await declareOrders(ch);
       for (const id of ids) {
         ch.sendToQueue('orders', Buffer.from(id), { messageId: id, persistent: true });
         await ch.waitForConfirms();  // one publish at a time, as the lab's enqueues
@@ -369,17 +374,11 @@ async function classicQueueSnippetRuns(server) {
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dlqlab-snippet-rabbitmq-classic-'));
   try {
-    const { text } = snippetFor('rabbitmq', policy);
-    writeFileSync(path.join(dir, 'orders.sh'), withConnection(text, 'NODE=rabbit@localhost ', `NODE=${server.nodename} `));
-    const r = spawnSync('bash', [path.join(dir, 'orders.sh')], { env: server.ctlEnv, encoding: 'utf8', timeout: 60000 });
-    assert.equal(r.status, 0, `bash orders.sh: ${r.stderr}`);
+    runRabbitSnippet(server, dir, snippetFor('rabbitmq', policy).text);
     const connection = await amqp.connect(server.url);
     try {
       const ch = await connection.createConfirmChannel();
-      await ch.assertExchange('orders.dlx', 'fanout', { durable: true });
-      await ch.assertQueue('orders.dlq', { durable: true });
-      await ch.bindQueue('orders.dlq', 'orders.dlx', '');
-      await ch.assertQueue('orders', { durable: true, arguments: { 'x-queue-type': 'classic' } });  // as the snippet says
+      await declareOrders(ch, 'classic');  // as the snippet says
       for (const id of ['a', 'b', 'p']) ch.sendToQueue('orders', Buffer.from(id), { messageId: id, persistent: true });
       await ch.waitForConfirms();
       const order = [];

@@ -21,13 +21,6 @@ Policy NoDlx() {
   return p;
 }
 
-Queue Make(const Policy& p, const std::vector<std::string>& ids) {
-  Result<Queue> q = Queue::Create(p);
-  REQUIRE_MESSAGE(q.ok(), q.status().ToString());
-  for (const std::string& id : ids) REQUIRE(q->Enqueue(id, "payload of " + id).ok());
-  return std::move(q).value();
-}
-
 std::vector<std::string_view> Records(const Queue& q, std::vector<JournalEntry>& keep) {
   Result<std::vector<JournalEntry>> journal = q.Journal();
   REQUIRE(journal.ok());
@@ -38,7 +31,7 @@ std::vector<std::string_view> Records(const Queue& q, std::vector<JournalEntry>&
 }
 
 TEST_CASE("discard: with no dead-letter exchange an exhausted or rejected message is dropped, no entry kept") {
-  Queue q = Make(NoDlx(), {"a", "b", "c"});
+  Queue q = test::QueueWith(NoDlx(), {"a", "b", "c"});
   REQUIRE(q.Process("transient").ok());  // a back near the head
   Result<Attempt> a = q.Process("transient");
   REQUIRE(a.ok());
@@ -77,7 +70,7 @@ TEST_CASE("discard: with no dead-letter exchange an exhausted or rejected messag
 TEST_CASE("discard: the default (a dead-letter exchange set) quarantines as before, and none is rabbitmq-quorum's only") {
   Policy p = NoDlx();
   p.dead_letter_exchange = DeadLetterExchange::kSet;
-  Queue q = Make(p, {"a"});
+  Queue q = test::QueueWith(p, {"a"});
   REQUIRE(q.Process("permanent").ok());
   CHECK(q.Quarantined().size() == 1);
   CHECK(q.stats().discarded == 0);
@@ -105,7 +98,7 @@ TEST_CASE("discard: the setting travels through links and snapshots; the default
   Result<Scenario> bad = ParseScenario("v2;m3;s1;rln");
   CHECK_FALSE(bad.ok());
 
-  Queue q = Make(NoDlx(), {"a", "b"});
+  Queue q = test::QueueWith(NoDlx(), {"a", "b"});
   REQUIRE(q.Process("permanent").ok());
   Result<std::string> text = q.SnapshotText();
   REQUIRE(text.ok());
@@ -118,12 +111,12 @@ TEST_CASE("discard: the setting travels through links and snapshots; the default
   CHECK(restored->Discarded()[0].id == "a");
   CHECK(restored->Discarded()[0].reason == Reason::kPermanent);
   CHECK_FALSE(restored->Replay("a"));
-  Queue set = Make(Policy{}, {"a"});
+  Queue set = test::QueueWith(Policy{}, {"a"});
   CHECK(set.SnapshotText()->find("deadLetterExchange") == std::string::npos);
 }
 
 TEST_CASE("discard: the journal writes a discard as one removal; a crash after any write loses nothing") {
-  Queue q = Make(NoDlx(), {"a", "b", "c"});
+  Queue q = test::QueueWith(NoDlx(), {"a", "b", "c"});
   REQUIRE(q.Process("transient").ok());
   REQUIRE(q.Process("transient").ok());  // a discarded from ready
   Result<LeaseGrant> lease = q.Lease();
@@ -177,7 +170,7 @@ TEST_CASE("discard: bullmq removeOnFail true and sidekiq skipDeadSet drop a job 
   for (const Case& c : {Case{bullmq, "removeOnFail true removes a failed job"},
                         Case{sidekiq, "dead: false keeps it out of the Dead set"}}) {
     CAPTURE(c.says);
-    Queue q = Make(c.policy, {"a", "b"});
+    Queue q = test::QueueWith(c.policy, {"a", "b"});
     while (q.Locate("a")->place != Place::kDiscarded) REQUIRE(q.Process("transient").ok());
     Result<Attempt> b = q.Process("permanent");
     REQUIRE(b.ok());

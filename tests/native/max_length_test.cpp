@@ -26,13 +26,6 @@ Policy Limited(int64_t max_length) {
   return p;
 }
 
-Queue Make(const Policy& p, const Strings& ids) {
-  Result<Queue> q = Queue::Create(p);
-  REQUIRE_MESSAGE(q.ok(), q.status().ToString());
-  for (const std::string& id : ids) REQUIRE(q->Enqueue(id, "payload of " + id).ok());
-  return std::move(q).value();
-}
-
 std::vector<Reason> OrderOf(const XDeath& x) {
   Reason order[XDeath::kSlots];
   x.Order(order);
@@ -42,7 +35,7 @@ std::vector<Reason> OrderOf(const XDeath& x) {
 }  // namespace
 
 TEST_CASE("max-length: each publish past the limit dead-letters the oldest ready message as maxlen, undelivered") {
-  Queue q = Make(Limited(1), {"a", "b", "c"});
+  Queue q = test::QueueWith(Limited(1), {"a", "b", "c"});
   CHECK(Ids(q.Ready()) == Strings{"c"});
   REQUIRE(q.Quarantined().size() == 2);
   for (const QuarantineEntry& e : q.Quarantined()) {
@@ -76,7 +69,7 @@ TEST_CASE("max-length: each publish past the limit dead-letters the oldest ready
 }
 
 TEST_CASE("max-length: within the limit nothing moves; the limit counts ready messages only, not leased ones") {
-  Queue q = Make(Limited(2), {"a", "b"});
+  Queue q = test::QueueWith(Limited(2), {"a", "b"});
   CHECK(q.Quarantined().empty());
   Result<LeaseGrant> lease = q.Lease();  // a leaves the ready queue
   REQUIRE(lease.ok());
@@ -95,7 +88,7 @@ TEST_CASE("max-length: enqueueMany dead-letters the same messages as one publish
   for (const bool journal : {true, false}) {
     Policy p = Limited(2);
     p.journal = journal;
-    Queue one = Make(p, {"a", "b", "c", "d", "e"});
+    Queue one = test::QueueWith(p, {"a", "b", "c", "d", "e"});
     Result<Queue> made = Queue::Create(p);
     REQUIRE(made.ok());
     Queue many = std::move(made).value();
@@ -117,7 +110,7 @@ TEST_CASE("max-length: enqueueMany dead-letters the same messages as one publish
 TEST_CASE("max-length: with no dead-letter exchange the head is dropped; with dlqMaxLength the DLQ trims too") {
   Policy p = Limited(1);
   p.dead_letter_exchange = DeadLetterExchange::kNone;
-  Queue dropped = Make(p, {"a", "b"});
+  Queue dropped = test::QueueWith(p, {"a", "b"});
   CHECK(dropped.Quarantined().empty());
   REQUIRE(dropped.Discarded().size() == 1);
   CHECK(dropped.Discarded()[0].id == "a");
@@ -130,7 +123,7 @@ TEST_CASE("max-length: with no dead-letter exchange the head is dropped; with dl
         "no dead-letter exchange: the message is dropped undelivered, no entry is kept and nothing can replay it");
   Policy both = Limited(1);
   both.dlq_max_length = 1;
-  Queue trimmed = Make(both, {"a", "b", "c"});
+  Queue trimmed = test::QueueWith(both, {"a", "b", "c"});
   CHECK(Ids(trimmed.Quarantined()) == Strings{"b"});
   CHECK(trimmed.Locate("a")->place == Place::kDropped);
 }
@@ -138,7 +131,7 @@ TEST_CASE("max-length: with no dead-letter exchange the head is dropped; with dl
 TEST_CASE("max-length: an x-death record keeps three reasons newest first through snapshots and journals") {
   Policy p = Limited(1);
   p.max_attempts = 2;
-  Queue q = Make(p, {"a", "b"});  // a: maxlen at 0
+  Queue q = test::QueueWith(p, {"a", "b"});  // a: maxlen at 0
   REQUIRE(q.Advance(int64_t{10}).ok());
   REQUIRE(q.Replay("a"));  // ready: b, a (a replay is not limited)
   REQUIRE(test::MustProcess(q, "success").id == "b");
@@ -180,7 +173,7 @@ TEST_CASE("max-length: an x-death record keeps three reasons newest first throug
 }
 
 TEST_CASE("max-length: a snapshot's x-death row with a maxlen slot is checked") {
-  Queue q = Make(Limited(1), {"a", "b"});
+  Queue q = test::QueueWith(Limited(1), {"a", "b"});
   const std::string text = q.SnapshotText().value();
   const std::string row = " x-death max-length max-length 0 0 0 0 maxlen 1 0 after 0";
   REQUIRE(text.find(row) != std::string::npos);
@@ -218,12 +211,12 @@ TEST_CASE("max-length: travels through link v2 (g) and the snapshot text; refuse
   CHECK(ParseScenario(FormatScenario(s)).value().policy == s.policy);
   CHECK(ParseScenario("v2;m3;s1;rqg0").status().message() ==
         "scenario link is malformed at character 14: expected a maxLength other than 0, got the end of the link");
-  Queue q = Make(Limited(3), {"a"});
+  Queue q = test::QueueWith(Limited(3), {"a"});
   const std::string snapshot = q.Snapshot().value();
   CHECK(snapshot.find("system rabbitmq-quorum maxLength 3") != std::string::npos);
   CHECK(Queue::Restore(snapshot).value().policy() == Limited(3));
   // The default writes nothing new.
-  Queue plain = Make(Limited(0), {"a"});
+  Queue plain = test::QueueWith(Limited(0), {"a"});
   CHECK(plain.Snapshot().value().find("maxLength") == std::string::npos);
   Policy p = Limited(-1);
   CHECK(Policy::Check(p).message() == "maxLength must be an integer from 0 to 1000000000, got -1");

@@ -24,13 +24,6 @@ Policy WithTtl(int64_t ttl_ms) {
   return p;
 }
 
-Queue Make(const Policy& p, const Strings& ids) {
-  Result<Queue> q = Queue::Create(p);
-  REQUIRE_MESSAGE(q.ok(), q.status().ToString());
-  for (const std::string& id : ids) REQUIRE(q->Enqueue(id, "payload of " + id).ok());
-  return std::move(q).value();
-}
-
 std::vector<std::string> Lines(const Queue& q) {
   std::vector<std::string> lines;
   for (const Event& e : q.Timeline()) {
@@ -58,7 +51,7 @@ void CheckJournal(const Queue& q) {
 }  // namespace
 
 TEST_CASE("message-ttl: a ready head past its TTL is dead-lettered as expired, the next one at the same instant") {
-  Queue q = Make(WithTtl(100), {"a", "b"});
+  Queue q = test::QueueWith(WithTtl(100), {"a", "b"});
   CHECK(q.NextTimerAt() == 100);  // a's TTL at the head
   REQUIRE(q.Advance(int64_t{400}).ok());  // the consumer attaches 400 ms later, as in the corpus
   CHECK(q.Ready().empty());
@@ -83,7 +76,7 @@ TEST_CASE("message-ttl: a ready head past its TTL is dead-lettered as expired, t
 }
 
 TEST_CASE("message-ttl: a delivered message does not expire; returned near the head past its TTL, it does at once") {
-  Queue q = Make(WithTtl(100), {"a", "b"});
+  Queue q = test::QueueWith(WithTtl(100), {"a", "b"});
   REQUIRE(q.Advance(int64_t{99}).ok());
   Result<LeaseGrant> lease = q.Lease();  // a, just in time
   REQUIRE(lease.ok());
@@ -96,14 +89,14 @@ TEST_CASE("message-ttl: a delivered message does not expire; returned near the h
   CHECK(q.Quarantined()[1].attempts == 1);
   CHECK(q.Quarantined()[1].arrived_at == 150);
   // Before its TTL a head is delivered as ever.
-  Queue fresh = Make(WithTtl(100), {"c"});
+  Queue fresh = test::QueueWith(WithTtl(100), {"c"});
   REQUIRE(fresh.Advance(int64_t{99}).ok());
   CHECK(test::MustProcess(fresh, "success").id == "c");
   CheckJournal(q);
 }
 
 TEST_CASE("message-ttl: a replay or a due retry is a new publish, with a new TTL; the x-death count grows") {
-  Queue q = Make(WithTtl(100), {"a"});
+  Queue q = test::QueueWith(WithTtl(100), {"a"});
   REQUIRE(q.Advance(int64_t{150}).ok());  // expired at 100
   REQUIRE(q.Replay("a"));                // republished at 150
   CHECK(q.NextTimerAt() == 250);
@@ -115,7 +108,7 @@ TEST_CASE("message-ttl: a replay or a due retry is a new publish, with a new TTL
   // A retry delayed in the retry queue (the TTL retry-queue pattern) comes back as a new message.
   Policy p = WithTtl(100);
   p.backoff = {BackoffKind::kFixed, 200, 200, Jitter::kNone};
-  Queue retried = Make(p, {"b"});
+  Queue retried = test::QueueWith(p, {"b"});
   REQUIRE(test::MustProcess(retried, "transient").disposition == Disposition::kDelayed);  // due at 200
   REQUIRE(retried.Advance(int64_t{250}).ok());
   CHECK(Ids(retried.Ready()) == Strings{"b"});  // its TTL from 200
@@ -127,7 +120,7 @@ TEST_CASE("message-ttl: a replay or a due retry is a new publish, with a new TTL
 TEST_CASE("message-ttl: with no dead-letter exchange an expired message is dropped") {
   Policy p = WithTtl(10);
   p.dead_letter_exchange = DeadLetterExchange::kNone;
-  Queue q = Make(p, {"a"});
+  Queue q = test::QueueWith(p, {"a"});
   REQUIRE(q.Advance(int64_t{10}).ok());
   REQUIRE(q.Discarded().size() == 1);
   CHECK(q.Discarded()[0].reason == Reason::kExpired);
@@ -142,7 +135,7 @@ TEST_CASE("message-ttl: four x-death reasons keep their order; the TTL's start t
   Policy p = WithTtl(100);
   p.max_attempts = 2;
   p.max_length = 1;
-  Queue q = Make(p, {"a", "b"});  // a: maxlen at 0
+  Queue q = test::QueueWith(p, {"a", "b"});  // a: maxlen at 0
   REQUIRE(q.Advance(int64_t{50}).ok());
   REQUIRE(q.Replay("a"));                                   // b (TTL from 0), a (from 50)
   REQUIRE(test::MustProcess(q, "success").id == "b");       // at 50
@@ -166,7 +159,7 @@ TEST_CASE("message-ttl: four x-death reasons keep their order; the TTL's start t
   CHECK(back->Quarantined().back().x_death == x);
   CHECK(back->SnapshotText().value() == text);
   // A job enqueued at 0 writes no ttlFrom (0 is its default); a lab queue none at all.
-  Queue zero = Make(WithTtl(100), {"z"});
+  Queue zero = test::QueueWith(WithTtl(100), {"z"});
   CHECK(zero.SnapshotText().value().find("ttlFrom") == std::string::npos);
   CheckJournal(q);
 }
@@ -192,7 +185,7 @@ TEST_CASE("message-ttl: travels through link v2 (t) and the snapshot; refused by
   CHECK(Policy::Check(p).message() ==
         "antiPatterns.dlqToSource must be false with a messageTtlMs (each expired message routed back expires again: "
         "a loop with no end), got true with messageTtlMs 100");
-  Queue plain = Make(WithTtl(0), {"a"});
+  Queue plain = test::QueueWith(WithTtl(0), {"a"});
   CHECK(plain.SnapshotText().value().find("messageTtlMs") == std::string::npos);
 }
 

@@ -13,13 +13,6 @@
 namespace dlq {
 namespace {
 
-Queue Make(Policy p, const std::vector<std::string>& ids) {
-  Result<Queue> q = Queue::Create(p);
-  REQUIRE_MESSAGE(q.ok(), q.status().ToString());
-  for (const std::string& id : ids) REQUIRE(q->Enqueue(id, "payload of " + id).ok());
-  return std::move(q).value();
-}
-
 // q's journal as Queue::Recover reads it: `entries` own the text that `records` views.
 struct JournalRecords {
   std::vector<JournalEntry> entries;
@@ -56,10 +49,10 @@ std::vector<std::string> Deliveries(Queue& q, const char* outcome, int n) {
 TEST_CASE("systems: rabbitmq-quorum returns a requeued message near the head, the lab to the tail") {
   Policy p;
   p.max_attempts = 3;
-  Queue lab = Make(p, {"a", "b"});
+  Queue lab = test::QueueWith(p, {"a", "b"});
   CHECK(Deliveries(lab, "transient", 6) == std::vector<std::string>{"a", "b", "a", "b", "a", "b"});
   p.system = System::kRabbitMqQuorum;
-  Queue rabbit = Make(p, {"a", "b"});
+  Queue rabbit = test::QueueWith(p, {"a", "b"});
   // a is redelivered at once until its delivery-limit (maxAttempts − 1 returns) is used up.
   CHECK(Deliveries(rabbit, "transient", 6) == std::vector<std::string>{"a", "a", "a", "b", "b", "b"});
   // The events say where the return went.
@@ -88,7 +81,7 @@ TEST_CASE("systems: rabbitmq-quorum sends a delayed retry (the TTL retry-queue p
   p.max_attempts = 3;
   p.system = System::kRabbitMqQuorum;
   p.backoff = {BackoffKind::kFixed, 100, 100, Jitter::kNone};
-  Queue q = Make(p, {"a", "b"});
+  Queue q = test::QueueWith(p, {"a", "b"});
   REQUIRE(q.Process("transient").ok());  // a: delayed 100 ms
   REQUIRE(q.Advance(int64_t{100}).ok());          // a back, behind b
   CHECK(Deliveries(q, "success", 2) == std::vector<std::string>{"b", "a"});
@@ -98,7 +91,7 @@ TEST_CASE("systems: a journal under rabbitmq-quorum recovers to the same state (
   Policy p;
   p.max_attempts = 4;
   p.system = System::kRabbitMqQuorum;
-  Queue q = Make(p, {"a", "b", "c"});
+  Queue q = test::QueueWith(p, {"a", "b", "c"});
   for (const char* outcome : {"transient", "transient", "success", "transient", "permanent"}) {
     REQUIRE(q.Process(outcome).ok());
   }
@@ -241,12 +234,12 @@ TEST_CASE("systems: sidekiq's own delay is count^4 + 15 + rand(10)·(count + 1) 
   Backoff fixed{BackoffKind::kFixed, 500, 500, Jitter::kNone};
   CHECK(RetryDelay(p, fixed, 2, 0, jitter) == 500);
 
-  Queue q = Make(p, {"a"});
+  Queue q = test::QueueWith(p, {"a"});
   REQUIRE(q.Process("permanent").ok());  // a: dead after 1 run
   CHECK(q.Replay("a"));
   CHECK(q.Ready()[0].attempts == 0);
   p.backoff = {BackoffKind::kFixed, 1, 1, Jitter::kNone};
-  Queue r = Make(p, {"a"});
+  Queue r = test::QueueWith(p, {"a"});
   for (int i = 0; i < 3; ++i) {
     REQUIRE(r.Process("transient").ok());
     if (i < 2) REQUIRE(r.Advance(int64_t{1}).ok());
@@ -346,7 +339,7 @@ TEST_CASE("systems: sidekiq retryEveryError: 6.4.1 has no :kill, so a permanent 
   p.system = System::kSidekiq;
   p.backoff = {BackoffKind::kFixed, 1, 1, Jitter::kNone};
   // Off (the default, 6.5.2+ with :kill): quarantined at once, reason permanent.
-  Queue killed = Make(p, {"a"});
+  Queue killed = test::QueueWith(p, {"a"});
   Result<Attempt> first = killed.Process("permanent");
   REQUIRE(first.ok());
   CHECK(first->disposition == Disposition::kQuarantined);
@@ -363,7 +356,7 @@ TEST_CASE("systems: sidekiq retryEveryError: 6.4.1 has no :kill, so a permanent 
   Policy off = p;
   off.retry_every_error = false;
   CHECK(p.RuleFor(FailureClass::kCrash) == off.RuleFor(FailureClass::kCrash));  // a crash is the fetch's matter
-  Queue q = Make(p, {"a"});
+  Queue q = test::QueueWith(p, {"a"});
   for (int run = 1; run <= 3; ++run) {
     Result<Attempt> a = q.Process("permanent");
     REQUIRE(a.ok());
@@ -380,7 +373,7 @@ TEST_CASE("systems: sidekiq retryEveryError: 6.4.1 has no :kill, so a permanent 
   CHECK(q.Quarantined()[0].attempts == 3);
   // retry: 0 (maxAttempts 1): one run, then Dead, as 6.4.1 does.
   p.max_attempts = 1;
-  Queue zero = Make(p, {"a"});
+  Queue zero = test::QueueWith(p, {"a"});
   Result<Attempt> only = zero.Process("permanent");
   REQUIRE(only.ok());
   CHECK(only->disposition == Disposition::kQuarantined);
@@ -415,7 +408,7 @@ TEST_CASE("systems: sqs brings a failed message back when its visibility timeout
   p.max_attempts = 3;
   p.lease_ms = 5000;
   p.system = System::kSqs;
-  Queue q = Make(p, {"a"});
+  Queue q = test::QueueWith(p, {"a"});
   Result<Attempt> a = q.Process("transient");
   REQUIRE(a.ok());
   CHECK(a->disposition == Disposition::kDelayed);
@@ -423,7 +416,7 @@ TEST_CASE("systems: sqs brings a failed message back when its visibility timeout
   CHECK(q.worst_case().time_ms == 3 * 5000 + 2 * 5000);
   // ChangeMessageVisibility: the policy's own backoff instead.
   p.backoff = {BackoffKind::kFixed, 200, 200, Jitter::kNone};
-  Queue b = Make(p, {"a"});
+  Queue b = test::QueueWith(p, {"a"});
   Result<Attempt> c = b.Process("transient");
   REQUIRE(c.ok());
   CHECK(c->delay_ms == 200);
@@ -460,11 +453,11 @@ TEST_CASE("systems: bullmq does not count a stall as an attempt; stalls have the
   Policy p;
   p.max_attempts = 3;
   p.lease_ms = 300;
-  Queue lab = Make(p, {"a"});
+  Queue lab = test::QueueWith(p, {"a"});
   Crash(lab);
   CHECK(lab.Ready()[0].attempts == 1);  // the lab counts the crash
   p.system = System::kBullMq;
-  Queue q = Make(p, {"a", "b"});
+  Queue q = test::QueueWith(p, {"a", "b"});
   Crash(q);  // stall 1 of 1 allowed: back to wait, attemptsMade unchanged
   REQUIRE(q.Ready().size() == 2);
   CHECK(q.Ready()[1].id == "a");
@@ -486,13 +479,13 @@ TEST_CASE("systems: bullmq does not count a stall as an attempt; stalls have the
 
   // maxStalledCount 0: the first stall fails the job; after a stall, errors still get the whole budget.
   p.max_stalled_count = 0;
-  Queue zero = Make(p, {"a"});
+  Queue zero = test::QueueWith(p, {"a"});
   Crash(zero);
   REQUIRE(zero.Quarantined().size() == 1);
   CHECK(zero.Quarantined()[0].reason == Reason::kStalled);
   p.max_stalled_count = 1;
   p.max_attempts = 2;
-  Queue errors = Make(p, {"a"});
+  Queue errors = test::QueueWith(p, {"a"});
   Crash(errors);
   REQUIRE(errors.Process("transient").ok());
   Result<Attempt> last = errors.Process("transient");
@@ -513,7 +506,7 @@ TEST_CASE("systems: bullmq evicts by removeOnFail age only when a later job fail
   p.max_attempts = 1;
   p.retention_ms = 1000;
   p.system = System::kBullMq;
-  Queue q = Make(p, {"a", "b", "c"});
+  Queue q = test::QueueWith(p, {"a", "b", "c"});
   REQUIRE(q.Process("transient").ok());  // a failed at 0
   CHECK_FALSE(q.NextTimerAt().has_value());  // no retention timer
   REQUIRE(q.Advance(int64_t{1300}).ok());
@@ -527,7 +520,7 @@ TEST_CASE("systems: bullmq evicts by removeOnFail age only when a later job fail
   CHECK(q.stats().expired == 1);
   // The lab drops a at its timer.
   p.system = System::kLab;
-  Queue lab = Make(p, {"a"});
+  Queue lab = test::QueueWith(p, {"a"});
   REQUIRE(lab.Process("transient").ok());
   CHECK(lab.NextTimerAt() == 1000);
 }
@@ -537,7 +530,7 @@ TEST_CASE("systems: bullmq's removeOnFail N keeps the newest N failed jobs, trim
   p.max_attempts = 1;
   p.system = System::kBullMq;
   p.remove_on_fail_count = 1;  // the corpus's remove-on-fail-count-keeps-newest, seen on BullMQ 6.7.0
-  Queue q = Make(p, {"a", "b"});
+  Queue q = test::QueueWith(p, {"a", "b"});
   REQUIRE(q.Process("transient").ok());
   REQUIRE(q.Quarantined().size() == 1);  // within the count: kept
   REQUIRE(q.Process("transient").ok());
@@ -545,7 +538,7 @@ TEST_CASE("systems: bullmq's removeOnFail N keeps the newest N failed jobs, trim
   CHECK(q.Quarantined()[0].id == "b");
   CHECK(q.Locate("a")->place == Place::kDropped);
   p.remove_on_fail_count = 2;
-  Queue two = Make(p, {"a", "b", "c"});
+  Queue two = test::QueueWith(p, {"a", "b", "c"});
   for (int i = 0; i < 3; ++i) REQUIRE(two.Process("transient").ok());
   REQUIRE(two.Quarantined().size() == 2);
   CHECK(two.Quarantined()[0].id == "b");
@@ -574,7 +567,7 @@ TEST_CASE("systems: a rabbitmq DLQ's x-max-length drops the oldest dead letter, 
   p.max_attempts = 6;  // x-delivery-limit 5
   p.system = System::kRabbitMqQuorum;
   p.dlq_max_length = 1;  // the corpus's dlq-max-length-drops-oldest, seen on RabbitMQ 3.10.8
-  Queue q = Make(p, {"a", "b"});
+  Queue q = test::QueueWith(p, {"a", "b"});
   REQUIRE(q.Process("permanent").ok());
   REQUIRE(q.Quarantined().size() == 1);  // within the length: kept
   REQUIRE(q.Process("permanent").ok());
@@ -606,7 +599,7 @@ TEST_CASE("systems: sidekiq trims the Dead set at each kill: dead timeout (reten
   p.max_attempts = 1;
   p.system = System::kSidekiq;
   p.dead_max_jobs = 2;  // keeps the newest one
-  Queue q = Make(p, {"a", "b", "c"});
+  Queue q = test::QueueWith(p, {"a", "b", "c"});
   for (int i = 0; i < 3; ++i) REQUIRE(q.Process("transient").ok());
   REQUIRE(q.Quarantined().size() == 1);
   CHECK(q.Quarantined()[0].id == "c");
@@ -614,7 +607,7 @@ TEST_CASE("systems: sidekiq trims the Dead set at each kill: dead timeout (reten
 
   p.dead_max_jobs = 10'000;
   p.retention_ms = 1000;
-  Queue t = Make(p, {"a", "b"});
+  Queue t = test::QueueWith(p, {"a", "b"});
   REQUIRE(t.Process("transient").ok());
   CHECK_FALSE(t.NextTimerAt().has_value());
   REQUIRE(t.Advance(int64_t{1300}).ok());
@@ -624,7 +617,7 @@ TEST_CASE("systems: sidekiq trims the Dead set at each kill: dead timeout (reten
   CHECK(t.Quarantined()[0].id == "b");
 
   p.retention_ms = 0;  // Sidekiq's own 180 days
-  Queue d = Make(p, {"a", "b", "c"});
+  Queue d = test::QueueWith(p, {"a", "b", "c"});
   REQUIRE(d.Process("transient").ok());
   REQUIRE(d.Advance(kSidekiqDeadTimeoutMs - 1).ok());
   REQUIRE(d.Process("transient").ok());
@@ -640,7 +633,7 @@ TEST_CASE("systems: sqs counts a DLQ entry's retention from the job's first enqu
   p.max_attempts = 1;
   p.retention_ms = 10'000;
   p.system = System::kSqs;
-  Queue q = Make(p, {"a"});
+  Queue q = test::QueueWith(p, {"a"});
   REQUIRE(q.Advance(int64_t{4000}).ok());
   REQUIRE(q.Process("transient").ok());  // moved at 4000, enqueued at 0
   CHECK(q.Quarantined()[0].enqueued_at == 0);
@@ -657,7 +650,7 @@ TEST_CASE("systems: sqs counts a DLQ entry's retention from the job's first enqu
   CHECK(q.Quarantined().empty());
   // The lab counts from the arrival.
   p.system = System::kLab;
-  Queue lab = Make(p, {"a"});
+  Queue lab = test::QueueWith(p, {"a"});
   REQUIRE(lab.Advance(int64_t{4000}).ok());
   REQUIRE(lab.Process("transient").ok());
   CHECK(lab.NextTimerAt() == 14'000);
@@ -665,12 +658,12 @@ TEST_CASE("systems: sqs counts a DLQ entry's retention from the job's first enqu
   CHECK(lab.Quarantined()[0].retention_until == 14'000);
   // No retention, no window; a lazy mode's is from the arrival to the age its trims drop at.
   p.retention_ms = 0;
-  Queue kept = Make(p, {"a"});
+  Queue kept = test::QueueWith(p, {"a"});
   REQUIRE(kept.Process("transient").ok());
   CHECK(kept.Quarantined()[0].retention_until == -1);
   p.system = System::kBullMq;
   p.retention_ms = 5000;
-  Queue lazy = Make(p, {"a"});
+  Queue lazy = test::QueueWith(p, {"a"});
   REQUIRE(lazy.Advance(int64_t{1000}).ok());
   REQUIRE(lazy.Process("transient").ok());
   CHECK(lazy.Quarantined()[0].retention_from == 1000);
@@ -682,7 +675,7 @@ TEST_CASE("systems: rabbitmq-quorum's deliveryLimit: 3.x sets none (tail, no dea
   p.system = System::kRabbitMqQuorum;
   p.delivery_limit = DeliveryLimit::kUnset4;
   CHECK(p.Budget() == 21);
-  Queue four = Make(p, {"a", "b"});
+  Queue four = test::QueueWith(p, {"a", "b"});
   std::vector<std::string> runs = Deliveries(four, "transient", 22);
   CHECK(std::count(runs.begin(), runs.end(), "a") == 21);
   CHECK(runs[20] == "a");  // near the head all the way
@@ -691,7 +684,7 @@ TEST_CASE("systems: rabbitmq-quorum's deliveryLimit: 3.x sets none (tail, no dea
   CHECK(four.Quarantined()[0].attempts == 21);
   p.delivery_limit = DeliveryLimit::kUnset3;
   CHECK(p.Budget() == Policy::kMaxAttempts);
-  Queue three = Make(p, {"a", "b", "c"});
+  Queue three = test::QueueWith(p, {"a", "b", "c"});
   CHECK(Deliveries(three, "transient", 6) == std::vector<std::string>{"a", "b", "c", "a", "b", "c"});
   CHECK(three.Quarantined().empty());
   Policy lab;
@@ -707,7 +700,7 @@ TEST_CASE("systems: rabbitmq-quorum's deliveryLimit classic-queue: no count, no 
   p.delivery_limit = DeliveryLimit::kClassicQueue;
   CHECK(p.Budget() == Policy::kMaxAttempts);
   CHECK(p.KeepsNoDeliveryCount());
-  Queue classic = Make(p, {"a", "b"});
+  Queue classic = test::QueueWith(p, {"a", "b"});
   // a goes back in its place at the head and is never dead-lettered for its returns (maxAttempts is unused).
   CHECK(Deliveries(classic, "transient", 5) == std::vector<std::string>{"a", "a", "a", "a", "a"});
   CHECK(classic.Quarantined().empty());
@@ -753,7 +746,7 @@ TEST_CASE("systems: a rabbitmq-quorum entry keeps its x-death record across repu
   Policy p;
   p.max_attempts = 2;
   p.system = System::kRabbitMqQuorum;
-  Queue q = Make(p, {"a"});
+  Queue q = test::QueueWith(p, {"a"});
   Deliveries(q, "transient", 2);  // a: delivery_limit at 0
   REQUIRE(q.Advance(int64_t{50}).ok());
   REQUIRE(q.Replay("a"));
@@ -778,7 +771,7 @@ TEST_CASE("systems: a rabbitmq-quorum entry keeps its x-death record across repu
   REQUIRE_MESSAGE(back.ok(), back.status().ToString());
   CHECK(back->Quarantined()[0].x_death == x);
   Policy plain;
-  Queue lab = Make(plain, {"a"});
+  Queue lab = test::QueueWith(plain, {"a"});
   Deliveries(lab, "permanent", 1);
   CHECK(lab.Quarantined()[0].x_death.empty());
 }
@@ -838,7 +831,7 @@ TEST_CASE("systems: bullmq's retry without a reset keeps attemptsMade: one more 
   p.system = System::kBullMq;
   p.max_attempts = 3;
   p.journal = true;
-  Queue q = Make(p, {"a", "b"});
+  Queue q = test::QueueWith(p, {"a", "b"});
   REQUIRE(Deliveries(q, "transient", 6).size() == 6);  // a and b: three runs each, then failed
   REQUIRE(q.Quarantined().size() == 2);
   Result<bool> kept = q.ReplayKeepingAttempts("a");
@@ -874,7 +867,7 @@ TEST_CASE("systems: bullmq's retry without a reset keeps attemptsMade: one more 
 TEST_CASE("systems: a retry without a reset is refused by name outside bullmq, and travels in link v2 as y<id>") {
   Policy p;
   p.max_attempts = 1;
-  Queue q = Make(p, {"a"});
+  Queue q = test::QueueWith(p, {"a"});
   REQUIRE(q.Process("transient").ok());
   const std::string before = q.SnapshotText().value();
   Result<bool> refused = q.ReplayKeepingAttempts("a");

@@ -19,6 +19,14 @@ inline Queue MakeQueue(int64_t max_attempts) {
   return std::move(made).value();
 }
 
+// A queue with policy `p` and jobs `ids` enqueued in order, each with payload "payload of <id>".
+inline Queue QueueWith(const Policy& p, const std::vector<std::string>& ids) {
+  Result<Queue> q = Queue::Create(p);
+  REQUIRE_MESSAGE(q.ok(), q.status().ToString());
+  for (const std::string& id : ids) REQUIRE(q->Enqueue(id, "payload of " + id).ok());
+  return std::move(q).value();
+}
+
 inline std::vector<std::string> Ids(const std::vector<JobView>& jobs) {
   std::vector<std::string> ids;
   for (const JobView& j : jobs) ids.push_back(j.id);
