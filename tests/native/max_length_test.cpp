@@ -158,18 +158,7 @@ TEST_CASE("max-length: an x-death record keeps three reasons newest first throug
   CHECK(OrderOf(x) == std::vector<Reason>{Reason::kMaxLength, Reason::kExhausted, Reason::kPermanent, Reason::kNone});
   CHECK(x.count[2] == 2);
   // The journal since creation recovers it all; a crash after any write loses nothing.
-  Result<std::vector<JournalEntry>> journal = q.Journal();
-  REQUIRE(journal.ok());
-  std::vector<std::string_view> records;
-  for (const JournalEntry& e : journal.value()) records.push_back(e.record);
-  Result<Recovery> whole = Queue::Recover(std::nullopt, records, {});
-  REQUIRE_MESSAGE(whole.ok(), whole.status().ToString());
-  CHECK(whole->queue.SnapshotText().value() == q.SnapshotText().value());
-  for (size_t k = 1; k <= records.size(); ++k) {
-    Result<Recovery> r = Queue::Recover(std::nullopt, records, {.crash_after = static_cast<int64_t>(k)});
-    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
-    CHECK(r->lost.empty());
-  }
+  test::CheckJournalRecovers(q);
 }
 
 TEST_CASE("max-length: a snapshot's x-death row with a maxlen slot is checked") {

@@ -32,22 +32,6 @@ std::vector<std::string> Lines(const Queue& q) {
   return lines;
 }
 
-// The journal since creation, recovered whole and after each write: nothing lost, the whole equal to `q`.
-void CheckJournal(const Queue& q) {
-  Result<std::vector<JournalEntry>> journal = q.Journal();
-  REQUIRE(journal.ok());
-  std::vector<std::string_view> records;
-  for (const JournalEntry& e : journal.value()) records.push_back(e.record);
-  Result<Recovery> whole = Queue::Recover(std::nullopt, records, {});
-  REQUIRE_MESSAGE(whole.ok(), whole.status().ToString());
-  CHECK(whole->queue.SnapshotText().value() == q.SnapshotText().value());
-  for (size_t k = 1; k <= records.size(); ++k) {
-    Result<Recovery> r = Queue::Recover(std::nullopt, records, {.crash_after = static_cast<int64_t>(k)});
-    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
-    CHECK(r->lost.empty());
-  }
-}
-
 }  // namespace
 
 TEST_CASE("message-ttl: a ready head past its TTL is dead-lettered as expired, the next one at the same instant") {
@@ -72,7 +56,7 @@ TEST_CASE("message-ttl: a ready head past its TTL is dead-lettered as expired, t
         "\"a\" was dead-lettered (expired): it reached the head of orders after its message TTL ran out, undelivered; "
         "only an operator's replay brings it back");
   CHECK(q.NextTimerAt() == std::nullopt);
-  CheckJournal(q);
+  test::CheckJournalRecovers(q);
 }
 
 TEST_CASE("message-ttl: a delivered message does not expire; returned near the head past its TTL, it does at once") {
@@ -92,7 +76,7 @@ TEST_CASE("message-ttl: a delivered message does not expire; returned near the h
   Queue fresh = test::QueueWith(WithTtl(100), {"c"});
   REQUIRE(fresh.Advance(int64_t{99}).ok());
   CHECK(test::MustProcess(fresh, "success").id == "c");
-  CheckJournal(q);
+  test::CheckJournalRecovers(q);
 }
 
 TEST_CASE("message-ttl: a replay or a due retry is a new publish, with a new TTL; the x-death count grows") {
@@ -114,7 +98,7 @@ TEST_CASE("message-ttl: a replay or a due retry is a new publish, with a new TTL
   CHECK(Ids(retried.Ready()) == Strings{"b"});  // its TTL from 200
   CHECK(retried.AdvanceToNext() == 300);
   CHECK(Ids(retried.Quarantined()) == Strings{"b"});
-  CheckJournal(retried);
+  test::CheckJournalRecovers(retried);
 }
 
 TEST_CASE("message-ttl: with no dead-letter exchange an expired message is dropped") {
@@ -161,7 +145,7 @@ TEST_CASE("message-ttl: four x-death reasons keep their order; the TTL's start t
   // A job enqueued at 0 writes no ttlFrom (0 is its default); a lab queue none at all.
   Queue zero = test::QueueWith(WithTtl(100), {"z"});
   CHECK(zero.SnapshotText().value().find("ttlFrom") == std::string::npos);
-  CheckJournal(q);
+  test::CheckJournalRecovers(q);
 }
 
 TEST_CASE("message-ttl: travels through link v2 (t) and the snapshot; refused by name out of range or mode") {
