@@ -75,6 +75,7 @@ void CheckValues(const Scenario& s, std::string_view input) {
             [](const action::ReleaseKey& x) { return !x.key.empty() && SaneKey(x.key); },
             [](const action::Redrive& d) { return kRedriveMaxField.Check(d.max).ok(); },
             [](const action::Crash& x) { return kCrashAfterField.Check(x.after).ok(); },
+            [](const action::Patch& f) { return IsValidUtf8(f.id) && IsValidUtf8(f.payload); },
         },
         a);
     FUZZ_CHECK(sane, Show(input));
@@ -126,6 +127,7 @@ bool NeedsV2(const Scenario& s) {
                           [](const action::ReleaseKey&) { return true; },
                           [](const action::Redrive&) { return true; },
                           [](const action::Crash&) { return true; },
+                          [](const action::Patch&) { return true; },
                       },
                       a);
   });
@@ -162,6 +164,7 @@ ScriptCounts CountScript(const Scenario& s) {
                    [&](const action::ReleaseKey&) { ++c.releases; },
                    [&](const action::Redrive& d) { ++c.redrives; c.redrive_max += d.max; },
                    [&](const action::Crash&) { c.crashed = true; },
+                   [&](const action::Patch&) { ++c.events; },  // its patched event
                },
                s.actions[i]);
   }
