@@ -118,7 +118,7 @@ bool NeedsV2(const Scenario& s) {
                             return p.outcome != Outcome::kSuccess && p.outcome != Outcome::kTransient &&
                                    p.outcome != Outcome::kPermanent;
                           },
-                          [](const action::Replay&) { return false; },
+                          [](const action::Replay& r) { return r.keep_attempts; },  // y: bullmq's retry, v2 only
                           [](const action::Enqueue& e) { return !e.key.empty(); },
                           [](const action::Lease&) { return true; },
                           [](const action::Settle&) { return true; },
