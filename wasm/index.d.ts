@@ -98,6 +98,8 @@ export interface SchemaField {
   readonly default: number | boolean | string;
   /** Whether scenarios (links, snapshots) carry it. */
   readonly scenario: boolean;
+  /** A mode's own field: the one system under which it may leave its default (policy rows only). */
+  readonly onlyUnder?: System;
   /** kind 'integer': the range, inclusive. */
   readonly min?: number;
   readonly max?: number;

@@ -50,6 +50,7 @@ val SpecValue(const dlq::FieldSpec& spec, val default_value) {
   out.set("description", std::string(spec.description));
   out.set("required", spec.required);
   out.set("default", default_value);
+  if (spec.only_under != nullptr) out.set("onlyUnder", std::string(spec.only_under));
   if (spec.kind == dlq::FieldKind::kInteger) {
     out.set("min", static_cast<double>(spec.range->min));
     out.set("max", static_cast<double>(spec.range->max));

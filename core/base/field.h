@@ -56,6 +56,9 @@ struct FieldSpec {
   const char* label;          // a form's label
   const char* description;    // one line
   bool required = false;      // the object must give it (no default applies)
+  // The one system whose setting it is ("bullmq"; nullptr: every system's): under any
+  // other system it must keep its default (Policy::Check refuses it, an import resets it).
+  const char* only_under = nullptr;
 };
 
 // A row of a struct's table: the spec, and how to read and write the field on a

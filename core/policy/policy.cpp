@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "text.h"
 
@@ -281,42 +282,23 @@ Status Policy::Check(const Policy& p) {
   if (Status s = kDlqMaxLengthField.Check(p.dlq_max_length); !s.ok()) return s;
   if (Status s = kMaxLengthField.Check(p.max_length); !s.ok()) return s;
   if (Status s = kMessageTtlMsField.Check(p.message_ttl_ms); !s.ok()) return s;
-  // A mode's own setting means nothing elsewhere: refused rather than ignored.
+  // A mode's own setting means nothing elsewhere: refused rather than ignored. Whose each
+  // field is, its row says (FieldSpec::only_under), so the form, the import and this agree.
   const Policy defaults;
-  const auto only_in = [&](const char* field, System mode, const std::string& got) {
-    return Status::InvalidArgument(std::string(field) + " applies only with system \"" + SystemName(mode) +
+  for (const Field<Policy>& row : PolicyFields()) {
+    if (row.spec.only_under == nullptr || std::string_view(row.spec.only_under) == SystemName(p.system)) continue;
+    const int64_t value = row.get(p);
+    if (value == row.get(defaults)) continue;
+    const std::string got = row.spec.kind == FieldKind::kInteger   ? std::to_string(value)
+                            : row.spec.kind == FieldKind::kBoolean ? std::string(value != 0 ? "true" : "false")
+                                                                   : "\"" + std::string(row.spec.choices->Name(static_cast<int>(value))) + "\"";
+    return Status::InvalidArgument(std::string(row.spec.name) + " applies only with system \"" + row.spec.only_under +
                                    "\" (leave it at its default otherwise), got " + got + " with system \"" +
                                    SystemName(p.system) + "\"");
-  };
-  if (p.max_stalled_count != defaults.max_stalled_count && p.system != System::kBullMq) {
-    return only_in("maxStalledCount", System::kBullMq, std::to_string(p.max_stalled_count));
   }
-  if (p.remove_on_fail_count != defaults.remove_on_fail_count && p.system != System::kBullMq) {
-    return only_in("removeOnFailCount", System::kBullMq, std::to_string(p.remove_on_fail_count));
-  }
-  if (p.dead_max_jobs != defaults.dead_max_jobs && p.system != System::kSidekiq) {
-    return only_in("deadMaxJobs", System::kSidekiq, std::to_string(p.dead_max_jobs));
-  }
-  if (p.retry_in_jitter && p.system != System::kSidekiq) return only_in("retryInJitter", System::kSidekiq, "true");
-  if (p.retry_every_error && p.system != System::kSidekiq) return only_in("retryEveryError", System::kSidekiq, "true");
-  if (p.delivery_limit != defaults.delivery_limit && p.system != System::kRabbitMqQuorum) {
-    return only_in("deliveryLimit", System::kRabbitMqQuorum, std::string("\"") + DeliveryLimitName(p.delivery_limit) + "\"");
-  }
-  if (p.dlq_max_length != defaults.dlq_max_length && p.system != System::kRabbitMqQuorum) {
-    return only_in("dlqMaxLength", System::kRabbitMqQuorum, std::to_string(p.dlq_max_length));
-  }
-  if (p.dead_letter_exchange != defaults.dead_letter_exchange && p.system != System::kRabbitMqQuorum) {
-    return only_in("deadLetterExchange", System::kRabbitMqQuorum,
-                   std::string("\"") + DeadLetterExchangeName(p.dead_letter_exchange) + "\"");
-  }
-  if (p.remove_on_fail && p.system != System::kBullMq) return only_in("removeOnFail", System::kBullMq, "true");
   if (p.remove_on_fail && p.remove_on_fail_count != defaults.remove_on_fail_count) {
     return Status::InvalidArgument("removeOnFail true removes every failed job, so removeOnFailCount must be 0 with it, got " +
                                    std::to_string(p.remove_on_fail_count));
-  }
-  if (p.skip_dead_set && p.system != System::kSidekiq) return only_in("skipDeadSet", System::kSidekiq, "true");
-  if (p.max_length != defaults.max_length && p.system != System::kRabbitMqQuorum) {
-    return only_in("maxLength", System::kRabbitMqQuorum, std::to_string(p.max_length));
   }
   // The DLQ's consumer would publish each dead letter straight back into the full source,
   // whose overflow dead-letters the head again: a loop that never settles.
@@ -325,18 +307,11 @@ Status Policy::Check(const Policy& p) {
                                    "back overflows the source again: a loop with no end), got true with maxLength " +
                                    std::to_string(p.max_length));
   }
-  if (p.message_ttl_ms != defaults.message_ttl_ms && p.system != System::kRabbitMqQuorum) {
-    return only_in("messageTtlMs", System::kRabbitMqQuorum, std::to_string(p.message_ttl_ms));
-  }
   // Each expired message routed back would expire again, one TTL later, for as long as time runs.
   if (p.message_ttl_ms != defaults.message_ttl_ms && p.dlq_to_source) {
     return Status::InvalidArgument("antiPatterns.dlqToSource must be false with a messageTtlMs (each expired message "
                                    "routed back expires again: a loop with no end), got true with messageTtlMs " +
                                    std::to_string(p.message_ttl_ms));
-  }
-  // Each real system's delay is its own (docs/real-systems.md): where it lives is the lab's lesson.
-  if (p.delay_at != defaults.delay_at && p.system != System::kLab) {
-    return only_in("delayAt", System::kLab, std::string("\"") + DelayAtName(p.delay_at) + "\"");
   }
   return Status::Ok();
 }

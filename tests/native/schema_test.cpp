@@ -169,6 +169,40 @@ TEST_CASE("schema: every integer row's range is the one its object's check enfor
                                     [](const ContentionOptions& o) { return CheckContentionOptions(o); });
 }
 
+// A value of `row` other than its default that the row admits.
+int64_t OtherValue(const Field<Policy>& row) {
+  const int64_t def = row.get(Policy{});
+  switch (row.spec.kind) {
+    case FieldKind::kBoolean: return def == 0 ? 1 : 0;
+    case FieldKind::kInteger: return def == row.spec.range->max ? row.spec.range->min : row.spec.range->max;
+    case FieldKind::kChoice: return def == 0 ? 1 : 0;
+  }
+  return def;
+}
+
+TEST_CASE("schema: a row's only_under is the rule Policy::Check keeps: a mode's own field, refused under every other system") {
+  int marked = 0;
+  for (const Field<Policy>& row : PolicyFields()) {
+    for (int system = 0; system < kSystemChoices.count; ++system) {
+      Policy p;
+      p.system = static_cast<System>(system);
+      row.set(p, OtherValue(row));
+      const Status s = Policy::Check(p);
+      const bool own = row.spec.only_under != nullptr && std::string(row.spec.only_under) == kSystemChoices.items[system].name;
+      if (row.spec.only_under == nullptr) {
+        CHECK_MESSAGE(s.message().find("applies only with system") == std::string::npos, row.spec.name, ": ", s.message());
+      } else if (own) {
+        CHECK_MESSAGE(s.ok(), row.spec.name, " under ", kSystemChoices.items[system].name, ": ", s.message());
+      } else {
+        const std::string want = std::string(row.spec.name) + " applies only with system \"" + row.spec.only_under + "\"";
+        CHECK_MESSAGE(s.message().rfind(want, 0) == 0, s.message());
+      }
+    }
+    if (row.spec.only_under != nullptr) ++marked;
+  }
+  CHECK(marked == 13);
+}
+
 TEST_CASE("schema: a choice's names are its enum's, in order, and parse back") {
   for (const Choices* choices : {&kBackoffKindChoices, &kJitterChoices, &kOrderingChoices, &kRetryChoices}) {
     for (int i = 0; i < choices->count; ++i) {

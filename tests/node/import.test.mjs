@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lab } from './helpers.mjs';
-import { importConfig, MAX_IMPORT_CHARS } from '../../web/src/playground/import.mjs';
+import { importConfig, policyChanges, MAX_IMPORT_CHARS, MAX_SIDEKIQ_CHARS } from '../../web/src/playground/import.mjs';
+import { quoted } from '../../web/src/shared/quote.mjs';
 
 /** The translation, which must be accepted. */
 function accepted(text) {
@@ -314,4 +315,168 @@ test('every accepted import is a policy the core takes, under that system, and s
     const carried = Object.entries(r.policy).flatMap(([k, v]) => (typeof v === 'object' ? Object.keys(v).map((l) => `${k}.${l}`) : [k]));
     assert.deepEqual(new Set(carried), listed, r.format);
   }
+});
+
+// ---- configs as people have them (the issue's probes) ------------------------------
+
+test('BullMQ options as code has them: unquoted keys, single quotes, trailing commas, comments', () => {
+  const json = fields(accepted('{"attempts":3,"backoff":{"type":"exponential","delay":1000}}'));
+  assert.deepEqual(fields(accepted("{ attempts: 3, backoff: { type: 'exponential', delay: 1000, }, }")), json);
+  refusedWith("{ attempts: 3, backoff: { type: 'exponential', delay: 500 * 2 } }", 'config');
+  assert.deepEqual(fields(accepted("{\n  // three runs\n  attempts: 3,\n  /* then */ backoff: { type: 'exponential', delay: 1000 },\n}")), json);
+});
+
+test('keys with no bearing on retries are read and listed as changing nothing: RabbitMQ queue-mode lazy, BullMQ jobId', () => {
+  const r = accepted('{"delivery-limit":20,"dead-letter-exchange":"dlx","queue-mode":"lazy","queue-version":2}');
+  assert.deepEqual(fields(r), fields(accepted('{"delivery-limit":20,"dead-letter-exchange":"dlx"}')));
+  assert.deepEqual(r.ignored.map((i) => i.key), ['queue-mode', 'queue-version']);
+  assert.match(r.ignored[0].why, /^"lazy": .*storage only; no bearing on retries$/);
+  refusedWith('{"delivery-limit":20,"queue-mode":"fast"}', 'queue-mode');
+  const b = accepted("{ attempts: 2, jobId: 'order-42', keepLogs: 10 }");
+  assert.deepEqual(b.ignored.map((i) => i.key), ['jobId', 'keepLogs']);
+  assert.equal(fields(b).maxAttempts, 2);
+});
+
+test('SQS with both retentions: the DLQ\'s is the quarantine\'s (counted from the first enqueue), the source\'s changes nothing', () => {
+  const source = JSON.stringify({ Attributes: { MessageRetentionPeriod: '345600', RedrivePolicy: '{"maxReceiveCount":5}' } });
+  const r = importConfig(source, { dlqRetention: '1209600' });
+  assert.equal(r.ok, true, JSON.stringify(r.refusals));
+  assert.equal(fields(r)['quarantine.retentionMs'], 1_209_600_000);
+  assert.match(r.set.find((s) => s.field === 'quarantine.retentionMs').from, /^the dead-letter queue's MessageRetentionPeriod 1209600 s, counted from the first enqueue/);
+  const sourceNote = r.ignored.find((i) => i.key === 'MessageRetentionPeriod');
+  assert.match(sourceNote.why, /^345600 s: the source queue's; the lab's source keeps a message until it is settled$/);
+  assert.equal(applied(r).quarantine.retentionMs, 1_209_600_000);
+  // The classic loss: a DLQ that keeps no longer than its source is said so.
+  const short = importConfig(source, { dlqRetention: ' 345600 ' });
+  assert.equal(fields(short)['quarantine.retentionMs'], 345_600_000);
+  assert.match(short.ignored.find((i) => i.key === 'MessageRetentionPeriod').why, /The DLQ keeps no longer than its source \(345600 s ≤ 345600 s\)/);
+  // Empty: as before, the one retention read as the DLQ's.
+  assert.match(importConfig(source, { dlqRetention: '' }).set.find((s) => s.field === 'quarantine.retentionMs').from, /read as the dead-letter queue's/);
+  // Bad values, and the field with another broker's config, are refused by name, nothing to apply.
+  for (const bad of ['59', '1209601', 'a week', '1.5']) {
+    const x = importConfig(source, { dlqRetention: bad });
+    assert.equal(x.ok, false);
+    assert.deepEqual(x.refusals.map((y) => y.key), ['DLQ MessageRetentionPeriod'], bad);
+    assert.match(x.refusals[0].message, /^DLQ MessageRetentionPeriod: expected whole seconds from 60 to 1209600, got /);
+  }
+  for (const other of ['{"attempts":3}', 'sidekiq_options retry: 5', '{"delivery-limit":2}']) {
+    const x = importConfig(other, { dlqRetention: '86400' });
+    assert.equal(x.ok, false);
+    assert.equal(x.refusals[0].message.startsWith('DLQ MessageRetentionPeriod applies only to SQS queue attributes: expected it empty'), true, x.refusals[0].message);
+  }
+});
+
+// Every system's own fields set away from their defaults (the core accepts each under its system).
+export const SYSTEM_STATES = {
+  lab: { system: 'lab', maxAttempts: 3, delayAt: 'consumer-sleep' },
+  bullmq: { system: 'bullmq', maxAttempts: 3, maxStalledCount: 2, removeOnFailCount: 5 },
+  'bullmq removeOnFail': { system: 'bullmq', maxAttempts: 3, removeOnFail: true },
+  sidekiq: { system: 'sidekiq', maxAttempts: 6, retryInJitter: true, retryEveryError: true, deadMaxJobs: 7, skipDeadSet: true },
+  'rabbitmq-quorum': { system: 'rabbitmq-quorum', maxAttempts: 5, deliveryLimit: 'unset-4.x', deadLetterExchange: 'none', dlqMaxLength: 3,
+    maxLength: 4, messageTtlMs: 100 },
+  sqs: { system: 'sqs', maxAttempts: 3, leaseMs: 5000 },
+};
+
+test('one import never blocks the next: every system\'s import over every system\'s own settings, the old ones reset', () => {
+  const rows = lab.schema.policy;
+  assert.ok(rows.filter((r) => r.onlyUnder).length >= 13, 'lab.schema says whose each mode field is');
+  for (const [from, options] of Object.entries(SYSTEM_STATES)) {
+    const current = lab.createQueue(options).policy();
+    for (const text of ['{"attempts":3}', SQS_CLI, 'sidekiq_options retry: 5', '{"delivery-limit":20,"dead-letter-exchange":"dlx"}',
+      '{"attempts":3,"removeOnFail":{"count":2}}', 'sidekiq_options retry: 3, dead: false', '{"delivery-limit":1,"max-length":2}']) {
+      const result = accepted(text);
+      const { changes, set } = policyChanges(result, current, [], rows);
+      const { journal, ...rest } = current;
+      let policy;
+      assert.doesNotThrow(() => { policy = lab.createQueue({ ...rest, ...changes }).policy(); }, `${from} -> ${text}`);
+      assert.equal(policy.system, result.system);
+      for (const row of rows.filter((r) => r.onlyUnder !== undefined && r.onlyUnder !== result.system)) {
+        assert.deepEqual(policy[row.name], row.default, `${from} -> ${result.system}: ${row.name} back to its default`);
+        if (current[row.name] !== row.default) {
+          assert.match(set.find((s) => s.field === row.name)?.from ?? '', new RegExp(`^only under system ${row.onlyUnder}: back to its default$`));
+        }
+      }
+      for (const s of result.set) assert.deepEqual(s.field.split('.').reduce((o, k) => o[k], policy), s.value, `${from} -> ${s.field}`);
+    }
+  }
+  // The same system keeps its own: an import under bullmq over bullmq's stall budget lists no reset.
+  const same = policyChanges(accepted('{"attempts":4}'), lab.createQueue(SYSTEM_STATES.bullmq).policy(), [], rows);
+  assert.equal(same.set.some((s) => s.from.startsWith('only under')), false);
+});
+
+test('every reader is linear and refuses by length first: a sidekiq_options line of 65,000 spaces, long JSON', () => {
+  const timed = (text, options) => {
+    const start = performance.now();
+    const r = importConfig(text, options);
+    return [r, performance.now() - start];
+  };
+  const [spaces, ms] = timed(`sidekiq_options ${' '.repeat(65_000)}x`);
+  assert.equal(spaces.ok, false);
+  assert.equal(spaces.refusals[0].message, `sidekiq_options is too long: expected one line of at most ${MAX_SIDEKIQ_CHARS.toLocaleString('en')} characters, got 65,017 characters`);
+  assert.ok(ms < 100, `refused in ${ms.toFixed(1)} ms`);
+  // Inside the length limit, the worst shapes for a backtracking pattern are read in a few ms.
+  const worst = [
+    `sidekiq_options retry: 5${' '.repeat(MAX_SIDEKIQ_CHARS - 40)}x`,
+    `sidekiq_options(${' '.repeat(MAX_SIDEKIQ_CHARS - 40)}`,
+    `sidekiq_options ${'retry: 1, '.repeat(100)}`,
+    `sidekiq_options queue: "${'\\"'.repeat(480)}`,
+    `{${' '.repeat(65_000)}`,
+    `{"attempts":3,"jobId":"${'\\\\'.repeat(32_000)}"}`,
+    `{"RedrivePolicy":"${'{'.repeat(16)}${' '.repeat(60_000)}"}`,
+    `${'// x\n'.repeat(10_000)}{}`,
+  ];
+  for (const text of worst) {
+    const [r, t] = timed(text);
+    assert.equal(typeof r.ok, 'boolean');
+    // Linear: a 64 KiB text in well under a second (a quadratic pattern takes seconds at this size).
+    assert.ok(t < 400, `${JSON.stringify(text.slice(0, 24))}… took ${t.toFixed(1)} ms`);
+  }
+});
+
+test('deep nesting is refused by name, not thrown: 5,000 nested arrays, in the config or in a RedrivePolicy string', () => {
+  const deep = '['.repeat(5000) + ']'.repeat(5000);
+  let r;
+  assert.doesNotThrow(() => { r = importConfig(`{"RedrivePolicy":{"maxReceiveCount":1},"Policy":${deep}}`); });
+  assert.equal(r.ok, false);
+  assert.equal(r.refusals[0].message, 'config is nested too deeply: expected at most 16 levels of nested objects and arrays, got more than 16');
+  const inner = importConfig(JSON.stringify({ RedrivePolicy: `{"maxReceiveCount":1,"x":${deep}}` }));
+  assert.deepEqual(inner.refusals.map((x) => x.key), ['RedrivePolicy']);
+  assert.match(inner.refusals[0].message, /^RedrivePolicy is nested too deeply/);
+  // Sixteen levels are read (and refused for what they say, by name).
+  assert.deepEqual(importConfig(`{"attempts":3,"repeat":${'['.repeat(15)}${']'.repeat(15)}}`).refusals.map((x) => x.key), ['repeat']);
+});
+
+test('a key given twice is refused, named: JSON, a nested object, a RedrivePolicy string, a sidekiq_options line', () => {
+  const [top] = refusedWith('{"attempts":3,"attempts":50}', 'attempts');
+  assert.equal(top.message, 'attempts is a duplicate key: expected each key once, got "attempts" a second time');
+  refusedWith("{ attempts: 3, 'attempts': 50 }", 'attempts');
+  refusedWith('{"attempts":3,"backoff":{"type":"fixed","delay":1,"\\u0064elay":2}}', 'backoff.delay');
+  refusedWith('{"Attributes":{"RedrivePolicy":"{\\"maxReceiveCount\\":3,\\"maxReceiveCount\\":50}"}}', 'RedrivePolicy.maxReceiveCount');
+  const [retry] = refusedWith('sidekiq_options retry: 5, :retry => 50', 'retry');
+  assert.equal(retry.message, 'retry is a duplicate key: expected each key once, got retry a second time (50)');
+  // The same key in two objects is two keys.
+  assert.equal(fields(accepted('{"attempts":3,"backoff":{"type":"fixed","delay":5},"removeOnFail":{"count":2}}')).maxAttempts, 3);
+});
+
+test('a value echoed in a message is isolated (FSI … PDI), its bidi controls escaped: U+202E cannot turn the sentence', () => {
+  const [r] = refusedWith('{"attempts":"\u202Eevil"}', 'attempts');
+  assert.equal(r.message, 'attempts: expected a whole number from 1, got \u2068"\\u202eevil"\u2069');
+  assert.equal(r.message.includes('\u202E'), false);
+  // A right-to-left word is isolated as it is; plain text stays as it was.
+  assert.equal(quoted('שלום'), '\u2068"שלום"\u2069');
+  assert.equal(quoted('plain'), '"plain"');
+  assert.equal(quoted(['\u202E']), '\u2068["\\u202e"]\u2069');
+  // An unknown key of the reader's own, and a Sidekiq value as the line spells it.
+  const key = importConfig('{"attempts":3,"\u202Eyek":1}');
+  assert.equal(key.refusals[0].message.startsWith('\u2068\\u202eyek\u2069 is unknown'), true, key.refusals[0].message);
+  const side = importConfig("sidekiq_options retry: 3, dead: '\u202Eon'");
+  assert.match(side.refusals[0].message, /^dead: expected true or false, got \u2068'\\u202eon'\u2069$/);
+});
+
+test('a # inside a quoted Sidekiq value is part of the value; outside, it starts a comment', () => {
+  const r = accepted('sidekiq_options queue: "orders#eu", retry: 3');
+  assert.equal(fields(r).maxAttempts, 4);
+  assert.match(r.ignored.find((i) => i.key === 'queue').why, /^"orders#eu": /);
+  assert.equal(fields(accepted("sidekiq_options retry: 3, tags: ['#a'] # retry: 9".replace("['#a']", "'#a'"))).maxAttempts, 4);
+  assert.equal(fields(accepted('sidekiq_options(retry: 2) # retry: 9')).maxAttempts, 3);
 });

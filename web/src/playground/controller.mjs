@@ -135,7 +135,7 @@ export class Controller {
     setup.bindWorld((world, alert) => this.#edit(() => this.session.setWorld(world), alert));
     setup.bindAdvancedOpen(() => this.#render());
     setup.bindImportOpen(() => { this.#pause(); view.importDialog().show(); });
-    view.bindImport((text) => this.#import(text));
+    view.bindImport((text, options) => this.#import(text, options));
     share.bindCopy(() => this.#copyLink());
     linkAlert.bindCopyRefused(() => linkAlert.copyRefused());
     linkAlert.bindDismiss(() => linkAlert.clear());
@@ -607,25 +607,25 @@ export class Controller {
    * one set-up change (the system and the policy fields it determines; backoff and quarantine
    * merged over the policy in force), which the core checks whole. A refusal, the translation's
    * or the core's, is said by name in the dialog and changes nothing; an accepted import lists
-   * every field it set.
+   * every field it set, and those only the old system had, reset (lab.schema's onlyUnder).
    */
-  #import(text) {
+  #import(text, options) {
     const dialog = this.#view.importDialog();
-    const result = importConfig(text);
+    const result = importConfig(text, options);
     const what = result.format === null ? 'the config' : FORMATS[result.format];
     if (!result.ok) {
       dialog.refused(`Not imported (${what}): nothing changed.`, result.refusals.map((r) => r.message));
       return;
     }
-    const { changes } = policyChanges(result, this.session.view.policy);
+    const { changes, set: changed } = policyChanges(result, this.session.view.policy, [], this.#lab.schema.policy);
     this.#pause();
     const accepted = this.#attempt(() => this.session.setPolicy(changes), (message) => {
       // The core names its field; say which broker setting that field came from.
-      const from = result.set.filter((s) => message.includes(s.field)).map((s) => `${s.field} from ${s.from}`);
+      const from = changed.filter((s) => message.includes(s.field)).map((s) => `${s.field} from ${s.from}`);
       dialog.refused(`Not imported (${what}): nothing changed.`, [`${message}${from.length ? ` (${from.join('; ')})` : ''}.`]);
     });
     if (!accepted) return;
-    const set = [{ field: 'system', value: result.system, from: what }, ...result.set];
+    const set = [{ field: 'system', value: result.system, from: what }, ...changed];
     dialog.accepted(`Imported ${what}: ${set.length} fields set.`, set, result.ignored);
     this.#render({ notice: `Imported ${what}: system ${result.system}, ${set.slice(1).map((s) => `${s.field} ${s.value}`).join(', ')}.` });
   }
@@ -685,7 +685,7 @@ export class Controller {
       snippet.refused(heading, result.refusals.map((r) => `${r.message} (in ${read.part})`));
       return;
     }
-    const { changes, set } = policyChanges(result, this.session.view.policy, read.keep);
+    const { changes, set } = policyChanges(result, this.session.view.policy, read.keep, this.#lab.schema.policy);
     this.#pause();
     const accepted = this.#attempt(() => this.session.setPolicy(changes), (message) => snippet.refused(heading, [`${message}.`]));
     if (!accepted) return;

@@ -5,16 +5,20 @@
 // set-up change; this module only reads the broker's own format.
 //
 // Four formats, told apart by their shape (docs/playground.md, "Import"):
-//   BullMQ   a job-options JSON: {"attempts":3,"backoff":{"type":"exponential","delay":1000}}
+//   BullMQ   job options as JSON or as the JavaScript object literal code has
+//            ({ attempts: 3, backoff: { type: 'exponential', delay: 1000 }, }); every
+//            object is read by object-text.mjs (JSON5, a key given twice refused, nesting bounded)
 //   SQS      queue attributes as `aws sqs get-queue-attributes` prints them ({"Attributes":{…}}
-//            or the attributes alone): RedrivePolicy, VisibilityTimeout, MessageRetentionPeriod
+//            or the attributes alone): RedrivePolicy, VisibilityTimeout, MessageRetentionPeriod; with
+//            options.dlqRetention (the dead-letter queue's MessageRetentionPeriod) the attributes'
+//            own retention is the source queue's
 //   Sidekiq  one `sidekiq_options retry: 5, queue: "default"` line
 //   RabbitMQ a policy definition JSON ({"delivery-limit":20,"dead-letter-exchange":"dlx"}; no
 //            dead-letter-exchange: deadLetterExchange none, a dead letter is dropped; max-length with
 //            overflow drop-head, the default: maxLength; message-ttl: messageTtlMs),
 //            or a policy as `rabbitmqctl list_policies --formatter json` gives it ({…,"definition":{…}})
 //
-// The contract: importConfig(text) returns
+// The contract: importConfig(text, { dlqRetention }) returns
 //   { ok: true, format, system, policy, set, ignored }
 //     policy: the fields to change ({ maxAttempts, backoff, leaseMs?, quarantine?, and a mode's own:
 //             maxStalledCount?, deliveryLimit? }; backoff and
@@ -22,11 +26,15 @@
 //     set:    [{ field, value, from }] every field set, leaf by leaf, with the broker's setting it came from;
 //     ignored:[{ key, why }] keys read that change nothing in the lab (read-only counters, names);
 //   or { ok: false, format, refusals: [{ key, expected, given, message }] }: every key the lab cannot
-//   express, by name. A refusal changes nothing.
-import { quoted } from '../shared/quote.mjs';
+//   express, by name. A refusal changes nothing. Every value a message echoes is quoted (or isolated)
+//   by shared/quote.mjs, so no value turns the sentence around it. Every reader is linear in the text.
+import { isolated, quoted } from '../shared/quote.mjs';
+import { readObjectText } from './object-text.mjs';
 
 /** The most text the dialog reads: a queue's attributes or a policy are a few hundred bytes. */
 export const MAX_IMPORT_CHARS = 65_536;
+/** The longest sidekiq_options line read (refused by its length before it is read): real ones are one short line. */
+export const MAX_SIDEKIQ_CHARS = 1024;
 
 export const FORMATS = {
   bullmq: 'BullMQ job options',
@@ -38,7 +46,8 @@ export const FORMATS = {
 const DAY_MS = 86_400_000;
 
 function refusal(key, expected, given, why = '') {
-  const message = why === '' ? `${key}: expected ${expected}, got ${given}` : `${key} ${why}: expected ${expected}, got ${given}`;
+  const name = isolated(key);  // a key can be the reader's own (an unknown one)
+  const message = why === '' ? `${name}: expected ${expected}, got ${given}` : `${name} ${why}: expected ${expected}, got ${given}`;
   return { key, expected, given, message };
 }
 
@@ -100,6 +109,15 @@ const BULLMQ_JOB_KEYS = new Set(['attempts', 'backoff', 'removeOnFail', 'removeO
   'prevMillis', 'failParentOnFailure', 'ignoreDependencyOnFailure', 'removeDependencyOnFailure', 'continueParentOnFailure',
   'deduplication', 'debounce', 'telemetry']);
 const BULLMQ_WORKER_KEYS = new Set(['maxStalledCount', 'stalledInterval', 'lockDuration', 'concurrency', 'limiter']);
+// Job options with no bearing on retries or the failed set: read, and listed as changing nothing.
+const BULLMQ_NO_BEARING = {
+  jobId: 'names the job; the lab names its jobs itself',
+  timestamp: 'when the job was created; the lab\'s clock starts at 0',
+  keepLogs: 'how many log lines the job keeps',
+  stackTraceLimit: 'how many stack frames a failure keeps; the lab keeps the last error\'s text',
+  sizeLimit: 'the most data a job may carry, checked when it is added',
+  telemetry: 'tracing metadata',
+};
 
 function bullmq(options) {
   const t = new Translation('bullmq', 'bullmq');
@@ -114,12 +132,15 @@ function bullmq(options) {
         if (value === false) t.ignore(key, 'false: BullMQ keeps failed jobs, as the lab keeps its quarantine');
         else if (isWhole(value) && value >= 1) {
           t.to('removeOnFailCount', value, `removeOnFail ${value} (each failure keeps the newest ${value} failed jobs)`);
+          t.to('removeOnFail', false, `removeOnFail ${value} (a count, so not true: failed jobs are kept, the newest ${value})`);
         } else if (isObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((k) => k === 'age' || k === 'count') &&
             (value.age === undefined || (isWhole(value.age) && value.age >= 1)) && (value.count === undefined || (isWhole(value.count) && value.count >= 1))) {
           if (value.age !== undefined) t.to('quarantine.retentionMs', value.age * 1000, `removeOnFail { age: ${value.age} } (seconds; evicted when a later job fails)`);
           if (value.count !== undefined) t.to('removeOnFailCount', value.count, `removeOnFail { count: ${value.count} } (each failure keeps the newest ${value.count})`);
+          t.to('removeOnFail', false, 'removeOnFail { age, count } (not true: failed jobs are kept until then)');
         } else if (value === true) {
           t.to('removeOnFail', true, 'removeOnFail true (a job that fails for good is removed: dropped, no entry)');
+          t.to('removeOnFailCount', 0, 'removeOnFail true (every failed job goes, so no count)');
         } else {
           t.refuse(refusal(key, 'true, false, a whole number from 1 or { "age": seconds, "count": n }', quoted(value)));
         }
@@ -141,7 +162,9 @@ function bullmq(options) {
         else t.refuse(notModelled(key, quoted(value), 'a job\'s first delay', 'it absent or 0'));
         break;
       default:
-        if (BULLMQ_WORKER_KEYS.has(key)) {
+        if (Object.hasOwn(BULLMQ_NO_BEARING, key)) {
+          t.ignore(key, `${quoted(value)}: ${BULLMQ_NO_BEARING[key]}; no bearing on retries`);
+        } else if (BULLMQ_WORKER_KEYS.has(key)) {
           t.refuse(notModelled(key, quoted(value), 'a Worker option, not a job option'));
         } else if (BULLMQ_JOB_KEYS.has(key)) {
           t.refuse(notModelled(key, quoted(value), 'the import sets the retry policy'));
@@ -235,7 +258,7 @@ function sqsSeconds(t, key, value, lo, hi) {
   return n;
 }
 
-function sqs(attributes) {
+function sqs(attributes, dlqRetention) {
   const t = new Translation('sqs', 'sqs');
   for (const [key, value] of Object.entries(attributes)) {
     if (SQS_READ_ONLY.has(key)) t.ignore(key, 'read-only: it reports the queue, it configures nothing');
@@ -258,10 +281,16 @@ function sqs(attributes) {
     t.refuse(refusal('RedrivePolicy', 'a redrive policy with maxReceiveCount', 'none',
       'is missing: without it SQS has no dead-letter queue and keeps a failing message until its retention ends, which the lab cannot express'));
   } else {
+    let inner = null;  // a duplicate key or too deep a nesting inside the string
     if (typeof redrive === 'string') {
-      try { redrive = JSON.parse(redrive); } catch { redrive = null; }
+      const read = readObjectText(redrive, 'RedrivePolicy');
+      redrive = read.ok ? read.value : null;
+      if (!read.ok && read.refusal.why !== 'is not JSON') inner = read.refusal;
     }
-    if (!isObject(redrive)) {
+    if (inner !== null) {
+      const key = inner.key === 'RedrivePolicy' ? inner.key : `RedrivePolicy.${inner.key}`;
+      t.refuse(refusal(key, inner.expected, inner.given, inner.why));
+    } else if (!isObject(redrive)) {
       t.refuse(refusal('RedrivePolicy', 'a JSON object {"deadLetterTargetArn": …, "maxReceiveCount": …}', quoted(attributes.RedrivePolicy)));
     } else {
       for (const key of Object.keys(redrive)) {
@@ -280,52 +309,105 @@ function sqs(attributes) {
     if (s !== null) t.to('leaseMs', s * 1000, `VisibilityTimeout ${s} s`);
   }
   noBackoff(t, 'SQS has no backoff: a failed message is back when its visibility timeout ends');
-  // Read as the dead-letter queue's retention: the lab's quarantine retention counts from the
-  // arrival in quarantine (as a FIFO DLQ does; a standard DLQ counts from the original enqueue).
-  if (attributes.MessageRetentionPeriod === undefined) {
-    t.to('quarantine.retentionMs', 345_600_000, 'MessageRetentionPeriod absent (SQS\'s default 4 days), read as the dead-letter queue\'s');
-  } else {
-    const s = sqsSeconds(t, 'MessageRetentionPeriod', attributes.MessageRetentionPeriod, 60, 1_209_600);
-    if (s !== null) t.to('quarantine.retentionMs', s * 1000, `MessageRetentionPeriod ${s} s, read as the dead-letter queue's`);
-  }
+  sqsRetention(t, attributes.MessageRetentionPeriod, dlqRetention);
   return t.result();
+}
+
+// SQS's retention, as the sqs mode plays it: the dead-letter queue's MessageRetentionPeriod is the
+// quarantine's retention, counted from the message's first enqueue in the source (a standard queue
+// keeps that timestamp when it moves a message), so a DLQ that keeps no longer than its source can
+// drop a message soon after it arrives. The source queue's own retention has no counterpart: the
+// lab's source keeps a message until it is settled.
+const SQS_RETENTION = [60, 1_209_600];
+const SQS_DEFAULT_RETENTION = 345_600;
+
+function sqsRetention(t, source, dlq) {
+  if (dlq === undefined) {
+    // One queue's attributes: its retention is read as the dead-letter queue's.
+    if (source === undefined) {
+      t.to('quarantine.retentionMs', SQS_DEFAULT_RETENTION * 1000, 'MessageRetentionPeriod absent (SQS\'s default 4 days), read as the dead-letter queue\'s');
+    } else {
+      const s = sqsSeconds(t, 'MessageRetentionPeriod', source, ...SQS_RETENTION);
+      if (s !== null) t.to('quarantine.retentionMs', s * 1000, `MessageRetentionPeriod ${s} s, read as the dead-letter queue's`);
+    }
+    return;
+  }
+  const d = sqsSeconds(t, 'DLQ MessageRetentionPeriod', dlq, ...SQS_RETENTION);
+  const s = source === undefined ? SQS_DEFAULT_RETENTION : sqsSeconds(t, 'MessageRetentionPeriod', source, ...SQS_RETENTION);
+  if (d === null || s === null) return;
+  t.to('quarantine.retentionMs', d * 1000, `the dead-letter queue's MessageRetentionPeriod ${d} s, counted from the first enqueue in the source`);
+  t.ignore('MessageRetentionPeriod', `${s} s${source === undefined ? ' (absent: SQS\'s default 4 days)' : ''}: the source queue's; ` +
+    'the lab\'s source keeps a message until it is settled' +
+    (d <= s ? `. The DLQ keeps no longer than its source (${d} s ≤ ${s} s): a message that waited in the source arrives with that time spent, ` +
+      'and can be dropped soon after it arrives' : ''));
 }
 
 // ---- Sidekiq ----------------------------------------------------------------
 
 /**
- * The arguments of one `sidekiq_options …` line as [key, value, text]: Ruby keyword arguments
- * (`retry: 5`), hash rockets (`:retry => 5`, `"retry" => 5`); values are integers, true, false,
- * nil, strings and symbols. Null when the line is not that.
+ * The arguments of one `sidekiq_options …` line as { args: [[key, value, text]] } or { why }:
+ * Ruby keyword arguments (`retry: 5`), hash rockets (`:retry => 5`, `"retry" => 5`); values are
+ * integers, true, false, nil, strings and symbols; a `#` outside a string starts a comment. One
+ * pass, each token read where it stands (sticky patterns with no nested repetition): linear.
  */
 function sidekiqArguments(line) {
-  const m = /^sidekiq_options(?:\s+|\s*\()(.*?)\)?\s*(?:#.*)?$/s.exec(line);
-  if (!m) return null;
-  const out = [];
-  const value = String.raw`(-?\d+|true|false|nil|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|:[A-Za-z_]\w*)`;
-  const pair = new RegExp(String.raw`^\s*(?:([A-Za-z_]\w*):|:([A-Za-z_]\w*)\s*=>|["']([A-Za-z_]\w*)["']\s*=>)\s*${value}\s*(,|$)`);
-  let rest = m[1];
-  while (rest.trim() !== '') {
-    const p = pair.exec(rest);
-    if (!p) return null;
-    const text = p[4];
-    const parsed = /^-?\d+$/.test(text) ? Number(text) : text === 'true' ? true : text === 'false' ? false
+  const token = (pattern) => {
+    pattern.lastIndex = at;
+    const m = pattern.exec(line);
+    if (m) at = pattern.lastIndex;
+    return m;
+  };
+  const KEYWORD = /([A-Za-z_]\w*):(?!:)/y;
+  const ROCKET = /(?::([A-Za-z_]\w*)|"([A-Za-z_]\w*)"|'([A-Za-z_]\w*)')[ \t]*=>/y;
+  const VALUE = /-?\d+(?![\w.])|(?:true|false|nil)(?!\w)|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|:[A-Za-z_]\w*(?!\w)/y;
+  const SPACE = /[ \t]*/y;
+  let at = 'sidekiq_options'.length;
+  token(SPACE);
+  const paren = line[at] === '(';
+  if (paren) at++;
+  else if (at === 'sidekiq_options'.length && at < line.length) return { why: 'has no space after sidekiq_options' };
+  const args = [];
+  const close = () => at >= line.length || line[at] === '#' || (paren && line[at] === ')');
+  for (token(SPACE); !close(); token(SPACE)) {
+    const k = token(KEYWORD) ?? token(ROCKET);
+    if (k === null) return { why: `has no key: value pair at character ${at + 1}` };
+    token(SPACE);
+    const v = token(VALUE);
+    if (v === null) return { why: `has no value (a number, true, false, nil, a string or a symbol) at character ${at + 1}` };
+    const text = v[0];
+    const parsed = /^-?\d/.test(text) ? Number(text) : text === 'true' ? true : text === 'false' ? false
       : text === 'nil' ? null : text.startsWith(':') ? text.slice(1) : text.slice(1, -1);
-    out.push([p[1] ?? p[2] ?? p[3], parsed, text]);
-    rest = rest.slice(p[0].length);
-    if (p[5] === '' && rest.trim() !== '') return null;
+    args.push([k[1] ?? k[2] ?? k[3] ?? k[4], parsed, text]);
+    token(SPACE);
+    if (line[at] === ',') at++;
+    else if (!close()) return { why: `has no comma between pairs at character ${at + 1}` };
   }
-  return out;
+  if (paren) {
+    if (line[at] !== ')') return { why: 'opens a parenthesis it does not close' };
+    at++;
+    token(SPACE);
+  }
+  if (at < line.length && line[at] !== '#') return { why: `has text after its arguments at character ${at + 1}` };
+  if (args.length === 0) return { why: 'has no arguments' };
+  return { args };
 }
 
 function sidekiq(line) {
-  const args = sidekiqArguments(line);
-  if (args === null) {
-    return refused('sidekiq', refusal('sidekiq_options', 'one line of key: value pairs, e.g. sidekiq_options retry: 5, queue: "default"', quoted(line)));
+  const read = sidekiqArguments(line);
+  if (read.why !== undefined) {
+    return refused('sidekiq', refusal('sidekiq_options', 'one line of key: value pairs, e.g. sidekiq_options retry: 5, queue: "default"',
+      quoted(line), read.why));
   }
   const t = new Translation('sidekiq', 'sidekiq');
   let retry = { value: true, text: null };
-  for (const [key, value, text] of args) {
+  const seen = new Set();
+  for (const [key, value, rawText] of read.args) {
+    const text = isolated(rawText);  // echoed as the line spells it
+    if (seen.has(key)) {
+      t.refuse(refusal(key, 'each key once', `${key} a second time (${text})`, 'is a duplicate key'));
+      continue;
+    }
+    seen.add(key);
     switch (key) {
       case 'retry': retry = { value, text }; break;
       case 'queue': t.ignore(key, `${text}: the lab has one queue`); break;
@@ -362,6 +444,16 @@ const RABBIT_KEYS = new Set(['delivery-limit', 'dead-letter-exchange', 'dead-let
   'queue-leader-locator', 'queue-master-locator', 'initial-cluster-size', 'target-group-size', 'ha-mode', 'ha-params',
   'ha-sync-mode', 'ha-promote-on-shutdown', 'ha-promote-on-failure', 'federation-upstream', 'federation-upstream-set',
   'stream-max-segment-size-bytes', 'alternate-exchange', 'single-active-consumer']);
+// Policy keys with no bearing on retries or dead-lettering: read, and listed as changing nothing.
+const RABBIT_NO_BEARING = {
+  'queue-mode': 'where a classic queue keeps its messages (memory or disk); storage only',
+  'queue-version': 'a classic queue\'s storage format',
+  'queue-leader-locator': 'which node a new queue\'s leader starts on',
+  'queue-master-locator': 'which node a new queue\'s leader starts on',
+  'initial-cluster-size': 'how many nodes hold a quorum queue\'s replicas',
+  'target-group-size': 'how many nodes hold a quorum queue\'s replicas',
+  'stream-max-segment-size-bytes': 'a stream\'s segment files',
+};
 // The other fields of a policy as list_policies / definitions export print it.
 const RABBIT_POLICY_FIELDS = new Set(['vhost', 'name', 'pattern', 'apply-to', 'priority', 'definition']);
 
@@ -419,8 +511,13 @@ function rabbitmq(input) {
             `${'overflow' in definition ? '' : ' (the default)'}: a publish past it dead-letters the oldest ready message (reason maxlen)`);
         }
         break;
+      case 'queue-mode':
+        if (value === 'lazy' || value === 'default') t.ignore(key, `${quoted(value)}: ${RABBIT_NO_BEARING[key]}; no bearing on retries`);
+        else t.refuse(refusal(key, '"lazy" or "default"', quoted(value)));
+        break;
       default:
-        if (RABBIT_KEYS.has(key)) t.refuse(notModelled(key, quoted(value), ''));
+        if (Object.hasOwn(RABBIT_NO_BEARING, key)) t.ignore(key, `${quoted(value)}: ${RABBIT_NO_BEARING[key]}; no bearing on retries`);
+        else if (RABBIT_KEYS.has(key)) t.refuse(notModelled(key, quoted(value), ''));
         else t.refuse(refusal(key, 'a RabbitMQ policy key (delivery-limit, dead-letter-exchange, …)', quoted(value), 'is unknown'));
     }
   }
@@ -446,52 +543,78 @@ function rabbitmq(input) {
 
 // ---- which format -----------------------------------------------------------
 
-const EXPECTED = 'a BullMQ job-options JSON, SQS queue attributes (JSON), a sidekiq_options line or a RabbitMQ policy definition (JSON)';
+const EXPECTED = 'BullMQ job options (JSON or a JavaScript object literal), SQS queue attributes (JSON), a sidekiq_options line or a RabbitMQ policy definition (JSON)';
 
-/** Text → the lab's { system, policy } with what it set, or a refusal by name (see the module's comment). */
-export function importConfig(text) {
+/**
+ * Text → the lab's { system, policy } with what it set, or a refusal by name (see the module's comment).
+ * `dlqRetention`: the SQS dead-letter queue's MessageRetentionPeriod as typed ('' or undefined: none given).
+ */
+export function importConfig(text, { dlqRetention } = {}) {
   if (typeof text !== 'string') return refused(null, refusal('config', 'text', quoted(text)));
   if (text.length > MAX_IMPORT_CHARS) {
     return refused(null, refusal('config', `at most ${MAX_IMPORT_CHARS.toLocaleString('en')} characters`, `${text.length.toLocaleString('en')}`));
   }
+  const dlq = typeof dlqRetention === 'string' && dlqRetention.trim() === '' ? undefined : dlqRetention;
   const trimmed = text.trim();
   if (trimmed === '') return refused(null, refusal('config', EXPECTED, 'nothing', 'is empty'));
   if (/^sidekiq_options\b/.test(trimmed)) {
     if (trimmed.includes('\n')) return refused('sidekiq', refusal('sidekiq_options', 'one line', `${trimmed.split('\n').length} lines`));
-    return sidekiq(trimmed);
+    if (trimmed.length > MAX_SIDEKIQ_CHARS) {
+      return refused('sidekiq', refusal('sidekiq_options', `one line of at most ${MAX_SIDEKIQ_CHARS.toLocaleString('en')} characters`,
+        `${trimmed.length.toLocaleString('en')} characters`, 'is too long'));
+    }
+    return onlySqsRetention('sidekiq', dlq) ?? sidekiq(trimmed);
   }
-  let json;
-  try {
-    json = JSON.parse(trimmed);
-  } catch (error) {
-    return refused(null, refusal('config', EXPECTED, quoted(trimmed), `is not JSON nor a sidekiq_options line (${error.message})`));
+  const read = readObjectText(trimmed, 'config');
+  if (!read.ok) {
+    const r = read.refusal;
+    if (r.why !== 'is not JSON') return refused(null, refusal(r.key, r.expected, r.given, r.why));
+    return refused(null, refusal('config', EXPECTED, quoted(trimmed), `is not JSON nor a sidekiq_options line (${r.detail})`));
   }
+  const json = read.value;
   if (!isObject(json)) return refused(null, refusal('config', `${EXPECTED}: a JSON object`, quoted(json)));
 
   const keys = Object.keys(json);
   const kinds = [];
-  if (isObject(json.Attributes) && keys.length === 1) return sqs(json.Attributes);
-  if ('definition' in json) return rabbitmq(json);  // a whole policy: its priority is not BullMQ's
+  if (isObject(json.Attributes) && keys.length === 1) return sqs(json.Attributes, dlq);
+  if ('definition' in json) return onlySqsRetention('rabbitmq', dlq) ?? rabbitmq(json);  // a whole policy: its priority is not BullMQ's
   if (keys.some((k) => BULLMQ_JOB_KEYS.has(k) || BULLMQ_WORKER_KEYS.has(k))) kinds.push('bullmq');
   if (keys.some((k) => SQS_KEYS.has(k))) kinds.push('sqs');
   if ('definition' in json || keys.some((k) => RABBIT_KEYS.has(k))) kinds.push('rabbitmq');
   if (kinds.length !== 1) {
     return refused(null, refusal('config', EXPECTED, kinds.length === 0
-      ? `an object with ${keys.length === 0 ? 'no keys' : `keys ${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}`}`
+      ? `an object with ${keys.length === 0 ? 'no keys' : `keys ${keys.slice(0, 4).map(isolated).join(', ')}${keys.length > 4 ? ', …' : ''}`}`
       : `keys of ${kinds.map((k) => FORMATS[k]).join(' and ')} together`, 'is not one broker\'s config'));
   }
-  return { bullmq, sqs, rabbitmq }[kinds[0]](json);
+  if (kinds[0] === 'sqs') return sqs(json, dlq);
+  return onlySqsRetention(kinds[0], dlq) ?? { bullmq, rabbitmq }[kinds[0]](json);
+}
+
+/** A dead-letter queue's retention given with another broker's config: refused (it would be dropped silently). */
+function onlySqsRetention(format, dlq) {
+  if (dlq === undefined) return null;
+  return refused(format, refusal('DLQ MessageRetentionPeriod', `it empty (it is an SQS setting; this is ${FORMATS[format]})`, quoted(dlq),
+    'applies only to SQS queue attributes'));
 }
 
 /**
  * An accepted import as one set-up change over `current` (the policy in force): the system and
  * the fields it set, backoff and quarantine merged over the current ones, which the core then
  * checks whole. `keep`: groups or fields ('backoff', 'quarantine.retentionMs') left as they are;
- * `set` is the import's list without them.
+ * `set` is the import's list without them. `rows`: lab.schema.policy; a row's `onlyUnder` names
+ * the one system whose setting it is, so each field only another system has goes back to its
+ * default (listed in `set`, from "only under system X"): a new system's import resets what only
+ * the old one had.
  */
-export function policyChanges(result, current, keep = []) {
+export function policyChanges(result, current, keep = [], rows = []) {
   const kept = (field) => keep.some((k) => field === k || field.startsWith(`${k}.`));
   const set = result.set.filter((s) => !kept(s.field));
+  const valueAt = (policy, field) => field.split('.').reduce((o, k) => o?.[k], policy);
+  for (const row of rows) {
+    if (row.onlyUnder === undefined || row.onlyUnder === result.system || set.some((s) => s.field === row.name)) continue;
+    if (valueAt(current, row.name) === row.default) continue;
+    set.push({ field: row.name, value: row.default, from: `only under system ${row.onlyUnder}: back to its default` });
+  }
   const changes = { system: result.system };
   for (const { field, value } of set) {
     const [group, leaf] = field.split('.');

@@ -11,12 +11,17 @@
 //             playground keeps its own for them: the import would set a default);
 //   or { ok: false, refusals: [{ key, expected, given, message }] }, as import.mjs refuses.
 // Every edit outside the part read back is refused by name (its line, or its JSON
-// path): an edit is applied whole or not at all, never dropped silently.
-import JSON5 from 'json5';
-import { quoted } from '../shared/quote.mjs';
+// path): an edit is applied whole or not at all, never dropped silently. The text is
+// refused by its length first, and every pattern here is linear in it.
+import { isolated, quoted } from '../shared/quote.mjs';
+import { readObjectText } from './object-text.mjs';
+
+/** The longest snippet read back: a generated one is a few kilobytes. */
+export const MAX_SNIPPET_CHARS = 65_536;
 
 function refusal(key, expected, given, why = '') {
-  const message = why === '' ? `${key}: expected ${expected}, got ${given}` : `${key} ${why}: expected ${expected}, got ${given}`;
+  const name = isolated(key);  // a JSON path can be the reader's own
+  const message = why === '' ? `${name}: expected ${expected}, got ${given}` : `${name} ${why}: expected ${expected}, got ${given}`;
   return { key, expected, given, message };
 }
 
@@ -87,12 +92,12 @@ const bullmq = lineSnippet({
   },
   read(part) {
     const literal = part.join('\n').replace(/^const jobOptions = /, '').replace(/;\s*$/, '');
-    let options;
-    try {
-      options = JSON5.parse(literal);
-    } catch (error) {
-      throw new SnippetError(`is not a plain object literal (${error.message.replace(/^JSON5: /, '')})`, quoted(literal));
+    const read = readObjectText(literal, 'jobOptions');
+    if (!read.ok && read.refusal.why === 'is not JSON') {
+      throw new SnippetError(`is not a plain object literal (${read.refusal.detail})`, quoted(literal));
     }
+    if (!read.ok) throw new SnippetError(`${read.refusal.key === 'jobOptions' ? '' : `has ${read.refusal.key}, which `}${read.refusal.why}`, read.refusal.given);
+    const options = read.value;
     if (options === null || typeof options !== 'object' || Array.isArray(options)) {
       throw new SnippetError('is not an object', quoted(options));
     }
@@ -121,7 +126,8 @@ const rabbitmq = lineSnippet({
   part: 'the orders-retry policy definition',
   expected: 'the snippet\'s "rabbitmqctl … set_policy … orders-retry \'^orders$\' \'{…}\'" line',
   find(list) {
-    const at = indexOf(list, (l) => /^\s*rabbitmqctl\b.*\bset_policy\b.*\sorders-retry\s/.test(l));
+    // Three separate tests, each linear (one pattern with two .* would be quadratic in a long line).
+    const at = indexOf(list, (l) => /^\s*rabbitmqctl\b/.test(l) && /\bset_policy\b/.test(l) && /\sorders-retry\s/.test(l));
     return at < 0 ? null : [at, at];
   },
   read(part) {
@@ -150,12 +156,15 @@ function leaves(value, path = [], out = []) {
 
 function sqs(edited, generated) {
   const part = `${SQS_QUEUE.join('.')}.{${SQS_READ.join(', ')}}`;
-  let template;
-  try {
-    template = JSON.parse(edited);
-  } catch (error) {
-    return { ok: false, refusals: [refusal('template', 'the snippet\'s CloudFormation template as JSON', 'text that is not JSON', `(${error.message})`)] };
+  const read = readObjectText(edited, 'template');
+  if (!read.ok && read.refusal.why === 'is not JSON') {
+    return { ok: false, refusals: [refusal('template', 'the snippet\'s CloudFormation template as JSON', 'text that is not JSON', `(${read.refusal.detail})`)] };
   }
+  if (!read.ok) {
+    const r = read.refusal;
+    return { ok: false, refusals: [refusal(r.key, r.expected, r.given, r.why)] };
+  }
+  const template = read.value;
   const queue = SQS_QUEUE.reduce((v, k) => (v !== null && typeof v === 'object' ? v[k] : undefined), template);
   if (queue === null || typeof queue !== 'object' || Array.isArray(queue)) {
     return { ok: false, refusals: [refusal(SQS_QUEUE.join('.'), 'the orders queue\'s properties (an object)', quoted(queue ?? 'none'), 'is missing')] };
@@ -189,5 +198,9 @@ export function readBack(key, edited, generated) {
     return { ok: false, refusals: [refusal('system', `one of ${Object.keys(READERS).join(', ')} (the snippets the import reads)`, quoted(key), 'has no import')] };
   }
   if (typeof edited !== 'string') return { ok: false, refusals: [refusal('snippet', 'text', quoted(edited))] };
+  if (edited.length > MAX_SNIPPET_CHARS) {
+    return { ok: false, refusals: [refusal('snippet', `at most ${MAX_SNIPPET_CHARS.toLocaleString('en')} characters`,
+      `${edited.length.toLocaleString('en')}`, 'is too long')] };
+  }
   return READERS[key](edited, generated);
 }

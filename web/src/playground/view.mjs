@@ -126,14 +126,14 @@ export class PlaygroundView {
     return next;
   }
 
-  /** `handler(text)`: the import dialog's Import (import-view.mjs). */
+  /** `handler(text, { dlqRetention })`: the import dialog's Import (import-view.mjs). */
   bindImport(handler) { this.#onImport = handler; }
 
   /** The import dialog (built on first use). */
   importDialog() {
     if (this.#import === null) {
       this.#import = new ImportView(this.id);
-      this.#import.bindImport((text) => this.#onImport(text));
+      this.#import.bindImport((text, options) => this.#onImport(text, options));
       this.root.append(this.#import.element);
     }
     return this.#import;
