@@ -27,7 +27,7 @@ function apply(key, edited, generatedText, policy) {
   if (!read.ok) return read;
   const result = importConfig(read.config);
   if (!result.ok) return result;
-  const { changes, set } = policyChanges(result, policy, read.keep);
+  const { changes, set } = policyChanges(result, policy, read.keep, lab.schema.policy);
   const { journal, ...options } = { ...policy, ...changes };
   return { ok: true, read, set, options };
 }
@@ -147,4 +147,60 @@ test('policyChanges merges groups over the policy in force and leaves the kept o
   assert.ok(kept.set.every((s) => !s.field.startsWith('quarantine')));
   const all = policyChanges(result, current);
   assert.deepEqual(all.changes.quarantine, { retentionMs: 345_600_000, alarmDepth: 4 });
+});
+
+// Every system's own fields away from their defaults (as tests/node/import.test.mjs sets them).
+const SYSTEM_STATES = {
+  lab: { system: 'lab', maxAttempts: 3, delayAt: 'consumer-sleep' },
+  bullmq: { system: 'bullmq', maxAttempts: 3, maxStalledCount: 2, removeOnFailCount: 5 },
+  sidekiq: { system: 'sidekiq', maxAttempts: 6, retryInJitter: true, retryEveryError: true, deadMaxJobs: 7, skipDeadSet: true },
+  'rabbitmq-quorum': { system: 'rabbitmq-quorum', maxAttempts: 5, deliveryLimit: 'unset-4.x', deadLetterExchange: 'none', dlqMaxLength: 3,
+    maxLength: 4, messageTtlMs: 100 },
+  sqs: { system: 'sqs', maxAttempts: 3, leaseMs: 5000 },
+};
+
+test('Apply of any readable snippet over any system\'s own settings: the core takes it, and what only the old system had is reset', () => {
+  for (const [from, options] of Object.entries(SYSTEM_STATES)) {
+    for (const key of ['bullmq', 'sidekiq', 'rabbitmq', 'sqs']) {
+      const { policy, text } = generated(key, options);
+      const r = apply(key, text, text, policy);
+      assert.equal(r.ok, true, `${from} -> ${key}: ${JSON.stringify(r.refusals)}`);
+      let after;
+      assert.doesNotThrow(() => { after = generated(key, r.options).policy; }, `${from} -> ${key}`);
+      for (const row of lab.schema.policy.filter((x) => x.onlyUnder !== undefined && x.onlyUnder !== after.system)) {
+        assert.deepEqual(after[row.name], row.default, `${from} -> ${key}: ${row.name}`);
+      }
+    }
+  }
+});
+
+test('a snippet nested deeply, or with a key given twice, is refused by name and nothing thrown; a long one by its length', () => {
+  const sqs = generated('sqs', ROUND_TRIP.sqs);
+  const deep = sqs.text.replace('"VisibilityTimeout": 5,', `"VisibilityTimeout": ${'['.repeat(6000)}${']'.repeat(6000)},`);
+  let r;
+  assert.doesNotThrow(() => { r = readBack('sqs', deep, sqs.text); });
+  assert.equal(r.ok, false);
+  assert.equal(r.refusals[0].message, 'template is nested too deeply: expected at most 16 levels of nested objects and arrays, got more than 16');
+  const twice = readBack('sqs', sqs.text.replace('"VisibilityTimeout": 5,', '"VisibilityTimeout": 5, "VisibilityTimeout": 50,'), sqs.text);
+  assert.deepEqual(twice.refusals.map((x) => x.key), ['Resources.OrdersQueue.Properties.VisibilityTimeout']);
+  assert.match(twice.refusals[0].message, /is a duplicate key: expected each key once, got "VisibilityTimeout" a second time$/);
+
+  const bull = generated('bullmq', ROUND_TRIP.bullmq);
+  const dup = readBack('bullmq', bull.text.replace('attempts: 4,', 'attempts: 4, attempts: 50,'), bull.text);
+  assert.deepEqual(dup.refusals.map((x) => x.key), ['jobOptions']);
+  assert.match(dup.refusals[0].message, /^jobOptions has attempts, which is a duplicate key: expected .*, got "attempts" a second time$/);
+  const deepBull = readBack('bullmq', bull.text.replace('attempts: 4,', `attempts: 4, x: ${'['.repeat(5000)}${']'.repeat(5000)},`), bull.text);
+  assert.match(deepBull.refusals[0].message, /^jobOptions is nested too deeply/);
+
+  const side = generated('sidekiq', ROUND_TRIP.sidekiq);
+  const again = apply('sidekiq', side.text.replace(/sidekiq_options retry: 5/, 'sidekiq_options retry: 5, retry: 50'), side.text, side.policy);
+  assert.deepEqual(again.refusals.map((x) => x.key), ['retry']);
+
+  const long = readBack('rabbitmq', `rabbitmqctl set_policy ${' '.repeat(70_000)}`, generated('rabbitmq', ROUND_TRIP.rabbitmq).text);
+  assert.equal(long.refusals[0].message, 'snippet is too long: expected at most 65,536 characters, got 70,023');
+  // Inside the limit, a long line that almost matches the policy line is read in linear time.
+  const rabbit = generated('rabbitmq', ROUND_TRIP.rabbitmq);
+  const start = performance.now();
+  readBack('rabbitmq', `${rabbit.text}rabbitmqctl set_policy${' set_policy'.repeat(5000)}\n`, rabbit.text);
+  assert.ok(performance.now() - start < 400, `${(performance.now() - start).toFixed(1)} ms`);
 });
