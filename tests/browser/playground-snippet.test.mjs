@@ -263,3 +263,53 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 
     await opened.context.close();
   });
 }
+
+test('Apply across systems: a BullMQ snippet over Sidekiq\'s own settings applies, and they are reset', async () => {
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
+  const { page } = opened;
+  const pg = playground(page);
+  await pg.button('Import a broker\'s config…').click();
+  const dialog = page.getByRole('dialog', { name: 'Import a broker\'s config' });
+  await dialog.getByLabel('Broker config', { exact: true }).fill('sidekiq_options retry: 4, dead: false');
+  await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  assert.equal((await policyOf(page)).skipDeadSet, true);
+  const snippet = await openSnippet(pg);
+  await snippet.system.selectOption('bullmq');
+  const generated = await snippetMatching(snippet, /attempts: 5,/);
+  await snippet.text.fill(generated.replace('attempts: 5,', 'attempts: 2,'));
+  await snippet.apply.click();
+  await page.waitForFunction(() => /^Applied the BullMQ snippet/.test(document.querySelector('.dlq-config-result').textContent));
+  const policy = await policyOf(page);
+  assert.equal(policy.system, 'bullmq');
+  assert.equal(policy.maxAttempts, 2);
+  assert.equal(policy.skipDeadSet, false);
+  assert.equal(policy.retryInJitter, false);
+  assert.match(await snippet.result.textContent(), /skipDeadSet = false ← only under system sidekiq: back to its default/);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('a deeply nested SQS snippet is refused by name, replacing the refusal before it, with no error thrown', async () => {
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
+  const { page } = opened;
+  const pg = playground(page);
+  const snippet = await openSnippet(pg);
+  const generated = await snippetMatching(snippet, /"maxReceiveCount": 3\b/);
+  const policy = await policyOf(page);
+  await snippet.text.fill(generated.replace('"maxReceiveCount": 3', '"maxReceiveCount": 0'));
+  await snippet.apply.click();
+  await page.waitForFunction(() => document.querySelector('.dlq-config-refusal').textContent.includes('maxReceiveCount'));
+  await snippet.text.fill(generated.replace('"maxReceiveCount": 3', `"maxReceiveCount": ${'['.repeat(6000)}${']'.repeat(6000)}`));
+  await snippet.apply.click();
+  await page.waitForFunction(() => document.querySelector('.dlq-config-refusal').textContent.includes('nested too deeply'));
+  assert.equal(await snippet.refusal.textContent(),
+    'Not applied (Amazon SQS snippet): nothing changed.template is nested too deeply: expected at most 16 levels of nested objects and arrays, got more than 16');
+  await snippet.text.fill(generated.replace('"VisibilityTimeout": 30,', '"VisibilityTimeout": 30, "VisibilityTimeout": 31,'));
+  await snippet.apply.click();
+  await page.waitForFunction(() => document.querySelector('.dlq-config-refusal').textContent.includes('duplicate key'));
+  assert.match(await snippet.refusal.textContent(), /nothing changed\.Resources\.OrdersQueue\.Properties\.VisibilityTimeout is a duplicate key: expected each key once, got "VisibilityTimeout" a second time$/);
+  assert.deepEqual(await policyOf(page), policy);
+  assertClean(opened);
+  await opened.context.close();
+});

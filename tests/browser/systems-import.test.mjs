@@ -88,11 +88,12 @@ for (const preset of PRESETS) {
   });
 }
 
-/** Opens the import dialog, pastes `text` and presses Import; returns the dialog's locator. */
-async function importText(pg, text) {
+/** Opens the import dialog, pastes `text` (and the SQS DLQ's retention) and presses Import; returns the dialog's locator. */
+async function importText(pg, text, dlqRetention = '') {
   const dialog = pg.root.getByRole('dialog', { name: 'Import a broker\'s config' });
   if (!(await dialog.isVisible())) await pg.button('Import a broker\'s config…').click();
   await dialog.getByLabel('Broker config', { exact: true }).fill(text);
+  await dialog.getByLabel('SQS: the dead-letter queue\'s MessageRetentionPeriod (s)', { exact: true }).fill(dlqRetention);
   await dialog.getByRole('button', { name: 'Import', exact: true }).click();
   return dialog;
 }
@@ -180,6 +181,86 @@ test('screenshots: the set-up with the real-system presets, and the import dialo
   await importText(pg, '{"attempts":3,"removeOnFail":"yes","backoff":{"type":"exponential","delay":1000,"jitter":0.5}}');
   await dialog.getByRole('alert').waitFor();
   await page.screenshot({ path: screenshotPath('playground-import-refused') });
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('one import never blocks the next: Sidekiq, then BullMQ options as code has them, then RabbitMQ and SQS; what only the old system had is reset', async () => {
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
+  const { page } = opened;
+  const pg = playground(page);
+  let dialog = await importText(pg, 'sidekiq_options retry: 5');
+  const status = dialog.getByRole('status');
+  await status.getByText(/^Imported /).waitFor();
+  assert.equal((await policyOf(page)).retryInJitter, true);
+  // The issue's probe: refused before (retryInJitter applies only with system "sidekiq" …, got true with system "bullmq").
+  dialog = await importText(pg, "{ attempts: 3, backoff: { type: 'fixed', delay: 500, }, jobId: 'order-42', }");
+  await status.getByText(/^Imported BullMQ/).waitFor();
+  assert.equal(await dialog.getByRole('alert').isHidden(), true);
+  let policy = await policyOf(page);
+  assert.equal(policy.system, 'bullmq');
+  assert.equal(policy.retryInJitter, false);
+  assert.equal(policy.maxAttempts, 3);
+  assert.match(await status.textContent(), /retryInJitter = false ← only under system sidekiq: back to its default/);
+  assert.match(await dialog.locator('.dlq-import-ignored').textContent(), /jobId "order-42": names the job/);
+  await linkWith(page, ';rb;');
+  // RabbitMQ with a storage-only key, listed as read, changing nothing.
+  await importText(pg, '{"delivery-limit":4,"queue-mode":"lazy","max-length":3}');
+  await status.getByText(/^Imported RabbitMQ/).waitFor();
+  assert.match(await status.textContent(), /Read, changes nothing:queue-mode "lazy": where a classic queue keeps its messages/);
+  assert.equal((await policyOf(page)).maxLength, 3);
+  // SQS over RabbitMQ's own settings, with both retentions.
+  await importText(pg, JSON.stringify({ Attributes: { MessageRetentionPeriod: '345600', RedrivePolicy: '{"maxReceiveCount":4}' } }), '1209600');
+  await status.getByText(/^Imported Amazon SQS/).waitFor();
+  policy = await policyOf(page);
+  assert.equal(policy.system, 'sqs');
+  assert.equal(policy.maxLength, 0);
+  assert.equal(policy.deadLetterExchange, 'set');
+  assert.equal(policy.quarantine.retentionMs, 1_209_600_000);
+  assert.match(await status.textContent(), /MessageRetentionPeriod 345600 s: the source queue's/);
+  assert.deepEqual(await pg.ids('Ready'), ['a', 'b'], 'the jobs stay');
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('import: each refusal replaces the one before; deep nesting, a key given twice, a bidi override echoed isolated', async () => {
+  const opened = await openPage(h.browser, `${h.base}playground.html`);
+  const { page } = opened;
+  const pg = playground(page);
+  const policy = await policyOf(page);
+  const cases = [
+    [`{"attempts":${'['.repeat(6000)}${']'.repeat(6000)}}`, 'config is nested too deeply: expected at most 16 levels of nested objects and arrays, got more than 16'],
+    ['{"attempts":3,"attempts":50}', 'attempts is a duplicate key: expected each key once, got "attempts" a second time'],
+    ['{"attempts":"\u202Eevil"}', 'attempts: expected a whole number from 1, got \u2068"\\u202eevil"\u2069'],
+    [`sidekiq_options ${' '.repeat(65_000)}x`, 'sidekiq_options is too long: expected one line of at most 1,024 characters, got 65,017 characters'],
+  ];
+  for (const [text, said] of cases) {
+    const dialog = await importText(pg, text);
+    const alert = dialog.getByRole('alert');
+    await page.waitForFunction((s) => document.querySelector('.dlq-import-refusal')?.textContent.includes(s), said);
+    assert.equal(await alert.locator('li').count(), 1, 'only this refusal is on show');
+    assert.equal(await alert.locator('li').textContent(), said);
+  }
+  assert.deepEqual(await policyOf(page), policy);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('screenshot: the import dialog with the SQS dead-letter queue\'s retention and the list of what changes nothing', async () => {
+  const opened = await openPage(h.browser, `${h.base}playground.html`, { viewport: { width: 1280, height: 1100 } });
+  const { page } = opened;
+  const pg = playground(page);
+  const dialog = await importText(pg, JSON.stringify({ Attributes: {
+    QueueArn: 'arn:aws:sqs:us-east-1:123456789012:orders', VisibilityTimeout: '45', MessageRetentionPeriod: '345600',
+    ReceiveMessageWaitTimeSeconds: '20',
+    RedrivePolicy: '{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:orders-dlq","maxReceiveCount":5}' } }, null, 2), '345600');
+  await dialog.getByRole('status').getByText(/^Imported /).waitFor();
+  assert.match(await dialog.locator('.dlq-import-ignored').textContent(), /The DLQ keeps no longer than its source \(345600 s ≤ 345600 s\)/);
+  await page.screenshot({ path: screenshotPath('playground-import-sqs') });
+  await pg.root.getByRole('button', { name: 'RabbitMQ', exact: true }).click();
+  await importText(pg, '{"delivery-limit":20,"dead-letter-exchange":"dlx","queue-mode":"lazy","dead-letter-routing-key":"orders"}');
+  await dialog.getByRole('status').getByText(/^Imported RabbitMQ/).waitFor();
+  await page.screenshot({ path: screenshotPath('playground-import-read-only') });
   assertClean(opened);
   await opened.context.close();
 });
