@@ -5,6 +5,7 @@
 // what the lab cannot express by name, with nothing changed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import AxeBuilder from '@axe-core/playwright';
 import { start, openPage, playground, assertClean, screenshotPath } from './harness.mjs';
 
 let h;
@@ -261,6 +262,14 @@ test('screenshot: the import dialog with the SQS dead-letter queue\'s retention 
   await importText(pg, '{"delivery-limit":20,"dead-letter-exchange":"dlx","queue-mode":"lazy","dead-letter-routing-key":"orders"}');
   await dialog.getByRole('status').getByText(/^Imported RabbitMQ/).waitFor();
   await page.screenshot({ path: screenshotPath('playground-import-read-only') });
+  const results = await new AxeBuilder({ page }).include('.dlq-import').analyze();
+  assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+  // A phone: the dialog and its SQS field fit the width.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const sideways = await page.evaluate(() => document.querySelector('.dlq-import').scrollWidth - document.querySelector('.dlq-import').clientWidth);
+  assert.ok(sideways <= 0, `no sideways scroll in the dialog (${sideways} px)`);
+  await dialog.getByLabel('SQS: the dead-letter queue\'s MessageRetentionPeriod (s)', { exact: true }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('playground-import-390') });
   assertClean(opened);
   await opened.context.close();
 });
