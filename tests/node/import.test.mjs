@@ -367,7 +367,7 @@ test('SQS with both retentions: the DLQ\'s is the quarantine\'s (counted from th
 });
 
 // Every system's own fields set away from their defaults (the core accepts each under its system).
-export const SYSTEM_STATES = {
+const SYSTEM_STATES = {
   lab: { system: 'lab', maxAttempts: 3, delayAt: 'consumer-sleep' },
   bullmq: { system: 'bullmq', maxAttempts: 3, maxStalledCount: 2, removeOnFailCount: 5 },
   'bullmq removeOnFail': { system: 'bullmq', maxAttempts: 3, removeOnFail: true },
