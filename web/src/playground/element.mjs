@@ -11,8 +11,8 @@
 // view is interactive before any of that code is fetched.
 // `el.ready` resolves to the controller once the core is loaded and drawn (to
 // null if the element was removed before that: its session is freed at once).
-// Removed from the page, the playground is destroyed; added again, it mounts
-// afresh and dispatches 'dlq-mount' (detail { controller }) once ready, so the
+// Removed from the page, the playground is destroyed (or its refusal forgotten);
+// added again, it mounts afresh and dispatches 'dlq-mount' (detail { controller }) once ready, so the
 // elements beside it (<dlq-exercise>, <dlq-systems>) bind to the new controller.
 // After mounting only `scenario` is watched; every other attribute is read once,
 // when the playground mounts (docs/playground.md says which).
@@ -69,6 +69,7 @@ export class DlqPlaygroundElement extends HTMLElement {
   #controller = null;
   #ready = null;
   #deferred = null;  // lazy: { resolve, reject } of `ready` until mounted
+  #refused = false;  // the last mount was refused (a bad attribute, or the core failed to load)
 
   get ready() {
     return this.#ready ?? Promise.reject(new Error('dlq-playground is not connected to a document'));
@@ -197,6 +198,7 @@ export class DlqPlaygroundElement extends HTMLElement {
       };
     } catch (error) {
       this.#release();
+      this.#refused = true;
       this.replaceChildren(h('p', { class: 'dlq-fatal', role: 'alert' }, `The playground could not start: ${error.message}`));
       return Promise.reject(error);
     }
@@ -224,6 +226,7 @@ export class DlqPlaygroundElement extends HTMLElement {
       return controller;
     }, (error) => {
       this.#release();
+      this.#refused = true;
       // Never a blank box: say what failed.
       this.replaceChildren(h('p', { class: 'dlq-fatal', role: 'alert' }, `The playground could not start: ${error.message}`));
       throw error;
@@ -239,7 +242,14 @@ export class DlqPlaygroundElement extends HTMLElement {
   disconnectedCallback() {
     // Kept alive across moves within the page; freed when the element is really gone.
     queueMicrotask(() => {
-      if (this.isConnected || !this.#controller) return;
+      if (this.isConnected) return;
+      if (this.#refused) {
+        // A refused element mounts afresh when it is added again (its attributes may be fixed by then).
+        this.#refused = false;
+        this.#ready = null;
+        return;
+      }
+      if (!this.#controller) return;
       this.#controller.destroy();
       this.#controller = null;
       this.#ready = null;
