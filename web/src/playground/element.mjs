@@ -20,7 +20,9 @@
 // min-height, removed once it mounts), so only those near the viewport count as
 // in view.
 import { h } from '../shared/dom.mjs';
+import { siteURL } from '../shared/url.mjs';
 import { optionsFromAttributes, resolveLinkBase } from './embed-options.mjs';
+import { loadFailure } from './load-failure.mjs';
 
 /** The height a lazy element reserves while it waits (px): about a drawn playground's. */
 export const LAZY_HEIGHT = { full: 760, compact: 600 };
@@ -204,7 +206,8 @@ export class DlqPlaygroundElement extends HTMLElement {
     }
     // The reserved height stays until the playground is drawn: released earlier, this
     // element would shrink and pull the next lazy one into view (and so on down the page).
-    ready = loadMount().then((mount) => inTurn(() => (this.isConnected ? mount(this, options) : null))).then((controller) => {
+    const loaded = loadMount().catch((error) => { throw loadFailure('its modules', siteURL('src/playground.mjs'), error); });
+    ready = loaded.then((mount) => inTurn(() => (this.isConnected ? mount(this, options) : null))).then((controller) => {
       if (controller === null) {  // removed before its turn came: nothing was built
         this.#release();
         if (this.#ready === ready) this.#ready = null;
