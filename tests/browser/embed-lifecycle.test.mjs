@@ -242,6 +242,8 @@ test('the scenario attribute takes the link as Copy link gives it: a full URL, a
   assert.equal(await page.locator('#t-url-3 .dlq-alert p').first().textContent(),
     'This link is malformed and could not be loaded: scenario: expected a scenario link (v2;…), a URL that ends in #v2;… (as Copy link gives) '
     + `or its #fragment, got a URL with no #fragment: "${h.base}playground.html". Showing the default scenario instead.`);
+  assert.equal(await page.locator('#t-url-3').getByLabel('Refused link', { exact: true }).inputValue(), `${h.base}playground.html`,
+    'the refused URL is shown as it was given');
   assertClean(opened);
   await opened.context.close();
 });
