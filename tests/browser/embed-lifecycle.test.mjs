@@ -202,9 +202,11 @@ test('a refused <dlq-playground> mounts once its attribute is fixed and it is ad
     const el = document.createElement('dlq-playground');
     el.id = 't-refused';
     el.setAttribute('panels', 'controls charts');
+    el.setAttribute('scenario', 'v1;m3;ja:charge%20order%201,b:charge%20order%202;at:db%20timeout,s,s;c0');
+    el.innerHTML = '<ol class="dlq-captions"><li>Two jobs, a at the head.</li></ol>';
     document.querySelector('main').append(el);
     const out = [];
-    try { await el.ready; out.push('mounted'); } catch { out.push(el.textContent); }
+    try { await el.ready; out.push('mounted'); } catch { out.push(el.querySelector('.dlq-fatal').textContent); }
     el.remove();
     await new Promise((resolve) => setTimeout(resolve, 20));
     el.setAttribute('panels', 'controls state');
@@ -212,12 +214,14 @@ test('a refused <dlq-playground> mounts once its attribute is fixed and it is ad
     const controller = await el.ready;
     out.push(controller === el.controller && controller !== null ? 'mounted' : `ready gave ${controller}`);
     out.push(`${el.querySelectorAll('section.dlq').length} playground, ${el.querySelectorAll('.dlq-fatal').length} refusal`);
+    out.push(el.querySelector('.dlq-caption')?.textContent ?? '(no caption)');
     return out;
   });
   assert.deepEqual(steps, [
     'The playground could not start: panels: expected a list of setup, presets, controls, state, timeline, log, link, snippet, ledger, got "controls charts"',
     'mounted',
     '1 playground, 0 refusal',
+    'Two jobs, a at the head.',
   ]);
   assert.deepEqual(await page.locator('#t-refused section.dlq .dlq-list > li .dlq-id').allTextContents(), ['a', 'b']);
   assertClean(opened);

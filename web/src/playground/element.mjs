@@ -201,7 +201,7 @@ export class DlqPlaygroundElement extends HTMLElement {
     } catch (error) {
       this.#release();
       this.#refused = true;
-      this.replaceChildren(h('p', { class: 'dlq-fatal', role: 'alert' }, `The playground could not start: ${error.message}`));
+      this.#showRefusal(error);
       return Promise.reject(error);
     }
     // The reserved height stays until the playground is drawn: released earlier, this
@@ -231,10 +231,20 @@ export class DlqPlaygroundElement extends HTMLElement {
       this.#release();
       this.#refused = true;
       // Never a blank box: say what failed.
-      this.replaceChildren(h('p', { class: 'dlq-fatal', role: 'alert' }, `The playground could not start: ${error.message}`));
+      this.#showRefusal(error);
       throw error;
     });
     return ready;
+  }
+
+  /**
+   * The refusal in place of the playground. The captions list (the author's, read when
+   * the playground mounts) is kept, so the element mounts whole once fixed and added again.
+   */
+  #showRefusal(error) {
+    const captions = this.querySelector(':scope > ol.dlq-captions');
+    this.replaceChildren(h('p', { class: 'dlq-fatal', role: 'alert' }, `The playground could not start: ${error.message}`),
+      ...(captions ? [captions] : []));
   }
 
   attributeChangedCallback(name, oldValue, value) {
