@@ -7,7 +7,8 @@
 // - only GET and HEAD; any other method gets 405 with `Allow: GET, HEAD`;
 // - every response, errors included, carries the Content-Security-Policy the
 //   pages declare in their <meta>, plus what only a header can carry
-//   (frame-ancestors), X-Content-Type-Options: nosniff and a Content-Type;
+//   (frame-ancestors), X-Content-Type-Options: nosniff and a Content-Type, and the
+//   CORS headers a page on another origin needs to load the modules and the .wasm;
 // - TypeScript sources are text, never video/mp2t (what `.ts` means to mime-db);
 // - dotfiles (any path segment starting with a dot) and files whose real path
 //   (symlinks followed) leaves the served folder answer 404;
@@ -63,9 +64,22 @@ export function contentTypeFor(name) {
   return TYPES.find(([end]) => lower.endsWith(end))?.[1];
 }
 
+/**
+ * What a page on another origin needs to load the playground from here: module
+ * scripts and the .wasm are fetched in CORS mode, so every file says any origin
+ * may read it (a static, public folder: no cookies, no credentials are involved),
+ * and may be embedded by a page that isolates itself (Cross-Origin-Embedder-Policy).
+ * The CSP above is unchanged: it governs this site's own pages, not a host page.
+ */
+export const CROSS_ORIGIN_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};
+
 function securityHeaders(res) {
   res.setHeader('Content-Security-Policy', `${CONTENT_SECURITY_POLICY}; ${FRAME_ANCESTORS}`);
   res.setHeader('X-Content-Type-Options', 'nosniff');
+  for (const [name, value] of Object.entries(CROSS_ORIGIN_HEADERS)) res.setHeader(name, value);
 }
 
 /** A short plain-text answer (errors, 405, redirects) with the security headers. */

@@ -149,6 +149,35 @@ test('the mode picker lists exactly the core\'s systems; the form writes the fra
   await opened.context.close();
 });
 
+test('a retry due at 1 s against one due at 30 s is named; a script that stops early offers the comparison played to its end', async () => {
+  const imported = 'v2;m3;bx1000.3600000n;s1;rb;ja:x,b:y;at:db,s';  // a BullMQ import over the a/b example, its third action dropped
+  const opened = await openPage(h.browser, `${h.base}compare.html#${imported}&with=bullmq,sqs:backoff.kind=none`, { viewport: { width: 1280, height: 900 } });
+  const { page } = opened;
+  assert.deepEqual(await diff(page), [
+    'sqs:backoff.kind=none leaves a delayed due back at 30 s; bullmq due back at 1 s.',
+    'The script ends before “a” settles: what each column does with its next deliveries is not played. '
+      + 'Compare it played to its end (the job fails every time; the world plays the jobs out).',
+  ]);
+  await page.screenshot({ path: screenshotPath('compare-unsettled'), fullPage: true });
+  await page.getByRole('link', { name: 'Compare it played to its end', exact: true }).click();
+  await page.waitForFunction(() => location.hash.includes(';ha:pt;'));
+  await page.locator('#cmp-diff li[data-job="a"]', { hasText: 'quarantines' }).waitFor();
+  assert.deepEqual(await diff(page), ['sqs:backoff.kind=none quarantines a at 60.3 s; bullmq at 3.3 s.']);
+  await page.screenshot({ path: screenshotPath('compare-played-to-end'), fullPage: true });
+  // The form takes the link as Copy link gives it, a full URL; a refused one clears the comparison under its error.
+  await page.getByLabel('Scenario link', { exact: true }).fill(`${h.base}playground.html#${imported}`);
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
+  await page.waitForFunction((link) => location.hash.startsWith(`#${link}&with=`), imported);
+  assert.equal(await columns(page).count(), 2);
+  await page.getByLabel('Scenario link', { exact: true }).fill(`${h.base}playground.html`);
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
+  assert.match(await page.locator('#cmp-form-error').textContent(), /^Not compared: Scenario link: expected a scenario link .*got a URL with no #fragment/);
+  assert.equal(await columns(page).count(), 0, 'no stale columns under the error');
+  assert.deepEqual(await diff(page), []);
+  assertClean(opened);
+  await opened.context.close();
+});
+
 for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
   test(`${name} ${viewport.width} px: axe clean, no sideways scroll, the lanes fit, no CSP violation; screenshots`, async () => {
     const opened = await openPage(h.browser, null, { viewport });

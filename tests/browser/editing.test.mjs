@@ -136,6 +136,21 @@ test('removing a set-up job keeps the script as far as it still plays', async ()
   await opened.context.close();
 });
 
+test('a preset\'s job with a world behaviour can be removed: its behaviour goes with it (Consumer crash, Reset, Remove a)', async () => {
+  const opened = await open();
+  const { pg, page } = opened;
+  await pg.button('Consumer crash').click();
+  await pg.button('Reset').click();
+  await pg.button('Remove a').click();
+  assert.deepEqual(await pg.ids('Ready'), ['b', 'c']);
+  assert.equal(await page.getByRole('alert').filter({ hasText: /Could not remove/ }).count(), 0, 'no refusal');
+  // A link naming a behaviour for a missing job is still refused (the link fuzzer's finding).
+  await page.evaluate(() => { location.hash = 'v2;m3;s1;hz:pt;ja:'; });
+  await page.getByRole('alert').filter({ hasText: /names no job of the scenario/ }).waitFor();
+  assertClean(opened);
+  await opened.context.close();
+});
+
 test('single-key shortcuts can be turned off in the help dialog, and the choice is remembered', async () => {
   const opened = await open();
   const { pg, page } = opened;

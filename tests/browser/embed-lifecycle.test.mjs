@@ -195,6 +195,63 @@ test('solution-crash: abc, -5 and 2.5 are refused by name; empty and a write num
   await opened.context.close();
 });
 
+test('a refused <dlq-playground> mounts once its attribute is fixed and it is added again', async () => {
+  const opened = await openPage(h.browser, `${h.base}lesson-1.html`);
+  const { page } = opened;
+  const steps = await page.evaluate(async () => {
+    const el = document.createElement('dlq-playground');
+    el.id = 't-refused';
+    el.setAttribute('panels', 'controls charts');
+    el.setAttribute('scenario', 'v1;m3;ja:charge%20order%201,b:charge%20order%202;at:db%20timeout,s,s;c0');
+    el.innerHTML = '<ol class="dlq-captions"><li>Two jobs, a at the head.</li></ol>';
+    document.querySelector('main').append(el);
+    const out = [];
+    try { await el.ready; out.push('mounted'); } catch { out.push(el.querySelector('.dlq-fatal').textContent); }
+    el.remove();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    el.setAttribute('panels', 'controls state');
+    document.querySelector('main').append(el);
+    const controller = await el.ready;
+    out.push(controller === el.controller && controller !== null ? 'mounted' : `ready gave ${controller}`);
+    out.push(`${el.querySelectorAll('section.dlq').length} playground, ${el.querySelectorAll('.dlq-fatal').length} refusal`);
+    out.push(el.querySelector('.dlq-caption')?.textContent ?? '(no caption)');
+    return out;
+  });
+  assert.deepEqual(steps, [
+    'The playground could not start: panels: expected a list of setup, presets, controls, state, timeline, log, link, snippet, ledger, got "controls charts"',
+    'mounted',
+    '1 playground, 0 refusal',
+    'Two jobs, a at the head.',
+  ]);
+  assert.deepEqual(await page.locator('#t-refused section.dlq .dlq-list > li .dlq-id').allTextContents(), ['a', 'b']);
+  assertClean(opened);
+  await opened.context.close();
+});
+
+test('the scenario attribute takes the link as Copy link gives it: a full URL, a #fragment or the bare link', async () => {
+  const opened = await openPage(h.browser, `${h.base}lesson-1.html`);
+  const { page } = opened;
+  const quarantined = (id) => page.locator(`#${id} section.dlq [aria-labelledby$="-quarantine-h"] .dlq-list > li .dlq-id`).allTextContents();
+  const forms = [`${h.base}playground.html#v1;m2;jz:1;ap`, 'https://dlq.example/lab/playground.html#v1;m2;jz:1;ap', '#v1;m2;jz:1;ap', 'v1;m2;jz:1;ap'];
+  for (const [i, scenario] of forms.entries()) {
+    assert.equal(await addPlayground(page, `t-url-${i}`, { scenario }), '', scenario);
+    assert.deepEqual(await quarantined(`t-url-${i}`), ['z'], scenario);
+    assert.equal(await page.locator(`#t-url-${i} [role="alert"]:not([hidden])`).count(), 0, `${scenario}: no refusal`);
+  }
+  // Set later, the attribute reads the same forms.
+  await page.evaluate((url) => document.getElementById('t-url-3').setAttribute('scenario', url), `${h.base}playground.html#v1;m2;jq:2;ap`);
+  assert.deepEqual(await quarantined('t-url-3'), ['q']);
+  // A URL with no link in it is refused by name: the attribute, what it takes, what it got.
+  await page.evaluate((url) => document.getElementById('t-url-3').setAttribute('scenario', url), `${h.base}playground.html`);
+  assert.equal(await page.locator('#t-url-3 .dlq-alert p').first().textContent(),
+    'This link is malformed and could not be loaded: scenario: expected a scenario link (v2;…), a URL that ends in #v2;… (as Copy link gives) '
+    + `or its #fragment, got a URL with no #fragment: "${h.base}playground.html". Showing the default scenario instead.`);
+  assert.equal(await page.locator('#t-url-3').getByLabel('Refused link', { exact: true }).inputValue(), `${h.base}playground.html`,
+    'the refused URL is shown as it was given');
+  assertClean(opened);
+  await opened.context.close();
+});
+
 test('lazy embeds reserve their height: of 40 empty ones at the top of a page, those off-screen stay unloaded', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'dlq-lazy-'));
   cpSync(path.join(ROOT, 'dist'), dir, { recursive: true });

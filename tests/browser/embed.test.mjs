@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serve, CONTENT_SECURITY_POLICY } from '../../scripts/serve.mjs';
 import assert from 'node:assert/strict';
-import { start, openPage, playground, ROOT } from './harness.mjs';
+import { start, openPage, playground, screenshotPath, ROOT } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });
@@ -131,5 +131,98 @@ test('frame-ancestors (sent as a header, since a <meta> CSP cannot carry it): th
     await new Promise((resolve) => site.close(resolve));
     await new Promise((resolve) => elsewhere.close(resolve));
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A server on another origin (another port of 127.0.0.1) answering every request with `html`, under `csp` if given. */
+async function hostPage(html, csp = null) {
+  const server = http.createServer((req, res) => {
+    if (csp) res.setHeader('Content-Security-Policy', csp);
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.end(html);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/** embed.html's two lines, as an author copies them (with the site's own URL). */
+async function copiedLines(browser) {
+  const opened = await openPage(browser, `${h.base}embed.html`);
+  const lines = await opened.page.locator('code[data-embed-lines]').textContent();
+  await opened.context.close();
+  return lines;
+}
+
+const hostHtml = (lines) => `<!doctype html><html lang="en"><title>An author's page</title><link rel="icon" href="data:,">
+<main><h1>An author's page</h1>
+${lines}
+</main></html>`;
+
+test('another origin embeds the playground with the two lines embed.html shows: the modules and the .wasm load across origins', async () => {
+  const lines = await copiedLines(h.browser);
+  assert.equal(lines, `<script type="module" src="${h.base}src/main.mjs"></script>\n`
+    + '<dlq-playground scenario="v1;m3;ja:charge%20order%201,b:charge%20order%202;at:db%20timeout,s,s;c0">'
+    + `If this text stays, the playground's script did not load: see ${h.base}embed.html</dlq-playground>`);
+  // What a cross-origin module and WebAssembly load need, on the files an embed fetches (the CSP is the site's own, unchanged).
+  for (const file of ['src/main.mjs', 'wasm/index.mjs', 'wasm/gen/dlq_core.wasm', 'src/playground.css']) {
+    const response = await fetch(`${h.base}${file}`);
+    assert.equal(response.headers.get('access-control-allow-origin'), '*', file);
+    assert.equal(response.headers.get('cross-origin-resource-policy'), 'cross-origin', file);
+    assert.equal(response.headers.get('content-security-policy'), `${CONTENT_SECURITY_POLICY}; frame-ancestors 'self'`, file);
+  }
+  const host = await hostPage(hostHtml(lines));
+  try {
+    const opened = await openPage(h.browser, null);
+    await opened.page.goto(host.url);
+    const pg = playground(opened.page);
+    await pg.root.locator('.dlq-list').first().waitFor();
+    assert.deepEqual(await pg.ids('Ready'), ['a', 'b']);
+    await pg.radio('Transient failure').check();
+    await pg.button('Step').click();
+    assert.deepEqual(await pg.ids('Ready'), ['b', 'a']);
+    assert.match(await pg.field('Link').inputValue(), new RegExp(`^${h.base.replace(/[.?/]/g, '\\$&')}playground\\.html#v1;m3;`),
+      'Copy link opens the playground on its own site');
+    assert.deepEqual(opened.problems, []);
+    await opened.context.close();
+  } finally {
+    await host.close();
+  }
+});
+
+test('a cross-origin load that fails says so in the page, with what to do; a blocked script leaves the element\'s sentence', async () => {
+  const lines = await copiedLines(h.browser);
+  const site = new URL(h.base).origin;
+  // The page's own CSP allows the site's script but not fetching (connect-src) or compiling its .wasm.
+  const host = await hostPage(hostHtml(lines), `default-src 'self'; script-src 'self' ${site}; style-src 'self' ${site}`);
+  // And a page whose CSP blocks the script itself.
+  const strict = await hostPage(hostHtml(lines), "default-src 'self'");
+  try {
+    const opened = await openPage(h.browser, null);
+    await opened.page.goto(host.url);
+    const fatal = opened.page.locator('dlq-playground .dlq-fatal[role="alert"]');
+    await fatal.waitFor();
+    assert.equal(await fatal.textContent(), `The playground could not start: could not load its core (WebAssembly) from ${h.base}wasm/gen/dlq_core.wasm `
+      + `(${await fatal.evaluate((p) => p.textContent.match(/dlq_core\.wasm \((.+?)\)\. This page/)[1])}). This page is on ${new URL(host.url).origin}, the playground on ${site}: `
+      + 'that server must send Access-Control-Allow-Origin (the lab\'s own server, npm start, does), and this page\'s Content-Security-Policy, '
+      + `if it has one, must allow ${site} in script-src and connect-src, and 'wasm-unsafe-eval'. `
+      + 'Or copy the lab\'s dist/ folder into this site and load it from there.');
+    assert.ok(await fatal.isVisible());
+    assert.equal(await opened.page.locator('section.dlq').count(), 0);
+    // The browser's own reason is in the console too (the CSP refusal): expected here, and nothing else.
+    assert.ok(opened.problems.length > 0 && opened.problems.every((p) => /Content Security Policy|connect-src|wasm|fetch/i.test(p)), JSON.stringify(opened.problems));
+    await opened.page.screenshot({ path: screenshotPath('embed-load-failure'), fullPage: true });
+    assert.deepEqual(opened.dialogs, []);
+    await opened.context.close();
+
+    const blocked = await openPage(h.browser, null);
+    await blocked.page.goto(strict.url);
+    await blocked.page.waitForTimeout(300);
+    const element = blocked.page.locator('dlq-playground');
+    assert.equal(await element.textContent(), `If this text stays, the playground's script did not load: see ${h.base}embed.html`);
+    assert.ok(await element.isVisible());
+    await blocked.context.close();
+  } finally {
+    await host.close();
+    await strict.close();
   }
 });

@@ -10,7 +10,7 @@ import {
 } from '../../web/src/compare/compare-link.mjs';
 import { jobEndings, diffSentences, clockTime } from '../../web/src/compare/diff.mjs';
 import { CompareModel } from '../../web/src/compare/model.mjs';
-import { DEFAULT_HASH } from '../../web/src/compare/controller.mjs';
+import { DEFAULT_HASH, CompareController } from '../../web/src/compare/controller.mjs';
 
 const fields = columnFields(lab.schema);
 const POISON = 'v2;m3;s1;hb:pt;jb:,a:';  // b is poison (always a transient failure), a is healthy; the world plays them
@@ -125,4 +125,100 @@ test('a column the core refuses keeps the core\'s error; the others still play; 
   assert.equal(results[2].error.code, 'out-of-range');
   assert.match(results[2].error.message, /maxAttempts/);
   assert.throws(() => model.read('v2;m3;zz&with=lab,sqs'), (error) => error.code === 'invalid-argument');
+});
+
+// ---- the controller, driven against fake views (the page's flow without a DOM) ----
+
+/** A fake form, results view and window: each records what the controller drew. */
+function fakePage(hash = '') {
+  const page = { formError: null, refusal: null, drawn: null, cleared: 0, shownLink: null, pushed: [] };
+  const listeners = {};
+  const form = {
+    setSystems() {},
+    bindCompare(handler) { page.compare = handler; },
+    show({ link }) { page.shownLink = link; },
+    showError(message) { page.formError = message; },
+  };
+  const results = {
+    showRefusal(message) { page.refusal = message; },
+    render(played, sentences, toEnd) { page.drawn = { played, sentences: sentences.map((s) => s.text), toEnd }; },
+    clear() { page.drawn = null; page.cleared += 1; },
+  };
+  const window = {
+    location: { hash },
+    addEventListener(type, fn) { listeners[type] = fn; },
+    history: { pushState(_state, _title, url) { page.pushed.push(url); window.location.hash = url; } },
+  };
+  page.hashChange = (next) => { window.location.hash = next; listeners.hashchange(); };
+  return { page, form, results, window };
+}
+
+function startController(hash) {
+  const fake = fakePage(hash);
+  new CompareController({ model: new CompareModel(lab), form: fake.form, results: fake.results, window: fake.window }).start();
+  return fake.page;
+}
+
+// The issue's case: a link as a BullMQ import leaves it (the a/b example's script cut where the third action
+// no longer plays), compared with an SQS column that has no backoff: a's retry is due at 1 s in one, at 30 s in the other.
+const IMPORTED = 'v2;m3;bx1000.3600000n;s1;rb;ja:x,b:y;at:db,s';
+const BULLMQ_VS_SQS = `${IMPORTED}&with=bullmq,sqs:backoff.kind=none`;
+
+test('the summary is read from the played results: a retry due at 1 s in one column and 30 s in the other is named', () => {
+  const page = startController(`#${BULLMQ_VS_SQS}`);
+  assert.equal(page.refusal, null);
+  assert.deepEqual(page.drawn.sentences, ['sqs:backoff.kind=none leaves a delayed due back at 30 s; bullmq due back at 1 s.']);
+  // The played events say the same: each column's delayed event for a is due when the sentence says.
+  const due = page.drawn.played.map((r) => r.events.find((e) => e.id === 'a' && e.kind === 'delayed').until);
+  assert.deepEqual(due, [1000, 30_000]);
+});
+
+test('a script that stops before a job settles is said, with the comparison played to its end (the job always failing)', () => {
+  const page = startController(`#${BULLMQ_VS_SQS}`);
+  assert.deepEqual(page.drawn.toEnd.ids, ['a']);
+  assert.equal(page.drawn.toEnd.hash, 'v2;m3;bx1000.3600000n;s1;rb;ha:pt;ja:x,b:y&with=bullmq,sqs:backoff.kind=none');
+  page.hashChange(`#${page.drawn.toEnd.hash}`);
+  assert.equal(page.drawn.toEnd, null, 'played to its end: every job settled');
+  assert.deepEqual(page.drawn.sentences, ['sqs:backoff.kind=none quarantines a at 60.3 s; bullmq at 3.3 s.']);
+  const quarantined = page.drawn.played.map((r) => r.quarantined.map((q) => q.id));
+  assert.deepEqual(quarantined, [['a'], ['a']]);
+});
+
+test('a job that ends the same way by another path is named by its first event that differs; the same run says it is the same', () => {
+  const end = { place: 'completed', deliveries: 2, at: 50 };
+  const path = (t) => [{ kind: 'enqueued', time: 0 }, { kind: 'attempt', time: 0 }, { kind: 'delayed', time: 0, until: t }, { kind: 'attempt', time: 50 }];
+  const column = (label, t) => ({ label, endings: new Map([['a', end]]), paths: new Map([['a', path(t)]]) });
+  assert.deepEqual(diffSentences([column('lab', 10), column('sqs', 40)]).map((s) => s.text),
+    ['a ends the same way in every column, by another path: its third event is sqs delayed at 0 s (until 40 ms); lab delayed at 0 s (until 10 ms).']);
+  assert.deepEqual(diffSentences([column('lab', 10), column('sqs', 10)]), []);
+  const page = startController(`#${IMPORTED}&with=bullmq,bullmq:seed=2`);
+  assert.deepEqual(page.drawn.sentences, [], 'the same run in both columns: no sentence, so the page says they play the same');
+});
+
+test('the form takes the link as Copy link gives it: a full URL, a #fragment or the bare link', () => {
+  for (const pasted of [`https://dlq.example/playground.html#${IMPORTED}`, `http://127.0.0.1:8080/playground.html#${IMPORTED}`,
+    `#${IMPORTED}`, IMPORTED, `  ${IMPORTED}\n`]) {
+    const page = startController('');
+    page.compare({ link: pasted, columns: ['bullmq', 'sqs:backoff.kind=none'] });
+    assert.equal(page.formError, null, pasted);
+    assert.equal(page.shownLink, IMPORTED, pasted);
+    assert.deepEqual(page.pushed, [`#${BULLMQ_VS_SQS}`], pasted);
+  }
+});
+
+test('a refused form names what was given and clears the comparison on show (it was of another request); the URL stays', () => {
+  const page = startController(`#${BULLMQ_VS_SQS}`);
+  assert.notEqual(page.drawn, null);
+  page.compare({ link: 'https://dlq.example/playground.html', columns: ['bullmq', 'sqs'] });
+  assert.equal(page.formError, 'Not compared: Scenario link: expected a scenario link (v2;…), a URL that ends in #v2;… (as Copy link gives) '
+    + 'or its #fragment, got a URL with no #fragment: "https://dlq.example/playground.html".');
+  assert.equal(page.drawn, null, 'no stale result under the error');
+  assert.equal(page.cleared, 1);
+  assert.deepEqual(page.pushed, [], 'the URL is left as it was');
+  page.compare({ link: 'https://dlq.example/playground.html#zz', columns: ['bullmq', 'sqs'] });
+  assert.match(page.formError, /got a URL with no scenario link after #: "https:\/\/dlq.example\/playground.html#zz"\.$/);
+  // The core still names what is wrong with a link it cannot read (character 1 is the link's own, not the URL's).
+  page.compare({ link: `https://dlq.example/playground.html#v2;m3;zz`, columns: ['bullmq', 'sqs'] });
+  assert.match(page.formError, /^Not compared: .*malformed/);
+  assert.equal(page.drawn, null);
 });

@@ -40,3 +40,21 @@ test('a scenario object whose behaviour names no job is refused by every call th
   const ok = { ...scenario, world: { behaviours: [scenario.world.behaviours[0]] } };
   assert.equal(lab.formatScenario(ok), 'v2;m3;s1;ha:f1;ja:');
 });
+
+test('the set-up\'s own Remove takes the job\'s behaviour with it (Consumer crash, Reset, Remove a); only a link is refused', async () => {
+  const { Session } = await import('../../web/src/playground/model.mjs');
+  const { CAPSTONE_PRESETS, PRESETS, SYSTEM_PRESETS } = await import('../../web/src/playground/presets.mjs');
+  const preset = [...PRESETS, ...CAPSTONE_PRESETS, ...SYSTEM_PRESETS].find((p) => p.name === 'Consumer crash');
+  const session = new Session(lab, preset.scenario);
+  session.goTo(0);
+  session.removeJob('a');
+  assert.deepEqual(session.scenario.jobs.map((j) => j.id), ['b', 'c']);
+  assert.equal((session.scenario.world?.behaviours ?? []).some((b) => b.id === 'a'), false);
+  // A job without a behaviour leaves the world's other behaviours as they were.
+  const two = new Session(lab, { ...preset.scenario, jobs: [...preset.scenario.jobs] });
+  two.removeJob('b');
+  assert.deepEqual(two.scenario.world.behaviours.map((b) => b.id), ['a']);
+  session.dispose();
+  two.dispose();
+  throwsWith(assert, () => lab.parseScenario('v2;m3;s1;hz:pt;ja:'), RangeError, 'invalid-argument', new RegExp(escape(why)));
+});

@@ -56,6 +56,13 @@ export class ChartView {
     return Math.max(MIN_WIDTH, Math.floor(this.#root.clientWidth) - 72);
   }
 
+  /** Nothing drawn (a refused request leaves no other request's columns on show). */
+  clear() {
+    this.#results = [];
+    this.#lanes = [];
+    this.#root.replaceChildren();
+  }
+
   /** `results`: what CompareModel.play() answered, one per column. */
   render(results) {
     this.#results = results;

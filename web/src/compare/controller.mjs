@@ -4,6 +4,7 @@
 // nothing: the comparison on show stays, and so does the URL. The controller
 // holds the page's state (what is on show); the views only draw and report.
 import { diffSentences } from './diff.mjs';
+import { scenarioLinkFrom } from '../shared/url.mjs';
 
 /** What a first visit with no fragment shows: a poison job b ahead of a healthy a, played by the world, under the lab, RabbitMQ's quorum queue and Sidekiq. */
 export const DEFAULT_HASH = 'v2;m3;s1;hb:pt;jb:,a:&with=lab,rabbitmq-quorum,sidekiq';
@@ -50,13 +51,20 @@ export class CompareController {
     this.#show(request);
   }
 
+  /**
+   * The form's Compare. The scenario link may be a full URL, a #fragment or the bare link
+   * (scenarioLinkFrom, as everywhere a link is taken). A refusal is named in the form and
+   * clears the comparison below it (it was of another request, not this one); the URL stays.
+   */
   #fromForm({ link, columns }) {
     let request;
     try {
       if (link === '') throw new Error('Scenario link is empty: expected a playground link such as v2;m3;ja:,b:;at,t,t');
-      request = this.#model.read(`${link}&with=${columns.join(',')}`);
+      request = this.#model.read(`${scenarioLinkFrom(link, 'Scenario link')}&with=${columns.join(',')}`);
     } catch (error) {
       this.#form.showError(`Not compared: ${error.message}.`);
+      this.#results.clear();
+      this.#shown = null;
       return;
     }
     this.#form.showError(null);
@@ -66,10 +74,19 @@ export class CompareController {
     if (this.#window.location.hash !== hash) this.#window.history.pushState(null, '', hash);
   }
 
+  /**
+   * Plays and draws `request`. The diff is read from the played results only; when a job is
+   * still in flight at the script's end, the page says so and offers the request played to
+   * its end (that job failing every time), since a difference may come after the script stops.
+   */
   #show(request) {
     const results = this.#model.play(request);
     const played = results.filter((r) => !r.error);
-    this.#results.render(results, diffSentences(played.map(({ label, endings }) => ({ label, endings }))));
+    const sentences = diffSentences(played.map(({ label, endings, paths }) => ({ label, endings, paths })));
+    const unsettled = this.#model.unsettled(played);
+    const ended = unsettled.length === 0 ? null : this.#model.playedToEnd(request, unsettled);
+    const toEnd = ended === null ? null : { ids: unsettled, hash: this.#model.write(ended) };
+    this.#results.render(results, sentences, toEnd);
     this.#form.show(request, this.#model.linkSystem(request.link));
     this.#shown = request;
   }

@@ -3,7 +3,7 @@
 // (the link's format, a value's range, whether a mode can play a script, every
 // event and place) is the core's; this only asks and keeps the answers.
 import { columnFields, parseCompareHash, applyColumn, formatCompareHash } from './compare-link.mjs';
-import { jobEndings } from './diff.mjs';
+import { jobEndings, jobPaths, settled } from './diff.mjs';
 
 export class CompareModel {
   #lab;
@@ -54,6 +54,35 @@ export class CompareModel {
     });
   }
 
+  /** The jobs some played column leaves in flight at the end (ready, delayed, leased: not settled), in order. */
+  unsettled(results) {
+    const ids = [];
+    for (const r of results) {
+      for (const [id, { place }] of r.endings ?? []) if (!settled(place) && !ids.includes(id)) ids.push(id);
+    }
+    return ids;
+  }
+
+  /**
+   * `request` played to its end: the same set-up and columns, each job of `ids` failing
+   * every time (a transient poison job) and the world playing the jobs out instead of the
+   * script, so each column's later deliveries, and where the job ends, are on show.
+   * The core formats the link (and checks it); null when it refuses.
+   */
+  playedToEnd({ link, columns }, ids) {
+    const lab = this.#lab;
+    const scenario = lab.parseScenario(link);
+    const world = scenario.world ?? {};
+    const behaviours = [...(world.behaviours ?? []).filter((b) => !ids.includes(b.id)),
+      ...ids.map((id) => ({ id, kind: 'poison', failure: 'transient' }))];
+    try {
+      const ended = lab.formatScenario({ ...scenario, actions: [], cursor: 0, world: { ...world, behaviours } });
+      return { link: ended, columns };
+    } catch {
+      return null;
+    }
+  }
+
   #playOne(object) {
     const lab = this.#lab;
     const columnLink = lab.formatScenario(object);  // the core checks every value the column set
@@ -71,6 +100,7 @@ export class CompareModel {
         link: columnLink,
         events,
         endings: jobEndings(events, places),
+        paths: jobPaths(events),
         stats: queue.stats(),
         quarantined: queue.quarantined(),
         now: queue.now(),

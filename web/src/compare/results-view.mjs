@@ -20,11 +20,19 @@ export class ResultsView {
     alertText(this.#refusal, message);
   }
 
+  /** Nothing on show: the diff and the columns are emptied (the form's refusal says why). */
+  clear() {
+    this.#diff.replaceChildren();
+    this.#chart.clear();
+  }
+
   /**
-   * `results`: CompareModel.play()'s, one per column; `sentences`: diffSentences()'s.
+   * `results`: CompareModel.play()'s, one per column; `sentences`: diffSentences()'s;
+   * `toEnd`: null, or { ids, hash }: the jobs still in flight at the script's end and the
+   * fragment of the same comparison played to its end.
    * A refused column is named in the diff too, so a reader sees why it is not compared.
    */
-  render(results, sentences) {
+  render(results, sentences, toEnd = null) {
     const items = sentences.map(({ id, text }) => h('li', { 'data-job': id }, text));
     for (const r of results.filter((x) => x.error)) {
       items.push(h('li', { class: 'is-refused', 'data-column': r.label }, `${r.label} is not compared: the core refuses it (${r.error.code}).`));
@@ -33,7 +41,16 @@ export class ResultsView {
     if (played < 2) {
       items.push(h('li', { class: 'is-same' }, 'Fewer than two columns played: there is nothing to compare.'));
     } else if (sentences.length === 0) {
-      items.push(h('li', { class: 'is-same' }, 'Every job ends in the same place, after the same deliveries, at the same time in every played column.'));
+      items.push(h('li', { class: 'is-same' }, 'Every job plays the same in every played column: the same events at the same times, '
+        + 'ending in the same place after the same deliveries.'));
+    }
+    if (toEnd !== null) {
+      const jobs = toEnd.ids.map((id) => `“${id}”`).join(', ');
+      items.push(h('li', { class: 'is-unsettled', 'data-jobs': toEnd.ids.join(' ') },
+        `The script ends before ${jobs} ${toEnd.ids.length === 1 ? 'settles' : 'settle'}: what each column does with `
+        + `${toEnd.ids.length === 1 ? 'its' : 'their'} next deliveries is not played. `,
+        h('a', { class: 'cmp-to-end', href: `#${toEnd.hash}` }, 'Compare it played to its end'),
+        ` (${toEnd.ids.length === 1 ? 'the job fails' : 'they fail'} every time; the world plays the jobs out).`));
     }
     this.#diff.replaceChildren(...items);
     this.#chart.render(results);

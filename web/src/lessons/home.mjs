@@ -11,6 +11,7 @@ import { h } from '../shared/dom.mjs';
 import { isScenarioLink, linkFromHash } from '../shared/url.mjs';
 import { levelsOf, tally } from './levels.mjs';
 import { onProgress, pageKey, resetProgress, solvedOn } from './progress.mjs';
+import { showEmbedLines } from '../playground/embed-lines.mjs';
 
 /** Sends an old scenario link on to the playground; true when it did (this page is leaving). */
 function forward() {
@@ -59,3 +60,5 @@ async function showProgress(card, link) {
 if (!leaving) {
   for (const link of document.querySelectorAll('.home-cards h2 a[href*="lesson-"]')) showProgress(link.closest('li'), link);
 }
+// The Embedding card's two lines, with this site's own URL.
+showEmbedLines(document);

@@ -10,7 +10,7 @@ import { commandFor, shortcutsEnabled } from '../shared/keyboard.mjs';
 import { PRESETS, CAPSTONE_PRESETS, SYSTEM_PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
 import { FORMATS, importConfig, policyChanges } from './import.mjs';
 import { behaviourFromFields } from './setup-advanced.mjs';
-import { linkFromHash, isScenarioLink, linkErrorMessage, siteURL, urlFor } from '../shared/url.mjs';
+import { linkFromHash, isScenarioLink, linkErrorMessage, scenarioLinkFrom, siteURL, urlFor } from '../shared/url.mjs';
 import { PlaygroundView } from './view.mjs';
 import { fieldLabel, resolveFields } from './setup-fields.mjs';
 import { shownEvents } from './future.mjs';
@@ -271,12 +271,14 @@ export class Controller {
   // ---- scenario sources -----------------------------------------------------
 
   /**
-   * load() without drawing: the core parses link text; a refusal throws before
+   * load() without drawing: the core parses link text (a full URL or a #fragment as
+   * Copy link gives it, or the bare link: scenarioLinkFrom); a refusal throws before
    * anything changes. `captioned`: the scenario is the one options.captions narrate.
    */
   #load(scenario, captioned = false) {
+    const link = scenarioLinkFrom(scenario, 'scenario');
     this.#pause();
-    this.session.load(scenario);
+    this.session.load(link);
     this.#captioned = captioned;
     this.#view.linkAlert.clear();
   }

@@ -11,8 +11,8 @@
 // view is interactive before any of that code is fetched.
 // `el.ready` resolves to the controller once the core is loaded and drawn (to
 // null if the element was removed before that: its session is freed at once).
-// Removed from the page, the playground is destroyed; added again, it mounts
-// afresh and dispatches 'dlq-mount' (detail { controller }) once ready, so the
+// Removed from the page, the playground is destroyed (or its refusal forgotten);
+// added again, it mounts afresh and dispatches 'dlq-mount' (detail { controller }) once ready, so the
 // elements beside it (<dlq-exercise>, <dlq-systems>) bind to the new controller.
 // After mounting only `scenario` is watched; every other attribute is read once,
 // when the playground mounts (docs/playground.md says which).
@@ -20,7 +20,9 @@
 // min-height, removed once it mounts), so only those near the viewport count as
 // in view.
 import { h } from '../shared/dom.mjs';
+import { siteURL } from '../shared/url.mjs';
 import { optionsFromAttributes, resolveLinkBase } from './embed-options.mjs';
+import { loadFailure } from './load-failure.mjs';
 
 /** The height a lazy element reserves while it waits (px): about a drawn playground's. */
 export const LAZY_HEIGHT = { full: 760, compact: 600 };
@@ -69,6 +71,7 @@ export class DlqPlaygroundElement extends HTMLElement {
   #controller = null;
   #ready = null;
   #deferred = null;  // lazy: { resolve, reject } of `ready` until mounted
+  #refused = false;  // the last mount was refused (a bad attribute, or the core failed to load)
 
   get ready() {
     return this.#ready ?? Promise.reject(new Error('dlq-playground is not connected to a document'));
@@ -197,12 +200,14 @@ export class DlqPlaygroundElement extends HTMLElement {
       };
     } catch (error) {
       this.#release();
-      this.replaceChildren(h('p', { class: 'dlq-fatal', role: 'alert' }, `The playground could not start: ${error.message}`));
+      this.#refused = true;
+      this.#showRefusal(error);
       return Promise.reject(error);
     }
     // The reserved height stays until the playground is drawn: released earlier, this
     // element would shrink and pull the next lazy one into view (and so on down the page).
-    ready = loadMount().then((mount) => inTurn(() => (this.isConnected ? mount(this, options) : null))).then((controller) => {
+    const loaded = loadMount().catch((error) => { throw loadFailure('its modules', siteURL('src/playground.mjs'), error); });
+    ready = loaded.then((mount) => inTurn(() => (this.isConnected ? mount(this, options) : null))).then((controller) => {
       if (controller === null) {  // removed before its turn came: nothing was built
         this.#release();
         if (this.#ready === ready) this.#ready = null;
@@ -224,11 +229,22 @@ export class DlqPlaygroundElement extends HTMLElement {
       return controller;
     }, (error) => {
       this.#release();
+      this.#refused = true;
       // Never a blank box: say what failed.
-      this.replaceChildren(h('p', { class: 'dlq-fatal', role: 'alert' }, `The playground could not start: ${error.message}`));
+      this.#showRefusal(error);
       throw error;
     });
     return ready;
+  }
+
+  /**
+   * The refusal in place of the playground. The captions list (the author's, read when
+   * the playground mounts) is kept, so the element mounts whole once fixed and added again.
+   */
+  #showRefusal(error) {
+    const captions = this.querySelector(':scope > ol.dlq-captions');
+    this.replaceChildren(h('p', { class: 'dlq-fatal', role: 'alert' }, `The playground could not start: ${error.message}`),
+      ...(captions ? [captions] : []));
   }
 
   attributeChangedCallback(name, oldValue, value) {
@@ -239,7 +255,14 @@ export class DlqPlaygroundElement extends HTMLElement {
   disconnectedCallback() {
     // Kept alive across moves within the page; freed when the element is really gone.
     queueMicrotask(() => {
-      if (this.isConnected || !this.#controller) return;
+      if (this.isConnected) return;
+      if (this.#refused) {
+        // A refused element mounts afresh when it is added again (its attributes may be fixed by then).
+        this.#refused = false;
+        this.#ready = null;
+        return;
+      }
+      if (!this.#controller) return;
       this.#controller.destroy();
       this.#controller = null;
       this.#ready = null;

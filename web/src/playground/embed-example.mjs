@@ -1,5 +1,9 @@
-// The embedding example's third playground, mounted with the JS API.
+// The embedding example's two lines to copy (with this site's own URL), and its
+// third playground, mounted with the JS API.
 import { mount } from './playground.mjs';
+import { showEmbedLines } from './embed-lines.mjs';
+
+showEmbedLines(document);
 
 const target = document.querySelector('#lesson-mounted');
 if (target) {

@@ -153,10 +153,17 @@ export class Session {
     this.#change({ actions, cursor: actions.length, world }, false);
   }
 
-  /** Removes a job that has not run yet (view.ready[i].removable); the script is kept as far as it plays. */
+  /**
+   * Removes a job that has not run yet (view.ready[i].removable); the script is kept as far as it plays.
+   * The world's behaviour for the job goes with it (addJob adds the two as one change), so the core,
+   * which refuses a behaviour naming no job (a link's), checks one whole change.
+   */
   removeJob(id) {
     const scenario = this.#core.scenario();
     let { jobs, cursor } = scenario;
+    const changes = {};
+    const behaviours = scenario.world?.behaviours ?? [];
+    if (behaviours.some((b) => b.id === id)) changes.world = { ...scenario.world, behaviours: behaviours.filter((b) => b.id !== id) };
     const actions = scenario.actions.slice();
     const setupIndex = jobs.findIndex((j) => j.id === id);
     if (setupIndex >= 0) {
@@ -167,7 +174,7 @@ export class Session {
       actions.splice(at, 1);
       if (at < cursor) cursor -= 1;
     }
-    this.#change({ jobs, actions, cursor }, false);
+    this.#change({ jobs, actions, cursor, ...changes }, false);
   }
 
   dispose() {

@@ -9,6 +9,7 @@ import { siteURL } from '../shared/url.mjs';
 import { embedOptions, switchRows } from './embed-options.mjs';
 import { resolveFields } from './setup-fields.mjs';
 import { ALL_PRESETS, Controller } from './controller.mjs';
+import { loadFailure } from './load-failure.mjs';
 
 /** Adds the playground's stylesheet to the document once (a <link>: CSP style-src 'self'). */
 function ensureStylesheet(doc) {
@@ -47,7 +48,9 @@ function ensureStylesheet(doc) {
 export async function mount(element, options = {}) {
   ensureStylesheet(element.ownerDocument);
   const embed = embedOptions(options, ALL_PRESETS.map((p) => p.key));  // a bad option rejects before the core loads
-  const lab = await labInItsOwnTask();
+  const lab = await labInItsOwnTask().catch((error) => {
+    throw loadFailure('its core (WebAssembly)', siteURL('wasm/gen/dlq_core.wasm'), error);
+  });
   embed.fields = resolveFields(embed.fields, lab.schema);  // named by the core's field tables
   embed.switches = switchRows(embed.switches, lab.schema.policy);  // the core's table names them
   return new Controller(element, lab, options, embed);

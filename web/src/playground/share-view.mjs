@@ -56,7 +56,8 @@ export class LinkAlertView {
   show(message, text = '') {
     this.text.textContent = message;
     this.refused.hidden = text === '';
-    this.refusedField.value = text === '' ? '' : `#${text}`;
+    // A bare link is shown as the fragment it was; a URL or a '#fragment' as it was given.
+    this.refusedField.value = text === '' || text.startsWith('#') || /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `#${text}`;
     this.refusedStatus.textContent = '';
     this.element.hidden = false;
   }

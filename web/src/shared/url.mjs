@@ -21,6 +21,30 @@ export function isScenarioLink(text) {
   return SCENARIO_LINK.test(text);
 }
 
+/**
+ * The scenario link in what a reader pastes, in any of the forms "Copy link" gives or a
+ * page shows: a full URL ("https://…/playground.html#v2;m3;…", or relative), a fragment
+ * ("#v2;m3;…") or the bare link ("v2;m3;…"). Returns the link text, which the core then
+ * reads (and names what is wrong with it); text in none of these forms is returned as
+ * given, for the core to refuse. An absolute URL with no link after its '#' throws an
+ * error with code 'invalid-argument' that names `what` (the field or attribute), what
+ * was expected and what was given. Every place that takes a link reads it through this.
+ */
+export function scenarioLinkFrom(text, what = 'scenario') {
+  if (typeof text !== 'string') return text;
+  const trimmed = text.trim();
+  if (isScenarioLink(trimmed)) return trimmed;
+  // A URL or a fragment: what follows its first '#', as written (a URL's hash getter would re-encode it).
+  const at = trimmed.indexOf('#');
+  const fragment = at < 0 ? '' : trimmed.slice(at + 1);
+  if (isScenarioLink(fragment)) return fragment;
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) return trimmed;  // not a URL: the core names what is wrong
+  const shown = trimmed.length > 80 ? `${trimmed.slice(0, 77)}…` : trimmed;
+  throw Object.assign(new Error(`${what}: expected a scenario link (v2;…), a URL that ends in #v2;… `
+    + `(as Copy link gives) or its #fragment, got a URL with ${at < 0 ? 'no #fragment' : 'no scenario link after #'}: ${JSON.stringify(shown)}`),
+  { code: 'invalid-argument' });
+}
+
 /** The specific, human message for a link the page could not load (by the core's error code). */
 export function linkErrorMessage(error) {
   const detail = error?.message ?? String(error);
