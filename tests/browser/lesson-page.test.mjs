@@ -55,11 +55,14 @@ test('a prediction withholds every card that answers it until the answer is in, 
   assert.equal(await backoff.root.getByText('(quarantine)').count(), 0);
   assert.equal(await backoff.root.getByRole('heading', { name: 'Retry schedule' }).count(), 0, 'not in the accessibility tree either');
   assert.equal(await exerciseOf(page, 'l2-backoff').getByText('now = 1100').isVisible(), false);
+  assert.equal(await exerciseOf(page, 'l2-backoff').locator('.dlq-goal-status').textContent(),
+    'Not yet. What the page checks shows once the prediction above is answered.');
   await predictOf(page, 'l2-backoff').screenshot({ path: screenshotPath('lesson-predict-withheld') });
   await answer(page, 'l2-backoff', 0);  // wrong on purpose: 700 ms
   await backoff.root.locator('.dlq-sched').waitFor();
   assert.match(await backoff.root.locator('.dlq-sched').textContent(), /\(quarantine\)/);
   assert.equal(await exerciseOf(page, 'l2-backoff').locator('.dlq-goal-detail').isVisible(), true);
+  assert.equal(await exerciseOf(page, 'l2-backoff').locator('.dlq-goal-status').textContent(), 'Not yet: the parts below show what holds now.');
   // Level 4's card answers "how many complete?" with its "No: … quarantined as exhausted": withheld too, until answered.
   const outage = await lessonPlayground(page, 'l2-outage');
   assert.equal(await outage.root.getByText(/quarantined as exhausted/).count(), 0);

@@ -183,8 +183,13 @@ export class DlqExerciseElement extends BesidePlayground {
     ui.detail = h('details', { class: 'dlq-goal-detail' }, h('summary', {}, 'What the page checks'), ui.clauses);
     this.append(ui.refusal, ui.status, ui.par, ui.detail, buttons);
     // The goal's clauses answer the playground's predict question: withheld until it is answered.
-    const withhold = () => { ui.detail.hidden = unansweredPredictFor(this.ownerDocument, target.id); };
-    withhold();
+    const withhold = () => {
+      const withheld = unansweredPredictFor(this.ownerDocument, target.id);
+      if (ui.detail.hidden === withheld) return;
+      ui.detail.hidden = withheld;
+      this.#check();  // the status line says where the parts went
+    };
+    ui.detail.hidden = unansweredPredictFor(this.ownerDocument, target.id);
     this.ownerDocument.addEventListener('dlq-predict', withhold);
     // Solved on an earlier visit: the ✓ stays (progress.mjs), with the moves it took.
     const before = solvedOn(this.#page).get(this.#key);
@@ -273,7 +278,8 @@ export class DlqExerciseElement extends BesidePlayground {
     const status = helped ? '✓ Show me’s run meets the goal. Press Start again and meet it yourself to mark it solved.'
       : result.met ? '✓ Goal met.'
         : this.#reached ? '✓ You met this goal (the playground has moved on since).'
-          : 'Not yet: the parts below show what holds now.';
+          : ui.detail?.hidden ? 'Not yet. What the page checks shows once the prediction above is answered.'
+            : 'Not yet: the parts below show what holds now.';
     if (ui.status.textContent !== status) ui.status.textContent = status;
     this.classList.toggle('is-met', this.#reached);
     ui.clauses.replaceChildren(...result.clauses.map((c) => h('li', { class: c.met ? 'is-met' : '' },
