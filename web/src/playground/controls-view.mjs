@@ -19,13 +19,13 @@ export const DEFAULT_SPEED = { steps: '2', clock: '20' };
 const on = (el, handler, type = 'click') => el.addEventListener(type, () => handler());
 
 /**
- * Outcome, error text, Step / Back / Forward / Reset / Restore, Run and its
+ * Outcome, error text, Step / Back / Forward / Reset / Discard my changes, Run and its
  * speed, Undo, the clock and workers, the operator, and the script's position.
  */
 export class ControlsView {
   #leaseOptions = null;  // the Settle list's tokens as last drawn
 
-  /** `outcomes`: the core's (lab.outcomes); `restorable`: show Restore lesson scenario. */
+  /** `outcomes`: the core's (lab.outcomes); `restorable`: show Discard my changes (the lesson scenario again). */
   constructor(id, { outcomes, restorable, classes = [], reasons = [], perSecond = { min: 1, max: 1000 } }) {
     const choices = outcomes.map((value, i) => [value, outcomeLabel(value), String(i + 1)]);
     this.outcomes = choices.map(([value], i) => h('input', {

@@ -47,7 +47,7 @@ export class PlaygroundView {
 
   /**
    * `lab`: the core (its outcome and class lists); `embed`: embedOptions(); `presets`: every preset;
-   * `restorable`: offer Restore lesson scenario; `landmark`: the playground is
+   * `restorable`: offer Discard my changes (the lesson scenario again); `landmark`: the playground is
    * the page's one (sync-url), else its panels are named groups.
    */
   constructor(id, { lab, embed, label, presets, capstonePresets, systemPresets, restorable, landmark }) {
