@@ -1083,8 +1083,8 @@ val SizeLimits() {
   return out;
 }
 
-// { actions, steps } where the solution first meets the goal (par.h), null when it
-// never does, or the goal's or the scenario's refusal.
+// { actions, steps, moves } where the solution first meets the goal (par.h), null
+// when it never does, or the goal's or the scenario's refusal.
 val GoalParValue(const std::string& text, val scenario) {
   dlq::Result<dlq::Goal> goal = dlq::ParseGoal(text);
   if (!goal.ok()) return ErrorValue(goal.status());
@@ -1096,7 +1096,17 @@ val GoalParValue(const std::string& text, val scenario) {
   val out = val::object();
   out.set("actions", static_cast<double>(par.value()->actions));
   out.set("steps", static_cast<double>(par.value()->steps));
+  out.set("moves", static_cast<double>(par.value()->moves));
   return out;
+}
+
+// The solver's moves before the scenario's cursor (par.h LearnerMoves), or its refusal.
+val LearnerMovesValue(val scenario) {
+  dlq::Result<dlq::Scenario> s = ScenarioFromValue(scenario);
+  if (!s.ok()) return ErrorValue(s.status());
+  dlq::Result<size_t> moves = dlq::LearnerMoves(s.value());
+  if (!moves.ok()) return ErrorValue(moves.status());
+  return val(static_cast<double>(moves.value()));
 }
 
 // The canonical text of a goal (goal.h), or the parse error.
@@ -1294,6 +1304,7 @@ EMSCRIPTEN_BINDINGS(dlq_core) {
   emscripten::function("scenarioFeatures", &ScenarioFeaturesValue);
   emscripten::function("parseGoal", &ParseGoalText);
   emscripten::function("goalPar", &GoalParValue);
+  emscripten::function("learnerMoves", &LearnerMovesValue);
   emscripten::function("runContention", &RunContentionValue);
   emscripten::function("contentionTypeMessage", &ContentionTypeMessage);
   emscripten::function("randomOutcomes", &RandomOutcomes);

@@ -1381,11 +1381,13 @@ export interface Lab {
   parseGoal(goal: string): string;
   /**
    * An exercise's par: where `solution`'s script (played from its set-up) first meets `goal`, as
-   * { actions, steps } (script actions played, the queue's step counter then), or null when it never
-   * does. Refusals: the goal's as parseGoal(), the scenario's as parseScenario(), and an action the
+   * { actions, steps, moves } (script actions played, the queue's step counter then, and of those actions
+   * the solver's own: not the ones its world would have taken itself), or null when it never does. Refusals: the goal's as parseGoal(), the scenario's as parseScenario(), and an action the
    * script reaches that the queue refuses, as runScenario().
    */
-  goalPar(goal: string, solution: Scenario | string): { actions: number; steps: number } | null;
+  goalPar(goal: string, solution: Scenario | string): { actions: number; steps: number; moves: number } | null;
+  /** The solver's moves before `scenario`'s cursor: its actions but those its world would have taken itself. Refusals as goalPar(). */
+  learnerMoves(scenario: Scenario | string): number;
   /**
    * A storm of up to 1,000,000 jobs through an outage (docs/storm.md), to run in slices with storm.run(). Refusals
    * name the option: 'invalid-type' (TypeError) for a wrong type, 'out-of-range' (RangeError) for a number outside

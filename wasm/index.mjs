@@ -1014,7 +1014,7 @@ class Lab {
   }
 
   /**
-   * An exercise's par (core/lesson/par.h): { actions, steps } at the first point of
+   * An exercise's par (core/lesson/par.h): { actions, steps, moves } at the first point of
    * `solution`'s script (played from its set-up, whatever its cursor) where `goal`
    * holds, or null when it never does. Refusals: the goal's (as parseGoal()), the
    * scenario's (as parseScenario()), or an action the script reaches that the queue
@@ -1025,6 +1025,16 @@ class Lab {
     const input = readScenario(solution);
     const object = input.object ?? readScenarioObject(this.parseScenario(input.text));
     return unwrap(call(() => core.goalPar(goal, object)));
+  }
+
+  /**
+   * The solver's moves in `scenario`'s script before its cursor (core/lesson/par.h):
+   * every action but those its world would have taken itself (Run's). Refusals as goalPar().
+   */
+  learnerMoves(scenario) {
+    const input = readScenario(scenario);
+    const object = input.object ?? readScenarioObject(this.parseScenario(input.text));
+    return unwrap(call(() => core.learnerMoves(object)));
   }
 
   /**

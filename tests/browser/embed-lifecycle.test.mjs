@@ -133,6 +133,11 @@ test('a changed goal is parsed again: new clauses at once, a refusal named in th
   const pg = page.locator('#l1-tail section.dlq');
   await page.locator('#l1-tail').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => document.querySelector('dlq-exercise[for="l1-tail"] .dlq-goal-status'));
+  // l1-tail's predict question answered first: until then the box withholds its clauses (and says so).
+  const predict = page.locator('dlq-predict[for="l1-tail"]');
+  for (const id of ['b', 'c', 'a']) await predict.getByRole('button', { name: id, exact: true }).click();
+  await predict.getByRole('button', { name: 'Check my answer' }).click();
+  await predict.locator('.predict-result', { hasText: 'The answer:' }).waitFor();
   const setGoal = (goal) => page.evaluate((goal) => {
     const box = document.querySelector('dlq-exercise[for="l1-tail"]');
     if (goal === null) box.removeAttribute('goal');

@@ -1,6 +1,6 @@
 // What an author controls in an embed (docs/playground.md, "Embedding"): features,
 // panels, presets, locked, heading-level, compact, captions, the dlq-change event
-// and Restore lesson scenario. Each embed is added to a lesson page the way an
+// and Discard my changes (the lesson's scenario again). Each embed is added to a lesson page the way an
 // author's HTML would have it, then read by accessible name.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -87,7 +87,7 @@ test('locked: a walkthrough along its script, with captions per step in the Why 
   await opened.context.close();
 });
 
-test('heading-level nests the panels; dlq-change reports each change; Restore lesson scenario brings the start back', async () => {
+test('heading-level nests the panels; dlq-change reports each change; Discard my changes brings the start back', async () => {
   const opened = await openPage(h.browser, `${h.base}lesson-1.html`);
   const { page } = opened;
   const pg = await embed(page, 't-level', { scenario: AB, 'heading-level': '4', compact: '' });
@@ -103,7 +103,7 @@ test('heading-level nests the panels; dlq-change reports each change; Restore le
   await pg.button('Step').click();
   const changes = await page.evaluate(() => window.changes);
   assert.deepEqual(changes.map((c) => [c.cursor, c.stats.step, c.stats.completed]), [[1, 1, 1], [2, 2, 2]]);
-  await pg.button('Restore lesson scenario').click();
+  await pg.button('Discard my changes').click();
   assert.equal(await pg.root.getAttribute('data-cursor'), '0');
   assert.equal(await pg.root.locator('.dlq-list > li .dlq-id').first().textContent(), 'a');
   assertClean(opened);

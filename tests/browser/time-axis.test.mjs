@@ -194,6 +194,10 @@ test('the Retry schedule card: attempt → delay → start from the core, and th
   const opened = await openPage(h.browser, `${h.base}lesson-2.html`);
   const { page } = opened;
   const pg = await lessonPlayground(page, 'l2-outage');
+  // The card answers the level's predict question: it is drawn once that question is answered.
+  const predict = page.locator('dlq-predict[for="l2-outage"]');
+  await predict.locator('.predict-choice').first().click();
+  await predict.getByRole('button', { name: 'Check my answer' }).click();
   const card = pg.root.getByRole('group', { name: 'Retry schedule', exact: true });
   await card.scrollIntoViewIfNeeded();
   const rows = () => card.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));

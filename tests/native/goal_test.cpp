@@ -741,6 +741,38 @@ TEST_SUITE("par: how few actions a solution needs") {
     CHECK(clock->steps == 3);
   }
 
+  TEST_CASE("moves: the solver's own actions, never the ones the world takes itself") {
+    // Without a world every action is a move.
+    const auto tail = MustPar("order c, b, a; completed = 3", "v1;m3;ja:,b:,c:;at,t,s,t,s,s;c0");
+    CHECK(tail->moves == 6);
+    // Lesson 2's outage Show me: a set-up change, then Run. Its 29 actions are the world's, no move.
+    const std::string outage =
+        "v2;m3;bx1000.4000n;s1;y4.100.0.3000;ja:order%20a,b:order%20b,c:order%20c,d:order%20d;"
+        "al,l,l,l,w100,k1t:dependency%20down%20(outage%20until%203000%20ms),k2t:dependency%20down%20(outage%20until%203000%20ms),"
+        "k3t:dependency%20down%20(outage%20until%203000%20ms),k4t:dependency%20down%20(outage%20until%203000%20ms),n,l,l,l,l,w100,"
+        "k5t:dependency%20down%20(outage%20until%203000%20ms),k6t:dependency%20down%20(outage%20until%203000%20ms),"
+        "k7t:dependency%20down%20(outage%20until%203000%20ms),k8t:dependency%20down%20(outage%20until%203000%20ms),n,l,l,l,l,w100,"
+        "k9s,k10s,k11s,k12s;c0";
+    const auto par = MustPar("completed = 4; quarantined = 0", outage);
+    REQUIRE(par.has_value());
+    CHECK(par->actions == 29);
+    CHECK(par->moves == 0);
+    Scenario played = MustScenario(outage);
+    played.cursor = played.actions.size();
+    Result<size_t> world_only = LearnerMoves(played);
+    REQUIRE(world_only.ok());
+    CHECK(world_only.value() == 0);
+    // A hand at the wheel: advancing the clock by 50 ms where the world would lease is the solver's move;
+    // what the world then does again is not.
+    Scenario by_hand = MustScenario("v2;m3;s1;y2.100.0.0;ja:order%20a;aw50,l,w100,k1s");
+    by_hand.cursor = by_hand.actions.size();
+    Result<size_t> one = LearnerMoves(by_hand);
+    REQUIRE(one.ok());
+    CHECK(one.value() == 1);
+    by_hand.cursor = 0;
+    CHECK(LearnerMoves(by_hand).value() == 0);
+  }
+
   TEST_CASE("a solution that never meets the goal has no par; a broken one is refused by name") {
     CHECK_FALSE(MustPar("quarantined a", "v1;m3;ja:;as").has_value());
     CHECK_FALSE(MustPar("completed nobody", "v1;m3;ja:;as").has_value());

@@ -31,14 +31,34 @@ function readLesson(file) {
 }
 
 test('goalPar: the first action of the solution after which the goal holds, and the steps then', () => {
-  assert.deepEqual(lab.goalPar('order c, b, a; completed = 3', 'v1;m3;ja:,b:,c:;at,t,s,t,s,s;c0'), { actions: 6, steps: 6 });
-  assert.deepEqual(lab.goalPar('completed a', 'v1;m3;ja:;at,s,eb:x'), { actions: 2, steps: 2 });
-  assert.deepEqual(lab.goalPar('ready a', 'v1;m3;ja:;as'), { actions: 0, steps: 0 });
+  assert.deepEqual(lab.goalPar('order c, b, a; completed = 3', 'v1;m3;ja:,b:,c:;at,t,s,t,s,s;c0'), { actions: 6, steps: 6, moves: 6 });
+  assert.deepEqual(lab.goalPar('completed a', 'v1;m3;ja:;at,s,eb:x'), { actions: 2, steps: 2, moves: 2 });
+  assert.deepEqual(lab.goalPar('ready a', 'v1;m3;ja:;as'), { actions: 0, steps: 0, moves: 0 });
   assert.deepEqual(lab.goalPar('quarantined a class crash; now = 6000',
-    'v2;m3;bx1000.4000n;l1000;s1;ja:;al,w1000,n,l,w1000,n,l,w1000;c0'), { actions: 8, steps: 3 });
+    'v2;m3;bx1000.4000n;l1000;s1;ja:;al,w1000,n,l,w1000,n,l,w1000;c0'), { actions: 8, steps: 3, moves: 8 });
   // A scenario object works as its link does.
-  assert.deepEqual(lab.goalPar('completed a', lab.parseScenario('v1;m3;ja:;at,s')), { actions: 2, steps: 2 });
+  assert.deepEqual(lab.goalPar('completed a', lab.parseScenario('v1;m3;ja:;at,s')), { actions: 2, steps: 2, moves: 2 });
   assert.equal(lab.goalPar('quarantined a', 'v1;m3;ja:;as'), null, 'never met: no par');
+});
+
+test('moves count the learner\'s own actions: the ones the simulated workers take on Run are not moves', () => {
+  // Lesson 2's outage: Show me changes the set-up and runs; its 29 actions are all the world's.
+  const outage = readLesson('lesson-2.html').exercises.find((e) => e.for === 'l2-outage');
+  const par = lab.goalPar(outage.goal, outage.solution);
+  assert.equal(par.actions, 29);
+  assert.equal(par.moves, 0, 'the issue\'s "par is 29": none of them is a move');
+  assert.equal(lab.learnerMoves(outage.solution), 0, 'a run the world played: no move (the link\'s cursor is at its end: c0 is 0 actions)');
+  const played = { ...lab.parseScenario(outage.solution) };
+  played.cursor = played.actions.length;
+  assert.equal(lab.learnerMoves(played), 0);
+  // The learner takes over by hand: an Advance of 50 ms where the world would lease is a move; the rest is the world's.
+  assert.equal(lab.learnerMoves('v2;m3;s1;y2.100.0.0;ja:order%20a;aw50,l,w100,k1s'), 1);
+  assert.equal(lab.learnerMoves('v2;m3;s1;y2.100.0.0;ja:order%20a;al,w100,k1s'), 0, 'the same job, all by the world');
+  // Without a world, every action is a move, up to the cursor.
+  assert.equal(lab.learnerMoves('v1;m3;ja:,b:,c:;at,t,s,t,s,s'), 6);
+  assert.equal(lab.learnerMoves('v1;m3;ja:,b:,c:;at,t,s,t,s,s;c2'), 2);
+  assert.throws(() => lab.learnerMoves('v9;m3'), (e) => e.code === 'unsupported-version');
+  assert.throws(() => lab.learnerMoves(7), (e) => e.code === 'invalid-type');
 });
 
 test('goalPar refuses a bad goal, a bad link or a broken script by name, like parseGoal and runScenario', () => {

@@ -9,6 +9,7 @@ import { CompareModel } from './model.mjs';
 import { FormView } from './form-view.mjs';
 import { ResultsView } from './results-view.mjs';
 import { CompareController } from './controller.mjs';
+import '../shared/skip-link.mjs';
 
 async function main() {
   document.documentElement.classList.add('has-js');

@@ -10,8 +10,9 @@
 import { h } from '../shared/dom.mjs';
 import { isScenarioLink, linkFromHash } from '../shared/url.mjs';
 import { levelsOf, tally } from './levels.mjs';
-import { onProgress, pageKey, resetProgress, solvedOn } from './progress.mjs';
+import { answersOn, onProgress, pageKey, resetProgress, solvedOn } from './progress.mjs';
 import { showEmbedLines } from '../playground/embed-lines.mjs';
+import '../shared/skip-link.mjs';
 
 /** Sends an old scenario link on to the playground; true when it did (this page is leaving). */
 function forward() {
@@ -49,7 +50,7 @@ async function showProgress(card, link) {
     const { done, total } = tally(levels, solvedOn(page));
     line.textContent = `${done} of ${plural(total, 'exercise')} done, in ${plural(levels.length, 'level')}.`;
     box.classList.toggle('is-done', total > 0 && done === total);
-    reset.hidden = done === 0;
+    reset.hidden = done === 0 && answersOn(page).size === 0;  // predict answers are progress too
   };
   reset.addEventListener('click', () => resetProgress(page));
   onProgress(render);

@@ -4,7 +4,7 @@
 // small controller that keeps it in step with the stored progress.
 import { h } from '../shared/dom.mjs';
 import { levelsOf, tally } from './levels.mjs';
-import { onProgress, pageKey, resetProgress, solvedOn } from './progress.mjs';
+import { answersOn, onProgress, pageKey, resetProgress, solvedOn } from './progress.mjs';
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -39,8 +39,8 @@ export class LessonMapView {
 
   bindReset(handler) { this.#onReset = handler; }
 
-  /** Draws the marks for `solved` (a Map of exercise keys). */
-  render(solved) {
+  /** Draws the marks for `solved` (a Map of exercise keys); `answered`: predict answers kept (Reset forgets them too). */
+  render(solved, answered = 0) {
     for (const { li, mark, level } of this.items) {
       const { done, total } = tally([level], solved);
       li.classList.toggle('is-done', total > 0 && done === total);
@@ -55,7 +55,7 @@ export class LessonMapView {
     this.summary.textContent = `${done} of ${plural(total, 'exercise')} done`;
     this.meter.max = Math.max(1, total);
     this.meter.value = done;
-    this.reset.hidden = done === 0;
+    this.reset.hidden = done === 0 && answered === 0;
   }
 }
 
@@ -70,7 +70,7 @@ export function startLessonMap(doc = document) {
   const levels = levelsOf(doc);
   const page = pageKey(doc.location?.href ?? doc.baseURI);
   const view = new LessonMapView(levels);
-  const render = () => view.render(solvedOn(page));
+  const render = () => view.render(solvedOn(page), answersOn(page).size);
   view.bindReset(() => {
     resetProgress(page);
     doc.dispatchEvent(new CustomEvent('dlq-progress-reset', { detail: { page } }));

@@ -15,8 +15,12 @@
 //   one ('dlq-mount') and checks it, keeping a goal the learner already met.
 //   `solution-crash` is empty or a write number from 1; anything else is refused.
 //   A solve is kept in localStorage (progress.mjs), so its ✓ survives a reload,
-//   with the moves it took (the playground's script position) next to the par:
-//   where the core finds Show me's run first meets the goal (lab.goalPar). A goal
+//   with the moves it took next to the par: where the core finds Show me's run
+//   first meets the goal (lab.goalPar). Both count only the solver's own moves,
+//   as the core counts them (lab.learnerMoves, goalPar's moves): what the
+//   simulated workers did on Run is theirs. While a predict question about the
+//   same playground waits for its answer, the goal's clauses (which would answer
+//   it) are withheld. A goal
 //   met by Show me's own run is said, not kept. `fields` (as the playground's
 //   fields option, e.g. "maxAttempts backoff.baseMs") adds a button that opens
 //   and focuses those set-up fields outside Advanced.
@@ -48,8 +52,9 @@ import { quoted } from '../shared/quote.mjs';
 import { exerciseKey } from './levels.mjs';
 import { pageKey, markSolved, solvedOn } from './progress.mjs';
 import { startLessonMap } from './lesson-map.mjs';
-import { DlqPredictElement } from './predict.mjs';
+import { DlqPredictElement, unansweredPredictFor } from './predict.mjs';
 import './copy-check.mjs';
+import '../shared/skip-link.mjs';
 
 const loadLab = () => import('../../wasm/index.mjs').then((m) => m.loadLab());
 
@@ -90,12 +95,18 @@ export function parseSolutionCrash(value) {
 /** "1 move", "4 moves". */
 const moves = (n) => `${n} ${n === 1 ? 'move' : 'moves'}`;
 
-/** The par line after a solve: the learner's moves against the core's par (null: the exercise has none). */
+/**
+ * The par line after a solve: the learner's moves against the core's par (null:
+ * the exercise has none). A move is the learner's own action; the simulated
+ * workers' actions on Run are not moves (lab.learnerMoves).
+ */
 export function parText(actions, par) {
   if (par === null || par === undefined) return actions === null ? '' : `Solved in ${moves(actions)}.`;
   const verdict = actions === null ? '' : actions < par ? ' Under par!' : actions === par ? ' That is par.' : '';
   const yours = actions === null ? '' : `Solved in ${moves(actions)}; `;
-  return `${yours}par is ${moves(par)} (Show me’s run meets the goal after ${moves(par)}).${verdict}`;
+  const how = par === 0 ? 'Show me changes only the set-up and lets the simulated workers run'
+    : `Show me’s run meets the goal after ${moves(par)}`;
+  return `${yours}par is ${moves(par)} (${how}).${verdict}`;
 }
 
 export class DlqExerciseElement extends BesidePlayground {
@@ -133,6 +144,7 @@ export class DlqExerciseElement extends BesidePlayground {
       status: h('p', { class: 'dlq-goal-status', role: 'status' }),
       refusal: h('p', { class: 'dlq-fatal', role: 'alert', hidden: true }),
       clauses: h('ul', { class: 'dlq-goal-clauses' }),
+      detail: null,
       hints: [...this.querySelectorAll('.dlq-hint')],
     };
     this.classList.add('is-live');
@@ -161,16 +173,24 @@ export class DlqExerciseElement extends BesidePlayground {
     if (solution) {
       lab.parseScenario(solution);  // a bad solution link is the author's: named now
       // The par: where the core finds Show me's run first meets the goal (none for a crash: links carry none).
-      if (crash === null) this.#par = lab.goalPar(goal, solution);
+      if (crash === null) this.#par = lab.goalPar(goal, solution);  // { actions, steps, moves }
       buttons.append(h('button', { type: 'button', class: 'dlq-btn', onclick: () => this.#showMe(solution, crash) }, 'Show me'));
     }
     buttons.append(h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', onclick: () => {
       this.#helped = false;
       this.#controller?.restore();
     } }, 'Start again'));
-    this.append(ui.refusal, ui.status, ui.par,
-      h('details', { class: 'dlq-goal-detail' }, h('summary', {}, 'What the page checks'), ui.clauses),
-      buttons);
+    ui.detail = h('details', { class: 'dlq-goal-detail' }, h('summary', {}, 'What the page checks'), ui.clauses);
+    this.append(ui.refusal, ui.status, ui.par, ui.detail, buttons);
+    // The goal's clauses answer the playground's predict question: withheld until it is answered.
+    const withhold = () => {
+      const withheld = unansweredPredictFor(this.ownerDocument, target.id);
+      if (ui.detail.hidden === withheld) return;
+      ui.detail.hidden = withheld;
+      this.#check();  // the status line says where the parts went
+    };
+    ui.detail.hidden = unansweredPredictFor(this.ownerDocument, target.id);
+    this.ownerDocument.addEventListener('dlq-predict', withhold);
     // Solved on an earlier visit: the ✓ stays (progress.mjs), with the moves it took.
     const before = solvedOn(this.#page).get(this.#key);
     if (before) {
@@ -220,7 +240,7 @@ export class DlqExerciseElement extends BesidePlayground {
   /** The par line: after a solve now, or (`when` 'before') one stored from an earlier visit. */
   #showPar(actions, when = 'now') {
     const ui = this.#ui;
-    const text = parText(actions, this.#par?.actions ?? null);
+    const text = parText(actions, this.#par?.moves ?? null);
     ui.par.textContent = when === 'before' ? `Solved on an earlier visit. ${text}` : text;
     ui.par.hidden = ui.par.textContent === '';
   }
@@ -250,14 +270,16 @@ export class DlqExerciseElement extends BesidePlayground {
     const first = result.met && !this.#reached && !helped;
     if (first) {
       this.#reached = true;
-      const actions = controller.session.cursor;
-      markSolved(this.#page, this.#key, { actions, par: this.#par?.actions ?? null });
+      // The learner's own moves up to now, as the core counts them (not the simulated workers').
+      const actions = this.#lab.learnerMoves(controller.session.scenario);
+      markSolved(this.#page, this.#key, { actions, par: this.#par?.moves ?? null });
       this.#showPar(actions);
     }
     const status = helped ? '✓ Show me’s run meets the goal. Press Start again and meet it yourself to mark it solved.'
       : result.met ? '✓ Goal met.'
         : this.#reached ? '✓ You met this goal (the playground has moved on since).'
-          : 'Not yet: the parts below show what holds now.';
+          : ui.detail?.hidden ? 'Not yet. What the page checks shows once the prediction above is answered.'
+            : 'Not yet: the parts below show what holds now.';
     if (ui.status.textContent !== status) ui.status.textContent = status;
     this.classList.toggle('is-met', this.#reached);
     ui.clauses.replaceChildren(...result.clauses.map((c) => h('li', { class: c.met ? 'is-met' : '' },

@@ -15,22 +15,45 @@
 // wrong, the right answer, the author's why, and what the core's run shows.
 // An author's question with no or several true choices is refused, by name.
 //
-// Until the answer is in, the playground shows none of its future: connected,
-// the element sets future="hidden" on it (read when it mounts), and the answer
-// shows it again (controller.showFuture). Without JavaScript the <details>
-// stays as it is: the question, the choices and the why behind a click.
+// Until the answer is in, nothing that answers the question is drawn: connected,
+// the element sets future="hidden" on its playground (read when it mounts), so
+// the playground withholds the script past the cursor and every card that
+// foretells the run (view.mjs foretelling); the Try it boxes on that playground
+// withhold their goal's clauses (unansweredPredictFor). The answer shows them
+// again (controller.showFuture, and the 'dlq-predict' event). The answer is kept
+// with the lesson's progress (progress.mjs): a reload shows it, judged again by
+// the core; Reset progress asks the question again. Without JavaScript the
+// <details> stays as it is: the question, the choices and the why behind a click.
 import { h, uid } from '../shared/dom.mjs';
 import { quoted } from '../shared/quote.mjs';
 import { coreChoice, coreOrder, orderProblem, parseOrder } from './predict-answer.mjs';
+import { answersOn, markAnswered, pageKey } from './progress.mjs';
+import { exerciseKey } from './levels.mjs';
 
 const loadLab = () => import('../../wasm/index.mjs').then((m) => m.loadLab());
+
+/** True while a predict question about playground `id` on `doc` waits for its answer. */
+export function unansweredPredictFor(doc, id) {
+  return [...doc.querySelectorAll('dlq-predict')].some((p) => p.getAttribute('for') === id && p.answered === false);
+}
 
 export class DlqPredictElement extends HTMLElement {
   #built = false;
   #answered = false;
   #ui = null;
+  #page = '';
+  #key = '';
+  #kept = undefined;  // the answer kept from an earlier visit, shown once built
 
   connectedCallback() {
+    if (!this.#built) {
+      // An answer kept from an earlier visit: the question is answered before anything is drawn.
+      const doc = this.ownerDocument;
+      this.#page = pageKey(doc.location?.href ?? doc.baseURI);
+      this.#key = exerciseKey(this, [...doc.querySelectorAll('dlq-predict')]);
+      this.#kept = answersOn(this.#page).get(this.#key);
+      if (this.#kept !== undefined) this.#answered = true;
+    }
     const target = this.#target();
     // Before the playground mounts (it reads the attribute then): nothing of its future is drawn.
     if (target && !this.#answered && !target.hasAttribute('future')) target.setAttribute('future', 'hidden');
@@ -50,7 +73,7 @@ export class DlqPredictElement extends HTMLElement {
     return el?.localName === 'dlq-playground' ? el : null;
   }
 
-  /** True once the learner's answer is in (and the reveal shown). */
+  /** True once the learner's answer is in (now, or kept from an earlier visit). */
   get answered() { return this.#answered; }
 
   #build() {
@@ -106,6 +129,48 @@ export class DlqPredictElement extends HTMLElement {
     ui.fieldset = fieldset;
     details.replaceWith(h('div', { class: 'predict is-live' }, fieldset, ui.result, ui.shows, why));
     this.#target()?.addEventListener('dlq-mount', () => this.#applyFuture());
+    this.ownerDocument.addEventListener('dlq-progress-reset', (e) => {
+      if (e.detail?.page === this.#page) this.#askAgain();
+    });
+    if (this.#kept !== undefined) this.#restore(this.#kept);
+  }
+
+  /** Shows the answer kept from an earlier visit, judged again by the core; one no longer valid is dropped. */
+  #restore(answer) {
+    const ui = this.#ui;
+    if (ui.orderIds !== null) {
+      if (!Array.isArray(answer) || orderProblem(answer, ui.orderIds) !== null) { this.#askAgain(); return; }
+      ui.order.value = answer.join(', ');
+    } else {
+      const choice = ui.choices[answer];
+      if (!Number.isInteger(answer) || !choice) { this.#askAgain(); return; }
+      choice.input.checked = true;
+    }
+    this.#reveal(answer, { kept: true });
+  }
+
+  /** The question asked afresh (Reset progress): no answer, nothing of the future drawn. */
+  #askAgain() {
+    const ui = this.#ui;
+    this.#answered = false;
+    this.classList.remove('is-answered', 'is-right');
+    for (const c of ui.choices) {
+      c.input.disabled = false;
+      c.input.checked = false;
+      c.label.classList.remove('is-answer');
+    }
+    if (ui.order) {
+      ui.order.readOnly = false;
+      ui.order.value = '';
+    }
+    ui.check.hidden = false;
+    ui.result.textContent = '';
+    ui.shows.textContent = '';
+    ui.shows.hidden = true;
+    ui.why.hidden = true;
+    this.#target()?.setAttribute('future', 'hidden');  // read if the playground mounts only now
+    this.#applyFuture();
+    this.dispatchEvent(new CustomEvent('dlq-predict', { bubbles: true, detail: { for: this.getAttribute('for'), answered: false } }));
   }
 
   /** The playground's future: hidden until the answer is in. */
@@ -129,16 +194,24 @@ export class DlqPredictElement extends HTMLElement {
       ui.problem.hidden = answer >= 0;
       if (answer < 0) return;
     }
+    await this.#reveal(answer);
+  }
+
+  /** Judges `answer` in the core and reveals; kept with the progress unless it was (`kept`). */
+  async #reveal(answer, { kept = false } = {}) {
+    const ui = this.#ui;
     let verdict;
     try {
       const lab = await loadLab();
       verdict = this.#judge(lab, answer);
     } catch (error) {
+      if (kept) this.#askAgain();  // a kept answer the core cannot judge now: asked afresh
       ui.problem.textContent = `This question could not be checked: ${error.message}.`;
       ui.problem.hidden = false;
       return;
     }
     this.#answered = true;
+    if (!kept) markAnswered(this.#page, this.#key, answer);
     this.classList.add('is-answered');
     this.classList.toggle('is-right', verdict.right);
     for (const c of ui.choices) {
@@ -147,12 +220,12 @@ export class DlqPredictElement extends HTMLElement {
     }
     if (ui.order) ui.order.readOnly = true;
     ui.check.hidden = true;
-    ui.result.textContent = `${verdict.right ? '✓ Right.' : '✗ Not quite.'} The answer: ${verdict.answer}.`;
+    ui.result.textContent = `${kept ? 'Answered on an earlier visit. ' : ''}${verdict.right ? '✓ Right.' : '✗ Not quite.'} The answer: ${verdict.answer}.`;
     ui.shows.textContent = `What the core’s run shows: ${verdict.shows}.`;
     ui.shows.hidden = false;
     ui.why.hidden = false;
     this.#applyFuture();
-    this.dispatchEvent(new CustomEvent('dlq-predict', { bubbles: true, detail: { for: this.getAttribute('for'), right: verdict.right } }));
+    this.dispatchEvent(new CustomEvent('dlq-predict', { bubbles: true, detail: { for: this.getAttribute('for'), answered: true, right: verdict.right } }));
   }
 
   /** Right or wrong, the right answer in words and what the core's run shows. */

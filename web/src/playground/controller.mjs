@@ -125,6 +125,7 @@ export class Controller {
     bar.bindBack(back);
     bar.bindStep(() => this.#step());
     bar.bindForward(forward);
+    bar.bindNextEvent(() => this.#nextEvent());
     bar.bindOutcome((value) => controls.chooseOutcomeValue(value));
     controls.bindOutcome((value) => bar.showOutcome(value));
     setup.bindPreset((key) => this.#preset(key));
@@ -226,8 +227,9 @@ export class Controller {
   }
 
   /**
-   * Shows (true) or hides (false) the script past the cursor on the timeline: a
-   * predict question's playground hides it until the learner has answered.
+   * Shows (true) or hides (false) the future: the script past the cursor on the
+   * timeline and the cards that foretell the run (view.foretelling). A predict
+   * question's playground hides it until the learner has answered.
    */
   showFuture(shown) {
     if (this.#futureShown === Boolean(shown)) return;
@@ -393,7 +395,9 @@ export class Controller {
     controls.stepError(null);
     if (!stepped) {
       if (quiet) controls.say('Run ended: nothing is ready.');
-      else this.#render({ notice: 'Nothing is ready: there is no job to process.' });
+      else this.#render({ notice: this.#view.nextEventOffered
+        ? 'Nothing is ready to step now. Press Next event to move the clock to the next due time or lease expiry.'
+        : 'Nothing is ready: there is no job to process.' });
       return false;
     }
     this.#render();
@@ -876,6 +880,8 @@ export class Controller {
     this.#view.ledger.render(view.ledger, { clock: timeline.usesClock });
     if (!this.#view.ledgerShown) this.#view.ledger.element.hidden = true;
     this.#view.switches.render(view.policy);
+    // A predict question's playground: nothing that answers it is drawn before the answer.
+    this.#view.withholdForetelling(!this.#futureShown);
     this.#scheduleLink();
     this.element.dispatchEvent(new CustomEvent('dlq-change', {
       detail: { cursor, length, stats, recovered: view.last.action?.type === 'crash' },
@@ -890,7 +896,8 @@ export class Controller {
    */
   #renderSchedule(asked = false) {
     const card = this.#view.schedule;
-    const shown = this.#view.clockPlayground && this.#embed.panels.has('state');
+    // Withheld while a predict question waits (showFuture): not even asked of the core.
+    const shown = this.#view.clockPlayground && this.#embed.panels.has('state') && this.#futureShown;
     card.show(shown);
     const { view } = this.session;
     const key = shown ? String(view.generation) : '';

@@ -19,13 +19,13 @@ export const DEFAULT_SPEED = { steps: '2', clock: '20' };
 const on = (el, handler, type = 'click') => el.addEventListener(type, () => handler());
 
 /**
- * Outcome, error text, Step / Back / Forward / Reset / Restore, Run and its
+ * Outcome, error text, Step / Back / Forward / Reset / Discard my changes, Run and its
  * speed, Undo, the clock and workers, the operator, and the script's position.
  */
 export class ControlsView {
   #leaseOptions = null;  // the Settle list's tokens as last drawn
 
-  /** `outcomes`: the core's (lab.outcomes); `restorable`: show Restore lesson scenario. */
+  /** `outcomes`: the core's (lab.outcomes); `restorable`: show Discard my changes (the lesson scenario again). */
   constructor(id, { outcomes, restorable, classes = [], reasons = [], perSecond = { min: 1, max: 1000 } }) {
     const choices = outcomes.map((value, i) => [value, outcomeLabel(value), String(i + 1)]);
     this.outcomes = choices.map(([value], i) => h('input', {
@@ -53,9 +53,15 @@ export class ControlsView {
       SPEEDS.map(([v, text]) => h('option', { value: v, selected: v === DEFAULT_SPEED.steps }, text)));
     this.speedChosen = false;  // the reader picked a speed: the default no longer follows the scenario
     this.speed.addEventListener('change', () => { this.speedChosen = true; });
-    this.reset = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'R' }, 'Reset', kbd('R'));
+    // Reset moves to step 0 and keeps everything; Discard my changes throws the reader's changes away.
+    // They look and read differently: one is a step control, the other a quiet undo-all under the controls.
+    this.reset = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'R',
+      title: 'Back to step 0; your set-up and script stay' }, 'Reset', kbd('R'));
     // Embeds: back to the scenario the author gave, whatever the reader changed.
-    this.restore = h('button', { type: 'button', class: 'dlq-btn dlq-restore', hidden: !restorable }, 'Restore lesson scenario');
+    this.restore = h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet dlq-restore', 'aria-describedby': `${id}-restore-hint` },
+      h('span', { class: 'dlq-restore-mark', 'aria-hidden': 'true' }, '↺'), 'Discard my changes');
+    this.restoreRow = h('p', { class: 'dlq-restore-row', hidden: !restorable }, this.restore,
+      h('span', { class: 'dlq-hint', id: `${id}-restore-hint` }, 'Loads the lesson’s scenario again: set-up and script.'));
     this.scrub = h('input', { type: 'range', id: `${id}-scrub`, min: 0, max: 0, value: 0, step: 1, class: 'dlq-scrub' });
     this.position = h('output', { for: `${id}-scrub`, class: 'dlq-position' });
     this.undo = h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', hidden: true, 'aria-keyshortcuts': 'Z' }, 'Undo', kbd('Z'));
@@ -118,9 +124,10 @@ export class ControlsView {
     this.element = h('section', { class: 'dlq-panel dlq-controls', 'aria-labelledby': `${id}-controls-h` },
       h('div', { class: 'dlq-panel-head' }, h('h2', { id: `${id}-controls-h` }, 'Step controls')),
       this.outcome, this.errorField,
-      h('div', { class: 'dlq-buttons dlq-nav' }, this.step, this.back, this.forward, this.reset, this.restore),
+      h('div', { class: 'dlq-buttons dlq-nav' }, this.step, this.back, this.forward, this.reset),
       h('div', { class: 'dlq-buttons dlq-play' }, this.run,
         h('label', { for: `${id}-speed`, class: 'dlq-label' }, 'Speed'), this.speed, this.undo, this.runStatus),
+      this.restoreRow,
       this.clock, this.operator,
       // Last in the panel: one Tab from the script's position reaches the timeline.
       h('div', { class: 'dlq-field dlq-scrubber' },
@@ -280,6 +287,8 @@ export class ControlsView {
  * ones); CSS shows it on narrow screens only.
  */
 export class PhoneBar {
+  #locked = false;
+
   /** `outcomes`: the core's (lab.outcomes); the picker offers lesson 1's three until showAllOutcomes(true). */
   constructor({ outcomes = [] } = {}) {
     const twin = (label, extra = '') => h('button', { type: 'button', class: `dlq-btn${extra}`, tabindex: '-1' }, label);
@@ -287,15 +296,19 @@ export class PhoneBar {
     this.back = twin('Back');
     this.step = twin('Step', ' dlq-primary');
     this.forward = twin('Forward');
+    // A clock playground's Next event, beside Step: a retry waits on the clock, and Step alone cannot reach it.
+    this.next = twin('Next event');
+    this.next.hidden = true;
     // The outcome Step reports, beside Step: changing it needs no scroll back to the panel.
     this.outcome = h('select', { class: 'dlq-input dlq-bar-outcome', tabindex: '-1', title: 'Outcome' },
       outcomes.map((value, i) => h('option', { value, hidden: i >= LESSON_ONE_OUTCOMES }, outcomeLabel(value))));
-    this.element = h('div', { class: 'dlq-bar', 'aria-hidden': 'true' }, this.outcome, this.step, this.back, this.forward, this.text);
+    this.element = h('div', { class: 'dlq-bar', 'aria-hidden': 'true' }, this.outcome, this.step, this.next, this.back, this.forward, this.text);
   }
 
   bindBack(handler) { on(this.back, handler); }
   bindStep(handler) { on(this.step, handler); }
   bindForward(handler) { on(this.forward, handler); }
+  bindNextEvent(handler) { on(this.next, handler); }
   /** `handler(value)`: an outcome picked in the bar. */
   bindOutcome(handler) { this.outcome.addEventListener('change', () => handler(this.outcome.value)); }
 
@@ -309,8 +322,16 @@ export class PhoneBar {
     [...this.outcome.options].forEach((option, i) => { if (i >= LESSON_ONE_OUTCOMES) option.hidden = !all; });
   }
 
-  /** A walkthrough has no Step (nor an outcome to pick). */
+  /** Next event is offered on a clock playground (as the panel's). */
+  showNextEvent(shown) {
+    shown &&= !this.#locked;
+    if (this.next.hidden === shown) this.next.hidden = !shown;
+  }
+
+  /** A walkthrough has no Step (nor an outcome to pick, nor Next event). */
   lock() {
+    this.#locked = true;
+    this.next.hidden = true;
     this.step.hidden = true;
     this.outcome.hidden = true;
   }

@@ -5,6 +5,7 @@
 import { defineElement } from './element.mjs';
 import { markInteractive } from './interactive.mjs';
 import { mount } from './playground.mjs';
+import '../shared/skip-link.mjs';
 
 export { mount };
 

@@ -36,6 +36,7 @@ export class TimelineLayout {
   k = 1;
   zoom = MIN_ZOOM;
   extent = MIN_EXTENT;
+  margin = RIGHT;   // px kept right of the extent's instant: RIGHT, or more for a cluster of glyphs there
   #colOf = [];      // column of events[i]
   #slotOf = [];     // its place among its lane's glyphs in that column
   // Columns, left to right.
@@ -202,7 +203,7 @@ export class TimelineLayout {
 
   /** The drawn strip's right edge (px) for the cursor's band `box`. */
   right(box) {
-    if (this.clock) return this.xOfTime(this.extent) + RIGHT - FIRST;
+    if (this.clock) return this.xOfTime(this.extent) + this.margin - FIRST;
     const cols = this.#colFirst.length;
     const right = cols > 0 ? this.#colX[cols - 1] + this.#colW[cols - 1] : PAD + COL;
     return Math.max(right, box.x + box.w) + COL;
@@ -210,9 +211,12 @@ export class TimelineLayout {
 
   // ---- the time axis's scale ---------------------------------------------------
 
-  /** The width (px) the scenario's extent is fitted to, in a view `viewWidth` px wide. */
-  static fitWidth(viewWidth) {
-    return viewWidth - PAD - FIRST - RIGHT;
+  /**
+   * The width (px) the scenario's extent is fitted to, in a view `viewWidth` px
+   * wide, keeping `margin` px right of it (RIGHT, or the last instant's glyphs).
+   */
+  static fitWidth(viewWidth, margin = RIGHT) {
+    return viewWidth - PAD - FIRST - margin;
   }
 
   /**
@@ -231,7 +235,14 @@ export class TimelineLayout {
     // adds a few ms rarely changes the scale, and so rarely moves every glyph.
     const grain = 10 ** Math.floor(Math.log10(extent)) / 10;
     this.extent = Math.ceil(extent / grain) * grain;
-    const k = pxPerMs(this.extent, TimelineLayout.fitWidth(viewWidth), this.zoom);
+    // The last instant's glyphs sit side by side right of its time: a run that
+    // ends with many events at one instant (everything after a crash at 30 s)
+    // keeps room for all of them, so the fitted view shows the whole run.
+    // Zoomed in, the strip scrolls and simply grows by that room: the zoom keeps
+    // its plain meaning there (zoom z: z times the px per ms of the whole extent).
+    this.margin = Math.max(RIGHT, cols > 0 ? this.#colW[cols - 1] + SLOT : 0);
+    const fitMargin = this.zoom <= MIN_ZOOM ? this.margin : RIGHT;
+    const k = pxPerMs(this.extent, TimelineLayout.fitWidth(viewWidth, fitMargin), this.zoom);
     if (k === this.k) return false;
     this.k = k;
     return true;

@@ -40,12 +40,14 @@ export class PlaygroundView {
   setupShown = true;
   /** The clock's controls are on offer (showFeatures): the timeline draws time from the start. */
   clockPlayground = false;
+  /** Next event is on offer (features has clock, not locked): Step's "nothing is ready" names it. */
+  nextEventOffered = false;
   /** The set-up fields shown outside Advanced (setup-fields.mjs), or null. */
   pinned = null;
 
   /**
    * `lab`: the core (its outcome and class lists); `embed`: embedOptions(); `presets`: every preset;
-   * `restorable`: offer Restore lesson scenario; `landmark`: the playground is
+   * `restorable`: offer Discard my changes (the lesson scenario again); `landmark`: the playground is
    * the page's one (sync-url), else its panels are named groups.
    */
   constructor(id, { lab, embed, label, presets, capstonePresets, systemPresets, restorable, landmark }) {
@@ -82,6 +84,19 @@ export class PlaygroundView {
       this.bar.element,
       this.help);
     this.#applyEmbed(landmark);
+    // The cards that foretell the run (the policy's projection of a job's whole
+    // future, not what has happened): a predict question's playground withholds
+    // them, with the script past the cursor, until the answer is in.
+    this.foretelling = [this.schedule.element, this.states.worst];
+  }
+
+  /**
+   * Hides (`withheld`) every foretelling card, after the views drew: each card
+   * shows itself again on the next draw once it is no longer withheld.
+   */
+  withholdForetelling(withheld) {
+    if (!withheld) return;
+    for (const card of this.foretelling) card.hidden = true;
   }
 
   /** `handler(enabled)`: the help dialog's "Single-key shortcuts" switch. */
@@ -218,6 +233,8 @@ export class PlaygroundView {
     this.clockPlayground = clock || has('world');
     show(controls.clock, !locked && this.clockPlayground);
     for (const el of [controls.leaseButton, controls.nextButton, controls.settleRow, controls.advanceRow]) show(el, clock);
+    this.nextEventOffered = clock && !locked;
+    this.bar.showNextEvent(clock);
     show(controls.play, has('world'));
     show(controls.operator, !locked);
     show(controls.opMore, has('ordering') || has('operator') || has('durability'));

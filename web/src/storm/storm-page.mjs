@@ -15,6 +15,7 @@ import { FormView } from './form-view.mjs';
 import { RunView } from './run-view.mjs';
 import { ResultsView } from './results-view.mjs';
 import { StormWorker } from './model.mjs';
+import '../shared/skip-link.mjs';
 
 function main() {
   document.documentElement.classList.add('has-js');
