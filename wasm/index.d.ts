@@ -1243,6 +1243,8 @@ export interface SessionView {
   generation: number;
   /** True when link format v1 cannot carry the scenario (the clock, classes, keys, a world, a crash). */
   advanced: boolean;
+  /** Attempts hold leases here: a world plays, or the script leases (a retry schedule then counts each lease). */
+  leases: boolean;
   /** How many actions from the first agree with the authored script (the last one loaded): a caption for position i holds while i <= authoredThrough. */
   authoredThrough: number;
   canUndo: boolean;

@@ -231,6 +231,7 @@ class SessionHandle {
     out.set("length", static_cast<double>(s.length()));
     out.set("generation", static_cast<double>(s.generation()));
     out.set("advanced", s.advanced());
+    out.set("leases", s.HoldsLeases());
     out.set("authoredThrough", static_cast<double>(s.AuthoredThrough()));
     out.set("canUndo", s.can_undo());
     out.set("stats", StatsValue(q));

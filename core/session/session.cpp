@@ -464,6 +464,12 @@ FailureScope Session::FailureScopeFor(std::span<const Outcome> offered, bool lea
   return scope;
 }
 
+bool Session::HoldsLeases() const {
+  if (!(scenario_.world == World{})) return true;
+  return std::any_of(scenario_.actions.begin(), scenario_.actions.end(),
+                     [](const Action& a) { return std::holds_alternative<action::Lease>(a); });
+}
+
 std::optional<Action> Session::NextWorldAction() const { return dlq::NextWorldAction(live_.queue, scenario_.world); }
 
 bool Session::IsRemovable(std::string_view id) const {

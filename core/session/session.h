@@ -138,6 +138,10 @@ class Session {
   // authored script reports. The page says what it offers; the core decides
   // which classes, and so which terms, that brings.
   FailureScope FailureScopeFor(std::span<const Outcome> offered, bool leases) const;
+  // True when this session's attempts hold leases: a world plays (its workers
+  // lease and settle), or the script leases (a Lease action anywhere in it). A
+  // retry schedule then counts each attempt's lease, as the run does (schedule.h).
+  bool HoldsLeases() const;
 
   // What the world does next at the cursor (player.h), or nullopt.
   std::optional<Action> NextWorldAction() const;

@@ -43,7 +43,13 @@ test('the lease level: the Retry schedule counts each lease, so it finishes when
   const pg = await lessonPlayground(opened.page, 'l2-lease');
   const card = pg.root.getByRole('group', { name: 'Retry schedule', exact: true });
   await card.scrollIntoViewIfNeeded();
-  assert.match(await card.locator('.dlq-sched-summary').textContent(),
+  const summary = card.locator('.dlq-sched-summary');
+  // Before anything holds a lease the run counts none (a Step takes no time), and neither does the card.
+  assert.match(await summary.textContent(), /^2 attempts for a job that keeps failing transiently\. No jitter/);
+  // The reader leases a: from now on the run counts each lease, and so does the card.
+  await pg.button('Lease').click();
+  await summary.filter({ hasText: 'lease until it expires' }).waitFor();
+  assert.match(await summary.textContent(),
     /^2 attempts for a job that keeps failing transiently, each holding its 1,000 ms lease until it expires\./);
   const rows = await card.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
   assert.deepEqual(rows, [['1', '0 ms', '0 ms'], ['2', '— (quarantine)', '1,000 ms']]);

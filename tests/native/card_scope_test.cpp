@@ -24,8 +24,12 @@ TEST_CASE("the schedule counts each lease to its expiry where attempts hold leas
     if (e.kind == EventKind::kQuarantined) quarantined_at = e.time;
   }
   CHECK(quarantined_at == 2000);
+  // Its script leases, so the page asks for leases (view.leases); before any action it held none.
+  CHECK(s.HoldsLeases());
+  CHECK_FALSE(SessionOrDie(ParseOrDie("v2;m2;l1000;s1;ja:resize%20image%207")).HoldsLeases());
+  CHECK(SessionOrDie(ParseOrDie("v2;m2;s1;y2.100.0.0;ja:")).HoldsLeases());  // a world's workers lease
   ScheduleOptions o;
-  o.leases = true;
+  o.leases = s.HoldsLeases();
   Result<ScheduleTable> t = RetrySchedule(s.queue().policy(), o);
   REQUIRE_MESSAGE(t.ok(), t.status().ToString());
   CHECK(t->attempt_ms == 1000);

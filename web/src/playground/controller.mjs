@@ -901,22 +901,23 @@ export class Controller {
   /**
    * The retry-schedule card, in a clock playground that shows the state: the
    * core's retrySchedule() for the policy in force, each attempt taking the
-   * world's work time, against the outage length the reader picked (at first,
-   * the world's outage). Asked again only when the policy changed or `asked`.
+   * world's work time (or, in a script that holds leases, each lease), against the
+   * outage length the reader picked (at first, the world's outage). Asked again
+   * only when the policy or the leases changed, or `asked`.
    */
   #renderSchedule(asked = false) {
     const card = this.#view.schedule;
     const shown = this.#view.clockPlayground && this.#embed.panels.has('state');
     card.show(shown);
     const { view } = this.session;
-    const key = shown ? String(view.generation) : '';
+    const key = shown ? `${view.generation}|${view.leases}` : '';
     if (!asked && key === this.#scheduleKey) return;
     this.#scheduleKey = key;
     if (!shown) return;
     const world = view.world;
-    // With a world its workers take workMs an attempt; without one the reader holds each lease, and the
-    // core counts it to its expiry, as the run and the Worst case card do.
-    const timing = world ? { workMs: world.workMs } : { leases: true };
+    // With a world its workers take workMs an attempt (never past the lease); without one, once the
+    // script holds leases (view.leases, the core's) each counts to its expiry, as the run counts it.
+    const timing = world ? { workMs: world.workMs } : { leases: view.leases };
     const outage = world?.outage ? world.outage.endMs - world.outage.startMs : 5000;
     try {
       card.render(this.#lab.retrySchedule(view.policy, { outageMs: card.outageMs(outage), ...timing }), timing);

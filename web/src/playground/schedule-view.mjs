@@ -26,7 +26,8 @@ export class ScheduleCard {
     this.summary = h('p', { class: 'dlq-sched-summary' });
     this.head = h('tr');
     this.body = h('tbody');
-    this.table = h('table', { class: 'dlq-sched-table', 'aria-labelledby': headingId },
+    // Focusable, so that a narrow screen's sideways scroll (a lease's 30,000 ms starts are wide) is reached by the keyboard too.
+    this.table = h('table', { class: 'dlq-sched-table', 'aria-labelledby': headingId, tabindex: 0 },
       h('thead', {}, this.head), this.body);
     this.input = h('input', { id: inputId, type: 'number', min: 0, step: 100, inputmode: 'numeric', class: 'dlq-sched-input' });
     this.answer = h('p', { class: 'dlq-sched-answer', 'aria-live': 'polite' });
