@@ -386,12 +386,14 @@ val ReordersValue(const dlq::Queue& q, double from, double count) {
   return out;
 }
 
-val WorstCaseValue(const dlq::Queue& q) {
-  const dlq::WorstCase worst = q.worst_case();
+val WorstCaseValue(const dlq::Queue& q) { return WorstCaseValue(q.worst_case()); }
+
+val WorstCaseValue(const dlq::WorstCase& worst) {
   val out = val::object();
   out.set("attempts", worst.attempts);
   out.set("timeMs", static_cast<double>(worst.time_ms));
   out.set("leaseMs", static_cast<double>(worst.lease_ms));
+  out.set("stalls", worst.stalls);
   out.set("attemptsClass", std::string(dlq::ClassName(worst.attempts_class)));
   val delays = val::array();
   for (const dlq::WorstDelay& d : worst.delays) {
@@ -1237,8 +1239,10 @@ val ClassNames() {
 }
 
 // The core's TooLarge error for a size index.mjs measured before copying.
-val SizeError(const std::string& name, double limit, double given, const std::string& unit) {
-  return ErrorValue(dlq::TooLarge(name, static_cast<size_t>(limit), static_cast<size_t>(given), unit));
+// `at_least`: `given` is a lower bound (a string refused by its length, unmeasured).
+val SizeError(const std::string& name, double limit, double given, const std::string& unit, bool at_least) {
+  const auto l = static_cast<size_t>(limit), g = static_cast<size_t>(given);
+  return ErrorValue(at_least ? dlq::TooLargeAtLeast(name, l, g, unit) : dlq::TooLarge(name, l, g, unit));
 }
 
 // null if `bytes` more fit in the heap budget, else the ResourceExhausted error.

@@ -613,12 +613,14 @@ export interface World {
 export interface WorstDelay { firstAttempt: number; lastAttempt: number; delayMs: number; class: FailureClass; ownBackoff: boolean; }
 /**
  * The bounded path: the most attempts and the longest time from a job's first lease to quarantine,
- * and its terms: timeMs = attempts * leaseMs + the sum of (lastAttempt - firstAttempt + 1) * delayMs.
+ * and its terms: timeMs = (attempts + stalls) * leaseMs + the sum of (lastAttempt - firstAttempt + 1) * delayMs.
  */
 export interface WorstCase {
   attempts: number; timeMs: number;
   /** Each attempt's lease, run to its expiry (the policy's leaseMs). */
   leaseMs: number;
+  /** The leases BullMQ's stall budget adds, each run to its expiry (maxStalledCount under 'bullmq'; 0 elsewhere). */
+  stalls: number;
   /** The first class whose budget is `attempts`. */
   attemptsClass: FailureClass;
   /** The retries' longest delays, in attempt order; equal neighbours from one class are one run. */
@@ -994,8 +996,10 @@ export interface ScheduleOptions {
   samples?: number;
   /** The outage's length from the first attempt, in ms: 0 to 2^53 - 1; default 0. */
   outageMs?: number;
-  /** Each attempt's own time before it fails, in ms: 0 to 86,400,000; default 0. */
+  /** Each attempt's own time before it fails, in ms: 0 to 86,400,000; default 0 (never past the policy's leaseMs). */
   workMs?: number;
+  /** Each attempt holds its lease until it expires (the policy's leaseMs) instead of workMs; default false. */
+  leases?: boolean;
 }
 
 /** lab.retrySchedule(): the transient class's schedule under the policy (core/policy/schedule.h). */
@@ -1006,7 +1010,9 @@ export interface RetrySchedule {
   rows: ScheduleRow[];
   /** The last attempt (also in rows when attempts <= 50). */
   last: ScheduleRow;
-  /** When the last attempt finishes: last.start + workMs. */
+  /** Each attempt's time: the lease with `leases`, else workMs capped at the policy's leaseMs. */
+  attemptMs: number;
+  /** When the last attempt finishes: last.start + attemptMs. */
   total: Spread;
   /** Samples run (1 when exact). */
   samples: number;
@@ -1239,6 +1245,8 @@ export interface SessionView {
   generation: number;
   /** True when link format v1 cannot carry the scenario (the clock, classes, keys, a world, a crash). */
   advanced: boolean;
+  /** Attempts hold leases here: a world plays, or the script leases (a retry schedule then counts each lease). */
+  leases: boolean;
   /** How many actions from the first agree with the authored script (the last one loaded): a caption for position i holds while i <= authoredThrough. */
   authoredThrough: number;
   canUndo: boolean;
@@ -1298,6 +1306,12 @@ export interface Session {
    */
   redriveAtRate(perSecond: number, only?: { class?: FailureClass; reason?: 'permanent' | 'exhausted' }):
     { accepted: boolean; view: SessionView };
+  /**
+   * The bounded path over the failures this playground can meet: the outcomes its reader can report,
+   * a crash when its attempts hold leases, and what its world and authored script produce (the core
+   * decides which classes, and so which terms, apply). Bad input is refused by name.
+   */
+  worstCase(scope: { outcomes: readonly Outcome[]; leases: boolean }): WorstCase;
   step(outcome: Outcome, errorText?: string): { accepted: boolean; view: SessionView };
   /**
    * A worker's report as text: the core parses `outcome`; one it does not know is refused with the core's

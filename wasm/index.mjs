@@ -170,9 +170,26 @@ function utf8Length(text) {
   return bytes;
 }
 
-/** Throws the core's too-large error for `given` against `limit`. */
-function tooLarge(name, limit, given, unit = 'bytes') {
-  unwrap(call(() => core.sizeError(name, limit, given, unit)));
+/** Throws the core's too-large error for `given` against `limit` (`atLeast`: given is a lower bound). */
+function tooLarge(name, limit, given, unit = 'bytes', atLeast = false) {
+  unwrap(call(() => core.sizeError(name, limit, given, unit, atLeast)));
+}
+
+// Strings up to this many UTF-16 units past a limit are measured for an exact
+// refusal (a millisecond or so); longer ones are refused by their length alone.
+const MEASURED_REFUSAL = 1 << 20;
+
+/**
+ * Refuses a long string longer than `limit` UTF-16 units before anything scans
+ * it: each unit is at least one UTF-8 byte, so it is past `limit` bytes whatever
+ * it holds, and the refusal says "at least" (a 256 M-character string is refused
+ * at once, not after a well-formedness scan and a byte count). Anything but a
+ * string is left to the type check.
+ */
+function refuseLong(name, value, limit) {
+  if (typeof value === 'string' && value.length > limit && value.length > MEASURED_REFUSAL) {
+    tooLarge(name, limit, value.length, 'bytes', true);
+  }
 }
 
 /**
@@ -183,6 +200,7 @@ function tooLarge(name, limit, given, unit = 'bytes') {
  */
 function checkSize(name, value, limit) {
   if (value.length * 3 <= limit) return value.length * 3;
+  refuseLong(name, value, limit);
   const bytes = utf8Length(value);
   if (bytes > limit) tooLarge(name, limit, bytes);
   return bytes;
@@ -190,6 +208,7 @@ function checkSize(name, value, limit) {
 
 /** A well-formed string within the core's size limit; returns an upper bound of its UTF-8 bytes. */
 function checkText(name, value, limit) {
+  refuseLong(name, value, limit);
   checkString(name, value);
   return checkSize(name, value, limit);
 }
@@ -204,13 +223,11 @@ const LONG_STRING = 4096;
  * a std::string just the same.
  */
 function wireText(name, value, limit) {
+  refuseLong(name, value, limit);  // no scan needed to know it is too long: bytes >= UTF-16 units
   checkString(name, value);
   if (value.length <= LONG_STRING) {
     checkSize(name, value, limit);
     return value;
-  }
-  if (value.length > limit) {  // no encoding needed to know it is too long: bytes >= UTF-16 units
-    tooLarge(name, limit, utf8Length(value));
   }
   const bytes = utf8.encode(value);
   if (bytes.length > limit) tooLarge(name, limit, bytes.length);
@@ -251,6 +268,7 @@ function copyArray(name, value, limit) {
 
 function checkOutcome(name, value) {
   if (typeof value !== 'string') throw typeError(`${name} must be one of ${outcomeList}, got ${describe(value)}`);
+  refuseLong(name, value, limits.outcomeBytes);
   checkString(name, value);
   checkSize(name, value, limits.outcomeBytes);
 }
@@ -267,8 +285,7 @@ function checkKey(name, value, required = false) {
     const expected = required ? 'a non-empty string' : 'a non-empty string, or null (or left out) for no key';
     throw typeError(`${name} must be ${expected}, got ${describe(value)}`);
   }
-  checkString(name, value);
-  return checkSize(name, value, limits.keyBytes);
+  return checkText(name, value, limits.keyBytes);
 }
 
 /** A number of the wrong kind is a RangeError, anything else a TypeError. */
@@ -619,8 +636,9 @@ function readScenarioObject(scenario) {
 /** A scenario argument read once: { text } for link text, else { object }. */
 function readScenario(scenario) {
   if (typeof scenario !== 'string') return { object: readScenarioObject(scenario) };
+  refuseLong('scenario link', scenario, limits.scenarioTextBytes);  // the core's own name for it
   checkString('scenario', scenario);
-  checkSize('scenario link', scenario, limits.scenarioTextBytes);  // the core's own name for it
+  checkSize('scenario link', scenario, limits.scenarioTextBytes);
   return { text: scenario };
 }
 
@@ -632,8 +650,7 @@ function readScenario(scenario) {
  * `goal` in every refusal.
  */
 function checkGoalText(goal) {
-  checkString('goal', goal);
-  checkSize('goal', goal, limits.goalBytes);
+  checkText('goal', goal, limits.goalBytes);
 }
 
 // ---- storms -------------------------------------------------------------
@@ -751,8 +768,9 @@ function readSnapshot(name, text, alternative = '') {
   if (typeof text !== 'string') {
     throw typeError(`${name} must be a snapshot string from q.snapshot()${alternative}, got ${describe(text)}`);
   }
+  refuseLong('snapshot', text, limits.snapshotBytes);  // the core's own name for it
   checkString(name, text);
-  return wireText('snapshot', text, limits.snapshotBytes);  // the core's own name for it
+  return wireText('snapshot', text, limits.snapshotBytes);
 }
 
 /**
@@ -936,6 +954,11 @@ class Lab {
     const { crashAfter, torn } = readInput('options', () => copyRecoverOptions(options));
     checkCrashAfter(crashAfter, fromCreation, records.length);
     if (torn !== undefined && typeof torn !== 'boolean') throw typeError(`torn must be a boolean, got ${describe(torn)}`);
+    // By length first: records longer in all than the limit are refused unscanned.
+    const length = records.reduce((sum, record) => sum + record.length, 0);
+    if (length > limits.journalBytes && length > MEASURED_REFUSAL) {
+      tooLarge('journal (its records together)', limits.journalBytes, length, 'bytes', true);
+    }
     // Well-formedness once over the joined text (a NUL separates every record, so
     // no lone surrogates pair up); record by record only to name one.
     const joined = records.join('\0');
@@ -972,8 +995,9 @@ class Lab {
   }
 
   parseScenario(text) {
+    refuseLong('scenario link', text, limits.scenarioTextBytes);  // the core's own name for it
     checkString('text', text);
-    checkSize('scenario link', text, limits.scenarioTextBytes);  // the core's own name for it
+    checkSize('scenario link', text, limits.scenarioTextBytes);
     return unwrap(call(() => core.parseScenario(text)));
   }
 
@@ -1197,11 +1221,11 @@ class Lab {
       return copyPolicy(policy, 'policy.');
     });
     const input = readInput('options', () => {
-      checkObject('options', options, '{ samples: 1000, outageMs: 3000, workMs: 100 }');
+      checkObject('options', options, '{ samples: 1000, outageMs: 3000, workMs: 100 }');  // or leases: true
       const out = {};
       for (const row of schema.schedule) {
         const value = options[row.name];
-        if (value !== undefined && typeof value !== 'number') {
+        if (value !== undefined && typeof value !== (row.kind === 'boolean' ? 'boolean' : 'number')) {
           throw typeError(unwrap(call(() => core.scheduleTypeMessage(row.name, describe(value)))));
         }
         if (value !== undefined) out[row.name] = value;
@@ -1750,6 +1774,21 @@ class Session {
     if (filter.class !== undefined) copy.class = filter.class;
     if (filter.reason !== undefined) copy.reason = filter.reason;
     return this.#acted(call(() => handle.redriveAtRate(perSecond, copy, this.#ask())));
+  }
+
+  /**
+   * The bounded path of the policy in force over the failures this playground can meet
+   * (core/session/session.h: FailureScopeFor): `outcomes`, the outcomes its reader can
+   * report, and `leases`, whether its attempts hold leases (one that runs out is a crash);
+   * the core adds what the world and the authored script produce. Its terms as
+   * queue.worstCase() gives them; a class that cannot fail there gives none.
+   */
+  worstCase({ outcomes, leases } = {}) {
+    const handle = this.#life.live();
+    const list = readInput('outcomes', () => copyArray('outcomes', outcomes, limits.outcomeLetters));
+    list.forEach((outcome, i) => checkOutcome(`outcomes[${i}]`, outcome));
+    if (typeof leases !== 'boolean') throw typeError(`leases must be a boolean, got ${describe(leases)}`);
+    return unwrap(call(() => handle.worstCase(list, leases)));
   }
 
   /** act({ type: 'process', outcome, error: errorText }); a bad errorText is refused by that name. */

@@ -33,7 +33,7 @@ val RowValue(const dlq::ScheduleRow& row) {
 
 // lab.retrySchedule(policy, options) for index.mjs's plain copies: the policy
 // object as createQueue() reads it, the options by their table ({ samples?,
-// outageMs?, workMs? }). { attempts, rows, last, totalMs, samples, exact,
+// outageMs?, workMs?, leases? }). { attempts, rows, last, attemptMs, total, samples, exact,
 // outage: { ms, outlasting, probability } }, or the core's error naming the field.
 val RetryScheduleValue(val policy_in, val options_in) {
   dlq::Result<dlq::Policy> policy = PolicyFromValue(policy_in, "policy.");
@@ -51,6 +51,7 @@ val RetryScheduleValue(val policy_in, val options_in) {
   for (const dlq::ScheduleRow& row : t->rows) rows.call<void>("push", RowValue(row));
   out.set("rows", rows);
   out.set("last", RowValue(t->last));
+  out.set("attemptMs", static_cast<double>(t->attempt_ms));
   out.set("total", SpreadValue(t->total));
   out.set("samples", static_cast<double>(t->samples));
   out.set("exact", t->exact);
@@ -67,6 +68,11 @@ val RetryScheduleValue(val policy_in, val options_in) {
 val ScheduleTypeMessage(const std::string& name, const std::string& described) {
   for (const dlq::IntegerField* field : dlq::kScheduleIntegerFields) {
     if (name == field->name) return val(field->Message(described));
+  }
+  for (const dlq::Field<dlq::ScheduleOptions>& row : dlq::ScheduleFields()) {
+    if (row.spec.kind == dlq::FieldKind::kBoolean && name == row.spec.name) {
+      return val(std::string(row.spec.name) + " must be a boolean, got " + described);
+    }
   }
   return ErrorValue(dlq::Status::NotFound("no retrySchedule option is named " + dlq::QuoteShort(name)));
 }

@@ -96,6 +96,24 @@ class SessionHandle {
     return Accepted(session_->RedriveAtRate(static_cast<int64_t>(rate), filter.value()), ask);
   }
 
+  // worstCase(outcomes, leases): the bounded path of the policy in force over the
+  // failures this playground can meet (session.h: FailureScopeFor), its terms
+  // as queue.worstCase() gives them. `outcomes`: the outcome names its reader can
+  // report (index.mjs checked them as strings); `leases`: its attempts hold leases.
+  val worstCase(val outcomes, bool leases) {
+    std::vector<dlq::Outcome> offered;
+    const auto length = outcomes["length"].as<unsigned>();
+    for (unsigned i = 0; i < length; ++i) {
+      dlq::Result<dlq::Outcome> o = dlq::ParseOutcome(outcomes[i].as<std::string>());
+      if (!o.ok()) {
+        return ErrorValue(dlq::Status::Error(o.status().code(), "outcomes[" + std::to_string(i) + "]: " + o.status().message()));
+      }
+      offered.push_back(o.value());
+    }
+    const dlq::FailureScope scope = session_->FailureScopeFor(offered, leases);
+    return WorstCaseValue(dlq::WorstCasePath(session_->queue().policy(), scope));
+  }
+
   // actReport(outcome, error): a worker's report as text; the core parses the
   // outcome, counts a refusal (refused in the view) and changes nothing else.
   val actReport(const std::string& outcome, const std::string& error, val ask) {
@@ -213,6 +231,7 @@ class SessionHandle {
     out.set("length", static_cast<double>(s.length()));
     out.set("generation", static_cast<double>(s.generation()));
     out.set("advanced", s.advanced());
+    out.set("leases", s.HoldsLeases());
     out.set("authoredThrough", static_cast<double>(s.AuthoredThrough()));
     out.set("canUndo", s.can_undo());
     out.set("stats", StatsValue(q));
@@ -321,6 +340,7 @@ EMSCRIPTEN_BINDINGS(dlq_session) {
       .function("act", &SessionHandle::act)
       .function("actReport", &SessionHandle::actReport)
       .function("redriveAtRate", &SessionHandle::redriveAtRate)
+      .function("worstCase", &SessionHandle::worstCase)
       .function("addJob", &SessionHandle::addJob)
       .function("actWorld", &SessionHandle::actWorld)
       .function("seek", &SessionHandle::seek)

@@ -57,6 +57,7 @@ val LedgerValue(const dlq::Queue& q);
 val AlarmValue(const dlq::Queue& q);
 val ReordersValue(const dlq::Queue& q, double from, double count);
 val WorstCaseValue(const dlq::Queue& q);
+val WorstCaseValue(const dlq::WorstCase& worst);
 val PolicyValue(const dlq::Queue& q);
 val RulesValue(const dlq::Queue& q);
 val JournalValue(const dlq::Queue& q);

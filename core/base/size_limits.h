@@ -65,6 +65,11 @@ constexpr SizeLimit kSizeLimits[] = {
 
 // TooLarge: "<name> must be at most <limit> <unit>, got <given> <unit>".
 Status TooLarge(std::string_view name, size_t limit, size_t given, std::string_view unit = "bytes");
+// TooLarge for an input refused by a lower bound of its size, before it is measured
+// (a string's UTF-16 length bounds its UTF-8 bytes from below, so a string far past
+// the limit is refused without a scan): "<name> must be at most <limit> <unit>, got
+// at least <at_least> <unit>".
+Status TooLargeAtLeast(std::string_view name, size_t limit, size_t at_least, std::string_view unit = "bytes");
 
 // OK if given <= limit, else TooLarge as above.
 Status CheckSize(std::string_view name, size_t limit, size_t given, std::string_view unit = "bytes");

@@ -140,7 +140,14 @@ int64_t MaxRetryDelay(const Policy& policy, const Backoff& b, uint32_t attempt, 
   return MaxDelay(SystemBackoff(policy, b), attempt, previous_max);
 }
 
-WorstCase WorstCasePath(const Policy& policy) {
+FailureScope FailureScope::Only(std::initializer_list<FailureClass> classes) {
+  FailureScope scope;
+  scope.mask_ = 0;
+  for (FailureClass c : classes) scope.Add(c);
+  return scope;
+}
+
+WorstCase WorstCasePath(const Policy& policy, const FailureScope& scope) {
   // Attempt n can be followed by another only after a failure of a class that
   // retries with a budget above n; the longest wait after it is the largest
   // delay any such class can give (its previous delay at most the largest the
@@ -153,6 +160,7 @@ WorstCase WorstCasePath(const Policy& policy) {
   WorstCase worst;
   for (int c = 0; c < kFailureClassCount; ++c) {
     rules[c] = policy.RuleFor(static_cast<FailureClass>(c));
+    if (!scope.Has(static_cast<FailureClass>(c))) rules[c].retry = false;  // it never fails here: never retries
     if (rules[c].retry && rules[c].max_attempts + extra > most) {
       most = rules[c].max_attempts + extra;
       worst.attempts_class = static_cast<FailureClass>(c);
@@ -162,9 +170,10 @@ WorstCase WorstCasePath(const Policy& policy) {
                     rules[static_cast<int>(FailureClass::kCrash)].retry;
   worst.attempts = static_cast<uint32_t>(most);
   worst.lease_ms = policy.lease_ms;
-  worst.time_ms = most * policy.lease_ms;  // every lease runs to its expiry
   // bullmq: stalls are runs the budget leaves out, each to its lease's expiry.
-  if (policy.system == System::kBullMq) worst.time_ms += policy.max_stalled_count * policy.lease_ms;
+  const bool crashes = scope.Has(FailureClass::kCrash);
+  worst.stalls = policy.system == System::kBullMq && crashes ? static_cast<uint32_t>(policy.max_stalled_count) : 0;
+  worst.time_ms = (most + worst.stalls) * policy.lease_ms;  // every lease runs to its expiry
   int64_t previous = 0;
   for (uint32_t n = 1; n < worst.attempts; ++n) {
     WorstDelay term;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "policy.h"
@@ -49,8 +50,11 @@ int64_t MaxRetryDelay(const Policy& policy, const Backoff& backoff, uint32_t att
 // the lab does: not bullmq, whose stall budget bounds it) a job whose worker keeps
 // crashing is leased forever: `unbounded`, and time_ms bounds only the other paths.
 //
+// Under bullmq a crash is not counted while the stall budget lasts
+// (maxStalledCount): each such stall is one more lease run to its expiry.
+//
 // The sum's terms, so a page can say where each part comes from:
-// time_ms == attempts * lease_ms + the sum over delays of
+// time_ms == (attempts + stalls) * lease_ms + the sum over delays of
 // (last_attempt - first_attempt + 1) * delay_ms, always. Consecutive retries
 // with the same delay from the same class are one run (a capped backoff's tail
 // of equal waits is one term), so a budget of 1,000,000 still gives a few terms.
@@ -68,10 +72,27 @@ struct WorstCase {
   uint32_t attempts = 0;
   int64_t time_ms = 0;
   int64_t lease_ms = 0;  // each attempt's lease (the policy's leaseMs)
+  uint32_t stalls = 0;   // leases BullMQ's stall budget adds (maxStalledCount; 0 under other systems)
   FailureClass attempts_class = FailureClass::kTransient;  // the first class with the largest budget
   std::vector<WorstDelay> delays;  // the runs of retries' delays, in attempt order
   bool unbounded = false;  // count_in_body: a crash loop has no end (see above)
 };
-WorstCase WorstCasePath(const Policy& policy);
+// The failure classes a bounded path counts: those that can happen where it is
+// shown (a playground whose reader can report only some outcomes, whose world
+// produces only some failures). A class outside it gives no budget, no wait and
+// (crash) no stall or crash loop. The default is every class.
+class FailureScope {
+ public:
+  FailureScope() = default;
+  static FailureScope Only(std::initializer_list<FailureClass> classes);
+  void Add(FailureClass c) { mask_ |= Bit(c); }
+  bool Has(FailureClass c) const { return (mask_ & Bit(c)) != 0; }
+  bool operator==(const FailureScope&) const = default;
+
+ private:
+  static constexpr uint32_t Bit(FailureClass c) { return uint32_t{1} << static_cast<int>(c); }
+  uint32_t mask_ = (uint32_t{1} << kFailureClassCount) - 1;
+};
+WorstCase WorstCasePath(const Policy& policy, const FailureScope& scope = {});
 
 }  // namespace dlq

@@ -19,6 +19,9 @@ const Field<ScheduleOptions> kScheduleFields[] = {
     {{"workMs", FieldKind::kInteger, &kScheduleWorkMsField, nullptr, "Attempt time (ms)",
       "How long one attempt takes before it fails."},
      [](const ScheduleOptions& o) { return o.work_ms; }, [](ScheduleOptions& o, int64_t v) { o.work_ms = v; }},
+    {{"leases", FieldKind::kBoolean, nullptr, nullptr, "Leases run out",
+      "Each attempt holds its lease until it expires (leaseMs), as when nobody settles it."},
+     [](const ScheduleOptions& o) { return int64_t{o.leases}; }, [](ScheduleOptions& o, int64_t v) { o.leases = v != 0; }},
 };
 
 // Nearest rank: the value of rank ceil(p * n / 100) in ascending order.
@@ -43,6 +46,10 @@ Status CheckScheduleOptions(const ScheduleOptions& o) {
   return kScheduleWorkMsField.Check(o.work_ms);
 }
 
+int64_t ScheduleAttemptMs(const Policy& policy, const ScheduleOptions& options) {
+  return options.leases ? policy.lease_ms : std::min(options.work_ms, policy.lease_ms);
+}
+
 Result<ScheduleTable> RetrySchedule(const Policy& policy, const ScheduleOptions& options) {
   if (Status s = Policy::Check(policy); !s.ok()) return s;
   if (Status s = CheckScheduleOptions(options); !s.ok()) return s;
@@ -50,6 +57,8 @@ Result<ScheduleTable> RetrySchedule(const Policy& policy, const ScheduleOptions&
   ScheduleTable out;
   out.attempts = static_cast<uint32_t>(rule.retry ? std::max<int64_t>(1, rule.max_attempts) : 1);
   out.outage_ms = options.outage_ms;
+  const int64_t attempt_ms = ScheduleAttemptMs(policy, options);
+  out.attempt_ms = attempt_ms;
   const uint32_t attempts = out.attempts;
   const size_t shown = std::min<size_t>(attempts, kScheduleRows);
   const int64_t retries = static_cast<int64_t>(attempts) - 1;
@@ -71,7 +80,7 @@ Result<ScheduleTable> RetrySchedule(const Policy& policy, const ScheduleOptions&
       }
       if (n == attempts) lasts.push_back(start);
       previous = delay;
-      start += options.work_ms + delay;
+      start += attempt_ms + delay;
     }
     if (k == 0 && prng.state() == before) {  // nothing drawn: every sample would be this one
       out.exact = true;
@@ -88,12 +97,12 @@ Result<ScheduleTable> RetrySchedule(const Policy& policy, const ScheduleOptions&
     out.rows.push_back(row);
   }
   for (int64_t start : lasts) {
-    if (start + options.work_ms >= options.outage_ms) out.outlasting += 1;
+    if (start + attempt_ms >= options.outage_ms) out.outlasting += 1;
   }
   out.last.attempt = attempts;
   out.last.start = SpreadOf(lasts);
-  out.total = {out.last.start.min + options.work_ms, out.last.start.median + options.work_ms,
-               out.last.start.p99 + options.work_ms, out.last.start.max + options.work_ms};
+  out.total = {out.last.start.min + attempt_ms, out.last.start.median + attempt_ms, out.last.start.p99 + attempt_ms,
+               out.last.start.max + attempt_ms};
   return out;
 }
 

@@ -5,13 +5,18 @@
 //
 // The model (virtual ms; the world's, world.h, with a worker always free):
 //  * Attempt 1 starts at 0, the moment the outage begins. Attempt n takes
-//    workMs, fails transiently, waits RetryDelay(policy, the transient rule's
+//    its attempt time, fails transiently, waits RetryDelay(policy, the transient rule's
 //    backoff, n, …) and attempt n + 1 starts then: start(n + 1) = start(n) +
-//    workMs + delay(n). The transient class's rule in force (Policy::RuleFor)
+//    attempt time + delay(n).
+//  * The attempt time is what the run counts: workMs, but never past the lease
+//    (leaseMs), which the queue expires first; with `leases` the whole lease,
+//    leaseMs, as when nobody settles it (a hand-driven clock playground: the
+//    worst case's lease term, backoff.h). A lease expiry is a crash: the
+//    schedule counts its time, and the transient rule's budget and backoff. The transient class's rule in force (Policy::RuleFor)
 //    gives the budget and the backoff; the policy's system applies (backoff.h).
 //  * The budget outlasts an outage of outageMs when its last attempt finishes at
 //    or after outageMs (the world judges an attempt when it finishes):
-//    start(last) + workMs >= outageMs. An outage of 0 is always outlasted.
+//    start(last) + attempt time >= outageMs. An outage of 0 is always outlasted.
 //  * Jitter: `samples` runs, drawn one after another from stream kSchedule of
 //    the policy's seed (prng.h), one draw per jittered delay as the queue draws.
 //    A policy that draws nothing is computed once, exactly (`exact`). At most
@@ -45,7 +50,11 @@ struct ScheduleOptions {
   int64_t samples = 1'000;
   int64_t outage_ms = 0;
   int64_t work_ms = 0;
+  bool leases = false;  // each attempt holds its lease to its expiry (leaseMs) instead of workMs
 };
+
+// How long one attempt of `policy` runs under `options` (see the model above).
+int64_t ScheduleAttemptMs(const Policy& policy, const ScheduleOptions& options);
 
 // The options (field.h), in the order the bindings read them.
 std::span<const Field<ScheduleOptions>> ScheduleFields();
@@ -73,7 +82,8 @@ struct ScheduleTable {
   uint32_t attempts = 0;           // the transient class's budget
   std::vector<ScheduleRow> rows;   // attempts 1 … min(attempts, kScheduleRows)
   ScheduleRow last;                // the last attempt (also in rows when attempts <= kScheduleRows)
-  Spread total;                    // when the last attempt finishes: last.start + workMs
+  int64_t attempt_ms = 0;          // each attempt's time (ScheduleAttemptMs)
+  Spread total;                    // when the last attempt finishes: last.start + attempt_ms
   int64_t samples = 0;             // samples run
   bool exact = false;              // no draw: one run gives every sample
   int64_t outage_ms = 0;

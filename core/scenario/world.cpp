@@ -158,4 +158,28 @@ Verdict Judge(const Behaviour& b, uint32_t attempt, int64_t at, const World& wor
   return Verdict{};
 }
 
+void AddWorldFailures(const World& world, FailureScope* scope) {
+  if (world == World{}) return;  // no world: nothing plays by itself
+  scope->Add(FailureClass::kCrash);
+  if (world.outage_end > world.outage_start) scope->Add(FailureClass::kTransient);
+  for (const JobBehaviour& job : world.behaviours) {
+    const Behaviour& b = job.behaviour;
+    switch (b.kind) {
+      case BehaviourKind::kHealthy: break;
+      case BehaviourKind::kPoison: scope->Add(ClassOf(b.failure)); break;
+      case BehaviourKind::kFlaky: scope->Add(FailureClass::kTransient); break;
+      case BehaviourKind::kPrecondition: scope->Add(FailureClass::kPrecondition); break;
+      case BehaviourKind::kCrashes: scope->Add(FailureClass::kCrash); break;
+      case BehaviourKind::kMalformed: scope->Add(FailureClass::kUndeserializable); break;
+      case BehaviourKind::kScript:
+        for (char letter : b.script) {
+          Outcome o = Outcome::kSuccess;
+          if (letter == 'c') scope->Add(FailureClass::kCrash);
+          else if (link::ParseOutcomeLetter(letter, &o, true) && o != Outcome::kSuccess) scope->Add(ClassOf(o));
+        }
+        break;
+    }
+  }
+}
+
 }  // namespace dlq

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "backoff.h"
 #include "field.h"
 #include "policy.h"
 #include "size_limits.h"
@@ -101,5 +102,12 @@ struct Verdict {
   std::string error;   // the worker's error text for a failure
 };
 Verdict Judge(const Behaviour& behaviour, uint32_t attempt, int64_t at, const World& world, bool patched = false);
+
+// Adds to `scope` every failure class `world` can produce, as Judge decides: each
+// behaviour's failures (a poison's outcome, flaky's transient, precondition's, a
+// crash, a script's letters, malformed's undeserializable) and, with an outage,
+// the transient failure of a job that needs the dependency. Its workers hold
+// leases, so a crash too (a lease that runs out).
+void AddWorldFailures(const World& world, FailureScope* scope);
 
 }  // namespace dlq

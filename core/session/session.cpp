@@ -296,44 +296,80 @@ Result<bool> Session::ActReport(std::string_view outcome, std::string_view error
   return acted;
 }
 
-Result<bool> Session::RedriveAtRate(int64_t per_second, const RedriveFilter& only) {
-  if (Status s = kRedrivePerSecondField.Check(per_second); !s.ok()) return s;
-  const size_t n = live_.queue.RedriveCount(only);
-  if (n == 0) return false;
-  const bool has_world = !(scenario_.world == World{});
-  size_t redriven = 0, acted = 0;
-  const auto act = [&](const Action& a) {
-    ++acted;
-    return Act(a);
+// RedriveAtRate's actions, played on `p` (a copy of the queue at the cursor, the
+// script's action `first` next): appended to `out` until `n` entries were
+// redriven; false when that takes more than `limit` actions.
+Result<bool> Session::PlanRedriveAtRate(Played& p, const World& world, int64_t per_second, const RedriveFilter& only,
+                                        size_t n, size_t first, size_t limit, std::vector<Action>* out) {
+  const bool has_world = !(world == World{});
+  size_t redriven = 0;
+  // Applies `a` to `p` as Act would; false when the queue found nothing to do.
+  const auto act = [&](const Action& a) -> Result<bool> {
+    std::vector<Event> fresh;
+    if (Status s = Apply(p, a, first + out->size(), &fresh); !s.ok()) {
+      if (s.code() == Code::kFailedPrecondition || s.code() == Code::kNotFound) return false;
+      return s;
+    }
+    for (const Event& e : fresh) {
+      if (e.kind == EventKind::kReplayed) ++redriven;
+    }
+    out->push_back(a);
+    return true;
   };
-  while (redriven < n && acted < kWorldPlayLimit) {
+  while (redriven < n) {
+    if (out->size() >= limit) return false;
     const int64_t batch = std::min(per_second, static_cast<int64_t>(n - redriven));
-    const size_t from = EventsAt(cursor());
     Result<bool> moved = act(action::Redrive{batch, only});
     if (!moved.ok()) return moved.status();
     if (!moved.value()) break;  // none of them is left in quarantine (e.g. dropped at its retention)
-    for (size_t k = from, to = EventsAt(cursor()); k < to; ++k) {
-      if (events_[k].kind == EventKind::kReplayed) ++redriven;
-    }
     // One virtual second passes.
     if (!has_world) {
       if (Result<bool> r = act(action::Advance{1000}); !r.ok()) return r.status();
       continue;
     }
-    const int64_t end = live_.queue.now() + 1000;
-    while (live_.queue.now() < end && acted < kWorldPlayLimit) {
-      const int64_t left = end - live_.queue.now();
-      Action next = NextWorldAction().value_or(action::Advance{left});  // nothing left to do: the rest of the second
+    const int64_t end = p.queue.now() + 1000;
+    while (p.queue.now() < end) {
+      if (out->size() >= limit) return false;
+      const int64_t left = end - p.queue.now();
+      Action next = dlq::NextWorldAction(p.queue, world).value_or(action::Advance{left});  // nothing left: the rest of the second
       if (const auto* a = std::get_if<action::Advance>(&next); a != nullptr && a->ms > left) {
         next = action::Advance{left};
       } else if (std::holds_alternative<action::AdvanceToNext>(next)) {
-        const std::optional<int64_t> timer = live_.queue.NextTimerAt();
+        const std::optional<int64_t> timer = p.queue.NextTimerAt();
         if (!timer || *timer > end) next = action::Advance{left};
       }
       Result<bool> r = act(next);
       if (!r.ok()) return r.status();
       if (!r.value()) break;  // the world's actions always find something to do; this only guards the loop
     }
+  }
+  return out->size() <= limit;
+}
+
+Result<bool> Session::RedriveAtRate(int64_t per_second, const RedriveFilter& only) {
+  if (Status s = kRedrivePerSecondField.Check(per_second); !s.ok()) return s;
+  const size_t n = live_.queue.RedriveCount(only);
+  if (n == 0) return false;
+  // Planned on a copy first, so a redrive that would pass the limit is refused
+  // before anything changes rather than stopped part way (a partial redrive
+  // answered as accepted would hide the entries it left behind).
+  Result<Played> trial = Copy(live_);
+  if (!trial.ok()) return trial.status();
+  std::vector<Action> plan;
+  Result<bool> fits = PlanRedriveAtRate(trial.value(), scenario_.world, per_second, only, n, cursor(),
+                                       kWorldPlayLimit, &plan);
+  if (!fits.ok()) return fits.status();
+  if (!fits.value()) {
+    const int64_t seconds = static_cast<int64_t>((n + per_second - 1) / per_second);
+    return Status::Error(Code::kTooLarge,
+                         "a redrive at a rate plays at most " + std::to_string(kWorldPlayLimit) + " actions, and " +
+                             std::to_string(n) + " entries at perSecond " + std::to_string(per_second) + " take " +
+                             std::to_string(seconds) + " s (a redrive and the second's actions each): nothing was " +
+                             "redriven; raise perSecond or redrive fewer (only)");
+  }
+  for (const Action& a : plan) {
+    Result<bool> r = Act(a);
+    if (!r.ok()) return r.status();
   }
   return true;
 }
@@ -411,6 +447,27 @@ Result<std::optional<Session::CrashPoint>> Session::WriteThatMatters() const {
     if (rank == 3) break;
   }
   return best;
+}
+
+FailureScope Session::FailureScopeFor(std::span<const Outcome> offered, bool leases) const {
+  FailureScope scope = FailureScope::Only({});
+  for (Outcome o : offered) {
+    if (o != Outcome::kSuccess) scope.Add(ClassOf(o));
+  }
+  if (leases) scope.Add(FailureClass::kCrash);
+  AddWorldFailures(scenario_.world, &scope);
+  for (const Action& a : authored_) {
+    if (const auto* p = std::get_if<action::Process>(&a); p && p->outcome != Outcome::kSuccess) scope.Add(ClassOf(p->outcome));
+    if (const auto* s = std::get_if<action::Settle>(&a); s && s->outcome != Outcome::kSuccess) scope.Add(ClassOf(s->outcome));
+    if (std::holds_alternative<action::Lease>(a)) scope.Add(FailureClass::kCrash);  // a lease it may let run out
+  }
+  return scope;
+}
+
+bool Session::HoldsLeases() const {
+  if (!(scenario_.world == World{})) return true;
+  return std::any_of(scenario_.actions.begin(), scenario_.actions.end(),
+                     [](const Action& a) { return std::holds_alternative<action::Lease>(a); });
 }
 
 std::optional<Action> Session::NextWorldAction() const { return dlq::NextWorldAction(live_.queue, scenario_.world); }

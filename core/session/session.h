@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -93,7 +94,9 @@ class Session {
   // world, Act(Advance{1000}). It repeats until n entries were redriven: an
   // entry that fails back into quarantine meanwhile does not extend n, and
   // entries that leave quarantine otherwise (retention) end it early. At most
-  // kWorldPlayLimit actions in all; past that it stops where it is.
+  // kWorldPlayLimit actions in all: it is played on a copy first, and one that
+  // would take more is refused before anything changes (TooLarge, naming the
+  // entries, perSecond and the seconds they take), never stopped part way.
   // Everything is recorded as ordinary actions (Redrive, Lease, Settle,
   // Advance, AdvanceToNext), so links, journals and snapshots carry nothing
   // new; as with Act, the redo tail is dropped once (Undo brings it back), and
@@ -127,6 +130,18 @@ class Session {
     int rank = 0;
   };
   Result<std::optional<CrashPoint>> WriteThatMatters() const;
+
+  // The failure classes this session's playground can meet, for its bounded path
+  // (backoff.h, FailureScope): those of the outcomes its reader can report
+  // (`offered`), a crash when its attempts hold leases (`leases`: one that runs
+  // out is a crash), what its world produces (AddWorldFailures) and what its
+  // authored script reports. The page says what it offers; the core decides
+  // which classes, and so which terms, that brings.
+  FailureScope FailureScopeFor(std::span<const Outcome> offered, bool leases) const;
+  // True when this session's attempts hold leases: a world plays (its workers
+  // lease and settle), or the script leases (a Lease action anywhere in it). A
+  // retry schedule then counts each attempt's lease, as the run does (schedule.h).
+  bool HoldsLeases() const;
 
   // What the world does next at the cursor (player.h), or nullopt.
   std::optional<Action> NextWorldAction() const;
@@ -186,6 +201,8 @@ class Session {
   explicit Session(Played live) : live_(std::move(live)) {}
 
   static Result<Played> Copy(const Played& p);
+  static Result<bool> PlanRedriveAtRate(Played& p, const World& world, int64_t per_second, const RedriveFilter& only,
+                                        size_t n, size_t first, size_t limit, std::vector<Action>* out);
   // Applies script action `index` to `p`; its new events are appended to `out` when given.
   static Status Apply(Played& p, const Action& action, size_t index, std::vector<Event>* out);
   // After `p` took an action: its events the timeline does not hold yet.

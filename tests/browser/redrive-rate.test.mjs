@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, assertClean, screenshotPath, lessonPlayground } from './harness.mjs';
+import { start, openPage, assertClean, screenshotPath, lessonPlayground, playground } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });
@@ -77,4 +77,23 @@ test('lesson 2 #operate-redrive: the rate playground and its exercise pass axe a
     assertClean(opened);
     await opened.context.close();
   }
+});
+
+test('a rate redrive past the 2,000 actions one call plays is refused in the core\'s words, and nothing moves', async () => {
+  // 1,100 entries at 1 a second take 2,200 actions: refused whole (it used to stop at 1,000 and say nothing).
+  // (A backoff makes the scenario an advanced one, so the operator's redrive row is on show.)
+  const ids = Array.from({ length: 1100 }, (_, i) => i.toString(36).padStart(2, '0'));
+  const link = `v2;m1;bf1000.1000n;s1;j${ids.map((id) => `${id}:`).join(',')};a${ids.map(() => 'p').join(',')}`;
+  const opened = await openPage(h.browser, `${h.base}playground.html#${link}`);
+  const pg = playground(opened.page);
+  await pg.field('at N per second').fill('1');
+  await pg.button('Redrive').click();
+  const alert = pg.root.getByRole('alert').filter({ hasText: 'Redrive not taken: a redrive at a rate plays at most 2000 actions' });
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /1100 entries at perSecond 1 take 1100 s .*nothing was redriven; raise perSecond or redrive fewer \(only\)/);
+  assert.equal(await count(pg, 'quarantine'), 1100, 'nothing moved');
+  await alert.scrollIntoViewIfNeeded();
+  await pg.root.locator('.dlq-operator').screenshot({ path: screenshotPath('redrive-rate-refused') });
+  assertClean(opened);
+  await opened.context.close();
 });

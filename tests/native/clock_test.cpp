@@ -446,9 +446,9 @@ TEST_SUITE("the bounded path") {
 }
 
 TEST_SUITE("the bounded path's terms") {
-  // The sum the terms state: attempts leases plus each run of delays.
+  // The sum the terms state: attempts (and bullmq's stalls) leases plus each run of delays.
   int64_t SumOfTerms(const WorstCase& w) {
-    int64_t sum = w.attempts * w.lease_ms;
+    int64_t sum = (static_cast<int64_t>(w.attempts) + w.stalls) * w.lease_ms;
     for (const WorstDelay& d : w.delays) sum += (d.last_attempt - d.first_attempt + 1) * d.delay_ms;
     return sum;
   }

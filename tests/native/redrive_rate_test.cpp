@@ -170,6 +170,56 @@ TEST_CASE("redrive at a rate: bad input and nothing to redrive change nothing") 
   CHECK(empty.length() == 0);
 }
 
+// A scenario with `n` entries quarantined as permanent at time 0 (jobs j0…, one attempt each).
+Scenario ManyEntries(int n) {
+  Scenario scenario = ParseOrDie("v2;m1;s1");
+  for (int i = 0; i < n; ++i) {
+    scenario.jobs.push_back(JobSpec{"j" + std::to_string(i), "", ""});
+    scenario.actions.push_back(action::Process{Outcome::kPermanent, ""});
+  }
+  scenario.cursor = scenario.actions.size();
+  return scenario;
+}
+
+TEST_CASE("redrive at a rate past the action limit is refused before anything changes, never cut short") {
+  // 2,500 entries at 1 a second take 2,500 redrives and 2,500 advances: past the 2,000 actions one call plays.
+  Session s = SessionOrDie(ManyEntries(2500));
+  const std::string before = s.queue().SnapshotText().value();
+  const size_t length = s.length();
+  Result<bool> refused = s.RedriveAtRate(1);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().code() == Code::kTooLarge);
+  CHECK(refused.status().message() ==
+        "a redrive at a rate plays at most 2000 actions, and 2500 entries at perSecond 1 take 2500 s (a redrive and "
+        "the second's actions each): nothing was redriven; raise perSecond or redrive fewer (only)");
+  CHECK(s.queue().SnapshotText().value() == before);
+  CHECK(s.length() == length);
+  CHECK(s.queue().stats().quarantined == 2500);
+  // Within the limit (1,000 seconds of 3: 2,000 actions) every entry comes back.
+  Session fits = SessionOrDie(ManyEntries(2500));
+  Result<bool> done = fits.RedriveAtRate(3);
+  REQUIRE_MESSAGE(done.ok(), done.status().ToString());
+  CHECK(done.value());
+  CHECK(fits.queue().stats().quarantined == 0);
+  CHECK(ReplayTimes(fits).size() == 2500);
+  CHECK(fits.length() == length + 2 * 834);
+}
+
+TEST_CASE("redrive at a rate with a world past the action limit is refused as a whole too") {
+  // A world (two workers): each second holds a redrive, a lease, a settle and advances, so 600 entries at
+  // 1 a second pass 2,000 actions part way (the old loop stopped there and answered accepted).
+  Scenario scenario = ManyEntries(600);
+  scenario.world.workers = 2;
+  Session s = SessionOrDie(scenario);
+  const std::string before = s.queue().SnapshotText().value();
+  const size_t length = s.length();
+  Result<bool> refused = s.RedriveAtRate(1);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().code() == Code::kTooLarge);
+  CHECK(s.queue().SnapshotText().value() == before);
+  CHECK(s.length() == length);
+}
+
 TEST_CASE("redrive at a rate mid-script drops the redo tail once; Undo brings it back") {
   Scenario scenario = ParseOrDie(std::string(kFive) + ",d10,s;c5");
   Session s = SessionOrDie(scenario);

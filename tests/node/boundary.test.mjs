@@ -98,25 +98,60 @@ test('revoked Proxies, throwing getters and thrown non-Errors become TypeErrors 
   q.dispose();
 });
 
+test('a string far past its limit is refused by its length before anything scans it', () => {
+  // 256 M characters ending in a lone surrogate: a well-formedness scan first would refuse it as
+  // malformed (TypeError); a byte count first would say 268435459 bytes. Refused by length alone,
+  // each says "at least" its UTF-16 length, with the usual name, limit and code.
+  const huge = `${'v'.repeat(256 * 1024 * 1024)}\uD800`;
+  const at = 256 * 1024 * 1024 + 1;
+  const q = lab.createQueue({ maxAttempts: 3 });
+  q.enqueue('a', '');
+  const s = lab.createSession('v2;m3;s1;ja:');
+  const before = [q.timelineText(), s.view({ link: true }).link.text];
+  const cases = [
+    [() => q.enqueue(huge, ''), `id must be at most 1024 bytes, got at least ${at} bytes`],
+    [() => q.enqueue('b', huge), `payload must be at most 16777216 bytes, got at least ${at} bytes`],
+    [() => q.enqueue('b', '', { key: huge }), `key must be at most 1024 bytes, got at least ${at} bytes`],
+    [() => q.enqueueMany([{ id: huge, payload: '' }]), `jobs[0].id must be at most 1024 bytes, got at least ${at} bytes`],
+    [() => q.replay(huge), `id must be at most 1024 bytes, got at least ${at} bytes`],
+    [() => q.process(huge), `outcome must be at most 64 bytes, got at least ${at} bytes`],
+    [() => q.process('transient', huge), `errorText must be at most 65536 bytes, got at least ${at} bytes`],
+    [() => lab.parseScenario(huge), `scenario link must be at most 8192 bytes, got at least ${at} bytes`],
+    [() => lab.runScenario(huge), `scenario link must be at most 8192 bytes, got at least ${at} bytes`],
+    [() => lab.createSession(huge), `scenario link must be at most 8192 bytes, got at least ${at} bytes`],
+    [() => lab.parseGoal(huge), `goal must be at most ${lab.limits.goalBytes} bytes, got at least ${at} bytes`],
+    [() => lab.restoreQueue(huge), `snapshot must be at most ${lab.limits.snapshotBytes} bytes, got at least ${at} bytes`],
+    [() => lab.recover(null, [huge, huge]),  // 384 MiB is the limit of the records together
+      `journal (its records together) must be at most ${lab.limits.journalBytes} bytes, got at least ${2 * at} bytes`],
+    [() => s.step('transient', huge), `errorText must be at most 65536 bytes, got at least ${at} bytes`],
+    [() => s.addJob(huge, ''), `id must be at most 1024 bytes, got at least ${at} bytes`],
+  ];
+  const exactly = (message) => new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  for (const [fn, message] of cases) throwsWith(assert, fn, RangeError, 'too-large', exactly(message));
+  assert.deepEqual([q.timelineText(), s.view({ link: true }).link.text], before, 'nothing changed');
+  q.dispose();
+  s.dispose();
+});
+
 test('strings of any size are measured before the copy: wasm memory does not grow', () => {
   const q = lab.createQueue({ maxAttempts: 3 });
   q.enqueue('a', '');
   const memory = lab.memoryBytes();
   const huge = 'v'.repeat(200 * 1024 * 1024);
   const cases = [
-    [() => lab.parseScenario(huge), /^scenario link must be at most 8192 bytes, got 209715200 bytes$/],
-    [() => lab.runScenario(huge), /^scenario link must be at most 8192 bytes, got 209715200 bytes$/],
+    [() => lab.parseScenario(huge), /^scenario link must be at most 8192 bytes, got at least 209715200 bytes$/],
+    [() => lab.runScenario(huge), /^scenario link must be at most 8192 bytes, got at least 209715200 bytes$/],
     [() => lab.playableActions(huge), /^scenario link must be at most 8192 bytes/],
-    [() => q.replay(huge), /^id must be at most 1024 bytes, got 209715200 bytes$/],
-    [() => q.process(huge), /^outcome must be at most 64 bytes, got 209715200 bytes$/],
-    [() => q.processMany(huge), /^outcomes must be at most 4194304 bytes, got 209715200 bytes$/],
-    [() => q.process('success', huge), /^errorText must be at most 65536 bytes, got 209715200 bytes$/],
+    [() => q.replay(huge), /^id must be at most 1024 bytes, got at least 209715200 bytes$/],
+    [() => q.process(huge), /^outcome must be at most 64 bytes, got at least 209715200 bytes$/],
+    [() => q.processMany(huge), /^outcomes must be at most 4194304 bytes, got at least 209715200 bytes$/],
+    [() => q.process('success', huge), /^errorText must be at most 65536 bytes, got at least 209715200 bytes$/],
     [() => q.processMany('s', huge), /^errorText must be at most 65536 bytes/],
     [() => q.enqueue(huge, ''), /^id must be at most 1024 bytes/],
-    [() => q.enqueue('b', huge), /^payload must be at most 16777216 bytes, got 209715200 bytes$/],
-    [() => q.enqueue('b', '', { key: huge }), /^key must be at most 1024 bytes, got 209715200 bytes$/],
-    [() => q.enqueueMany([{ id: 'b', payload: '', key: huge }]), /^jobs\[0\]\.key must be at most 1024 bytes, got 209715200 bytes$/],
-    [() => q.releaseKey(huge), /^key must be at most 1024 bytes, got 209715200 bytes$/],
+    [() => q.enqueue('b', huge), /^payload must be at most 16777216 bytes, got at least 209715200 bytes$/],
+    [() => q.enqueue('b', '', { key: huge }), /^key must be at most 1024 bytes, got at least 209715200 bytes$/],
+    [() => q.enqueueMany([{ id: 'b', payload: '', key: huge }]), /^jobs\[0\]\.key must be at most 1024 bytes, got at least 209715200 bytes$/],
+    [() => q.releaseKey(huge), /^key must be at most 1024 bytes, got at least 209715200 bytes$/],
     [() => lab.runScenario({ maxAttempts: 3, jobs: [{ id: 'b', key: huge }] }), /^scenario\.jobs\[0\]\.key must be at most 1024 bytes/],
   ];
   for (const [fn, message] of cases) throwsWith(assert, fn, RangeError, 'too-large', message);

@@ -489,7 +489,7 @@ test('bad arguments to the new queue methods are refused by name, and nothing ch
   throwsWith(assert, () => q.settle('lease-1', 'success', 7), TypeError, 'invalid-type', /^errorText must be a string, got 7$/);
   throwsWith(assert, () => q.settle('lease-\uDC00', 'success'), TypeError, 'invalid-type', /^token must be a well-formed string/);
   throwsWith(assert, () => q.settle('x'.repeat(200 * 1024 * 1024), 'success'), RangeError, 'too-large',
-    /^token must be at most 1024 bytes, got 209715200 bytes$/);
+    /^token must be at most 1024 bytes, got at least 209715200 bytes$/);
   for (const view of ['delayed', 'leased']) {
     throwsWith(assert, () => q[view](-1), RangeError, 'out-of-range', /^from must be a non-negative integer, got -1$/);
     throwsWith(assert, () => q[view](0, 1.5), RangeError, 'out-of-range', /^count must be a non-negative integer, got 1\.5$/);

@@ -496,12 +496,12 @@ test('snapshots and journals past the size limits are refused before anything is
   assert.equal(lab.limits.journalBytes / lab.limits.journalRecords, 256);
   const huge = 'd'.repeat(limit + 1);
   throwsWith(assert, () => lab.restoreQueue(huge), RangeError, 'too-large',
-    /^snapshot must be at most 134217728 bytes, got 134217729 bytes$/);
+    /^snapshot must be at most 134217728 bytes, got at least 134217729 bytes$/);
   throwsWith(assert, () => lab.recover(huge, []), RangeError, 'too-large',
-    /^snapshot must be at most 134217728 bytes, got 134217729 bytes$/);
+    /^snapshot must be at most 134217728 bytes, got at least 134217729 bytes$/);
   // Three records of 128 MiB + 1 byte: one byte past the journal's 384 MiB … and two more.
   throwsWith(assert, () => lab.recover(null, [huge, huge, { record: huge }]), RangeError, 'too-large',
-    /^journal \(its records together\) must be at most 402653184 bytes, got 402653187 bytes$/);
+    /^journal \(its records together\) must be at most 402653184 bytes, got at least 402653187 bytes$/);
   // UTF-8 bytes count, measured without a copy: 2 bytes per 'é'.
   throwsWith(assert, () => lab.restoreQueue('é'.repeat(limit / 2 + 1)), RangeError, 'too-large',
     /^snapshot must be at most 134217728 bytes, got 134217730 bytes$/);

@@ -58,3 +58,21 @@ test('redriveAtRate: bad input is refused by name, and nothing matching answers 
   assert.equal(s.view().stats.quarantined, 5);
   s.dispose();
 });
+
+test('redriveAtRate past the action limit is refused whole, never cut short with accepted: true', () => {
+  // 2,500 entries quarantined as permanent at time 0.
+  const ids = Array.from({ length: 2500 }, (_, i) => `j${i}`);
+  const s = lab.createSession({ maxAttempts: 1, jobs: ids.map((id) => ({ id, payload: '' })),
+    actions: ids.map(() => ({ type: 'process', outcome: 'permanent' })) });
+  const before = s.view({ link: true }).link.text;
+  throwsWith(assert, () => s.redriveAtRate(1), RangeError, 'too-large',
+    /^a redrive at a rate plays at most 2000 actions, and 2500 entries at perSecond 1 take 2500 s .*nothing was redriven; raise perSecond or redrive fewer \(only\)$/);
+  assert.equal(s.view({ link: true }).link.text, before, 'nothing changed');
+  assert.equal(s.view().stats.quarantined, 2500);
+  // At 3 a second it fits (834 seconds, 1,668 actions): every entry comes back.
+  const { accepted, view } = s.redriveAtRate(3);
+  assert.equal(accepted, true);
+  assert.equal(view.stats.quarantined, 0);
+  assert.equal(view.stats.ready, 2500);
+  s.dispose();
+});

@@ -46,7 +46,8 @@ test('defaults: 1,000 samples, no outage, attempts take no time; rows stop at 50
   assert.deepEqual(lab.retrySchedule(policy), lab.retrySchedule(policy, { samples: 1000, outageMs: 0, workMs: 0 }));
   assert.equal(lab.retrySchedule(policy).outage.probability, 1, 'an outage of 0 is always outlasted');
   assert.deepEqual(lab.schema.schedule.map((f) => [f.name, f.default, f.min, f.max]),
-    [['samples', 1000, 1, 10000], ['outageMs', 0, 0, 2 ** 53 - 1], ['workMs', 0, 0, 86_400_000]]);
+    [['samples', 1000, 1, 10000], ['outageMs', 0, 0, 2 ** 53 - 1], ['workMs', 0, 0, 86_400_000],
+      ['leases', false, undefined, undefined]]);
   const long = lab.retrySchedule({ maxAttempts: 120, backoff: { kind: 'fixed', baseMs: 10, capMs: 10 } });
   assert.equal(long.rows.length, 50);
   assert.equal(long.last.attempt, 120);
@@ -70,4 +71,17 @@ test('bad input is refused by name, and the policy as createQueue() reads it', (
   const { policy: inForce } = session.view();
   assert.deepEqual(lab.retrySchedule(inForce).rows.map((r) => r.delay?.median ?? null), [100, 200, 400, 400, null]);
   session.dispose();
+});
+
+test('leases: each attempt holds its lease to its expiry, and workMs never runs past the lease', () => {
+  // Lesson 2's lease level: 2 attempts of 1 s leases, no backoff; its run quarantines a at 2,000 ms.
+  const policy = { maxAttempts: 2, leaseMs: 1000 };
+  const leased = lab.retrySchedule(policy, { leases: true });
+  assert.equal(leased.attemptMs, 1000);
+  assert.deepEqual(leased.rows.map((r) => r.start.median), [0, 1000]);
+  assert.equal(leased.total.median, 2000);
+  assert.equal(lab.retrySchedule(policy).total.median, 0, 'without leases an attempt takes workMs, 0 by default');
+  assert.equal(lab.retrySchedule(policy, { workMs: 5000 }).attemptMs, 1000, 'the lease expires first');
+  throwsWith(assert, () => lab.retrySchedule(policy, { leases: 'yes' }), TypeError, 'invalid-type',
+    /^leases must be a boolean, got "yes" \(a string\)$/);
 });

@@ -293,6 +293,8 @@ async function main(): Promise<void> {
 
   // A policy's retry schedule.
   const schedule = lab.retrySchedule({ maxAttempts: 5, backoff: { kind: 'exponential', jitter: 'full' } }, { outageMs: 3000 });
+  const leaseTime: number = lab.retrySchedule({ maxAttempts: 2, leaseMs: 1000 }, { leases: true }).attemptMs;
+  void leaseTime;
   const p99: number = schedule.rows[1].start.p99;
   const chance: number = schedule.outage.probability;
   void p99; void chance; void schedule.rows[0].delay?.median;
@@ -317,6 +319,10 @@ async function main(): Promise<void> {
   void paced; void session.redriveAtRate(5);
   // @ts-expect-error: a redrive's reason is permanent or exhausted
   session.redriveAtRate(3, { reason: 'stalled' });
+  const here: WorstCase = session.worstCase({ outcomes: ['success', 'transient'], leases: true });
+  void here.stalls;
+  // @ts-expect-error: the outcomes are the core's names
+  session.worstCase({ outcomes: ['maybe'], leases: false });
   session.dispose();
 }
 void main;

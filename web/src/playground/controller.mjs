@@ -48,6 +48,8 @@ export class Controller {
   #snippets = null;  // the Config snippet's modules, loaded when the panel is first opened
   #snippetKey = null;  // the system whose snippet is on show
   #snippetMode = null;  // the policy mode the picker last followed
+  #worstKey = '';  // the set-up and offer the Worst case card's bound was asked for
+  #worst = null;
   #scheduleKey = '';  // the policy generation the retry-schedule card was drawn for ('' : not drawn)
   #futureShown = true;  // the script past the cursor is drawn (faint); false for a predict question's playground
   #drawnEvents = 0;     // timeline events handed to the timeline at the last draw
@@ -854,7 +856,7 @@ export class Controller {
     timeline.sync(shown.events, shown.from, applied, stats.step, stats.now,
       { world: view.world, clock: this.#view.clockPlayground });
     log.sync(view.timeline, view.eventsFrom, applied);
-    states.sync(view, { removable: this.#view.setupShown, clock: timeline.usesClock });
+    states.sync(view, { removable: this.#view.setupShown, clock: timeline.usesClock, worst: this.#worstCase(view) });
     controls.render(view);
     controls.suggestSpeed(timeline.usesClock || this.session.isAdvanced);
     setup.render(stats);
@@ -889,10 +891,27 @@ export class Controller {
   }
 
   /**
+   * The Worst case card's bound: the core's, over the failures this playground can
+   * meet (the outcomes its picker offers; crashes when its attempts hold leases, as
+   * in a clock playground). Asked again only when the set-up or the offer changed.
+   */
+  #worstCase(view) {
+    const outcomes = this.#view.controls.offeredOutcomes();
+    const leases = this.#view.clockPlayground;
+    const key = `${view.generation}|${outcomes.join(' ')}|${leases}`;
+    if (key !== this.#worstKey) {
+      this.#worst = this.session.queue.worstCase({ outcomes, leases });
+      this.#worstKey = key;
+    }
+    return this.#worst;
+  }
+
+  /**
    * The retry-schedule card, in a clock playground that shows the state: the
    * core's retrySchedule() for the policy in force, each attempt taking the
-   * world's work time, against the outage length the reader picked (at first,
-   * the world's outage). Asked again only when the policy changed or `asked`.
+   * world's work time (or, in a script that holds leases, each lease), against the
+   * outage length the reader picked (at first, the world's outage). Asked again
+   * only when the policy or the leases changed, or `asked`.
    */
   #renderSchedule(asked = false) {
     const card = this.#view.schedule;
@@ -900,15 +919,17 @@ export class Controller {
     const shown = this.#view.clockPlayground && this.#embed.panels.has('state') && this.#futureShown;
     card.show(shown);
     const { view } = this.session;
-    const key = shown ? String(view.generation) : '';
+    const key = shown ? `${view.generation}|${view.leases}` : '';
     if (!asked && key === this.#scheduleKey) return;
     this.#scheduleKey = key;
     if (!shown) return;
     const world = view.world;
-    const workMs = world?.workMs ?? 0;
+    // With a world its workers take workMs an attempt (never past the lease); without one, once the
+    // script holds leases (view.leases, the core's) each counts to its expiry, as the run counts it.
+    const timing = world ? { workMs: world.workMs } : { leases: view.leases };
     const outage = world?.outage ? world.outage.endMs - world.outage.startMs : 5000;
     try {
-      card.render(this.#lab.retrySchedule(view.policy, { outageMs: card.outageMs(outage), workMs }), workMs);
+      card.render(this.#lab.retrySchedule(view.policy, { outageMs: card.outageMs(outage), ...timing }), timing);
     } catch (error) {
       if (!isRefusal(error)) throw error;
       card.renderError(error.message);

@@ -176,6 +176,11 @@ export class ControlsView {
 
   // ---- what the controller reads -----------------------------------------------
 
+  /** The outcomes the picker offers now (lesson 1's three, or all once the classes are shown). */
+  offeredOutcomes() {
+    return this.outcomes.filter((r) => !this.moreOutcomes.hidden || !this.moreOutcomes.contains(r)).map((r) => r.value);
+  }
+
   /** The outcome chosen. */
   chosenOutcome() {
     return this.outcomes.find((r) => r.checked)?.value ?? 'success';

@@ -26,7 +26,8 @@ export class ScheduleCard {
     this.summary = h('p', { class: 'dlq-sched-summary' });
     this.head = h('tr');
     this.body = h('tbody');
-    this.table = h('table', { class: 'dlq-sched-table', 'aria-labelledby': headingId },
+    // Focusable, so that a narrow screen's sideways scroll (a lease's 30,000 ms starts are wide) is reached by the keyboard too.
+    this.table = h('table', { class: 'dlq-sched-table', 'aria-labelledby': headingId, tabindex: 0 },
       h('thead', {}, this.head), this.body);
     this.input = h('input', { id: inputId, type: 'number', min: 0, step: 100, inputmode: 'numeric', class: 'dlq-sched-input' });
     this.answer = h('p', { class: 'dlq-sched-answer', 'aria-live': 'polite' });
@@ -59,12 +60,14 @@ export class ScheduleCard {
     if (this.element.hidden === visible) this.element.hidden = !visible;
   }
 
-  /** Draws the core's answer (lab.retrySchedule()); `workMs`: each attempt's time the core was given. */
-  render(table, workMs) {
+  /** Draws the core's answer (lab.retrySchedule()); `leases`: it was asked to count each lease to its expiry. */
+  render(table, { leases = false } = {}) {
     this.error.hidden = true;
-    const { exact } = table;
+    const { exact, attemptMs } = table;
+    const each = leases ? `, each holding its ${ms(attemptMs)} lease until it expires`
+      : attemptMs > 0 ? `, each taking ${ms(attemptMs)}` : '';
     this.summary.textContent = `${table.attempts === 1 ? 'One attempt' : `${grouped(table.attempts)} attempts`} for a job that keeps `
-      + `failing transiently${workMs > 0 ? `, each taking ${ms(workMs)}` : ''}. `
+      + `failing transiently${each}. `
       + (exact ? 'No jitter: every run is the same.'
         : `Under its jitter, min · median · p99 of ${grouped(table.samples)} seeded runs.`);
     const unit = exact ? '' : ' (min · median · p99)';

@@ -197,6 +197,8 @@ export class StateViews {
    * passes Timeline.usesClock, so the clock's regions are there from step 0).
    * Either way they also show when the queue's policy or state uses the clock
    * (a backoff, ordering, a retention or alarm; time past 0, leases, delays).
+   * `options.worst` (optional): the Worst case card's bound, the core's over the
+   * failures this playground can meet (session.worstCase()); else view.worstCase.
    */
   sync(view, options = {}) {
     const { stats, policy } = view;
@@ -256,7 +258,7 @@ export class StateViews {
         setText(d.when, `due in ${ms(Math.max(0, job.dueAt - now))}`);
         setText(d.at, `(at ${ms(job.dueAt)})`);
       });
-      this.worstCase.sync(view);
+      this.worstCase.sync(view, options.worst ?? view.worstCase);
     } else {
       this.worstCase.forget();
     }

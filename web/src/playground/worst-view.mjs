@@ -99,9 +99,12 @@ export class WorstCaseView {
     this.#tracker.reset();
   }
 
-  /** Draws view.worstCase beside the path of the job furthest along (view.timeline up to the cursor; a step reads only its new events). */
-  sync(view) {
-    const w = view.worstCase;
+  /**
+   * Draws the bounded path `w` (the core's: session.worstCase() over what this playground can meet,
+   * or view.worstCase) beside the path of the job furthest along (view.timeline up to the cursor; a
+   * step reads only its new events).
+   */
+  sync(view, w = view.worstCase) {
     const at = view.eventsAtCursor;
     if (view.eventsFrom < this.#tracker.upTo || at < this.#tracker.upTo) this.#tracker.reset();
     this.#tracker.feed(view.timeline, at);
@@ -118,6 +121,11 @@ export class WorstCaseView {
       `${plural(w.attempts, 'lease')} of ${ms(w.leaseMs)} (leaseMs; the budget is ${w.attemptsClass}’s)`,
       ms(w.attempts * w.leaseMs), leaseActual,
     ]];
+    // BullMQ's stall budget: stalls it does not count, each a lease run to its expiry (the core's `stalls` term).
+    if (w.stalls > 0) {
+      rows.push([`${plural(w.stalls, 'stall')} of ${ms(w.leaseMs)} (maxStalledCount; a stall is not counted)`,
+        ms(w.stalls * w.leaseMs), '—']);
+    }
     // The job's actual waits, bucketed by the run of attempts each follows.
     const actual = w.delays.map(() => []);
     for (const [after, delay] of path ? path.delays : []) {

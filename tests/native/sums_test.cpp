@@ -1,0 +1,145 @@
+// "Every total is its terms": a number the site shows as a sum comes from the core
+// with its terms, and the terms add up to it. Checked over thousands of random
+// policies under every system, drawn from our own PRNG (prng.h), so a failure
+// names a policy that can be rebuilt from its seed.
+#include "test_util.h"
+
+namespace dlq {
+namespace {
+
+constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs};
+constexpr int kPoliciesPerSystem = 3000;
+
+int64_t Between(Prng& r, int64_t lo, int64_t hi) {  // inclusive; hi - lo < 2^32
+  return lo + static_cast<int64_t>(r.Below(static_cast<uint32_t>(hi - lo + 1)));
+}
+
+// A small value most of the time, sometimes one near the field's top.
+int64_t Sized(Prng& r, int64_t lo, int64_t small, int64_t hi) {
+  return r.Below(8) == 0 ? Between(r, lo, hi) : Between(r, lo, std::min(small, hi));
+}
+
+Backoff RandomBackoff(Prng& r, System system) {
+  Backoff b;
+  b.kind = static_cast<BackoffKind>(r.Below(3));
+  b.base_ms = Sized(r, 1, 5000, kMaxDelayMs);
+  b.cap_ms = Sized(r, b.base_ms, b.base_ms * 40, kMaxDelayMs);
+  if (b.kind == BackoffKind::kNone) return b;
+  const Jitter choices[] = {Jitter::kNone, Jitter::kFull, Jitter::kEqual, Jitter::kDecorrelated, Jitter::kBullMq};
+  b.jitter = choices[r.Below(5)];
+  if (b.jitter == Jitter::kDecorrelated && b.kind != BackoffKind::kExponential) b.jitter = Jitter::kFull;
+  if (b.jitter == Jitter::kBullMq) b.jitter_permille = Between(r, 1, 1000);
+  (void)system;
+  return b;
+}
+
+// A policy Policy::Check accepts under `system`: only that system's own settings move.
+Policy RandomPolicy(Prng& r, System system) {
+  Policy p;
+  p.system = system;
+  p.max_attempts = Sized(r, 1, 12, 2000);
+  p.lease_ms = Sized(r, 1, 60'000, kMaxDelayMs);
+  p.backoff = RandomBackoff(r, system);
+  for (int c = 0; c < kFailureClassCount; ++c) {
+    ClassRule& rule = p.classes.rules[c];
+    if (r.Below(3) != 0) continue;  // mostly the article's table
+    rule.retry = r.Below(4) != 0;
+    rule.max_attempts = r.Below(2) == 0 ? 0 : Sized(r, 1, 12, 2000);
+    rule.own_backoff = r.Below(2) == 0;
+    if (rule.own_backoff) rule.backoff = RandomBackoff(r, system);
+  }
+  p.decide_before_count = r.Below(6) == 0;
+  p.count_in_body = r.Below(6) == 0;
+  switch (system) {
+    case System::kBullMq: p.max_stalled_count = Sized(r, 0, 3, 1000); break;
+    case System::kSidekiq:
+      p.retry_in_jitter = r.Below(2) == 0;
+      p.retry_every_error = r.Below(3) == 0;
+      break;
+    case System::kRabbitMqQuorum:  // now and then a version's default: a budget of 21 or 1,000,000
+      p.delivery_limit = r.Below(8) == 0 ? static_cast<DeliveryLimit>(r.Below(4)) : DeliveryLimit::kExplicit;
+      break;
+    case System::kLab: p.delay_at = static_cast<DelayAt>(r.Below(3)); break;
+    case System::kSqs: break;
+  }
+  return p;
+}
+
+std::string Describe(System system, int i) {
+  return std::string(SystemName(system)) + " policy " + std::to_string(i);
+}
+
+TEST_CASE("the worst case is its terms: (attempts + stalls) leases plus each run of delays, under every system") {
+  Prng r(20261203);
+  for (System system : kSystems) {
+    int checked = 0, with_stalls = 0;
+    for (int i = 0; i < kPoliciesPerSystem; ++i) {
+      const Policy p = RandomPolicy(r, system);
+      const Status accepted = Policy::Check(p);
+      REQUIRE_MESSAGE(accepted.ok(), (Describe(system, i) + ": " + accepted.ToString()));
+      const WorstCase w = WorstCasePath(p);
+      int64_t sum = (static_cast<int64_t>(w.attempts) + w.stalls) * w.lease_ms;
+      uint32_t next = 1;  // the runs of delays cover attempts 1 … attempts - 1, in order, once each
+      for (const WorstDelay& d : w.delays) {
+        CHECK_MESSAGE(d.first_attempt == next, Describe(system, i));
+        CHECK_MESSAGE(d.first_attempt <= d.last_attempt, Describe(system, i));
+        sum += static_cast<int64_t>(d.last_attempt - d.first_attempt + 1) * d.delay_ms;
+        next = d.last_attempt + 1;
+      }
+      CHECK_MESSAGE(next == std::max<uint32_t>(w.attempts, 1), Describe(system, i));
+      CHECK_MESSAGE(w.lease_ms == p.lease_ms, Describe(system, i));
+      CHECK_MESSAGE(sum == w.time_ms, (Describe(system, i) + ": terms " + std::to_string(sum) + " ms, total " +
+                                       std::to_string(w.time_ms) + " ms"));
+      CHECK_MESSAGE(w.stalls == (system == System::kBullMq ? p.max_stalled_count : 0), Describe(system, i));
+      if (w.stalls > 0) ++with_stalls;
+      ++checked;
+    }
+    CHECK(checked == kPoliciesPerSystem);
+    if (system == System::kBullMq) CHECK(with_stalls > kPoliciesPerSystem / 2);
+  }
+}
+
+TEST_CASE("the BullMQ import's worst case: 8 leases, 1 stall and 1 + 2 + … + 64 s add up to the total shown") {
+  Policy p;
+  p.system = System::kBullMq;
+  p.max_attempts = 8;
+  p.backoff = {BackoffKind::kExponential, 1000, 1000, Jitter::kNone};
+  const WorstCase w = WorstCasePath(p);
+  CHECK(w.attempts == 8);
+  CHECK(w.stalls == 1);
+  CHECK(w.time_ms == 9 * 30'000 + 127'000);  // 6 min 37 s: the stall's lease is one of the terms now
+}
+
+TEST_CASE("an exact retry schedule's total is its rows: attempts × workMs plus every delay, under every system") {
+  Prng r(7);
+  for (System system : kSystems) {
+    int exact = 0;
+    for (int i = 0; i < kPoliciesPerSystem / 3; ++i) {
+      Policy p = RandomPolicy(r, system);
+      p.max_attempts = std::min<int64_t>(p.max_attempts, kScheduleRows);  // every row shown
+      ScheduleOptions options;
+      options.work_ms = Sized(r, 0, 500, 100'000);
+      options.samples = 5;
+      Result<ScheduleTable> made = RetrySchedule(p, options);
+      REQUIRE_MESSAGE(made.ok(), (Describe(system, i) + ": " + made.status().ToString()));
+      const ScheduleTable& t = made.value();
+      if (t.attempts > kScheduleRows) continue;  // a delivery limit left to the version: rows past 50 are not kept
+      REQUIRE(t.rows.size() == t.attempts);
+      CHECK(t.attempt_ms == std::min(options.work_ms, p.lease_ms));  // the queue expires a lease first
+      int64_t start = 0;
+      for (const ScheduleRow& row : t.rows) {
+        if (t.exact) CHECK_MESSAGE(row.start.median == start, Describe(system, i));
+        start += t.attempt_ms + (row.retried ? row.delay.median : 0);
+      }
+      if (!t.exact) continue;
+      ++exact;
+      CHECK_MESSAGE(t.total.median == start, (Describe(system, i) + ": rows add to " + std::to_string(start) +
+                                              " ms, total " + std::to_string(t.total.median) + " ms"));
+      CHECK_MESSAGE(t.total.median == t.last.start.median + t.attempt_ms, Describe(system, i));
+    }
+    CHECK(exact > 0);
+  }
+}
+
+}  // namespace
+}  // namespace dlq
