@@ -13,6 +13,17 @@ let lab;
 before(async () => { [h, lab] = await Promise.all([start(), loadLab()]); });
 after(async () => { await h?.close(); });
 
+/** Answers the level's predict question about playground `id`, if it has one: the cards that
+ * would answer it stay hidden until then (lesson.mjs), and these tests read those cards. */
+async function answerPredict(page, id) {
+  const predict = page.locator(`dlq-predict[for="${id}"]`);
+  if (await predict.count() === 0) return;
+  await predict.scrollIntoViewIfNeeded();
+  await predict.locator('.predict-choice').first().click();
+  await predict.getByRole('button', { name: 'Check my answer' }).click();
+  await predict.locator('.predict-result').filter({ hasText: 'The answer:' }).waitFor();
+}
+
 /** The Worst case card's rows as [term, worst case, actual] texts. */
 const worstRows = (root) => root.locator('.dlq-worst-terms tbody tr')
   .evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
@@ -41,6 +52,7 @@ test('Worst case under bullmq: the stall row is drawn, and the rows add up to th
 test('the lease level: the Retry schedule counts each lease, so it finishes when the run quarantined a', async () => {
   const opened = await openPage(h.browser, `${h.base}lesson-2.html`);
   const pg = await lessonPlayground(opened.page, 'l2-lease');
+  await answerPredict(opened.page, 'l2-lease');
   const card = pg.root.getByRole('group', { name: 'Retry schedule', exact: true });
   await card.scrollIntoViewIfNeeded();
   const summary = card.locator('.dlq-sched-summary');
@@ -66,6 +78,7 @@ test('the lease level: the Retry schedule counts each lease, so it finishes when
 test('the precondition class\'s own backoff shows only where the playground can report a precondition failure', async () => {
   const l2 = await openPage(h.browser, `${h.base}lesson-2.html`);
   const backoff = await lessonPlayground(l2.page, 'l2-backoff');
+  await answerPredict(l2.page, 'l2-backoff');
   const card = backoff.root.locator('.dlq-worst');
   await card.scrollIntoViewIfNeeded();
   const rows = await worstRows(backoff.root);
@@ -79,6 +92,7 @@ test('the precondition class\'s own backoff shows only where the playground can 
 
   const l1 = await openPage(h.browser, `${h.base}lesson-1.html`);
   const ledger = await lessonPlayground(l1.page, 'l1-ledger');
+  await answerPredict(l1.page, 'l1-ledger');
   await ledger.root.locator('.dlq-worst').scrollIntoViewIfNeeded();
   const ledgerRows = await worstRows(ledger.root);
   assert.ok(ledgerRows.every(([term]) => !term.includes('precondition')), JSON.stringify(ledgerRows));

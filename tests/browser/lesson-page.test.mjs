@@ -99,10 +99,16 @@ test('a prediction withholds every card that answers it until the answer is in, 
 test('tampered progress in storage is discarded: the exercise works and records a solve', async () => {
   const opened = await openPage(h.browser, null);
   const { page } = opened;
-  await page.goto(`${h.base}index.html`);
-  await page.evaluate(() => localStorage.setItem('dlq-lab:progress', JSON.stringify({ v: 1,
-    pages: { 'lesson-1': { 'l1-classify': { actions: { toString: 1 } }, 'l1-count': { actions: { valueOf: 'x' }, par: 3 } } },
-    answers: { 'lesson-1': { 'l1-count': { toString: 1 } } } })));
+  // The tampered record is in storage before the lesson's first script runs (once: a later
+  // navigation keeps what the page wrote). No other page is opened first, whose favicon
+  // request the navigation would abort.
+  await opened.context.addInitScript(() => {
+    if (sessionStorage.getItem('seeded')) return;
+    sessionStorage.setItem('seeded', '1');
+    localStorage.setItem('dlq-lab:progress', JSON.stringify({ v: 1,
+      pages: { 'lesson-1': { 'l1-classify': { actions: { toString: 1 } }, 'l1-count': { actions: { valueOf: 'x' }, par: 3 } } },
+      answers: { 'lesson-1': { 'l1-count': { toString: 1 } } } }));
+  });
   await page.goto(`${h.base}lesson-1.html`);
   await page.waitForSelector('html[data-ready="true"]');
   const total = await page.locator('dlq-exercise').count();
