@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { loadLab } from 'dlq-lab';
+import { printShape } from './shape.mjs';
 
 const jobs = Number(process.argv[2] ?? 1_000_000);
 const seed = Number(process.argv[3] ?? 42);
@@ -267,6 +268,8 @@ const enqueueRatio = yard.core.enqueueSeconds / jobs / (yard.core.processSeconds
 console.log(`aim: process rate >= 1/3 of the minimal loop's: 1/${(1 / rateShare).toFixed(1)}, ${rateShare >= 1 / 3 ? 'met' : 'missed'} ` +
   `(1/${(yard.core.processSeconds / yard.loopWithHistory.processSeconds).toFixed(1)} of the loop that keeps a history)`);
 console.log(`aim: enqueue per job <= 2x process per attempt: ${enqueueRatio.toFixed(2)}x, ${enqueueRatio <= 2 ? 'met' : 'missed'}`);
+console.log('');
+printShape();  // the code's shape next to issue 32's aims (node scripts/shape.mjs --list names each)
 console.log('\nsize            raw bytes   gzip -9');
 for (const [name, s] of Object.entries(sizes)) {
   console.log(`${name.padEnd(14)} ${fmt(s.raw).padStart(10)} ${fmt(s.gzip).padStart(9)}`);

@@ -734,202 +734,248 @@ std::string DescribeRetrySpread(const RetrySpread& s) {
   return head + "due from " + std::to_string(s.earliest_due) + " to " + std::to_string(s.latest_due) + " ms";
 }
 
-GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& context) {
+namespace {
+
+using NamedJobs = std::map<std::string, JobFacts, std::less<>>;
+
+// Whether a clause reads the timeline (events, order, alerts, spread, replay burst).
+bool ReadsTimeline(const GoalClause& c) {
+  return c.predicate == GoalPredicate::kEvent || c.predicate == GoalPredicate::kOrder ||
+         (c.predicate == GoalPredicate::kCounter && (c.counter == GoalCounter::kAlerts ||
+                                                     c.counter == GoalCounter::kSpread ||
+                                                     c.counter == GoalCounter::kReplayBurst));
+}
+
+bool ReadsLedger(const GoalClause& c) {
+  return c.predicate == GoalPredicate::kCounter &&
+         (c.counter == GoalCounter::kCharges || c.counter == GoalCounter::kDuplicates ||
+          c.counter == GoalCounter::kPartial);
+}
+
+// Each named job where it is now: one lookup by id, not a pass over the views. A job
+// in no view stays kUnknown: lost, dropped at its retention, or never given, which the
+// timeline pass tells apart.
+void LocateNamedJobs(const Queue& queue, NamedJobs* jobs) {
   using W = JobFacts::Where;
+  for (auto& [id, facts] : *jobs) {
+    const std::optional<JobLocation> at = queue.Locate(id);
+    if (!at.has_value()) continue;
+    switch (at->place) {
+      case Place::kReady: facts.where = W::kReady; facts.held_by = at->held_by; break;
+      case Place::kDelayed: facts.where = W::kDelayed; facts.until = at->until; break;
+      case Place::kLeased:
+        facts.where = W::kInFlight;
+        facts.until = at->until;
+        facts.token = at->token;
+        break;
+      case Place::kCompleted: facts.where = W::kCompleted; break;
+      case Place::kQuarantined:
+        facts.where = W::kQuarantined;
+        facts.reason = at->reason;
+        facts.failure_class = at->failure_class;
+        facts.source_queue = at->source_queue;
+        break;
+      case Place::kDropped:
+      case Place::kLost:
+      case Place::kDiscarded: continue;  // in no view: the timeline says which, and its count then
+    }
+    facts.attempts = at->attempts;
+  }
+}
+
+// What one pass over the timeline gathers for the clauses.
+struct TimelineFacts {
+  Tallies tallies;
+  std::vector<std::optional<Event>> first_match;  // each event clause's first matching event
+};
+
+void NoteNamedJob(const Event& e, NamedJobs* jobs) {
+  using W = JobFacts::Where;
+  const auto it = jobs->find(e.id);
+  if (it == jobs->end()) return;
+  JobFacts& f = it->second;
+  f.seen = true;
+  if (e.kind == EventKind::kCompleted && f.completed_seq == 0) f.completed_seq = e.seq;
+  if (e.kind == EventKind::kLost || e.kind == EventKind::kEvidenceExpired || e.kind == EventKind::kDiscarded) {
+    f.gone = e.kind == EventKind::kLost ? W::kLost : e.kind == EventKind::kDiscarded ? W::kDiscarded : W::kDropped;
+    f.gone_attempts = e.attempts;
+  }
+}
+
+// One pass over the timeline: alert events, each event clause's first match, and per
+// named job whether any event names it, its first completion, and whether it was lost
+// or dropped (which then settles where a job in no view is).
+TimelineFacts ReadTimeline(const Goal& goal, const Queue& queue, NamedJobs* jobs) {
+  TimelineFacts out;
+  out.first_match.resize(goal.clauses.size());
+  RetrySpread spread_now;
+  std::vector<int64_t> burst_window;
+  size_t burst_first = 0;
+  const size_t count = queue.event_count();
+  for (size_t from = 0; from < count; from += kSlice) {
+    for (Event& e : queue.Timeline(from, kSlice)) {
+      if (e.kind == EventKind::kAlert) ++out.tallies.alerts;
+      if (e.kind == EventKind::kDelayed) AddToRetrySpread(e, &spread_now, &out.tallies.spread);
+      if (e.kind == EventKind::kReplayed) AddToReplayBurst(e, &burst_window, &burst_first, &out.tallies.burst);
+      NoteNamedJob(e, jobs);
+      for (size_t k = 0; k < goal.clauses.size(); ++k) {
+        const GoalClause& c = goal.clauses[k];
+        if (c.predicate != GoalPredicate::kEvent || out.first_match[k] || c.event_kind != e.kind) continue;
+        if (!c.ids.empty() && c.ids[0] != e.id) continue;
+        out.first_match[k] = e;
+      }
+    }
+  }
+  using W = JobFacts::Where;
+  for (auto& [id, f] : *jobs) {
+    if (f.where == W::kUnknown && f.gone) {
+      f.where = *f.gone;
+      f.attempts = f.gone_attempts;
+    } else if (f.where == W::kUnknown && f.seen) {
+      f.where = W::kNowhere;
+    }
+  }
+  return out;
+}
+
+// What a clause is judged against: the named jobs, the counters, the first matches.
+struct ClauseInputs {
+  const NamedJobs& jobs;
+  const QueueStats& stats;
+  const Tallies& tallies;
+  const Queue& queue;
+};
+
+bool CheckPlace(const GoalClause& c, const ClauseInputs& in, ClauseCheck* check) {
+  const JobFacts& f = in.jobs.at(c.ids[0]);
+  const bool holds = f.where == PlaceOf(c.predicate) && (c.reason == Reason::kNone || c.reason == f.reason) &&
+                     (!c.failure_class || *c.failure_class == f.failure_class) &&
+                     (c.source_queue.empty() || c.source_queue == f.source_queue);
+  check->actual = Describe(c.ids[0], f);
+  // A "from" clause says which queue the entry names.
+  if (!c.source_queue.empty() && f.where == JobFacts::Where::kQuarantined) {
+    check->actual += ", from " + FormatId(f.source_queue);
+  }
+  return holds;
+}
+
+bool CheckCounter(const GoalClause& c, const ClauseInputs& in, ClauseCheck* check) {
+  const uint64_t value = CounterValue(c.counter, in.stats, in.tallies);
+  check->actual = c.counter == GoalCounter::kSpread        ? DescribeRetrySpread(in.tallies.spread)
+                  : c.counter == GoalCounter::kReplayBurst ? DescribeReplayBurst(in.tallies.burst)
+                                                           : std::string(GoalCounterName(c.counter)) + " = " + std::to_string(value);
+  return Compare(value, c.comparison, static_cast<uint64_t>(c.value));
+}
+
+bool CheckOrder(const GoalClause& c, const ClauseInputs& in, ClauseCheck* check) {
+  const auto pending = std::find_if(c.ids.begin(), c.ids.end(), [&](const std::string& id) {
+    return in.jobs.at(id).completed_seq == 0;
+  });
+  if (pending != c.ids.end()) {
+    check->actual = Describe(*pending, in.jobs.at(*pending));
+    return false;
+  }
+  std::vector<std::pair<uint64_t, std::string>> by_completion;
+  for (const std::string& id : c.ids) by_completion.emplace_back(in.jobs.at(id).completed_seq, id);
+  const bool holds = std::is_sorted(by_completion.begin(), by_completion.end());
+  std::sort(by_completion.begin(), by_completion.end());
+  check->actual = "completed in the order ";
+  for (size_t i = 0; i < by_completion.size(); ++i) {
+    check->actual.append(i == 0 ? "" : ", ").append(FormatId(by_completion[i].second));
+  }
+  return holds;
+}
+
+bool CheckEvent(const GoalClause& c, const std::optional<Event>& first_match, ClauseCheck* check) {
+  if (first_match.has_value()) {
+    check->actual = RenderEvent(*first_match);
+    return true;
+  }
+  check->actual = std::string("no ") + EventKindName(c.event_kind) + " event" +
+                  (c.ids.empty() ? "" : " for " + FormatId(c.ids[0]));
+  return false;
+}
+
+bool CheckAlarm(const Queue& queue, ClauseCheck* check) {
+  const AlarmView a = queue.alarm();
+  const std::string depth = std::to_string(a.depth) + (a.depth == 1 ? " entry" : " entries") +
+                            " in quarantine, alarm depth " + std::to_string(a.threshold);
+  if (a.threshold == 0) check->actual = "no alarm: the policy sets no alarm depth";
+  else check->actual = (a.raised ? "alarm raised: " : "no alarm: ") + depth;
+  return a.raised;
+}
+
+// One clause judged. A clause naming a job the queue was never given is unmet, 'not' or
+// not; so is one missing the ids its predicate needs (only a hand-built clause).
+ClauseCheck CheckClause(const GoalClause& c, const std::optional<Event>& first_match, const ClauseInputs& in) {
+  ClauseCheck check;
+  check.text = FormatClause(c);
+  const auto unknown = std::find_if(c.ids.begin(), c.ids.end(), [&](const std::string& id) {
+    return in.jobs.at(id).where == JobFacts::Where::kUnknown;
+  });
+  const size_t needed = c.predicate == GoalPredicate::kOrder ? 2
+                        : c.predicate == GoalPredicate::kCounter || c.predicate == GoalPredicate::kEvent ||
+                                c.predicate == GoalPredicate::kAlarm
+                            ? 0
+                            : 1;
+  if (unknown != c.ids.end() || c.ids.size() < needed) {
+    check.met = false;
+    check.actual = "no job " + FormatId(unknown != c.ids.end() ? std::string_view(*unknown) : std::string_view());
+    return check;
+  }
+  bool holds = false;
+  switch (c.predicate) {
+    case GoalPredicate::kQuarantined:
+    case GoalPredicate::kCompleted:
+    case GoalPredicate::kReady:
+    case GoalPredicate::kDelayed:
+    case GoalPredicate::kInFlight:
+    case GoalPredicate::kLost: holds = CheckPlace(c, in, &check); break;
+    case GoalPredicate::kAttempts: {
+      const JobFacts& f = in.jobs.at(c.ids[0]);
+      holds = Compare(f.attempts, c.comparison, static_cast<uint64_t>(c.value));
+      check.actual = Describe(c.ids[0], f);
+      break;
+    }
+    case GoalPredicate::kCounter: holds = CheckCounter(c, in, &check); break;
+    case GoalPredicate::kOrder: holds = CheckOrder(c, in, &check); break;
+    case GoalPredicate::kEvent: holds = CheckEvent(c, first_match, &check); break;
+    case GoalPredicate::kAlarm: holds = CheckAlarm(in.queue, &check); break;
+  }
+  check.met = holds != c.negated;
+  return check;
+}
+
+}  // namespace
+
+GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& context) {
   // What the clauses need: the jobs they name, and whether the timeline must be read.
-  std::map<std::string, JobFacts, std::less<>> jobs;
+  NamedJobs jobs;
   bool need_timeline = false;
   for (const GoalClause& c : goal.clauses) {
     for (const std::string& id : c.ids) jobs.try_emplace(id);
-    need_timeline = need_timeline || c.predicate == GoalPredicate::kEvent || c.predicate == GoalPredicate::kOrder ||
-                    (c.predicate == GoalPredicate::kCounter &&
-                     (c.counter == GoalCounter::kAlerts || c.counter == GoalCounter::kSpread ||
-                      c.counter == GoalCounter::kReplayBurst));
+    need_timeline = need_timeline || ReadsTimeline(c);
   }
+  LocateNamedJobs(queue, &jobs);
+  for (const auto& [id, facts] : jobs) need_timeline = need_timeline || facts.where == JobFacts::Where::kUnknown;
 
-  // Each named job where it is now: one lookup by id, not a pass over the views.
-  if (!jobs.empty()) {
-    for (auto& [id, facts] : jobs) {
-      const std::optional<JobLocation> at = queue.Locate(id);
-      if (!at.has_value()) continue;  // never given: the timeline pass below confirms it
-      switch (at->place) {
-        case Place::kReady: facts.where = W::kReady; facts.held_by = at->held_by; break;
-        case Place::kDelayed: facts.where = W::kDelayed; facts.until = at->until; break;
-        case Place::kLeased:
-          facts.where = W::kInFlight;
-          facts.until = at->until;
-          facts.token = at->token;
-          break;
-        case Place::kCompleted: facts.where = W::kCompleted; break;
-        case Place::kQuarantined:
-          facts.where = W::kQuarantined;
-          facts.reason = at->reason;
-          facts.failure_class = at->failure_class;
-          facts.source_queue = at->source_queue;
-          break;
-        case Place::kDropped:
-        case Place::kLost:
-        case Place::kDiscarded: continue;  // in no view: the timeline says which, and its count then
-      }
-      facts.attempts = at->attempts;
-    }
-    // A job in no view was lost, dropped at its retention, or never given: the timeline says which.
-    for (const auto& [id, facts] : jobs) need_timeline = need_timeline || facts.where == W::kUnknown;
-  }
-
-  // One pass over the timeline: alert events, each event clause's first match,
-  // and per named job whether any event names it, its first completion, and
-  // whether it was lost or dropped.
-  uint64_t alerts = 0;
-  RetrySpread spread, spread_now;
-  ReplayBurst burst;
-  std::vector<int64_t> burst_window;
-  size_t burst_first = 0;
-  std::vector<std::optional<Event>> first_match(goal.clauses.size());
-  if (need_timeline) {
-    const size_t count = queue.event_count();
-    for (size_t from = 0; from < count; from += kSlice) {
-      for (Event& e : queue.Timeline(from, kSlice)) {
-        if (e.kind == EventKind::kAlert) ++alerts;
-        if (e.kind == EventKind::kDelayed) AddToRetrySpread(e, &spread_now, &spread);
-        if (e.kind == EventKind::kReplayed) AddToReplayBurst(e, &burst_window, &burst_first, &burst);
-        if (const auto it = jobs.find(e.id); it != jobs.end()) {
-          JobFacts& f = it->second;
-          f.seen = true;
-          if (e.kind == EventKind::kCompleted && f.completed_seq == 0) f.completed_seq = e.seq;
-          if (e.kind == EventKind::kLost || e.kind == EventKind::kEvidenceExpired || e.kind == EventKind::kDiscarded) {
-            f.gone = e.kind == EventKind::kLost ? W::kLost : e.kind == EventKind::kDiscarded ? W::kDiscarded : W::kDropped;
-            f.gone_attempts = e.attempts;
-          }
-        }
-        for (size_t k = 0; k < goal.clauses.size(); ++k) {
-          const GoalClause& c = goal.clauses[k];
-          if (c.predicate != GoalPredicate::kEvent || first_match[k] || c.event_kind != e.kind) continue;
-          if (!c.ids.empty() && c.ids[0] != e.id) continue;
-          first_match[k] = e;
-        }
-      }
-    }
-    for (auto& [id, f] : jobs) {
-      if (f.where == W::kUnknown && f.gone) {
-        f.where = *f.gone;
-        f.attempts = f.gone_attempts;
-      } else if (f.where == W::kUnknown && f.seen) {
-        f.where = W::kNowhere;
-      }
-    }
+  TimelineFacts timeline;
+  timeline.first_match.resize(goal.clauses.size());
+  if (need_timeline) timeline = ReadTimeline(goal, queue, &jobs);
+  Tallies& tallies = timeline.tallies;
+  tallies.refused = context.refused;
+  tallies.refused_replays = context.refused_replays;
+  if (std::any_of(goal.clauses.begin(), goal.clauses.end(), ReadsLedger)) {
+    tallies.ledger = LedgerOf(queue);  // its own pass over the timeline
   }
 
   const QueueStats stats = queue.stats();
-  Tallies tallies;
-  tallies.alerts = alerts;
-  tallies.refused = context.refused;
-  tallies.spread = spread;
-  tallies.refused_replays = context.refused_replays;
-  tallies.burst = burst;
-  const bool need_ledger = std::any_of(goal.clauses.begin(), goal.clauses.end(), [](const GoalClause& c) {
-    return c.predicate == GoalPredicate::kCounter &&
-           (c.counter == GoalCounter::kCharges || c.counter == GoalCounter::kDuplicates ||
-            c.counter == GoalCounter::kPartial);
-  });
-  if (need_ledger) tallies.ledger = LedgerOf(queue);  // its own pass over the timeline
+  const ClauseInputs inputs{jobs, stats, tallies, queue};
   GoalCheck out;
   out.met = true;
   for (size_t k = 0; k < goal.clauses.size(); ++k) {
-    const GoalClause& c = goal.clauses[k];
-    ClauseCheck check;
-    check.text = FormatClause(c);
-    bool holds = false;
-    // A clause naming a job the queue was never given is unmet, 'not' or not;
-    // so is one missing the ids its predicate needs (only a hand-built clause).
-    const auto unknown = std::find_if(c.ids.begin(), c.ids.end(), [&](const std::string& id) {
-      return jobs.at(id).where == W::kUnknown;
-    });
-    const size_t needed = c.predicate == GoalPredicate::kOrder ? 2
-                          : c.predicate == GoalPredicate::kCounter || c.predicate == GoalPredicate::kEvent ||
-                                  c.predicate == GoalPredicate::kAlarm
-                              ? 0
-                              : 1;
-    if (unknown != c.ids.end() || c.ids.size() < needed) {
-      check.met = false;
-      check.actual = "no job " + FormatId(unknown != c.ids.end() ? std::string_view(*unknown) : std::string_view());
-      out.met = false;
-      out.clauses.push_back(std::move(check));
-      continue;
-    }
-    switch (c.predicate) {
-      case GoalPredicate::kQuarantined:
-      case GoalPredicate::kCompleted:
-      case GoalPredicate::kReady:
-      case GoalPredicate::kDelayed:
-      case GoalPredicate::kInFlight:
-      case GoalPredicate::kLost: {
-        const JobFacts& f = jobs.at(c.ids[0]);
-        holds = f.where == PlaceOf(c.predicate) && (c.reason == Reason::kNone || c.reason == f.reason) &&
-                (!c.failure_class || *c.failure_class == f.failure_class) &&
-                (c.source_queue.empty() || c.source_queue == f.source_queue);
-        check.actual = Describe(c.ids[0], f);
-        // A "from" clause says which queue the entry names.
-        if (!c.source_queue.empty() && f.where == JobFacts::Where::kQuarantined) {
-          check.actual += ", from " + FormatId(f.source_queue);
-        }
-        break;
-      }
-      case GoalPredicate::kAttempts: {
-        const JobFacts& f = jobs.at(c.ids[0]);
-        holds = Compare(f.attempts, c.comparison, static_cast<uint64_t>(c.value));
-        check.actual = Describe(c.ids[0], f);
-        break;
-      }
-      case GoalPredicate::kCounter: {
-        const uint64_t value = CounterValue(c.counter, stats, tallies);
-        holds = Compare(value, c.comparison, static_cast<uint64_t>(c.value));
-        check.actual = c.counter == GoalCounter::kSpread        ? DescribeRetrySpread(tallies.spread)
-                       : c.counter == GoalCounter::kReplayBurst ? DescribeReplayBurst(tallies.burst)
-                                                                : std::string(GoalCounterName(c.counter)) + " = " + std::to_string(value);
-        break;
-      }
-      case GoalPredicate::kOrder: {
-        const auto pending = std::find_if(c.ids.begin(), c.ids.end(), [&](const std::string& id) {
-          return jobs.at(id).completed_seq == 0;
-        });
-        if (pending != c.ids.end()) {
-          check.actual = Describe(*pending, jobs.at(*pending));
-          break;
-        }
-        std::vector<std::pair<uint64_t, std::string>> by_completion;
-        for (const std::string& id : c.ids) by_completion.emplace_back(jobs.at(id).completed_seq, id);
-        holds = std::is_sorted(by_completion.begin(), by_completion.end());
-        std::sort(by_completion.begin(), by_completion.end());
-        check.actual = "completed in the order ";
-        for (size_t i = 0; i < by_completion.size(); ++i) {
-          check.actual.append(i == 0 ? "" : ", ").append(FormatId(by_completion[i].second));
-        }
-        break;
-      }
-      case GoalPredicate::kEvent: {
-        holds = first_match[k].has_value();
-        if (holds) {
-          check.actual = RenderEvent(*first_match[k]);
-        } else {
-          check.actual = std::string("no ") + EventKindName(c.event_kind) + " event" +
-                         (c.ids.empty() ? "" : " for " + FormatId(c.ids[0]));
-        }
-        break;
-      }
-      case GoalPredicate::kAlarm: {
-        const AlarmView a = queue.alarm();
-        holds = a.raised;
-        const std::string depth = std::to_string(a.depth) + (a.depth == 1 ? " entry" : " entries") +
-                                  " in quarantine, alarm depth " + std::to_string(a.threshold);
-        if (a.threshold == 0) check.actual = "no alarm: the policy sets no alarm depth";
-        else check.actual = (a.raised ? "alarm raised: " : "no alarm: ") + depth;
-        break;
-      }
-    }
-    check.met = holds != c.negated;
-    out.met = out.met && check.met;
-    out.clauses.push_back(std::move(check));
+    out.clauses.push_back(CheckClause(goal.clauses[k], timeline.first_match[k], inputs));
+    out.met = out.met && out.clauses.back().met;
   }
   return out;
 }
