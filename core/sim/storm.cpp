@@ -514,82 +514,105 @@ void Storm::Settle(Job job, bool timed_out) {
   }
 }
 
+bool Storm::MoveDue(uint64_t* budget) {  // delayed jobs due now join the ready tail, in the order set
+  const size_t slot = static_cast<size_t>(now_) & (kBlockSlots - 1);
+  Slot& s = level0_[slot];
+  while (s.head != kNone) {
+    Chunk& c = chunks_[s.head];
+    while (due_read_ < c.count) {
+      if (*budget == 0) return false;
+      --*budget;
+      ++events_;
+      --delayed_;
+      PushReady(c.jobs[due_read_++]);
+    }
+    const uint32_t next = c.next;
+    c.next = free_chunk_;
+    free_chunk_ = s.head;
+    s.head = next;
+    due_read_ = 0;
+  }
+  s.tail = kNone;
+  level0_bits_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
+  return true;
+}
+
+bool Storm::Arrive(uint64_t* budget) {
+  while (arrived_ < jobs_ && ArrivalTime(arrived_) <= now_) {
+    if (*budget == 0) return false;
+    --*budget;
+    ++events_;
+    ++arrived_;
+    PushReady(Job{0, 0});
+  }
+  return true;
+}
+
+bool Storm::SettleFinished(uint64_t* budget) {  // attempts finishing now, in the order they started
+  while (flight_size_ > 0 && flight_[flight_head_].finish == now_) {
+    if (*budget == 0) return false;
+    --*budget;
+    ++events_;
+    const Flight flight = flight_[flight_head_];
+    if (++flight_head_ == flight_.size()) flight_head_ = 0;
+    --flight_size_;
+    Settle(flight.job, flight.timed_out);
+  }
+  return true;
+}
+
+bool Storm::LeaseReady(uint64_t* budget) {  // free workers take the ready head; the attempt counts now
+  const auto workers = static_cast<size_t>(options_.workers);
+  while (flight_size_ < workers && ready_size_ > 0) {
+    if (*budget == 0) return false;
+    --*budget;
+    ++events_;
+    Job job = ready_[ready_head_];
+    if (++ready_head_ == ready_.size()) ready_head_ = 0;
+    --ready_size_;
+    StartAttempt(job);
+  }
+  return true;
+}
+
+void Storm::StartAttempt(Job job) {
+  ++job.attempts;
+  if (budget_ && job.attempts == 1) budget_->OnRequest(now_);
+  // Without a server the work starts now; with one, when the server takes it up. Either
+  // way attempts are decided in start order: take-ups are in send order, and the
+  // timeout is the same for all.
+  int64_t finish = Later(now_, options_.work_ms);
+  bool timed_out = false;
+  if (server_) {
+    const int64_t answer = Later(server_->TakeUp(now_), options_.work_ms);
+    const int64_t give_up = Later(now_, options_.server->timeout_ms);
+    timed_out = answer > give_up;
+    finish = timed_out ? give_up : answer;
+  }
+  size_t tail = flight_head_ + flight_size_;
+  if (tail >= flight_.size()) tail -= flight_.size();
+  flight_[tail] = {job, finish, timed_out};
+  ++flight_size_;
+}
+
 bool Storm::Run(uint64_t max_events) {
   uint64_t budget = max_events;
-  const auto workers = static_cast<size_t>(options_.workers);
   while (phase_ != Phase::kDone) {
     switch (phase_) {
-      case Phase::kDue: {  // delayed jobs due now join the ready tail, in the order set
-        const size_t slot = static_cast<size_t>(now_) & (kBlockSlots - 1);
-        Slot& s = level0_[slot];
-        while (s.head != kNone) {
-          Chunk& c = chunks_[s.head];
-          while (due_read_ < c.count) {
-            if (budget == 0) return false;
-            --budget;
-            ++events_;
-            --delayed_;
-            PushReady(c.jobs[due_read_++]);
-          }
-          const uint32_t next = c.next;
-          c.next = free_chunk_;
-          free_chunk_ = s.head;
-          s.head = next;
-          due_read_ = 0;
-        }
-        s.tail = kNone;
-        level0_bits_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
+      case Phase::kDue:
+        if (!MoveDue(&budget)) return false;
         phase_ = Phase::kArrive;
         [[fallthrough]];
-      }
       case Phase::kArrive:
-        while (arrived_ < jobs_ && ArrivalTime(arrived_) <= now_) {
-          if (budget == 0) return false;
-          --budget;
-          ++events_;
-          ++arrived_;
-          PushReady(Job{0, 0});
-        }
+        if (!Arrive(&budget)) return false;
         phase_ = Phase::kSettle;
         [[fallthrough]];
-      case Phase::kSettle:  // attempts finishing now, in the order they started
-        while (flight_size_ > 0 && flight_[flight_head_].finish == now_) {
-          if (budget == 0) return false;
-          --budget;
-          ++events_;
-          const Flight flight = flight_[flight_head_];
-          if (++flight_head_ == flight_.size()) flight_head_ = 0;
-          --flight_size_;
-          Settle(flight.job, flight.timed_out);
-        }
+      case Phase::kSettle:
+        if (!SettleFinished(&budget)) return false;
         phase_ = Phase::kLease;
         [[fallthrough]];
-      case Phase::kLease:  // free workers take the ready head; the attempt counts now
-        while (flight_size_ < workers && ready_size_ > 0) {
-          if (budget == 0) return false;
-          --budget;
-          ++events_;
-          Job job = ready_[ready_head_];
-          if (++ready_head_ == ready_.size()) ready_head_ = 0;
-          --ready_size_;
-          ++job.attempts;
-          if (budget_ && job.attempts == 1) budget_->OnRequest(now_);
-          // Without a server the work starts now; with one, when the server takes it up. Either
-          // way attempts are decided in start order: take-ups are in send order, and the
-          // timeout is the same for all.
-          int64_t finish = Later(now_, options_.work_ms);
-          bool timed_out = false;
-          if (server_) {
-            const int64_t answer = Later(server_->TakeUp(now_), options_.work_ms);
-            const int64_t give_up = Later(now_, options_.server->timeout_ms);
-            timed_out = answer > give_up;
-            finish = timed_out ? give_up : answer;
-          }
-          size_t tail = flight_head_ + flight_size_;
-          if (tail >= flight_.size()) tail -= flight_.size();
-          flight_[tail] = {job, finish, timed_out};
-          ++flight_size_;
-        }
+      case Phase::kLease:
+        if (!LeaseReady(&budget)) return false;
         phase_ = Phase::kNext;
         [[fallthrough]];
       case Phase::kNext: {
@@ -634,22 +657,23 @@ void Storm::Finalize(int64_t end, StormResult* out) const {
   s.drain_ms = drain_ms_;
   s.worst_case = WorstCasePath(policy_);
 
+  FillSeries(end, BucketWidth(end), out);
+}
+
+int64_t Storm::BucketWidth(int64_t end) const {
   // The width: the one given (or the doubling it took), or the smallest candidate
   // (1, 2, 5 x 10^k from 10 ms, a multiple of the cells) that fits the run.
-  int64_t width = cell_ms_;
-  if (auto_width_) {
-    bool found = false;
-    for (int64_t decade = 10; !found; decade *= 10) {
-      for (const int64_t m : {1, 2, 5}) {
-        const int64_t w = m * decade;
-        if (w >= cell_ms_ && w % cell_ms_ == 0 && static_cast<uint64_t>(end / w) + 1 <= kStormAutoBuckets) {
-          width = w;
-          found = true;
-          break;
-        }
-      }
+  if (!auto_width_) return cell_ms_;
+  for (int64_t decade = 10;; decade *= 10) {
+    for (const int64_t m : {1, 2, 5}) {
+      const int64_t w = m * decade;
+      if (w >= cell_ms_ && w % cell_ms_ == 0 && static_cast<uint64_t>(end / w) + 1 <= kStormAutoBuckets) return w;
     }
   }
+}
+
+void Storm::FillSeries(int64_t end, int64_t width, StormResult* out) const {
+  StormSummary& s = out->summary;
   const auto merge = static_cast<size_t>(width / cell_ms_);
   const size_t cells = static_cast<size_t>(end / cell_ms_) + 1;
   const size_t length = static_cast<size_t>(end / width) + 1;

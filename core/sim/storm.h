@@ -298,6 +298,17 @@ class Storm {
   void Coarsen();
   void SampleDepths(size_t cell);
   void Finalize(int64_t end, StormResult* out) const;
+  // Run's phases at one instant. Each spends one unit of *budget per event and
+  // returns false when the budget ran out first (the phase resumes where it stopped).
+  bool MoveDue(uint64_t* budget);
+  bool Arrive(uint64_t* budget);
+  bool SettleFinished(uint64_t* budget);
+  bool LeaseReady(uint64_t* budget);
+  void StartAttempt(Job job);
+  // Finalize's parts: the bucket width for a run ending at `end`, and the series and
+  // peak rates at that width.
+  int64_t BucketWidth(int64_t end) const;
+  void FillSeries(int64_t end, int64_t width, StormResult* out) const;
 
   StormOptions options_;
   Policy policy_;

@@ -148,21 +148,25 @@ export class DlqExerciseElement extends BesidePlayground {
       hints: [...this.querySelectorAll('.dlq-hint')],
     };
     this.classList.add('is-live');
-    const buttons = h('div', { class: 'dlq-buttons' });
-    if (ui.hints.length > 0) {
-      for (const [i, hint] of ui.hints.entries()) {
-        hint.id ||= `${id}-hint-${i}`;
-        hint.hidden = true;
-      }
-      const hintButton = h('button', { type: 'button', class: 'dlq-btn', 'aria-expanded': 'false',
-        'aria-controls': ui.hints.map((x) => x.id).join(' ') }, 'Hint');
-      hintButton.addEventListener('click', () => {
-        const open = hintButton.getAttribute('aria-expanded') !== 'true';
-        hintButton.setAttribute('aria-expanded', String(open));
-        for (const hint of ui.hints) hint.hidden = !open;
-      });
-      buttons.append(hintButton);
+    ui.detail = h('details', { class: 'dlq-goal-detail' }, h('summary', {}, 'What the page checks'), ui.clauses);
+    this.append(ui.refusal, ui.status, ui.par, ui.detail, this.#buttons({ lab, controller, goal, crash, fields, id }));
+    this.#listen(target);
+    // Solved on an earlier visit: the ✓ stays (progress.mjs), with the moves it took.
+    const before = solvedOn(this.#page).get(this.#key);
+    if (before) {
+      this.#reached = true;
+      this.#showPar(before.actions, 'before');
     }
+    const now = this.getAttribute('goal');
+    if (now !== goal) this.attributeChangedCallback('goal', goal, now);  // changed while the core loaded
+    else this.#check();
+  }
+
+  /** The exercise's buttons: Hint (when it has hints), Change <fields>, Show me (with a solution), Start again. */
+  #buttons({ lab, controller, goal, crash, fields, id }) {
+    const buttons = h('div', { class: 'dlq-buttons' });
+    const hints = this.#ui.hints;
+    if (hints.length > 0) buttons.append(this.#hintButton(hints, id));
     if (fields !== null) {
       // The set-up fields this exercise changes, outside Advanced (the playground checks the names).
       const names = controller.fieldLabels(fields);
@@ -180,8 +184,28 @@ export class DlqExerciseElement extends BesidePlayground {
       this.#helped = false;
       this.#controller?.restore();
     } }, 'Start again'));
-    ui.detail = h('details', { class: 'dlq-goal-detail' }, h('summary', {}, 'What the page checks'), ui.clauses);
-    this.append(ui.refusal, ui.status, ui.par, ui.detail, buttons);
+    return buttons;
+  }
+
+  /** The Hint button: shows and hides every hint at once. */
+  #hintButton(hints, id) {
+    for (const [i, hint] of hints.entries()) {
+      hint.id ||= `${id}-hint-${i}`;
+      hint.hidden = true;
+    }
+    const button = h('button', { type: 'button', class: 'dlq-btn', 'aria-expanded': 'false',
+      'aria-controls': hints.map((x) => x.id).join(' ') }, 'Hint');
+    button.addEventListener('click', () => {
+      const open = button.getAttribute('aria-expanded') !== 'true';
+      button.setAttribute('aria-expanded', String(open));
+      for (const hint of hints) hint.hidden = !open;
+    });
+    return button;
+  }
+
+  /** What the exercise listens to: the prediction it waits for, the playground's changes, a progress reset. */
+  #listen(target) {
+    const ui = this.#ui;
     // The goal's clauses answer the playground's predict question: withheld until it is answered.
     const withhold = () => {
       const withheld = unansweredPredictFor(this.ownerDocument, target.id);
@@ -191,12 +215,6 @@ export class DlqExerciseElement extends BesidePlayground {
     };
     ui.detail.hidden = unansweredPredictFor(this.ownerDocument, target.id);
     this.ownerDocument.addEventListener('dlq-predict', withhold);
-    // Solved on an earlier visit: the ✓ stays (progress.mjs), with the moves it took.
-    const before = solvedOn(this.#page).get(this.#key);
-    if (before) {
-      this.#reached = true;
-      this.#showPar(before.actions, 'before');
-    }
     target.addEventListener('dlq-change', () => this.#check());
     // Removed and added again, the playground has a new controller: check it (a goal met stays met).
     target.addEventListener('dlq-mount', () => this.#check());
@@ -209,9 +227,6 @@ export class DlqExerciseElement extends BesidePlayground {
       this.#controller?.restore();
       this.#check();
     });
-    const now = this.getAttribute('goal');
-    if (now !== goal) this.attributeChangedCallback('goal', goal, now);  // changed while the core loaded
-    else this.#check();
   }
 
   /** A changed goal: parsed again; a refusal is said in the box, by name, and no clause is kept. */
