@@ -13,6 +13,9 @@
 //  * the yardstick: lesson 1's process-only rate on the core beside a minimal C++
 //    loop applying the same policy to 8-byte records, and the core's enqueue cost
 //    per job beside its process cost per attempt.
+//  * a set-up edit (scripts/bench-edit.mjs): a policy edit in the playground at
+//    1,000 jobs, its calls into the core and the bytes that cross, before (the
+//    scenario round trip) and after (session.setPolicy), beside its aim.
 //
 //   node scripts/bench.mjs [jobs] [seed] [clockJobs]
 import { execFileSync } from 'node:child_process';
@@ -20,6 +23,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { loadLab } from 'dlq-lab';
+import { measurePolicyEdit, policyEditLines } from './bench-edit.mjs';
 
 const jobs = Number(process.argv[2] ?? 1_000_000);
 const seed = Number(process.argv[3] ?? 42);
@@ -268,6 +272,8 @@ const enqueueRatio = yard.core.enqueueSeconds / jobs / (yard.core.processSeconds
 console.log(`aim: process rate >= 1/3 of the minimal loop's: 1/${(1 / rateShare).toFixed(1)}, ${rateShare >= 1 / 3 ? 'met' : 'missed'} ` +
   `(1/${(yard.core.processSeconds / yard.loopWithHistory.processSeconds).toFixed(1)} of the loop that keeps a history)`);
 console.log(`aim: enqueue per job <= 2x process per attempt: ${enqueueRatio.toFixed(2)}x, ${enqueueRatio <= 2 ? 'met' : 'missed'}`);
+const policyEdit = measurePolicyEdit(lab);
+for (const line of policyEditLines(policyEdit)) console.log(line);
 console.log('\nsize            raw bytes   gzip -9');
 for (const [name, s] of Object.entries(sizes)) {
   console.log(`${name.padEnd(14)} ${fmt(s.raw).padStart(10)} ${fmt(s.gzip).padStart(9)}`);
@@ -288,4 +294,4 @@ yardstick: { processAttemptsPerSecond: { core: Math.round(yard.attempts / yard.c
   loopWithHistory: Math.round(yard.attempts / yard.loopWithHistory.processSeconds) },
   enqueueNsPerJob: +ns(yard.core.enqueueSeconds, jobs), processNsPerAttempt: +ns(yard.core.processSeconds, yard.attempts),
   enqueueToProcess: +enqueueRatio.toFixed(2) },
-sizes, totalGzip })}`);
+policyEdit, sizes, totalGzip })}`);

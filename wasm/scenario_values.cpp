@@ -3,6 +3,7 @@
 // Conversion only: names, ranges and the rules are the core's.
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -104,6 +105,43 @@ val WorldValue(const dlq::World& w) {
   return out;
 }
 
+// One world behaviour object built by index.mjs ({ id, kind, failure?, count?,
+// until?, script?, needsDependency? }), named `at` ("world.behaviours[0]").
+// Types and names here; ranges are CheckWorld's.
+dlq::Status ReadBehaviour(const val& item, const std::string& at, dlq::JobBehaviour* out) {
+  if (!IsObject(item)) return NotA(at, "an object");
+  dlq::Behaviour& b = out->behaviour;
+  if (dlq::Status s = ReadString(item["id"], at + ".id", &out->id); !s.ok()) return s;
+  std::string kind;
+  if (dlq::Status s = ReadString(item["kind"], at + ".kind", &kind); !s.ok()) return s;
+  dlq::Result<dlq::BehaviourKind> parsed = dlq::ParseBehaviourKind(kind);
+  if (!parsed.ok()) return dlq::Status::Error(parsed.status().code(), at + "." + parsed.status().message().substr(10));
+  b.kind = parsed.value();
+  val failure = item["failure"];
+  if (!failure.isUndefined()) {
+    std::string text;
+    if (dlq::Status s = ReadString(failure, at + ".failure", &text); !s.ok()) return s;
+    dlq::Result<dlq::Outcome> outcome = dlq::ParseOutcome(text);
+    if (!outcome.ok()) return dlq::Status::InvalidArgument(at + ".failure: " + outcome.status().message());
+    b.failure = outcome.value();
+  }
+  for (const auto& [field, target] : {std::pair{"count", &b.count}, std::pair{"until", &b.until}}) {
+    val v = item[field];
+    if (v.isUndefined()) continue;
+    double number = 0;
+    if (dlq::Status s = ReadNumber(v, at + "." + field, &number); !s.ok()) return s;
+    if (number != std::trunc(number) || number < -1e18 || number > 1e18) {
+      return dlq::Status::OutOfRange(at + "." + field + " must be an integer, got " + dlq::DescribeNumber(number));
+    }
+    *target = static_cast<int64_t>(number);
+  }
+  val script = item["script"];
+  if (!script.isUndefined()) {
+    if (dlq::Status s = ReadString(script, at + ".script", &b.script); !s.ok()) return s;
+  }
+  return ReadBoolean(item["needsDependency"], at + ".needsDependency", &b.needs_dependency);
+}
+
 // A world object built by index.mjs ({ workers?, workMs?, outage?, behaviours? });
 // `prefix` ("" or "scenario.") goes in front of every name. Ranges and names are the core's.
 dlq::Result<dlq::World> WorldFromValue(val in, const std::string& prefix) {
@@ -118,42 +156,8 @@ dlq::Result<dlq::World> WorldFromValue(val in, const std::string& prefix) {
     if (dlq::Status s = ReadLength(list, name + ".behaviours", dlq::kMaxScenarioItems, &count); !s.ok()) return s;
     w.behaviours.resize(count);
     for (size_t i = 0; i < count; ++i) {
-      val item = list[i];
       const std::string at = name + ".behaviours[" + std::to_string(i) + "]";
-      if (!IsObject(item)) return NotA(at, "an object");
-      dlq::JobBehaviour& jb = w.behaviours[i];
-      dlq::Behaviour& b = jb.behaviour;
-      if (dlq::Status s = ReadString(item["id"], at + ".id", &jb.id); !s.ok()) return s;
-      std::string kind;
-      if (dlq::Status s = ReadString(item["kind"], at + ".kind", &kind); !s.ok()) return s;
-      dlq::Result<dlq::BehaviourKind> parsed = dlq::ParseBehaviourKind(kind);
-      if (!parsed.ok()) return dlq::Status::Error(parsed.status().code(), at + "." + parsed.status().message().substr(10));
-      b.kind = parsed.value();
-      val failure = item["failure"];
-      if (!failure.isUndefined()) {
-        std::string text;
-        if (dlq::Status s = ReadString(failure, at + ".failure", &text); !s.ok()) return s;
-        dlq::Result<dlq::Outcome> outcome = dlq::ParseOutcome(text);
-        if (!outcome.ok()) return dlq::Status::InvalidArgument(at + ".failure: " + outcome.status().message());
-        b.failure = outcome.value();
-      }
-      for (const auto& [field, target] : {std::pair{"count", &b.count}, std::pair{"until", &b.until}}) {
-        val v = item[field];
-        if (v.isUndefined()) continue;
-        double number = 0;
-        if (dlq::Status s = ReadNumber(v, at + "." + field, &number); !s.ok()) return s;
-        if (number != std::trunc(number) || number < -1e18 || number > 1e18) {
-          return dlq::Status::OutOfRange(at + "." + field + " must be an integer, got " + dlq::DescribeNumber(number));
-        }
-        *target = static_cast<int64_t>(number);
-      }
-      val script = item["script"];
-      if (!script.isUndefined()) {
-        if (dlq::Status s = ReadString(script, at + ".script", &b.script); !s.ok()) return s;
-      }
-      if (dlq::Status s = ReadBoolean(item["needsDependency"], at + ".needsDependency", &b.needs_dependency); !s.ok()) {
-        return s;
-      }
+      if (dlq::Status s = ReadBehaviour(list[i], at, &w.behaviours[i]); !s.ok()) return s;
     }
   }
   // Range messages name the core's field ("world.workers"), as policy fields do in scenario objects.

@@ -40,7 +40,7 @@ function checkField(prefix, owner, row, value) {
  * 'classes.precondition.') is the object's own path, `prefix` ('' or
  * 'scenario.') goes in front of every name. `keep(row)` false skips a row.
  */
-function copyFields(source, rows, { prefix, owner = '', nullable = '', keep = () => true }) {
+function copyFields(source, rows, { prefix, owner = '', nullable = '', keep = () => true, partial = false }) {
   const copy = {};
   const groups = new Map();  // group name -> { from, into } (into undefined: absent or null)
   for (const row of rows) {
@@ -68,7 +68,7 @@ function copyFields(source, rows, { prefix, owner = '', nullable = '', keep = ()
       if (into === undefined) continue;
     }
     const value = from[key];
-    checkField(prefix, owner, row, value);
+    checkField(prefix, owner, partial ? { ...row, required: false } : row, value);
     if (value !== undefined) into[key] = value;
   }
   return copy;
@@ -114,6 +114,28 @@ function copyClasses(prefix, source) {
 }
 
 /**
+ * One world behaviour ({ id, kind, failure?, count?, until?, script?, needsDependency? })
+ * read once into a checked plain copy named `at`; ranges and names are the core's.
+ */
+export function copyBehaviour(at, item) {
+  checkObject(at, item, "{ id: 'b', kind: 'flaky', count: 2 }");
+  const copy = { id: item.id, kind: item.kind, failure: item.failure, count: item.count, until: item.until,
+    script: item.script, needsDependency: item.needsDependency };
+  checkText(`${at}.id`, copy.id, limits.idBytes);
+  checkName(`${at}.kind`, copy.kind);
+  if (copy.failure !== undefined) checkOutcome(`${at}.failure`, copy.failure);
+  for (const field of ['count', 'until']) {
+    if (copy[field] !== undefined && typeof copy[field] !== 'number') {
+      throw typeError(`${at}.${field} must be an integer, got ${describe(copy[field])}`);
+    }
+  }
+  if (copy.script !== undefined) checkText(`${at}.script`, copy.script, core.maxScriptLetters);
+  checkBoolean(`${at}.needsDependency`, copy.needsDependency);
+  for (const key of Object.keys(copy)) if (copy[key] === undefined) delete copy[key];
+  return copy;
+}
+
+/**
  * A world object ({ workers?, workMs?, outage?: { startMs, endMs } | null,
  * behaviours?: [{ id, kind, failure?, count?, until?, script?, needsDependency? }] })
  * read once into a checked plain copy; `prefix` ('' or 'scenario.') names it.
@@ -127,24 +149,7 @@ export function copyWorld(prefix, source) {
   let behaviours;
   if (behavioursIn !== undefined) {
     const list = copyArray(`${name}.behaviours`, behavioursIn, limits.scenarioItems);
-    behaviours = list.map((item, i) => {
-      const at = `${name}.behaviours[${i}]`;
-      checkObject(at, item, "{ id: 'b', kind: 'flaky', count: 2 }");
-      const copy = { id: item.id, kind: item.kind, failure: item.failure, count: item.count, until: item.until,
-        script: item.script, needsDependency: item.needsDependency };
-      checkText(`${at}.id`, copy.id, limits.idBytes);
-      checkName(`${at}.kind`, copy.kind);
-      if (copy.failure !== undefined) checkOutcome(`${at}.failure`, copy.failure);
-      for (const field of ['count', 'until']) {
-        if (copy[field] !== undefined && typeof copy[field] !== 'number') {
-          throw typeError(`${at}.${field} must be an integer, got ${describe(copy[field])}`);
-        }
-      }
-      if (copy.script !== undefined) checkText(`${at}.script`, copy.script, core.maxScriptLetters);
-      checkBoolean(`${at}.needsDependency`, copy.needsDependency);
-      for (const key of Object.keys(copy)) if (copy[key] === undefined) delete copy[key];
-      return copy;
-    });
+    behaviours = list.map((item, i) => copyBehaviour(`${name}.behaviours[${i}]`, item));
   }
   if (behaviours !== undefined) world.behaviours = behaviours;
   return world;
@@ -155,12 +160,13 @@ export function copyWorld(prefix, source) {
  * quarantine?: { retentionMs?, alarmDepth? }, unsafeQuarantineOrder? }: the
  * scenario's rows of lab.schema.policy) read once from `source` into a plain
  * object for the core, which fills in its defaults and checks ranges, names and
- * pairs. `prefix` names the owner in TypeErrors ('' or 'scenario.').
+ * pairs. `prefix` names the owner in TypeErrors ('' or 'scenario.'). With
+ * `partial` (an edit of some fields: session.setPolicy) no field is required.
  */
-export function copyPolicy(source, prefix) {
+export function copyPolicy(source, prefix, { partial = false } = {}) {
   const backoffIn = source.backoff;
   const classesIn = source.classes;
-  const policy = copyFields(source, schema.policy, { prefix, keep: (row) => row.scenario });
+  const policy = copyFields(source, schema.policy, { prefix, keep: (row) => row.scenario, partial });
   if (backoffIn !== undefined) policy.backoff = copyBackoff(prefix, '', backoffIn);
   if (classesIn !== undefined) policy.classes = copyClasses(prefix, classesIn);
   return policy;

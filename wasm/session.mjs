@@ -4,6 +4,7 @@ import {
   checkCount, checkGoalText, checkInteger, checkKey, checkName, checkObject, checkOutcome, copyArray, wireText,
 } from './checks.mjs';
 import { copyAction, readScenario, readScenarioObject } from './scenario.mjs';
+import { copyBehaviour, copyPolicy } from './schema.mjs';
 import { Lifetime } from './lifetime.mjs';
 
 /**
@@ -134,17 +135,62 @@ export class Session {
    * Adds a job at the cursor: a set-up job at cursor 0 (the script kept as far
    * as it still plays), else an 'enqueue' action. `options.key` orders it. The
    * queue refuses a taken or bad id with its own words; nothing changes then.
+   * `options.behaviour` ({ kind, failure?, count?, until?, script?, needsDependency? }:
+   * a world behaviour without its id) makes the job and the world's behaviour for
+   * it one change (core/session/session.h AddJob): at cursor 0 a set-up job, else
+   * an 'enqueue' at the cursor with the script past it replaced.
    */
   addJob(id, payload, options) {
     const handle = this.#life.live();
-    const key = options === undefined ? undefined : readInput('options', () => {
+    const { key, behaviour } = options === undefined ? {} : readInput('options', () => {
       checkObject('options', options, "{ key: 'acct-7' }");
-      return options.key ?? undefined;
+      return { key: options.key ?? undefined, behaviour: options.behaviour ?? undefined };
     });
     const idIn = wireText('id', id, limits.idBytes);
     const payloadIn = wireText('payload', payload, limits.payloadBytes);
     checkKey('key', key);
-    return this.#take(unwrap(call(() => handle.addJob(idIn, payloadIn, key ?? '', this.#ask()))));
+    if (behaviour === undefined) {
+      return this.#take(unwrap(call(() => handle.addJob(idIn, payloadIn, key ?? '', this.#ask()))));
+    }
+    const copy = readInput('options.behaviour', () => {
+      checkObject('options.behaviour', behaviour, "{ kind: 'flaky', count: 2 }");
+      return copyBehaviour('options.behaviour', { ...behaviour, id });
+    });
+    return this.#take(unwrap(call(() => handle.addJobWithBehaviour(idIn, payloadIn, key ?? '', copy, this.#ask()))));
+  }
+
+  /**
+   * Removes job `id` (a set-up job, else the script's first 'enqueue' of it; the
+   * cursor moves back one when that action was before it) with the world's
+   * behaviour for it, the script kept as far as it plays: the view. One call;
+   * 'not-found' naming `id` when no job of the scenario has it (nothing changes).
+   */
+  removeJob(id) {
+    const handle = this.#life.live();
+    const idIn = wireText('id', id, limits.idBytes);
+    return this.#take(unwrap(call(() => handle.removeJob(idIn, this.#ask()))));
+  }
+
+  /**
+   * A policy edit: `policy`'s fields ({ maxAttempts?, backoff?, classes?, system?, … },
+   * as createQueue() reads them, none required) put over the scenario's policy, each
+   * group whole, as one set-up change in one call: the view. With `replayWorld`
+   * (default) and a world, the world plays the script past the cursor again.
+   * A bad field is refused by the core's words and nothing changes.
+   */
+  setPolicy(policy, { replayWorld = true } = {}) {
+    const handle = this.#life.live();
+    const copy = readInput('policy', () => {
+      checkObject('policy', policy, '{ maxAttempts: 3 }');
+      return copyPolicy(policy, '', { partial: true });
+    });
+    return this.#take(unwrap(call(() => handle.setPolicy(copy, replayWorld !== false, this.#ask()))));
+  }
+
+  /** The share link alone, without a view: { text }, or { error, message } when a reader would refuse it. */
+  link() {
+    const handle = this.#life.live();
+    return call(() => handle.link());
   }
 
   /** The world's next action, applied: { accepted, action, view } (accepted false: nothing will happen again). */

@@ -30,6 +30,8 @@ val ScenarioValue(const dlq::Scenario& scenario);
 dlq::Result<dlq::Scenario> ScenarioFromValue(val in);
 dlq::Result<dlq::Policy> PolicyFromValue(const val& in, const std::string& prefix);
 dlq::Result<dlq::World> WorldFromValue(val in, const std::string& prefix);
+// One behaviour object of a world ({ id, kind, … }), named `at` in refusals; ranges are CheckWorld's.
+dlq::Status ReadBehaviour(const val& item, const std::string& at, dlq::JobBehaviour* out);
 val TimelineValue(const dlq::Queue& q, double from, double count);
 dlq::Result<dlq::Action> ActionFromValue(const val& action, const std::string& name);
 // A redrive's filter from an object's `class` and `reason` (each optional), named `<name>.class`, `<name>.reason`.
