@@ -13,14 +13,18 @@
 //  * the yardstick: lesson 1's process-only rate on the core beside a minimal C++
 //    loop applying the same policy to 8-byte records, and the core's enqueue cost
 //    per job beside its process cost per attempt.
+//  * a set-up edit (scripts/bench-edit.mjs): a policy edit in the playground at
+//    1,000 jobs, its calls into the core and the bytes that cross, before (the
+//    scenario round trip) and after (session.setPolicy), beside its aim.
 //
 //   node scripts/bench.mjs [jobs] [seed] [clockJobs]
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { loadLab } from 'dlq-lab';
 import { printShape } from './shape.mjs';
+import { measurePolicyEdit, policyEditLines } from './bench-edit.mjs';
 
 const jobs = Number(process.argv[2] ?? 1_000_000);
 const seed = Number(process.argv[3] ?? 42);
@@ -157,8 +161,9 @@ function perCallRun(lab, outcomes, list) {
   return { attempts, stats, enqueueSeconds: (enqueued - start) / 1000, processSeconds: (done - enqueued) / 1000 };
 }
 
-function sizeOf(file) {
-  const bytes = readFileSync(file);
+/** Raw and gzip -9 bytes of `files` together (the JS API's modules: one text, as the site bundles them). */
+function sizeOf(...files) {
+  const bytes = Buffer.concat(files.map((file) => readFileSync(file)));
   return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 }
 
@@ -188,7 +193,7 @@ if (jsClock.attempts !== nativeClock.attempts || jsClock.stats.events !== native
 const sizes = {
   wasm: sizeOf('wasm/gen/dlq_core.wasm'),
   glue: sizeOf('wasm/gen/dlq_core.mjs'),
-  api: sizeOf('wasm/index.mjs'),
+  api: sizeOf(...readdirSync('wasm').filter((name) => name.endsWith('.mjs')).sort().map((name) => `wasm/${name}`)),
 };
 const totalGzip = sizes.wasm.gzip + sizes.glue.gzip + sizes.api.gzip;
 
@@ -268,6 +273,8 @@ const enqueueRatio = yard.core.enqueueSeconds / jobs / (yard.core.processSeconds
 console.log(`aim: process rate >= 1/3 of the minimal loop's: 1/${(1 / rateShare).toFixed(1)}, ${rateShare >= 1 / 3 ? 'met' : 'missed'} ` +
   `(1/${(yard.core.processSeconds / yard.loopWithHistory.processSeconds).toFixed(1)} of the loop that keeps a history)`);
 console.log(`aim: enqueue per job <= 2x process per attempt: ${enqueueRatio.toFixed(2)}x, ${enqueueRatio <= 2 ? 'met' : 'missed'}`);
+const policyEdit = measurePolicyEdit(lab);
+for (const line of policyEditLines(policyEdit)) console.log(line);
 console.log('');
 printShape();  // the code's shape next to issue 32's aims (node scripts/shape.mjs --list names each)
 console.log('\nsize            raw bytes   gzip -9');
@@ -290,4 +297,4 @@ yardstick: { processAttemptsPerSecond: { core: Math.round(yard.attempts / yard.c
   loopWithHistory: Math.round(yard.attempts / yard.loopWithHistory.processSeconds) },
   enqueueNsPerJob: +ns(yard.core.enqueueSeconds, jobs), processNsPerAttempt: +ns(yard.core.processSeconds, yard.attempts),
   enqueueToProcess: +enqueueRatio.toFixed(2) },
-sizes, totalGzip })}`);
+policyEdit, sizes, totalGzip })}`);

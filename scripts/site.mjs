@@ -192,7 +192,9 @@ function preloadLinks(graph, page) {
 function copyModules(root, dist) {
   const source = path.join(dist, 'src');
   cpSync(path.join(root, 'web', 'src'), source, { recursive: true });
-  cpSync(path.join(root, 'wasm', 'index.mjs'), path.join(dist, 'wasm', 'index.mjs'));
+  // The JS API: index.mjs and the modules it imports (every .mjs beside it).
+  const api = readdirSync(path.join(root, 'wasm')).filter((name) => name.endsWith('.mjs')).sort();
+  for (const name of api) cpSync(path.join(root, 'wasm', name), path.join(dist, 'wasm', name));
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_core.mjs'), path.join(dist, 'wasm', 'gen', 'dlq_core.mjs'));
   // A browser cannot resolve a bare package name: each becomes src/<name>.mjs, the package's ES module
   // bundled on its own, and its imports (static, or import('<name>')) point there.
@@ -218,7 +220,8 @@ function copyModules(root, dist) {
   const pageOnly = ['embed-example.mjs', 'main.mjs', 'storm-worker.mjs'].map((name) => FLAT[name]);
   const modules = tree.filter((name) => name.endsWith('.mjs') && !pageOnly.includes(name))
     .map((name) => `./src/${name}`);
-  modules.push(...Object.keys(PACKAGES).map((name) => `./src/${name}.mjs`), './wasm/index.mjs', './wasm/gen/dlq_core.mjs');
+  modules.push(...Object.keys(PACKAGES).map((name) => `./src/${name}.mjs`), ...api.map((name) => `./wasm/${name}`),
+    './wasm/gen/dlq_core.mjs');
   return () => [WASM_PRELOAD, ...modules.map((href) => `<link rel="modulepreload" href="${href}">`)].join('\n');
 }
 

@@ -1320,8 +1320,24 @@ export interface Session {
   report(outcome: string, errorText?: string): { accepted: boolean; view: SessionView };
   /** The world's next action, applied; accepted false (action null) when nothing will happen again. */
   actWorld(): { accepted: boolean; action: ScenarioAction | null; view: SessionView };
-  /** A set-up job at cursor 0, else an 'enqueue' action. */
-  addJob(id: string, payload: string, options?: { key?: string }): SessionView;
+  /**
+   * A set-up job at cursor 0, else an 'enqueue' action. With `behaviour`, the job and the world's
+   * behaviour for it are one change: at cursor 0 a set-up job, else an 'enqueue' at the cursor with
+   * the script past it replaced.
+   */
+  addJob(id: string, payload: string, options?: { key?: string; behaviour?: Omit<BehaviourOptions, 'id'> }): SessionView;
+  /**
+   * Removes job `id` (a set-up job, else the script's first 'enqueue' of it) with the world's behaviour
+   * for it, in one call; 'not-found' naming `id` when no job of the scenario has it.
+   */
+  removeJob(id: string): SessionView;
+  /**
+   * A policy edit in one call: these fields put over the scenario's policy (each group whole), the
+   * script kept; with replayWorld (default) a world plays the script past the cursor again.
+   */
+  setPolicy(policy: Partial<PolicyOptions>, options?: { replayWorld?: boolean }): SessionView;
+  /** The share link alone (no view built), or why there is none. */
+  link(): { text: string } | { error: ErrorCode; message: string };
   seek(cursor: number): { moved: boolean; view: SessionView };
   undo(): { undone: boolean; view: SessionView };
   /** A new authored scenario; with clamp a cursor past what plays moves back instead of being refused. */

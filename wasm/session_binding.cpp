@@ -13,14 +13,13 @@
 namespace dlq_wasm {
 namespace {
 
-// What the page asks of a view: how many timeline events it holds, how much of
-// each place it draws, the generation whose policy it has, and whether it wants
-// the link. A missing or bad number falls back to the default: these shape the
-// answer only, they change nothing.
-struct ViewAsk {
-  size_t from = 0;
-  size_t list_cap = 100;
-  size_t ready_head = 24, ready_tail = 8;
+// What the page asks of a view: what the core's view takes (session.h ViewAsk:
+// how many timeline events it holds, how much of each place it draws), the
+// generation whose policy it has, and whether it wants the link. A missing or
+// bad number falls back to the default: these shape the answer only, they
+// change nothing.
+struct PageAsk {
+  dlq::ViewAsk view;
   double generation = -1;
   bool link = false;
 };
@@ -31,13 +30,14 @@ size_t Count(const val& v, size_t fallback) {
   return d >= 0 ? QueueIndex(d, SIZE_MAX >> 12) : fallback;
 }
 
-ViewAsk ReadAsk(const val& in) {
-  ViewAsk ask;
+PageAsk ReadAsk(const val& in) {
+  PageAsk ask;
   if (in.isNull() || in.isUndefined() || in.typeOf().as<std::string>() != "object") return ask;
-  ask.from = Count(in["from"], 0);
-  ask.list_cap = Count(in["listCap"], ask.list_cap);
-  ask.ready_head = Count(in["readyHead"], ask.ready_head);
-  ask.ready_tail = Count(in["readyTail"], ask.ready_tail);
+  dlq::ViewAsk& view = ask.view;
+  view.from = Count(in["from"], 0);
+  view.list_cap = Count(in["listCap"], view.list_cap);
+  view.ready_head = Count(in["readyHead"], view.ready_head);
+  view.ready_tail = Count(in["readyTail"], view.ready_tail);
   if (val g = in["generation"]; g.isNumber()) ask.generation = g.as<double>();
   if (val l = in["link"]; l.isTrue()) ask.link = true;
   return ask;
@@ -47,6 +47,139 @@ ViewAsk ReadAsk(const val& in) {
 dlq::Result<dlq::Scenario> ScenarioIn(const val& in) {
   if (in.isString()) return dlq::ParseScenario(in.as<std::string>());
   return ScenarioFromValue(in);
+}
+
+// The share link: { text }, or { error, message } when a reader would refuse it.
+val LinkValue(const dlq::Session& s) {
+  val out = val::object();
+  dlq::Result<std::string> link = s.Link();
+  if (link.ok()) {
+    out.set("text", link.value());
+  } else {
+    out.set("error", std::string(dlq::CodeName(link.status().code())));
+    out.set("message", link.status().message());
+  }
+  return out;
+}
+
+// { event, action, explanation, crash }: what the last applied action did.
+val LastValue(const dlq::SessionView& v) {
+  val last = val::object();
+  last.set("event", v.last_event != nullptr ? EventValue(*v.last_event) : val::null());
+  last.set("action", v.last_action != nullptr ? ActionValue(*v.last_action) : val::null());
+  last.set("explanation", v.explanation);
+  last.set("crash", v.last_crash != nullptr ? CrashReportValue(*v.last_crash) : val::null());
+  return last;
+}
+
+// { count, reason, replayed } or null.
+val DroppedValue(const std::optional<dlq::DroppedActions>& dropped) {
+  if (!dropped.has_value()) return val::null();
+  val d = val::object();
+  d.set("count", static_cast<double>(dropped->count));
+  d.set("reason", OrNull(dropped->reason));
+  d.set("replayed", dropped->replayed);
+  return d;
+}
+
+// Ready as the page draws it: jobs with `removable`, and a gap row ({ id: '', gap }) between head and tail.
+val ShownReadyValue(const std::vector<dlq::ShownJob>& ready) {
+  val shown = val::array();
+  for (const dlq::ShownJob& row : ready) {
+    if (row.gap > 0) {
+      val gap = val::object();
+      gap.set("id", std::string());
+      gap.set("gap", static_cast<double>(row.gap));
+      shown.call<void>("push", gap);
+      continue;
+    }
+    val job = JobValue(row.job, true);
+    job.set("removable", row.removable);
+    shown.call<void>("push", job);
+  }
+  return shown;
+}
+
+// The places and the queue's reads, each a slice of at most `cap` items (Ready is the view's).
+void SetPlaces(val& out, const dlq::Queue& q, size_t list_cap) {
+  const double cap = static_cast<double>(list_cap);
+  out.set("leased", LeasedValue(q, 0, cap));
+  out.set("delayed", DelayedValue(q, 0, cap));
+  // Where delayed jobs wait, when not in the broker (policy.h, DelayAt): "worker" or the retry queue.
+  if (q.policy().delay_at == dlq::DelayAt::kConsumerSleep) out.set("delayedIn", std::string("worker"));
+  if (q.policy().delay_at == dlq::DelayAt::kRetryQueue) out.set("delayedIn", std::string(dlq::kRetryQueueName));
+  out.set("completed", CompletedValue(q, 0, cap));
+  out.set("quarantined", QuarantinedValue(q, 0, cap));
+  if (q.policy().DiscardsDeadLetters()) out.set("discarded", DiscardedValue(q, 0, cap));
+  // Only where the core accepts replay(id, { resetAttempts: false }) (bullmq).
+  if (q.CanReplayKeepingAttempts()) out.set("retryWithoutReset", true);
+  out.set("reorders", ReordersValue(q, 0, cap));
+  out.set("alarm", AlarmValue(q));
+  out.set("worstCase", WorstCaseValue(q));
+  out.set("ledger", LedgerValue(q));
+}
+
+// Everything a render needs, in one answer: the core's view (v) as plain values.
+val ViewValue(const dlq::Session& s, const dlq::SessionView& v, const PageAsk& ask) {
+  const dlq::Queue& q = s.queue();
+  val out = val::object();
+  out.set("cursor", static_cast<double>(v.cursor));
+  out.set("length", static_cast<double>(v.length));
+  out.set("generation", static_cast<double>(v.generation));
+  out.set("advanced", v.advanced);
+  out.set("leases", v.leases);
+  out.set("authoredThrough", static_cast<double>(v.authored_through));
+  out.set("canUndo", v.can_undo);
+  out.set("stats", StatsValue(q));
+  // The timeline: what changed since the page's copy, and the rest.
+  const std::vector<dlq::Event>& events = s.events();
+  val fresh = val::array();
+  for (size_t i = v.events_from; i < v.event_count; ++i) fresh.call<void>("push", EventValue(events[i]));
+  out.set("eventsFrom", static_cast<double>(v.events_from));
+  out.set("events", fresh);
+  out.set("eventCount", static_cast<double>(v.event_count));
+  out.set("eventsAtCursor", static_cast<double>(v.events_at_cursor));
+  out.set("last", LastValue(v));
+  out.set("dropped", DroppedValue(v.dropped));
+  out.set("ready", ShownReadyValue(v.ready));
+  SetPlaces(out, q, ask.view.list_cap);
+  out.set("refused", static_cast<double>(v.refused));
+  out.set("refusedReplays", static_cast<double>(v.refused_replays));
+  if (ask.generation != static_cast<double>(v.generation)) {
+    out.set("policy", PolicyValue(q));
+    out.set("world", s.scenario().world == dlq::World{} ? val::null() : WorldValue(s.scenario().world));
+  }
+  if (ask.link) out.set("link", LinkValue(s));
+  return out;
+}
+
+// The scenario's policy with `changes` (a partial policy object index.mjs
+// copied: its own keys only) put over it field group by field group, as a
+// scenario object spread over it would be; the core reads and checks it whole.
+// A class table object ({ <class>: rule }, as scenario() gives it) as the rows
+// ReadClasses reads ([{ name, ...rule }]), as index.mjs makes them of one.
+val ClassRows(const val& table) {
+  const val object = val::global("Object");
+  const val keys = object.call<val>("keys", table);
+  val rows = val::array();
+  const auto length = keys["length"].as<unsigned>();
+  for (unsigned i = 0; i < length; ++i) {
+    val row = val::object();
+    row.set("name", keys[i]);
+    rows.call<void>("push", object.call<val>("assign", row, table[keys[i]]));
+  }
+  return rows;
+}
+
+dlq::Result<dlq::Policy> EditedPolicy(const dlq::Policy& current, const val& changes) {
+  if (!IsObject(changes)) return NotA("policy", "an object");
+  val merged = val::object();
+  SetPolicyFields(merged, current);
+  merged.set("classes", ClassRows(merged["classes"]));
+  const val keys = val::global("Object").call<val>("keys", changes);
+  const auto length = keys["length"].as<unsigned>();
+  for (unsigned i = 0; i < length; ++i) merged.set(keys[i], changes[keys[i]]);
+  return PolicyFromValue(merged, "");
 }
 
 class SessionHandle {
@@ -141,6 +274,34 @@ class SessionHandle {
     return View(ask);
   }
 
+  // addJobWithBehaviour(id, payload, key, behaviour): the job and the world's
+  // behaviour for it as one change (session.h AddJob); the view. `behaviour` is a
+  // behaviour object index.mjs copied ({ kind, failure?, count?, … }, its id this job's).
+  val addJobWithBehaviour(const std::string& id, const std::string& payload, const std::string& key, val behaviour,
+                          val ask) {
+    dlq::JobBehaviour b;
+    if (dlq::Status st = ReadBehaviour(behaviour, "options.behaviour", &b); !st.ok()) return ErrorValue(st);
+    if (dlq::Status st = session_->AddJob({id, payload, key}, b.behaviour); !st.ok()) return ErrorValue(st);
+    return View(ask);
+  }
+
+  // setPolicy(changes, replayWorld): the scenario's policy with `changes` over it (one crossing); the view.
+  val setPolicy(val changes, bool replay_world, val ask) {
+    dlq::Result<dlq::Policy> p = EditedPolicy(session_->scenario().policy, changes);
+    if (!p.ok()) return ErrorValue(p.status());
+    if (dlq::Status st = session_->SetPolicy(p.value(), replay_world); !st.ok()) return ErrorValue(st);
+    return View(ask);
+  }
+
+  // removeJob(id): the job, its enqueue action or set-up entry, and its behaviour (session.h RemoveJob); the view.
+  val removeJob(const std::string& id, val ask) {
+    if (dlq::Status st = session_->RemoveJob(id); !st.ok()) return ErrorValue(st);
+    return View(ask);
+  }
+
+  // The share link alone: { text } or { error, message } (no view is built for it).
+  val link() const { return LinkValue(*session_); }
+
   // { accepted, view }: accepted false when the cursor was there already.
   val seek(double cursor, val ask) {
     if (!(cursor >= 0)) cursor = 0;
@@ -207,112 +368,11 @@ class SessionHandle {
     return out;
   }
 
-  val Link() const {
-    val out = val::object();
-    const std::string text = dlq::FormatScenario(session_->scenario());
-    dlq::Result<dlq::Scenario> back = dlq::ParseScenario(text);  // the size limit and the strings, as a reader sees them
-    if (back.ok()) {
-      out.set("text", text);
-    } else {
-      out.set("error", std::string(dlq::CodeName(back.status().code())));
-      out.set("message", back.status().message());
-    }
-    return out;
-  }
-
-  // Everything a render needs, in one answer.
+  // The view: what changed since the last answer is taken once, then the core's view is read (const).
   val View(const val& in) {
-    const ViewAsk ask = ReadAsk(in);
-    const dlq::Session& s = *session_;
-    const dlq::Queue& q = s.queue();
-    const dlq::QueueStats stats = q.stats();
-    val out = val::object();
-    out.set("cursor", static_cast<double>(s.cursor()));
-    out.set("length", static_cast<double>(s.length()));
-    out.set("generation", static_cast<double>(s.generation()));
-    out.set("advanced", s.advanced());
-    out.set("leases", s.HoldsLeases());
-    out.set("authoredThrough", static_cast<double>(s.AuthoredThrough()));
-    out.set("canUndo", s.can_undo());
-    out.set("stats", StatsValue(q));
-
-    // The timeline: what changed since the page's copy, and the rest.
-    const std::vector<dlq::Event>& events = s.events();
-    const size_t from = std::min({ask.from, session_->TakeDirty(), events.size()});
-    val fresh = val::array();
-    for (size_t i = from; i < events.size(); ++i) fresh.call<void>("push", EventValue(events[i]));
-    out.set("eventsFrom", static_cast<double>(from));
-    out.set("events", fresh);
-    out.set("eventCount", static_cast<double>(events.size()));
-    out.set("eventsAtCursor", static_cast<double>(s.EventsAt(s.cursor())));
-
-    val last = val::object();
-    const dlq::Event* event = s.LastActionEvent();
-    last.set("event", event != nullptr ? EventValue(*event) : val::null());
-    last.set("action", s.cursor() > 0 ? ActionValue(s.scenario().actions[s.cursor() - 1]) : val::null());
-    last.set("explanation", s.Explanation());
-    if (const dlq::CrashReport* crash = s.LastCrash(); crash != nullptr) {
-      last.set("crash", CrashReportValue(*crash));
-    } else {
-      last.set("crash", val::null());
-    }
-    out.set("last", last);
-
-    const std::optional<dlq::DroppedActions> dropped = session_->TakeDropped();
-    if (dropped.has_value()) {
-      val d = val::object();
-      d.set("count", static_cast<double>(dropped->count));
-      d.set("reason", OrNull(dropped->reason));
-      d.set("replayed", dropped->replayed);
-      out.set("dropped", d);
-    } else {
-      out.set("dropped", val::null());
-    }
-
-    // The places, as the page draws them: Ready's head and tail around one gap.
-    const size_t ready = stats.ready;
-    val shown = val::array();
-    const auto push_ready = [&](size_t at, size_t count) {
-      for (const dlq::JobView& j : q.Ready(at, count)) {
-        val job = JobValue(j, true);
-        job.set("removable", s.IsRemovable(j.id));
-        shown.call<void>("push", job);
-      }
-    };
-    if (ready <= ask.list_cap || ready <= ask.ready_head + ask.ready_tail) {
-      push_ready(0, ready);
-    } else {
-      push_ready(0, ask.ready_head);
-      val gap = val::object();
-      gap.set("id", std::string());
-      gap.set("gap", static_cast<double>(ready - ask.ready_head - ask.ready_tail));
-      shown.call<void>("push", gap);
-      push_ready(ready - ask.ready_tail, ask.ready_tail);
-    }
-    out.set("ready", shown);
-    const double cap = static_cast<double>(ask.list_cap);
-    out.set("leased", LeasedValue(q, 0, cap));
-    out.set("delayed", DelayedValue(q, 0, cap));
-    // Where delayed jobs wait, when not in the broker (policy.h, DelayAt): "worker" or the retry queue.
-    if (q.policy().delay_at == dlq::DelayAt::kConsumerSleep) out.set("delayedIn", std::string("worker"));
-    if (q.policy().delay_at == dlq::DelayAt::kRetryQueue) out.set("delayedIn", std::string(dlq::kRetryQueueName));
-    out.set("completed", CompletedValue(q, 0, cap));
-    out.set("quarantined", QuarantinedValue(q, 0, cap));
-    if (q.policy().DiscardsDeadLetters()) out.set("discarded", DiscardedValue(q, 0, cap));
-    // Only where the core accepts replay(id, { resetAttempts: false }) (bullmq).
-    if (q.CanReplayKeepingAttempts()) out.set("retryWithoutReset", true);
-    out.set("reorders", ReordersValue(q, 0, cap));
-    out.set("alarm", AlarmValue(q));
-    out.set("worstCase", WorstCaseValue(q));
-    out.set("ledger", LedgerValue(q));
-    out.set("refused", static_cast<double>(s.refused()));
-    out.set("refusedReplays", static_cast<double>(s.refused_replays()));
-    if (ask.generation != static_cast<double>(s.generation())) {
-      out.set("policy", PolicyValue(q));
-      out.set("world", s.scenario().world == dlq::World{} ? val::null() : WorldValue(s.scenario().world));
-    }
-    if (ask.link) out.set("link", Link());
-    return out;
+    const PageAsk ask = ReadAsk(in);
+    const dlq::SessionChanges changes = session_->TakeChanges();
+    return ViewValue(*session_, session_->View(ask.view, changes), ask);
   }
 
   std::optional<dlq::Session> session_;
@@ -342,6 +402,10 @@ EMSCRIPTEN_BINDINGS(dlq_session) {
       .function("redriveAtRate", &SessionHandle::redriveAtRate)
       .function("worstCase", &SessionHandle::worstCase)
       .function("addJob", &SessionHandle::addJob)
+    .function("addJobWithBehaviour", &SessionHandle::addJobWithBehaviour)
+    .function("setPolicy", &SessionHandle::setPolicy)
+    .function("removeJob", &SessionHandle::removeJob)
+    .function("link", &SessionHandle::link)
       .function("actWorld", &SessionHandle::actWorld)
       .function("seek", &SessionHandle::seek)
       .function("undo", &SessionHandle::undo)

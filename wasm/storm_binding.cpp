@@ -16,15 +16,9 @@ namespace {
 
 // ---- storms (core/sim/storm.h) ----
 
-// A storm options object built by index.mjs: { jobs, arrival?: { kind, perSecond? },
-// outage?: null | { startMs, durationMs }, capacity?: null | { perWindow, windowMs },
-// workers?, workMs?, leaseMs?, maxAttempts, backoff?, seed?, bucketMs? }. Absent
-// fields keep the core's defaults (dlq::StormOptions{}); names, ranges and pairs
-// are the core's (CheckStormOptions).
-dlq::Result<dlq::StormOptions> StormOptionsFromValue(const val& in) {
-  if (!IsObject(in)) return NotA("options", "an object");
-  dlq::StormOptions o;
-  if (dlq::Status s = ReadInteger(in["jobs"], dlq::kStormJobsField, "", true, &o.jobs); !s.ok()) return s;
+// arrival?: { kind, perSecond? (rate), clients? (closed) }.
+dlq::Status ReadArrival(const val& in, dlq::StormOptions* options) {
+  dlq::StormOptions& o = *options;
   val arrival = in["arrival"];
   if (!arrival.isUndefined()) {
     if (!IsObject(arrival)) return NotA("arrival", "an object");
@@ -45,11 +39,12 @@ dlq::Result<dlq::StormOptions> StormOptionsFromValue(const val& in) {
       }
     }
   }
-  if (dlq::Status s = ReadInteger(in["failurePerMillion"], dlq::kStormFailureField, "", false, &o.failure_per_million);
-      !s.ok()) {
-    return s;
-  }
-  // budget: null, the command line's text ("grpc:10:0.1"), or { kind, maxTokens?, … }.
+  return dlq::Status::Ok();
+}
+
+// budget?: null, the command line's text ("grpc:10:0.1"), or { kind, maxTokens?, … }.
+dlq::Status ReadBudget(const val& in, dlq::StormOptions* options) {
+  dlq::StormOptions& o = *options;
   val budget = in["budget"];
   if (budget.isString()) {
     dlq::Result<dlq::BudgetOptions> parsed = dlq::ParseBudget(budget.as<std::string>(), "budget");
@@ -74,6 +69,12 @@ dlq::Result<dlq::StormOptions> StormOptionsFromValue(const val& in) {
     }
     o.budget = b;
   }
+  return dlq::Status::Ok();
+}
+
+// refusedRetry?: "quarantine" or "fail".
+dlq::Status ReadRefusedRetry(const val& in, dlq::StormOptions* options) {
+  dlq::StormOptions& o = *options;
   val refused = in["refusedRetry"];
   if (!refused.isUndefined()) {
     std::string text;
@@ -85,6 +86,12 @@ dlq::Result<dlq::StormOptions> StormOptionsFromValue(const val& in) {
                                           dlq::QuoteShort(text));
     }
   }
+  return dlq::Status::Ok();
+}
+
+// server?: null | { capacityPerSecond, timeoutMs, dropStartMs?, dropMs?, dropPerSecond? }.
+dlq::Status ReadServer(const val& in, dlq::StormOptions* options) {
+  dlq::StormOptions& o = *options;
   val server = in["server"];
   if (!server.isUndefined() && !server.isNull()) {
     if (!IsObject(server)) return NotA("server", "an object or null");
@@ -106,6 +113,12 @@ dlq::Result<dlq::StormOptions> StormOptionsFromValue(const val& in) {
     }
     o.server = srv;
   }
+  return dlq::Status::Ok();
+}
+
+// outage?: null | { startMs, durationMs }; capacity?: null | { perWindow, windowMs }.
+dlq::Status ReadOutageAndCapacity(const val& in, dlq::StormOptions* options) {
+  dlq::StormOptions& o = *options;
   val outage = in["outage"];
   if (!outage.isUndefined() && !outage.isNull()) {
     if (!IsObject(outage)) return NotA("outage", "an object or null");
@@ -129,6 +142,27 @@ dlq::Result<dlq::StormOptions> StormOptionsFromValue(const val& in) {
     }
     o.capacity = cap;
   }
+  return dlq::Status::Ok();
+}
+
+// A storm options object built by index.mjs: { jobs, arrival?: { kind, perSecond? },
+// outage?: null | { startMs, durationMs }, capacity?: null | { perWindow, windowMs },
+// workers?, workMs?, leaseMs?, maxAttempts, backoff?, seed?, bucketMs? }. Absent
+// fields keep the core's defaults (dlq::StormOptions{}); names, ranges and pairs
+// are the core's (CheckStormOptions).
+dlq::Result<dlq::StormOptions> StormOptionsFromValue(const val& in) {
+  if (!IsObject(in)) return NotA("options", "an object");
+  dlq::StormOptions o;
+  if (dlq::Status s = ReadInteger(in["jobs"], dlq::kStormJobsField, "", true, &o.jobs); !s.ok()) return s;
+  if (dlq::Status s = ReadArrival(in, &o); !s.ok()) return s;
+  if (dlq::Status s = ReadInteger(in["failurePerMillion"], dlq::kStormFailureField, "", false, &o.failure_per_million);
+      !s.ok()) {
+    return s;
+  }
+  if (dlq::Status s = ReadBudget(in, &o); !s.ok()) return s;
+  if (dlq::Status s = ReadRefusedRetry(in, &o); !s.ok()) return s;
+  if (dlq::Status s = ReadServer(in, &o); !s.ok()) return s;
+  if (dlq::Status s = ReadOutageAndCapacity(in, &o); !s.ok()) return s;
   if (dlq::Status s = ReadInteger(in["workers"], dlq::kStormWorkersField, "", false, &o.workers); !s.ok()) return s;
   if (dlq::Status s = ReadInteger(in["workMs"], dlq::kStormWorkMsField, "", false, &o.work_ms); !s.ok()) return s;
   if (dlq::Status s = ReadInteger(in["leaseMs"], dlq::kLeaseMsField, "", false, &o.lease_ms); !s.ok()) return s;

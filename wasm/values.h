@@ -1,6 +1,7 @@
 // Conversions between the core's types and the plain JS values index.mjs builds
-// and reads, shared by the handles' binding files (bindings.cpp defines them).
-// The boundary rules at the top of bindings.cpp hold for every one of them.
+// and reads, shared by the handles' binding files (values.cpp, queue_values.cpp
+// and scenario_values.cpp define them). The boundary rules at the top of
+// lab_binding.cpp hold for every one of them.
 #pragma once
 
 #include <emscripten/val.h>
@@ -29,6 +30,8 @@ val ScenarioValue(const dlq::Scenario& scenario);
 dlq::Result<dlq::Scenario> ScenarioFromValue(val in);
 dlq::Result<dlq::Policy> PolicyFromValue(const val& in, const std::string& prefix);
 dlq::Result<dlq::World> WorldFromValue(val in, const std::string& prefix);
+// One behaviour object of a world ({ id, kind, … }), named `at` in refusals; ranges are CheckWorld's.
+dlq::Status ReadBehaviour(const val& item, const std::string& at, dlq::JobBehaviour* out);
 val TimelineValue(const dlq::Queue& q, double from, double count);
 dlq::Result<dlq::Action> ActionFromValue(const val& action, const std::string& name);
 // A redrive's filter from an object's `class` and `reason` (each optional), named `<name>.class`, `<name>.reason`.
@@ -44,6 +47,14 @@ dlq::Status ReadLength(const val& v, const std::string& name, size_t limit, size
 dlq::Status ReadInteger(const val& v, const dlq::IntegerField& field, const std::string& prefix, bool required,
                         int64_t* out);
 dlq::Status ReadBackoff(const val& backoff, const std::string& owner, const std::string& prefix, dlq::Backoff* out);
+dlq::Status ReadBoolean(const val& v, const std::string& name, bool* out);  // undefined keeps *out
+
+// A policy out: the fields a scenario carries set on `out`; the class table as
+// configured, or (resolved) every rule as Policy::RuleFor resolves it.
+void SetPolicyFields(val& out, const dlq::Policy& p);
+val ClassTableValue(const dlq::Policy& p, bool resolved);
+// Integer field `field`'s name for class `c` ("classes.<class>.maxAttempts" -> "classes.precondition.maxAttempts").
+std::string ClassFieldName(const dlq::IntegerField& field, dlq::FailureClass c);
 
 // A non-negative number (or Infinity) as an index, clamped to `limit`.
 size_t QueueIndex(double value, size_t limit);
@@ -70,5 +81,12 @@ val DiscardedValue(const dlq::Queue& q, double from, double count);
 val DelayedValue(const dlq::Queue& q, double from, double count);
 val LeasedValue(const dlq::Queue& q, double from, double count);
 val CheckGoalValue(const dlq::Queue& q, const std::string& text, const dlq::GoalContext& context = {});
+
+// The module's functions on scenarios (scenario_values.cpp; lab_binding.cpp binds them):
+// a link's scenario object, a scenario object's link text, its link features, how far it plays.
+val ParseScenarioText(const std::string& text);
+val FormatScenarioValue(val in);
+val ScenarioFeaturesValue(val in);
+val PlayableActionsValue(val in);
 
 }  // namespace dlq_wasm

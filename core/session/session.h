@@ -13,6 +13,7 @@
 // 1, 2, 3, … along this timeline.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -33,6 +34,51 @@ struct DroppedActions {
   size_t count = 0;
   std::string reason;     // the core's refusal that ended what still plays; "" when replaced by an edit
   bool replayed = false;  // the world played the script past the cursor again under the new set-up
+};
+
+// What changed since a page's last answer (Session::TakeChanges).
+struct SessionChanges {
+  size_t events_from = SIZE_MAX;  // the first event index that changed; SIZE_MAX: none
+  std::optional<DroppedActions> dropped;
+};
+
+// What a page asks of a view: how many timeline events it holds, how much of
+// each place it draws (Ready as a head and a tail around one gap when longer).
+struct ViewAsk {
+  size_t from = 0;
+  size_t list_cap = 100;
+  size_t ready_head = 24, ready_tail = 8;
+};
+
+// A Ready job as the page draws it: the job, and whether it can be removed
+// (Session::IsRemovable); a gap row stands for `gap` jobs not drawn.
+struct ShownJob {
+  JobView job;
+  bool removable = false;
+  size_t gap = 0;  // > 0: a gap row (job empty)
+};
+
+// The session's side of what a page draws at the cursor (Session::View). The
+// other places and the queue's reads are the queue's own (session.queue()).
+struct SessionView {
+  size_t cursor = 0;
+  size_t length = 0;
+  uint64_t generation = 0;
+  bool advanced = false;
+  bool leases = false;
+  size_t authored_through = 0;
+  bool can_undo = false;
+  size_t events_from = 0;       // events [events_from, event_count) are new to the page
+  size_t event_count = 0;
+  size_t events_at_cursor = 0;
+  const Event* last_event = nullptr;    // into the session: valid until its next change
+  const Action* last_action = nullptr;  // the action before the cursor, or null at 0
+  std::string explanation;
+  const CrashReport* last_crash = nullptr;
+  std::optional<DroppedActions> dropped;
+  std::vector<ShownJob> ready;
+  uint64_t refused = 0;
+  uint64_t refused_replays = 0;
 };
 
 // RedriveAtRate's rate: entries a virtual second.
@@ -112,6 +158,25 @@ class Session {
   // or taken id is refused with the queue's own Status; nothing changes then.
   Status AddJob(const JobSpec& job);
 
+  // Set-up edits, each one whole operation (session_edits.cpp), so a page makes
+  // one call with what it edits, never a round trip of the whole scenario. Each
+  // is Change over the scenario at the cursor (the authored script kept);
+  // refused: Change's Status, and nothing changes.
+  //
+  // The scenario's policy replaced by `policy`; with `replay_world` and a world,
+  // the world plays the script past the cursor again under it.
+  Status SetPolicy(const Policy& policy, bool replay_world = true);
+  // A job and the world's behaviour for it as one change, which CheckScenario
+  // checks whole: at cursor 0 a set-up job, else an Enqueue action at the
+  // cursor, the script past it replaced. A behaviour the world had for that id
+  // is replaced; the world keeps its other fields.
+  Status AddJob(const JobSpec& job, const Behaviour& behaviour);
+  // Removes job `id` with the world's behaviour for it: the set-up job of that
+  // id, else the script's first Enqueue of it (the cursor moves back one when
+  // that action was before it); the script is then kept as far as it plays.
+  // NotFound, naming `id`, when neither has it.
+  Status RemoveJob(std::string_view id);
+
   // Moves the cursor to `cursor` (clamped to 0 … length); false when it is there already.
   Result<bool> Seek(size_t cursor);
 
@@ -182,6 +247,15 @@ class Session {
   std::optional<DroppedActions> TakeDropped();
   // The first event index that changed since the last call (SIZE_MAX: none).
   size_t TakeDirty();
+  // Both of the above, taken once by whoever answers a page, before it reads View.
+  SessionChanges TakeChanges() { return {TakeDirty(), TakeDropped()}; }
+
+  // What a page draws at the cursor, in one const read (session_view.cpp): the
+  // page's `ask` shapes it, `changes` (TakeChanges) says what is new to it.
+  SessionView View(const ViewAsk& ask, const SessionChanges& changes) const;
+  // The share link of the scenario (FormatScenario), or the Status a reader of
+  // that text would give (ParseScenario's: its size limit, its strings).
+  Result<std::string> Link() const;
   // Counts loads and changes: the policy and the world change only with one.
   uint64_t generation() const { return generation_; }
 

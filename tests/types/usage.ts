@@ -6,6 +6,7 @@ import {
   type Outcome, type FailureClass, type Retry, type ClassTable, type ClassRule, type ResolvedClassRule, type ClassOptions,
   type QuarantineEntry, type EventKind, type BackoffOptions, type Ordering, type QuarantineOptions, type ReadyJob,
   type KeyedJob, type JobInput, type Reorder, type Alarm, type QueueStats, type JobLocation, type SchemaField, type BehaviourKind,
+  type SessionView,
 } from 'dlq-lab';
 
 async function main(): Promise<void> {
@@ -323,6 +324,14 @@ async function main(): Promise<void> {
   void here.stalls;
   // @ts-expect-error: the outcomes are the core's names
   session.worstCase({ outcomes: ['maybe'], leases: false });
+  // Set-up edits, one call each; the link without a view.
+  const edited: SessionView = session.setPolicy({ backoff: { kind: 'fixed', baseMs: 500 } }, { replayWorld: false });
+  void edited; void session.removeJob('b');
+  void session.addJob('c', '', { key: 'k', behaviour: { kind: 'flaky', count: 2 } });
+  const shared = session.link();
+  if ('text' in shared) void shared.text.length;
+  // @ts-expect-error: maxAttempts is a number
+  session.setPolicy({ maxAttempts: '5' });
   session.dispose();
 }
 void main;

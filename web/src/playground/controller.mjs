@@ -182,9 +182,9 @@ export class Controller {
     this.#render();
   }
 
-  /** The link text for the current state (the core formats it). */
+  /** The link text for the current state (the core formats it; one call, no view rebuilt). */
   link() {
-    const { link } = this.session.withLink();
+    const link = this.session.link();
     if (link.text !== undefined) return link.text;
     const error = new RangeError(link.message);
     error.code = link.error;

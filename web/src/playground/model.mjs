@@ -2,8 +2,8 @@
 // lab.createSession): the script, the cursor, the queue at the cursor and the
 // whole script's timeline live there. This adapter only forwards each user
 // action and keeps the view the core answered with; it decides nothing and
-// keeps no history of its own. Every action is one call into the core, except
-// set-up edits, which read the scenario first (two).
+// keeps no history of its own. Every action is one call into the core, set-up
+// edits too (policy, jobs), except a world edit, which reads the scenario first (two).
 //
 // `view` is what the page draws (index.d.ts: SessionView); after every call
 // that changes something, the page renders it.
@@ -48,6 +48,9 @@ export class Session {
     this.view = this.#core.view({ link: true });
     return this.view;
   }
+
+  /** The share link alone ({ text } or { error, message }): one call, no view built. */
+  link() { return this.#core.link(); }
 
   /** Replaces everything (a new authored script); the core refuses, and nothing changes, or the view is new. */
   load(scenario, { clamp = false } = {}) {
@@ -123,8 +126,8 @@ export class Session {
   }
 
   /** Policy fields ({ system, backoff, leaseMs, seed, ordering, quarantine, classes, unsafeQuarantineOrder, maxAttempts }). */
-  setPolicy(changes) { this.#change(changes); }
-  setMaxAttempts(maxAttempts) { this.#change({ maxAttempts }, false); }
+  setPolicy(changes) { this.view = this.#core.setPolicy(changes); }
+  setMaxAttempts(maxAttempts) { this.view = this.#core.setPolicy({ maxAttempts }, { replayWorld: false }); }
   /** The world that plays on (null: none). */
   setWorld(world) { this.#change({ world }); }
 
@@ -133,49 +136,21 @@ export class Session {
    * A behaviour is the world's (the core checks it with the rest of the world).
    */
   addJob(id, payload, { key = null, behaviour = null } = {}) {
-    const options = key === null ? undefined : { key };
-    if (behaviour === null) {
-      this.view = this.#core.addJob(id, payload, options);
-      return;
-    }
+    const options = key === null ? {} : { key };
     // With a behaviour, the job and the world's behaviour for it are one change,
     // which the core checks whole (refused: nothing changes): a set-up job at
     // step 0, else an enqueue action at the cursor (the script past it is replaced).
-    const scenario = this.#core.scenario();
-    const job = key === null ? { id, payload } : { id, payload, key };
-    const world = { ...(scenario.world ?? {}),
-      behaviours: [...(scenario.world?.behaviours ?? []).filter((b) => b.id !== id), { id, ...behaviour }] };
-    if (this.cursor === 0) {
-      this.#change({ jobs: [...scenario.jobs, job], world }, false);
-      return;
-    }
-    const actions = [...scenario.actions.slice(0, scenario.cursor), { type: 'enqueue', ...job }];
-    this.#change({ actions, cursor: actions.length, world }, false);
+    if (behaviour !== null) options.behaviour = behaviour;
+    this.view = this.#core.addJob(id, payload, Object.keys(options).length === 0 ? undefined : options);
   }
 
   /**
    * Removes a job that has not run yet (view.ready[i].removable); the script is kept as far as it plays.
    * The world's behaviour for the job goes with it (addJob adds the two as one change), so the core,
-   * which refuses a behaviour naming no job (a link's), checks one whole change.
+   * which refuses a behaviour naming no job (a link's), checks one whole change. One call: the core
+   * drops the set-up job or the script's enqueue of it (core/session/session.h RemoveJob).
    */
-  removeJob(id) {
-    const scenario = this.#core.scenario();
-    let { jobs, cursor } = scenario;
-    const changes = {};
-    const behaviours = scenario.world?.behaviours ?? [];
-    if (behaviours.some((b) => b.id === id)) changes.world = { ...scenario.world, behaviours: behaviours.filter((b) => b.id !== id) };
-    const actions = scenario.actions.slice();
-    const setupIndex = jobs.findIndex((j) => j.id === id);
-    if (setupIndex >= 0) {
-      jobs = jobs.filter((_, i) => i !== setupIndex);
-    } else {
-      const at = actions.findIndex((a) => a.type === 'enqueue' && a.id === id);
-      if (at < 0) throw Object.assign(new Error(`job "${id}" is not in the set-up or the script`), { code: 'not-found' });
-      actions.splice(at, 1);
-      if (at < cursor) cursor -= 1;
-    }
-    this.#change({ jobs, actions, cursor, ...changes }, false);
-  }
+  removeJob(id) { this.view = this.#core.removeJob(id); }
 
   dispose() {
     this.#core.dispose();

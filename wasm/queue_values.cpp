@@ -1,0 +1,353 @@
+// A queue's reads as plain JS values (values.h declares them), shared by the
+// queue and session handles: slices of its places, its stats, alarm, journal,
+// ledger, a job's place, a goal's check. Conversion only.
+#include <emscripten/val.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dlq.h"
+#include "goal.h"
+#include "schema_value.h"
+#include "text.h"
+#include "values.h"
+
+namespace dlq_wasm {
+
+// A non-negative number (or Infinity) from JS as an index, clamped to `limit`
+// before narrowing so no double beyond size_t is ever converted.
+size_t QueueIndex(double value, size_t limit) {
+  return static_cast<size_t>(std::min(value, static_cast<double>(limit)));
+}
+
+val JobsValue(const std::vector<dlq::JobView>& jobs, bool held_by) {
+  val out = val::array();
+  for (const dlq::JobView& j : jobs) out.call<void>("push", JobValue(j, held_by));
+  return out;
+}
+
+// ---- a queue's reads, shared by the queue and session handles ----
+
+// { raised, depth, threshold }.
+val AlarmValue(const dlq::Queue& q) {
+  const dlq::AlarmView a = q.alarm();
+  val out = val::object();
+  out.set("raised", a.raised);
+  out.set("depth", static_cast<double>(a.depth));
+  out.set("threshold", static_cast<double>(a.threshold));
+  return out;
+}
+
+// [{ key, id, overtook: [ids] }], in the order they happened; a slice like the views.
+val ReordersValue(const dlq::Queue& q, double from, double count) {
+  const size_t n = q.stats().reorders;
+  val out = val::array();
+  for (const dlq::ReorderView& r : q.Reorders(QueueIndex(from, n), QueueIndex(count, n))) {
+    val entry = val::object();
+    entry.set("key", r.key);
+    entry.set("id", r.id);
+    entry.set("overtook", StringsValue(r.overtook));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+val WorstCaseValue(const dlq::Queue& q) { return WorstCaseValue(q.worst_case()); }
+
+val WorstCaseValue(const dlq::WorstCase& worst) {
+  val out = val::object();
+  out.set("attempts", worst.attempts);
+  out.set("timeMs", static_cast<double>(worst.time_ms));
+  out.set("leaseMs", static_cast<double>(worst.lease_ms));
+  out.set("stalls", worst.stalls);
+  out.set("attemptsClass", std::string(dlq::ClassName(worst.attempts_class)));
+  val delays = val::array();
+  for (const dlq::WorstDelay& d : worst.delays) {
+    val term = val::object();
+    term.set("firstAttempt", d.first_attempt);
+    term.set("lastAttempt", d.last_attempt);
+    term.set("delayMs", static_cast<double>(d.delay_ms));
+    term.set("class", std::string(dlq::ClassName(d.failure_class)));
+    term.set("ownBackoff", d.own_backoff);
+    delays.call<void>("push", term);
+  }
+  out.set("delays", delays);
+  out.set("unbounded", worst.unbounded);
+  return out;
+}
+
+// The whole policy, `journal` included (scenario objects leave it out: no link carries it).
+val PolicyValue(const dlq::Queue& q) {
+  val out = val::object();
+  SetPolicyFields(out, q.policy());
+  out.set("journal", q.policy().journal);
+  return out;
+}
+
+// [{ write, op, id, record }] since the last snapshot (or creation); id null for
+// the writes of no job (create, clock).
+val JournalValue(const dlq::Queue& q) {
+  dlq::Result<std::vector<dlq::JournalEntry>> r = q.Journal();
+  if (!r.ok()) return ErrorValue(r.status());
+  val out = val::array();
+  for (const dlq::JournalEntry& e : r.value()) {
+    val entry = val::object();
+    entry.set("write", static_cast<double>(e.write));
+    entry.set("op", e.op);
+    entry.set("id", OrNull(e.id));
+    entry.set("record", e.record);
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+// { <class name>: { retry, maxAttempts, backoff, alert } }: every class's rule in
+// force, as Policy::RuleFor resolves it (maxAttempts capped, backoff filled in).
+val RulesValue(const dlq::Queue& q) { return ClassTableValue(q.policy(), true); }
+
+// Where job `id` is now ({ place, attempts, and its place's fields }), or null
+// for an id this queue was never given. One lookup, no pass over a view.
+val LocateValue(const dlq::Queue& q, const std::string& id) {
+  const std::optional<dlq::JobLocation> at = q.Locate(id);
+  if (!at.has_value()) return val::null();
+  val out = val::object();
+  out.set("place", std::string(dlq::PlaceName(at->place)));
+  out.set("attempts", at->attempts);
+  switch (at->place) {
+    case dlq::Place::kReady: out.set("heldBy", OrNull(at->held_by)); break;
+    case dlq::Place::kDelayed: out.set("dueAt", static_cast<double>(at->until)); break;
+    case dlq::Place::kLeased:
+      out.set("token", at->token);
+      out.set("expiresAt", static_cast<double>(at->until));
+      break;
+    case dlq::Place::kQuarantined:
+      out.set("reason", std::string(dlq::ReasonName(at->reason)));
+      out.set("class", std::string(dlq::ClassName(at->failure_class)));
+      out.set("sourceQueue", at->source_queue);
+      break;
+    default: break;
+  }
+  return out;
+}
+
+// Slices: from and count are non-negative numbers (count may be Infinity).
+val ReadyValue(const dlq::Queue& q, double from, double count) {
+  return JobsValue(q.Ready(QueueIndex(from, q.ready_size()), QueueIndex(count, q.ready_size())), true);
+}
+
+val CompletedValue(const dlq::Queue& q, double from, double count) {
+  return JobsValue(q.Completed(QueueIndex(from, q.completed_size()), QueueIndex(count, q.completed_size())),
+              false);
+}
+
+// The entry as its system itself records it, in the system's own field names
+// (docs/real-systems.md): what an operator of that system would see in its DLQ.
+val SystemRecordValue(const dlq::Policy& policy, const dlq::QuarantineEntry& e) {
+  val record = val::object();
+  switch (policy.system) {
+    case dlq::System::kRabbitMqQuorum: {
+      // x-death: one entry per {queue, reason}, newest first; x-first-death-* never change.
+      val deaths = val::array();
+      const dlq::XDeath& x = e.x_death;
+      dlq::Reason order[dlq::XDeath::kSlots];
+      x.Order(order);
+      for (const dlq::Reason reason : order) {
+        const int slot = dlq::XDeathSlot(reason);
+        if (slot < 0 || x.count[slot] == 0) continue;
+        val death = val::object();
+        death.set("queue", std::string(dlq::kSourceQueueName));
+        death.set("reason", std::string(dlq::SystemReasonName(policy.system, reason)));
+        death.set("count", x.count[slot]);
+        death.set("time", static_cast<double>(x.time[slot]));
+        deaths.call<void>("push", death);
+      }
+      record.set("x-death", deaths);
+      record.set("x-first-death-queue", std::string(dlq::kSourceQueueName));
+      record.set("x-first-death-reason", std::string(dlq::SystemReasonName(policy.system, x.first)));
+      break;
+    }
+    case dlq::System::kSqs:
+      // No reason and no error: the body, its attributes and the receive count, and the source.
+      record.set("body", e.payload);
+      record.set("ApproximateReceiveCount", e.attempts);
+      record.set("SentTimestamp", static_cast<double>(e.enqueued_at));
+      record.set("sourceQueue", std::string(dlq::kSourceQueueName));
+      break;
+    case dlq::System::kBullMq:
+      record.set("attemptsMade", e.attempts);
+      record.set("stalledCounter", e.stalls);
+      record.set("failedReason", e.last_error);
+      record.set("finishedOn", static_cast<double>(e.arrived_at));
+      break;
+    case dlq::System::kSidekiq:
+      record.set("retry_count", e.attempts - 1);
+      record.set("error_message", e.last_error);
+      break;
+    case dlq::System::kLab: break;
+  }
+  return record;
+}
+
+val DiscardedValue(const dlq::Queue& q, double from, double count) {
+  val out = val::array();
+  const size_t n = q.stats().discarded;
+  for (const dlq::DiscardedView& d : q.Discarded(QueueIndex(from, n), QueueIndex(count, n))) {
+    val entry = val::object();
+    entry.set("id", d.id);
+    entry.set("payload", d.payload);
+    entry.set("attempts", d.attempts);
+    entry.set("reason", std::string(dlq::ReasonName(d.reason)));
+    entry.set("systemReason", std::string(dlq::SystemReasonName(q.policy().system, d.reason)));
+    entry.set("at", static_cast<double>(d.at));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+val QuarantinedValue(const dlq::Queue& q, double from, double count) {
+  val out = val::array();
+  const size_t n = q.quarantine_size();
+  for (const dlq::QuarantineEntry& e : q.Quarantined(QueueIndex(from, n), QueueIndex(count, n))) {
+    val entry = val::object();
+    entry.set("id", e.id);
+    entry.set("payload", e.payload);
+    entry.set("attempts", e.attempts);
+    entry.set("reason", std::string(dlq::ReasonName(e.reason)));
+    // Only under a system's semantics: a lab queue's entries are as they always were.
+    if (q.policy().system != dlq::System::kLab) {
+      entry.set("systemReason", std::string(dlq::SystemReasonName(q.policy().system, e.reason)));
+    }
+    entry.set("lastError", e.last_error);
+    entry.set("step", static_cast<double>(e.step));
+    entry.set("class", std::string(dlq::ClassName(e.failure_class)));
+    entry.set("alert", e.alert);
+    entry.set("arrivedAt", static_cast<double>(e.arrived_at));
+    entry.set("firstAttemptAt", static_cast<double>(e.first_attempt_at));
+    entry.set("key", OrNull(e.key));
+    entry.set("sourceQueue", e.source_queue);
+    if (q.policy().system != dlq::System::kLab) entry.set("systemRecord", SystemRecordValue(q.policy(), e));
+    if (e.retention_until >= 0) {
+      entry.set("retentionFrom", static_cast<double>(e.retention_from));
+      entry.set("retentionUntil", static_cast<double>(e.retention_until));
+    }
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+val DelayedValue(const dlq::Queue& q, double from, double count) {
+  val out = val::array();
+  const size_t n = q.delayed_size();
+  for (const dlq::DelayedView& d : q.Delayed(QueueIndex(from, n), QueueIndex(count, n))) {
+    val entry = val::object();
+    entry.set("id", d.id);
+    entry.set("payload", d.payload);
+    entry.set("attempts", d.attempts);
+    entry.set("dueAt", static_cast<double>(d.due_at));
+    // Where it waits when not in the broker (policy.h, DelayAt): its sleeping worker, or the retry queue.
+    if (q.policy().delay_at == dlq::DelayAt::kConsumerSleep) entry.set("waitsIn", std::string("worker"));
+    if (q.policy().delay_at == dlq::DelayAt::kRetryQueue) entry.set("waitsIn", std::string(dlq::kRetryQueueName));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+val LeasedValue(const dlq::Queue& q, double from, double count) {
+  val out = val::array();
+  const size_t n = q.leased_size();
+  for (const dlq::LeaseView& l : q.Leased(QueueIndex(from, n), QueueIndex(count, n))) {
+    val entry = val::object();
+    entry.set("id", l.id);
+    entry.set("payload", l.payload);
+    entry.set("attempts", l.attempts);
+    entry.set("token", l.token);
+    entry.set("expiresAt", static_cast<double>(l.expires_at));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+val LedgerValue(const dlq::Queue& q) {
+  const dlq::EffectLedger ledger = dlq::LedgerOf(q);
+  val charges = val::array();
+  for (const dlq::ChargeRecord& r : ledger.charges) {
+    val c = val::object();
+    c.set("id", r.id);
+    c.set("attempt", r.attempt);
+    c.set("at", static_cast<double>(r.at));
+    c.set("applied", r.applied);
+    c.set("crashed", r.crashed);
+    c.set("outcome", std::string(dlq::OutcomeName(r.outcome)));
+    charges.call<void>("push", c);
+  }
+  const auto ids = [](const std::vector<std::string>& list) {
+    val out = val::array();
+    for (const std::string& id : list) out.call<void>("push", id);
+    return out;
+  };
+  val out = val::object();
+  out.set("on", q.policy().effect_charge);
+  out.set("keyed", q.policy().effect_idempotency_key);
+  out.set("charges", charges);
+  out.set("applied", static_cast<double>(ledger.applied));
+  out.set("deduplicated", static_cast<double>(ledger.deduplicated));
+  out.set("duplicates", static_cast<double>(ledger.duplicates));
+  out.set("partial", static_cast<double>(ledger.partial));
+  out.set("partialIds", ids(ledger.partial_ids));
+  out.set("duplicateIds", ids(ledger.duplicate_ids));
+  return out;
+}
+
+val StatsValue(const dlq::Queue& q) {
+  const dlq::QueueStats s = q.stats();
+  val out = val::object();
+  out.set("step", static_cast<double>(s.step));
+  out.set("ready", static_cast<double>(s.ready));
+  out.set("completed", static_cast<double>(s.completed));
+  out.set("quarantined", static_cast<double>(s.quarantined));
+  out.set("events", static_cast<double>(s.events));
+  out.set("maxAttempts", static_cast<double>(q.policy().max_attempts));
+  out.set("now", static_cast<double>(s.now));
+  out.set("actions", static_cast<double>(s.actions));
+  out.set("delayed", static_cast<double>(s.delayed));
+  out.set("leased", static_cast<double>(s.leased));
+  out.set("reorders", static_cast<double>(s.reorders));
+  out.set("expired", static_cast<double>(s.expired));
+  out.set("lost", static_cast<double>(s.lost));
+  // Only for a policy that can discard (no dead-letter exchange): other stats are as they always were.
+  if (q.policy().DiscardsDeadLetters()) out.set("discarded", static_cast<double>(s.discarded));
+  return out;
+}
+
+val TimelineValue(const dlq::Queue& q, double from, double count) {
+  const size_t n = q.event_count();
+  val out = val::array();
+  for (const dlq::Event& e : q.Timeline(QueueIndex(from, n), QueueIndex(count, n))) {
+    out.call<void>("push", EventValue(e));
+  }
+  return out;
+}
+
+// { met, clauses: [{ text, met, actual }] } for the goal text (goal.h), or the
+// parse error. Checking never changes the queue.
+val CheckGoalValue(const dlq::Queue& q, const std::string& text, const dlq::GoalContext& context) {
+  dlq::Result<dlq::Goal> goal = dlq::ParseGoal(text);
+  if (!goal.ok()) return ErrorValue(goal.status());
+  const dlq::GoalCheck check = dlq::CheckGoal(goal.value(), q, context);
+  val clauses = val::array();
+  for (const dlq::ClauseCheck& c : check.clauses) {
+    val clause = val::object();
+    clause.set("text", c.text);
+    clause.set("met", c.met);
+    clause.set("actual", c.actual);
+    clauses.call<void>("push", clause);
+  }
+  val out = val::object();
+  out.set("met", check.met);
+  out.set("clauses", clauses);
+  return out;
+}
+
+}  // namespace dlq_wasm

@@ -1,0 +1,183 @@
+// Copies of the objects the core's field tables describe (lab.schema:
+// core/base/field.h): a policy, a backoff, a class table, a world, each read
+// once field by field into a plain object for the core.
+import { describe, typeError } from './errors.mjs';
+import { core, failureClasses, limits, schema } from './runtime.mjs';
+import { checkBoolean, checkInteger, checkName, checkObject, checkOutcome, checkText, copyArray } from './checks.mjs';
+
+const BACKOFF_EXAMPLE = "{ kind: 'exponential', baseMs: 100, capMs: 10000, jitter: 'full' }";
+const CLASSES_EXAMPLE = '{ precondition: { maxAttempts: 3 } }';
+const CLASS_RULE_EXAMPLE = "{ retry: 'bounded', maxAttempts: 2, backoff: { kind: 'fixed', baseMs: 1000 }, alert: false }";
+const QUARANTINE_EXAMPLE = '{ retentionMs: 86400000, alarmDepth: 10 }';
+
+// The example a type error shows for a group of fields (the tables give the names).
+const GROUP_EXAMPLES = {
+  backoff: BACKOFF_EXAMPLE, quarantine: QUARANTINE_EXAMPLE, outage: '{ startMs: 1000, endMs: 6000 }',
+  effects: '{ charge: true, idempotencyKey: true }', antiPatterns: '{ decideBeforeCount: true }',
+};
+
+/**
+ * One field of a core table (lab.schema row) type-checked by its kind: the name
+ * is `owner` + its path, with `prefix` in front. Ranges and choices are the
+ * core's to check; an integer's type message is the core's too.
+ */
+function checkField(prefix, owner, row, value) {
+  const name = owner + row.name;
+  switch (row.kind) {
+    case 'integer': checkInteger(prefix, name, value, row.required); break;
+    case 'boolean': checkBoolean(prefix + name, value); break;
+    case 'choice': checkName(prefix + name, value); break;
+    default: throw new Error(`lab.schema: ${name} has an unknown kind ${row.kind}`);
+  }
+}
+
+/**
+ * The fields of one of the core's tables (`rows`: lab.schema.policy, .backoff,
+ * .classRule, .world) read once each from `source` into a plain copy for the
+ * core, which fills in its defaults and checks ranges, names and pairs. A path
+ * "a.b" is source.a.b; an absent field or group stays absent, and the group
+ * named `nullable` may be null (kept as null). `owner` ('', 'world.',
+ * 'classes.precondition.') is the object's own path, `prefix` ('' or
+ * 'scenario.') goes in front of every name. `keep(row)` false skips a row.
+ */
+function copyFields(source, rows, { prefix, owner = '', nullable = '', keep = () => true, partial = false }) {
+  const copy = {};
+  const groups = new Map();  // group name -> { from, into } (into undefined: absent or null)
+  for (const row of rows) {
+    if (!keep(row)) continue;
+    const dot = row.name.indexOf('.');
+    let from = source;
+    let into = copy;
+    let key = row.name;
+    if (dot >= 0) {
+      const group = row.name.slice(0, dot);
+      key = row.name.slice(dot + 1);
+      if (!groups.has(group)) {
+        const value = source[group];
+        if (value === undefined || (value === null && group === nullable)) {
+          if (value === null) copy[group] = null;
+          groups.set(group, {});
+        } else {
+          const example = GROUP_EXAMPLES[group] ?? '{}';
+          checkObject(`${prefix}${owner}${group}`, value, group === nullable ? `${example} or null` : example);
+          copy[group] = {};
+          groups.set(group, { from: value, into: copy[group] });
+        }
+      }
+      ({ from, into } = groups.get(group));
+      if (into === undefined) continue;
+    }
+    const value = from[key];
+    checkField(prefix, owner, partial ? { ...row, required: false } : row, value);
+    if (value !== undefined) into[key] = value;
+  }
+  return copy;
+}
+
+/** A backoff object ({ kind?, baseMs?, capMs?, jitter? }) read once into a checked copy. */
+export function copyBackoff(prefix, owner, source, example = BACKOFF_EXAMPLE) {
+  checkObject(`${prefix}${owner}backoff`, source, example);
+  return copyFields(source, schema.backoff, { prefix, owner: `${owner}backoff.` });
+}
+
+/**
+ * The class overrides ({ <class>: { retry?, maxAttempts?, backoff?, alert? } })
+ * read once into rows [{ name, retry, maxAttempts, backoff, alert }] for the
+ * core, which merges each over its row of the class table and checks names,
+ * ranges and pairs. Reading stops at the first key that is not one of the
+ * core's class names: that row goes to the core alone, which refuses it by name.
+ */
+function copyClasses(prefix, source) {
+  checkObject(`${prefix}classes`, source, CLASSES_EXAMPLE);
+  const rows = [];
+  for (const key of Object.keys(source)) {
+    if (!failureClasses.includes(key)) {
+      checkText(`${prefix}classes key`, key, limits.outcomeBytes);
+      rows.push({ name: key });
+      break;
+    }
+    const owner = `classes.${key}.`;
+    const rule = source[key];
+    checkObject(`${prefix}classes.${key}`, rule, CLASS_RULE_EXAMPLE);
+    const backoffIn = rule.backoff;
+    const row = { name: key, ...copyFields(rule, schema.classRule, { prefix, owner }) };
+    // Its backoff: its own object, or the policy's by name (the core checks the name).
+    if (typeof backoffIn === 'string') {
+      checkName(`${prefix}${owner}backoff`, backoffIn);
+      row.backoff = backoffIn;
+    } else if (backoffIn !== undefined) {
+      row.backoff = copyBackoff(prefix, owner, backoffIn, `${BACKOFF_EXAMPLE} or 'policy'`);
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * One world behaviour ({ id, kind, failure?, count?, until?, script?, needsDependency? })
+ * read once into a checked plain copy named `at`; ranges and names are the core's.
+ */
+export function copyBehaviour(at, item) {
+  checkObject(at, item, "{ id: 'b', kind: 'flaky', count: 2 }");
+  const copy = { id: item.id, kind: item.kind, failure: item.failure, count: item.count, until: item.until,
+    script: item.script, needsDependency: item.needsDependency };
+  checkText(`${at}.id`, copy.id, limits.idBytes);
+  checkName(`${at}.kind`, copy.kind);
+  if (copy.failure !== undefined) checkOutcome(`${at}.failure`, copy.failure);
+  for (const field of ['count', 'until']) {
+    if (copy[field] !== undefined && typeof copy[field] !== 'number') {
+      throw typeError(`${at}.${field} must be an integer, got ${describe(copy[field])}`);
+    }
+  }
+  if (copy.script !== undefined) checkText(`${at}.script`, copy.script, core.maxScriptLetters);
+  checkBoolean(`${at}.needsDependency`, copy.needsDependency);
+  for (const key of Object.keys(copy)) if (copy[key] === undefined) delete copy[key];
+  return copy;
+}
+
+/**
+ * A world object ({ workers?, workMs?, outage?: { startMs, endMs } | null,
+ * behaviours?: [{ id, kind, failure?, count?, until?, script?, needsDependency? }] })
+ * read once into a checked plain copy; `prefix` ('' or 'scenario.') names it.
+ * Types are checked here, ranges and names by the core (core/scenario/world.h).
+ */
+export function copyWorld(prefix, source) {
+  const name = `${prefix}world`;
+  checkObject(name, source, "{ workers: 2, workMs: 100, behaviours: [{ id: 'b', kind: 'poison', failure: 'undeserializable' }] }");
+  const world = copyFields(source, schema.world, { prefix, owner: 'world.', nullable: 'outage' });
+  const behavioursIn = source.behaviours;
+  let behaviours;
+  if (behavioursIn !== undefined) {
+    const list = copyArray(`${name}.behaviours`, behavioursIn, limits.scenarioItems);
+    behaviours = list.map((item, i) => copyBehaviour(`${name}.behaviours[${i}]`, item));
+  }
+  if (behaviours !== undefined) world.behaviours = behaviours;
+  return world;
+}
+
+/**
+ * A policy's fields ({ maxAttempts, backoff?, leaseMs?, seed?, classes?, ordering?,
+ * quarantine?: { retentionMs?, alarmDepth? }, unsafeQuarantineOrder? }: the
+ * scenario's rows of lab.schema.policy) read once from `source` into a plain
+ * object for the core, which fills in its defaults and checks ranges, names and
+ * pairs. `prefix` names the owner in TypeErrors ('' or 'scenario.'). With
+ * `partial` (an edit of some fields: session.setPolicy) no field is required.
+ */
+export function copyPolicy(source, prefix, { partial = false } = {}) {
+  const backoffIn = source.backoff;
+  const classesIn = source.classes;
+  const policy = copyFields(source, schema.policy, { prefix, keep: (row) => row.scenario, partial });
+  if (backoffIn !== undefined) policy.backoff = copyBackoff(prefix, '', backoffIn);
+  if (classesIn !== undefined) policy.classes = copyClasses(prefix, classesIn);
+  return policy;
+}
+
+/**
+ * createQueue()'s `journal` switch ({ journal? }: keep the journal of durable
+ * writes) read once. Scenario objects do not take it: no link carries it.
+ */
+export function copyJournalSwitch(source) {
+  const journal = source.journal;
+  checkBoolean('journal', journal);
+  return { journal };
+}
