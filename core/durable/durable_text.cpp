@@ -5,6 +5,7 @@
 
 #include "crc32.h"
 #include "link_text.h"
+#include "schema.h"
 #include "size_limits.h"
 #include "text.h"
 
@@ -132,11 +133,25 @@ void PutBackoff(Out& o, const Backoff& b) {
   if (b.jitter == Jitter::kBullMq) o.I(b.jitter_permille);  // its fraction: only BullMQ's jitter has one
 }
 
-// "policy ..." and six "class ..." groups; `newline` ends each as a line.
 // A teaching switch on (policy.h: side effects and anti-patterns).
 bool HasTeachingSwitch(const Policy& p) {
-  return p.effect_charge || p.effect_idempotency_key || p.count_in_body || p.decide_before_count || p.dlq_to_source;
+  for (const Field<Policy>& row : PolicyFields()) {
+    if (IsTeachingSwitch(row.spec) && row.get(p) != 0) return true;
+  }
+  return false;
 }
+
+// An optional member of the policy group, when not its default: its snapshot name
+// alone (a boolean on), or with its value (an integer, a choice's name).
+void PutMember(Out& o, const Field<Policy>& row, const Policy& p) {
+  const int64_t v = row.get(p);
+  if (v == row.get(Policy{})) return;
+  o.Word(row.spec.snapshot);
+  if (row.spec.kind == FieldKind::kInteger) o.I(v);
+  if (row.spec.kind == FieldKind::kChoice) o.Word(row.spec.choices->Name(static_cast<int>(v)));
+}
+
+// "policy ..." and six "class ..." groups; `newline` ends each as a line.
 
 void PutPolicy(Out& o, const Policy& p, bool newline) {
   o.Word("policy").I(p.max_attempts);
@@ -145,29 +160,18 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   o.B(p.unsafe_quarantine_order).B(p.journal);
   // "system <name>" only when it is not the lab's, so every earlier text stays as written.
   if (p.system != System::kLab) o.Word("system").Word(SystemName(p.system));
-  // A mode's own settings, each only when not its default (Policy::Check: only in its mode).
-  const Policy defaults;
-  if (p.max_stalled_count != defaults.max_stalled_count) o.Word("maxStalledCount").I(p.max_stalled_count);
-  if (p.dead_max_jobs != defaults.dead_max_jobs) o.Word("deadMaxJobs").I(p.dead_max_jobs);
-  if (p.retry_in_jitter) o.Word("retryInJitter");
-  if (p.retry_every_error) o.Word("retryEveryError");
-  if (p.delivery_limit != defaults.delivery_limit) o.Word("deliveryLimit").Word(DeliveryLimitName(p.delivery_limit));
-  if (p.dead_letter_exchange != defaults.dead_letter_exchange) {
-    o.Word("deadLetterExchange").Word(DeadLetterExchangeName(p.dead_letter_exchange));
+  // A mode's own settings, each only when not its default (Policy::Check: only in its mode),
+  // as its row's snapshot name and value, in table order (schema.cpp).
+  for (const Field<Policy>& row : PolicyFields()) {
+    if (IsModeSetting(row.spec)) PutMember(o, row, p);
   }
-  if (p.remove_on_fail_count != defaults.remove_on_fail_count) o.Word("removeOnFailCount").I(p.remove_on_fail_count);
-  if (p.dlq_max_length != defaults.dlq_max_length) o.Word("dlqMaxLength").I(p.dlq_max_length);
-  if (p.remove_on_fail) o.Word("removeOnFail");
-  if (p.skip_dead_set) o.Word("skipDeadSet");
-  if (p.max_length != defaults.max_length) o.Word("maxLength").I(p.max_length);
-  if (p.message_ttl_ms != defaults.message_ttl_ms) o.Word("messageTtlMs").I(p.message_ttl_ms);
-  // "delayAt <name>" only when not the broker (Policy::Check: only with system lab).
-  if (p.delay_at != defaults.delay_at) o.Word("delayAt").Word(DelayAtName(p.delay_at));
-  // "switches" and five booleans (charge, idempotency key, count in body, decide
-  // before count, dead letters to the source) only when one is on, likewise.
+  // "switches" and the teaching switches' booleans in table order (charge, idempotency
+  // key, count in body, decide before count, dead letters to the source) only when one is on, likewise.
   if (HasTeachingSwitch(p)) {
-    o.Word("switches").B(p.effect_charge).B(p.effect_idempotency_key).B(p.count_in_body).B(p.decide_before_count);
-    o.B(p.dlq_to_source);
+    o.Word("switches");
+    for (const Field<Policy>& row : PolicyFields()) {
+      if (IsTeachingSwitch(row.spec)) o.B(row.get(p) != 0);
+    }
   }
   if (newline) o.Line();
   for (int i = 0; i < kFailureClassCount; ++i) {
@@ -401,6 +405,46 @@ Status GetBackoff(In& in, Backoff* b) {
   return Status::Ok();
 }
 
+// An optional member of the policy group if its name is next (PutMember): a
+// boolean's name alone is on; a value equal to the default is refused (the
+// default is written as nothing).
+Status GetMember(In& in, const Field<Policy>& row, Policy* p) {
+  const FieldSpec& spec = row.spec;
+  if (in.Peek() != spec.snapshot) return Status::Ok();
+  in.Next();
+  const int64_t fallback = row.get(Policy{});
+  switch (spec.kind) {
+    case FieldKind::kBoolean: row.set(*p, 1); return Status::Ok();
+    case FieldKind::kInteger: {
+      int64_t v = 0;
+      DLQ_TRY(in.Int(spec.snapshot, &v));
+      if (v == fallback) {
+        return in.Error(std::string("a ") + spec.snapshot + " other than its default", std::to_string(fallback));
+      }
+      row.set(*p, v);
+      return Status::Ok();
+    }
+    case FieldKind::kChoice: {
+      std::string others;  // the names but the default's: "unset-3.x, unset-4.x or classic-queue"
+      const int count = spec.choices->count - 1;
+      for (int i = 0, listed = 0; i < spec.choices->count; ++i) {
+        if (i == fallback) continue;
+        others.append(listed == 0 ? "" : listed + 1 == count ? " or " : ", ").append(spec.choices->items[i].name);
+        ++listed;
+      }
+      int v = 0;
+      DLQ_TRY(in.Name(others.c_str(), spec.choices->count, [&](int i) { return spec.choices->Name(i); }, &v));
+      if (v == fallback) {
+        return in.Error(others + " (" + spec.choices->Name(static_cast<int>(fallback)) + " is written as nothing)",
+                        spec.choices->Name(static_cast<int>(fallback)));
+      }
+      row.set(*p, v);
+      return Status::Ok();
+    }
+  }
+  return Status::Ok();
+}
+
 // The policy group and six class groups; `lines` reads each from its own line.
 template <typename NextIn>
 Status GetPolicy(NextIn next, Policy* p) {
@@ -419,76 +463,18 @@ Status GetPolicy(NextIn next, Policy* p) {
     in->Next();
     DLQ_TRY(in->Name("a system other than lab", kSystemCount, SystemName, &p->system));
     if (p->system == System::kLab) return in->Error("a system other than lab (lab is written as nothing)", "lab");
-    const Policy defaults;
-    if (in->Peek() == "maxStalledCount") {
-      in->Next();
-      DLQ_TRY(in->Int("maxStalledCount", &p->max_stalled_count));
-      if (p->max_stalled_count == defaults.max_stalled_count) return in->Error("a maxStalledCount other than its default", "1");
-    }
-    if (in->Peek() == "deadMaxJobs") {
-      in->Next();
-      DLQ_TRY(in->Int("deadMaxJobs", &p->dead_max_jobs));
-      if (p->dead_max_jobs == defaults.dead_max_jobs) return in->Error("a deadMaxJobs other than its default", "10000");
-    }
-    if (in->Peek() == "retryInJitter") {  // the word alone: on (off is written as nothing)
-      in->Next();
-      p->retry_in_jitter = true;
-    }
-    if (in->Peek() == "retryEveryError") {  // likewise
-      in->Next();
-      p->retry_every_error = true;
-    }
-    if (in->Peek() == "deliveryLimit") {
-      in->Next();
-      DLQ_TRY(in->Name("unset-3.x, unset-4.x or classic-queue", kDeliveryLimitCount, DeliveryLimitName, &p->delivery_limit));
-      if (p->delivery_limit == DeliveryLimit::kExplicit) return in->Error("unset-3.x, unset-4.x or classic-queue", "explicit");
-    }
-    if (in->Peek() == "deadLetterExchange") {
-      in->Next();
-      DLQ_TRY(in->Name("none", kDeadLetterExchangeCount, DeadLetterExchangeName, &p->dead_letter_exchange));
-      if (p->dead_letter_exchange == DeadLetterExchange::kSet) return in->Error("none (set is written as nothing)", "set");
-    }
-    if (in->Peek() == "removeOnFailCount") {
-      in->Next();
-      DLQ_TRY(in->Int("removeOnFailCount", &p->remove_on_fail_count));
-      if (p->remove_on_fail_count == defaults.remove_on_fail_count) return in->Error("a removeOnFailCount other than its default", "0");
-    }
-    if (in->Peek() == "dlqMaxLength") {
-      in->Next();
-      DLQ_TRY(in->Int("dlqMaxLength", &p->dlq_max_length));
-      if (p->dlq_max_length == defaults.dlq_max_length) return in->Error("a dlqMaxLength other than its default", "0");
-    }
-    if (in->Peek() == "removeOnFail") {  // the word alone: on
-      in->Next();
-      p->remove_on_fail = true;
-    }
-    if (in->Peek() == "skipDeadSet") {  // likewise
-      in->Next();
-      p->skip_dead_set = true;
-    }
-    if (in->Peek() == "maxLength") {
-      in->Next();
-      DLQ_TRY(in->Int("maxLength", &p->max_length));
-      if (p->max_length == defaults.max_length) return in->Error("a maxLength other than its default", "0");
-    }
-    if (in->Peek() == "messageTtlMs") {
-      in->Next();
-      DLQ_TRY(in->Int("messageTtlMs", &p->message_ttl_ms));
-      if (p->message_ttl_ms == defaults.message_ttl_ms) return in->Error("a messageTtlMs other than its default", "0");
-    }
   }
-  if (in->Peek() == "delayAt") {
-    in->Next();
-    DLQ_TRY(in->Name("consumer-sleep or retry-queue", kDelayAtCount, DelayAtName, &p->delay_at));
-    if (p->delay_at == DelayAt::kBroker) return in->Error("consumer-sleep or retry-queue (broker is written as nothing)", "broker");
+  for (const Field<Policy>& row : PolicyFields()) {
+    if (IsModeSetting(row.spec)) DLQ_TRY(GetMember(*in, row, p));
   }
   if (in->Peek() == "switches") {
     in->Next();
-    DLQ_TRY(in->Bool("effects.charge", &p->effect_charge));
-    DLQ_TRY(in->Bool("effects.idempotencyKey", &p->effect_idempotency_key));
-    DLQ_TRY(in->Bool("antiPatterns.countInBody", &p->count_in_body));
-    DLQ_TRY(in->Bool("antiPatterns.decideBeforeCount", &p->decide_before_count));
-    DLQ_TRY(in->Bool("antiPatterns.dlqToSource", &p->dlq_to_source));
+    for (const Field<Policy>& row : PolicyFields()) {
+      if (!IsTeachingSwitch(row.spec)) continue;
+      bool on = false;
+      DLQ_TRY(in->Bool(row.spec.snapshot, &on));
+      row.set(*p, on);
+    }
     if (!HasTeachingSwitch(*p)) return in->Error("a switch on (none on is written as nothing)", "all off");
   }
   for (int i = 0; i < kFailureClassCount; ++i) {
