@@ -1,5 +1,9 @@
-// Hand-written types for dlq-lab's JavaScript API (wasm/index.mjs).
-// Emscripten 3.1.6 cannot emit these; keep them in step with index.mjs.
+// Types for dlq-lab's JavaScript API (wasm/index.mjs). Generated from the core's tables by
+// scripts/gen-types.mjs (through the built core's lab.schema), between "// @generated begin" and
+// "// @generated end" markers: BackoffOptions, PolicyOptions, PolicyGroups (QuarantineOptions,
+// EffectsOptions, AntiPatternOptions) and ScenarioAction; tests/node/gen-types.test.mjs fails when
+// they differ from a fresh generation. Everything else is hand-written (Emscripten 3.1.6 cannot
+// emit it): keep it in step with index.mjs.
 
 /**
  * What a worker reports about one attempt (lab.outcomes lists them, in the core's order). Every
@@ -136,25 +140,27 @@ export type ErrorCode =
   | 'invalid-snapshot' | 'disposed' | 'aborted';
 export interface LabError extends Error { code: ErrorCode; }
 
-/**
- * How long a job waits after a failed attempt n before it is ready again: none 0, fixed
- * baseMs, exponential min(capMs, baseMs * 2^(n-1)); then jitter: none v, full U[0, v], equal
- * h + U[0, v - h] with h = floor(v / 2), decorrelated min(capMs, U[baseMs, 3 * previous delay])
- * (exponential only), bullmq BullMQ 6's floor(random * v * j + v * (1 - j)) on [v(1 - j), v) with
- * j = jitterPermille / 1000. A delay of 0 requeues at once.
- */
+// @generated begin BackoffOptions (scripts/gen-types.mjs from lab.schema; do not edit)
+/** How long a job waits after a failed attempt before it is ready again (see docs/policy.md). */
 export interface BackoffOptions {
-  /** Default 'none'; a jitter other than 'none' needs a backoff. */
+  /**
+   * How long a failed job waits before it is ready again: none, a fixed delay, or doubling up to the cap.
+   * Default 'none'.
+   */
   kind?: BackoffKind;
-  /** An integer from 1 to 86,400,000 (one day); default 1,000. */
+  /** The first delay; every delay when fixed. An integer from 1 to 86,400,000; default 1,000. */
   baseMs?: number;
-  /** An integer from baseMs to 86,400,000; default 60,000. */
+  /** No delay is longer; at least the base delay. An integer from 1 to 86,400,000; default 60,000. */
   capMs?: number;
-  /** Default 'none'; 'decorrelated' needs kind 'exponential'. */
+  /** Randomises each delay so retries spread out; decorrelated needs exponential backoff. Default 'none'. */
   jitter?: Jitter;
-  /** BullMQ's backoff.jitter j in thousandths, an integer from 1 to 1000; default 500; only with jitter 'bullmq'. */
+  /**
+   * Jitter bullmq only: BullMQ's backoff.jitter j in thousandths; each delay is drawn from [v(1 - j), v). An
+   * integer from 1 to 1,000; default 500.
+   */
   jitterPermille?: number;
 }
+// @generated end BackoffOptions
 
 /**
  * An override of one failure class's rule. Every field is optional and merged over the class's row
@@ -213,134 +219,165 @@ export interface ResolvedClassRule {
  */
 export type ClassTable = { [C in FailureClass]: ClassRule };
 
-/**
- * The policy fields a scenario link carries (scenario objects take these); absent fields take the
- * core's defaults. Ranges: lab.integerFields.
- */
+// @generated begin PolicyOptions (scripts/gen-types.mjs from lab.schema; do not edit)
+/** The policy fields a scenario link carries (scenario objects take these); absent fields take the core's defaults. */
 export interface PolicyOptions {
-  /** Total attempts per job, the first included: an integer from 1 to 1,000,000. */
-  maxAttempts: number;
+  /** The policy's backoff (lab.schema.backoff). */
   backoff?: BackoffOptions;
-  /** How long a lease lasts before it expires: an integer from 1 to 86,400,000; default 30,000. */
-  leaseMs?: number;
-  /** Seeds the jitter: an integer from 0 to 4,294,967,295; default 1. */
-  seed?: number;
   /**
-   * Overrides of the class table, merged over the defaults row by row and field by field. An unknown
-   * class, an unknown retry or a value of the wrong type is refused by name ("classes.precondition.maxAttempts").
+   * Overrides of the class table, merged over the defaults row by row and field by field
+   * (lab.schema.classRule).
    */
   classes?: ClassOptions;
-  /** Which ready job a worker may take (see Ordering); default 'none'. Parsed by the core. */
+  /** The policy's quarantine fields; absent ones keep their defaults. */
+  quarantine?: QuarantineOptions;
+  /** The policy's effects fields; absent ones keep their defaults. */
+  effects?: EffectsOptions;
+  /** The policy's antiPatterns fields; absent ones keep their defaults. */
+  antiPatterns?: AntiPatternOptions;
+  /** Total attempts a job gets, the first one included. An integer from 1 to 1,000,000; default 3. */
+  maxAttempts: number;
+  /**
+   * How long a lease lasts before it expires unsettled; the attempt stays counted. An integer from 1 to
+   * 86,400,000; default 30,000.
+   */
+  leaseMs?: number;
+  /**
+   * Seeds the queue's own random streams (jitter), so a run repeats exactly. An integer from 0 to
+   * 4,294,967,295; default 1.
+   */
+  seed?: number;
+  /**
+   * Which ready job a worker may take: the head, the first of a free key, or only the head ever. Default
+   * 'none'.
+   */
   ordering?: Ordering;
-  /** Whose semantics apply (see System); default 'lab'. A v2 link carries it (`;r…`). */
+  /**
+   * Whose semantics apply: the lab's rules, or what one real system does differently (docs/real-systems.md).
+   * Default 'lab'.
+   */
   system?: System;
   /**
-   * bullmq only: stalls (lease expiries) a job may have before it fails with reason 'stalled';
-   * a stall is not an attempt. An integer from 0 to 1,000; default 1 (BullMQ's maxStalledCount).
+   * BullMQ only: stalls (crashes) a job may have before it fails; a stall is not an attempt. An integer from
+   * 0 to 1,000; default 1.
    */
   maxStalledCount?: number;
   /**
-   * sidekiq only: the Dead set's dead_max_jobs; each kill trims it to its newest N − 1 entries.
-   * An integer from 1 to 1,000,000,000; default 10,000.
-   */
-  deadMaxJobs?: number;
-  /**
-   * sidekiq only: Sidekiq 6.4.1's rule for a custom sidekiq_retry_in (backoff fixed or exponential):
-   * rand(10)·(count + 1) s is added to the lab's delay, and a delay under 1 s falls back to Sidekiq's
-   * own schedule. Default false: the delay as given (links written before it keep their timelines).
-   */
-  retryInJitter?: boolean;
-  /**
-   * sidekiq only: Sidekiq 6.4.1 has no :kill (6.5.2 adds it), so every failure but a crash is retried
-   * up to maxAttempts like any exception; a class's never-retry or own budget is ignored (its class and
-   * own backoff stay). Default false: the lab's rules, as 6.5.2+ with :kill.
-   */
-  retryEveryError?: boolean;
-  /**
-   * BullMQ only (system 'bullmq'): removeOnFail N, each failure trims the failed set (the quarantine) to its
-   * newest N entries, as BullMQ 6.7.0's removeJobsByMaxCount does; 0 keeps them all. An integer from 0 to
-   * 1,000,000,000; default 0.
+   * BullMQ only: removeOnFail N; each failure trims the failed set to its newest N entries; 0: no count. An
+   * integer from 0 to 1,000,000,000; default 0.
    */
   removeOnFailCount?: number;
   /**
-   * rabbitmq-quorum only: 'explicit' (default; x-delivery-limit = maxAttempts − 1), or no limit set:
-   * 'unset-3.x' (none: returns go to the tail and nothing is dead-lettered for them) or 'unset-4.x'
-   * (RabbitMQ 4.0's default 20: 21 deliveries), or 'classic-queue' (a classic queue keeps no delivery
-   * count: no limit, a return keeps its place at the head, only a reject dead-letters). maxAttempts is
-   * not used then.
+   * Sidekiq only: dead_max_jobs; each kill trims the Dead set to its newest N - 1 entries. An integer from 1
+   * to 1,000,000,000; default 10,000.
+   */
+  deadMaxJobs?: number;
+  /**
+   * Sidekiq only: 6.4.1 adds rand(10) * (count + 1) s to a fixed or exponential delay; under 1 s it uses its
+   * own schedule. Default false.
+   */
+  retryInJitter?: boolean;
+  /**
+   * Sidekiq only: 6.4.1 cannot kill a job early, so every failure but a crash retries up to maxAttempts.
+   * Default false.
+   */
+  retryEveryError?: boolean;
+  /**
+   * RabbitMQ only: x-delivery-limit from maxAttempts, or the version's (3.x none, 4.0+ 20), or a classic
+   * queue's none (no count; a return keeps its place). Default 'explicit'.
    */
   deliveryLimit?: DeliveryLimit;
   /**
-   * rabbitmq-quorum only: 'set' (default; a dead letter goes to the quarantine) or 'none' (no
-   * dead-letter exchange: it is dropped, a 'discarded' event with its reason, and no entry).
+   * RabbitMQ only: with none, a message dead-lettered (delivery_limit, rejected) is dropped, not kept.
+   * Default 'set'.
    */
   deadLetterExchange?: DeadLetterExchange;
   /**
-   * rabbitmq-quorum only: the dead-letter queue's own x-max-length with the default overflow drop-head:
-   * each dead letter past N drops the oldest entry (an 'evidence-expired' event, trimmed). 0 (default): no
-   * limit. An integer from 0 to 1,000,000,000.
+   * RabbitMQ only: the dead-letter queue's x-max-length with overflow drop-head; each dead letter past it
+   * drops the oldest; 0: no limit. An integer from 0 to 1,000,000,000; default 0.
    */
   dlqMaxLength?: number;
   /**
-   * bullmq only: BullMQ's removeOnFail true: a job that fails for good is removed (a 'discarded' event, no
-   * entry, nothing to retry). Default false. Not with removeOnFailCount. A v2 link carries it (`;rbx`).
+   * BullMQ only: removeOnFail true; a job that fails for good is removed, not kept in the failed set. Default
+   * false.
    */
   removeOnFail?: boolean;
   /**
-   * sidekiq only: Sidekiq's dead: false (retry: false is this with maxAttempts 1): a job that fails for good
-   * is dropped, not put in the Dead set (a 'discarded' event, no entry). Default false. A v2 link: `;rko`.
+   * Sidekiq only: dead: false (retry: false is this with maxAttempts 1); a job that fails for good is
+   * dropped, not kept in the Dead set. Default false.
    */
   skipDeadSet?: boolean;
   /**
-   * rabbitmq-quorum only: the source queue's own x-max-length with x-overflow drop-head: an enqueue that
-   * leaves more than N messages ready dead-letters the oldest ready one (reason 'max-length', x-death
-   * reason 'maxlen'; its attempts stay as they were, it was never delivered), into the quarantine or,
-   * with deadLetterExchange 'none', dropped. Returns, due retries and replays are not limited. 0
-   * (default): no limit. An integer from 0 to 1,000,000,000. Not with antiPatterns.dlqToSource.
-   * A v2 link carries it (`;rqg1`).
+   * RabbitMQ only: the source queue's x-max-length with overflow drop-head; a publish past it dead-letters
+   * the oldest ready message (reason maxlen); 0: no limit. An integer from 0 to 1,000,000,000; default 0.
    */
   maxLength?: number;
   /**
-   * rabbitmq-quorum only: the source queue's x-message-ttl in ms. A quorum queue expires a message at the
-   * head: a ready head whose TTL has run out is dead-lettered (reason 'expired', x-death reason 'expired'),
-   * into the quarantine or, with deadLetterExchange 'none', dropped; a leased message does not expire. The
-   * TTL counts from the message's publish: an enqueue, a replay, a due retry (a new message from the retry
-   * queue); a return keeps it. 0 (default): no TTL. An integer from 0 to 2^53 − 1. Not with
-   * antiPatterns.dlqToSource. A v2 link carries it (`;rqt100`).
+   * RabbitMQ only: the source queue's x-message-ttl; a message that reaches the ready head this long after
+   * its publish is dead-lettered (reason expired); 0: none. An integer from 0 to 9,007,199,254,740,991;
+   * default 0.
    */
   messageTtlMs?: number;
-  /** Where a retry's delay lives (see DelayAt); default 'broker'. A v2 link carries it (`;rlc`, `;rlq`). */
-  delayAt?: DelayAt;
-  /** The quarantine's operation; absent fields (and 0) keep it off. */
-  quarantine?: QuarantineOptions;
   /**
-   * A teaching switch (default false): a move into quarantine removes the job from its source before
-   * it writes the quarantine entry, so a crash between the two writes loses the job (lab.recover()
-   * reports it in `lost`). Every other move writes its destination first whatever this says.
-   * A v2 link carries it (`q…u`).
+   * Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry
+   * queue republishing it at the tail (lab only). Default 'broker'.
+   */
+  delayAt?: DelayAt;
+  /**
+   * Teaching switch: a move into quarantine removes the job from its source first, so a crash between the two
+   * writes loses it. Default false.
    */
   unsafeQuarantineOrder?: boolean;
-  /** Side effects each attempt performs (the ledger: SessionView.ledger); off by default. A v2 link carries them (`;t…`). */
-  effects?: EffectsOptions;
-  /** Anti-pattern switches, each a teaching device that breaks one rule visibly; off by default (`;t…`). */
-  antiPatterns?: AntiPatternOptions;
+}
+// @generated end PolicyOptions
+
+// @generated begin PolicyGroups (scripts/gen-types.mjs from lab.schema; do not edit)
+/** PolicyOptions.quarantine. */
+export interface QuarantineOptions {
+  /**
+   * An entry this old (from its arrival) is dropped for good; 0 keeps it forever. An integer from 0 to
+   * 9,007,199,254,740,991; default 0.
+   */
+  retentionMs?: number;
+  /**
+   * The depth alarm is raised at this many entries and cleared below; 0: no alarm. An integer from 0 to
+   * 1,000,000,000; default 0.
+   */
+  alarmDepth?: number;
 }
 
+/** PolicyOptions.effects. */
 export interface EffectsOptions {
-  /** Every attempt that reads its payload (all but undeserializable) charges a card before its outcome is known. */
+  /**
+   * Side effect: every attempt that reads its payload charges a card before its outcome is known (the
+   * ledger). Default false.
+   */
   charge?: boolean;
-  /** The charge carries the job's id as an idempotency key: the payment side applies one charge per key. */
+  /**
+   * The charge carries the job's id as its key: the payment side applies one charge per key. Default false.
+   */
   idempotencyKey?: boolean;
 }
 
+/** PolicyOptions.antiPatterns. */
 export interface AntiPatternOptions {
-  /** The count lives in the message body: a crash (an expired lease) reports nothing, so its attempt is not counted. */
+  /**
+   * The worker rewrites the count when it reports a failure; a crash reports nothing, so it is not counted.
+   * Default false.
+   */
   countInBody?: boolean;
-  /** The budget is compared with the count before this attempt: a budget of 3 gives a fourth attempt. */
+  /**
+   * The budget is compared with the count before this attempt: a budget of 3 gives a fourth attempt. Default
+   * false.
+   */
   decideBeforeCount?: boolean;
-  /** A consumer of the dead-letter queue routes every entry straight back to the source queue (a replay). */
+  /**
+   * A consumer of the dead-letter queue sends every entry straight back to the source queue: the loop
+   * returns. Default false.
+   */
   dlqToSource?: boolean;
 }
+// @generated end PolicyGroups
 
 /** One charge of the side-effect ledger. */
 export interface Charge {
@@ -377,20 +414,6 @@ export interface QueueOptions extends PolicyOptions {
    * ('failed-precondition'). Bookkeeping, not a rule: no link carries it.
    */
   journal?: boolean;
-}
-
-/** Ranges: lab.integerFields['quarantine.retentionMs'], ['quarantine.alarmDepth']. */
-export interface QuarantineOptions {
-  /**
-   * An entry is dropped for good at exactly its arrivedAt + retentionMs (an 'evidence-expired' event;
-   * stats().expired counts them): an integer from 0 to 2^53 - 1, where 0 (the default) keeps entries forever.
-   */
-  retentionMs?: number;
-  /**
-   * The depth alarm: raised ('alarm-raised') when the quarantine holds this many entries, cleared
-   * ('alarm-cleared') when it holds fewer: an integer from 0 to 1,000,000,000, where 0 (the default) is off.
-   */
-  alarmDepth?: number;
 }
 
 /** The policy fields a link carries, defaults filled in (parsed scenarios). */
@@ -903,24 +926,32 @@ export interface Queue {
   readonly disposed: boolean;
 }
 
+// @generated begin ScenarioAction (scripts/gen-types.mjs from lab.schema; do not edit)
+/** One scripted action (lab.schema.actions). */
 export type ScenarioAction =
+  /** process(outcome, error): lease the ready head and settle it at one instant. */
   | { type: 'process'; outcome: Outcome; error?: string }
-  /** resetAttempts false: bullmq only, BullMQ's job.retry() without resetAttemptsMade (attempts kept). */
+  /** An operator's replay(id) of a quarantined job. */
   | { type: 'replay'; id: string; resetAttempts?: boolean }
+  /** A job enqueued mid-run. */
   | { type: 'enqueue'; id: string; payload?: string; key?: string }
+  /** lease(): the ready head, its attempt counted now. */
   | { type: 'lease' }
-  /** `token` is "lease-<n>": the n-th lease of the run. */
+  /** settle(token, outcome, error) of an earlier lease. */
   | { type: 'settle'; token: string; outcome: Outcome; error?: string }
+  /** advance(ms): the clock moves. */
   | { type: 'advance'; ms: number }
+  /** advanceToNext(): the clock moves to the next timer. */
   | { type: 'advanceToNext' }
   /** releaseKey(key); refused when the run would release no holder. */
   | { type: 'releaseKey'; key: string }
-  /** redrive({ max }); refused when the quarantine is empty. `class` and/or `reason`: only the oldest entries of that class or reason. */
-  | { type: 'redrive'; max: number; class?: FailureClass; reason?: 'permanent' | 'exhausted' }
-  /** The process dies after write `after` of the queue's journal (`torn`: the next is half on disk) and restarts from the disk. */
-  | { type: 'crash'; after: number; torn?: boolean }
-  /** patch(id, payload): an operator's fix of a quarantined job's payload; refused for a job not in quarantine. */
-  | { type: 'patch'; id: string; payload: string };
+  /** redrive({ max, class, reason }); refused when the quarantine has no such entry. */
+  | { type: 'redrive'; max: number; class?: string; reason?: string }
+  /** patch(id, payload): an operator's fix of a quarantined job's payload. */
+  | { type: 'patch'; id: string; payload: string }
+  /** The process dies after write `after` of the journal and restarts from the disk. */
+  | { type: 'crash'; after: number; torn?: boolean };
+// @generated end ScenarioAction
 
 /**
  * The policy (as a link carries it, `classes` included) with the jobs and the script. The journal

@@ -128,7 +128,8 @@ val ContentionTypeMessage(const std::string& name, const std::string& described)
 }
 
 // lab.schema: every configurable field of the objects createQueue and scenarios
-// take, by object: { policy, backoff, classRule, world, storm, contention, schedule }
+// take, by object: { policy, backoff, classRule, world, storm, contention, schedule },
+// and the scripted action types (actions: ActionSchemaValue)
 // (field.h rows: name, kind, label, description, default, range or choices).
 // A class rule's defaults are the transient class's (ClassTable has the rest).
 val SchemaTable() {
@@ -140,6 +141,7 @@ val SchemaTable() {
   out.set("storm", SchemaValue(dlq::StormFields(), dlq::StormOptions{}));
   out.set("contention", SchemaValue(dlq::ContentionFields(), dlq::ContentionOptions{}));
   out.set("schedule", SchemaValue(dlq::ScheduleFields(), dlq::ScheduleOptions{}));
+  out.set("actions", ActionSchemaValue());
   return out;
 }
 

@@ -3,7 +3,9 @@
 // once field by field into a plain object for the core.
 import { describe, typeError } from './errors.mjs';
 import { core, failureClasses, limits, schema } from './runtime.mjs';
-import { checkBoolean, checkInteger, checkName, checkObject, checkOutcome, checkText, copyArray } from './checks.mjs';
+import {
+  checkBoolean, checkInteger, checkKey, checkName, checkObject, checkOutcome, checkText, copyArray,
+} from './checks.mjs';
 
 const BACKOFF_EXAMPLE = "{ kind: 'exponential', baseMs: 100, capMs: 10000, jitter: 'full' }";
 const CLASSES_EXAMPLE = '{ precondition: { maxAttempts: 3 } }';
@@ -180,4 +182,55 @@ export function copyJournalSwitch(source) {
   const journal = source.journal;
   checkBoolean('journal', journal);
   return { journal };
+}
+
+// ---- scripted actions (lab.schema.actions: core/scenario/action_schema.h) ----
+
+/**
+ * One action field type-checked by its kind, named `<name>.<field>`; the core
+ * parses outcomes, tokens, classes and reasons and checks ranges. Returns what
+ * the value adds to the copy's UTF-8 bytes (0 for a non-string).
+ */
+function checkActionField(name, field, value) {
+  const at = `${name}.${field.name}`;
+  switch (field.kind) {
+    case 'text': return checkText(at, value, limits[field.limit]);
+    case 'key': return checkKey(at, value, field.required);
+    case 'outcome': checkOutcome(at, value); return 0;
+    case 'integer': checkInteger(`${name}.`, field.name, value, field.required); return 0;
+    case 'boolean': checkBoolean(at, value); return 0;
+    case 'name': checkName(at, value); return 0;
+    default: throw new Error(`lab.schema.actions: ${at} has an unknown kind ${field.kind}`);
+  }
+}
+
+/** The action types as a refusal lists them: "'process', 'replay', … or 'crash'". */
+function actionTypeList() {
+  const names = schema.actions.map((row) => `'${row.type}'`);
+  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+/**
+ * One scripted action read once into a checked copy by its type's row: every
+ * field read once (a default filled in for an absent one, null read as absent
+ * where the row says so), then checked in the row's order; a field the row
+ * omits (absent, or its `omitted` value) is left out of the copy.
+ */
+export function copyAction(action, name) {
+  checkObject(name, action, "{ type: 'process', outcome: 'success' }");
+  const type = action.type;
+  const row = schema.actions.find((r) => r.type === type);
+  if (row === undefined) throw typeError(`${name}.type must be ${actionTypeList()}, got ${describe(type)}`);
+  const values = row.fields.map((field) => {
+    const value = action[field.name];
+    if (field.default !== undefined) return value ?? field.default;
+    return field.nullIsAbsent ? value ?? undefined : value;
+  });
+  const copy = { type };
+  let bytes = 0;
+  row.fields.forEach((field, i) => {
+    bytes += checkActionField(name, field, values[i]);
+    if (values[i] !== undefined && values[i] !== field.omitted) copy[field.name] = values[i];
+  });
+  return { action: copy, bytes };
 }

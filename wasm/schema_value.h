@@ -3,6 +3,9 @@
 // field's path "a.b" is in["a"]["b"]; the bindings of every options object
 // (policy, backoff, class rule, world, storm) read and write their scalar
 // fields here and keep only their structure (lists, maps, nullable groups).
+// Scripted actions go through the same converter, by their type's rows
+// (core/scenario/action_schema.h): ActionFromValue, ActionValue and
+// RedriveFilterFromValue (values.h) are defined in schema_value.cpp.
 #pragma once
 
 #include <emscripten/val.h>
@@ -129,5 +132,10 @@ template <class T>
 val SchemaValue(std::span<const dlq::Field<T>> rows, const T& defaults) {
   return SchemaValue(rows, defaults, [](const dlq::FieldSpec&) { return true; });
 }
+
+// lab.schema.actions: [{ type, description, fields: [{ name, kind, required,
+// description, limit?, min?, max?, default?, omitted?, nullIsAbsent? }] }], one
+// per action type in the core's order (a refusal lists them in it).
+val ActionSchemaValue();
 
 }  // namespace dlq_wasm

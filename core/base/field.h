@@ -31,11 +31,13 @@ struct IntegerField {
 enum class FieldKind : uint8_t { kInteger, kBoolean, kChoice };
 const char* FieldKindName(FieldKind kind);  // "integer" | "boolean" | "choice"
 
-// One value a choice field may take: its name (as JS and links spell it) and a
-// short label for a form.
+// One value a choice field may take: its name (as JS and snapshots spell it), a
+// short label for a form, and its code in link v2 ("" or nullptr: none; the
+// default value of a field written only when it differs has none).
 struct Choice {
   const char* name;
   const char* label;
+  const char* link = nullptr;
 };
 
 // A list of choices, in the order of the enum they name (index = enum value).
@@ -59,6 +61,24 @@ struct FieldSpec {
   // The one system whose setting it is ("bullmq"; nullptr: every system's): under any
   // other system it must keep its default (Policy::Check refuses it, an import resets it).
   const char* only_under = nullptr;
+  // Where a scenario's formats carry it (docs/scenario-format.md): link v2's field
+  // letter ('\0': no link carries it) and the code that marks it inside that field
+  // ("": its place alone says which, or its choice's code does), and its name in
+  // the snapshot text (nullptr: not there). link_v2.cpp and durable_text.cpp
+  // read and write the optional members of a field (a mode's own settings, the
+  // teaching switches) from these columns alone.
+  char link_field = '\0';
+  const char* link_code = "";
+  const char* snapshot = nullptr;
+
+  // This spec with its formats' columns.
+  constexpr FieldSpec Carried(char field, const char* code, const char* snapshot_name) const {
+    FieldSpec out = *this;
+    out.link_field = field;
+    out.link_code = code;
+    out.snapshot = snapshot_name;
+    return out;
+  }
 };
 
 // A row of a struct's table: the spec, and how to read and write the field on a

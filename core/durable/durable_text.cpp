@@ -5,6 +5,7 @@
 
 #include "crc32.h"
 #include "link_text.h"
+#include "schema.h"
 #include "size_limits.h"
 #include "text.h"
 
@@ -132,11 +133,25 @@ void PutBackoff(Out& o, const Backoff& b) {
   if (b.jitter == Jitter::kBullMq) o.I(b.jitter_permille);  // its fraction: only BullMQ's jitter has one
 }
 
-// "policy ..." and six "class ..." groups; `newline` ends each as a line.
 // A teaching switch on (policy.h: side effects and anti-patterns).
 bool HasTeachingSwitch(const Policy& p) {
-  return p.effect_charge || p.effect_idempotency_key || p.count_in_body || p.decide_before_count || p.dlq_to_source;
+  for (const Field<Policy>& row : PolicyFields()) {
+    if (IsTeachingSwitch(row.spec) && row.get(p) != 0) return true;
+  }
+  return false;
 }
+
+// An optional member of the policy group, when not its default: its snapshot name
+// alone (a boolean on), or with its value (an integer, a choice's name).
+void PutMember(Out& o, const Field<Policy>& row, const Policy& p) {
+  const int64_t v = row.get(p);
+  if (v == row.get(Policy{})) return;
+  o.Word(row.spec.snapshot);
+  if (row.spec.kind == FieldKind::kInteger) o.I(v);
+  if (row.spec.kind == FieldKind::kChoice) o.Word(row.spec.choices->Name(static_cast<int>(v)));
+}
+
+// "policy ..." and six "class ..." groups; `newline` ends each as a line.
 
 void PutPolicy(Out& o, const Policy& p, bool newline) {
   o.Word("policy").I(p.max_attempts);
@@ -145,29 +160,18 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   o.B(p.unsafe_quarantine_order).B(p.journal);
   // "system <name>" only when it is not the lab's, so every earlier text stays as written.
   if (p.system != System::kLab) o.Word("system").Word(SystemName(p.system));
-  // A mode's own settings, each only when not its default (Policy::Check: only in its mode).
-  const Policy defaults;
-  if (p.max_stalled_count != defaults.max_stalled_count) o.Word("maxStalledCount").I(p.max_stalled_count);
-  if (p.dead_max_jobs != defaults.dead_max_jobs) o.Word("deadMaxJobs").I(p.dead_max_jobs);
-  if (p.retry_in_jitter) o.Word("retryInJitter");
-  if (p.retry_every_error) o.Word("retryEveryError");
-  if (p.delivery_limit != defaults.delivery_limit) o.Word("deliveryLimit").Word(DeliveryLimitName(p.delivery_limit));
-  if (p.dead_letter_exchange != defaults.dead_letter_exchange) {
-    o.Word("deadLetterExchange").Word(DeadLetterExchangeName(p.dead_letter_exchange));
+  // A mode's own settings, each only when not its default (Policy::Check: only in its mode),
+  // as its row's snapshot name and value, in table order (schema.cpp).
+  for (const Field<Policy>& row : PolicyFields()) {
+    if (IsModeSetting(row.spec)) PutMember(o, row, p);
   }
-  if (p.remove_on_fail_count != defaults.remove_on_fail_count) o.Word("removeOnFailCount").I(p.remove_on_fail_count);
-  if (p.dlq_max_length != defaults.dlq_max_length) o.Word("dlqMaxLength").I(p.dlq_max_length);
-  if (p.remove_on_fail) o.Word("removeOnFail");
-  if (p.skip_dead_set) o.Word("skipDeadSet");
-  if (p.max_length != defaults.max_length) o.Word("maxLength").I(p.max_length);
-  if (p.message_ttl_ms != defaults.message_ttl_ms) o.Word("messageTtlMs").I(p.message_ttl_ms);
-  // "delayAt <name>" only when not the broker (Policy::Check: only with system lab).
-  if (p.delay_at != defaults.delay_at) o.Word("delayAt").Word(DelayAtName(p.delay_at));
-  // "switches" and five booleans (charge, idempotency key, count in body, decide
-  // before count, dead letters to the source) only when one is on, likewise.
+  // "switches" and the teaching switches' booleans in table order (charge, idempotency
+  // key, count in body, decide before count, dead letters to the source) only when one is on, likewise.
   if (HasTeachingSwitch(p)) {
-    o.Word("switches").B(p.effect_charge).B(p.effect_idempotency_key).B(p.count_in_body).B(p.decide_before_count);
-    o.B(p.dlq_to_source);
+    o.Word("switches");
+    for (const Field<Policy>& row : PolicyFields()) {
+      if (IsTeachingSwitch(row.spec)) o.B(row.get(p) != 0);
+    }
   }
   if (newline) o.Line();
   for (int i = 0; i < kFailureClassCount; ++i) {
@@ -401,6 +405,46 @@ Status GetBackoff(In& in, Backoff* b) {
   return Status::Ok();
 }
 
+// An optional member of the policy group if its name is next (PutMember): a
+// boolean's name alone is on; a value equal to the default is refused (the
+// default is written as nothing).
+Status GetMember(In& in, const Field<Policy>& row, Policy* p) {
+  const FieldSpec& spec = row.spec;
+  if (in.Peek() != spec.snapshot) return Status::Ok();
+  in.Next();
+  const int64_t fallback = row.get(Policy{});
+  switch (spec.kind) {
+    case FieldKind::kBoolean: row.set(*p, 1); return Status::Ok();
+    case FieldKind::kInteger: {
+      int64_t v = 0;
+      DLQ_TRY(in.Int(spec.snapshot, &v));
+      if (v == fallback) {
+        return in.Error(std::string("a ") + spec.snapshot + " other than its default", std::to_string(fallback));
+      }
+      row.set(*p, v);
+      return Status::Ok();
+    }
+    case FieldKind::kChoice: {
+      std::string others;  // the names but the default's: "unset-3.x, unset-4.x or classic-queue"
+      const int count = spec.choices->count - 1;
+      for (int i = 0, listed = 0; i < spec.choices->count; ++i) {
+        if (i == fallback) continue;
+        others.append(listed == 0 ? "" : listed + 1 == count ? " or " : ", ").append(spec.choices->items[i].name);
+        ++listed;
+      }
+      int v = 0;
+      DLQ_TRY(in.Name(others.c_str(), spec.choices->count, [&](int i) { return spec.choices->Name(i); }, &v));
+      if (v == fallback) {
+        return in.Error(others + " (" + spec.choices->Name(static_cast<int>(fallback)) + " is written as nothing)",
+                        spec.choices->Name(static_cast<int>(fallback)));
+      }
+      row.set(*p, v);
+      return Status::Ok();
+    }
+  }
+  return Status::Ok();
+}
+
 // The policy group and six class groups; `lines` reads each from its own line.
 template <typename NextIn>
 Status GetPolicy(NextIn next, Policy* p) {
@@ -419,76 +463,18 @@ Status GetPolicy(NextIn next, Policy* p) {
     in->Next();
     DLQ_TRY(in->Name("a system other than lab", kSystemCount, SystemName, &p->system));
     if (p->system == System::kLab) return in->Error("a system other than lab (lab is written as nothing)", "lab");
-    const Policy defaults;
-    if (in->Peek() == "maxStalledCount") {
-      in->Next();
-      DLQ_TRY(in->Int("maxStalledCount", &p->max_stalled_count));
-      if (p->max_stalled_count == defaults.max_stalled_count) return in->Error("a maxStalledCount other than its default", "1");
-    }
-    if (in->Peek() == "deadMaxJobs") {
-      in->Next();
-      DLQ_TRY(in->Int("deadMaxJobs", &p->dead_max_jobs));
-      if (p->dead_max_jobs == defaults.dead_max_jobs) return in->Error("a deadMaxJobs other than its default", "10000");
-    }
-    if (in->Peek() == "retryInJitter") {  // the word alone: on (off is written as nothing)
-      in->Next();
-      p->retry_in_jitter = true;
-    }
-    if (in->Peek() == "retryEveryError") {  // likewise
-      in->Next();
-      p->retry_every_error = true;
-    }
-    if (in->Peek() == "deliveryLimit") {
-      in->Next();
-      DLQ_TRY(in->Name("unset-3.x, unset-4.x or classic-queue", kDeliveryLimitCount, DeliveryLimitName, &p->delivery_limit));
-      if (p->delivery_limit == DeliveryLimit::kExplicit) return in->Error("unset-3.x, unset-4.x or classic-queue", "explicit");
-    }
-    if (in->Peek() == "deadLetterExchange") {
-      in->Next();
-      DLQ_TRY(in->Name("none", kDeadLetterExchangeCount, DeadLetterExchangeName, &p->dead_letter_exchange));
-      if (p->dead_letter_exchange == DeadLetterExchange::kSet) return in->Error("none (set is written as nothing)", "set");
-    }
-    if (in->Peek() == "removeOnFailCount") {
-      in->Next();
-      DLQ_TRY(in->Int("removeOnFailCount", &p->remove_on_fail_count));
-      if (p->remove_on_fail_count == defaults.remove_on_fail_count) return in->Error("a removeOnFailCount other than its default", "0");
-    }
-    if (in->Peek() == "dlqMaxLength") {
-      in->Next();
-      DLQ_TRY(in->Int("dlqMaxLength", &p->dlq_max_length));
-      if (p->dlq_max_length == defaults.dlq_max_length) return in->Error("a dlqMaxLength other than its default", "0");
-    }
-    if (in->Peek() == "removeOnFail") {  // the word alone: on
-      in->Next();
-      p->remove_on_fail = true;
-    }
-    if (in->Peek() == "skipDeadSet") {  // likewise
-      in->Next();
-      p->skip_dead_set = true;
-    }
-    if (in->Peek() == "maxLength") {
-      in->Next();
-      DLQ_TRY(in->Int("maxLength", &p->max_length));
-      if (p->max_length == defaults.max_length) return in->Error("a maxLength other than its default", "0");
-    }
-    if (in->Peek() == "messageTtlMs") {
-      in->Next();
-      DLQ_TRY(in->Int("messageTtlMs", &p->message_ttl_ms));
-      if (p->message_ttl_ms == defaults.message_ttl_ms) return in->Error("a messageTtlMs other than its default", "0");
-    }
   }
-  if (in->Peek() == "delayAt") {
-    in->Next();
-    DLQ_TRY(in->Name("consumer-sleep or retry-queue", kDelayAtCount, DelayAtName, &p->delay_at));
-    if (p->delay_at == DelayAt::kBroker) return in->Error("consumer-sleep or retry-queue (broker is written as nothing)", "broker");
+  for (const Field<Policy>& row : PolicyFields()) {
+    if (IsModeSetting(row.spec)) DLQ_TRY(GetMember(*in, row, p));
   }
   if (in->Peek() == "switches") {
     in->Next();
-    DLQ_TRY(in->Bool("effects.charge", &p->effect_charge));
-    DLQ_TRY(in->Bool("effects.idempotencyKey", &p->effect_idempotency_key));
-    DLQ_TRY(in->Bool("antiPatterns.countInBody", &p->count_in_body));
-    DLQ_TRY(in->Bool("antiPatterns.decideBeforeCount", &p->decide_before_count));
-    DLQ_TRY(in->Bool("antiPatterns.dlqToSource", &p->dlq_to_source));
+    for (const Field<Policy>& row : PolicyFields()) {
+      if (!IsTeachingSwitch(row.spec)) continue;
+      bool on = false;
+      DLQ_TRY(in->Bool(row.spec.snapshot, &on));
+      row.set(*p, on);
+    }
     if (!HasTeachingSwitch(*p)) return in->Error("a switch on (none on is written as nothing)", "all off");
   }
   for (int i = 0; i < kFailureClassCount; ++i) {
@@ -636,21 +622,26 @@ Result<std::string> EncodeSnapshot(const Image& image, size_t limit) {
   return text;
 }
 
-Result<Image> DecodeSnapshot(std::string_view text) {
+namespace {
+
+// A snapshot's first line and its end line: what it is and its version (before
+// the checksum, so that a newer snapshot says so), then whole and unaltered (the
+// last line is "end <crc32 of everything before it>"). *first_end is the first
+// line's end, *body everything before the end line.
+Status CheckSnapshotFrame(std::string_view text, size_t* first_end, std::string_view* body) {
   const auto invalid = [](const std::string& why) { return Status::Error(Code::kInvalidSnapshot, why); };
-  // 1. What it is, and its version: before the checksum, so that a newer snapshot says so.
   if (text.substr(0, kSnapshotMagic.size()) != kSnapshotMagic) {
     return invalid("snapshot is not a dlq-lab snapshot: it must start with \"dlq-snapshot <version>\", got " +
                    QuoteShort(text.substr(0, 24)));
   }
-  const size_t first_end = text.find('\n');
-  if (first_end == std::string_view::npos) return invalid("snapshot is truncated: it ends inside its first line");
+  *first_end = text.find('\n');
+  if (*first_end == std::string_view::npos) return invalid("snapshot is truncated: it ends inside its first line");
   {
-    In in(text.substr(kSnapshotMagic.size(), first_end - kSnapshotMagic.size()), "snapshot line 1");
+    In in(text.substr(kSnapshotMagic.size(), *first_end - kSnapshotMagic.size()), "snapshot line 1");
     uint64_t version = 0;
     if (Status s = in.Int("a format version", &version, uint64_t{1}); !s.ok() || !in.clean_end()) {
       return invalid("snapshot line 1 must be \"dlq-snapshot <version>\", got " +
-                     QuoteShort(text.substr(0, first_end)));
+                     QuoteShort(text.substr(0, *first_end)));
     }
     if (version > kSnapshotVersion) {
       return Status::Error(Code::kUnsupportedVersion,
@@ -658,16 +649,102 @@ Result<Image> DecodeSnapshot(std::string_view text) {
                                std::to_string(kSnapshotVersion) + " and older");
     }
   }
-  // 2. Whole and unaltered: the last line is "end <crc32 of everything before it>".
   if (text.size() < 2 || text.back() != '\n') return invalid("snapshot is truncated: it does not end with its end line");
   const size_t last_start = text.rfind('\n', text.size() - 2) + 1;
-  const std::string_view body = text.substr(0, last_start);
+  *body = text.substr(0, last_start);
   const std::string_view last = text.substr(last_start, text.size() - 1 - last_start);
   if (last.substr(0, 4) != "end ") return invalid("snapshot is truncated: its last line is not its end line");
-  if (last.substr(4) != Hex8(Crc32(body))) {
+  if (last.substr(4) != Hex8(Crc32(*body))) {
     return invalid("snapshot is damaged: its checksum does not match its text (truncated or altered)");
   }
-  // 3. Line by line.
+  return Status::Ok();
+}
+
+// The sections after the policy and the meta line, each optional, in this order.
+enum Section { kError, kJob, kReady, kDelayed, kLease, kCompleted, kQuarantine, kReorder, kEvent };
+constexpr const char* kSectionHeads[] = {"error", "job", "ready", "delayed", "lease", "completed", "quarantine",
+                                         "reorder", "event"};
+
+// A place's entry: a position (ready), a timer (delayed), an arrival (quarantine) keys it.
+Status GetKeyedEntry(In& in, Section section, Image* image) {
+  Entry e;
+  if (section == kReady) {
+    int64_t p = 0;
+    DLQ_TRY(in.Int("a position", &p));
+    DLQ_TRY(in.Int("job", &e.job));
+    DLQ_TRY(GetRow(in, &e.row));
+    if (!image->ready.emplace(p, e).second) return in.Error("a position not used before", std::to_string(p));
+  } else if (section == kDelayed) {
+    uint64_t seq = 0;
+    DLQ_TRY(in.Int("a timer sequence", &seq));
+    DLQ_TRY(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
+    DLQ_TRY(in.Int("job", &e.job));
+    DLQ_TRY(GetRow(in, &e.row));
+    e.timer = seq;
+    if (!image->delayed.emplace(seq, e).second) return in.Error("a timer not used before", std::to_string(seq));
+  } else {
+    uint64_t arrival = 0;
+    DLQ_TRY(in.Int("an arrival", &arrival));
+    DLQ_TRY(in.Int("a timer sequence", &e.timer));
+    DLQ_TRY(in.Int("job", &e.job));
+    DLQ_TRY(GetRow(in, &e.row));
+    if (!image->quarantine.emplace(arrival, e).second) return in.Error("an arrival not used before", std::to_string(arrival));
+  }
+  return Status::Ok();
+}
+
+// One line of section `section`, its head read.
+Status GetSectionLine(In& in, Section section, Image* image) {
+  switch (section) {
+    case kError: {
+      std::string& e = image->errors.emplace_back();
+      DLQ_TRY(in.Str("an error text", &e));
+      if (e.empty()) return in.Error("a non-empty error text", "\"\"");
+      return Status::Ok();
+    }
+    case kJob: {
+      ImageJob& j = image->jobs.emplace_back();
+      DLQ_TRY(in.Str("an id", &j.id));
+      DLQ_TRY(in.Str("a payload", &j.payload));
+      DLQ_TRY(in.Str("a key", &j.key));
+      DLQ_TRY(in.Name("live, dropped, lost or discarded", kFateCount, FateName, &j.fate));
+      DLQ_TRY(in.Bool("released", &j.released));
+      if (j.fate != Fate::kLive) DLQ_TRY(GetRow(in, &j.row));
+      return Status::Ok();
+    }
+    case kReady:
+    case kDelayed:
+    case kQuarantine: return GetKeyedEntry(in, section, image);
+    case kLease: {
+      Lease& l = image->leases.emplace_back();
+      LeaseRecord& r = l.record;
+      DLQ_TRY(in.Int("job", &r.job));
+      DLQ_TRY(in.Int("leasedAt", &r.leased_at, int64_t{0}, kMaxTimeMs));
+      DLQ_TRY(in.Int("expiresAt", &r.expires_at, int64_t{0}, kMaxTimeMs));
+      DLQ_TRY(in.Int("a timer sequence", &r.timer));
+      DLQ_TRY(in.Name("active, settled or expired", kLeaseStateCount, LeaseStateName, &r.state));
+      l.entry.job = r.job;
+      if (r.state == LeaseState::kActive) DLQ_TRY(GetRow(in, &l.entry.row));
+      return Status::Ok();
+    }
+    case kCompleted: {
+      Entry& e = image->completed.emplace_back();
+      DLQ_TRY(in.Int("job", &e.job));
+      return GetRow(in, &e.row);
+    }
+    case kReorder: return GetReorder(in, &image->reorders.emplace_back());
+    case kEvent: return GetEvent(in, &image->events.emplace_back());
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<Image> DecodeSnapshot(std::string_view text) {
+  size_t first_end = 0;
+  std::string_view body;
+  DLQ_TRY(CheckSnapshotFrame(text, &first_end, &body));
+  // Line by line.
   Image image;
   size_t pos = first_end + 1, line_no = 1;
   In current("", "");
@@ -682,92 +759,17 @@ Result<Image> DecodeSnapshot(std::string_view text) {
   DLQ_TRY(GetPolicy([&] { return next_line(); }, &image.policy));
   DLQ_TRY(GetMeta(*next_line(), &image.meta));
   DLQ_TRY(End(current));
-  // The sections, each optional, in this order.
-  enum Section { kError, kJob, kReady, kDelayed, kLease, kCompleted, kQuarantine, kReorder, kEvent };
-  static const char* const kHeads[] = {"error", "job", "ready", "delayed", "lease", "completed", "quarantine",
-                                       "reorder", "event"};
   int section = kError;
   while (pos < body.size()) {
     In& in = *next_line();
     const std::string_view head = in.Next();
     int found = -1;
     for (int k = section; k <= kEvent; ++k) {
-      if (head == kHeads[k]) found = k;
+      if (head == kSectionHeads[k]) found = k;
     }
     if (found < 0) return in.Error("a line of a later section (error, job, ready, delayed, lease, completed, quarantine, reorder, event, in this order)", head);
     section = found;
-    switch (section) {
-      case kError: {
-        std::string& e = image.errors.emplace_back();
-        DLQ_TRY(in.Str("an error text", &e));
-        if (e.empty()) return in.Error("a non-empty error text", "\"\"");
-        break;
-      }
-      case kJob: {
-        ImageJob& j = image.jobs.emplace_back();
-        DLQ_TRY(in.Str("an id", &j.id));
-        DLQ_TRY(in.Str("a payload", &j.payload));
-        DLQ_TRY(in.Str("a key", &j.key));
-        DLQ_TRY(in.Name("live, dropped, lost or discarded", kFateCount, FateName, &j.fate));
-        DLQ_TRY(in.Bool("released", &j.released));
-        if (j.fate != Fate::kLive) DLQ_TRY(GetRow(in, &j.row));
-        break;
-      }
-      case kReady: {
-        int64_t p = 0;
-        Entry e;
-        DLQ_TRY(in.Int("a position", &p));
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        if (!image.ready.emplace(p, e).second) return in.Error("a position not used before", std::to_string(p));
-        break;
-      }
-      case kDelayed: {
-        uint64_t seq = 0;
-        Entry e;
-        DLQ_TRY(in.Int("a timer sequence", &seq));
-        DLQ_TRY(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        e.timer = seq;
-        if (!image.delayed.emplace(seq, e).second) return in.Error("a timer not used before", std::to_string(seq));
-        break;
-      }
-      case kLease: {
-        Lease& l = image.leases.emplace_back();
-        LeaseRecord& r = l.record;
-        DLQ_TRY(in.Int("job", &r.job));
-        DLQ_TRY(in.Int("leasedAt", &r.leased_at, int64_t{0}, kMaxTimeMs));
-        DLQ_TRY(in.Int("expiresAt", &r.expires_at, int64_t{0}, kMaxTimeMs));
-        DLQ_TRY(in.Int("a timer sequence", &r.timer));
-        DLQ_TRY(in.Name("active, settled or expired", kLeaseStateCount, LeaseStateName, &r.state));
-        l.entry.job = r.job;
-        if (r.state == LeaseState::kActive) DLQ_TRY(GetRow(in, &l.entry.row));
-        break;
-      }
-      case kCompleted: {
-        Entry& e = image.completed.emplace_back();
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        break;
-      }
-      case kQuarantine: {
-        uint64_t arrival = 0;
-        Entry e;
-        DLQ_TRY(in.Int("an arrival", &arrival));
-        DLQ_TRY(in.Int("a timer sequence", &e.timer));
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        if (!image.quarantine.emplace(arrival, e).second) return in.Error("an arrival not used before", std::to_string(arrival));
-        break;
-      }
-      case kReorder:
-        DLQ_TRY(GetReorder(in, &image.reorders.emplace_back()));
-        break;
-      case kEvent:
-        DLQ_TRY(GetEvent(in, &image.events.emplace_back()));
-        break;
-    }
+    DLQ_TRY(GetSectionLine(in, static_cast<Section>(section), &image));
     DLQ_TRY(End(in));
   }
   return image;
@@ -849,6 +851,139 @@ std::string EncodeWrite(const Write& w, uint32_t* check) {
   return text;
 }
 
+namespace {
+
+// A removal's fields (or a key's release, a payload's fix), after its op.
+Status GetRemoveOp(In& in, Write* w) {
+  Entry& e = w->entry;
+  switch (w->op) {
+    case WriteOp::kRemoveReady:
+      DLQ_TRY(in.Int("a position", &w->position));
+      if (in.Peek() == "discarded") {
+        in.Next();
+        w->discarded = true;
+        DLQ_TRY(GetRow(in, &e.row));
+      }
+      break;
+    case WriteOp::kRemoveDelayed:
+      DLQ_TRY(in.Int("a timer sequence", &w->position, int64_t{0}));
+      break;
+    case WriteOp::kEndLease:
+      DLQ_TRY(in.Int("a lease number", &w->lease_number, uint32_t{1}));
+      DLQ_TRY(in.Name("settled or expired", kLeaseStateCount, LeaseStateName, &w->ended_as));
+      if (w->ended_as == LeaseState::kActive) return in.Error("settled or expired", "active");
+      if (in.Peek() == "discarded") {
+        in.Next();
+        w->discarded = true;
+        DLQ_TRY(GetRow(in, &e.row));
+      }
+      break;
+    case WriteOp::kRemoveQuarantine: {
+      DLQ_TRY(in.Int("an arrival", &w->position, int64_t{0}));
+      const std::string_view how = in.Next();
+      if (how != "dropped" && how != "replayed") return in.Error("replayed or dropped", how);
+      w->dropped = how == "dropped";
+      break;
+    }
+    case WriteOp::kReleaseKey:
+      DLQ_TRY(in.Int("job", &w->job_number));
+      break;
+    case WriteOp::kSetPayload:
+      DLQ_TRY(in.Int("job", &w->job_number));
+      DLQ_TRY(in.Str("a payload", &w->job.payload));
+      break;
+    default:
+      break;
+  }
+  return Status::Ok();
+}
+
+// A write's own fields, after its op: what each op carries (EncodeWrite).
+Status GetWriteOp(In& in, Write* w) {
+  Entry& e = w->entry;
+  switch (w->op) {
+    case WriteOp::kCreate: {
+      DLQ_TRY(GetPolicy([&] { return &in; }, &w->policy));
+      break;
+    }
+    case WriteOp::kEnqueue:
+      DLQ_TRY(in.Str("an id", &w->job.id));
+      DLQ_TRY(in.Str("a payload", &w->job.payload));
+      DLQ_TRY(in.Str("a key", &w->job.key));
+      DLQ_TRY(in.Int("a position", &w->position));
+      DLQ_TRY(GetRow(in, &e.row));
+      break;
+    case WriteOp::kPutReady:
+      DLQ_TRY(in.Int("a position", &w->position));
+      DLQ_TRY(in.Int("job", &e.job));
+      DLQ_TRY(GetRow(in, &e.row));
+      DLQ_TRY(GetEnds(in, &e));
+      break;
+    case WriteOp::kPutDelayed:
+      DLQ_TRY(in.Int("a timer sequence", &w->position, int64_t{0}));
+      DLQ_TRY(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
+      DLQ_TRY(in.Int("job", &e.job));
+      DLQ_TRY(GetRow(in, &e.row));
+      DLQ_TRY(GetEnds(in, &e));
+      e.timer = static_cast<uint64_t>(w->position);
+      break;
+    case WriteOp::kPutLease:
+      DLQ_TRY(in.Int("a lease number", &w->lease_number, uint32_t{1}));
+      DLQ_TRY(in.Int("job", &w->lease.job));
+      DLQ_TRY(in.Int("leasedAt", &w->lease.leased_at, int64_t{0}, kMaxTimeMs));
+      DLQ_TRY(in.Int("expiresAt", &w->lease.expires_at, int64_t{0}, kMaxTimeMs));
+      DLQ_TRY(in.Int("a timer sequence", &w->lease.timer));
+      DLQ_TRY(GetRow(in, &e.row));
+      w->lease.state = LeaseState::kActive;
+      e.job = w->lease.job;
+      break;
+    case WriteOp::kPutCompleted:
+      DLQ_TRY(in.Int("job", &e.job));
+      DLQ_TRY(GetRow(in, &e.row));
+      DLQ_TRY(GetEnds(in, &e));
+      break;
+    case WriteOp::kPutQuarantine:
+      DLQ_TRY(in.Int("an arrival", &w->position, int64_t{0}));
+      DLQ_TRY(in.Int("a timer sequence", &e.timer));
+      DLQ_TRY(in.Int("job", &e.job));
+      DLQ_TRY(GetRow(in, &e.row));
+      DLQ_TRY(GetEnds(in, &e));
+      break;
+    case WriteOp::kRemoveReady:
+    case WriteOp::kRemoveDelayed:
+    case WriteOp::kEndLease:
+    case WriteOp::kRemoveQuarantine:
+    case WriteOp::kReleaseKey:
+    case WriteOp::kSetPayload:
+      return GetRemoveOp(in, w);
+    case WriteOp::kClock:
+      break;
+  }
+  return Status::Ok();
+}
+
+// The meta line's fields, then the write's errors, events and reorders (in this order).
+Status GetWriteTail(In& in, Write* w) {
+  DLQ_TRY(GetMeta(in, &w->meta));
+  while (!in.done()) {
+    const std::string_view head = in.Next();
+    if (head == "error" && w->events.empty() && w->reorders.empty()) {
+      std::string& t = w->errors.emplace_back();
+      DLQ_TRY(in.Str("an error text", &t));
+      if (t.empty()) return in.Error("a non-empty error text", "\"\"");
+    } else if (head == "event" && w->reorders.empty()) {
+      DLQ_TRY(GetEvent(in, &w->events.emplace_back()));
+    } else if (head == "reorder") {
+      DLQ_TRY(GetReorder(in, &w->reorders.emplace_back()));
+    } else {
+      return in.Error("error, event or reorder (in this order) or the check", head);
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<Write> DecodeWrite(std::string_view record, const std::string& argument) {
   const auto damaged = [&](const std::string& why) {
     return Status::InvalidArgument(argument + " must be a journal record of this lab, " + why);
@@ -873,108 +1008,8 @@ Result<Write> DecodeWrite(std::string_view record, const std::string& argument) 
       w.prev = w.prev * 16 + static_cast<uint32_t>(d);
     }
     DLQ_TRY(in.Name("a write", kWriteOpCount, WriteOpName, &w.op));
-    Entry& e = w.entry;
-    switch (w.op) {
-      case WriteOp::kCreate: {
-        DLQ_TRY(GetPolicy([&] { return &in; }, &w.policy));
-        break;
-      }
-      case WriteOp::kEnqueue:
-        DLQ_TRY(in.Str("an id", &w.job.id));
-        DLQ_TRY(in.Str("a payload", &w.job.payload));
-        DLQ_TRY(in.Str("a key", &w.job.key));
-        DLQ_TRY(in.Int("a position", &w.position));
-        DLQ_TRY(GetRow(in, &e.row));
-        break;
-      case WriteOp::kPutReady:
-        DLQ_TRY(in.Int("a position", &w.position));
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        DLQ_TRY(GetEnds(in, &e));
-        break;
-      case WriteOp::kPutDelayed:
-        DLQ_TRY(in.Int("a timer sequence", &w.position, int64_t{0}));
-        DLQ_TRY(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        DLQ_TRY(GetEnds(in, &e));
-        e.timer = static_cast<uint64_t>(w.position);
-        break;
-      case WriteOp::kPutLease:
-        DLQ_TRY(in.Int("a lease number", &w.lease_number, uint32_t{1}));
-        DLQ_TRY(in.Int("job", &w.lease.job));
-        DLQ_TRY(in.Int("leasedAt", &w.lease.leased_at, int64_t{0}, kMaxTimeMs));
-        DLQ_TRY(in.Int("expiresAt", &w.lease.expires_at, int64_t{0}, kMaxTimeMs));
-        DLQ_TRY(in.Int("a timer sequence", &w.lease.timer));
-        DLQ_TRY(GetRow(in, &e.row));
-        w.lease.state = LeaseState::kActive;
-        e.job = w.lease.job;
-        break;
-      case WriteOp::kPutCompleted:
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        DLQ_TRY(GetEnds(in, &e));
-        break;
-      case WriteOp::kPutQuarantine:
-        DLQ_TRY(in.Int("an arrival", &w.position, int64_t{0}));
-        DLQ_TRY(in.Int("a timer sequence", &e.timer));
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        DLQ_TRY(GetEnds(in, &e));
-        break;
-      case WriteOp::kRemoveReady:
-        DLQ_TRY(in.Int("a position", &w.position));
-        if (in.Peek() == "discarded") {
-          in.Next();
-          w.discarded = true;
-          DLQ_TRY(GetRow(in, &e.row));
-        }
-        break;
-      case WriteOp::kRemoveDelayed:
-        DLQ_TRY(in.Int("a timer sequence", &w.position, int64_t{0}));
-        break;
-      case WriteOp::kEndLease:
-        DLQ_TRY(in.Int("a lease number", &w.lease_number, uint32_t{1}));
-        DLQ_TRY(in.Name("settled or expired", kLeaseStateCount, LeaseStateName, &w.ended_as));
-        if (w.ended_as == LeaseState::kActive) return in.Error("settled or expired", "active");
-        if (in.Peek() == "discarded") {
-          in.Next();
-          w.discarded = true;
-          DLQ_TRY(GetRow(in, &e.row));
-        }
-        break;
-      case WriteOp::kRemoveQuarantine: {
-        DLQ_TRY(in.Int("an arrival", &w.position, int64_t{0}));
-        const std::string_view how = in.Next();
-        if (how != "dropped" && how != "replayed") return in.Error("replayed or dropped", how);
-        w.dropped = how == "dropped";
-        break;
-      }
-      case WriteOp::kReleaseKey:
-        DLQ_TRY(in.Int("job", &w.job_number));
-        break;
-      case WriteOp::kSetPayload:
-        DLQ_TRY(in.Int("job", &w.job_number));
-        DLQ_TRY(in.Str("a payload", &w.job.payload));
-        break;
-      case WriteOp::kClock:
-        break;
-    }
-    DLQ_TRY(GetMeta(in, &w.meta));
-    while (!in.done()) {
-      const std::string_view head = in.Next();
-      if (head == "error" && w.events.empty() && w.reorders.empty()) {
-        std::string& t = w.errors.emplace_back();
-        DLQ_TRY(in.Str("an error text", &t));
-        if (t.empty()) return in.Error("a non-empty error text", "\"\"");
-      } else if (head == "event" && w.reorders.empty()) {
-        DLQ_TRY(GetEvent(in, &w.events.emplace_back()));
-      } else if (head == "reorder") {
-        DLQ_TRY(GetReorder(in, &w.reorders.emplace_back()));
-      } else {
-        return in.Error("error, event or reorder (in this order) or the check", head);
-      }
-    }
+    DLQ_TRY(GetWriteOp(in, &w));
+    DLQ_TRY(GetWriteTail(in, &w));
     return Status::Ok();
   };
   if (Status s = run(); !s.ok()) return fail(s);

@@ -16,35 +16,35 @@ namespace dlq {
 
 // The enums' names, in enum order (policy.h's *Name and Parse* read these).
 inline constexpr Choice kBackoffKindItems[] = {
-    {"none", "None (requeue at once)"}, {"fixed", "Fixed"}, {"exponential", "Exponential"}};
+    {"none", "None (requeue at once)", "n"}, {"fixed", "Fixed", "f"}, {"exponential", "Exponential", "x"}};
 inline constexpr Choices kBackoffKindChoices{kBackoffKindItems, 3};
 inline constexpr Choice kJitterItems[] = {
-    {"none", "None"}, {"full", "Full"}, {"equal", "Equal"}, {"decorrelated", "Decorrelated"},
-    {"bullmq", "BullMQ: [v(1 - j), v)"}};
+    {"none", "None", "n"}, {"full", "Full", "f"}, {"equal", "Equal", "e"}, {"decorrelated", "Decorrelated", "d"},
+    {"bullmq", "BullMQ: [v(1 - j), v)", "b"}};
 inline constexpr Choices kJitterChoices{kJitterItems, 5};
 inline constexpr Choice kOrderingItems[] = {
-    {"none", "None: skip past"}, {"key", "Hold the key"}, {"stall", "Stall: head only"}};
+    {"none", "None: skip past", "n"}, {"key", "Hold the key", "k"}, {"stall", "Stall: head only", "s"}};
 inline constexpr Choices kOrderingChoices{kOrderingItems, 3};
-inline constexpr Choice kSystemItems[] = {{"lab", "The lab's rules"},
-                                          {"rabbitmq-quorum", "RabbitMQ quorum queue"},
-                                          {"bullmq", "BullMQ"},
-                                          {"sidekiq", "Sidekiq"},
-                                          {"sqs", "Amazon SQS"}};
+inline constexpr Choice kSystemItems[] = {{"lab", "The lab's rules", "l"},
+                                          {"rabbitmq-quorum", "RabbitMQ quorum queue", "q"},
+                                          {"bullmq", "BullMQ", "b"},
+                                          {"sidekiq", "Sidekiq", "k"},
+                                          {"sqs", "Amazon SQS", "s"}};
 inline constexpr Choices kSystemChoices{kSystemItems, 5};
 inline constexpr Choice kDeliveryLimitItems[] = {{"explicit", "Set: maxAttempts - 1"},
-                                                 {"unset-3.x", "Not set, RabbitMQ 3.x: no limit"},
-                                                 {"unset-4.x", "Not set, RabbitMQ 4.0+: 20"},
-                                                 {"classic-queue", "None: a classic queue keeps no count"}};
+                                                 {"unset-3.x", "Not set, RabbitMQ 3.x: no limit", "3"},
+                                                 {"unset-4.x", "Not set, RabbitMQ 4.0+: 20", "4"},
+                                                 {"classic-queue", "None: a classic queue keeps no count", "c"}};
 inline constexpr Choices kDeliveryLimitChoices{kDeliveryLimitItems, 4};
 inline constexpr Choice kDeadLetterExchangeItems[] = {{"set", "Set: dead letters go to the dead-letter queue"},
-                                                      {"none", "None: dead letters are dropped"}};
+                                                      {"none", "None: dead letters are dropped", "n"}};
 inline constexpr Choices kDeadLetterExchangeChoices{kDeadLetterExchangeItems, 2};
 inline constexpr Choice kDelayAtItems[] = {{"broker", "The broker (delayed)"},
-                                           {"consumer-sleep", "The consumer sleeps"},
-                                           {"retry-queue", "A retry queue and a scheduler"}};
+                                           {"consumer-sleep", "The consumer sleeps", "c"},
+                                           {"retry-queue", "A retry queue and a scheduler", "q"}};
 inline constexpr Choices kDelayAtChoices{kDelayAtItems, 3};
 // A class rule's `retry` (ClassRule.retry false / true).
-inline constexpr Choice kRetryItems[] = {{"never", "never"}, {"bounded", "bounded"}};
+inline constexpr Choice kRetryItems[] = {{"never", "never", "n"}, {"bounded", "bounded", "b"}};
 inline constexpr Choices kRetryChoices{kRetryItems, 2};
 
 // A class rule's `backoff` when it is the policy's (ClassRule.own_backoff false).
@@ -60,5 +60,16 @@ std::span<const Field<ClassRule>> ClassRuleFields();
 // True for the fields a scenario (links v2, snapshots) carries: every policy
 // field but `journal`, which only createQueue() takes.
 bool IsScenarioField(const FieldSpec& spec);
+
+// The link v2 field that holds a mode's own settings after the system's code,
+// and the one that holds the teaching switches: their members are the rows
+// with that link_field (and, for the mode's, an only_under).
+inline constexpr char kModeLinkField = 'r';
+inline constexpr char kSwitchLinkField = 't';
+// A mode's own setting (its row names only_under): written after the system,
+// each only when not its default, in table order, by link v2 and the snapshot.
+inline bool IsModeSetting(const FieldSpec& spec) { return spec.only_under != nullptr; }
+// A teaching switch: written in link v2's t field and the snapshot's "switches" group.
+inline bool IsTeachingSwitch(const FieldSpec& spec) { return spec.link_field == kSwitchLinkField; }
 
 }  // namespace dlq

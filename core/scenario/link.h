@@ -30,4 +30,12 @@ Result<Scenario> ReadV2(Reader& in);
 std::string WriteV1(const Scenario& scenario);
 std::string WriteV2(const Scenario& scenario);
 
+// Link v2's world fields (link_v2_world.cpp): y, the world's workers, work time
+// and outage, and h, the behaviours; each reader takes the field's body and
+// checks the world (CheckWorld), each writer appends ";y…" / ";h…" unless plain.
+Status ReadWorld(Reader& in, World* world);
+void AppendWorld(std::string& out, const World& world);
+Status ReadBehaviours(Reader& in, World* world);
+void AppendBehaviours(std::string& out, const std::vector<JobBehaviour>& behaviours);
+
 }  // namespace dlq::link

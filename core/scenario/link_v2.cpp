@@ -52,12 +52,16 @@
 //           d<max>[k<class>][r<p|e>] redrive({ max, class, reason }): k only entries of
 //                                   that class, r of reason p permanent or e exhausted
 //
-// The seed is always written: a v2 link names its PRNG explicitly.
+// The seed is always written: a v2 link names its PRNG explicitly. The mode's
+// settings (r) and the switches (t) are their policy rows' link columns
+// (core/policy/schema.cpp), read and written by ReadMember and AppendMember.
 #include <algorithm>
 #include <iterator>
 #include <limits>
+#include <type_traits>
 
 #include "link.h"
+#include "schema.h"
 
 namespace dlq::link {
 namespace {
@@ -95,76 +99,6 @@ const char* FieldsAfter(char last) {
   }
 }
 
-// The teaching switches' letters, in the order a link writes them.
-struct SwitchLetter {
-  char letter;
-  bool Policy::*flag;
-};
-constexpr SwitchLetter kSwitchLetters[] = {{'c', &Policy::effect_charge},
-                                           {'k', &Policy::effect_idempotency_key},
-                                           {'b', &Policy::count_in_body},
-                                           {'d', &Policy::decide_before_count},
-                                           {'l', &Policy::dlq_to_source}};
-
-Status ReadSwitches(Reader& in, Policy* policy) {
-  size_t next = 0;  // letters come in order, each at most once
-  bool any = false;
-  for (;;) {
-    size_t k = next;
-    while (k < std::size(kSwitchLetters) && kSwitchLetters[k].letter != in.peek()) ++k;
-    if (in.peek() == '\0' || k == std::size(kSwitchLetters)) break;
-    in.Accept(in.peek());
-    policy->*kSwitchLetters[k].flag = true;
-    any = true;
-    next = k + 1;
-  }
-  if (!any) {
-    return in.Error("a teaching switch (c effects.charge, k effects.idempotencyKey, b antiPatterns.countInBody, "
-                    "d antiPatterns.decideBeforeCount, l antiPatterns.dlqToSource), in that order");
-  }
-  return Status::Ok();
-}
-
-void AppendSwitches(std::string& out, const Policy& policy) {
-  std::string letters;
-  for (const SwitchLetter& s : kSwitchLetters) {
-    if (policy.*s.flag) letters += s.letter;
-  }
-  if (!letters.empty()) out.append(";t").append(letters);
-}
-
-char KindLetter(BackoffKind kind) {
-  switch (kind) {
-    case BackoffKind::kNone: return 'n';
-    case BackoffKind::kFixed: return 'f';
-    case BackoffKind::kExponential: return 'x';
-  }
-  return '?';
-}
-
-char JitterLetter(Jitter jitter) {
-  switch (jitter) {
-    case Jitter::kNone: return 'n';
-    case Jitter::kFull: return 'f';
-    case Jitter::kEqual: return 'e';
-    case Jitter::kDecorrelated: return 'd';
-    case Jitter::kBullMq: return 'b';
-  }
-  return '?';
-}
-
-// The system's letter (lab has one only for reading).
-constexpr char kSystemLetters[] = {'l', 'q', 'b', 'k', 's'};  // in System's order
-
-char OrderingLetter(Ordering ordering) {
-  switch (ordering) {
-    case Ordering::kNone: return 'n';
-    case Ordering::kKey: return 'k';
-    case Ordering::kStall: return 's';
-  }
-  return '?';
-}
-
 // The policy so far through Policy::Check: fields not read yet hold their
 // defaults, so the first refusal is about the field just read (or a pair it
 // completes, such as capMs below baseMs).
@@ -172,6 +106,142 @@ Status CheckPolicy(const Policy& policy) {
   if (Status s = Policy::Check(policy); !s.ok()) return Status::Error(s.code(), "scenario link: " + s.message());
   return Status::Ok();
 }
+
+// ---- a field's optional members, from the policy's rows (schema.cpp) -----------
+//
+// A mode's own settings (after the system's code in r) and the teaching switches
+// (t) are each written only when not the default, as the row's link_code and
+// then its value: an integer's digits, nothing for a boolean (on), a choice's
+// own code. They are read in table order, each at most once.
+
+// The digits an integer row's largest value has: the most a link may give it.
+size_t Digits(int64_t max) {
+  size_t n = 1;
+  for (; max >= 10; max /= 10) ++n;
+  return n;
+}
+
+// A choice row's codes other than the default's, as an error lists them:
+// "u3 unset-3.x, u4 unset-4.x, uc classic-queue".
+std::string ChoiceCodes(const FieldSpec& spec, int64_t default_index) {
+  std::string out;
+  for (int i = 0; i < spec.choices->count; ++i) {
+    if (i == default_index) continue;
+    if (!out.empty()) out += ", ";
+    out.append(spec.link_code).append(spec.choices->items[i].link).append(" ").append(spec.choices->items[i].name);
+  }
+  return out;
+}
+
+// The row's value after its code, if its code is next. `check`: through
+// CheckPolicy as soon as it is read (a mode's settings are refused by the rule
+// that owns them; the switches are checked with the policy).
+Status ReadMember(Reader& in, const Field<Policy>& row, Policy* policy, bool check) {
+  const FieldSpec& spec = row.spec;
+  const int64_t fallback = row.get(Policy{});
+  const auto set = [&](int64_t v) {
+    row.set(*policy, v);
+    return check ? CheckPolicy(*policy) : Status::Ok();
+  };
+  if (spec.link_code[0] == '\0') {  // a choice told by its own code alone
+    if (spec.kind != FieldKind::kChoice) return Status::Ok();
+    for (int i = 0; i < spec.choices->count; ++i) {
+      const char* code = spec.choices->items[i].link;
+      if (i == fallback || code == nullptr || in.done() || in.peek() != code[0]) continue;
+      in.Accept(in.peek());
+      return set(i);
+    }
+    return Status::Ok();
+  }
+  if (!in.Accept(spec.link_code[0])) return Status::Ok();
+  switch (spec.kind) {
+    case FieldKind::kInteger: {
+      uint64_t n = 0;
+      if (Status s = in.Number(spec.name, Digits(spec.range->max), &n); !s.ok()) return s;
+      if (Status s = set(static_cast<int64_t>(n)); !s.ok()) return s;
+      if (static_cast<int64_t>(n) == fallback) {
+        return in.Error(std::string("a ") + spec.name + " other than " + std::to_string(fallback));
+      }
+      return Status::Ok();
+    }
+    case FieldKind::kBoolean: return set(1);
+    case FieldKind::kChoice:
+      for (int i = 0; i < spec.choices->count; ++i) {
+        const char* code = spec.choices->items[i].link;
+        if (i == fallback || code == nullptr || in.done() || in.peek() != code[0]) continue;
+        in.Accept(in.peek());
+        return set(i);
+      }
+      return in.Error(std::string(spec.name) + " (" + ChoiceCodes(spec, fallback) + ")");
+  }
+  return Status::Ok();
+}
+
+void AppendMember(std::string& out, const Field<Policy>& row, const Policy& policy) {
+  const int64_t v = row.get(policy);
+  if (v == row.get(Policy{})) return;
+  out += row.spec.link_code;
+  switch (row.spec.kind) {
+    case FieldKind::kInteger: out += std::to_string(v); break;
+    case FieldKind::kBoolean: break;
+    case FieldKind::kChoice: out += row.spec.choices->items[v].link; break;
+  }
+}
+
+Status ReadSwitches(Reader& in, Policy* policy) {
+  const Policy before = *policy;
+  std::string listed;
+  for (const Field<Policy>& row : PolicyFields()) {
+    if (!IsTeachingSwitch(row.spec)) continue;
+    if (Status s = ReadMember(in, row, policy, false); !s.ok()) return s;
+    listed.append(listed.empty() ? "" : ", ").append(row.spec.link_code).append(" ").append(row.spec.name);
+  }
+  if (*policy == before) return in.Error("a teaching switch (" + listed + "), in that order");
+  return Status::Ok();
+}
+
+void AppendSwitches(std::string& out, const Policy& policy) {
+  std::string letters;
+  for (const Field<Policy>& row : PolicyFields()) {
+    if (IsTeachingSwitch(row.spec)) AppendMember(letters, row, policy);
+  }
+  if (!letters.empty()) out.append(1, ';').append(1, kSwitchLinkField).append(letters);
+}
+
+// The system's code, then the mode's own settings: the r field's body.
+Status ReadSystem(Reader& in, Policy* policy) {
+  int found = -1;
+  for (int i = 0; i < kSystemChoices.count && found < 0; ++i) {
+    if (!in.done() && in.peek() == kSystemChoices.items[i].link[0]) found = i;
+  }
+  if (found < 0) return in.Error("system (q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, l lab)");
+  policy->system = static_cast<System>(found);
+  in.Accept(in.peek());
+  if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+  for (const Field<Policy>& row : PolicyFields()) {
+    if (!IsModeSetting(row.spec)) continue;
+    if (Status s = ReadMember(in, row, policy, true); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+// ";r<system>" and the mode's settings, when the system or a setting is not the default.
+void AppendSystem(std::string& out, const Policy& policy) {
+  std::string settings;
+  for (const Field<Policy>& row : PolicyFields()) {
+    if (IsModeSetting(row.spec)) AppendMember(settings, row, policy);
+  }
+  if (policy.system == System::kLab && settings.empty()) return;
+  out.append(1, ';').append(1, kModeLinkField).append(kSystemChoices.items[static_cast<int>(policy.system)].link);
+  out += settings;
+}
+
+
+
+// A choice's code in a link (schema.h: each choice's link column).
+char Code(const Choices& choices, int index) { return choices.items[index].link[0]; }
+
+
 
 // <kind><baseMs>.<capMs><jitter>: the b field's body, and a class row's own
 // backoff; `prefix` names it ("backoff", "classes.precondition.backoff").
@@ -209,8 +279,8 @@ Status ReadBackoff(Reader& in, const std::string& prefix, Backoff* backoff) {
 }
 
 void AppendBackoff(std::string& out, const Backoff& backoff) {
-  out.append(1, KindLetter(backoff.kind)).append(std::to_string(backoff.base_ms));
-  out.append(".").append(std::to_string(backoff.cap_ms)).append(1, JitterLetter(backoff.jitter));
+  out.append(1, Code(kBackoffKindChoices, static_cast<int>(backoff.kind))).append(std::to_string(backoff.base_ms));
+  out.append(".").append(std::to_string(backoff.cap_ms)).append(1, Code(kJitterChoices, static_cast<int>(backoff.jitter)));
   if (backoff.jitter == Jitter::kBullMq) out.append(std::to_string(backoff.jitter_permille));
 }
 
@@ -332,208 +402,131 @@ void AppendKeyedJobs(std::string& out, const std::vector<JobSpec>& jobs) {
   }
 }
 
-// The y field's body: <workers>.<workMs>[.<outageStartMs>.<outageEndMs>].
-Status ReadWorld(Reader& in, World* world) {
-  uint64_t workers = 0, work_ms = 0, start = 0, end = 0;
-  if (Status s = in.Number("world.workers", 2, &workers); !s.ok()) return s;
-  if (!in.Accept('.')) return in.Error("'.' between world.workers and world.workMs");
-  if (Status s = in.Number("world.workMs", 8, &work_ms); !s.ok()) return s;
-  world->workers = static_cast<int64_t>(workers);
-  world->work_ms = static_cast<int64_t>(work_ms);
-  if (in.Accept('.')) {
-    if (Status s = in.Number("world.outage.startMs", 16, &start); !s.ok()) return s;
-    if (!in.Accept('.')) return in.Error("'.' between world.outage.startMs and world.outage.endMs");
-    if (Status s = in.Number("world.outage.endMs", 16, &end); !s.ok()) return s;
-    world->outage_start = static_cast<int64_t>(start);
-    world->outage_end = static_cast<int64_t>(end);
-  }
-  if (Status s = CheckWorld(*world); !s.ok()) return Status::Error(s.code(), "scenario link: " + s.message());
-  return Status::Ok();
-}
-
-void AppendWorld(std::string& out, const World& w) {
-  const World plain;
-  if (w.workers == plain.workers && w.work_ms == plain.work_ms && w.outage_start == w.outage_end) return;
-  out.append(";y").append(std::to_string(w.workers)).append(".").append(std::to_string(w.work_ms));
-  if (w.outage_start != w.outage_end) {
-    out.append(".").append(std::to_string(w.outage_start)).append(".").append(std::to_string(w.outage_end));
-  }
-}
-
-// The h field's body: <id>:<kind>[-],… (one or more).
-Status ReadBehaviours(Reader& in, World* world) {
-  do {
-    JobBehaviour& jb = world->behaviours.emplace_back();
-    Behaviour& b = jb.behaviour;
-    const std::string n = "behaviour " + std::to_string(world->behaviours.size());
-    if (Status s = in.String(n + " id", &jb.id); !s.ok()) return s;
-    if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and kind");
-    const char kind = in.peek();
-    uint64_t number = 0;
-    if (kind == 'h') {
-      in.Accept(kind);
-    } else if (kind == 'p') {
-      in.Accept(kind);
-      b.kind = BehaviourKind::kPoison;
-      if (!ParseOutcomeLetter(in.peek(), &b.failure, true) || b.failure == Outcome::kSuccess) {
-        return in.Error("a failing outcome letter (t, p, u, v, q) for " + n);
-      }
-      in.Accept(in.peek());
-    } else if (kind == 'f' || kind == 'c' || kind == 'q') {
-      in.Accept(kind);
-      b.kind = kind == 'f' ? BehaviourKind::kFlaky : kind == 'c' ? BehaviourKind::kCrashes : BehaviourKind::kPrecondition;
-      if (Status s = in.Number(n + (kind == 'q' ? " until" : " count"), kind == 'q' ? 16 : 7, &number); !s.ok()) return s;
-      (kind == 'q' ? b.until : b.count) = static_cast<int64_t>(number);
-    } else if (kind == 'm') {
-      in.Accept(kind);
-      b.kind = BehaviourKind::kMalformed;
-    } else if (kind == 'x') {
-      in.Accept(kind);
-      b.kind = BehaviourKind::kScript;
-      while (!in.done() && std::string_view("stpuvqc").find(in.peek()) != std::string_view::npos) {
-        b.script += in.peek();
-        in.Accept(in.peek());
-      }
-    } else {
-      return in.Error("a behaviour for " + n + " (h, p<outcome>, f<count>, q<untilMs>, c<count>, x<letters>, m)");
-    }
-    b.needs_dependency = !in.Accept('-');
-    if (!in.done() && in.peek() != ',' && in.peek() != ';') {
-      return in.Error("',' before the next behaviour, ';' or the end of the link");
-    }
-  } while (in.Accept(','));
-  if (Status s = CheckWorld(*world); !s.ok()) return Status::Error(s.code(), "scenario link: " + s.message());
-  return Status::Ok();
-}
-
-void AppendBehaviours(std::string& out, const std::vector<JobBehaviour>& behaviours) {
-  bool first = true;
-  for (const JobBehaviour& jb : behaviours) {
-    const Behaviour& b = jb.behaviour;
-    if (b == Behaviour{}) continue;
-    out += first ? ";h" : ",";
-    first = false;
-    AppendEncoded(out, jb.id);
-    out += ':';
-    switch (b.kind) {
-      case BehaviourKind::kHealthy: out += 'h'; break;
-      case BehaviourKind::kPoison: out.append(1, 'p').append(1, OutcomeLetter(b.failure)); break;
-      case BehaviourKind::kFlaky: out += 'f' + std::to_string(b.count); break;
-      case BehaviourKind::kPrecondition: out += 'q' + std::to_string(b.until); break;
-      case BehaviourKind::kCrashes: out += 'c' + std::to_string(b.count); break;
-      case BehaviourKind::kScript: out += 'x' + b.script; break;
-      case BehaviourKind::kMalformed: out += 'm'; break;
-    }
-    if (!b.needs_dependency) out += '-';
-  }
-}
-
 // ":<error>" if present, into *error.
 Status ReadError(Reader& in, const std::string& n, std::string* error) {
   if (!in.Accept(':')) return Status::Ok();
   return in.String(n + " error text", error);
 }
 
-Status ReadActions(Reader& in, std::vector<Action>* actions) {
-  do {
-    const std::string n = "action " + std::to_string(actions->size() + 1);
-    const char letter = in.peek();
-    Outcome outcome = Outcome::kSuccess;
-    // Built in place: GCC 12 warns (falsely) about moving a whole variant in.
-    if (ParseOutcomeLetter(letter, &outcome, true)) {
-      in.Accept(letter);
-      auto& process = std::get<action::Process>(actions->emplace_back(action::Process{outcome, {}}));
-      if (Status s = ReadError(in, n, &process.error); !s.ok()) return s;
-    } else if (letter == 'r' || letter == 'y') {
-      in.Accept(letter);
+// k<n><outcome>[:<error>]: settle("lease-<n>", outcome, error), past its letter.
+Status ReadSettle(Reader& in, const std::string& n, std::vector<Action>* actions) {
+  uint64_t lease = 0;
+  if (Status s = in.Number(n + " lease number", 10, &lease); !s.ok()) return s;
+  if (lease < 1 || lease > std::numeric_limits<uint32_t>::max()) {
+    return Status::OutOfRange("scenario link: " + n + ": the lease number must be an integer from 1 to " +
+                              std::to_string(std::numeric_limits<uint32_t>::max()) + ", got " + std::to_string(lease));
+  }
+  Outcome outcome = Outcome::kSuccess;
+  if (!ParseOutcomeLetter(in.peek(), &outcome, true)) {
+    return in.Error(n + "'s outcome after the lease number (s success, t transient, p permanent, u "
+                            "undeserializable, v unknown-schema, q precondition)");
+  }
+  in.Accept(in.peek());
+  auto& settle = std::get<action::Settle>(actions->emplace_back(action::Settle{static_cast<uint32_t>(lease), outcome, {}}));
+  return ReadError(in, n, &settle.error);
+}
+
+// A number of `digits` at most that `range` admits (OutOfRange naming the action otherwise).
+Status ReadActionNumber(Reader& in, const std::string& n, const std::string& what, size_t digits,
+                        const IntegerField& range, int64_t* out) {
+  uint64_t number = 0;
+  if (Status s = in.Number(n + " " + what, digits, &number); !s.ok()) return s;
+  if (Status s = range.Check(static_cast<int64_t>(number)); !s.ok()) {
+    return Status::OutOfRange("scenario link: " + n + ": " + s.message());
+  }
+  *out = static_cast<int64_t>(number);
+  return Status::Ok();
+}
+
+// d<max>[k<class>][r<p|e>]: redrive({ max, class, reason }), past its letter.
+Status ReadRedrive(Reader& in, const std::string& n, std::vector<Action>* actions) {
+  action::Redrive redrive;
+  // 10 digits hold every value up to kRedriveMaxField.max (1000000000).
+  if (Status s = ReadActionNumber(in, n, "max", 10, kRedriveMaxField, &redrive.max); !s.ok()) return s;
+  if (in.Accept('k')) {  // only entries of one failure class
+    const size_t at = kClassLetters.find(in.peek());
+    if (in.peek() == '\0' || at == std::string_view::npos) return in.Error(n + " class (t, p, u, v, q or c)");
+    in.Accept(in.peek());
+    redrive.only.failure_class = static_cast<FailureClass>(at);
+  }
+  if (in.Accept('r')) {  // only entries of one reason
+    if (in.Accept('p')) redrive.only.reason = Reason::kPermanent;
+    else if (in.Accept('e')) redrive.only.reason = Reason::kExhausted;
+    else return in.Error(n + " reason (p permanent, e exhausted)");
+  }
+  actions->emplace_back(std::move(redrive));
+  return Status::Ok();
+}
+
+// <id>:<payload>[:<key>] of an enqueue (`keyed`) or a patch, past its letter.
+template <class A>
+Status ReadIdPayload(Reader& in, const std::string& n, bool keyed, std::vector<Action>* actions) {
+  auto& a = std::get<A>(actions->emplace_back(A{}));
+  if (Status s = in.String(n + " id", &a.id); !s.ok()) return s;
+  if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and payload");
+  if (Status s = in.String(n + " payload", &a.payload); !s.ok()) return s;
+  if constexpr (std::is_same_v<A, action::Enqueue>) {
+    if (keyed) return ReadOptionalKey(in, n + " key", &a.key);
+  }
+  return Status::Ok();
+}
+
+// One action, its letter next; `n` names it ("action 3").
+Status ReadAction(Reader& in, const std::string& n, std::vector<Action>* actions) {
+  const char letter = in.peek();
+  Outcome outcome = Outcome::kSuccess;
+  // Built in place: GCC 12 warns (falsely) about moving a whole variant in.
+  if (ParseOutcomeLetter(letter, &outcome, true)) {
+    in.Accept(letter);
+    auto& process = std::get<action::Process>(actions->emplace_back(action::Process{outcome, {}}));
+    return ReadError(in, n, &process.error);
+  }
+  const std::string_view letters = "ryelkwnxdfc";
+  if (letter == '\0' || letters.find(letter) == std::string_view::npos) {
+    return in.Error(n +
+                    " (s, t, p, u, v or q to process, r to replay, e to enqueue, l to lease, k to settle, w to advance, "
+                    "n to advance to the next timer, x to release a key, d to redrive, f to patch, c to crash)");
+  }
+  in.Accept(letter);
+  switch (letter) {
+    case 'r':
+    case 'y': {
       auto& replay = std::get<action::Replay>(actions->emplace_back(action::Replay{}));
       replay.keep_attempts = letter == 'y';
-      if (Status s = in.String(n + " id", &replay.id); !s.ok()) return s;
-    } else if (letter == 'e') {
-      in.Accept(letter);
-      auto& enqueue = std::get<action::Enqueue>(actions->emplace_back(action::Enqueue{}));
-      if (Status s = in.String(n + " id", &enqueue.id); !s.ok()) return s;
-      if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and payload");
-      if (Status s = in.String(n + " payload", &enqueue.payload); !s.ok()) return s;
-      if (Status s = ReadOptionalKey(in, n + " key", &enqueue.key); !s.ok()) return s;
-    } else if (letter == 'l') {
-      in.Accept(letter);
-      actions->emplace_back(action::Lease{});
-    } else if (letter == 'k') {
-      in.Accept(letter);
-      uint64_t lease = 0;
-      if (Status s = in.Number(n + " lease number", 10, &lease); !s.ok()) return s;
-      if (lease < 1 || lease > std::numeric_limits<uint32_t>::max()) {
-        return Status::OutOfRange("scenario link: " + n + ": the lease number must be an integer from 1 to " +
-                                  std::to_string(std::numeric_limits<uint32_t>::max()) + ", got " +
-                                  std::to_string(lease));
-      }
-      if (!ParseOutcomeLetter(in.peek(), &outcome, true)) {
-        return in.Error(n + "'s outcome after the lease number (s success, t transient, p permanent, u "
-                                "undeserializable, v unknown-schema, q precondition)");
-      }
-      in.Accept(in.peek());
-      auto& settle =
-          std::get<action::Settle>(actions->emplace_back(action::Settle{static_cast<uint32_t>(lease), outcome, {}}));
-      if (Status s = ReadError(in, n, &settle.error); !s.ok()) return s;
-    } else if (letter == 'w') {
-      in.Accept(letter);
-      uint64_t ms = 0;
+      return in.String(n + " id", &replay.id);
+    }
+    case 'e': return ReadIdPayload<action::Enqueue>(in, n, true, actions);
+    case 'f': return ReadIdPayload<action::Patch>(in, n, false, actions);
+    case 'l': actions->emplace_back(action::Lease{}); return Status::Ok();
+    case 'k': return ReadSettle(in, n, actions);
+    case 'w': {
+      int64_t ms = 0;
       // 16 digits hold every value up to kMaxTimeMs (2^53 - 1).
-      if (Status s = in.Number(n + " ms", 16, &ms); !s.ok()) return s;
-      if (Status s = kAdvanceMsField.Check(static_cast<int64_t>(ms)); !s.ok()) {
-        return Status::OutOfRange("scenario link: " + n + ": " + s.message());
-      }
-      actions->emplace_back(action::Advance{static_cast<int64_t>(ms)});
-    } else if (letter == 'n') {
-      in.Accept(letter);
-      actions->emplace_back(action::AdvanceToNext{});
-    } else if (letter == 'x') {
-      in.Accept(letter);
+      if (Status s = ReadActionNumber(in, n, "ms", 16, kAdvanceMsField, &ms); !s.ok()) return s;
+      actions->emplace_back(action::Advance{ms});
+      return Status::Ok();
+    }
+    case 'n': actions->emplace_back(action::AdvanceToNext{}); return Status::Ok();
+    case 'x': {
       auto& release = std::get<action::ReleaseKey>(actions->emplace_back(action::ReleaseKey{}));
       if (Status s = ReadKey(in, n + " key", &release.key); !s.ok()) return s;
       if (release.key.empty()) return in.Error(n + " key (releaseKey names the key to release; it cannot be empty)");
-    } else if (letter == 'd') {
-      in.Accept(letter);
-      uint64_t max = 0;
-      // 10 digits hold every value up to kRedriveMaxField.max (1000000000).
-      if (Status s = in.Number(n + " max", 10, &max); !s.ok()) return s;
-      if (Status s = kRedriveMaxField.Check(static_cast<int64_t>(max)); !s.ok()) {
-        return Status::OutOfRange("scenario link: " + n + ": " + s.message());
-      }
-      action::Redrive redrive{static_cast<int64_t>(max)};
-      if (in.Accept('k')) {  // only entries of one failure class
-        const size_t at = kClassLetters.find(in.peek());
-        if (in.peek() == '\0' || at == std::string_view::npos) return in.Error(n + " class (t, p, u, v, q or c)");
-        in.Accept(in.peek());
-        redrive.only.failure_class = static_cast<FailureClass>(at);
-      }
-      if (in.Accept('r')) {  // only entries of one reason
-        if (in.Accept('p')) redrive.only.reason = Reason::kPermanent;
-        else if (in.Accept('e')) redrive.only.reason = Reason::kExhausted;
-        else return in.Error(n + " reason (p permanent, e exhausted)");
-      }
-      actions->emplace_back(std::move(redrive));
-    } else if (letter == 'f') {
-      in.Accept(letter);
-      auto& patch = std::get<action::Patch>(actions->emplace_back(action::Patch{}));
-      if (Status s = in.String(n + " id", &patch.id); !s.ok()) return s;
-      if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and payload");
-      if (Status s = in.String(n + " payload", &patch.payload); !s.ok()) return s;
-    } else if (letter == 'c') {
-      in.Accept(letter);
-      uint64_t after = 0;
-      // 9 digits hold every value up to kCrashAfterField.max (1,572,864).
-      if (Status s = in.Number(n + " write", 9, &after); !s.ok()) return s;
-      if (Status s = kCrashAfterField.Check(static_cast<int64_t>(after)); !s.ok()) {
-        return Status::OutOfRange("scenario link: " + n + ": " + s.message());
-      }
-      actions->emplace_back(action::Crash{static_cast<int64_t>(after), in.Accept('t')});
-    } else {
-      return in.Error(n +
-                      " (s, t, p, u, v or q to process, r to replay, e to enqueue, l to lease, k to settle, w to advance, "
-                      "n to advance to the next timer, x to release a key, d to redrive, f to patch, c to crash)");
+      return Status::Ok();
     }
+    case 'd': return ReadRedrive(in, n, actions);
+    default: {  // 'c'
+      int64_t after = 0;
+      // 9 digits hold every value up to kCrashAfterField.max (1,572,864).
+      if (Status s = ReadActionNumber(in, n, "write", 9, kCrashAfterField, &after); !s.ok()) return s;
+      actions->emplace_back(action::Crash{after, in.Accept('t')});
+      return Status::Ok();
+    }
+  }
+}
+
+Status ReadActions(Reader& in, std::vector<Action>* actions) {
+  do {
+    if (Status s = ReadAction(in, "action " + std::to_string(actions->size() + 1), actions); !s.ok()) return s;
     if (!in.done() && in.peek() != ',' && in.peek() != ';') {
       return in.Error("',' before the next action, ';' or the end of the link");
     }
@@ -541,16 +534,138 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
   return Status::Ok();
 }
 
+// A field that is one integer row of the policy (m, l, s): its digits, through CheckPolicy.
+Status ReadNumberField(Reader& in, char field, Policy* policy) {
+  for (const Field<Policy>& row : PolicyFields()) {
+    if (row.spec.link_field != field || row.spec.kind != FieldKind::kInteger) continue;
+    uint64_t n = 0;
+    if (Status s = in.Number(row.spec.name, Digits(row.spec.range->max), &n); !s.ok()) return s;
+    row.set(*policy, static_cast<int64_t>(n));
+    return CheckPolicy(*policy);
+  }
+  return in.Error(FieldsAfter(field));  // no such row: not a field that reader takes
+}
+
+// The o field's body: k key | s stall | n none.
+Status ReadOrdering(Reader& in, Policy* policy) {
+  for (int i = 0; i < kOrderingChoices.count; ++i) {
+    if (in.done() || in.peek() != Code(kOrderingChoices, i)) continue;
+    in.Accept(in.peek());
+    policy->ordering = static_cast<Ordering>(i);
+    return CheckPolicy(*policy);
+  }
+  return in.Error("ordering (k key, s stall, n none)");
+}
+
+// The q field's body: <retentionMs>.<alarmDepth>[u].
+Status ReadQuarantine(Reader& in, Policy* policy) {
+  uint64_t retention_ms = 0;
+  uint64_t alarm_depth = 0;
+  // 16 digits hold every retention up to kMaxTimeMs (2^53 - 1); 10 every
+  // alarm depth up to 1000000000.
+  if (Status s = in.Number("quarantine.retentionMs", 16, &retention_ms); !s.ok()) return s;
+  policy->retention_ms = static_cast<int64_t>(retention_ms);
+  if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+  if (!in.Accept('.')) return in.Error("'.' between quarantine.retentionMs and quarantine.alarmDepth");
+  if (Status s = in.Number("quarantine.alarmDepth", 10, &alarm_depth); !s.ok()) return s;
+  policy->alarm_depth = static_cast<int64_t>(alarm_depth);
+  policy->unsafe_quarantine_order = in.Accept('u');
+  return CheckPolicy(*policy);
+}
+
+// The c field's body: the cursor, within the script read so far.
+Status ReadCursor(Reader& in, Scenario* scenario) {
+  uint64_t cursor = 0;
+  if (Status s = in.Number("the cursor", 9, &cursor); !s.ok()) return s;
+  if (Status s = CheckCursor(cursor, scenario->actions.size()); !s.ok()) {
+    return Status::OutOfRange("scenario link: " + s.message());
+  }
+  scenario->cursor = static_cast<size_t>(cursor);
+  return Status::Ok();
+}
+
+// The body of field `field` (its letter just read), into *scenario.
+Status ReadField(Reader& in, char field, Scenario* scenario) {
+  Policy& policy = scenario->policy;
+  switch (field) {
+    case 'b':
+      if (Status s = ReadBackoff(in, "backoff", &policy.backoff); !s.ok()) return s;
+      return CheckPolicy(policy);
+    case 'l':
+    case 's': return ReadNumberField(in, field, &policy);
+    case 'f': return ReadClasses(in, &policy);
+    case 'o': return ReadOrdering(in, &policy);
+    case kModeLinkField: return ReadSystem(in, &policy);
+    case 'q': return ReadQuarantine(in, &policy);
+    case kSwitchLinkField: return ReadSwitches(in, &policy);
+    case 'y': return ReadWorld(in, &scenario->world);
+    case 'h': return ReadBehaviours(in, &scenario->world);
+    case 'j': return ReadKeyedJobs(in, &scenario->jobs);
+    case 'a': return ReadActions(in, &scenario->actions);
+    case 'c': return ReadCursor(in, scenario);
+    default: return in.Error(FieldsAfter(field));
+  }
+}
+
+void AppendAction(std::string& out, const Action& action) {
+  const auto append_error = [&out](const std::string& error) {
+    if (error.empty()) return;
+    out += ':';
+    AppendEncoded(out, error);
+  };
+  const auto append_id_payload = [&out](char letter, const std::string& id, const std::string& payload) {
+    out += letter;
+    AppendEncoded(out, id);
+    out += ':';
+    AppendEncoded(out, payload);
+  };
+  std::visit(Overloaded{
+                 [&](const action::Process& a) {
+                   out += OutcomeLetter(a.outcome);
+                   append_error(a.error);
+                 },
+                 [&](const action::Replay& a) {
+                   out += a.keep_attempts ? 'y' : 'r';
+                   AppendEncoded(out, a.id);
+                 },
+                 [&](const action::Enqueue& a) {
+                   append_id_payload('e', a.id, a.payload);
+                   AppendKey(out, a.key);
+                 },
+                 [&](const action::Lease&) { out += 'l'; },
+                 [&](const action::Settle& a) {
+                   out.append(1, 'k').append(std::to_string(a.lease)).append(1, OutcomeLetter(a.outcome));
+                   append_error(a.error);
+                 },
+                 [&](const action::Advance& a) { out += 'w' + std::to_string(a.ms); },
+                 [&](const action::AdvanceToNext&) { out += 'n'; },
+                 [&](const action::ReleaseKey& a) {
+                   out += 'x';
+                   AppendEncoded(out, a.key);
+                 },
+                 [&](const action::Redrive& a) {
+                   out += 'd' + std::to_string(a.max);
+                   if (a.only.failure_class) {
+                     out.append(1, 'k').append(1, kClassLetters[static_cast<int>(*a.only.failure_class)]);
+                   }
+                   if (a.only.reason == Reason::kPermanent) out += "rp";
+                   if (a.only.reason == Reason::kExhausted) out += "re";
+                 },
+                 [&](const action::Crash& a) {
+                   out += 'c' + std::to_string(a.after);
+                   if (a.torn) out += 't';
+                 },
+                 [&](const action::Patch& a) { append_id_payload('f', a.id, a.payload); },
+             },
+             action);
+}
+
 }  // namespace
 
 Result<Scenario> ReadV2(Reader& in) {
   Scenario scenario;
   if (!in.Accept(';') || !in.Accept('m')) return in.Error("';m' and the policy's maxAttempts");
-  uint64_t max_attempts = 0;
-  if (Status s = in.Number("maxAttempts", 7, &max_attempts); !s.ok()) return s;
-  scenario.policy.max_attempts = static_cast<int64_t>(max_attempts);
-  if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-
+  if (Status s = ReadNumberField(in, 'm', &scenario.policy); !s.ok()) return s;
   bool has_seed = false;
   bool has_cursor = false;
   char last_field = 'm';
@@ -561,171 +676,9 @@ Result<Scenario> ReadV2(Reader& in) {
                           (has_seed || order <= kFieldOrder.find('s'));
     if (!in_order) return in.Error(FieldsAfter(last_field));
     in.Accept(field);
-    switch (field) {
-      case 'b':
-        if (Status s = ReadBackoff(in, "backoff", &scenario.policy.backoff); !s.ok()) return s;
-        if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        break;
-      case 'l': {
-        uint64_t lease_ms = 0;
-        if (Status s = in.Number("leaseMs", 8, &lease_ms); !s.ok()) return s;
-        scenario.policy.lease_ms = static_cast<int64_t>(lease_ms);
-        if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        break;
-      }
-      case 's': {
-        uint64_t seed = 0;
-        if (Status s = in.Number("seed", 10, &seed); !s.ok()) return s;
-        scenario.policy.seed = static_cast<int64_t>(seed);
-        if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        has_seed = true;
-        break;
-      }
-      case 'f':
-        if (Status s = ReadClasses(in, &scenario.policy); !s.ok()) return s;
-        break;
-      case 'o':
-        switch (in.peek()) {
-          case 'n': scenario.policy.ordering = Ordering::kNone; break;
-          case 'k': scenario.policy.ordering = Ordering::kKey; break;
-          case 's': scenario.policy.ordering = Ordering::kStall; break;
-          default: return in.Error("ordering (k key, s stall, n none)");
-        }
-        in.Accept(in.peek());
-        if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        break;
-      case 'r': {
-        const char* at = std::find(std::begin(kSystemLetters), std::end(kSystemLetters), in.peek());
-        if (in.peek() == '\0' || at == std::end(kSystemLetters)) {
-          return in.Error("system (q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, l lab)");
-        }
-        scenario.policy.system = static_cast<System>(at - std::begin(kSystemLetters));
-        in.Accept(in.peek());
-        if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        const Policy defaults;
-        if (in.Accept('s')) {
-          uint64_t n = 0;
-          if (Status s = in.Number("maxStalledCount", 4, &n); !s.ok()) return s;
-          scenario.policy.max_stalled_count = static_cast<int64_t>(n);
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-          if (n == static_cast<uint64_t>(defaults.max_stalled_count)) return in.Error("a maxStalledCount other than 1");
-        }
-        if (in.Accept('d')) {
-          uint64_t n = 0;
-          if (Status s = in.Number("deadMaxJobs", 10, &n); !s.ok()) return s;
-          scenario.policy.dead_max_jobs = static_cast<int64_t>(n);
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-          if (n == static_cast<uint64_t>(defaults.dead_max_jobs)) return in.Error("a deadMaxJobs other than 10000");
-        }
-        if (in.Accept('j')) {
-          scenario.policy.retry_in_jitter = true;
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
-        if (in.Accept('e')) {
-          scenario.policy.retry_every_error = true;
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
-        if (in.Accept('u')) {
-          if (in.Accept('3')) {
-            scenario.policy.delivery_limit = DeliveryLimit::kUnset3;
-          } else if (in.Accept('4')) {
-            scenario.policy.delivery_limit = DeliveryLimit::kUnset4;
-          } else if (in.Accept('c')) {
-            scenario.policy.delivery_limit = DeliveryLimit::kClassicQueue;
-          } else {
-            return in.Error("deliveryLimit (u3 unset-3.x, u4 unset-4.x, uc classic-queue)");
-          }
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
-        if (in.Accept('n')) {
-          scenario.policy.dead_letter_exchange = DeadLetterExchange::kNone;
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
-        if (in.Accept('f')) {
-          uint64_t n = 0;
-          if (Status s = in.Number("removeOnFailCount", 10, &n); !s.ok()) return s;
-          scenario.policy.remove_on_fail_count = static_cast<int64_t>(n);
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-          if (n == 0) return in.Error("a removeOnFailCount other than 0");
-        }
-        if (in.Accept('m')) {
-          uint64_t n = 0;
-          if (Status s = in.Number("dlqMaxLength", 10, &n); !s.ok()) return s;
-          scenario.policy.dlq_max_length = static_cast<int64_t>(n);
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-          if (n == 0) return in.Error("a dlqMaxLength other than 0");
-        }
-        if (in.Accept('x')) {
-          scenario.policy.remove_on_fail = true;
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
-        if (in.Accept('o')) {
-          scenario.policy.skip_dead_set = true;
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
-        if (in.Accept('g')) {
-          uint64_t n = 0;
-          if (Status s = in.Number("maxLength", 10, &n); !s.ok()) return s;
-          scenario.policy.max_length = static_cast<int64_t>(n);
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-          if (n == 0) return in.Error("a maxLength other than 0");
-        }
-        if (in.Accept('t')) {
-          uint64_t n = 0;
-          // 16 digits hold every TTL up to kMaxTimeMs (2^53 - 1).
-          if (Status s = in.Number("messageTtlMs", 16, &n); !s.ok()) return s;
-          scenario.policy.message_ttl_ms = static_cast<int64_t>(n);
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-          if (n == 0) return in.Error("a messageTtlMs other than 0");
-        }
-        if (in.peek() == 'c' || in.peek() == 'q') {
-          scenario.policy.delay_at = in.peek() == 'c' ? DelayAt::kConsumerSleep : DelayAt::kRetryQueue;
-          in.Accept(in.peek());
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
-        break;
-      }
-      case 'q': {
-        uint64_t retention_ms = 0;
-        uint64_t alarm_depth = 0;
-        // 16 digits hold every retention up to kMaxTimeMs (2^53 - 1); 10 every
-        // alarm depth up to 1000000000.
-        if (Status s = in.Number("quarantine.retentionMs", 16, &retention_ms); !s.ok()) return s;
-        scenario.policy.retention_ms = static_cast<int64_t>(retention_ms);
-        if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        if (!in.Accept('.')) return in.Error("'.' between quarantine.retentionMs and quarantine.alarmDepth");
-        if (Status s = in.Number("quarantine.alarmDepth", 10, &alarm_depth); !s.ok()) return s;
-        scenario.policy.alarm_depth = static_cast<int64_t>(alarm_depth);
-        scenario.policy.unsafe_quarantine_order = in.Accept('u');
-        if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        break;
-      }
-      case 't':
-        if (Status s = ReadSwitches(in, &scenario.policy); !s.ok()) return s;
-        break;
-      case 'y':
-        if (Status s = ReadWorld(in, &scenario.world); !s.ok()) return s;
-        break;
-      case 'h':
-        if (Status s = ReadBehaviours(in, &scenario.world); !s.ok()) return s;
-        break;
-      case 'j':
-        if (Status s = ReadKeyedJobs(in, &scenario.jobs); !s.ok()) return s;
-        break;
-      case 'a':
-        if (Status s = ReadActions(in, &scenario.actions); !s.ok()) return s;
-        break;
-      case 'c': {
-        uint64_t cursor = 0;
-        if (Status s = in.Number("the cursor", 9, &cursor); !s.ok()) return s;
-        if (Status s = CheckCursor(cursor, scenario.actions.size()); !s.ok()) {
-          return Status::OutOfRange("scenario link: " + s.message());
-        }
-        scenario.cursor = static_cast<size_t>(cursor);
-        has_cursor = true;
-        break;
-      }
-    }
+    if (Status s = ReadField(in, field, &scenario); !s.ok()) return s;
+    has_seed = has_seed || field == 's';
+    has_cursor = has_cursor || field == 'c';
     last_field = field;
   }
   if (!in.done()) return in.Error("';' or the end of the link");
@@ -750,27 +703,10 @@ std::string WriteV2(const Scenario& scenario) {
   if (policy.lease_ms != Policy{}.lease_ms) out += ";l" + std::to_string(policy.lease_ms);
   out += ";s" + std::to_string(policy.seed);
   AppendClasses(out, policy.classes);
-  if (policy.ordering != Ordering::kNone) out.append(";o").append(1, OrderingLetter(policy.ordering));
-  if (policy.system != System::kLab || policy.delay_at != DelayAt::kBroker) {
-    out.append(";r").append(1, kSystemLetters[static_cast<int>(policy.system)]);
-    const Policy defaults;
-    if (policy.max_stalled_count != defaults.max_stalled_count) out += "s" + std::to_string(policy.max_stalled_count);
-    if (policy.dead_max_jobs != defaults.dead_max_jobs) out += "d" + std::to_string(policy.dead_max_jobs);
-    if (policy.retry_in_jitter) out += 'j';
-    if (policy.retry_every_error) out += 'e';
-    if (policy.delivery_limit == DeliveryLimit::kUnset3) out += "u3";
-    if (policy.delivery_limit == DeliveryLimit::kUnset4) out += "u4";
-    if (policy.delivery_limit == DeliveryLimit::kClassicQueue) out += "uc";
-    if (policy.dead_letter_exchange == DeadLetterExchange::kNone) out += "n";
-    if (policy.remove_on_fail_count != defaults.remove_on_fail_count) out += "f" + std::to_string(policy.remove_on_fail_count);
-    if (policy.dlq_max_length != defaults.dlq_max_length) out += "m" + std::to_string(policy.dlq_max_length);
-    if (policy.remove_on_fail) out += 'x';
-    if (policy.skip_dead_set) out += 'o';
-    if (policy.max_length != defaults.max_length) out += "g" + std::to_string(policy.max_length);
-    if (policy.message_ttl_ms != defaults.message_ttl_ms) out += "t" + std::to_string(policy.message_ttl_ms);
-    if (policy.delay_at == DelayAt::kConsumerSleep) out += 'c';
-    if (policy.delay_at == DelayAt::kRetryQueue) out += 'q';
+  if (policy.ordering != Ordering::kNone) {
+    out.append(";o").append(1, Code(kOrderingChoices, static_cast<int>(policy.ordering)));
   }
+  AppendSystem(out, policy);
   if (policy.retention_ms != 0 || policy.alarm_depth != 0 || policy.unsafe_quarantine_order) {
     out.append(";q").append(std::to_string(policy.retention_ms)).append(".").append(std::to_string(policy.alarm_depth));
     if (policy.unsafe_quarantine_order) out += 'u';
@@ -782,61 +718,9 @@ std::string WriteV2(const Scenario& scenario) {
     out += ";j";
     AppendKeyedJobs(out, scenario.jobs);
   }
-  const auto append_error = [&out](const std::string& error) {
-    if (error.empty()) return;
-    out += ':';
-    AppendEncoded(out, error);
-  };
-  if (!scenario.actions.empty()) {
-    out += ";a";
-    for (size_t i = 0; i < scenario.actions.size(); ++i) {
-      if (i > 0) out += ',';
-      std::visit(Overloaded{
-                     [&](const action::Process& a) {
-                       out += OutcomeLetter(a.outcome);
-                       append_error(a.error);
-                     },
-                     [&](const action::Replay& a) {
-                       out += a.keep_attempts ? 'y' : 'r';
-                       AppendEncoded(out, a.id);
-                     },
-                     [&](const action::Enqueue& a) {
-                       out += 'e';
-                       AppendEncoded(out, a.id);
-                       out += ':';
-                       AppendEncoded(out, a.payload);
-                       AppendKey(out, a.key);
-                     },
-                     [&](const action::Lease&) { out += 'l'; },
-                     [&](const action::Settle& a) {
-                       out.append(1, 'k').append(std::to_string(a.lease)).append(1, OutcomeLetter(a.outcome));
-                       append_error(a.error);
-                     },
-                     [&](const action::Advance& a) { out += 'w' + std::to_string(a.ms); },
-                     [&](const action::AdvanceToNext&) { out += 'n'; },
-                     [&](const action::ReleaseKey& a) {
-                       out += 'x';
-                       AppendEncoded(out, a.key);
-                     },
-                     [&](const action::Redrive& a) {
-                       out += 'd' + std::to_string(a.max);
-                       if (a.only.failure_class) out.append(1, 'k').append(1, kClassLetters[static_cast<int>(*a.only.failure_class)]);
-                       if (a.only.reason == Reason::kPermanent) out += "rp";
-                       if (a.only.reason == Reason::kExhausted) out += "re";
-                     },
-                     [&](const action::Crash& a) {
-                       out += 'c' + std::to_string(a.after);
-                       if (a.torn) out += 't';
-                     },
-                     [&](const action::Patch& a) {
-                       out += 'f';
-                       AppendEncoded(out, a.id);
-                       out += ':';
-                       AppendEncoded(out, a.payload);
-                     },
-                 },
-                 scenario.actions[i]);
-    }
+  for (size_t i = 0; i < scenario.actions.size(); ++i) {
+    out += i == 0 ? ";a" : ",";
+    AppendAction(out, scenario.actions[i]);
   }
   if (scenario.cursor != scenario.actions.size()) out += ";c" + std::to_string(scenario.cursor);
   return out;

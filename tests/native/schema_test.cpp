@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "action_schema.h"
 #include "contention.h"
 #include "queue.h"
 #include "scenario.h"
@@ -217,6 +218,131 @@ TEST_CASE("schema: a choice's names are its enum's, in order, and parse back") {
   CHECK(std::string(BackoffKindName(BackoffKind::kExponential)) == "exponential");
   CHECK(std::string(JitterName(Jitter::kDecorrelated)) == "decorrelated");
   CHECK(std::string(OrderingName(Ordering::kStall)) == "stall");
+}
+
+TEST_CASE("schema: every scenario field names its link v2 field and its snapshot name; a link code is unique in its field") {
+  for (const Field<Policy>& row : PolicyFields()) {
+    INFO(row.spec.name);
+    CHECK(row.spec.snapshot != nullptr);
+    if (!IsScenarioField(row.spec)) {
+      CHECK(row.spec.link_field == '\0');
+      continue;
+    }
+    CHECK(row.spec.link_field != '\0');
+    // A choice told by its own code alone (an empty link_code) has a code for every value but the default.
+    if (row.spec.kind == FieldKind::kChoice && row.spec.link_code[0] == '\0' && IsModeSetting(row.spec)) {
+      const int64_t fallback = row.get(Policy{});
+      for (int i = 0; i < row.spec.choices->count; ++i) {
+        if (i != fallback) CHECK(row.spec.choices->items[i].link != nullptr);
+      }
+    }
+  }
+  // The optional members of a field (r: after the system's code; t) never share a first letter.
+  for (const char field : {kModeLinkField, kSwitchLinkField}) {
+    std::string seen;
+    for (const Field<Policy>& row : PolicyFields()) {
+      if (row.spec.link_field != field || !(IsModeSetting(row.spec) || IsTeachingSwitch(row.spec))) continue;
+      std::string codes = row.spec.link_code;
+      if (codes.empty()) {
+        for (int i = 0; i < row.spec.choices->count; ++i) {
+          if (row.spec.choices->items[i].link != nullptr) codes += row.spec.choices->items[i].link;
+        }
+      }
+      for (const char c : codes.substr(0, row.spec.link_code[0] == '\0' ? codes.size() : 1)) {
+        INFO(row.spec.name << " code " << c);
+        CHECK(seen.find(c) == std::string::npos);
+        seen += c;
+      }
+    }
+  }
+  for (const Field<Backoff>& row : BackoffFields()) CHECK(row.spec.link_field == 'b');
+  for (const Field<ClassRule>& row : ClassRuleFields()) CHECK(row.spec.link_field == 'f');
+}
+
+TEST_CASE("schema: a mode's settings and the switches are written by their rows' columns") {
+  Scenario s;
+  s.policy.system = System::kRabbitMqQuorum;
+  s.policy.delivery_limit = DeliveryLimit::kClassicQueue;
+  s.policy.dead_letter_exchange = DeadLetterExchange::kNone;
+  s.policy.max_length = 5;
+  s.policy.effect_charge = true;
+  s.policy.count_in_body = true;
+  CHECK(FormatScenario(s) == "v2;m3;s1;rqucng5;tcb");
+  Result<Queue> q = Queue::Create(s.policy);
+  REQUIRE(q.ok());
+  Result<std::string> snapshot = q->Snapshot();
+  REQUIRE(snapshot.ok());
+  CHECK(snapshot->find("system rabbitmq-quorum deliveryLimit classic-queue deadLetterExchange none maxLength 5 "
+                       "switches 1 0 1 0 0") != std::string::npos);
+  // Read back in table order; a code out of its order, or a default value written, is refused.
+  Result<Scenario> back = ParseScenario("v2;m3;s1;rqucng5;tcb");
+  REQUIRE(back.ok());
+  CHECK(back->policy == s.policy);
+  CHECK(ParseScenario("v2;m3;s1;rqg5uc").status().message() ==
+        "scenario link is malformed at character 14: expected ';' or the end of the link, got 'u'");
+  CHECK(ParseScenario("v2;m3;s1;rqux").status().message() ==
+        "scenario link is malformed at character 13: expected deliveryLimit (u3 unset-3.x, u4 unset-4.x, uc "
+        "classic-queue), got 'x'");
+  CHECK(ParseScenario("v2;m3;s1;t").status().message() ==
+        "scenario link is malformed at character 11: expected a teaching switch (c effects.charge, k "
+        "effects.idempotencyKey, b antiPatterns.countInBody, d antiPatterns.decideBeforeCount, l "
+        "antiPatterns.dlqToSource), in that order, got the end of the link");
+}
+
+// An action rebuilt from its type's rows alone: a blank of its type, each field set from what get gives.
+Action Rebuilt(const Action& original) {
+  const ActionType& type = ActionTypeOf(original);
+  Action out = type.make();
+  for (const ActionField& field : type.fields) {
+    const ActionFieldValue v = field.get(original);
+    if (std::holds_alternative<std::monostate>(v)) continue;
+    const Status s = field.set(out, v, "a");
+    REQUIRE_MESSAGE(s.ok(), s.ToString());
+  }
+  return out;
+}
+
+TEST_CASE("schema: every action type is a row, and its rows carry every field of its actions") {
+  CHECK(ActionTypes().size() == std::variant_size_v<Action>);
+  const std::vector<Action> actions = {
+      action::Process{Outcome::kPrecondition, "db down"},
+      action::Process{Outcome::kSuccess, ""},
+      action::Replay{"a", false},
+      action::Replay{"a", true},
+      action::Enqueue{"b", "{}", ""},
+      action::Enqueue{"b", "", "k1"},
+      action::Lease{},
+      action::Settle{7, Outcome::kTransient, "timeout"},
+      action::Advance{1500},
+      action::AdvanceToNext{},
+      action::ReleaseKey{"k1"},
+      action::Redrive{3, RedriveFilter{}},
+      action::Redrive{1, RedriveFilter{FailureClass::kPrecondition, Reason::kExhausted}},
+      action::Crash{4, true},
+      action::Patch{"a", "fixed"},
+  };
+  for (const Action& a : actions) {
+    INFO(ActionTypeOf(a).type);
+    CHECK(FindActionType(ActionTypeOf(a).type) == &ActionTypeOf(a));
+    CHECK(Rebuilt(a) == a);
+  }
+  CHECK(FindActionType("explode") == nullptr);
+}
+
+TEST_CASE("schema: an action field the core parses is refused by name, as the bindings always said it") {
+  Action settle = FindActionType("settle")->make();
+  const ActionField& token = FindActionType("settle")->fields[0];
+  CHECK(token.set(settle, std::string("lease-0"), "scenario.actions[2]").message() ==
+        "scenario.actions[2].token must be a lease token \"lease-<n>\" with n from 1 to 4294967295, got \"lease-0\"");
+  const ActionField& outcome = FindActionType("process")->fields[0];
+  Action process = FindActionType("process")->make();
+  CHECK(outcome.set(process, std::string("fine"), "a").message().rfind("a.outcome", 0) == 0);
+  const ActionType& redrive = *FindActionType("redrive");
+  Action r = redrive.make();
+  CHECK(redrive.fields[2].set(r, std::string("stalled"), "a").message() ==
+        "a.reason must be \"permanent\" or \"exhausted\", got \"stalled\"");
+  CHECK(redrive.fields[1].set(r, std::string("nope"), "a").message().rfind("a.class: ", 0) == 0);
+  CHECK(r == redrive.make());  // refused: nothing changed
 }
 
 }  // namespace

@@ -11,7 +11,7 @@ import { lab, root } from './helpers.mjs';
 const TABLES = ['policy', 'backoff', 'classRule', 'world', 'storm', 'contention', 'schedule'];
 
 test('lab.schema: one frozen table per options object, each row described', () => {
-  assert.deepEqual(Object.keys(lab.schema), TABLES);
+  assert.deepEqual(Object.keys(lab.schema), [...TABLES, 'actions']);
   assert.ok(Object.isFrozen(lab.schema));
   for (const table of TABLES) {
     assert.ok(Object.isFrozen(lab.schema[table]), table);
@@ -206,3 +206,51 @@ for (const table of TABLES) {
     }
   });
 }
+
+// ---- the scripted actions' table (core/scenario/action_schema.h) ----------
+
+const ACTION_KINDS = ['text', 'key', 'outcome', 'integer', 'boolean', 'name'];
+
+test('lab.schema.actions: one frozen row per action type, each field described by its kind', () => {
+  assert.ok(Object.isFrozen(lab.schema.actions));
+  assert.deepEqual(lab.schema.actions.map((row) => row.type),
+    ['process', 'replay', 'enqueue', 'lease', 'settle', 'advance', 'advanceToNext', 'releaseKey', 'redrive', 'patch', 'crash']);
+  for (const row of lab.schema.actions) {
+    assert.ok(Object.isFrozen(row) && row.description.length > 10, row.type);
+    for (const field of row.fields) {
+      const at = `${row.type}.${field.name}`;
+      assert.ok(ACTION_KINDS.includes(field.kind), at);
+      assert.equal(typeof field.required, 'boolean', at);
+      if (field.kind === 'text') assert.ok(Number.isSafeInteger(lab.limits[field.limit]), `${at}: limit ${field.limit}`);
+      if (field.kind === 'integer') assert.ok(field.min <= field.max, at);
+      if (field.default !== undefined) assert.ok(!field.required, `${at}: a default only when optional`);
+    }
+  }
+});
+
+test('lab.schema.actions: every type round-trips through a scenario with its optional fields given and left out', () => {
+  const script = [
+    { type: 'enqueue', id: 'b', payload: 'p', key: 'k' },
+    { type: 'enqueue', id: 'c' },
+    { type: 'process', outcome: 'permanent', error: 'bad' },
+    { type: 'replay', id: 'a' },
+    { type: 'lease' },
+    { type: 'settle', token: 'lease-1', outcome: 'permanent' },
+    { type: 'advance', ms: 0 },
+    { type: 'redrive', max: 1, class: 'permanent', reason: 'permanent' },
+    { type: 'crash', after: 1 },
+  ];
+  const scenario = { maxAttempts: 3, ordering: 'none', jobs: [{ id: 'a', payload: '' }], actions: script };
+  const back = lab.parseScenario(lab.formatScenario(scenario));
+  assert.deepEqual(back.actions, [
+    { type: 'enqueue', id: 'b', payload: 'p', key: 'k' },
+    { type: 'enqueue', id: 'c', payload: '' },
+    { type: 'process', outcome: 'permanent', error: 'bad' },
+    { type: 'replay', id: 'a' },
+    { type: 'lease' },
+    { type: 'settle', token: 'lease-1', outcome: 'permanent', error: '' },
+    { type: 'advance', ms: 0 },
+    { type: 'redrive', max: 1, class: 'permanent', reason: 'permanent' },
+    { type: 'crash', after: 1, torn: false },
+  ]);
+});

@@ -8,6 +8,7 @@
 // status.h  Status / Result<T>: the error channel (no exceptions)
 // policy.h  Outcome, Disposition, Reason, Policy
 // field.h, schema.h  every configurable field, described once (name, kind, range, default)
+// action_schema.h    every scripted action type and its fields, described once
 // queue.h   Queue: the lesson's retry/quarantine policy
 // event.h   timeline events, their stable text lines and explanations
 // scenario.h  policy + jobs + script: deterministic replay and the link format
@@ -22,6 +23,7 @@
 // schedule.h  a policy's retry schedule: delays and start times under jitter, an outage outlasted
 #pragma once
 
+#include "action_schema.h"
 #include "contention.h"
 #include "event.h"
 #include "goal.h"
