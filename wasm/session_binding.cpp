@@ -180,7 +180,7 @@ class SessionHandle {
     return CheckGoalValue(session_->queue(), text, {session_->refused(), session_->refused_replays()});
   }
   val snapshotText() const {
-    dlq::Result<std::string> text = session_->queue().SnapshotText();
+    dlq::Result<std::string> text = session_->queue().view().SnapshotText();
     return text.ok() ? val(text.value()) : ErrorValue(text.status());
   }
   // The session's timeline as text, one RenderEvent line per event up to the cursor.
@@ -273,7 +273,7 @@ class SessionHandle {
     const size_t ready = stats.ready;
     val shown = val::array();
     const auto push_ready = [&](size_t at, size_t count) {
-      for (const dlq::JobView& j : q.Ready(at, count)) {
+      for (const dlq::JobView& j : q.view().Ready(at, count)) {
         val job = JobValue(j, true);
         job.set("removable", s.IsRemovable(j.id));
         shown.call<void>("push", job);
@@ -300,7 +300,7 @@ class SessionHandle {
     out.set("quarantined", QuarantinedValue(q, 0, cap));
     if (q.policy().DiscardsDeadLetters()) out.set("discarded", DiscardedValue(q, 0, cap));
     // Only where the core accepts replay(id, { resetAttempts: false }) (bullmq).
-    if (q.CanReplayKeepingAttempts()) out.set("retryWithoutReset", true);
+    if (q.view().CanReplayKeepingAttempts()) out.set("retryWithoutReset", true);
     out.set("reorders", ReordersValue(q, 0, cap));
     out.set("alarm", AlarmValue(q));
     out.set("worstCase", WorstCaseValue(q));

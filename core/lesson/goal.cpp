@@ -704,9 +704,9 @@ void AddToRetrySpread(const Event& delayed, RetrySpread* current, RetrySpread* b
 
 RetrySpread RetrySpreadOf(const Queue& queue) {
   RetrySpread current, best;
-  const size_t count = queue.event_count();
+  const size_t count = queue.view().event_count();
   for (size_t from = 0; from < count; from += kSlice) {
-    for (const Event& e : queue.Timeline(from, kSlice)) {
+    for (const Event& e : queue.view().Timeline(from, kSlice)) {
       if (e.kind == EventKind::kDelayed) AddToRetrySpread(e, &current, &best);
     }
   }
@@ -750,7 +750,7 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
   // Each named job where it is now: one lookup by id, not a pass over the views.
   if (!jobs.empty()) {
     for (auto& [id, facts] : jobs) {
-      const std::optional<JobLocation> at = queue.Locate(id);
+      const std::optional<JobLocation> at = queue.view().Locate(id);
       if (!at.has_value()) continue;  // never given: the timeline pass below confirms it
       switch (at->place) {
         case Place::kReady: facts.where = W::kReady; facts.held_by = at->held_by; break;
@@ -787,9 +787,9 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
   size_t burst_first = 0;
   std::vector<std::optional<Event>> first_match(goal.clauses.size());
   if (need_timeline) {
-    const size_t count = queue.event_count();
+    const size_t count = queue.view().event_count();
     for (size_t from = 0; from < count; from += kSlice) {
-      for (Event& e : queue.Timeline(from, kSlice)) {
+      for (Event& e : queue.view().Timeline(from, kSlice)) {
         if (e.kind == EventKind::kAlert) ++alerts;
         if (e.kind == EventKind::kDelayed) AddToRetrySpread(e, &spread_now, &spread);
         if (e.kind == EventKind::kReplayed) AddToReplayBurst(e, &burst_window, &burst_first, &burst);
@@ -918,7 +918,7 @@ GoalCheck CheckGoal(const Goal& goal, const Queue& queue, const GoalContext& con
         break;
       }
       case GoalPredicate::kAlarm: {
-        const AlarmView a = queue.alarm();
+        const AlarmView a = queue.view().alarm();
         holds = a.raised;
         const std::string depth = std::to_string(a.depth) + (a.depth == 1 ? " entry" : " entries") +
                                   " in quarantine, alarm depth " + std::to_string(a.threshold);

@@ -4,7 +4,7 @@
 
 #include "crc32.h"
 #include "durable_text.h"
-#include "queue.h"
+#include "queue_core.h"
 #include "text.h"
 
 namespace dlq {
@@ -14,14 +14,14 @@ using durable::Image;
 using durable::Write;
 using durable::WriteOp;
 
-durable::JobRow Queue::RowOf(uint32_t index) const {
+durable::JobRow QueueCore::RowOf(uint32_t index) const {
   const StoredJob& j = jobs_[index];
   return {j.attempts, j.first_attempt_at, j.last_delay,      j.reason,   j.failure_class, j.alert,
-          j.last_error, j.quarantine_step, j.arrived_at,     j.stalls,   EnqueuedAt(index), XDeathOf(index),
-          TtlFrom(index)};
+          j.last_error, j.quarantine_step, j.arrived_at,     j.stalls,   records_.EnqueuedAt(index), records_.XDeathOf(index),
+          records_.TtlFrom(index)};
 }
 
-durable::Meta Queue::MetaNow() const {
+durable::Meta QueueCore::MetaNow() const {
   durable::Meta m;
   m.now = now_;
   m.step = step_;
@@ -38,28 +38,26 @@ durable::Meta Queue::MetaNow() const {
 
 // ---- the journal ----------------------------------------------------------------
 
-void Queue::Emit(Write&& w, uint32_t job) {
+void QueueCore::Emit(Write&& w, uint32_t job) {
   if (!policy_.journal) return;
-  w.seq = journal_.size() + 1;
-  w.prev = journal_.empty() ? journal_base_ : journal_.back().check;
+  w.seq = journal_.next_seq();
+  w.prev = journal_.prev_check();
   w.meta = MetaNow();
-  for (size_t k = journaled_errors_; k < jobs_.error_count(); ++k) {
+  for (size_t k = journal_.marks.errors; k < jobs_.error_count(); ++k) {
     w.errors.emplace_back(jobs_.ErrorText(static_cast<uint32_t>(k + 1)));
   }
-  for (size_t k = journaled_events_; k < events_.size(); ++k) w.events.push_back(events_[k]);
-  for (size_t k = journaled_reorders_; k < reorder_job_.size(); ++k) {
+  for (size_t k = journal_.marks.events; k < events_.size(); ++k) w.events.push_back(events_[k]);
+  for (size_t k = journal_.marks.reorders; k < reorder_job_.size(); ++k) {
     w.reorders.push_back({reorder_job_[k], reorder_overtook_[k]});
   }
-  journaled_errors_ = jobs_.error_count();
-  journaled_events_ = events_.size();
-  journaled_reorders_ = reorder_job_.size();
+  journal_.marks = {events_.size(), jobs_.error_count(), reorder_job_.size()};
   uint32_t check = 0;
   std::string text = durable::EncodeWrite(w, &check);
   charge_.Add(cost::JournalRecord(text.size()));  // room checked by the caller (cost::kJournalMove)
-  journal_.push_back({w.op, job, check, std::move(text)});
+  journal_.Push({w.op, job, check, std::move(text)});
 }
 
-void Queue::EmitCreate() {
+void QueueCore::EmitCreate() {
   if (!policy_.journal) return;
   Write w;
   w.op = WriteOp::kCreate;
@@ -67,14 +65,14 @@ void Queue::EmitCreate() {
   Emit(std::move(w), UINT32_MAX);
 }
 
-void Queue::EmitClock() {
+void QueueCore::EmitClock() {
   if (!policy_.journal) return;
   Write w;
   w.op = WriteOp::kClock;
   Emit(std::move(w), UINT32_MAX);
 }
 
-void Queue::EmitMove(uint32_t index, const Source& from) {
+void QueueCore::EmitMove(uint32_t index, const Source& from) {
   EmitMoveWrites(index, from);
   // A lazy trim (bullmq, sidekiq) the move's arrival in quarantine asked for runs once
   // the move is written, so its removals follow the arrival, even of the new entry itself.
@@ -84,7 +82,7 @@ void Queue::EmitMove(uint32_t index, const Source& from) {
   }
 }
 
-void Queue::EmitMoveWrites(uint32_t index, const Source& from) {
+void QueueCore::EmitMoveWrites(uint32_t index, const Source& from) {
   if (!policy_.journal) return;
   const StoredJob& job = jobs_[index];
   Write put;
@@ -148,14 +146,14 @@ void Queue::EmitMoveWrites(uint32_t index, const Source& from) {
   }
 }
 
-Result<std::vector<JournalEntry>> Queue::Journal() const {
+Result<std::vector<JournalEntry>> QueueCore::Journal() const {
   if (!policy_.journal) {
     return Status::FailedPrecondition("this queue keeps no journal (its policy has journal: false)");
   }
   std::vector<JournalEntry> out;
   out.reserve(journal_.size());
   for (size_t k = 0; k < journal_.size(); ++k) {
-    const StoredWrite& w = journal_[k];
+    const WriteJournal::Stored& w = journal_.writes()[k];
     out.push_back({k + 1, durable::WriteOpName(w.op), w.job == UINT32_MAX ? std::string() : std::string(jobs_[w.job].id()), w.text});
   }
   return out;
@@ -163,7 +161,7 @@ Result<std::vector<JournalEntry>> Queue::Journal() const {
 
 // ---- snapshots ------------------------------------------------------------------
 
-Image Queue::ToImage() const {
+Image QueueCore::ToImage() const {
   Image image;
   image.policy = policy_;
   image.meta = MetaNow();
@@ -208,45 +206,37 @@ Image Queue::ToImage() const {
   return image;
 }
 
-Result<std::string> Queue::SnapshotText() const { return durable::EncodeSnapshot(ToImage(), kMaxSnapshotBytes); }
+Result<std::string> QueueCore::SnapshotText() const { return durable::EncodeSnapshot(ToImage(), kMaxSnapshotBytes); }
 
-Result<std::string> Queue::Snapshot() {
+Result<std::string> QueueCore::Snapshot() {
   Result<std::string> text = SnapshotText();
   if (!text.ok()) return text;
-  size_t journal_bytes = 0;
-  for (const StoredWrite& w : journal_) journal_bytes += cost::JournalRecord(w.text.size());
-  charge_.Return(journal_bytes);
-  journal_.clear();
-  journal_base_ = Crc32(text.value());
+  charge_.Return(journal_.Bytes());
+  journal_.StartAfter(Crc32(text.value()));
   return text;
 }
 
-Result<Queue> Queue::Clone() const {
-  size_t journal_bytes = 0;
-  for (const StoredWrite& w : journal_) journal_bytes += cost::JournalRecord(w.text.size());
+Result<QueueCore> QueueCore::Clone() const {
+  const size_t journal_bytes = journal_.Bytes();
   if (Status s = HeapBudget::CheckRoom(charge_.bytes() + journal_bytes, "clone"); !s.ok()) return s;
-  Result<Queue> copy = FromImage(ToImage());
+  Result<QueueCore> copy = FromImage(ToImage());
   if (!copy.ok()) return copy;
   copy->journal_ = journal_;
   copy->charge_.Add(journal_bytes);
-  copy->journal_base_ = journal_base_;
-  copy->journaled_events_ = journaled_events_;
-  copy->journaled_errors_ = journaled_errors_;
-  copy->journaled_reorders_ = journaled_reorders_;
   return copy;
 }
 
-Result<Queue> Queue::Restore(std::string_view snapshot) {
+Result<QueueCore> QueueCore::Restore(std::string_view snapshot) {
   if (Status s = CheckSize("snapshot", kMaxSnapshotBytes, snapshot.size()); !s.ok()) return s;
   Result<Image> image = durable::DecodeSnapshot(snapshot);
   if (!image.ok()) return image.status();
-  Result<Queue> queue = FromImage(std::move(image.value()));
+  Result<QueueCore> queue = FromImage(std::move(image.value()));
   if (!queue.ok()) return queue;
-  queue->journal_base_ = Crc32(snapshot);
+  queue->journal_.StartAfter(Crc32(snapshot));
   return queue;
 }
 
-Result<Queue> Queue::FromImage(Image&& image) {
+Result<QueueCore> QueueCore::FromImage(Image&& image) {
   const auto invalid = [](const std::string& why) {
     return Status::Error(Code::kInvalidSnapshot, "snapshot is inconsistent: " + why);
   };
@@ -264,16 +254,15 @@ Result<Queue> Queue::FromImage(Image&& image) {
   for (const std::string& e : image.errors) bytes += cost::ErrorText(e.size());
   for (const durable::ImageJob& j : image.jobs) bytes += cost::Job(j.id, j.payload, j.key);
   for (const durable::Reorder& r : image.reorders) bytes += cost::Reorder(r.overtook.size());
-  if (image.policy.system == System::kSqs) bytes += image.jobs.size() * sizeof(int64_t);  // the first enqueues
-  if (image.policy.message_ttl_ms > 0) bytes += image.jobs.size() * sizeof(int64_t);  // the TTLs' starts
+  bytes += SystemRecords::TimesBytes(image.policy, image.jobs.size());
   // x-death records: at most one per job (charged below as they are).
-  const size_t x_death_most = image.policy.system == System::kRabbitMqQuorum ? image.jobs.size() * cost::kXDeath : 0;
+  const size_t x_death_most = SystemRecords::MostXDeathBytes(image.policy, image.jobs.size());
   if (Status s = HeapBudget::CheckRoom(bytes + x_death_most + image.events.size() * cost::kEventAtMost, "restore");
       !s.ok()) {
     return s;
   }
 
-  Queue q(image.policy);
+  QueueCore q(image.policy);
   q.jitter_ = jitter.value();
   const size_t n = image.jobs.size();
   for (const std::string& e : image.errors) {
@@ -282,8 +271,7 @@ Result<Queue> Queue::FromImage(Image&& image) {
     if (!added) return invalid("error text " + QuoteShort(e) + " appears twice");
   }
   const size_t errors = image.errors.size();
-  if (image.policy.system == System::kSqs) q.enqueued_at_.assign(n, 0);
-  if (image.policy.message_ttl_ms > 0) q.ttl_from_.assign(n, 0);
+  q.records_.ResizeForRestore(n);
   for (size_t k = 0; k < n; ++k) {
     const durable::ImageJob& j = image.jobs[k];
     if (j.id.empty() || j.id.size() > kMaxIdBytes || j.payload.size() > kMaxPayloadBytes || j.key.size() > kMaxKeyBytes) {
@@ -337,13 +325,7 @@ Result<Queue> Queue::FromImage(Image&& image) {
     job.quarantine_step = r.quarantine_step;
     job.arrived_at = r.arrived_at;
     job.stalls = static_cast<uint16_t>(r.stalls);
-    if (system == System::kSqs) q.enqueued_at_[index] = r.enqueued_at;
-    if (image.policy.message_ttl_ms > 0) q.ttl_from_[index] = r.ttl_from;
-    if (r.x_death.empty()) {
-      q.x_death_.erase(index);
-    } else {
-      q.x_death_[index] = r.x_death;
-    }
+    q.records_.Restore(index, r.enqueued_at, r.ttl_from, r.x_death);
     return Status::Ok();
   };
   for (size_t k = 0; k < n; ++k) {
@@ -440,10 +422,8 @@ Result<Queue> Queue::FromImage(Image&& image) {
   q.arrivals_ = m.arrivals;
   q.alarm_raised_ = m.alarm_raised;
   q.expired_ = static_cast<size_t>(m.expired);
-  q.journaled_errors_ = q.jobs_.error_count();
-  q.journaled_events_ = q.events_.size();
-  q.journaled_reorders_ = q.reorder_job_.size();
-  q.charge_.Add(bytes + q.x_death_.size() * cost::kXDeath);
+  q.journal_.marks = {q.events_.size(), q.jobs_.error_count(), q.reorder_job_.size()};
+  q.charge_.Add(bytes + q.records_.RestoredBytes());
   q.ChargeEvents();
   return q;
 }

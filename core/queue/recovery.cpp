@@ -6,7 +6,7 @@
 
 #include "crc32.h"
 #include "durable_text.h"
-#include "queue.h"
+#include "queue_core.h"
 #include "text.h"
 
 namespace dlq {
@@ -188,7 +188,7 @@ std::vector<std::pair<uint32_t, Place>> ResolveAfterCrash(Image& image) {
 
 }  // namespace
 
-Status Queue::CheckRecoveryInput(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal) {
+Status QueueCore::CheckRecoveryInput(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal) {
   // Sizes before anything is read.
   if (Status s = CheckSize("journal", kMaxJournalRecords, journal.size(), "items"); !s.ok()) return s;
   size_t journal_bytes = 0;
@@ -205,7 +205,7 @@ Status Queue::CheckRecoveryInput(std::optional<std::string_view> snapshot, const
   return Status::Ok();
 }
 
-Status Queue::StartRecovery(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
+Status QueueCore::StartRecovery(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
                             Base* out) {
   // The base: the snapshot's image, or the queue the first record creates.
   if (snapshot) {
@@ -214,7 +214,7 @@ Status Queue::StartRecovery(std::optional<std::string_view> snapshot, const std:
     out->image = std::move(base.value());
     // Every reference the snapshot holds is checked before any write is applied to it.
     Image copy = out->image;
-    if (Result<Queue> checked = FromImage(std::move(copy)); !checked.ok()) return checked.status();
+    if (Result<QueueCore> checked = FromImage(std::move(copy)); !checked.ok()) return checked.status();
     out->prev = Crc32(*snapshot);
     out->first = 0;
   } else {
@@ -225,7 +225,7 @@ Status Queue::StartRecovery(std::optional<std::string_view> snapshot, const std:
           "journal[0] must create the queue (a journal since creation starts with its create record), got a " +
           std::string(durable::WriteOpName(create->op)) + " record");
     }
-    Result<Queue> fresh = Create(create->policy);
+    Result<QueueCore> fresh = Create(create->policy);
     if (!fresh.ok()) return fresh.status();
     out->image = fresh->ToImage();
     out->image.meta = create->meta;
@@ -235,7 +235,7 @@ Status Queue::StartRecovery(std::optional<std::string_view> snapshot, const std:
   return Status::Ok();
 }
 
-Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
+Result<Recovery> QueueCore::Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
                                 const RecoverOptions& options) {
   if (Status s = CheckRecoveryInput(snapshot, journal); !s.ok()) return s;
   const auto length = static_cast<int64_t>(journal.size());
@@ -254,7 +254,7 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
   const size_t first = base.first;
 
   // The writes that reached the disk: the first k, and maybe half of the next.
-  Recovery out{Queue(image.policy), {}, {}, 0, false};
+  Recovery out{Queue(nullptr), {}, {}, 0, false};  // its queue is set last
   std::unordered_set<std::string> ids;
   for (const durable::ImageJob& j : image.jobs) ids.insert(j.id);
   const auto count = static_cast<size_t>(k);
@@ -282,9 +282,9 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
 
   // What the crash left half-done, decided; then the queue, and its timeline says so.
   const std::vector<std::pair<uint32_t, Place>> decided = ResolveAfterCrash(image);
-  Result<Queue> queue = FromImage(std::move(image));
+  Result<QueueCore> queue = FromImage(std::move(image));
   if (!queue.ok()) return queue.status();
-  Queue& q = queue.value();
+  QueueCore& q = queue.value();
   if (Status s = HeapBudget::CheckRoom(decided.size() * cost::kEventAtMost, "recover"); !s.ok()) return s;
   for (const auto& [job, place] : decided) {
     if (place == Place::kLost) {
@@ -295,15 +295,15 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
       out.duplicated.emplace_back(q.jobs_[job].id());
     }
   }
-  q.journaled_events_ = q.events_.size();
+  q.journal_.marks.events = q.events_.size();
   // Its journal is empty and follows its own state (as if restored from its snapshot).
   Result<std::string> text = q.SnapshotText();
-  q.journal_base_ = text.ok() ? Crc32(text.value()) : 0;
-  out.queue = std::move(q);
+  q.journal_.StartAfter(text.ok() ? Crc32(text.value()) : 0);
+  out.queue = Queue(std::make_unique<QueueCore>(std::move(q)));
   return out;
 }
 
-Result<std::vector<uint8_t>> Queue::CrashRanks(std::optional<std::string_view> snapshot,
+Result<std::vector<uint8_t>> QueueCore::CrashRanks(std::optional<std::string_view> snapshot,
                                                const std::vector<std::string_view>& journal) {
   if (Status s = CheckRecoveryInput(snapshot, journal); !s.ok()) return s;
   Base base;

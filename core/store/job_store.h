@@ -19,19 +19,11 @@
 #include <vector>
 
 #include "block_memory.h"
+#include "place.h"
 #include "policy.h"
 #include "size_limits.h"
 
 namespace dlq {
-
-// Where a job is now. Exactly one place at a time.
-// kDropped: its quarantine entry reached its retention; kLost: a crash between
-// two writes of a move left it in no place (recovery found it nowhere);
-// kDiscarded: it was dead-lettered with nowhere to go (no dead-letter exchange).
-enum class Place : uint8_t { kReady, kDelayed, kLeased, kCompleted, kQuarantined, kDropped, kLost, kDiscarded };
-
-// "ready" | "delayed" | "leased" | "completed" | "quarantine" | "dropped" | "lost" | "discarded".
-const char* PlaceName(Place place);
 
 // The fields an attempt reads and writes come first, then the strings' place, in
 // 104 bytes: a million jobs are 104 MB of records, so every field costs.
