@@ -1,3 +1,4 @@
+// Internal to the core: callers use queue.h.
 // JobStore: every job a queue was ever given, by index, with the id index and the
 // interned error texts. Storage only: no policy, no places' order (the queue
 // keeps those), no budget (the queue charges what it adds).
