@@ -401,6 +401,71 @@ Status GetBackoff(In& in, Backoff* b) {
   return Status::Ok();
 }
 
+// A policy line's system and the fields only a system has, after the word
+// "system"; each written only when it is not its default.
+Status GetSystemFields(In& in, Policy* p) {
+  DLQ_TRY(in.Name("a system other than lab", kSystemCount, SystemName, &p->system));
+  if (p->system == System::kLab) return in.Error("a system other than lab (lab is written as nothing)", "lab");
+  const Policy defaults;
+  if (in.Peek() == "maxStalledCount") {
+    in.Next();
+    DLQ_TRY(in.Int("maxStalledCount", &p->max_stalled_count));
+    if (p->max_stalled_count == defaults.max_stalled_count) return in.Error("a maxStalledCount other than its default", "1");
+  }
+  if (in.Peek() == "deadMaxJobs") {
+    in.Next();
+    DLQ_TRY(in.Int("deadMaxJobs", &p->dead_max_jobs));
+    if (p->dead_max_jobs == defaults.dead_max_jobs) return in.Error("a deadMaxJobs other than its default", "10000");
+  }
+  if (in.Peek() == "retryInJitter") {  // the word alone: on (off is written as nothing)
+    in.Next();
+    p->retry_in_jitter = true;
+  }
+  if (in.Peek() == "retryEveryError") {  // likewise
+    in.Next();
+    p->retry_every_error = true;
+  }
+  if (in.Peek() == "deliveryLimit") {
+    in.Next();
+    DLQ_TRY(in.Name("unset-3.x, unset-4.x or classic-queue", kDeliveryLimitCount, DeliveryLimitName, &p->delivery_limit));
+    if (p->delivery_limit == DeliveryLimit::kExplicit) return in.Error("unset-3.x, unset-4.x or classic-queue", "explicit");
+  }
+  if (in.Peek() == "deadLetterExchange") {
+    in.Next();
+    DLQ_TRY(in.Name("none", kDeadLetterExchangeCount, DeadLetterExchangeName, &p->dead_letter_exchange));
+    if (p->dead_letter_exchange == DeadLetterExchange::kSet) return in.Error("none (set is written as nothing)", "set");
+  }
+  if (in.Peek() == "removeOnFailCount") {
+    in.Next();
+    DLQ_TRY(in.Int("removeOnFailCount", &p->remove_on_fail_count));
+    if (p->remove_on_fail_count == defaults.remove_on_fail_count) return in.Error("a removeOnFailCount other than its default", "0");
+  }
+  if (in.Peek() == "dlqMaxLength") {
+    in.Next();
+    DLQ_TRY(in.Int("dlqMaxLength", &p->dlq_max_length));
+    if (p->dlq_max_length == defaults.dlq_max_length) return in.Error("a dlqMaxLength other than its default", "0");
+  }
+  if (in.Peek() == "removeOnFail") {  // the word alone: on
+    in.Next();
+    p->remove_on_fail = true;
+  }
+  if (in.Peek() == "skipDeadSet") {  // likewise
+    in.Next();
+    p->skip_dead_set = true;
+  }
+  if (in.Peek() == "maxLength") {
+    in.Next();
+    DLQ_TRY(in.Int("maxLength", &p->max_length));
+    if (p->max_length == defaults.max_length) return in.Error("a maxLength other than its default", "0");
+  }
+  if (in.Peek() == "messageTtlMs") {
+    in.Next();
+    DLQ_TRY(in.Int("messageTtlMs", &p->message_ttl_ms));
+    if (p->message_ttl_ms == defaults.message_ttl_ms) return in.Error("a messageTtlMs other than its default", "0");
+  }
+  return Status::Ok();
+}
+
 // The policy group and six class groups; `lines` reads each from its own line.
 template <typename NextIn>
 Status GetPolicy(NextIn next, Policy* p) {
@@ -417,65 +482,7 @@ Status GetPolicy(NextIn next, Policy* p) {
   DLQ_TRY(in->Bool("journal", &p->journal));
   if (in->Peek() == "system") {
     in->Next();
-    DLQ_TRY(in->Name("a system other than lab", kSystemCount, SystemName, &p->system));
-    if (p->system == System::kLab) return in->Error("a system other than lab (lab is written as nothing)", "lab");
-    const Policy defaults;
-    if (in->Peek() == "maxStalledCount") {
-      in->Next();
-      DLQ_TRY(in->Int("maxStalledCount", &p->max_stalled_count));
-      if (p->max_stalled_count == defaults.max_stalled_count) return in->Error("a maxStalledCount other than its default", "1");
-    }
-    if (in->Peek() == "deadMaxJobs") {
-      in->Next();
-      DLQ_TRY(in->Int("deadMaxJobs", &p->dead_max_jobs));
-      if (p->dead_max_jobs == defaults.dead_max_jobs) return in->Error("a deadMaxJobs other than its default", "10000");
-    }
-    if (in->Peek() == "retryInJitter") {  // the word alone: on (off is written as nothing)
-      in->Next();
-      p->retry_in_jitter = true;
-    }
-    if (in->Peek() == "retryEveryError") {  // likewise
-      in->Next();
-      p->retry_every_error = true;
-    }
-    if (in->Peek() == "deliveryLimit") {
-      in->Next();
-      DLQ_TRY(in->Name("unset-3.x, unset-4.x or classic-queue", kDeliveryLimitCount, DeliveryLimitName, &p->delivery_limit));
-      if (p->delivery_limit == DeliveryLimit::kExplicit) return in->Error("unset-3.x, unset-4.x or classic-queue", "explicit");
-    }
-    if (in->Peek() == "deadLetterExchange") {
-      in->Next();
-      DLQ_TRY(in->Name("none", kDeadLetterExchangeCount, DeadLetterExchangeName, &p->dead_letter_exchange));
-      if (p->dead_letter_exchange == DeadLetterExchange::kSet) return in->Error("none (set is written as nothing)", "set");
-    }
-    if (in->Peek() == "removeOnFailCount") {
-      in->Next();
-      DLQ_TRY(in->Int("removeOnFailCount", &p->remove_on_fail_count));
-      if (p->remove_on_fail_count == defaults.remove_on_fail_count) return in->Error("a removeOnFailCount other than its default", "0");
-    }
-    if (in->Peek() == "dlqMaxLength") {
-      in->Next();
-      DLQ_TRY(in->Int("dlqMaxLength", &p->dlq_max_length));
-      if (p->dlq_max_length == defaults.dlq_max_length) return in->Error("a dlqMaxLength other than its default", "0");
-    }
-    if (in->Peek() == "removeOnFail") {  // the word alone: on
-      in->Next();
-      p->remove_on_fail = true;
-    }
-    if (in->Peek() == "skipDeadSet") {  // likewise
-      in->Next();
-      p->skip_dead_set = true;
-    }
-    if (in->Peek() == "maxLength") {
-      in->Next();
-      DLQ_TRY(in->Int("maxLength", &p->max_length));
-      if (p->max_length == defaults.max_length) return in->Error("a maxLength other than its default", "0");
-    }
-    if (in->Peek() == "messageTtlMs") {
-      in->Next();
-      DLQ_TRY(in->Int("messageTtlMs", &p->message_ttl_ms));
-      if (p->message_ttl_ms == defaults.message_ttl_ms) return in->Error("a messageTtlMs other than its default", "0");
-    }
+    DLQ_TRY(GetSystemFields(*in, p));
   }
   if (in->Peek() == "delayAt") {
     in->Next();
@@ -636,9 +643,12 @@ Result<std::string> EncodeSnapshot(const Image& image, size_t limit) {
   return text;
 }
 
-Result<Image> DecodeSnapshot(std::string_view text) {
+namespace {
+
+// The snapshot's first line: what it is, and its version (read before the
+// checksum, so that a newer snapshot says so). Sets `*first_end` to its end.
+Status CheckSnapshotHead(std::string_view text, size_t* first_end_out) {
   const auto invalid = [](const std::string& why) { return Status::Error(Code::kInvalidSnapshot, why); };
-  // 1. What it is, and its version: before the checksum, so that a newer snapshot says so.
   if (text.substr(0, kSnapshotMagic.size()) != kSnapshotMagic) {
     return invalid("snapshot is not a dlq-lab snapshot: it must start with \"dlq-snapshot <version>\", got " +
                    QuoteShort(text.substr(0, 24)));
@@ -658,7 +668,14 @@ Result<Image> DecodeSnapshot(std::string_view text) {
                                std::to_string(kSnapshotVersion) + " and older");
     }
   }
-  // 2. Whole and unaltered: the last line is "end <crc32 of everything before it>".
+  *first_end_out = first_end;
+  return Status::Ok();
+}
+
+// The snapshot is whole and unaltered: its last line is "end <crc32 of
+// everything before it>". Sets `*body` to everything before it.
+Status CheckSnapshotSum(std::string_view text, std::string_view* body_out) {
+  const auto invalid = [](const std::string& why) { return Status::Error(Code::kInvalidSnapshot, why); };
   if (text.size() < 2 || text.back() != '\n') return invalid("snapshot is truncated: it does not end with its end line");
   const size_t last_start = text.rfind('\n', text.size() - 2) + 1;
   const std::string_view body = text.substr(0, last_start);
@@ -667,6 +684,97 @@ Result<Image> DecodeSnapshot(std::string_view text) {
   if (last.substr(4) != Hex8(Crc32(body))) {
     return invalid("snapshot is damaged: its checksum does not match its text (truncated or altered)");
   }
+  *body_out = body;
+  return Status::Ok();
+}
+
+// The snapshot's sections, each optional, in this order.
+enum Section { kError, kJob, kReady, kDelayed, kLease, kCompleted, kQuarantine, kReorder, kEvent };
+
+// Reads one line of section `section` into the image.
+Status GetSectionLine(In& in, int section, Image& image) {
+  switch (section) {
+    case kError: {
+      std::string& e = image.errors.emplace_back();
+      DLQ_TRY(in.Str("an error text", &e));
+      if (e.empty()) return in.Error("a non-empty error text", "\"\"");
+      return Status::Ok();
+    }
+    case kJob: {
+      ImageJob& j = image.jobs.emplace_back();
+      DLQ_TRY(in.Str("an id", &j.id));
+      DLQ_TRY(in.Str("a payload", &j.payload));
+      DLQ_TRY(in.Str("a key", &j.key));
+      DLQ_TRY(in.Name("live, dropped, lost or discarded", kFateCount, FateName, &j.fate));
+      DLQ_TRY(in.Bool("released", &j.released));
+      if (j.fate != Fate::kLive) DLQ_TRY(GetRow(in, &j.row));
+      return Status::Ok();
+    }
+    case kReady: {
+      int64_t p = 0;
+      Entry e;
+      DLQ_TRY(in.Int("a position", &p));
+      DLQ_TRY(in.Int("job", &e.job));
+      DLQ_TRY(GetRow(in, &e.row));
+      if (!image.ready.emplace(p, e).second) return in.Error("a position not used before", std::to_string(p));
+      return Status::Ok();
+    }
+    case kDelayed: {
+      uint64_t seq = 0;
+      Entry e;
+      DLQ_TRY(in.Int("a timer sequence", &seq));
+      DLQ_TRY(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
+      DLQ_TRY(in.Int("job", &e.job));
+      DLQ_TRY(GetRow(in, &e.row));
+      e.timer = seq;
+      if (!image.delayed.emplace(seq, e).second) return in.Error("a timer not used before", std::to_string(seq));
+      return Status::Ok();
+    }
+    case kLease: {
+      Lease& l = image.leases.emplace_back();
+      LeaseRecord& r = l.record;
+      DLQ_TRY(in.Int("job", &r.job));
+      DLQ_TRY(in.Int("leasedAt", &r.leased_at, int64_t{0}, kMaxTimeMs));
+      DLQ_TRY(in.Int("expiresAt", &r.expires_at, int64_t{0}, kMaxTimeMs));
+      DLQ_TRY(in.Int("a timer sequence", &r.timer));
+      DLQ_TRY(in.Name("active, settled or expired", kLeaseStateCount, LeaseStateName, &r.state));
+      l.entry.job = r.job;
+      if (r.state == LeaseState::kActive) DLQ_TRY(GetRow(in, &l.entry.row));
+      return Status::Ok();
+    }
+    case kCompleted: {
+      Entry& e = image.completed.emplace_back();
+      DLQ_TRY(in.Int("job", &e.job));
+      DLQ_TRY(GetRow(in, &e.row));
+      return Status::Ok();
+    }
+    case kQuarantine: {
+      uint64_t arrival = 0;
+      Entry e;
+      DLQ_TRY(in.Int("an arrival", &arrival));
+      DLQ_TRY(in.Int("a timer sequence", &e.timer));
+      DLQ_TRY(in.Int("job", &e.job));
+      DLQ_TRY(GetRow(in, &e.row));
+      if (!image.quarantine.emplace(arrival, e).second) return in.Error("an arrival not used before", std::to_string(arrival));
+      return Status::Ok();
+    }
+    case kReorder:
+      DLQ_TRY(GetReorder(in, &image.reorders.emplace_back()));
+      return Status::Ok();
+    case kEvent:
+      DLQ_TRY(GetEvent(in, &image.events.emplace_back()));
+      return Status::Ok();
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<Image> DecodeSnapshot(std::string_view text) {
+  size_t first_end = 0;
+  DLQ_TRY(CheckSnapshotHead(text, &first_end));
+  std::string_view body;
+  DLQ_TRY(CheckSnapshotSum(text, &body));
   // 3. Line by line.
   Image image;
   size_t pos = first_end + 1, line_no = 1;
@@ -682,8 +790,6 @@ Result<Image> DecodeSnapshot(std::string_view text) {
   DLQ_TRY(GetPolicy([&] { return next_line(); }, &image.policy));
   DLQ_TRY(GetMeta(*next_line(), &image.meta));
   DLQ_TRY(End(current));
-  // The sections, each optional, in this order.
-  enum Section { kError, kJob, kReady, kDelayed, kLease, kCompleted, kQuarantine, kReorder, kEvent };
   static const char* const kHeads[] = {"error", "job", "ready", "delayed", "lease", "completed", "quarantine",
                                        "reorder", "event"};
   int section = kError;
@@ -696,78 +802,7 @@ Result<Image> DecodeSnapshot(std::string_view text) {
     }
     if (found < 0) return in.Error("a line of a later section (error, job, ready, delayed, lease, completed, quarantine, reorder, event, in this order)", head);
     section = found;
-    switch (section) {
-      case kError: {
-        std::string& e = image.errors.emplace_back();
-        DLQ_TRY(in.Str("an error text", &e));
-        if (e.empty()) return in.Error("a non-empty error text", "\"\"");
-        break;
-      }
-      case kJob: {
-        ImageJob& j = image.jobs.emplace_back();
-        DLQ_TRY(in.Str("an id", &j.id));
-        DLQ_TRY(in.Str("a payload", &j.payload));
-        DLQ_TRY(in.Str("a key", &j.key));
-        DLQ_TRY(in.Name("live, dropped, lost or discarded", kFateCount, FateName, &j.fate));
-        DLQ_TRY(in.Bool("released", &j.released));
-        if (j.fate != Fate::kLive) DLQ_TRY(GetRow(in, &j.row));
-        break;
-      }
-      case kReady: {
-        int64_t p = 0;
-        Entry e;
-        DLQ_TRY(in.Int("a position", &p));
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        if (!image.ready.emplace(p, e).second) return in.Error("a position not used before", std::to_string(p));
-        break;
-      }
-      case kDelayed: {
-        uint64_t seq = 0;
-        Entry e;
-        DLQ_TRY(in.Int("a timer sequence", &seq));
-        DLQ_TRY(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        e.timer = seq;
-        if (!image.delayed.emplace(seq, e).second) return in.Error("a timer not used before", std::to_string(seq));
-        break;
-      }
-      case kLease: {
-        Lease& l = image.leases.emplace_back();
-        LeaseRecord& r = l.record;
-        DLQ_TRY(in.Int("job", &r.job));
-        DLQ_TRY(in.Int("leasedAt", &r.leased_at, int64_t{0}, kMaxTimeMs));
-        DLQ_TRY(in.Int("expiresAt", &r.expires_at, int64_t{0}, kMaxTimeMs));
-        DLQ_TRY(in.Int("a timer sequence", &r.timer));
-        DLQ_TRY(in.Name("active, settled or expired", kLeaseStateCount, LeaseStateName, &r.state));
-        l.entry.job = r.job;
-        if (r.state == LeaseState::kActive) DLQ_TRY(GetRow(in, &l.entry.row));
-        break;
-      }
-      case kCompleted: {
-        Entry& e = image.completed.emplace_back();
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        break;
-      }
-      case kQuarantine: {
-        uint64_t arrival = 0;
-        Entry e;
-        DLQ_TRY(in.Int("an arrival", &arrival));
-        DLQ_TRY(in.Int("a timer sequence", &e.timer));
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        if (!image.quarantine.emplace(arrival, e).second) return in.Error("an arrival not used before", std::to_string(arrival));
-        break;
-      }
-      case kReorder:
-        DLQ_TRY(GetReorder(in, &image.reorders.emplace_back()));
-        break;
-      case kEvent:
-        DLQ_TRY(GetEvent(in, &image.events.emplace_back()));
-        break;
-    }
+    DLQ_TRY(GetSectionLine(in, section, image));
     DLQ_TRY(End(in));
   }
   return image;
@@ -849,6 +884,155 @@ std::string EncodeWrite(const Write& w, uint32_t* check) {
   return text;
 }
 
+namespace {
+
+// A record's second field: the previous record's check, 8 lowercase hex digits.
+Status GetPrevCheck(In& in, uint32_t* out) {
+  const std::string_view prev = in.Next();
+  if (prev.size() != 8) return in.Error("the previous record's check (8 hex digits)", prev);
+  for (const char c : prev) {
+    const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (d < 0) return in.Error("the previous record's check (8 hex digits)", prev);
+    *out = *out * 16 + static_cast<uint32_t>(d);
+  }
+  return Status::Ok();
+}
+
+// The fields a put (or the create, or an enqueue) carries, after its kind.
+Status GetPutFields(In& in, Write& w) {
+  Entry& e = w.entry;
+  switch (w.op) {
+    case WriteOp::kCreate: {
+      DLQ_TRY(GetPolicy([&] { return &in; }, &w.policy));
+      break;
+    }
+    case WriteOp::kEnqueue:
+      DLQ_TRY(in.Str("an id", &w.job.id));
+      DLQ_TRY(in.Str("a payload", &w.job.payload));
+      DLQ_TRY(in.Str("a key", &w.job.key));
+      DLQ_TRY(in.Int("a position", &w.position));
+      DLQ_TRY(GetRow(in, &e.row));
+      break;
+    case WriteOp::kPutReady:
+      DLQ_TRY(in.Int("a position", &w.position));
+      DLQ_TRY(in.Int("job", &e.job));
+      DLQ_TRY(GetRow(in, &e.row));
+      DLQ_TRY(GetEnds(in, &e));
+      break;
+    case WriteOp::kPutDelayed:
+      DLQ_TRY(in.Int("a timer sequence", &w.position, int64_t{0}));
+      DLQ_TRY(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
+      DLQ_TRY(in.Int("job", &e.job));
+      DLQ_TRY(GetRow(in, &e.row));
+      DLQ_TRY(GetEnds(in, &e));
+      e.timer = static_cast<uint64_t>(w.position);
+      break;
+    case WriteOp::kPutLease:
+      DLQ_TRY(in.Int("a lease number", &w.lease_number, uint32_t{1}));
+      DLQ_TRY(in.Int("job", &w.lease.job));
+      DLQ_TRY(in.Int("leasedAt", &w.lease.leased_at, int64_t{0}, kMaxTimeMs));
+      DLQ_TRY(in.Int("expiresAt", &w.lease.expires_at, int64_t{0}, kMaxTimeMs));
+      DLQ_TRY(in.Int("a timer sequence", &w.lease.timer));
+      DLQ_TRY(GetRow(in, &e.row));
+      w.lease.state = LeaseState::kActive;
+      e.job = w.lease.job;
+      break;
+    case WriteOp::kPutCompleted:
+      DLQ_TRY(in.Int("job", &e.job));
+      DLQ_TRY(GetRow(in, &e.row));
+      DLQ_TRY(GetEnds(in, &e));
+      break;
+    case WriteOp::kPutQuarantine:
+      DLQ_TRY(in.Int("an arrival", &w.position, int64_t{0}));
+      DLQ_TRY(in.Int("a timer sequence", &e.timer));
+      DLQ_TRY(in.Int("job", &e.job));
+      DLQ_TRY(GetRow(in, &e.row));
+      DLQ_TRY(GetEnds(in, &e));
+      break;
+    default:
+      break;
+  }
+  return Status::Ok();
+}
+
+// The fields any other write carries, after its kind.
+Status GetOtherFields(In& in, Write& w) {
+  Entry& e = w.entry;
+  switch (w.op) {
+    case WriteOp::kRemoveReady:
+      DLQ_TRY(in.Int("a position", &w.position));
+      if (in.Peek() == "discarded") {
+        in.Next();
+        w.discarded = true;
+        DLQ_TRY(GetRow(in, &e.row));
+      }
+      break;
+    case WriteOp::kRemoveDelayed:
+      DLQ_TRY(in.Int("a timer sequence", &w.position, int64_t{0}));
+      break;
+    case WriteOp::kEndLease:
+      DLQ_TRY(in.Int("a lease number", &w.lease_number, uint32_t{1}));
+      DLQ_TRY(in.Name("settled or expired", kLeaseStateCount, LeaseStateName, &w.ended_as));
+      if (w.ended_as == LeaseState::kActive) return in.Error("settled or expired", "active");
+      if (in.Peek() == "discarded") {
+        in.Next();
+        w.discarded = true;
+        DLQ_TRY(GetRow(in, &e.row));
+      }
+      break;
+    case WriteOp::kRemoveQuarantine: {
+      DLQ_TRY(in.Int("an arrival", &w.position, int64_t{0}));
+      const std::string_view how = in.Next();
+      if (how != "dropped" && how != "replayed") return in.Error("replayed or dropped", how);
+      w.dropped = how == "dropped";
+      break;
+    }
+    case WriteOp::kReleaseKey:
+      DLQ_TRY(in.Int("job", &w.job_number));
+      break;
+    case WriteOp::kSetPayload:
+      DLQ_TRY(in.Int("job", &w.job_number));
+      DLQ_TRY(in.Str("a payload", &w.job.payload));
+      break;
+    case WriteOp::kClock:
+      break;
+    default:
+      break;
+  }
+  return Status::Ok();
+}
+
+// The fields a write of kind w.op carries, after its kind.
+Status GetWriteFields(In& in, Write& w) {
+  const WriteOp op = w.op;
+  const bool put = op == WriteOp::kCreate || op == WriteOp::kEnqueue || op == WriteOp::kPutReady ||
+                   op == WriteOp::kPutDelayed || op == WriteOp::kPutLease || op == WriteOp::kPutCompleted ||
+                   op == WriteOp::kPutQuarantine;
+  return put ? GetPutFields(in, w) : GetOtherFields(in, w);
+}
+
+// What a record carries after its counters: the error texts, events and
+// reorders recorded since the write before it, in this order.
+Status GetWriteTail(In& in, Write& w) {
+  while (!in.done()) {
+    const std::string_view head = in.Next();
+    if (head == "error" && w.events.empty() && w.reorders.empty()) {
+      std::string& t = w.errors.emplace_back();
+      DLQ_TRY(in.Str("an error text", &t));
+      if (t.empty()) return in.Error("a non-empty error text", "\"\"");
+    } else if (head == "event" && w.reorders.empty()) {
+      DLQ_TRY(GetEvent(in, &w.events.emplace_back()));
+    } else if (head == "reorder") {
+      DLQ_TRY(GetReorder(in, &w.reorders.emplace_back()));
+    } else {
+      return in.Error("error, event or reorder (in this order) or the check", head);
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<Write> DecodeWrite(std::string_view record, const std::string& argument) {
   const auto damaged = [&](const std::string& why) {
     return Status::InvalidArgument(argument + " must be a journal record of this lab, " + why);
@@ -865,116 +1049,11 @@ Result<Write> DecodeWrite(std::string_view record, const std::string& argument) 
   const auto fail = [&](const Status& s) { return Status::InvalidArgument(s.message()); };
   const auto run = [&]() -> Status {
     DLQ_TRY(in.Int("a sequence number", &w.seq, uint64_t{1}));
-    const std::string_view prev = in.Next();
-    if (prev.size() != 8) return in.Error("the previous record's check (8 hex digits)", prev);
-    for (const char c : prev) {
-      const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-      if (d < 0) return in.Error("the previous record's check (8 hex digits)", prev);
-      w.prev = w.prev * 16 + static_cast<uint32_t>(d);
-    }
+    DLQ_TRY(GetPrevCheck(in, &w.prev));
     DLQ_TRY(in.Name("a write", kWriteOpCount, WriteOpName, &w.op));
-    Entry& e = w.entry;
-    switch (w.op) {
-      case WriteOp::kCreate: {
-        DLQ_TRY(GetPolicy([&] { return &in; }, &w.policy));
-        break;
-      }
-      case WriteOp::kEnqueue:
-        DLQ_TRY(in.Str("an id", &w.job.id));
-        DLQ_TRY(in.Str("a payload", &w.job.payload));
-        DLQ_TRY(in.Str("a key", &w.job.key));
-        DLQ_TRY(in.Int("a position", &w.position));
-        DLQ_TRY(GetRow(in, &e.row));
-        break;
-      case WriteOp::kPutReady:
-        DLQ_TRY(in.Int("a position", &w.position));
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        DLQ_TRY(GetEnds(in, &e));
-        break;
-      case WriteOp::kPutDelayed:
-        DLQ_TRY(in.Int("a timer sequence", &w.position, int64_t{0}));
-        DLQ_TRY(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        DLQ_TRY(GetEnds(in, &e));
-        e.timer = static_cast<uint64_t>(w.position);
-        break;
-      case WriteOp::kPutLease:
-        DLQ_TRY(in.Int("a lease number", &w.lease_number, uint32_t{1}));
-        DLQ_TRY(in.Int("job", &w.lease.job));
-        DLQ_TRY(in.Int("leasedAt", &w.lease.leased_at, int64_t{0}, kMaxTimeMs));
-        DLQ_TRY(in.Int("expiresAt", &w.lease.expires_at, int64_t{0}, kMaxTimeMs));
-        DLQ_TRY(in.Int("a timer sequence", &w.lease.timer));
-        DLQ_TRY(GetRow(in, &e.row));
-        w.lease.state = LeaseState::kActive;
-        e.job = w.lease.job;
-        break;
-      case WriteOp::kPutCompleted:
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        DLQ_TRY(GetEnds(in, &e));
-        break;
-      case WriteOp::kPutQuarantine:
-        DLQ_TRY(in.Int("an arrival", &w.position, int64_t{0}));
-        DLQ_TRY(in.Int("a timer sequence", &e.timer));
-        DLQ_TRY(in.Int("job", &e.job));
-        DLQ_TRY(GetRow(in, &e.row));
-        DLQ_TRY(GetEnds(in, &e));
-        break;
-      case WriteOp::kRemoveReady:
-        DLQ_TRY(in.Int("a position", &w.position));
-        if (in.Peek() == "discarded") {
-          in.Next();
-          w.discarded = true;
-          DLQ_TRY(GetRow(in, &e.row));
-        }
-        break;
-      case WriteOp::kRemoveDelayed:
-        DLQ_TRY(in.Int("a timer sequence", &w.position, int64_t{0}));
-        break;
-      case WriteOp::kEndLease:
-        DLQ_TRY(in.Int("a lease number", &w.lease_number, uint32_t{1}));
-        DLQ_TRY(in.Name("settled or expired", kLeaseStateCount, LeaseStateName, &w.ended_as));
-        if (w.ended_as == LeaseState::kActive) return in.Error("settled or expired", "active");
-        if (in.Peek() == "discarded") {
-          in.Next();
-          w.discarded = true;
-          DLQ_TRY(GetRow(in, &e.row));
-        }
-        break;
-      case WriteOp::kRemoveQuarantine: {
-        DLQ_TRY(in.Int("an arrival", &w.position, int64_t{0}));
-        const std::string_view how = in.Next();
-        if (how != "dropped" && how != "replayed") return in.Error("replayed or dropped", how);
-        w.dropped = how == "dropped";
-        break;
-      }
-      case WriteOp::kReleaseKey:
-        DLQ_TRY(in.Int("job", &w.job_number));
-        break;
-      case WriteOp::kSetPayload:
-        DLQ_TRY(in.Int("job", &w.job_number));
-        DLQ_TRY(in.Str("a payload", &w.job.payload));
-        break;
-      case WriteOp::kClock:
-        break;
-    }
+    DLQ_TRY(GetWriteFields(in, w));
     DLQ_TRY(GetMeta(in, &w.meta));
-    while (!in.done()) {
-      const std::string_view head = in.Next();
-      if (head == "error" && w.events.empty() && w.reorders.empty()) {
-        std::string& t = w.errors.emplace_back();
-        DLQ_TRY(in.Str("an error text", &t));
-        if (t.empty()) return in.Error("a non-empty error text", "\"\"");
-      } else if (head == "event" && w.reorders.empty()) {
-        DLQ_TRY(GetEvent(in, &w.events.emplace_back()));
-      } else if (head == "reorder") {
-        DLQ_TRY(GetReorder(in, &w.reorders.emplace_back()));
-      } else {
-        return in.Error("error, event or reorder (in this order) or the check", head);
-      }
-    }
+    DLQ_TRY(GetWriteTail(in, w));
     return Status::Ok();
   };
   if (Status s = run(); !s.ok()) return fail(s);

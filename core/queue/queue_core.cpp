@@ -135,6 +135,30 @@ Status QueueCore::Enqueue(std::string_view id, std::string_view payload, std::st
   return Status::Ok();
 }
 
+QueueCore::BatchMark QueueCore::MarkBatch() const {
+  return {jobs_.size(), events_.size(), charge_.mark(), journal_.size(), journal_.marks, ready_tail_};
+}
+
+void QueueCore::UndoBatch(const BatchMark& mark) {
+  while (jobs_.size() > mark.jobs) {
+    const std::string_view key = jobs_[static_cast<uint32_t>(jobs_.size() - 1)].key();
+    if (!key.empty()) {
+      auto it = pending_by_key_.find(key);
+      it->second.pop_back();
+      if (it->second.empty()) pending_by_key_.erase(it);
+    }
+    jobs_.RemoveLast();
+    ready_.pop_back();
+    records_.Unpublish();
+  }
+  events_.Truncate(mark.events);
+  journal_.Truncate(mark.journal);
+  journal_.marks = mark.journal_marks;
+  ready_tail_ = mark.ready_tail;
+  charge_.Rewind(mark.charged);
+  --actions_;
+}
+
 Status QueueCore::EnqueueMany(const std::vector<JobRef>& jobs) {
   if (Status s = CheckSize("jobs", kMaxBatchJobs, jobs.size(), "items"); !s.ok()) return s;
   if (jobs.empty()) return Status::Ok();  // nothing to add: not an action
@@ -147,32 +171,10 @@ Status QueueCore::EnqueueMany(const std::vector<JobRef>& jobs) {
   if (Status s = CheckRoom(WithExpiry(WithOverflow(need, jobs.size()), jobs.size()), "enqueueMany"); !s.ok()) return s;
   // Append optimistically and undo everything at the first bad job: one hash
   // lookup per job instead of a second set for the batch.
-  const size_t first = jobs_.size();
-  const size_t events_before = events_.size();
-  const HeapAccount::Mark charged_before = charge_.mark();
-  const size_t journal_before = journal_.size();
-  const WriteJournal::Marks journal_marks_before = journal_.marks;
-  const int64_t tail_before = ready_tail_;
+  const BatchMark mark = MarkBatch();
+  const size_t first = mark.jobs;
   ++actions_;  // undone with the rest
-  const auto undo = [&] {
-    while (jobs_.size() > first) {
-      const std::string_view key = jobs_[static_cast<uint32_t>(jobs_.size() - 1)].key();
-      if (!key.empty()) {
-        auto it = pending_by_key_.find(key);
-        it->second.pop_back();
-        if (it->second.empty()) pending_by_key_.erase(it);
-      }
-      jobs_.RemoveLast();
-      ready_.pop_back();
-      records_.Unpublish();
-    }
-    events_.Truncate(events_before);
-    journal_.Truncate(journal_before);
-    journal_.marks = journal_marks_before;
-    ready_tail_ = tail_before;
-    charge_.Rewind(charged_before);
-    --actions_;
-  };
+  const auto undo = [&] { UndoBatch(mark); };
   jobs_.Reserve(jobs.size());
   ready_.Reserve(ready_.size() + jobs.size());  // one allocation, no copies as it fills
   // The id index is bigger than the cache for big batches: hash kAhead jobs
@@ -357,6 +359,50 @@ Attempt QueueCore::Report(uint32_t index, Outcome outcome, const Decision& d) co
   return result;
 }
 
+uint32_t QueueCore::DelayRef(Decision* d, uint32_t lease) const {
+  if (policy_.delay_at != DelayAt::kConsumerSleep) return policy_.delay_at == DelayAt::kRetryQueue ? 2 : 1;
+  // Process() is a lease and its settle at one instant: its lease would end at now + leaseMs.
+  const int64_t expiry = lease != 0 ? leases_[lease].expires_at : Later(now_, policy_.lease_ms);
+  if (Later(now_, d->delay_ms) <= expiry) return 1;
+  d->delay_ms = expiry - now_;  // > 0: a lease is settled before its expiry
+  return 3;
+}
+
+void QueueCore::Complete(uint32_t index) {
+  StoredJob& job = jobs_[index];
+  job.place = Place::kCompleted;
+  completed_.push_back(index);
+  Record(EventKind::kCompleted, index);
+  // (BullMQ trims the failed set only when a job fails: a completion trims the completed set.)
+  if (job.key().empty()) return;
+  // Everything before it in its key's pending list was enqueued earlier and is
+  // not completed: a completion past any of them breaks the key's order.
+  auto it = pending_by_key_.find(job.key());
+  std::deque<uint32_t>& pending = it->second;
+  const auto at = std::find(pending.begin(), pending.end(), index);
+  if (at != pending.begin()) {
+    reorder_overtook_.emplace_back(pending.begin(), at);
+    reorder_job_.push_back(index);
+    charge_.Add(cost::Reorder(reorder_overtook_.back().size()));
+    Record(EventKind::kReorder, index).ref = static_cast<uint32_t>(reorder_job_.size());
+  }
+  pending.erase(at);
+  if (pending.empty()) pending_by_key_.erase(it);
+}
+
+void QueueCore::Park(uint32_t index, int64_t delay_ms, int64_t due_at, uint32_t delay_ref) {
+  StoredJob& job = jobs_[index];
+  job.place = Place::kDelayed;
+  job.last_delay = static_cast<uint32_t>(delay_ms);  // at most kMaxSidekiqDelayMs
+  job.due_at = due_at;
+  job.timer = ++timer_seq_;
+  delayed_.insert({job.due_at, job.timer, index});
+  charge_.Add(cost::kTimer);
+  EventRecord& delayed = Record(EventKind::kDelayed, index);
+  delayed.until = job.due_at;
+  delayed.ref = delay_ref;
+}
+
 Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::optional<FailureClass> failure,
                       uint32_t error, uint32_t lease) {
   StoredJob& job = jobs_[index];
@@ -379,42 +425,16 @@ Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::
   // 2 the retry queue, 3 its worker until the lease's expiry cuts the sleep short).
   uint32_t delay_ref = 0;
   if (d.disposition == Disposition::kDelayed && policy_.delay_at != DelayAt::kBroker) {
-    delay_ref = policy_.delay_at == DelayAt::kRetryQueue ? 2 : 1;
-    if (policy_.delay_at == DelayAt::kConsumerSleep) {
-      // Process() is a lease and its settle at one instant: its lease would end at now + leaseMs.
-      const int64_t expiry = lease != 0 ? leases_[lease].expires_at : Later(now_, policy_.lease_ms);
-      if (Later(now_, d.delay_ms) > expiry) {
-        d.delay_ms = expiry - now_;  // > 0: a lease is settled before its expiry
-        delay_ref = 3;
-      }
-    }
+    delay_ref = DelayRef(&d, lease);
     decided.ref = delay_ref;
   }
   if (d.disposition == Disposition::kDiscarded) decided.ref = static_cast<uint32_t>(policy_.DeadLetterDrop());
   const int64_t due_at = Later(now_, d.delay_ms);
   decided.until = due_at;
   switch (d.disposition) {
-    case Disposition::kCompleted: {
-      job.place = Place::kCompleted;
-      completed_.push_back(index);
-      Record(EventKind::kCompleted, index);
-      // (BullMQ trims the failed set only when a job fails: a completion trims the completed set.)
-      if (job.key().empty()) break;
-      // Everything before it in its key's pending list was enqueued earlier and is
-      // not completed: a completion past any of them breaks the key's order.
-      auto it = pending_by_key_.find(job.key());
-      std::deque<uint32_t>& pending = it->second;
-      const auto at = std::find(pending.begin(), pending.end(), index);
-      if (at != pending.begin()) {
-        reorder_overtook_.emplace_back(pending.begin(), at);
-        reorder_job_.push_back(index);
-        charge_.Add(cost::Reorder(reorder_overtook_.back().size()));
-        Record(EventKind::kReorder, index).ref = static_cast<uint32_t>(reorder_job_.size());
-      }
-      pending.erase(at);
-      if (pending.empty()) pending_by_key_.erase(it);
+    case Disposition::kCompleted:
+      Complete(index);
       break;
-    }
     case Disposition::kRequeued: {
       job.last_delay = 0;
       ReturnToReady(index, true);
@@ -426,17 +446,7 @@ Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::
       break;
     }
     case Disposition::kDelayed:
-      job.place = Place::kDelayed;
-      job.last_delay = static_cast<uint32_t>(d.delay_ms);  // at most kMaxSidekiqDelayMs
-      job.due_at = due_at;
-      job.timer = ++timer_seq_;
-      delayed_.insert({job.due_at, job.timer, index});
-      charge_.Add(cost::kTimer);
-      {
-        EventRecord& delayed = Record(EventKind::kDelayed, index);
-        delayed.until = job.due_at;
-        delayed.ref = delay_ref;
-      }
+      Park(index, d.delay_ms, due_at, delay_ref);
       break;
     case Disposition::kQuarantined:
       job.reason = d.reason;
@@ -621,186 +631,6 @@ Result<uint64_t> QueueCore::ProcessMany(std::string_view outcomes, std::string_v
   return made;
 }
 
-int64_t QueueCore::ReplayableIndex(std::string_view id) const {
-  const int64_t found = jobs_.Find(id);
-  if (found < 0 || jobs_[static_cast<uint32_t>(found)].place != Place::kQuarantined) return -1;
-  return CheckCounters("replay").ok() ? found : -1;
-}
-
-bool QueueCore::Replay(std::string_view id) {
-  const int64_t found = ReplayableIndex(id);
-  if (found < 0) return false;
-  const auto index = static_cast<uint32_t>(found);
-  ++actions_;  // one event or two and two records: too small to check, covered by the budget's headroom
-  ReplayChecked(index);
-  return true;
-}
-
-Status QueueCore::Patch(std::string_view id, std::string_view payload) {
-  const int64_t found = jobs_.Find(id);
-  if (found < 0) return Status::NotFound("patch: id " + QuoteShort(id) + " names no job");
-  const auto index = static_cast<uint32_t>(found);
-  if (jobs_[index].place != Place::kQuarantined) {
-    return Status::FailedPrecondition("patch: job " + QuoteShort(id) +
-                                      " expected in quarantine (only a quarantined job is patched), got it elsewhere");
-  }
-  if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
-  if (Status s = CheckCounters("patch"); !s.ok()) return s;
-  const StoredJob& job = jobs_[index];
-  const cost::Need need{.job_strings = job.id().size() + payload.size() + job.key().size(),
-                        .events = 1,
-                        .moves = 1};  // the set-payload write, which copies the payload
-  if (Status s = CheckRoom(need, "patch"); !s.ok()) return s;
-  ++actions_;
-  charge_.Add(need.job_strings);  // the arena's fresh copy of the job's strings
-  const uint64_t old_bytes = job.payload().size();
-  patches_.push_back({index, events_.size(), old_bytes});
-  EventRecord& patched = Record(EventKind::kPatched, index);
-  patched.until = static_cast<int64_t>(old_bytes);
-  patched.ref = static_cast<uint32_t>(payload.size());  // at most kMaxPayloadBytes
-  jobs_.SetPayload(index, payload);
-  if (policy_.journal) {
-    durable::Write w;
-    w.op = durable::WriteOp::kSetPayload;
-    w.job_number = index;
-    w.job.payload.assign(payload);
-    Emit(std::move(w), index);
-  }
-  return Status::Ok();
-}
-
-bool QueueCore::WasPatched(std::string_view id) const {
-  if (patches_.empty()) return false;
-  const int64_t found = jobs_.Find(id);
-  return std::any_of(patches_.begin(), patches_.end(),
-                     [&](const PatchMark& p) { return static_cast<int64_t>(p.job) == found; });
-}
-
-Result<bool> QueueCore::ReplayKeepingAttempts(std::string_view id) {
-  if (!CanReplayKeepingAttempts()) {
-    return Status::InvalidArgument(std::string("replay: resetAttempts false expected only under system bullmq (BullMQ's "
-                                               "job.retry() without resetAttemptsMade), got it under system ") +
-                                   SystemName(policy_.system) + ", where a replay always resets attempts");
-  }
-  const int64_t found = ReplayableIndex(id);
-  if (found < 0) return false;
-  const auto index = static_cast<uint32_t>(found);
-  if (jobs_[index].attempts >= kMaxKeptAttempts) {
-    return Status::OutOfRange("replay: job " + QuoteShort(id) + " has " + std::to_string(jobs_[index].attempts) +
-                              " attempts, the most a retry without a reset may keep");
-  }
-  ++actions_;
-  ReplayChecked(index, false, true);
-  return true;
-}
-
-void QueueCore::ReplayChecked(uint32_t index, bool routed, bool keep_attempts) {
-  StoredJob& job = jobs_[index];
-  const int64_t from = static_cast<int64_t>(job.arrival);
-  ++step_;
-  quarantine_.erase(job.quarantine_pos);
-  if (RetentionTimers()) retention_.erase({RetentionEnd(job.arrived_at, records_.EnqueuedAt(index)), job.timer, index});
-  // Sidekiq's retry of a dead job lowers its count by one: it gets one more run.
-  // BullMQ's retry without a reset keeps attemptsMade.
-  const uint32_t kept = keep_attempts ? job.attempts
-                        : policy_.system == System::kSidekiq && job.attempts > 0 ? job.attempts - 1 : 0;
-  // It carries the attempt count before the reset, and the count it keeps.
-  EventRecord& replayed = Record(EventKind::kReplayed, index);
-  replayed.until = kept;
-  replayed.ref = routed ? 1 : 0;  // the event says who sent it back
-  job.place = Place::kReady;
-  job.reason = Reason::kNone;
-  job.attempts = kept;
-  job.last_error = 0;
-  job.quarantine_step = 0;
-  job.last_delay = 0;
-  job.alert = false;
-  records_.Republish(index, now_);  // republished: a new message's TTL
-  job.ready_pos = ready_tail_++;
-  ready_.push_back(index);
-  CheckAlarm(index);
-  EmitMove(index, {durable::WriteOp::kRemoveQuarantine, from});
-}
-
-bool QueueCore::RedriveTakes(uint32_t job, const RedriveFilter& only) const {
-  const StoredJob& j = jobs_[job];
-  return (!only.failure_class || j.failure_class == *only.failure_class) &&
-         (only.reason == Reason::kNone || j.reason == only.reason);
-}
-
-size_t QueueCore::RedriveCount(const RedriveFilter& only) const {
-  if (only == RedriveFilter{}) return quarantine_.size();
-  size_t n = 0;
-  for (const uint32_t job : quarantine_) n += RedriveTakes(job, only) ? 1 : 0;
-  return n;
-}
-
-Result<uint64_t> QueueCore::Redrive(int64_t max, const RedriveFilter& only) {
-  if (only == RedriveFilter{}) return Redrive(max);
-  if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
-  std::vector<uint32_t> taken;  // the oldest matching entries, at most max
-  for (const uint32_t job : quarantine_) {
-    if (taken.size() == static_cast<size_t>(max)) break;
-    if (RedriveTakes(job, only)) taken.push_back(job);
-  }
-  if (taken.empty()) return uint64_t{0};
-  if (Status s = CheckCounters("redrive"); !s.ok()) return s;
-  if (Status s = CheckRoom({.events = 2 * taken.size(), .moves = taken.size()}, "redrive"); !s.ok()) return s;
-  ++actions_;
-  for (const uint32_t job : taken) ReplayChecked(job);
-  return static_cast<uint64_t>(taken.size());
-}
-
-Result<uint64_t> QueueCore::Redrive(int64_t max) {
-  if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
-  const size_t n = std::min(quarantine_.size(), static_cast<size_t>(max));
-  if (n == 0) return uint64_t{0};
-  if (Status s = CheckCounters("redrive"); !s.ok()) return s;
-  // Each entry: its replayed event and an alarm change, and its move.
-  if (Status s = CheckRoom({.events = 2 * n, .moves = n}, "redrive"); !s.ok()) return s;
-  ++actions_;
-  for (size_t k = 0; k < n; ++k) ReplayChecked(quarantine_.front());  // oldest arrival first
-  return static_cast<uint64_t>(n);
-}
-
-Result<uint64_t> QueueCore::Redrive(double max) {
-  if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
-  return Redrive(static_cast<int64_t>(max));
-}
-
-Result<uint64_t> QueueCore::ReleaseKey(std::string_view key) {
-  if (Status s = CheckKey(key, "key"); !s.ok()) return s;
-  const auto it = pending_by_key_.find(key);
-  if (it == pending_by_key_.end()) return uint64_t{0};
-  std::vector<uint32_t> holders;
-  for (const uint32_t job : it->second) {
-    const StoredJob& j = jobs_[job];
-    if (!j.released && (j.place == Place::kQuarantined || j.place == Place::kDropped || j.place == Place::kLost ||
-                        j.place == Place::kDiscarded)) {
-      holders.push_back(job);
-    }
-  }
-  if (holders.empty()) return uint64_t{0};
-  if (Status s = CheckCounters("releaseKey"); !s.ok()) return s;
-  if (Status s = CheckRoom({.events = holders.size(), .moves = holders.size()}, "releaseKey"); !s.ok()) return s;
-  ++actions_;
-  for (const uint32_t job : holders) {
-    jobs_[job].released = true;
-    Record(EventKind::kKeyReleased, job);
-    if (policy_.journal) {
-      durable::Write w;
-      w.op = durable::WriteOp::kReleaseKey;
-      w.job_number = job;
-      Emit(std::move(w), job);
-    }
-  }
-  return static_cast<uint64_t>(holders.size());
-}
-
-AlarmView QueueCore::alarm() const {
-  return {alarm_raised_, quarantine_.size(), policy_.alarm_depth};
-}
-
 Result<LeaseGrant> QueueCore::Lease() {
   const int64_t pos = NextEligible();
   if (pos < 0) return LeaseGrant{};
@@ -862,308 +692,6 @@ Result<Attempt> QueueCore::Settle(std::string_view token, std::string_view outco
   RouteDeadLetterToSource(job);
   ExpireHeads();  // a return near the head keeps its TTL's start
   return attempt;
-}
-
-const Timer* QueueCore::NextTimer(TimerKind* kind) const {
-  const std::pair<const TimerSet*, TimerKind> sets[] = {
-      {&delayed_, TimerKind::kDue}, {&leases_.active(), TimerKind::kLeaseExpiry}, {&retention_, TimerKind::kRetention}};
-  const Timer* best = nullptr;
-  for (const auto& [set, set_kind] : sets) {
-    if (set->empty()) continue;
-    const Timer* first = &*set->begin();
-    if (best == nullptr || *first < *best) {
-      best = first;
-      *kind = set_kind;
-    }
-  }
-  return best;
-}
-
-void QueueCore::FireEarliest(TimerKind kind) {
-  if (kind == TimerKind::kDue) {  // a due time
-    const Timer timer = *delayed_.begin();
-    delayed_.erase(delayed_.begin());
-    now_ = timer.time;
-    records_.Republish(timer.ref, now_);  // a retry queue republishes it: a new TTL
-    ReturnToReady(timer.ref, false);
-    Record(EventKind::kDue, timer.ref).ref = policy_.delay_at == DelayAt::kBroker      ? 0
-                                             : policy_.delay_at == DelayAt::kRetryQueue ? 2
-                                                                                         : 1;
-    EmitMove(timer.ref, {durable::WriteOp::kRemoveDelayed, static_cast<int64_t>(timer.seq)});
-    return;
-  }
-  if (kind == TimerKind::kRetention) {  // a quarantine entry's retention ends: its evidence is gone
-    const Timer timer = *retention_.begin();
-    retention_.erase(retention_.begin());
-    now_ = timer.time;
-    DropEntry(timer.ref);
-    return;
-  }
-  // TimerKind::kLeaseExpiry: the lease ends unsettled.
-  const Timer timer = *leases_.active().begin();
-  now_ = timer.time;
-  const uint32_t lease = timer.ref;
-  const uint32_t job = leases_[lease].job;
-  leases_.End(lease, LeaseState::kExpired);
-  jobs_[job].lease = 0;
-  const uint32_t error = InternError(LeaseTable::Token(lease) + " expired after " + std::to_string(policy_.lease_ms) +
-                                     " ms without a settle");
-  ForgetCountOnCrash(job);
-  Apply(job, EventKind::kExpired, Outcome::kTransient, FailureClass::kCrash, error, lease);
-  EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kExpired});
-  RouteDeadLetterToSource(job);
-  ExpireHeads();  // returned near the head with its TTL's start kept
-}
-
-void QueueCore::ForgetCountOnCrash(uint32_t index) {
-  if (!policy_.count_in_body || jobs_[index].attempts == 0) return;
-  jobs_[index].attempts -= 1;  // the crashed worker never wrote attempts + 1 into the message
-}
-
-void QueueCore::RouteDeadLetterToSource(uint32_t index) {
-  if (!policy_.dlq_to_source || jobs_[index].place != Place::kQuarantined) return;
-  ReplayChecked(index, /*routed=*/true);  // its attempts reset: the poison job loops again
-}
-
-void QueueCore::AdvanceTo(int64_t target) {
-  TimerKind kind = TimerKind::kDue;
-  for (;;) {
-    const Timer* next = NextTimer(&kind);
-    // A head's TTL runs out before the other timers due at the same instant.
-    const std::optional<int64_t> expiry = HeadExpiry();
-    if (expiry && *expiry <= target && (next == nullptr || *expiry <= next->time)) {
-      now_ = std::max(now_, *expiry);
-      ExpireHeads();
-      continue;
-    }
-    if (next == nullptr || next->time > target) break;
-    FireEarliest(kind);
-  }
-  now_ = target;
-}
-
-Status QueueCore::Advance(int64_t ms) {
-  if (Status s = kAdvanceMsField.Check(ms); !s.ok()) return s;
-  if (ms > kMaxTimeMs - now_) {
-    return Status::OutOfRange("ms must keep the clock at most " + std::to_string(kMaxTimeMs) + " ms; now is " +
-                              std::to_string(now_) + ", got " + std::to_string(ms));
-  }
-  if (Status s = CheckCounters("advance"); !s.ok()) return s;
-  // Each timer fires with at most three events, a timer and an expiry's text,
-  // and its move; then the clock's write.
-  const size_t timers = delayed_.size() + leases_.active().size() + retention_.size();
-  const cost::Need need{
-      .events = 3 * timers, .timers = timers, .expiry_texts = timers, .moves = timers + 1};
-  if (Status s = CheckRoom(WithExpiry(WithTrim(need, timers)), "advance"); !s.ok()) return s;
-  ++actions_;
-  AdvanceTo(now_ + ms);
-  EmitClock();
-  return Status::Ok();
-}
-
-Status QueueCore::Advance(double ms) {
-  if (Status s = kAdvanceMsField.Check(ms); !s.ok()) return s;
-  return Advance(static_cast<int64_t>(ms));
-}
-
-std::optional<int64_t> QueueCore::NextTimerAt() const {
-  TimerKind kind = TimerKind::kDue;
-  const Timer* next = NextTimer(&kind);
-  const std::optional<int64_t> expiry = HeadExpiry();  // never before now: ExpireHeads ran
-  if (next == nullptr) return expiry;
-  return expiry ? std::min(*expiry, next->time) : next->time;
-}
-
-std::optional<int64_t> QueueCore::AdvanceToNext() {
-  const std::optional<int64_t> next = NextTimerAt();
-  if (!next || !CheckCounters("advanceToNext").ok()) return std::nullopt;
-  ++actions_;  // the timers due at one instant: within the headroom
-  AdvanceTo(std::max(*next, now_));  // (a restored snapshot's head may be past its TTL already)
-  EmitClock();
-  return now_;
-}
-
-namespace {
-
-// The [from, from + count) slice of a container of size n, clamped.
-std::pair<size_t, size_t> Slice(size_t n, size_t from, size_t count) {
-  const size_t begin = std::min(from, n);
-  return {begin, begin + std::min(count, n - begin)};
-}
-
-}  // namespace
-
-template <typename Indexes>
-std::vector<JobView> QueueCore::JobViews(const Indexes& indexes, size_t from, size_t count) const {
-  const auto [begin, end] = Slice(indexes.size(), from, count);
-  std::vector<JobView> out;
-  out.reserve(end - begin);
-  for (size_t k = begin; k < end; ++k) {
-    const StoredJob& job = jobs_[indexes[k]];
-    const int64_t holder = job.place == Place::kReady ? HolderOf(indexes[k]) : -1;
-    out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, std::string(job.key()),
-                   holder < 0 ? std::string() : std::string(jobs_[static_cast<uint32_t>(holder)].id())});
-  }
-  return out;
-}
-
-std::vector<JobView> QueueCore::Ready(size_t from, size_t count) const { return JobViews(ready_, from, count); }
-
-std::vector<JobView> QueueCore::Completed(size_t from, size_t count) const { return JobViews(completed_, from, count); }
-
-std::vector<DiscardedView> QueueCore::Discarded(size_t from, size_t count) const {
-  const auto [begin, end] = Slice(discarded_.size(), from, count);
-  std::vector<DiscardedView> out;
-  out.reserve(end - begin);
-  for (size_t k = begin; k < end; ++k) {
-    const StoredJob& job = jobs_[discarded_[k]];
-    out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, job.reason, job.arrived_at});
-  }
-  return out;
-}
-
-std::vector<QuarantineEntry> QueueCore::Quarantined(size_t from, size_t count) const {
-  const auto [begin, end] = Slice(quarantine_.size(), from, count);
-  std::vector<QuarantineEntry> out;
-  out.reserve(end - begin);
-  auto it = quarantine_.begin();
-  std::advance(it, begin);  // a list: linear, but the viewer asks for the head
-  for (size_t k = begin; k < end; ++k, ++it) {
-    const StoredJob& job = jobs_[*it];
-    out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, job.reason,
-                   std::string(jobs_.ErrorText(job.last_error)), job.quarantine_step, job.failure_class, job.alert,
-                   job.arrived_at, job.first_attempt_at, std::string(job.key()), job.stalls, records_.EnqueuedAt(*it),
-                   records_.XDeathOf(*it), kSourceQueueName});
-    QuarantineEntry& entry = out.back();
-    if (RetentionTimers()) {
-      entry.retention_from = policy_.system == System::kSqs ? entry.enqueued_at : job.arrived_at;
-      entry.retention_until = RetentionEnd(job.arrived_at, entry.enqueued_at);
-    } else if (const int64_t age = LazyRetentionAge(); age > 0) {
-      entry.retention_from = job.arrived_at;
-      entry.retention_until = Later(job.arrived_at, age);
-    }
-  }
-  return out;
-}
-
-std::optional<JobLocation> QueueCore::Locate(std::string_view id) const {
-  const int64_t found = jobs_.Find(id);
-  if (found < 0) return std::nullopt;
-  const auto index = static_cast<uint32_t>(found);
-  const StoredJob& job = jobs_[index];
-  JobLocation out;
-  out.place = job.place;
-  out.attempts = job.attempts;
-  switch (job.place) {
-    case Place::kReady: {
-      const int64_t holder = HolderOf(index);
-      if (holder >= 0) out.held_by.assign(jobs_[static_cast<uint32_t>(holder)].id());
-      break;
-    }
-    case Place::kDelayed: out.until = job.due_at; break;
-    case Place::kLeased:
-      out.until = leases_[job.lease].expires_at;
-      out.token = LeaseTable::Token(job.lease);
-      break;
-    case Place::kQuarantined:
-      out.reason = job.reason;
-      out.failure_class = job.failure_class;
-      out.source_queue = kSourceQueueName;
-      break;
-    default: break;
-  }
-  return out;
-}
-
-std::vector<DelayedView> QueueCore::Delayed(size_t from, size_t count) const {
-  const auto [begin, end] = Slice(delayed_.size(), from, count);
-  std::vector<DelayedView> out;
-  out.reserve(end - begin);
-  auto it = delayed_.begin();
-  std::advance(it, begin);
-  for (size_t k = begin; k < end; ++k, ++it) {
-    const StoredJob& job = jobs_[it->ref];
-    out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, it->time});
-  }
-  return out;
-}
-
-std::vector<LeaseView> QueueCore::Leased(size_t from, size_t count) const {
-  const TimerSet& active = leases_.active();
-  const auto [begin, end] = Slice(active.size(), from, count);
-  std::vector<LeaseView> out;
-  out.reserve(end - begin);
-  auto it = active.begin();
-  std::advance(it, begin);
-  for (size_t k = begin; k < end; ++k, ++it) {
-    const StoredJob& job = jobs_[leases_[it->ref].job];
-    out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, LeaseTable::Token(it->ref), it->time,
-                   leases_[it->ref].leased_at});
-  }
-  return out;
-}
-
-QueueStats QueueCore::stats() const {
-  QueueStats s;
-  s.step = step_;
-  s.actions = actions_;
-  s.now = now_;
-  s.ready = ready_.size();
-  s.delayed = delayed_.size();
-  s.leased = leases_.active().size();
-  s.completed = completed_.size();
-  s.quarantined = quarantine_.size();
-  s.events = events_.size();
-  s.reorders = reorder_job_.size();
-  s.expired = expired_;
-  s.lost = lost_;
-  s.discarded = discarded_.size();
-  return s;
-}
-
-std::vector<ReorderView> QueueCore::Reorders(size_t from, size_t count) const {
-  const auto [begin, end] = Slice(reorder_job_.size(), from, count);
-  std::vector<ReorderView> out;
-  out.reserve(end - begin);
-  for (size_t k = begin; k < end; ++k) {
-    ReorderView r;
-    r.id = jobs_[reorder_job_[k]].id();
-    r.key = jobs_[reorder_job_[k]].key();
-    for (const uint32_t earlier : reorder_overtook_[k]) r.overtook.emplace_back(jobs_[earlier].id());
-    out.push_back(std::move(r));
-  }
-  return out;
-}
-
-Event QueueCore::EventAt(size_t index) const {
-  Event e = events_.Expand(index, jobs_, reorder_overtook_);
-  // Expand reads the job's payload as it is now; a later patch changed it.
-  if (e.kind == EventKind::kEnqueued || e.kind == EventKind::kReplayed) {
-    for (const PatchMark& p : patches_) {
-      if (p.event > index && jobs_.Find(e.id) == static_cast<int64_t>(p.job)) {
-        e.payload_bytes = p.old_bytes;
-        break;
-      }
-    }
-  }
-  return e;
-}
-
-std::vector<Event> QueueCore::Timeline(size_t from, size_t count) const {
-  std::vector<Event> out;
-  const auto [begin, end] = Slice(events_.size(), from, count);
-  out.reserve(end - begin);
-  for (size_t i = begin; i < end; ++i) out.push_back(EventAt(i));
-  return out;
-}
-
-std::string QueueCore::TimelineText() const {
-  std::string text;
-  for (size_t i = 0; i < events_.size(); ++i) {
-    text += RenderEvent(EventAt(i));
-    text += '\n';
-  }
-  return text;
 }
 
 }  // namespace dlq

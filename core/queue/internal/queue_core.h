@@ -254,6 +254,8 @@ class QueueCore {
   // job is in exactly one place (InvalidSnapshot naming the first inconsistency).
   durable::Image ToImage() const;
   static Result<QueueCore> FromImage(durable::Image&& image);
+  class Loader;  // FromImage, a part at a time (image_loader.cpp)
+  friend class Loader;
   durable::JobRow RowOf(uint32_t job) const;
   durable::Meta MetaNow() const;
   uint64_t RetentionSeq(uint32_t job) const { return RetentionTimers() ? jobs_[job].timer : 0; }
@@ -294,6 +296,17 @@ class QueueCore {
   void EmitMoveWrites(uint32_t job, const Source& from);
   void EmitCreate();
   void EmitClock();
+  // Where a batch started (EnqueueMany), so a refused one undoes every job it
+  // appended, their events, writes and charges, and its action.
+  struct BatchMark {
+    size_t jobs, events;
+    HeapAccount::Mark charged;
+    size_t journal;
+    WriteJournal::Marks journal_marks;
+    int64_t ready_tail;
+  };
+  BatchMark MarkBatch() const;
+  void UndoBatch(const BatchMark& mark);
   // Adds the job at the ready tail with its event (unless !record: the caller
   // writes it) and journal write; false, and nothing changed, when the id is taken.
   bool Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash, bool record = true);
@@ -381,6 +394,12 @@ class QueueCore {
   // Finish without the report: what ProcessMany's loop and an expiry need.
   Decision Apply(uint32_t job, EventKind kind, Outcome outcome, std::optional<FailureClass> failure, uint32_t error,
                  uint32_t lease);
+  // Where a delay decided as `*d` lives, as its events' ref says (1 its worker, 2 the
+  // retry queue, 3 its worker until the lease's expiry, to which it cuts d->delay_ms).
+  uint32_t DelayRef(Decision* d, uint32_t lease) const;
+  // Apply's moves: `job` completed (a reorder when it overtook its key), or parked in delayed.
+  void Complete(uint32_t job);
+  void Park(uint32_t job, int64_t delay_ms, int64_t due_at, uint32_t delay_ref);
   // What a caller is told of `job`'s attempt, decided as `d`.
   Attempt Report(uint32_t job, Outcome outcome, const Decision& d) const;
   // Processes ready_[pos] (NextEligible's answer) with an interned error text.
