@@ -274,7 +274,7 @@ class QueueHandle {
     return time ? val(static_cast<double>(*time)) : val::null();
   }
 
-  double now() const { return static_cast<double>(queue_->now()); }
+  double now() const { return static_cast<double>(queue_->stats().now); }
 
   // true once the quarantined job `id` has the new payload, or an error.
   val patch(const std::string& id, const std::string& payload) {
@@ -344,7 +344,7 @@ class QueueHandle {
 
   // The same text, the journal untouched (Queue::SnapshotText).
   val snapshotText() const {
-    dlq::Result<std::string> text = queue_->SnapshotText();
+    dlq::Result<std::string> text = queue_->view().SnapshotText();
     return text.ok() ? val(text.value()) : ErrorValue(text.status());
   }
 
@@ -379,7 +379,7 @@ class QueueHandle {
 
   val timeline(double from, double count) const { return TimelineValue(*queue_, from, count); }
 
-  std::string timelineText() const { return queue_->TimelineText(); }
+  std::string timelineText() const { return queue_->view().TimelineText(); }
 
 
   // { met, clauses: [{ text, met, actual }] } for the goal text (goal.h), or the
@@ -397,7 +397,7 @@ class QueueHandle {
     dlq::Recovery& recovery = r.value();
     queue_.emplace(std::move(recovery.queue));
     origin_.reset();
-    if (dlq::Result<std::string> text = queue_->SnapshotText(); text.ok()) origin_ = text.value();
+    if (dlq::Result<std::string> text = queue_->view().SnapshotText(); text.ok()) origin_ = text.value();
     val out = val::object();
     out.set("lost", StringsValue(recovery.lost));
     out.set("duplicated", StringsValue(recovery.duplicated));

@@ -32,7 +32,7 @@ val JobsValue(const std::vector<dlq::JobView>& jobs, bool held_by) {
 
 // { raised, depth, threshold }.
 val AlarmValue(const dlq::Queue& q) {
-  const dlq::AlarmView a = q.alarm();
+  const dlq::AlarmView a = q.view().alarm();
   val out = val::object();
   out.set("raised", a.raised);
   out.set("depth", static_cast<double>(a.depth));
@@ -44,7 +44,7 @@ val AlarmValue(const dlq::Queue& q) {
 val ReordersValue(const dlq::Queue& q, double from, double count) {
   const size_t n = q.stats().reorders;
   val out = val::array();
-  for (const dlq::ReorderView& r : q.Reorders(QueueIndex(from, n), QueueIndex(count, n))) {
+  for (const dlq::ReorderView& r : q.view().Reorders(QueueIndex(from, n), QueueIndex(count, n))) {
     val entry = val::object();
     entry.set("key", r.key);
     entry.set("id", r.id);
@@ -54,7 +54,7 @@ val ReordersValue(const dlq::Queue& q, double from, double count) {
   return out;
 }
 
-val WorstCaseValue(const dlq::Queue& q) { return WorstCaseValue(q.worst_case()); }
+val WorstCaseValue(const dlq::Queue& q) { return WorstCaseValue(WorstCasePath(q.policy())); }
 
 val WorstCaseValue(const dlq::WorstCase& worst) {
   val out = val::object();
@@ -89,7 +89,7 @@ val PolicyValue(const dlq::Queue& q) {
 // [{ write, op, id, record }] since the last snapshot (or creation); id null for
 // the writes of no job (create, clock).
 val JournalValue(const dlq::Queue& q) {
-  dlq::Result<std::vector<dlq::JournalEntry>> r = q.Journal();
+  dlq::Result<std::vector<dlq::JournalEntry>> r = q.view().Journal();
   if (!r.ok()) return ErrorValue(r.status());
   val out = val::array();
   for (const dlq::JournalEntry& e : r.value()) {
@@ -110,7 +110,7 @@ val RulesValue(const dlq::Queue& q) { return ClassTableValue(q.policy(), true); 
 // Where job `id` is now ({ place, attempts, and its place's fields }), or null
 // for an id this queue was never given. One lookup, no pass over a view.
 val LocateValue(const dlq::Queue& q, const std::string& id) {
-  const std::optional<dlq::JobLocation> at = q.Locate(id);
+  const std::optional<dlq::JobLocation> at = q.view().Locate(id);
   if (!at.has_value()) return val::null();
   val out = val::object();
   out.set("place", std::string(dlq::PlaceName(at->place)));
@@ -134,11 +134,11 @@ val LocateValue(const dlq::Queue& q, const std::string& id) {
 
 // Slices: from and count are non-negative numbers (count may be Infinity).
 val ReadyValue(const dlq::Queue& q, double from, double count) {
-  return JobsValue(q.Ready(QueueIndex(from, q.ready_size()), QueueIndex(count, q.ready_size())), true);
+  return JobsValue(q.view().Ready(QueueIndex(from, q.stats().ready), QueueIndex(count, q.stats().ready)), true);
 }
 
 val CompletedValue(const dlq::Queue& q, double from, double count) {
-  return JobsValue(q.Completed(QueueIndex(from, q.completed_size()), QueueIndex(count, q.completed_size())),
+  return JobsValue(q.view().Completed(QueueIndex(from, q.stats().completed), QueueIndex(count, q.stats().completed)),
               false);
 }
 
@@ -193,7 +193,7 @@ val SystemRecordValue(const dlq::Policy& policy, const dlq::QuarantineEntry& e) 
 val DiscardedValue(const dlq::Queue& q, double from, double count) {
   val out = val::array();
   const size_t n = q.stats().discarded;
-  for (const dlq::DiscardedView& d : q.Discarded(QueueIndex(from, n), QueueIndex(count, n))) {
+  for (const dlq::DiscardedView& d : q.view().Discarded(QueueIndex(from, n), QueueIndex(count, n))) {
     val entry = val::object();
     entry.set("id", d.id);
     entry.set("payload", d.payload);
@@ -208,8 +208,8 @@ val DiscardedValue(const dlq::Queue& q, double from, double count) {
 
 val QuarantinedValue(const dlq::Queue& q, double from, double count) {
   val out = val::array();
-  const size_t n = q.quarantine_size();
-  for (const dlq::QuarantineEntry& e : q.Quarantined(QueueIndex(from, n), QueueIndex(count, n))) {
+  const size_t n = q.stats().quarantined;
+  for (const dlq::QuarantineEntry& e : q.view().Quarantined(QueueIndex(from, n), QueueIndex(count, n))) {
     val entry = val::object();
     entry.set("id", e.id);
     entry.set("payload", e.payload);
@@ -239,8 +239,8 @@ val QuarantinedValue(const dlq::Queue& q, double from, double count) {
 
 val DelayedValue(const dlq::Queue& q, double from, double count) {
   val out = val::array();
-  const size_t n = q.delayed_size();
-  for (const dlq::DelayedView& d : q.Delayed(QueueIndex(from, n), QueueIndex(count, n))) {
+  const size_t n = q.stats().delayed;
+  for (const dlq::DelayedView& d : q.view().Delayed(QueueIndex(from, n), QueueIndex(count, n))) {
     val entry = val::object();
     entry.set("id", d.id);
     entry.set("payload", d.payload);
@@ -256,8 +256,8 @@ val DelayedValue(const dlq::Queue& q, double from, double count) {
 
 val LeasedValue(const dlq::Queue& q, double from, double count) {
   val out = val::array();
-  const size_t n = q.leased_size();
-  for (const dlq::LeaseView& l : q.Leased(QueueIndex(from, n), QueueIndex(count, n))) {
+  const size_t n = q.stats().leased;
+  for (const dlq::LeaseView& l : q.view().Leased(QueueIndex(from, n), QueueIndex(count, n))) {
     val entry = val::object();
     entry.set("id", l.id);
     entry.set("payload", l.payload);
@@ -322,9 +322,9 @@ val StatsValue(const dlq::Queue& q) {
 }
 
 val TimelineValue(const dlq::Queue& q, double from, double count) {
-  const size_t n = q.event_count();
+  const size_t n = q.view().event_count();
   val out = val::array();
-  for (const dlq::Event& e : q.Timeline(QueueIndex(from, n), QueueIndex(count, n))) {
+  for (const dlq::Event& e : q.view().Timeline(QueueIndex(from, n), QueueIndex(count, n))) {
     out.call<void>("push", EventValue(e));
   }
   return out;

@@ -112,7 +112,7 @@ void SetPlaces(val& out, const dlq::Queue& q, size_t list_cap) {
   out.set("quarantined", QuarantinedValue(q, 0, cap));
   if (q.policy().DiscardsDeadLetters()) out.set("discarded", DiscardedValue(q, 0, cap));
   // Only where the core accepts replay(id, { resetAttempts: false }) (bullmq).
-  if (q.CanReplayKeepingAttempts()) out.set("retryWithoutReset", true);
+  if (q.view().CanReplayKeepingAttempts()) out.set("retryWithoutReset", true);
   out.set("reorders", ReordersValue(q, 0, cap));
   out.set("alarm", AlarmValue(q));
   out.set("worstCase", WorstCaseValue(q));
@@ -341,7 +341,7 @@ class SessionHandle {
     return CheckGoalValue(session_->queue(), text, {session_->refused(), session_->refused_replays()});
   }
   val snapshotText() const {
-    dlq::Result<std::string> text = session_->queue().SnapshotText();
+    dlq::Result<std::string> text = session_->queue().view().SnapshotText();
     return text.ok() ? val(text.value()) : ErrorValue(text.status());
   }
   // The session's timeline as text, one RenderEvent line per event up to the cursor.

@@ -1,3 +1,4 @@
+// Internal to the core: not part of the API dlq.h gives (layers of the core use it).
 // Memory for the stores' big blocks: job records, the event stream, the string
 // arena, the ready ring and the id index. A million-job queue touches hundreds
 // of megabytes of fresh memory; with 4 KiB pages the kernel's page faults then

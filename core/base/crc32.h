@@ -1,3 +1,4 @@
+// Internal to the core: not part of the API dlq.h gives (layers of the core use it).
 // CRC-32 (IEEE 802.3, the zlib polynomial): the check every snapshot and every
 // journal record carries, so a truncated, torn or altered text is detected.
 // Not a defence against a forger: anyone can recompute it.

@@ -704,9 +704,9 @@ void AddToRetrySpread(const Event& delayed, RetrySpread* current, RetrySpread* b
 
 RetrySpread RetrySpreadOf(const Queue& queue) {
   RetrySpread current, best;
-  const size_t count = queue.event_count();
+  const size_t count = queue.view().event_count();
   for (size_t from = 0; from < count; from += kSlice) {
-    for (const Event& e : queue.Timeline(from, kSlice)) {
+    for (const Event& e : queue.view().Timeline(from, kSlice)) {
       if (e.kind == EventKind::kDelayed) AddToRetrySpread(e, &current, &best);
     }
   }
@@ -758,7 +758,7 @@ bool ReadsLedger(const GoalClause& c) {
 void LocateNamedJobs(const Queue& queue, NamedJobs* jobs) {
   using W = JobFacts::Where;
   for (auto& [id, facts] : *jobs) {
-    const std::optional<JobLocation> at = queue.Locate(id);
+    const std::optional<JobLocation> at = queue.view().Locate(id);
     if (!at.has_value()) continue;
     switch (at->place) {
       case Place::kReady: facts.where = W::kReady; facts.held_by = at->held_by; break;
@@ -811,9 +811,9 @@ TimelineFacts ReadTimeline(const Goal& goal, const Queue& queue, NamedJobs* jobs
   RetrySpread spread_now;
   std::vector<int64_t> burst_window;
   size_t burst_first = 0;
-  const size_t count = queue.event_count();
+  const size_t count = queue.view().event_count();
   for (size_t from = 0; from < count; from += kSlice) {
-    for (Event& e : queue.Timeline(from, kSlice)) {
+    for (Event& e : queue.view().Timeline(from, kSlice)) {
       if (e.kind == EventKind::kAlert) ++out.tallies.alerts;
       if (e.kind == EventKind::kDelayed) AddToRetrySpread(e, &spread_now, &out.tallies.spread);
       if (e.kind == EventKind::kReplayed) AddToReplayBurst(e, &burst_window, &burst_first, &out.tallies.burst);
@@ -897,7 +897,7 @@ bool CheckEvent(const GoalClause& c, const std::optional<Event>& first_match, Cl
 }
 
 bool CheckAlarm(const Queue& queue, ClauseCheck* check) {
-  const AlarmView a = queue.alarm();
+  const AlarmView a = queue.view().alarm();
   const std::string depth = std::to_string(a.depth) + (a.depth == 1 ? " entry" : " entries") +
                             " in quarantine, alarm depth " + std::to_string(a.threshold);
   if (a.threshold == 0) check->actual = "no alarm: the policy sets no alarm depth";

@@ -1,3 +1,4 @@
+// Internal to the core: not part of the API dlq.h gives (layers of the core use it).
 // The one place the attempt budget is decided. Every path that ends an attempt
 // (a process(), a settle, a lease expiry) calls Decide(); nothing else chooses
 // between completing, retrying and quarantining.

@@ -20,9 +20,9 @@ EffectLedger LedgerOf(const Queue& queue) {
   std::map<std::string, uint64_t, std::less<>> applied_per_job;
   std::vector<std::string> first_order;  // jobs in the order of their first charge
   constexpr size_t kSlice = 256;         // the timeline is read in slices, never copied whole
-  const size_t count = queue.event_count();
+  const size_t count = queue.view().event_count();
   for (size_t from = 0; from < count; from += kSlice) {
-    for (Event& e : queue.Timeline(from, kSlice)) {
+    for (Event& e : queue.view().Timeline(from, kSlice)) {
       if (!Charges(e)) continue;
       auto [it, fresh] = applied_per_job.try_emplace(e.id, 0);
       if (fresh) first_order.push_back(e.id);
@@ -46,7 +46,7 @@ EffectLedger LedgerOf(const Queue& queue) {
   for (const std::string& id : first_order) {
     const uint64_t applied = applied_per_job.find(id)->second;
     if (applied > 1) ledger.duplicate_ids.push_back(id);
-    const std::optional<JobLocation> at = queue.Locate(id);
+    const std::optional<JobLocation> at = queue.view().Locate(id);
     const bool dead = at.has_value() && (at->place == Place::kQuarantined || at->place == Place::kDropped ||
                                          at->place == Place::kLost || at->place == Place::kDiscarded);
     if (applied > 0 && dead) ledger.partial_ids.push_back(id);

@@ -54,33 +54,26 @@
 //
 // Deterministic: virtual time, the queue's own seeded PRNG streams, no dependence
 // on hash iteration order.
+//
+// In parts: Queue is the facade of the calls that change a queue (and its
+// factories); QueueView (Queue::view()) holds the reads. Both forward to the
+// queue's state, QueueCore (internal/queue_core.h), which keeps the places, the
+// journal, the heap account and the systems' per-job records as parts, each in
+// its own file under internal/. This header needs none of them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <deque>
-#include <list>
+#include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
-#include "backoff.h"
-#include "durable.h"
 #include "event.h"
-#include "event_log.h"
-#include "heap_budget.h"
-#include "job_store.h"
-#include "leases.h"
-#include "size_limits.h"
+#include "place.h"
 #include "policy.h"
-#include "prng.h"
-#include "queue_cost.h"
-#include "ring.h"
-#include "rules.h"
 #include "status.h"
-#include "timers.h"
 
 namespace dlq {
 
@@ -252,17 +245,22 @@ struct RedriveFilter {
 // A call that finds a counter closer than this to 2^53 - 1 is refused (see above).
 constexpr int64_t kCounterRoom = int64_t{1} << 48;
 
+class QueueCore;  // internal/queue_core.h
+class QueueView;
+
 class Queue {
  public:
   // The first field Policy::Check() refuses, named; else a queue at time 0.
   static Result<Queue> Create(const Policy& policy);
 
   // A moved-from queue may only be assigned to or destroyed.
-  Queue(Queue&&) noexcept = default;
-  Queue& operator=(Queue&&) noexcept = default;
+  Queue(Queue&&) noexcept;
+  Queue& operator=(Queue&&) noexcept;
   Queue(const Queue&) = delete;  // a queue is an identity; copy its views instead
   Queue& operator=(const Queue&) = delete;
+  ~Queue();
 
+  // ---- Jobs in ---------------------------------------------------------------
   // Appends a job at the ready tail (then, under a maxLength, dead-letters the oldest ready
   // jobs past it: DropHeadOverLimit). InvalidArgument for an empty id,
   // AlreadyExists for an id this queue was ever given, TooLarge past the limits
@@ -276,6 +274,7 @@ class Queue {
   // batch's ids and payloads add up to more than kMaxBatchBytes.
   Status EnqueueMany(const std::vector<JobRef>& jobs);
 
+  // ---- Attempts --------------------------------------------------------------
   // One attempt at the head job with the worker's outcome. An invalid outcome
   // string is refused (InvalidArgument, or TooLarge past kMaxOutcomeBytes) even
   // when nothing is ready, and so is an error text past kMaxErrorTextBytes. With nothing ready the result
@@ -290,30 +289,6 @@ class Queue {
   // of attempts made.
   Result<uint64_t> ProcessMany(std::string_view outcomes, std::string_view error_text = {});
 
-  // Moves the quarantined job `id` back to the ready tail with attempts reset to 0
-  // and the reason cleared. False (and nothing changes) if `id` is not in quarantine.
-  bool Replay(std::string_view id);
-  // BullMQ's job.retry() without resetAttemptsMade (system bullmq only): moves the
-  // quarantined job `id` back to the ready tail with its attempts kept, so a job at
-  // its budget runs once more and, failing, is quarantined again at once (exhausted);
-  // succeeding, it completes. InvalidArgument under any other system, where a replay
-  // always resets; false (and nothing changes) if `id` is not in quarantine.
-  // OutOfRange once a job has kMaxKeptAttempts attempts (its count would not fit).
-  Result<bool> ReplayKeepingAttempts(std::string_view id);
-  // Whether ReplayKeepingAttempts is accepted here (system bullmq): what a page offers.
-  bool CanReplayKeepingAttempts() const { return policy_.system == System::kBullMq; }
-
-  // An operator's fix before a replay: gives the quarantined job `id` the payload
-  // `payload`; it stays in quarantine (a Replay(id) then runs the fixed job) and
-  // its entry keeps its id, attempts, reason and error. Refused by name, nothing
-  // changed: NotFound for an unknown id, FailedPrecondition when the job is not in
-  // quarantine, and TooLarge past kMaxPayloadBytes. Counts as an action, records a
-  // patched event (the sizes before and after) and a set-payload journal write.
-  // Earlier events keep the payload size they had (EventAt).
-  Status Patch(std::string_view id, std::string_view payload);
-  // True once an operator has patched job `id` (the world's malformed behaviour reads it).
-  bool WasPatched(std::string_view id) const;
-
   // Takes the ready head and counts its attempt now; the lease expires at
   // now + leaseMs unless settled first. leased == false when nothing is ready.
   Result<LeaseGrant> Lease();
@@ -323,6 +298,7 @@ class Queue {
   // already settled or expired is StaleLease, naming the job; nothing changes.
   Result<Attempt> Settle(std::string_view token, std::string_view outcome, std::string_view error_text = {});
 
+  // ---- The clock -------------------------------------------------------------
   // Fires every timer due up to now + ms, each at its own time, and ends at
   // now + ms. OutOfRange for ms outside kAdvanceMsField or past kMaxTimeMs.
   Status Advance(int64_t ms);
@@ -331,57 +307,40 @@ class Queue {
   // time, or nullopt (nothing changes) when no timer is pending.
   std::optional<int64_t> AdvanceToNext();
 
+  // ---- The operator ----------------------------------------------------------
+  // Moves the quarantined job `id` back to the ready tail with attempts reset to 0
+  // and the reason cleared. False (and nothing changes) if `id` is not in quarantine.
+  bool Replay(std::string_view id);
+  // BullMQ's job.retry() without resetAttemptsMade (system bullmq only): moves the
+  // quarantined job `id` back to the ready tail with its attempts kept, so a job at
+  // its budget runs once more and, failing, is quarantined again at once (exhausted);
+  // succeeding, it completes. InvalidArgument under any other system, where a replay
+  // always resets; false (and nothing changes) if `id` is not in quarantine.
+  // OutOfRange once a job has kMaxKeptAttempts attempts (its count would not fit).
+  // QueueView::CanReplayKeepingAttempts() says whether it is accepted here.
+  Result<bool> ReplayKeepingAttempts(std::string_view id);
+
+  // An operator's fix before a replay: gives the quarantined job `id` the payload
+  // `payload`; it stays in quarantine (a Replay(id) then runs the fixed job) and
+  // its entry keeps its id, attempts, reason and error. Refused by name, nothing
+  // changed: NotFound for an unknown id, FailedPrecondition when the job is not in
+  // quarantine, and TooLarge past kMaxPayloadBytes. Counts as an action, records a
+  // patched event (the sizes before and after) and a set-payload journal write.
+  // Earlier events keep the payload size they had (QueueView::EventAt).
+  Status Patch(std::string_view id, std::string_view payload);
+
   // An operator's explicit decision to let a key's jobs run past its holders in
   // quarantine (or whose evidence expired): those holders stop holding the key.
   // Returns how many holders it released (0: nothing changes); each is an event.
   // Holders in flight or delayed keep holding. TooLarge past kMaxKeyBytes.
   Result<uint64_t> ReleaseKey(std::string_view key);
 
-  // Replays the `max` oldest quarantine entries (by arrival), each exactly like
-  // Replay(id); returns how many moved. OutOfRange unless max is in kRedriveMaxField.
-  Result<uint64_t> Redrive(int64_t max);
-  Result<uint64_t> Redrive(double max);
-  // The same over the entries `only` takes: the `max` oldest of that class and/or
-  // reason, in arrival order; the others stay where they are.
-  Result<uint64_t> Redrive(int64_t max, const RedriveFilter& only);
-  // How many quarantine entries `only` takes now (what a redrive of any max moves at most).
-  size_t RedriveCount(const RedriveFilter& only) const;
-
-  AlarmView alarm() const;
-  std::vector<ReorderView> Reorders(size_t from = 0, size_t count = SIZE_MAX) const;
-
-  // The bounded path of this queue's policy (backoff.h).
-  WorstCase worst_case() const { return WorstCasePath(policy_); }
-
-  // Copies, in order: ready head first; completed and quarantine in arrival order.
-  // `from` and `count` select a slice (a viewer showing the first 100 of 1,000,000
-  // copies 100); out-of-range values give a shorter or empty slice.
-  std::vector<JobView> Ready(size_t from = 0, size_t count = SIZE_MAX) const;
-  std::vector<JobView> Completed(size_t from = 0, size_t count = SIZE_MAX) const;
-  std::vector<QuarantineEntry> Quarantined(size_t from = 0, size_t count = SIZE_MAX) const;
-  // In firing order: earliest due (or expiry) first, ties in the order set.
-  std::vector<DelayedView> Delayed(size_t from = 0, size_t count = SIZE_MAX) const;
-  std::vector<LeaseView> Leased(size_t from = 0, size_t count = SIZE_MAX) const;
-  // Jobs discarded (dead-lettered with no dead-letter exchange), in enqueue order.
-  std::vector<DiscardedView> Discarded(size_t from = 0, size_t count = SIZE_MAX) const;
-  // Job `id` wherever it is, in O(1) (no pass over a view); nullopt for an id
-  // this queue was never given.
-  std::optional<JobLocation> Locate(std::string_view id) const;
-
-  int64_t now() const { return now_; }
-  // True when Lease() would take a job now (something ready may run under the ordering).
-  bool CanLease() const { return NextEligible() >= 0; }
-  // The time of the earliest pending timer (a due time, a lease expiry, a
-  // retention end), or nullopt: where AdvanceToNext() would go.
-  std::optional<int64_t> NextTimerAt() const;
-  QueueStats stats() const;
-  size_t ready_size() const { return ready_.size(); }
-  size_t delayed_size() const { return delayed_.size(); }
-  size_t leased_size() const { return leases_.active().size(); }
-  size_t completed_size() const { return completed_.size(); }
-  size_t quarantine_size() const { return quarantine_.size(); }
-  uint64_t step() const { return step_; }
-  const Policy& policy() const { return policy_; }
+  // Replays the `max` oldest quarantine entries `only` takes (by arrival; the
+  // defaults take every entry), each exactly like Replay(id); the others stay
+  // where they are. Returns how many moved. OutOfRange unless max is in
+  // kRedriveMaxField. QueueView::RedriveCount says how many it would move at most.
+  Result<uint64_t> Redrive(int64_t max, const RedriveFilter& only = {});
+  Result<uint64_t> Redrive(double max);  // JavaScript numbers: refused unless an integer in range
 
   // ---- Durability -------------------------------------------------------------
   // Every state change is a fixed sequence of durable writes (durable.h): a move
@@ -393,13 +352,8 @@ class Queue {
   // The whole state as a canonical text (equal states, equal texts), with a
   // checksum; docs/snapshot-format.md describes it. Starts a new journal, which
   // follows this snapshot. TooLarge past kMaxSnapshotBytes; nothing changes then.
+  // QueueView::SnapshotText() gives the same text without starting a new journal.
   Result<std::string> Snapshot();
-  // The same text without starting a new journal.
-  Result<std::string> SnapshotText() const;
-  // The durable writes since the last snapshot (or since creation), in order.
-  // FailedPrecondition when the policy keeps no journal (policy.journal false).
-  Result<std::vector<JournalEntry>> Journal() const;
-  size_t journal_size() const { return journal_.size(); }
 
   // A queue equal to this one in every observable, its journal included (a
   // checkpoint for time travel: core/session/session.h). TooLarge past the heap budget
@@ -437,251 +391,74 @@ class Queue {
   static Result<std::vector<uint8_t>> CrashRanks(std::optional<std::string_view> snapshot,
                                                  const std::vector<std::string_view>& journal);
 
+  // ---- Reads -----------------------------------------------------------------
+  const Policy& policy() const;
+  // How many jobs each place holds, the clock and the counters (now, step, …).
+  QueueStats stats() const;
+  // Everything else a caller reads (the places' copies, the timeline, the
+  // journal, the alarm): a view that stays valid while this queue lives.
+  QueueView view() const;
+
+ private:
+  friend class QueueCore;
+  explicit Queue(std::unique_ptr<QueueCore> core);
+  std::unique_ptr<QueueCore> core_;
+};
+
+// A queue's reads, each a copy (QueueView is cheap to copy: one pointer).
+// Valid while its queue lives, moves included.
+class QueueView {
+ public:
+  explicit QueueView(const QueueCore& core) : core_(&core) {}
+
+  // Copies, in order: ready head first; completed and quarantine in arrival order.
+  // `from` and `count` select a slice (a viewer showing the first 100 of 1,000,000
+  // copies 100); out-of-range values give a shorter or empty slice.
+  std::vector<JobView> Ready(size_t from = 0, size_t count = SIZE_MAX) const;
+  std::vector<JobView> Completed(size_t from = 0, size_t count = SIZE_MAX) const;
+  std::vector<QuarantineEntry> Quarantined(size_t from = 0, size_t count = SIZE_MAX) const;
+  // In firing order: earliest due (or expiry) first, ties in the order set.
+  std::vector<DelayedView> Delayed(size_t from = 0, size_t count = SIZE_MAX) const;
+  std::vector<LeaseView> Leased(size_t from = 0, size_t count = SIZE_MAX) const;
+  // Jobs discarded (dead-lettered with no dead-letter exchange), in enqueue order.
+  std::vector<DiscardedView> Discarded(size_t from = 0, size_t count = SIZE_MAX) const;
+  // Job `id` wherever it is, in O(1) (no pass over a view); nullopt for an id
+  // this queue was never given.
+  std::optional<JobLocation> Locate(std::string_view id) const;
+
+  // True when Lease() would take a job now (something ready may run under the ordering).
+  bool CanLease() const;
+  // The time of the earliest pending timer (a due time, a lease expiry, a
+  // retention end), or nullopt: where AdvanceToNext() would go.
+  std::optional<int64_t> NextTimerAt() const;
+
+  AlarmView alarm() const;
+  std::vector<ReorderView> Reorders(size_t from = 0, size_t count = SIZE_MAX) const;
+  // True once an operator has patched job `id` (the world's malformed behaviour reads it).
+  bool WasPatched(std::string_view id) const;
+  // Whether Queue::ReplayKeepingAttempts is accepted here (system bullmq): what a page offers.
+  bool CanReplayKeepingAttempts() const;
+  // How many quarantine entries `only` takes now (what a redrive of any max moves at most).
+  size_t RedriveCount(const RedriveFilter& only) const;
+
   // The timeline. Events are numbered 1..event_count(); Timeline(from, count)
   // copies up to `count` events starting at index `from` (0-based), so a viewer
   // can fetch only what is new.
-  size_t event_count() const { return events_.size(); }
+  size_t event_count() const;
   Event EventAt(size_t index) const;  // precondition: index < event_count()
   std::vector<Event> Timeline(size_t from = 0, size_t count = SIZE_MAX) const;
   // Every event rendered with RenderEvent(), one per line, each ending in "\n".
   std::string TimelineText() const;
 
+  // Queue::Snapshot()'s text without starting a new journal.
+  Result<std::string> SnapshotText() const;
+  // The durable writes since the last snapshot (or since creation), in order.
+  // FailedPrecondition when the policy keeps no journal (policy.journal false).
+  Result<std::vector<JournalEntry>> Journal() const;
+  size_t journal_size() const;
+
  private:
-  // Recover's and CrashRanks' start: the arguments' sizes, then the image the
-  // journal's writes apply to (the snapshot's, or the created queue's) and the
-  // check and index of the first write to apply.
-  struct Base {
-    durable::Image image;
-    uint32_t prev = 0;
-    size_t first = 0;
-  };
-  static Status CheckRecoveryInput(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal);
-  static Status StartRecovery(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
-                              Base* out);
-  // Room on the heap budget for what a call may add (queue_cost.h), or
-  // ResourceExhausted naming `call`.
-  Status CheckRoom(const cost::Need& need, const char* call) const;
-  // Charges the event log's growth since the last charge (EventLog::bytes()).
-  void ChargeEvents();
-
-  explicit Queue(const Policy& policy);
-  // The durable image (durable.h) of this queue, and a queue from one where every
-  // job is in exactly one place (InvalidSnapshot naming the first inconsistency).
-  durable::Image ToImage() const;
-  static Result<Queue> FromImage(durable::Image&& image);
-  durable::JobRow RowOf(uint32_t job) const;
-  durable::Meta MetaNow() const;
-  uint64_t RetentionSeq(uint32_t job) const { return RetentionTimers() ? jobs_[job].timer : 0; }
-  // True when quarantine entries get retention timers (a retention, and no lazy mode).
-  bool RetentionTimers() const { return policy_.retention_ms > 0 && !policy_.LazyRetention(); }
-  // When job `job`'s entry (arrived at `arrived_at`) reaches its retention: from its
-  // arrival, or under sqs from its first enqueue (never before its arrival).
-  int64_t RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const;
-  // The age at which a lazy mode's trim drops an entry (sidekiq's 0 is its 180 days); 0: none.
-  int64_t LazyRetentionAge() const;
-  int64_t EnqueuedAt(uint32_t job) const {
-    return policy_.system == System::kSqs ? enqueued_at_[job] : 0;
-  }
-  // Removes quarantined `job` for good at its retention (its evidence is gone).
-  // `trimmed`: by the Dead set's size (sidekiq), not by age; its event says so.
-  void DropEntry(uint32_t job, bool trimmed = false);
-  // bullmq (after a failure), sidekiq (after a kill) and a rabbitmq DLQ with x-max-length trim the quarantine now.
-  void TrimLazily();
-  // The events and moves a lazy trim may add to a call (every entry, at most).
-  size_t TrimBound() const { return policy_.TrimsQuarantine() ? quarantine_.size() : 0; }
-  // `attempts` decided by the call may each drop one more entry, with an alarm change.
-  cost::Need WithTrim(cost::Need need, size_t attempts = 1) const {
-    if (!policy_.TrimsQuarantine()) return need;
-    need.events += TrimBound() + 2 * attempts;
-    need.moves += TrimBound() + attempts;
-    return need;
-  }
-  XDeath XDeathOf(uint32_t job) const {
-    const auto it = x_death_.find(job);
-    return it == x_death_.end() ? XDeath{} : it->second;
-  }
-  // Journal writes. A source is where a move takes a job from.
-  struct Source {
-    durable::WriteOp op;           // kRemoveReady, kRemoveDelayed, kEndLease, kRemoveQuarantine
-    int64_t position = 0;          // ready position, delayed timer, quarantine arrival
-    uint32_t lease = 0;            // kEndLease
-    LeaseState how = LeaseState::kSettled;
-  };
-  // Appends `w` (numbered, chained, with the counters now and what was recorded
-  // since the last write) when the policy keeps a journal.
-  void Emit(durable::Write&& w, uint32_t job);
-  // The put for `job` where it is now, then the removal from `from` (the
-  // reverse for a quarantine under unsafe_quarantine_order).
-  void EmitMove(uint32_t job, const Source& from);
-  void EmitMoveWrites(uint32_t job, const Source& from);
-  void EmitCreate();
-  void EmitClock();
-  // Adds the job at the ready tail with its event (unless !record: the caller
-  // writes it) and journal write; false, and nothing changed, when the id is taken.
-  bool Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash, bool record = true);
-  uint32_t InternError(std::string_view text);  // charges a new text to the budget
-  // OutOfRange naming `call` when a counter is within kCounterRoom of 2^53 - 1.
-  Status CheckCounters(const char* call) const;
-  // Appends an event about `job` as it is now (its attempts, the policy, the time).
-  EventRecord& Record(EventKind kind, uint32_t job);
-  // Fills `*out`, given all zero, as Record would fill its record, without appending it.
-  void Describe(EventKind kind, uint32_t job, EventRecord* out) const;
-  // `argument` names the id in messages: "id", or "jobs" with `index` for jobs[index].id.
-  Status CheckNewId(std::string_view id, const char* argument, size_t index = SIZE_MAX) const;
-  static Status CheckPayload(std::string_view payload, const char* argument, size_t index = SIZE_MAX);
-  static Status CheckErrorText(std::string_view error_text);
-  static Status CheckOutcome(std::string_view outcome, Outcome* out);
-  Status CheckKey(std::string_view key, const char* argument, size_t index = SIZE_MAX) const;
-  // The position in ready_ of the job a worker may take now (per the ordering),
-  // or -1 when none may run.
-  int64_t NextEligible() const;
-  // The job `job` waits for under key ordering, or -1 when it may run.
-  int64_t HolderOf(uint32_t job) const;
-  // Takes ready_[pos] and counts its attempt (a new step); returns the job.
-  uint32_t StartAttempt(size_t pos);
-  // A job back in ready: at the tail, or at the head when stalled in place.
-  // `returned`: straight back from an attempt (not from a delay).
-  void ReturnToReady(uint32_t job, bool returned);
-  void Quarantine(uint32_t job);
-  // A dead letter with no dead-letter exchange: the job leaves for no place.
-  void Discard(uint32_t job);
-  // rabbitmq-quorum's x-max-length with x-overflow drop-head (policy.max_length), applied
-  // after a publish (Enqueue, EnqueueMany): while more than max_length jobs are ready, the
-  // ready head (the oldest) is dead-lettered with reason kMaxLength, into quarantine with
-  // its x-death record (or discarded with no dead-letter exchange), each with its event
-  // and move. Its attempts stay as they were: it was never delivered. Returns, due
-  // retries and replays are not limited (RabbitMQ's own check there is not modelled).
-  void DropHeadOverLimit();
-  // rabbitmq-quorum's x-message-ttl (policy.message_ttl_ms), as a quorum queue applies it:
-  // at the head. While the ready head's TTL has run out (HeadExpiry() <= now), it is
-  // dead-lettered with reason kExpired, as DropHeadOverLimit does. Called when time
-  // reaches a head's expiry (AdvanceTo, as a timer that fires before the others due at
-  // the same instant) and after every call that may bring an older job to the head (an
-  // attempt taken, a return near the head), so no call ever finds an expired head.
-  void ExpireHeads();
-  // When the ready head's TTL runs out (from TtlFrom), or nullopt (no TTL, nothing ready).
-  std::optional<int64_t> HeadExpiry() const;
-  // Dead-letters the ready head for `reason` (kMaxLength, kExpired), undelivered: into
-  // quarantine with its x-death record, or discarded with no dead-letter exchange; its
-  // event and move.
-  void DeadLetterHead(Reason reason);
-  // What DropHeadOverLimit may add after a publish of `published` jobs (each may drop one head).
-  cost::Need WithOverflow(cost::Need need, size_t published) const {
-    if (policy_.max_length == 0) return need;
-    need.events += 2 * published;  // its quarantined (or discarded) event and an alarm change
-    need.moves += published;
-    return WithTrim(need, published);
-  }
-  // What ExpireHeads may add to a call: every job that may be ready in it, `added` of them new.
-  cost::Need WithExpiry(cost::Need need, size_t added = 0) const {
-    if (policy_.message_ttl_ms == 0) return need;
-    const size_t live = ready_.size() + delayed_.size() + leases_.active().size() + added;
-    need.events += 2 * live;
-    need.moves += live;
-    return WithTrim(need, live);
-  }
-  // When job `job`'s TTL started: its last publish (0 without a TTL).
-  int64_t TtlFrom(uint32_t job) const { return policy_.message_ttl_ms > 0 ? ttl_from_[job] : 0; }
-  // `routed`: the dead-letter queue's consumer sent it back (dlq_to_source), not an operator.
-  void ReplayChecked(uint32_t job, bool routed = false, bool keep_attempts = false);
-  // The index of quarantined job `id` that a replay may take now (the counters have room), else -1.
-  int64_t ReplayableIndex(std::string_view id) const;
-  // True when the quarantine entry `job` is one `only` takes (its class and/or reason).
-  bool RedriveTakes(uint32_t job, const RedriveFilter& only) const;
-  // Anti-pattern switches (policy.h), each in one place:
-  // count_in_body: a lease that expired reported nothing, so the count the
-  // message carries was never rewritten; its attempt is forgotten.
-  void ForgetCountOnCrash(uint32_t job);
-  // dlq_to_source: a job that just arrived in quarantine (its move written) goes
-  // straight back to the source queue, as a replay.
-  void RouteDeadLetterToSource(uint32_t job);
-  // Raises or clears the depth alarm after the quarantine changed because of `job`.
-  void CheckAlarm(uint32_t job);
-  // Decides the counted attempt of `job` (rules.h) and moves it; `kind` is
-  // kAttempt (a process or a settle) or kExpired.
-  // `failure` is the class of a failure, nullopt for a success.
-  Attempt Finish(uint32_t job, EventKind kind, Outcome outcome, std::optional<FailureClass> failure, uint32_t error,
-                 uint32_t lease);
-  // Finish without the report: what ProcessMany's loop and an expiry need.
-  Decision Apply(uint32_t job, EventKind kind, Outcome outcome, std::optional<FailureClass> failure, uint32_t error,
-                 uint32_t lease);
-  // What a caller is told of `job`'s attempt, decided as `d`.
-  Attempt Report(uint32_t job, Outcome outcome, const Decision& d) const;
-  // Processes ready_[pos] (NextEligible's answer) with an interned error text.
-  Decision ProcessAt(size_t pos, Outcome outcome, uint32_t error);
-  Attempt ProcessChecked(Outcome outcome, std::string_view error_text);
-  // The three kinds of timer, each in its own set.
-  enum class TimerKind : uint8_t {
-    kDue,          // a delayed job's due time: back to ready
-    kLeaseExpiry,  // a lease ends unsettled: its attempt is decided as a crash
-    kRetention,    // a quarantine entry's retention ends: its evidence is dropped
-  };
-  // The earliest pending timer and its kind, or nullptr (timers never tie: one
-  // seq counter numbers all three kinds).
-  const Timer* NextTimer(TimerKind* kind) const;
-  void FireEarliest(TimerKind kind);
-  // Fires every timer due at or before `target`, then sets the clock to `target`.
-  void AdvanceTo(int64_t target);
-  // Copies of jobs_[indexes[k]] for k in the slice [from, from + count).
-  template <typename Indexes>
-  std::vector<JobView> JobViews(const Indexes& indexes, size_t from, size_t count) const;
-
-  Policy policy_;
-  Prng jitter_;  // the jitter stream (prng.h): its own, so other draws never shift it
-  // The clock and counters.
-  uint64_t step_ = 0;
-  uint64_t actions_ = 0;
-  int64_t now_ = 0;
-  uint64_t timer_seq_ = 0;  // one sequence for every timer: ties fire in the order set
-  // The parts.
-  JobStore jobs_;
-  Ring<uint32_t> ready_;  // head first
-  TimerSet delayed_;            // due times; ref: a job
-  LeaseTable leases_;
-  std::vector<uint32_t> completed_;
-  std::list<uint32_t> quarantine_;  // arrival order; a job keeps its position for O(1) replay
-  TimerSet retention_;              // quarantine entries' retention ends; ref: a job
-  // The modes' side tables (empty in other modes, so a lab job stays 104 bytes):
-  std::vector<int64_t> enqueued_at_;              // sqs: per job, its first enqueue time
-  std::unordered_map<uint32_t, XDeath> x_death_;  // rabbitmq-quorum: per dead-lettered job
-  std::vector<int64_t> ttl_from_;                 // rabbitmq-quorum with a messageTtlMs: per job, its TTL's start
-  // Per key, its jobs not yet completed, in enqueue order: who holds the key, and
-  // whom a completion overtook. Views into the jobs' key strings.
-  std::unordered_map<std::string_view, std::deque<uint32_t>> pending_by_key_;
-  std::vector<std::vector<uint32_t>> reorder_overtook_;  // per reorder: the jobs it overtook
-  std::vector<uint32_t> reorder_job_;                     // per reorder: the job that completed
-  // Per patch, in event order: its job, its event's index and the payload size before
-  // it, so an earlier enqueued or replayed event still says the size it had then.
-  struct PatchMark {
-    uint32_t job;
-    size_t event;
-    uint64_t old_bytes;
-  };
-  std::vector<PatchMark> patches_;
-  bool alarm_raised_ = false;
-  bool trim_due_ = false;  // a lazy trim waits for the move into quarantine to be written (EmitMove)
-  int64_t ready_head_ = 0, ready_tail_ = 0;  // positions: next before the head, next after the tail
-  uint64_t arrivals_ = 0;                    // quarantine arrivals so far
-  size_t lost_ = 0;
-  std::vector<uint32_t> discarded_;  // jobs discarded, in enqueue order
-  // The journal since the last snapshot: records, each one's check, the check
-  // the first follows, and how much of the timeline, error texts and reorders
-  // the records already carry.
-  struct StoredWrite {
-    durable::WriteOp op;
-    uint32_t job;  // UINT32_MAX: none
-    uint32_t check;
-    std::string text;
-  };
-  static_assert(sizeof(StoredWrite) <= cost::kJournalEntry, "a journal entry is charged whole");
-  std::vector<StoredWrite> journal_;
-  uint32_t journal_base_ = 0;
-  size_t journaled_events_ = 0, journaled_errors_ = 0, journaled_reorders_ = 0;
-  uint32_t budget_in_force_ = 0;  // while Finish() writes: the class's budget, for every event it writes
-  size_t expired_ = 0;
-  EventLog events_;
-  HeapCharge charge_;  // what this queue keeps, on the heap budget (queue_cost.h)
-  size_t events_charged_ = 0;  // the part of charge_ that is events_.bytes()
+  const QueueCore* core_;
 };
 
 // What Queue::Recover() gives.

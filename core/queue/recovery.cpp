@@ -6,7 +6,7 @@
 
 #include "crc32.h"
 #include "durable_text.h"
-#include "queue.h"
+#include "queue_core.h"
 #include "text.h"
 
 namespace dlq {
@@ -24,103 +24,174 @@ void Discard(durable::ImageJob& job, const durable::JobRow& row) {
   job.row = row;
 }
 
-// Applies one decoded write to the image, or says why it cannot follow what is
-// there (a record from another journal, or out of order).
+// Why a put (kEnqueue, kPut…) cannot follow the image, or "" once applied.
 // `ids` holds every id in image.jobs (kept up to date here).
-Status ApplyWrite(Image& image, const Write& w, const std::string& argument, std::unordered_set<std::string>& ids) {
-  const auto refuse = [&](const std::string& why) {
-    return Status::InvalidArgument(argument + " does not follow the snapshot and the records before it: " + why);
-  };
-  Entry e = w.entry;
-  e.written = w.seq;
+std::string ApplyPut(Image& image, const Write& w, Entry e, std::unordered_set<std::string>& ids) {
   const size_t n = image.jobs.size();
   const auto job_ok = [&](uint32_t job) { return job < n && image.jobs[job].fate == durable::Fate::kLive; };
   switch (w.op) {
-    case WriteOp::kCreate:
-      return refuse("only a queue's first record creates it");
     case WriteOp::kEnqueue: {
-      if (ids.count(w.job.id) != 0) return refuse("it enqueues id " + QuoteShort(w.job.id) + " again");
-      if (image.ready.count(w.position) != 0) return refuse("its ready position is taken");
+      if (ids.count(w.job.id) != 0) return "it enqueues id " + QuoteShort(w.job.id) + " again";
+      if (image.ready.count(w.position) != 0) return "its ready position is taken";
       ids.insert(w.job.id);
       e.job = static_cast<uint32_t>(n);
       image.jobs.push_back(w.job);
       image.ready.emplace(w.position, e);
-      break;
+      return "";
     }
     case WriteOp::kPutReady:
-      if (!job_ok(e.job) || !image.ready.emplace(w.position, e).second) return refuse("its ready entry cannot be put");
-      break;
-    case WriteOp::kRemoveReady: {
-      const auto it = image.ready.find(w.position);
-      if (it == image.ready.end()) return refuse("it removes a ready entry that is not there");
-      image.jobs[it->second.job].row = it->second.row;  // what a job lost after this would keep
-      if (w.discarded) Discard(image.jobs[it->second.job], e.row);
-      image.ready.erase(it);
-      break;
-    }
+      if (!job_ok(e.job) || !image.ready.emplace(w.position, e).second) return "its ready entry cannot be put";
+      return "";
     case WriteOp::kPutDelayed:
       if (!job_ok(e.job) || !image.delayed.emplace(static_cast<uint64_t>(w.position), e).second) {
-        return refuse("its delayed entry cannot be put");
+        return "its delayed entry cannot be put";
       }
-      break;
-    case WriteOp::kRemoveDelayed: {
-      const auto it = image.delayed.find(static_cast<uint64_t>(w.position));
-      if (it == image.delayed.end()) return refuse("it removes a delayed entry that is not there");
-      image.jobs[it->second.job].row = it->second.row;
-      image.delayed.erase(it);
-      break;
-    }
+      return "";
     case WriteOp::kPutLease: {
-      if (!job_ok(w.lease.job) || w.lease_number != image.leases.size() + 1) return refuse("its lease number is not the next");
+      if (!job_ok(w.lease.job) || w.lease_number != image.leases.size() + 1) return "its lease number is not the next";
       durable::Lease l;
       l.record = w.lease;
       l.entry = e;
       image.leases.push_back(l);
-      break;
+      return "";
+    }
+    case WriteOp::kPutCompleted:
+      if (!job_ok(e.job)) return "its completed entry names a missing job";
+      image.completed.push_back(e);
+      return "";
+    case WriteOp::kPutQuarantine:
+      if (!job_ok(e.job) || !image.quarantine.emplace(static_cast<uint64_t>(w.position), e).second) {
+        return "its quarantine entry cannot be put";
+      }
+      return "";
+    default:
+      return "";
+  }
+}
+
+// Why any other write (a removal, a lease's end, a key's release, a patch, the
+// clock) cannot follow the image, or "" once applied.
+std::string ApplyOther(Image& image, const Write& w, const Entry& e) {
+  const size_t n = image.jobs.size();
+  const auto job_ok = [&](uint32_t job) { return job < n && image.jobs[job].fate == durable::Fate::kLive; };
+  switch (w.op) {
+    case WriteOp::kCreate:
+      return "only a queue's first record creates it";
+    case WriteOp::kRemoveReady: {
+      const auto it = image.ready.find(w.position);
+      if (it == image.ready.end()) return "it removes a ready entry that is not there";
+      image.jobs[it->second.job].row = it->second.row;  // what a job lost after this would keep
+      if (w.discarded) Discard(image.jobs[it->second.job], e.row);
+      image.ready.erase(it);
+      return "";
+    }
+    case WriteOp::kRemoveDelayed: {
+      const auto it = image.delayed.find(static_cast<uint64_t>(w.position));
+      if (it == image.delayed.end()) return "it removes a delayed entry that is not there";
+      image.jobs[it->second.job].row = it->second.row;
+      image.delayed.erase(it);
+      return "";
     }
     case WriteOp::kEndLease: {
       if (w.lease_number > image.leases.size() || image.leases[w.lease_number - 1].record.state != LeaseState::kActive) {
-        return refuse("it ends a lease that is not active");
+        return "it ends a lease that is not active";
       }
       durable::Lease& l = image.leases[w.lease_number - 1];
       l.record.state = w.ended_as;
       image.jobs[l.record.job].row = l.entry.row;
       if (w.discarded) Discard(image.jobs[l.record.job], e.row);
-      break;
+      return "";
     }
-    case WriteOp::kPutCompleted:
-      if (!job_ok(e.job)) return refuse("its completed entry names a missing job");
-      image.completed.push_back(e);
-      break;
-    case WriteOp::kPutQuarantine:
-      if (!job_ok(e.job) || !image.quarantine.emplace(static_cast<uint64_t>(w.position), e).second) {
-        return refuse("its quarantine entry cannot be put");
-      }
-      break;
     case WriteOp::kRemoveQuarantine: {
       const auto it = image.quarantine.find(static_cast<uint64_t>(w.position));
-      if (it == image.quarantine.end()) return refuse("it removes a quarantine entry that is not there");
+      if (it == image.quarantine.end()) return "it removes a quarantine entry that is not there";
       if (w.dropped) image.jobs[it->second.job].fate = durable::Fate::kDropped;
       image.jobs[it->second.job].row = it->second.row;
       image.quarantine.erase(it);
-      break;
+      return "";
     }
     case WriteOp::kReleaseKey:
-      if (w.job_number >= n) return refuse("it releases a missing job");
+      if (w.job_number >= n) return "it releases a missing job";
       image.jobs[w.job_number].released = true;
-      break;
+      return "";
     case WriteOp::kSetPayload:
-      if (!job_ok(w.job_number)) return refuse("it patches a missing job");
+      if (!job_ok(w.job_number)) return "it patches a missing job";
       image.jobs[w.job_number].payload = w.job.payload;
-      break;
+      return "";
     case WriteOp::kClock:
-      break;
+      return "";
+    default:
+      return "";
+  }
+}
+
+bool IsPut(WriteOp op) {
+  return op == WriteOp::kEnqueue || op == WriteOp::kPutReady || op == WriteOp::kPutDelayed || op == WriteOp::kPutLease ||
+         op == WriteOp::kPutCompleted || op == WriteOp::kPutQuarantine;
+}
+
+// Applies one decoded write to the image, or says why it cannot follow what is
+// there (a record from another journal, or out of order).
+// `ids` holds every id in image.jobs (kept up to date here).
+Status ApplyWrite(Image& image, const Write& w, const std::string& argument, std::unordered_set<std::string>& ids) {
+  Entry e = w.entry;
+  e.written = w.seq;
+  const std::string why = IsPut(w.op) ? ApplyPut(image, w, e, ids) : ApplyOther(image, w, e);
+  if (!why.empty()) {
+    return Status::InvalidArgument(argument + " does not follow the snapshot and the records before it: " + why);
   }
   image.meta = w.meta;
   for (const std::string& t : w.errors) image.errors.push_back(t);
   for (const EventRecord& ev : w.events) image.events.push_back(ev);
   for (const durable::Reorder& r : w.reorders) image.reorders.push_back(r);
   return Status::Ok();
+}
+
+// Write `w` (journal[i], named `argument`) follows the write checked `prev`.
+Status CheckFollows(const Write& w, size_t i, uint32_t prev, const std::string& argument) {
+  if (w.seq == i + 1 && w.prev == prev) return Status::Ok();
+  return Status::InvalidArgument(argument + " does not follow " +
+                                 (i == 0 ? std::string("this snapshot") : "journal[" + std::to_string(i - 1) + "]") +
+                                 ": it is write " + std::to_string(w.seq) + " of another history");
+}
+
+constexpr uint32_t kNoJob = UINT32_MAX;
+
+// The one place entry a write puts (delta 1) or removes (-1), and whose it is
+// (kNoJob: none), read before it applies; `quarantine` when the entry is there.
+struct Touch {
+  uint32_t job = kNoJob;
+  int64_t delta = 0;
+  bool quarantine = false;
+};
+
+Touch TouchedBy(const Image& image, const Write& w) {
+  Touch t;
+  const auto removed = [&](const auto& place, auto key) {
+    const auto it = place.find(key);
+    if (it != place.end()) t.job = it->second.job, t.delta = -1;
+  };
+  switch (w.op) {
+    case WriteOp::kEnqueue: t.job = static_cast<uint32_t>(image.jobs.size()), t.delta = 1; break;
+    case WriteOp::kPutReady:
+    case WriteOp::kPutDelayed:
+    case WriteOp::kPutCompleted: t.job = w.entry.job, t.delta = 1; break;
+    case WriteOp::kPutQuarantine: t.job = w.entry.job, t.delta = 1, t.quarantine = true; break;
+    case WriteOp::kRemoveReady: removed(image.ready, w.position); break;
+    case WriteOp::kRemoveDelayed: removed(image.delayed, static_cast<uint64_t>(w.position)); break;
+    case WriteOp::kRemoveQuarantine: removed(image.quarantine, static_cast<uint64_t>(w.position)), t.quarantine = true; break;
+    case WriteOp::kPutLease: t.job = w.lease.job, t.delta = 1; break;
+    case WriteOp::kEndLease:
+      if (w.lease_number >= 1 && w.lease_number <= image.leases.size()) {
+        t.job = image.leases[w.lease_number - 1].record.job, t.delta = -1;
+      }
+      break;
+    case WriteOp::kCreate:
+    case WriteOp::kReleaseKey:
+    case WriteOp::kSetPayload:
+    case WriteOp::kClock: break;
+  }
+  return t;
 }
 
 // Where a job was found after the writes.
@@ -188,7 +259,7 @@ std::vector<std::pair<uint32_t, Place>> ResolveAfterCrash(Image& image) {
 
 }  // namespace
 
-Status Queue::CheckRecoveryInput(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal) {
+Status QueueCore::CheckRecoveryInput(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal) {
   // Sizes before anything is read.
   if (Status s = CheckSize("journal", kMaxJournalRecords, journal.size(), "items"); !s.ok()) return s;
   size_t journal_bytes = 0;
@@ -205,7 +276,7 @@ Status Queue::CheckRecoveryInput(std::optional<std::string_view> snapshot, const
   return Status::Ok();
 }
 
-Status Queue::StartRecovery(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
+Status QueueCore::StartRecovery(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
                             Base* out) {
   // The base: the snapshot's image, or the queue the first record creates.
   if (snapshot) {
@@ -214,7 +285,7 @@ Status Queue::StartRecovery(std::optional<std::string_view> snapshot, const std:
     out->image = std::move(base.value());
     // Every reference the snapshot holds is checked before any write is applied to it.
     Image copy = out->image;
-    if (Result<Queue> checked = FromImage(std::move(copy)); !checked.ok()) return checked.status();
+    if (Result<QueueCore> checked = FromImage(std::move(copy)); !checked.ok()) return checked.status();
     out->prev = Crc32(*snapshot);
     out->first = 0;
   } else {
@@ -225,7 +296,7 @@ Status Queue::StartRecovery(std::optional<std::string_view> snapshot, const std:
           "journal[0] must create the queue (a journal since creation starts with its create record), got a " +
           std::string(durable::WriteOpName(create->op)) + " record");
     }
-    Result<Queue> fresh = Create(create->policy);
+    Result<QueueCore> fresh = Create(create->policy);
     if (!fresh.ok()) return fresh.status();
     out->image = fresh->ToImage();
     out->image.meta = create->meta;
@@ -235,7 +306,7 @@ Status Queue::StartRecovery(std::optional<std::string_view> snapshot, const std:
   return Status::Ok();
 }
 
-Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
+Result<Recovery> QueueCore::Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
                                 const RecoverOptions& options) {
   if (Status s = CheckRecoveryInput(snapshot, journal); !s.ok()) return s;
   const auto length = static_cast<int64_t>(journal.size());
@@ -254,7 +325,7 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
   const size_t first = base.first;
 
   // The writes that reached the disk: the first k, and maybe half of the next.
-  Recovery out{Queue(image.policy), {}, {}, 0, false};
+  Recovery out{Queue(nullptr), {}, {}, 0, false};  // its queue is set last
   std::unordered_set<std::string> ids;
   for (const durable::ImageJob& j : image.jobs) ids.insert(j.id);
   const auto count = static_cast<size_t>(k);
@@ -262,11 +333,7 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
     const std::string argument = "journal[" + std::to_string(i) + "]";
     Result<Write> w = durable::DecodeWrite(journal[i], argument);
     if (!w.ok()) return w.status();
-    if (w->seq != i + 1 || w->prev != prev) {
-      return Status::InvalidArgument(argument + " does not follow " +
-                                     (i == 0 ? std::string("this snapshot") : "journal[" + std::to_string(i - 1) + "]") +
-                                     ": it is write " + std::to_string(w->seq) + " of another history");
-    }
+    if (Status s = CheckFollows(w.value(), i, prev, argument); !s.ok()) return s;
     if (Status s = ApplyWrite(image, w.value(), argument, ids); !s.ok()) return s;
     prev = w->check;
     ++out.applied;
@@ -282,9 +349,9 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
 
   // What the crash left half-done, decided; then the queue, and its timeline says so.
   const std::vector<std::pair<uint32_t, Place>> decided = ResolveAfterCrash(image);
-  Result<Queue> queue = FromImage(std::move(image));
+  Result<QueueCore> queue = FromImage(std::move(image));
   if (!queue.ok()) return queue.status();
-  Queue& q = queue.value();
+  QueueCore& q = queue.value();
   if (Status s = HeapBudget::CheckRoom(decided.size() * cost::kEventAtMost, "recover"); !s.ok()) return s;
   for (const auto& [job, place] : decided) {
     if (place == Place::kLost) {
@@ -295,15 +362,15 @@ Result<Recovery> Queue::Recover(std::optional<std::string_view> snapshot, const 
       out.duplicated.emplace_back(q.jobs_[job].id());
     }
   }
-  q.journaled_events_ = q.events_.size();
+  q.journal_.marks.events = q.events_.size();
   // Its journal is empty and follows its own state (as if restored from its snapshot).
   Result<std::string> text = q.SnapshotText();
-  q.journal_base_ = text.ok() ? Crc32(text.value()) : 0;
-  out.queue = std::move(q);
+  q.journal_.StartAfter(text.ok() ? Crc32(text.value()) : 0);
+  out.queue = Queue(std::make_unique<QueueCore>(std::move(q)));
   return out;
 }
 
-Result<std::vector<uint8_t>> Queue::CrashRanks(std::optional<std::string_view> snapshot,
+Result<std::vector<uint8_t>> QueueCore::CrashRanks(std::optional<std::string_view> snapshot,
                                                const std::vector<std::string_view>& journal) {
   if (Status s = CheckRecoveryInput(snapshot, journal); !s.ok()) return s;
   Base base;
@@ -339,50 +406,19 @@ Result<std::vector<uint8_t>> Queue::CrashRanks(std::optional<std::string_view> s
   std::unordered_set<std::string> ids;
   for (const durable::ImageJob& j : image.jobs) ids.insert(j.id);
   uint32_t prev = base.prev;
-  constexpr uint32_t kNoJob = UINT32_MAX;
   for (size_t i = base.first; i < journal.size(); ++i) {
     const std::string argument = "journal[" + std::to_string(i) + "]";
     Result<Write> w = durable::DecodeWrite(journal[i], argument);
     if (!w.ok()) return w.status();
-    if (w->seq != i + 1 || w->prev != prev) {
-      return Status::InvalidArgument(argument + " does not follow " +
-                                     (i == 0 ? std::string("this snapshot") : "journal[" + std::to_string(i - 1) + "]") +
-                                     ": it is write " + std::to_string(w->seq) + " of another history");
-    }
-    // The one place entry this write puts or removes, and whose it is (read before it applies).
-    uint32_t job = kNoJob;
-    int64_t delta = 0;
-    bool quarantine = false;
-    const auto removed = [&](const auto& place, auto key) {
-      const auto it = place.find(key);
-      if (it != place.end()) job = it->second.job, delta = -1;
-    };
-    switch (w->op) {
-      case WriteOp::kEnqueue: job = static_cast<uint32_t>(image.jobs.size()), delta = 1; break;
-      case WriteOp::kPutReady:
-      case WriteOp::kPutDelayed:
-      case WriteOp::kPutCompleted: job = w->entry.job, delta = 1; break;
-      case WriteOp::kPutQuarantine: job = w->entry.job, delta = 1, quarantine = true; break;
-      case WriteOp::kRemoveReady: removed(image.ready, w->position); break;
-      case WriteOp::kRemoveDelayed: removed(image.delayed, static_cast<uint64_t>(w->position)); break;
-      case WriteOp::kRemoveQuarantine: removed(image.quarantine, static_cast<uint64_t>(w->position)), quarantine = true; break;
-      case WriteOp::kPutLease: job = w->lease.job, delta = 1; break;
-      case WriteOp::kEndLease:
-        if (w->lease_number >= 1 && w->lease_number <= image.leases.size()) {
-          job = image.leases[w->lease_number - 1].record.job, delta = -1;
-        }
-        break;
-      case WriteOp::kCreate:
-      case WriteOp::kReleaseKey:
-      case WriteOp::kSetPayload:
-      case WriteOp::kClock: break;
-    }
+    if (Status s = CheckFollows(w.value(), i, prev, argument); !s.ok()) return s;
+    const Touch t = TouchedBy(image, w.value());
+    const uint32_t job = t.job;
     if (job != kNoJob) classify(job, -1);
     if (Status s = ApplyWrite(image, w.value(), argument, ids); !s.ok()) return s;  // refuses what cannot follow
     if (w->op == WriteOp::kEnqueue) counts.emplace_back();
     if (job != kNoJob) {
-      counts[job].places += delta;
-      if (quarantine) counts[job].quarantined += delta;
+      counts[job].places += t.delta;
+      if (t.quarantine) counts[job].quarantined += t.delta;
       classify(job, +1);
     }
     prev = w->check;

@@ -118,7 +118,7 @@ namespace {
 
 // The crash action: recovery from the origin and the journal's first `after` writes.
 Status ApplyCrash(Queue& queue, JournalOrigin& origin, const action::Crash& a, CrashReport* report) {
-  Result<std::vector<JournalEntry>> journal = queue.Journal();
+  Result<std::vector<JournalEntry>> journal = queue.view().Journal();
   if (!journal.ok()) return journal.status();
   std::vector<std::string_view> records;
   records.reserve(journal->size());
@@ -129,7 +129,7 @@ Status ApplyCrash(Queue& queue, JournalOrigin& origin, const action::Crash& a, C
   Result<Recovery> recovered =
       Queue::Recover(origin.has_value() ? std::optional<std::string_view>(*origin) : std::nullopt, records, options);
   if (!recovered.ok()) return recovered.status();
-  Result<std::string> state = recovered->queue.SnapshotText();  // what a later crash restarts from
+  Result<std::string> state = recovered->queue.view().SnapshotText();  // what a later crash restarts from
   if (!state.ok()) return state.status();
   if (report != nullptr) {
     report->applied = recovered->applied;

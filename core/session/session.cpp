@@ -59,12 +59,12 @@ Result<Session::Played> Session::Copy(const Played& p) {
 }
 
 void Session::TakeEvents(Played& p, size_t decided, std::vector<Event>* out) {
-  const size_t count = p.queue.event_count();
+  const size_t count = p.queue.view().event_count();
   // A crash rewinds the queue's own timeline to what reached the disk, then adds
   // what recovery decided: those are the new events.
   if (decided != SIZE_MAX) p.seen = count - decided;
   if (out != nullptr) {
-    for (size_t k = p.seen; k < count; ++k) out->push_back(p.queue.EventAt(k));
+    for (size_t k = p.seen; k < count; ++k) out->push_back(p.queue.view().EventAt(k));
   }
   p.seen = count;
 }
@@ -327,15 +327,15 @@ Result<bool> Session::PlanRedriveAtRate(Played& p, const World& world, int64_t p
       if (Result<bool> r = act(action::Advance{1000}); !r.ok()) return r.status();
       continue;
     }
-    const int64_t end = p.queue.now() + 1000;
-    while (p.queue.now() < end) {
+    const int64_t end = p.queue.stats().now + 1000;
+    while (p.queue.stats().now < end) {
       if (out->size() >= limit) return false;
-      const int64_t left = end - p.queue.now();
+      const int64_t left = end - p.queue.stats().now;
       Action next = dlq::NextWorldAction(p.queue, world).value_or(action::Advance{left});  // nothing left: the rest of the second
       if (const auto* a = std::get_if<action::Advance>(&next); a != nullptr && a->ms > left) {
         next = action::Advance{left};
       } else if (std::holds_alternative<action::AdvanceToNext>(next)) {
-        const std::optional<int64_t> timer = p.queue.NextTimerAt();
+        const std::optional<int64_t> timer = p.queue.view().NextTimerAt();
         if (!timer || *timer > end) next = action::Advance{left};
       }
       Result<bool> r = act(next);
@@ -348,7 +348,7 @@ Result<bool> Session::PlanRedriveAtRate(Played& p, const World& world, int64_t p
 
 Result<bool> Session::RedriveAtRate(int64_t per_second, const RedriveFilter& only) {
   if (Status s = kRedrivePerSecondField.Check(per_second); !s.ok()) return s;
-  const size_t n = live_.queue.RedriveCount(only);
+  const size_t n = live_.queue.view().RedriveCount(only);
   if (n == 0) return false;
   // Planned on a copy first, so a redrive that would pass the limit is refused
   // before anything changes rather than stopped part way (a partial redrive
@@ -430,7 +430,7 @@ Result<bool> Session::Undo() {
 }
 
 Result<std::optional<Session::CrashPoint>> Session::WriteThatMatters() const {
-  Result<std::vector<JournalEntry>> journal = live_.queue.Journal();
+  Result<std::vector<JournalEntry>> journal = live_.queue.view().Journal();
   if (!journal.ok()) return journal.status();
   std::vector<std::string_view> records;
   records.reserve(journal->size());
@@ -500,7 +500,7 @@ std::string Session::Explanation() const {
   if (scenario_.cursor == 0) return "";
   if (const CrashReport* crash = LastCrash(); crash != nullptr) return CrashNote(*crash);
   if (const Event* e = LastActionEvent(); e != nullptr) return ExplainEvent(*e);
-  return "The clock is at " + std::to_string(live_.queue.now()) + " ms; nothing was due on the way.";
+  return "The clock is at " + std::to_string(live_.queue.stats().now) + " ms; nothing was due on the way.";
 }
 
 size_t Session::AuthoredThrough() const {

@@ -32,7 +32,7 @@ SessionView Session::View(const ViewAsk& ask, const SessionChanges& changes) con
   const Queue& q = queue();
   const size_t ready = q.stats().ready;
   const auto show = [&](size_t at, size_t count) {
-    for (JobView& job : q.Ready(at, count)) {
+    for (JobView& job : q.view().Ready(at, count)) {
       const bool removable = IsRemovable(job.id);
       v.ready.push_back({std::move(job), removable, 0});
     }

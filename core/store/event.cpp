@@ -173,6 +173,129 @@ std::string RenderEvent(const Event& e) {
   return line;
 }
 
+namespace {
+
+// ExplainEvent's sentences for the kinds with many cases, one function each.
+// `id` is the job's quoted id; `of` is "<attempts> of <max attempts>".
+std::string ExplainAttempt(const Event& e, const std::string& of) {
+  switch (e.outcome) {
+    case Outcome::kSuccess:
+      return "attempt " + of + " succeeded → completed";
+    case Outcome::kTransient:
+      return "attempt " + of + " failed transiently: " + NextStep(e);
+    case Outcome::kPrecondition:
+      return "attempt " + of + " found a precondition not met yet (its class has a short budget of its own): " +
+             NextStep(e);
+    case Outcome::kPermanent:
+    case Outcome::kUndeserializable:
+    case Outcome::kUnknownSchema: {
+      const char* why = e.outcome == Outcome::kPermanent       ? "failed permanently"
+                        : e.outcome == Outcome::kUndeserializable ? "could not read the payload (undeserializable)"
+                                                                  : "met a schema it does not know (unknown-schema)";
+      if (e.disposition == Disposition::kDiscarded) return "attempt " + of + " " + why + ": " + NextStep(e);
+      if (e.disposition != Disposition::kQuarantined || e.reason != Reason::kPermanent) {
+        return "attempt " + of + " " + why + ": its class retries: " + NextStep(e);
+      }
+      const uint32_t unused = e.max_attempts > e.attempts ? e.max_attempts - e.attempts : 0;
+      std::string s = "attempt " + of + " " + why + ": retrying cannot help → quarantine at once";
+      if (unused > 0) s += " (" + Plural(unused, "attempt", "attempts") + " unused)";
+      return s;
+    }
+  }
+  return "";
+}
+
+std::string ExplainDelayed(const Event& e, const std::string& id) {
+  switch (e.delay_at) {
+    case DelayAt::kBroker: break;
+    case DelayAt::kConsumerSleep:
+      if (e.sleep_cut) {
+        return "the worker holding " + id + " sleeps, but its lease expires at " + Ms(e.until) +
+               ", before the backoff ends: the broker delivers it again then, and the worker's own retry when " +
+               "it wakes is a duplicate";
+      }
+      return id + " waits in its worker, which sleeps holding it until " + Ms(e.until) +
+             " and takes no other job meanwhile; then it retries it";
+    case DelayAt::kRetryQueue:
+      return id + " was published to the retry queue " + kRetryQueueName + " and acked; its scheduler puts it " +
+             "back at the tail of " + kSourceQueueName + " as a new message at " + Ms(e.until);
+  }
+  return id + " waits in delayed until " + Ms(e.until) + ", then joins the tail of the ready queue";
+}
+
+std::string ExplainDue(const Event& e, const std::string& id) {
+  if (e.delay_at == DelayAt::kConsumerSleep) {
+    return "the worker holding " + id + " stopped waiting: " + id + " is at the head of the ready queue, " +
+           "retried next";
+  }
+  if (e.delay_at == DelayAt::kRetryQueue) {
+    return "the scheduler moved " + id + " from " + kRetryQueueName + " to the tail of " + kSourceQueueName +
+           " as a new message";
+  }
+  return "the backoff of " + id + " is over: it joined the tail of the ready queue";
+}
+
+std::string ExplainQuarantined(const Event& e, const std::string& id) {
+  if (e.reason == Reason::kExpired) {
+    return id + " was dead-lettered (expired): it reached the head of " + kSourceQueueName +
+           " after its message TTL ran out, undelivered; only an operator's replay brings it back";
+  }
+  if (e.reason == Reason::kMaxLength) {
+    return id + " was dead-lettered (maxlen): a publish left " + kSourceQueueName +
+           " over its maxLength, so its oldest ready message went to the dead-letter queue undelivered " +
+           "(drop-head); only an operator's replay brings it back";
+  }
+  if (e.routed_back) {
+    return id + " quarantined (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
+           ", and the dead-letter queue's consumer routed it straight back to the source queue (an " +
+           "anti-pattern): the loop starts again";
+  }
+  return id + " quarantined (" + ReasonName(e.reason) + ") after " +
+         Plural(e.attempts, "attempt", "attempts") + "; only an operator's replay brings it back";
+}
+
+std::string ExplainDiscarded(const Event& e, const std::string& id) {
+  switch (e.drop_cause) {
+    case DropCause::kRemoveOnFail:
+      return id + " failed (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
+             ", and removeOnFail true removes a failed job: no entry is kept and nothing can retry it";
+    case DropCause::kNoDeadSet:
+      return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
+             ", and dead: false keeps it out of the Dead set: it is dropped and nothing can retry it";
+    default:
+      if (e.reason == Reason::kExpired) {
+        return id + " was dead-lettered (expired): it reached the head of " + kSourceQueueName +
+               " after its message TTL ran out, but its queue has no dead-letter exchange: the message is " +
+               "dropped undelivered, no entry is kept and nothing can replay it";
+      }
+      if (e.reason == Reason::kMaxLength) {
+        return id + " was dead-lettered (maxlen): a publish left " + kSourceQueueName +
+               " over its maxLength (drop-head), but its queue has no dead-letter exchange: the message is " +
+               "dropped undelivered, no entry is kept and nothing can replay it";
+      }
+      return id + " was dead-lettered (" + ReasonName(e.reason) + ") after " +
+             Plural(e.attempts, "attempt", "attempts") +
+             ", but its queue has no dead-letter exchange: the message is dropped, no entry is kept and nothing "
+             "can replay it";
+  }
+  return "";
+}
+
+std::string ExplainReplayed(const Event& e, const std::string& id) {
+  if (e.routed_back) {
+    return "the dead-letter queue's consumer sent " + id + " straight back to the source queue (an anti-pattern): " +
+           "attempts reset from " + std::to_string(e.attempts) + " to 0, appended at the ready tail";
+  }
+  if (e.until == e.attempts && e.attempts > 0) {  // bullmq's retry without a reset
+    return "an operator retried " + id + " without a reset: attempts kept at " + std::to_string(e.attempts) +
+           ", appended at the ready tail (one more run; a failure there is final)";
+  }
+  return "an operator replayed " + id + ": attempts reset from " + std::to_string(e.attempts) + " to " +
+         std::to_string(e.until) + ", appended at the ready tail";
+}
+
+}  // namespace
+
 std::string ExplainEvent(const Event& e) {
   const std::string id = Quote(e.id);
   const std::string of = std::to_string(e.attempts) + " of " + std::to_string(e.max_attempts);
@@ -180,31 +303,7 @@ std::string ExplainEvent(const Event& e) {
     case EventKind::kEnqueued:
       return id + " joined the ready queue at the tail";
     case EventKind::kAttempt:
-      switch (e.outcome) {
-        case Outcome::kSuccess:
-          return "attempt " + of + " succeeded → completed";
-        case Outcome::kTransient:
-          return "attempt " + of + " failed transiently: " + NextStep(e);
-        case Outcome::kPrecondition:
-          return "attempt " + of + " found a precondition not met yet (its class has a short budget of its own): " +
-                 NextStep(e);
-        case Outcome::kPermanent:
-        case Outcome::kUndeserializable:
-        case Outcome::kUnknownSchema: {
-          const char* why = e.outcome == Outcome::kPermanent       ? "failed permanently"
-                            : e.outcome == Outcome::kUndeserializable ? "could not read the payload (undeserializable)"
-                                                                      : "met a schema it does not know (unknown-schema)";
-          if (e.disposition == Disposition::kDiscarded) return "attempt " + of + " " + why + ": " + NextStep(e);
-          if (e.disposition != Disposition::kQuarantined || e.reason != Reason::kPermanent) {
-            return "attempt " + of + " " + why + ": its class retries: " + NextStep(e);
-          }
-          const uint32_t unused = e.max_attempts > e.attempts ? e.max_attempts - e.attempts : 0;
-          std::string s = "attempt " + of + " " + why + ": retrying cannot help → quarantine at once";
-          if (unused > 0) s += " (" + Plural(unused, "attempt", "attempts") + " unused)";
-          return s;
-        }
-      }
-      break;
+      return ExplainAttempt(e, of);
     case EventKind::kLeased:
       return "a worker leased " + id + " for attempt " + of + "; the queue counted it now, so it stays counted " +
              "even if the worker crashes (the lease expires at " + Ms(e.until) + ")";
@@ -219,50 +318,13 @@ std::string ExplainEvent(const Event& e) {
       if (e.at_head) return id + " went back near the head of the ready queue, so it runs again before the rest";
       return id + " moved to the tail of the ready queue, so the jobs behind it run first";
     case EventKind::kDelayed:
-      switch (e.delay_at) {
-        case DelayAt::kBroker: break;
-        case DelayAt::kConsumerSleep:
-          if (e.sleep_cut) {
-            return "the worker holding " + id + " sleeps, but its lease expires at " + Ms(e.until) +
-                   ", before the backoff ends: the broker delivers it again then, and the worker's own retry when " +
-                   "it wakes is a duplicate";
-          }
-          return id + " waits in its worker, which sleeps holding it until " + Ms(e.until) +
-                 " and takes no other job meanwhile; then it retries it";
-        case DelayAt::kRetryQueue:
-          return id + " was published to the retry queue " + kRetryQueueName + " and acked; its scheduler puts it " +
-                 "back at the tail of " + kSourceQueueName + " as a new message at " + Ms(e.until);
-      }
-      return id + " waits in delayed until " + Ms(e.until) + ", then joins the tail of the ready queue";
+      return ExplainDelayed(e, id);
     case EventKind::kDue:
-      if (e.delay_at == DelayAt::kConsumerSleep) {
-        return "the worker holding " + id + " stopped waiting: " + id + " is at the head of the ready queue, " +
-               "retried next";
-      }
-      if (e.delay_at == DelayAt::kRetryQueue) {
-        return "the scheduler moved " + id + " from " + kRetryQueueName + " to the tail of " + kSourceQueueName +
-               " as a new message";
-      }
-      return "the backoff of " + id + " is over: it joined the tail of the ready queue";
+      return ExplainDue(e, id);
     case EventKind::kCompleted:
       return id + " completed after " + Plural(e.attempts, "attempt", "attempts");
     case EventKind::kQuarantined:
-      if (e.reason == Reason::kExpired) {
-        return id + " was dead-lettered (expired): it reached the head of " + kSourceQueueName +
-               " after its message TTL ran out, undelivered; only an operator's replay brings it back";
-      }
-      if (e.reason == Reason::kMaxLength) {
-        return id + " was dead-lettered (maxlen): a publish left " + kSourceQueueName +
-               " over its maxLength, so its oldest ready message went to the dead-letter queue undelivered " +
-               "(drop-head); only an operator's replay brings it back";
-      }
-      if (e.routed_back) {
-        return id + " quarantined (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
-               ", and the dead-letter queue's consumer routed it straight back to the source queue (an " +
-               "anti-pattern): the loop starts again";
-      }
-      return id + " quarantined (" + ReasonName(e.reason) + ") after " +
-             Plural(e.attempts, "attempt", "attempts") + "; only an operator's replay brings it back";
+      return ExplainQuarantined(e, id);
     case EventKind::kAlert:
       return id + " arrived in quarantine as " + ClassName(e.failure_class) +
              ", a class that raises an alert: whoever owns this dead-letter queue should look now";
@@ -292,44 +354,13 @@ std::string ExplainEvent(const Event& e) {
       return "after the crash " + id + " was in two places (a move's destination was written, its source not yet " +
              "removed): kept once, in " + e.place;
     case EventKind::kDiscarded:
-      switch (e.drop_cause) {
-        case DropCause::kRemoveOnFail:
-          return id + " failed (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
-                 ", and removeOnFail true removes a failed job: no entry is kept and nothing can retry it";
-        case DropCause::kNoDeadSet:
-          return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
-                 ", and dead: false keeps it out of the Dead set: it is dropped and nothing can retry it";
-        default:
-          if (e.reason == Reason::kExpired) {
-            return id + " was dead-lettered (expired): it reached the head of " + kSourceQueueName +
-                   " after its message TTL ran out, but its queue has no dead-letter exchange: the message is " +
-                   "dropped undelivered, no entry is kept and nothing can replay it";
-          }
-          if (e.reason == Reason::kMaxLength) {
-            return id + " was dead-lettered (maxlen): a publish left " + kSourceQueueName +
-                   " over its maxLength (drop-head), but its queue has no dead-letter exchange: the message is " +
-                   "dropped undelivered, no entry is kept and nothing can replay it";
-          }
-          return id + " was dead-lettered (" + ReasonName(e.reason) + ") after " +
-                 Plural(e.attempts, "attempt", "attempts") +
-                 ", but its queue has no dead-letter exchange: the message is dropped, no entry is kept and nothing "
-                 "can replay it";
-      }
+      return ExplainDiscarded(e, id);
     case EventKind::kPatched:
       return "an operator patched the payload of " + id + " in quarantine (" +
              Plural(e.old_payload_bytes, "byte", "bytes") + " → " + Plural(e.payload_bytes, "byte", "bytes") +
              "): its entry keeps its id, attempts and reason, and a replay runs the fixed job";
     case EventKind::kReplayed:
-      if (e.routed_back) {
-        return "the dead-letter queue's consumer sent " + id + " straight back to the source queue (an anti-pattern): " +
-               "attempts reset from " + std::to_string(e.attempts) + " to 0, appended at the ready tail";
-      }
-      if (e.until == e.attempts && e.attempts > 0) {  // bullmq's retry without a reset
-        return "an operator retried " + id + " without a reset: attempts kept at " + std::to_string(e.attempts) +
-               ", appended at the ready tail (one more run; a failure there is final)";
-      }
-      return "an operator replayed " + id + ": attempts reset from " + std::to_string(e.attempts) + " to " +
-             std::to_string(e.until) + ", appended at the ready tail";
+      return ExplainReplayed(e, id);
   }
   return "";
 }

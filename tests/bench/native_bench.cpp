@@ -47,7 +47,7 @@ int ClockWorkload(size_t jobs, uint64_t seed) {
   size_t leases = 0, expired = 0;
   static const char* kNames[] = {"success", "transient", "permanent"};
   while (true) {
-    if (queue->ready_size() == 0) {
+    if (queue->stats().ready == 0) {
       if (!queue->AdvanceToNext().has_value()) break;
       continue;
     }
@@ -68,8 +68,8 @@ int ClockWorkload(size_t jobs, uint64_t seed) {
   std::printf(
       "{\"jobs\":%zu,\"attempts\":%zu,\"expired\":%zu,\"completed\":%zu,\"quarantined\":%zu,\"events\":%zu,"
       "\"now\":%lld,\"enqueueSeconds\":%.6f,\"processSeconds\":%.6f}\n",
-      jobs, leases, expired, queue->completed_size(), queue->quarantine_size(), queue->event_count(),
-      static_cast<long long>(queue->now()), enqueue_s, process_s);
+      jobs, leases, expired, queue->stats().completed, queue->stats().quarantined, queue->view().event_count(),
+      static_cast<long long>(queue->stats().now), enqueue_s, process_s);
   return 0;
 }
 
@@ -91,7 +91,7 @@ int JournalWorkload(size_t jobs, uint64_t seed) {
     if (!queue.ok() || !queue->EnqueueMany(refs).ok() || !queue->ProcessMany(outcomes).ok()) return 1;
     seconds[journal] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (journal == 1) {
-      auto records = queue->Journal();
+      auto records = queue->view().Journal();
       if (!records.ok()) return 1;
       writes = records->size();
       for (const dlq::JournalEntry& r : records.value()) bytes += r.record.size();
@@ -119,7 +119,7 @@ int DurableWorkload(size_t jobs, uint64_t seed) {
   auto snapshot = queue->Snapshot();
   const auto t1 = Clock::now();
   if (!snapshot.ok() || !queue->ProcessMany(outcomes.substr(jobs / 2)).ok()) return 1;
-  auto journal = queue->Journal();
+  auto journal = queue->view().Journal();
   if (!journal.ok()) return 1;
   std::vector<std::string_view> records;
   size_t journal_bytes = 0;
@@ -133,7 +133,7 @@ int DurableWorkload(size_t jobs, uint64_t seed) {
   auto recovered = dlq::Queue::Recover(std::string_view(snapshot.value()), records);
   const auto t4 = Clock::now();
   if (!restored.ok() || !recovered.ok()) return 1;
-  const bool equal = recovered->queue.SnapshotText().value() == queue->SnapshotText().value();
+  const bool equal = recovered->queue.view().SnapshotText().value() == queue->view().SnapshotText().value();
   std::printf("{\"jobs\":%zu,\"snapshotBytes\":%zu,\"snapshotSeconds\":%.6f,\"restoreSeconds\":%.6f,"
               "\"journalWrites\":%zu,\"journalBytes\":%zu,\"recoverSeconds\":%.6f,\"recoveredEqual\":%s}\n",
               jobs, snapshot->size(), seconds(t0, t1), seconds(t2, t3), records.size(), journal_bytes, seconds(t3, t4),
@@ -228,7 +228,7 @@ int YardstickWorkload(size_t jobs, uint64_t seed) {
   const auto t1 = Clock::now();
   auto attempts = queue->ProcessMany(outcomes);
   const auto t2 = Clock::now();
-  if (!attempts.ok() || queue->ready_size() != 0) return 1;
+  if (!attempts.ok() || queue->stats().ready != 0) return 1;
 
   // The yardstick.
   struct Record {
@@ -293,7 +293,7 @@ int YardstickWorkload(size_t jobs, uint64_t seed) {
     }
   }
   const auto t7 = Clock::now();
-  const bool agree = used == attempts.value() && kept == 2 * used && completed == queue->completed_size() && quarantined == queue->quarantine_size();
+  const bool agree = used == attempts.value() && kept == 2 * used && completed == queue->stats().completed && quarantined == queue->stats().quarantined;
   std::printf("{\"jobs\":%zu,\"attempts\":%zu,\"completed\":%zu,\"quarantined\":%zu,\"agree\":%s,"
               "\"core\":{\"enqueueSeconds\":%.6f,\"processSeconds\":%.6f},"
               "\"loop\":{\"enqueueSeconds\":%.6f,\"processSeconds\":%.6f},"
@@ -347,14 +347,14 @@ int main(int argc, char** argv) {
   const auto enqueued = std::chrono::steady_clock::now();
   auto attempts = queue->ProcessMany(outcomes);
   const auto done = std::chrono::steady_clock::now();
-  if (!attempts.ok() || queue->ready_size() != 0) return 1;
+  if (!attempts.ok() || queue->stats().ready != 0) return 1;
 
   const double enqueue_s = std::chrono::duration<double>(enqueued - start).count();
   const double process_s = std::chrono::duration<double>(done - enqueued).count();
   std::printf(
       "{\"jobs\":%zu,\"attempts\":%llu,\"completed\":%zu,\"quarantined\":%zu,\"events\":%zu,"
       "\"enqueueSeconds\":%.6f,\"processSeconds\":%.6f}\n",
-      jobs, static_cast<unsigned long long>(attempts.value()), queue->completed_size(), queue->quarantine_size(),
-      queue->event_count(), enqueue_s, process_s);
+      jobs, static_cast<unsigned long long>(attempts.value()), queue->stats().completed, queue->stats().quarantined,
+      queue->view().event_count(), enqueue_s, process_s);
   return 0;
 }

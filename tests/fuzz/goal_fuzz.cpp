@@ -265,15 +265,15 @@ Queue ThreePlaces() {
     Result<Attempt> r = q.Process(outcome, "e");
     FUZZ_CHECK(r.ok() && r->processed, outcome);
   }
-  FUZZ_CHECK(q.ready_size() == 1 && q.completed_size() == 1 && q.quarantine_size() == 1);
+  FUZZ_CHECK(q.stats().ready == 1 && q.stats().completed == 1 && q.stats().quarantined == 1);
   return q;
 }
 
 // Everything a check must leave as it was.
 std::string State(const Queue& q) {
-  Result<std::string> text = q.SnapshotText();
+  Result<std::string> text = q.view().SnapshotText();
   FUZZ_CHECK(text.ok(), text.status().ToString());
-  return text.value() + "|" + std::to_string(q.journal_size()) + "|" + std::to_string(q.event_count());
+  return text.value() + "|" + std::to_string(q.view().journal_size()) + "|" + std::to_string(q.view().event_count());
 }
 
 struct Known {

@@ -183,7 +183,7 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
     // what happened past the crash point is gone, so the script's counts bound
     // it rather than give it. Every job is in one place, dropped, lost, or was
     // enqueued past the crash point (and is in none, unknown to the queue).
-    FUZZ_CHECK(q.ready_size() + q.delayed_size() + q.leased_size() + q.completed_size() + q.quarantine_size() +
+    FUZZ_CHECK(q.stats().ready + q.stats().delayed + q.stats().leased + q.stats().completed + q.stats().quarantined +
                        q.stats().expired + q.stats().lost + q.stats().discarded <=
                    s.jobs.size() + c.enqueued,
                Show(input));
@@ -197,8 +197,8 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
   size_t replayed = 0, released = 0, reorders = 0, dropped = 0, alarms = 0, discarded = 0;
   size_t overflowed = 0;  // dead-lettered by the source's maxLength or messageTtlMs: no attempt decided it
   bool alarm_raised = false;
-  for (size_t i = 0; i < q.event_count(); ++i) {
-    const Event e = q.EventAt(i);
+  for (size_t i = 0; i < q.view().event_count(); ++i) {
+    const Event e = q.view().EventAt(i);
     const std::string where = Show(input) + " event " + std::to_string(i + 1);
     switch (e.kind) {
       case EventKind::kReplayed: ++replayed; break;
@@ -214,7 +214,7 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
         break;
       case EventKind::kReorder:
         ++reorders;
-        FUZZ_CHECK(i >= 1 && q.EventAt(i - 1).kind == EventKind::kCompleted && q.EventAt(i - 1).id == e.id &&
+        FUZZ_CHECK(i >= 1 && q.view().EventAt(i - 1).kind == EventKind::kCompleted && q.view().EventAt(i - 1).id == e.id &&
                        !e.key.empty() && !e.overtook.empty(),
                    where);
         break;
@@ -228,8 +228,8 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
           break;
         }
         // Only with no dead-letter exchange, right after the decision that dead-lettered it.
-        FUZZ_CHECK(s.policy.DiscardsDeadLetters() && i >= 1 && q.EventAt(i - 1).id == e.id &&
-                       q.EventAt(i - 1).disposition == Disposition::kDiscarded,
+        FUZZ_CHECK(s.policy.DiscardsDeadLetters() && i >= 1 && q.view().EventAt(i - 1).id == e.id &&
+                       q.view().EventAt(i - 1).disposition == Disposition::kDiscarded,
                    where);
         break;
       case EventKind::kEvidenceExpired:
@@ -250,7 +250,7 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
       default: break;
     }
   }
-  FUZZ_CHECK(q.alarm().raised == alarm_raised, Show(input));
+  FUZZ_CHECK(q.view().alarm().raised == alarm_raised, Show(input));
   FUZZ_CHECK(q.stats().reorders == reorders && q.stats().expired == dropped, Show(input));
   FUZZ_CHECK(q.stats().discarded == discarded, Show(input));
   FUZZ_CHECK(replayed >= c.replays + c.redrives, Show(input));  // each accepted redrive moved one or more
@@ -258,46 +258,46 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
   // Dead letters routed to the source (an anti-pattern switch) are replayed without a redrive.
   FUZZ_CHECK(s.policy.dlq_to_source || static_cast<int64_t>(redriven) <= c.redrive_max, Show(input));
   FUZZ_CHECK(released >= c.releases && (c.releases > 0 || released == 0), Show(input));
-  FUZZ_CHECK(q.step() == c.steps + redriven, Show(input));
-  FUZZ_CHECK(q.ready_size() + q.delayed_size() + q.leased_size() + q.completed_size() + q.quarantine_size() + dropped +
+  FUZZ_CHECK(q.stats().step == c.steps + redriven, Show(input));
+  FUZZ_CHECK(q.stats().ready + q.stats().delayed + q.stats().leased + q.stats().completed + q.stats().quarantined + dropped +
                      discarded ==
                  s.jobs.size() + c.enqueued,
              Show(input));
   if (c.jumped) {
-    FUZZ_CHECK(q.now() >= c.advanced, Show(input));
+    FUZZ_CHECK(q.stats().now >= c.advanced, Show(input));
   } else {
-    FUZZ_CHECK(q.now() == c.advanced, Show(input));
+    FUZZ_CHECK(q.stats().now == c.advanced, Show(input));
   }
   // Alerts: exactly one right after each quarantine arrival whose class's rule
   // raises one (the decided attempt or expiry, then quarantined, then alert).
   size_t alerts = 0;
-  for (size_t i = 0; i < q.event_count(); ++i) {
-    const Event e = q.EventAt(i);
+  for (size_t i = 0; i < q.view().event_count(); ++i) {
+    const Event e = q.view().EventAt(i);
     const bool decided = e.kind == EventKind::kAttempt || e.kind == EventKind::kExpired;
     if (decided && e.disposition == Disposition::kQuarantined && s.policy.classes[e.failure_class].alert) {
-      FUZZ_CHECK(i + 2 < q.event_count(), Show(input) + " event " + std::to_string(i + 1));
-      const Event arrived = q.EventAt(i + 1);
-      const Event alert = q.EventAt(i + 2);
+      FUZZ_CHECK(i + 2 < q.view().event_count(), Show(input) + " event " + std::to_string(i + 1));
+      const Event arrived = q.view().EventAt(i + 1);
+      const Event alert = q.view().EventAt(i + 2);
       FUZZ_CHECK(arrived.kind == EventKind::kQuarantined && alert.kind == EventKind::kAlert && alert.id == e.id &&
                      alert.failure_class == e.failure_class,
                  Show(input) + " event " + std::to_string(i + 1));
     }
     if (e.kind == EventKind::kAlert) {
       ++alerts;
-      FUZZ_CHECK(i >= 2 && q.EventAt(i - 1).kind == EventKind::kQuarantined &&
+      FUZZ_CHECK(i >= 2 && q.view().EventAt(i - 1).kind == EventKind::kQuarantined &&
                      s.policy.classes[e.failure_class].alert,
                  Show(input) + " event " + std::to_string(i + 1));
     }
   }
   const size_t counted = c.events + alerts + redriven + released + reorders + alarms + overflowed;
   if (c.timers_may_fire) {
-    FUZZ_CHECK(q.event_count() >= counted, Show(input));
+    FUZZ_CHECK(q.view().event_count() >= counted, Show(input));
   } else {
     // Retention ends only as time passes; a count the quarantine keeps (Sidekiq's Dead set, BullMQ's
     // removeOnFail N, a RabbitMQ DLQ's x-max-length) also trims it at each arrival.
     const bool trims = s.policy.QuarantineKeepNewest() >= 0;
     FUZZ_CHECK(trims || dropped == 0, Show(input));
-    FUZZ_CHECK(q.event_count() == counted + (trims ? dropped : 0), Show(input));
+    FUZZ_CHECK(q.view().event_count() == counted + (trims ? dropped : 0), Show(input));
   }
   CheckTimeline(s, q, input);
 }
@@ -310,11 +310,11 @@ void CheckTimeline(const Scenario& s, const Queue& q, std::string_view input) {
   for (size_t k = 0; k < s.cursor && k < s.actions.size(); ++k) {
     if (const auto* r = std::get_if<action::Replay>(&s.actions[k]); r != nullptr && r->keep_attempts) ++kept_retries;
   }
-  for (size_t i = 0; i < q.event_count(); ++i) {
-    const Event e = q.EventAt(i);
+  for (size_t i = 0; i < q.view().event_count(); ++i) {
+    const Event e = q.view().EventAt(i);
     FUZZ_CHECK(e.seq == i + 1, Show(input));
-    FUZZ_CHECK(e.step <= q.step() && (i == 0 || e.step >= q.EventAt(i - 1).step), Show(input));
-    FUZZ_CHECK(e.time <= q.now() && (i == 0 || e.time >= q.EventAt(i - 1).time), Show(input));
+    FUZZ_CHECK(e.step <= q.stats().step && (i == 0 || e.step >= q.view().EventAt(i - 1).step), Show(input));
+    FUZZ_CHECK(e.time <= q.stats().now && (i == 0 || e.time >= q.view().EventAt(i - 1).time), Show(input));
     // The budget in force (a RabbitMQ limit left unset is the version's, not maxAttempts);
     // deciding before counting (an anti-pattern switch) gives exactly one attempt more.
     // Under bullmq each retry without a reset (a y action) may run a job once past it.
@@ -326,7 +326,7 @@ void CheckTimeline(const Scenario& s, const Queue& q, std::string_view input) {
     FUZZ_CHECK(!why.empty() && IsValidUtf8(why), Show(input) + " event " + Show(line));
     text.append(line).append("\n");
   }
-  FUZZ_CHECK(q.TimelineText() == text, Show(input));
+  FUZZ_CHECK(q.view().TimelineText() == text, Show(input));
 }
 
 // The checks for one input (see the top of this file).
@@ -375,7 +375,7 @@ void CheckLink(std::string_view input) {
     CheckRunQueue(s, run.value(), input);
     // Replay is deterministic, and the reparsed scenario replays the same.
     Result<Queue> again = RunScenario(back.value());
-    FUZZ_CHECK(again.ok() && again->TimelineText() == run->TimelineText(), Show(input) + " replays differently");
+    FUZZ_CHECK(again.ok() && again->view().TimelineText() == run->view().TimelineText(), Show(input) + " replays differently");
     FUZZ_CHECK(reach.playable >= s.cursor, Show(input) + " " + reach.stopped.ToString());
     FUZZ_CHECK(shared.ok(), Show(input) + " runs, but ShareScenario says " + shared.status().ToString());
     FUZZ_CHECK(shared.value() == formatted, Show(input));

@@ -1004,14 +1004,14 @@ class Harness {
                             all.begin() + static_cast<std::ptrdiff_t>(end));
     };
     const std::string what = "slice from " + std::to_string(from) + " count " + std::to_string(count);
-    FUZZ_CHECK(Same(q.Ready(from, count), slice(state_.ready)), "Ready " + what);
-    FUZZ_CHECK(Same(q.Delayed(from, count), slice(state_.delayed)), "Delayed " + what);
-    FUZZ_CHECK(Same(q.Leased(from, count), slice(state_.leased)), "Leased " + what);
-    FUZZ_CHECK(Same(q.Completed(from, count), slice(state_.completed)), "Completed " + what);
-    FUZZ_CHECK(Same(q.Quarantined(from, count), slice(state_.quarantine)), "Quarantined " + what);
-    const std::vector<Event> events = q.Timeline(from, count);
-    const size_t begin = std::min(from, q.event_count());
-    FUZZ_CHECK(events.size() == std::min(count, q.event_count() - begin), "Timeline " + what);
+    FUZZ_CHECK(Same(q.view().Ready(from, count), slice(state_.ready)), "Ready " + what);
+    FUZZ_CHECK(Same(q.view().Delayed(from, count), slice(state_.delayed)), "Delayed " + what);
+    FUZZ_CHECK(Same(q.view().Leased(from, count), slice(state_.leased)), "Leased " + what);
+    FUZZ_CHECK(Same(q.view().Completed(from, count), slice(state_.completed)), "Completed " + what);
+    FUZZ_CHECK(Same(q.view().Quarantined(from, count), slice(state_.quarantine)), "Quarantined " + what);
+    const std::vector<Event> events = q.view().Timeline(from, count);
+    const size_t begin = std::min(from, q.view().event_count());
+    FUZZ_CHECK(events.size() == std::min(count, q.view().event_count() - begin), "Timeline " + what);
     for (size_t i = 0; i < events.size(); ++i) FUZZ_CHECK(Same(events[i], events_[begin + i]), "Timeline " + what);
     Unchanged("views");
   }
@@ -1025,12 +1025,12 @@ class Harness {
 
   // Earlier events never change: the timeline is every line as it was first seen.
   void Finish() const {
-    FUZZ_CHECK(queue_->event_count() == events_.size(), "event count");
+    FUZZ_CHECK(queue_->view().event_count() == events_.size(), "event count");
     for (size_t i = 0; i < events_.size(); ++i) {
-      FUZZ_CHECK(Same(queue_->EventAt(i), events_[i]), "event " + std::to_string(i + 1) + " changed");
+      FUZZ_CHECK(Same(queue_->view().EventAt(i), events_[i]), "event " + std::to_string(i + 1) + " changed");
     }
     if (rendered_all_) {
-      FUZZ_CHECK(queue_->TimelineText() == timeline_, "TimelineText differs from the events as they were appended");
+      FUZZ_CHECK(queue_->view().TimelineText() == timeline_, "TimelineText differs from the events as they were appended");
     }
   }
 
@@ -1062,19 +1062,19 @@ class Harness {
   State Take() const {
     const Queue& q = *queue_;
     const QueueStats st = q.stats();
-    State s{q.Ready(),   q.Delayed(), q.Leased(),      q.Completed(), q.Quarantined(),
+    State s{q.view().Ready(),   q.view().Delayed(), q.view().Leased(),      q.view().Completed(), q.view().Quarantined(),
             st.step,     st.actions,  st.now,          st.events,     HeapUsed()};
     FUZZ_CHECK(s.ready.size() == st.ready && s.delayed.size() == st.delayed && s.leased.size() == st.leased &&
                    s.completed.size() == st.completed && s.quarantine.size() == st.quarantined,
                "a view's size differs from stats()");
-    FUZZ_CHECK(st.ready == q.ready_size() && st.delayed == q.delayed_size() && st.leased == q.leased_size() &&
-                   st.completed == q.completed_size() && st.quarantined == q.quarantine_size(),
+    FUZZ_CHECK(st.ready == q.stats().ready && st.delayed == q.stats().delayed && st.leased == q.stats().leased &&
+                   st.completed == q.stats().completed && st.quarantined == q.stats().quarantined,
                "stats() differs from the size accessors");
-    FUZZ_CHECK(st.now == q.now() && st.step == q.step() && st.events == q.event_count(),
+    FUZZ_CHECK(st.now == q.stats().now && st.step == q.stats().step && st.events == q.view().event_count(),
                "stats() differs from now(), step(), event_count()");
     // No job has an ordering key, the policy keeps quarantine entries and sets no
     // depth alarm: those features stay out of the way.
-    FUZZ_CHECK(st.reorders == 0 && st.expired == 0 && !q.alarm().raised, "reorders, expiries or an alarm");
+    FUZZ_CHECK(st.reorders == 0 && st.expired == 0 && !q.view().alarm().raised, "reorders, expiries or an alarm");
     FUZZ_CHECK(s.now >= 0 && s.now <= kMaxTimeMs, "now " + std::to_string(s.now) + " is past 2^53 - 1 ms");
     // Pending timers are in the future, in firing order, and within the clock's range.
     for (size_t i = 0; i < s.delayed.size(); ++i) {
@@ -1145,7 +1145,7 @@ class Harness {
   // 1,000,000 attempts take ~50 ms under the sanitizers.)
   void CheckWorstCase() {
     if (model_.policy.max_attempts > 1000) return;
-    const WorstCase w = queue_->worst_case();
+    const WorstCase w = WorstCasePath(queue_->policy());
     std::vector<ClassRule> rules;
     int64_t most = 1;
     for (int c = 0; c < kFailureClassCount; ++c) {
@@ -1242,7 +1242,7 @@ class Harness {
   // rendered (unless its texts are long, kRenderedBytes) and kept, so that Finish()
   // can tell that it never changes.
   void CheckEvent(size_t index, const Event& x, uint64_t actions_before, const std::string& where) {
-    const Event e = queue_->EventAt(index);
+    const Event e = queue_->view().EventAt(index);
     FUZZ_CHECK(Same(e, x), where + ": event " + RenderEvent(e) + "; expected " + RenderEvent(x));
     FUZZ_CHECK(e.attempts <= model_.max_attempts(), where + ": event " + RenderEvent(e));
     FUZZ_CHECK(e.time >= last_time_ && e.time <= state_.now && e.action >= last_action_ && e.action > actions_before &&
@@ -1414,7 +1414,7 @@ std::optional<Queue> MakeQueue(Decoder& in, std::string_view input) {
   }
   FUZZ_CHECK(made.ok(), what + " refused: " + made.status().ToString());
   FUZZ_CHECK(made->policy() == p, what + " kept another policy: " + DescribePolicy(made->policy()));
-  FUZZ_CHECK(made->now() == 0, what + ": a new queue's clock is not at 0");
+  FUZZ_CHECK(made->stats().now == 0, what + ": a new queue's clock is not at 0");
   if (kTrace) std::fprintf(stderr, "%s\n", what.c_str());
   return std::move(made).value();
 }
@@ -1463,16 +1463,16 @@ std::string TokenOperand(Decoder& in, const Harness& h) {
 int64_t Duration(Decoder& in, const Harness& h) {
   const uint8_t d = in.Byte();
   const int64_t around = d % 3 - 1;
-  const int64_t left = kMaxTimeMs - h.now();  // room left on the clock
+  const int64_t left = kMaxTimeMs - h.stats().now;  // room left on the clock
   if (d < 0x40) return kSmallMs[d % 16];
   if (d < 0x80) {
     const auto next = h.NextTimer();
-    return next ? *next - h.now() + around : kSmallMs[d % 16];
+    return next ? *next - h.stats().now + around : kSmallMs[d % 16];
   }
   if (d < 0xA0) return h.lease_ms() * (1 + d % 4) + d / 4 % 3 - 1;
   if (d < 0xC0) {
     const auto last = h.LastTimer();
-    return last ? *last - h.now() + around : kSmallMs[d % 16];
+    return last ? *last - h.stats().now + around : kSmallMs[d % 16];
   }
   if (d < 0xD0) return left - kSmallMs[d % 16];
   if (d < 0xE0) return left + 1 + d % 16;

@@ -149,7 +149,7 @@ std::string WithEnd(std::string_view body) {
 }
 
 std::string TextOf(const Queue& q, std::string_view input) {
-  Result<std::string> text = q.SnapshotText();
+  Result<std::string> text = q.view().SnapshotText();
   FUZZ_CHECK(text.ok(), "SnapshotText() refused a small queue: " + text.status().ToString() + " on " + Show(input));
   return std::move(text).value();
 }
@@ -159,18 +159,18 @@ std::string TextOf(const Queue& q, std::string_view input) {
 // Every id in a view, each checked to be in one place only, and the counts.
 std::vector<std::string> PlacedIds(const Queue& q, std::string_view input) {
   const QueueStats s = q.stats();
-  const auto ready = q.Ready();
-  const auto delayed = q.Delayed();
-  const auto leased = q.Leased();
-  const auto completed = q.Completed();
-  const auto quarantined = q.Quarantined();
+  const auto ready = q.view().Ready();
+  const auto delayed = q.view().Delayed();
+  const auto leased = q.view().Leased();
+  const auto completed = q.view().Completed();
+  const auto quarantined = q.view().Quarantined();
   const auto where = [&] { return " on " + Show(input); };
-  FUZZ_CHECK(ready.size() == s.ready && s.ready == q.ready_size(), where());
-  FUZZ_CHECK(delayed.size() == s.delayed && s.delayed == q.delayed_size(), where());
-  FUZZ_CHECK(leased.size() == s.leased && s.leased == q.leased_size(), where());
-  FUZZ_CHECK(completed.size() == s.completed && s.completed == q.completed_size(), where());
-  FUZZ_CHECK(quarantined.size() == s.quarantined && s.quarantined == q.quarantine_size(), where());
-  FUZZ_CHECK(s.events == q.event_count() && s.now == q.now() && s.step == q.step(), where());
+  FUZZ_CHECK(ready.size() == s.ready && s.ready == q.stats().ready, where());
+  FUZZ_CHECK(delayed.size() == s.delayed && s.delayed == q.stats().delayed, where());
+  FUZZ_CHECK(leased.size() == s.leased && s.leased == q.stats().leased, where());
+  FUZZ_CHECK(completed.size() == s.completed && s.completed == q.stats().completed, where());
+  FUZZ_CHECK(quarantined.size() == s.quarantined && s.quarantined == q.stats().quarantined, where());
+  FUZZ_CHECK(s.events == q.view().event_count() && s.now == q.stats().now && s.step == q.stats().step, where());
   std::vector<std::string> ids;
   for (const auto& j : ready) ids.push_back(j.id);
   for (const auto& j : delayed) {
@@ -191,16 +191,16 @@ std::vector<std::string> PlacedIds(const Queue& q, std::string_view input) {
 // The views, the timeline (rendered and explained) and the other read-only calls.
 void CheckReadable(const Queue& q, std::string_view input) {
   PlacedIds(q, input);
-  const size_t events = q.event_count();
+  const size_t events = q.view().event_count();
   for (size_t i = 0; i < events; ++i) {
-    const Event e = q.EventAt(i);
+    const Event e = q.view().EventAt(i);
     const std::string line = RenderEvent(e);
     FUZZ_CHECK(line.find('\n') == std::string::npos && IsValidUtf8(line), "event line " + Show(line));
     (void)ExplainEvent(e);
   }
-  (void)q.Reorders();
-  (void)q.alarm();
-  (void)q.worst_case();
+  (void)q.view().Reorders();
+  (void)q.view().alarm();
+  (void)WorstCasePath(q.policy());
 }
 
 // ---- operations -------------------------------------------------------------------
@@ -260,7 +260,7 @@ std::string DecodeId(Decoder& in, const Queue& q, std::string_view input) {
 std::string DecodeKey(Decoder& in, const Queue& q) {
   const uint8_t k = in.Byte() % 8;
   if (k < 7) return kKeys[k];
-  for (const JobView& j : q.Ready()) {
+  for (const JobView& j : q.view().Ready()) {
     if (!j.key.empty()) return j.key;
   }
   return "k0";
@@ -277,7 +277,7 @@ std::string DecodeToken(Decoder& in, const Queue& q) {
   const uint8_t k = in.Byte();
   if (t == 0) return "lease-" + std::to_string(1 + k % 16);
   if (t == 2) return kBadTokens[k % 8];
-  const std::vector<LeaseView> active = q.Leased();
+  const std::vector<LeaseView> active = q.view().Leased();
   return active.empty() ? "lease-1" : active[k % active.size()].token;
 }
 
@@ -286,15 +286,15 @@ int64_t DecodeMs(Decoder& in, const Queue& q) {
   if (m < 0xC0) return kMs[m % 16];
   if (m < 0xE0) {
     int64_t next = kI64Max;
-    for (const DelayedView& d : q.Delayed()) next = std::min(next, d.due_at);
-    for (const LeaseView& l : q.Leased()) next = std::min(next, l.expires_at);
+    for (const DelayedView& d : q.view().Delayed()) next = std::min(next, d.due_at);
+    for (const LeaseView& l : q.view().Leased()) next = std::min(next, l.expires_at);
     if (q.policy().retention_ms > 0) {
-      for (const QuarantineEntry& e : q.Quarantined()) next = std::min(next, Later(e.arrived_at, q.policy().retention_ms));
+      for (const QuarantineEntry& e : q.view().Quarantined()) next = std::min(next, Later(e.arrived_at, q.policy().retention_ms));
     }
     if (next == kI64Max) return kMs[m % 16];
-    return std::max<int64_t>(0, next - q.now() + (m % 3) - 1);
+    return std::max<int64_t>(0, next - q.stats().now + (m % 3) - 1);
   }
-  if (m < 0xF0) return kMaxTimeMs - q.now() - m % 4;
+  if (m < 0xF0) return kMaxTimeMs - q.stats().now - m % 4;
   return kEdgeMs[m % 4];
 }
 
@@ -474,7 +474,7 @@ std::string Counters(const Queue& q) {
   std::string out;
   for (const uint64_t v : {s.step, s.actions, static_cast<uint64_t>(s.now), uint64_t{s.ready}, uint64_t{s.delayed},
                            uint64_t{s.leased}, uint64_t{s.completed}, uint64_t{s.quarantined}, uint64_t{s.events},
-                           uint64_t{s.reorders}, uint64_t{s.expired}, uint64_t{s.lost}, uint64_t{q.journal_size()}}) {
+                           uint64_t{s.reorders}, uint64_t{s.expired}, uint64_t{s.lost}, uint64_t{q.view().journal_size()}}) {
     out += std::to_string(v) + " ";
   }
   return out;
@@ -563,11 +563,11 @@ void RunOps(Queue& q, Decoder& in, size_t max, std::string_view input, uint8_t p
   for (; i < max && !in.empty(); ++i) {
     Step(q, DecodeOp(in, q, input), input);
     if (boundaries && i + 1 == chosen) {
-      boundaries->push_back({static_cast<int64_t>(q.journal_size()), TextOf(q, input), (pick & 0x80) != 0});
+      boundaries->push_back({static_cast<int64_t>(q.view().journal_size()), TextOf(q, input), (pick & 0x80) != 0});
     }
   }
   const std::string text = TextOf(q, input);
-  if (boundaries) boundaries->push_back({static_cast<int64_t>(q.journal_size()), text});
+  if (boundaries) boundaries->push_back({static_cast<int64_t>(q.view().journal_size()), text});
   CheckReadable(q, input);
   CheckRoundTrip(text, input, "after the operations");
 }
@@ -617,7 +617,7 @@ void RestoreMode(std::string_view rest, std::string_view input) {
 
   std::vector<Boundary> boundaries;
   RunOps(q, in, 16, input, pick, &boundaries);
-  Result<std::vector<JournalEntry>> journal = q.Journal();
+  Result<std::vector<JournalEntry>> journal = q.view().Journal();
   if (!q.policy().journal) {
     FUZZ_CHECK(!journal.ok() && journal.status().code() == Code::kFailedPrecondition, "Journal() without a journal");
     return;
@@ -828,7 +828,7 @@ void JournalMode(Decoder& in, std::string_view input) {
   for (size_t i = 0; i < first_ops; ++i) {
     Step(q, DecodeOp(in, q, input), input);
     ++index;
-    boundary(static_cast<int64_t>(q.journal_size()));
+    boundary(static_cast<int64_t>(q.view().journal_size()));
   }
   std::optional<std::string> snapshot;
   std::set<std::string> given;  // ids given before the journal starts
@@ -837,7 +837,7 @@ void JournalMode(Decoder& in, std::string_view input) {
     Result<std::string> s = q.Snapshot();
     FUZZ_CHECK(s.ok(), "Snapshot() refused: " + s.status().ToString());
     FUZZ_CHECK(s.value() == text, "Snapshot() and SnapshotText() differ on " + Show(input));
-    FUZZ_CHECK(q.journal_size() == 0, "Snapshot() did not start a new journal");
+    FUZZ_CHECK(q.view().journal_size() == 0, "Snapshot() did not start a new journal");
     snapshot = s.value();
     boundaries.clear();
     index = 0;
@@ -863,16 +863,16 @@ void JournalMode(Decoder& in, std::string_view input) {
                                       Show(did) + " on " + Show(input));
     }
     ++index;
-    boundary(static_cast<int64_t>(q.journal_size()));
+    boundary(static_cast<int64_t>(q.view().journal_size()));
   }
   const std::string text = TextOf(q, input);
-  boundaries.push_back({static_cast<int64_t>(q.journal_size()), text});
+  boundaries.push_back({static_cast<int64_t>(q.view().journal_size()), text});
   CheckReadable(q, input);
   if (twin) {
     const std::string twin_text = TextOf(*twin, input);
     FUZZ_CHECK(twin_text == text, "the restored queue ends in another state\n  original: " + QuoteShort(text, 4000) +
                                       "\n  restored: " + QuoteShort(twin_text, 4000) + "\n  input: " + Show(input));
-    Result<std::vector<JournalEntry>> a = q.Journal(), b = twin->Journal();
+    Result<std::vector<JournalEntry>> a = q.view().Journal(), b = twin->view().Journal();
     FUZZ_CHECK(a.ok() == b.ok(), "Journal()");
     if (a.ok()) {
       FUZZ_CHECK(a->size() == b->size(), "the restored queue's journal has another length on " + Show(input));
@@ -884,7 +884,7 @@ void JournalMode(Decoder& in, std::string_view input) {
     }
   }
   if (!policy.journal) return;
-  Result<std::vector<JournalEntry>> journal = q.Journal();
+  Result<std::vector<JournalEntry>> journal = q.view().Journal();
   FUZZ_CHECK(journal.ok(), "Journal() refused: " + journal.status().ToString());
   std::vector<std::string> records;
   for (const JournalEntry& e : journal.value()) records.push_back(e.record);
@@ -1059,7 +1059,7 @@ void WriteSeeds(const std::string& dir) {
     (void)q->Enqueue("b", "y");
     (void)q->Process("transient", "boom");  // a: remove-ready, then put-quarantine
     (void)q->Process("success");             // b: put-completed, then remove-ready
-    Result<std::vector<JournalEntry>> j = q->Journal();
+    Result<std::vector<JournalEntry>> j = q->view().Journal();
     std::vector<std::string_view> records;
     for (const JournalEntry& e : j.value()) records.push_back(e.record);
     for (const int64_t k : {4, 6}) {

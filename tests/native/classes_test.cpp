@@ -51,17 +51,17 @@ TEST_SUITE("failure classes") {
     CHECK(bad.reason == Reason::kPermanent);
     Attempt v9 = MustProcess(q, "unknown-schema");
     CHECK(v9.reason == Reason::kPermanent);
-    const auto entries = q.Quarantined();
+    const auto entries = q.view().Quarantined();
     REQUIRE(entries.size() == 2);
     CHECK(entries[0].failure_class == FailureClass::kUndeserializable);
     CHECK_FALSE(entries[0].alert);
     CHECK(entries[1].failure_class == FailureClass::kUnknownSchema);
     CHECK(entries[1].alert);
-    const Event alert = q.EventAt(q.event_count() - 1);
+    const Event alert = q.view().EventAt(q.view().event_count() - 1);
     CHECK(alert.kind == EventKind::kAlert);
     CHECK(RenderEvent(alert) == "#7 step 2 alert \"v9\" class unknown-schema");
-    CHECK(RenderEvent(q.EventAt(2)) == "#3 step 1 attempt \"bad\" 1/5 undeserializable error \"not JSON\" -> quarantined");
-    CHECK(ExplainEvent(q.EventAt(2)) ==
+    CHECK(RenderEvent(q.view().EventAt(2)) == "#3 step 1 attempt \"bad\" 1/5 undeserializable error \"not JSON\" -> quarantined");
+    CHECK(ExplainEvent(q.view().EventAt(2)) ==
           "attempt 1 of 5 could not read the payload (undeserializable): retrying cannot help → quarantine at once "
           "(4 attempts unused)");
   }
@@ -74,13 +74,13 @@ TEST_SUITE("failure classes") {
     Attempt first = MustProcess(q, "precondition");
     CHECK(first.disposition == Disposition::kDelayed);
     CHECK(first.delay_ms == 1000);
-    CHECK(q.EventAt(1).max_attempts == 2);  // the class's budget is the one in force
+    CHECK(q.view().EventAt(1).max_attempts == 2);  // the class's budget is the one in force
     REQUIRE(q.AdvanceToNext().value() == 1000);
     Attempt second = MustProcess(q, "precondition");
     CHECK(second.disposition == Disposition::kQuarantined);
     CHECK(second.reason == Reason::kExhausted);
-    CHECK(q.Quarantined()[0].failure_class == FailureClass::kPrecondition);
-    CHECK(q.Quarantined()[0].attempts == 2);
+    CHECK(q.view().Quarantined()[0].failure_class == FailureClass::kPrecondition);
+    CHECK(q.view().Quarantined()[0].attempts == 2);
   }
 
   TEST_CASE("a class's maxAttempts is capped by the policy's; 0 means the policy's") {
@@ -104,7 +104,7 @@ TEST_SUITE("failure classes") {
     Attempt third = MustProcess(q, "transient");  // 3 of 3: exhausted
     CHECK(third.attempt == 3);
     CHECK(third.reason == Reason::kExhausted);
-    CHECK(q.Quarantined()[0].failure_class == FailureClass::kTransient);
+    CHECK(q.view().Quarantined()[0].failure_class == FailureClass::kTransient);
   }
 
   TEST_CASE("a crash (a lease that expired) is bounded by the policy's budget and says so") {
@@ -116,7 +116,7 @@ TEST_SUITE("failure classes") {
     REQUIRE(q.AdvanceToNext().has_value());  // expired: crash, 1 of 2 → requeued
     REQUIRE(q.Lease().ok());
     REQUIRE(q.AdvanceToNext().has_value());  // expired again: exhausted
-    const auto entries = q.Quarantined();
+    const auto entries = q.view().Quarantined();
     REQUIRE(entries.size() == 1);
     CHECK(entries[0].failure_class == FailureClass::kCrash);
     CHECK(entries[0].arrived_at == 200);  // the second lease's expiresAt
@@ -134,8 +134,8 @@ TEST_SUITE("failure classes") {
     CHECK(first.delay_ms == 50);
     REQUIRE(q.AdvanceToNext().has_value());
     CHECK(MustProcess(q, "undeserializable").reason == Reason::kExhausted);
-    CHECK(q.Quarantined()[0].alert);
-    CHECK(q.EventAt(q.event_count() - 1).kind == EventKind::kAlert);
+    CHECK(q.view().Quarantined()[0].alert);
+    CHECK(q.view().EventAt(q.view().event_count() - 1).kind == EventKind::kAlert);
   }
 
   TEST_CASE("class rules are checked by name") {
@@ -157,7 +157,7 @@ TEST_SUITE("failure classes") {
     MustProcess(q, "transient", "db down");
     REQUIRE(q.Advance(int64_t{5}).ok());
     MustProcess(q, "permanent", "bad schema");
-    QuarantineEntry e = q.Quarantined()[0];
+    QuarantineEntry e = q.view().Quarantined()[0];
     CHECK(e.first_attempt_at == 10);
     CHECK(e.arrived_at == 15);
     CHECK(e.last_error == "bad schema");
@@ -165,7 +165,7 @@ TEST_SUITE("failure classes") {
     REQUIRE(q.Replay("a"));
     REQUIRE(q.Advance(int64_t{100}).ok());
     MustProcess(q, "undeserializable");
-    e = q.Quarantined()[0];
+    e = q.view().Quarantined()[0];
     CHECK(e.attempts == 1);
     CHECK(e.first_attempt_at == 115);
     CHECK(e.arrived_at == 115);

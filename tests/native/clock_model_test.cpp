@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 
+#include "rules.h"
 #include "test_util.h"
 
 using namespace dlq;
@@ -176,8 +177,8 @@ std::string Describe(const Attempt& a) {
 }
 
 void Compare(const TimeModel& m, const Queue& q) {
-  CHECK(q.now() == m.now);
-  const auto ready = q.Ready();
+  CHECK(q.stats().now == m.now);
+  const auto ready = q.view().Ready();
   REQUIRE(ready.size() == m.ready.size());
   for (size_t i = 0; i < ready.size(); ++i) {
     CHECK(ready[i].id == m.ready[i].id);
@@ -186,7 +187,7 @@ void Compare(const TimeModel& m, const Queue& q) {
   // Delayed in firing order: (due, seq).
   auto delayed = m.delayed;
   std::sort(delayed.begin(), delayed.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-  const auto core_delayed = q.Delayed();
+  const auto core_delayed = q.view().Delayed();
   REQUIRE(core_delayed.size() == delayed.size());
   for (size_t i = 0; i < delayed.size(); ++i) {
     CHECK(core_delayed[i].id == delayed[i].first.id);
@@ -200,20 +201,20 @@ void Compare(const TimeModel& m, const Queue& q) {
     }
   }
   std::sort(active.begin(), active.end());
-  const auto leased = q.Leased();
+  const auto leased = q.view().Leased();
   REQUIRE(leased.size() == active.size());
   for (size_t i = 0; i < active.size(); ++i) {
     CHECK(leased[i].id + "/" + leased[i].token == active[i].second);
     CHECK(leased[i].expires_at == active[i].first.first);
   }
   std::vector<std::string> completed, quarantined;
-  for (const JobView& j : q.Completed()) completed.push_back(j.id + "/" + std::to_string(j.attempts));
-  for (const QuarantineEntry& e : q.Quarantined()) {
+  for (const JobView& j : q.view().Completed()) completed.push_back(j.id + "/" + std::to_string(j.attempts));
+  for (const QuarantineEntry& e : q.view().Quarantined()) {
     quarantined.push_back(e.id + "/" + std::to_string(e.attempts) + "/" + ReasonName(e.reason));
   }
   CHECK(completed == m.completed);
   CHECK(quarantined == m.quarantined);
-  REQUIRE(q.event_count() == m.events.size());
+  REQUIRE(q.view().event_count() == m.events.size());
 }
 
 }  // namespace
@@ -245,7 +246,7 @@ TEST_CASE("time and leases agree with an independent model over 2000 seeded rand
       CAPTURE(seed);
       CAPTURE(n);
       ++actions;
-      const size_t events_before = q.event_count();
+      const size_t events_before = q.view().event_count();
       const uint32_t roll = prng.Below(16);
       if (roll < 3) {
         const std::string id = kIds[prng.Below(6)];
@@ -283,7 +284,7 @@ TEST_CASE("time and leases agree with an independent model over 2000 seeded rand
         } else {
           ++stale;
           CHECK(got.status().code() == Code::kStaleLease);
-          CHECK(q.event_count() == events_before);
+          CHECK(q.view().event_count() == events_before);
         }
       } else if (roll < 14) {
         const int64_t ms = prng.Below(4) == 0 ? -1 - prng.Below(3) : prng.Below(700);
@@ -313,7 +314,7 @@ TEST_CASE("time and leases agree with an independent model over 2000 seeded rand
         }
       }
       // Every new event: kind, id, attempts and time as the model wrote them.
-      for (const dlq::Event& e : q.Timeline(events_before)) {
+      for (const dlq::Event& e : q.view().Timeline(events_before)) {
         REQUIRE(e.seq - 1 < m.events.size());
         CHECK(std::string(EventKindName(e.kind)) + " " + e.id + " " + std::to_string(e.attempts) + " @" +
                   std::to_string(e.time) ==

@@ -167,16 +167,16 @@ TEST_SUITE("the clock") {
     CHECK(a.disposition == Disposition::kDelayed);
     CHECK(a.delay_ms == 500);
     CHECK(a.due_at == 500);
-    REQUIRE(q.Delayed().size() == 1);
-    CHECK(q.Delayed()[0].due_at == 500);
-    CHECK(Ids(q.Ready()) == Strings{"b"});
+    REQUIRE(q.view().Delayed().size() == 1);
+    CHECK(q.view().Delayed()[0].due_at == 500);
+    CHECK(Ids(q.view().Ready()) == Strings{"b"});
     REQUIRE(q.Advance(int64_t{499}).ok());
-    CHECK(q.delayed_size() == 1);
+    CHECK(q.stats().delayed == 1);
     REQUIRE(q.Advance(int64_t{1}).ok());
-    CHECK(q.delayed_size() == 0);
-    CHECK(Ids(q.Ready()) == Strings{"b", "a"});  // the tail
-    CHECK(q.now() == 500);
-    const Event due = q.EventAt(q.event_count() - 1);
+    CHECK(q.stats().delayed == 0);
+    CHECK(Ids(q.view().Ready()) == Strings{"b", "a"});  // the tail
+    CHECK(q.stats().now == 500);
+    const Event due = q.view().EventAt(q.view().event_count() - 1);
     CHECK(due.kind == EventKind::kDue);
     CHECK(due.time == 500);
     CHECK(RenderEvent(due) == "#5 step 1 at 500ms due \"a\" attempts 1");
@@ -191,13 +191,13 @@ TEST_SUITE("the clock") {
     REQUIRE(q.Lease().ok());                 // c: expires at 140
     REQUIRE(q.Advance(int64_t{1000}).ok());
     std::vector<std::string> fired;
-    for (const Event& e : q.Timeline()) {
+    for (const Event& e : q.view().Timeline()) {
       if (e.kind == EventKind::kExpired || e.kind == EventKind::kDue) {
         fired.push_back(std::string(EventKindName(e.kind)) + " " + e.id + " @" + std::to_string(e.time));
       }
     }
     CHECK(fired == Strings{"expired a @100", "due b @100", "expired c @140", "due a @200", "due c @240"});
-    CHECK(q.now() == 1040);
+    CHECK(q.stats().now == 1040);
   }
 
   TEST_CASE("advanceToNext jumps to the earliest timer and fires everything due then; nothing pending is nullopt") {
@@ -210,7 +210,7 @@ TEST_SUITE("the clock") {
     const std::optional<int64_t> at = q.AdvanceToNext();
     REQUIRE(at.has_value());
     CHECK(*at == 300);
-    CHECK(Ids(q.Ready()) == Strings{"a", "b"});
+    CHECK(Ids(q.view().Ready()) == Strings{"a", "b"});
     CHECK_FALSE(q.AdvanceToNext().has_value());
   }
 
@@ -220,7 +220,7 @@ TEST_SUITE("the clock") {
     CHECK(q.Advance(1.5).message() == "ms must be an integer from 0 to 9007199254740991, got 1.5");
     REQUIRE(q.Advance(kMaxTimeMs - 5).ok());
     CHECK(q.Advance(int64_t{6}).code() == Code::kOutOfRange);
-    CHECK(q.now() == kMaxTimeMs - 5);
+    CHECK(q.stats().now == kMaxTimeMs - 5);
     REQUIRE(q.Advance(int64_t{0}).ok());
   }
 }
@@ -239,10 +239,10 @@ TEST_SUITE("leases") {
     CHECK(g->token == "lease-1");
     CHECK(g->leased_at == 7);
     CHECK(g->expires_at == 1007);
-    CHECK(q.ready_size() == 0);
-    REQUIRE(q.Leased().size() == 1);
-    CHECK(q.Leased()[0].attempts == 1);  // counted before the worker did anything
-    CHECK(q.Leased()[0].expires_at == 1007);
+    CHECK(q.stats().ready == 0);
+    REQUIRE(q.view().Leased().size() == 1);
+    CHECK(q.view().Leased()[0].attempts == 1);  // counted before the worker did anything
+    CHECK(q.view().Leased()[0].expires_at == 1007);
     Result<LeaseGrant> none = q.Lease();
     REQUIRE(none.ok());
     CHECK_FALSE(none->leased);
@@ -250,8 +250,8 @@ TEST_SUITE("leases") {
     REQUIRE(done.ok());
     CHECK(done->disposition == Disposition::kCompleted);
     CHECK(done->attempt == 1);
-    CHECK(RenderEvent(q.EventAt(1)) == "#2 step 1 at 7ms leased \"a\" 1/3 lease lease-1 until 1007");
-    CHECK(RenderEvent(q.EventAt(2)) == "#3 step 1 at 7ms attempt \"a\" 1/3 success lease lease-1 -> completed");
+    CHECK(RenderEvent(q.view().EventAt(1)) == "#2 step 1 at 7ms leased \"a\" 1/3 lease lease-1 until 1007");
+    CHECK(RenderEvent(q.view().EventAt(2)) == "#3 step 1 at 7ms attempt \"a\" 1/3 success lease lease-1 -> completed");
   }
 
   TEST_CASE("stale tokens are refused by name, after the outcome and error text, and change nothing") {
@@ -261,7 +261,7 @@ TEST_SUITE("leases") {
     REQUIRE(q.Lease().ok());  // lease-2: b
     REQUIRE(q.Settle("lease-1", "success").ok());
     REQUIRE(q.Advance(int64_t{100}).ok());  // lease-2 expires
-    const std::string before = q.TimelineText();
+    const std::string before = q.view().TimelineText();
     const QueueStats stats = q.stats();
     CHECK(q.Settle("lease-9", "success").status().message() == "token \"lease-9\" names no lease this queue granted");
     CHECK(q.Settle("nonsense", "success").status().code() == Code::kStaleLease);
@@ -271,7 +271,7 @@ TEST_SUITE("leases") {
           "lease lease-2 for job \"b\" expired at 100 ms; its attempt was counted");
     CHECK(q.Settle("lease-1", "maybe").status().code() == Code::kInvalidArgument);  // the outcome first
     CHECK(q.Settle("lease-1", "success", std::string(kMaxErrorTextBytes + 1, 'e')).status().code() == Code::kTooLarge);
-    CHECK(q.TimelineText() == before);
+    CHECK(q.view().TimelineText() == before);
     CHECK(q.stats().actions == stats.actions);
   }
 
@@ -280,32 +280,32 @@ TEST_SUITE("leases") {
     REQUIRE(q.Enqueue("a", "").ok());
     REQUIRE(q.Lease().ok());
     REQUIRE(q.Advance(int64_t{99}).ok());
-    CHECK(q.leased_size() == 1);
+    CHECK(q.stats().leased == 1);
     REQUIRE(q.Advance(int64_t{1}).ok());
-    CHECK(q.leased_size() == 0);
-    REQUIRE(q.Ready().size() == 1);
-    CHECK(q.Ready()[0].attempts == 1);
-    const Event expired = q.EventAt(2);
+    CHECK(q.stats().leased == 0);
+    REQUIRE(q.view().Ready().size() == 1);
+    CHECK(q.view().Ready()[0].attempts == 1);
+    const Event expired = q.view().EventAt(2);
     CHECK(expired.kind == EventKind::kExpired);
     CHECK(expired.error == "lease-1 expired after 100 ms without a settle");
     CHECK(RenderEvent(expired) == "#3 step 1 at 100ms expired \"a\" 1/2 lease lease-1 -> requeued");
     REQUIRE(q.Lease().ok());
     REQUIRE(q.AdvanceToNext().has_value());
-    REQUIRE(q.Quarantined().size() == 1);
-    CHECK(q.Quarantined()[0].reason == Reason::kExhausted);
-    CHECK(q.Quarantined()[0].attempts == 2);
-    CHECK(q.Quarantined()[0].last_error == "lease-2 expired after 100 ms without a settle");
+    REQUIRE(q.view().Quarantined().size() == 1);
+    CHECK(q.view().Quarantined()[0].reason == Reason::kExhausted);
+    CHECK(q.view().Quarantined()[0].attempts == 2);
+    CHECK(q.view().Quarantined()[0].last_error == "lease-2 expired after 100 ms without a settle");
   }
 
   TEST_CASE("process() is a lease and its settle at one instant: lesson 1 unchanged") {
     Queue q = MakeQueue(3);
     REQUIRE(q.Enqueue("a", "").ok());
     MustProcess(q, "transient", "x");
-    CHECK(q.TimelineText() ==
+    CHECK(q.view().TimelineText() ==
           "#1 step 0 enqueued \"a\" payload 0 bytes\n"
           "#2 step 1 attempt \"a\" 1/3 transient error \"x\" -> requeued\n"
           "#3 step 1 requeued \"a\" attempts 1\n");
-    CHECK(q.EventAt(1).action == 2);
+    CHECK(q.view().EventAt(1).action == 2);
   }
 }
 
@@ -316,12 +316,12 @@ TEST_SUITE("the bounded path") {
     Queue q = MakeTimed(p);
     REQUIRE(q.Enqueue("j", "").ok());
     REQUIRE(q.Advance(int64_t{12345}).ok());  // start at an arbitrary time
-    const int64_t start = q.now();
-    while (q.quarantine_size() == 0) {
-      if (q.ready_size() > 0) REQUIRE(q.Lease().ok());
+    const int64_t start = q.stats().now;
+    while (q.stats().quarantined == 0) {
+      if (q.stats().ready > 0) REQUIRE(q.Lease().ok());
       REQUIRE(q.AdvanceToNext().has_value());
     }
-    return {q.Quarantined()[0].attempts, q.now() - start};
+    return {q.view().Quarantined()[0].attempts, q.stats().now - start};
   }
 
   TEST_CASE("worstCase() is reached exactly by a simulation of leases that all expire") {
@@ -367,8 +367,8 @@ TEST_SUITE("the bounded path") {
     REQUIRE(q.AdvanceToNext().has_value());  // 1299
     REQUIRE(q.Lease().ok());
     REQUIRE(q.AdvanceToNext().has_value());  // 1399: the fourth attempt, exhausted
-    REQUIRE(q.quarantine_size() == 1);
-    CHECK(q.now() == 1399);  // one short of 1400: the first lease was settled 1 ms early
+    REQUIRE(q.stats().quarantined == 1);
+    CHECK(q.stats().now == 1399);  // one short of 1400: the first lease was settled 1 ms early
     // A class whose own budget is larger than the policy's is capped by it.
     p.classes[FailureClass::kPrecondition].max_attempts = 10;
     CHECK(WorstCasePath(p).attempts == 4);
@@ -400,10 +400,10 @@ TEST_SUITE("the bounded path") {
     Queue q = MakeTimed(body);
     REQUIRE(q.Enqueue("j", "").ok());
     for (int i = 0; i < 50; ++i) {
-      if (q.ready_size() > 0) REQUIRE(q.Lease().ok());
+      if (q.stats().ready > 0) REQUIRE(q.Lease().ok());
       REQUIRE(q.AdvanceToNext().has_value());
     }
-    CHECK(q.quarantine_size() == 0);  // 25 leases expired, and it is still in flight
+    CHECK(q.stats().quarantined == 0);  // 25 leases expired, and it is still in flight
     // ... unless the crash class does not retry (a crash quarantines at once) or the system is bullmq (its stall budget).
     body.classes[FailureClass::kCrash].retry = false;
     CHECK_FALSE(WorstCasePath(body).unbounded);
@@ -427,9 +427,9 @@ TEST_SUITE("the bounded path") {
     CHECK(b.due_at == kMaxTimeMs);
     CHECK(b.delay_ms == 10);
     while (q.AdvanceToNext().has_value()) {
-      CHECK(q.now() <= kMaxTimeMs);
+      CHECK(q.stats().now <= kMaxTimeMs);
     }
-    CHECK(q.now() == kMaxTimeMs);
+    CHECK(q.stats().now == kMaxTimeMs);
   }
 
   TEST_CASE("jittered simulations stay within worstCase(), and the extremes are as large as a million attempts allow") {

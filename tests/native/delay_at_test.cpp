@@ -33,7 +33,7 @@ Queue Make(const Policy& p, std::vector<std::string> ids) {
 
 // The last event of `kind` on the timeline.
 Event Last(const Queue& q, EventKind kind) {
-  const std::vector<Event> events = q.Timeline();
+  const std::vector<Event> events = q.view().Timeline();
   for (auto it = events.rbegin(); it != events.rend(); ++it) {
     if (it->kind == kind) return *it;
   }
@@ -56,7 +56,7 @@ std::vector<std::pair<std::string, int64_t>> PlayOneWorker(DelayAt where) {
     if (!next) break;
     JournalOrigin origin;
     REQUIRE(ApplyAction(q, origin, *next, static_cast<size_t>(i)).ok());
-    for (const Event& e : q.Timeline(q.event_count() - 1)) {
+    for (const Event& e : q.view().Timeline(q.view().event_count() - 1)) {
       if (e.kind == EventKind::kCompleted) done.emplace_back(e.id, e.time);
     }
   }
@@ -92,9 +92,9 @@ TEST_SUITE("delayAt") {
     // Under the broker's delay a stalled partition waits for its delayed head.
     Queue broker = Make(With(DelayAt::kBroker, Ordering::kStall), {"a", "b", "c"});
     MustProcess(broker, "transient");
-    CHECK(!broker.CanLease());
+    CHECK(!broker.view().CanLease());
     REQUIRE(broker.Advance(int64_t{1000}).ok());
-    CHECK(Ids(broker.Ready()) == Strings{"a", "b", "c"});  // back at the head, in place
+    CHECK(Ids(broker.view().Ready()) == Strings{"a", "b", "c"});  // back at the head, in place
 
     Queue q = Make(With(DelayAt::kRetryQueue, Ordering::kStall), {"a", "b", "c"});
     const Attempt a = MustProcess(q, "transient");
@@ -111,19 +111,19 @@ TEST_SUITE("delayAt") {
     CHECK(ExplainEvent(Last(q, EventKind::kAttempt)) ==
           "attempt 1 of 3 failed transiently: 2 attempts left → retry after a backoff of 1000 ms, waiting in "
           "orders.retry, at 1000 ms");
-    CHECK(q.CanLease());  // the partition is not held by a job that left it
+    CHECK(q.view().CanLease());  // the partition is not held by a job that left it
     CHECK(MustProcess(q, "success").id == "b");
     REQUIRE(q.Advance(int64_t{1000}).ok());
-    CHECK(Ids(q.Ready()) == Strings{"c", "a"});  // a new message at the source's tail
+    CHECK(Ids(q.view().Ready()) == Strings{"c", "a"});  // a new message at the source's tail
     CHECK(RenderEvent(Last(q, EventKind::kDue)) == "#8 step 2 at 1000ms due \"a\" attempts 1 in orders.retry");
     CHECK(ExplainEvent(Last(q, EventKind::kDue)) ==
           "the scheduler moved \"a\" from orders.retry to the tail of orders as a new message");
     // The snapshot carries the place, and a restored queue goes on alike.
-    const std::string text = q.SnapshotText().value();
+    const std::string text = q.view().SnapshotText().value();
     CHECK(text.find("delayAt retry-queue") != std::string::npos);
     Result<Queue> back = Queue::Restore(text);
     REQUIRE(back.ok());
-    CHECK(back->SnapshotText().value() == text);
+    CHECK(back->view().SnapshotText().value() == text);
     CHECK(back->policy().delay_at == DelayAt::kRetryQueue);
   }
 
@@ -150,7 +150,7 @@ TEST_SUITE("delayAt") {
           "\"a\" waits in its worker, which sleeps holding it until 1000 ms and takes no other job meanwhile; then "
           "it retries it");
     REQUIRE(q.Advance(int64_t{1000}).ok());
-    CHECK(Ids(q.Ready()) == Strings{"a", "b"});
+    CHECK(Ids(q.view().Ready()) == Strings{"a", "b"});
     CHECK(ExplainEvent(Last(q, EventKind::kDue)) ==
           "the worker holding \"a\" stopped waiting: \"a\" is at the head of the ready queue, retried next");
   }
@@ -172,7 +172,7 @@ TEST_SUITE("delayAt") {
           "attempt 1 of 3 failed transiently: 2 attempts left → retry after a backoff of 300 ms, its worker sleeping "
           "until its lease expires, at 400 ms");
     REQUIRE(q.Advance(int64_t{300}).ok());
-    CHECK(Ids(q.Ready()) == Strings{"a"});
+    CHECK(Ids(q.view().Ready()) == Strings{"a"});
     CHECK(q.Lease().value().attempt == 2);  // the redelivery is counted: a second attempt
   }
 
@@ -184,7 +184,7 @@ TEST_SUITE("delayAt") {
       REQUIRE(q.Advance(int64_t{500}).ok());
       const Event expired = Last(q, EventKind::kExpired);
       CHECK(expired.disposition == Disposition::kRequeued);
-      CHECK(q.Ready().size() == 1);
+      CHECK(q.view().Ready().size() == 1);
     }
     Queue broker = Make(With(DelayAt::kBroker, Ordering::kNone, 500), {"a"});
     REQUIRE(broker.Lease().value().leased);
@@ -223,7 +223,7 @@ TEST_SUITE("delayAt") {
     CHECK(link.status().message().find("delayAt applies only with system \"lab\"") != std::string::npos);
     // A snapshot that writes the default out is not canonical: refused, naming what it expected.
     Queue q = Make(With(DelayAt::kRetryQueue), {"a"});
-    std::string text = q.SnapshotText().value();
+    std::string text = q.view().SnapshotText().value();
     const size_t at = text.find("delayAt retry-queue");
     REQUIRE(at != std::string::npos);
     text.replace(at, 19, "delayAt broker");

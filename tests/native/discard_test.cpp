@@ -22,7 +22,7 @@ Policy NoDlx() {
 }
 
 std::vector<std::string_view> Records(const Queue& q, std::vector<JournalEntry>& keep) {
-  Result<std::vector<JournalEntry>> journal = q.Journal();
+  Result<std::vector<JournalEntry>> journal = q.view().Journal();
   REQUIRE(journal.ok());
   keep = std::move(journal).value();
   std::vector<std::string_view> records;
@@ -42,10 +42,10 @@ TEST_CASE("discard: with no dead-letter exchange an exhausted or rejected messag
   REQUIRE(b.ok());
   CHECK(b->disposition == Disposition::kDiscarded);
   CHECK(b->reason == Reason::kPermanent);
-  CHECK(q.Quarantined().empty());
+  CHECK(q.view().Quarantined().empty());
   CHECK(q.stats().quarantined == 0);
   CHECK(q.stats().discarded == 2);
-  const std::vector<DiscardedView> gone = q.Discarded();
+  const std::vector<DiscardedView> gone = q.view().Discarded();
   REQUIRE(gone.size() == 2);
   CHECK(gone[0].id == "a");
   CHECK(gone[0].attempts == 2);
@@ -53,9 +53,9 @@ TEST_CASE("discard: with no dead-letter exchange an exhausted or rejected messag
   CHECK(gone[1].id == "b");
   CHECK(gone[1].reason == Reason::kPermanent);
   CHECK_FALSE(q.Replay("a"));  // nothing to replay
-  CHECK(q.Locate("a")->place == Place::kDiscarded);
+  CHECK(q.view().Locate("a")->place == Place::kDiscarded);
   // The timeline: the deciding attempt says where the job went, then one discarded event.
-  const std::vector<Event> events = q.Timeline();
+  const std::vector<Event> events = q.view().Timeline();
   std::vector<std::string> lines;
   for (const Event& e : events) lines.push_back(RenderEvent(e));
   REQUIRE(lines.size() == 9);
@@ -72,7 +72,7 @@ TEST_CASE("discard: the default (a dead-letter exchange set) quarantines as befo
   p.dead_letter_exchange = DeadLetterExchange::kSet;
   Queue q = test::QueueWith(p, {"a"});
   REQUIRE(q.Process("permanent").ok());
-  CHECK(q.Quarantined().size() == 1);
+  CHECK(q.view().Quarantined().size() == 1);
   CHECK(q.stats().discarded == 0);
   Policy lab;
   lab.dead_letter_exchange = DeadLetterExchange::kNone;
@@ -100,19 +100,19 @@ TEST_CASE("discard: the setting travels through links and snapshots; the default
 
   Queue q = test::QueueWith(NoDlx(), {"a", "b"});
   REQUIRE(q.Process("permanent").ok());
-  Result<std::string> text = q.SnapshotText();
+  Result<std::string> text = q.view().SnapshotText();
   REQUIRE(text.ok());
   CHECK(text->find(" deadLetterExchange none") != std::string::npos);
   CHECK(text->find(" discarded ") != std::string::npos);
   Result<Queue> restored = Queue::Restore(text.value());
   REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
-  CHECK(restored->SnapshotText().value() == text.value());
+  CHECK(restored->view().SnapshotText().value() == text.value());
   CHECK(restored->stats().discarded == 1);
-  CHECK(restored->Discarded()[0].id == "a");
-  CHECK(restored->Discarded()[0].reason == Reason::kPermanent);
+  CHECK(restored->view().Discarded()[0].id == "a");
+  CHECK(restored->view().Discarded()[0].reason == Reason::kPermanent);
   CHECK_FALSE(restored->Replay("a"));
   Queue set = test::QueueWith(Policy{}, {"a"});
-  CHECK(set.SnapshotText()->find("deadLetterExchange") == std::string::npos);
+  CHECK(set.view().SnapshotText()->find("deadLetterExchange") == std::string::npos);
 }
 
 TEST_CASE("discard: the journal writes a discard as one removal; a crash after any write loses nothing") {
@@ -145,7 +145,7 @@ TEST_CASE("discard: the journal writes a discard as one removal; a crash after a
   }
   Result<Recovery> whole = Queue::Recover(std::nullopt, records, {});
   REQUIRE_MESSAGE(whole.ok(), whole.status().ToString());
-  CHECK(whole->queue.SnapshotText().value() == q.SnapshotText().value());
+  CHECK(whole->queue.view().SnapshotText().value() == q.view().SnapshotText().value());
   CHECK(whole->queue.stats().discarded == 3);
 }
 
@@ -171,15 +171,15 @@ TEST_CASE("discard: bullmq removeOnFail true and sidekiq skipDeadSet drop a job 
                         Case{sidekiq, "dead: false keeps it out of the Dead set"}}) {
     CAPTURE(c.says);
     Queue q = test::QueueWith(c.policy, {"a", "b"});
-    while (q.Locate("a")->place != Place::kDiscarded) REQUIRE(q.Process("transient").ok());
+    while (q.view().Locate("a")->place != Place::kDiscarded) REQUIRE(q.Process("transient").ok());
     Result<Attempt> b = q.Process("permanent");
     REQUIRE(b.ok());
     CHECK(b->disposition == Disposition::kDiscarded);
-    CHECK(q.Quarantined().empty());
+    CHECK(q.view().Quarantined().empty());
     CHECK(q.stats().discarded == 2);
-    CHECK(q.Discarded()[0].reason == Reason::kExhausted);
+    CHECK(q.view().Discarded()[0].reason == Reason::kExhausted);
     CHECK_FALSE(q.Replay("a"));
-    const std::vector<Event> events = q.Timeline();
+    const std::vector<Event> events = q.view().Timeline();
     CHECK(ExplainEvent(events.back()).find(c.says) != std::string::npos);
     CHECK(ExplainEvent(events.back()).find("dead-letter exchange") == std::string::npos);
     // Through a link and a snapshot, and back.
@@ -188,9 +188,9 @@ TEST_CASE("discard: bullmq removeOnFail true and sidekiq skipDeadSet drop a job 
     Result<Scenario> back = ParseScenario(FormatScenario(s));
     REQUIRE_MESSAGE(back.ok(), back.status().ToString());
     CHECK(back->policy == c.policy);
-    Result<Queue> restored = Queue::Restore(q.SnapshotText().value());
+    Result<Queue> restored = Queue::Restore(q.view().SnapshotText().value());
     REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
-    CHECK(restored->SnapshotText().value() == q.SnapshotText().value());
+    CHECK(restored->view().SnapshotText().value() == q.view().SnapshotText().value());
     CHECK(restored->stats().discarded == 2);
   }
   Scenario s;

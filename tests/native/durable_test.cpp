@@ -45,7 +45,7 @@ std::string FirstDifference(const std::string& a, const std::string& b) {
 }
 
 std::string MustText(const Queue& q) {
-  Result<std::string> text = q.SnapshotText();
+  Result<std::string> text = q.view().SnapshotText();
   REQUIRE(text.ok());
   return text.value();
 }
@@ -118,11 +118,11 @@ std::map<std::string, std::string> Places(const Queue& q) {
   const auto put = [&](const std::string& id, const char* place) {
     CHECK_MESSAGE(at.emplace(id, place).second, id << " is in two places");
   };
-  for (const JobView& j : q.Ready()) put(j.id, "ready");
-  for (const DelayedView& j : q.Delayed()) put(j.id, "delayed");
-  for (const LeaseView& j : q.Leased()) put(j.id, "leased");
-  for (const JobView& j : q.Completed()) put(j.id, "completed");
-  for (const QuarantineEntry& j : q.Quarantined()) put(j.id, "quarantine");
+  for (const JobView& j : q.view().Ready()) put(j.id, "ready");
+  for (const DelayedView& j : q.view().Delayed()) put(j.id, "delayed");
+  for (const LeaseView& j : q.view().Leased()) put(j.id, "leased");
+  for (const JobView& j : q.view().Completed()) put(j.id, "completed");
+  for (const QuarantineEntry& j : q.view().Quarantined()) put(j.id, "quarantine");
   return at;
 }
 
@@ -148,7 +148,7 @@ TEST_CASE("a snapshot restores to an equal queue that continues identically, ove
     REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
     Queue& b = restored.value();
     REQUIRE(MustText(b) == text);
-    CHECK(b.TimelineText() == q.TimelineText());
+    CHECK(b.view().TimelineText() == q.view().TimelineText());
     // Continue both with the same calls: the same answers, states and timelines.
     Prng ra(seed * 7919), rb(seed * 7919);
     int ia = next_id, ib = next_id;
@@ -159,7 +159,7 @@ TEST_CASE("a snapshot restores to an equal queue that continues identically, ove
       REQUIRE_MESSAGE(a == c, "seed " << seed << " call " << i);
     }
     REQUIRE_MESSAGE(MustText(b) == MustText(q), "seed " << seed << ": " << FirstDifference(MustText(b), MustText(q)));
-    CHECK(b.TimelineText() == q.TimelineText());
+    CHECK(b.view().TimelineText() == q.view().TimelineText());
   }
 }
 
@@ -178,9 +178,9 @@ TEST_CASE("the last snapshot plus the whole journal recovers the live queue exac
         Result<std::string> s = q.Snapshot();
         REQUIRE(s.ok());
         base = s.value();
-        CHECK(q.journal_size() == 0);
+        CHECK(q.view().journal_size() == 0);
       }
-      Result<std::vector<JournalEntry>> journal = q.Journal();
+      Result<std::vector<JournalEntry>> journal = q.view().Journal();
       REQUIRE(journal.ok());
       const std::vector<std::string_view> records = Records(journal.value());
       Result<Recovery> rec = base ? Queue::Recover(std::string_view(*base), records) : Queue::Recover(std::nullopt, records);
@@ -189,7 +189,7 @@ TEST_CASE("the last snapshot plus the whole journal recovers the live queue exac
       CHECK(rec->duplicated.empty());
       REQUIRE_MESSAGE(MustText(rec->queue) == MustText(q),
                       "seed " << seed << " call " << i << ": " << FirstDifference(MustText(rec->queue), MustText(q)));
-      CHECK(rec->queue.journal_size() == 0);
+      CHECK(rec->queue.view().journal_size() == 0);
     }
   }
 }
@@ -209,7 +209,7 @@ TEST_CASE("a crash after any write, torn or not, loses nothing with the safe ord
     const std::string base = q.Snapshot().value();
     const std::map<std::string, std::string> ids_before = Places(q);
     for (int i = 0; i < 25; ++i) RandomOp(q, r, next_id, tokens);
-    const std::vector<JournalEntry> journal = q.Journal().value();
+    const std::vector<JournalEntry> journal = q.view().Journal().value();
     const std::vector<std::string_view> records = Records(journal);
     // Every id given by the end was given by some write; recovery must hold each
     // one that its writes enqueued, in exactly one place (or dropped by retention).
@@ -252,7 +252,7 @@ TEST_CASE("the unsafe quarantine order loses a job at some write; the safe order
     const std::string base = q.Snapshot().value();
     REQUIRE(q.Process("success").ok());
     REQUIRE(q.Process("permanent", "bad payload").ok());  // b -> quarantine
-    const std::vector<JournalEntry> journal = q.Journal().value();
+    const std::vector<JournalEntry> journal = q.view().Journal().value();
     // put-completed a, remove-ready a, then b's move in the policy's order.
     REQUIRE(journal.size() == 4);
     CHECK(journal[0].op == "put-completed");
@@ -267,16 +267,16 @@ TEST_CASE("the unsafe quarantine order loses a job at some write; the safe order
       if (!rec->lost.empty()) lost_at.push_back(std::to_string(k) + ":" + rec->lost[0]);
       if (k == 3 && !unsafe) {
         CHECK(rec->duplicated == Strings{"b"});
-        CHECK(Ids(rec->queue.Quarantined()) == Strings{"b"});
-        CHECK(rec->queue.Quarantined()[0].last_error == "bad payload");
-        CHECK(rec->queue.Ready().empty());
-        CHECK(rec->queue.TimelineText().find("kept-once \"b\" in quarantine") != std::string::npos);
+        CHECK(Ids(rec->queue.view().Quarantined()) == Strings{"b"});
+        CHECK(rec->queue.view().Quarantined()[0].last_error == "bad payload");
+        CHECK(rec->queue.view().Ready().empty());
+        CHECK(rec->queue.view().TimelineText().find("kept-once \"b\" in quarantine") != std::string::npos);
       }
       if (k == 3 && unsafe) {
-        CHECK(rec->queue.Ready().empty());
-        CHECK(rec->queue.Quarantined().empty());
+        CHECK(rec->queue.view().Ready().empty());
+        CHECK(rec->queue.view().Quarantined().empty());
         CHECK(rec->queue.stats().lost == 1);
-        CHECK(rec->queue.TimelineText().find("lost \"b\"") != std::string::npos);
+        CHECK(rec->queue.view().TimelineText().find("lost \"b\"") != std::string::npos);
         // Lost ids stay used.
         CHECK(rec->queue.Enqueue("b", "again").code() == Code::kAlreadyExists);
       }
@@ -300,12 +300,12 @@ TEST_CASE("leases survive snapshots and recovery: tokens still settle, expiries 
   CHECK(settled->id == "a");
   CHECK(restored.Settle(ga.token, "success").status().code() == Code::kStaleLease);
   // Recovery from creation with every write: b's lease is in flight and expires at 100.
-  Recovery rec = Queue::Recover(std::nullopt, Records(q.Journal().value())).value();
-  CHECK(rec.queue.Leased().size() == 2);
+  Recovery rec = Queue::Recover(std::nullopt, Records(q.view().Journal().value())).value();
+  CHECK(rec.queue.view().Leased().size() == 2);
   CHECK(rec.queue.AdvanceToNext() == std::optional<int64_t>(100));
   CHECK(rec.queue.stats().leased == 0);
-  CHECK(rec.queue.Ready().size() == 2);  // both expired: counted, decided as crashes, requeued
-  CHECK(rec.queue.Ready()[0].attempts == 1);
+  CHECK(rec.queue.view().Ready().size() == 2);  // both expired: counted, decided as crashes, requeued
+  CHECK(rec.queue.view().Ready()[0].attempts == 1);
   (void)gb;
 }
 
@@ -355,13 +355,13 @@ TEST_CASE("recover refuses journals that are not its own, out of order, damaged 
   const std::string base = q.Snapshot().value();
   REQUIRE(q.Process("transient").ok());
   REQUIRE(q.Process("success").ok());
-  const std::vector<JournalEntry> journal = q.Journal().value();
+  const std::vector<JournalEntry> journal = q.view().Journal().value();
   std::vector<std::string_view> records = Records(journal);
   REQUIRE(records.size() == 4);
   // Another queue's journal after the same snapshot does not follow its records.
   Queue other = Queue::Restore(base).value();
   REQUIRE(other.Process("permanent").ok());
-  const std::vector<JournalEntry> theirs = other.Journal().value();
+  const std::vector<JournalEntry> theirs = other.view().Journal().value();
   std::vector<std::string_view> mixed = records;
   mixed[1] = theirs[1].record;
   Status s = Queue::Recover(std::string_view(base), mixed).status();
@@ -382,14 +382,14 @@ TEST_CASE("recover refuses journals that are not its own, out of order, damaged 
   // Not following this snapshot: a journal since creation against a snapshot.
   Queue fresh = Queue::Create(Policy{}).value();
   REQUIRE(fresh.Enqueue("a", "x").ok());
-  s = Queue::Recover(std::string_view(base), Records(fresh.Journal().value())).status();
+  s = Queue::Recover(std::string_view(base), Records(fresh.view().Journal().value())).status();
   CHECK(s.code() == Code::kInvalidArgument);
   // crashAfter out of range.
   s = Queue::Recover(std::string_view(base), records, {5, false}).status();
   CHECK(s.code() == Code::kOutOfRange);
   CHECK(s.message() == "crashAfter must be an integer from 0 to 4 (the journal's length), got 5");
   CHECK(Queue::Recover(std::string_view(base), records, {-1, false}).status().code() == Code::kOutOfRange);
-  s = Queue::Recover(std::nullopt, Records(fresh.Journal().value()), {0, false}).status();
+  s = Queue::Recover(std::nullopt, Records(fresh.view().Journal().value()), {0, false}).status();
   CHECK(s.message() == "crashAfter must be an integer from 1 to 2 (the journal's length; write 1 creates the queue), got 0");
   // A snapshot's own refusals come through.
   CHECK(Queue::Recover(std::string_view("nope"), records).status().code() == Code::kInvalidSnapshot);
@@ -397,7 +397,7 @@ TEST_CASE("recover refuses journals that are not its own, out of order, damaged 
   Policy quiet;
   quiet.journal = false;
   Queue silent = Queue::Create(quiet).value();
-  CHECK(silent.Journal().status().code() == Code::kFailedPrecondition);
+  CHECK(silent.view().Journal().status().code() == Code::kFailedPrecondition);
   REQUIRE(silent.Enqueue("a", "x").ok());
   CHECK(MustText(Queue::Restore(MustText(silent)).value()) == MustText(silent));
 }
@@ -533,7 +533,7 @@ TEST_CASE("the journal limits agree, and a 250,000-job queue's own journal recov
   REQUIRE(q.EnqueueMany(jobs).ok());
   REQUIRE(q.ProcessMany(std::string(250'000, 't')).value() == 250'000);  // every job requeued
   REQUIRE(q.ProcessMany(std::string(250'000, 's')).value() == 250'000);
-  const std::vector<JournalEntry> journal = q.Journal().value();
+  const std::vector<JournalEntry> journal = q.view().Journal().value();
   const std::vector<std::string_view> records = Records(journal);
   CHECK(records.size() == 1'250'001);
   size_t bytes = 0;
@@ -544,7 +544,7 @@ TEST_CASE("the journal limits agree, and a 250,000-job queue's own journal recov
   REQUIRE_MESSAGE(recovered.ok(), recovered.status().ToString());
   CHECK(recovered->applied == records.size());
   CHECK(recovered->lost.empty());
-  CHECK(recovered->queue.SnapshotText().value() == q.SnapshotText().value());
+  CHECK(recovered->queue.view().SnapshotText().value() == q.view().SnapshotText().value());
 }
 
 TEST_CASE("recover refuses a journal past either limit by name, before reading a record") {

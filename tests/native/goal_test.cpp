@@ -66,7 +66,7 @@ Queue ThreePlaces() {
 
 // The first event of `kind` for `id`, as RenderEvent() writes it.
 std::string Line(const Queue& q, EventKind kind, std::string_view id) {
-  for (const Event& e : q.Timeline()) {
+  for (const Event& e : q.view().Timeline()) {
     if (e.kind == kind && e.id == id) return RenderEvent(e);
   }
   FAIL("no such event");
@@ -75,9 +75,9 @@ std::string Line(const Queue& q, EventKind kind, std::string_view id) {
 
 // Everything observable a check must leave as it was.
 std::string State(const Queue& q) {
-  Result<std::string> text = q.SnapshotText();
+  Result<std::string> text = q.view().SnapshotText();
   REQUIRE(text.ok());
-  return text.value() + "|" + std::to_string(q.journal_size()) + "|" + std::to_string(q.event_count());
+  return text.value() + "|" + std::to_string(q.view().journal_size()) + "|" + std::to_string(q.view().event_count());
 }
 
 }  // namespace
@@ -482,7 +482,7 @@ TEST_SUITE("goals: checking") {
   TEST_CASE("spread: full jitter draws them apart, the earliest to the latest due time") {
     const Queue q = Lockstep(Jitter::kFull);
     int64_t lo = INT64_MAX, hi = 0;
-    for (const DelayedView& d : q.Delayed()) lo = std::min(lo, d.due_at), hi = std::max(hi, d.due_at);
+    for (const DelayedView& d : q.view().Delayed()) lo = std::min(lo, d.due_at), hi = std::max(hi, d.due_at);
     REQUIRE(hi > lo);
     CHECK(Met(q, "spread = " + std::to_string(hi - lo)));
     CHECK(Actual(q, "spread > 0") == "spread = " + std::to_string(hi - lo) + ": 3 retries scheduled at 0 ms, due from " +
@@ -603,7 +603,7 @@ TEST_SUITE("goals: checking") {
     const std::string base = q.Snapshot().value();
     MustProcess(q, "success");
     MustProcess(q, "permanent");  // b: removed from ready, then put in quarantine
-    const std::vector<JournalEntry> journal = q.Journal().value();
+    const std::vector<JournalEntry> journal = q.view().Journal().value();
     std::vector<std::string> records;
     for (const JournalEntry& e : journal) records.push_back(e.record);
     const std::vector<std::string_view> views(records.begin(), records.end());

@@ -28,8 +28,8 @@ TEST_CASE("golden timeline: the lesson run renders byte for byte") {
 
   const std::filesystem::path path = std::filesystem::path(DLQ_SOURCE_DIR) / "tests/golden/lesson.timeline.txt";
   std::ifstream in(path, std::ios::binary);
-  REQUIRE_MESSAGE(in.good(), "missing golden file " << path.string() << "; the run renders:\n" << q.TimelineText());
+  REQUIRE_MESSAGE(in.good(), "missing golden file " << path.string() << "; the run renders:\n" << q.view().TimelineText());
   std::ostringstream golden;
   golden << in.rdbuf();
-  CHECK(q.TimelineText() == golden.str());
+  CHECK(q.view().TimelineText() == golden.str());
 }

@@ -87,7 +87,7 @@ TEST_CASE("anti-pattern: a count in the message body is lost at every crash, so 
   // The body's count is never rewritten by a worker that died: six crashes, still 0.
   const Queue body = RunOrDie("v2;m3;s1;tb;ja:;a" + three + "," + three);
   CHECK(Met("ready a; attempts a = 0; steps = 6; not quarantined a", body));
-  CHECK(body.Timeline().back().kind == EventKind::kRequeued);
+  CHECK(body.view().Timeline().back().kind == EventKind::kRequeued);
   // A reported failure is still counted: the worker rewrites the body then.
   CHECK(Met("quarantined a as exhausted", RunOrDie("v2;m3;s1;tb;ja:;at,t,t")));
 }
@@ -97,7 +97,7 @@ TEST_CASE("anti-pattern: dead letters routed back to the source rebuild the loop
   // a never stays in quarantine: each permanent failure is replayed at once.
   CHECK(Met("ready a; attempts a = 0; quarantined = 0; completed b; steps >= 7", loop));
   int quarantined = 0, replayed = 0;
-  for (const Event& e : loop.Timeline()) {
+  for (const Event& e : loop.view().Timeline()) {
     if (e.id != "a") continue;
     quarantined += e.kind == EventKind::kQuarantined;
     replayed += e.kind == EventKind::kReplayed;
@@ -105,13 +105,13 @@ TEST_CASE("anti-pattern: dead letters routed back to the source rebuild the loop
   CHECK(quarantined == 3);
   CHECK(replayed == 3);
   // The timeline says who sent it back: the dead-letter queue's consumer, not an operator.
-  const std::vector<Event> events = loop.Timeline();
+  const std::vector<Event> events = loop.view().Timeline();
   const auto back = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::kReplayed; });
   REQUIRE(back != events.end());
   CHECK(back->routed_back);
   CHECK(ExplainEvent(*back).find("dead-letter queue's consumer sent \"a\" straight back") != std::string::npos);
   CHECK(RenderEvent(*back).find("routed back by the dead-letter queue") != std::string::npos);
-  CHECK_FALSE(RunOrDie("v2;m3;s1;ja:;ap,ra").Timeline().back().routed_back);
+  CHECK_FALSE(RunOrDie("v2;m3;s1;ja:;ap,ra").view().Timeline().back().routed_back);
   // The quarantine itself says where the entry went: back to the source, not waiting for an operator.
   const auto held = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::kQuarantined; });
   REQUIRE(held != events.end());
@@ -119,19 +119,19 @@ TEST_CASE("anti-pattern: dead letters routed back to the source rebuild the loop
   CHECK(ExplainEvent(*held) == "\"a\" quarantined (permanent) after 1 attempt, and the dead-letter queue's consumer "
                                "routed it straight back to the source queue (an anti-pattern): the loop starts again");
   CHECK(RenderEvent(*held).find("routed") == std::string::npos);  // the stable line is as released
-  const std::vector<Event> kept = RunOrDie("v2;m3;s1;ja:;ap").Timeline();
+  const std::vector<Event> kept = RunOrDie("v2;m3;s1;ja:;ap").view().Timeline();
   const auto stays = std::find_if(kept.begin(), kept.end(), [](const Event& e) { return e.kind == EventKind::kQuarantined; });
   REQUIRE(stays != kept.end());
   CHECK_FALSE(stays->routed_back);
   CHECK(ExplainEvent(*stays).find("only an operator's replay brings it back") != std::string::npos);
   // A snapshot keeps it.
-  Result<Queue> restored = Queue::Restore(loop.SnapshotText().value());
+  Result<Queue> restored = Queue::Restore(loop.view().SnapshotText().value());
   REQUIRE(restored.ok());
-  for (const Event& e : restored->Timeline()) {
+  for (const Event& e : restored->view().Timeline()) {
     if (e.kind == EventKind::kQuarantined) CHECK(e.routed_back);
   }
-  CHECK(restored->SnapshotText().value() == loop.SnapshotText().value());
-  CHECK(restored->TimelineText() == loop.TimelineText());
+  CHECK(restored->view().SnapshotText().value() == loop.view().SnapshotText().value());
+  CHECK(restored->view().TimelineText() == loop.view().TimelineText());
   // Without the switch the first permanent failure stays put.
   CHECK(Met("quarantined a as permanent", RunOrDie("v2;m3;s1;ja:,b:;ap,s")));
 }
@@ -143,14 +143,14 @@ TEST_CASE("switches: links and snapshots carry them; all off writes what it wrot
     CHECK(FormatScenario(s) == text);
     Result<Queue> q = RunScenario(s);
     REQUIRE(q.ok());
-    const std::string snap = q->SnapshotText().value();
+    const std::string snap = q->view().SnapshotText().value();
     CHECK(snap.find("switches") != std::string::npos);
     Result<Queue> back = Queue::Restore(snap);
     REQUIRE_MESSAGE(back.ok(), back.status().ToString());
     CHECK(back->policy() == s.policy);
   }
   const Queue plain = RunOrDie("v2;m3;s1;ja:");
-  CHECK(plain.SnapshotText().value().find("switches") == std::string::npos);
+  CHECK(plain.view().SnapshotText().value().find("switches") == std::string::npos);
   CHECK(FormatScenario(ParseOrDie("v1;m3;ja:;at")) == "v1;m3;ja:;at");
 }
 
@@ -171,7 +171,7 @@ TEST_CASE("operator: redrive by class or by reason takes only those entries, old
   CHECK(Met("quarantined p1 as permanent; quarantined t1 as exhausted; quarantined = 4", before));
   const Queue by_reason = RunOrDie(set_up + ",d10re");
   CHECK(Met("ready t1; ready t2; quarantined p1; quarantined p2", by_reason));
-  CHECK(test::Ids(by_reason.Ready()) == test::Strings{"t1", "t2"});
+  CHECK(test::Ids(by_reason.view().Ready()) == test::Strings{"t1", "t2"});
   const Queue by_class = RunOrDie(set_up + ",d1kp");
   CHECK(Met("ready p1; quarantined p2; quarantined t1; quarantined t2", by_class));
   const Queue both = RunOrDie(set_up + ",d10ktre");
@@ -197,14 +197,14 @@ TEST_CASE("session: a refused report leaves the next job untouched and is counte
   Result<Session> made = Session::Create(ParseOrDie("v1;m3;ja:,b:"));
   REQUIRE(made.ok());
   Session session = std::move(made).value();
-  const std::string before = session.queue().SnapshotText().value();
+  const std::string before = session.queue().view().SnapshotText().value();
   Result<bool> refused = session.ActReport("retry-later", "");
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.status().code() == Code::kInvalidArgument);
   CHECK(refused.status().message().find("outcome must be one of") != std::string::npos);
   CHECK(refused.status().message().find("retry-later") != std::string::npos);
   CHECK(session.refused() == 1);
-  CHECK(session.queue().SnapshotText().value() == before);
+  CHECK(session.queue().view().SnapshotText().value() == before);
   CHECK(session.length() == 0);
   CHECK(Met("refused = 1; ready a; attempts a = 0; steps = 0", session.queue(), {session.refused()}));
   Result<bool> ok = session.ActReport("success", "");
@@ -218,18 +218,18 @@ TEST_CASE("session: a second replay answers false, changes nothing, and is count
   Result<Session> made = Session::Create(ParseOrDie("v1;m3;ja:,b:;ap"));
   REQUIRE(made.ok());
   Session session = std::move(made).value();
-  REQUIRE(session.queue().Locate("a")->place == Place::kQuarantined);
+  REQUIRE(session.queue().view().Locate("a")->place == Place::kQuarantined);
   Result<bool> first = session.Act(action::Replay{"a"});
   REQUIRE(first.ok());
   CHECK(first.value());
-  const std::string before = session.queue().SnapshotText().value();
+  const std::string before = session.queue().view().SnapshotText().value();
   const size_t length = session.length();
   Result<bool> second = session.Act(action::Replay{"a"});
   REQUIRE(second.ok());
   CHECK_FALSE(second.value());  // a is in Ready now: nothing to replay
   CHECK(session.refused_replays() == 1);
   CHECK(session.refused() == 0);  // a refused report is another count
-  CHECK(session.queue().SnapshotText().value() == before);
+  CHECK(session.queue().view().SnapshotText().value() == before);
   CHECK(session.length() == length);
   const GoalContext context{session.refused(), session.refused_replays()};
   CHECK(Met("refused-replays = 1; event replayed a; ready a; attempts a = 0", session.queue(), context));
@@ -247,12 +247,12 @@ TEST_CASE("every quarantine entry names its source queue; a goal reads it with '
   Queue q = test::MakeQueue(3);
   REQUIRE(q.EnqueueMany({{"a", "A"}, {"b", "B"}}).ok());
   REQUIRE(q.Process(Outcome::kPermanent).ok());
-  const std::vector<QuarantineEntry> entries = q.Quarantined();
+  const std::vector<QuarantineEntry> entries = q.view().Quarantined();
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].source_queue == "orders");
   CHECK(entries[0].source_queue == kSourceQueueName);
-  CHECK(q.Locate("a")->source_queue == "orders");
-  CHECK(q.Locate("b")->source_queue.empty());  // only an entry names one
+  CHECK(q.view().Locate("a")->source_queue == "orders");
+  CHECK(q.view().Locate("b")->source_queue.empty());  // only an entry names one
   CHECK(Met("quarantined a from orders", q));
   CHECK_FALSE(Met("quarantined a from orders-dlq", q));
   CHECK_FALSE(Met("quarantined b from orders", q));
@@ -265,7 +265,7 @@ TEST_CASE("every quarantine entry names its source queue; a goal reads it with '
         "\"quarantined a from\", got the end of the clause");
   CHECK(ParseGoal("quarantined a as permanent from orders").status().code() == Code::kInvalidArgument);
   // The snapshot carries nothing new: the name is derived from the lab's one source queue.
-  CHECK(q.SnapshotText().value().find("orders") == std::string::npos);
+  CHECK(q.view().SnapshotText().value().find("orders") == std::string::npos);
 }
 
 }  // namespace

@@ -36,9 +36,9 @@ std::vector<Reason> OrderOf(const XDeath& x) {
 
 TEST_CASE("max-length: each publish past the limit dead-letters the oldest ready message as maxlen, undelivered") {
   Queue q = test::QueueWith(Limited(1), {"a", "b", "c"});
-  CHECK(Ids(q.Ready()) == Strings{"c"});
-  REQUIRE(q.Quarantined().size() == 2);
-  for (const QuarantineEntry& e : q.Quarantined()) {
+  CHECK(Ids(q.view().Ready()) == Strings{"c"});
+  REQUIRE(q.view().Quarantined().size() == 2);
+  for (const QuarantineEntry& e : q.view().Quarantined()) {
     CHECK(e.reason == Reason::kMaxLength);
     CHECK(e.attempts == 0);  // never delivered: nothing counted
     CHECK(e.last_error.empty());
@@ -46,7 +46,7 @@ TEST_CASE("max-length: each publish past the limit dead-letters the oldest ready
     CHECK(e.x_death.first == Reason::kMaxLength);
     CHECK(OrderOf(e.x_death) == std::vector<Reason>{Reason::kMaxLength, Reason::kNone, Reason::kNone, Reason::kNone});
   }
-  CHECK(Ids(q.Quarantined()) == Strings{"a", "b"});
+  CHECK(Ids(q.view().Quarantined()) == Strings{"a", "b"});
   CHECK(SystemReasonName(System::kRabbitMqQuorum, Reason::kMaxLength) == std::string("maxlen"));
   CHECK(ReasonName(Reason::kMaxLength) == std::string("max-length"));
   CHECK(q.stats().step == 0);  // no attempt was made
@@ -56,10 +56,10 @@ TEST_CASE("max-length: each publish past the limit dead-letters the oldest ready
   CHECK(c.attempt == 1);
   // The timeline: a's dead-lettering follows b's enqueue, in the same action.
   std::vector<std::string> lines;
-  for (const Event& e : q.Timeline()) lines.push_back(std::string(EventKindName(e.kind)) + " " + e.id);
+  for (const Event& e : q.view().Timeline()) lines.push_back(std::string(EventKindName(e.kind)) + " " + e.id);
   CHECK(lines == Strings{"enqueued a", "enqueued b", "quarantined a", "enqueued c", "quarantined b", "attempt c",
                          "completed c"});
-  const Event a = q.EventAt(2);
+  const Event a = q.view().EventAt(2);
   CHECK(a.reason == Reason::kMaxLength);
   CHECK(a.action == 2);
   CHECK(ExplainEvent(a) ==
@@ -70,18 +70,18 @@ TEST_CASE("max-length: each publish past the limit dead-letters the oldest ready
 
 TEST_CASE("max-length: within the limit nothing moves; the limit counts ready messages only, not leased ones") {
   Queue q = test::QueueWith(Limited(2), {"a", "b"});
-  CHECK(q.Quarantined().empty());
+  CHECK(q.view().Quarantined().empty());
   Result<LeaseGrant> lease = q.Lease();  // a leaves the ready queue
   REQUIRE(lease.ok());
   REQUIRE(q.Enqueue("c", "").ok());  // b, c ready: at the limit
-  CHECK(q.Quarantined().empty());
+  CHECK(q.view().Quarantined().empty());
   REQUIRE(q.Enqueue("d", "").ok());  // over it: the head, b, goes
-  CHECK(Ids(q.Quarantined()) == Strings{"b"});
-  CHECK(Ids(q.Ready()) == Strings{"c", "d"});
+  CHECK(Ids(q.view().Quarantined()) == Strings{"b"});
+  CHECK(Ids(q.view().Ready()) == Strings{"c", "d"});
   // A return is not limited (RabbitMQ's check there is not modelled): a goes back near the head.
   REQUIRE(q.Settle(lease->token, "transient").ok());
-  CHECK(Ids(q.Ready()) == Strings{"a", "c", "d"});
-  CHECK(Ids(q.Quarantined()) == Strings{"b"});
+  CHECK(Ids(q.view().Ready()) == Strings{"a", "c", "d"});
+  CHECK(Ids(q.view().Quarantined()) == Strings{"b"});
 }
 
 TEST_CASE("max-length: enqueueMany dead-letters the same messages as one publish at a time, journal or not") {
@@ -96,14 +96,14 @@ TEST_CASE("max-length: enqueueMany dead-letters the same messages as one publish
     const std::vector<JobRef> batch = {{"b", "payload of b"}, {"c", "payload of c"}, {"d", "payload of d"},
                                        {"e", "payload of e"}};
     REQUIRE(many.EnqueueMany(batch).ok());
-    CHECK(Ids(many.Ready()) == Strings{"d", "e"});
-    CHECK(Ids(many.Quarantined()) == Ids(one.Quarantined()));
-    CHECK(Ids(many.Quarantined()) == Strings{"a", "b", "c"});
+    CHECK(Ids(many.view().Ready()) == Strings{"d", "e"});
+    CHECK(Ids(many.view().Quarantined()) == Ids(one.view().Quarantined()));
+    CHECK(Ids(many.view().Quarantined()) == Strings{"a", "b", "c"});
     // A refused batch changes nothing, the overflow included.
     const std::vector<JobRef> bad = {{"f", ""}, {"a", ""}};
     CHECK(many.EnqueueMany(bad).code() == Code::kAlreadyExists);
-    CHECK(Ids(many.Ready()) == Strings{"d", "e"});
-    CHECK(many.Quarantined().size() == 3);
+    CHECK(Ids(many.view().Ready()) == Strings{"d", "e"});
+    CHECK(many.view().Quarantined().size() == 3);
   }
 }
 
@@ -111,12 +111,12 @@ TEST_CASE("max-length: with no dead-letter exchange the head is dropped; with dl
   Policy p = Limited(1);
   p.dead_letter_exchange = DeadLetterExchange::kNone;
   Queue dropped = test::QueueWith(p, {"a", "b"});
-  CHECK(dropped.Quarantined().empty());
-  REQUIRE(dropped.Discarded().size() == 1);
-  CHECK(dropped.Discarded()[0].id == "a");
-  CHECK(dropped.Discarded()[0].reason == Reason::kMaxLength);
-  CHECK(dropped.Locate("a")->place == Place::kDiscarded);
-  const Event e = dropped.EventAt(2);
+  CHECK(dropped.view().Quarantined().empty());
+  REQUIRE(dropped.view().Discarded().size() == 1);
+  CHECK(dropped.view().Discarded()[0].id == "a");
+  CHECK(dropped.view().Discarded()[0].reason == Reason::kMaxLength);
+  CHECK(dropped.view().Locate("a")->place == Place::kDiscarded);
+  const Event e = dropped.view().EventAt(2);
   CHECK(e.kind == EventKind::kDiscarded);
   CHECK(ExplainEvent(e) ==
         "\"a\" was dead-lettered (maxlen): a publish left orders over its maxLength (drop-head), but its queue has "
@@ -124,8 +124,8 @@ TEST_CASE("max-length: with no dead-letter exchange the head is dropped; with dl
   Policy both = Limited(1);
   both.dlq_max_length = 1;
   Queue trimmed = test::QueueWith(both, {"a", "b", "c"});
-  CHECK(Ids(trimmed.Quarantined()) == Strings{"b"});
-  CHECK(trimmed.Locate("a")->place == Place::kDropped);
+  CHECK(Ids(trimmed.view().Quarantined()) == Strings{"b"});
+  CHECK(trimmed.view().Locate("a")->place == Place::kDropped);
 }
 
 TEST_CASE("max-length: an x-death record keeps three reasons newest first through snapshots and journals") {
@@ -140,21 +140,21 @@ TEST_CASE("max-length: an x-death record keeps three reasons newest first throug
   REQUIRE(q.Replay("a"));
   REQUIRE(test::MustProcess(q, "transient").id == "a");
   REQUIRE(test::MustProcess(q, "transient").id == "a");  // delivery_limit at 20
-  XDeath x = q.Quarantined()[0].x_death;
+  XDeath x = q.view().Quarantined()[0].x_death;
   CHECK(OrderOf(x) == std::vector<Reason>{Reason::kExhausted, Reason::kPermanent, Reason::kMaxLength, Reason::kNone});
   CHECK(x.first == Reason::kMaxLength);  // never changes
   CHECK(x.time[2] == 0);
-  Result<std::string> text = q.SnapshotText();
+  Result<std::string> text = q.view().SnapshotText();
   REQUIRE(text.ok());
   CHECK(text->find(" x-death max-length exhausted 1 20 1 10 maxlen 1 0 after 2 permanent max-length") != std::string::npos);
   Result<Queue> back = Queue::Restore(text.value());
   REQUIRE_MESSAGE(back.ok(), back.status().ToString());
-  CHECK(back->Quarantined()[0].x_death == x);
+  CHECK(back->view().Quarantined()[0].x_death == x);
   // maxlen again: its entry moves to the front, the one that was there follows it.
   REQUIRE(q.Replay("a"));
   REQUIRE(q.Enqueue("c", "").ok());  // a is the ready head: dead-lettered again
-  x = q.Quarantined().back().x_death;
-  CHECK(q.Quarantined().back().id == "a");
+  x = q.view().Quarantined().back().x_death;
+  CHECK(q.view().Quarantined().back().id == "a");
   CHECK(OrderOf(x) == std::vector<Reason>{Reason::kMaxLength, Reason::kExhausted, Reason::kPermanent, Reason::kNone});
   CHECK(x.count[2] == 2);
   // The journal since creation recovers it all; a crash after any write loses nothing.
@@ -163,7 +163,7 @@ TEST_CASE("max-length: an x-death record keeps three reasons newest first throug
 
 TEST_CASE("max-length: a snapshot's x-death row with a maxlen slot is checked") {
   Queue q = test::QueueWith(Limited(1), {"a", "b"});
-  const std::string text = q.SnapshotText().value();
+  const std::string text = q.view().SnapshotText().value();
   const std::string row = " x-death max-length max-length 0 0 0 0 maxlen 1 0 after 0";
   REQUIRE(text.find(row) != std::string::npos);
   CHECK(Queue::Restore(text).ok());

@@ -26,7 +26,7 @@ Policy WithTtl(int64_t ttl_ms) {
 
 std::vector<std::string> Lines(const Queue& q) {
   std::vector<std::string> lines;
-  for (const Event& e : q.Timeline()) {
+  for (const Event& e : q.view().Timeline()) {
     lines.push_back(std::string(EventKindName(e.kind)) + " " + e.id + " at " + std::to_string(e.time));
   }
   return lines;
@@ -36,11 +36,11 @@ std::vector<std::string> Lines(const Queue& q) {
 
 TEST_CASE("message-ttl: a ready head past its TTL is dead-lettered as expired, the next one at the same instant") {
   Queue q = test::QueueWith(WithTtl(100), {"a", "b"});
-  CHECK(q.NextTimerAt() == 100);  // a's TTL at the head
+  CHECK(q.view().NextTimerAt() == 100);  // a's TTL at the head
   REQUIRE(q.Advance(int64_t{400}).ok());  // the consumer attaches 400 ms later, as in the corpus
-  CHECK(q.Ready().empty());
-  REQUIRE(q.Quarantined().size() == 2);
-  for (const QuarantineEntry& e : q.Quarantined()) {
+  CHECK(q.view().Ready().empty());
+  REQUIRE(q.view().Quarantined().size() == 2);
+  for (const QuarantineEntry& e : q.view().Quarantined()) {
     CHECK(e.reason == Reason::kExpired);
     CHECK(e.attempts == 0);  // never delivered
     CHECK(e.arrived_at == 100);
@@ -48,14 +48,14 @@ TEST_CASE("message-ttl: a ready head past its TTL is dead-lettered as expired, t
     CHECK(e.x_death.time[3] == 100);
     CHECK(e.x_death.first == Reason::kExpired);
   }
-  CHECK(Ids(q.Quarantined()) == Strings{"a", "b"});
+  CHECK(Ids(q.view().Quarantined()) == Strings{"a", "b"});
   CHECK(SystemReasonName(System::kRabbitMqQuorum, Reason::kExpired) == std::string("expired"));
   CHECK(Lines(q) == Strings{"enqueued a at 0", "enqueued b at 0", "quarantined a at 100", "quarantined b at 100"});
-  const Event a = q.EventAt(2);
+  const Event a = q.view().EventAt(2);
   CHECK(ExplainEvent(a) ==
         "\"a\" was dead-lettered (expired): it reached the head of orders after its message TTL ran out, undelivered; "
         "only an operator's replay brings it back");
-  CHECK(q.NextTimerAt() == std::nullopt);
+  CHECK(q.view().NextTimerAt() == std::nullopt);
   test::CheckJournalRecovers(q);
 }
 
@@ -66,12 +66,12 @@ TEST_CASE("message-ttl: a delivered message does not expire; returned near the h
   REQUIRE(lease.ok());
   REQUIRE(lease->id == "a");
   REQUIRE(q.Advance(int64_t{51}).ok());  // b, the head since a's lease, expires at 100; a is leased
-  CHECK(Ids(q.Quarantined()) == Strings{"b"});
+  CHECK(Ids(q.view().Quarantined()) == Strings{"b"});
   // a comes back near the head at 150 with its TTL from 0 (a return keeps it): expired at once.
   REQUIRE(q.Settle(lease->token, "transient").ok());
-  CHECK(Ids(q.Quarantined()) == Strings{"b", "a"});
-  CHECK(q.Quarantined()[1].attempts == 1);
-  CHECK(q.Quarantined()[1].arrived_at == 150);
+  CHECK(Ids(q.view().Quarantined()) == Strings{"b", "a"});
+  CHECK(q.view().Quarantined()[1].attempts == 1);
+  CHECK(q.view().Quarantined()[1].arrived_at == 150);
   // Before its TTL a head is delivered as ever.
   Queue fresh = test::QueueWith(WithTtl(100), {"c"});
   REQUIRE(fresh.Advance(int64_t{99}).ok());
@@ -83,21 +83,21 @@ TEST_CASE("message-ttl: a replay or a due retry is a new publish, with a new TTL
   Queue q = test::QueueWith(WithTtl(100), {"a"});
   REQUIRE(q.Advance(int64_t{150}).ok());  // expired at 100
   REQUIRE(q.Replay("a"));                // republished at 150
-  CHECK(q.NextTimerAt() == 250);
+  CHECK(q.view().NextTimerAt() == 250);
   REQUIRE(q.Advance(int64_t{200}).ok());
-  const XDeath x = q.Quarantined()[0].x_death;
+  const XDeath x = q.view().Quarantined()[0].x_death;
   CHECK(x.count[3] == 2);
   CHECK(x.time[3] == 100);  // the first death's
-  CHECK(q.Quarantined()[0].arrived_at == 250);
+  CHECK(q.view().Quarantined()[0].arrived_at == 250);
   // A retry delayed in the retry queue (the TTL retry-queue pattern) comes back as a new message.
   Policy p = WithTtl(100);
   p.backoff = {BackoffKind::kFixed, 200, 200, Jitter::kNone};
   Queue retried = test::QueueWith(p, {"b"});
   REQUIRE(test::MustProcess(retried, "transient").disposition == Disposition::kDelayed);  // due at 200
   REQUIRE(retried.Advance(int64_t{250}).ok());
-  CHECK(Ids(retried.Ready()) == Strings{"b"});  // its TTL from 200
+  CHECK(Ids(retried.view().Ready()) == Strings{"b"});  // its TTL from 200
   CHECK(retried.AdvanceToNext() == 300);
-  CHECK(Ids(retried.Quarantined()) == Strings{"b"});
+  CHECK(Ids(retried.view().Quarantined()) == Strings{"b"});
   test::CheckJournalRecovers(retried);
 }
 
@@ -106,10 +106,10 @@ TEST_CASE("message-ttl: with no dead-letter exchange an expired message is dropp
   p.dead_letter_exchange = DeadLetterExchange::kNone;
   Queue q = test::QueueWith(p, {"a"});
   REQUIRE(q.Advance(int64_t{10}).ok());
-  REQUIRE(q.Discarded().size() == 1);
-  CHECK(q.Discarded()[0].reason == Reason::kExpired);
-  CHECK(q.Discarded()[0].at == 10);
-  CHECK(ExplainEvent(q.EventAt(1)) ==
+  REQUIRE(q.view().Discarded().size() == 1);
+  CHECK(q.view().Discarded()[0].reason == Reason::kExpired);
+  CHECK(q.view().Discarded()[0].at == 10);
+  CHECK(ExplainEvent(q.view().EventAt(1)) ==
         "\"a\" was dead-lettered (expired): it reached the head of orders after its message TTL ran out, but its "
         "queue has no dead-letter exchange: the message is dropped undelivered, no entry is kept and nothing can "
         "replay it");
@@ -129,22 +129,22 @@ TEST_CASE("message-ttl: four x-death reasons keep their order; the TTL's start t
   REQUIRE(q.Replay("a"));
   REQUIRE(test::MustProcess(q, "transient").id == "a");
   REQUIRE(test::MustProcess(q, "transient").id == "a");     // delivery_limit at 150
-  const XDeath x = q.Quarantined().back().x_death;
+  const XDeath x = q.view().Quarantined().back().x_death;
   Reason order[XDeath::kSlots];
   x.Order(order);
   CHECK(std::vector<Reason>(order, order + XDeath::kSlots) ==
         std::vector<Reason>{Reason::kExhausted, Reason::kExpired, Reason::kPermanent, Reason::kMaxLength});
-  const std::string text = q.SnapshotText().value();
+  const std::string text = q.view().SnapshotText().value();
   CHECK(text.find(" x-death max-length exhausted 1 150 1 50 maxlen 1 0 expired 1 150 after 3 expired permanent "
                   "max-length ttlFrom 150") != std::string::npos);
   CHECK(text.find("system rabbitmq-quorum maxLength 1 messageTtlMs 100") != std::string::npos);
   Result<Queue> back = Queue::Restore(text);
   REQUIRE_MESSAGE(back.ok(), back.status().ToString());
-  CHECK(back->Quarantined().back().x_death == x);
-  CHECK(back->SnapshotText().value() == text);
+  CHECK(back->view().Quarantined().back().x_death == x);
+  CHECK(back->view().SnapshotText().value() == text);
   // A job enqueued at 0 writes no ttlFrom (0 is its default); a lab queue none at all.
   Queue zero = test::QueueWith(WithTtl(100), {"z"});
-  CHECK(zero.SnapshotText().value().find("ttlFrom") == std::string::npos);
+  CHECK(zero.view().SnapshotText().value().find("ttlFrom") == std::string::npos);
   test::CheckJournalRecovers(q);
 }
 
@@ -170,7 +170,7 @@ TEST_CASE("message-ttl: travels through link v2 (t) and the snapshot; refused by
         "antiPatterns.dlqToSource must be false with a messageTtlMs (each expired message routed back expires again: "
         "a loop with no end), got true with messageTtlMs 100");
   Queue plain = test::QueueWith(WithTtl(0), {"a"});
-  CHECK(plain.SnapshotText().value().find("messageTtlMs") == std::string::npos);
+  CHECK(plain.view().SnapshotText().value().find("messageTtlMs") == std::string::npos);
 }
 
 }  // namespace dlq

@@ -114,21 +114,21 @@ std::string Describe(const dlq::Event& e) {
 }
 
 void CompareViews(const Model& m, const Queue& q) {
-  auto ready = q.Ready();
+  auto ready = q.view().Ready();
   REQUIRE(ready.size() == m.ready.size());
   for (size_t i = 0; i < ready.size(); ++i) {
     CHECK(ready[i].id == m.ready[i].id);
     CHECK(ready[i].payload == m.ready[i].payload);
     CHECK(ready[i].attempts == m.ready[i].attempts);
   }
-  auto completed = q.Completed();
+  auto completed = q.view().Completed();
   REQUIRE(completed.size() == m.completed.size());
   for (size_t i = 0; i < completed.size(); ++i) {
     CHECK(completed[i].id == m.completed[i].id);
     CHECK(completed[i].payload == m.completed[i].payload);
     CHECK(completed[i].attempts == m.completed[i].attempts);
   }
-  auto quarantined = q.Quarantined();
+  auto quarantined = q.view().Quarantined();
   REQUIRE(quarantined.size() == m.quarantine.size());
   for (size_t i = 0; i < quarantined.size(); ++i) {
     CHECK(quarantined[i].id == m.quarantine[i].job.id);
@@ -138,13 +138,13 @@ void CompareViews(const Model& m, const Queue& q) {
     CHECK(quarantined[i].last_error == m.quarantine[i].error);
     CHECK(quarantined[i].step == m.quarantine[i].step);
   }
-  CHECK(q.step() == m.step);
-  REQUIRE(q.event_count() == m.events.size());
+  CHECK(q.stats().step == m.step);
+  REQUIRE(q.view().event_count() == m.events.size());
 }
 
 // The events appended since `from`, compared one by one.
 void CompareNewEvents(const Model& m, const Queue& q, size_t from) {
-  for (const dlq::Event& e : q.Timeline(from)) {
+  for (const dlq::Event& e : q.view().Timeline(from)) {
     REQUIRE(e.seq - 1 < m.events.size());
     CHECK(Describe(e) == m.events[e.seq - 1]);
   }
@@ -165,7 +165,7 @@ TEST_CASE("core agrees with an independent model over 3000 seeded random runs") 
     for (uint32_t n = 0; n < length; ++n) {
       CAPTURE(seed);
       CAPTURE(n);
-      const size_t events_before = q.event_count();
+      const size_t events_before = q.view().event_count();
       const uint32_t roll = prng.Below(12);
       ++actions;
       if (roll < 3) {
@@ -176,7 +176,7 @@ TEST_CASE("core agrees with an independent model over 3000 seeded random runs") 
         REQUIRE(core_ok == model_ok);
         if (!core_ok) {
           ++refused;
-          CHECK(q.event_count() == events_before);
+          CHECK(q.view().event_count() == events_before);
         }
       } else if (roll < 8) {
         const std::string outcome = kOutcomes[prng.Below(roll < 7 ? 3 : 7)];
@@ -188,13 +188,13 @@ TEST_CASE("core agrees with an independent model over 3000 seeded random runs") 
           CHECK(Describe(got.value()) == m.Process(outcome, error));
         } else {
           ++refused;
-          CHECK(q.event_count() == events_before);
+          CHECK(q.view().event_count() == events_before);
         }
       } else if (roll < 10) {
         const std::string id = kIds[prng.Below(9)];
         const bool model_ok = m.Replay(id);
         CHECK(q.Replay(id) == model_ok);
-        if (!model_ok) CHECK(q.event_count() == events_before);
+        if (!model_ok) CHECK(q.view().event_count() == events_before);
       } else if (roll < 11) {
         // A batch of 0-3 jobs, often with a duplicate or an empty id somewhere in it.
         std::vector<std::pair<std::string, std::string>> batch;
@@ -207,7 +207,7 @@ TEST_CASE("core agrees with an independent model over 3000 seeded random runs") 
         REQUIRE(core_ok == model_ok);
         if (!core_ok) {
           ++refused;
-          CHECK(q.event_count() == events_before);
+          CHECK(q.view().event_count() == events_before);
         }
       } else {
         // A script of 0-4 letters, now and then with a bad one (nothing may move then).
@@ -218,7 +218,7 @@ TEST_CASE("core agrees with an independent model over 3000 seeded random runs") 
         if (script.find('x') != std::string::npos) {
           REQUIRE_FALSE(made.ok());
           ++refused;
-          CHECK(q.event_count() == events_before);
+          CHECK(q.view().event_count() == events_before);
         } else {
           REQUIRE(made.ok());
           uint64_t model_made = 0;

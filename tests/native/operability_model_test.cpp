@@ -222,8 +222,8 @@ std::string Describe(const Attempt& a) {
 }
 
 void Compare(const OpModel& m, const Queue& q) {
-  CHECK(q.now() == m.now);
-  const auto ready = q.Ready();
+  CHECK(q.stats().now == m.now);
+  const auto ready = q.view().Ready();
   REQUIRE(ready.size() == m.ready.size());
   for (size_t i = 0; i < ready.size(); ++i) {
     CHECK(ready[i].id == m.jobs[m.ready[i]].id);
@@ -233,8 +233,8 @@ void Compare(const OpModel& m, const Queue& q) {
   }
   std::vector<std::string> completed;
   for (size_t j : m.completed) completed.push_back(m.jobs[j].id);
-  CHECK(Ids(q.Completed()) == completed);
-  const auto entries = q.Quarantined();
+  CHECK(Ids(q.view().Completed()) == completed);
+  const auto entries = q.view().Quarantined();
   REQUIRE(entries.size() == m.quarantine.size());
   for (size_t i = 0; i < entries.size(); ++i) {
     const MJob& job = m.jobs[m.quarantine[i]];
@@ -247,15 +247,15 @@ void Compare(const OpModel& m, const Queue& q) {
     CHECK(entries[i].key == job.key);
   }
   std::vector<std::string> reorders;
-  for (const ReorderView& r : q.Reorders()) {
+  for (const ReorderView& r : q.view().Reorders()) {
     std::string ids;
     for (const std::string& id : r.overtook) ids += (ids.empty() ? "" : ",") + id;
     reorders.push_back(r.key + "/" + r.id + "/" + ids);
   }
   CHECK(reorders == m.reorders);
-  CHECK(q.alarm().raised == m.alarm);
+  CHECK(q.view().alarm().raised == m.alarm);
   CHECK(q.stats().expired == m.expired);
-  REQUIRE(q.event_count() == m.events.size());
+  REQUIRE(q.view().event_count() == m.events.size());
 }
 
 }  // namespace
@@ -282,7 +282,7 @@ TEST_CASE("classes, keys and retention agree with an independent model over 1500
       CAPTURE(seed);
       CAPTURE(n);
       ++actions;
-      const size_t events_before = q.event_count();
+      const size_t events_before = q.view().event_count();
       const uint32_t roll = prng.Below(14);
       if (roll < 3) {
         const std::string id = kIds[prng.Below(7)];
@@ -330,7 +330,7 @@ TEST_CASE("classes, keys and retention agree with an independent model over 1500
         CHECK(released.value() == m.Release(key));
         releases += released.value();
       }
-      for (const dlq::Event& e : q.Timeline(events_before)) {
+      for (const dlq::Event& e : q.view().Timeline(events_before)) {
         REQUIRE(e.seq - 1 < m.events.size());
         CHECK(std::string(EventKindName(e.kind)) + " " + e.id == m.events[e.seq - 1]);
         reorders += e.kind == EventKind::kReorder;

@@ -37,14 +37,14 @@ TEST_SUITE("ordering") {
     MustProcess(q, "success");    // b completes before a
     MustProcess(q, "success");    // c
     MustProcess(q, "success");    // a
-    CHECK(Ids(q.Completed()) == Strings{"b", "c", "a"});
-    REQUIRE(q.Reorders().size() == 1);
-    CHECK(q.Reorders()[0].key == "acct-7");
-    CHECK(q.Reorders()[0].id == "b");
-    CHECK(q.Reorders()[0].overtook == Strings{"a"});
+    CHECK(Ids(q.view().Completed()) == Strings{"b", "c", "a"});
+    REQUIRE(q.view().Reorders().size() == 1);
+    CHECK(q.view().Reorders()[0].key == "acct-7");
+    CHECK(q.view().Reorders()[0].id == "b");
+    CHECK(q.view().Reorders()[0].overtook == Strings{"a"});
     CHECK(q.stats().reorders == 1);
     bool found = false;
-    for (const Event& e : q.Timeline()) {
+    for (const Event& e : q.view().Timeline()) {
       if (e.kind != EventKind::kReorder) continue;
       found = true;
       CHECK(RenderEvent(e) == "#8 step 2 reorder \"b\" key \"acct-7\" overtook \"a\"");
@@ -56,7 +56,7 @@ TEST_SUITE("ordering") {
     Queue q = Make(Ordering::kKey);
     AddAccounts(q);
     MustProcess(q, "transient");  // a -> tail; b is held by a
-    auto ready = q.Ready();
+    auto ready = q.view().Ready();
     REQUIRE(ready.size() == 3);
     CHECK(ready[0].id == "b");
     CHECK(ready[0].held_by == "a");
@@ -65,8 +65,8 @@ TEST_SUITE("ordering") {
     CHECK(next.id == "c");        // account 9 flows past the held b
     CHECK(MustProcess(q, "success").id == "a");
     CHECK(MustProcess(q, "success").id == "b");
-    CHECK(q.Reorders().empty());
-    CHECK(q.Ready().empty());
+    CHECK(q.view().Reorders().empty());
+    CHECK(q.view().Ready().empty());
   }
 
   TEST_CASE("key: lease takes the first eligible job; a job without a key is never held") {
@@ -81,7 +81,7 @@ TEST_SUITE("ordering") {
     Result<LeaseGrant> none = q.Lease();
     REQUIRE(none.ok());
     CHECK_FALSE(none->leased);  // only the held b is ready
-    CHECK(q.Ready()[0].held_by == "a");
+    CHECK(q.view().Ready()[0].held_by == "a");
   }
 
   TEST_CASE("stall: a failed head keeps its place; a waiting head blocks everything; a quarantined head lets the next run") {
@@ -89,25 +89,25 @@ TEST_SUITE("ordering") {
     AddAccounts(q);
     Attempt a = MustProcess(q, "transient");
     CHECK(a.disposition == Disposition::kDelayed);
-    CHECK(q.Delayed().size() == 1);  // the waiting head shows in delayed()
+    CHECK(q.view().Delayed().size() == 1);  // the waiting head shows in delayed()
     Result<Attempt> blocked = q.Process("success");
     REQUIRE(blocked.ok());
     CHECK_FALSE(blocked->processed);  // nothing else runs until its retry
     Result<LeaseGrant> no_lease = q.Lease();
     CHECK_FALSE(no_lease->leased);
     REQUIRE(q.AdvanceToNext().has_value());
-    CHECK(Ids(q.Ready()) == Strings{"a", "b", "c"});  // back at the head, not the tail
+    CHECK(Ids(q.view().Ready()) == Strings{"a", "b", "c"});  // back at the head, not the tail
     CHECK(MustProcess(q, "permanent").id == "a");     // quarantined head: the next may run
     CHECK(MustProcess(q, "success").id == "b");
-    REQUIRE(q.Reorders().size() == 1);  // b overtook the quarantined head of its key
-    CHECK(q.Reorders()[0].overtook == Strings{"a"});
+    REQUIRE(q.view().Reorders().size() == 1);  // b overtook the quarantined head of its key
+    CHECK(q.view().Reorders()[0].overtook == Strings{"a"});
   }
 
   TEST_CASE("stall without backoff retries the head in place") {
     Queue q = Make(Ordering::kStall);
     AddAccounts(q);
     MustProcess(q, "transient");
-    CHECK(Ids(q.Ready()) == Strings{"a", "b", "c"});
+    CHECK(Ids(q.view().Ready()) == Strings{"a", "b", "c"});
     CHECK(MustProcess(q, "success").id == "a");
   }
 
@@ -118,12 +118,12 @@ TEST_SUITE("ordering") {
     CHECK(MustProcess(q, "success").id == "c");
     Result<Attempt> none = q.Process("success");
     CHECK_FALSE(none->processed);
-    CHECK(q.Ready()[0].held_by == "a");
+    CHECK(q.view().Ready()[0].held_by == "a");
     // Replayed and completed: b runs after it, in order.
     REQUIRE(q.Replay("a"));
     CHECK(MustProcess(q, "success").id == "a");
     CHECK(MustProcess(q, "success").id == "b");
-    CHECK(q.Reorders().empty());
+    CHECK(q.view().Reorders().empty());
   }
 
   TEST_CASE("releaseKey lets the successors run, is recorded, and the completion past the holder is a reorder") {
@@ -133,13 +133,13 @@ TEST_SUITE("ordering") {
     Result<uint64_t> released = q.ReleaseKey("acct-7");
     REQUIRE(released.ok());
     CHECK(released.value() == 1);
-    const Event e = q.EventAt(q.event_count() - 1);
+    const Event e = q.view().EventAt(q.view().event_count() - 1);
     CHECK(e.kind == EventKind::kKeyReleased);
     CHECK(e.id == "a");
     CHECK(RenderEvent(e) == "#6 step 1 key-released \"a\" key \"acct-7\"");
     CHECK(MustProcess(q, "success").id == "b");
-    REQUIRE(q.Reorders().size() == 1);
-    CHECK(q.Reorders()[0].overtook == Strings{"a"});
+    REQUIRE(q.view().Reorders().size() == 1);
+    CHECK(q.view().Reorders()[0].overtook == Strings{"a"});
     CHECK(q.ReleaseKey("acct-7").value() == 0);  // nothing left to release: no change
     CHECK(q.ReleaseKey("nobody").value() == 0);
     CHECK(q.ReleaseKey(std::string(kMaxKeyBytes + 1, 'k')).status().code() == Code::kTooLarge);
@@ -152,7 +152,7 @@ TEST_SUITE("ordering") {
     CHECK(q.ReleaseKey("acct-7").value() == 0);
     REQUIRE(q.Settle("lease-1", "transient").ok());  // a delayed
     CHECK(q.ReleaseKey("acct-7").value() == 0);
-    CHECK(q.Ready()[0].held_by == "a");
+    CHECK(q.view().Ready()[0].held_by == "a");
   }
 
   TEST_CASE("keys are refused past their limit, in a batch by index") {
@@ -161,12 +161,12 @@ TEST_SUITE("ordering") {
     CHECK(q.Enqueue("a", "", long_key).message() == "key must be at most 1024 bytes, got 1025 bytes");
     CHECK(q.EnqueueMany({{"a", "", "k"}, {"b", "", long_key}}).message() ==
           "jobs[1].key must be at most 1024 bytes, got 1025 bytes");
-    CHECK(q.event_count() == 0);
+    CHECK(q.view().event_count() == 0);
     REQUIRE(q.EnqueueMany({{"a", "", "k"}, {"b", "", "k"}}).ok());
     CHECK(q.EnqueueMany({{"c", "", "k"}, {"a", "", "k"}}).code() == Code::kAlreadyExists);  // undone whole
     MustProcess(q, "success");
     CHECK(MustProcess(q, "success").id == "b");
-    CHECK(q.Reorders().empty());
+    CHECK(q.view().Reorders().empty());
   }
 }
 
@@ -187,12 +187,12 @@ TEST_SUITE("quarantine operability") {
     REQUIRE(q.Advance(int64_t{5}).ok());
     MustProcess(q, "permanent");  // arrives at 5: dropped at 1005
     REQUIRE(q.Advance(int64_t{999}).ok());
-    CHECK(q.quarantine_size() == 1);
+    CHECK(q.stats().quarantined == 1);
     REQUIRE(q.Advance(int64_t{1}).ok());
-    CHECK(q.quarantine_size() == 0);
+    CHECK(q.stats().quarantined == 0);
     CHECK(q.stats().expired == 1);
     CHECK_FALSE(q.Replay("a"));
-    const Event e = q.EventAt(q.event_count() - 1);
+    const Event e = q.view().EventAt(q.view().event_count() - 1);
     CHECK(e.kind == EventKind::kEvidenceExpired);
     CHECK(e.time == 1005);
     CHECK(RenderEvent(e) == "#4 step 1 at 1005ms evidence-expired \"a\" attempts 1");
@@ -205,9 +205,9 @@ TEST_SUITE("quarantine operability") {
     MustProcess(q, "permanent");
     REQUIRE(q.Replay("a"));
     CHECK(q.AdvanceToNext().value() == 300);
-    CHECK(Ids(q.Quarantined()).empty());
+    CHECK(Ids(q.view().Quarantined()).empty());
     CHECK(q.stats().expired == 1);
-    CHECK(Ids(q.Ready()) == Strings{"a"});
+    CHECK(Ids(q.view().Ready()) == Strings{"a"});
     CHECK_FALSE(q.AdvanceToNext().has_value());
   }
 
@@ -218,37 +218,37 @@ TEST_SUITE("quarantine operability") {
     MustProcess(q, "permanent");
     REQUIRE(q.Advance(int64_t{100}).ok());
     CHECK(q.stats().expired == 1);
-    CHECK(q.Ready()[0].held_by == "a");
+    CHECK(q.view().Ready()[0].held_by == "a");
     CHECK(q.ReleaseKey("k").value() == 1);
     CHECK(MustProcess(q, "success").id == "b");
-    CHECK(q.Reorders()[0].overtook == Strings{"a"});  // overtaking an expired holder counts
+    CHECK(q.view().Reorders()[0].overtook == Strings{"a"});  // overtaking an expired holder counts
   }
 
   TEST_CASE("the depth alarm: raised on reaching the depth, cleared on any fall below it, raised again") {
     Queue q = MakeOperated(500, 2);
     REQUIRE(q.EnqueueMany({{"a", ""}, {"b", ""}, {"c", ""}}).ok());
     MustProcess(q, "permanent");
-    CHECK_FALSE(q.alarm().raised);
+    CHECK_FALSE(q.view().alarm().raised);
     MustProcess(q, "permanent");
-    CHECK(q.alarm().raised);
-    CHECK(q.alarm().depth == 2);
-    CHECK(q.alarm().threshold == 2);
-    CHECK(RenderEvent(q.EventAt(q.event_count() - 1)) == "#8 step 2 alarm-raised \"b\" depth 2");
+    CHECK(q.view().alarm().raised);
+    CHECK(q.view().alarm().depth == 2);
+    CHECK(q.view().alarm().threshold == 2);
+    CHECK(RenderEvent(q.view().EventAt(q.view().event_count() - 1)) == "#8 step 2 alarm-raised \"b\" depth 2");
     REQUIRE(q.Replay("a"));
-    CHECK_FALSE(q.alarm().raised);
-    CHECK(q.EventAt(q.event_count() - 1).kind == EventKind::kAlarmCleared);
+    CHECK_FALSE(q.view().alarm().raised);
+    CHECK(q.view().EventAt(q.view().event_count() - 1).kind == EventKind::kAlarmCleared);
     MustProcess(q, "permanent");  // c
-    CHECK(q.alarm().raised);
+    CHECK(q.view().alarm().raised);
     REQUIRE(q.Advance(int64_t{500}).ok());  // b's retention ends: the drop clears it
-    CHECK_FALSE(q.alarm().raised);
+    CHECK_FALSE(q.view().alarm().raised);
     size_t raised = 0, cleared = 0;
-    for (const Event& e : q.Timeline()) {
+    for (const Event& e : q.view().Timeline()) {
       raised += e.kind == EventKind::kAlarmRaised;
       cleared += e.kind == EventKind::kAlarmCleared;
     }
     CHECK(raised == 2);
     CHECK(cleared == 2);
-    const AlarmView off = MakeOperated(0, 0).alarm();
+    const AlarmView off = MakeOperated(0, 0).view().alarm();
     CHECK_FALSE(off.raised);
     CHECK(off.threshold == 0);
   }
@@ -262,10 +262,10 @@ TEST_SUITE("quarantine operability") {
     Result<uint64_t> moved = q.Redrive(int64_t{2});
     REQUIRE(moved.ok());
     CHECK(moved.value() == 2);
-    CHECK(Ids(q.Ready()) == Strings{"a", "b"});
-    CHECK(Ids(q.Quarantined()) == Strings{"c"});
-    CHECK(q.Ready()[0].attempts == 0);
-    CHECK(q.EventAt(q.event_count() - 1).kind == EventKind::kReplayed);
+    CHECK(Ids(q.view().Ready()) == Strings{"a", "b"});
+    CHECK(Ids(q.view().Quarantined()) == Strings{"c"});
+    CHECK(q.view().Ready()[0].attempts == 0);
+    CHECK(q.view().EventAt(q.view().event_count() - 1).kind == EventKind::kReplayed);
     CHECK(q.Redrive(int64_t{10}).value() == 1);
     CHECK(q.Redrive(int64_t{10}).value() == 0);
     CHECK(q.Redrive(int64_t{0}).status().message() == "max must be an integer from 1 to 1000000000, got 0");
@@ -295,7 +295,7 @@ TEST_SUITE("quarantine operability") {
           case 3: (void)q.Advance(int64_t{prng.Below(80)}); break;
           default: (void)q.AdvanceToNext(); break;
         }
-        const std::vector<std::string> now = Ids(q.Quarantined());
+        const std::vector<std::string> now = Ids(q.view().Quarantined());
         for (const std::string& id : seen) {
           CAPTURE(seed);
           CHECK(std::find(now.begin(), now.end(), id) != now.end());

@@ -1,5 +1,6 @@
 // The lesson's contract, one named test per rule.
 #include "test_util.h"
+#include "queue_cost.h"  // white-box: the heap-budget cost table (internal)
 
 using namespace dlq;
 using namespace dlq::test;
@@ -38,13 +39,13 @@ TEST_SUITE("lesson") {
     CHECK(first.id == "a");
     CHECK(first.attempt == 1);
     CHECK(first.disposition == Disposition::kRequeued);
-    CHECK(Ids(q.Ready()) == Strings{"b", "a"});
+    CHECK(Ids(q.view().Ready()) == Strings{"b", "a"});
     Attempt second = MustProcess(q, "success");
     CHECK(second.id == "b");
     CHECK(second.disposition == Disposition::kCompleted);
-    CHECK(Ids(q.Completed()) == Strings{"b"});
-    CHECK(Ids(q.Ready()) == Strings{"a"});
-    CHECK(q.Ready()[0].attempts == 1);
+    CHECK(Ids(q.view().Completed()) == Strings{"b"});
+    CHECK(Ids(q.view().Ready()) == Strings{"a"});
+    CHECK(q.view().Ready()[0].attempts == 1);
   }
 
   TEST_CASE("exact budgets: transient on attempt == maxAttempts quarantines as exhausted") {
@@ -56,14 +57,14 @@ TEST_SUITE("lesson") {
         Attempt a = MustProcess(q, "transient");
         CHECK(a.attempt == n);
         CHECK(a.disposition == Disposition::kRequeued);
-        CHECK(q.quarantine_size() == 0);
+        CHECK(q.stats().quarantined == 0);
       }
       Attempt last = MustProcess(q, "transient", "still down");
       CHECK(last.attempt == budget);
       CHECK(last.disposition == Disposition::kQuarantined);
       CHECK(last.reason == Reason::kExhausted);
-      CHECK(q.ready_size() == 0);
-      auto entries = q.Quarantined();
+      CHECK(q.stats().ready == 0);
+      auto entries = q.view().Quarantined();
       REQUIRE(entries.size() == 1);
       CHECK(entries[0].attempts == budget);
       CHECK(entries[0].reason == Reason::kExhausted);
@@ -80,7 +81,7 @@ TEST_SUITE("lesson") {
     Attempt a = MustProcess(q, "success");
     CHECK(a.attempt == 2);
     CHECK(a.disposition == Disposition::kCompleted);
-    CHECK(q.Completed()[0].attempts == 2);
+    CHECK(q.view().Completed()[0].attempts == 2);
   }
 
   TEST_CASE("permanent failure quarantines at once with budget left") {
@@ -91,14 +92,14 @@ TEST_SUITE("lesson") {
     CHECK(a.attempt == 1);
     CHECK(a.disposition == Disposition::kQuarantined);
     CHECK(a.reason == Reason::kPermanent);
-    auto entries = q.Quarantined();
+    auto entries = q.view().Quarantined();
     REQUIRE(entries.size() == 1);
     CHECK(entries[0].id == "poison");
     CHECK(entries[0].payload == "{not json");
     CHECK(entries[0].attempts == 1);
     CHECK(entries[0].reason == Reason::kPermanent);
     CHECK(entries[0].last_error == "parse error at byte 1");
-    CHECK(Ids(q.Ready()) == Strings{"good"});
+    CHECK(Ids(q.view().Ready()) == Strings{"good"});
   }
 
   TEST_CASE("invalid outcome is refused first, on an empty queue too, and nothing moves") {
@@ -107,19 +108,19 @@ TEST_SUITE("lesson") {
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().code() == Code::kInvalidArgument);
     CHECK(r.status().message() == "outcome must be one of \"success\", \"transient\", \"permanent\", \"undeserializable\", \"unknown-schema\", \"precondition\", got \"retry\"");
-    CHECK(empty.event_count() == 0);
+    CHECK(empty.view().event_count() == 0);
 
     Queue q = MakeQueue(3);
     REQUIRE(q.Enqueue("a", "A").ok());
-    const size_t events = q.event_count();
+    const size_t events = q.view().event_count();
     for (const char* bad : {"", "Success", "TRANSIENT", "permanent ", "ok"}) {
       CAPTURE(bad);
       CHECK_FALSE(q.Process(bad).ok());
     }
-    CHECK(q.event_count() == events);
-    CHECK(q.step() == 0);
-    REQUIRE(q.Ready().size() == 1);
-    CHECK(q.Ready()[0].attempts == 0);
+    CHECK(q.view().event_count() == events);
+    CHECK(q.stats().step == 0);
+    REQUIRE(q.view().Ready().size() == 1);
+    CHECK(q.view().Ready()[0].attempts == 0);
   }
 
   TEST_CASE("nothing ready is an answer, not an error") {
@@ -127,8 +128,8 @@ TEST_SUITE("lesson") {
     Result<Attempt> r = q.Process("success");
     REQUIRE(r.ok());
     CHECK_FALSE(r.value().processed);
-    CHECK(q.event_count() == 0);
-    CHECK(q.step() == 0);
+    CHECK(q.view().event_count() == 0);
+    CHECK(q.stats().step == 0);
   }
 
   TEST_CASE("duplicate ids are refused whether ready, completed or quarantined") {
@@ -138,18 +139,18 @@ TEST_SUITE("lesson") {
     REQUIRE(q.Enqueue("waiting", "3").ok());
     MustProcess(q, "success");
     MustProcess(q, "transient");
-    REQUIRE(q.completed_size() == 1);
-    REQUIRE(q.quarantine_size() == 1);
-    const size_t events = q.event_count();
+    REQUIRE(q.stats().completed == 1);
+    REQUIRE(q.stats().quarantined == 1);
+    const size_t events = q.view().event_count();
     for (const char* id : {"done", "dead", "waiting"}) {
       CAPTURE(id);
       Status s = q.Enqueue(id, "other");
       CHECK(s.code() == Code::kAlreadyExists);
       CHECK(s.message() == std::string("id \"") + id + "\" was already given to this queue; ids must be unique");
     }
-    CHECK(q.event_count() == events);
-    CHECK(Ids(q.Ready()) == Strings{"waiting"});
-    CHECK(q.Ready()[0].payload == "3");
+    CHECK(q.view().event_count() == events);
+    CHECK(Ids(q.view().Ready()) == Strings{"waiting"});
+    CHECK(q.view().Ready()[0].payload == "3");
   }
 
   TEST_CASE("empty id is refused") {
@@ -157,7 +158,7 @@ TEST_SUITE("lesson") {
     Status s = q.Enqueue("", "x");
     CHECK(s.code() == Code::kInvalidArgument);
     CHECK(s.message() == "id must be a non-empty string, got \"\"");
-    CHECK(q.event_count() == 0);
+    CHECK(q.view().event_count() == 0);
   }
 
   TEST_CASE("replay resets attempts, appends at the tail, and a second replay answers false") {
@@ -167,16 +168,16 @@ TEST_SUITE("lesson") {
     MustProcess(q, "transient");  // x -> tail
     MustProcess(q, "transient");  // y -> tail
     MustProcess(q, "transient");  // x exhausted
-    REQUIRE(Ids(q.Quarantined()) == Strings{"x"});
+    REQUIRE(Ids(q.view().Quarantined()) == Strings{"x"});
     CHECK(q.Replay("x"));
-    CHECK(Ids(q.Ready()) == Strings{"y", "x"});
-    CHECK(q.Ready()[1].attempts == 0);
-    CHECK(q.quarantine_size() == 0);
-    const size_t events = q.event_count();
+    CHECK(Ids(q.view().Ready()) == Strings{"y", "x"});
+    CHECK(q.view().Ready()[1].attempts == 0);
+    CHECK(q.stats().quarantined == 0);
+    const size_t events = q.view().event_count();
     CHECK_FALSE(q.Replay("x"));
     CHECK_FALSE(q.Replay("y"));        // ready, not quarantined
     CHECK_FALSE(q.Replay("missing"));  // never given
-    CHECK(q.event_count() == events);
+    CHECK(q.view().event_count() == events);
     // A replayed job gets its whole budget back.
     MustProcess(q, "success");  // y
     Attempt again = MustProcess(q, "transient");
@@ -190,8 +191,8 @@ TEST_SUITE("lesson") {
     REQUIRE(q.Enqueue("p", "").ok());
     MustProcess(q, "permanent");
     for (int i = 0; i < 5; ++i) CHECK_FALSE(MustProcess(q, "success").processed);
-    CHECK(q.quarantine_size() == 1);
-    CHECK(q.completed_size() == 0);
+    CHECK(q.stats().quarantined == 1);
+    CHECK(q.stats().completed == 0);
   }
 
   TEST_CASE("views are copies") {
@@ -201,21 +202,21 @@ TEST_SUITE("lesson") {
     REQUIRE(q.Enqueue("c", "C").ok());
     MustProcess(q, "permanent", "bad");
     MustProcess(q, "success");
-    auto ready = q.Ready();
-    auto completed = q.Completed();
-    auto quarantined = q.Quarantined();
+    auto ready = q.view().Ready();
+    auto completed = q.view().Completed();
+    auto quarantined = q.view().Quarantined();
     ready[0].id = "changed";
     ready[0].attempts = 99;
     completed[0].payload = "changed";
     quarantined[0].reason = Reason::kExhausted;
     quarantined[0].last_error = "changed";
     quarantined.clear();
-    CHECK(q.Ready()[0].id == "c");
-    CHECK(q.Ready()[0].attempts == 0);
-    CHECK(q.Completed()[0].payload == "B");
-    REQUIRE(q.Quarantined().size() == 1);
-    CHECK(q.Quarantined()[0].reason == Reason::kPermanent);
-    CHECK(q.Quarantined()[0].last_error == "bad");
+    CHECK(q.view().Ready()[0].id == "c");
+    CHECK(q.view().Ready()[0].attempts == 0);
+    CHECK(q.view().Completed()[0].payload == "B");
+    REQUIRE(q.view().Quarantined().size() == 1);
+    CHECK(q.view().Quarantined()[0].reason == Reason::kPermanent);
+    CHECK(q.view().Quarantined()[0].last_error == "bad");
   }
 
   TEST_CASE("payloads are kept byte for byte: emoji, NUL, invalid UTF-8, 1 MB") {
@@ -229,7 +230,7 @@ TEST_SUITE("lesson") {
     REQUIRE(q.Enqueue("nul", with_nul).ok());
     REQUIRE(q.Enqueue("invalid", invalid).ok());
     REQUIRE(q.Enqueue("big", big).ok());
-    auto ready = q.Ready();
+    auto ready = q.view().Ready();
     CHECK(ready[0].payload == emoji);
     CHECK(ready[1].payload == with_nul);
     CHECK(ready[1].payload.size() == 4);
@@ -239,10 +240,10 @@ TEST_SUITE("lesson") {
     MustProcess(q, "permanent");
     MustProcess(q, "transient");
     MustProcess(q, "permanent");
-    CHECK(q.Completed()[0].payload == emoji);
-    CHECK(q.Quarantined()[0].payload == with_nul);
-    CHECK(q.Quarantined()[1].payload == invalid);
-    CHECK(q.Quarantined()[2].payload == big);
+    CHECK(q.view().Completed()[0].payload == emoji);
+    CHECK(q.view().Quarantined()[0].payload == with_nul);
+    CHECK(q.view().Quarantined()[1].payload == invalid);
+    CHECK(q.view().Quarantined()[2].payload == big);
   }
 
   TEST_CASE("ids with emoji, NUL and quotes are ids like any other") {
@@ -252,7 +253,7 @@ TEST_SUITE("lesson") {
     REQUIRE(q.Enqueue(nul_id, "").ok());
     REQUIRE(q.Enqueue("x", "").ok());  // a prefix of nul_id, still distinct
     CHECK(q.Enqueue(nul_id, "").code() == Code::kAlreadyExists);
-    CHECK(Ids(q.Ready()) == Strings{"🧾", nul_id, "x"});
+    CHECK(Ids(q.view().Ready()) == Strings{"🧾", nul_id, "x"});
   }
 }
 
@@ -267,10 +268,10 @@ TEST_SUITE("batches") {
     CHECK(dup_in_batch.message() == "jobs[2].id \"b\" appears twice in this batch; ids must be unique");
     Status empty = q.EnqueueMany({{"b", ""}, {"", ""}});
     CHECK(empty.message() == "jobs[1].id must be a non-empty string, got \"\"");
-    CHECK(Ids(q.Ready()) == Strings{"a"});
-    CHECK(q.event_count() == 1);
+    CHECK(Ids(q.view().Ready()) == Strings{"a"});
+    CHECK(q.view().event_count() == 1);
     REQUIRE(q.EnqueueMany({{"b", "B"}, {"c", "C"}}).ok());
-    CHECK(Ids(q.Ready()) == Strings{"a", "b", "c"});
+    CHECK(Ids(q.view().Ready()) == Strings{"a", "b", "c"});
   }
 
   TEST_CASE("ProcessMany validates every letter before anything moves, stops when nothing is ready") {
@@ -280,7 +281,7 @@ TEST_SUITE("batches") {
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.status().message() ==
           "outcomes[2] must be 's' (success), 't' (transient) or 'p' (permanent), got \"x\"");
-    CHECK(q.step() == 0);
+    CHECK(q.stats().step == 0);
     // A bad letter is shown whole and named by its JavaScript (UTF-16) index.
     CHECK(q.ProcessMany("t\xC3\xA9").status().message() ==
           "outcomes[1] must be 's' (success), 't' (transient) or 'p' (permanent), got \"\xC3\xA9\"");
@@ -288,12 +289,12 @@ TEST_SUITE("batches") {
           "outcomes[0] must be 's' (success), 't' (transient) or 'p' (permanent), got \"\xF0\x9F\x98\x80\"");
     CHECK(q.ProcessMany("s\xFF").status().message() ==
           "outcomes[1] must be 's' (success), 't' (transient) or 'p' (permanent), got \"\\xFF\"");
-    CHECK(q.event_count() == 2);
+    CHECK(q.view().event_count() == 2);
     Result<uint64_t> made = q.ProcessMany("tstsssss");
     REQUIRE(made.ok());
     CHECK(made.value() == 3);  // a:t b:s a:t (2 of 2: exhausted), then nothing is ready
-    CHECK(Ids(q.Completed()) == Strings{"b"});
-    CHECK(Ids(q.Quarantined()) == Strings{"a"});
+    CHECK(Ids(q.view().Completed()) == Strings{"b"});
+    CHECK(Ids(q.view().Quarantined()) == Strings{"a"});
   }
 }
 
@@ -308,7 +309,7 @@ TEST_SUITE("timeline") {
     CHECK(q.Replay("a"));
     CHECK_FALSE(q.Replay("a"));
     MustProcess(q, "success");
-    auto events = q.Timeline();
+    auto events = q.view().Timeline();
     REQUIRE(events.size() == 8);
     for (size_t i = 0; i < events.size(); ++i) CHECK(events[i].seq == i + 1);
     CHECK(events[0].kind == EventKind::kEnqueued);
@@ -326,10 +327,10 @@ TEST_SUITE("timeline") {
     CHECK(events[7].kind == EventKind::kCompleted);
     CHECK(events[7].attempts == 1);
     // Incremental reads return the same events.
-    auto tail = q.Timeline(6, 10);
+    auto tail = q.view().Timeline(6, 10);
     REQUIRE(tail.size() == 2);
     CHECK(tail[0].seq == 7);
-    CHECK(q.Timeline(8).empty());
+    CHECK(q.view().Timeline(8).empty());
   }
 
   TEST_CASE("explanations state the rule that was applied") {
@@ -339,7 +340,7 @@ TEST_SUITE("timeline") {
     MustProcess(q, "permanent");
     MustProcess(q, "transient");
     MustProcess(q, "transient");
-    auto events = q.Timeline();
+    auto events = q.view().Timeline();
     std::vector<std::string> attempts;
     for (const Event& e : events) {
       if (e.kind == EventKind::kAttempt) attempts.push_back(ExplainEvent(e));
@@ -362,10 +363,10 @@ TEST_CASE("a queue moved into a new one keeps its jobs, its ids and its timeline
   REQUIRE(b.Enqueue("y", "Y").ok());
   MustProcess(b, "transient", "boom");
   MustProcess(b, "permanent", "bad");
-  CHECK(b.Quarantined()[0].last_error == "boom");  // x, exhausted
-  CHECK(b.Quarantined()[1].last_error == "bad");   // y, permanent
-  CHECK(b.Timeline()[1].error == "boom");
-  CHECK(b.TimelineText().find("error \"boom\"") != std::string::npos);
+  CHECK(b.view().Quarantined()[0].last_error == "boom");  // x, exhausted
+  CHECK(b.view().Quarantined()[1].last_error == "bad");   // y, permanent
+  CHECK(b.view().Timeline()[1].error == "boom");
+  CHECK(b.view().TimelineText().find("error \"boom\"") != std::string::npos);
 }
 
 TEST_CASE("views can be read in slices, clamped to what is there") {
@@ -374,15 +375,15 @@ TEST_CASE("views can be read in slices, clamped to what is there") {
   MustProcess(q, "permanent");  // a
   MustProcess(q, "success");    // b
   MustProcess(q, "transient");  // c
-  CHECK(Ids(q.Ready(1, 1)) == Strings{"e"});
-  CHECK(Ids(q.Ready(0, 99)) == Strings{"d", "e"});
-  CHECK(q.Ready(2).empty());
-  CHECK(q.Ready(SIZE_MAX, SIZE_MAX).empty());
-  CHECK(Ids(q.Completed(0, 1)) == Strings{"b"});
-  CHECK(Ids(q.Quarantined(1)) == Strings{"c"});
-  CHECK(q.Quarantined(1)[0].reason == Reason::kExhausted);
-  CHECK(q.Timeline(SIZE_MAX, 3).empty());
-  CHECK(q.Timeline(2, SIZE_MAX).size() == q.event_count() - 2);
+  CHECK(Ids(q.view().Ready(1, 1)) == Strings{"e"});
+  CHECK(Ids(q.view().Ready(0, 99)) == Strings{"d", "e"});
+  CHECK(q.view().Ready(2).empty());
+  CHECK(q.view().Ready(SIZE_MAX, SIZE_MAX).empty());
+  CHECK(Ids(q.view().Completed(0, 1)) == Strings{"b"});
+  CHECK(Ids(q.view().Quarantined(1)) == Strings{"c"});
+  CHECK(q.view().Quarantined(1)[0].reason == Reason::kExhausted);
+  CHECK(q.view().Timeline(SIZE_MAX, 3).empty());
+  CHECK(q.view().Timeline(2, SIZE_MAX).size() == q.view().event_count() - 2);
 }
 
 TEST_CASE("ids, payloads and error texts past their limits are refused whole") {
@@ -397,11 +398,11 @@ TEST_CASE("ids, payloads and error texts past their limits are refused whole") {
   CHECK(q.EnqueueMany({{"a", ""}, {"b", big_payload}}).message() ==
         "jobs[1].payload must be at most 16777216 bytes, got 16777217 bytes");
   CHECK(q.EnqueueMany({{"a", ""}, {long_id, ""}}).message() == "jobs[1].id must be at most 1024 bytes, got 1025 bytes");
-  CHECK(q.event_count() == 0);
+  CHECK(q.view().event_count() == 0);
   REQUIRE(q.Enqueue(std::string(kMaxIdBytes, 'i'), std::string(kMaxPayloadBytes, 'p')).ok());  // exactly at the limits
   CHECK(q.Process("transient", long_error).status().message() == "errorText must be at most 65536 bytes, got 65537 bytes");
   CHECK(q.ProcessMany("t", long_error).status().code() == Code::kTooLarge);
-  CHECK(q.step() == 0);
+  CHECK(q.stats().step == 0);
   CHECK(q.Process("transient", std::string(kMaxErrorTextBytes, 'e')).ok());
   CHECK(q.Process(std::string(kMaxOutcomeBytes + 1, 's')).status().message() ==
         "outcome must be at most 64 bytes, got 65 bytes");
@@ -430,12 +431,12 @@ TEST_CASE("the heap budget refuses what would not fit, with nothing changed, and
     CHECK(refused.code() == Code::kResourceExhausted);
     CHECK(refused.message().rfind("enqueue needs ", 0) == 0);
     CHECK(refused.message().find("are free (dispose of queues that are no longer needed)") != std::string::npos);
-    const std::string timeline = q.TimelineText();
+    const std::string timeline = q.view().TimelineText();
     const size_t used = HeapBudget::used();
     CHECK(q.EnqueueMany({{"c", ""}, {"d", big}}).code() == Code::kResourceExhausted);
     CHECK(q.Process("transient", std::string(1000, 'e')).status().code() == Code::kResourceExhausted);
     CHECK(q.ProcessMany(std::string(100, 't')).status().code() == Code::kResourceExhausted);
-    CHECK(q.TimelineText() == timeline);
+    CHECK(q.view().TimelineText() == timeline);
     CHECK(HeapBudget::used() == used);
     CHECK(q.Process("success").ok());  // small calls still fit
     // A refused batch gives back what it appended before the bad job.
@@ -466,7 +467,7 @@ TEST_CASE("without a journal, a batch is charged no journal records: enqueueMany
     const Status s = q.EnqueueMany(jobs);
     INFO(s.message());
     CHECK(s.ok() == !journal);
-    CHECK(q.ready_size() == (journal ? 0u : 1000u));
+    CHECK(q.stats().ready == (journal ? 0u : 1000u));
   }
 }
 
@@ -481,7 +482,7 @@ TEST_CASE("a batch is refused whole past its job count or total bytes") {
   for (const std::string& id : ids) heavy.push_back({id, big});
   CHECK(q.EnqueueMany(heavy).message() ==
         "jobs (ids and payloads together) must be at most 268435456 bytes, got 285212713 bytes");
-  CHECK(q.event_count() == 0);
+  CHECK(q.view().event_count() == 0);
 }
 
 // Issue 20, item 7 / issue 19: the heap budget charged 64 bytes an event while
@@ -499,10 +500,10 @@ TEST_CASE("the heap budget charges an event what the event log really takes") {
     for (const std::string& id : ids) jobs.push_back({id, ""});
     REQUIRE(q.EnqueueMany(jobs).ok());
     const size_t enqueued = HeapBudget::used();
-    const size_t events_before = q.event_count();
+    const size_t events_before = q.view().event_count();
     // Each success is an attempt and a completion: two events and nothing else kept.
     REQUIRE(q.ProcessMany(std::string(100'000, 's')).value() == 100'000);
-    const size_t events = q.event_count() - events_before;
+    const size_t events = q.view().event_count() - events_before;
     CHECK(events == 200'000);
     const size_t charged = HeapBudget::used() - enqueued;
     INFO("charged " << charged << " bytes for " << events << " events");

@@ -61,10 +61,10 @@ TEST_CASE("redrive at a rate, no world: batches of per_second, Advance 1000 afte
   CHECK(Met("replay-burst = 0", SessionOrDie(ParseOrDie(kFive)).queue()));
   // The recorded actions are the script: a link replays them exactly, with nothing new in it.
   Session again = SessionOrDie(s.scenario());
-  CHECK(again.queue().SnapshotText().value() == s.queue().SnapshotText().value());
+  CHECK(again.queue().view().SnapshotText().value() == s.queue().view().SnapshotText().value());
   // Back steps over one recorded action at a time.
   REQUIRE(s.Seek(s.cursor() - 1).ok());
-  CHECK(s.queue().now() == 2000);
+  CHECK(s.queue().stats().now == 2000);
   CHECK(Met("ready = 5; quarantined = 0", s.queue()));
 }
 
@@ -118,7 +118,7 @@ TEST_CASE("redrive at a rate, with a world: an advance that would cross the seco
   REQUIRE(s.RedriveAtRate(2).ok());
   CHECK(ScriptAfter(s, before) == "d2,l,l,w1000,d2,w500,k1s,k2s,l,l,w500,d1,w1000");
   CHECK(ReplayTimes(s) == std::vector<int64_t>{0, 0, 1000, 1000, 2000});
-  CHECK(s.queue().now() == 3000);
+  CHECK(s.queue().stats().now == 3000);
 
   // An AdvanceToNext past the end (a retry due at 5100 ms) is an Advance to the end instead.
   Scenario flaky = ParseOrDie("v2;m3;bf5000.60000n;s1;ja:;ap");
@@ -129,7 +129,7 @@ TEST_CASE("redrive at a rate, with a world: an advance that would cross the seco
   REQUIRE(f.length() == at + 5);  // d1, l, w100, k1t, then the rest of the second
   CHECK(std::holds_alternative<action::Settle>(f.scenario().actions[at + 3]));
   CHECK(f.scenario().actions.back() == Action(action::Advance{900}));
-  CHECK(f.queue().now() == 1000);
+  CHECK(f.queue().stats().now == 1000);
   CHECK(Met("delayed a", f.queue()));
 }
 
@@ -143,12 +143,12 @@ TEST_CASE("redrive at a rate: an entry that fails back into quarantine does not 
   CHECK(ScriptAfter(s, before).rfind("d2,l,w100,k1p", 0) == 0);
   CHECK(ReplayTimes(s) == std::vector<int64_t>{0, 0, 1000});
   CHECK(Met("quarantined = 3; replay-burst = 2; now = 2000", s.queue()));
-  CHECK(s.queue().Locate("c")->attempts == 1);
+  CHECK(s.queue().view().Locate("c")->attempts == 1);
 }
 
 TEST_CASE("redrive at a rate: bad input and nothing to redrive change nothing") {
   Session s = SessionOrDie(ParseOrDie(kFive));
-  const std::string before = s.queue().SnapshotText().value();
+  const std::string before = s.queue().view().SnapshotText().value();
   const size_t length = s.length();
   for (int64_t bad : {int64_t{0}, int64_t{-3}, int64_t{1001}}) {
     Result<bool> refused = s.RedriveAtRate(bad);
@@ -161,7 +161,7 @@ TEST_CASE("redrive at a rate: bad input and nothing to redrive change nothing") 
   Result<bool> none = s.RedriveAtRate(3, transient);  // every entry is permanent
   REQUIRE(none.ok());
   CHECK_FALSE(none.value());
-  CHECK(s.queue().SnapshotText().value() == before);
+  CHECK(s.queue().view().SnapshotText().value() == before);
   CHECK(s.length() == length);
   CHECK(s.refused_replays() == 0);
 
@@ -184,7 +184,7 @@ Scenario ManyEntries(int n) {
 TEST_CASE("redrive at a rate past the action limit is refused before anything changes, never cut short") {
   // 2,500 entries at 1 a second take 2,500 redrives and 2,500 advances: past the 2,000 actions one call plays.
   Session s = SessionOrDie(ManyEntries(2500));
-  const std::string before = s.queue().SnapshotText().value();
+  const std::string before = s.queue().view().SnapshotText().value();
   const size_t length = s.length();
   Result<bool> refused = s.RedriveAtRate(1);
   REQUIRE_FALSE(refused.ok());
@@ -192,7 +192,7 @@ TEST_CASE("redrive at a rate past the action limit is refused before anything ch
   CHECK(refused.status().message() ==
         "a redrive at a rate plays at most 2000 actions, and 2500 entries at perSecond 1 take 2500 s (a redrive and "
         "the second's actions each): nothing was redriven; raise perSecond or redrive fewer (only)");
-  CHECK(s.queue().SnapshotText().value() == before);
+  CHECK(s.queue().view().SnapshotText().value() == before);
   CHECK(s.length() == length);
   CHECK(s.queue().stats().quarantined == 2500);
   // Within the limit (1,000 seconds of 3: 2,000 actions) every entry comes back.
@@ -211,12 +211,12 @@ TEST_CASE("redrive at a rate with a world past the action limit is refused as a 
   Scenario scenario = ManyEntries(600);
   scenario.world.workers = 2;
   Session s = SessionOrDie(scenario);
-  const std::string before = s.queue().SnapshotText().value();
+  const std::string before = s.queue().view().SnapshotText().value();
   const size_t length = s.length();
   Result<bool> refused = s.RedriveAtRate(1);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.status().code() == Code::kTooLarge);
-  CHECK(s.queue().SnapshotText().value() == before);
+  CHECK(s.queue().view().SnapshotText().value() == before);
   CHECK(s.length() == length);
 }
 

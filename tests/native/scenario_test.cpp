@@ -154,15 +154,15 @@ TEST_SUITE("scenario") {
     Scenario s = MustParse("v1;m2;ja:,b:;at,s,t,ra,s;c3");
     Result<Queue> at3 = RunScenario(s);
     REQUIRE(at3.ok());
-    CHECK(Ids(at3->Quarantined()) == Strings{"a"});
-    CHECK(at3->step() == 3);
+    CHECK(Ids(at3->view().Quarantined()) == Strings{"a"});
+    CHECK(at3->stats().step == 3);
     s.cursor = 5;
     Result<Queue> at5 = RunScenario(s);
     REQUIRE(at5.ok());
-    CHECK(Ids(at5->Completed()) == Strings{"b", "a"});
+    CHECK(Ids(at5->view().Completed()) == Strings{"b", "a"});
     // Same scenario, same bytes.
     Result<Queue> again = RunScenario(s);
-    CHECK(again->TimelineText() == at5->TimelineText());
+    CHECK(again->view().TimelineText() == at5->view().TimelineText());
   }
 
   TEST_CASE("a scenario whose actions the queue would refuse is an error naming the action") {
@@ -201,7 +201,7 @@ TEST_SUITE("scenario") {
       REQUIRE(q.ok());
       std::filesystem::path expected = entry.path();
       expected.replace_extension(".timeline.txt");
-      CHECK(q->TimelineText() == ReadFile(expected));
+      CHECK(q->view().TimelineText() == ReadFile(expected));
       // Written again (some released links are not canonical: %3D for '='), it reads the same.
       CHECK(MustParse(FormatScenario(s)) == s);
       ++count[text.rfind("v1;", 0) == 0 ? 0 : 1];
@@ -514,12 +514,12 @@ TEST_SUITE("scenario v2") {
         "l,k3t:db%20timeout,n,s");
     Result<Queue> q = RunScenario(s);
     REQUIRE(q.ok());
-    CHECK(Ids(q->Completed()) == Strings{"b", "a"});
-    CHECK(q->Completed()[1].attempts == 4);
+    CHECK(Ids(q->view().Completed()) == Strings{"b", "a"});
+    CHECK(q->view().Completed()[1].attempts == 4);
     // Every accepted call is one queue action: 2 set-up enqueues, then the 11 of the script.
     CHECK(q->stats().actions == 2 + 11);
     // The lease expired at 2000 and its retry was delayed by full jitter, within [0, 100].
-    const std::vector<Event> events = q->Timeline();
+    const std::vector<Event> events = q->view().Timeline();
     const auto expired = std::find_if(events.begin(), events.end(),
                                       [](const Event& e) { return e.kind == EventKind::kExpired; });
     REQUIRE(expired != events.end());
@@ -537,13 +537,13 @@ TEST_SUITE("scenario v2") {
     }
     CHECK(delays == 3);
     // The same scenario, the same bytes; another seed draws other delays.
-    CHECK(RunScenario(s)->TimelineText() == q->TimelineText());
-    CHECK(RunScenario(MustParse(FormatScenario(s)))->TimelineText() == q->TimelineText());
+    CHECK(RunScenario(s)->view().TimelineText() == q->view().TimelineText());
+    CHECK(RunScenario(MustParse(FormatScenario(s)))->view().TimelineText() == q->view().TimelineText());
     Scenario reseeded = s;
     reseeded.policy.seed = 8;
     Result<Queue> other = RunScenario(reseeded);
     REQUIRE(other.ok());
-    CHECK(other->TimelineText() != q->TimelineText());
+    CHECK(other->view().TimelineText() != q->view().TimelineText());
   }
 
   TEST_CASE("the queue's refusals of v2 actions name the action and keep the queue's code") {
@@ -581,7 +581,7 @@ TEST_SUITE("scenario v2") {
     Result<Queue> ok = RunScenario(MustParse("v2;m3;s1;ja:,b:;aw0,l,k1s,l,k2p"));
     REQUIRE(ok.ok());
     CHECK(ok->stats().actions == 2 + 5);
-    CHECK(Ids(ok->Quarantined()) == Strings{"b"});
+    CHECK(Ids(ok->view().Quarantined()) == Strings{"b"});
   }
 
   TEST_CASE("ShareScenario and PlayableActions take every action kind") {
@@ -693,16 +693,16 @@ TEST_SUITE("scenario v2 failure classes") {
     // An own backoff of kind none is kept: no delay, whatever the policy's backoff.
     const Scenario no_delay = MustParse("v2;m3;bf500.500n;s1;ftb0.n1000.60000n;ja:;at");
     CHECK(FormatScenario(no_delay) == "v2;m3;bf500.500n;s1;ftb0.n1000.60000n;ja:;at");
-    CHECK(RunScenario(no_delay)->ready_size() == 1);
-    CHECK(RunScenario(MustParse("v2;m3;bf500.500n;s1;ja:;at"))->delayed_size() == 1);
+    CHECK(RunScenario(no_delay)->stats().ready == 1);
+    CHECK(RunScenario(MustParse("v2;m3;bf500.500n;s1;ja:;at"))->stats().delayed == 1);
     // Precondition gets three attempts.
     const Scenario three = MustParse("v2;m3;s1;fqb3.f1000.1000n;ja:;aq,n,q,n,q");
     Result<Queue> q = RunScenario(three);
     REQUIRE(q.ok());
-    REQUIRE(q->Quarantined().size() == 1);
-    CHECK(q->Quarantined()[0].attempts == 3);
-    CHECK(q->Quarantined()[0].reason == Reason::kExhausted);
-    CHECK(q->now() == 2000);
+    REQUIRE(q->view().Quarantined().size() == 1);
+    CHECK(q->view().Quarantined()[0].attempts == 3);
+    CHECK(q->view().Quarantined()[0].reason == Reason::kExhausted);
+    CHECK(q->stats().now == 2000);
   }
 
   TEST_CASE("random whole tables round-trip: every row Policy::Check accepts, several at once") {
@@ -905,7 +905,7 @@ TEST_SUITE("scenario v2 failure classes") {
     CHECK(s.policy.classes == expected);
     Result<Queue> q = RunScenario(s);
     REQUIRE(q.ok());
-    const std::vector<QuarantineEntry> entries = q->Quarantined();
+    const std::vector<QuarantineEntry> entries = q->view().Quarantined();
     REQUIRE(entries.size() == 6);
     struct Want {
       const char* id;
@@ -933,7 +933,7 @@ TEST_SUITE("scenario v2 failure classes") {
       CHECK(entries[i].arrived_at == want[i].arrived_at);
     }
     size_t alerts = 0;
-    for (const Event& e : q->Timeline()) alerts += e.kind == EventKind::kAlert;
+    for (const Event& e : q->view().Timeline()) alerts += e.kind == EventKind::kAlert;
     CHECK(alerts == 2);
   }
 }
@@ -1209,10 +1209,10 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
     Result<Queue> ok = RunScenario(MustParse("v2;m3;s1;ok;ja::k,b::k,c:;ap,p,xk,d5"));
     REQUIRE(ok.ok());
     CHECK(ok->stats().actions == 3 + 4);
-    CHECK(ok->quarantine_size() == 0);
+    CHECK(ok->stats().quarantined == 0);
     // b was held by a, so the second process took c; the redrive moved a then c
     // (oldest arrival first) behind b.
-    CHECK(Ids(ok->Ready()) == Strings{"b", "a", "c"});
+    CHECK(Ids(ok->view().Ready()) == Strings{"b", "a", "c"});
   }
 
   TEST_CASE("random scenarios with orderings, quarantine settings, keys and the new actions round-trip") {
@@ -1276,37 +1276,37 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
     };
     // a is quarantined and holds acct-7: c (acct-9) runs past b, which waits.
     Queue q = at(2);
-    CHECK(Ids(q.Completed()) == Strings{"c"});
-    REQUIRE(q.Ready().size() == 1);
-    CHECK(q.Ready()[0].id == "b");
-    CHECK(q.Ready()[0].held_by == "a");
+    CHECK(Ids(q.view().Completed()) == Strings{"c"});
+    REQUIRE(q.view().Ready().size() == 1);
+    CHECK(q.view().Ready()[0].id == "b");
+    CHECK(q.view().Ready()[0].held_by == "a");
     // releaseKey lets b run; its completion past a is the one reorder.
     q = at(3);
-    CHECK(q.Ready()[0].held_by.empty());
+    CHECK(q.view().Ready()[0].held_by.empty());
     q = at(4);
-    CHECK(Ids(q.Completed()) == Strings{"c", "b"});
-    REQUIRE(q.Reorders().size() == 1);
-    CHECK(q.Reorders()[0].key == "acct-7");
-    CHECK(q.Reorders()[0].overtook == Strings{"a"});
+    CHECK(Ids(q.view().Completed()) == Strings{"c", "b"});
+    REQUIRE(q.view().Reorders().size() == 1);
+    CHECK(q.view().Reorders()[0].key == "acct-7");
+    CHECK(q.view().Reorders()[0].overtook == Strings{"a"});
     // d quarantined at 400 makes two entries: the alarm is raised.
     q = at(7);
-    CHECK(Ids(q.Quarantined()) == Strings{"a", "d"});
-    CHECK(q.alarm().raised);
+    CHECK(Ids(q.view().Quarantined()) == Strings{"a", "d"});
+    CHECK(q.view().alarm().raised);
     // a arrived at 0 with retentionMs 1000: still kept at 999, dropped at exactly 1000.
     q = at(8);
-    CHECK(q.now() == 999);
-    CHECK(Ids(q.Quarantined()) == Strings{"a", "d"});
+    CHECK(q.stats().now == 999);
+    CHECK(Ids(q.view().Quarantined()) == Strings{"a", "d"});
     q = at(9);
-    CHECK(q.now() == 1000);
-    CHECK(Ids(q.Quarantined()) == Strings{"d"});
+    CHECK(q.stats().now == 1000);
+    CHECK(Ids(q.view().Quarantined()) == Strings{"d"});
     CHECK(q.stats().expired == 1);
-    CHECK_FALSE(q.alarm().raised);  // the drop cleared it
+    CHECK_FALSE(q.view().alarm().raised);  // the drop cleared it
     // The redrive moves what is left (max 5, one entry); d then completes.
     q = at(11);
-    CHECK(q.quarantine_size() == 0);
-    CHECK(Ids(q.Completed()) == Strings{"c", "b", "d"});
+    CHECK(q.stats().quarantined == 0);
+    CHECK(Ids(q.view().Completed()) == Strings{"c", "b", "d"});
     size_t kinds[3] = {0, 0, 0};  // alarm raised, alarm cleared, evidence expired
-    for (const Event& e : q.Timeline()) {
+    for (const Event& e : q.view().Timeline()) {
       kinds[0] += e.kind == EventKind::kAlarmRaised;
       kinds[1] += e.kind == EventKind::kAlarmCleared;
       kinds[2] += e.kind == EventKind::kEvidenceExpired && e.time == 1000 && e.id == "a";
@@ -1319,6 +1319,6 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
     s.cursor = 2;
     Result<Queue> none = RunScenario(s);
     REQUIRE(none.ok());
-    CHECK(Ids(none->Completed()) == Strings{"b"});
+    CHECK(Ids(none->view().Completed()) == Strings{"b"});
   }
 }

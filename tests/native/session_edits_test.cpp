@@ -23,7 +23,7 @@ struct Observed {
 };
 
 Observed Observe(const Session& s) {
-  return {s.scenario(), s.queue().SnapshotText().value(), s.events().size(), s.generation()};
+  return {s.scenario(), s.queue().view().SnapshotText().value(), s.events().size(), s.generation()};
 }
 
 TEST_CASE("session edits: SetPolicy equals a Change of the scenario's policy, with and without the world's replay") {

@@ -19,12 +19,12 @@ std::string Replayed(const Session& session) {
   Scenario s = session.scenario();
   Result<Queue> q = RunScenario(s);
   REQUIRE_MESSAGE(q.ok(), q.status().ToString());
-  return q->SnapshotText().value();
+  return q->view().SnapshotText().value();
 }
 
 std::string Journal(const Queue& q) {
   std::string out;
-  const Result<std::vector<JournalEntry>> journal = q.Journal();
+  const Result<std::vector<JournalEntry>> journal = q.view().Journal();
   for (const JournalEntry& e : journal.value()) out += e.record + "\n";
   return out;
 }
@@ -37,7 +37,7 @@ Action RandomAction(Prng& rng, const Queue& q, size_t n) {
     case 3: return action::Enqueue{"n" + std::to_string(n), "p" + std::to_string(rng.Below(5)), ""};
     case 4: return action::Lease{};
     case 5: {
-      const std::vector<LeaseView> leased = q.Leased();
+      const std::vector<LeaseView> leased = q.view().Leased();
       const uint32_t lease = leased.empty() ? 1 : LeaseTable::ParseToken(leased[rng.Below(
                                                         static_cast<uint32_t>(leased.size()))].token);
       return action::Settle{lease, outcomes[rng.Below(4)], ""};
@@ -45,12 +45,12 @@ Action RandomAction(Prng& rng, const Queue& q, size_t n) {
     case 6: return action::Advance{static_cast<int64_t>(rng.Below(3000))};
     case 7: return action::AdvanceToNext{};
     case 8: {
-      const std::vector<QuarantineEntry> entries = q.Quarantined();
+      const std::vector<QuarantineEntry> entries = q.view().Quarantined();
       return action::Replay{entries.empty() ? "a" : entries[rng.Below(static_cast<uint32_t>(entries.size()))].id};
     }
     case 9: return action::Redrive{1};
     case 10: {
-      const int64_t writes = static_cast<int64_t>(q.journal_size());
+      const int64_t writes = static_cast<int64_t>(q.view().journal_size());
       return action::Crash{writes == 0 ? 0 : 1 + static_cast<int64_t>(rng.Below(static_cast<uint32_t>(writes))),
                            rng.Below(3) == 0};
     }
@@ -65,11 +65,11 @@ TEST_CASE("session: seeking anywhere equals replaying the script from zero") {
     s.policy.seed = seed;
     Session session = SessionOrDie(s);
     for (size_t n = 0; n < 160; ++n) {
-      const std::string before = session.queue().SnapshotText().value();
+      const std::string before = session.queue().view().SnapshotText().value();
       const size_t length = session.length();
       Result<bool> acted = session.Act(RandomAction(rng, session.queue(), n));
       if (!acted.ok() || !acted.value()) {
-        CHECK(session.queue().SnapshotText().value() == before);  // refused: nothing changed
+        CHECK(session.queue().view().SnapshotText().value() == before);  // refused: nothing changed
         CHECK(session.length() == length);
       }
       if (rng.Below(10) == 0) REQUIRE(session.Seek(rng.Below(static_cast<uint32_t>(session.length() + 1))).ok());
@@ -80,7 +80,7 @@ TEST_CASE("session: seeking anywhere equals replaying the script from zero") {
       const size_t c = rng.Below(static_cast<uint32_t>(session.length() + 1));
       REQUIRE(session.Seek(c).ok());
       CHECK(session.cursor() == c);
-      CHECK(session.queue().SnapshotText().value() == Replayed(session));
+      CHECK(session.queue().view().SnapshotText().value() == Replayed(session));
     }
     REQUIRE(session.Seek(session.length()).ok());
     CHECK(Journal(session.queue()) == end_journal);
@@ -112,7 +112,7 @@ TEST_CASE("session: a crash action restarts from the journal, and its loss is th
   // crash between the two writes loses it.
   Session session = SessionOrDie(ParseOrDie("v2;m1;s1;q0.0u;ja:,b:;as"));
   REQUIRE(session.Act(action::Process{Outcome::kPermanent, "bad"}).value());
-  const std::vector<JournalEntry> journal = session.queue().Journal().value();
+  const std::vector<JournalEntry> journal = session.queue().view().Journal().value();
   int64_t between = 0;  // the write after which b is in no place
   for (const JournalEntry& e : journal) {
     if (e.op == "remove-ready" && e.id == "b") between = static_cast<int64_t>(e.write);
@@ -120,7 +120,7 @@ TEST_CASE("session: a crash action restarts from the journal, and its loss is th
   REQUIRE(between > 0);
   REQUIRE(session.Act(action::Crash{between, false}).value());
   CHECK(session.queue().stats().lost == 1);
-  CHECK(session.queue().Locate("b").has_value());
+  CHECK(session.queue().view().Locate("b").has_value());
   CHECK(session.Explanation().find("lost \"b\"") != std::string::npos);
   CHECK(session.events().back().kind == EventKind::kLost);
 
@@ -128,7 +128,7 @@ TEST_CASE("session: a crash action restarts from the journal, and its loss is th
   const std::string link = FormatScenario(session.scenario());
   CHECK(link.find(",c" + std::to_string(between)) != std::string::npos);
   Session loaded = SessionOrDie(ParseOrDie(link.c_str()));
-  CHECK(loaded.queue().SnapshotText().value() == session.queue().SnapshotText().value());
+  CHECK(loaded.queue().view().SnapshotText().value() == session.queue().view().SnapshotText().value());
   // Time travel across it, both ways.
   REQUIRE(session.Seek(1).ok());
   CHECK(session.queue().stats().lost == 0);
@@ -138,9 +138,9 @@ TEST_CASE("session: a crash action restarts from the journal, and its loss is th
   // After the restart the queue goes on, and a second crash restarts from the first's state.
   REQUIRE(session.Act(action::Enqueue{"c", "later", ""}).value());
   REQUIRE(session.Act(action::Process{Outcome::kSuccess, ""}).value());
-  const size_t writes = session.queue().journal_size();
+  const size_t writes = session.queue().view().journal_size();
   REQUIRE(session.Act(action::Crash{static_cast<int64_t>(writes), false}).value());
-  CHECK(session.queue().SnapshotText().value() == Replayed(session));
+  CHECK(session.queue().view().SnapshotText().value() == Replayed(session));
 }
 
 // What Recover() after write k says, ranked as CrashRanks ranks it.
@@ -151,7 +151,7 @@ uint8_t RecoveredRank(const std::optional<std::string>& origin, const std::vecto
   REQUIRE_MESSAGE(r.ok(), r.status().ToString());
   if (!r->lost.empty()) return 3;
   for (const std::string& id : r->duplicated) {
-    if (r->queue.Locate(id)->place == Place::kQuarantined) return 2;
+    if (r->queue.view().Locate(id)->place == Place::kQuarantined) return 2;
   }
   return r->duplicated.empty() ? 0 : 1;
 }
@@ -168,7 +168,7 @@ TEST_CASE("crash ranks: one pass over the journal equals a recovery after every 
       if (std::holds_alternative<action::Crash>(a) && rng.Below(4) != 0) continue;  // a few restarts: origins too
       (void)session.Act(a);
     }
-    const Result<std::vector<JournalEntry>> journal = session.queue().Journal();
+    const Result<std::vector<JournalEntry>> journal = session.queue().view().Journal();
     REQUIRE(journal.ok());
     std::vector<std::string_view> records;
     for (const JournalEntry& e : journal.value()) records.push_back(e.record);
@@ -179,7 +179,7 @@ TEST_CASE("crash ranks: one pass over the journal equals a recovery after every 
       if (std::holds_alternative<action::Crash>(actions[i])) {
         Scenario upto = session.scenario();
         upto.cursor = i + 1;
-        origin = RunScenario(upto)->SnapshotText().value();
+        origin = RunScenario(upto)->view().SnapshotText().value();
       }
     }
     if (records.empty()) continue;
@@ -203,11 +203,11 @@ TEST_CASE("crash ranks: one pass over the journal equals a recovery after every 
 
 TEST_CASE("session: a refused crash changes nothing") {
   Session session = SessionOrDie(ParseOrDie("v1;m3;ja:;at"));
-  const std::string before = session.queue().SnapshotText().value();
+  const std::string before = session.queue().view().SnapshotText().value();
   Result<bool> past = session.Act(action::Crash{1000, false});
   CHECK(past.status().code() == Code::kOutOfRange);
   CHECK(session.length() == 1);
-  CHECK(session.queue().SnapshotText().value() == before);
+  CHECK(session.queue().view().SnapshotText().value() == before);
   // No journal, no crash.
   Scenario off = ParseOrDie("v1;m3;ja:");
   off.policy.journal = false;

@@ -253,33 +253,33 @@ TEST_CASE("Locate finds every job where its place's view shows it, and nothing i
       }
     }
     size_t found = 0;
-    for (const JobView& j : q.Ready()) {
-      const auto at = q.Locate(j.id);
+    for (const JobView& j : q.view().Ready()) {
+      const auto at = q.view().Locate(j.id);
       REQUIRE(at.has_value());
       CHECK((at->place == Place::kReady && at->attempts == j.attempts && at->held_by == j.held_by));
       ++found;
     }
-    for (const DelayedView& d : q.Delayed()) {
-      const auto at = q.Locate(d.id);
+    for (const DelayedView& d : q.view().Delayed()) {
+      const auto at = q.view().Locate(d.id);
       REQUIRE(at.has_value());
       CHECK((at->place == Place::kDelayed && at->attempts == d.attempts && at->until == d.due_at));
       ++found;
     }
-    for (const LeaseView& l : q.Leased()) {
-      const auto at = q.Locate(l.id);
+    for (const LeaseView& l : q.view().Leased()) {
+      const auto at = q.view().Locate(l.id);
       REQUIRE(at.has_value());
       CHECK((at->place == Place::kLeased && at->attempts == l.attempts && at->until == l.expires_at &&
              at->token == l.token));
       ++found;
     }
-    for (const JobView& j : q.Completed()) {
-      const auto at = q.Locate(j.id);
+    for (const JobView& j : q.view().Completed()) {
+      const auto at = q.view().Locate(j.id);
       REQUIRE(at.has_value());
       CHECK((at->place == Place::kCompleted && at->attempts == j.attempts));
       ++found;
     }
-    for (const QuarantineEntry& e : q.Quarantined()) {
-      const auto at = q.Locate(e.id);
+    for (const QuarantineEntry& e : q.view().Quarantined()) {
+      const auto at = q.view().Locate(e.id);
       REQUIRE(at.has_value());
       CHECK((at->place == Place::kQuarantined && at->attempts == e.attempts && at->reason == e.reason &&
              at->failure_class == e.failure_class));
@@ -287,12 +287,12 @@ TEST_CASE("Locate finds every job where its place's view shows it, and nothing i
     }
     // The rest were dropped at their retention: in no view.
     for (const std::string& id : ids) {
-      const auto at = q.Locate(id);
+      const auto at = q.view().Locate(id);
       REQUIRE(at.has_value());
       if (at->place == Place::kDropped) ++found;
     }
     CHECK(found == ids.size());
-    CHECK_FALSE(q.Locate("never-given").has_value());
-    CHECK_FALSE(q.Locate("").has_value());
+    CHECK_FALSE(q.view().Locate("never-given").has_value());
+    CHECK_FALSE(q.view().Locate("").has_value());
   }
 }

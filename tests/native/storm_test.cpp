@@ -76,24 +76,24 @@ Tally ViaQueue(const StormOptions& o, int64_t width) {
   int64_t window = -1, window_successes = 0;
   for (size_t index = 0;; ++index) {
     REQUIRE(index < 200'000);
-    while (arrived < n && arrival(arrived) <= q.now()) {
+    while (arrived < n && arrival(arrived) <= q.stats().now) {
       REQUIRE(q.Enqueue("job-" + std::to_string(arrived), "").ok());
       ++arrived;
     }
     std::optional<Action> next = NextWorldAction(q, world);
     std::optional<int64_t> target;
     if (next) {
-      if (const auto* a = std::get_if<action::Advance>(&*next)) target = q.now() + a->ms;
-      if (std::holds_alternative<action::AdvanceToNext>(*next)) target = q.NextTimerAt();
+      if (const auto* a = std::get_if<action::Advance>(&*next)) target = q.stats().now + a->ms;
+      if (std::holds_alternative<action::AdvanceToNext>(*next)) target = q.view().NextTimerAt();
     }
     if (arrived < n && (!next || (target && *target > arrival(arrived)))) {
-      REQUIRE(q.Advance(arrival(arrived) - q.now()).ok());
+      REQUIRE(q.Advance(arrival(arrived) - q.stats().now).ok());
       continue;
     }
     if (!next) break;
     if (auto* settle = std::get_if<action::Settle>(&*next);
         settle != nullptr && settle->outcome == Outcome::kSuccess && o.capacity && o.capacity->per_window > 0) {
-      const int64_t w = q.now() / o.capacity->window_ms;
+      const int64_t w = q.stats().now / o.capacity->window_ms;
       if (w != window) window = w, window_successes = 0;
       if (window_successes < o.capacity->per_window) {
         ++window_successes;
@@ -106,9 +106,9 @@ Tally ViaQueue(const StormOptions& o, int64_t width) {
     const Status applied = ApplyAction(q, origin, *next, index);
     REQUIRE_MESSAGE(applied.ok(), applied.ToString());
   }
-  REQUIRE(q.ready_size() == 0);
-  REQUIRE(q.delayed_size() == 0);
-  REQUIRE(q.leased_size() == 0);
+  REQUIRE(q.stats().ready == 0);
+  REQUIRE(q.stats().delayed == 0);
+  REQUIRE(q.stats().leased == 0);
 
   // Bucket the timeline.
   Tally t;
@@ -127,7 +127,7 @@ Tally ViaQueue(const StormOptions& o, int64_t width) {
       ++sampled;
     }
   };
-  const std::vector<Event> events = q.Timeline();
+  const std::vector<Event> events = q.view().Timeline();
   for (const Event& e : events) {
     if (e.kind == EventKind::kAttempt && e.disposition != Disposition::kRequeued && e.disposition != Disposition::kDelayed) {
       s.drain_ms = e.time;
@@ -169,7 +169,7 @@ Tally ViaQueue(const StormOptions& o, int64_t width) {
   s.failures = s.outage_failures + s.throttled;
   s.attempts = s.successes + s.failures;
   s.wasted_attempts = s.failures;
-  s.worst_case = q.worst_case();
+  s.worst_case = WorstCasePath(q.policy());
   const int64_t outage_end = o.outage ? o.outage->start_ms + o.outage->duration_ms : 0;
   for (size_t b = 0; b < length; ++b) {
     const double per_second = 1000.0 / static_cast<double>(width);
@@ -636,8 +636,8 @@ TEST_CASE("the worst case is the queue's bounded path for the same policy") {
     StormOptions o = Options(100, 10, 10, 10, {BackoffKind::kExponential, 100, 10'000, j});
     Queue q = Queue::Create(StormPolicy(o)).value();
     const StormResult r = MustRun(o);
-    CHECK(r.summary.worst_case.attempts == q.worst_case().attempts);
-    CHECK(r.summary.worst_case.time_ms == q.worst_case().time_ms);
+    CHECK(r.summary.worst_case.attempts == WorstCasePath(q.policy()).attempts);
+    CHECK(r.summary.worst_case.time_ms == WorstCasePath(q.policy()).time_ms);
   }
   // 10 leases of 30 s, then 1000 (precondition's 1 s) + 200 + 400 + … + 6400 + 10000 + 10000 ms.
   CHECK(MustRun(Options(100, 10, 10, 10, {BackoffKind::kExponential, 100, 10'000, Jitter::kFull})).summary.worst_case.time_ms ==

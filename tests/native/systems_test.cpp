@@ -19,7 +19,7 @@ struct JournalRecords {
   std::vector<std::string_view> records;
 };
 JournalRecords ReadJournal(const Queue& q) {
-  Result<std::vector<JournalEntry>> journal = q.Journal();
+  Result<std::vector<JournalEntry>> journal = q.view().Journal();
   REQUIRE(journal.ok());
   JournalRecords out{std::move(journal).value(), {}};
   for (const JournalEntry& e : out.entries) out.records.push_back(e.record);
@@ -57,7 +57,7 @@ TEST_CASE("systems: rabbitmq-quorum returns a requeued message near the head, th
   CHECK(Deliveries(rabbit, "transient", 6) == std::vector<std::string>{"a", "a", "a", "b", "b", "b"});
   // The events say where the return went.
   bool saw_head_return = false;
-  for (const Event& e : rabbit.Timeline()) {
+  for (const Event& e : rabbit.view().Timeline()) {
     if (e.kind == EventKind::kRequeued) {
       CHECK(e.at_head);
       CHECK(ExplainEvent(e) == "\"" + e.id + "\" went back near the head of the ready queue, so it runs again before the rest");
@@ -65,10 +65,10 @@ TEST_CASE("systems: rabbitmq-quorum returns a requeued message near the head, th
     }
   }
   CHECK(saw_head_return);
-  for (const Event& e : lab.Timeline()) {
+  for (const Event& e : lab.view().Timeline()) {
     if (e.kind == EventKind::kRequeued) CHECK_FALSE(e.at_head);
   }
-  const std::vector<QuarantineEntry> dead = rabbit.Quarantined();
+  const std::vector<QuarantineEntry> dead = rabbit.view().Quarantined();
   REQUIRE(dead.size() == 2);
   CHECK(std::string(SystemReasonName(p.system, dead[0].reason)) == "delivery_limit");
   CHECK(std::string(SystemReasonName(p.system, Reason::kPermanent)) == "rejected");
@@ -96,8 +96,8 @@ TEST_CASE("systems: a journal under rabbitmq-quorum recovers to the same state (
     REQUIRE(q.Process(outcome).ok());
   }
   const Recovery r = RecoverWhole(q);
-  CHECK(r.queue.Ready().size() == q.Ready().size());
-  for (size_t i = 0; i < q.Ready().size(); ++i) CHECK(r.queue.Ready()[i].id == q.Ready()[i].id);
+  CHECK(r.queue.view().Ready().size() == q.view().Ready().size());
+  for (size_t i = 0; i < q.view().Ready().size(); ++i) CHECK(r.queue.view().Ready()[i].id == q.view().Ready()[i].id);
   CHECK(r.queue.policy() == q.policy());
 }
 
@@ -237,17 +237,17 @@ TEST_CASE("systems: sidekiq's own delay is count^4 + 15 + rand(10)·(count + 1) 
   Queue q = test::QueueWith(p, {"a"});
   REQUIRE(q.Process("permanent").ok());  // a: dead after 1 run
   CHECK(q.Replay("a"));
-  CHECK(q.Ready()[0].attempts == 0);
+  CHECK(q.view().Ready()[0].attempts == 0);
   p.backoff = {BackoffKind::kFixed, 1, 1, Jitter::kNone};
   Queue r = test::QueueWith(p, {"a"});
   for (int i = 0; i < 3; ++i) {
     REQUIRE(r.Process("transient").ok());
     if (i < 2) REQUIRE(r.Advance(int64_t{1}).ok());
   }
-  REQUIRE(r.Quarantined().size() == 1);
+  REQUIRE(r.view().Quarantined().size() == 1);
   CHECK(r.Replay("a"));
-  CHECK(r.Ready()[0].attempts == 2);  // retry_count down by one: one more run
-  const Event replayed = r.Timeline().back();
+  CHECK(r.view().Ready()[0].attempts == 2);  // retry_count down by one: one more run
+  const Event replayed = r.view().Timeline().back();
   REQUIRE(replayed.kind == EventKind::kReplayed);
   CHECK(RenderEvent(replayed).find("attempts 3 -> 2") != std::string::npos);
   CHECK(ExplainEvent(replayed) == "an operator replayed \"a\": attempts reset from 3 to 2, appended at the ready tail");
@@ -321,12 +321,12 @@ TEST_CASE("systems: sidekiq retryInJitter travels through links and snapshots; a
   CHECK(FormatScenario(s).find(";rkj") != std::string::npos);
   Result<Queue> made = Queue::Create(s.policy);
   REQUIRE(made.ok());
-  Result<std::string> text = made->SnapshotText();
+  Result<std::string> text = made->view().SnapshotText();
   REQUIRE(text.ok());
   CHECK(text->find(" system sidekiq retryInJitter") != std::string::npos);
   Result<Queue> restored = Queue::Restore(text.value());
   REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
-  CHECK(restored->SnapshotText().value() == text.value());
+  CHECK(restored->view().SnapshotText().value() == text.value());
   // Off writes nothing: every earlier link and snapshot reads and writes as before.
   s.policy.retry_in_jitter = false;
   CHECK(FormatScenario(s).find(";rk") != std::string::npos);
@@ -369,8 +369,8 @@ TEST_CASE("systems: sidekiq retryEveryError: 6.4.1 has no :kill, so a permanent 
       CHECK(a->reason == Reason::kExhausted);
     }
   }
-  REQUIRE(q.Quarantined().size() == 1);
-  CHECK(q.Quarantined()[0].attempts == 3);
+  REQUIRE(q.view().Quarantined().size() == 1);
+  CHECK(q.view().Quarantined()[0].attempts == 3);
   // retry: 0 (maxAttempts 1): one run, then Dead, as 6.4.1 does.
   p.max_attempts = 1;
   Queue zero = test::QueueWith(p, {"a"});
@@ -391,10 +391,10 @@ TEST_CASE("systems: sidekiq retryEveryError: 6.4.1 has no :kill, so a permanent 
   CHECK(ParseScenario(link)->policy == s.policy);
   Result<Queue> made = Queue::Create(s.policy);
   REQUIRE(made.ok());
-  const std::string text = made->SnapshotText().value();
+  const std::string text = made->view().SnapshotText().value();
   CHECK(text.find(" system sidekiq retryInJitter retryEveryError") != std::string::npos);
   REQUIRE(Queue::Restore(text).ok());
-  CHECK(Queue::Restore(text)->SnapshotText().value() == text);
+  CHECK(Queue::Restore(text)->view().SnapshotText().value() == text);
   CHECK(ParseScenario("v2;m3;s1;rqe").status().message().find("retryEveryError applies only with system \"sidekiq\"") !=
         std::string::npos);
   Policy lab;
@@ -413,7 +413,7 @@ TEST_CASE("systems: sqs brings a failed message back when its visibility timeout
   REQUIRE(a.ok());
   CHECK(a->disposition == Disposition::kDelayed);
   CHECK(a->delay_ms == 5000);
-  CHECK(q.worst_case().time_ms == 3 * 5000 + 2 * 5000);
+  CHECK(WorstCasePath(q.policy()).time_ms == 3 * 5000 + 2 * 5000);
   // ChangeMessageVisibility: the policy's own backoff instead.
   p.backoff = {BackoffKind::kFixed, 200, 200, Jitter::kNone};
   Queue b = test::QueueWith(p, {"a"});
@@ -446,7 +446,7 @@ void Crash(Queue& q) {
   Result<LeaseGrant> g = q.Lease();
   REQUIRE(g.ok());
   REQUIRE(g->leased);
-  REQUIRE(q.Advance(g->expires_at - q.now()).ok());
+  REQUIRE(q.Advance(g->expires_at - q.stats().now).ok());
 }
 
 TEST_CASE("systems: bullmq does not count a stall as an attempt; stalls have their own budget, maxStalledCount") {
@@ -455,16 +455,16 @@ TEST_CASE("systems: bullmq does not count a stall as an attempt; stalls have the
   p.lease_ms = 300;
   Queue lab = test::QueueWith(p, {"a"});
   Crash(lab);
-  CHECK(lab.Ready()[0].attempts == 1);  // the lab counts the crash
+  CHECK(lab.view().Ready()[0].attempts == 1);  // the lab counts the crash
   p.system = System::kBullMq;
   Queue q = test::QueueWith(p, {"a", "b"});
   Crash(q);  // stall 1 of 1 allowed: back to wait, attemptsMade unchanged
-  REQUIRE(q.Ready().size() == 2);
-  CHECK(q.Ready()[1].id == "a");
-  CHECK(q.Ready()[1].attempts == 0);
+  REQUIRE(q.view().Ready().size() == 2);
+  CHECK(q.view().Ready()[1].id == "a");
+  CHECK(q.view().Ready()[1].attempts == 0);
   REQUIRE(q.Process("success").ok());  // b
   Crash(q);                            // stall 2: past the budget, even with attempts left
-  const std::vector<QuarantineEntry> dead = q.Quarantined();
+  const std::vector<QuarantineEntry> dead = q.view().Quarantined();
   REQUIRE(dead.size() == 1);
   CHECK(dead[0].reason == Reason::kStalled);
   CHECK(std::string(ReasonName(dead[0].reason)) == "stalled");
@@ -474,15 +474,15 @@ TEST_CASE("systems: bullmq does not count a stall as an attempt; stalls have the
   // A replay resets attemptsMade but keeps the stall count (BullMQ's reprocessJob leaves stc).
   CHECK(q.Replay("a"));
   Crash(q);
-  REQUIRE(q.Quarantined().size() == 1);
-  CHECK(q.Quarantined()[0].stalls == 3);
+  REQUIRE(q.view().Quarantined().size() == 1);
+  CHECK(q.view().Quarantined()[0].stalls == 3);
 
   // maxStalledCount 0: the first stall fails the job; after a stall, errors still get the whole budget.
   p.max_stalled_count = 0;
   Queue zero = test::QueueWith(p, {"a"});
   Crash(zero);
-  REQUIRE(zero.Quarantined().size() == 1);
-  CHECK(zero.Quarantined()[0].reason == Reason::kStalled);
+  REQUIRE(zero.view().Quarantined().size() == 1);
+  CHECK(zero.view().Quarantined()[0].reason == Reason::kStalled);
   p.max_stalled_count = 1;
   p.max_attempts = 2;
   Queue errors = test::QueueWith(p, {"a"});
@@ -492,7 +492,7 @@ TEST_CASE("systems: bullmq does not count a stall as an attempt; stalls have the
   REQUIRE(last.ok());
   CHECK(last->attempt == 2);
   CHECK(last->reason == Reason::kExhausted);
-  CHECK(errors.Quarantined()[0].stalls == 1);
+  CHECK(errors.view().Quarantined()[0].stalls == 1);
   // Outside bullmq the field is refused by name.
   Policy other;
   other.max_stalled_count = 2;
@@ -508,21 +508,21 @@ TEST_CASE("systems: bullmq evicts by removeOnFail age only when a later job fail
   p.system = System::kBullMq;
   Queue q = test::QueueWith(p, {"a", "b", "c"});
   REQUIRE(q.Process("transient").ok());  // a failed at 0
-  CHECK_FALSE(q.NextTimerAt().has_value());  // no retention timer
+  CHECK_FALSE(q.view().NextTimerAt().has_value());  // no retention timer
   REQUIRE(q.Advance(int64_t{1300}).ok());
-  CHECK(q.Quarantined().size() == 1);  // expired, but nothing has failed since
+  CHECK(q.view().Quarantined().size() == 1);  // expired, but nothing has failed since
   REQUIRE(q.Process("success").ok());  // b completes: the failed set is not trimmed
-  CHECK(q.Quarantined().size() == 1);
+  CHECK(q.view().Quarantined().size() == 1);
   REQUIRE(q.Process("transient").ok());  // c fails: a goes
-  REQUIRE(q.Quarantined().size() == 1);
-  CHECK(q.Quarantined()[0].id == "c");
-  CHECK(q.Locate("a")->place == Place::kDropped);
+  REQUIRE(q.view().Quarantined().size() == 1);
+  CHECK(q.view().Quarantined()[0].id == "c");
+  CHECK(q.view().Locate("a")->place == Place::kDropped);
   CHECK(q.stats().expired == 1);
   // The lab drops a at its timer.
   p.system = System::kLab;
   Queue lab = test::QueueWith(p, {"a"});
   REQUIRE(lab.Process("transient").ok());
-  CHECK(lab.NextTimerAt() == 1000);
+  CHECK(lab.view().NextTimerAt() == 1000);
 }
 
 TEST_CASE("systems: bullmq's removeOnFail N keeps the newest N failed jobs, trimmed at each failure") {
@@ -532,16 +532,16 @@ TEST_CASE("systems: bullmq's removeOnFail N keeps the newest N failed jobs, trim
   p.remove_on_fail_count = 1;  // the corpus's remove-on-fail-count-keeps-newest, seen on BullMQ 6.7.0
   Queue q = test::QueueWith(p, {"a", "b"});
   REQUIRE(q.Process("transient").ok());
-  REQUIRE(q.Quarantined().size() == 1);  // within the count: kept
+  REQUIRE(q.view().Quarantined().size() == 1);  // within the count: kept
   REQUIRE(q.Process("transient").ok());
-  REQUIRE(q.Quarantined().size() == 1);
-  CHECK(q.Quarantined()[0].id == "b");
-  CHECK(q.Locate("a")->place == Place::kDropped);
+  REQUIRE(q.view().Quarantined().size() == 1);
+  CHECK(q.view().Quarantined()[0].id == "b");
+  CHECK(q.view().Locate("a")->place == Place::kDropped);
   p.remove_on_fail_count = 2;
   Queue two = test::QueueWith(p, {"a", "b", "c"});
   for (int i = 0; i < 3; ++i) REQUIRE(two.Process("transient").ok());
-  REQUIRE(two.Quarantined().size() == 2);
-  CHECK(two.Quarantined()[0].id == "b");
+  REQUIRE(two.view().Quarantined().size() == 2);
+  CHECK(two.view().Quarantined()[0].id == "b");
   // Through link v2 and the snapshot; refused by name out of range or under another system.
   Scenario s;
   s.policy = p;
@@ -569,11 +569,11 @@ TEST_CASE("systems: a rabbitmq DLQ's x-max-length drops the oldest dead letter, 
   p.dlq_max_length = 1;  // the corpus's dlq-max-length-drops-oldest, seen on RabbitMQ 3.10.8
   Queue q = test::QueueWith(p, {"a", "b"});
   REQUIRE(q.Process("permanent").ok());
-  REQUIRE(q.Quarantined().size() == 1);  // within the length: kept
+  REQUIRE(q.view().Quarantined().size() == 1);  // within the length: kept
   REQUIRE(q.Process("permanent").ok());
-  REQUIRE(q.Quarantined().size() == 1);
-  CHECK(q.Quarantined()[0].id == "b");
-  CHECK(q.Locate("a")->place == Place::kDropped);
+  REQUIRE(q.view().Quarantined().size() == 1);
+  CHECK(q.view().Quarantined()[0].id == "b");
+  CHECK(q.view().Locate("a")->place == Place::kDropped);
   // Through link v2 and the snapshot; refused by name out of range or under another system.
   Scenario s;
   s.policy = p;
@@ -601,31 +601,31 @@ TEST_CASE("systems: sidekiq trims the Dead set at each kill: dead timeout (reten
   p.dead_max_jobs = 2;  // keeps the newest one
   Queue q = test::QueueWith(p, {"a", "b", "c"});
   for (int i = 0; i < 3; ++i) REQUIRE(q.Process("transient").ok());
-  REQUIRE(q.Quarantined().size() == 1);
-  CHECK(q.Quarantined()[0].id == "c");
-  CHECK(q.Locate("a")->place == Place::kDropped);
+  REQUIRE(q.view().Quarantined().size() == 1);
+  CHECK(q.view().Quarantined()[0].id == "c");
+  CHECK(q.view().Locate("a")->place == Place::kDropped);
 
   p.dead_max_jobs = 10'000;
   p.retention_ms = 1000;
   Queue t = test::QueueWith(p, {"a", "b"});
   REQUIRE(t.Process("transient").ok());
-  CHECK_FALSE(t.NextTimerAt().has_value());
+  CHECK_FALSE(t.view().NextTimerAt().has_value());
   REQUIRE(t.Advance(int64_t{1300}).ok());
-  CHECK(t.Quarantined().size() == 1);  // lazy: still there
+  CHECK(t.view().Quarantined().size() == 1);  // lazy: still there
   REQUIRE(t.Process("transient").ok());  // the next kill trims it
-  REQUIRE(t.Quarantined().size() == 1);
-  CHECK(t.Quarantined()[0].id == "b");
+  REQUIRE(t.view().Quarantined().size() == 1);
+  CHECK(t.view().Quarantined()[0].id == "b");
 
   p.retention_ms = 0;  // Sidekiq's own 180 days
   Queue d = test::QueueWith(p, {"a", "b", "c"});
   REQUIRE(d.Process("transient").ok());
   REQUIRE(d.Advance(kSidekiqDeadTimeoutMs - 1).ok());
   REQUIRE(d.Process("transient").ok());
-  CHECK(d.Quarantined().size() == 2);
+  CHECK(d.view().Quarantined().size() == 2);
   REQUIRE(d.Advance(int64_t{1}).ok());
   REQUIRE(d.Process("transient").ok());
-  CHECK(d.Quarantined().size() == 2);  // a is 180 days old at c's kill
-  CHECK(d.Locate("a")->place == Place::kDropped);
+  CHECK(d.view().Quarantined().size() == 2);  // a is 180 days old at c's kill
+  CHECK(d.view().Locate("a")->place == Place::kDropped);
 }
 
 TEST_CASE("systems: sqs counts a DLQ entry's retention from the job's first enqueue") {
@@ -636,38 +636,38 @@ TEST_CASE("systems: sqs counts a DLQ entry's retention from the job's first enqu
   Queue q = test::QueueWith(p, {"a"});
   REQUIRE(q.Advance(int64_t{4000}).ok());
   REQUIRE(q.Process("transient").ok());  // moved at 4000, enqueued at 0
-  CHECK(q.Quarantined()[0].enqueued_at == 0);
-  CHECK(q.NextTimerAt() == 10'000);  // not 14,000
+  CHECK(q.view().Quarantined()[0].enqueued_at == 0);
+  CHECK(q.view().NextTimerAt() == 10'000);  // not 14,000
   // The entry's view says so, for a page to draw: from its enqueue at 0 to the timer at 10,000.
-  CHECK(q.Quarantined()[0].retention_from == 0);
-  CHECK(q.Quarantined()[0].retention_until == 10'000);
+  CHECK(q.view().Quarantined()[0].retention_from == 0);
+  CHECK(q.view().Quarantined()[0].retention_until == 10'000);
   // A replayed message keeps its enqueue time; past its retention it goes at once.
   REQUIRE(q.Replay("a"));
   REQUIRE(q.Advance(int64_t{7000}).ok());
   REQUIRE(q.Process("transient").ok());
-  CHECK(q.NextTimerAt() == 11'000);
+  CHECK(q.view().NextTimerAt() == 11'000);
   REQUIRE(q.Advance(int64_t{0}).ok());
-  CHECK(q.Quarantined().empty());
+  CHECK(q.view().Quarantined().empty());
   // The lab counts from the arrival.
   p.system = System::kLab;
   Queue lab = test::QueueWith(p, {"a"});
   REQUIRE(lab.Advance(int64_t{4000}).ok());
   REQUIRE(lab.Process("transient").ok());
-  CHECK(lab.NextTimerAt() == 14'000);
-  CHECK(lab.Quarantined()[0].retention_from == 4000);
-  CHECK(lab.Quarantined()[0].retention_until == 14'000);
+  CHECK(lab.view().NextTimerAt() == 14'000);
+  CHECK(lab.view().Quarantined()[0].retention_from == 4000);
+  CHECK(lab.view().Quarantined()[0].retention_until == 14'000);
   // No retention, no window; a lazy mode's is from the arrival to the age its trims drop at.
   p.retention_ms = 0;
   Queue kept = test::QueueWith(p, {"a"});
   REQUIRE(kept.Process("transient").ok());
-  CHECK(kept.Quarantined()[0].retention_until == -1);
+  CHECK(kept.view().Quarantined()[0].retention_until == -1);
   p.system = System::kBullMq;
   p.retention_ms = 5000;
   Queue lazy = test::QueueWith(p, {"a"});
   REQUIRE(lazy.Advance(int64_t{1000}).ok());
   REQUIRE(lazy.Process("transient").ok());
-  CHECK(lazy.Quarantined()[0].retention_from == 1000);
-  CHECK(lazy.Quarantined()[0].retention_until == 6000);
+  CHECK(lazy.view().Quarantined()[0].retention_from == 1000);
+  CHECK(lazy.view().Quarantined()[0].retention_until == 6000);
 }
 
 TEST_CASE("systems: rabbitmq-quorum's deliveryLimit: 3.x sets none (tail, no dead-lettering), 4.0 defaults to 20") {
@@ -680,13 +680,13 @@ TEST_CASE("systems: rabbitmq-quorum's deliveryLimit: 3.x sets none (tail, no dea
   CHECK(std::count(runs.begin(), runs.end(), "a") == 21);
   CHECK(runs[20] == "a");  // near the head all the way
   CHECK(runs[21] == "b");
-  REQUIRE(four.Quarantined().size() == 1);
-  CHECK(four.Quarantined()[0].attempts == 21);
+  REQUIRE(four.view().Quarantined().size() == 1);
+  CHECK(four.view().Quarantined()[0].attempts == 21);
   p.delivery_limit = DeliveryLimit::kUnset3;
   CHECK(p.Budget() == Policy::kMaxAttempts);
   Queue three = test::QueueWith(p, {"a", "b", "c"});
   CHECK(Deliveries(three, "transient", 6) == std::vector<std::string>{"a", "b", "c", "a", "b", "c"});
-  CHECK(three.Quarantined().empty());
+  CHECK(three.view().Quarantined().empty());
   Policy lab;
   lab.delivery_limit = DeliveryLimit::kUnset4;
   CHECK(Policy::Check(lab).message() ==
@@ -703,9 +703,9 @@ TEST_CASE("systems: rabbitmq-quorum's deliveryLimit classic-queue: no count, no 
   Queue classic = test::QueueWith(p, {"a", "b"});
   // a goes back in its place at the head and is never dead-lettered for its returns (maxAttempts is unused).
   CHECK(Deliveries(classic, "transient", 5) == std::vector<std::string>{"a", "a", "a", "a", "a"});
-  CHECK(classic.Quarantined().empty());
+  CHECK(classic.view().Quarantined().empty());
   bool saw_return = false;
-  for (const Event& e : classic.Timeline()) {
+  for (const Event& e : classic.view().Timeline()) {
     if (e.kind != EventKind::kRequeued) continue;
     CHECK(e.at_head);
     CHECK(e.in_place);
@@ -716,9 +716,9 @@ TEST_CASE("systems: rabbitmq-quorum's deliveryLimit classic-queue: no count, no 
   CHECK(saw_return);
   // Only a reject dead-letters: reason rejected in x-death.
   REQUIRE(classic.Process("permanent").ok());
-  REQUIRE(classic.Quarantined().size() == 1);
-  CHECK(std::string(SystemReasonName(p.system, classic.Quarantined()[0].reason)) == "rejected");
-  CHECK(classic.Quarantined()[0].x_death.count[1] == 1);
+  REQUIRE(classic.view().Quarantined().size() == 1);
+  CHECK(std::string(SystemReasonName(p.system, classic.view().Quarantined()[0].reason)) == "rejected");
+  CHECK(classic.view().Quarantined()[0].x_death.count[1] == 1);
   // A quorum queue's return is not in place; the setting travels through links and snapshots.
   Policy quorum = p;
   quorum.delivery_limit = DeliveryLimit::kUnset4;
@@ -729,7 +729,7 @@ TEST_CASE("systems: rabbitmq-quorum's deliveryLimit classic-queue: no count, no 
   CHECK(link.find(";rquc") != std::string::npos);
   REQUIRE(ParseScenario(link).ok());
   CHECK(ParseScenario(link)->policy.delivery_limit == DeliveryLimit::kClassicQueue);
-  Result<std::string> text = classic.SnapshotText();
+  Result<std::string> text = classic.view().SnapshotText();
   REQUIRE(text.ok());
   CHECK(text->find("deliveryLimit classic-queue") != std::string::npos);
   Result<Queue> back = Queue::Restore(text.value());
@@ -751,29 +751,29 @@ TEST_CASE("systems: a rabbitmq-quorum entry keeps its x-death record across repu
   REQUIRE(q.Advance(int64_t{50}).ok());
   REQUIRE(q.Replay("a"));
   Deliveries(q, "transient", 2);  // again at 50: count 2, time of the first
-  XDeath x = q.Quarantined()[0].x_death;
+  XDeath x = q.view().Quarantined()[0].x_death;
   CHECK(x.count[0] == 2);
   CHECK(x.time[0] == 0);
   CHECK(x.first == Reason::kExhausted);
   REQUIRE(q.Advance(int64_t{50}).ok());
   REQUIRE(q.Replay("a"));
   Deliveries(q, "permanent", 1);  // rejected at 100: a new entry, first in the array
-  x = q.Quarantined()[0].x_death;
+  x = q.view().Quarantined()[0].x_death;
   CHECK(x.count[1] == 1);
   CHECK(x.time[1] == 100);
   CHECK(x.newest == Reason::kPermanent);
   CHECK(x.first == Reason::kExhausted);  // never changes
   // The record survives a snapshot and a journal replay; a lab entry has none.
-  Result<std::string> text = q.SnapshotText();
+  Result<std::string> text = q.view().SnapshotText();
   REQUIRE(text.ok());
   CHECK(text->find(" x-death exhausted permanent 2 0 1 100") != std::string::npos);
   Result<Queue> back = Queue::Restore(text.value());
   REQUIRE_MESSAGE(back.ok(), back.status().ToString());
-  CHECK(back->Quarantined()[0].x_death == x);
+  CHECK(back->view().Quarantined()[0].x_death == x);
   Policy plain;
   Queue lab = test::QueueWith(plain, {"a"});
   Deliveries(lab, "permanent", 1);
-  CHECK(lab.Quarantined()[0].x_death.empty());
+  CHECK(lab.view().Quarantined()[0].x_death.empty());
 }
 
 TEST_CASE("systems: the modes' own settings and job fields travel through links, snapshots and journals") {
@@ -815,14 +815,14 @@ TEST_CASE("systems: the modes' own settings and job fields travel through links,
     Crash(q);
     REQUIRE(q.Process("transient").ok());
     REQUIRE(q.Process("transient").ok());
-    Result<std::string> text = q.SnapshotText();
+    Result<std::string> text = q.view().SnapshotText();
     REQUIRE(text.ok());
     CHECK(text->find(system == System::kBullMq ? " stalls 1" : " enqueued 5") != std::string::npos);
     Result<Queue> back = Queue::Restore(text.value());
     REQUIRE_MESSAGE(back.ok(), back.status().ToString());
-    REQUIRE(back->SnapshotText().ok());
-    CHECK(back->SnapshotText().value() == text.value());
-    CHECK(RecoverWhole(q).queue.SnapshotText().value() == text.value());
+    REQUIRE(back->view().SnapshotText().ok());
+    CHECK(back->view().SnapshotText().value() == text.value());
+    CHECK(RecoverWhole(q).queue.view().SnapshotText().value() == text.value());
   }
 }
 
@@ -833,35 +833,35 @@ TEST_CASE("systems: bullmq's retry without a reset keeps attemptsMade: one more 
   p.journal = true;
   Queue q = test::QueueWith(p, {"a", "b"});
   REQUIRE(Deliveries(q, "transient", 6).size() == 6);  // a and b: three runs each, then failed
-  REQUIRE(q.Quarantined().size() == 2);
+  REQUIRE(q.view().Quarantined().size() == 2);
   Result<bool> kept = q.ReplayKeepingAttempts("a");
   REQUIRE(kept.ok());
   CHECK(kept.value());
-  CHECK(q.Locate("a")->place == Place::kReady);
-  CHECK(q.Locate("a")->attempts == 3);  // attemptsMade stays
+  CHECK(q.view().Locate("a")->place == Place::kReady);
+  CHECK(q.view().Locate("a")->attempts == 3);  // attemptsMade stays
   // Its one more run fails: attempts 4 is past the budget, so it is failed again at once.
   REQUIRE(q.Process("transient").ok());
-  CHECK(q.Locate("a")->place == Place::kQuarantined);
-  CHECK(q.Locate("a")->attempts == 4);
-  CHECK(q.Locate("a")->reason == Reason::kExhausted);
+  CHECK(q.view().Locate("a")->place == Place::kQuarantined);
+  CHECK(q.view().Locate("a")->attempts == 4);
+  CHECK(q.view().Locate("a")->reason == Reason::kExhausted);
   // b's one more run succeeds: it completes.
   REQUIRE(q.ReplayKeepingAttempts("b").value());
   REQUIRE(q.Process("success").ok());
-  CHECK(q.Locate("b")->place == Place::kCompleted);
+  CHECK(q.view().Locate("b")->place == Place::kCompleted);
   // The replayed event carries the kept count, and says so.
-  const std::vector<Event> events = q.Timeline();
+  const std::vector<Event> events = q.view().Timeline();
   const auto replayed = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::kReplayed; });
   REQUIRE(replayed != events.end());
   CHECK(replayed->attempts == 3);
   CHECK(replayed->until == 3);
   CHECK(ExplainEvent(*replayed).find("without a reset: attempts kept at 3") != std::string::npos);
   // Not in quarantine: false, nothing changes.
-  const std::string before = q.SnapshotText().value();
+  const std::string before = q.view().SnapshotText().value();
   CHECK_FALSE(q.ReplayKeepingAttempts("b").value());
   CHECK_FALSE(q.ReplayKeepingAttempts("zz").value());
-  CHECK(q.SnapshotText().value() == before);
+  CHECK(q.view().SnapshotText().value() == before);
   // The journal recovers to the same queue (a put-ready row carries the attempts).
-  CHECK(RecoverWhole(q).queue.SnapshotText().value() == q.SnapshotText().value());
+  CHECK(RecoverWhole(q).queue.view().SnapshotText().value() == q.view().SnapshotText().value());
 }
 
 TEST_CASE("systems: a retry without a reset is refused by name outside bullmq, and travels in link v2 as y<id>") {
@@ -869,14 +869,14 @@ TEST_CASE("systems: a retry without a reset is refused by name outside bullmq, a
   p.max_attempts = 1;
   Queue q = test::QueueWith(p, {"a"});
   REQUIRE(q.Process("transient").ok());
-  const std::string before = q.SnapshotText().value();
+  const std::string before = q.view().SnapshotText().value();
   Result<bool> refused = q.ReplayKeepingAttempts("a");
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.status().code() == Code::kInvalidArgument);
   CHECK(refused.status().message() ==
         "replay: resetAttempts false expected only under system bullmq (BullMQ's job.retry() without "
         "resetAttemptsMade), got it under system lab, where a replay always resets attempts");
-  CHECK(q.SnapshotText().value() == before);
+  CHECK(q.view().SnapshotText().value() == before);
   // In a scenario: a v2 link writes y<id>; under lab the run is refused with the same words.
   Scenario s;
   s.policy.system = System::kBullMq;
@@ -891,8 +891,8 @@ TEST_CASE("systems: a retry without a reset is refused by name outside bullmq, a
   CHECK(back->actions == s.actions);
   Result<Queue> played = RunScenario(back.value());
   REQUIRE_MESSAGE(played.ok(), played.status().ToString());
-  CHECK(played->Locate("a")->place == Place::kCompleted);
-  CHECK(played->Locate("a")->attempts == 2);
+  CHECK(played->view().Locate("a")->place == Place::kCompleted);
+  CHECK(played->view().Locate("a")->attempts == 2);
   s.policy.system = System::kLab;
   Result<Queue> lab = RunScenario(s);
   REQUIRE_FALSE(lab.ok());
@@ -914,7 +914,7 @@ TEST_CASE("systems: a lazy trim is journaled after the move it follows; a crash 
     REQUIRE(q.Advance(int64_t{1500}).ok());
     REQUIRE(q.Process("permanent").ok());
     REQUIRE(q.Process("success").ok());
-    CHECK(q.Quarantined().size() == (system == System::kSidekiq ? 0u : 1u));
+    CHECK(q.view().Quarantined().size() == (system == System::kSidekiq ? 0u : 1u));
     const JournalRecords journal = ReadJournal(q);
     const std::vector<std::string_view>& records = journal.records;
     // The removal follows the last arrival's two writes (b's, which trims a, and itself under sidekiq).
@@ -930,7 +930,7 @@ TEST_CASE("systems: a lazy trim is journaled after the move it follows; a crash 
       REQUIRE_MESSAGE(r.ok(), r.status().ToString());
       CHECK(r->lost.empty());
     }
-    CHECK(RecoverWhole(q).queue.SnapshotText().value() == q.SnapshotText().value());
+    CHECK(RecoverWhole(q).queue.view().SnapshotText().value() == q.view().SnapshotText().value());
   }
 }
 
@@ -946,19 +946,19 @@ TEST_CASE("sidekiq: retry true plays all 25 retries, delays past a day, and a sn
   REQUIRE(q.Enqueue("a", "x").ok());
   int runs = 0;
   int64_t longest = 0;
-  while (q.Locate("a")->place != Place::kQuarantined) {
-    if (q.Ready().empty()) REQUIRE(q.AdvanceToNext().has_value());
+  while (q.view().Locate("a")->place != Place::kQuarantined) {
+    if (q.view().Ready().empty()) REQUIRE(q.AdvanceToNext().has_value());
     Result<Attempt> a = q.Process("transient");
     REQUIRE(a.ok());
     ++runs;
     longest = std::max(longest, a->delay_ms);
     if (runs == 20) {  // delayed 19 times, the last past a day: the snapshot reads it back
       CHECK(longest > kMaxDelayMs);
-      Result<std::string> text = q.SnapshotText();
+      Result<std::string> text = q.view().SnapshotText();
       REQUIRE(text.ok());
       Result<Queue> restored = Queue::Restore(text.value());
       REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
-      CHECK(restored->SnapshotText().value() == text.value());
+      CHECK(restored->view().SnapshotText().value() == text.value());
     }
   }
   CHECK(runs == 26);

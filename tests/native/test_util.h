@@ -30,13 +30,13 @@ inline Queue QueueWith(const Policy& p, const std::vector<std::string>& ids) {
 
 // The journal since creation, recovered whole and after each write: nothing lost, the whole equal to `q`.
 inline void CheckJournalRecovers(const Queue& q) {
-  Result<std::vector<JournalEntry>> journal = q.Journal();
+  Result<std::vector<JournalEntry>> journal = q.view().Journal();
   REQUIRE(journal.ok());
   std::vector<std::string_view> records;
   for (const JournalEntry& e : journal.value()) records.push_back(e.record);
   Result<Recovery> whole = Queue::Recover(std::nullopt, records, {});
   REQUIRE_MESSAGE(whole.ok(), whole.status().ToString());
-  CHECK(whole->queue.SnapshotText().value() == q.SnapshotText().value());
+  CHECK(whole->queue.view().SnapshotText().value() == q.view().SnapshotText().value());
   for (size_t k = 1; k <= records.size(); ++k) {
     Result<Recovery> r = Queue::Recover(std::nullopt, records, {.crash_after = static_cast<int64_t>(k)});
     REQUIRE_MESSAGE(r.ok(), r.status().ToString());

@@ -26,7 +26,7 @@ Scenario Play(Scenario scenario, const World& world, size_t limit = 10'000) {
   REQUIRE(!NextWorldAction(q, world).has_value());
   scenario.cursor = scenario.actions.size();
   // A played run is an ordinary script: it replays to the same state.
-  CHECK(RunScenario(scenario).value().TimelineText() == q.TimelineText());
+  CHECK(RunScenario(scenario).value().view().TimelineText() == q.view().TimelineText());
   return scenario;
 }
 
@@ -104,11 +104,11 @@ TEST_CASE("a world plays the lesson: the poison job is quarantined, the flaky on
   w.behaviours[0].behaviour.failure = Outcome::kUndeserializable;
   Scenario s = Play(Jobs(Policy{}, {"a", "b", "c", "d"}), w);
   Queue q = RunScenario(s).value();
-  CHECK(Ids(q.Completed()) == Strings{"a", "d", "c"});
-  REQUIRE(q.Quarantined().size() == 1);
-  CHECK(q.Quarantined()[0].id == "b");
-  CHECK(q.Quarantined()[0].failure_class == FailureClass::kUndeserializable);
-  CHECK(q.now() == 500);  // one worker, 100 ms per attempt, five attempts
+  CHECK(Ids(q.view().Completed()) == Strings{"a", "d", "c"});
+  REQUIRE(q.view().Quarantined().size() == 1);
+  CHECK(q.view().Quarantined()[0].id == "b");
+  CHECK(q.view().Quarantined()[0].failure_class == FailureClass::kUndeserializable);
+  CHECK(q.stats().now == 500);  // one worker, 100 ms per attempt, five attempts
 }
 
 TEST_CASE("an outage outlasted by backoff completes everything; a budget shorter than it quarantines healthy jobs") {
@@ -120,13 +120,13 @@ TEST_CASE("an outage outlasted by backoff completes everything; a budget shorter
   p.max_attempts = 6;
   p.backoff = {BackoffKind::kExponential, 500, 8000, Jitter::kNone};
   Queue outlasts = RunScenario(Play(Jobs(p, {"a", "b", "c", "d"}), w)).value();
-  CHECK(outlasts.Completed().size() == 4);
-  CHECK(outlasts.Quarantined().empty());
+  CHECK(outlasts.view().Completed().size() == 4);
+  CHECK(outlasts.view().Quarantined().empty());
   p.max_attempts = 3;
   Queue exhausted = RunScenario(Play(Jobs(p, {"a", "b", "c", "d"}), w)).value();
-  CHECK(exhausted.Completed().empty());
-  CHECK(exhausted.Quarantined().size() == 4);
-  for (const QuarantineEntry& e : exhausted.Quarantined()) CHECK(e.reason == Reason::kExhausted);
+  CHECK(exhausted.view().Completed().empty());
+  CHECK(exhausted.view().Quarantined().size() == 4);
+  for (const QuarantineEntry& e : exhausted.view().Quarantined()) CHECK(e.reason == Reason::kExhausted);
 }
 
 TEST_CASE("a crashed worker's lease expires on the queue's clock and its attempt stays counted") {
@@ -135,9 +135,9 @@ TEST_CASE("a crashed worker's lease expires on the queue's clock and its attempt
   Policy p;
   p.lease_ms = 1000;
   Queue q = RunScenario(Play(Jobs(p, {"a", "b"}), w)).value();
-  CHECK(Ids(q.Completed()) == Strings{"b", "a"});
-  CHECK(q.Completed()[1].attempts == 2);
-  const std::string timeline = q.TimelineText();
+  CHECK(Ids(q.view().Completed()) == Strings{"b", "a"});
+  CHECK(q.view().Completed()[1].attempts == 2);
+  const std::string timeline = q.view().TimelineText();
   CHECK(timeline.find("at 1000ms expired \"a\" 1/3 lease lease-1") != std::string::npos);
 }
 
@@ -145,8 +145,8 @@ TEST_CASE("workers run in parallel, up to the pool's size") {
   World w;
   w.workers = 3;
   Queue q = RunScenario(Play(Jobs(Policy{}, {"a", "b", "c", "d", "e", "f"}), w)).value();
-  CHECK(q.Completed().size() == 6);
-  CHECK(q.now() == 200);  // two rounds of three
+  CHECK(q.view().Completed().size() == 6);
+  CHECK(q.stats().now == 200);  // two rounds of three
 }
 
 TEST_CASE("a v2 link carries the world: pool, outage and behaviours, and round-trips") {
@@ -287,12 +287,12 @@ TEST_CASE("an empty outage and a default behaviour read as absent, so every pars
   object.jobs = {{"a", "", ""}};
   object.actions = {action::Process{Outcome::kTransient, ""}, action::Process{Outcome::kSuccess, ""}};
   object.cursor = 2;
-  const std::string plain = RunScenario(object).value().TimelineText();
+  const std::string plain = RunScenario(object).value().view().TimelineText();
   object.world.outage_start = object.world.outage_end = 40;
   object.world.behaviours = {{"a", Behaviour{}}};
   CHECK(CanonicalWorld(object.world) == World{});
   CHECK(FormatScenario(object) == "v1;m3;ja:;at,s");
-  CHECK(RunScenario(object).value().TimelineText() == plain);
+  CHECK(RunScenario(object).value().view().TimelineText() == plain);
 }
 
 namespace {
@@ -304,22 +304,22 @@ TEST_CASE("world: a malformed job fails undeserializable until an operator patch
   CHECK(FormatScenario(s) == "v2;m3;s1;hb:m;ja:x,b:%7Bbroken");
   s = Play(s, world);
   Queue q = RunScenario(s).value();
-  REQUIRE(q.Quarantined().size() == 1);
-  CHECK(q.Quarantined()[0].id == "b");
-  CHECK(q.Quarantined()[0].attempts == 1);  // undeserializable never retries
-  CHECK(q.Quarantined()[0].last_error == "malformed payload: cannot be read until it is patched");
+  REQUIRE(q.view().Quarantined().size() == 1);
+  CHECK(q.view().Quarantined()[0].id == "b");
+  CHECK(q.view().Quarantined()[0].attempts == 1);  // undeserializable never retries
+  CHECK(q.view().Quarantined()[0].last_error == "malformed payload: cannot be read until it is patched");
   // A replay without a fix fails again; patched and replayed, it completes.
   s.actions.push_back(action::Replay{"b"});
   s.cursor = s.actions.size();
   s = Play(s, world);
-  CHECK(RunScenario(s).value().Quarantined().size() == 1);
+  CHECK(RunScenario(s).value().view().Quarantined().size() == 1);
   s.actions.push_back(action::Patch{"b", "{\"fixed\":true}"});
   s.actions.push_back(action::Replay{"b"});
   s.cursor = s.actions.size();
   s = Play(s, world);
   Queue fixed = RunScenario(s).value();
-  CHECK(fixed.Quarantined().empty());
-  CHECK(fixed.Completed().size() == 2);
+  CHECK(fixed.view().Quarantined().empty());
+  CHECK(fixed.view().Completed().size() == 2);
   CHECK(FormatScenario(s).find(",fb:%7B%22fixed%22%3Atrue%7D,rb,") != std::string::npos);
 }
 

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (snapshot) {
-    auto written = queue->SnapshotText();
+    auto written = queue->view().SnapshotText();
     if (!written.ok()) {
       std::fprintf(stderr, "%s\n", written.status().ToString().c_str());
       return 2;
@@ -37,6 +37,6 @@ int main(int argc, char** argv) {
     std::fwrite(written->data(), 1, written->size(), stdout);
     return 0;
   }
-  std::fwrite(queue->TimelineText().data(), 1, queue->TimelineText().size(), stdout);
+  std::fwrite(queue->view().TimelineText().data(), 1, queue->view().TimelineText().size(), stdout);
   return 0;
 }

@@ -1,3 +1,4 @@
+// Internal to the core: callers use queue.h.
 // The Queue's heap-budget cost table: what each thing a queue keeps is charged,
 // in one place. Every mutator asks for room with one Need (the most the call can
 // add) before it changes anything, and each piece is charged where it is kept.

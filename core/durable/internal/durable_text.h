@@ -1,3 +1,4 @@
+// Internal to the core: callers use queue.h.
 // The text forms of the durable image (durable.h): the snapshot and the journal
 // record. Both are documented field by field in docs/snapshot-format.md; internal
 // to the core (queue.h is the public face: Snapshot, Restore, Journal, Recover).

@@ -1,3 +1,4 @@
+// Internal to the core: callers use queue.h.
 // Ring: a double-ended queue of small values in one power-of-two buffer. The
 // ready queue's container: O(1) at both ends, O(1) indexing (a mask, not the
 // block map of std::deque), O(n) erase in the middle (key ordering's rare case).

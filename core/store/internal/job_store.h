@@ -1,3 +1,4 @@
+// Internal to the core: callers use queue.h.
 // JobStore: every job a queue was ever given, by index, with the id index and the
 // interned error texts. Storage only: no policy, no places' order (the queue
 // keeps those), no budget (the queue charges what it adds).
@@ -19,19 +20,11 @@
 #include <vector>
 
 #include "block_memory.h"
+#include "place.h"
 #include "policy.h"
 #include "size_limits.h"
 
 namespace dlq {
-
-// Where a job is now. Exactly one place at a time.
-// kDropped: its quarantine entry reached its retention; kLost: a crash between
-// two writes of a move left it in no place (recovery found it nowhere);
-// kDiscarded: it was dead-lettered with nowhere to go (no dead-letter exchange).
-enum class Place : uint8_t { kReady, kDelayed, kLeased, kCompleted, kQuarantined, kDropped, kLost, kDiscarded };
-
-// "ready" | "delayed" | "leased" | "completed" | "quarantine" | "dropped" | "lost" | "discarded".
-const char* PlaceName(Place place);
 
 // The fields an attempt reads and writes come first, then the strings' place, in
 // 104 bytes: a million jobs are 104 MB of records, so every field costs.

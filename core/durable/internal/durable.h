@@ -1,3 +1,4 @@
+// Internal to the core: callers use queue.h.
 // The durable image of a queue: what a snapshot holds and what the journal's
 // writes change. Internal to the core (queue.h is the public face: Snapshot, Restore, Journal, Recover).
 //

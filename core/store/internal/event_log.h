@@ -1,3 +1,4 @@
+// Internal to the core: callers use queue.h.
 // EventLog: a queue's timeline as compact records (it may hold millions), and
 // their expansion into full Events. Records are written once and never changed
 // after the call that wrote them returns; a refused batch truncates what it wrote.

@@ -1,0 +1,69 @@
+#include "system_records.h"
+
+#include "queue_cost.h"
+
+namespace dlq {
+
+SystemRecords::SystemRecords(const Policy& policy)
+    : keeps_enqueued_at_(policy.system == System::kSqs),
+      keeps_ttl_(policy.message_ttl_ms > 0),
+      keeps_x_death_(policy.system == System::kRabbitMqQuorum) {}
+
+size_t SystemRecords::TimesBytes(const Policy& policy, size_t jobs) {
+  size_t bytes = 0;
+  if (policy.system == System::kSqs) bytes += jobs * sizeof(int64_t);  // the first enqueues
+  if (policy.message_ttl_ms > 0) bytes += jobs * sizeof(int64_t);      // the TTLs' starts
+  return bytes;
+}
+
+size_t SystemRecords::MostXDeathBytes(const Policy& policy, size_t jobs) {
+  return policy.system == System::kRabbitMqQuorum ? jobs * cost::kXDeath : 0;
+}
+
+size_t SystemRecords::Publish(int64_t now) {
+  size_t bytes = 0;
+  if (keeps_enqueued_at_) {
+    enqueued_at_.push_back(now);
+    bytes += sizeof(int64_t);
+  }
+  if (keeps_ttl_) {  // its TTL starts at its publish
+    ttl_from_.push_back(now);
+    bytes += sizeof(int64_t);
+  }
+  return bytes;
+}
+
+void SystemRecords::Unpublish() {
+  if (!enqueued_at_.empty()) enqueued_at_.pop_back();
+  if (!ttl_from_.empty()) ttl_from_.pop_back();
+}
+
+void SystemRecords::Republish(uint32_t job, int64_t now) {
+  if (keeps_ttl_) ttl_from_[job] = now;
+}
+
+size_t SystemRecords::DeadLettered(uint32_t job, Reason reason, int64_t now) {
+  if (!keeps_x_death_) return 0;
+  const auto [record, added] = x_death_.try_emplace(job);
+  record->second.Add(reason, now);
+  return added ? cost::kXDeath : 0;
+}
+
+void SystemRecords::ResizeForRestore(size_t jobs) {
+  if (keeps_enqueued_at_) enqueued_at_.assign(jobs, 0);
+  if (keeps_ttl_) ttl_from_.assign(jobs, 0);
+}
+
+void SystemRecords::Restore(uint32_t job, int64_t enqueued_at, int64_t ttl_from, const XDeath& x_death) {
+  if (keeps_enqueued_at_) enqueued_at_[job] = enqueued_at;
+  if (keeps_ttl_) ttl_from_[job] = ttl_from;
+  if (x_death.empty()) {
+    x_death_.erase(job);
+  } else {
+    x_death_[job] = x_death;
+  }
+}
+
+size_t SystemRecords::RestoredBytes() const { return x_death_.size() * cost::kXDeath; }
+
+}  // namespace dlq

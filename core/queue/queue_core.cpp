@@ -1,0 +1,697 @@
+#include "queue_core.h"
+
+#include <algorithm>
+
+#include "rules.h"
+#include "text.h"
+
+namespace dlq {
+
+Result<QueueCore> QueueCore::Create(const Policy& policy) {
+  if (Status s = Policy::Check(policy); !s.ok()) return s;
+  QueueCore queue(policy);
+  queue.EmitCreate();
+  return queue;
+}
+
+QueueCore::QueueCore(const Policy& policy)
+    : policy_(policy), jitter_(static_cast<uint64_t>(policy.seed), PrngStream::kJitter), records_(policy) {}
+
+namespace {
+
+// "id", or "jobs[3].id" for a job of a batch.
+std::string ArgumentName(const char* argument, size_t index, const char* field) {
+  if (index == SIZE_MAX) return argument;
+  return std::string(argument) + "[" + std::to_string(index) + "]." + field;
+}
+
+// The class of a worker's outcome: nullopt for a success.
+std::optional<FailureClass> FailureOf(Outcome outcome) {
+  if (outcome == Outcome::kSuccess) return std::nullopt;
+  return ClassOf(outcome);
+}
+
+// UTF-16 code units in s[0, byte): the index JavaScript gives the same character.
+size_t Utf16Index(std::string_view s, size_t byte) {
+  size_t units = 0;
+  for (size_t i = 0; i < byte; ++i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if ((b & 0xC0) != 0x80) units += b >= 0xF0 ? 2 : 1;  // a 4-byte sequence is a surrogate pair
+  }
+  return units;
+}
+
+// The UTF-8 character starting at s[i] (one byte if it is not well-formed).
+std::string_view CharacterAt(std::string_view s, size_t i) {
+  size_t end = i + 1;
+  while (end < s.size() && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80 && end - i < 4) ++end;
+  return IsValidUtf8(s.substr(i, end - i)) ? s.substr(i, end - i) : s.substr(i, 1);
+}
+
+// One attempt decided (process, settle): at most three events (the attempt, where
+// it went, an alert or an alarm change), a timer, and its move's journal records;
+// `attempts` of them share one new error text.
+cost::Need AttemptNeed(size_t attempts, std::string_view error_text) {
+  return {.events = 3 * attempts, .timers = attempts, .error_text = error_text.size(), .error = true,
+          .moves = attempts};
+}
+
+}  // namespace
+
+Status QueueCore::CheckPayload(std::string_view payload, const char* argument, size_t index) {
+  if (payload.size() <= kMaxPayloadBytes) return Status::Ok();  // the name is built only for a refusal
+  return TooLarge(ArgumentName(argument, index, "payload"), kMaxPayloadBytes, payload.size());
+}
+
+Status QueueCore::CheckErrorText(std::string_view error_text) {
+  return CheckSize("errorText", kMaxErrorTextBytes, error_text.size());
+}
+
+Status QueueCore::CheckOutcome(std::string_view outcome, Outcome* out) {
+  if (Status s = CheckSize("outcome", kMaxOutcomeBytes, outcome.size()); !s.ok()) return s;
+  Result<Outcome> parsed = ParseOutcome(outcome);
+  if (!parsed.ok()) return parsed.status();
+  *out = parsed.value();
+  return Status::Ok();
+}
+
+Status QueueCore::CheckNewId(std::string_view id, const char* argument, size_t index) const {
+  const auto name = [&] { return ArgumentName(argument, index, "id"); };
+  if (id.empty()) return Status::InvalidArgument(name() + " must be a non-empty string, got \"\"");
+  if (id.size() > kMaxIdBytes) return TooLarge(name(), kMaxIdBytes, id.size());
+  if (jobs_.Contains(id)) {
+    return Status::AlreadyExists(name() + " " + QuoteShort(id) + " was already given to this queue; ids must be unique");
+  }
+  return Status::Ok();
+}
+
+Status QueueCore::CheckRoom(const cost::Need& need, const char* call) const {
+  return HeapAccount::CheckRoom(need, policy_.journal, call);
+}
+
+void QueueCore::ChargeEvents() { charge_.ChargeEvents(events_.bytes()); }
+
+Status QueueCore::CheckKey(std::string_view key, const char* argument, size_t index) const {
+  if (key.size() <= kMaxKeyBytes) return Status::Ok();
+  return TooLarge(ArgumentName(argument, index, "key"), kMaxKeyBytes, key.size());
+}
+
+bool QueueCore::Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash, bool record) {
+  const int64_t added = jobs_.Add(id, payload, key, hash);
+  if (added < 0) return false;
+  const auto job = static_cast<uint32_t>(added);
+  if (!key.empty()) pending_by_key_[jobs_[job].key()].push_back(job);
+  jobs_[job].ready_pos = ready_tail_++;
+  ready_.push_back(job);
+  charge_.Add(cost::Job(id, payload, key));  // the event charges itself
+  charge_.Add(records_.Publish(now_));  // a system's records start (sqs, a TTL)
+  if (record) Record(EventKind::kEnqueued, job);
+  if (policy_.journal) {
+    durable::Write w;
+    w.op = durable::WriteOp::kEnqueue;
+    w.job.id.assign(id);
+    w.job.payload.assign(payload);
+    w.job.key.assign(key);
+    w.position = jobs_[job].ready_pos;
+    w.entry.job = job;
+    w.entry.row = RowOf(job);
+    Emit(std::move(w), job);
+  }
+  return true;
+}
+
+Status QueueCore::Enqueue(std::string_view id, std::string_view payload, std::string_view key) {
+  if (Status s = CheckNewId(id, "id"); !s.ok()) return s;
+  if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
+  if (Status s = CheckKey(key, "key"); !s.ok()) return s;
+  if (Status s = CheckCounters("enqueue"); !s.ok()) return s;
+  // The job, its event, and its journal record (which copies its strings) when the policy keeps one.
+  const cost::Need need{.jobs = 1, .job_strings = id.size() + payload.size() + key.size(), .events = 1, .moves = 1};
+  if (Status s = CheckRoom(WithExpiry(WithOverflow(need, 1), 1), "enqueue"); !s.ok()) return s;
+  ++actions_;
+  Append(id, payload, key, JobStore::HashId(id));  // CheckNewId found the id new
+  DropHeadOverLimit();
+  ExpireHeads();  // the drop may bring an older job to the head
+  return Status::Ok();
+}
+
+QueueCore::BatchMark QueueCore::MarkBatch() const {
+  return {jobs_.size(), events_.size(), charge_.mark(), journal_.size(), journal_.marks, ready_tail_};
+}
+
+void QueueCore::UndoBatch(const BatchMark& mark) {
+  while (jobs_.size() > mark.jobs) {
+    const std::string_view key = jobs_[static_cast<uint32_t>(jobs_.size() - 1)].key();
+    if (!key.empty()) {
+      auto it = pending_by_key_.find(key);
+      it->second.pop_back();
+      if (it->second.empty()) pending_by_key_.erase(it);
+    }
+    jobs_.RemoveLast();
+    ready_.pop_back();
+    records_.Unpublish();
+  }
+  events_.Truncate(mark.events);
+  journal_.Truncate(mark.journal);
+  journal_.marks = mark.journal_marks;
+  ready_tail_ = mark.ready_tail;
+  charge_.Rewind(mark.charged);
+  --actions_;
+}
+
+Status QueueCore::EnqueueMany(const std::vector<JobRef>& jobs) {
+  if (Status s = CheckSize("jobs", kMaxBatchJobs, jobs.size(), "items"); !s.ok()) return s;
+  if (jobs.empty()) return Status::Ok();  // nothing to add: not an action
+  size_t batch_bytes = 0;
+  for (const JobRef& job : jobs) batch_bytes += job.id.size() + job.payload.size() + job.key.size();
+  if (Status s = CheckSize("jobs (ids and payloads together)", kMaxBatchBytes, batch_bytes); !s.ok()) return s;
+  if (Status s = CheckCounters("enqueueMany"); !s.ok()) return s;
+  // No journal, no records: as processMany counts them.
+  const cost::Need need{.jobs = jobs.size(), .job_strings = batch_bytes, .events = jobs.size(), .moves = jobs.size()};
+  if (Status s = CheckRoom(WithExpiry(WithOverflow(need, jobs.size()), jobs.size()), "enqueueMany"); !s.ok()) return s;
+  // Append optimistically and undo everything at the first bad job: one hash
+  // lookup per job instead of a second set for the batch.
+  const BatchMark mark = MarkBatch();
+  const size_t first = mark.jobs;
+  ++actions_;  // undone with the rest
+  const auto undo = [&] { UndoBatch(mark); };
+  jobs_.Reserve(jobs.size());
+  ready_.Reserve(ready_.size() + jobs.size());  // one allocation, no copies as it fills
+  // The id index is bigger than the cache for big batches: hash kAhead jobs
+  // ahead and start loading their slots, so the misses overlap.
+  constexpr size_t kAhead = 16;
+  uint64_t hashes[kAhead];
+  for (size_t i = 0; i < kAhead && i < jobs.size(); ++i) {
+    hashes[i] = JobStore::HashId(jobs[i].id);
+    jobs_.PrefetchId(hashes[i]);
+  }
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i].id.empty() || jobs[i].id.size() > kMaxIdBytes) {
+      undo();
+      return CheckNewId(jobs[i].id, "jobs", i);
+    }
+    if (Status s = CheckPayload(jobs[i].payload, "jobs", i); !s.ok()) {
+      undo();
+      return s;
+    }
+    if (Status s = CheckKey(jobs[i].key, "jobs", i); !s.ok()) {
+      undo();
+      return s;
+    }
+    const uint64_t hash = hashes[i % kAhead];
+    if (i + kAhead < jobs.size()) {  // job i + kAhead takes job i's place in the ring
+      hashes[i % kAhead] = JobStore::HashId(jobs[i + kAhead].id);
+      jobs_.PrefetchId(hashes[i % kAhead]);
+    }
+    if (!Append(jobs[i].id, jobs[i].payload, jobs[i].key, hash, /*record=*/policy_.journal)) {
+      const bool in_batch = static_cast<size_t>(jobs_.Find(jobs[i].id)) >= first;
+      undo();
+      return Status::AlreadyExists("jobs[" + std::to_string(i) + "].id " + QuoteShort(jobs[i].id) +
+                                   (in_batch ? " appears twice in this batch; ids must be unique"
+                                             : " was already given to this queue; ids must be unique"));
+    }
+  }
+  // Without a journal (whose records carry each job's event), the batch's
+  // enqueue events are written at the end as one series: the same records,
+  // encoded once (EventLog::AppendSeries).
+  if (!policy_.journal) {
+    EventRecord head{};
+    Describe(EventKind::kEnqueued, static_cast<uint32_t>(first), &head);
+    events_.AppendSeries(head, jobs.size());
+    ChargeEvents();
+  }
+  // The batch is published whole first (so a refused job undoes nothing else), then its
+  // overflow goes oldest first: the same jobs a drop-head per publish would dead-letter.
+  DropHeadOverLimit();
+  ExpireHeads();
+  return Status::Ok();
+}
+
+Status QueueCore::CheckCounters(const char* call) const {
+  constexpr auto kLimit = static_cast<uint64_t>(kMaxTimeMs - kCounterRoom);
+  const uint64_t largest = std::max({step_, actions_, timer_seq_, arrivals_, static_cast<uint64_t>(expired_),
+                                     static_cast<uint64_t>(ready_tail_), static_cast<uint64_t>(-ready_head_)});
+  if (largest <= kLimit) return Status::Ok();
+  return Status::OutOfRange(std::string(call) + " refused: this queue's counters reached " + std::to_string(largest) +
+                            ", within 2^48 of 2^53 - 1 (only a restored snapshot gets there); it takes no more calls");
+}
+
+uint32_t QueueCore::InternError(std::string_view text) {
+  bool added = false;
+  const uint32_t index = jobs_.InternError(text, &added);
+  if (added) charge_.Add(cost::ErrorText(text.size()));  // room checked by the caller
+  return index;
+}
+
+EventRecord& QueueCore::Record(EventKind kind, uint32_t job) {
+  EventRecord& e = events_.AppendZeroed();
+  // What the log took for the record before this one, packed now (room checked
+  // by the caller); this one is charged when the next is appended.
+  ChargeEvents();
+  Describe(kind, job, &e);
+  return e;
+}
+
+void QueueCore::Describe(EventKind kind, uint32_t job, EventRecord* out) const {
+  EventRecord& e = *out;
+  e.step = step_;
+  e.action = actions_;
+  e.time = now_;
+  e.job = job;
+  e.attempts = jobs_[job].attempts;
+  e.max_attempts = budget_in_force_ != 0 ? budget_in_force_ : static_cast<uint32_t>(policy_.Budget());
+  e.kind = kind;
+  e.outcome = Outcome::kSuccess;
+  e.disposition = Disposition::kCompleted;
+  e.reason = Reason::kNone;
+}
+
+Result<Attempt> QueueCore::Process(std::string_view outcome, std::string_view error_text) {
+  Outcome parsed = Outcome::kSuccess;
+  if (Status s = CheckOutcome(outcome, &parsed); !s.ok()) return s;
+  return Process(parsed, error_text);
+}
+
+Result<Attempt> QueueCore::Process(Outcome outcome, std::string_view error_text) {
+  if (Status s = CheckErrorText(error_text); !s.ok()) return s;
+  if (Status s = CheckCounters("process"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithExpiry(WithTrim(AttemptNeed(1, error_text))), "process"); !s.ok()) return s;
+  return ProcessChecked(outcome, error_text);
+}
+
+int64_t QueueCore::HolderOf(uint32_t index) const {
+  const StoredJob& job = jobs_[index];
+  if (policy_.ordering != Ordering::kKey || job.key().empty() || job.released) return -1;
+  const auto pending = pending_by_key_.find(job.key());
+  if (pending == pending_by_key_.end()) return -1;  // every job of its key completed
+  for (const uint32_t earlier : pending->second) {
+    if (earlier == index) return -1;
+    if (!jobs_[earlier].released) return earlier;
+  }
+  return -1;
+}
+
+int64_t QueueCore::NextEligible() const {
+  if (ready_.empty()) return -1;
+  switch (policy_.ordering) {
+    case Ordering::kNone:
+      return 0;
+    case Ordering::kStall:  // one partition: a leased or waiting head blocks the rest
+      // (a job waiting in the retry queue has left the partition: it holds nothing)
+      return leases_.active().empty() && (delayed_.empty() || policy_.delay_at == DelayAt::kRetryQueue) ? 0 : -1;
+    case Ordering::kKey:
+      for (size_t pos = 0; pos < ready_.size(); ++pos) {
+        if (HolderOf(ready_[pos]) < 0) return static_cast<int64_t>(pos);
+      }
+      return -1;
+  }
+  return -1;
+}
+
+void QueueCore::ReturnToReady(uint32_t index, bool returned) {
+  jobs_[index].place = Place::kReady;
+  // A RabbitMQ quorum queue puts a message returned at once back near the head.
+  // Back from a delay: a sleeping worker retries its job next (the head); the retry
+  // queue's scheduler publishes a new message (the tail, even in a stalled partition).
+  const bool from_retry_queue = !returned && policy_.delay_at == DelayAt::kRetryQueue;
+  const bool from_sleep = !returned && policy_.delay_at == DelayAt::kConsumerSleep;
+  if ((policy_.ordering == Ordering::kStall && !from_retry_queue) || from_sleep ||
+      (returned && policy_.ReturnsNearHead())) {
+    jobs_[index].ready_pos = --ready_head_;
+    ready_.push_front(index);  // the head retries in place
+  } else {
+    jobs_[index].ready_pos = ready_tail_++;
+    ready_.push_back(index);
+  }
+}
+
+uint32_t QueueCore::StartAttempt(size_t pos) {
+  const uint32_t index = ready_[pos];
+  if (pos == 0) {
+    ready_.pop_front();
+  } else {
+    ready_.erase(pos);
+  }
+  ++step_;
+  StoredJob& job = jobs_[index];
+  job.attempts += 1;  // count first, decide second
+  if (job.attempts == 1) job.first_attempt_at = now_;
+  return index;
+}
+
+Attempt QueueCore::Finish(uint32_t index, EventKind kind, Outcome outcome, std::optional<FailureClass> failure,
+                      uint32_t error, uint32_t lease) {
+  return Report(index, outcome, Apply(index, kind, outcome, failure, error, lease));
+}
+
+Attempt QueueCore::Report(uint32_t index, Outcome outcome, const Decision& d) const {
+  Attempt result;
+  result.processed = true;
+  result.id.assign(jobs_[index].id());
+  result.attempt = jobs_[index].attempts;
+  result.outcome = outcome;
+  result.disposition = d.disposition;
+  result.reason = d.reason;
+  if (d.disposition == Disposition::kDelayed) {
+    result.due_at = Later(now_, d.delay_ms);
+    result.delay_ms = result.due_at - now_;
+  }
+  return result;
+}
+
+uint32_t QueueCore::DelayRef(Decision* d, uint32_t lease) const {
+  if (policy_.delay_at != DelayAt::kConsumerSleep) return policy_.delay_at == DelayAt::kRetryQueue ? 2 : 1;
+  // Process() is a lease and its settle at one instant: its lease would end at now + leaseMs.
+  const int64_t expiry = lease != 0 ? leases_[lease].expires_at : Later(now_, policy_.lease_ms);
+  if (Later(now_, d->delay_ms) <= expiry) return 1;
+  d->delay_ms = expiry - now_;  // > 0: a lease is settled before its expiry
+  return 3;
+}
+
+void QueueCore::Complete(uint32_t index) {
+  StoredJob& job = jobs_[index];
+  job.place = Place::kCompleted;
+  completed_.push_back(index);
+  Record(EventKind::kCompleted, index);
+  // (BullMQ trims the failed set only when a job fails: a completion trims the completed set.)
+  if (job.key().empty()) return;
+  // Everything before it in its key's pending list was enqueued earlier and is
+  // not completed: a completion past any of them breaks the key's order.
+  auto it = pending_by_key_.find(job.key());
+  std::deque<uint32_t>& pending = it->second;
+  const auto at = std::find(pending.begin(), pending.end(), index);
+  if (at != pending.begin()) {
+    reorder_overtook_.emplace_back(pending.begin(), at);
+    reorder_job_.push_back(index);
+    charge_.Add(cost::Reorder(reorder_overtook_.back().size()));
+    Record(EventKind::kReorder, index).ref = static_cast<uint32_t>(reorder_job_.size());
+  }
+  pending.erase(at);
+  if (pending.empty()) pending_by_key_.erase(it);
+}
+
+void QueueCore::Park(uint32_t index, int64_t delay_ms, int64_t due_at, uint32_t delay_ref) {
+  StoredJob& job = jobs_[index];
+  job.place = Place::kDelayed;
+  job.last_delay = static_cast<uint32_t>(delay_ms);  // at most kMaxSidekiqDelayMs
+  job.due_at = due_at;
+  job.timer = ++timer_seq_;
+  delayed_.insert({job.due_at, job.timer, index});
+  charge_.Add(cost::kTimer);
+  EventRecord& delayed = Record(EventKind::kDelayed, index);
+  delayed.until = job.due_at;
+  delayed.ref = delay_ref;
+}
+
+Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::optional<FailureClass> failure,
+                      uint32_t error, uint32_t lease) {
+  StoredJob& job = jobs_[index];
+  // Under bullmq a crash is a stall, counted on its own (saturating; the budget is far below).
+  if (policy_.system == System::kBullMq && failure == FailureClass::kCrash && job.stalls < UINT16_MAX) ++job.stalls;
+  Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_, job.stalls);
+  // A dead letter with no dead-letter exchange is dropped (RabbitMQ: dlx.md).
+  if (d.disposition == Disposition::kQuarantined && policy_.DiscardsDeadLetters()) d.disposition = Disposition::kDiscarded;
+  if (d.uncounted) job.attempts -= 1;  // BullMQ's attemptsMade leaves a stall out
+  if (d.reason == Reason::kStalled) error = InternError(kBullMqStalledError);  // BullMQ's failedReason
+  budget_in_force_ = d.budget;  // every event of this decision carries the class's budget
+  EventRecord& decided = Record(kind, index);
+  decided.failure_class = failure.value_or(FailureClass::kTransient);
+  decided.error = error;
+  decided.lease = lease;
+  decided.outcome = outcome;
+  decided.disposition = d.disposition;
+  decided.reason = d.reason;
+  // Where the delay lives (policy.h, DelayAt): the events say so (ref 1 its worker,
+  // 2 the retry queue, 3 its worker until the lease's expiry cuts the sleep short).
+  uint32_t delay_ref = 0;
+  if (d.disposition == Disposition::kDelayed && policy_.delay_at != DelayAt::kBroker) {
+    delay_ref = DelayRef(&d, lease);
+    decided.ref = delay_ref;
+  }
+  if (d.disposition == Disposition::kDiscarded) decided.ref = static_cast<uint32_t>(policy_.DeadLetterDrop());
+  const int64_t due_at = Later(now_, d.delay_ms);
+  decided.until = due_at;
+  switch (d.disposition) {
+    case Disposition::kCompleted:
+      Complete(index);
+      break;
+    case Disposition::kRequeued: {
+      job.last_delay = 0;
+      ReturnToReady(index, true);
+      // Under RabbitMQ's semantics the return went near the head: the events say so
+      // (ref 1 a quorum queue's return, 2 a classic queue's, which keeps its place).
+      const uint32_t at_head = !policy_.ReturnsNearHead() ? 0 : policy_.KeepsNoDeliveryCount() ? 2 : 1;
+      decided.ref = at_head;
+      Record(EventKind::kRequeued, index).ref = at_head;
+      break;
+    }
+    case Disposition::kDelayed:
+      Park(index, d.delay_ms, due_at, delay_ref);
+      break;
+    case Disposition::kQuarantined:
+      job.reason = d.reason;
+      job.last_error = error;
+      job.failure_class = *failure;
+      job.alert = d.alert;
+      Quarantine(index);
+      break;
+    case Disposition::kDiscarded:
+      job.reason = d.reason;
+      job.last_error = error;
+      job.failure_class = *failure;
+      Discard(index);
+      break;
+  }
+  budget_in_force_ = 0;
+  return d;
+}
+
+void QueueCore::Quarantine(uint32_t index) {
+  StoredJob& job = jobs_[index];
+  job.place = Place::kQuarantined;
+  job.arrival = ++arrivals_;
+  job.quarantine_step = step_;
+  job.arrived_at = now_;
+  job.quarantine_pos = quarantine_.insert(quarantine_.end(), index);
+  EventRecord& quarantined = Record(EventKind::kQuarantined, index);
+  quarantined.reason = job.reason;
+  // Under dlq_to_source every caller of Apply routes it straight back (RouteDeadLetterToSource): the event says so.
+  quarantined.ref = policy_.dlq_to_source ? 1 : 0;
+  if (job.alert) Record(EventKind::kAlert, index).failure_class = job.failure_class;
+  charge_.Add(records_.DeadLettered(index, job.reason, now_));  // within the headroom every attempt leaves
+  if (RetentionTimers()) {
+    job.timer = ++timer_seq_;
+    retention_.insert({RetentionEnd(job.arrived_at, records_.EnqueuedAt(index)), job.timer, index});
+    charge_.Add(cost::kTimer);
+  }
+  CheckAlarm(index);
+  trim_due_ = policy_.TrimsQuarantine();  // after the move's writes (EmitMove)
+}
+
+void QueueCore::Discard(uint32_t index) {
+  StoredJob& job = jobs_[index];
+  job.place = Place::kDiscarded;
+  job.arrived_at = now_;  // when it went (its row keeps it)
+  // Enqueue order, as a restored queue lists them (jobs were discarded in any order).
+  discarded_.insert(std::lower_bound(discarded_.begin(), discarded_.end(), index), index);
+  charge_.Add(sizeof(uint32_t) + 64);
+  EventRecord& discarded = Record(EventKind::kDiscarded, index);
+  discarded.reason = job.reason;
+  discarded.ref = static_cast<uint32_t>(policy_.DeadLetterDrop());  // which setting dropped it
+}
+
+void QueueCore::DeadLetterHead(Reason reason) {
+  const uint32_t index = ready_[0];
+  StoredJob& job = jobs_[index];
+  const int64_t from = job.ready_pos;
+  ready_.pop_front();
+  job.reason = reason;
+  job.last_error = 0;                            // no worker said anything
+  job.failure_class = FailureClass::kTransient;  // no failure: the class field's zero
+  job.alert = false;
+  if (policy_.DiscardsDeadLetters()) {
+    Discard(index);
+  } else {
+    Quarantine(index);
+  }
+  EmitMove(index, {durable::WriteOp::kRemoveReady, from});  // then a dlqMaxLength trim, if due
+}
+
+void QueueCore::DropHeadOverLimit() {
+  if (policy_.max_length == 0) return;
+  while (ready_.size() > static_cast<uint64_t>(policy_.max_length)) DeadLetterHead(Reason::kMaxLength);
+}
+
+std::optional<int64_t> QueueCore::HeadExpiry() const {
+  if (policy_.message_ttl_ms == 0 || ready_.empty()) return std::nullopt;
+  return Later(records_.TtlFrom(ready_[0]), policy_.message_ttl_ms);
+}
+
+void QueueCore::ExpireHeads() {
+  for (std::optional<int64_t> at = HeadExpiry(); at && *at <= now_; at = HeadExpiry()) DeadLetterHead(Reason::kExpired);
+}
+
+int64_t QueueCore::RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const {
+  const int64_t from = policy_.system == System::kSqs ? enqueued_at : arrived_at;
+  return std::max(arrived_at, Later(from, policy_.retention_ms));
+}
+
+int64_t QueueCore::LazyRetentionAge() const {
+  if (!policy_.LazyRetention()) return 0;
+  return policy_.system == System::kSidekiq && policy_.retention_ms == 0 ? kSidekiqDeadTimeoutMs : policy_.retention_ms;
+}
+
+void QueueCore::TrimLazily() {
+  if (!policy_.TrimsQuarantine()) return;
+  // An entry at least max_age old goes (score <= now - age, as both trim by score).
+  const int64_t max_age = LazyRetentionAge();
+  if (max_age > 0) {
+    while (!quarantine_.empty() && now_ - jobs_[quarantine_.front()].arrived_at >= max_age) DropEntry(quarantine_.front());
+  }
+  // One keep-newest rule (Policy::QuarantineKeepNewest): BullMQ 6.7.0's removeJobsByMaxCount,
+  // Sidekiq's zremrangebyrank(0, -dead_max_jobs), a RabbitMQ DLQ's x-max-length drop-head.
+  const int64_t keep = policy_.QuarantineKeepNewest();
+  if (keep >= 0) {
+    while (quarantine_.size() > static_cast<uint64_t>(keep)) DropEntry(quarantine_.front(), true);
+  }
+}
+
+void QueueCore::DropEntry(uint32_t index, bool trimmed) {
+  StoredJob& job = jobs_[index];
+  quarantine_.erase(job.quarantine_pos);
+  job.place = Place::kDropped;
+  ++expired_;
+  Record(EventKind::kEvidenceExpired, index).ref = trimmed ? 1 : 0;
+  CheckAlarm(index);
+  if (policy_.journal) {
+    durable::Write w;
+    w.op = durable::WriteOp::kRemoveQuarantine;
+    w.position = static_cast<int64_t>(job.arrival);
+    w.dropped = true;
+    Emit(std::move(w), index);
+  }
+}
+
+void QueueCore::CheckAlarm(uint32_t index) {
+  if (policy_.alarm_depth == 0) return;
+  const size_t depth = quarantine_.size();
+  const bool reached = depth >= static_cast<uint64_t>(policy_.alarm_depth);
+  if (reached == alarm_raised_) return;
+  alarm_raised_ = reached;
+  Record(reached ? EventKind::kAlarmRaised : EventKind::kAlarmCleared, index).ref = static_cast<uint32_t>(depth);
+}
+
+Attempt QueueCore::ProcessChecked(Outcome outcome, std::string_view error_text) {
+  const int64_t pos = NextEligible();
+  if (pos < 0) return Attempt{};
+  const uint32_t index = ready_[static_cast<size_t>(pos)];
+  const Decision d = ProcessAt(static_cast<size_t>(pos), outcome, InternError(error_text));
+  return Report(index, outcome, d);
+}
+
+Decision QueueCore::ProcessAt(size_t pos, Outcome outcome, uint32_t error) {
+  ++actions_;
+  const int64_t from = jobs_[ready_[pos]].ready_pos;
+  const uint32_t index = StartAttempt(pos);
+  const Decision d = Apply(index, EventKind::kAttempt, outcome, FailureOf(outcome), error, 0);
+  EmitMove(index, {durable::WriteOp::kRemoveReady, from});
+  RouteDeadLetterToSource(index);
+  ExpireHeads();  // the next head, or this job back near it, may be past its TTL
+  return d;
+}
+
+Result<uint64_t> QueueCore::ProcessMany(std::string_view outcomes, std::string_view error_text) {
+  if (Status s = CheckErrorText(error_text); !s.ok()) return s;
+  if (Status s = CheckSize("outcomes", kMaxOutcomeLetters, outcomes.size()); !s.ok()) return s;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    const char c = outcomes[i];
+    if (c != 's' && c != 't' && c != 'p') {
+      return Status::InvalidArgument("outcomes[" + std::to_string(Utf16Index(outcomes, i)) +
+                                     "] must be 's' (success), 't' (transient) or 'p' (permanent), got " +
+                                     Quote(CharacterAt(outcomes, i)));
+    }
+  }
+  if (Status s = CheckCounters("processMany"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithExpiry(WithTrim(AttemptNeed(outcomes.size(), error_text), outcomes.size())), "processMany");
+      !s.ok()) {
+    return s;
+  }
+  uint64_t made = 0;
+  uint32_t error = 0;  // interned at the first attempt, as Process does
+  for (const char c : outcomes) {
+    const int64_t pos = NextEligible();
+    if (pos < 0) break;
+    if (made == 0) error = InternError(error_text);
+    constexpr size_t kAhead = 8;  // jobs outnumber the cache: start loading the one 8 places behind the head
+    if (ready_.size() > pos + kAhead) jobs_.PrefetchJob(ready_[static_cast<size_t>(pos) + kAhead]);
+    ProcessAt(static_cast<size_t>(pos), c == 's' ? Outcome::kSuccess : c == 't' ? Outcome::kTransient : Outcome::kPermanent,
+              error);
+    ++made;
+  }
+  return made;
+}
+
+Result<LeaseGrant> QueueCore::Lease() {
+  const int64_t pos = NextEligible();
+  if (pos < 0) return LeaseGrant{};
+  if (Status s = CheckCounters("lease"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithExpiry({.events = 1, .leases = 1, .moves = 1}), "lease"); !s.ok()) return s;
+  ++actions_;
+  const int64_t from = jobs_[ready_[static_cast<size_t>(pos)]].ready_pos;
+  const uint32_t index = StartAttempt(static_cast<size_t>(pos));
+  StoredJob& job = jobs_[index];
+  const int64_t expires_at = Later(now_, policy_.lease_ms);
+  const uint32_t lease = leases_.Grant(index, now_, expires_at, ++timer_seq_);
+  charge_.Add(cost::kLease);
+  job.place = Place::kLeased;
+  job.lease = lease;
+  EventRecord& e = Record(EventKind::kLeased, index);
+  e.lease = lease;
+  e.until = expires_at;
+  EmitMove(index, {durable::WriteOp::kRemoveReady, from});
+  ExpireHeads();  // the next head may be past its TTL
+
+  LeaseGrant grant;
+  grant.leased = true;
+  grant.id = job.id();
+  grant.payload = job.payload();
+  grant.attempt = job.attempts;
+  grant.token = LeaseTable::Token(lease);
+  grant.leased_at = now_;
+  grant.expires_at = expires_at;
+  return grant;
+}
+
+Result<Attempt> QueueCore::Settle(std::string_view token, std::string_view outcome, std::string_view error_text) {
+  Outcome parsed = Outcome::kSuccess;
+  if (Status s = CheckOutcome(outcome, &parsed); !s.ok()) return s;
+  if (Status s = CheckErrorText(error_text); !s.ok()) return s;
+  const uint32_t lease = LeaseTable::ParseToken(token);
+  if (lease == 0 || lease > leases_.size()) {
+    return Status::Error(Code::kStaleLease, "token " + QuoteShort(token) + " names no lease this queue granted");
+  }
+  const LeaseRecord& record = leases_[lease];
+  const std::string job_id = QuoteShort(jobs_[record.job].id());
+  if (record.state == LeaseState::kSettled) {
+    return Status::Error(Code::kStaleLease,
+                         "lease " + LeaseTable::Token(lease) + " for job " + job_id + " was already settled");
+  }
+  if (record.state == LeaseState::kExpired) {
+    return Status::Error(Code::kStaleLease, "lease " + LeaseTable::Token(lease) + " for job " + job_id +
+                                                " expired at " + std::to_string(record.expires_at) +
+                                                " ms; its attempt was counted");
+  }
+  if (Status s = CheckCounters("settle"); !s.ok()) return s;
+  if (Status s = CheckRoom(WithExpiry(WithTrim(AttemptNeed(1, error_text))), "settle"); !s.ok()) return s;
+  ++actions_;
+  const uint32_t job = record.job;
+  leases_.End(lease, LeaseState::kSettled);
+  jobs_[job].lease = 0;
+  Attempt attempt = Finish(job, EventKind::kAttempt, parsed, FailureOf(parsed), InternError(error_text), lease);
+  EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kSettled});
+  RouteDeadLetterToSource(job);
+  ExpireHeads();  // a return near the head keeps its TTL's start
+  return attempt;
+}
+
+}  // namespace dlq

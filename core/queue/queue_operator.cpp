@@ -1,0 +1,190 @@
+// QueueCore: the operator's calls (replay, patch, redrive, releasing a key)
+// and the alarm.
+#include <algorithm>
+
+#include "queue_core.h"
+#include "text.h"
+
+namespace dlq {
+
+int64_t QueueCore::ReplayableIndex(std::string_view id) const {
+  const int64_t found = jobs_.Find(id);
+  if (found < 0 || jobs_[static_cast<uint32_t>(found)].place != Place::kQuarantined) return -1;
+  return CheckCounters("replay").ok() ? found : -1;
+}
+
+bool QueueCore::Replay(std::string_view id) {
+  const int64_t found = ReplayableIndex(id);
+  if (found < 0) return false;
+  const auto index = static_cast<uint32_t>(found);
+  ++actions_;  // one event or two and two records: too small to check, covered by the budget's headroom
+  ReplayChecked(index);
+  return true;
+}
+
+Status QueueCore::Patch(std::string_view id, std::string_view payload) {
+  const int64_t found = jobs_.Find(id);
+  if (found < 0) return Status::NotFound("patch: id " + QuoteShort(id) + " names no job");
+  const auto index = static_cast<uint32_t>(found);
+  if (jobs_[index].place != Place::kQuarantined) {
+    return Status::FailedPrecondition("patch: job " + QuoteShort(id) +
+                                      " expected in quarantine (only a quarantined job is patched), got it elsewhere");
+  }
+  if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
+  if (Status s = CheckCounters("patch"); !s.ok()) return s;
+  const StoredJob& job = jobs_[index];
+  const cost::Need need{.job_strings = job.id().size() + payload.size() + job.key().size(),
+                        .events = 1,
+                        .moves = 1};  // the set-payload write, which copies the payload
+  if (Status s = CheckRoom(need, "patch"); !s.ok()) return s;
+  ++actions_;
+  charge_.Add(need.job_strings);  // the arena's fresh copy of the job's strings
+  const uint64_t old_bytes = job.payload().size();
+  patches_.push_back({index, events_.size(), old_bytes});
+  EventRecord& patched = Record(EventKind::kPatched, index);
+  patched.until = static_cast<int64_t>(old_bytes);
+  patched.ref = static_cast<uint32_t>(payload.size());  // at most kMaxPayloadBytes
+  jobs_.SetPayload(index, payload);
+  if (policy_.journal) {
+    durable::Write w;
+    w.op = durable::WriteOp::kSetPayload;
+    w.job_number = index;
+    w.job.payload.assign(payload);
+    Emit(std::move(w), index);
+  }
+  return Status::Ok();
+}
+
+bool QueueCore::WasPatched(std::string_view id) const {
+  if (patches_.empty()) return false;
+  const int64_t found = jobs_.Find(id);
+  return std::any_of(patches_.begin(), patches_.end(),
+                     [&](const PatchMark& p) { return static_cast<int64_t>(p.job) == found; });
+}
+
+Result<bool> QueueCore::ReplayKeepingAttempts(std::string_view id) {
+  if (!CanReplayKeepingAttempts()) {
+    return Status::InvalidArgument(std::string("replay: resetAttempts false expected only under system bullmq (BullMQ's "
+                                               "job.retry() without resetAttemptsMade), got it under system ") +
+                                   SystemName(policy_.system) + ", where a replay always resets attempts");
+  }
+  const int64_t found = ReplayableIndex(id);
+  if (found < 0) return false;
+  const auto index = static_cast<uint32_t>(found);
+  if (jobs_[index].attempts >= kMaxKeptAttempts) {
+    return Status::OutOfRange("replay: job " + QuoteShort(id) + " has " + std::to_string(jobs_[index].attempts) +
+                              " attempts, the most a retry without a reset may keep");
+  }
+  ++actions_;
+  ReplayChecked(index, false, true);
+  return true;
+}
+
+void QueueCore::ReplayChecked(uint32_t index, bool routed, bool keep_attempts) {
+  StoredJob& job = jobs_[index];
+  const int64_t from = static_cast<int64_t>(job.arrival);
+  ++step_;
+  quarantine_.erase(job.quarantine_pos);
+  if (RetentionTimers()) retention_.erase({RetentionEnd(job.arrived_at, records_.EnqueuedAt(index)), job.timer, index});
+  // Sidekiq's retry of a dead job lowers its count by one: it gets one more run.
+  // BullMQ's retry without a reset keeps attemptsMade.
+  const uint32_t kept = keep_attempts ? job.attempts
+                        : policy_.system == System::kSidekiq && job.attempts > 0 ? job.attempts - 1 : 0;
+  // It carries the attempt count before the reset, and the count it keeps.
+  EventRecord& replayed = Record(EventKind::kReplayed, index);
+  replayed.until = kept;
+  replayed.ref = routed ? 1 : 0;  // the event says who sent it back
+  job.place = Place::kReady;
+  job.reason = Reason::kNone;
+  job.attempts = kept;
+  job.last_error = 0;
+  job.quarantine_step = 0;
+  job.last_delay = 0;
+  job.alert = false;
+  records_.Republish(index, now_);  // republished: a new message's TTL
+  job.ready_pos = ready_tail_++;
+  ready_.push_back(index);
+  CheckAlarm(index);
+  EmitMove(index, {durable::WriteOp::kRemoveQuarantine, from});
+}
+
+bool QueueCore::RedriveTakes(uint32_t job, const RedriveFilter& only) const {
+  const StoredJob& j = jobs_[job];
+  return (!only.failure_class || j.failure_class == *only.failure_class) &&
+         (only.reason == Reason::kNone || j.reason == only.reason);
+}
+
+size_t QueueCore::RedriveCount(const RedriveFilter& only) const {
+  if (only == RedriveFilter{}) return quarantine_.size();
+  size_t n = 0;
+  for (const uint32_t job : quarantine_) n += RedriveTakes(job, only) ? 1 : 0;
+  return n;
+}
+
+Result<uint64_t> QueueCore::Redrive(int64_t max, const RedriveFilter& only) {
+  if (only == RedriveFilter{}) return Redrive(max);
+  if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
+  std::vector<uint32_t> taken;  // the oldest matching entries, at most max
+  for (const uint32_t job : quarantine_) {
+    if (taken.size() == static_cast<size_t>(max)) break;
+    if (RedriveTakes(job, only)) taken.push_back(job);
+  }
+  if (taken.empty()) return uint64_t{0};
+  if (Status s = CheckCounters("redrive"); !s.ok()) return s;
+  if (Status s = CheckRoom({.events = 2 * taken.size(), .moves = taken.size()}, "redrive"); !s.ok()) return s;
+  ++actions_;
+  for (const uint32_t job : taken) ReplayChecked(job);
+  return static_cast<uint64_t>(taken.size());
+}
+
+Result<uint64_t> QueueCore::Redrive(int64_t max) {
+  if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
+  const size_t n = std::min(quarantine_.size(), static_cast<size_t>(max));
+  if (n == 0) return uint64_t{0};
+  if (Status s = CheckCounters("redrive"); !s.ok()) return s;
+  // Each entry: its replayed event and an alarm change, and its move.
+  if (Status s = CheckRoom({.events = 2 * n, .moves = n}, "redrive"); !s.ok()) return s;
+  ++actions_;
+  for (size_t k = 0; k < n; ++k) ReplayChecked(quarantine_.front());  // oldest arrival first
+  return static_cast<uint64_t>(n);
+}
+
+Result<uint64_t> QueueCore::Redrive(double max) {
+  if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
+  return Redrive(static_cast<int64_t>(max));
+}
+
+Result<uint64_t> QueueCore::ReleaseKey(std::string_view key) {
+  if (Status s = CheckKey(key, "key"); !s.ok()) return s;
+  const auto it = pending_by_key_.find(key);
+  if (it == pending_by_key_.end()) return uint64_t{0};
+  std::vector<uint32_t> holders;
+  for (const uint32_t job : it->second) {
+    const StoredJob& j = jobs_[job];
+    if (!j.released && (j.place == Place::kQuarantined || j.place == Place::kDropped || j.place == Place::kLost ||
+                        j.place == Place::kDiscarded)) {
+      holders.push_back(job);
+    }
+  }
+  if (holders.empty()) return uint64_t{0};
+  if (Status s = CheckCounters("releaseKey"); !s.ok()) return s;
+  if (Status s = CheckRoom({.events = holders.size(), .moves = holders.size()}, "releaseKey"); !s.ok()) return s;
+  ++actions_;
+  for (const uint32_t job : holders) {
+    jobs_[job].released = true;
+    Record(EventKind::kKeyReleased, job);
+    if (policy_.journal) {
+      durable::Write w;
+      w.op = durable::WriteOp::kReleaseKey;
+      w.job_number = job;
+      Emit(std::move(w), job);
+    }
+  }
+  return static_cast<uint64_t>(holders.size());
+}
+
+AlarmView QueueCore::alarm() const {
+  return {alarm_raised_, quarantine_.size(), policy_.alarm_depth};
+}
+
+}  // namespace dlq
