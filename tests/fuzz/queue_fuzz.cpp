@@ -1463,16 +1463,16 @@ std::string TokenOperand(Decoder& in, const Harness& h) {
 int64_t Duration(Decoder& in, const Harness& h) {
   const uint8_t d = in.Byte();
   const int64_t around = d % 3 - 1;
-  const int64_t left = kMaxTimeMs - h.stats().now;  // room left on the clock
+  const int64_t left = kMaxTimeMs - h.now();  // room left on the clock
   if (d < 0x40) return kSmallMs[d % 16];
   if (d < 0x80) {
     const auto next = h.NextTimer();
-    return next ? *next - h.stats().now + around : kSmallMs[d % 16];
+    return next ? *next - h.now() + around : kSmallMs[d % 16];
   }
   if (d < 0xA0) return h.lease_ms() * (1 + d % 4) + d / 4 % 3 - 1;
   if (d < 0xC0) {
     const auto last = h.LastTimer();
-    return last ? *last - h.stats().now + around : kSmallMs[d % 16];
+    return last ? *last - h.now() + around : kSmallMs[d % 16];
   }
   if (d < 0xD0) return left - kSmallMs[d % 16];
   if (d < 0xE0) return left + 1 + d % 16;
