@@ -5,6 +5,7 @@
 
 #include "crc32.h"
 #include "link_text.h"
+#include "registry.h"
 #include "size_limits.h"
 #include "text.h"
 
@@ -143,10 +144,10 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   PutBackoff(o, p.backoff);
   o.I(p.lease_ms).I(p.seed).Word(OrderingName(p.ordering)).I(p.retention_ms).I(p.alarm_depth);
   o.B(p.unsafe_quarantine_order).B(p.journal);
-  // "system <name>" only when it is not the lab's, so every earlier text stays as written.
-  if (p.system != System::kLab) o.Word("system").Word(SystemName(p.system));
-  // A mode's own settings, each only when not its default (Policy::Check: only in its mode).
+  // "system <name>" only when it is not the default's (the lab's), so every earlier text stays as written.
   const Policy defaults;
+  if (p.system != defaults.system) o.Word("system").Word(SystemName(p.system));
+  // A mode's own settings, each only when not its default (Policy::Check: only in its mode).
   if (p.max_stalled_count != defaults.max_stalled_count) o.Word("maxStalledCount").I(p.max_stalled_count);
   if (p.dead_max_jobs != defaults.dead_max_jobs) o.Word("deadMaxJobs").I(p.dead_max_jobs);
   if (p.retry_in_jitter) o.Word("retryInJitter");
@@ -307,7 +308,6 @@ constexpr int kDispositionCount = 5;
 constexpr int kBackoffKindCount = 3;
 constexpr int kJitterCount = 5;
 constexpr int kOrderingCount = 3;
-constexpr int kSystemCount = 5;
 constexpr int kDeliveryLimitCount = 4;
 constexpr int kDeadLetterExchangeCount = 2;
 constexpr int kDelayAtCount = 3;
@@ -401,6 +401,71 @@ Status GetBackoff(In& in, Backoff* b) {
   return Status::Ok();
 }
 
+// After "system": the system's name (never the default's) and each of its own
+// settings, only when not its default (Policy::Check refuses them under another system).
+Status GetSystemGroup(In* in, Policy* p) {
+  const Policy defaults;
+  DLQ_TRY(in->Name("a system other than lab", kSystemCount, SystemName, &p->system));
+  if (p->system == defaults.system) return in->Error("a system other than lab (lab is written as nothing)", "lab");
+  if (in->Peek() == "maxStalledCount") {
+    in->Next();
+    DLQ_TRY(in->Int("maxStalledCount", &p->max_stalled_count));
+    if (p->max_stalled_count == defaults.max_stalled_count) return in->Error("a maxStalledCount other than its default", "1");
+  }
+  if (in->Peek() == "deadMaxJobs") {
+    in->Next();
+    DLQ_TRY(in->Int("deadMaxJobs", &p->dead_max_jobs));
+    if (p->dead_max_jobs == defaults.dead_max_jobs) return in->Error("a deadMaxJobs other than its default", "10000");
+  }
+  if (in->Peek() == "retryInJitter") {  // the word alone: on (off is written as nothing)
+    in->Next();
+    p->retry_in_jitter = true;
+  }
+  if (in->Peek() == "retryEveryError") {  // likewise
+    in->Next();
+    p->retry_every_error = true;
+  }
+  if (in->Peek() == "deliveryLimit") {
+    in->Next();
+    DLQ_TRY(in->Name("unset-3.x, unset-4.x or classic-queue", kDeliveryLimitCount, DeliveryLimitName, &p->delivery_limit));
+    if (p->delivery_limit == DeliveryLimit::kExplicit) return in->Error("unset-3.x, unset-4.x or classic-queue", "explicit");
+  }
+  if (in->Peek() == "deadLetterExchange") {
+    in->Next();
+    DLQ_TRY(in->Name("none", kDeadLetterExchangeCount, DeadLetterExchangeName, &p->dead_letter_exchange));
+    if (p->dead_letter_exchange == DeadLetterExchange::kSet) return in->Error("none (set is written as nothing)", "set");
+  }
+  if (in->Peek() == "removeOnFailCount") {
+    in->Next();
+    DLQ_TRY(in->Int("removeOnFailCount", &p->remove_on_fail_count));
+    if (p->remove_on_fail_count == defaults.remove_on_fail_count) return in->Error("a removeOnFailCount other than its default", "0");
+  }
+  if (in->Peek() == "dlqMaxLength") {
+    in->Next();
+    DLQ_TRY(in->Int("dlqMaxLength", &p->dlq_max_length));
+    if (p->dlq_max_length == defaults.dlq_max_length) return in->Error("a dlqMaxLength other than its default", "0");
+  }
+  if (in->Peek() == "removeOnFail") {  // the word alone: on
+    in->Next();
+    p->remove_on_fail = true;
+  }
+  if (in->Peek() == "skipDeadSet") {  // likewise
+    in->Next();
+    p->skip_dead_set = true;
+  }
+  if (in->Peek() == "maxLength") {
+    in->Next();
+    DLQ_TRY(in->Int("maxLength", &p->max_length));
+    if (p->max_length == defaults.max_length) return in->Error("a maxLength other than its default", "0");
+  }
+  if (in->Peek() == "messageTtlMs") {
+    in->Next();
+    DLQ_TRY(in->Int("messageTtlMs", &p->message_ttl_ms));
+    if (p->message_ttl_ms == defaults.message_ttl_ms) return in->Error("a messageTtlMs other than its default", "0");
+  }
+  return Status::Ok();
+}
+
 // The policy group and six class groups; `lines` reads each from its own line.
 template <typename NextIn>
 Status GetPolicy(NextIn next, Policy* p) {
@@ -417,65 +482,7 @@ Status GetPolicy(NextIn next, Policy* p) {
   DLQ_TRY(in->Bool("journal", &p->journal));
   if (in->Peek() == "system") {
     in->Next();
-    DLQ_TRY(in->Name("a system other than lab", kSystemCount, SystemName, &p->system));
-    if (p->system == System::kLab) return in->Error("a system other than lab (lab is written as nothing)", "lab");
-    const Policy defaults;
-    if (in->Peek() == "maxStalledCount") {
-      in->Next();
-      DLQ_TRY(in->Int("maxStalledCount", &p->max_stalled_count));
-      if (p->max_stalled_count == defaults.max_stalled_count) return in->Error("a maxStalledCount other than its default", "1");
-    }
-    if (in->Peek() == "deadMaxJobs") {
-      in->Next();
-      DLQ_TRY(in->Int("deadMaxJobs", &p->dead_max_jobs));
-      if (p->dead_max_jobs == defaults.dead_max_jobs) return in->Error("a deadMaxJobs other than its default", "10000");
-    }
-    if (in->Peek() == "retryInJitter") {  // the word alone: on (off is written as nothing)
-      in->Next();
-      p->retry_in_jitter = true;
-    }
-    if (in->Peek() == "retryEveryError") {  // likewise
-      in->Next();
-      p->retry_every_error = true;
-    }
-    if (in->Peek() == "deliveryLimit") {
-      in->Next();
-      DLQ_TRY(in->Name("unset-3.x, unset-4.x or classic-queue", kDeliveryLimitCount, DeliveryLimitName, &p->delivery_limit));
-      if (p->delivery_limit == DeliveryLimit::kExplicit) return in->Error("unset-3.x, unset-4.x or classic-queue", "explicit");
-    }
-    if (in->Peek() == "deadLetterExchange") {
-      in->Next();
-      DLQ_TRY(in->Name("none", kDeadLetterExchangeCount, DeadLetterExchangeName, &p->dead_letter_exchange));
-      if (p->dead_letter_exchange == DeadLetterExchange::kSet) return in->Error("none (set is written as nothing)", "set");
-    }
-    if (in->Peek() == "removeOnFailCount") {
-      in->Next();
-      DLQ_TRY(in->Int("removeOnFailCount", &p->remove_on_fail_count));
-      if (p->remove_on_fail_count == defaults.remove_on_fail_count) return in->Error("a removeOnFailCount other than its default", "0");
-    }
-    if (in->Peek() == "dlqMaxLength") {
-      in->Next();
-      DLQ_TRY(in->Int("dlqMaxLength", &p->dlq_max_length));
-      if (p->dlq_max_length == defaults.dlq_max_length) return in->Error("a dlqMaxLength other than its default", "0");
-    }
-    if (in->Peek() == "removeOnFail") {  // the word alone: on
-      in->Next();
-      p->remove_on_fail = true;
-    }
-    if (in->Peek() == "skipDeadSet") {  // likewise
-      in->Next();
-      p->skip_dead_set = true;
-    }
-    if (in->Peek() == "maxLength") {
-      in->Next();
-      DLQ_TRY(in->Int("maxLength", &p->max_length));
-      if (p->max_length == defaults.max_length) return in->Error("a maxLength other than its default", "0");
-    }
-    if (in->Peek() == "messageTtlMs") {
-      in->Next();
-      DLQ_TRY(in->Int("messageTtlMs", &p->message_ttl_ms));
-      if (p->message_ttl_ms == defaults.message_ttl_ms) return in->Error("a messageTtlMs other than its default", "0");
-    }
+    DLQ_TRY(GetSystemGroup(in, p));
   }
   if (in->Peek() == "delayAt") {
     in->Next();

@@ -58,6 +58,7 @@
 #include <limits>
 
 #include "link.h"
+#include "registry.h"
 
 namespace dlq::link {
 namespace {
@@ -154,7 +155,6 @@ char JitterLetter(Jitter jitter) {
 }
 
 // The system's letter (lab has one only for reading).
-constexpr char kSystemLetters[] = {'l', 'q', 'b', 'k', 's'};  // in System's order
 
 char OrderingLetter(Ordering ordering) {
   switch (ordering) {
@@ -541,6 +541,128 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
   return Status::Ok();
 }
 
+// The ";r" group's settings after deliveryLimit, in the order AppendSystemGroup writes them.
+Status ReadSystemGroupRest(Reader& in, Policy* policy) {
+  const Policy defaults;
+  if (in.Accept('n')) {
+    policy->dead_letter_exchange = DeadLetterExchange::kNone;
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+  }
+  if (in.Accept('f')) {
+    uint64_t n = 0;
+    if (Status s = in.Number("removeOnFailCount", 10, &n); !s.ok()) return s;
+    policy->remove_on_fail_count = static_cast<int64_t>(n);
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+    if (n == 0) return in.Error("a removeOnFailCount other than 0");
+  }
+  if (in.Accept('m')) {
+    uint64_t n = 0;
+    if (Status s = in.Number("dlqMaxLength", 10, &n); !s.ok()) return s;
+    policy->dlq_max_length = static_cast<int64_t>(n);
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+    if (n == 0) return in.Error("a dlqMaxLength other than 0");
+  }
+  if (in.Accept('x')) {
+    policy->remove_on_fail = true;
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+  }
+  if (in.Accept('o')) {
+    policy->skip_dead_set = true;
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+  }
+  if (in.Accept('g')) {
+    uint64_t n = 0;
+    if (Status s = in.Number("maxLength", 10, &n); !s.ok()) return s;
+    policy->max_length = static_cast<int64_t>(n);
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+    if (n == 0) return in.Error("a maxLength other than 0");
+  }
+  if (in.Accept('t')) {
+    uint64_t n = 0;
+    // 16 digits hold every TTL up to kMaxTimeMs (2^53 - 1).
+    if (Status s = in.Number("messageTtlMs", 16, &n); !s.ok()) return s;
+    policy->message_ttl_ms = static_cast<int64_t>(n);
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+    if (n == 0) return in.Error("a messageTtlMs other than 0");
+  }
+  if (in.peek() == 'c' || in.peek() == 'q') {
+    policy->delay_at = in.peek() == 'c' ? DelayAt::kConsumerSleep : DelayAt::kRetryQueue;
+    in.Accept(in.peek());
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+// A v2 link's ";r" group: the system's letter (each module's, registry.h), then each
+// of its own settings that is not its default, each checked as it is read.
+Status ReadSystemGroup(Reader& in, Policy* policy) {
+  const std::optional<System> system = SystemByLinkLetter(in.peek());  // each module's letter
+  if (!system) return in.Error("system (" + SystemLetterList() + ")");
+  policy->system = *system;
+  in.Accept(in.peek());
+  if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+  const Policy defaults;
+  if (in.Accept('s')) {
+    uint64_t n = 0;
+    if (Status s = in.Number("maxStalledCount", 4, &n); !s.ok()) return s;
+    policy->max_stalled_count = static_cast<int64_t>(n);
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+    if (n == static_cast<uint64_t>(defaults.max_stalled_count)) return in.Error("a maxStalledCount other than 1");
+  }
+  if (in.Accept('d')) {
+    uint64_t n = 0;
+    if (Status s = in.Number("deadMaxJobs", 10, &n); !s.ok()) return s;
+    policy->dead_max_jobs = static_cast<int64_t>(n);
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+    if (n == static_cast<uint64_t>(defaults.dead_max_jobs)) return in.Error("a deadMaxJobs other than 10000");
+  }
+  if (in.Accept('j')) {
+    policy->retry_in_jitter = true;
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+  }
+  if (in.Accept('e')) {
+    policy->retry_every_error = true;
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+  }
+  if (in.Accept('u')) {
+    if (in.Accept('3')) {
+      policy->delivery_limit = DeliveryLimit::kUnset3;
+    } else if (in.Accept('4')) {
+      policy->delivery_limit = DeliveryLimit::kUnset4;
+    } else if (in.Accept('c')) {
+      policy->delivery_limit = DeliveryLimit::kClassicQueue;
+    } else {
+      return in.Error("deliveryLimit (u3 unset-3.x, u4 unset-4.x, uc classic-queue)");
+    }
+    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+  }
+  return ReadSystemGroupRest(in, policy);
+}
+
+// The ";r" group ReadSystemGroup reads: written when the system or delayAt is not its default.
+void AppendSystemGroup(std::string& out, const Policy& policy) {
+  const Policy defaults;
+  if (policy.system != defaults.system || policy.delay_at != defaults.delay_at) {
+    out.append(";r").append(1, SystemOf(policy).link_letter());
+    if (policy.max_stalled_count != defaults.max_stalled_count) out += "s" + std::to_string(policy.max_stalled_count);
+    if (policy.dead_max_jobs != defaults.dead_max_jobs) out += "d" + std::to_string(policy.dead_max_jobs);
+    if (policy.retry_in_jitter) out += 'j';
+    if (policy.retry_every_error) out += 'e';
+    if (policy.delivery_limit == DeliveryLimit::kUnset3) out += "u3";
+    if (policy.delivery_limit == DeliveryLimit::kUnset4) out += "u4";
+    if (policy.delivery_limit == DeliveryLimit::kClassicQueue) out += "uc";
+    if (policy.dead_letter_exchange == DeadLetterExchange::kNone) out += "n";
+    if (policy.remove_on_fail_count != defaults.remove_on_fail_count) out += "f" + std::to_string(policy.remove_on_fail_count);
+    if (policy.dlq_max_length != defaults.dlq_max_length) out += "m" + std::to_string(policy.dlq_max_length);
+    if (policy.remove_on_fail) out += 'x';
+    if (policy.skip_dead_set) out += 'o';
+    if (policy.max_length != defaults.max_length) out += "g" + std::to_string(policy.max_length);
+    if (policy.message_ttl_ms != defaults.message_ttl_ms) out += "t" + std::to_string(policy.message_ttl_ms);
+    if (policy.delay_at == DelayAt::kConsumerSleep) out += 'c';
+    if (policy.delay_at == DelayAt::kRetryQueue) out += 'q';
+  }
+}
+
 }  // namespace
 
 Result<Scenario> ReadV2(Reader& in) {
@@ -594,97 +716,9 @@ Result<Scenario> ReadV2(Reader& in) {
         in.Accept(in.peek());
         if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
         break;
-      case 'r': {
-        const char* at = std::find(std::begin(kSystemLetters), std::end(kSystemLetters), in.peek());
-        if (in.peek() == '\0' || at == std::end(kSystemLetters)) {
-          return in.Error("system (q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, l lab)");
-        }
-        scenario.policy.system = static_cast<System>(at - std::begin(kSystemLetters));
-        in.Accept(in.peek());
-        if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        const Policy defaults;
-        if (in.Accept('s')) {
-          uint64_t n = 0;
-          if (Status s = in.Number("maxStalledCount", 4, &n); !s.ok()) return s;
-          scenario.policy.max_stalled_count = static_cast<int64_t>(n);
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-          if (n == static_cast<uint64_t>(defaults.max_stalled_count)) return in.Error("a maxStalledCount other than 1");
-        }
-        if (in.Accept('d')) {
-          uint64_t n = 0;
-          if (Status s = in.Number("deadMaxJobs", 10, &n); !s.ok()) return s;
-          scenario.policy.dead_max_jobs = static_cast<int64_t>(n);
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-          if (n == static_cast<uint64_t>(defaults.dead_max_jobs)) return in.Error("a deadMaxJobs other than 10000");
-        }
-        if (in.Accept('j')) {
-          scenario.policy.retry_in_jitter = true;
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
-        if (in.Accept('e')) {
-          scenario.policy.retry_every_error = true;
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
-        if (in.Accept('u')) {
-          if (in.Accept('3')) {
-            scenario.policy.delivery_limit = DeliveryLimit::kUnset3;
-          } else if (in.Accept('4')) {
-            scenario.policy.delivery_limit = DeliveryLimit::kUnset4;
-          } else if (in.Accept('c')) {
-            scenario.policy.delivery_limit = DeliveryLimit::kClassicQueue;
-          } else {
-            return in.Error("deliveryLimit (u3 unset-3.x, u4 unset-4.x, uc classic-queue)");
-          }
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
-        if (in.Accept('n')) {
-          scenario.policy.dead_letter_exchange = DeadLetterExchange::kNone;
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
-        if (in.Accept('f')) {
-          uint64_t n = 0;
-          if (Status s = in.Number("removeOnFailCount", 10, &n); !s.ok()) return s;
-          scenario.policy.remove_on_fail_count = static_cast<int64_t>(n);
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-          if (n == 0) return in.Error("a removeOnFailCount other than 0");
-        }
-        if (in.Accept('m')) {
-          uint64_t n = 0;
-          if (Status s = in.Number("dlqMaxLength", 10, &n); !s.ok()) return s;
-          scenario.policy.dlq_max_length = static_cast<int64_t>(n);
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-          if (n == 0) return in.Error("a dlqMaxLength other than 0");
-        }
-        if (in.Accept('x')) {
-          scenario.policy.remove_on_fail = true;
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
-        if (in.Accept('o')) {
-          scenario.policy.skip_dead_set = true;
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
-        if (in.Accept('g')) {
-          uint64_t n = 0;
-          if (Status s = in.Number("maxLength", 10, &n); !s.ok()) return s;
-          scenario.policy.max_length = static_cast<int64_t>(n);
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-          if (n == 0) return in.Error("a maxLength other than 0");
-        }
-        if (in.Accept('t')) {
-          uint64_t n = 0;
-          // 16 digits hold every TTL up to kMaxTimeMs (2^53 - 1).
-          if (Status s = in.Number("messageTtlMs", 16, &n); !s.ok()) return s;
-          scenario.policy.message_ttl_ms = static_cast<int64_t>(n);
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-          if (n == 0) return in.Error("a messageTtlMs other than 0");
-        }
-        if (in.peek() == 'c' || in.peek() == 'q') {
-          scenario.policy.delay_at = in.peek() == 'c' ? DelayAt::kConsumerSleep : DelayAt::kRetryQueue;
-          in.Accept(in.peek());
-          if (Status s = CheckPolicy(scenario.policy); !s.ok()) return s;
-        }
+      case 'r':
+        if (Status s = ReadSystemGroup(in, &scenario.policy); !s.ok()) return s;
         break;
-      }
       case 'q': {
         uint64_t retention_ms = 0;
         uint64_t alarm_depth = 0;
@@ -751,26 +785,7 @@ std::string WriteV2(const Scenario& scenario) {
   out += ";s" + std::to_string(policy.seed);
   AppendClasses(out, policy.classes);
   if (policy.ordering != Ordering::kNone) out.append(";o").append(1, OrderingLetter(policy.ordering));
-  if (policy.system != System::kLab || policy.delay_at != DelayAt::kBroker) {
-    out.append(";r").append(1, kSystemLetters[static_cast<int>(policy.system)]);
-    const Policy defaults;
-    if (policy.max_stalled_count != defaults.max_stalled_count) out += "s" + std::to_string(policy.max_stalled_count);
-    if (policy.dead_max_jobs != defaults.dead_max_jobs) out += "d" + std::to_string(policy.dead_max_jobs);
-    if (policy.retry_in_jitter) out += 'j';
-    if (policy.retry_every_error) out += 'e';
-    if (policy.delivery_limit == DeliveryLimit::kUnset3) out += "u3";
-    if (policy.delivery_limit == DeliveryLimit::kUnset4) out += "u4";
-    if (policy.delivery_limit == DeliveryLimit::kClassicQueue) out += "uc";
-    if (policy.dead_letter_exchange == DeadLetterExchange::kNone) out += "n";
-    if (policy.remove_on_fail_count != defaults.remove_on_fail_count) out += "f" + std::to_string(policy.remove_on_fail_count);
-    if (policy.dlq_max_length != defaults.dlq_max_length) out += "m" + std::to_string(policy.dlq_max_length);
-    if (policy.remove_on_fail) out += 'x';
-    if (policy.skip_dead_set) out += 'o';
-    if (policy.max_length != defaults.max_length) out += "g" + std::to_string(policy.max_length);
-    if (policy.message_ttl_ms != defaults.message_ttl_ms) out += "t" + std::to_string(policy.message_ttl_ms);
-    if (policy.delay_at == DelayAt::kConsumerSleep) out += 'c';
-    if (policy.delay_at == DelayAt::kRetryQueue) out += 'q';
-  }
+  AppendSystemGroup(out, policy);
   if (policy.retention_ms != 0 || policy.alarm_depth != 0 || policy.unsafe_quarantine_order) {
     out.append(";q").append(std::to_string(policy.retention_ms)).append(".").append(std::to_string(policy.alarm_depth));
     if (policy.unsafe_quarantine_order) out += 'u';
