@@ -101,7 +101,7 @@ const Field<Policy> kPolicyFields[] = {
      [](const Policy& p) -> int64_t { return p.skip_dead_set; }, [](Policy& p, int64_t v) { p.skip_dead_set = v != 0; }},
     {OnlyUnder(System::kRabbitMqQuorum, Integer("maxLength", kMaxLengthField, "Source x-max-length",
              "the source queue's x-max-length (overflow drop-head); a publish past it "
-             "dead-letters the oldest ready message (reason maxlen); 0: no limit.")),
+             "dead-letters the oldest ready message (maxlen); 0: no limit.")),
      [](const Policy& p) { return p.max_length; }, [](Policy& p, int64_t v) { p.max_length = v; }},
     {OnlyUnder(System::kRabbitMqQuorum, Integer("messageTtlMs", kMessageTtlMsField, "Source x-message-ttl (ms)",
              "the source queue's x-message-ttl; a message that reaches the ready head this long "
