@@ -6,6 +6,7 @@
 #include "crc32.h"
 #include "link_text.h"
 #include "schema.h"
+#include "registry.h"
 #include "size_limits.h"
 #include "text.h"
 
@@ -159,7 +160,7 @@ void PutPolicy(Out& o, const Policy& p, bool newline) {
   o.I(p.lease_ms).I(p.seed).Word(OrderingName(p.ordering)).I(p.retention_ms).I(p.alarm_depth);
   o.B(p.unsafe_quarantine_order).B(p.journal);
   // "system <name>" only when it is not the lab's, so every earlier text stays as written.
-  if (p.system != System::kLab) o.Word("system").Word(SystemName(p.system));
+  if (p.system != Policy{}.system) o.Word("system").Word(SystemName(p.system));
   // A mode's own settings, each only when not its default (Policy::Check: only in its mode),
   // as its row's snapshot name and value, in table order (schema.cpp).
   for (const Field<Policy>& row : PolicyFields()) {
@@ -311,7 +312,6 @@ constexpr int kDispositionCount = 5;
 constexpr int kBackoffKindCount = 3;
 constexpr int kJitterCount = 5;
 constexpr int kOrderingCount = 3;
-constexpr int kSystemCount = 5;
 constexpr int kDeliveryLimitCount = 4;
 constexpr int kDeadLetterExchangeCount = 2;
 constexpr int kDelayAtCount = 3;
@@ -462,7 +462,7 @@ Status GetPolicy(NextIn next, Policy* p) {
   if (in->Peek() == "system") {
     in->Next();
     DLQ_TRY(in->Name("a system other than lab", kSystemCount, SystemName, &p->system));
-    if (p->system == System::kLab) return in->Error("a system other than lab (lab is written as nothing)", "lab");
+    if (p->system == Policy{}.system) return in->Error("a system other than lab (lab is written as nothing)", "lab");
   }
   for (const Field<Policy>& row : PolicyFields()) {
     if (IsModeSetting(row.spec)) DLQ_TRY(GetMember(*in, row, p));

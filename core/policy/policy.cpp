@@ -75,29 +75,6 @@ ClassTable::ClassTable() {
   precondition.backoff = {BackoffKind::kFixed, 1000, 1000, Jitter::kNone};
 }
 
-ClassRule Policy::RuleFor(FailureClass c) const {
-  ClassRule rule = classes[c];
-  const int64_t budget = Budget();
-  if (system == System::kSidekiq && retry_every_error && c != FailureClass::kCrash) {
-    rule.retry = true;  // no :kill on 6.4.1: the exception is retried as any other
-    rule.max_attempts = budget;
-  }
-  if (rule.max_attempts == 0 || rule.max_attempts > budget) rule.max_attempts = budget;
-  if (!rule.own_backoff) rule.backoff = backoff;
-  return rule;
-}
-
-int64_t Policy::Budget() const {
-  if (system != System::kRabbitMqQuorum) return max_attempts;
-  switch (delivery_limit) {
-    case DeliveryLimit::kExplicit: return max_attempts;
-    case DeliveryLimit::kUnset3: return kMaxAttempts;
-    case DeliveryLimit::kClassicQueue: return kMaxAttempts;
-    case DeliveryLimit::kUnset4: return kRabbitMq4DeliveryLimit + 1;
-  }
-  return max_attempts;
-}
-
 const char* DispositionName(Disposition disposition) {
   switch (disposition) {
     case Disposition::kCompleted: return "completed";
@@ -201,22 +178,6 @@ Result<DelayAt> ParseDelayAt(std::string_view text) {
   Result<int> index = kDelayAtChoices.Parse(text, "delayAt");
   if (!index.ok()) return index.status();
   return static_cast<DelayAt>(index.value());
-}
-
-const char* SystemReasonName(System system, Reason reason) {
-  switch (system) {
-    case System::kRabbitMqQuorum:
-      return reason == Reason::kExhausted   ? "delivery_limit"
-             : reason == Reason::kPermanent ? "rejected"
-             : reason == Reason::kMaxLength ? "maxlen"
-             : reason == Reason::kExpired   ? "expired"
-                                            : "";
-    case System::kSqs: return "";
-    case System::kLab:
-    case System::kBullMq:
-    case System::kSidekiq: break;
-  }
-  return ReasonName(reason);
 }
 
 Result<Ordering> ParseOrdering(std::string_view text) {

@@ -59,37 +59,10 @@ enum class BackoffKind : uint8_t { kNone, kFixed, kExponential };
 //         (one partition with in-place retry: head-of-line blocking)
 enum class Ordering : uint8_t { kNone, kKey, kStall };
 // Whose semantics the queue follows (docs/real-systems.md): the lab's own rules,
-// or what one real system does differently, and only that.
-//   lab              the lesson's rules
-//   rabbitmq-quorum  a message returned at once (nack/reject with requeue) goes
-//                    back near the head, as a quorum queue with a delivery-limit
-//                    does; a delayed one (the TTL retry-queue pattern) to the tail
-//   bullmq           exponential backoff has no cap (the lab's delays still stop at a day)
-//   sidekiq          with backoff kind none, the delay is Sidekiq's own:
-//                    count^4 + 15 + rand(10) * (count + 1) s, count = attempts - 1;
-//                    retrying a dead job gives it one more run (its count goes down by one)
-//   sqs              with backoff kind none, a failed message comes back when its
-//                    visibility timeout (leaseMs) ends; an entry carries no reason
-//   Further per-mode rules (each only in its mode; docs/real-systems.md):
-//   bullmq           a crash (a lease that expires: a stall) is not an attempt; stalls
-//                    have their own budget, maxStalledCount, past which the job fails
-//                    (reason stalled). Retention is lazy: entries are evicted when a
-//                    later job fails (removeOnFail {age}), not by a timer.
-//   sidekiq          retryInJitter: a custom delay (backoff fixed or exponential) gets
-//                    6.4.1's jitter rand(10) * (count + 1) s on top; under 1 s it falls
-//                    back to Sidekiq's own schedule (job_retry.rb delay_for).
-//   sidekiq          retryEveryError: 6.4.1 has no :kill, so every failure but a crash
-//                    retries up to maxAttempts, its class's never-retry or budget ignored.
-//   sidekiq          the Dead set is trimmed at each kill, not by a timer: entries at
-//                    least the dead timeout old (retentionMs; 0: Sidekiq's 180 days)
-//                    go, and the newest deadMaxJobs - 1 stay (zremrangebyrank(0, -N)).
-//   sqs              an entry's retention counts from the job's first enqueue.
-//   rabbitmq-quorum  deliveryLimit says whether x-delivery-limit is set (maxAttempts - 1)
-//                    or left to the version's default; each entry keeps its x-death record.
-//   rabbitmq-quorum  maxLength: a publish past the source's x-max-length (drop-head)
-//                    dead-letters the oldest ready message, reason maxlen.
-//   rabbitmq-quorum  messageTtlMs: the source's x-message-ttl; a quorum queue expires a
-//                    message at the head, reason expired.
+// or what one real system does differently, and only that. Each system is one
+// module, core/systems/<name>.cpp (system.h lists what each does differently);
+// which policy fields a system owns, the field table's system column says
+// (schema.cpp, FieldSpec::only_under). Stored in snapshots and links: append-only.
 enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs };
 // rabbitmq-quorum: where the delivery-limit comes from.
 //   explicit   x-delivery-limit = maxAttempts - 1
@@ -185,8 +158,7 @@ const char* DelayAtName(DelayAt where);  // "broker" | "consumer-sleep" | "retry
 Result<DelayAt> ParseDelayAt(std::string_view text);
 // BullMQ's failedReason for a job failed by its stall budget.
 inline constexpr const char* kBullMqStalledError = "job stalled more than allowable limit";
-// How `system` names a quarantine entry's reason: RabbitMQ's x-death reason
-// ("delivery_limit", "rejected"), "" for SQS (a DLQ message carries none), else ReasonName.
+// How `system` names a quarantine entry's reason (SystemRules::ReasonName; defined in core/systems/).
 const char* SystemReasonName(System system, Reason reason);
 
 constexpr int64_t kMaxDelayMs = 86'400'000;  // one day
@@ -364,45 +336,30 @@ struct Policy {
   bool decide_before_count = false;
   bool dlq_to_source = false;
 
+  // The rules below depend on the system in force: each is decided by its module
+  // (core/systems/policy_rules.cpp, over system.h's SystemRules), so only the layers
+  // above core/systems/ call them.
+  //
   // The rule in force for class `c`, its max_attempts resolved (never above the
-  // policy's) and its backoff filled in.
+  // policy's budget) and its backoff filled in.
   ClassRule RuleFor(FailureClass c) const;
-  // The policy's attempt budget: max_attempts, unless a rabbitmq-quorum policy leaves
-  // the delivery-limit to the version (unset-3.x: kMaxAttempts; unset-4.x: 21) or has
-  // none (classic-queue: kMaxAttempts).
+  // The policy's attempt budget: max_attempts, unless its system says otherwise (a
+  // rabbitmq-quorum policy may leave the delivery-limit to the version).
   int64_t Budget() const;
-  // True when a returned message goes back near the head (a quorum queue with a limit set,
-  // or a classic queue, which requeues a message in its place).
-  bool ReturnsNearHead() const {
-    return system == System::kRabbitMqQuorum && delivery_limit != DeliveryLimit::kUnset3;
-  }
+  // True when a returned message goes back near the head or keeps its place (SystemRules::ReturnTo).
+  bool ReturnsNearHead() const;
   // True when the source queue keeps no delivery count (a RabbitMQ classic queue): the
   // count the lab shows is its own, and x-delivery-count is absent on every delivery.
-  bool KeepsNoDeliveryCount() const {
-    return system == System::kRabbitMqQuorum && delivery_limit == DeliveryLimit::kClassicQueue;
-  }
-  // True when retention is applied when jobs finish, not by a timer (bullmq, sidekiq).
-  bool LazyRetention() const { return system == System::kBullMq || system == System::kSidekiq; }
+  bool KeepsNoDeliveryCount() const;
+  // True when retention is applied when jobs finish, not by a timer.
+  bool LazyRetention() const;
   // The newest entries a quarantine keeps after each arrival, oldest dropped first
-  // (-1: no count): BullMQ's removeOnFail N keeps N, Sidekiq's dead_max_jobs N keeps
-  // N - 1, a RabbitMQ DLQ's x-max-length N (overflow drop-head) keeps N.
-  int64_t QuarantineKeepNewest() const {
-    switch (system) {
-      case System::kBullMq: return remove_on_fail_count > 0 ? remove_on_fail_count : -1;
-      case System::kSidekiq: return dead_max_jobs - 1;
-      case System::kRabbitMqQuorum: return dlq_max_length > 0 ? dlq_max_length : -1;
-      default: return -1;
-    }
-  }
+  // (-1: no count).
+  int64_t QuarantineKeepNewest() const;
   // True when an arrival in quarantine trims it (a lazy mode, or a count to keep).
-  bool TrimsQuarantine() const { return LazyRetention() || QuarantineKeepNewest() >= 0; }
+  bool TrimsQuarantine() const;
   // Why a dead letter is discarded, not quarantined: its mode's setting (DropCause), or kKept.
-  DropCause DeadLetterDrop() const {
-    if (dead_letter_exchange == DeadLetterExchange::kNone) return DropCause::kNoDeadLetterExchange;
-    if (remove_on_fail) return DropCause::kRemoveOnFail;
-    if (skip_dead_set) return DropCause::kNoDeadSet;
-    return DropCause::kKept;
-  }
+  DropCause DeadLetterDrop() const;
   bool DiscardsDeadLetters() const { return DeadLetterDrop() != DropCause::kKept; }
 
   // The first field out of range, named as JS spells it; or OK. Checks the

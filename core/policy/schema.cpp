@@ -1,6 +1,9 @@
 #include "schema.h"
 
+#include <deque>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlq {
 namespace {
@@ -16,7 +19,9 @@ constexpr FieldSpec Boolean(const char* name, const char* label, const char* des
 constexpr FieldSpec Pick(const char* name, const Choices& choices, const char* label, const char* description) {
   return {name, FieldKind::kChoice, nullptr, &choices, label, description, false};
 }
-// A mode's own field: only under `system` may it leave its default.
+// A mode's own field: only under `system` may it leave its default. The row's
+// system column, the one statement of whose field it is: Check's refusal, the
+// label's suffix and the description's prefix all come from it (WithSystemColumn).
 constexpr FieldSpec OnlyUnder(System system, FieldSpec spec) {
   spec.only_under = kSystemChoices.items[static_cast<int>(system)].name;
   return spec;
@@ -57,50 +62,50 @@ const Field<Policy> kPolicyFields[] = {
           "Whose semantics apply: the lab's rules, or what one real system does differently (docs/real-systems.md).").Carried('r', "", "system"),
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.system); },
      [](Policy& p, int64_t v) { p.system = static_cast<System>(v); }},
-    {OnlyUnder(System::kBullMq, Integer("maxStalledCount", kMaxStalledCountField, "Max stalled count (bullmq)",
-             "BullMQ only: stalls (crashes) a job may have before it fails; a stall is not an attempt.")).Carried('r', "s", "maxStalledCount"),
+    {OnlyUnder(System::kBullMq, Integer("maxStalledCount", kMaxStalledCountField, "Max stalled count",
+             "stalls (crashes) a job may have before it fails; a stall is not an attempt.")).Carried('r', "s", "maxStalledCount"),
      [](const Policy& p) { return p.max_stalled_count; }, [](Policy& p, int64_t v) { p.max_stalled_count = v; }},
-    {OnlyUnder(System::kBullMq, Integer("removeOnFailCount", kRemoveOnFailCountField, "Remove on fail: keep newest (bullmq)",
-             "BullMQ only: removeOnFail N; each failure trims the failed set to its newest N entries; 0: no count.")).Carried('r', "f", "removeOnFailCount"),
+    {OnlyUnder(System::kBullMq, Integer("removeOnFailCount", kRemoveOnFailCountField, "Remove on fail: keep newest",
+             "removeOnFail N; each failure trims the failed set to its newest N entries; 0: no count.")).Carried('r', "f", "removeOnFailCount"),
      [](const Policy& p) { return p.remove_on_fail_count; }, [](Policy& p, int64_t v) { p.remove_on_fail_count = v; }},
-    {OnlyUnder(System::kSidekiq, Integer("deadMaxJobs", kDeadMaxJobsField, "Dead set max jobs (sidekiq)",
-             "Sidekiq only: dead_max_jobs; each kill trims the Dead set to its newest N - 1 entries.")).Carried('r', "d", "deadMaxJobs"),
+    {OnlyUnder(System::kSidekiq, Integer("deadMaxJobs", kDeadMaxJobsField, "Dead set max jobs",
+             "dead_max_jobs; each kill trims the Dead set to its newest N - 1 entries.")).Carried('r', "d", "deadMaxJobs"),
      [](const Policy& p) { return p.dead_max_jobs; }, [](Policy& p, int64_t v) { p.dead_max_jobs = v; }},
     {OnlyUnder(System::kSidekiq, Boolean("retryInJitter", "Sidekiq 6.4.1 jitter on a custom delay",
-             "Sidekiq only: 6.4.1 adds rand(10) * (count + 1) s to a fixed or exponential delay; under 1 s it "
+             "6.4.1 adds rand(10) * (count + 1) s to a fixed or exponential delay; under 1 s it "
              "uses its own schedule.")).Carried('r', "j", "retryInJitter"),
      [](const Policy& p) -> int64_t { return p.retry_in_jitter; }, [](Policy& p, int64_t v) { p.retry_in_jitter = v != 0; }},
     {OnlyUnder(System::kSidekiq, Boolean("retryEveryError", "Sidekiq 6.4.1 retries every error",
-             "Sidekiq only: 6.4.1 cannot kill a job early, so every failure but a crash retries up to maxAttempts.")).Carried('r', "e", "retryEveryError"),
+             "6.4.1 cannot kill a job early, so every failure but a crash retries up to maxAttempts.")).Carried('r', "e", "retryEveryError"),
      [](const Policy& p) -> int64_t { return p.retry_every_error; },
      [](Policy& p, int64_t v) { p.retry_every_error = v != 0; }},
-    {OnlyUnder(System::kRabbitMqQuorum, Pick("deliveryLimit", kDeliveryLimitChoices, "Delivery limit (rabbitmq-quorum)",
-          "RabbitMQ only: x-delivery-limit from maxAttempts, or the version's (3.x none, 4.0+ 20), or a classic "
+    {OnlyUnder(System::kRabbitMqQuorum, Pick("deliveryLimit", kDeliveryLimitChoices, "Delivery limit",
+          "x-delivery-limit from maxAttempts, or the version's (3.x none, 4.0+ 20), or a classic "
           "queue's none (no count; a return keeps its place).")).Carried('r', "u", "deliveryLimit"),
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.delivery_limit); },
      [](Policy& p, int64_t v) { p.delivery_limit = static_cast<DeliveryLimit>(v); }},
-    {OnlyUnder(System::kRabbitMqQuorum, Pick("deadLetterExchange", kDeadLetterExchangeChoices, "Dead-letter exchange (rabbitmq-quorum)",
-          "RabbitMQ only: with none, a message dead-lettered (delivery_limit, rejected) is dropped, not kept.")).Carried('r', "", "deadLetterExchange"),
+    {OnlyUnder(System::kRabbitMqQuorum, Pick("deadLetterExchange", kDeadLetterExchangeChoices, "Dead-letter exchange",
+          "with none, a message dead-lettered (delivery_limit, rejected) is dropped, not kept.")).Carried('r', "", "deadLetterExchange"),
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.dead_letter_exchange); },
      [](Policy& p, int64_t v) { p.dead_letter_exchange = static_cast<DeadLetterExchange>(v); }},
-    {OnlyUnder(System::kRabbitMqQuorum, Integer("dlqMaxLength", kDlqMaxLengthField, "DLQ x-max-length (rabbitmq-quorum)",
-             "RabbitMQ only: the dead-letter queue's x-max-length with overflow drop-head; each dead letter past it "
+    {OnlyUnder(System::kRabbitMqQuorum, Integer("dlqMaxLength", kDlqMaxLengthField, "DLQ x-max-length",
+             "the dead-letter queue's x-max-length with overflow drop-head; each dead letter past it "
              "drops the oldest; 0: no limit.")).Carried('r', "m", "dlqMaxLength"),
      [](const Policy& p) { return p.dlq_max_length; }, [](Policy& p, int64_t v) { p.dlq_max_length = v; }},
-    {OnlyUnder(System::kBullMq, Boolean("removeOnFail", "Remove on fail: true (bullmq)",
-             "BullMQ only: removeOnFail true; a job that fails for good is removed, not kept in the failed set.")).Carried('r', "x", "removeOnFail"),
+    {OnlyUnder(System::kBullMq, Boolean("removeOnFail", "Remove on fail: true",
+             "removeOnFail true; a job that fails for good is removed, not kept in the failed set.")).Carried('r', "x", "removeOnFail"),
      [](const Policy& p) -> int64_t { return p.remove_on_fail; }, [](Policy& p, int64_t v) { p.remove_on_fail = v != 0; }},
-    {OnlyUnder(System::kSidekiq, Boolean("skipDeadSet", "No Dead set: dead false (sidekiq)",
-             "Sidekiq only: dead: false (retry: false is this with maxAttempts 1); a job that fails for good is "
+    {OnlyUnder(System::kSidekiq, Boolean("skipDeadSet", "No Dead set: dead false",
+             "dead: false (retry: false is this with maxAttempts 1); a job that fails for good is "
              "dropped, not kept in the Dead set.")).Carried('r', "o", "skipDeadSet"),
      [](const Policy& p) -> int64_t { return p.skip_dead_set; }, [](Policy& p, int64_t v) { p.skip_dead_set = v != 0; }},
-    {OnlyUnder(System::kRabbitMqQuorum, Integer("maxLength", kMaxLengthField, "Source x-max-length (rabbitmq-quorum)",
-             "RabbitMQ only: the source queue's x-max-length with overflow drop-head; a publish past it "
-             "dead-letters the oldest ready message (reason maxlen); 0: no limit.")).Carried('r', "g", "maxLength"),
+    {OnlyUnder(System::kRabbitMqQuorum, Integer("maxLength", kMaxLengthField, "Source x-max-length",
+             "the source queue's x-max-length (overflow drop-head); a publish past it "
+             "dead-letters the oldest ready message (maxlen); 0: no limit.")).Carried('r', "g", "maxLength"),
      [](const Policy& p) { return p.max_length; }, [](Policy& p, int64_t v) { p.max_length = v; }},
-    {OnlyUnder(System::kRabbitMqQuorum, Integer("messageTtlMs", kMessageTtlMsField, "Source x-message-ttl (ms, rabbitmq-quorum)",
-             "RabbitMQ only: the source queue's x-message-ttl; a message that reaches the ready head this long "
-             "after its publish is dead-lettered (reason expired); 0: none.")).Carried('r', "t", "messageTtlMs"),
+    {OnlyUnder(System::kRabbitMqQuorum, Integer("messageTtlMs", kMessageTtlMsField, "Source x-message-ttl (ms)",
+             "the source queue's x-message-ttl; a message that reaches the ready head this long "
+             "after its publish is dead-lettered (expired); 0: none.")).Carried('r', "t", "messageTtlMs"),
      [](const Policy& p) { return p.message_ttl_ms; }, [](Policy& p, int64_t v) { p.message_ttl_ms = v; }},
     {OnlyUnder(System::kLab, Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
@@ -152,9 +157,32 @@ const Field<ClassRule> kClassRuleFields[] = {
      [](const ClassRule& r) -> int64_t { return r.alert; }, [](ClassRule& r, int64_t v) { r.alert = v != 0; }},
 };
 
+// The rows as forms and lab.schema show them: a field of a system other than the
+// default's (the lab's, whose own fields read as plain settings) says whose it is,
+// from its system column: "Max stalled count (bullmq)", "Source x-message-ttl (ms,
+// rabbitmq-quorum)", and a description that starts "bullmq only: ". The texts live
+// as long as the program (built once, never changed), so the specs may point at them.
+std::vector<Field<Policy>> WithSystemColumn(std::span<const Field<Policy>> rows) {
+  static std::deque<std::string> texts;  // a deque never moves its strings
+  const std::string_view lab = SystemName(Policy{}.system);
+  std::vector<Field<Policy>> out(rows.begin(), rows.end());
+  for (Field<Policy>& row : out) {
+    if (row.spec.only_under == nullptr || row.spec.only_under == lab) continue;
+    std::string label = row.spec.label;
+    const std::string system = row.spec.only_under;
+    label = label.ends_with(')') ? label.insert(label.size() - 1, ", " + system) : label + " (" + system + ")";
+    row.spec.label = texts.emplace_back(std::move(label)).c_str();
+    row.spec.description = texts.emplace_back(system + " only: " + row.spec.description).c_str();
+  }
+  return out;
+}
+
 }  // namespace
 
-std::span<const Field<Policy>> PolicyFields() { return kPolicyFields; }
+std::span<const Field<Policy>> PolicyFields() {
+  static const std::vector<Field<Policy>> rows = WithSystemColumn(kPolicyFields);
+  return rows;
+}
 std::span<const Field<Backoff>> BackoffFields() { return kBackoffFields; }
 std::span<const Field<ClassRule>> ClassRuleFields() { return kClassRuleFields; }
 

@@ -231,7 +231,7 @@ void AppendSystem(std::string& out, const Policy& policy) {
   for (const Field<Policy>& row : PolicyFields()) {
     if (IsModeSetting(row.spec)) AppendMember(settings, row, policy);
   }
-  if (policy.system == System::kLab && settings.empty()) return;
+  if (policy.system == Policy{}.system && settings.empty()) return;
   out.append(1, ';').append(1, kModeLinkField).append(kSystemChoices.items[static_cast<int>(policy.system)].link);
   out += settings;
 }

@@ -66,7 +66,7 @@ struct Event {
   uint64_t depth = 0;                 // kAlarmRaised, kAlarmCleared: the quarantine's depth then
   std::string place;                  // kKeptOnce: where it was kept ("ready", "delayed", "leased", "completed", "quarantine")
   // A requeue (kRequeued, and a requeuing kAttempt/kExpired) that put the job back
-  // near the head: a RabbitMQ quorum queue's return (System::kRabbitMqQuorum).
+  // near the head: a RabbitMQ quorum queue's return (rabbitmq-quorum; SystemRules::ReturnTo, ReturnPlace).
   bool at_head = false;
   // With at_head: a RabbitMQ classic queue's requeue, which puts the message back in its
   // place (the queue keeps no delivery count), not a quorum queue's.

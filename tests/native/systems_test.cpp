@@ -6,7 +6,10 @@
 
 #include "backoff.h"
 #include "event.h"
+#include "modules.h"
 #include "queue.h"
+#include "registry.h"
+#include "schema.h"
 #include "scenario.h"
 #include "test_util.h"
 
@@ -964,6 +967,206 @@ TEST_CASE("sidekiq: retry true plays all 25 retries, delays past a day, and a sn
   CHECK(runs == 26);
   CHECK(longest > 331'791'000);  // count 24's least, 24^4 + 15 s
   CHECK(longest <= kMaxSidekiqDelayMs);
+}
+
+
+// --- The modules (core/systems/system.h) and the registry ---------------------
+
+// The entry's facts as the queue gives them (what the bindings will pass to Record).
+EntryFacts FactsOf(const QuarantineEntry& e) {
+  return {e.payload, e.attempts, e.stalls, e.last_error, e.arrived_at, e.enqueued_at, e.x_death};
+}
+
+const RecordField* FieldNamed(const DeadLetterRecord& record, const std::string& name) {
+  for (const RecordField& f : record) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+TEST_CASE("systems: the registry has one module per System value, in order, with its name and a distinct link letter") {
+  REQUIRE(AllSystems().size() == static_cast<size_t>(kSystemCount));
+  REQUIRE(kSystemChoices.count == kSystemCount);
+  std::string letters;
+  for (int i = 0; i < kSystemCount; ++i) {
+    const SystemRules& system = SystemOf(static_cast<System>(i));
+    CHECK(static_cast<int>(system.id()) == i);
+    CHECK(AllSystems()[static_cast<size_t>(i)] == &system);
+    CHECK(std::string(system.name()) == kSystemChoices.Name(i));
+    CHECK(letters.find(system.link_letter()) == std::string::npos);
+    letters += system.link_letter();
+    CHECK(SystemByLinkLetter(system.link_letter()) == system.id());
+  }
+  CHECK(letters == "lqbks");  // released v2 links carry these letters: frozen
+  CHECK_FALSE(SystemByLinkLetter('x').has_value());
+  CHECK_FALSE(SystemByLinkLetter('\0').has_value());
+  CHECK(SystemLetterList() == "q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, l lab");
+  CHECK(&SystemOf(System::kBullMq) == &systems::BullMq());
+}
+
+TEST_CASE("systems: every field's system column names a system of the registry; labels and descriptions derive from it") {
+  int owned = 0;
+  for (const Field<Policy>& row : PolicyFields()) {
+    if (row.spec.only_under == nullptr) continue;
+    ++owned;
+    Result<System> system = ParseSystem(row.spec.only_under);
+    REQUIRE_MESSAGE(system.ok(), row.spec.name);
+    const std::string label = row.spec.label, description = row.spec.description, name = row.spec.only_under;
+    if (system.value() == Policy{}.system) {  // the default's own fields read as plain settings
+      CHECK(label.find(name) == std::string::npos);
+      continue;
+    }
+    CHECK_MESSAGE((label.ends_with(" (" + name + ")") || label.ends_with(", " + name + ")")), label);
+    CHECK_MESSAGE(description.starts_with(name + " only: "), description);
+    CHECK(description.size() <= 160);  // one line (tests/node/schema.test.mjs)
+  }
+  CHECK(owned == 13);
+  for (const Field<Policy>& row : PolicyFields()) {
+    const std::string name = row.spec.name;
+    if (name == "maxStalledCount") CHECK(std::string(row.spec.label) == "Max stalled count (bullmq)");
+    if (name == "messageTtlMs") CHECK(std::string(row.spec.label) == "Source x-message-ttl (ms, rabbitmq-quorum)");
+    if (name == "delayAt") CHECK(std::string(row.spec.label) == "Delay lives in");
+  }
+}
+
+TEST_CASE("systems: the queue's hooks per system (what each keeps, where a return goes, its retention and replay)") {
+  const SystemRules& lab = SystemOf(System::kLab);
+  const SystemRules& rabbit = SystemOf(System::kRabbitMqQuorum);
+  const SystemRules& bullmq = SystemOf(System::kBullMq);
+  const SystemRules& sidekiq = SystemOf(System::kSidekiq);
+  const SystemRules& sqs = SystemOf(System::kSqs);
+  // Which per-job records each keeps (queue.cpp's x_death_, enqueued_at_, StoredJob::stalls).
+  for (const SystemRules* system : AllSystems()) {
+    CHECK(system->Keeps(JobRecord::kStalls) == (system == &bullmq));
+    CHECK(system->Keeps(JobRecord::kFirstEnqueue) == (system == &sqs));
+    CHECK(system->Keeps(JobRecord::kXDeath) == (system == &rabbit));
+    CHECK(system->CountsStalls() == (system == &bullmq));
+    CHECK(system->CanReplayKeepingAttempts() == (system == &bullmq));
+    CHECK(system->LazyRetention() == (system == &bullmq || system == &sidekiq));
+    CHECK(system->DescribesEntries() == (system != &lab));
+  }
+  Policy p;
+  CHECK(lab.ReturnTo(p) == ReturnPlace::kTail);
+  p.system = System::kRabbitMqQuorum;
+  CHECK(rabbit.ReturnTo(p) == ReturnPlace::kNearHead);
+  p.delivery_limit = DeliveryLimit::kUnset3;
+  CHECK(rabbit.ReturnTo(p) == ReturnPlace::kTail);
+  p.delivery_limit = DeliveryLimit::kClassicQueue;
+  CHECK(rabbit.ReturnTo(p) == ReturnPlace::kInPlace);
+  CHECK(rabbit.KeepsNoDeliveryCount(p));
+  // Retention: sidekiq's 0 is its 180 days; bullmq's is the policy's; sqs counts from the first enqueue.
+  Policy none;
+  CHECK(sidekiq.LazyRetentionAge(none) == kSidekiqDeadTimeoutMs);
+  CHECK(bullmq.LazyRetentionAge(none) == 0);
+  CHECK(lab.LazyRetentionAge(none) == 0);
+  none.retention_ms = 5000;
+  CHECK(sidekiq.LazyRetentionAge(none) == 5000);
+  CHECK(bullmq.LazyRetentionAge(none) == 5000);
+  CHECK(lab.LazyRetentionAge(none) == 0);  // the lab's retention is a timer, not a trim
+  CHECK(sqs.RetentionFrom(700, 200) == 200);
+  CHECK(lab.RetentionFrom(700, 200) == 700);
+  // Replay: sidekiq's retry of a dead job gives it one more run; the others reset.
+  CHECK(sidekiq.AttemptsAfterReplay(4) == 3);
+  CHECK(sidekiq.AttemptsAfterReplay(0) == 0);
+  CHECK(lab.AttemptsAfterReplay(4) == 0);
+  // BullMQ's own failedReason for a stall; the others keep the worker's error.
+  CHECK(std::string(bullmq.OwnError(Reason::kStalled)) == kBullMqStalledError);
+  CHECK(bullmq.OwnError(Reason::kExhausted) == nullptr);
+  CHECK(lab.OwnError(Reason::kStalled) == nullptr);
+  // The quarantine's bound: removeOnFail N, dead_max_jobs N - 1, a DLQ's x-max-length N.
+  Policy keep;
+  keep.remove_on_fail_count = 7;
+  CHECK(bullmq.QuarantineKeepNewest(keep) == 7);
+  keep.dead_max_jobs = 7;
+  CHECK(sidekiq.QuarantineKeepNewest(keep) == 6);
+  keep.dlq_max_length = 7;
+  CHECK(rabbit.QuarantineKeepNewest(keep) == 7);
+  CHECK(lab.QuarantineKeepNewest(keep) == -1);
+  CHECK(sqs.QuarantineKeepNewest(keep) == -1);
+}
+
+TEST_CASE("systems: the hooks agree with the queue that still branches on the system (the lead's rewiring keeps them)") {
+  for (const SystemRules* system : AllSystems()) {
+    Policy p;
+    p.max_attempts = 2;
+    p.retention_ms = 10'000;
+    p.system = system->id();
+    Queue q = test::QueueWith(p, {"a"});
+    REQUIRE(q.Advance(int64_t{1000}).ok());
+    REQUIRE(q.Process("transient").ok());
+    REQUIRE(q.Advance(int64_t{60'000}).ok());
+    REQUIRE(q.Process("permanent").ok());
+    CAPTURE(system->name());
+    CHECK(q.view().CanReplayKeepingAttempts() == system->CanReplayKeepingAttempts());
+    CHECK(q.policy().LazyRetention() == system->LazyRetention());
+    const std::vector<QuarantineEntry> dead = q.view().Quarantined();
+    REQUIRE(dead.size() == 1);
+    const QuarantineEntry& e = dead[0];
+    CHECK((e.enqueued_at != 0 || system->Keeps(JobRecord::kFirstEnqueue)) == system->Keeps(JobRecord::kFirstEnqueue));
+    CHECK(e.x_death.empty() == !system->Keeps(JobRecord::kXDeath));
+    if (!system->LazyRetention()) {
+      CHECK(e.retention_from == system->RetentionFrom(e.arrived_at, e.enqueued_at));
+    } else {
+      CHECK(e.retention_until == e.arrived_at + system->LazyRetentionAge(q.policy()));
+    }
+    const DeadLetterRecord record = system->Record(FactsOf(e));
+    CHECK(record.empty() == !system->DescribesEntries());
+  }
+}
+
+TEST_CASE("systems: each system's dead-letter record, in its own field names") {
+  Policy p;
+  p.max_attempts = 2;
+  p.system = System::kRabbitMqQuorum;
+  Queue rabbit = test::QueueWith(p, {"a"});
+  REQUIRE(rabbit.Process("transient").ok());
+  REQUIRE(rabbit.Process("transient").ok());
+  const DeadLetterRecord x = SystemOf(p).Record(FactsOf(rabbit.view().Quarantined()[0]));
+  REQUIRE(x.size() == 3);
+  CHECK(x[0].name == "x-death");
+  REQUIRE(x[0].kind == RecordField::Kind::kList);
+  REQUIRE(x[0].list.size() == 1);
+  CHECK(x[0].list[0] == std::vector<RecordField>{RecordField::Text("queue", "orders"),
+                                                 RecordField::Text("reason", "delivery_limit"),
+                                                 RecordField::Number("count", 1), RecordField::Number("time", 0)});
+  CHECK(x[1] == RecordField::Text("x-first-death-queue", "orders"));
+  CHECK(x[2] == RecordField::Text("x-first-death-reason", "delivery_limit"));
+
+  QuarantineEntry e;
+  e.payload = "{}";
+  e.attempts = 3;
+  e.stalls = 1;
+  e.last_error = "boom";
+  e.arrived_at = 900;
+  e.enqueued_at = 100;
+  const DeadLetterRecord sqs = SystemOf(System::kSqs).Record(FactsOf(e));
+  CHECK(sqs == DeadLetterRecord{RecordField::Text("body", "{}"), RecordField::Number("ApproximateReceiveCount", 3),
+                                RecordField::Number("SentTimestamp", 100), RecordField::Text("sourceQueue", "orders")});
+  const DeadLetterRecord bull = SystemOf(System::kBullMq).Record(FactsOf(e));
+  CHECK(bull == DeadLetterRecord{RecordField::Number("attemptsMade", 3), RecordField::Number("stalledCounter", 1),
+                                 RecordField::Text("failedReason", "boom"), RecordField::Number("finishedOn", 900)});
+  const DeadLetterRecord kiq = SystemOf(System::kSidekiq).Record(FactsOf(e));
+  CHECK(kiq == DeadLetterRecord{RecordField::Number("retry_count", 2), RecordField::Text("error_message", "boom")});
+  CHECK(SystemOf(System::kLab).Record(FactsOf(e)).empty());
+  CHECK(FieldNamed(sqs, "ApproximateReceiveCount")->number == 3);
+  CHECK(FieldNamed(bull, "x-death") == nullptr);
+}
+
+TEST_CASE("systems: a dead letter's drop is its own system's setting") {
+  Policy p;
+  CHECK(SystemOf(p).DeadLetterDrop(p) == DropCause::kKept);
+  p.system = System::kRabbitMqQuorum;
+  p.dead_letter_exchange = DeadLetterExchange::kNone;
+  CHECK(p.DeadLetterDrop() == DropCause::kNoDeadLetterExchange);
+  p = Policy{};
+  p.system = System::kBullMq;
+  p.remove_on_fail = true;
+  CHECK(p.DeadLetterDrop() == DropCause::kRemoveOnFail);
+  p = Policy{};
+  p.system = System::kSidekiq;
+  p.skip_dead_set = true;
+  CHECK(p.DeadLetterDrop() == DropCause::kNoDeadSet);
+  CHECK(p.DiscardsDeadLetters());
 }
 
 }  // namespace dlq

@@ -34,10 +34,11 @@ struct Decision {
 // jitter stream is drawn from only when a jittered delay is chosen.
 // Under delayAt consumer-sleep or retry-queue a crash's retry is requeued at once
 // (no jitter drawn): the delay would need the consumer that crashed.
-// Under system bullmq a crash is a stall, decided by the stall budget instead:
-// `stalls` (this one included) <= maxStalledCount -> requeued, uncounted (BullMQ's
-// attemptsMade leaves stalls out); past it -> quarantine, reason stalled, the attempt
-// counted (BullMQ raises attemptsMade when it fails a job for stalling).
+// Under a system that counts stalls (SystemRules::CountsStalls: bullmq) a crash is a
+// stall, decided by the stall budget instead: `stalls` (this one included) <=
+// StallBudget (maxStalledCount) -> requeued, uncounted (BullMQ's attemptsMade leaves
+// stalls out); past it -> quarantine, reason stalled, the attempt counted (BullMQ
+// raises attemptsMade when it fails a job for stalling).
 Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint32_t attempts, int64_t previous_delay,
                 Prng& jitter, uint32_t stalls = 0);
 

@@ -25,15 +25,10 @@ int64_t NextDelay(const Backoff& backoff, uint32_t attempt, int64_t previous, Pr
 // delay was at most `previous_max` (0 before its first retry).
 int64_t MaxDelay(const Backoff& backoff, uint32_t attempt, int64_t previous_max);
 
-// The retry delay under the policy's system (policy.h, System) after failed
-// attempt `attempt`, with `backoff` the rule's: NextDelay, but for bullmq
-// exponential without a cap, for sidekiq with kind none Sidekiq's formula
-// (count^4 + 15 + rand(10) * (count + 1) s, count = attempt - 1, one draw from
-// `jitter`), for sidekiq with retryInJitter and kind fixed or exponential
-// 6.4.1's rule for a custom sidekiq_retry_in (rand(10) drawn first, then the
-// lab's jitter: NextDelay + rand(10) * (count + 1) s, or the formula above when
-// that delay is under 1 s), and for sqs with kind none the visibility timeout
-// (leaseMs). Every delay stops at kMaxDelayMs, Sidekiq's default schedule at kMaxSidekiqDelayMs.
+// The retry delay under the policy's system after failed attempt `attempt`, with
+// `backoff` the rule's: the system's module decides (system.h, SystemRules::RetryDelay;
+// the lab's is NextDelay). Every delay stops at kMaxDelayMs, Sidekiq's default
+// schedule at kMaxSidekiqDelayMs.
 int64_t RetryDelay(const Policy& policy, const Backoff& backoff, uint32_t attempt, int64_t previous, Prng& jitter);
 // The largest delay RetryDelay can give, as MaxDelay for NextDelay.
 int64_t MaxRetryDelay(const Policy& policy, const Backoff& backoff, uint32_t attempt, int64_t previous_max);
@@ -47,11 +42,13 @@ int64_t MaxRetryDelay(const Policy& policy, const Backoff& backoff, uint32_t att
 // The teaching switches count too: under decide_before_count a retrying class's
 // budget of N gives N + 1 attempts (one delay more); under count_in_body a crash
 // is never counted, so when the crash class retries (and the system counts it as
-// the lab does: not bullmq, whose stall budget bounds it) a job whose worker keeps
-// crashing is leased forever: `unbounded`, and time_ms bounds only the other paths.
+// the lab does: not as a stall, SystemRules::CountsStalls, whose budget bounds it)
+// a job whose worker keeps crashing is leased forever: `unbounded`, and time_ms
+// bounds only the other paths.
 //
-// Under bullmq a crash is not counted while the stall budget lasts
-// (maxStalledCount): each such stall is one more lease run to its expiry.
+// Under a system that counts stalls a crash is not an attempt while the stall
+// budget lasts (SystemRules::StallBudget): each such stall is one more lease run
+// to its expiry.
 //
 // The sum's terms, so a page can say where each part comes from:
 // time_ms == (attempts + stalls) * lease_ms + the sum over delays of
@@ -72,7 +69,7 @@ struct WorstCase {
   uint32_t attempts = 0;
   int64_t time_ms = 0;
   int64_t lease_ms = 0;  // each attempt's lease (the policy's leaseMs)
-  uint32_t stalls = 0;   // leases BullMQ's stall budget adds (maxStalledCount; 0 under other systems)
+  uint32_t stalls = 0;   // leases a stall budget adds (bullmq's maxStalledCount; 0 where crashes are attempts)
   FailureClass attempts_class = FailureClass::kTransient;  // the first class with the largest budget
   std::vector<WorstDelay> delays;  // the runs of retries' delays, in attempt order
   bool unbounded = false;  // count_in_body: a crash loop has no end (see above)

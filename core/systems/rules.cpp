@@ -1,6 +1,7 @@
 #include "rules.h"
 
 #include "backoff.h"
+#include "registry.h"
 
 namespace dlq {
 
@@ -24,8 +25,9 @@ Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint3
   }
   const ClassRule rule = policy.RuleFor(*failure);
   d.budget = static_cast<uint32_t>(rule.max_attempts);
-  if (policy.system == System::kBullMq && *failure == FailureClass::kCrash) {
-    if (stalls > static_cast<uint64_t>(policy.max_stalled_count)) {
+  const SystemRules& system = SystemOf(policy);
+  if (system.CountsStalls() && *failure == FailureClass::kCrash) {
+    if (stalls > static_cast<uint64_t>(system.StallBudget(policy))) {
       d.disposition = Disposition::kQuarantined;
       d.reason = Reason::kStalled;
     } else {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "registry.h"
+
 namespace dlq {
 namespace {
 
@@ -75,69 +77,12 @@ int64_t MaxDelay(const Backoff& b, uint32_t attempt, int64_t previous_max) {
   return v;  // full and equal jitter reach v at their top
 }
 
-namespace {
-
-// The backoff as the system applies it: BullMQ's exponential has no cap.
-Backoff SystemBackoff(const Policy& policy, const Backoff& b) {
-  Backoff out = b;
-  if (policy.system == System::kBullMq && b.kind == BackoffKind::kExponential) out.cap_ms = kMaxDelayMs;
-  return out;
-}
-
-// Sidekiq's default delay in ms for retry count `count`, with `extra` its rand(10) draw.
-int64_t SidekiqDelay(uint32_t attempt, int64_t extra) {
-  const int64_t count = static_cast<int64_t>(attempt) - 1;  // retry_count: 0 at the first failure
-  if (count > 24) return kMaxSidekiqDelayMs;  // 25^4 s is past four days already (and no overflow)
-  return std::min(kMaxSidekiqDelayMs, (count * count * count * count + 15 + extra * (count + 1)) * 1000);
-}
-
-// Sidekiq 6.4.1's delay_for with a custom sidekiq_retry_in returning `custom_ms`
-// (the lab's delay) and `extra` its rand(10) draw: the jitter rand(10) * (count + 1) s
-// is added to it; a custom delay whose to_i is 0 (under 1 s) falls back to the default.
-int64_t SidekiqCustomDelay(uint32_t attempt, int64_t custom_ms, int64_t extra) {
-  if (custom_ms < 1000) return SidekiqDelay(attempt, extra);
-  const int64_t count = static_cast<int64_t>(attempt) - 1;
-  return std::min(kMaxDelayMs, custom_ms + extra * (count + 1) * 1000);
-}
-
-// The smallest delay NextDelay can give after `attempt` (its jitter's lowest draw).
-int64_t MinDelay(const Backoff& b, uint32_t attempt) {
-  const int64_t v = UnjitteredDelay(b, attempt);
-  switch (b.jitter) {
-    case Jitter::kNone: return v;
-    case Jitter::kFull: return 0;
-    case Jitter::kEqual: return v / 2;
-    case Jitter::kDecorrelated: return std::min(b.cap_ms, b.base_ms);
-  }
-  return v;
-}
-
-}  // namespace
-
 int64_t RetryDelay(const Policy& policy, const Backoff& b, uint32_t attempt, int64_t previous, Prng& jitter) {
-  if (b.kind == BackoffKind::kNone) {
-    if (policy.system == System::kSidekiq) return SidekiqDelay(attempt, jitter.Below(10));
-    if (policy.system == System::kSqs) return policy.lease_ms;
-  }
-  if (policy.system == System::kSidekiq && policy.retry_in_jitter) {
-    const int64_t extra = jitter.Below(10);  // Ruby draws rand(10) before it calls the block
-    return SidekiqCustomDelay(attempt, NextDelay(b, attempt, previous, jitter), extra);
-  }
-  return NextDelay(SystemBackoff(policy, b), attempt, previous, jitter);
+  return SystemOf(policy).RetryDelay(policy, b, attempt, previous, jitter);
 }
 
 int64_t MaxRetryDelay(const Policy& policy, const Backoff& b, uint32_t attempt, int64_t previous_max) {
-  if (b.kind == BackoffKind::kNone) {
-    if (policy.system == System::kSidekiq) return SidekiqDelay(attempt, 9);
-    if (policy.system == System::kSqs) return policy.lease_ms;
-  }
-  if (policy.system == System::kSidekiq && policy.retry_in_jitter) {
-    // The largest custom delay with the largest draw, or the fallback when a draw can be under 1 s.
-    int64_t most = SidekiqCustomDelay(attempt, MaxDelay(b, attempt, previous_max), 9);
-    if (MinDelay(b, attempt) < 1000) most = std::max(most, SidekiqDelay(attempt, 9));
-    return most;
-  }
-  return MaxDelay(SystemBackoff(policy, b), attempt, previous_max);
+  return SystemOf(policy).MaxRetryDelay(policy, b, attempt, previous_max);
 }
 
 FailureScope FailureScope::Only(std::initializer_list<FailureClass> classes) {
@@ -166,13 +111,14 @@ WorstCase WorstCasePath(const Policy& policy, const FailureScope& scope) {
       worst.attempts_class = static_cast<FailureClass>(c);
     }
   }
-  worst.unbounded = policy.count_in_body && policy.system != System::kBullMq &&
-                    rules[static_cast<int>(FailureClass::kCrash)].retry;
+  // A system that counts crashes as stalls (bullmq) bounds them by its stall budget instead.
+  const SystemRules& system = SystemOf(policy);
+  worst.unbounded = policy.count_in_body && !system.CountsStalls() && rules[static_cast<int>(FailureClass::kCrash)].retry;
   worst.attempts = static_cast<uint32_t>(most);
   worst.lease_ms = policy.lease_ms;
-  // bullmq: stalls are runs the budget leaves out, each to its lease's expiry.
+  // Stalls (bullmq) are runs the attempt budget leaves out, each to its lease's expiry.
   const bool crashes = scope.Has(FailureClass::kCrash);
-  worst.stalls = policy.system == System::kBullMq && crashes ? static_cast<uint32_t>(policy.max_stalled_count) : 0;
+  worst.stalls = system.CountsStalls() && crashes ? static_cast<uint32_t>(system.StallBudget(policy)) : 0;
   worst.time_ms = (most + worst.stalls) * policy.lease_ms;  // every lease runs to its expiry
   int64_t previous = 0;
   for (uint32_t n = 1; n < worst.attempts; ++n) {

@@ -1,0 +1,86 @@
+// rabbitmq-quorum: a RabbitMQ quorum queue with a dead-letter exchange (docs/real-systems.md).
+//   * A message returned at once (nack/reject with requeue) goes back near the head,
+//     as a quorum queue with a delivery-limit does; a classic queue (deliveryLimit
+//     classic-queue) requeues it in its place and keeps no delivery count; RabbitMQ
+//     3.x with no limit set returns it to the tail. A delayed one (the TTL
+//     retry-queue pattern) goes to the tail, as in the lab.
+//   * deliveryLimit says whether x-delivery-limit is set (maxAttempts - 1) or left to
+//     the version's default (3.x: none; 4.0+: 20, so 21 deliveries).
+//   * Each entry keeps its x-death record (policy.h, XDeath); reasons are x-death's:
+//     delivery_limit, rejected, maxlen, expired.
+//   * deadLetterExchange none drops a dead letter; dlqMaxLength is the DLQ's
+//     x-max-length (overflow drop-head). maxLength and messageTtlMs (the source's
+//     x-max-length and x-message-ttl) are read by the queue from their fields.
+#include "modules.h"
+
+namespace dlq::systems {
+namespace {
+
+// RabbitMQ 4.0's default delivery-limit.
+constexpr int64_t kRabbitMq4DeliveryLimit = 20;
+
+class RabbitMqQuorumSystem final : public SystemRules {
+ public:
+  System id() const override { return System::kRabbitMqQuorum; }
+  char link_letter() const override { return 'q'; }
+
+  int64_t Budget(const Policy& p) const override {
+    switch (p.delivery_limit) {
+      case DeliveryLimit::kExplicit: return p.max_attempts;
+      case DeliveryLimit::kUnset3: return Policy::kMaxAttempts;
+      case DeliveryLimit::kClassicQueue: return Policy::kMaxAttempts;
+      case DeliveryLimit::kUnset4: return kRabbitMq4DeliveryLimit + 1;
+    }
+    return p.max_attempts;
+  }
+
+  ReturnPlace ReturnTo(const Policy& p) const override {
+    if (p.delivery_limit == DeliveryLimit::kUnset3) return ReturnPlace::kTail;
+    return p.delivery_limit == DeliveryLimit::kClassicQueue ? ReturnPlace::kInPlace : ReturnPlace::kNearHead;
+  }
+  bool KeepsNoDeliveryCount(const Policy& p) const override {
+    return p.delivery_limit == DeliveryLimit::kClassicQueue;
+  }
+
+  const char* ReasonName(Reason reason) const override {
+    return reason == Reason::kExhausted   ? "delivery_limit"
+           : reason == Reason::kPermanent ? "rejected"
+           : reason == Reason::kMaxLength ? "maxlen"
+           : reason == Reason::kExpired   ? "expired"
+                                          : "";
+  }
+
+  // x-death: one entry per {queue, reason}, newest first; x-first-death-* never change.
+  DeadLetterRecord Record(const EntryFacts& entry) const override {
+    std::vector<std::vector<RecordField>> deaths;
+    const XDeath& x = entry.x_death;
+    Reason order[XDeath::kSlots];
+    x.Order(order);
+    for (const Reason reason : order) {
+      const int slot = XDeathSlot(reason);
+      if (slot < 0 || x.count[slot] == 0) continue;
+      deaths.push_back({RecordField::Text("queue", kSourceQueueName), RecordField::Text("reason", ReasonName(reason)),
+                        RecordField::Number("count", x.count[slot]),
+                        RecordField::Number("time", static_cast<double>(x.time[slot]))});
+    }
+    return {RecordField::List("x-death", std::move(deaths)), RecordField::Text("x-first-death-queue", kSourceQueueName),
+            RecordField::Text("x-first-death-reason", ReasonName(x.first))};
+  }
+
+  DropCause DeadLetterDrop(const Policy& p) const override {
+    return p.dead_letter_exchange == DeadLetterExchange::kNone ? DropCause::kNoDeadLetterExchange : DropCause::kKept;
+  }
+  // The DLQ's x-max-length N (overflow drop-head) keeps the newest N.
+  int64_t QuarantineKeepNewest(const Policy& p) const override { return p.dlq_max_length > 0 ? p.dlq_max_length : -1; }
+
+  bool Keeps(JobRecord record) const override { return record == JobRecord::kXDeath; }
+};
+
+}  // namespace
+
+const SystemRules& RabbitMqQuorum() {
+  static const RabbitMqQuorumSystem system;
+  return system;
+}
+
+}  // namespace dlq::systems

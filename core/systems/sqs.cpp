@@ -1,0 +1,52 @@
+// sqs: Amazon SQS with a redrive policy (docs/real-systems.md).
+//   * With backoff kind none a failed message comes back when its visibility
+//     timeout (leaseMs) ends.
+//   * A DLQ message carries no reason; its record is the body, its attributes
+//     (ApproximateReceiveCount, SentTimestamp) and the source.
+//   * An entry's retention counts from the job's first enqueue (SentTimestamp),
+//     which the queue keeps per job.
+#include "modules.h"
+
+#include "backoff.h"
+
+namespace dlq::systems {
+namespace {
+
+class SqsSystem final : public SystemRules {
+ public:
+  System id() const override { return System::kSqs; }
+  char link_letter() const override { return 's'; }
+
+  int64_t RetryDelay(const Policy& p, const Backoff& b, uint32_t attempt, int64_t previous,
+                     Prng& jitter) const override {
+    if (b.kind == BackoffKind::kNone) return p.lease_ms;
+    return NextDelay(b, attempt, previous, jitter);
+  }
+  int64_t MaxRetryDelay(const Policy& p, const Backoff& b, uint32_t attempt, int64_t previous_max) const override {
+    if (b.kind == BackoffKind::kNone) return p.lease_ms;
+    return MaxDelay(b, attempt, previous_max);
+  }
+
+  const char* ReasonName(Reason reason) const override { return (void)reason, ""; }
+  // No reason and no error: the body, its attributes and the receive count, and the source.
+  DeadLetterRecord Record(const EntryFacts& entry) const override {
+    return {RecordField::Text("body", std::string(entry.payload)),
+            RecordField::Number("ApproximateReceiveCount", entry.attempts),
+            RecordField::Number("SentTimestamp", static_cast<double>(entry.enqueued_at)),
+            RecordField::Text("sourceQueue", kSourceQueueName)};
+  }
+
+  int64_t RetentionFrom(int64_t arrived_at, int64_t first_enqueue) const override {
+    return (void)arrived_at, first_enqueue;
+  }
+  bool Keeps(JobRecord record) const override { return record == JobRecord::kFirstEnqueue; }
+};
+
+}  // namespace
+
+const SystemRules& Sqs() {
+  static const SqsSystem system;
+  return system;
+}
+
+}  // namespace dlq::systems

@@ -1,0 +1,45 @@
+#include "system.h"
+
+#include <utility>
+
+#include "backoff.h"
+
+namespace dlq {
+
+RecordField RecordField::Number(std::string name, double value) {
+  RecordField field;
+  field.name = std::move(name);
+  field.kind = Kind::kNumber;
+  field.number = value;
+  return field;
+}
+
+RecordField RecordField::Text(std::string name, std::string value) {
+  RecordField field;
+  field.name = std::move(name);
+  field.kind = Kind::kText;
+  field.text = std::move(value);
+  return field;
+}
+
+RecordField RecordField::List(std::string name, std::vector<std::vector<RecordField>> items) {
+  RecordField field;
+  field.name = std::move(name);
+  field.kind = Kind::kList;
+  field.list = std::move(items);
+  return field;
+}
+
+int64_t SystemRules::RetryDelay(const Policy& p, const Backoff& backoff, uint32_t attempt, int64_t previous,
+                                Prng& jitter) const {
+  (void)p;
+  return NextDelay(backoff, attempt, previous, jitter);
+}
+
+int64_t SystemRules::MaxRetryDelay(const Policy& p, const Backoff& backoff, uint32_t attempt,
+                                   int64_t previous_max) const {
+  (void)p;
+  return MaxDelay(backoff, attempt, previous_max);
+}
+
+}  // namespace dlq

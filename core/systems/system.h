@@ -1,0 +1,160 @@
+// A system is one module: what the lab does differently under each System
+// (policy.h; docs/real-systems.md), behind one interface, one file per system:
+//   lab.cpp              the lesson's own rules (every hook's default)
+//   rabbitmq_quorum.cpp  a quorum queue: its delivery-limit, returns near the head,
+//                        x-death, a DLQ's x-max-length, no dead-letter exchange
+//   bullmq.cpp           stalls and their budget, an uncapped exponential backoff,
+//                        removeOnFail, a retry keeping attemptsMade
+//   sidekiq.cpp          its own delay formula and 6.4.1's jitter, retry_count,
+//                        the Dead set's trim and timeout, dead: false
+//   sqs.cpp              the visibility timeout as the delay, retention from the
+//                        first enqueue, no reason on a DLQ message
+// The registry (registry.h) maps the enum to its module; it and these files are
+// the only code that names a specific system. Everything else asks the module of
+// the policy in force (SystemOf). The Policy's data, its field table (whose
+// system column, FieldSpec::only_under, says which fields a system owns) and
+// Check stay in core/policy/, below this layer.
+//
+// Every hook is pure: it reads the policy (and what it is given) and changes
+// nothing. Policy::Check has accepted every policy given to a hook.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "policy.h"
+#include "prng.h"
+
+namespace dlq {
+
+// A per-job record a system keeps beside the lab's own fields (the queue stores,
+// journals, snapshots and charges it only under a system that keeps it).
+//   kStalls        bullmq: the job's stall count (StoredJob::stalls)
+//   kFirstEnqueue  sqs: the time of the job's first enqueue (SentTimestamp; Queue::enqueued_at_)
+//   kXDeath        rabbitmq-quorum: the message's x-death record (Queue::x_death_)
+enum class JobRecord : uint8_t { kStalls, kFirstEnqueue, kXDeath };
+
+// Where a job returned at once (Disposition::kRequeued) goes; the value is the ref
+// its events carry (event.h: at_head), so it is append-only.
+//   kTail      the ready tail (the lab's rule)
+//   kNearHead  near the head: a quorum queue's return (a delivery-limit in force)
+//   kInPlace   its own place: a classic queue's requeue (it keeps no delivery count)
+enum class ReturnPlace : uint8_t { kTail = 0, kNearHead = 1, kInPlace = 2 };
+
+// What a dead-letter record reads of a quarantine entry: a view the caller fills
+// (the queue's QuarantineEntry has every field), so this layer needs no queue type.
+struct EntryFacts {
+  std::string_view payload;
+  uint32_t attempts = 0;
+  uint32_t stalls = 0;
+  std::string_view last_error;
+  int64_t arrived_at = 0;
+  int64_t enqueued_at = 0;  // the first enqueue (kFirstEnqueue), else 0
+  XDeath x_death;           // kXDeath, else empty
+};
+
+// One field of the record a system itself keeps for a dead letter, in its own
+// names ("x-death", "ApproximateReceiveCount"): a number, a text, or a list of
+// objects (x-death's entries), each a list of fields. The page draws it as
+// name/value rows; the bindings convert it one field at a time.
+struct RecordField {
+  enum class Kind : uint8_t { kNumber, kText, kList };
+  std::string name;
+  Kind kind = Kind::kNumber;
+  double number = 0;  // kNumber (integers below 2^53: exact in JS)
+  std::string text;   // kText
+  std::vector<std::vector<RecordField>> list;  // kList
+
+  static RecordField Number(std::string name, double value);
+  static RecordField Text(std::string name, std::string value);
+  static RecordField List(std::string name, std::vector<std::vector<RecordField>> items);
+  bool operator==(const RecordField&) const = default;
+};
+using DeadLetterRecord = std::vector<RecordField>;
+
+class SystemRules {
+ public:
+  virtual ~SystemRules() = default;
+
+  // --- Which system -------------------------------------------------------
+  virtual System id() const = 0;
+  // Its name as links, snapshots and the API spell it (the system choice list, schema.h).
+  const char* name() const { return SystemName(id()); }
+  // Its letter in a v2 link's ";r" group (link.h; frozen: released links carry it).
+  virtual char link_letter() const = 0;
+
+  // --- What counts as an attempt ------------------------------------------
+  // The policy's attempt budget (the lab: maxAttempts; a quorum queue may leave its
+  // delivery-limit to the version).
+  virtual int64_t Budget(const Policy& p) const { return p.max_attempts; }
+  // Changes class `c`'s rule as the system applies it, before RuleFor resolves its
+  // budget and backoff (sidekiq 6.4.1: every exception retried). The lab: unchanged.
+  virtual void AdjustRule(const Policy& p, FailureClass c, ClassRule* rule) const {
+    (void)p, (void)c, (void)rule;
+  }
+  // True when a crash (an expired lease) is a stall with its own budget instead of
+  // an attempt (bullmq); StallBudget is then the stalls a job may have before it
+  // fails (reason stalled). Decide, WorstCasePath and the queue's stall count read it.
+  virtual bool CountsStalls() const { return false; }
+  virtual int64_t StallBudget(const Policy& p) const { return (void)p, 0; }
+
+  // --- The delay rule and its jitter --------------------------------------
+  // The retry delay after failed attempt `attempt` with `backoff` (the class's
+  // rule's), drawing from `jitter` as the system does (backoff.h, RetryDelay).
+  // The lab: NextDelay.
+  virtual int64_t RetryDelay(const Policy& p, const Backoff& backoff, uint32_t attempt, int64_t previous,
+                             Prng& jitter) const;
+  // The largest delay RetryDelay can give (MaxDelay for the lab).
+  virtual int64_t MaxRetryDelay(const Policy& p, const Backoff& backoff, uint32_t attempt, int64_t previous_max) const;
+
+  // --- Where a return goes -------------------------------------------------
+  virtual ReturnPlace ReturnTo(const Policy& p) const { return (void)p, ReturnPlace::kTail; }
+  // True when the source keeps no delivery count (x-delivery-count absent: a classic queue).
+  virtual bool KeepsNoDeliveryCount(const Policy& p) const { return (void)p, false; }
+
+  // --- Terminal reasons and the dead-letter record -------------------------
+  // How the system names a quarantine entry's reason (RabbitMQ's x-death reason,
+  // "" for SQS, whose DLQ message carries none); the lab's ReasonName by default.
+  virtual const char* ReasonName(Reason reason) const { return dlq::ReasonName(reason); }
+  // The error text the system records when it fails a job for `reason` itself
+  // (BullMQ's failedReason for a stall), or nullptr: the worker's last error stays.
+  virtual const char* OwnError(Reason reason) const { return (void)reason, nullptr; }
+  // True when an entry shows the system's own reason and record (every system but
+  // the lab, whose entries are as they always were).
+  virtual bool DescribesEntries() const { return true; }
+  // The record the system itself keeps for a dead letter, in its own field names
+  // (docs/real-systems.md): what an operator of that system would see. Empty for the lab.
+  virtual DeadLetterRecord Record(const EntryFacts& entry) const { return (void)entry, DeadLetterRecord{}; }
+
+  // --- Why a dead letter is dropped ----------------------------------------
+  // Its mode's setting that drops a job failing for good instead of quarantining
+  // it (DropCause), or kKept.
+  virtual DropCause DeadLetterDrop(const Policy& p) const { return (void)p, DropCause::kKept; }
+
+  // --- Retention and the quarantine's bound --------------------------------
+  // True when retention is applied as jobs finish, not by a timer (bullmq, sidekiq).
+  virtual bool LazyRetention() const { return false; }
+  // The age at which a lazy trim drops an entry (0: none).
+  virtual int64_t LazyRetentionAge(const Policy& p) const { return LazyRetention() ? p.retention_ms : 0; }
+  // The newest entries the quarantine keeps after each arrival, oldest dropped
+  // first (-1: no count).
+  virtual int64_t QuarantineKeepNewest(const Policy& p) const { return (void)p, -1; }
+  // Where an entry's retention clock starts: its arrival, or (sqs) its first enqueue.
+  virtual int64_t RetentionFrom(int64_t arrived_at, int64_t first_enqueue) const {
+    return (void)first_enqueue, arrived_at;
+  }
+
+  // --- Replay ---------------------------------------------------------------
+  // True when a replay may keep the job's attempts (bullmq's job.retry() without a reset).
+  virtual bool CanReplayKeepingAttempts() const { return false; }
+  // The attempts a replay (with a reset) leaves a job that had `attempts`: 0, or
+  // (sidekiq) one fewer, so a retried dead job gets one more run.
+  virtual uint32_t AttemptsAfterReplay(uint32_t attempts) const { return (void)attempts, 0; }
+
+  // --- Per-job records ------------------------------------------------------
+  virtual bool Keeps(JobRecord record) const { return (void)record, false; }
+};
+
+}  // namespace dlq
