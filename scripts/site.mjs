@@ -192,7 +192,10 @@ function preloadLinks(graph, page) {
 function copyModules(root, dist) {
   const source = path.join(dist, 'src');
   cpSync(path.join(root, 'web', 'src'), source, { recursive: true });
-  cpSync(path.join(root, 'wasm', 'index.mjs'), path.join(dist, 'wasm', 'index.mjs'));
+  // index.mjs and the modules it imports (config.mjs, …): every wasm/*.mjs.
+  for (const name of readdirSync(path.join(root, 'wasm')).filter((n) => n.endsWith('.mjs'))) {
+    cpSync(path.join(root, 'wasm', name), path.join(dist, 'wasm', name));
+  }
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_core.mjs'), path.join(dist, 'wasm', 'gen', 'dlq_core.mjs'));
   // A browser cannot resolve a bare package name: each becomes src/<name>.mjs, the package's ES module
   // bundled on its own, and its imports (static, or import('<name>')) point there.

@@ -17,6 +17,7 @@
 //     code 'aborted'. The finalizer never throws.
 //  4. Every error thrown to a caller is an Error with a string `code`.
 import createDlqCore from './gen/dlq_core.mjs';
+import { configFacts, readConfig } from './config.mjs';
 
 // The scripted action types copyAction() reads, for its message.
 const ACTION_TYPES =
@@ -118,7 +119,8 @@ function readInput(name, read) {
 
 let core = null;       // the Emscripten module, once loaded
 let aborted = null;    // the error that stopped the core, once it has
-let crossings = 0;     // calls into the module so far (lab.crossings: for tests and benchmarks)
+let crossings = 0;
+let configFactsOnce = null;  // lab.configFacts(), read once     // calls into the module so far (lab.crossings: for tests and benchmarks)
 
 function abortedError() {
   const detail = (aborted instanceof Error ? aborted.message : describe(aborted))
@@ -138,6 +140,9 @@ function call(fn) {
     throw abortedError();
   }
 }
+
+/** call() for a module of this folder that takes the core as an argument (config.mjs). */
+const enterCore = (fn) => call(() => fn(core));
 
 // ---- checks of values already read into locals --------------------------
 
@@ -1234,6 +1239,12 @@ class Lab {
     });
     return unwrap(call(() => core.retrySchedule(copy, input)));
   }
+
+  /** A broker's pasted config read by the core (wasm/config.mjs, core/config/config.h). */
+  importConfig(text, { dlqRetention } = {}) { return readConfig(enterCore, this.configFacts(), text, dlqRetention); }
+
+  /** The config readers' formats and limits ({ formats, maxImportChars, maxSidekiqChars }). */
+  configFacts() { return (configFactsOnce ??= configFacts(enterCore)); }
 
   /** { limitBytes, usedBytes }: the cap on what all queues keep, and what they keep now. */
   heapBudget() {

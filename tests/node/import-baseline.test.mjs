@@ -7,7 +7,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { importConfig } from '../../web/src/playground/import.mjs';
+import { lab } from './helpers.mjs';
+import { connectImport, importConfig } from '../../web/src/playground/import.mjs';
+
+connectImport(lab);
 
 const cases = readFileSync(new URL('./data/import-baseline.jsonl', import.meta.url), 'utf8')
   .trim().split('\n').map((line) => JSON.parse(line));
