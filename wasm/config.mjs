@@ -23,6 +23,19 @@ export function readConfig(enter, facts, text, dlqRetention) {
   return enter((core) => core.importConfig(text, given));
 }
 
+/**
+ * `text` read by the core's object-text reader (JSON, or a JavaScript object literal: JSON5):
+ * { ok: true, value } or { ok: false, refusal } (core/config/internal/object_text.h). `name`:
+ * the argument, as a refusal calls it. A text past the core's limit is refused by its length.
+ */
+export function readObjectText(enter, facts, text, name) {
+  if (typeof text !== 'string' || typeof name !== 'string') throw new TypeError('text and name must be strings');
+  if (text.length > facts.maxImportChars) {
+    return { ok: false, refusal: { key: name, expected: `at most ${facts.maxImportChars} characters`, given: `${text.length}`, why: 'is too long' } };
+  }
+  return enter((core) => core.readObjectText(text, name));
+}
+
 /** { formats: { bullmq: 'BullMQ job options', … }, maxImportChars, maxSidekiqChars }, frozen. */
 export function configFacts(enter) {
   const facts = enter((core) => core.configFacts());

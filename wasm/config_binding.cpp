@@ -73,6 +73,52 @@ val ResultValue(const dlq::config::ImportResult& r) {
   return out;
 }
 
+// A value read by the object-text reader, as JSON.parse would give it.
+val JsValueOf(const dlq::config::JsValue& v) {
+  using Kind = dlq::config::JsValue::Kind;
+  switch (v.kind) {
+    case Kind::kNull: return val::null();
+    case Kind::kBool: return val(v.flag);
+    case Kind::kNumber: return val(v.number);
+    case Kind::kString: return val(v.text);
+    case Kind::kArray: {
+      val out = val::array();
+      for (const auto& item : v.items) out.call<void>("push", JsValueOf(item));
+      return out;
+    }
+    case Kind::kObject: {
+      val out = val::object();
+      for (const auto& m : v.members) out.set(m.first, JsValueOf(m.second));
+      return out;
+    }
+  }
+  return val::null();
+}
+
+// readObjectText(text, name): { ok: true, value } or { ok: false, refusal: { key, why, detail } } for
+// a text json5 cannot read, { key, expected, given, why } for a duplicate key or too deep a nesting.
+val ReadObjectTextValue(const std::string& text, const std::string& name) {
+  dlq::config::ObjectTextRead read = dlq::config::ReadObjectText(text, name);
+  val out = val::object();
+  out.set("ok", read.ok);
+  if (read.ok) {
+    out.set("value", JsValueOf(read.value));
+    return out;
+  }
+  val refusal = val::object();
+  refusal.set("key", read.key);
+  if (read.why == "is not JSON") {
+    refusal.set("why", read.why);
+    refusal.set("detail", read.detail);
+  } else {
+    refusal.set("expected", read.expected);
+    refusal.set("given", read.given);
+    refusal.set("why", read.why);
+  }
+  out.set("refusal", refusal);
+  return out;
+}
+
 // importConfig(text, dlqRetention): `dlqRetention` is the value given as JSON text ("" when none).
 val ImportConfigValue(const std::string& text, const std::string& dlq_retention) {
   if (dlq_retention.empty()) return ResultValue(dlq::config::ReadConfig(text, nullptr));
@@ -103,4 +149,5 @@ EMSCRIPTEN_BINDINGS(dlq_config) {
   emscripten::function("importConfig", &dlq_wasm::ImportConfigValue);
   emscripten::function("importConfigTooLong", &dlq_wasm::ImportTooLong);
   emscripten::function("configFacts", &dlq_wasm::ConfigFacts);
+  emscripten::function("readObjectText", &dlq_wasm::ReadObjectTextValue);
 }

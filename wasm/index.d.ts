@@ -1466,6 +1466,9 @@ export interface Lab {
    * A refusal names every key the lab cannot express; it sets nothing.
    */
   importConfig(text: string, options?: { dlqRetention?: string | number }): ConfigImport;
+  /** A config object's text read by the core's reader (JSON or a JavaScript object literal, JSON5). */
+  readObjectText(text: string, name: string): { ok: true; value: unknown } |
+    { ok: false; refusal: { key: string; why: string; detail?: string; expected?: string; given?: string } };
   /** The config readers' format names by key and their limits (UTF-16 units). */
   configFacts(): Readonly<{ formats: Readonly<Record<ConfigFormat, string>>; maxImportChars: number; maxSidekiqChars: number }>;
   heapBudget(): { limitBytes: number; usedBytes: number };

@@ -17,7 +17,7 @@
 //     code 'aborted'. The finalizer never throws.
 //  4. Every error thrown to a caller is an Error with a string `code`.
 import createDlqCore from './gen/dlq_core.mjs';
-import { configFacts, readConfig } from './config.mjs';
+import { configFacts, readConfig, readObjectText } from './config.mjs';
 
 // The scripted action types copyAction() reads, for its message.
 const ACTION_TYPES =
@@ -1242,6 +1242,9 @@ class Lab {
 
   /** A broker's pasted config read by the core (wasm/config.mjs, core/config/config.h). */
   importConfig(text, { dlqRetention } = {}) { return readConfig(enterCore, this.configFacts(), text, dlqRetention); }
+
+  /** A config object's text read by the core (JSON or JSON5): { ok, value } or { ok: false, refusal }. */
+  readObjectText(text, name) { return readObjectText(enterCore, this.configFacts(), text, name); }
 
   /** The config readers' formats and limits ({ formats, maxImportChars, maxSidekiqChars }). */
   configFacts() { return (configFactsOnce ??= configFacts(enterCore)); }

@@ -40,6 +40,15 @@ export function connectImport(loaded) {
 }
 
 /**
+ * A config object's text (JSON, or a JavaScript object literal) read by the core: { ok: true, value }
+ * or { ok: false, refusal: { key, why, detail } | { key, expected, given, why } } (snippet-readback.mjs).
+ */
+export function readObjectText(text, name) {
+  if (lab === null) throw new Error('readObjectText: connectImport(lab) first (the page connects the lab it loaded)');
+  return lab.readObjectText(text, name);
+}
+
+/**
  * Text → the lab's { system, policy } with what it set, or a refusal by name (see the module's comment).
  * `dlqRetention`: the SQS dead-letter queue's MessageRetentionPeriod as typed ('' or undefined: none given).
  */
