@@ -84,7 +84,7 @@ const UPLOT_CSS = path.join('node_modules', 'uplot', 'dist', 'uPlot.min.css');
  * The npm packages the modules import by their bare names, each with its ES module: uPlot (the storm
  * lab's charts) and JSON5 (the playground's Config snippet reads a JavaScript object literal back).
  */
-const PACKAGES = { uplot: 'dist/uPlot.esm.js', json5: 'dist/index.mjs' };
+const PACKAGES = { uplot: 'dist/uPlot.esm.js' };
 /** Syntax the bundles may use: the source's own (ES2022: class fields, private methods), kept as written. */
 const TARGET = 'es2022';
 

@@ -1392,6 +1392,18 @@ export interface Session {
   dispose(): void;
 }
 
+/** The formats lab.importConfig() reads. */
+export type ConfigFormat = 'bullmq' | 'sqs' | 'sidekiq' | 'rabbitmq';
+/** One policy field lab.importConfig() sets ("backoff.kind"), with the broker's setting it came from. */
+export interface ConfigSetting { field: string; value: number | string | boolean; from: string; }
+/** A refusal of lab.importConfig(): the key, what was expected, what was given, and the sentence. */
+export interface ConfigRefusal { key: string; expected: string; given: string; message: string; }
+/** lab.importConfig()'s answer. */
+export type ConfigImport =
+  | { ok: true; format: ConfigFormat; system: System; policy: Record<string, unknown>; set: ConfigSetting[];
+      ignored: { key: string; why: string }[] }
+  | { ok: false; format: ConfigFormat | null; refusals: ConfigRefusal[] };
+
 export interface Lab {
   /** A queue at time 0 with the policy `options` describes (absent fields: the core's defaults). */
   createQueue(options: QueueOptions): Queue;
@@ -1495,6 +1507,17 @@ export interface Lab {
    */
   runContention(options: ContentionOptions): ContentionResult;
   /** The cap on what all queues keep (half the 2 GiB module memory by default), and what they keep now. */
+  /**
+   * A broker's pasted config read by the core (core/config/config.h, wasm/config.mjs): BullMQ job
+   * options, SQS queue attributes, a sidekiq_options line or a RabbitMQ policy, told apart by shape.
+   * A refusal names every key the lab cannot express; it sets nothing.
+   */
+  importConfig(text: string, options?: { dlqRetention?: string | number }): ConfigImport;
+  /** A config object's text read by the core's reader (JSON or a JavaScript object literal, JSON5). */
+  readObjectText(text: string, name: string): { ok: true; value: unknown } |
+    { ok: false; refusal: { key: string; why: string; detail?: string; expected?: string; given?: string } };
+  /** The config readers' format names by key and their limits (UTF-16 units). */
+  configFacts(): Readonly<{ formats: Readonly<Record<ConfigFormat, string>>; maxImportChars: number; maxSidekiqChars: number }>;
   heapBudget(): { limitBytes: number; usedBytes: number };
   /**
    * An integer from 0 to 2 GiB. Calls that would keep more are refused ('resource-exhausted');

@@ -16,6 +16,11 @@ import { ASCII_ONLY, checkCrashAfter, copyJournal, copyRecoverOptions, readSnaps
 import { Queue } from './queue.mjs';
 import { Session } from './session.mjs';
 import { Storm, StormSet, copyStormOptions } from './storm.mjs';
+import { configFacts, readConfig, readObjectText } from './config.mjs';
+
+/** call() for a module of this folder that takes the core as an argument (config.mjs). */
+const enterCore = (fn) => call(() => fn(core));
+let configFactsOnce = null;  // lab.configFacts(), read once
 
 let modulePromise = null;
 
@@ -439,6 +444,15 @@ class Lab {
   }
 
   /** { limitBytes, usedBytes }: the cap on what all queues keep, and what they keep now. */
+  /** A broker's pasted config read by the core (wasm/config.mjs, core/config/config.h). */
+  importConfig(text, { dlqRetention } = {}) { return readConfig(enterCore, this.configFacts(), text, dlqRetention); }
+
+  /** A config object's text read by the core (JSON or JSON5): { ok, value } or { ok: false, refusal }. */
+  readObjectText(text, name) { return readObjectText(enterCore, this.configFacts(), text, name); }
+
+  /** The config readers' formats and limits ({ formats, maxImportChars, maxSidekiqChars }). */
+  configFacts() { return (configFactsOnce ??= configFacts(enterCore)); }
+
   heapBudget() {
     return call(() => core.heapBudget());
   }

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lab } from './helpers.mjs';
-import { importConfig, policyChanges, MAX_IMPORT_CHARS, MAX_SIDEKIQ_CHARS } from '../../web/src/playground/import.mjs';
+import { connectImport, importConfig, policyChanges, MAX_IMPORT_CHARS, MAX_SIDEKIQ_CHARS } from '../../web/src/playground/import.mjs';
 import { quoted } from '../../web/src/shared/quote.mjs';
 
 /** The translation, which must be accepted. */
@@ -28,6 +28,8 @@ function refusedWith(text, ...keys) {
   }
   return r.refusals;
 }
+
+connectImport(lab);  // the core reads the configs, as the page connects it
 
 const fields = (r) => Object.fromEntries(r.set.map((s) => [s.field, s.value]));
 

@@ -4,6 +4,7 @@
 // JS only adapts and draws: outcomes go to the core, and every sentence about
 // a rule is the core's event `explanation`.
 import { loadLab } from '../../wasm/index.mjs';
+import { connectImport } from './import.mjs';
 import { h } from '../shared/dom.mjs';
 import { siteURL } from '../shared/url.mjs';
 import { embedOptions, switchRows } from './embed-options.mjs';
@@ -65,6 +66,7 @@ let labLoaded = false;
  */
 async function labInItsOwnTask() {
   const lab = await loadLab();
+  connectImport(lab);  // the core reads a pasted config (import.mjs)
   if (!labLoaded) {
     await new Promise((resolve) => { setTimeout(resolve, 0); });
     labLoaded = true;

@@ -1,7 +1,8 @@
 // Reading an edited config snippet back for "Apply to playground": from a snippet
 // that shared/snippets.mjs generated, and the reader then edited, the part the
 // import dialog's parser reads (import.mjs), in that parser's own format, so an
-// Apply goes through importConfig exactly like a paste. Pure: no DOM, no core.
+// Apply goes through importConfig exactly like a paste. No DOM; an object is read by
+// the core's reader (import.mjs's readObjectText), as a paste is.
 //
 // The contract: readBack(key, edited, generated) returns
 //   { ok: true, config, part, keep }
@@ -14,7 +15,7 @@
 // path): an edit is applied whole or not at all, never dropped silently. The text is
 // refused by its length first, and every pattern here is linear in it.
 import { isolated, quoted } from '../shared/quote.mjs';
-import { readObjectText } from './object-text.mjs';
+import { readObjectText } from './import.mjs';
 
 /** The longest snippet read back: a generated one is a few kilobytes. */
 export const MAX_SNIPPET_CHARS = 65_536;
@@ -77,7 +78,7 @@ const indexOf = (list, test, from = 0) => {
 };
 
 // BullMQ: the `const jobOptions = { … };` block, a JavaScript object literal (comments,
-// unquoted keys, single quotes, trailing commas), read by JSON5 and passed on as JSON.
+// unquoted keys, single quotes, trailing commas), read by the core's object-text reader (JSON5) and passed on as JSON.
 // `backoff: { type: 'custom' }` is the worker's backoffStrategy, which the parser does not
 // read (the lab's capped delay, jitter or a class's own budget): the playground keeps its backoff.
 const CUSTOM = JSON.stringify({ type: 'custom' });

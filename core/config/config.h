@@ -1,0 +1,75 @@
+// Reading a broker's configuration into the lab's policy (the playground's "Import a
+// broker's config…", and "Apply to playground" from an edited snippet): one reader per
+// real system, each in its own file (<system>_config.cpp), behind this one call that
+// tells which format was pasted. docs/playground.md, "Import", says what each reads.
+//
+// The contract (the page's importConfig, web/src/playground/import.mjs, passes it on):
+// an accepted import lists every policy field it sets, leaf by leaf ("backoff.kind"),
+// with the broker's setting it came from, and the keys read that change nothing; a
+// refused one lists every key the lab cannot express, by name (key, expected, given,
+// and the message that says them). A refusal sets nothing. Every value a message echoes
+// is quoted (internal/quote.h). Every reader is linear in the text.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "internal/js_value.h"
+
+namespace dlq::config {
+
+// The most text read: a queue's attributes or a policy are a few hundred bytes (UTF-16 units, as the page counts).
+inline constexpr size_t kMaxImportChars = 65536;
+// The longest sidekiq_options line read (refused by its length before it is read).
+inline constexpr size_t kMaxSidekiqChars = 1024;
+
+// One policy field's new value: a whole number, a word ("exponential") or a switch.
+struct ConfigValue {
+  enum class Kind { kNumber, kText, kFlag };
+  Kind kind = Kind::kNumber;
+  double number = 0;
+  std::string text;
+  bool flag = false;
+  static ConfigValue Number(double n) { ConfigValue v; v.number = n; return v; }
+  static ConfigValue Text(std::string s) { ConfigValue v; v.kind = Kind::kText; v.text = std::move(s); return v; }
+  static ConfigValue Flag(bool b) { ConfigValue v; v.kind = Kind::kFlag; v.flag = b; return v; }
+};
+
+struct SetField {
+  std::string field;  // "maxAttempts", "backoff.kind"
+  ConfigValue value;
+  std::string from;   // the broker's setting it came from, in words
+};
+
+struct IgnoredKey {
+  std::string key;
+  std::string why;
+};
+
+struct ConfigRefusal {
+  std::string key, expected, given, message;
+};
+
+struct ImportResult {
+  bool ok = false;
+  std::string format;  // "bullmq", "sqs", "sidekiq", "rabbitmq"; empty: no format was recognised
+  std::string system;  // the policy's system mode (accepted only)
+  std::vector<SetField> set;
+  std::vector<IgnoredKey> ignored;
+  std::vector<ConfigRefusal> refusals;
+};
+
+// `text` (a pasted config) as the lab's system and policy fields, or its refusals.
+// `dlq_retention`: the SQS dead-letter queue's MessageRetentionPeriod as given (a
+// string or a number; nullptr: none given, as is a string of spaces).
+ImportResult ReadConfig(std::string_view text, const JsValue* dlq_retention);
+
+// The refusal of a text of `utf16_length` units past kMaxImportChars (ReadConfig's own first
+// check), for a caller that measures a text before it copies it.
+ImportResult RefuseLength(size_t utf16_length);
+
+// The four formats' names, in words, by key ("bullmq": "BullMQ job options").
+std::string_view FormatName(std::string_view format);
+
+}  // namespace dlq::config

@@ -1,0 +1,67 @@
+// What each system's reader builds: one import's settings, ignored keys and refusals,
+// and the refusal sentence every reader uses. Shared by the <system>_config.cpp files.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "config.h"
+#include "internal/js_value.h"
+#include "internal/quote.h"
+
+namespace dlq::config {
+
+// "<key> [why]: expected <expected>, got <given>" (the key isolated: it can be the reader's own).
+ConfigRefusal Refusal(std::string key, std::string expected, std::string given, std::string_view why = "");
+// `key` is a setting the lab has no counterpart for; `given`: the value as the format spells it.
+ConfigRefusal NotModelled(std::string key, std::string given, std::string_view detail,
+                          std::string expected = "it absent");
+// A refusal of the whole text, under `format` ("" for none).
+ImportResult Refused(std::string format, ConfigRefusal refusal);
+
+// A whole number as SQS prints it ("30") or as a number; nullopt otherwise.
+std::optional<double> WholeOf(const JsValue* value);
+// String.prototype.trim.
+std::string_view JsTrim(std::string_view s);
+// A number as a template literal writes it.
+inline std::string Num(double n) { return JsNumberText(n); }
+
+class Translation {
+ public:
+  Translation(std::string format, std::string system) : format_(std::move(format)), system_(std::move(system)) {}
+
+  // Sets `field` ("backoff.kind") to `value`, naming the broker setting it came from.
+  void To(std::string field, ConfigValue value, std::string from) {
+    result_.set.push_back({std::move(field), std::move(value), std::move(from)});
+  }
+  void ToNumber(std::string field, double n, std::string from) { To(std::move(field), ConfigValue::Number(n), std::move(from)); }
+  void ToText(std::string field, std::string s, std::string from) { To(std::move(field), ConfigValue::Text(std::move(s)), std::move(from)); }
+  void ToFlag(std::string field, bool b, std::string from) { To(std::move(field), ConfigValue::Flag(b), std::move(from)); }
+  void Ignore(std::string key, std::string why) { result_.ignored.push_back({std::move(key), std::move(why)}); }
+  void Refuse(ConfigRefusal r) { result_.refusals.push_back(std::move(r)); }
+  bool HasRefusals() const { return !result_.refusals.empty(); }
+  bool Sets(std::string_view field) const;
+  // The lab's backoff for a broker that has none: requeue at once.
+  void NoBackoff(const std::string& from) {
+    ToText("backoff.kind", "none", from);
+    ToText("backoff.jitter", "none", from);
+  }
+  ImportResult Result() &&;
+
+ private:
+  std::string format_;
+  std::string system_;
+  ImportResult result_;
+};
+
+// The systems' readers (one file each), for ReadConfig.
+ImportResult ReadBullmq(const JsValue& options);
+bool IsBullmqKey(std::string_view key);  // a job option or a Worker option
+ImportResult ReadSqs(const JsValue& attributes, const JsValue* dlq_retention);
+bool IsSqsKey(std::string_view key);
+ImportResult ReadSidekiq(std::string_view line);
+ImportResult ReadRabbitmq(const JsValue& input);
+bool IsRabbitmqKey(std::string_view key);
+
+}  // namespace dlq::config

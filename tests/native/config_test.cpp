@@ -1,0 +1,224 @@
+// The config readers (core/config/): each format read into the lab's policy fields,
+// a written config of many generated policies read back to the same policy, and every
+// refusal naming its key, what was expected and what was given. The page's answers
+// over hundreds of inputs are pinned by tests/node/import-baseline.test.mjs.
+#include <map>
+#include <string>
+
+#include "config.h"
+#include "internal/object_text.h"
+#include "internal/quote.h"
+#include "prng.h"
+#include "test_util.h"
+
+using namespace dlq;
+using namespace dlq::config;
+
+namespace {
+
+ImportResult Read(const std::string& text) { return ReadConfig(text, nullptr); }
+
+// The fields set, as text: numbers as JavaScript writes them.
+std::map<std::string, std::string> Fields(const ImportResult& r) {
+  std::map<std::string, std::string> out;
+  for (const SetField& s : r.set) {
+    switch (s.value.kind) {
+      case ConfigValue::Kind::kNumber: out[s.field] = JsNumberText(s.value.number); break;
+      case ConfigValue::Kind::kText: out[s.field] = s.value.text; break;
+      case ConfigValue::Kind::kFlag: out[s.field] = s.value.flag ? "true" : "false"; break;
+    }
+  }
+  return out;
+}
+
+// Every refusal names its key first and ends with what was given.
+void CheckRefusals(const ImportResult& r) {
+  REQUIRE_FALSE(r.ok);
+  CHECK(r.set.empty());
+  for (const ConfigRefusal& x : r.refusals) {
+    CHECK(x.message.rfind(Isolated(x.key), 0) == 0);
+    CHECK(x.message.find("expected " + x.expected) != std::string::npos);
+    CHECK(x.message.size() >= x.given.size());
+    CHECK(x.message.substr(x.message.size() - x.given.size() - 4) == "got " + x.given);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("config: numbers are written as JavaScript writes them") {
+  CHECK(JsNumberText(3) == "3");
+  CHECK(JsNumberText(-0.0) == "0");
+  CHECK(JsNumberText(0.5) == "0.5");
+  CHECK(JsNumberText(0.3333) == "0.3333");
+  CHECK(JsNumberText(1e21) == "1e+21");
+  CHECK(JsNumberText(123456789012345680000.0) == "123456789012345680000");
+  CHECK(JsNumberText(2e-7) == "2e-7");
+  CHECK(JsNumberText(0.000001) == "0.000001");
+  CHECK(JsNumberText(1.5e300) == "1.5e+300");
+  CHECK(JsNumberText(9007199254740993.0) == "9007199254740992");
+  CHECK(GroupedWhole(65536) == "65,536");
+  CHECK(GroupedWhole(1024) == "1,024");
+  CHECK(GroupedWhole(999) == "999");
+}
+
+TEST_CASE("config: the object-text reader takes JSON and object literals, keys in JavaScript's order") {
+  ObjectTextRead r = ReadObjectText("{ attempts: 3, 'backoff': { type: 'fixed', delay: 0x10, }, /* c */ '2': .5, '1': +1, } // end", "config");
+  REQUIRE(r.ok);
+  auto entries = r.value.Entries();
+  REQUIRE(entries.size() == 4);
+  CHECK(entries[0]->first == "1");
+  CHECK(entries[1]->first == "2");
+  CHECK(entries[2]->first == "attempts");
+  CHECK(entries[3]->first == "backoff");
+  CHECK(r.value.Find("backoff")->Find("delay")->number == 16);
+  CHECK(JsonText(r.value) == "{\"1\":1,\"2\":0.5,\"attempts\":3,\"backoff\":{\"type\":\"fixed\",\"delay\":16}}");
+  ObjectTextRead s = ReadObjectText("\"\\ud83d\\ude00 \\x41\\u00e9\"", "x");
+  REQUIRE(s.ok);
+  CHECK(s.value.text == "😀 Aé");
+}
+
+TEST_CASE("config: the object-text reader refuses as json5 does, a duplicate key and deep nesting by name") {
+  ObjectTextRead bad = ReadObjectText("{\n  attempts: 3,\n  backoff: *\n}", "jobOptions");
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.why == "is not JSON");
+  CHECK(bad.detail == "invalid character '*' at 3:12");
+  CHECK(ReadObjectText("{oops", "config").detail == "invalid end of input at 1:6");
+  CHECK(ReadObjectText("{\"a\":1,}x", "config").detail == "invalid character 'x' at 1:9");
+  CHECK(ReadObjectText("{a:\"\n\"}", "config").detail == "invalid character '\\n' at 2:0");
+  ObjectTextRead dup = ReadObjectText("{\"backoff\":{\"delay\":1,'delay':2}}", "config");
+  CHECK(dup.key == "backoff.delay");
+  CHECK(dup.why == "is a duplicate key");
+  CHECK(dup.given == "\"delay\" a second time");
+  ObjectTextRead deep = ReadObjectText(std::string(17, '[') + std::string(17, ']'), "config");
+  CHECK(deep.why == "is nested too deeply");
+  CHECK(deep.given == "more than 16");
+  CHECK(ReadObjectText(std::string(16, '[') + std::string(16, ']'), "config").ok);
+}
+
+TEST_CASE("config: a quoted value is JSON, cut past 40 characters, isolated when it could reorder the sentence") {
+  CHECK(Quoted(JsValue::String("abc")) == "\"abc\"");
+  CHECK(Quoted(JsValue::String(std::string(50, 'a'))) == "\"" + std::string(40, 'a') + "…\" (50 characters)");
+  CHECK(Quoted(JsValue::String("\u202Eevil")) == "\u2068\"\\u202eevil\"\u2069");
+  CHECK(Quoted(JsValue::Number(1e21)) == "1e+21");
+  CHECK(Isolated("שלום") == "\u2068שלום\u2069");
+}
+
+TEST_CASE("config: each format is told apart and read into its system") {
+  ImportResult bull = Read("{\"attempts\":3,\"backoff\":{\"type\":\"exponential\",\"delay\":1000},\"removeOnFail\":false}");
+  REQUIRE(bull.ok);
+  CHECK(bull.format == "bullmq");
+  CHECK(bull.system == "bullmq");
+  CHECK(Fields(bull) == std::map<std::string, std::string>{{"maxAttempts", "3"}, {"backoff.kind", "exponential"},
+        {"backoff.baseMs", "1000"}, {"backoff.capMs", "86400000"}, {"backoff.jitter", "none"}, {"quarantine.retentionMs", "0"}});
+  REQUIRE(bull.ignored.size() == 1);
+  CHECK(bull.ignored[0].key == "removeOnFail");
+
+  ImportResult sqs = Read("{\"Attributes\":{\"RedrivePolicy\":\"{\\\"maxReceiveCount\\\":\\\"7\\\"}\",\"VisibilityTimeout\":\"12\"}}");
+  REQUIRE(sqs.ok);
+  CHECK(sqs.system == "sqs");
+  CHECK(Fields(sqs).at("maxAttempts") == "7");
+  CHECK(Fields(sqs).at("leaseMs") == "12000");
+  CHECK(Fields(sqs).at("quarantine.retentionMs") == "345600000");
+
+  ImportResult kiq = Read("  sidekiq_options retry: 5, queue: \"default\" # a comment\n");
+  REQUIRE(kiq.ok);
+  CHECK(kiq.system == "sidekiq");
+  CHECK(Fields(kiq).at("maxAttempts") == "6");
+  CHECK(Fields(kiq).at("retryInJitter") == "true");
+
+  ImportResult rabbit = Read("{\"vhost\":\"/\",\"definition\":{\"delivery-limit\":2,\"dead-letter-exchange\":\"dlx\"}}");
+  REQUIRE(rabbit.ok);
+  CHECK(rabbit.system == "rabbitmq-quorum");
+  CHECK(Fields(rabbit).at("maxAttempts") == "3");
+  CHECK(Fields(rabbit).at("deliveryLimit") == "explicit");
+  CHECK(Fields(rabbit).at("deadLetterExchange") == "set");
+}
+
+TEST_CASE("config: refusals name the key, what was expected and what was given; nothing is set") {
+  ImportResult empty = Read("   ");
+  CheckRefusals(empty);
+  CHECK(empty.format.empty());
+  CHECK(empty.refusals[0].message.rfind("config is empty: expected BullMQ job options", 0) == 0);
+
+  ImportResult json = Read("{oops");
+  CheckRefusals(json);
+  CHECK(json.refusals[0].message.find("is not JSON nor a sidekiq_options line (invalid end of input at 1:6)") != std::string::npos);
+
+  ImportResult bull = Read("{attempts: 0, backoff: {type: 'custom'}, lifo: true}");
+  CheckRefusals(bull);
+  REQUIRE(bull.refusals.size() == 3);
+  CHECK(bull.refusals[0].key == "lifo");
+  CHECK(bull.refusals[1].message == "attempts: expected a whole number from 1, got 0");
+  CHECK(bull.refusals[2].message == "backoff.type names a custom backoffStrategy, which is not modelled by the lab: "
+                                    "expected \"fixed\" or \"exponential\", got \"custom\"");
+
+  ImportResult both = Read("{\"attempts\":3,\"VisibilityTimeout\":30}");
+  CheckRefusals(both);
+  CHECK(both.refusals[0].given == "keys of BullMQ job options and Amazon SQS queue attributes together");
+
+  ImportResult kiq = Read("sidekiq_options retry: 5 queue: 1");
+  CheckRefusals(kiq);
+  CHECK(kiq.refusals[0].message.find("has no comma between pairs at character 26") != std::string::npos);
+
+  JsValue dlq = JsValue::String("600");
+  ImportResult other = ReadConfig("{\"delivery-limit\":2}", &dlq);
+  CheckRefusals(other);
+  CHECK(other.refusals[0].key == "DLQ MessageRetentionPeriod");
+  CHECK(other.refusals[0].given == "\"600\"");
+
+  ImportResult big = Read(std::string(kMaxImportChars + 1, ' '));
+  CheckRefusals(big);
+  CHECK(big.refusals[0].message == "config: expected at most 65,536 characters, got 65,537");
+}
+
+TEST_CASE("config: a config written for many generated policies reads back to them") {
+  Prng prng(2026);
+  for (int i = 0; i < 300; ++i) {
+    // BullMQ: attempts, a fixed or exponential delay, a jitter in thousandths.
+    const uint32_t attempts = 1 + prng.Below(50);
+    const uint32_t delay = 1 + prng.Below(100000);
+    const uint32_t permille = prng.Below(1001);
+    const bool fixed = prng.Below(2) == 0;
+    std::string text = "{ attempts: " + std::to_string(attempts) + ", backoff: { type: '" + (fixed ? "fixed" : "exponential") +
+                       "', delay: " + std::to_string(delay) + ", jitter: " + JsNumberText(permille / 1000.0) + " }, }";
+    ImportResult bull = Read(text);
+    REQUIRE_MESSAGE(bull.ok, text);
+    auto f = Fields(bull);
+    CHECK(f.at("maxAttempts") == std::to_string(attempts));
+    CHECK(f.at("backoff.kind") == (fixed ? "fixed" : "exponential"));
+    CHECK(f.at("backoff.baseMs") == std::to_string(delay));
+    CHECK(f.at("backoff.jitter") == (permille == 0 ? "none" : "bullmq"));
+    if (permille > 0) CHECK(f.at("backoff.jitterPermille") == std::to_string(permille));
+
+    // SQS: maxReceiveCount, the visibility timeout and the retention, as the CLI prints them.
+    const uint32_t receives = 1 + prng.Below(1000);
+    const uint32_t visibility = prng.Below(43201);
+    const uint32_t retention = 60 + prng.Below(1209541);
+    ImportResult sqs = Read("{\"Attributes\":{\"RedrivePolicy\":\"{\\\"deadLetterTargetArn\\\":\\\"arn:q\\\",\\\"maxReceiveCount\\\":" +
+                            std::to_string(receives) + "}\",\"VisibilityTimeout\":\"" + std::to_string(visibility) +
+                            "\",\"MessageRetentionPeriod\":\"" + std::to_string(retention) + "\"}}");
+    REQUIRE(sqs.ok);
+    auto g = Fields(sqs);
+    CHECK(g.at("maxAttempts") == std::to_string(receives));
+    CHECK(g.at("leaseMs") == JsNumberText(visibility * 1000.0));
+    CHECK(g.at("quarantine.retentionMs") == JsNumberText(retention * 1000.0));
+
+    // Sidekiq: retry N is N + 1 runs.
+    const uint32_t retries = prng.Below(100);
+    ImportResult kiq = Read("sidekiq_options retry: " + std::to_string(retries));
+    REQUIRE(kiq.ok);
+    CHECK(Fields(kiq).at("maxAttempts") == std::to_string(retries + 1));
+
+    // RabbitMQ: delivery-limit L is L + 1 deliveries; max-length and message-ttl as given.
+    const uint32_t limit = prng.Below(200);
+    const uint32_t length = 1 + prng.Below(10000);
+    const uint32_t ttl = 1 + prng.Below(1000000);
+    ImportResult rabbit = Read("{\"delivery-limit\":" + std::to_string(limit) + ",\"dead-letter-exchange\":\"dlx\",\"max-length\":" +
+                               std::to_string(length) + ",\"overflow\":\"drop-head\",\"message-ttl\":" + std::to_string(ttl) + "}");
+    REQUIRE(rabbit.ok);
+    auto h = Fields(rabbit);
+    CHECK(h.at("maxAttempts") == std::to_string(limit + 1));
+    CHECK(h.at("maxLength") == std::to_string(length));
+    CHECK(h.at("messageTtlMs") == std::to_string(ttl));
+  }
+}
