@@ -234,3 +234,24 @@ test('captions narrate the authored script only while the history is that script
   assert.equal(view.last.caption, '', 'diverged from the authored script');
   controller.destroy();
 });
+
+test('single-key shortcuts (the view says which key was a command) go through the same flow as the buttons', () => {
+  const { controller, view, session } = playground();
+  view.press('Command', 'outcome', '2');
+  assert.equal(view.outcome, 'transient');
+  view.error = 'db timeout';
+  view.press('Command', 'step');
+  assert.equal(session.cursor, 1);
+  view.press('Command', 'undo');
+  assert.equal(session.cursor, 1, 'nothing to undo: nothing changes');
+  view.press('Command', 'run');
+  assert.equal(view.runningKind, 'run');
+  view.press('Command', 'back');
+  assert.equal(view.runningKind, null, 'a move pauses the run');
+  assert.equal(session.cursor, 0);
+  view.press('Command', 'preset', 'p');
+  assert.match(view.last.notice, /^Poison message: /);
+  view.press('Command', 'help');
+  assert.equal(view.helpShown, true);
+  controller.destroy();
+});

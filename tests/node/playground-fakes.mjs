@@ -88,7 +88,7 @@ export class FakeView {
   destroyed = false;
   clockPlayground = false;
   nextEventOffered = false;
-  helpOpen = false;
+  helpShown = false;
   // What the reader chose or typed.
   outcome = 'success';
   error = '';
@@ -108,7 +108,7 @@ export class FakeView {
     for (const name of ['Step', 'Back', 'Forward', 'NextEvent', 'Reset', 'Restore', 'Run', 'Play', 'Speed', 'Undo', 'Scrub',
       'Select', 'Lease', 'Settle', 'CrashWorker', 'Advance', 'Replay', 'ReleaseKey', 'Redrive', 'PatchAndReplay', 'Remove',
       'Report', 'Snapshot', 'CrashOpen', 'Preset', 'MaxAttempts', 'AddJob', 'Policy', 'World', 'AdvancedOpen', 'ImportOpen',
-      'Switch', 'Outage', 'Shortcuts', 'UnsafeOrder', 'Crash', 'Find', 'Import', 'Pinned']) {
+      'Switch', 'UnsafeOrder', 'Crash', 'Find', 'Import', 'Pinned']) {
       this[`bind${name}`] = (handler) => { this.handlers.set(name, handler); };
     }
     return strict(this, 'view');
@@ -124,7 +124,7 @@ export class FakeView {
   /** The last draw. */
   get last() { return this.renders.at(-1); }
 
-  listenForKeys(handler, { pageWide }) { this.keys = { handler, pageWide }; }
+  bindCommand(handler, { pageWide }) { this.handlers.set('Command', handler); this.keys = { pageWide }; }
   importDialog() { return this.importView; }
   crashDialog() { return this.crashView; }
   snapshotDialog() { return this.snapshotView; }
@@ -147,7 +147,7 @@ export class FakeView {
   say(text) { this.said.push(text); }
   running(kind) { this.runningKind = kind; }
   chooseOutcome(n) { this.outcome = this.offeredOutcomes()[n - 1] ?? this.outcome; }
-  showHelp() { this.helpOpen = true; }
+  showHelp() { this.helpShown = true; }
   focusStep() {}
   maxError(message, restore) { this.maxErrorText = message; if (restore !== undefined) this.maxAttempts = { text: restore, value: Number(restore) }; }
   jobError(message) { this.jobErrorText = message; }

@@ -120,7 +120,7 @@ test('the retry-schedule card: drawn in a clock playground from the core\'s sche
   assert.equal(view.schedule.shown, true);
   assert.deepEqual(view.schedule.table, controller.session.lab.retrySchedule(session.view.policy, { outageMs: 5000, leases: session.view.leases }));
   view.schedule.table = null;
-  view.press('Outage');
+  view.schedule.onOutage();
   assert.notEqual(view.schedule.table, null, 'asked again');
   controller.destroy();
 });

@@ -2,7 +2,7 @@
 // Try it boxes call controller.checkGoal), the Worst case card's bound and the
 // retry-schedule card. Each is one question to the core; the two cards are asked
 // again only when what they depend on changed. `card` is the schedule card
-// (schedule-view.mjs ScheduleCard).
+// (schedule-view.mjs ScheduleCard); `shown()` whether it is on show now.
 import { isRefusal } from './flow.mjs';
 
 /** The outage the schedule card assumes when the scenario's world has none (ms). */
@@ -15,9 +15,10 @@ export class Checks {
   #worst = null;
   #scheduleKey = '';  // the policy generation the schedule card was drawn for ('' : not drawn)
 
-  constructor(flow, card) {
+  constructor(flow, card, shown) {
     this.#flow = flow;
     this.#card = card;
+    card.bindOutage(() => this.schedule(shown(), true));
   }
 
   /**

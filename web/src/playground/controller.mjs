@@ -9,13 +9,11 @@
 // (crash-panel.mjs), the core's checks (checks.mjs); the capstone's actions and
 // the set-up's edits are operator-actions.mjs and setup-edits.mjs.
 import { Session } from './model.mjs';
-import { commandFor, shortcutsEnabled } from '../shared/keyboard.mjs';
-import { PRESETS, CAPSTONE_PRESETS, SYSTEM_PRESETS, DEFAULT_SCENARIO } from './presets.mjs';
-import { linkErrorMessage, scenarioLinkFrom } from '../shared/url.mjs';
+import { DEFAULT_SCENARIO } from './presets.mjs';
 import { fieldLabel, resolveFields } from './setup-fields.mjs';
 import { shownEvents } from './future.mjs';
-import { switchChange } from './switches-view.mjs';
-import { Flow, isRefusal } from './flow.mjs';
+import { Flow } from './flow.mjs';
+import { ALL_PRESETS, ScenarioLoader } from './scenario-loader.mjs';
 import { RunTimer } from './run-timer.mjs';
 import { UrlSync } from './url-sync.mjs';
 import { SnippetPanel } from './snippet-panel.mjs';
@@ -25,7 +23,7 @@ import { Checks } from './checks.mjs';
 import { OperatorActions } from './operator-actions.mjs';
 import { SetupEdits } from './setup-edits.mjs';
 
-export const ALL_PRESETS = [...PRESETS, ...CAPSTONE_PRESETS, ...SYSTEM_PRESETS];
+export { ALL_PRESETS };
 
 /** The controller mount() resolves to (docs/playground.md lists its API). */
 export class Controller {
@@ -40,8 +38,7 @@ export class Controller {
   #crash;
   #checks;
   #operator;
-  #keys = true;  // single-key shortcuts on
-  #captioned = false;  // the authored script is the one options.captions belong to (options.scenario)
+  #loader;
   #syncedGeneration = -1;
   #futureShown = true;  // the script past the cursor is drawn (faint); false for a predict question's playground
   #drawnEvents = 0;     // timeline events handed to the timeline at the last draw
@@ -56,7 +53,6 @@ export class Controller {
     this.#options = options;
     this.#embed = embed;
     this.#futureShown = embed.futureShown !== false;
-    this.#keys = shortcutsEnabled();
     this.element = element;
     this.root = view.root;
     this.#view = view;
@@ -68,25 +64,29 @@ export class Controller {
     this.#run = new RunTimer(flow, { step: (opts) => this.#step(undefined, opts), timers });
     this.#url = new UrlSync(flow, view.share, { options, host, timers });
     this.#snippet = new SnippetPanel(flow, view.snippet, { load: snippets });
-    this.#crash = new CrashPanel(flow, { crash: () => view.crashDialog(), snapshot: () => view.snapshotDialog() });
-    this.#checks = new Checks(flow, view.schedule);
+    this.#crash = new CrashPanel(flow);
+    this.#checks = new Checks(flow, view.schedule, () => this.#scheduleShown());
+    const loader = this.#loader = new ScenarioLoader(flow, { url: this.#url, crash: this.#crash });
     this.#operator = new OperatorActions(flow);
-    this.#bind(view, new ImportPanel(flow, () => view.importDialog()), this.#operator, new SetupEdits(flow));
+    // These two keep no state of their own: they live on in the handlers they bind.
+    new ImportPanel(flow);
+    new SetupEdits(flow);
+    this.#bind(view);
     view.mountIn(element);
 
     const hash = this.#url.initialLink();
-    if (hash !== '') this.#url.loadedFromHash(!this.#loadOrAlert(hash));
-    else if (options.scenario !== undefined && options.scenario !== null && options.scenario !== '') this.#loadOrAlert(options.scenario, true);
-    else this.#captioned = true;
+    if (hash !== '') loader.loadFromHash(hash);
+    else if (options.scenario !== undefined && options.scenario !== null && options.scenario !== '') loader.loadOrAlert(options.scenario, true);
+    else loader.captioned = true;
     this.#render();
     view.ready();
     // With sync-url the playground is the page's one: its shortcuts work page-wide.
-    view.listenForKeys((e) => this.#onKey(e), { pageWide: Boolean(options.syncUrl) });
-    if (options.syncUrl) this.#url.listen(() => this.#onHashChange());
+    view.bindCommand((name, arg) => this.#command(name, arg), { pageWide: Boolean(options.syncUrl) });
+    if (options.syncUrl) this.#url.listen(() => loader.hashChanged());
   }
 
   /** What each of the view's controls does. */
-  #bind(view, importPanel, operator, setup) {
+  #bind(view) {
     const back = () => this.#navigate(this.session.cursor - 1);
     const forward = () => this.#navigate(this.session.cursor + 1);
     const run = this.#run;
@@ -101,82 +101,46 @@ export class Controller {
     view.bindUndo(() => this.#undo());
     view.bindScrub((cursor) => this.#navigate(cursor));
     view.bindSelect((seq) => this.#navigate(this.session.cursorForEvent(seq)));
-    view.bindPreset((key) => this.#preset(key));
-    view.bindShortcuts((on) => { this.#keys = on; });
+    view.bindPreset((key) => this.#loader.preset(key));
     view.bindAdvancedOpen(() => this.#render());
-    view.bindLease(() => operator.lease());
-    view.bindNextEvent(() => operator.nextEvent());
-    view.bindSettle(() => operator.settle());
-    view.bindCrashWorker(() => operator.crashWorker());
-    view.bindAdvance((ms) => operator.advance(ms));
-    view.bindReplay((id, how) => operator.replay(id, how));
-    view.bindReleaseKey((key) => operator.releaseKey(key));
-    view.bindRedrive((max, only, perSecond) => operator.redrive(max, only, perSecond));
-    view.bindPatchAndReplay((id, payload) => operator.patchAndReplay(id, payload));
-    view.bindReport((text) => operator.report(text));
-    view.bindMaxAttempts(() => setup.maxAttemptsField());
-    view.bindAddJob(() => setup.addJob());
-    view.bindRemove((id) => setup.removeJob(id));
-    view.bindPolicy((changes, alert) => setup.policy(changes, alert));
-    view.bindWorld((world, alert) => setup.world(world, alert));
-    view.bindPinned(setup);
-    view.bindSwitch((path, on, alert) => setup.policy(switchChange(this.session.view.policy, path, on), alert));
-    view.bindImportOpen(() => importPanel.open());
-    view.bindImport((text, options) => importPanel.import(text, options));
-    view.bindSnapshot(() => this.#crash.showSnapshot());
-    view.bindCrashOpen(() => this.#crash.open());
-    view.bindCrash((after, torn) => this.#crash.crash(after, torn));
-    view.bindFind(() => this.#crash.writeThatMatters());
-    view.bindUnsafeOrder((on) => this.#crash.unsafeOrder(on));
-    view.bindOutage(() => this.#checks.schedule(this.#scheduleShown(), true));
   }
 
   // ---- public API ---------------------------------------------------------
 
   /** Loads link text or a scenario object; throws the core's error (nothing changes) if refused. */
   load(scenario) {
-    this.#load(scenario);
+    this.#loader.load(scenario);
     this.#render();
   }
 
   /** Like load(), but a refused link shows the link alert and the default scenario (as on start-up). */
   loadOrAlert(scenario) {
-    this.#loadOrAlert(scenario);
+    this.#loader.loadOrAlert(scenario);
     this.#render();
   }
 
   /** The link text for the current state (the core formats it). */
-  link() {
-    return this.#url.link();
-  }
+  link() { return this.#url.link(); }
 
   /** A declarative goal (docs/goals.md) checked by the core against the state shown (checks.mjs). */
-  checkGoal(goal) {
-    return this.#checks.goal(goal);
-  }
+  checkGoal(goal) { return this.#checks.goal(goal); }
 
   /** Loads the scenario this playground was given (options.scenario) again, set-up and script. */
   restore() {
     if (this.#options.scenario === undefined) return;
     this.#run.pause();
-    this.#loadOrAlert(this.#options.scenario, true);
+    this.#loader.loadOrAlert(this.#options.scenario, true);
     this.#render();
   }
 
   /** Plays the script from the cursor (as the Run button does). */
-  run() {
-    if (this.#run.running === null) this.#run.toggleRun();
-  }
+  run() { if (this.#run.running === null) this.#run.toggleRun(); }
 
   /** Moves to the end of the script at once. */
-  toEnd() {
-    this.#navigate(this.session.length);
-  }
+  toEnd() { this.#navigate(this.session.length); }
 
   /** Opens Crash and restart at write `after` of the journal, or (null) at the write that matters. */
-  crashAt(after = null) {
-    this.#crash.openAt(after);
-  }
+  crashAt(after = null) { this.#crash.openAt(after); }
 
   /**
    * Shows (true) or hides (false) the future: the script past the cursor on the
@@ -209,67 +173,6 @@ export class Controller {
     this.#url.destroy();
     this.#view.destroy();
     this.session.dispose();
-  }
-
-  // ---- scenario sources -----------------------------------------------------
-
-  /**
-   * load() without drawing: the core parses link text (a full URL or a #fragment as
-   * Copy link gives it, or the bare link: scenarioLinkFrom); a refusal throws before
-   * anything changes. `captioned`: the scenario is the one options.captions narrate.
-   */
-  #load(scenario, captioned = false) {
-    const link = scenarioLinkFrom(scenario, 'scenario');
-    this.#run.pause();
-    this.session.load(link);
-    this.#captioned = captioned;
-    this.#view.linkRefused(null);
-  }
-
-  /** #load(), or on a refusal the default scenario and the link alert; false then. */
-  #loadOrAlert(scenario, captioned = false) {
-    try {
-      this.#load(scenario, captioned);
-      return true;
-    } catch (error) {
-      this.#run.pause();
-      if (!isRefusal(error)) throw error;
-      this.session.load(DEFAULT_SCENARIO);
-      this.#captioned = false;
-      this.#view.linkRefused(linkErrorMessage(error), typeof scenario === 'string' ? scenario : '');
-      return false;
-    }
-  }
-
-  /** sync-url: a scenario link someone put in the address bar is loaded (url-sync.mjs decides which). */
-  #onHashChange() {
-    const text = this.#url.hashChanged();
-    if (text === null) return;
-    this.#url.loadedFromHash(!this.#loadOrAlert(text));
-    this.#render();
-  }
-
-  /**
-   * Loads a preset. With sync-url the link before it stays in the browser's
-   * history, so Back undoes it: a change still waiting for its debounced hash
-   * write is written first, so it is that history entry and is not lost.
-   */
-  #preset(key) {
-    const preset = ALL_PRESETS.find((p) => p.key === key);
-    this.#url.flush();
-    // A world's preset is its world's run (played by the core), then its own further actions (`then`).
-    const played = (s) => ({ ...s, actions: [...s.actions, ...(preset.then ?? [])] });
-    const scenario = () => (preset.scenario.world ? played(this.#lab.playWorld(preset.scenario)) : preset.scenario);
-    if (!this.#flow.attempt(() => this.#load(scenario()), this.#flow.refusedAs(`The preset "${preset.name}" was not loaded`))) return;
-    this.#url.pushNext();
-    if (preset.crash) {
-      // The crash presets play their script, then open Crash and restart at the write that matters.
-      this.#flow.goTo(this.session.length);
-      this.#render({ notice: `${preset.name}: ${preset.summary}` });
-      this.#crash.openAt(null);
-      return;
-    }
-    this.#render({ notice: `${preset.name}: ${preset.summary} Press Run or Forward to play it.` });
   }
 
   // ---- actions --------------------------------------------------------------
@@ -309,17 +212,8 @@ export class Controller {
     this.#flow.goTo(cursor);
   }
 
-  // ---- keyboard -------------------------------------------------------------
-
-  #onKey(e) {
-    if (this.#view.helpOpen || !this.#keys) return;
-    const command = commandFor(e);
-    if (!command) return;
-    const [name, arg] = command.split(':');
-    // A locked walkthrough moves along its script only; an embed offers only its presets.
-    if (this.#embed.locked && !['back', 'forward', 'run', 'help'].includes(name)) return;
-    if (name === 'preset' && !(this.#embed.panels.has('presets') && (this.#embed.presets === null || this.#embed.presets.has(arg)))) return;
-    e.preventDefault();
+  /** A single-key shortcut (the view says which: view.bindCommand). */
+  #command(name, arg) {
     const commands = {
       step: () => this.#step(),
       back: () => this.#navigate(this.session.cursor - 1),
@@ -331,7 +225,7 @@ export class Controller {
       undo: () => { if (this.session.canUndo) this.#undo(); },
       reset: () => this.#navigate(0),
       outcome: () => this.#view.chooseOutcome(Number(arg)),
-      preset: () => this.#preset(arg),
+      preset: () => this.#loader.preset(arg),
       help: () => this.#view.showHelp(),
     };
     commands[name]?.();
@@ -355,7 +249,7 @@ export class Controller {
     // An author's caption narrates the authored script: it holds only while the
     // history up to the cursor is that script's (the learner may have diverged).
     const captions = this.#embed.captions;
-    const authored = this.#captioned && cursor <= view.authoredThrough;
+    const authored = this.#loader.captioned && cursor <= view.authoredThrough;
     const caption = authored ? captions?.[Math.min(cursor, captions.length - 1)] ?? '' : '';
     // The policy and the world change only with a load or a set-up change: redraw them then.
     const changedSetUp = this.#syncedGeneration !== view.generation;

@@ -1,17 +1,23 @@
 // Crash and restart, and the snapshot: the durability dialogs' controller
 // (durability.mjs draws them). A crash is a script action: the recovered queue is
 // the state from then on (time travel and links carry it). A second try from the
-// same dialog replaces its first, so the reader can compare writes. `dialogs`
-// gives { crash(), snapshot() }, each built when first asked for.
+// same dialog replaces its first, so the reader can compare writes. The view's
+// crashDialog() and snapshotDialog() are built when first asked for.
 
 export class CrashPanel {
   #flow;
   #dialogs;
   #crashedAt = null;  // the cursor right after the crash the open dialog carried out
 
-  constructor(flow, dialogs) {
+  constructor(flow) {
+    const { view } = flow;
     this.#flow = flow;
-    this.#dialogs = dialogs;
+    this.#dialogs = { crash: () => view.crashDialog(), snapshot: () => view.snapshotDialog() };
+    view.bindSnapshot(() => this.showSnapshot());
+    view.bindCrashOpen(() => this.open());
+    view.bindCrash((after, torn) => this.crash(after, torn));
+    view.bindFind(() => this.writeThatMatters());
+    view.bindUnsafeOrder((on) => this.unsafeOrder(on));
   }
 
   /** Opens Crash and restart over the queue at the cursor (a run in progress pauses). */

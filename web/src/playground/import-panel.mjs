@@ -3,17 +3,19 @@
 // determines; backoff and quarantine merged over the policy in force), which the
 // core checks whole. A refusal, the translation's or the core's, is said by name
 // in the dialog and changes nothing; an accepted import lists every field it set,
-// and those only the old system had, reset (lab.schema's onlyUnder). `dialog()`
-// returns the dialog (import-view.mjs), built when first asked for.
+// and those only the old system had, reset (lab.schema's onlyUnder). The view's
+// importDialog() is the dialog (import-view.mjs), built when first asked for.
 import { FORMATS, importConfig, policyChanges } from './import.mjs';
 
 export class ImportPanel {
   #flow;
   #dialog;
 
-  constructor(flow, dialog) {
+  constructor(flow) {
     this.#flow = flow;
-    this.#dialog = dialog;
+    this.#dialog = () => flow.view.importDialog();
+    flow.view.bindImportOpen(() => this.open());
+    flow.view.bindImport((text, options) => this.import(text, options));
   }
 
   /** Opens the dialog (a run in progress pauses). */

@@ -3,6 +3,7 @@
 // operator (Replay, Release key, Redrive, Patch and replay) and a worker's report
 // typed as text. The view reads what the reader chose (outcome, lease, error
 // text); a refusal is said next to the controls it came from and changes nothing.
+// It binds the view's controls for them itself.
 
 const NOTHING_IN_FLIGHT = 'Nothing is in flight: lease a job first.';
 
@@ -11,6 +12,17 @@ export class OperatorActions {
 
   constructor(flow) {
     this.#flow = flow;
+    const { view } = flow;
+    view.bindLease(() => this.lease());
+    view.bindNextEvent(() => this.nextEvent());
+    view.bindSettle(() => this.settle());
+    view.bindCrashWorker(() => this.crashWorker());
+    view.bindAdvance((ms) => this.advance(ms));
+    view.bindReplay((id, how) => this.replay(id, how));
+    view.bindReleaseKey((key) => this.releaseKey(key));
+    view.bindRedrive((max, only, perSecond) => this.redrive(max, only, perSecond));
+    view.bindPatchAndReplay((id, payload) => this.patchAndReplay(id, payload));
+    view.bindReport((text) => this.report(text));
   }
 
   lease() {

@@ -1,14 +1,24 @@
 // The set-up's edits, each one crossing into the core through the flow
 // (flow.mjs): Add job, Remove, Max attempts, and the policy and world fields
 // (Advanced, the pinned fields, the switches). A refusal is said next to its
-// field (the field put back) and changes nothing.
+// field (the field put back) and changes nothing. It binds the view's set-up
+// fields itself.
 import { behaviourFromFields } from './setup-advanced.mjs';
+import { switchChange } from './switches-view.mjs';
 
 export class SetupEdits {
   #flow;
 
   constructor(flow) {
     this.#flow = flow;
+    const { view } = flow;
+    view.bindMaxAttempts(() => this.maxAttemptsField());
+    view.bindAddJob(() => this.addJob());
+    view.bindRemove((id) => this.removeJob(id));
+    view.bindPolicy((changes, alert) => this.policy(changes, alert));
+    view.bindWorld((world, alert) => this.world(world, alert));
+    view.bindPinned(this);
+    view.bindSwitch((path, on, alert) => this.policy(switchChange(flow.session.view.policy, path, on), alert));
   }
 
   /** Policy changes (Advanced, the pinned fields, a switch, the crash dialog's order); a refusal goes to `alert`. */

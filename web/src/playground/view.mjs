@@ -6,7 +6,7 @@
 // which capabilities show (features) on every draw. The controller
 // (controller.mjs) binds to the parts and tells them what to draw.
 import { h } from '../shared/dom.mjs';
-import { helpDialog } from '../shared/keyboard.mjs';
+import { commandFor, helpDialog, shortcutsEnabled } from '../shared/keyboard.mjs';
 import { setHeadingLevel } from './embed-options.mjs';
 import { ControlsView, PhoneBar } from './controls-view.mjs';
 import { SetupView } from './setup-view.mjs';
@@ -26,7 +26,7 @@ import { ReportView } from './report-view.mjs';
 
 export class PlaygroundView {
   #embed;
-  #onShortcuts = () => {};
+  #keys = shortcutsEnabled();  // single-key shortcuts on (the help dialog's switch)
   #onUnsafeOrder = () => false;
   #onCrash = () => false;
   #onFind = () => null;
@@ -63,7 +63,7 @@ export class PlaygroundView {
       presets: presets.filter(offered), capstonePresets: capstonePresets.filter(offered), systemPresets: systemPresets.filter(offered),
       outcomes: lab.outcomes, classes: lab.failureClasses, schema: lab.schema, share: this.share.element, headingLevel: embed.headingLevel,
     });
-    this.help = helpDialog(id, { outcomes: lab.outcomes, onToggle: (enabled) => this.#onShortcuts(enabled) });
+    this.help = helpDialog(id, { outcomes: lab.outcomes, onToggle: (enabled) => { this.#keys = enabled; } });
     this.controls = new ControlsView(id, { outcomes: lab.outcomes, restorable, classes: lab.failureClasses, reasons: lab.reasons,
       perSecond: lab.integerFields.perSecond });
     this.why = new WhyView();
@@ -167,15 +167,28 @@ export class PlaygroundView {
   bindImportOpen(handler) { this.setup.bindImportOpen(handler); }
   /** `handler(path, on, alert)`: a switch (options.switches). */
   bindSwitch(handler) { this.switches.bindToggle((path, on) => handler(path, on, this.switches.alert)); }
-  /** The schedule card's outage length changed. */
-  bindOutage(handler) { this.schedule.bindOutage(handler); }
 
-  /** `handler(event)` for keys pressed in the playground, and (`pageWide`) on the page's body. */
-  listenForKeys(handler, { pageWide }) {
-    this.#listen(this.root, 'keydown', handler);
+  /**
+   * `handler(name, arg)`: a single-key shortcut (shared/keyboard.mjs commandFor) pressed in the
+   * playground or (`pageWide`) on the page's body; none while Help is open or the shortcuts are
+   * off. A locked walkthrough takes only its script's keys; an embed only its presets' keys.
+   */
+  bindCommand(handler, { pageWide }) {
+    const onKey = (e) => {
+      if (this.help.open || !this.#keys) return;
+      const command = commandFor(e);
+      if (!command) return;
+      const [name, arg] = command.split(':');
+      const { locked, panels, presets } = this.#embed;
+      if (locked && !['back', 'forward', 'run', 'help'].includes(name)) return;
+      if (name === 'preset' && !(panels.has('presets') && (presets === null || presets.has(arg)))) return;
+      e.preventDefault();
+      handler(name, arg);
+    };
+    this.#listen(this.root, 'keydown', onKey);
     if (pageWide) {
       this.#listen(document, 'keydown', (e) => {
-        if (e.target === document.body || e.target === document.documentElement) handler(e);
+        if (e.target === document.body || e.target === document.documentElement) onKey(e);
       });
     }
   }
@@ -194,7 +207,6 @@ export class PlaygroundView {
   stepsPerSecond() { return this.controls.stepsPerSecond(); }
   maxAttemptsInput() { return this.setup.maxAttemptsInput(); }
   jobInput() { return this.setup.jobInput(); }
-  get helpOpen() { return this.help.open; }
   /** Keyboard focus is inside the playground. */
   focusWithin() { return this.root.contains(document.activeElement); }
   /** Keyboard focus fell to the page (the focused control was removed). */
@@ -279,8 +291,6 @@ export class PlaygroundView {
     this.root.remove();
   }
 
-  /** `handler(enabled)`: the help dialog's "Single-key shortcuts" switch. */
-  bindShortcuts(handler) { this.#onShortcuts = handler; }
   /** `handler(on)`: the crash dialog's unsafe quarantine order; true when taken. */
   bindUnsafeOrder(handler) { this.#onUnsafeOrder = handler; }
   /** `handler(after, torn)`: the crash dialog's Crash and restart; true when taken. */
