@@ -3,8 +3,11 @@
 // the places, the event log, the Config snippet, the phone's bar and the help dialog; the snapshot
 // and crash dialogs are built when first opened. What an embed shows (its
 // panels, presets, locked, compact, heading level) is applied here once, and
-// which capabilities show (features) on every draw. The controller
-// (controller.mjs) binds to the parts and tells them what to draw.
+// which capabilities show (features) on every draw. It is the controllers' one
+// view (controller.mjs and its panel controllers): they bind to it (bindX), read
+// what the reader chose and tell it what to draw (render and the sayings below),
+// never reaching into its parts; the panels' own controllers are handed their
+// part once (share, snippet, schedule, the dialogs).
 import { h } from '../shared/dom.mjs';
 import { commandFor, helpDialog, shortcutsEnabled } from '../shared/keyboard.mjs';
 import { setHeadingLevel } from './embed-options.mjs';
