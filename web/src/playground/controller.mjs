@@ -44,9 +44,8 @@ export class Controller {
   #drawnEvents = 0;     // timeline events handed to the timeline at the last draw
 
   /**
-   * `view`: the playground's view (view.mjs PlaygroundView, built by mount()); `host`
-   * (the window: location, history, its events) and `timers` (setTimeout, setInterval
-   * and their clears) default to the page's; `snippets` loads the snippet modules.
+   * `view`: view.mjs's PlaygroundView (mount() builds it); `host` (the window) and `timers`
+   * (setTimeout, setInterval, their clears) default to the page's; `snippets` loads the snippets.
    */
   constructor(element, lab, options, embed, { view, host = globalThis, timers = globalThis, snippets } = {}) {
     this.#lab = lab;
@@ -142,22 +141,14 @@ export class Controller {
   /** Opens Crash and restart at write `after` of the journal, or (null) at the write that matters. */
   crashAt(after = null) { this.#crash.openAt(after); }
 
-  /**
-   * Shows (true) or hides (false) the future: the script past the cursor on the
-   * timeline and the cards that foretell the run (view.foretelling). A predict
-   * question's playground hides it until the learner has answered.
-   */
+  /** Shows or hides the future (the script past the cursor, the cards that foretell the run): a predict question's. */
   showFuture(shown) {
     if (this.#futureShown === Boolean(shown)) return;
     this.#futureShown = Boolean(shown);
     this.#render();
   }
 
-  /**
-   * Opens the set-up fields `fields` names (paths, checked against the core's tables)
-   * outside Advanced and focuses the first. Throws EmbedOptionError('fields', …) for a
-   * name the core has not.
-   */
+  /** Opens the set-up fields `fields` names outside Advanced; EmbedOptionError('fields', …) for one the core has not. */
   showFields(fields) {
     const paths = resolveFields(fields, this.#lab.schema);
     this.#view.showFields(paths, this.session.view);
