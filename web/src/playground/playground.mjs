@@ -5,11 +5,13 @@
 // a rule is the core's event `explanation`.
 import { loadLab } from '../../wasm/index.mjs';
 import { connectImport } from './import.mjs';
-import { h } from '../shared/dom.mjs';
+import { h, uid } from '../shared/dom.mjs';
 import { siteURL } from '../shared/url.mjs';
 import { embedOptions, switchRows } from './embed-options.mjs';
 import { resolveFields } from './setup-fields.mjs';
 import { ALL_PRESETS, Controller } from './controller.mjs';
+import { PlaygroundView } from './view.mjs';
+import { PRESETS, CAPSTONE_PRESETS, SYSTEM_PRESETS } from './presets.mjs';
 import { loadFailure } from './load-failure.mjs';
 
 /** Adds the playground's stylesheet to the document once (a <link>: CSP style-src 'self'). */
@@ -54,7 +56,12 @@ export async function mount(element, options = {}) {
   });
   embed.fields = resolveFields(embed.fields, lab.schema);  // named by the core's field tables
   embed.switches = switchRows(embed.switches, lab.schema.policy);  // the core's table names them
-  return new Controller(element, lab, options, embed);
+  const view = new PlaygroundView(uid('dlq'), {
+    lab, embed, label: options.label ?? 'Dead-letter queue playground', presets: PRESETS, capstonePresets: CAPSTONE_PRESETS,
+    systemPresets: SYSTEM_PRESETS,
+    restorable: !(options.scenario === undefined || options.syncUrl), landmark: Boolean(options.syncUrl),
+  });
+  return new Controller(element, lab, options, embed, { view });
 }
 
 let labLoaded = false;

@@ -3,10 +3,13 @@
 // the places, the event log, the Config snippet, the phone's bar and the help dialog; the snapshot
 // and crash dialogs are built when first opened. What an embed shows (its
 // panels, presets, locked, compact, heading level) is applied here once, and
-// which capabilities show (features) on every draw. The controller
-// (controller.mjs) binds to the parts and tells them what to draw.
+// which capabilities show (features) on every draw. It is the controllers' one
+// view (controller.mjs and its panel controllers): they bind to it (bindX), read
+// what the reader chose and tell it what to draw (render and the sayings below),
+// never reaching into its parts; the panels' own controllers are handed their
+// part once (share, snippet, schedule, the dialogs).
 import { h } from '../shared/dom.mjs';
-import { helpDialog } from '../shared/keyboard.mjs';
+import { commandFor, helpDialog, shortcutsEnabled } from '../shared/keyboard.mjs';
 import { setHeadingLevel } from './embed-options.mjs';
 import { ControlsView, PhoneBar } from './controls-view.mjs';
 import { SetupView } from './setup-view.mjs';
@@ -26,7 +29,7 @@ import { ReportView } from './report-view.mjs';
 
 export class PlaygroundView {
   #embed;
-  #onShortcuts = () => {};
+  #keys = shortcutsEnabled();  // single-key shortcuts on (the help dialog's switch)
   #onUnsafeOrder = () => false;
   #onCrash = () => false;
   #onFind = () => null;
@@ -36,6 +39,8 @@ export class PlaygroundView {
   #onImport = () => {};
   #schema;
   #pinnedHandlers = null;
+  #listeners = [];
+  #element = null;  // where mountIn() put the playground
   /** The set-up's editable part is shown (panels has setup, not locked). */
   setupShown = true;
   /** The clock's controls are on offer (showFeatures): the timeline draws time from the start. */
@@ -61,7 +66,7 @@ export class PlaygroundView {
       presets: presets.filter(offered), capstonePresets: capstonePresets.filter(offered), systemPresets: systemPresets.filter(offered),
       outcomes: lab.outcomes, classes: lab.failureClasses, schema: lab.schema, share: this.share.element, headingLevel: embed.headingLevel,
     });
-    this.help = helpDialog(id, { outcomes: lab.outcomes, onToggle: (enabled) => this.#onShortcuts(enabled) });
+    this.help = helpDialog(id, { outcomes: lab.outcomes, onToggle: (enabled) => { this.#keys = enabled; } });
     this.controls = new ControlsView(id, { outcomes: lab.outcomes, restorable, classes: lab.failureClasses, reasons: lab.reasons,
       perSecond: lab.integerFields.perSecond });
     this.why = new WhyView();
@@ -84,6 +89,7 @@ export class PlaygroundView {
       this.bar.element,
       this.help);
     this.#applyEmbed(landmark);
+    this.#wireWithin();
     // The cards that foretell the run (the policy's projection of a job's whole
     // future, not what has happened): a predict question's playground withholds
     // them, with the script past the cursor, until the answer is in.
@@ -99,8 +105,195 @@ export class PlaygroundView {
     for (const card of this.foretelling) card.hidden = true;
   }
 
-  /** `handler(enabled)`: the help dialog's "Single-key shortcuts" switch. */
-  bindShortcuts(handler) { this.#onShortcuts = handler; }
+  /** What one view does for another, with no decision in it: the two outcome pickers agree, Help opens, the link alert's buttons. */
+  #wireWithin() {
+    const { controls, bar, linkAlert } = this;
+    bar.bindOutcome((value) => controls.chooseOutcomeValue(value));
+    controls.bindOutcome((value) => bar.showOutcome(value));
+    this.setup.bindHelp(() => this.help.showModal());
+    linkAlert.bindCopyRefused(() => linkAlert.copyRefused());
+    linkAlert.bindDismiss(() => linkAlert.clear());
+  }
+
+  // ---- what the reader did (each handler once; the controller owns what it means) ----
+
+  bindStep(handler) { this.controls.bindStep(handler); this.bar.bindStep(handler); }
+  bindBack(handler) { this.controls.bindBack(handler); this.bar.bindBack(handler); }
+  bindForward(handler) { this.controls.bindForward(handler); this.bar.bindForward(handler); }
+  bindNextEvent(handler) { this.controls.bindNextEvent(handler); this.bar.bindNextEvent(handler); }
+  bindReset(handler) { this.controls.bindReset(handler); }
+  bindRestore(handler) { this.controls.bindRestore(handler); }
+  bindRun(handler) { this.controls.bindRun(handler); }
+  bindPlay(handler) { this.controls.bindPlay(handler); }
+  bindSpeed(handler) { this.controls.bindSpeed(handler); }
+  bindUndo(handler) { this.controls.bindUndo(handler); }
+  /** `handler(cursor)`: the script's slider. */
+  bindScrub(handler) { this.controls.bindScrub(handler); }
+  /** `handler(seq)`: an event picked on the timeline. */
+  bindSelect(handler) { this.timeline.bindSelect(handler); }
+  bindLease(handler) { this.controls.bindLease(handler); }
+  bindSettle(handler) { this.controls.bindSettle(handler); }
+  bindCrashWorker(handler) { this.controls.bindCrashWorker(handler); }
+  /** `handler(ms)`. */
+  bindAdvance(handler) { this.controls.bindAdvance(handler); }
+  /**
+   * `handler(id, { fromField, resetAttempts })`: the operator's Replay (the id typed:
+   * fromField), a quarantine entry's Replay, or its Retry without reset.
+   */
+  bindReplay(handler) {
+    this.controls.bindReplay((id) => handler(id, { fromField: true }));
+    this.states.bindReplay((id) => handler(id, {}));
+    this.states.bindRetryWithoutReset((id) => handler(id, { resetAttempts: false }));
+  }
+  /** `handler(key)`. */
+  bindReleaseKey(handler) { this.controls.bindReleaseKey(handler); }
+  /** `handler(max, only, perSecond)` (controls-view.mjs). */
+  bindRedrive(handler) { this.controls.bindRedrive(handler); }
+  /** `handler(id, payload)`: a quarantine entry's Patch and replay. */
+  bindPatchAndReplay(handler) { this.states.bindPatchAndReplay(handler); }
+  /** `handler(id)`: a job's Remove. */
+  bindRemove(handler) { this.states.bindRemove(handler); }
+  /** `handler(text)`: the report box's Send. */
+  bindReport(handler) { this.report.bindSend(handler); }
+  bindSnapshot(handler) { this.controls.bindSnapshot(handler); }
+  /** Crash and restart… (the dialog's own Crash is bindCrash). */
+  bindCrashOpen(handler) { this.controls.bindCrashRestart(handler); }
+  /** `handler(key)`: a preset's button. */
+  bindPreset(handler) { this.setup.bindPreset(handler); }
+  bindMaxAttempts(handler) { this.setup.bindMaxAttempts(handler); }
+  bindAddJob(handler) { this.setup.bindAddJob(handler); }
+  /** `handler(changes, alert)`: an Advanced policy field. */
+  bindPolicy(handler) { this.setup.bindPolicy(handler); }
+  /** `handler(world, alert)`: an Advanced world field. */
+  bindWorld(handler) { this.setup.bindWorld(handler); }
+  bindAdvancedOpen(handler) { this.setup.bindAdvancedOpen(handler); }
+  bindImportOpen(handler) { this.setup.bindImportOpen(handler); }
+  /** `handler(path, on, alert)`: a switch (options.switches). */
+  bindSwitch(handler) { this.switches.bindToggle((path, on) => handler(path, on, this.switches.alert)); }
+
+  /**
+   * `handler(name, arg)`: a single-key shortcut (shared/keyboard.mjs commandFor) pressed in the
+   * playground or (`pageWide`) on the page's body; none while Help is open or the shortcuts are
+   * off. A locked walkthrough takes only its script's keys; an embed only its presets' keys.
+   */
+  bindCommand(handler, { pageWide }) {
+    const onKey = (e) => {
+      if (this.help.open || !this.#keys) return;
+      const command = commandFor(e);
+      if (!command) return;
+      const [name, arg] = command.split(':');
+      const { locked, panels, presets } = this.#embed;
+      if (locked && !['back', 'forward', 'run', 'help'].includes(name)) return;
+      if (name === 'preset' && !(panels.has('presets') && (presets === null || presets.has(arg)))) return;
+      e.preventDefault();
+      handler(name, arg);
+    };
+    this.#listen(this.root, 'keydown', onKey);
+    if (pageWide) {
+      this.#listen(document, 'keydown', (e) => {
+        if (e.target === document.body || e.target === document.documentElement) onKey(e);
+      });
+    }
+  }
+
+  #listen(target, type, fn) {
+    target.addEventListener(type, fn);
+    this.#listeners.push([target, type, fn]);
+  }
+
+  // ---- what the reader chose ----
+
+  chosenOutcome() { return this.controls.chosenOutcome(); }
+  errorText() { return this.controls.errorTextValue(); }
+  chosenToken() { return this.controls.chosenToken(); }
+  offeredOutcomes() { return this.controls.offeredOutcomes(); }
+  stepsPerSecond() { return this.controls.stepsPerSecond(); }
+  maxAttemptsInput() { return this.setup.maxAttemptsInput(); }
+  jobInput() { return this.setup.jobInput(); }
+  /** Keyboard focus is inside the playground. */
+  focusWithin() { return this.root.contains(document.activeElement); }
+  /** Keyboard focus fell to the page (the focused control was removed). */
+  focusLost() { return document.activeElement === document.body || !document.activeElement; }
+
+  // ---- what the controller shows ----
+
+  /** Puts the playground in `element` (its children replaced). */
+  mountIn(element) {
+    this.#element = element;
+    element.replaceChildren(this.root);
+  }
+  /** The first draw is done. */
+  ready() { this.root.dataset.ready = 'true'; }
+  /** Says a change was drawn: 'dlq-change' on the element the playground is mounted in. */
+  changed(detail) { this.#element.dispatchEvent(new CustomEvent('dlq-change', { detail })); }
+  /** The refused-link alert (`message` null clears it); `text`: the refused link, whole. */
+  linkRefused(message, text) {
+    if (message === null) this.linkAlert.clear();
+    else this.linkAlert.show(message, text);
+  }
+  /** The action alert: `what` was refused with the core's `message` (cleared by the next change drawn). */
+  refused(what, message) { this.why.refused(what, message); }
+  /** `where` ('clock', 'operator', or an alert a view handed over) says `message`; null clears it. */
+  alert(where, message) {
+    const named = { clock: this.controls.clockAlert, operator: this.controls.opAlert };
+    this.controls.alert(named[where] ?? where, message);
+  }
+  stepError(message) { this.controls.stepError(message); }
+  say(text) { this.controls.say(text); }
+  running(kind) { this.controls.running(kind); }
+  chooseOutcome(n) { this.controls.chooseOutcome(n); }
+  showHelp() { this.help.showModal(); }
+  focusStep() { this.controls.focusStep(); }
+  maxError(message, restore) { this.setup.maxError(message, restore); }
+  jobError(message) { this.setup.jobError(message); }
+  clearJob() { this.setup.clearJob(); }
+  focusJobId() { this.setup.focusJobId(); }
+  renderReport(refusal, refused) { this.report.render(refusal, refused); }
+
+  /** Pins the set-up fields `paths` (checked) outside Advanced, in `view`'s values, and focuses the first. */
+  showFields(paths, view) {
+    const pinned = this.pinFields(paths);
+    pinned.sync(view.policy, view.world);
+    pinned.focus(paths);
+  }
+
+  /**
+   * Draws the session's `view`: `shown` (future.mjs shownEvents), the Why line's `notice`
+   * and `caption`, the `worst` case bound, `rules` (the class rules in force, when the
+   * set-up changed: null otherwise), `advanced` (the scenario uses the capstone) and
+   * `capstone` (showFeatures() showed its controls). Only what changed is touched.
+   */
+  render(view, { shown, notice, caption, futureShown, advanced, capstone, worst, rules }) {
+    const { timeline, controls, setup } = this;
+    const { stats } = view;
+    const applied = view.eventsAtCursor;
+    this.root.classList.toggle('is-future-hidden', !futureShown);
+    timeline.sync(shown.events, shown.from, applied, stats.step, stats.now, { world: view.world, clock: this.clockPlayground });
+    this.log.sync(view.timeline, view.eventsFrom, applied);
+    this.states.sync(view, { removable: this.setupShown, clock: timeline.usesClock, worst });
+    controls.render(view);
+    controls.suggestSpeed(timeline.usesClock || advanced);
+    setup.render(stats);
+    this.root.dataset.step = String(stats.step);
+    this.root.dataset.cursor = String(view.cursor);
+    this.bar.render(this.why.render(view, { notice, caption }));
+    if (rules !== null) {
+      setup.renderAdvanced(view.policy, view.world, rules);
+      this.pinned?.sync(view.policy, view.world);
+    }
+    if (capstone) controls.renderLeases(view.leased);
+    this.ledger.render(view.ledger, { clock: timeline.usesClock });
+    if (!this.ledgerShown) this.ledger.element.hidden = true;
+    this.switches.render(view.policy);
+  }
+
+  destroy() {
+    this.help.release();
+    for (const [target, type, fn] of this.#listeners) target.removeEventListener(type, fn);
+    this.timeline.destroy();
+    this.root.remove();
+  }
+
   /** `handler(on)`: the crash dialog's unsafe quarantine order; true when taken. */
   bindUnsafeOrder(handler) { this.#onUnsafeOrder = handler; }
   /** `handler(after, torn)`: the crash dialog's Crash and restart; true when taken. */
