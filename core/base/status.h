@@ -79,3 +79,11 @@ class [[nodiscard]] Result {
 };
 
 }  // namespace dlq
+
+// Returns from the enclosing function with the Status of `...` (an expression
+// giving a Status) when it is an error; goes on when it is ok. The function must
+// return a Status or a Result<T> (which a Status converts to).
+#define RETURN_IF_ERROR(...)                                                       \
+  do {                                                                             \
+    if (::dlq::Status dlq_status_ = (__VA_ARGS__); !dlq_status_.ok()) return dlq_status_; \
+  } while (false)

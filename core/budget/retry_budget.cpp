@@ -84,7 +84,7 @@ Status CheckBudget(const BudgetOptions& o) {
                           : field == &kBudgetPercentField      ? o.percent
                           : field == &kBudgetMinPerSecondField ? o.min_per_second
                                                                : o.window_ms;
-    if (Status s = field->Check(value); !s.ok()) return s;
+    RETURN_IF_ERROR(field->Check(value));
   }
   if (o.window_ms % 1000 != 0) {
     // Finagle's ttl is whole seconds (its reserve counts ttl.inSeconds), from 1 to 60.

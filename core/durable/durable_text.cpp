@@ -302,11 +302,6 @@ class In {
   std::string where_;
 };
 
-#define DLQ_TRY(expr)              \
-  do {                             \
-    if (Status s_ = (expr); !s_.ok()) return s_; \
-  } while (0)
-
 constexpr int kReasonCount = 6;
 constexpr int kDispositionCount = 5;
 constexpr int kBackoffKindCount = 3;
@@ -319,39 +314,39 @@ constexpr int kLeaseStateCount = 3;
 constexpr int kFateCount = 4;
 
 Status GetRow(In& in, JobRow* r) {
-  DLQ_TRY(in.Int("attempts", &r->attempts));
-  DLQ_TRY(in.Int("firstAttemptAt", &r->first_attempt_at, int64_t{0}, kMaxTimeMs));
-  DLQ_TRY(in.Int("lastDelay", &r->last_delay, int64_t{0}, kMaxSidekiqDelayMs));  // Sidekiq's schedule's ceiling is the largest
-  DLQ_TRY(in.Name("a reason", kReasonCount, ReasonName, &r->reason, true));
-  DLQ_TRY(in.Name("a failure class", kFailureClassCount, ClassName, &r->failure_class));
-  DLQ_TRY(in.Bool("alert", &r->alert));
-  DLQ_TRY(in.Int("lastError", &r->last_error));
-  DLQ_TRY(in.Int("quarantineStep", &r->quarantine_step));
-  DLQ_TRY(in.Int("arrivedAt", &r->arrived_at, int64_t{0}, kMaxTimeMs));
+  RETURN_IF_ERROR(in.Int("attempts", &r->attempts));
+  RETURN_IF_ERROR(in.Int("firstAttemptAt", &r->first_attempt_at, int64_t{0}, kMaxTimeMs));
+  RETURN_IF_ERROR(in.Int("lastDelay", &r->last_delay, int64_t{0}, kMaxSidekiqDelayMs));  // Sidekiq's schedule's ceiling is the largest
+  RETURN_IF_ERROR(in.Name("a reason", kReasonCount, ReasonName, &r->reason, true));
+  RETURN_IF_ERROR(in.Name("a failure class", kFailureClassCount, ClassName, &r->failure_class));
+  RETURN_IF_ERROR(in.Bool("alert", &r->alert));
+  RETURN_IF_ERROR(in.Int("lastError", &r->last_error));
+  RETURN_IF_ERROR(in.Int("quarantineStep", &r->quarantine_step));
+  RETURN_IF_ERROR(in.Int("arrivedAt", &r->arrived_at, int64_t{0}, kMaxTimeMs));
   if (in.Peek() == "stalls") {
     in.Next();
-    DLQ_TRY(in.Int("stalls", &r->stalls, uint32_t{1}, uint32_t{UINT16_MAX}));
+    RETURN_IF_ERROR(in.Int("stalls", &r->stalls, uint32_t{1}, uint32_t{UINT16_MAX}));
   }
   if (in.Peek() == "enqueued") {
     in.Next();
-    DLQ_TRY(in.Int("enqueued", &r->enqueued_at, int64_t{1}, kMaxTimeMs));
+    RETURN_IF_ERROR(in.Int("enqueued", &r->enqueued_at, int64_t{1}, kMaxTimeMs));
   }
   if (in.Peek() == "x-death") {
     in.Next();
     XDeath& x = r->x_death;
-    DLQ_TRY(in.Name("an x-death reason", kReasonCount, ReasonName, &x.first, true));
-    DLQ_TRY(in.Name("an x-death reason", kReasonCount, ReasonName, &x.newest, true));
+    RETURN_IF_ERROR(in.Name("an x-death reason", kReasonCount, ReasonName, &x.first, true));
+    RETURN_IF_ERROR(in.Name("an x-death reason", kReasonCount, ReasonName, &x.newest, true));
     for (int slot = 0; slot < 2; ++slot) {
-      DLQ_TRY(in.Int("an x-death count", &x.count[slot]));
-      DLQ_TRY(in.Int("an x-death time", &x.time[slot], int64_t{0}, kMaxTimeMs));
+      RETURN_IF_ERROR(in.Int("an x-death count", &x.count[slot]));
+      RETURN_IF_ERROR(in.Int("an x-death time", &x.time[slot], int64_t{0}, kMaxTimeMs));
       if (x.count[slot] == 0 && x.time[slot] != 0) return in.Error("an x-death time of 0 for a count of 0", "another");
     }
     const char* const kLater[] = {"maxlen", "expired"};  // slots 2 and 3
     for (int slot = 2; slot < XDeath::kSlots; ++slot) {
       if (in.Peek() != kLater[slot - 2]) continue;
       in.Next();
-      DLQ_TRY(in.Int("an x-death count", &x.count[slot], uint32_t{1}, UINT32_MAX));
-      DLQ_TRY(in.Int("an x-death time", &x.time[slot], int64_t{0}, kMaxTimeMs));
+      RETURN_IF_ERROR(in.Int("an x-death count", &x.count[slot], uint32_t{1}, UINT32_MAX));
+      RETURN_IF_ERROR(in.Int("an x-death time", &x.time[slot], int64_t{0}, kMaxTimeMs));
     }
     const int first = XDeathSlot(x.first), newest = XDeathSlot(x.newest);
     if (first < 0 || newest < 0 || x.count[first] == 0 || x.count[newest] == 0) {
@@ -366,13 +361,13 @@ Status GetRow(In& in, JobRow* r) {
       if (x.count[other] != 0) x.after[0] = XDeathReason(other);
     } else {
       // The entries after the newest, in order: each other reason with a count, once.
-      DLQ_TRY(in.Word("after"));
+      RETURN_IF_ERROR(in.Word("after"));
       int n = 0;
-      DLQ_TRY(in.Int("the x-death entries after the newest", &n, counted - 1, counted - 1));
+      RETURN_IF_ERROR(in.Int("the x-death entries after the newest", &n, counted - 1, counted - 1));
       bool seen[XDeath::kSlots] = {};
       seen[newest] = true;
       for (int i = 0; i < n; ++i) {
-        DLQ_TRY(in.Name("an x-death reason", kReasonCount, ReasonName, &x.after[i]));
+        RETURN_IF_ERROR(in.Name("an x-death reason", kReasonCount, ReasonName, &x.after[i]));
         const int slot = XDeathSlot(x.after[i]);
         if (slot < 0 || x.count[slot] == 0 || seen[slot]) {
           return in.Error("an x-death reason with a count, not listed before", ReasonName(x.after[i]));
@@ -383,25 +378,25 @@ Status GetRow(In& in, JobRow* r) {
   }
   if (in.Peek() == "ttlFrom") {
     in.Next();
-    DLQ_TRY(in.Int("ttlFrom", &r->ttl_from, int64_t{1}, kMaxTimeMs));
+    RETURN_IF_ERROR(in.Int("ttlFrom", &r->ttl_from, int64_t{1}, kMaxTimeMs));
   }
   return Status::Ok();
 }
 
 Status GetEnds(In& in, Entry* e) {
-  DLQ_TRY(in.Int("endsLease", &e->ends_lease));
+  RETURN_IF_ERROR(in.Int("endsLease", &e->ends_lease));
   if (e->ends_lease == 0) return in.Word("-");
-  DLQ_TRY(in.Name("settled or expired", kLeaseStateCount, LeaseStateName, &e->ends_as));
+  RETURN_IF_ERROR(in.Name("settled or expired", kLeaseStateCount, LeaseStateName, &e->ends_as));
   if (e->ends_as == LeaseState::kActive) return in.Error("settled or expired", "active");
   return Status::Ok();
 }
 
 Status GetBackoff(In& in, Backoff* b) {
-  DLQ_TRY(in.Name("a backoff kind", kBackoffKindCount, BackoffKindName, &b->kind));
-  DLQ_TRY(in.Int("baseMs", &b->base_ms));
-  DLQ_TRY(in.Int("capMs", &b->cap_ms));
-  DLQ_TRY(in.Name("a jitter", kJitterCount, JitterName, &b->jitter));
-  if (b->jitter == Jitter::kBullMq) DLQ_TRY(in.Int("jitterPermille", &b->jitter_permille));
+  RETURN_IF_ERROR(in.Name("a backoff kind", kBackoffKindCount, BackoffKindName, &b->kind));
+  RETURN_IF_ERROR(in.Int("baseMs", &b->base_ms));
+  RETURN_IF_ERROR(in.Int("capMs", &b->cap_ms));
+  RETURN_IF_ERROR(in.Name("a jitter", kJitterCount, JitterName, &b->jitter));
+  if (b->jitter == Jitter::kBullMq) RETURN_IF_ERROR(in.Int("jitterPermille", &b->jitter_permille));
   return Status::Ok();
 }
 
@@ -417,7 +412,7 @@ Status GetMember(In& in, const Field<Policy>& row, Policy* p) {
     case FieldKind::kBoolean: row.set(*p, 1); return Status::Ok();
     case FieldKind::kInteger: {
       int64_t v = 0;
-      DLQ_TRY(in.Int(spec.snapshot, &v));
+      RETURN_IF_ERROR(in.Int(spec.snapshot, &v));
       if (v == fallback) {
         return in.Error(std::string("a ") + spec.snapshot + " other than its default", std::to_string(fallback));
       }
@@ -433,7 +428,7 @@ Status GetMember(In& in, const Field<Policy>& row, Policy* p) {
         ++listed;
       }
       int v = 0;
-      DLQ_TRY(in.Name(others.c_str(), spec.choices->count, [&](int i) { return spec.choices->Name(i); }, &v));
+      RETURN_IF_ERROR(in.Name(others.c_str(), spec.choices->count, [&](int i) { return spec.choices->Name(i); }, &v));
       if (v == fallback) {
         return in.Error(others + " (" + spec.choices->Name(static_cast<int>(fallback)) + " is written as nothing)",
                         spec.choices->Name(static_cast<int>(fallback)));
@@ -449,30 +444,30 @@ Status GetMember(In& in, const Field<Policy>& row, Policy* p) {
 template <typename NextIn>
 Status GetPolicy(NextIn next, Policy* p) {
   In* in = next();
-  DLQ_TRY(in->Word("policy"));
-  DLQ_TRY(in->Int("maxAttempts", &p->max_attempts));
-  DLQ_TRY(GetBackoff(*in, &p->backoff));
-  DLQ_TRY(in->Int("leaseMs", &p->lease_ms));
-  DLQ_TRY(in->Int("seed", &p->seed));
-  DLQ_TRY(in->Name("an ordering", kOrderingCount, OrderingName, &p->ordering));
-  DLQ_TRY(in->Int("retentionMs", &p->retention_ms));
-  DLQ_TRY(in->Int("alarmDepth", &p->alarm_depth));
-  DLQ_TRY(in->Bool("unsafeQuarantineOrder", &p->unsafe_quarantine_order));
-  DLQ_TRY(in->Bool("journal", &p->journal));
+  RETURN_IF_ERROR(in->Word("policy"));
+  RETURN_IF_ERROR(in->Int("maxAttempts", &p->max_attempts));
+  RETURN_IF_ERROR(GetBackoff(*in, &p->backoff));
+  RETURN_IF_ERROR(in->Int("leaseMs", &p->lease_ms));
+  RETURN_IF_ERROR(in->Int("seed", &p->seed));
+  RETURN_IF_ERROR(in->Name("an ordering", kOrderingCount, OrderingName, &p->ordering));
+  RETURN_IF_ERROR(in->Int("retentionMs", &p->retention_ms));
+  RETURN_IF_ERROR(in->Int("alarmDepth", &p->alarm_depth));
+  RETURN_IF_ERROR(in->Bool("unsafeQuarantineOrder", &p->unsafe_quarantine_order));
+  RETURN_IF_ERROR(in->Bool("journal", &p->journal));
   if (in->Peek() == "system") {
     in->Next();
-    DLQ_TRY(in->Name("a system other than lab", kSystemCount, SystemName, &p->system));
+    RETURN_IF_ERROR(in->Name("a system other than lab", kSystemCount, SystemName, &p->system));
     if (p->system == Policy{}.system) return in->Error("a system other than lab (lab is written as nothing)", "lab");
   }
   for (const Field<Policy>& row : PolicyFields()) {
-    if (IsModeSetting(row.spec)) DLQ_TRY(GetMember(*in, row, p));
+    if (IsModeSetting(row.spec)) RETURN_IF_ERROR(GetMember(*in, row, p));
   }
   if (in->Peek() == "switches") {
     in->Next();
     for (const Field<Policy>& row : PolicyFields()) {
       if (!IsTeachingSwitch(row.spec)) continue;
       bool on = false;
-      DLQ_TRY(in->Bool(row.spec.snapshot, &on));
+      RETURN_IF_ERROR(in->Bool(row.spec.snapshot, &on));
       row.set(*p, on);
     }
     if (!HasTeachingSwitch(*p)) return in->Error("a switch on (none on is written as nothing)", "all off");
@@ -480,14 +475,14 @@ Status GetPolicy(NextIn next, Policy* p) {
   for (int i = 0; i < kFailureClassCount; ++i) {
     in = next();
     ClassRule& r = p->classes.rules[i];
-    DLQ_TRY(in->Word("class"));
-    DLQ_TRY(in->Word(ClassName(static_cast<FailureClass>(i))));
-    DLQ_TRY(in->Bool("retry", &r.retry));
-    DLQ_TRY(in->Int("maxAttempts", &r.max_attempts));
-    DLQ_TRY(in->Bool("ownBackoff", &r.own_backoff));
-    DLQ_TRY(GetBackoff(*in, &r.backoff));
+    RETURN_IF_ERROR(in->Word("class"));
+    RETURN_IF_ERROR(in->Word(ClassName(static_cast<FailureClass>(i))));
+    RETURN_IF_ERROR(in->Bool("retry", &r.retry));
+    RETURN_IF_ERROR(in->Int("maxAttempts", &r.max_attempts));
+    RETURN_IF_ERROR(in->Bool("ownBackoff", &r.own_backoff));
+    RETURN_IF_ERROR(GetBackoff(*in, &r.backoff));
     if (!r.own_backoff && !(r.backoff == Backoff{})) return in->Error("the default backoff (none is in use)", "another");
-    DLQ_TRY(in->Bool("alert", &r.alert));
+    RETURN_IF_ERROR(in->Bool("alert", &r.alert));
   }
   if (Status s = Policy::Check(*p); !s.ok()) {
     return Status::Error(Code::kInvalidSnapshot, "the snapshot's policy is refused: " + s.message());
@@ -496,50 +491,50 @@ Status GetPolicy(NextIn next, Policy* p) {
 }
 
 Status GetMeta(In& in, Meta* m) {
-  DLQ_TRY(in.Word("meta"));
-  DLQ_TRY(in.Int("now", &m->now, int64_t{0}, kMaxTimeMs));
+  RETURN_IF_ERROR(in.Word("meta"));
+  RETURN_IF_ERROR(in.Int("now", &m->now, int64_t{0}, kMaxTimeMs));
   // Counters stay far below where an increment could wrap (a live queue would
   // need 2^53 calls to get there), so a restored queue can never overflow one.
   constexpr auto kCount = static_cast<uint64_t>(kMaxTimeMs);
-  DLQ_TRY(in.Int("step", &m->step, uint64_t{0}, kCount));
-  DLQ_TRY(in.Int("actions", &m->actions, uint64_t{0}, kCount));
-  DLQ_TRY(in.Int("timerSeq", &m->timer_seq, uint64_t{0}, kCount));
-  DLQ_TRY(in.Int("readyHead", &m->ready_head, -kMaxTimeMs, int64_t{0}));
-  DLQ_TRY(in.Int("readyTail", &m->ready_tail, int64_t{0}, kMaxTimeMs));
-  DLQ_TRY(in.Int("arrivals", &m->arrivals, uint64_t{0}, kCount));
-  DLQ_TRY(in.Bool("alarmRaised", &m->alarm_raised));
-  DLQ_TRY(in.Int("expired", &m->expired, uint64_t{0}, kCount));
-  for (uint64_t& w : m->jitter) DLQ_TRY(in.Int("a PRNG state word", &w));
+  RETURN_IF_ERROR(in.Int("step", &m->step, uint64_t{0}, kCount));
+  RETURN_IF_ERROR(in.Int("actions", &m->actions, uint64_t{0}, kCount));
+  RETURN_IF_ERROR(in.Int("timerSeq", &m->timer_seq, uint64_t{0}, kCount));
+  RETURN_IF_ERROR(in.Int("readyHead", &m->ready_head, -kMaxTimeMs, int64_t{0}));
+  RETURN_IF_ERROR(in.Int("readyTail", &m->ready_tail, int64_t{0}, kMaxTimeMs));
+  RETURN_IF_ERROR(in.Int("arrivals", &m->arrivals, uint64_t{0}, kCount));
+  RETURN_IF_ERROR(in.Bool("alarmRaised", &m->alarm_raised));
+  RETURN_IF_ERROR(in.Int("expired", &m->expired, uint64_t{0}, kCount));
+  for (uint64_t& w : m->jitter) RETURN_IF_ERROR(in.Int("a PRNG state word", &w));
   return Status::Ok();
 }
 
 Status GetEvent(In& in, EventRecord* e) {
-  DLQ_TRY(in.Name("an event kind", kEventKindCount, EventKindName, &e->kind));
-  DLQ_TRY(in.Int("step", &e->step));
-  DLQ_TRY(in.Int("action", &e->action));
-  DLQ_TRY(in.Int("time", &e->time, int64_t{0}, kMaxTimeMs));
-  DLQ_TRY(in.Int("job", &e->job));
-  DLQ_TRY(in.Int("attempts", &e->attempts));
-  DLQ_TRY(in.Int("maxAttempts", &e->max_attempts));
-  DLQ_TRY(in.Name("a failure class", kFailureClassCount, ClassName, &e->failure_class));
-  DLQ_TRY(in.Name("an outcome", kOutcomeCount, OutcomeName, &e->outcome));
-  DLQ_TRY(in.Name("a disposition", kDispositionCount, DispositionName, &e->disposition));
-  DLQ_TRY(in.Name("a reason", kReasonCount, ReasonName, &e->reason, true));
-  DLQ_TRY(in.Int("error", &e->error));
-  DLQ_TRY(in.Int("lease", &e->lease));
-  DLQ_TRY(in.Int("until", &e->until, int64_t{0}, kMaxTimeMs));
-  DLQ_TRY(in.Int("ref", &e->ref));
+  RETURN_IF_ERROR(in.Name("an event kind", kEventKindCount, EventKindName, &e->kind));
+  RETURN_IF_ERROR(in.Int("step", &e->step));
+  RETURN_IF_ERROR(in.Int("action", &e->action));
+  RETURN_IF_ERROR(in.Int("time", &e->time, int64_t{0}, kMaxTimeMs));
+  RETURN_IF_ERROR(in.Int("job", &e->job));
+  RETURN_IF_ERROR(in.Int("attempts", &e->attempts));
+  RETURN_IF_ERROR(in.Int("maxAttempts", &e->max_attempts));
+  RETURN_IF_ERROR(in.Name("a failure class", kFailureClassCount, ClassName, &e->failure_class));
+  RETURN_IF_ERROR(in.Name("an outcome", kOutcomeCount, OutcomeName, &e->outcome));
+  RETURN_IF_ERROR(in.Name("a disposition", kDispositionCount, DispositionName, &e->disposition));
+  RETURN_IF_ERROR(in.Name("a reason", kReasonCount, ReasonName, &e->reason, true));
+  RETURN_IF_ERROR(in.Int("error", &e->error));
+  RETURN_IF_ERROR(in.Int("lease", &e->lease));
+  RETURN_IF_ERROR(in.Int("until", &e->until, int64_t{0}, kMaxTimeMs));
+  RETURN_IF_ERROR(in.Int("ref", &e->ref));
   return Status::Ok();
 }
 
 Status GetReorder(In& in, Reorder* r) {
-  DLQ_TRY(in.Int("job", &r->job));
+  RETURN_IF_ERROR(in.Int("job", &r->job));
   uint32_t n = 0;
-  DLQ_TRY(in.Int("count", &n));
+  RETURN_IF_ERROR(in.Int("count", &n));
   for (uint32_t k = 0; k < n; ++k) {
     if (in.done()) return in.Error("a job", "");
     uint32_t j = 0;
-    DLQ_TRY(in.Int("job", &j));
+    RETURN_IF_ERROR(in.Int("job", &j));
     r->overtook.push_back(j);
   }
   return Status::Ok();
@@ -670,24 +665,24 @@ Status GetKeyedEntry(In& in, Section section, Image* image) {
   Entry e;
   if (section == kReady) {
     int64_t p = 0;
-    DLQ_TRY(in.Int("a position", &p));
-    DLQ_TRY(in.Int("job", &e.job));
-    DLQ_TRY(GetRow(in, &e.row));
+    RETURN_IF_ERROR(in.Int("a position", &p));
+    RETURN_IF_ERROR(in.Int("job", &e.job));
+    RETURN_IF_ERROR(GetRow(in, &e.row));
     if (!image->ready.emplace(p, e).second) return in.Error("a position not used before", std::to_string(p));
   } else if (section == kDelayed) {
     uint64_t seq = 0;
-    DLQ_TRY(in.Int("a timer sequence", &seq));
-    DLQ_TRY(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
-    DLQ_TRY(in.Int("job", &e.job));
-    DLQ_TRY(GetRow(in, &e.row));
+    RETURN_IF_ERROR(in.Int("a timer sequence", &seq));
+    RETURN_IF_ERROR(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
+    RETURN_IF_ERROR(in.Int("job", &e.job));
+    RETURN_IF_ERROR(GetRow(in, &e.row));
     e.timer = seq;
     if (!image->delayed.emplace(seq, e).second) return in.Error("a timer not used before", std::to_string(seq));
   } else {
     uint64_t arrival = 0;
-    DLQ_TRY(in.Int("an arrival", &arrival));
-    DLQ_TRY(in.Int("a timer sequence", &e.timer));
-    DLQ_TRY(in.Int("job", &e.job));
-    DLQ_TRY(GetRow(in, &e.row));
+    RETURN_IF_ERROR(in.Int("an arrival", &arrival));
+    RETURN_IF_ERROR(in.Int("a timer sequence", &e.timer));
+    RETURN_IF_ERROR(in.Int("job", &e.job));
+    RETURN_IF_ERROR(GetRow(in, &e.row));
     if (!image->quarantine.emplace(arrival, e).second) return in.Error("an arrival not used before", std::to_string(arrival));
   }
   return Status::Ok();
@@ -698,18 +693,18 @@ Status GetSectionLine(In& in, Section section, Image* image) {
   switch (section) {
     case kError: {
       std::string& e = image->errors.emplace_back();
-      DLQ_TRY(in.Str("an error text", &e));
+      RETURN_IF_ERROR(in.Str("an error text", &e));
       if (e.empty()) return in.Error("a non-empty error text", "\"\"");
       return Status::Ok();
     }
     case kJob: {
       ImageJob& j = image->jobs.emplace_back();
-      DLQ_TRY(in.Str("an id", &j.id));
-      DLQ_TRY(in.Str("a payload", &j.payload));
-      DLQ_TRY(in.Str("a key", &j.key));
-      DLQ_TRY(in.Name("live, dropped, lost or discarded", kFateCount, FateName, &j.fate));
-      DLQ_TRY(in.Bool("released", &j.released));
-      if (j.fate != Fate::kLive) DLQ_TRY(GetRow(in, &j.row));
+      RETURN_IF_ERROR(in.Str("an id", &j.id));
+      RETURN_IF_ERROR(in.Str("a payload", &j.payload));
+      RETURN_IF_ERROR(in.Str("a key", &j.key));
+      RETURN_IF_ERROR(in.Name("live, dropped, lost or discarded", kFateCount, FateName, &j.fate));
+      RETURN_IF_ERROR(in.Bool("released", &j.released));
+      if (j.fate != Fate::kLive) RETURN_IF_ERROR(GetRow(in, &j.row));
       return Status::Ok();
     }
     case kReady:
@@ -718,18 +713,18 @@ Status GetSectionLine(In& in, Section section, Image* image) {
     case kLease: {
       Lease& l = image->leases.emplace_back();
       LeaseRecord& r = l.record;
-      DLQ_TRY(in.Int("job", &r.job));
-      DLQ_TRY(in.Int("leasedAt", &r.leased_at, int64_t{0}, kMaxTimeMs));
-      DLQ_TRY(in.Int("expiresAt", &r.expires_at, int64_t{0}, kMaxTimeMs));
-      DLQ_TRY(in.Int("a timer sequence", &r.timer));
-      DLQ_TRY(in.Name("active, settled or expired", kLeaseStateCount, LeaseStateName, &r.state));
+      RETURN_IF_ERROR(in.Int("job", &r.job));
+      RETURN_IF_ERROR(in.Int("leasedAt", &r.leased_at, int64_t{0}, kMaxTimeMs));
+      RETURN_IF_ERROR(in.Int("expiresAt", &r.expires_at, int64_t{0}, kMaxTimeMs));
+      RETURN_IF_ERROR(in.Int("a timer sequence", &r.timer));
+      RETURN_IF_ERROR(in.Name("active, settled or expired", kLeaseStateCount, LeaseStateName, &r.state));
       l.entry.job = r.job;
-      if (r.state == LeaseState::kActive) DLQ_TRY(GetRow(in, &l.entry.row));
+      if (r.state == LeaseState::kActive) RETURN_IF_ERROR(GetRow(in, &l.entry.row));
       return Status::Ok();
     }
     case kCompleted: {
       Entry& e = image->completed.emplace_back();
-      DLQ_TRY(in.Int("job", &e.job));
+      RETURN_IF_ERROR(in.Int("job", &e.job));
       return GetRow(in, &e.row);
     }
     case kReorder: return GetReorder(in, &image->reorders.emplace_back());
@@ -743,7 +738,7 @@ Status GetSectionLine(In& in, Section section, Image* image) {
 Result<Image> DecodeSnapshot(std::string_view text) {
   size_t first_end = 0;
   std::string_view body;
-  DLQ_TRY(CheckSnapshotFrame(text, &first_end, &body));
+  RETURN_IF_ERROR(CheckSnapshotFrame(text, &first_end, &body));
   // Line by line.
   Image image;
   size_t pos = first_end + 1, line_no = 1;
@@ -756,9 +751,9 @@ Result<Image> DecodeSnapshot(std::string_view text) {
     current = In(line, std::string("snapshot line ").append(std::to_string(line_no)));
     return &current;
   };
-  DLQ_TRY(GetPolicy([&] { return next_line(); }, &image.policy));
-  DLQ_TRY(GetMeta(*next_line(), &image.meta));
-  DLQ_TRY(End(current));
+  RETURN_IF_ERROR(GetPolicy([&] { return next_line(); }, &image.policy));
+  RETURN_IF_ERROR(GetMeta(*next_line(), &image.meta));
+  RETURN_IF_ERROR(End(current));
   int section = kError;
   while (pos < body.size()) {
     In& in = *next_line();
@@ -769,8 +764,8 @@ Result<Image> DecodeSnapshot(std::string_view text) {
     }
     if (found < 0) return in.Error("a line of a later section (error, job, ready, delayed, lease, completed, quarantine, reorder, event, in this order)", head);
     section = found;
-    DLQ_TRY(GetSectionLine(in, static_cast<Section>(section), &image));
-    DLQ_TRY(End(in));
+    RETURN_IF_ERROR(GetSectionLine(in, static_cast<Section>(section), &image));
+    RETURN_IF_ERROR(End(in));
   }
   return image;
 }
@@ -858,39 +853,39 @@ Status GetRemoveOp(In& in, Write* w) {
   Entry& e = w->entry;
   switch (w->op) {
     case WriteOp::kRemoveReady:
-      DLQ_TRY(in.Int("a position", &w->position));
+      RETURN_IF_ERROR(in.Int("a position", &w->position));
       if (in.Peek() == "discarded") {
         in.Next();
         w->discarded = true;
-        DLQ_TRY(GetRow(in, &e.row));
+        RETURN_IF_ERROR(GetRow(in, &e.row));
       }
       break;
     case WriteOp::kRemoveDelayed:
-      DLQ_TRY(in.Int("a timer sequence", &w->position, int64_t{0}));
+      RETURN_IF_ERROR(in.Int("a timer sequence", &w->position, int64_t{0}));
       break;
     case WriteOp::kEndLease:
-      DLQ_TRY(in.Int("a lease number", &w->lease_number, uint32_t{1}));
-      DLQ_TRY(in.Name("settled or expired", kLeaseStateCount, LeaseStateName, &w->ended_as));
+      RETURN_IF_ERROR(in.Int("a lease number", &w->lease_number, uint32_t{1}));
+      RETURN_IF_ERROR(in.Name("settled or expired", kLeaseStateCount, LeaseStateName, &w->ended_as));
       if (w->ended_as == LeaseState::kActive) return in.Error("settled or expired", "active");
       if (in.Peek() == "discarded") {
         in.Next();
         w->discarded = true;
-        DLQ_TRY(GetRow(in, &e.row));
+        RETURN_IF_ERROR(GetRow(in, &e.row));
       }
       break;
     case WriteOp::kRemoveQuarantine: {
-      DLQ_TRY(in.Int("an arrival", &w->position, int64_t{0}));
+      RETURN_IF_ERROR(in.Int("an arrival", &w->position, int64_t{0}));
       const std::string_view how = in.Next();
       if (how != "dropped" && how != "replayed") return in.Error("replayed or dropped", how);
       w->dropped = how == "dropped";
       break;
     }
     case WriteOp::kReleaseKey:
-      DLQ_TRY(in.Int("job", &w->job_number));
+      RETURN_IF_ERROR(in.Int("job", &w->job_number));
       break;
     case WriteOp::kSetPayload:
-      DLQ_TRY(in.Int("job", &w->job_number));
-      DLQ_TRY(in.Str("a payload", &w->job.payload));
+      RETURN_IF_ERROR(in.Int("job", &w->job_number));
+      RETURN_IF_ERROR(in.Str("a payload", &w->job.payload));
       break;
     default:
       break;
@@ -903,51 +898,51 @@ Status GetWriteOp(In& in, Write* w) {
   Entry& e = w->entry;
   switch (w->op) {
     case WriteOp::kCreate: {
-      DLQ_TRY(GetPolicy([&] { return &in; }, &w->policy));
+      RETURN_IF_ERROR(GetPolicy([&] { return &in; }, &w->policy));
       break;
     }
     case WriteOp::kEnqueue:
-      DLQ_TRY(in.Str("an id", &w->job.id));
-      DLQ_TRY(in.Str("a payload", &w->job.payload));
-      DLQ_TRY(in.Str("a key", &w->job.key));
-      DLQ_TRY(in.Int("a position", &w->position));
-      DLQ_TRY(GetRow(in, &e.row));
+      RETURN_IF_ERROR(in.Str("an id", &w->job.id));
+      RETURN_IF_ERROR(in.Str("a payload", &w->job.payload));
+      RETURN_IF_ERROR(in.Str("a key", &w->job.key));
+      RETURN_IF_ERROR(in.Int("a position", &w->position));
+      RETURN_IF_ERROR(GetRow(in, &e.row));
       break;
     case WriteOp::kPutReady:
-      DLQ_TRY(in.Int("a position", &w->position));
-      DLQ_TRY(in.Int("job", &e.job));
-      DLQ_TRY(GetRow(in, &e.row));
-      DLQ_TRY(GetEnds(in, &e));
+      RETURN_IF_ERROR(in.Int("a position", &w->position));
+      RETURN_IF_ERROR(in.Int("job", &e.job));
+      RETURN_IF_ERROR(GetRow(in, &e.row));
+      RETURN_IF_ERROR(GetEnds(in, &e));
       break;
     case WriteOp::kPutDelayed:
-      DLQ_TRY(in.Int("a timer sequence", &w->position, int64_t{0}));
-      DLQ_TRY(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
-      DLQ_TRY(in.Int("job", &e.job));
-      DLQ_TRY(GetRow(in, &e.row));
-      DLQ_TRY(GetEnds(in, &e));
+      RETURN_IF_ERROR(in.Int("a timer sequence", &w->position, int64_t{0}));
+      RETURN_IF_ERROR(in.Int("dueAt", &e.due_at, int64_t{0}, kMaxTimeMs));
+      RETURN_IF_ERROR(in.Int("job", &e.job));
+      RETURN_IF_ERROR(GetRow(in, &e.row));
+      RETURN_IF_ERROR(GetEnds(in, &e));
       e.timer = static_cast<uint64_t>(w->position);
       break;
     case WriteOp::kPutLease:
-      DLQ_TRY(in.Int("a lease number", &w->lease_number, uint32_t{1}));
-      DLQ_TRY(in.Int("job", &w->lease.job));
-      DLQ_TRY(in.Int("leasedAt", &w->lease.leased_at, int64_t{0}, kMaxTimeMs));
-      DLQ_TRY(in.Int("expiresAt", &w->lease.expires_at, int64_t{0}, kMaxTimeMs));
-      DLQ_TRY(in.Int("a timer sequence", &w->lease.timer));
-      DLQ_TRY(GetRow(in, &e.row));
+      RETURN_IF_ERROR(in.Int("a lease number", &w->lease_number, uint32_t{1}));
+      RETURN_IF_ERROR(in.Int("job", &w->lease.job));
+      RETURN_IF_ERROR(in.Int("leasedAt", &w->lease.leased_at, int64_t{0}, kMaxTimeMs));
+      RETURN_IF_ERROR(in.Int("expiresAt", &w->lease.expires_at, int64_t{0}, kMaxTimeMs));
+      RETURN_IF_ERROR(in.Int("a timer sequence", &w->lease.timer));
+      RETURN_IF_ERROR(GetRow(in, &e.row));
       w->lease.state = LeaseState::kActive;
       e.job = w->lease.job;
       break;
     case WriteOp::kPutCompleted:
-      DLQ_TRY(in.Int("job", &e.job));
-      DLQ_TRY(GetRow(in, &e.row));
-      DLQ_TRY(GetEnds(in, &e));
+      RETURN_IF_ERROR(in.Int("job", &e.job));
+      RETURN_IF_ERROR(GetRow(in, &e.row));
+      RETURN_IF_ERROR(GetEnds(in, &e));
       break;
     case WriteOp::kPutQuarantine:
-      DLQ_TRY(in.Int("an arrival", &w->position, int64_t{0}));
-      DLQ_TRY(in.Int("a timer sequence", &e.timer));
-      DLQ_TRY(in.Int("job", &e.job));
-      DLQ_TRY(GetRow(in, &e.row));
-      DLQ_TRY(GetEnds(in, &e));
+      RETURN_IF_ERROR(in.Int("an arrival", &w->position, int64_t{0}));
+      RETURN_IF_ERROR(in.Int("a timer sequence", &e.timer));
+      RETURN_IF_ERROR(in.Int("job", &e.job));
+      RETURN_IF_ERROR(GetRow(in, &e.row));
+      RETURN_IF_ERROR(GetEnds(in, &e));
       break;
     case WriteOp::kRemoveReady:
     case WriteOp::kRemoveDelayed:
@@ -964,17 +959,17 @@ Status GetWriteOp(In& in, Write* w) {
 
 // The meta line's fields, then the write's errors, events and reorders (in this order).
 Status GetWriteTail(In& in, Write* w) {
-  DLQ_TRY(GetMeta(in, &w->meta));
+  RETURN_IF_ERROR(GetMeta(in, &w->meta));
   while (!in.done()) {
     const std::string_view head = in.Next();
     if (head == "error" && w->events.empty() && w->reorders.empty()) {
       std::string& t = w->errors.emplace_back();
-      DLQ_TRY(in.Str("an error text", &t));
+      RETURN_IF_ERROR(in.Str("an error text", &t));
       if (t.empty()) return in.Error("a non-empty error text", "\"\"");
     } else if (head == "event" && w->reorders.empty()) {
-      DLQ_TRY(GetEvent(in, &w->events.emplace_back()));
+      RETURN_IF_ERROR(GetEvent(in, &w->events.emplace_back()));
     } else if (head == "reorder") {
-      DLQ_TRY(GetReorder(in, &w->reorders.emplace_back()));
+      RETURN_IF_ERROR(GetReorder(in, &w->reorders.emplace_back()));
     } else {
       return in.Error("error, event or reorder (in this order) or the check", head);
     }
@@ -999,7 +994,7 @@ Result<Write> DecodeWrite(std::string_view record, const std::string& argument) 
   In in(record.substr(0, at), argument);
   const auto fail = [&](const Status& s) { return Status::InvalidArgument(s.message()); };
   const auto run = [&]() -> Status {
-    DLQ_TRY(in.Int("a sequence number", &w.seq, uint64_t{1}));
+    RETURN_IF_ERROR(in.Int("a sequence number", &w.seq, uint64_t{1}));
     const std::string_view prev = in.Next();
     if (prev.size() != 8) return in.Error("the previous record's check (8 hex digits)", prev);
     for (const char c : prev) {
@@ -1007,9 +1002,9 @@ Result<Write> DecodeWrite(std::string_view record, const std::string& argument) 
       if (d < 0) return in.Error("the previous record's check (8 hex digits)", prev);
       w.prev = w.prev * 16 + static_cast<uint32_t>(d);
     }
-    DLQ_TRY(in.Name("a write", kWriteOpCount, WriteOpName, &w.op));
-    DLQ_TRY(GetWriteOp(in, &w));
-    DLQ_TRY(GetWriteTail(in, &w));
+    RETURN_IF_ERROR(in.Name("a write", kWriteOpCount, WriteOpName, &w.op));
+    RETURN_IF_ERROR(GetWriteOp(in, &w));
+    RETURN_IF_ERROR(GetWriteTail(in, &w));
     return Status::Ok();
   };
   if (Status s = run(); !s.ok()) return fail(s);

@@ -248,28 +248,28 @@ class ClauseParser {
       c.predicate = GoalPredicate::kAlarm;
     } else if (word == PredicateName(GoalPredicate::kAttempts)) {
       c.predicate = GoalPredicate::kAttempts;
-      if (Status s = ReadId(&c.ids, "a job id"); !s.ok()) return s;
-      if (Status s = ReadComparison(&c); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadId(&c.ids, "a job id"));
+      RETURN_IF_ERROR(ReadComparison(&c));
     } else if (word == PredicateName(GoalPredicate::kOrder)) {
       c.predicate = GoalPredicate::kOrder;
-      if (Status s = ReadOrder(&c.ids); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadOrder(&c.ids));
     } else if (word == PredicateName(GoalPredicate::kEvent)) {
       c.predicate = GoalPredicate::kEvent;
-      if (Status s = ReadKind(&c.event_kind); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadKind(&c.event_kind));
       if (Peek().kind == Tok::kWord || Peek().kind == Tok::kQuoted) {
-        if (Status s = ReadId(&c.ids, "a job id"); !s.ok()) return s;
+        RETURN_IF_ERROR(ReadId(&c.ids, "a job id"));
       }
     } else if (const std::optional<GoalPredicate> place = PlaceNamed(word); place && Peek().kind != Tok::kSign) {
       // A place followed by anything but a comparison: the job's place.
       c.predicate = *place;
-      if (Status s = ReadId(&c.ids, "a job id or " + ComparisonList()); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadId(&c.ids, "a job id or " + ComparisonList()));
       if (c.predicate == GoalPredicate::kQuarantined) {
-        if (Status s = ReadQuarantineDetail(&c); !s.ok()) return s;
+        RETURN_IF_ERROR(ReadQuarantineDetail(&c));
       }
     } else if (const std::optional<GoalCounter> counter = CounterNamed(word)) {
       c.predicate = GoalPredicate::kCounter;
       c.counter = *counter;
-      if (Status s = ReadComparison(&c); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadComparison(&c));
     } else {
       return Fail(PredicateList(), *t);
     }
@@ -361,7 +361,7 @@ class ClauseParser {
   }
 
   Status ReadOrder(std::vector<std::string>* ids) {
-    if (Status s = ReadId(ids, "a job id"); !s.ok()) return s;
+    RETURN_IF_ERROR(ReadId(ids, "a job id"));
     while (true) {
       const Token& comma = Peek();
       if (comma.kind != Tok::kComma) {
@@ -370,7 +370,7 @@ class ClauseParser {
       }
       Next();
       const Token& id = Peek();
-      if (Status s = ReadId(ids, "a job id"); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadId(ids, "a job id"));
       if (std::find(ids->begin(), ids->end() - 1, ids->back()) != ids->end() - 1) {
         return FailWith("a job id not already in the order", id.begin,
                         QuoteShort(clause_.substr(id.begin, id.end - id.begin)) + " again");
@@ -422,7 +422,7 @@ class ClauseParser {
     if (t.kind == Tok::kWord && t.value == "from") {
       Next();
       std::vector<std::string> queue;
-      if (Status s = ReadId(&queue, "a source queue's name"); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadId(&queue, "a source queue's name"));
       c->source_queue = std::move(queue.front());
       return Status::Ok();
     }
@@ -610,9 +610,9 @@ bool Compare(uint64_t actual, Comparison comparison, uint64_t value) {
 }
 
 Result<Goal> ParseGoal(std::string_view text) {
-  if (Status s = CheckSize("goal", kMaxGoalBytes, text.size()); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckSize("goal", kMaxGoalBytes, text.size()));
   const std::vector<Span> spans = SplitClauses(text);
-  if (Status s = CheckSize("goal", kMaxGoalClauses, spans.size(), "clauses"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckSize("goal", kMaxGoalClauses, spans.size(), "clauses"));
   if (spans.size() == 1 && Trim(text).empty()) {
     return Status::InvalidArgument("goal: expected at least one clause, such as \"completed b\", got " +
                                    std::string(text.empty() ? "an empty text" : "only whitespace"));

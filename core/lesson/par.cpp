@@ -20,7 +20,7 @@ bool WorldWouldTake(const Queue& queue, const World& world, const Action& action
 }  // namespace
 
 Result<std::optional<GoalPar>> SolutionPar(const Goal& goal, const Scenario& solution) {
-  if (Status s = CheckScenario(solution); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckScenario(solution));
   Result<Queue> made = SetUpScenario(solution);
   if (!made.ok()) return made.status();
   Queue queue = std::move(made).value();
@@ -30,12 +30,12 @@ Result<std::optional<GoalPar>> SolutionPar(const Goal& goal, const Scenario& sol
     if (CheckGoal(goal, queue).met) return std::optional<GoalPar>(GoalPar{i, queue.stats().step, moves});
     if (i == solution.actions.size()) return std::optional<GoalPar>();
     if (!WorldWouldTake(queue, solution.world, solution.actions[i])) ++moves;
-    if (Status s = ApplyAction(queue, origin, solution.actions[i], i); !s.ok()) return s;
+    RETURN_IF_ERROR(ApplyAction(queue, origin, solution.actions[i], i));
   }
 }
 
 Result<size_t> LearnerMoves(const Scenario& scenario) {
-  if (Status s = CheckScenario(scenario); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckScenario(scenario));
   Result<Queue> made = SetUpScenario(scenario);
   if (!made.ok()) return made.status();
   Queue queue = std::move(made).value();
@@ -43,7 +43,7 @@ Result<size_t> LearnerMoves(const Scenario& scenario) {
   size_t moves = 0;
   for (size_t i = 0; i < scenario.cursor && i < scenario.actions.size(); ++i) {
     if (!WorldWouldTake(queue, scenario.world, scenario.actions[i])) ++moves;
-    if (Status s = ApplyAction(queue, origin, scenario.actions[i], i); !s.ok()) return s;
+    RETURN_IF_ERROR(ApplyAction(queue, origin, scenario.actions[i], i));
   }
   return moves;
 }

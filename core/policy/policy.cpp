@@ -192,8 +192,8 @@ namespace {
 // "classes.precondition.backoff").
 Status CheckBackoff(const Backoff& b, const std::string& prefix) {
   const std::string base_name = prefix + ".baseMs", cap_name = prefix + ".capMs";
-  if (Status s = IntegerField{base_name.c_str(), kBaseMsField.min, kBaseMsField.max}.Check(b.base_ms); !s.ok()) return s;
-  if (Status s = IntegerField{cap_name.c_str(), kCapMsField.min, kCapMsField.max}.Check(b.cap_ms); !s.ok()) return s;
+  RETURN_IF_ERROR(IntegerField{base_name.c_str(), kBaseMsField.min, kBaseMsField.max}.Check(b.base_ms));
+  RETURN_IF_ERROR(IntegerField{cap_name.c_str(), kCapMsField.min, kCapMsField.max}.Check(b.cap_ms));
   if (b.cap_ms < b.base_ms) {
     return Status::OutOfRange(cap_name + " must be an integer from " + base_name + " (" + std::to_string(b.base_ms) +
                               ") to " + std::to_string(kCapMsField.max) + ", got " + std::to_string(b.cap_ms));
@@ -209,7 +209,7 @@ Status CheckBackoff(const Backoff& b, const std::string& prefix) {
   }
   const std::string permille_name = prefix + ".jitterPermille";
   const IntegerField permille{permille_name.c_str(), kJitterPermilleField.min, kJitterPermilleField.max};
-  if (Status s = permille.Check(b.jitter_permille); !s.ok()) return s;
+  RETURN_IF_ERROR(permille.Check(b.jitter_permille));
   if (b.jitter != Jitter::kBullMq && b.jitter_permille != Backoff{}.jitter_permille) {
     return Status::InvalidArgument(permille_name + " applies only with " + prefix + ".jitter \"bullmq\" (leave it at " +
                                    std::to_string(Backoff{}.jitter_permille) + " otherwise), got " +
@@ -221,28 +221,28 @@ Status CheckBackoff(const Backoff& b, const std::string& prefix) {
 }  // namespace
 
 Status Policy::Check(const Policy& p) {
-  if (Status s = kMaxAttemptsField.Check(p.max_attempts); !s.ok()) return s;
-  if (Status s = CheckBackoff(p.backoff, "backoff"); !s.ok()) return s;
-  if (Status s = kLeaseMsField.Check(p.lease_ms); !s.ok()) return s;
-  if (Status s = kSeedField.Check(p.seed); !s.ok()) return s;
+  RETURN_IF_ERROR(kMaxAttemptsField.Check(p.max_attempts));
+  RETURN_IF_ERROR(CheckBackoff(p.backoff, "backoff"));
+  RETURN_IF_ERROR(kLeaseMsField.Check(p.lease_ms));
+  RETURN_IF_ERROR(kSeedField.Check(p.seed));
   for (int i = 0; i < kFailureClassCount; ++i) {
     const ClassRule& rule = p.classes.rules[i];
     const std::string prefix = std::string("classes.") + ClassName(static_cast<FailureClass>(i));
     const std::string max_name = prefix + ".maxAttempts";
     const IntegerField max_field{max_name.c_str(), kClassMaxAttemptsField.min, kClassMaxAttemptsField.max};
-    if (Status s = max_field.Check(rule.max_attempts); !s.ok()) return s;
+    RETURN_IF_ERROR(max_field.Check(rule.max_attempts));
     if (rule.own_backoff) {
-      if (Status s = CheckBackoff(rule.backoff, prefix + ".backoff"); !s.ok()) return s;
+      RETURN_IF_ERROR(CheckBackoff(rule.backoff, prefix + ".backoff"));
     }
   }
-  if (Status s = kRetentionMsField.Check(p.retention_ms); !s.ok()) return s;
-  if (Status s = kAlarmDepthField.Check(p.alarm_depth); !s.ok()) return s;
-  if (Status s = kMaxStalledCountField.Check(p.max_stalled_count); !s.ok()) return s;
-  if (Status s = kDeadMaxJobsField.Check(p.dead_max_jobs); !s.ok()) return s;
-  if (Status s = kRemoveOnFailCountField.Check(p.remove_on_fail_count); !s.ok()) return s;
-  if (Status s = kDlqMaxLengthField.Check(p.dlq_max_length); !s.ok()) return s;
-  if (Status s = kMaxLengthField.Check(p.max_length); !s.ok()) return s;
-  if (Status s = kMessageTtlMsField.Check(p.message_ttl_ms); !s.ok()) return s;
+  RETURN_IF_ERROR(kRetentionMsField.Check(p.retention_ms));
+  RETURN_IF_ERROR(kAlarmDepthField.Check(p.alarm_depth));
+  RETURN_IF_ERROR(kMaxStalledCountField.Check(p.max_stalled_count));
+  RETURN_IF_ERROR(kDeadMaxJobsField.Check(p.dead_max_jobs));
+  RETURN_IF_ERROR(kRemoveOnFailCountField.Check(p.remove_on_fail_count));
+  RETURN_IF_ERROR(kDlqMaxLengthField.Check(p.dlq_max_length));
+  RETURN_IF_ERROR(kMaxLengthField.Check(p.max_length));
+  RETURN_IF_ERROR(kMessageTtlMsField.Check(p.message_ttl_ms));
   // A mode's own setting means nothing elsewhere: refused rather than ignored. Whose each
   // field is, its row says (FieldSpec::only_under), so the form, the import and this agree.
   const Policy defaults;

@@ -54,7 +54,7 @@ class QueueCore::Loader {
                                       &Loader::LoadCompleted,  &Loader::LoadQuarantine, &Loader::CheckEveryPlace,
                                       &Loader::LoadReorders,   &Loader::LoadEvents};
     for (const Part part : kParts) {
-      if (Status s = (this->*part)(); !s.ok()) return s;
+      RETURN_IF_ERROR((this->*part)());
     }
     LoadMeta();
     return Status::Ok();
@@ -146,7 +146,7 @@ Status QueueCore::Loader::CheckRow(const std::string& who, const durable::JobRow
 }
 
 Status QueueCore::Loader::ApplyRow(uint32_t index, const durable::JobRow& r, bool waiting) {
-  if (Status s = CheckRow("job " + QuoteShort(image_.jobs[index].id), r, waiting); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckRow("job " + QuoteShort(image_.jobs[index].id), r, waiting));
   StoredJob& job = q_.jobs_[index];
   job.attempts = r.attempts;
   job.first_attempt_at = r.first_attempt_at;
@@ -165,7 +165,7 @@ Status QueueCore::Loader::ApplyRow(uint32_t index, const durable::JobRow& r, boo
 Status QueueCore::Loader::LoadGoneRows() {
   for (size_t k = 0; k < n_; ++k) {
     if (image_.jobs[k].fate == durable::Fate::kLive) continue;
-    if (Status s = ApplyRow(static_cast<uint32_t>(k), image_.jobs[k].row); !s.ok()) return s;
+    RETURN_IF_ERROR(ApplyRow(static_cast<uint32_t>(k), image_.jobs[k].row));
   }
   return Status::Ok();
 }
@@ -181,7 +181,7 @@ Status QueueCore::Loader::Claim(const Entry& e, Place place, const char* where) 
 
 Status QueueCore::Loader::LoadReady() {
   for (const auto& [pos, e] : image_.ready) {
-    if (Status s = Claim(e, Place::kReady, "a ready entry"); !s.ok()) return s;
+    RETURN_IF_ERROR(Claim(e, Place::kReady, "a ready entry"));
     if (pos < m_.ready_head || pos >= m_.ready_tail) return Invalid("a ready position lies outside the ready queue's bounds");
     q_.jobs_[e.job].ready_pos = pos;
     q_.ready_.push_back(e.job);
@@ -191,7 +191,7 @@ Status QueueCore::Loader::LoadReady() {
 
 Status QueueCore::Loader::LoadDelayed() {
   for (const auto& [seq, e] : image_.delayed) {
-    if (Status s = Claim(e, Place::kDelayed, "a delayed entry"); !s.ok()) return s;
+    RETURN_IF_ERROR(Claim(e, Place::kDelayed, "a delayed entry"));
     if (!TimerOk(seq, e.due_at)) return Invalid("a delayed entry's timer is not pending");
     q_.jobs_[e.job].due_at = e.due_at;
     q_.jobs_[e.job].timer = seq;
@@ -210,7 +210,7 @@ Status QueueCore::Loader::LoadLeases() {
     if (r.state == LeaseState::kActive) {
       Entry e = image_.leases[k].entry;
       e.job = r.job;
-      if (Status s = Claim(e, Place::kLeased, "a lease"); !s.ok()) return s;
+      RETURN_IF_ERROR(Claim(e, Place::kLeased, "a lease"));
       if (!TimerOk(r.timer, r.expires_at)) return Invalid("an active lease's expiry is not pending");
       q_.jobs_[r.job].lease = static_cast<uint32_t>(k + 1);
     }
@@ -221,7 +221,7 @@ Status QueueCore::Loader::LoadLeases() {
 
 Status QueueCore::Loader::LoadCompleted() {
   for (const Entry& e : image_.completed) {
-    if (Status s = Claim(e, Place::kCompleted, "a completed entry"); !s.ok()) return s;
+    RETURN_IF_ERROR(Claim(e, Place::kCompleted, "a completed entry"));
     q_.completed_.push_back(e.job);
   }
   return Status::Ok();
@@ -229,7 +229,7 @@ Status QueueCore::Loader::LoadCompleted() {
 
 Status QueueCore::Loader::LoadQuarantine() {
   for (const auto& [arrival, e] : image_.quarantine) {
-    if (Status s = Claim(e, Place::kQuarantined, "a quarantine entry"); !s.ok()) return s;
+    RETURN_IF_ERROR(Claim(e, Place::kQuarantined, "a quarantine entry"));
     if (arrival < 1 || arrival > m_.arrivals) return Invalid("a quarantine arrival lies outside the arrivals so far");
     if (e.row.quarantine_step > m_.step) return Invalid("a quarantine entry arrived after the current step");
     StoredJob& job = q_.jobs_[e.job];
@@ -301,19 +301,16 @@ Result<QueueCore> QueueCore::FromImage(Image&& image) {
   if (Status s = Policy::Check(image.policy); !s.ok()) return Invalid("its policy is refused: " + s.message());
   Result<Prng> jitter = Prng::FromState(image.meta.jitter);
   if (!jitter.ok()) return Invalid(jitter.status().message());
-  if (Status s = CheckHeader(image); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckHeader(image));
   // What the queue will keep, checked before anything is built: the events at
   // most (their log's real size is charged once it is built), x-death records
   // at most one per job (charged as they are).
   const size_t bytes = KeptBytes(image);
   const size_t x_death_most = SystemRecords::MostXDeathBytes(image.policy, image.jobs.size());
-  if (Status s = HeapBudget::CheckRoom(bytes + x_death_most + image.events.size() * cost::kEventAtMost, "restore");
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(HeapBudget::CheckRoom(bytes + x_death_most + image.events.size() * cost::kEventAtMost, "restore"));
   QueueCore q(image.policy);
   q.jitter_ = jitter.value();
-  if (Status s = Loader(image, q).Load(); !s.ok()) return s;
+  RETURN_IF_ERROR(Loader(image, q).Load());
   q.charge_.Add(bytes + q.records_.RestoredBytes());
   q.ChargeEvents();
   return q;

@@ -86,18 +86,18 @@ void QueueCore::AdvanceTo(int64_t target) {
 }
 
 Status QueueCore::Advance(int64_t ms) {
-  if (Status s = kAdvanceMsField.Check(ms); !s.ok()) return s;
+  RETURN_IF_ERROR(kAdvanceMsField.Check(ms));
   if (ms > kMaxTimeMs - now_) {
     return Status::OutOfRange("ms must keep the clock at most " + std::to_string(kMaxTimeMs) + " ms; now is " +
                               std::to_string(now_) + ", got " + std::to_string(ms));
   }
-  if (Status s = CheckCounters("advance"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckCounters("advance"));
   // Each timer fires with at most three events, a timer and an expiry's text,
   // and its move; then the clock's write.
   const size_t timers = delayed_.size() + leases_.active().size() + retention_.size();
   const cost::Need need{
       .events = 3 * timers, .timers = timers, .expiry_texts = timers, .moves = timers + 1};
-  if (Status s = CheckRoom(WithExpiry(WithTrim(need, timers)), "advance"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(need, timers)), "advance"));
   ++actions_;
   AdvanceTo(now_ + ms);
   EmitClock();
@@ -105,7 +105,7 @@ Status QueueCore::Advance(int64_t ms) {
 }
 
 Status QueueCore::Advance(double ms) {
-  if (Status s = kAdvanceMsField.Check(ms); !s.ok()) return s;
+  RETURN_IF_ERROR(kAdvanceMsField.Check(ms));
   return Advance(static_cast<int64_t>(ms));
 }
 

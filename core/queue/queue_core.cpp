@@ -8,7 +8,7 @@
 namespace dlq {
 
 Result<QueueCore> QueueCore::Create(const Policy& policy) {
-  if (Status s = Policy::Check(policy); !s.ok()) return s;
+  RETURN_IF_ERROR(Policy::Check(policy));
   QueueCore queue(policy);
   queue.EmitCreate();
   return queue;
@@ -68,7 +68,7 @@ Status QueueCore::CheckErrorText(std::string_view error_text) {
 }
 
 Status QueueCore::CheckOutcome(std::string_view outcome, Outcome* out) {
-  if (Status s = CheckSize("outcome", kMaxOutcomeBytes, outcome.size()); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckSize("outcome", kMaxOutcomeBytes, outcome.size()));
   Result<Outcome> parsed = ParseOutcome(outcome);
   if (!parsed.ok()) return parsed.status();
   *out = parsed.value();
@@ -121,13 +121,13 @@ bool QueueCore::Append(std::string_view id, std::string_view payload, std::strin
 }
 
 Status QueueCore::Enqueue(std::string_view id, std::string_view payload, std::string_view key) {
-  if (Status s = CheckNewId(id, "id"); !s.ok()) return s;
-  if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
-  if (Status s = CheckKey(key, "key"); !s.ok()) return s;
-  if (Status s = CheckCounters("enqueue"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckNewId(id, "id"));
+  RETURN_IF_ERROR(CheckPayload(payload, "payload"));
+  RETURN_IF_ERROR(CheckKey(key, "key"));
+  RETURN_IF_ERROR(CheckCounters("enqueue"));
   // The job, its event, and its journal record (which copies its strings) when the policy keeps one.
   const cost::Need need{.jobs = 1, .job_strings = id.size() + payload.size() + key.size(), .events = 1, .moves = 1};
-  if (Status s = CheckRoom(WithExpiry(WithOverflow(need, 1), 1), "enqueue"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckRoom(WithExpiry(WithOverflow(need, 1), 1), "enqueue"));
   ++actions_;
   Append(id, payload, key, JobStore::HashId(id));  // CheckNewId found the id new
   DropHeadOverLimit();
@@ -160,15 +160,15 @@ void QueueCore::UndoBatch(const BatchMark& mark) {
 }
 
 Status QueueCore::EnqueueMany(const std::vector<JobRef>& jobs) {
-  if (Status s = CheckSize("jobs", kMaxBatchJobs, jobs.size(), "items"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckSize("jobs", kMaxBatchJobs, jobs.size(), "items"));
   if (jobs.empty()) return Status::Ok();  // nothing to add: not an action
   size_t batch_bytes = 0;
   for (const JobRef& job : jobs) batch_bytes += job.id.size() + job.payload.size() + job.key.size();
-  if (Status s = CheckSize("jobs (ids and payloads together)", kMaxBatchBytes, batch_bytes); !s.ok()) return s;
-  if (Status s = CheckCounters("enqueueMany"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckSize("jobs (ids and payloads together)", kMaxBatchBytes, batch_bytes));
+  RETURN_IF_ERROR(CheckCounters("enqueueMany"));
   // No journal, no records: as processMany counts them.
   const cost::Need need{.jobs = jobs.size(), .job_strings = batch_bytes, .events = jobs.size(), .moves = jobs.size()};
-  if (Status s = CheckRoom(WithExpiry(WithOverflow(need, jobs.size()), jobs.size()), "enqueueMany"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckRoom(WithExpiry(WithOverflow(need, jobs.size()), jobs.size()), "enqueueMany"));
   // Append optimistically and undo everything at the first bad job: one hash
   // lookup per job instead of a second set for the batch.
   const BatchMark mark = MarkBatch();
@@ -268,14 +268,14 @@ void QueueCore::Describe(EventKind kind, uint32_t job, EventRecord* out) const {
 
 Result<Attempt> QueueCore::Process(std::string_view outcome, std::string_view error_text) {
   Outcome parsed = Outcome::kSuccess;
-  if (Status s = CheckOutcome(outcome, &parsed); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckOutcome(outcome, &parsed));
   return Process(parsed, error_text);
 }
 
 Result<Attempt> QueueCore::Process(Outcome outcome, std::string_view error_text) {
-  if (Status s = CheckErrorText(error_text); !s.ok()) return s;
-  if (Status s = CheckCounters("process"); !s.ok()) return s;
-  if (Status s = CheckRoom(WithExpiry(WithTrim(AttemptNeed(1, error_text))), "process"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckErrorText(error_text));
+  RETURN_IF_ERROR(CheckCounters("process"));
+  RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(AttemptNeed(1, error_text))), "process"));
   return ProcessChecked(outcome, error_text);
 }
 
@@ -601,8 +601,8 @@ Decision QueueCore::ProcessAt(size_t pos, Outcome outcome, uint32_t error) {
 }
 
 Result<uint64_t> QueueCore::ProcessMany(std::string_view outcomes, std::string_view error_text) {
-  if (Status s = CheckErrorText(error_text); !s.ok()) return s;
-  if (Status s = CheckSize("outcomes", kMaxOutcomeLetters, outcomes.size()); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckErrorText(error_text));
+  RETURN_IF_ERROR(CheckSize("outcomes", kMaxOutcomeLetters, outcomes.size()));
   for (size_t i = 0; i < outcomes.size(); ++i) {
     const char c = outcomes[i];
     if (c != 's' && c != 't' && c != 'p') {
@@ -611,11 +611,8 @@ Result<uint64_t> QueueCore::ProcessMany(std::string_view outcomes, std::string_v
                                      Quote(CharacterAt(outcomes, i)));
     }
   }
-  if (Status s = CheckCounters("processMany"); !s.ok()) return s;
-  if (Status s = CheckRoom(WithExpiry(WithTrim(AttemptNeed(outcomes.size(), error_text), outcomes.size())), "processMany");
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CheckCounters("processMany"));
+  RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(AttemptNeed(outcomes.size(), error_text), outcomes.size())), "processMany"));
   uint64_t made = 0;
   uint32_t error = 0;  // interned at the first attempt, as Process does
   for (const char c : outcomes) {
@@ -634,8 +631,8 @@ Result<uint64_t> QueueCore::ProcessMany(std::string_view outcomes, std::string_v
 Result<LeaseGrant> QueueCore::Lease() {
   const int64_t pos = NextEligible();
   if (pos < 0) return LeaseGrant{};
-  if (Status s = CheckCounters("lease"); !s.ok()) return s;
-  if (Status s = CheckRoom(WithExpiry({.events = 1, .leases = 1, .moves = 1}), "lease"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckCounters("lease"));
+  RETURN_IF_ERROR(CheckRoom(WithExpiry({.events = 1, .leases = 1, .moves = 1}), "lease"));
   ++actions_;
   const int64_t from = jobs_[ready_[static_cast<size_t>(pos)]].ready_pos;
   const uint32_t index = StartAttempt(static_cast<size_t>(pos));
@@ -664,8 +661,8 @@ Result<LeaseGrant> QueueCore::Lease() {
 
 Result<Attempt> QueueCore::Settle(std::string_view token, std::string_view outcome, std::string_view error_text) {
   Outcome parsed = Outcome::kSuccess;
-  if (Status s = CheckOutcome(outcome, &parsed); !s.ok()) return s;
-  if (Status s = CheckErrorText(error_text); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckOutcome(outcome, &parsed));
+  RETURN_IF_ERROR(CheckErrorText(error_text));
   const uint32_t lease = LeaseTable::ParseToken(token);
   if (lease == 0 || lease > leases_.size()) {
     return Status::Error(Code::kStaleLease, "token " + QuoteShort(token) + " names no lease this queue granted");
@@ -681,8 +678,8 @@ Result<Attempt> QueueCore::Settle(std::string_view token, std::string_view outco
                                                 " expired at " + std::to_string(record.expires_at) +
                                                 " ms; its attempt was counted");
   }
-  if (Status s = CheckCounters("settle"); !s.ok()) return s;
-  if (Status s = CheckRoom(WithExpiry(WithTrim(AttemptNeed(1, error_text))), "settle"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckCounters("settle"));
+  RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(AttemptNeed(1, error_text))), "settle"));
   ++actions_;
   const uint32_t job = record.job;
   leases_.End(lease, LeaseState::kSettled);

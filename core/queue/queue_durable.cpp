@@ -218,7 +218,7 @@ Result<std::string> QueueCore::Snapshot() {
 
 Result<QueueCore> QueueCore::Clone() const {
   const size_t journal_bytes = journal_.Bytes();
-  if (Status s = HeapBudget::CheckRoom(charge_.bytes() + journal_bytes, "clone"); !s.ok()) return s;
+  RETURN_IF_ERROR(HeapBudget::CheckRoom(charge_.bytes() + journal_bytes, "clone"));
   Result<QueueCore> copy = FromImage(ToImage());
   if (!copy.ok()) return copy;
   copy->journal_ = journal_;
@@ -227,7 +227,7 @@ Result<QueueCore> QueueCore::Clone() const {
 }
 
 Result<QueueCore> QueueCore::Restore(std::string_view snapshot) {
-  if (Status s = CheckSize("snapshot", kMaxSnapshotBytes, snapshot.size()); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckSize("snapshot", kMaxSnapshotBytes, snapshot.size()));
   Result<Image> image = durable::DecodeSnapshot(snapshot);
   if (!image.ok()) return image.status();
   Result<QueueCore> queue = FromImage(std::move(image.value()));

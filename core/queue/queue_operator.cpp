@@ -30,13 +30,13 @@ Status QueueCore::Patch(std::string_view id, std::string_view payload) {
     return Status::FailedPrecondition("patch: job " + QuoteShort(id) +
                                       " expected in quarantine (only a quarantined job is patched), got it elsewhere");
   }
-  if (Status s = CheckPayload(payload, "payload"); !s.ok()) return s;
-  if (Status s = CheckCounters("patch"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckPayload(payload, "payload"));
+  RETURN_IF_ERROR(CheckCounters("patch"));
   const StoredJob& job = jobs_[index];
   const cost::Need need{.job_strings = job.id().size() + payload.size() + job.key().size(),
                         .events = 1,
                         .moves = 1};  // the set-payload write, which copies the payload
-  if (Status s = CheckRoom(need, "patch"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckRoom(need, "patch"));
   ++actions_;
   charge_.Add(need.job_strings);  // the arena's fresh copy of the job's strings
   const uint64_t old_bytes = job.payload().size();
@@ -123,39 +123,39 @@ size_t QueueCore::RedriveCount(const RedriveFilter& only) const {
 
 Result<uint64_t> QueueCore::Redrive(int64_t max, const RedriveFilter& only) {
   if (only == RedriveFilter{}) return Redrive(max);
-  if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
+  RETURN_IF_ERROR(kRedriveMaxField.Check(max));
   std::vector<uint32_t> taken;  // the oldest matching entries, at most max
   for (const uint32_t job : quarantine_) {
     if (taken.size() == static_cast<size_t>(max)) break;
     if (RedriveTakes(job, only)) taken.push_back(job);
   }
   if (taken.empty()) return uint64_t{0};
-  if (Status s = CheckCounters("redrive"); !s.ok()) return s;
-  if (Status s = CheckRoom({.events = 2 * taken.size(), .moves = taken.size()}, "redrive"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckCounters("redrive"));
+  RETURN_IF_ERROR(CheckRoom({.events = 2 * taken.size(), .moves = taken.size()}, "redrive"));
   ++actions_;
   for (const uint32_t job : taken) ReplayChecked(job);
   return static_cast<uint64_t>(taken.size());
 }
 
 Result<uint64_t> QueueCore::Redrive(int64_t max) {
-  if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
+  RETURN_IF_ERROR(kRedriveMaxField.Check(max));
   const size_t n = std::min(quarantine_.size(), static_cast<size_t>(max));
   if (n == 0) return uint64_t{0};
-  if (Status s = CheckCounters("redrive"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckCounters("redrive"));
   // Each entry: its replayed event and an alarm change, and its move.
-  if (Status s = CheckRoom({.events = 2 * n, .moves = n}, "redrive"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckRoom({.events = 2 * n, .moves = n}, "redrive"));
   ++actions_;
   for (size_t k = 0; k < n; ++k) ReplayChecked(quarantine_.front());  // oldest arrival first
   return static_cast<uint64_t>(n);
 }
 
 Result<uint64_t> QueueCore::Redrive(double max) {
-  if (Status s = kRedriveMaxField.Check(max); !s.ok()) return s;
+  RETURN_IF_ERROR(kRedriveMaxField.Check(max));
   return Redrive(static_cast<int64_t>(max));
 }
 
 Result<uint64_t> QueueCore::ReleaseKey(std::string_view key) {
-  if (Status s = CheckKey(key, "key"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckKey(key, "key"));
   const auto it = pending_by_key_.find(key);
   if (it == pending_by_key_.end()) return uint64_t{0};
   std::vector<uint32_t> holders;
@@ -167,8 +167,8 @@ Result<uint64_t> QueueCore::ReleaseKey(std::string_view key) {
     }
   }
   if (holders.empty()) return uint64_t{0};
-  if (Status s = CheckCounters("releaseKey"); !s.ok()) return s;
-  if (Status s = CheckRoom({.events = holders.size(), .moves = holders.size()}, "releaseKey"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckCounters("releaseKey"));
+  RETURN_IF_ERROR(CheckRoom({.events = holders.size(), .moves = holders.size()}, "releaseKey"));
   ++actions_;
   for (const uint32_t job : holders) {
     jobs_[job].released = true;

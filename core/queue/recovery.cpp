@@ -261,12 +261,12 @@ std::vector<std::pair<uint32_t, Place>> ResolveAfterCrash(Image& image) {
 
 Status QueueCore::CheckRecoveryInput(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal) {
   // Sizes before anything is read.
-  if (Status s = CheckSize("journal", kMaxJournalRecords, journal.size(), "items"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckSize("journal", kMaxJournalRecords, journal.size(), "items"));
   size_t journal_bytes = 0;
   for (const std::string_view r : journal) journal_bytes += r.size();
-  if (Status s = CheckSize("journal (its records together)", kMaxJournalBytes, journal_bytes); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckSize("journal (its records together)", kMaxJournalBytes, journal_bytes));
   if (snapshot) {
-    if (Status s = CheckSize("snapshot", kMaxSnapshotBytes, snapshot->size()); !s.ok()) return s;
+    RETURN_IF_ERROR(CheckSize("snapshot", kMaxSnapshotBytes, snapshot->size()));
   }
   if (!snapshot && journal.empty()) {
     return Status::InvalidArgument(
@@ -308,7 +308,7 @@ Status QueueCore::StartRecovery(std::optional<std::string_view> snapshot, const 
 
 Result<Recovery> QueueCore::Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
                                 const RecoverOptions& options) {
-  if (Status s = CheckRecoveryInput(snapshot, journal); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckRecoveryInput(snapshot, journal));
   const auto length = static_cast<int64_t>(journal.size());
   const int64_t k = options.crash_after.value_or(length);
   const int64_t least = snapshot ? 0 : 1;
@@ -319,7 +319,7 @@ Result<Recovery> QueueCore::Recover(std::optional<std::string_view> snapshot, co
                               std::to_string(k));
   }
   Base base;
-  if (Status s = StartRecovery(snapshot, journal, &base); !s.ok()) return s;
+  RETURN_IF_ERROR(StartRecovery(snapshot, journal, &base));
   Image& image = base.image;
   uint32_t prev = base.prev;
   const size_t first = base.first;
@@ -333,8 +333,8 @@ Result<Recovery> QueueCore::Recover(std::optional<std::string_view> snapshot, co
     const std::string argument = "journal[" + std::to_string(i) + "]";
     Result<Write> w = durable::DecodeWrite(journal[i], argument);
     if (!w.ok()) return w.status();
-    if (Status s = CheckFollows(w.value(), i, prev, argument); !s.ok()) return s;
-    if (Status s = ApplyWrite(image, w.value(), argument, ids); !s.ok()) return s;
+    RETURN_IF_ERROR(CheckFollows(w.value(), i, prev, argument));
+    RETURN_IF_ERROR(ApplyWrite(image, w.value(), argument, ids));
     prev = w->check;
     ++out.applied;
   }
@@ -352,7 +352,7 @@ Result<Recovery> QueueCore::Recover(std::optional<std::string_view> snapshot, co
   Result<QueueCore> queue = FromImage(std::move(image));
   if (!queue.ok()) return queue.status();
   QueueCore& q = queue.value();
-  if (Status s = HeapBudget::CheckRoom(decided.size() * cost::kEventAtMost, "recover"); !s.ok()) return s;
+  RETURN_IF_ERROR(HeapBudget::CheckRoom(decided.size() * cost::kEventAtMost, "recover"));
   for (const auto& [job, place] : decided) {
     if (place == Place::kLost) {
       q.Record(EventKind::kLost, job);
@@ -372,9 +372,9 @@ Result<Recovery> QueueCore::Recover(std::optional<std::string_view> snapshot, co
 
 Result<std::vector<uint8_t>> QueueCore::CrashRanks(std::optional<std::string_view> snapshot,
                                                const std::vector<std::string_view>& journal) {
-  if (Status s = CheckRecoveryInput(snapshot, journal); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckRecoveryInput(snapshot, journal));
   Base base;
-  if (Status s = StartRecovery(snapshot, journal, &base); !s.ok()) return s;
+  RETURN_IF_ERROR(StartRecovery(snapshot, journal, &base));
   Image& image = base.image;
 
   // Each job's places as ResolveAfterCrash finds them (ready, delayed, active
@@ -410,11 +410,11 @@ Result<std::vector<uint8_t>> QueueCore::CrashRanks(std::optional<std::string_vie
     const std::string argument = "journal[" + std::to_string(i) + "]";
     Result<Write> w = durable::DecodeWrite(journal[i], argument);
     if (!w.ok()) return w.status();
-    if (Status s = CheckFollows(w.value(), i, prev, argument); !s.ok()) return s;
+    RETURN_IF_ERROR(CheckFollows(w.value(), i, prev, argument));
     const Touch t = TouchedBy(image, w.value());
     const uint32_t job = t.job;
     if (job != kNoJob) classify(job, -1);
-    if (Status s = ApplyWrite(image, w.value(), argument, ids); !s.ok()) return s;  // refuses what cannot follow
+    RETURN_IF_ERROR(ApplyWrite(image, w.value(), argument, ids));  // refuses what cannot follow
     if (w->op == WriteOp::kEnqueue) counts.emplace_back();
     if (job != kNoJob) {
       counts[job].places += t.delta;

@@ -19,9 +19,9 @@ Status ReadJobs(Reader& in, std::vector<JobSpec>* jobs) {
   do {
     JobSpec job;
     const std::string n = std::to_string(jobs->size() + 1);
-    if (Status s = in.String("job " + n + " id", &job.id); !s.ok()) return s;
+    RETURN_IF_ERROR(in.String("job " + n + " id", &job.id));
     if (!in.Accept(':')) return in.Error("':' between job " + n + "'s id and payload");
-    if (Status s = in.String("job " + n + " payload", &job.payload); !s.ok()) return s;
+    RETURN_IF_ERROR(in.String("job " + n + " payload", &job.payload));
     jobs->push_back(std::move(job));
   } while (in.Accept(','));
   return Status::Ok();
@@ -46,18 +46,18 @@ Status ReadActions(Reader& in, std::vector<Action>* actions) {
       in.Accept(letter);
       auto& process = std::get<action::Process>(actions->emplace_back(action::Process{outcome, {}}));
       if (in.Accept(':')) {
-        if (Status s = in.String(n + " error text", &process.error); !s.ok()) return s;
+        RETURN_IF_ERROR(in.String(n + " error text", &process.error));
       }
     } else if (letter == 'r') {
       in.Accept(letter);
       auto& replay = std::get<action::Replay>(actions->emplace_back(action::Replay{}));
-      if (Status s = in.String(n + " id", &replay.id); !s.ok()) return s;
+      RETURN_IF_ERROR(in.String(n + " id", &replay.id));
     } else if (letter == 'e') {
       in.Accept(letter);
       auto& enqueue = std::get<action::Enqueue>(actions->emplace_back(action::Enqueue{}));
-      if (Status s = in.String(n + " id", &enqueue.id); !s.ok()) return s;
+      RETURN_IF_ERROR(in.String(n + " id", &enqueue.id));
       if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and payload");
-      if (Status s = in.String(n + " payload", &enqueue.payload); !s.ok()) return s;
+      RETURN_IF_ERROR(in.String(n + " payload", &enqueue.payload));
     } else {
       return in.Error(n + " (s, t or p to process, r to replay, e to enqueue)");
     }
@@ -85,7 +85,7 @@ Result<Scenario> ReadV1(Reader& in) {
   Scenario scenario;
   if (!in.Accept(';') || !in.Accept('m')) return in.Error("';m' and the policy's maxAttempts");
   uint64_t max_attempts = 0;
-  if (Status s = in.Number("maxAttempts", 7, &max_attempts); !s.ok()) return s;
+  RETURN_IF_ERROR(in.Number("maxAttempts", 7, &max_attempts));
   if (Status s = Policy::CheckMaxAttempts(static_cast<int64_t>(max_attempts)); !s.ok()) {
     return Status::OutOfRange("scenario link: " + s.message());
   }
@@ -97,14 +97,14 @@ Result<Scenario> ReadV1(Reader& in) {
     const char field = in.peek();
     if (field == 'j' && last_field == 'm') {
       in.Accept('j');
-      if (Status s = ReadJobs(in, &scenario.jobs); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadJobs(in, &scenario.jobs));
     } else if (field == 'a' && (last_field == 'm' || last_field == 'j')) {
       in.Accept('a');
-      if (Status s = ReadActions(in, &scenario.actions); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadActions(in, &scenario.actions));
     } else if (field == 'c' && last_field != 'c') {
       in.Accept('c');
       uint64_t cursor = 0;
-      if (Status s = in.Number("the cursor", 9, &cursor); !s.ok()) return s;
+      RETURN_IF_ERROR(in.Number("the cursor", 9, &cursor));
       if (Status s = CheckCursor(cursor, scenario.actions.size()); !s.ok()) {
         return Status::OutOfRange("scenario link: " + s.message());
       }

@@ -157,8 +157,8 @@ Status ReadMember(Reader& in, const Field<Policy>& row, Policy* policy, bool che
   switch (spec.kind) {
     case FieldKind::kInteger: {
       uint64_t n = 0;
-      if (Status s = in.Number(spec.name, Digits(spec.range->max), &n); !s.ok()) return s;
-      if (Status s = set(static_cast<int64_t>(n)); !s.ok()) return s;
+      RETURN_IF_ERROR(in.Number(spec.name, Digits(spec.range->max), &n));
+      RETURN_IF_ERROR(set(static_cast<int64_t>(n)));
       if (static_cast<int64_t>(n) == fallback) {
         return in.Error(std::string("a ") + spec.name + " other than " + std::to_string(fallback));
       }
@@ -193,7 +193,7 @@ Status ReadSwitches(Reader& in, Policy* policy) {
   std::string listed;
   for (const Field<Policy>& row : PolicyFields()) {
     if (!IsTeachingSwitch(row.spec)) continue;
-    if (Status s = ReadMember(in, row, policy, false); !s.ok()) return s;
+    RETURN_IF_ERROR(ReadMember(in, row, policy, false));
     listed.append(listed.empty() ? "" : ", ").append(row.spec.link_code).append(" ").append(row.spec.name);
   }
   if (*policy == before) return in.Error("a teaching switch (" + listed + "), in that order");
@@ -217,10 +217,10 @@ Status ReadSystem(Reader& in, Policy* policy) {
   if (found < 0) return in.Error("system (q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, l lab)");
   policy->system = static_cast<System>(found);
   in.Accept(in.peek());
-  if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckPolicy(*policy));
   for (const Field<Policy>& row : PolicyFields()) {
     if (!IsModeSetting(row.spec)) continue;
-    if (Status s = ReadMember(in, row, policy, true); !s.ok()) return s;
+    RETURN_IF_ERROR(ReadMember(in, row, policy, true));
   }
   return Status::Ok();
 }
@@ -256,9 +256,9 @@ Status ReadBackoff(Reader& in, const std::string& prefix, Backoff* backoff) {
   // Up to 8 digits: every value in range (at most kMaxDelayMs) has them.
   uint64_t base = 0;
   uint64_t cap = 0;
-  if (Status s = in.Number(prefix + ".baseMs", 8, &base); !s.ok()) return s;
+  RETURN_IF_ERROR(in.Number(prefix + ".baseMs", 8, &base));
   if (!in.Accept('.')) return in.Error("'.' between " + prefix + ".baseMs and " + prefix + ".capMs");
-  if (Status s = in.Number(prefix + ".capMs", 8, &cap); !s.ok()) return s;
+  RETURN_IF_ERROR(in.Number(prefix + ".capMs", 8, &cap));
   backoff->base_ms = static_cast<int64_t>(base);
   backoff->cap_ms = static_cast<int64_t>(cap);
   switch (in.peek()) {
@@ -272,7 +272,7 @@ Status ReadBackoff(Reader& in, const std::string& prefix, Backoff* backoff) {
   in.Accept(in.peek());
   if (backoff->jitter == Jitter::kBullMq) {  // its fraction follows: 1 to 1000 has at most 4 digits
     uint64_t permille = 0;
-    if (Status s = in.Number(prefix + ".jitterPermille", 4, &permille); !s.ok()) return s;
+    RETURN_IF_ERROR(in.Number(prefix + ".jitterPermille", 4, &permille));
     backoff->jitter_permille = static_cast<int64_t>(permille);
   }
   return Status::Ok();
@@ -316,15 +316,15 @@ Status ReadClasses(Reader& in, Policy* policy) {
     in.Accept(in.peek());
     uint64_t max_attempts = 0;
     // 7 digits hold every value in range (at most 1000000).
-    if (Status s = in.Number(prefix + ".maxAttempts", 7, &max_attempts); !s.ok()) return s;
+    RETURN_IF_ERROR(in.Number(prefix + ".maxAttempts", 7, &max_attempts));
     rule.max_attempts = static_cast<int64_t>(max_attempts);
     if (in.Accept('.')) {
       rule.own_backoff = true;
-      if (Status s = ReadBackoff(in, prefix + ".backoff", &rule.backoff); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadBackoff(in, prefix + ".backoff", &rule.backoff));
     }
     rule.alert = in.Accept('!');
     policy->classes.rules[index] = rule;
-    if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+    RETURN_IF_ERROR(CheckPolicy(*policy));
     if (!in.done() && in.peek() != ',' && in.peek() != ';') {
       std::string expected;
       if (!rule.own_backoff && !rule.alert) expected += "'.' and " + prefix + ".backoff, ";
@@ -358,7 +358,7 @@ void AppendClasses(std::string& out, const ClassTable& classes) {
 // TooLarge past kMaxKeyBytes once decoded, as the queue would refuse it.
 Status ReadKey(Reader& in, const std::string& what, std::string* key) {
   const std::string at = in.Position();
-  if (Status s = in.String(what, key); !s.ok()) return s;
+  RETURN_IF_ERROR(in.String(what, key));
   return CheckSize("scenario link: " + what + " at character " + at, kMaxKeyBytes, key->size());
 }
 
@@ -374,10 +374,10 @@ Status ReadKeyedJobs(Reader& in, std::vector<JobSpec>* jobs) {
   do {
     JobSpec& job = jobs->emplace_back();
     const std::string n = "job " + std::to_string(jobs->size());
-    if (Status s = in.String(n + " id", &job.id); !s.ok()) return s;
+    RETURN_IF_ERROR(in.String(n + " id", &job.id));
     if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and payload");
-    if (Status s = in.String(n + " payload", &job.payload); !s.ok()) return s;
-    if (Status s = ReadOptionalKey(in, n + " key", &job.key); !s.ok()) return s;
+    RETURN_IF_ERROR(in.String(n + " payload", &job.payload));
+    RETURN_IF_ERROR(ReadOptionalKey(in, n + " key", &job.key));
     if (!in.done() && in.peek() != ',' && in.peek() != ';') {
       return in.Error("',' before the next job, ';' or the end of the link");
     }
@@ -411,7 +411,7 @@ Status ReadError(Reader& in, const std::string& n, std::string* error) {
 // k<n><outcome>[:<error>]: settle("lease-<n>", outcome, error), past its letter.
 Status ReadSettle(Reader& in, const std::string& n, std::vector<Action>* actions) {
   uint64_t lease = 0;
-  if (Status s = in.Number(n + " lease number", 10, &lease); !s.ok()) return s;
+  RETURN_IF_ERROR(in.Number(n + " lease number", 10, &lease));
   if (lease < 1 || lease > std::numeric_limits<uint32_t>::max()) {
     return Status::OutOfRange("scenario link: " + n + ": the lease number must be an integer from 1 to " +
                               std::to_string(std::numeric_limits<uint32_t>::max()) + ", got " + std::to_string(lease));
@@ -430,7 +430,7 @@ Status ReadSettle(Reader& in, const std::string& n, std::vector<Action>* actions
 Status ReadActionNumber(Reader& in, const std::string& n, const std::string& what, size_t digits,
                         const IntegerField& range, int64_t* out) {
   uint64_t number = 0;
-  if (Status s = in.Number(n + " " + what, digits, &number); !s.ok()) return s;
+  RETURN_IF_ERROR(in.Number(n + " " + what, digits, &number));
   if (Status s = range.Check(static_cast<int64_t>(number)); !s.ok()) {
     return Status::OutOfRange("scenario link: " + n + ": " + s.message());
   }
@@ -442,7 +442,7 @@ Status ReadActionNumber(Reader& in, const std::string& n, const std::string& wha
 Status ReadRedrive(Reader& in, const std::string& n, std::vector<Action>* actions) {
   action::Redrive redrive;
   // 10 digits hold every value up to kRedriveMaxField.max (1000000000).
-  if (Status s = ReadActionNumber(in, n, "max", 10, kRedriveMaxField, &redrive.max); !s.ok()) return s;
+  RETURN_IF_ERROR(ReadActionNumber(in, n, "max", 10, kRedriveMaxField, &redrive.max));
   if (in.Accept('k')) {  // only entries of one failure class
     const size_t at = kClassLetters.find(in.peek());
     if (in.peek() == '\0' || at == std::string_view::npos) return in.Error(n + " class (t, p, u, v, q or c)");
@@ -462,9 +462,9 @@ Status ReadRedrive(Reader& in, const std::string& n, std::vector<Action>* action
 template <class A>
 Status ReadIdPayload(Reader& in, const std::string& n, bool keyed, std::vector<Action>* actions) {
   auto& a = std::get<A>(actions->emplace_back(A{}));
-  if (Status s = in.String(n + " id", &a.id); !s.ok()) return s;
+  RETURN_IF_ERROR(in.String(n + " id", &a.id));
   if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and payload");
-  if (Status s = in.String(n + " payload", &a.payload); !s.ok()) return s;
+  RETURN_IF_ERROR(in.String(n + " payload", &a.payload));
   if constexpr (std::is_same_v<A, action::Enqueue>) {
     if (keyed) return ReadOptionalKey(in, n + " key", &a.key);
   }
@@ -502,14 +502,14 @@ Status ReadAction(Reader& in, const std::string& n, std::vector<Action>* actions
     case 'w': {
       int64_t ms = 0;
       // 16 digits hold every value up to kMaxTimeMs (2^53 - 1).
-      if (Status s = ReadActionNumber(in, n, "ms", 16, kAdvanceMsField, &ms); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadActionNumber(in, n, "ms", 16, kAdvanceMsField, &ms));
       actions->emplace_back(action::Advance{ms});
       return Status::Ok();
     }
     case 'n': actions->emplace_back(action::AdvanceToNext{}); return Status::Ok();
     case 'x': {
       auto& release = std::get<action::ReleaseKey>(actions->emplace_back(action::ReleaseKey{}));
-      if (Status s = ReadKey(in, n + " key", &release.key); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadKey(in, n + " key", &release.key));
       if (release.key.empty()) return in.Error(n + " key (releaseKey names the key to release; it cannot be empty)");
       return Status::Ok();
     }
@@ -517,7 +517,7 @@ Status ReadAction(Reader& in, const std::string& n, std::vector<Action>* actions
     default: {  // 'c'
       int64_t after = 0;
       // 9 digits hold every value up to kCrashAfterField.max (1,572,864).
-      if (Status s = ReadActionNumber(in, n, "write", 9, kCrashAfterField, &after); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadActionNumber(in, n, "write", 9, kCrashAfterField, &after));
       actions->emplace_back(action::Crash{after, in.Accept('t')});
       return Status::Ok();
     }
@@ -526,7 +526,7 @@ Status ReadAction(Reader& in, const std::string& n, std::vector<Action>* actions
 
 Status ReadActions(Reader& in, std::vector<Action>* actions) {
   do {
-    if (Status s = ReadAction(in, "action " + std::to_string(actions->size() + 1), actions); !s.ok()) return s;
+    RETURN_IF_ERROR(ReadAction(in, "action " + std::to_string(actions->size() + 1), actions));
     if (!in.done() && in.peek() != ',' && in.peek() != ';') {
       return in.Error("',' before the next action, ';' or the end of the link");
     }
@@ -539,7 +539,7 @@ Status ReadNumberField(Reader& in, char field, Policy* policy) {
   for (const Field<Policy>& row : PolicyFields()) {
     if (row.spec.link_field != field || row.spec.kind != FieldKind::kInteger) continue;
     uint64_t n = 0;
-    if (Status s = in.Number(row.spec.name, Digits(row.spec.range->max), &n); !s.ok()) return s;
+    RETURN_IF_ERROR(in.Number(row.spec.name, Digits(row.spec.range->max), &n));
     row.set(*policy, static_cast<int64_t>(n));
     return CheckPolicy(*policy);
   }
@@ -563,11 +563,11 @@ Status ReadQuarantine(Reader& in, Policy* policy) {
   uint64_t alarm_depth = 0;
   // 16 digits hold every retention up to kMaxTimeMs (2^53 - 1); 10 every
   // alarm depth up to 1000000000.
-  if (Status s = in.Number("quarantine.retentionMs", 16, &retention_ms); !s.ok()) return s;
+  RETURN_IF_ERROR(in.Number("quarantine.retentionMs", 16, &retention_ms));
   policy->retention_ms = static_cast<int64_t>(retention_ms);
-  if (Status s = CheckPolicy(*policy); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckPolicy(*policy));
   if (!in.Accept('.')) return in.Error("'.' between quarantine.retentionMs and quarantine.alarmDepth");
-  if (Status s = in.Number("quarantine.alarmDepth", 10, &alarm_depth); !s.ok()) return s;
+  RETURN_IF_ERROR(in.Number("quarantine.alarmDepth", 10, &alarm_depth));
   policy->alarm_depth = static_cast<int64_t>(alarm_depth);
   policy->unsafe_quarantine_order = in.Accept('u');
   return CheckPolicy(*policy);
@@ -576,7 +576,7 @@ Status ReadQuarantine(Reader& in, Policy* policy) {
 // The c field's body: the cursor, within the script read so far.
 Status ReadCursor(Reader& in, Scenario* scenario) {
   uint64_t cursor = 0;
-  if (Status s = in.Number("the cursor", 9, &cursor); !s.ok()) return s;
+  RETURN_IF_ERROR(in.Number("the cursor", 9, &cursor));
   if (Status s = CheckCursor(cursor, scenario->actions.size()); !s.ok()) {
     return Status::OutOfRange("scenario link: " + s.message());
   }
@@ -589,7 +589,7 @@ Status ReadField(Reader& in, char field, Scenario* scenario) {
   Policy& policy = scenario->policy;
   switch (field) {
     case 'b':
-      if (Status s = ReadBackoff(in, "backoff", &policy.backoff); !s.ok()) return s;
+      RETURN_IF_ERROR(ReadBackoff(in, "backoff", &policy.backoff));
       return CheckPolicy(policy);
     case 'l':
     case 's': return ReadNumberField(in, field, &policy);
@@ -665,7 +665,7 @@ void AppendAction(std::string& out, const Action& action) {
 Result<Scenario> ReadV2(Reader& in) {
   Scenario scenario;
   if (!in.Accept(';') || !in.Accept('m')) return in.Error("';m' and the policy's maxAttempts");
-  if (Status s = ReadNumberField(in, 'm', &scenario.policy); !s.ok()) return s;
+  RETURN_IF_ERROR(ReadNumberField(in, 'm', &scenario.policy));
   bool has_seed = false;
   bool has_cursor = false;
   char last_field = 'm';
@@ -676,7 +676,7 @@ Result<Scenario> ReadV2(Reader& in) {
                           (has_seed || order <= kFieldOrder.find('s'));
     if (!in_order) return in.Error(FieldsAfter(last_field));
     in.Accept(field);
-    if (Status s = ReadField(in, field, &scenario); !s.ok()) return s;
+    RETURN_IF_ERROR(ReadField(in, field, &scenario));
     has_seed = has_seed || field == 's';
     has_cursor = has_cursor || field == 'c';
     last_field = field;

@@ -7,15 +7,15 @@ namespace dlq::link {
 // The y field's body: <workers>.<workMs>[.<outageStartMs>.<outageEndMs>].
 Status ReadWorld(Reader& in, World* world) {
   uint64_t workers = 0, work_ms = 0, start = 0, end = 0;
-  if (Status s = in.Number("world.workers", 2, &workers); !s.ok()) return s;
+  RETURN_IF_ERROR(in.Number("world.workers", 2, &workers));
   if (!in.Accept('.')) return in.Error("'.' between world.workers and world.workMs");
-  if (Status s = in.Number("world.workMs", 8, &work_ms); !s.ok()) return s;
+  RETURN_IF_ERROR(in.Number("world.workMs", 8, &work_ms));
   world->workers = static_cast<int64_t>(workers);
   world->work_ms = static_cast<int64_t>(work_ms);
   if (in.Accept('.')) {
-    if (Status s = in.Number("world.outage.startMs", 16, &start); !s.ok()) return s;
+    RETURN_IF_ERROR(in.Number("world.outage.startMs", 16, &start));
     if (!in.Accept('.')) return in.Error("'.' between world.outage.startMs and world.outage.endMs");
-    if (Status s = in.Number("world.outage.endMs", 16, &end); !s.ok()) return s;
+    RETURN_IF_ERROR(in.Number("world.outage.endMs", 16, &end));
     world->outage_start = static_cast<int64_t>(start);
     world->outage_end = static_cast<int64_t>(end);
   }
@@ -38,7 +38,7 @@ Status ReadBehaviours(Reader& in, World* world) {
     JobBehaviour& jb = world->behaviours.emplace_back();
     Behaviour& b = jb.behaviour;
     const std::string n = "behaviour " + std::to_string(world->behaviours.size());
-    if (Status s = in.String(n + " id", &jb.id); !s.ok()) return s;
+    RETURN_IF_ERROR(in.String(n + " id", &jb.id));
     if (!in.Accept(':')) return in.Error("':' between " + n + "'s id and kind");
     const char kind = in.peek();
     uint64_t number = 0;
@@ -54,7 +54,7 @@ Status ReadBehaviours(Reader& in, World* world) {
     } else if (kind == 'f' || kind == 'c' || kind == 'q') {
       in.Accept(kind);
       b.kind = kind == 'f' ? BehaviourKind::kFlaky : kind == 'c' ? BehaviourKind::kCrashes : BehaviourKind::kPrecondition;
-      if (Status s = in.Number(n + (kind == 'q' ? " until" : " count"), kind == 'q' ? 16 : 7, &number); !s.ok()) return s;
+      RETURN_IF_ERROR(in.Number(n + (kind == 'q' ? " until" : " count"), kind == 'q' ? 16 : 7, &number));
       (kind == 'q' ? b.until : b.count) = static_cast<int64_t>(number);
     } else if (kind == 'm') {
       in.Accept(kind);

@@ -38,7 +38,7 @@ bool operator==(const Scenario& a, const Scenario& b) {
 }
 
 Result<Scenario> ParseScenario(std::string_view text) {
-  if (Status s = CheckSize("scenario link", kMaxScenarioTextBytes, text.size()); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckSize("scenario link", kMaxScenarioTextBytes, text.size()));
   link::Reader in(text);
   if (!in.Accept('v')) return in.Error("a format version such as 'v1' at the start");
   uint64_t version = 0;
@@ -80,7 +80,7 @@ namespace {
 // naming a set-up job or a job an enqueue action adds.
 Status CheckScenarioWorld(const Scenario& scenario) {
   const World& world = scenario.world;
-  if (Status s = CheckWorld(world); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckWorld(world));
   if (world.behaviours.empty()) return Status::Ok();
   std::unordered_set<std::string_view> ids;
   for (const JobSpec& job : scenario.jobs) ids.insert(job.id);
@@ -232,7 +232,7 @@ Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, co
 }
 
 Result<Queue> SetUpScenario(const Scenario& scenario) {
-  if (Status s = CheckScenarioWorld(scenario); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckScenarioWorld(scenario));
   Result<Queue> made = Queue::Create(scenario.policy);
   if (!made.ok()) return made.status();
   for (size_t i = 0; i < scenario.jobs.size(); ++i) {
@@ -258,7 +258,7 @@ Result<Queue> RunScenario(const Scenario& scenario, JournalOrigin* origin_out) {
   if (!made.ok()) return made.status();
   JournalOrigin origin;
   for (size_t i = 0; i < scenario.cursor; ++i) {
-    if (Status s = ApplyAction(made.value(), origin, scenario.actions[i], i); !s.ok()) return s;
+    RETURN_IF_ERROR(ApplyAction(made.value(), origin, scenario.actions[i], i));
   }
   *origin_out = std::move(origin);
   return made;

@@ -68,16 +68,16 @@ Status Renamed(const Status& s, const std::string& name, const char* generic) {
 }  // namespace
 
 Status CheckWorld(const World& w) {
-  if (Status s = kWorkersField.Check(w.workers); !s.ok()) return s;
-  if (Status s = kWorkMsField.Check(w.work_ms); !s.ok()) return s;
-  if (Status s = kOutageStartField.Check(w.outage_start); !s.ok()) return s;
-  if (Status s = kOutageEndField.Check(w.outage_end); !s.ok()) return s;
+  RETURN_IF_ERROR(kWorkersField.Check(w.workers));
+  RETURN_IF_ERROR(kWorkMsField.Check(w.work_ms));
+  RETURN_IF_ERROR(kOutageStartField.Check(w.outage_start));
+  RETURN_IF_ERROR(kOutageEndField.Check(w.outage_end));
   if (w.outage_end < w.outage_start) {
     return Status::OutOfRange("world.outage.endMs must be an integer from world.outage.startMs (" +
                               std::to_string(w.outage_start) + ") to " + std::to_string(kMaxTimeMs) + ", got " +
                               std::to_string(w.outage_end));
   }
-  if (Status s = CheckSize("world.behaviours", kMaxScenarioItems, w.behaviours.size(), "items"); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckSize("world.behaviours", kMaxScenarioItems, w.behaviours.size(), "items"));
   std::set<std::string_view> ids;
   for (size_t i = 0; i < w.behaviours.size(); ++i) {
     const JobBehaviour& jb = w.behaviours[i];
@@ -97,7 +97,7 @@ Status CheckWorld(const World& w) {
                                      "\"undeserializable\", \"unknown-schema\", \"precondition\"), got \"" +
                                      OutcomeName(b.failure) + "\"");
     }
-    if (Status s = CheckSize(Name(i, "script"), kMaxScriptLetters, b.script.size()); !s.ok()) return s;
+    RETURN_IF_ERROR(CheckSize(Name(i, "script"), kMaxScriptLetters, b.script.size()));
     for (size_t k = 0; k < b.script.size(); ++k) {
       Outcome ignored = Outcome::kSuccess;
       if (b.script[k] != 'c' && !link::ParseOutcomeLetter(b.script[k], &ignored, true)) {

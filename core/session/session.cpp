@@ -72,7 +72,7 @@ void Session::TakeEvents(Played& p, size_t decided, std::vector<Event>* out) {
 Status Session::Apply(Played& p, const Action& action, size_t index, std::vector<Event>* out) {
   CrashReport crash;
   const bool crashes = std::holds_alternative<action::Crash>(action);
-  if (Status s = ApplyAction(p.queue, p.origin, action, index, crashes ? &crash : nullptr); !s.ok()) return s;
+  RETURN_IF_ERROR(ApplyAction(p.queue, p.origin, action, index, crashes ? &crash : nullptr));
   TakeEvents(p, crashes ? crash.lost.size() + crash.duplicated.size() : SIZE_MAX, out);
   return Status::Ok();
 }
@@ -81,12 +81,12 @@ Result<Session> Session::Create(const Scenario& scenario) {
   Result<Queue> empty = Queue::Create(Policy{});
   if (!empty.ok()) return empty.status();
   Session session(Played{std::move(empty.value()), std::nullopt, 0});
-  if (Status s = session.Load(scenario); !s.ok()) return s;
+  RETURN_IF_ERROR(session.Load(scenario));
   return session;
 }
 
 Status Session::Load(const Scenario& scenario, bool clamp) {
-  if (Status s = CheckScenario(scenario); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckScenario(scenario));
   Scenario next = scenario;
   Result<Queue> made = SetUpScenario(next);
   if (!made.ok()) return made.status();
@@ -155,7 +155,7 @@ Status Session::Load(const Scenario& scenario, bool clamp) {
 }
 
 Result<Scenario> PlayWorld(const Scenario& scenario, size_t limit) {
-  if (Status s = CheckScenario(scenario); !s.ok()) return s;  // a behaviour must name a job of the scenario given
+  RETURN_IF_ERROR(CheckScenario(scenario));  // a behaviour must name a job of the scenario given
   Scenario kept = scenario;
   kept.actions.resize(scenario.cursor);
   DropOrphanBehaviours(kept);  // jobs the script past the cursor would have enqueued are not there
@@ -166,7 +166,7 @@ Result<Scenario> PlayWorld(const Scenario& scenario, size_t limit) {
   for (size_t n = 0; n < limit; ++n) {
     std::optional<Action> next = NextWorldAction(q, kept.world);
     if (!next.has_value()) break;
-    if (Status s = ApplyAction(q, origin, *next, kept.actions.size()); !s.ok()) return s;
+    RETURN_IF_ERROR(ApplyAction(q, origin, *next, kept.actions.size()));
     kept.actions.push_back(std::move(*next));
   }
   kept.cursor = scenario.cursor;
@@ -190,7 +190,7 @@ Status Session::Change(const Scenario& next, bool replay_world) {
   const Scenario before = scenario_;
   const size_t old_tail = next.actions.size() - from.cursor;
   const bool same = replayed->actions == next.actions;
-  if (Status s = Load(replayed.value()); !s.ok()) return s;
+  RETURN_IF_ERROR(Load(replayed.value()));
   authored_ = authored;
   if (!same) {
     dropped_ = DroppedActions{old_tail, "", true};
@@ -347,7 +347,7 @@ Result<bool> Session::PlanRedriveAtRate(Played& p, const World& world, int64_t p
 }
 
 Result<bool> Session::RedriveAtRate(int64_t per_second, const RedriveFilter& only) {
-  if (Status s = kRedrivePerSecondField.Check(per_second); !s.ok()) return s;
+  RETURN_IF_ERROR(kRedrivePerSecondField.Check(per_second));
   const size_t n = live_.queue.view().RedriveCount(only);
   if (n == 0) return false;
   // Planned on a copy first, so a redrive that would pass the limit is refused
@@ -381,7 +381,7 @@ Status Session::AddJob(const JobSpec& job) {
   }
   Result<Queue> trial = live_.queue.Clone();  // the queue's own checks and words, on a copy
   if (!trial.ok()) return trial.status();
-  if (Status s = trial->Enqueue(job.id, job.payload, job.key); !s.ok()) return s;
+  RETURN_IF_ERROR(trial->Enqueue(job.id, job.payload, job.key));
   Scenario next = scenario_;
   next.jobs.push_back(job);
   return Change(next, false);
@@ -391,7 +391,7 @@ Result<bool> Session::Seek(size_t cursor) {
   const size_t target = std::min(cursor, scenario_.actions.size());
   if (target == scenario_.cursor) return false;
   if (target == scenario_.cursor + 1) {
-    if (Status s = Apply(live_, scenario_.actions[scenario_.cursor], scenario_.cursor, nullptr); !s.ok()) return s;
+    RETURN_IF_ERROR(Apply(live_, scenario_.actions[scenario_.cursor], scenario_.cursor, nullptr));
   } else {
     // From the latest checkpoint at or before the target (checkpoint 0 always
     // exists), or on from the cursor when that is nearer: at most K actions.
@@ -407,7 +407,7 @@ Result<bool> Session::Seek(size_t cursor) {
     }
     Played& p = onward ? live_ : *from;
     for (size_t i = onward ? scenario_.cursor : cp.cursor; i < target; ++i) {
-      if (Status s = Apply(p, scenario_.actions[i], i, nullptr); !s.ok()) return s;
+      RETURN_IF_ERROR(Apply(p, scenario_.actions[i], i, nullptr));
     }
     if (!onward) live_ = std::move(*from);
   }

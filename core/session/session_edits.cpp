@@ -22,7 +22,7 @@ void DropBehaviour(World& world, std::string_view id) {
 }  // namespace
 
 Status Session::SetPolicy(const Policy& policy, bool replay_world) {
-  if (Status s = Policy::Check(policy); !s.ok()) return s;
+  RETURN_IF_ERROR(Policy::Check(policy));
   Scenario next = scenario_;
   next.policy = policy;
   return Change(next, replay_world);

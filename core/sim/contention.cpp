@@ -251,14 +251,14 @@ Result<ContentionStrategy> ParseContentionStrategy(std::string_view text) {
 }
 
 Status CheckContentionOptions(const ContentionOptions& o) {
-  if (Status s = kContentionClientsField.Check(o.clients); !s.ok()) return s;
+  RETURN_IF_ERROR(kContentionClientsField.Check(o.clients));
   if (static_cast<int>(o.strategy) >= kContentionStrategyCount) {
     return Status::InvalidArgument(std::string("strategy must be one of \"none\", \"exponential\", \"equal\", "
                                                "\"full\", \"decorrelated\", got the value ")
                                        .append(std::to_string(static_cast<int>(o.strategy))));
   }
-  if (Status s = kContentionBaseMsField.Check(o.base_ms); !s.ok()) return s;
-  if (Status s = kContentionCapMsField.Check(o.cap_ms); !s.ok()) return s;
+  RETURN_IF_ERROR(kContentionBaseMsField.Check(o.base_ms));
+  RETURN_IF_ERROR(kContentionCapMsField.Check(o.cap_ms));
   if (o.cap_ms < o.base_ms) {
     return Status::OutOfRange(std::string("capMs must be an integer from baseMs (")
                                   .append(std::to_string(o.base_ms))
@@ -267,12 +267,12 @@ Status CheckContentionOptions(const ContentionOptions& o) {
                                   .append(", got ")
                                   .append(std::to_string(o.cap_ms)));
   }
-  if (Status s = kContentionSeedField.Check(o.seed); !s.ok()) return s;
+  RETURN_IF_ERROR(kContentionSeedField.Check(o.seed));
   return kContentionRunsField.Check(o.runs);
 }
 
 Result<ContentionResult> RunContention(const ContentionOptions& options) {
-  if (Status s = CheckContentionOptions(options); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckContentionOptions(options));
   Prng master = Master(options);
   ContentionResult result;
   for (int64_t r = 0; r < options.runs; ++r) {
@@ -288,7 +288,7 @@ Result<ContentionResult> RunContention(const ContentionOptions& options) {
 }
 
 Result<std::vector<ContentionEvent>> TraceContention(const ContentionOptions& options, size_t max_events) {
-  if (Status s = CheckContentionOptions(options); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckContentionOptions(options));
   Prng master = Master(options);
   std::vector<ContentionEvent> trace;
   bool overflow = false;
@@ -310,10 +310,10 @@ Result<std::string> ContentionTable(const std::vector<int64_t>& client_counts, i
   for (size_t i = 0; i < client_counts.size(); ++i) {
     const std::string name = std::string("clientCounts[").append(std::to_string(i)).append("]");
     const IntegerField field{name.c_str(), kContentionClientsField.min, kContentionClientsField.max};
-    if (Status s = field.Check(client_counts[i]); !s.ok()) return s;
+    RETURN_IF_ERROR(field.Check(client_counts[i]));
   }
-  if (Status s = kContentionRunsField.Check(runs); !s.ok()) return s;
-  if (Status s = kContentionSeedField.Check(seed); !s.ok()) return s;
+  RETURN_IF_ERROR(kContentionRunsField.Check(runs));
+  RETURN_IF_ERROR(kContentionSeedField.Check(seed));
 
   const ContentionOptions defaults;
   std::string out("Contention on one row (docs/contention.md): mean write calls and mean completion ms per run; base ");
@@ -360,8 +360,8 @@ Result<std::string> ContentionTable(const std::vector<int64_t>& client_counts, i
 }
 
 Result<ContentionCost> EstimateContentionGridCost(const ContentionOptions& options) {
-  if (Status s = kContentionSeedField.Check(options.seed); !s.ok()) return s;
-  if (Status s = kContentionRunsField.Check(options.runs); !s.ok()) return s;
+  RETURN_IF_ERROR(kContentionSeedField.Check(options.seed));
+  RETURN_IF_ERROR(kContentionRunsField.Check(options.runs));
   return ContentionCost{options.runs, options.runs * kContentionGridCallsPerRun};
 }
 

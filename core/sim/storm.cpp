@@ -154,49 +154,49 @@ Policy StormPolicy(const StormOptions& o) {
 }
 
 Status CheckStormOptions(const StormOptions& o) {
-  if (Status s = kStormJobsField.Check(o.jobs); !s.ok()) return s;
+  RETURN_IF_ERROR(kStormJobsField.Check(o.jobs));
   if (static_cast<int>(o.arrival.kind) >= kArrivalChoices.count) {
     return Status::InvalidArgument("arrival.kind must be one of \"burst\", \"rate\", \"closed\", got " +
                                    std::to_string(static_cast<int>(o.arrival.kind)));
   }
   if (o.arrival.kind == ArrivalKind::kRate) {
-    if (Status s = kStormPerSecondField.Check(o.arrival.per_second); !s.ok()) return s;
+    RETURN_IF_ERROR(kStormPerSecondField.Check(o.arrival.per_second));
   }
   // Checked whatever the kind (a closed loop reads it), as a group's fields are.
-  if (Status s = kStormClientsField.Check(o.arrival.clients); !s.ok()) return s;
-  if (Status s = kStormFailureField.Check(o.failure_per_million); !s.ok()) return s;
+  RETURN_IF_ERROR(kStormClientsField.Check(o.arrival.clients));
+  RETURN_IF_ERROR(kStormFailureField.Check(o.failure_per_million));
   if (o.budget) {
-    if (Status s = CheckBudget(*o.budget); !s.ok()) return s;
+    RETURN_IF_ERROR(CheckBudget(*o.budget));
   }
   if (static_cast<int>(o.refused_retry) >= kRefusedChoices.count) {
     return Status::InvalidArgument("refusedRetry must be one of \"quarantine\", \"fail\", got " +
                                    std::to_string(static_cast<int>(o.refused_retry)));
   }
   if (o.server) {
-    if (Status s = kStormServerRateField.Check(o.server->per_second); !s.ok()) return s;
-    if (Status s = kStormServerTimeoutField.Check(o.server->timeout_ms); !s.ok()) return s;
-    if (Status s = kStormServerDropStartField.Check(o.server->drop_start_ms); !s.ok()) return s;
-    if (Status s = kStormServerDropField.Check(o.server->drop_ms); !s.ok()) return s;
-    if (Status s = kStormServerDropRateField.Check(o.server->drop_per_second); !s.ok()) return s;
+    RETURN_IF_ERROR(kStormServerRateField.Check(o.server->per_second));
+    RETURN_IF_ERROR(kStormServerTimeoutField.Check(o.server->timeout_ms));
+    RETURN_IF_ERROR(kStormServerDropStartField.Check(o.server->drop_start_ms));
+    RETURN_IF_ERROR(kStormServerDropField.Check(o.server->drop_ms));
+    RETURN_IF_ERROR(kStormServerDropRateField.Check(o.server->drop_per_second));
   }
   if (o.outage) {
-    if (Status s = kStormOutageStartField.Check(o.outage->start_ms); !s.ok()) return s;
-    if (Status s = kStormOutageDurationField.Check(o.outage->duration_ms); !s.ok()) return s;
+    RETURN_IF_ERROR(kStormOutageStartField.Check(o.outage->start_ms));
+    RETURN_IF_ERROR(kStormOutageDurationField.Check(o.outage->duration_ms));
   }
   if (o.capacity) {
-    if (Status s = kStormPerWindowField.Check(o.capacity->per_window); !s.ok()) return s;
-    if (Status s = kStormWindowMsField.Check(o.capacity->window_ms); !s.ok()) return s;
+    RETURN_IF_ERROR(kStormPerWindowField.Check(o.capacity->per_window));
+    RETURN_IF_ERROR(kStormWindowMsField.Check(o.capacity->window_ms));
   }
-  if (Status s = kStormWorkersField.Check(o.workers); !s.ok()) return s;
-  if (Status s = kStormWorkMsField.Check(o.work_ms); !s.ok()) return s;
-  if (Status s = Policy::Check(StormPolicy(o)); !s.ok()) return s;
+  RETURN_IF_ERROR(kStormWorkersField.Check(o.workers));
+  RETURN_IF_ERROR(kStormWorkMsField.Check(o.work_ms));
+  RETURN_IF_ERROR(Policy::Check(StormPolicy(o)));
   if (o.lease_ms <= o.work_ms) {
     // A lease that ran out before its work finished would be a crash, and a storm has none.
     return Status::OutOfRange("leaseMs must be an integer from workMs + 1 (" + std::to_string(o.work_ms + 1) + ") to " +
                               std::to_string(kLeaseMsField.max) + " (an attempt ends before its lease), got " +
                               std::to_string(o.lease_ms));
   }
-  if (Status s = kStormBucketMsField.Check(o.bucket_ms); !s.ok()) return s;
+  RETURN_IF_ERROR(kStormBucketMsField.Check(o.bucket_ms));
   return Status::Ok();
 }
 
@@ -280,7 +280,7 @@ size_t Storm::Level1Slots(const StormOptions& options) {
 }
 
 dlq::Result<Storm> Storm::Create(const StormOptions& options) {
-  if (Status s = CheckStormOptions(options); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckStormOptions(options));
   const auto n = static_cast<size_t>(options.jobs);
   const size_t blocks = Level1Slots(options);
   const size_t cells = options.bucket_ms == 0 ? 10 * kStormAutoBuckets : kMaxStormBuckets;
@@ -290,7 +290,7 @@ dlq::Result<Storm> Storm::Create(const StormOptions& options) {
                        ChunksFor(n, blocks, kChunkJobs, kBlockSlots) * sizeof(Chunk) +
                        (cells + kStormAutoBuckets) * kCellSeries * sizeof(uint32_t) +
                        sizeof(Storm) + 256;  // + the budget
-  if (Status s = HeapBudget::CheckRoom(bytes, "createStorm"); !s.ok()) return s;
+  RETURN_IF_ERROR(HeapBudget::CheckRoom(bytes, "createStorm"));
   Storm storm(options);
   storm.charge_.Add(bytes);
   return storm;
@@ -766,7 +766,7 @@ Result<bool> StormSet::Run(uint64_t max_events) {
 }
 
 Result<StormCost> EstimateStormCost(const StormOptions& o) {
-  if (Status s = CheckStormOptions(o); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckStormOptions(o));
   StormCost cost;
   // jobs and maxAttempts are at most 10^6 each (their fields' ranges): no overflow.
   cost.attempts = static_cast<uint64_t>(o.jobs) * static_cast<uint64_t>(o.max_attempts);

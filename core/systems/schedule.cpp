@@ -41,8 +41,8 @@ Spread SpreadOf(std::vector<int64_t>& values) {
 std::span<const Field<ScheduleOptions>> ScheduleFields() { return kScheduleFields; }
 
 Status CheckScheduleOptions(const ScheduleOptions& o) {
-  if (Status s = kScheduleSamplesField.Check(o.samples); !s.ok()) return s;
-  if (Status s = kScheduleOutageMsField.Check(o.outage_ms); !s.ok()) return s;
+  RETURN_IF_ERROR(kScheduleSamplesField.Check(o.samples));
+  RETURN_IF_ERROR(kScheduleOutageMsField.Check(o.outage_ms));
   return kScheduleWorkMsField.Check(o.work_ms);
 }
 
@@ -51,8 +51,8 @@ int64_t ScheduleAttemptMs(const Policy& policy, const ScheduleOptions& options) 
 }
 
 Result<ScheduleTable> RetrySchedule(const Policy& policy, const ScheduleOptions& options) {
-  if (Status s = Policy::Check(policy); !s.ok()) return s;
-  if (Status s = CheckScheduleOptions(options); !s.ok()) return s;
+  RETURN_IF_ERROR(Policy::Check(policy));
+  RETURN_IF_ERROR(CheckScheduleOptions(options));
   const ClassRule rule = policy.RuleFor(FailureClass::kTransient);
   ScheduleTable out;
   out.attempts = static_cast<uint32_t>(rule.retry ? std::max<int64_t>(1, rule.max_attempts) : 1);
