@@ -81,7 +81,7 @@ const Field<Policy> kPolicyFields[] = {
      [](Policy& p, int64_t v) { p.retry_every_error = v != 0; }},
     {OnlyUnder(System::kRabbitMqQuorum, Pick("deliveryLimit", kDeliveryLimitChoices, "Delivery limit",
           "x-delivery-limit from maxAttempts, or the version's (3.x none, 4.0+ 20), or a classic "
-          "queue's none (no count; a return keeps its place).")).Carried('r', "u", "deliveryLimit"),
+          "queue's (no count; a return keeps its place).")).Carried('r', "u", "deliveryLimit"),
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.delivery_limit); },
      [](Policy& p, int64_t v) { p.delivery_limit = static_cast<DeliveryLimit>(v); }},
     {OnlyUnder(System::kRabbitMqQuorum, Pick("deadLetterExchange", kDeadLetterExchangeChoices, "Dead-letter exchange",
@@ -104,7 +104,7 @@ const Field<Policy> kPolicyFields[] = {
              "dead-letters the oldest ready message (maxlen); 0: no limit.")).Carried('r', "g", "maxLength"),
      [](const Policy& p) { return p.max_length; }, [](Policy& p, int64_t v) { p.max_length = v; }},
     {OnlyUnder(System::kRabbitMqQuorum, Integer("messageTtlMs", kMessageTtlMsField, "Source x-message-ttl (ms)",
-             "the source queue's x-message-ttl; a message that reaches the ready head this long "
+             "the source queue's x-message-ttl; a message reaching the ready head this long "
              "after its publish is dead-lettered (expired); 0: none.")).Carried('r', "t", "messageTtlMs"),
      [](const Policy& p) { return p.message_ttl_ms; }, [](Policy& p, int64_t v) { p.message_ttl_ms = v; }},
     {OnlyUnder(System::kLab, Pick("delayAt", kDelayAtChoices, "Delay lives in",
@@ -160,7 +160,8 @@ const Field<ClassRule> kClassRuleFields[] = {
 // The rows as forms and lab.schema show them: a field of a system other than the
 // default's (the lab's, whose own fields read as plain settings) says whose it is,
 // from its system column: "Max stalled count (bullmq)", "Source x-message-ttl (ms,
-// rabbitmq-quorum)", and a description that starts "bullmq only: ". The texts live
+// rabbitmq-quorum)", and a description that starts "BullMQ only: " (the system's label in
+// the choice list). The texts live
 // as long as the program (built once, never changed), so the specs may point at them.
 std::vector<Field<Policy>> WithSystemColumn(std::span<const Field<Policy>> rows) {
   static std::deque<std::string> texts;  // a deque never moves its strings
@@ -172,7 +173,12 @@ std::vector<Field<Policy>> WithSystemColumn(std::span<const Field<Policy>> rows)
     const std::string system = row.spec.only_under;
     label = label.ends_with(')') ? label.insert(label.size() - 1, ", " + system) : label + " (" + system + ")";
     row.spec.label = texts.emplace_back(std::move(label)).c_str();
-    row.spec.description = texts.emplace_back(system + " only: " + row.spec.description).c_str();
+    // The description names the system as the form's choice list shows it ("BullMQ only: …").
+    std::string shown = system;
+    for (int i = 0; i < kSystemChoices.count; ++i) {
+      if (system == kSystemChoices.items[i].name) shown = kSystemChoices.items[i].label;
+    }
+    row.spec.description = texts.emplace_back(shown + " only: " + row.spec.description).c_str();
   }
   return out;
 }

@@ -18,6 +18,7 @@ import { RunTimer } from './run-timer.mjs';
 import { UrlSync } from './url-sync.mjs';
 import { SnippetPanel } from './snippet-panel.mjs';
 import { ImportPanel } from './import-panel.mjs';
+import { connectImport } from './import.mjs';
 import { CrashPanel } from './crash-panel.mjs';
 import { Checks } from './checks.mjs';
 import { OperatorActions } from './operator-actions.mjs';
@@ -49,6 +50,7 @@ export class Controller {
    */
   constructor(element, lab, options, embed, { view, host = globalThis, timers = globalThis, snippets } = {}) {
     this.#lab = lab;
+    connectImport(lab);  // the import and the snippet read-back read through this lab's core
     this.#options = options;
     this.#embed = embed;
     this.#futureShown = embed.futureShown !== false;
