@@ -1,4 +1,4 @@
-// Internal to durable/: the policy group of the snapshot and of a create record,
+// Internal to the core (durable/ only): the policy group of the snapshot and of a create record,
 // "policy ..." and six "class ..." groups (docs/snapshot-format.md).
 #pragma once
 

@@ -1,4 +1,4 @@
-// Internal to durable/: the word-level writer and reader the snapshot text and the
+// Internal to the core (durable/ only): the word-level writer and reader the snapshot text and the
 // journal record share (snapshot_text.cpp, journal_text.cpp), and the lines both
 // write alike: a job's row, an entry's lease end, a backoff, the meta line, an
 // event, a reorder (text_lines.cpp). The policy group is policy_line.h.

@@ -1,4 +1,4 @@
-// Internal to lesson/: what the goal language's parser (goal_parse.cpp), its
+// Internal to the core (lesson/ only): what the goal language's parser (goal_parse.cpp), its
 // formatter (goal.cpp) and its checker (goal_check.cpp) share: a predicate's
 // keyword and the bytes and ids a bare word may hold.
 #pragma once
