@@ -143,6 +143,47 @@ Status ApplyCrash(Queue& queue, JournalOrigin& origin, const action::Crash& a, C
   return Status::Ok();
 }
 
+// A refusal of the queue's, its message after `where`.
+Status Prefixed(const std::string& where, const Status& s) { return Status::Error(s.code(), where + s.message()); }
+
+Status ApplyReplay(Queue& queue, const action::Replay& a, const std::string& where) {
+  if (a.keep_attempts) {
+    Result<bool> kept = queue.ReplayKeepingAttempts(a.id);
+    if (!kept.ok()) return Prefixed(where, kept.status());
+    if (!kept.value()) {
+      return Status::NotFound(where + "replay(" + QuoteShort(a.id) + ", { resetAttempts: false }) found no such job in quarantine");
+    }
+    return Status::Ok();
+  }
+  if (!queue.Replay(a.id)) {
+    return Status::NotFound(where + "replay(" + QuoteShort(a.id) + ") found no such job in quarantine");
+  }
+  return Status::Ok();
+}
+
+// Like a replay of an id not in quarantine, an operator action that would
+// change nothing is refused, so every played action is one queue action.
+Status ApplyReleaseKey(Queue& queue, const action::ReleaseKey& a, const std::string& where) {
+  Result<uint64_t> released = queue.ReleaseKey(a.key);
+  if (!released.ok()) return Prefixed(where, released.status());
+  if (released.value() == 0) {
+    return Status::FailedPrecondition(where + "releaseKey(" + QuoteShort(a.key) +
+                                      ") found no quarantined holder of that key");
+  }
+  return Status::Ok();
+}
+
+Status ApplyRedrive(Queue& queue, const action::Redrive& a, const std::string& where) {
+  Result<uint64_t> moved = queue.Redrive(a.max, a.only);
+  if (!moved.ok()) return Prefixed(where, moved.status());
+  if (moved.value() == 0) {
+    return Status::FailedPrecondition(where + (a.only == RedriveFilter{}
+                                                   ? "redrive() found the quarantine empty"
+                                                   : "redrive() found no quarantine entry of that class or reason"));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, size_t i, CrashReport* crash) {
@@ -151,7 +192,7 @@ Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, si
 
 Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, const std::string& where,
                    CrashReport* crash) {
-  const auto prefixed = [&where](const Status& s) { return Status::Error(s.code(), where + s.message()); };
+  const auto prefixed = [&where](const Status& s) { return Prefixed(where, s); };
   return std::visit(
       Overloaded{
           [&](const action::Process& a) -> Status {
@@ -162,20 +203,7 @@ Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, co
             }
             return Status::Ok();
           },
-          [&](const action::Replay& a) -> Status {
-            if (a.keep_attempts) {
-              Result<bool> kept = queue.ReplayKeepingAttempts(a.id);
-              if (!kept.ok()) return prefixed(kept.status());
-              if (!kept.value()) {
-                return Status::NotFound(where + "replay(" + QuoteShort(a.id) + ", { resetAttempts: false }) found no such job in quarantine");
-              }
-              return Status::Ok();
-            }
-            if (!queue.Replay(a.id)) {
-              return Status::NotFound(where + "replay(" + QuoteShort(a.id) + ") found no such job in quarantine");
-            }
-            return Status::Ok();
-          },
+          [&](const action::Replay& a) { return ApplyReplay(queue, a, where); },
           [&](const action::Enqueue& a) -> Status {
             if (Status s = queue.Enqueue(a.id, a.payload, a.key); !s.ok()) return prefixed(s);
             return Status::Ok();
@@ -201,27 +229,8 @@ Status ApplyAction(Queue& queue, JournalOrigin& origin, const Action& action, co
             }
             return Status::Ok();
           },
-          // Like a replay of an id not in quarantine, an operator action that would
-          // change nothing is refused, so every played action is one queue action.
-          [&](const action::ReleaseKey& a) -> Status {
-            Result<uint64_t> released = queue.ReleaseKey(a.key);
-            if (!released.ok()) return prefixed(released.status());
-            if (released.value() == 0) {
-              return Status::FailedPrecondition(where + "releaseKey(" + QuoteShort(a.key) +
-                                                ") found no quarantined holder of that key");
-            }
-            return Status::Ok();
-          },
-          [&](const action::Redrive& a) -> Status {
-            Result<uint64_t> moved = queue.Redrive(a.max, a.only);
-            if (!moved.ok()) return prefixed(moved.status());
-            if (moved.value() == 0) {
-              return Status::FailedPrecondition(where + (a.only == RedriveFilter{}
-                                                             ? "redrive() found the quarantine empty"
-                                                             : "redrive() found no quarantine entry of that class or reason"));
-            }
-            return Status::Ok();
-          },
+          [&](const action::ReleaseKey& a) { return ApplyReleaseKey(queue, a, where); },
+          [&](const action::Redrive& a) { return ApplyRedrive(queue, a, where); },
           [&](const action::Crash& a) -> Status {
             if (Status s = ApplyCrash(queue, origin, a, crash); !s.ok()) return prefixed(s);
             return Status::Ok();

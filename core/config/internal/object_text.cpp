@@ -194,6 +194,8 @@ class Json5Reader {
     }
   }
   std::optional<Token> LexNumberStep();
+  std::optional<Token> LexCommentStep();
+  std::optional<Token> LexIdentifierEscapeStep();
   std::optional<Token> LexPlaceStep(Lex place);
   void ParseStep();
   void Push();
@@ -372,19 +374,9 @@ std::optional<Token> Json5Reader::LexPlaceStep(Lex place) {
   }
 }
 
-std::optional<Token> Json5Reader::LexStep() {
+// One step in a comment: after '/', inside /* */ (and after its '*'), or after //.
+std::optional<Token> Json5Reader::LexCommentStep() {
   switch (lex_) {
-    case Lex::kDefault:
-      switch (c_) {
-        case '\t': case '\v': case '\f': case ' ': case 0xA0: case 0xFEFF: case '\n': case '\r': case 0x2028: case 0x2029:
-          Read();
-          return std::nullopt;
-        case '/': Read(); lex_ = Lex::kComment; return std::nullopt;
-        case kEnd: Read(); return Token(TokenType::kEof);
-        default: break;
-      }
-      if (IsSpaceSeparator(c_)) { Read(); return std::nullopt; }
-      return LexPlaceStep(parse_);
     case Lex::kComment:
       if (c_ == '*') { Read(); lex_ = Lex::kMultiLineComment; return std::nullopt; }
       if (c_ == '/') { Read(); lex_ = Lex::kSingleLineComment; return std::nullopt; }
@@ -401,29 +393,54 @@ std::optional<Token> Json5Reader::LexStep() {
       Read();
       lex_ = Lex::kMultiLineComment;
       return std::nullopt;
-    case Lex::kSingleLineComment:
+    default:  // kSingleLineComment
       if (c_ == '\n' || c_ == '\r' || c_ == 0x2028 || c_ == 0x2029) { Read(); lex_ = Lex::kDefault; return std::nullopt; }
       if (c_ == kEnd) { Read(); return Token(TokenType::kEof); }
       Read();
       return std::nullopt;
-    case Lex::kIdentifierNameStartEscape:
-    case Lex::kIdentifierNameEscape: {
-      if (c_ != 'u') return Fail(InvalidChar(Read()));
-      Read();
-      long unit = UnicodeEscape();
-      if (unit < 0) return Token(TokenType::kError);
-      unsigned u = static_cast<unsigned>(unit);
-      bool start = lex_ == Lex::kIdentifierNameStartEscape;
-      int ch = static_cast<int>(u);
-      bool fine = ch == '$' || ch == '_' || (start ? IsIdStart(ch) : (IsIdContinue(ch)));
-      if (!fine) {
-        column_ -= 5;
-        return Fail(SyntaxError{"invalid identifier character at " + Where()});
+  }
+}
+
+// One step after a backslash in an identifier: its \uXXXX escape, for a start or a continuing character.
+std::optional<Token> Json5Reader::LexIdentifierEscapeStep() {
+  if (c_ != 'u') return Fail(InvalidChar(Read()));
+  Read();
+  long unit = UnicodeEscape();
+  if (unit < 0) return Token(TokenType::kError);
+  unsigned u = static_cast<unsigned>(unit);
+  bool start = lex_ == Lex::kIdentifierNameStartEscape;
+  int ch = static_cast<int>(u);
+  bool fine = ch == '$' || ch == '_' || (start ? IsIdStart(ch) : (IsIdContinue(ch)));
+  if (!fine) {
+    column_ -= 5;
+    return Fail(SyntaxError{"invalid identifier character at " + Where()});
+  }
+  AppendUnit(buffer_, u);
+  lex_ = Lex::kIdentifierName;
+  return std::nullopt;
+}
+
+std::optional<Token> Json5Reader::LexStep() {
+  switch (lex_) {
+    case Lex::kDefault:
+      switch (c_) {
+        case '\t': case '\v': case '\f': case ' ': case 0xA0: case 0xFEFF: case '\n': case '\r': case 0x2028: case 0x2029:
+          Read();
+          return std::nullopt;
+        case '/': Read(); lex_ = Lex::kComment; return std::nullopt;
+        case kEnd: Read(); return Token(TokenType::kEof);
+        default: break;
       }
-      AppendUnit(buffer_, u);
-      lex_ = Lex::kIdentifierName;
-      return std::nullopt;
-    }
+      if (IsSpaceSeparator(c_)) { Read(); return std::nullopt; }
+      return LexPlaceStep(parse_);
+    case Lex::kComment:
+    case Lex::kMultiLineComment:
+    case Lex::kMultiLineCommentAsterisk:
+    case Lex::kSingleLineComment:
+      return LexCommentStep();
+    case Lex::kIdentifierNameStartEscape:
+    case Lex::kIdentifierNameEscape:
+      return LexIdentifierEscapeStep();
     case Lex::kIdentifierName:
       if (c_ == '\\') { Read(); lex_ = Lex::kIdentifierNameEscape; return std::nullopt; }
       if (c_ == '$' || c_ == '_' || IsIdContinue(c_)) { AppendUtf8(buffer_, static_cast<unsigned>(Read())); return std::nullopt; }

@@ -17,6 +17,7 @@ const SPEEDS = [['1', '1 step/s'], ['2', '2 steps/s'], ['5', '5 steps/s'], ['10'
 export const DEFAULT_SPEED = { steps: '2', clock: '20' };
 
 const on = (el, handler, type = 'click') => el.addEventListener(type, () => handler());
+const button = (label, extra = {}) => h('button', { type: 'button', class: 'dlq-btn', ...extra }, label);
 
 /**
  * Outcome, error text, Step / Back / Forward / Reset / Discard my changes, Run and its
@@ -27,6 +28,25 @@ export class ControlsView {
 
   /** `outcomes`: the core's (lab.outcomes); `restorable`: show Discard my changes (the lesson scenario again). */
   constructor(id, { outcomes, restorable, classes = [], reasons = [], perSecond = { min: 1, max: 1000 } }) {
+    this.#buildOutcome(id, outcomes);
+    this.#buildNavigation(id, restorable);
+    this.#buildClock(id);
+    this.#buildOperator(id, { classes, reasons, perSecond });
+    this.element = h('section', { class: 'dlq-panel dlq-controls', 'aria-labelledby': `${id}-controls-h` },
+      h('div', { class: 'dlq-panel-head' }, h('h2', { id: `${id}-controls-h` }, 'Step controls')),
+      this.outcome, this.errorField,
+      h('div', { class: 'dlq-buttons dlq-nav' }, this.step, this.back, this.forward, this.reset),
+      h('div', { class: 'dlq-buttons dlq-play' }, this.run,
+        h('label', { for: `${id}-speed`, class: 'dlq-label' }, 'Speed'), this.speed, this.undo, this.runStatus),
+      this.restoreRow,
+      this.clock, this.operator,
+      // Last in the panel: one Tab from the script's position reaches the timeline.
+      h('div', { class: 'dlq-field dlq-scrubber' },
+        h('label', { for: `${id}-scrub` }, 'Position in script'), this.scrub, this.position));
+  }
+
+  /** The outcome radios (the capstone's behind moreOutcomes), the error text and its alert. */
+  #buildOutcome(id, outcomes) {
     const choices = outcomes.map((value, i) => [value, outcomeLabel(value), String(i + 1)]);
     this.outcomes = choices.map(([value], i) => h('input', {
       type: 'radio', name: `${id}-outcome`, value, id: `${id}-o-${value}`, checked: i === 0,
@@ -44,6 +64,10 @@ export class ControlsView {
     this.errorField = h('div', { class: 'dlq-field' },
       h('div', { class: 'dlq-label-row' }, h('label', { for: `${id}-err` }, 'Error text'),
         h('span', { class: 'dlq-hint', id: `${id}-err-hint` }, 'optional, for failures')), this.errorText, this.stepAlert);
+  }
+
+  /** Step, Back, Forward, Run and its speed, Reset, Discard my changes, the script's position, Undo. */
+  #buildNavigation(id, restorable) {
     this.step = h('button', { type: 'button', class: 'dlq-btn dlq-primary', 'aria-keyshortcuts': 'S' }, 'Step', kbd('S'));
     this.back = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'B' }, 'Back', kbd('B'));
     this.forward = h('button', { type: 'button', class: 'dlq-btn', 'aria-keyshortcuts': 'F' }, 'Forward', kbd('F'));
@@ -66,9 +90,10 @@ export class ControlsView {
     this.position = h('output', { for: `${id}-scrub`, class: 'dlq-position' });
     this.undo = h('button', { type: 'button', class: 'dlq-btn dlq-btn-quiet', hidden: true, 'aria-keyshortcuts': 'Z' }, 'Undo', kbd('Z'));
     this.runStatus = h('span', { class: 'dlq-run-status' });
+  }
 
-    // The clock, leases and the simulated workers (shown once a scenario uses the capstone).
-    const button = (label, extra = {}) => h('button', { type: 'button', class: 'dlq-btn', ...extra }, label);
+  /** The clock, leases and the simulated workers (shown once a scenario uses the capstone). */
+  #buildClock(id) {
     this.settleToken = h('select', { id: `${id}-token`, class: 'dlq-input' });
     this.advanceMs = h('input', { type: 'number', id: `${id}-adv`, class: 'dlq-input dlq-narrow', min: 0, step: 1, value: 100, inputmode: 'numeric' });
     this.clockAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true, id: `${id}-clock-err` });
@@ -89,8 +114,10 @@ export class ControlsView {
         h('label', { for: `${id}-adv`, class: 'dlq-label' }, 'Advance by (ms)'), this.advanceMs,
         this.advance),
       this.clockAlert);
+  }
 
-    // The operator: replay by id (a second replay answers false, visibly), release a key, redrive.
+  /** The operator: replay by id (a second replay answers false, visibly), release a key, redrive. */
+  #buildOperator(id, { classes, reasons, perSecond }) {
     this.opId = h('input', { type: 'text', id: `${id}-opid`, class: 'dlq-input', autocomplete: 'off', spellcheck: 'false' });
     this.opKey = h('input', { type: 'text', id: `${id}-opkey`, class: 'dlq-input', autocomplete: 'off', spellcheck: 'false' });
     this.opMax = h('input', { type: 'number', id: `${id}-opmax`, class: 'dlq-input dlq-narrow', min: 1, step: 1, value: 10, inputmode: 'numeric' });
@@ -120,18 +147,6 @@ export class ControlsView {
           h('span', { id: `${id}-oprate-note`, class: 'dlq-note' }, 'Blank: at once. With a rate, every entry of that kind goes, N each virtual second.')),
         this.durabilityRow = h('div', { class: 'dlq-buttons' }, this.snapshot, this.crashRestart)),
       this.opAlert);
-
-    this.element = h('section', { class: 'dlq-panel dlq-controls', 'aria-labelledby': `${id}-controls-h` },
-      h('div', { class: 'dlq-panel-head' }, h('h2', { id: `${id}-controls-h` }, 'Step controls')),
-      this.outcome, this.errorField,
-      h('div', { class: 'dlq-buttons dlq-nav' }, this.step, this.back, this.forward, this.reset),
-      h('div', { class: 'dlq-buttons dlq-play' }, this.run,
-        h('label', { for: `${id}-speed`, class: 'dlq-label' }, 'Speed'), this.speed, this.undo, this.runStatus),
-      this.restoreRow,
-      this.clock, this.operator,
-      // Last in the panel: one Tab from the script's position reaches the timeline.
-      h('div', { class: 'dlq-field dlq-scrubber' },
-        h('label', { for: `${id}-scrub` }, 'Position in script'), this.scrub, this.position));
   }
 
   // ---- what the reader does ---------------------------------------------------

@@ -37,6 +37,68 @@ export function snapshotDialog(idPrefix) {
   return dialog;
 }
 
+const describeWrite = (w) => `${w.op}${w.id === null ? '' : ` "${w.id}"`}`;
+const quotedIds = (jobs) => jobs.map((j) => `"${j.id}"`).join(', ') || 'none';
+
+/**
+ * The journal list and the slider's label. The list shows a window of writes
+ * around the crash point, so a journal of 20,000 writes opens as fast as one of
+ * 20 (the slider reaches every write). reset(writes) takes a new journal;
+ * mark() follows the slider.
+ */
+function journalWindow(list, k, kOut) {
+  const WINDOW = 200;
+  let journal = [];
+  let shownFrom = -1;
+  return {
+    get journal() { return journal; },
+    reset(writes) {
+      journal = writes;
+      shownFrom = -1;
+    },
+    mark() {
+      const at = Number(k.value);
+      kOut.textContent = journal.length === 0 ? 'no writes' : `after write ${at} of ${journal.length}: ${describeWrite(journal[at - 1])}`;
+      const from = Math.max(0, Math.min(at - 1 - WINDOW / 2, journal.length - WINDOW));
+      if (from !== shownFrom) {
+        shownFrom = from;
+        const items = journal.slice(from, from + WINDOW).map((w, i) => h('li', { value: from + i + 1 }, describeWrite(w)));
+        if (from > 0) items.unshift(h('li', { class: 'dlq-journal-gap', 'aria-hidden': 'true' }, `… ${from} earlier writes`));
+        const after = journal.length - from - WINDOW;
+        if (after > 0) items.push(h('li', { class: 'dlq-journal-gap', 'aria-hidden': 'true' }, `… ${after} later writes`));
+        list.replaceChildren(...items);
+      }
+      for (const li of list.children) li.classList.toggle('is-crash', Number(li.getAttribute('value')) === at);
+    },
+  };
+}
+
+/** What recovery kept, found twice, or lost, read from the session's view after the crash. */
+function recoveryReport(view) {
+  const crash = view.last.crash;
+  const events = view.timeline.slice(view.eventsAtCursor - crash.lost.length - crash.duplicated.length, view.eventsAtCursor);
+  return [
+    h('p', {}, `Restarted from ${crash.applied} of ${crash.journal} writes${crash.tornDiscarded ? ', and a torn half-write detected and discarded' : ''}.`),
+    h('p', { class: crash.lost.length > 0 ? 'dlq-lost' : '' }, crash.lost.length === 0 ? 'Lost: none.' : `Lost: ${crash.lost.map((x) => `"${x}"`).join(', ')}.`),
+    h('p', {}, crash.duplicated.length === 0 ? 'Found in two places: none.' : `Found in two places and kept once: ${crash.duplicated.map((x) => `"${x}"`).join(', ')}.`),
+    events.length > 0 ? h('ul', {}, events.map((e) => h('li', {}, e.explanation))) : null,
+    h('p', {}, `After the restart: ready ${quotedIds(view.ready.filter((j) => j.gap === undefined))}; in flight ${quotedIds(view.leased)}; ` +
+      `quarantine ${quotedIds(view.quarantined)}; completed ${quotedIds(view.completed)}. The playground now shows this state; Back goes to before the crash.`)];
+}
+
+/** The crash dialog's body, in reading order, over its controls. */
+function crashBody(id, { unsafe, alert, list, k, kOut, torn, run, find, result }) {
+  return [
+    h('p', {}, 'Every change is a fixed sequence of durable writes: a move writes its destination, then removes the job from its source. Pick the write after which the process dies; recovery replays the journal up to it, and the restarted queue becomes the playground\'s state.'),
+    h('p', { class: 'dlq-check' }, unsafe, ' ', h('label', { for: `${id}-unsafe` }, 'Unsafe order: a move into quarantine removes the job from its source first')),
+    alert,
+    h('label', { for: `${id}-list`, class: 'dlq-label' }, 'Journal since the queue was created (or last restarted)'), list,
+    h('div', { class: 'dlq-field' }, h('label', { for: `${id}-k` }, 'Crash after write'), k, kOut),
+    h('p', { class: 'dlq-check' }, torn, ' ', h('label', { for: `${id}-torn` }, 'Torn: the next write is half on disk')),
+    h('div', { class: 'dlq-buttons' }, run, find),
+    result];
+}
+
 /**
  * The crash dialog over a playground's session. onUnsafe(on) switches the
  * policy's unsafe order (true if the journal changed); onCrash(after, torn)
@@ -56,29 +118,9 @@ export function crashDialog(idPrefix, { onUnsafe, onCrash, onFind }) {
   const result = h('div', { class: 'dlq-recovery', role: 'status' });
   const run = h('button', { type: 'button', class: 'dlq-btn dlq-primary' }, 'Crash and restart');
   const find = h('button', { type: 'button', class: 'dlq-btn' }, 'Find the write that matters');
-  let journal = [];
+  const writes = journalWindow(list, k, kOut);
+  const mark = () => writes.mark();
   let session = null;
-
-  const describe = (w) => `${w.op}${w.id === null ? '' : ` "${w.id}"`}`;
-  // The list shows a window of writes around the crash point, so a journal of
-  // 20,000 writes opens as fast as one of 20 (the slider reaches every write).
-  const WINDOW = 200;
-  let shownFrom = -1;
-  const mark = () => {
-    const at = Number(k.value);
-    kOut.textContent = journal.length === 0 ? 'no writes' : `after write ${at} of ${journal.length}: ${describe(journal[at - 1])}`;
-    const from = Math.max(0, Math.min(at - 1 - WINDOW / 2, journal.length - WINDOW));
-    if (from !== shownFrom) {
-      shownFrom = from;
-      const items = journal.slice(from, from + WINDOW).map((w, i) => h('li', { value: from + i + 1 }, describe(w)));
-      if (from > 0) items.unshift(h('li', { class: 'dlq-journal-gap', 'aria-hidden': 'true' }, `… ${from} earlier writes`));
-      const after = journal.length - from - WINDOW;
-      if (after > 0) items.push(h('li', { class: 'dlq-journal-gap', 'aria-hidden': 'true' }, `… ${after} later writes`));
-      list.replaceChildren(...items);
-    }
-    for (const li of list.children) li.classList.toggle('is-crash', Number(li.getAttribute('value')) === at);
-  };
-  const ids = (jobs) => jobs.map((j) => `"${j.id}"`).join(', ') || 'none';
 
   /** Crashes after write `after` (a script action), then says what recovery kept, found twice, or lost. */
   const show = (after) => {
@@ -86,18 +128,8 @@ export function crashDialog(idPrefix, { onUnsafe, onCrash, onFind }) {
       result.replaceChildren(h('p', {}, alert.hidden ? 'Recovery refused.' : `Recovery refused: ${alert.textContent}`));
       return;
     }
-    const { view } = session;
-    const crash = view.last.crash;
-    const events = view.timeline.slice(view.eventsAtCursor - crash.lost.length - crash.duplicated.length, view.eventsAtCursor);
-    result.replaceChildren(
-      h('p', {}, `Restarted from ${crash.applied} of ${crash.journal} writes${crash.tornDiscarded ? ', and a torn half-write detected and discarded' : ''}.`),
-      h('p', { class: crash.lost.length > 0 ? 'dlq-lost' : '' }, crash.lost.length === 0 ? 'Lost: none.' : `Lost: ${crash.lost.map((x) => `"${x}"`).join(', ')}.`),
-      h('p', {}, crash.duplicated.length === 0 ? 'Found in two places: none.' : `Found in two places and kept once: ${crash.duplicated.map((x) => `"${x}"`).join(', ')}.`),
-      events.length > 0 ? h('ul', {}, events.map((e) => h('li', {}, e.explanation))) : null,
-      h('p', {}, `After the restart: ready ${ids(view.ready.filter((j) => j.gap === undefined))}; in flight ${ids(view.leased)}; ` +
-        `quarantine ${ids(view.quarantined)}; completed ${ids(view.completed)}. The playground now shows this state; Back goes to before the crash.`));
+    result.replaceChildren(...recoveryReport(session.view));
   };
-
   k.addEventListener('input', mark);
   run.addEventListener('click', () => show(Number(k.value)));
   // The write that matters most: the first that loses a job, else the first that
@@ -117,21 +149,13 @@ export function crashDialog(idPrefix, { onUnsafe, onCrash, onFind }) {
     if (onUnsafe(unsafe.checked)) dialog.show(session);
   });
 
-  const dialog = dialogShell(id, 'Crash and restart', [
-    h('p', {}, 'Every change is a fixed sequence of durable writes: a move writes its destination, then removes the job from its source. Pick the write after which the process dies; recovery replays the journal up to it, and the restarted queue becomes the playground\'s state.'),
-    h('p', { class: 'dlq-check' }, unsafe, ' ', h('label', { for: `${id}-unsafe` }, 'Unsafe order: a move into quarantine removes the job from its source first')),
-    alert,
-    h('label', { for: `${id}-list`, class: 'dlq-label' }, 'Journal since the queue was created (or last restarted)'), list,
-    h('div', { class: 'dlq-field' }, h('label', { for: `${id}-k` }, 'Crash after write'), k, kOut),
-    h('p', { class: 'dlq-check' }, torn, ' ', h('label', { for: `${id}-torn` }, 'Torn: the next write is half on disk')),
-    h('div', { class: 'dlq-buttons' }, run, find),
-    result]);
+  const dialog = dialogShell(id, 'Crash and restart', crashBody(id, { unsafe, alert, list, k, kOut, torn, run, find, result }));
   dialog.alert = alert;
   /** Moves to the first write where a crash loses or doubles a job, and carries that crash out. */
   dialog.findFirst = () => find.click();
   /** Crashes after write `after` (clamped to the journal). */
   dialog.crashAt = (after) => {
-    k.value = String(Math.min(Math.max(1, after), journal.length));
+    k.value = String(Math.min(Math.max(1, after), writes.journal.length));
     mark();
     show(Number(k.value));
   };
@@ -142,11 +166,10 @@ export function crashDialog(idPrefix, { onUnsafe, onCrash, onFind }) {
    */
   dialog.show = (current) => {
     session = current;
-    journal = current.queue.journal();
+    writes.reset(current.queue.journal());
     unsafe.checked = Boolean(current.view.policy.unsafeQuarantineOrder);
-    shownFrom = -1;
-    k.max = String(Math.max(1, journal.length));
-    k.value = String(journal.length);
+    k.max = String(Math.max(1, writes.journal.length));
+    k.value = String(writes.journal.length);
     result.replaceChildren();
     mark();
     if (!dialog.open) dialog.showModal();

@@ -122,28 +122,22 @@ function fieldsFor(id, rows, prefix, changed) {
   return { inputs, elements };
 }
 
-/** Builds the section's body into `details`; returns the function that shows a policy and a world in it. */
-function build(id, { schema, classes, onPolicy, onWorld }, details) {
-  let current = { world: {} };
-  const policyAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true });
-  const worldAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true });
+// A change sends its field, or its whole group ({ backoff: {…} }), as the inputs hold it.
+function groupOf(inputs, path) {
+  const dot = path.indexOf('.');
+  if (dot < 0) return { [path]: valueOf(inputs.get(path).row, inputs.get(path).input) };
+  const group = path.slice(0, dot);
+  const value = {};
+  for (const [p, { row, input }] of inputs) if (p.startsWith(`${group}.`)) value[p.slice(dot + 1)] = valueOf(row, input);
+  return { [group]: value };
+}
 
-  // A change sends its field, or its whole group ({ backoff: {…} }), as the inputs hold it.
-  const groupOf = (inputs, path) => {
-    const dot = path.indexOf('.');
-    if (dot < 0) return { [path]: valueOf(inputs.get(path).row, inputs.get(path).input) };
-    const group = path.slice(0, dot);
-    const value = {};
-    for (const [p, { row, input }] of inputs) if (p.startsWith(`${group}.`)) value[p.slice(dot + 1)] = valueOf(row, input);
-    return { [group]: value };
-  };
-  // The policy's rows but maxAttempts (the main set-up has it) and createQueue's own switches.
-  const policyRows = schema.policy.filter((row) => row.scenario && !row.required);
-  const policy = fieldsFor(id, [...schema.backoff.map((r) => ({ ...r, name: `backoff.${r.name}` })), ...policyRows], '',
-    (row, path) => onPolicy(groupOf(policy.inputs, path), policyAlert));
-  const [numbers, switches] = [policy.elements.filter((e) => e.tagName !== 'P'), policy.elements.filter((e) => e.tagName === 'P')];
-
-  // The class table: one row per class, a column per field of a class rule, and its delay.
+/**
+ * The class table: one row per class, a column per field of a class rule, and
+ * its delay. A change sends the class's whole rule through sendPolicy; classCells
+ * maps a class to its inputs (showClassRow).
+ */
+function classTable(id, { schema, classes }, sendPolicy) {
   const ruleRows = schema.classRule;
   const classCells = new Map();
   const rows = classes.map((name) => {
@@ -163,7 +157,7 @@ function build(id, { schema, classes, onPolicy, onWorld }, details) {
         : { kind: delayKind.value, baseMs: num(base) });
     const apply = () => {
       const rule = Object.fromEntries(ruleRows.map((row, i) => [row.name, valueOf(row, cells[i])]));
-      onPolicy({ classes: { [name]: { ...rule, backoff: ownBackoff() } } }, policyAlert);
+      sendPolicy({ classes: { [name]: { ...rule, backoff: ownBackoff() } } });
     };
     for (const input of [...cells, delayKind, base]) input.addEventListener('change', apply);
     classCells.set(name, { cells, delayKind, base, delay });
@@ -174,6 +168,41 @@ function build(id, { schema, classes, onPolicy, onWorld }, details) {
     h('caption', {}, 'Failure classes: what the queue does with each kind of failure'),
     h('thead', {}, h('tr', {}, ['Class', ...ruleRows.map((row) => row.label), 'Delay'].map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', {}, rows));
+  return { table, classCells };
+}
+
+// Shows `value` in `input`, unless the reader is typing in it.
+function showValue(input, value) {
+  if (input.ownerDocument.activeElement === input) return;  // the reader is typing
+  if (input.type === 'checkbox') input.checked = Boolean(value);
+  else input.value = value === undefined || value === null ? '' : String(value);
+}
+
+/** Shows a class's rule in its row: its fields, its own delay, and whether it is retried. */
+function showClassRow({ cells, delayKind, base, delay }, ruleRows, { rule, inForce, system }) {
+  ruleRows.forEach((row, i) => showValue(cells[i], rule[row.name]));
+  const own = rule.backoff === 'policy' ? null : rule.backoff;
+  showValue(delayKind, own ? own.kind : 'policy');
+  if (own) showValue(base, own.baseMs);
+  base.hidden = !own || own.kind === 'none';
+  const never = (inForce ?? rule).retry === 'never';
+  delay.textContent = never ? 'never retried'
+    : rule.retry === 'never' ? `set to never, but retried under ${system}`
+    : own && own.kind !== 'none' ? `ms; cap ${own.capMs} ms, jitter ${own.jitter}` : '';
+}
+
+/** Builds the section's body into `details`; returns the function that shows a policy and a world in it. */
+function build(id, { schema, classes, onPolicy, onWorld }, details) {
+  let current = { world: {} };
+  const policyAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true });
+  const worldAlert = h('p', { class: 'dlq-field-error', role: 'alert', hidden: true });
+
+  // The policy's rows but maxAttempts (the main set-up has it) and createQueue's own switches.
+  const policyRows = schema.policy.filter((row) => row.scenario && !row.required);
+  const policy = fieldsFor(id, [...schema.backoff.map((r) => ({ ...r, name: `backoff.${r.name}` })), ...policyRows], '',
+    (row, path) => onPolicy(groupOf(policy.inputs, path), policyAlert));
+  const [numbers, switches] = [policy.elements.filter((e) => e.tagName !== 'P'), policy.elements.filter((e) => e.tagName === 'P')];
+  const { table, classCells } = classTable(id, { schema, classes }, (change) => onPolicy(change, policyAlert));
 
   const world = fieldsFor(id, schema.world, 'world.', () => onWorld(worldValue(), worldAlert));
   // An outage with both ends empty or equal is none: null.
@@ -197,33 +226,19 @@ function build(id, { schema, classes, onPolicy, onWorld }, details) {
     h('p', { class: 'dlq-hint' }, 'Play (and Run past the script) lets simulated workers lease, work and settle on the clock. Give a job a behaviour when you add it (Key and Behaviour above).'),
     h('div', { class: 'dlq-setup-row' }, world.elements), worldAlert);
 
-  const set = (input, value) => {
-    if (input.ownerDocument.activeElement === input) return;  // the reader is typing
-    if (input.type === 'checkbox') input.checked = Boolean(value);
-    else input.value = value === undefined || value === null ? '' : String(value);
-  };
   return (policyNow, worldNow, rulesInForce) => {
     current = { world: worldNow ?? {} };
     // A field the policy leaves out (jitterPermille without jitter bullmq) shows its default.
-    for (const [path, { row, input }] of policy.inputs) set(input, at(policyNow, path) ?? row.default);
+    for (const [path, { row, input }] of policy.inputs) showValue(input, at(policyNow, path) ?? row.default);
     for (const name of classes) {
-      const rule = policyNow.classes[name];
-      const { cells, delayKind, base, delay } = classCells.get(name);
-      ruleRows.forEach((row, i) => set(cells[i], rule[row.name]));
-      const own = rule.backoff === 'policy' ? null : rule.backoff;
-      set(delayKind, own ? own.kind : 'policy');
-      if (own) set(base, own.baseMs);
-      base.hidden = !own || own.kind === 'none';
-      const never = (rulesInForce?.[name] ?? rule).retry === 'never';
-      delay.textContent = never ? 'never retried'
-        : rule.retry === 'never' ? `set to never, but retried under ${policyNow.system}`
-        : own && own.kind !== 'none' ? `ms; cap ${own.capMs} ms, jitter ${own.jitter}` : '';
+      showClassRow(classCells.get(name), schema.classRule,
+        { rule: policyNow.classes[name], inForce: rulesInForce?.[name], system: policyNow.system });
     }
     // The world as a parsed link gives it, its schema defaults where it has none yet.
     for (const [path, { row, input }] of world.inputs) {
       const inWorld = at({ world: worldNow ?? {} }, path);
       const isOutage = path.startsWith('world.outage.');
-      set(input, isOutage ? (worldNow?.outage ? inWorld : '') : inWorld ?? row.default);
+      showValue(input, isOutage ? (worldNow?.outage ? inWorld : '') : inWorld ?? row.default);
     }
   };
 }
