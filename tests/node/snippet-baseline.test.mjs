@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { lab } from './helpers.mjs';
-import { SNIPPETS, snippetByKey } from '../../web/src/shared/snippets.mjs';
+import { SNIPPETS, connectSnippets, snippetByKey } from '../../web/src/shared/snippets.mjs';
+
+connectSnippets(lab);  // the core writes the snippets it has ported
 
 const cases = readFileSync(new URL('./data/snippet-baseline.jsonl', import.meta.url), 'utf8')
   .trim().split('\n').map((line) => JSON.parse(line));

@@ -5,13 +5,15 @@
 // from the repository root: node tests/node/data/make-snippet-baseline.mjs
 import { writeFileSync } from 'node:fs';
 import { lab, linkFixtures } from '../helpers.mjs';
-import { SNIPPETS } from '../../../web/src/shared/snippets.mjs';
+import { SNIPPETS, connectSnippets } from '../../../web/src/shared/snippets.mjs';
 import { SYSTEMS } from '../../../web/src/lessons/systems.mjs';
 import { PRESETS, CAPSTONE_PRESETS, SYSTEM_PRESETS } from '../../../web/src/playground/presets.mjs';
 
 // The scenario's policy options only (jobs, world, actions… are not the policy's).
 const POLICY_FIELDS = new Set(lab.schema.policy.filter((r) => r.name !== 'journal').map((r) => r.name.split('.')[0]));
 const policyOptions = (scenario) => Object.fromEntries(Object.entries(scenario).filter(([k]) => POLICY_FIELDS.has(k)));
+
+connectSnippets(lab);
 
 let seed = 0x5eed32;
 const next = () => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed / 2 ** 32; };
