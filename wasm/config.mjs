@@ -2,7 +2,7 @@
 // pasted config read into the lab's system and policy fields, or refused by name.
 // Conversion only, as the rest of this folder: which format, what it sets and every
 // refusal's words come from the core. index.mjs puts these on the lab
-// (lab.importConfig, lab.configFacts); web/src/playground/import.mjs is the page's caller.
+// (lab.importConfig, lab.configFacts, lab.writeSnippet); web/src/playground/import.mjs is the page's caller.
 
 /**
  * `text` read by the core: { ok: true, format, system, policy, set, ignored } or
@@ -34,6 +34,18 @@ export function readObjectText(enter, facts, text, name) {
     return { ok: false, refusal: { key: name, expected: `at most ${facts.maxImportChars} characters`, given: `${text.length}`, why: 'is too long' } };
   }
   return enter((core) => core.readObjectText(text, name));
+}
+
+/**
+ * `key`'s snippet of `inForce` (web/src/shared/snippets.mjs, policyInForce's object) written by
+ * the core (core/config/config.h, WriteSnippet): { language, text }; null for a system whose
+ * snippet the core does not write yet (snippets.mjs writes it).
+ */
+export function writeSnippet(enter, key, inForce) {
+  if (typeof key !== 'string' || inForce === null || typeof inForce !== 'object') {
+    throw new TypeError('writeSnippet: key must be a string and inForce a policy in force (policyInForce)');
+  }
+  return enter((core) => core.writeSnippet(key, JSON.stringify(inForce)));
 }
 
 /** { formats: { bullmq: 'BullMQ job options', … }, maxImportChars, maxSidekiqChars }, frozen. */

@@ -142,6 +142,19 @@ val ConfigFacts() {
   return out;
 }
 
+// writeSnippet(key, inForce): `key`'s snippet of the policy in force (policyInForce's object, as JSON
+// text) as { language, text }; null for a system whose snippet the core does not write.
+val WriteSnippetValue(const std::string& key, const std::string& in_force) {
+  if (!dlq::config::WritesSnippet(key)) return val::null();
+  dlq::config::ObjectTextRead read = dlq::config::ReadObjectText(in_force, "inForce");
+  if (!read.ok) return val::null();
+  dlq::config::Snippet snippet = dlq::config::WriteSnippet(key, dlq::config::PolicyFactsOf(read.value));
+  val out = val::object();
+  out.set("language", snippet.language);
+  out.set("text", snippet.text);
+  return out;
+}
+
 }  // namespace
 }  // namespace dlq_wasm
 
@@ -150,4 +163,5 @@ EMSCRIPTEN_BINDINGS(dlq_config) {
   emscripten::function("importConfigTooLong", &dlq_wasm::ImportTooLong);
   emscripten::function("configFacts", &dlq_wasm::ConfigFacts);
   emscripten::function("readObjectText", &dlq_wasm::ReadObjectTextValue);
+  emscripten::function("writeSnippet", &dlq_wasm::WriteSnippetValue);
 }

@@ -16,7 +16,7 @@ import { ASCII_ONLY, checkCrashAfter, copyJournal, copyRecoverOptions, readSnaps
 import { Queue } from './queue.mjs';
 import { Session } from './session.mjs';
 import { Storm, StormSet, copyStormOptions } from './storm.mjs';
-import { configFacts, readConfig, readObjectText } from './config.mjs';
+import { configFacts, readConfig, readObjectText, writeSnippet } from './config.mjs';
 
 /** call() for a module of this folder that takes the core as an argument (config.mjs). */
 const enterCore = (fn) => call(() => fn(core));
@@ -449,6 +449,9 @@ class Lab {
 
   /** A config object's text read by the core (JSON or JSON5): { ok, value } or { ok: false, refusal }. */
   readObjectText(text, name) { return readObjectText(enterCore, this.configFacts(), text, name); }
+
+  /** A system's snippet of a policy in force written by the core, or null when snippets.mjs still writes it. */
+  writeSnippet(key, inForce) { return writeSnippet(enterCore, key, inForce); }
 
   /** The config readers' formats and limits ({ formats, maxImportChars, maxSidekiqChars }). */
   configFacts() { return (configFactsOnce ??= configFacts(enterCore)); }

@@ -72,4 +72,48 @@ ImportResult RefuseLength(size_t utf16_length);
 // The four formats' names, in words, by key ("bullmq": "BullMQ job options").
 std::string_view FormatName(std::string_view format);
 
+// ---- writing a snippet: the policy in force as a system's own configuration ----
+//
+// What a snippet translates (web/src/shared/snippets.mjs, policyInForce): the core's account
+// of a queue's policy, every default filled in, with each failure class's rule in force.
+// Nothing is defaulted or decided by a writer; a lab setting the system cannot say is said
+// in a comment of the snippet, never dropped.
+struct BackoffFacts {
+  std::string kind = "none";  // "none", "fixed", "exponential"
+  double base_ms = 0, cap_ms = 0;
+  std::string jitter = "none";
+  double jitter_permille = 0;
+};
+struct RuleFacts {
+  std::string name;   // the failure class, in the core's order
+  std::string retry;  // "bounded" or "never"
+  double max_attempts = 0;
+  BackoffFacts backoff;
+  bool alert = false;
+  bool own_backoff = false;  // the class has a backoff of its own (not "policy")
+};
+struct PolicyFacts {
+  std::string system = "lab";
+  double max_attempts = 1, lease_ms = 0;
+  BackoffFacts backoff;
+  std::string ordering = "none", delay_at = "broker";
+  bool unsafe_quarantine_order = false;
+  double retention_ms = 0, alarm_depth = 0;  // quarantine.*
+  // The rabbitmq-quorum mode's.
+  std::string delivery_limit = "explicit", dead_letter_exchange = "set";
+  double max_length = 0, message_ttl_ms = 0, dlq_max_length = 0;
+  std::vector<RuleFacts> rules;
+};
+struct Snippet {
+  std::string language;  // "json", "shell", "ruby", "typescript", "java"
+  std::string text;
+};
+
+// `facts` read from the policy in force as JSON holds it (policyInForce's object).
+PolicyFacts PolicyFactsOf(const JsValue& in_force);
+// Whether the core writes `key`'s snippet ("rabbitmq"); the others are still written in JavaScript.
+bool WritesSnippet(std::string_view key);
+// `key`'s snippet of `facts`; an empty Snippet for a key WritesSnippet refuses.
+Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts);
+
 }  // namespace dlq::config

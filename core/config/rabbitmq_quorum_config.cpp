@@ -6,6 +6,8 @@
 #include <array>
 #include <string_view>
 
+#include "internal/js_value.h"
+#include "internal/snippet_text.h"
 #include "internal/translation.h"
 
 namespace dlq::config {
@@ -160,6 +162,144 @@ ImportResult ReadRabbitmq(const JsValue& input) {
   }
   t.NoBackoff("RabbitMQ has no backoff: a returned message is redelivered at once, near the head");
   return std::move(t).Result();
+}
+
+// ---- the snippet: the policy in force as a rabbitmqctl policy (web/src/shared/snippets.mjs before issue 32) ----
+
+namespace {
+
+std::string N(double n) { return JsNumberText(n); }
+
+// The one statement of the mapping (observed on 3.10.8: x-delivery-limit 2 gave 3 deliveries); the page's facts
+// say it too (DELIVERY_LIMIT_RULE in snippets.mjs).
+constexpr std::string_view kDeliveryLimitRule =
+    "delivery-limit L allows L returns, so L + 1 deliveries: maxAttempts N is delivery-limit N - 1";
+
+struct RabbitShape {
+  bool quorum_mode, no_dlx, classic, unset;
+  double limit, max_length, message_ttl_ms;
+};
+
+std::vector<std::string> RabbitNotes(const PolicyFacts& n, const RabbitShape& m) {
+  std::vector<std::string> notes;
+  ClassShape shape = ShapeOf(n);
+  if (n.backoff.kind != "none") {
+    notes.push_back("backoff " + BackoffText(n.backoff) +
+                    ": RabbitMQ has no redelivery delay of its own (a TTL + dead-letter \"retry queue\" is the usual workaround)");
+  }
+  if (!shape.never.empty()) {
+    notes.push_back(m.no_dlx ? Joined(shape.never) + ": the consumer does basic.reject with requeue=false, and with no "
+                               "dead-letter exchange the message is dropped at once"
+                             : Joined(shape.never) + ": quarantined at once in the lab; the consumer does basic.reject with "
+                               "requeue=false (dead-lettered at once, reason \"rejected\" in x-death)");
+  }
+  for (const RuleFacts* r : shape.own) notes.push_back(RuleText(*r) + ": one delivery-limit for every failure");
+  if (!shape.alerts.empty()) notes.push_back("alert on " + Joined(shape.alerts) + ": no per-failure alert in RabbitMQ");
+  notes.push_back("leaseMs " + N(n.lease_ms) + ": no per-message lease; the broker-wide consumer timeout does not add to the delivery count");
+  if (shape.crash_never) notes.push_back("classes.crash never retries in the lab; RabbitMQ requeues a lost delivery");
+  notes.push_back(m.classic ? "a classic queue keeps no delivery count: a returned message goes back in its place at the head (as the lab's "
+                              "deliveryLimit classic-queue plays it), and the count the lab shows is its own"
+                  : m.quorum_mode ? "a returned message goes back near the head of the queue when a delivery-limit is set (as the lab's rabbitmq-quorum mode plays it)"
+                                  : "a returned message goes back near the head of the queue when a delivery-limit is set (the lab: the tail)");
+  if (n.ordering != "none") notes.push_back("ordering " + n.ordering + ": no per-key hold in RabbitMQ");
+  if (n.alarm_depth > 0) notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) + ": no built-in depth alarm configured here");
+  notes.push_back(m.no_dlx ? "replay(id): nothing to replay, a dropped message is gone"
+                           : "replay(id): no native replay; republish the message from orders.dlq yourself");
+  CommonNotes(n, notes);
+  return notes;
+}
+
+// The source queue's policy definition. maxLength (the mode's): max-length with overflow drop-head, so a publish
+// past it dead-letters the oldest ready message; at-least-once dead-lettering needs overflow reject-publish, which
+// would refuse the publish instead, so with a length limit the strategy is left at-most-once. A classic queue takes
+// no delivery-limit and no at-least-once dead-lettering (both are quorum queues' own).
+JsValue MainDefinition(const RabbitShape& m) {
+  JsValue main;
+  main.kind = JsValue::Kind::kObject;
+  if (!m.unset) main.Set("delivery-limit", JsValue::Number(m.limit));
+  if (!m.no_dlx) {
+    main.Set("dead-letter-exchange", JsValue::String("orders.dlx"));
+    if (!(m.max_length > 0 || m.classic)) {
+      main.Set("dead-letter-strategy", JsValue::String("at-least-once"));
+      main.Set("overflow", JsValue::String("reject-publish"));
+    }
+  }
+  if (m.max_length > 0) {
+    main.Set("max-length", JsValue::Number(m.max_length));
+    main.Set("overflow", JsValue::String("drop-head"));
+  }
+  // messageTtlMs (the mode's): the source's message-ttl; a quorum queue expires a message at the head.
+  if (m.message_ttl_ms > 0) main.Set("message-ttl", JsValue::Number(m.message_ttl_ms));
+  return main;
+}
+
+std::string LimitComment(const PolicyFacts& n, const RabbitShape& m) {
+  if (m.classic) {
+    return "# deliveryLimit classic-queue: a classic queue keeps no delivery count, so no delivery-limit applies: a returned "
+           "message is redelivered without end, in its place; only a reject dead-letters.";
+  }
+  if (m.unset && n.delivery_limit == "unset-3.x") {
+    return "# deliveryLimit unset-3.x: no delivery-limit. RabbitMQ 3.x then redelivers a returned message without end; "
+           "nothing is dead-lettered for returns.";
+  }
+  if (m.unset) return "# deliveryLimit unset-4.x: no delivery-limit. RabbitMQ 4.0 and later default it to 20, so 21 deliveries.";
+  return "# " + std::string(kDeliveryLimitRule) + ": maxAttempts " + N(n.max_attempts) + " -> delivery-limit " + N(m.limit) + ".";
+}
+
+}  // namespace
+
+Snippet RabbitMqSnippet(const PolicyFacts& n) {
+  RabbitShape m{};
+  m.quorum_mode = n.system == "rabbitmq-quorum";
+  m.limit = n.max_attempts - 1;
+  m.no_dlx = m.quorum_mode && n.dead_letter_exchange == "none";  // no DLX: a dead letter is dropped
+  m.classic = m.quorum_mode && n.delivery_limit == "classic-queue";  // the source keeps no delivery count
+  m.unset = m.quorum_mode && n.delivery_limit != "explicit";  // left to the version's default
+  m.max_length = m.quorum_mode ? n.max_length : 0;
+  m.message_ttl_ms = m.quorum_mode ? n.message_ttl_ms : 0;
+  std::vector<std::string> lines = {
+      "#!/usr/bin/env bash",
+      std::string("# dlq-lab policy -> RabbitMQ ") + (m.classic ? "classic" : "quorum") + " queue \"orders\" (3.10 or later): " + PolicyText(n)};
+  for (std::string& note : HashComments(RabbitNotes(n, m))) lines.push_back(std::move(note));
+  lines.push_back("set -euo pipefail");
+  lines.push_back("NODE=rabbit@localhost # the connection: the RabbitMQ node rabbitmqctl talks to (rabbitmqctl -n)");
+  lines.push_back("");
+  lines.push_back(m.classic ? "# Declare \"orders\" as a classic queue (x-queue-type=classic, or none: a policy cannot change a queue type),"
+                            : "# Declare \"orders\" as a quorum queue (x-queue-type=quorum: a policy cannot change a queue type),");
+  lines.push_back(m.no_dlx ? "# and no dead-letter exchange (deadLetterExchange none): at the limit, or on a reject, RabbitMQ drops the message."
+                           : "# a fanout exchange \"orders.dlx\" and a queue \"orders.dlq\" bound to it.");
+  lines.push_back(LimitComment(n, m));
+  if (m.max_length > 0) {
+    lines.push_back("# maxLength " + N(m.max_length) + " -> max-length " + N(m.max_length) + ", overflow drop-head: a publish past it " +
+                    (m.no_dlx ? "drops" : "dead-letters (reason maxlen)") + " the oldest ready message; dead-lettering is then at-most-once.");
+  }
+  if (m.message_ttl_ms > 0) {
+    lines.push_back("# messageTtlMs " + N(m.message_ttl_ms) + " -> message-ttl " + N(m.message_ttl_ms) +
+                    ": a message still waiting at the head that long after its publish " +
+                    (m.no_dlx ? "is dropped" : "is dead-lettered (reason expired)") + "; a delivered one does not expire.");
+  }
+  lines.push_back(m.classic ? "# Fail an attempt with basic.reject (requeue=true); a permanent failure with requeue=false."
+                            : "# Fail an attempt with basic.reject (requeue=true): since 4.3 a nack with requeue is not counted.");
+  lines.push_back("rabbitmqctl -n \"$NODE\" set_policy --apply-to queues orders-retry '^orders$' '" + JsonText(MainDefinition(m)) + "'");
+  // The dead-letter queue's own policy: quarantine.retentionMs as message-ttl, dlqMaxLength as max-length
+  // (overflow drop-head, RabbitMQ's default: each dead letter past it drops the oldest).
+  double dlq_max_length = m.quorum_mode ? n.dlq_max_length : 0;
+  JsValue dlq;
+  dlq.kind = JsValue::Kind::kObject;
+  if (n.retention_ms > 0) dlq.Set("message-ttl", JsValue::Number(n.retention_ms));
+  if (dlq_max_length > 0) dlq.Set("max-length", JsValue::Number(dlq_max_length));
+  if (m.no_dlx) {
+    lines.push_back("# no dead-letter queue: nothing is kept to replay");
+  } else if (!dlq.members.empty()) {
+    if (n.retention_ms > 0) lines.push_back("# quarantine.retentionMs " + N(n.retention_ms) + " -> message-ttl on the dead-letter queue");
+    if (dlq_max_length > 0) {
+      lines.push_back("# dlqMaxLength " + N(dlq_max_length) + " -> max-length on the dead-letter queue (overflow drop-head: the oldest goes)");
+    }
+    lines.push_back("rabbitmqctl -n \"$NODE\" set_policy --apply-to queues orders-dlq '^orders\\.dlq$' '" + JsonText(dlq) + "'");
+  } else {
+    lines.push_back("# quarantine.retentionMs 0: orders.dlq is an ordinary queue and keeps its messages");
+  }
+  return {"shell", Joined(lines, "\n") + "\n"};
 }
 
 }  // namespace dlq::config

@@ -17,6 +17,7 @@ import { Job, Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { loadLab } from 'dlq-lab';
 import { systemByKey } from '../../web/src/lessons/systems.mjs';
+import { connectSnippets } from '../../web/src/shared/snippets.mjs';
 import { startRabbitMQ } from './lib/rabbitmq.mjs';
 import { startRedis } from './lib/redis.mjs';
 import { runSidekiqScenario } from './lib/sidekiq-runner.mjs';
@@ -24,6 +25,7 @@ import { killOnExit, sleep, stopPid, waitUntil } from './lib/processes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const lab = await loadLab();
+connectSnippets(lab);  // the core writes the snippets it has ported
 
 // The lab's own extras (precondition's 2 attempts, unknown-schema's alert) off, so the snippet uses the
 // system's built-in backoff; the first policy keeps them, so the custom strategy path runs too.

@@ -222,3 +222,51 @@ TEST_CASE("config: a config written for many generated policies reads back to th
     CHECK(h.at("messageTtlMs") == std::to_string(ttl));
   }
 }
+
+// The policy definition a RabbitMQ snippet sets on the source queue (its orders-retry set_policy's JSON).
+static std::string RabbitDefinition(const std::string& snippet) {
+  const std::string head = "set_policy --apply-to queues orders-retry '^orders$' '";
+  size_t start = snippet.find(head);
+  REQUIRE(start != std::string::npos);
+  start += head.size();
+  return snippet.substr(start, snippet.find('\'', start) - start);
+}
+
+TEST_CASE("config: a RabbitMQ snippet the core writes reads back to its policy") {
+  Prng prng(32);
+  for (int i = 0; i < 300; ++i) {
+    // What the rabbitmq-quorum mode's policy definition says: the limit, the DLX, max-length, message-ttl.
+    PolicyFacts n;
+    n.system = "rabbitmq-quorum";
+    n.max_attempts = 1 + prng.Below(200);
+    n.lease_ms = 1 + prng.Below(100000);
+    n.dead_letter_exchange = prng.Below(3) == 0 ? "none" : "set";
+    n.max_length = prng.Below(2) == 0 ? 0 : 1 + prng.Below(10000);
+    n.message_ttl_ms = prng.Below(2) == 0 ? 0 : 1 + prng.Below(1000000);
+    n.retention_ms = prng.Below(2) == 0 ? 0 : 1 + prng.Below(1000000);
+    n.rules.push_back({"transient", "bounded", n.max_attempts, {}, false, false});
+    Snippet s = WriteSnippet("rabbitmq", n);
+    CHECK(s.language == "shell");
+    const std::string definition = RabbitDefinition(s.text);
+    ImportResult back = Read(definition);
+    REQUIRE_MESSAGE(back.ok, definition);
+    CHECK(back.system == "rabbitmq-quorum");
+    auto f = Fields(back);
+    CHECK(f.at("maxAttempts") == JsNumberText(n.max_attempts));
+    CHECK(f.at("deliveryLimit") == "explicit");
+    CHECK(f.at("deadLetterExchange") == n.dead_letter_exchange);
+    CHECK(f.at("backoff.kind") == "none");
+    if (n.max_length > 0) CHECK(f.at("maxLength") == JsNumberText(n.max_length));
+    else CHECK(f.count("maxLength") == 0);
+    if (n.message_ttl_ms > 0) CHECK(f.at("messageTtlMs") == JsNumberText(n.message_ttl_ms));
+    else CHECK(f.count("messageTtlMs") == 0);
+  }
+}
+
+TEST_CASE("config: the core writes the snippets it has ported, and only those") {
+  CHECK(WritesSnippet("rabbitmq"));
+  for (const char* key : {"sqs", "sidekiq", "bullmq", "temporal", "kafka", "pubsub", "servicebus", "lab", ""}) {
+    CHECK_FALSE(WritesSnippet(key));
+    CHECK(WriteSnippet(key, PolicyFacts{}).text.empty());
+  }
+}

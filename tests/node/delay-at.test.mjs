@@ -95,7 +95,8 @@ test('the views name where a delayed job waits; the broker\'s views are as befor
 });
 
 test('the config snippets say where a lab retry waits when no configuration of theirs puts it there', async () => {
-  const { SNIPPETS } = await import('../../web/src/shared/snippets.mjs');
+  const { SNIPPETS, connectSnippets } = await import('../../web/src/shared/snippets.mjs');
+  connectSnippets(lab);
   const textOf = (key, delayAt) => {
     const q = lab.createQueue({ maxAttempts: 3, delayAt, backoff: { kind: 'fixed', baseMs: 1000 } });
     const text = SNIPPETS.find((s) => s.key === key).generate(q.policy(), q.rules()).text;

@@ -77,7 +77,8 @@ test('a session view lists the dropped jobs, and the link carries the setting (;
 });
 
 test('the RabbitMQ snippet writes no dead-letter exchange for deadLetterExchange none, and the import reads it back', async () => {
-  const { snippetByKey } = await import('../../web/src/shared/snippets.mjs');
+  const { snippetByKey, connectSnippets } = await import('../../web/src/shared/snippets.mjs');
+  connectSnippets(lab);
   const { connectImport, importConfig } = await import('../../web/src/playground/import.mjs');
   connectImport(lab);
   const policyOf = (options) => {

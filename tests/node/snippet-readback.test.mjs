@@ -6,11 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lab } from './helpers.mjs';
-import { SNIPPETS, snippetByKey, snippetForMode } from '../../web/src/shared/snippets.mjs';
+import { SNIPPETS, connectSnippets, snippetByKey, snippetForMode } from '../../web/src/shared/snippets.mjs';
 import { canReadBack, readBack } from '../../web/src/playground/snippet-readback.mjs';
 import { connectImport, importConfig, policyChanges } from '../../web/src/playground/import.mjs';
 
 connectImport(lab);  // the core reads the configs, as the page connects it
+connectSnippets(lab);  // and writes the snippets it has ported
 
 /** The core's policy in force for `options`, and `key`'s snippet of it. */
 function generated(key, options) {

@@ -8,6 +8,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { lab } from './helpers.mjs';
 import { SYSTEMS, policyInForce } from '../../web/src/lessons/systems.mjs';
+import { connectSnippets } from '../../web/src/shared/snippets.mjs';
+
+connectSnippets(lab);  // the core writes the snippets it has ported
 
 let ts = null;
 try {

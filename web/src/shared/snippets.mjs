@@ -4,11 +4,31 @@
 // so no rule is worked out again here. Used by the lessons' real-system presets
 // (lessons/systems.mjs) and the playground's Config snippet panel.
 //
-// Plain data and pure functions: no dependencies, no I/O, safe in the browser.
+// The writers the core has ported (core/config/<system>_config.cpp, WriteSnippet) are
+// the core's: their generate asks the connected lab (connectSnippets). The others are
+// still plain functions here: no dependencies, no I/O, safe in the browser.
 // A lab setting with no counterpart in the system is said so in a comment of
 // the snippet (for JSON, in the template's metadata), never silently dropped.
 
 // ---- the lab's policy in force, as the core reports it ----------------------
+
+// The lab whose core writes the snippets it has ported (core/config/config.h, WriteSnippet).
+let lab = null;
+
+/** Connects the loaded lab: the core writes the snippets of the systems it has ported (the page connects the lab it loaded). */
+export function connectSnippets(loaded) {
+  if (loaded === null || typeof loaded !== 'object' || typeof loaded.writeSnippet !== 'function') {
+    throw new TypeError('connectSnippets: expected the loaded lab (loadLab()), with writeSnippet');
+  }
+  lab = loaded;
+}
+
+/** `key`'s snippet of the policy in force, written by the core. */
+function written(key, policy, rules) {
+  const n = policyInForce(policy, rules);
+  if (lab === null) throw new Error(`${key} snippet: connectSnippets(lab) first (the page connects the lab it loaded)`);
+  return lab.writeSnippet(key, n);
+}
 
 /**
  * What a snippet translates: the core's own account of a queue's policy
@@ -205,96 +225,7 @@ function sqsSnippet(policy, rules) {
 export const DELIVERY_LIMIT_RULE = 'delivery-limit L allows L returns, so L + 1 deliveries: maxAttempts N is delivery-limit N - 1';
 
 function rabbitSnippet(policy, rules) {
-  const n = policyInForce(policy, rules);
-  const notes = [];
-  const shape = classShape(n);
-  const limit = n.maxAttempts - 1;
-  // deadLetterExchange 'none' (the rabbitmq-quorum mode's): no DLX, so a dead letter is dropped.
-  const noDlx = n.system === 'rabbitmq-quorum' && n.deadLetterExchange === 'none';
-  // deliveryLimit 'classic-queue': the source is a classic queue, which keeps no delivery count.
-  const classic = n.system === 'rabbitmq-quorum' && n.deliveryLimit === 'classic-queue';
-  if (n.backoff.kind !== 'none') {
-    notes.push(`backoff ${backoffText(n.backoff)}: RabbitMQ has no redelivery delay of its own (a TTL + dead-letter "retry queue" is the usual workaround)`);
-  }
-  if (shape.never.length > 0) {
-    notes.push(noDlx ? `${shape.never.join(', ')}: the consumer does basic.reject with requeue=false, and with no ` +
-      'dead-letter exchange the message is dropped at once'
-      : `${shape.never.join(', ')}: quarantined at once in the lab; the consumer does basic.reject with requeue=false ` +
-      '(dead-lettered at once, reason "rejected" in x-death)');
-  }
-  for (const name of shape.own) notes.push(`${ruleText(n, name)}: one delivery-limit for every failure`);
-  if (shape.alerts.length > 0) notes.push(`alert on ${shape.alerts.join(', ')}: no per-failure alert in RabbitMQ`);
-  notes.push(`leaseMs ${n.leaseMs}: no per-message lease; the broker-wide consumer timeout does not add to the delivery count`);
-  if (shape.crashNever) notes.push('classes.crash never retries in the lab; RabbitMQ requeues a lost delivery');
-  notes.push(classic
-    ? 'a classic queue keeps no delivery count: a returned message goes back in its place at the head (as the lab\'s ' +
-      'deliveryLimit classic-queue plays it), and the count the lab shows is its own'
-    : n.system === 'rabbitmq-quorum'
-    ? 'a returned message goes back near the head of the queue when a delivery-limit is set (as the lab\'s rabbitmq-quorum mode plays it)'
-    : 'a returned message goes back near the head of the queue when a delivery-limit is set (the lab: the tail)');
-  if (n.ordering !== 'none') notes.push(`ordering ${n.ordering}: no per-key hold in RabbitMQ`);
-  if (n.quarantine.alarmDepth > 0) notes.push(`quarantine.alarmDepth ${n.quarantine.alarmDepth}: no built-in depth alarm configured here`);
-  notes.push(noDlx ? 'replay(id): nothing to replay, a dropped message is gone'
-    : 'replay(id): no native replay; republish the message from orders.dlq yourself');
-  commonNotes(n, notes);
-  // deliveryLimit (the rabbitmq-quorum mode's): 'explicit' writes the limit; unset leaves it to the version's default.
-  const unset = n.system === 'rabbitmq-quorum' && n.deliveryLimit !== 'explicit';
-  // maxLength (the mode's): the source's max-length with overflow drop-head, so a publish past it
-  // dead-letters the oldest ready message. At-least-once dead-lettering needs overflow reject-publish,
-  // which would refuse the publish instead, so with a length limit the strategy is left at-most-once.
-  // A classic queue takes no delivery-limit and no at-least-once dead-lettering (both are quorum queues' own).
-  const maxLength = n.system === 'rabbitmq-quorum' ? n.maxLength ?? 0 : 0;
-  const messageTtlMs = n.system === 'rabbitmq-quorum' ? n.messageTtlMs ?? 0 : 0;
-  const main = {
-    ...(unset ? {} : { 'delivery-limit': limit }),
-    ...(noDlx ? {} : { 'dead-letter-exchange': 'orders.dlx',
-      ...(maxLength > 0 || classic ? {} : { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' }) }),
-    ...(maxLength > 0 ? { 'max-length': maxLength, overflow: 'drop-head' } : {}),
-    // messageTtlMs (the mode's): the source's message-ttl; a quorum queue expires a message at the head.
-    ...(messageTtlMs > 0 ? { 'message-ttl': messageTtlMs } : {}),
-  };
-  const lines = [
-    '#!/usr/bin/env bash',
-    `# dlq-lab policy -> RabbitMQ ${classic ? 'classic' : 'quorum'} queue "orders" (3.10 or later): ${policyText(n)}`,
-    ...hashComments(notes),
-    'set -euo pipefail',
-    `NODE=rabbit@localhost # the connection: the RabbitMQ node rabbitmqctl talks to (rabbitmqctl -n)`,
-    '',
-    classic ? '# Declare "orders" as a classic queue (x-queue-type=classic, or none: a policy cannot change a queue type),'
-      : '# Declare "orders" as a quorum queue (x-queue-type=quorum: a policy cannot change a queue type),',
-    noDlx ? '# and no dead-letter exchange (deadLetterExchange none): at the limit, or on a reject, RabbitMQ drops the message.'
-      : '# a fanout exchange "orders.dlx" and a queue "orders.dlq" bound to it.',
-    classic
-      ? '# deliveryLimit classic-queue: a classic queue keeps no delivery count, so no delivery-limit applies: a returned message is redelivered without end, in its place; only a reject dead-letters.'
-      : unset && n.deliveryLimit === 'unset-3.x'
-      ? '# deliveryLimit unset-3.x: no delivery-limit. RabbitMQ 3.x then redelivers a returned message without end; nothing is dead-lettered for returns.'
-      : unset ? '# deliveryLimit unset-4.x: no delivery-limit. RabbitMQ 4.0 and later default it to 20, so 21 deliveries.'
-        : `# ${DELIVERY_LIMIT_RULE}: maxAttempts ${n.maxAttempts} -> delivery-limit ${limit}.`,
-    ...(maxLength > 0 ? [`# maxLength ${maxLength} -> max-length ${maxLength}, overflow drop-head: a publish past it ` +
-      `${noDlx ? 'drops' : 'dead-letters (reason maxlen)'} the oldest ready message; dead-lettering is then at-most-once.`] : []),
-    ...(messageTtlMs > 0 ? [`# messageTtlMs ${messageTtlMs} -> message-ttl ${messageTtlMs}: a message still waiting at the head ` +
-      `that long after its publish ${noDlx ? 'is dropped' : 'is dead-lettered (reason expired)'}; a delivered one does not expire.`] : []),
-    classic ? '# Fail an attempt with basic.reject (requeue=true); a permanent failure with requeue=false.'
-      : '# Fail an attempt with basic.reject (requeue=true): since 4.3 a nack with requeue is not counted.',
-    `rabbitmqctl -n "$NODE" set_policy --apply-to queues orders-retry '^orders$' '${JSON.stringify(main)}'`,
-  ];
-  // The dead-letter queue's own policy: quarantine.retentionMs as message-ttl, dlqMaxLength as max-length
-  // (overflow drop-head, RabbitMQ's default: each dead letter past it drops the oldest).
-  const dlqMaxLength = n.system === 'rabbitmq-quorum' ? n.dlqMaxLength ?? 0 : 0;
-  const dlqPolicy = {
-    ...(n.quarantine.retentionMs > 0 ? { 'message-ttl': n.quarantine.retentionMs } : {}),
-    ...(dlqMaxLength > 0 ? { 'max-length': dlqMaxLength } : {}),
-  };
-  if (noDlx) {
-    lines.push('# no dead-letter queue: nothing is kept to replay');
-  } else if (Object.keys(dlqPolicy).length > 0) {
-    if (n.quarantine.retentionMs > 0) lines.push(`# quarantine.retentionMs ${n.quarantine.retentionMs} -> message-ttl on the dead-letter queue`);
-    if (dlqMaxLength > 0) lines.push(`# dlqMaxLength ${dlqMaxLength} -> max-length on the dead-letter queue (overflow drop-head: the oldest goes)`);
-    lines.push(`rabbitmqctl -n "$NODE" set_policy --apply-to queues orders-dlq '^orders\\.dlq$' '${JSON.stringify(dlqPolicy)}'`);
-  } else {
-    lines.push('# quarantine.retentionMs 0: orders.dlq is an ordinary queue and keeps its messages');
-  }
-  return { language: 'shell', text: `${lines.join('\n')}\n` };
+  return written('rabbitmq', policy, rules);
 }
 
 // ---- Sidekiq ----------------------------------------------------------------------

@@ -1,0 +1,77 @@
+// The snippet writers' one entry (config.h, WriteSnippet): the policy in force read from
+// its JSON object, and the writer of each system the core writes (each in its system's
+// <system>_config.cpp, next to that system's reader).
+#include <string_view>
+
+#include "config.h"
+#include "internal/js_value.h"
+
+namespace dlq::config {
+
+// The writers, in their systems' files.
+Snippet RabbitMqSnippet(const PolicyFacts& n);
+
+namespace {
+
+double NumberAt(const JsValue& v, std::string_view key, double fallback = 0) {
+  const JsValue* x = v.Find(key);
+  return x != nullptr && x->IsNumber() ? x->number : fallback;
+}
+std::string TextAt(const JsValue& v, std::string_view key, std::string fallback) {
+  const JsValue* x = v.Find(key);
+  return x != nullptr && x->IsString() ? x->text : fallback;
+}
+bool FlagAt(const JsValue& v, std::string_view key) {
+  const JsValue* x = v.Find(key);
+  return x != nullptr && x->IsBool(true);
+}
+
+BackoffFacts BackoffOf(const JsValue* v) {
+  BackoffFacts b;
+  if (v == nullptr) return b;
+  b.kind = TextAt(*v, "kind", "none");
+  b.base_ms = NumberAt(*v, "baseMs");
+  b.cap_ms = NumberAt(*v, "capMs");
+  b.jitter = TextAt(*v, "jitter", "none");
+  b.jitter_permille = NumberAt(*v, "jitterPermille");
+  return b;
+}
+
+}  // namespace
+
+PolicyFacts PolicyFactsOf(const JsValue& in_force) {
+  PolicyFacts n;
+  n.system = TextAt(in_force, "system", "lab");
+  n.max_attempts = NumberAt(in_force, "maxAttempts", 1);
+  n.lease_ms = NumberAt(in_force, "leaseMs");
+  n.backoff = BackoffOf(in_force.Find("backoff"));
+  n.ordering = TextAt(in_force, "ordering", "none");
+  n.delay_at = TextAt(in_force, "delayAt", "broker");
+  n.unsafe_quarantine_order = FlagAt(in_force, "unsafeQuarantineOrder");
+  if (const JsValue* q = in_force.Find("quarantine")) {
+    n.retention_ms = NumberAt(*q, "retentionMs");
+    n.alarm_depth = NumberAt(*q, "alarmDepth");
+  }
+  n.delivery_limit = TextAt(in_force, "deliveryLimit", "explicit");
+  n.dead_letter_exchange = TextAt(in_force, "deadLetterExchange", "set");
+  n.max_length = NumberAt(in_force, "maxLength");
+  n.message_ttl_ms = NumberAt(in_force, "messageTtlMs");
+  n.dlq_max_length = NumberAt(in_force, "dlqMaxLength");
+  if (const JsValue* rules = in_force.Find("rules"); rules != nullptr && rules->IsObject()) {
+    for (const auto* member : rules->Entries()) {
+      const JsValue& r = member->second;
+      n.rules.push_back({member->first, TextAt(r, "retry", "bounded"), NumberAt(r, "maxAttempts"),
+                         BackoffOf(r.Find("backoff")), FlagAt(r, "alert"), FlagAt(r, "ownBackoff")});
+    }
+  }
+  return n;
+}
+
+bool WritesSnippet(std::string_view key) { return key == "rabbitmq"; }
+
+Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts) {
+  if (key == "rabbitmq") return RabbitMqSnippet(facts);
+  return {};
+}
+
+}  // namespace dlq::config

@@ -1,0 +1,34 @@
+// The snippets pinned: tests/node/data/snippet-baseline.jsonl holds, for the policy of every
+// lesson system, playground preset and fixture link plus several hundred generated ones, each
+// system's snippet as the writers gave it when they were JavaScript (web/src/shared/snippets.mjs
+// before issue 32; tests/node/data/make-snippet-baseline.mjs wrote it). The writers move into
+// the core (core/config/); every snippet must stay byte-identical.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { lab } from './helpers.mjs';
+import { SNIPPETS, connectSnippets, snippetByKey } from '../../web/src/shared/snippets.mjs';
+
+connectSnippets(lab);  // the core writes the snippets it has ported
+
+const cases = readFileSync(new URL('./data/snippet-baseline.jsonl', import.meta.url), 'utf8')
+  .trim().split('\n').map((line) => JSON.parse(line));
+
+test('every system writes the pinned snippet for every recorded and generated policy', () => {
+  assert.ok(cases.length > 300 * SNIPPETS.length);
+  assert.deepEqual([...new Set(cases.map((c) => c.key))], SNIPPETS.map((s) => s.key));
+  let differ = 0;
+  for (const { from, key, options, language, text } of cases) {
+    const q = lab.createQueue(options);
+    try {
+      const got = snippetByKey(key).generate(q.policy(), q.rules());
+      assert.deepStrictEqual(got, { language, text });
+    } catch (error) {
+      differ++;
+      if (differ <= 3) console.log(from, key, JSON.stringify(options), error.message.slice(0, 1500));
+    } finally {
+      q.dispose();
+    }
+  }
+  assert.equal(differ, 0, `${differ} of ${cases.length} snippets differ`);
+});
