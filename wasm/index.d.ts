@@ -258,63 +258,63 @@ export interface PolicyOptions {
    */
   system?: System;
   /**
-   * bullmq only: stalls (crashes) a job may have before it fails; a stall is not an attempt. An integer from
+   * BullMQ only: stalls (crashes) a job may have before it fails; a stall is not an attempt. An integer from
    * 0 to 1,000; default 1.
    */
   maxStalledCount?: number;
   /**
-   * bullmq only: removeOnFail N; each failure trims the failed set to its newest N entries; 0: no count. An
+   * BullMQ only: removeOnFail N; each failure trims the failed set to its newest N entries; 0: no count. An
    * integer from 0 to 1,000,000,000; default 0.
    */
   removeOnFailCount?: number;
   /**
-   * sidekiq only: dead_max_jobs; each kill trims the Dead set to its newest N - 1 entries. An integer from 1
+   * Sidekiq only: dead_max_jobs; each kill trims the Dead set to its newest N - 1 entries. An integer from 1
    * to 1,000,000,000; default 10,000.
    */
   deadMaxJobs?: number;
   /**
-   * sidekiq only: 6.4.1 adds rand(10) * (count + 1) s to a fixed or exponential delay; under 1 s it uses its
+   * Sidekiq only: 6.4.1 adds rand(10) * (count + 1) s to a fixed or exponential delay; under 1 s it uses its
    * own schedule. Default false.
    */
   retryInJitter?: boolean;
   /**
-   * sidekiq only: 6.4.1 cannot kill a job early, so every failure but a crash retries up to maxAttempts.
+   * Sidekiq only: 6.4.1 cannot kill a job early, so every failure but a crash retries up to maxAttempts.
    * Default false.
    */
   retryEveryError?: boolean;
   /**
-   * rabbitmq-quorum only: x-delivery-limit from maxAttempts, or the version's (3.x none, 4.0+ 20), or a
-   * classic queue's none (no count; a return keeps its place). Default 'explicit'.
+   * RabbitMQ quorum queue only: x-delivery-limit from maxAttempts, or the version's (3.x none, 4.0+ 20), or a
+   * classic queue's (no count; a return keeps its place). Default 'explicit'.
    */
   deliveryLimit?: DeliveryLimit;
   /**
-   * rabbitmq-quorum only: with none, a message dead-lettered (delivery_limit, rejected) is dropped, not kept.
-   * Default 'set'.
+   * RabbitMQ quorum queue only: with none, a message dead-lettered (delivery_limit, rejected) is dropped, not
+   * kept. Default 'set'.
    */
   deadLetterExchange?: DeadLetterExchange;
   /**
-   * rabbitmq-quorum only: the dead-letter queue's x-max-length with overflow drop-head; each dead letter past
-   * it drops the oldest; 0: no limit. An integer from 0 to 1,000,000,000; default 0.
+   * RabbitMQ quorum queue only: the dead-letter queue's x-max-length with overflow drop-head; each dead
+   * letter past it drops the oldest; 0: no limit. An integer from 0 to 1,000,000,000; default 0.
    */
   dlqMaxLength?: number;
   /**
-   * bullmq only: removeOnFail true; a job that fails for good is removed, not kept in the failed set. Default
+   * BullMQ only: removeOnFail true; a job that fails for good is removed, not kept in the failed set. Default
    * false.
    */
   removeOnFail?: boolean;
   /**
-   * sidekiq only: dead: false (retry: false is this with maxAttempts 1); a job that fails for good is
+   * Sidekiq only: dead: false (retry: false is this with maxAttempts 1); a job that fails for good is
    * dropped, not kept in the Dead set. Default false.
    */
   skipDeadSet?: boolean;
   /**
-   * rabbitmq-quorum only: the source queue's x-max-length (overflow drop-head); a publish past it
+   * RabbitMQ quorum queue only: the source queue's x-max-length (overflow drop-head); a publish past it
    * dead-letters the oldest ready message (maxlen); 0: no limit. An integer from 0 to 1,000,000,000; default
    * 0.
    */
   maxLength?: number;
   /**
-   * rabbitmq-quorum only: the source queue's x-message-ttl; a message that reaches the ready head this long
+   * RabbitMQ quorum queue only: the source queue's x-message-ttl; a message reaching the ready head this long
    * after its publish is dead-lettered (expired); 0: none. An integer from 0 to 9,007,199,254,740,991;
    * default 0.
    */
