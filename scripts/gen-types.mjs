@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Writes the generated regions of wasm/index.d.ts from the core's tables, read
 // through the built WebAssembly core (lab.schema: core/policy/schema.cpp,
-// core/scenario/action_schema.cpp): the option interfaces of the policy and its
-// groups, the backoff's, and the ScenarioAction union. Everything outside the
-// regions stays hand-written.
+// core/scenario/action_schema.cpp, core/sim/storm.cpp): the option interfaces of
+// the policy and its groups, the backoff's, the storm's and its groups', and the
+// ScenarioAction union. Everything outside the regions stays hand-written.
 //
 //   node scripts/gen-types.mjs           rewrite the regions in place
 //   node scripts/gen-types.mjs --check   exit 1 when the committed file differs
@@ -33,6 +33,22 @@ const POLICY_OBJECTS = [
   ['backoff', 'BackoffOptions', 'The policy\'s backoff (lab.schema.backoff).'],
   ['classes', 'ClassOptions', 'Overrides of the class table, merged over the defaults row by row and field by field (lab.schema.classRule).'],
 ];
+// The storm's groups of rows (lab.schema.storm: core/sim/storm.cpp): each group's
+// interface, what else its member may be, and the member's doc. A group's required
+// rows are required only when the group is given.
+const STORM_GROUPS = {
+  arrival: ['StormArrival', '', "How jobs arrive: all at 0 ms ('burst'), at a rate (open loop) or from clients (closed loop); default burst."],
+  outage: ['StormOutage', ' | null', 'The dependency is down in [startMs, startMs + durationMs); default none.'],
+  capacity: ['StormCapacity', ' | null', 'At most perWindow successful attempts per fixed window, counted when an attempt finishes; default none.'],
+  budget: ['StormBudget', ' | string | null',
+    "A retry budget (docs/storm.md \"Retry budgets\"), or the command line's text ('grpc:10:0.1', 'aws-standard', 'finagle:20:10:10000'); default none."],
+  server: ['StormServer', ' | null', 'The dependency as a server (the metastable model); default none.'],
+};
+// The storm's members that are objects of their own tables.
+const STORM_OBJECTS = [['backoff', 'BackoffOptions', "As a queue's (lab.schema.backoff); the jitter draws come from the seed's jitter stream."]];
+const STORM_DOC = 'lab.createStorm()\'s options (docs/storm.md; lab.schema.storm): jobs arrive, W workers take the ready head, '
+  + 'each attempt finishes workMs later and is decided by the queue\'s policy; absent fields take the core\'s defaults.';
+
 // An action field's TypeScript type by its kind (core/scenario/action_schema.h).
 const ACTION_KIND_TYPES = { text: 'string', key: 'string', outcome: 'Outcome', integer: 'number', boolean: 'boolean', name: 'string' };
 
@@ -85,6 +101,28 @@ function optionsInterface(name, doc, table, rows, extra = []) {
   return out.join('\n');
 }
 
+/** StormOptions and its groups' interfaces from lab.schema.storm; a group stands where its first row is. */
+function stormInterfaces(rows) {
+  const out = [`/** ${STORM_DOC} */`, 'export interface StormOptions {'];
+  for (const [key, type, doc] of STORM_OBJECTS) out.push(...member('  ', doc, key, true, type));
+  const seen = new Set();
+  for (const row of rows) {
+    const group = row.name.includes('.') ? row.name.split('.')[0] : null;
+    if (group === null) {
+      out.push(...member('  ', rowDoc(row), row.name, !row.required, rowType('storm', row)));
+    } else if (!seen.has(group)) {
+      if (!STORM_GROUPS[group]) throw new Error(`lab.schema.storm: group ${group} has no interface in STORM_GROUPS`);
+      seen.add(group);
+      const [type, also, doc] = STORM_GROUPS[group];
+      out.push(...member('  ', doc, group, true, `${type}${also}`));
+    }
+  }
+  out.push('}');
+  const groups = [...seen].map((group) => optionsInterface(STORM_GROUPS[group][0], `StormOptions.${group}.`, 'storm',
+    rows.filter((r) => r.name.startsWith(`${group}.`)).map((r) => ({ ...r, name: r.name.slice(group.length + 1) }))));
+  return [out.join('\n'), ...groups].join('\n\n');
+}
+
 /** The generated regions, by name, from `schema` (lab.schema). */
 export function generate(schema) {
   const policyRows = schema.policy.filter((row) => row.scenario);
@@ -102,6 +140,7 @@ export function generate(schema) {
   }).join('\n\n');
   regions.BackoffOptions = optionsInterface('BackoffOptions',
     'How long a job waits after a failed attempt before it is ready again (see docs/policy.md).', 'backoff', schema.backoff);
+  regions.StormOptions = stormInterfaces(schema.storm);
   const actions = schema.actions.map((type) => {
     const fields = [`type: ${quote(type.type)}`];
     for (const field of type.fields) fields.push(`${field.name}${field.required ? '' : '?'}: ${ACTION_KIND_TYPES[field.kind]}`);

@@ -1,9 +1,9 @@
 // Types for dlq-lab's JavaScript API (wasm/index.mjs). Generated from the core's tables by
 // scripts/gen-types.mjs (through the built core's lab.schema), between "// @generated begin" and
 // "// @generated end" markers: BackoffOptions, PolicyOptions, PolicyGroups (QuarantineOptions,
-// EffectsOptions, AntiPatternOptions) and ScenarioAction; tests/node/gen-types.test.mjs fails when
-// they differ from a fresh generation. Everything else is hand-written (Emscripten 3.1.6 cannot
-// emit it): keep it in step with index.mjs.
+// EffectsOptions, AntiPatternOptions), StormOptions (with StormArrival, StormOutage, StormCapacity,
+// StormBudget, StormServer) and ScenarioAction; tests/node/gen-types.test.mjs fails when they
+// differ from a fresh generation. Everything else is hand-written: keep it in step with index.mjs.
 
 /**
  * What a worker reports about one attempt (lab.outcomes lists them, in the core's order). Every
@@ -258,63 +258,63 @@ export interface PolicyOptions {
    */
   system?: System;
   /**
-   * bullmq only: stalls (crashes) a job may have before it fails; a stall is not an attempt. An integer from
+   * BullMQ only: stalls (crashes) a job may have before it fails; a stall is not an attempt. An integer from
    * 0 to 1,000; default 1.
    */
   maxStalledCount?: number;
   /**
-   * bullmq only: removeOnFail N; each failure trims the failed set to its newest N entries; 0: no count. An
+   * BullMQ only: removeOnFail N; each failure trims the failed set to its newest N entries; 0: no count. An
    * integer from 0 to 1,000,000,000; default 0.
    */
   removeOnFailCount?: number;
   /**
-   * sidekiq only: dead_max_jobs; each kill trims the Dead set to its newest N - 1 entries. An integer from 1
+   * Sidekiq only: dead_max_jobs; each kill trims the Dead set to its newest N - 1 entries. An integer from 1
    * to 1,000,000,000; default 10,000.
    */
   deadMaxJobs?: number;
   /**
-   * sidekiq only: 6.4.1 adds rand(10) * (count + 1) s to a fixed or exponential delay; under 1 s it uses its
+   * Sidekiq only: 6.4.1 adds rand(10) * (count + 1) s to a fixed or exponential delay; under 1 s it uses its
    * own schedule. Default false.
    */
   retryInJitter?: boolean;
   /**
-   * sidekiq only: 6.4.1 cannot kill a job early, so every failure but a crash retries up to maxAttempts.
+   * Sidekiq only: 6.4.1 cannot kill a job early, so every failure but a crash retries up to maxAttempts.
    * Default false.
    */
   retryEveryError?: boolean;
   /**
-   * rabbitmq-quorum only: x-delivery-limit from maxAttempts, or the version's (3.x none, 4.0+ 20), or a
-   * classic queue's none (no count; a return keeps its place). Default 'explicit'.
+   * RabbitMQ quorum queue only: x-delivery-limit from maxAttempts, or the version's (3.x none, 4.0+ 20), or a
+   * classic queue's (no count; a return keeps its place). Default 'explicit'.
    */
   deliveryLimit?: DeliveryLimit;
   /**
-   * rabbitmq-quorum only: with none, a message dead-lettered (delivery_limit, rejected) is dropped, not kept.
-   * Default 'set'.
+   * RabbitMQ quorum queue only: with none, a message dead-lettered (delivery_limit, rejected) is dropped, not
+   * kept. Default 'set'.
    */
   deadLetterExchange?: DeadLetterExchange;
   /**
-   * rabbitmq-quorum only: the dead-letter queue's x-max-length with overflow drop-head; each dead letter past
-   * it drops the oldest; 0: no limit. An integer from 0 to 1,000,000,000; default 0.
+   * RabbitMQ quorum queue only: the dead-letter queue's x-max-length with overflow drop-head; each dead
+   * letter past it drops the oldest; 0: no limit. An integer from 0 to 1,000,000,000; default 0.
    */
   dlqMaxLength?: number;
   /**
-   * bullmq only: removeOnFail true; a job that fails for good is removed, not kept in the failed set. Default
+   * BullMQ only: removeOnFail true; a job that fails for good is removed, not kept in the failed set. Default
    * false.
    */
   removeOnFail?: boolean;
   /**
-   * sidekiq only: dead: false (retry: false is this with maxAttempts 1); a job that fails for good is
+   * Sidekiq only: dead: false (retry: false is this with maxAttempts 1); a job that fails for good is
    * dropped, not kept in the Dead set. Default false.
    */
   skipDeadSet?: boolean;
   /**
-   * rabbitmq-quorum only: the source queue's x-max-length (overflow drop-head); a publish past it
+   * RabbitMQ quorum queue only: the source queue's x-max-length (overflow drop-head); a publish past it
    * dead-letters the oldest ready message (maxlen); 0: no limit. An integer from 0 to 1,000,000,000; default
    * 0.
    */
   maxLength?: number;
   /**
-   * rabbitmq-quorum only: the source queue's x-message-ttl; a message that reaches the ready head this long
+   * RabbitMQ quorum queue only: the source queue's x-message-ttl; a message reaching the ready head this long
    * after its publish is dead-lettered (expired); 0: none. An integer from 0 to 9,007,199,254,740,991;
    * default 0.
    */
@@ -1068,84 +1068,131 @@ export interface StormCost {
   horizonMs: number | null;
 }
 
-/**
- * lab.createStorm()'s options (docs/storm.md): jobs arrive (all at 0 ms, or evenly spaced), W
- * workers take the ready head, each attempt finishes workMs later and is decided by the queue's
- * policy: an attempt finishing inside the outage fails transiently ('outage'); past the capacity's
- * successes in its window it fails transiently ('throttled'); else it succeeds.
- */
+// @generated begin StormOptions (scripts/gen-types.mjs from lab.schema; do not edit)
+/** lab.createStorm()'s options (docs/storm.md; lab.schema.storm): jobs arrive, W workers take the ready head, each attempt finishes workMs later and is decided by the queue's policy; absent fields take the core's defaults. */
 export interface StormOptions {
-  /** An integer from 10 to 1,000,000. */
+  /** As a queue's (lab.schema.backoff); the jitter draws come from the seed's jitter stream. */
+  backoff?: BackoffOptions;
+  /** How many jobs go through the storm. An integer from 10 to 1,000,000; default 1,000. */
   jobs: number;
   /**
-   * Default { kind: 'burst' } (all at 0 ms); rate (open loop): job i at floor(i * 1000 / perSecond) ms, perSecond
-   * 1 to 10,000,000; closed loop: `clients` (1 to 100,000) clients each send a job at 0 ms and their next one the
-   * moment the previous one completes, is quarantined or fails.
+   * How jobs arrive: all at 0 ms ('burst'), at a rate (open loop) or from clients (closed loop); default
+   * burst.
    */
-  arrival?: { kind: 'burst' } | { kind: 'rate'; perSecond: number } | { kind: 'closed'; clients: number };
-  /** The dependency is down in [startMs, startMs + durationMs); each an integer from 0 to 86,400,000. Default none. */
-  outage?: { startMs: number; durationMs: number } | null;
+  arrival?: StormArrival;
+  /** The dependency is down in [startMs, startMs + durationMs); default none. */
+  outage?: StormOutage | null;
   /**
-   * At most perWindow (0 to 1,000,000,000; 0 = unlimited) successful attempts per fixed window of windowMs
-   * (1 to 86,400,000) ms, counted by when the attempt finishes. Default none.
+   * At most perWindow successful attempts per fixed window, counted when an attempt finishes; default none.
    */
-  capacity?: { perWindow: number; windowMs: number } | null;
-  /** Each attempt outside the outage fails with this probability in millionths (0 to 1,000,000; default 0), seeded. */
+  capacity?: StormCapacity | null;
+  /**
+   * Each attempt outside the outage fails with this probability, in millionths (a seeded draw). An integer
+   * from 0 to 1,000,000; default 0.
+   */
   failurePerMillion?: number;
   /**
-   * A retry budget (docs/storm.md "Retry budgets"): the command line's text ('grpc:10:0.1', 'aws-standard',
-   * 'finagle:20:10:10000') or an object; default none.
+   * A retry budget (docs/storm.md "Retry budgets"), or the command line's text ('grpc:10:0.1',
+   * 'aws-standard', 'finagle:20:10:10000'); default none.
    */
   budget?: StormBudget | string | null;
-  /** What a retry the budget refuses does: 'quarantine' (reason budget; the default) or 'fail' (nothing is kept). */
+  /** What a retry the budget refuses does to its job. Default 'quarantine'. */
   refusedRetry?: 'quarantine' | 'fail';
-  /**
-   * The dependency as a server (the metastable model): it takes up at most capacityPerSecond (1 to 10,000,000)
-   * attempts a second, first come first served, dropping to dropPerSecond (0 to 10,000,000) in
-   * [dropStartMs, dropStartMs + dropMs) (each 0 to 86,400,000; dropMs 0: no drop); a client gives up after
-   * timeoutMs (1 to 86,400,000) and the attempt fails ('timedOut') while the server still does it. Default none.
-   */
-  server?: {
-    capacityPerSecond: number;
-    timeoutMs: number;
-    dropStartMs?: number;
-    dropMs?: number;
-    dropPerSecond?: number;
-  } | null;
-  /** An integer from 1 to 100,000; default 1,000. */
+  /** The dependency as a server (the metastable model); default none. */
+  server?: StormServer | null;
+  /** How many attempts run at once. An integer from 1 to 100,000; default 1,000. */
   workers?: number;
-  /** How long one attempt takes: an integer from 1 to 86,400,000; default 10. */
+  /** How long one attempt takes; below the lease. An integer from 1 to 86,400,000; default 10. */
   workMs?: number;
-  /** The lease (the bounded path's worst case counts it): an integer from workMs + 1 to 86,400,000; default 30,000. */
+  /** How long a lease lasts, as a queue's. An integer from 1 to 86,400,000; default 30,000. */
   leaseMs?: number;
-  /** The attempt budget, as a queue's: an integer from 1 to 1,000,000. */
+  /** Total attempts a job gets, as a queue's. An integer from 1 to 1,000,000; default 3. */
   maxAttempts: number;
-  /** As a queue's (BackoffOptions); the jitter draws come from the seed's jitter stream. */
-  backoff?: BackoffOptions;
-  /** An integer from 0 to 4,294,967,295; default 1. */
+  /** Seeds the storm's jitter, so a run repeats exactly. An integer from 0 to 4,294,967,295; default 1. */
   seed?: number;
-  /**
-   * The series' bucket width in ms: 0 or absent chooses the smallest of 10, 20, 50, 100, 200, 500, 1000, … ms that
-   * keeps the series at most 2,000 long; a width given (1 to 86,400,000) is kept, doubled until the series fits
-   * 100,000 buckets. series.bucketMs says which.
-   */
+  /** The series' bucket width; 0 chooses it after the run. An integer from 0 to 86,400,000; default 0. */
   bucketMs?: number;
 }
 
-/**
- * A retry budget: gRPC retry throttling (maxTokens 1 to 1000, default 10; tokenRatioPerMille 1 to 1000,
- * default 100 = 0.1), the AWS SDKs' standard retry quota (no parameters), or Finagle's RetryBudget
- * (percent 0 to 1000, default 20; minPerSecond 0 to 1,000,000, default 10; windowMs 1,000 to 60,000, whole
- * seconds as Finagle's ttl, default 10,000). Every parameter is checked whatever the kind.
- */
+/** StormOptions.arrival. */
+export interface StormArrival {
+  /** All jobs at once, or a steady rate that does not listen to answers. Default 'burst'. */
+  kind: 'burst' | 'rate' | 'closed';
+  /** The arrival rate (rate only). An integer from 1 to 10,000,000; default 1,000. */
+  perSecond?: number;
+  /**
+   * Closed loop: clients that each send their next job once the previous one is over (closed only). An
+   * integer from 1 to 100,000; default 100.
+   */
+  clients?: number;
+}
+
+/** StormOptions.outage. */
+export interface StormOutage {
+  /**
+   * The dependency goes down at this time (null outage: none). An integer from 0 to 86,400,000; default 0.
+   */
+  startMs: number;
+  /** How long the dependency stays down. An integer from 0 to 86,400,000; default 0. */
+  durationMs: number;
+}
+
+/** StormOptions.capacity. */
+export interface StormCapacity {
+  /**
+   * At most this many successful attempts per window (null capacity, or 0: unlimited). An integer from 0 to
+   * 1,000,000,000; default 0.
+   */
+  perWindow: number;
+  /** The capacity's fixed window. An integer from 1 to 86,400,000; default 1,000. */
+  windowMs: number;
+}
+
+/** StormOptions.budget. */
 export interface StormBudget {
+  /**
+   * Who may refuse a retry: gRPC's token bucket, the AWS SDKs' retry quota or Finagle's RetryBudget (null:
+   * none). Default 'grpc'.
+   */
   kind: 'grpc' | 'aws-standard' | 'finagle';
+  /** gRPC: the bucket's size; retries stop at half of it. An integer from 1 to 1,000; default 10. */
   maxTokens?: number;
+  /**
+   * gRPC: what a success gives back, in thousandths of a token (100: 0.1). An integer from 1 to 1,000;
+   * default 100.
+   */
   tokenRatioPerMille?: number;
+  /** Finagle: retries allowed as a percentage of recent requests. An integer from 0 to 1,000; default 20. */
   percent?: number;
+  /** Finagle: retries always allowed per second of the window. An integer from 0 to 1,000,000; default 10. */
   minPerSecond?: number;
+  /**
+   * Finagle: how long a request's deposit counts (a multiple of 10). An integer from 1,000 to 60,000; default
+   * 10,000.
+   */
   windowMs?: number;
 }
+
+/** StormOptions.server. */
+export interface StormServer {
+  /**
+   * The server takes up at most this many attempts a second; the rest wait in its queue (null server: none).
+   * An integer from 1 to 10,000,000; default 1,000.
+   */
+  capacityPerSecond: number;
+  /**
+   * A client gives up on an attempt after this long; the server still does the work. An integer from 1 to
+   * 86,400,000; default 1,000.
+   */
+  timeoutMs: number;
+  /** The trigger: the server's capacity drops at this time. An integer from 0 to 86,400,000; default 0. */
+  dropStartMs?: number;
+  /** How long the drop lasts (0: none). An integer from 0 to 86,400,000; default 0. */
+  dropMs?: number;
+  /** Attempts a second the server takes up during the drop. An integer from 0 to 10,000,000; default 0. */
+  dropPerSecond?: number;
+}
+// @generated end StormOptions
 
 /** What a storm did. Counts of attempts count decided attempts (every one, once the storm is over). */
 export interface StormSummary {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dlq.h"
+#include "schema_value.h"
 #include "text.h"
 #include "values.h"
 
@@ -16,164 +17,74 @@ namespace {
 
 // ---- storms (core/sim/storm.h) ----
 
-// arrival?: { kind, perSecond? (rate), clients? (closed) }.
-dlq::Status ReadArrival(const val& in, dlq::StormOptions* options) {
-  dlq::StormOptions& o = *options;
+// A storm options object's groups: each may be absent, and the nullable ones null
+// (none); any other value that is not an object is refused by the group's name.
+struct StormGroup {
+  const char* name;
+  bool nullable;
+  const char* expected;
+};
+constexpr StormGroup kStormGroups[] = {
+    {"arrival", false, "an object"},
+    {"outage", true, "an object or null"},
+    {"capacity", true, "an object or null"},
+    {"budget", true, "an object, a budget's text such as \"grpc:10:0.1\", or null"},
+    {"server", true, "an object or null"},
+};
+
+// A shallow copy of `in` that the one converter (schema_value.h) reads by the
+// storm's rows: a null group is dropped (none), a budget given as text is parsed
+// into *out here and dropped, and an arrival keeps perSecond only for a rate and
+// clients only for a closed loop (the other kinds ignore them).
+dlq::Result<val> StormRowsInput(const val& in, dlq::StormOptions* out) {
+  val copy = val::global("Object").call<val>("assign", val::object(), in);
+  for (const StormGroup& group : kStormGroups) {
+    val v = in[group.name];
+    if (v.isUndefined()) continue;
+    if (v.isNull() && group.nullable) {
+      copy.delete_(group.name);
+      continue;
+    }
+    if (std::string_view(group.name) == "budget" && v.isString()) {
+      dlq::Result<dlq::BudgetOptions> parsed = dlq::ParseBudget(v.as<std::string>(), "budget");
+      if (!parsed.ok()) return parsed.status();
+      out->budget = parsed.value();
+      copy.delete_(group.name);
+      continue;
+    }
+    if (!IsObject(v)) return NotA(group.name, group.expected);
+  }
   val arrival = in["arrival"];
   if (!arrival.isUndefined()) {
-    if (!IsObject(arrival)) return NotA("arrival", "an object");
-    std::string kind;
-    if (dlq::Status s = ReadString(arrival["kind"], "arrival.kind", &kind); !s.ok()) return s;
-    dlq::Result<dlq::ArrivalKind> parsed = dlq::ParseArrivalKind(kind);
-    if (!parsed.ok()) return parsed.status();
-    o.arrival.kind = parsed.value();
-    if (o.arrival.kind == dlq::ArrivalKind::kRate) {
-      if (dlq::Status s = ReadInteger(arrival["perSecond"], dlq::kStormPerSecondField, "", true, &o.arrival.per_second);
-          !s.ok()) {
-        return s;
+    val kept = val::global("Object").call<val>("assign", val::object(), arrival);
+    const std::string kind = arrival["kind"].isString() ? arrival["kind"].as<std::string>() : "";
+    // The partner a kind needs is required with it (the rows cannot say so).
+    for (const auto& [partner_kind, partner] : {std::pair{"rate", "perSecond"}, std::pair{"closed", "clients"}}) {
+      if (kind != partner_kind) {
+        kept.delete_(partner);
+      } else if (arrival[partner].isUndefined()) {
+        return NotA(std::string("arrival.") + partner, "a number");
       }
     }
-    if (o.arrival.kind == dlq::ArrivalKind::kClosed) {
-      if (dlq::Status s = ReadInteger(arrival["clients"], dlq::kStormClientsField, "", true, &o.arrival.clients); !s.ok()) {
-        return s;
-      }
-    }
+    copy.set("arrival", kept);
   }
-  return dlq::Status::Ok();
+  return copy;
 }
 
-// budget?: null, the command line's text ("grpc:10:0.1"), or { kind, maxTokens?, … }.
-dlq::Status ReadBudget(const val& in, dlq::StormOptions* options) {
-  dlq::StormOptions& o = *options;
-  val budget = in["budget"];
-  if (budget.isString()) {
-    dlq::Result<dlq::BudgetOptions> parsed = dlq::ParseBudget(budget.as<std::string>(), "budget");
-    if (!parsed.ok()) return parsed.status();
-    o.budget = parsed.value();
-  } else if (!budget.isUndefined() && !budget.isNull()) {
-    if (!IsObject(budget)) return NotA("budget", "an object, a budget's text such as \"grpc:10:0.1\", or null");
-    dlq::BudgetOptions b;
-    std::string kind;
-    if (dlq::Status s = ReadString(budget["kind"], "budget.kind", &kind); !s.ok()) return s;
-    dlq::Result<dlq::BudgetKind> parsed = dlq::ParseBudgetKind(kind);
-    if (!parsed.ok()) return parsed.status();
-    b.kind = parsed.value();
-    const std::pair<const char*, std::pair<const dlq::IntegerField*, int64_t*>> fields[] = {
-        {"maxTokens", {&dlq::kBudgetMaxTokensField, &b.max_tokens}},
-        {"tokenRatioPerMille", {&dlq::kBudgetTokenRatioField, &b.token_ratio_per_mille}},
-        {"percent", {&dlq::kBudgetPercentField, &b.percent}},
-        {"minPerSecond", {&dlq::kBudgetMinPerSecondField, &b.min_per_second}},
-        {"windowMs", {&dlq::kBudgetWindowMsField, &b.window_ms}}};
-    for (const auto& [key, field] : fields) {
-      if (dlq::Status s = ReadInteger(budget[key], *field.first, "", false, field.second); !s.ok()) return s;
-    }
-    o.budget = b;
-  }
-  return dlq::Status::Ok();
-}
-
-// refusedRetry?: "quarantine" or "fail".
-dlq::Status ReadRefusedRetry(const val& in, dlq::StormOptions* options) {
-  dlq::StormOptions& o = *options;
-  val refused = in["refusedRetry"];
-  if (!refused.isUndefined()) {
-    std::string text;
-    if (dlq::Status s = ReadString(refused, "refusedRetry", &text); !s.ok()) return s;
-    if (text == "quarantine" || text == "fail") {
-      o.refused_retry = text == "fail" ? dlq::RefusedRetry::kFail : dlq::RefusedRetry::kQuarantine;
-    } else {
-      return dlq::Status::InvalidArgument("refusedRetry must be one of \"quarantine\", \"fail\", got " +
-                                          dlq::QuoteShort(text));
-    }
-  }
-  return dlq::Status::Ok();
-}
-
-// server?: null | { capacityPerSecond, timeoutMs, dropStartMs?, dropMs?, dropPerSecond? }.
-dlq::Status ReadServer(const val& in, dlq::StormOptions* options) {
-  dlq::StormOptions& o = *options;
-  val server = in["server"];
-  if (!server.isUndefined() && !server.isNull()) {
-    if (!IsObject(server)) return NotA("server", "an object or null");
-    dlq::StormServer srv;
-    if (dlq::Status s = ReadInteger(server["capacityPerSecond"], dlq::kStormServerRateField, "", true, &srv.per_second); !s.ok()) {
-      return s;
-    }
-    if (dlq::Status s = ReadInteger(server["timeoutMs"], dlq::kStormServerTimeoutField, "", true, &srv.timeout_ms); !s.ok()) {
-      return s;
-    }
-    if (dlq::Status s = ReadInteger(server["dropStartMs"], dlq::kStormServerDropStartField, "", false, &srv.drop_start_ms);
-        !s.ok()) {
-      return s;
-    }
-    if (dlq::Status s = ReadInteger(server["dropMs"], dlq::kStormServerDropField, "", false, &srv.drop_ms); !s.ok()) return s;
-    if (dlq::Status s = ReadInteger(server["dropPerSecond"], dlq::kStormServerDropRateField, "", false, &srv.drop_per_second);
-        !s.ok()) {
-      return s;
-    }
-    o.server = srv;
-  }
-  return dlq::Status::Ok();
-}
-
-// outage?: null | { startMs, durationMs }; capacity?: null | { perWindow, windowMs }.
-dlq::Status ReadOutageAndCapacity(const val& in, dlq::StormOptions* options) {
-  dlq::StormOptions& o = *options;
-  val outage = in["outage"];
-  if (!outage.isUndefined() && !outage.isNull()) {
-    if (!IsObject(outage)) return NotA("outage", "an object or null");
-    dlq::StormOutage out;
-    if (dlq::Status s = ReadInteger(outage["startMs"], dlq::kStormOutageStartField, "", true, &out.start_ms); !s.ok()) return s;
-    if (dlq::Status s = ReadInteger(outage["durationMs"], dlq::kStormOutageDurationField, "", true, &out.duration_ms);
-        !s.ok()) {
-      return s;
-    }
-    o.outage = out;
-  }
-  val capacity = in["capacity"];
-  if (!capacity.isUndefined() && !capacity.isNull()) {
-    if (!IsObject(capacity)) return NotA("capacity", "an object or null");
-    dlq::StormCapacity cap;
-    if (dlq::Status s = ReadInteger(capacity["perWindow"], dlq::kStormPerWindowField, "", true, &cap.per_window); !s.ok()) {
-      return s;
-    }
-    if (dlq::Status s = ReadInteger(capacity["windowMs"], dlq::kStormWindowMsField, "", true, &cap.window_ms); !s.ok()) {
-      return s;
-    }
-    o.capacity = cap;
-  }
-  return dlq::Status::Ok();
-}
-
-// A storm options object built by index.mjs: { jobs, arrival?: { kind, perSecond? },
-// outage?: null | { startMs, durationMs }, capacity?: null | { perWindow, windowMs },
-// workers?, workMs?, leaseMs?, maxAttempts, backoff?, seed?, bucketMs? }. Absent
-// fields keep the core's defaults (dlq::StormOptions{}); names, ranges and pairs
-// are the core's (CheckStormOptions).
+// A storm options object built by storm.mjs: { jobs, arrival?: { kind, perSecond?,
+// clients? }, outage?, capacity?, budget?, server? (each null: none), … , backoff? },
+// read by the storm's rows (dlq::StormFields, lab.schema.storm) through the one
+// converter. Absent fields keep the core's defaults (dlq::StormOptions{}); names,
+// ranges and pairs are the core's (CheckStormOptions).
 dlq::Result<dlq::StormOptions> StormOptionsFromValue(const val& in) {
   if (!IsObject(in)) return NotA("options", "an object");
   dlq::StormOptions o;
-  if (dlq::Status s = ReadInteger(in["jobs"], dlq::kStormJobsField, "", true, &o.jobs); !s.ok()) return s;
-  if (dlq::Status s = ReadArrival(in, &o); !s.ok()) return s;
-  if (dlq::Status s = ReadInteger(in["failurePerMillion"], dlq::kStormFailureField, "", false, &o.failure_per_million);
-      !s.ok()) {
-    return s;
-  }
-  if (dlq::Status s = ReadBudget(in, &o); !s.ok()) return s;
-  if (dlq::Status s = ReadRefusedRetry(in, &o); !s.ok()) return s;
-  if (dlq::Status s = ReadServer(in, &o); !s.ok()) return s;
-  if (dlq::Status s = ReadOutageAndCapacity(in, &o); !s.ok()) return s;
-  if (dlq::Status s = ReadInteger(in["workers"], dlq::kStormWorkersField, "", false, &o.workers); !s.ok()) return s;
-  if (dlq::Status s = ReadInteger(in["workMs"], dlq::kStormWorkMsField, "", false, &o.work_ms); !s.ok()) return s;
-  if (dlq::Status s = ReadInteger(in["leaseMs"], dlq::kLeaseMsField, "", false, &o.lease_ms); !s.ok()) return s;
-  if (dlq::Status s = ReadInteger(in["maxAttempts"], dlq::kMaxAttemptsField, "", true, &o.max_attempts); !s.ok()) return s;
+  dlq::Result<val> rows_input = StormRowsInput(in, &o);
+  if (!rows_input.ok()) return rows_input.status();
+  RETURN_IF_ERROR(ReadFields(rows_input.value(), dlq::StormFields(), "", "", &o));
   val backoff = in["backoff"];
-  if (!backoff.isUndefined()) {
-    if (dlq::Status s = ReadBackoff(backoff, "", "", &o.backoff); !s.ok()) return s;
-  }
-  if (dlq::Status s = ReadInteger(in["seed"], dlq::kSeedField, "", false, &o.seed); !s.ok()) return s;
-  if (dlq::Status s = ReadInteger(in["bucketMs"], dlq::kStormBucketMsField, "", false, &o.bucket_ms); !s.ok()) return s;
-  if (dlq::Status s = dlq::CheckStormOptions(o); !s.ok()) return s;
+  if (!backoff.isUndefined()) RETURN_IF_ERROR(ReadBackoff(backoff, "", "", &o.backoff));
+  RETURN_IF_ERROR(dlq::CheckStormOptions(o));
   return o;
 }
 

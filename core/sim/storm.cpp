@@ -30,7 +30,7 @@ const Field<StormOptions> kStormFields[] = {
     {{"jobs", FieldKind::kInteger, &kStormJobsField, nullptr, "Jobs", "How many jobs go through the storm.", true},
      [](const StormOptions& o) { return o.jobs; }, [](StormOptions& o, int64_t v) { o.jobs = v; }},
     {{"arrival.kind", FieldKind::kChoice, nullptr, &kArrivalChoices, "Arrival",
-      "All jobs at once, or a steady rate that does not listen to answers."},
+      "All jobs at once, or a steady rate that does not listen to answers.", true},
      [](const StormOptions& o) -> int64_t { return static_cast<int64_t>(o.arrival.kind); },
      [](StormOptions& o, int64_t v) { o.arrival.kind = static_cast<ArrivalKind>(v); }},
     {{"arrival.perSecond", FieldKind::kInteger, &kStormPerSecondField, nullptr, "Jobs per second",

@@ -322,12 +322,8 @@ function integer(name, text) {
   return Number(text);
 }
 
-/**
- * Reads link text (no '#'): { kind: 'storm', scenario } or { kind: 'contention', contention }.
- * Throws an Error naming the field for text it cannot read; a missing field keeps its default.
- */
-export function parseStormLink(text) {
-  const [tag, ...parts] = text.split(';');
+/** The link's name=value parts as a Map (values URL-decoded); a malformed or repeated part is refused. */
+function linkFields(parts) {
   const fields = new Map();
   for (const part of parts) {
     if (part === '') continue;
@@ -343,103 +339,129 @@ export function parseStormLink(text) {
     }
     fields.set(key, value);
   }
-  const take = (key, read) => {
-    if (!fields.has(key)) return;
-    const value = fields.get(key);
+  return fields;
+}
+
+/** a=: b, r<per second>, x<per second>, c<clients> or l<per second>:<clients>. */
+function readArrival(s, v) {
+  if (v === 'b') { s.arrival = 'burst'; return; }
+  const loops = /^l([^:]*):([^:]*)$/.exec(v);
+  if (loops) {
+    s.arrival = 'loops';
+    s.perSecond = integer('a (jobs per second)', loops[1]);
+    s.clients = integer('a (clients)', loops[2]);
+    return;
+  }
+  const m = /^([rxc])([^:]*)$/.exec(v);
+  if (!m) {
+    throw new LinkError(`a (arrival): expected b, r<per second>, x<per second>, c<clients> or l<per second>:<clients>, got ${quoteShort(v)}`);
+  }
+  if (m[1] === 'c') {
+    s.arrival = 'closed';
+    s.clients = integer('a (clients)', m[2]);
+    return;
+  }
+  s.arrival = m[1] === 'r' ? 'rate' : 'both';
+  s.perSecond = integer('a (jobs per second)', m[2]);
+}
+
+/** Two integers joined by ":" (o=, c=, s=). */
+function pair(name, v) {
+  const m = /^([^:]*):([^:]*)$/.exec(v);
+  if (!m) throw new LinkError(`${name}: expected -, or two numbers joined by ":", got ${quoteShort(v)}`);
+  return [integer(name, m[1]), integer(name, m[2])];
+}
+
+/** b=: a backoff letter and up to two numbers (base, cap). */
+function readBackoffField(s, v) {
+  const [kind, base = '', cap = '', ...rest] = v.split(':');
+  const found = Object.keys(BACKOFF_LETTERS).find((k) => BACKOFF_LETTERS[k] === kind);
+  if (!found || rest.length > 0) throw new LinkError(`b (backoff): expected n, f or e and up to two numbers, got ${quoteShort(v)}`);
+  s.backoff = found;
+  s.baseMs = integer('b (base delay)', base);
+  s.capMs = integer('b (cap)', cap);
+}
+
+/** j=: strategy letters, each once. */
+function readStrategies(s, v) {
+  const letters = [...v];
+  const strategies = Object.keys(STRATEGY_LETTERS).filter((k) => letters.includes(STRATEGY_LETTERS[k]));
+  if (strategies.length !== letters.length || new Set(letters).size !== letters.length) {
+    throw new LinkError(`j (strategies): expected letters from n, f, e, d, got ${quoteShort(v)}`);
+  }
+  s.strategies = strategies;
+}
+
+/** g=: budgets joined by ",", each once ("-": none). */
+function readBudgets(s, v) {
+  // Each budget's text is the core's to read (a wrong one is refused by the core, by name, when it runs).
+  const budgets = v.split(',').map((b) => (b === '-' ? 'none' : b));
+  if (budgets.some((b) => b === '') || new Set(budgets).size !== budgets.length) {
+    throw new LinkError(`g (budgets): expected budgets joined by ",", each once ("-" for none), got ${quoteShort(v)}`);
+  }
+  s.budgets = budgets;
+}
+
+/** d=: the capacity drop's start, length and rate. */
+function readDrop(s, v) {
+  const m = /^([^:]*):([^:]*):([^:]*)$/.exec(v);
+  if (!m) throw new LinkError(`d (capacity drop): expected three numbers joined by ":", got ${quoteShort(v)}`);
+  s.dropStartMs = integer('d (capacity drop)', m[1]);
+  s.dropMs = integer('d (capacity drop)', m[2]);
+  s.dropPerSecond = integer('d (capacity drop)', m[3]);
+}
+
+// A storm link's fields, each with its reader, in the order they are read (the
+// first refusal a link meets is the first field's in this order).
+const STORM_LINK_FIELDS = [
+  ['n', (s, v) => { s.jobs = integer('n (jobs)', v); }],
+  ['a', readArrival],
+  ['o', (s, v) => { if (v === '-') s.outageMs = null; else [s.outageStartMs, s.outageMs] = pair('o (outage)', v); }],
+  ['c', (s, v) => { if (v === '-') s.perWindow = null; else [s.perWindow, s.windowMs] = pair('c (capacity)', v); }],
+  ['w', (s, v) => { s.workers = integer('w (workers)', v); }],
+  ['t', (s, v) => { s.workMs = integer('t (work time)', v); }],
+  ['l', (s, v) => { s.leaseMs = integer('l (lease time)', v); }],
+  ['m', (s, v) => { s.maxAttempts = integer('m (max attempts)', v); }],
+  ['b', readBackoffField],
+  ['r', (s, v) => { s.seed = integer('r (seed)', v); }],
+  ['j', readStrategies],
+  ['p', (s, v) => { s.failurePerMillion = integer('p (failures per million)', v); }],
+  ['g', readBudgets],
+  ['q', (s, v) => {
+    if (v !== 'q' && v !== 'f') throw new LinkError(`q (refused retry): expected q (quarantine) or f (fail), got ${quoteShort(v)}`);
+    s.refusedRetry = v === 'f' ? 'fail' : 'quarantine';
+  }],
+  ['s', (s, v) => { [s.serverPerSecond, s.timeoutMs] = pair('s (server)', v); }],
+  ['d', readDrop],
+];
+const CONTENTION_LINK_FIELDS = [
+  ['r', (c, v) => { c.seed = integer('r (seed)', v); }],
+  ['k', (c, v) => { c.runs = integer('k (runs)', v); }],
+];
+
+/** Reads each field of `table` present in `fields` into `into`, in the table's order; a field left over is refused. */
+function readLinkFields(fields, table, into) {
+  for (const [key, read] of table) {
+    if (fields.has(key)) read(into, fields.get(key));
     fields.delete(key);
-    read(value);
-  };
-  const unknown = () => {
-    if (fields.size > 0) throw new LinkError(`unknown field ${cutShort([...fields.keys()][0])}`);
-  };
+  }
+  if (fields.size > 0) throw new LinkError(`unknown field ${cutShort([...fields.keys()][0])}`);
+  return into;
+}
+
+/**
+ * Reads link text (no '#'): { kind: 'storm', scenario } or { kind: 'contention', contention }.
+ * Throws an Error naming the field for text it cannot read; a missing field keeps its default.
+ */
+export function parseStormLink(text) {
+  const [tag, ...parts] = text.split(';');
+  const fields = linkFields(parts);
   if (tag === CONTENTION_TAG) {
-    const contention = { ...CONTENTION_DEFAULTS };
-    take('r', (v) => { contention.seed = integer('r (seed)', v); });
-    take('k', (v) => { contention.runs = integer('k (runs)', v); });
-    unknown();
-    return { kind: 'contention', contention };
+    return { kind: 'contention', contention: readLinkFields(fields, CONTENTION_LINK_FIELDS, { ...CONTENTION_DEFAULTS }) };
   }
   if (tag !== STORM_TAG) throw new LinkError(`${quoteShort(tag)}: this page reads ${STORM_TAG} and ${CONTENTION_TAG} links`);
   const s = { ...DEFAULT_SCENARIO, strategies: [...DEFAULT_SCENARIO.strategies], budgets: [...DEFAULT_SCENARIO.budgets] };
-  take('n', (v) => { s.jobs = integer('n (jobs)', v); });
-  take('a', (v) => {
-    if (v === 'b') { s.arrival = 'burst'; return; }
-    const loops = /^l([^:]*):([^:]*)$/.exec(v);
-    if (loops) {
-      s.arrival = 'loops';
-      s.perSecond = integer('a (jobs per second)', loops[1]);
-      s.clients = integer('a (clients)', loops[2]);
-      return;
-    }
-    const m = /^([rxc])([^:]*)$/.exec(v);
-    if (!m) {
-      throw new LinkError(`a (arrival): expected b, r<per second>, x<per second>, c<clients> or l<per second>:<clients>, got ${quoteShort(v)}`);
-    }
-    if (m[1] === 'c') {
-      s.arrival = 'closed';
-      s.clients = integer('a (clients)', m[2]);
-      return;
-    }
-    s.arrival = m[1] === 'r' ? 'rate' : 'both';
-    s.perSecond = integer('a (jobs per second)', m[2]);
-  });
-  const pair = (name, v) => {
-    const m = /^([^:]*):([^:]*)$/.exec(v);
-    if (!m) throw new LinkError(`${name}: expected -, or two numbers joined by ":", got ${quoteShort(v)}`);
-    return [integer(name, m[1]), integer(name, m[2])];
-  };
-  take('o', (v) => {
-    if (v === '-') { s.outageMs = null; return; }
-    [s.outageStartMs, s.outageMs] = pair('o (outage)', v);
-  });
-  take('c', (v) => {
-    if (v === '-') { s.perWindow = null; return; }
-    [s.perWindow, s.windowMs] = pair('c (capacity)', v);
-  });
-  take('w', (v) => { s.workers = integer('w (workers)', v); });
-  take('t', (v) => { s.workMs = integer('t (work time)', v); });
-  take('l', (v) => { s.leaseMs = integer('l (lease time)', v); });
-  take('m', (v) => { s.maxAttempts = integer('m (max attempts)', v); });
-  take('b', (v) => {
-    const [kind, base = '', cap = '', ...rest] = v.split(':');
-    const found = Object.keys(BACKOFF_LETTERS).find((k) => BACKOFF_LETTERS[k] === kind);
-    if (!found || rest.length > 0) throw new LinkError(`b (backoff): expected n, f or e and up to two numbers, got ${quoteShort(v)}`);
-    s.backoff = found;
-    s.baseMs = integer('b (base delay)', base);
-    s.capMs = integer('b (cap)', cap);
-  });
-  take('r', (v) => { s.seed = integer('r (seed)', v); });
-  take('j', (v) => {
-    const letters = [...v];
-    const strategies = Object.keys(STRATEGY_LETTERS).filter((k) => letters.includes(STRATEGY_LETTERS[k]));
-    if (strategies.length !== letters.length || new Set(letters).size !== letters.length) {
-      throw new LinkError(`j (strategies): expected letters from n, f, e, d, got ${quoteShort(v)}`);
-    }
-    s.strategies = strategies;
-  });
-  take('p', (v) => { s.failurePerMillion = integer('p (failures per million)', v); });
-  take('g', (v) => {
-    // Each budget's text is the core's to read (a wrong one is refused by the core, by name, when it runs).
-    const budgets = v.split(',').map((b) => (b === '-' ? 'none' : b));
-    if (budgets.some((b) => b === '') || new Set(budgets).size !== budgets.length) {
-      throw new LinkError(`g (budgets): expected budgets joined by ",", each once ("-" for none), got ${quoteShort(v)}`);
-    }
-    s.budgets = budgets;
-  });
-  take('q', (v) => {
-    if (v !== 'q' && v !== 'f') throw new LinkError(`q (refused retry): expected q (quarantine) or f (fail), got ${quoteShort(v)}`);
-    s.refusedRetry = v === 'f' ? 'fail' : 'quarantine';
-  });
-  take('s', (v) => { [s.serverPerSecond, s.timeoutMs] = pair('s (server)', v); });
-  take('d', (v) => {
-    const m = /^([^:]*):([^:]*):([^:]*)$/.exec(v);
-    if (!m) throw new LinkError(`d (capacity drop): expected three numbers joined by ":", got ${quoteShort(v)}`);
-    s.dropStartMs = integer('d (capacity drop)', m[1]);
-    s.dropMs = integer('d (capacity drop)', m[2]);
-    s.dropPerSecond = integer('d (capacity drop)', m[3]);
-  });
-  unknown();
-  return { kind: 'storm', scenario: s };
+  return { kind: 'storm', scenario: readLinkFields(fields, STORM_LINK_FIELDS, s) };
 }
 
 // ---- from a scenario to the core's options ---------------------------------
