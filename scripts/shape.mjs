@@ -178,6 +178,16 @@ export function queuePublicMethods(header) {
 }
 
 const SYSTEM_REFERENCE = /System::k(?:RabbitMqQuorum|BullMq|Sidekiq|Sqs|Lab)\b/g;
+// The system column (data, not a branch): the field table's OnlyUnder(System::k…)
+// rows in core/policy/schema.cpp (which fields a system owns) and the Policy's
+// default member in core/policy/policy.h (System system = System::kLab;).
+function isSystemColumn(file, code, index) {
+  const end = code.indexOf('\n', index);
+  const line = code.slice(code.lastIndexOf('\n', index) + 1, end < 0 ? code.length : end);
+  if (file === 'core/policy/schema.cpp') return /OnlyUnder\(\s*$/.test(code.slice(Math.max(0, index - 40), index));
+  if (file === 'core/policy/policy.h') return /^\s*System\s+system\s*=\s*System::kLab\s*;/.test(line);
+  return false;
+}
 const JS_SYSTEM_REFERENCE = /(['"])(?:rabbitmq-quorum|bullmq|sidekiq|sqs)\1/g;
 
 export function measure() {
@@ -189,11 +199,13 @@ export function measure() {
   const dtsGenerated = /generated/i.test(dtsText.split('\n').slice(0, 15).join('\n'));
 
   const systemRefs = [];
+  const systemColumn = [];
   for (const file of cpp) {
     if (rel(file).startsWith('core/systems/')) continue;
     const code = blankCpp(readFileSync(file, 'utf8'));
     for (const m of code.matchAll(SYSTEM_REFERENCE)) {
-      systemRefs.push(`${rel(file)}:${code.slice(0, m.index).split('\n').length}`);
+      const where = `${rel(file)}:${code.slice(0, m.index).split('\n').length}`;
+      (isSystemColumn(rel(file), code, m.index) ? systemColumn : systemRefs).push(where);
     }
   }
   const jsSystemRefs = [];
@@ -227,7 +239,7 @@ export function measure() {
   const queueMethods = queuePublicMethods(readFileSync(path.join(root, 'core', 'queue', 'queue.h'), 'utf8'));
   const queueIncludes = (readFileSync(path.join(root, 'core', 'queue', 'queue.h'), 'utf8').match(/^#include\s+"/gm) ?? []).length;
   return {
-    systemRefs, jsSystemRefs, longFiles, longFunctions, longest: functions[0],
+    systemRefs, systemColumn, jsSystemRefs, longFiles, longFunctions, longest: functions[0],
     queuePublicMethods: queueMethods.length, queueMethodList: queueMethods, queueIncludes, dtsGenerated,
   };
 }
@@ -236,6 +248,7 @@ export function printShape(m = measure(), say = console.log) {
   const row = (what, value, aim) => say(`  ${what.padEnd(58)} ${String(value).padStart(8)}   aim ${aim}`);
   say('shape (issue 32: systems as modules)');
   row('system references outside core/systems/ (C++)', m.systemRefs.length, '0');
+  row('system column outside core/systems/ (data, not branches)', m.systemColumn.length, 'data');
   row('system comparisons in JS (=== \'bullmq\' …)', m.jsSystemRefs.length, '0');
   row('Queue public methods (queue.h)', m.queuePublicMethods, '≤ ~25');
   row('project headers queue.h includes', m.queueIncludes, 'what its declarations need');
@@ -253,6 +266,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     printShape(m);
     if (process.argv.includes('--list')) {
       for (const r of m.systemRefs) console.log(`  system ref  ${r}`);
+      for (const r of m.systemColumn) console.log(`  system col  ${r}`);
       for (const r of m.jsSystemRefs) console.log(`  js system   ${r}`);
       for (const f of m.longFiles) console.log(`  long file   ${f.file} ${f.lines}`);
       for (const f of m.longFunctions) console.log(`  long fn     ${f.file}:${f.line} ${f.name} ${f.lines}`);

@@ -10,6 +10,7 @@
 
 #include "dlq.h"
 #include "goal.h"
+#include "registry.h"
 #include "schema_value.h"
 #include "text.h"
 #include "values.h"
@@ -142,53 +143,47 @@ val CompletedValue(const dlq::Queue& q, double from, double count) {
               false);
 }
 
-// The entry as its system itself records it, in the system's own field names
-// (docs/real-systems.md): what an operator of that system would see in its DLQ.
-val SystemRecordValue(const dlq::Policy& policy, const dlq::QuarantineEntry& e) {
-  val record = val::object();
-  switch (policy.system) {
-    case dlq::System::kRabbitMqQuorum: {
-      // x-death: one entry per {queue, reason}, newest first; x-first-death-* never change.
-      val deaths = val::array();
-      const dlq::XDeath& x = e.x_death;
-      dlq::Reason order[dlq::XDeath::kSlots];
-      x.Order(order);
-      for (const dlq::Reason reason : order) {
-        const int slot = dlq::XDeathSlot(reason);
-        if (slot < 0 || x.count[slot] == 0) continue;
-        val death = val::object();
-        death.set("queue", std::string(dlq::kSourceQueueName));
-        death.set("reason", std::string(dlq::SystemReasonName(policy.system, reason)));
-        death.set("count", x.count[slot]);
-        death.set("time", static_cast<double>(x.time[slot]));
-        deaths.call<void>("push", death);
-      }
-      record.set("x-death", deaths);
-      record.set("x-first-death-queue", std::string(dlq::kSourceQueueName));
-      record.set("x-first-death-reason", std::string(dlq::SystemReasonName(policy.system, x.first)));
-      break;
+namespace {
+
+// A system's dead-letter record (SystemRules::Record) as a plain object, field by
+// field in the system's own order and names. Conversion only: what each system
+// keeps is its module's (core/systems/).
+val RecordValue(const dlq::DeadLetterRecord& fields);
+
+val RecordFieldValue(const dlq::RecordField& field) {
+  switch (field.kind) {
+    case dlq::RecordField::Kind::kNumber: return val(field.number);
+    case dlq::RecordField::Kind::kText: return val(field.text);
+    case dlq::RecordField::Kind::kList: {
+      val items = val::array();
+      for (const dlq::DeadLetterRecord& item : field.list) items.call<void>("push", RecordValue(item));
+      return items;
     }
-    case dlq::System::kSqs:
-      // No reason and no error: the body, its attributes and the receive count, and the source.
-      record.set("body", e.payload);
-      record.set("ApproximateReceiveCount", e.attempts);
-      record.set("SentTimestamp", static_cast<double>(e.enqueued_at));
-      record.set("sourceQueue", std::string(dlq::kSourceQueueName));
-      break;
-    case dlq::System::kBullMq:
-      record.set("attemptsMade", e.attempts);
-      record.set("stalledCounter", e.stalls);
-      record.set("failedReason", e.last_error);
-      record.set("finishedOn", static_cast<double>(e.arrived_at));
-      break;
-    case dlq::System::kSidekiq:
-      record.set("retry_count", e.attempts - 1);
-      record.set("error_message", e.last_error);
-      break;
-    case dlq::System::kLab: break;
   }
+  return val::undefined();
+}
+
+val RecordValue(const dlq::DeadLetterRecord& fields) {
+  val record = val::object();
+  for (const dlq::RecordField& field : fields) record.set(field.name, RecordFieldValue(field));
   return record;
 }
+
+// The entry as its system itself records it (docs/real-systems.md): what an
+// operator of that system would see in its DLQ.
+val SystemRecordValue(const dlq::SystemRules& system, const dlq::QuarantineEntry& e) {
+  dlq::EntryFacts facts;
+  facts.payload = e.payload;
+  facts.attempts = e.attempts;
+  facts.stalls = e.stalls;
+  facts.last_error = e.last_error;
+  facts.arrived_at = e.arrived_at;
+  facts.enqueued_at = e.enqueued_at;
+  facts.x_death = e.x_death;
+  return RecordValue(system.Record(facts));
+}
+
+}  // namespace
 
 val DiscardedValue(const dlq::Queue& q, double from, double count) {
   val out = val::array();
@@ -199,7 +194,7 @@ val DiscardedValue(const dlq::Queue& q, double from, double count) {
     entry.set("payload", d.payload);
     entry.set("attempts", d.attempts);
     entry.set("reason", std::string(dlq::ReasonName(d.reason)));
-    entry.set("systemReason", std::string(dlq::SystemReasonName(q.policy().system, d.reason)));
+    entry.set("systemReason", std::string(dlq::SystemOf(q.policy()).ReasonName(d.reason)));
     entry.set("at", static_cast<double>(d.at));
     out.call<void>("push", entry);
   }
@@ -209,6 +204,7 @@ val DiscardedValue(const dlq::Queue& q, double from, double count) {
 val QuarantinedValue(const dlq::Queue& q, double from, double count) {
   val out = val::array();
   const size_t n = q.stats().quarantined;
+  const dlq::SystemRules& system = dlq::SystemOf(q.policy());
   for (const dlq::QuarantineEntry& e : q.view().Quarantined(QueueIndex(from, n), QueueIndex(count, n))) {
     val entry = val::object();
     entry.set("id", e.id);
@@ -216,9 +212,7 @@ val QuarantinedValue(const dlq::Queue& q, double from, double count) {
     entry.set("attempts", e.attempts);
     entry.set("reason", std::string(dlq::ReasonName(e.reason)));
     // Only under a system's semantics: a lab queue's entries are as they always were.
-    if (q.policy().system != dlq::System::kLab) {
-      entry.set("systemReason", std::string(dlq::SystemReasonName(q.policy().system, e.reason)));
-    }
+    if (system.DescribesEntries()) entry.set("systemReason", std::string(system.ReasonName(e.reason)));
     entry.set("lastError", e.last_error);
     entry.set("step", static_cast<double>(e.step));
     entry.set("class", std::string(dlq::ClassName(e.failure_class)));
@@ -227,7 +221,7 @@ val QuarantinedValue(const dlq::Queue& q, double from, double count) {
     entry.set("firstAttemptAt", static_cast<double>(e.first_attempt_at));
     entry.set("key", OrNull(e.key));
     entry.set("sourceQueue", e.source_queue);
-    if (q.policy().system != dlq::System::kLab) entry.set("systemRecord", SystemRecordValue(q.policy(), e));
+    if (system.DescribesEntries()) entry.set("systemRecord", SystemRecordValue(system, e));
     if (e.retention_until >= 0) {
       entry.set("retentionFrom", static_cast<double>(e.retention_from));
       entry.set("retentionUntil", static_cast<double>(e.retention_until));

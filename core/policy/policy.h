@@ -111,10 +111,6 @@ Reason XDeathReason(int slot);
 
 // The name the lab gives its source queue where a record names one (x-death's queue).
 inline constexpr const char* kSourceQueueName = "orders";
-// Sidekiq's default dead_timeout_in_seconds: 180 days.
-constexpr int64_t kSidekiqDeadTimeoutMs = int64_t{180} * 86'400'000;
-// RabbitMQ 4.0's default delivery-limit.
-constexpr int64_t kRabbitMq4DeliveryLimit = 20;
 enum class Jitter : uint8_t { kNone, kFull, kEqual, kDecorrelated, kBullMq };
 // Where a retry's delay lives (idea 23; system lab only):
 //   broker          the queue parks the job in "delayed" and returns it to the ready
@@ -156,8 +152,6 @@ const char* DeliveryLimitName(DeliveryLimit limit);  // "explicit" | "unset-3.x"
 const char* DeadLetterExchangeName(DeadLetterExchange dlx);  // "set" | "none"
 const char* DelayAtName(DelayAt where);  // "broker" | "consumer-sleep" | "retry-queue"
 Result<DelayAt> ParseDelayAt(std::string_view text);
-// BullMQ's failedReason for a job failed by its stall budget.
-inline constexpr const char* kBullMqStalledError = "job stalled more than allowable limit";
 // How `system` names a quarantine entry's reason (SystemRules::ReasonName; defined in core/systems/).
 const char* SystemReasonName(System system, Reason reason);
 

@@ -124,7 +124,8 @@ Status QueueCore::Loader::CheckRow(const std::string& who, const durable::JobRow
   const int64_t budget = policy.Budget();
   // Under bullmq a retry without a reset (ReplayKeepingAttempts) keeps attemptsMade,
   // so a job may be waiting at its budget, or past it by one run per such retry.
-  if (policy.system == System::kBullMq ? r.attempts > kMaxKeptAttempts
+  const SystemRules& rules = SystemOf(policy);
+  if (rules.CanReplayKeepingAttempts() ? r.attempts > kMaxKeptAttempts
                                        : r.attempts > budget || (waiting && r.attempts >= budget)) {
     return Invalid(who + " has more attempts than its budget allows where it is");
   }
@@ -133,9 +134,9 @@ Status QueueCore::Loader::CheckRow(const std::string& who, const durable::JobRow
     return Invalid(who + " has a time after now");
   }
   // A mode's own fields only in its mode (so a lab queue's rows stay as they were).
-  const System system = policy.system;
-  if ((r.stalls != 0 && system != System::kBullMq) || (r.enqueued_at != 0 && system != System::kSqs) ||
-      (!r.x_death.empty() && system != System::kRabbitMqQuorum) || (r.ttl_from != 0 && policy.message_ttl_ms == 0)) {
+  if ((r.stalls != 0 && !rules.Keeps(JobRecord::kStalls)) ||
+      (r.enqueued_at != 0 && !rules.Keeps(JobRecord::kFirstEnqueue)) ||
+      (!r.x_death.empty() && !rules.Keeps(JobRecord::kXDeath)) || (r.ttl_from != 0 && policy.message_ttl_ms == 0)) {
     return Invalid(who + " carries another system's fields");
   }
   if (r.stalls > UINT16_MAX || r.x_death.time[0] > m_.now || r.x_death.time[1] > m_.now ||

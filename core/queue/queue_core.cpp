@@ -407,12 +407,12 @@ Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::
                       uint32_t error, uint32_t lease) {
   StoredJob& job = jobs_[index];
   // Under bullmq a crash is a stall, counted on its own (saturating; the budget is far below).
-  if (policy_.system == System::kBullMq && failure == FailureClass::kCrash && job.stalls < UINT16_MAX) ++job.stalls;
+  if (system().CountsStalls() && failure == FailureClass::kCrash && job.stalls < UINT16_MAX) ++job.stalls;
   Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_, job.stalls);
   // A dead letter with no dead-letter exchange is dropped (RabbitMQ: dlx.md).
   if (d.disposition == Disposition::kQuarantined && policy_.DiscardsDeadLetters()) d.disposition = Disposition::kDiscarded;
   if (d.uncounted) job.attempts -= 1;  // BullMQ's attemptsMade leaves a stall out
-  if (d.reason == Reason::kStalled) error = InternError(kBullMqStalledError);  // BullMQ's failedReason
+  if (const char* own = system().OwnError(d.reason)) error = InternError(own);  // BullMQ's failedReason
   budget_in_force_ = d.budget;  // every event of this decision carries the class's budget
   EventRecord& decided = Record(kind, index);
   decided.failure_class = failure.value_or(FailureClass::kTransient);
@@ -440,7 +440,7 @@ Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::
       ReturnToReady(index, true);
       // Under RabbitMQ's semantics the return went near the head: the events say so
       // (ref 1 a quorum queue's return, 2 a classic queue's, which keeps its place).
-      const uint32_t at_head = !policy_.ReturnsNearHead() ? 0 : policy_.KeepsNoDeliveryCount() ? 2 : 1;
+      const auto at_head = static_cast<uint32_t>(system().ReturnTo(policy_));
       decided.ref = at_head;
       Record(EventKind::kRequeued, index).ref = at_head;
       break;
@@ -532,13 +532,12 @@ void QueueCore::ExpireHeads() {
 }
 
 int64_t QueueCore::RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const {
-  const int64_t from = policy_.system == System::kSqs ? enqueued_at : arrived_at;
+  const int64_t from = system().RetentionFrom(arrived_at, enqueued_at);
   return std::max(arrived_at, Later(from, policy_.retention_ms));
 }
 
 int64_t QueueCore::LazyRetentionAge() const {
-  if (!policy_.LazyRetention()) return 0;
-  return policy_.system == System::kSidekiq && policy_.retention_ms == 0 ? kSidekiqDeadTimeoutMs : policy_.retention_ms;
+  return system().LazyRetentionAge(policy_);
 }
 
 void QueueCore::TrimLazily() {

@@ -66,7 +66,7 @@ Result<bool> QueueCore::ReplayKeepingAttempts(std::string_view id) {
   if (!CanReplayKeepingAttempts()) {
     return Status::InvalidArgument(std::string("replay: resetAttempts false expected only under system bullmq (BullMQ's "
                                                "job.retry() without resetAttemptsMade), got it under system ") +
-                                   SystemName(policy_.system) + ", where a replay always resets attempts");
+                                   system().name() + ", where a replay always resets attempts");
   }
   const int64_t found = ReplayableIndex(id);
   if (found < 0) return false;
@@ -88,8 +88,7 @@ void QueueCore::ReplayChecked(uint32_t index, bool routed, bool keep_attempts) {
   if (RetentionTimers()) retention_.erase({RetentionEnd(job.arrived_at, records_.EnqueuedAt(index)), job.timer, index});
   // Sidekiq's retry of a dead job lowers its count by one: it gets one more run.
   // BullMQ's retry without a reset keeps attemptsMade.
-  const uint32_t kept = keep_attempts ? job.attempts
-                        : policy_.system == System::kSidekiq && job.attempts > 0 ? job.attempts - 1 : 0;
+  const uint32_t kept = keep_attempts ? job.attempts : system().AttemptsAfterReplay(job.attempts);
   // It carries the attempt count before the reset, and the count it keeps.
   EventRecord& replayed = Record(EventKind::kReplayed, index);
   replayed.until = kept;

@@ -60,7 +60,7 @@ std::vector<QuarantineEntry> QueueCore::Quarantined(size_t from, size_t count) c
                    records_.XDeathOf(*it), kSourceQueueName});
     QuarantineEntry& entry = out.back();
     if (RetentionTimers()) {
-      entry.retention_from = policy_.system == System::kSqs ? entry.enqueued_at : job.arrived_at;
+      entry.retention_from = system().RetentionFrom(job.arrived_at, entry.enqueued_at);
       entry.retention_until = RetentionEnd(job.arrived_at, entry.enqueued_at);
     } else if (const int64_t age = LazyRetentionAge(); age > 0) {
       entry.retention_from = job.arrived_at;

@@ -24,7 +24,6 @@ Backoff Uncapped(const Backoff& b) {
 class BullMqSystem final : public SystemRules {
  public:
   System id() const override { return System::kBullMq; }
-  char link_letter() const override { return 'b'; }
 
   bool CountsStalls() const override { return true; }
   int64_t StallBudget(const Policy& p) const override { return p.max_stalled_count; }

@@ -8,7 +8,6 @@ namespace {
 class LabSystem final : public SystemRules {
  public:
   System id() const override { return System::kLab; }
-  char link_letter() const override { return 'l'; }
   // A lab queue's entries are as they always were: no system reason, no record.
   bool DescribesEntries() const override { return false; }
 };

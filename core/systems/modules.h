@@ -4,6 +4,18 @@
 
 #include "system.h"
 
+namespace dlq {
+
+// One system's own constants, kept beside its module (and read by its test).
+// RabbitMQ 4.0's default delivery-limit (rabbitmq_quorum.cpp).
+constexpr int64_t kRabbitMq4DeliveryLimit = 20;
+// BullMQ's failedReason for a job failed by its stall budget (bullmq.cpp).
+inline constexpr const char* kBullMqStalledError = "job stalled more than allowable limit";
+// Sidekiq's default dead_timeout_in_seconds: 180 days (sidekiq.cpp).
+constexpr int64_t kSidekiqDeadTimeoutMs = int64_t{180} * 86'400'000;
+
+}  // namespace dlq
+
 namespace dlq::systems {
 
 const SystemRules& Lab();

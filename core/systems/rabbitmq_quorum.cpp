@@ -22,7 +22,6 @@ constexpr int64_t kRabbitMq4DeliveryLimit = 20;
 class RabbitMqQuorumSystem final : public SystemRules {
  public:
   System id() const override { return System::kRabbitMqQuorum; }
-  char link_letter() const override { return 'q'; }
 
   int64_t Budget(const Policy& p) const override {
     switch (p.delivery_limit) {

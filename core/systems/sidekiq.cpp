@@ -51,7 +51,6 @@ int64_t LeastDelay(const Backoff& b, uint32_t attempt) {
 class SidekiqSystem final : public SystemRules {
  public:
   System id() const override { return System::kSidekiq; }
-  char link_letter() const override { return 'k'; }
 
   void AdjustRule(const Policy& p, FailureClass c, ClassRule* rule) const override {
     if (!p.retry_every_error || c == FailureClass::kCrash) return;

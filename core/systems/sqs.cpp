@@ -15,7 +15,6 @@ namespace {
 class SqsSystem final : public SystemRules {
  public:
   System id() const override { return System::kSqs; }
-  char link_letter() const override { return 's'; }
 
   int64_t RetryDelay(const Policy& p, const Backoff& b, uint32_t attempt, int64_t previous,
                      Prng& jitter) const override {

@@ -3,8 +3,11 @@
 #include <utility>
 
 #include "backoff.h"
+#include "schema.h"
 
 namespace dlq {
+
+char SystemRules::link_letter() const { return kSystemChoices.items[static_cast<int>(id())].link[0]; }
 
 RecordField RecordField::Number(std::string name, double value) {
   RecordField field;

@@ -82,8 +82,9 @@ class SystemRules {
   virtual System id() const = 0;
   // Its name as links, snapshots and the API spell it (the system choice list, schema.h).
   const char* name() const { return SystemName(id()); }
-  // Its letter in a v2 link's ";r" group (link.h; frozen: released links carry it).
-  virtual char link_letter() const = 0;
+  // Its letter in a v2 link's ";r" group (link.h; frozen: released links carry it),
+  // read from the system choice list's link column (schema.h), its one source.
+  char link_letter() const;
 
   // --- What counts as an attempt ------------------------------------------
   // The policy's attempt budget (the lab: maxAttempts; a quorum queue may leave its

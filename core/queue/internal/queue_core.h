@@ -28,6 +28,7 @@
 #include "prng.h"
 #include "queue.h"
 #include "queue_cost.h"
+#include "registry.h"
 #include "ring.h"
 #include "rules.h"
 #include "system_records.h"
@@ -86,7 +87,7 @@ class QueueCore {
   // OutOfRange once a job has kMaxKeptAttempts attempts (its count would not fit).
   Result<bool> ReplayKeepingAttempts(std::string_view id);
   // Whether ReplayKeepingAttempts is accepted here (system bullmq): what a page offers.
-  bool CanReplayKeepingAttempts() const { return policy_.system == System::kBullMq; }
+  bool CanReplayKeepingAttempts() const { return system().CanReplayKeepingAttempts(); }
 
   // An operator's fix before a replay: gives the quarantined job `id` the payload
   // `payload`; it stays in quarantine (a Replay(id) then runs the fixed job) and
@@ -167,6 +168,8 @@ class QueueCore {
   size_t quarantine_size() const { return quarantine_.size(); }
   uint64_t step() const { return step_; }
   const Policy& policy() const { return policy_; }
+  // The module of the policy's system: every rule that differs by system is asked of it.
+  const SystemRules& system() const { return SystemOf(policy_); }
 
   // ---- Durability -------------------------------------------------------------
   // Every state change is a fixed sequence of durable writes (durable.h): a move

@@ -1,23 +1,24 @@
 #include "system_records.h"
 
 #include "queue_cost.h"
+#include "registry.h"
 
 namespace dlq {
 
 SystemRecords::SystemRecords(const Policy& policy)
-    : keeps_enqueued_at_(policy.system == System::kSqs),
+    : keeps_enqueued_at_(SystemOf(policy).Keeps(JobRecord::kFirstEnqueue)),
       keeps_ttl_(policy.message_ttl_ms > 0),
-      keeps_x_death_(policy.system == System::kRabbitMqQuorum) {}
+      keeps_x_death_(SystemOf(policy).Keeps(JobRecord::kXDeath)) {}
 
 size_t SystemRecords::TimesBytes(const Policy& policy, size_t jobs) {
   size_t bytes = 0;
-  if (policy.system == System::kSqs) bytes += jobs * sizeof(int64_t);  // the first enqueues
-  if (policy.message_ttl_ms > 0) bytes += jobs * sizeof(int64_t);      // the TTLs' starts
+  if (SystemOf(policy).Keeps(JobRecord::kFirstEnqueue)) bytes += jobs * sizeof(int64_t);  // the first enqueues
+  if (policy.message_ttl_ms > 0) bytes += jobs * sizeof(int64_t);  // the TTLs' starts
   return bytes;
 }
 
 size_t SystemRecords::MostXDeathBytes(const Policy& policy, size_t jobs) {
-  return policy.system == System::kRabbitMqQuorum ? jobs * cost::kXDeath : 0;
+  return SystemOf(policy).Keeps(JobRecord::kXDeath) ? jobs * cost::kXDeath : 0;
 }
 
 size_t SystemRecords::Publish(int64_t now) {
