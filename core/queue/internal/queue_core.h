@@ -189,39 +189,12 @@ class QueueCore {
   Result<std::vector<JournalEntry>> Journal() const;
   size_t journal_size() const { return journal_.size(); }
 
-  // A queue equal to this one in every observable, its journal included (a
-  // checkpoint for time travel: core/session/session.h). TooLarge past the heap budget
-  // or kMaxSnapshotBytes' worth of state; nothing changes then.
+  // Clone, Restore, Recover and CrashRanks: the contracts are Queue's (queue.h),
+  // which forwards to these.
   Result<QueueCore> Clone() const;
-
-  // A queue equal to the snapshot's in every observable, with an empty journal
-  // that follows the snapshot. Refusals (nothing is created): InvalidSnapshot for
-  // anything not a whole, unaltered, consistent snapshot; UnsupportedVersion for
-  // a newer format (checked before the checksum); TooLarge past kMaxSnapshotBytes.
   static Result<QueueCore> Restore(std::string_view snapshot);
-
-  // The state after `snapshot` (nullopt: after creation, the journal's first
-  // write) and the first options.crash_after writes of `journal` (records as
-  // Journal() gives them, in order). A job found both in quarantine and in
-  // another place is kept once, in quarantine; found in two other places, where
-  // its newer write put it; found in none, it is lost (its id stays used).
-  // Each is listed, and the recovered queue's timeline says so. In-flight
-  // leases stay leases and still expire on the clock.
-  // Refusals: the snapshot's, InvalidArgument naming journal[i] for a record that
-  // is not this lab's, is damaged, or does not follow the snapshot or the record
-  // before it; OutOfRange for crash_after outside 0..journal length (at least 1
-  // after creation: write 1 creates the queue); TooLarge past kMaxJournalRecords
-  // records or kMaxJournalBytes of them together.
   static Result<Recovery> Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
                                   const RecoverOptions& options = {});
-
-  // What a crash after each write of `journal` would leave, in one pass over it
-  // (Recover's arguments and refusals, without crash_after): ranks[k - 1] for a
-  // crash after write k is 3 when recovery would find a job in no place (lost),
-  // 2 when it would find one in quarantine and another place, 1 in two other
-  // places, else 0; equal, write for write, to what Recover(…, {k}) lists. Write
-  // 1 of a journal since creation creates the queue (rank 0). A torn next write
-  // changes no rank: recovery discards it.
   static Result<std::vector<uint8_t>> CrashRanks(std::optional<std::string_view> snapshot,
                                                  const std::vector<std::string_view>& journal);
 
