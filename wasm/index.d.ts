@@ -630,7 +630,7 @@ export interface World {
 }
 
 /**
- * One run of the bounded path's retry delays (core/policy/backoff.h WorstDelay): after each failed
+ * One run of the bounded path's retry delays (core/systems/backoff.h WorstDelay): after each failed
  * attempt firstAttempt..lastAttempt the longest wait is delayMs, given first (in lab.failureClasses
  * order) by `class`, with its own backoff or (ownBackoff false) the policy's.
  */
@@ -1034,7 +1034,7 @@ export interface ScheduleOptions {
   leases?: boolean;
 }
 
-/** lab.retrySchedule(): the transient class's schedule under the policy (core/policy/schedule.h). */
+/** lab.retrySchedule(): the transient class's schedule under the policy (core/systems/schedule.h). */
 export interface RetrySchedule {
   /** The transient class's budget. */
   attempts: number;
@@ -1535,7 +1535,7 @@ export interface Lab {
    */
   contentionCost(options: { seed?: number; runs?: number }): ContentionCost;
   /**
-   * A policy's retry schedule (core/policy/schedule.h): each attempt's start and the delay after it under the
+   * A policy's retry schedule (core/systems/schedule.h): each attempt's start and the delay after it under the
    * policy's jitter (seeded; exact when nothing is drawn), and how likely the budget outlasts an outage of
    * options.outageMs. The policy is read as createQueue() reads it; refusals name the field.
    */

@@ -412,7 +412,7 @@ class Lab {
   }
 
   /**
-   * A policy's retry schedule (core/policy/schedule.h): for a job whose every
+   * A policy's retry schedule (core/systems/schedule.h): for a job whose every
    * attempt fails transiently, each attempt's start and the delay after it, as
    * { min, median, p99, max } under the policy's jitter over seeded samples
    * (exact, one run, when nothing is drawn), and the share of samples whose

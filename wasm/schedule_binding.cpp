@@ -1,4 +1,4 @@
-// Embind binding of the retry schedule (core/policy/schedule.h): a policy object
+// Embind binding of the retry schedule (core/systems/schedule.h): a policy object
 // and the options in, the core's table out, or its refusal as an error value.
 // Conversion only.
 #include <emscripten/bind.h>

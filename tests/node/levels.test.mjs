@@ -1,5 +1,5 @@
 // Lessons as levels, the core's side: an exercise's par (lab.goalPar, core/lesson/par.h), the
-// bounded path's terms (worstCase().delays, core/policy/backoff.h), and every predict
+// bounded path's terms (worstCase().delays, core/systems/backoff.h), and every predict
 // question and exercise on the lesson pages answered by the core exactly as the page asks it
 // (predict-answer.mjs, the page's own code): one true choice each, an order the run gives, a par.
 import { test } from 'node:test';

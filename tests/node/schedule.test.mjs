@@ -1,4 +1,4 @@
-// The retry schedule through the JS API (lab.retrySchedule(), core/policy/schedule.h):
+// The retry schedule through the JS API (lab.retrySchedule(), core/systems/schedule.h):
 // the native build's numbers, pinned alike in tests/native/schedule_test.cpp (a
 // seeded decorrelated table, and exact tables without jitter), the defaults and
 // the table's shape, the row cap, and refusals that name the field.

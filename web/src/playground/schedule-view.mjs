@@ -1,5 +1,5 @@
 // The "Retry schedule" card: the playground's policy as the core's
-// retrySchedule() computes it (core/policy/schedule.h) — each attempt of a job
+// retrySchedule() computes it (core/systems/schedule.h) — each attempt of a job
 // that keeps failing transiently, the delay after it and when the next starts
 // (min · median · p99 under the jitter, seeded; one exact value without), and
 // how likely the budget is to outlast an outage of a length the reader picks.

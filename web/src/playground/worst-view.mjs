@@ -1,5 +1,5 @@
 // The Worst case card: the bounded path's sum, term by term, as the core
-// computed it (view.worstCase: core/policy/backoff.h WorstCasePath, its leases
+// computed it (view.worstCase: core/systems/backoff.h WorstCasePath, its leases
 // and each run of retry delays with the class that gives it), and beside each
 // term what the job furthest along actually spent so far, read off the
 // timeline's events. It draws; the worst case itself is the core's.

@@ -52,7 +52,7 @@ export function policyInForce(policy, rules) {
   };
 }
 
-/** A rule's delay after a first failed attempt, before jitter: its base (core/policy/backoff.h: 2^0 · base for exponential). */
+/** A rule's delay after a first failed attempt, before jitter: its base (core/systems/backoff.h: 2^0 · base for exponential). */
 function firstDelay(backoff) {
   return backoff.kind === 'none' ? 0 : backoff.baseMs;
 }
