@@ -71,9 +71,9 @@ const JsValue* JsValue::Find(std::string_view key) const {
   return nullptr;
 }
 
-std::vector<const std::pair<std::string, JsValue>*> JsValue::Entries() const {
-  std::vector<const std::pair<std::string, JsValue>*> indexed;
-  std::vector<const std::pair<std::string, JsValue>*> named;
+std::vector<const JsMember*> JsValue::Entries() const {
+  std::vector<const JsMember*> indexed;
+  std::vector<const JsMember*> named;
   for (const auto& m : members) (ArrayIndex(m.first) >= 0 ? indexed : named).push_back(&m);
   std::stable_sort(indexed.begin(), indexed.end(),
                    [](const auto* a, const auto* b) { return ArrayIndex(a->first) < ArrayIndex(b->first); });
@@ -88,7 +88,7 @@ void JsValue::Set(std::string key, JsValue value) {
       return;
     }
   }
-  members.emplace_back(std::move(key), std::move(value));
+  members.push_back(JsMember{std::move(key), std::move(value)});
 }
 
 std::string JsNumberText(double n) {

@@ -13,6 +13,8 @@
 
 namespace dlq::config {
 
+struct JsMember;
+
 struct JsValue {
   enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject };
   Kind kind = Kind::kNull;
@@ -20,12 +22,13 @@ struct JsValue {
   double number = 0;
   std::string text;
   std::vector<JsValue> items;                            // an array's
-  std::vector<std::pair<std::string, JsValue>> members;  // an object's, in the order read
+  std::vector<JsMember> members;  // an object's, in the order read
 
-  static JsValue Null() { return {}; }
-  static JsValue Bool(bool b) { JsValue v; v.kind = Kind::kBool; v.flag = b; return v; }
-  static JsValue Number(double n) { JsValue v; v.kind = Kind::kNumber; v.number = n; return v; }
-  static JsValue String(std::string s) { JsValue v; v.kind = Kind::kString; v.text = std::move(s); return v; }
+  // Defined below JsMember: a body here would need the vector's element complete.
+  static JsValue Null();
+  static JsValue Bool(bool b);
+  static JsValue Number(double n);
+  static JsValue String(std::string s);
 
   bool IsObject() const { return kind == Kind::kObject; }
   bool IsString() const { return kind == Kind::kString; }
@@ -41,10 +44,23 @@ struct JsValue {
   bool Has(std::string_view key) const { return Find(key) != nullptr; }
   // An object's members in the order Object.entries gives them: array-index keys
   // ("0", "7") first, ascending, then the others as read.
-  std::vector<const std::pair<std::string, JsValue>*> Entries() const;
+  std::vector<const JsMember*> Entries() const;
   // Sets (or replaces, in place) member `key`.
   void Set(std::string key, JsValue value);
 };
+
+// One member of an object: its key and value (first/second, as a pair names them;
+// a struct rather than a std::pair, which clang 14 with libstdc++ 12 cannot hold
+// in a vector inside JsValue while JsValue is still incomplete).
+struct JsMember {
+  std::string first;
+  JsValue second;
+};
+
+inline JsValue JsValue::Null() { return {}; }
+inline JsValue JsValue::Bool(bool b) { JsValue v; v.kind = Kind::kBool; v.flag = b; return v; }
+inline JsValue JsValue::Number(double n) { JsValue v; v.kind = Kind::kNumber; v.number = n; return v; }
+inline JsValue JsValue::String(std::string s) { JsValue v; v.kind = Kind::kString; v.text = std::move(s); return v; }
 
 // One code point decoded from (WTF-8) `s` at byte `i`; advances `i` past it.
 unsigned NextCodePoint(std::string_view s, size_t& i);
