@@ -1,0 +1,95 @@
+// The checker's model: what a team's configuration says about its queues, read from any
+// format (readers/), judged by the rules (rules/). A reader fills an Inventory from one
+// document; the inventories of every file are joined (a DLQ declared in another file, an
+// alarm in a third) before any rule runs. Readers decide nothing about good or bad: they
+// record what the configuration says, where it says it, and what they could not know.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "document.h"
+#include "policy.h"
+
+namespace dlq::check {
+
+// A value the file does not give (a Terraform value "known after apply" that no
+// configuration reference resolves, a Ruby block that is not evaluated). A rule that
+// needs it says so in a note naming it, never guesses and never passes.
+struct Unknown {
+  std::string what;  // "redrive_policy.deadLetterTargetArn (known after apply)"
+  Location at;
+};
+
+// A note a reader attaches to a queue ("custom schedule, not read": sidekiq_retry_in).
+struct ReaderNote {
+  std::string text;
+  Location at;
+};
+
+// Where a terminal failure (budget spent, or a failure that is never retried) goes.
+enum class Terminal : uint8_t {
+  kDeadLetter,  // to another queue or place that keeps it: dead_letter_to names it
+  kKeptHere,    // kept by the system itself: Sidekiq's Dead set, BullMQ's failed set
+  kDropped,     // discarded: drop_cause says by which setting
+  kUnknown,     // depends on an Unknown
+};
+
+struct QueueConfig {
+  // Identity. `id` is unique in the joined inventory and is what dead_letter_to refers to
+  // (an SQS queue's ARN or resource address, "vhost/name" for RabbitMQ, a Sidekiq job class);
+  // `name` is what people call it (its queue name) and what skips match.
+  std::string id;
+  std::string name;
+  std::string system;  // SystemName(): "sqs", "rabbitmq-quorum", "sidekiq", "bullmq"
+  Location at;         // where the queue (resource, job class, options object) is declared
+
+  // What the lab plays for it: the system mode with the budget, backoff, lease and the
+  // system's settings as read (SetField by name through the policy's schema). When
+  // `bounded` is false, policy.max_attempts is meaningless: nothing ends the retries
+  // (SQS without a redrive policy, a 3.x quorum queue without a delivery-limit).
+  Policy policy;
+  bool bounded = true;
+  std::string unbounded_because;            // the setting (or its absence) that makes it so
+  std::vector<std::pair<std::string, Location>> settings;  // policy field -> where it was set
+
+  Terminal terminal = Terminal::kDeadLetter;
+  std::string dead_letter_to;  // kDeadLetter: the id of the queue it reaches ("" when it reaches none)
+  Location dead_letter_at;     // the setting that names it
+  std::string drop_cause;      // kDropped: "retry: false", "removeOnFail: true", "no dead-letter-exchange"
+
+  // Facts some rules read; nullopt where the format does not say (the system default applies,
+  // as the reader fills it when the default is documented).
+  std::optional<bool> fifo;                 // SQS FifoQueue
+  std::optional<int64_t> retention_ms;      // how long the broker keeps a message (SQS MessageRetentionPeriod)
+  Location retention_at;
+  bool retention_from_first_enqueue = false;  // SQS standard: a DLQ counts from the original enqueue
+  // RabbitMQ: the dead-letter exchange by name, whether it exists, and the queues it reaches.
+  std::optional<std::string> dead_letter_exchange;
+  bool dead_letter_exchange_exists = false;
+  std::vector<std::string> dead_letter_reaches;  // queue ids
+  std::string dead_letter_strategy;  // "at-most-once" (default) or "at-least-once"
+  std::string overflow;              // "drop-head" (default), "reject-publish", "reject-publish-dlx"
+  // Queues this one sends back into (SQS redrive allowed back, a DLX that routes back): ids.
+  std::vector<std::string> routes_back_to;
+
+  std::vector<Unknown> unknowns;
+  std::vector<ReaderNote> notes;
+  std::vector<SkipComment> skips;  // inline skip comments inside its declaration
+};
+
+// Something that alarms on a queue's depth (SQS: a CloudWatch alarm on
+// ApproximateNumberOfMessagesVisible with the queue as its QueueName dimension).
+struct DepthAlarm {
+  std::string queue;  // the queue's id or name as the alarm names it
+  Location at;
+};
+
+struct Inventory {
+  std::vector<QueueConfig> queues;
+  std::vector<DepthAlarm> alarms;
+};
+
+}  // namespace dlq::check
