@@ -188,6 +188,17 @@ Result<Ordering> ParseOrdering(std::string_view text) {
 
 namespace {
 
+// `text` in double quotes, as a refusal echoes a choice. Built by appends, not operator+
+// on a temporary (g++ 12 warns -Wrestrict on "\"" + std::string(…): a known false positive).
+std::string Quoted(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  out += text;
+  out += '"';
+  return out;
+}
+
 // The backoff's fields and pairs, named under `prefix` ("backoff" or
 // "classes.precondition.backoff").
 Status CheckBackoff(const Backoff& b, const std::string& prefix) {
@@ -252,7 +263,7 @@ Status Policy::Check(const Policy& p) {
     if (value == row.get(defaults)) continue;
     const std::string got = row.spec.kind == FieldKind::kInteger   ? std::to_string(value)
                             : row.spec.kind == FieldKind::kBoolean ? std::string(value != 0 ? "true" : "false")
-                                                                   : "\"" + std::string(row.spec.choices->Name(static_cast<int>(value))) + "\"";
+                                                                   : Quoted(row.spec.choices->Name(static_cast<int>(value)));
     return Status::InvalidArgument(std::string(row.spec.name) + " applies only with system \"" + row.spec.only_under +
                                    "\" (leave it at its default otherwise), got " + got + " with system \"" +
                                    SystemName(p.system) + "\"");

@@ -152,8 +152,6 @@ const char* DeliveryLimitName(DeliveryLimit limit);  // "explicit" | "unset-3.x"
 const char* DeadLetterExchangeName(DeadLetterExchange dlx);  // "set" | "none"
 const char* DelayAtName(DelayAt where);  // "broker" | "consumer-sleep" | "retry-queue"
 Result<DelayAt> ParseDelayAt(std::string_view text);
-// How `system` names a quarantine entry's reason (SystemRules::ReasonName; defined in core/systems/).
-const char* SystemReasonName(System system, Reason reason);
 
 constexpr int64_t kMaxDelayMs = 86'400'000;  // one day
 // Sidekiq's own default schedule stops here instead: four days covers every delay of
@@ -342,9 +340,6 @@ struct Policy {
   int64_t Budget() const;
   // True when a returned message goes back near the head or keeps its place (SystemRules::ReturnTo).
   bool ReturnsNearHead() const;
-  // True when the source queue keeps no delivery count (a RabbitMQ classic queue): the
-  // count the lab shows is its own, and x-delivery-count is absent on every delivery.
-  bool KeepsNoDeliveryCount() const;
   // True when retention is applied when jobs finish, not by a timer.
   bool LazyRetention() const;
   // The newest entries a quarantine keeps after each arrival, oldest dropped first

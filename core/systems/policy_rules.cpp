@@ -20,8 +20,6 @@ int64_t Policy::Budget() const { return SystemOf(*this).Budget(*this); }
 
 bool Policy::ReturnsNearHead() const { return SystemOf(*this).ReturnTo(*this) != ReturnPlace::kTail; }
 
-bool Policy::KeepsNoDeliveryCount() const { return SystemOf(*this).KeepsNoDeliveryCount(*this); }
-
 bool Policy::LazyRetention() const { return SystemOf(*this).LazyRetention(); }
 
 int64_t Policy::QuarantineKeepNewest() const { return SystemOf(*this).QuarantineKeepNewest(*this); }
@@ -29,7 +27,5 @@ int64_t Policy::QuarantineKeepNewest() const { return SystemOf(*this).Quarantine
 bool Policy::TrimsQuarantine() const { return LazyRetention() || QuarantineKeepNewest() >= 0; }
 
 DropCause Policy::DeadLetterDrop() const { return SystemOf(*this).DeadLetterDrop(*this); }
-
-const char* SystemReasonName(System system, Reason reason) { return SystemOf(system).ReasonName(reason); }
 
 }  // namespace dlq

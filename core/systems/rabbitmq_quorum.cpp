@@ -37,9 +37,6 @@ class RabbitMqQuorumSystem final : public SystemRules {
     if (p.delivery_limit == DeliveryLimit::kUnset3) return ReturnPlace::kTail;
     return p.delivery_limit == DeliveryLimit::kClassicQueue ? ReturnPlace::kInPlace : ReturnPlace::kNearHead;
   }
-  bool KeepsNoDeliveryCount(const Policy& p) const override {
-    return p.delivery_limit == DeliveryLimit::kClassicQueue;
-  }
 
   const char* ReasonName(Reason reason) const override {
     return reason == Reason::kExhausted   ? "delivery_limit"

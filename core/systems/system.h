@@ -112,8 +112,6 @@ class SystemRules {
 
   // --- Where a return goes -------------------------------------------------
   virtual ReturnPlace ReturnTo(const Policy& p) const { return (void)p, ReturnPlace::kTail; }
-  // True when the source keeps no delivery count (x-delivery-count absent: a classic queue).
-  virtual bool KeepsNoDeliveryCount(const Policy& p) const { return (void)p, false; }
 
   // --- Terminal reasons and the dead-letter record -------------------------
   // How the system names a quarantine entry's reason (RabbitMQ's x-death reason,

@@ -9,6 +9,7 @@
 #include "crc32.h"
 #include "event.h"
 #include "queue.h"
+#include "registry.h"
 #include "scenario.h"
 #include "test_util.h"
 
@@ -47,7 +48,7 @@ TEST_CASE("max-length: each publish past the limit dead-letters the oldest ready
     CHECK(OrderOf(e.x_death) == std::vector<Reason>{Reason::kMaxLength, Reason::kNone, Reason::kNone, Reason::kNone});
   }
   CHECK(Ids(q.view().Quarantined()) == Strings{"a", "b"});
-  CHECK(SystemReasonName(System::kRabbitMqQuorum, Reason::kMaxLength) == std::string("maxlen"));
+  CHECK(SystemOf(System::kRabbitMqQuorum).ReasonName(Reason::kMaxLength) == std::string("maxlen"));
   CHECK(ReasonName(Reason::kMaxLength) == std::string("max-length"));
   CHECK(q.stats().step == 0);  // no attempt was made
   // Then c is consumed and completes, as on the broker.

@@ -7,6 +7,7 @@
 
 #include "event.h"
 #include "queue.h"
+#include "registry.h"
 #include "scenario.h"
 #include "test_util.h"
 
@@ -49,7 +50,7 @@ TEST_CASE("message-ttl: a ready head past its TTL is dead-lettered as expired, t
     CHECK(e.x_death.first == Reason::kExpired);
   }
   CHECK(Ids(q.view().Quarantined()) == Strings{"a", "b"});
-  CHECK(SystemReasonName(System::kRabbitMqQuorum, Reason::kExpired) == std::string("expired"));
+  CHECK(SystemOf(System::kRabbitMqQuorum).ReasonName(Reason::kExpired) == std::string("expired"));
   CHECK(Lines(q) == Strings{"enqueued a at 0", "enqueued b at 0", "quarantined a at 100", "quarantined b at 100"});
   const Event a = q.view().EventAt(2);
   CHECK(ExplainEvent(a) ==

@@ -73,10 +73,10 @@ TEST_CASE("systems: rabbitmq-quorum returns a requeued message near the head, th
   }
   const std::vector<QuarantineEntry> dead = rabbit.view().Quarantined();
   REQUIRE(dead.size() == 2);
-  CHECK(std::string(SystemReasonName(p.system, dead[0].reason)) == "delivery_limit");
-  CHECK(std::string(SystemReasonName(p.system, Reason::kPermanent)) == "rejected");
-  CHECK(std::string(SystemReasonName(System::kSqs, Reason::kExhausted)).empty());
-  CHECK(std::string(SystemReasonName(System::kLab, Reason::kExhausted)) == "exhausted");
+  CHECK(std::string(SystemOf(p.system).ReasonName(dead[0].reason)) == "delivery_limit");
+  CHECK(std::string(SystemOf(p.system).ReasonName(Reason::kPermanent)) == "rejected");
+  CHECK(std::string(SystemOf(System::kSqs).ReasonName(Reason::kExhausted)).empty());
+  CHECK(std::string(SystemOf(System::kLab).ReasonName(Reason::kExhausted)) == "exhausted");
 }
 
 TEST_CASE("systems: rabbitmq-quorum sends a delayed retry (the TTL retry-queue pattern) to the tail") {
@@ -702,7 +702,7 @@ TEST_CASE("systems: rabbitmq-quorum's deliveryLimit classic-queue: no count, no 
   p.system = System::kRabbitMqQuorum;
   p.delivery_limit = DeliveryLimit::kClassicQueue;
   CHECK(p.Budget() == Policy::kMaxAttempts);
-  CHECK(p.KeepsNoDeliveryCount());
+  CHECK(SystemOf(p).ReturnTo(p) == ReturnPlace::kInPlace);  // a classic queue keeps no delivery count
   Queue classic = test::QueueWith(p, {"a", "b"});
   // a goes back in its place at the head and is never dead-lettered for its returns (maxAttempts is unused).
   CHECK(Deliveries(classic, "transient", 5) == std::vector<std::string>{"a", "a", "a", "a", "a"});
@@ -720,12 +720,12 @@ TEST_CASE("systems: rabbitmq-quorum's deliveryLimit classic-queue: no count, no 
   // Only a reject dead-letters: reason rejected in x-death.
   REQUIRE(classic.Process("permanent").ok());
   REQUIRE(classic.view().Quarantined().size() == 1);
-  CHECK(std::string(SystemReasonName(p.system, classic.view().Quarantined()[0].reason)) == "rejected");
+  CHECK(std::string(SystemOf(p.system).ReasonName(classic.view().Quarantined()[0].reason)) == "rejected");
   CHECK(classic.view().Quarantined()[0].x_death.count[1] == 1);
   // A quorum queue's return is not in place; the setting travels through links and snapshots.
   Policy quorum = p;
   quorum.delivery_limit = DeliveryLimit::kUnset4;
-  CHECK_FALSE(quorum.KeepsNoDeliveryCount());
+  CHECK(SystemOf(quorum).ReturnTo(quorum) == ReturnPlace::kNearHead);
   Scenario s;
   s.policy = p;
   const std::string link = FormatScenario(s);
@@ -1054,7 +1054,6 @@ TEST_CASE("systems: the queue's hooks per system (what each keeps, where a retur
   CHECK(rabbit.ReturnTo(p) == ReturnPlace::kTail);
   p.delivery_limit = DeliveryLimit::kClassicQueue;
   CHECK(rabbit.ReturnTo(p) == ReturnPlace::kInPlace);
-  CHECK(rabbit.KeepsNoDeliveryCount(p));
   // Retention: sidekiq's 0 is its 180 days; bullmq's is the policy's; sqs counts from the first enqueue.
   Policy none;
   CHECK(sidekiq.LazyRetentionAge(none) == kSidekiqDeadTimeoutMs);
