@@ -1415,6 +1415,8 @@ export interface Session {
    * script kept; with replayWorld (default) a world plays the script past the cursor again.
    */
   setPolicy(policy: Partial<PolicyOptions>, options?: { replayWorld?: boolean }): SessionView;
+  /** The world that plays on replaced (null: none) in one call; it plays the script past the cursor again. */
+  setWorld(world: WorldOptions | null): SessionView;
   /** The share link alone (no view built), or why there is none. */
   link(): { text: string } | { error: ErrorCode; message: string };
   seek(cursor: number): { moved: boolean; view: SessionView };

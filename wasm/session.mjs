@@ -4,7 +4,7 @@ import {
   checkCount, checkGoalText, checkInteger, checkKey, checkName, checkObject, checkOutcome, copyArray, wireText,
 } from './checks.mjs';
 import { copyAction, readScenario, readScenarioObject } from './scenario.mjs';
-import { copyBehaviour, copyPolicy } from './schema.mjs';
+import { copyBehaviour, copyPolicy, copyWorld } from './schema.mjs';
 import { Lifetime } from './lifetime.mjs';
 
 /**
@@ -185,6 +185,17 @@ export class Session {
       return copyPolicy(policy, '', { partial: true });
     });
     return this.#take(unwrap(call(() => handle.setPolicy(copy, replayWorld !== false, this.#ask()))));
+  }
+
+  /**
+   * The world that plays on, replaced (null: none) in one call: the view. Its jobs'
+   * behaviours are checked with the scenario's jobs; the world plays the script past
+   * the cursor again. A bad world is refused by the core's words and nothing changes.
+   */
+  setWorld(world) {
+    const handle = this.#life.live();
+    const copy = world === null ? null : readInput('world', () => copyWorld('', world));
+    return this.#take(unwrap(call(() => handle.setWorld(copy, this.#ask()))));
   }
 
   /** The share link alone, without a view: { text }, or { error, message } when a reader would refuse it. */

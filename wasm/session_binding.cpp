@@ -293,6 +293,18 @@ class SessionHandle {
     return View(ask);
   }
 
+  // setWorld(world): the scenario's world replaced (null: none), played again past the cursor; the view.
+  val setWorld(val world, val ask) {
+    dlq::World w;
+    if (!world.isNull()) {
+      dlq::Result<dlq::World> read = WorldFromValue(world, "");
+      if (!read.ok()) return ErrorValue(read.status());
+      w = std::move(read).value();
+    }
+    if (dlq::Status st = session_->SetWorld(w); !st.ok()) return ErrorValue(st);
+    return View(ask);
+  }
+
   // removeJob(id): the job, its enqueue action or set-up entry, and its behaviour (session.h RemoveJob); the view.
   val removeJob(const std::string& id, val ask) {
     if (dlq::Status st = session_->RemoveJob(id); !st.ok()) return ErrorValue(st);
@@ -405,6 +417,7 @@ EMSCRIPTEN_BINDINGS(dlq_session) {
     .function("addJobWithBehaviour", &SessionHandle::addJobWithBehaviour)
     .function("setPolicy", &SessionHandle::setPolicy)
     .function("removeJob", &SessionHandle::removeJob)
+    .function("setWorld", &SessionHandle::setWorld)
     .function("link", &SessionHandle::link)
       .function("actWorld", &SessionHandle::actWorld)
       .function("seek", &SessionHandle::seek)

@@ -166,6 +166,9 @@ class Session {
   // The scenario's policy replaced by `policy`; with `replay_world` and a world,
   // the world plays the script past the cursor again under it.
   Status SetPolicy(const Policy& policy, bool replay_world = true);
+  // The scenario's world replaced by `world` (World{}: nobody plays), which then
+  // plays the script past the cursor again; CheckScenario checks it with the jobs.
+  Status SetWorld(const World& world);
   // A job and the world's behaviour for it as one change, which CheckScenario
   // checks whole: at cursor 0 a set-up job, else an Enqueue action at the
   // cursor, the script past it replaced. A behaviour the world had for that id

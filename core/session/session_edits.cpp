@@ -28,6 +28,12 @@ Status Session::SetPolicy(const Policy& policy, bool replay_world) {
   return Change(next, replay_world);
 }
 
+Status Session::SetWorld(const World& world) {
+  Scenario next = scenario_;
+  next.world = world;
+  return Change(next, true);
+}
+
 Status Session::AddJob(const JobSpec& job, const Behaviour& behaviour) {
   Scenario next = scenario_;
   DropBehaviour(next.world, job.id);

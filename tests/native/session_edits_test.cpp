@@ -164,5 +164,30 @@ TEST_CASE("session link: the scenario's text, as ShareScenario gives it") {
   CHECK(link.value() == ShareScenario(session.scenario()).value());
 }
 
+TEST_CASE("session edits: SetWorld equals a Change of the scenario's world, replayed; a bad one changes nothing") {
+  const Scenario s = ParseOrDie("v2;m3;s1;y2.100;hb:f2;ja:,b:");
+  Session edited = SessionOrDie(s);
+  Session changed = SessionOrDie(s);
+  World world = s.world;
+  world.workers = 1;
+  Scenario next = changed.scenario();
+  next.world = world;
+  REQUIRE(edited.SetWorld(world).ok());
+  REQUIRE(changed.Change(next, true).ok());
+  CHECK(Observe(edited) == Observe(changed));
+  CHECK(edited.scenario().world.workers == 1);
+  // No world: nobody plays.
+  REQUIRE(edited.SetWorld(World{}).ok());
+  CHECK(edited.scenario().world == World{});
+  // A behaviour naming no job is refused whole.
+  const Observed before = Observe(edited);
+  World stray = world;
+  stray.behaviours.push_back({"nobody", stray.behaviours.front().behaviour});
+  const Status refused = edited.SetWorld(stray);
+  CHECK_FALSE(refused.ok());
+  CHECK(refused.message().find("nobody") != std::string::npos);
+  CHECK(Observe(edited) == before);
+}
+
 }  // namespace
 }  // namespace dlq

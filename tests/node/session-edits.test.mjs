@@ -120,3 +120,28 @@ test('the playground model makes a policy edit at 1,000 jobs in one crossing', a
   assert.equal(model.view.stats.ready, 999);
   model.dispose();
 });
+
+test('setWorld is one crossing and equals the round trip through change(); null removes the world', () => {
+  const edited = lab.createSession(WORLD);
+  const changed = lab.createSession(WORLD);
+  const world = { ...edited.scenario().world, workers: 1 };
+  assert.equal(crossings(() => edited.setWorld(world)), 1);
+  changed.change({ ...changed.scenario(), world });
+  assert.deepEqual(observe(edited), observe(changed));
+  assert.equal(edited.scenario().world.workers, 1);
+  edited.setWorld(null);
+  assert.equal(edited.scenario().world, undefined);
+  edited.dispose();
+  changed.dispose();
+});
+
+test('a refused world names the field, what was expected and what was given, and changes nothing', () => {
+  const session = lab.createSession(WORLD);
+  const before = observe(session);
+  throwsWith(assert, () => session.setWorld({ workers: 0 }), RangeError, 'out-of-range', /^world\.workers must be/);
+  throwsWith(assert, () => session.setWorld('2 workers'), TypeError, 'invalid-type', /^world must be an object such as .*, got "2 workers"/);
+  assert.throws(() => session.setWorld({ behaviours: [{ id: 'nobody', kind: 'poison', failure: 'undeserializable' }] }),
+    /nobody/);
+  assert.deepEqual(observe(session), before);
+  session.dispose();
+});

@@ -3,16 +3,10 @@
 // whole script's timeline live there. This adapter only forwards each user
 // action and keeps the view the core answered with; it decides nothing and
 // keeps no history of its own. Every action is one call into the core, set-up
-// edits too (policy, jobs), except a world edit, which reads the scenario first (two).
+// edits too (policy, world, jobs).
 //
 // `view` is what the page draws (index.d.ts: SessionView); after every call
 // that changes something, the page renders it.
-
-/** The policy fields of a scenario object: everything but its jobs, script, cursor and world. */
-function policyOf(scenario) {
-  const { jobs, actions, cursor, world, ...policy } = scenario;
-  return policy;
-}
 
 export class Session {
   #core;
@@ -116,20 +110,11 @@ export class Session {
     return this.#core.cursorForEvent(seq);
   }
 
-  /** A set-up change over the scenario at the cursor: policy fields, the world, jobs. */
-  #change(changes, replayWorld = true) {
-    const scenario = this.#core.scenario();
-    const next = { ...policyOf(scenario), jobs: scenario.jobs, actions: scenario.actions, cursor: scenario.cursor, ...changes };
-    if (!('world' in changes) && scenario.world !== undefined) next.world = scenario.world;
-    if (next.world === null) delete next.world;
-    this.view = this.#core.change(next, { replayWorld });
-  }
-
   /** Policy fields ({ system, backoff, leaseMs, seed, ordering, quarantine, classes, unsafeQuarantineOrder, maxAttempts }). */
   setPolicy(changes) { this.view = this.#core.setPolicy(changes); }
   setMaxAttempts(maxAttempts) { this.view = this.#core.setPolicy({ maxAttempts }, { replayWorld: false }); }
   /** The world that plays on (null: none). */
-  setWorld(world) { this.#change({ world }); }
+  setWorld(world) { this.view = this.#core.setWorld(world); }
 
   /**
    * Adds a job at the cursor: a set-up job at step 0, else an 'enqueue' action.
