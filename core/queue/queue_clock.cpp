@@ -8,10 +8,9 @@
 namespace dlq {
 
 const Timer* QueueCore::NextTimer(TimerKind* kind) const {
-  const TimerSet& leases = leases_.active();
   const std::pair<const Timer*, TimerKind> firsts[] = {
       {delayed_.Next(), TimerKind::kDue},
-      {leases.empty() ? nullptr : &*leases.begin(), TimerKind::kLeaseExpiry},
+      {leases_.NextExpiry(), TimerKind::kLeaseExpiry},
       {quarantine_.NextRetention(), TimerKind::kRetention}};
   const Timer* best = nullptr;
   for (const auto& [first, set_kind] : firsts) {
@@ -43,7 +42,7 @@ void QueueCore::FireEarliest(TimerKind kind) {
     return;
   }
   // TimerKind::kLeaseExpiry: the lease ends unsettled.
-  const Timer timer = *leases_.active().begin();
+  const Timer timer = *leases_.NextExpiry();
   now_ = timer.time;
   const uint32_t lease = timer.ref;
   const uint32_t job = leases_[lease].job;
@@ -94,7 +93,7 @@ Status QueueCore::Advance(int64_t ms) {
   RETURN_IF_ERROR(CheckCounters("advance"));
   // Each timer fires with at most three events, a timer and an expiry's text,
   // and its move; then the clock's write.
-  const size_t timers = delayed_.size() + leases_.active().size() + quarantine_.retention_timers();
+  const size_t timers = delayed_.size() + leases_.size() + quarantine_.retention_timers();
   const cost::Need need{
       .events = 3 * timers, .timers = timers, .expiry_texts = timers, .moves = timers + 1};
   RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(need, timers)), "advance"));

@@ -285,7 +285,7 @@ int64_t QueueCore::NextEligible() const {
       return 0;
     case Ordering::kStall:  // one partition: a leased or waiting head blocks the rest
       // (a job waiting in the retry queue has left the partition: it holds nothing)
-      return leases_.active().empty() && (delayed_.empty() || policy_.delay_at == DelayAt::kRetryQueue) ? 0 : -1;
+      return leases_.empty() && (delayed_.empty() || policy_.delay_at == DelayAt::kRetryQueue) ? 0 : -1;
     case Ordering::kKey:
       for (size_t pos = 0; pos < ready_.size(); ++pos) {
         if (HolderOf(ready_[pos]) < 0) return static_cast<int64_t>(pos);
@@ -610,25 +610,13 @@ Result<Attempt> QueueCore::Settle(std::string_view token, std::string_view outco
   Outcome parsed = Outcome::kSuccess;
   RETURN_IF_ERROR(CheckOutcome(outcome, &parsed));
   RETURN_IF_ERROR(CheckErrorText(error_text));
-  const uint32_t lease = LeaseTable::ParseToken(token);
-  if (lease == 0 || lease > leases_.size()) {
-    return Status::Error(Code::kStaleLease, "token " + QuoteShort(token) + " names no lease this queue granted");
-  }
-  const LeaseRecord& record = leases_[lease];
-  const std::string job_id = QuoteShort(jobs_[record.job].id());
-  if (record.state == LeaseState::kSettled) {
-    return Status::Error(Code::kStaleLease,
-                         "lease " + LeaseTable::Token(lease) + " for job " + job_id + " was already settled");
-  }
-  if (record.state == LeaseState::kExpired) {
-    return Status::Error(Code::kStaleLease, "lease " + LeaseTable::Token(lease) + " for job " + job_id +
-                                                " expired at " + std::to_string(record.expires_at) +
-                                                " ms; its attempt was counted");
-  }
+  const Result<uint32_t> active = leases_.Active(token, jobs_);
+  if (!active.ok()) return active.status();
+  const uint32_t lease = active.value();
   RETURN_IF_ERROR(CheckCounters("settle"));
   RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(AttemptNeed(1, error_text))), "settle"));
   ++actions_;
-  const uint32_t job = record.job;
+  const uint32_t job = leases_[lease].job;
   leases_.End(lease, LeaseState::kSettled);
   jobs_[job].lease = 0;
   Attempt attempt = Finish(job, EventKind::kAttempt, parsed, FailureOf(parsed), InternError(error_text), lease);

@@ -188,7 +188,7 @@ Image QueueCore::ToImage() const {
     e.timer = t.seq;
     image.delayed.emplace(t.seq, e);
   }
-  for (uint32_t n = 1; n <= leases_.size(); ++n) {
+  for (uint32_t n = 1; n <= leases_.granted(); ++n) {
     durable::Lease l;
     l.record = leases_[n];
     l.entry = entry(l.record.job);

@@ -135,7 +135,7 @@ QueueStats QueueCore::stats() const {
   s.now = now_;
   s.ready = ready_.size();
   s.delayed = delayed_.size();
-  s.leased = leases_.active().size();
+  s.leased = leases_.size();
   s.completed = finished_.completed().size();
   s.quarantined = quarantine_.size();
   s.events = events_.size();

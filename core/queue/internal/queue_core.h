@@ -22,7 +22,7 @@
 #include "heap_budget.h"
 #include "job_store.h"
 #include "key_order.h"
-#include "leases.h"
+#include "leased_place.h"
 #include "policy.h"
 #include "prng.h"
 #include "quarantine_place.h"
@@ -163,7 +163,7 @@ class QueueCore {
   QueueStats stats() const;
   size_t ready_size() const { return ready_.size(); }
   size_t delayed_size() const { return delayed_.size(); }
-  size_t leased_size() const { return leases_.active().size(); }
+  size_t leased_size() const { return leases_.size(); }
   size_t completed_size() const { return finished_.completed().size(); }
   size_t quarantine_size() const { return quarantine_.size(); }
   uint64_t step() const { return step_; }
@@ -338,7 +338,7 @@ class QueueCore {
   // What ExpireHeads may add to a call: every job that may be ready in it, `added` of them new.
   cost::Need WithExpiry(cost::Need need, size_t added = 0) const {
     if (policy_.message_ttl_ms == 0) return need;
-    const size_t live = ready_.size() + delayed_.size() + leases_.active().size() + added;
+    const size_t live = ready_.size() + delayed_.size() + leases_.size() + added;
     need.events += 2 * live;
     need.moves += live;
     return WithTrim(need, live);
@@ -404,7 +404,7 @@ class QueueCore {
   JobStore jobs_;
   ReadyPlace ready_;
   DelayedPlace delayed_;
-  LeaseTable leases_;
+  LeasedPlace leases_;
   QuarantinePlace quarantine_;  // with its retention, trims, alarm and counters
   FinishedPlaces finished_;     // completed, discarded, lost
   KeyOrder keys_;               // per key, its pending jobs; the reorders
