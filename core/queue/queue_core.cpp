@@ -274,10 +274,6 @@ Result<Attempt> QueueCore::Process(Outcome outcome, std::string_view error_text)
   return ProcessChecked(outcome, error_text);
 }
 
-int64_t QueueCore::HolderOf(uint32_t index) const {
-  return policy_.ordering == Ordering::kKey ? keys_.HolderOf(jobs_, index) : -1;
-}
-
 int64_t QueueCore::NextEligible() const {
   if (ready_.empty()) return -1;
   switch (policy_.ordering) {
@@ -287,10 +283,7 @@ int64_t QueueCore::NextEligible() const {
       // (a job waiting in the retry queue has left the partition: it holds nothing)
       return leases_.empty() && (delayed_.empty() || policy_.delay_at == DelayAt::kRetryQueue) ? 0 : -1;
     case Ordering::kKey:
-      for (size_t pos = 0; pos < ready_.size(); ++pos) {
-        if (HolderOf(ready_[pos]) < 0) return static_cast<int64_t>(pos);
-      }
-      return -1;
+      return keys_.FirstFree(ready_, jobs_);
   }
   return -1;
 }

@@ -60,13 +60,7 @@ std::vector<QuarantineEntry> QueueCore::Quarantined(size_t from, size_t count) c
                    job.arrived_at, job.first_attempt_at, std::string(job.key()), job.stalls, records_.EnqueuedAt(*it),
                    records_.XDeathOf(*it), kSourceQueueName});
     QuarantineEntry& entry = out.back();
-    if (quarantine_.RetentionTimers()) {
-      entry.retention_from = quarantine_.RetentionFrom(job.arrived_at, entry.enqueued_at);
-      entry.retention_until = quarantine_.RetentionEnd(job.arrived_at, entry.enqueued_at);
-    } else if (const int64_t age = quarantine_.LazyRetentionAge(); age > 0) {
-      entry.retention_from = job.arrived_at;
-      entry.retention_until = Later(job.arrived_at, age);
-    }
+    quarantine_.RetentionWindow(job.arrived_at, entry.enqueued_at, &entry.retention_from, &entry.retention_until);
   }
   return out;
 }

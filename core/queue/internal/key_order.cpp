@@ -22,6 +22,13 @@ int64_t KeyOrder::HolderOf(const JobStore& jobs, uint32_t index) const {
   return -1;
 }
 
+int64_t KeyOrder::FirstFree(const ReadyPlace& ready, const JobStore& jobs) const {
+  for (size_t pos = 0; pos < ready.size(); ++pos) {
+    if (HolderOf(jobs, ready[pos]) < 0) return static_cast<int64_t>(pos);
+  }
+  return -1;
+}
+
 bool KeyOrder::Complete(std::string_view key, uint32_t job) {
   // Everything before it in its key's pending list was enqueued earlier and is
   // not completed: a completion past any of them breaks the key's order.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "job_store.h"
+#include "ready_place.h"
 
 namespace dlq {
 
@@ -32,6 +33,8 @@ class KeyOrder {
   // The job `job` waits for (the first earlier pending job of its key not
   // released), or -1 when it may run.
   int64_t HolderOf(const JobStore& jobs, uint32_t job) const;
+  // How far from the head of `ready` the first job no one holds is, or -1 (all held).
+  int64_t FirstFree(const ReadyPlace& ready, const JobStore& jobs) const;
   // Job `job` of `key` completed and leaves its key's pending jobs. True when it
   // overtook earlier ones: that reorder is recorded (number reorder_count()).
   bool Complete(std::string_view key, uint32_t job);

@@ -20,6 +20,16 @@ int64_t QuarantinePlace::RetentionEnd(int64_t arrived_at, int64_t enqueued_at) c
   return std::max(arrived_at, Later(from, retention_ms_));
 }
 
+void QuarantinePlace::RetentionWindow(int64_t arrived_at, int64_t enqueued_at, int64_t* from, int64_t* until) const {
+  if (retention_timers_) {
+    *from = system_->RetentionFrom(arrived_at, enqueued_at);
+    *until = RetentionEnd(arrived_at, enqueued_at);
+  } else if (lazy_age_ > 0) {
+    *from = arrived_at;
+    *until = Later(arrived_at, lazy_age_);
+  }
+}
+
 bool QuarantinePlace::UpdateAlarm() {
   if (alarm_depth_ == 0) return false;
   const bool reached = entries_.size() >= static_cast<uint64_t>(alarm_depth_);

@@ -53,10 +53,10 @@ class QuarantinePlace {
   // When an entry that arrived at `arrived_at` reaches its retention: from its
   // arrival, or under sqs from its first enqueue (never before its arrival).
   int64_t RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const;
-  // Where its retention counts from (the system's rule).
-  int64_t RetentionFrom(int64_t arrived_at, int64_t enqueued_at) const {
-    return system_->RetentionFrom(arrived_at, enqueued_at);
-  }
+  // An entry's retention as a view shows it: where it counts from (its arrival;
+  // under sqs its first enqueue) and when a timer or a lazy trim drops it. With
+  // neither (kept until trimmed by count, or forever) both are left as they were.
+  void RetentionWindow(int64_t arrived_at, int64_t enqueued_at, int64_t* from, int64_t* until) const;
   // The age at which a lazy mode's trim drops an entry (sidekiq's 0 is its 180 days); 0: none.
   int64_t LazyRetentionAge() const { return lazy_age_; }
   void StartRetention(int64_t ends, uint64_t seq, uint32_t job) { retention_.insert({ends, seq, job}); }

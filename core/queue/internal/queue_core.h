@@ -299,7 +299,9 @@ class QueueCore {
   // ordering), or -1 when none may run.
   int64_t NextEligible() const;
   // The job `job` waits for under key ordering, or -1 when it may run.
-  int64_t HolderOf(uint32_t job) const;
+  int64_t HolderOf(uint32_t job) const {
+    return policy_.ordering == Ordering::kKey ? keys_.HolderOf(jobs_, job) : -1;
+  }
   // Takes the job `pos` from the ready head and counts its attempt (a new step); returns it.
   uint32_t StartAttempt(size_t pos);
   // A job back in ready: at the tail, or at the head when stalled in place.
