@@ -1,9 +1,13 @@
 // Internal to the core: callers use queue.h.
 //
-// QueueCore: the queue's state and its rules, behind Queue (the facade, queue.h)
-// and QueueView (its reads). queue.h's contract is this class's: Queue forwards
-// every call here unchanged, so a queue's behaviour, snapshots and timelines are
-// these methods'.
+// QueueCore: the queue's rules, behind Queue (the facade, queue.h) and QueueView
+// (its reads). queue.h's contract is this class's: Queue forwards every call here
+// unchanged, so a queue's behaviour, snapshots and timelines are these methods'.
+// Its state is in parts: the jobs (JobStore), the places a job is in (ReadyPlace,
+// DelayedPlace, LeasedPlace, QuarantinePlace, FinishedPlaces), KeyOrder, the
+// systems' records, the journal and the heap account. The parts keep their
+// containers and answer about themselves; moving a job between places (what
+// Decide says, the system module's hooks, the events and journal writes) is here.
 #pragma once
 
 #include <cstdint>
