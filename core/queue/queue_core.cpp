@@ -19,33 +19,10 @@ QueueCore::QueueCore(const Policy& policy)
 
 namespace {
 
-// "id", or "jobs[3].id" for a job of a batch.
-std::string ArgumentName(const char* argument, size_t index, const char* field) {
-  if (index == SIZE_MAX) return argument;
-  return std::string(argument) + "[" + std::to_string(index) + "]." + field;
-}
-
 // The class of a worker's outcome: nullopt for a success.
 std::optional<FailureClass> FailureOf(Outcome outcome) {
   if (outcome == Outcome::kSuccess) return std::nullopt;
   return ClassOf(outcome);
-}
-
-// UTF-16 code units in s[0, byte): the index JavaScript gives the same character.
-size_t Utf16Index(std::string_view s, size_t byte) {
-  size_t units = 0;
-  for (size_t i = 0; i < byte; ++i) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    if ((b & 0xC0) != 0x80) units += b >= 0xF0 ? 2 : 1;  // a 4-byte sequence is a surrogate pair
-  }
-  return units;
-}
-
-// The UTF-8 character starting at s[i] (one byte if it is not well-formed).
-std::string_view CharacterAt(std::string_view s, size_t i) {
-  size_t end = i + 1;
-  while (end < s.size() && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80 && end - i < 4) ++end;
-  return IsValidUtf8(s.substr(i, end - i)) ? s.substr(i, end - i) : s.substr(i, 1);
 }
 
 // One attempt decided (process, settle): at most three events (the attempt, where
@@ -58,43 +35,11 @@ cost::Need AttemptNeed(size_t attempts, std::string_view error_text) {
 
 }  // namespace
 
-Status QueueCore::CheckPayload(std::string_view payload, const char* argument, size_t index) {
-  if (payload.size() <= kMaxPayloadBytes) return Status::Ok();  // the name is built only for a refusal
-  return TooLarge(ArgumentName(argument, index, "payload"), kMaxPayloadBytes, payload.size());
-}
-
-Status QueueCore::CheckErrorText(std::string_view error_text) {
-  return CheckSize("errorText", kMaxErrorTextBytes, error_text.size());
-}
-
-Status QueueCore::CheckOutcome(std::string_view outcome, Outcome* out) {
-  RETURN_IF_ERROR(CheckSize("outcome", kMaxOutcomeBytes, outcome.size()));
-  Result<Outcome> parsed = ParseOutcome(outcome);
-  if (!parsed.ok()) return parsed.status();
-  *out = parsed.value();
-  return Status::Ok();
-}
-
-Status QueueCore::CheckNewId(std::string_view id, const char* argument, size_t index) const {
-  const auto name = [&] { return ArgumentName(argument, index, "id"); };
-  if (id.empty()) return Status::InvalidArgument(name() + " must be a non-empty string, got \"\"");
-  if (id.size() > kMaxIdBytes) return TooLarge(name(), kMaxIdBytes, id.size());
-  if (jobs_.Contains(id)) {
-    return Status::AlreadyExists(name() + " " + QuoteShort(id) + " was already given to this queue; ids must be unique");
-  }
-  return Status::Ok();
-}
-
 Status QueueCore::CheckRoom(const cost::Need& need, const char* call) const {
   return HeapAccount::CheckRoom(need, policy_.journal, call);
 }
 
 void QueueCore::ChargeEvents() { charge_.ChargeEvents(events_.bytes()); }
-
-Status QueueCore::CheckKey(std::string_view key, const char* argument, size_t index) const {
-  if (key.size() <= kMaxKeyBytes) return Status::Ok();
-  return TooLarge(ArgumentName(argument, index, "key"), kMaxKeyBytes, key.size());
-}
 
 bool QueueCore::Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash, bool record) {
   const int64_t added = jobs_.Add(id, payload, key, hash);
@@ -120,15 +65,15 @@ bool QueueCore::Append(std::string_view id, std::string_view payload, std::strin
 }
 
 Status QueueCore::Enqueue(std::string_view id, std::string_view payload, std::string_view key) {
-  RETURN_IF_ERROR(CheckNewId(id, "id"));
-  RETURN_IF_ERROR(CheckPayload(payload, "payload"));
-  RETURN_IF_ERROR(CheckKey(key, "key"));
+  RETURN_IF_ERROR(checks::NewId(id, jobs_, "id"));
+  RETURN_IF_ERROR(checks::Payload(payload, "payload"));
+  RETURN_IF_ERROR(checks::Key(key, "key"));
   RETURN_IF_ERROR(CheckCounters("enqueue"));
   // The job, its event, and its journal record (which copies its strings) when the policy keeps one.
   const cost::Need need{.jobs = 1, .job_strings = id.size() + payload.size() + key.size(), .events = 1, .moves = 1};
   RETURN_IF_ERROR(CheckRoom(WithExpiry(WithOverflow(need, 1), 1), "enqueue"));
   ++actions_;
-  Append(id, payload, key, JobStore::HashId(id));  // CheckNewId found the id new
+  Append(id, payload, key, JobStore::HashId(id));  // checks::NewId found the id new
   DropHeadOverLimit();
   ExpireHeads();  // the drop may bring an older job to the head
   return Status::Ok();
@@ -182,13 +127,13 @@ Status QueueCore::EnqueueMany(const std::vector<JobRef>& jobs) {
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (jobs[i].id.empty() || jobs[i].id.size() > kMaxIdBytes) {
       undo();
-      return CheckNewId(jobs[i].id, "jobs", i);
+      return checks::NewId(jobs[i].id, jobs_, "jobs", i);
     }
-    if (Status s = CheckPayload(jobs[i].payload, "jobs", i); !s.ok()) {
+    if (Status s = checks::Payload(jobs[i].payload, "jobs", i); !s.ok()) {
       undo();
       return s;
     }
-    if (Status s = CheckKey(jobs[i].key, "jobs", i); !s.ok()) {
+    if (Status s = checks::Key(jobs[i].key, "jobs", i); !s.ok()) {
       undo();
       return s;
     }
@@ -263,12 +208,12 @@ void QueueCore::Describe(EventKind kind, uint32_t job, EventRecord* out) const {
 
 Result<Attempt> QueueCore::Process(std::string_view outcome, std::string_view error_text) {
   Outcome parsed = Outcome::kSuccess;
-  RETURN_IF_ERROR(CheckOutcome(outcome, &parsed));
+  RETURN_IF_ERROR(checks::OutcomeName(outcome, &parsed));
   return Process(parsed, error_text);
 }
 
 Result<Attempt> QueueCore::Process(Outcome outcome, std::string_view error_text) {
-  RETURN_IF_ERROR(CheckErrorText(error_text));
+  RETURN_IF_ERROR(checks::ErrorText(error_text));
   RETURN_IF_ERROR(CheckCounters("process"));
   RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(AttemptNeed(1, error_text))), "process"));
   return ProcessChecked(outcome, error_text);
@@ -541,16 +486,8 @@ Decision QueueCore::ProcessAt(size_t pos, Outcome outcome, uint32_t error) {
 }
 
 Result<uint64_t> QueueCore::ProcessMany(std::string_view outcomes, std::string_view error_text) {
-  RETURN_IF_ERROR(CheckErrorText(error_text));
-  RETURN_IF_ERROR(CheckSize("outcomes", kMaxOutcomeLetters, outcomes.size()));
-  for (size_t i = 0; i < outcomes.size(); ++i) {
-    const char c = outcomes[i];
-    if (c != 's' && c != 't' && c != 'p') {
-      return Status::InvalidArgument("outcomes[" + std::to_string(Utf16Index(outcomes, i)) +
-                                     "] must be 's' (success), 't' (transient) or 'p' (permanent), got " +
-                                     Quote(CharacterAt(outcomes, i)));
-    }
-  }
+  RETURN_IF_ERROR(checks::ErrorText(error_text));
+  RETURN_IF_ERROR(checks::OutcomeLetters(outcomes));
   RETURN_IF_ERROR(CheckCounters("processMany"));
   RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(AttemptNeed(outcomes.size(), error_text), outcomes.size())), "processMany"));
   uint64_t made = 0;
@@ -601,8 +538,8 @@ Result<LeaseGrant> QueueCore::Lease() {
 
 Result<Attempt> QueueCore::Settle(std::string_view token, std::string_view outcome, std::string_view error_text) {
   Outcome parsed = Outcome::kSuccess;
-  RETURN_IF_ERROR(CheckOutcome(outcome, &parsed));
-  RETURN_IF_ERROR(CheckErrorText(error_text));
+  RETURN_IF_ERROR(checks::OutcomeName(outcome, &parsed));
+  RETURN_IF_ERROR(checks::ErrorText(error_text));
   const Result<uint32_t> active = leases_.Active(token, jobs_);
   if (!active.ok()) return active.status();
   const uint32_t lease = active.value();

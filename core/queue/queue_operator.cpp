@@ -30,7 +30,7 @@ Status QueueCore::Patch(std::string_view id, std::string_view payload) {
     return Status::FailedPrecondition("patch: job " + QuoteShort(id) +
                                       " expected in quarantine (only a quarantined job is patched), got it elsewhere");
   }
-  RETURN_IF_ERROR(CheckPayload(payload, "payload"));
+  RETURN_IF_ERROR(checks::Payload(payload, "payload"));
   RETURN_IF_ERROR(CheckCounters("patch"));
   const StoredJob& job = jobs_[index];
   const cost::Need need{.job_strings = job.id().size() + payload.size() + job.key().size(),
@@ -153,7 +153,7 @@ Result<uint64_t> QueueCore::Redrive(double max) {
 }
 
 Result<uint64_t> QueueCore::ReleaseKey(std::string_view key) {
-  RETURN_IF_ERROR(CheckKey(key, "key"));
+  RETURN_IF_ERROR(checks::Key(key, "key"));
   const std::deque<uint32_t>* pending = keys_.Pending(key);
   if (pending == nullptr) return uint64_t{0};
   std::vector<uint32_t> holders;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "backoff.h"
+#include "call_checks.h"
 #include "delayed_place.h"
 #include "durable.h"
 #include "event.h"
@@ -293,12 +294,6 @@ class QueueCore {
   EventRecord& Record(EventKind kind, uint32_t job);
   // Fills `*out`, given all zero, as Record would fill its record, without appending it.
   void Describe(EventKind kind, uint32_t job, EventRecord* out) const;
-  // `argument` names the id in messages: "id", or "jobs" with `index` for jobs[index].id.
-  Status CheckNewId(std::string_view id, const char* argument, size_t index = SIZE_MAX) const;
-  static Status CheckPayload(std::string_view payload, const char* argument, size_t index = SIZE_MAX);
-  static Status CheckErrorText(std::string_view error_text);
-  static Status CheckOutcome(std::string_view outcome, Outcome* out);
-  Status CheckKey(std::string_view key, const char* argument, size_t index = SIZE_MAX) const;
   // How far from the ready head the job a worker may take now is (per the
   // ordering), or -1 when none may run.
   int64_t NextEligible() const;
