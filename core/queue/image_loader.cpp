@@ -113,8 +113,8 @@ Status QueueCore::Loader::LoadJobs() {
     q_.jobs_[index].place = j.fate == durable::Fate::kDropped     ? Place::kDropped
                             : j.fate == durable::Fate::kDiscarded ? Place::kDiscarded
                                                                   : Place::kLost;  // until a place claims it
-    if (j.fate == durable::Fate::kLost) ++q_.lost_;
-    if (j.fate == durable::Fate::kDiscarded) q_.discarded_.push_back(index);
+    if (j.fate == durable::Fate::kLost) q_.finished_.RestoreLost();
+    if (j.fate == durable::Fate::kDiscarded) q_.finished_.RestoreDiscarded(index);
   }
   return Status::Ok();
 }
@@ -185,7 +185,7 @@ Status QueueCore::Loader::LoadReady() {
     RETURN_IF_ERROR(Claim(e, Place::kReady, "a ready entry"));
     if (pos < m_.ready_head || pos >= m_.ready_tail) return Invalid("a ready position lies outside the ready queue's bounds");
     q_.jobs_[e.job].ready_pos = pos;
-    q_.ready_.push_back(e.job);
+    q_.ready_.Restore(e.job);
   }
   return Status::Ok();
 }
@@ -196,7 +196,7 @@ Status QueueCore::Loader::LoadDelayed() {
     if (!TimerOk(seq, e.due_at)) return Invalid("a delayed entry's timer is not pending");
     q_.jobs_[e.job].due_at = e.due_at;
     q_.jobs_[e.job].timer = seq;
-    q_.delayed_.insert({e.due_at, seq, e.job});
+    q_.delayed_.Add(e.due_at, seq, e.job);
   }
   return Status::Ok();
 }
@@ -223,7 +223,7 @@ Status QueueCore::Loader::LoadLeases() {
 Status QueueCore::Loader::LoadCompleted() {
   for (const Entry& e : image_.completed) {
     RETURN_IF_ERROR(Claim(e, Place::kCompleted, "a completed entry"));
-    q_.completed_.push_back(e.job);
+    q_.finished_.Complete(e.job);
   }
   return Status::Ok();
 }
@@ -235,12 +235,12 @@ Status QueueCore::Loader::LoadQuarantine() {
     if (e.row.quarantine_step > m_.step) return Invalid("a quarantine entry arrived after the current step");
     StoredJob& job = q_.jobs_[e.job];
     job.arrival = arrival;
-    job.quarantine_pos = q_.quarantine_.insert(q_.quarantine_.end(), e.job);
-    if (q_.RetentionTimers()) {
-      const int64_t ends = q_.RetentionEnd(e.row.arrived_at, e.row.enqueued_at);
+    job.quarantine_pos = q_.quarantine_.Restore(e.job);
+    if (q_.quarantine_.RetentionTimers()) {
+      const int64_t ends = q_.quarantine_.RetentionEnd(e.row.arrived_at, e.row.enqueued_at);
       if (!TimerOk(e.timer, ends)) return Invalid("a quarantine entry's retention timer is not pending");
       job.timer = e.timer;
-      q_.retention_.insert({ends, e.timer, e.job});
+      q_.quarantine_.StartRetention(ends, e.timer, e.job);
     } else if (e.timer != 0) {
       return Invalid("a quarantine entry has a retention timer but the policy keeps entries forever");
     }
@@ -254,7 +254,7 @@ Status QueueCore::Loader::CheckEveryPlace() {
       return Invalid("job " + QuoteShort(image_.jobs[k].id) + " is in no place");
     }
     const StoredJob& job = q_.jobs_[static_cast<uint32_t>(k)];
-    if (!job.key().empty() && job.place != Place::kCompleted) q_.pending_by_key_[job.key()].push_back(static_cast<uint32_t>(k));
+    if (!job.key().empty() && job.place != Place::kCompleted) q_.keys_.Add(job.key(), static_cast<uint32_t>(k));
   }
   return Status::Ok();
 }
@@ -265,8 +265,7 @@ Status QueueCore::Loader::LoadReorders() {
     for (const uint32_t j : r.overtook) {
       if (j >= n_) return Invalid("a reorder names a missing job");
     }
-    q_.reorder_job_.push_back(r.job);
-    q_.reorder_overtook_.push_back(r.overtook);
+    q_.keys_.RestoreReorder(r.job, r.overtook);
   }
   return Status::Ok();
 }
@@ -274,7 +273,7 @@ Status QueueCore::Loader::LoadReorders() {
 Status QueueCore::Loader::LoadEvents() {
   for (size_t k = 0; k < image_.events.size(); ++k) {
     const EventRecord& e = image_.events[k];
-    const bool reorder_ok = (e.kind != EventKind::kReorder || (e.ref >= 1 && e.ref <= q_.reorder_job_.size())) &&
+    const bool reorder_ok = (e.kind != EventKind::kReorder || (e.ref >= 1 && e.ref <= q_.keys_.reorder_count())) &&
                             (e.kind != EventKind::kKeptOnce || e.ref <= static_cast<uint32_t>(Place::kQuarantined));
     if (e.job >= n_ || e.error > errors_ || e.lease > image_.leases.size() || !reorder_ok || e.time > m_.now) {
       return Invalid("event " + std::to_string(k + 1) + " names a missing job, error text, lease or reorder");
@@ -290,12 +289,9 @@ void QueueCore::Loader::LoadMeta() {
   q_.actions_ = m_.actions;
   q_.now_ = m_.now;
   q_.timer_seq_ = m_.timer_seq;
-  q_.ready_head_ = m_.ready_head;
-  q_.ready_tail_ = m_.ready_tail;
-  q_.arrivals_ = m_.arrivals;
-  q_.alarm_raised_ = m_.alarm_raised;
-  q_.expired_ = static_cast<size_t>(m_.expired);
-  q_.journal_.marks = {q_.events_.size(), q_.jobs_.error_count(), q_.reorder_job_.size()};
+  q_.ready_.RestoreBounds(m_.ready_head, m_.ready_tail);
+  q_.quarantine_.RestoreCounters(m_.arrivals, static_cast<size_t>(m_.expired), m_.alarm_raised);
+  q_.journal_.marks = {q_.events_.size(), q_.jobs_.error_count(), q_.keys_.reorder_count()};
 }
 
 Result<QueueCore> QueueCore::FromImage(Image&& image) {

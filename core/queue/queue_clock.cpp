@@ -8,12 +8,13 @@
 namespace dlq {
 
 const Timer* QueueCore::NextTimer(TimerKind* kind) const {
-  const std::pair<const TimerSet*, TimerKind> sets[] = {
-      {&delayed_, TimerKind::kDue}, {&leases_.active(), TimerKind::kLeaseExpiry}, {&retention_, TimerKind::kRetention}};
+  const std::pair<const Timer*, TimerKind> firsts[] = {
+      {delayed_.Next(), TimerKind::kDue},
+      {leases_.NextExpiry(), TimerKind::kLeaseExpiry},
+      {quarantine_.NextRetention(), TimerKind::kRetention}};
   const Timer* best = nullptr;
-  for (const auto& [set, set_kind] : sets) {
-    if (set->empty()) continue;
-    const Timer* first = &*set->begin();
+  for (const auto& [first, set_kind] : firsts) {
+    if (first == nullptr) continue;
     if (best == nullptr || *first < *best) {
       best = first;
       *kind = set_kind;
@@ -24,8 +25,7 @@ const Timer* QueueCore::NextTimer(TimerKind* kind) const {
 
 void QueueCore::FireEarliest(TimerKind kind) {
   if (kind == TimerKind::kDue) {  // a due time
-    const Timer timer = *delayed_.begin();
-    delayed_.erase(delayed_.begin());
+    const Timer timer = delayed_.TakeNext();
     now_ = timer.time;
     records_.Republish(timer.ref, now_);  // a retry queue republishes it: a new TTL
     ReturnToReady(timer.ref, false);
@@ -36,14 +36,13 @@ void QueueCore::FireEarliest(TimerKind kind) {
     return;
   }
   if (kind == TimerKind::kRetention) {  // a quarantine entry's retention ends: its evidence is gone
-    const Timer timer = *retention_.begin();
-    retention_.erase(retention_.begin());
+    const Timer timer = quarantine_.TakeNextRetention();
     now_ = timer.time;
     DropEntry(timer.ref);
     return;
   }
   // TimerKind::kLeaseExpiry: the lease ends unsettled.
-  const Timer timer = *leases_.active().begin();
+  const Timer timer = *leases_.NextExpiry();
   now_ = timer.time;
   const uint32_t lease = timer.ref;
   const uint32_t job = leases_[lease].job;
@@ -94,7 +93,7 @@ Status QueueCore::Advance(int64_t ms) {
   RETURN_IF_ERROR(CheckCounters("advance"));
   // Each timer fires with at most three events, a timer and an expiry's text,
   // and its move; then the clock's write.
-  const size_t timers = delayed_.size() + leases_.active().size() + retention_.size();
+  const size_t timers = delayed_.size() + leases_.size() + quarantine_.retention_timers();
   const cost::Need need{
       .events = 3 * timers, .timers = timers, .expiry_texts = timers, .moves = timers + 1};
   RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(need, timers)), "advance"));

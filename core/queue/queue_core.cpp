@@ -15,37 +15,14 @@ Result<QueueCore> QueueCore::Create(const Policy& policy) {
 }
 
 QueueCore::QueueCore(const Policy& policy)
-    : policy_(policy), jitter_(static_cast<uint64_t>(policy.seed), PrngStream::kJitter), records_(policy) {}
+    : policy_(policy), jitter_(static_cast<uint64_t>(policy.seed), PrngStream::kJitter), quarantine_(policy), records_(policy) {}
 
 namespace {
-
-// "id", or "jobs[3].id" for a job of a batch.
-std::string ArgumentName(const char* argument, size_t index, const char* field) {
-  if (index == SIZE_MAX) return argument;
-  return std::string(argument) + "[" + std::to_string(index) + "]." + field;
-}
 
 // The class of a worker's outcome: nullopt for a success.
 std::optional<FailureClass> FailureOf(Outcome outcome) {
   if (outcome == Outcome::kSuccess) return std::nullopt;
   return ClassOf(outcome);
-}
-
-// UTF-16 code units in s[0, byte): the index JavaScript gives the same character.
-size_t Utf16Index(std::string_view s, size_t byte) {
-  size_t units = 0;
-  for (size_t i = 0; i < byte; ++i) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    if ((b & 0xC0) != 0x80) units += b >= 0xF0 ? 2 : 1;  // a 4-byte sequence is a surrogate pair
-  }
-  return units;
-}
-
-// The UTF-8 character starting at s[i] (one byte if it is not well-formed).
-std::string_view CharacterAt(std::string_view s, size_t i) {
-  size_t end = i + 1;
-  while (end < s.size() && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80 && end - i < 4) ++end;
-  return IsValidUtf8(s.substr(i, end - i)) ? s.substr(i, end - i) : s.substr(i, 1);
 }
 
 // One attempt decided (process, settle): at most three events (the attempt, where
@@ -58,51 +35,18 @@ cost::Need AttemptNeed(size_t attempts, std::string_view error_text) {
 
 }  // namespace
 
-Status QueueCore::CheckPayload(std::string_view payload, const char* argument, size_t index) {
-  if (payload.size() <= kMaxPayloadBytes) return Status::Ok();  // the name is built only for a refusal
-  return TooLarge(ArgumentName(argument, index, "payload"), kMaxPayloadBytes, payload.size());
-}
-
-Status QueueCore::CheckErrorText(std::string_view error_text) {
-  return CheckSize("errorText", kMaxErrorTextBytes, error_text.size());
-}
-
-Status QueueCore::CheckOutcome(std::string_view outcome, Outcome* out) {
-  RETURN_IF_ERROR(CheckSize("outcome", kMaxOutcomeBytes, outcome.size()));
-  Result<Outcome> parsed = ParseOutcome(outcome);
-  if (!parsed.ok()) return parsed.status();
-  *out = parsed.value();
-  return Status::Ok();
-}
-
-Status QueueCore::CheckNewId(std::string_view id, const char* argument, size_t index) const {
-  const auto name = [&] { return ArgumentName(argument, index, "id"); };
-  if (id.empty()) return Status::InvalidArgument(name() + " must be a non-empty string, got \"\"");
-  if (id.size() > kMaxIdBytes) return TooLarge(name(), kMaxIdBytes, id.size());
-  if (jobs_.Contains(id)) {
-    return Status::AlreadyExists(name() + " " + QuoteShort(id) + " was already given to this queue; ids must be unique");
-  }
-  return Status::Ok();
-}
-
 Status QueueCore::CheckRoom(const cost::Need& need, const char* call) const {
   return HeapAccount::CheckRoom(need, policy_.journal, call);
 }
 
 void QueueCore::ChargeEvents() { charge_.ChargeEvents(events_.bytes()); }
 
-Status QueueCore::CheckKey(std::string_view key, const char* argument, size_t index) const {
-  if (key.size() <= kMaxKeyBytes) return Status::Ok();
-  return TooLarge(ArgumentName(argument, index, "key"), kMaxKeyBytes, key.size());
-}
-
 bool QueueCore::Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash, bool record) {
   const int64_t added = jobs_.Add(id, payload, key, hash);
   if (added < 0) return false;
   const auto job = static_cast<uint32_t>(added);
-  if (!key.empty()) pending_by_key_[jobs_[job].key()].push_back(job);
-  jobs_[job].ready_pos = ready_tail_++;
-  ready_.push_back(job);
+  if (!key.empty()) keys_.Add(jobs_[job].key(), job);
+  jobs_[job].ready_pos = ready_.PushBack(job);
   charge_.Add(cost::Job(id, payload, key));  // the event charges itself
   charge_.Add(records_.Publish(now_));  // a system's records start (sqs, a TTL)
   if (record) Record(EventKind::kEnqueued, job);
@@ -121,40 +65,35 @@ bool QueueCore::Append(std::string_view id, std::string_view payload, std::strin
 }
 
 Status QueueCore::Enqueue(std::string_view id, std::string_view payload, std::string_view key) {
-  RETURN_IF_ERROR(CheckNewId(id, "id"));
-  RETURN_IF_ERROR(CheckPayload(payload, "payload"));
-  RETURN_IF_ERROR(CheckKey(key, "key"));
+  RETURN_IF_ERROR(checks::NewId(id, jobs_, "id"));
+  RETURN_IF_ERROR(checks::Payload(payload, "payload"));
+  RETURN_IF_ERROR(checks::Key(key, "key"));
   RETURN_IF_ERROR(CheckCounters("enqueue"));
   // The job, its event, and its journal record (which copies its strings) when the policy keeps one.
   const cost::Need need{.jobs = 1, .job_strings = id.size() + payload.size() + key.size(), .events = 1, .moves = 1};
   RETURN_IF_ERROR(CheckRoom(WithExpiry(WithOverflow(need, 1), 1), "enqueue"));
   ++actions_;
-  Append(id, payload, key, JobStore::HashId(id));  // CheckNewId found the id new
+  Append(id, payload, key, JobStore::HashId(id));  // checks::NewId found the id new
   DropHeadOverLimit();
   ExpireHeads();  // the drop may bring an older job to the head
   return Status::Ok();
 }
 
 QueueCore::BatchMark QueueCore::MarkBatch() const {
-  return {jobs_.size(), events_.size(), charge_.mark(), journal_.size(), journal_.marks, ready_tail_};
+  return {jobs_.size(), events_.size(), charge_.mark(), journal_.size(), journal_.marks};
 }
 
 void QueueCore::UndoBatch(const BatchMark& mark) {
   while (jobs_.size() > mark.jobs) {
     const std::string_view key = jobs_[static_cast<uint32_t>(jobs_.size() - 1)].key();
-    if (!key.empty()) {
-      auto it = pending_by_key_.find(key);
-      it->second.pop_back();
-      if (it->second.empty()) pending_by_key_.erase(it);
-    }
+    if (!key.empty()) keys_.UndoAdd(key);
     jobs_.RemoveLast();
-    ready_.pop_back();
+    ready_.UndoPushBack();
     records_.Unpublish();
   }
   events_.Truncate(mark.events);
   journal_.Truncate(mark.journal);
   journal_.marks = mark.journal_marks;
-  ready_tail_ = mark.ready_tail;
   charge_.Rewind(mark.charged);
   --actions_;
 }
@@ -188,13 +127,13 @@ Status QueueCore::EnqueueMany(const std::vector<JobRef>& jobs) {
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (jobs[i].id.empty() || jobs[i].id.size() > kMaxIdBytes) {
       undo();
-      return CheckNewId(jobs[i].id, "jobs", i);
+      return checks::NewId(jobs[i].id, jobs_, "jobs", i);
     }
-    if (Status s = CheckPayload(jobs[i].payload, "jobs", i); !s.ok()) {
+    if (Status s = checks::Payload(jobs[i].payload, "jobs", i); !s.ok()) {
       undo();
       return s;
     }
-    if (Status s = CheckKey(jobs[i].key, "jobs", i); !s.ok()) {
+    if (Status s = checks::Key(jobs[i].key, "jobs", i); !s.ok()) {
       undo();
       return s;
     }
@@ -229,8 +168,9 @@ Status QueueCore::EnqueueMany(const std::vector<JobRef>& jobs) {
 
 Status QueueCore::CheckCounters(const char* call) const {
   constexpr auto kLimit = static_cast<uint64_t>(kMaxTimeMs - kCounterRoom);
-  const uint64_t largest = std::max({step_, actions_, timer_seq_, arrivals_, static_cast<uint64_t>(expired_),
-                                     static_cast<uint64_t>(ready_tail_), static_cast<uint64_t>(-ready_head_)});
+  const uint64_t largest =
+      std::max({step_, actions_, timer_seq_, quarantine_.arrivals(), static_cast<uint64_t>(quarantine_.expired()),
+                static_cast<uint64_t>(ready_.tail_position()), static_cast<uint64_t>(-ready_.head_position())});
   if (largest <= kLimit) return Status::Ok();
   return Status::OutOfRange(std::string(call) + " refused: this queue's counters reached " + std::to_string(largest) +
                             ", within 2^48 of 2^53 - 1 (only a restored snapshot gets there); it takes no more calls");
@@ -268,27 +208,15 @@ void QueueCore::Describe(EventKind kind, uint32_t job, EventRecord* out) const {
 
 Result<Attempt> QueueCore::Process(std::string_view outcome, std::string_view error_text) {
   Outcome parsed = Outcome::kSuccess;
-  RETURN_IF_ERROR(CheckOutcome(outcome, &parsed));
+  RETURN_IF_ERROR(checks::OutcomeName(outcome, &parsed));
   return Process(parsed, error_text);
 }
 
 Result<Attempt> QueueCore::Process(Outcome outcome, std::string_view error_text) {
-  RETURN_IF_ERROR(CheckErrorText(error_text));
+  RETURN_IF_ERROR(checks::ErrorText(error_text));
   RETURN_IF_ERROR(CheckCounters("process"));
   RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(AttemptNeed(1, error_text))), "process"));
   return ProcessChecked(outcome, error_text);
-}
-
-int64_t QueueCore::HolderOf(uint32_t index) const {
-  const StoredJob& job = jobs_[index];
-  if (policy_.ordering != Ordering::kKey || job.key().empty() || job.released) return -1;
-  const auto pending = pending_by_key_.find(job.key());
-  if (pending == pending_by_key_.end()) return -1;  // every job of its key completed
-  for (const uint32_t earlier : pending->second) {
-    if (earlier == index) return -1;
-    if (!jobs_[earlier].released) return earlier;
-  }
-  return -1;
 }
 
 int64_t QueueCore::NextEligible() const {
@@ -298,12 +226,9 @@ int64_t QueueCore::NextEligible() const {
       return 0;
     case Ordering::kStall:  // one partition: a leased or waiting head blocks the rest
       // (a job waiting in the retry queue has left the partition: it holds nothing)
-      return leases_.active().empty() && (delayed_.empty() || policy_.delay_at == DelayAt::kRetryQueue) ? 0 : -1;
+      return leases_.empty() && (delayed_.empty() || policy_.delay_at == DelayAt::kRetryQueue) ? 0 : -1;
     case Ordering::kKey:
-      for (size_t pos = 0; pos < ready_.size(); ++pos) {
-        if (HolderOf(ready_[pos]) < 0) return static_cast<int64_t>(pos);
-      }
-      return -1;
+      return keys_.FirstFree(ready_, jobs_);
   }
   return -1;
 }
@@ -317,21 +242,14 @@ void QueueCore::ReturnToReady(uint32_t index, bool returned) {
   const bool from_sleep = !returned && policy_.delay_at == DelayAt::kConsumerSleep;
   if ((policy_.ordering == Ordering::kStall && !from_retry_queue) || from_sleep ||
       (returned && policy_.ReturnsNearHead())) {
-    jobs_[index].ready_pos = --ready_head_;
-    ready_.push_front(index);  // the head retries in place
+    jobs_[index].ready_pos = ready_.PushFront(index);  // the head retries in place
   } else {
-    jobs_[index].ready_pos = ready_tail_++;
-    ready_.push_back(index);
+    jobs_[index].ready_pos = ready_.PushBack(index);
   }
 }
 
 uint32_t QueueCore::StartAttempt(size_t pos) {
-  const uint32_t index = ready_[pos];
-  if (pos == 0) {
-    ready_.pop_front();
-  } else {
-    ready_.erase(pos);
-  }
+  const uint32_t index = ready_.Take(pos);
   ++step_;
   StoredJob& job = jobs_[index];
   job.attempts += 1;  // count first, decide second
@@ -371,23 +289,13 @@ uint32_t QueueCore::DelayRef(Decision* d, uint32_t lease) const {
 void QueueCore::Complete(uint32_t index) {
   StoredJob& job = jobs_[index];
   job.place = Place::kCompleted;
-  completed_.push_back(index);
+  finished_.Complete(index);
   Record(EventKind::kCompleted, index);
   // (BullMQ trims the failed set only when a job fails: a completion trims the completed set.)
-  if (job.key().empty()) return;
-  // Everything before it in its key's pending list was enqueued earlier and is
-  // not completed: a completion past any of them breaks the key's order.
-  auto it = pending_by_key_.find(job.key());
-  std::deque<uint32_t>& pending = it->second;
-  const auto at = std::find(pending.begin(), pending.end(), index);
-  if (at != pending.begin()) {
-    reorder_overtook_.emplace_back(pending.begin(), at);
-    reorder_job_.push_back(index);
-    charge_.Add(cost::Reorder(reorder_overtook_.back().size()));
-    Record(EventKind::kReorder, index).ref = static_cast<uint32_t>(reorder_job_.size());
-  }
-  pending.erase(at);
-  if (pending.empty()) pending_by_key_.erase(it);
+  if (job.key().empty() || !keys_.Complete(job.key(), index)) return;
+  const size_t reorders = keys_.reorder_count();  // it overtook earlier jobs of its key
+  charge_.Add(cost::Reorder(keys_.overtook(reorders - 1).size()));
+  Record(EventKind::kReorder, index).ref = static_cast<uint32_t>(reorders);
 }
 
 void QueueCore::Park(uint32_t index, int64_t delay_ms, int64_t due_at, uint32_t delay_ref) {
@@ -396,7 +304,7 @@ void QueueCore::Park(uint32_t index, int64_t delay_ms, int64_t due_at, uint32_t 
   job.last_delay = static_cast<uint32_t>(delay_ms);  // at most kMaxSidekiqDelayMs
   job.due_at = due_at;
   job.timer = ++timer_seq_;
-  delayed_.insert({job.due_at, job.timer, index});
+  delayed_.Add(job.due_at, job.timer, index);
   charge_.Add(cost::kTimer);
   EventRecord& delayed = Record(EventKind::kDelayed, index);
   delayed.until = job.due_at;
@@ -469,31 +377,29 @@ Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::
 void QueueCore::Quarantine(uint32_t index) {
   StoredJob& job = jobs_[index];
   job.place = Place::kQuarantined;
-  job.arrival = ++arrivals_;
+  job.quarantine_pos = quarantine_.Arrive(index, &job.arrival);
   job.quarantine_step = step_;
   job.arrived_at = now_;
-  job.quarantine_pos = quarantine_.insert(quarantine_.end(), index);
   EventRecord& quarantined = Record(EventKind::kQuarantined, index);
   quarantined.reason = job.reason;
   // Under dlq_to_source every caller of Apply routes it straight back (RouteDeadLetterToSource): the event says so.
   quarantined.ref = policy_.dlq_to_source ? 1 : 0;
   if (job.alert) Record(EventKind::kAlert, index).failure_class = job.failure_class;
   charge_.Add(records_.DeadLettered(index, job.reason, now_));  // within the headroom every attempt leaves
-  if (RetentionTimers()) {
+  if (quarantine_.RetentionTimers()) {
     job.timer = ++timer_seq_;
-    retention_.insert({RetentionEnd(job.arrived_at, records_.EnqueuedAt(index)), job.timer, index});
+    quarantine_.StartRetention(RetentionEndOf(index), job.timer, index);
     charge_.Add(cost::kTimer);
   }
   CheckAlarm(index);
-  trim_due_ = policy_.TrimsQuarantine();  // after the move's writes (EmitMove)
+  trim_due_ = quarantine_.Trims();  // after the move's writes (EmitMove)
 }
 
 void QueueCore::Discard(uint32_t index) {
   StoredJob& job = jobs_[index];
   job.place = Place::kDiscarded;
   job.arrived_at = now_;  // when it went (its row keeps it)
-  // Enqueue order, as a restored queue lists them (jobs were discarded in any order).
-  discarded_.insert(std::lower_bound(discarded_.begin(), discarded_.end(), index), index);
+  finished_.Discard(index);
   charge_.Add(sizeof(uint32_t) + 64);
   EventRecord& discarded = Record(EventKind::kDiscarded, index);
   discarded.reason = job.reason;
@@ -501,10 +407,9 @@ void QueueCore::Discard(uint32_t index) {
 }
 
 void QueueCore::DeadLetterHead(Reason reason) {
-  const uint32_t index = ready_[0];
+  const uint32_t index = ready_.Take(0);
   StoredJob& job = jobs_[index];
   const int64_t from = job.ready_pos;
-  ready_.pop_front();
   job.reason = reason;
   job.last_error = 0;                            // no worker said anything
   job.failure_class = FailureClass::kTransient;  // no failure: the class field's zero
@@ -531,35 +436,19 @@ void QueueCore::ExpireHeads() {
   for (std::optional<int64_t> at = HeadExpiry(); at && *at <= now_; at = HeadExpiry()) DeadLetterHead(Reason::kExpired);
 }
 
-int64_t QueueCore::RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const {
-  const int64_t from = system().RetentionFrom(arrived_at, enqueued_at);
-  return std::max(arrived_at, Later(from, policy_.retention_ms));
-}
-
-int64_t QueueCore::LazyRetentionAge() const {
-  return system().LazyRetentionAge(policy_);
-}
-
 void QueueCore::TrimLazily() {
-  if (!policy_.TrimsQuarantine()) return;
-  // An entry at least max_age old goes (score <= now - age, as both trim by score).
-  const int64_t max_age = LazyRetentionAge();
-  if (max_age > 0) {
-    while (!quarantine_.empty() && now_ - jobs_[quarantine_.front()].arrived_at >= max_age) DropEntry(quarantine_.front());
-  }
-  // One keep-newest rule (Policy::QuarantineKeepNewest): BullMQ 6.7.0's removeJobsByMaxCount,
-  // Sidekiq's zremrangebyrank(0, -dead_max_jobs), a RabbitMQ DLQ's x-max-length drop-head.
-  const int64_t keep = policy_.QuarantineKeepNewest();
-  if (keep >= 0) {
-    while (quarantine_.size() > static_cast<uint64_t>(keep)) DropEntry(quarantine_.front(), true);
-  }
+  if (!quarantine_.Trims()) return;
+  // By age first (a lazy mode's retention), then the one keep-newest rule
+  // (Policy::QuarantineKeepNewest): BullMQ 6.7.0's removeJobsByMaxCount, Sidekiq's
+  // zremrangebyrank(0, -dead_max_jobs), a RabbitMQ DLQ's x-max-length drop-head.
+  while (quarantine_.FrontAgedOut(now_, jobs_)) DropEntry(quarantine_.front());
+  while (quarantine_.OverKeep()) DropEntry(quarantine_.front(), true);
 }
 
 void QueueCore::DropEntry(uint32_t index, bool trimmed) {
   StoredJob& job = jobs_[index];
-  quarantine_.erase(job.quarantine_pos);
+  quarantine_.Drop(job.quarantine_pos);
   job.place = Place::kDropped;
-  ++expired_;
   Record(EventKind::kEvidenceExpired, index).ref = trimmed ? 1 : 0;
   CheckAlarm(index);
   if (policy_.journal) {
@@ -572,12 +461,9 @@ void QueueCore::DropEntry(uint32_t index, bool trimmed) {
 }
 
 void QueueCore::CheckAlarm(uint32_t index) {
-  if (policy_.alarm_depth == 0) return;
-  const size_t depth = quarantine_.size();
-  const bool reached = depth >= static_cast<uint64_t>(policy_.alarm_depth);
-  if (reached == alarm_raised_) return;
-  alarm_raised_ = reached;
-  Record(reached ? EventKind::kAlarmRaised : EventKind::kAlarmCleared, index).ref = static_cast<uint32_t>(depth);
+  if (!quarantine_.UpdateAlarm()) return;
+  Record(quarantine_.alarm_raised() ? EventKind::kAlarmRaised : EventKind::kAlarmCleared, index).ref =
+      static_cast<uint32_t>(quarantine_.size());
 }
 
 Attempt QueueCore::ProcessChecked(Outcome outcome, std::string_view error_text) {
@@ -600,16 +486,8 @@ Decision QueueCore::ProcessAt(size_t pos, Outcome outcome, uint32_t error) {
 }
 
 Result<uint64_t> QueueCore::ProcessMany(std::string_view outcomes, std::string_view error_text) {
-  RETURN_IF_ERROR(CheckErrorText(error_text));
-  RETURN_IF_ERROR(CheckSize("outcomes", kMaxOutcomeLetters, outcomes.size()));
-  for (size_t i = 0; i < outcomes.size(); ++i) {
-    const char c = outcomes[i];
-    if (c != 's' && c != 't' && c != 'p') {
-      return Status::InvalidArgument("outcomes[" + std::to_string(Utf16Index(outcomes, i)) +
-                                     "] must be 's' (success), 't' (transient) or 'p' (permanent), got " +
-                                     Quote(CharacterAt(outcomes, i)));
-    }
-  }
+  RETURN_IF_ERROR(checks::ErrorText(error_text));
+  RETURN_IF_ERROR(checks::OutcomeLetters(outcomes));
   RETURN_IF_ERROR(CheckCounters("processMany"));
   RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(AttemptNeed(outcomes.size(), error_text), outcomes.size())), "processMany"));
   uint64_t made = 0;
@@ -660,27 +538,15 @@ Result<LeaseGrant> QueueCore::Lease() {
 
 Result<Attempt> QueueCore::Settle(std::string_view token, std::string_view outcome, std::string_view error_text) {
   Outcome parsed = Outcome::kSuccess;
-  RETURN_IF_ERROR(CheckOutcome(outcome, &parsed));
-  RETURN_IF_ERROR(CheckErrorText(error_text));
-  const uint32_t lease = LeaseTable::ParseToken(token);
-  if (lease == 0 || lease > leases_.size()) {
-    return Status::Error(Code::kStaleLease, "token " + QuoteShort(token) + " names no lease this queue granted");
-  }
-  const LeaseRecord& record = leases_[lease];
-  const std::string job_id = QuoteShort(jobs_[record.job].id());
-  if (record.state == LeaseState::kSettled) {
-    return Status::Error(Code::kStaleLease,
-                         "lease " + LeaseTable::Token(lease) + " for job " + job_id + " was already settled");
-  }
-  if (record.state == LeaseState::kExpired) {
-    return Status::Error(Code::kStaleLease, "lease " + LeaseTable::Token(lease) + " for job " + job_id +
-                                                " expired at " + std::to_string(record.expires_at) +
-                                                " ms; its attempt was counted");
-  }
+  RETURN_IF_ERROR(checks::OutcomeName(outcome, &parsed));
+  RETURN_IF_ERROR(checks::ErrorText(error_text));
+  const Result<uint32_t> active = leases_.Active(token, jobs_);
+  if (!active.ok()) return active.status();
+  const uint32_t lease = active.value();
   RETURN_IF_ERROR(CheckCounters("settle"));
   RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(AttemptNeed(1, error_text))), "settle"));
   ++actions_;
-  const uint32_t job = record.job;
+  const uint32_t job = leases_[lease].job;
   leases_.End(lease, LeaseState::kSettled);
   jobs_[job].lease = 0;
   Attempt attempt = Finish(job, EventKind::kAttempt, parsed, FailureOf(parsed), InternError(error_text), lease);

@@ -27,11 +27,11 @@ durable::Meta QueueCore::MetaNow() const {
   m.step = step_;
   m.actions = actions_;
   m.timer_seq = timer_seq_;
-  m.ready_head = ready_head_;
-  m.ready_tail = ready_tail_;
-  m.arrivals = arrivals_;
-  m.alarm_raised = alarm_raised_;
-  m.expired = expired_;
+  m.ready_head = ready_.head_position();
+  m.ready_tail = ready_.tail_position();
+  m.arrivals = quarantine_.arrivals();
+  m.alarm_raised = quarantine_.alarm_raised();
+  m.expired = quarantine_.expired();
   m.jitter = jitter_.state();
   return m;
 }
@@ -47,10 +47,10 @@ void QueueCore::Emit(Write&& w, uint32_t job) {
     w.errors.emplace_back(jobs_.ErrorText(static_cast<uint32_t>(k + 1)));
   }
   for (size_t k = journal_.marks.events; k < events_.size(); ++k) w.events.push_back(events_[k]);
-  for (size_t k = journal_.marks.reorders; k < reorder_job_.size(); ++k) {
-    w.reorders.push_back({reorder_job_[k], reorder_overtook_[k]});
+  for (size_t k = journal_.marks.reorders; k < keys_.reorder_count(); ++k) {
+    w.reorders.push_back({keys_.reorder_job(k), keys_.overtook(k)});
   }
-  journal_.marks = {events_.size(), jobs_.error_count(), reorder_job_.size()};
+  journal_.marks = {events_.size(), jobs_.error_count(), keys_.reorder_count()};
   uint32_t check = 0;
   std::string text = durable::EncodeWrite(w, &check);
   charge_.Add(cost::JournalRecord(text.size()));  // room checked by the caller (cost::kJournalMove)
@@ -182,25 +182,25 @@ Image QueueCore::ToImage() const {
     return e;
   };
   for (size_t k = 0; k < ready_.size(); ++k) image.ready.emplace(jobs_[ready_[k]].ready_pos, entry(ready_[k]));
-  for (const Timer& t : delayed_) {
+  for (const Timer& t : delayed_.timers()) {
     Entry e = entry(t.ref);
     e.due_at = t.time;
     e.timer = t.seq;
     image.delayed.emplace(t.seq, e);
   }
-  for (uint32_t n = 1; n <= leases_.size(); ++n) {
+  for (uint32_t n = 1; n <= leases_.granted(); ++n) {
     durable::Lease l;
     l.record = leases_[n];
     l.entry = entry(l.record.job);
     image.leases.push_back(l);
   }
-  for (const uint32_t index : completed_) image.completed.push_back(entry(index));
+  for (const uint32_t index : finished_.completed()) image.completed.push_back(entry(index));
   for (const uint32_t index : quarantine_) {
     Entry e = entry(index);
     e.timer = RetentionSeq(index);
     image.quarantine.emplace(jobs_[index].arrival, e);
   }
-  for (size_t k = 0; k < reorder_job_.size(); ++k) image.reorders.push_back({reorder_job_[k], reorder_overtook_[k]});
+  for (size_t k = 0; k < keys_.reorder_count(); ++k) image.reorders.push_back({keys_.reorder_job(k), keys_.overtook(k)});
   image.events.reserve(events_.size());
   for (size_t k = 0; k < events_.size(); ++k) image.events.push_back(events_[k]);
   return image;

@@ -30,7 +30,7 @@ Status QueueCore::Patch(std::string_view id, std::string_view payload) {
     return Status::FailedPrecondition("patch: job " + QuoteShort(id) +
                                       " expected in quarantine (only a quarantined job is patched), got it elsewhere");
   }
-  RETURN_IF_ERROR(CheckPayload(payload, "payload"));
+  RETURN_IF_ERROR(checks::Payload(payload, "payload"));
   RETURN_IF_ERROR(CheckCounters("patch"));
   const StoredJob& job = jobs_[index];
   const cost::Need need{.job_strings = job.id().size() + payload.size() + job.key().size(),
@@ -84,8 +84,8 @@ void QueueCore::ReplayChecked(uint32_t index, bool routed, bool keep_attempts) {
   StoredJob& job = jobs_[index];
   const int64_t from = static_cast<int64_t>(job.arrival);
   ++step_;
-  quarantine_.erase(job.quarantine_pos);
-  if (RetentionTimers()) retention_.erase({RetentionEnd(job.arrived_at, records_.EnqueuedAt(index)), job.timer, index});
+  quarantine_.Remove(job.quarantine_pos);
+  if (quarantine_.RetentionTimers()) quarantine_.StopRetention(RetentionEndOf(index), job.timer, index);
   // Sidekiq's retry of a dead job lowers its count by one: it gets one more run.
   // BullMQ's retry without a reset keeps attemptsMade.
   const uint32_t kept = keep_attempts ? job.attempts : system().AttemptsAfterReplay(job.attempts);
@@ -101,8 +101,7 @@ void QueueCore::ReplayChecked(uint32_t index, bool routed, bool keep_attempts) {
   job.last_delay = 0;
   job.alert = false;
   records_.Republish(index, now_);  // republished: a new message's TTL
-  job.ready_pos = ready_tail_++;
-  ready_.push_back(index);
+  job.ready_pos = ready_.PushBack(index);
   CheckAlarm(index);
   EmitMove(index, {durable::WriteOp::kRemoveQuarantine, from});
 }
@@ -154,11 +153,11 @@ Result<uint64_t> QueueCore::Redrive(double max) {
 }
 
 Result<uint64_t> QueueCore::ReleaseKey(std::string_view key) {
-  RETURN_IF_ERROR(CheckKey(key, "key"));
-  const auto it = pending_by_key_.find(key);
-  if (it == pending_by_key_.end()) return uint64_t{0};
+  RETURN_IF_ERROR(checks::Key(key, "key"));
+  const std::deque<uint32_t>* pending = keys_.Pending(key);
+  if (pending == nullptr) return uint64_t{0};
   std::vector<uint32_t> holders;
-  for (const uint32_t job : it->second) {
+  for (const uint32_t job : *pending) {
     const StoredJob& j = jobs_[job];
     if (!j.released && (j.place == Place::kQuarantined || j.place == Place::kDropped || j.place == Place::kLost ||
                         j.place == Place::kDiscarded)) {
@@ -183,7 +182,7 @@ Result<uint64_t> QueueCore::ReleaseKey(std::string_view key) {
 }
 
 AlarmView QueueCore::alarm() const {
-  return {alarm_raised_, quarantine_.size(), policy_.alarm_depth};
+  return {quarantine_.alarm_raised(), quarantine_.size(), policy_.alarm_depth};
 }
 
 }  // namespace dlq

@@ -33,14 +33,15 @@ std::vector<JobView> QueueCore::JobViews(const Indexes& indexes, size_t from, si
 
 std::vector<JobView> QueueCore::Ready(size_t from, size_t count) const { return JobViews(ready_, from, count); }
 
-std::vector<JobView> QueueCore::Completed(size_t from, size_t count) const { return JobViews(completed_, from, count); }
+std::vector<JobView> QueueCore::Completed(size_t from, size_t count) const { return JobViews(finished_.completed(), from, count); }
 
 std::vector<DiscardedView> QueueCore::Discarded(size_t from, size_t count) const {
-  const auto [begin, end] = Slice(discarded_.size(), from, count);
+  const std::vector<uint32_t>& discarded = finished_.discarded();
+  const auto [begin, end] = Slice(discarded.size(), from, count);
   std::vector<DiscardedView> out;
   out.reserve(end - begin);
   for (size_t k = begin; k < end; ++k) {
-    const StoredJob& job = jobs_[discarded_[k]];
+    const StoredJob& job = jobs_[discarded[k]];
     out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, job.reason, job.arrived_at});
   }
   return out;
@@ -59,13 +60,7 @@ std::vector<QuarantineEntry> QueueCore::Quarantined(size_t from, size_t count) c
                    job.arrived_at, job.first_attempt_at, std::string(job.key()), job.stalls, records_.EnqueuedAt(*it),
                    records_.XDeathOf(*it), kSourceQueueName});
     QuarantineEntry& entry = out.back();
-    if (RetentionTimers()) {
-      entry.retention_from = system().RetentionFrom(job.arrived_at, entry.enqueued_at);
-      entry.retention_until = RetentionEnd(job.arrived_at, entry.enqueued_at);
-    } else if (const int64_t age = LazyRetentionAge(); age > 0) {
-      entry.retention_from = job.arrived_at;
-      entry.retention_until = Later(job.arrived_at, age);
-    }
+    quarantine_.RetentionWindow(job.arrived_at, entry.enqueued_at, &entry.retention_from, &entry.retention_until);
   }
   return out;
 }
@@ -103,7 +98,7 @@ std::vector<DelayedView> QueueCore::Delayed(size_t from, size_t count) const {
   const auto [begin, end] = Slice(delayed_.size(), from, count);
   std::vector<DelayedView> out;
   out.reserve(end - begin);
-  auto it = delayed_.begin();
+  auto it = delayed_.timers().begin();
   std::advance(it, begin);
   for (size_t k = begin; k < end; ++k, ++it) {
     const StoredJob& job = jobs_[it->ref];
@@ -134,33 +129,33 @@ QueueStats QueueCore::stats() const {
   s.now = now_;
   s.ready = ready_.size();
   s.delayed = delayed_.size();
-  s.leased = leases_.active().size();
-  s.completed = completed_.size();
+  s.leased = leases_.size();
+  s.completed = finished_.completed().size();
   s.quarantined = quarantine_.size();
   s.events = events_.size();
-  s.reorders = reorder_job_.size();
-  s.expired = expired_;
-  s.lost = lost_;
-  s.discarded = discarded_.size();
+  s.reorders = keys_.reorder_count();
+  s.expired = quarantine_.expired();
+  s.lost = finished_.lost();
+  s.discarded = finished_.discarded().size();
   return s;
 }
 
 std::vector<ReorderView> QueueCore::Reorders(size_t from, size_t count) const {
-  const auto [begin, end] = Slice(reorder_job_.size(), from, count);
+  const auto [begin, end] = Slice(keys_.reorder_count(), from, count);
   std::vector<ReorderView> out;
   out.reserve(end - begin);
   for (size_t k = begin; k < end; ++k) {
     ReorderView r;
-    r.id = jobs_[reorder_job_[k]].id();
-    r.key = jobs_[reorder_job_[k]].key();
-    for (const uint32_t earlier : reorder_overtook_[k]) r.overtook.emplace_back(jobs_[earlier].id());
+    r.id = jobs_[keys_.reorder_job(k)].id();
+    r.key = jobs_[keys_.reorder_job(k)].key();
+    for (const uint32_t earlier : keys_.overtook(k)) r.overtook.emplace_back(jobs_[earlier].id());
     out.push_back(std::move(r));
   }
   return out;
 }
 
 Event QueueCore::EventAt(size_t index) const {
-  Event e = events_.Expand(index, jobs_, reorder_overtook_);
+  Event e = events_.Expand(index, jobs_, keys_.overtaken());
   // Expand reads the job's payload as it is now; a later patch changed it.
   if (e.kind == EventKind::kEnqueued || e.kind == EventKind::kReplayed) {
     for (const PatchMark& p : patches_) {

@@ -1,35 +1,40 @@
 // Internal to the core: callers use queue.h.
 //
-// QueueCore: the queue's state and its rules, behind Queue (the facade, queue.h)
-// and QueueView (its reads). queue.h's contract is this class's: Queue forwards
-// every call here unchanged, so a queue's behaviour, snapshots and timelines are
-// these methods'.
+// QueueCore: the queue's rules, behind Queue (the facade, queue.h) and QueueView
+// (its reads). queue.h's contract is this class's: Queue forwards every call here
+// unchanged, so a queue's behaviour, snapshots and timelines are these methods'.
+// Its state is in parts: the jobs (JobStore), the places a job is in (ReadyPlace,
+// DelayedPlace, LeasedPlace, QuarantinePlace, FinishedPlaces), KeyOrder, the
+// systems' records, the journal and the heap account. The parts keep their
+// containers and answer about themselves; moving a job between places (what
+// Decide says, the system module's hooks, the events and journal writes) is here.
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <list>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "backoff.h"
+#include "call_checks.h"
+#include "delayed_place.h"
 #include "durable.h"
 #include "event.h"
 #include "event_log.h"
+#include "finished_places.h"
 #include "heap_account.h"
 #include "heap_budget.h"
 #include "job_store.h"
-#include "leases.h"
+#include "key_order.h"
+#include "leased_place.h"
 #include "policy.h"
 #include "prng.h"
+#include "quarantine_place.h"
 #include "queue.h"
 #include "queue_cost.h"
+#include "ready_place.h"
 #include "registry.h"
-#include "ring.h"
 #include "rules.h"
 #include "system_records.h"
 #include "size_limits.h"
@@ -163,8 +168,8 @@ class QueueCore {
   QueueStats stats() const;
   size_t ready_size() const { return ready_.size(); }
   size_t delayed_size() const { return delayed_.size(); }
-  size_t leased_size() const { return leases_.active().size(); }
-  size_t completed_size() const { return completed_.size(); }
+  size_t leased_size() const { return leases_.size(); }
+  size_t completed_size() const { return finished_.completed().size(); }
   size_t quarantine_size() const { return quarantine_.size(); }
   uint64_t step() const { return step_; }
   const Policy& policy() const { return policy_; }
@@ -234,24 +239,21 @@ class QueueCore {
   friend class Loader;
   durable::JobRow RowOf(uint32_t job) const;
   durable::Meta MetaNow() const;
-  uint64_t RetentionSeq(uint32_t job) const { return RetentionTimers() ? jobs_[job].timer : 0; }
-  // True when quarantine entries get retention timers (a retention, and no lazy mode).
-  bool RetentionTimers() const { return policy_.retention_ms > 0 && !policy_.LazyRetention(); }
-  // When job `job`'s entry (arrived at `arrived_at`) reaches its retention: from its
-  // arrival, or under sqs from its first enqueue (never before its arrival).
-  int64_t RetentionEnd(int64_t arrived_at, int64_t enqueued_at) const;
-  // The age at which a lazy mode's trim drops an entry (sidekiq's 0 is its 180 days); 0: none.
-  int64_t LazyRetentionAge() const;
+  uint64_t RetentionSeq(uint32_t job) const { return quarantine_.RetentionTimers() ? jobs_[job].timer : 0; }
+  // When quarantined `job` reaches its retention (QuarantinePlace::RetentionEnd).
+  int64_t RetentionEndOf(uint32_t job) const {
+    return quarantine_.RetentionEnd(jobs_[job].arrived_at, records_.EnqueuedAt(job));
+  }
   // Removes quarantined `job` for good at its retention (its evidence is gone).
   // `trimmed`: by the Dead set's size (sidekiq), not by age; its event says so.
   void DropEntry(uint32_t job, bool trimmed = false);
   // bullmq (after a failure), sidekiq (after a kill) and a rabbitmq DLQ with x-max-length trim the quarantine now.
   void TrimLazily();
   // The events and moves a lazy trim may add to a call (every entry, at most).
-  size_t TrimBound() const { return policy_.TrimsQuarantine() ? quarantine_.size() : 0; }
+  size_t TrimBound() const { return quarantine_.Trims() ? quarantine_.size() : 0; }
   // `attempts` decided by the call may each drop one more entry, with an alarm change.
   cost::Need WithTrim(cost::Need need, size_t attempts = 1) const {
-    if (!policy_.TrimsQuarantine()) return need;
+    if (!quarantine_.Trims()) return need;
     need.events += TrimBound() + 2 * attempts;
     need.moves += TrimBound() + attempts;
     return need;
@@ -279,7 +281,6 @@ class QueueCore {
     HeapAccount::Mark charged;
     size_t journal;
     WriteJournal::Marks journal_marks;
-    int64_t ready_tail;
   };
   BatchMark MarkBatch() const;
   void UndoBatch(const BatchMark& mark);
@@ -293,18 +294,14 @@ class QueueCore {
   EventRecord& Record(EventKind kind, uint32_t job);
   // Fills `*out`, given all zero, as Record would fill its record, without appending it.
   void Describe(EventKind kind, uint32_t job, EventRecord* out) const;
-  // `argument` names the id in messages: "id", or "jobs" with `index` for jobs[index].id.
-  Status CheckNewId(std::string_view id, const char* argument, size_t index = SIZE_MAX) const;
-  static Status CheckPayload(std::string_view payload, const char* argument, size_t index = SIZE_MAX);
-  static Status CheckErrorText(std::string_view error_text);
-  static Status CheckOutcome(std::string_view outcome, Outcome* out);
-  Status CheckKey(std::string_view key, const char* argument, size_t index = SIZE_MAX) const;
-  // The position in ready_ of the job a worker may take now (per the ordering),
-  // or -1 when none may run.
+  // How far from the ready head the job a worker may take now is (per the
+  // ordering), or -1 when none may run.
   int64_t NextEligible() const;
   // The job `job` waits for under key ordering, or -1 when it may run.
-  int64_t HolderOf(uint32_t job) const;
-  // Takes ready_[pos] and counts its attempt (a new step); returns the job.
+  int64_t HolderOf(uint32_t job) const {
+    return policy_.ordering == Ordering::kKey ? keys_.HolderOf(jobs_, job) : -1;
+  }
+  // Takes the job `pos` from the ready head and counts its attempt (a new step); returns it.
   uint32_t StartAttempt(size_t pos);
   // A job back in ready: at the tail, or at the head when stalled in place.
   // `returned`: straight back from an attempt (not from a delay).
@@ -342,7 +339,7 @@ class QueueCore {
   // What ExpireHeads may add to a call: every job that may be ready in it, `added` of them new.
   cost::Need WithExpiry(cost::Need need, size_t added = 0) const {
     if (policy_.message_ttl_ms == 0) return need;
-    const size_t live = ready_.size() + delayed_.size() + leases_.active().size() + added;
+    const size_t live = ready_.size() + delayed_.size() + leases_.size() + added;
     need.events += 2 * live;
     need.moves += live;
     return WithTrim(need, live);
@@ -378,10 +375,10 @@ class QueueCore {
   void Park(uint32_t job, int64_t delay_ms, int64_t due_at, uint32_t delay_ref);
   // What a caller is told of `job`'s attempt, decided as `d`.
   Attempt Report(uint32_t job, Outcome outcome, const Decision& d) const;
-  // Processes ready_[pos] (NextEligible's answer) with an interned error text.
+  // Processes the job `pos` from the ready head (NextEligible's answer) with an interned error text.
   Decision ProcessAt(size_t pos, Outcome outcome, uint32_t error);
   Attempt ProcessChecked(Outcome outcome, std::string_view error_text);
-  // The three kinds of timer, each in its own set.
+  // The three kinds of timer, each in its place's set.
   enum class TimerKind : uint8_t {
     kDue,          // a delayed job's due time: back to ready
     kLeaseExpiry,  // a lease ends unsettled: its attempt is decided as a crash
@@ -404,20 +401,15 @@ class QueueCore {
   uint64_t actions_ = 0;
   int64_t now_ = 0;
   uint64_t timer_seq_ = 0;  // one sequence for every timer: ties fire in the order set
-  // The parts.
+  // The parts: the jobs, each place, per-key ordering and the systems' records.
   JobStore jobs_;
-  Ring<uint32_t> ready_;  // head first
-  TimerSet delayed_;            // due times; ref: a job
-  LeaseTable leases_;
-  std::vector<uint32_t> completed_;
-  std::list<uint32_t> quarantine_;  // arrival order; a job keeps its position for O(1) replay
-  TimerSet retention_;              // quarantine entries' retention ends; ref: a job
+  ReadyPlace ready_;
+  DelayedPlace delayed_;
+  LeasedPlace leases_;
+  QuarantinePlace quarantine_;  // with its retention, trims, alarm and counters
+  FinishedPlaces finished_;     // completed, discarded, lost
+  KeyOrder keys_;               // per key, its pending jobs; the reorders
   SystemRecords records_;  // the systems' per-job records (x-death, first enqueue, TTL start)
-  // Per key, its jobs not yet completed, in enqueue order: who holds the key, and
-  // whom a completion overtook. Views into the jobs' key strings.
-  std::unordered_map<std::string_view, std::deque<uint32_t>> pending_by_key_;
-  std::vector<std::vector<uint32_t>> reorder_overtook_;  // per reorder: the jobs it overtook
-  std::vector<uint32_t> reorder_job_;                     // per reorder: the job that completed
   // Per patch, in event order: its job, its event's index and the payload size before
   // it, so an earlier enqueued or replayed event still says the size it had then.
   struct PatchMark {
@@ -426,18 +418,12 @@ class QueueCore {
     uint64_t old_bytes;
   };
   std::vector<PatchMark> patches_;
-  bool alarm_raised_ = false;
   bool trim_due_ = false;  // a lazy trim waits for the move into quarantine to be written (EmitMove)
-  int64_t ready_head_ = 0, ready_tail_ = 0;  // positions: next before the head, next after the tail
-  uint64_t arrivals_ = 0;                    // quarantine arrivals so far
-  size_t lost_ = 0;
-  std::vector<uint32_t> discarded_;  // jobs discarded, in enqueue order
   // The journal since the last snapshot: records, each one's check, the check
   // the first follows, and how much of the timeline, error texts and reorders
   // the records already carry.
   WriteJournal journal_;
   uint32_t budget_in_force_ = 0;  // while Finish() writes: the class's budget, for every event it writes
-  size_t expired_ = 0;
   EventLog events_;
   HeapAccount charge_;  // what this queue keeps, on the heap budget (queue_cost.h)
 };
