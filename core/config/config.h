@@ -102,6 +102,12 @@ struct PolicyFacts {
   // The rabbitmq-quorum mode's.
   std::string delivery_limit = "explicit", dead_letter_exchange = "set";
   double max_length = 0, message_ttl_ms = 0, dlq_max_length = 0;
+  // The sidekiq mode's.
+  bool retry_in_jitter = false, retry_every_error = false, skip_dead_set = false;
+  double dead_max_jobs = 10000;
+  // The bullmq mode's.
+  bool remove_on_fail = false;
+  double remove_on_fail_count = 0, max_stalled_count = 1;
   std::vector<RuleFacts> rules;
 };
 struct Snippet {

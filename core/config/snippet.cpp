@@ -10,6 +10,7 @@ namespace dlq::config {
 
 // The writers, in their systems' files.
 Snippet RabbitMqSnippet(const PolicyFacts& n);
+Snippet SqsSnippet(const PolicyFacts& n);
 
 namespace {
 
@@ -57,6 +58,13 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   n.max_length = NumberAt(in_force, "maxLength");
   n.message_ttl_ms = NumberAt(in_force, "messageTtlMs");
   n.dlq_max_length = NumberAt(in_force, "dlqMaxLength");
+  n.retry_in_jitter = FlagAt(in_force, "retryInJitter");
+  n.retry_every_error = FlagAt(in_force, "retryEveryError");
+  n.skip_dead_set = FlagAt(in_force, "skipDeadSet");
+  n.dead_max_jobs = NumberAt(in_force, "deadMaxJobs", 10000);
+  n.remove_on_fail = FlagAt(in_force, "removeOnFail");
+  n.remove_on_fail_count = NumberAt(in_force, "removeOnFailCount");
+  n.max_stalled_count = NumberAt(in_force, "maxStalledCount", 1);
   if (const JsValue* rules = in_force.Find("rules"); rules != nullptr && rules->IsObject()) {
     for (const auto* member : rules->Entries()) {
       const JsValue& r = member->second;
@@ -67,10 +75,11 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   return n;
 }
 
-bool WritesSnippet(std::string_view key) { return key == "rabbitmq"; }
+bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs"; }
 
 Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts) {
   if (key == "rabbitmq") return RabbitMqSnippet(facts);
+  if (key == "sqs") return SqsSnippet(facts);
   return {};
 }
 
