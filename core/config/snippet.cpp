@@ -11,6 +11,7 @@ namespace dlq::config {
 // The writers, in their systems' files.
 Snippet RabbitMqSnippet(const PolicyFacts& n);
 Snippet SqsSnippet(const PolicyFacts& n);
+Snippet SidekiqSnippet(const PolicyFacts& n);
 
 namespace {
 
@@ -75,11 +76,12 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   return n;
 }
 
-bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs"; }
+bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs" || key == "sidekiq"; }
 
 Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts) {
   if (key == "rabbitmq") return RabbitMqSnippet(facts);
   if (key == "sqs") return SqsSnippet(facts);
+  if (key == "sidekiq") return SidekiqSnippet(facts);
   return {};
 }
 
