@@ -12,6 +12,7 @@ namespace dlq::config {
 Snippet RabbitMqSnippet(const PolicyFacts& n);
 Snippet SqsSnippet(const PolicyFacts& n);
 Snippet SidekiqSnippet(const PolicyFacts& n);
+Snippet BullmqSnippet(const PolicyFacts& n);
 
 namespace {
 
@@ -76,12 +77,13 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   return n;
 }
 
-bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs" || key == "sidekiq"; }
+bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs" || key == "sidekiq" || key == "bullmq"; }
 
 Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts) {
   if (key == "rabbitmq") return RabbitMqSnippet(facts);
   if (key == "sqs") return SqsSnippet(facts);
   if (key == "sidekiq") return SidekiqSnippet(facts);
+  if (key == "bullmq") return BullmqSnippet(facts);
   return {};
 }
 
