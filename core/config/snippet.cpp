@@ -13,6 +13,7 @@ Snippet RabbitMqSnippet(const PolicyFacts& n);
 Snippet SqsSnippet(const PolicyFacts& n);
 Snippet SidekiqSnippet(const PolicyFacts& n);
 Snippet BullmqSnippet(const PolicyFacts& n);
+Snippet TemporalSnippet(const PolicyFacts& n);
 
 namespace {
 
@@ -77,13 +78,14 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   return n;
 }
 
-bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs" || key == "sidekiq" || key == "bullmq"; }
+bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs" || key == "sidekiq" || key == "bullmq" || key == "temporal"; }
 
 Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts) {
   if (key == "rabbitmq") return RabbitMqSnippet(facts);
   if (key == "sqs") return SqsSnippet(facts);
   if (key == "sidekiq") return SidekiqSnippet(facts);
   if (key == "bullmq") return BullmqSnippet(facts);
+  if (key == "temporal") return TemporalSnippet(facts);
   return {};
 }
 

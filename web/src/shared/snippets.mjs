@@ -52,11 +52,6 @@ export function policyInForce(policy, rules) {
   };
 }
 
-/** A rule's delay after a first failed attempt, before jitter: its base (core/systems/backoff.h: 2^0 · base for exponential). */
-function firstDelay(backoff) {
-  return backoff.kind === 'none' ? 0 : backoff.baseMs;
-}
-
 const sameBackoff = (a, b) => a.kind === b.kind && a.baseMs === b.baseMs && a.capMs === b.capMs && a.jitter === b.jitter &&
   a.jitterPermille === b.jitterPermille;
 
@@ -91,11 +86,7 @@ function ruleText(n, name) {
   return `classes.${name} (${r.maxAttempts} attempts, backoff ${backoffText(r.backoff)})`;
 }
 
-// Error type names a worker would use for the lab's failure classes.
-const ERROR_TYPE = {
-  transient: 'TransientError', permanent: 'PermanentError', undeserializable: 'UndeserializableError',
-  'unknown-schema': 'UnknownSchemaError', precondition: 'PreconditionError',
-};
+// Exception type names a Spring listener would use for the lab's failure classes.
 const JAVA_EXCEPTION = {
   transient: 'TransientFailureException', permanent: 'PermanentFailureException',
   undeserializable: 'DeserializationException', 'unknown-schema': 'UnknownSchemaException',
@@ -149,66 +140,10 @@ function bullmqSnippet(policy, rules) {
   return written('bullmq', policy, rules);
 }
 
-// ---- Temporal ----------------------------------------------------------------------
-
-const LAB_MAX_ATTEMPTS = 1_000_000;  // the top of maxAttempts' range (core/policy/policy.h)
+// ---- Temporal ---------------------------------------------------------------------
 
 function temporalSnippet(policy, rules) {
-  const n = policyInForce(policy, rules);
-  const notes = [];
-  const shape = classShape(n);
-  const b = n.backoff;
-  let initial = b.baseMs;
-  let coefficient = 2;
-  let maximum = b.capMs;
-  if (b.kind === 'none') {
-    initial = 1;
-    coefficient = 1;
-    maximum = 1;
-    notes.push('backoff none: Temporal always waits between attempts; 1 ms is the nearest to retrying at once');
-  } else if (b.kind === 'fixed') {
-    coefficient = 1;
-    maximum = b.baseMs;
-  }
-  // The lab's largest budget is its nearest to "no limit": Temporal says that with 0 (its default).
-  const unlimited = n.maxAttempts >= LAB_MAX_ATTEMPTS;
-  const maximumAttempts = unlimited ? 0 : n.maxAttempts;
-  if (unlimited) notes.push(`maxAttempts ${n.maxAttempts} is the lab's largest budget, its nearest to unlimited: maximumAttempts 0`);
-  if (b.jitter !== 'none') notes.push(`jitter ${b.jitter}: no jitter is documented for Temporal retries`);
-  for (const name of shape.own) {
-    notes.push(name === 'crash'
-      ? `${ruleText(n, name)}: a timed-out attempt uses the same retry policy`
-      : `${ruleText(n, name)}: no per-error budget; the activity can read its attempt number and throw ` +
-        `ApplicationFailure.create({ type: '${ERROR_TYPE[name]}', nonRetryable: attempt >= ${n.rules[name].maxAttempts}, nextRetryDelay: ${firstDelay(n.rules[name].backoff)} })`);
-  }
-  if (shape.crashNever) notes.push('classes.crash never retries in the lab; a timed-out Temporal attempt is retried like any failure');
-  if (shape.alerts.length > 0) notes.push(`alert on ${shape.alerts.join(', ')}: no equivalent`);
-  if (n.ordering !== 'none') notes.push(`ordering ${n.ordering}: not applicable to activity retries`);
-  notes.push('quarantine (retention, alarm, replay, redrive): no equivalent; Temporal has no dead-letter queue, ' +
-    'the final failure goes back to the workflow');
-  commonNotes(n, notes);
-
-  const nonRetryable = shape.never.map((c) => `'${ERROR_TYPE[c]}'`);
-  const lines = [
-    `// dlq-lab policy -> Temporal activity retry policy (TypeScript SDK): ${policyText(n)}`,
-    ...slashComments(notes),
-    "import { proxyActivities } from '@temporalio/workflow';",
-    "import type * as activities from './activities';",
-    '',
-    'const { processOrder } = proxyActivities<typeof activities>({',
-    `  startToCloseTimeout: ${n.leaseMs}, // leaseMs: an attempt running longer times out and counts as failed`,
-    '  retry: {',
-    `    maximumAttempts: ${maximumAttempts}, // ${unlimited ? 'unlimited' : `maxAttempts ${n.maxAttempts}, the first attempt included`}; ` +
-      '0 means unlimited (the default), 1 no retries',
-    `    initialInterval: ${initial}, // ${b.kind === 'none' ? 'backoff none: the shortest wait' : 'backoff.baseMs'}`,
-    `    backoffCoefficient: ${coefficient}, // ${b.kind === 'exponential' ? 'the lab doubles each delay' : 'the same delay every time'}`,
-    `    maximumInterval: ${maximum}, // ${b.kind === 'exponential' ? 'backoff.capMs' : 'no growth'}`,
-    `    nonRetryableErrorTypes: [${nonRetryable.join(', ')}],${nonRetryable.length > 0
-      ? ` // ${shape.never.join(', ')}: quarantined at once in the lab (or throw ApplicationFailure.nonRetryable)` : ''}`,
-    '  },',
-    '});',
-  ];
-  return { language: 'typescript', text: `${lines.join('\n')}\n` };
+  return written('temporal', policy, rules);
 }
 
 // ---- Apache Kafka with Spring Kafka -----------------------------------------------
