@@ -14,6 +14,7 @@ Snippet SqsSnippet(const PolicyFacts& n);
 Snippet SidekiqSnippet(const PolicyFacts& n);
 Snippet BullmqSnippet(const PolicyFacts& n);
 Snippet TemporalSnippet(const PolicyFacts& n);
+Snippet KafkaSnippet(const PolicyFacts& n);
 
 namespace {
 
@@ -78,7 +79,7 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   return n;
 }
 
-bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs" || key == "sidekiq" || key == "bullmq" || key == "temporal"; }
+bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs" || key == "sidekiq" || key == "bullmq" || key == "temporal" || key == "kafka"; }
 
 Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts) {
   if (key == "rabbitmq") return RabbitMqSnippet(facts);
@@ -86,6 +87,7 @@ Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts) {
   if (key == "sidekiq") return SidekiqSnippet(facts);
   if (key == "bullmq") return BullmqSnippet(facts);
   if (key == "temporal") return TemporalSnippet(facts);
+  if (key == "kafka") return KafkaSnippet(facts);
   return {};
 }
 

@@ -86,12 +86,6 @@ function ruleText(n, name) {
   return `classes.${name} (${r.maxAttempts} attempts, backoff ${backoffText(r.backoff)})`;
 }
 
-// Exception type names a Spring listener would use for the lab's failure classes.
-const JAVA_EXCEPTION = {
-  transient: 'TransientFailureException', permanent: 'PermanentFailureException',
-  undeserializable: 'DeserializationException', 'unknown-schema': 'UnknownSchemaException',
-  precondition: 'PreconditionFailedException',
-};
 
 const seconds = (ms) => Math.ceil(ms / 1000);
 const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
@@ -148,101 +142,8 @@ function temporalSnippet(policy, rules) {
 
 // ---- Apache Kafka with Spring Kafka -----------------------------------------------
 
-const exceptionsOf = (shape) => shape.never.map((c) => JAVA_EXCEPTION[c]);
-
 function kafkaSnippet(policy, rules) {
-  const n = policyInForce(policy, rules);
-  const notes = [];
-  const shape = classShape(n);
-  const b = n.backoff;
-  const blocking = n.ordering !== 'none';
-  const retries = n.maxAttempts - 1;
-  if (b.jitter !== 'none') notes.push(`jitter ${b.jitter}: not set; Spring's @BackOff jitter adds or subtracts a fixed number of ms instead`);
-  for (const name of shape.own) notes.push(`${ruleText(n, name)}: no per-exception budget or delay here`);
-  if (shape.alerts.length > 0) notes.push(`alert on ${shape.alerts.join(', ')}: no equivalent`);
-  notes.push(`leaseMs ${n.leaseMs}: no per-record lease or broker delivery count; Spring counts attempts in the consumer's memory`);
-  if (shape.crashNever) notes.push('classes.crash: no equivalent');
-  if (n.rules.undeserializable.retry === 'bounded') {
-    notes.push('classes.undeserializable retries in the lab; Spring does not retry a DeserializationException by default');
-  }
-  if (exceptionsOf(shape).some((e) => e !== 'DeserializationException')) {
-    notes.push(`${exceptionsOf(shape).filter((e) => e !== 'DeserializationException').join(', ')}: your own exception types for those failures`);
-  }
-  if (n.ordering === 'key') {
-    notes.push('ordering key: blocking retries hold the whole partition (every key on it), and after the last attempt the partition moves on; ' +
-      'the lab holds only the key, until replay or releaseKey');
-  }
-  if (n.quarantine.retentionMs > 0) notes.push(`quarantine.retentionMs ${n.quarantine.retentionMs}: set retention.ms=${n.quarantine.retentionMs} on the topic orders-dlt`);
-  else notes.push('quarantine.retentionMs 0: the DLT keeps records as long as its topic retention allows');
-  if (n.quarantine.alarmDepth > 0) notes.push(`quarantine.alarmDepth ${n.quarantine.alarmDepth}: no equivalent in Spring Kafka`);
-  notes.push('replay(id): no built-in DLT replay; republish the record yourself');
-  commonNotes(n, notes, blocking ? 'broker' : 'retry-queue');  // non-blocking retries are retry topics
-
-  const exceptions = exceptionsOf(shape);
-  const lines = [`// dlq-lab policy -> Spring Kafka 4: ${policyText(n)}`, ...slashComments(notes)];
-  if (!blocking) {
-    let backOff;
-    if (b.kind === 'none') backOff = '@BackOff(delay = 0)';
-    else if (b.kind === 'fixed') backOff = `@BackOff(delay = ${b.baseMs})`;
-    else backOff = `@BackOff(delay = ${b.baseMs}, multiplier = 2.0, maxDelay = ${b.capMs})`;
-    lines.push(
-      'import org.springframework.kafka.annotation.BackOff;',
-      'import org.springframework.kafka.annotation.KafkaListener;',
-      'import org.springframework.kafka.annotation.RetryableTopic;',
-      ...(exceptions.includes('DeserializationException') ? ['import org.springframework.kafka.support.serializer.DeserializationException;'] : []),
-      'import org.springframework.stereotype.Component;',
-      '',
-      '// Non-blocking retries: each retry goes through a retry topic, then the record lands in orders-dlt.',
-      '// This gives up partition order, like the lab\'s ordering none.',
-      '@Component',
-      'public class OrdersListener {',
-      '',
-      `    // maxAttempts ${n.maxAttempts} -> attempts = "${n.maxAttempts}" (the first delivery counts); backoff ${backoffText(b)}`,
-      '    @RetryableTopic(',
-      `        attempts = "${n.maxAttempts}",`,
-      `        backOff = ${backOff}${exceptions.length > 0 ? ',' : ')'}`,
-    );
-    if (exceptions.length > 0) {
-      lines.push(`        exclude = { ${exceptions.map((e) => `${e}.class`).join(', ')} }) // ${shape.never.join(', ')}: straight to the DLT`);
-    }
-    lines.push(
-      '    @KafkaListener(topics = "orders")',
-      '    public void listen(String order) {',
-      '        // the work; throw to fail the attempt',
-      '    }',
-      '}',
-    );
-  } else {
-    const backOffLines = b.kind === 'exponential'
-      ? [`        ExponentialBackOffWithMaxRetries backOff = new ExponentialBackOffWithMaxRetries(${retries});`,
-        `        backOff.setInitialInterval(${b.baseMs});`, '        backOff.setMultiplier(2.0);', `        backOff.setMaxInterval(${b.capMs});`]
-      : [`        FixedBackOff backOff = new FixedBackOff(${b.kind === 'fixed' ? b.baseMs : 0}L, ${retries}L);`];
-    lines.push(
-      ...(exceptions.includes('DeserializationException') ? ['import org.springframework.kafka.support.serializer.DeserializationException;'] : []),
-      'import org.springframework.context.annotation.Bean;',
-      'import org.springframework.context.annotation.Configuration;',
-      'import org.springframework.kafka.core.KafkaOperations;',
-      'import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;',
-      'import org.springframework.kafka.listener.DefaultErrorHandler;',
-      b.kind === 'exponential' ? 'import org.springframework.kafka.support.ExponentialBackOffWithMaxRetries;' : 'import org.springframework.util.backoff.FixedBackOff;',
-      '',
-      `// Blocking retries (ordering ${n.ordering}): the consumer seeks back and retries in place, holding the partition in order;`,
-      '// after the last attempt DeadLetterPublishingRecoverer writes the record to orders-dlt.',
-      '@Configuration',
-      'public class OrdersErrorHandling {',
-      '',
-      '    @Bean',
-      '    public DefaultErrorHandler errorHandler(KafkaOperations<Object, Object> template) {',
-      `        // maxAttempts ${n.maxAttempts} -> ${retries} retries after the first delivery; backoff ${backoffText(b)}`,
-      ...backOffLines,
-      '        DefaultErrorHandler handler = new DefaultErrorHandler(new DeadLetterPublishingRecoverer(template), backOff);',
-    );
-    if (exceptions.length > 0) {
-      lines.push(`        handler.addNotRetryableExceptions(${exceptions.map((e) => `${e}.class`).join(', ')}); // ${shape.never.join(', ')}: straight to the DLT`);
-    }
-    lines.push('        return handler;', '    }', '}');
-  }
-  return { language: 'java', text: `${lines.join('\n')}\n` };
+  return written('kafka', policy, rules);
 }
 
 // ---- Google Cloud Pub/Sub ---------------------------------------------------------
