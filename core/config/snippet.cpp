@@ -15,6 +15,7 @@ Snippet SidekiqSnippet(const PolicyFacts& n);
 Snippet BullmqSnippet(const PolicyFacts& n);
 Snippet TemporalSnippet(const PolicyFacts& n);
 Snippet KafkaSnippet(const PolicyFacts& n);
+Snippet PubSubSnippet(const PolicyFacts& n);
 
 namespace {
 
@@ -79,7 +80,7 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   return n;
 }
 
-bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs" || key == "sidekiq" || key == "bullmq" || key == "temporal" || key == "kafka"; }
+bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs" || key == "sidekiq" || key == "bullmq" || key == "temporal" || key == "kafka" || key == "pubsub"; }
 
 Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts) {
   if (key == "rabbitmq") return RabbitMqSnippet(facts);
@@ -88,6 +89,7 @@ Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts) {
   if (key == "bullmq") return BullmqSnippet(facts);
   if (key == "temporal") return TemporalSnippet(facts);
   if (key == "kafka") return KafkaSnippet(facts);
+  if (key == "pubsub") return PubSubSnippet(facts);
   return {};
 }
 

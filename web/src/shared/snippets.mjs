@@ -88,7 +88,6 @@ function ruleText(n, name) {
 
 
 const seconds = (ms) => Math.ceil(ms / 1000);
-const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
 
 /** Notes every system shares: the teaching switch, and where the lab's retry waits when not in the broker
  * (`configures`: the delayAt this snippet's configuration itself expresses, so no note is due for it). */
@@ -104,8 +103,6 @@ function commonNotes(n, notes, configures = 'broker') {
   }
 }
 
-const hashComments = (notes) => notes.map((line) => `# ${line}`);
-const slashComments = (notes, indent = '') => notes.map((line) => `${indent}// ${line}`);
 // ---- Amazon SQS ---------------------------------------------------------------
 
 function sqsSnippet(policy, rules) {
@@ -149,72 +146,7 @@ function kafkaSnippet(policy, rules) {
 // ---- Google Cloud Pub/Sub ---------------------------------------------------------
 
 function pubsubSnippet(policy, rules) {
-  const n = policyInForce(policy, rules);
-  const notes = [];
-  const shape = classShape(n);
-  const b = n.backoff;
-  const attempts = clamp(n.maxAttempts, 5, 100);
-  if (attempts !== n.maxAttempts) notes.push(`maxAttempts ${n.maxAttempts}: max-delivery-attempts must be 5 to 100, set to ${attempts}`);
-  const ack = clamp(seconds(n.leaseMs), 10, 600);
-  if (ack * 1000 !== n.leaseMs) notes.push(`leaseMs ${n.leaseMs}: the ack deadline is whole seconds within 10..600, set to ${ack}`);
-  const flags = ['--topic=orders', `--ack-deadline=${ack}`, '--dead-letter-topic=orders-dlt', `--max-delivery-attempts=${attempts}`];
-  if (b.kind !== 'none') {
-    const min = clamp(seconds(b.baseMs), 0, 600);
-    const max = clamp(seconds(b.kind === 'fixed' ? b.baseMs : b.capMs), min, 600);
-    flags.push(`--min-retry-delay=${min}s`, `--max-retry-delay=${max}s`);
-    if (b.kind === 'exponential') notes.push('backoff exponential: Pub/Sub grows the delay between the two bounds its own way, best effort');
-    if (min * 1000 !== b.baseMs || (b.kind === 'exponential' && max * 1000 !== b.capMs)) {
-      notes.push(`backoff ${backoffText(b)}: retry delays are whole seconds up to 600 s, set to ${min}s..${max}s`);
-    }
-  } else {
-    notes.push('backoff none: no retry policy, so a nacked message is redelivered at once');
-  }
-  if (b.jitter !== 'none') notes.push(`jitter ${b.jitter}: no equivalent`);
-  if (shape.never.length > 0) {
-    notes.push(`${shape.never.join(', ')}: quarantined at once in the lab; Pub/Sub has no permanent failure, ` +
-      'so such a message is redelivered until max-delivery-attempts (or the subscriber publishes it to orders-dlt and acks it)');
-  }
-  for (const name of shape.own) notes.push(`${ruleText(n, name)}: one delivery budget for every failure`);
-  if (shape.crashNever) notes.push('classes.crash never retries in the lab; an expired ack deadline is a redelivery in Pub/Sub');
-  if (shape.alerts.length > 0) notes.push(`alert on ${shape.alerts.join(', ')}: no equivalent`);
-  if (n.ordering === 'key') {
-    flags.push('--enable-message-ordering');
-    notes.push('ordering key: ordering keys, enabled per subscription; how they interact with dead-lettering is not documented in the reference');
-  }
-  if (n.ordering === 'stall') notes.push('ordering stall: no equivalent (ordering is per ordering key)');
-  if (n.quarantine.alarmDepth > 0) notes.push(`quarantine.alarmDepth ${n.quarantine.alarmDepth}: no alarm configured here`);
-  notes.push('dead-lettering is best effort: a message may reach orders-dlt more than once');
-  notes.push('replay(id): no built-in replay; republish from orders-dlt-sub');
-  commonNotes(n, notes);
-
-  const lines = [
-    `# dlq-lab policy -> Google Cloud Pub/Sub subscription with a dead-letter topic: ${policyText(n)}`,
-    ...hashComments(notes),
-    '# The dead-letter topic needs a subscription: messages sent to a topic without one are lost.',
-    'gcloud pubsub topics create orders-dlt',
-  ];
-  if (n.quarantine.retentionMs > 0) {
-    const keep = clamp(seconds(n.quarantine.retentionMs), 600, 604800);
-    if (keep * 1000 !== n.quarantine.retentionMs) {
-      lines.push(`# quarantine.retentionMs ${n.quarantine.retentionMs}: subscription retention is 10 minutes to 7 days, set to ${keep}s`);
-    }
-    lines.push(`gcloud pubsub subscriptions create orders-dlt-sub --topic=orders-dlt --message-retention-duration=${keep}s`);
-  } else {
-    lines.push('# quarantine.retentionMs 0 (forever): no equivalent; the subscription keeps unacked messages for its retention duration');
-    lines.push('gcloud pubsub subscriptions create orders-dlt-sub --topic=orders-dlt');
-  }
-  lines.push(`# maxAttempts ${n.maxAttempts} -> --max-delivery-attempts=${attempts}; leaseMs -> --ack-deadline (seconds)`);
-  lines.push('gcloud pubsub subscriptions create orders-sub \\');
-  flags.forEach((flag, i) => lines.push(`  ${flag}${i < flags.length - 1 ? ' \\' : ''}`));
-  const serviceAccount = '--member="serviceAccount:service-${PROJECT_NUMBER}@gcp-sa-pubsub.iam.gserviceaccount.com"';
-  lines.push(
-    '# Dead-lettering works only when the project\'s Pub/Sub service account may publish to the',
-    '# dead-letter topic and subscribe to (acknowledge on) the source subscription.',
-    'PROJECT_NUMBER=$(gcloud projects describe "$(gcloud config get-value project)" --format=\'value(projectNumber)\')',
-    'gcloud pubsub topics add-iam-policy-binding orders-dlt \\', `  ${serviceAccount} \\`, '  --role=roles/pubsub.publisher',
-    'gcloud pubsub subscriptions add-iam-policy-binding orders-sub \\', `  ${serviceAccount} \\`, '  --role=roles/pubsub.subscriber',
-  );
-  return { language: 'shell', text: `${lines.join('\n')}\n` };
+  return written('pubsub', policy, rules);
 }
 
 // ---- Azure Service Bus --------------------------------------------------------------
