@@ -16,6 +16,7 @@ Snippet BullmqSnippet(const PolicyFacts& n);
 Snippet TemporalSnippet(const PolicyFacts& n);
 Snippet KafkaSnippet(const PolicyFacts& n);
 Snippet PubSubSnippet(const PolicyFacts& n);
+Snippet ServiceBusSnippet(const PolicyFacts& n);
 
 namespace {
 
@@ -80,7 +81,7 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   return n;
 }
 
-bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs" || key == "sidekiq" || key == "bullmq" || key == "temporal" || key == "kafka" || key == "pubsub"; }
+bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs" || key == "sidekiq" || key == "bullmq" || key == "temporal" || key == "kafka" || key == "pubsub" || key == "servicebus"; }
 
 Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts) {
   if (key == "rabbitmq") return RabbitMqSnippet(facts);
@@ -90,6 +91,7 @@ Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts) {
   if (key == "temporal") return TemporalSnippet(facts);
   if (key == "kafka") return KafkaSnippet(facts);
   if (key == "pubsub") return PubSubSnippet(facts);
+  if (key == "servicebus") return ServiceBusSnippet(facts);
   return {};
 }
 

@@ -149,51 +149,10 @@ function pubsubSnippet(policy, rules) {
   return written('pubsub', policy, rules);
 }
 
-// ---- Azure Service Bus --------------------------------------------------------------
+// ---- Azure Service Bus ------------------------------------------------------------
 
 function serviceBusSnippet(policy, rules) {
-  const n = policyInForce(policy, rules);
-  const notes = [];
-  const shape = classShape(n);
-  let lock = seconds(n.leaseMs);
-  if (lock * 1000 !== n.leaseMs) notes.push(`leaseMs ${n.leaseMs}: lockDuration rounded up to ${lock} s`);
-  if (lock > 300) {
-    lock = 300;
-    notes.push(`leaseMs ${n.leaseMs}: lockDuration stops at 5 minutes`);
-  }
-  if (n.backoff.kind !== 'none') notes.push(`backoff ${backoffText(n.backoff)}: no redelivery backoff at the broker`);
-  if (shape.never.length > 0) {
-    notes.push(`${shape.never.join(', ')}: the receiver calls DeadLetterMessageAsync(message, reason, description): dead-lettered at once`);
-  }
-  for (const name of shape.own) notes.push(`${ruleText(n, name)}: one MaxDeliveryCount for every failure`);
-  if (shape.crashNever) notes.push('classes.crash never retries in the lab; an expired lock counts a delivery in Service Bus');
-  if (shape.alerts.length > 0) notes.push(`alert on ${shape.alerts.join(', ')}: no equivalent`);
-  if (n.ordering === 'key') notes.push('ordering key: sessions (requiresSession, one session per key); their interplay with dead-lettering is unverified');
-  if (n.ordering === 'stall') notes.push('ordering stall: no equivalent');
-  if (n.quarantine.retentionMs > 0) {
-    notes.push(`quarantine.retentionMs ${n.quarantine.retentionMs}: no equivalent; time-to-live does not apply in the dead-letter queue and nothing cleans it up`);
-  }
-  if (n.quarantine.alarmDepth > 0) notes.push(`quarantine.alarmDepth ${n.quarantine.alarmDepth}: no alarm here; read the dead-letter count through the CLI or Service Bus Explorer`);
-  notes.push('replay(id): receive from orders/$deadletterqueue, send a copy to orders, complete the original');
-  commonNotes(n, notes);
-  const template = {
-    $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#',
-    contentVersion: '1.0.0.0',
-    metadata: {
-      'dlq-lab': {
-        policy: policyText(n),
-        translation: `maxAttempts ${n.maxAttempts} -> maxDeliveryCount ${n.maxAttempts}; leaseMs ${n.leaseMs} -> lockDuration PT${lock}S`,
-        notes,
-      },
-    },
-    resources: [{
-      type: 'Microsoft.ServiceBus/namespaces/queues',
-      apiVersion: '2021-11-01',
-      name: 'orders-ns/orders',
-      properties: { maxDeliveryCount: n.maxAttempts, lockDuration: `PT${lock}S`, requiresSession: n.ordering === 'key' },
-    }],
-  };
-  return { language: 'json', text: `${JSON.stringify(template, null, 2)}\n` };
+  return written('servicebus', policy, rules);
 }
 
 // ---- the generators ------------------------------------------------------------------
