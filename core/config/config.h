@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "status.h"
 #include "internal/js_value.h"
 
 namespace dlq::config {
@@ -117,9 +118,8 @@ struct Snippet {
 
 // `facts` read from the policy in force as JSON holds it (policyInForce's object).
 PolicyFacts PolicyFactsOf(const JsValue& in_force);
-// Whether the core writes `key`'s snippet ("rabbitmq"); the others are still written in JavaScript.
-bool WritesSnippet(std::string_view key);
-// `key`'s snippet of `facts`; an empty Snippet for a key WritesSnippet refuses.
-Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts);
+// `key`'s snippet of `facts` ("sqs", "rabbitmq", "sidekiq", "bullmq", "temporal", "kafka", "pubsub",
+// "servicebus"), or InvalidArgument naming the key, the keys expected and the key given.
+Result<Snippet> WriteSnippet(std::string_view key, const PolicyFacts& facts);
 
 }  // namespace dlq::config

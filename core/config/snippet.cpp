@@ -1,10 +1,12 @@
 // The snippet writers' one entry (config.h, WriteSnippet): the policy in force read from
-// its JSON object, and the writer of each system the core writes (each in its system's
-// <system>_config.cpp, next to that system's reader).
+// its JSON object, and the writer of each system (in its system's <system>_config.cpp, next
+// to that system's reader, or its own <system>_snippet.cpp for a format with no reader).
+#include <array>
 #include <string_view>
 
 #include "config.h"
 #include "internal/js_value.h"
+#include "internal/quote.h"
 
 namespace dlq::config {
 
@@ -81,18 +83,27 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   return n;
 }
 
-bool WritesSnippet(std::string_view key) { return key == "rabbitmq" || key == "sqs" || key == "sidekiq" || key == "bullmq" || key == "temporal" || key == "kafka" || key == "pubsub" || key == "servicebus"; }
+namespace {
 
-Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts) {
-  if (key == "rabbitmq") return RabbitMqSnippet(facts);
-  if (key == "sqs") return SqsSnippet(facts);
-  if (key == "sidekiq") return SidekiqSnippet(facts);
-  if (key == "bullmq") return BullmqSnippet(facts);
-  if (key == "temporal") return TemporalSnippet(facts);
-  if (key == "kafka") return KafkaSnippet(facts);
-  if (key == "pubsub") return PubSubSnippet(facts);
-  if (key == "servicebus") return ServiceBusSnippet(facts);
-  return {};
+struct Writer {
+  std::string_view key;
+  Snippet (*write)(const PolicyFacts&);
+};
+// Every system's writer, in the lessons' order (web/src/shared/snippets.mjs, SNIPPETS).
+constexpr std::array<Writer, 8> kWriters = {{{"sqs", SqsSnippet},           {"rabbitmq", RabbitMqSnippet},
+                                             {"sidekiq", SidekiqSnippet},   {"bullmq", BullmqSnippet},
+                                             {"temporal", TemporalSnippet}, {"kafka", KafkaSnippet},
+                                             {"pubsub", PubSubSnippet},     {"servicebus", ServiceBusSnippet}}};
+
+}  // namespace
+
+Result<Snippet> WriteSnippet(std::string_view key, const PolicyFacts& facts) {
+  std::string keys;
+  for (const Writer& w : kWriters) {
+    if (w.key == key) return w.write(facts);
+    keys += (keys.empty() ? "" : ", ") + std::string(w.key);
+  }
+  return Status::InvalidArgument("writeSnippet: key: expected one of " + keys + ", got " + Quoted(JsValue::String(std::string(key))));
 }
 
 }  // namespace dlq::config

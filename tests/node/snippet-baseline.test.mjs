@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { lab } from './helpers.mjs';
-import { SNIPPETS, connectSnippets, snippetByKey } from '../../web/src/shared/snippets.mjs';
+import { SNIPPETS, connectSnippets, policyInForce, snippetByKey } from '../../web/src/shared/snippets.mjs';
 
 connectSnippets(lab);  // the core writes the snippets it has ported
 
@@ -31,4 +31,20 @@ test('every system writes the pinned snippet for every recorded and generated po
     }
   }
   assert.equal(differ, 0, `${differ} of ${cases.length} snippets differ`);
+});
+
+test('the core writes every listed system\'s snippet, and refuses a key it has no writer for by name', () => {
+  const q = lab.createQueue({ maxAttempts: 3 });
+  try {
+    const n = policyInForce(q.policy(), q.rules());
+    for (const { key } of SNIPPETS) assert.ok(lab.writeSnippet(key, n).text.length > 0, key);
+    const keys = SNIPPETS.map((s) => s.key).join(', ');
+    for (const key of ['lab', '', 'SQS']) {
+      assert.throws(() => lab.writeSnippet(key, n), (error) => error instanceof RangeError && error.code === 'invalid-argument' &&
+        error.message === `writeSnippet: key: expected one of ${keys}, got ${JSON.stringify(key)}`);
+    }
+    assert.throws(() => lab.writeSnippet('sqs', null), TypeError);
+  } finally {
+    q.dispose();
+  }
 });
