@@ -312,7 +312,7 @@ export class DlqSystemsElement extends BesidePlayground {
     const target = targetOf(this);
     const [{ systemByKey }, { connectSnippets }, lab] = await Promise.all([
       import('./systems.mjs'), import('../shared/snippets.mjs'), loadLab()]);
-    connectSnippets(lab);  // the core writes the snippets (core/config/, lab.writeSnippet)
+    connectSnippets(lab);  // the core writes every snippet (core/config/, lab.writeSnippet)
     const keys = (this.getAttribute('systems') ?? '').trim().split(/\s+/).filter(Boolean);
     const systems = keys.map((key) => systemByKey(key));
     const unknown = keys.find((key, i) => systems[i] === undefined);
