@@ -1,17 +1,19 @@
-// The snippets pinned: tests/node/data/snippet-baseline.jsonl holds, for the policy of every
-// lesson system, playground preset and fixture link plus several hundred generated ones, each
-// system's snippet as the writers gave it when they were JavaScript (web/src/shared/snippets.mjs
-// before issue 32; tests/node/data/make-snippet-baseline.mjs wrote it). The writers move into
-// the core (core/config/); every snippet must stay byte-identical.
+// The snippets pinned: tests/node/data/snippet-baseline.jsonl.gz (the 6 MB JSON lines file,
+// every line kept, stored as gzip -9) holds, for the policy of every lesson system, playground
+// preset and fixture link plus several hundred generated ones, each system's snippet as the
+// writers gave it when they were JavaScript (web/src/shared/snippets.mjs before issue 32;
+// tests/node/data/make-snippet-baseline.mjs wrote it). The writers moved into the core
+// (core/config/); every snippet must stay byte-identical.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { lab } from './helpers.mjs';
 import { SNIPPETS, connectSnippets, policyInForce, snippetByKey } from '../../web/src/shared/snippets.mjs';
 
 connectSnippets(lab);  // the core writes the snippets it has ported
 
-const cases = readFileSync(new URL('./data/snippet-baseline.jsonl', import.meta.url), 'utf8')
+const cases = gunzipSync(readFileSync(new URL('./data/snippet-baseline.jsonl.gz', import.meta.url))).toString('utf8')
   .trim().split('\n').map((line) => JSON.parse(line));
 
 test('every system writes the pinned snippet for every recorded and generated policy', () => {
