@@ -4,6 +4,8 @@
 // refusal's words come from the core. index.mjs puts these on the lab
 // (lab.importConfig, lab.configFacts, lab.writeSnippet); web/src/playground/import.mjs is the page's caller.
 
+import { unwrap } from './errors.mjs';
+
 /**
  * `text` read by the core: { ok: true, format, system, policy, set, ignored } or
  * { ok: false, format, refusals }. `dlqRetention`: the SQS dead-letter queue's
@@ -38,14 +40,14 @@ export function readObjectText(enter, facts, text, name) {
 
 /**
  * `key`'s snippet of `inForce` (web/src/shared/snippets.mjs, policyInForce's object) written by
- * the core (core/config/config.h, WriteSnippet): { language, text }; null for a system whose
- * snippet the core does not write yet (snippets.mjs writes it).
+ * the core (core/config/config.h, WriteSnippet): { language, text }. A key no writer has is a
+ * RangeError (code invalid-argument) naming the keys the core writes.
  */
 export function writeSnippet(enter, key, inForce) {
   if (typeof key !== 'string' || inForce === null || typeof inForce !== 'object') {
     throw new TypeError('writeSnippet: key must be a string and inForce a policy in force (policyInForce)');
   }
-  return enter((core) => core.writeSnippet(key, JSON.stringify(inForce)));
+  return unwrap(enter((core) => core.writeSnippet(key, JSON.stringify(inForce))));
 }
 
 /** { formats: { bullmq: 'BullMQ job options', … }, maxImportChars, maxSidekiqChars }, frozen. */

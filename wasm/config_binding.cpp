@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "internal/object_text.h"
+#include "values.h"
 
 namespace dlq_wasm {
 namespace {
@@ -143,15 +144,18 @@ val ConfigFacts() {
 }
 
 // writeSnippet(key, inForce): `key`'s snippet of the policy in force (policyInForce's object, as JSON
-// text) as { language, text }; null for a system whose snippet the core does not write.
+// text) as { language, text }; an error value for a key no writer has, or an inForce that is not JSON.
 val WriteSnippetValue(const std::string& key, const std::string& in_force) {
-  if (!dlq::config::WritesSnippet(key)) return val::null();
   dlq::config::ObjectTextRead read = dlq::config::ReadObjectText(in_force, "inForce");
-  if (!read.ok) return val::null();
-  dlq::config::Snippet snippet = dlq::config::WriteSnippet(key, dlq::config::PolicyFactsOf(read.value));
+  if (!read.ok) {
+    return ErrorValue(dlq::Status::InvalidArgument("writeSnippet: inForce: expected a policy in force (policyInForce's object); it " +
+                                                   read.why + (read.detail.empty() ? "" : ": " + read.detail)));
+  }
+  dlq::Result<dlq::config::Snippet> snippet = dlq::config::WriteSnippet(key, dlq::config::PolicyFactsOf(read.value));
+  if (!snippet.ok()) return ErrorValue(snippet.status());
   val out = val::object();
-  out.set("language", snippet.language);
-  out.set("text", snippet.text);
+  out.set("language", snippet.value().language);
+  out.set("text", snippet.value().text);
   return out;
 }
 

@@ -1569,10 +1569,11 @@ export interface Lab {
   /** The config readers' format names by key and their limits (UTF-16 units). */
   configFacts(): Readonly<{ formats: Readonly<Record<ConfigFormat, string>>; maxImportChars: number; maxSidekiqChars: number }>;
   /**
-   * `key`'s snippet ('rabbitmq', …) of a policy in force (web/src/shared/snippets.mjs, policyInForce)
-   * written by the core; null for a system whose snippet snippets.mjs still writes.
+   * `key`'s snippet ('sqs', 'rabbitmq', 'sidekiq', 'bullmq', 'temporal', 'kafka', 'pubsub', 'servicebus') of a
+   * policy in force (web/src/shared/snippets.mjs, policyInForce) written by the core; a RangeError
+   * (code 'invalid-argument') for any other key.
    */
-  writeSnippet(key: string, inForce: object): { language: string; text: string } | null;
+  writeSnippet(key: string, inForce: object): { language: string; text: string };
   heapBudget(): { limitBytes: number; usedBytes: number };
   /**
    * An integer from 0 to 2 GiB. Calls that would keep more are refused ('resource-exhausted');

@@ -450,7 +450,7 @@ class Lab {
   /** A config object's text read by the core (JSON or JSON5): { ok, value } or { ok: false, refusal }. */
   readObjectText(text, name) { return readObjectText(enterCore, this.configFacts(), text, name); }
 
-  /** A system's snippet of a policy in force written by the core, or null when snippets.mjs still writes it. */
+  /** A system's snippet of a policy in force, written by the core (wasm/config.mjs, core/config/config.h). */
   writeSnippet(key, inForce) { return writeSnippet(enterCore, key, inForce); }
 
   /** The config readers' formats and limits ({ formats, maxImportChars, maxSidekiqChars }). */

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "internal/snippet_text.h"
 #include "internal/translation.h"
 
 namespace dlq::config {
@@ -202,6 +203,148 @@ ImportResult ReadBullmq(const JsValue& options) {
     t.ToNumber("quarantine.retentionMs", 0, "removeOnFail absent or false (BullMQ keeps failed jobs)");
   }
   return std::move(t).Result();
+}
+
+
+// ---- the snippet: the policy in force as a runnable BullMQ module (web/src/shared/snippets.mjs before issue 32) ----
+
+namespace {
+
+std::string N(double n) { return JsNumberText(n); }
+
+struct BullmqShape {
+  ClassShape classes;
+  std::vector<const RuleFacts*> own;  // classes.own but crash: the ones the handler throws its own error type for
+  bool custom;                        // the backoff is the worker's backoffStrategy, not a built-in
+};
+
+// TypeScript for the lab's delay (before jitter) after attempt number attemptsMade, in ms.
+std::string TsDelay(const BackoffFacts& b) {
+  if (b.kind == "none") return "0";
+  if (b.kind == "fixed") return N(b.base_ms);
+  return "Math.min(" + N(b.cap_ms) + ", " + N(b.base_ms) + " * 2 ** (attemptsMade - 1))";
+}
+
+std::vector<std::string> BullmqNotes(const PolicyFacts& n, const BullmqShape& m) {
+  std::vector<std::string> notes;
+  if (n.backoff.jitter == "decorrelated") notes.push_back("jitter decorrelated: no equivalent (it needs the previous delay); plain exponential used");
+  if (!m.classes.alerts.empty()) notes.push_back("alert on " + Joined(m.classes.alerts) + ": no per-failure alert in BullMQ");
+  if (m.classes.crash_never || m.own.size() != m.classes.own.size()) {
+    notes.push_back("classes.crash: a job whose lock lapses is handled by the stalled-job check (maxStalledCount), not by attempts");
+  }
+  if (n.ordering != "none") notes.push_back("ordering " + n.ordering + ": no per-key hold in open-source BullMQ (groups are a Pro feature)");
+  if (n.alarm_depth > 0) notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) + ": no built-in alarm on the failed set");
+  CommonNotes(n, notes);
+  return notes;
+}
+
+// The job's options: attempts, the backoff, and what becomes of a job that fails for good.
+void JobOptionLines(const PolicyFacts& n, const BullmqShape& m, std::vector<std::string>& lines) {
+  const BackoffFacts& b = n.backoff;
+  Append(lines, {"const jobOptions = {",
+                 "  attempts: " + N(n.max_attempts) + ", // maxAttempts " + N(n.max_attempts) + ": BullMQ counts the first run as an attempt too"});
+  if (m.custom) {
+    lines.push_back("  backoff: { type: 'custom' }, // the worker's backoffStrategy below");
+  } else if (b.kind == "fixed" || b.kind == "exponential") {
+    std::string jitter = b.jitter == "full" ? ", jitter: 1" : b.jitter == "equal" ? ", jitter: 0.5"
+                         : b.jitter == "bullmq" ? ", jitter: " + N(b.jitter_permille / 1000) : "";
+    lines.push_back("  backoff: { type: '" + b.kind + "', delay: " + N(b.base_ms) + jitter + " }, // backoff " + BackoffText(b));
+  } else {
+    lines.push_back("  // backoff none: no backoff option; a failed job goes back to the end of the waiting list");
+  }
+  const double keep = n.remove_on_fail_count;
+  const std::string age = N(SecondsUp(n.retention_ms));
+  if (n.system == "bullmq" && n.remove_on_fail) {
+    lines.push_back("  removeOnFail: true, // removeOnFail: a job that fails for good is removed; nothing is kept to retry");
+  } else if (keep > 0) {
+    lines.push_back("  removeOnFail: " + (n.retention_ms == 0 ? N(keep) : "{ age: " + age + ", count: " + N(keep) + " }") +
+                    ", // removeOnFailCount " + N(keep) + ": each failure trims the failed set to its newest " + N(keep) +
+                    (n.retention_ms == 0 ? "" : ", and by age lazily"));
+  } else if (n.retention_ms == 0) {
+    lines.push_back("  removeOnFail: false, // quarantine.retentionMs 0: failed jobs are kept (the default)");
+  } else {
+    lines.push_back("  removeOnFail: { age: " + age + " }, // quarantine.retentionMs " + N(n.retention_ms) +
+                    ", in seconds; applied lazily, when a later job fails (BullMQ trims the failed set only then), " +
+                    (n.system == "bullmq" ? "as the lab's bullmq mode plays it" : "not on a timer as in the lab"));
+  }
+  Append(lines, {"};", ""});
+}
+
+// The worker's options: the lock, the stall budget, and the custom backoffStrategy when one is needed.
+void WorkerOptionLines(const PolicyFacts& n, const BullmqShape& m, std::vector<std::string>& lines) {
+  const BackoffFacts& b = n.backoff;
+  Append(lines, {"const workerOptions = {", "  connection,",
+                 "  lockDuration: " + N(n.lease_ms) + ", // leaseMs: how long a worker holds the job's lock",
+                 "  maxStalledCount: " + N(n.max_stalled_count) +
+                     ", // a crashed attempt (a stalled job) is not counted in attemptsMade: stalls have this budget of their own",
+                 n.system == "bullmq"
+                     ? "  // (maxStalledCount, default 1); one stall more fails the job even with attempts left, as the lab's bullmq mode plays it."
+                     : "  // (the default, 1); one stall more fails the job even with attempts left. The lab counts a crash as an attempt."});
+  if (m.custom) {
+    const std::string share = N(b.jitter_permille / 1000);
+    std::string jitter = b.jitter == "full" ? "Math.round(Math.random() * delay)"
+                         : b.jitter == "equal" ? "Math.floor(delay / 2) + Math.round(Math.random() * (delay - Math.floor(delay / 2)))"
+                         : b.jitter == "bullmq" ? "Math.floor(Math.random() * delay * " + share + " + delay * (1 - " + share + "))"
+                                                : "delay";
+    Append(lines, {"  settings: {", "    backoffStrategy: (attemptsMade, type, err) => {"});
+    for (const RuleFacts* r : m.own) {
+      lines.push_back("      if (err instanceof " + ErrorType(r->name) + ") return attemptsMade >= " + N(r->max_attempts) + " ? -1 : " +
+                      TsDelay(r->backoff) + "; // " + RuleText(*r) + "; -1: failed");
+    }
+    lines.push_back("      const delay = " + TsDelay(b) + "; // backoff " + BackoffText(b));
+    Append(lines, {"      return " + (b.jitter == "decorrelated" ? std::string("delay") : jitter) + ";", "    },", "  },"});
+  }
+  Append(lines, {"};", ""});
+}
+
+}  // namespace
+
+Snippet BullmqSnippet(const PolicyFacts& n) {
+  const BackoffFacts& b = n.backoff;
+  BullmqShape m{ShapeOf(n), {}, false};
+  for (const RuleFacts* r : m.classes.own) {
+    if (r->name != "crash") m.own.push_back(r);
+  }
+  // BullMQ's exponential is 2^(attemptsMade-1) * delay with no cap: the built-in fits while the cap is never reached.
+  // Under the bullmq mode the lab does not cap it either, so the built-in is the mode's own.
+  const bool cap_reached = n.system != "bullmq" && b.kind == "exponential" && n.max_attempts >= 2 &&
+                           b.base_ms * std::pow(2.0, n.max_attempts - 2) > b.cap_ms;
+  m.custom = cap_reached || b.jitter == "decorrelated" || !m.own.empty();
+  std::vector<std::string> lines = {"// dlq-lab policy -> BullMQ (written against 6.7): " + PolicyText(n)};
+  Append(lines, SlashComments(BullmqNotes(n, m)));
+  Append(lines, {"// A runnable module: node orders.mjs worker | node orders.mjs add <id> | node orders.mjs replay <id>",
+                 "import { Queue, Worker, Job } from 'bullmq';",
+                 "import { handleOrder } from './order-handler.mjs'; // your work: throw an Error to fail the attempt"});
+  if (!m.classes.never.empty()) {
+    lines.push_back("// " + Joined(m.classes.never) + ": quarantined at once in the lab; handleOrder throws UnrecoverableError (from bullmq) for them");
+  }
+  lines.push_back("");
+  for (const RuleFacts* r : m.own) {
+    lines.push_back("export class " + ErrorType(r->name) + " extends Error { name = '" + ErrorType(r->name) + "'; }");
+  }
+  if (!m.own.empty()) lines.push_back("");
+  Append(lines, {"const connection = { host: 'localhost', port: 6379 }; // the connection: where your Redis is",
+                 "const queue = new Queue('orders', { connection });", ""});
+  JobOptionLines(n, m, lines);
+  WorkerOptionLines(n, m, lines);
+  Append(lines, {
+      "const [command, id] = process.argv.slice(2);",
+      "if (command === 'add') {",
+      "  await queue.add('order', { id }, { ...jobOptions, jobId: id }); // jobId: so Job.fromId(queue, id) finds it",
+      "  await queue.close();",
+      "} else if (command === 'replay') {",
+      "  // replay(id), which resets attempts; without resetAttemptsMade the job runs once more, then fails again",
+      "  const failed = await Job.fromId(queue, id);",
+      "  if (failed) await failed.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });",
+      "  console.log(failed ? `replayed ${id}` : `no job ${id}`);",
+      "  await queue.close();",
+      "} else if (command === 'worker') {",
+      "  new Worker('orders', (job) => handleOrder(job.data, job), workerOptions);",
+      "} else {",
+      "  console.error('usage: node orders.mjs worker | add <id> | replay <id>');",
+      "  process.exitCode = 2;",
+      "}"});
+  return {"javascript", LinesText(lines)};
 }
 
 }  // namespace dlq::config

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "status.h"
 #include "internal/js_value.h"
 
 namespace dlq::config {
@@ -102,6 +103,12 @@ struct PolicyFacts {
   // The rabbitmq-quorum mode's.
   std::string delivery_limit = "explicit", dead_letter_exchange = "set";
   double max_length = 0, message_ttl_ms = 0, dlq_max_length = 0;
+  // The sidekiq mode's.
+  bool retry_in_jitter = false, retry_every_error = false, skip_dead_set = false;
+  double dead_max_jobs = 10000;
+  // The bullmq mode's.
+  bool remove_on_fail = false;
+  double remove_on_fail_count = 0, max_stalled_count = 1;
   std::vector<RuleFacts> rules;
 };
 struct Snippet {
@@ -111,9 +118,8 @@ struct Snippet {
 
 // `facts` read from the policy in force as JSON holds it (policyInForce's object).
 PolicyFacts PolicyFactsOf(const JsValue& in_force);
-// Whether the core writes `key`'s snippet ("rabbitmq"); the others are still written in JavaScript.
-bool WritesSnippet(std::string_view key);
-// `key`'s snippet of `facts`; an empty Snippet for a key WritesSnippet refuses.
-Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts);
+// `key`'s snippet of `facts` ("sqs", "rabbitmq", "sidekiq", "bullmq", "temporal", "kafka", "pubsub",
+// "servicebus"), or InvalidArgument naming the key, the keys expected and the key given.
+Result<Snippet> WriteSnippet(std::string_view key, const PolicyFacts& facts);
 
 }  // namespace dlq::config

@@ -1,10 +1,13 @@
 // Sidekiq: one `sidekiq_options retry: 5, queue: "default"` line, into the sidekiq mode.
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 #include <string_view>
 #include <tuple>
 #include <vector>
 
+#include "internal/snippet_text.h"
 #include "internal/translation.h"
 
 namespace dlq::config {
@@ -219,6 +222,174 @@ ImportResult ReadSidekiq(std::string_view line) {
   t.ToFlag("retryInJitter", true,
            "Sidekiq 6.4.1 adds rand(10)·(count + 1) s to a custom sidekiq_retry_in delay, and falls back to its own under 1 s");
   return std::move(t).Result();
+}
+
+
+// ---- the snippet: the policy in force as a Sidekiq worker (web/src/shared/snippets.mjs before issue 32) ----
+
+namespace {
+
+constexpr std::string_view kSidekiqMin = "6.4.1";   // Debian 12's ruby-sidekiq, the version the broker suite runs this on
+constexpr std::string_view kSidekiqKill = "6.5.2";  // the first version where sidekiq_retry_in may return :kill
+
+std::string N(double n) { return JsNumberText(n); }
+
+struct SidekiqShape {
+  ClassShape classes;
+  std::vector<const RuleFacts*> own;  // classes.own but crash: the ones a worker raises its own error type for
+  bool own_crash = false;             // classes.own holds crash
+  bool own_schedule, jittered, every_error;
+};
+
+// Ruby for the lab's delay after the attempt numbered count + 1 (Sidekiq wants whole seconds, at least 1).
+// With retryInJitter the lab plays 6.4.1's own rule on it, so the seconds are truncated as to_i does and
+// a delay under 1 s is 0, which 6.4.1 answers with its own schedule, as the lab's mode does.
+std::string RubyDelay(const BackoffFacts& b, bool retry_in_jitter) {
+  if (retry_in_jitter) {
+    if (b.kind == "none") return "0";
+    if (b.kind == "fixed") return N(std::floor(b.base_ms / 1000));
+    return "[" + N(b.base_ms) + " * 2**count, " + N(b.cap_ms) + "].min / 1000";
+  }
+  if (b.kind == "none") return "1";
+  if (b.kind == "fixed") return N(std::max(1.0, SecondsUp(b.base_ms)));
+  return "[([" + N(b.base_ms) + " * 2**count, " + N(b.cap_ms) + "].min / 1000.0).ceil, 1].max";
+}
+
+std::vector<std::string> SidekiqNotes(const PolicyFacts& n, const SidekiqShape& m) {
+  std::vector<std::string> notes;
+  if (n.backoff.kind == "none" && !m.own_schedule) {
+    notes.push_back("backoff none: Sidekiq waits at least 1 s (a block returning 0 falls back to its own schedule)");
+  }
+  if (n.backoff.kind != "none" && (std::fmod(n.backoff.base_ms, 1000) != 0 || std::fmod(n.backoff.cap_ms, 1000) != 0)) {
+    notes.push_back("backoff " + BackoffText(n.backoff) + ": Sidekiq delays are whole seconds, " +
+                    (m.jittered ? "truncated (to_i; under 1 s its own schedule)" : "rounded up"));
+  }
+  if (m.jittered) {
+    notes.push_back("retryInJitter: the lab adds 6.4.1's jitter, rand(10) * (count + 1) seconds, to the delay below, as Sidekiq does");
+    if (n.backoff.jitter != "none") notes.push_back("jitter " + n.backoff.jitter + ": no equivalent in the block below");
+  } else {
+    notes.push_back(n.backoff.jitter == "none"
+                        ? "Sidekiq always adds its own jitter, rand(10 * (count + 1)) seconds; the lab adds none here"
+                        : "jitter " + n.backoff.jitter + ": no equivalent; Sidekiq adds its own, rand(10 * (count + 1)) seconds");
+  }
+  if (!m.classes.alerts.empty()) notes.push_back("alert on " + Joined(m.classes.alerts) + ": no per-failure alert in Sidekiq");
+  notes.push_back("leaseMs " + N(n.lease_ms) + ": no per-job lease in Sidekiq's retry settings");
+  if (m.classes.crash_never) notes.push_back("classes.crash: no equivalent");
+  if (n.ordering != "none") notes.push_back("ordering " + n.ordering + ": Sidekiq documents no ordering guarantee");
+  if (n.alarm_depth > 0) {
+    notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) + ": Sidekiq shows the Dead set size (Web UI, Stats#dead_size) but raises no alarm");
+  }
+  notes.push_back("replay(id) resets attempts; retrying a dead job in Sidekiq lowers retry_count by one, so it gets one more run");
+  CommonNotes(n, notes);
+  return notes;
+}
+
+// The server's Dead set settings: retention and dead_max_jobs (the sidekiq mode's), or what the lab has not.
+void DeadSetLines(const PolicyFacts& n, std::vector<std::string>& lines) {
+  const bool mode = n.system == "sidekiq";
+  if (n.retention_ms > 0) {
+    lines.push_back("  Sidekiq.options[:dead_timeout_in_seconds] = " + N(SecondsUp(n.retention_ms)) + " # quarantine.retentionMs " +
+                    N(n.retention_ms));
+  } else if (mode) {
+    lines.push_back("  # quarantine.retentionMs 0 under the sidekiq mode: Sidekiq's default dead_timeout_in_seconds, 180 days");
+  }
+  if (mode) {
+    lines.push_back(n.dead_max_jobs != 10000
+                        ? "  Sidekiq.options[:dead_max_jobs] = " + N(n.dead_max_jobs) + " # deadMaxJobs: 6.4.1 keeps the newest " +
+                              N(n.dead_max_jobs) + " - 1 at each kill"
+                        : "  # deadMaxJobs 10000 (dead_max_jobs, the default): each kill trims the Dead set, as the lab's sidekiq mode does");
+  } else if (n.retention_ms > 0) {
+    lines.push_back("  # the Dead set also drops its oldest entries past dead_max_jobs (10,000 by default); the lab has no such cap");
+  } else {
+    Append(lines, {"  # quarantine.retentionMs 0 (forever): no equivalent; the Dead set drops entries after dead_timeout_in_seconds",
+                   "  # (180 days by default) and past dead_max_jobs (10,000)"});
+  }
+}
+
+// The worker's class head: its retry budget, and what the lab's never-retried classes become.
+void WorkerHead(const PolicyFacts& n, const SidekiqShape& m, std::vector<std::string>& lines) {
+  const std::string retry = N(n.max_attempts - 1);
+  Append(lines, {"class OrdersJob", "  include Sidekiq::Worker",
+                 "  # maxAttempts " + N(n.max_attempts) + " -> retry: " + retry +
+                     " (the first run is not a retry; retry_count is 0 at the first failure)"});
+  if (n.system == "sidekiq" && n.skip_dead_set) {
+    Append(lines, {"  # skipDeadSet: dead: false, so a job that fails for good is dropped, not put in the Dead set",
+                   "  sidekiq_options retry: " + retry + ", dead: false"});
+  } else {
+    lines.push_back("  sidekiq_options retry: " + retry);
+  }
+  if (m.every_error) {
+    Append(lines, {"  # retryEveryError: as " + std::string(kSidekiqMin) + " does (no :kill before " + std::string(kSidekiqKill) +
+                       "), the lab retries every failure",
+                   "  # but a crash up to this retry count, whatever its class; the class is still the worker's"});
+  } else if (!m.classes.never.empty()) {
+    Append(lines, {"  # " + Joined(m.classes.never) + ": quarantined at once in the lab. For them sidekiq_retry_in",
+                   "  # may return :kill (straight to Dead) on Sidekiq >= " + std::string(kSidekiqKill) + " only; " +
+                       std::string(kSidekiqMin) + " retries them like any failure"});
+  }
+}
+
+// The sidekiq_retry_in block: the lab's backoff, per class where a class has its own.
+void RetryInBlock(const PolicyFacts& n, const SidekiqShape& m, std::vector<std::string>& lines) {
+  Append(lines, {"", "  # The lab's backoff below; without a sidekiq_retry_in block Sidekiq waits count**4 + 15 s instead.",
+                 "  # count is retry_count: attempt count + 1 has just failed. 6.4.1 adds its jitter to the result.",
+                 "  sidekiq_retry_in do |count, exception|"});
+  // Under the sidekiq mode a 0 from the block falls back to Sidekiq's own schedule, which is what backoff none plays.
+  const std::string delay = m.own_schedule ? "0" : RubyDelay(n.backoff, m.jittered);
+  if (m.own.empty()) {
+    lines.push_back("    " + delay + " # backoff " + BackoffText(n.backoff));
+    return;
+  }
+  lines.push_back("    case exception");
+  for (const RuleFacts* r : m.own) {
+    lines.push_back("    when " + ErrorType(r->name));
+    lines.push_back(m.every_error ? "      # " + RuleText(*r) + ": retryEveryError: only its delay applies (no :kill on " +
+                                        std::string(kSidekiqMin) + ")"
+                                  : "      # " + RuleText(*r) + ": its own budget needs Sidekiq >= " + std::string(kSidekiqKill) +
+                                        ": count + 1 >= " + N(r->max_attempts) + " ? :kill : delay");
+    lines.push_back("      " + RubyDelay(r->backoff, m.jittered));
+  }
+  Append(lines, {"    else", "      " + delay + " # backoff " + BackoffText(n.backoff), "    end"});
+}
+
+}  // namespace
+
+// Sidekiq 6.4.1 (Debian 12) is the oldest this is written for: Sidekiq.options is its configuration (config[...] is 7),
+// and sidekiq_retry_in returning :kill needs 6.5.2, so the permanent path is a comment naming that version.
+Snippet SidekiqSnippet(const PolicyFacts& n) {
+  SidekiqShape m{ShapeOf(n), {}, false, false, false, false};
+  for (const RuleFacts* r : m.classes.own) {
+    if (r->name == "crash") m.own_crash = true;
+    else m.own.push_back(r);
+  }
+  // Under the sidekiq mode, backoff none is Sidekiq's own schedule (the lab plays count**4 + 15 + rand(10) * (count + 1) s).
+  m.own_schedule = n.system == "sidekiq" && n.backoff.kind == "none";
+  m.jittered = n.system == "sidekiq" && n.retry_in_jitter;
+  m.every_error = n.system == "sidekiq" && n.retry_every_error;
+  std::vector<std::string> lines = {
+      "# dlq-lab policy -> Sidekiq job options: " + PolicyText(n),
+      "# Needs Sidekiq " + std::string(kSidekiqMin) + " or later (Debian 12's ruby-sidekiq); 6.x configuration (Sidekiq 7 writes config[...])."};
+  Append(lines, HashComments(SidekiqNotes(n, m)));
+  Append(lines, {"require 'sidekiq'",
+                 "require_relative 'order_handler' # your work: OrderHandler.call(order_id) raises to fail the attempt", "",
+                 "REDIS_URL = 'redis://localhost:6379/0' # the connection: where your Redis is", "",
+                 "Sidekiq.configure_client { |config| config.redis = { url: REDIS_URL } }", "Sidekiq.configure_server do |config|",
+                 "  config.redis = { url: REDIS_URL }"});
+  DeadSetLines(n, lines);
+  Append(lines, {"end", ""});
+  for (const RuleFacts* r : m.own) lines.push_back("class " + ErrorType(r->name) + " < StandardError; end");
+  if (!m.own.empty()) lines.push_back("");
+  WorkerHead(n, m, lines);
+  if (m.own_schedule && m.own.empty()) {
+    Append(lines, {"", "  # backoff none under the sidekiq mode: no sidekiq_retry_in block, so Sidekiq waits its own",
+                   "  # count**4 + 15 + rand(10) * (count + 1) seconds, as the lab's mode plays it."});
+  } else {
+    RetryInBlock(n, m, lines);
+    lines.push_back("  end");
+  }
+  Append(lines, {"", "  def perform(order_id)", "    OrderHandler.call(order_id)", "  end", "end"});
+  if (m.own_crash) lines.push_back("# " + RuleText(RuleOf(n, "crash")) + ": no equivalent");
+  return {"ruby", LinesText(lines)};
 }
 
 }  // namespace dlq::config

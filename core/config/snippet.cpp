@@ -1,15 +1,24 @@
 // The snippet writers' one entry (config.h, WriteSnippet): the policy in force read from
-// its JSON object, and the writer of each system the core writes (each in its system's
-// <system>_config.cpp, next to that system's reader).
+// its JSON object, and the writer of each system (in its system's <system>_config.cpp, next
+// to that system's reader, or its own <system>_snippet.cpp for a format with no reader).
+#include <array>
 #include <string_view>
 
 #include "config.h"
 #include "internal/js_value.h"
+#include "internal/quote.h"
 
 namespace dlq::config {
 
 // The writers, in their systems' files.
 Snippet RabbitMqSnippet(const PolicyFacts& n);
+Snippet SqsSnippet(const PolicyFacts& n);
+Snippet SidekiqSnippet(const PolicyFacts& n);
+Snippet BullmqSnippet(const PolicyFacts& n);
+Snippet TemporalSnippet(const PolicyFacts& n);
+Snippet KafkaSnippet(const PolicyFacts& n);
+Snippet PubSubSnippet(const PolicyFacts& n);
+Snippet ServiceBusSnippet(const PolicyFacts& n);
 
 namespace {
 
@@ -57,6 +66,13 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   n.max_length = NumberAt(in_force, "maxLength");
   n.message_ttl_ms = NumberAt(in_force, "messageTtlMs");
   n.dlq_max_length = NumberAt(in_force, "dlqMaxLength");
+  n.retry_in_jitter = FlagAt(in_force, "retryInJitter");
+  n.retry_every_error = FlagAt(in_force, "retryEveryError");
+  n.skip_dead_set = FlagAt(in_force, "skipDeadSet");
+  n.dead_max_jobs = NumberAt(in_force, "deadMaxJobs", 10000);
+  n.remove_on_fail = FlagAt(in_force, "removeOnFail");
+  n.remove_on_fail_count = NumberAt(in_force, "removeOnFailCount");
+  n.max_stalled_count = NumberAt(in_force, "maxStalledCount", 1);
   if (const JsValue* rules = in_force.Find("rules"); rules != nullptr && rules->IsObject()) {
     for (const auto* member : rules->Entries()) {
       const JsValue& r = member->second;
@@ -67,11 +83,27 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   return n;
 }
 
-bool WritesSnippet(std::string_view key) { return key == "rabbitmq"; }
+namespace {
 
-Snippet WriteSnippet(std::string_view key, const PolicyFacts& facts) {
-  if (key == "rabbitmq") return RabbitMqSnippet(facts);
-  return {};
+struct Writer {
+  std::string_view key;
+  Snippet (*write)(const PolicyFacts&);
+};
+// Every system's writer, in the lessons' order (web/src/shared/snippets.mjs, SNIPPETS).
+constexpr std::array<Writer, 8> kWriters = {{{"sqs", SqsSnippet},           {"rabbitmq", RabbitMqSnippet},
+                                             {"sidekiq", SidekiqSnippet},   {"bullmq", BullmqSnippet},
+                                             {"temporal", TemporalSnippet}, {"kafka", KafkaSnippet},
+                                             {"pubsub", PubSubSnippet},     {"servicebus", ServiceBusSnippet}}};
+
+}  // namespace
+
+Result<Snippet> WriteSnippet(std::string_view key, const PolicyFacts& facts) {
+  std::string keys;
+  for (const Writer& w : kWriters) {
+    if (w.key == key) return w.write(facts);
+    keys += (keys.empty() ? "" : ", ") + std::string(w.key);
+  }
+  return Status::InvalidArgument("writeSnippet: key: expected one of " + keys + ", got " + Quoted(JsValue::String(std::string(key))));
 }
 
 }  // namespace dlq::config

@@ -2,10 +2,14 @@
 // ({"Attributes":{…}} or the attributes alone): RedrivePolicy, VisibilityTimeout,
 // MessageRetentionPeriod; with the dead-letter queue's MessageRetentionPeriod given, the
 // attributes' own retention is the source queue's. Into the sqs mode.
+#include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <string_view>
 
 #include "internal/object_text.h"
+#include "internal/pretty_json.h"
+#include "internal/snippet_text.h"
 #include "internal/translation.h"
 
 namespace dlq::config {
@@ -150,6 +154,129 @@ ImportResult ReadSqs(const JsValue& attributes, const JsValue* dlq_retention) {
   t.NoBackoff("SQS has no backoff: a failed message is back when its visibility timeout ends");
   Retention(t, attributes.Find("MessageRetentionPeriod"), dlq_retention);
   return std::move(t).Result();
+}
+
+
+// ---- the snippet: the policy in force as a CloudFormation template (web/src/shared/snippets.mjs before issue 32) ----
+
+namespace {
+
+constexpr double kSourceRetention = 345600;  // the source queue's MessageRetentionPeriod: SQS's default, 4 days
+
+struct SqsShape {
+  bool fifo;
+  double receives, visibility, retention, threshold;
+};
+
+std::string N(double n) { return JsNumberText(n); }
+
+// The notes on the lease, backoff and classes; `m.visibility` is the lease as SQS can hold it.
+void SqsPolicyNotes(const PolicyFacts& n, SqsShape& m, std::vector<std::string>& notes) {
+  ClassShape shape = ShapeOf(n);
+  if (m.receives != n.max_attempts) notes.push_back("maxAttempts " + N(n.max_attempts) + ": maxReceiveCount stops at 1000, so it is set to 1000");
+  if (m.visibility * 1000 != n.lease_ms) {
+    notes.push_back("leaseMs " + N(n.lease_ms) + ": the visibility timeout is whole seconds, rounded up to " + N(m.visibility));
+  }
+  if (m.visibility > 43200) {
+    m.visibility = 43200;
+    notes.push_back("leaseMs " + N(n.lease_ms) + ": the visibility timeout stops at 12 hours (43200 s)");
+  }
+  if (n.backoff.kind != "none") {
+    notes.push_back("backoff " + BackoffText(n.backoff) + ": no broker backoff in SQS; an unsettled message returns when its visibility "
+                    "timeout ends (a consumer can set a per-message delay with ChangeMessageVisibility)");
+  }
+  if (!shape.never.empty()) {
+    notes.push_back(Joined(shape.never) + ": quarantined at once in the lab; SQS has no permanent failure at the broker, "
+                    "so the consumer must send such a message to the DLQ itself and delete it");
+  }
+  if (shape.crash_never) notes.push_back("classes.crash never retries in the lab; in SQS every receive that ends unsettled is retried until maxReceiveCount");
+  for (const RuleFacts* r : shape.own) notes.push_back(RuleText(*r) + ": SQS has one receive budget for every failure");
+  if (!shape.alerts.empty()) notes.push_back("alert on " + Joined(shape.alerts) + ": no per-failure alert in SQS (the CloudWatch alarm watches depth only)");
+  if (n.ordering == "key") {
+    notes.push_back("ordering key: a FIFO queue with one MessageGroupId per key; a group waits only while a message is in flight, "
+                    "so once one is dead-lettered the rest of its group goes on (the lab holds the key until replay or releaseKey)");
+  }
+  if (n.ordering == "stall") notes.push_back("ordering stall: a FIFO queue where every message carries the same MessageGroupId");
+}
+
+// The notes on the quarantine. A moved message keeps its original enqueue time on a standard queue [A2], so the
+// DLQ's retention must cover the time spent in the source queue plus the lab's retention (a FIFO DLQ resets it;
+// the margin does no harm).
+void SqsQuarantineNotes(const PolicyFacts& n, SqsShape& m, std::vector<std::string>& notes) {
+  m.retention = kRetentionMax;
+  if (n.retention_ms == 0) {
+    notes.push_back("quarantine.retentionMs 0 keeps entries forever; SQS keeps a message at most 14 days, the value used here");
+  } else {
+    double wanted = kSourceRetention + std::max(kRetentionMin, SecondsUp(n.retention_ms));
+    m.retention = std::min(kRetentionMax, wanted);
+    notes.push_back("quarantine.retentionMs " + N(n.retention_ms) + " -> DLQ MessageRetentionPeriod " + N(m.retention) +
+                    " s: the source queue's " + N(kSourceRetention) + " s plus the lab's retention" +
+                    (m.retention != wanted ? ", stopped at the 14-day maximum" : ""));
+  }
+  if (!m.fifo) {
+    notes.push_back("standard queues: a dead-lettered message keeps its original enqueue time, so the DLQ retention counts from there, "
+                    "not from arrival in the DLQ as the lab does; that is why the DLQ keeps messages longer than the source");
+  }
+  m.threshold = n.alarm_depth > 0 ? n.alarm_depth : 1;
+  notes.push_back(n.alarm_depth > 0 ? "quarantine.alarmDepth " + N(n.alarm_depth) + " -> the CloudWatch alarm on the DLQ's depth"
+                                    : "quarantine.alarmDepth 0 (off): the CloudWatch alarm still fires on the first message in the DLQ, as AWS advises");
+  notes.push_back("replay(id) resets attempts; SQS moves dead letters back in bulk with StartMessageMoveTask (the redrive), no single-message replay");
+  CommonNotes(n, notes);
+}
+
+// An AWS::SQS::Queue's properties: its name (".fifo" on a FIFO queue), FifoQueue, then `props`.
+JsValue QueueProperties(const SqsShape& m, const std::string& name, std::initializer_list<std::pair<std::string, JsValue>> props) {
+  JsValue out = JsObject({{"QueueName", JsValue::String(m.fifo ? name + ".fifo" : name)}});
+  if (m.fifo) out.Set("FifoQueue", JsValue::Bool(true));
+  for (const auto& [key, value] : props) out.Set(key, value);
+  return out;
+}
+
+JsValue SqsResources(const PolicyFacts& n, const SqsShape& m) {
+  auto num = JsValue::Number;
+  auto str = JsValue::String;
+  JsValue redrive = JsObject({{"deadLetterTargetArn", JsObject({{"Fn::GetAtt", JsArray({str("OrdersDLQ"), str("Arn")})}})},
+                              {"maxReceiveCount", num(m.receives)}});
+  JsValue alarm = JsObject({
+      {"AlarmDescription", str("orders-dlq holds " + N(m.threshold) + " or more messages (quarantine.alarmDepth " + N(n.alarm_depth) + ")")},
+      {"Namespace", str("AWS/SQS")},
+      {"MetricName", str("ApproximateNumberOfMessagesVisible")},
+      {"Dimensions", JsArray({JsObject({{"Name", str("QueueName")},
+                                        {"Value", JsObject({{"Fn::GetAtt", JsArray({str("OrdersDLQ"), str("QueueName")})}})}})})},
+      {"Statistic", str("Maximum")},
+      {"Period", num(60)},
+      {"EvaluationPeriods", num(1)},
+      {"Threshold", num(m.threshold)},
+      {"ComparisonOperator", str("GreaterThanOrEqualToThreshold")},
+      {"AlarmActions", JsArray({JsObject({{"Ref", str("OrdersDLQAlarmTopic")}})})}});
+  return JsObject({
+      {"OrdersDLQ", JsObject({{"Type", str("AWS::SQS::Queue")},
+                              {"Properties", QueueProperties(m, "orders-dlq", {{"MessageRetentionPeriod", num(m.retention)}})}})},
+      {"OrdersDLQAlarmTopic", JsObject({{"Type", str("AWS::SNS::Topic")}, {"Properties", JsObject({{"TopicName", str("orders-dlq-alarm")}})}})},
+      {"OrdersQueue", JsObject({{"Type", str("AWS::SQS::Queue")},
+                                {"Properties", QueueProperties(m, "orders", {{"VisibilityTimeout", num(m.visibility)},
+                                                                             {"MessageRetentionPeriod", num(kSourceRetention)},
+                                                                             {"RedrivePolicy", redrive}})}})},
+      {"OrdersDLQDepthAlarm", JsObject({{"Type", str("AWS::CloudWatch::Alarm")}, {"Properties", alarm}})}});
+}
+
+}  // namespace
+
+Snippet SqsSnippet(const PolicyFacts& n) {
+  SqsShape m{};
+  m.fifo = n.ordering != "none";
+  m.receives = Clamp(n.max_attempts, 1, 1000);
+  m.visibility = SecondsUp(n.lease_ms);
+  std::vector<std::string> notes;
+  SqsPolicyNotes(n, m, notes);
+  SqsQuarantineNotes(n, m, notes);
+  JsValue template_ = JsObject({
+      {"AWSTemplateFormatVersion", JsValue::String("2010-09-09")},
+      {"Description", JsValue::String("dlq-lab policy as an SQS queue with a redrive policy: maxAttempts " + N(n.max_attempts) +
+                                      " -> maxReceiveCount " + N(m.receives))},
+      {"Metadata", JsObject({{"dlq-lab", JsObject({{"policy", JsValue::String(PolicyText(n))}, {"notes", JsStrings(notes)}})}})},
+      {"Resources", SqsResources(n, m)}});
+  return {"json", PrettyJson(template_) + "\n"};
 }
 
 }  // namespace dlq::config

@@ -2,6 +2,8 @@
 // a written config of many generated policies read back to the same policy, and every
 // refusal naming its key, what was expected and what was given. The page's answers
 // over hundreds of inputs are pinned by tests/node/import-baseline.test.mjs.
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -245,9 +247,10 @@ TEST_CASE("config: a RabbitMQ snippet the core writes reads back to its policy")
     n.message_ttl_ms = prng.Below(2) == 0 ? 0 : 1 + prng.Below(1000000);
     n.retention_ms = prng.Below(2) == 0 ? 0 : 1 + prng.Below(1000000);
     n.rules.push_back({"transient", "bounded", n.max_attempts, {}, false, false});
-    Snippet s = WriteSnippet("rabbitmq", n);
-    CHECK(s.language == "shell");
-    const std::string definition = RabbitDefinition(s.text);
+    Result<Snippet> s = WriteSnippet("rabbitmq", n);
+    REQUIRE(s.ok());
+    CHECK(s.value().language == "shell");
+    const std::string definition = RabbitDefinition(s.value().text);
     ImportResult back = Read(definition);
     REQUIRE_MESSAGE(back.ok, definition);
     CHECK(back.system == "rabbitmq-quorum");
@@ -263,10 +266,157 @@ TEST_CASE("config: a RabbitMQ snippet the core writes reads back to its policy")
   }
 }
 
-TEST_CASE("config: the core writes the snippets it has ported, and only those") {
-  CHECK(WritesSnippet("rabbitmq"));
-  for (const char* key : {"sqs", "sidekiq", "bullmq", "temporal", "kafka", "pubsub", "servicebus", "lab", ""}) {
-    CHECK_FALSE(WritesSnippet(key));
-    CHECK(WriteSnippet(key, PolicyFacts{}).text.empty());
+TEST_CASE("config: the core writes every system's snippet, and refuses a key it has no writer for") {
+  for (const char* key : {"sqs", "rabbitmq", "sidekiq", "bullmq", "temporal", "kafka", "pubsub", "servicebus"}) {
+    Result<Snippet> s = WriteSnippet(key, PolicyFacts{});
+    REQUIRE(s.ok());
+    CHECK_FALSE(s.value().text.empty());
+    CHECK_FALSE(s.value().language.empty());
+  }
+  for (const char* key : {"lab", "", "SQS"}) {
+    Result<Snippet> s = WriteSnippet(key, PolicyFacts{});
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.status().code() == Code::kInvalidArgument);
+    CHECK(s.status().message() == std::string("writeSnippet: key: expected one of sqs, rabbitmq, sidekiq, bullmq, temporal, kafka, pubsub, "
+                                              "servicebus, got ") + Quoted(JsValue::String(key)));
+  }
+}
+
+// The snippet's text as JSON (the SQS template), read by the core's own reader.
+static JsValue SnippetJson(const Snippet& s) {
+  ObjectTextRead read = ReadObjectText(s.text, "snippet");
+  REQUIRE_MESSAGE(read.ok, s.text);
+  return read.value;
+}
+
+// `v`'s member at the dotted `path` ("Resources.OrdersQueue.Properties"); it must be there.
+static const JsValue& At(const JsValue& v, const std::string& path) {
+  const JsValue* at = &v;
+  for (size_t start = 0; start <= path.size();) {
+    size_t dot = path.find('.', start);
+    if (dot == std::string::npos) dot = path.size();
+    at = at->Find(path.substr(start, dot - start));
+    REQUIRE_MESSAGE(at != nullptr, path);
+    start = dot + 1;
+  }
+  return *at;
+}
+
+// One rule per failure class, each the policy's own (no class departs from it: what one line of config can say).
+static void PlainRules(PolicyFacts& n) {
+  for (const char* name : {"transient", "permanent", "undeserializable", "unknown-schema", "precondition", "crash"}) {
+    n.rules.push_back({name, "bounded", n.max_attempts, n.backoff, false, false});
+  }
+}
+
+TEST_CASE("config: an SQS snippet the core writes reads back to its policy") {
+  Prng prng(3201);
+  for (int i = 0; i < 300; ++i) {
+    // What an SQS queue's attributes say: the receive budget, the visibility timeout in whole seconds, the
+    // DLQ's retention; a standard queue (the sqs mode's), so no ordering.
+    PolicyFacts n;
+    n.system = "sqs";
+    n.max_attempts = 1 + prng.Below(1000);
+    n.lease_ms = 1000.0 * (1 + prng.Below(43200));
+    n.retention_ms = prng.Below(3) == 0 ? 0 : 1 + prng.Below(2000000000);
+    PlainRules(n);
+    Result<Snippet> s = WriteSnippet("sqs", n);
+    REQUIRE(s.ok());
+    CHECK(s.value().language == "json");
+    JsValue json = SnippetJson(s.value());
+    // The source queue's properties as get-queue-attributes names them (QueueName is the queue, not an attribute).
+    JsValue attributes;
+    attributes.kind = JsValue::Kind::kObject;
+    for (const auto* m : At(json, "Resources.OrdersQueue.Properties").Entries()) {
+      if (m->first != "QueueName") attributes.Set(m->first, m->second);
+    }
+    const JsValue& dlq_retention = At(json, "Resources.OrdersDLQ.Properties.MessageRetentionPeriod");
+    ImportResult back = ReadConfig(JsonText(attributes), &dlq_retention);
+    REQUIRE_MESSAGE(back.ok, JsonText(attributes));
+    CHECK(back.format == "sqs");
+    CHECK(back.system == "sqs");
+    auto f = Fields(back);
+    CHECK(f.at("maxAttempts") == JsNumberText(n.max_attempts));
+    CHECK(f.at("leaseMs") == JsNumberText(n.lease_ms));
+    // SQS counts a dead letter's retention from its first enqueue in the source: the lab's retention comes
+    // back with the source queue's 4 days before it, within SQS's 14-day cap (a lab's "forever" is the cap).
+    const double retention = std::stod(f.at("quarantine.retentionMs"));
+    const double day14 = 1209600000, source = 345600000;
+    if (n.retention_ms == 0) CHECK(retention == day14);
+    else CHECK(retention == std::min(day14, source + std::max(60000.0, std::ceil(n.retention_ms / 1000) * 1000)));
+  }
+}
+
+TEST_CASE("config: a Sidekiq snippet the core writes reads back to its policy") {
+  Prng prng(3202);
+  for (int i = 0; i < 300; ++i) {
+    // What one sidekiq_options line says: the retry count, and dead: false (skipDeadSet).
+    PolicyFacts n;
+    n.system = "sidekiq";
+    n.max_attempts = 1 + prng.Below(200);
+    n.lease_ms = 1 + prng.Below(100000);
+    n.skip_dead_set = prng.Below(2) == 0;
+    PlainRules(n);
+    Result<Snippet> s = WriteSnippet("sidekiq", n);
+    REQUIRE(s.ok());
+    CHECK(s.value().language == "ruby");
+    const std::string& text = s.value().text;
+    size_t start = text.find("sidekiq_options retry:");
+    REQUIRE(start != std::string::npos);
+    const std::string line = text.substr(start, text.find('\n', start) - start);
+    ImportResult back = ReadConfig(line, nullptr);
+    REQUIRE_MESSAGE(back.ok, line);
+    CHECK(back.system == "sidekiq");
+    auto f = Fields(back);
+    CHECK(f.at("maxAttempts") == JsNumberText(n.max_attempts));
+    CHECK(f.at("backoff.kind") == "none");
+    if (n.skip_dead_set) CHECK(f.at("skipDeadSet") == "true");
+    else CHECK(f.count("skipDeadSet") == 0);
+  }
+}
+
+TEST_CASE("config: a BullMQ snippet the core writes reads back to its policy") {
+  Prng prng(3203);
+  for (int i = 0; i < 300; ++i) {
+    // What BullMQ's job options say: attempts, a built-in backoff (none, fixed, exponential; jitter as a share),
+    // removeOnFail as true, a count, or an age in whole seconds.
+    PolicyFacts n;
+    n.system = "bullmq";
+    n.max_attempts = 1 + prng.Below(50);
+    n.lease_ms = 1 + prng.Below(100000);
+    const uint32_t kind = prng.Below(3);
+    n.backoff.kind = kind == 0 ? "none" : kind == 1 ? "fixed" : "exponential";
+    n.backoff.base_ms = 1 + prng.Below(100000);
+    n.backoff.cap_ms = n.backoff.base_ms * (1 + prng.Below(100));
+    n.backoff.jitter_permille = prng.Below(2) == 0 ? 0 : 1 + prng.Below(1000);
+    n.backoff.jitter = n.backoff.jitter_permille > 0 ? "bullmq" : "none";
+    const uint32_t keep = prng.Below(4);
+    n.remove_on_fail = keep == 0;
+    n.remove_on_fail_count = keep == 1 ? 1 + prng.Below(100) : 0;
+    n.retention_ms = keep == 2 ? 1000.0 * (1 + prng.Below(1000000)) : 0;
+    PlainRules(n);
+    Result<Snippet> s = WriteSnippet("bullmq", n);
+    REQUIRE(s.ok());
+    CHECK(s.value().language == "javascript");
+    const std::string& text = s.value().text;
+    const std::string head = "const jobOptions = ";
+    size_t start = text.find(head);
+    REQUIRE(start != std::string::npos);
+    start += head.size();
+    const std::string options = text.substr(start, text.find("\n};", start) + 2 - start);  // a JavaScript object literal
+    ImportResult back = ReadConfig(options, nullptr);
+    REQUIRE_MESSAGE(back.ok, options);
+    CHECK(back.system == "bullmq");
+    auto f = Fields(back);
+    CHECK(f.at("maxAttempts") == JsNumberText(n.max_attempts));
+    CHECK(f.at("backoff.kind") == n.backoff.kind);
+    if (n.backoff.kind != "none") {
+      CHECK(f.at("backoff.baseMs") == JsNumberText(n.backoff.base_ms));
+      CHECK(f.at("backoff.jitter") == n.backoff.jitter);
+      if (n.backoff.jitter == "bullmq") CHECK(f.at("backoff.jitterPermille") == JsNumberText(n.backoff.jitter_permille));
+    }
+    if (n.remove_on_fail) CHECK(f.at("removeOnFail") == "true");
+    if (n.remove_on_fail_count > 0) CHECK(f.at("removeOnFailCount") == JsNumberText(n.remove_on_fail_count));
+    if (n.retention_ms > 0) CHECK(f.at("quarantine.retentionMs") == JsNumberText(n.retention_ms));
   }
 }

@@ -1,5 +1,10 @@
 #include "internal/snippet_text.h"
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <utility>
+
 #include "internal/js_value.h"
 
 namespace dlq::config {
@@ -71,6 +76,40 @@ std::vector<std::string> HashComments(const std::vector<std::string>& notes) {
   std::vector<std::string> out;
   for (const std::string& line : notes) out.push_back("# " + line);
   return out;
+}
+
+std::vector<std::string> SlashComments(const std::vector<std::string>& notes, std::string_view indent) {
+  std::vector<std::string> out;
+  for (const std::string& line : notes) out.push_back(std::string(indent) + "// " + line);
+  return out;
+}
+
+void Append(std::vector<std::string>& lines, const std::vector<std::string>& more) {
+  lines.insert(lines.end(), more.begin(), more.end());
+}
+
+std::string LinesText(const std::vector<std::string>& lines) { return Joined(lines, "\n") + "\n"; }
+
+double SecondsUp(double ms) { return std::ceil(ms / 1000); }
+
+double Clamp(double v, double lo, double hi) { return std::min(hi, std::max(lo, v)); }
+
+const RuleFacts& RuleOf(const PolicyFacts& n, std::string_view name) {
+  static const RuleFacts kNone;
+  for (const RuleFacts& r : n.rules) {
+    if (r.name == name) return r;
+  }
+  return kNone;
+}
+
+std::string ErrorType(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kTypes = {{
+      {"transient", "TransientError"}, {"permanent", "PermanentError"}, {"undeserializable", "UndeserializableError"},
+      {"unknown-schema", "UnknownSchemaError"}, {"precondition", "PreconditionError"}}};
+  for (const auto& [cls, type] : kTypes) {
+    if (cls == name) return std::string(type);
+  }
+  return "undefined";
 }
 
 }  // namespace dlq::config

@@ -33,5 +33,20 @@ void CommonNotes(const PolicyFacts& n, std::vector<std::string>& notes, std::str
 std::string Joined(const std::vector<std::string>& items, std::string_view separator = ", ");
 // Each note as a "# " comment line.
 std::vector<std::string> HashComments(const std::vector<std::string>& notes);
+// Each note as a "// " comment line, after `indent`.
+std::vector<std::string> SlashComments(const std::vector<std::string>& notes, std::string_view indent = "");
+// `more` appended to `lines`.
+void Append(std::vector<std::string>& lines, const std::vector<std::string>& more);
+// `lines`, each ended by a newline (a snippet's text).
+std::string LinesText(const std::vector<std::string>& lines);
+
+// `ms` in whole seconds, rounded up (Math.ceil(ms / 1000)).
+double SecondsUp(double ms);
+// `v` within [lo, hi] (Math.min(hi, Math.max(lo, v))).
+double Clamp(double v, double lo, double hi);
+// The failure class `name`'s rule in force (every policy in force has one per class).
+const RuleFacts& RuleOf(const PolicyFacts& n, std::string_view name);
+// The error type a worker would throw for failure class `name` ("TransientError"), "undefined" for crash.
+std::string ErrorType(std::string_view name);
 
 }  // namespace dlq::config

@@ -1,9 +1,11 @@
-// Writes tests/node/data/snippet-baseline.jsonl: for every preset's and fixture link's
+// Wrote tests/node/data/snippet-baseline.jsonl (now stored as .jsonl.gz, gzip -9 -n): for every preset's and fixture link's
 // policy, and several hundred generated ones (a fixed-seed PRNG over the policy's fields,
 // each kept only if lab.createQueue accepts it), every system's snippet as the writers gave
-// it when they were JavaScript (web/src/shared/snippets.mjs before issue 32). Run once,
-// from the repository root: node tests/node/data/make-snippet-baseline.mjs
+// it when they were JavaScript (web/src/shared/snippets.mjs before issue 32). It was run once,
+// from the repository root, against those writers; every writer is the core's now, so running
+// it again would pin the core against itself: never rerun it to make the baseline test pass.
 import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { lab, linkFixtures } from '../helpers.mjs';
 import { SNIPPETS, connectSnippets } from '../../../web/src/shared/snippets.mjs';
 import { SYSTEMS } from '../../../web/src/lessons/systems.mjs';
@@ -87,5 +89,5 @@ for (const { from, options } of inputs) {
   q.dispose();
   for (const s of SNIPPETS) lines.push(JSON.stringify({ from, key: s.key, options, ...s.generate(policy, rules) }));
 }
-writeFileSync(new URL('./snippet-baseline.jsonl', import.meta.url), `${lines.join('\n')}\n`);
+writeFileSync(new URL('./snippet-baseline.jsonl.gz', import.meta.url), gzipSync(`${lines.join('\n')}\n`, { level: 9 }));
 console.log(`${inputs.length} policies, ${lines.length} snippets`);

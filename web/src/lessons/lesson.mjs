@@ -310,7 +310,9 @@ export class DlqExerciseElement extends BesidePlayground {
 export class DlqSystemsElement extends BesidePlayground {
   async start() {
     const target = targetOf(this);
-    const { systemByKey } = await import('./systems.mjs');
+    const [{ systemByKey }, { connectSnippets }, lab] = await Promise.all([
+      import('./systems.mjs'), import('../shared/snippets.mjs'), loadLab()]);
+    connectSnippets(lab);  // the core writes every snippet (core/config/, lab.writeSnippet)
     const keys = (this.getAttribute('systems') ?? '').trim().split(/\s+/).filter(Boolean);
     const systems = keys.map((key) => systemByKey(key));
     const unknown = keys.find((key, i) => systems[i] === undefined);

@@ -32,7 +32,7 @@ export class SnippetPanel {
   async open() {
     if (this.#modules === null) {
       const [snippets, readback] = await this.#load();
-      snippets.connectSnippets(this.#flow.lab);  // the core writes the snippets it has ported
+      snippets.connectSnippets(this.#flow.lab);  // the core writes every snippet
       this.#modules = { ...snippets, ...readback };
       this.#snippet.setSystems(snippets.SNIPPETS);
     }
