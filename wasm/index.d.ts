@@ -104,6 +104,16 @@ export interface SchemaField {
   readonly scenario: boolean;
   /** A mode's own field: the one system under which it may leave its default (policy rows only). */
   readonly onlyUnder?: System;
+  /**
+   * Its group's facts, where its table gives them (storm rows): the example a refusal of a group
+   * that is not an object shows, whether the group may be null (none), and a text the core parses
+   * in the object's place (a storm's budget: 'grpc:10:0.1').
+   */
+  readonly group?: { readonly name: string; readonly example: string; readonly nullable: boolean; readonly text?: string };
+  /** Read, and then required, only when its group's kind is this one ('rate' for arrival.perSecond). */
+  readonly onlyWith?: string;
+  /** A form's short hint under the field (the storm lab's form). */
+  readonly hint?: string;
   /** kind 'integer': the range, inclusive. */
   readonly min?: number;
   readonly max?: number;

@@ -1,8 +1,9 @@
 // Copies of the objects the core's field tables describe (lab.schema:
-// core/base/field.h): a policy, a backoff, a class table, a world, each read
-// once field by field into a plain object for the core.
-import { describe, typeError } from './errors.mjs';
-import { core, failureClasses, limits, schema } from './runtime.mjs';
+// core/base/field.h): a policy, a backoff, a class table, a world (and, through
+// copyFields, a storm's options: storm.mjs), each read once field by field into
+// a plain object for the core.
+import { describe, typeError, unwrap } from './errors.mjs';
+import { call, core, failureClasses, limits, schema } from './runtime.mjs';
 import {
   checkBoolean, checkInteger, checkKey, checkName, checkObject, checkOutcome, checkText, copyArray,
 } from './checks.mjs';
@@ -12,65 +13,118 @@ const CLASSES_EXAMPLE = '{ precondition: { maxAttempts: 3 } }';
 const CLASS_RULE_EXAMPLE = "{ retry: 'bounded', maxAttempts: 2, backoff: { kind: 'fixed', baseMs: 1000 }, alert: false }";
 const QUARANTINE_EXAMPLE = '{ retentionMs: 86400000, alarmDepth: 10 }';
 
-// The example a type error shows for a group of fields (the tables give the names).
+// The example a type error shows for a group of fields whose rows give no facts
+// of their group (the storm's rows do: row.group); the tables give the names.
 const GROUP_EXAMPLES = {
   backoff: BACKOFF_EXAMPLE, quarantine: QUARANTINE_EXAMPLE, outage: '{ startMs: 1000, endMs: 6000 }',
   effects: '{ charge: true, idempotencyKey: true }', antiPatterns: '{ decideBeforeCount: true }',
 };
 
+/** Names as a refusal lists them: "'burst', 'rate' or 'closed'". */
+function nameList(names) {
+  const quoted = names.map((name) => `'${name}'`);
+  return `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+}
+
 /**
  * One field of a core table (lab.schema row) type-checked by its kind: the name
  * is `owner` + its path, with `prefix` in front. Ranges and choices are the
- * core's to check; an integer's type message is the core's too.
+ * core's to check; an integer's type message is the core's too (`integerMessage`:
+ * the core's function that words it, given the name and the value described).
+ * With `namedChoices`, a choice that is no string is refused naming its choices.
  */
-function checkField(prefix, owner, row, value) {
+function checkField(prefix, owner, row, value, { integerMessage, namedChoices }) {
   const name = owner + row.name;
   switch (row.kind) {
-    case 'integer': checkInteger(prefix, name, value, row.required); break;
+    case 'integer':
+      if (integerMessage === undefined) {
+        checkInteger(prefix, name, value, row.required);
+      } else if ((value !== undefined || row.required) && typeof value !== 'number') {
+        throw typeError(prefix + unwrap(call(() => integerMessage(name, describe(value)))));
+      }
+      break;
     case 'boolean': checkBoolean(prefix + name, value); break;
-    case 'choice': checkName(prefix + name, value); break;
+    case 'choice':
+      if (namedChoices && (value !== undefined || row.required) && typeof value !== 'string') {
+        throw typeError(`${prefix}${name} must be ${nameList(row.choices.map((c) => c.name))}, got ${describe(value)}`);
+      }
+      checkName(prefix + name, value);
+      break;
     default: throw new Error(`lab.schema: ${name} has an unknown kind ${row.kind}`);
   }
 }
 
+/** What a group's refusal says it may be: its example, then its text form and null where it takes them. */
+function groupExpected(example, text, nullable) {
+  const forms = [example];
+  if (text !== undefined) forms.push(`text such as ${text}`);
+  if (nullable) forms.push('null');
+  if (forms.length < 3) return forms.join(' or ');
+  return `${forms.slice(0, -1).join(', ')}, or ${forms[forms.length - 1]}`;
+}
+
+/**
+ * A group's value read once into `copy` (`row`: its first row): absent stays
+ * absent, null (where the group may be null) stays null, a text (where the group
+ * takes one: row.group.text) is checked and kept for the core to parse; anything
+ * else must be an object. Returns { from, into } for its rows (into undefined:
+ * no rows to read).
+ */
+function copyGroup(source, copy, group, row, { prefix, owner, nullable }) {
+  const facts = row.group;
+  const mayBeNull = facts?.nullable ?? group === nullable;
+  const value = source[group];
+  const name = `${prefix}${owner}${group}`;
+  if (value === undefined || (value === null && mayBeNull)) {
+    if (value === null) copy[group] = null;
+    return {};
+  }
+  if (facts?.text !== undefined && typeof value === 'string') {
+    checkText(name, value, limits.outcomeBytes);  // the core parses it and names what is wrong
+    copy[group] = value;
+    return {};
+  }
+  checkObject(name, value, groupExpected(facts?.example ?? GROUP_EXAMPLES[group] ?? '{}', facts?.text, mayBeNull));
+  copy[group] = {};
+  return { from: value, into: copy[group] };
+}
+
 /**
  * The fields of one of the core's tables (`rows`: lab.schema.policy, .backoff,
- * .classRule, .world) read once each from `source` into a plain copy for the
- * core, which fills in its defaults and checks ranges, names and pairs. A path
- * "a.b" is source.a.b; an absent field or group stays absent, and the group
- * named `nullable` may be null (kept as null). `owner` ('', 'world.',
- * 'classes.precondition.') is the object's own path, `prefix` ('' or
- * 'scenario.') goes in front of every name. `keep(row)` false skips a row.
+ * .classRule, .world, .storm) read once each from `source` into a plain copy for
+ * the core, which fills in its defaults and checks ranges, names and pairs. A
+ * path "a.b" is source.a.b; an absent field or group stays absent. A group may
+ * be null (kept as null) where its rows say so (row.group), or where it is named
+ * `nullable`; a row with `onlyWith` is read (and required) only when its group's
+ * kind is that one. `owner` ('', 'world.', 'classes.precondition.') is the
+ * object's own path, `prefix` ('' or 'scenario.') goes in front of every name.
+ * `keep(row)` false skips a row; `integerMessage` and `namedChoices` as checkField.
  */
-function copyFields(source, rows, { prefix, owner = '', nullable = '', keep = () => true, partial = false }) {
+export function copyFields(source, rows, {
+  prefix, owner = '', nullable = '', keep = () => true, partial = false, integerMessage, namedChoices = false,
+}) {
   const copy = {};
-  const groups = new Map();  // group name -> { from, into } (into undefined: absent or null)
+  const groups = new Map();  // group name -> { from, into } (into undefined: absent, null or text)
   for (const row of rows) {
     if (!keep(row)) continue;
     const dot = row.name.indexOf('.');
     let from = source;
     let into = copy;
     let key = row.name;
+    let checked = partial ? { ...row, required: false } : row;
     if (dot >= 0) {
       const group = row.name.slice(0, dot);
       key = row.name.slice(dot + 1);
-      if (!groups.has(group)) {
-        const value = source[group];
-        if (value === undefined || (value === null && group === nullable)) {
-          if (value === null) copy[group] = null;
-          groups.set(group, {});
-        } else {
-          const example = GROUP_EXAMPLES[group] ?? '{}';
-          checkObject(`${prefix}${owner}${group}`, value, group === nullable ? `${example} or null` : example);
-          copy[group] = {};
-          groups.set(group, { from: value, into: copy[group] });
-        }
-      }
+      if (!groups.has(group)) groups.set(group, copyGroup(source, copy, group, row, { prefix, owner, nullable }));
       ({ from, into } = groups.get(group));
       if (into === undefined) continue;
+      if (row.onlyWith !== undefined) {
+        if (into.kind !== row.onlyWith) continue;  // another kind ignores it
+        checked = { ...checked, required: true };
+      }
     }
     const value = from[key];
-    checkField(prefix, owner, partial ? { ...row, required: false } : row, value);
+    checkField(prefix, owner, checked, value, { integerMessage, namedChoices });
     if (value !== undefined) into[key] = value;
   }
   return copy;
@@ -205,10 +259,7 @@ function checkActionField(name, field, value) {
 }
 
 /** The action types as a refusal lists them: "'process', 'replay', … or 'crash'". */
-function actionTypeList() {
-  const names = schema.actions.map((row) => `'${row.type}'`);
-  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
-}
+const actionTypeList = () => nameList(schema.actions.map((row) => row.type));
 
 /**
  * One scripted action read once into a checked copy by its type's row: every

@@ -53,6 +53,16 @@ val SpecValue(const dlq::FieldSpec& spec, val default_value) {
   out.set("required", spec.required);
   out.set("default", default_value);
   if (spec.only_under != nullptr) out.set("onlyUnder", std::string(spec.only_under));
+  if (spec.group != nullptr) {
+    val group = val::object();
+    group.set("name", std::string(spec.group->name));
+    group.set("example", std::string(spec.group->example));
+    group.set("nullable", spec.group->nullable);
+    if (spec.group->text != nullptr) group.set("text", std::string(spec.group->text));
+    out.set("group", group);
+  }
+  if (spec.only_with != nullptr) out.set("onlyWith", std::string(spec.only_with));
+  if (spec.hint != nullptr) out.set("hint", std::string(spec.hint));
   if (spec.kind == dlq::FieldKind::kInteger) {
     out.set("min", static_cast<double>(spec.range->min));
     out.set("max", static_cast<double>(spec.range->max));

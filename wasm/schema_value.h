@@ -114,8 +114,9 @@ void WriteFields(const T& in, std::span<const dlq::Field<T>> rows, val& out) {
   WriteFields(in, rows, out, [](const dlq::FieldSpec&) { return true; });
 }
 
-// [{ name, kind, label, description, required, default, scenario, onlyUnder?, min?, max?, choices? }]
-// for lab.schema: each row's spec, its default read off `defaults`.
+// [{ name, kind, label, description, required, default, scenario, onlyUnder?, group?: { name, example,
+// nullable, text? }, onlyWith?, hint?, min?, max?, choices? }] for lab.schema: each row's spec, its
+// default read off `defaults`.
 val SpecValue(const dlq::FieldSpec& spec, val default_value);
 // `scenario(spec)`: whether a scenario (link v2, snapshot) carries the field.
 template <class T, class Carried>

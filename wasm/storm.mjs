@@ -1,8 +1,8 @@
 // Storms: createStorm()'s options read once, and the storm and storm-set handles.
 import { coded, describe, typeError, unwrap } from './errors.mjs';
-import { call, core, limits, stormSeries } from './runtime.mjs';
-import { checkInteger, checkObject, checkText } from './checks.mjs';
-import { copyBackoff } from './schema.mjs';
+import { call, core, schema, stormSeries } from './runtime.mjs';
+import { checkObject } from './checks.mjs';
+import { copyBackoff, copyFields } from './schema.mjs';
 import { Lifetime } from './lifetime.mjs';
 
 // ---- storms -------------------------------------------------------------
@@ -10,99 +10,21 @@ import { Lifetime } from './lifetime.mjs';
 const STORM_EXAMPLE = "{ jobs: 10000, outage: { startMs: 0, durationMs: 5000 }, maxAttempts: 10, " +
   "backoff: { kind: 'exponential', baseMs: 100, capMs: 10000, jitter: 'full' } }";
 
-/** A number for a storm's integer option (absent is fine unless `required`); the core checks the range. */
-function checkStormInteger(name, value, required = false) {
-  if (value === undefined && !required) return;
-  if (typeof value !== 'number') throw typeError(unwrap(call(() => core.stormTypeMessage(name, describe(value)))));
-}
-
-/** `outage` or `capacity`: undefined or null (none), or an object whose two integer fields are read once. */
-function copyStormPair(name, source, fields, example) {
-  if (source === undefined || source === null) return source;
-  checkObject(name, source, `${example} or null`);
-  const copy = { [fields[0]]: source[fields[0]], [fields[1]]: source[fields[1]] };
-  for (const field of fields) checkStormInteger(`${name}.${field}`, copy[field], true);
-  return copy;
-}
-
 /**
- * createStorm()'s options (core/sim/storm.h; docs/storm.md) read once into a plain
- * copy for the core, which fills in its defaults and checks ranges, names and pairs.
+ * createStorm()'s options (lab.schema.storm: core/sim/storm.cpp; docs/storm.md)
+ * read once by the storm's rows through the one converter, its backoff by the
+ * backoff's, into a plain copy for the core, which fills in its defaults and
+ * checks ranges, names and pairs. The rows say which groups may be null and
+ * which take text (a budget), and which fields only one arrival kind reads.
  */
 export function copyStormOptions(source) {
   checkObject('options', source, STORM_EXAMPLE);
-  const jobs = source.jobs;
-  const arrivalIn = source.arrival;
-  const outageIn = source.outage;
-  const capacityIn = source.capacity;
-  const workers = source.workers;
-  const workMs = source.workMs;
-  const leaseMs = source.leaseMs;
-  const maxAttempts = source.maxAttempts;
   const backoffIn = source.backoff;
-  const seed = source.seed;
-  const bucketMs = source.bucketMs;
-  const failurePerMillion = source.failurePerMillion;
-  const budgetIn = source.budget;
-  const refusedRetry = source.refusedRetry;
-  const serverIn = source.server;
-  checkStormInteger('jobs', jobs, true);
-  let arrival;
-  if (arrivalIn !== undefined) {
-    checkObject('arrival', arrivalIn, "{ kind: 'burst' } or { kind: 'rate', perSecond: 1000 }");
-    arrival = { kind: arrivalIn.kind, perSecond: arrivalIn.perSecond, clients: arrivalIn.clients };
-    if (typeof arrival.kind !== 'string') {
-      throw typeError(`arrival.kind must be 'burst', 'rate' or 'closed', got ${describe(arrival.kind)}`);
-    }
-    checkText('arrival.kind', arrival.kind, limits.outcomeBytes);  // the core names a wrong one
-    if (arrival.kind === 'rate') checkStormInteger('arrival.perSecond', arrival.perSecond, true);
-    if (arrival.kind === 'closed') checkStormInteger('arrival.clients', arrival.clients, true);
-  }
-  checkStormInteger('failurePerMillion', failurePerMillion);
-  let budget = budgetIn;
-  if (typeof budgetIn === 'string') {
-    checkText('budget', budgetIn, limits.outcomeBytes);  // the core parses it and names what is wrong
-  } else if (budgetIn !== undefined && budgetIn !== null) {
-    checkObject('budget', budgetIn, "{ kind: 'grpc', maxTokens: 10, tokenRatioPerMille: 100 }, text such as 'grpc:10:0.1', or null");
-    budget = { kind: budgetIn.kind };
-    if (typeof budget.kind !== 'string') {
-      throw typeError(`budget.kind must be 'grpc', 'aws-standard' or 'finagle', got ${describe(budget.kind)}`);
-    }
-    checkText('budget.kind', budget.kind, limits.outcomeBytes);
-    for (const key of ['maxTokens', 'tokenRatioPerMille', 'percent', 'minPerSecond', 'windowMs']) {
-      budget[key] = budgetIn[key];
-      checkStormInteger(`budget.${key}`, budget[key]);
-    }
-  }
-  if (refusedRetry !== undefined) {
-    if (typeof refusedRetry !== 'string') {
-      throw typeError(`refusedRetry must be 'quarantine' or 'fail', got ${describe(refusedRetry)}`);
-    }
-    checkText('refusedRetry', refusedRetry, limits.outcomeBytes);
-  }
-  let server = serverIn;
-  if (serverIn !== undefined && serverIn !== null) {
-    checkObject('server', serverIn, '{ capacityPerSecond: 1000, timeoutMs: 500 } or null');
-    server = {};
-    for (const [key, required] of [['capacityPerSecond', true], ['timeoutMs', true], ['dropStartMs', false],
-      ['dropMs', false], ['dropPerSecond', false]]) {
-      server[key] = serverIn[key];
-      checkStormInteger(`server.${key}`, server[key], required);
-    }
-  }
-  const outage = copyStormPair('outage', outageIn, ['startMs', 'durationMs'], '{ startMs: 0, durationMs: 5000 }');
-  const capacity = copyStormPair('capacity', capacityIn, ['perWindow', 'windowMs'], '{ perWindow: 500, windowMs: 100 }');
-  checkStormInteger('workers', workers);
-  checkStormInteger('workMs', workMs);
-  checkInteger('', 'leaseMs', leaseMs);
-  checkInteger('', 'maxAttempts', maxAttempts, true);
-  const backoff = backoffIn === undefined ? undefined : copyBackoff('', '', backoffIn);
-  checkInteger('', 'seed', seed);
-  checkStormInteger('bucketMs', bucketMs);
-  return {
-    jobs, arrival, outage, capacity, failurePerMillion, budget, refusedRetry, server, workers, workMs, leaseMs,
-    maxAttempts, backoff, seed, bucketMs,
-  };
+  const options = copyFields(source, schema.storm, {
+    prefix: '', namedChoices: true, integerMessage: (name, described) => core.stormTypeMessage(name, described),
+  });
+  if (backoffIn !== undefined) options.backoff = copyBackoff('', '', backoffIn);
+  return options;
 }
 
 /** Runs on one grid: what lab.createStormSet() returns. */

@@ -34,8 +34,9 @@ constexpr StormGroup kStormGroups[] = {
 
 // A shallow copy of `in` that the one converter (schema_value.h) reads by the
 // storm's rows: a null group is dropped (none), a budget given as text is parsed
-// into *out here and dropped, and an arrival keeps perSecond only for a rate and
-// clients only for a closed loop (the other kinds ignore them).
+// into *out here and dropped, and a row that only one kind of its group reads
+// (FieldSpec::only_with: perSecond for a rate, clients for a closed loop) is
+// dropped under another kind and required under its own.
 dlq::Result<val> StormRowsInput(const val& in, dlq::StormOptions* out) {
   val copy = val::global("Object").call<val>("assign", val::object(), in);
   for (const StormGroup& group : kStormGroups) {
@@ -54,19 +55,24 @@ dlq::Result<val> StormRowsInput(const val& in, dlq::StormOptions* out) {
     }
     if (!IsObject(v)) return NotA(group.name, group.expected);
   }
-  val arrival = in["arrival"];
-  if (!arrival.isUndefined()) {
-    val kept = val::global("Object").call<val>("assign", val::object(), arrival);
-    const std::string kind = arrival["kind"].isString() ? arrival["kind"].as<std::string>() : "";
-    // The partner a kind needs is required with it (the rows cannot say so).
-    for (const auto& [partner_kind, partner] : {std::pair{"rate", "perSecond"}, std::pair{"closed", "clients"}}) {
-      if (kind != partner_kind) {
-        kept.delete_(partner);
-      } else if (arrival[partner].isUndefined()) {
-        return NotA(std::string("arrival.") + partner, "a number");
-      }
+  for (const dlq::Field<dlq::StormOptions>& row : dlq::StormFields()) {
+    if (row.spec.only_with == nullptr) continue;
+    const std::string_view path(row.spec.name);
+    const std::string group(path.substr(0, path.find('.')));
+    const std::string field(path.substr(path.find('.') + 1));
+    const val given = in[group];
+    if (!IsObject(given)) continue;  // absent (anything else that is no object was refused above)
+    val kept = copy[group];
+    if (kept.strictlyEquals(given)) {  // copied once, before its first field is dropped
+      kept = val::global("Object").call<val>("assign", val::object(), given);
+      copy.set(group, kept);
     }
-    copy.set("arrival", kept);
+    const std::string kind = given["kind"].isString() ? given["kind"].as<std::string>() : "";
+    if (kind != row.spec.only_with) {
+      kept.delete_(field);
+    } else if (given[field].isUndefined()) {
+      return NotA(std::string(row.spec.name), "a number");
+    }
   }
   return copy;
 }

@@ -50,6 +50,17 @@ struct Choices {
   Result<int> Parse(std::string_view text, std::string_view name) const;
 };
 
+// A group of rows: "outage" for "outage.startMs" and "outage.durationMs". What a
+// refusal of a group that is not an object shows (an example, in JS's spelling),
+// and what else the group may be. A row names its group only where a table gives
+// these facts (the storm's); the other tables' groups are plain objects.
+struct FieldGroup {
+  const char* name;
+  const char* example;         // "{ startMs: 0, durationMs: 5000 }"
+  bool nullable = false;       // null: none (the options' group is left empty)
+  const char* text = nullptr;  // a text the core parses in the object's place ("'grpc:10:0.1'"); nullptr: none
+};
+
 struct FieldSpec {
   const char* name;         // its path inside its object, as JS spells it: "backoff.baseMs"
   FieldKind kind;
@@ -70,6 +81,13 @@ struct FieldSpec {
   char link_field = '\0';
   const char* link_code = "";
   const char* snapshot = nullptr;
+  // Its group's facts (nullptr: none given), and the group's `kind` under which
+  // alone it is read, and then required ("rate" for arrival.perSecond; nullptr:
+  // under every kind). A field of another kind is ignored, whatever its value.
+  const FieldGroup* group = nullptr;
+  const char* only_with = nullptr;
+  // A form's short hint under the field (nullptr: none; the description is the API's line).
+  const char* hint = nullptr;
 
   // This spec with its formats' columns.
   constexpr FieldSpec Carried(char field, const char* code, const char* snapshot_name) const {
@@ -77,6 +95,19 @@ struct FieldSpec {
     out.link_field = field;
     out.link_code = code;
     out.snapshot = snapshot_name;
+    return out;
+  }
+  // This spec in `of` (with its facts), read only under its group's kind `kind` (nullptr: any).
+  constexpr FieldSpec In(const FieldGroup& of, const char* kind = nullptr) const {
+    FieldSpec out = *this;
+    out.group = &of;
+    out.only_with = kind;
+    return out;
+  }
+  // This spec with a form's hint.
+  constexpr FieldSpec Hinted(const char* text) const {
+    FieldSpec out = *this;
+    out.hint = text;
     return out;
   }
 };

@@ -81,6 +81,7 @@ export class StormController {
     this.#results.warm();
     const described = await this.#ask(() => this.#worker.describe());
     if (described === null) return;  // the worker failed, and #fail said so
+    this.#form.renderFields(described.schema);
     const lists = coreLists(described.schema);
     this.#core = {
       ...lists,

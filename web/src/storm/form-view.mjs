@@ -1,33 +1,50 @@
-// The scenario form (#storm-form, written in storm.html), the preset buttons
-// (#storm-presets) and the form's refusal (#storm-error). It reads and fills a
-// scenario (storm-presets.mjs describes its shape), shows a refusal next to the
-// field it names, and says what the reader did through bindX(handler).
+// The scenario form (#storm-form, framed in storm.html), the preset buttons
+// (#storm-presets) and the form's refusal (#storm-error). It draws the number
+// fields from the core's rows (lab.schema.storm and .backoff) into the frame's
+// slots, reads and fills a scenario (storm-presets.mjs describes its shape),
+// shows a refusal next to the field it names, and says what the reader did
+// through bindX(handler).
 import { h } from '../shared/dom.mjs';
+import { fmtInt } from './format.mjs';
 import { DEFAULT_SCENARIO } from './storm-presets.mjs';
 
-/** Each number field: its input, the scenario key, and the core's option paths that name it. */
-const NUMBER_FIELDS = [
-  { id: 'f-jobs', key: 'jobs', paths: ['jobs'] },
-  { id: 'f-rate', key: 'perSecond', paths: ['arrival.perSecond'] },
-  { id: 'f-clients', key: 'clients', paths: ['arrival.clients'] },
-  { id: 'f-outage-start', key: 'outageStartMs', paths: ['outage.startMs'] },
-  { id: 'f-outage-length', key: 'outageMs', paths: ['outage.durationMs', 'outage'] },
-  { id: 'f-capacity', key: 'perWindow', paths: ['capacity.perWindow', 'capacity'] },
-  { id: 'f-window', key: 'windowMs', paths: ['capacity.windowMs'] },
-  { id: 'f-failure', key: 'failurePerMillion', paths: ['failurePerMillion'] },
-  { id: 'f-server', key: 'serverPerSecond', paths: ['server.capacityPerSecond', 'server'] },
-  { id: 'f-timeout', key: 'timeoutMs', paths: ['server.timeoutMs'] },
-  { id: 'f-drop-start', key: 'dropStartMs', paths: ['server.dropStartMs'] },
-  { id: 'f-drop-length', key: 'dropMs', paths: ['server.dropMs'] },
-  { id: 'f-drop-rate', key: 'dropPerSecond', paths: ['server.dropPerSecond'] },
-  { id: 'f-workers', key: 'workers', paths: ['workers'] },
-  { id: 'f-work', key: 'workMs', paths: ['workMs'] },
-  { id: 'f-lease', key: 'leaseMs', paths: ['leaseMs'] },
-  { id: 'f-attempts', key: 'maxAttempts', paths: ['maxAttempts'] },
-  { id: 'f-base', key: 'baseMs', paths: ['backoff.baseMs'] },
-  { id: 'f-cap', key: 'capMs', paths: ['backoff.capMs'] },
-  { id: 'f-seed', key: 'seed', paths: ['seed'] },
-];
+/**
+ * The frame's number slots (storm.html: `data-field` names the field's row, then any other
+ * name a refusal may give it; `data-key` the scenario's key): [{ slot, id, key, paths }].
+ */
+function numberSlots(form) {
+  return [...form.querySelectorAll('[data-field]')].map((slot) => {
+    const key = slot.dataset.key;
+    return { slot, id: `f-${key}`, key, paths: slot.dataset.field.split(' ') };
+  });
+}
+
+/** A slot's row: lab.schema.storm's row of that name, else the row of the table its group names ("backoff.baseMs"). */
+function rowOf(schema, path) {
+  const row = schema.storm.find((r) => r.name === path);
+  if (row) return row;
+  const dot = path.indexOf('.');
+  const found = dot > 0 ? schema[path.slice(0, dot)]?.find((r) => r.name === path.slice(dot + 1)) : undefined;
+  if (!found || found.kind !== 'integer') throw new Error(`lab.schema has no integer field ${path} for the storm form`);
+  return found;
+}
+
+/**
+ * One number field drawn into its slot from its row: the row's label (its unit in it),
+ * an integer input over the row's range, and under it the row's hint, or its range where
+ * the frame asks for one (data-hint="range"). A top-level required row is required.
+ */
+function drawNumberField({ slot, id, key }, row) {
+  const hint = row.hint ?? (slot.dataset.hint === 'range' ? `${fmtInt(row.min)} to ${fmtInt(row.max)}` : null);
+  const described = [hint === null ? null : `${id}-hint`, slot.dataset.describedby].filter(Boolean).join(' ');
+  const input = h('input', {
+    id, name: key, type: 'number', inputmode: 'numeric', min: row.min, max: row.max, step: 1,
+    required: row.required && !row.name.includes('.'), 'aria-describedby': described || null,
+  });
+  slot.replaceChildren(h('label', { for: id }, row.label), input);
+  if (hint !== null) slot.append(h('p', { class: 'storm-hint', id: `${id}-hint` }, hint));
+}
+
 /** The fields that are no number input, and the core's option paths that name them. */
 const OTHER_FIELDS = [
   { id: 'f-backoff', key: 'backoff', paths: ['backoff.kind', 'backoff'] },
@@ -42,7 +59,6 @@ const readBudgets = (text) => {
   const budgets = text.split(',').map((b) => b.trim()).filter((b) => b !== '');
   return budgets.length === 0 ? ['none'] : budgets;
 };
-const FIELDS = [...NUMBER_FIELDS, ...OTHER_FIELDS];
 
 /** A number input's value: null when blank, NaN when the browser holds text that is no number. */
 function readNumber(input) {
@@ -51,11 +67,11 @@ function readNumber(input) {
   return text === '' ? null : Number(text);
 }
 
-/** Which field a core message names: the longest option path it starts with (null: none). */
-function fieldForMessage(message) {
+/** Which of `fields` a core message names: the longest option path it starts with (null: none). */
+function fieldForMessage(fields, message) {
   const head = /^[A-Za-z][A-Za-z.]*/.exec(message)?.[0] ?? '';
   let best = null;
-  for (const field of FIELDS) {
+  for (const field of fields) {
     for (const path of field.paths) {
       if ((head === path || head.startsWith(`${path}.`)) && (!best || path.length > best.path.length)) best = { field, path };
     }
@@ -68,12 +84,26 @@ export class FormView {
   #form;
   #error;
   #presets;
+  #numbers;  // the frame's number slots (numberSlots)
+  #drawn = false;  // whether renderFields drew them
+  #shown = DEFAULT_SCENARIO;  // the scenario last filled in
 
   constructor(doc = document) {
     this.#doc = doc;
     this.#form = doc.getElementById('storm-form');
     this.#error = doc.getElementById('storm-error');
     this.#presets = doc.getElementById('storm-presets');
+    this.#numbers = numberSlots(this.#form);
+  }
+
+  /**
+   * Draws the number fields from the core's rows (`schema`: { storm, backoff }, as the
+   * worker's describe answer carries them, read once) and shows the scenario last filled in.
+   */
+  renderFields(schema) {
+    for (const field of this.#numbers) drawNumberField(field, rowOf(schema, field.paths[0]));
+    this.#drawn = true;
+    this.#fillNumbers(this.#shown);
   }
 
   /** `handler()`: the reader pressed Run (the form is submitted). */
@@ -107,7 +137,7 @@ export class FormView {
   /** The scenario the form holds (numbers, or null for a blank field; NaN for text that is no number). */
   read() {
     const s = { ...DEFAULT_SCENARIO };
-    for (const { id, key } of NUMBER_FIELDS) s[key] = readNumber(this.#input(id));
+    for (const { id, key } of this.#numbers) s[key] = this.#drawn ? readNumber(this.#input(id)) : this.#shown[key];
     s.arrival = this.#form.querySelector('input[name="arrival"]:checked')?.value ?? 'burst';
     s.backoff = this.#input('f-backoff').value;
     s.budgets = readBudgets(this.#input('f-budgets').value);
@@ -118,12 +148,14 @@ export class FormView {
 
   /** Each number field's text as typed (trimmed): [{ key, path (the core's name of it), text }]. */
   numberTexts() {
-    return NUMBER_FIELDS.map(({ id, key, paths }) => ({ key, path: paths[0], text: this.#input(id).value.trim() }));
+    if (!this.#drawn) return [];
+    return this.#numbers.map(({ id, key, paths }) => ({ key, path: paths[0], text: this.#input(id).value.trim() }));
   }
 
   /** Shows scenario `s` in the form, and clears any refusal. */
   fill(s) {
-    for (const { id, key } of NUMBER_FIELDS) this.#input(id).value = s[key] === null || s[key] === undefined ? '' : String(s[key]);
+    this.#shown = s;
+    this.#fillNumbers(s);
     for (const radio of this.#form.querySelectorAll('input[name="arrival"]')) radio.checked = radio.value === s.arrival;
     this.#input('f-backoff').value = s.backoff;
     this.#input('f-budgets').value = (s.budgets ?? DEFAULT_SCENARIO.budgets).join(', ');
@@ -139,7 +171,8 @@ export class FormView {
    */
   renderError(message, { field = 'auto', focus = false } = {}) {
     this.clearError();
-    const found = field === 'auto' ? fieldForMessage(message) : FIELDS.find((f) => f.key === field) ?? null;
+    const fields = [...(this.#drawn ? this.#numbers : []), ...OTHER_FIELDS];
+    const found = field === 'auto' ? fieldForMessage(fields, message) : fields.find((f) => f.key === field) ?? null;
     this.#error.textContent = found ? `${this.#labelOf(found.id)}: ${message}` : message;
     if (!found) return;
     const el = this.#input(found.id);
@@ -156,6 +189,11 @@ export class FormView {
       el.setAttribute('aria-describedby', el.dataset.errorDescribed);
       delete el.dataset.errorDescribed;
     }
+  }
+
+  #fillNumbers(s) {
+    if (!this.#drawn) return;
+    for (const { id, key } of this.#numbers) this.#input(id).value = s[key] === null || s[key] === undefined ? '' : String(s[key]);
   }
 
   #input(id) { return this.#doc.getElementById(id); }
