@@ -3,6 +3,7 @@
 // and `npm test` work on a fresh Debian 12 machine (root, node 20 + npm, cmake, g++).
 //
 //   node scripts/dlq.mjs setup | build | test | start | bench | bench-page
+//   node scripts/dlq.mjs third-party   (only the Debian source packages CMake builds, into build/third_party/)
 //   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [--target link|queue|snapshot|goal]
 //   node scripts/dlq.mjs storm [--jobs N --outage START:DURATION …]   (the native storm CLI; --help)
 //
@@ -398,6 +399,7 @@ function storm(argv) {
 const command = process.argv[2];
 switch (command) {
   case 'setup': setup(); break;
+  case 'third-party': fetchDebianSources(); break;  // only the Debian source packages (part of setup)
   case 'build': setup(); build(); break;
   case 'test': test(); break;
   case 'start': await start(); break;
@@ -406,6 +408,6 @@ switch (command) {
   case 'fuzz': fuzz(process.argv.slice(3)); break;
   case 'storm': storm(process.argv.slice(3)); break;
   default:
-    console.error('usage: node scripts/dlq.mjs setup | build | test | start | bench | bench-page | fuzz | storm');
+    console.error('usage: node scripts/dlq.mjs setup | third-party | build | test | start | bench | bench-page | fuzz | storm');
     process.exit(2);
 }

@@ -6,8 +6,8 @@
 set(DLQ_LIBFYAML_DIR "${PROJECT_SOURCE_DIR}/build/third_party/libfyaml-0.7.12" CACHE PATH
     "libfyaml 0.7.12's source, as `apt-get source libfyaml=0.7.12-2` unpacks it")
 if(NOT EXISTS "${DLQ_LIBFYAML_DIR}/include/libfyaml.h")
-  message(FATAL_ERROR "libfyaml's source is not in ${DLQ_LIBFYAML_DIR}: run `npm run setup` "
-                      "(node scripts/dlq.mjs setup), which fetches Debian's source package there")
+  message(FATAL_ERROR "libfyaml's source is not in ${DLQ_LIBFYAML_DIR}: run `node scripts/dlq.mjs setup` "
+                      "(or only `node scripts/dlq.mjs third-party`), which unpacks Debian's source package there")
 endif()
 
 enable_language(C)
