@@ -4,7 +4,7 @@
 //
 //   node scripts/dlq.mjs setup | build | test | start | bench | bench-page
 //   node scripts/dlq.mjs third-party   (only the Debian source packages CMake builds, into build/third_party/)
-//   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [--target link|queue|snapshot|goal]
+//   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [--target link|queue|snapshot|goal|check-json|check-yaml|check-config]
 //   node scripts/dlq.mjs storm [--jobs N --outage START:DURATION …]   (the native storm CLI; --help)
 //
 // Set-up is idempotent and quick when everything is there: it installs missing
@@ -205,8 +205,37 @@ const FUZZ_TARGETS = {
       }
     },
   },
+  // The checker's parsers and its configuration file (tests/fuzz/check_*_fuzz.cpp), seeded from
+  // tests/fuzz/check-seeds/<kind>/ and every file of that syntax in the corpus (tests/fixtures/check/).
+  'check-json': checkFuzzTarget('check_json_fuzz', 'json', ['.json']),
+  'check-yaml': checkFuzzTarget('check_yaml_fuzz', 'yaml', ['.yaml', '.yml']),
+  'check-config': checkFuzzTarget('check_config_fuzz', 'config', []),
 };
 const FUZZ_ARTIFACTS = 'build/fuzz/artifacts';
+
+// A checker harness: its seeds are the files of tests/fuzz/check-seeds/<kind>/ and the corpus
+// files (tests/fixtures/check/, any depth) whose names end in one of `extensions`.
+function checkFuzzTarget(name, kind, extensions) {
+  return {
+    binary: `build/fuzz/tests/fuzz/${name}`,
+    flags: ['-max_len=16384', '-timeout=10'],  // real-shaped files are a few KB; a slow input is a bug
+    smoke: { runs: 20000, flags: [] },
+    seed(dir) {
+      const files = [];
+      const walk = (from, keep) => {
+        if (!existsSync(from)) return;
+        for (const entry of readdirSync(from, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+          const file = path.join(from, entry.name);
+          if (entry.isDirectory()) walk(file, keep);
+          else if (entry.isFile() && keep(entry.name)) files.push(file);
+        }
+      };
+      walk(`tests/fuzz/check-seeds/${kind}`, () => true);
+      walk('tests/fixtures/check', (file) => extensions.some((ext) => file.endsWith(ext)));
+      files.forEach((file, n) => copyFileSync(file, path.join(dir, `seed-${n + 1}-${path.basename(file)}`)));
+    },
+  };
+}
 
 // `setarch -R` turns address randomisation off for the run: libFuzzer feeds compared
 // values (pointers among them) back into its mutations, so with ASLR the same seed
@@ -271,7 +300,8 @@ function fuzzSmoke(target) {
   }
 }
 
-const FUZZ_USAGE = 'usage: npm run fuzz -- [--seconds N | --smoke] [--target link|queue|snapshot|goal]\n' +
+const FUZZ_USAGE = 'usage: npm run fuzz -- [--seconds N | --smoke] ' +
+  '[--target link|queue|snapshot|goal|check-json|check-yaml|check-config]\n' +
   '  runs each harness (all unless --target names one) for N seconds (default 60), one after the other;\n' +
   '  --smoke runs the short fixed run of npm test instead (a fixed number of inputs, seed 1)';
 

@@ -357,3 +357,24 @@ TEST_CASE("hostile: too many values, a huge scalar, a map as a key, an alias to 
   for (int i = 0; i < 250; ++i) anchored += "&a" + std::to_string(i) + " [";
   CHECK(Yaml(anchored + "x" + std::string(250, ']')).root.IsList());
 }
+
+TEST_CASE("ParseYaml: the merge key << (Sidekiq's and Rails' environments)") {
+  const Document doc = Yaml(
+      "default: &default\n"
+      "  :concurrency: 5\n"
+      "  :max_retries: 8\n"
+      "extra: &extra {:timeout: 25, :max_retries: 3}\n"
+      "production:\n"
+      "  <<: [*default, *extra]\n"
+      "  :concurrency: 10\n");
+  const Node& production = At(doc.root, "production");
+  CHECK(production.keys == std::vector<std::string>{":concurrency", ":max_retries", ":timeout"});
+  CHECK(At(production, ":concurrency").scalar == "10");  // its own key wins
+  CHECK(At(production, ":max_retries").scalar == "8");   // the first map given wins
+  CHECK(production.KeyLine(":max_retries") == 3);        // where the merged setting is written
+  CHECK(production.KeyLine(":concurrency") == 7);
+  CHECK(YamlError("a: &a [1]\nb:\n  <<: *a\n") ==
+        "template.yaml:3: expected the merge key << to take a map or a list of maps, got a list holding a scalar");
+  CHECK(YamlError("b:\n  <<: 1\n") == "template.yaml:2: expected the merge key << to take a map or a list of maps, "
+                                     "got a scalar");
+}

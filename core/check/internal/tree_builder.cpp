@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_set>
 #include <utility>
 
 #include "parse_limits.h"
@@ -157,8 +158,41 @@ Status TreeBuilder::End(Node* copy) {
   stack_.pop_back();
   want_key_.pop_back();
   if (node.IsMap()) RETURN_IF_ERROR(CheckKeys(node));
+  if (node.IsMap() && merge_keys_) RETURN_IF_ERROR(MergeKeys(node));
   if (copy != nullptr) *copy = node;
   return Place(std::move(node));
+}
+
+Status TreeBuilder::MergeKeys(Node& map) const {
+  const auto merge = std::find(map.keys.begin(), map.keys.end(), "<<");
+  if (merge == map.keys.end()) return Status::Ok();
+  const size_t at = static_cast<size_t>(merge - map.keys.begin());
+  const int line = map.key_lines[at];  // errors point at the << key (its value may be an alias)
+  Node from = std::move(map.items[at]);
+  map.keys.erase(map.keys.begin() + static_cast<std::ptrdiff_t>(at));
+  map.key_lines.erase(map.key_lines.begin() + static_cast<std::ptrdiff_t>(at));
+  map.items.erase(map.items.begin() + static_cast<std::ptrdiff_t>(at));
+  std::vector<Node> sources;
+  if (from.IsMap()) sources.push_back(std::move(from));
+  if (from.IsList()) sources = std::move(from.items);
+  if (sources.empty() && !from.IsMap()) {
+    return Status::InvalidArgument(At(file_, line) + "expected the merge key << to take a map or a list of "
+                                                          "maps, got " + KindName(from.kind));
+  }
+  std::unordered_set<std::string> present(map.keys.begin(), map.keys.end());
+  for (Node& source : sources) {
+    if (!source.IsMap()) {
+      return Status::InvalidArgument(At(file_, line) + "expected the merge key << to take a map or a list "
+                                                              "of maps, got a list holding " + KindName(source.kind));
+    }
+    for (size_t i = 0; i < source.keys.size(); ++i) {
+      if (!present.insert(source.keys[i]).second) continue;
+      map.keys.push_back(std::move(source.keys[i]));
+      map.key_lines.push_back(source.key_lines[i]);
+      map.items.push_back(std::move(source.items[i]));
+    }
+  }
+  return Status::Ok();
 }
 
 // A key given twice in one map: the second is refused, naming the first's line.

@@ -29,7 +29,11 @@ Status CheckFileText(std::string_view file, std::string_view text);
 
 class TreeBuilder {
  public:
-  explicit TreeBuilder(std::string_view file) : file_(file) {}
+  // `merge_keys`: YAML's merge key (`<<: *defaults`, https://yaml.org/type/merge.html), which
+  // Ruby's YAML (Sidekiq, Rails) and others apply: a map's `<<` entry, a map or a list of maps,
+  // adds each of their keys the map does not have itself (the first map given wins), in place
+  // of the `<<` entry.
+  explicit TreeBuilder(std::string_view file, bool merge_keys = false) : file_(file), merge_keys_(merge_keys) {}
 
   // A scalar, a whole value (a YAML alias's copy, `nodes` values in it), or a map or list
   // that the matching End() closes. In a map, values alternate: a key (a scalar), its value.
@@ -49,8 +53,10 @@ class TreeBuilder {
   Status Place(Node node);
   Status Count(size_t nodes, int line);
   Status CheckKeys(const Node& map) const;
+  Status MergeKeys(Node& map) const;
 
   std::string file_;
+  bool merge_keys_ = false;
   std::vector<Node> stack_;       // the maps and lists being built, innermost last
   std::vector<bool> want_key_;    // per open map: the next scalar is a key
   std::vector<Node> roots_;

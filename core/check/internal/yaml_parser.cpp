@@ -92,7 +92,7 @@ void Silent(struct fy_diag*, void*, const char*, size_t) {}
 
 class YamlReader {
  public:
-  YamlReader(std::string_view file, std::string_view text) : file_(file), text_(text), builder_(file) {}
+  YamlReader(std::string_view file, std::string_view text) : file_(file), text_(text), builder_(file, true) {}
 
   Result<Document> Read() {
     FyParser fy;
