@@ -13,9 +13,10 @@
 namespace dlq::check {
 
 // A file is refused by its size before it is parsed. A Terraform plan of 10,000 SQS queues
-// with their redrive policies and alarms (`terraform show -json`, the benchmark) is
-// about 30 MB; 64 MiB is twice that, and a tree built from a file at the limit still fits
-// the WebAssembly module's memory (2 GB) beside the text.
+// (`terraform show -json`, the benchmark) is about 35 MB by estimate (each queue's
+// attributes in planned_values, resource_changes and configuration: about 3.5 KB); 64 MiB
+// leaves room above that, and the tree of a file at the limit still fits the WebAssembly
+// module's memory (2 GB) beside the text.
 constexpr size_t kMaxFileBytes = size_t{64} << 20;
 
 // Nesting of maps and lists. The deepest real formats go about 12 levels (a Terraform plan's
@@ -23,8 +24,9 @@ constexpr size_t kMaxFileBytes = size_t{64} << 20;
 // far below what a thread's stack allows (WebAssembly's is 5 MB by default) keeps them safe.
 constexpr int kMaxDepth = 256;
 
-// Values (maps, lists, scalars, map keys not counted) in one file, aliases expanded. A 10,000
-// queue Terraform plan is about 1.5 million; a tree at the limit takes about 700 MB.
+// Values (maps, lists, scalars, map keys not counted) in one file, aliases expanded and
+// anchors' kept copies included. A 10,000-queue Terraform plan is about a million; a tree at
+// the limit takes about 640 MB natively (152 bytes a value), less in 32-bit WebAssembly.
 constexpr size_t kMaxNodes = size_t{4} << 20;  // 4,194,304
 
 // YAML aliases (*name) copy the value their anchor names: a "billion laughs" file makes a few

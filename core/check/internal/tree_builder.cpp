@@ -158,41 +158,35 @@ Status TreeBuilder::End(Node* copy) {
   stack_.pop_back();
   want_key_.pop_back();
   if (node.IsMap()) RETURN_IF_ERROR(CheckKeys(node));
-  if (node.IsMap() && merge_keys_) RETURN_IF_ERROR(MergeKeys(node));
+  if (node.IsMap() && merge_keys_) MergeKeys(node);
   if (copy != nullptr) *copy = node;
   return Place(std::move(node));
 }
 
-Status TreeBuilder::MergeKeys(Node& map) const {
+void TreeBuilder::MergeKeys(Node& map) const {
   const auto merge = std::find(map.keys.begin(), map.keys.end(), "<<");
-  if (merge == map.keys.end()) return Status::Ok();
+  if (merge == map.keys.end()) return;
   const size_t at = static_cast<size_t>(merge - map.keys.begin());
-  const int line = map.key_lines[at];  // errors point at the << key (its value may be an alias)
-  Node from = std::move(map.items[at]);
+  const Node& from = map.items[at];
+  // A map, or a list of maps; anything else stays an ordinary key, as Ruby's Psych keeps it.
+  const bool maps = from.IsMap() || (from.IsList() && std::all_of(from.items.begin(), from.items.end(),
+                                                                  [](const Node& n) { return n.IsMap(); }));
+  if (!maps) return;
+  std::vector<Node> sources;
+  if (from.IsMap()) sources.push_back(std::move(map.items[at]));
+  else sources = std::move(map.items[at].items);
   map.keys.erase(map.keys.begin() + static_cast<std::ptrdiff_t>(at));
   map.key_lines.erase(map.key_lines.begin() + static_cast<std::ptrdiff_t>(at));
   map.items.erase(map.items.begin() + static_cast<std::ptrdiff_t>(at));
-  std::vector<Node> sources;
-  if (from.IsMap()) sources.push_back(std::move(from));
-  if (from.IsList()) sources = std::move(from.items);
-  if (sources.empty() && !from.IsMap()) {
-    return Status::InvalidArgument(At(file_, line) + "expected the merge key << to take a map or a list of "
-                                                          "maps, got " + KindName(from.kind));
-  }
   std::unordered_set<std::string> present(map.keys.begin(), map.keys.end());
   for (Node& source : sources) {
-    if (!source.IsMap()) {
-      return Status::InvalidArgument(At(file_, line) + "expected the merge key << to take a map or a list "
-                                                              "of maps, got a list holding " + KindName(source.kind));
-    }
     for (size_t i = 0; i < source.keys.size(); ++i) {
-      if (!present.insert(source.keys[i]).second) continue;
+      if (!present.insert(source.keys[i]).second) continue;  // the map's own keys, then earlier maps, win
       map.keys.push_back(std::move(source.keys[i]));
       map.key_lines.push_back(source.key_lines[i]);
       map.items.push_back(std::move(source.items[i]));
     }
   }
-  return Status::Ok();
 }
 
 // A key given twice in one map: the second is refused, naming the first's line.

@@ -29,10 +29,10 @@ Status CheckFileText(std::string_view file, std::string_view text);
 
 class TreeBuilder {
  public:
-  // `merge_keys`: YAML's merge key (`<<: *defaults`, https://yaml.org/type/merge.html), which
-  // Ruby's YAML (Sidekiq, Rails) and others apply: a map's `<<` entry, a map or a list of maps,
-  // adds each of their keys the map does not have itself (the first map given wins), in place
-  // of the `<<` entry.
+  // `merge_keys`: YAML's merge key (`<<: *defaults`, https://yaml.org/type/merge.html), as
+  // Ruby's Psych (Sidekiq, Rails) applies it: a map's `<<` entry whose value is a map or a list
+  // of maps adds each of their keys the map does not have itself (earlier maps win), in place
+  // of the `<<` entry; any other value leaves `<<` an ordinary key.
   explicit TreeBuilder(std::string_view file, bool merge_keys = false) : file_(file), merge_keys_(merge_keys) {}
 
   // A scalar, a whole value (a YAML alias's copy, `nodes` values in it), or a map or list
@@ -53,7 +53,7 @@ class TreeBuilder {
   Status Place(Node node);
   Status Count(size_t nodes, int line);
   Status CheckKeys(const Node& map) const;
-  Status MergeKeys(Node& map) const;
+  void MergeKeys(Node& map) const;
 
   std::string file_;
   bool merge_keys_ = false;
