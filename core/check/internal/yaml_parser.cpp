@@ -1,9 +1,9 @@
 // ParseYaml (document.h) on libfyaml's event parser (YAML 1.2). The tree is built here, from
 // the events, so that this file decides what a document may hold (tree_builder.h and
 // parse_limits.h): aliases are expanded by copying their anchor's value, within a budget.
+#include <algorithm>
 #include <cstring>
 #include <map>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -135,18 +135,14 @@ class YamlReader {
     return Status::Ok();
   }
 
-  // The library's first error, with its line: "expected YAML, got …".
+  // The library's first error, with its line and what is written there: "expected YAML, got …".
   Status LibraryError(struct fy_diag* diag) const {
     void* iter = nullptr;
     for (struct fy_diag_error* e; (e = fy_diag_errors_iterate(diag, &iter)) != nullptr;) {
       if (e->type != FYET_ERROR) continue;
-      const size_t start = OffsetOfLine(e->line);
+      const size_t at = OffsetOfLine(e->line) + static_cast<size_t>(std::max(e->column - 1, 0));
       size_t n = 0;
-      while (n < 24 && start + static_cast<size_t>(std::max(e->column - 1, 0)) + n < text_.size() &&
-             text_[start + static_cast<size_t>(std::max(e->column - 1, 0)) + n] != '\n') {
-        ++n;
-      }
-      const size_t at = start + static_cast<size_t>(std::max(e->column - 1, 0));
+      while (n < 24 && at + n < text_.size() && text_[at + n] != '\n') ++n;
       const std::string found = at >= text_.size() ? "the end of the file"
                                 : n == 0           ? "a line break"
                                                    : QuoteShort(text_.substr(at, n), 24);
