@@ -378,3 +378,9 @@ TEST_CASE("ParseYaml: the merge key << (Sidekiq's and Rails' environments)") {
   CHECK(At(At(Yaml("d: &d {x: 1}\nb:\n  <<: [*d, 2]\n").root, "b"), "<<").IsList());
   CHECK(At(At(Yaml("b:\n  <<:\n").root, "b"), "<<").IsNull());
 }
+
+TEST_CASE("ParseYaml: an empty value sits on its key's line") {
+  const Document doc = Yaml("goals:\n  \n:concurrency: 10\n");
+  CHECK(At(doc.root, "goals").IsNull());
+  CHECK(At(doc.root, "goals").line == 1);
+}

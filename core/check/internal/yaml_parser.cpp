@@ -162,11 +162,13 @@ class YamlReader {
     return offset;
   }
 
-  static void Mark(struct fy_event* event, Node& node) {
+  // Where the event starts. An empty value (`goals:` with nothing after it) has no mark of
+  // its own: it is placed where the previous event was (its key).
+  void Mark(struct fy_event* event, Node& node) {
     const struct fy_mark* mark = fy_event_start_mark(event);
-    if (mark == nullptr) return;
-    node.line = mark->line + 1;
-    node.column = mark->column + 1;
+    if (mark != nullptr && mark->line >= 0) last_line_ = mark->line + 1, last_column_ = mark->column + 1;
+    node.line = last_line_;
+    node.column = last_column_;
   }
 
   Status OnEvent(struct fy_event* event) {
@@ -198,10 +200,18 @@ class YamlReader {
   Status OnScalar(struct fy_event* event) {
     Node node;
     struct fy_token* value = event->scalar.value;
-    node.scalar = TokenText(value);
+    size_t length = 0;
+    const char* text = fy_token_get_text(value, &length);
+    Mark(event, node);
+    // libfyaml 0.7.12 gives no text for some malformed quoted scalars (fy_atom_format_text
+    // when the text does not fit what it measured): refused, never read as "".
+    if (text == nullptr) {
+      return Status::InvalidArgument(At(file_, node.line) + "expected a YAML value, got one the YAML parser "
+                                                            "could not read (a malformed quoted scalar?)");
+    }
+    node.scalar = std::string(text, length);
     node.tag = TagText(fy_event_get_tag_token(event));
     node.kind = ScalarKind(node.tag, fy_token_scalar_style(value), node.scalar);
-    Mark(event, node);
     const std::string anchor = TokenText(fy_event_get_anchor_token(event));
     if (!anchor.empty()) RETURN_IF_ERROR(Anchor(anchor, node));
     return builder_.Scalar(std::move(node));
@@ -248,6 +258,7 @@ class YamlReader {
   std::map<std::string, Anchored> anchors_;
   std::vector<std::string> anchors_open_;  // the anchor of each open map or list ("" for none)
   size_t alias_nodes_ = 0;
+  int last_line_ = 1, last_column_ = 1;
 };
 
 }  // namespace
