@@ -3,7 +3,8 @@
 // and `npm test` work on a fresh Debian 12 machine (root, node 20 + npm, cmake, g++).
 //
 //   node scripts/dlq.mjs setup | build | test | start | bench | bench-page
-//   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [--target link|queue|snapshot|goal]
+//   node scripts/dlq.mjs third-party   (only the Debian source packages CMake builds, into build/third_party/)
+//   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [--target link|queue|snapshot|goal|check-json|check-yaml|check-config]
 //   node scripts/dlq.mjs storm [--jobs N --outage START:DURATION …]   (the native storm CLI; --help)
 //
 // Set-up is idempotent and quick when everything is there: it installs missing
@@ -35,7 +36,19 @@ const DEBIAN_PACKAGES = [
   ['redis-server', '/usr/bin/redis-server'],
   ['rabbitmq-server', '/usr/lib/rabbitmq/bin/rabbitmq-server'],
   ['ruby-sidekiq', '/usr/bin/sidekiq'],
+  // The checker's parsers (core/check/internal/): RapidJSON (header-only) for JSON; libfyaml,
+  // built from Debian's source (third-party sources below), for YAML. dpkg-dev unpacks it.
+  ['rapidjson-dev', '/usr/include/rapidjson/document.h'],
+  ['dpkg-dev', '/usr/bin/dpkg-source'],
 ];
+
+// Libraries built from Debian's source packages, natively and for WebAssembly alike
+// (CMakeLists.txt builds each as a static library): [package, version, the folder
+// `apt-get source` unpacks under build/third_party/ (git-ignored)].
+const DEBIAN_SOURCES = [
+  ['libfyaml', '0.7.12-2', 'libfyaml-0.7.12'],
+];
+const DEBIAN_SOURCE_LIST = '/etc/apt/sources.list.d/dlq-lab-src.sources';
 
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };  // Emscripten's JS optimizer needs acorn from there
 
@@ -63,10 +76,40 @@ function setup() {
     say(`installing Debian packages: ${missing.join(', ')}`);
     run('sh', ['-c', command], { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } });
   }
+  fetchDebianSources();
   const marker = 'node_modules/.package-lock.json';
   if (!existsSync(marker) || statSync(marker).mtimeMs < statSync('package-lock.json').mtimeMs) {
     say('installing npm packages (npm ci)');
     run('npm', ['ci', '--no-audit', '--no-fund']);
+  }
+}
+
+// Fetches and unpacks each DEBIAN_SOURCES package into build/third_party/ once; a folder
+// already there is kept. Needs a deb-src entry for bookworm: added when apt has none.
+function fetchDebianSources() {
+  const dir = 'build/third_party';
+  const missing = DEBIAN_SOURCES.filter(([, , folder]) => !existsSync(path.join(dir, folder, '.dlq-fetched')));
+  if (missing.length === 0) return;
+  const hasDebSrc = () => spawnSync('sh', ['-c', 'grep -rqs "deb-src" /etc/apt/sources.list /etc/apt/sources.list.d/'])
+    .status === 0;
+  if (!hasDebSrc()) {
+    const entry = 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\n' +
+                  'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n';
+    if (process.getuid?.() !== 0) {
+      say(`apt has no deb-src entry for Debian's source packages. Run as root:\n\n` +
+          `  printf '${entry.replace(/\n/g, '\\n')}' > ${DEBIAN_SOURCE_LIST} && apt-get update\n`);
+      process.exit(1);
+    }
+    say(`adding ${DEBIAN_SOURCE_LIST} (deb-src for bookworm) and updating apt`);
+    writeFileSync(DEBIAN_SOURCE_LIST, entry);
+    run('apt-get', ['update']);
+  }
+  mkdirSync(dir, { recursive: true });
+  for (const [name, version, folder] of missing) {
+    say(`fetching Debian's source of ${name} ${version} into ${dir}/${folder}`);
+    rmSync(path.join(dir, folder), { recursive: true, force: true });  // a half-unpacked folder from an interrupted run
+    run('apt-get', ['source', '--quiet', `${name}=${version}`], { cwd: dir });
+    writeFileSync(path.join(dir, folder, '.dlq-fetched'), `${name} ${version}\n`);
   }
 }
 
@@ -162,8 +205,37 @@ const FUZZ_TARGETS = {
       }
     },
   },
+  // The checker's parsers and its configuration file (tests/fuzz/check_*_fuzz.cpp), seeded from
+  // tests/fuzz/check-seeds/<kind>/ and every file of that syntax in the corpus (tests/fixtures/check/).
+  'check-json': checkFuzzTarget('check_json_fuzz', 'json', ['.json']),
+  'check-yaml': checkFuzzTarget('check_yaml_fuzz', 'yaml', ['.yaml', '.yml']),
+  'check-config': checkFuzzTarget('check_config_fuzz', 'config', []),
 };
 const FUZZ_ARTIFACTS = 'build/fuzz/artifacts';
+
+// A checker harness: its seeds are the files of tests/fuzz/check-seeds/<kind>/ and the corpus
+// files (tests/fixtures/check/, any depth) whose names end in one of `extensions`.
+function checkFuzzTarget(name, kind, extensions) {
+  return {
+    binary: `build/fuzz/tests/fuzz/${name}`,
+    flags: ['-max_len=16384', '-timeout=10'],  // real-shaped files are a few KB; a slow input is a bug
+    smoke: { runs: 20000, flags: [] },
+    seed(dir) {
+      const files = [];
+      const walk = (from, keep) => {
+        if (!existsSync(from)) return;
+        for (const entry of readdirSync(from, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+          const file = path.join(from, entry.name);
+          if (entry.isDirectory()) walk(file, keep);
+          else if (entry.isFile() && keep(entry.name)) files.push(file);
+        }
+      };
+      walk(`tests/fuzz/check-seeds/${kind}`, () => true);
+      walk('tests/fixtures/check', (file) => extensions.some((ext) => file.endsWith(ext)));
+      files.forEach((file, n) => copyFileSync(file, path.join(dir, `seed-${n + 1}-${path.basename(file)}`)));
+    },
+  };
+}
 
 // `setarch -R` turns address randomisation off for the run: libFuzzer feeds compared
 // values (pointers among them) back into its mutations, so with ASLR the same seed
@@ -228,7 +300,8 @@ function fuzzSmoke(target) {
   }
 }
 
-const FUZZ_USAGE = 'usage: npm run fuzz -- [--seconds N | --smoke] [--target link|queue|snapshot|goal]\n' +
+const FUZZ_USAGE = 'usage: npm run fuzz -- [--seconds N | --smoke] ' +
+  '[--target link|queue|snapshot|goal|check-json|check-yaml|check-config]\n' +
   '  runs each harness (all unless --target names one) for N seconds (default 60), one after the other;\n' +
   '  --smoke runs the short fixed run of npm test instead (a fixed number of inputs, seed 1)';
 
@@ -356,6 +429,7 @@ function storm(argv) {
 const command = process.argv[2];
 switch (command) {
   case 'setup': setup(); break;
+  case 'third-party': fetchDebianSources(); break;  // only the Debian source packages (part of setup)
   case 'build': setup(); build(); break;
   case 'test': test(); break;
   case 'start': await start(); break;
@@ -364,6 +438,6 @@ switch (command) {
   case 'fuzz': fuzz(process.argv.slice(3)); break;
   case 'storm': storm(process.argv.slice(3)); break;
   default:
-    console.error('usage: node scripts/dlq.mjs setup | build | test | start | bench | bench-page | fuzz | storm');
+    console.error('usage: node scripts/dlq.mjs setup | third-party | build | test | start | bench | bench-page | fuzz | storm');
     process.exit(2);
 }
