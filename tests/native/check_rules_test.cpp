@@ -442,3 +442,39 @@ TEST_CASE("check rules: RuleIds lists the eleven rules in the issue's order") {
                                         "RMQ-DLX-BOUND", "RMQ-AT-LEAST-ONCE", "RETRY-BOUNDED",
                                         "RETRY-OUTLASTS-OUTAGE", "BACKOFF-CAP", "JITTER", "DLQ-ALARM"});
 }
+
+TEST_CASE("check rules: an unknown retry policy is a note in each retry rule; a reader's note is reported") {
+  Inventory inv = SourceAndDlq();
+  inv.queues[0].unknowns.push_back(Unknown{"redrive_policy.maxReceiveCount (known after apply)", At(13), "policy"});
+  inv.queues[0].notes.push_back(ReaderNote{"custom schedule, not read (sidekiq_retry_in)", At(15)});
+  Report report = Run(inv);
+  for (const char* rule : {"RETRY-BOUNDED", "RETRY-OUTLASTS-OUTAGE", "BACKOFF-CAP", "JITTER"}) {
+    auto found = Of(report, rule);
+    REQUIRE_MESSAGE(found.size() == 1, rule);
+    CHECK(found[0].level == Level::kNote);
+    CHECK(found[0].message == "the retry policy is not known: redrive_policy.maxReceiveCount (known after apply)");
+    CHECK(found[0].at == At(13));
+  }
+  auto notes = Of(report, kReaderNoteRule);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].message == "custom schedule, not read (sidekiq_retry_in)");
+  CHECK(report.queues[0].attempts == std::nullopt);
+  CHECK(report.queues[0].worst_case_ms == std::nullopt);
+  CHECK(report.errors == 0);
+  CHECK(report.warnings == 0);
+  CHECK(report.notes == 5);
+}
+
+TEST_CASE("check rules: durations print in the unit people read") {
+  Inventory inv = SourceAndDlq(2);
+  inv.queues[0].policy.lease_ms = 12'500;  // 2 × 12.5 s + one wait of 12.5 s
+  CheckOptions options;
+  options.config.goals.max_time_to_dlq_ms = 850;
+  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message == "attempt 2 at 37.5 s → orders-dlq, past maxTimeToDlq 850 ms");
+  inv.queues[0].policy.lease_ms = 3'900'000;  // 65 min: three of them
+  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message.find("attempt 2 at 3 h 15 min → ") == 0);
+  inv.queues[0].policy.lease_ms = 86'400'000;  // a day, the longest lease
+  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message.find("attempt 2 at 3 d → ") == 0);
+  inv.queues[0].policy.lease_ms = 28'800'000;  // 8 h: 24 h is one day
+  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message.find("attempt 2 at 1 d → ") == 0);
+}

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "link.h"
 #include "rules/path.h"
 #include "rules/rule.h"
+#include "scenario.h"
 #include "schedule.h"
 
 namespace dlq::check {
@@ -31,11 +33,36 @@ std::string TwoDecimals(double p) {
   return text;
 }
 
+// The schedule of `policy` under the outage goal, computed once per distinct policy.
+const Result<ScheduleTable>& OutageSchedule(const RuleContext& ctx, const Policy& policy) {
+  Scenario key;
+  key.policy = policy;
+  auto [it, fresh] = ctx.schedules->tables.try_emplace(link::WriteV2(key), Status::Ok());
+  if (fresh) {
+    ScheduleOptions options;
+    options.samples = kOutageSamples;
+    options.outage_ms = ctx.goals().outage_ms;
+    options.work_ms = 0;  // judged on attempts that fail at once, when their next delivery comes
+    it->second = RetrySchedule(policy, options);
+  }
+  return it->second;
+}
+
+// True (after a note naming them) when the file leaves the retry policy unknown.
+bool PolicyUnknown(const Rule& rule, const RuleContext& ctx, const QueueConfig& q, std::vector<Finding>* out) {
+  std::vector<const Unknown*> unknowns = UnknownsAbout(q, "policy");
+  if (unknowns.empty()) return false;
+  std::string names;
+  for (const Unknown* u : unknowns) names += (names.empty() ? "" : ", ") + u->what;
+  out->push_back(MakeFinding(rule, ctx, q, unknowns.front()->at, "the retry policy is not known: " + names, true));
+  return true;
+}
+
 }  // namespace
 
 void JudgeRetryBounded(const Rule& rule, const RuleContext& ctx, const JoinedQueue& j, std::vector<Finding>* out) {
   const QueueConfig& q = *j.queue;
-  if (j.is_dlq()) return;
+  if (j.is_dlq() || PolicyUnknown(rule, ctx, q, out)) return;
   std::string message;
   if (!q.bounded) {
     message = "nothing ends the retries (" + q.unbounded_because + "): a failing message is delivered forever";
@@ -56,12 +83,9 @@ void JudgeRetryOutlastsOutage(const Rule& rule, const RuleContext& ctx, const Jo
                               std::vector<Finding>* out) {
   const QueueConfig& q = *j.queue;
   if (j.is_dlq() || !q.bounded || j.worst.unbounded) return;  // endless retries outlast any outage
+  if (PolicyUnknown(rule, ctx, q, out)) return;
   const Goals& goals = ctx.goals();
-  ScheduleOptions options;
-  options.samples = kOutageSamples;
-  options.outage_ms = goals.outage_ms;
-  options.work_ms = 0;  // judged on attempts that fail at once, when their next delivery comes
-  Result<ScheduleTable> table = RetrySchedule(q.policy, options);
+  const Result<ScheduleTable>& table = OutageSchedule(ctx, q.policy);
   if (!table.ok()) {
     out->push_back(MakeFinding(rule, ctx, q, q.at, "the schedule is refused: " + table.status().message(), true));
     return;
@@ -80,7 +104,7 @@ void JudgeRetryOutlastsOutage(const Rule& rule, const RuleContext& ctx, const Jo
 
 void JudgeBackoffCap(const Rule& rule, const RuleContext& ctx, const JoinedQueue& j, std::vector<Finding>* out) {
   const QueueConfig& q = *j.queue;
-  if (j.is_dlq()) return;
+  if (j.is_dlq() || PolicyUnknown(rule, ctx, q, out)) return;
   const WorstDelay* largest = nullptr;
   for (const WorstDelay& d : j.worst.delays) {
     if (largest == nullptr || d.delay_ms > largest->delay_ms) largest = &d;
@@ -95,6 +119,7 @@ void JudgeBackoffCap(const Rule& rule, const RuleContext& ctx, const JoinedQueue
 void JudgeJitter(const Rule& rule, const RuleContext& ctx, const JoinedQueue& j, std::vector<Finding>* out) {
   const QueueConfig& q = *j.queue;
   if (j.is_dlq() || j.worst.attempts < 2) return;  // no retry, nothing comes back
+  if (PolicyUnknown(rule, ctx, q, out)) return;
   ScheduleOptions options;
   options.samples = 1;
   Result<ScheduleTable> table = RetrySchedule(q.policy, options);
