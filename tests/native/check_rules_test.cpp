@@ -327,6 +327,8 @@ TEST_CASE("check rules: RETRY-OUTLASTS-OUTAGE with full jitter is a sampled prob
   CHECK(message.find("(median) → orders-dlq") != std::string::npos);
   CHECK(Of(Run(inv, options), "RETRY-OUTLASTS-OUTAGE")[0].message == message);  // deterministic
   CHECK(Of(Run(inv), "JITTER").empty());  // full jitter draws
+  options.config.goals.outage_ms = 60'000;  // five waits drawn on [0, v] all summing under 1 min: rare
+  CHECK(Of(Run(inv, options), "RETRY-OUTLASTS-OUTAGE").empty());
 }
 
 TEST_CASE("check rules: BACKOFF-CAP warns on a delay past maxDelay, an error when the goal is stated") {
