@@ -131,6 +131,11 @@ TEST_CASE("check rules: DLQ-EXISTS fails a dropped terminal, passes a DLQ and a 
   CHECK(sidekiq.message == "a message that fails for good is dropped: attempt 1 at 30 s → dropped (retry: false)");
   CHECK(LinkedPolicy(sidekiq) == job.policy);
 
+  const Finding& sqs = exists[1];  // no redrive policy: no attempt limit, no DLQ
+  CHECK(sqs.message ==
+        "a message that fails for good is dropped: retried without an attempt limit (no redrive_policy), then → "
+        "dropped (no redrive_policy: deleted at the end of its retention)");
+
   Report good = Run(SourceAndDlq());
   CHECK(Of(good, "DLQ-EXISTS").empty());  // orders has a DLQ; orders-dlq is one (no redrive of its own)
   inv.queues[1].terminal = Terminal::kKeptHere;
