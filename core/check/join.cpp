@@ -82,11 +82,20 @@ Result<Joined> Join(const Inventory& inventory) {
     if (j.dlq == &q) j.dlq = nullptr;  // a queue that dead-letters into itself has no DLQ
     if (j.dlq != nullptr) {
       j.dlq_name = j.dlq->name;
-      joined.queues[joined.index[j.dlq]].sources.push_back(&q);
     } else if (q.terminal == Terminal::kDeadLetter) {
       j.dlq_name = q.dead_letter_to;
     }
     j.alarmed = alarmed.count(q.id) != 0 || alarmed.count(q.name) != 0;
+  }
+  // Sources, once every target is known. Two queues that dead-letter into each other (a TTL
+  // retry queue routing back) are a source and its DLQ, the source being the one declared
+  // first: the later one's route back is the loop DLQ-DEAD-END reports, not a source's DLQ.
+  for (size_t i = 0; i < joined.queues.size(); ++i) {
+    const JoinedQueue& j = joined.queues[i];
+    if (j.dlq == nullptr) continue;
+    const size_t target = joined.index[j.dlq];
+    if (joined.queues[target].dlq == j.queue && target < i) continue;
+    joined.queues[target].sources.push_back(j.queue);
   }
   return joined;
 }

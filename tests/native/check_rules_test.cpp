@@ -60,6 +60,22 @@ Inventory SourceAndDlq(int64_t receives = 5) {
   return inv;
 }
 
+QueueConfig Rabbit(const std::string& name, int line) {
+  QueueConfig q;
+  q.id = "/" + name;
+  q.name = name;
+  q.system = "rabbitmq-quorum";
+  q.at = At(line, "definitions.json");
+  q.policy.system = System::kRabbitMqQuorum;
+  q.policy.max_attempts = 21;
+  q.policy.delivery_limit = DeliveryLimit::kUnset4;
+  q.dead_letter_exchange = "dlx";
+  q.dead_letter_exchange_exists = true;
+  q.dead_letter_reaches = {"/" + name + "-dlq"};
+  q.dead_letter_at = At(line + 1, "definitions.json");
+  return q;
+}
+
 Report Run(const Inventory& inv, const CheckOptions& options = {}) {
   Result<Report> report = Judge(inv, options);
   REQUIRE_MESSAGE(report.ok(), report.status().ToString());
@@ -186,6 +202,23 @@ TEST_CASE("check rules: DLQ-DEAD-END fails a DLQ that redrives back into its sou
         "message loops");
 }
 
+TEST_CASE("check rules: two queues dead-lettering into each other: the first is the source, the loop reported once") {
+  Inventory inv;
+  inv.queues.push_back(Rabbit("emails", 10));
+  inv.queues[0].dead_letter_reaches = {"/emails.retry"};
+  inv.queues.push_back(Rabbit("emails.retry", 20));
+  inv.queues[1].dead_letter_reaches = {"/emails"};
+  Report report = Run(inv);
+  auto found = Of(report, "DLQ-DEAD-END");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].queue == "emails");
+  CHECK(found[0].at == At(21, "definitions.json"));
+  CHECK(found[0].message.find("its DLQ emails.retry routes back into emails: attempt 21 at ") == 0);
+  // The source is judged as one (its retries), the retry queue as its DLQ (no retry rules).
+  CHECK(Of(report, "JITTER").size() == 1);
+  CHECK(Of(report, "JITTER")[0].queue == "emails");
+}
+
 TEST_CASE("check rules: DLQ-RETENTION fails a DLQ that keeps no longer than its source") {
   Inventory inv = SourceAndDlq();
   CHECK(Of(Run(inv), "DLQ-RETENTION").empty());
@@ -224,21 +257,6 @@ TEST_CASE("check rules: DLQ-ALARM warns on an SQS DLQ nothing watches") {
   CHECK(found[0].level == Level::kWarning);
 }
 
-QueueConfig Rabbit(const std::string& name, int line) {
-  QueueConfig q;
-  q.id = "/" + name;
-  q.name = name;
-  q.system = "rabbitmq-quorum";
-  q.at = At(line, "definitions.json");
-  q.policy.system = System::kRabbitMqQuorum;
-  q.policy.max_attempts = 21;
-  q.policy.delivery_limit = DeliveryLimit::kUnset4;
-  q.dead_letter_exchange = "dlx";
-  q.dead_letter_exchange_exists = true;
-  q.dead_letter_reaches = {"/" + name + "-dlq"};
-  q.dead_letter_at = At(line + 1, "definitions.json");
-  return q;
-}
 
 TEST_CASE("check rules: RMQ-DLX-BOUND fails a missing exchange and one that reaches no queue") {
   Inventory inv;
@@ -308,7 +326,8 @@ TEST_CASE("check rules: RETRY-OUTLASTS-OUTAGE from the schedule, its goal stated
   REQUIRE(found.size() == 1);
   CHECK(found[0].level == Level::kWarning);
   CHECK(found[0].message ==
-        "the retries outlast a 5 min outage with probability 0.00, below 0.99: attempt 5 at 2 min → orders-dlq");
+        "the retries of a message failing at once outlast a 5 min outage with probability 0.00, below 0.99: "
+        "attempt 5 at 2 min → orders-dlq");
   CHECK(LinkedPolicy(found[0]) == inv.queues[0].policy);
   CheckOptions options;
   options.config.goals.outage_ms = 60'000;
@@ -330,7 +349,7 @@ TEST_CASE("check rules: RETRY-OUTLASTS-OUTAGE with full jitter is a sampled prob
   auto found = Of(Run(inv, options), "RETRY-OUTLASTS-OUTAGE");
   REQUIRE(found.size() == 1);
   std::string message = found[0].message;
-  CHECK(message.find("the retries outlast a 12 min outage with probability 0.") == 0);
+  CHECK(message.find("the retries of a message failing at once outlast a 12 min outage with probability 0.") == 0);
   CHECK(message.find("(median) → orders-dlq") != std::string::npos);
   CHECK(Of(Run(inv, options), "RETRY-OUTLASTS-OUTAGE")[0].message == message);  // deterministic
   CHECK(Of(Run(inv), "JITTER").empty());  // full jitter draws

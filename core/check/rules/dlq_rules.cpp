@@ -73,7 +73,7 @@ void JudgeDlqDeadEnd(const Rule& rule, const RuleContext& ctx, const JoinedQueue
     out->push_back(MakeFinding(rule, ctx, q, q.at, "a consumer of its DLQ routes every entry back into " + q.name));
     return;
   }
-  if (j.dlq == nullptr) return;
+  if (j.dlq == nullptr || j.is_dlq()) return;  // a loop is reported once, at its source
   const QueueConfig& dlq = *j.dlq;
   const JoinedQueue* dj = ctx.joined.Find(&dlq);
   bool back = Contains(dlq.routes_back_to, q.id) || (dj != nullptr && dj->dlq == &q) ||

@@ -107,7 +107,7 @@ void JudgeRetryOutlastsOutage(const Rule& rule, const RuleContext& ctx, const Jo
   double p = static_cast<double>(table->outlasting) / static_cast<double>(table->samples);
   if (p >= goals.outage_probability) return;
   std::string median = table->exact ? "" : " (median)";
-  std::string message = "the retries outlast a " + DurationText(goals.outage_ms) + " outage with probability " +
+  std::string message = "the retries of a message failing at once outlast a " + DurationText(goals.outage_ms) + " outage with probability " +
                         TwoDecimals(p) + ", below " + TwoDecimals(goals.outage_probability) + ": attempt " +
                         std::to_string(table->attempts) + " at " + DurationText(table->total.median) + median +
                         " → " + TerminalText(j);
