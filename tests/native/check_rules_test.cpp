@@ -178,6 +178,22 @@ TEST_CASE("check rules: DLQ-EXISTS notes an unknown terminal and a DLQ not among
   CHECK(report.notes == 2);
 }
 
+TEST_CASE("check rules: DLQ-EXISTS never passes an unknown terminal, whatever field its unknowns name") {
+  Inventory inv;
+  inv.queues.push_back(Sqs("refunds", 10, "refunds-dlq"));
+  inv.queues[0].terminal = Terminal::kUnknown;
+  inv.queues[0].unknowns.push_back(Unknown{"RedrivePolicy (an Fn::ImportValue)", At(14), "policy"});
+  auto found = Of(Run(inv), "DLQ-EXISTS");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].level == Level::kNote);
+  CHECK(found[0].message == "where a failing message ends is not known: RedrivePolicy (an Fn::ImportValue)");
+  inv.queues[0].unknowns.clear();
+  found = Of(Run(inv), "DLQ-EXISTS");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].message == "where a failing message ends is not known: the file does not say");
+  CHECK(found[0].at == At(12));
+}
+
 TEST_CASE("check rules: the join resolves a DLQ named by ARN in another file") {
   Inventory inv = SourceAndDlq();
   inv.queues[0].dead_letter_to = "arn:aws:sqs:eu-west-1:123456789012:orders-dlq";
