@@ -395,8 +395,10 @@ TEST_CASE("check rules: BACKOFF-CAP warns on a delay past maxDelay, an error whe
 
 TEST_CASE("check rules: JITTER asks the system: Sidekiq's schedule draws, SQS's timeout does not") {
   Inventory sqs = SourceAndDlq();
+  sqs.queues[0].settings.push_back({"leaseMs", At(17)});  // the visibility timeout: SQS's delay
   auto found = Of(Run(sqs), "JITTER");
   REQUIRE(found.size() == 1);
+  CHECK(found[0].at == At(17));
   CHECK(found[0].message ==
         "no delay draws jitter: messages that failed together come back together (attempt 2 at 30 s for all of "
         "them)");

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
+#include <string_view>
 
 #include "link.h"
 #include "rules/path.h"
@@ -20,10 +22,13 @@ namespace {
 constexpr int64_t kOutageSamples = 10'000;
 constexpr int64_t kScreenSamples = 1'000;
 
-// Where the policy field `field` was set, else where the queue is declared.
-const Location& SettingAt(const QueueConfig& q, std::string_view field) {
-  for (const auto& [name, at] : q.settings) {
-    if (name == field && at.line > 0) return at;
+// Where the first of the policy fields `fields` that the file sets was set, else where the
+// queue is declared. A delay's fields end with leaseMs: SQS waits the visibility timeout.
+const Location& SettingAt(const QueueConfig& q, std::initializer_list<std::string_view> fields) {
+  for (std::string_view field : fields) {
+    for (const auto& [name, at] : q.settings) {
+      if (name == field && at.line > 0) return at;
+    }
   }
   return q.at;
 }
@@ -87,7 +92,7 @@ void JudgeRetryBounded(const Rule& rule, const RuleContext& ctx, const JoinedQue
   } else {
     return;
   }
-  Finding f = MakeFinding(rule, ctx, q, SettingAt(q, "maxAttempts"), message);
+  Finding f = MakeFinding(rule, ctx, q, SettingAt(q, {"maxAttempts"}), message);
   int64_t outage = std::max(ctx.goals().outage_ms, ctx.goals().max_time_to_dlq_ms.value_or(0) + 1);
   f.link = ScenarioLink(q, outage, ctx.options);
   out->push_back(std::move(f));
@@ -107,11 +112,11 @@ void JudgeRetryOutlastsOutage(const Rule& rule, const RuleContext& ctx, const Jo
   double p = static_cast<double>(table->outlasting) / static_cast<double>(table->samples);
   if (p >= goals.outage_probability) return;
   std::string median = table->exact ? "" : " (median)";
-  std::string message = "the retries of a message failing at once outlast a " + DurationText(goals.outage_ms) + " outage with probability " +
-                        TwoDecimals(p) + ", below " + TwoDecimals(goals.outage_probability) + ": attempt " +
-                        std::to_string(table->attempts) + " at " + DurationText(table->total.median) + median +
-                        " → " + TerminalText(j);
-  Finding f = MakeFinding(rule, ctx, q, SettingAt(q, "maxAttempts"), message);
+  std::string message = "the retries of a message failing at once outlast a " + DurationText(goals.outage_ms) +
+                        " outage with probability " + TwoDecimals(p) + ", below " +
+                        TwoDecimals(goals.outage_probability) + ": attempt " + std::to_string(table->attempts) +
+                        " at " + DurationText(table->total.median) + median + " → " + TerminalText(j);
+  Finding f = MakeFinding(rule, ctx, q, SettingAt(q, {"maxAttempts"}), message);
   f.link = ScenarioLink(q, goals.outage_ms, ctx.options);
   out->push_back(std::move(f));
 }
@@ -124,7 +129,7 @@ void JudgeBackoffCap(const Rule& rule, const RuleContext& ctx, const JoinedQueue
     if (largest == nullptr || d.delay_ms > largest->delay_ms) largest = &d;
   }
   if (largest == nullptr || largest->delay_ms <= ctx.goals().max_delay_ms) return;
-  out->push_back(MakeFinding(rule, ctx, q, SettingAt(q, "backoff.capMs"),
+  out->push_back(MakeFinding(rule, ctx, q, SettingAt(q, {"backoff.capMs", "backoff.baseMs", "backoff.kind", "leaseMs"}),
                              "attempt " + std::to_string(largest->first_attempt) + " waits up to " +
                                  DurationText(largest->delay_ms) + " before its retry, past maxDelay " +
                                  DurationText(ctx.goals().max_delay_ms)));
@@ -143,7 +148,8 @@ void JudgeJitter(const Rule& rule, const RuleContext& ctx, const JoinedQueue& j,
   }
   if (!table->exact) return;  // the system or the policy draws jitter
   const ScheduleRow& first = table->rows.front();
-  out->push_back(MakeFinding(rule, ctx, q, SettingAt(q, "backoff.jitter"),
+  out->push_back(MakeFinding(rule, ctx, q,
+                             SettingAt(q, {"backoff.jitter", "backoff.kind", "backoff.baseMs", "leaseMs"}),
                              "no delay draws jitter: messages that failed together come back together (attempt 2 at " +
                                  DurationText(first.delay.max) + " for all of them)"));
 }
