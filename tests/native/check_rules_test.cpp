@@ -102,6 +102,9 @@ Policy LinkedPolicy(const Finding& f) {
   Result<Scenario> v2 = link::ReadV2(in);
   REQUIRE_MESSAGE(v2.ok(), v2.status().ToString());
   CHECK(v2->policy == back->policy);
+  CHECK(back->world.outage_end > back->world.outage_start);  // the job fails through an outage
+  Result<Queue> played = RunScenario(back.value());
+  CHECK_MESSAGE(played.ok(), played.status().ToString());
   return back->policy;
 }
 
