@@ -7,6 +7,7 @@
 // docs/check.md "Formats".
 #include <algorithm>
 #include <climits>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -307,15 +308,19 @@ Status TemplateReader::Read(Inventory* out) {
       RETURN_IF_ERROR(ReadAlarm(resources_->items[i], out));
     }
   }
+  std::map<std::string, std::string, std::less<>> id_by_name;  // the first queue of a name keeps it
+  for (const SqsQueueFacts& f : queues) id_by_name.emplace(f.name, f.id);
+  // A literal ARN (or URL) of a queue of this template, by the name at its end.
+  auto id_of = [&id_by_name](std::string& ref) {
+    auto it = id_by_name.find(SqsQueueNameOf(ref));
+    if (it != id_by_name.end()) ref = it->second;
+  };
+  SqsImportCache cache;
   const std::vector<SkipComment> skips = FindSkipComments(file_.text);
   for (SqsQueueFacts& f : queues) {
-    for (const SqsQueueFacts& other : queues) {  // a literal ARN of a queue of this template, by its name
-      if (SqsQueueNameOf(f.dead_letter_to) == other.name) f.dead_letter_to = other.id;
-      for (std::string& source : f.dead_letter_sources) {
-        if (SqsQueueNameOf(source) == other.name) source = other.id;
-      }
-    }
-    Result<QueueConfig> q = BuildSqsQueue(f);
+    id_of(f.dead_letter_to);
+    for (std::string& source : f.dead_letter_sources) id_of(source);
+    Result<QueueConfig> q = BuildSqsQueue(f, cache);
     if (!q.ok()) return q.status();
     // A skip comment belongs to the resource whose lines hold it (up to the next resource's key).
     int end = INT_MAX;
@@ -327,10 +332,9 @@ Status TemplateReader::Read(Inventory* out) {
     }
     out->queues.push_back(std::move(q).value());
   }
-  for (DepthAlarm& a : out->alarms) {  // an alarm naming a queue by its QueueName
-    for (const SqsQueueFacts& f : queues) {
-      if (a.queue == f.name && a.at.file == file_.path) a.queue = f.id;
-    }
+  for (DepthAlarm& a : out->alarms) {  // an alarm of this file naming a queue by its QueueName
+    auto it = id_by_name.find(a.queue);
+    if (it != id_by_name.end() && a.at.file == file_.path) a.queue = it->second;
   }
   return Status::Ok();
 }

@@ -103,6 +103,7 @@ void PlanIndex::Walk(const Node& module, const std::string& module_address) {
       PlanResource entry{TextOf(r.Get("address")), module_address, TextOf(r.Get("type")), &r, r.Get("values")};
       if (entry.address.empty() || by_address_.count(entry.address) > 0) continue;
       by_address_.emplace(entry.address, resources_.size());
+      by_bare_address_[module_address + "\n" + WithoutInstanceKeys(entry.address)].push_back(resources_.size());
       resources_.push_back(std::move(entry));
     }
   }
@@ -191,14 +192,8 @@ const PlanResource* PlanIndex::Named(const std::string& module, std::string_view
                           std::string(rest.substr(0, SegmentEnd(rest)));
   if (const PlanResource* exact = Find(candidate)) return exact;
   // "aws_sqs_queue.dlq" for a resource with count or for_each: the one instance, if one.
-  const PlanResource* only = nullptr;
-  std::string bare = WithoutInstanceKeys(candidate);
-  for (const PlanResource& r : resources_) {
-    if (r.module != module || WithoutInstanceKeys(r.address) != bare) continue;
-    if (only != nullptr) return nullptr;
-    only = &r;
-  }
-  return only;
+  auto it = by_bare_address_.find(module + "\n" + WithoutInstanceKeys(candidate));
+  return it != by_bare_address_.end() && it->second.size() == 1 ? &resources_[it->second.front()] : nullptr;
 }
 
 }  // namespace dlq::check

@@ -57,6 +57,8 @@ class PlanIndex {
 
   std::vector<PlanResource> resources_;
   std::map<std::string, size_t, std::less<>> by_address_;
+  // "<module instance>\n<address without instance keys>" -> the resources it names (count, for_each)
+  std::map<std::string, std::vector<size_t>, std::less<>> by_bare_address_;
   std::map<std::string, const Node*, std::less<>> expressions_;   // config key -> expressions
   std::map<std::string, const Node*, std::less<>> module_calls_;  // "module.a.module.b" -> the call
 };

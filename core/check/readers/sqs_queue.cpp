@@ -74,8 +74,8 @@ config::JsValue Attributes(const SqsQueueFacts& f) {
 // The sqs mode's policy for the queue: the import's fields, each applied through the schema.
 // The import's quarantine.retentionMs (the queue's own retention, read as a DLQ's) is left to
 // the join: a source's quarantine keeps for its DLQ's retention_ms, not its own.
-Status ReadPolicy(const SqsQueueFacts& f, QueueConfig& q) {
-  config::ImportResult read = config::ReadConfig(config::JsonText(Attributes(f)), nullptr);
+Status ReadPolicy(const SqsQueueFacts& f, QueueConfig& q, SqsImportCache& cache) {
+  const config::ImportResult& read = cache.Read(config::JsonText(Attributes(f)));
   if (!read.ok) {
     const config::ConfigRefusal& r = read.refusals.front();
     const SqsSetting* s = SettingOf(f, r.key);
@@ -117,14 +117,20 @@ std::string SqsQueueNameOf(const std::string& s) {
   return "";
 }
 
-Result<QueueConfig> BuildSqsQueue(const SqsQueueFacts& f) {
+const config::ImportResult& SqsImportCache::Read(const std::string& attributes_json) {
+  auto it = answers_.find(attributes_json);
+  if (it == answers_.end()) it = answers_.emplace(attributes_json, config::ReadConfig(attributes_json, nullptr)).first;
+  return it->second;
+}
+
+Result<QueueConfig> BuildSqsQueue(const SqsQueueFacts& f, SqsImportCache& cache) {
   QueueConfig q;
   q.id = f.id;
   q.name = f.name;
   q.system = "sqs";
   q.at = f.at;
   q.aliases = f.aliases;
-  RETURN_IF_ERROR(ReadPolicy(f, q));
+  RETURN_IF_ERROR(ReadPolicy(f, q, cache));
   q.fifo = f.fifo.value_or(false);
   // SQS standard queues keep a message's original enqueue time when it moves to a DLQ;
   // FIFO queues reset it (docs/check.md "Formats").

@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "config.h"
 #include "model.h"
 #include "status.h"
 
@@ -54,10 +56,20 @@ struct SqsQueueFacts {
   std::vector<ReaderNote> notes;
 };
 
+// The SQS import's answers by the attributes asked (a file's queues share a few settings, and
+// an import reads a pasted text, so each distinct set of attributes is read once per file).
+class SqsImportCache {
+ public:
+  const config::ImportResult& Read(const std::string& attributes_json);
+
+ private:
+  std::map<std::string, config::ImportResult, std::less<>> answers_;
+};
+
 // The queue as the model holds it, or an error naming the file, the line and the setting
 // (a maxReceiveCount outside 1..1000, a VisibilityTimeout past 12 hours, a retention outside
 // 60 s..14 days: SQS's ranges as the import checks them).
-Result<QueueConfig> BuildSqsQueue(const SqsQueueFacts& facts);
+Result<QueueConfig> BuildSqsQueue(const SqsQueueFacts& facts, SqsImportCache& cache);
 
 // "<file>:<line>: <message>" as an InvalidArgument (the parsers' error shape, document.h).
 Status LocatedError(const Location& at, const std::string& message);

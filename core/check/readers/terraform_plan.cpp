@@ -45,6 +45,7 @@ class PlanReader {
   PlanIndex plan_;
   std::vector<SqsQueueFacts> queues_;
   std::map<std::string, size_t, std::less<>> by_id_;
+  std::map<std::string, std::string, std::less<>> id_by_key_;  // a queue's id, name, ARN, URL -> its id
 };
 
 // Where `attribute` of `r` is set: its key in the planned values, else its expression in the
@@ -61,6 +62,11 @@ Status PlanReader::Read(Inventory* out) {
   for (const PlanResource& r : plan_.resources()) {
     if (r.type == kQueueType) RETURN_IF_ERROR(ReadQueue(r));
   }
+  for (const SqsQueueFacts& f : queues_) {  // the first queue of a name keeps it
+    id_by_key_.emplace(f.id, f.id);
+    id_by_key_.emplace(f.name, f.id);
+    for (const std::string& a : f.aliases) id_by_key_.emplace(a, f.id);
+  }
   for (const PlanResource& r : plan_.resources()) {
     const bool redrive = r.type == "aws_sqs_queue_redrive_policy";
     if (!redrive && r.type != "aws_sqs_queue_redrive_allow_policy") continue;
@@ -68,10 +74,12 @@ Status PlanReader::Read(Inventory* out) {
     if (q == nullptr) continue;  // a queue this plan does not declare: nothing of it to check here
     RETURN_IF_ERROR(redrive ? ReadRedrive(r, *q) : ReadRedriveAllow(r, *q));
   }
+  SqsImportCache cache;
+  out->queues.reserve(out->queues.size() + queues_.size());
   for (SqsQueueFacts& f : queues_) {  // ARNs of the plan's own queues, as their ids
     if (!f.dead_letter_to.empty()) f.dead_letter_to = IdOf(f.dead_letter_to);
     for (std::string& source : f.dead_letter_sources) source = IdOf(source);
-    Result<QueueConfig> q = BuildSqsQueue(f);
+    Result<QueueConfig> q = BuildSqsQueue(f, cache);
     if (!q.ok()) return q.status();
     out->queues.push_back(std::move(q).value());
   }
@@ -254,15 +262,12 @@ void PlanReader::ReadAlarm(const PlanResource& r, Inventory* out) const {
   if (!alarm.queue.empty()) out->alarms.push_back(std::move(alarm));
 }
 
-// The id of the plan's queue with this ARN, URL or name; the text itself for any other.
+// The id of the plan's queue with this id, name, ARN or URL (or an ARN or URL ending in its
+// name); the text itself for any other.
 std::string PlanReader::IdOf(const std::string& key) const {
-  for (const SqsQueueFacts& q : queues_) {
-    if (q.id == key || q.name == key || SqsQueueNameOf(key) == q.name) return q.id;
-    for (const std::string& a : q.aliases) {
-      if (a == key) return q.id;
-    }
-  }
-  return key;
+  auto it = id_by_key_.find(key);
+  if (it == id_by_key_.end()) it = id_by_key_.find(SqsQueueNameOf(key));  // an ARN the plan builds from a name
+  return it != id_by_key_.end() ? it->second : key;
 }
 
 bool DetectsPlan(std::string_view path, std::string_view text, const Node* root) {
