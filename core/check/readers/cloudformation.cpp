@@ -154,7 +154,7 @@ Result<std::string> TemplateReader::QueueRef(const Node& n, std::string_view set
     return v->resource;
   }
   if (v->kind == Value::Kind::kLiteral) return TextOf(v->literal);
-  f.unknowns.push_back({std::string(setting) + " (" + v->what + ")", at});
+  f.unknowns.push_back(SqsUnknown(std::string(setting) + " (" + v->what + ")", at));
   return std::string();
 }
 
@@ -168,7 +168,7 @@ Status TemplateReader::Seconds(const Node& props, const char* key, SqsSetting& s
   if (!v.ok()) return v.status();
   if (v->kind != Value::Kind::kLiteral) {
     s.unknown = true;
-    f.unknowns.push_back({std::string(key) + " (" + v->what + ")", s.at});
+    f.unknowns.push_back(SqsUnknown(std::string(key) + " (" + v->what + ")", s.at));
     return Status::Ok();
   }
   s.value = AsInteger(*v->literal);
@@ -195,7 +195,7 @@ Status TemplateReader::ReadQueue(const std::string& id, const Node& resource, Sq
     if (!v.ok()) return v.status();
     if (v->kind != Value::Kind::kLiteral) {
       f.fifo_unknown = true;
-      f.unknowns.push_back({"FifoQueue (" + v->what + ")", f.fifo_at});
+      f.unknowns.push_back(SqsUnknown("FifoQueue (" + v->what + ")", f.fifo_at));
     } else {
       std::string text = TextOf(v->literal);  // a boolean, or "true"/"false" as JSON templates often write it
       if (text != "true" && text != "false") return LocatedError(f.fifo_at, "FifoQueue: expected true or false, got \"" + text + "\"");
@@ -239,7 +239,7 @@ Status TemplateReader::ReadRedrive(const Node& props, SqsQueueFacts& f) const {
   if (!v.ok()) return v.status();
   if (v->kind != Value::Kind::kLiteral) {
     f.max_receive_count.unknown = true;
-    f.unknowns.push_back({"RedrivePolicy.maxReceiveCount (" + v->what + ")", f.max_receive_count.at});
+    f.unknowns.push_back(SqsUnknown("RedrivePolicy.maxReceiveCount (" + v->what + ")", f.max_receive_count.at));
     return Status::Ok();
   }
   f.max_receive_count.value = AsInteger(*v->literal);
@@ -339,7 +339,9 @@ Status TemplateReader::Read(Inventory* out) {
   return Status::Ok();
 }
 
-bool DetectsTemplate(std::string_view path, std::string_view text, const Node* root) {
+}  // namespace
+
+bool DetectsCloudFormation(std::string_view path, std::string_view text, const Node* root) {
   (void)path, (void)text;
   if (root == nullptr || !root->IsMap()) return false;
   if (root->Get("AWSTemplateFormatVersion") != nullptr) return true;
@@ -351,15 +353,10 @@ bool DetectsTemplate(std::string_view path, std::string_view text, const Node* r
   return false;
 }
 
-Status ReadTemplate(const SourceFile& file, const Document* doc, Inventory* out) {
+Status ReadCloudFormation(const SourceFile& file, const Document* doc, Inventory* out) {
   if (doc == nullptr) return LocatedError({file.path, 0}, "a CloudFormation template is YAML or JSON");
   TemplateReader reader(file, doc->root);
   return reader.Read(out);
 }
-
-}  // namespace
-
-const Reader kCloudFormationReader = {"cloudformation", "CloudFormation template (YAML or JSON)", Syntax::kJsonOrYaml,
-                                      &DetectsTemplate, &ReadTemplate};
 
 }  // namespace dlq::check

@@ -1,8 +1,9 @@
 // The reader table (readers.h): the one list of formats. Each reader helper appends its
-// row here (and its file, readers/<format>.cpp); the order is the order DetectFormat tries.
+// row here (one line each, with its file readers/<format>.cpp); the order is the order
+// DetectFormat tries them, so a more specific format comes before a more general one.
 #include "readers/readers.h"
 
-#include <vector>
+#include <initializer_list>
 
 #include "readers/aws_readers.h"
 
@@ -10,20 +11,13 @@ namespace dlq::check {
 
 namespace {
 
-constexpr const Reader* kReaders[] = {
-    &kTerraformPlanReader,
-    &kCloudFormationReader,
+constexpr std::initializer_list<Reader> kReaders = {
+    {"terraform-plan", "Terraform plan JSON (terraform show -json)", Syntax::kJson, DetectsTerraformPlan, ReadTerraformPlan},
+    {"cloudformation", "CloudFormation template (YAML or JSON)", Syntax::kJsonOrYaml, DetectsCloudFormation, ReadCloudFormation},
 };
 
 }  // namespace
 
-std::span<const Reader> Readers() {
-  static const std::vector<Reader> rows = [] {
-    std::vector<Reader> out;
-    for (const Reader* r : kReaders) out.push_back(*r);
-    return out;
-  }();
-  return rows;
-}
+std::span<const Reader> Readers() { return std::span<const Reader>(kReaders.begin(), kReaders.size()); }
 
 }  // namespace dlq::check

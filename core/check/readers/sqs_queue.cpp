@@ -1,5 +1,6 @@
 #include "sqs_queue.h"
 
+#include <initializer_list>
 #include <string_view>
 #include <utility>
 
@@ -100,6 +101,22 @@ Status ReadPolicy(const SqsQueueFacts& f, QueueConfig& q, SqsImportCache& cache)
 }
 
 }  // namespace
+
+Unknown SqsUnknown(std::string what, const Location& at) {
+  auto names = [&what](std::initializer_list<std::string_view> parts) {
+    for (std::string_view p : parts) {
+      if (what.find(p) != std::string::npos) return true;
+    }
+    return false;
+  };
+  const char* field = names({"deadLetterTargetArn"})                             ? "dead_letter_to"
+                      : names({"maxReceiveCount", "visibility_timeout", "VisibilityTimeout"}) ? "policy"
+                      : names({"message_retention", "MessageRetentionPeriod"})   ? "retention_ms"
+                      : names({"fifo_queue", "FifoQueue"})                       ? "fifo"
+                      : names({"redrive_allow_policy", "RedriveAllowPolicy"})    ? "dead_letter_sources"
+                                                                                 : "";
+  return {std::move(what), at, field};
+}
 
 Status LocatedError(const Location& at, const std::string& message) {
   return Status::InvalidArgument(at.file + ":" + std::to_string(at.line) + ": " + message);

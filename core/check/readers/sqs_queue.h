@@ -71,6 +71,11 @@ class SqsImportCache {
 // 60 s..14 days: SQS's ranges as the import checks them).
 Result<QueueConfig> BuildSqsQueue(const SqsQueueFacts& facts, SqsImportCache& cache);
 
+// An Unknown naming an SQS setting as the formats spell it ("redrive_policy.maxReceiveCount
+// (known after apply)", "MessageRetentionPeriod (!Sub …)"), with the model fact it leaves
+// unknown (model.h, Unknown::field): dead_letter_to, policy, retention_ms, fifo, dead_letter_sources.
+Unknown SqsUnknown(std::string what, const Location& at);
+
 // "<file>:<line>: <message>" as an InvalidArgument (the parsers' error shape, document.h).
 Status LocatedError(const Location& at, const std::string& message);
 

@@ -103,7 +103,7 @@ Status PlanReader::ReadQueue(const PlanResource& r) {
   if (PlanIndex::IsUnknown(r, "fifo_queue")) {
     f.fifo_unknown = true;
     f.fifo_at = Where(r, "fifo_queue");
-    f.unknowns.push_back({"fifo_queue (known after apply)", f.fifo_at});
+    f.unknowns.push_back(SqsUnknown("fifo_queue (known after apply)", f.fifo_at));
   } else if (const Node* fifo = v != nullptr ? v->Get("fifo_queue") : nullptr; fifo != nullptr && !fifo->IsNull()) {
     f.fifo = AsBool(*fifo);
     f.fifo_at = Where(r, "fifo_queue");
@@ -124,7 +124,7 @@ Status PlanReader::Seconds(const PlanResource& r, const char* attribute, SqsSett
   s.at = Where(r, attribute);
   if (PlanIndex::IsUnknown(r, attribute)) {
     s.unknown = true;
-    f.unknowns.push_back({std::string(attribute) + " (known after apply)", s.at});
+    f.unknowns.push_back(SqsUnknown(std::string(attribute) + " (known after apply)", s.at));
     return Status::Ok();
   }
   const Node* n = r.values != nullptr ? r.values->Get(attribute) : nullptr;
@@ -172,10 +172,10 @@ Status PlanReader::ReadRedrive(const PlanResource& r, SqsQueueFacts& f) const {
                          at});
     } else {
       f.dead_letter_to.clear();
-      f.unknowns.push_back({"redrive_policy.deadLetterTargetArn (known after apply)", at});
+      f.unknowns.push_back(SqsUnknown("redrive_policy.deadLetterTargetArn (known after apply)", at));
     }
     f.max_receive_count.unknown = true;
-    f.unknowns.push_back({"redrive_policy.maxReceiveCount (known after apply)", at});
+    f.unknowns.push_back(SqsUnknown("redrive_policy.maxReceiveCount (known after apply)", at));
     return Status::Ok();
   }
   Document holder;
@@ -215,7 +215,7 @@ Status PlanReader::ReadRedriveAllow(const PlanResource& r, SqsQueueFacts& f) con
       if (source->address != f.id) f.dead_letter_sources.push_back(source->address);
     }
     f.redrive_permission = f.dead_letter_sources.empty() ? "" : "byQueue";
-    if (f.dead_letter_sources.empty()) f.unknowns.push_back({"redrive_allow_policy (known after apply)", Where(r, kAttr)});
+    if (f.dead_letter_sources.empty()) f.unknowns.push_back(SqsUnknown("redrive_allow_policy (known after apply)", Where(r, kAttr)));
     return Status::Ok();
   }
   Document holder;
@@ -270,22 +270,19 @@ std::string PlanReader::IdOf(const std::string& key) const {
   return it != id_by_key_.end() ? it->second : key;
 }
 
-bool DetectsPlan(std::string_view path, std::string_view text, const Node* root) {
+}  // namespace
+
+bool DetectsTerraformPlan(std::string_view path, std::string_view text, const Node* root) {
   (void)path, (void)text;
   return root != nullptr && root->IsMap() && root->Get("format_version") != nullptr &&
          root->Get("terraform_version") != nullptr &&
          (root->Get("planned_values") != nullptr || root->Get("values") != nullptr);
 }
 
-Status ReadPlan(const SourceFile& file, const Document* doc, Inventory* out) {
+Status ReadTerraformPlan(const SourceFile& file, const Document* doc, Inventory* out) {
   if (doc == nullptr) return LocatedError({file.path, 0}, "a Terraform plan is JSON");
   PlanReader reader(file, doc->root);
   return reader.Read(out);
 }
-
-}  // namespace
-
-const Reader kTerraformPlanReader = {"terraform-plan", "Terraform plan JSON (terraform show -json)", Syntax::kJson,
-                                     &DetectsPlan, &ReadPlan};
 
 }  // namespace dlq::check
