@@ -9,7 +9,9 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "check.h"
 #include "readers/readers.h"
 
 namespace dlq::check {
@@ -300,6 +302,46 @@ TEST_CASE("check aws: a JSON template's long intrinsics, strings for numbers, a 
   // NumberOfMessagesSent does not count a redrive: only the depth alarm is one.
   REQUIRE(f.inventory.alarms.size() == 1);
   CHECK(f.inventory.alarms[0].queue == "PaymentsDeadLetterQueue");
+}
+
+// The readers' inventories through Check(): the join finds each DLQ and its alarm, the rules
+// point at the settings the readers located.
+const Finding* FindingOf(const Report& report, std::string_view rule, std::string_view queue) {
+  for (const Finding& f : report.findings) {
+    if (f.rule == rule && f.queue == queue) return &f;
+  }
+  return nullptr;
+}
+
+TEST_CASE("check aws: Check() over the fixtures judges the queues the readers located") {
+  const std::string plan = "terraform/inline-redrive/plan.json", cfn = "cloudformation/short-form/template.yaml",
+                    separate = "terraform/separate-redrive/plan.json";
+  const std::vector<SourceFile> files = {{plan, FixtureText(plan)}, {cfn, FixtureText(cfn)},
+                                         {separate, FixtureText(separate)}};
+  CHECK(DetectFormat(plan, files[0].text) == "terraform-plan");
+  CHECK(DetectFormat(cfn, files[1].text) == "cloudformation");
+  Result<Report> report = Check(files, CheckOptions{});
+  REQUIRE_MESSAGE(report.ok(), report.status().ToString());
+  CHECK(report->queues.size() == 10);
+
+  const Finding* dropped = FindingOf(report.value(), "DLQ-EXISTS", "audit-events");
+  REQUIRE(dropped != nullptr);
+  CHECK(dropped->level == Level::kError);
+  CHECK(dropped->at == Location{plan, LineOf(files[0].text, "\"address\": \"aws_sqs_queue.audit\"")});
+  // The DLQ is recognised from the redrive, and its alarm found by the queue's name.
+  CHECK(FindingOf(report.value(), "DLQ-EXISTS", "terraform-example-deadletter-queue") == nullptr);
+  CHECK(FindingOf(report.value(), "DLQ-ALARM", "terraform-example-deadletter-queue") == nullptr);
+  CHECK(FindingOf(report.value(), "DLQ-ALARM", "examplequeue-ddl") != nullptr);
+
+  const Finding* skipped = FindingOf(report.value(), "DLQ-EXISTS", "audit");
+  REQUIRE(skipped != nullptr);
+  CHECK(skipped->skipped);
+  CHECK(skipped->reason == "audit events are best-effort");
+  // The DLQ keeps 4 days, as its source does: reported at the DLQ's retention (its default).
+  const Finding* retention = FindingOf(report.value(), "DLQ-RETENTION", "examplequeue");
+  REQUIRE(retention != nullptr);
+  CHECK(retention->at.file == separate);
+  CHECK(retention->at.line == LineOf(files[2].text, "\"message_retention_seconds\": 345600"));
 }
 
 TEST_CASE("check aws: bad input is an error naming the file and line") {
