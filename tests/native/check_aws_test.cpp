@@ -131,6 +131,9 @@ TEST_CASE("check aws: a plan's inline redrive_policy, a DLQ's redrive_allow_poli
   CHECK(source.retention_at == At(f, LineOf(f.text, "\"message_retention_seconds\": 86400")));
   CHECK(source.retention_from_first_enqueue);
   CHECK(source.unknowns.empty());
+  REQUIRE(source.notes.size() == 1);  // delay_seconds = 90, as the Registry example has it
+  CHECK(source.notes[0].text == "delay_seconds 90 s: each message's first delivery waits 90 s, which the lab does not play");
+  CHECK(source.notes[0].at == At(f, LineOf(f.text, "\"delay_seconds\": 90")));
   CHECK(source.aliases.front() == "arn:aws:sqs:us-east-1:123456789012:terraform-example-queue");
   REQUIRE(source.settings.size() == 2);
   CHECK(source.settings[0] == std::pair<std::string, Location>("maxAttempts", At(f, redrive_line)));

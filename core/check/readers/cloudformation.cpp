@@ -74,8 +74,11 @@ Result<Value> TemplateReader::Resolve(const Node& n, std::string_view setting) c
   }
   Value v;
   if (tag.empty()) {
-    if (!n.IsScalar()) return LocatedError(At(n), std::string(setting) + ": expected a value, got a " +
-                                                      (n.IsMap() ? "map" : n.IsList() ? "list" : "null"));
+    if (!n.IsScalar())
+      return LocatedError(At(n), std::string(setting) + ": expected a value, got a " +
+                                     (n.IsMap()    ? "map"
+                                      : n.IsList() ? "list"
+                                                   : "null"));
     v.kind = Value::Kind::kLiteral;
     v.literal = &n;
     return v;
@@ -131,7 +134,8 @@ Result<Value> TemplateReader::GetAtt(const Node& n, const Node& arg, std::string
     return LocatedError(At(n), std::string(setting) + ": expected !GetAtt Resource.Attribute, got " + TextOf(&arg));
   }
   if (TypeOf(id).empty()) {
-    return LocatedError(At(n), std::string(setting) + ": !GetAtt names " + id + ", which the template does not declare");
+    return LocatedError(At(n),
+                        std::string(setting) + ": !GetAtt names " + id + ", which the template does not declare");
   }
   Value v;
   v.kind = Value::Kind::kResource;
@@ -173,9 +177,11 @@ Status TemplateReader::Seconds(const Node& props, const char* key, SqsSetting& s
   }
   s.value = AsInteger(*v->literal);
   if (!s.value) {
-    return LocatedError(s.at, std::string(key) + ": expected a whole number of seconds, got \"" + TextOf(v->literal) + "\"");
+    return LocatedError(s.at,
+                        std::string(key) + ": expected a whole number of seconds, got \"" + TextOf(v->literal) + "\"");
   }
-  if (!v->what.empty()) f.notes.push_back({std::string(key) + " from " + v->what + "'s Default (a deploy may override it)", s.at});
+  if (!v->what.empty())
+    f.notes.push_back({std::string(key) + " from " + v->what + "'s Default (a deploy may override it)", s.at});
   return Status::Ok();
 }
 
@@ -198,12 +204,14 @@ Status TemplateReader::ReadQueue(const std::string& id, const Node& resource, Sq
       f.unknowns.push_back(SqsUnknown("FifoQueue (" + v->what + ")", f.fifo_at));
     } else {
       std::string text = TextOf(v->literal);  // a boolean, or "true"/"false" as JSON templates often write it
-      if (text != "true" && text != "false") return LocatedError(f.fifo_at, "FifoQueue: expected true or false, got \"" + text + "\"");
+      if (text != "true" && text != "false")
+        return LocatedError(f.fifo_at, "FifoQueue: expected true or false, got \"" + text + "\"");
       f.fifo = text == "true";
     }
   }
   RETURN_IF_ERROR(Seconds(*props, "VisibilityTimeout", f.visibility_timeout, f));
   RETURN_IF_ERROR(Seconds(*props, "MessageRetentionPeriod", f.retention, f));
+  RETURN_IF_ERROR(Seconds(*props, "DelaySeconds", f.delay, f));
   RETURN_IF_ERROR(ReadRedrive(*props, f));
   return ReadRedriveAllow(*props, f);
 }
@@ -217,7 +225,9 @@ Status TemplateReader::ReadRedrive(const Node& props, SqsQueueFacts& f) const {
   Document holder;
   if (redrive->kind == Node::Kind::kString && redrive->tag.empty()) {  // the policy as a JSON string
     Result<Document> doc = ParseJson(file_.path, redrive->scalar);
-    if (!doc.ok()) return LocatedError(f.redrive_at, "RedrivePolicy is not JSON: " + WithoutLocation(doc.status().message(), file_.path));
+    if (!doc.ok())
+      return LocatedError(f.redrive_at,
+                          "RedrivePolicy is not JSON: " + WithoutLocation(doc.status().message(), file_.path));
     holder = std::move(doc).value();
     redrive = &holder.root;
   }
@@ -244,11 +254,13 @@ Status TemplateReader::ReadRedrive(const Node& props, SqsQueueFacts& f) const {
   }
   f.max_receive_count.value = AsInteger(*v->literal);
   if (!f.max_receive_count.value) {
-    return LocatedError(f.max_receive_count.at, "RedrivePolicy.maxReceiveCount: expected a whole number from 1 to 1000, got \"" +
-                                                    TextOf(v->literal) + "\"");
+    return LocatedError(
+        f.max_receive_count.at,
+        "RedrivePolicy.maxReceiveCount: expected a whole number from 1 to 1000, got \"" + TextOf(v->literal) + "\"");
   }
   if (!v->what.empty()) {
-    f.notes.push_back({"maxReceiveCount from " + v->what + "'s Default (a deploy may override it)", f.max_receive_count.at});
+    f.notes.push_back(
+        {"maxReceiveCount from " + v->what + "'s Default (a deploy may override it)", f.max_receive_count.at});
   }
   return Status::Ok();
 }

@@ -8,6 +8,9 @@ namespace {
 // Modules nest; a `var.X` chain climbs at most this many calls (a plan's modules are a tree,
 // so a deeper chain is a malformed plan, refused by stopping).
 constexpr int kMaxModuleDepth = 64;
+// The most references one expression's resolution looks at, its module chain included: a real
+// expression names a handful; past this the rest stay unresolved (an Unknown, never a guess).
+constexpr int kMaxReferencesLookedAt = 4096;
 
 std::string TextOf(const Node* n) {
   if (n == nullptr) return "";
@@ -38,8 +41,10 @@ size_t SegmentEnd(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     if (quoted) {
-      if (c == '\\') ++i;
-      else if (c == '"') quoted = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        quoted = false;
     } else if (c == '"') {
       quoted = true;
     } else if (c == '[') {
@@ -62,10 +67,14 @@ std::string WithoutInstanceKeys(std::string_view address) {
   for (size_t i = 0; i < address.size(); ++i) {
     char c = address[i];
     if (depth > 0) {
-      if (quoted && c == '\\') ++i;
-      else if (c == '"') quoted = !quoted;
-      else if (!quoted && c == ']') --depth;
-      else if (!quoted && c == '[') ++depth;
+      if (quoted && c == '\\')
+        ++i;
+      else if (c == '"')
+        quoted = !quoted;
+      else if (!quoted && c == ']')
+        --depth;
+      else if (!quoted && c == '[')
+        ++depth;
     } else if (c == '[') {
       ++depth;
     } else {
@@ -158,22 +167,24 @@ const Node* PlanIndex::Expression(const PlanResource& r, std::string_view attrib
 
 std::vector<const PlanResource*> PlanIndex::References(const PlanResource& r, std::string_view attribute,
                                                        std::string_view type) const {
-  return Resolve(Expression(r, attribute), r.module, type, 0);
+  int budget = kMaxReferencesLookedAt;
+  return Resolve(Expression(r, attribute), r.module, type, 0, budget);
 }
 
 std::vector<const PlanResource*> PlanIndex::Resolve(const Node* expression, const std::string& module,
-                                                    std::string_view type, int depth) const {
+                                                    std::string_view type, int depth, int& budget) const {
   std::vector<const PlanResource*> out;
   const Node* refs = expression != nullptr ? expression->Get("references") : nullptr;
   if (refs == nullptr || !refs->IsList() || depth > kMaxModuleDepth) return out;
   for (const Node& ref : refs->items) {
+    if (--budget < 0) break;
     std::string text = TextOf(&ref);
     std::vector<const PlanResource*> found;
     if (text.starts_with("var.") && !module.empty()) {
       auto call = module_calls_.find(WithoutInstanceKeys(module));
       std::string var = text.substr(4, SegmentEnd(std::string_view(text).substr(4)));
       const Node* given = call == module_calls_.end() ? nullptr : At(call->second, "expressions");
-      if (given != nullptr) found = Resolve(given->Get(var), ParentModule(module), type, depth + 1);
+      if (given != nullptr) found = Resolve(given->Get(var), ParentModule(module), type, depth + 1, budget);
     } else if (const PlanResource* named = Named(module, text, type)) {
       found.push_back(named);
     }
@@ -188,8 +199,8 @@ const PlanResource* PlanIndex::Named(const std::string& module, std::string_view
                                      std::string_view type) const {
   if (!reference.starts_with(type) || reference.size() <= type.size() || reference[type.size()] != '.') return nullptr;
   std::string_view rest = reference.substr(type.size() + 1);
-  std::string candidate = (module.empty() ? "" : module + ".") + std::string(type) + "." +
-                          std::string(rest.substr(0, SegmentEnd(rest)));
+  std::string candidate =
+      (module.empty() ? "" : module + ".") + std::string(type) + "." + std::string(rest.substr(0, SegmentEnd(rest)));
   if (const PlanResource* exact = Find(candidate)) return exact;
   // "aws_sqs_queue.dlq" for a resource with count or for_each: the one instance, if one.
   auto it = by_bare_address_.find(module + "\n" + WithoutInstanceKeys(candidate));

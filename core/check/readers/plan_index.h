@@ -21,13 +21,13 @@
 namespace dlq::check {
 
 struct PlanResource {
-  std::string address;  // "module.billing.aws_sqs_queue.orders"
-  std::string module;   // its module instance's address ("" at the root)
-  std::string type;     // "aws_sqs_queue"
-  const Node* node = nullptr;         // the planned_values resource object
-  const Node* values = nullptr;       // its values (nullptr: none)
+  std::string address;                  // "module.billing.aws_sqs_queue.orders"
+  std::string module;                   // its module instance's address ("" at the root)
+  std::string type;                     // "aws_sqs_queue"
+  const Node* node = nullptr;           // the planned_values resource object
+  const Node* values = nullptr;         // its values (nullptr: none)
   const Node* after_unknown = nullptr;  // its change's after_unknown (nullptr: none)
-  const Node* expressions = nullptr;  // its configuration's expressions (nullptr: none)
+  const Node* expressions = nullptr;    // its configuration's expressions (nullptr: none)
 };
 
 class PlanIndex {
@@ -51,8 +51,9 @@ class PlanIndex {
  private:
   void Walk(const Node& module, const std::string& module_address);
   void IndexConfiguration(const Node& module, const std::string& prefix);
+  // `budget`: the references still to be looked at (a hostile plan's var chains fan out).
   std::vector<const PlanResource*> Resolve(const Node* expression, const std::string& module, std::string_view type,
-                                           int depth) const;
+                                           int depth, int& budget) const;
   const PlanResource* Named(const std::string& module, std::string_view reference, std::string_view type) const;
 
   std::vector<PlanResource> resources_;

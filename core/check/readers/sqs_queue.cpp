@@ -109,12 +109,14 @@ Unknown SqsUnknown(std::string what, const Location& at) {
     }
     return false;
   };
-  const char* field = names({"deadLetterTargetArn"})                             ? "dead_letter_to"
-                      : names({"maxReceiveCount", "visibility_timeout", "VisibilityTimeout"}) ? "policy"
-                      : names({"message_retention", "MessageRetentionPeriod"})   ? "retention_ms"
-                      : names({"fifo_queue", "FifoQueue"})                       ? "fifo"
-                      : names({"redrive_allow_policy", "RedriveAllowPolicy"})    ? "dead_letter_sources"
-                                                                                 : "";
+  const char* field =
+      names({"deadLetterTargetArn"}) ? "dead_letter_to"
+      : names({"maxReceiveCount", "visibility_timeout", "VisibilityTimeout", "delay_seconds", "DelaySeconds"})
+          ? "policy"
+      : names({"message_retention", "MessageRetentionPeriod"}) ? "retention_ms"
+      : names({"fifo_queue", "FifoQueue"})                     ? "fifo"
+      : names({"redrive_allow_policy", "RedriveAllowPolicy"})  ? "dead_letter_sources"
+                                                               : "";
   return {std::move(what), at, field};
 }
 
@@ -174,6 +176,11 @@ Result<QueueConfig> BuildSqsQueue(const SqsQueueFacts& f, SqsImportCache& cache)
   q.redrive_permission = f.redrive_permission;
   q.unknowns = f.unknowns;
   q.notes = f.notes;
+  if (f.delay.value.value_or(0) > 0) {
+    q.notes.push_back({f.delay.key + " " + std::to_string(*f.delay.value) + " s: each message's first delivery waits " +
+                           std::to_string(*f.delay.value) + " s, which the lab does not play",
+                       f.delay.at});
+  }
   return q;
 }
 

@@ -111,6 +111,7 @@ Status PlanReader::ReadQueue(const PlanResource& r) {
   }
   RETURN_IF_ERROR(Seconds(r, "visibility_timeout_seconds", f.visibility_timeout, f));
   RETURN_IF_ERROR(Seconds(r, "message_retention_seconds", f.retention, f));
+  RETURN_IF_ERROR(Seconds(r, "delay_seconds", f.delay, f));
   RETURN_IF_ERROR(ReadRedrive(r, f));
   RETURN_IF_ERROR(ReadRedriveAllow(r, f));
   by_id_.emplace(f.id, queues_.size());
@@ -130,7 +131,8 @@ Status PlanReader::Seconds(const PlanResource& r, const char* attribute, SqsSett
   const Node* n = r.values != nullptr ? r.values->Get(attribute) : nullptr;
   if (n == nullptr || n->IsNull()) return Status::Ok();
   s.value = AsInteger(*n);
-  if (!s.value) return LocatedError(s.at, std::string(attribute) + ": expected a whole number of seconds, got " + TextOf(n));
+  if (!s.value)
+    return LocatedError(s.at, std::string(attribute) + ": expected a whole number of seconds, got " + TextOf(n));
   return Status::Ok();
 }
 
@@ -149,7 +151,7 @@ Result<const Node*> PlanReader::JsonAttribute(const PlanResource& r, std::string
   Result<Document> doc = ParseJson(file_.path, text);
   if (!doc.ok()) {
     return LocatedError(Where(r, attribute), std::string(attribute) + " is not JSON: " +
-                                            WithoutLocation(doc.status().message(), file_.path));
+                                                 WithoutLocation(doc.status().message(), file_.path));
   }
   holder = std::move(doc).value();
   return &holder.root;
@@ -188,7 +190,8 @@ Status PlanReader::ReadRedrive(const PlanResource& r, SqsQueueFacts& f) const {
 // {"deadLetterTargetArn": ARN, "maxReceiveCount": N}: every location is the attribute's line.
 Status PlanReader::ReadRedriveObject(const Node& redrive, const Location& at, SqsQueueFacts& f) const {
   if (!redrive.IsMap()) {
-    return LocatedError(at, "redrive_policy: expected a JSON object {\"deadLetterTargetArn\": …, \"maxReceiveCount\": …}");
+    return LocatedError(at,
+                        "redrive_policy: expected a JSON object {\"deadLetterTargetArn\": …, \"maxReceiveCount\": …}");
   }
   const Node* arn = redrive.Get("deadLetterTargetArn");
   if (arn == nullptr || TextOf(arn).empty()) return LocatedError(at, "redrive_policy: deadLetterTargetArn is missing");
@@ -196,8 +199,8 @@ Status PlanReader::ReadRedriveObject(const Node& redrive, const Location& at, Sq
   if (count == nullptr) return LocatedError(at, "redrive_policy: maxReceiveCount is missing");
   f.max_receive_count.value = AsInteger(*count);
   if (!f.max_receive_count.value) {
-    return LocatedError(at, "redrive_policy.maxReceiveCount: expected a whole number from 1 to 1000, got \"" +
-                           TextOf(count) + "\"");
+    return LocatedError(
+        at, "redrive_policy.maxReceiveCount: expected a whole number from 1 to 1000, got \"" + TextOf(count) + "\"");
   }
   f.has_redrive = true;
   f.redrive_at = f.dead_letter_at = at;
@@ -215,7 +218,8 @@ Status PlanReader::ReadRedriveAllow(const PlanResource& r, SqsQueueFacts& f) con
       if (source->address != f.id) f.dead_letter_sources.push_back(source->address);
     }
     f.redrive_permission = f.dead_letter_sources.empty() ? "" : "byQueue";
-    if (f.dead_letter_sources.empty()) f.unknowns.push_back(SqsUnknown("redrive_allow_policy (known after apply)", Where(r, kAttr)));
+    if (f.dead_letter_sources.empty())
+      f.unknowns.push_back(SqsUnknown("redrive_allow_policy (known after apply)", Where(r, kAttr)));
     return Status::Ok();
   }
   Document holder;
@@ -225,8 +229,9 @@ Status PlanReader::ReadRedriveAllow(const PlanResource& r, SqsQueueFacts& f) con
   const Node& policy = *allow.value();
   f.redrive_permission = TextOf(policy.Get("redrivePermission"));
   if (f.redrive_permission != "allowAll" && f.redrive_permission != "byQueue" && f.redrive_permission != "denyAll") {
-    return LocatedError(Where(r, kAttr), "redrive_allow_policy.redrivePermission: expected allowAll, byQueue or denyAll, got \"" +
-                                        f.redrive_permission + "\"");
+    return LocatedError(Where(r, kAttr),
+                        "redrive_allow_policy.redrivePermission: expected allowAll, byQueue or denyAll, got \"" +
+                            f.redrive_permission + "\"");
   }
   if (const Node* sources = policy.Get("sourceQueueArns"); sources != nullptr && sources->IsList()) {
     for (const Node& s : sources->items) f.dead_letter_sources.push_back(TextOf(&s));
