@@ -347,6 +347,39 @@ TEST_CASE("check aws: Check() over the fixtures judges the queues the readers lo
   CHECK(retention->at.line == LineOf(files[2].text, "\"message_retention_seconds\": 345600"));
 }
 
+TEST_CASE("check aws: a RedrivePolicy given by a condition is unknown, a !Sub without variables is read") {
+  Result<Inventory> read = ReadAs("cloudformation", "t.yaml", R"(Conditions:
+  IsProd: !Equals [!Ref AWS::AccountId, "123456789012"]
+Resources:
+  Dlq:
+    Type: AWS::SQS::Queue
+  Source:
+    Type: AWS::SQS::Queue
+    Properties:
+      RedrivePolicy: !If
+        - IsProd
+        - deadLetterTargetArn: !GetAtt Dlq.Arn
+          maxReceiveCount: 5
+        - !Ref AWS::NoValue
+  Literal:
+    Type: AWS::SQS::Queue
+    Properties:
+      RedrivePolicy: !Sub '{"deadLetterTargetArn": "arn:aws:sqs:us-east-1:123456789012:Dlq", "maxReceiveCount": 7}'
+)");
+  REQUIRE_MESSAGE(read.ok(), read.status().ToString());
+  const QueueConfig& source = QueueNamed(read.value(), "Source");
+  CHECK(source.bounded);
+  CHECK(source.terminal == Terminal::kUnknown);
+  REQUIRE(source.unknowns.size() == 2);
+  CHECK(source.unknowns[0].what == "RedrivePolicy.deadLetterTargetArn (!If)");
+  CHECK(source.unknowns[0].field == "dead_letter_to");
+  CHECK(source.unknowns[0].at.line == 9);
+  CHECK(source.unknowns[1].field == "policy");
+  const QueueConfig& literal = QueueNamed(read.value(), "Literal");
+  CHECK(literal.dead_letter_to == "Dlq");
+  CHECK(literal.policy.max_attempts == 7);
+}
+
 TEST_CASE("check aws: bad input is an error naming the file and line") {
   const std::string plan = FixtureText("terraform/separate-redrive/plan.json");
   const std::string redrive = R"(\"deadLetterTargetArn\":\"arn:aws:sqs:eu-west-1:210987654321:examplequeue-ddl\",\"maxReceiveCount\":4)";

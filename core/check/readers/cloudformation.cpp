@@ -65,10 +65,15 @@ std::string TemplateReader::TypeOf(std::string_view logical_id) const {
   return r != nullptr ? TextOf(r->Get("Type")) : "";
 }
 
+// An intrinsic function in its long form: {"Ref": …} or {"Fn::GetAtt": …}.
+bool IsFunctionMap(const Node& n) {
+  return n.IsMap() && n.keys.size() == 1 && (n.keys[0] == "Ref" || n.keys[0].starts_with("Fn::"));
+}
+
 Result<Value> TemplateReader::Resolve(const Node& n, std::string_view setting) const {
   std::string tag = n.tag;
   const Node* arg = &n;
-  if (tag.empty() && n.IsMap() && n.keys.size() == 1 && (n.keys[0] == "Ref" || n.keys[0].starts_with("Fn::"))) {
+  if (tag.empty() && IsFunctionMap(n)) {
     tag = n.keys[0] == "Ref" ? "!Ref" : "!" + n.keys[0].substr(4);
     arg = &n.items[0];
   }
@@ -222,12 +227,25 @@ Status TemplateReader::ReadRedrive(const Node& props, SqsQueueFacts& f) const {
   if (redrive == nullptr || redrive->IsNull()) return Status::Ok();
   f.has_redrive = true;
   f.redrive_at = f.dead_letter_at = KeyAt(props, "RedrivePolicy");
+  if (!redrive->tag.empty() || IsFunctionMap(*redrive)) {  // !If, !FindInMap, !Sub…: known at deploy
+    Result<Value> v = Resolve(*redrive, "RedrivePolicy");
+    if (!v.ok()) return v.status();
+    if (v->kind != Value::Kind::kLiteral) {
+      const std::string what = v->kind == Value::Kind::kUnknown ? v->what : "!GetAtt " + v->resource;
+      f.unknowns.push_back(SqsUnknown("RedrivePolicy.deadLetterTargetArn (" + what + ")", f.redrive_at));
+      f.unknowns.push_back(SqsUnknown("RedrivePolicy.maxReceiveCount (" + what + ")", f.redrive_at));
+      f.max_receive_count.unknown = true;
+      return Status::Ok();
+    }
+    redrive = v->literal;  // a !Sub without variables, or a parameter's Default: a JSON string
+  }
   Document holder;
-  if (redrive->kind == Node::Kind::kString && redrive->tag.empty()) {  // the policy as a JSON string
+  if (redrive->kind == Node::Kind::kString) {  // the policy as a JSON string
     Result<Document> doc = ParseJson(file_.path, redrive->scalar);
-    if (!doc.ok())
+    if (!doc.ok()) {
       return LocatedError(f.redrive_at,
                           "RedrivePolicy is not JSON: " + WithoutLocation(doc.status().message(), file_.path));
+    }
     holder = std::move(doc).value();
     redrive = &holder.root;
   }
