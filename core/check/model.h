@@ -49,6 +49,9 @@ struct QueueConfig {
   std::string name;
   std::string system;  // SystemName(): "sqs", "rabbitmq-quorum", "sidekiq", "bullmq"
   Location at;         // where the queue (resource, job class, options object) is declared
+  // Other ids that name the same queue in other files (an SQS queue's ARN and URL, where the
+  // file knows them): the join resolves a dead_letter_to that names one of these to `id`.
+  std::vector<std::string> aliases;
 
   // What the lab plays for it: the system mode with the budget, backoff, lease and the
   // system's settings as read (SetField by name through the policy's schema). When
@@ -77,7 +80,12 @@ struct QueueConfig {
   std::string dead_letter_strategy;  // "at-most-once" (default) or "at-least-once"
   std::string overflow;              // "drop-head" (default), "reject-publish", "reject-publish-dlx"
   // Queues this one sends back into (SQS redrive allowed back, a DLX that routes back): ids.
+  // SQS: the queue its own redrive policy names (a DLQ with a redrive into its source loops).
   std::vector<std::string> routes_back_to;
+  // SQS: its redrive allow policy (RedriveAllowPolicy / redrive_allow_policy), which marks a
+  // queue meant as a DLQ: "allowAll", "byQueue" (the sources listed, as ids), "denyAll"; "" none.
+  std::string redrive_permission;
+  std::vector<std::string> dead_letter_sources;
 
   std::vector<Unknown> unknowns;
   std::vector<ReaderNote> notes;

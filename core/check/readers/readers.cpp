@@ -5,12 +5,15 @@
 
 #include <initializer_list>
 
+#include "readers/aws_readers.h"
+
 namespace dlq::check {
 
 namespace {
 
 constexpr std::initializer_list<Reader> kReaders = {
-    // {"terraform-plan", "Terraform plan JSON (terraform show -json)", Syntax::kJson, DetectsX, ReadX},
+    {"terraform-plan", "Terraform plan JSON (terraform show -json)", Syntax::kJson, DetectsTerraformPlan, ReadTerraformPlan},
+    {"cloudformation", "CloudFormation template (YAML or JSON)", Syntax::kJsonOrYaml, DetectsCloudFormation, ReadCloudFormation},
 };
 
 }  // namespace
