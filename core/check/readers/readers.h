@@ -38,4 +38,9 @@ struct Reader {
 // Every reader, in the order DetectFormat tries them.
 std::span<const Reader> Readers();
 
+// What one format spreads over several files, joined once every file is read and before any
+// rule runs: Sidekiq's config/sidekiq.yml settings onto the job classes that leave them to the
+// default (readers/sidekiq.cpp). Check() calls it once.
+void JoinInventory(Inventory* inventory);
+
 }  // namespace dlq::check
