@@ -105,7 +105,7 @@ Status Queues(const SourceFile& file, const Node& root, RmqTopology* t) {
     if (!vhost.ok()) return vhost.status();
     q.name = name.value();
     q.vhost = vhost.value();
-    q.at = At(file, item.line);
+    q.at = At(file, item.KeyLine("name"));
     Result<std::vector<RmqSetting>> args = Settings(file, item.Get("arguments"), "queue " + q.name + " arguments", true);
     if (!args.ok()) return args.status();
     for (RmqSetting& s : args.value()) {
@@ -140,7 +140,7 @@ Status Policies(const SourceFile& file, const Node& root, RmqTopology* t) {
     p.vhost = vhost.value();
     p.pattern = pattern.value();
     p.apply_to = apply_to.value();
-    p.at = At(file, item.line);
+    p.at = At(file, item.KeyLine("name"));
     p.pattern_at = At(file, item.KeyLine("pattern"));
     if (const Node* priority = item.Get("priority")) {
       std::optional<int64_t> n = AsInteger(*priority);

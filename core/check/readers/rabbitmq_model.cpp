@@ -355,9 +355,13 @@ Status ResolveRabbitQueues(const RmqTopology& topology, Inventory* out) {
   Router router(topology);
   const size_t first = out->queues.size();
   std::unordered_map<std::string, size_t> at;  // id -> index in out->queues
+  std::unordered_set<std::string> streams;
   for (const RmqQueue& rq : topology.queues) {
     std::string type = QueueType(rq, topology);
-    if (type == "stream") continue;  // a stream dead-letters nothing: its consumers move their own offset
+    if (type == "stream") {  // a stream dead-letters nothing: its consumers move their own offset
+      streams.insert(Key(rq.vhost, rq.name));
+      continue;
+    }
     if (type != "classic" && type != "quorum") {
       return ErrorAt(rq.at, "queue " + rq.name + " x-queue-type: expected \"classic\", \"quorum\" or \"stream\", got \"" + type + "\"");
     }
@@ -370,6 +374,10 @@ Status ResolveRabbitQueues(const RmqTopology& topology, Inventory* out) {
   for (size_t i = first; i < out->queues.size(); ++i) {
     QueueConfig& q = out->queues[i];
     for (const std::string& reached : q.dead_letter_reaches) {
+      if (streams.contains(reached)) {
+        q.notes.push_back({"dead letters reach the stream " + reached + ": kept by the stream's own retention (max-age, "
+                           "max-length-bytes); a stream is not judged as a queue", q.dead_letter_at});
+      }
       auto it = at.find(reached);
       if (it == at.end()) continue;
       const std::vector<std::string>& back = out->queues[it->second].dead_letter_reaches;
