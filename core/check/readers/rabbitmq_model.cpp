@@ -23,8 +23,9 @@ constexpr int kMaxExchangeHops = 16;
 constexpr std::array<std::string_view, 7> kRetryKeys = {"delivery-limit", "dead-letter-exchange", "dead-letter-routing-key",
                                                          "dead-letter-strategy", "overflow", "message-ttl", "max-length"};
 
+// A queue's (or exchange's) id: "vhost/name", the default vhost "/" written once ("/orders").
 std::string Key(std::string_view vhost, std::string_view name) {
-  std::string k(vhost);
+  std::string k(vhost == "/" ? "" : vhost);
   k += '/';
   k += name;
   return k;
@@ -271,7 +272,9 @@ void Bound(const RmqTopology& t, const std::vector<RmqSetting>& settings, bool q
   }
   if (t.major >= 4) {
     q->policy.delivery_limit = DeliveryLimit::kUnset4;
+    q->policy.max_attempts = q->policy.Budget();  // 20 returns: 21 deliveries
     q->settings.emplace_back("deliveryLimit", t.version_at);
+    q->settings.emplace_back("maxAttempts", t.version_at);
   } else if (t.major == 3) {
     q->bounded = false;
     q->unbounded_because = "delivery-limit absent: RabbitMQ " + t.version + " sets none (4.0 and later default to 20)";

@@ -94,7 +94,7 @@ Status Resource(const SourceFile& file, const Node& root, RmqTopology* t) {
   const Node* spec = root.Get("spec");
   if (spec == nullptr || !spec->IsMap()) return ErrorAt({file.path, root.line, 0}, kind + ": expected a spec object");
   const std::string vhost = Str(spec, "vhost", "/");
-  const Location at{file.path, root.line, 0};
+  const Location at{file.path, spec->KeyLine("name"), 0};  // the resource's name in RabbitMQ
   if (kind == "Queue") {
     Result<std::string> name = Required(file, *spec, "name", kind);
     RETURN_IF_ERROR(name.status());
