@@ -48,7 +48,7 @@ Status Gather(const SourceFile& file, const Node& map, Gathered* g, QueueConfig*
     }
     const Node* type = key == "backoff" && value.IsMap() ? value.Get("type") : nullptr;
     if (type != nullptr && type->kind == Node::Kind::kString && type->scalar != "fixed" && type->scalar != "exponential") {
-      q->unknowns.push_back({"backoff.type \"" + type->scalar + "\" (a backoffStrategy in the Worker's code, not read)", at});
+      q->unknowns.push_back({"backoff.type \"" + type->scalar + "\" (a backoffStrategy in the Worker's code, not read)", at, "policy"});
       continue;
     }
     if (Modelled(key) || !config::IsBullmqKey(key)) {
@@ -127,7 +127,7 @@ Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
 
 }  // namespace
 
-const Reader kBullmqReader = {"bullmq-options", "BullMQ job options (JSON, alone or as defaultJobOptions)", Syntax::kJson,
-                              Detects, Read};
+bool DetectsBullmq(std::string_view path, std::string_view text, const Node* root) { return Detects(path, text, root); }
+Status ReadBullmq(const SourceFile& file, const Document* doc, Inventory* out) { return Read(file, doc, out); }
 
 }  // namespace dlq::check

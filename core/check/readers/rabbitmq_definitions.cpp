@@ -214,7 +214,7 @@ Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
 
 }  // namespace
 
-const Reader kRabbitmqDefinitionsReader = {"rabbitmq-definitions", "RabbitMQ definitions export (definitions.json)",
-                                           Syntax::kJson, Detects, Read};
+bool DetectsRabbitmqDefinitions(std::string_view path, std::string_view text, const Node* root) { return Detects(path, text, root); }
+Status ReadRabbitmqDefinitions(const SourceFile& file, const Document* doc, Inventory* out) { return Read(file, doc, out); }
 
 }  // namespace dlq::check

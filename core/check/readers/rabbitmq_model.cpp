@@ -282,7 +282,8 @@ void Bound(const RmqTopology& t, const std::vector<RmqSetting>& settings, bool q
   } else {
     q->bounded = false;
     q->unbounded_because = "delivery-limit absent and no RabbitMQ version given";
-    q->unknowns.push_back({"delivery-limit (absent: RabbitMQ 3.x sets none, 4.0 and later 20; the file names no version)", q->at});
+    q->unknowns.push_back({"delivery-limit (absent: RabbitMQ 3.x sets none, 4.0 and later 20; the file names no version)", q->at,
+                           "policy"});
   }
 }
 
@@ -303,7 +304,8 @@ Status DeadLetter(const RmqTopology& t, const Router& router, const RmqQueue& rq
   q->terminal = Terminal::kDeadLetter;
   if (!t.has_routing && !name->empty()) {
     q->terminal = Terminal::kUnknown;
-    q->unknowns.push_back({"dead-letter-exchange \"" + name.value() + "\" (declared outside this file: where it routes is not known)", dlx->at});
+    q->unknowns.push_back({"dead-letter-exchange \"" + name.value() + "\" (declared outside this file: where it routes is not known)",
+                           dlx->at, "dead_letter_to"});
     return Status::Ok();
   }
   q->dead_letter_exchange_exists = router.Type(rq.vhost, name.value()).has_value();

@@ -175,7 +175,7 @@ Status Read(const SourceFile& file, const Document*, Inventory* out) {
 
 }  // namespace
 
-const Reader kRabbitmqTopologyReader = {"rabbitmq-topology", "RabbitMQ messaging-topology-operator Queue and Policy (YAML)",
-                                        Syntax::kText, Detects, Read};
+bool DetectsRabbitmqTopology(std::string_view path, std::string_view text, const Node* root) { return Detects(path, text, root); }
+Status ReadRabbitmqTopology(const SourceFile& file, const Document* doc, Inventory* out) { return Read(file, doc, out); }
 
 }  // namespace dlq::check

@@ -1,23 +1,32 @@
-// The reader table: one row per format, each defined in its own file (readers.h).
-#include "readers.h"
+// The reader table (readers.h): the one list of formats. Each reader helper appends its
+// row here (one line each, with its file readers/<format>.cpp); the order is the order
+// DetectFormat tries them, so a more specific format comes before a more general one.
+#include "readers/readers.h"
 
-#include "broker_readers.h"
+#include <initializer_list>
+
+#include "readers/broker_readers.h"
 
 namespace dlq::check {
 
-std::span<const Reader> Readers() {
-  static const Reader kReaders[] = {
-      kRabbitmqDefinitionsReader,
-      kRabbitmqTopologyReader,
-      kSidekiqYmlReader,
-      kSidekiqRubyReader,
-      kBullmqReader,
-  };
-  return kReaders;
-}
+namespace {
 
-void JoinInventory(Inventory* inventory) {
-  JoinSidekiqSettings(inventory);
-}
+constexpr std::initializer_list<Reader> kReaders = {
+    // {"terraform-plan", "Terraform plan JSON (terraform show -json)", Syntax::kJson, DetectsX, ReadX},
+    {"rabbitmq-definitions", "RabbitMQ definitions export (definitions.json)", Syntax::kJson, DetectsRabbitmqDefinitions,
+     ReadRabbitmqDefinitions},
+    {"rabbitmq-topology", "RabbitMQ messaging-topology-operator Queue and Policy (YAML)", Syntax::kText,
+     DetectsRabbitmqTopology, ReadRabbitmqTopology},
+    {"sidekiq-yml", "Sidekiq config/sidekiq.yml", Syntax::kYaml, DetectsSidekiqYml, ReadSidekiqYml},
+    {"sidekiq-ruby", "Sidekiq job classes (sidekiq_options in app/**/*.rb)", Syntax::kText, DetectsSidekiqRuby,
+     ReadSidekiqRuby},
+    {"bullmq-options", "BullMQ job options (JSON, alone or as defaultJobOptions)", Syntax::kJson, DetectsBullmq, ReadBullmq},
+};
+
+}  // namespace
+
+std::span<const Reader> Readers() { return std::span<const Reader>(kReaders.begin(), kReaders.size()); }
+
+void JoinInventory(Inventory* inventory) { JoinSidekiqSettings(inventory); }
 
 }  // namespace dlq::check

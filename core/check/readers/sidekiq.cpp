@@ -46,7 +46,7 @@ std::string ConstantAfter(std::string_view rest) {
 Status YmlInteger(const Node& value, const Location& at, std::string_view key, int64_t min, int64_t max,
                   std::optional<int64_t>* out, std::vector<Unknown>* unknowns) {
   if (value.kind == Node::Kind::kString && value.scalar.find("<%") != std::string::npos) {
-    unknowns->push_back({std::string(key) + " (set through ERB: " + value.scalar + ")", at});
+    unknowns->push_back({std::string(key) + " (set through ERB: " + value.scalar + ")", at, "policy"});
     return Status::Ok();
   }
   std::optional<int64_t> n = AsInteger(value);
@@ -355,8 +355,9 @@ void JoinSidekiqSettings(Inventory* inventory) {
   }
 }
 
-const Reader kSidekiqYmlReader = {"sidekiq-yml", "Sidekiq config/sidekiq.yml", Syntax::kYaml, DetectsYml, ReadYml};
-const Reader kSidekiqRubyReader = {"sidekiq-ruby", "Sidekiq job classes (sidekiq_options in app/**/*.rb)", Syntax::kText,
-                                   DetectsRuby, ReadRuby};
+bool DetectsSidekiqYml(std::string_view path, std::string_view text, const Node* root) { return DetectsYml(path, text, root); }
+Status ReadSidekiqYml(const SourceFile& file, const Document* doc, Inventory* out) { return ReadYml(file, doc, out); }
+bool DetectsSidekiqRuby(std::string_view path, std::string_view text, const Node* root) { return DetectsRuby(path, text, root); }
+Status ReadSidekiqRuby(const SourceFile& file, const Document* doc, Inventory* out) { return ReadRuby(file, doc, out); }
 
 }  // namespace dlq::check
