@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "check.h"
 #include "model.h"
 #include "readers/broker_readers.h"
 #include "readers/rabbitmq_pattern.h"
@@ -386,6 +387,61 @@ TEST_CASE("check broker readers: bad input is an error naming the file and the l
               "apiVersion: rabbitmq.com/v1beta1\nkind: Queue\nspec:\n  name: a\n---\napiVersion: rabbitmq.com/v1beta1\n"
               "kind: Queue\nspec:\n  name: [b\n");
   has(e, "t.yaml:10: ");  // the end of the file, where the parser finds the bracket unclosed
+}
+
+std::string FixtureText(const std::string& path) {
+  std::ifstream in(std::filesystem::path(DLQ_SOURCE_DIR) / "tests/fixtures/check" / path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+const Finding* FindingFor(const Report& report, std::string_view rule, std::string_view queue) {
+  for (const Finding& f : report.findings) {
+    if (f.rule == rule && f.queue == queue) return &f;
+  }
+  return nullptr;
+}
+
+TEST_CASE("check broker fixtures: each file's format is detected, and Check() judges them together") {
+  const std::vector<std::pair<std::string, std::string>> fixtures = {
+      {"rabbitmq/definitions-4x.json", "rabbitmq-definitions"}, {"rabbitmq/definitions-3x.json", "rabbitmq-definitions"},
+      {"rabbitmq/topology.yaml", "rabbitmq-topology"},          {"sidekiq/config/sidekiq.yml", "sidekiq-yml"},
+      {"sidekiq/app/jobs/hard_job.rb", "sidekiq-ruby"},          {"sidekiq/app/jobs/billing/charge_job.rb", "sidekiq-ruby"},
+      {"bullmq/emails.json", "bullmq-options"},                  {"bullmq/reports.queue.json", "bullmq-options"}};
+  for (const auto& [path, format] : fixtures) CHECK_MESSAGE(DetectFormat(path, FixtureText(path)) == format, path);
+  // One run per system (the topology's queues share ids with the 4.x export's).
+  for (std::vector<std::string> paths : {std::vector<std::string>{"rabbitmq/definitions-4x.json"},
+                                         std::vector<std::string>{"rabbitmq/definitions-3x.json"},
+                                         std::vector<std::string>{"rabbitmq/topology.yaml"},
+                                         std::vector<std::string>{"sidekiq/config/sidekiq.yml", "sidekiq/app/jobs/hard_job.rb",
+                                                                  "sidekiq/app/jobs/default_job.rb",
+                                                                  "sidekiq/app/jobs/fire_and_forget_job.rb",
+                                                                  "sidekiq/app/jobs/billing/charge_job.rb"},
+                                         std::vector<std::string>{"bullmq/emails.json", "bullmq/reports.queue.json",
+                                                                  "bullmq/webhooks.json"}}) {
+    std::vector<SourceFile> files;
+    for (const std::string& p : paths) files.push_back({p, FixtureText(p)});
+    Result<Report> report = Check(files, {});
+    REQUIRE_MESSAGE(report.ok(), report.status().message());
+    CHECK(!report->queues.empty());
+  }
+  // The sidekiq.yml's max_retries reaches DefaultJob through Check() (JoinInventory).
+  std::vector<SourceFile> files = {{"sidekiq/config/sidekiq.yml", FixtureText("sidekiq/config/sidekiq.yml")},
+                                   {"sidekiq/app/jobs/default_job.rb", FixtureText("sidekiq/app/jobs/default_job.rb")}};
+  Result<Report> report = Check(files, {});
+  REQUIRE(report.ok());
+  REQUIRE(report->queues.size() == 1);
+  CHECK(report->queues[0].attempts == std::optional<int64_t>(13));
+  // RabbitMQ 4.x: the rules see the missing exchange and the dropped dead letters.
+  files = {{"rabbitmq/definitions-4x.json", FixtureText("rabbitmq/definitions-4x.json")}};
+  report = Check(files, {});
+  REQUIRE(report.ok());
+  const Finding* unbound = FindingFor(report.value(), "RMQ-DLX-BOUND", "reports");
+  REQUIRE(unbound != nullptr);
+  CHECK_FALSE(unbound->skipped);
+  CHECK(unbound->at.line == 63);
+  CHECK(FindingFor(report.value(), "DLQ-EXISTS", "notifications") != nullptr);
 }
 
 }  // namespace
