@@ -387,6 +387,19 @@ TEST_CASE("check broker readers: bad input is an error naming the file and the l
               "apiVersion: rabbitmq.com/v1beta1\nkind: Queue\nspec:\n  name: a\n---\napiVersion: rabbitmq.com/v1beta1\n"
               "kind: Queue\nspec:\n  name: [b\n");
   has(e, "t.yaml:10: ");  // the end of the file, where the parser finds the bracket unclosed
+  // Hostile streams are refused by their count, at once.
+  std::string many;
+  for (int i = 0; i < 20'000; ++i) many += "---\n";
+  e = ErrorOf("rabbitmq-topology", "t.yaml", "apiVersion: rabbitmq.com/v1beta1\nkind: Queue\n" + many);
+  has(e, "t.yaml:10003: expected at most 10,000 YAML documents");
+  std::string classes;
+  for (int i = 0; i < 100'001; ++i) classes += "class C" + std::to_string(i) + "\nend\n";
+  e = ErrorOf("sidekiq-ruby", "app/jobs/x.rb", "# Sidekiq::Job\n" + classes);
+  has(e, "app/jobs/x.rb:200002: expected at most 100,000 classes");
+  std::string nested;
+  for (int i = 0; i < 65; ++i) nested += std::string(static_cast<size_t>(i), ' ') + "module M\n";
+  e = ErrorOf("sidekiq-ruby", "app/jobs/x.rb", "# Sidekiq::Job\n" + nested);
+  has(e, "app/jobs/x.rb:66: expected classes and modules nested at most 64 deep");
 }
 
 std::string FixtureText(const std::string& path) {

@@ -26,6 +26,9 @@ class PolicyPattern {
   // The pattern compiled, or InvalidArgument saying what was expected where.
   static Result<PolicyPattern> Compile(std::string_view pattern);
   bool Matches(std::string_view name) const;
+  // The one name it matches when it is ^literal$ (an index can find it by that name), else "".
+  std::string_view ExactName() const { return literal_only_ && anchored_start_ && anchored_end_ ? literal_ : ""; }
+  bool IsExact() const { return literal_only_ && anchored_start_ && anchored_end_; }
 
  private:
   enum class Op : uint8_t { kSet, kSplit, kJmp, kMatch, kBol, kEol };

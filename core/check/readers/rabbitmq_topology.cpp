@@ -16,6 +16,9 @@ namespace dlq::check {
 namespace {
 
 constexpr std::string_view kApiVersion = "rabbitmq.com/v1beta1";
+// The most documents read from one file: a hostile stream of `---` lines is refused by its count
+// before each empty document costs a tree.
+constexpr size_t kMaxDocuments = 10'000;
 
 struct Chunk {
   std::string_view text;
@@ -145,7 +148,12 @@ Status Read(const SourceFile& file, const Document*, Inventory* out) {
   RmqTopology t;
   t.has_routing = false;
   std::vector<Document> docs;  // kept: the topology points into them
-  for (const Chunk& chunk : Documents(file.text)) {
+  const std::vector<Chunk> chunks = Documents(file.text);
+  if (chunks.size() > kMaxDocuments) {
+    return ErrorAt({file.path, chunks[kMaxDocuments].first_line, 0},
+                   "expected at most 10,000 YAML documents in one file, got " + std::to_string(chunks.size()));
+  }
+  for (const Chunk& chunk : chunks) {
     Result<Document> doc = ParseYaml(file.path, chunk.text);
     if (!doc.ok()) return Shifted(doc.status(), file.path, chunk.first_line - 1);
     docs.push_back(std::move(doc).value());
@@ -159,7 +167,6 @@ Status Read(const SourceFile& file, const Document*, Inventory* out) {
   RETURN_IF_ERROR(ResolveRabbitQueues(t, out));
   // Inline skips: a comment inside a Queue resource's document skips for that queue.
   const std::vector<SkipComment> skips = FindSkipComments(file.text);
-  std::vector<Chunk> chunks = Documents(file.text);
   for (size_t i = first; i < out->queues.size(); ++i) {
     QueueConfig& q = out->queues[i];
     for (size_t c = 0; c < chunks.size(); ++c) {

@@ -17,6 +17,11 @@ namespace {
 
 constexpr int64_t kDefaultDeadTimeoutS = 180LL * 24 * 60 * 60;  // lib/sidekiq/config.rb: 6 months
 constexpr int64_t kMaxRetries = Policy::kMaxAttempts - 1;
+// The most classes and modules read from one Ruby file (a hostile file of `class` lines is
+// refused by its count, not held in memory).
+constexpr size_t kMaxClasses = 100'000;
+// The deepest nesting of classes and modules read (a qualified name holds every level).
+constexpr size_t kMaxNesting = 64;
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -266,12 +271,18 @@ void ClassLine(const SourceFile& file, std::string_view raw, int number, std::ve
                std::vector<RubyClass>& done) {
   std::string_view line = Trim(raw);
   const size_t indent = Indent(raw);
-  if (StartsWord(line, "module")) {
-    open.push_back({"module:" + ConstantAfter(line.substr(6)), indent, number, 0, false, 0, "", {}});
-  } else if (StartsWord(line, "class") && !line.starts_with("class <<")) {
+  // A name inside modules and classes is qualified by them (Billing::ChargeJob); modules are kept
+  // on the stack under "module:" so they are not taken for jobs.
+  const bool is_module = StartsWord(line, "module");
+  if (is_module || (StartsWord(line, "class") && !line.starts_with("class <<"))) {
     std::string prefix;
-    for (const RubyClass& o : open) prefix += (o.name.starts_with("module:") ? o.name.substr(7) : o.name) + "::";
-    open.push_back({prefix + ConstantAfter(line.substr(5)), indent, number, 0, false, 0, "", {}});
+    if (!open.empty()) {
+      std::string_view outer = open.back().name;
+      if (outer.starts_with("module:")) outer.remove_prefix(7);
+      prefix = std::string(outer) + "::";
+    }
+    std::string name = prefix + ConstantAfter(line.substr(is_module ? 6 : 5));
+    open.push_back({is_module ? "module:" + name : name, indent, number, 0, false, 0, "", {}});
   } else if (line == "end" && !open.empty() && open.back().indent == indent) {
     RubyClass c = std::move(open.back());
     open.pop_back();
@@ -316,6 +327,10 @@ Status ReadRuby(const SourceFile& file, const Document*, Inventory* out) {
       continue;
     }
     ClassLine(file, raw, number, open, done);
+    if (open.size() + done.size() > kMaxClasses) {
+      return ErrorAt({file.path, number, 0}, "expected at most 100,000 classes and modules in one file");
+    }
+    if (open.size() > kMaxNesting) return ErrorAt({file.path, number, 0}, "expected classes and modules nested at most 64 deep");
     if (!open.empty() && open.back().options_line == number && Continues(open.back().options)) continuing = &open.back();
   }
   while (!open.empty()) {  // a class the file does not close (or closes at another indent): to the end
