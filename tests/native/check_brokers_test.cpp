@@ -422,7 +422,9 @@ TEST_CASE("check broker fixtures: each file's format is detected, and Check() ju
       {"rabbitmq/topology.yaml", "rabbitmq-topology"},          {"sidekiq/config/sidekiq.yml", "sidekiq-yml"},
       {"sidekiq/app/jobs/hard_job.rb", "sidekiq-ruby"},          {"sidekiq/app/jobs/billing/charge_job.rb", "sidekiq-ruby"},
       {"bullmq/emails.json", "bullmq-options"},                  {"bullmq/reports.queue.json", "bullmq-options"}};
-  for (const auto& [path, format] : fixtures) CHECK_MESSAGE(DetectFormat(path, FixtureText(path)) == format, path);
+  for (const auto& fixture : fixtures) {
+    CHECK_MESSAGE(DetectFormat(fixture.first, FixtureText(fixture.first)) == fixture.second, fixture.first);
+  }
   // One run per system (the topology's queues share ids with the 4.x export's).
   for (std::vector<std::string> paths : {std::vector<std::string>{"rabbitmq/definitions-4x.json"},
                                          std::vector<std::string>{"rabbitmq/definitions-3x.json"},

@@ -27,7 +27,7 @@ class PolicyPattern {
   static Result<PolicyPattern> Compile(std::string_view pattern);
   bool Matches(std::string_view name) const;
   // The one name it matches when it is ^literal$ (an index can find it by that name), else "".
-  std::string_view ExactName() const { return literal_only_ && anchored_start_ && anchored_end_ ? literal_ : ""; }
+  std::string_view ExactName() const { return IsExact() ? std::string_view(literal_) : std::string_view(); }
   bool IsExact() const { return literal_only_ && anchored_start_ && anchored_end_; }
 
  private:
