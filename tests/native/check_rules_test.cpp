@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "check.h"
+#include "document.h"
 #include "link.h"
 #include "link_text.h"
+#include "readers/readers.h"
 #include "scenario.h"
 
 using namespace dlq;
@@ -58,6 +60,22 @@ Inventory SourceAndDlq(int64_t receives = 5) {
   return inv;
 }
 
+QueueConfig Rabbit(const std::string& name, int line) {
+  QueueConfig q;
+  q.id = "/" + name;
+  q.name = name;
+  q.system = "rabbitmq-quorum";
+  q.at = At(line, "definitions.json");
+  q.policy.system = System::kRabbitMqQuorum;
+  q.policy.max_attempts = 21;
+  q.policy.delivery_limit = DeliveryLimit::kUnset4;
+  q.dead_letter_exchange = "dlx";
+  q.dead_letter_exchange_exists = true;
+  q.dead_letter_reaches = {"/" + name + "-dlq"};
+  q.dead_letter_at = At(line + 1, "definitions.json");
+  return q;
+}
+
 Report Run(const Inventory& inv, const CheckOptions& options = {}) {
   Result<Report> report = Judge(inv, options);
   REQUIRE_MESSAGE(report.ok(), report.status().ToString());
@@ -84,6 +102,9 @@ Policy LinkedPolicy(const Finding& f) {
   Result<Scenario> v2 = link::ReadV2(in);
   REQUIRE_MESSAGE(v2.ok(), v2.status().ToString());
   CHECK(v2->policy == back->policy);
+  CHECK(back->world.outage_end > back->world.outage_start);  // the job fails through an outage
+  Result<Queue> played = RunScenario(back.value());
+  CHECK_MESSAGE(played.ok(), played.status().ToString());
   return back->policy;
 }
 
@@ -129,6 +150,11 @@ TEST_CASE("check rules: DLQ-EXISTS fails a dropped terminal, passes a DLQ and a 
   CHECK(sidekiq.message == "a message that fails for good is dropped: attempt 1 at 30 s → dropped (retry: false)");
   CHECK(LinkedPolicy(sidekiq) == job.policy);
 
+  const Finding& sqs = exists[1];  // no redrive policy: no attempt limit, no DLQ
+  CHECK(sqs.message ==
+        "a message that fails for good is dropped: retried without an attempt limit (no redrive_policy), then → "
+        "dropped (no redrive_policy: deleted at the end of its retention)");
+
   Report good = Run(SourceAndDlq());
   CHECK(Of(good, "DLQ-EXISTS").empty());  // orders has a DLQ; orders-dlq is one (no redrive of its own)
   inv.queues[1].terminal = Terminal::kKeptHere;
@@ -155,6 +181,22 @@ TEST_CASE("check rules: DLQ-EXISTS notes an unknown terminal and a DLQ not among
   CHECK(report.notes == 2);
 }
 
+TEST_CASE("check rules: DLQ-EXISTS never passes an unknown terminal, whatever field its unknowns name") {
+  Inventory inv;
+  inv.queues.push_back(Sqs("refunds", 10, "refunds-dlq"));
+  inv.queues[0].terminal = Terminal::kUnknown;
+  inv.queues[0].unknowns.push_back(Unknown{"RedrivePolicy (an Fn::ImportValue)", At(14), "policy"});
+  auto found = Of(Run(inv), "DLQ-EXISTS");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].level == Level::kNote);
+  CHECK(found[0].message == "where a failing message ends is not known: RedrivePolicy (an Fn::ImportValue)");
+  inv.queues[0].unknowns.clear();
+  found = Of(Run(inv), "DLQ-EXISTS");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].message == "where a failing message ends is not known: the file does not say");
+  CHECK(found[0].at == At(12));
+}
+
 TEST_CASE("check rules: the join resolves a DLQ named by ARN in another file") {
   Inventory inv = SourceAndDlq();
   inv.queues[0].dead_letter_to = "arn:aws:sqs:eu-west-1:123456789012:orders-dlq";
@@ -177,6 +219,23 @@ TEST_CASE("check rules: DLQ-DEAD-END fails a DLQ that redrives back into its sou
   CHECK(found[0].message ==
         "its DLQ orders-dlq routes back into orders: attempt 5 at 4 min 30 s → orders-dlq → orders again, a poison "
         "message loops");
+}
+
+TEST_CASE("check rules: two queues dead-lettering into each other: the first is the source, the loop reported once") {
+  Inventory inv;
+  inv.queues.push_back(Rabbit("emails", 10));
+  inv.queues[0].dead_letter_reaches = {"/emails.retry"};
+  inv.queues.push_back(Rabbit("emails.retry", 20));
+  inv.queues[1].dead_letter_reaches = {"/emails"};
+  Report report = Run(inv);
+  auto found = Of(report, "DLQ-DEAD-END");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].queue == "emails");
+  CHECK(found[0].at == At(21, "definitions.json"));
+  CHECK(found[0].message.find("its DLQ emails.retry routes back into emails: attempt 21 at ") == 0);
+  // The source is judged as one (its retries), the retry queue as its DLQ (no retry rules).
+  CHECK(Of(report, "JITTER").size() == 1);
+  CHECK(Of(report, "JITTER")[0].queue == "emails");
 }
 
 TEST_CASE("check rules: DLQ-RETENTION fails a DLQ that keeps no longer than its source") {
@@ -217,21 +276,6 @@ TEST_CASE("check rules: DLQ-ALARM warns on an SQS DLQ nothing watches") {
   CHECK(found[0].level == Level::kWarning);
 }
 
-QueueConfig Rabbit(const std::string& name, int line) {
-  QueueConfig q;
-  q.id = "/" + name;
-  q.name = name;
-  q.system = "rabbitmq-quorum";
-  q.at = At(line, "definitions.json");
-  q.policy.system = System::kRabbitMqQuorum;
-  q.policy.max_attempts = 21;
-  q.policy.delivery_limit = DeliveryLimit::kUnset4;
-  q.dead_letter_exchange = "dlx";
-  q.dead_letter_exchange_exists = true;
-  q.dead_letter_reaches = {"/" + name + "-dlq"};
-  q.dead_letter_at = At(line + 1, "definitions.json");
-  return q;
-}
 
 TEST_CASE("check rules: RMQ-DLX-BOUND fails a missing exchange and one that reaches no queue") {
   Inventory inv;
@@ -301,7 +345,8 @@ TEST_CASE("check rules: RETRY-OUTLASTS-OUTAGE from the schedule, its goal stated
   REQUIRE(found.size() == 1);
   CHECK(found[0].level == Level::kWarning);
   CHECK(found[0].message ==
-        "the retries outlast a 5 min outage with probability 0.00, below 0.99: attempt 5 at 2 min → orders-dlq");
+        "the retries of a message failing at once outlast a 5 min outage with probability 0.00, below 0.99: "
+        "attempt 5 at 2 min → orders-dlq");
   CHECK(LinkedPolicy(found[0]) == inv.queues[0].policy);
   CheckOptions options;
   options.config.goals.outage_ms = 60'000;
@@ -323,10 +368,12 @@ TEST_CASE("check rules: RETRY-OUTLASTS-OUTAGE with full jitter is a sampled prob
   auto found = Of(Run(inv, options), "RETRY-OUTLASTS-OUTAGE");
   REQUIRE(found.size() == 1);
   std::string message = found[0].message;
-  CHECK(message.find("the retries outlast a 12 min outage with probability 0.") == 0);
+  CHECK(message.find("the retries of a message failing at once outlast a 12 min outage with probability 0.") == 0);
   CHECK(message.find("(median) → orders-dlq") != std::string::npos);
   CHECK(Of(Run(inv, options), "RETRY-OUTLASTS-OUTAGE")[0].message == message);  // deterministic
   CHECK(Of(Run(inv), "JITTER").empty());  // full jitter draws
+  options.config.goals.outage_ms = 60'000;  // five waits drawn on [0, v] all summing under 1 min: rare
+  CHECK(Of(Run(inv, options), "RETRY-OUTLASTS-OUTAGE").empty());
 }
 
 TEST_CASE("check rules: BACKOFF-CAP warns on a delay past maxDelay, an error when the goal is stated") {
@@ -351,8 +398,10 @@ TEST_CASE("check rules: BACKOFF-CAP warns on a delay past maxDelay, an error whe
 
 TEST_CASE("check rules: JITTER asks the system: Sidekiq's schedule draws, SQS's timeout does not") {
   Inventory sqs = SourceAndDlq();
+  sqs.queues[0].settings.push_back({"leaseMs", At(17)});  // the visibility timeout: SQS's delay
   auto found = Of(Run(sqs), "JITTER");
   REQUIRE(found.size() == 1);
+  CHECK(found[0].at == At(17));
   CHECK(found[0].message ==
         "no delay draws jitter: messages that failed together come back together (attempt 2 at 30 s for all of "
         "them)");
@@ -441,4 +490,136 @@ TEST_CASE("check rules: RuleIds lists the eleven rules in the issue's order") {
   CHECK(ids == std::vector<std::string>{"DLQ-EXISTS", "DLQ-DEAD-END", "DLQ-RETENTION", "DLQ-TYPE-MATCH",
                                         "RMQ-DLX-BOUND", "RMQ-AT-LEAST-ONCE", "RETRY-BOUNDED",
                                         "RETRY-OUTLASTS-OUTAGE", "BACKOFF-CAP", "JITTER", "DLQ-ALARM"});
+}
+
+TEST_CASE("check rules: an unknown retry policy is a note in each retry rule; a reader's note is reported") {
+  Inventory inv = SourceAndDlq();
+  inv.queues[0].unknowns.push_back(Unknown{"redrive_policy.maxReceiveCount (known after apply)", At(13), "policy"});
+  inv.queues[0].notes.push_back(ReaderNote{"custom schedule, not read (sidekiq_retry_in)", At(15)});
+  Report report = Run(inv);
+  for (const char* rule : {"RETRY-BOUNDED", "RETRY-OUTLASTS-OUTAGE", "BACKOFF-CAP", "JITTER"}) {
+    auto found = Of(report, rule);
+    REQUIRE_MESSAGE(found.size() == 1, rule);
+    CHECK(found[0].level == Level::kNote);
+    CHECK(found[0].message == "the retry policy is not known: redrive_policy.maxReceiveCount (known after apply)");
+    CHECK(found[0].at == At(13));
+  }
+  auto notes = Of(report, kReaderNoteRule);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].message == "custom schedule, not read (sidekiq_retry_in)");
+  CHECK(report.queues[0].attempts == std::nullopt);
+  CHECK(report.queues[0].worst_case_ms == std::nullopt);
+  CHECK(report.errors == 0);
+  CHECK(report.warnings == 0);
+  CHECK(report.notes == 5);
+}
+
+TEST_CASE("check rules: durations print in the unit people read") {
+  Inventory inv = SourceAndDlq(2);
+  inv.queues[0].policy.lease_ms = 12'500;  // 2 × 12.5 s + one wait of 12.5 s
+  CheckOptions options;
+  options.config.goals.max_time_to_dlq_ms = 850;
+  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message == "attempt 2 at 37.5 s → orders-dlq, past maxTimeToDlq 850 ms");
+  inv.queues[0].policy.lease_ms = 3'900'000;  // 65 min: three of them
+  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message.find("attempt 2 at 3 h 15 min → ") == 0);
+  inv.queues[0].policy.lease_ms = 86'400'000;  // a day, the longest lease
+  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message.find("attempt 2 at 3 d → ") == 0);
+  inv.queues[0].policy.lease_ms = 28'800'000;  // 8 h: 24 h is one day
+  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message.find("attempt 2 at 1 d → ") == 0);
+}
+
+// ---- The whole flow, through a reader of the test's own (the format readers are elsewhere) ----
+
+namespace {
+
+// "testQueues": [{ name, dlq?, receives }], JSON or YAML: SQS-like queues (30 s visibility timeout).
+bool DetectsTestQueues(std::string_view, std::string_view, const Node* root) {
+  return root != nullptr && root->IsMap() && root->Get("testQueues") != nullptr;
+}
+
+Status ReadTestQueues(const SourceFile& file, const Document* doc, Inventory* out) {
+  const Node* list = doc->root.Get("testQueues");
+  if (!list->IsList()) {
+    return Status::InvalidArgument(file.path + ":" + std::to_string(list->line) + ": testQueues: expected a list");
+  }
+  const std::vector<SkipComment> skips = FindSkipComments(file.text);
+  for (size_t i = 0; i < list->items.size(); ++i) {
+    const Node& item = list->items[i];
+    const int end = i + 1 < list->items.size() ? list->items[i + 1].line : 1 << 30;
+    QueueConfig q = Sqs(AsText(*item.Get("name")).value_or(""), 0);
+    q.id = "test:" + q.name;
+    q.at = Location{file.path, item.line, item.column};
+    q.retention_at = q.at;
+    q.policy.max_attempts = AsInteger(*item.Get("receives")).value_or(1);
+    if (const Node* dlq = item.Get("dlq")) {
+      q.bounded = true;
+      q.terminal = Terminal::kDeadLetter;
+      q.dead_letter_to = "test:" + AsText(*dlq).value_or("");
+      q.dead_letter_at = Location{file.path, item.KeyLine("dlq"), 0};
+    } else {
+      q.dead_letter_at = q.at;
+    }
+    for (const SkipComment& c : skips) {
+      if (c.line >= item.line && c.line < end) q.skips.push_back(c);
+    }
+    out->queues.push_back(std::move(q));
+  }
+  return Status::Ok();
+}
+
+constexpr Reader kTestReaders[] = {
+    {"test-queues", "the test's queue list (JSON or YAML)", Syntax::kJsonOrYaml, DetectsTestQueues, ReadTestQueues},
+};
+
+}  // namespace
+
+TEST_CASE("check flow: files detected, parsed, read, joined across files, judged, skipped inline, sorted") {
+  const std::vector<SourceFile> files = {
+      {"queues.json", "{\n  \"testQueues\": [\n    {\"name\": \"orders\",\n     \"dlq\": \"orders-dlq\",\n"
+                      "     \"receives\": 5},\n    {\"name\": \"audit\", \"receives\": 1}\n  ]\n}\n"},
+      {"dlq.yml", "testQueues:\n  - name: orders-dlq\n    # dlq-lab:skip=DLQ-ALARM the DLQ is watched by hand\n"
+                  "    receives: 1\n"},
+  };
+  CHECK(DetectFormatWithReaders(kTestReaders, files[0].path, files[0].text) == "test-queues");
+  CHECK(DetectFormatWithReaders(kTestReaders, files[1].path, files[1].text) == "test-queues");
+  CHECK(DetectFormatWithReaders(kTestReaders, "notes.txt", "just words") == "");
+  Result<Report> report = CheckWithReaders(kTestReaders, files, {});
+  REQUIRE_MESSAGE(report.ok(), report.status().ToString());
+  REQUIRE(report->queues.size() == 3);
+  CHECK(report->queues[0].name == "orders");
+  CHECK(report->queues[0].dlq == "orders-dlq");  // declared in the other file
+  CHECK(report->queues[0].at == Location{"queues.json", 3, 5});
+  std::vector<std::string> seen;
+  for (const Finding& f : report->findings) {
+    seen.push_back(f.at.file + ":" + std::to_string(f.at.line) + " " + f.rule + " " + f.queue +
+                   (f.skipped ? " skipped: " + f.reason : ""));
+  }
+  CHECK(seen == std::vector<std::string>{
+                    "dlq.yml:2 DLQ-ALARM orders-dlq skipped: the DLQ is watched by hand",
+                    "dlq.yml:2 DLQ-RETENTION orders",  // both keep 4 d: the DLQ no longer than its source
+                    "queues.json:3 JITTER orders",
+                    "queues.json:3 RETRY-OUTLASTS-OUTAGE orders",
+                    "queues.json:6 DLQ-EXISTS audit",
+                    "queues.json:6 RETRY-BOUNDED audit",
+                });
+  CHECK(report->errors == 3);
+  CHECK(report->warnings == 2);
+  CHECK(report->skipped == 1);
+  CHECK(ExitCode(report.value(), Level::kError) == 1);
+}
+
+TEST_CASE("check flow: a file in no known format, and one that does not parse, are errors naming the file") {
+  std::vector<SourceFile> files = {{"notes.yml", "just: words\n"}};
+  Result<Report> report = CheckWithReaders(kTestReaders, files, {});
+  REQUIRE(!report.ok());
+  CHECK(report.status().message() ==
+        "notes.yml: not a format dlq-lab check reads (expected one of: the test's queue list (JSON or YAML))");
+  files = {{"broken.json", "{\"testQueues\": [\n  {\"name\": \"orders\",}\n]}\n"}};
+  report = CheckWithReaders(kTestReaders, files, {});
+  REQUIRE(!report.ok());
+  CHECK(report.status().message().rfind("broken.json:2: ", 0) == 0);
+  files = {{"queues.yml", "testQueues: 3\n"}};
+  report = CheckWithReaders(kTestReaders, files, {});
+  REQUIRE(!report.ok());
+  CHECK(report.status().message() == "queues.yml:1: testQueues: expected a list");
 }

@@ -21,6 +21,23 @@ void NoteUnknowns(const Rule& rule, const RuleContext& ctx, const QueueConfig& q
   out->push_back(MakeFinding(rule, ctx, q, unknowns.front()->at, needs + " is not known: " + names, true));
 }
 
+// DLQ-EXISTS on a terminal place the reader marked unknown: always a note (never a silent
+// pass), naming the unknowns about it, else every unknown of the queue.
+void NoteUnknownTerminal(const Rule& rule, const RuleContext& ctx, const QueueConfig& q, std::vector<Finding>* out) {
+  std::vector<const Unknown*> unknowns = UnknownsAbout(q, "terminal");
+  if (unknowns.empty()) unknowns = UnknownsAbout(q, "dead_letter_to");
+  if (unknowns.empty()) {
+    for (const Unknown& u : q.unknowns) unknowns.push_back(&u);
+  }
+  std::string names;
+  for (const Unknown* u : unknowns) names += (names.empty() ? "" : ", ") + u->what;
+  const Location& at = unknowns.empty() ? DeadLetterAt(q) : unknowns.front()->at;
+  out->push_back(MakeFinding(rule, ctx, q, at,
+                             "where a failing message ends is not known: " +
+                                 (names.empty() ? std::string("the file does not say") : names),
+                             true));
+}
+
 bool Contains(const std::vector<std::string>& ids, const std::string& id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
@@ -34,7 +51,7 @@ void JudgeDlqExists(const Rule& rule, const RuleContext& ctx, const JoinedQueue&
     case Terminal::kKeptHere:
       return;
     case Terminal::kUnknown:
-      NoteUnknowns(rule, ctx, q, "terminal", "where a failing message ends", out);
+      NoteUnknownTerminal(rule, ctx, q, out);
       return;
     case Terminal::kDropped: {
       Finding f = MakeFinding(rule, ctx, q, DeadLetterAt(q),
@@ -73,7 +90,7 @@ void JudgeDlqDeadEnd(const Rule& rule, const RuleContext& ctx, const JoinedQueue
     out->push_back(MakeFinding(rule, ctx, q, q.at, "a consumer of its DLQ routes every entry back into " + q.name));
     return;
   }
-  if (j.dlq == nullptr) return;
+  if (j.dlq == nullptr || j.is_dlq()) return;  // a loop is reported once, at its source
   const QueueConfig& dlq = *j.dlq;
   const JoinedQueue* dj = ctx.joined.Find(&dlq);
   bool back = Contains(dlq.routes_back_to, q.id) || (dj != nullptr && dj->dlq == &q) ||

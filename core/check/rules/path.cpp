@@ -16,7 +16,8 @@ constexpr int64_t kSecond = 1000, kMinute = 60 * kSecond, kHour = 60 * kMinute, 
 std::string TwoUnits(int64_t ms, int64_t unit, const char* unit_name, int64_t sub, const char* sub_name) {
   std::string out = std::to_string(ms / unit);
   out.append(" ").append(unit_name);
-  if (int64_t rest = (ms % unit) / sub; rest != 0) out.append(" ").append(std::to_string(rest)).append(" ").append(sub_name);
+  if (int64_t rest = (ms % unit) / sub; rest != 0)
+    out.append(" ").append(std::to_string(rest)).append(" ").append(sub_name);
   return out;
 }
 
@@ -50,6 +51,9 @@ std::string TerminalText(const JoinedQueue& queue) {
 }
 
 std::string PathText(const JoinedQueue& queue, const std::string& where) {
+  const QueueConfig& q = *queue.queue;
+  if (!q.bounded) return "retried without an attempt limit (" + q.unbounded_because + "), then → " + where;
+  if (queue.worst.unbounded) return "a crashing worker's message is leased without end; others → " + where;
   return "attempt " + std::to_string(queue.worst.attempts) + " at " + DurationText(queue.worst.time_ms) + " → " + where;
 }
 
