@@ -83,6 +83,7 @@ Result<Report> CheckWithReaders(std::span<const Reader> readers, std::span<const
     const Document* doc = detected.doc ? &*detected.doc : nullptr;
     RETURN_IF_ERROR(detected.reader->read(file, doc, &inventory));
   }
+  JoinInventory(&inventory);  // what a format spreads over files (Sidekiq's sidekiq.yml onto its jobs)
   return Judge(inventory, options);
 }
 

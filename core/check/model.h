@@ -87,6 +87,12 @@ struct QueueConfig {
   std::string redrive_permission;
   std::vector<std::string> dead_letter_sources;
 
+  // Sidekiq: retry true or absent, so the process's max_retries (config/sidekiq.yml) applies;
+  // retry_for (Sidekiq 7.1+): retries stop this long after the first failure, whatever the count.
+  bool default_retries = false;
+  std::optional<int64_t> retry_for_ms;
+  Location retry_for_at;
+
   std::vector<Unknown> unknowns;
   std::vector<ReaderNote> notes;
   std::vector<SkipComment> skips;  // inline skip comments inside its declaration
@@ -99,9 +105,19 @@ struct DepthAlarm {
   Location at;
 };
 
+// Sidekiq's process-wide settings (config/sidekiq.yml), for every job class that leaves them to
+// the default: JoinInventory (readers.h) applies them once every file is read.
+struct SidekiqSettings {
+  std::optional<int64_t> max_retries, dead_max_jobs, dead_timeout_s;
+  Location max_retries_at, dead_max_jobs_at, dead_timeout_at;
+  std::vector<Unknown> unknowns;  // a value set through ERB (<%= ENV[...] %>)
+  Location at;                    // the file
+};
+
 struct Inventory {
   std::vector<QueueConfig> queues;
   std::vector<DepthAlarm> alarms;
+  std::vector<SidekiqSettings> sidekiq_settings;
 };
 
 }  // namespace dlq::check

@@ -38,6 +38,11 @@ struct Reader {
 // Every reader, in the order DetectFormat tries them.
 std::span<const Reader> Readers();
 
+// What one format spreads over several files, joined once every file is read and before any
+// rule runs: Sidekiq's config/sidekiq.yml settings onto the job classes that leave them to the
+// default (readers/sidekiq.cpp). Check() calls it once.
+void JoinInventory(Inventory* inventory);
+
 // Check and DetectFormat (check.h) over the table `readers` (they pass Readers()): a test
 // plays the whole flow (detect, parse, read, join, judge) with a reader of its own.
 Result<Report> CheckWithReaders(std::span<const Reader> readers, std::span<const SourceFile> files,
