@@ -35,6 +35,7 @@ const DEBIAN_PACKAGES = [
   ['redis-server', '/usr/bin/redis-server'],
   ['rabbitmq-server', '/usr/lib/rabbitmq/bin/rabbitmq-server'],
   ['ruby-sidekiq', '/usr/bin/sidekiq'],
+  ['libxml2-utils', '/usr/bin/xmllint'],  // dlq-lab check's JUnit output against tests/schemas/junit.xsd
 ];
 
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };  // Emscripten's JS optimizer needs acorn from there
