@@ -93,6 +93,14 @@ std::string DetectFormat(std::string_view path, std::string_view text);
 // no known format when named explicitly, is an error (exit 2) naming the file and line.
 Result<Report> Check(std::span<const SourceFile> files, const CheckOptions& options);
 
+// The rules over an inventory already read and gathered (Check's second half): join the
+// files (join.h), run every rule, apply the skips, summarise each queue, sort the findings.
+// A skip (config or inline) without a reason or naming no rule: an error naming file and line.
+Result<Report> Judge(const Inventory& inventory, const CheckOptions& options);
+
+// Every rule's id, in the table order (rules/rules.cpp): the ids a skip may name.
+std::span<const char* const> RuleIds();
+
 // Exit codes: 0 no failing finding, 1 a failing one (an error, or a warning with
 // fail_on kWarning; skipped findings never fail), 2 usage/parse/config error, 3 internal.
 int ExitCode(const Report& report, Level fail_on);

@@ -21,6 +21,10 @@ namespace dlq::check {
 struct Unknown {
   std::string what;  // "redrive_policy.deadLetterTargetArn (known after apply)"
   Location at;
+  // The QueueConfig fact it leaves unknown, by member name ("dead_letter_to", "retention_ms",
+  // "fifo", "policy", "terminal"), so the rule that needs that fact names it; "": any fact
+  // the queue leaves unset.
+  std::string field;
 };
 
 // A note a reader attaches to a queue ("custom schedule, not read": sidekiq_retry_in).

@@ -166,3 +166,9 @@ TEST_CASE("check formats: terminal text shows control characters as escapes") {
   CHECK(formats::TerminalText("\x1b[31mred\x7f") == "\\x1b[31mred\\x7f");
   CHECK(formats::TerminalText("→ \xff") == "→ \xEF\xBF\xBD");
 }
+
+TEST_CASE("check formats: the formats describe exactly the rules Check() runs, in the same order") {
+  const std::span<const char* const> ids = RuleIds();
+  REQUIRE(ids.size() == formats::AllRules().size());
+  for (size_t i = 0; i < ids.size(); ++i) CHECK(std::string(ids[i]) == formats::AllRules()[i].id);
+}

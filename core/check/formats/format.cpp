@@ -9,15 +9,6 @@
 
 namespace dlq::check {
 
-const char* LevelName(Level level) {
-  switch (level) {
-    case Level::kNote: return "note";
-    case Level::kWarning: return "warning";
-    case Level::kError: return "error";
-  }
-  return "error";
-}
-
 Result<std::string> Format(const Report& report, std::string_view format) {
   if (format == "text") return formats::Text(report);
   if (format == "json") return formats::Json(report);

@@ -1,0 +1,84 @@
+// DetectFormat and Check (check.h): each file's format through the reader table, its
+// parse, its reader, then Judge over every file's inventory together.
+#include "check.h"
+
+#include <optional>
+
+#include "readers/readers.h"
+
+namespace dlq::check {
+
+namespace {
+
+// A JSON text starts with an object or a list (RFC 8259 allows a bare scalar, which no
+// format the checker reads is); anything else is tried as YAML.
+bool LooksLikeJson(std::string_view text) {
+  size_t i = text.find_first_not_of(" \t\r\n");
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") i = text.find_first_not_of(" \t\r\n", 3);
+  return i != std::string_view::npos && (text[i] == '{' || text[i] == '[');
+}
+
+// One file's format: its reader, its parsed tree (null for a text format), or why none.
+struct Detected {
+  const Reader* reader = nullptr;
+  std::optional<Document> doc;
+  Status parse_error;  // the parse that failed, when no reader took the file
+};
+
+// Parses `text` at most once per syntax, and asks each reader in table order.
+Detected Detect(std::string_view path, std::string_view text) {
+  const bool json_like = LooksLikeJson(text);
+  std::optional<Result<Document>> json, yaml;
+  Detected out;
+  for (const Reader& reader : Readers()) {
+    const Result<Document>* parsed = nullptr;
+    if (reader.syntax == Syntax::kJson || (reader.syntax == Syntax::kJsonOrYaml && json_like)) {
+      if (!json_like) continue;
+      if (!json) json = ParseJson(path, text);
+      parsed = &*json;
+    } else if (reader.syntax == Syntax::kYaml || reader.syntax == Syntax::kJsonOrYaml) {
+      if (!yaml) yaml = ParseYaml(path, text);
+      parsed = &*yaml;
+    }
+    if (parsed != nullptr && !parsed->ok()) {
+      if (out.parse_error.ok()) out.parse_error = parsed->status();
+      continue;
+    }
+    const Node* root = parsed != nullptr ? &parsed->value().root : nullptr;
+    if (!reader.detects(path, text, root)) continue;
+    out.reader = &reader;
+    if (parsed != nullptr) out.doc = parsed->value();
+    return out;
+  }
+  return out;
+}
+
+std::string FormatList() {
+  std::string out;
+  for (const Reader& reader : Readers()) out += (out.empty() ? "" : "; ") + std::string(reader.label);
+  return out.empty() ? "none is built in" : out;
+}
+
+}  // namespace
+
+std::string DetectFormat(std::string_view path, std::string_view text) {
+  Detected detected = Detect(path, text);
+  return detected.reader != nullptr ? detected.reader->format : "";
+}
+
+Result<Report> Check(std::span<const SourceFile> files, const CheckOptions& options) {
+  Inventory inventory;
+  for (const SourceFile& file : files) {
+    Detected detected = Detect(file.path, file.text);
+    if (detected.reader == nullptr) {
+      if (!detected.parse_error.ok()) return detected.parse_error;
+      return Status::InvalidArgument(file.path + ": not a format dlq-lab check reads (expected one of: " +
+                                     FormatList() + ")");
+    }
+    const Document* doc = detected.doc ? &*detected.doc : nullptr;
+    RETURN_IF_ERROR(detected.reader->read(file, doc, &inventory));
+  }
+  return Judge(inventory, options);
+}
+
+}  // namespace dlq::check

@@ -1,0 +1,65 @@
+#include "rules/path.h"
+
+#include <algorithm>
+
+#include "link.h"
+#include "scenario.h"
+#include "world.h"
+
+namespace dlq::check {
+
+namespace {
+
+constexpr int64_t kSecond = 1000, kMinute = 60 * kSecond, kHour = 60 * kMinute, kDay = 24 * kHour;
+
+// "N unit" plus "M subunit" when the remainder has any.
+std::string TwoUnits(int64_t ms, int64_t unit, const char* unit_name, int64_t sub, const char* sub_name) {
+  std::string out = std::to_string(ms / unit);
+  out.append(" ").append(unit_name);
+  if (int64_t rest = (ms % unit) / sub; rest != 0) out.append(" ").append(std::to_string(rest)).append(" ").append(sub_name);
+  return out;
+}
+
+}  // namespace
+
+std::string DurationText(int64_t ms) {
+  if (ms < kSecond) return std::to_string(ms) + " ms";
+  if (ms < kMinute) {
+    std::string out = std::to_string(ms / kSecond);
+    if (int64_t tenths = (ms % kSecond) / 100; tenths != 0) out.append(".").append(std::to_string(tenths));
+    return out.append(" s");
+  }
+  if (ms < kHour) return TwoUnits(ms, kMinute, "min", kSecond, "s");
+  if (ms < kDay) return TwoUnits(ms, kHour, "h", kMinute, "min");
+  return TwoUnits(ms, kDay, "d", kHour, "h");
+}
+
+std::string TerminalText(const JoinedQueue& queue) {
+  const QueueConfig& q = *queue.queue;
+  switch (q.terminal) {
+    case Terminal::kDeadLetter:
+      return queue.dlq_name.empty() ? "no queue (the dead-letter target reaches none)" : queue.dlq_name;
+    case Terminal::kKeptHere:
+      return "kept by " + q.system + " (its dead or failed set)";
+    case Terminal::kDropped:
+      return "dropped (" + q.drop_cause + ")";
+    case Terminal::kUnknown:
+      break;
+  }
+  return "an unknown place";
+}
+
+std::string PathText(const JoinedQueue& queue, const std::string& where) {
+  return "attempt " + std::to_string(queue.worst.attempts) + " at " + DurationText(queue.worst.time_ms) + " → " + where;
+}
+
+std::string ScenarioLink(const QueueConfig& queue, int64_t outage_ms, const CheckOptions& options) {
+  Scenario scenario;
+  scenario.policy = queue.policy;
+  scenario.jobs.push_back(JobSpec{"job-1", "{}", ""});
+  scenario.world.outage_start = 0;
+  scenario.world.outage_end = std::clamp<int64_t>(outage_ms, 1, kOutageEndField.max);
+  return options.link_base + "#" + link::WriteV2(scenario);
+}
+
+}  // namespace dlq::check

@@ -1,0 +1,112 @@
+// The retry rules: RETRY-BOUNDED, RETRY-OUTLASTS-OUTAGE, BACKOFF-CAP, JITTER. Each asks the
+// core for time: the join's bounded path (WorstCasePath) and the schedule (RetrySchedule),
+// which apply the queue's system (its delay formula and its jitter): nothing re-derived here.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "rules/path.h"
+#include "rules/rule.h"
+#include "schedule.h"
+
+namespace dlq::check {
+
+namespace {
+
+// Enough samples that the probability is stable to two decimals (the schedule's largest:
+// a standard error under 0.005), fewer only when the schedule's draw cap says so.
+constexpr int64_t kOutageSamples = 10'000;
+
+// Where the policy field `field` was set, else where the queue is declared.
+const Location& SettingAt(const QueueConfig& q, std::string_view field) {
+  for (const auto& [name, at] : q.settings) {
+    if (name == field && at.line > 0) return at;
+  }
+  return q.at;
+}
+
+std::string TwoDecimals(double p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", std::floor(p * 100.0 + 1e-9) / 100.0);
+  return text;
+}
+
+}  // namespace
+
+void JudgeRetryBounded(const Rule& rule, const RuleContext& ctx, const JoinedQueue& j, std::vector<Finding>* out) {
+  const QueueConfig& q = *j.queue;
+  if (j.is_dlq()) return;
+  std::string message;
+  if (!q.bounded) {
+    message = "nothing ends the retries (" + q.unbounded_because + "): a failing message is delivered forever";
+  } else if (j.worst.unbounded) {
+    message = "a worker that keeps crashing is never counted: its message is leased forever";
+  } else if (ctx.goals().max_time_to_dlq_ms && j.worst.time_ms > *ctx.goals().max_time_to_dlq_ms) {
+    message = PathText(j, TerminalText(j)) + ", past maxTimeToDlq " + DurationText(*ctx.goals().max_time_to_dlq_ms);
+  } else {
+    return;
+  }
+  Finding f = MakeFinding(rule, ctx, q, SettingAt(q, "maxAttempts"), message);
+  int64_t outage = std::max(ctx.goals().outage_ms, ctx.goals().max_time_to_dlq_ms.value_or(0) + 1);
+  f.link = ScenarioLink(q, outage, ctx.options);
+  out->push_back(std::move(f));
+}
+
+void JudgeRetryOutlastsOutage(const Rule& rule, const RuleContext& ctx, const JoinedQueue& j,
+                              std::vector<Finding>* out) {
+  const QueueConfig& q = *j.queue;
+  if (j.is_dlq() || !q.bounded || j.worst.unbounded) return;  // endless retries outlast any outage
+  const Goals& goals = ctx.goals();
+  ScheduleOptions options;
+  options.samples = kOutageSamples;
+  options.outage_ms = goals.outage_ms;
+  options.work_ms = 0;  // judged on attempts that fail at once, when their next delivery comes
+  Result<ScheduleTable> table = RetrySchedule(q.policy, options);
+  if (!table.ok()) {
+    out->push_back(MakeFinding(rule, ctx, q, q.at, "the schedule is refused: " + table.status().message(), true));
+    return;
+  }
+  double p = static_cast<double>(table->outlasting) / static_cast<double>(table->samples);
+  if (p >= goals.outage_probability) return;
+  std::string median = table->exact ? "" : " (median)";
+  std::string message = "the retries outlast a " + DurationText(goals.outage_ms) + " outage with probability " +
+                        TwoDecimals(p) + ", below " + TwoDecimals(goals.outage_probability) + ": attempt " +
+                        std::to_string(table->attempts) + " at " + DurationText(table->total.median) + median +
+                        " → " + TerminalText(j);
+  Finding f = MakeFinding(rule, ctx, q, SettingAt(q, "maxAttempts"), message);
+  f.link = ScenarioLink(q, goals.outage_ms, ctx.options);
+  out->push_back(std::move(f));
+}
+
+void JudgeBackoffCap(const Rule& rule, const RuleContext& ctx, const JoinedQueue& j, std::vector<Finding>* out) {
+  const QueueConfig& q = *j.queue;
+  if (j.is_dlq()) return;
+  const WorstDelay* largest = nullptr;
+  for (const WorstDelay& d : j.worst.delays) {
+    if (largest == nullptr || d.delay_ms > largest->delay_ms) largest = &d;
+  }
+  if (largest == nullptr || largest->delay_ms <= ctx.goals().max_delay_ms) return;
+  out->push_back(MakeFinding(rule, ctx, q, SettingAt(q, "backoff.capMs"),
+                             "attempt " + std::to_string(largest->first_attempt) + " waits up to " +
+                                 DurationText(largest->delay_ms) + " before its retry, past maxDelay " +
+                                 DurationText(ctx.goals().max_delay_ms)));
+}
+
+void JudgeJitter(const Rule& rule, const RuleContext& ctx, const JoinedQueue& j, std::vector<Finding>* out) {
+  const QueueConfig& q = *j.queue;
+  if (j.is_dlq() || j.worst.attempts < 2) return;  // no retry, nothing comes back
+  ScheduleOptions options;
+  options.samples = 1;
+  Result<ScheduleTable> table = RetrySchedule(q.policy, options);
+  if (!table.ok()) {
+    out->push_back(MakeFinding(rule, ctx, q, q.at, "the schedule is refused: " + table.status().message(), true));
+    return;
+  }
+  if (!table->exact) return;  // the system or the policy draws jitter
+  const ScheduleRow& first = table->rows.front();
+  out->push_back(MakeFinding(rule, ctx, q, SettingAt(q, "backoff.jitter"),
+                             "no delay draws jitter: messages that failed together come back together (attempt 2 at " +
+                                 DurationText(first.delay.max) + " for all of them)"));
+}
+
+}  // namespace dlq::check
