@@ -17,19 +17,45 @@ std::string OrNull(const std::optional<int64_t>& value) {
   return value ? std::to_string(*value) : std::string("null");
 }
 
+// "key": value pairs joined by ", " inside braces.
+class Object {
+ public:
+  Object& Add(const char* key, const std::string& json_value) {
+    text_ += text_.size() > 1 ? ", " : "";
+    text_ += Key(key);
+    text_ += json_value;
+    return *this;
+  }
+  std::string Close() { return text_ + "}"; }
+
+ private:
+  std::string text_ = "{";
+};
+
 std::string QueueObject(const QueueSummary& q) {
-  return "{" + Key("name") + JsonString(q.name) + ", " + Key("system") + JsonString(q.system) + ", " +
-         Key("file") + JsonString(q.at.file) + ", " + Key("line") + std::to_string(q.at.line) + ", " +
-         Key("dlq") + JsonString(q.dlq) + ", " + Key("attempts") + OrNull(q.attempts) + ", " +
-         Key("worstCaseMs") + OrNull(q.worst_case_ms) + "}";
+  return Object()
+      .Add("name", JsonString(q.name))
+      .Add("system", JsonString(q.system))
+      .Add("file", JsonString(q.at.file))
+      .Add("line", std::to_string(q.at.line))
+      .Add("dlq", JsonString(q.dlq))
+      .Add("attempts", OrNull(q.attempts))
+      .Add("worstCaseMs", OrNull(q.worst_case_ms))
+      .Close();
 }
 
 std::string FindingObject(const Finding& f) {
-  return "{" + Key("rule") + JsonString(f.rule) + ", " + Key("level") + JsonString(LevelName(f.level)) + ", " +
-         Key("queue") + JsonString(f.queue) + ", " + Key("file") + JsonString(f.at.file) + ", " + Key("line") +
-         std::to_string(f.at.line) + ", " + Key("message") + JsonString(f.message) + ", " + Key("link") +
-         JsonString(f.link) + ", " + Key("skipped") + (f.skipped ? "true" : "false") + ", " + Key("reason") +
-         JsonString(f.reason) + "}";
+  return Object()
+      .Add("rule", JsonString(f.rule))
+      .Add("level", JsonString(LevelName(f.level)))
+      .Add("queue", JsonString(f.queue))
+      .Add("file", JsonString(f.at.file))
+      .Add("line", std::to_string(f.at.line))
+      .Add("message", JsonString(f.message))
+      .Add("link", JsonString(f.link))
+      .Add("skipped", f.skipped ? "true" : "false")
+      .Add("reason", JsonString(f.reason))
+      .Close();
 }
 
 template <typename T, typename Write>
@@ -52,10 +78,15 @@ std::string Json(const Report& report) {
   std::string out = "{\n  " + Key("version") + "1,\n";
   AppendArray("queues", report.queues, QueueObject, &out);
   AppendArray("findings", report.findings, FindingObject, &out);
-  out.append("  " + Key("summary") + "{" + Key("queues") + std::to_string(report.queues.size()) + ", " +
-             Key("errors") + std::to_string(report.errors) + ", " + Key("warnings") +
-             std::to_string(report.warnings) + ", " + Key("notes") + std::to_string(report.notes) + ", " +
-             Key("skipped") + std::to_string(report.skipped) + "}\n}\n");
+  out += "  " + Key("summary");
+  out += Object()
+             .Add("queues", std::to_string(report.queues.size()))
+             .Add("errors", std::to_string(report.errors))
+             .Add("warnings", std::to_string(report.warnings))
+             .Add("notes", std::to_string(report.notes))
+             .Add("skipped", std::to_string(report.skipped))
+             .Close();
+  out += "\n}\n";
   return out;
 }
 

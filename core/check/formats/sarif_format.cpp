@@ -98,9 +98,21 @@ std::string Sarif(const Report& report) {
       "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
       "  \"runs\": [\n    {\n      \"tool\": {\"driver\": {\"name\": \"dlq-lab\", \"informationUri\": " +
       JsonString(kRulesDoc) + ", \"rules\": [";
-  out += rules.empty() ? "]}},\n" : "\n" + Lines(rules, RuleObject, "        ") + "      ]}},\n";
+  if (rules.empty()) {
+    out += "]}},\n";
+  } else {
+    out += "\n";
+    out += Lines(rules, RuleObject, "        ");
+    out += "      ]}},\n";
+  }
   out += "      \"results\": [";
-  out += results.empty() ? "]\n" : "\n" + Lines(results, same, "        ") + "      ]\n";
+  if (results.empty()) {
+    out += "]\n";
+  } else {
+    out += "\n";
+    out += Lines(results, same, "        ");
+    out += "      ]\n";
+  }
   out += "    }\n  ]\n}\n";
   return out;
 }
