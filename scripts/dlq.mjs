@@ -3,6 +3,7 @@
 // and `npm test` work on a fresh Debian 12 machine (root, node 20 + npm, cmake, g++).
 //
 //   node scripts/dlq.mjs setup | build | test | start | bench | bench-page
+//   node scripts/dlq.mjs third-party   (only the Debian source packages CMake builds, into build/third_party/)
 //   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [--target link|queue|snapshot|goal]
 //   node scripts/dlq.mjs storm [--jobs N --outage START:DURATION …]   (the native storm CLI; --help)
 //
@@ -36,7 +37,19 @@ const DEBIAN_PACKAGES = [
   ['rabbitmq-server', '/usr/lib/rabbitmq/bin/rabbitmq-server'],
   ['ruby-sidekiq', '/usr/bin/sidekiq'],
   ['libxml2-utils', '/usr/bin/xmllint'],  // dlq-lab check's JUnit output against tests/schemas/junit.xsd
+  // The checker's parsers (core/check/internal/): RapidJSON (header-only) for JSON; libfyaml,
+  // built from Debian's source (third-party sources below), for YAML. dpkg-dev unpacks it.
+  ['rapidjson-dev', '/usr/include/rapidjson/document.h'],
+  ['dpkg-dev', '/usr/bin/dpkg-source'],
 ];
+
+// Libraries built from Debian's source packages, natively and for WebAssembly alike
+// (CMakeLists.txt builds each as a static library): [package, version, the folder
+// `apt-get source` unpacks under build/third_party/ (git-ignored)].
+const DEBIAN_SOURCES = [
+  ['libfyaml', '0.7.12-2', 'libfyaml-0.7.12'],
+];
+const DEBIAN_SOURCE_LIST = '/etc/apt/sources.list.d/dlq-lab-src.sources';
 
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };  // Emscripten's JS optimizer needs acorn from there
 
@@ -64,10 +77,40 @@ function setup() {
     say(`installing Debian packages: ${missing.join(', ')}`);
     run('sh', ['-c', command], { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } });
   }
+  fetchDebianSources();
   const marker = 'node_modules/.package-lock.json';
   if (!existsSync(marker) || statSync(marker).mtimeMs < statSync('package-lock.json').mtimeMs) {
     say('installing npm packages (npm ci)');
     run('npm', ['ci', '--no-audit', '--no-fund']);
+  }
+}
+
+// Fetches and unpacks each DEBIAN_SOURCES package into build/third_party/ once; a folder
+// already there is kept. Needs a deb-src entry for bookworm: added when apt has none.
+function fetchDebianSources() {
+  const dir = 'build/third_party';
+  const missing = DEBIAN_SOURCES.filter(([, , folder]) => !existsSync(path.join(dir, folder, '.dlq-fetched')));
+  if (missing.length === 0) return;
+  const hasDebSrc = () => spawnSync('sh', ['-c', 'grep -rqs "deb-src" /etc/apt/sources.list /etc/apt/sources.list.d/'])
+    .status === 0;
+  if (!hasDebSrc()) {
+    const entry = 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\n' +
+                  'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n';
+    if (process.getuid?.() !== 0) {
+      say(`apt has no deb-src entry for Debian's source packages. Run as root:\n\n` +
+          `  printf '${entry.replace(/\n/g, '\\n')}' > ${DEBIAN_SOURCE_LIST} && apt-get update\n`);
+      process.exit(1);
+    }
+    say(`adding ${DEBIAN_SOURCE_LIST} (deb-src for bookworm) and updating apt`);
+    writeFileSync(DEBIAN_SOURCE_LIST, entry);
+    run('apt-get', ['update']);
+  }
+  mkdirSync(dir, { recursive: true });
+  for (const [name, version, folder] of missing) {
+    say(`fetching Debian's source of ${name} ${version} into ${dir}/${folder}`);
+    rmSync(path.join(dir, folder), { recursive: true, force: true });  // a half-unpacked folder from an interrupted run
+    run('apt-get', ['source', '--quiet', `${name}=${version}`], { cwd: dir });
+    writeFileSync(path.join(dir, folder, '.dlq-fetched'), `${name} ${version}\n`);
   }
 }
 
@@ -357,6 +400,7 @@ function storm(argv) {
 const command = process.argv[2];
 switch (command) {
   case 'setup': setup(); break;
+  case 'third-party': fetchDebianSources(); break;  // only the Debian source packages (part of setup)
   case 'build': setup(); build(); break;
   case 'test': test(); break;
   case 'start': await start(); break;
@@ -365,6 +409,6 @@ switch (command) {
   case 'fuzz': fuzz(process.argv.slice(3)); break;
   case 'storm': storm(process.argv.slice(3)); break;
   default:
-    console.error('usage: node scripts/dlq.mjs setup | build | test | start | bench | bench-page | fuzz | storm');
+    console.error('usage: node scripts/dlq.mjs setup | third-party | build | test | start | bench | bench-page | fuzz | storm');
     process.exit(2);
 }

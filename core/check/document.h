@@ -60,7 +60,8 @@ class Node {
 
 struct Document {
   std::string file;
-  Node root;
+  Node root;  // the file's value; YAML: the first document of the stream (null for an empty file)
+  std::vector<Node> more_roots;  // YAML: the stream's further documents ("---"), in order
 };
 
 // Parsers (internal/json_parser.cpp, internal/yaml_parser.cpp). An error's message starts
