@@ -7,13 +7,15 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const goldens = path.join(root, 'tests/fixtures/check/formats');
+const corpus = path.join(root, 'tests/fixtures/check');
+const nativeCli = path.join(root, 'build/native/dlq-lab');
 
 // The platform binary itself: the package's bin.js passes its arguments through a shell.
 const multitool = path.join(root, 'node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool');
@@ -64,6 +66,21 @@ test('the JUnit goldens are valid against the JUnit schema; a broken report is n
     const broken = path.join(dir, 'broken.xml');
     writeFileSync(broken, '<testsuites><testsuite name="x" tests="-1" failures="0" errors="0"/></testsuites>\n');
     assert.equal(junitErrors(broken).length, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('dlq-lab check over the fixture corpus writes valid SARIF and JUnit', () => {
+  assert.ok(existsSync(nativeCli), `${nativeCli} (npm run build)`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dlq-check-out-'));
+  try {
+    for (const [format, file, errors] of [['sarif', 'out.sarif', sarifErrors], ['junit', 'out.xml', junitErrors]]) {
+      const out = path.join(dir, file);
+      const run = spawnSync(nativeCli, ['check', corpus, '--format', format, '--output', out], { encoding: 'utf8' });
+      assert.ok(run.status === 0 || run.status === 1, `dlq-lab check ${format} exited ${run.status}: ${run.stderr}`);
+      assert.deepEqual(errors(out), [], `${format} over ${corpus}`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
