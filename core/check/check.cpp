@@ -26,11 +26,11 @@ struct Detected {
 };
 
 // Parses `text` at most once per syntax, and asks each reader in table order.
-Detected Detect(std::string_view path, std::string_view text) {
+Detected Detect(std::span<const Reader> readers, std::string_view path, std::string_view text) {
   const bool json_like = LooksLikeJson(text);
   std::optional<Result<Document>> json, yaml;
   Detected out;
-  for (const Reader& reader : Readers()) {
+  for (const Reader& reader : readers) {
     const Result<Document>* parsed = nullptr;
     if (reader.syntax == Syntax::kJson || (reader.syntax == Syntax::kJsonOrYaml && json_like)) {
       if (!json_like) continue;
@@ -53,32 +53,41 @@ Detected Detect(std::string_view path, std::string_view text) {
   return out;
 }
 
-std::string FormatList() {
+std::string FormatList(std::span<const Reader> readers) {
   std::string out;
-  for (const Reader& reader : Readers()) out += (out.empty() ? "" : "; ") + std::string(reader.label);
+  for (const Reader& reader : readers) out += (out.empty() ? "" : "; ") + std::string(reader.label);
   return out.empty() ? "none is built in" : out;
 }
 
 }  // namespace
 
-std::string DetectFormat(std::string_view path, std::string_view text) {
-  Detected detected = Detect(path, text);
+std::string DetectFormatWithReaders(std::span<const Reader> readers, std::string_view path, std::string_view text) {
+  Detected detected = Detect(readers, path, text);
   return detected.reader != nullptr ? detected.reader->format : "";
 }
 
-Result<Report> Check(std::span<const SourceFile> files, const CheckOptions& options) {
+std::string DetectFormat(std::string_view path, std::string_view text) {
+  return DetectFormatWithReaders(Readers(), path, text);
+}
+
+Result<Report> CheckWithReaders(std::span<const Reader> readers, std::span<const SourceFile> files,
+                                const CheckOptions& options) {
   Inventory inventory;
   for (const SourceFile& file : files) {
-    Detected detected = Detect(file.path, file.text);
+    Detected detected = Detect(readers, file.path, file.text);
     if (detected.reader == nullptr) {
       if (!detected.parse_error.ok()) return detected.parse_error;
       return Status::InvalidArgument(file.path + ": not a format dlq-lab check reads (expected one of: " +
-                                     FormatList() + ")");
+                                     FormatList(readers) + ")");
     }
     const Document* doc = detected.doc ? &*detected.doc : nullptr;
     RETURN_IF_ERROR(detected.reader->read(file, doc, &inventory));
   }
   return Judge(inventory, options);
+}
+
+Result<Report> Check(std::span<const SourceFile> files, const CheckOptions& options) {
+  return CheckWithReaders(Readers(), files, options);
 }
 
 }  // namespace dlq::check

@@ -100,6 +100,9 @@ Result<Report> Judge(const Inventory& inventory, const CheckOptions& options);
 
 // Every rule's id, in the table order (rules/rules.cpp): the ids a skip may name.
 std::span<const char* const> RuleIds();
+// The `rule` of a note a reader attached to a queue (ReaderNote: "custom schedule, not read"):
+// not a rule, so never skipped and never failing; Judge reports each as a note.
+inline constexpr const char* kReaderNoteRule = "READER-NOTE";
 
 // Exit codes: 0 no failing finding, 1 a failing one (an error, or a warning with
 // fail_on kWarning; skipped findings never fail), 2 usage/parse/config error, 3 internal.

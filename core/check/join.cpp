@@ -1,8 +1,5 @@
 #include "join.h"
 
-#include <map>
-#include <string_view>
-
 namespace dlq::check {
 
 namespace {
@@ -15,37 +12,30 @@ std::string_view LastArnSegment(std::string_view id) {
   return colon == std::string_view::npos ? id : id.substr(colon + 1);
 }
 
-const QueueConfig* UniqueByName(const Inventory& inventory, std::string_view name) {
-  const QueueConfig* found = nullptr;
-  for (const QueueConfig& q : inventory.queues) {
-    if (q.name != name) continue;
-    if (found != nullptr) return nullptr;  // ambiguous: two queues of that name
-    found = &q;
-  }
-  return found;
-}
-
 // Where a terminal failure of `q` goes, as a queue among the files read.
-const QueueConfig* DeadLetterTarget(const Inventory& inventory, const QueueConfig& q) {
+const QueueConfig* DeadLetterTarget(const QueueIndex& queues, const QueueConfig& q) {
   if (q.terminal != Terminal::kDeadLetter) return nullptr;
-  if (!q.dead_letter_to.empty()) return ResolveQueue(inventory, q.dead_letter_to);
+  if (!q.dead_letter_to.empty()) return queues.Resolve(q.dead_letter_to);
   for (const std::string& id : q.dead_letter_reaches) {
-    if (const QueueConfig* target = ResolveQueue(inventory, id)) return target;
+    if (const QueueConfig* target = queues.Resolve(id)) return target;
   }
   return nullptr;
 }
 
-bool AlarmWatches(const DepthAlarm& alarm, const QueueConfig& q) {
-  return alarm.queue == q.id || alarm.queue == q.name || LastArnSegment(alarm.queue) == q.name;
-}
-
 }  // namespace
 
-const QueueConfig* ResolveQueue(const Inventory& inventory, std::string_view id) {
+QueueIndex::QueueIndex(const Inventory& inventory) {
   for (const QueueConfig& q : inventory.queues) {
-    if (q.id == id) return &q;
+    by_id_.emplace(q.id, &q);
+    auto [it, fresh] = by_name_.emplace(q.name, &q);
+    if (!fresh) it->second = nullptr;  // ambiguous: two queues of that name
   }
-  return UniqueByName(inventory, LastArnSegment(id));
+}
+
+const QueueConfig* QueueIndex::Resolve(std::string_view id) const {
+  if (auto it = by_id_.find(id); it != by_id_.end()) return it->second;
+  auto it = by_name_.find(LastArnSegment(id));
+  return it != by_name_.end() ? it->second : nullptr;
 }
 
 std::vector<const Unknown*> UnknownsAbout(const QueueConfig& queue, std::string_view field) {
@@ -57,18 +47,15 @@ std::vector<const Unknown*> UnknownsAbout(const QueueConfig& queue, std::string_
 }
 
 const JoinedQueue* Joined::Find(const QueueConfig* queue) const {
-  for (const JoinedQueue& j : queues) {
-    if (j.queue == queue) return &j;
-  }
-  return nullptr;
+  auto it = index.find(queue);
+  return it != index.end() ? &queues[it->second] : nullptr;
 }
 
 Result<Joined> Join(const Inventory& inventory) {
   Joined joined;
-  std::map<std::string_view, const QueueConfig*> by_id;
-  std::map<const QueueConfig*, size_t> index;
+  std::unordered_map<std::string_view, const QueueConfig*> seen;
   for (const QueueConfig& q : inventory.queues) {
-    auto [it, fresh] = by_id.emplace(q.id, &q);
+    auto [it, fresh] = seen.emplace(q.id, &q);
     if (!fresh) {
       return Status::InvalidArgument(At(q.at) + ": queue " + q.id + " is declared twice (first at " +
                                      At(it->second->at) + ")");
@@ -79,22 +66,27 @@ Result<Joined> Join(const Inventory& inventory) {
     JoinedQueue j;
     j.queue = &q;
     j.worst = WorstCasePath(q.policy);
-    index[&q] = joined.queues.size();
+    joined.index[&q] = joined.queues.size();
     joined.queues.push_back(std::move(j));
+  }
+  const QueueIndex queues(inventory);
+  // An alarm names its queue by id, name or ARN: each name it may mean, to the alarm.
+  std::unordered_map<std::string_view, bool> alarmed;
+  for (const DepthAlarm& alarm : inventory.alarms) {
+    alarmed[alarm.queue] = true;
+    alarmed[LastArnSegment(alarm.queue)] = true;
   }
   for (JoinedQueue& j : joined.queues) {
     const QueueConfig& q = *j.queue;
-    j.dlq = DeadLetterTarget(inventory, q);
+    j.dlq = DeadLetterTarget(queues, q);
     if (j.dlq == &q) j.dlq = nullptr;  // a queue that dead-letters into itself has no DLQ
     if (j.dlq != nullptr) {
       j.dlq_name = j.dlq->name;
-      joined.queues[index[j.dlq]].sources.push_back(&q);
+      joined.queues[joined.index[j.dlq]].sources.push_back(&q);
     } else if (q.terminal == Terminal::kDeadLetter) {
       j.dlq_name = q.dead_letter_to;
     }
-    for (const DepthAlarm& alarm : inventory.alarms) {
-      if (AlarmWatches(alarm, q)) j.alarmed = true;
-    }
+    j.alarmed = alarmed.count(q.id) != 0 || alarmed.count(q.name) != 0;
   }
   return joined;
 }

@@ -7,6 +7,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "backoff.h"
@@ -29,6 +31,7 @@ struct JoinedQueue {
 
 struct Joined {
   std::vector<JoinedQueue> queues;  // in inventory order
+  std::unordered_map<const QueueConfig*, size_t> index;  // a queue's place in `queues`
   const JoinedQueue* Find(const QueueConfig* queue) const;
 };
 
@@ -36,9 +39,18 @@ struct Joined {
 // and a queue whose policy the core refuses (a reader's error: Policy::Check's message).
 Result<Joined> Join(const Inventory& inventory);
 
-// The queue `id` names: its exact id, else the unique queue whose name is the id's last
-// ARN segment (arn:aws:sqs:region:account:NAME) or the id itself; nullptr when none or several.
-const QueueConfig* ResolveQueue(const Inventory& inventory, std::string_view id);
+// The queues of an inventory by id and by name, to resolve a reference to one of them.
+class QueueIndex {
+ public:
+  explicit QueueIndex(const Inventory& inventory);
+  // The queue `id` names: its exact id, else the unique queue whose name is the id's last
+  // ARN segment (arn:aws:sqs:region:account:NAME) or the id itself; nullptr when none or several.
+  const QueueConfig* Resolve(std::string_view id) const;
+
+ private:
+  std::unordered_map<std::string_view, const QueueConfig*> by_id_;
+  std::unordered_map<std::string_view, const QueueConfig*> by_name_;  // nullptr: several of that name
+};
 
 // The unknowns of `queue` about `field` (Unknown::field; "" matches every field).
 std::vector<const Unknown*> UnknownsAbout(const QueueConfig& queue, std::string_view field);

@@ -80,6 +80,17 @@ void ApplySkips(const CheckConfig& config, const QueueConfig& queue, Finding* f)
   }
 }
 
+// What a reader could not read, as a note of its own (kReaderNoteRule; never skipped, never failing).
+Finding ReaderFinding(const QueueConfig& queue, const ReaderNote& note) {
+  Finding f;
+  f.rule = kReaderNoteRule;
+  f.level = Level::kNote;
+  f.queue = queue.name;
+  f.at = note.at;
+  f.message = note.text;
+  return f;
+}
+
 QueueSummary Summarise(const JoinedQueue& j) {
   const QueueConfig& q = *j.queue;
   QueueSummary s;
@@ -99,10 +110,12 @@ Result<Report> Judge(const Inventory& inventory, const CheckOptions& options) {
   RETURN_IF_ERROR(CheckSkips(inventory, options.config));
   Result<Joined> joined = Join(inventory);
   if (!joined.ok()) return joined.status();
-  RuleContext ctx{joined.value(), options};
+  ScheduleCache schedules;
+  RuleContext ctx{joined.value(), options, &schedules};
   Report report;
   for (const JoinedQueue& j : joined->queues) {
     report.queues.push_back(Summarise(j));
+    for (const ReaderNote& note : j.queue->notes) report.findings.push_back(ReaderFinding(*j.queue, note));
     for (const Rule& rule : Rules()) {
       size_t first = report.findings.size();
       rule.judge(rule, ctx, j, &report.findings);

@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "check.h"
+#include "document.h"
 #include "link.h"
 #include "link_text.h"
+#include "readers/readers.h"
 #include "scenario.h"
 
 using namespace dlq;
@@ -128,6 +130,11 @@ TEST_CASE("check rules: DLQ-EXISTS fails a dropped terminal, passes a DLQ and a 
   CHECK(sidekiq.at == At(4, "app/jobs/hard_job.rb"));
   CHECK(sidekiq.message == "a message that fails for good is dropped: attempt 1 at 30 s → dropped (retry: false)");
   CHECK(LinkedPolicy(sidekiq) == job.policy);
+
+  const Finding& sqs = exists[1];  // no redrive policy: no attempt limit, no DLQ
+  CHECK(sqs.message ==
+        "a message that fails for good is dropped: retried without an attempt limit (no redrive_policy), then → "
+        "dropped (no redrive_policy: deleted at the end of its retention)");
 
   Report good = Run(SourceAndDlq());
   CHECK(Of(good, "DLQ-EXISTS").empty());  // orders has a DLQ; orders-dlq is one (no redrive of its own)
@@ -327,6 +334,8 @@ TEST_CASE("check rules: RETRY-OUTLASTS-OUTAGE with full jitter is a sampled prob
   CHECK(message.find("(median) → orders-dlq") != std::string::npos);
   CHECK(Of(Run(inv, options), "RETRY-OUTLASTS-OUTAGE")[0].message == message);  // deterministic
   CHECK(Of(Run(inv), "JITTER").empty());  // full jitter draws
+  options.config.goals.outage_ms = 60'000;  // five waits drawn on [0, v] all summing under 1 min: rare
+  CHECK(Of(Run(inv, options), "RETRY-OUTLASTS-OUTAGE").empty());
 }
 
 TEST_CASE("check rules: BACKOFF-CAP warns on a delay past maxDelay, an error when the goal is stated") {
@@ -441,4 +450,136 @@ TEST_CASE("check rules: RuleIds lists the eleven rules in the issue's order") {
   CHECK(ids == std::vector<std::string>{"DLQ-EXISTS", "DLQ-DEAD-END", "DLQ-RETENTION", "DLQ-TYPE-MATCH",
                                         "RMQ-DLX-BOUND", "RMQ-AT-LEAST-ONCE", "RETRY-BOUNDED",
                                         "RETRY-OUTLASTS-OUTAGE", "BACKOFF-CAP", "JITTER", "DLQ-ALARM"});
+}
+
+TEST_CASE("check rules: an unknown retry policy is a note in each retry rule; a reader's note is reported") {
+  Inventory inv = SourceAndDlq();
+  inv.queues[0].unknowns.push_back(Unknown{"redrive_policy.maxReceiveCount (known after apply)", At(13), "policy"});
+  inv.queues[0].notes.push_back(ReaderNote{"custom schedule, not read (sidekiq_retry_in)", At(15)});
+  Report report = Run(inv);
+  for (const char* rule : {"RETRY-BOUNDED", "RETRY-OUTLASTS-OUTAGE", "BACKOFF-CAP", "JITTER"}) {
+    auto found = Of(report, rule);
+    REQUIRE_MESSAGE(found.size() == 1, rule);
+    CHECK(found[0].level == Level::kNote);
+    CHECK(found[0].message == "the retry policy is not known: redrive_policy.maxReceiveCount (known after apply)");
+    CHECK(found[0].at == At(13));
+  }
+  auto notes = Of(report, kReaderNoteRule);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].message == "custom schedule, not read (sidekiq_retry_in)");
+  CHECK(report.queues[0].attempts == std::nullopt);
+  CHECK(report.queues[0].worst_case_ms == std::nullopt);
+  CHECK(report.errors == 0);
+  CHECK(report.warnings == 0);
+  CHECK(report.notes == 5);
+}
+
+TEST_CASE("check rules: durations print in the unit people read") {
+  Inventory inv = SourceAndDlq(2);
+  inv.queues[0].policy.lease_ms = 12'500;  // 2 × 12.5 s + one wait of 12.5 s
+  CheckOptions options;
+  options.config.goals.max_time_to_dlq_ms = 850;
+  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message == "attempt 2 at 37.5 s → orders-dlq, past maxTimeToDlq 850 ms");
+  inv.queues[0].policy.lease_ms = 3'900'000;  // 65 min: three of them
+  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message.find("attempt 2 at 3 h 15 min → ") == 0);
+  inv.queues[0].policy.lease_ms = 86'400'000;  // a day, the longest lease
+  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message.find("attempt 2 at 3 d → ") == 0);
+  inv.queues[0].policy.lease_ms = 28'800'000;  // 8 h: 24 h is one day
+  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message.find("attempt 2 at 1 d → ") == 0);
+}
+
+// ---- The whole flow, through a reader of the test's own (the format readers are elsewhere) ----
+
+namespace {
+
+// "testQueues": [{ name, dlq?, receives }], JSON or YAML: SQS-like queues (30 s visibility timeout).
+bool DetectsTestQueues(std::string_view, std::string_view, const Node* root) {
+  return root != nullptr && root->IsMap() && root->Get("testQueues") != nullptr;
+}
+
+Status ReadTestQueues(const SourceFile& file, const Document* doc, Inventory* out) {
+  const Node* list = doc->root.Get("testQueues");
+  if (!list->IsList()) {
+    return Status::InvalidArgument(file.path + ":" + std::to_string(list->line) + ": testQueues: expected a list");
+  }
+  const std::vector<SkipComment> skips = FindSkipComments(file.text);
+  for (size_t i = 0; i < list->items.size(); ++i) {
+    const Node& item = list->items[i];
+    const int end = i + 1 < list->items.size() ? list->items[i + 1].line : 1 << 30;
+    QueueConfig q = Sqs(AsText(*item.Get("name")).value_or(""), 0);
+    q.id = "test:" + q.name;
+    q.at = Location{file.path, item.line, item.column};
+    q.retention_at = q.at;
+    q.policy.max_attempts = AsInteger(*item.Get("receives")).value_or(1);
+    if (const Node* dlq = item.Get("dlq")) {
+      q.bounded = true;
+      q.terminal = Terminal::kDeadLetter;
+      q.dead_letter_to = "test:" + AsText(*dlq).value_or("");
+      q.dead_letter_at = Location{file.path, item.KeyLine("dlq"), 0};
+    } else {
+      q.dead_letter_at = q.at;
+    }
+    for (const SkipComment& c : skips) {
+      if (c.line >= item.line && c.line < end) q.skips.push_back(c);
+    }
+    out->queues.push_back(std::move(q));
+  }
+  return Status::Ok();
+}
+
+constexpr Reader kTestReaders[] = {
+    {"test-queues", "the test's queue list (JSON or YAML)", Syntax::kJsonOrYaml, DetectsTestQueues, ReadTestQueues},
+};
+
+}  // namespace
+
+TEST_CASE("check flow: files detected, parsed, read, joined across files, judged, skipped inline, sorted") {
+  const std::vector<SourceFile> files = {
+      {"queues.json", "{\n  \"testQueues\": [\n    {\"name\": \"orders\",\n     \"dlq\": \"orders-dlq\",\n"
+                      "     \"receives\": 5},\n    {\"name\": \"audit\", \"receives\": 1}\n  ]\n}\n"},
+      {"dlq.yml", "testQueues:\n  - name: orders-dlq\n    # dlq-lab:skip=DLQ-ALARM the DLQ is watched by hand\n"
+                  "    receives: 1\n"},
+  };
+  CHECK(DetectFormatWithReaders(kTestReaders, files[0].path, files[0].text) == "test-queues");
+  CHECK(DetectFormatWithReaders(kTestReaders, files[1].path, files[1].text) == "test-queues");
+  CHECK(DetectFormatWithReaders(kTestReaders, "notes.txt", "just words") == "");
+  Result<Report> report = CheckWithReaders(kTestReaders, files, {});
+  REQUIRE_MESSAGE(report.ok(), report.status().ToString());
+  REQUIRE(report->queues.size() == 3);
+  CHECK(report->queues[0].name == "orders");
+  CHECK(report->queues[0].dlq == "orders-dlq");  // declared in the other file
+  CHECK(report->queues[0].at == Location{"queues.json", 3, 5});
+  std::vector<std::string> seen;
+  for (const Finding& f : report->findings) {
+    seen.push_back(f.at.file + ":" + std::to_string(f.at.line) + " " + f.rule + " " + f.queue +
+                   (f.skipped ? " skipped: " + f.reason : ""));
+  }
+  CHECK(seen == std::vector<std::string>{
+                    "dlq.yml:2 DLQ-ALARM orders-dlq skipped: the DLQ is watched by hand",
+                    "dlq.yml:2 DLQ-RETENTION orders",  // both keep 4 d: the DLQ no longer than its source
+                    "queues.json:3 JITTER orders",
+                    "queues.json:3 RETRY-OUTLASTS-OUTAGE orders",
+                    "queues.json:6 DLQ-EXISTS audit",
+                    "queues.json:6 RETRY-BOUNDED audit",
+                });
+  CHECK(report->errors == 3);
+  CHECK(report->warnings == 2);
+  CHECK(report->skipped == 1);
+  CHECK(ExitCode(report.value(), Level::kError) == 1);
+}
+
+TEST_CASE("check flow: a file in no known format, and one that does not parse, are errors naming the file") {
+  std::vector<SourceFile> files = {{"notes.yml", "just: words\n"}};
+  Result<Report> report = CheckWithReaders(kTestReaders, files, {});
+  REQUIRE(!report.ok());
+  CHECK(report.status().message() ==
+        "notes.yml: not a format dlq-lab check reads (expected one of: the test's queue list (JSON or YAML))");
+  files = {{"broken.json", "{\"testQueues\": [\n  {\"name\": \"orders\",}\n]}\n"}};
+  report = CheckWithReaders(kTestReaders, files, {});
+  REQUIRE(!report.ok());
+  CHECK(report.status().message().rfind("broken.json:2: ", 0) == 0);
+  files = {{"queues.yml", "testQueues: 3\n"}};
+  report = CheckWithReaders(kTestReaders, files, {});
+  REQUIRE(!report.ok());
+  CHECK(report.status().message() == "queues.yml:1: testQueues: expected a list");
 }

@@ -38,4 +38,10 @@ struct Reader {
 // Every reader, in the order DetectFormat tries them.
 std::span<const Reader> Readers();
 
+// Check and DetectFormat (check.h) over the table `readers` (they pass Readers()): a test
+// plays the whole flow (detect, parse, read, join, judge) with a reader of its own.
+Result<Report> CheckWithReaders(std::span<const Reader> readers, std::span<const SourceFile> files,
+                                const CheckOptions& options);
+std::string DetectFormatWithReaders(std::span<const Reader> readers, std::string_view path, std::string_view text);
+
 }  // namespace dlq::check

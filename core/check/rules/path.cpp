@@ -50,6 +50,9 @@ std::string TerminalText(const JoinedQueue& queue) {
 }
 
 std::string PathText(const JoinedQueue& queue, const std::string& where) {
+  const QueueConfig& q = *queue.queue;
+  if (!q.bounded) return "retried without an attempt limit (" + q.unbounded_because + "), then → " + where;
+  if (queue.worst.unbounded) return "a crashing worker's message is leased without end; others → " + where;
   return "attempt " + std::to_string(queue.worst.attempts) + " at " + DurationText(queue.worst.time_ms) + " → " + where;
 }
 

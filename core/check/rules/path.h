@@ -14,7 +14,8 @@ namespace dlq::check {
 std::string DurationText(int64_t ms);
 
 // The bounded path's end: "attempt 5 at 41 min → orders-dlq" (the last attempt running to
-// its lease, each wait at its longest: WorstCasePath), the place named by `where`.
+// its lease, each wait at its longest: WorstCasePath), the place named by `where`. A queue
+// with no attempt limit says so instead ("retried without an attempt limit (…), then → …").
 std::string PathText(const JoinedQueue& queue, const std::string& where);
 
 // Where a terminal failure of `queue` goes, as a path prints it: the DLQ's name, "its Dead

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "link.h"
 #include "rules/path.h"
 #include "rules/rule.h"
+#include "scenario.h"
 #include "schedule.h"
 
 namespace dlq::check {
@@ -16,6 +18,7 @@ namespace {
 // Enough samples that the probability is stable to two decimals (the schedule's largest:
 // a standard error under 0.005), fewer only when the schedule's draw cap says so.
 constexpr int64_t kOutageSamples = 10'000;
+constexpr int64_t kScreenSamples = 1'000;
 
 // Where the policy field `field` was set, else where the queue is declared.
 const Location& SettingAt(const QueueConfig& q, std::string_view field) {
@@ -31,11 +34,49 @@ std::string TwoDecimals(double p) {
   return text;
 }
 
+// The schedule of `policy` under the outage goal. A screen of kScreenSamples first: when it
+// outlasts the outage beyond doubt (its probability four standard errors above the goal) the
+// rule passes on it; otherwise the full kOutageSamples give the probability a finding prints.
+// Both are seeded from the policy (deterministic), so the answer never depends on the order.
+Result<ScheduleTable> OutageTable(const Policy& policy, const Goals& goals) {
+  ScheduleOptions options;
+  options.samples = kScreenSamples;
+  options.outage_ms = goals.outage_ms;
+  options.work_ms = 0;  // judged on attempts that fail at once, when their next delivery comes
+  Result<ScheduleTable> screen = RetrySchedule(policy, options);
+  if (!screen.ok() || screen->exact) return screen;
+  const double n = static_cast<double>(screen->samples);
+  const double p = static_cast<double>(screen->outlasting) / n;
+  const double margin = 4.0 * std::sqrt(std::max(p * (1.0 - p), 1.0 / n) / n);
+  if (p - margin >= goals.outage_probability) return screen;
+  options.samples = kOutageSamples;
+  return RetrySchedule(policy, options);
+}
+
+// OutageTable, computed once per distinct policy in a run.
+const Result<ScheduleTable>& OutageSchedule(const RuleContext& ctx, const Policy& policy) {
+  Scenario key;
+  key.policy = policy;
+  auto [it, fresh] = ctx.schedules->tables.try_emplace(link::WriteV2(key), Status::Ok());
+  if (fresh) it->second = OutageTable(policy, ctx.goals());
+  return it->second;
+}
+
+// True (after a note naming them) when the file leaves the retry policy unknown.
+bool PolicyUnknown(const Rule& rule, const RuleContext& ctx, const QueueConfig& q, std::vector<Finding>* out) {
+  std::vector<const Unknown*> unknowns = UnknownsAbout(q, "policy");
+  if (unknowns.empty()) return false;
+  std::string names;
+  for (const Unknown* u : unknowns) names += (names.empty() ? "" : ", ") + u->what;
+  out->push_back(MakeFinding(rule, ctx, q, unknowns.front()->at, "the retry policy is not known: " + names, true));
+  return true;
+}
+
 }  // namespace
 
 void JudgeRetryBounded(const Rule& rule, const RuleContext& ctx, const JoinedQueue& j, std::vector<Finding>* out) {
   const QueueConfig& q = *j.queue;
-  if (j.is_dlq()) return;
+  if (j.is_dlq() || PolicyUnknown(rule, ctx, q, out)) return;
   std::string message;
   if (!q.bounded) {
     message = "nothing ends the retries (" + q.unbounded_because + "): a failing message is delivered forever";
@@ -56,12 +97,9 @@ void JudgeRetryOutlastsOutage(const Rule& rule, const RuleContext& ctx, const Jo
                               std::vector<Finding>* out) {
   const QueueConfig& q = *j.queue;
   if (j.is_dlq() || !q.bounded || j.worst.unbounded) return;  // endless retries outlast any outage
+  if (PolicyUnknown(rule, ctx, q, out)) return;
   const Goals& goals = ctx.goals();
-  ScheduleOptions options;
-  options.samples = kOutageSamples;
-  options.outage_ms = goals.outage_ms;
-  options.work_ms = 0;  // judged on attempts that fail at once, when their next delivery comes
-  Result<ScheduleTable> table = RetrySchedule(q.policy, options);
+  const Result<ScheduleTable>& table = OutageSchedule(ctx, q.policy);
   if (!table.ok()) {
     out->push_back(MakeFinding(rule, ctx, q, q.at, "the schedule is refused: " + table.status().message(), true));
     return;
@@ -80,7 +118,7 @@ void JudgeRetryOutlastsOutage(const Rule& rule, const RuleContext& ctx, const Jo
 
 void JudgeBackoffCap(const Rule& rule, const RuleContext& ctx, const JoinedQueue& j, std::vector<Finding>* out) {
   const QueueConfig& q = *j.queue;
-  if (j.is_dlq()) return;
+  if (j.is_dlq() || PolicyUnknown(rule, ctx, q, out)) return;
   const WorstDelay* largest = nullptr;
   for (const WorstDelay& d : j.worst.delays) {
     if (largest == nullptr || d.delay_ms > largest->delay_ms) largest = &d;
@@ -95,6 +133,7 @@ void JudgeBackoffCap(const Rule& rule, const RuleContext& ctx, const JoinedQueue
 void JudgeJitter(const Rule& rule, const RuleContext& ctx, const JoinedQueue& j, std::vector<Finding>* out) {
   const QueueConfig& q = *j.queue;
   if (j.is_dlq() || j.worst.attempts < 2) return;  // no retry, nothing comes back
+  if (PolicyUnknown(rule, ctx, q, out)) return;
   ScheduleOptions options;
   options.samples = 1;
   Result<ScheduleTable> table = RetrySchedule(q.policy, options);

@@ -12,18 +12,27 @@
 //  * Messages print the computed path ("attempt 5 at 41 min → orders-dlq": path.h).
 #pragma once
 
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "check.h"
 #include "join.h"
+#include "schedule.h"
 
 namespace dlq::check {
+
+// RETRY-OUTLASTS-OUTAGE's schedules, one per distinct policy (a generated definitions file
+// has thousands of queues under a few policies), keyed by the policy's v2 link text.
+struct ScheduleCache {
+  std::map<std::string, Result<ScheduleTable>> tables;
+};
 
 struct RuleContext {
   const Joined& joined;
   const CheckOptions& options;
+  ScheduleCache* schedules;  // owned by Judge, for one run
   const Goals& goals() const { return options.config.goals; }
 };
 
