@@ -35,7 +35,7 @@ QueueSummary MakeQueue(std::string name, std::string system, std::string file, i
 }
 
 // Two files, three queues: an error with a link, a warning, a note, a skipped error, a
-// finding about a file as a whole (no queue, no line).
+// finding about a file as a whole (no queue, no line), a reader's note (READER-NOTE).
 Report MixedReport() {
   Report r;
   r.queues = {MakeQueue("orders", "sqs", "infra/plan.json", 12, "orders-dlq", 5, 2'460'000),
@@ -55,10 +55,13 @@ Report MixedReport() {
   skipped.link = "https://dlq-lab.dev/playground.html#v2=def";
   Finding file = MakeFinding("DLQ-ALARM", Level::kWarning, "", "rabbit/definitions.json", 0,
                              "nothing alarms on any DLQ's depth");
-  r.findings = {bounded, note, retention, file, skipped};
+  // A reader's remark is reported under a rule id of its own, outside the rule table.
+  Finding remark = MakeFinding("READER-NOTE", Level::kNote, "audit", "rabbit/definitions.json", 7,
+                               "custom schedule, not read");
+  r.findings = {bounded, note, retention, file, remark, skipped};
   r.errors = 1;
   r.warnings = 2;
-  r.notes = 1;
+  r.notes = 2;
   r.skipped = 1;
   return r;
 }

@@ -54,8 +54,18 @@ std::vector<std::string> RulesUsed(const Report& report) {
   return ids;
 }
 
-std::string RuleObject(const std::string& id) {
-  const RuleText& rule = DescribeRule(id);
+// A rule of the table with its summary and default level; any other id a finding names (a
+// reader's note, READER-NOTE) by its id, at the level of its first finding.
+std::string RuleObject(const Report& report, const std::string& id) {
+  RuleText rule = DescribeRule(id);
+  if (*rule.id == '\0') {
+    for (const Finding& f : report.findings) {
+      if (f.rule == id) {
+        rule.default_level = f.level;
+        break;
+      }
+    }
+  }
   const std::string summary = *rule.summary != '\0' ? rule.summary : id;
   return "{\"id\": " + JsonString(id) + ", \"shortDescription\": {\"text\": " + JsonString(summary) +
          "}, \"helpUri\": " + JsonString(std::string(kRulesDoc) + "#" + Anchor(id)) +
@@ -102,7 +112,7 @@ std::string Sarif(const Report& report) {
     out += "]}},\n";
   } else {
     out += "\n";
-    out += Lines(rules, RuleObject, "        ");
+    out += Lines(rules, [&](const std::string& id) { return RuleObject(report, id); }, "        ");
     out += "      ]}},\n";
   }
   out += "      \"results\": [";
