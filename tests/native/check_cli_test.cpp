@@ -179,3 +179,17 @@ TEST_CASE("dlq-lab run: a directory with nothing it reads is an empty report, ex
         std::string::npos);
   CHECK(r.err.rfind("dlq-lab: found no file it reads", 0) == 0);
 }
+
+TEST_CASE("dlq-lab run: .dlq-lab.yml in the working directory is read when --config is not given") {
+  TempDir dir;
+  dir.Write(".dlq-lab.yml", "goals:\n  maxDelay: later\n");
+  const fs::path before = fs::current_path();
+  fs::current_path(dir.path);
+  const cli::Outcome read = cli::Run(std::vector<std::string>{"check"});
+  fs::remove(dir.path / ".dlq-lab.yml");
+  const cli::Outcome none = cli::Run(std::vector<std::string>{"check", "--format", "json"});
+  fs::current_path(before);
+  CHECK(read.exit_code == 2);
+  CHECK_MESSAGE(read.err.rfind("dlq-lab: .dlq-lab.yml:2: ", 0) == 0, read.err);
+  CHECK(none.exit_code == 0);
+}
