@@ -1,6 +1,7 @@
 // dlq-lab's commands (cli.h): find and read the files, hand their text to the core's
 // checker, write the report where asked. Every error becomes "dlq-lab: <message>" on
 // standard error and exit 2; the message names the file (and line, from the parsers).
+#include <set>
 #include <string>
 #include <vector>
 
@@ -67,21 +68,14 @@ Outcome RunCheck(const Args& args) {
   Result<check::CheckConfig> config = LoadConfig(args);
   if (!config.ok()) return Fail(config.status());
   std::vector<check::SourceFile> files;
-  std::vector<std::string> seen;
+  std::set<std::string> seen;
   for (const std::string& path : args.paths) {
-    const size_t before = files.size();
-    const Status added = IsDirectory(path) ? AddDirectory(path, &files) : AddNamedFile(path, &files);
+    std::vector<check::SourceFile> found;
+    const Status added = IsDirectory(path) ? AddDirectory(path, &found) : AddNamedFile(path, &found);
     if (!added.ok()) return Fail(added);
     // A file reached twice (named, and under a named directory) is checked once.
-    for (size_t i = before; i < files.size();) {
-      bool twice = false;
-      for (const std::string& s : seen) twice = twice || s == files[i].path;
-      if (twice) {
-        files.erase(files.begin() + static_cast<std::ptrdiff_t>(i));
-      } else {
-        seen.push_back(files[i].path);
-        ++i;
-      }
+    for (check::SourceFile& file : found) {
+      if (seen.insert(file.path).second) files.push_back(std::move(file));
     }
   }
   check::CheckOptions options;
