@@ -36,6 +36,7 @@ const DEBIAN_PACKAGES = [
   ['redis-server', '/usr/bin/redis-server'],
   ['rabbitmq-server', '/usr/lib/rabbitmq/bin/rabbitmq-server'],
   ['ruby-sidekiq', '/usr/bin/sidekiq'],
+  ['libxml2-utils', '/usr/bin/xmllint'],  // dlq-lab check's JUnit output against tests/schemas/junit.xsd
   // The checker's parsers (core/check/internal/): RapidJSON (header-only) for JSON; libfyaml,
   // built from Debian's source (third-party sources below), for YAML. dpkg-dev unpacks it.
   ['rapidjson-dev', '/usr/include/rapidjson/document.h'],

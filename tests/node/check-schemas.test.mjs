@@ -1,0 +1,87 @@
+// dlq-lab check's SARIF and JUnit output against their schemas: the format goldens
+// (tests/fixtures/check/formats/, written by the native suite's check_format_test.cpp) and
+// the command line's own output over the fixture corpus (tests/fixtures/check/).
+//  * SARIF 2.1.0: Microsoft's SARIF Multitool (npm @microsoft/sarif-multitool, pinned), whose
+//    validate exits 0 even when it reports errors, so its report is read: any "error" line fails.
+//  * JUnit: xmllint (Debian libxml2-utils) with tests/schemas/junit.xsd (docs/check.md "Output").
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const goldens = path.join(root, 'tests/fixtures/check/formats');
+const corpus = path.join(root, 'tests/fixtures/check');
+const nativeCli = path.join(root, 'build/native/dlq-lab');
+
+// The platform binary itself: the package's bin.js passes its arguments through a shell.
+const multitool = path.join(root, 'node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool');
+
+function sarifErrors(file) {
+  const run = spawnSync(multitool, ['validate', file], { encoding: 'utf8' });
+  assert.equal(run.error, undefined, `sarif-multitool: ${run.error}`);
+  const errors = `${run.stdout}\n${run.stderr}`.split('\n').filter((line) => /\berror [A-Z]+[0-9]+:/.test(line));
+  assert.equal(run.status, 0, `sarif-multitool validate ${file} exited ${run.status}:\n${run.stdout}${run.stderr}`);
+  return errors;
+}
+
+function junitErrors(file) {
+  const run = spawnSync('xmllint', ['--noout', '--schema', path.join(root, 'tests/schemas/junit.xsd'), file],
+    { encoding: 'utf8' });
+  assert.equal(run.error, undefined, `xmllint: ${run.error}`);
+  return run.status === 0 ? [] : [run.stderr];
+}
+
+const goldenFiles = (extension) => readdirSync(goldens).filter((name) => name.endsWith(extension)).sort();
+
+test('the SARIF goldens are valid SARIF 2.1.0', () => {
+  const files = goldenFiles('.sarif');
+  assert.ok(files.length >= 3, `SARIF goldens in ${goldens}`);
+  for (const name of files) assert.deepEqual(sarifErrors(path.join(goldens, name)), [], name);
+});
+
+test('the SARIF validator does report a broken log (the check is not vacuous)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dlq-sarif-'));
+  try {
+    const broken = path.join(dir, 'broken.sarif');
+    writeFileSync(broken, JSON.stringify({
+      version: '2.1.0',
+      runs: [{ tool: { driver: { name: 'dlq-lab' } }, results: [{ ruleId: 'X', message: {}, locations: 'here' }] }],
+    }));
+    assert.ok(sarifErrors(broken).length > 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the JUnit goldens are valid against the JUnit schema; a broken report is not', () => {
+  const files = goldenFiles('.junit.xml');
+  assert.ok(files.length >= 3, `JUnit goldens in ${goldens}`);
+  for (const name of files) assert.deepEqual(junitErrors(path.join(goldens, name)), [], name);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dlq-junit-'));
+  try {
+    const broken = path.join(dir, 'broken.xml');
+    writeFileSync(broken, '<testsuites><testsuite name="x" tests="-1" failures="0" errors="0"/></testsuites>\n');
+    assert.equal(junitErrors(broken).length, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('dlq-lab check over the fixture corpus writes valid SARIF and JUnit', () => {
+  assert.ok(existsSync(nativeCli), `${nativeCli} (npm run build)`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dlq-check-out-'));
+  try {
+    for (const [format, file, errors] of [['sarif', 'out.sarif', sarifErrors], ['junit', 'out.xml', junitErrors]]) {
+      const out = path.join(dir, file);
+      const run = spawnSync(nativeCli, ['check', corpus, '--format', format, '--output', out], { encoding: 'utf8' });
+      assert.ok(run.status === 0 || run.status === 1, `dlq-lab check ${format} exited ${run.status}: ${run.stderr}`);
+      assert.deepEqual(errors(out), [], `${format} over ${corpus}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
