@@ -121,7 +121,7 @@ TEST_CASE("check policy patterns: RabbitMQ's regular expressions, searched in th
 }
 
 TEST_CASE("check rabbitmq definitions 4.x: policy precedence, argument override, DLX routes, defaults") {
-  const std::string f = "rabbitmq/definitions-4x.json";
+  const std::string f = "rabbitmq-4x/definitions.json";
   Inventory inv = ReadFixtures("rabbitmq-definitions", {f});
   // The stream events.dlq dead-letters nothing and is not a queue the rules judge.
   CHECK(Ids(inv) == std::vector<std::string>{"/orders", "/orders.dlq", "/payments", "/payments.dlq", "/audit",
@@ -213,7 +213,7 @@ TEST_CASE("check rabbitmq definitions: the blanket policy's missing exchange") {
 }
 
 TEST_CASE("check rabbitmq definitions 3.x: no default delivery-limit, classic queues, vhost default type") {
-  const std::string f = "rabbitmq/definitions-3x.json";
+  const std::string f = "rabbitmq-3x/definitions.json";
   Inventory inv = ReadFixtures("rabbitmq-definitions", {f});
   const QueueConfig& jobs = Queue(inv, "/jobs");
   CHECK_FALSE(jobs.bounded);
@@ -236,7 +236,7 @@ TEST_CASE("check rabbitmq definitions 3.x: no default delivery-limit, classic qu
 }
 
 TEST_CASE("check rabbitmq topology: Queue and Policy resources, several documents, inline skips") {
-  const std::string f = "rabbitmq/topology.yaml";
+  const std::string f = "rabbitmq-operator/topology.yaml";
   Inventory inv = ReadFixtures("rabbitmq-topology", {f});
   CHECK(Ids(inv) == std::vector<std::string>{"/orders", "/orders.dlq", "/audit"});
   const QueueConfig& orders = Queue(inv, "/orders");
@@ -418,17 +418,17 @@ const Finding* FindingFor(const Report& report, std::string_view rule, std::stri
 
 TEST_CASE("check broker fixtures: each file's format is detected, and Check() judges them together") {
   const std::vector<std::pair<std::string, std::string>> fixtures = {
-      {"rabbitmq/definitions-4x.json", "rabbitmq-definitions"}, {"rabbitmq/definitions-3x.json", "rabbitmq-definitions"},
-      {"rabbitmq/topology.yaml", "rabbitmq-topology"},          {"sidekiq/config/sidekiq.yml", "sidekiq-yml"},
+      {"rabbitmq-4x/definitions.json", "rabbitmq-definitions"}, {"rabbitmq-3x/definitions.json", "rabbitmq-definitions"},
+      {"rabbitmq-operator/topology.yaml", "rabbitmq-topology"},          {"sidekiq/config/sidekiq.yml", "sidekiq-yml"},
       {"sidekiq/app/jobs/hard_job.rb", "sidekiq-ruby"},          {"sidekiq/app/jobs/billing/charge_job.rb", "sidekiq-ruby"},
       {"bullmq/emails.json", "bullmq-options"},                  {"bullmq/reports.queue.json", "bullmq-options"}};
   for (const auto& fixture : fixtures) {
     CHECK_MESSAGE(DetectFormat(fixture.first, FixtureText(fixture.first)) == fixture.second, fixture.first);
   }
   // One run per system (the topology's queues share ids with the 4.x export's).
-  for (std::vector<std::string> paths : {std::vector<std::string>{"rabbitmq/definitions-4x.json"},
-                                         std::vector<std::string>{"rabbitmq/definitions-3x.json"},
-                                         std::vector<std::string>{"rabbitmq/topology.yaml"},
+  for (std::vector<std::string> paths : {std::vector<std::string>{"rabbitmq-4x/definitions.json"},
+                                         std::vector<std::string>{"rabbitmq-3x/definitions.json"},
+                                         std::vector<std::string>{"rabbitmq-operator/topology.yaml"},
                                          std::vector<std::string>{"sidekiq/config/sidekiq.yml", "sidekiq/app/jobs/hard_job.rb",
                                                                   "sidekiq/app/jobs/default_job.rb",
                                                                   "sidekiq/app/jobs/fire_and_forget_job.rb",
@@ -449,7 +449,7 @@ TEST_CASE("check broker fixtures: each file's format is detected, and Check() ju
   REQUIRE(report->queues.size() == 1);
   CHECK(report->queues[0].attempts == std::optional<int64_t>(13));
   // RabbitMQ 4.x: the rules see the missing exchange and the dropped dead letters.
-  files = {{"rabbitmq/definitions-4x.json", FixtureText("rabbitmq/definitions-4x.json")}};
+  files = {{"rabbitmq-4x/definitions.json", FixtureText("rabbitmq-4x/definitions.json")}};
   report = Check(files, {});
   REQUIRE(report.ok());
   const Finding* unbound = FindingFor(report.value(), "RMQ-DLX-BOUND", "reports");

@@ -37,6 +37,14 @@ function both(args, cwd = root) {
   return { status: native.status, out: native.out.toString('utf8'), err: native.err.toString('utf8') };
 }
 
+// The corpus's cases: each first-level folder but the format goldens is one project, read as a
+// directory (the RabbitMQ cases describe the same queues as three clusters would, so the corpus
+// as a whole is not one project: a queue declared twice is an error).
+function corpusCases() {
+  return readdirSync(path.join(root, corpus)).filter((name) => name !== 'formats')
+    .map((name) => `${corpus}/${name}`).filter((relative) => statSync(path.join(root, relative)).isDirectory()).sort();
+}
+
 // The corpus's input files: everything under tests/fixtures/check/ but the format goldens.
 function corpusFiles(dir = corpus) {
   const files = [];
@@ -73,15 +81,25 @@ test('--version is package.json\'s version, --help the usage, in both', () => {
   assert.match(h.out, /^usage: dlq-lab check \[PATH\.\.\.\]/);
 });
 
-test('the whole corpus, as a directory, in every format: the same bytes and exit code', () => {
-  for (const format of FORMATS) {
-    const r = both(['check', corpus, '--format', format]);
-    assert.ok(r.status === 0 || r.status === 1, `--format ${format} exited ${r.status}: ${r.err}`);
-    assert.ok(r.out.length > 0);
+test('every corpus case, as a directory, in every format: the same bytes and exit code', () => {
+  const cases = corpusCases();
+  assert.ok(cases.length >= 8, cases.join(', '));
+  for (const dir of cases) {
+    for (const format of FORMATS) {
+      const r = both(['check', dir, '--format', format]);
+      assert.ok(r.status === 0 || r.status === 1, `${dir} --format ${format} exited ${r.status}: ${r.err}`);
+      assert.ok(r.out.length > 0);
+    }
+    const failOn = both(['check', dir, '--fail-on', 'warning', '--format', 'json']);
+    const { summary } = JSON.parse(failOn.out);
+    assert.equal(failOn.status, summary.errors + summary.warnings > 0 ? 1 : 0);
   }
-  const failOn = both(['check', corpus, '--fail-on', 'warning', '--format', 'json']);
-  const { summary } = JSON.parse(failOn.out);
-  assert.equal(failOn.status, summary.errors + summary.warnings > 0 ? 1 : 0);
+});
+
+test('two cases that declare the same queue, read as one project: exit 2 naming both places, in both', () => {
+  const r = both(['check', `${corpus}/rabbitmq-4x`, `${corpus}/rabbitmq-operator`]);
+  assert.equal(r.status, 2);
+  assert.match(r.err, /^dlq-lab: tests\/fixtures\/check\/rabbitmq-operator\/topology\.yaml:\d+: queue \/orders is declared twice \(first at tests\/fixtures\/check\/rabbitmq-4x\/definitions\.json:\d+\)\n$/);
 });
 
 test('every corpus file alone, in every format: the same bytes and exit code', () => {
@@ -98,8 +116,8 @@ test('every corpus file alone, in every format: the same bytes and exit code', (
 test('--output writes the same file from both front doors, and nothing on standard output', () => {
   withTempDir((dir) => {
     const out = (name) => path.join(dir, name);
-    const a = run(nativeCli, ['check', corpus, '--format', 'sarif', '--output', out('native.sarif')], root);
-    const b = run(process.execPath, [nodeCli, 'check', corpus, '--format', 'sarif', '--output', out('node.sarif')], root);
+    const a = run(nativeCli, ['check', `${corpus}/terraform`, '--format', 'sarif', '--output', out('native.sarif')], root);
+    const b = run(process.execPath, [nodeCli, 'check', `${corpus}/terraform`, '--format', 'sarif', '--output', out('node.sarif')], root);
     assert.equal(a.status, b.status);
     assert.equal(a.out.length + b.out.length, 0);
     assert.ok(readFileSync(out('native.sarif')).equals(readFileSync(out('node.sarif'))));
@@ -117,7 +135,7 @@ test('usage errors: exit 2 and a message naming the argument, in both', () => {
     [['check', 'no/such/file.json'], /^dlq-lab: no\/such\/file\.json: no such file or directory\n$/],
     [['check', 'tests/schemas/junit.xsd'], /^dlq-lab: tests\/schemas\/junit\.xsd: not a file dlq-lab reads \(it reads: /],
     [['check', '--config', 'no/such/.dlq-lab.yml', corpus], /^dlq-lab: no\/such\/\.dlq-lab\.yml: no such file or directory\n$/],
-    [['check', corpus, '--output', 'no/such/dir/out.json'], /^dlq-lab: --output no\/such\/dir\/out\.json: cannot write: /],
+    [['check', `${corpus}/terraform`, '--output', 'no/such/dir/out.json'], /^dlq-lab: --output no\/such\/dir\/out\.json: cannot write: /],
   ];
   for (const [args, message] of cases) {
     const r = both(args);

@@ -7,7 +7,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,11 +75,16 @@ test('dlq-lab check over the fixture corpus writes valid SARIF and JUnit', () =>
   assert.ok(existsSync(nativeCli), `${nativeCli} (npm run build)`);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dlq-check-out-'));
   try {
-    for (const [format, file, errors] of [['sarif', 'out.sarif', sarifErrors], ['junit', 'out.xml', junitErrors]]) {
-      const out = path.join(dir, file);
-      const run = spawnSync(nativeCli, ['check', corpus, '--format', format, '--output', out], { encoding: 'utf8' });
-      assert.ok(run.status === 0 || run.status === 1, `dlq-lab check ${format} exited ${run.status}: ${run.stderr}`);
-      assert.deepEqual(errors(out), [], `${format} over ${corpus}`);
+    // Each case folder is one project (tests/fixtures/check/rabbitmq-4x/README.md).
+    const cases = readdirSync(corpus).filter((name) => name !== 'formats').map((name) => path.join(corpus, name))
+      .filter((p) => statSync(p).isDirectory());
+    for (const project of cases) {
+      for (const [format, file, errors] of [['sarif', 'out.sarif', sarifErrors], ['junit', 'out.xml', junitErrors]]) {
+        const out = path.join(dir, file);
+        const run = spawnSync(nativeCli, ['check', project, '--format', format, '--output', out], { encoding: 'utf8' });
+        assert.ok(run.status === 0 || run.status === 1, `dlq-lab check ${project} ${format} exited ${run.status}: ${run.stderr}`);
+        assert.deepEqual(errors(out), [], `${format} over ${project}`);
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
