@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "aws_readers.h"
+#include "config_import.h"
 #include "sqs_queue.h"
 
 namespace dlq::check {
@@ -80,7 +81,7 @@ Result<Value> TemplateReader::Resolve(const Node& n, std::string_view setting) c
   Value v;
   if (tag.empty()) {
     if (!n.IsScalar())
-      return LocatedError(At(n), std::string(setting) + ": expected a value, got a " +
+      return ErrorAt(At(n), std::string(setting) + ": expected a value, got a " +
                                      (n.IsMap()    ? "map"
                                       : n.IsList() ? "list"
                                                    : "null"));
@@ -120,7 +121,7 @@ Result<Value> TemplateReader::Ref(const Node& n, const std::string& name, std::s
     v.what = "pseudo parameter " + name;
     return v;
   }
-  return LocatedError(At(n), std::string(setting) + ": !Ref names " + name +
+  return ErrorAt(At(n), std::string(setting) + ": !Ref names " + name +
                                  ", which the template declares neither as a parameter nor as a resource");
 }
 
@@ -136,10 +137,10 @@ Result<Value> TemplateReader::GetAtt(const Node& n, const Node& arg, std::string
     attribute = TextOf(&arg.items[1]);
   }
   if (id.empty() || attribute.empty()) {
-    return LocatedError(At(n), std::string(setting) + ": expected !GetAtt Resource.Attribute, got " + TextOf(&arg));
+    return ErrorAt(At(n), std::string(setting) + ": expected !GetAtt Resource.Attribute, got " + TextOf(&arg));
   }
   if (TypeOf(id).empty()) {
-    return LocatedError(At(n),
+    return ErrorAt(At(n),
                         std::string(setting) + ": !GetAtt names " + id + ", which the template does not declare");
   }
   Value v;
@@ -157,7 +158,7 @@ Result<std::string> TemplateReader::QueueRef(const Node& n, std::string_view set
   if (!v.ok()) return v.status();
   if (v->kind == Value::Kind::kResource) {
     if (TypeOf(v->resource) != kQueueType) {
-      return LocatedError(at, std::string(setting) + ": expected a queue (" + std::string(kQueueType) + "), got " +
+      return ErrorAt(at, std::string(setting) + ": expected a queue (" + std::string(kQueueType) + "), got " +
                                   v->resource + ", a " + TypeOf(v->resource));
     }
     return v->resource;
@@ -182,7 +183,7 @@ Status TemplateReader::Seconds(const Node& props, const char* key, SqsSetting& s
   }
   s.value = AsInteger(*v->literal);
   if (!s.value) {
-    return LocatedError(s.at,
+    return ErrorAt(s.at,
                         std::string(key) + ": expected a whole number of seconds, got \"" + TextOf(v->literal) + "\"");
   }
   if (!v->what.empty())
@@ -210,7 +211,7 @@ Status TemplateReader::ReadQueue(const std::string& id, const Node& resource, Sq
     } else {
       std::string text = TextOf(v->literal);  // a boolean, or "true"/"false" as JSON templates often write it
       if (text != "true" && text != "false")
-        return LocatedError(f.fifo_at, "FifoQueue: expected true or false, got \"" + text + "\"");
+        return ErrorAt(f.fifo_at, "FifoQueue: expected true or false, got \"" + text + "\"");
       f.fifo = text == "true";
     }
   }
@@ -243,25 +244,25 @@ Status TemplateReader::ReadRedrive(const Node& props, SqsQueueFacts& f) const {
   if (redrive->kind == Node::Kind::kString) {  // the policy as a JSON string
     Result<Document> doc = ParseJson(file_.path, redrive->scalar);
     if (!doc.ok()) {
-      return LocatedError(f.redrive_at,
+      return ErrorAt(f.redrive_at,
                           "RedrivePolicy is not JSON: " + WithoutLocation(doc.status().message(), file_.path));
     }
     holder = std::move(doc).value();
     redrive = &holder.root;
   }
   if (!redrive->IsMap()) {
-    return LocatedError(f.redrive_at, "RedrivePolicy: expected {deadLetterTargetArn: …, maxReceiveCount: …}");
+    return ErrorAt(f.redrive_at, "RedrivePolicy: expected {deadLetterTargetArn: …, maxReceiveCount: …}");
   }
   const bool inline_json = !holder.root.IsNull();
   auto line_of = [&](std::string_view key) { return inline_json ? f.redrive_at : KeyAt(*redrive, key); };
   const Node* target = redrive->Get("deadLetterTargetArn");
-  if (target == nullptr) return LocatedError(f.redrive_at, "RedrivePolicy: deadLetterTargetArn is missing");
+  if (target == nullptr) return ErrorAt(f.redrive_at, "RedrivePolicy: deadLetterTargetArn is missing");
   f.dead_letter_at = line_of("deadLetterTargetArn");
   Result<std::string> dlq = QueueRef(*target, "RedrivePolicy.deadLetterTargetArn", f, f.dead_letter_at);
   if (!dlq.ok()) return dlq.status();
   f.dead_letter_to = dlq.value();
   const Node* count = redrive->Get("maxReceiveCount");
-  if (count == nullptr) return LocatedError(f.redrive_at, "RedrivePolicy: maxReceiveCount is missing");
+  if (count == nullptr) return ErrorAt(f.redrive_at, "RedrivePolicy: maxReceiveCount is missing");
   f.max_receive_count.at = line_of("maxReceiveCount");
   Result<Value> v = Resolve(*count, "RedrivePolicy.maxReceiveCount");
   if (!v.ok()) return v.status();
@@ -272,7 +273,7 @@ Status TemplateReader::ReadRedrive(const Node& props, SqsQueueFacts& f) const {
   }
   f.max_receive_count.value = AsInteger(*v->literal);
   if (!f.max_receive_count.value) {
-    return LocatedError(
+    return ErrorAt(
         f.max_receive_count.at,
         "RedrivePolicy.maxReceiveCount: expected a whole number from 1 to 1000, got \"" + TextOf(v->literal) + "\"");
   }
@@ -289,7 +290,7 @@ Status TemplateReader::ReadRedriveAllow(const Node& props, SqsQueueFacts& f) con
   const Location at = KeyAt(props, "RedriveAllowPolicy");
   f.redrive_permission = TextOf(allow->Get("redrivePermission"));
   if (f.redrive_permission != "allowAll" && f.redrive_permission != "byQueue" && f.redrive_permission != "denyAll") {
-    return LocatedError(at, "RedriveAllowPolicy.redrivePermission: expected allowAll, byQueue or denyAll, got \"" +
+    return ErrorAt(at, "RedriveAllowPolicy.redrivePermission: expected allowAll, byQueue or denyAll, got \"" +
                                 f.redrive_permission + "\"");
   }
   if (const Node* sources = allow->Get("sourceQueueArns"); sources != nullptr && sources->IsList()) {
@@ -327,7 +328,7 @@ Status TemplateReader::ReadAlarm(const Node& resource, Inventory* out) const {
 
 Status TemplateReader::Read(Inventory* out) {
   if (resources_ == nullptr || !resources_->IsMap()) {
-    return LocatedError({file_.path, 0}, "Resources: expected a map of resources");
+    return ErrorAt({file_.path, 0}, "Resources: expected a map of resources");
   }
   std::vector<SqsQueueFacts> queues;
   for (size_t i = 0; i < resources_->keys.size(); ++i) {
@@ -384,7 +385,7 @@ bool DetectsCloudFormation(std::string_view path, std::string_view text, const N
 }
 
 Status ReadCloudFormation(const SourceFile& file, const Document* doc, Inventory* out) {
-  if (doc == nullptr) return LocatedError({file.path, 0}, "a CloudFormation template is YAML or JSON");
+  if (doc == nullptr) return ErrorAt({file.path, 0}, "a CloudFormation template is YAML or JSON");
   TemplateReader reader(file, doc->root);
   return reader.Read(out);
 }

@@ -82,6 +82,15 @@ config::JsValue ToJsValue(const Node& node) {
 
 std::string QuotedNode(const Node& node) { return config::Quoted(ToJsValue(node)); }
 
+Status ApplyField(const config::SetField& set, Policy* policy) {
+  std::string_view name = set.field;
+  Result<bool> done = name.starts_with("backoff.") ? SetIn(BackoffFields(), name.substr(8), set.value, &policy->backoff)
+                                                   : SetIn(PolicyFields(), name, set.value, policy);
+  if (!done.ok()) return done.status();
+  if (!done.value()) return Status::FailedPrecondition("a config reader set an unknown policy field " + set.field);
+  return Status::Ok();
+}
+
 Status ApplyImport(const config::ImportResult& import, const KeyLines& lines, const Location& fallback,
                    QueueConfig* queue) {
   if (!import.refusals.empty()) {
@@ -93,12 +102,10 @@ Status ApplyImport(const config::ImportResult& import, const KeyLines& lines, co
   queue->policy.system = system.value();
   queue->system = import.system;
   for (const config::SetField& set : import.set) {
-    std::string_view name = set.field;
-    Result<bool> done = name.starts_with("backoff.")
-                            ? SetIn(BackoffFields(), name.substr(8), set.value, &queue->policy.backoff)
-                            : SetIn(PolicyFields(), name, set.value, &queue->policy);
-    if (!done.ok()) return ErrorAt(LineOf(lines, set.field, fallback), done.status().message());
-    if (!done.value()) return Status::FailedPrecondition("a config reader set an unknown policy field " + set.field);
+    if (Status st = ApplyField(set, &queue->policy); !st.ok()) {
+      if (st.code() == Code::kFailedPrecondition) return st;
+      return ErrorAt(LineOf(lines, set.field, fallback), st.message());
+    }
     queue->settings.emplace_back(set.field, LineOf(lines, set.field, fallback));
   }
   return Status::Ok();

@@ -24,6 +24,11 @@ config::JsValue ToJsValue(const Node& node);
 // A node's value as a message echoes it (config::Quoted: JSON, long ones cut, bidi isolated).
 std::string QuotedNode(const Node& node);
 
+// One field an import set ("maxAttempts", "backoff.kind"), applied to `policy` through the
+// policy's schema (its range and choices checked there). FailedPrecondition for a field the
+// schema does not have or a value of the wrong kind (a config reader's bug, not the file's).
+Status ApplyField(const config::SetField& set, Policy* policy);
+
 // Where each key a config reader may name was set, so its refusal points at the line.
 using KeyLines = std::vector<std::pair<std::string, Location>>;
 

@@ -5,43 +5,12 @@
 #include <utility>
 
 #include "config.h"
+#include "config_import.h"
 #include "policy.h"
 #include "schema.h"
 
 namespace dlq::check {
 namespace {
-
-// One field the import set, applied to `p` through the policy's schema (its range and choices
-// checked there): "maxAttempts", "leaseMs", "backoff.kind".
-Status ApplyField(Policy& p, const config::SetField& set) {
-  auto apply = [&set](const FieldSpec& spec, auto& target, auto setter) -> Status {
-    int64_t v = 0;
-    if (set.value.kind == config::ConfigValue::Kind::kText) {
-      if (spec.kind != FieldKind::kChoice) return Status::InvalidArgument(std::string(spec.name) + ": not a choice");
-      Result<int> index = spec.choices->Parse(set.value.text, spec.name);
-      if (!index.ok()) return index.status();
-      v = index.value();
-    } else if (set.value.kind == config::ConfigValue::Kind::kFlag) {
-      v = set.value.flag ? 1 : 0;
-    } else {
-      if (spec.kind != FieldKind::kInteger) return Status::InvalidArgument(std::string(spec.name) + ": not a number");
-      RETURN_IF_ERROR(spec.range->Check(set.value.number));
-      v = static_cast<int64_t>(set.value.number);
-    }
-    setter(target, v);
-    return Status::Ok();
-  };
-  std::string_view field = set.field;
-  if (field.starts_with("backoff.")) {
-    for (const Field<Backoff>& row : BackoffFields()) {
-      if (field.substr(8) == row.spec.name) return apply(row.spec, p.backoff, row.set);
-    }
-  }
-  for (const Field<Policy>& row : PolicyFields()) {
-    if (field == row.spec.name) return apply(row.spec, p, row.set);
-  }
-  return Status::InvalidArgument("no policy field " + set.field);
-}
 
 // Where the import's refusal of `key` ("RedrivePolicy.maxReceiveCount") points in the file.
 const SqsSetting* SettingOf(const SqsQueueFacts& f, std::string_view key) {
@@ -80,8 +49,8 @@ Status ReadPolicy(const SqsQueueFacts& f, QueueConfig& q, SqsImportCache& cache)
   if (!read.ok) {
     const config::ConfigRefusal& r = read.refusals.front();
     const SqsSetting* s = SettingOf(f, r.key);
-    if (s == nullptr) return LocatedError(f.at, r.message);
-    return LocatedError(s->at, s->key + ": expected " + r.expected + ", got " + r.given);
+    if (s == nullptr) return ErrorAt(f.at, r.message);
+    return ErrorAt(s->at, s->key + ": expected " + r.expected + ", got " + r.given);
   }
   Result<System> system = ParseSystem(read.system);
   if (!system.ok()) return system.status();
@@ -92,8 +61,8 @@ Status ReadPolicy(const SqsQueueFacts& f, QueueConfig& q, SqsImportCache& cache)
     const SqsSetting* s = set.field == "maxAttempts" ? &f.max_receive_count
                           : set.field == "leaseMs"   ? &f.visibility_timeout
                                                      : nullptr;
-    if (Status st = ApplyField(q.policy, set); !st.ok()) {
-      return LocatedError(s != nullptr ? s->at : f.at, (s != nullptr ? s->key + ": " : "") + st.message());
+    if (Status st = ApplyField(set, &q.policy); !st.ok()) {
+      return ErrorAt(s != nullptr ? s->at : f.at, (s != nullptr ? s->key + ": " : "") + st.message());
     }
     if (s != nullptr && s->value) q.settings.emplace_back(set.field, s->at);
   }
@@ -118,10 +87,6 @@ Unknown SqsUnknown(std::string what, const Location& at) {
       : names({"redrive_allow_policy", "RedriveAllowPolicy"})  ? "dead_letter_sources"
                                                                : "";
   return {std::move(what), at, field};
-}
-
-Status LocatedError(const Location& at, const std::string& message) {
-  return Status::InvalidArgument(at.file + ":" + std::to_string(at.line) + ": " + message);
 }
 
 std::string WithoutLocation(const std::string& message, const std::string& file) {

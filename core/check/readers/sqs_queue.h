@@ -77,9 +77,6 @@ Result<QueueConfig> BuildSqsQueue(const SqsQueueFacts& facts, SqsImportCache& ca
 // unknown (model.h, Unknown::field): dead_letter_to, policy, retention_ms, fifo, dead_letter_sources.
 Unknown SqsUnknown(std::string what, const Location& at);
 
-// "<file>:<line>: <message>" as an InvalidArgument (the parsers' error shape, document.h).
-Status LocatedError(const Location& at, const std::string& message);
-
 // A parser's message (document.h: "<file>:<line>: …") without its location, for an error about
 // a JSON string inside a file, which is reported at the line of the setting that holds it.
 std::string WithoutLocation(const std::string& message, const std::string& file);

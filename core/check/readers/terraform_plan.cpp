@@ -11,6 +11,7 @@
 
 #include "aws_readers.h"
 #include "plan_index.h"
+#include "config_import.h"
 #include "sqs_queue.h"
 
 namespace dlq::check {
@@ -107,7 +108,7 @@ Status PlanReader::ReadQueue(const PlanResource& r) {
   } else if (const Node* fifo = v != nullptr ? v->Get("fifo_queue") : nullptr; fifo != nullptr && !fifo->IsNull()) {
     f.fifo = AsBool(*fifo);
     f.fifo_at = Where(r, "fifo_queue");
-    if (!f.fifo) return LocatedError(f.fifo_at, "fifo_queue: expected true or false, got " + TextOf(fifo));
+    if (!f.fifo) return ErrorAt(f.fifo_at, "fifo_queue: expected true or false, got " + TextOf(fifo));
   }
   RETURN_IF_ERROR(Seconds(r, "visibility_timeout_seconds", f.visibility_timeout, f));
   RETURN_IF_ERROR(Seconds(r, "message_retention_seconds", f.retention, f));
@@ -132,7 +133,7 @@ Status PlanReader::Seconds(const PlanResource& r, const char* attribute, SqsSett
   if (n == nullptr || n->IsNull()) return Status::Ok();
   s.value = AsInteger(*n);
   if (!s.value)
-    return LocatedError(s.at, std::string(attribute) + ": expected a whole number of seconds, got " + TextOf(n));
+    return ErrorAt(s.at, std::string(attribute) + ": expected a whole number of seconds, got " + TextOf(n));
   return Status::Ok();
 }
 
@@ -145,12 +146,12 @@ Result<const Node*> PlanReader::JsonAttribute(const PlanResource& r, std::string
   if (n->IsMap()) return n;
   std::string text = TextOf(n);
   if (n->kind != Node::Kind::kString) {
-    return LocatedError(Where(r, attribute), std::string(attribute) + ": expected a JSON string, got " + text);
+    return ErrorAt(Where(r, attribute), std::string(attribute) + ": expected a JSON string, got " + text);
   }
   if (text.empty()) return static_cast<const Node*>(nullptr);
   Result<Document> doc = ParseJson(file_.path, text);
   if (!doc.ok()) {
-    return LocatedError(Where(r, attribute), std::string(attribute) + " is not JSON: " +
+    return ErrorAt(Where(r, attribute), std::string(attribute) + " is not JSON: " +
                                                  WithoutLocation(doc.status().message(), file_.path));
   }
   holder = std::move(doc).value();
@@ -190,16 +191,16 @@ Status PlanReader::ReadRedrive(const PlanResource& r, SqsQueueFacts& f) const {
 // {"deadLetterTargetArn": ARN, "maxReceiveCount": N}: every location is the attribute's line.
 Status PlanReader::ReadRedriveObject(const Node& redrive, const Location& at, SqsQueueFacts& f) const {
   if (!redrive.IsMap()) {
-    return LocatedError(at,
+    return ErrorAt(at,
                         "redrive_policy: expected a JSON object {\"deadLetterTargetArn\": …, \"maxReceiveCount\": …}");
   }
   const Node* arn = redrive.Get("deadLetterTargetArn");
-  if (arn == nullptr || TextOf(arn).empty()) return LocatedError(at, "redrive_policy: deadLetterTargetArn is missing");
+  if (arn == nullptr || TextOf(arn).empty()) return ErrorAt(at, "redrive_policy: deadLetterTargetArn is missing");
   const Node* count = redrive.Get("maxReceiveCount");
-  if (count == nullptr) return LocatedError(at, "redrive_policy: maxReceiveCount is missing");
+  if (count == nullptr) return ErrorAt(at, "redrive_policy: maxReceiveCount is missing");
   f.max_receive_count.value = AsInteger(*count);
   if (!f.max_receive_count.value) {
-    return LocatedError(
+    return ErrorAt(
         at, "redrive_policy.maxReceiveCount: expected a whole number from 1 to 1000, got \"" + TextOf(count) + "\"");
   }
   f.has_redrive = true;
@@ -229,7 +230,7 @@ Status PlanReader::ReadRedriveAllow(const PlanResource& r, SqsQueueFacts& f) con
   const Node& policy = *allow.value();
   f.redrive_permission = TextOf(policy.Get("redrivePermission"));
   if (f.redrive_permission != "allowAll" && f.redrive_permission != "byQueue" && f.redrive_permission != "denyAll") {
-    return LocatedError(Where(r, kAttr),
+    return ErrorAt(Where(r, kAttr),
                         "redrive_allow_policy.redrivePermission: expected allowAll, byQueue or denyAll, got \"" +
                             f.redrive_permission + "\"");
   }
@@ -285,7 +286,7 @@ bool DetectsTerraformPlan(std::string_view path, std::string_view text, const No
 }
 
 Status ReadTerraformPlan(const SourceFile& file, const Document* doc, Inventory* out) {
-  if (doc == nullptr) return LocatedError({file.path, 0}, "a Terraform plan is JSON");
+  if (doc == nullptr) return ErrorAt({file.path, 0}, "a Terraform plan is JSON");
   PlanReader reader(file, doc->root);
   return reader.Read(out);
 }
