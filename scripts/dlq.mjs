@@ -4,7 +4,7 @@
 //
 //   node scripts/dlq.mjs setup | build | test | start | bench | bench-page
 //   node scripts/dlq.mjs third-party   (only the Debian source packages CMake builds, into build/third_party/)
-//   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [--target link|queue|snapshot|goal|check-json|check-yaml|check-config]
+//   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [[--target] link|queue|snapshot|goal|check-json|check-yaml|check-config|check-<reader format>]
 //   node scripts/dlq.mjs storm [--jobs N --outage START:DURATION …]   (the native storm CLI; --help)
 //
 // Set-up is idempotent and quick when everything is there: it installs missing
@@ -41,6 +41,7 @@ const DEBIAN_PACKAGES = [
   // built from Debian's source (third-party sources below), for YAML. dpkg-dev unpacks it.
   ['rapidjson-dev', '/usr/include/rapidjson/document.h'],
   ['dpkg-dev', '/usr/bin/dpkg-source'],
+  ['patch', '/usr/bin/patch'],  // upstream fixes carried for those sources (third_party/patches/<package>/)
 ];
 
 // Libraries built from Debian's source packages, natively and for WebAssembly alike
@@ -90,7 +91,29 @@ function setup() {
 function fetchDebianSources() {
   const dir = 'build/third_party';
   const missing = DEBIAN_SOURCES.filter(([, , folder]) => !existsSync(path.join(dir, folder, '.dlq-fetched')));
-  if (missing.length === 0) return;
+  if (missing.length > 0) fetchMissingSources(dir, missing);
+  for (const [name, , folder] of DEBIAN_SOURCES) applyPatches(name, path.join(dir, folder));
+}
+
+// Upstream fixes a Debian source lacks, as patch files third_party/patches/<package>/*.patch,
+// applied in name order once each: <folder>/.dlq-patches lists those applied, so a re-run is a
+// no-op and a new patch file is applied on the next set-up. (A changed patch needs a fresh
+// folder: delete it and set up again.)
+function applyPatches(name, folder) {
+  const patches = `third_party/patches/${name}`;
+  if (!existsSync(patches)) return;
+  const record = path.join(folder, '.dlq-patches');
+  const applied = new Set(existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean) : []);
+  for (const file of readdirSync(patches).filter((f) => f.endsWith('.patch')).sort()) {
+    if (applied.has(file)) continue;
+    say(`applying ${patches}/${file} to ${folder}`);
+    run('patch', ['--quiet', '--forward', '-p1', '-d', folder, '-i', path.resolve(patches, file)]);
+    writeFileSync(record, `${[...applied, file].join('\n')}\n`);
+    applied.add(file);
+  }
+}
+
+function fetchMissingSources(dir, missing) {
   const hasDebSrc = () => spawnSync('sh', ['-c', 'grep -rqs "deb-src" /etc/apt/sources.list /etc/apt/sources.list.d/'])
     .status === 0;
   if (!hasDebSrc()) {
@@ -211,6 +234,9 @@ const FUZZ_TARGETS = {
   'check-json': checkFuzzTarget('check_json_fuzz', 'json', ['.json']),
   'check-yaml': checkFuzzTarget('check_yaml_fuzz', 'yaml', ['.yaml', '.yml']),
   'check-config': checkFuzzTarget('check_config_fuzz', 'config', []),
+  // One harness per checker reader (tests/fuzz/check_reader_fuzz.cpp): the whole check of one file.
+  ...Object.fromEntries(['terraform-plan', 'cloudformation', 'rabbitmq-definitions', 'rabbitmq-topology',
+    'sidekiq-yml', 'sidekiq-ruby', 'bullmq-options'].map((format) => [`check-${format}`, checkReaderFuzzTarget(format)])),
 };
 const FUZZ_ARTIFACTS = 'build/fuzz/artifacts';
 
@@ -234,6 +260,28 @@ function checkFuzzTarget(name, kind, extensions) {
       walk(`tests/fuzz/check-seeds/${kind}`, () => true);
       walk('tests/fixtures/check', (file) => extensions.some((ext) => file.endsWith(ext)));
       files.forEach((file, n) => copyFileSync(file, path.join(dir, `seed-${n + 1}-${path.basename(file)}`)));
+    },
+  };
+}
+
+// A checker reader's harness: the binary writes its own seeds, the files of tests/fixtures/check/
+// and tests/fuzz/check-seeds/<format>/ that the core's DetectFormat gives its format (JS keeps no
+// list of which file is which format).
+function checkReaderFuzzTarget(format) {
+  return {
+    reader: true,
+    binary: `build/fuzz/tests/fuzz/check_${format.replaceAll('-', '_')}_fuzz`,
+    flags: [`-dict=tests/fuzz/check-${format}.dict`, '-max_len=16384', '-timeout=10'],
+    smoke: { runs: 3000, flags: [] },
+    seed(dir) {
+      const result = spawnSync(this.binary, [], {
+        env: { ...env, DLQ_CHECK_FUZZ_SEEDS: dir, DLQ_CHECK_FUZZ_FROM: `tests/fixtures/check:tests/fuzz/check-seeds/${format}` },
+        encoding: 'utf8',
+      });
+      if (result.error) throw result.error;
+      if (result.status !== 0) {
+        throw new Error(`${this.binary} could not write its seeds (exit ${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`);
+      }
     },
   };
 }
@@ -302,8 +350,8 @@ function fuzzSmoke(target) {
 }
 
 const FUZZ_USAGE = 'usage: npm run fuzz -- [--seconds N | --smoke] ' +
-  '[--target link|queue|snapshot|goal|check-json|check-yaml|check-config]\n' +
-  '  runs each harness (all unless --target names one) for N seconds (default 60), one after the other;\n' +
+  `[[--target] ${Object.keys(FUZZ_TARGETS).join('|')}]\n` +
+  '  runs each harness (all unless a target is named) for N seconds (default 60), one after the other;\n' +
   '  --smoke runs the short fixed run of npm test instead (a fixed number of inputs, seed 1)';
 
 function parseFuzzArgs(argv) {
@@ -320,6 +368,10 @@ function parseFuzzArgs(argv) {
     }
     if (flag === '--smoke' && inline === undefined) {
       options.smoke = true;
+      continue;
+    }
+    if (inline === undefined && Object.hasOwn(FUZZ_TARGETS, flag)) {  // `npm run fuzz -- check-cloudformation`
+      options.targets = [flag];
       continue;
     }
     if (flag !== '--seconds' && flag !== '--target') fail(`unknown argument ${JSON.stringify(argv[i])}`);
@@ -381,7 +433,13 @@ function test() {
   run('ctest', ['--preset', 'native-sanitize']);
   say('fuzz harnesses (libFuzzer, ASan + UBSan), a fixed number of inputs each');
   cmakePreset('fuzz');
-  for (const target of Object.keys(FUZZ_TARGETS)) fuzzSmoke(target);
+  let readerSeconds = 0;
+  for (const target of Object.keys(FUZZ_TARGETS)) {
+    const started = Date.now();
+    fuzzSmoke(target);
+    if (FUZZ_TARGETS[target].reader) readerSeconds += (Date.now() - started) / 1000;
+  }
+  say(`fuzz harnesses of the checker's readers: ${readerSeconds.toFixed(1)} s together (aim: under 40 s)`);
   say('type check of wasm/index.d.ts (tsc --noEmit)');
   run('npx', ['--no-install', 'tsc', '--noEmit', '-p', 'tests/types']);
   say('JavaScript API and browser suites (node --test)');

@@ -2,7 +2,10 @@
 # with (core/check/internal/yaml_parser.cpp), built from Debian's source package as one static
 # library for every preset (native, native-sanitize, fuzz, wasm). It is C and reports errors
 # as return values, so it runs in the WebAssembly build, which has no exception catching.
-# `npm run setup` (scripts/dlq.mjs, DEBIAN_SOURCES) unpacks the source into build/third_party/.
+# `npm run setup` (scripts/dlq.mjs, DEBIAN_SOURCES) unpacks the source into build/third_party/
+# and applies the upstream fixes carried in third_party/patches/libfyaml/ (a scalar's iterator
+# leaked when fy_atom_format_text gave up, found by the check-yaml fuzz harness: upstream 0af6061;
+# '''''' read as three quotes, not two: upstream c0a716e), each once (.dlq-patches records them).
 set(DLQ_LIBFYAML_DIR "${PROJECT_SOURCE_DIR}/build/third_party/libfyaml-0.7.12" CACHE PATH
     "libfyaml 0.7.12's source, as `apt-get source libfyaml=0.7.12-2` unpacks it")
 if(NOT EXISTS "${DLQ_LIBFYAML_DIR}/include/libfyaml.h")

@@ -452,4 +452,23 @@ TEST_CASE("check aws: bad input is an error naming the file and line") {
                "parameter nor as a resource");
 }
 
+// Inputs the reader harness found (tests/fuzz/regressions/check-cloudformation/): a template
+// without resources was refused at line 0 (the file as a whole), an empty QueueName read as a
+// queue without a name.
+TEST_CASE("check aws: hostile templates found by the fuzz harness are refused with a line") {
+  std::string e = ErrorOf("cloudformation", "t.yaml", "# a template\nAWSTemplateFormatVersion: '2010-09-09'\nDescription: none\n");
+  CHECK(e == "t.yaml:2: Resources: expected a map of resources, got no Resources key");
+  e = ErrorOf("cloudformation", "t.yaml", "AWSTemplateFormatVersion: '2010-09-09'\n\nResources:\n  - a\n");
+  CHECK(e == "t.yaml:3: Resources: expected a map of resources, got a list");
+  e = ErrorOf("cloudformation", "t.json", "{\"AWSTemplateFormatVersion\": \"2010-09-09\",\n \"Resources\": null}");
+  CHECK(e == "t.json:2: Resources: expected a map of resources, got null");
+  e = ErrorOf("cloudformation", "t.yaml", R"(Resources:
+  Source:
+    Type: AWS::SQS::Queue
+    Properties:
+      QueueName: ""
+)");
+  CHECK(e == "t.yaml:5: QueueName: expected a queue name, got \"\"");
+}
+
 }  // namespace dlq::check

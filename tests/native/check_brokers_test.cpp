@@ -402,6 +402,23 @@ TEST_CASE("check broker readers: bad input is an error naming the file and the l
   has(e, "app/jobs/x.rb:66: expected classes and modules nested at most 64 deep");
 }
 
+// Inputs the reader harnesses found (tests/fuzz/regressions/check-sidekiq-ruby/): refused with a
+// file and line, never read into a queue without a name or a report that is not UTF-8.
+TEST_CASE("check sidekiq ruby: hostile input found by the fuzz harness is refused with a line") {
+  std::string e = ErrorOf("sidekiq-ruby", "app/jobs/x.rb", "class X\n  include Sidekiq::Job\n  sidekiq_options queue: \"q\xff\"\nend\n");
+  CHECK(e == "app/jobs/x.rb:3: expected UTF-8 text, got a byte sequence that is not UTF-8");
+  e = ErrorOf("sidekiq-ruby", "app/jobs/x.rb", "class& X\n  include Sidekiq::Job\nend\n");
+  CHECK(e == "app/jobs/x.rb:1: class: expected a constant name (Billing::ChargeJob), got \"& X\"");
+  e = ErrorOf("sidekiq-ruby", "app/jobs/x.rb", "module Billing\n  class ::\n    sidekiq_options retry: 3\n  end\nend\n");
+  CHECK(e == "app/jobs/x.rb:2: class: expected a constant name (Billing::ChargeJob), got \"::\"");
+  // A class's name after `class` still reads as before (`class << self` is no class).
+  Inventory read;
+  Status ok = ReadText("sidekiq-ruby", "app/jobs/x.rb",
+                       "class ::Top < ApplicationJob\n  include Sidekiq::Job\n  class << self\n  end\nend\n", &read);
+  REQUIRE_MESSAGE(ok.ok(), ok.message());
+  CHECK(Ids(read) == std::vector<std::string>{"::Top"});
+}
+
 std::string FixtureText(const std::string& path) {
   std::ifstream in(std::filesystem::path(DLQ_SOURCE_DIR) / "tests/fixtures/check" / path, std::ios::binary);
   std::stringstream text;

@@ -384,3 +384,13 @@ TEST_CASE("ParseYaml: an empty value sits on its key's line") {
   CHECK(At(doc.root, "goals").IsNull());
   CHECK(At(doc.root, "goals").line == 1);
 }
+
+// libfyaml 0.7.12 read a run of escaped quotes ('' each) as one quote too many; the upstream fix
+// (c0a716e) is carried in third_party/patches/libfyaml/ and applied by the set-up.
+TEST_CASE("ParseYaml: '' in a single-quoted scalar is one quote, however many follow") {
+  const Document doc = Yaml("two: ''''''\none: ''''\nmid: 'it''s'\nfour: ''''''''''\n");
+  CHECK(At(doc.root, "two").scalar == "''");
+  CHECK(At(doc.root, "one").scalar == "'");
+  CHECK(At(doc.root, "mid").scalar == "it's");
+  CHECK(At(doc.root, "four").scalar == "''''");
+}

@@ -39,7 +39,7 @@ struct Value {
 class TemplateReader {
  public:
   TemplateReader(const SourceFile& file, const Node& root)
-      : file_(file), resources_(root.Get("Resources")), parameters_(root.Get("Parameters")) {}
+      : file_(file), root_(root), resources_(root.Get("Resources")), parameters_(root.Get("Parameters")) {}
   Status Read(Inventory* out);
 
  private:
@@ -57,6 +57,7 @@ class TemplateReader {
   Status ReadAlarm(const Node& resource, Inventory* out) const;
 
   const SourceFile& file_;
+  const Node& root_;
   const Node* resources_;
   const Node* parameters_;
 };
@@ -199,7 +200,11 @@ Status TemplateReader::ReadQueue(const std::string& id, const Node& resource, Sq
   if (const Node* name = props->Get("QueueName")) {
     Result<Value> v = Resolve(*name, "QueueName");
     if (!v.ok()) return v.status();
-    if (v->kind == Value::Kind::kLiteral) f.name = TextOf(v->literal);
+    if (v->kind == Value::Kind::kLiteral) {
+      f.name = TextOf(v->literal);
+      // An empty name would name no queue (AWS needs 1 to 80 characters): refused, not read as "".
+      if (f.name.empty()) return ErrorAt(KeyAt(*props, "QueueName"), "QueueName: expected a queue name, got \"\"");
+    }
   }
   if (const Node* fifo = props->Get("FifoQueue")) {
     f.fifo_at = KeyAt(*props, "FifoQueue");
@@ -327,8 +332,14 @@ Status TemplateReader::ReadAlarm(const Node& resource, Inventory* out) const {
 }
 
 Status TemplateReader::Read(Inventory* out) {
-  if (resources_ == nullptr || !resources_->IsMap()) {
-    return ErrorAt({file_.path, 0}, "Resources: expected a map of resources");
+  // Detection lets a template with AWSTemplateFormatVersion and no Resources through: the
+  // error points at the line Resources is on, or at the template's first line without it.
+  if (resources_ == nullptr) {
+    return ErrorAt({file_.path, std::max(root_.line, 1)}, "Resources: expected a map of resources, got no Resources key");
+  }
+  if (!resources_->IsMap()) {
+    return ErrorAt(KeyAt(root_, "Resources"), std::string("Resources: expected a map of resources, got a ") +
+                                                  (resources_->IsList() ? "list" : resources_->IsNull() ? "null" : "value"));
   }
   std::vector<SqsQueueFacts> queues;
   for (size_t i = 0; i < resources_->keys.size(); ++i) {

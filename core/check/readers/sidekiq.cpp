@@ -11,6 +11,7 @@
 #include "config_import.h"
 #include "internal/translation.h"
 #include "broker_readers.h"
+#include "text.h"
 
 namespace dlq::check {
 namespace {
@@ -267,8 +268,8 @@ bool Continues(std::string_view joined) {
 }
 
 // One line of Ruby: a class or module opens, an `end` closes, a job's marks are noted.
-void ClassLine(const SourceFile& file, std::string_view raw, int number, std::vector<RubyClass>& open,
-               std::vector<RubyClass>& done) {
+Status ClassLine(const SourceFile& file, std::string_view raw, int number, std::vector<RubyClass>& open,
+                 std::vector<RubyClass>& done) {
   std::string_view line = Trim(raw);
   const size_t indent = Indent(raw);
   // A name inside modules and classes is qualified by them (Billing::ChargeJob); modules are kept
@@ -281,7 +282,13 @@ void ClassLine(const SourceFile& file, std::string_view raw, int number, std::ve
       if (outer.starts_with("module:")) outer.remove_prefix(7);
       prefix = std::string(outer) + "::";
     }
-    std::string name = prefix + ConstantAfter(line.substr(is_module ? 6 : 5));
+    const std::string_view keyword = is_module ? "module" : "class";
+    const std::string constant = ConstantAfter(line.substr(keyword.size()));
+    if (constant.empty() || constant.find_first_not_of(':') == std::string::npos) {  // `class& X`: no name to file a job under
+      return ErrorAt({file.path, number, 0}, std::string(keyword) + ": expected a constant name (Billing::ChargeJob), got " +
+                                                 QuoteShort(Trim(line.substr(keyword.size())), 40));
+    }
+    std::string name = prefix + constant;
     open.push_back({is_module ? "module:" + name : name, indent, number, 0, false, 0, "", {}});
   } else if (line == "end" && !open.empty() && open.back().indent == indent) {
     RubyClass c = std::move(open.back());
@@ -300,6 +307,7 @@ void ClassLine(const SourceFile& file, std::string_view raw, int number, std::ve
       c.options = std::string(Code(line));
     }
   }
+  return Status::Ok();
 }
 
 bool DetectsRuby(std::string_view path, std::string_view text, const Node*) {
@@ -318,6 +326,8 @@ Status ReadRuby(const SourceFile& file, const Document*, Inventory* out) {
     std::string_view raw = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
     start = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
     ++number;
+    // Names and options are quoted into reports (UTF-8 in every format): a file that is not text is refused.
+    if (!IsValidUtf8(raw)) return ErrorAt({file.path, number, 0}, "expected UTF-8 text, got a byte sequence that is not UTF-8");
     if (continuing != nullptr) {  // a sidekiq_options call over several lines
       continuing->options += " " + std::string(Code(raw));
       if (continuing->options.size() > config::kMaxSidekiqChars) {
@@ -326,7 +336,7 @@ Status ReadRuby(const SourceFile& file, const Document*, Inventory* out) {
       if (!Continues(continuing->options)) continuing = nullptr;
       continue;
     }
-    ClassLine(file, raw, number, open, done);
+    RETURN_IF_ERROR(ClassLine(file, raw, number, open, done));
     if (open.size() + done.size() > kMaxClasses) {
       return ErrorAt({file.path, number, 0}, "expected at most 100,000 classes and modules in one file");
     }
