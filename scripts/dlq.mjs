@@ -271,7 +271,7 @@ function checkReaderFuzzTarget(format) {
   return {
     reader: true,
     binary: `build/fuzz/tests/fuzz/check_${format.replaceAll('-', '_')}_fuzz`,
-    flags: [`-dict=tests/fuzz/check-${format}.dict`, '-max_len=16384', '-timeout=10'],
+    flags: [`-dict=tests/fuzz/check-dicts/${format}.dict`, '-max_len=16384', '-timeout=10'],
     smoke: { runs: 3000, flags: [] },
     seed(dir) {
       const result = spawnSync(this.binary, [], {
