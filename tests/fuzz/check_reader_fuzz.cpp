@@ -87,6 +87,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::CheckCheckRefusal(report.status(), file.path, input);
     return 0;
   }
-  fuzz::CheckReport(*report, file.path, input);
+  fuzz::CheckReport(report.value(), file.path, input);
   return 0;
 }

@@ -78,9 +78,9 @@ inline void CheckReport(const check::Report& report, std::string_view file, std:
     const std::string where = Show(input) + ": format " + format;
     Result<std::string> out = check::Format(report, format);
     FUZZ_CHECK(out.ok(), where + ": " + out.status().ToString());
-    FUZZ_CHECK(!out->empty() && IsValidUtf8(*out), where);
+    FUZZ_CHECK(!out.value().empty() && IsValidUtf8(out.value()), where);
     if (std::string_view(format) == "json" || std::string_view(format) == "sarif") {
-      Result<check::Document> parsed = check::ParseJson("out.json", *out);
+      Result<check::Document> parsed = check::ParseJson("out.json", out.value());
       FUZZ_CHECK(parsed.ok(), where + ": " + parsed.status().ToString());
     }
   }

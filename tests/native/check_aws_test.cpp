@@ -461,7 +461,7 @@ TEST_CASE("check aws: hostile templates found by the fuzz harness are refused wi
   e = ErrorOf("cloudformation", "t.yaml", "AWSTemplateFormatVersion: '2010-09-09'\n\nResources:\n  - a\n");
   CHECK(e == "t.yaml:3: Resources: expected a map of resources, got a list");
   e = ErrorOf("cloudformation", "t.json", "{\"AWSTemplateFormatVersion\": \"2010-09-09\",\n \"Resources\": null}");
-  CHECK(e == "t.json:2: Resources: expected a map of resources, got null");
+  CHECK(e == "t.json:2: Resources: expected a map of resources, got a null");
   e = ErrorOf("cloudformation", "t.yaml", R"(Resources:
   Source:
     Type: AWS::SQS::Queue
