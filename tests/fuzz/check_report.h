@@ -5,7 +5,7 @@
 //    ("not a format…", an empty stream) speak of the file as a whole.
 //  * A report's summary counts equal its findings; every finding names a rule from the core's
 //    list (or the reader-note rule), the file checked and a line inside it, UTF-8 text; every
-//    queue summary points inside the file; the findings are sorted by file, line, rule.
+//    queue summary has a name and points inside the file; the findings are sorted by file, line, rule.
 //  * The exit code is 0 or 1 for a report, and every output format renders it without error
 //    as non-empty UTF-8 (the JSON and SARIF outputs parse as JSON).
 #pragma once
@@ -66,7 +66,7 @@ inline void CheckReport(const check::Report& report, std::string_view file, std:
   for (const check::QueueSummary& q : report.queues) {
     const std::string where = Show(input) + ": queue " + Show(q.name);
     CheckLocation(q.at, file, lines, where);
-    FUZZ_CHECK(IsValidUtf8(q.name) && IsValidUtf8(q.dlq) && IsValidUtf8(q.system), where);
+    FUZZ_CHECK(!q.name.empty() && IsValidUtf8(q.name) && IsValidUtf8(q.dlq) && IsValidUtf8(q.system), where);
     FUZZ_CHECK(!q.attempts || *q.attempts >= 0, where);
     FUZZ_CHECK(!q.worst_case_ms || *q.worst_case_ms >= 0, where);
   }

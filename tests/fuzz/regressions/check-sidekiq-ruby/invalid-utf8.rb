@@ -1,0 +1,4 @@
+class X
+  include Sidekiq::Job
+  sidekiq_options queue: "qÿ"
+end
