@@ -18,6 +18,7 @@ namespace {
 // case (tests/node/check-corpus.test.mjs checks every rule has one).
 constexpr const char* kRulesDoc = "https://dlq-lab.dev/docs/check.md";
 // READER-NOTE is not a rule (check.h kReaderNoteRule) but its findings need a description too.
+constexpr const char* kReaderNoteSummary = "A reader's remark about a queue (not a rule).";
 constexpr const char* kReaderNoteText =
     "A reader's remark about a queue: a setting it does not read, a value taken from a parameter's default, a "
     "schedule given in code. Not a rule: never failing, never skipped.";
@@ -73,9 +74,10 @@ std::string RuleObject(const Report& report, const std::string& id) {
       }
     }
   }
-  const std::string summary = *rule.summary != '\0' ? rule.summary : id;
+  const bool reader_note = *rule.id == '\0' && id == kReaderNoteRule;
+  const std::string summary = *rule.summary != '\0' ? rule.summary : reader_note ? kReaderNoteSummary : id;
   std::string full = rule.full;
-  if (full.empty() && id == kReaderNoteRule) full = kReaderNoteText;
+  if (full.empty() && reader_note) full = kReaderNoteText;
   if (full.empty()) full = summary;
   return "{\"id\": " + JsonString(id) + ", \"shortDescription\": {\"text\": " + JsonString(summary) +
          "}, \"fullDescription\": {\"text\": " + JsonString(full) +
