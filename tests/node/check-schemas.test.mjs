@@ -23,10 +23,10 @@ const multitool = path.join(root, 'node_modules/@microsoft/sarif-multitool-linux
 // The validator must really run: a missing binary (npm ci without the optional
 // @microsoft/sarif-multitool-linux), one that cannot start, or a run that scanned nothing fails
 // the test; it is never skipped.
-function sarifErrors(file) {
-  assert.ok(existsSync(multitool), `the SARIF validator is not installed: ${multitool} (npm ci installs ` +
+function sarifErrors(file, tool = multitool) {
+  assert.ok(existsSync(tool), `the SARIF validator is not installed: ${tool} (npm ci installs ` +
     '@microsoft/sarif-multitool and its platform package @microsoft/sarif-multitool-linux)');
-  const run = spawnSync(multitool, ['validate', file], { encoding: 'utf8' });
+  const run = spawnSync(tool, ['validate', file], { encoding: 'utf8' });
   assert.equal(run.error, undefined, `sarif-multitool cannot run: ${run.error}`);
   const output = `${run.stdout}\n${run.stderr}`;
   const errors = output.split('\n').filter((line) => /\berror [A-Z]+[0-9]+:/.test(line));
@@ -63,6 +63,13 @@ test('the SARIF validator does report a broken log (the check is not vacuous)', 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a validator that is missing or cannot run fails the check instead of passing it', () => {
+  const sample = path.join(goldens, goldenFiles('.sarif')[0]);
+  assert.throws(() => sarifErrors(sample, path.join(root, 'node_modules/.no-such-validator')), /not installed/);
+  // A program that runs but validates nothing (prints no scan report) is caught too.
+  assert.throws(() => sarifErrors(sample, '/bin/true'), /scanned nothing/);
 });
 
 test('the JUnit goldens are valid against the JUnit schema; a broken report is not', () => {
