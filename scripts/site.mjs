@@ -13,6 +13,7 @@
 //     chunk-<hash>.mjs      code those entry points share (one copy: one module instance)
 //     page.css, playground.css, …
 //     uplot.css             uPlot's stylesheet (the storm lab's charts), from node_modules
+//   dist/docs/check.md    docs/check.md as it is: the checker's SARIF helpUri links point into it
 //   dist/wasm/            index.mjs (the JS API and the Emscripten glue, one minified
 //                         module), index.d.ts, gen/dlq_core.wasm
 //
@@ -246,6 +247,9 @@ export function buildSite(root, { out = path.join(root, 'dist'), bundled = proce
   cpSync(path.join(root, 'wasm', 'index.d.ts'), path.join(dist, 'wasm', 'index.d.ts'));
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_core.wasm'), path.join(dist, 'wasm', 'gen', 'dlq_core.wasm'));
   cpSync(path.join(root, UPLOT_CSS), path.join(dist, 'src', 'uplot.css'));
+  // The checker's documentation, as its SARIF helpUri links name it (dist/docs/check.md#<rule-id>).
+  mkdirSync(path.join(dist, 'docs'), { recursive: true });
+  cpSync(path.join(root, 'docs', 'check.md'), path.join(dist, 'docs', 'check.md'));
   const pages = readdirSync(dist).filter((n) => n.endsWith('.html'))
     .map((name) => ({ file: path.join(dist, name), text: readFileSync(path.join(dist, name), 'utf8') }));
   let links;

@@ -35,6 +35,8 @@ test('dist/ layout: the documented entry points exist, each page preloads files 
       assert.ok(existsSync(path.join(DIST, href)), `${page}: ${href} exists`);
     }
   }
+  // The checker's documentation, where its SARIF helpUri links point (docs/check.md#<rule-id>).
+  assert.equal(readFileSync(path.join(DIST, 'docs', 'check.md'), 'utf8'), readFileSync(path.join(ROOT, 'docs', 'check.md'), 'utf8'));
   // Minified: the bundle is not the source copied.
   const main = readFileSync(path.join(DIST, 'src', 'main.mjs'), 'utf8');
   assert.doesNotMatch(main, /^\/\/ Entry point/m);

@@ -305,6 +305,11 @@ TEST_CASE("check sidekiq: sidekiq.yml and job classes, joined") {
   REQUIRE(charge.notes.size() == 1);
   CHECK(charge.notes[0].text.find("custom schedule, not read") != std::string::npos);
   CHECK(charge.notes[0].at.line == 9);
+  // ... and the schedule is an Unknown: the retry rules say so instead of playing Sidekiq's own.
+  REQUIRE(charge.unknowns.size() == 1);
+  CHECK(charge.unknowns[0].what == "sidekiq_retry_in (custom schedule, not read)");
+  CHECK(charge.unknowns[0].field == "policy");
+  CHECK(charge.unknowns[0].at.line == 9);
   REQUIRE(charge.skips.size() == 1);
   CHECK(charge.skips[0].rule == "RETRY-OUTLASTS-OUTAGE");
   CHECK(charge.skips[0].line == 4);

@@ -174,4 +174,9 @@ TEST_CASE("check formats: the formats describe exactly the rules Check() runs, i
   const std::span<const char* const> ids = RuleIds();
   REQUIRE(ids.size() == formats::AllRules().size());
   for (size_t i = 0; i < ids.size(); ++i) CHECK(std::string(ids[i]) == formats::AllRules()[i].id);
+  // Each has its one-line summary and a longer text (SARIF shortDescription, fullDescription).
+  for (const formats::RuleText& rule : formats::AllRules()) {
+    CHECK(std::string(rule.summary).size() > 10);
+    CHECK(std::string(rule.full).size() > std::string(rule.summary).size());
+  }
 }

@@ -298,6 +298,15 @@ TEST_CASE("check rules: RMQ-DLX-BOUND fails a missing exchange and one that reac
   found = Of(Run(inv), "RMQ-DLX-BOUND");
   REQUIRE(found.size() == 1);
   CHECK(found[0].message.find("dead-letter exchange dlx does not exist") == 0);
+  // An exchange the file cannot resolve (declared outside it) is a note naming it, not a failure.
+  inv.queues[0].terminal = Terminal::kUnknown;
+  inv.queues[0].unknowns.push_back({"dead-letter-exchange \"dlx\" (declared outside this file: where it routes is not known)",
+                                    inv.queues[0].at, "dead_letter_to"});
+  found = Of(Run(inv), "RMQ-DLX-BOUND");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].level == Level::kNote);
+  CHECK(found[0].message == "whether its dead-letter exchange reaches a queue is not known: dead-letter-exchange \"dlx\" "
+                            "(declared outside this file: where it routes is not known)");
 }
 
 TEST_CASE("check rules: RMQ-AT-LEAST-ONCE needs overflow reject-publish") {

@@ -83,7 +83,7 @@ test('--version is package.json\'s version, --help the usage, in both', () => {
 
 test('every corpus case, as a directory, in every format: the same bytes and exit code', () => {
   const cases = corpusCases();
-  assert.ok(cases.length >= 7, cases.join(', '));
+  assert.ok(cases.length >= 8, cases.join(', '));
   for (const dir of cases) {
     for (const format of FORMATS) {
       const r = both(['check', dir, '--format', format]);

@@ -36,12 +36,15 @@ std::string TerminalText(std::string_view text);
 // Valid UTF-8: each byte sequence that is not UTF-8 replaced with U+FFFD.
 std::string ValidUtf8(std::string_view text);
 
-// What a rule checks, in one line (the "holds when" column), and its default
-// level, for the formats that describe rules (SARIF's tool.driver.rules, JUnit's suites).
+// What a rule checks, in one line (the "holds when" column), its default level, and a
+// longer text (what it computes, when it fails, what a note means: docs/check.md "### <ID>"
+// says the same with its sources), for the formats that describe rules (SARIF's
+// tool.driver.rules shortDescription / fullDescription, JUnit's suites).
 struct RuleText {
   const char* id;
   Level default_level;
   const char* summary;
+  const char* full;
 };
 // The rules in the table order; an id not in the table is described by its id.
 const RuleText& DescribeRule(std::string_view id);

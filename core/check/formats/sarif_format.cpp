@@ -1,6 +1,6 @@
 // --format sarif: SARIF 2.1.0 for code scanning (GitHub's upload-sarif). One run; its
-// tool.driver lists the rules the findings name (id, shortDescription, helpUri into
-// docs/check.md, defaultConfiguration.level); each finding is a result with ruleId,
+// tool.driver lists the rules the findings name (id, shortDescription, fullDescription,
+// helpUri into docs/check.md, defaultConfiguration.level); each finding is a result with ruleId,
 // ruleIndex, level, message and a physical location (the file as a relative URI reference,
 // startLine when known). A skipped finding is a result with an external suppression whose
 // justification is the skip's reason. Validated with `sarif-multitool validate` in npm test.
@@ -13,7 +13,15 @@
 namespace dlq::check::formats {
 namespace {
 
+// The checker's documentation as the site publishes it (scripts/site.mjs copies docs/check.md to
+// dist/docs/check.md); each rule is a "### <ID>" heading there, whose anchor is the id in lower
+// case (tests/node/check-corpus.test.mjs checks every rule has one).
 constexpr const char* kRulesDoc = "https://dlq-lab.dev/docs/check.md";
+// READER-NOTE is not a rule (check.h kReaderNoteRule) but its findings need a description too.
+constexpr const char* kReaderNoteSummary = "A reader's remark about a queue (not a rule).";
+constexpr const char* kReaderNoteText =
+    "A reader's remark about a queue: a setting it does not read, a value taken from a parameter's default, a "
+    "schedule given in code. Not a rule: never failing, never skipped.";
 
 // A path as a URI reference (RFC 3986): unreserved characters and "/" as they are, every
 // other byte percent-encoded; an absolute path becomes a file:// URI.
@@ -66,8 +74,13 @@ std::string RuleObject(const Report& report, const std::string& id) {
       }
     }
   }
-  const std::string summary = *rule.summary != '\0' ? rule.summary : id;
+  const bool reader_note = *rule.id == '\0' && id == kReaderNoteRule;
+  const std::string summary = *rule.summary != '\0' ? rule.summary : reader_note ? kReaderNoteSummary : id;
+  std::string full = rule.full;
+  if (full.empty() && reader_note) full = kReaderNoteText;
+  if (full.empty()) full = summary;
   return "{\"id\": " + JsonString(id) + ", \"shortDescription\": {\"text\": " + JsonString(summary) +
+         "}, \"fullDescription\": {\"text\": " + JsonString(full) +
          "}, \"helpUri\": " + JsonString(std::string(kRulesDoc) + "#" + Anchor(id)) +
          ", \"defaultConfiguration\": {\"level\": " + JsonString(LevelName(rule.default_level)) + "}}";
 }

@@ -190,6 +190,7 @@ struct RubyClass {
   int options_line = 0;
   std::string options;  // the sidekiq_options call, continuation lines joined
   std::vector<ReaderNote> notes;
+  std::vector<Unknown> unknowns;  // a sidekiq_retry_in block: the schedule is code
 };
 
 Status JobFromClass(const SourceFile& file, const RubyClass& c, const std::vector<SkipComment>& skips, Inventory* out) {
@@ -198,6 +199,7 @@ Status JobFromClass(const SourceFile& file, const RubyClass& c, const std::vecto
   q.name = c.name;
   q.at = {file.path, c.line, 0};
   q.notes = c.notes;
+  q.unknowns = c.unknowns;
   const Location options_at{file.path, c.options_line != 0 ? c.options_line : c.line, 0};
   // The pairs the core's reader reads go to it; retry_for is read here (a Ruby duration); the
   // others (a plugin's lock:, pool:, …) change nothing the rules judge and are noted.
@@ -299,7 +301,10 @@ Status ClassLine(const SourceFile& file, std::string_view raw, int number, std::
     RubyClass& c = open.back();
     if (line.starts_with("include Sidekiq::Job") || line.starts_with("include Sidekiq::Worker")) c.job = true;
     if (StartsWord(line, "sidekiq_retry_in")) {
+      // The block's delays (and any :kill or :discard it returns) replace Sidekiq's schedule: the
+      // rules that need the schedule say it is not known instead of playing the default one.
       c.notes.push_back({"sidekiq_retry_in: custom schedule, not read (Ruby is not evaluated)", {file.path, number, 0}});
+      c.unknowns.push_back({"sidekiq_retry_in (custom schedule, not read)", {file.path, number, 0}, "policy"});
     }
     if (StartsWord(line, "sidekiq_options")) {
       c.job = true;

@@ -148,6 +148,12 @@ void JudgeDlqAlarm(const Rule& rule, const RuleContext& ctx, const JoinedQueue& 
 void JudgeRmqDlxBound(const Rule& rule, const RuleContext& ctx, const JoinedQueue& j, std::vector<Finding>* out) {
   const QueueConfig& q = *j.queue;
   if (!q.dead_letter_exchange) return;
+  // An exchange the file cannot resolve (a topology file that declares no Exchange or Binding):
+  // a note naming it, not "does not exist".
+  if (!UnknownsAbout(q, "dead_letter_to").empty()) {
+    NoteUnknowns(rule, ctx, q, "dead_letter_to", "whether its dead-letter exchange reaches a queue", out);
+    return;
+  }
   const std::string exchange = q.dead_letter_exchange->empty() ? "the default exchange" : *q.dead_letter_exchange;
   if (!q.dead_letter_exchange_exists) {
     out->push_back(MakeFinding(rule, ctx, q, DeadLetterAt(q),

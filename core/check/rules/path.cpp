@@ -1,6 +1,7 @@
 #include "rules/path.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "link.h"
 #include "scenario.h"
@@ -54,6 +55,10 @@ std::string PathText(const JoinedQueue& queue, const std::string& where) {
   const QueueConfig& q = *queue.queue;
   if (!q.bounded) return "retried without an attempt limit (" + q.unbounded_because + "), then → " + where;
   if (queue.worst.unbounded) return "a crashing worker's message is leased without end; others → " + where;
+  // A schedule the file does not give (a sidekiq_retry_in block, a custom backoff type): no
+  // attempt or time is printed, as the JSON summary leaves them null; the place is still known.
+  const std::vector<const Unknown*> unknown = UnknownsAbout(q, "policy");
+  if (!unknown.empty()) return "after its retries (not known: " + unknown.front()->what + ") → " + where;
   return "attempt " + std::to_string(queue.worst.attempts) + " at " + DurationText(queue.worst.time_ms) + " → " + where;
 }
 

@@ -15,6 +15,7 @@ std::string DurationText(int64_t ms);
 
 // The bounded path's end: "attempt 5 at 41 min → orders-dlq" (the last attempt running to
 // its lease, each wait at its longest: WorstCasePath), the place named by `where`. A queue
+// whose schedule is an Unknown ("policy") names it instead of a guessed attempt and time. A queue
 // with no attempt limit says so instead ("retried without an attempt limit (…), then → …").
 std::string PathText(const JoinedQueue& queue, const std::string& where);
 
