@@ -10,6 +10,7 @@
 #include <string>
 
 #include "check_texts.h"
+#include "cli.h"
 #include "formats/formats.h"
 
 namespace dlq_check_wasm {

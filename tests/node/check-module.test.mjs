@@ -92,10 +92,17 @@ test('a named file it does not read, one that does not parse, and a folder of no
   const checker = await loadChecker();
   const readme = `${corpus}/bullmq/README.md`;
   same(checker.check(named(readme)), cli(['check', readme]), 'a named README');
-  const broken = { name: 'plan.json', text: '{"format_version": "1.2", "planned_values": ' };
-  const result = checker.check([broken]);
-  assert.equal(result.exitCode, 2);
-  assert.match(result.failure, /^plan\.json:1/);
+  // A broken file, named: the CLI's message (in a folder of its own, as the CLI reads it).
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dlq-check-module-'));
+  try {
+    const broken = { name: 'plan.json', text: '{"format_version": "1.2", "planned_values": ' };
+    writeFileSync(path.join(dir, broken.name), broken.text);
+    const result = checker.check([broken]);
+    same(result, cli(['check', broken.name], dir), 'a broken plan.json');
+    assert.match(result.failure, /^plan\.json: /);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   const empty = checker.check([{ name: 'docs/README.md', text: '# nothing\n', inFolder: true }]);
   assert.equal(empty.exitCode, 0);
   assert.match(empty.stderr, /^dlq-lab: found no file it reads \(it reads: .*\)\n$/);
