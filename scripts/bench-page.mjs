@@ -16,13 +16,15 @@
 //   - Back and the scrubber at action 6,000 of a 1,000-job script: handler +
 //     frame rendering, median / p95 over 30 moves (time travel from the core's
 //     checkpoints);
-//   - the gzip size of what the playground and the storm lab load;
+//   - the gzip size of what the playground, the storm lab and the Check page load (the Check
+//     page's checker is its own module: the playground must not pay for it);
 //   - 200 <dlq-playground> on one page (scripts/many-embeds.mjs), eager and
 //     loading="lazy": the longest main-thread task from navigation until every
 //     embed is drawn (median of 3 loads each).
 // Prints a table, each figure next to its aim, then one line of JSON.
 // `node scripts/bench-page.mjs embeds` measures the 200-embed pages only;
-// `node scripts/bench-page.mjs steps` the Steps at size only (the step axis and the time axis).
+// `node scripts/bench-page.mjs steps` the Steps at size only (the step axis and the time axis);
+// `node scripts/bench-page.mjs weight` the gzip sizes only.
 import { chromium } from 'playwright-core';
 import { gzipSync } from 'node:zlib';
 import { loadavg } from 'node:os';
@@ -40,6 +42,26 @@ const STEPS = 50;
 const EMBED_LOADS = 3;
 const ONLY_EMBEDS = process.argv[2] === 'embeds';
 const ONLY_STEPS = process.argv[2] === 'steps';
+const ONLY_WEIGHT = process.argv[2] === 'weight';
+// What each page may weigh, gzipped (KiB): the Check page carries the checker (its own .wasm).
+const WEIGHT_AIMS = { check: 400 };
+
+async function pageWeights(browser, base) {
+  return {
+    playground: await gzipOfLoad(browser, base, 'playground.html', 'html[data-ready="true"]'),
+    storm: await gzipOfLoad(browser, base, 'storm.html', 'button:text("Run")'),
+    check: await gzipOfLoad(browser, base, 'check.html', 'html[data-ready="true"]'),
+  };
+}
+
+function weightRows(gzip) {
+  const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+  return [
+    ['gzip: what the playground loads', kib(gzip.playground), ''],
+    ['gzip: what the storm lab loads', kib(gzip.storm), ''],
+    ['gzip: what the Check page loads (with the checker)', kib(gzip.check), `<= ${WEIGHT_AIMS.check} KiB`],
+  ];
+}
 
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -281,7 +303,12 @@ const server = await serve({ dir: path.join(root, 'dist') });
 const base = `http://127.0.0.1:${server.address().port}/`;
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
 try {
-  if (ONLY_EMBEDS) {
+  if (ONLY_WEIGHT) {
+    const gzip = await pageWeights(browser, base);
+    console.log(`dlq-lab page benchmark, page weights only (Chromium ${browser.version()})`);
+    for (const [name, value, aim] of weightRows(gzip)) console.log(`  ${name.padEnd(52)}  ${value.padEnd(14)}${aim ? `aim ${aim}` : ''}`);
+    console.log(JSON.stringify({ gzipBytes: gzip }));
+  } else if (ONLY_EMBEDS) {
     const embeds = await measureEmbeds(browser);
     console.log(`dlq-lab page benchmark, embeds only (Chromium ${browser.version()})`);
     const [name, value, aim] = embedsRow(embeds);
@@ -371,8 +398,7 @@ try {
     const clocked = await measureSteps(browser, base, clock.scenario, STEPS);
     const travel = await measureTravel(browser, base, await longScenario(), 30);
     const embeds = await measureEmbeds(browser);
-    const gzip = { playground: await gzipOfLoad(browser, base, 'playground.html', 'html[data-ready="true"]'),
-      storm: await gzipOfLoad(browser, base, 'storm.html', 'button:text("Run")') };
+    const gzip = await pageWeights(browser, base);
 
     const result = {
       interactiveMs: { median: round(quantile(interactive, 0.5)), runs: interactive.map(round) },
@@ -407,8 +433,7 @@ try {
       ['clock on: Step, handler + frame rendering: median / p95', `${result.clock.stepWorkMs.median} / ${result.clock.stepWorkMs.p95} ms`, 'median <= 6 ms'],
       [`Back at action ${travel.length}: handler + frame, median / p95`, `${result.travel.backWorkMs.median} / ${result.travel.backWorkMs.p95} ms`, 'median <= 8 ms'],
       [`scrubber jump near action ${travel.length}: handler + frame, median / p95`, `${result.travel.scrubWorkMs.median} / ${result.travel.scrubWorkMs.p95} ms`, 'median <= 8 ms'],
-      ['gzip: what the playground loads', `${(gzip.playground / 1024).toFixed(1)} KiB`, ''],
-      ['gzip: what the storm lab loads', `${(gzip.storm / 1024).toFixed(1)} KiB`, ''],
+      ...weightRows(gzip),
       embedsRow(embeds),
     ];
     rows.push(['storm lab: 1,000,000 jobs, full jitter, 1,000 workers, Run → charts (median of 3)', `${result.storm.issue.medianMs} ms`, '< 2000 ms'],

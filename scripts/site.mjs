@@ -15,7 +15,11 @@
 //     uplot.css             uPlot's stylesheet (the storm lab's charts), from node_modules
 //   dist/docs/check.md    docs/check.md as it is: the checker's SARIF helpUri links point into it
 //   dist/wasm/            index.mjs (the JS API and the Emscripten glue, one minified
-//                         module), index.d.ts, gen/dlq_core.wasm
+//                         module), index.d.ts, gen/dlq_core.wasm; check.mjs + check.d.ts +
+//                         gen/dlq_check.wasm, the checker (wasm/check.mjs), which only the Check
+//                         page imports, when it starts (the other pages never fetch it)
+//   dist/examples/check/  the checker's corpus cases the Check page offers as examples
+//                         (web/src/check/examples.mjs names them)
 //
 // web/src is in folders (shared/, playground/, lessons/, storm/, compare/); a module there
 // imports the JS API as '../../wasm/index.mjs', which is dist/wasm/index.mjs from
@@ -35,6 +39,7 @@
 import { createRequire } from 'node:module';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { EXAMPLES_DIR, exampleFiles } from '../web/src/check/examples.mjs';
 
 // esbuild is loaded when a bundle is built, not when this module is imported:
 // scripts/dlq.mjs imports it before its set-up has run `npm ci` on a fresh clone.
@@ -61,16 +66,18 @@ const FLAT = {
   'storm-page.mjs': 'storm/storm-page.mjs',
   'storm-worker.mjs': 'storm/storm-worker.mjs',
   'compare-page.mjs': 'compare/compare-page.mjs',
+  'check-page.mjs': 'check/check-page.mjs',
   'page.css': 'shared/page.css',
   'playground.css': 'playground/playground.css',
   'lesson.css': 'lessons/lesson.css',
   'storm.css': 'storm/storm.css',
   'compare.css': 'compare/compare.css',
+  'check.css': 'check/check.css',
 };
 /** dist/src entry points besides the pages' own scripts, which are entry points too. */
 const ENTRY_POINTS = ['main.mjs', 'playground.mjs', 'url.mjs', 'storm-worker.mjs'];
 /** The folders of web/src (dist/src/<folder> only in the unbundled site). */
-const FOLDERS = ['shared', 'playground', 'lessons', 'storm', 'compare'];
+const FOLDERS = ['shared', 'playground', 'lessons', 'storm', 'compare', 'check'];
 
 /** Files under `dir` (relative to it, with '/'), depth first, in a stable order. */
 function filesUnder(dir, prefix = '') {
@@ -129,6 +136,14 @@ function bundle(root, dist, entryPoints) {
     outfile: api,
     external: ['node:*'],  // index.mjs reads the .wasm with node:fs when it runs in Node
   }).metafile);
+  // The checker (wasm/check.mjs and its glue), one module of its own beside it.
+  const checker = path.join(dist, 'wasm', 'check.mjs');
+  record(buildSync({
+    ...bundleOptions(dist),
+    entryPoints: [path.join(root, 'wasm', 'check.mjs')],
+    outfile: checker,
+    external: ['node:*'],
+  }).metafile);
   // The modules, read where they import dist/wasm/index.mjs from (see the top of this file).
   const source = path.join(dist, 'src');
   cpSync(path.join(root, 'web', 'src'), source, { recursive: true, filter: (file) => !file.endsWith('.css') });
@@ -144,7 +159,7 @@ function bundle(root, dist, entryPoints) {
       outExtension: { '.js': '.mjs' },
       splitting: true,
       chunkNames: '[name]-[hash]',
-      external: [api],  // written relative to each output: '../wasm/index.mjs' from dist/src
+      external: [api, checker],  // written relative to each output: '../wasm/index.mjs' from dist/src
     }).metafile);
   } finally {
     for (const folder of FOLDERS) rmSync(path.join(source, folder), { recursive: true, force: true });
@@ -197,6 +212,7 @@ function copyModules(root, dist) {
   const api = readdirSync(path.join(root, 'wasm')).filter((name) => name.endsWith('.mjs')).sort();
   for (const name of api) cpSync(path.join(root, 'wasm', name), path.join(dist, 'wasm', name));
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_core.mjs'), path.join(dist, 'wasm', 'gen', 'dlq_core.mjs'));
+  cpSync(path.join(root, 'wasm', 'gen', 'dlq_check.mjs'), path.join(dist, 'wasm', 'gen', 'dlq_check.mjs'));
   // A browser cannot resolve a bare package name: each becomes src/<name>.mjs, the package's ES module
   // bundled on its own, and its imports (static, or import('<name>')) point there.
   for (const [name, entry] of Object.entries(PACKAGES)) {
@@ -221,7 +237,9 @@ function copyModules(root, dist) {
   const pageOnly = ['embed-example.mjs', 'main.mjs', 'storm-worker.mjs'].map((name) => FLAT[name]);
   const modules = tree.filter((name) => name.endsWith('.mjs') && !pageOnly.includes(name))
     .map((name) => `./src/${name}`);
-  modules.push(...Object.keys(PACKAGES).map((name) => `./src/${name}.mjs`), ...api.map((name) => `./wasm/${name}`),
+  // The checker is not preloaded: only the Check page imports it, when it starts.
+  modules.push(...Object.keys(PACKAGES).map((name) => `./src/${name}.mjs`),
+    ...api.filter((name) => name !== 'check.mjs').map((name) => `./wasm/${name}`),
     './wasm/gen/dlq_core.mjs');
   return () => [WASM_PRELOAD, ...modules.map((href) => `<link rel="modulepreload" href="${href}">`)].join('\n');
 }
@@ -246,6 +264,11 @@ export function buildSite(root, { out = path.join(root, 'dist'), bundled = proce
   });
   cpSync(path.join(root, 'wasm', 'index.d.ts'), path.join(dist, 'wasm', 'index.d.ts'));
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_core.wasm'), path.join(dist, 'wasm', 'gen', 'dlq_core.wasm'));
+  cpSync(path.join(root, 'wasm', 'check.d.ts'), path.join(dist, 'wasm', 'check.d.ts'));
+  cpSync(path.join(root, 'wasm', 'gen', 'dlq_check.wasm'), path.join(dist, 'wasm', 'gen', 'dlq_check.wasm'));
+  for (const file of exampleFiles()) {
+    cpSync(path.join(root, 'tests', 'fixtures', 'check', file), path.join(dist, EXAMPLES_DIR, file));
+  }
   cpSync(path.join(root, UPLOT_CSS), path.join(dist, 'src', 'uplot.css'));
   // The checker's documentation, as its SARIF helpUri links name it (dist/docs/check.md#<rule-id>).
   mkdirSync(path.join(dist, 'docs'), { recursive: true });

@@ -1,10 +1,10 @@
 // dlq-lab's commands (cli.h): find and read the files, hand their text to the core's
 // checker, write the report where asked. Every error becomes "dlq-lab: <message>" on
 // standard error and exit 2; the message names the file (and line, from the parsers).
-#include <set>
 #include <string>
 #include <vector>
 
+#include "check_texts.h"
 #include "cli.h"
 #include "files.h"
 #include "formats/formats.h"
@@ -15,25 +15,15 @@ namespace {
 
 constexpr const char* kDefaultConfig = ".dlq-lab.yml";
 
-std::string KnownFormats() {
-  std::string out;
-  for (const check::Reader& reader : check::Readers()) out += std::string(out.empty() ? "" : ", ") + reader.label;
-  return out;
-}
-
 // A file named on the command line: read whatever its format; one dlq-lab does not read is an error.
-Status AddNamedFile(const std::string& path, std::vector<check::SourceFile>* files) {
+Status AddNamedFile(const std::string& path, Gathered* gathered) {
   Result<std::string> text = ReadWholeFile(path);
   if (!text.ok()) return text.status();
-  if (check::DetectFormat(path, text.value()).empty()) {
-    return Status::InvalidArgument(path + ": not a file dlq-lab reads (it reads: " + KnownFormats() + ")");
-  }
-  files->push_back({path, std::move(text).value()});
-  return Status::Ok();
+  return AddFile({path, std::move(text).value()}, /*named=*/true, gathered);
 }
 
 // The files under a directory that dlq-lab reads; the others are passed over.
-Status AddDirectory(const std::string& dir, std::vector<check::SourceFile>* files) {
+Status AddDirectory(const std::string& dir, Gathered* gathered) {
   Result<std::vector<std::string>> paths = FilesUnder(dir);
   if (!paths.ok()) return paths.status();
   for (const std::string& path : paths.value()) {
@@ -43,8 +33,7 @@ Status AddDirectory(const std::string& dir, std::vector<check::SourceFile>* file
       if (text.status().code() == Code::kTooLarge && check::DetectFormat(path, "").empty()) continue;
       return text.status();
     }
-    if (check::DetectFormat(path, text.value()).empty()) continue;
-    files->push_back({path, std::move(text).value()});
+    RETURN_IF_ERROR(AddFile({path, std::move(text).value()}, /*named=*/false, gathered));
   }
   return Status::Ok();
 }
@@ -67,26 +56,18 @@ Outcome Fail(const Status& status) {
 Outcome RunCheck(const Args& args) {
   Result<check::CheckConfig> config = LoadConfig(args);
   if (!config.ok()) return Fail(config.status());
-  std::vector<check::SourceFile> files;
-  std::set<std::string> seen;
+  Gathered gathered;
   for (const std::string& path : args.paths) {
-    std::vector<check::SourceFile> found;
-    const Status added = IsDirectory(path) ? AddDirectory(path, &found) : AddNamedFile(path, &found);
+    const Status added = IsDirectory(path) ? AddDirectory(path, &gathered) : AddNamedFile(path, &gathered);
     if (!added.ok()) return Fail(added);
-    // A file reached twice (named, and under a named directory) is checked once.
-    for (check::SourceFile& file : found) {
-      if (seen.insert(file.path).second) files.push_back(std::move(file));
-    }
   }
-  check::CheckOptions options;
-  options.config = std::move(config).value();
-  if (!args.link_base.empty()) options.link_base = args.link_base;
-  Result<check::Report> report = check::Check(files, options);
-  if (!report.ok()) return Fail(report.status());
-  Result<std::string> text = check::Format(report.value(), args.format);
+  Result<Checked> checked = CheckGathered(gathered, std::move(config).value(), args.link_base);
+  if (!checked.ok()) return Fail(checked.status());
+  const check::Report& report = checked->report;
+  Result<std::string> text = check::Format(report, args.format);
   if (!text.ok()) return Fail(text.status());
-  Outcome outcome{check::ExitCode(report.value(), args.fail_on), "", ""};
-  if (files.empty()) outcome.err = "dlq-lab: found no file it reads (it reads: " + KnownFormats() + ")\n";
+  Outcome outcome{check::ExitCode(report, args.fail_on), "", ""};
+  if (!checked->warning.empty()) outcome.err = "dlq-lab: " + checked->warning + "\n";
   if (args.output.empty()) {
     outcome.out = std::move(text).value();
   } else if (const Status written = WriteWholeFile(args.output, text.value()); !written.ok()) {

@@ -45,6 +45,9 @@ export class ImportView {
         'with those settings, and what only the old system had goes back to its default; the jobs and the script stay. ' +
         'Settings with no bearing on retries are listed as read, changing nothing. What the lab cannot express is refused by name, ' +
         'and then nothing changes.'),
+      h('p', { class: 'dlq-hint dlq-import-check' }, 'To check a whole configuration (a Terraform plan, a CloudFormation template, ' +
+        'RabbitMQ definitions, a Sidekiq app…) against every rule, with each finding\'s scenario a click away, use the ',
+      h('a', { href: './check.html' }, 'Check page'), '.'),
       h('p', { class: 'dlq-import-examples' }, h('span', { class: 'dlq-label' }, 'Examples'), EXAMPLES.map(example)),
       h('label', { for: this.text.id, class: 'dlq-label' }, 'Broker config'), this.text,
       h('div', { class: 'dlq-import-sqs' },
