@@ -235,8 +235,12 @@ const FUZZ_TARGETS = {
   'check-yaml': checkFuzzTarget('check_yaml_fuzz', 'yaml', ['.yaml', '.yml']),
   'check-config': checkFuzzTarget('check_config_fuzz', 'config', []),
   // One harness per checker reader (tests/fuzz/check_reader_fuzz.cpp): the whole check of one file.
-  ...Object.fromEntries(['terraform-plan', 'cloudformation', 'rabbitmq-definitions', 'rabbitmq-topology',
-    'sidekiq-yml', 'sidekiq-ruby', 'bullmq-options'].map((format) => [`check-${format}`, checkReaderFuzzTarget(format)])),
+  // The smoke's inputs each: about 5 s apiece on the 2-core machine (a RabbitMQ definitions
+  // check is slow under ASan: its seeds are whole exports), 40 s for all seven at most.
+  ...Object.fromEntries(Object.entries({
+    'terraform-plan': 1500, cloudformation: 700, 'rabbitmq-definitions': 150, 'rabbitmq-topology': 250,
+    'sidekiq-yml': 1500, 'sidekiq-ruby': 300, 'bullmq-options': 5000,
+  }).map(([format, runs]) => [`check-${format}`, checkReaderFuzzTarget(format, runs)])),
 };
 const FUZZ_ARTIFACTS = 'build/fuzz/artifacts';
 
@@ -267,12 +271,12 @@ function checkFuzzTarget(name, kind, extensions) {
 // A checker reader's harness: the binary writes its own seeds, the files of tests/fixtures/check/
 // and tests/fuzz/check-seeds/<format>/ that the core's DetectFormat gives its format (JS keeps no
 // list of which file is which format).
-function checkReaderFuzzTarget(format) {
+function checkReaderFuzzTarget(format, smokeRuns) {
   return {
     reader: true,
     binary: `build/fuzz/tests/fuzz/check_${format.replaceAll('-', '_')}_fuzz`,
     flags: [`-dict=tests/fuzz/check-dicts/${format}.dict`, '-max_len=16384', '-timeout=10'],
-    smoke: { runs: 3000, flags: [] },
+    smoke: { runs: smokeRuns, flags: [] },
     seed(dir) {
       const result = spawnSync(this.binary, [], {
         env: { ...env, DLQ_CHECK_FUZZ_SEEDS: dir, DLQ_CHECK_FUZZ_FROM: `tests/fixtures/check:tests/fuzz/check-seeds/${format}` },
