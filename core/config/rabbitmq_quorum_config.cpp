@@ -69,8 +69,7 @@ bool HasDelayedRetry(const JsValue& definition) {
   return type != nullptr && !type->IsStringEq("disabled");
 }
 
-// RabbitMQ 4.3's delayed retry: the type, and its min and max in ms (the core checks that
-// they go together and that min <= max).
+// RabbitMQ 4.3's delayed retry: the type, and its min and max in ms.
 void DelayedRetryKey(Translation& t, const std::string& key, const JsValue& value) {
   if (key == "delayed-retry-type") {
     if (value.IsStringEq("disabled") || value.IsStringEq("all") || value.IsStringEq("failed") || value.IsStringEq("returned")) {
@@ -82,8 +81,8 @@ void DelayedRetryKey(Translation& t, const std::string& key, const JsValue& valu
     return;
   }
   const bool is_min = key == "delayed-retry-min";
-  if (!value.IsWhole() || value.number < 1) {
-    t.Refuse(Refusal(key, "a whole number of ms from 1", Quoted(value)));
+  if (!value.IsWhole() || value.number < 0) {
+    t.Refuse(Refusal(key, "a whole number of ms from 0", Quoted(value)));
   } else {
     t.ToNumber(is_min ? "delayedRetryMinMs" : "delayedRetryMaxMs", value.number,
                key + " " + Num(value.number) + (is_min ? ": the delay per delivery count" : ": no delay is longer"));

@@ -233,31 +233,15 @@ Status CheckBackoff(const Backoff& b, const std::string& prefix) {
   return Status::Ok();
 }
 
-// RabbitMQ 4.3's delayed retry: its min and max go with it (and only with it), and it
-// exists only on a 4.x quorum queue (a delivery count to multiply).
+// RabbitMQ 4.3's delayed retry exists only on a 4.x quorum queue (a delivery count to
+// multiply). Its min and max are taken as given, as the formula reads them: with type
+// disabled they do nothing; a max below the min caps every delay at the max.
 Status CheckDelayedRetry(const Policy& p) {
-  const bool on = p.delayed_retry_type != DelayedRetryType::kDisabled;
-  const std::string type = Quoted(DelayedRetryTypeName(p.delayed_retry_type));
-  if (!on) {
-    if (p.delayed_retry_min_ms != 0 || p.delayed_retry_max_ms != 0) {
-      return Status::InvalidArgument("delayedRetryMinMs and delayedRetryMaxMs must be 0 with delayedRetryType "
-                                     "\"disabled\", got " + std::to_string(p.delayed_retry_min_ms) + " and " +
-                                     std::to_string(p.delayed_retry_max_ms));
-    }
-    return Status::Ok();
-  }
+  if (p.delayed_retry_type == DelayedRetryType::kDisabled) return Status::Ok();
   if (p.delivery_limit == DeliveryLimit::kUnset3 || p.delivery_limit == DeliveryLimit::kClassicQueue) {
-    return Status::InvalidArgument("delayedRetryType " + type + " needs a RabbitMQ 4.3 quorum queue, so deliveryLimit "
-                                   "\"explicit\" or \"unset-4.x\", got " + Quoted(DeliveryLimitName(p.delivery_limit)));
-  }
-  if (p.delayed_retry_min_ms < 1) {
-    return Status::InvalidArgument("delayedRetryMinMs must be an integer from 1 to " + std::to_string(kMaxDelayMs) +
-                                   " with delayedRetryType " + type + ", got " + std::to_string(p.delayed_retry_min_ms));
-  }
-  if (p.delayed_retry_max_ms < p.delayed_retry_min_ms) {
-    return Status::InvalidArgument("delayedRetryMaxMs must be at least delayedRetryMinMs (" +
-                                   std::to_string(p.delayed_retry_min_ms) + ") with delayedRetryType " + type +
-                                   ", got " + std::to_string(p.delayed_retry_max_ms));
+    return Status::InvalidArgument("delayedRetryType " + Quoted(DelayedRetryTypeName(p.delayed_retry_type)) +
+                                   " needs a RabbitMQ 4.3 quorum queue, so deliveryLimit \"explicit\" or \"unset-4.x\", got " +
+                                   Quoted(DeliveryLimitName(p.delivery_limit)));
   }
   return Status::Ok();
 }

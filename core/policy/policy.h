@@ -195,8 +195,8 @@ constexpr IntegerField kDlqMaxLengthField{"dlqMaxLength", 0, 1'000'000'000};  //
 constexpr IntegerField kMaxLengthField{"maxLength", 0, 1'000'000'000};  // rabbitmq-quorum only
 // rabbitmq-quorum: the source queue's x-message-ttl in ms; 0: none.
 constexpr IntegerField kMessageTtlMsField{"messageTtlMs", 0, kMaxTimeMs};  // rabbitmq-quorum only
-// rabbitmq-quorum 4.3: delayed-retry-min and delayed-retry-max in ms; 0: not set (then
-// delayedRetryType must be disabled), else 1 ms to a day, min <= max.
+// rabbitmq-quorum 4.3: delayed-retry-min and delayed-retry-max in ms, 0 to a day, taken as
+// the formula reads them (min 0 or max 0: no delay; with type disabled they do nothing).
 constexpr IntegerField kDelayedRetryMinMsField{"delayedRetryMinMs", 0, kMaxDelayMs};  // rabbitmq-quorum only
 constexpr IntegerField kDelayedRetryMaxMsField{"delayedRetryMaxMs", 0, kMaxDelayMs};  // rabbitmq-quorum only
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
@@ -307,8 +307,8 @@ struct Policy {
   // has run out is dead-lettered, reason expired (queue.h, ExpireHeads). 0: no TTL.
   int64_t message_ttl_ms = 0;
   // rabbitmq-quorum: RabbitMQ 4.3's delayed retry (DelayedRetryType) and its
-  // delayed-retry-min / -max in ms (both set, 1 <= min <= max, when the type is not
-  // disabled; 0 otherwise). Disabled: the timeline of every older link.
+  // delayed-retry-min / -max in ms: delay min(min x delivery count, max). Disabled (the
+  // default): the timeline of every older link.
   DelayedRetryType delayed_retry_type = DelayedRetryType::kDisabled;
   int64_t delayed_retry_min_ms = 0;
   int64_t delayed_retry_max_ms = 0;

@@ -113,10 +113,10 @@ const Field<Policy> kPolicyFields[] = {
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.delayed_retry_type); },
      [](Policy& p, int64_t v) { p.delayed_retry_type = static_cast<DelayedRetryType>(v); }},
     {OnlyUnder(System::kRabbitMqQuorum, Integer("delayedRetryMinMs", kDelayedRetryMinMsField, "Delayed retry min (ms)",
-             "4.3's delayed-retry-min: the delay per delivery count; set with a delayed retry, 0 without.")).Carried('r', "i", "delayedRetryMinMs"),
+             "4.3's delayed-retry-min: the delay per delivery count (ms).")).Carried('r', "i", "delayedRetryMinMs"),
      [](const Policy& p) { return p.delayed_retry_min_ms; }, [](Policy& p, int64_t v) { p.delayed_retry_min_ms = v; }},
     {OnlyUnder(System::kRabbitMqQuorum, Integer("delayedRetryMaxMs", kDelayedRetryMaxMsField, "Delayed retry max (ms)",
-             "4.3's delayed-retry-max: no delay is longer; at least the min; 0 without a delayed retry.")).Carried('r', "w", "delayedRetryMaxMs"),
+             "4.3's delayed-retry-max: no delay is longer (ms).")).Carried('r', "w", "delayedRetryMaxMs"),
      [](const Policy& p) { return p.delayed_retry_max_ms; }, [](Policy& p, int64_t v) { p.delayed_retry_max_ms = v; }},
     {OnlyUnder(System::kLab, Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "

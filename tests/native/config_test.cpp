@@ -290,14 +290,14 @@ TEST_CASE("config: RabbitMQ 4.3's delayed-retry keys: read by name, refused by n
   CHECK(f.at("delayedRetryMinMs") == "500");
   CHECK(f.at("delayedRetryMaxMs") == "8000");
   CHECK(f.at("deliveryLimit") == "unset-4.x");  // a 4.3 queue: delivery-limit absent is 20
-  ImportResult bad = Read("{\"delayed-retry-type\":\"sometimes\",\"delayed-retry-min\":0}");
+  ImportResult bad = Read("{\"delayed-retry-type\":\"sometimes\",\"delayed-retry-min\":-1}");
   CHECK_FALSE(bad.ok);
   REQUIRE(bad.refusals.size() == 2);
   CHECK(bad.refusals[0].key == "delayed-retry-type");
   CHECK(bad.refusals[0].expected == "\"disabled\", \"all\", \"failed\" or \"returned\"");
   CHECK(bad.refusals[0].given == "\"sometimes\"");
   CHECK(bad.refusals[1].key == "delayed-retry-min");
-  CHECK(bad.refusals[1].given == "0");
+  CHECK(bad.refusals[1].given == "-1");
 }
 
 TEST_CASE("config: the core writes every system's snippet, and refuses a key it has no writer for") {

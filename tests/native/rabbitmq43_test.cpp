@@ -95,23 +95,16 @@ TEST_CASE("rabbitmq 4.3: \"disabled\" is the default: every older link and snaps
   CHECK(FormatScenario(s).find('y') == std::string::npos);
 }
 
-TEST_CASE("rabbitmq 4.3: delayed retry's settings are checked by name, nothing changes on a refusal") {
-  Policy p = Delayed(DelayedRetryType::kAll, 0, 1000);
-  CHECK(Policy::Check(p).message() ==
-        "delayedRetryMinMs must be an integer from 1 to 86400000 with delayedRetryType \"all\", got 0");
-  p = Delayed(DelayedRetryType::kFailed, 2000, 1000);
-  CHECK(Policy::Check(p).message() ==
-        "delayedRetryMaxMs must be at least delayedRetryMinMs (2000) with delayedRetryType \"failed\", got 1000");
-  p = Delayed(DelayedRetryType::kDisabled, 1000, 2000);
-  CHECK(Policy::Check(p).message() ==
-        "delayedRetryMinMs and delayedRetryMaxMs must be 0 with delayedRetryType \"disabled\", got 1000 and 2000");
-  p = Delayed(DelayedRetryType::kAll, 1000, 2000);
+TEST_CASE("rabbitmq 4.3: delayed retry needs a 4.x quorum queue; min and max are read as the formula reads them") {
+  Policy p = Delayed(DelayedRetryType::kAll, 1000, 2000);
   p.delivery_limit = DeliveryLimit::kUnset3;
+  const Policy before = p;
   CHECK(Policy::Check(p).message() ==
         "delayedRetryType \"all\" needs a RabbitMQ 4.3 quorum queue, so deliveryLimit \"explicit\" or \"unset-4.x\", "
         "got \"unset-3.x\"");
+  CHECK(p == before);
   p.delivery_limit = DeliveryLimit::kClassicQueue;
-  CHECK_FALSE(Policy::Check(p).ok());
+  CHECK(Policy::Check(p).message().find("got \"classic-queue\"") != std::string::npos);
   p.delivery_limit = DeliveryLimit::kUnset4;  // 4.0's default limit 20 still holds in 4.3
   CHECK(Policy::Check(p).ok());
   CHECK(p.Budget() == 21);
@@ -121,7 +114,15 @@ TEST_CASE("rabbitmq 4.3: delayed retry's settings are checked by name, nothing c
         "delayedRetryType applies only with system \"rabbitmq-quorum\" (leave it at its default otherwise), got "
         "\"all\" with system \"lab\"");
   p = Delayed(DelayedRetryType::kAll, 1000, kMaxDelayMs + 1);
-  CHECK(Policy::Check(p).message().find("delayedRetryMaxMs") == 0);
+  CHECK(Policy::Check(p).message() == "delayedRetryMaxMs must be an integer from 0 to 86400000, got 86400001");
+  // A max below the min caps every delay at the max; a min of 0 delays nothing (min(0 x n, max) = 0).
+  p = Delayed(DelayedRetryType::kAll, 5000, 1500);
+  REQUIRE(Policy::Check(p).ok());
+  Queue capped = test::QueueWith(p, {"a"});
+  CHECK(Delays(capped, "transient") == std::vector<int64_t>{1500, 1500, 1500, 1500, 1500});
+  p = Delayed(DelayedRetryType::kAll, 0, 1500);
+  Queue none = test::QueueWith(p, {"a"});
+  CHECK(Delays(none, "transient") == std::vector<int64_t>{0, 0, 0, 0, 0});
 }
 
 TEST_CASE("rabbitmq 4.3: the delayed retry travels through links and snapshots") {
