@@ -493,7 +493,8 @@ TEST_CASE("check rabbitmq definitions 4.3: delayed-retry-* from policies and x- 
   CHECK(old_orders.notes[0].text ==
         "delayed-retry-type is read by RabbitMQ 4.3 quorum queues only (this file's rabbit_version is 4.2.1); it is ignored");
   // The rules judge the 4.3 delays: orders' 1 to 5 s pass BACKOFF-CAP (maxDelay 1 h), payments' 1, 2, 3 h do not.
-  Result<Report> report = Check({{f, FixtureText(f)}}, {});
+  const std::vector<SourceFile> files = {{f, FixtureText(f)}};
+  Result<Report> report = Check(files, {});
   REQUIRE_MESSAGE(report.ok(), report.status().message());
   CHECK(FindingFor(report.value(), "BACKOFF-CAP", "orders") == nullptr);
   const Finding* cap = FindingFor(report.value(), "BACKOFF-CAP", "payments");
