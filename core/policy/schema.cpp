@@ -108,8 +108,8 @@ const Field<Policy> kPolicyFields[] = {
              "after its publish is dead-lettered (expired); 0: none.")).Carried('r', "t", "messageTtlMs"),
      [](const Policy& p) { return p.message_ttl_ms; }, [](Policy& p, int64_t v) { p.message_ttl_ms = v; }},
     {OnlyUnder(System::kRabbitMqQuorum, Pick("delayedRetryType", kDelayedRetryTypeChoices, "Delayed retry (4.3)",
-          "RabbitMQ 4.3's delayed-retry-type: which returns wait min(min x delivery count, max) before they are "
-          "ready again; the lab's failures are rejects, so all and failed delay them, returned does not.")).Carried('r', "y", "delayedRetryType"),
+          "4.3's delayed-retry-type: a return waits min(min x count, max); the lab's failures are "
+          "rejects: all and failed delay them.")).Carried('r', "y", "delayedRetryType"),
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.delayed_retry_type); },
      [](Policy& p, int64_t v) { p.delayed_retry_type = static_cast<DelayedRetryType>(v); }},
     {OnlyUnder(System::kRabbitMqQuorum, Integer("delayedRetryMinMs", kDelayedRetryMinMsField, "Delayed retry min (ms)",
