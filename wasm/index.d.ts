@@ -330,6 +330,21 @@ export interface PolicyOptions {
    */
   messageTtlMs?: number;
   /**
+   * RabbitMQ quorum queue only: 4.3's delayed-retry-type: a return waits min(min x count, max); the lab's
+   * failures are rejects: all and failed delay them. Default 'disabled'.
+   */
+  delayedRetryType?: 'disabled' | 'all' | 'failed' | 'returned';
+  /**
+   * RabbitMQ quorum queue only: 4.3's delayed-retry-min: the delay per delivery count (ms). An integer from 0
+   * to 86,400,000; default 0.
+   */
+  delayedRetryMinMs?: number;
+  /**
+   * RabbitMQ quorum queue only: 4.3's delayed-retry-max: no delay is longer (ms). An integer from 0 to
+   * 86,400,000; default 0.
+   */
+  delayedRetryMaxMs?: number;
+  /**
    * Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry
    * queue republishing it at the tail (lab only). Default 'broker'.
    */

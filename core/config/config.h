@@ -103,6 +103,8 @@ struct PolicyFacts {
   // The rabbitmq-quorum mode's.
   std::string delivery_limit = "explicit", dead_letter_exchange = "set";
   double max_length = 0, message_ttl_ms = 0, dlq_max_length = 0;
+  std::string delayed_retry_type = "disabled";  // RabbitMQ 4.3's delayed retry
+  double delayed_retry_min_ms = 0, delayed_retry_max_ms = 0;
   // The sidekiq mode's.
   bool retry_in_jitter = false, retry_every_error = false, skip_dead_set = false;
   double dead_max_jobs = 10000;

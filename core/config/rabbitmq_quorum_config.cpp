@@ -2,7 +2,8 @@
 // or a policy as `rabbitmqctl list_policies --formatter json` gives it ({…,"definition":{…}}),
 // into the rabbitmq-quorum mode. No dead-letter-exchange: deadLetterExchange none (a dead
 // letter is dropped); max-length with overflow drop-head, the default: maxLength;
-// message-ttl: messageTtlMs.
+// message-ttl: messageTtlMs; RabbitMQ 4.3's delayed-retry-type / -min / -max (ms):
+// delayedRetryType / delayedRetryMinMs / delayedRetryMaxMs.
 #include <array>
 #include <string_view>
 
@@ -13,7 +14,8 @@
 namespace dlq::config {
 namespace {
 
-constexpr std::array<std::string_view, 26> kKeys = {
+constexpr std::array<std::string_view, 29> kKeys = {
+    "delayed-retry-type", "delayed-retry-min", "delayed-retry-max",
     "delivery-limit", "dead-letter-exchange", "dead-letter-routing-key", "dead-letter-strategy", "overflow",
     "max-length", "max-length-bytes", "message-ttl", "expires", "queue-mode", "queue-version", "max-age",
     "queue-leader-locator", "queue-master-locator", "initial-cluster-size", "target-group-size", "ha-mode",
@@ -61,8 +63,35 @@ void Overflow(Translation& t, const JsValue& definition, const JsValue& value) {
   }
 }
 
+// True when the definition uses RabbitMQ 4.3's delayed retry (a type other than disabled).
+bool HasDelayedRetry(const JsValue& definition) {
+  const JsValue* type = definition.Find("delayed-retry-type");
+  return type != nullptr && !type->IsStringEq("disabled");
+}
+
+// RabbitMQ 4.3's delayed retry: the type, and its min and max in ms.
+void DelayedRetryKey(Translation& t, const std::string& key, const JsValue& value) {
+  if (key == "delayed-retry-type") {
+    if (value.IsStringEq("disabled") || value.IsStringEq("all") || value.IsStringEq("failed") || value.IsStringEq("returned")) {
+      t.ToText("delayedRetryType", value.text, "delayed-retry-type " + Quoted(value) +
+               " (RabbitMQ 4.3): a return it applies to waits min(min x delivery count, max)");
+    } else {
+      t.Refuse(Refusal(key, "\"disabled\", \"all\", \"failed\" or \"returned\"", Quoted(value)));
+    }
+    return;
+  }
+  const bool is_min = key == "delayed-retry-min";
+  if (!value.IsWhole() || value.number < 0) {
+    t.Refuse(Refusal(key, "a whole number of ms from 0", Quoted(value)));
+  } else {
+    t.ToNumber(is_min ? "delayedRetryMinMs" : "delayedRetryMaxMs", value.number,
+               key + " " + Num(value.number) + (is_min ? ": the delay per delivery count" : ": no delay is longer"));
+  }
+}
+
 void DefinitionKey(Translation& t, const JsValue& definition, const std::string& key, const JsValue& value) {
   if (key == "delivery-limit") return;
+  if (key.rfind("delayed-retry-", 0) == 0 && In(kKeys, key)) return DelayedRetryKey(t, key, value);
   if (key == "dead-letter-exchange") {
     if (value.IsString() && !value.text.empty()) {
       t.ToText("deadLetterExchange", "set", "dead-letter-exchange " + Quoted(value) + ": its dead letters are the lab's quarantine");
@@ -113,9 +142,13 @@ void DefinitionKey(Translation& t, const JsValue& definition, const std::string&
   }
 }
 
-void DeliveryLimit(Translation& t, const JsValue* limit) {
-  // No limit is the version's default: none on 3.x (deliveryLimit unset-3.x), 20 from 4.0 (unset-4.x, set in Advanced).
-  if (limit == nullptr || limit->IsNumberEq(-1)) {
+void DeliveryLimit(Translation& t, const JsValue* limit, bool four_three) {
+  // No limit is the version's default: none on 3.x (deliveryLimit unset-3.x), 20 from 4.0 (unset-4.x, set in Advanced);
+  // a definition with a delayed retry is 4.3's, so its default is 20.
+  if (limit == nullptr && four_three) {
+    t.ToText("deliveryLimit", "unset-4.x",
+             "delivery-limit absent with a delayed retry (RabbitMQ 4.3): the default limit 20, so 21 deliveries");
+  } else if (limit == nullptr || limit->IsNumberEq(-1)) {
     t.ToText("deliveryLimit", "unset-3.x",
              limit == nullptr ? "delivery-limit absent: RabbitMQ 3.x sets no limit (4.0 and later default to 20: choose "
                                 "unset-4.x in Advanced)"
@@ -155,12 +188,14 @@ ImportResult ReadRabbitmq(const JsValue& input) {
     }
   }
   for (const auto* m : definition->Entries()) DefinitionKey(t, *definition, m->first, m->second);
-  DeliveryLimit(t, definition->Find("delivery-limit"));
+  DeliveryLimit(t, definition->Find("delivery-limit"), HasDelayedRetry(*definition));
   if (!definition->Has("dead-letter-exchange")) {
     t.ToText("deadLetterExchange", "none",
              "dead-letter-exchange absent: at the limit, or on a reject, RabbitMQ drops the message (no entry is kept)");
   }
-  t.NoBackoff("RabbitMQ has no backoff: a returned message is redelivered at once, near the head");
+  t.NoBackoff(HasDelayedRetry(*definition)
+                  ? "RabbitMQ's delay is its delayed retry (4.3), not a backoff"
+                  : "RabbitMQ has no backoff: a returned message is redelivered at once, near the head");
   return std::move(t).Result();
 }
 
@@ -178,12 +213,15 @@ constexpr std::string_view kDeliveryLimitRule =
 struct RabbitShape {
   bool quorum_mode, no_dlx, classic, unset;
   double limit, max_length, message_ttl_ms;
+  bool delayed;  // RabbitMQ 4.3's delayed retry (delayedRetryType not disabled)
 };
 
 std::vector<std::string> RabbitNotes(const PolicyFacts& n, const RabbitShape& m) {
   std::vector<std::string> notes;
   ClassShape shape = ShapeOf(n);
-  if (n.backoff.kind != "none") {
+  if (n.backoff.kind != "none" && m.delayed) {
+    notes.push_back("backoff " + BackoffText(n.backoff) + ": not used; the delay is RabbitMQ 4.3's delayed retry");
+  } else if (n.backoff.kind != "none") {
     notes.push_back("backoff " + BackoffText(n.backoff) +
                     ": RabbitMQ has no redelivery delay of its own (a TTL + dead-letter \"retry queue\" is the usual workaround)");
   }
@@ -213,7 +251,7 @@ std::vector<std::string> RabbitNotes(const PolicyFacts& n, const RabbitShape& m)
 // past it dead-letters the oldest ready message; at-least-once dead-lettering needs overflow reject-publish, which
 // would refuse the publish instead, so with a length limit the strategy is left at-most-once. A classic queue takes
 // no delivery-limit and no at-least-once dead-lettering (both are quorum queues' own).
-JsValue MainDefinition(const RabbitShape& m) {
+JsValue MainDefinition(const PolicyFacts& n, const RabbitShape& m) {
   JsValue main;
   main.kind = JsValue::Kind::kObject;
   if (!m.unset) main.Set("delivery-limit", JsValue::Number(m.limit));
@@ -230,6 +268,11 @@ JsValue MainDefinition(const RabbitShape& m) {
   }
   // messageTtlMs (the mode's): the source's message-ttl; a quorum queue expires a message at the head.
   if (m.message_ttl_ms > 0) main.Set("message-ttl", JsValue::Number(m.message_ttl_ms));
+  if (m.delayed) {  // RabbitMQ 4.3's delayed retry (the lab's delayedRetry*)
+    main.Set("delayed-retry-type", JsValue::String(n.delayed_retry_type));
+    main.Set("delayed-retry-min", JsValue::Number(n.delayed_retry_min_ms));
+    main.Set("delayed-retry-max", JsValue::Number(n.delayed_retry_max_ms));
+  }
   return main;
 }
 
@@ -257,9 +300,11 @@ Snippet RabbitMqSnippet(const PolicyFacts& n) {
   m.unset = m.quorum_mode && n.delivery_limit != "explicit";  // left to the version's default
   m.max_length = m.quorum_mode ? n.max_length : 0;
   m.message_ttl_ms = m.quorum_mode ? n.message_ttl_ms : 0;
+  m.delayed = m.quorum_mode && n.delayed_retry_type != "disabled";
   std::vector<std::string> lines = {
       "#!/usr/bin/env bash",
-      std::string("# dlq-lab policy -> RabbitMQ ") + (m.classic ? "classic" : "quorum") + " queue \"orders\" (3.10 or later): " + PolicyText(n)};
+      std::string("# dlq-lab policy -> RabbitMQ ") + (m.classic ? "classic" : "quorum") + " queue \"orders\" (" +
+                      (m.delayed ? "4.3" : "3.10") + " or later): " + PolicyText(n)};
   for (std::string& note : HashComments(RabbitNotes(n, m))) lines.push_back(std::move(note));
   lines.push_back("set -euo pipefail");
   lines.push_back("NODE=rabbit@localhost # the connection: the RabbitMQ node rabbitmqctl talks to (rabbitmqctl -n)");
@@ -278,9 +323,13 @@ Snippet RabbitMqSnippet(const PolicyFacts& n) {
                     ": a message still waiting at the head that long after its publish " +
                     (m.no_dlx ? "is dropped" : "is dead-lettered (reason expired)") + "; a delivered one does not expire.");
   }
+  if (m.delayed) {
+    lines.push_back("# delayedRetryType " + n.delayed_retry_type + " -> delayed-retry-type (RabbitMQ 4.3): a return it applies to waits min(" +
+                    N(n.delayed_retry_min_ms) + " x delivery count, " + N(n.delayed_retry_max_ms) + ") ms; x-opt-delivery-time overrides it per message.");
+  }
   lines.push_back(m.classic ? "# Fail an attempt with basic.reject (requeue=true); a permanent failure with requeue=false."
                             : "# Fail an attempt with basic.reject (requeue=true): since 4.3 a nack with requeue is not counted.");
-  lines.push_back("rabbitmqctl -n \"$NODE\" set_policy --apply-to queues orders-retry '^orders$' '" + JsonText(MainDefinition(m)) + "'");
+  lines.push_back("rabbitmqctl -n \"$NODE\" set_policy --apply-to queues orders-retry '^orders$' '" + JsonText(MainDefinition(n, m)) + "'");
   // The dead-letter queue's own policy: quarantine.retentionMs as message-ttl, dlqMaxLength as max-length
   // (overflow drop-head, RabbitMQ's default: each dead letter past it drops the oldest).
   double dlq_max_length = m.quorum_mode ? n.dlq_max_length : 0;

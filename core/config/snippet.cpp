@@ -66,6 +66,9 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   n.max_length = NumberAt(in_force, "maxLength");
   n.message_ttl_ms = NumberAt(in_force, "messageTtlMs");
   n.dlq_max_length = NumberAt(in_force, "dlqMaxLength");
+  n.delayed_retry_type = TextAt(in_force, "delayedRetryType", "disabled");
+  n.delayed_retry_min_ms = NumberAt(in_force, "delayedRetryMinMs");
+  n.delayed_retry_max_ms = NumberAt(in_force, "delayedRetryMaxMs");
   n.retry_in_jitter = FlagAt(in_force, "retryInJitter");
   n.retry_every_error = FlagAt(in_force, "retryEveryError");
   n.skip_dead_set = FlagAt(in_force, "skipDeadSet");

@@ -172,6 +172,10 @@ const char* DeadLetterExchangeName(DeadLetterExchange dlx) {
   return kDeadLetterExchangeChoices.Name(static_cast<int>(dlx));
 }
 
+const char* DelayedRetryTypeName(DelayedRetryType type) {
+  return kDelayedRetryTypeChoices.Name(static_cast<int>(type));
+}
+
 const char* DelayAtName(DelayAt where) { return kDelayAtChoices.Name(static_cast<int>(where)); }
 
 Result<DelayAt> ParseDelayAt(std::string_view text) {
@@ -229,6 +233,19 @@ Status CheckBackoff(const Backoff& b, const std::string& prefix) {
   return Status::Ok();
 }
 
+// RabbitMQ 4.3's delayed retry exists only on a 4.x quorum queue (a delivery count to
+// multiply). Its min and max are taken as given, as the formula reads them: with type
+// disabled they do nothing; a max below the min caps every delay at the max.
+Status CheckDelayedRetry(const Policy& p) {
+  if (p.delayed_retry_type == DelayedRetryType::kDisabled) return Status::Ok();
+  if (p.delivery_limit == DeliveryLimit::kUnset3 || p.delivery_limit == DeliveryLimit::kClassicQueue) {
+    return Status::InvalidArgument("delayedRetryType " + Quoted(DelayedRetryTypeName(p.delayed_retry_type)) +
+                                   " needs a RabbitMQ 4.3 quorum queue, so deliveryLimit \"explicit\" or \"unset-4.x\", got " +
+                                   Quoted(DeliveryLimitName(p.delivery_limit)));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status Policy::Check(const Policy& p) {
@@ -254,6 +271,8 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(kDlqMaxLengthField.Check(p.dlq_max_length));
   RETURN_IF_ERROR(kMaxLengthField.Check(p.max_length));
   RETURN_IF_ERROR(kMessageTtlMsField.Check(p.message_ttl_ms));
+  RETURN_IF_ERROR(kDelayedRetryMinMsField.Check(p.delayed_retry_min_ms));
+  RETURN_IF_ERROR(kDelayedRetryMaxMsField.Check(p.delayed_retry_max_ms));
   // A mode's own setting means nothing elsewhere: refused rather than ignored. Whose each
   // field is, its row says (FieldSpec::only_under), so the form, the import and this agree.
   const Policy defaults;
@@ -285,6 +304,7 @@ Status Policy::Check(const Policy& p) {
                                    "routed back expires again: a loop with no end), got true with messageTtlMs " +
                                    std::to_string(p.message_ttl_ms));
   }
+  RETURN_IF_ERROR(CheckDelayedRetry(p));
   return Status::Ok();
 }
 
@@ -323,7 +343,9 @@ bool operator==(const Policy& a, const Policy& b) {
          a.skip_dead_set == b.skip_dead_set && a.effect_charge == b.effect_charge &&
          a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
          a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source &&
-         a.delay_at == b.delay_at && a.max_length == b.max_length && a.message_ttl_ms == b.message_ttl_ms;
+         a.delay_at == b.delay_at && a.max_length == b.max_length && a.message_ttl_ms == b.message_ttl_ms &&
+         a.delayed_retry_type == b.delayed_retry_type && a.delayed_retry_min_ms == b.delayed_retry_min_ms &&
+         a.delayed_retry_max_ms == b.delayed_retry_max_ms;
 }
 
 }  // namespace dlq

@@ -79,6 +79,17 @@ enum class DeliveryLimit : uint8_t { kExplicit, kUnset3, kUnset4, kClassicQueue 
 //   set   a dead letter goes to the dead-letter queue (the quarantine)
 //   none  it is discarded: no entry anywhere, only a discarded event with its reason
 enum class DeadLetterExchange : uint8_t { kSet, kNone };
+// rabbitmq-quorum: RabbitMQ 4.3's native delayed retry (the queue's delayed-retry-type;
+// rabbitmq.com/docs/quorum-queues#delayed-retry). A returned message waits
+// min(delayed-retry-min x delivery_count, delayed-retry-max) before it is ready again.
+//   disabled  no delayed retry (every version before 4.3; 4.3's default)
+//   all       every return is delayed
+//   failed    only a return that counts as a failure (basic.reject, a lost connection):
+//             every failure the lab's worker has
+//   returned  only a return that is not a failure (basic.nack, released): none of the
+//             lab's, so the policy's backoff applies as without it
+// Anything but disabled makes the queue a 4.3 quorum queue. Append-only (links, snapshots).
+enum class DelayedRetryType : uint8_t { kDisabled, kAll, kFailed, kReturned };
 // Why a job that fails for good is dropped instead of quarantined (Policy::DeadLetterDrop):
 // a RabbitMQ queue with no dead-letter exchange, BullMQ's removeOnFail true, or
 // Sidekiq's dead: false. The value is stored in its events' ref, so it is append-only.
@@ -150,6 +161,7 @@ const char* SystemName(System system);  // "lab" | "rabbitmq-quorum" | "bullmq" 
 Result<System> ParseSystem(std::string_view text);
 const char* DeliveryLimitName(DeliveryLimit limit);  // "explicit" | "unset-3.x" | "unset-4.x" | "classic-queue"
 const char* DeadLetterExchangeName(DeadLetterExchange dlx);  // "set" | "none"
+const char* DelayedRetryTypeName(DelayedRetryType type);  // "disabled" | "all" | "failed" | "returned"
 const char* DelayAtName(DelayAt where);  // "broker" | "consumer-sleep" | "retry-queue"
 Result<DelayAt> ParseDelayAt(std::string_view text);
 
@@ -183,12 +195,17 @@ constexpr IntegerField kDlqMaxLengthField{"dlqMaxLength", 0, 1'000'000'000};  //
 constexpr IntegerField kMaxLengthField{"maxLength", 0, 1'000'000'000};  // rabbitmq-quorum only
 // rabbitmq-quorum: the source queue's x-message-ttl in ms; 0: none.
 constexpr IntegerField kMessageTtlMsField{"messageTtlMs", 0, kMaxTimeMs};  // rabbitmq-quorum only
+// rabbitmq-quorum 4.3: delayed-retry-min and delayed-retry-max in ms, 0 to a day, taken as
+// the formula reads them (min 0 or max 0: no delay; with type disabled they do nothing).
+constexpr IntegerField kDelayedRetryMinMsField{"delayedRetryMinMs", 0, kMaxDelayMs};  // rabbitmq-quorum only
+constexpr IntegerField kDelayedRetryMaxMsField{"delayedRetryMaxMs", 0, kMaxDelayMs};  // rabbitmq-quorum only
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
                                                   &kMaxStalledCountField, &kDeadMaxJobsField, &kJitterPermilleField,
                                                   &kRemoveOnFailCountField, &kDlqMaxLengthField, &kMaxLengthField,
-                                                  &kMessageTtlMsField};
+                                                  &kMessageTtlMsField, &kDelayedRetryMinMsField,
+                                                  &kDelayedRetryMaxMsField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -289,6 +306,12 @@ struct Policy {
   // TTL (counted from its publish: an enqueue, a replay, a due retry; a return keeps it)
   // has run out is dead-lettered, reason expired (queue.h, ExpireHeads). 0: no TTL.
   int64_t message_ttl_ms = 0;
+  // rabbitmq-quorum: RabbitMQ 4.3's delayed retry (DelayedRetryType) and its
+  // delayed-retry-min / -max in ms: delay min(min x delivery count, max). Disabled (the
+  // default): the timeline of every older link.
+  DelayedRetryType delayed_retry_type = DelayedRetryType::kDisabled;
+  int64_t delayed_retry_min_ms = 0;
+  int64_t delayed_retry_max_ms = 0;
   // Where a retry's delay lives (DelayAt); other than broker only with system lab.
   DelayAt delay_at = DelayAt::kBroker;
   // Quarantine operability: an entry whose age (from its arrival) reaches

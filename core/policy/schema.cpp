@@ -107,6 +107,17 @@ const Field<Policy> kPolicyFields[] = {
              "the source queue's x-message-ttl; a message reaching the ready head this long "
              "after its publish is dead-lettered (expired); 0: none.")).Carried('r', "t", "messageTtlMs"),
      [](const Policy& p) { return p.message_ttl_ms; }, [](Policy& p, int64_t v) { p.message_ttl_ms = v; }},
+    {OnlyUnder(System::kRabbitMqQuorum, Pick("delayedRetryType", kDelayedRetryTypeChoices, "Delayed retry (4.3)",
+          "4.3's delayed-retry-type: a return waits min(min x count, max); the lab's failures are "
+          "rejects: all and failed delay them.")).Carried('r', "y", "delayedRetryType"),
+     [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.delayed_retry_type); },
+     [](Policy& p, int64_t v) { p.delayed_retry_type = static_cast<DelayedRetryType>(v); }},
+    {OnlyUnder(System::kRabbitMqQuorum, Integer("delayedRetryMinMs", kDelayedRetryMinMsField, "Delayed retry min (ms)",
+             "4.3's delayed-retry-min: the delay per delivery count (ms).")).Carried('r', "i", "delayedRetryMinMs"),
+     [](const Policy& p) { return p.delayed_retry_min_ms; }, [](Policy& p, int64_t v) { p.delayed_retry_min_ms = v; }},
+    {OnlyUnder(System::kRabbitMqQuorum, Integer("delayedRetryMaxMs", kDelayedRetryMaxMsField, "Delayed retry max (ms)",
+             "4.3's delayed-retry-max: no delay is longer (ms).")).Carried('r', "w", "delayedRetryMaxMs"),
+     [](const Policy& p) { return p.delayed_retry_max_ms; }, [](Policy& p, int64_t v) { p.delayed_retry_max_ms = v; }},
     {OnlyUnder(System::kLab, Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
           "queue republishing it at the tail (lab only).")).Carried('r', "", "delayAt"),

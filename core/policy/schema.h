@@ -39,6 +39,11 @@ inline constexpr Choices kDeliveryLimitChoices{kDeliveryLimitItems, 4};
 inline constexpr Choice kDeadLetterExchangeItems[] = {{"set", "Set: dead letters go to the dead-letter queue"},
                                                       {"none", "None: dead letters are dropped", "n"}};
 inline constexpr Choices kDeadLetterExchangeChoices{kDeadLetterExchangeItems, 2};
+inline constexpr Choice kDelayedRetryTypeItems[] = {{"disabled", "Disabled (before 4.3; 4.3's default)"},
+                                                    {"all", "All returns (4.3)", "a"},
+                                                    {"failed", "Failed returns: reject, lost connection (4.3)", "f"},
+                                                    {"returned", "Uncounted returns: nack, released (4.3)", "r"}};
+inline constexpr Choices kDelayedRetryTypeChoices{kDelayedRetryTypeItems, 4};
 inline constexpr Choice kDelayAtItems[] = {{"broker", "The broker (delayed)"},
                                            {"consumer-sleep", "The consumer sleeps", "c"},
                                            {"retry-queue", "A retry queue and a scheduler", "q"}};

@@ -11,6 +11,12 @@
 //   * deadLetterExchange none drops a dead letter; dlqMaxLength is the DLQ's
 //     x-max-length (overflow drop-head). maxLength and messageTtlMs (the source's
 //     x-max-length and x-message-ttl) are read by the queue from their fields.
+//   * delayedRetryType (RabbitMQ 4.3, rabbitmq.com/docs/quorum-queues#delayed-retry):
+//     a return it applies to waits min(delayed-retry-min x delivery_count,
+//     delayed-retry-max), the broker's own delay in place of the policy's backoff.
+//     Every failure of the lab's worker is a genuine one (basic.reject, a lost
+//     connection: counted in delivery_count), so "all" and "failed" apply and
+//     "returned" (nack, released) does not. delivery_count after failed attempt n is n.
 #include "modules.h"
 
 namespace dlq::systems {
@@ -18,6 +24,18 @@ namespace {
 
 // RabbitMQ 4.0's default delivery-limit.
 constexpr int64_t kRabbitMq4DeliveryLimit = 20;
+
+// True when 4.3's delayed retry applies to a counted failure (a reject, a lost connection).
+bool DelaysFailures(const Policy& p) {
+  return p.delayed_retry_type == DelayedRetryType::kAll || p.delayed_retry_type == DelayedRetryType::kFailed;
+}
+
+// 4.3's delay after failed attempt `attempt` (delivery_count = attempt): linear, capped.
+// Policy::Check keeps min x count within int64 (min <= a day, count <= 1,000,000).
+int64_t DelayedRetry(const Policy& p, uint32_t attempt) {
+  const int64_t linear = p.delayed_retry_min_ms * static_cast<int64_t>(attempt);
+  return linear < p.delayed_retry_max_ms ? linear : p.delayed_retry_max_ms;
+}
 
 class RabbitMqQuorumSystem final : public SystemRules {
  public:
@@ -31,6 +49,16 @@ class RabbitMqQuorumSystem final : public SystemRules {
       case DeliveryLimit::kUnset4: return kRabbitMq4DeliveryLimit + 1;
     }
     return p.max_attempts;
+  }
+
+  int64_t RetryDelay(const Policy& p, const Backoff& b, uint32_t attempt, int64_t previous,
+                     Prng& jitter) const override {
+    if (DelaysFailures(p)) return DelayedRetry(p, attempt);
+    return SystemRules::RetryDelay(p, b, attempt, previous, jitter);
+  }
+  int64_t MaxRetryDelay(const Policy& p, const Backoff& b, uint32_t attempt, int64_t previous_max) const override {
+    if (DelaysFailures(p)) return DelayedRetry(p, attempt);  // no jitter: the bound is the delay
+    return SystemRules::MaxRetryDelay(p, b, attempt, previous_max);
   }
 
   ReturnPlace ReturnTo(const Policy& p) const override {

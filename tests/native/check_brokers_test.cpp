@@ -481,5 +481,48 @@ TEST_CASE("check broker fixtures: each file's format is detected, and Check() ju
   CHECK(FindingFor(report.value(), "DLQ-EXISTS", "notifications") != nullptr);
 }
 
+TEST_CASE("check rabbitmq definitions 4.3: delayed-retry-* from policies and x- arguments, on quorum queues only") {
+  // rabbitmq.com/docs/quorum-queues, "Delayed retry": delayed-retry-type, delayed-retry-min, delayed-retry-max
+  // (policy keys and x- queue arguments), "the delay is min(delayed-retry-min x delivery_count, delayed-retry-max)".
+  const std::string f = "rabbitmq-43/definitions.json";
+  Inventory inv = ReadFixtures("rabbitmq-definitions", {f});
+  const QueueConfig& orders = Queue(inv, "/orders");  // from its policy
+  CHECK(orders.policy.delayed_retry_type == DelayedRetryType::kFailed);
+  CHECK(orders.policy.delayed_retry_min_ms == 1000);
+  CHECK(orders.policy.delayed_retry_max_ms == 30000);
+  CHECK(orders.policy.max_attempts == 6);
+  CHECK(SettingLine(orders, "delayedRetryType") == 24);
+  CHECK(SettingLine(orders, "delayedRetryMaxMs") == 26);
+  const QueueConfig& payments = Queue(inv, "/payments");  // from its x- arguments
+  CHECK(payments.policy.delayed_retry_type == DelayedRetryType::kAll);
+  CHECK(payments.policy.delayed_retry_min_ms == 3'600'000);
+  CHECK(payments.policy.delayed_retry_max_ms == 86'400'000);
+  CHECK(SettingLine(payments, "delayedRetryMinMs") == 44);
+  // reports: a classic queue reads no delayed-retry key; each gets a note, nothing is set.
+  const QueueConfig& reports = Queue(inv, "/reports");
+  CHECK(reports.policy.delayed_retry_type == DelayedRetryType::kDisabled);
+  REQUIRE(reports.notes.size() == 3);
+  CHECK(reports.notes[0].text == "delayed-retry-type is read by RabbitMQ 4.3 quorum queues only (this is a classic queue); it is ignored");
+  CHECK(reports.notes[0].at == At(f, 58));
+  // The same file named 4.2: the keys are ignored with a note naming the version.
+  std::string text = FixtureText(f);
+  for (size_t at = text.find("4.3.0"); at != std::string::npos; at = text.find("4.3.0")) text.replace(at, 5, "4.2.1");
+  Inventory older;
+  REQUIRE(ReadText("rabbitmq-definitions", f, text, &older).ok());
+  const QueueConfig& old_orders = Queue(older, "/orders");
+  CHECK(old_orders.policy.delayed_retry_type == DelayedRetryType::kDisabled);
+  REQUIRE_FALSE(old_orders.notes.empty());
+  CHECK(old_orders.notes[0].text ==
+        "delayed-retry-type is read by RabbitMQ 4.3 quorum queues only (this file's rabbit_version is 4.2.1); it is ignored");
+  // The rules judge the 4.3 delays: orders' 1 to 5 s pass BACKOFF-CAP (maxDelay 1 h), payments' 1, 2, 3 h do not.
+  const std::vector<SourceFile> files = {{f, FixtureText(f)}};
+  Result<Report> report = Check(files, {});
+  REQUIRE_MESSAGE(report.ok(), report.status().message());
+  CHECK(FindingFor(report.value(), "BACKOFF-CAP", "orders") == nullptr);
+  const Finding* cap = FindingFor(report.value(), "BACKOFF-CAP", "payments");
+  REQUIRE(cap != nullptr);
+  CHECK(cap->message.find("attempt 3 waits up to 3 h") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace dlq::check

@@ -246,6 +246,13 @@ TEST_CASE("config: a RabbitMQ snippet the core writes reads back to its policy")
     n.max_length = prng.Below(2) == 0 ? 0 : 1 + prng.Below(10000);
     n.message_ttl_ms = prng.Below(2) == 0 ? 0 : 1 + prng.Below(1000000);
     n.retention_ms = prng.Below(2) == 0 ? 0 : 1 + prng.Below(1000000);
+    // RabbitMQ 4.3's delayed retry (delayed-retry-type / -min / -max), a third of the time.
+    static const char* const kTypes[] = {"all", "failed", "returned"};
+    if (prng.Below(3) == 0) {
+      n.delayed_retry_type = kTypes[prng.Below(3)];
+      n.delayed_retry_min_ms = 1 + prng.Below(10000);
+      n.delayed_retry_max_ms = n.delayed_retry_min_ms + prng.Below(100000);
+    }
     n.rules.push_back({"transient", "bounded", n.max_attempts, {}, false, false});
     Result<Snippet> s = WriteSnippet("rabbitmq", n);
     REQUIRE(s.ok());
@@ -263,7 +270,34 @@ TEST_CASE("config: a RabbitMQ snippet the core writes reads back to its policy")
     else CHECK(f.count("maxLength") == 0);
     if (n.message_ttl_ms > 0) CHECK(f.at("messageTtlMs") == JsNumberText(n.message_ttl_ms));
     else CHECK(f.count("messageTtlMs") == 0);
+    if (n.delayed_retry_type != "disabled") {
+      CHECK(s.value().text.find("(4.3 or later)") != std::string::npos);
+      CHECK(f.at("delayedRetryType") == n.delayed_retry_type);
+      CHECK(f.at("delayedRetryMinMs") == JsNumberText(n.delayed_retry_min_ms));
+      CHECK(f.at("delayedRetryMaxMs") == JsNumberText(n.delayed_retry_max_ms));
+    } else {
+      CHECK(f.count("delayedRetryType") == 0);
+    }
   }
+}
+
+TEST_CASE("config: RabbitMQ 4.3's delayed-retry keys: read by name, refused by name, 4.3's default limit when absent") {
+  ImportResult r = Read("{\"delayed-retry-type\":\"failed\",\"delayed-retry-min\":500,\"delayed-retry-max\":8000,"
+                        "\"dead-letter-exchange\":\"dlx\"}");
+  REQUIRE(r.ok);
+  auto f = Fields(r);
+  CHECK(f.at("delayedRetryType") == "failed");
+  CHECK(f.at("delayedRetryMinMs") == "500");
+  CHECK(f.at("delayedRetryMaxMs") == "8000");
+  CHECK(f.at("deliveryLimit") == "unset-4.x");  // a 4.3 queue: delivery-limit absent is 20
+  ImportResult bad = Read("{\"delayed-retry-type\":\"sometimes\",\"delayed-retry-min\":-1}");
+  CHECK_FALSE(bad.ok);
+  REQUIRE(bad.refusals.size() == 2);
+  CHECK(bad.refusals[0].key == "delayed-retry-type");
+  CHECK(bad.refusals[0].expected == "\"disabled\", \"all\", \"failed\" or \"returned\"");
+  CHECK(bad.refusals[0].given == "\"sometimes\"");
+  CHECK(bad.refusals[1].key == "delayed-retry-min");
+  CHECK(bad.refusals[1].given == "-1");
 }
 
 TEST_CASE("config: the core writes every system's snippet, and refuses a key it has no writer for") {

@@ -58,6 +58,12 @@ Policy RandomPolicy(Prng& r, System system) {
       break;
     case System::kRabbitMqQuorum:  // now and then a version's default: a budget of 21 or 1,000,000
       p.delivery_limit = r.Below(8) == 0 ? static_cast<DeliveryLimit>(r.Below(4)) : DeliveryLimit::kExplicit;
+      // now and then RabbitMQ 4.3's delayed retry (a 4.x quorum queue's): its own delays, min(min x count, max)
+      if (r.Below(4) == 0 && (p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4)) {
+        p.delayed_retry_type = static_cast<DelayedRetryType>(1 + r.Below(3));
+        p.delayed_retry_min_ms = Sized(r, 1, 5000, kMaxDelayMs);
+        p.delayed_retry_max_ms = Sized(r, p.delayed_retry_min_ms, p.delayed_retry_min_ms * 40, kMaxDelayMs);
+      }
       break;
     case System::kLab: p.delay_at = static_cast<DelayAt>(r.Below(3)); break;
     case System::kSqs: break;

@@ -71,6 +71,8 @@ Status Version(const SourceFile& file, const Node& root, RmqTopology* t) {
     }
     t->version = v->scalar;
     t->major = Major(v->scalar);
+    const size_t dot = v->scalar.find('.');
+    t->minor = dot == std::string::npos ? 0 : Major(std::string_view(v->scalar).substr(dot + 1));
     t->version_at = At(file, root.KeyLine(key));
     return Status::Ok();
   }

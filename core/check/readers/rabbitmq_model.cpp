@@ -20,8 +20,16 @@ constexpr int64_t kConsumerTimeoutMs = 30 * 60'000;
 // How many exchange-to-exchange hops a dead letter is followed through.
 constexpr int kMaxExchangeHops = 16;
 
-constexpr std::array<std::string_view, 7> kRetryKeys = {"delivery-limit", "dead-letter-exchange", "dead-letter-routing-key",
-                                                         "dead-letter-strategy", "overflow", "message-ttl", "max-length"};
+constexpr std::array<std::string_view, 10> kRetryKeys = {"delivery-limit", "dead-letter-exchange", "dead-letter-routing-key",
+                                                          "dead-letter-strategy", "overflow", "message-ttl", "max-length",
+                                                          "delayed-retry-type", "delayed-retry-min", "delayed-retry-max"};
+// RabbitMQ 4.3's delayed retry (rabbitmq.com/docs/quorum-queues#delayed-retry): read on a quorum
+// queue of a file whose rabbit_version is 4.3 or later; elsewhere a note says it is ignored.
+constexpr std::array<std::string_view, 3> kDelayedRetryKeys = {"delayed-retry-type", "delayed-retry-min", "delayed-retry-max"};
+bool IsDelayedRetryKey(std::string_view key) {
+  return std::find(kDelayedRetryKeys.begin(), kDelayedRetryKeys.end(), key) != kDelayedRetryKeys.end();
+}
+bool HasDelayedRetry(const RmqTopology& t) { return t.major > 4 || (t.major == 4 && t.minor >= 3); }
 
 // A queue's (or exchange's) id: "vhost/name", the default vhost "/" written once ("/orders").
 std::string Key(std::string_view vhost, std::string_view name) {
@@ -258,13 +266,22 @@ Result<std::string> TextSetting(const RmqSetting* s, std::string_view fallback, 
 
 // The policy through the core's RabbitMQ reader (core/config/rabbitmq_quorum_config.cpp): the
 // keys it models, so its mapping (delivery-limit L: L + 1 deliveries; no DLX: dropped) is the one used.
-Status ReadPolicy(const std::vector<RmqSetting>& settings, bool quorum, std::string_view overflow, QueueConfig* q) {
+Status ReadPolicy(const RmqTopology& t, const std::vector<RmqSetting>& settings, bool quorum, std::string_view overflow,
+                  QueueConfig* q) {
   config::JsValue definition;
   definition.kind = config::JsValue::Kind::kObject;
   KeyLines lines;
+  const bool delayed_retry = quorum && HasDelayedRetry(t);
   for (const RmqSetting& s : settings) {
+    if (IsDelayedRetryKey(s.key) && !delayed_retry) {
+      q->notes.push_back({s.key + " is read by RabbitMQ 4.3 quorum queues only (" +
+                              (quorum ? "this file's rabbit_version is " + (t.version.empty() ? std::string("not given") : t.version)
+                                      : std::string("this is a classic queue")) + "); it is ignored",
+                          s.at});
+      continue;
+    }
     const bool modelled = (s.key == "delivery-limit" && quorum) || s.key == "message-ttl" || s.key == "dead-letter-strategy" ||
-                          (s.key == "max-length" && overflow == "drop-head");
+                          (s.key == "max-length" && overflow == "drop-head") || IsDelayedRetryKey(s.key);
     if (s.key == "dead-letter-exchange") {
       // The default exchange "" is a dead-letter exchange too; the reader only needs "one is set".
       definition.Set(s.key, config::JsValue::String(s.value->scalar.empty() ? "(default exchange)" : s.value->scalar));
@@ -277,7 +294,9 @@ Status ReadPolicy(const std::vector<RmqSetting>& settings, bool quorum, std::str
   }
   for (const auto& [from, field] : {std::pair<std::string_view, std::string_view>{"delivery-limit", "maxAttempts"},
                                     {"delivery-limit", "deliveryLimit"}, {"dead-letter-exchange", "deadLetterExchange"},
-                                    {"message-ttl", "messageTtlMs"}, {"max-length", "maxLength"}}) {
+                                    {"message-ttl", "messageTtlMs"}, {"max-length", "maxLength"},
+                                    {"delayed-retry-type", "delayedRetryType"}, {"delayed-retry-min", "delayedRetryMinMs"},
+                                    {"delayed-retry-max", "delayedRetryMaxMs"}}) {
     if (const RmqSetting* s = Find(settings, from)) lines.emplace_back(std::string(field), s->at);
   }
   return ApplyImport(config::ReadRabbitmq(definition), lines, q->at, q);
@@ -368,7 +387,7 @@ Result<QueueConfig> Resolve(const RmqTopology& t, const PolicyIndex& index, cons
   q.overflow = overflow.value();
   q.dead_letter_strategy = strategy.value();
   const bool quorum = type == "quorum";
-  RETURN_IF_ERROR(ReadPolicy(settings, quorum, q.overflow, &q));
+  RETURN_IF_ERROR(ReadPolicy(t, settings, quorum, q.overflow, &q));
   q.policy.lease_ms = kConsumerTimeoutMs;
   Bound(t, settings, quorum, &q);
   if (const RmqSetting* ttl = Find(settings, "message-ttl")) {

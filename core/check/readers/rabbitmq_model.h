@@ -49,6 +49,7 @@ struct RmqBinding {
 
 struct RmqTopology {
   int major = 0;  // rabbit_version's major (3, 4, …); 0: not given
+  int minor = 0;  // its minor (4.3: 3)
   std::string version;
   Location version_at;
   std::vector<std::pair<std::string, std::string>> default_queue_types;  // vhost -> type

@@ -81,18 +81,19 @@ export const SYSTEMS = Object.freeze([
       gh('rabbitmq/rabbitmq-website', 'docs/quorum-queues/index.md'),
       gh('rabbitmq/rabbitmq-server', 'deps/rabbit/src/rabbit_dead_letter.erl'),
       'https://github.com/rabbitmq/rabbitmq-server/discussions/18226',
+      'https://www.rabbitmq.com/docs/quorum-queues#delayed-retry',
     ],
     // The 4.x default delivery-limit 20: L + 1 deliveries, so the lab's maxAttempts 21 (3.x has no default limit).
     scenario: { maxAttempts: 21, seed: 1, classes: NO_LAB_EXTRAS, jobs: JOBS, world: poison('transient') },
     differs: 'A quorum queue with a delivery-limit returns a failed message near the head, not the tail, and its limit counts returns, ' +
       'so the lab\'s maxAttempts is delivery-limit + 1.',
     facts: [
-      'Quorum queues count unsuccessful deliveries in the x-delivery-count header; since 4.0 a delivery-limit of 20 applies ' +
-        'unless set otherwise (-1 switches it off), while classic queues count nothing.',
+      'Quorum queues count failed deliveries in x-delivery-count; from 4.0 a delivery-limit of 20 applies unless set (-1: none); ' +
+        '4.3 counts only a reject or a lost connection, not a nack; classic queues count nothing.',
       'A reject with requeue=false dead-letters at once (reason "rejected"); x-death keeps queue, reason, count and time, not the consumer\'s error.',
       'Past the limit a message is dropped, or dead-lettered with reason delivery_limit when a dead-letter exchange is set; ' +
         'at-least-once dead-lettering also needs dead-letter-strategy at-least-once and overflow reject-publish.',
-      `Quorum queues count returns: ${DELIVERY_LIMIT_RULE}.`,
+      `Quorum queues count returns: ${DELIVERY_LIMIT_RULE}. 4.3 can delay a return itself: min(delayed-retry-min × count, delayed-retry-max).`,
     ],
   }),
   entry({

@@ -127,6 +127,12 @@ export const SYSTEM_PRESETS = [
       actions: [transient('nack, requeue'), transient('nack, requeue'), transient('nack, requeue'), transient('nack, requeue'), success, success],
       cursor: 0,
     } },
+  { key: 'rabbitmq-43', name: 'RabbitMQ 4.3: delayed retry',
+    summary: "RabbitMQ 4.3's delayed retry (delayed-retry-type failed, min 1 s, max 2.5 s): a's rejects wait min(1,000 × delivery count, 2,500) ms, 1,000, 2,000, then 2,500, instead of coming back at the head at once; b runs meanwhile.",
+    scenario: {
+      system: 'rabbitmq-quorum', maxAttempts: 4, seed: 1, delayedRetryType: 'failed', delayedRetryMinMs: 1000, delayedRetryMaxMs: 2500,
+      jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
   { key: 'bullmq', name: 'BullMQ: uncapped backoff',
     summary: "BullMQ's exponential backoff has no cap: a's retries wait 500, 1,000, 2,000 and 4,000 ms, past the 1 s cap the lab would apply.",
     scenario: {
