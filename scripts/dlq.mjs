@@ -41,6 +41,7 @@ const DEBIAN_PACKAGES = [
   // built from Debian's source (third-party sources below), for YAML. dpkg-dev unpacks it.
   ['rapidjson-dev', '/usr/include/rapidjson/document.h'],
   ['dpkg-dev', '/usr/bin/dpkg-source'],
+  ['jq', '/usr/bin/jq'],  // npm run bench: `dlq-lab check` beside `jq .` parsing the same file
 ];
 
 // Libraries built from Debian's source packages, natively and for WebAssembly alike
