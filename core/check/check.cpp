@@ -3,6 +3,7 @@
 #include "check.h"
 
 #include <optional>
+#include <utility>
 
 #include "readers/readers.h"
 
@@ -25,13 +26,15 @@ struct Detected {
   Status parse_error;  // the parse that failed, when no reader took the file
 };
 
-// Parses `text` at most once per syntax, and asks each reader in table order.
-Detected Detect(std::span<const Reader> readers, std::string_view path, std::string_view text) {
+// Parses `text` at most once per syntax, and asks each reader in table order. `keep_tree`:
+// the tree is moved into the answer (never copied: a 35 MB plan's tree is about a million
+// values); DetectFormat, which needs only the format, drops it.
+Detected Detect(std::span<const Reader> readers, std::string_view path, std::string_view text, bool keep_tree) {
   const bool json_like = LooksLikeJson(text);
   std::optional<Result<Document>> json, yaml;
   Detected out;
   for (const Reader& reader : readers) {
-    const Result<Document>* parsed = nullptr;
+    Result<Document>* parsed = nullptr;
     if (reader.syntax == Syntax::kJson || (reader.syntax == Syntax::kJsonOrYaml && json_like)) {
       if (!json_like) continue;
       if (!json) json = ParseJson(path, text);
@@ -47,7 +50,7 @@ Detected Detect(std::span<const Reader> readers, std::string_view path, std::str
     const Node* root = parsed != nullptr ? &parsed->value().root : nullptr;
     if (!reader.detects(path, text, root)) continue;
     out.reader = &reader;
-    if (parsed != nullptr) out.doc = parsed->value();
+    if (parsed != nullptr && keep_tree) out.doc = std::move(*parsed).value();
     return out;
   }
   return out;
@@ -62,7 +65,7 @@ std::string FormatList(std::span<const Reader> readers) {
 }  // namespace
 
 std::string DetectFormatWithReaders(std::span<const Reader> readers, std::string_view path, std::string_view text) {
-  Detected detected = Detect(readers, path, text);
+  Detected detected = Detect(readers, path, text, /*keep_tree=*/false);
   return detected.reader != nullptr ? detected.reader->format : "";
 }
 
@@ -74,7 +77,7 @@ Result<Report> CheckWithReaders(std::span<const Reader> readers, std::span<const
                                 const CheckOptions& options) {
   Inventory inventory;
   for (const SourceFile& file : files) {
-    Detected detected = Detect(readers, file.path, file.text);
+    Detected detected = Detect(readers, file.path, file.text, /*keep_tree=*/true);
     if (detected.reader == nullptr) {
       if (!detected.parse_error.ok()) return detected.parse_error;
       return Status::InvalidArgument(file.path + ": not a format dlq-lab check reads (expected one of: " +
