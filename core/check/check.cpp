@@ -2,6 +2,7 @@
 // parse, its reader, then Judge over every file's inventory together.
 #include "check.h"
 
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -73,18 +74,39 @@ std::string DetectFormat(std::string_view path, std::string_view text) {
   return DetectFormatWithReaders(Readers(), path, text);
 }
 
+DetectedFile DetectFile(std::string_view path, std::string_view text) {
+  Detected detected = Detect(Readers(), path, text, /*keep_tree=*/true);
+  DetectedFile out;
+  if (detected.reader == nullptr) return out;
+  out.format = detected.reader->format;
+  if (detected.doc) out.tree = std::make_shared<const Document>(std::move(*detected.doc));
+  return out;
+}
+
 Result<Report> CheckWithReaders(std::span<const Reader> readers, std::span<const SourceFile> files,
-                                const CheckOptions& options) {
+                                const CheckOptions& options, std::span<const DetectedFile> detected) {
   Inventory inventory;
-  for (const SourceFile& file : files) {
-    Detected detected = Detect(readers, file.path, file.text, /*keep_tree=*/true);
-    if (detected.reader == nullptr) {
-      if (!detected.parse_error.ok()) return detected.parse_error;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const SourceFile& file = files[i];
+    // A file DetectFile took: its reader by format, its tree as parsed then.
+    const Reader* known = nullptr;
+    if (i < detected.size() && !detected[i].format.empty()) {
+      for (const Reader& reader : readers) {
+        if (detected[i].format == reader.format) known = &reader;
+      }
+    }
+    if (known != nullptr) {
+      RETURN_IF_ERROR(known->read(file, detected[i].tree.get(), &inventory));
+      continue;
+    }
+    Detected found = Detect(readers, file.path, file.text, /*keep_tree=*/true);
+    if (found.reader == nullptr) {
+      if (!found.parse_error.ok()) return found.parse_error;
       return Status::InvalidArgument(file.path + ": not a format dlq-lab check reads (expected one of: " +
                                      FormatList(readers) + ")");
     }
-    const Document* doc = detected.doc ? &*detected.doc : nullptr;
-    RETURN_IF_ERROR(detected.reader->read(file, doc, &inventory));
+    const Document* doc = found.doc ? &*found.doc : nullptr;
+    RETURN_IF_ERROR(found.reader->read(file, doc, &inventory));
   }
   JoinInventory(&inventory);  // what a format spreads over files (Sidekiq's sidekiq.yml onto its jobs)
   return Judge(inventory, options);
@@ -92,6 +114,11 @@ Result<Report> CheckWithReaders(std::span<const Reader> readers, std::span<const
 
 Result<Report> Check(std::span<const SourceFile> files, const CheckOptions& options) {
   return CheckWithReaders(Readers(), files, options);
+}
+
+Result<Report> Check(std::span<const SourceFile> files, const CheckOptions& options,
+                     std::span<const DetectedFile> detected) {
+  return CheckWithReaders(Readers(), files, options, detected);
 }
 
 }  // namespace dlq::check
