@@ -79,6 +79,7 @@ const Result<ScheduleTable>& JitterSchedule(const RuleContext& ctx, const Policy
   return Once(ctx.schedules->jitter, policy, [](const Policy& p) {
     ScheduleOptions options;
     options.samples = 1;
+    options.until_draw = true;  // JITTER reads rows only when nothing is drawn
     return RetrySchedule(p, options);
   });
 }
