@@ -17,6 +17,10 @@
 //    1,000 jobs, its calls into the core and the bytes that cross, before (the
 //    scenario round trip) and after (session.setPolicy), beside its aim.
 //
+//  * the checker (scripts/bench-check.mjs): `dlq-lab check` on a generated RabbitMQ
+//    export (10,000 queues, 2,000 policies) and Terraform plan (10,000 queues),
+//    natively, beside `jq .` on the same file, and through Node; each beside its aim.
+//
 //   node scripts/bench.mjs [jobs] [seed] [clockJobs]
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -25,6 +29,7 @@ import { performance } from 'node:perf_hooks';
 import { loadLab } from 'dlq-lab';
 import { printShape } from './shape.mjs';
 import { measurePolicyEdit, policyEditLines } from './bench-edit.mjs';
+import { measureCheck, checkLines } from './bench-check.mjs';
 
 const jobs = Number(process.argv[2] ?? 1_000_000);
 const seed = Number(process.argv[3] ?? 42);
@@ -275,6 +280,9 @@ console.log(`aim: process rate >= 1/3 of the minimal loop's: 1/${(1 / rateShare)
 console.log(`aim: enqueue per job <= 2x process per attempt: ${enqueueRatio.toFixed(2)}x, ${enqueueRatio <= 2 ? 'met' : 'missed'}`);
 const policyEdit = measurePolicyEdit(lab);
 for (const line of policyEditLines(policyEdit)) console.log(line);
+const check = measureCheck();
+console.log('');
+for (const line of checkLines(check)) console.log(line);
 console.log('');
 printShape();  // the code's shape next to issue 32's aims (node scripts/shape.mjs --list names each)
 console.log('\nsize            raw bytes   gzip -9');
@@ -297,4 +305,6 @@ yardstick: { processAttemptsPerSecond: { core: Math.round(yard.attempts / yard.c
   loopWithHistory: Math.round(yard.attempts / yard.loopWithHistory.processSeconds) },
   enqueueNsPerJob: +ns(yard.core.enqueueSeconds, jobs), processNsPerAttempt: +ns(yard.core.processSeconds, yard.attempts),
   enqueueToProcess: +enqueueRatio.toFixed(2) },
-policyEdit, sizes, totalGzip })}`);
+policyEdit, check: Object.fromEntries(Object.entries(check).map(([name, r]) => [name, { bytes: r.bytes,
+  native: { wall: r.native.wall, cpu: r.native.cpu }, jq: { wall: r.jq.wall, cpu: r.jq.cpu },
+  node: { wall: r.node.wall, cpu: r.node.cpu } }])), sizes, totalGzip })}`);

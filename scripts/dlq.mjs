@@ -42,6 +42,7 @@ const DEBIAN_PACKAGES = [
   ['rapidjson-dev', '/usr/include/rapidjson/document.h'],
   ['dpkg-dev', '/usr/bin/dpkg-source'],
   ['patch', '/usr/bin/patch'],  // upstream fixes carried for those sources (third_party/patches/<package>/)
+  ['jq', '/usr/bin/jq'],  // npm run bench: `dlq-lab check` beside `jq .` parsing the same file
 ];
 
 // Libraries built from Debian's source packages, natively and for WebAssembly alike

@@ -2,7 +2,9 @@
 // parse, its reader, then Judge over every file's inventory together.
 #include "check.h"
 
+#include <memory>
 #include <optional>
+#include <utility>
 
 #include "readers/readers.h"
 
@@ -25,13 +27,15 @@ struct Detected {
   Status parse_error;  // the parse that failed, when no reader took the file
 };
 
-// Parses `text` at most once per syntax, and asks each reader in table order.
-Detected Detect(std::span<const Reader> readers, std::string_view path, std::string_view text) {
+// Parses `text` at most once per syntax, and asks each reader in table order. `keep_tree`:
+// the tree is moved into the answer (never copied: a 35 MB plan's tree is about a million
+// values); DetectFormat, which needs only the format, drops it.
+Detected Detect(std::span<const Reader> readers, std::string_view path, std::string_view text, bool keep_tree) {
   const bool json_like = LooksLikeJson(text);
   std::optional<Result<Document>> json, yaml;
   Detected out;
   for (const Reader& reader : readers) {
-    const Result<Document>* parsed = nullptr;
+    Result<Document>* parsed = nullptr;
     if (reader.syntax == Syntax::kJson || (reader.syntax == Syntax::kJsonOrYaml && json_like)) {
       if (!json_like) continue;
       if (!json) json = ParseJson(path, text);
@@ -47,7 +51,7 @@ Detected Detect(std::span<const Reader> readers, std::string_view path, std::str
     const Node* root = parsed != nullptr ? &parsed->value().root : nullptr;
     if (!reader.detects(path, text, root)) continue;
     out.reader = &reader;
-    if (parsed != nullptr) out.doc = parsed->value();
+    if (parsed != nullptr && keep_tree) out.doc = std::move(*parsed).value();
     return out;
   }
   return out;
@@ -62,7 +66,7 @@ std::string FormatList(std::span<const Reader> readers) {
 }  // namespace
 
 std::string DetectFormatWithReaders(std::span<const Reader> readers, std::string_view path, std::string_view text) {
-  Detected detected = Detect(readers, path, text);
+  Detected detected = Detect(readers, path, text, /*keep_tree=*/false);
   return detected.reader != nullptr ? detected.reader->format : "";
 }
 
@@ -70,18 +74,39 @@ std::string DetectFormat(std::string_view path, std::string_view text) {
   return DetectFormatWithReaders(Readers(), path, text);
 }
 
+DetectedFile DetectFile(std::string_view path, std::string_view text) {
+  Detected detected = Detect(Readers(), path, text, /*keep_tree=*/true);
+  DetectedFile out;
+  if (detected.reader == nullptr) return out;
+  out.format = detected.reader->format;
+  if (detected.doc) out.tree = std::make_shared<const Document>(std::move(*detected.doc));
+  return out;
+}
+
 Result<Report> CheckWithReaders(std::span<const Reader> readers, std::span<const SourceFile> files,
-                                const CheckOptions& options) {
+                                const CheckOptions& options, std::span<const DetectedFile> detected) {
   Inventory inventory;
-  for (const SourceFile& file : files) {
-    Detected detected = Detect(readers, file.path, file.text);
-    if (detected.reader == nullptr) {
-      if (!detected.parse_error.ok()) return detected.parse_error;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const SourceFile& file = files[i];
+    // A file DetectFile took: its reader by format, its tree as parsed then.
+    const Reader* known = nullptr;
+    if (i < detected.size() && !detected[i].format.empty()) {
+      for (const Reader& reader : readers) {
+        if (detected[i].format == reader.format) known = &reader;
+      }
+    }
+    if (known != nullptr) {
+      RETURN_IF_ERROR(known->read(file, detected[i].tree.get(), &inventory));
+      continue;
+    }
+    Detected found = Detect(readers, file.path, file.text, /*keep_tree=*/true);
+    if (found.reader == nullptr) {
+      if (!found.parse_error.ok()) return found.parse_error;
       return Status::InvalidArgument(file.path + ": not a format dlq-lab check reads (expected one of: " +
                                      FormatList(readers) + ")");
     }
-    const Document* doc = detected.doc ? &*detected.doc : nullptr;
-    RETURN_IF_ERROR(detected.reader->read(file, doc, &inventory));
+    const Document* doc = found.doc ? &*found.doc : nullptr;
+    RETURN_IF_ERROR(found.reader->read(file, doc, &inventory));
   }
   JoinInventory(&inventory);  // what a format spreads over files (Sidekiq's sidekiq.yml onto its jobs)
   return Judge(inventory, options);
@@ -89,6 +114,11 @@ Result<Report> CheckWithReaders(std::span<const Reader> readers, std::span<const
 
 Result<Report> Check(std::span<const SourceFile> files, const CheckOptions& options) {
   return CheckWithReaders(Readers(), files, options);
+}
+
+Result<Report> Check(std::span<const SourceFile> files, const CheckOptions& options,
+                     std::span<const DetectedFile> detected) {
+  return CheckWithReaders(Readers(), files, options, detected);
 }
 
 }  // namespace dlq::check

@@ -7,6 +7,7 @@
 // is read (AddFile), then the check over them all (CheckGathered).
 #pragma once
 
+#include <cstddef>
 #include <set>
 #include <string>
 #include <vector>
@@ -16,10 +17,17 @@
 
 namespace dlq::cli {
 
-// The files to check, in the order given, each path once.
+// The files to check, in the order given, each path once, with each one's format detected
+// (check::DetectFile: its tree is parsed once, here, and Check reads it); detected[i] is
+// files[i]'s. Trees are kept for at most kKeptTreeBytes of text: past it Check parses the
+// rest one at a time, so a folder of large files never holds all their trees at once (the
+// WebAssembly module has 2 GB).
+inline constexpr size_t kKeptTreeBytes = size_t{64} << 20;
 struct Gathered {
   std::vector<check::SourceFile> files;
+  std::vector<check::DetectedFile> detected;
   std::set<std::string> seen;
+  size_t kept_bytes = 0;
 };
 
 // One file read. `named`: the user named it, so one dlq-lab does not read is an error naming it;

@@ -77,6 +77,15 @@ int64_t MaxDelay(const Backoff& b, uint32_t attempt, int64_t previous_max) {
   return v;  // full and equal jitter reach v at their top
 }
 
+uint32_t MaxDelaySettlesAt(const Backoff& b) {
+  if (b.kind != BackoffKind::kExponential || b.jitter == Jitter::kDecorrelated) return 1;
+  // UnjitteredDelay doubles base until the cap, and stops doubling after 36.
+  for (uint32_t doublings = 0; doublings < 36; ++doublings) {
+    if ((b.base_ms << doublings) >= b.cap_ms) return doublings + 1;
+  }
+  return 37;
+}
+
 int64_t RetryDelay(const Policy& policy, const Backoff& b, uint32_t attempt, int64_t previous, Prng& jitter) {
   return SystemOf(policy).RetryDelay(policy, b, attempt, previous, jitter);
 }
@@ -120,6 +129,11 @@ WorstCase WorstCasePath(const Policy& policy, const FailureScope& scope) {
   const bool crashes = scope.Has(FailureClass::kCrash);
   worst.stalls = system.CountsStalls() && crashes ? static_cast<uint32_t>(system.StallBudget(policy)) : 0;
   worst.time_ms = (most + worst.stalls) * policy.lease_ms;  // every lease runs to its expiry
+  // Where each class's largest delay stops depending on the attempt (SystemRules::MaxRetryDelaySettlesAt).
+  uint32_t settles[kFailureClassCount] = {};
+  for (int c = 0; c < kFailureClassCount; ++c) {
+    if (rules[c].retry) settles[c] = system.MaxRetryDelaySettlesAt(policy, rules[c].backoff);
+  }
   int64_t previous = 0;
   for (uint32_t n = 1; n < worst.attempts; ++n) {
     WorstDelay term;
@@ -140,6 +154,19 @@ WorstCase WorstCasePath(const Policy& policy, const FailureScope& scope) {
     if (last && last->delay_ms == term.delay_ms && last->failure_class == term.failure_class &&
         last->own_backoff == term.own_backoff) {
       last->last_attempt = n;
+      // The term repeats: when every class still retrying has settled, attempt n + 1 reads
+      // what attempt n read (the same previous delay, no attempt number), and so on until
+      // the next class's budget ends. Add that run at once (a budget of 1,000,000 is one step).
+      uint32_t settled = 0, until = worst.attempts;  // until: the first attempt a class stops retrying
+      for (int c = 0; c < kFailureClassCount; ++c) {
+        if (!rules[c].retry || n >= rules[c].max_attempts + extra) continue;
+        settled = std::max(settled, settles[c]);
+        until = std::min(until, static_cast<uint32_t>(rules[c].max_attempts + extra));
+      }
+      if (n >= settled && until - 1 > n) {
+        worst.time_ms += static_cast<int64_t>(until - 1 - n) * term.delay_ms;
+        n = last->last_attempt = until - 1;
+      }
     } else {
       worst.delays.push_back(term);
     }

@@ -24,6 +24,10 @@ int64_t NextDelay(const Backoff& backoff, uint32_t attempt, int64_t previous, Pr
 // The largest delay NextDelay can give after `attempt`, when the job's previous
 // delay was at most `previous_max` (0 before its first retry).
 int64_t MaxDelay(const Backoff& backoff, uint32_t attempt, int64_t previous_max);
+// The first attempt from which MaxDelay(backoff, n, previous_max) is the same for every
+// n (it may still read previous_max): 1 for none, fixed and decorrelated jitter; for
+// exponential the attempt whose doubling reaches the cap (or stops doubling).
+uint32_t MaxDelaySettlesAt(const Backoff& backoff);
 
 // The retry delay under the policy's system after failed attempt `attempt`, with
 // `backoff` the rule's: the system's module decides (system.h, SystemRules::RetryDelay;

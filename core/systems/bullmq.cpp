@@ -37,6 +37,10 @@ class BullMqSystem final : public SystemRules {
     (void)p;
     return MaxDelay(Uncapped(b), attempt, previous_max);
   }
+  uint32_t MaxRetryDelaySettlesAt(const Policy& p, const Backoff& b) const override {
+    (void)p;
+    return MaxDelaySettlesAt(Uncapped(b));
+  }
 
   const char* OwnError(Reason reason) const override {
     return reason == Reason::kStalled ? kBullMqStalledError : nullptr;

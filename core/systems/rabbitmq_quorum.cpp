@@ -17,6 +17,7 @@
 //     Every failure of the lab's worker is a genuine one (basic.reject, a lost
 //     connection: counted in delivery_count), so "all" and "failed" apply and
 //     "returned" (nack, released) does not. delivery_count after failed attempt n is n.
+#include <cstdint>
 #include "modules.h"
 
 namespace dlq::systems {
@@ -59,6 +60,14 @@ class RabbitMqQuorumSystem final : public SystemRules {
   int64_t MaxRetryDelay(const Policy& p, const Backoff& b, uint32_t attempt, int64_t previous_max) const override {
     if (DelaysFailures(p)) return DelayedRetry(p, attempt);  // no jitter: the bound is the delay
     return SystemRules::MaxRetryDelay(p, b, attempt, previous_max);
+  }
+  // 4.3's delayed retry grows linearly until it reaches delayed-retry-max: from the first
+  // attempt n with min x n >= max, every delay is max (min 0: every delay is 0).
+  uint32_t MaxRetryDelaySettlesAt(const Policy& p, const Backoff& b) const override {
+    if (!DelaysFailures(p)) return SystemRules::MaxRetryDelaySettlesAt(p, b);
+    if (p.delayed_retry_min_ms <= 0 || p.delayed_retry_min_ms >= p.delayed_retry_max_ms) return 1;
+    const int64_t n = (p.delayed_retry_max_ms + p.delayed_retry_min_ms - 1) / p.delayed_retry_min_ms;
+    return n > static_cast<int64_t>(UINT32_MAX) ? UINT32_MAX : static_cast<uint32_t>(n);
   }
 
   ReturnPlace ReturnTo(const Policy& p) const override {

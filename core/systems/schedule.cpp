@@ -74,6 +74,7 @@ Result<ScheduleTable> RetrySchedule(const Policy& policy, const ScheduleOptions&
     int64_t previous = 0;
     for (uint32_t n = 1; n <= attempts; ++n) {
       const int64_t delay = n < attempts ? RetryDelay(policy, rule.backoff, n, previous, prng) : 0;
+      if (options.until_draw && prng.state() != before) return out;  // exact false, nothing else filled
       if (n <= shown) {
         starts[n - 1].push_back(start);
         delays[n - 1].push_back(delay);

@@ -51,6 +51,10 @@ struct ScheduleOptions {
   int64_t outage_ms = 0;
   int64_t work_ms = 0;
   bool leases = false;  // each attempt holds its lease to its expiry (leaseMs) instead of workMs
+  // Only whether the schedule is exact: the first draw ends the run, with exact false and
+  // no statistics (a checker rule's question; a budget of 1,000,000 draws at attempt 1).
+  // Not a field: no page or link sets it.
+  bool until_draw = false;
 };
 
 // How long one attempt of `policy` runs under `options` (see the model above).

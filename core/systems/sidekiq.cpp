@@ -77,6 +77,15 @@ class SidekiqSystem final : public SystemRules {
     }
     return MaxDelay(b, attempt, previous_max);
   }
+  // The default delay stops growing after count 24 (attempt 26); the custom delay's jitter,
+  // 9 * (count + 1) s at its top, passes kMaxDelayMs by count kMaxDelayMs / 9 s.
+  uint32_t MaxRetryDelaySettlesAt(const Policy& p, const Backoff& b) const override {
+    constexpr uint32_t kDefaultSettles = 26;
+    if (b.kind == BackoffKind::kNone) return kDefaultSettles;
+    if (!p.retry_in_jitter) return MaxDelaySettlesAt(b);
+    constexpr auto kCustomSettles = static_cast<uint32_t>(kMaxDelayMs / 9000 + 1);
+    return std::max({MaxDelaySettlesAt(b), kDefaultSettles, kCustomSettles});
+  }
 
   DeadLetterRecord Record(const EntryFacts& entry) const override {
     return {RecordField::Number("retry_count", entry.attempts - 1),

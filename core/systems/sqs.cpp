@@ -25,6 +25,10 @@ class SqsSystem final : public SystemRules {
     if (b.kind == BackoffKind::kNone) return p.lease_ms;
     return MaxDelay(b, attempt, previous_max);
   }
+  uint32_t MaxRetryDelaySettlesAt(const Policy& p, const Backoff& b) const override {
+    (void)p;
+    return b.kind == BackoffKind::kNone ? 1 : MaxDelaySettlesAt(b);
+  }
 
   const char* ReasonName(Reason reason) const override { return (void)reason, ""; }
   // No reason and no error: the body, its attributes and the receive count, and the source.

@@ -45,4 +45,9 @@ int64_t SystemRules::MaxRetryDelay(const Policy& p, const Backoff& backoff, uint
   return MaxDelay(backoff, attempt, previous_max);
 }
 
+uint32_t SystemRules::MaxRetryDelaySettlesAt(const Policy& p, const Backoff& backoff) const {
+  (void)p;
+  return MaxDelaySettlesAt(backoff);
+}
+
 }  // namespace dlq

@@ -109,6 +109,11 @@ class SystemRules {
                              Prng& jitter) const;
   // The largest delay RetryDelay can give (MaxDelay for the lab).
   virtual int64_t MaxRetryDelay(const Policy& p, const Backoff& backoff, uint32_t attempt, int64_t previous_max) const;
+  // An attempt from which MaxRetryDelay(p, backoff, n, previous_max) no longer depends
+  // on n (only on previous_max), so WorstCasePath can add a run of equal waits in
+  // closed form instead of one attempt at a time. Any later attempt is also correct.
+  // The lab: MaxDelaySettlesAt (backoff.h).
+  virtual uint32_t MaxRetryDelaySettlesAt(const Policy& p, const Backoff& backoff) const;
 
   // --- Where a return goes -------------------------------------------------
   virtual ReturnPlace ReturnTo(const Policy& p) const { return (void)p, ReturnPlace::kTail; }

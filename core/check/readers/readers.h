@@ -45,8 +45,9 @@ void JoinInventory(Inventory* inventory);
 
 // Check and DetectFormat (check.h) over the table `readers` (they pass Readers()): a test
 // plays the whole flow (detect, parse, read, join, judge) with a reader of its own.
+// `detected`: DetectFile's answers for `files` (or empty: each file is detected here).
 Result<Report> CheckWithReaders(std::span<const Reader> readers, std::span<const SourceFile> files,
-                                const CheckOptions& options);
+                                const CheckOptions& options, std::span<const DetectedFile> detected = {});
 std::string DetectFormatWithReaders(std::span<const Reader> readers, std::string_view path, std::string_view text);
 
 }  // namespace dlq::check

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
+#include <map>
 #include <string_view>
 
 #include "link.h"
@@ -58,13 +59,29 @@ Result<ScheduleTable> OutageTable(const Policy& policy, const Goals& goals) {
   return RetrySchedule(policy, options);
 }
 
-// OutageTable, computed once per distinct policy in a run.
-const Result<ScheduleTable>& OutageSchedule(const RuleContext& ctx, const Policy& policy) {
+// `make(policy)`, computed once per distinct policy in a run (kept in `tables`).
+template <typename Make>
+const Result<ScheduleTable>& Once(std::map<std::string, Result<ScheduleTable>>& tables, const Policy& policy,
+                                  Make make) {
   Scenario key;
   key.policy = policy;
-  auto [it, fresh] = ctx.schedules->tables.try_emplace(link::WriteV2(key), Status::Ok());
-  if (fresh) it->second = OutageTable(policy, ctx.goals());
+  auto [it, fresh] = tables.try_emplace(link::WriteV2(key), Status::Ok());
+  if (fresh) it->second = make(policy);
   return it->second;
+}
+
+const Result<ScheduleTable>& OutageSchedule(const RuleContext& ctx, const Policy& policy) {
+  return Once(ctx.schedules->tables, policy, [&](const Policy& p) { return OutageTable(p, ctx.goals()); });
+}
+
+// One sample of the schedule: whether any delay draws jitter, and the first delay.
+const Result<ScheduleTable>& JitterSchedule(const RuleContext& ctx, const Policy& policy) {
+  return Once(ctx.schedules->jitter, policy, [](const Policy& p) {
+    ScheduleOptions options;
+    options.samples = 1;
+    options.until_draw = true;  // JITTER reads rows only when nothing is drawn
+    return RetrySchedule(p, options);
+  });
 }
 
 // True (after a note naming them) when the file leaves the retry policy unknown.
@@ -139,9 +156,7 @@ void JudgeJitter(const Rule& rule, const RuleContext& ctx, const JoinedQueue& j,
   const QueueConfig& q = *j.queue;
   if (j.is_dlq() || j.worst.attempts < 2) return;  // no retry, nothing comes back
   if (PolicyUnknown(rule, ctx, q, out)) return;
-  ScheduleOptions options;
-  options.samples = 1;
-  Result<ScheduleTable> table = RetrySchedule(q.policy, options);
+  const Result<ScheduleTable>& table = JitterSchedule(ctx, q.policy);
   if (!table.ok()) {
     out->push_back(MakeFinding(rule, ctx, q, q.at, "the schedule is refused: " + table.status().message(), true));
     return;

@@ -23,10 +23,12 @@
 
 namespace dlq::check {
 
-// RETRY-OUTLASTS-OUTAGE's schedules, one per distinct policy (a generated definitions file
-// has thousands of queues under a few policies), keyed by the policy's v2 link text.
+// The schedules the rules read, one per distinct policy (a generated definitions file
+// has thousands of queues under a few policies), keyed by the policy's v2 link text:
+// RETRY-OUTLASTS-OUTAGE's under the outage goal, JITTER's single sample.
 struct ScheduleCache {
   std::map<std::string, Result<ScheduleTable>> tables;
+  std::map<std::string, Result<ScheduleTable>> jitter;
 };
 
 struct RuleContext {
