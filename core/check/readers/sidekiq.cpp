@@ -291,7 +291,7 @@ Status ClassLine(const SourceFile& file, std::string_view raw, int number, std::
                                                  QuoteShort(Trim(line.substr(keyword.size())), 40));
     }
     std::string name = prefix + constant;
-    open.push_back({is_module ? "module:" + name : name, indent, number, 0, false, 0, "", {}});
+    open.push_back({is_module ? "module:" + name : name, indent, number, 0, false, 0, "", {}, {}});
   } else if (line == "end" && !open.empty() && open.back().indent == indent) {
     RubyClass c = std::move(open.back());
     open.pop_back();
