@@ -86,6 +86,7 @@ std::string_view FormatName(std::string_view format) {
   if (format == "sqs") return "Amazon SQS queue attributes";
   if (format == "sidekiq") return "Sidekiq sidekiq_options";
   if (format == "rabbitmq") return "RabbitMQ policy definition";
+  if (format == "pubsub") return "gcloud pubsub commands";
   return "";
 }
 
@@ -106,6 +107,11 @@ ImportResult ReadConfig(std::string_view text, const JsValue* dlq_retention) {
     char next = trimmed.size() > kSidekiq.size() ? trimmed[kSidekiq.size()] : ' ';
     bool word = (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9') || next == '_';
     if (!word) return ReadSidekiqLine(trimmed, dlq);
+  }
+  if (IsGcloudPubsub(trimmed)) {
+    ImportResult out;
+    if (OnlySqsRetention("pubsub", dlq, out)) return out;
+    return ReadPubsub(trimmed);
   }
   ObjectTextRead read = ReadObjectText(trimmed, "config");
   if (!read.ok) {

@@ -105,6 +105,9 @@ struct PolicyFacts {
   double max_length = 0, message_ttl_ms = 0, dlq_max_length = 0;
   std::string delayed_retry_type = "disabled";  // RabbitMQ 4.3's delayed retry
   double delayed_retry_min_ms = 0, delayed_retry_max_ms = 0;
+  // The pubsub mode's (read only with system "pubsub": the snippet of any other system is unchanged).
+  std::string dead_letter_topic = "set";
+  double message_retention_ms = 0;  // 0: not given
   // The sidekiq mode's.
   bool retry_in_jitter = false, retry_every_error = false, skip_dead_set = false;
   double dead_max_jobs = 10000;

@@ -69,6 +69,10 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   n.delayed_retry_type = TextAt(in_force, "delayedRetryType", "disabled");
   n.delayed_retry_min_ms = NumberAt(in_force, "delayedRetryMinMs");
   n.delayed_retry_max_ms = NumberAt(in_force, "delayedRetryMaxMs");
+  if (n.system == "pubsub") {
+    n.dead_letter_topic = TextAt(in_force, "deadLetterTopic", "set");
+    n.message_retention_ms = NumberAt(in_force, "messageRetentionMs");
+  }
   n.retry_in_jitter = FlagAt(in_force, "retryInJitter");
   n.retry_every_error = FlagAt(in_force, "retryEveryError");
   n.skip_dead_set = FlagAt(in_force, "skipDeadSet");

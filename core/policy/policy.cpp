@@ -172,6 +172,10 @@ const char* DeadLetterExchangeName(DeadLetterExchange dlx) {
   return kDeadLetterExchangeChoices.Name(static_cast<int>(dlx));
 }
 
+const char* DeadLetterTopicName(DeadLetterTopic topic) {
+  return kDeadLetterTopicChoices.Name(static_cast<int>(topic));
+}
+
 const char* DelayedRetryTypeName(DelayedRetryType type) {
   return kDelayedRetryTypeChoices.Name(static_cast<int>(type));
 }
@@ -246,6 +250,38 @@ Status CheckDelayedRetry(const Policy& p) {
   return Status::Ok();
 }
 
+// Pub/Sub's own bounds (cloud.google.com/pubsub/docs/handling-failures; the
+// Subscription reference): max_delivery_attempts 5..100, the ack deadline 10..600 s,
+// a retry_policy that is exponential between minimum_backoff and maximum_backoff (each
+// at most 600 s) with no jitter of the lab's, or none (immediate redelivery).
+Status CheckPubSub(const Policy& p) {
+  if (p.system != System::kPubSub) return Status::Ok();
+  if (p.max_attempts < kPubSubMinDeliveryAttempts || p.max_attempts > kPubSubMaxDeliveryAttempts) {
+    return Status::InvalidArgument("maxAttempts must be an integer from 5 to 100 with system \"pubsub\" "
+                                   "(dead_letter_policy.max_delivery_attempts), got " + std::to_string(p.max_attempts));
+  }
+  if (p.lease_ms < kPubSubMinAckDeadlineMs || p.lease_ms > kPubSubMaxAckDeadlineMs) {
+    return Status::InvalidArgument("leaseMs must be an integer from 10000 to 600000 with system \"pubsub\" "
+                                   "(ack_deadline_seconds 10 to 600), got " + std::to_string(p.lease_ms));
+  }
+  const Backoff& b = p.backoff;
+  if (b.kind == BackoffKind::kFixed) {
+    return Status::InvalidArgument("backoff.kind must be \"none\" (no retry_policy: immediate redelivery) or "
+                                   "\"exponential\" (retry_policy) with system \"pubsub\", got \"fixed\"");
+  }
+  if (b.kind == BackoffKind::kExponential) {
+    if (b.jitter != Jitter::kNone) {
+      return Status::InvalidArgument("backoff.jitter must be \"none\" with system \"pubsub\" (retry_policy has "
+                                     "no jitter setting), got " + Quoted(JitterName(b.jitter)));
+    }
+    if (b.cap_ms > kPubSubMaxBackoffMs) {
+      return Status::InvalidArgument("backoff.capMs must be at most 600000 with system \"pubsub\" "
+                                     "(retry_policy.maximum_backoff is at most 600 s), got " + std::to_string(b.cap_ms));
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status Policy::Check(const Policy& p) {
@@ -273,6 +309,7 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(kMessageTtlMsField.Check(p.message_ttl_ms));
   RETURN_IF_ERROR(kDelayedRetryMinMsField.Check(p.delayed_retry_min_ms));
   RETURN_IF_ERROR(kDelayedRetryMaxMsField.Check(p.delayed_retry_max_ms));
+  RETURN_IF_ERROR(kMessageRetentionMsField.Check(p.message_retention_ms));
   // A mode's own setting means nothing elsewhere: refused rather than ignored. Whose each
   // field is, its row says (FieldSpec::only_under), so the form, the import and this agree.
   const Policy defaults;
@@ -305,6 +342,7 @@ Status Policy::Check(const Policy& p) {
                                    std::to_string(p.message_ttl_ms));
   }
   RETURN_IF_ERROR(CheckDelayedRetry(p));
+  RETURN_IF_ERROR(CheckPubSub(p));
   return Status::Ok();
 }
 
@@ -345,7 +383,8 @@ bool operator==(const Policy& a, const Policy& b) {
          a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source &&
          a.delay_at == b.delay_at && a.max_length == b.max_length && a.message_ttl_ms == b.message_ttl_ms &&
          a.delayed_retry_type == b.delayed_retry_type && a.delayed_retry_min_ms == b.delayed_retry_min_ms &&
-         a.delayed_retry_max_ms == b.delayed_retry_max_ms;
+         a.delayed_retry_max_ms == b.delayed_retry_max_ms && a.dead_letter_topic == b.dead_letter_topic &&
+         a.message_retention_ms == b.message_retention_ms;
 }
 
 }  // namespace dlq

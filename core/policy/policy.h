@@ -63,7 +63,7 @@ enum class Ordering : uint8_t { kNone, kKey, kStall };
 // module, core/systems/<name>.cpp (system.h lists what each does differently);
 // which policy fields a system owns, the field table's system column says
 // (schema.cpp, FieldSpec::only_under). Stored in snapshots and links: append-only.
-enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs };
+enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs, kPubSub };
 // rabbitmq-quorum: where the delivery-limit comes from.
 //   explicit   x-delivery-limit = maxAttempts - 1
 //   unset-3.x  none set, RabbitMQ 3.x: no limit; a return goes to the tail and nothing
@@ -90,10 +90,19 @@ enum class DeadLetterExchange : uint8_t { kSet, kNone };
 //             lab's, so the policy's backoff applies as without it
 // Anything but disabled makes the queue a 4.3 quorum queue. Append-only (links, snapshots).
 enum class DelayedRetryType : uint8_t { kDisabled, kAll, kFailed, kReturned };
+// pubsub: whether the subscription has a dead_letter_policy (a dead-letter topic).
+//   set   after max_delivery_attempts deliveries the message goes to the dead-letter
+//         topic (the quarantine)
+//   none  no dead-letter policy: the message is redelivered with no count until its
+//         message_retention_duration (from its publish) runs out, then deleted; a
+//         failure the worker acks as permanent is dropped (acked) too
+// Append-only (links, snapshots).
+enum class DeadLetterTopic : uint8_t { kSet, kNone };
 // Why a job that fails for good is dropped instead of quarantined (Policy::DeadLetterDrop):
 // a RabbitMQ queue with no dead-letter exchange, BullMQ's removeOnFail true, or
 // Sidekiq's dead: false. The value is stored in its events' ref, so it is append-only.
-enum class DropCause : uint8_t { kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet };
+// pubsub's kNoDeadLetterTopic: a subscription with no dead_letter_policy (DeadLetterTopic).
+enum class DropCause : uint8_t { kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet, kNoDeadLetterTopic };
 // rabbitmq-quorum: a message's x-death record as RabbitMQ keeps it (R1, R3): one
 // entry per {queue, reason} (the lab has one queue, so one per reason: delivery_limit
 // for kExhausted, rejected for kPermanent, maxlen for kMaxLength, expired for kExpired),
@@ -162,6 +171,7 @@ Result<System> ParseSystem(std::string_view text);
 const char* DeliveryLimitName(DeliveryLimit limit);  // "explicit" | "unset-3.x" | "unset-4.x" | "classic-queue"
 const char* DeadLetterExchangeName(DeadLetterExchange dlx);  // "set" | "none"
 const char* DelayedRetryTypeName(DelayedRetryType type);  // "disabled" | "all" | "failed" | "returned"
+const char* DeadLetterTopicName(DeadLetterTopic topic);  // "set" | "none"
 const char* DelayAtName(DelayAt where);  // "broker" | "consumer-sleep" | "retry-queue"
 Result<DelayAt> ParseDelayAt(std::string_view text);
 
@@ -199,13 +209,22 @@ constexpr IntegerField kMessageTtlMsField{"messageTtlMs", 0, kMaxTimeMs};  // ra
 // the formula reads them (min 0 or max 0: no delay; with type disabled they do nothing).
 constexpr IntegerField kDelayedRetryMinMsField{"delayedRetryMinMs", 0, kMaxDelayMs};  // rabbitmq-quorum only
 constexpr IntegerField kDelayedRetryMaxMsField{"delayedRetryMaxMs", 0, kMaxDelayMs};  // rabbitmq-quorum only
+// pubsub: the subscription's message_retention_duration in ms, 10 minutes to 31 days
+// (Pub/Sub's own bounds), default 7 days (Pub/Sub's default).
+constexpr IntegerField kMessageRetentionMsField{"messageRetentionMs", 600'000, int64_t{31} * 86'400'000};  // pubsub only
+// pubsub: its max_delivery_attempts (the lab's maxAttempts) and ack deadline (leaseMs)
+// bounds, refused by name under pubsub (Policy::Check).
+constexpr int64_t kPubSubMinDeliveryAttempts = 5, kPubSubMaxDeliveryAttempts = 100;
+constexpr int64_t kPubSubMinAckDeadlineMs = 10'000, kPubSubMaxAckDeadlineMs = 600'000;
+// pubsub: retry_policy's minimum_backoff and maximum_backoff are at most 600 s.
+constexpr int64_t kPubSubMaxBackoffMs = 600'000;
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
                                                   &kMaxStalledCountField, &kDeadMaxJobsField, &kJitterPermilleField,
                                                   &kRemoveOnFailCountField, &kDlqMaxLengthField, &kMaxLengthField,
                                                   &kMessageTtlMsField, &kDelayedRetryMinMsField,
-                                                  &kDelayedRetryMaxMsField};
+                                                  &kDelayedRetryMaxMsField, &kMessageRetentionMsField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -312,6 +331,11 @@ struct Policy {
   DelayedRetryType delayed_retry_type = DelayedRetryType::kDisabled;
   int64_t delayed_retry_min_ms = 0;
   int64_t delayed_retry_max_ms = 0;
+  // pubsub: whether the subscription has a dead-letter topic (DeadLetterTopic), and its
+  // message_retention_duration: with no dead-letter topic a message is redelivered until
+  // this long after its publish, then deleted (the queue's expiry at the ready head).
+  DeadLetterTopic dead_letter_topic = DeadLetterTopic::kSet;
+  int64_t message_retention_ms = int64_t{7} * 86'400'000;
   // Where a retry's delay lives (DelayAt); other than broker only with system lab.
   DelayAt delay_at = DelayAt::kBroker;
   // Quarantine operability: an entry whose age (from its arrival) reaches
@@ -373,6 +397,12 @@ struct Policy {
   // Why a dead letter is discarded, not quarantined: its mode's setting (DropCause), or kKept.
   DropCause DeadLetterDrop() const;
   bool DiscardsDeadLetters() const { return DeadLetterDrop() != DropCause::kKept; }
+  // How long after its publish a ready message expires at the head (0: never): the
+  // rabbitmq-quorum messageTtlMs, or the system's own (SystemRules::MessageTtl).
+  int64_t MessageTtlMs() const;
+  // True when a due retry starts a message's TTL again (a republish), as RabbitMQ's
+  // retry queue does; false when a retry is a redelivery of the same message (pubsub).
+  bool RetryRepublishes() const;
 
   // The first field out of range, named as JS spells it; or OK. Checks the
   // pairs too: capMs >= baseMs; jitter only with a backoff; decorrelated only

@@ -118,6 +118,15 @@ const Field<Policy> kPolicyFields[] = {
     {OnlyUnder(System::kRabbitMqQuorum, Integer("delayedRetryMaxMs", kDelayedRetryMaxMsField, "Delayed retry max (ms)",
              "4.3's delayed-retry-max: no delay is longer (ms).")).Carried('r', "w", "delayedRetryMaxMs"),
      [](const Policy& p) { return p.delayed_retry_max_ms; }, [](Policy& p, int64_t v) { p.delayed_retry_max_ms = v; }},
+    {OnlyUnder(System::kPubSub, Pick("deadLetterTopic", kDeadLetterTopicChoices, "Dead-letter topic",
+          "set: maxAttempts deliveries, then the dead-letter topic; none: redelivered until "
+          "messageRetentionMs after publish, then deleted.")).Carried('r', "h", "deadLetterTopic"),
+     [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.dead_letter_topic); },
+     [](Policy& p, int64_t v) { p.dead_letter_topic = static_cast<DeadLetterTopic>(v); }},
+    {OnlyUnder(System::kPubSub, Integer("messageRetentionMs", kMessageRetentionMsField, "Message retention (ms)",
+             "message_retention_duration: with no dead-letter topic a message expires this long after "
+             "its publish.")).Carried('r', "v", "messageRetentionMs"),
+     [](const Policy& p) { return p.message_retention_ms; }, [](Policy& p, int64_t v) { p.message_retention_ms = v; }},
     {OnlyUnder(System::kLab, Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
           "queue republishing it at the tail (lab only).")).Carried('r', "", "delayAt"),

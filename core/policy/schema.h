@@ -29,8 +29,9 @@ inline constexpr Choice kSystemItems[] = {{"lab", "The lab's rules", "l"},
                                           {"rabbitmq-quorum", "RabbitMQ quorum queue", "q"},
                                           {"bullmq", "BullMQ", "b"},
                                           {"sidekiq", "Sidekiq", "k"},
-                                          {"sqs", "Amazon SQS", "s"}};
-inline constexpr Choices kSystemChoices{kSystemItems, 5};
+                                          {"sqs", "Amazon SQS", "s"},
+                                          {"pubsub", "Google Cloud Pub/Sub", "p"}};
+inline constexpr Choices kSystemChoices{kSystemItems, 6};
 inline constexpr Choice kDeliveryLimitItems[] = {{"explicit", "Set: maxAttempts - 1"},
                                                  {"unset-3.x", "Not set, RabbitMQ 3.x: no limit", "3"},
                                                  {"unset-4.x", "Not set, RabbitMQ 4.0+: 20", "4"},
@@ -44,6 +45,9 @@ inline constexpr Choice kDelayedRetryTypeItems[] = {{"disabled", "Disabled (befo
                                                     {"failed", "Failed returns: reject, lost connection (4.3)", "f"},
                                                     {"returned", "Uncounted returns: nack, released (4.3)", "r"}};
 inline constexpr Choices kDelayedRetryTypeChoices{kDelayedRetryTypeItems, 4};
+inline constexpr Choice kDeadLetterTopicItems[] = {{"set", "Set: a dead_letter_policy with its topic"},
+                                                   {"none", "None: redelivered until retention expires", "n"}};
+inline constexpr Choices kDeadLetterTopicChoices{kDeadLetterTopicItems, 2};
 inline constexpr Choice kDelayAtItems[] = {{"broker", "The broker (delayed)"},
                                            {"consumer-sleep", "The consumer sleeps", "c"},
                                            {"retry-queue", "A retry queue and a scheduler", "q"}};

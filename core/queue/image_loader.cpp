@@ -136,7 +136,7 @@ Status QueueCore::Loader::CheckRow(const std::string& who, const durable::JobRow
   // A mode's own fields only in its mode (so a lab queue's rows stay as they were).
   if ((r.stalls != 0 && !rules.Keeps(JobRecord::kStalls)) ||
       (r.enqueued_at != 0 && !rules.Keeps(JobRecord::kFirstEnqueue)) ||
-      (!r.x_death.empty() && !rules.Keeps(JobRecord::kXDeath)) || (r.ttl_from != 0 && policy.message_ttl_ms == 0)) {
+      (!r.x_death.empty() && !rules.Keeps(JobRecord::kXDeath)) || (r.ttl_from != 0 && policy.MessageTtlMs() == 0)) {
     return Invalid(who + " carries another system's fields");
   }
   if (r.stalls > UINT16_MAX || r.x_death.time[0] > m_.now || r.x_death.time[1] > m_.now ||

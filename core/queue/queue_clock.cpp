@@ -27,7 +27,7 @@ void QueueCore::FireEarliest(TimerKind kind) {
   if (kind == TimerKind::kDue) {  // a due time
     const Timer timer = delayed_.TakeNext();
     now_ = timer.time;
-    records_.Republish(timer.ref, now_);  // a retry queue republishes it: a new TTL
+    if (policy_.RetryRepublishes()) records_.Republish(timer.ref, now_);  // a retry queue republishes it: a new TTL
     ReturnToReady(timer.ref, false);
     Record(EventKind::kDue, timer.ref).ref = policy_.delay_at == DelayAt::kBroker      ? 0
                                              : policy_.delay_at == DelayAt::kRetryQueue ? 2

@@ -428,8 +428,9 @@ void QueueCore::DropHeadOverLimit() {
 }
 
 std::optional<int64_t> QueueCore::HeadExpiry() const {
-  if (policy_.message_ttl_ms == 0 || ready_.empty()) return std::nullopt;
-  return Later(records_.TtlFrom(ready_[0]), policy_.message_ttl_ms);
+  const int64_t ttl = policy_.MessageTtlMs();
+  if (ttl == 0 || ready_.empty()) return std::nullopt;
+  return Later(records_.TtlFrom(ready_[0]), ttl);
 }
 
 void QueueCore::ExpireHeads() {

@@ -59,6 +59,9 @@ std::string NextStep(const Event& e) {
         case DropCause::kNoDeadSet:
           return std::string(e.reason == Reason::kPermanent ? "its class never retries" : "retries used up") +
                  " → dead: false, so it is dropped, not put in the Dead set";
+        case DropCause::kNoDeadLetterTopic:
+          return std::string(e.reason == Reason::kPermanent ? "its class never retries: acked" : "budget used up") +
+                 " → with no dead-letter topic it is deleted";
         default:
           return std::string(e.reason == Reason::kPermanent ? "rejected" : "delivery limit reached") +
                  " → dead-lettered, but with no dead-letter exchange it is dropped";
@@ -262,6 +265,14 @@ std::string ExplainDiscarded(const Event& e, const std::string& id) {
     case DropCause::kNoDeadSet:
       return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
              ", and dead: false keeps it out of the Dead set: it is dropped and nothing can retry it";
+    case DropCause::kNoDeadLetterTopic:
+      if (e.reason == Reason::kExpired) {
+        return id + " expired after " + Plural(e.attempts, "attempt", "attempts") + ": its subscription has no " +
+               "dead-letter topic, so it was redelivered until its message retention ran out, then deleted; no " +
+               "entry is kept and nothing can replay it";
+      }
+      return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
+             ", and its subscription has no dead-letter topic: it is acked and gone, nothing can replay it";
     default:
       if (e.reason == Reason::kExpired) {
         return id + " was dead-lettered (expired): it reached the head of " + kSourceQueueName +

@@ -28,4 +28,8 @@ bool Policy::TrimsQuarantine() const { return LazyRetention() || QuarantineKeepN
 
 DropCause Policy::DeadLetterDrop() const { return SystemOf(*this).DeadLetterDrop(*this); }
 
+int64_t Policy::MessageTtlMs() const { return SystemOf(*this).MessageTtl(*this); }
+
+bool Policy::RetryRepublishes() const { return SystemOf(*this).RetryRepublishes(); }
+
 }  // namespace dlq

@@ -9,6 +9,8 @@
 //                        the Dead set's trim and timeout, dead: false
 //   sqs.cpp              the visibility timeout as the delay, retention from the
 //                        first enqueue, no reason on a DLQ message
+//   pubsub.cpp           max_delivery_attempts, no dead-letter topic (redelivered until
+//                        retention expires), the dead-letter attributes
 // The registry (registry.h) maps the enum to its module; it and these files are
 // the only code that names a specific system. Everything else asks the module of
 // the policy in force (SystemOf). The Policy's data, its field table (whose
@@ -136,6 +138,14 @@ class SystemRules {
   // Its mode's setting that drops a job failing for good instead of quarantining
   // it (DropCause), or kKept.
   virtual DropCause DeadLetterDrop(const Policy& p) const { return (void)p, DropCause::kKept; }
+
+  // --- Expiry in the source ---------------------------------------------------
+  // How long after its publish a ready message expires at the head (0: never). The
+  // lab: the policy's messageTtlMs (rabbitmq-quorum's x-message-ttl; 0 elsewhere).
+  virtual int64_t MessageTtl(const Policy& p) const { return p.message_ttl_ms; }
+  // True when a due retry is a new publish that starts the TTL again (RabbitMQ's
+  // retry-queue pattern); false when it is a redelivery of the same message (pubsub).
+  virtual bool RetryRepublishes() const { return true; }
 
   // --- Retention and the quarantine's bound --------------------------------
   // True when retention is applied as jobs finish, not by a timer (bullmq, sidekiq).

@@ -454,3 +454,68 @@ TEST_CASE("config: a BullMQ snippet the core writes reads back to its policy") {
     if (n.retention_ms > 0) CHECK(f.at("quarantine.retentionMs") == JsNumberText(n.retention_ms));
   }
 }
+
+namespace dlq::config {
+
+TEST_CASE("config: a Pub/Sub snippet the core writes reads back to its policy (gcloud commands)") {
+  Prng prng(34);
+  for (int i = 0; i < 300; ++i) {
+    PolicyFacts n;
+    n.system = "pubsub";
+    n.max_attempts = 5 + prng.Below(96);
+    n.lease_ms = (10 + prng.Below(591)) * 1000.0;
+    n.dead_letter_topic = prng.Below(3) == 0 ? "none" : "set";
+    n.message_retention_ms = (600 + prng.Below(31 * 86400 - 600 + 1)) * 1000.0;
+    n.retention_ms = prng.Below(2) == 0 ? 0 : (600 + prng.Below(604800 - 600 + 1)) * 1000.0;
+    if (prng.Below(2) == 0) {
+      n.backoff.kind = "exponential";
+      n.backoff.base_ms = (1 + prng.Below(600)) * 1000.0;
+      n.backoff.cap_ms = n.backoff.base_ms + prng.Below(601 - static_cast<uint32_t>(n.backoff.base_ms / 1000)) * 1000.0;
+    }
+    n.ordering = prng.Below(4) == 0 ? "key" : "none";
+    n.rules.push_back({"transient", "bounded", n.max_attempts, {}, false, false});
+    Result<Snippet> s = WriteSnippet("pubsub", n);
+    REQUIRE(s.ok());
+    ImportResult r = ReadConfig(s.value().text, nullptr);
+    INFO(s.value().text);
+    REQUIRE(r.ok);
+    CHECK(r.format == "pubsub");
+    CHECK(r.system == "pubsub");
+    std::map<std::string, std::string> f;
+    for (const SetField& set : r.set) f[set.field] = set.value.kind == ConfigValue::Kind::kNumber ? JsNumberText(set.value.number) : set.value.text;
+    CHECK(f.at("deadLetterTopic") == n.dead_letter_topic);
+    if (n.dead_letter_topic == "set") CHECK(f.at("maxAttempts") == JsNumberText(n.max_attempts));
+    else CHECK(f.count("maxAttempts") == 0);
+    CHECK(f.at("leaseMs") == JsNumberText(n.lease_ms));
+    CHECK(f.at("messageRetentionMs") == JsNumberText(n.message_retention_ms));
+    CHECK(f.at("backoff.kind") == n.backoff.kind);
+    if (n.backoff.kind == "exponential") {
+      CHECK(f.at("backoff.baseMs") == JsNumberText(n.backoff.base_ms));
+      CHECK(f.at("backoff.capMs") == JsNumberText(n.backoff.cap_ms));
+    }
+    CHECK(f.at("ordering") == n.ordering);
+    if (n.dead_letter_topic == "set") CHECK(f.at("quarantine.retentionMs") == JsNumberText(n.retention_ms));
+  }
+}
+
+TEST_CASE("config: gcloud pubsub commands: 0 means 5, defaults when absent, refusals by flag name") {
+  ImportResult r = ReadConfig("gcloud pubsub subscriptions create s --topic=t --dead-letter-topic=d --max-delivery-attempts=0", nullptr);
+  REQUIRE(r.ok);
+  std::map<std::string, std::string> f;
+  for (const SetField& set : r.set) f[set.field] = set.value.kind == ConfigValue::Kind::kNumber ? JsNumberText(set.value.number) : set.value.text;
+  CHECK(f.at("maxAttempts") == "5");
+  CHECK(f.at("leaseMs") == "10000");           // gcloud's default ack deadline
+  CHECK(f.at("messageRetentionMs") == "604800000");  // 7 days
+  CHECK(f.at("backoff.kind") == "none");       // no retry policy: immediate redelivery
+  ImportResult bad = ReadConfig("gcloud pubsub subscriptions create s --topic=t --dead-letter-topic=d "
+                                "--max-delivery-attempts=3 --ack-deadline=700 --push-endpoint=https://x", nullptr);
+  CHECK_FALSE(bad.ok);
+  REQUIRE(bad.refusals.size() == 3);
+  CHECK(bad.refusals[0].key == "--push-endpoint");
+  CHECK(bad.refusals[1].key == "--max-delivery-attempts");
+  CHECK(bad.refusals[1].given == "3");
+  CHECK(bad.refusals[2].key == "--ack-deadline");
+  CHECK(bad.refusals[2].expected == "an integer from 10 to 600");
+}
+
+}  // namespace dlq::config

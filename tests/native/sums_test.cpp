@@ -7,7 +7,8 @@
 namespace dlq {
 namespace {
 
-constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs};
+constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs,
+                               System::kPubSub};
 constexpr int kPoliciesPerSystem = 3000;
 
 int64_t Between(Prng& r, int64_t lo, int64_t hi) {  // inclusive; hi - lo < 2^32
@@ -67,6 +68,16 @@ Policy RandomPolicy(Prng& r, System system) {
       break;
     case System::kLab: p.delay_at = static_cast<DelayAt>(r.Below(3)); break;
     case System::kSqs: break;
+    case System::kPubSub:  // max_delivery_attempts 5..100, ack deadline 10..600 s, exponential <= 600 s or none
+      p.max_attempts = Between(r, 5, 100);
+      p.lease_ms = Between(r, 10'000, 600'000);
+      p.backoff.kind = r.Below(2) == 0 ? BackoffKind::kNone : BackoffKind::kExponential;
+      p.backoff = Backoff{};
+      p.backoff.kind = r.Below(2) == 0 ? BackoffKind::kNone : BackoffKind::kExponential;
+      p.backoff.base_ms = Between(r, 1, 600'000);
+      p.backoff.cap_ms = Between(r, p.backoff.base_ms, 600'000);
+      p.dead_letter_topic = r.Below(4) == 0 ? DeadLetterTopic::kNone : DeadLetterTopic::kSet;
+      break;
   }
   return p;
 }

@@ -997,10 +997,10 @@ TEST_CASE("systems: the registry has one module per System value, in order, with
     letters += system.link_letter();
     CHECK(SystemByLinkLetter(system.link_letter()) == system.id());
   }
-  CHECK(letters == "lqbks");  // released v2 links carry these letters: frozen
+  CHECK(letters == "lqbksp");  // released v2 links carry these letters: frozen
   CHECK_FALSE(SystemByLinkLetter('x').has_value());
   CHECK_FALSE(SystemByLinkLetter('\0').has_value());
-  CHECK(SystemLetterList() == "q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, l lab");
+  CHECK(SystemLetterList() == "q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, p pubsub, l lab");
   CHECK(&SystemOf(System::kBullMq) == &systems::BullMq());
 }
 
@@ -1021,7 +1021,7 @@ TEST_CASE("systems: every field's system column names a system of the registry; 
     CHECK_MESSAGE(description.starts_with(shown + " only: "), description);
     CHECK(description.size() <= 160);  // one line (tests/node/schema.test.mjs)
   }
-  CHECK(owned == 16);
+  CHECK(owned == 18);
   for (const Field<Policy>& row : PolicyFields()) {
     const std::string name = row.spec.name;
     if (name == "maxStalledCount") CHECK(std::string(row.spec.label) == "Max stalled count (bullmq)");
@@ -1039,7 +1039,7 @@ TEST_CASE("systems: the queue's hooks per system (what each keeps, where a retur
   // Which per-job records each keeps (queue.cpp's x_death_, enqueued_at_, StoredJob::stalls).
   for (const SystemRules* system : AllSystems()) {
     CHECK(system->Keeps(JobRecord::kStalls) == (system == &bullmq));
-    CHECK(system->Keeps(JobRecord::kFirstEnqueue) == (system == &sqs));
+    CHECK(system->Keeps(JobRecord::kFirstEnqueue) == (system == &sqs || system->id() == System::kPubSub));
     CHECK(system->Keeps(JobRecord::kXDeath) == (system == &rabbit));
     CHECK(system->CountsStalls() == (system == &bullmq));
     CHECK(system->CanReplayKeepingAttempts() == (system == &bullmq));
@@ -1088,12 +1088,12 @@ TEST_CASE("systems: the queue's hooks per system (what each keeps, where a retur
 TEST_CASE("systems: the hooks agree with the queue that still branches on the system (the lead's rewiring keeps them)") {
   for (const SystemRules* system : AllSystems()) {
     Policy p;
-    p.max_attempts = 2;
+    p.max_attempts = system->id() == System::kPubSub ? 5 : 2;  // Pub/Sub's max_delivery_attempts is 5..100
     p.retention_ms = 10'000;
     p.system = system->id();
     Queue q = test::QueueWith(p, {"a"});
     REQUIRE(q.Advance(int64_t{1000}).ok());
-    REQUIRE(q.Process("transient").ok());
+    for (int64_t i = 1; i < p.max_attempts; ++i) REQUIRE(q.Process("transient").ok());
     REQUIRE(q.Advance(int64_t{60'000}).ok());
     REQUIRE(q.Process("permanent").ok());
     CAPTURE(system->name());

@@ -61,6 +61,9 @@ bool IsBullmqKey(std::string_view key);  // a job option or a Worker option
 ImportResult ReadSqs(const JsValue& attributes, const JsValue* dlq_retention);
 bool IsSqsKey(std::string_view key);
 ImportResult ReadSidekiq(std::string_view line);
+// gcloud pubsub commands (the pubsub snippet): true when the text is one.
+bool IsGcloudPubsub(std::string_view trimmed);
+ImportResult ReadPubsub(std::string_view text);
 ImportResult ReadRabbitmq(const JsValue& input);
 bool IsRabbitmqKey(std::string_view key);
 

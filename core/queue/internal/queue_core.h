@@ -338,7 +338,7 @@ class QueueCore {
   }
   // What ExpireHeads may add to a call: every job that may be ready in it, `added` of them new.
   cost::Need WithExpiry(cost::Need need, size_t added = 0) const {
-    if (policy_.message_ttl_ms == 0) return need;
+    if (policy_.MessageTtlMs() == 0) return need;
     const size_t live = ready_.size() + delayed_.size() + leases_.size() + added;
     need.events += 2 * live;
     need.moves += live;

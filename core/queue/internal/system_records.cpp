@@ -7,13 +7,13 @@ namespace dlq {
 
 SystemRecords::SystemRecords(const Policy& policy)
     : keeps_enqueued_at_(SystemOf(policy).Keeps(JobRecord::kFirstEnqueue)),
-      keeps_ttl_(policy.message_ttl_ms > 0),
+      keeps_ttl_(policy.MessageTtlMs() > 0),
       keeps_x_death_(SystemOf(policy).Keeps(JobRecord::kXDeath)) {}
 
 size_t SystemRecords::TimesBytes(const Policy& policy, size_t jobs) {
   size_t bytes = 0;
   if (SystemOf(policy).Keeps(JobRecord::kFirstEnqueue)) bytes += jobs * sizeof(int64_t);  // the first enqueues
-  if (policy.message_ttl_ms > 0) bytes += jobs * sizeof(int64_t);  // the TTLs' starts
+  if (policy.MessageTtlMs() > 0) bytes += jobs * sizeof(int64_t);  // the TTLs' starts
   return bytes;
 }
 

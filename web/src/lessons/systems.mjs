@@ -195,7 +195,8 @@ export const SYSTEMS = Object.freeze([
     facts: [
       'The broker counts 1 + nacks + expired ack deadlines, approximately; max_delivery_attempts is 5 to 100, 5 by default.',
       'Redelivery is immediate unless a retry policy asks for exponential backoff between minimum_backoff (10 s) and maximum_backoff (600 s).',
-      'Dead letters are forwarded to a topic, best effort; a dead-letter topic with no subscription loses them.',
+      'Dead letters go to a topic, best effort, if its service account may publish there; a topic with no subscription loses ' +
+        'them, and with no dead-letter policy a message is redelivered until its retention (7 days) ends, then deleted.',
       'Ordering keys are switched on per subscription.',
     ],
   }),

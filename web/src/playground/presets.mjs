@@ -149,6 +149,17 @@ export const SYSTEM_PRESETS = [
     scenario: {
       system: 'sqs', maxAttempts: 3, leaseMs: 5000, seed: 1, jobs: jobs(['a', 'b']),
       world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'pubsub', name: 'Pub/Sub: exponential retry, then the dead-letter topic',
+    summary: "Pub/Sub's retry policy (minimum_backoff 10 s, maximum_backoff 60 s) waits 10, 20, 40 then 60 s between a's deliveries; after max_delivery_attempts 5 it is forwarded to the dead-letter topic with CloudPubSubDeadLetterSourceDeliveryCount 5.",
+    scenario: {
+      system: 'pubsub', maxAttempts: 5, leaseMs: 10000, seed: 1, backoff: exponential(10000, 60000, 'none'), jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'pubsub-no-dlt', name: 'Pub/Sub: no dead-letter topic, lost at retention',
+    summary: 'A subscription with no dead-letter policy counts nothing: a is redelivered every 60 s until its 10 min message_retention_duration runs out, then deleted with no trace.',
+    scenario: {
+      system: 'pubsub', maxAttempts: 5, leaseMs: 10000, seed: 1, deadLetterTopic: 'none', messageRetentionMs: 600000,
+      backoff: exponential(60000, 60000, 'none'), jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
 ];
 
 /** The clean scenario shown when there is no (usable) link: the lesson's a/b example. */

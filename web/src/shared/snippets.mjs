@@ -64,7 +64,7 @@ export const SNIPPETS = Object.freeze([
   { key: 'bullmq', name: 'BullMQ', mode: 'bullmq' },
   { key: 'temporal', name: 'Temporal', mode: null },
   { key: 'kafka', name: 'Apache Kafka (Spring Kafka retry topics)', mode: null },
-  { key: 'pubsub', name: 'Google Cloud Pub/Sub', mode: null },
+  { key: 'pubsub', name: 'Google Cloud Pub/Sub', mode: 'pubsub' },
   { key: 'servicebus', name: 'Azure Service Bus', mode: null },
 ].map((s) => Object.freeze({ ...s, generate: (policy, rules) => written(s.key, policy, rules) })));
 
