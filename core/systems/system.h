@@ -9,6 +9,8 @@
 //                        the Dead set's trim and timeout, dead: false
 //   sqs.cpp              the visibility timeout as the delay, retention from the
 //                        first enqueue, no reason on a DLQ message
+//   service_bus.cpp      abandon redelivers at once in place, DeadLetterReason and
+//                        DeliveryCount on a $DeadLetterQueue message
 // The registry (registry.h) maps the enum to its module; it and these files are
 // the only code that names a specific system. Everything else asks the module of
 // the policy in force (SystemOf). The Policy's data, its field table (whose
@@ -53,6 +55,7 @@ struct EntryFacts {
   int64_t arrived_at = 0;
   int64_t enqueued_at = 0;  // the first enqueue (kFirstEnqueue), else 0
   XDeath x_death;           // kXDeath, else empty
+  Reason reason = Reason::kNone;  // why it is in quarantine
 };
 
 // One field of the record a system itself keeps for a dead letter, in its own

@@ -149,6 +149,11 @@ export const SYSTEM_PRESETS = [
     scenario: {
       system: 'sqs', maxAttempts: 3, leaseMs: 5000, seed: 1, jobs: jobs(['a', 'b']),
       world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'service-bus', name: 'Service Bus: ten deliveries back to back',
+    summary: "Service Bus has no retry delay: abandon makes a available again at once, so its 10 deliveries (maxDeliveryCount 10) fail within a second, then it goes to orders/$deadletterqueue with DeadLetterReason MaxDeliveryCountExceeded and DeliveryCount 10.",
+    scenario: {
+      system: 'service-bus', maxAttempts: 10, leaseMs: 60000, seed: 1, jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
 ];
 
 /** The clean scenario shown when there is no (usable) link: the lesson's a/b example. */
