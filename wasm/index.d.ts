@@ -71,9 +71,11 @@ export type Ordering = 'none' | 'key' | 'stall';
  * or what one real system does differently: 'rabbitmq-quorum' (a message returned at once goes back
  * near the head), 'bullmq' (exponential backoff has no cap), 'sidekiq' (backoff kind 'none' is
  * Sidekiq's count^4 + 15 + rand(10)·(count + 1) s; retrying a dead job gives one more run), 'sqs'
- * (backoff kind 'none' waits for the visibility timeout, leaseMs; entries carry no reason).
+ * (backoff kind 'none' waits for the visibility timeout, leaseMs; entries carry no reason),
+ * 'service-bus' (abandon redelivers at once: a backoff is refused; leaseMs is the lockDuration, at
+ * most 5 minutes; entries carry DeadLetterReason and DeliveryCount).
  */
-export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs';
+export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs' | 'service-bus';
 /** rabbitmq-quorum: x-delivery-limit set from maxAttempts, or left to the version's default (3.x none, 4.0+ 20),
  *  or none at all on a classic queue ('classic-queue'). */
 export type DeliveryLimit = 'explicit' | 'unset-3.x' | 'unset-4.x' | 'classic-queue';
@@ -1467,8 +1469,8 @@ export interface Session {
   dispose(): void;
 }
 
-/** The formats lab.importConfig() reads. */
-export type ConfigFormat = 'bullmq' | 'sqs' | 'sidekiq' | 'rabbitmq';
+/** The formats lab.importConfig() reads ('servicebus': an Azure Service Bus ARM template or queue resource). */
+export type ConfigFormat = 'bullmq' | 'sqs' | 'sidekiq' | 'rabbitmq' | 'servicebus';
 /** One policy field lab.importConfig() sets ("backoff.kind"), with the broker's setting it came from. */
 export interface ConfigSetting { field: string; value: number | string | boolean; from: string; }
 /** A refusal of lab.importConfig(): the key, what was expected, what was given, and the sentence. */

@@ -180,6 +180,7 @@ val SystemRecordValue(const dlq::SystemRules& system, const dlq::QuarantineEntry
   facts.arrived_at = e.arrived_at;
   facts.enqueued_at = e.enqueued_at;
   facts.x_death = e.x_death;
+  facts.reason = e.reason;
   return RecordValue(system.Record(facts));
 }
 

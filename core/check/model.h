@@ -66,6 +66,7 @@ struct QueueConfig {
   std::string dead_letter_to;  // kDeadLetter: the id of the queue it reaches ("" when it reaches none)
   Location dead_letter_at;     // the setting that names it
   std::string drop_cause;      // kDropped: "retry: false", "removeOnFail: true", "no dead-letter-exchange"
+  std::string kept_in;         // kKeptHere: the place by its own name ("orders/$deadletterqueue"); "": its dead or failed set
 
   // Facts some rules read; nullopt where the format does not say (the system default applies,
   // as the reader fills it when the default is documented).

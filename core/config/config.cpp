@@ -12,6 +12,8 @@ namespace {
 constexpr std::string_view kExpected =
     "BullMQ job options (JSON or a JavaScript object literal), SQS queue attributes (JSON), a sidekiq_options line "
     "or a RabbitMQ policy definition (JSON)";
+// An Azure Service Bus ARM template or resource is told by its shape (a resource of its type)
+// before the keys are counted; kExpected stays as the import baseline pins it.
 
 // A dead-letter queue's retention given with another broker's config: refused (it would be dropped silently).
 bool OnlySqsRetention(const std::string& format, const JsValue* dlq, ImportResult& out) {
@@ -57,6 +59,10 @@ ImportResult ReadObject(const JsValue& json, const JsValue* dlq) {
   const JsValue* attributes = json.Find("Attributes");
   if (attributes != nullptr && attributes->IsObject() && json.members.size() == 1) return ReadSqs(*attributes, dlq);
   ImportResult out;
+  if (IsServiceBusConfig(json)) {  // an ARM template or resource: its shape, not its keys, says so
+    if (OnlySqsRetention("servicebus", dlq, out)) return out;
+    return ReadServiceBus(json);
+  }
   if (json.Has("definition")) {  // a whole policy: its priority is not BullMQ's
     if (OnlySqsRetention("rabbitmq", dlq, out)) return out;
     return ReadRabbitmq(json);
@@ -87,6 +93,7 @@ std::string_view FormatName(std::string_view format) {
   if (format == "sidekiq") return "Sidekiq sidekiq_options";
   if (format == "rabbitmq") return "RabbitMQ policy definition";
   if (format == "pubsub") return "gcloud pubsub commands";
+  if (format == "servicebus") return "Azure Service Bus queue properties";
   return "";
 }
 

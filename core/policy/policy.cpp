@@ -282,6 +282,37 @@ Status CheckPubSub(const Policy& p) {
   return Status::Ok();
 }
 
+// Azure Service Bus (docs/real-systems.md): abandon "will make the message available again
+// for immediate processing", so the broker has no retry delay to play. A backoff would be
+// the application's own scheduling (a new, scheduled message), whose DeliveryCount starts
+// again and which maxDeliveryCount then no longer bounds: a different system, so refused
+// rather than played as if the broker waited. A class's own backoff is refused likewise
+// unless it is the default table's (precondition's 1 s), which plays at once here. The
+// lock (leaseMs) lasts at most 5 minutes.
+Status CheckServiceBus(const Policy& p) {
+  if (p.system != System::kServiceBus) return Status::Ok();
+  if (p.lease_ms > kServiceBusLeaseMsField.max) {
+    return Status::OutOfRange("leaseMs must be an integer from 1 to 300000 with system \"service-bus\" (its "
+                              "lockDuration lasts at most 5 minutes), got " + std::to_string(p.lease_ms));
+  }
+  if (p.backoff.kind != BackoffKind::kNone) {
+    return Status::InvalidArgument(std::string("backoff.kind must be \"none\" with system \"service-bus\" (abandon "
+                                               "redelivers at once: Service Bus has no retry delay), got ") +
+                                   Quoted(BackoffKindName(p.backoff.kind)));
+  }
+  const ClassTable defaults;
+  for (int i = 0; i < kFailureClassCount; ++i) {
+    const ClassRule& rule = p.classes.rules[i];
+    if (!rule.own_backoff || rule.backoff.kind == BackoffKind::kNone) continue;
+    if (defaults.rules[i].own_backoff && rule.backoff == defaults.rules[i].backoff) continue;
+    return Status::InvalidArgument(std::string("classes.") + ClassName(static_cast<FailureClass>(i)) +
+                                   ".backoff.kind must be \"none\" with system \"service-bus\" (abandon redelivers "
+                                   "at once: Service Bus has no retry delay), got " +
+                                   Quoted(BackoffKindName(rule.backoff.kind)));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status Policy::Check(const Policy& p) {
@@ -343,6 +374,7 @@ Status Policy::Check(const Policy& p) {
   }
   RETURN_IF_ERROR(CheckDelayedRetry(p));
   RETURN_IF_ERROR(CheckPubSub(p));
+  RETURN_IF_ERROR(CheckServiceBus(p));
   return Status::Ok();
 }
 

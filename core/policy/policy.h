@@ -63,7 +63,7 @@ enum class Ordering : uint8_t { kNone, kKey, kStall };
 // module, core/systems/<name>.cpp (system.h lists what each does differently);
 // which policy fields a system owns, the field table's system column says
 // (schema.cpp, FieldSpec::only_under). Stored in snapshots and links: append-only.
-enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs, kPubSub };
+enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs, kPubSub, kServiceBus };
 // rabbitmq-quorum: where the delivery-limit comes from.
 //   explicit   x-delivery-limit = maxAttempts - 1
 //   unset-3.x  none set, RabbitMQ 3.x: no limit; a return goes to the tail and nothing
@@ -166,7 +166,7 @@ const char* JitterName(Jitter jitter);  // "none" | "full" | "equal" | "decorrel
 Result<Jitter> ParseJitter(std::string_view text);
 const char* OrderingName(Ordering ordering);  // "none" | "key" | "stall"
 Result<Ordering> ParseOrdering(std::string_view text);
-const char* SystemName(System system);  // "lab" | "rabbitmq-quorum" | "bullmq" | "sidekiq" | "sqs"
+const char* SystemName(System system);  // "lab" | "rabbitmq-quorum" | "bullmq" | "sidekiq" | "sqs" | "service-bus"
 Result<System> ParseSystem(std::string_view text);
 const char* DeliveryLimitName(DeliveryLimit limit);  // "explicit" | "unset-3.x" | "unset-4.x" | "classic-queue"
 const char* DeadLetterExchangeName(DeadLetterExchange dlx);  // "set" | "none"
@@ -218,6 +218,9 @@ constexpr int64_t kPubSubMinDeliveryAttempts = 5, kPubSubMaxDeliveryAttempts = 1
 constexpr int64_t kPubSubMinAckDeadlineMs = 10'000, kPubSubMaxAckDeadlineMs = 600'000;
 // pubsub: retry_policy's minimum_backoff and maximum_backoff are at most 600 s.
 constexpr int64_t kPubSubMaxBackoffMs = 600'000;
+// service-bus: leaseMs is the peek-lock's lockDuration, which Service Bus holds at most
+// 5 minutes (Policy::Check refuses a longer one under service-bus only).
+constexpr IntegerField kServiceBusLeaseMsField{"leaseMs", 1, 300'000};
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,

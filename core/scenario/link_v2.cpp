@@ -214,7 +214,15 @@ Status ReadSystem(Reader& in, Policy* policy) {
   for (int i = 0; i < kSystemChoices.count && found < 0; ++i) {
     if (!in.done() && in.peek() == kSystemChoices.items[i].link[0]) found = i;
   }
-  if (found < 0) return in.Error("system (q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, l lab)");
+  if (found < 0) {
+    // The letters with their names from the system choice list, the default (lab) last.
+    std::string letters;
+    for (int k = 1; k <= kSystemChoices.count; ++k) {
+      const Choice& c = kSystemChoices.items[k % kSystemChoices.count];
+      letters.append(letters.empty() ? "" : ", ").append(c.link).append(" ").append(c.name);
+    }
+    return in.Error("system (" + letters + ")");
+  }
   policy->system = static_cast<System>(found);
   in.Accept(in.peek());
   RETURN_IF_ERROR(CheckPolicy(*policy));

@@ -9,6 +9,9 @@ namespace dlq {
 // One system's own constants, kept beside its module (and read by its test).
 // RabbitMQ 4.0's default delivery-limit (rabbitmq_quorum.cpp).
 constexpr int64_t kRabbitMq4DeliveryLimit = 20;
+// Service Bus's DeadLetterErrorDescription for MaxDeliveryCountExceeded (service_bus.cpp).
+inline constexpr const char* kServiceBusMaxDeliveryDescription =
+    "Message couldn't be consumed after maximum delivery attempts.";
 // BullMQ's failedReason for a job failed by its stall budget (bullmq.cpp).
 inline constexpr const char* kBullMqStalledError = "job stalled more than allowable limit";
 // Sidekiq's default dead_timeout_in_seconds: 180 days (sidekiq.cpp).
@@ -24,5 +27,6 @@ const SystemRules& BullMq();
 const SystemRules& Sidekiq();
 const SystemRules& Sqs();
 const SystemRules& PubSub();
+const SystemRules& ServiceBus();
 
 }  // namespace dlq::systems

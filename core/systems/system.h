@@ -11,6 +11,8 @@
 //                        first enqueue, no reason on a DLQ message
 //   pubsub.cpp           max_delivery_attempts, no dead-letter topic (redelivered until
 //                        retention expires), the dead-letter attributes
+//   service_bus.cpp      abandon redelivers at once in place, DeadLetterReason and
+//                        DeliveryCount on a $DeadLetterQueue message
 // The registry (registry.h) maps the enum to its module; it and these files are
 // the only code that names a specific system. Everything else asks the module of
 // the policy in force (SystemOf). The Policy's data, its field table (whose
@@ -55,6 +57,7 @@ struct EntryFacts {
   int64_t arrived_at = 0;
   int64_t enqueued_at = 0;  // the first enqueue (kFirstEnqueue), else 0
   XDeath x_death;           // kXDeath, else empty
+  Reason reason = Reason::kNone;  // why it is in quarantine
 };
 
 // One field of the record a system itself keeps for a dead letter, in its own

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "internal/object_text.h"
 #include "internal/quote.h"
+#include "internal/translation.h"
 #include "prng.h"
 #include "test_util.h"
 
@@ -519,3 +520,61 @@ TEST_CASE("config: gcloud pubsub commands: 0 means 5, defaults when absent, refu
 }
 
 }  // namespace dlq::config
+TEST_CASE("config: a Service Bus snippet the core writes reads back to its policy") {
+  Prng prng(3401);
+  for (int i = 0; i < 300; ++i) {
+    // What a queue's properties say: the delivery count, the lock in whole seconds up to 5 minutes,
+    // sessions for ordering by key; the service-bus mode has no backoff.
+    PolicyFacts n;
+    n.system = "service-bus";
+    n.max_attempts = 1 + prng.Below(1000);
+    n.lease_ms = 1000.0 * (1 + prng.Below(300));
+    n.ordering = prng.Below(2) == 0 ? "none" : "key";
+    PlainRules(n);
+    Result<Snippet> s = WriteSnippet("servicebus", n);
+    REQUIRE(s.ok());
+    CHECK(s.value().language == "json");
+    ImportResult back = Read(s.value().text);
+    REQUIRE_MESSAGE(back.ok, s.value().text);
+    CHECK(back.format == "servicebus");
+    CHECK(back.system == "service-bus");
+    auto f = Fields(back);
+    CHECK(f.at("maxAttempts") == JsNumberText(n.max_attempts));
+    CHECK(f.at("leaseMs") == JsNumberText(n.lease_ms));
+    CHECK(f.at("backoff.kind") == "none");
+    if (n.ordering == "key") CHECK(f.at("ordering") == "key");
+    else CHECK(f.count("ordering") == 0);
+  }
+}
+
+TEST_CASE("config: Service Bus properties: defaults when absent, ISO 8601 durations, refusals by name") {
+  const std::string queue = R"({"type": "Microsoft.ServiceBus/namespaces/queues", "name": "ns/orders", "properties": )";
+  ImportResult r = Read(queue + "{}}");
+  REQUIRE(r.ok);
+  CHECK(Fields(r).at("maxAttempts") == "10");  // "default value is 10"
+  CHECK(Fields(r).at("leaseMs") == "60000");   // "The default value for the lock duration is 1 minute"
+  r = Read(queue + R"({"maxDeliveryCount": 3, "lockDuration": "PT1M30.5S", "defaultMessageTimeToLive": "P10675199DT2H48M5.4775807S", "deadLetteringOnMessageExpiration": false, "maxSizeInMegabytes": 1024}})");
+  REQUIRE(r.ok);
+  CHECK(Fields(r).at("leaseMs") == "90500");
+  CHECK(r.ignored.size() == 3);
+  r = Read(queue + R"({"lockDuration": "PT6M"}})");
+  CheckRefusals(r);
+  REQUIRE(r.refusals.size() == 1);
+  CHECK(r.refusals[0].key == "lockDuration");
+  CHECK(r.refusals[0].given == "\"PT6M\"");
+  r = Read(queue + R"({"maxDeliveryCount": 0, "defaultMessageTimeToLive": "P14D", "forwardTo": "other", "sessions": 1}})");
+  CheckRefusals(r);
+  std::vector<std::string> keys;
+  for (const ConfigRefusal& x : r.refusals) keys.push_back(x.key);
+  CHECK(keys == std::vector<std::string>{"forwardTo", "sessions", "maxDeliveryCount", "defaultMessageTimeToLive"});
+  // A subscription resource in a template reads the same way.
+  r = Read(R"({"resources": [{"type": "Microsoft.ServiceBus/namespaces/topics/subscriptions", "properties": {"maxDeliveryCount": 5}}]})");
+  REQUIRE(r.ok);
+  CHECK(Fields(r).at("maxAttempts") == "5");
+  CHECK(IsoDurationMs("PT5M") == 300000.0);
+  CHECK(IsoDurationMs("P1DT1H") == 90000000.0);
+  CHECK_FALSE(IsoDurationMs("PT").has_value());
+  CHECK_FALSE(IsoDurationMs("P1M").has_value());  // months have no fixed length: refused
+  CHECK_FALSE(IsoDurationMs("PT1S1M").has_value());
+  CHECK_FALSE(IsoDurationMs("5m").has_value());
+}

@@ -90,6 +90,7 @@ void EveryValueCarried(std::span<const Field<T>> rows, const std::string& owner,
         s.policy.system = System::kLab;
         s.policy.max_attempts = attempts;
       }
+      if (!check(s).ok()) s.policy.system = Base().policy.system;  // no mode admits it: the next try starts from the lab
       // A jitter's own setting (jitterPermille) is admitted only with its jitter.
       if constexpr (std::is_same_v<T, Backoff>) {
         if (!check(s).ok()) part(s).jitter = Jitter::kBullMq;

@@ -8,7 +8,7 @@ namespace dlq {
 namespace {
 
 constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs,
-                               System::kPubSub};
+                               System::kPubSub, System::kServiceBus};
 constexpr int kPoliciesPerSystem = 3000;
 
 int64_t Between(Prng& r, int64_t lo, int64_t hi) {  // inclusive; hi - lo < 2^32
@@ -25,12 +25,12 @@ Backoff RandomBackoff(Prng& r, System system) {
   b.kind = static_cast<BackoffKind>(r.Below(3));
   b.base_ms = Sized(r, 1, 5000, kMaxDelayMs);
   b.cap_ms = Sized(r, b.base_ms, b.base_ms * 40, kMaxDelayMs);
+  if (system == System::kServiceBus) b.kind = BackoffKind::kNone;  // abandon redelivers at once: no backoff
   if (b.kind == BackoffKind::kNone) return b;
   const Jitter choices[] = {Jitter::kNone, Jitter::kFull, Jitter::kEqual, Jitter::kDecorrelated, Jitter::kBullMq};
   b.jitter = choices[r.Below(5)];
   if (b.jitter == Jitter::kDecorrelated && b.kind != BackoffKind::kExponential) b.jitter = Jitter::kFull;
   if (b.jitter == Jitter::kBullMq) b.jitter_permille = Between(r, 1, 1000);
-  (void)system;
   return b;
 }
 
@@ -39,7 +39,7 @@ Policy RandomPolicy(Prng& r, System system) {
   Policy p;
   p.system = system;
   p.max_attempts = Sized(r, 1, 12, 2000);
-  p.lease_ms = Sized(r, 1, 60'000, kMaxDelayMs);
+  p.lease_ms = Sized(r, 1, 60'000, system == System::kServiceBus ? 300'000 : kMaxDelayMs);  // a lock: 5 min at most
   p.backoff = RandomBackoff(r, system);
   for (int c = 0; c < kFailureClassCount; ++c) {
     ClassRule& rule = p.classes.rules[c];
@@ -78,6 +78,7 @@ Policy RandomPolicy(Prng& r, System system) {
       p.backoff.cap_ms = Between(r, p.backoff.base_ms, 600'000);
       p.dead_letter_topic = r.Below(4) == 0 ? DeadLetterTopic::kNone : DeadLetterTopic::kSet;
       break;
+    case System::kServiceBus: break;
   }
   return p;
 }

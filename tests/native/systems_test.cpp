@@ -429,19 +429,22 @@ TEST_CASE("systems: the mode travels through links and snapshots, and a lab poli
   Scenario s;
   s.policy.max_attempts = 3;
   CHECK(FormatScenario(s).find(";r") == std::string::npos);
-  for (System system : {System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs}) {
+  for (System system : {System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs, System::kPubSub,
+                        System::kServiceBus}) {
     s.policy.system = system;
+    s.policy.max_attempts = system == System::kPubSub ? 5 : 3;  // Pub/Sub's max_delivery_attempts: 5 to 100
     const std::string link = FormatScenario(s);
     CHECK(link.rfind("v2;", 0) == 0);
     Result<Scenario> back = ParseScenario(link);
+    INFO(link, " ", back.ok() ? "" : back.status().message());
     REQUIRE(back.ok());
     CHECK(back->policy.system == system);
   }
-  Result<Scenario> bad = ParseScenario("v2;m3;s1;rz");
+  Result<Scenario> bad = ParseScenario("v2;m3;s1;rw");
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().message() ==
         "scenario link is malformed at character 11: expected system (q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, "
-        "l lab), got 'z'");
+        "p pubsub, z service-bus, l lab), got 'w'");
 }
 
 // A lease taken and left to expire: the consumer died.
@@ -974,7 +977,7 @@ TEST_CASE("sidekiq: retry true plays all 25 retries, delays past a day, and a sn
 
 // The entry's facts as the queue gives them (what the bindings will pass to Record).
 EntryFacts FactsOf(const QuarantineEntry& e) {
-  return {e.payload, e.attempts, e.stalls, e.last_error, e.arrived_at, e.enqueued_at, e.x_death};
+  return {e.payload, e.attempts, e.stalls, e.last_error, e.arrived_at, e.enqueued_at, e.x_death, e.reason};
 }
 
 const RecordField* FieldNamed(const DeadLetterRecord& record, const std::string& name) {
@@ -997,10 +1000,10 @@ TEST_CASE("systems: the registry has one module per System value, in order, with
     letters += system.link_letter();
     CHECK(SystemByLinkLetter(system.link_letter()) == system.id());
   }
-  CHECK(letters == "lqbksp");  // released v2 links carry these letters: frozen
+  CHECK(letters == "lqbkspz");  // released v2 links carry these letters: frozen
   CHECK_FALSE(SystemByLinkLetter('x').has_value());
   CHECK_FALSE(SystemByLinkLetter('\0').has_value());
-  CHECK(SystemLetterList() == "q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, p pubsub, l lab");
+  CHECK(SystemLetterList() == "q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, p pubsub, z service-bus, l lab");
   CHECK(&SystemOf(System::kBullMq) == &systems::BullMq());
 }
 

@@ -9,7 +9,8 @@
 namespace dlq {
 namespace {
 
-constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs};
+constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs,
+                               System::kServiceBus};
 
 int64_t Between(Prng& r, int64_t lo, int64_t hi) {  // inclusive; hi - lo < 2^32
   return lo + static_cast<int64_t>(r.Below(static_cast<uint32_t>(hi - lo + 1)));
@@ -37,8 +38,9 @@ Policy RandomPolicy(Prng& r, System system) {
   Policy p;
   p.system = system;
   p.max_attempts = Sized(r, 1, 40, 20'000);
-  p.lease_ms = Sized(r, 1, 60'000, kMaxDelayMs);
+  p.lease_ms = Sized(r, 1, 60'000, system == System::kServiceBus ? 300'000 : kMaxDelayMs);  // a lock: 5 min at most
   p.backoff = RandomBackoff(r);
+  if (system == System::kServiceBus) p.backoff = Backoff{};  // abandon redelivers at once: no backoff
   for (int c = 0; c < kFailureClassCount; ++c) {
     ClassRule& rule = p.classes.rules[c];
     if (r.Below(3) != 0) continue;
@@ -46,6 +48,7 @@ Policy RandomPolicy(Prng& r, System system) {
     rule.max_attempts = r.Below(2) == 0 ? 0 : Sized(r, 1, 40, 20'000);
     rule.own_backoff = r.Below(2) == 0;
     if (rule.own_backoff) rule.backoff = RandomBackoff(r);
+    if (system == System::kServiceBus && rule.own_backoff) rule.backoff = Backoff{};
   }
   p.decide_before_count = r.Below(6) == 0;
   p.count_in_body = r.Below(6) == 0;
@@ -66,6 +69,7 @@ Policy RandomPolicy(Prng& r, System system) {
       break;
     case System::kLab: p.delay_at = static_cast<DelayAt>(r.Below(3)); break;
     case System::kSqs: break;
+    case System::kServiceBus: break;
   }
   return p;
 }

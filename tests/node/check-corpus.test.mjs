@@ -33,10 +33,11 @@ function coreRuleIds() {
   }
 }
 
-// The README's rule table: | `RULE` | `case` / `queue` | `case` / `queue` | why |
-function ruleTable() {
+// The README's rule tables: | `RULE` | `case` / `queue` | `case` / `queue` | why |. The first
+// table has one row per rule; a system's own table (Azure Service Bus) adds rows of its own.
+function ruleRows() {
   const readme = readFileSync(path.join(corpus, 'README.md'), 'utf8');
-  const rows = new Map();
+  const rows = [];
   const cell = /^`([^`]+)` \/ `([^`]+)`$/;
   for (const line of readme.split('\n')) {
     const m = /^\| `([A-Z-]+)` \| ([^|]+) \| ([^|]+) \|/.exec(line);
@@ -44,10 +45,14 @@ function ruleTable() {
     const fails = cell.exec(m[2].trim());
     const passes = cell.exec(m[3].trim());
     assert.ok(fails && passes, `README row for ${m[1]}: expected \`case\` / \`queue\` in both columns: ${line}`);
-    assert.ok(!rows.has(m[1]), `README lists ${m[1]} twice`);
-    rows.set(m[1], { fails: { name: fails[1], queue: fails[2] }, passes: { name: passes[1], queue: passes[2] } });
+    const row = { fails: { name: fails[1], queue: fails[2] }, passes: { name: passes[1], queue: passes[2] } };
+    assert.ok(!rows.some(([rule, r]) => rule === m[1] && JSON.stringify(r) === JSON.stringify(row)), `README lists ${line} twice`);
+    rows.push([m[1], row]);
   }
   return rows;
+}
+function ruleTable() {
+  return new Map(ruleRows().filter(([rule], i, all) => all.findIndex(([r]) => r === rule) === i));
 }
 
 const cases = () => readdirSync(corpus).filter((n) => n !== 'formats' && statSync(path.join(corpus, n)).isDirectory());
@@ -60,7 +65,7 @@ test('every rule id of the core has a row in the corpus table, and the table nam
 });
 
 test('each listed failing queue fails its rule in the golden (an error or a warning, not skipped)', () => {
-  for (const [rule, { fails }] of ruleTable()) {
+  for (const [rule, { fails }] of ruleRows()) {
     assert.ok(cases().includes(fails.name), `${rule}: no case ${fails.name}`);
     const report = golden(fails.name);
     const found = report.findings.filter((f) => f.rule === rule && f.queue === fails.queue);
@@ -70,7 +75,7 @@ test('each listed failing queue fails its rule in the golden (an error or a warn
 });
 
 test('each listed passing queue is judged by its rule and passes (no failure, no skip, no note)', () => {
-  for (const [rule, { passes }] of ruleTable()) {
+  for (const [rule, { passes }] of ruleRows()) {
     assert.ok(cases().includes(passes.name), `${rule}: no case ${passes.name}`);
     const report = golden(passes.name);
     assert.ok(report.queues.some((q) => q.name === passes.queue), `${rule}: ${passes.name} has no queue ${passes.queue}`);

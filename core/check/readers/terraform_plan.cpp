@@ -3,7 +3,8 @@
 // the JSON), the separate aws_sqs_queue_redrive_policy / aws_sqs_queue_redrive_allow_policy
 // resources joined to their queue, and aws_cloudwatch_metric_alarm on a queue's depth. A value
 // known only after apply is resolved through the configuration's references where they name
-// a queue of the plan; otherwise it is an Unknown. docs/check.md "Formats".
+// a queue of the plan; otherwise it is an Unknown. Azure Service Bus queues and subscriptions
+// (azurerm_servicebus_*) are read by service_bus_plan.cpp. docs/check.md "Formats".
 #include <algorithm>
 #include <map>
 #include <string>
@@ -12,6 +13,7 @@
 #include "aws_readers.h"
 #include "plan_index.h"
 #include "config_import.h"
+#include "service_bus_plan.h"
 #include "sqs_queue.h"
 
 namespace dlq::check {
@@ -86,6 +88,9 @@ Status PlanReader::Read(Inventory* out) {
   }
   for (const PlanResource& r : plan_.resources()) {
     if (r.type == "aws_cloudwatch_metric_alarm") ReadAlarm(r, out);
+  }
+  for (const PlanResource& r : plan_.resources()) {
+    if (IsServiceBusResource(r.type)) RETURN_IF_ERROR(ReadServiceBusResource(file_, r, out));
   }
   return Status::Ok();
 }

@@ -42,7 +42,7 @@ std::string TerminalText(const JoinedQueue& queue) {
     case Terminal::kDeadLetter:
       return queue.dlq_name.empty() ? "no queue (the dead-letter target reaches none)" : queue.dlq_name;
     case Terminal::kKeptHere:
-      return "kept by " + q.system + " (its dead or failed set)";
+      return q.kept_in.empty() ? "kept by " + q.system + " (its dead or failed set)" : q.kept_in;
     case Terminal::kDropped:
       return "dropped (" + q.drop_cause + ")";
     case Terminal::kUnknown:

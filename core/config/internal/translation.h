@@ -66,5 +66,12 @@ bool IsGcloudPubsub(std::string_view trimmed);
 ImportResult ReadPubsub(std::string_view text);
 ImportResult ReadRabbitmq(const JsValue& input);
 bool IsRabbitmqKey(std::string_view key);
+// Azure Service Bus (service_bus_config.cpp): an ARM template, a queue or subscription resource,
+// or (ReadServiceBusProperties) the properties alone, ARM's camelCase names.
+bool IsServiceBusConfig(const JsValue& json);
+ImportResult ReadServiceBus(const JsValue& json);
+ImportResult ReadServiceBusProperties(const JsValue& properties);
+// An ISO 8601 duration as a TimeSpan is written, P[nD][T[nH][nM][n[.f]S]], in ms; nullopt otherwise.
+std::optional<double> IsoDurationMs(std::string_view text);
 
 }  // namespace dlq::config

@@ -218,6 +218,8 @@ export const SYSTEMS = Object.freeze([
         'at once with DeadLetterMessageAsync and its own reason and description.',
       'Time-to-live does not apply inside the dead-letter queue, and nothing removes its messages automatically.',
       'Resubmitting means receiving from the DLQ, sending a copy and completing the original; from a subscription\'s DLQ the copy goes to the whole topic.',
+      'Abandon makes a message available again at once: Service Bus has no retry delay, so its 10 deliveries come back to back ' +
+        '(the playground\'s service-bus mode plays it, and refuses a backoff).',
     ],
   }),
 ]);

@@ -65,7 +65,7 @@ export const SNIPPETS = Object.freeze([
   { key: 'temporal', name: 'Temporal', mode: null },
   { key: 'kafka', name: 'Apache Kafka (Spring Kafka retry topics)', mode: null },
   { key: 'pubsub', name: 'Google Cloud Pub/Sub', mode: 'pubsub' },
-  { key: 'servicebus', name: 'Azure Service Bus', mode: null },
+  { key: 'servicebus', name: 'Azure Service Bus', mode: 'service-bus' },
 ].map((s) => Object.freeze({ ...s, generate: (policy, rules) => written(s.key, policy, rules) })));
 
 /** The snippet system with `key`, or undefined. */
