@@ -1,10 +1,11 @@
 // Azure Service Bus: a queue's (or topic subscription's) properties, both directions.
 // The reader takes an ARM template as the snippet writes it ({"resources": [{"type":
 // "Microsoft.ServiceBus/namespaces/queues", "properties": {…}}]}) or one such resource (a
-// topic subscription's too), and (ReadServiceBusProperties) the properties alone: maxDeliveryCount, lockDuration (ISO 8601), requiresSession,
-// defaultMessageTimeToLive, deadLetteringOnMessageExpiration. Into the service-bus mode.
-// The checker's Terraform reader (core/check/readers/) reads azurerm_servicebus_queue and
-// _subscription through ReadServiceBus, so a setting means the same in both.
+// topic subscription's too), and (ReadServiceBusProperties) the properties alone:
+// maxDeliveryCount, lockDuration (ISO 8601), requiresSession, defaultMessageTimeToLive,
+// deadLetteringOnMessageExpiration. Into the service-bus mode. The checker's Terraform reader
+// (core/check/readers/service_bus_plan.cpp) hands azurerm_servicebus_queue and _subscription to
+// ReadServiceBusProperties under these names, so a setting means the same in both.
 #include <array>
 #include <cmath>
 #include <optional>

@@ -30,9 +30,9 @@ test('a dead letter carries DeadLetterReason, DeadLetterErrorDescription, Delive
 });
 
 test('a backoff and a lock past 5 minutes are refused by name under service-bus', () => {
-  assert.throws(() => lab.createQueue({ system: 'service-bus', backoff: { kind: 'fixed', baseMs: 500, capMs: 500 } }),
+  assert.throws(() => lab.createQueue({ system: 'service-bus', maxAttempts: 3, backoff: { kind: 'fixed', baseMs: 500, capMs: 500 } }),
     /backoff\.kind must be "none" with system "service-bus" \(abandon redelivers at once: Service Bus has no retry delay\), got "fixed"/);
-  assert.throws(() => lab.createQueue({ system: 'service-bus', leaseMs: 600_000 }),
+  assert.throws(() => lab.createQueue({ system: 'service-bus', maxAttempts: 3, leaseMs: 600_000 }),
     /leaseMs must be an integer from 1 to 300000 with system "service-bus" \(its lockDuration lasts at most 5 minutes\), got 600000/);
 });
 

@@ -42,11 +42,13 @@ const ROUND_TRIP = {
   sidekiq: { system: 'sidekiq', maxAttempts: 6, backoff: { kind: 'exponential', baseMs: 2000, capMs: 60_000, jitter: 'none' } },
   rabbitmq: { system: 'rabbitmq-quorum', maxAttempts: 5 },
   sqs: { system: 'sqs', maxAttempts: 3, leaseMs: 5000, quarantine: { retentionMs: 86_400_000, alarmDepth: 2 } },
+  servicebus: { system: 'service-bus', maxAttempts: 7, leaseMs: 45_000 },
 };
 
-test('the four systems the import reads are the ones read back, each its mode\'s snippet', () => {
-  assert.deepEqual(SNIPPETS.filter((s) => canReadBack(s.key)).map((s) => s.key), ['sqs', 'rabbitmq', 'sidekiq', 'bullmq']);
+test('the five systems the import reads are the ones read back, each its mode\'s snippet', () => {
+  assert.deepEqual(SNIPPETS.filter((s) => canReadBack(s.key)).map((s) => s.key), ['sqs', 'rabbitmq', 'sidekiq', 'bullmq', 'servicebus']);
   for (const mode of ['bullmq', 'sidekiq', 'sqs']) assert.equal(snippetForMode(mode).key, mode);
+  assert.equal(snippetForMode('service-bus').key, 'servicebus');
   assert.equal(snippetForMode('rabbitmq-quorum').key, 'rabbitmq');
   assert.equal(snippetForMode('lab'), undefined);
 });
@@ -68,6 +70,7 @@ test('an edit inside the part read back sets exactly that setting; the part kept
     sidekiq: [/sidekiq_options retry: 5/, 'sidekiq_options retry: 9', { maxAttempts: 10 }],
     rabbitmq: [/"delivery-limit":4/, '"delivery-limit":20', { maxAttempts: 21 }],
     sqs: [/"VisibilityTimeout": 5,/, '"VisibilityTimeout": 45,', { leaseMs: 45_000 }],
+    servicebus: [/"maxDeliveryCount": 7,/, '"maxDeliveryCount": 12,', { maxAttempts: 12 }],
   };
   for (const [key, [from, to, want]] of Object.entries(edits)) {
     const { policy, text } = generated(key, ROUND_TRIP[key]);
@@ -138,7 +141,7 @@ test('what the lab cannot express is refused by the import, by name; a broken pa
 test('a system with no import is refused by name, as is text that is not text', () => {
   const temporal = readBack('temporal', 'x', 'y');
   assert.equal(temporal.ok, false);
-  assert.equal(temporal.refusals[0].message, 'system has no import: expected one of bullmq, sidekiq, rabbitmq, sqs (the snippets the import reads), got "temporal"');
+  assert.equal(temporal.refusals[0].message, 'system has no import: expected one of bullmq, sidekiq, rabbitmq, sqs, servicebus (the snippets the import reads), got "temporal"');
   assert.equal(readBack('bullmq', null, 'x').refusals[0].message, 'snippet: expected text, got null');
 });
 

@@ -213,13 +213,12 @@ export const SYSTEMS = Object.freeze([
     differs: 'Service Bus counts expired locks as deliveries as the lab counts crashes, but its dead-letter queue never expires ' +
       'entries, and a replay is a copy your code sends.',
     facts: [
-      'DeliveryCount goes up when a peek-lock expires without the message being completed; MaxDeliveryCount is 10 by default, at least 1.',
+      'DeliveryCount goes up when a peek-lock expires or the message is abandoned, which makes it available again at once ' +
+        '(no retry delay); MaxDeliveryCount is 10 by default, at least 1.',
       'An exhausted message moves to the $deadletterqueue subqueue with reason MaxDeliveryCountExceeded; a receiver can dead-letter ' +
         'at once with DeadLetterMessageAsync and its own reason and description.',
       'Time-to-live does not apply inside the dead-letter queue, and nothing removes its messages automatically.',
       'Resubmitting means receiving from the DLQ, sending a copy and completing the original; from a subscription\'s DLQ the copy goes to the whole topic.',
-      'Abandon makes a message available again at once: Service Bus has no retry delay, so its 10 deliveries come back to back ' +
-        '(the playground\'s service-bus mode plays it, and refuses a backoff).',
     ],
   }),
 ]);

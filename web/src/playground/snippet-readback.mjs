@@ -155,38 +155,53 @@ function leaves(value, path = [], out = []) {
   return out;
 }
 
-function sqs(edited, generated) {
-  const part = `${SQS_QUEUE.join('.')}.{${SQS_READ.join(', ')}}`;
-  const read = readObjectText(edited, 'template');
-  if (!read.ok && read.refusal.why === 'is not JSON') {
-    return { ok: false, refusals: [refusal('template', 'the snippet\'s CloudFormation template as JSON', 'text that is not JSON', `(${read.refusal.detail})`)] };
-  }
-  if (!read.ok) {
-    const r = read.refusal;
-    return { ok: false, refusals: [refusal(r.key, r.expected, r.given, r.why)] };
-  }
-  const template = read.value;
-  const queue = SQS_QUEUE.reduce((v, k) => (v !== null && typeof v === 'object' ? v[k] : undefined), template);
-  if (queue === null || typeof queue !== 'object' || Array.isArray(queue)) {
-    return { ok: false, refusals: [refusal(SQS_QUEUE.join('.'), 'the orders queue\'s properties (an object)', quoted(queue ?? 'none'), 'is missing')] };
-  }
-  const isRead = (path) => SQS_QUEUE.every((k, i) => path[i] === k) && SQS_READ.includes(path[SQS_QUEUE.length]);
-  const mine = new Map(leaves(template).filter(([p]) => !isRead(p)).map(([p, v]) => [p.join('.'), v]));
-  const theirs = new Map(leaves(JSON.parse(generated)).filter(([p]) => !isRead(p)).map(([p, v]) => [p.join('.'), v]));
-  const outside = [];
-  for (const key of new Set([...theirs.keys(), ...mine.keys()])) {
-    if (outside.length >= MAX_OUTSIDE) break;
-    const [a, b] = [mine.get(key), theirs.get(key)];
-    if (JSON.stringify(a) === JSON.stringify(b)) continue;
-    outside.push(refusal(key, b === undefined ? 'it absent (as generated)' : `${quoted(b)} (as generated)`,
-      a === undefined ? 'none' : quoted(a), `is outside ${part}, the only part Apply reads back`));
-  }
-  if (outside.length > 0) return { ok: false, refusals: outside };
-  const attributes = Object.fromEntries(SQS_READ.filter((k) => k in queue).map((k) => [k, queue[k]]));
-  return { ok: true, config: JSON.stringify(attributes), part, keep: ['quarantine'] };
+// A JSON template snippet (SQS's CloudFormation, Service Bus's ARM): the keys `read` of the
+// object at `at` are read back as `config(object)`; every other value must be as generated.
+function templateSnippet({ at, read: readKeys, what, config, keep }) {
+  return (edited, generated) => {
+    const part = `${at.join('.')}.{${readKeys.join(', ')}}`;
+    const read = readObjectText(edited, 'template');
+    if (!read.ok && read.refusal.why === 'is not JSON') {
+      return { ok: false, refusals: [refusal('template', `the snippet's ${what} as JSON`, 'text that is not JSON', `(${read.refusal.detail})`)] };
+    }
+    if (!read.ok) {
+      const r = read.refusal;
+      return { ok: false, refusals: [refusal(r.key, r.expected, r.given, r.why)] };
+    }
+    const template = read.value;
+    const queue = at.reduce((v, k) => (v !== null && typeof v === 'object' ? v[k] : undefined), template);
+    if (queue === null || typeof queue !== 'object' || Array.isArray(queue)) {
+      return { ok: false, refusals: [refusal(at.join('.'), 'the orders queue\'s properties (an object)', quoted(queue ?? 'none'), 'is missing')] };
+    }
+    const isRead = (path) => at.every((k, i) => path[i] === k) && readKeys.includes(path[at.length]);
+    const mine = new Map(leaves(template).filter(([p]) => !isRead(p)).map(([p, v]) => [p.join('.'), v]));
+    const theirs = new Map(leaves(JSON.parse(generated)).filter(([p]) => !isRead(p)).map(([p, v]) => [p.join('.'), v]));
+    const outside = [];
+    for (const key of new Set([...theirs.keys(), ...mine.keys()])) {
+      if (outside.length >= MAX_OUTSIDE) break;
+      const [a, b] = [mine.get(key), theirs.get(key)];
+      if (JSON.stringify(a) === JSON.stringify(b)) continue;
+      outside.push(refusal(key, b === undefined ? 'it absent (as generated)' : `${quoted(b)} (as generated)`,
+        a === undefined ? 'none' : quoted(a), `is outside ${part}, the only part Apply reads back`));
+    }
+    if (outside.length > 0) return { ok: false, refusals: outside };
+    const given = Object.fromEntries(readKeys.filter((k) => k in queue).map((k) => [k, queue[k]]));
+    return { ok: true, config: JSON.stringify(config(given, template)), part, keep };
+  };
 }
 
-const READERS = { bullmq, sidekiq, rabbitmq, sqs };
+const sqs = templateSnippet({ at: SQS_QUEUE, read: SQS_READ, what: 'CloudFormation template', config: (attributes) => attributes, keep: ['quarantine'] });
+
+// Azure Service Bus: the ARM template. Apply reads the queue's maxDeliveryCount, lockDuration and
+// requiresSession, handed to the import as the queue resource (the core tells it by its type).
+const SERVICE_BUS_QUEUE = ['resources', '0', 'properties'];
+const SERVICE_BUS_READ = ['maxDeliveryCount', 'lockDuration', 'requiresSession'];
+const servicebus = templateSnippet({
+  at: SERVICE_BUS_QUEUE, read: SERVICE_BUS_READ, what: 'ARM template',
+  config: (properties, template) => ({ type: template.resources[0].type, properties }), keep: [],
+});
+
+const READERS = { bullmq, sidekiq, rabbitmq, sqs, servicebus };
 
 /** True when a snippet system's snippet can be read back (import.mjs reads its format). */
 export function canReadBack(key) {
