@@ -12,6 +12,7 @@
 #include "aws_readers.h"
 #include "plan_index.h"
 #include "config_import.h"
+#include "pubsub_plan.h"
 #include "sqs_queue.h"
 
 namespace dlq::check {
@@ -87,7 +88,7 @@ Status PlanReader::Read(Inventory* out) {
   for (const PlanResource& r : plan_.resources()) {
     if (r.type == "aws_cloudwatch_metric_alarm") ReadAlarm(r, out);
   }
-  return Status::Ok();
+  return ReadPubSubSubscriptions(file_, plan_, out);
 }
 
 Status PlanReader::ReadQueue(const PlanResource& r) {
