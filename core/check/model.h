@@ -94,6 +94,13 @@ struct QueueConfig {
   std::optional<int64_t> retry_for_ms;
   Location retry_for_at;
 
+  // Pub/Sub: its dead-letter topic as the plan names it, and whether the plan grants the Pub/Sub
+  // service account roles/pubsub.publisher on it and roles/pubsub.subscriber on this subscription
+  // (the grants dead-lettering needs: PUBSUB-DLQ-GRANT), with where each grant is.
+  std::string pubsub_dead_letter_topic;
+  bool pubsub_publisher_granted = false, pubsub_subscriber_granted = false;
+  Location pubsub_publisher_at, pubsub_subscriber_at;
+
   std::vector<Unknown> unknowns;
   std::vector<ReaderNote> notes;
   std::vector<SkipComment> skips;  // inline skip comments inside its declaration

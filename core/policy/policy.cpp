@@ -251,12 +251,14 @@ Status CheckDelayedRetry(const Policy& p) {
 }
 
 // Pub/Sub's own bounds (cloud.google.com/pubsub/docs/handling-failures; the
-// Subscription reference): max_delivery_attempts 5..100, the ack deadline 10..600 s,
+// Subscription reference): max_delivery_attempts 5..100 (with a dead-letter topic), the ack deadline 10..600 s,
 // a retry_policy that is exponential between minimum_backoff and maximum_backoff (each
 // at most 600 s) with no jitter of the lab's, or none (immediate redelivery).
 Status CheckPubSub(const Policy& p) {
   if (p.system != System::kPubSub) return Status::Ok();
-  if (p.max_attempts < kPubSubMinDeliveryAttempts || p.max_attempts > kPubSubMaxDeliveryAttempts) {
+  // With no dead-letter topic there is no max_delivery_attempts (the budget is unbounded): not asked.
+  const bool counted = p.dead_letter_topic == DeadLetterTopic::kSet;
+  if (counted && (p.max_attempts < kPubSubMinDeliveryAttempts || p.max_attempts > kPubSubMaxDeliveryAttempts)) {
     return Status::InvalidArgument("maxAttempts must be an integer from 5 to 100 with system \"pubsub\" "
                                    "(dead_letter_policy.max_delivery_attempts), got " + std::to_string(p.max_attempts));
   }

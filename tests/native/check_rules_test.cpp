@@ -494,11 +494,12 @@ TEST_CASE("check rules: the join refuses two queues with one id and a policy the
   CHECK(refused.status().message().find("main.tf.json:10: queue orders: the policy read is refused: ") == 0);
 }
 
-TEST_CASE("check rules: RuleIds lists the eleven rules in the issue's order") {
+TEST_CASE("check rules: RuleIds lists the rules in the issue's order, then Pub/Sub's grant rule") {
   std::vector<std::string> ids(RuleIds().begin(), RuleIds().end());
   CHECK(ids == std::vector<std::string>{"DLQ-EXISTS", "DLQ-DEAD-END", "DLQ-RETENTION", "DLQ-TYPE-MATCH",
                                         "RMQ-DLX-BOUND", "RMQ-AT-LEAST-ONCE", "RETRY-BOUNDED",
-                                        "RETRY-OUTLASTS-OUTAGE", "BACKOFF-CAP", "JITTER", "DLQ-ALARM"});
+                                        "RETRY-OUTLASTS-OUTAGE", "BACKOFF-CAP", "JITTER", "DLQ-ALARM",
+                                        "PUBSUB-DLQ-GRANT"});
 }
 
 TEST_CASE("check rules: an unknown retry policy is a note in each retry rule; a reader's note is reported") {

@@ -39,6 +39,9 @@ TEST_CASE("pubsub [DLP]: \"The value must be between 5 and 100\": maxAttempts re
                          "(dead_letter_policy.max_delivery_attempts), got 4");
   CHECK_FALSE(Policy::Check(PubSub(101)).ok());
   CHECK(Policy::Check([] { Policy p; p.max_attempts = 3; return p; }()).ok());  // the lab keeps its own range
+  Policy none = PubSub(3);  // no dead-letter policy: no max_delivery_attempts, so maxAttempts is not asked
+  none.dead_letter_topic = DeadLetterTopic::kNone;
+  CHECK(Policy::Check(none).ok());
 }
 
 TEST_CASE("pubsub: the ack deadline is the lease, 10..600 s; retry_policy is exponential (no jitter, max 600 s) or none") {

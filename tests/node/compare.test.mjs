@@ -116,6 +116,17 @@ test('played by the core: a poison job ahead of a healthy one, lab against rabbi
   ]);
 });
 
+test('played by the core: pubsub plays in a column with Pub/Sub\'s own budget, and is refused by name below it', () => {
+  const model = new CompareModel(lab);
+  const results = model.play(model.read(`${POISON}&with=lab,pubsub:maxAttempts=5,pubsub`));
+  assert.equal(results[0].error, undefined);
+  assert.equal(results[1].error, undefined);
+  assert.equal(results[1].endings.get('b').deliveries, 5);  // max_delivery_attempts 5, then the dead-letter topic
+  assert.deepEqual(results[1].quarantined.map((q) => [q.id, q.systemReason]), [['b', '']]);  // Pub/Sub keeps no reason
+  assert.equal(results[2].error.code, 'invalid-argument');  // the link's maxAttempts 3 is below Pub/Sub's 5
+  assert.match(results[2].error.message, /maxAttempts must be an integer from 5 to 100 with system "pubsub"/);
+});
+
 test('a column the core refuses keeps the core\'s error; the others still play; a bad link is the core\'s to name', () => {
   const model = new CompareModel(lab);
   const results = model.play(model.read('v2;m3;s1;ja:,b:;at,t,t&with=lab,sidekiq,lab:maxAttempts=0'));

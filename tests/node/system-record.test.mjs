@@ -45,6 +45,15 @@ test('each system\'s record keeps its fields\' names, types and order through th
     });
   assert.equal(JSON.stringify(sidekiq.systemRecord), '{"retry_count":1,"error_message":"last"}');
 
+  // Pub/Sub: the message with the attributes its dead-lettering adds (docs/real-systems.md [G4]).
+  const pubsub = deadLetter({ maxAttempts: 5, system: 'pubsub' }, (q) => {
+    for (let i = 0; i < 5; i += 1) q.process('transient');
+  });
+  assert.equal(JSON.stringify(pubsub.systemRecord),
+    '{"data":"body of a","CloudPubSubDeadLetterSourceDeliveryCount":5,'
+    + '"CloudPubSubDeadLetterSourceSubscription":"orders","CloudPubSubDeadLetterSourceTopicPublishTime":0}');
+  assert.equal(pubsub.systemReason, '');
+
   const plain = deadLetter({ maxAttempts: 1 }, (q) => q.process('transient'));
   assert.equal('systemRecord' in plain, false);
   assert.equal('systemReason' in plain, false);

@@ -24,7 +24,7 @@ namespace {
 
 // The rule table (docs/check.md "Rules"), "holds when" as one line each, then the
 // long text (SARIF fullDescription), which docs/check.md's "### <ID>" section sources.
-constexpr std::array<RuleText, 11> kRules{{
+constexpr std::array<RuleText, 12> kRules{{
     {"DLQ-EXISTS", Level::kError, "A terminal failure lands where it is kept (a DLQ, a Dead set, a failed set), not dropped.",
      "Fails a queue whose message, once no retry is left, is dropped (SQS without a redrive policy, RabbitMQ without a dead-letter exchange, Sidekiq retry: false or dead: false, BullMQ removeOnFail: true) or dead-letters to nothing. A DLQ named but not among the files read, or a target the file does not know, is a note."},
     {"DLQ-DEAD-END", Level::kError, "The DLQ does not route back into its source.",
@@ -47,6 +47,8 @@ constexpr std::array<RuleText, 11> kRules{{
      "Warns when no delay of the retry schedule draws jitter (neither the system's own nor the policy's): jobs that failed together come back together and hit the recovering dependency at once. A queue with a single attempt is not judged."},
     {"DLQ-ALARM", Level::kWarning, "Something alarms on the DLQ's depth.",
      "Warns on an SQS DLQ that no CloudWatch alarm on ApproximateNumberOfMessagesVisible (namespace AWS/SQS, dimension QueueName) watches: messages that land there go unnoticed. Only SQS is judged; the other formats cannot declare an alarm beside their queues."},
+    {"PUBSUB-DLQ-GRANT", Level::kError, "Pub/Sub's service account may forward dead letters.",
+     "Fails a Pub/Sub subscription with a dead-letter topic when the same plan does not grant the project's Pub/Sub service account (service-<project-number>@gcp-sa-pubsub.iam.gserviceaccount.com) roles/pubsub.publisher on the dead-letter topic or roles/pubsub.subscriber on the subscription: without them Pub/Sub cannot forward a dead letter. One finding per missing grant."},
 }};
 
 }  // namespace

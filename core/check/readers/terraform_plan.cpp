@@ -14,6 +14,7 @@
 #include "plan_index.h"
 #include "config_import.h"
 #include "service_bus_plan.h"
+#include "pubsub_plan.h"
 #include "sqs_queue.h"
 
 namespace dlq::check {
@@ -92,7 +93,7 @@ Status PlanReader::Read(Inventory* out) {
   for (const PlanResource& r : plan_.resources()) {
     if (IsServiceBusResource(r.type)) RETURN_IF_ERROR(ReadServiceBusResource(file_, r, out));
   }
-  return Status::Ok();
+  return ReadPubSubSubscriptions(file_, plan_, out);
 }
 
 Status PlanReader::ReadQueue(const PlanResource& r) {

@@ -68,5 +68,6 @@ void JudgeRetryBounded(const Rule&, const RuleContext&, const JoinedQueue&, std:
 void JudgeRetryOutlastsOutage(const Rule&, const RuleContext&, const JoinedQueue&, std::vector<Finding>*);
 void JudgeBackoffCap(const Rule&, const RuleContext&, const JoinedQueue&, std::vector<Finding>*);
 void JudgeJitter(const Rule&, const RuleContext&, const JoinedQueue&, std::vector<Finding>*);
+void JudgePubSubDlqGrant(const Rule&, const RuleContext&, const JoinedQueue&, std::vector<Finding>*);
 
 }  // namespace dlq::check

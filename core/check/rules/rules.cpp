@@ -21,11 +21,12 @@ constexpr Rule kRules[] = {
     {"BACKOFF-CAP", Level::kWarning, MaxDelayStated, JudgeBackoffCap},
     {"JITTER", Level::kWarning, nullptr, JudgeJitter},
     {"DLQ-ALARM", Level::kWarning, nullptr, JudgeDlqAlarm},
+    {"PUBSUB-DLQ-GRANT", Level::kError, nullptr, JudgePubSubDlqGrant},
 };
 
 constexpr const char* kRuleIds[] = {
     kRules[0].id, kRules[1].id, kRules[2].id, kRules[3].id, kRules[4].id,  kRules[5].id,
-    kRules[6].id, kRules[7].id, kRules[8].id, kRules[9].id, kRules[10].id,
+    kRules[6].id, kRules[7].id, kRules[8].id, kRules[9].id, kRules[10].id, kRules[11].id,
 };
 static_assert(std::size(kRuleIds) == std::size(kRules), "RuleIds lists every rule");
 
