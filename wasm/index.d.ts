@@ -71,11 +71,12 @@ export type Ordering = 'none' | 'key' | 'stall';
  * or what one real system does differently: 'rabbitmq-quorum' (a message returned at once goes back
  * near the head), 'bullmq' (exponential backoff has no cap), 'sidekiq' (backoff kind 'none' is
  * Sidekiq's count^4 + 15 + rand(10)·(count + 1) s; retrying a dead job gives one more run), 'sqs'
- * (backoff kind 'none' waits for the visibility timeout, leaseMs; entries carry no reason),
+ * (backoff kind 'none' waits for the visibility timeout, leaseMs; entries carry no reason), 'pubsub'
+ * (maxAttempts is max_delivery_attempts, 5 to 100; deadLetterTopic 'none' redelivers until messageRetentionMs),
  * 'service-bus' (abandon redelivers at once: a backoff is refused; leaseMs is the lockDuration, at
  * most 5 minutes; entries carry DeadLetterReason and DeliveryCount).
  */
-export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs' | 'service-bus';
+export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs' | 'pubsub' | 'service-bus';
 /** rabbitmq-quorum: x-delivery-limit set from maxAttempts, or left to the version's default (3.x none, 4.0+ 20),
  *  or none at all on a classic queue ('classic-queue'). */
 export type DeliveryLimit = 'explicit' | 'unset-3.x' | 'unset-4.x' | 'classic-queue';
@@ -346,6 +347,16 @@ export interface PolicyOptions {
    * 86,400,000; default 0.
    */
   delayedRetryMaxMs?: number;
+  /**
+   * Google Cloud Pub/Sub only: set: maxAttempts deliveries, then the dead-letter topic; none: redelivered
+   * until messageRetentionMs after publish, then deleted. Default 'set'.
+   */
+  deadLetterTopic?: 'set' | 'none';
+  /**
+   * Google Cloud Pub/Sub only: message_retention_duration: with no dead-letter topic a message expires this
+   * long after its publish. An integer from 600,000 to 2,678,400,000; default 604,800,000.
+   */
+  messageRetentionMs?: number;
   /**
    * Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry
    * queue republishing it at the tail (lab only). Default 'broker'.
@@ -1469,8 +1480,9 @@ export interface Session {
   dispose(): void;
 }
 
-/** The formats lab.importConfig() reads ('servicebus': an Azure Service Bus ARM template or queue resource). */
-export type ConfigFormat = 'bullmq' | 'sqs' | 'sidekiq' | 'rabbitmq' | 'servicebus';
+/** The formats lab.importConfig() reads ('pubsub': gcloud pubsub commands; 'servicebus': an Azure Service Bus ARM
+ *  template or queue resource). */
+export type ConfigFormat = 'bullmq' | 'sqs' | 'sidekiq' | 'rabbitmq' | 'pubsub' | 'servicebus';
 /** One policy field lab.importConfig() sets ("backoff.kind"), with the broker's setting it came from. */
 export interface ConfigSetting { field: string; value: number | string | boolean; from: string; }
 /** A refusal of lab.importConfig(): the key, what was expected, what was given, and the sentence. */
