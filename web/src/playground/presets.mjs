@@ -159,6 +159,7 @@ export const SYSTEM_PRESETS = [
     scenario: {
       system: 'pubsub', maxAttempts: 5, leaseMs: 10000, seed: 1, deadLetterTopic: 'none', messageRetentionMs: 600000,
       backoff: exponential(60000, 60000, 'none'), jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
   { key: 'service-bus', name: 'Service Bus: ten deliveries back to back',
     summary: "Service Bus has no retry delay: abandon makes a available again at once, so its 10 deliveries (maxDeliveryCount 10) fail within a second, then it goes to orders/$deadletterqueue with DeadLetterReason MaxDeliveryCountExceeded and DeliveryCount 10.",
     scenario: {
