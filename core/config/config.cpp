@@ -86,6 +86,7 @@ std::string_view FormatName(std::string_view format) {
   if (format == "sqs") return "Amazon SQS queue attributes";
   if (format == "sidekiq") return "Sidekiq sidekiq_options";
   if (format == "rabbitmq") return "RabbitMQ policy definition";
+  if (format == "spring-kafka") return "Spring Kafka Java (@RetryableTopic or DefaultErrorHandler)";
   return "";
 }
 
@@ -107,6 +108,8 @@ ImportResult ReadConfig(std::string_view text, const JsValue* dlq_retention) {
     bool word = (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9') || next == '_';
     if (!word) return ReadSidekiqLine(trimmed, dlq);
   }
+  // Java is never JSON: a text naming Spring Kafka's retry calls and not starting an object.
+  if (trimmed.front() != '{' && IsSpringKafkaText(trimmed)) return ReadSpringKafka(trimmed);
   ObjectTextRead read = ReadObjectText(trimmed, "config");
   if (!read.ok) {
     if (read.why != "is not JSON") return Refused("", Refusal(read.key, read.expected, read.given, read.why));

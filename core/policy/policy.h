@@ -63,7 +63,7 @@ enum class Ordering : uint8_t { kNone, kKey, kStall };
 // module, core/systems/<name>.cpp (system.h lists what each does differently);
 // which policy fields a system owns, the field table's system column says
 // (schema.cpp, FieldSpec::only_under). Stored in snapshots and links: append-only.
-enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs };
+enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs, kSpringKafka };
 // rabbitmq-quorum: where the delivery-limit comes from.
 //   explicit   x-delivery-limit = maxAttempts - 1
 //   unset-3.x  none set, RabbitMQ 3.x: no limit; a return goes to the tail and nothing
@@ -93,7 +93,8 @@ enum class DelayedRetryType : uint8_t { kDisabled, kAll, kFailed, kReturned };
 // Why a job that fails for good is dropped instead of quarantined (Policy::DeadLetterDrop):
 // a RabbitMQ queue with no dead-letter exchange, BullMQ's removeOnFail true, or
 // Sidekiq's dead: false. The value is stored in its events' ref, so it is append-only.
-enum class DropCause : uint8_t { kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet };
+// spring-kafka's DefaultErrorHandler with no DeadLetterPublishingRecoverer logs the record and skips it.
+enum class DropCause : uint8_t { kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet, kNoRecoverer };
 // rabbitmq-quorum: a message's x-death record as RabbitMQ keeps it (R1, R3): one
 // entry per {queue, reason} (the lab has one queue, so one per reason: delivery_limit
 // for kExhausted, rejected for kPermanent, maxlen for kMaxLength, expired for kExpired),
@@ -199,13 +200,16 @@ constexpr IntegerField kMessageTtlMsField{"messageTtlMs", 0, kMaxTimeMs};  // ra
 // the formula reads them (min 0 or max 0: no delay; with type disabled they do nothing).
 constexpr IntegerField kDelayedRetryMinMsField{"delayedRetryMinMs", 0, kMaxDelayMs};  // rabbitmq-quorum only
 constexpr IntegerField kDelayedRetryMaxMsField{"delayedRetryMaxMs", 0, kMaxDelayMs};  // rabbitmq-quorum only
+// spring-kafka: ExponentialBackOff's (and @RetryableTopic's) multiplier in thousandths, 1.0 to 10.0;
+// each delay is the previous one times it, truncated to whole ms, up to capMs. 2000 doubles, as the lab does.
+constexpr IntegerField kMultiplierPermilleField{"multiplierPermille", 1000, 10'000};  // spring-kafka only
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
                                                   &kMaxStalledCountField, &kDeadMaxJobsField, &kJitterPermilleField,
                                                   &kRemoveOnFailCountField, &kDlqMaxLengthField, &kMaxLengthField,
                                                   &kMessageTtlMsField, &kDelayedRetryMinMsField,
-                                                  &kDelayedRetryMaxMsField};
+                                                  &kDelayedRetryMaxMsField, &kMultiplierPermilleField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -312,6 +316,15 @@ struct Policy {
   DelayedRetryType delayed_retry_type = DelayedRetryType::kDisabled;
   int64_t delayed_retry_min_ms = 0;
   int64_t delayed_retry_max_ms = 0;
+  // spring-kafka: @RetryableTopic's non-blocking retry topics instead of the DefaultErrorHandler's
+  // blocking retry: a failed record is republished to a retry topic and the partition moves on
+  // (ordering none; blocking, the partition is held: ordering stall). Check enforces the pair.
+  bool retry_topics = false;
+  // spring-kafka: the backoff's multiplier in thousandths (kMultiplierPermilleField).
+  int64_t multiplier_permille = 2000;
+  // spring-kafka: no DeadLetterPublishingRecoverer, so a record that fails for good is logged and
+  // skipped (DropCause::kNoRecoverer), not published to the dead-letter topic.
+  bool no_recoverer = false;
   // Where a retry's delay lives (DelayAt); other than broker only with system lab.
   DelayAt delay_at = DelayAt::kBroker;
   // Quarantine operability: an entry whose age (from its arrival) reaches
@@ -361,6 +374,9 @@ struct Policy {
   // The policy's attempt budget: max_attempts, unless its system says otherwise (a
   // rabbitmq-quorum policy may leave the delivery-limit to the version).
   int64_t Budget() const;
+  // The ordering the queue applies: the ordering field, unless its system decides it
+  // (spring-kafka; SystemRules::OrderingInForce).
+  Ordering OrderingInForce() const;
   // True when a returned message goes back near the head or keeps its place (SystemRules::ReturnTo).
   bool ReturnsNearHead() const;
   // True when retention is applied when jobs finish, not by a timer.

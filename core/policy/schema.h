@@ -29,8 +29,9 @@ inline constexpr Choice kSystemItems[] = {{"lab", "The lab's rules", "l"},
                                           {"rabbitmq-quorum", "RabbitMQ quorum queue", "q"},
                                           {"bullmq", "BullMQ", "b"},
                                           {"sidekiq", "Sidekiq", "k"},
-                                          {"sqs", "Amazon SQS", "s"}};
-inline constexpr Choices kSystemChoices{kSystemItems, 5};
+                                          {"sqs", "Amazon SQS", "s"},
+                                          {"spring-kafka", "Spring Kafka", "f"}};
+inline constexpr Choices kSystemChoices{kSystemItems, 6};
 inline constexpr Choice kDeliveryLimitItems[] = {{"explicit", "Set: maxAttempts - 1"},
                                                  {"unset-3.x", "Not set, RabbitMQ 3.x: no limit", "3"},
                                                  {"unset-4.x", "Not set, RabbitMQ 4.0+: 20", "4"},

@@ -214,7 +214,15 @@ Status ReadSystem(Reader& in, Policy* policy) {
   for (int i = 0; i < kSystemChoices.count && found < 0; ++i) {
     if (!in.done() && in.peek() == kSystemChoices.items[i].link[0]) found = i;
   }
-  if (found < 0) return in.Error("system (q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, l lab)");
+  if (found < 0) {
+    // Every system's letter from the choice list, the default (lab) last, as the refusal always read.
+    std::string letters;
+    for (int k = 1; k <= kSystemChoices.count; ++k) {
+      const Choice& item = kSystemChoices.items[k % kSystemChoices.count];
+      letters.append(letters.empty() ? "" : ", ").append(item.link).append(" ").append(item.name);
+    }
+    return in.Error("system (" + letters + ")");
+  }
   policy->system = static_cast<System>(found);
   in.Accept(in.peek());
   RETURN_IF_ERROR(CheckPolicy(*policy));

@@ -23,5 +23,6 @@ const SystemRules& RabbitMqQuorum();
 const SystemRules& BullMq();
 const SystemRules& Sidekiq();
 const SystemRules& Sqs();
+const SystemRules& SpringKafka();
 
 }  // namespace dlq::systems

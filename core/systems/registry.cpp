@@ -11,7 +11,8 @@ namespace {
 // Built on first use, so a caller's static initialiser may ask too.
 std::span<const SystemRules* const> Table() {
   static const SystemRules* const systems[kSystemCount] = {&systems::Lab(), &systems::RabbitMqQuorum(),
-                                                           &systems::BullMq(), &systems::Sidekiq(), &systems::Sqs()};
+                                                           &systems::BullMq(), &systems::Sidekiq(), &systems::Sqs(),
+                                                           &systems::SpringKafka()};
   return systems;
 }
 

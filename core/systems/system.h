@@ -9,6 +9,8 @@
 //                        the Dead set's trim and timeout, dead: false
 //   sqs.cpp              the visibility timeout as the delay, retention from the
 //                        first enqueue, no reason on a DLQ message
+//   spring_kafka.cpp     blocking retry holding the partition or retry topics, Spring's
+//                        multiplied backoff, kafka_dlt-* headers, no recoverer
 // The registry (registry.h) maps the enum to its module; it and these files are
 // the only code that names a specific system. Everything else asks the module of
 // the policy in force (SystemOf). The Policy's data, its field table (whose
@@ -114,6 +116,11 @@ class SystemRules {
   // closed form instead of one attempt at a time. Any later attempt is also correct.
   // The lab: MaxDelaySettlesAt (backoff.h).
   virtual uint32_t MaxRetryDelaySettlesAt(const Policy& p, const Backoff& backoff) const;
+
+  // --- Which ready job a worker may take ------------------------------------
+  // The ordering the queue applies (spring-kafka: its blocking retry holds the partition,
+  // stall; its retry topics keep none). The lab: the policy's ordering field.
+  virtual Ordering OrderingInForce(const Policy& p) const { return p.ordering; }
 
   // --- Where a return goes -------------------------------------------------
   virtual ReturnPlace ReturnTo(const Policy& p) const { return (void)p, ReturnPlace::kTail; }

@@ -7,7 +7,8 @@
 namespace dlq {
 namespace {
 
-constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs};
+constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs,
+                               System::kSpringKafka};
 constexpr int kPoliciesPerSystem = 3000;
 
 int64_t Between(Prng& r, int64_t lo, int64_t hi) {  // inclusive; hi - lo < 2^32
@@ -29,7 +30,7 @@ Backoff RandomBackoff(Prng& r, System system) {
   b.jitter = choices[r.Below(5)];
   if (b.jitter == Jitter::kDecorrelated && b.kind != BackoffKind::kExponential) b.jitter = Jitter::kFull;
   if (b.jitter == Jitter::kBullMq) b.jitter_permille = Between(r, 1, 1000);
-  (void)system;
+  if (system == System::kSpringKafka) b.jitter = Jitter::kNone, b.jitter_permille = Backoff{}.jitter_permille;  // none in Spring
   return b;
 }
 
@@ -67,6 +68,12 @@ Policy RandomPolicy(Prng& r, System system) {
       break;
     case System::kLab: p.delay_at = static_cast<DelayAt>(r.Below(3)); break;
     case System::kSqs: break;
+    case System::kSpringKafka:  // blocking holds the partition; retry topics keep no order
+      p.retry_topics = r.Below(2) == 0;
+      p.ordering = !p.retry_topics && r.Below(2) == 0 ? Ordering::kStall : Ordering::kNone;
+      p.multiplier_permille = Sized(r, 1000, 3000, 10'000);
+      p.no_recoverer = r.Below(4) == 0;
+      break;
   }
   return p;
 }

@@ -441,6 +441,7 @@ TEST_CASE("systems: the mode travels through links and snapshots, and a lab poli
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().message() ==
         "scenario link is malformed at character 11: expected system (q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, "
+        "f spring-kafka, "
         "l lab), got 'z'");
 }
 
@@ -997,10 +998,10 @@ TEST_CASE("systems: the registry has one module per System value, in order, with
     letters += system.link_letter();
     CHECK(SystemByLinkLetter(system.link_letter()) == system.id());
   }
-  CHECK(letters == "lqbks");  // released v2 links carry these letters: frozen
+  CHECK(letters == "lqbksf");  // released v2 links carry these letters: frozen
   CHECK_FALSE(SystemByLinkLetter('x').has_value());
   CHECK_FALSE(SystemByLinkLetter('\0').has_value());
-  CHECK(SystemLetterList() == "q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, l lab");
+  CHECK(SystemLetterList() == "q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, f spring-kafka, l lab");
   CHECK(&SystemOf(System::kBullMq) == &systems::BullMq());
 }
 
@@ -1021,7 +1022,7 @@ TEST_CASE("systems: every field's system column names a system of the registry; 
     CHECK_MESSAGE(description.starts_with(shown + " only: "), description);
     CHECK(description.size() <= 160);  // one line (tests/node/schema.test.mjs)
   }
-  CHECK(owned == 16);
+  CHECK(owned == 19);
   for (const Field<Policy>& row : PolicyFields()) {
     const std::string name = row.spec.name;
     if (name == "maxStalledCount") CHECK(std::string(row.spec.label) == "Max stalled count (bullmq)");

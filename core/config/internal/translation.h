@@ -62,6 +62,9 @@ ImportResult ReadSqs(const JsValue& attributes, const JsValue* dlq_retention);
 bool IsSqsKey(std::string_view key);
 ImportResult ReadSidekiq(std::string_view line);
 ImportResult ReadRabbitmq(const JsValue& input);
+// Spring Kafka Java: a @RetryableTopic listener or a DefaultErrorHandler bean (kafka_config.cpp).
+bool IsSpringKafkaText(std::string_view text);
+ImportResult ReadSpringKafka(std::string_view text);
 bool IsRabbitmqKey(std::string_view key);
 
 }  // namespace dlq::config

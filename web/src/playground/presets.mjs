@@ -149,6 +149,17 @@ export const SYSTEM_PRESETS = [
     scenario: {
       system: 'sqs', maxAttempts: 3, leaseMs: 5000, seed: 1, jobs: jobs(['a', 'b']),
       world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'spring-kafka', name: "Spring Kafka: FixedBackOff(0, 9) holds the partition",
+    summary: "Spring Kafka's DefaultErrorHandler with its default FixedBackOff(0, 9): a is delivered ten times, 0 ms apart, while b waits behind it on the held partition; then a goes to the dead-letter topic with its kafka_dlt-* headers. Ten deliveries in no time outlast no outage.",
+    scenario: {
+      system: 'spring-kafka', maxAttempts: 10, ordering: 'stall', seed: 1, jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'spring-kafka-retry-topics', name: 'Spring Kafka: @RetryableTopic retry topics',
+    summary: "@RetryableTopic(attempts = \"4\", backOff = @BackOff(delay = 1000, multiplier = 1.5, maxDelay = 10000)): a leaves the partition for retry topics, waiting 1,000, 1,500 and 2,250 ms, and b runs meanwhile: no order is kept. Then a lands in the dead-letter topic.",
+    scenario: {
+      system: 'spring-kafka', retryTopics: true, multiplierPermille: 1500, maxAttempts: 4, seed: 1,
+      backoff: exponential(1000, 10000, 'none'), jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
 ];
 
 /** The clean scenario shown when there is no (usable) link: the lesson's a/b example. */
