@@ -71,9 +71,10 @@ export type Ordering = 'none' | 'key' | 'stall';
  * or what one real system does differently: 'rabbitmq-quorum' (a message returned at once goes back
  * near the head), 'bullmq' (exponential backoff has no cap), 'sidekiq' (backoff kind 'none' is
  * Sidekiq's count^4 + 15 + rand(10)·(count + 1) s; retrying a dead job gives one more run), 'sqs'
- * (backoff kind 'none' waits for the visibility timeout, leaseMs; entries carry no reason).
+ * (backoff kind 'none' waits for the visibility timeout, leaseMs; entries carry no reason), 'spring-kafka'
+ * (a blocking retry holds the partition, or retry topics; entries carry kafka_dlt-* headers).
  */
-export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs';
+export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs' | 'spring-kafka';
 /** rabbitmq-quorum: x-delivery-limit set from maxAttempts, or left to the version's default (3.x none, 4.0+ 20),
  *  or none at all on a classic queue ('classic-queue'). */
 export type DeliveryLimit = 'explicit' | 'unset-3.x' | 'unset-4.x' | 'classic-queue';
@@ -344,6 +345,21 @@ export interface PolicyOptions {
    * 86,400,000; default 0.
    */
   delayedRetryMaxMs?: number;
+  /**
+   * Spring Kafka only: @RetryableTopic: a failed record goes through retry topics and the partition moves on;
+   * off, the DefaultErrorHandler holds the partition. Default false.
+   */
+  retryTopics?: boolean;
+  /**
+   * Spring Kafka only: ExponentialBackOff's multiplier in thousandths (1.5 is 1500); each delay is the last
+   * times it, in whole ms, up to capMs. An integer from 1,000 to 10,000; default 2,000.
+   */
+  multiplierPermille?: number;
+  /**
+   * Spring Kafka only: no DeadLetterPublishingRecoverer: a record that fails for good is logged and skipped,
+   * not sent to a dead-letter topic. Default false.
+   */
+  noRecoverer?: boolean;
   /**
    * Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry
    * queue republishing it at the tail (lab only). Default 'broker'.
@@ -1468,7 +1484,7 @@ export interface Session {
 }
 
 /** The formats lab.importConfig() reads. */
-export type ConfigFormat = 'bullmq' | 'sqs' | 'sidekiq' | 'rabbitmq';
+export type ConfigFormat = 'bullmq' | 'sqs' | 'sidekiq' | 'rabbitmq' | 'spring-kafka';
 /** One policy field lab.importConfig() sets ("backoff.kind"), with the broker's setting it came from. */
 export interface ConfigSetting { field: string; value: number | string | boolean; from: string; }
 /** A refusal of lab.importConfig(): the key, what was expected, what was given, and the sentence. */
