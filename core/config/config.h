@@ -114,6 +114,9 @@ struct PolicyFacts {
   // The bullmq mode's.
   bool remove_on_fail = false;
   double remove_on_fail_count = 0, max_stalled_count = 1;
+  // The spring-kafka mode's.
+  bool retry_topics = false, no_recoverer = false;
+  double multiplier_permille = 2000;
   std::vector<RuleFacts> rules;
 };
 struct Snippet {

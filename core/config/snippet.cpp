@@ -80,6 +80,9 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   n.remove_on_fail = FlagAt(in_force, "removeOnFail");
   n.remove_on_fail_count = NumberAt(in_force, "removeOnFailCount");
   n.max_stalled_count = NumberAt(in_force, "maxStalledCount", 1);
+  n.retry_topics = FlagAt(in_force, "retryTopics");
+  n.no_recoverer = FlagAt(in_force, "noRecoverer");
+  n.multiplier_permille = NumberAt(in_force, "multiplierPermille", 2000);
   if (const JsValue* rules = in_force.Find("rules"); rules != nullptr && rules->IsObject()) {
     for (const auto* member : rules->Entries()) {
       const JsValue& r = member->second;

@@ -315,6 +315,39 @@ Status CheckServiceBus(const Policy& p) {
   return Status::Ok();
 }
 
+// Spring Kafka: the DefaultErrorHandler retries a record by seeking its partition back to it,
+// so the partition is held while it retries (stall in force: nothing behind it is taken);
+// @RetryableTopic republishes it to a retry topic and the partition moves on, keeping no order
+// (none in force; spring_kafka.cpp, OrderingInForce). Its FixedBackOff and ExponentialBackOff
+// draw no jitter.
+Status CheckSpringKafka(const Policy& p) {
+  if (p.system != System::kSpringKafka) return Status::Ok();
+  // The module decides the ordering in force (stall blocking, none with retry topics); the field
+  // may say so, or be left at none, but may not ask for what Spring Kafka does not do.
+  const bool contradicts = p.ordering == Ordering::kKey || (p.retry_topics && p.ordering == Ordering::kStall);
+  if (contradicts) {
+    return Status::InvalidArgument(
+        std::string("ordering must be \"none\"") + (p.retry_topics ? "" : " or \"stall\"") +
+        " with system \"spring-kafka\" and retryTopics " +
+        (p.retry_topics ? "true (a retry topic takes the record off its partition, which moves on: no order is kept)"
+                        : "false (the DefaultErrorHandler seeks the partition back to the failed record, holding it: "
+                          "stall applies either way)") +
+        ", got " + Quoted(OrderingName(p.ordering)));
+  }
+  auto no_jitter = [](const Backoff& b, const std::string& prefix) {
+    if (b.jitter == Jitter::kNone) return Status::Ok();
+    return Status::InvalidArgument(prefix + ".jitter must be \"none\" with system \"spring-kafka\" (its FixedBackOff and "
+                                   "ExponentialBackOff draw no jitter), got " + Quoted(JitterName(b.jitter)));
+  };
+  RETURN_IF_ERROR(no_jitter(p.backoff, "backoff"));
+  for (int i = 0; i < kFailureClassCount; ++i) {
+    if (!p.classes.rules[i].own_backoff) continue;
+    RETURN_IF_ERROR(no_jitter(p.classes.rules[i].backoff,
+                              std::string("classes.") + ClassName(static_cast<FailureClass>(i)) + ".backoff"));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status Policy::Check(const Policy& p) {
@@ -343,6 +376,7 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(kDelayedRetryMinMsField.Check(p.delayed_retry_min_ms));
   RETURN_IF_ERROR(kDelayedRetryMaxMsField.Check(p.delayed_retry_max_ms));
   RETURN_IF_ERROR(kMessageRetentionMsField.Check(p.message_retention_ms));
+  RETURN_IF_ERROR(kMultiplierPermilleField.Check(p.multiplier_permille));
   // A mode's own setting means nothing elsewhere: refused rather than ignored. Whose each
   // field is, its row says (FieldSpec::only_under), so the form, the import and this agree.
   const Policy defaults;
@@ -377,6 +411,7 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(CheckDelayedRetry(p));
   RETURN_IF_ERROR(CheckPubSub(p));
   RETURN_IF_ERROR(CheckServiceBus(p));
+  RETURN_IF_ERROR(CheckSpringKafka(p));
   return Status::Ok();
 }
 
@@ -408,7 +443,8 @@ bool operator==(const Policy& a, const Policy& b) {
   return a.max_attempts == b.max_attempts && a.backoff == b.backoff && a.lease_ms == b.lease_ms && a.seed == b.seed &&
          a.classes == b.classes && a.ordering == b.ordering && a.retention_ms == b.retention_ms &&
          a.alarm_depth == b.alarm_depth && a.unsafe_quarantine_order == b.unsafe_quarantine_order &&
-         a.journal == b.journal && a.system == b.system && a.max_stalled_count == b.max_stalled_count &&
+         a.journal == b.journal && a.system == b.system && a.retry_topics == b.retry_topics &&
+         a.multiplier_permille == b.multiplier_permille && a.no_recoverer == b.no_recoverer && a.max_stalled_count == b.max_stalled_count &&
          a.dead_max_jobs == b.dead_max_jobs && a.remove_on_fail_count == b.remove_on_fail_count && a.retry_in_jitter == b.retry_in_jitter &&
          a.retry_every_error == b.retry_every_error && a.delivery_limit == b.delivery_limit &&
          a.dead_letter_exchange == b.dead_letter_exchange && a.dlq_max_length == b.dlq_max_length && a.remove_on_fail == b.remove_on_fail &&

@@ -63,7 +63,7 @@ enum class Ordering : uint8_t { kNone, kKey, kStall };
 // module, core/systems/<name>.cpp (system.h lists what each does differently);
 // which policy fields a system owns, the field table's system column says
 // (schema.cpp, FieldSpec::only_under). Stored in snapshots and links: append-only.
-enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs, kPubSub, kServiceBus };
+enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs, kPubSub, kServiceBus, kSpringKafka };
 // rabbitmq-quorum: where the delivery-limit comes from.
 //   explicit   x-delivery-limit = maxAttempts - 1
 //   unset-3.x  none set, RabbitMQ 3.x: no limit; a return goes to the tail and nothing
@@ -102,7 +102,8 @@ enum class DeadLetterTopic : uint8_t { kSet, kNone };
 // a RabbitMQ queue with no dead-letter exchange, BullMQ's removeOnFail true, or
 // Sidekiq's dead: false. The value is stored in its events' ref, so it is append-only.
 // pubsub's kNoDeadLetterTopic: a subscription with no dead_letter_policy (DeadLetterTopic).
-enum class DropCause : uint8_t { kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet, kNoDeadLetterTopic };
+// spring-kafka's kNoRecoverer: a DefaultErrorHandler with no DeadLetterPublishingRecoverer logs the record and skips it.
+enum class DropCause : uint8_t { kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet, kNoDeadLetterTopic, kNoRecoverer };
 // rabbitmq-quorum: a message's x-death record as RabbitMQ keeps it (R1, R3): one
 // entry per {queue, reason} (the lab has one queue, so one per reason: delivery_limit
 // for kExhausted, rejected for kPermanent, maxlen for kMaxLength, expired for kExpired),
@@ -221,13 +222,17 @@ constexpr int64_t kPubSubMaxBackoffMs = 600'000;
 // service-bus: leaseMs is the peek-lock's lockDuration, which Service Bus holds at most
 // 5 minutes (Policy::Check refuses a longer one under service-bus only).
 constexpr IntegerField kServiceBusLeaseMsField{"leaseMs", 1, 300'000};
+// spring-kafka: ExponentialBackOff's (and @RetryableTopic's) multiplier in thousandths, 1.0 to 10.0;
+// each delay is the previous one times it, truncated to whole ms, up to capMs. 2000 doubles, as the lab does.
+constexpr IntegerField kMultiplierPermilleField{"multiplierPermille", 1000, 10'000};  // spring-kafka only
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
                                                   &kMaxStalledCountField, &kDeadMaxJobsField, &kJitterPermilleField,
                                                   &kRemoveOnFailCountField, &kDlqMaxLengthField, &kMaxLengthField,
                                                   &kMessageTtlMsField, &kDelayedRetryMinMsField,
-                                                  &kDelayedRetryMaxMsField, &kMessageRetentionMsField};
+                                                  &kDelayedRetryMaxMsField, &kMessageRetentionMsField,
+                                                  &kMultiplierPermilleField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -339,6 +344,15 @@ struct Policy {
   // this long after its publish, then deleted (the queue's expiry at the ready head).
   DeadLetterTopic dead_letter_topic = DeadLetterTopic::kSet;
   int64_t message_retention_ms = int64_t{7} * 86'400'000;
+  // spring-kafka: @RetryableTopic's non-blocking retry topics instead of the DefaultErrorHandler's
+  // blocking retry: a failed record is republished to a retry topic and the partition moves on
+  // (ordering none; blocking, the partition is held: ordering stall). Check enforces the pair.
+  bool retry_topics = false;
+  // spring-kafka: the backoff's multiplier in thousandths (kMultiplierPermilleField).
+  int64_t multiplier_permille = 2000;
+  // spring-kafka: no DeadLetterPublishingRecoverer, so a record that fails for good is logged and
+  // skipped (DropCause::kNoRecoverer), not published to the dead-letter topic.
+  bool no_recoverer = false;
   // Where a retry's delay lives (DelayAt); other than broker only with system lab.
   DelayAt delay_at = DelayAt::kBroker;
   // Quarantine operability: an entry whose age (from its arrival) reaches
@@ -388,6 +402,9 @@ struct Policy {
   // The policy's attempt budget: max_attempts, unless its system says otherwise (a
   // rabbitmq-quorum policy may leave the delivery-limit to the version).
   int64_t Budget() const;
+  // The ordering the queue applies: the ordering field, unless its system decides it
+  // (spring-kafka; SystemRules::OrderingInForce).
+  Ordering OrderingInForce() const;
   // True when a returned message goes back near the head or keeps its place (SystemRules::ReturnTo).
   bool ReturnsNearHead() const;
   // True when retention is applied when jobs finish, not by a timer.

@@ -127,6 +127,18 @@ const Field<Policy> kPolicyFields[] = {
              "message_retention_duration: with no dead-letter topic a message expires this long after "
              "its publish.")).Carried('r', "v", "messageRetentionMs"),
      [](const Policy& p) { return p.message_retention_ms; }, [](Policy& p, int64_t v) { p.message_retention_ms = v; }},
+    {OnlyUnder(System::kSpringKafka, Boolean("retryTopics", "Retry topics (@RetryableTopic)",
+             "@RetryableTopic: a failed record goes through retry topics and the partition moves on; off, the "
+             "DefaultErrorHandler holds the partition.")).Carried('r', "r", "retryTopics"),
+     [](const Policy& p) -> int64_t { return p.retry_topics; }, [](Policy& p, int64_t v) { p.retry_topics = v != 0; }},
+    {OnlyUnder(System::kSpringKafka, Integer("multiplierPermille", kMultiplierPermilleField, "Backoff multiplier (per mille)",
+             "ExponentialBackOff's multiplier in thousandths (1.5 is 1500); each delay is the last times it, in "
+             "whole ms, up to capMs.")).Carried('r', "p", "multiplierPermille"),
+     [](const Policy& p) { return p.multiplier_permille; }, [](Policy& p, int64_t v) { p.multiplier_permille = v; }},
+    {OnlyUnder(System::kSpringKafka, Boolean("noRecoverer", "No dead-letter recoverer",
+             "no DeadLetterPublishingRecoverer: a record that fails for good is logged and skipped, not sent to a "
+             "dead-letter topic.")).Carried('r', "a", "noRecoverer"),
+     [](const Policy& p) -> int64_t { return p.no_recoverer; }, [](Policy& p, int64_t v) { p.no_recoverer = v != 0; }},
     {OnlyUnder(System::kLab, Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
           "queue republishing it at the tail (lab only).")).Carried('r', "", "delayAt"),

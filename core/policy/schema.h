@@ -31,8 +31,9 @@ inline constexpr Choice kSystemItems[] = {{"lab", "The lab's rules", "l"},
                                           {"sidekiq", "Sidekiq", "k"},
                                           {"sqs", "Amazon SQS", "s"},
                                           {"pubsub", "Google Cloud Pub/Sub", "p"},
-                                          {"service-bus", "Azure Service Bus", "z"}};
-inline constexpr Choices kSystemChoices{kSystemItems, 7};
+                                          {"service-bus", "Azure Service Bus", "z"},
+                                          {"spring-kafka", "Spring Kafka", "f"}};
+inline constexpr Choices kSystemChoices{kSystemItems, 8};
 inline constexpr Choice kDeliveryLimitItems[] = {{"explicit", "Set: maxAttempts - 1"},
                                                  {"unset-3.x", "Not set, RabbitMQ 3.x: no limit", "3"},
                                                  {"unset-4.x", "Not set, RabbitMQ 4.0+: 20", "4"},

@@ -221,7 +221,7 @@ Result<Attempt> QueueCore::Process(Outcome outcome, std::string_view error_text)
 
 int64_t QueueCore::NextEligible() const {
   if (ready_.empty()) return -1;
-  switch (policy_.ordering) {
+  switch (policy_.OrderingInForce()) {
     case Ordering::kNone:
       return 0;
     case Ordering::kStall:  // one partition: a leased or waiting head blocks the rest
@@ -240,7 +240,7 @@ void QueueCore::ReturnToReady(uint32_t index, bool returned) {
   // queue's scheduler publishes a new message (the tail, even in a stalled partition).
   const bool from_retry_queue = !returned && policy_.delay_at == DelayAt::kRetryQueue;
   const bool from_sleep = !returned && policy_.delay_at == DelayAt::kConsumerSleep;
-  if ((policy_.ordering == Ordering::kStall && !from_retry_queue) || from_sleep ||
+  if ((policy_.OrderingInForce() == Ordering::kStall && !from_retry_queue) || from_sleep ||
       (returned && policy_.ReturnsNearHead())) {
     jobs_[index].ready_pos = ready_.PushFront(index);  // the head retries in place
   } else {

@@ -13,6 +13,8 @@
 //                        retention expires), the dead-letter attributes
 //   service_bus.cpp      abandon redelivers at once in place, DeadLetterReason and
 //                        DeliveryCount on a $DeadLetterQueue message
+//   spring_kafka.cpp     blocking retry holding the partition or retry topics, Spring's
+//                        multiplied backoff, kafka_dlt-* headers, no recoverer
 // The registry (registry.h) maps the enum to its module; it and these files are
 // the only code that names a specific system. Everything else asks the module of
 // the policy in force (SystemOf). The Policy's data, its field table (whose
@@ -119,6 +121,11 @@ class SystemRules {
   // closed form instead of one attempt at a time. Any later attempt is also correct.
   // The lab: MaxDelaySettlesAt (backoff.h).
   virtual uint32_t MaxRetryDelaySettlesAt(const Policy& p, const Backoff& backoff) const;
+
+  // --- Which ready job a worker may take ------------------------------------
+  // The ordering the queue applies (spring-kafka: its blocking retry holds the partition,
+  // stall; its retry topics keep none). The lab: the policy's ordering field.
+  virtual Ordering OrderingInForce(const Policy& p) const { return p.ordering; }
 
   // --- Where a return goes -------------------------------------------------
   virtual ReturnPlace ReturnTo(const Policy& p) const { return (void)p, ReturnPlace::kTail; }

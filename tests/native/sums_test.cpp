@@ -8,7 +8,7 @@ namespace dlq {
 namespace {
 
 constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs,
-                               System::kPubSub, System::kServiceBus};
+                               System::kPubSub, System::kServiceBus, System::kSpringKafka};
 constexpr int kPoliciesPerSystem = 3000;
 
 int64_t Between(Prng& r, int64_t lo, int64_t hi) {  // inclusive; hi - lo < 2^32
@@ -31,6 +31,7 @@ Backoff RandomBackoff(Prng& r, System system) {
   b.jitter = choices[r.Below(5)];
   if (b.jitter == Jitter::kDecorrelated && b.kind != BackoffKind::kExponential) b.jitter = Jitter::kFull;
   if (b.jitter == Jitter::kBullMq) b.jitter_permille = Between(r, 1, 1000);
+  if (system == System::kSpringKafka) b.jitter = Jitter::kNone, b.jitter_permille = Backoff{}.jitter_permille;  // none in Spring
   return b;
 }
 
@@ -79,6 +80,12 @@ Policy RandomPolicy(Prng& r, System system) {
       p.dead_letter_topic = r.Below(4) == 0 ? DeadLetterTopic::kNone : DeadLetterTopic::kSet;
       break;
     case System::kServiceBus: break;
+    case System::kSpringKafka:  // blocking holds the partition; retry topics keep no order
+      p.retry_topics = r.Below(2) == 0;
+      p.ordering = !p.retry_topics && r.Below(2) == 0 ? Ordering::kStall : Ordering::kNone;
+      p.multiplier_permille = Sized(r, 1000, 3000, 10'000);
+      p.no_recoverer = r.Below(4) == 0;
+      break;
   }
   return p;
 }

@@ -65,6 +65,9 @@ ImportResult ReadSidekiq(std::string_view line);
 bool IsGcloudPubsub(std::string_view trimmed);
 ImportResult ReadPubsub(std::string_view text);
 ImportResult ReadRabbitmq(const JsValue& input);
+// Spring Kafka Java: a @RetryableTopic listener or a DefaultErrorHandler bean (kafka_config.cpp).
+bool IsSpringKafkaText(std::string_view text);
+ImportResult ReadSpringKafka(std::string_view text);
 bool IsRabbitmqKey(std::string_view key);
 // Azure Service Bus (service_bus_config.cpp): an ARM template, a queue or subscription resource,
 // or (ReadServiceBusProperties) the properties alone, ARM's camelCase names.

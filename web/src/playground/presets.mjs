@@ -159,10 +159,22 @@ export const SYSTEM_PRESETS = [
     scenario: {
       system: 'pubsub', maxAttempts: 5, leaseMs: 10000, seed: 1, deadLetterTopic: 'none', messageRetentionMs: 600000,
       backoff: exponential(60000, 60000, 'none'), jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
   { key: 'service-bus', name: 'Service Bus: ten deliveries back to back',
     summary: "Service Bus has no retry delay: abandon makes a available again at once, so its 10 deliveries (maxDeliveryCount 10) fail within a second, then it goes to orders/$deadletterqueue with DeadLetterReason MaxDeliveryCountExceeded and DeliveryCount 10.",
     scenario: {
       system: 'service-bus', maxAttempts: 10, leaseMs: 60000, seed: 1, jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'spring-kafka', name: "Spring Kafka: FixedBackOff(0, 9) holds the partition",
+    summary: "Spring Kafka's DefaultErrorHandler with its default FixedBackOff(0, 9): a is delivered ten times, 0 ms apart, while b waits behind it on the held partition; then a goes to the dead-letter topic with its kafka_dlt-* headers. Ten deliveries in no time outlast no outage.",
+    scenario: {
+      system: 'spring-kafka', maxAttempts: 10, ordering: 'stall', seed: 1, jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'spring-kafka-retry-topics', name: 'Spring Kafka: @RetryableTopic retry topics',
+    summary: "@RetryableTopic(attempts = \"4\", backOff = @BackOff(delay = 1000, multiplier = 1.5, maxDelay = 10000)): a leaves the partition for retry topics, waiting 1,000, 1,500 and 2,250 ms, and b runs meanwhile: no order is kept. Then a lands in the dead-letter topic.",
+    scenario: {
+      system: 'spring-kafka', retryTopics: true, multiplierPermille: 1500, maxAttempts: 4, seed: 1,
+      backoff: exponential(1000, 10000, 'none'), jobs: jobs(['a', 'b']),
       world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
 ];
 
