@@ -105,9 +105,12 @@ struct PolicyFacts {
   double max_length = 0, message_ttl_ms = 0, dlq_max_length = 0;
   std::string delayed_retry_type = "disabled";  // RabbitMQ 4.3's delayed retry
   double delayed_retry_min_ms = 0, delayed_retry_max_ms = 0;
+  std::string requeue_with = "reject";  // RabbitMQ 4.3: basic.nack is not counted
   // The sidekiq mode's.
   bool retry_in_jitter = false, retry_every_error = false, skip_dead_set = false;
   double dead_max_jobs = 10000;
+  double retry_for_ms = 0;            // retry_for (7.1.3+)
+  bool discard_on_exhausted = false;  // sidekiq_retries_exhausted returning :discard (7.2+)
   // The bullmq mode's.
   bool remove_on_fail = false;
   double remove_on_fail_count = 0, max_stalled_count = 1;

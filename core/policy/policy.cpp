@@ -176,6 +176,8 @@ const char* DelayedRetryTypeName(DelayedRetryType type) {
   return kDelayedRetryTypeChoices.Name(static_cast<int>(type));
 }
 
+const char* RequeueWithName(RequeueWith with) { return kRequeueWithChoices.Name(static_cast<int>(with)); }
+
 const char* DelayAtName(DelayAt where) { return kDelayAtChoices.Name(static_cast<int>(where)); }
 
 Result<DelayAt> ParseDelayAt(std::string_view text) {
@@ -246,6 +248,25 @@ Status CheckDelayedRetry(const Policy& p) {
   return Status::Ok();
 }
 
+// 4.3's uncounted nack needs a 4.x quorum queue's delivery count; with a delayed retry that
+// applies to returns (all, returned) the count its delay multiplies for a nack is not
+// documented, so that pair is refused rather than guessed.
+Status CheckRequeueWith(const Policy& p) {
+  if (p.requeue_with != RequeueWith::kNack) return Status::Ok();
+  if (p.delivery_limit == DeliveryLimit::kUnset3 || p.delivery_limit == DeliveryLimit::kClassicQueue) {
+    return Status::InvalidArgument("requeueWith \"nack\" (RabbitMQ 4.3's uncounted nack) needs a 4.x quorum queue, so "
+                                   "deliveryLimit \"explicit\" or \"unset-4.x\", got " +
+                                   Quoted(DeliveryLimitName(p.delivery_limit)));
+  }
+  if (p.delayed_retry_type == DelayedRetryType::kAll || p.delayed_retry_type == DelayedRetryType::kReturned) {
+    return Status::InvalidArgument("requeueWith \"nack\" is not modelled with delayedRetryType " +
+                                   Quoted(DelayedRetryTypeName(p.delayed_retry_type)) +
+                                   " (the count a nacked message's delay multiplies is not documented): expected "
+                                   "delayedRetryType \"disabled\" or \"failed\"");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status Policy::Check(const Policy& p) {
@@ -273,6 +294,7 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(kMessageTtlMsField.Check(p.message_ttl_ms));
   RETURN_IF_ERROR(kDelayedRetryMinMsField.Check(p.delayed_retry_min_ms));
   RETURN_IF_ERROR(kDelayedRetryMaxMsField.Check(p.delayed_retry_max_ms));
+  RETURN_IF_ERROR(kRetryForMsField.Check(p.retry_for_ms));
   // A mode's own setting means nothing elsewhere: refused rather than ignored. Whose each
   // field is, its row says (FieldSpec::only_under), so the form, the import and this agree.
   const Policy defaults;
@@ -305,6 +327,7 @@ Status Policy::Check(const Policy& p) {
                                    std::to_string(p.message_ttl_ms));
   }
   RETURN_IF_ERROR(CheckDelayedRetry(p));
+  RETURN_IF_ERROR(CheckRequeueWith(p));
   return Status::Ok();
 }
 
@@ -345,7 +368,8 @@ bool operator==(const Policy& a, const Policy& b) {
          a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source &&
          a.delay_at == b.delay_at && a.max_length == b.max_length && a.message_ttl_ms == b.message_ttl_ms &&
          a.delayed_retry_type == b.delayed_retry_type && a.delayed_retry_min_ms == b.delayed_retry_min_ms &&
-         a.delayed_retry_max_ms == b.delayed_retry_max_ms;
+         a.delayed_retry_max_ms == b.delayed_retry_max_ms && a.retry_for_ms == b.retry_for_ms &&
+         a.discard_on_exhausted == b.discard_on_exhausted && a.requeue_with == b.requeue_with;
 }
 
 }  // namespace dlq

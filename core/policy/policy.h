@@ -90,10 +90,17 @@ enum class DeadLetterExchange : uint8_t { kSet, kNone };
 //             lab's, so the policy's backoff applies as without it
 // Anything but disabled makes the queue a 4.3 quorum queue. Append-only (links, snapshots).
 enum class DelayedRetryType : uint8_t { kDisabled, kAll, kFailed, kReturned };
+// rabbitmq-quorum: how the consumer returns a failed message for a retry (its requeue).
+//   reject  basic.reject: a genuine failure, counted in delivery-count (every version)
+//   nack    basic.nack on RabbitMQ 4.3, which raises only x-acquired-count: the failure is
+//           not counted, so delivery-limit never ends its retries (a lost connection, the
+//           lab's crash, still counts). rabbitmq.com/docs/quorum-queues, "Poison message handling".
+// Append-only (links, snapshots).
+enum class RequeueWith : uint8_t { kReject, kNack };
 // Why a job that fails for good is dropped instead of quarantined (Policy::DeadLetterDrop):
 // a RabbitMQ queue with no dead-letter exchange, BullMQ's removeOnFail true, or
 // Sidekiq's dead: false. The value is stored in its events' ref, so it is append-only.
-enum class DropCause : uint8_t { kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet };
+enum class DropCause : uint8_t { kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet, kExhaustedDiscard };
 // rabbitmq-quorum: a message's x-death record as RabbitMQ keeps it (R1, R3): one
 // entry per {queue, reason} (the lab has one queue, so one per reason: delivery_limit
 // for kExhausted, rejected for kPermanent, maxlen for kMaxLength, expired for kExpired),
@@ -162,6 +169,7 @@ Result<System> ParseSystem(std::string_view text);
 const char* DeliveryLimitName(DeliveryLimit limit);  // "explicit" | "unset-3.x" | "unset-4.x" | "classic-queue"
 const char* DeadLetterExchangeName(DeadLetterExchange dlx);  // "set" | "none"
 const char* DelayedRetryTypeName(DelayedRetryType type);  // "disabled" | "all" | "failed" | "returned"
+const char* RequeueWithName(RequeueWith with);  // "reject" | "nack"
 const char* DelayAtName(DelayAt where);  // "broker" | "consumer-sleep" | "retry-queue"
 Result<DelayAt> ParseDelayAt(std::string_view text);
 
@@ -199,13 +207,15 @@ constexpr IntegerField kMessageTtlMsField{"messageTtlMs", 0, kMaxTimeMs};  // ra
 // the formula reads them (min 0 or max 0: no delay; with type disabled they do nothing).
 constexpr IntegerField kDelayedRetryMinMsField{"delayedRetryMinMs", 0, kMaxDelayMs};  // rabbitmq-quorum only
 constexpr IntegerField kDelayedRetryMaxMsField{"delayedRetryMaxMs", 0, kMaxDelayMs};  // rabbitmq-quorum only
+// sidekiq 7.1.3+: retry_for in ms, the retry window from the job's first failure; 0: none.
+constexpr IntegerField kRetryForMsField{"retryForMs", 0, kMaxTimeMs};  // sidekiq only
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
                                                   &kMaxStalledCountField, &kDeadMaxJobsField, &kJitterPermilleField,
                                                   &kRemoveOnFailCountField, &kDlqMaxLengthField, &kMaxLengthField,
                                                   &kMessageTtlMsField, &kDelayedRetryMinMsField,
-                                                  &kDelayedRetryMaxMsField};
+                                                  &kDelayedRetryMaxMsField, &kRetryForMsField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -298,6 +308,14 @@ struct Policy {
   // sidekiq: dead: false (or retry: false, with maxAttempts 1), so a job that fails for good
   // is not put in the Dead set: it is dropped.
   bool skip_dead_set = false;
+  // sidekiq 7.1.3+: sidekiq_options retry_for (ms; 0: none), a time window instead of a
+  // count: a failure after the first failure's time (failed_at) + retry_for is not
+  // retried (job_retry.rb). 8.1.0 made it exclusive with retry, so with it maxAttempts
+  // is not read (the lab's ceiling of kMaxAttemptsField.max attempts stays).
+  int64_t retry_for_ms = 0;
+  // sidekiq 7.2+: a sidekiq_retries_exhausted block returning :discard, so a job whose
+  // retries are exhausted is discarded instead of going to the Dead set.
+  bool discard_on_exhausted = false;
   // rabbitmq-quorum: the source queue's x-max-length with x-overflow drop-head: a publish
   // that leaves more than max_length messages ready dead-letters the oldest ready one
   // (reason maxlen; queue.h, DropHeadOverLimit). 0: no x-max-length.
@@ -312,6 +330,8 @@ struct Policy {
   DelayedRetryType delayed_retry_type = DelayedRetryType::kDisabled;
   int64_t delayed_retry_min_ms = 0;
   int64_t delayed_retry_max_ms = 0;
+  // rabbitmq-quorum: basic.reject (counted) or 4.3's basic.nack (uncounted) for a retry (RequeueWith).
+  RequeueWith requeue_with = RequeueWith::kReject;
   // Where a retry's delay lives (DelayAt); other than broker only with system lab.
   DelayAt delay_at = DelayAt::kBroker;
   // Quarantine operability: an entry whose age (from its arrival) reaches

@@ -99,6 +99,15 @@ const Field<Policy> kPolicyFields[] = {
              "dead: false (retry: false is this with maxAttempts 1); a job that fails for good is "
              "dropped, not kept in the Dead set.")).Carried('r', "o", "skipDeadSet"),
      [](const Policy& p) -> int64_t { return p.skip_dead_set; }, [](Policy& p, int64_t v) { p.skip_dead_set = v != 0; }},
+    {OnlyUnder(System::kSidekiq, Integer("retryForMs", kRetryForMsField, "Retry for (ms)",
+             "retry_for (7.1.3+): no retry after the first failure's time + this; replaces the count "
+             "(8.1.0); 0: none.")).Carried('r', "h", "retryForMs"),
+     [](const Policy& p) { return p.retry_for_ms; }, [](Policy& p, int64_t v) { p.retry_for_ms = v; }},
+    {OnlyUnder(System::kSidekiq, Boolean("discardOnExhausted", "Retries exhausted: :discard",
+             "sidekiq_retries_exhausted returns :discard (7.2+); a job that fails for good is "
+             "dropped, not kept in the Dead set.")).Carried('r', "v", "discardOnExhausted"),
+     [](const Policy& p) -> int64_t { return p.discard_on_exhausted; },
+     [](Policy& p, int64_t v) { p.discard_on_exhausted = v != 0; }},
     {OnlyUnder(System::kRabbitMqQuorum, Integer("maxLength", kMaxLengthField, "Source x-max-length",
              "the source queue's x-max-length (overflow drop-head); a publish past it "
              "dead-letters the oldest ready message (maxlen); 0: no limit.")).Carried('r', "g", "maxLength"),
@@ -118,6 +127,11 @@ const Field<Policy> kPolicyFields[] = {
     {OnlyUnder(System::kRabbitMqQuorum, Integer("delayedRetryMaxMs", kDelayedRetryMaxMsField, "Delayed retry max (ms)",
              "4.3's delayed-retry-max: no delay is longer (ms).")).Carried('r', "w", "delayedRetryMaxMs"),
      [](const Policy& p) { return p.delayed_retry_max_ms; }, [](Policy& p, int64_t v) { p.delayed_retry_max_ms = v; }},
+    {OnlyUnder(System::kRabbitMqQuorum, Pick("requeueWith", kRequeueWithChoices, "Requeue with (4.3)",
+          "How the consumer returns a failure: basic.reject is counted; 4.3's basic.nack is not, so "
+          "delivery-limit never ends its retries.")).Carried('r', "k", "requeueWith"),
+     [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.requeue_with); },
+     [](Policy& p, int64_t v) { p.requeue_with = static_cast<RequeueWith>(v); }},
     {OnlyUnder(System::kLab, Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
           "queue republishing it at the tail (lab only).")).Carried('r', "", "delayAt"),

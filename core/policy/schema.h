@@ -44,6 +44,9 @@ inline constexpr Choice kDelayedRetryTypeItems[] = {{"disabled", "Disabled (befo
                                                     {"failed", "Failed returns: reject, lost connection (4.3)", "f"},
                                                     {"returned", "Uncounted returns: nack, released (4.3)", "r"}};
 inline constexpr Choices kDelayedRetryTypeChoices{kDelayedRetryTypeItems, 4};
+inline constexpr Choice kRequeueWithItems[] = {{"reject", "basic.reject: counted in delivery-count"},
+                                               {"nack", "basic.nack on 4.3: not counted", "n"}};
+inline constexpr Choices kRequeueWithChoices{kRequeueWithItems, 2};
 inline constexpr Choice kDelayAtItems[] = {{"broker", "The broker (delayed)"},
                                            {"consumer-sleep", "The consumer sleeps", "c"},
                                            {"retry-queue", "A retry queue and a scheduler", "q"}};

@@ -59,6 +59,9 @@ std::string NextStep(const Event& e) {
         case DropCause::kNoDeadSet:
           return std::string(e.reason == Reason::kPermanent ? "its class never retries" : "retries used up") +
                  " → dead: false, so it is dropped, not put in the Dead set";
+        case DropCause::kExhaustedDiscard:
+          return std::string(e.reason == Reason::kPermanent ? "its class never retries" : "retries used up") +
+                 " → sidekiq_retries_exhausted returns :discard, so it is dropped, not put in the Dead set";
         default:
           return std::string(e.reason == Reason::kPermanent ? "rejected" : "delivery limit reached") +
                  " → dead-lettered, but with no dead-letter exchange it is dropped";
@@ -262,6 +265,10 @@ std::string ExplainDiscarded(const Event& e, const std::string& id) {
     case DropCause::kNoDeadSet:
       return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
              ", and dead: false keeps it out of the Dead set: it is dropped and nothing can retry it";
+    case DropCause::kExhaustedDiscard:
+      return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
+             ", and its sidekiq_retries_exhausted block returned :discard: it is dropped, never quarantined, and "
+             "nothing can retry it";
     default:
       if (e.reason == Reason::kExpired) {
         return id + " was dead-lettered (expired): it reached the head of " + kSourceQueueName +

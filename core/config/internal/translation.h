@@ -61,6 +61,8 @@ bool IsBullmqKey(std::string_view key);  // a job option or a Worker option
 ImportResult ReadSqs(const JsValue& attributes, const JsValue* dlq_retention);
 bool IsSqsKey(std::string_view key);
 ImportResult ReadSidekiq(std::string_view line);
+// retry_for's value in ms (seconds, a Float, or N.seconds/minutes/hours/days/weeks), or nullopt.
+std::optional<int64_t> RetryForMs(const JsValue& value);
 ImportResult ReadRabbitmq(const JsValue& input);
 bool IsRabbitmqKey(std::string_view key);
 
