@@ -322,6 +322,16 @@ export interface PolicyOptions {
    */
   skipDeadSet?: boolean;
   /**
+   * Sidekiq only: retry_for (7.1.3+): no retry after the first failure's time + this; replaces the count
+   * (8.1.0); 0: none. An integer from 0 to 9,007,199,254,740,991; default 0.
+   */
+  retryForMs?: number;
+  /**
+   * Sidekiq only: sidekiq_retries_exhausted returns :discard (7.2+); a job that fails for good is dropped,
+   * not kept in the Dead set. Default false.
+   */
+  discardOnExhausted?: boolean;
+  /**
    * RabbitMQ quorum queue only: the source queue's x-max-length (overflow drop-head); a publish past it
    * dead-letters the oldest ready message (maxlen); 0: no limit. An integer from 0 to 1,000,000,000; default
    * 0.
@@ -358,6 +368,7 @@ export interface PolicyOptions {
    * long after its publish. An integer from 600,000 to 2,678,400,000; default 604,800,000.
    */
   messageRetentionMs?: number;
+  /**
    * Spring Kafka only: @RetryableTopic: a failed record goes through retry topics and the partition moves on;
    * off, the DefaultErrorHandler holds the partition. Default false.
    */
@@ -372,6 +383,11 @@ export interface PolicyOptions {
    * not sent to a dead-letter topic. Default false.
    */
   noRecoverer?: boolean;
+  /**
+   * RabbitMQ quorum queue only: How the consumer returns a failure: basic.reject is counted; 4.3's basic.nack
+   * is not, so delivery-limit never ends its retries. Default 'reject'.
+   */
+  requeueWith?: 'reject' | 'nack';
   /**
    * Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry
    * queue republishing it at the tail (lab only). Default 'broker'.

@@ -180,6 +180,8 @@ const char* DelayedRetryTypeName(DelayedRetryType type) {
   return kDelayedRetryTypeChoices.Name(static_cast<int>(type));
 }
 
+const char* RequeueWithName(RequeueWith with) { return kRequeueWithChoices.Name(static_cast<int>(with)); }
+
 const char* DelayAtName(DelayAt where) { return kDelayAtChoices.Name(static_cast<int>(where)); }
 
 Result<DelayAt> ParseDelayAt(std::string_view text) {
@@ -348,6 +350,25 @@ Status CheckSpringKafka(const Policy& p) {
   return Status::Ok();
 }
 
+// 4.3's uncounted nack needs a 4.x quorum queue's delivery count; with a delayed retry that
+// applies to returns (all, returned) the count its delay multiplies for a nack is not
+// documented, so that pair is refused rather than guessed.
+Status CheckRequeueWith(const Policy& p) {
+  if (p.requeue_with != RequeueWith::kNack) return Status::Ok();
+  if (p.delivery_limit == DeliveryLimit::kUnset3 || p.delivery_limit == DeliveryLimit::kClassicQueue) {
+    return Status::InvalidArgument("requeueWith \"nack\" (RabbitMQ 4.3's uncounted nack) needs a 4.x quorum queue, so "
+                                   "deliveryLimit \"explicit\" or \"unset-4.x\", got " +
+                                   Quoted(DeliveryLimitName(p.delivery_limit)));
+  }
+  if (p.delayed_retry_type == DelayedRetryType::kAll || p.delayed_retry_type == DelayedRetryType::kReturned) {
+    return Status::InvalidArgument("requeueWith \"nack\" is not modelled with delayedRetryType " +
+                                   Quoted(DelayedRetryTypeName(p.delayed_retry_type)) +
+                                   " (the count a nacked message's delay multiplies is not documented): expected "
+                                   "delayedRetryType \"disabled\" or \"failed\"");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status Policy::Check(const Policy& p) {
@@ -377,6 +398,7 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(kDelayedRetryMaxMsField.Check(p.delayed_retry_max_ms));
   RETURN_IF_ERROR(kMessageRetentionMsField.Check(p.message_retention_ms));
   RETURN_IF_ERROR(kMultiplierPermilleField.Check(p.multiplier_permille));
+  RETURN_IF_ERROR(kRetryForMsField.Check(p.retry_for_ms));
   // A mode's own setting means nothing elsewhere: refused rather than ignored. Whose each
   // field is, its row says (FieldSpec::only_under), so the form, the import and this agree.
   const Policy defaults;
@@ -412,6 +434,7 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(CheckPubSub(p));
   RETURN_IF_ERROR(CheckServiceBus(p));
   RETURN_IF_ERROR(CheckSpringKafka(p));
+  RETURN_IF_ERROR(CheckRequeueWith(p));
   return Status::Ok();
 }
 
@@ -454,7 +477,10 @@ bool operator==(const Policy& a, const Policy& b) {
          a.delay_at == b.delay_at && a.max_length == b.max_length && a.message_ttl_ms == b.message_ttl_ms &&
          a.delayed_retry_type == b.delayed_retry_type && a.delayed_retry_min_ms == b.delayed_retry_min_ms &&
          a.delayed_retry_max_ms == b.delayed_retry_max_ms && a.dead_letter_topic == b.dead_letter_topic &&
-         a.message_retention_ms == b.message_retention_ms;
+         a.message_retention_ms == b.message_retention_ms && a.retry_topics == b.retry_topics &&
+         a.multiplier_permille == b.multiplier_permille && a.no_recoverer == b.no_recoverer &&
+         a.retry_for_ms == b.retry_for_ms && a.discard_on_exhausted == b.discard_on_exhausted &&
+         a.requeue_with == b.requeue_with;
 }
 
 }  // namespace dlq

@@ -50,6 +50,9 @@ inline constexpr Choices kDelayedRetryTypeChoices{kDelayedRetryTypeItems, 4};
 inline constexpr Choice kDeadLetterTopicItems[] = {{"set", "Set: a dead_letter_policy with its topic"},
                                                    {"none", "None: redelivered until retention expires", "n"}};
 inline constexpr Choices kDeadLetterTopicChoices{kDeadLetterTopicItems, 2};
+inline constexpr Choice kRequeueWithItems[] = {{"reject", "basic.reject: counted in delivery-count"},
+                                               {"nack", "basic.nack on 4.3: not counted", "n"}};
+inline constexpr Choices kRequeueWithChoices{kRequeueWithItems, 2};
 inline constexpr Choice kDelayAtItems[] = {{"broker", "The broker (delayed)"},
                                            {"consumer-sleep", "The consumer sleeps", "c"},
                                            {"retry-queue", "A retry queue and a scheduler", "q"}};

@@ -316,7 +316,9 @@ Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::
   StoredJob& job = jobs_[index];
   // Under bullmq a crash is a stall, counted on its own (saturating; the budget is far below).
   if (system().CountsStalls() && failure == FailureClass::kCrash && job.stalls < UINT16_MAX) ++job.stalls;
-  Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_, job.stalls);
+  // Under a retry window (sidekiq's retry_for) the first failure's time is kept, and the window read from it.
+  const int64_t since_first_failure = failure.has_value() ? records_.Failed(index, now_) : 0;
+  Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_, job.stalls, since_first_failure);
   // A dead letter with no dead-letter exchange is dropped (RabbitMQ: dlx.md).
   if (d.disposition == Disposition::kQuarantined && policy_.DiscardsDeadLetters()) d.disposition = Disposition::kDiscarded;
   if (d.uncounted) job.attempts -= 1;  // BullMQ's attemptsMade leaves a stall out

@@ -57,6 +57,7 @@ Policy RandomPolicy(Prng& r, System system) {
     case System::kSidekiq:
       p.retry_in_jitter = r.Below(2) == 0;
       p.retry_every_error = r.Below(3) == 0;
+      if (r.Below(3) == 0) p.retry_for_ms = Sized(r, 1, 600'000, 10 * kMaxDelayMs);  // 7.1.3's window: the count unread
       break;
     case System::kRabbitMqQuorum:  // now and then a version's default: a budget of 21 or 1,000,000
       p.delivery_limit = r.Below(8) == 0 ? static_cast<DeliveryLimit>(r.Below(4)) : DeliveryLimit::kExplicit;
@@ -65,6 +66,11 @@ Policy RandomPolicy(Prng& r, System system) {
         p.delayed_retry_type = static_cast<DelayedRetryType>(1 + r.Below(3));
         p.delayed_retry_min_ms = Sized(r, 1, 5000, kMaxDelayMs);
         p.delayed_retry_max_ms = Sized(r, p.delayed_retry_min_ms, p.delayed_retry_min_ms * 40, kMaxDelayMs);
+      }
+      // now and then 4.3's uncounted nack (not beside a delayed retry of returns): an unbounded worst case
+      if (r.Below(6) == 0 && (p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4) &&
+          (p.delayed_retry_type == DelayedRetryType::kDisabled || p.delayed_retry_type == DelayedRetryType::kFailed)) {
+        p.requeue_with = RequeueWith::kNack;
       }
       break;
     case System::kLab: p.delay_at = static_cast<DelayAt>(r.Below(3)); break;
