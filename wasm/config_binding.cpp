@@ -135,7 +135,9 @@ val ImportTooLong(double utf16_length) {
 // { formats: { bullmq: 'BullMQ job options', … }, maxImportChars, maxSidekiqChars }.
 val ConfigFacts() {
   val formats = val::object();
-  for (const char* key : {"bullmq", "sqs", "sidekiq", "rabbitmq", "servicebus"}) formats.set(key, std::string(dlq::config::FormatName(key)));
+  for (const char* key : {"bullmq", "sqs", "sidekiq", "rabbitmq", "pubsub", "servicebus", "spring-kafka"}) {
+    formats.set(key, std::string(dlq::config::FormatName(key)));
+  }
   val out = val::object();
   out.set("formats", formats);
   out.set("maxImportChars", static_cast<double>(dlq::config::kMaxImportChars));

@@ -74,9 +74,10 @@ export type Ordering = 'none' | 'key' | 'stall';
  * (backoff kind 'none' waits for the visibility timeout, leaseMs; entries carry no reason), 'pubsub'
  * (maxAttempts is max_delivery_attempts, 5 to 100; deadLetterTopic 'none' redelivers until messageRetentionMs),
  * 'service-bus' (abandon redelivers at once: a backoff is refused; leaseMs is the lockDuration, at
- * most 5 minutes; entries carry DeadLetterReason and DeliveryCount).
+ * most 5 minutes; entries carry DeadLetterReason and DeliveryCount), 'spring-kafka' (a blocking retry holds
+ * the partition, or retry topics; entries carry kafka_dlt-* headers).
  */
-export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs' | 'pubsub' | 'service-bus';
+export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs' | 'pubsub' | 'service-bus' | 'spring-kafka';
 /** rabbitmq-quorum: x-delivery-limit set from maxAttempts, or left to the version's default (3.x none, 4.0+ 20),
  *  or none at all on a classic queue ('classic-queue'). */
 export type DeliveryLimit = 'explicit' | 'unset-3.x' | 'unset-4.x' | 'classic-queue';
@@ -321,6 +322,16 @@ export interface PolicyOptions {
    */
   skipDeadSet?: boolean;
   /**
+   * Sidekiq only: retry_for (7.1.3+): no retry after the first failure's time + this; replaces the count
+   * (8.1.0); 0: none. An integer from 0 to 9,007,199,254,740,991; default 0.
+   */
+  retryForMs?: number;
+  /**
+   * Sidekiq only: sidekiq_retries_exhausted returns :discard (7.2+); a job that fails for good is dropped,
+   * not kept in the Dead set. Default false.
+   */
+  discardOnExhausted?: boolean;
+  /**
    * RabbitMQ quorum queue only: the source queue's x-max-length (overflow drop-head); a publish past it
    * dead-letters the oldest ready message (maxlen); 0: no limit. An integer from 0 to 1,000,000,000; default
    * 0.
@@ -357,6 +368,26 @@ export interface PolicyOptions {
    * long after its publish. An integer from 600,000 to 2,678,400,000; default 604,800,000.
    */
   messageRetentionMs?: number;
+  /**
+   * Spring Kafka only: @RetryableTopic: a failed record goes through retry topics and the partition moves on;
+   * off, the DefaultErrorHandler holds the partition. Default false.
+   */
+  retryTopics?: boolean;
+  /**
+   * Spring Kafka only: ExponentialBackOff's multiplier in thousandths (1.5 is 1500); each delay is the last
+   * times it, in whole ms, up to capMs. An integer from 1,000 to 10,000; default 2,000.
+   */
+  multiplierPermille?: number;
+  /**
+   * Spring Kafka only: no DeadLetterPublishingRecoverer: a record that fails for good is logged and skipped,
+   * not sent to a dead-letter topic. Default false.
+   */
+  noRecoverer?: boolean;
+  /**
+   * RabbitMQ quorum queue only: How the consumer returns a failure: basic.reject is counted; 4.3's basic.nack
+   * is not, so delivery-limit never ends its retries. Default 'reject'.
+   */
+  requeueWith?: 'reject' | 'nack';
   /**
    * Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry
    * queue republishing it at the tail (lab only). Default 'broker'.
@@ -1481,8 +1512,8 @@ export interface Session {
 }
 
 /** The formats lab.importConfig() reads ('pubsub': gcloud pubsub commands; 'servicebus': an Azure Service Bus ARM
- *  template or queue resource). */
-export type ConfigFormat = 'bullmq' | 'sqs' | 'sidekiq' | 'rabbitmq' | 'pubsub' | 'servicebus';
+ *  template or queue resource; 'spring-kafka': Spring Kafka's Java retry configuration). */
+export type ConfigFormat = 'bullmq' | 'sqs' | 'sidekiq' | 'rabbitmq' | 'pubsub' | 'servicebus' | 'spring-kafka';
 /** One policy field lab.importConfig() sets ("backoff.kind"), with the broker's setting it came from. */
 export interface ConfigSetting { field: string; value: number | string | boolean; from: string; }
 /** A refusal of lab.importConfig(): the key, what was expected, what was given, and the sentence. */

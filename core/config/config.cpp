@@ -94,6 +94,7 @@ std::string_view FormatName(std::string_view format) {
   if (format == "rabbitmq") return "RabbitMQ policy definition";
   if (format == "pubsub") return "gcloud pubsub commands";
   if (format == "servicebus") return "Azure Service Bus queue properties";
+  if (format == "spring-kafka") return "Spring Kafka Java (@RetryableTopic or DefaultErrorHandler)";
   return "";
 }
 
@@ -120,6 +121,8 @@ ImportResult ReadConfig(std::string_view text, const JsValue* dlq_retention) {
     if (OnlySqsRetention("pubsub", dlq, out)) return out;
     return ReadPubsub(trimmed);
   }
+  // Java is never JSON: a text naming Spring Kafka's retry calls and not starting an object.
+  if (trimmed.front() != '{' && IsSpringKafkaText(trimmed)) return ReadSpringKafka(trimmed);
   ObjectTextRead read = ReadObjectText(trimmed, "config");
   if (!read.ok) {
     if (read.why != "is not JSON") return Refused("", Refusal(read.key, read.expected, read.given, read.why));

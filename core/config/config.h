@@ -108,12 +108,18 @@ struct PolicyFacts {
   // The pubsub mode's (read only with system "pubsub": the snippet of any other system is unchanged).
   std::string dead_letter_topic = "set";
   double message_retention_ms = 0;  // 0: not given
+  std::string requeue_with = "reject";  // RabbitMQ 4.3: basic.nack is not counted
   // The sidekiq mode's.
   bool retry_in_jitter = false, retry_every_error = false, skip_dead_set = false;
   double dead_max_jobs = 10000;
+  double retry_for_ms = 0;            // retry_for (7.1.3+)
+  bool discard_on_exhausted = false;  // sidekiq_retries_exhausted returning :discard (7.2+)
   // The bullmq mode's.
   bool remove_on_fail = false;
   double remove_on_fail_count = 0, max_stalled_count = 1;
+  // The spring-kafka mode's.
+  bool retry_topics = false, no_recoverer = false;
+  double multiplier_permille = 2000;
   std::vector<RuleFacts> rules;
 };
 struct Snippet {

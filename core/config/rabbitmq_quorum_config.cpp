@@ -327,8 +327,14 @@ Snippet RabbitMqSnippet(const PolicyFacts& n) {
     lines.push_back("# delayedRetryType " + n.delayed_retry_type + " -> delayed-retry-type (RabbitMQ 4.3): a return it applies to waits min(" +
                     N(n.delayed_retry_min_ms) + " x delivery count, " + N(n.delayed_retry_max_ms) + ") ms; x-opt-delivery-time overrides it per message.");
   }
-  lines.push_back(m.classic ? "# Fail an attempt with basic.reject (requeue=true); a permanent failure with requeue=false."
-                            : "# Fail an attempt with basic.reject (requeue=true): since 4.3 a nack with requeue is not counted.");
+  if (m.quorum_mode && n.requeue_with == "nack") {
+    Append(lines, {"# requeueWith nack: the consumer fails an attempt with basic.nack (requeue=true), which RabbitMQ 4.3 does not",
+                   "# count in delivery-count (only x-acquired-count): delivery-limit never ends its retries; a permanent failure",
+                   "# still uses requeue=false. (Consumer code: no policy key says it, so the import cannot read it back.)"});
+  } else {
+    lines.push_back(m.classic ? "# Fail an attempt with basic.reject (requeue=true); a permanent failure with requeue=false."
+                              : "# Fail an attempt with basic.reject (requeue=true): since 4.3 a nack with requeue is not counted.");
+  }
   lines.push_back("rabbitmqctl -n \"$NODE\" set_policy --apply-to queues orders-retry '^orders$' '" + JsonText(MainDefinition(n, m)) + "'");
   // The dead-letter queue's own policy: quarantine.retentionMs as message-ttl, dlqMaxLength as max-length
   // (overflow drop-head, RabbitMQ's default: each dead letter past it drops the oldest).

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -14,6 +15,8 @@ namespace dlq::config {
 namespace {
 
 constexpr std::string_view kPrefix = "sidekiq_options";
+// The top of retryForMs' range (core/policy/policy.h, kRetryForMsField, 2^53 - 1; the config layer does not link the policy's).
+constexpr double kMaxRetryForMs = 9007199254740991.0;
 
 bool IsWord(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 bool IsWordStart(char c) { return IsWord(c) && !(c >= '0' && c <= '9'); }
@@ -45,7 +48,7 @@ class ArgumentReader {
       Space();
       size_t start = at_;
       JsValue value;
-      if (!Value(value)) {
+      if (!Value(value, key == "retry_for")) {
         return Fail(why, "has no value (a number, true, false, nil, a string or a symbol) at character " + Character());
       }
       args.push_back({key, std::move(value), std::string(line_.substr(start, at_ - start))});
@@ -107,7 +110,9 @@ class ArgumentReader {
     return true;
   }
   // -?\d+(?![\w.]) | (true|false|nil)(?!\w) | "…" | '…' | :name(?!\w)
-  bool Value(JsValue& value) {
+  // | for retry_for only: \d+(\.\d+)?(\.[a-z]+)?(?![\w.]) (a Float or a duration, 48.hours: kept
+  // as its text, a string; any other key's value is read as it always was)
+  bool Value(JsValue& value, bool duration) {
     size_t i = at_;
     const size_t n = line_.size();
     size_t digits = i < n && line_[i] == '-' ? i + 1 : i;
@@ -117,6 +122,18 @@ class ArgumentReader {
       value = JsValue::Number(std::strtod(std::string(line_.substr(i, end - i)).c_str(), nullptr));
       at_ = end;
       return true;
+    }
+    if (duration && end > digits && digits == i && end < n && line_[end] == '.') {
+      size_t more = end + 1;
+      while (more < n && line_[more] >= '0' && line_[more] <= '9') ++more;
+      if (more > end + 1 && more < n && line_[more] == '.') ++more;  // 1.5.hours
+      size_t unit = more;
+      while (unit < n && line_[unit] >= 'a' && line_[unit] <= 'z') ++unit;
+      if (unit > end + 1 && !(unit < n && (IsWord(line_[unit]) || line_[unit] == '.')) && line_[unit - 1] != '.') {
+        value = JsValue::String(std::string(line_.substr(i, unit - i)));
+        at_ = unit;
+        return true;
+      }
     }
     for (auto [word, literal] : {std::pair<std::string_view, JsValue>{"true", JsValue::Bool(true)},
                                  {"false", JsValue::Bool(false)}, {"nil", JsValue::Null()}}) {
@@ -161,6 +178,52 @@ class ArgumentReader {
   size_t at_ = 0;
 };
 
+}  // namespace
+
+// retry_for as sidekiq_options spells it, in ms: seconds (an Integer or a Float) or an
+// ActiveSupport duration, N.seconds/minutes/hours/days/weeks (and the singulars).
+std::optional<int64_t> RetryForMs(const JsValue& value) {
+  if (value.IsWhole() && value.number >= 0 && value.number * 1000 <= kMaxRetryForMs) {
+    return static_cast<int64_t>(value.number) * 1000;
+  }
+  if (value.kind != JsValue::Kind::kString) return std::nullopt;
+  // digits [. digits] [. unit], read exactly: the digits as one integer and the count after the point.
+  std::string_view text = value.text;
+  int64_t digits = 0, scale = 1;
+  bool point = false;
+  size_t i = 0, count = 0;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c >= '0' && c <= '9') {
+      if (++count > 15) return std::nullopt;  // beyond the range anyway, and exact in 64 bits
+      digits = digits * 10 + (c - '0');
+      if (point) scale *= 10;
+    } else if (c == '.' && !point && i > 0 && i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9') {
+      point = true;
+    } else {
+      break;
+    }
+  }
+  if (count == 0) return std::nullopt;
+  std::string_view unit = text.substr(i);
+  if (!unit.empty()) {
+    if (!unit.starts_with('.')) return std::nullopt;  // 48hours
+    unit.remove_prefix(1);
+  }
+  int64_t factor = 0;
+  for (auto [name, ms] : {std::pair<std::string_view, int64_t>{"", 1000}, {"second", 1000}, {"seconds", 1000},
+                          {"minute", 60'000}, {"minutes", 60'000}, {"hour", 3'600'000}, {"hours", 3'600'000},
+                          {"day", 86'400'000}, {"days", 86'400'000}, {"week", 604'800'000}, {"weeks", 604'800'000}}) {
+    if (unit == name && !(name.empty() && !text.substr(i).empty())) factor = ms;
+  }
+  if (factor == 0 || digits > static_cast<int64_t>(kMaxRetryForMs) / factor) return std::nullopt;
+  const int64_t scaled = digits * factor;
+  if (scaled % scale != 0 || static_cast<double>(scaled / scale) > kMaxRetryForMs) return std::nullopt;  // a fraction of a ms
+  return scaled / scale;
+}
+
+namespace {
+
 void OtherArgument(Translation& t, const struct Argument& arg, const std::string& text) {
   const std::string& key = arg.key;
   if (key == "queue") t.Ignore(key, text + ": the lab has one queue");
@@ -170,8 +233,6 @@ void OtherArgument(Translation& t, const struct Argument& arg, const std::string
     if (arg.value.IsBool(true)) t.Ignore(key, "true: an exhausted job goes to the Dead set, as the lab quarantines it");
     else if (arg.value.IsBool(false)) t.ToFlag("skipDeadSet", true, "dead: false (a job that fails for good is dropped, not put in the Dead set)");
     else t.Refuse(Refusal(key, "true or false", text));
-  } else if (key == "retry_for") {
-    t.Refuse(NotModelled(key, text, "a time limit on retries; the lab's limit is a count"));
   } else if (key == "retry_queue") {
     t.Refuse(NotModelled(key, text, "the lab has one queue"));
   } else {
@@ -193,6 +254,8 @@ ImportResult ReadSidekiq(std::string_view line) {
   JsValue retry = JsValue::Bool(true);
   std::string retry_text;  // empty: retry absent
   std::set<std::string> seen;
+  std::optional<int64_t> retry_for;
+  std::string retry_for_text;
   for (const struct Argument& arg : args) {
     std::string text = Isolated(arg.text);  // echoed as the line spells it
     if (!seen.insert(arg.key).second) {
@@ -202,11 +265,24 @@ ImportResult ReadSidekiq(std::string_view line) {
     if (arg.key == "retry") {
       retry = arg.value;
       retry_text = text;
+    } else if (arg.key == "retry_for") {
+      retry_for = RetryForMs(arg.value);
+      retry_for_text = text;
+      if (!retry_for) {
+        t.Refuse(Refusal("retry_for", "seconds or a duration (48.hours, 30.minutes, 2.days) up to " +
+                                          GroupedWhole(static_cast<long long>(kMaxRetryForMs / 1000)) + " s",
+                         text));
+      }
     } else {
       OtherArgument(t, arg, text);
     }
   }
-  if (retry.IsBool(true)) {
+  if (retry_for && !retry.IsBool(false)) {
+    // Sidekiq 8.1.0: "retry_for and retry are mutually exclusive" (job_retry.rb): the count is not read.
+    t.ToNumber("retryForMs", static_cast<double>(*retry_for),
+               "retry_for: " + retry_for_text + " (no retry once the first failure is that long ago; Sidekiq 7.1.3+)");
+    if (!retry_text.empty()) t.Ignore("retry", retry_text + ": not read beside retry_for (Sidekiq 8.1.0 makes them exclusive)");
+  } else if (retry.IsBool(true)) {
     t.ToNumber("maxAttempts", 26, retry_text.empty() ? "retry absent (Sidekiq's default: 25 retries, 26 runs)" : "retry: true (25 retries, 26 runs)");
   } else if (retry.IsWhole() && retry.number >= 0) {
     std::string n = Num(retry.number);
@@ -214,6 +290,7 @@ ImportResult ReadSidekiq(std::string_view line) {
   } else if (retry.IsBool(false)) {
     t.ToNumber("maxAttempts", 1, "retry: false (one run, no retry)");
     t.ToFlag("skipDeadSet", true, "retry: false (and no Dead entry: a failed job is dropped)");
+    if (retry_for) t.Ignore("retry_for", retry_for_text + ": retry: false runs a job once, whatever the window");
   } else {
     t.Refuse(Refusal("retry", "true, false or a whole number from 0", retry_text));
   }
@@ -306,17 +383,40 @@ void DeadSetLines(const PolicyFacts& n, std::vector<std::string>& lines) {
   }
 }
 
+// retry_for's value as Ruby spells it: whole days, hours, minutes or seconds, else seconds as a Float.
+std::string RubyDuration(double ms) {
+  for (auto [unit, size] : {std::pair<const char*, double>{"days", 86'400'000}, {"hours", 3'600'000},
+                            {"minutes", 60'000}, {"seconds", 1000}}) {
+    if (std::fmod(ms, size) == 0) return N(ms / size) + "." + unit;
+  }
+  const double whole = std::floor(ms / 1000);
+  std::string fraction = N(std::fmod(ms, 1000) + 1000).substr(1);  // 1005 -> "005"
+  while (fraction.ends_with('0')) fraction.pop_back();
+  return N(whole) + "." + fraction;
+}
+
 // The worker's class head: its retry budget, and what the lab's never-retried classes become.
 void WorkerHead(const PolicyFacts& n, const SidekiqShape& m, std::vector<std::string>& lines) {
   const std::string retry = N(n.max_attempts - 1);
   Append(lines, {"class OrdersJob", "  include Sidekiq::Worker",
                  "  # maxAttempts " + N(n.max_attempts) + " -> retry: " + retry +
                      " (the first run is not a retry; retry_count is 0 at the first failure)"});
+  const bool window = n.system == "sidekiq" && n.retry_for_ms > 0;
+  if (window) {
+    Append(lines, {"  # retryForMs " + N(n.retry_for_ms) + " -> retry_for (Sidekiq 7.1.3+): no retry once the first failure",
+                   "  # (failed_at) is that long ago; Sidekiq 8.1.0 reads it instead of retry, so maxAttempts is not written"});
+  }
+  const std::string budget = window ? "retry_for: " + RubyDuration(n.retry_for_ms) : "retry: " + retry;
   if (n.system == "sidekiq" && n.skip_dead_set) {
     Append(lines, {"  # skipDeadSet: dead: false, so a job that fails for good is dropped, not put in the Dead set",
-                   "  sidekiq_options retry: " + retry + ", dead: false"});
+                   "  sidekiq_options " + budget + ", dead: false"});
   } else {
-    lines.push_back("  sidekiq_options retry: " + retry);
+    lines.push_back("  sidekiq_options " + budget);
+  }
+  if (n.system == "sidekiq" && n.discard_on_exhausted) {
+    Append(lines, {"  # discardOnExhausted: the block returns :discard (Sidekiq 7.2+), so a job whose retries end",
+                   "  # is dropped, not put in the Dead set (and nothing can retry it)",
+                   "  sidekiq_retries_exhausted do |msg, exception|", "    :discard", "  end"});
   }
   if (m.every_error) {
     Append(lines, {"  # retryEveryError: as " + std::string(kSidekiqMin) + " does (no :kill before " + std::string(kSidekiqKill) +

@@ -73,13 +73,19 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
     n.dead_letter_topic = TextAt(in_force, "deadLetterTopic", "set");
     n.message_retention_ms = NumberAt(in_force, "messageRetentionMs");
   }
+  n.requeue_with = TextAt(in_force, "requeueWith", "reject");
   n.retry_in_jitter = FlagAt(in_force, "retryInJitter");
   n.retry_every_error = FlagAt(in_force, "retryEveryError");
   n.skip_dead_set = FlagAt(in_force, "skipDeadSet");
   n.dead_max_jobs = NumberAt(in_force, "deadMaxJobs", 10000);
+  n.retry_for_ms = NumberAt(in_force, "retryForMs");
+  n.discard_on_exhausted = FlagAt(in_force, "discardOnExhausted");
   n.remove_on_fail = FlagAt(in_force, "removeOnFail");
   n.remove_on_fail_count = NumberAt(in_force, "removeOnFailCount");
   n.max_stalled_count = NumberAt(in_force, "maxStalledCount", 1);
+  n.retry_topics = FlagAt(in_force, "retryTopics");
+  n.no_recoverer = FlagAt(in_force, "noRecoverer");
+  n.multiplier_permille = NumberAt(in_force, "multiplierPermille", 2000);
   if (const JsValue* rules = in_force.Find("rules"); rules != nullptr && rules->IsObject()) {
     for (const auto* member : rules->Entries()) {
       const JsValue& r = member->second;

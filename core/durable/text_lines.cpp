@@ -60,6 +60,7 @@ void PutRow(Out& o, const JobRow& r) {
     }
   }
   if (r.ttl_from != 0) o.Word("ttlFrom").I(r.ttl_from);
+  if (r.failed_at >= 0) o.Word("failedAt").I(r.failed_at);
 }
 
 void PutEnds(Out& o, const Entry& e) {
@@ -155,6 +156,10 @@ Status GetRow(In& in, JobRow* r) {
   if (in.Peek() == "ttlFrom") {
     in.Next();
     RETURN_IF_ERROR(in.Int("ttlFrom", &r->ttl_from, int64_t{1}, kMaxTimeMs));
+  }
+  if (in.Peek() == "failedAt") {
+    in.Next();
+    RETURN_IF_ERROR(in.Int("failedAt", &r->failed_at, int64_t{0}, kMaxTimeMs));
   }
   return Status::Ok();
 }

@@ -180,6 +180,8 @@ const char* DelayedRetryTypeName(DelayedRetryType type) {
   return kDelayedRetryTypeChoices.Name(static_cast<int>(type));
 }
 
+const char* RequeueWithName(RequeueWith with) { return kRequeueWithChoices.Name(static_cast<int>(with)); }
+
 const char* DelayAtName(DelayAt where) { return kDelayAtChoices.Name(static_cast<int>(where)); }
 
 Result<DelayAt> ParseDelayAt(std::string_view text) {
@@ -315,6 +317,58 @@ Status CheckServiceBus(const Policy& p) {
   return Status::Ok();
 }
 
+// Spring Kafka: the DefaultErrorHandler retries a record by seeking its partition back to it,
+// so the partition is held while it retries (stall in force: nothing behind it is taken);
+// @RetryableTopic republishes it to a retry topic and the partition moves on, keeping no order
+// (none in force; spring_kafka.cpp, OrderingInForce). Its FixedBackOff and ExponentialBackOff
+// draw no jitter.
+Status CheckSpringKafka(const Policy& p) {
+  if (p.system != System::kSpringKafka) return Status::Ok();
+  // The module decides the ordering in force (stall blocking, none with retry topics); the field
+  // may say so, or be left at none, but may not ask for what Spring Kafka does not do.
+  const bool contradicts = p.ordering == Ordering::kKey || (p.retry_topics && p.ordering == Ordering::kStall);
+  if (contradicts) {
+    return Status::InvalidArgument(
+        std::string("ordering must be \"none\"") + (p.retry_topics ? "" : " or \"stall\"") +
+        " with system \"spring-kafka\" and retryTopics " +
+        (p.retry_topics ? "true (a retry topic takes the record off its partition, which moves on: no order is kept)"
+                        : "false (the DefaultErrorHandler seeks the partition back to the failed record, holding it: "
+                          "stall applies either way)") +
+        ", got " + Quoted(OrderingName(p.ordering)));
+  }
+  auto no_jitter = [](const Backoff& b, const std::string& prefix) {
+    if (b.jitter == Jitter::kNone) return Status::Ok();
+    return Status::InvalidArgument(prefix + ".jitter must be \"none\" with system \"spring-kafka\" (its FixedBackOff and "
+                                   "ExponentialBackOff draw no jitter), got " + Quoted(JitterName(b.jitter)));
+  };
+  RETURN_IF_ERROR(no_jitter(p.backoff, "backoff"));
+  for (int i = 0; i < kFailureClassCount; ++i) {
+    if (!p.classes.rules[i].own_backoff) continue;
+    RETURN_IF_ERROR(no_jitter(p.classes.rules[i].backoff,
+                              std::string("classes.") + ClassName(static_cast<FailureClass>(i)) + ".backoff"));
+  }
+  return Status::Ok();
+}
+
+// 4.3's uncounted nack needs a 4.x quorum queue's delivery count; with a delayed retry that
+// applies to returns (all, returned) the count its delay multiplies for a nack is not
+// documented, so that pair is refused rather than guessed.
+Status CheckRequeueWith(const Policy& p) {
+  if (p.requeue_with != RequeueWith::kNack) return Status::Ok();
+  if (p.delivery_limit == DeliveryLimit::kUnset3 || p.delivery_limit == DeliveryLimit::kClassicQueue) {
+    return Status::InvalidArgument("requeueWith \"nack\" (RabbitMQ 4.3's uncounted nack) needs a 4.x quorum queue, so "
+                                   "deliveryLimit \"explicit\" or \"unset-4.x\", got " +
+                                   Quoted(DeliveryLimitName(p.delivery_limit)));
+  }
+  if (p.delayed_retry_type == DelayedRetryType::kAll || p.delayed_retry_type == DelayedRetryType::kReturned) {
+    return Status::InvalidArgument("requeueWith \"nack\" is not modelled with delayedRetryType " +
+                                   Quoted(DelayedRetryTypeName(p.delayed_retry_type)) +
+                                   " (the count a nacked message's delay multiplies is not documented): expected "
+                                   "delayedRetryType \"disabled\" or \"failed\"");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status Policy::Check(const Policy& p) {
@@ -343,6 +397,8 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(kDelayedRetryMinMsField.Check(p.delayed_retry_min_ms));
   RETURN_IF_ERROR(kDelayedRetryMaxMsField.Check(p.delayed_retry_max_ms));
   RETURN_IF_ERROR(kMessageRetentionMsField.Check(p.message_retention_ms));
+  RETURN_IF_ERROR(kMultiplierPermilleField.Check(p.multiplier_permille));
+  RETURN_IF_ERROR(kRetryForMsField.Check(p.retry_for_ms));
   // A mode's own setting means nothing elsewhere: refused rather than ignored. Whose each
   // field is, its row says (FieldSpec::only_under), so the form, the import and this agree.
   const Policy defaults;
@@ -377,6 +433,8 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(CheckDelayedRetry(p));
   RETURN_IF_ERROR(CheckPubSub(p));
   RETURN_IF_ERROR(CheckServiceBus(p));
+  RETURN_IF_ERROR(CheckSpringKafka(p));
+  RETURN_IF_ERROR(CheckRequeueWith(p));
   return Status::Ok();
 }
 
@@ -408,7 +466,8 @@ bool operator==(const Policy& a, const Policy& b) {
   return a.max_attempts == b.max_attempts && a.backoff == b.backoff && a.lease_ms == b.lease_ms && a.seed == b.seed &&
          a.classes == b.classes && a.ordering == b.ordering && a.retention_ms == b.retention_ms &&
          a.alarm_depth == b.alarm_depth && a.unsafe_quarantine_order == b.unsafe_quarantine_order &&
-         a.journal == b.journal && a.system == b.system && a.max_stalled_count == b.max_stalled_count &&
+         a.journal == b.journal && a.system == b.system && a.retry_topics == b.retry_topics &&
+         a.multiplier_permille == b.multiplier_permille && a.no_recoverer == b.no_recoverer && a.max_stalled_count == b.max_stalled_count &&
          a.dead_max_jobs == b.dead_max_jobs && a.remove_on_fail_count == b.remove_on_fail_count && a.retry_in_jitter == b.retry_in_jitter &&
          a.retry_every_error == b.retry_every_error && a.delivery_limit == b.delivery_limit &&
          a.dead_letter_exchange == b.dead_letter_exchange && a.dlq_max_length == b.dlq_max_length && a.remove_on_fail == b.remove_on_fail &&
@@ -418,7 +477,10 @@ bool operator==(const Policy& a, const Policy& b) {
          a.delay_at == b.delay_at && a.max_length == b.max_length && a.message_ttl_ms == b.message_ttl_ms &&
          a.delayed_retry_type == b.delayed_retry_type && a.delayed_retry_min_ms == b.delayed_retry_min_ms &&
          a.delayed_retry_max_ms == b.delayed_retry_max_ms && a.dead_letter_topic == b.dead_letter_topic &&
-         a.message_retention_ms == b.message_retention_ms;
+         a.message_retention_ms == b.message_retention_ms && a.retry_topics == b.retry_topics &&
+         a.multiplier_permille == b.multiplier_permille && a.no_recoverer == b.no_recoverer &&
+         a.retry_for_ms == b.retry_for_ms && a.discard_on_exhausted == b.discard_on_exhausted &&
+         a.requeue_with == b.requeue_with;
 }
 
 }  // namespace dlq

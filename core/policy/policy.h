@@ -63,7 +63,7 @@ enum class Ordering : uint8_t { kNone, kKey, kStall };
 // module, core/systems/<name>.cpp (system.h lists what each does differently);
 // which policy fields a system owns, the field table's system column says
 // (schema.cpp, FieldSpec::only_under). Stored in snapshots and links: append-only.
-enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs, kPubSub, kServiceBus };
+enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs, kPubSub, kServiceBus, kSpringKafka };
 // rabbitmq-quorum: where the delivery-limit comes from.
 //   explicit   x-delivery-limit = maxAttempts - 1
 //   unset-3.x  none set, RabbitMQ 3.x: no limit; a return goes to the tail and nothing
@@ -98,11 +98,22 @@ enum class DelayedRetryType : uint8_t { kDisabled, kAll, kFailed, kReturned };
 //         failure the worker acks as permanent is dropped (acked) too
 // Append-only (links, snapshots).
 enum class DeadLetterTopic : uint8_t { kSet, kNone };
+// rabbitmq-quorum: how the consumer returns a failed message for a retry (its requeue).
+//   reject  basic.reject: a genuine failure, counted in delivery-count (every version)
+//   nack    basic.nack on RabbitMQ 4.3, which raises only x-acquired-count: the failure is
+//           not counted, so delivery-limit never ends its retries (a lost connection, the
+//           lab's crash, still counts). rabbitmq.com/docs/quorum-queues, "Poison message handling".
+// Append-only (links, snapshots).
+enum class RequeueWith : uint8_t { kReject, kNack };
 // Why a job that fails for good is dropped instead of quarantined (Policy::DeadLetterDrop):
 // a RabbitMQ queue with no dead-letter exchange, BullMQ's removeOnFail true, or
 // Sidekiq's dead: false. The value is stored in its events' ref, so it is append-only.
 // pubsub's kNoDeadLetterTopic: a subscription with no dead_letter_policy (DeadLetterTopic).
-enum class DropCause : uint8_t { kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet, kNoDeadLetterTopic };
+// spring-kafka's kNoRecoverer: a DefaultErrorHandler with no DeadLetterPublishingRecoverer logs the record and skips it.
+// sidekiq's kExhaustedDiscard: sidekiq_retries_exhausted returns :discard (7.2+).
+enum class DropCause : uint8_t {
+  kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet, kNoDeadLetterTopic, kNoRecoverer, kExhaustedDiscard
+};
 // rabbitmq-quorum: a message's x-death record as RabbitMQ keeps it (R1, R3): one
 // entry per {queue, reason} (the lab has one queue, so one per reason: delivery_limit
 // for kExhausted, rejected for kPermanent, maxlen for kMaxLength, expired for kExpired),
@@ -172,6 +183,7 @@ const char* DeliveryLimitName(DeliveryLimit limit);  // "explicit" | "unset-3.x"
 const char* DeadLetterExchangeName(DeadLetterExchange dlx);  // "set" | "none"
 const char* DelayedRetryTypeName(DelayedRetryType type);  // "disabled" | "all" | "failed" | "returned"
 const char* DeadLetterTopicName(DeadLetterTopic topic);  // "set" | "none"
+const char* RequeueWithName(RequeueWith with);  // "reject" | "nack"
 const char* DelayAtName(DelayAt where);  // "broker" | "consumer-sleep" | "retry-queue"
 Result<DelayAt> ParseDelayAt(std::string_view text);
 
@@ -221,13 +233,19 @@ constexpr int64_t kPubSubMaxBackoffMs = 600'000;
 // service-bus: leaseMs is the peek-lock's lockDuration, which Service Bus holds at most
 // 5 minutes (Policy::Check refuses a longer one under service-bus only).
 constexpr IntegerField kServiceBusLeaseMsField{"leaseMs", 1, 300'000};
+// spring-kafka: ExponentialBackOff's (and @RetryableTopic's) multiplier in thousandths, 1.0 to 10.0;
+// each delay is the previous one times it, truncated to whole ms, up to capMs. 2000 doubles, as the lab does.
+constexpr IntegerField kMultiplierPermilleField{"multiplierPermille", 1000, 10'000};  // spring-kafka only
+// sidekiq 7.1.3+: retry_for in ms, the retry window from the job's first failure; 0: none.
+constexpr IntegerField kRetryForMsField{"retryForMs", 0, kMaxTimeMs};  // sidekiq only
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
                                                   &kMaxStalledCountField, &kDeadMaxJobsField, &kJitterPermilleField,
                                                   &kRemoveOnFailCountField, &kDlqMaxLengthField, &kMaxLengthField,
                                                   &kMessageTtlMsField, &kDelayedRetryMinMsField,
-                                                  &kDelayedRetryMaxMsField, &kMessageRetentionMsField};
+                                                  &kDelayedRetryMaxMsField, &kMessageRetentionMsField,
+                                                  &kMultiplierPermilleField, &kRetryForMsField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -320,6 +338,14 @@ struct Policy {
   // sidekiq: dead: false (or retry: false, with maxAttempts 1), so a job that fails for good
   // is not put in the Dead set: it is dropped.
   bool skip_dead_set = false;
+  // sidekiq 7.1.3+: sidekiq_options retry_for (ms; 0: none), a time window instead of a
+  // count: a failure after the first failure's time (failed_at) + retry_for is not
+  // retried (job_retry.rb). 8.1.0 made it exclusive with retry, so with it maxAttempts
+  // is not read (the lab's ceiling of kMaxAttemptsField.max attempts stays).
+  int64_t retry_for_ms = 0;
+  // sidekiq 7.2+: a sidekiq_retries_exhausted block returning :discard, so a job whose
+  // retries are exhausted is discarded instead of going to the Dead set.
+  bool discard_on_exhausted = false;
   // rabbitmq-quorum: the source queue's x-max-length with x-overflow drop-head: a publish
   // that leaves more than max_length messages ready dead-letters the oldest ready one
   // (reason maxlen; queue.h, DropHeadOverLimit). 0: no x-max-length.
@@ -339,6 +365,17 @@ struct Policy {
   // this long after its publish, then deleted (the queue's expiry at the ready head).
   DeadLetterTopic dead_letter_topic = DeadLetterTopic::kSet;
   int64_t message_retention_ms = int64_t{7} * 86'400'000;
+  // spring-kafka: @RetryableTopic's non-blocking retry topics instead of the DefaultErrorHandler's
+  // blocking retry: a failed record is republished to a retry topic and the partition moves on
+  // (ordering none; blocking, the partition is held: ordering stall). Check enforces the pair.
+  bool retry_topics = false;
+  // spring-kafka: the backoff's multiplier in thousandths (kMultiplierPermilleField).
+  int64_t multiplier_permille = 2000;
+  // spring-kafka: no DeadLetterPublishingRecoverer, so a record that fails for good is logged and
+  // skipped (DropCause::kNoRecoverer), not published to the dead-letter topic.
+  bool no_recoverer = false;
+  // rabbitmq-quorum: basic.reject (counted) or 4.3's basic.nack (uncounted) for a retry (RequeueWith).
+  RequeueWith requeue_with = RequeueWith::kReject;
   // Where a retry's delay lives (DelayAt); other than broker only with system lab.
   DelayAt delay_at = DelayAt::kBroker;
   // Quarantine operability: an entry whose age (from its arrival) reaches
@@ -388,6 +425,9 @@ struct Policy {
   // The policy's attempt budget: max_attempts, unless its system says otherwise (a
   // rabbitmq-quorum policy may leave the delivery-limit to the version).
   int64_t Budget() const;
+  // The ordering the queue applies: the ordering field, unless its system decides it
+  // (spring-kafka; SystemRules::OrderingInForce).
+  Ordering OrderingInForce() const;
   // True when a returned message goes back near the head or keeps its place (SystemRules::ReturnTo).
   bool ReturnsNearHead() const;
   // True when retention is applied when jobs finish, not by a timer.

@@ -99,6 +99,15 @@ const Field<Policy> kPolicyFields[] = {
              "dead: false (retry: false is this with maxAttempts 1); a job that fails for good is "
              "dropped, not kept in the Dead set.")).Carried('r', "o", "skipDeadSet"),
      [](const Policy& p) -> int64_t { return p.skip_dead_set; }, [](Policy& p, int64_t v) { p.skip_dead_set = v != 0; }},
+    {OnlyUnder(System::kSidekiq, Integer("retryForMs", kRetryForMsField, "Retry for (ms)",
+             "retry_for (7.1.3+): no retry after the first failure's time + this; replaces the count "
+             "(8.1.0); 0: none.")).Carried('r', "l", "retryForMs"),
+     [](const Policy& p) { return p.retry_for_ms; }, [](Policy& p, int64_t v) { p.retry_for_ms = v; }},
+    {OnlyUnder(System::kSidekiq, Boolean("discardOnExhausted", "Retries exhausted: :discard",
+             "sidekiq_retries_exhausted returns :discard (7.2+); a job that fails for good is "
+             "dropped, not kept in the Dead set.")).Carried('r', "b", "discardOnExhausted"),
+     [](const Policy& p) -> int64_t { return p.discard_on_exhausted; },
+     [](Policy& p, int64_t v) { p.discard_on_exhausted = v != 0; }},
     {OnlyUnder(System::kRabbitMqQuorum, Integer("maxLength", kMaxLengthField, "Source x-max-length",
              "the source queue's x-max-length (overflow drop-head); a publish past it "
              "dead-letters the oldest ready message (maxlen); 0: no limit.")).Carried('r', "g", "maxLength"),
@@ -127,6 +136,23 @@ const Field<Policy> kPolicyFields[] = {
              "message_retention_duration: with no dead-letter topic a message expires this long after "
              "its publish.")).Carried('r', "v", "messageRetentionMs"),
      [](const Policy& p) { return p.message_retention_ms; }, [](Policy& p, int64_t v) { p.message_retention_ms = v; }},
+    {OnlyUnder(System::kSpringKafka, Boolean("retryTopics", "Retry topics (@RetryableTopic)",
+             "@RetryableTopic: a failed record goes through retry topics and the partition moves on; off, the "
+             "DefaultErrorHandler holds the partition.")).Carried('r', "r", "retryTopics"),
+     [](const Policy& p) -> int64_t { return p.retry_topics; }, [](Policy& p, int64_t v) { p.retry_topics = v != 0; }},
+    {OnlyUnder(System::kSpringKafka, Integer("multiplierPermille", kMultiplierPermilleField, "Backoff multiplier (per mille)",
+             "ExponentialBackOff's multiplier in thousandths (1.5 is 1500); each delay is the last times it, in "
+             "whole ms, up to capMs.")).Carried('r', "p", "multiplierPermille"),
+     [](const Policy& p) { return p.multiplier_permille; }, [](Policy& p, int64_t v) { p.multiplier_permille = v; }},
+    {OnlyUnder(System::kSpringKafka, Boolean("noRecoverer", "No dead-letter recoverer",
+             "no DeadLetterPublishingRecoverer: a record that fails for good is logged and skipped, not sent to a "
+             "dead-letter topic.")).Carried('r', "a", "noRecoverer"),
+     [](const Policy& p) -> int64_t { return p.no_recoverer; }, [](Policy& p, int64_t v) { p.no_recoverer = v != 0; }},
+    {OnlyUnder(System::kRabbitMqQuorum, Pick("requeueWith", kRequeueWithChoices, "Requeue with (4.3)",
+          "How the consumer returns a failure: basic.reject is counted; 4.3's basic.nack is not, so "
+          "delivery-limit never ends its retries.")).Carried('r', "k", "requeueWith"),
+     [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.requeue_with); },
+     [](Policy& p, int64_t v) { p.requeue_with = static_cast<RequeueWith>(v); }},
     {OnlyUnder(System::kLab, Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
           "queue republishing it at the tail (lab only).")).Carried('r', "", "delayAt"),

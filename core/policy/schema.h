@@ -31,8 +31,9 @@ inline constexpr Choice kSystemItems[] = {{"lab", "The lab's rules", "l"},
                                           {"sidekiq", "Sidekiq", "k"},
                                           {"sqs", "Amazon SQS", "s"},
                                           {"pubsub", "Google Cloud Pub/Sub", "p"},
-                                          {"service-bus", "Azure Service Bus", "z"}};
-inline constexpr Choices kSystemChoices{kSystemItems, 7};
+                                          {"service-bus", "Azure Service Bus", "z"},
+                                          {"spring-kafka", "Spring Kafka", "f"}};
+inline constexpr Choices kSystemChoices{kSystemItems, 8};
 inline constexpr Choice kDeliveryLimitItems[] = {{"explicit", "Set: maxAttempts - 1"},
                                                  {"unset-3.x", "Not set, RabbitMQ 3.x: no limit", "3"},
                                                  {"unset-4.x", "Not set, RabbitMQ 4.0+: 20", "4"},
@@ -49,6 +50,9 @@ inline constexpr Choices kDelayedRetryTypeChoices{kDelayedRetryTypeItems, 4};
 inline constexpr Choice kDeadLetterTopicItems[] = {{"set", "Set: a dead_letter_policy with its topic"},
                                                    {"none", "None: redelivered until retention expires", "n"}};
 inline constexpr Choices kDeadLetterTopicChoices{kDeadLetterTopicItems, 2};
+inline constexpr Choice kRequeueWithItems[] = {{"reject", "basic.reject: counted in delivery-count"},
+                                               {"nack", "basic.nack on 4.3: not counted", "n"}};
+inline constexpr Choices kRequeueWithChoices{kRequeueWithItems, 2};
 inline constexpr Choice kDelayAtItems[] = {{"broker", "The broker (delayed)"},
                                            {"consumer-sleep", "The consumer sleeps", "c"},
                                            {"retry-queue", "A retry queue and a scheduler", "q"}};

@@ -221,7 +221,7 @@ Result<Attempt> QueueCore::Process(Outcome outcome, std::string_view error_text)
 
 int64_t QueueCore::NextEligible() const {
   if (ready_.empty()) return -1;
-  switch (policy_.ordering) {
+  switch (policy_.OrderingInForce()) {
     case Ordering::kNone:
       return 0;
     case Ordering::kStall:  // one partition: a leased or waiting head blocks the rest
@@ -240,7 +240,7 @@ void QueueCore::ReturnToReady(uint32_t index, bool returned) {
   // queue's scheduler publishes a new message (the tail, even in a stalled partition).
   const bool from_retry_queue = !returned && policy_.delay_at == DelayAt::kRetryQueue;
   const bool from_sleep = !returned && policy_.delay_at == DelayAt::kConsumerSleep;
-  if ((policy_.ordering == Ordering::kStall && !from_retry_queue) || from_sleep ||
+  if ((policy_.OrderingInForce() == Ordering::kStall && !from_retry_queue) || from_sleep ||
       (returned && policy_.ReturnsNearHead())) {
     jobs_[index].ready_pos = ready_.PushFront(index);  // the head retries in place
   } else {
@@ -316,7 +316,9 @@ Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::
   StoredJob& job = jobs_[index];
   // Under bullmq a crash is a stall, counted on its own (saturating; the budget is far below).
   if (system().CountsStalls() && failure == FailureClass::kCrash && job.stalls < UINT16_MAX) ++job.stalls;
-  Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_, job.stalls);
+  // Under a retry window (sidekiq's retry_for) the first failure's time is kept, and the window read from it.
+  const int64_t since_first_failure = failure.has_value() ? records_.Failed(index, now_) : 0;
+  Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_, job.stalls, since_first_failure);
   // A dead letter with no dead-letter exchange is dropped (RabbitMQ: dlx.md).
   if (d.disposition == Disposition::kQuarantined && policy_.DiscardsDeadLetters()) d.disposition = Disposition::kDiscarded;
   if (d.uncounted) job.attempts -= 1;  // BullMQ's attemptsMade leaves a stall out

@@ -62,6 +62,12 @@ std::string NextStep(const Event& e) {
         case DropCause::kNoDeadLetterTopic:
           return std::string(e.reason == Reason::kPermanent ? "its class never retries: acked" : "budget used up") +
                  " → with no dead-letter topic it is deleted";
+        case DropCause::kNoRecoverer:
+          return std::string(e.reason == Reason::kPermanent ? "not retryable" : "back-off exhausted") +
+                 " → no dead-letter recoverer, so the error handler logs it and skips it";
+        case DropCause::kExhaustedDiscard:
+          return std::string(e.reason == Reason::kPermanent ? "its class never retries" : "retries used up") +
+                 " → sidekiq_retries_exhausted returns :discard, so it is dropped, not put in the Dead set";
         default:
           return std::string(e.reason == Reason::kPermanent ? "rejected" : "delivery limit reached") +
                  " → dead-lettered, but with no dead-letter exchange it is dropped";
@@ -273,6 +279,14 @@ std::string ExplainDiscarded(const Event& e, const std::string& id) {
       }
       return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
              ", and its subscription has no dead-letter topic: it is acked and gone, nothing can replay it";
+    case DropCause::kNoRecoverer:
+      return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "delivery", "deliveries") +
+             ", and its error handler has no DeadLetterPublishingRecoverer: the record is logged and skipped, the " +
+             "partition moves past it, and nothing can replay it";
+    case DropCause::kExhaustedDiscard:
+      return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
+             ", and its sidekiq_retries_exhausted block returned :discard: it is dropped, never quarantined, and "
+             "nothing can retry it";
     default:
       if (e.reason == Reason::kExpired) {
         return id + " was dead-lettered (expired): it reached the head of " + kSourceQueueName +

@@ -123,6 +123,9 @@ WorstCase WorstCasePath(const Policy& policy, const FailureScope& scope) {
   // A system that counts crashes as stalls (bullmq) bounds them by its stall budget instead.
   const SystemRules& system = SystemOf(policy);
   worst.unbounded = policy.count_in_body && !system.CountsStalls() && rules[static_cast<int>(FailureClass::kCrash)].retry;
+  for (int c = 0; c < kFailureClassCount; ++c) {  // a retried failure the system never counts (4.3's nack)
+    if (rules[c].retry && !system.CountsFailure(policy, static_cast<FailureClass>(c))) worst.unbounded = true;
+  }
   worst.attempts = static_cast<uint32_t>(most);
   worst.lease_ms = policy.lease_ms;
   // Stalls (bullmq) are runs the attempt budget leaves out, each to its lease's expiry.
@@ -134,8 +137,18 @@ WorstCase WorstCasePath(const Policy& policy, const FailureScope& scope) {
   for (int c = 0; c < kFailureClassCount; ++c) {
     if (rules[c].retry) settles[c] = system.MaxRetryDelaySettlesAt(policy, rules[c].backoff);
   }
+  // Under a retry window (SystemRules::RetryWindowMs) attempt n is retried only while its
+  // failure comes before the first failure + the window: with every lease run to its
+  // expiry, (n - 1) * lease_ms + the delays so far (`since`) < window.
+  const int64_t window = system.RetryWindowMs(policy);
+  int64_t since = 0;
   int64_t previous = 0;
   for (uint32_t n = 1; n < worst.attempts; ++n) {
+    if (window > 0 && since >= window) {  // attempt n fails past the window: the last one
+      worst.time_ms -= static_cast<int64_t>(worst.attempts - n) * policy.lease_ms;
+      worst.attempts = n;
+      break;
+    }
     WorstDelay term;
     term.first_attempt = term.last_attempt = n;
     for (int c = 0; c < kFailureClassCount; ++c) {
@@ -150,6 +163,7 @@ WorstCase WorstCasePath(const Policy& policy, const FailureScope& scope) {
     }
     previous = term.delay_ms;
     worst.time_ms += term.delay_ms;
+    since += policy.lease_ms + term.delay_ms;  // attempt n + 1's failure, from the first failure
     WorstDelay* last = worst.delays.empty() ? nullptr : &worst.delays.back();
     if (last && last->delay_ms == term.delay_ms && last->failure_class == term.failure_class &&
         last->own_backoff == term.own_backoff) {
@@ -163,8 +177,14 @@ WorstCase WorstCasePath(const Policy& policy, const FailureScope& scope) {
         settled = std::max(settled, settles[c]);
         until = std::min(until, static_cast<uint32_t>(rules[c].max_attempts + extra));
       }
+      if (window > 0 && until - 1 > n) {  // only the attempts whose failure is still inside the window
+        const int64_t step = policy.lease_ms + term.delay_ms;  // >= 1 (leaseMs >= 1)
+        const int64_t inside = since >= window ? 0 : (window - since + step - 1) / step;  // since + j * step < window
+        until = static_cast<uint32_t>(std::min<int64_t>(until, static_cast<int64_t>(n) + 1 + inside));
+      }
       if (n >= settled && until - 1 > n) {
         worst.time_ms += static_cast<int64_t>(until - 1 - n) * term.delay_ms;
+        since += static_cast<int64_t>(until - 1 - n) * (policy.lease_ms + term.delay_ms);
         n = last->last_attempt = until - 1;
       }
     } else {

@@ -28,5 +28,6 @@ const SystemRules& Sidekiq();
 const SystemRules& Sqs();
 const SystemRules& PubSub();
 const SystemRules& ServiceBus();
+const SystemRules& SpringKafka();
 
 }  // namespace dlq::systems

@@ -18,6 +18,8 @@ ClassRule Policy::RuleFor(FailureClass c) const {
 
 int64_t Policy::Budget() const { return SystemOf(*this).Budget(*this); }
 
+Ordering Policy::OrderingInForce() const { return SystemOf(*this).OrderingInForce(*this); }
+
 bool Policy::ReturnsNearHead() const { return SystemOf(*this).ReturnTo(*this) != ReturnPlace::kTail; }
 
 bool Policy::LazyRetention() const { return SystemOf(*this).LazyRetention(); }

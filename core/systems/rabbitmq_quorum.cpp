@@ -17,6 +17,9 @@
 //     Every failure of the lab's worker is a genuine one (basic.reject, a lost
 //     connection: counted in delivery_count), so "all" and "failed" apply and
 //     "returned" (nack, released) does not. delivery_count after failed attempt n is n.
+//   * requeueWith nack (4.3, "Poison message handling"): basic.nack raises only
+//     x-acquired-count, so a nacked failure is not counted and is retried without end;
+//     a crash (a lost connection) still counts.
 #include <cstdint>
 #include "modules.h"
 
@@ -68,6 +71,10 @@ class RabbitMqQuorumSystem final : public SystemRules {
     if (p.delayed_retry_min_ms <= 0 || p.delayed_retry_min_ms >= p.delayed_retry_max_ms) return 1;
     const int64_t n = (p.delayed_retry_max_ms + p.delayed_retry_min_ms - 1) / p.delayed_retry_min_ms;
     return n > static_cast<int64_t>(UINT32_MAX) ? UINT32_MAX : static_cast<uint32_t>(n);
+  }
+
+  bool CountsFailure(const Policy& p, FailureClass c) const override {
+    return p.requeue_with != RequeueWith::kNack || c == FailureClass::kCrash;
   }
 
   ReturnPlace ReturnTo(const Policy& p) const override {

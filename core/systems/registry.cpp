@@ -12,7 +12,8 @@ namespace {
 std::span<const SystemRules* const> Table() {
   static const SystemRules* const systems[kSystemCount] = {&systems::Lab(), &systems::RabbitMqQuorum(),
                                                            &systems::BullMq(), &systems::Sidekiq(), &systems::Sqs(),
-                                                           &systems::PubSub(), &systems::ServiceBus()};
+                                                           &systems::PubSub(), &systems::ServiceBus(),
+                                                           &systems::SpringKafka()};
   return systems;
 }
 

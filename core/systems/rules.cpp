@@ -16,7 +16,7 @@ uint32_t CountForBudget(const Policy& policy, uint32_t attempts) {
 }  // namespace
 
 Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint32_t attempts, int64_t previous_delay,
-                Prng& jitter, uint32_t stalls) {
+                Prng& jitter, uint32_t stalls, int64_t since_first_failure) {
   Decision d;
   if (!failure.has_value()) {
     d.disposition = Disposition::kCompleted;
@@ -37,9 +37,19 @@ Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint3
     d.alert = d.disposition == Disposition::kQuarantined && rule.alert;
     return d;
   }
+  const int64_t window = system.RetryWindowMs(policy);
   if (!rule.retry) {
     d.disposition = Disposition::kQuarantined;
     d.reason = Reason::kPermanent;
+  } else if (!system.CountsFailure(policy, *failure)) {
+    // Not counted (4.3's nack): retried whatever the budget; the count stays, so the delay is
+    // the policy's after attempt 1 (no system rule: the return is not one of its failures).
+    d.uncounted = true;
+    d.delay_ms = NextDelay(rule.backoff, 1, previous_delay, jitter);
+    d.disposition = d.delay_ms > 0 ? Disposition::kDelayed : Disposition::kRequeued;
+  } else if (window > 0 && since_first_failure >= window) {
+    d.disposition = Disposition::kQuarantined;  // the window is over (sidekiq's retry_for)
+    d.reason = Reason::kExhausted;
   } else if (CountForBudget(policy, attempts) < static_cast<uint64_t>(rule.max_attempts)) {
     // A crash's retry has no live consumer to sleep or to publish it to a retry
     // queue: away from the broker's delay the broker redelivers it at once (policy.h, DelayAt).

@@ -39,7 +39,14 @@ struct Decision {
 // StallBudget (maxStalledCount) -> requeued, uncounted (BullMQ's attemptsMade leaves
 // stalls out); past it -> quarantine, reason stalled, the attempt counted (BullMQ
 // raises attemptsMade when it fails a job for stalling).
+// A failure the system does not count (SystemRules::CountsFailure false: RabbitMQ 4.3's
+// nack) of a class that retries is retried with the budget unread: uncounted, after
+// NextDelay(the rule's backoff, attempt 1).
+// Under a retry window (SystemRules::RetryWindowMs > 0: sidekiq's retry_for) a
+// failure `since_first_failure` ms at or past the window after the job's first
+// failure (0 for the first failure itself) is not retried: quarantine, reason
+// exhausted (before the budget is compared; a never-retry class stays permanent).
 Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint32_t attempts, int64_t previous_delay,
-                Prng& jitter, uint32_t stalls = 0);
+                Prng& jitter, uint32_t stalls = 0, int64_t since_first_failure = 0);
 
 }  // namespace dlq

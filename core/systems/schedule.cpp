@@ -5,6 +5,7 @@
 
 #include "backoff.h"
 #include "prng.h"
+#include "registry.h"
 
 namespace dlq {
 namespace {
@@ -62,24 +63,39 @@ Result<ScheduleTable> RetrySchedule(const Policy& policy, const ScheduleOptions&
   const uint32_t attempts = out.attempts;
   const size_t shown = std::min<size_t>(attempts, kScheduleRows);
   const int64_t retries = static_cast<int64_t>(attempts) - 1;
-  int64_t samples = retries == 0 ? 1 : std::min(options.samples, std::max<int64_t>(1, kScheduleDraws / retries));
+  // Under a retry window (SystemRules::RetryWindowMs) attempt n is the last once it starts at or
+  // past the window (its failure is then that far from the first's: both take attempt_ms), so
+  // a sample's attempts vary: the samples run until kScheduleDraws delays are drawn.
+  const int64_t window = SystemOf(policy).RetryWindowMs(policy);
+  int64_t samples = retries == 0 ? 1
+                    : window > 0 ? options.samples
+                                 : std::min(options.samples, std::max<int64_t>(1, kScheduleDraws / retries));
+  int64_t drawn = 0;
+  uint32_t reached = 0;  // the most attempts any sample made
 
   // starts[r][k], delays[r][k]: row r's start and delay in sample k; lasts[k]: the last attempt's start.
   std::vector<std::vector<int64_t>> starts(shown), delays(shown);
   std::vector<int64_t> lasts;
   Prng prng(static_cast<uint64_t>(policy.seed), PrngStream::kSchedule);
-  for (int64_t k = 0; k < samples; ++k) {
+  int64_t k = 0;
+  for (; k < samples && drawn < kScheduleDraws; ++k) {
     const Prng::State before = prng.state();
     int64_t start = 0;
     int64_t previous = 0;
     for (uint32_t n = 1; n <= attempts; ++n) {
-      const int64_t delay = n < attempts ? RetryDelay(policy, rule.backoff, n, previous, prng) : 0;
+      const bool last = n == attempts || (window > 0 && start >= window);
+      const int64_t delay = last ? 0 : RetryDelay(policy, rule.backoff, n, previous, prng);
       if (options.until_draw && prng.state() != before) return out;  // exact false, nothing else filled
       if (n <= shown) {
         starts[n - 1].push_back(start);
         delays[n - 1].push_back(delay);
       }
-      if (n == attempts) lasts.push_back(start);
+      if (last) {
+        lasts.push_back(start);
+        reached = std::max(reached, n);
+        break;
+      }
+      ++drawn;
       previous = delay;
       start += attempt_ms + delay;
     }
@@ -88,19 +104,21 @@ Result<ScheduleTable> RetrySchedule(const Policy& policy, const ScheduleOptions&
       samples = 1;
     }
   }
+  samples = std::min(samples, k);
   out.samples = samples;
-  for (size_t r = 0; r < shown; ++r) {
+  if (window > 0) out.attempts = reached;  // the rows a window's samples reached
+  for (size_t r = 0; r < std::min<size_t>(shown, out.attempts); ++r) {
     ScheduleRow row;
     row.attempt = static_cast<uint32_t>(r + 1);
     row.start = SpreadOf(starts[r]);
-    row.retried = row.attempt < attempts;
+    row.retried = row.attempt < out.attempts;
     row.delay = SpreadOf(delays[r]);
     out.rows.push_back(row);
   }
   for (int64_t start : lasts) {
     if (start + attempt_ms >= options.outage_ms) out.outlasting += 1;
   }
-  out.last.attempt = attempts;
+  out.last.attempt = out.attempts;
   out.last.start = SpreadOf(lasts);
   out.total = {out.last.start.min + attempt_ms, out.last.start.median + attempt_ms, out.last.start.p99 + attempt_ms,
                out.last.start.max + attempt_ms};

@@ -9,6 +9,11 @@
 //     timeout old (retentionMs; 0: Sidekiq's 180 days) go, and the newest
 //     deadMaxJobs - 1 stay (zremrangebyrank(0, -N)). dead: false drops a dead job.
 //   * Retrying a dead job gives it one more run (its count goes down by one).
+//   * retryForMs (7.1.3's retry_for, job_retry.rb): a failure is not retried once
+//     (failed_at + retry_for) < now, failed_at being the first failure's time (a retried
+//     dead job keeps it); 8.1.0 makes it exclusive with retry, so the count is not read.
+//   * discardOnExhausted: sidekiq_retries_exhausted returns :discard (7.2+), so a job
+//     whose retries end (or that is killed) is dropped, not put in the Dead set.
 #include "modules.h"
 
 #include <algorithm>
@@ -52,6 +57,13 @@ class SidekiqSystem final : public SystemRules {
  public:
   System id() const override { return System::kSidekiq; }
 
+  // retry_for and retry are exclusive (8.1.0): with a window the count is the lab's ceiling.
+  int64_t Budget(const Policy& p) const override {
+    return p.retry_for_ms > 0 ? kMaxAttemptsField.max : p.max_attempts;
+  }
+  // (failed_at + retry_for) < now: still retried at exactly failed_at + retry_for (ms clock).
+  int64_t RetryWindowMs(const Policy& p) const override { return p.retry_for_ms > 0 ? p.retry_for_ms + 1 : 0; }
+
   void AdjustRule(const Policy& p, FailureClass c, ClassRule* rule) const override {
     if (!p.retry_every_error || c == FailureClass::kCrash) return;
     rule->retry = true;  // no :kill on 6.4.1: the exception is retried as any other
@@ -93,7 +105,8 @@ class SidekiqSystem final : public SystemRules {
   }
 
   DropCause DeadLetterDrop(const Policy& p) const override {
-    return p.skip_dead_set ? DropCause::kNoDeadSet : DropCause::kKept;
+    if (p.skip_dead_set) return DropCause::kNoDeadSet;  // msg["dead"] == false is read first
+    return p.discard_on_exhausted ? DropCause::kExhaustedDiscard : DropCause::kKept;
   }
   bool LazyRetention() const override { return true; }
   int64_t LazyRetentionAge(const Policy& p) const override {

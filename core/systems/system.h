@@ -13,6 +13,8 @@
 //                        retention expires), the dead-letter attributes
 //   service_bus.cpp      abandon redelivers at once in place, DeadLetterReason and
 //                        DeliveryCount on a $DeadLetterQueue message
+//   spring_kafka.cpp     blocking retry holding the partition or retry topics, Spring's
+//                        multiplied backoff, kafka_dlt-* headers, no recoverer
 // The registry (registry.h) maps the enum to its module; it and these files are
 // the only code that names a specific system. Everything else asks the module of
 // the policy in force (SystemOf). The Policy's data, its field table (whose
@@ -106,6 +108,19 @@ class SystemRules {
   virtual bool CountsStalls() const { return false; }
   virtual int64_t StallBudget(const Policy& p) const { return (void)p, 0; }
 
+  // The retry window in ms from the job's first failure (0: no window): a failure at
+  // or after first_failed_at + window is not retried (reason exhausted), whatever the
+  // budget says. Decide reads it with the time since the job's first failure, which the
+  // queue keeps while a window is in force; WorstCasePath and RetrySchedule stop there.
+  // Sidekiq's retry_for: (failed_at + retry_for) < now ends it, so its window is retry_for + 1 ms.
+  virtual int64_t RetryWindowMs(const Policy& p) const { return (void)p, 0; }
+
+  // True when a failure of class `c` that is retried raises the system's attempt count
+  // (the lab: always). False: the attempt is not counted (Decision::uncounted), its retry
+  // is the policy's backoff after attempt 1 (no count grows), and the budget never ends
+  // it, so WorstCasePath says unbounded (RabbitMQ 4.3's basic.nack: only x-acquired-count).
+  virtual bool CountsFailure(const Policy& p, FailureClass c) const { return (void)p, (void)c, true; }
+
   // --- The delay rule and its jitter --------------------------------------
   // The retry delay after failed attempt `attempt` with `backoff` (the class's
   // rule's), drawing from `jitter` as the system does (backoff.h, RetryDelay).
@@ -119,6 +134,11 @@ class SystemRules {
   // closed form instead of one attempt at a time. Any later attempt is also correct.
   // The lab: MaxDelaySettlesAt (backoff.h).
   virtual uint32_t MaxRetryDelaySettlesAt(const Policy& p, const Backoff& backoff) const;
+
+  // --- Which ready job a worker may take ------------------------------------
+  // The ordering the queue applies (spring-kafka: its blocking retry holds the partition,
+  // stall; its retry topics keep none). The lab: the policy's ordering field.
+  virtual Ordering OrderingInForce(const Policy& p) const { return p.ordering; }
 
   // --- Where a return goes -------------------------------------------------
   virtual ReturnPlace ReturnTo(const Policy& p) const { return (void)p, ReturnPlace::kTail; }

@@ -263,6 +263,42 @@ TEST_CASE("check rabbitmq topology: Queue and Policy resources, several document
   CHECK(orders.skips.empty());
 }
 
+TEST_CASE("check sidekiq 7: retry_for is the policy's window, and a sidekiq_retries_exhausted :discard drops the job") {
+  Inventory inv = ReadFixtures("sidekiq-ruby", {"sidekiq-7/app/jobs/payment_job.rb", "sidekiq-7/app/jobs/webhook_job.rb",
+                                                "sidekiq-7/app/jobs/notify_job.rb"});
+  JoinInventory(&inv);
+  // "retry_for and retry are mutually exclusive" (job_retry.rb, 8.1.0): retry: 3 is not read beside it.
+  const QueueConfig& payment = Queue(inv, "PaymentJob");
+  CHECK(payment.policy.retry_for_ms == 48LL * 3600 * 1000);
+  CHECK(payment.policy.Budget() == kMaxAttemptsField.max);
+  CHECK(SettingLine(payment, "maxAttempts") == 0);
+  CHECK(payment.terminal == Terminal::kKeptHere);
+  const QueueConfig& webhook = Queue(inv, "WebhookJob");
+  CHECK(webhook.policy.retry_for_ms == 30'000);
+  CHECK(webhook.terminal == Terminal::kKeptHere);
+  // "discarded = msg["dead"] == false || rv == :discard" (job_retry.rb, retries_exhausted; 7.2.0).
+  const QueueConfig& notify = Queue(inv, "NotifyJob");
+  CHECK(notify.policy.discard_on_exhausted);
+  CHECK(SettingLine(notify, "discardOnExhausted") == 7);
+  CHECK(notify.terminal == Terminal::kDropped);
+  CHECK(notify.drop_cause == "sidekiq_retries_exhausted returns :discard");
+  CHECK(notify.policy.max_attempts == 6);
+  // A block that returns something else, a :discarded symbol or a "string", is not a discard.
+  Inventory other;
+  REQUIRE(ReadText("sidekiq-ruby", "x.rb",
+                   "class X\n  include Sidekiq::Job\n  sidekiq_retries_exhausted do |msg, ex|\n    log(\":discard\")\n"
+                   "    :discarded\n  end\n  def perform; end\nend\n", &other).ok());
+  REQUIRE(other.queues.size() == 1);
+  CHECK_FALSE(other.queues[0].policy.discard_on_exhausted);
+  CHECK(other.queues[0].terminal == Terminal::kKeptHere);
+  // A one-line block.
+  Inventory inline_block;
+  REQUIRE(ReadText("sidekiq-ruby", "y.rb",
+                   "class Y\n  include Sidekiq::Job\n  sidekiq_retries_exhausted { |msg, ex| :discard }\nend\n", &inline_block).ok());
+  REQUIRE(inline_block.queues.size() == 1);
+  CHECK(inline_block.queues[0].policy.discard_on_exhausted);
+}
+
 TEST_CASE("check sidekiq: sidekiq.yml and job classes, joined") {
   Inventory inv = ReadFixtures("sidekiq-yml", {"sidekiq/config/sidekiq.yml"});
   inv = ReadFixtures("sidekiq-ruby", {"sidekiq/app/jobs/hard_job.rb", "sidekiq/app/jobs/default_job.rb",
@@ -293,12 +329,14 @@ TEST_CASE("check sidekiq: sidekiq.yml and job classes, joined") {
   CHECK(fire.drop_cause == "retry: false");
   REQUIRE(fire.notes.size() == 1);  // lock: a plugin's option
   CHECK(fire.notes[0].text.find("lock") != std::string::npos);
-  // retry_for over several lines; its runs are those whose shortest waits fit in 48 h.
+  // retry_for over several lines: the policy's window (retryForMs), which replaces the count (8.1.0).
   const QueueConfig& charge = Queue(inv, "Billing::ChargeJob");
   CHECK(charge.at.line == 2);
   CHECK(charge.retry_for_ms == std::optional<int64_t>(48LL * 3600 * 1000));
+  CHECK(charge.policy.retry_for_ms == 48LL * 3600 * 1000);
   CHECK(charge.retry_for_at.line == 5);
-  CHECK(charge.policy.max_attempts == 17);
+  CHECK(SettingLine(charge, "retryForMs") == 5);
+  CHECK(charge.policy.Budget() == kMaxAttemptsField.max);  // max_retries (12) is not applied either
   CHECK_FALSE(charge.default_retries);
   CHECK(charge.terminal == Terminal::kDropped);
   CHECK(charge.drop_cause == "dead: false");

@@ -410,6 +410,75 @@ TEST_CASE("config: a Sidekiq snippet the core writes reads back to its policy") 
   }
 }
 
+TEST_CASE("config: a Sidekiq retry_for snippet reads back to its window; retry beside it is not read (8.1.0)") {
+  Prng prng(3210);
+  for (int i = 0; i < 300; ++i) {
+    PolicyFacts n;
+    n.system = "sidekiq";
+    n.max_attempts = 1 + prng.Below(200);
+    n.lease_ms = 1 + prng.Below(100000);
+    // Whole days, hours, minutes, seconds, and ms that are none of them (a Float of seconds).
+    const double units[] = {86'400'000, 3'600'000, 60'000, 1000, 1};
+    n.retry_for_ms = static_cast<double>(1 + prng.Below(5000)) * units[prng.Below(5)];
+    n.skip_dead_set = prng.Below(2) == 0;
+    PlainRules(n);
+    Result<Snippet> s = WriteSnippet("sidekiq", n);
+    REQUIRE(s.ok());
+    const std::string& text = s.value().text;
+    size_t start = text.find("sidekiq_options retry_for:");
+    REQUIRE_MESSAGE(start != std::string::npos, text);
+    const std::string line = text.substr(start, text.find('\n', start) - start);
+    ImportResult back = ReadConfig(line, nullptr);
+    REQUIRE_MESSAGE(back.ok, line);
+    auto f = Fields(back);
+    CHECK_MESSAGE(f.at("retryForMs") == JsNumberText(n.retry_for_ms), line);
+    CHECK(f.count("maxAttempts") == 0);
+    if (n.skip_dead_set) CHECK(f.at("skipDeadSet") == "true");
+  }
+  // What the import reads as retry_for, in ms; and what it refuses by name.
+  struct Case { const char* line; double ms; };
+  for (const Case& c : {Case{"sidekiq_options retry_for: 48.hours", 172'800'000}, Case{"sidekiq_options retry_for: 90", 90'000},
+                        Case{"sidekiq_options retry_for: 30.minutes", 1'800'000}, Case{"sidekiq_options retry_for: 2.days", 172'800'000},
+                        Case{"sidekiq_options retry_for: 1.5", 1500}, Case{"sidekiq_options retry_for: 1.hour", 3'600'000},
+                        Case{"sidekiq_options retry_for: 1.5.hours, retry: 3", 5'400'000}}) {
+    CAPTURE(c.line);
+    ImportResult back = ReadConfig(c.line, nullptr);
+    REQUIRE(back.ok);
+    CHECK(Fields(back).at("retryForMs") == JsNumberText(c.ms));
+    CHECK(Fields(back).count("maxAttempts") == 0);
+  }
+  ImportResult both = ReadConfig("sidekiq_options retry_for: 48.hours, retry: 3", nullptr);
+  REQUIRE(both.ignored.size() == 1);
+  CHECK(both.ignored[0].key == "retry");
+  CHECK(both.ignored[0].why.find("Sidekiq 8.1.0 makes them exclusive") != std::string::npos);
+  ImportResult off = ReadConfig("sidekiq_options retry: false, retry_for: 48.hours", nullptr);
+  REQUIRE(off.ok);
+  CHECK(Fields(off).at("maxAttempts") == "1");
+  CHECK(Fields(off).count("retryForMs") == 0);
+  for (const char* bad : {"sidekiq_options retry_for: 48.fortnights", "sidekiq_options retry_for: \"48h\"",
+                          "sidekiq_options retry_for: 0.0001"}) {
+    CAPTURE(bad);
+    ImportResult r = ReadConfig(bad, nullptr);
+    CHECK_FALSE(r.ok);
+    REQUIRE_FALSE(r.refusals.empty());
+    CHECK(r.refusals[0].message.find("retry_for: expected seconds or a duration") != std::string::npos);
+  }
+}
+
+TEST_CASE("config: a Sidekiq snippet writes a sidekiq_retries_exhausted block returning :discard for discardOnExhausted") {
+  PolicyFacts n;
+  n.system = "sidekiq";
+  n.max_attempts = 4;
+  n.lease_ms = 1000;
+  n.discard_on_exhausted = true;
+  PlainRules(n);
+  Result<Snippet> s = WriteSnippet("sidekiq", n);
+  REQUIRE(s.ok());
+  CHECK(s.value().text.find("  sidekiq_retries_exhausted do |msg, exception|\n    :discard\n  end") != std::string::npos);
+  n.discard_on_exhausted = false;
+  CHECK(WriteSnippet("sidekiq", n).value().text.find("sidekiq_retries_exhausted") == std::string::npos);
+}
+
 TEST_CASE("config: a BullMQ snippet the core writes reads back to its policy") {
   Prng prng(3203);
   for (int i = 0; i < 300; ++i) {

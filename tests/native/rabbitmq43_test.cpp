@@ -5,7 +5,8 @@
 // disabled | all | failed | returned, delayed-retry-min, delayed-retry-max; "the delay is
 // min(delayed-retry-min x delivery_count, delayed-retry-max)"), and "Poison message
 // handling" (4.3 counts only basic.reject and a lost connection in delivery_count;
-// basic.nack and released raise x-acquired-count only).
+// basic.nack and released raise x-acquired-count only); and rabbitmq.com/docs/4.3/nack,
+// "basic.reject vs. basic.nack" (requeueWith, Policy::requeue_with).
 #include <string>
 #include <vector>
 
@@ -138,6 +139,79 @@ TEST_CASE("rabbitmq 4.3: the delayed retry travels through links and snapshots")
   REQUIRE(text.ok());
   CHECK(text->find("delayedRetryType failed") != std::string::npos);
   Result<Queue> restored = Queue::Restore(text.value());
+  REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
+  CHECK(restored->policy() == s.policy);
+}
+
+TEST_CASE("rabbitmq 4.3: \"basic.nack ... does not count this as failure. Using this method does not increment the delivery-count header\"") {
+  Policy p = Delayed(DelayedRetryType::kDisabled, 0, 0);  // x-delivery-limit 5
+  p.requeue_with = RequeueWith::kNack;
+  REQUIRE_MESSAGE(Policy::Check(p).ok(), Policy::Check(p).ToString());
+  Queue q = test::QueueWith(p, {"a"});
+  for (int i = 0; i < 50; ++i) {  // far past delivery-limit 5: every nack returns it, uncounted
+    Result<Attempt> a = q.Process("transient");
+    REQUIRE(a.ok());
+    REQUIRE(a->processed);
+    CHECK(a->disposition == Disposition::kRequeued);
+  }
+  CHECK(q.view().Quarantined().empty());
+  CHECK(q.view().Locate("a")->attempts == 0);  // delivery-count never rose
+  // The worst case has no end: the budget never runs out.
+  CHECK(WorstCasePath(p).unbounded);
+  CHECK_FALSE(SystemOf(p).CountsFailure(p, FailureClass::kTransient));
+  // A reject requeue=false still dead-letters at once (reason rejected): a never-retry class.
+  Prng jitter(1);
+  CHECK(Decide(p, FailureClass::kPermanent, 1, 0, jitter).reason == Reason::kPermanent);
+}
+
+TEST_CASE("rabbitmq 4.3: \"basic.reject signals that message processing failed ... increments the message's delivery-count header\"; so does a lost connection") {
+  Policy p = Delayed(DelayedRetryType::kDisabled, 0, 0);
+  Queue rejected = test::QueueWith(p, {"a"});
+  CHECK(Delays(rejected, "transient").size() == 5);  // delivery-limit 5: the sixth delivery dead-letters
+  CHECK(rejected.view().Quarantined().size() == 1);
+  CHECK_FALSE(WorstCasePath(p).unbounded);
+  // Under nack a crash (the connection lost with the message unacked) still counts.
+  p.requeue_with = RequeueWith::kNack;
+  CHECK(SystemOf(p).CountsFailure(p, FailureClass::kCrash));
+  Prng jitter(1);
+  CHECK(Decide(p, FailureClass::kCrash, 6, 0, jitter).disposition == Disposition::kQuarantined);
+  CHECK(Decide(p, FailureClass::kTransient, 6, 0, jitter).disposition == Disposition::kRequeued);
+  CHECK(Decide(p, FailureClass::kTransient, 6, 0, jitter).uncounted);
+  // The lab and every other system count every failure.
+  Policy lab;
+  CHECK(SystemOf(lab).CountsFailure(lab, FailureClass::kTransient));
+}
+
+TEST_CASE("rabbitmq 4.3: requeueWith nack is refused by name off a 4.x quorum queue and beside a delayed retry of returns") {
+  Policy p = Delayed(DelayedRetryType::kDisabled, 0, 0);
+  p.requeue_with = RequeueWith::kNack;
+  p.delivery_limit = DeliveryLimit::kUnset3;
+  CHECK(Policy::Check(p).message().find("requeueWith \"nack\" (RabbitMQ 4.3's uncounted nack) needs a 4.x quorum queue") == 0);
+  p.delivery_limit = DeliveryLimit::kExplicit;
+  p.delayed_retry_type = DelayedRetryType::kReturned;
+  p.delayed_retry_min_ms = 1000;
+  p.delayed_retry_max_ms = 2000;
+  CHECK(Policy::Check(p).message().find("requeueWith \"nack\" is not modelled with delayedRetryType \"returned\"") == 0);
+  p.delayed_retry_type = DelayedRetryType::kFailed;  // a crash is delayed; a nack is not (the policy's backoff)
+  REQUIRE(Policy::Check(p).ok());
+  Prng jitter(1);
+  CHECK(Decide(p, FailureClass::kCrash, 2, 0, jitter).delay_ms == 2000);
+  CHECK(Decide(p, FailureClass::kTransient, 2, 0, jitter).delay_ms == 0);
+  Policy lab;
+  lab.requeue_with = RequeueWith::kNack;
+  CHECK(Policy::Check(lab).message().find("requeueWith applies only with system \"rabbitmq-quorum\"") == 0);
+  // Through a link and a snapshot.
+  Scenario s;
+  s.policy = Delayed(DelayedRetryType::kDisabled, 0, 0);
+  s.policy.requeue_with = RequeueWith::kNack;
+  const std::string link = FormatScenario(s);
+  CHECK(link.find(";rqkn") != std::string::npos);
+  Result<Scenario> back = ParseScenario(link);
+  REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+  CHECK(back->policy == s.policy);
+  Queue q = test::QueueWith(s.policy, {"a"});
+  REQUIRE(q.Process("transient").ok());
+  Result<Queue> restored = Queue::Restore(q.view().SnapshotText().value());
   REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
   CHECK(restored->policy() == s.policy);
 }

@@ -8,7 +8,7 @@ namespace dlq {
 namespace {
 
 constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs,
-                               System::kPubSub, System::kServiceBus};
+                               System::kPubSub, System::kServiceBus, System::kSpringKafka};
 constexpr int kPoliciesPerSystem = 3000;
 
 int64_t Between(Prng& r, int64_t lo, int64_t hi) {  // inclusive; hi - lo < 2^32
@@ -31,6 +31,7 @@ Backoff RandomBackoff(Prng& r, System system) {
   b.jitter = choices[r.Below(5)];
   if (b.jitter == Jitter::kDecorrelated && b.kind != BackoffKind::kExponential) b.jitter = Jitter::kFull;
   if (b.jitter == Jitter::kBullMq) b.jitter_permille = Between(r, 1, 1000);
+  if (system == System::kSpringKafka) b.jitter = Jitter::kNone, b.jitter_permille = Backoff{}.jitter_permille;  // none in Spring
   return b;
 }
 
@@ -56,6 +57,7 @@ Policy RandomPolicy(Prng& r, System system) {
     case System::kSidekiq:
       p.retry_in_jitter = r.Below(2) == 0;
       p.retry_every_error = r.Below(3) == 0;
+      if (r.Below(3) == 0) p.retry_for_ms = Sized(r, 1, 600'000, 10 * kMaxDelayMs);  // 7.1.3's window: the count unread
       break;
     case System::kRabbitMqQuorum:  // now and then a version's default: a budget of 21 or 1,000,000
       p.delivery_limit = r.Below(8) == 0 ? static_cast<DeliveryLimit>(r.Below(4)) : DeliveryLimit::kExplicit;
@@ -64,6 +66,11 @@ Policy RandomPolicy(Prng& r, System system) {
         p.delayed_retry_type = static_cast<DelayedRetryType>(1 + r.Below(3));
         p.delayed_retry_min_ms = Sized(r, 1, 5000, kMaxDelayMs);
         p.delayed_retry_max_ms = Sized(r, p.delayed_retry_min_ms, p.delayed_retry_min_ms * 40, kMaxDelayMs);
+      }
+      // now and then 4.3's uncounted nack (not beside a delayed retry of returns): an unbounded worst case
+      if (r.Below(6) == 0 && (p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4) &&
+          (p.delayed_retry_type == DelayedRetryType::kDisabled || p.delayed_retry_type == DelayedRetryType::kFailed)) {
+        p.requeue_with = RequeueWith::kNack;
       }
       break;
     case System::kLab: p.delay_at = static_cast<DelayAt>(r.Below(3)); break;
@@ -79,6 +86,12 @@ Policy RandomPolicy(Prng& r, System system) {
       p.dead_letter_topic = r.Below(4) == 0 ? DeadLetterTopic::kNone : DeadLetterTopic::kSet;
       break;
     case System::kServiceBus: break;
+    case System::kSpringKafka:  // blocking holds the partition; retry topics keep no order
+      p.retry_topics = r.Below(2) == 0;
+      p.ordering = !p.retry_topics && r.Below(2) == 0 ? Ordering::kStall : Ordering::kNone;
+      p.multiplier_permille = Sized(r, 1000, 3000, 10'000);
+      p.no_recoverer = r.Below(4) == 0;
+      break;
   }
   return p;
 }

@@ -430,7 +430,7 @@ TEST_CASE("systems: the mode travels through links and snapshots, and a lab poli
   s.policy.max_attempts = 3;
   CHECK(FormatScenario(s).find(";r") == std::string::npos);
   for (System system : {System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs, System::kPubSub,
-                        System::kServiceBus}) {
+                        System::kServiceBus, System::kSpringKafka}) {
     s.policy.system = system;
     s.policy.max_attempts = system == System::kPubSub ? 5 : 3;  // Pub/Sub's max_delivery_attempts: 5 to 100
     const std::string link = FormatScenario(s);
@@ -444,7 +444,7 @@ TEST_CASE("systems: the mode travels through links and snapshots, and a lab poli
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().message() ==
         "scenario link is malformed at character 11: expected system (q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, "
-        "p pubsub, z service-bus, l lab), got 'w'");
+        "p pubsub, z service-bus, f spring-kafka, l lab), got 'w'");
 }
 
 // A lease taken and left to expire: the consumer died.
@@ -1000,10 +1000,10 @@ TEST_CASE("systems: the registry has one module per System value, in order, with
     letters += system.link_letter();
     CHECK(SystemByLinkLetter(system.link_letter()) == system.id());
   }
-  CHECK(letters == "lqbkspz");  // released v2 links carry these letters: frozen
+  CHECK(letters == "lqbkspzf");  // released v2 links carry these letters: frozen
   CHECK_FALSE(SystemByLinkLetter('x').has_value());
   CHECK_FALSE(SystemByLinkLetter('\0').has_value());
-  CHECK(SystemLetterList() == "q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, p pubsub, z service-bus, l lab");
+  CHECK(SystemLetterList() == "q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, p pubsub, z service-bus, f spring-kafka, l lab");
   CHECK(&SystemOf(System::kBullMq) == &systems::BullMq());
 }
 
@@ -1024,7 +1024,7 @@ TEST_CASE("systems: every field's system column names a system of the registry; 
     CHECK_MESSAGE(description.starts_with(shown + " only: "), description);
     CHECK(description.size() <= 160);  // one line (tests/node/schema.test.mjs)
   }
-  CHECK(owned == 18);
+  CHECK(owned == 24);
   for (const Field<Policy>& row : PolicyFields()) {
     const std::string name = row.spec.name;
     if (name == "maxStalledCount") CHECK(std::string(row.spec.label) == "Max stalled count (bullmq)");

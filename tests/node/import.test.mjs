@@ -208,10 +208,23 @@ test('Sidekiq: retry N is N + 1 runs, retry true (or none) 26; Sidekiq\'s own de
   assert.equal(applied(r).system, 'sidekiq');
 });
 
+test('Sidekiq 7.1.3 retry_for: a window in ms, read in seconds or as a duration; retry beside it is not read (8.1.0)', () => {
+  assert.equal(fields(accepted('sidekiq_options retry_for: 48.hours')).retryForMs, 172_800_000);
+  assert.equal(fields(accepted('sidekiq_options retry_for: 3600')).retryForMs, 3_600_000);
+  const window = accepted('sidekiq_options retry_for: 30.minutes, dead: false');
+  assert.equal(lab.createQueue({ maxAttempts: 3, ...window.policy, system: window.system }).policy().retryForMs, 1_800_000);
+  const both = accepted('sidekiq_options retry: 3, retry_for: 2.days');
+  assert.equal(fields(both).retryForMs, 172_800_000);
+  assert.equal(fields(both).maxAttempts, undefined);
+  assert.match(JSON.stringify(both.ignored), /Sidekiq 8\.1\.0 makes them exclusive/);
+});
+
 test('Sidekiq refusals: retry false, dead false, retry_for, unknown keys, malformed lines', () => {
   assert.match(refusedWith('sidekiq_options retry: -1', 'retry')[0].message, /^retry: expected true, false or a whole number from 0, got -1/);
   refusedWith('sidekiq_options retry: 3, dead: 1', 'dead');
-  refusedWith('sidekiq_options retry_for: 3600', 'retry_for');
+  // retry_for is read (Sidekiq 7.1.3's window, retryForMs): only a value that is no duration is refused.
+  assert.match(refusedWith("sidekiq_options retry_for: 'low'", 'retry_for')[0].message,
+    /^retry_for: expected seconds or a duration \(48\.hours, 30\.minutes, 2\.days\)/);
   refusedWith('sidekiq_options retry: 3, lock: :until_executed', 'lock');
   refusedWith('sidekiq_options retry: -1', 'retry');
   refusedWith('sidekiq_options retry: nil', 'retry');

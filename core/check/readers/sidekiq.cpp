@@ -104,22 +104,6 @@ Status ReadYml(const SourceFile& file, const Document* doc, Inventory* out) {
 
 // ---- job classes ----
 
-// A Ruby duration as sidekiq_options spells retry_for: seconds, or N.seconds/minutes/hours/days/weeks.
-std::optional<int64_t> DurationSeconds(std::string_view text) {
-  text = Trim(text);
-  int64_t n = 0;
-  size_t i = 0;
-  for (; i < text.size() && text[i] >= '0' && text[i] <= '9' && n < 1'000'000'000; ++i) n = n * 10 + (text[i] - '0');
-  if (i == 0) return std::nullopt;
-  std::string_view unit = text.substr(i);
-  for (auto [name, seconds] : {std::pair<std::string_view, int64_t>{"", 1}, {".second", 1}, {".seconds", 1},
-                               {".minute", 60}, {".minutes", 60}, {".hour", 3600}, {".hours", 3600},
-                               {".day", 86400}, {".days", 86400}, {".week", 604800}, {".weeks", 604800}}) {
-    if (unit == name) return n * seconds;
-  }
-  return std::nullopt;
-}
-
 // The pairs of a sidekiq_options call, split at its top-level commas (quotes and brackets kept
 // whole): "retry: 5", "lock: :until_executed", …; `why` says what is malformed.
 std::vector<std::string> Pairs(std::string_view call, std::string* why) {
@@ -170,18 +154,6 @@ std::string PairValue(std::string_view pair) {
   return colon == std::string_view::npos ? "" : std::string(Trim(pair.substr(colon + 1)));
 }
 
-// The runs Sidekiq gives a job under retry_for (its own schedule at its shortest waits, count⁴ + 15 s:
-// the most runs that fit): after each failure it retries while the time since the first failure is
-// within retry_for (lib/sidekiq/job_retry.rb).
-int64_t RunsWithin(int64_t retry_for_s) {
-  int64_t runs = 2, since_first = 0;  // the first failure always schedules retry 1
-  for (int64_t count = 0; runs < Policy::kMaxAttempts; ++count, ++runs) {
-    since_first += count * count * count * count + 15;
-    if (since_first > retry_for_s) break;
-  }
-  return runs;
-}
-
 struct RubyClass {
   std::string name;
   size_t indent = 0;
@@ -191,6 +163,11 @@ struct RubyClass {
   std::string options;  // the sidekiq_options call, continuation lines joined
   std::vector<ReaderNote> notes;
   std::vector<Unknown> unknowns;  // a sidekiq_retry_in block: the schedule is code
+  // A sidekiq_retries_exhausted block (Sidekiq 7.2+): where it starts, the indent of its `end`
+  // while it is open (npos: closed or none), and the line where it returns :discard (0: none).
+  int exhausted_line = 0;
+  size_t exhausted_indent = std::string::npos;
+  int discard_line = 0;
 };
 
 Status JobFromClass(const SourceFile& file, const RubyClass& c, const std::vector<SkipComment>& skips, Inventory* out) {
@@ -201,39 +178,46 @@ Status JobFromClass(const SourceFile& file, const RubyClass& c, const std::vecto
   q.notes = c.notes;
   q.unknowns = c.unknowns;
   const Location options_at{file.path, c.options_line != 0 ? c.options_line : c.line, 0};
-  // The pairs the core's reader reads go to it; retry_for is read here (a Ruby duration); the
-  // others (a plugin's lock:, pool:, …) change nothing the rules judge and are noted.
+  // The pairs the core's reader reads go to it (retry_for too: a Ruby duration, as the Import
+  // reads it); the others (a plugin's lock:, pool:, …) change nothing the rules judge and are noted.
   std::string why, retry, retry_for, line = "sidekiq_options";
   for (const std::string& pair : c.options.empty() ? std::vector<std::string>{} : Pairs(c.options, &why)) {
     const std::string key = PairKey(pair), value = PairValue(pair);
-    if (key == "retry_for") retry_for = value;
-    else if (key == "retry" || key == "dead" || key == "queue" || key == "backtrace" || key == "tags") {
+    if (key == "retry" || key == "dead" || key == "queue" || key == "backtrace" || key == "tags" || key == "retry_for") {
       line += (line.size() > 15 ? ", " : " ") + pair;
       if (key == "retry") retry = value;
+      if (key == "retry_for") retry_for = value;
     } else q.notes.push_back({"sidekiq_options " + key + ": not read (no bearing on retries or the Dead set)", options_at});
   }
   if (!why.empty()) return ErrorAt(options_at, "sidekiq_options: expected key: value pairs, got a call that " + why);
+  if (!retry_for.empty() && !config::RetryForMs(config::JsValue::String(retry_for)).has_value()) {
+    return ErrorAt(options_at, "retry_for: expected seconds or a duration (48.hours, 30.minutes, 2.days), got " + retry_for);
+  }
   if (line.size() == 15) line += " retry: true";  // no options the reader reads: Sidekiq's defaults
   if (line.size() > config::kMaxSidekiqChars) return ErrorAt(options_at, "sidekiq_options: expected at most 1024 characters");
   KeyLines lines;
-  for (std::string_view key : {"sidekiq_options", "retry", "dead", "queue", "maxAttempts", "skipDeadSet", "retryInJitter"}) {
+  for (std::string_view key : {"sidekiq_options", "retry", "dead", "queue", "retry_for", "maxAttempts", "skipDeadSet",
+                               "retryInJitter", "retryForMs"}) {
     lines.emplace_back(std::string(key), options_at);
   }
   RETURN_IF_ERROR(ApplyImport(config::ReadSidekiq(line), lines, options_at, &q));
   const bool retry_false = retry == "false";
   q.default_retries = retry.empty() || retry == "true";
-  if (!retry_for.empty()) {
-    std::optional<int64_t> seconds = DurationSeconds(retry_for);
-    if (!seconds) return ErrorAt(options_at, "retry_for: expected seconds or N.minutes/hours/days, got " + retry_for);
-    q.retry_for_ms = *seconds * 1000;
+  if (q.policy.retry_for_ms > 0) {  // the window replaces the count (Sidekiq 8.1.0): no max_retries applies
+    q.retry_for_ms = q.policy.retry_for_ms;
     q.retry_for_at = options_at;
     q.default_retries = false;
-    q.policy.max_attempts = RunsWithin(*seconds);
-    q.settings.emplace_back("maxAttempts", options_at);
+  }
+  if (c.discard_line != 0 && !q.policy.skip_dead_set) {
+    q.policy.discard_on_exhausted = true;
+    q.settings.emplace_back("discardOnExhausted", Location{file.path, c.discard_line, 0});
   }
   if (q.policy.skip_dead_set) {
     q.terminal = Terminal::kDropped;
     q.drop_cause = retry_false ? "retry: false" : "dead: false";
+  } else if (q.policy.discard_on_exhausted) {
+    q.terminal = Terminal::kDropped;
+    q.drop_cause = "sidekiq_retries_exhausted returns :discard";
   } else {
     q.terminal = Terminal::kKeptHere;
   }
@@ -269,6 +253,25 @@ bool Continues(std::string_view joined) {
   return open > 0 || joined.ends_with(',') || joined.ends_with('\\');
 }
 
+// The symbol :discard as a token of a line of code, outside strings (not :discarded, not ":discard").
+bool HasDiscard(std::string_view code) {
+  constexpr std::string_view kSymbol = ":discard";
+  char quote = 0;
+  for (size_t i = 0; i < code.size(); ++i) {
+    const char c = code[i];
+    if (quote != 0) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (code.substr(i, kSymbol.size()) == kSymbol && (i == 0 || code[i - 1] != ':') &&
+               (i + kSymbol.size() == code.size() || !IsWord(code[i + kSymbol.size()]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // One line of Ruby: a class or module opens, an `end` closes, a job's marks are noted.
 Status ClassLine(const SourceFile& file, std::string_view raw, int number, std::vector<RubyClass>& open,
                  std::vector<RubyClass>& done) {
@@ -291,7 +294,7 @@ Status ClassLine(const SourceFile& file, std::string_view raw, int number, std::
                                                  QuoteShort(Trim(line.substr(keyword.size())), 40));
     }
     std::string name = prefix + constant;
-    open.push_back({is_module ? "module:" + name : name, indent, number, 0, false, 0, "", {}, {}});
+    open.push_back({is_module ? "module:" + name : name, indent, number, 0, false, 0, "", {}, {}, 0, std::string::npos, 0});
   } else if (line == "end" && !open.empty() && open.back().indent == indent) {
     RubyClass c = std::move(open.back());
     open.pop_back();
@@ -300,6 +303,17 @@ Status ClassLine(const SourceFile& file, std::string_view raw, int number, std::
   } else if (!open.empty()) {
     RubyClass& c = open.back();
     if (line.starts_with("include Sidekiq::Job") || line.starts_with("include Sidekiq::Worker")) c.job = true;
+    // sidekiq_retries_exhausted: a :discard it returns (on its own line, or a one-line block)
+    // drops the exhausted job instead of the Dead set (job_retry.rb: discarded = ... || rv == :discard).
+    const bool opens = StartsWord(line, "sidekiq_retries_exhausted");
+    if (opens) c.exhausted_line = number;
+    if ((opens || c.exhausted_indent != std::string::npos) && c.discard_line == 0 && HasDiscard(Code(line))) {
+      c.discard_line = number;
+    }
+    if (opens && !Code(line).ends_with("}") && !Code(line).ends_with(" end")) c.exhausted_indent = indent;
+    else if (!opens && c.exhausted_indent != std::string::npos && line == "end" && indent == c.exhausted_indent) {
+      c.exhausted_indent = std::string::npos;
+    }
     if (StartsWord(line, "sidekiq_retry_in")) {
       // The block's delays (and any :kill or :discard it returns) replace Sidekiq's schedule: the
       // rules that need the schedule say it is not known instead of playing the default one.

@@ -64,7 +64,12 @@ ImportResult ReadSidekiq(std::string_view line);
 // gcloud pubsub commands (the pubsub snippet): true when the text is one.
 bool IsGcloudPubsub(std::string_view trimmed);
 ImportResult ReadPubsub(std::string_view text);
+// retry_for's value in ms (seconds, a Float, or N.seconds/minutes/hours/days/weeks), or nullopt.
+std::optional<int64_t> RetryForMs(const JsValue& value);
 ImportResult ReadRabbitmq(const JsValue& input);
+// Spring Kafka Java: a @RetryableTopic listener or a DefaultErrorHandler bean (kafka_config.cpp).
+bool IsSpringKafkaText(std::string_view text);
+ImportResult ReadSpringKafka(std::string_view text);
 bool IsRabbitmqKey(std::string_view key);
 // Azure Service Bus (service_bus_config.cpp): an ARM template, a queue or subscription resource,
 // or (ReadServiceBusProperties) the properties alone, ARM's camelCase names.

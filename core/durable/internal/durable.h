@@ -41,6 +41,7 @@ struct JobRow {
   int64_t enqueued_at = 0;   // sqs: its first enqueue
   XDeath x_death;            // rabbitmq-quorum
   int64_t ttl_from = 0;      // rabbitmq-quorum with messageTtlMs: when its TTL started (its publish)
+  int64_t failed_at = -1;    // under a retry window (sidekiq retry_for): its first failure; -1: none
   bool operator==(const JobRow&) const = default;
 };
 

@@ -299,7 +299,7 @@ class QueueCore {
   int64_t NextEligible() const;
   // The job `job` waits for under key ordering, or -1 when it may run.
   int64_t HolderOf(uint32_t job) const {
-    return policy_.ordering == Ordering::kKey ? keys_.HolderOf(jobs_, job) : -1;
+    return policy_.OrderingInForce() == Ordering::kKey ? keys_.HolderOf(jobs_, job) : -1;
   }
   // Takes the job `pos` from the ready head and counts its attempt (a new step); returns it.
   uint32_t StartAttempt(size_t pos);

@@ -4,7 +4,9 @@
 // of QueueCore. Empty under the lab (so a lab job stays 104 bytes):
 //  * sqs: each job's first enqueue (its retention counts from it);
 //  * rabbitmq-quorum: each dead-lettered job's x-death record, and with a
-//    messageTtlMs each job's TTL start (its last publish).
+//    messageTtlMs each job's TTL start (its last publish);
+//  * under a retry window (SystemRules::RetryWindowMs: sidekiq's retry_for) each
+//    job's first failure (failed_at; -1 before it fails; a replay keeps it).
 // Jobs are numbered as in the JobStore. Every call that keeps more returns the
 // bytes it kept, for the queue's heap account; the room is checked by the caller.
 #pragma once
@@ -41,6 +43,11 @@ class SystemRecords {
   int64_t EnqueuedAt(uint32_t job) const { return keeps_enqueued_at_ ? enqueued_at_[job] : 0; }
   // When its TTL started (with a messageTtlMs), else 0.
   int64_t TtlFrom(uint32_t job) const { return keeps_ttl_ ? ttl_from_[job] : 0; }
+  // Under a retry window: job `job` failed now; returns the ms since its first
+  // failure (0 for the first, whose time it keeps). Without a window: 0.
+  int64_t Failed(uint32_t job, int64_t now);
+  // Its first failure's time under a retry window, else -1 (none yet, or no window).
+  int64_t FailedAt(uint32_t job) const { return keeps_failed_at_ ? failed_at_[job] : -1; }
   // Its x-death record (rabbitmq-quorum, once dead-lettered), else empty.
   XDeath XDeathOf(uint32_t job) const {
     const auto it = x_death_.find(job);
@@ -49,7 +56,7 @@ class SystemRecords {
 
   // Restoring: room for `jobs` jobs, then each job's records as a snapshot gives them.
   void ResizeForRestore(size_t jobs);
-  void Restore(uint32_t job, int64_t enqueued_at, int64_t ttl_from, const XDeath& x_death);
+  void Restore(uint32_t job, int64_t enqueued_at, int64_t ttl_from, const XDeath& x_death, int64_t failed_at);
   // What the restored records keep beyond the per-job times (charged by the caller).
   size_t RestoredBytes() const;
 
@@ -57,9 +64,11 @@ class SystemRecords {
   bool keeps_enqueued_at_ = false;
   bool keeps_ttl_ = false;
   bool keeps_x_death_ = false;
+  bool keeps_failed_at_ = false;
   std::vector<int64_t> enqueued_at_;              // sqs: per job, its first enqueue time
   std::unordered_map<uint32_t, XDeath> x_death_;  // rabbitmq-quorum: per dead-lettered job
   std::vector<int64_t> ttl_from_;                 // with a messageTtlMs: per job, its TTL's start
+  std::vector<int64_t> failed_at_;                // under a retry window: per job, its first failure (-1: none)
 };
 
 }  // namespace dlq

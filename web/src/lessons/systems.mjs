@@ -112,10 +112,12 @@ export const SYSTEMS = Object.freeze([
     differs: 'Sidekiq budgets retries, not runs (retry: 25 means 26 runs), and retrying a dead job gives it one more run ' +
       'instead of a reset count.',
     facts: [
-      'retry: N allows N retries after the first run: true means 25, 0 sends a failed job straight to the Dead set, and false keeps it out of Dead entirely.',
+      'retry: N allows N retries after the first run (true: 25); the Dead set keeps at most 10,000 jobs for 180 days, and retrying one ' +
+        'gives it a single extra run.',
       'The default wait before the next run is count⁴ + 15 s plus a random 0 to 10·(count + 1) s, with no cap: about 20 days across 25 retries.',
-      'From Sidekiq 6.5.2 a sidekiq_retry_in block can return :kill to send a job to the Dead set at once; 6.4.1 has no such path.',
-      'The Dead set keeps at most 10,000 jobs for 180 days; retrying one lowers its retry_count by one, so it gets a single extra run.',
+      'From 6.5.2 sidekiq_retry_in can return :kill (straight to Dead); from 7.2 sidekiq_retries_exhausted can return :discard, ' +
+        'and the exhausted job is dropped, never in Dead.',
+      'retry_for: 48.hours (7.1.3) stops retries that long after the first failure (failed_at); from 8.1 it replaces the retry count.',
     ],
   }),
   entry({

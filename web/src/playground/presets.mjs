@@ -62,6 +62,7 @@ export const PRESETS = [
 
 const jobs = (ids, key) => ids.map((id) => (key ? { id, payload: `order ${id}`, key: key(id) } : { id, payload: `order ${id}` }));
 const exponential = (baseMs, capMs, jitter) => ({ kind: 'exponential', baseMs, capMs, jitter });
+const fixed = (ms) => ({ kind: 'fixed', baseMs: ms, capMs: ms, jitter: 'none' });
 const storm = (jitter) => ({
   maxAttempts: 6, seed: 7, backoff: exponential(200, 4000, jitter),
   jobs: jobs(['j1', 'j2', 'j3', 'j4', 'j5', 'j6']),
@@ -133,6 +134,12 @@ export const SYSTEM_PRESETS = [
       system: 'rabbitmq-quorum', maxAttempts: 4, seed: 1, delayedRetryType: 'failed', delayedRetryMinMs: 1000, delayedRetryMaxMs: 2500,
       jobs: jobs(['a', 'b']),
       world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'rabbitmq-43-nack', name: 'RabbitMQ 4.3: a nack is not counted',
+    summary: "On RabbitMQ 4.3 basic.nack does not raise delivery-count (only x-acquired-count): a's consumer nacks it five times and it is never dead-lettered, although delivery-limit is 2. A basic.reject would have sent it to the DLQ on its third delivery.",
+    scenario: {
+      system: 'rabbitmq-quorum', maxAttempts: 3, requeueWith: 'nack', seed: 1, jobs: jobs(['a', 'b']),
+      actions: [transient('timeout'), transient('timeout'), transient('timeout'), transient('timeout'), transient('timeout')],
+      cursor: 0 } },
   { key: 'bullmq', name: 'BullMQ: uncapped backoff',
     summary: "BullMQ's exponential backoff has no cap: a's retries wait 500, 1,000, 2,000 and 4,000 ms, past the 1 s cap the lab would apply.",
     scenario: {
@@ -144,6 +151,16 @@ export const SYSTEM_PRESETS = [
       system: 'sidekiq', maxAttempts: 3, seed: 1, jobs: jobs(['a', 'b']),
       world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } },
     then: [{ type: 'replay', id: 'a' }] },
+  { key: 'sidekiq-retry-for', name: 'Sidekiq 7/8: retry_for, a window instead of a count',
+    summary: "Sidekiq's retry_for: 1.minute: a's failures, 20 s apart, are retried while they come within a minute of its first failure (failed_at); the one past it sends a to Dead, however many retries a count would allow.",
+    scenario: {
+      system: 'sidekiq', maxAttempts: 3, retryForMs: 60000, seed: 1, backoff: fixed(20000), jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'sidekiq-discard', name: 'Sidekiq 7.2: sidekiq_retries_exhausted returns :discard',
+    summary: "A sidekiq_retries_exhausted block returning :discard: a, out of retries after retry: 1, is dropped instead of going to Dead: nothing is quarantined and nothing can retry it.",
+    scenario: {
+      system: 'sidekiq', maxAttempts: 2, discardOnExhausted: true, seed: 1, jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
   { key: 'sqs', name: 'SQS: back after the visibility timeout',
     summary: 'SQS has no backoff: a failed message comes back when its 5 s visibility timeout ends; after maxReceiveCount 3 it moves to the DLQ, which keeps no reason.',
     scenario: {
@@ -164,6 +181,17 @@ export const SYSTEM_PRESETS = [
     summary: "Service Bus has no retry delay: abandon makes a available again at once, so its 10 deliveries (maxDeliveryCount 10) fail within a second, then it goes to orders/$deadletterqueue with DeadLetterReason MaxDeliveryCountExceeded and DeliveryCount 10.",
     scenario: {
       system: 'service-bus', maxAttempts: 10, leaseMs: 60000, seed: 1, jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'spring-kafka', name: "Spring Kafka: FixedBackOff(0, 9) holds the partition",
+    summary: "Spring Kafka's DefaultErrorHandler with its default FixedBackOff(0, 9): a is delivered ten times, 0 ms apart, while b waits behind it on the held partition; then a goes to the dead-letter topic with its kafka_dlt-* headers. Ten deliveries in no time outlast no outage.",
+    scenario: {
+      system: 'spring-kafka', maxAttempts: 10, ordering: 'stall', seed: 1, jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'spring-kafka-retry-topics', name: 'Spring Kafka: @RetryableTopic retry topics',
+    summary: "@RetryableTopic(attempts = \"4\", backOff = @BackOff(delay = 1000, multiplier = 1.5, maxDelay = 10000)): a leaves the partition for retry topics, waiting 1,000, 1,500 and 2,250 ms, and b runs meanwhile: no order is kept. Then a lands in the dead-letter topic.",
+    scenario: {
+      system: 'spring-kafka', retryTopics: true, multiplierPermille: 1500, maxAttempts: 4, seed: 1,
+      backoff: exponential(1000, 10000, 'none'), jobs: jobs(['a', 'b']),
       world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
 ];
 
