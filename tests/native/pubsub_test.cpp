@@ -87,7 +87,7 @@ TEST_CASE("pubsub [DLP]: every delivery counts, a crash (the ack deadline exceed
   }
   REQUIRE(q.Process("transient").ok());
   REQUIRE(q.view().Quarantined().size() == 1);
-  const QuarantineEntry& e = q.view().Quarantined()[0];
+  const QuarantineEntry e = q.view().Quarantined()[0];
   CHECK(e.attempts == 5);
   CHECK(std::string(SystemOf(p).ReasonName(e.reason)).empty());  // a dead-lettered message carries no reason
   Prng jitter(1);
@@ -113,7 +113,7 @@ TEST_CASE("pubsub: the dead-letter record is the message with CloudPubSubDeadLet
   REQUIRE(q.Advance(int64_t{7}).ok());
   for (int i = 0; i < 5; ++i) REQUIRE(q.Process("transient").ok());
   REQUIRE(q.view().Quarantined().size() == 1);
-  const QuarantineEntry& e = q.view().Quarantined()[0];
+  const QuarantineEntry e = q.view().Quarantined()[0];
   EntryFacts facts;
   facts.payload = e.payload;
   facts.attempts = e.attempts;

@@ -135,7 +135,7 @@ TEST_CASE("spring-kafka: the dead-letter record is the DeadLetterPublishingRecov
   REQUIRE(q.Process("transient", "db down").ok());
   REQUIRE(q.Process("transient", "db still down").ok());
   REQUIRE(q.view().Quarantined().size() == 1);
-  const QuarantineEntry& e = q.view().Quarantined()[0];
+  const QuarantineEntry e = q.view().Quarantined()[0];
   EntryFacts facts;
   facts.payload = e.payload;
   facts.attempts = e.attempts;
