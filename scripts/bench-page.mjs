@@ -5,7 +5,9 @@
 //     (the page's 'dlq:interactive' performance mark), median of 5 cold loads, for
 //     the playground and for each lesson page (its playgrounds in view drawn; the
 //     others are loading="lazy" and mount in idle time or as they come into view);
-//   - bytes transferred for one load (sum of response bodies);
+//   - bytes for one cold load: the response bodies decoded, and what went over the wire
+//     (bodies as sent, precompressed where the server had a copy, plus headers), with how
+//     many responses came compressed;
 //   - the storm lab: a million jobs in its Web Worker (the issue's workload, one strategy;
 //     and the lab's preset, four strategies with 100,000 workers), Run → the last chart
 //     drawn (median of 3 each), and every main-thread task over 50 ms meanwhile;
@@ -332,25 +334,34 @@ try {
     const coldLoads = async (file) => {
       const times = [];
       let bytes = 0;
+      let wire = 0;
+      let compressed = 0;
       let requests = 0;
       for (let i = 0; i < LOADS; i++) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
         const page = await context.newPage();
-        const bodies = [];
-        page.on('response', (response) => bodies.push(response.body().then((b) => b.length, () => 0)));
+        const responses = [];
+        page.on('response', (response) => responses.push(Promise.all([
+          response.body().then((b) => b.length, () => 0),
+          response.request().sizes().then((z) => z.responseBodySize + z.responseHeadersSize, () => 0),
+          response.headerValue('content-encoding').then((e) => Boolean(e), () => false),
+        ])));
         await page.goto(`${base}${file}`);
         await page.waitForSelector('html[data-ready="true"]');
         times.push(await page.evaluate(() => performance.getEntriesByName('dlq:interactive')[0].startTime));
+        await page.waitForLoadState('load');
         if (i === 0) {
-          const sizes = await Promise.all(bodies);
-          bytes = sizes.reduce((a, b) => a + b, 0);
+          const sizes = await Promise.all(responses);
+          bytes = sizes.reduce((a, [body]) => a + body, 0);
+          wire = sizes.reduce((a, [, sent]) => a + sent, 0);
+          compressed = sizes.filter(([, , encoded]) => encoded).length;
           requests = sizes.length;
         }
         await context.close();
       }
-      return { times, bytes, requests };
+      return { times, bytes, wire, compressed, requests };
     };
-    const { times: interactive, bytes, requests } = await coldLoads('playground.html');
+    const { times: interactive, bytes, wire, compressed, requests } = await coldLoads('playground.html');
     const lessons = {};
     for (const file of ['lesson-1.html', 'lesson-2.html']) lessons[file] = (await coldLoads(file)).times;
 
@@ -404,6 +415,8 @@ try {
       interactiveMs: { median: round(quantile(interactive, 0.5)), runs: interactive.map(round) },
       lessonInteractiveMs: Object.fromEntries(Object.entries(lessons).map(([file, t]) => [file, { median: round(quantile(t, 0.5)), runs: t.map(round) }])),
       bytesTransferred: bytes,
+      bytesOnTheWire: wire,
+      compressedResponses: compressed,
       requests,
       bigScenario: { jobs: big.scenario.jobs.length, eventsAtLoad: big.events, readyAtLoad: big.ready, loadMs: round(loadMs),
         glyphNodesInDom: timings.events, logLines: timings.log },
@@ -423,7 +436,8 @@ try {
     const rows = [
       ['time to interactive (median of 5 cold loads)', `${result.interactiveMs.median} ms`, '< 200 ms'],
       ...Object.entries(result.lessonInteractiveMs).map(([file, t]) => [`${file}: time to interactive (median of 5)`, `${t.median} ms`, '< 300 ms']),
-      ['bytes transferred (one cold load)', `${(bytes / 1024).toFixed(1)} KiB in ${requests} responses`, ''],
+      ['bytes of the responses, decoded (one cold load)', `${(bytes / 1024).toFixed(1)} KiB in ${requests} responses`, ''],
+      ['bytes on the wire (one cold load, headers included)', `${(wire / 1024).toFixed(1)} KiB, ${compressed} of ${requests} compressed`, 'compressed'],
       [`load 1,000 jobs / ${big.events} events`, `${result.bigScenario.loadMs} ms`, ''],
       ['Step, click handler: median / p95', `${result.stepHandlerMs.median} / ${result.stepHandlerMs.p95} ms`, ''],
       ['link update, deferred after a change', `${result.deferredLinkUpdateMs} ms`, ''],

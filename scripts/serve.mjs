@@ -10,6 +10,10 @@
 //   (frame-ancestors), X-Content-Type-Options: nosniff and a Content-Type, and the
 //   CORS headers a page on another origin needs to load the modules and the .wasm;
 // - TypeScript sources are text, never video/mp2t (what `.ts` means to mime-db);
+// - a file with a precompressed copy beside it (<file>.br, <file>.gz: `npm run build`
+//   writes them, scripts/compression.mjs) is sent as the copy the request's
+//   Accept-Encoding prefers, with Content-Encoding, the original's Content-Type and
+//   `Vary: Accept-Encoding`; without an accepted copy, the file as it is;
 // - dotfiles (any path segment starting with a dot) and files whose real path
 //   (symlinks followed) leaves the served folder answer 404;
 // - no request can stop the server: a handler that throws, or a read that fails,
@@ -18,6 +22,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import send from 'send';
+import { acceptedEncodings, compressibleType } from './compression.mjs';
 
 /** The policy the pages also declare in a <meta> (web/*.html); keep the two in step. */
 export const CONTENT_SECURITY_POLICY = [
@@ -133,6 +138,49 @@ function refused(root, realRoot, pathname) {
   return [file, `${file}.html`, path.join(file, 'index.html')].some((candidate) => escapes(realRoot, candidate));
 }
 
+/**
+ * The file send serves for `pathname` when that is a regular file (as it is, with
+ * .html added, or a folder's index.html for a path ending in /), or null (a folder
+ * without its slash is redirected; anything else is send's to answer).
+ */
+function servedFile(root, pathname) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  const file = path.join(root, decoded);
+  if (!inside(root, file) || decoded.includes('\0')) return null;
+  const candidates = decoded.endsWith('/') ? [path.join(file, 'index.html')] : [file, `${file}.html`];
+  for (const candidate of candidates) {
+    try {
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not there: the next candidate
+    }
+  }
+  return null;
+}
+
+/**
+ * The precompressed copy of `file` the request accepts, best first:
+ * { encoding, pathname } (the copy's URL path under root), or null.
+ */
+function acceptedCopy(root, file, acceptEncoding) {
+  for (const encoding of acceptedEncodings(acceptEncoding)) {
+    const copy = file + encoding.suffix;
+    try {
+      if (!fs.statSync(copy).isFile()) continue;
+    } catch {
+      continue;
+    }
+    const pathname = `/${path.relative(root, copy).split(path.sep).map(encodeURIComponent).join('/')}`;
+    return { encoding, pathname };
+  }
+  return null;
+}
+
 /** Serves `dir`; resolves with the listening http.Server. Port 0 picks a free port. */
 export function serve({ dir, port = 0, host = '127.0.0.1', quiet = true }) {
   const root = path.resolve(dir);
@@ -154,7 +202,11 @@ export function serve({ dir, port = 0, host = '127.0.0.1', quiet = true }) {
       plain(res, 404, 'not found');
       return;
     }
-    const stream = send(req, pathname, {
+    // A compressible file is sent as the precompressed copy the request accepts, if there is one.
+    const file = servedFile(root, pathname);
+    const type = file ? compressibleType(file) : undefined;
+    const copy = type ? acceptedCopy(root, file, req.headers['accept-encoding']) : null;
+    const stream = send(req, copy ? copy.pathname : pathname, {
       root,
       dotfiles: 'ignore', // a path with a dot segment: 404, as if it were not there
       extensions: ['html'], // /playground serves playground.html
@@ -174,11 +226,13 @@ export function serve({ dir, port = 0, host = '127.0.0.1', quiet = true }) {
       plain(res, 301, `see ${location}`, { Location: location });
     });
     // 'headers' comes after the file is found and before anything is written.
-    stream.on('headers', (response, file) => {
+    stream.on('headers', (response, sent) => {
       securityHeaders(response);
       response.setHeader('Cache-Control', 'no-cache');
-      const type = contentTypeFor(file);
-      if (type) response.setHeader('Content-Type', type);
+      if (type) response.setHeader('Vary', 'Accept-Encoding');
+      if (copy) response.setHeader('Content-Encoding', copy.encoding.name);
+      const fileType = contentTypeFor(copy ? file : sent) ?? (copy ? type : undefined);
+      if (fileType) response.setHeader('Content-Type', fileType);
     });
     stream.pipe(res);
   }

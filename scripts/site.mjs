@@ -20,6 +20,9 @@
 //                         page imports, when it starts (the other pages never fetch it)
 //   dist/examples/check/  the checker's corpus cases the Check page offers as examples
 //                         (web/src/check/examples.mjs names them)
+//   <file>.br, <file>.gz  a brotli and a gzip copy beside every text and .wasm file worth
+//                         compressing (scripts/compression.mjs), which scripts/serve.mjs and
+//                         any static host that serves precompressed files send as they are
 //
 // web/src is in folders (shared/, playground/, lessons/, storm/, compare/); a module there
 // imports the JS API as '../../wasm/index.mjs', which is dist/wasm/index.mjs from
@@ -40,6 +43,7 @@ import { createRequire } from 'node:module';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXAMPLES_DIR, exampleFiles } from '../web/src/check/examples.mjs';
+import { precompress } from './compression.mjs';
 
 // esbuild is loaded when a bundle is built, not when this module is imported:
 // scripts/dlq.mjs imports it before its set-up has run `npm ci` on a fresh clone.
@@ -251,9 +255,15 @@ function pageScripts(page) {
 
 /**
  * Writes the site to `out` (default dist/), from web/ and wasm/ under `root`;
- * `bundled: false` (or DLQ_BUNDLE=0) copies the modules as they are instead.
+ * `bundled: false` (or DLQ_BUNDLE=0) copies the modules as they are instead;
+ * `precompressed: false` (or DLQ_PRECOMPRESS=0) writes no .br / .gz copies.
+ * Returns the folder written.
  */
-export function buildSite(root, { out = path.join(root, 'dist'), bundled = process.env.DLQ_BUNDLE !== '0' } = {}) {
+export function buildSite(root, {
+  out = path.join(root, 'dist'),
+  bundled = process.env.DLQ_BUNDLE !== '0',
+  precompressed = process.env.DLQ_PRECOMPRESS !== '0',
+} = {}) {
   const dist = out;
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(path.join(dist, 'wasm', 'gen'), { recursive: true });
@@ -288,5 +298,6 @@ export function buildSite(root, { out = path.join(root, 'dist'), bundled = proce
     if (!MARKER.test(text)) throw new Error(`site: ${path.basename(file)} has no <!-- dlq:preload --> marker`);
     writeFileSync(file, text.replace(MARKER, links(text)));
   }
+  if (precompressed) precompress(dist);
   return dist;
 }

@@ -80,7 +80,7 @@ test('a cold load fetches each file once (every preload is used), and src/playgr
 test('the plain modules in web/src work unbundled (DLQ_BUNDLE=0 writes that site)', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'dlq-unbundled-'));
   const out = path.join(dir, 'site');
-  buildSite(ROOT, { out, bundled: false });
+  buildSite(ROOT, { out, bundled: false, precompressed: false });
   assert.ok(existsSync(path.join(out, 'src', 'playground', 'model.mjs')), 'the source modules are copied as they are');
   const server = await serve({ dir: out });
   try {

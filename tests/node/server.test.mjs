@@ -13,12 +13,17 @@ import net from 'node:net';
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { CONTENT_SECURITY_POLICY, FRAME_ANCESTORS } from '../../scripts/serve.mjs';
+import { precompress } from '../../scripts/compression.mjs';
 
 const CHILD = fileURLToPath(new URL('./children/serve-folder.mjs', import.meta.url));
 
 const PAGE = '<!doctype html><title>t</title><p>0123456789</p>\n';
 const WASM = Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+/** A module big enough to be precompressed (scripts/compression.mjs: 1 KiB and over). */
+const BIG = Array.from({ length: 200 }, (_, i) => `export const value${i} = ${i * 7};\n`).join('');
+const BIG_CSS = Array.from({ length: 100 }, (_, i) => `.c${i} { margin: ${i}px; }\n`).join('');
 let base; // a temporary folder holding the served folder `site/` and a secret outside it
 let child; // the process serving it
 let exited = null; // how the child ended, if it did
@@ -42,6 +47,9 @@ before(async () => {
   symlinkSync(path.join(base, 'secret.txt'), path.join(site, 'link.txt'));
   symlinkSync(path.join(base, 'elsewhere'), path.join(site, 'out'));
   symlinkSync(path.join(site, 'page.html'), path.join(site, 'inside.html')); // stays inside: served
+  writeFileSync(path.join(site, 'big.mjs'), BIG);
+  writeFileSync(path.join(site, 'wasm', 'big style.css'), BIG_CSS);
+  precompress(site);
   child = spawn(process.execPath, [CHILD, site], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr += chunk; });
@@ -219,4 +227,57 @@ test('a raw malformed request line or a dropped connection does not stop the ser
     });
     await stillServes();
   }
+});
+
+test('a precompressed copy goes to a request that accepts it: brotli first, then gzip, else the file', async () => {
+  const cases = [
+    [undefined, undefined],
+    ['', undefined],
+    ['br', 'br'],
+    ['gzip', 'gzip'],
+    ['gzip, deflate, br', 'br'],
+    ['br;q=0, gzip', 'gzip'],
+    ['gzip;q=1, br;q=0.5', 'gzip'],
+    ['identity', undefined],
+    ['*', 'br'],
+    ['*;q=0', undefined],
+    ['deflate', undefined],
+  ];
+  for (const [accept, encoding] of cases) {
+    const res = await request('/big.mjs', { headers: accept === undefined ? {} : { 'Accept-Encoding': accept } });
+    const what = `Accept-Encoding: ${JSON.stringify(accept)}`;
+    assert.equal(res.status, 200, what);
+    assert.equal(res.headers['content-encoding'], encoding, `${what}: Content-Encoding`);
+    assert.equal(res.headers.vary, 'Accept-Encoding', `${what}: Vary`);
+    assert.equal(typeOf(res), 'text/javascript; charset=utf-8', `${what}: the original's type`);
+    assertSecurityHeaders(res, what);
+    const body = encoding === 'br' ? brotliDecompressSync(res.body) : encoding === 'gzip' ? gunzipSync(res.body) : res.body;
+    assert.equal(body.toString(), BIG, `${what}: the same bytes once decoded`);
+    if (encoding) assert.ok(res.body.length < BIG.length / 2, `${what}: the copy is smaller (${res.body.length} B of ${BIG.length})`);
+  }
+  await stillServes();
+});
+
+test('precompressed copies: HEAD, a name to encode, a file too small to compress, ETags per encoding', async () => {
+  const head = await request('/big.mjs', { method: 'HEAD', headers: { 'Accept-Encoding': 'br' } });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers['content-encoding'], 'br');
+  assert.equal(head.body.length, 0);
+  const br = await request('/big.mjs', { headers: { 'Accept-Encoding': 'br' } });
+  assert.equal(Number(head.headers['content-length']), br.body.length, 'HEAD gives the copy\'s length');
+  const plainFile = await request('/big.mjs');
+  assert.notEqual(br.headers.etag, plainFile.headers.etag, 'each encoding has its own ETag');
+  const again = await request('/big.mjs', { headers: { 'Accept-Encoding': 'br', 'If-None-Match': br.headers.etag } });
+  assert.equal(again.status, 304, 'a conditional GET of the copy');
+  const css = await request('/wasm/big%20style.css', { headers: { 'Accept-Encoding': 'gzip' } });
+  assert.equal(css.headers['content-encoding'], 'gzip');
+  assert.equal(typeOf(css), 'text/css; charset=utf-8');
+  assert.equal(gunzipSync(css.body).toString(), BIG_CSS);
+  const small = await request('/page.html', { headers: { 'Accept-Encoding': 'br, gzip' } });
+  assert.equal(small.headers['content-encoding'], undefined, 'a file under 1 KiB has no copy: sent as it is');
+  assert.equal(small.body.toString(), PAGE);
+  const wasm = await request('/wasm/core.wasm', { headers: { 'Accept-Encoding': 'br' } });
+  assert.equal(typeOf(wasm), 'application/wasm');
+  assert.deepEqual(wasm.body, WASM);
+  await stillServes();
 });
