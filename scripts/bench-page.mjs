@@ -32,7 +32,9 @@ import { gzipSync } from 'node:zlib';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { serve } from './serve.mjs';
+import { RECORDS_DIR } from './budgets.mjs';
 import { MANY_EMBEDS, writeManyEmbedsSite } from './many-embeds.mjs';
 import { loadLab } from '../wasm/index.mjs';
 
@@ -457,6 +459,10 @@ try {
     console.log(`dlq-lab page benchmark (Chromium ${browser.version()}, ${STEPS} steps at ${big.scenario.jobs.length} jobs)`);
     for (const [name, value, aim] of rows) console.log(`  ${name.padEnd(width)}  ${value.padEnd(28)}${aim ? `aim ${aim}` : ''}`);
     console.log(JSON.stringify(result));
+    // The record `npm run bench:check` compares with the committed baseline (scripts/budgets.mjs).
+    mkdirSync(RECORDS_DIR, { recursive: true });
+    writeFileSync(path.join(RECORDS_DIR, 'page.json'), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`record: ${path.relative(process.cwd(), path.join(RECORDS_DIR, 'page.json'))}`);
   }
 } finally {
   await browser.close();

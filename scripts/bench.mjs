@@ -23,13 +23,15 @@
 //
 //   node scripts/bench.mjs [jobs] [seed] [clockJobs]
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { loadLab } from 'dlq-lab';
 import { printShape } from './shape.mjs';
 import { measurePolicyEdit, policyEditLines } from './bench-edit.mjs';
 import { measureCheck, checkLines } from './bench-check.mjs';
+import { RECORDS_DIR } from './budgets.mjs';
 
 const jobs = Number(process.argv[2] ?? 1_000_000);
 const seed = Number(process.argv[3] ?? 42);
@@ -290,7 +292,7 @@ for (const [name, s] of Object.entries(sizes)) {
   console.log(`${name.padEnd(14)} ${fmt(s.raw).padStart(10)} ${fmt(s.gzip).padStart(9)}`);
 }
 console.log(`${'total'.padEnd(14)} ${fmt(sizes.wasm.raw + sizes.glue.raw + sizes.api.raw).padStart(10)} ${fmt(totalGzip).padStart(9)}`);
-console.log(`\n${JSON.stringify({ jobs, seed, attempts: native.attempts, attemptsPerSecond: {
+const record = { jobs, seed, attempts: native.attempts, attemptsPerSecond: {
   native: Math.round(rate(native)), batched: Math.round(rate(batched)), perCall: Math.round(rate(perCall)) },
 ratio: { batched: +(rate(native) / rate(batched)).toFixed(2), perCall: +(rate(native) / rate(perCall)).toFixed(2) },
 clock: { attempts: nativeClock.attempts, attemptsPerSecond: { native: Math.round(rate(nativeClock)), js: Math.round(rate(jsClock)) },
@@ -307,4 +309,9 @@ yardstick: { processAttemptsPerSecond: { core: Math.round(yard.attempts / yard.c
   enqueueToProcess: +enqueueRatio.toFixed(2) },
 policyEdit, check: Object.fromEntries(Object.entries(check).map(([name, r]) => [name, { bytes: r.bytes,
   native: { wall: r.native.wall, cpu: r.native.cpu }, jq: { wall: r.jq.wall, cpu: r.jq.cpu },
-  node: { wall: r.node.wall, cpu: r.node.cpu } }])), sizes, totalGzip })}`);
+  node: { wall: r.node.wall, cpu: r.node.cpu } }])), sizes, totalGzip };
+console.log(`\n${JSON.stringify(record)}`);
+// The record `npm run bench:check` compares with the committed baseline (scripts/budgets.mjs).
+mkdirSync(RECORDS_DIR, { recursive: true });
+writeFileSync(path.join(RECORDS_DIR, 'bench.json'), `${JSON.stringify(record, null, 2)}\n`);
+console.log(`record: ${path.relative(process.cwd(), path.join(RECORDS_DIR, 'bench.json'))}`);
