@@ -145,9 +145,8 @@ function cmakePreset(preset) {
   run('cmake', ['--build', '--preset', preset, '--parallel', '2']);
 }
 
-function build({ sanitize = false } = {}) {
+function build() {
   cmakePreset('native');
-  if (sanitize) cmakePreset('native-sanitize');
   cmakePreset('wasm');
   for (const file of ['dlq_core.mjs', 'dlq_core.wasm']) {
     if (!existsSync(`wasm/gen/${file}`)) run('cmake', ['-E', 'copy', `build/wasm/wasm/${file}`, 'wasm/gen/']);
@@ -429,31 +428,56 @@ function fuzz(argv) {
   }
 }
 
-function test() {
-  setup();
-  build({ sanitize: true });
-  say('native suite (ctest, optimised build)');
-  run('ctest', ['--preset', 'native']);
-  say('native suite (ctest, AddressSanitizer + UndefinedBehaviorSanitizer)');
-  run('ctest', ['--preset', 'native-sanitize']);
-  say('fuzz harnesses (libFuzzer, ASan + UBSan), a fixed number of inputs each');
-  cmakePreset('fuzz');
-  let readerSeconds = 0;
-  for (const target of Object.keys(FUZZ_TARGETS)) {
-    const started = Date.now();
-    fuzzSmoke(target);
-    if (FUZZ_TARGETS[target].reader) readerSeconds += (Date.now() - started) / 1000;
+// `npm test`'s stages, timed: each one's wall time is printed when the run ends, passed or not.
+const stageTimes = [];
+function stage(name, work) {
+  say(name);
+  const started = Date.now();
+  const entry = { name, seconds: null };
+  stageTimes.push(entry);
+  work();
+  entry.seconds = (Date.now() - started) / 1000;
+}
+function printStageTimes() {
+  if (stageTimes.length === 0) return;
+  const width = Math.max(...stageTimes.map((s) => s.name.length));
+  const total = stageTimes.reduce((sum, s) => sum + (s.seconds ?? 0), 0);
+  say('time per stage:');
+  for (const s of stageTimes) {
+    console.log(`  ${s.name.padEnd(width)}  ${s.seconds === null ? 'did not finish' : `${s.seconds.toFixed(1).padStart(7)} s`}`);
   }
-  say(`fuzz harnesses of the checker's readers: ${readerSeconds.toFixed(1)} s together (aim: under 40 s)`);
-  say('type check of wasm/index.d.ts (tsc --noEmit)');
-  run('npx', ['--no-install', 'tsc', '--noEmit', '-p', 'tests/types']);
-  say('JavaScript API and browser suites (node --test)');
-  run('node', ['--test', '--test-concurrency=1', ...nodeTests()]);
+  console.log(`  ${'total'.padEnd(width)}  ${total.toFixed(1).padStart(7)} s`);
+}
+
+// The test files of `dirs` split in two: those that may run side by side (each serves dist/ on
+// its own port 0 and starts its own browser: tests/node, tests/browser) and, apart, the broker
+// suites (each starts a real broker on its fixed port, one at a time).
+const TEST_CONCURRENCY = String(Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length)));
+
+function test() {
+  process.on('exit', printStageTimes);
+  stage('set-up (packages, toolchains, brokers)', () => setup());
+  stage('build: native, WebAssembly, site', () => build());
+  stage('native suite (ctest, optimised build)', () => run('ctest', ['--preset', 'native', '-j', TEST_CONCURRENCY]));
+  // One sanitized core (clang, ASan + UBSan, the 'fuzz' preset) serves both the doctest
+  // suite and the libFuzzer harnesses.
+  stage('build: the sanitized core (clang, ASan + UBSan), its doctest suite and the fuzz harnesses', () => cmakePreset('fuzz'));
+  stage('native suite under ASan + UBSan (ctest, the sanitized build)', () => run('ctest', ['--preset', 'fuzz', '-j', TEST_CONCURRENCY]));
+  stage('fuzz harnesses (libFuzzer, ASan + UBSan), a fixed number of inputs each', () => {
+    let readerSeconds = 0;
+    for (const target of Object.keys(FUZZ_TARGETS)) {
+      const started = Date.now();
+      fuzzSmoke(target);
+      if (FUZZ_TARGETS[target].reader) readerSeconds += (Date.now() - started) / 1000;
+    }
+    say(`fuzz harnesses of the checker's readers: ${readerSeconds.toFixed(1)} s together (aim: under 40 s)`);
+  });
+  stage('type check of wasm/index.d.ts (tsc --noEmit)', () => run('npx', ['--no-install', 'tsc', '--noEmit', '-p', 'tests/types']));
+  stage(`JavaScript API and browser suites (node --test, ${TEST_CONCURRENCY} files at a time)`,
+    () => run('node', ['--test', `--test-concurrency=${TEST_CONCURRENCY}`, ...nodeTests()]));
   // Real brokers on 127.0.0.1, each started and stopped by its own test file (tests/brokers/).
-  say('broker suite (RabbitMQ, Redis + BullMQ, Sidekiq)');
-  const brokersStarted = Date.now();
-  run('node', ['--test', '--test-concurrency=1', ...nodeTests(['tests/brokers'])]);
-  say(`broker suite: ${((Date.now() - brokersStarted) / 1000).toFixed(1)} s (aim: under 180 s)`);
+  stage('broker suite (RabbitMQ, Redis + BullMQ, Sidekiq; aim: under 180 s)',
+    () => run('node', ['--test', '--test-concurrency=1', ...nodeTests(['tests/brokers'])]));
   say('all suites passed');
 }
 

@@ -510,7 +510,9 @@ TEST_CASE("a v2 link carries the unsafe quarantine order, and a snapshot keeps i
 
 // Issue 20, item 7: a 250,000-job queue's own journal (1,250,001 records, about
 // 330 MB) was refused as too large by a 128 MiB byte limit, while the record
-// limit said 16,777,216. The limits now describe the same journal.
+// limit said 16,777,216. The limits now describe the same journal. Under the sanitizers the
+// same path runs at a tenth of the size (25,000 jobs: every record kind, ASan watching each
+// read); the optimised build runs the full size past the old byte limit.
 TEST_CASE("the journal limits agree, and a 250,000-job queue's own journal recovers") {
   CHECK(kMaxJournalRecords == 1'572'864);
   CHECK(kMaxJournalBytes == kMaxJournalRecords * kJournalRecordBytes);
@@ -526,19 +528,21 @@ TEST_CASE("the journal limits agree, and a 250,000-job queue's own journal recov
   Policy policy;
   policy.max_attempts = 3;
   Queue q = Queue::Create(policy).value();
+  const int count = kSanitized ? 25'000 : 250'000;
   std::vector<std::string> ids;
-  for (int i = 0; i < 250'000; ++i) ids.push_back("job-" + std::to_string(i));
+  for (int i = 0; i < count; ++i) ids.push_back("job-" + std::to_string(i));
   std::vector<JobRef> jobs;
   for (const std::string& id : ids) jobs.push_back({id, "x"});
   REQUIRE(q.EnqueueMany(jobs).ok());
-  REQUIRE(q.ProcessMany(std::string(250'000, 't')).value() == 250'000);  // every job requeued
-  REQUIRE(q.ProcessMany(std::string(250'000, 's')).value() == 250'000);
+  const size_t n = static_cast<size_t>(count);
+  REQUIRE(q.ProcessMany(std::string(n, 't')).value() == n);  // every job requeued
+  REQUIRE(q.ProcessMany(std::string(n, 's')).value() == n);
   const std::vector<JournalEntry> journal = q.view().Journal().value();
   const std::vector<std::string_view> records = Records(journal);
-  CHECK(records.size() == 1'250'001);
+  CHECK(records.size() == 5 * n + 1);
   size_t bytes = 0;
   for (const std::string_view r : records) bytes += r.size();
-  CHECK(bytes > kMaxSnapshotBytes);  // what the old byte limit refused
+  if (!kSanitized) CHECK(bytes > kMaxSnapshotBytes);  // what the old byte limit refused
   CHECK(bytes / records.size() <= 300);  // about kJournalRecordBytes a record
   Result<Recovery> recovered = Queue::Recover(std::nullopt, records);
   REQUIRE_MESSAGE(recovered.ok(), recovered.status().ToString());

@@ -115,7 +115,10 @@ TEST_SUITE("goals: parsing") {
         {"not alarm", "not alarm"},
         {"not quarantined b as exhausted", "not quarantined b as exhausted"},
     };
-    for (const auto& [text, canonical] : cases) {
+    for (const auto& entry : cases) {
+      // Named references, not structured bindings: clang 14 cannot capture those in INFO/CAPTURE.
+      const auto& text = std::get<0>(entry);
+      const auto& canonical = std::get<1>(entry);
       CAPTURE(text);
       CHECK(FormatGoal(MustParse(text)) == canonical);
     }
@@ -152,7 +155,10 @@ TEST_SUITE("goals: parsing") {
     const std::pair<const char*, Comparison> ops[] = {{"<", Comparison::kLess},         {"<=", Comparison::kLessEqual},
                                                       {"=", Comparison::kEqual},        {"!=", Comparison::kNotEqual},
                                                       {">=", Comparison::kGreaterEqual}, {">", Comparison::kGreater}};
-    for (const auto& [op, comparison] : ops) {
+    for (const auto& entry : ops) {
+      // Named references, not structured bindings: clang 14 cannot capture those in INFO/CAPTURE.
+      const auto& op = std::get<0>(entry);
+      const auto& comparison = std::get<1>(entry);
       CAPTURE(op);
       const Goal g = MustParse(std::string("completed ") + op + " 4; attempts b" + op + "4");
       CHECK(g.clauses[0].predicate == GoalPredicate::kCounter);
@@ -288,7 +294,10 @@ TEST_SUITE("goals: parse errors") {
                        "quoted id"},
         {"Ready b", "goal: clause 1 \"Ready b\": expected " + predicate + ", got \"Ready\""},  // case-sensitive
     };
-    for (const auto& [text, message] : cases) {
+    for (const auto& entry : cases) {
+      // Named references, not structured bindings: clang 14 cannot capture those in INFO/CAPTURE.
+      const auto& text = std::get<0>(entry);
+      const auto& message = std::get<1>(entry);
       CAPTURE(text);
       const Result<Goal> g = ParseGoal(text);
       REQUIRE_FALSE(g.ok());
@@ -418,7 +427,10 @@ TEST_SUITE("goals: checking") {
         {"attempts a = 1", true},   {"attempts a = 2", false},  {"attempts a != 0", true}, {"attempts a != 1", false},
         {"attempts a >= 1", true},  {"attempts a >= 2", false}, {"attempts a > 0", true},  {"attempts a > 1", false},
     };
-    for (const auto& [clause, met] : cases) {
+    for (const auto& entry : cases) {
+      // Named references, not structured bindings: clang 14 cannot capture those in INFO/CAPTURE.
+      const auto& clause = std::get<0>(entry);
+      const auto& met = std::get<1>(entry);
       CAPTURE(clause);
       CHECK(Met(q, clause) == met);
       CHECK(Met(q, std::string("not ") + clause) == !met);
@@ -432,7 +444,10 @@ TEST_SUITE("goals: checking") {
         {"steps", "3"},       {"completed", "1"}, {"quarantined", "1"}, {"ready", "1"},    {"delayed", "0"},
         {"in-flight", "0"},   {"lost", "0"},      {"now", "0"},         {"reorders", "0"}, {"alerts", "0"},
     };
-    for (const auto& [name, value] : counters) {
+    for (const auto& entry : counters) {
+      // Named references, not structured bindings: clang 14 cannot capture those in INFO/CAPTURE.
+      const auto& name = std::get<0>(entry);
+      const auto& value = std::get<1>(entry);
       CAPTURE(name);
       const std::string is = std::string(name) + " = " + value;
       CHECK(Met(q, is));

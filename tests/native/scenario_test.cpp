@@ -842,7 +842,10 @@ TEST_SUITE("scenario v2 failure classes") {
         {"v2;m3;s1;ja:;fqb3", "character 14: expected a field in order: a (actions), c (cursor), got 'f'"},
         {"v2;m3;s1;fqé", "character 12: expected classes.precondition.retry (n never, b bounded), got \"é\""},
     };
-    for (const auto& [text, message] : cases) {
+    for (const auto& entry : cases) {
+      // Not structured bindings: clang 14 cannot capture one (CAPTURE is a lambda).
+      const auto& text = entry.first;
+      const auto& message = entry.second;
       CAPTURE(text);
       Result<Scenario> r = ParseScenario(text);
       REQUIRE_FALSE(r.ok());
@@ -979,7 +982,10 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
   TEST_CASE("each ordering and each quarantine setting has one text; the defaults are never written") {
     const std::pair<Ordering, const char*> orderings[] = {
         {Ordering::kNone, "v1;m3"}, {Ordering::kKey, "v2;m3;s1;ok"}, {Ordering::kStall, "v2;m3;s1;os"}};
-    for (const auto& [ordering, text] : orderings) {
+    for (const auto& entry : orderings) {
+      // Not structured bindings: clang 14 cannot capture one (CAPTURE is a lambda).
+      const auto& ordering = entry.first;
+      const auto& text = entry.second;
       CAPTURE(text);
       Scenario s;
       s.policy.ordering = ordering;
@@ -1063,7 +1069,10 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
         {"v1;m3;ja:;as,d1",
          "character 14: expected action 2 (s, t or p to process, r to replay, e to enqueue), got 'd'"},
     };
-    for (const auto& [text, message] : cases) {
+    for (const auto& entry : cases) {
+      // Not structured bindings: clang 14 cannot capture one (CAPTURE is a lambda).
+      const auto& text = entry.first;
+      const auto& message = entry.second;
       CAPTURE(text);
       Result<Scenario> r = ParseScenario(text);
       REQUIRE_FALSE(r.ok());
@@ -1109,7 +1118,10 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
         {"v2;m3;s1;ad1x", "character 13: expected " + next_action + ", got 'x'"},
         {"v2;m3;s1;as,d-1", "character 14: expected action 2 max (digits), got '-'"},
     };
-    for (const auto& [text, message] : cases) {
+    for (const auto& entry : cases) {
+      // Not structured bindings: clang 14 cannot capture one (CAPTURE is a lambda).
+      const auto& text = entry.first;
+      const auto& message = entry.second;
       CAPTURE(text);
       Result<Scenario> r = ParseScenario(text);
       REQUIRE_FALSE(r.ok());

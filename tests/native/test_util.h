@@ -14,6 +14,20 @@
 
 namespace dlq::test {
 
+// True in the sanitized build (ASan, gcc or clang): the few tests whose point is sheer size
+// run the same code path at a smaller scale there, and at full scale in the optimised build.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 inline Queue MakeQueue(int64_t max_attempts) {
   Result<Queue> made = Queue::Create(Policy{max_attempts});
   REQUIRE(made.ok());
