@@ -429,8 +429,18 @@ function fuzz(argv) {
   }
 }
 
+// ESLint (eslint.config.mjs) over the project's own JavaScript; a violation fails the run.
+const LINT_PATHS = ['web/src', 'wasm', 'scripts', 'tests', 'eslint.config.mjs'];
+function lint() {
+  say('lint (ESLint, eslint.config.mjs)');
+  const started = Date.now();
+  run('npx', ['--no-install', 'eslint', '--max-warnings', '0', ...LINT_PATHS]);
+  say(`lint: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
 function test() {
   setup();
+  lint();
   build({ sanitize: true });
   say('native suite (ctest, optimised build)');
   run('ctest', ['--preset', 'native']);
@@ -496,12 +506,13 @@ switch (command) {
   case 'third-party': fetchDebianSources(); break;  // only the Debian source packages (part of setup)
   case 'build': setup(); build(); break;
   case 'test': test(); break;
+  case 'lint': setup(); lint(); break;
   case 'start': await start(); break;
   case 'bench': setup(); build(); run('node', ['--expose-gc', 'scripts/bench.mjs', ...process.argv.slice(3)]); break;
   case 'bench-page': setup(); build(); run('node', ['scripts/bench-page.mjs', ...process.argv.slice(3)]); break;
   case 'fuzz': fuzz(process.argv.slice(3)); break;
   case 'storm': storm(process.argv.slice(3)); break;
   default:
-    console.error('usage: node scripts/dlq.mjs setup | third-party | build | test | start | bench | bench-page | fuzz | storm');
+    console.error('usage: node scripts/dlq.mjs setup | third-party | build | test | lint | start | bench | bench-page | fuzz | storm');
     process.exit(2);
 }

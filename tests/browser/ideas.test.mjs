@@ -43,7 +43,7 @@ async function met(page, id, index = 0) {
   const status = page.locator(`dlq-exercise[for="${id}"]`).nth(index).locator('.dlq-goal-status');
   try {
     await status.filter({ hasText: '✓ Goal met.' }).waitFor({ timeout: 10_000 });
-  } catch (error) {
+  } catch {
     const clauses = await page.locator(`dlq-exercise[for="${id}"]`).nth(index).locator('.dlq-goal-clauses li').allTextContents();
     throw new Error(`${id} #${index + 1} not met: ${clauses.join(' | ')}`);
   }
