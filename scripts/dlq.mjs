@@ -428,6 +428,12 @@ function fuzz(argv) {
   }
 }
 
+// ESLint (eslint.config.mjs) over the project's own JavaScript; a violation fails the run.
+const LINT_PATHS = ['web/src', 'wasm', 'scripts', 'tests', 'eslint.config.mjs'];
+function lint() {
+  run('npx', ['--no-install', 'eslint', '--max-warnings', '0', ...LINT_PATHS]);
+}
+
 // `npm test`'s stages, timed: each one's wall time is printed when the run ends, passed or not.
 const stageTimes = [];
 function stage(name, work) {
@@ -457,6 +463,7 @@ const TEST_CONCURRENCY = String(Math.max(1, Math.min(2, os.availableParallelism?
 function test() {
   process.on('exit', printStageTimes);
   stage('set-up (packages, toolchains, brokers)', () => setup());
+  stage('lint (ESLint, eslint.config.mjs)', () => lint());
   stage('build: native, WebAssembly, site', () => build());
   stage('native suite (ctest, optimised build)', () => run('ctest', ['--preset', 'native', '-j', TEST_CONCURRENCY]));
   // One sanitized core (clang, ASan + UBSan, the 'fuzz' preset) serves both the doctest
@@ -520,12 +527,13 @@ switch (command) {
   case 'third-party': fetchDebianSources(); break;  // only the Debian source packages (part of setup)
   case 'build': setup(); build(); break;
   case 'test': test(); break;
+  case 'lint': setup(); lint(); break;
   case 'start': await start(); break;
   case 'bench': setup(); build(); run('node', ['--expose-gc', 'scripts/bench.mjs', ...process.argv.slice(3)]); break;
   case 'bench-page': setup(); build(); run('node', ['scripts/bench-page.mjs', ...process.argv.slice(3)]); break;
   case 'fuzz': fuzz(process.argv.slice(3)); break;
   case 'storm': storm(process.argv.slice(3)); break;
   default:
-    console.error('usage: node scripts/dlq.mjs setup | third-party | build | test | start | bench | bench-page | fuzz | storm');
+    console.error('usage: node scripts/dlq.mjs setup | third-party | build | test | lint | start | bench | bench-page | fuzz | storm');
     process.exit(2);
 }

@@ -11,7 +11,7 @@ const RECOVER_OPTION_NAMES = ['crashAfter', 'torn'];
 // ---- snapshots and recovery ---------------------------------------------
 
 // A string of UTF-16 units below 0x80 only: its UTF-8 bytes are its length.
-export const ASCII_ONLY = /^[\x00-\x7F]*$/;
+export const ASCII_ONLY = /^[\x00-\x7F]*$/;  // eslint-disable-line no-control-regex -- the range starts at NUL on purpose
 
 /**
  * A snapshot argument `name`: a well-formed string within the core's limit, in

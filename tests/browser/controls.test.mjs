@@ -230,7 +230,7 @@ both('Snapshot shows the core\'s snapshot text', async (viewport) => {
   await opened.context.close();
 });
 
-both('turning single-key shortcuts off in one playground turns them off in every playground on the page', async (viewport) => {
+both('turning single-key shortcuts off in one playground turns them off in every playground on the page', async () => {
   const opened = await openPage(h.browser, `${h.base}embed.html`);
   const { page } = opened;
   const first = playground(page, 0);

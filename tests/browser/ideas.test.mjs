@@ -4,7 +4,7 @@
 // (decide before counting gives a fourth attempt; a count in the body loops; dead
 // letters routed to the source come back), a lease queue against a partition, a
 // redrive by reason, a report the core refuses, and the deep-copy check. Each exercise shows the core's ✓; the ledger's screenshot is
-// the README's (docs/ledger.png).
+// docs/lessons.md's (docs/ledger.png).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -43,7 +43,7 @@ async function met(page, id, index = 0) {
   const status = page.locator(`dlq-exercise[for="${id}"]`).nth(index).locator('.dlq-goal-status');
   try {
     await status.filter({ hasText: '✓ Goal met.' }).waitFor({ timeout: 10_000 });
-  } catch (error) {
+  } catch {
     const clauses = await page.locator(`dlq-exercise[for="${id}"]`).nth(index).locator('.dlq-goal-clauses li').allTextContents();
     throw new Error(`${id} #${index + 1} not met: ${clauses.join(' | ')}`);
   }

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, openPage, gotoReady, playground, FIXTURES, assertClean } from './harness.mjs';
+import { start, openPage, playground, FIXTURES, assertClean } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });

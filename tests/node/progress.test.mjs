@@ -1,6 +1,7 @@
 // Lesson progress as read back from storage (web/src/lessons/progress.mjs): only
 // what has the expected shape is kept, anything else is discarded, never trusted;
 // and a predict question's answer is kept with the solves, and forgotten with them.
+/* global localStorage -- the fake storage this file sets on globalThis */
 import { test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 

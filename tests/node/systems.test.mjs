@@ -478,7 +478,7 @@ test('snippets follow the policy\'s mode: BullMQ uncapped and its stall budget, 
   // With a class of its own the block stays, and its default branch returns 0: Sidekiq's own schedule.
   const withClass = snippetOf(system('sidekiq'), { ...kiq, classes: {} }).text;
   assert.match(withClass, /sidekiq_retry_in do/);
-  assert.match(withClass, /    else\n      0 # backoff none/);
+  assert.match(withClass, / {4}else\n {6}0 # backoff none/);
 
   const rabbit = { maxAttempts: 3, system: 'rabbitmq-quorum', backoff: { kind: 'none' } };
   assert.match(snippetOf(system('rabbitmq'), rabbit).text, /"delivery-limit":2/);

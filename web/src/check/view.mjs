@@ -36,7 +36,6 @@ async function readAll(picked) {
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export class CheckView {
-  #doc;
   #onCheck = () => {};
   #onFiles = () => {};
   #onRemove = () => {};
@@ -44,7 +43,6 @@ export class CheckView {
   #onExample = () => {};
 
   constructor(doc) {
-    this.#doc = doc;
     this.form = $(doc, 'chk-form');
     this.paste = $(doc, 'chk-paste');
     this.pasteName = $(doc, 'chk-paste-name');

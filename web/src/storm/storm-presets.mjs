@@ -241,9 +241,6 @@ const CONTENTION_TAG = 'c1';
 
 const num = (n) => (n === null || n === undefined ? '' : String(n));
 
-/** Arrival letters: the pattern, then its numbers (loops: jobs per second, then clients). */
-const ARRIVAL_LETTERS = { burst: 'b', rate: 'r', both: 'x', closed: 'c', loops: 'l' };
-
 /**
  * The scenario as link text (no '#'): `s1;n=10000;a=b;o=0:5000;c=-;w=500;t=20;l=30000;m=12;b=e:100:10000;r=1;j=nfed`,
  * then Storm lab II's fields, each written only when it is not its default (so a scenario without
