@@ -566,6 +566,13 @@ export interface QuarantineEntry extends KeyedJob {
   /** Present when the system is not 'lab': the entry as that system records it (SystemRecord). */
   systemRecord?: SystemRecord;
   /**
+   * Present with systemRecord: what that system's operators call the record ('x-death record',
+   * 'Pub/Sub dead-letter attributes', '$DeadLetterQueue message', 'kafka_dlt-* headers'; SystemRules::RecordTitle).
+   */
+  systemRecordTitle?: string;
+  /** Present with systemRecord: the names of its fields that are virtual-ms instants ('time', 'SentTimestamp', …). */
+  systemRecordTimes?: string[];
+  /**
    * Present when a retention applies: when it starts counting (its arrival; under 'sqs' the job's
    * first enqueue, as SQS keeps a moved message's enqueue time) and when it runs out (a timer drops
    * the entry then; under 'bullmq' and 'sidekiq', whose trims are lazy, the first trim from then on).
@@ -587,7 +594,9 @@ export interface XDeathEntry {
  * x-first-death-*, kept across republishing. sqs: only the body, the receive count, the first
  * enqueue (SentTimestamp; a standard queue's DLQ retention counts from it) and the source queue
  * (an SQS DLQ message carries no reason). bullmq: attemptsMade (stalls excluded), stalledCounter,
- * failedReason, finishedOn. sidekiq: retry_count and error_message. The lab's source queue is 'orders'.
+ * failedReason, finishedOn. sidekiq: retry_count and error_message. pubsub: data and the
+ * CloudPubSubDeadLetterSource* attributes. service-bus: DeadLetterReason, DeadLetterErrorDescription,
+ * DeliveryCount and the DLQ's path. spring-kafka: the kafka_dlt-* headers. The lab's source queue is 'orders'.
  */
 export interface SystemRecord {
   'x-death'?: XDeathEntry[];
@@ -603,6 +612,17 @@ export interface SystemRecord {
   finishedOn?: number;
   retry_count?: number;
   error_message?: string;
+  data?: string;
+  CloudPubSubDeadLetterSourceDeliveryCount?: number;
+  CloudPubSubDeadLetterSourceSubscription?: string;
+  CloudPubSubDeadLetterSourceTopicPublishTime?: number;
+  DeadLetterReason?: string;
+  DeadLetterErrorDescription?: string;
+  DeliveryCount?: number;
+  path?: string;
+  'kafka_dlt-original-topic'?: string;
+  'kafka_dlt-original-partition'?: number;
+  'kafka_dlt-exception-message'?: string;
 }
 
 export interface AttemptResult {

@@ -152,7 +152,8 @@ val RecordValue(const dlq::DeadLetterRecord& fields);
 
 val RecordFieldValue(const dlq::RecordField& field) {
   switch (field.kind) {
-    case dlq::RecordField::Kind::kNumber: return val(field.number);
+    case dlq::RecordField::Kind::kNumber:
+    case dlq::RecordField::Kind::kTime: return val(field.number);
     case dlq::RecordField::Kind::kText: return val(field.text);
     case dlq::RecordField::Kind::kList: {
       val items = val::array();
@@ -169,9 +170,22 @@ val RecordValue(const dlq::DeadLetterRecord& fields) {
   return record;
 }
 
+// The names of a record's time fields (RecordField::kTime), a list's items' included,
+// each once: the page shows them as instants, the rest as the system has them.
+void TimeFieldNames(const dlq::DeadLetterRecord& fields, std::vector<std::string>* names) {
+  for (const dlq::RecordField& field : fields) {
+    if (field.kind == dlq::RecordField::Kind::kTime &&
+        std::find(names->begin(), names->end(), field.name) == names->end()) {
+      names->push_back(field.name);
+    }
+    for (const dlq::DeadLetterRecord& item : field.list) TimeFieldNames(item, names);
+  }
+}
+
 // The entry as its system itself records it (docs/real-systems.md): what an
-// operator of that system would see in its DLQ.
-val SystemRecordValue(const dlq::SystemRules& system, const dlq::QuarantineEntry& e) {
+// operator of that system would see in its DLQ. Sets systemRecord, its title
+// (SystemRules::RecordTitle) and systemRecordTimes (the names of its time fields).
+void SetSystemRecord(val& entry, const dlq::SystemRules& system, const dlq::QuarantineEntry& e) {
   dlq::EntryFacts facts;
   facts.payload = e.payload;
   facts.attempts = e.attempts;
@@ -181,7 +195,14 @@ val SystemRecordValue(const dlq::SystemRules& system, const dlq::QuarantineEntry
   facts.enqueued_at = e.enqueued_at;
   facts.x_death = e.x_death;
   facts.reason = e.reason;
-  return RecordValue(system.Record(facts));
+  const dlq::DeadLetterRecord record = system.Record(facts);
+  std::vector<std::string> times;
+  TimeFieldNames(record, &times);
+  val names = val::array();
+  for (const std::string& name : times) names.call<void>("push", name);
+  entry.set("systemRecord", RecordValue(record));
+  entry.set("systemRecordTitle", std::string(system.RecordTitle()));
+  entry.set("systemRecordTimes", names);
 }
 
 }  // namespace
@@ -222,7 +243,7 @@ val QuarantinedValue(const dlq::Queue& q, double from, double count) {
     entry.set("firstAttemptAt", static_cast<double>(e.first_attempt_at));
     entry.set("key", OrNull(e.key));
     entry.set("sourceQueue", e.source_queue);
-    if (system.DescribesEntries()) entry.set("systemRecord", SystemRecordValue(system, e));
+    if (system.DescribesEntries()) SetSystemRecord(entry, system, e);
     if (e.retention_until >= 0) {
       entry.set("retentionFrom", static_cast<double>(e.retention_from));
       entry.set("retentionUntil", static_cast<double>(e.retention_until));

@@ -45,10 +45,11 @@ class BullMqSystem final : public SystemRules {
   const char* OwnError(Reason reason) const override {
     return reason == Reason::kStalled ? kBullMqStalledError : nullptr;
   }
+  const char* RecordTitle() const override { return "BullMQ failed job"; }
   DeadLetterRecord Record(const EntryFacts& entry) const override {
     return {RecordField::Number("attemptsMade", entry.attempts), RecordField::Number("stalledCounter", entry.stalls),
             RecordField::Text("failedReason", std::string(entry.last_error)),
-            RecordField::Number("finishedOn", static_cast<double>(entry.arrived_at))};
+            RecordField::Time("finishedOn", entry.arrived_at)};
   }
 
   DropCause DeadLetterDrop(const Policy& p) const override {

@@ -30,11 +30,12 @@ class PubSubSystem final : public SystemRules {
   const char* ReasonName(Reason reason) const override { return (void)reason, ""; }
   // The message as the dead-letter topic's subscriber receives it: its data and the
   // attributes Pub/Sub adds (the source's delivery count: its delivery_attempt there).
+  const char* RecordTitle() const override { return "Pub/Sub dead-letter attributes"; }
   DeadLetterRecord Record(const EntryFacts& entry) const override {
     return {RecordField::Text("data", std::string(entry.payload)),
             RecordField::Number("CloudPubSubDeadLetterSourceDeliveryCount", entry.attempts),
             RecordField::Text("CloudPubSubDeadLetterSourceSubscription", kSourceQueueName),
-            RecordField::Number("CloudPubSubDeadLetterSourceTopicPublishTime", static_cast<double>(entry.enqueued_at))};
+            RecordField::Time("CloudPubSubDeadLetterSourceTopicPublishTime", entry.enqueued_at)};
   }
 
   DropCause DeadLetterDrop(const Policy& p) const override {

@@ -91,6 +91,7 @@ class RabbitMqQuorumSystem final : public SystemRules {
   }
 
   // x-death: one entry per {queue, reason}, newest first; x-first-death-* never change.
+  const char* RecordTitle() const override { return "x-death record"; }
   DeadLetterRecord Record(const EntryFacts& entry) const override {
     std::vector<std::vector<RecordField>> deaths;
     const XDeath& x = entry.x_death;
@@ -101,7 +102,7 @@ class RabbitMqQuorumSystem final : public SystemRules {
       if (slot < 0 || x.count[slot] == 0) continue;
       deaths.push_back({RecordField::Text("queue", kSourceQueueName), RecordField::Text("reason", ReasonName(reason)),
                         RecordField::Number("count", x.count[slot]),
-                        RecordField::Number("time", static_cast<double>(x.time[slot]))});
+                        RecordField::Time("time", x.time[slot])});
     }
     return {RecordField::List("x-death", std::move(deaths)), RecordField::Text("x-first-death-queue", kSourceQueueName),
             RecordField::Text("x-first-death-reason", ReasonName(x.first))};

@@ -45,6 +45,7 @@ class ServiceBusSystem final : public SystemRules {
     return reason == Reason::kExhausted ? "MaxDeliveryCountExceeded" : dlq::ReasonName(reason);
   }
 
+  const char* RecordTitle() const override { return "$DeadLetterQueue message"; }
   DeadLetterRecord Record(const EntryFacts& entry) const override {
     const bool broker = entry.reason == Reason::kExhausted;
     return {RecordField::Text("DeadLetterReason", ReasonName(entry.reason)),

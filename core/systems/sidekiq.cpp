@@ -99,6 +99,7 @@ class SidekiqSystem final : public SystemRules {
     return std::max({MaxDelaySettlesAt(b), kDefaultSettles, kCustomSettles});
   }
 
+  const char* RecordTitle() const override { return "Sidekiq Dead set job"; }
   DeadLetterRecord Record(const EntryFacts& entry) const override {
     return {RecordField::Number("retry_count", entry.attempts - 1),
             RecordField::Text("error_message", std::string(entry.last_error))};

@@ -74,6 +74,7 @@ class SpringKafkaSystem final : public SystemRules {
   // The DeadLetterPublishingRecoverer's headers the lab can fill ([F3], KafkaHeaders): the
   // source topic and its one partition, and the last exception's message. It has no offsets,
   // exception classes or consumer group, so those headers are left out rather than invented.
+  const char* RecordTitle() const override { return "kafka_dlt-* headers"; }
   DeadLetterRecord Record(const EntryFacts& entry) const override {
     return {RecordField::Text("kafka_dlt-original-topic", kSourceQueueName),
             RecordField::Number("kafka_dlt-original-partition", 0),

@@ -32,10 +32,11 @@ class SqsSystem final : public SystemRules {
 
   const char* ReasonName(Reason reason) const override { return (void)reason, ""; }
   // No reason and no error: the body, its attributes and the receive count, and the source.
+  const char* RecordTitle() const override { return "SQS DLQ message attributes"; }
   DeadLetterRecord Record(const EntryFacts& entry) const override {
     return {RecordField::Text("body", std::string(entry.payload)),
             RecordField::Number("ApproximateReceiveCount", entry.attempts),
-            RecordField::Number("SentTimestamp", static_cast<double>(entry.enqueued_at)),
+            RecordField::Time("SentTimestamp", entry.enqueued_at),
             RecordField::Text("sourceQueue", kSourceQueueName)};
   }
 

@@ -17,6 +17,12 @@ RecordField RecordField::Number(std::string name, double value) {
   return field;
 }
 
+RecordField RecordField::Time(std::string name, int64_t at) {
+  RecordField field = Number(std::move(name), static_cast<double>(at));
+  field.kind = Kind::kTime;
+  return field;
+}
+
 RecordField RecordField::Text(std::string name, std::string value) {
   RecordField field;
   field.name = std::move(name);

@@ -63,18 +63,20 @@ struct EntryFacts {
 };
 
 // One field of the record a system itself keeps for a dead letter, in its own
-// names ("x-death", "ApproximateReceiveCount"): a number, a text, or a list of
-// objects (x-death's entries), each a list of fields. The page draws it as
-// name/value rows; the bindings convert it one field at a time.
+// names ("x-death", "ApproximateReceiveCount"): a number, a time (a number the
+// page reads as a virtual-ms instant: x-death's time, SentTimestamp), a text, or
+// a list of objects (x-death's entries), each a list of fields. The page draws it
+// as name/value rows; the bindings convert it one field at a time.
 struct RecordField {
-  enum class Kind : uint8_t { kNumber, kText, kList };
+  enum class Kind : uint8_t { kNumber, kText, kList, kTime };
   std::string name;
   Kind kind = Kind::kNumber;
-  double number = 0;  // kNumber (integers below 2^53: exact in JS)
+  double number = 0;  // kNumber, kTime (integers below 2^53: exact in JS)
   std::string text;   // kText
   std::vector<std::vector<RecordField>> list;  // kList
 
   static RecordField Number(std::string name, double value);
+  static RecordField Time(std::string name, int64_t at);  // a virtual-ms instant
   static RecordField Text(std::string name, std::string value);
   static RecordField List(std::string name, std::vector<std::vector<RecordField>> items);
   bool operator==(const RecordField&) const = default;
@@ -156,6 +158,10 @@ class SystemRules {
   // The record the system itself keeps for a dead letter, in its own field names
   // (docs/real-systems.md): what an operator of that system would see. Empty for the lab.
   virtual DeadLetterRecord Record(const EntryFacts& entry) const { return (void)entry, DeadLetterRecord{}; }
+  // What an operator of the system calls that record: the heading the page puts over
+  // it ("x-death record", "$DeadLetterQueue message"). A system that names none gets
+  // the generic "dead-letter record"; never empty.
+  virtual const char* RecordTitle() const { return "dead-letter record"; }
 
   // --- Why a dead letter is dropped ----------------------------------------
   // Its mode's setting that drops a job failing for good instead of quarantining

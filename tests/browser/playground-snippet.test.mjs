@@ -42,7 +42,8 @@ async function openSnippet(pg) {
 
 /** Waits until the snippet's text matches `pattern`; returns it. */
 async function snippetMatching(snippet, pattern) {
-  await snippet.text.page().waitForFunction(([el, source]) => new RegExp(source).test(el.value), [await snippet.text.elementHandle(), pattern.source]);
+  await snippet.text.page().waitForFunction(([el, source, flags]) => new RegExp(source, flags).test(el.value),
+    [await snippet.text.elementHandle(), pattern.source, pattern.flags]);
   return snippet.text.inputValue();
 }
 
@@ -147,6 +148,46 @@ test('an edit survives a policy change only as "edited"; Apply round-trips; Rese
   await opened.context.close();
 });
 
+// The snippets of the modes added with issue 34 read back too: each system preset's snippet, its
+// budget edited, applies that budget and then generates the edited text's setting.
+const ROUND_TRIPS = [
+  { preset: 'Pub/Sub: exponential retry, then the dead-letter topic', key: 'pubsub', name: 'Google Cloud Pub/Sub',
+    from: /(?<=^ {2})--max-delivery-attempts=5\b/m, to: '--max-delivery-attempts=8', maxAttempts: 8, part: 'the gcloud pubsub subscriptions create commands' },
+  { preset: 'Service Bus: ten deliveries back to back', key: 'servicebus', name: 'Azure Service Bus',
+    from: /"maxDeliveryCount": 10\b/, to: '"maxDeliveryCount": 4', maxAttempts: 4, part: 'resources.0.properties.{maxDeliveryCount, lockDuration, requiresSession}' },
+  { preset: 'Spring Kafka: FixedBackOff(0, 9) holds the partition', key: 'kafka', name: 'Apache Kafka (Spring Kafka retry topics)',
+    from: /(?<=FixedBackOff\(\d+L, |ExponentialBackOffWithMaxRetries\()9(?=L?\))/, to: '4', maxAttempts: 5, part: 'the Java code' },
+  { preset: 'Spring Kafka: @RetryableTopic retry topics', key: 'kafka', name: 'Apache Kafka (Spring Kafka retry topics)',
+    from: /(?<=^ {8})attempts = "4"/m, to: 'attempts = "6"', maxAttempts: 6, part: 'the Java code' },
+];
+
+for (const t of ROUND_TRIPS) {
+  test(`Apply reads the ${t.key} snippet back: "${t.preset}" with its budget edited`, async () => {
+    const opened = await openPage(h.browser, `${h.base}playground.html`);
+    const { page } = opened;
+    const pg = playground(page);
+    await pg.root.getByRole('group', { name: 'Real systems' }).getByRole('button', { name: t.preset, exact: true }).click();
+    const system = (await policyOf(page)).system;
+    const snippet = await openSnippet(pg);
+    assert.equal(await snippet.system.inputValue(), t.key, 'the picker follows the mode');
+    const generated = await snippetMatching(snippet, t.from);
+    await snippet.text.fill(generated.replace(t.from, t.to));
+    assert.match(await snippet.state(), /^Edited\. Apply to playground reads it back/);
+    await snippet.apply.click();
+    await page.waitForFunction((n) => document.querySelector('dlq-playground').controller.session.view.policy.maxAttempts === n, t.maxAttempts);
+    const after = await policyOf(page);
+    assert.equal(after.system, system, 'the same system');
+    assert.equal(await pg.field('Max attempts').inputValue(), String(t.maxAttempts));
+    assert.ok((await snippet.result.textContent()).startsWith(`Applied the ${t.name} snippet (${t.part}): `), await snippet.result.textContent());
+    // The policy now generates the edited setting, and the text is the generated one again.
+    const regenerated = await snippetMatching(snippet, new RegExp(t.to.replace(/[()"]/g, '\\$&')));
+    assert.equal(await snippet.state(), 'Generated from the playground\'s policy now.');
+    assert.ok(regenerated.length > 0);
+    assertClean(opened);
+    await opened.context.close();
+  });
+}
+
 test('a bad edit is refused by name and nothing changes; Copy copies the text', async () => {
   const opened = await openPage(h.browser, `${h.base}playground.html`, { context: { permissions: ['clipboard-read', 'clipboard-write'] } });
   const { page } = opened;
@@ -189,10 +230,10 @@ test('a bad edit is refused by name and nothing changes; Copy copies the text', 
   await unchanged();
 
   // A snippet no import reads: Apply is offered but disabled, and the state says why.
-  await snippet.system.selectOption('kafka');
+  await snippet.system.selectOption('temporal');
   await snippet.text.fill(`${await snippet.text.inputValue()}// mine\n`);
   assert.equal(await snippet.apply.isDisabled(), true);
-  assert.match(await snippet.state(), /The Apache Kafka \(Spring Kafka retry topics\) snippet has no import to read it back/);
+  assert.match(await snippet.state(), /The Temporal snippet has no import to read it back/);
 
   await snippet.copy.click();
   await page.waitForFunction(() => document.querySelector('.dlq-config .dlq-copy-status').textContent === 'Snippet copied.');

@@ -25,13 +25,13 @@ test('a rabbitmq-quorum quarantine card shows its x-death record; a lab card doe
   run.dispose();
   const o = await openPage(h.browser, `${h.base}playground.html#${text}`);
   const card = playground(o.page).region('Quarantine').getByRole('listitem').first();
-  const xDeath = card.locator('.dlq-xdeath');
+  const xDeath = card.locator('.dlq-record');
   await xDeath.waitFor();
-  assert.equal((await xDeath.locator('.dlq-xdeath-title').textContent()).trim(), 'x-death record');
+  assert.equal((await xDeath.locator('.dlq-record-title').textContent()).trim(), 'x-death record');
   const rows = await xDeath.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
   assert.deepEqual(rows, record['x-death'].map((d) => [d.queue, d.reason, String(d.count), `at ${ms(d.time)}`]));
   assert.deepEqual(rows.map((r) => r.slice(0, 3)), [['orders', 'rejected', '1'], ['orders', 'delivery_limit', '2']]);
-  assert.deepEqual(await xDeath.locator('.dlq-xdeath-first').allTextContents(),
+  assert.deepEqual(await xDeath.locator('.dlq-record-field').allTextContents(),
     ['x-first-death-queue orders', 'x-first-death-reason delivery_limit']);
   const axe = await new AxeBuilder({ page: o.page }).include('.dlq-quarantine').analyze();
   assert.deepEqual(axe.violations.map((v) => v.id), []);
@@ -43,7 +43,7 @@ test('a rabbitmq-quorum quarantine card shows its x-death record; a lab card doe
   const l = await openPage(h.browser, `${h.base}playground.html#${labLink}`);
   const labCard = playground(l.page).region('Quarantine').getByRole('listitem').first();
   await labCard.waitFor();
-  assert.equal(await labCard.locator('.dlq-xdeath').isVisible(), false);
+  assert.equal(await labCard.locator('.dlq-record').isVisible(), false);
   assertClean(l);
   await l.context.close();
 });
@@ -53,11 +53,11 @@ for (const [fixture, reason, systemReason, at] of [['v2-rabbitmq-max-length', 'm
   test(`a message dead-lettered undelivered (${systemReason}) shows its x-death record`, async () => {
     const o = await openPage(h.browser, `${h.base}playground.html#${link(fixture)}`);
     const card = playground(o.page).region('Quarantine').getByRole('listitem').first();
-    const xDeath = card.locator('.dlq-xdeath');
+    const xDeath = card.locator('.dlq-record');
     await xDeath.waitFor();
     const rows = await xDeath.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
     assert.deepEqual(rows, [['orders', systemReason, '1', `at ${ms(at)}`]]);
-    assert.deepEqual(await xDeath.locator('.dlq-xdeath-first').allTextContents(),
+    assert.deepEqual(await xDeath.locator('.dlq-record-field').allTextContents(),
       ['x-first-death-queue orders', `x-first-death-reason ${systemReason}`]);
     assert.match(await card.textContent(), new RegExp(reason), 'the lab\'s reason');
     const axe = await new AxeBuilder({ page: o.page }).include('.dlq-quarantine').analyze();

@@ -1088,6 +1088,23 @@ TEST_CASE("systems: the queue's hooks per system (what each keeps, where a retur
   CHECK(sqs.QuarantineKeepNewest(keep) == -1);
 }
 
+TEST_CASE("systems: each system's dead-letter record has a title the page shows over it, in the system's own words") {
+  for (const SystemRules* system : AllSystems()) {
+    CAPTURE(system->name());
+    REQUIRE(system->RecordTitle() != nullptr);
+    CHECK_FALSE(std::string(system->RecordTitle()).empty());
+  }
+  // The names each system's operators meet (docs/real-systems.md); a system that names none is "dead-letter record".
+  CHECK(std::string(SystemOf(System::kRabbitMqQuorum).RecordTitle()) == "x-death record");
+  CHECK(std::string(SystemOf(System::kSqs).RecordTitle()) == "SQS DLQ message attributes");
+  CHECK(std::string(SystemOf(System::kBullMq).RecordTitle()) == "BullMQ failed job");
+  CHECK(std::string(SystemOf(System::kSidekiq).RecordTitle()) == "Sidekiq Dead set job");
+  CHECK(std::string(SystemOf(System::kPubSub).RecordTitle()) == "Pub/Sub dead-letter attributes");
+  CHECK(std::string(SystemOf(System::kServiceBus).RecordTitle()) == "$DeadLetterQueue message");
+  CHECK(std::string(SystemOf(System::kSpringKafka).RecordTitle()) == "kafka_dlt-* headers");
+  CHECK(std::string(SystemOf(System::kLab).RecordTitle()) == "dead-letter record");  // never shown: no record
+}
+
 TEST_CASE("systems: the hooks agree with the queue that still branches on the system (the lead's rewiring keeps them)") {
   for (const SystemRules* system : AllSystems()) {
     Policy p;
@@ -1131,7 +1148,7 @@ TEST_CASE("systems: each system's dead-letter record, in its own field names") {
   REQUIRE(x[0].list.size() == 1);
   CHECK(x[0].list[0] == std::vector<RecordField>{RecordField::Text("queue", "orders"),
                                                  RecordField::Text("reason", "delivery_limit"),
-                                                 RecordField::Number("count", 1), RecordField::Number("time", 0)});
+                                                 RecordField::Number("count", 1), RecordField::Time("time", 0)});
   CHECK(x[1] == RecordField::Text("x-first-death-queue", "orders"));
   CHECK(x[2] == RecordField::Text("x-first-death-reason", "delivery_limit"));
 
@@ -1144,10 +1161,10 @@ TEST_CASE("systems: each system's dead-letter record, in its own field names") {
   e.enqueued_at = 100;
   const DeadLetterRecord sqs = SystemOf(System::kSqs).Record(FactsOf(e));
   CHECK(sqs == DeadLetterRecord{RecordField::Text("body", "{}"), RecordField::Number("ApproximateReceiveCount", 3),
-                                RecordField::Number("SentTimestamp", 100), RecordField::Text("sourceQueue", "orders")});
+                                RecordField::Time("SentTimestamp", 100), RecordField::Text("sourceQueue", "orders")});
   const DeadLetterRecord bull = SystemOf(System::kBullMq).Record(FactsOf(e));
   CHECK(bull == DeadLetterRecord{RecordField::Number("attemptsMade", 3), RecordField::Number("stalledCounter", 1),
-                                 RecordField::Text("failedReason", "boom"), RecordField::Number("finishedOn", 900)});
+                                 RecordField::Text("failedReason", "boom"), RecordField::Time("finishedOn", 900)});
   const DeadLetterRecord kiq = SystemOf(System::kSidekiq).Record(FactsOf(e));
   CHECK(kiq == DeadLetterRecord{RecordField::Number("retry_count", 2), RecordField::Text("error_message", "boom")});
   CHECK(SystemOf(System::kLab).Record(FactsOf(e)).empty());

@@ -43,10 +43,23 @@ const ROUND_TRIP = {
   rabbitmq: { system: 'rabbitmq-quorum', maxAttempts: 5 },
   sqs: { system: 'sqs', maxAttempts: 3, leaseMs: 5000, quarantine: { retentionMs: 86_400_000, alarmDepth: 2 } },
   servicebus: { system: 'service-bus', maxAttempts: 7, leaseMs: 45_000 },
+  // Pub/Sub's retry policy and dead-letter topic (its reader sets ordering and the message retention too).
+  pubsub: { system: 'pubsub', maxAttempts: 6, leaseMs: 20_000, backoff: { kind: 'exponential', baseMs: 10_000, capMs: 60_000, jitter: 'none' } },
+  // Spring Kafka's blocking DefaultErrorHandler (ordering stall) with a FixedBackOff.
+  kafka: { system: 'spring-kafka', maxAttempts: 4, ordering: 'stall', backoff: { kind: 'fixed', baseMs: 500, capMs: 500, jitter: 'none' } },
 };
+// Spring Kafka's other shape: @RetryableTopic retry topics with an exponential @BackOff.
+const KAFKA_TOPICS = { system: 'spring-kafka', retryTopics: true, multiplierPermille: 1500, maxAttempts: 4,
+  backoff: { kind: 'exponential', baseMs: 1000, capMs: 10_000, jitter: 'none' } };
+// Pub/Sub with no dead-letter topic: only orders-sub is created.
+const PUBSUB_NO_DLT = { system: 'pubsub', maxAttempts: 5, leaseMs: 10_000, deadLetterTopic: 'none', messageRetentionMs: 600_000,
+  backoff: { kind: 'exponential', baseMs: 60_000, capMs: 60_000, jitter: 'none' } };
 
-test('the five systems the import reads are the ones read back, each its mode\'s snippet', () => {
-  assert.deepEqual(SNIPPETS.filter((s) => canReadBack(s.key)).map((s) => s.key), ['sqs', 'rabbitmq', 'sidekiq', 'bullmq', 'servicebus']);
+test('the seven systems the import reads are the ones read back, each its mode\'s snippet', () => {
+  assert.deepEqual(SNIPPETS.filter((s) => canReadBack(s.key)).map((s) => s.key),
+    ['sqs', 'rabbitmq', 'sidekiq', 'bullmq', 'kafka', 'pubsub', 'servicebus']);
+  assert.equal(snippetForMode('pubsub').key, 'pubsub');
+  assert.equal(snippetForMode('spring-kafka').key, 'kafka');
   for (const mode of ['bullmq', 'sidekiq', 'sqs']) assert.equal(snippetForMode(mode).key, mode);
   assert.equal(snippetForMode('service-bus').key, 'servicebus');
   assert.equal(snippetForMode('rabbitmq-quorum').key, 'rabbitmq');
@@ -54,7 +67,7 @@ test('the five systems the import reads are the ones read back, each its mode\'s
 });
 
 test('Apply of an unedited snippet gives the same policy back, and so the same snippet', () => {
-  for (const [key, options] of Object.entries(ROUND_TRIP)) {
+  for (const [key, options] of [...Object.entries(ROUND_TRIP), ['kafka', KAFKA_TOPICS], ['pubsub', PUBSUB_NO_DLT]]) {
     const { policy, text } = generated(key, options);
     const r = apply(key, text, text, policy);
     assert.equal(r.ok, true, `${key}: ${JSON.stringify(r.refusals)}`);
@@ -71,6 +84,8 @@ test('an edit inside the part read back sets exactly that setting; the part kept
     rabbitmq: [/"delivery-limit":4/, '"delivery-limit":20', { maxAttempts: 21 }],
     sqs: [/"VisibilityTimeout": 5,/, '"VisibilityTimeout": 45,', { leaseMs: 45_000 }],
     servicebus: [/"maxDeliveryCount": 7,/, '"maxDeliveryCount": 12,', { maxAttempts: 12 }],
+    pubsub: [/(?<=^ {2})--max-delivery-attempts=6\b/m, '--max-delivery-attempts=9', { maxAttempts: 9 }],  // the flag, not its comment
+    kafka: [/new FixedBackOff\(500L, 3L\)/, 'new FixedBackOff(500L, 7L)', { maxAttempts: 8 }],
   };
   for (const [key, [from, to, want]] of Object.entries(edits)) {
     const { policy, text } = generated(key, ROUND_TRIP[key]);
@@ -113,6 +128,27 @@ test('an edit outside the part read back is refused by name (its line or its JSO
   const s = readBack('sqs', JSON.stringify(template, null, 2), sqs.text);
   assert.deepEqual(s.refusals.map((x) => x.key), ['Resources.OrdersDLQ.Properties.MessageRetentionPeriod']);
   assert.match(s.refusals[0].message, /is outside Resources\.OrdersQueue\.Properties\.\{VisibilityTimeout, RedrivePolicy\}.*got 60$/);
+
+  // Pub/Sub: the IAM bindings after the create commands are not read; an edit there is refused by its line.
+  const ps = generated('pubsub', ROUND_TRIP.pubsub);
+  assert.match(ps.text, /--role=roles\/pubsub\.publisher/);
+  const iam = ps.text.replace('--role=roles/pubsub.publisher', '--role=roles/pubsub.editor');
+  const iamLine = iam.split('\n').findIndex((l) => l.includes('roles/pubsub.editor')) + 1;
+  const p = readBack('pubsub', iam, ps.text);
+  assert.equal(p.ok, false);
+  assert.deepEqual(p.refusals.map((x) => x.key), [`line ${iamLine}`]);
+  assert.match(p.refusals[0].message, /is outside the gcloud pubsub subscriptions create commands, the only part Apply reads back/);
+  // A flag added to orders-sub's command is inside the part: read back (and refused by the import if unknown).
+  const flag = apply('pubsub', ps.text.replace('  --topic=orders \\\n', '  --topic=orders \\\n  --labels=team=a \\\n'), ps.text, ps.policy);
+  assert.equal(flag.ok, false);
+  assert.deepEqual(flag.refusals.map((x) => x.key), ['--labels']);
+
+  // Spring Kafka: the leading comments (the policy and its notes) are not read; the Java code is.
+  const k = generated('kafka', ROUND_TRIP.kafka);
+  const header = k.text.replace(/^\/\/ dlq-lab policy/, '// my policy');
+  const kr = readBack('kafka', header, k.text);
+  assert.deepEqual(kr.refusals.map((x) => x.key), ['line 1']);
+  assert.match(kr.refusals[0].message, /is outside the Java code, the only part Apply reads back/);
 });
 
 test('what the lab cannot express is refused by the import, by name; a broken part by the read-back', () => {
@@ -134,6 +170,18 @@ test('what the lab cannot express is refused by the import, by name; a broken pa
   assert.deepEqual(gone.refusals.map((x) => x.key), ['sidekiq_options']);
   assert.match(gone.refusals[0].message, /^sidekiq_options is missing: expected/);
 
+  // Pub/Sub and Spring Kafka: the part gone is refused as missing; a value the import refuses, by its flag or call.
+  const ps = generated('pubsub', ROUND_TRIP.pubsub);
+  const noCreate = readBack('pubsub', ps.text.split('\n').filter((l) => !/subscriptions create|^ {2}--/.test(l)).join('\n'), ps.text);
+  assert.deepEqual(noCreate.refusals.map((x) => x.key), ['the gcloud pubsub subscriptions create commands']);
+  assert.match(noCreate.refusals[0].message, /is missing: expected/);
+  const four = apply('pubsub', ps.text.replace(/(?<=^ {2})--max-delivery-attempts=6\b/m, '--max-delivery-attempts=4'), ps.text, ps.policy);
+  assert.deepEqual(four.refusals.map((x) => x.key), ['--max-delivery-attempts']);
+  const k = generated('kafka', ROUND_TRIP.kafka);
+  const both = apply('kafka', `${k.text}@RetryableTopic(attempts = "3")\n`, k.text, k.policy);
+  assert.equal(both.ok, false);
+  assert.deepEqual(both.refusals.map((x) => x.key), ['config']);
+
   const notJson = readBack('sqs', '{ not json', generated('sqs', ROUND_TRIP.sqs).text);
   assert.deepEqual(notJson.refusals.map((x) => x.key), ['template']);
 });
@@ -141,7 +189,7 @@ test('what the lab cannot express is refused by the import, by name; a broken pa
 test('a system with no import is refused by name, as is text that is not text', () => {
   const temporal = readBack('temporal', 'x', 'y');
   assert.equal(temporal.ok, false);
-  assert.equal(temporal.refusals[0].message, 'system has no import: expected one of bullmq, sidekiq, rabbitmq, sqs, servicebus (the snippets the import reads), got "temporal"');
+  assert.equal(temporal.refusals[0].message, 'system has no import: expected one of bullmq, sidekiq, rabbitmq, sqs, servicebus, pubsub, kafka (the snippets the import reads), got "temporal"');
   assert.equal(readBack('bullmq', null, 'x').refusals[0].message, 'snippet: expected text, got null');
 });
 

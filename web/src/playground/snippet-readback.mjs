@@ -201,7 +201,45 @@ const servicebus = templateSnippet({
   config: (properties, template) => ({ type: template.resources[0].type, properties }), keep: [],
 });
 
-const READERS = { bullmq, sidekiq, rabbitmq, sqs, servicebus };
+// Google Cloud Pub/Sub: the `gcloud pubsub subscriptions create` commands, from the first one
+// to the end of the last (its `\` continuation lines included): the dead-letter topic's
+// subscription, if any, then orders-sub with its flags. The reader skips the comments
+// between them; the topic and the IAM bindings around them must be as generated.
+const GCLOUD_CREATE = /^gcloud pubsub subscriptions create\b/;
+const pubsub = lineSnippet({
+  part: 'the gcloud pubsub subscriptions create commands',
+  expected: 'the snippet\'s "gcloud pubsub subscriptions create …" commands',
+  find(list) {
+    const first = indexOf(list, (l) => GCLOUD_CREATE.test(l));
+    if (first < 0) return null;
+    let last = first;
+    for (let i = first; i < list.length; i++) {
+      if (!GCLOUD_CREATE.test(list[i])) continue;
+      last = i;
+      while (last + 1 < list.length && /\\\s*$/.test(list[last])) last += 1;  // its continuation lines
+    }
+    return [first, last];
+  },
+  read: (part) => ({ config: part.join('\n') }),
+});
+
+// Spring Kafka: the Java code after the snippet's leading // comments (the policy and its notes),
+// imports included: the reader takes @RetryableTopic's arguments or the DefaultErrorHandler bean's
+// BackOff and recoverer from it; the leading comments must be as generated.
+const kafka = lineSnippet({
+  part: 'the Java code',
+  expected: 'the snippet\'s Java code (a @RetryableTopic listener or a DefaultErrorHandler bean)',
+  find(list) {
+    const first = indexOf(list, (l) => !/^\s*\/\//.test(l));
+    if (first < 0) return null;
+    let last = list.length - 1;
+    while (last > first && list[last].trim() === '') last -= 1;
+    return [first, last];
+  },
+  read: (part) => ({ config: part.join('\n') }),
+});
+
+const READERS = { bullmq, sidekiq, rabbitmq, sqs, servicebus, pubsub, kafka };
 
 /** True when a snippet system's snippet can be read back (import.mjs reads its format). */
 export function canReadBack(key) {

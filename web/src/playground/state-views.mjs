@@ -28,29 +28,41 @@ function idList(ids) {
 
 const plural = (n, one, many = `${one}s`) => `${grouped(n)} ${n === 1 ? one : many}`;
 
+/** A record value as the system keeps it: a time (a name in `times`) as its instant, an empty text as "". */
+function recordValue(name, value, times) {
+  if (times.includes(name)) return `at ${ms(value)}`;
+  return value === '' ? '""' : String(value);
+}
+
 /**
- * A RabbitMQ quorum queue's dead letter as the broker writes it: the x-death array (one entry
- * per {queue, reason}, newest first, as the core keeps it) and x-first-death-queue/reason.
- * `set(record)` draws an entry's systemRecord; `null` hides it.
+ * A dead letter as its own system records it (entry.systemRecord, under the core's title
+ * entry.systemRecordTitle): each field under the system's name for it, in the core's order; a
+ * list field (RabbitMQ's x-death, one entry per {queue, reason}, newest first) as a table whose
+ * columns are its items' fields. The core names the time fields (entry.systemRecordTimes).
+ * `set(entry)` draws it; an entry without a record (the lab's) hides it.
  */
-function xDeathRecord() {
-  const rows = h('tbody');
-  const firstQueue = h('span', { class: 'dlq-xdeath-first' });
-  const firstReason = h('span', { class: 'dlq-xdeath-first' });
-  const element = h('span', { class: 'dlq-xdeath', hidden: true },
-    h('span', { class: 'dlq-xdeath-title' }, 'x-death record'),
-    h('table', { class: 'dlq-xdeath-table' },
-      h('thead', {}, h('tr', {}, ...['queue', 'reason', 'count', 'time'].map((c) => h('th', { scope: 'col' }, c)))), rows),
-    firstQueue, firstReason);
+function systemRecordCard() {
+  const title = h('span', { class: 'dlq-record-title' });
+  const fields = h('span', { class: 'dlq-record-fields' });
+  const element = h('span', { class: 'dlq-record', hidden: true }, title, fields);
   return {
     element,
-    set(record) {
-      show(element, record !== null);
-      if (record === null) return;
-      rows.replaceChildren(...record['x-death'].map((d) =>
-        h('tr', {}, h('td', {}, d.queue), h('td', {}, d.reason), h('td', {}, String(d.count)), h('td', {}, `at ${ms(d.time)}`))));
-      setText(firstQueue, `x-first-death-queue ${record['x-first-death-queue']}`);
-      setText(firstReason, `x-first-death-reason ${record['x-first-death-reason']}`);
+    set(entry) {
+      const record = entry.systemRecord;
+      show(element, record !== undefined);
+      if (record === undefined) return;
+      const times = entry.systemRecordTimes ?? [];
+      setText(title, entry.systemRecordTitle);
+      fields.replaceChildren(...Object.entries(record).map(([name, value]) => {
+        if (!Array.isArray(value)) {
+          return h('span', { class: 'dlq-record-field' }, h('span', { class: 'dlq-record-name' }, name), ' ', recordValue(name, value, times));
+        }
+        const columns = [...new Set(value.flatMap((item) => Object.keys(item)))];
+        return h('table', { class: 'dlq-record-table', 'aria-label': name },
+          h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col' }, c)))),
+          h('tbody', {}, ...value.map((item) => h('tr', {}, ...columns.map((c) =>
+            h('td', {}, item[c] === undefined ? '' : recordValue(c, item[c], times)))))));
+      }));
     },
   };
 }
@@ -388,7 +400,7 @@ export class StateViews {
         facts: facts([['class', 'class'], ['reason', 'reason'], ['system', 'system reason'], ['attempts', 'attempts'], ['error', 'last error'],
           ['key', 'key'], ['final', 'final attempt'], ['kept', 'kept'], ['retention', 'retention'], ['source', 'source queue']]),
         meter: meter('retention'),
-        xDeath: xDeathRecord(),
+        record: systemRecordCard(),
         // BullMQ's job.retry() without resetAttemptsMade: attempts kept, one more run.
         keep: h('button', { type: 'button', class: 'dlq-replay', 'data-action': 'retry-keep', hidden: true,
           title: 'job.retry() without resetAttemptsMade: attemptsMade stays, so it runs once more and a failure there is final' },
@@ -398,7 +410,7 @@ export class StateViews {
       };
       li.append(h('span', { class: 'dlq-id' }, entry.id), li.dlq.alert,
         h('button', { type: 'button', class: 'dlq-replay', 'data-action': 'replay' }, `Replay ${entry.id}`), li.dlq.keep,
-        li.dlq.payload, li.dlq.facts.element, li.dlq.xDeath.element, li.dlq.meter.element, li.dlq.patch.element);
+        li.dlq.payload, li.dlq.facts.element, li.dlq.record.element, li.dlq.meter.element, li.dlq.patch.element);
       return li;
     }, (li, entry) => {
       const d = li.dlq;
@@ -413,8 +425,8 @@ export class StateViews {
       d.facts.set('reason', entry.reason);
       // Only under a real system's mode (the core names the reason as that system does: x-death's, or none for SQS).
       d.facts.set('system', entry.systemReason === undefined ? null : entry.systemReason === '' ? '(no reason kept)' : entry.systemReason);
-      // Under rabbitmq-quorum the entry is drawn as its x-death record too (the core keeps it).
-      d.xDeath.set(entry.systemRecord?.['x-death'] ? entry.systemRecord : null);
+      // Under a system's mode the entry is drawn as that system records it too (the core keeps it).
+      d.record.set(entry);
       d.facts.set('attempts', String(entry.attempts));
       d.facts.set('error', entry.lastError === '' ? '(none)' : entry.lastError);
       d.facts.set('key', entry.key);

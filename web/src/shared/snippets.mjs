@@ -63,7 +63,7 @@ export const SNIPPETS = Object.freeze([
   { key: 'sidekiq', name: 'Sidekiq', mode: 'sidekiq' },
   { key: 'bullmq', name: 'BullMQ', mode: 'bullmq' },
   { key: 'temporal', name: 'Temporal', mode: null },
-  { key: 'kafka', name: 'Apache Kafka (Spring Kafka retry topics)', mode: null },
+  { key: 'kafka', name: 'Apache Kafka (Spring Kafka retry topics)', mode: 'spring-kafka' },
   { key: 'pubsub', name: 'Google Cloud Pub/Sub', mode: 'pubsub' },
   { key: 'servicebus', name: 'Azure Service Bus', mode: 'service-bus' },
 ].map((s) => Object.freeze({ ...s, generate: (policy, rules) => written(s.key, policy, rules) })));
