@@ -112,7 +112,8 @@ TEST_CASE("the closed-form worst case equals the step-by-step walk on thousands 
   Prng r(33);
   for (System system : kSystems) {
     int jumped = 0;
-    for (int i = 0; i < 1500; ++i) {
+    const int policies = test::kSanitized ? 400 : 1500;  // fewer under the sanitizers: each is compared alike
+    for (int i = 0; i < policies; ++i) {
       const Policy p = RandomPolicy(r, system);
       REQUIRE_MESSAGE(Policy::Check(p).ok(), Policy::Check(p).ToString());
       const WorstCase fast = WorstCasePath(p);
@@ -122,7 +123,7 @@ TEST_CASE("the closed-form worst case equals the step-by-step walk on thousands 
       CHECK_MESSAGE(fast.delays == slow.delays, what);
       for (const WorstDelay& d : fast.delays) jumped += d.last_attempt - d.first_attempt > 100 ? 1 : 0;
     }
-    CHECK(jumped > 50);  // long runs of equal waits are common: the jump is exercised
+    CHECK(jumped > policies / 30);  // long runs of equal waits are common: the jump is exercised
   }
 }
 
