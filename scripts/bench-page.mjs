@@ -22,11 +22,13 @@
 //     page's checker is its own module: the playground must not pay for it);
 //   - 200 <dlq-playground> on one page (scripts/many-embeds.mjs), eager and
 //     loading="lazy": the longest main-thread task from navigation until every
-//     embed is drawn (median of 3 loads each).
+//     embed is drawn (median of 3 loads each);
+//   - Lighthouse's mobile run of every page (scripts/lighthouse.mjs): performance,
+//     accessibility and best-practices, with FCP, LCP, TBT and CLS.
 // Prints a table, each figure next to its aim, then one line of JSON.
 // `node scripts/bench-page.mjs embeds` measures the 200-embed pages only;
 // `node scripts/bench-page.mjs steps` the Steps at size only (the step axis and the time axis);
-// `node scripts/bench-page.mjs weight` the gzip sizes only.
+// `node scripts/bench-page.mjs weight` the gzip sizes only; `... lighthouse` Lighthouse only.
 import { chromium } from 'playwright-core';
 import { gzipSync } from 'node:zlib';
 import { loadavg } from 'node:os';
@@ -35,6 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { serve } from './serve.mjs';
 import { RECORDS_DIR } from './budgets.mjs';
+import { lighthouseLines, lighthouseScores } from './lighthouse.mjs';
 import { MANY_EMBEDS, writeManyEmbedsSite } from './many-embeds.mjs';
 import { loadLab } from '../wasm/index.mjs';
 
@@ -47,6 +50,7 @@ const EMBED_LOADS = 3;
 const ONLY_EMBEDS = process.argv[2] === 'embeds';
 const ONLY_STEPS = process.argv[2] === 'steps';
 const ONLY_WEIGHT = process.argv[2] === 'weight';
+const ONLY_LIGHTHOUSE = process.argv[2] === 'lighthouse';
 // What each page may weigh, gzipped (KiB): the Check page carries the checker (its own .wasm).
 const WEIGHT_AIMS = { check: 400 };
 
@@ -307,7 +311,11 @@ const server = await serve({ dir: path.join(root, 'dist') });
 const base = `http://127.0.0.1:${server.address().port}/`;
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
 try {
-  if (ONLY_WEIGHT) {
+  if (ONLY_LIGHTHOUSE) {
+    const lighthouse = await lighthouseScores(base);
+    for (const line of lighthouseLines(lighthouse)) console.log(line);
+    console.log(JSON.stringify({ lighthouse }));
+  } else if (ONLY_WEIGHT) {
     const gzip = await pageWeights(browser, base);
     console.log(`dlq-lab page benchmark, page weights only (Chromium ${browser.version()})`);
     for (const [name, value, aim] of weightRows(gzip)) console.log(`  ${name.padEnd(52)}  ${value.padEnd(14)}${aim ? `aim ${aim}` : ''}`);
@@ -412,6 +420,7 @@ try {
     const travel = await measureTravel(browser, base, await longScenario(), 30);
     const embeds = await measureEmbeds(browser);
     const gzip = await pageWeights(browser, base);
+    const lighthouse = await lighthouseScores(base);
 
     const result = {
       interactiveMs: { median: round(quantile(interactive, 0.5)), runs: interactive.map(round) },
@@ -432,6 +441,7 @@ try {
       travel: { at: travel.length, backWorkMs: { median: round(quantile(travel.backs, 0.5)), p95: round(quantile(travel.backs, 0.95)) },
         scrubWorkMs: { median: round(quantile(travel.jumps, 0.5)), p95: round(quantile(travel.jumps, 0.95)) } },
       gzipBytes: gzip,
+      lighthouse,
       embeds,
       storm: Object.fromEntries(Object.entries(stormRuns).map(([name, runs]) => [name, { runs, medianMs: quantile(runs.map((r) => r.ms), 0.5) }])),
     };
@@ -458,6 +468,7 @@ try {
     const width = Math.max(...rows.map((r) => r[0].length));
     console.log(`dlq-lab page benchmark (Chromium ${browser.version()}, ${STEPS} steps at ${big.scenario.jobs.length} jobs)`);
     for (const [name, value, aim] of rows) console.log(`  ${name.padEnd(width)}  ${value.padEnd(28)}${aim ? `aim ${aim}` : ''}`);
+    for (const line of lighthouseLines(lighthouse)) console.log(line);
     console.log(JSON.stringify(result));
     // The record `npm run bench:check` compares with the committed baseline (scripts/budgets.mjs).
     mkdirSync(RECORDS_DIR, { recursive: true });
