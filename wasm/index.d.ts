@@ -770,6 +770,8 @@ export interface TimelineEvent {
   depth?: number;
   /** 'kept-once': where recovery kept the job it found in two places. */
   place?: Place;
+  /** 'replayed' by an SQS move task (moveTaskRate > 0): the new message's MessageId. */
+  messageId?: string;
   /** One stable line, byte-identical to the native core's (golden files). */
   text: string;
   /** One sentence stating the rule applied. */

@@ -173,6 +173,7 @@ val RecordValue(const dlq::DeadLetterRecord& fields) {
 // operator of that system would see in its DLQ.
 val SystemRecordValue(const dlq::SystemRules& system, const dlq::QuarantineEntry& e) {
   dlq::EntryFacts facts;
+  facts.id = e.id;
   facts.payload = e.payload;
   facts.attempts = e.attempts;
   facts.stalls = e.stalls;
@@ -181,6 +182,7 @@ val SystemRecordValue(const dlq::SystemRules& system, const dlq::QuarantineEntry
   facts.enqueued_at = e.enqueued_at;
   facts.x_death = e.x_death;
   facts.reason = e.reason;
+  facts.moves = e.moves;
   return RecordValue(system.Record(facts));
 }
 
