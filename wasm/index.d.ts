@@ -389,6 +389,12 @@ export interface PolicyOptions {
    */
   requeueWith?: 'reject' | 'nack';
   /**
+   * Amazon SQS only: a redrive is a StartMessageMoveTask moving at most this many messages a second, each a
+   * new message (new MessageId, fresh retention, receive count 0); 0: the lab's replay. An integer from 0 to
+   * 500; default 0.
+   */
+  moveTaskRate?: number;
+  /**
    * Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry
    * queue republishing it at the tail (lab only). Default 'broker'.
    */
