@@ -389,9 +389,8 @@ export interface PolicyOptions {
    */
   requeueWith?: 'reject' | 'nack';
   /**
-   * Amazon SQS only: a redrive is a StartMessageMoveTask moving at most this many messages a second, each a
-   * new message (new MessageId, fresh retention, receive count 0); 0: the lab's replay. An integer from 0 to
-   * 500; default 0.
+   * Amazon SQS only: a redrive moves at most this many a second (StartMessageMoveTask), each as a new message
+   * with a fresh retention; 0: the lab's replay. An integer from 0 to 500; default 0.
    */
   moveTaskRate?: number;
   /**
