@@ -389,6 +389,11 @@ export interface PolicyOptions {
    */
   requeueWith?: 'reject' | 'nack';
   /**
+   * Amazon SQS only: a redrive moves at most this many a second (StartMessageMoveTask), each as a new message
+   * with a fresh retention; 0: the lab's replay. An integer from 0 to 500; default 0.
+   */
+  moveTaskRate?: number;
+  /**
    * Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry
    * queue republishing it at the tail (lab only). Default 'broker'.
    */
@@ -790,6 +795,8 @@ export interface TimelineEvent {
   depth?: number;
   /** 'kept-once': where recovery kept the job it found in two places. */
   place?: Place;
+  /** 'replayed' by an SQS move task (moveTaskRate > 0): the new message's MessageId. */
+  messageId?: string;
   /** One stable line, byte-identical to the native core's (golden files). */
   text: string;
   /** One sentence stating the rule applied. */

@@ -187,6 +187,7 @@ void TimeFieldNames(const dlq::DeadLetterRecord& fields, std::vector<std::string
 // (SystemRules::RecordTitle) and systemRecordTimes (the names of its time fields).
 void SetSystemRecord(val& entry, const dlq::SystemRules& system, const dlq::QuarantineEntry& e) {
   dlq::EntryFacts facts;
+  facts.id = e.id;
   facts.payload = e.payload;
   facts.attempts = e.attempts;
   facts.stalls = e.stalls;
@@ -195,6 +196,7 @@ void SetSystemRecord(val& entry, const dlq::SystemRules& system, const dlq::Quar
   facts.enqueued_at = e.enqueued_at;
   facts.x_death = e.x_death;
   facts.reason = e.reason;
+  facts.moves = e.moves;
   const dlq::DeadLetterRecord record = system.Record(facts);
   std::vector<std::string> times;
   TimeFieldNames(record, &times);

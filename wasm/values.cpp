@@ -95,6 +95,8 @@ val EventValue(const dlq::Event& e) {
   }
   // Recovery after a crash: where a job found in two places was kept.
   if (e.kind == EventKind::kKeptOnce) out.set("place", e.place);
+  // An SQS move task's replay: the moved message's new MessageId.
+  if (!e.message_id.empty()) out.set("messageId", e.message_id);
   out.set("text", dlq::RenderEvent(e));
   out.set("explanation", dlq::ExplainEvent(e));
   return out;

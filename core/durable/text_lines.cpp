@@ -61,6 +61,7 @@ void PutRow(Out& o, const JobRow& r) {
   }
   if (r.ttl_from != 0) o.Word("ttlFrom").I(r.ttl_from);
   if (r.failed_at >= 0) o.Word("failedAt").I(r.failed_at);
+  if (r.moves != 0) o.Word("moves").U(r.moves);
 }
 
 void PutEnds(Out& o, const Entry& e) {
@@ -160,6 +161,10 @@ Status GetRow(In& in, JobRow* r) {
   if (in.Peek() == "failedAt") {
     in.Next();
     RETURN_IF_ERROR(in.Int("failedAt", &r->failed_at, int64_t{0}, kMaxTimeMs));
+  }
+  if (in.Peek() == "moves") {
+    in.Next();
+    RETURN_IF_ERROR(in.Int("moves", &r->moves, uint32_t{1}, UINT32_MAX));
   }
   return Status::Ok();
 }

@@ -399,6 +399,7 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(kMessageRetentionMsField.Check(p.message_retention_ms));
   RETURN_IF_ERROR(kMultiplierPermilleField.Check(p.multiplier_permille));
   RETURN_IF_ERROR(kRetryForMsField.Check(p.retry_for_ms));
+  RETURN_IF_ERROR(kMoveTaskRateField.Check(p.move_task_rate));
   // A mode's own setting means nothing elsewhere: refused rather than ignored. Whose each
   // field is, its row says (FieldSpec::only_under), so the form, the import and this agree.
   const Policy defaults;
@@ -480,7 +481,7 @@ bool operator==(const Policy& a, const Policy& b) {
          a.message_retention_ms == b.message_retention_ms && a.retry_topics == b.retry_topics &&
          a.multiplier_permille == b.multiplier_permille && a.no_recoverer == b.no_recoverer &&
          a.retry_for_ms == b.retry_for_ms && a.discard_on_exhausted == b.discard_on_exhausted &&
-         a.requeue_with == b.requeue_with;
+         a.requeue_with == b.requeue_with && a.move_task_rate == b.move_task_rate;
 }
 
 }  // namespace dlq

@@ -238,6 +238,9 @@ constexpr IntegerField kServiceBusLeaseMsField{"leaseMs", 1, 300'000};
 constexpr IntegerField kMultiplierPermilleField{"multiplierPermille", 1000, 10'000};  // spring-kafka only
 // sidekiq 7.1.3+: retry_for in ms, the retry window from the job's first failure; 0: none.
 constexpr IntegerField kRetryForMsField{"retryForMs", 0, kMaxTimeMs};  // sidekiq only
+// sqs: StartMessageMoveTask's MaxNumberOfMessagesPerSecond, "The maximum value for messages per
+// second is 500" (the SQS API reference); 0: no move task, the lab's replay (every released link's).
+constexpr IntegerField kMoveTaskRateField{"moveTaskRate", 0, 500};  // sqs only
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
@@ -245,7 +248,8 @@ constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsFi
                                                   &kRemoveOnFailCountField, &kDlqMaxLengthField, &kMaxLengthField,
                                                   &kMessageTtlMsField, &kDelayedRetryMinMsField,
                                                   &kDelayedRetryMaxMsField, &kMessageRetentionMsField,
-                                                  &kMultiplierPermilleField, &kRetryForMsField};
+                                                  &kMultiplierPermilleField, &kRetryForMsField,
+                                                  &kMoveTaskRateField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -374,6 +378,11 @@ struct Policy {
   // spring-kafka: no DeadLetterPublishingRecoverer, so a record that fails for good is logged and
   // skipped (DropCause::kNoRecoverer), not published to the dead-letter topic.
   bool no_recoverer = false;
+  // sqs: a redrive is a StartMessageMoveTask at this many messages a second (kMoveTaskRateField):
+  // each moved message is a new message (a new MessageId, a fresh SentTimestamp and so a fresh
+  // retention, its receive count from 0), the k-th of one redrive ready k x 1000 / rate ms later
+  // (sqs.cpp, SystemRules::MoveRatePerSecond). 0: the lab's replay (at once, the message kept).
+  int64_t move_task_rate = 0;
   // rabbitmq-quorum: basic.reject (counted) or 4.3's basic.nack (uncounted) for a retry (RequeueWith).
   RequeueWith requeue_with = RequeueWith::kReject;
   // Where a retry's delay lives (DelayAt); other than broker only with system lab.

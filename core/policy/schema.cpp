@@ -153,6 +153,10 @@ const Field<Policy> kPolicyFields[] = {
           "delivery-limit never ends its retries.")).Carried('r', "k", "requeueWith"),
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.requeue_with); },
      [](Policy& p, int64_t v) { p.requeue_with = static_cast<RequeueWith>(v); }},
+    {OnlyUnder(System::kSqs, Integer("moveTaskRate", kMoveTaskRateField, "Move task rate (messages/s)",
+             "a redrive moves at most this many a second (StartMessageMoveTask), each as a new message "
+             "with a fresh retention; 0: the lab's replay.")).Carried('r', "z", "moveTaskRate"),
+     [](const Policy& p) { return p.move_task_rate; }, [](Policy& p, int64_t v) { p.move_task_rate = v; }},
     {OnlyUnder(System::kLab, Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
           "queue republishing it at the tail (lab only).")).Carried('r', "", "delayAt"),

@@ -138,7 +138,7 @@ Status QueueCore::Loader::CheckRow(const std::string& who, const durable::JobRow
   if ((r.stalls != 0 && !rules.Keeps(JobRecord::kStalls)) ||
       (r.enqueued_at != 0 && !rules.Keeps(JobRecord::kFirstEnqueue)) ||
       (!r.x_death.empty() && !rules.Keeps(JobRecord::kXDeath)) || (r.ttl_from != 0 && policy.MessageTtlMs() == 0) ||
-      (r.failed_at >= 0 && rules.RetryWindowMs(policy) == 0)) {
+      (r.failed_at >= 0 && rules.RetryWindowMs(policy) == 0) || (r.moves != 0 && rules.MoveRatePerSecond(policy) == 0)) {
     return Invalid(who + " carries another system's fields");
   }
   if (r.stalls > UINT16_MAX || r.x_death.time[0] > m_.now || r.x_death.time[1] > m_.now ||
@@ -161,7 +161,7 @@ Status QueueCore::Loader::ApplyRow(uint32_t index, const durable::JobRow& r, boo
   job.quarantine_step = r.quarantine_step;
   job.arrived_at = r.arrived_at;
   job.stalls = static_cast<uint16_t>(r.stalls);
-  q_.records_.Restore(index, r.enqueued_at, r.ttl_from, r.x_death, r.failed_at);
+  q_.records_.Restore(index, r.enqueued_at, r.ttl_from, r.x_death, r.failed_at, r.moves);
   return Status::Ok();
 }
 

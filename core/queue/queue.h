@@ -132,6 +132,7 @@ struct QuarantineEntry {
   uint32_t stalls = 0;       // bullmq: its stalls (stalledCounter)
   int64_t enqueued_at = 0;   // sqs: its first enqueue (retention counts from it)
   XDeath x_death;            // rabbitmq-quorum: its x-death record
+  uint32_t moves = 0;        // sqs under a move task: how often one moved it (its MessageId: MessageIdOf)
   // The queue it came from (the one a replay returns it to): every job of this
   // lab comes from its one source queue, kSourceQueueName ("orders"), so it is
   // derived, never stored, and snapshots and journals carry nothing new.

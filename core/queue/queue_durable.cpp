@@ -18,7 +18,7 @@ durable::JobRow QueueCore::RowOf(uint32_t index) const {
   const StoredJob& j = jobs_[index];
   return {j.attempts, j.first_attempt_at, j.last_delay,      j.reason,   j.failure_class, j.alert,
           j.last_error, j.quarantine_step, j.arrived_at,     j.stalls,   records_.EnqueuedAt(index), records_.XDeathOf(index),
-          records_.TtlFrom(index), records_.FailedAt(index)};
+          records_.TtlFrom(index), records_.FailedAt(index), records_.MovesOf(index)};
 }
 
 durable::Meta QueueCore::MetaNow() const {

@@ -80,8 +80,10 @@ Result<bool> QueueCore::ReplayKeepingAttempts(std::string_view id) {
   return true;
 }
 
-void QueueCore::ReplayChecked(uint32_t index, bool routed, bool keep_attempts) {
+void QueueCore::ReplayChecked(uint32_t index, bool routed, bool keep_attempts, uint64_t slot) {
   StoredJob& job = jobs_[index];
+  // An operator's replay under a move task (sqs's StartMessageMoveTask) makes a new message.
+  const int64_t rate = routed ? 0 : system().MoveRatePerSecond(policy_);
   const int64_t from = static_cast<int64_t>(job.arrival);
   ++step_;
   quarantine_.Remove(job.quarantine_pos);
@@ -90,20 +92,35 @@ void QueueCore::ReplayChecked(uint32_t index, bool routed, bool keep_attempts) {
   // BullMQ's retry without a reset keeps attemptsMade.
   const uint32_t kept = keep_attempts ? job.attempts : system().AttemptsAfterReplay(job.attempts);
   // It carries the attempt count before the reset, and the count it keeps.
+  if (rate > 0) records_.Moved(index, now_);  // a new message: SentTimestamp now, its move count + 1
   EventRecord& replayed = Record(EventKind::kReplayed, index);
   replayed.until = kept;
-  replayed.ref = routed ? 1 : 0;  // the event says who sent it back
-  job.place = Place::kReady;
+  // The event says who sent it back (bit 0) and, moved by a move task, its move count
+  // (its new MessageId; the bits above: 0 for every replay that is not a move).
+  replayed.ref = (routed ? 1u : 0u) | (records_.MovesOf(index) << 1);
   job.reason = Reason::kNone;
   job.attempts = kept;
   job.last_error = 0;
   job.quarantine_step = 0;
-  job.last_delay = 0;
   job.alert = false;
   records_.Republish(index, now_);  // republished: a new message's TTL
-  job.ready_pos = ready_.PushBack(index);
+  const int64_t after = rate > 0 ? MoveAfterMs(rate, slot) : 0;
+  if (after > 0) {  // its turn in the move task is later: it waits in delayed until then
+    Park(index, after, now_ + after, 0);
+  } else {
+    job.place = Place::kReady;
+    job.ready_pos = ready_.PushBack(index);
+  }
+  job.last_delay = 0;  // a fresh start: no previous delay (a move's wait is not a retry's)
   CheckAlarm(index);
   EmitMove(index, {durable::WriteOp::kRemoveQuarantine, from});
+}
+
+cost::Need QueueCore::RedriveNeed(size_t n) const {
+  // Each entry: its replayed event and an alarm change, and its move; under a move task
+  // every entry but the first also waits for its turn (a delayed event and a timer).
+  const size_t waiting = system().MoveRatePerSecond(policy_) > 0 && n > 0 ? n - 1 : 0;
+  return {.events = 2 * n + waiting, .timers = waiting, .moves = n};
 }
 
 bool QueueCore::RedriveTakes(uint32_t job, const RedriveFilter& only) const {
@@ -129,9 +146,10 @@ Result<uint64_t> QueueCore::Redrive(int64_t max, const RedriveFilter& only) {
   }
   if (taken.empty()) return uint64_t{0};
   RETURN_IF_ERROR(CheckCounters("redrive"));
-  RETURN_IF_ERROR(CheckRoom({.events = 2 * taken.size(), .moves = taken.size()}, "redrive"));
+  RETURN_IF_ERROR(CheckRoom(RedriveNeed(taken.size()), "redrive"));
   ++actions_;
-  for (const uint32_t job : taken) ReplayChecked(job);
+  uint64_t slot = 0;
+  for (const uint32_t job : taken) ReplayChecked(job, false, false, slot++);
   return static_cast<uint64_t>(taken.size());
 }
 
@@ -140,10 +158,9 @@ Result<uint64_t> QueueCore::Redrive(int64_t max) {
   const size_t n = std::min(quarantine_.size(), static_cast<size_t>(max));
   if (n == 0) return uint64_t{0};
   RETURN_IF_ERROR(CheckCounters("redrive"));
-  // Each entry: its replayed event and an alarm change, and its move.
-  RETURN_IF_ERROR(CheckRoom({.events = 2 * n, .moves = n}, "redrive"));
+  RETURN_IF_ERROR(CheckRoom(RedriveNeed(n), "redrive"));
   ++actions_;
-  for (size_t k = 0; k < n; ++k) ReplayChecked(quarantine_.front());  // oldest arrival first
+  for (size_t k = 0; k < n; ++k) ReplayChecked(quarantine_.front(), false, false, k);  // oldest arrival first
   return static_cast<uint64_t>(n);
 }
 

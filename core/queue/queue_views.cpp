@@ -58,7 +58,7 @@ std::vector<QuarantineEntry> QueueCore::Quarantined(size_t from, size_t count) c
     out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, job.reason,
                    std::string(jobs_.ErrorText(job.last_error)), job.quarantine_step, job.failure_class, job.alert,
                    job.arrived_at, job.first_attempt_at, std::string(job.key()), job.stalls, records_.EnqueuedAt(*it),
-                   records_.XDeathOf(*it), kSourceQueueName});
+                   records_.XDeathOf(*it), records_.MovesOf(*it), kSourceQueueName});
     QuarantineEntry& entry = out.back();
     quarantine_.RetentionWindow(job.arrived_at, entry.enqueued_at, &entry.retention_from, &entry.retention_until);
   }

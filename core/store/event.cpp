@@ -145,6 +145,7 @@ std::string RenderEvent(const Event& e) {
     case EventKind::kReplayed:
       line += " attempts " + std::to_string(e.attempts) + " -> " + std::to_string(e.until);
       if (e.routed_back) line += " routed back by the dead-letter queue";
+      if (!e.message_id.empty()) line += " moved as " + Quote(e.message_id);
       break;
     case EventKind::kAlert:
       line.append(" class ").append(ClassName(e.failure_class));
@@ -310,6 +311,10 @@ std::string ExplainReplayed(const Event& e, const std::string& id) {
   if (e.routed_back) {
     return "the dead-letter queue's consumer sent " + id + " straight back to the source queue (an anti-pattern): " +
            "attempts reset from " + std::to_string(e.attempts) + " to 0, appended at the ready tail";
+  }
+  if (!e.message_id.empty()) {  // sqs: StartMessageMoveTask
+    return "a message move task moved " + id + " back to the source queue as a new message " + Quote(e.message_id) +
+           ": receive count reset from " + std::to_string(e.attempts) + " to 0, a fresh retention period";
   }
   if (e.until == e.attempts && e.attempts > 0) {  // bullmq's retry without a reset
     return "an operator retried " + id + " without a reset: attempts kept at " + std::to_string(e.attempts) +

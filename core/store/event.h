@@ -83,6 +83,9 @@ struct Event {
   bool sleep_cut = false;
   // kDiscarded and a discarding kAttempt/kExpired: the setting that dropped it.
   DropCause drop_cause = DropCause::kKept;
+  // kReplayed by an SQS move task (sqs with moveTaskRate): the new message's MessageId
+  // (MessageIdOf, system.h); "" for every other replay.
+  std::string message_id;
 };
 
 // One line, no trailing newline, e.g.

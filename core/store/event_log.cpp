@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "leases.h"
+#include "system.h"
 
 namespace dlq {
 
@@ -264,7 +265,11 @@ Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std
                           raw.disposition == Disposition::kRequeued) || raw.kind == EventKind::kRequeued;
   if (requeuing) e.at_head = raw.ref != 0;
   if (requeuing) e.in_place = raw.ref == 2;
-  if (raw.kind == EventKind::kReplayed || raw.kind == EventKind::kQuarantined) e.routed_back = raw.ref != 0;
+  if (raw.kind == EventKind::kQuarantined) e.routed_back = raw.ref != 0;
+  if (raw.kind == EventKind::kReplayed) {  // bit 0: routed back; the bits above: a move task's move count
+    e.routed_back = (raw.ref & 1) != 0;
+    if (raw.ref >> 1 != 0) e.message_id = MessageIdOf(job.id(), raw.ref >> 1);
+  }
   if (raw.kind == EventKind::kEvidenceExpired) e.trimmed = raw.ref != 0;
   if (raw.kind == EventKind::kDelayed || delaying) e.delay_ms = raw.until - raw.time;
   if (raw.kind == EventKind::kDelayed || raw.kind == EventKind::kDue || delaying) {

@@ -7,6 +7,10 @@
 
 namespace dlq {
 
+std::string MessageIdOf(std::string_view id, uint32_t moves) {
+  return std::string(id) + "/moved-" + std::to_string(moves);
+}
+
 char SystemRules::link_letter() const { return kSystemChoices.items[static_cast<int>(id())].link[0]; }
 
 RecordField RecordField::Number(std::string name, double value) {

@@ -40,7 +40,12 @@ namespace dlq {
 //   kStalls        bullmq: the job's stall count (StoredJob::stalls)
 //   kFirstEnqueue  sqs: the time of the job's first enqueue (SentTimestamp; Queue::enqueued_at_)
 //   kXDeath        rabbitmq-quorum: the message's x-death record (Queue::x_death_)
+// (Under a move task, MoveRatePerSecond > 0, the queue also keeps each job's move count.)
 enum class JobRecord : uint8_t { kStalls, kFirstEnqueue, kXDeath };
+
+// The MessageId the lab gives job `id` after its `moves`-th move (moves > 0): SQS gives a moved
+// message a new id (a UUID); the lab's is derived, "<id>/moved-<n>", so a reader can follow it.
+std::string MessageIdOf(std::string_view id, uint32_t moves);
 
 // Where a job returned at once (Disposition::kRequeued) goes; the value is the ref
 // its events carry (event.h: at_head), so it is append-only.
@@ -52,6 +57,7 @@ enum class ReturnPlace : uint8_t { kTail = 0, kNearHead = 1, kInPlace = 2 };
 // What a dead-letter record reads of a quarantine entry: a view the caller fills
 // (the queue's QuarantineEntry has every field), so this layer needs no queue type.
 struct EntryFacts {
+  std::string_view id;  // the job's id (the lab's; under a move task its MessageId derives from it)
   std::string_view payload;
   uint32_t attempts = 0;
   uint32_t stalls = 0;
@@ -60,6 +66,7 @@ struct EntryFacts {
   int64_t enqueued_at = 0;  // the first enqueue (kFirstEnqueue), else 0
   XDeath x_death;           // kXDeath, else empty
   Reason reason = Reason::kNone;  // why it is in quarantine
+  uint32_t moves = 0;       // under a move task: the moves that made it a new message (MessageIdOf), else 0
 };
 
 // One field of the record a system itself keeps for a dead letter, in its own
@@ -195,6 +202,13 @@ class SystemRules {
   // The attempts a replay (with a reset) leaves a job that had `attempts`: 0, or
   // (sidekiq) one fewer, so a retried dead job gets one more run.
   virtual uint32_t AttemptsAfterReplay(uint32_t attempts) const { return (void)attempts, 0; }
+  // The system's own redrive as a rate-limited move task (sqs: StartMessageMoveTask), in
+  // messages a second, or 0: the lab's replay (every entry at once, the message kept).
+  // Under a rate r the k-th entry (0-based) of one redrive moves k x 1000 / r ms later
+  // (rounded up: never faster than r a second; until then it waits in delayed), and each
+  // moved entry is a new message: its first enqueue (kFirstEnqueue) is the move's start
+  // and its move count (EntryFacts::moves) grows by one. Replay(id) is a task of one entry.
+  virtual int64_t MoveRatePerSecond(const Policy& p) const { return (void)p, 0; }
 
   // --- Per-job records ------------------------------------------------------
   virtual bool Keeps(JobRecord record) const { return (void)record, false; }

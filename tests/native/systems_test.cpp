@@ -977,7 +977,7 @@ TEST_CASE("sidekiq: retry true plays all 25 retries, delays past a day, and a sn
 
 // The entry's facts as the queue gives them (what the bindings will pass to Record).
 EntryFacts FactsOf(const QuarantineEntry& e) {
-  return {e.payload, e.attempts, e.stalls, e.last_error, e.arrived_at, e.enqueued_at, e.x_death, e.reason};
+  return {e.id, e.payload, e.attempts, e.stalls, e.last_error, e.arrived_at, e.enqueued_at, e.x_death, e.reason, e.moves};
 }
 
 const RecordField* FieldNamed(const DeadLetterRecord& record, const std::string& name) {

@@ -10,7 +10,24 @@ namespace dlq {
 namespace {
 
 constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs,
-                               System::kServiceBus};
+                               System::kServiceBus, System::kPubSub, System::kSpringKafka};
+
+// A backoff Pub/Sub's retry_policy can say (Policy::Check, CheckPubSub): none (immediate
+// redelivery) or exponential between minimum_backoff and maximum_backoff (<= 600 s), no jitter.
+Backoff PubSubBackoff(Backoff b) {
+  if (b.kind == BackoffKind::kFixed) b.kind = BackoffKind::kExponential;
+  b.jitter = Jitter::kNone;
+  b.jitter_permille = Backoff{}.jitter_permille;
+  b.cap_ms = std::min<int64_t>(b.cap_ms, kPubSubMaxBackoffMs);
+  b.base_ms = std::min(b.base_ms, b.cap_ms);
+  return b;
+}
+// Spring Kafka's FixedBackOff and ExponentialBackOff draw no jitter (CheckSpringKafka).
+Backoff NoJitter(Backoff b) {
+  b.jitter = Jitter::kNone;
+  b.jitter_permille = Backoff{}.jitter_permille;
+  return b;
+}
 
 int64_t Between(Prng& r, int64_t lo, int64_t hi) {  // inclusive; hi - lo < 2^32
   return lo + static_cast<int64_t>(r.Below(static_cast<uint32_t>(hi - lo + 1)));
@@ -39,6 +56,10 @@ Policy RandomPolicy(Prng& r, System system) {
   p.system = system;
   p.max_attempts = Sized(r, 1, 40, 20'000);
   p.lease_ms = Sized(r, 1, 60'000, system == System::kServiceBus ? 300'000 : kMaxDelayMs);  // a lock: 5 min at most
+  if (system == System::kPubSub) {  // max_delivery_attempts 5..100, the ack deadline 10..600 s
+    p.max_attempts = Between(r, kPubSubMinDeliveryAttempts, kPubSubMaxDeliveryAttempts);
+    p.lease_ms = Between(r, kPubSubMinAckDeadlineMs, kPubSubMaxAckDeadlineMs);
+  }
   p.backoff = RandomBackoff(r);
   if (system == System::kServiceBus) p.backoff = Backoff{};  // abandon redelivers at once: no backoff
   for (int c = 0; c < kFailureClassCount; ++c) {
@@ -49,6 +70,8 @@ Policy RandomPolicy(Prng& r, System system) {
     rule.own_backoff = r.Below(2) == 0;
     if (rule.own_backoff) rule.backoff = RandomBackoff(r);
     if (system == System::kServiceBus && rule.own_backoff) rule.backoff = Backoff{};
+    if (system == System::kPubSub && rule.own_backoff) rule.backoff = PubSubBackoff(rule.backoff);
+    if (system == System::kSpringKafka && rule.own_backoff) rule.backoff = NoJitter(rule.backoff);
   }
   p.decide_before_count = r.Below(6) == 0;
   p.count_in_body = r.Below(6) == 0;
@@ -70,6 +93,16 @@ Policy RandomPolicy(Prng& r, System system) {
     case System::kLab: p.delay_at = static_cast<DelayAt>(r.Below(3)); break;
     case System::kSqs: break;
     case System::kServiceBus: break;
+    case System::kPubSub:  // now and then no dead-letter policy: no count (1,000,000 deliveries)
+      p.backoff = PubSubBackoff(p.backoff);
+      if (r.Below(3) == 0) p.dead_letter_topic = DeadLetterTopic::kNone;
+      break;
+    case System::kSpringKafka:  // blocking (the partition held) or retry topics; a multiplier now and then
+      p.backoff = NoJitter(p.backoff);
+      p.retry_topics = r.Below(2) == 0;
+      p.ordering = p.retry_topics ? Ordering::kNone : Ordering::kStall;
+      if (r.Below(2) == 0) p.multiplier_permille = Between(r, kMultiplierPermilleField.min, kMultiplierPermilleField.max);
+      break;
   }
   return p;
 }

@@ -42,6 +42,7 @@ struct JobRow {
   XDeath x_death;            // rabbitmq-quorum
   int64_t ttl_from = 0;      // rabbitmq-quorum with messageTtlMs: when its TTL started (its publish)
   int64_t failed_at = -1;    // under a retry window (sidekiq retry_for): its first failure; -1: none
+  uint32_t moves = 0;        // under a move task (sqs moveTaskRate): how often one moved it
   bool operator==(const JobRow&) const = default;
 };
 

@@ -345,7 +345,15 @@ class QueueCore {
     return WithTrim(need, live);
   }
   // `routed`: the dead-letter queue's consumer sent it back (dlq_to_source), not an operator.
-  void ReplayChecked(uint32_t job, bool routed = false, bool keep_attempts = false);
+  // `slot`: its place (0-based) in an operator's redrive, which under a move task
+  // (SystemRules::MoveRatePerSecond) says when it moves: slot x 1000 / rate ms from now.
+  void ReplayChecked(uint32_t job, bool routed = false, bool keep_attempts = false, uint64_t slot = 0);
+  // Under a move task at `rate` a second, how long after a redrive's start its entry `slot` moves.
+  static int64_t MoveAfterMs(int64_t rate, uint64_t slot) {
+    return static_cast<int64_t>((slot * 1000 + static_cast<uint64_t>(rate) - 1) / static_cast<uint64_t>(rate));
+  }
+  // What a redrive of n entries asks of the heap budget.
+  cost::Need RedriveNeed(size_t n) const;
   // The index of quarantined job `id` that a replay may take now (the counters have room), else -1.
   int64_t ReplayableIndex(std::string_view id) const;
   // True when the quarantine entry `job` is one `only` takes (its class and/or reason).
