@@ -171,7 +171,7 @@ val RecordValue(const dlq::DeadLetterRecord& fields) {
 
 // The entry as its system itself records it (docs/real-systems.md): what an
 // operator of that system would see in its DLQ.
-val SystemRecordValue(const dlq::SystemRules& system, const dlq::QuarantineEntry& e) {
+val SystemRecordValue(const dlq::SystemRules& system, const dlq::Policy& policy, const dlq::QuarantineEntry& e) {
   dlq::EntryFacts facts;
   facts.payload = e.payload;
   facts.attempts = e.attempts;
@@ -181,7 +181,8 @@ val SystemRecordValue(const dlq::SystemRules& system, const dlq::QuarantineEntry
   facts.enqueued_at = e.enqueued_at;
   facts.x_death = e.x_death;
   facts.reason = e.reason;
-  return RecordValue(system.Record(facts));
+  facts.failure_class = e.failure_class;
+  return RecordValue(system.RecordUnder(policy, facts));
 }
 
 }  // namespace
@@ -222,7 +223,7 @@ val QuarantinedValue(const dlq::Queue& q, double from, double count) {
     entry.set("firstAttemptAt", static_cast<double>(e.first_attempt_at));
     entry.set("key", OrNull(e.key));
     entry.set("sourceQueue", e.source_queue);
-    if (system.DescribesEntries()) entry.set("systemRecord", SystemRecordValue(system, e));
+    if (system.DescribesEntries()) entry.set("systemRecord", SystemRecordValue(system, q.policy(), e));
     if (e.retention_until >= 0) {
       entry.set("retentionFrom", static_cast<double>(e.retention_from));
       entry.set("retentionUntil", static_cast<double>(e.retention_until));
