@@ -6,14 +6,13 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { loadLab } from '../../wasm/index.mjs';
 import { SYSTEM_PRESETS } from '../../web/src/playground/presets.mjs';
-import { connectSnippets, snippetByKey, snippetForMode } from '../../web/src/shared/snippets.mjs';
+import { policyInForce } from '../../web/src/shared/snippets.mjs';
 
 const lab = await loadLab();
-connectSnippets(lab);
 const CONNECT_BACKOFF = { kind: 'exponential', baseMs: 300, capMs: 60_000, jitter: 'none' };
 
 test('a dead letter carries the __connect.errors.* headers when context headers are on', () => {
-  const q = lab.createQueue({ system: 'kafka-connect', toleranceAll: true, dlqTopic: true, contextHeaders: true,
+  const q = lab.createQueue({ maxAttempts: 3, system: 'kafka-connect', toleranceAll: true, dlqTopic: true, contextHeaders: true,
     backoff: CONNECT_BACKOFF });
   q.enqueue('a', 'body of a');
   q.process('undeserializable', 'Unknown magic byte!');
@@ -25,7 +24,7 @@ test('a dead letter carries the __connect.errors.* headers when context headers 
 });
 
 test('errors.tolerance none (the default) stops the task: nothing is quarantined and b waits', () => {
-  const q = lab.createQueue({ system: 'kafka-connect', backoff: CONNECT_BACKOFF });
+  const q = lab.createQueue({ maxAttempts: 3, system: 'kafka-connect', backoff: CONNECT_BACKOFF });
   q.enqueue('a', 'order a');
   q.enqueue('b', 'order b');
   q.process('permanent', 'no such column');
@@ -35,16 +34,15 @@ test('errors.tolerance none (the default) stops the task: nothing is quarantined
 });
 
 test('a lab jitter and another system\'s use of its settings are refused by name', () => {
-  assert.throws(() => lab.createQueue({ system: 'kafka-connect', backoff: { ...CONNECT_BACKOFF, jitter: 'full' } }),
+  assert.throws(() => lab.createQueue({ maxAttempts: 3, system: 'kafka-connect', backoff: { ...CONNECT_BACKOFF, jitter: 'full' } }),
     /backoff\.jitter must be "none" with system "kafka-connect"/);
-  assert.throws(() => lab.createQueue({ toleranceAll: true }), /toleranceAll applies only with system "kafka-connect"/);
+  assert.throws(() => lab.createQueue({ maxAttempts: 3, toleranceAll: true }), /toleranceAll applies only with system "kafka-connect"/);
 });
 
 test('the connector JSON is the kafka-connect mode\'s snippet, and the import reads it back to the same policy', () => {
-  assert.equal(snippetForMode('kafka-connect').key, 'kafka-connect');
-  const q = lab.createQueue({ system: 'kafka-connect', toleranceAll: true, dlqTopic: true, retryTimeoutMs: 600_000,
+  const q = lab.createQueue({ maxAttempts: 3, system: 'kafka-connect', toleranceAll: true, dlqTopic: true, retryTimeoutMs: 600_000,
     backoff: { ...CONNECT_BACKOFF, capMs: 30_000 } });
-  const { text } = snippetByKey('kafka-connect').generate(q.policy(), q.rules());
+  const { text } = lab.writeSnippet('kafka-connect', policyInForce(q.policy(), q.rules()));
   q.dispose();
   const back = lab.importConfig(text, {});
   assert.equal(back.ok, true, JSON.stringify(back));
@@ -61,7 +59,7 @@ test('the connector JSON is the kafka-connect mode\'s snippet, and the import re
 test('the presets play: retried for a minute then the DLQ topic; with no DLQ topic a is skipped', () => {
   const { scenario } = SYSTEM_PRESETS.find((p) => p.key === 'kafka-connect');
   const { system, toleranceAll, dlqTopic, contextHeaders, retryTimeoutMs, backoff } = scenario;
-  const q = lab.createQueue({ system, toleranceAll, dlqTopic, contextHeaders, retryTimeoutMs, backoff });
+  const q = lab.createQueue({ maxAttempts: 3, system, toleranceAll, dlqTopic, contextHeaders, retryTimeoutMs, backoff });
   q.enqueue('a', 'order a');
   const delays = [];
   for (;;) {
@@ -74,7 +72,7 @@ test('the presets play: retried for a minute then the DLQ topic; with no DLQ top
   assert.equal(q.quarantined()[0].id, 'a');
   q.dispose();
   const none = SYSTEM_PRESETS.find((p) => p.key === 'kafka-connect-no-dlq').scenario;
-  const s = lab.createQueue({ system: none.system, toleranceAll: none.toleranceAll, backoff: none.backoff });
+  const s = lab.createQueue({ maxAttempts: 3, system: none.system, toleranceAll: none.toleranceAll, backoff: none.backoff });
   s.enqueue('a', 'order a');
   s.process('transient', 'connection refused');
   assert.equal(s.quarantined().length, 0);

@@ -223,28 +223,6 @@ export const SYSTEMS = Object.freeze([
       'Resubmitting means receiving from the DLQ, sending a copy and completing the original; from a subscription\'s DLQ the copy goes to the whole topic.',
     ],
   }),
-  entry({
-    key: 'kafka-connect',
-    sources: [
-      gh('apache/kafka', 'connect/runtime/src/main/java/org/apache/kafka/connect/runtime/ConnectorConfig.java'),
-      gh('apache/kafka', 'connect/runtime/src/main/java/org/apache/kafka/connect/runtime/SinkConnectorConfig.java'),
-      gh('apache/kafka', 'connect/runtime/src/main/java/org/apache/kafka/connect/runtime/errors/RetryWithToleranceOperator.java'),
-      gh('apache/kafka', 'connect/runtime/src/main/java/org/apache/kafka/connect/runtime/errors/DeadLetterQueueReporter.java'),
-    ],
-    // Connect's defaults: errors.retry.timeout 0 (no retry), so one attempt; errors.tolerance none would stop the task.
-    scenario: { maxAttempts: 1, seed: 1, classes: NO_LAB_EXTRAS, jobs: JOBS, world: poison('transient') },
-    differs: 'Kafka Connect retries for a time, not a count, and by default (errors.tolerance none) a record that fails for good ' +
-      'stops the whole task instead of going anywhere.',
-    facts: [
-      'errors.tolerance none (the default) fails the task on the first error; all skips the record, to errors.deadletterqueue.topic.name ' +
-        'if one is set (blank by default: skipped, logged at most).',
-      'Only a RetriableException is retried, for errors.retry.timeout (0 by default: never; -1: forever), waiting 300 ms doubled each ' +
-        'time and, past errors.retry.delay.max.ms (60 s), a random wait below it.',
-      'Converters\' and transformations\' other exceptions go to tolerance at once; the retry sleeps in the task\'s thread, holding it.',
-      'With errors.deadletterqueue.context.headers.enable the DLQ record carries __connect.errors.* headers: topic, partition, offset, ' +
-        'connector name, task id, stage, class and exception; a replay is left to you.',
-    ],
-  }),
 ]);
 
 /** The system with `key`, or undefined. */
