@@ -239,7 +239,7 @@ const FUZZ_TARGETS = {
   // check is slow under ASan: its seeds are whole exports), 40 s for all seven at most.
   ...Object.fromEntries(Object.entries({
     'terraform-plan': 1500, cloudformation: 700, 'rabbitmq-definitions': 150, 'rabbitmq-topology': 250,
-    'sidekiq-yml': 1500, 'sidekiq-ruby': 300, 'bullmq-options': 5000,
+    'sidekiq-yml': 1500, 'sidekiq-ruby': 300, 'bullmq-options': 5000, 'kafka-connect': 5000,
   }).map(([format, runs]) => [`check-${format}`, checkReaderFuzzTarget(format, runs)])),
 };
 const FUZZ_ARTIFACTS = 'build/fuzz/artifacts';

@@ -135,7 +135,7 @@ val ImportTooLong(double utf16_length) {
 // { formats: { bullmq: 'BullMQ job options', … }, maxImportChars, maxSidekiqChars }.
 val ConfigFacts() {
   val formats = val::object();
-  for (const char* key : {"bullmq", "sqs", "sidekiq", "rabbitmq", "pubsub", "servicebus", "spring-kafka"}) {
+  for (const char* key : {"bullmq", "sqs", "sidekiq", "rabbitmq", "pubsub", "servicebus", "spring-kafka", "kafka-connect"}) {
     formats.set(key, std::string(dlq::config::FormatName(key)));
   }
   val out = val::object();

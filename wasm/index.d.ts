@@ -394,6 +394,26 @@ export interface PolicyOptions {
    */
   moveTaskRate?: number;
   /**
+   * Kafka Connect only: errors.tolerance all: a record failing for good is skipped or goes to the DLQ topic;
+   * off (none, the default), the task fails and stops. Default false.
+   */
+  toleranceAll?: boolean;
+  /**
+   * Kafka Connect only: errors.deadletterqueue.topic.name is set; blank (the default), a tolerated record is
+   * skipped. Default false.
+   */
+  dlqTopic?: boolean;
+  /**
+   * Kafka Connect only: errors.deadletterqueue.context.headers.enable: a dead letter carries the
+   * __connect.errors.* headers. Default false.
+   */
+  contextHeaders?: boolean;
+  /**
+   * Kafka Connect only: errors.retry.timeout: retriable failures retry until this long after the first; 0:
+   * none; 9007199254740991: -1, forever. An integer from 0 to 9,007,199,254,740,991; default 0.
+   */
+  retryTimeoutMs?: number;
+  /**
    * Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry
    * queue republishing it at the tail (lab only). Default 'broker'.
    */

@@ -183,9 +183,10 @@ void TimeFieldNames(const dlq::DeadLetterRecord& fields, std::vector<std::string
 }
 
 // The entry as its system itself records it (docs/real-systems.md): what an
-// operator of that system would see in its DLQ. Sets systemRecord, its title
-// (SystemRules::RecordTitle) and systemRecordTimes (the names of its time fields).
-void SetSystemRecord(val& entry, const dlq::SystemRules& system, const dlq::QuarantineEntry& e) {
+// operator of that system would see in its DLQ, under the policy in force (RecordUnder).
+// Sets systemRecord, its title (SystemRules::RecordTitle) and systemRecordTimes (the
+// names of its time fields).
+void SetSystemRecord(val& entry, const dlq::SystemRules& system, const dlq::Policy& policy, const dlq::QuarantineEntry& e) {
   dlq::EntryFacts facts;
   facts.id = e.id;
   facts.payload = e.payload;
@@ -197,7 +198,8 @@ void SetSystemRecord(val& entry, const dlq::SystemRules& system, const dlq::Quar
   facts.x_death = e.x_death;
   facts.reason = e.reason;
   facts.moves = e.moves;
-  const dlq::DeadLetterRecord record = system.Record(facts);
+  facts.failure_class = e.failure_class;
+  const dlq::DeadLetterRecord record = system.RecordUnder(policy, facts);
   std::vector<std::string> times;
   TimeFieldNames(record, &times);
   val names = val::array();
@@ -245,7 +247,7 @@ val QuarantinedValue(const dlq::Queue& q, double from, double count) {
     entry.set("firstAttemptAt", static_cast<double>(e.first_attempt_at));
     entry.set("key", OrNull(e.key));
     entry.set("sourceQueue", e.source_queue);
-    if (system.DescribesEntries()) SetSystemRecord(entry, system, e);
+    if (system.DescribesEntries()) SetSystemRecord(entry, system, q.policy(), e);
     if (e.retention_until >= 0) {
       entry.set("retentionFrom", static_cast<double>(e.retention_from));
       entry.set("retentionUntil", static_cast<double>(e.retention_until));

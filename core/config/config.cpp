@@ -59,6 +59,10 @@ ImportResult ReadObject(const JsValue& json, const JsValue* dlq) {
   const JsValue* attributes = json.Find("Attributes");
   if (attributes != nullptr && attributes->IsObject() && json.members.size() == 1) return ReadSqs(*attributes, dlq);
   ImportResult out;
+  if (IsKafkaConnectConfig(json)) {  // an errors.* or connector.class key: no other format has one
+    if (OnlySqsRetention("kafka-connect", dlq, out)) return out;
+    return ReadKafkaConnect(json);
+  }
   if (IsServiceBusConfig(json)) {  // an ARM template or resource: its shape, not its keys, says so
     if (OnlySqsRetention("servicebus", dlq, out)) return out;
     return ReadServiceBus(json);
@@ -95,6 +99,7 @@ std::string_view FormatName(std::string_view format) {
   if (format == "pubsub") return "gcloud pubsub commands";
   if (format == "servicebus") return "Azure Service Bus queue properties";
   if (format == "spring-kafka") return "Spring Kafka Java (@RetryableTopic or DefaultErrorHandler)";
+  if (format == "kafka-connect") return "Kafka Connect connector config (errors.*)";
   return "";
 }
 
@@ -123,6 +128,14 @@ ImportResult ReadConfig(std::string_view text, const JsValue* dlq_retention) {
   }
   // Java is never JSON: a text naming Spring Kafka's retry calls and not starting an object.
   if (trimmed.front() != '{' && IsSpringKafkaText(trimmed)) return ReadSpringKafka(trimmed);
+  // A .properties file (key=value lines, an errors.* key among them) is never JSON either.
+  if (trimmed.front() != '{') {
+    if (std::optional<JsValue> properties = KafkaConnectProperties(trimmed)) {
+      ImportResult out;
+      if (OnlySqsRetention("kafka-connect", dlq, out)) return out;
+      return ReadKafkaConnect(*properties);
+    }
+  }
   ObjectTextRead read = ReadObjectText(trimmed, "config");
   if (!read.ok) {
     if (read.why != "is not JSON") return Refused("", Refusal(read.key, read.expected, read.given, read.why));

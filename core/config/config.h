@@ -120,6 +120,9 @@ struct PolicyFacts {
   // The spring-kafka mode's.
   bool retry_topics = false, no_recoverer = false;
   double multiplier_permille = 2000;
+  // The kafka-connect mode's (retry_timeout_ms: kMaxTimeMs is Connect's -1, forever).
+  bool tolerance_all = false, dlq_topic = false, context_headers = false;
+  double retry_timeout_ms = 0;
   std::vector<RuleFacts> rules;
 };
 struct Snippet {

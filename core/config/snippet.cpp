@@ -19,6 +19,7 @@ Snippet TemporalSnippet(const PolicyFacts& n);
 Snippet KafkaSnippet(const PolicyFacts& n);
 Snippet PubSubSnippet(const PolicyFacts& n);
 Snippet ServiceBusSnippet(const PolicyFacts& n);
+Snippet KafkaConnectSnippet(const PolicyFacts& n);
 
 namespace {
 
@@ -86,6 +87,10 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
   n.retry_topics = FlagAt(in_force, "retryTopics");
   n.no_recoverer = FlagAt(in_force, "noRecoverer");
   n.multiplier_permille = NumberAt(in_force, "multiplierPermille", 2000);
+  n.tolerance_all = FlagAt(in_force, "toleranceAll");
+  n.dlq_topic = FlagAt(in_force, "dlqTopic");
+  n.context_headers = FlagAt(in_force, "contextHeaders");
+  n.retry_timeout_ms = NumberAt(in_force, "retryTimeoutMs");
   if (const JsValue* rules = in_force.Find("rules"); rules != nullptr && rules->IsObject()) {
     for (const auto* member : rules->Entries()) {
       const JsValue& r = member->second;
@@ -103,10 +108,11 @@ struct Writer {
   Snippet (*write)(const PolicyFacts&);
 };
 // Every system's writer, in the lessons' order (web/src/shared/snippets.mjs, SNIPPETS).
-constexpr std::array<Writer, 8> kWriters = {{{"sqs", SqsSnippet},           {"rabbitmq", RabbitMqSnippet},
+constexpr std::array<Writer, 9> kWriters = {{{"sqs", SqsSnippet},           {"rabbitmq", RabbitMqSnippet},
                                              {"sidekiq", SidekiqSnippet},   {"bullmq", BullmqSnippet},
                                              {"temporal", TemporalSnippet}, {"kafka", KafkaSnippet},
-                                             {"pubsub", PubSubSnippet},     {"servicebus", ServiceBusSnippet}}};
+                                             {"pubsub", PubSubSnippet},     {"servicebus", ServiceBusSnippet},
+                                             {"kafka-connect", KafkaConnectSnippet}}};
 
 }  // namespace
 

@@ -322,6 +322,26 @@ Status CheckServiceBus(const Policy& p) {
 // @RetryableTopic republishes it to a retry topic and the partition moves on, keeping no order
 // (none in force; spring_kafka.cpp, OrderingInForce). Its FixedBackOff and ExponentialBackOff
 // draw no jitter.
+// Kafka Connect: RetryWithToleranceOperator's backoff is its own (300 ms, doubled per retry,
+// a draw below errors.retry.delay.max.ms past it): of the backoff only capMs (that max) is read
+// (kafka_connect.cpp), so a lab jitter, which would promise draws Connect does not make, is
+// refused by name; its kind and baseMs are not read (the preset and the Import write 300 ms
+// exponential, what Connect does).
+Status CheckKafkaConnect(const Policy& p) {
+  if (p.system != System::kKafkaConnect) return Status::Ok();
+  if (p.ordering == Ordering::kKey) {
+    return Status::InvalidArgument("ordering must be \"none\" or \"stall\" with system \"kafka-connect\" (its retry "
+                                   "sleeps in the task's thread, holding every record behind it: stall applies "
+                                   "either way), got \"key\"");
+  }
+  if (p.backoff.jitter != Jitter::kNone) {
+    return Status::InvalidArgument("backoff.jitter must be \"none\" with system \"kafka-connect\" (Connect draws its "
+                                   "own jitter, below capMs = errors.retry.delay.max.ms, once the doubled delay passes "
+                                   "it), got " + Quoted(JitterName(p.backoff.jitter)));
+  }
+  return Status::Ok();
+}
+
 Status CheckSpringKafka(const Policy& p) {
   if (p.system != System::kSpringKafka) return Status::Ok();
   // The module decides the ordering in force (stall blocking, none with retry topics); the field
@@ -400,6 +420,7 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(kMultiplierPermilleField.Check(p.multiplier_permille));
   RETURN_IF_ERROR(kRetryForMsField.Check(p.retry_for_ms));
   RETURN_IF_ERROR(kMoveTaskRateField.Check(p.move_task_rate));
+  RETURN_IF_ERROR(kRetryTimeoutMsField.Check(p.retry_timeout_ms));
   // A mode's own setting means nothing elsewhere: refused rather than ignored. Whose each
   // field is, its row says (FieldSpec::only_under), so the form, the import and this agree.
   const Policy defaults;
@@ -435,6 +456,7 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(CheckPubSub(p));
   RETURN_IF_ERROR(CheckServiceBus(p));
   RETURN_IF_ERROR(CheckSpringKafka(p));
+  RETURN_IF_ERROR(CheckKafkaConnect(p));
   RETURN_IF_ERROR(CheckRequeueWith(p));
   return Status::Ok();
 }
@@ -481,6 +503,8 @@ bool operator==(const Policy& a, const Policy& b) {
          a.message_retention_ms == b.message_retention_ms && a.retry_topics == b.retry_topics &&
          a.multiplier_permille == b.multiplier_permille && a.no_recoverer == b.no_recoverer &&
          a.retry_for_ms == b.retry_for_ms && a.discard_on_exhausted == b.discard_on_exhausted &&
+         a.tolerance_all == b.tolerance_all && a.dlq_topic == b.dlq_topic && a.context_headers == b.context_headers &&
+         a.retry_timeout_ms == b.retry_timeout_ms &&
          a.requeue_with == b.requeue_with && a.move_task_rate == b.move_task_rate;
 }
 

@@ -63,7 +63,7 @@ enum class Ordering : uint8_t { kNone, kKey, kStall };
 // module, core/systems/<name>.cpp (system.h lists what each does differently);
 // which policy fields a system owns, the field table's system column says
 // (schema.cpp, FieldSpec::only_under). Stored in snapshots and links: append-only.
-enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs, kPubSub, kServiceBus, kSpringKafka };
+enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs, kPubSub, kServiceBus, kSpringKafka, kKafkaConnect };
 // rabbitmq-quorum: where the delivery-limit comes from.
 //   explicit   x-delivery-limit = maxAttempts - 1
 //   unset-3.x  none set, RabbitMQ 3.x: no limit; a return goes to the tail and nothing
@@ -111,8 +111,11 @@ enum class RequeueWith : uint8_t { kReject, kNack };
 // pubsub's kNoDeadLetterTopic: a subscription with no dead_letter_policy (DeadLetterTopic).
 // spring-kafka's kNoRecoverer: a DefaultErrorHandler with no DeadLetterPublishingRecoverer logs the record and skips it.
 // sidekiq's kExhaustedDiscard: sidekiq_retries_exhausted returns :discard (7.2+).
+// kafka-connect's kNoDeadLetterQueueTopic: errors.tolerance all with a blank
+// errors.deadletterqueue.topic.name skips the record (logged at most).
 enum class DropCause : uint8_t {
-  kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet, kNoDeadLetterTopic, kNoRecoverer, kExhaustedDiscard
+  kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet, kNoDeadLetterTopic, kNoRecoverer, kExhaustedDiscard,
+  kNoDeadLetterQueueTopic
 };
 // rabbitmq-quorum: a message's x-death record as RabbitMQ keeps it (R1, R3): one
 // entry per {queue, reason} (the lab has one queue, so one per reason: delivery_limit
@@ -241,6 +244,12 @@ constexpr IntegerField kRetryForMsField{"retryForMs", 0, kMaxTimeMs};  // sideki
 // sqs: StartMessageMoveTask's MaxNumberOfMessagesPerSecond, "The maximum value for messages per
 // second is 500" (the SQS API reference); 0: no move task, the lab's replay (every released link's).
 constexpr IntegerField kMoveTaskRateField{"moveTaskRate", 0, 500};  // sqs only
+// kafka-connect: errors.retry.timeout in ms (0: no retry, Connect's default). Connect's -1
+// (retry forever) is kMaxTimeMs, the end of the lab's virtual time, which no failure passes.
+constexpr IntegerField kRetryTimeoutMsField{"retryTimeoutMs", 0, kMaxTimeMs};  // kafka-connect only
+// kafka-connect: RetryWithToleranceOperator's first delay (RETRIES_DELAY_MIN_MS), the
+// backoff's baseMs under kafka-connect (Check); capMs is errors.retry.delay.max.ms.
+constexpr int64_t kKafkaConnectRetryDelayMinMs = 300;
 constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
                                                   &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
                                                   &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
@@ -249,7 +258,7 @@ constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsFi
                                                   &kMessageTtlMsField, &kDelayedRetryMinMsField,
                                                   &kDelayedRetryMaxMsField, &kMessageRetentionMsField,
                                                   &kMultiplierPermilleField, &kRetryForMsField,
-                                                  &kMoveTaskRateField};
+                                                  &kMoveTaskRateField, &kRetryTimeoutMsField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -350,6 +359,16 @@ struct Policy {
   // sidekiq 7.2+: a sidekiq_retries_exhausted block returning :discard, so a job whose
   // retries are exhausted is discarded instead of going to the Dead set.
   bool discard_on_exhausted = false;
+  // kafka-connect (a sink connector's errors.* settings; kafka_connect.cpp):
+  //   tolerance_all    errors.tolerance all: a record failing for good is skipped or sent to
+  //                    the DLQ topic; none (false, Connect's default): the task fails and stops
+  //   dlq_topic        errors.deadletterqueue.topic.name is set (blank by default: no DLQ)
+  //   context_headers  errors.deadletterqueue.context.headers.enable: the __connect.errors.* headers
+  //   retry_timeout_ms errors.retry.timeout (kRetryTimeoutMsField); capMs is errors.retry.delay.max.ms
+  bool tolerance_all = false;
+  bool dlq_topic = false;
+  bool context_headers = false;
+  int64_t retry_timeout_ms = 0;
   // rabbitmq-quorum: the source queue's x-max-length with x-overflow drop-head: a publish
   // that leaves more than max_length messages ready dead-letters the oldest ready one
   // (reason maxlen; queue.h, DropHeadOverLimit). 0: no x-max-length.

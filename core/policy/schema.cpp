@@ -157,6 +157,22 @@ const Field<Policy> kPolicyFields[] = {
              "a redrive moves at most this many a second (StartMessageMoveTask), each as a new message "
              "with a fresh retention; 0: the lab's replay.")).Carried('r', "z", "moveTaskRate"),
      [](const Policy& p) { return p.move_task_rate; }, [](Policy& p, int64_t v) { p.move_task_rate = v; }},
+    // kafka-connect's codes are capitals: every lowercase letter is another r member's first letter.
+    {OnlyUnder(System::kKafkaConnect, Boolean("toleranceAll", "errors.tolerance: all",
+             "errors.tolerance all: a record failing for good is skipped or goes to the DLQ topic; off (none, "
+             "the default), the task fails and stops.")).Carried('r', "T", "toleranceAll"),
+     [](const Policy& p) -> int64_t { return p.tolerance_all; }, [](Policy& p, int64_t v) { p.tolerance_all = v != 0; }},
+    {OnlyUnder(System::kKafkaConnect, Boolean("dlqTopic", "DLQ topic set",
+             "errors.deadletterqueue.topic.name is set; blank (the default), a tolerated record is skipped.")).Carried('r', "D", "dlqTopic"),
+     [](const Policy& p) -> int64_t { return p.dlq_topic; }, [](Policy& p, int64_t v) { p.dlq_topic = v != 0; }},
+    {OnlyUnder(System::kKafkaConnect, Boolean("contextHeaders", "DLQ context headers",
+             "errors.deadletterqueue.context.headers.enable: a dead letter carries the __connect.errors.* "
+             "headers.")).Carried('r', "H", "contextHeaders"),
+     [](const Policy& p) -> int64_t { return p.context_headers; }, [](Policy& p, int64_t v) { p.context_headers = v != 0; }},
+    {OnlyUnder(System::kKafkaConnect, Integer("retryTimeoutMs", kRetryTimeoutMsField, "errors.retry.timeout (ms)",
+             "errors.retry.timeout: retriable failures retry until this long after the first; 0: none; "
+             "9007199254740991: -1, forever.")).Carried('r', "R", "retryTimeoutMs"),
+     [](const Policy& p) { return p.retry_timeout_ms; }, [](Policy& p, int64_t v) { p.retry_timeout_ms = v; }},
     {OnlyUnder(System::kLab, Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
           "queue republishing it at the tail (lab only).")).Carried('r', "", "delayAt"),

@@ -32,8 +32,9 @@ inline constexpr Choice kSystemItems[] = {{"lab", "The lab's rules", "l"},
                                           {"sqs", "Amazon SQS", "s"},
                                           {"pubsub", "Google Cloud Pub/Sub", "p"},
                                           {"service-bus", "Azure Service Bus", "z"},
-                                          {"spring-kafka", "Spring Kafka", "f"}};
-inline constexpr Choices kSystemChoices{kSystemItems, 8};
+                                          {"spring-kafka", "Spring Kafka", "f"},
+                                          {"kafka-connect", "Kafka Connect", "c"}};
+inline constexpr Choices kSystemChoices{kSystemItems, 9};
 inline constexpr Choice kDeliveryLimitItems[] = {{"explicit", "Set: maxAttempts - 1"},
                                                  {"unset-3.x", "Not set, RabbitMQ 3.x: no limit", "3"},
                                                  {"unset-4.x", "Not set, RabbitMQ 4.0+: 20", "4"},

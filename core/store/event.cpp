@@ -68,6 +68,9 @@ std::string NextStep(const Event& e) {
         case DropCause::kExhaustedDiscard:
           return std::string(e.reason == Reason::kPermanent ? "its class never retries" : "retries used up") +
                  " → sidekiq_retries_exhausted returns :discard, so it is dropped, not put in the Dead set";
+        case DropCause::kNoDeadLetterQueueTopic:
+          return std::string(e.reason == Reason::kPermanent ? "not retriable" : "errors.retry.timeout passed") +
+                 " → errors.tolerance all with no DLQ topic, so the record is skipped";
         default:
           return std::string(e.reason == Reason::kPermanent ? "rejected" : "delivery limit reached") +
                  " → dead-lettered, but with no dead-letter exchange it is dropped";
@@ -288,6 +291,10 @@ std::string ExplainDiscarded(const Event& e, const std::string& id) {
       return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
              ", and its sidekiq_retries_exhausted block returned :discard: it is dropped, never quarantined, and "
              "nothing can retry it";
+    case DropCause::kNoDeadLetterQueueTopic:
+      return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
+             ", and its connector tolerates errors (errors.tolerance all) with no errors.deadletterqueue.topic.name: "
+             "the record is skipped (logged at most), the task moves past it, and nothing can replay it";
     default:
       if (e.reason == Reason::kExpired) {
         return id + " was dead-lettered (expired): it reached the head of " + kSourceQueueName +

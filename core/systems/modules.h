@@ -29,5 +29,6 @@ const SystemRules& Sqs();
 const SystemRules& PubSub();
 const SystemRules& ServiceBus();
 const SystemRules& SpringKafka();
+const SystemRules& KafkaConnect();
 
 }  // namespace dlq::systems

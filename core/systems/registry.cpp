@@ -13,7 +13,7 @@ std::span<const SystemRules* const> Table() {
   static const SystemRules* const systems[kSystemCount] = {&systems::Lab(), &systems::RabbitMqQuorum(),
                                                            &systems::BullMq(), &systems::Sidekiq(), &systems::Sqs(),
                                                            &systems::PubSub(), &systems::ServiceBus(),
-                                                           &systems::SpringKafka()};
+                                                           &systems::SpringKafka(), &systems::KafkaConnect()};
   return systems;
 }
 

@@ -12,7 +12,7 @@
 namespace dlq {
 
 // How many systems there are (System's values are 0 .. kSystemCount - 1).
-inline constexpr int kSystemCount = 8;
+inline constexpr int kSystemCount = 9;
 
 // The module of `system` (every value of System has one).
 const SystemRules& SystemOf(System system);

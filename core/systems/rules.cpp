@@ -60,6 +60,12 @@ Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint3
     d.disposition = Disposition::kQuarantined;
     d.reason = Reason::kExhausted;
   }
+  const int64_t hold = system.StopHoldMs(policy);
+  if (d.disposition == Disposition::kQuarantined && hold > 0) {  // the consumer stops on it (kafka-connect)
+    d.disposition = Disposition::kDelayed;
+    d.reason = Reason::kNone;
+    d.delay_ms = hold;
+  }
   d.alert = d.disposition == Disposition::kQuarantined && rule.alert;
   return d;
 }

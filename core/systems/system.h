@@ -15,6 +15,8 @@
 //                        DeliveryCount on a $DeadLetterQueue message
 //   spring_kafka.cpp     blocking retry holding the partition or retry topics, Spring's
 //                        multiplied backoff, kafka_dlt-* headers, no recoverer
+//   kafka_connect.cpp    errors.tolerance none stops the task, retriable failures retried in
+//                        errors.retry.timeout with its backoff, __connect.errors.* headers
 // The registry (registry.h) maps the enum to its module; it and these files are
 // the only code that names a specific system. Everything else asks the module of
 // the policy in force (SystemOf). The Policy's data, its field table (whose
@@ -67,6 +69,7 @@ struct EntryFacts {
   XDeath x_death;           // kXDeath, else empty
   Reason reason = Reason::kNone;  // why it is in quarantine
   uint32_t moves = 0;       // under a move task: the moves that made it a new message (MessageIdOf), else 0
+  FailureClass failure_class = FailureClass::kTransient;  // its last failure's class
 };
 
 // One field of the record a system itself keeps for a dead letter, in its own
@@ -169,6 +172,18 @@ class SystemRules {
   // it ("x-death record", "$DeadLetterQueue message"). A system that names none gets
   // the generic "dead-letter record"; never empty.
   virtual const char* RecordTitle() const { return "dead-letter record"; }
+  // The record under the policy in force, for a system whose record depends on a setting
+  // (kafka-connect's context headers); Record by default.
+  virtual DeadLetterRecord RecordUnder(const Policy& p, const EntryFacts& entry) const {
+    return (void)p, Record(entry);
+  }
+
+  // --- A consumer that stops -------------------------------------------------
+  // When > 0, a job that fails for good is neither quarantined nor dropped: it is held at
+  // the head this long (a delay; with ordering stall in force nothing behind it is taken),
+  // the lab's stand-in for a consumer that stops on it (kafka-connect's errors.tolerance
+  // none: the task fails, the record stays at its offset). 0 (the lab): quarantined.
+  virtual int64_t StopHoldMs(const Policy& p) const { return (void)p, 0; }
 
   // --- Why a dead letter is dropped ----------------------------------------
   // Its mode's setting that drops a job failing for good instead of quarantining

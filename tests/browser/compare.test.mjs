@@ -106,7 +106,7 @@ test('a bad fragment is refused by name, on the page, and changes nothing', asyn
   const refusal = page.locator('#cmp-refusal');
   await refusal.waitFor();
   assert.equal(await refusal.textContent(), 'This compare link could not be read: column 2: no system is named "rabbitmq"; '
-    + 'expected one of lab, rabbitmq-quorum, bullmq, sidekiq, sqs, pubsub, service-bus, spring-kafka or field=value. The comparison on show is unchanged.');
+    + 'expected one of lab, rabbitmq-quorum, bullmq, sidekiq, sqs, pubsub, service-bus, spring-kafka, kafka-connect or field=value. The comparison on show is unchanged.');
   assert.deepEqual({ diff: await diff(page), chart: await readChart(page), link: await page.locator('#cmp-link').inputValue() }, before);
   assert.match(await page.evaluate(() => location.hash), /with=lab,rabbitmq$/, 'the URL is left as the reader wrote it');
   // A first visit with a bad fragment: refused by name, the default comparison shown.

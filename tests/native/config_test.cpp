@@ -313,7 +313,7 @@ TEST_CASE("config: the core writes every system's snippet, and refuses a key it 
     REQUIRE_FALSE(s.ok());
     CHECK(s.status().code() == Code::kInvalidArgument);
     CHECK(s.status().message() == std::string("writeSnippet: key: expected one of sqs, rabbitmq, sidekiq, bullmq, temporal, kafka, pubsub, "
-                                              "servicebus, got ") + Quoted(JsValue::String(key)));
+                                              "servicebus, kafka-connect, got ") + Quoted(JsValue::String(key)));
   }
 }
 

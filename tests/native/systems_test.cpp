@@ -430,7 +430,7 @@ TEST_CASE("systems: the mode travels through links and snapshots, and a lab poli
   s.policy.max_attempts = 3;
   CHECK(FormatScenario(s).find(";r") == std::string::npos);
   for (System system : {System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs, System::kPubSub,
-                        System::kServiceBus, System::kSpringKafka}) {
+                        System::kServiceBus, System::kSpringKafka, System::kKafkaConnect}) {
     s.policy.system = system;
     s.policy.max_attempts = system == System::kPubSub ? 5 : 3;  // Pub/Sub's max_delivery_attempts: 5 to 100
     const std::string link = FormatScenario(s);
@@ -444,7 +444,7 @@ TEST_CASE("systems: the mode travels through links and snapshots, and a lab poli
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().message() ==
         "scenario link is malformed at character 11: expected system (q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, "
-        "p pubsub, z service-bus, f spring-kafka, l lab), got 'w'");
+        "p pubsub, z service-bus, f spring-kafka, c kafka-connect, l lab), got 'w'");
 }
 
 // A lease taken and left to expire: the consumer died.
@@ -1000,10 +1000,10 @@ TEST_CASE("systems: the registry has one module per System value, in order, with
     letters += system.link_letter();
     CHECK(SystemByLinkLetter(system.link_letter()) == system.id());
   }
-  CHECK(letters == "lqbkspzf");  // released v2 links carry these letters: frozen
+  CHECK(letters == "lqbkspzfc");  // released v2 links carry these letters: frozen
   CHECK_FALSE(SystemByLinkLetter('x').has_value());
   CHECK_FALSE(SystemByLinkLetter('\0').has_value());
-  CHECK(SystemLetterList() == "q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, p pubsub, z service-bus, f spring-kafka, l lab");
+  CHECK(SystemLetterList() == "q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, p pubsub, z service-bus, f spring-kafka, c kafka-connect, l lab");
   CHECK(&SystemOf(System::kBullMq) == &systems::BullMq());
 }
 
@@ -1024,7 +1024,7 @@ TEST_CASE("systems: every field's system column names a system of the registry; 
     CHECK_MESSAGE(description.starts_with(shown + " only: "), description);
     CHECK(description.size() <= 160);  // one line (tests/node/schema.test.mjs)
   }
-  CHECK(owned == 24);
+  CHECK(owned == 28);
   for (const Field<Policy>& row : PolicyFields()) {
     const std::string name = row.spec.name;
     if (name == "maxStalledCount") CHECK(std::string(row.spec.label) == "Max stalled count (bullmq)");
@@ -1111,6 +1111,9 @@ TEST_CASE("systems: the hooks agree with the queue that still branches on the sy
     p.max_attempts = system->id() == System::kPubSub ? 5 : 2;  // Pub/Sub's max_delivery_attempts is 5..100
     p.retention_ms = 10'000;
     p.system = system->id();
+    // Kafka Connect dead-letters only with errors.tolerance all and a DLQ topic (else the task stops).
+    p.tolerance_all = p.dlq_topic = p.context_headers = system->id() == System::kKafkaConnect;
+    if (system->id() == System::kKafkaConnect) p.retry_timeout_ms = 120'000;  // the transient is retried, as elsewhere
     Queue q = test::QueueWith(p, {"a"});
     REQUIRE(q.Advance(int64_t{1000}).ok());
     for (int64_t i = 1; i < p.max_attempts; ++i) REQUIRE(q.Process("transient").ok());
@@ -1129,7 +1132,7 @@ TEST_CASE("systems: the hooks agree with the queue that still branches on the sy
     } else {
       CHECK(e.retention_until == e.arrived_at + system->LazyRetentionAge(q.policy()));
     }
-    const DeadLetterRecord record = system->Record(FactsOf(e));
+    const DeadLetterRecord record = system->RecordUnder(q.policy(), FactsOf(e));
     CHECK(record.empty() == !system->DescribesEntries());
   }
 }

@@ -16,9 +16,13 @@ connectSnippets(lab);  // the core writes the snippets it has ported
 const cases = gunzipSync(readFileSync(new URL('./data/snippet-baseline.jsonl.gz', import.meta.url))).toString('utf8')
   .trim().split('\n').map((line) => JSON.parse(line));
 
+// kafka-connect's writer was born in C++ (issue 34) with no JavaScript writer to pin it against: its
+// snippet is read back by the import instead (tests/node/kafka-connect.test.mjs, tests/native/kafka_connect_test.cpp).
+const PINNED = SNIPPETS.filter((s) => s.key !== 'kafka-connect');
+
 test('every system writes the pinned snippet for every recorded and generated policy', () => {
-  assert.ok(cases.length > 300 * SNIPPETS.length);
-  assert.deepEqual([...new Set(cases.map((c) => c.key))], SNIPPETS.map((s) => s.key));
+  assert.ok(cases.length > 300 * PINNED.length);
+  assert.deepEqual([...new Set(cases.map((c) => c.key))], PINNED.map((s) => s.key));
   let differ = 0;
   for (const { from, key, options, language, text } of cases) {
     const q = lab.createQueue(options);

@@ -23,6 +23,10 @@ Status ReadSidekiqRuby(const SourceFile& file, const Document* doc, Inventory* o
 bool DetectsBullmq(std::string_view path, std::string_view text, const Node* root);
 Status ReadBullmq(const SourceFile& file, const Document* doc, Inventory* out);
 
+// kafka_connect.cpp: a Kafka Connect sink connector's JSON (errors.*).
+bool DetectsKafkaConnect(std::string_view path, std::string_view text, const Node* root);
+Status ReadKafkaConnect(const SourceFile& file, const Document* doc, Inventory* out);
+
 // sidekiq.cpp: config/sidekiq.yml's settings onto the job classes that leave them to the
 // default (JoinInventory, readers.h).
 void JoinSidekiqSettings(Inventory* inventory);

@@ -22,6 +22,8 @@ constexpr std::initializer_list<Reader> kReaders = {
     {"sidekiq-yml", "Sidekiq config/sidekiq.yml", Syntax::kYaml, DetectsSidekiqYml, ReadSidekiqYml},
     {"sidekiq-ruby", "Sidekiq job classes (sidekiq_options in app/**/*.rb)", Syntax::kText, DetectsSidekiqRuby,
      ReadSidekiqRuby},
+    {"kafka-connect", "Kafka Connect connector config (JSON with errors.*)", Syntax::kJson, DetectsKafkaConnect,
+     ReadKafkaConnect},
     {"bullmq-options", "BullMQ job options (JSON, alone or as defaultJobOptions)", Syntax::kJson, DetectsBullmq, ReadBullmq},
 };
 

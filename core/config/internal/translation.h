@@ -71,6 +71,11 @@ ImportResult ReadRabbitmq(const JsValue& input);
 bool IsSpringKafkaText(std::string_view text);
 ImportResult ReadSpringKafka(std::string_view text);
 bool IsRabbitmqKey(std::string_view key);
+// Kafka Connect (kafka_connect_config.cpp): a connector JSON ({"name", "config"}) or its bare config
+// map, told by an errors.* or connector.class key; a .properties text with an errors.* key as a map.
+bool IsKafkaConnectConfig(const JsValue& json);
+std::optional<JsValue> KafkaConnectProperties(std::string_view text);
+ImportResult ReadKafkaConnect(const JsValue& json);
 // Azure Service Bus (service_bus_config.cpp): an ARM template, a queue or subscription resource,
 // or (ReadServiceBusProperties) the properties alone, ARM's camelCase names.
 bool IsServiceBusConfig(const JsValue& json);

@@ -66,6 +66,7 @@ export const SNIPPETS = Object.freeze([
   { key: 'kafka', name: 'Apache Kafka (Spring Kafka retry topics)', mode: 'spring-kafka' },
   { key: 'pubsub', name: 'Google Cloud Pub/Sub', mode: 'pubsub' },
   { key: 'servicebus', name: 'Azure Service Bus', mode: 'service-bus' },
+  { key: 'kafka-connect', name: 'Kafka Connect (a sink connector\'s errors.*)', mode: 'kafka-connect' },
 ].map((s) => Object.freeze({ ...s, generate: (policy, rules) => written(s.key, policy, rules) })));
 
 /** The snippet system with `key`, or undefined. */
