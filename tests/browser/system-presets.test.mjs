@@ -58,6 +58,15 @@ const CASES = [
   { key: 'sidekiq-retry-for', delays: [20_000, 20_000, 20_000], quarantined: ['a'],
     check: ({ view }) => assert.ok(view.quarantined[0].attempts > 3, 'more runs than retry: 2 would allow') },
   { key: 'sidekiq-discard', quarantined: [], dropped: ['a'] },
+  // Kafka Connect: 300 ms doubling while errors.retry.timeout (60 s) lasts, the task holding b.
+  { key: 'kafka-connect', delays: [300, 600, 1200, 2400, 4800, 9600, 19_200, 38_400], quarantined: ['a'],
+    record: { '__connect.errors.topic': 'orders', '__connect.errors.stage': 'TRANSFORMATION' },
+    check: ({ lines }) => {
+      const firstB = lines.findIndex((l) => /attempt "b" /.test(l));
+      const lastA = lines.findLastIndex((l) => /attempt "a" /.test(l));
+      assert.ok(firstB > lastA, 'b runs only after a goes to the DLQ topic');
+    } },
+  { key: 'kafka-connect-no-dlq', attempts: 1, quarantined: [], dropped: ['a'] },
 ];
 
 for (const c of CASES) {

@@ -196,13 +196,13 @@ export const SYSTEM_PRESETS = [
   { key: 'kafka-connect', name: 'Kafka Connect: retried for errors.retry.timeout, then the DLQ topic',
     summary: "A sink connector with errors.tolerance=all, a DLQ topic with context headers, errors.retry.timeout=60000: a's retriable failure waits 300, 600, 1,200 … 38,400 ms (doubling from 300 ms) while the task holds b; past the minute a goes to orders-dlq with its __connect.errors.* headers and b runs.",
     scenario: {
-      system: 'kafka-connect', toleranceAll: true, dlqTopic: true, contextHeaders: true, retryTimeoutMs: 60000,
+      system: 'kafka-connect', maxAttempts: 3, toleranceAll: true, dlqTopic: true, contextHeaders: true, retryTimeoutMs: 60000,
       ordering: 'stall', seed: 1, backoff: exponential(300, 60000, 'none'), jobs: jobs(['a', 'b']),
       world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
   { key: 'kafka-connect-no-dlq', name: 'Kafka Connect: errors.tolerance=all with no DLQ topic',
     summary: 'errors.tolerance=all with errors.deadletterqueue.topic.name blank (its default) and errors.retry.timeout 0 (its default): a fails once and is skipped, logged at most; b runs. No DLQ holds a and nothing can replay it.',
     scenario: {
-      system: 'kafka-connect', toleranceAll: true, seed: 1, backoff: exponential(300, 60000, 'none'), jobs: jobs(['a', 'b']),
+      system: 'kafka-connect', maxAttempts: 3, toleranceAll: true, seed: 1, backoff: exponential(300, 60000, 'none'), jobs: jobs(['a', 'b']),
       world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
 ];
 
