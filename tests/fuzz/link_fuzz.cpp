@@ -205,7 +205,7 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
       case EventKind::kQuarantined:
         if (e.reason == Reason::kMaxLength || e.reason == Reason::kExpired) {
           ++overflowed;
-          FUZZ_CHECK(e.reason == Reason::kMaxLength ? s.policy.max_length > 0 : s.policy.message_ttl_ms > 0, where);
+          FUZZ_CHECK(e.reason == Reason::kMaxLength ? s.policy.max_length > 0 : s.policy.MessageTtlMs() > 0, where);
         }
         break;
       case EventKind::kKeyReleased:
@@ -222,7 +222,7 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
         ++discarded;
         if (e.reason == Reason::kMaxLength || e.reason == Reason::kExpired) {  // no attempt, no dead-letter exchange
           ++overflowed;
-          FUZZ_CHECK((e.reason == Reason::kMaxLength ? s.policy.max_length > 0 : s.policy.message_ttl_ms > 0) &&
+          FUZZ_CHECK((e.reason == Reason::kMaxLength ? s.policy.max_length > 0 : s.policy.MessageTtlMs() > 0) &&
                          s.policy.DiscardsDeadLetters(),
                      where);
           break;
