@@ -122,19 +122,29 @@ function escapes(realRoot, file) {
 }
 
 /**
- * The files send may open for `pathname` (as it is, with .html added, its
- * index.html) that exist and escape: any one refuses the request. False for
- * a path send refuses itself (not decodable: 400; `..` above the root: 403).
+ * `pathname` decoded and joined to `root`: { decoded, file }, or null for a path send
+ * refuses itself (not decodable: 400; `..` above the root or a NUL: 403).
  */
-function refused(root, realRoot, pathname) {
+function resolvePath(root, pathname) {
   let decoded;
   try {
     decoded = decodeURIComponent(pathname);
   } catch {
-    return false;
+    return null;
   }
   const file = path.join(root, decoded);
-  if (!inside(root, file) || decoded.includes('\0')) return false;
+  return inside(root, file) && !decoded.includes('\0') ? { decoded, file } : null;
+}
+
+/**
+ * The files send may open for `pathname` (as it is, with .html added, its
+ * index.html) that exist and escape: any one refuses the request. False for
+ * a path send refuses itself.
+ */
+function refused(root, realRoot, pathname) {
+  const resolved = resolvePath(root, pathname);
+  if (!resolved) return false;
+  const { file } = resolved;
   return [file, `${file}.html`, path.join(file, 'index.html')].some((candidate) => escapes(realRoot, candidate));
 }
 
@@ -144,14 +154,9 @@ function refused(root, realRoot, pathname) {
  * without its slash is redirected; anything else is send's to answer).
  */
 function servedFile(root, pathname) {
-  let decoded;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return null;
-  }
-  const file = path.join(root, decoded);
-  if (!inside(root, file) || decoded.includes('\0')) return null;
+  const resolved = resolvePath(root, pathname);
+  if (!resolved) return null;
+  const { decoded, file } = resolved;
   const candidates = decoded.endsWith('/') ? [path.join(file, 'index.html')] : [file, `${file}.html`];
   for (const candidate of candidates) {
     try {
