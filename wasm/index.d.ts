@@ -77,7 +77,7 @@ export type Ordering = 'none' | 'key' | 'stall';
  * most 5 minutes; entries carry DeadLetterReason and DeliveryCount), 'spring-kafka' (a blocking retry holds
  * the partition, or retry topics; entries carry kafka_dlt-* headers).
  */
-export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs' | 'pubsub' | 'service-bus' | 'spring-kafka';
+export type System = 'lab' | 'rabbitmq-quorum' | 'bullmq' | 'sidekiq' | 'sqs' | 'pubsub' | 'service-bus' | 'spring-kafka' | 'kafka-connect';
 /** rabbitmq-quorum: x-delivery-limit set from maxAttempts, or left to the version's default (3.x none, 4.0+ 20),
  *  or none at all on a classic queue ('classic-queue'). */
 export type DeliveryLimit = 'explicit' | 'unset-3.x' | 'unset-4.x' | 'classic-queue';

@@ -187,6 +187,7 @@ Snippet KafkaConnectSnippet(const PolicyFacts& n) {
   notes.push_back("only RetriableException retries; converters' and transformations' other exceptions go to errors.tolerance at once");
   if (!n.tolerance_all) notes.push_back("errors.tolerance none: the first record failing for good fails the task");
   if (n.tolerance_all && !n.dlq_topic) notes.push_back("no DLQ topic: a tolerated record is skipped, logged at most");
+  CommonNotes(n, notes);
   const bool forever = n.retry_timeout_ms >= kForeverMs;
   JsValue config = JsObject({{"topics", JsValue::String(kTopic)},
                              {kTolerance, JsValue::String(n.tolerance_all ? "all" : "none")}});
