@@ -26,17 +26,7 @@ Policy Connect() {
   return p;
 }
 
-// The ids of `n` processes with `outcome`, in delivery order (stops when nothing is ready).
-std::vector<std::string> Run(Queue& q, const char* outcome, int n) {
-  std::vector<std::string> ids;
-  for (int i = 0; i < n; ++i) {
-    Result<Attempt> a = q.Process(outcome);
-    REQUIRE(a.ok());
-    if (!a->processed) break;
-    ids.push_back(a->id);
-  }
-  return ids;
-}
+using test::Run;
 
 TEST_CASE("kafka-connect: tolerance none (the default) fails the task: nothing is dead-lettered and it stops") {
   // [C1] ERRORS_TOLERANCE_DOC: "'none' is the default value and signals that any error will result in

@@ -21,17 +21,7 @@ Policy Spring() {
   return p;
 }
 
-// The ids of `n` processes with `outcome`, in delivery order (stops when nothing is ready).
-std::vector<std::string> Run(Queue& q, const char* outcome, int n) {
-  std::vector<std::string> ids;
-  for (int i = 0; i < n; ++i) {
-    Result<Attempt> a = q.Process(outcome);
-    REQUIRE(a.ok());
-    if (!a->processed) break;
-    ids.push_back(a->id);
-  }
-  return ids;
-}
+using test::Run;
 
 TEST_CASE("spring-kafka: the default FixedBackOff(0, 9) is ten deliveries of the record at the head, 0 ms apart") {
   // [F1] annotation-error-handling.adoc: "By default, after ten failures, the failed record is

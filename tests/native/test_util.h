@@ -28,6 +28,18 @@ inline constexpr bool kSanitized = false;
 inline constexpr bool kSanitized = false;
 #endif
 
+// The ids of `n` processes with `outcome`, in delivery order (stops when nothing is ready).
+inline std::vector<std::string> Run(Queue& q, const char* outcome, int n) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < n; ++i) {
+    Result<Attempt> a = q.Process(outcome);
+    REQUIRE(a.ok());
+    if (!a->processed) break;
+    ids.push_back(a->id);
+  }
+  return ids;
+}
+
 inline Queue MakeQueue(int64_t max_attempts) {
   Result<Queue> made = Queue::Create(Policy{max_attempts});
   REQUIRE(made.ok());
