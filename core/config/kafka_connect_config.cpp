@@ -187,6 +187,12 @@ Snippet KafkaConnectSnippet(const PolicyFacts& n) {
   notes.push_back("only RetriableException retries; converters' and transformations' other exceptions go to errors.tolerance at once");
   if (!n.tolerance_all) notes.push_back("errors.tolerance none: the first record failing for good fails the task");
   if (n.tolerance_all && !n.dlq_topic) notes.push_back("no DLQ topic: a tolerated record is skipped, logged at most");
+  const ClassShape shape = ShapeOf(n);
+  for (const RuleFacts* r : shape.own) notes.push_back(RuleText(*r) + ": no per-class budget; every RetriableException gets the same errors.retry.timeout");
+  if (!shape.alerts.empty()) notes.push_back("alert on " + Joined(shape.alerts) + ": no equivalent");
+  if (n.ordering != "stall") {
+    notes.push_back("ordering " + n.ordering + ": no equivalent; a sink task retries in its own thread, so its partitions wait (ordering stall)");
+  }
   CommonNotes(n, notes);
   const bool forever = n.retry_timeout_ms >= kForeverMs;
   JsValue config = JsObject({{"topics", JsValue::String(kTopic)},

@@ -255,6 +255,28 @@ test('real systems: a button loads the system\'s defaults, says where the lab di
   await opened.context.close();
 });
 
+test('real systems in lesson 2: Kafka Connect loads its own mode, plays its retry window and shows its connector JSON', async () => {
+  const opened = await openPage(h.browser, `${h.base}lesson-2.html`);
+  const { page } = opened;
+  const systems = page.locator('dlq-systems');
+  await systems.scrollIntoViewIfNeeded();
+  const load = systems.getByRole('button', { name: /^Load Kafka Connect/ });
+  await load.click();
+  await systems.getByText(/^Where the lab differs: Kafka Connect retries for a length of time/).waitFor();
+  await systems.getByText(/^Kafka Connect: a sink connector as teams set it up to keep going .*not its defaults, which stop the task/).waitFor();
+  const snippet = await systems.locator('pre code').textContent();
+  const config = JSON.parse(snippet).config;
+  assert.equal(config['errors.tolerance'], 'all');
+  assert.equal(config['errors.deadletterqueue.topic.name'], 'orders-dlq');
+  assert.equal(config['errors.retry.timeout'], '60000');
+  assert.equal(await load.getAttribute('aria-pressed'), 'true');
+  // The snippet is written from the playground's own queue (policy()): a lab-mode queue would read
+  // errors.tolerance none, so these settings show the playground beside it now runs the kafka-connect mode.
+  assert.match(config['dlq-lab.policy'], /^maxAttempts 1; backoff exponential 300\.\.60000 ms; .*ordering stall/);
+  assertClean(opened);
+  await opened.context.close();
+});
+
 test('the home page links both lessons and the playground; an old index.html scenario link lands on the playground', async () => {
   const opened = await openPage(h.browser, null);
   const { page } = opened;

@@ -67,6 +67,29 @@ const CASES = [
       assert.ok(firstB > lastA, 'b runs only after a goes to the DLQ topic');
     } },
   { key: 'kafka-connect-no-dlq', attempts: 1, quarantined: [], dropped: ['a'] },
+  // SQS's move task at 2 a second: each of a, b, c goes back 500 ms after the one before, as a new message.
+  // The redrive is the preset's script action after the world's run; Run plays the world on past it.
+  { key: 'sqs-move-task', attempts: 3, quarantined: [],
+    playOn: () => {
+      const { controller } = document.querySelector('dlq-playground');
+      controller.run();
+      return new Promise((resolve) => {
+        const poll = setInterval(() => {
+          if (controller.session.view.stats.completed === 3) { clearInterval(poll); resolve(); }
+        }, 50);
+      });
+    },
+    check: ({ lines, view }) => {
+      const moves = lines.map((l) => /at (\d+)ms replayed "([abc])" attempts 2 -> 0 moved as "([abc]\/moved-1)"/.exec(l)).filter(Boolean);
+      assert.deepEqual(moves.map((m) => m[3]), ['a/moved-1', 'b/moved-1', 'c/moved-1'], 'three new messages');
+      const due = lines.map((l) => /at (\d+)ms due "([bc])" attempts 0/.exec(l)).filter(Boolean).map((m) => Number(m[1]));
+      assert.deepEqual(due.map((t) => t - Number(moves[0][1])), [500, 1000], 'moved 500 ms apart (2 a second)');
+      for (const id of ['a', 'b', 'c']) {
+        const after = lines.slice(lines.findIndex((l) => l.includes(`moved as "${id}/moved-1"`)));
+        assert.ok(after.some((l) => new RegExp(`attempt "${id}" 1/2 success`).test(l)), `${id} succeeds once moved, on a new receive count`);
+      }
+      assert.equal(view.stats.completed, 3, 'all three complete');
+    } },
 ];
 
 for (const c of CASES) {
@@ -79,9 +102,10 @@ for (const c of CASES) {
     const chip = pg.root.getByRole('group', { name: 'Real systems' }).getByRole('button', { name: preset.name, exact: true });
     await chip.click();
     assert.equal(await chip.getAttribute('title'), preset.summary);
+    await page.evaluate(() => document.querySelector('dlq-playground').controller.toEnd());
+    if (c.playOn) await page.evaluate(c.playOn);
     const view = await page.evaluate(() => {
       const { controller } = document.querySelector('dlq-playground');
-      controller.toEnd();
       const v = controller.session.view;
       return { policy: v.policy, quarantined: v.quarantined, discarded: v.discarded ?? [], stats: v.stats };
     });

@@ -20,7 +20,7 @@ try {
 }
 const hasBash = spawnSync('bash', ['-c', 'true']).status === 0;
 
-const KEYS = ['sqs', 'rabbitmq', 'sidekiq', 'bullmq', 'temporal', 'kafka', 'pubsub', 'servicebus'];
+const KEYS = ['sqs', 'rabbitmq', 'sidekiq', 'bullmq', 'temporal', 'kafka', 'pubsub', 'servicebus', 'kafka-connect'];
 
 // Three policies besides each preset's own: lesson 1's, exponential with full jitter, and a
 // large cap that also pushes every system past its ranges and sets what has no equivalent.
@@ -213,6 +213,17 @@ const TRANSLATED = {
     assert.equal(props.lockDuration, `PT${Math.min(300, seconds(p.leaseMs))}S`, 'lockDuration = leaseMs (up to 5 min)');
     assert.equal(props.requiresSession, p.ordering === 'key');
   },
+  'kafka-connect'(p, text) {
+    const config = JSON.parse(text).config;
+    // A lab policy is written as Connect's defaults (the notes say so); a kafka-connect one as its own settings.
+    const own = p.system === 'kafka-connect';
+    assert.equal(config['errors.tolerance'], own && p.toleranceAll ? 'all' : 'none', 'errors.tolerance = toleranceAll');
+    assert.equal(config['errors.deadletterqueue.topic.name'], own && p.dlqTopic ? 'orders-dlq' : undefined, 'a DLQ topic = dlqTopic');
+    assert.equal(config['errors.deadletterqueue.context.headers.enable'], String(own && p.contextHeaders), 'context headers');
+    const timeout = !own ? 0 : p.retryTimeoutMs === Number.MAX_SAFE_INTEGER ? -1 : p.retryTimeoutMs;
+    assert.equal(config['errors.retry.timeout'], String(timeout), 'errors.retry.timeout = retryTimeoutMs (-1: forever)');
+    if (own) assert.equal(config['errors.retry.delay.max.ms'], String(p.backoff.capMs), 'errors.retry.delay.max.ms = the backoff cap');
+  },
 };
 
 test('one preset per system, each with its sources, facts and a one-sentence difference', () => {
@@ -257,6 +268,7 @@ test('every preset plays out: a and c complete, b is quarantined after the budge
     kafka: { attempts: 3, reason: 'exhausted', class: 'transient' },
     pubsub: { attempts: 5, reason: 'exhausted', class: 'transient' },
     servicebus: { attempts: 10, reason: 'exhausted', class: 'crash' },
+    'kafka-connect': { attempts: 9, reason: 'exhausted', class: 'transient' },
   };
   for (const s of SYSTEMS) {
     const q = lab.runScenario(s.scenario);

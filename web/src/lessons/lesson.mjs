@@ -343,7 +343,7 @@ export class DlqSystemsElement extends BesidePlayground {
         const controller = current();
         if (!controller) return;
         controller.load(system.scenario);
-        name.textContent = `${system.name}: its defaults, as near as the lab can set them, are loaded in the playground below. Press Run to play them.`;
+        name.textContent = system.loads ?? `${system.name}: its defaults, as near as the lab can set them, are loaded in the playground below. Press Run to play them.`;
         differs.textContent = `Where the lab differs: ${system.differs}`;
         facts.replaceChildren(...system.facts.map((f) => h('li', {}, f)));
         panel.hidden = false;

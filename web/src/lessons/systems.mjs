@@ -40,7 +40,8 @@ function frozen(value) {
   return Object.freeze(copy);
 }
 
-/** A preset: its name and snippet generator are the snippet table's (shared/snippets.mjs). */
+/** A preset: its name and snippet generator are the snippet table's (shared/snippets.mjs); `loads`, when given, says what
+ * is loaded where a preset is not the system's defaults. */
 function entry({ key, sources, scenario, facts, ...rest }) {
   const { name, generate } = snippetByKey(key);
   return Object.freeze({ key, name, ...rest, source: sources.join(' '), sources: frozen(sources), scenario: frozen(scenario), facts: frozen(facts),
@@ -221,6 +222,35 @@ export const SYSTEMS = Object.freeze([
         'at once with DeadLetterMessageAsync and its own reason and description.',
       'Time-to-live does not apply inside the dead-letter queue, and nothing removes its messages automatically.',
       'Resubmitting means receiving from the DLQ, sending a copy and completing the original; from a subscription\'s DLQ the copy goes to the whole topic.',
+    ],
+  }),
+  entry({
+    key: 'kafka-connect',
+    sources: [
+      gh('apache/kafka', 'connect/runtime/src/main/java/org/apache/kafka/connect/runtime/ConnectorConfig.java'),
+      gh('apache/kafka', 'connect/runtime/src/main/java/org/apache/kafka/connect/runtime/SinkConnectorConfig.java'),
+      gh('apache/kafka', 'connect/runtime/src/main/java/org/apache/kafka/connect/runtime/errors/DeadLetterQueueReporter.java'),
+      gh('apache/kafka', 'connect/runtime/src/main/java/org/apache/kafka/connect/runtime/errors/RetryWithToleranceOperator.java'),
+    ],
+    // The system's own mode: a sink connector that tolerates errors, with a DLQ topic and its context headers,
+    // retrying a retriable failure for errors.retry.timeout = 60 s. The retry sleeps in the task's thread, so
+    // the partition stalls behind b (ordering stall); the backoff is Connect's: 300 ms doubling, capped at
+    // errors.retry.delay.max.ms (60 s).
+    scenario: { system: 'kafka-connect', maxAttempts: 1, toleranceAll: true, dlqTopic: true, contextHeaders: true, retryTimeoutMs: 60_000,
+      ordering: 'stall', seed: 1, backoff: { kind: 'exponential', baseMs: 300, capMs: 60_000, jitter: 'none' },
+      jobs: JOBS, world: poison('transient') },
+    loads: 'Kafka Connect: a sink connector as teams set it up to keep going (errors.tolerance all, a DLQ topic with context ' +
+      'headers, errors.retry.timeout 60 s) is loaded in the playground below, not its defaults, which stop the task. Press Run to play it.',
+    differs: 'Kafka Connect retries for a length of time, not a number of attempts, and by default a record that fails for good ' +
+      'stops the whole task instead of being set aside.',
+    facts: [
+      'errors.tolerance is none by default: the first record that fails for good stops the task; all skips it, to the topic ' +
+        'errors.deadletterqueue.topic.name names, or nowhere when that is blank (its default).',
+      'errors.retry.timeout (0 by default: no retry; -1: forever) bounds retries of a RetriableException in time; the waits start ' +
+        'at 300 ms and double up to errors.retry.delay.max.ms (60 s), jittered once there.',
+      'Other exceptions in a converter or a transformation are not retried: they go to errors.tolerance at once.',
+      'With errors.deadletterqueue.context.headers.enable, a dead letter carries __connect.errors.* headers: its original topic, ' +
+        'partition and offset, the failing stage and the exception.',
     ],
   }),
 ]);

@@ -166,6 +166,12 @@ export const SYSTEM_PRESETS = [
     scenario: {
       system: 'sqs', maxAttempts: 3, leaseMs: 5000, seed: 1, jobs: jobs(['a', 'b']),
       world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'sqs-move-task', name: 'SQS: redrive as a move task, 2 messages a second',
+    summary: "maxReceiveCount 2, and the dependency is down for the first 5.45 s: a, b and c fail both receives and go to the DLQ. The redrive is a StartMessageMoveTask at 2 messages a second: each goes back 500 ms after the one before as a new message (a/moved-1 …) with receive count 0 and a fresh retention, and now succeeds.",
+    scenario: {
+      system: 'sqs', maxAttempts: 2, leaseMs: 5000, moveTaskRate: 2, seed: 1, jobs: jobs(['a', 'b', 'c']),
+      world: { workers: 1, workMs: 100, outage: { startMs: 0, endMs: 5450 } } },
+    then: [{ type: 'redrive', max: 10 }] },
   { key: 'pubsub', name: 'Pub/Sub: exponential retry, then the dead-letter topic',
     summary: "Pub/Sub's retry policy (minimum_backoff 10 s, maximum_backoff 60 s) waits 10, 20, 40 then 60 s between a's deliveries; after max_delivery_attempts 5 it is forwarded to the dead-letter topic with CloudPubSubDeadLetterSourceDeliveryCount 5.",
     scenario: {
