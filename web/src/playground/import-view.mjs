@@ -1,3 +1,4 @@
+// @ts-check
 // The "Import a broker's config…" dialog: a text box for one broker's settings (and,
 // for SQS, the dead-letter queue's retention, which the source's attributes do not hold),
 // Import, and what came of it: the fields set (each with the broker's setting it
@@ -17,6 +18,7 @@ const EXAMPLES = [
 ];
 
 export class ImportView {
+  /** @type {(text: string, options: { dlqRetention: string }) => void} */
   #onImport = () => {};
 
   constructor(idPrefix) {

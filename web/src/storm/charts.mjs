@@ -1,3 +1,4 @@
+// @ts-check
 // The storm lab's charts (uPlot): the data a run's series become, a run's two
 // charts (attempts per second, stacked; jobs by place), the contention
 // experiment's two line charts, and a warm-up. Drawing only: the numbers are the

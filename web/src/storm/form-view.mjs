@@ -1,3 +1,4 @@
+// @ts-check
 // The scenario form (#storm-form, framed in storm.html), the preset buttons
 // (#storm-presets) and the form's refusal (#storm-error). It draws the number
 // fields from the core's rows (lab.schema.storm and .backoff) into the frame's

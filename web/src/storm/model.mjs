@@ -1,3 +1,4 @@
+// @ts-check
 // The storm lab's model: a thin adapter over the simulation's Web Worker
 // (storm-worker.mjs documents its messages). It starts the worker, numbers each
 // request, posts it, and terminates the worker to stop one. The core, in the

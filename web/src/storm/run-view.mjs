@@ -1,3 +1,4 @@
+// @ts-check
 // The run bar of the results panel: the panel's state (#results data-state, for
 // styles and tests), Run / Restart and Cancel, the progress bar and its count,
 // the status line (a live region), and the link to the results on show.

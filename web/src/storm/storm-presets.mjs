@@ -1,3 +1,4 @@
+// @ts-check
 // The storm lab's scenarios: the defaults, the presets, the link format
 // (location.hash, see docs/storm.md "Storm links") and how one scenario becomes
 // the runs the worker makes (one per strategy, or per strategy and arrival
