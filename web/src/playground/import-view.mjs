@@ -9,6 +9,7 @@
 import { h } from '../shared/dom.mjs';
 
 // [name, text, the SQS dead-letter queue's retention ('' for the other formats)]
+/** @type {[name: string, text: string, dlqRetention?: string][]} */
 const EXAMPLES = [
   ['BullMQ', '{ attempts: 3, backoff: { type: \'exponential\', delay: 1000 } }'],
   ['SQS', '{"Attributes":{"VisibilityTimeout":"30","MessageRetentionPeriod":"345600","RedrivePolicy":"{\\"deadLetterTargetArn\\":\\"arn:aws:sqs:us-east-1:123456789012:orders-dlq\\",\\"maxReceiveCount\\":5}"}}',

@@ -126,6 +126,7 @@ export function runChart({ kind, container, data, outage, axes, later }) {
   const raw = (arr) => (u, v, s, i) => (i === null || i === undefined ? '–' : (kind === 'attempts' ? fmtRate : fmtInt)(arr[i]));
   let series;
   let plotData;
+  /** @type {uPlot.Band[] | undefined} */
   let bands;
   if (kind === 'attempts') {
     // Stacked, top first: each layer's edge is the sum of it and the layers below. Drawn in that
@@ -147,6 +148,7 @@ export function runChart({ kind, container, data, outage, axes, later }) {
     plotData = [data.x, ...depths.map((d) => data.depth[d.i])];
   }
   const chart = { kind, data, el: container, plot: null };
+  /** @type {uPlot.Options} */
   const opts = {
     width,
     height: chartHeight(),
@@ -165,7 +167,7 @@ export function runChart({ kind, container, data, outage, axes, later }) {
     hooks: { drawClear: [shadeOutage(outage)] },
   };
   chart.applied = axes(chart).join();
-  chart.plot = new uPlot(opts, plotData.map(() => []), (u, init) => {
+  chart.plot = new uPlot(opts, /** @type {uPlot.AlignedData} */ (plotData.map(() => [])), (u, init) => {
     container.append(u.root);
     later(() => {
       if (!u.root.isConnected) return;

@@ -9,7 +9,9 @@ export class StormWorker {
   #url;
   #worker = null;
   #nextId = 1;
+  /** @type {(message: any) => void} */
   #onMessage = () => {};
+  /** @type {(message: string) => void} */
   #onFailure = () => {};
   // Questions waiting for their answer (describe, cost): id -> resolve.
   #asked = new Map();

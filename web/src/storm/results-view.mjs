@@ -21,6 +21,7 @@ export class ResultsView {
   #shown = null;
   #sameAxes = true;
   #resizeScheduled = false;
+  /** @type {(on: boolean) => void} */
   #onSameAxes = () => {};
 
   constructor(doc = document) {
