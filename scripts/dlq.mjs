@@ -479,7 +479,11 @@ function test() {
     }
     say(`fuzz harnesses of the checker's readers: ${readerSeconds.toFixed(1)} s together (aim: under 40 s)`);
   });
-  stage('type check of wasm/index.d.ts (tsc --noEmit)', () => run('npx', ['--no-install', 'tsc', '--noEmit', '-p', 'tests/types']));
+  // tests/types: the JS API's .d.ts as TypeScript users see it; tsconfig.web.json: web/src's JSDoc (// @ts-check).
+  stage('type check of wasm/index.d.ts and web/src (tsc --noEmit)', () => {
+    run('npx', ['--no-install', 'tsc', '--noEmit', '-p', 'tests/types']);
+    run('npx', ['--no-install', 'tsc', '--noEmit', '-p', 'tests/types/tsconfig.web.json']);
+  });
   stage(`JavaScript API and browser suites (node --test, ${TEST_CONCURRENCY} files at a time)`,
     () => run('node', ['--test', `--test-concurrency=${TEST_CONCURRENCY}`, ...nodeTests()]));
   // Real brokers on 127.0.0.1, each started and stopped by its own test file (tests/brokers/).

@@ -1,3 +1,4 @@
+// @ts-check
 // The Check page (check.html): `dlq-lab check` in the browser. Paste or drop a team's queue
 // configuration, see the findings the CLI prints, and open each finding's scenario in the
 // playground. The checker is its own module (wasm/check.mjs), fetched when this page starts,

@@ -1,3 +1,4 @@
+// @ts-check
 // The Check page's flow (TodoMVC-style: view.mjs draws and reports what the reader did through
 // bindX(handler); this owns the files gathered and asks the checker). Every judgement is the
 // core's (wasm/check.mjs: the same code as `dlq-lab check`): this only gathers the files, hands

@@ -1,3 +1,4 @@
+// @ts-check
 // The Check page's examples: cases of the checker's own corpus (tests/fixtures/check/, each
 // folder one project), which scripts/site.mjs copies into the site as examples/check/<path>.
 // Each file is handed to the checker under its corpus path, as `dlq-lab check` run in
@@ -15,7 +16,7 @@ export const EXAMPLES = Object.freeze([
     files: ['sidekiq/app/jobs/billing/charge_job.rb', 'sidekiq/app/jobs/default_job.rb', 'sidekiq/app/jobs/fire_and_forget_job.rb',
       'sidekiq/app/jobs/hard_job.rb', 'sidekiq/config/sidekiq.yml'],
   },
-].map(Object.freeze));
+].map((example) => Object.freeze(example)));
 
 /** Every corpus file the examples name (site.mjs copies these). */
 export function exampleFiles() {

@@ -1,3 +1,4 @@
+// @ts-check
 // The Check page's view (check.html): the paste box, the drop zone and pickers, the files listed,
 // the optional goals config, the examples, and the report: a summary, one group per queue (its
 // attempts and worst case, then each finding with level, rule, file:line, message, skip reason and
@@ -37,9 +38,12 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export class CheckView {
   #onCheck = () => {};
+  /** @type {(files: { name: string, text: string, inFolder: boolean }[]) => void} */
   #onFiles = () => {};
+  /** @type {(index: number) => void} */
   #onRemove = () => {};
   #onClear = () => {};
+  /** @type {(id: string) => void} */
   #onExample = () => {};
 
   constructor(doc) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The columns' timelines, stacked, on ONE linear time axis: every column is
 // drawn with the same pixels per millisecond, and the longest run sets the
 // axis, so Sidekiq's 15 s retries stand 15 s to the right of the lab's 0 ms

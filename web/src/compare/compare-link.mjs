@@ -1,3 +1,4 @@
+// @ts-check
 // The compare page's fragment: a scenario link and the columns to play it under.
 //
 //   #<scenario link>&with=<column>,<column>[,<column>[,<column>]]

@@ -1,3 +1,4 @@
+// @ts-check
 // The compare page (compare.html): one scenario link played by the core under
 // two to four columns (systems or policy overrides), drawn on one time axis
 // under a short diff. The fragment holds the request (compare-link.mjs). Split

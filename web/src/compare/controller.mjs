@@ -1,3 +1,4 @@
+// @ts-check
 // The compare page's flow: fragment -> read (names checked against the core's
 // tables, the link by the core) -> play each column in the core -> diff -> draw.
 // A fragment or a form the page cannot read is refused by name and changes

@@ -1,3 +1,4 @@
+// @ts-check
 // The short diff above the columns: one sentence per job that ends in a
 // different place, after a different number of deliveries or at a different
 // time in some column than in the first. It reads only what the core answered

@@ -1,3 +1,4 @@
+// @ts-check
 // The compare form (compare.html #cmp-form): the scenario link and one row per
 // column, a system picked from the core's list (lab.schema's system row, handed
 // in) and its policy overrides as field=value words. It reports a Compare press
@@ -11,6 +12,7 @@ export class FormView {
   #link;
   #error;
   #rows = [];
+  /** @type {(form: { link: string, columns: string[] }) => void} */
   #onCompare = () => {};
 
   constructor(doc) {

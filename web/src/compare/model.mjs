@@ -1,3 +1,4 @@
+// @ts-check
 // The compare page's adapter over the core: it reads the fragment's names
 // against lab.schema and plays one scenario under each column. Every decision
 // (the link's format, a value's range, whether a mode can play a script, every

@@ -1,3 +1,4 @@
+// @ts-check
 // What the compare page shows: the refusal of a fragment it could not read
 // (#cmp-refusal), the short diff (#cmp-diff, one sentence per job that ends
 // differently) and the columns' timelines (chart-view.mjs). Draws only.

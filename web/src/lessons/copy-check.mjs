@@ -1,3 +1,4 @@
+// @ts-check
 // <dlq-copy-check for="<playground id>">: views are copies. The reader edits
 // the first Ready job's payload in a view the page got from the core, then the
 // page asks the core again (a fresh view, and locate(id)) and compares. The

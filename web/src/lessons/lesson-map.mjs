@@ -1,3 +1,4 @@
+// @ts-check
 // The lesson map: the page's table of contents becomes its levels (levels.mjs),
 // each with a mark for its exercises solved (progress.mjs), "n of m" for the
 // lesson, and Reset progress. A view with bindReset(); startLessonMap() is the

@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson pages: two elements that work beside a <dlq-playground>.
 //
 // <dlq-exercise for="<playground id>" goal="<goal>" solution="<link>" [solution-crash[="<write>"]]>
@@ -74,6 +75,9 @@ function targetOf(el) {
  */
 class BesidePlayground extends HTMLElement {
   #started = false;
+
+  /** Each element's own start (every subclass defines it). @returns {Promise<void>} */
+  async start() {}
 
   connectedCallback() {
     if (this.#started) return;

@@ -1,3 +1,4 @@
+// @ts-check
 // A lesson as levels: its sections in page order, each with the Try it
 // exercises (<dlq-exercise>) in it. Read from the lesson page itself (the
 // document in view, or one fetched and parsed by the home page), so the map and

@@ -1,3 +1,4 @@
+// @ts-check
 // The answers to a predict question (predict.mjs), as the core's run gives them,
 // and the learner's typed order read and checked: pure functions of the lab, so
 // Node tests check every question of the lesson pages with the same code.

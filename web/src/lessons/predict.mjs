@@ -1,3 +1,4 @@
+// @ts-check
 // <dlq-predict for="<playground id>" [run="<link>"] [order="<id> <id> …"]>
 //   <details class="predict"><summary>Predict: …?</summary>
 //     <ul class="predict-choices"><li data-goal="<goal>">An answer</li> …</ul>
@@ -37,9 +38,17 @@ export function unansweredPredictFor(doc, id) {
   return [...doc.querySelectorAll('dlq-predict')].some((p) => p.getAttribute('for') === id && p.answered === false);
 }
 
+/**
+ * A built question's parts; `order` (the order box) only when it asks for an order.
+ * @typedef {{ link: string, choices: { goal: string, input: HTMLInputElement, label: HTMLElement, text: () => string }[],
+ *   orderIds: string[] | null, why: HTMLElement, check: HTMLElement, problem: HTMLElement, result: HTMLElement,
+ *   shows: HTMLElement, order?: HTMLInputElement, fieldset?: HTMLElement }} PredictUi
+ */
+
 export class DlqPredictElement extends HTMLElement {
   #built = false;
   #answered = false;
+  /** @type {PredictUi | null} */
   #ui = null;
   #page = '';
   #key = '';
@@ -66,11 +75,14 @@ export class DlqPredictElement extends HTMLElement {
     }
   }
 
-  /** The <dlq-playground> named by `for`, or null (a question may stand alone with `run`). */
+  /**
+   * The <dlq-playground> named by `for`, or null (a question may stand alone with `run`).
+   * @returns {import('../playground/element.mjs').DlqPlaygroundElement | null}
+   */
   #target() {
     const id = this.getAttribute('for');
     const el = id ? this.ownerDocument.getElementById(id) : null;
-    return el?.localName === 'dlq-playground' ? el : null;
+    return el?.localName === 'dlq-playground' ? /** @type {import('../playground/element.mjs').DlqPlaygroundElement} */ (el) : null;
   }
 
   /** True once the learner's answer is in (now, or kept from an earlier visit). */
@@ -91,13 +103,14 @@ export class DlqPredictElement extends HTMLElement {
     const id = uid('dlq-pr');
     const why = h('div', { class: 'predict-why', hidden: true });
     why.append(...[...details.childNodes].filter((n) => n !== summary && n !== list));
-    const choices = list ? [...list.querySelectorAll(':scope > li')].map((li, i) => {
+    const choices = list ? [.../** @type {NodeListOf<HTMLLIElement>} */ (list.querySelectorAll(':scope > li'))].map((li, i) => {
       const goal = li.dataset.goal;
       if (!goal) throw new Error(`choice ${i + 1}: expected a data-goal`);
       const input = h('input', { type: 'radio', name: `${id}-c`, id: `${id}-c${i}`, value: String(i) });
       const label = h('label', { for: input.id, class: 'predict-choice' }, input, h('span', {}, ...li.childNodes));
       return { goal, input, label, text: () => label.textContent.trim() };
     }) : [];
+    /** @type {PredictUi} */
     const ui = this.#ui = {
       link, choices, orderIds, why,
       check: h('button', { type: 'button', class: 'dlq-btn predict-check' }, 'Check my answer'),

@@ -1,3 +1,4 @@
+// @ts-check
 // A learner's progress through the lessons, kept in localStorage so a ✓
 // survives a reload: which exercises each lesson page has seen solved, and in
 // how many moves, and the answers given to its predict questions. One record

@@ -1,3 +1,4 @@
+// @ts-check
 // One preset per real queue system: a lab scenario as close to the system's
 // defaults as the lab's policy can say, the one place where the lab's rule and
 // the system's part ways, a few sourced facts, and the configuration snippet
@@ -40,8 +41,11 @@ function frozen(value) {
   return Object.freeze(copy);
 }
 
-/** A preset: its name and snippet generator are the snippet table's (shared/snippets.mjs); `loads`, when given, says what
- * is loaded where a preset is not the system's defaults. */
+/**
+ * A preset: its name and snippet generator are the snippet table's (shared/snippets.mjs); `loads`, when given,
+ * says what is loaded where a preset is not the system's defaults.
+ * @param {{ key: string, sources: string[], scenario: object, differs: string, facts: string[], loads?: string }} preset
+ */
 function entry({ key, sources, scenario, facts, ...rest }) {
   const { name, generate } = snippetByKey(key);
   return Object.freeze({ key, name, ...rest, source: sources.join(' '), sources: frozen(sources), scenario: frozen(scenario), facts: frozen(facts),

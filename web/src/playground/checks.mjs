@@ -1,3 +1,4 @@
+// @ts-check
 // What the core checks of the state on show, for the page: a lesson's goal (the
 // Try it boxes call controller.checkGoal), the Worst case card's bound and the
 // retry-schedule card. Each is one question to the core; the two cards are asked

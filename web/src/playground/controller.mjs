@@ -1,3 +1,4 @@
+// @ts-check
 // A playground's controller: it owns the flow. Every user action is the same
 // loop, RaftScope's over the core's session: the view says what the reader did
 // (bindX), the controller calls the session (model.mjs, one call into the core,
@@ -47,6 +48,11 @@ export class Controller {
   /**
    * `view`: view.mjs's PlaygroundView (mount() builds it); `host` (the window) and `timers`
    * (setTimeout, setInterval, their clears) default to the page's; `snippets` loads the snippets.
+   * @param {HTMLElement} element
+   * @param {import('../../wasm/index.mjs').Lab} lab
+   * @param {object} options
+   * @param {object} embed
+   * @param {{ view?: any, host?: any, timers?: any, snippets?: () => Promise<any> }} [seams]
    */
   constructor(element, lab, options, embed, { view, host = globalThis, timers = globalThis, snippets } = {}) {
     this.#lab = lab;
@@ -231,7 +237,10 @@ export class Controller {
     return this.#view.clockPlayground && this.#embed.panels.has('state') && this.#futureShown;
   }
 
-  /** Brings every view up to date with the session's view; only what changed is touched. */
+  /**
+   * Brings every view up to date with the session's view; only what changed is touched.
+   * @param {{ notice?: string }} [drawn]
+   */
   #render({ notice } = {}) {
     const { view } = this.session;
     const { cursor, length, stats } = view;

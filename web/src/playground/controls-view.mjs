@@ -1,3 +1,4 @@
+// @ts-check
 // The "Step controls" panel and the phone's sticky bar: views only. Each builds
 // its DOM once and says what the reader did through bindX(handler); the
 // controller (controller.mjs) decides what happens and tells the view what to

@@ -1,3 +1,4 @@
+// @ts-check
 // Crash and restart, and the snapshot: the durability dialogs' controller
 // (durability.mjs draws them). A crash is a script action: the recovered queue is
 // the state from then on (time travel and links carry it). A second try from the

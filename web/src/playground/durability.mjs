@@ -1,3 +1,4 @@
+// @ts-check
 // Snapshots and "Crash and restart": two dialogs over the core's durability
 // (docs/snapshot-format.md). The crash dialog lists the journal of durable
 // writes of the queue at the cursor (since its creation or last restart), lets

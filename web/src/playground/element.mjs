@@ -1,3 +1,4 @@
+// @ts-check
 // <dlq-playground scenario="v1;…" sync-url label="…">: the custom element
 // wrapper around mount(). Each element has its own session. Only an element
 // with `sync-url` reads and writes location.hash (give it to one per page).
@@ -34,7 +35,7 @@ export const LAZY_HEIGHT = { full: 760, compact: 600 };
  */
 const nearView = typeof IntersectionObserver === 'function'
   ? new IntersectionObserver((entries) => {
-    for (const entry of entries) if (entry.isIntersecting) entry.target.mountNow();
+    for (const entry of entries) if (entry.isIntersecting) /** @type {DlqPlaygroundElement} */ (entry.target).mountNow();
   }, { rootMargin: '50% 0px' })
   : null;
 // Every mount takes its turn, one a task, in the order they asked: a page of 200
@@ -52,7 +53,8 @@ const idleQueue = [];
 function mountWhenIdle(element) {
   idleQueue.push(element);
   if (idleQueue.length > 1) return;
-  const idle = (fn) => (window.requestIdleCallback ?? setTimeout)(fn, { timeout: 1000 });
+  // Without requestIdleCallback (Safari), a task of its own: setTimeout's delay is a number, not options.
+  const idle = (fn) => (window.requestIdleCallback ? window.requestIdleCallback(fn, { timeout: 1000 }) : setTimeout(fn, 0));
   const next = () => {
     const el = idleQueue[0];
     const drawn = el?.mountNow() ?? null;

@@ -1,3 +1,4 @@
+// @ts-check
 // The embedding example's two lines to copy (with this site's own URL), and its
 // third playground, mounted with the JS API.
 import { mount } from './playground.mjs';

@@ -1,3 +1,4 @@
+// @ts-check
 // The two lines an author copies to put a playground from this site into a page:
 // the script (by its full URL on the site being read, so it works from any page)
 // and the element. The element holds a sentence that stays only if the script

@@ -1,3 +1,4 @@
+// @ts-check
 // What an author chooses for one embedded playground (attributes of
 // <dlq-playground>, or mount() options): the controls and panels shown, the
 // presets offered, a locked walkthrough, the heading level, a compact height and

@@ -1,3 +1,4 @@
+// @ts-check
 // The "Event log": the text twin of the timeline, one line per event that has
 // happened, as the core writes and explains it.
 import { h } from '../shared/dom.mjs';

@@ -1,3 +1,4 @@
+// @ts-check
 // The one loop every playground action goes through, RaftScope's: act on the
 // session (one call into the core), then render. The core (or the JS API's type
 // and size checks) refuses before anything changes, so a refusal only needs
@@ -12,7 +13,7 @@
  * bug in the page and is rethrown, never shown as if the input were wrong.
  */
 export function isRefusal(error) {
-  return error instanceof Error && typeof error.code === 'string';
+  return error instanceof Error && 'code' in error && typeof error.code === 'string';
 }
 
 export class Flow {
@@ -21,7 +22,7 @@ export class Flow {
     this.lab = lab;
     this.view = view;
     this.session = session;
-    /** Draws every view from the session (the controller sets it). */
+    /** Draws every view from the session (the controller sets it). @type {(drawn?: { notice?: string }) => void} */
     this.render = () => {};
     /** Stops a run in progress (the run timer sets it). */
     this.pause = () => {};

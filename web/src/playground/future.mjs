@@ -1,3 +1,4 @@
+// @ts-check
 // What of the session's timeline a playground draws. Normally all of it: the
 // script past the cursor faint, "later in the script". A predict question's
 // playground draws only what has happened, so the answer is not on show before

@@ -1,3 +1,4 @@
+// @ts-check
 // The import dialog's controller: a broker's config in the lab's terms
 // (import.mjs), applied as one set-up change (the system and the policy fields it
 // determines; backoff and quarantine merged over the policy in force), which the

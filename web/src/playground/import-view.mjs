@@ -1,3 +1,4 @@
+// @ts-check
 // The "Import a broker's config…" dialog: a text box for one broker's settings (and,
 // for SQS, the dead-letter queue's retention, which the source's attributes do not hold),
 // Import, and what came of it: the fields set (each with the broker's setting it
@@ -8,6 +9,7 @@
 import { h } from '../shared/dom.mjs';
 
 // [name, text, the SQS dead-letter queue's retention ('' for the other formats)]
+/** @type {[name: string, text: string, dlqRetention?: string][]} */
 const EXAMPLES = [
   ['BullMQ', '{ attempts: 3, backoff: { type: \'exponential\', delay: 1000 } }'],
   ['SQS', '{"Attributes":{"VisibilityTimeout":"30","MessageRetentionPeriod":"345600","RedrivePolicy":"{\\"deadLetterTargetArn\\":\\"arn:aws:sqs:us-east-1:123456789012:orders-dlq\\",\\"maxReceiveCount\\":5}"}}',
@@ -17,6 +19,7 @@ const EXAMPLES = [
 ];
 
 export class ImportView {
+  /** @type {(text: string, options: { dlqRetention: string }) => void} */
   #onImport = () => {};
 
   constructor(idPrefix) {

@@ -1,3 +1,4 @@
+// @ts-check
 // "Import a broker's config…": one broker's retry and dead-letter settings, pasted
 // as text, translated into the lab's terms: a system mode and the policy fields
 // that config determines. The core reads every format (core/config/: one reader per
@@ -51,6 +52,8 @@ export function readObjectText(text, name) {
 /**
  * Text → the lab's { system, policy } with what it set, or a refusal by name (see the module's comment).
  * `dlqRetention`: the SQS dead-letter queue's MessageRetentionPeriod as typed ('' or undefined: none given).
+ * @param {unknown} text
+ * @param {{ dlqRetention?: string }} [options]
  */
 export function importConfig(text, { dlqRetention } = {}) {
   if (typeof text !== 'string') {

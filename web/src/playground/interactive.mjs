@@ -1,3 +1,4 @@
+// @ts-check
 // When a page is interactive: once every playground that began drawing at load
 // (all but the loading="lazy" ones out of view) is ready, the page gets
 // data-ready on <html>, a 'dlq:interactive' performance mark and a

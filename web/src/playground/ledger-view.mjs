@@ -1,3 +1,4 @@
+// @ts-check
 // The side-effect ledger (core/queue/ledger.h, the session view's `ledger`):
 // what the outside world saw of the attempts, next to what the queue decided.
 // One row per charge in timeline order: the job, its attempt, when, whether the

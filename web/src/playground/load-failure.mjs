@@ -1,3 +1,4 @@
+// @ts-check
 // What a playground says when it cannot load its own code (its modules or the
 // core's .wasm): the file it asked for, the browser's reason, and what to do. A
 // page on another origin than the lab's site is the usual cause (the server must

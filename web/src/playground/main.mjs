@@ -1,3 +1,4 @@
+// @ts-check
 // Entry point of the playground page and the embedding example: registers
 // <dlq-playground>, loads mount() with it (its playgrounds draw at once), and
 // marks the page interactive when they are drawn (interactive.mjs). Lesson pages

@@ -1,3 +1,4 @@
+// @ts-check
 // The playground's model is the core's session (core/session/session.h, through
 // lab.createSession): the script, the cursor, the queue at the cursor and the
 // whole script's timeline live there. This adapter only forwards each user

@@ -1,3 +1,4 @@
+// @ts-check
 // The capstone's actions, each one crossing into the core through the flow
 // (flow.mjs): the clock (Lease, Settle, Crash worker, Next event, Advance), the
 // operator (Replay, Release key, Redrive, Patch and replay) and a worker's report

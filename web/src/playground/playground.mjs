@@ -1,3 +1,4 @@
+// @ts-check
 // mount(element, options): one independent playground inside `element`. The
 // controller (controller.mjs) wires the views (view.mjs: set-up, controls,
 // share, the Why line, timeline, places, event log) to a Session (model.mjs).

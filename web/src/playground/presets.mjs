@@ -1,3 +1,4 @@
+// @ts-check
 // One-key preset scenarios: plain data (set-up + a script to play with Forward
 // or Run). The core computes everything that follows from them. Lesson 1's
 // presets carry their script; the capstone's carry a world (core/scenario/world.h) whose

@@ -1,3 +1,4 @@
+// @ts-check
 // Building blocks of the state regions (state-views.mjs): a region with a
 // heading, a count and a keyed list that is patched in place; fact rows; a
 // meter. Drawing only: every value shown is read from the core's views.

@@ -1,3 +1,4 @@
+// @ts-check
 // A worker's report typed as text (the embed's `report-box`): the page sends it
 // to the core as it is (Session.report), and the core parses the outcome. An
 // outcome it does not know is refused in its own words, shown here, and changes
@@ -5,6 +6,7 @@
 import { h, uid } from '../shared/dom.mjs';
 
 export class ReportView {
+  /** @type {(text: string) => void} */
   #onSend = () => {};
 
   constructor() {

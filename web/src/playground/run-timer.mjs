@@ -1,3 +1,4 @@
+// @ts-check
 // Run and Play: the timer that plays a playground on its own. Run plays the rest
 // of the script, then the scenario's world (when it has one), else steps with the
 // chosen outcome until nothing is ready; Play runs the simulated workers. Each

@@ -1,3 +1,4 @@
+// @ts-check
 // Where a playground's scenario comes from: mount()'s options.scenario, load() and
 // loadOrAlert(), a preset, and (sync-url) the address bar. The core parses link
 // text; a refusal throws before anything changes, or (loadOrAlert) shows the link

@@ -1,3 +1,4 @@
+// @ts-check
 // The "Retry schedule" card: the playground's policy as the core's
 // retrySchedule() computes it (core/systems/schedule.h) — each attempt of a job
 // that keeps failing transiently, the delay after it and when the next starts
@@ -17,6 +18,7 @@ function spread(sp, exact) {
 }
 
 export class ScheduleCard {
+  /** @type {(ms: number) => void} */
   #onOutage = () => {};
   #outageTyped = false;
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The Advanced set-up: the capstone's policy (backoff, jitter, leases, seed,
 // ordering, quarantine operability, the failure-class table, the unsafe
 // quarantine order) and the simulated world (workers, work time, an outage).
@@ -207,6 +208,7 @@ function build(id, { schema, classes, onPolicy, onWorld }, details) {
   const world = fieldsFor(id, schema.world, 'world.', () => onWorld(worldValue(), worldAlert));
   // An outage with both ends empty or equal is none: null.
   const worldValue = () => {
+    /** @type {Record<string, any>} */
     const value = { ...current.world };
     for (const [path, { row, input }] of world.inputs) {
       const [, group, key] = path.split('.');

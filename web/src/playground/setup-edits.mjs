@@ -1,3 +1,4 @@
+// @ts-check
 // The set-up's edits, each one crossing into the core through the flow
 // (flow.mjs): Add job, Remove, Max attempts, and the policy and world fields
 // (Advanced, the pinned fields, the switches). A refusal is said next to its

@@ -1,3 +1,4 @@
+// @ts-check
 // The set-up fields an exercise needs, outside Advanced (the embed's `fields`
 // option, e.g. fields="backoff.jitter backoff.baseMs maxAttempts"): named by
 // their path in a scenario object and checked against the core's field tables
@@ -55,8 +56,11 @@ const at = (object, path) => path.split('.').reduce((o, key) => (o == null ? und
 export class PinnedFieldsView {
   #policy = null;
   #world = null;
+  /** @type {(changes: object, alert: HTMLElement) => void} */
   #onPolicy = () => {};
+  /** @type {(world: object, alert: HTMLElement) => void} */
   #onWorld = () => {};
+  /** @type {(value: number, alert: HTMLElement) => void} */
   #onMax = () => {};
 
   /**

@@ -1,3 +1,4 @@
+// @ts-check
 // The "Set-up" panel: the share box and Shortcuts in its head, the presets, Max
 // attempts, a job to add (with its key and behaviour), the capstone's presets
 // and the Advanced set-up (setup-advanced.mjs). A view: it builds its DOM once
@@ -7,8 +8,11 @@ import { kbd } from '../shared/keyboard.mjs';
 import { advancedSetup, behaviours } from './setup-advanced.mjs';
 
 export class SetupView {
+  /** @type {(key: string) => void} */
   #onPreset = () => {};
+  /** @type {(changes: object, alert: HTMLElement) => boolean} */
   #onPolicy = () => false;
+  /** @type {(world: object, alert: HTMLElement) => boolean} */
   #onWorld = () => false;
   #onAdvancedOpen = () => {};
 

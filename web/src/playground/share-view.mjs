@@ -1,3 +1,4 @@
+// @ts-check
 // The share box (the link to this state, Copy link) and the refused-link alert
 // (why a link was refused, the refused text whole with its own Copy). Views:
 // each builds its DOM once and says what the reader did through bindX(handler).

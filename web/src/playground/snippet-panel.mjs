@@ -1,3 +1,4 @@
+// @ts-check
 // The Config snippet panel's controller: the snippet of the system picked, from
 // the policy in force (../shared/snippets.mjs), and Apply to playground (the
 // edited part read back by snippet-readback.mjs, then the import's parser), one

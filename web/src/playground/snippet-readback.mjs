@@ -1,3 +1,4 @@
+// @ts-check
 // Reading an edited config snippet back for "Apply to playground": from a snippet
 // that shared/snippets.mjs generated, and the reader then edited, the part the
 // import dialog's parser reads (import.mjs), in that parser's own format, so an

@@ -1,3 +1,4 @@
+// @ts-check
 // The Config snippet panel: a system picker, an editable code area holding that
 // system's snippet of the playground's policy (shared/snippets.mjs writes it),
 // Copy, and for an edited snippet "Apply to playground" and "Reset to generated".
@@ -15,7 +16,9 @@ import { blockedSelected, copyText } from '../shared/clipboard.mjs';
 
 export class SnippetView {
   #onOpen = () => {};
+  /** @type {(key: string) => void} */
   #onSystem = () => {};
+  /** @type {(key: string, edited: string, base: string) => void} */
   #onApply = () => {};
   #generated = null;  // { key, name, language, text, readable } on show
   #drafts = new Map();  // system key -> the reader's edit: { text, base: the generated text it was made from }

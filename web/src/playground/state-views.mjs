@@ -1,3 +1,4 @@
+// @ts-check
 // The queue's state as regions (the "Event log", the timeline's text twin, is event-log.mjs).
 //
 //   Depth alarm     a banner in a status live region while the alarm is raised

@@ -1,3 +1,4 @@
+// @ts-check
 // The switches an author puts next to a playground (the embed's `switches`:
 // boolean fields of the core's policy table, lab.schema.policy, by path), each
 // a checkbox with the row's label and description. bindToggle(handler) gets
@@ -9,6 +10,7 @@ import { h, uid } from '../shared/dom.mjs';
 const valueAt = (policy, path) => path.split('.').reduce((o, k) => (o === undefined || o === null ? undefined : o[k]), policy);
 
 export class SwitchesView {
+  /** @type {(name: string, on: boolean) => void} */
   #onToggle = () => {};
   #boxes = new Map();  // path -> checkbox
 

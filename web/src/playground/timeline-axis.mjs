@@ -1,3 +1,4 @@
+// @ts-check
 // The timeline's axis strip: the step numbers (step axis) or round times
 // (time axis) over the columns in view plus a margin — thousands of SVG texts
 // are slow, so only those are in the DOM — the outage band's name, and the

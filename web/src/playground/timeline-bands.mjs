@@ -1,3 +1,4 @@
+// @ts-check
 // Named windows of time drawn as bands across every lane: the world's outage
 // (view.world.outage, the dependency down in [startMs, endMs)). The band in the
 // lanes carries its name for assistive technology; the axis shows it in words.

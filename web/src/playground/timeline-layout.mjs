@@ -1,3 +1,4 @@
+// @ts-check
 // Where the timeline puts each event: lanes (one per job, in order of first
 // appearance), columns (one per step on the step axis, one per instant on the
 // time axis), each glyph's place among its lane's glyphs in its column, the

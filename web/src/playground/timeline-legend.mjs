@@ -1,3 +1,4 @@
+// @ts-check
 // The timeline's legend: a glyph per event kind (the clock's and the
 // capstone's kinds only once the timeline has them), the bars, the outage band
 // and the faint "later in the script" swatch.

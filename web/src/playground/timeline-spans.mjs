@@ -1,3 +1,4 @@
+// @ts-check
 // The timeline's bars, as the events say: a lease from 'leased' to its settle
 // (the 'attempt' with the same token) or its 'expired'; a backoff delay from
 // 'delayed' to the job's 'due'. A bar still open runs to the time it names

@@ -1,3 +1,4 @@
+// @ts-check
 // The timeline's tooltip: the core's sentence for the event under the pointer
 // or focus, placed under its glyph inside the timeline's panel.
 import { h } from '../shared/dom.mjs';

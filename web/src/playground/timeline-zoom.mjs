@@ -1,3 +1,4 @@
+// @ts-check
 // The time axis's controls: the "now" readout, Zoom out / Zoom in / Fit /
 // Earlier / Later buttons and the range in view (a toolbar: one Tab stop, arrow
 // keys between its buttons), and the gestures on the lanes: Ctrl + wheel (or
@@ -11,7 +12,9 @@ import { ms, tick } from '../shared/time-format.mjs';
 const PAN_SHARE = 0.4; // Earlier / Later move the view by this share of its width
 
 export class ZoomControls {
+  /** @type {(factor: number, anchorPx: number | null) => void} */
   #onZoom = () => {};
+  /** @type {(share: number) => void} */
   #onPan = () => {};
   #onFit = () => {};
 

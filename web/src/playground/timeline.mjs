@@ -1,3 +1,4 @@
+// @ts-check
 // The Timeline region: an SVG lane chart, one lane per job. Two x axes:
 //
 // - steps (lesson 1, and any playground without the clock): one column per
@@ -91,6 +92,7 @@ export class Timeline {
   #applied = 0;      // events that have happened
   #active = -1;      // roving-tabindex event
   #scrollQueued = false;
+  /** @type {(seq: number) => void} */
   #onSelect = () => {};
   #resize;
   #width = 0;

@@ -1,3 +1,4 @@
+// @ts-check
 // The playground's link: the share box's URL (Copy link) and, with sync-url, the
 // address bar's fragment. The core formats the link; this module only decides
 // when to ask (debounced after a burst of changes: formatting a 1,000-job
@@ -44,7 +45,7 @@ export class UrlSync {
   link() {
     const link = this.#flow.session.link();  // one call: the core formats it, no view rebuilt
     if (link.text !== undefined) return link.text;
-    const error = new RangeError(link.message);
+    const error = /** @type {RangeError & { code?: string }} */ (new RangeError(link.message));
     error.code = link.error;
     throw error;
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // One playground's views, put together: the refused-link alert, the set-up
 // panel (with the share box), the step controls, the Why line, the timeline,
 // the places, the event log, the Config snippet, the phone's bar and the help dialog; the snapshot
@@ -30,12 +31,15 @@ import { ReportView } from './report-view.mjs';
 export class PlaygroundView {
   #embed;
   #keys = shortcutsEnabled();  // single-key shortcuts on (the help dialog's switch)
+  /** @type {(on: boolean) => boolean} */
   #onUnsafeOrder = () => false;
+  /** @type {(after: number, torn: boolean) => boolean} */
   #onCrash = () => false;
   #onFind = () => null;
   #snapshot = null;  // the dialogs, built on first use (most readers never open them)
   #crash = null;
   #import = null;
+  /** @type {(text: string, options: { dlqRetention: string }) => void} */
   #onImport = () => {};
   #schema;
   #pinnedHandlers = null;

@@ -1,3 +1,4 @@
+// @ts-check
 // The Why line (a polite live region): an author's caption while the history is
 // the authored script's, the core's sentence for the last action (or a notice),
 // and what the last edit did to the script; above it, the alert for a refused

@@ -1,3 +1,4 @@
+// @ts-check
 // The Worst case card: the bounded path's sum, term by term, as the core
 // computed it (view.worstCase: core/systems/backoff.h WorstCasePath, its leases
 // and each run of retry delays with the class that gives it), and beside each

@@ -1,3 +1,4 @@
+// @ts-check
 // Copying to the clipboard, the one way every page does it: the Clipboard API,
 // and where a page or browser blocks it, the text selected in its field so the
 // reader can copy it by hand. Either way the outcome is said in `status`.

@@ -1,3 +1,4 @@
+// @ts-check
 // Tiny DOM helpers. Contract: text only ever reaches the page through
 // textContent / setAttribute, never innerHTML, so ids and payloads such as
 // `<img src=x onerror=alert(1)>` always render as literal text.

@@ -1,3 +1,4 @@
+// @ts-check
 // The timeline's glyphs: each event kind (and attempt outcome) has its own
 // SHAPE as well as its own colour, so they stay distinct without colour vision.
 // Drawn as SVG paths centred on (0,0), about 11px across: no font dependency.

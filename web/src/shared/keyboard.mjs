@@ -1,3 +1,4 @@
+// @ts-check
 // Keyboard shortcuts and the "?" help table. Shortcuts act on the playground
 // that holds focus; the page's primary playground (options.globalKeys) also
 // takes them when focus is on nothing in particular (the page body). Keys
@@ -37,10 +38,10 @@ const SHORTCUTS = [
   ['?', 'Show this help', 'help'],
 ];
 
-const BY_KEY = new Map([
+const BY_KEY = new Map(/** @type {[string, string][]} */ ([
   ...SHORTCUTS.map(([key, , command]) => [key === 'Space' ? ' ' : key.toLowerCase(), command]),
   ...Array.from({ length: OUTCOME_KEYS }, (_, i) => [String(i + 1), `outcome:${i + 1}`]),
-]);
+]));
 
 /** The help table's rows: the shortcuts, with one row per outcome (`outcomes`: lab.outcomes) after Run. */
 function rows(outcomes) {
@@ -51,7 +52,7 @@ function rows(outcomes) {
 
 function isTyping(target) {
   if (!(target instanceof Element)) return false;
-  if (target.isContentEditable) return true;
+  if (/** @type {HTMLElement} */ (target).isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
   return target instanceof HTMLInputElement && !['radio', 'checkbox', 'button', 'range'].includes(target.type);
 }

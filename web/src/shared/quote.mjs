@@ -1,3 +1,4 @@
+// @ts-check
 // How a message quotes a value the reader gave: as JSON, and a long one only by its
 // start and its length, so a message never repeats a whole 1 MB attribute. A value that
 // could reorder the sentence around it (right-to-left letters, bidi controls such as

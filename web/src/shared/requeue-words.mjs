@@ -1,3 +1,4 @@
+// @ts-check
 // A legend's words for the requeue glyph, in the core's own words: where the
 // core sent a requeued attempt, as its explanation ends ("… → requeue at the
 // tail" in the lab's mode, "… → back near the head, as a quorum queue returns

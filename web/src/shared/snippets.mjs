@@ -1,3 +1,4 @@
+// @ts-check
 // One configuration snippet per real queue system: the lab's policy in force, as
 // the core reports it (queue.policy(), queue.rules()), written as that system's own
 // configuration by the core (core/config/config.h, WriteSnippet; each writer in its

@@ -1,3 +1,4 @@
+// @ts-check
 // Durations as the pages write them, the one place they are formatted. The
 // playground's virtual clock: exact milliseconds with thousands separators
 // ("2,277 ms") up to 100 s, as the core's own sentences count them; longer spans
@@ -13,6 +14,7 @@ export function grouped(n) {
   return GROUPED.format(n);
 }
 
+/** @type {[string, number][]} */
 const UNITS = [['day', 86_400_000], ['h', 3_600_000], ['min', 60_000], ['s', 1000]];
 
 /** A duration or a point on the clock in words: "420 ms", "5,000 ms", "2 min 30 s", "1 day 2 h". */

@@ -1,3 +1,4 @@
+// @ts-check
 // The time axis's scale, pure: a linear map from virtual ms to px, fitted to a
 // width and zoomed by a factor (1 = the whole scenario fits), with round ticks.
 // No DOM: the playground's timeline and the compare page's columns draw with it

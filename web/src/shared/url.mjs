@@ -1,3 +1,4 @@
+// @ts-check
 // Scenario links. The core owns the format (lab.parseScenario / formatScenario);
 // this module only moves link text in and out of the URL fragment and turns the
 // core's error codes into the message the page shows.

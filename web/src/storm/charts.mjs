@@ -1,3 +1,4 @@
+// @ts-check
 // The storm lab's charts (uPlot): the data a run's series become, a run's two
 // charts (attempts per second, stacked; jobs by place), the contention
 // experiment's two line charts, and a warm-up. Drawing only: the numbers are the
@@ -125,6 +126,7 @@ export function runChart({ kind, container, data, outage, axes, later }) {
   const raw = (arr) => (u, v, s, i) => (i === null || i === undefined ? '–' : (kind === 'attempts' ? fmtRate : fmtInt)(arr[i]));
   let series;
   let plotData;
+  /** @type {uPlot.Band[] | undefined} */
   let bands;
   if (kind === 'attempts') {
     // Stacked, top first: each layer's edge is the sum of it and the layers below. Drawn in that
@@ -146,6 +148,7 @@ export function runChart({ kind, container, data, outage, axes, later }) {
     plotData = [data.x, ...depths.map((d) => data.depth[d.i])];
   }
   const chart = { kind, data, el: container, plot: null };
+  /** @type {uPlot.Options} */
   const opts = {
     width,
     height: chartHeight(),
@@ -164,7 +167,7 @@ export function runChart({ kind, container, data, outage, axes, later }) {
     hooks: { drawClear: [shadeOutage(outage)] },
   };
   chart.applied = axes(chart).join();
-  chart.plot = new uPlot(opts, plotData.map(() => []), (u, init) => {
+  chart.plot = new uPlot(opts, /** @type {uPlot.AlignedData} */ (plotData.map(() => [])), (u, init) => {
     container.append(u.root);
     later(() => {
       if (!u.root.isConnected) return;

@@ -1,3 +1,4 @@
+// @ts-check
 // The contention experiment's results: two tables (total calls, completion time;
 // a row per client count, a column per strategy), what they say next to the
 // published experiment, and one chart per table (its figure here, drawn by

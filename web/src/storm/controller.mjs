@@ -1,3 +1,4 @@
+// @ts-check
 // The storm lab's controller: it owns the flow. A link or a preset or the form
 // gives a scenario; the controller guards it (a number no JS number holds, no
 // strategy, a cost over what a link may start by itself), has the worker run it

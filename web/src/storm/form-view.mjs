@@ -1,3 +1,4 @@
+// @ts-check
 // The scenario form (#storm-form, framed in storm.html), the preset buttons
 // (#storm-presets) and the form's refusal (#storm-error). It draws the number
 // fields from the core's rows (lab.schema.storm and .backoff) into the frame's
@@ -120,7 +121,8 @@ export class FormView {
   /** `handler(key)`: the reader pressed the preset with this key. */
   bindPreset(handler) {
     this.#presets.addEventListener('click', (event) => {
-      const button = event.target.closest('button[data-preset]');
+      /** @type {HTMLButtonElement | null} */
+      const button = /** @type {Element} */ (event.target).closest('button[data-preset]');
       if (button) handler(button.dataset.preset);
     });
   }
@@ -138,11 +140,11 @@ export class FormView {
   read() {
     const s = { ...DEFAULT_SCENARIO };
     for (const { id, key } of this.#numbers) s[key] = this.#drawn ? readNumber(this.#input(id)) : this.#shown[key];
-    s.arrival = this.#form.querySelector('input[name="arrival"]:checked')?.value ?? 'burst';
+    s.arrival = /** @type {HTMLInputElement | null} */ (this.#form.querySelector('input[name="arrival"]:checked'))?.value ?? 'burst';
     s.backoff = this.#input('f-backoff').value;
     s.budgets = readBudgets(this.#input('f-budgets').value);
     s.refusedRetry = this.#input('f-refused').value;
-    s.strategies = [...this.#form.querySelectorAll('input[name="strategy"]:checked')].map((el) => el.value);
+    s.strategies = [.../** @type {NodeListOf<HTMLInputElement>} */ (this.#form.querySelectorAll('input[name="strategy"]:checked'))].map((el) => el.value);
     return s;
   }
 
@@ -156,11 +158,11 @@ export class FormView {
   fill(s) {
     this.#shown = s;
     this.#fillNumbers(s);
-    for (const radio of this.#form.querySelectorAll('input[name="arrival"]')) radio.checked = radio.value === s.arrival;
+    for (const radio of /** @type {NodeListOf<HTMLInputElement>} */ (this.#form.querySelectorAll('input[name="arrival"]'))) radio.checked = radio.value === s.arrival;
     this.#input('f-backoff').value = s.backoff;
     this.#input('f-budgets').value = (s.budgets ?? DEFAULT_SCENARIO.budgets).join(', ');
     this.#input('f-refused').value = s.refusedRetry ?? DEFAULT_SCENARIO.refusedRetry;
-    for (const box of this.#form.querySelectorAll('input[name="strategy"]')) box.checked = s.strategies.includes(box.value);
+    for (const box of /** @type {NodeListOf<HTMLInputElement>} */ (this.#form.querySelectorAll('input[name="strategy"]'))) box.checked = s.strategies.includes(box.value);
     this.clearError();
   }
 
@@ -185,7 +187,7 @@ export class FormView {
   clearError() {
     this.#error.textContent = '';
     for (const el of this.#form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
-    for (const el of this.#form.querySelectorAll('[data-error-described]')) {
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (this.#form.querySelectorAll('[data-error-described]'))) {
       el.setAttribute('aria-describedby', el.dataset.errorDescribed);
       delete el.dataset.errorDescribed;
     }
@@ -196,7 +198,8 @@ export class FormView {
     for (const { id, key } of this.#numbers) this.#input(id).value = s[key] === null || s[key] === undefined ? '' : String(s[key]);
   }
 
-  #input(id) { return this.#doc.getElementById(id); }
+  /** A field by id: an <input>, or the <fieldset> of a group (used only as an element then). @returns {HTMLInputElement} */
+  #input(id) { return /** @type {HTMLInputElement} */ (this.#doc.getElementById(id)); }
 
   /** A field's name as the form shows it: its label, or a fieldset's legend. */
   #labelOf(id) {

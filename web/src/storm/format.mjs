@@ -1,3 +1,4 @@
+// @ts-check
 // How the storm lab writes its numbers: counts grouped, rates to a tenth, long
 // spans rounded (shared/time-format.mjs), axis ticks compact. Formatting only.
 import { grouped, roughMs, roughSeconds } from '../shared/time-format.mjs';

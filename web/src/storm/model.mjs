@@ -1,3 +1,4 @@
+// @ts-check
 // The storm lab's model: a thin adapter over the simulation's Web Worker
 // (storm-worker.mjs documents its messages). It starts the worker, numbers each
 // request, posts it, and terminates the worker to stop one. The core, in the
@@ -8,7 +9,9 @@ export class StormWorker {
   #url;
   #worker = null;
   #nextId = 1;
+  /** @type {(message: any) => void} */
   #onMessage = () => {};
+  /** @type {(message: string) => void} */
   #onFailure = () => {};
   // Questions waiting for their answer (describe, cost): id -> resolve.
   #asked = new Map();

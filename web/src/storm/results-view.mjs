@@ -1,3 +1,4 @@
+// @ts-check
 // The results panel's output (#storm-output) and its note (#storm-note): nothing
 // yet, a storm comparison (the summary table, then a column of two charts per
 // run) or the contention experiment. It owns what is on show (the charts, so
@@ -20,6 +21,7 @@ export class ResultsView {
   #shown = null;
   #sameAxes = true;
   #resizeScheduled = false;
+  /** @type {(on: boolean) => void} */
   #onSameAxes = () => {};
 
   constructor(doc = document) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The run bar of the results panel: the panel's state (#results data-state, for
 // styles and tests), Run / Restart and Cancel, the progress bar and its count,
 // the status line (a live region), and the link to the results on show.
@@ -17,13 +18,13 @@ export class RunView {
     const $ = (id) => doc.getElementById(id);
     this.#results = $('results');
     this.#runButton = $('storm-run');
-    this.#cancelButton = $('storm-cancel');
-    this.#progress = $('storm-progress');
+    this.#cancelButton = /** @type {HTMLButtonElement} */ ($('storm-cancel'));
+    this.#progress = /** @type {HTMLProgressElement} */ ($('storm-progress'));
     this.#count = $('storm-count');
     this.#status = $('storm-status');
     this.#output = $('storm-output');
     this.#linkLine = $('storm-link-line');
-    this.#link = $('storm-link');
+    this.#link = /** @type {HTMLAnchorElement} */ ($('storm-link'));
   }
 
   /** `handler()`: the reader pressed Cancel. */

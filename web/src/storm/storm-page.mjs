@@ -1,3 +1,4 @@
+// @ts-check
 // The storm lab page (storm.html): a scenario form, presets, a Web Worker that
 // runs one storm per strategy (storm-worker.mjs), a progress bar with Cancel,
 // and the results side by side: a summary table (the charts' text twin) and two

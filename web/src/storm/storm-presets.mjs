@@ -1,3 +1,4 @@
+// @ts-check
 // The storm lab's scenarios: the defaults, the presets, the link format
 // (location.hash, see docs/storm.md "Storm links") and how one scenario becomes
 // the runs the worker makes (one per strategy, or per strategy and arrival
@@ -65,9 +66,20 @@ export const AUTO_RUN_MAX_ATTEMPTS = 10_000_000;
 export const AUTO_RUN_MAX_CONTENTION_CALLS = 2_000_000;
 
 /**
+ * A storm lab scenario as the page holds it: the s1 link format's fields (a number is null
+ * when its field is blank or the link leaves it to the core).
+ * @typedef {{ jobs: number, arrival: string, perSecond: number, clients: number, outageStartMs: number, outageMs: number,
+ *   perWindow: number | null, windowMs: number, failurePerMillion: number, budgets: readonly string[], refusedRetry: string,
+ *   serverPerSecond: number | null, timeoutMs: number, dropStartMs: number, dropMs: number, dropPerSecond: number,
+ *   workers: number, workMs: number, leaseMs: number, maxAttempts: number, backoff: string, baseMs: number, capMs: number,
+ *   seed: number, strategies: string[] }} StormScenario
+ */
+
+/**
  * The value of every field a link leaves out (the s1 format's defaults: frozen, so an old link
  * keeps meaning what it meant). Storm lab II's fields default to what the page did before them:
  * no failure rate, no budget, no server, 100 clients when a loop is closed.
+ * @type {Readonly<StormScenario>}
  */
 export const DEFAULT_SCENARIO = Object.freeze({
   jobs: 10_000,

@@ -1,3 +1,4 @@
+// @ts-check
 // The storm lab's Web Worker: runs storms (and the contention experiment) off the
 // page's main thread. storm.html starts it as a module worker:
 //   new Worker(new URL('./storm-worker.mjs', import.meta.url), { type: 'module' })

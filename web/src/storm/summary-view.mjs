@@ -1,3 +1,4 @@
+// @ts-check
 // The summary table of a storm comparison (the charts' text twin): a row per
 // measure, a column per run, filled in as each run's result arrives; and the
 // scenario in one line above it.

@@ -1,3 +1,4 @@
+// @ts-check
 // Work split into tasks: each function runs in a task of its own (a setTimeout
 // each, in order), so drawing many charts never makes one long task.
 
