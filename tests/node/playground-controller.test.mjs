@@ -196,13 +196,15 @@ test('a policy edit goes to the core; its refusal is said in the alert it came f
   controller.destroy();
 });
 
-test('a preset loads with its summary; a crash preset plays and opens Crash and restart at the write that matters', () => {
+test('a preset loads with its summary; a crash preset plays and opens Crash and restart at the write that matters', async () => {
   const { controller, view, session } = playground();
   view.press('Preset', 'p');
   assert.match(view.last.notice, /^Poison message: .* Press Run or Forward to play it\.$/);
   assert.equal(session.cursor, 0);
-  view.press('Preset', 'q');
+  const opening = view.press('Preset', 'q');
   assert.equal(session.cursor, session.length, 'played to its end');
+  assert.equal(view.crashView.opened, 0, 'the dialog opens once its module is there');
+  await opening;
   assert.equal(view.crashView.opened, 1);
   assert.deepEqual(view.crashView.calls, [['findFirst']]);
   controller.destroy();

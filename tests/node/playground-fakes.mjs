@@ -37,9 +37,11 @@ class FakeSnippet {
   systems = null;
   shown = null;
   outcome = null;  // { applied | refused: heading, list }
+  loadingShown = false;
   bindOpen(handler) { this.onOpen = handler; }
   bindSystem(handler) { this.onSystem = handler; }
   bindApply(handler) { this.onApply = handler; }
+  loading(on) { this.loadingShown = on; }
   setSystems(systems) { this.systems = systems; }
   show(snippet) { this.shown = snippet; }
   applied(heading, set) { this.outcome = { applied: heading, set }; }
@@ -102,6 +104,8 @@ export class FakeView {
   importView = strict(new FakeDialog(), 'import dialog');
   crashView = strict(new FakeDialog(), 'crash dialog');
   snapshotView = strict(new FakeDialog(), 'snapshot dialog');
+  loads = [];         // the parts load(part) was asked for, in order
+  failLoad = null;    // an Error: load() rejects with it (a chunk that did not load)
 
   constructor() {
     // Every bindX(handler) the controllers may call records the handler under X.
@@ -125,6 +129,10 @@ export class FakeView {
   get last() { return this.renders.at(-1); }
 
   bindCommand(handler, { pageWide }) { this.handlers.set('Command', handler); this.keys = { pageWide }; }
+  load(part) {
+    this.loads.push(part);
+    return this.failLoad === null ? Promise.resolve() : Promise.reject(this.failLoad);
+  }
   importDialog() { return this.importView; }
   crashDialog() { return this.crashView; }
   snapshotDialog() { return this.snapshotView; }

@@ -1,18 +1,35 @@
 // The import dialog's controller (web/src/playground/import-panel.mjs) over a fake view
 // and the real core: an accepted config is one set-up change listing every field it set;
 // a refusal, the translation's or the core's, is said in the dialog by name and changes
-// nothing.
+// nothing; the dialog's module loads on first open, and one that does not load is said.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { playground, state } from './playground-fakes.mjs';
 
 const BULLMQ = '{"attempts":4,"backoff":{"type":"exponential","delay":1000},"removeOnFail":false}';
 
-test('opening the dialog pauses a run', () => {
+test('opening the dialog pauses a run, then loads its module and shows it', async () => {
   const { controller, view } = playground();
   view.press('Run');
-  view.press('ImportOpen');
+  const opening = view.press('ImportOpen');
   assert.equal(view.runningKind, null);
+  assert.equal(await opening, true);
+  assert.deepEqual(view.loads, ['import']);
+  assert.equal(view.importView.opened, 1);
+  controller.destroy();
+});
+
+test('a dialog whose module did not load is said in the action alert; nothing opens or changes; the next open tries again', async () => {
+  const { controller, view } = playground();
+  const before = state(controller);
+  view.failLoad = new TypeError('Failed to fetch dynamically imported module: https://lab.test/src/import-view-X.mjs');
+  assert.equal(await view.press('ImportOpen'), false);
+  assert.equal(view.importView.opened, 0);
+  assert.deepEqual(view.refusals, [['Import a broker\'s config',
+    'it did not load (Failed to fetch dynamically imported module: https://lab.test/src/import-view-X.mjs); check the connection, then try again']]);
+  assert.deepEqual(state(controller), before);
+  view.failLoad = null;
+  assert.equal(await view.press('ImportOpen'), true);
   assert.equal(view.importView.opened, 1);
   controller.destroy();
 });

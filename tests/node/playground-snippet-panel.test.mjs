@@ -29,9 +29,32 @@ test('the panel loads its generators when first opened, and shows the snippet of
   await view.snippet.onOpen();
   await view.snippet.onOpen();
   assert.equal(loads, 1);
+  assert.equal(view.snippet.loadingShown, false, 'the loading line went with the load');
   assert.deepEqual(view.snippet.systems, SNIPPETS);
   assert.equal(view.snippet.shown.key, SNIPPETS[0].key, 'the lab\'s own system has no snippet: the first');
   assert.match(view.snippet.shown.text, /maxReceiveCount/);
+  controller.destroy();
+});
+
+test('generators that did not load are said in the panel; nothing changes; the next open tries again', async () => {
+  let fail = true;
+  const { controller, view } = playground({}, { snippets: () => {
+    if (fail) return Promise.reject(new TypeError('Failed to fetch dynamically imported module: https://lab.test/src/snippets-X.mjs'));
+    return Promise.all([import('../../web/src/shared/snippets.mjs'), import('../../web/src/playground/snippet-readback.mjs')]);
+  } });
+  const before = state(controller);
+  view.snippet.open = true;
+  const opening = view.snippet.onOpen();
+  assert.equal(view.snippet.loadingShown, true, 'the panel says it is loading');
+  await opening;
+  assert.equal(view.snippet.loadingShown, false);
+  assert.deepEqual(view.snippet.outcome, { refused: 'The Config snippet did not load.',
+    messages: ['Failed to fetch dynamically imported module: https://lab.test/src/snippets-X.mjs: check the connection, then show the snippet again.'] });
+  assert.equal(view.snippet.shown, null);
+  assert.deepEqual(state(controller), before);
+  fail = false;
+  await view.snippet.onOpen();
+  assert.equal(view.snippet.shown.key, SNIPPETS[0].key);
   controller.destroy();
 });
 

@@ -146,8 +146,11 @@ export class Controller {
   /** Moves to the end of the script at once. */
   toEnd() { this.#navigate(this.session.length); }
 
-  /** Opens Crash and restart at write `after` of the journal, or (null) at the write that matters. */
-  crashAt(after = null) { this.#crash.openAt(after); }
+  /**
+   * Opens Crash and restart at write `after` of the journal, or (null) at the write that matters;
+   * resolves once it is open (its dialog's module loads on first use).
+   */
+  crashAt(after = null) { return this.#crash.openAt(after); }
 
   /** Shows or hides the future (the script past the cursor, the cards that foretell the run): a predict question's. */
   showFuture(shown) {

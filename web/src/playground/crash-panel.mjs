@@ -3,7 +3,8 @@
 // (durability.mjs draws them). A crash is a script action: the recovered queue is
 // the state from then on (time travel and links carry it). A second try from the
 // same dialog replaces its first, so the reader can compare writes. The view's
-// crashDialog() and snapshotDialog() are built when first asked for.
+// crashDialog() and snapshotDialog() are built when first asked for; their module
+// loads when one is first opened (view.load('durability')).
 
 export class CrashPanel {
   #flow;
@@ -21,16 +22,21 @@ export class CrashPanel {
     view.bindUnsafeOrder((on) => this.unsafeOrder(on));
   }
 
-  /** Opens Crash and restart over the queue at the cursor (a run in progress pauses). */
-  open() {
+  /**
+   * Opens Crash and restart over the queue at the cursor (a run in progress pauses), the
+   * dialogs' module loaded first; false when it did not load.
+   */
+  async open() {
     this.#flow.pause();
+    if (!await this.#flow.loaded('durability', 'Crash and restart')) return false;
     this.#crashedAt = null;
     this.#dialogs.crash().show(this.#flow.session);
+    return true;
   }
 
   /** Opens the dialog showing the recovery after write `after`, or (null) after the write that matters. */
-  openAt(after = null) {
-    this.open();
+  async openAt(after = null) {
+    if (!await this.open()) return;
     if (after === null) this.#dialogs.crash().findFirst();
     else this.#dialogs.crash().crashAt(after);
   }
@@ -55,11 +61,12 @@ export class CrashPanel {
     return this.#flow.edit(() => this.#flow.session.setPolicy({ unsafeQuarantineOrder: on }), this.#dialogs.crash().alert);
   }
 
-  /** The snapshot of the queue at the cursor, as the core writes it. */
-  showSnapshot() {
+  /** The snapshot of the queue at the cursor, as the core writes it (taken before the dialog's module loads). */
+  async showSnapshot() {
     const flow = this.#flow;
     let text = '';
     if (!flow.attempt(() => { text = flow.session.queue.snapshotText(); }, flow.refusedAs('No snapshot'))) return;
+    if (!await flow.loaded('durability', 'Snapshot')) return;
     this.#dialogs.snapshot().show(text);
   }
 

@@ -41,6 +41,21 @@ export class Flow {
     }
   }
 
+  /**
+   * Loads a part of the view the first view does not show (view.load(part): its dialog's module);
+   * true once it is there. A failed load (the network, a site redeployed under the page) is said
+   * in the action alert under `what`, and the part does not open: false.
+   */
+  async loaded(part, what) {
+    try {
+      await this.view.load(part);
+      return true;
+    } catch (error) {
+      this.view.refused(what, `it did not load (${error?.message ?? error}); check the connection, then try again`);
+      return false;
+    }
+  }
+
   /** A `show` for attempt() that has no field: the action alert (cleared by the next change drawn). */
   refusedAs(what) {
     return (message) => this.view.refused(what, message);

@@ -5,7 +5,8 @@
 // core checks whole. A refusal, the translation's or the core's, is said by name
 // in the dialog and changes nothing; an accepted import lists every field it set,
 // and those only the old system had, reset (lab.schema's onlyUnder). The view's
-// importDialog() is the dialog (import-view.mjs), built when first asked for.
+// importDialog() is the dialog (import-view.mjs), built when first asked for; its
+// module loads when the dialog is first opened (view.load('import')).
 import { FORMATS, importConfig, policyChanges } from './import.mjs';
 
 export class ImportPanel {
@@ -19,10 +20,12 @@ export class ImportPanel {
     flow.view.bindImport((text, options) => this.import(text, options));
   }
 
-  /** Opens the dialog (a run in progress pauses). */
-  open() {
+  /** Opens the dialog (a run in progress pauses), its module loaded first; false when it did not load. */
+  async open() {
     this.#flow.pause();
+    if (!await this.#flow.loaded('import', 'Import a broker\'s config')) return false;
     this.#dialog().show();
+    return true;
   }
 
   /** The dialog's Import: `text` as pasted, `options` ({ dlqRetention }). */

@@ -68,7 +68,8 @@ export class ScenarioLoader {
   /**
    * Loads a preset. With sync-url the link before it stays in the browser's
    * history, so Back undoes it: a change still waiting for its debounced hash
-   * write is written first, so it is that history entry and is not lost.
+   * write is written first, so it is that history entry and is not lost. A crash preset
+   * answers a promise that settles once Crash and restart is open (its module loads first).
    */
   preset(key) {
     const flow = this.#flow;
@@ -83,8 +84,7 @@ export class ScenarioLoader {
       // The crash presets play their script, then open Crash and restart at the write that matters.
       flow.goTo(flow.session.length);
       flow.render({ notice: `${preset.name}: ${preset.summary}` });
-      this.#crash.openAt(null);
-      return;
+      return this.#crash.openAt(null);
     }
     flow.render({ notice: `${preset.name}: ${preset.summary} Press Run or Forward to play it.` });
   }

@@ -4,7 +4,8 @@
 // edited part read back by snippet-readback.mjs, then the import's parser), one
 // set-up change the core checks whole. `snippet` is the panel (snippet-view.mjs).
 // The generators load when the panel is first opened: a playground never opened
-// loads neither module. `load` (a test's) resolves to them.
+// loads neither module. `load` (a test's) resolves to them; a load that fails is
+// said in the panel and tried again on the next open.
 import { importConfig, policyChanges } from './import.mjs';
 
 const loadModules = () => Promise.all([import('../shared/snippets.mjs'), import('./snippet-readback.mjs')]);
@@ -32,10 +33,23 @@ export class SnippetPanel {
   /** Loads the generators and the read-back (once), then draws. */
   async open() {
     if (this.#modules === null) {
-      const [snippets, readback] = await this.#load();
-      snippets.connectSnippets(this.#flow.lab);  // the core writes every snippet
-      this.#modules = { ...snippets, ...readback };
-      this.#snippet.setSystems(snippets.SNIPPETS);
+      const snippet = this.#snippet;
+      let loaded;
+      snippet.loading(true);
+      try {
+        loaded = await this.#load();
+      } catch (error) {
+        snippet.refused('The Config snippet did not load.', [`${error?.message ?? error}: check the connection, then show the snippet again.`]);
+        return;
+      } finally {
+        snippet.loading(false);
+      }
+      if (this.#modules === null) {  // else a second open connected them meanwhile
+        const [snippets, readback] = loaded;
+        snippets.connectSnippets(this.#flow.lab);  // the core writes every snippet
+        this.#modules = { ...snippets, ...readback };
+        snippet.setSystems(snippets.SNIPPETS);
+      }
     }
     this.render();
   }

@@ -88,6 +88,12 @@ export class SnippetView {
   /** The snippet on show is the reader's edit. */
   get edited() { return this.#generated !== null && this.#drafts.has(this.#generated.key); }
 
+  /** `on`: the generators are loading (the panel's first open), said in the state line until a snippet shows. */
+  loading(on) {
+    if (on) this.state.textContent = 'Loading the snippet generators…';
+    else if (this.#generated === null) this.state.textContent = '';
+  }
+
   /** The picker's systems ([{ key, name }], in order), once they are loaded. */
   setSystems(systems) {
     this.system.replaceChildren(...systems.map((s) => h('option', { value: s.key }, s.name)));

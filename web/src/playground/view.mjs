@@ -1,8 +1,8 @@
 // @ts-check
 // One playground's views, put together: the refused-link alert, the set-up
 // panel (with the share box), the step controls, the Why line, the timeline,
-// the places, the event log, the Config snippet, the phone's bar and the help dialog; the snapshot
-// and crash dialogs are built when first opened. What an embed shows (its
+// the places, the event log, the Config snippet, the phone's bar and the help dialog; the import,
+// snapshot and crash dialogs are loaded (lazy-parts.mjs) and built when first opened. What an embed shows (its
 // panels, presets, locked, compact, heading level) is applied here once, and
 // which capabilities show (features) on every draw. It is the controllers' one
 // view (controller.mjs and its panel controllers): they bind to it (bindX), read
@@ -20,8 +20,7 @@ import { Timeline } from './timeline.mjs';
 import { StateViews } from './state-views.mjs';
 import { EventLog } from './event-log.mjs';
 import { ScheduleCard } from './schedule-view.mjs';
-import { crashDialog, snapshotDialog } from './durability.mjs';
-import { ImportView } from './import-view.mjs';
+import { LazyParts } from './lazy-parts.mjs';
 import { SnippetView } from './snippet-view.mjs';
 import { PinnedFieldsView } from './setup-fields.mjs';
 import { LedgerView } from './ledger-view.mjs';
@@ -36,7 +35,8 @@ export class PlaygroundView {
   /** @type {(after: number, torn: boolean) => boolean} */
   #onCrash = () => false;
   #onFind = () => null;
-  #snapshot = null;  // the dialogs, built on first use (most readers never open them)
+  #parts = new LazyParts();  // the dialogs' modules, loaded on first use (most readers never open them)
+  #snapshot = null;  // the dialogs, built on first use
   #crash = null;
   #import = null;
   /** @type {(text: string, options: { dlqRetention: string }) => void} */
@@ -88,7 +88,7 @@ export class PlaygroundView {
       this.linkAlert.element, this.setup.element,
       h('div', { class: 'dlq-body' },
         h('div', { class: 'dlq-side' }, this.switches.element, this.controls.element, this.report.element),
-        h('div', { class: 'dlq-main' }, this.why.actionAlert, this.why.element,
+        h('div', { class: 'dlq-main' }, this.#parts.status, this.why.actionAlert, this.why.element,
           this.timeline.element, this.states.element, this.ledger.element, this.schedule.element, this.log.element, this.snippet.element)),
       this.bar.element,
       this.help);
@@ -341,9 +341,17 @@ export class PlaygroundView {
   /** `handler(text, { dlqRetention })`: the import dialog's Import (import-view.mjs). */
   bindImport(handler) { this.#onImport = handler; }
 
-  /** The import dialog (built on first use). */
+  /**
+   * Loads the module of `part` ('import': the import dialog; 'durability': the crash and snapshot
+   * dialogs) on first use, saying so while it is slow; rejects with the browser's error if it fails.
+   * The dialog's getter below may be called once this resolved.
+   */
+  load(part) { return this.#parts.load(part); }
+
+  /** The import dialog (built on first use, after load('import')). */
   importDialog() {
     if (this.#import === null) {
+      const { ImportView } = this.#parts.module('import');
       this.#import = new ImportView(this.id);
       this.#import.bindImport((text, options) => this.#onImport(text, options));
       this.root.append(this.#import.element);
@@ -351,19 +359,19 @@ export class PlaygroundView {
     return this.#import;
   }
 
-  /** The snapshot dialog (built on first use). */
+  /** The snapshot dialog (built on first use, after load('durability')). */
   snapshotDialog() {
     if (this.#snapshot === null) {
-      this.#snapshot = snapshotDialog(this.id);
+      this.#snapshot = this.#parts.module('durability').snapshotDialog(this.id);
       this.root.append(this.#snapshot);
     }
     return this.#snapshot;
   }
 
-  /** The crash dialog (built on first use). */
+  /** The crash dialog (built on first use, after load('durability')). */
   crashDialog() {
     if (this.#crash === null) {
-      this.#crash = crashDialog(this.id, {
+      this.#crash = this.#parts.module('durability').crashDialog(this.id, {
         onUnsafe: (on) => this.#onUnsafeOrder(on),
         onCrash: (after, torn) => this.#onCrash(after, torn),
         onFind: () => this.#onFind(),
