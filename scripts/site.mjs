@@ -38,8 +38,7 @@
 // Each page's `<!-- dlq:preload … -->` marker becomes modulepreload links for every
 // module its scripts import (statically, at any depth) and a preload of the .wasm:
 // the browser then fetches them all in one wave instead of discovering the import
-// graph level by level. A page that loads a module later, with import(), but always
-// at start can name it in LATER_PRELOADS, so it is fetched in that wave too.
+// graph level by level.
 import { createRequire } from 'node:module';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -78,16 +77,6 @@ const FLAT = {
   'storm.css': 'storm/storm.css',
   'compare.css': 'compare/compare.css',
   'check.css': 'check/check.css',
-};
-/**
- * Modules a page imports with import() as soon as its script runs, preloaded as if imported
- * statically (with what they import, and the .wasm with the JS API). The lesson pages' exercises
- * start the core at once (lessons/lesson.mjs, predict.mjs: import('../../wasm/index.mjs')), so
- * the browser would otherwise find the .wasm only after their script ran.
- */
-const LATER_PRELOADS = {
-  'lesson-1.html': ['./wasm/index.mjs'],
-  'lesson-2.html': ['./wasm/index.mjs'],
 };
 /** dist/src entry points besides the pages' own scripts, which are entry points too. */
 const ENTRY_POINTS = ['main.mjs', 'playground.mjs', 'url.mjs', 'storm-worker.mjs'];
@@ -207,16 +196,12 @@ function staticImports(graph, entries) {
   return found;
 }
 
-function preloadLinks(graph, page, name) {
+function preloadLinks(graph, page) {
   const entries = pageScripts(page).map((script) => `./${script}`);
-  const later = LATER_PRELOADS[name] ?? [];
-  for (const entry of [...entries, ...later]) {
-    if (!graph.has(entry)) throw new Error(`site: ${name} loads ${entry}, which the build did not write`);
+  for (const entry of entries) {
+    if (!graph.has(entry)) throw new Error(`site: a page loads ${entry}, which the build did not write`);
   }
   const modules = staticImports(graph, entries);
-  for (const module of [...later, ...staticImports(graph, later)]) {
-    if (!modules.includes(module) && !entries.includes(module)) modules.push(module);
-  }
   const links = modules.map((href) => `<link rel="modulepreload" href="${href}">`);
   // The .wasm first when the page loads the core: it is the largest, and only the loader would discover it.
   if (modules.includes('./wasm/index.mjs')) links.unshift(WASM_PRELOAD);
@@ -299,22 +284,19 @@ export function buildSite(root, {
   mkdirSync(path.join(dist, 'docs'), { recursive: true });
   cpSync(path.join(root, 'docs', 'check.md'), path.join(dist, 'docs', 'check.md'));
   const pages = readdirSync(dist).filter((n) => n.endsWith('.html'))
-    .map((name) => ({ name, file: path.join(dist, name), text: readFileSync(path.join(dist, name), 'utf8') }));
-  for (const name of Object.keys(LATER_PRELOADS)) {
-    if (!pages.some((p) => p.name === name)) throw new Error(`site: LATER_PRELOADS names ${name}, which web/ does not have`);
-  }
+    .map((name) => ({ file: path.join(dist, name), text: readFileSync(path.join(dist, name), 'utf8') }));
   let links;
   if (bundled) {
     const entries = new Set(ENTRY_POINTS);
     for (const { text } of pages) for (const script of pageScripts(text)) entries.add(path.posix.relative('src', script));
     const graph = bundle(root, dist, [...entries]);
-    links = (page, name) => preloadLinks(graph, page, name);
+    links = (page) => preloadLinks(graph, page);
   } else {
     links = copyModules(root, dist);
   }
-  for (const { name, file, text } of pages) {
-    if (!MARKER.test(text)) throw new Error(`site: ${name} has no <!-- dlq:preload --> marker`);
-    writeFileSync(file, text.replace(MARKER, links(text, name)));
+  for (const { file, text } of pages) {
+    if (!MARKER.test(text)) throw new Error(`site: ${path.basename(file)} has no <!-- dlq:preload --> marker`);
+    writeFileSync(file, text.replace(MARKER, links(text)));
   }
   if (precompressed) precompress(dist);
   return dist;

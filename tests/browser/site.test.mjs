@@ -1,6 +1,6 @@
 // The built site (scripts/site.mjs): dist/ is bundled and minified by esbuild, the
 // entry points embedders are promised still work and share one instance with the
-// page, every preload the pages declare is fetched once and used (the lessons' core too), and the plain
+// page, every preload the pages declare is fetched once and used, and the plain
 // modules in web/src still work unbundled.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -73,22 +73,6 @@ test('a cold load fetches each file once (every preload is used), and src/playgr
   await playground(page, 1).button('Step').click();
   assert.equal(await playground(page, 1).step(), 1);
   assert.equal(await playground(page, 0).step(), 0, 'the page\'s own playground is untouched');
-  assertClean(opened);
-  await opened.context.close();
-});
-
-test('a lesson\'s cold load uses its preloads of the core (the .wasm and the JS API it imports later) and fetches each file once', async () => {
-  const opened = await openPage(h.browser, null);
-  const { page } = opened;
-  const requests = [];
-  page.on('request', (request) => requests.push(new URL(request.url()).pathname));
-  await page.goto(`${h.base}lesson-1.html`);
-  await page.waitForLoadState('networkidle');
-  const fetched = requests.filter((p) => p !== '/favicon.svg');
-  assert.deepEqual(fetched.filter((p, i) => fetched.indexOf(p) !== i), [], 'no file is fetched twice (a preload that is not used is fetched again)');
-  const links = preloads(readFileSync(path.join(DIST, 'lesson-1.html'), 'utf8')).map((href) => href.slice(1));
-  assert.ok(links.includes('/wasm/gen/dlq_core.wasm') && links.includes('/wasm/index.mjs'));
-  for (const link of links) assert.ok(fetched.includes(link), `${link} is fetched`);
   assertClean(opened);
   await opened.context.close();
 });
