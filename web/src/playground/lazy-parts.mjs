@@ -1,3 +1,4 @@
+// @ts-check
 // The parts of a playground that its first view does not show: their modules load
 // with import() on first use, so a page that never opens them never fetches them
 // (the site's bundler makes each a chunk of its own). A part is one module:
