@@ -389,8 +389,8 @@ export interface PolicyOptions {
    */
   requeueWith?: 'reject' | 'nack';
   /**
-   * RabbitMQ quorum queue only: Who delays a failure: the broker (its delayed retry, if any), or the consumer's
-   * x-opt-delivery-time (4.3), set from the backoff. Default 'broker'.
+   * RabbitMQ quorum queue only: Who delays a failure: the broker (its delayed retry, if any), or the
+   * consumer's x-opt-delivery-time (4.3), set from the backoff. Default 'broker'.
    */
   deliveryTime?: 'broker' | 'backoff';
   /**
