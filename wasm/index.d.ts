@@ -389,6 +389,11 @@ export interface PolicyOptions {
    */
   requeueWith?: 'reject' | 'nack';
   /**
+   * RabbitMQ quorum queue only: Who delays a failure: the broker (its delayed retry, if any), or the
+   * consumer's x-opt-delivery-time (4.3), set from the backoff. Default 'broker'.
+   */
+  deliveryTime?: 'broker' | 'backoff';
+  /**
    * Amazon SQS only: a redrive moves at most this many a second (StartMessageMoveTask), each as a new message
    * with a fresh retention; 0: the lab's replay. An integer from 0 to 500; default 0.
    */

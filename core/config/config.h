@@ -109,6 +109,7 @@ struct PolicyFacts {
   std::string dead_letter_topic = "set";
   double message_retention_ms = 0;  // 0: not given
   std::string requeue_with = "reject";  // RabbitMQ 4.3: basic.nack is not counted
+  std::string delivery_time = "broker";  // RabbitMQ 4.3: "backoff", the consumer sets x-opt-delivery-time
   // The sidekiq mode's.
   bool retry_in_jitter = false, retry_every_error = false, skip_dead_set = false;
   double dead_max_jobs = 10000;

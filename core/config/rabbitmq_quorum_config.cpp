@@ -3,7 +3,9 @@
 // into the rabbitmq-quorum mode. No dead-letter-exchange: deadLetterExchange none (a dead
 // letter is dropped); max-length with overflow drop-head, the default: maxLength;
 // message-ttl: messageTtlMs; RabbitMQ 4.3's delayed-retry-type / -min / -max (ms):
-// delayedRetryType / delayedRetryMinMs / delayedRetryMaxMs.
+// delayedRetryType / delayedRetryMinMs / delayedRetryMaxMs. 4.3's x-opt-delivery-time is the
+// consumer's (a message annotation, not a queue argument): a 4.3 definition (a delayed retry)
+// reads as deliveryTime broker, said in the import's list, never left as it was.
 #include <array>
 #include <string_view>
 
@@ -193,6 +195,11 @@ ImportResult ReadRabbitmq(const JsValue& input) {
     t.ToText("deadLetterExchange", "none",
              "dead-letter-exchange absent: at the limit, or on a reject, RabbitMQ drops the message (no entry is kept)");
   }
+  if (HasDelayedRetry(*definition)) {
+    t.ToText("deliveryTime", "broker",
+             "x-opt-delivery-time is set per message by the consumer (the AMQP 1.0 modified outcome), not by a policy key: "
+             "the definition's delayed retry applies (if your consumer sets it, choose deliveryTime backoff in Advanced)");
+  }
   t.NoBackoff(HasDelayedRetry(*definition)
                   ? "RabbitMQ's delay is its delayed retry (4.3), not a backoff"
                   : "RabbitMQ has no backoff: a returned message is redelivered at once, near the head");
@@ -214,12 +221,16 @@ struct RabbitShape {
   bool quorum_mode, no_dlx, classic, unset;
   double limit, max_length, message_ttl_ms;
   bool delayed;  // RabbitMQ 4.3's delayed retry (delayedRetryType not disabled)
+  bool delivery_time;  // 4.3's x-opt-delivery-time set by the consumer from the backoff (deliveryTime backoff)
 };
 
 std::vector<std::string> RabbitNotes(const PolicyFacts& n, const RabbitShape& m) {
   std::vector<std::string> notes;
   ClassShape shape = ShapeOf(n);
-  if (n.backoff.kind != "none" && m.delayed) {
+  if (n.backoff.kind != "none" && m.delivery_time) {
+    notes.push_back("backoff " + BackoffText(n.backoff) + ": the consumer's clock; it sets x-opt-delivery-time = now + the delay on "
+                    "each failed attempt it returns (RabbitMQ 4.3)");
+  } else if (n.backoff.kind != "none" && m.delayed) {
     notes.push_back("backoff " + BackoffText(n.backoff) + ": not used; the delay is RabbitMQ 4.3's delayed retry");
   } else if (n.backoff.kind != "none") {
     notes.push_back("backoff " + BackoffText(n.backoff) +
@@ -301,10 +312,11 @@ Snippet RabbitMqSnippet(const PolicyFacts& n) {
   m.max_length = m.quorum_mode ? n.max_length : 0;
   m.message_ttl_ms = m.quorum_mode ? n.message_ttl_ms : 0;
   m.delayed = m.quorum_mode && n.delayed_retry_type != "disabled";
+  m.delivery_time = m.quorum_mode && n.delivery_time == "backoff";
   std::vector<std::string> lines = {
       "#!/usr/bin/env bash",
       std::string("# dlq-lab policy -> RabbitMQ ") + (m.classic ? "classic" : "quorum") + " queue \"orders\" (" +
-                      (m.delayed ? "4.3" : "3.10") + " or later): " + PolicyText(n)};
+                      (m.delayed || m.delivery_time ? "4.3" : "3.10") + " or later): " + PolicyText(n)};
   for (std::string& note : HashComments(RabbitNotes(n, m))) lines.push_back(std::move(note));
   lines.push_back("set -euo pipefail");
   lines.push_back("NODE=rabbit@localhost # the connection: the RabbitMQ node rabbitmqctl talks to (rabbitmqctl -n)");
@@ -326,6 +338,14 @@ Snippet RabbitMqSnippet(const PolicyFacts& n) {
   if (m.delayed) {
     lines.push_back("# delayedRetryType " + n.delayed_retry_type + " -> delayed-retry-type (RabbitMQ 4.3): a return it applies to waits min(" +
                     N(n.delayed_retry_min_ms) + " x delivery count, " + N(n.delayed_retry_max_ms) + ") ms; x-opt-delivery-time overrides it per message.");
+  }
+  if (m.delivery_time) {
+    Append(lines, {"# deliveryTime backoff: the consumer sets the delay, not the queue (RabbitMQ 4.3). It returns each failed attempt",
+                   "# with the AMQP 1.0 modified outcome (delivery-failed=true, counted in delivery-count) carrying the message",
+                   "# annotation x-opt-delivery-time = now + the backoff's delay (ms since epoch), which takes precedence over any",
+                   std::string("# delayed retry") + (m.delayed ? " (a delay of 0 is not in the future: the linear delay applies); a lost connection" :
+                                                               "; a lost connection, with no outcome,") + " waits the broker's rule.",
+                   "# (Consumer code, not a queue argument: no policy key says it, so the import cannot read it back.)"});
   }
   if (m.quorum_mode && n.requeue_with == "nack") {
     Append(lines, {"# requeueWith nack: the consumer fails an attempt with basic.nack (requeue=true), which RabbitMQ 4.3 does not",

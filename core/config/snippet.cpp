@@ -75,6 +75,7 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
     n.message_retention_ms = NumberAt(in_force, "messageRetentionMs");
   }
   n.requeue_with = TextAt(in_force, "requeueWith", "reject");
+  n.delivery_time = TextAt(in_force, "deliveryTime", "broker");
   n.retry_in_jitter = FlagAt(in_force, "retryInJitter");
   n.retry_every_error = FlagAt(in_force, "retryEveryError");
   n.skip_dead_set = FlagAt(in_force, "skipDeadSet");

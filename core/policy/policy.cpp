@@ -182,6 +182,8 @@ const char* DelayedRetryTypeName(DelayedRetryType type) {
 
 const char* RequeueWithName(RequeueWith with) { return kRequeueWithChoices.Name(static_cast<int>(with)); }
 
+const char* DeliveryTimeName(DeliveryTime time) { return kDeliveryTimeChoices.Name(static_cast<int>(time)); }
+
 const char* DelayAtName(DelayAt where) { return kDelayAtChoices.Name(static_cast<int>(where)); }
 
 Result<DelayAt> ParseDelayAt(std::string_view text) {
@@ -389,6 +391,24 @@ Status CheckRequeueWith(const Policy& p) {
   return Status::Ok();
 }
 
+// x-opt-delivery-time is read by a 4.3 quorum queue (rabbit_fifo's should_delay: the annotation
+// first, "precedence over delayed_retry configuration", then the delayed retry if any), so it
+// needs a 4.x quorum queue's delivery count, as a delayed retry does. It rides on the AMQP 1.0
+// modified outcome, so AMQP 0.9.1's basic.nack (requeueWith nack) cannot carry it.
+Status CheckDeliveryTime(const Policy& p) {
+  if (p.delivery_time != DeliveryTime::kBackoff) return Status::Ok();
+  if (p.delivery_limit == DeliveryLimit::kUnset3 || p.delivery_limit == DeliveryLimit::kClassicQueue) {
+    return Status::InvalidArgument("deliveryTime \"backoff\" (RabbitMQ 4.3's x-opt-delivery-time) needs a 4.x quorum queue, "
+                                   "so deliveryLimit \"explicit\" or \"unset-4.x\", got " +
+                                   Quoted(DeliveryLimitName(p.delivery_limit)));
+  }
+  if (p.requeue_with == RequeueWith::kNack) {
+    return Status::InvalidArgument("deliveryTime \"backoff\" needs requeueWith \"reject\" (x-opt-delivery-time rides on "
+                                   "the AMQP 1.0 modified outcome; AMQP 0.9.1's basic.nack cannot carry it), got \"nack\"");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status Policy::Check(const Policy& p) {
@@ -458,6 +478,7 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(CheckSpringKafka(p));
   RETURN_IF_ERROR(CheckKafkaConnect(p));
   RETURN_IF_ERROR(CheckRequeueWith(p));
+  RETURN_IF_ERROR(CheckDeliveryTime(p));
   return Status::Ok();
 }
 
@@ -505,7 +526,7 @@ bool operator==(const Policy& a, const Policy& b) {
          a.retry_for_ms == b.retry_for_ms && a.discard_on_exhausted == b.discard_on_exhausted &&
          a.tolerance_all == b.tolerance_all && a.dlq_topic == b.dlq_topic && a.context_headers == b.context_headers &&
          a.retry_timeout_ms == b.retry_timeout_ms &&
-         a.requeue_with == b.requeue_with && a.move_task_rate == b.move_task_rate;
+         a.requeue_with == b.requeue_with && a.move_task_rate == b.move_task_rate && a.delivery_time == b.delivery_time;
 }
 
 }  // namespace dlq

@@ -105,6 +105,16 @@ enum class DeadLetterTopic : uint8_t { kSet, kNone };
 //           lab's crash, still counts). rabbitmq.com/docs/quorum-queues, "Poison message handling".
 // Append-only (links, snapshots).
 enum class RequeueWith : uint8_t { kReject, kNack };
+// rabbitmq-quorum: what sets a failed message's delay under RabbitMQ 4.3's delayed retry.
+//   broker   the queue's linear delay, min(delayed-retry-min x delivery_count, delayed-retry-max)
+//   backoff  the consumer returns each failed attempt with the AMQP 1.0 modified outcome
+//            (delivery-failed=true: counted) carrying x-opt-delivery-time = now + the policy's
+//            backoff (its jitter, cap, a class's own backoff), which "takes precedence over the
+//            calculated linear back-off delay" (rabbitmq.com/docs/quorum-queues, "Explicit
+//            Delivery Time"). A crash (a lost connection) returns no outcome, so it still waits
+//            the broker's delay (SystemRules::CrashPolicy).
+// Append-only (links, snapshots).
+enum class DeliveryTime : uint8_t { kBroker, kBackoff };
 // Why a job that fails for good is dropped instead of quarantined (Policy::DeadLetterDrop):
 // a RabbitMQ queue with no dead-letter exchange, BullMQ's removeOnFail true, or
 // Sidekiq's dead: false. The value is stored in its events' ref, so it is append-only.
@@ -187,6 +197,7 @@ const char* DeadLetterExchangeName(DeadLetterExchange dlx);  // "set" | "none"
 const char* DelayedRetryTypeName(DelayedRetryType type);  // "disabled" | "all" | "failed" | "returned"
 const char* DeadLetterTopicName(DeadLetterTopic topic);  // "set" | "none"
 const char* RequeueWithName(RequeueWith with);  // "reject" | "nack"
+const char* DeliveryTimeName(DeliveryTime time);  // "broker" | "backoff"
 const char* DelayAtName(DelayAt where);  // "broker" | "consumer-sleep" | "retry-queue"
 Result<DelayAt> ParseDelayAt(std::string_view text);
 
@@ -404,6 +415,9 @@ struct Policy {
   int64_t move_task_rate = 0;
   // rabbitmq-quorum: basic.reject (counted) or 4.3's basic.nack (uncounted) for a retry (RequeueWith).
   RequeueWith requeue_with = RequeueWith::kReject;
+  // rabbitmq-quorum: the broker's linear delayed retry, or the consumer's x-opt-delivery-time
+  // from the policy's backoff (DeliveryTime; needs delayedRetryType all or failed).
+  DeliveryTime delivery_time = DeliveryTime::kBroker;
   // Where a retry's delay lives (DelayAt); other than broker only with system lab.
   DelayAt delay_at = DelayAt::kBroker;
   // Quarantine operability: an entry whose age (from its arrival) reaches

@@ -153,6 +153,12 @@ const Field<Policy> kPolicyFields[] = {
           "delivery-limit never ends its retries.")).Carried('r', "k", "requeueWith"),
      [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.requeue_with); },
      [](Policy& p, int64_t v) { p.requeue_with = static_cast<RequeueWith>(v); }},
+    // Capital code: every lowercase letter is taken (see kafka-connect's below).
+    {OnlyUnder(System::kRabbitMqQuorum, Pick("deliveryTime", kDeliveryTimeChoices, "Delivery time (4.3)",
+          "Who delays a failure: the broker (its delayed retry, if any), or the consumer's "
+          "x-opt-delivery-time (4.3), set from the backoff.")).Carried('r', "X", "deliveryTime"),
+     [](const Policy& p) -> int64_t { return static_cast<int64_t>(p.delivery_time); },
+     [](Policy& p, int64_t v) { p.delivery_time = static_cast<DeliveryTime>(v); }},
     {OnlyUnder(System::kSqs, Integer("moveTaskRate", kMoveTaskRateField, "Move task rate (messages/s)",
              "a redrive moves at most this many a second (StartMessageMoveTask), each as a new message "
              "with a fresh retention; 0: the lab's replay.")).Carried('r', "z", "moveTaskRate"),

@@ -54,6 +54,9 @@ inline constexpr Choices kDeadLetterTopicChoices{kDeadLetterTopicItems, 2};
 inline constexpr Choice kRequeueWithItems[] = {{"reject", "basic.reject: counted in delivery-count"},
                                                {"nack", "basic.nack on 4.3: not counted", "n"}};
 inline constexpr Choices kRequeueWithChoices{kRequeueWithItems, 2};
+inline constexpr Choice kDeliveryTimeItems[] = {{"broker", "The broker: its linear delayed retry"},
+                                                {"backoff", "The consumer: x-opt-delivery-time from the backoff (4.3)", "b"}};
+inline constexpr Choices kDeliveryTimeChoices{kDeliveryTimeItems, 2};
 inline constexpr Choice kDelayAtItems[] = {{"broker", "The broker (delayed)"},
                                            {"consumer-sleep", "The consumer sleeps", "c"},
                                            {"retry-queue", "A retry queue and a scheduler", "q"}};

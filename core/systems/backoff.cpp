@@ -133,9 +133,14 @@ WorstCase WorstCasePath(const Policy& policy, const FailureScope& scope) {
   worst.stalls = system.CountsStalls() && crashes ? static_cast<uint32_t>(system.StallBudget(policy)) : 0;
   worst.time_ms = (most + worst.stalls) * policy.lease_ms;  // every lease runs to its expiry
   // Where each class's largest delay stops depending on the attempt (SystemRules::MaxRetryDelaySettlesAt).
+  // A crash's delay follows the system's CrashPolicy (no consumer outcome: the broker's own delay).
+  const Policy crash_policy = system.CrashPolicy(policy);
+  const auto policy_of = [&](int c) -> const Policy& {
+    return c == static_cast<int>(FailureClass::kCrash) ? crash_policy : policy;
+  };
   uint32_t settles[kFailureClassCount] = {};
   for (int c = 0; c < kFailureClassCount; ++c) {
-    if (rules[c].retry) settles[c] = system.MaxRetryDelaySettlesAt(policy, rules[c].backoff);
+    if (rules[c].retry) settles[c] = system.MaxRetryDelaySettlesAt(policy_of(c), rules[c].backoff);
   }
   // Under a retry window (SystemRules::RetryWindowMs) attempt n is retried only while its
   // failure comes before the first failure + the window: with every lease run to its
@@ -154,7 +159,7 @@ WorstCase WorstCasePath(const Policy& policy, const FailureScope& scope) {
     for (int c = 0; c < kFailureClassCount; ++c) {
       const ClassRule& rule = rules[c];
       if (!rule.retry || n >= rule.max_attempts + extra) continue;
-      const int64_t delay = MaxRetryDelay(policy, rule.backoff, n, previous);
+      const int64_t delay = MaxRetryDelay(policy_of(c), rule.backoff, n, previous);
       if (delay > term.delay_ms) {
         term.delay_ms = delay;
         term.failure_class = static_cast<FailureClass>(c);

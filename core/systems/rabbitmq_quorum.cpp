@@ -17,10 +17,20 @@
 //     Every failure of the lab's worker is a genuine one (basic.reject, a lost
 //     connection: counted in delivery_count), so "all" and "failed" apply and
 //     "returned" (nack, released) does not. delivery_count after failed attempt n is n.
+//   * deliveryTime backoff (4.3, quorum-queues "Explicit Delivery Time"; rabbit_fifo.erl's
+//     should_delay): the worker returns a failed attempt with the AMQP 1.0 modified outcome
+//     (delivery-failed=true: counted, as a reject is) carrying x-opt-delivery-time = now + the
+//     policy's backoff. A time in the future "takes precedence over the calculated linear
+//     back-off delay"; one not in the future (a delay of 0) falls through to the delayed retry,
+//     if any applies. A crash (a lost connection) sends no outcome, so it waits the broker's
+//     rule alone (CrashPolicy).
 //   * requeueWith nack (4.3, "Poison message handling"): basic.nack raises only
 //     x-acquired-count, so a nacked failure is not counted and is retried without end;
 //     a crash (a lost connection) still counts.
+#include <algorithm>
 #include <cstdint>
+
+#include "backoff.h"
 #include "modules.h"
 
 namespace dlq::systems {
@@ -33,6 +43,23 @@ constexpr int64_t kRabbitMq4DeliveryLimit = 20;
 bool DelaysFailures(const Policy& p) {
   return p.delayed_retry_type == DelayedRetryType::kAll || p.delayed_retry_type == DelayedRetryType::kFailed;
 }
+
+// The least delay NextDelay can give after `attempt` (backoff.cpp's formulas): 0 means the
+// consumer's x-opt-delivery-time may not be in the future, and the broker's rule then applies.
+int64_t MinDelay(const Backoff& b, uint32_t attempt) {
+  if (b.kind == BackoffKind::kNone) return 0;
+  const int64_t v = UnjitteredDelay(b, attempt);
+  switch (b.jitter) {
+    case Jitter::kNone: return v;
+    case Jitter::kFull: return 0;
+    case Jitter::kEqual: return v / 2;
+    case Jitter::kDecorrelated: return b.base_ms;
+    case Jitter::kBullMq: return v * (1000 - b.jitter_permille) / 1000;
+  }
+  return 0;
+}
+
+bool ConsumerSetsDelay(const Policy& p) { return p.delivery_time == DeliveryTime::kBackoff; }
 
 // 4.3's delay after failed attempt `attempt` (delivery_count = attempt): linear, capped.
 // Policy::Check keeps min x count within int64 (min <= a day, count <= 1,000,000).
@@ -57,20 +84,50 @@ class RabbitMqQuorumSystem final : public SystemRules {
 
   int64_t RetryDelay(const Policy& p, const Backoff& b, uint32_t attempt, int64_t previous,
                      Prng& jitter) const override {
+    if (ConsumerSetsDelay(p)) {  // x-opt-delivery-time first; a time not in the future falls through
+      const int64_t annotated = SystemRules::RetryDelay(p, b, attempt, previous, jitter);
+      if (annotated > 0) return annotated;
+    }
     if (DelaysFailures(p)) return DelayedRetry(p, attempt);
-    return SystemRules::RetryDelay(p, b, attempt, previous, jitter);
+    return ConsumerSetsDelay(p) ? 0 : SystemRules::RetryDelay(p, b, attempt, previous, jitter);
   }
   int64_t MaxRetryDelay(const Policy& p, const Backoff& b, uint32_t attempt, int64_t previous_max) const override {
+    if (ConsumerSetsDelay(p)) {
+      const int64_t annotated = SystemRules::MaxRetryDelay(p, b, attempt, previous_max);
+      // The broker's delay only when the annotation may be now (a delay of 0).
+      const bool falls_through = DelaysFailures(p) && MinDelay(b, attempt) == 0;
+      return falls_through ? std::max(annotated, DelayedRetry(p, attempt)) : annotated;
+    }
     if (DelaysFailures(p)) return DelayedRetry(p, attempt);  // no jitter: the bound is the delay
     return SystemRules::MaxRetryDelay(p, b, attempt, previous_max);
   }
   // 4.3's delayed retry grows linearly until it reaches delayed-retry-max: from the first
-  // attempt n with min x n >= max, every delay is max (min 0: every delay is 0).
+  // attempt n with min x n >= max, every delay is max (min 0: every delay is 0). Under the
+  // consumer's x-opt-delivery-time the backoff's settle point, and the linear one's too when
+  // the delayed retry can still apply (MinDelay settles with the backoff's doubling).
   uint32_t MaxRetryDelaySettlesAt(const Policy& p, const Backoff& b) const override {
-    if (!DelaysFailures(p)) return SystemRules::MaxRetryDelaySettlesAt(p, b);
-    if (p.delayed_retry_min_ms <= 0 || p.delayed_retry_min_ms >= p.delayed_retry_max_ms) return 1;
-    const int64_t n = (p.delayed_retry_max_ms + p.delayed_retry_min_ms - 1) / p.delayed_retry_min_ms;
-    return n > static_cast<int64_t>(UINT32_MAX) ? UINT32_MAX : static_cast<uint32_t>(n);
+    const uint32_t backoff = SystemRules::MaxRetryDelaySettlesAt(p, b);
+    if (!DelaysFailures(p)) return backoff;
+    uint32_t linear = 1;
+    if (p.delayed_retry_min_ms > 0 && p.delayed_retry_min_ms < p.delayed_retry_max_ms) {
+      const int64_t n = (p.delayed_retry_max_ms + p.delayed_retry_min_ms - 1) / p.delayed_retry_min_ms;
+      linear = n > static_cast<int64_t>(UINT32_MAX) ? UINT32_MAX : static_cast<uint32_t>(n);
+    }
+    return ConsumerSetsDelay(p) ? std::max(backoff, linear) : linear;
+  }
+
+  // A lost connection returns no modified outcome: no x-opt-delivery-time, the broker's delay.
+  // The broker's rule alone: the delayed retry if it applies, else at once (with no delayed
+  // retry, the annotation was the only delay: a delayed retry of 0 ms stands for none).
+  Policy CrashPolicy(const Policy& p) const override {
+    if (!ConsumerSetsDelay(p)) return p;
+    Policy crash = p;
+    crash.delivery_time = DeliveryTime::kBroker;
+    if (!DelaysFailures(p)) {
+      crash.delayed_retry_type = DelayedRetryType::kAll;
+      crash.delayed_retry_min_ms = crash.delayed_retry_max_ms = 0;
+    }
+    return crash;
   }
 
   bool CountsFailure(const Policy& p, FailureClass c) const override {

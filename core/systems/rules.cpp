@@ -54,7 +54,10 @@ Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint3
     // A crash's retry has no live consumer to sleep or to publish it to a retry
     // queue: away from the broker's delay the broker redelivers it at once (policy.h, DelayAt).
     const bool broker_only = *failure == FailureClass::kCrash && policy.delay_at != DelayAt::kBroker;
-    d.delay_ms = broker_only ? 0 : RetryDelay(policy, rule.backoff, attempts, previous_delay, jitter);
+    const bool crash = *failure == FailureClass::kCrash;
+    d.delay_ms = broker_only ? 0
+                 : crash     ? RetryDelay(system.CrashPolicy(policy), rule.backoff, attempts, previous_delay, jitter)
+                             : RetryDelay(policy, rule.backoff, attempts, previous_delay, jitter);
     d.disposition = d.delay_ms > 0 ? Disposition::kDelayed : Disposition::kRequeued;
   } else {
     d.disposition = Disposition::kQuarantined;

@@ -146,6 +146,11 @@ class SystemRules {
   // closed form instead of one attempt at a time. Any later attempt is also correct.
   // The lab: MaxDelaySettlesAt (backoff.h).
   virtual uint32_t MaxRetryDelaySettlesAt(const Policy& p, const Backoff& backoff) const;
+  // The policy a crash's retry delay follows (Decide, WorstCasePath): a crash (a lost
+  // connection, an expired lease) returns no outcome from the consumer, so a delay the
+  // consumer sets on its returns does not apply to it (rabbitmq-quorum's deliveryTime
+  // backoff: a crash waits the broker's linear delayed retry). The lab: the policy itself.
+  virtual Policy CrashPolicy(const Policy& p) const { return p; }
 
   // --- Which ready job a worker may take ------------------------------------
   // The ordering the queue applies (spring-kafka: its blocking retry holds the partition,

@@ -301,6 +301,46 @@ TEST_CASE("config: RabbitMQ 4.3's delayed-retry keys: read by name, refused by n
   CHECK(bad.refusals[1].given == "-1");
 }
 
+// rabbitmq.com/docs/quorum-queues, "Explicit Delivery Time": "The `x-opt-delivery-time` annotation can be set on
+// message properties ... only available when using the AMQP `modify` outcome": the consumer's, not a queue argument.
+TEST_CASE("config: RabbitMQ 4.3's x-opt-delivery-time: the snippet says the consumer sets it; the import says it reads broker") {
+  PolicyFacts n;
+  n.system = "rabbitmq-quorum";
+  n.max_attempts = 6;
+  n.lease_ms = 30000;
+  n.backoff = {"exponential", 500, 8000, "full"};
+  n.delayed_retry_type = "failed";
+  n.delayed_retry_min_ms = 1000;
+  n.delayed_retry_max_ms = 3500;
+  n.delivery_time = "backoff";
+  n.rules.push_back({"transient", "bounded", n.max_attempts, {}, false, false});
+  Result<Snippet> s = WriteSnippet("rabbitmq", n);
+  REQUIRE(s.ok());
+  const std::string& text = s.value().text;
+  CHECK(text.find("# deliveryTime backoff: the consumer sets the delay, not the queue (RabbitMQ 4.3).") != std::string::npos);
+  CHECK(text.find("x-opt-delivery-time = now + the backoff's delay") != std::string::npos);
+  CHECK(text.find(": not used; the delay is RabbitMQ 4.3's delayed retry") == std::string::npos);
+  // The policy definition carries no trace of it (no queue argument exists); the import says what it reads.
+  const std::string definition = RabbitDefinition(text);
+  CHECK(definition.find("delivery-time") == std::string::npos);
+  ImportResult back = Read(definition);
+  REQUIRE(back.ok);
+  auto f = Fields(back);
+  CHECK(f.at("delayedRetryType") == "failed");
+  CHECK(f.at("deliveryTime") == "broker");
+  bool said = false;
+  for (const SetField& set : back.set) {
+    if (set.field == "deliveryTime") said = set.from.find("set per message by the consumer") != std::string::npos;
+  }
+  CHECK(said);
+  // deliveryTime broker (the default) writes no such lines; every 4.3 definition (a delayed retry) says it; an older one
+  // sets nothing (the import baseline's answers stay).
+  n.delivery_time = "broker";
+  CHECK(WriteSnippet("rabbitmq", n).value().text.find("x-opt-delivery-time =") == std::string::npos);
+  CHECK(Fields(Read("{\"delayed-retry-type\":\"returned\",\"delayed-retry-min\":1,\"delayed-retry-max\":2}")).at("deliveryTime") == "broker");
+  CHECK(Fields(Read("{\"delivery-limit\":5}")).count("deliveryTime") == 0);
+}
+
 TEST_CASE("config: the core writes every system's snippet, and refuses a key it has no writer for") {
   for (const char* key : {"sqs", "rabbitmq", "sidekiq", "bullmq", "temporal", "kafka", "pubsub", "servicebus"}) {
     Result<Snippet> s = WriteSnippet(key, PolicyFacts{});

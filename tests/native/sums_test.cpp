@@ -67,8 +67,13 @@ Policy RandomPolicy(Prng& r, System system) {
         p.delayed_retry_min_ms = Sized(r, 1, 5000, kMaxDelayMs);
         p.delayed_retry_max_ms = Sized(r, p.delayed_retry_min_ms, p.delayed_retry_min_ms * 40, kMaxDelayMs);
       }
+      // now and then the consumer's x-opt-delivery-time (the backoff's delay first; not beside a nack)
+      if ((p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4) && r.Below(4) == 0) {
+        p.delivery_time = DeliveryTime::kBackoff;
+      }
       // now and then 4.3's uncounted nack (not beside a delayed retry of returns): an unbounded worst case
-      if (r.Below(6) == 0 && (p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4) &&
+      if (r.Below(6) == 0 && p.delivery_time == DeliveryTime::kBroker &&
+          (p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4) &&
           (p.delayed_retry_type == DelayedRetryType::kDisabled || p.delayed_retry_type == DelayedRetryType::kFailed)) {
         p.requeue_with = RequeueWith::kNack;
       }

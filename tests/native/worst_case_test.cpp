@@ -89,6 +89,10 @@ Policy RandomPolicy(Prng& r, System system) {
         p.delayed_retry_min_ms = Sized(r, 0, 5000, kMaxDelayMs);
         p.delayed_retry_max_ms = Sized(r, 0, p.delayed_retry_min_ms * 40 + 1, kMaxDelayMs);
       }
+      // now and then the consumer's x-opt-delivery-time (the backoff's; over the delayed retry, if any)
+      if ((p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4) && r.Below(3) == 0) {
+        p.delivery_time = DeliveryTime::kBackoff;
+      }
       break;
     case System::kLab: p.delay_at = static_cast<DelayAt>(r.Below(3)); break;
     case System::kSqs: break;
@@ -114,6 +118,7 @@ WorstCase StepByStep(const Policy& policy) {
   WorstCase worst = WorstCasePath(policy);  // attempts, stalls, lease: not what is checked here
   worst.delays.clear();
   worst.time_ms = (static_cast<int64_t>(worst.attempts) + worst.stalls) * policy.lease_ms;
+  const Policy crash_policy = SystemOf(policy).CrashPolicy(policy);
   int64_t previous = 0;
   for (uint32_t n = 1; n < worst.attempts; ++n) {
     WorstDelay term;
@@ -121,7 +126,9 @@ WorstCase StepByStep(const Policy& policy) {
     for (int c = 0; c < kFailureClassCount; ++c) {
       const ClassRule rule = policy.RuleFor(static_cast<FailureClass>(c));
       if (!rule.retry || n >= rule.max_attempts + extra) continue;
-      const int64_t delay = MaxRetryDelay(policy, rule.backoff, n, previous);
+      // A crash's delay follows the system's CrashPolicy (rabbitmq-quorum's deliveryTime backoff: the broker's).
+      const Policy& own = c == static_cast<int>(FailureClass::kCrash) ? crash_policy : policy;
+      const int64_t delay = MaxRetryDelay(own, rule.backoff, n, previous);
       if (delay > term.delay_ms) {
         term.delay_ms = delay;
         term.failure_class = static_cast<FailureClass>(c);
@@ -164,7 +171,9 @@ TEST_CASE("past its settle point a system's largest delay no longer depends on t
   Prng r(3333);
   for (System system : kSystems) {
     for (int i = 0; i < 2000; ++i) {
-      const Policy p = RandomPolicy(r, system);
+      const Policy drawn = RandomPolicy(r, system);
+      // Half the time the policy a crash's delay follows (CrashPolicy: deliveryTime broker for rabbitmq-quorum).
+      const Policy p = r.Below(2) == 0 ? drawn : SystemOf(drawn).CrashPolicy(drawn);
       const Backoff& b = p.backoff;
       const SystemRules& rules = SystemOf(p);
       const uint32_t settles = rules.MaxRetryDelaySettlesAt(p, b);

@@ -29,7 +29,7 @@ const DEFAULT_POLICY = {
   classes: DEFAULT_CLASSES, ordering: 'none', system: 'lab', maxStalledCount: 1, removeOnFailCount: 0, deadMaxJobs: 10000, retryInJitter: false, retryEveryError: false, deliveryLimit: 'explicit', deadLetterExchange: 'set', dlqMaxLength: 0, removeOnFail: false, skipDeadSet: false, maxLength: 0, messageTtlMs: 0,
   delayAt: 'broker', delayedRetryType: 'disabled', delayedRetryMinMs: 0, delayedRetryMaxMs: 0, deadLetterTopic: 'set', messageRetentionMs: 604800000,
   retryTopics: false, multiplierPermille: 2000, noRecoverer: false,
-  retryForMs: 0, discardOnExhausted: false, requeueWith: 'reject', moveTaskRate: 0,
+  retryForMs: 0, discardOnExhausted: false, requeueWith: 'reject', deliveryTime: 'broker', moveTaskRate: 0,
   toleranceAll: false, dlqTopic: false, contextHeaders: false, retryTimeoutMs: 0,
   quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false, ...SWITCHES_OFF,
 };
@@ -37,7 +37,7 @@ const DEFAULT_POLICY = {
 const DEFAULT_OPERATION = { ordering: 'none', system: 'lab', maxStalledCount: 1, removeOnFailCount: 0, deadMaxJobs: 10000, retryInJitter: false, retryEveryError: false, deliveryLimit: 'explicit', deadLetterExchange: 'set', dlqMaxLength: 0, removeOnFail: false, skipDeadSet: false, maxLength: 0, messageTtlMs: 0,
   delayAt: 'broker', delayedRetryType: 'disabled', delayedRetryMinMs: 0, delayedRetryMaxMs: 0, deadLetterTopic: 'set', messageRetentionMs: 604800000,
   retryTopics: false, multiplierPermille: 2000, noRecoverer: false,
-  retryForMs: 0, discardOnExhausted: false, requeueWith: 'reject', moveTaskRate: 0,
+  retryForMs: 0, discardOnExhausted: false, requeueWith: 'reject', deliveryTime: 'broker', moveTaskRate: 0,
   toleranceAll: false, dlqTopic: false, contextHeaders: false, retryTimeoutMs: 0,
   quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false, ...SWITCHES_OFF };
 // What policy() has beyond a scenario's policy: the journal switch, which no link carries.

@@ -135,6 +135,12 @@ export const SYSTEM_PRESETS = [
       system: 'rabbitmq-quorum', maxAttempts: 4, seed: 1, delayedRetryType: 'failed', delayedRetryMinMs: 1000, delayedRetryMaxMs: 2500,
       jobs: jobs(['a', 'b']),
       world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'rabbitmq-43-delivery-time', name: 'RabbitMQ 4.3: the consumer sets the delivery time',
+    summary: "RabbitMQ 4.3's x-opt-delivery-time: a's consumer returns each failure with the AMQP modified outcome (delivery-failed=true, counted) carrying now + its own exponential backoff, so a waits 4,000, 8,000, then 16,000 ms instead of the queue's linear 1,000, 2,000, 2,500; delivery-limit 3 still dead-letters it on its fourth delivery.",
+    scenario: {
+      system: 'rabbitmq-quorum', maxAttempts: 4, seed: 1, delayedRetryType: 'failed', delayedRetryMinMs: 1000, delayedRetryMaxMs: 2500,
+      deliveryTime: 'backoff', backoff: exponential(4000, 60000, 'none'), jobs: jobs(['a', 'b']),
+      world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
   { key: 'rabbitmq-43-nack', name: 'RabbitMQ 4.3: a nack is not counted',
     summary: "On RabbitMQ 4.3 basic.nack does not raise delivery-count (only x-acquired-count): a's consumer nacks it five times and it is never dead-lettered, although delivery-limit is 2. A basic.reject would have sent it to the DLQ on its third delivery.",
     scenario: {
