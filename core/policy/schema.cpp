@@ -174,8 +174,8 @@ const Field<Policy> kPolicyFields[] = {
              "9007199254740991: -1, forever.")).Carried('r', "R", "retryTimeoutMs"),
      [](const Policy& p) { return p.retry_timeout_ms; }, [](Policy& p, int64_t v) { p.retry_timeout_ms = v; }},
     {OnlyUnder(System::kServiceBus, Integer("defaultMessageTtlMs", kDefaultMessageTtlMsField, "Default message time to live (ms)",
-             "defaultMessageTimeToLive; a message this long after its enqueue (an abandon keeps it) is "
-             "never delivered: dead-lettered or dropped; 0: none (TimeSpan.MaxValue).")).Carried('r', "L", "defaultMessageTtlMs"),
+             "defaultMessageTimeToLive: a message expires this long after its enqueue (abandons keep it): "
+             "dead-lettered or dropped; 0: none.")).Carried('r', "L", "defaultMessageTtlMs"),
      [](const Policy& p) { return p.default_message_ttl_ms; }, [](Policy& p, int64_t v) { p.default_message_ttl_ms = v; }},
     {OnlyUnder(System::kServiceBus, Boolean("deadLetterOnExpiry", "Dead-lettering on message expiration",
              "deadLetteringOnMessageExpiration; an expired message goes to $DeadLetterQueue "

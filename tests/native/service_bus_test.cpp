@@ -320,7 +320,7 @@ TEST_CASE("service-bus [Z7]: \"If the option is left disabled, expired messages 
   const std::vector<Event> events = q.view().Timeline();
   REQUIRE(events.back().kind == EventKind::kDiscarded);
   CHECK(events.back().drop_cause == DropCause::kNoDeadLetteringOnExpiration);
-  CHECK(RenderEvent(events.back()).find("deadLetteringOnMessageExpiration false") != std::string::npos);
+  CHECK(ExplainEvent(events.back()).find("deadLetteringOnMessageExpiration false") != std::string::npos);
   test::CheckJournalRecovers(q);
 }
 
