@@ -419,6 +419,16 @@ export interface PolicyOptions {
    */
   retryTimeoutMs?: number;
   /**
+   * Azure Service Bus only: defaultMessageTimeToLive: a message expires this long after its enqueue (abandons
+   * keep it): dead-lettered or dropped; 0: none. An integer from 0 to 9,007,199,254,740,991; default 0.
+   */
+  defaultMessageTtlMs?: number;
+  /**
+   * Azure Service Bus only: deadLetteringOnMessageExpiration; an expired message goes to $DeadLetterQueue
+   * (TTLExpiredException) instead of being dropped. Default false.
+   */
+  deadLetterOnExpiry?: boolean;
+  /**
    * Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry
    * queue republishing it at the tail (lab only). Default 'broker'.
    */

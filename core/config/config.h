@@ -108,6 +108,9 @@ struct PolicyFacts {
   // The pubsub mode's (read only with system "pubsub": the snippet of any other system is unchanged).
   std::string dead_letter_topic = "set";
   double message_retention_ms = 0;  // 0: not given
+  // The service-bus mode's (read only with system "service-bus").
+  double default_message_ttl_ms = 0;  // 0: none (TimeSpan.MaxValue)
+  bool dead_letter_on_expiry = false;
   std::string requeue_with = "reject";  // RabbitMQ 4.3: basic.nack is not counted
   std::string delivery_time = "broker";  // RabbitMQ 4.3: "backoff", the consumer sets x-opt-delivery-time
   // The sidekiq mode's.

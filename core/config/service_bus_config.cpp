@@ -3,7 +3,7 @@
 // "Microsoft.ServiceBus/namespaces/queues", "properties": {…}}]}) or one such resource (a
 // topic subscription's too), and (ReadServiceBusProperties) the properties alone:
 // maxDeliveryCount, lockDuration (ISO 8601), requiresSession, defaultMessageTimeToLive,
-// deadLetteringOnMessageExpiration. Into the service-bus mode. The checker's Terraform reader
+// deadLetteringOnMessageExpiration. Into the service-bus mode (defaultMessageTtlMs, deadLetterOnExpiry). The checker's Terraform reader
 // (core/check/readers/service_bus_plan.cpp) hands azurerm_servicebus_queue and _subscription to
 // ReadServiceBusProperties under these names, so a setting means the same in both.
 #include <array>
@@ -103,25 +103,35 @@ void RequiresSession(Translation& t, const JsValue* given) {
   t.Refuse(Refusal("requiresSession", "true or false", Quoted(*given)));
 }
 
-// defaultMessageTimeToLive: Service Bus's default is TimeSpan.MaxValue, i.e. no expiry. The
-// service-bus mode plays no expiry yet, so a finite one is refused by name rather than dropped;
-// deadLetteringOnMessageExpiration then says nothing and is read only for its type.
+// defaultMessageTimeToLive: Service Bus's default is TimeSpan.MaxValue, i.e. no expiry (left
+// at the lab's 0, as absent); a finite one in whole ms is defaultMessageTtlMs.
+// deadLetteringOnMessageExpiration true is deadLetterOnExpiry (an expired message goes to the
+// dead-letter queue as TTLExpiredException), false its default ("expired messages are
+// dropped"); with no finite time-to-live it decides nothing and is only checked.
 void TimeToLive(Translation& t, const JsValue* ttl, const JsValue* on_expiry) {
+  bool expires = false;
   if (ttl != nullptr) {
     std::optional<double> ms = ttl->IsString() ? IsoDurationMs(ttl->text) : std::nullopt;
-    if (!ms || *ms <= 0) {
-      t.Refuse(Refusal("defaultMessageTimeToLive", "an ISO 8601 duration (\"P14D\")", Quoted(*ttl)));
+    if (!ms || *ms <= 0 || (*ms < kNoExpiryMs && *ms != std::floor(*ms))) {
+      t.Refuse(Refusal("defaultMessageTimeToLive", "an ISO 8601 duration of whole milliseconds (\"P14D\", \"PT30S\")",
+                       Quoted(*ttl)));
     } else if (*ms < kNoExpiryMs) {
-      t.Refuse(NotModelled("defaultMessageTimeToLive", Quoted(*ttl),
-                           "message expiry (the service-bus mode plays none yet)",
-                           "it absent or TimeSpan.MaxValue (\"P10675199DT2H48M5.4775807S\")"));
+      expires = true;
+      t.ToNumber("defaultMessageTtlMs", *ms, "defaultMessageTimeToLive " + ttl->text + " (from each message's enqueue)");
     } else {
       t.Ignore("defaultMessageTimeToLive", ttl->text + ": Service Bus's default, no expiry (as in the lab)");
     }
   }
   if (on_expiry == nullptr) return;
-  if (on_expiry->IsBool(true) || on_expiry->IsBool(false) || on_expiry->IsStringEq("true") || on_expiry->IsStringEq("false")) {
+  const bool on = on_expiry->IsBool(true) || on_expiry->IsStringEq("true");
+  const bool off = on_expiry->IsBool(false) || on_expiry->IsStringEq("false");
+  if ((on || off) && !expires) {
     t.Ignore("deadLetteringOnMessageExpiration", Quoted(*on_expiry) + ": no message expires (no finite time-to-live)");
+  } else if (on) {
+    t.ToFlag("deadLetterOnExpiry", true, "deadLetteringOnMessageExpiration true (an expired message is dead-lettered as "
+                                         "TTLExpiredException)");
+  } else if (off) {
+    t.ToFlag("deadLetterOnExpiry", false, "deadLetteringOnMessageExpiration false (an expired message is dropped)");
   } else {
     t.Refuse(Refusal("deadLetteringOnMessageExpiration", "true or false", Quoted(*on_expiry)));
   }
@@ -246,6 +256,12 @@ std::vector<std::string> ServiceBusNotes(const PolicyFacts& n, double& lock) {
     notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) +
                     ": no alarm here; read the dead-letter count through the CLI or Service Bus Explorer");
   }
+  if (n.default_message_ttl_ms > 0 && !n.dead_letter_on_expiry) {
+    notes.push_back("deadLetterOnExpiry false: an expired message is dropped, not dead-lettered");
+  }
+  if (n.default_message_ttl_ms == 0 && n.dead_letter_on_expiry) {
+    notes.push_back("deadLetterOnExpiry true: no message expires without a defaultMessageTimeToLive, so it is not written");
+  }
   notes.push_back("replay(id): receive from orders/$deadletterqueue, send a copy to orders, complete the original");
   CommonNotes(n, notes);
   return notes;
@@ -257,16 +273,29 @@ Snippet ServiceBusSnippet(const PolicyFacts& n) {
   double lock = 0;
   std::vector<std::string> notes = ServiceBusNotes(n, lock);
   const std::string duration = "PT" + N(lock) + "S";
+  std::string translation = "maxAttempts " + N(n.max_attempts) + " -> maxDeliveryCount " + N(n.max_attempts) +
+                            "; leaseMs " + N(n.lease_ms) + " -> lockDuration " + duration;
+  JsValue properties = JsObject({{"maxDeliveryCount", JsValue::Number(n.max_attempts)},
+                                 {"lockDuration", JsValue::String(duration)},
+                                 {"requiresSession", JsValue::Bool(n.ordering == "key")}});
+  // The time-to-live only when the policy has one (none is Service Bus's default, TimeSpan.MaxValue).
+  if (n.default_message_ttl_ms > 0) {
+    const std::string ttl = "PT" + N(n.default_message_ttl_ms / 1000) + "S";
+    translation += "; defaultMessageTtlMs " + N(n.default_message_ttl_ms) + " -> defaultMessageTimeToLive " + ttl;
+    properties.Set("defaultMessageTimeToLive", JsValue::String(ttl));
+  }
+  if (n.default_message_ttl_ms > 0) {
+    translation += std::string("; deadLetterOnExpiry ") + (n.dead_letter_on_expiry ? "true" : "false") +
+                   " -> deadLetteringOnMessageExpiration";
+    properties.Set("deadLetteringOnMessageExpiration", JsValue::Bool(n.dead_letter_on_expiry));
+  }
   JsValue metadata = JsObject({{"policy", JsValue::String(PolicyText(n))},
-                               {"translation", JsValue::String("maxAttempts " + N(n.max_attempts) + " -> maxDeliveryCount " +
-                                                               N(n.max_attempts) + "; leaseMs " + N(n.lease_ms) + " -> lockDuration " + duration)},
+                               {"translation", JsValue::String(translation)},
                                {"notes", JsStrings(notes)}});
   JsValue queue = JsObject({{"type", JsValue::String(kQueueType)},
                             {"apiVersion", JsValue::String("2021-11-01")},
                             {"name", JsValue::String("orders-ns/orders")},
-                            {"properties", JsObject({{"maxDeliveryCount", JsValue::Number(n.max_attempts)},
-                                                     {"lockDuration", JsValue::String(duration)},
-                                                     {"requiresSession", JsValue::Bool(n.ordering == "key")}})}});
+                            {"properties", properties}});
   JsValue template_ = JsObject({{"$schema", JsValue::String("https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#")},
                                 {"contentVersion", JsValue::String("1.0.0.0")},
                                 {"metadata", JsObject({{"dlq-lab", metadata}})},

@@ -74,6 +74,10 @@ PolicyFacts PolicyFactsOf(const JsValue& in_force) {
     n.dead_letter_topic = TextAt(in_force, "deadLetterTopic", "set");
     n.message_retention_ms = NumberAt(in_force, "messageRetentionMs");
   }
+  if (n.system == "service-bus") {
+    n.default_message_ttl_ms = NumberAt(in_force, "defaultMessageTtlMs");
+    n.dead_letter_on_expiry = FlagAt(in_force, "deadLetterOnExpiry");
+  }
   n.requeue_with = TextAt(in_force, "requeueWith", "reject");
   n.delivery_time = TextAt(in_force, "deliveryTime", "broker");
   n.retry_in_jitter = FlagAt(in_force, "retryInJitter");

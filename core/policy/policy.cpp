@@ -441,6 +441,7 @@ Status Policy::Check(const Policy& p) {
   RETURN_IF_ERROR(kRetryForMsField.Check(p.retry_for_ms));
   RETURN_IF_ERROR(kMoveTaskRateField.Check(p.move_task_rate));
   RETURN_IF_ERROR(kRetryTimeoutMsField.Check(p.retry_timeout_ms));
+  RETURN_IF_ERROR(kDefaultMessageTtlMsField.Check(p.default_message_ttl_ms));
   // A mode's own setting means nothing elsewhere: refused rather than ignored. Whose each
   // field is, its row says (FieldSpec::only_under), so the form, the import and this agree.
   const Policy defaults;
@@ -471,6 +472,11 @@ Status Policy::Check(const Policy& p) {
     return Status::InvalidArgument("antiPatterns.dlqToSource must be false with a messageTtlMs (each expired message "
                                    "routed back expires again: a loop with no end), got true with messageTtlMs " +
                                    std::to_string(p.message_ttl_ms));
+  }
+  if (p.default_message_ttl_ms != defaults.default_message_ttl_ms && p.dlq_to_source) {
+    return Status::InvalidArgument("antiPatterns.dlqToSource must be false with a defaultMessageTtlMs (each expired "
+                                   "message routed back expires again: a loop with no end), got true with "
+                                   "defaultMessageTtlMs " + std::to_string(p.default_message_ttl_ms));
   }
   RETURN_IF_ERROR(CheckDelayedRetry(p));
   RETURN_IF_ERROR(CheckPubSub(p));
@@ -526,7 +532,8 @@ bool operator==(const Policy& a, const Policy& b) {
          a.retry_for_ms == b.retry_for_ms && a.discard_on_exhausted == b.discard_on_exhausted &&
          a.tolerance_all == b.tolerance_all && a.dlq_topic == b.dlq_topic && a.context_headers == b.context_headers &&
          a.retry_timeout_ms == b.retry_timeout_ms &&
-         a.requeue_with == b.requeue_with && a.move_task_rate == b.move_task_rate && a.delivery_time == b.delivery_time;
+         a.requeue_with == b.requeue_with && a.move_task_rate == b.move_task_rate && a.delivery_time == b.delivery_time &&
+         a.default_message_ttl_ms == b.default_message_ttl_ms && a.dead_letter_on_expiry == b.dead_letter_on_expiry;
 }
 
 }  // namespace dlq

@@ -123,9 +123,11 @@ enum class DeliveryTime : uint8_t { kBroker, kBackoff };
 // sidekiq's kExhaustedDiscard: sidekiq_retries_exhausted returns :discard (7.2+).
 // kafka-connect's kNoDeadLetterQueueTopic: errors.tolerance all with a blank
 // errors.deadletterqueue.topic.name skips the record (logged at most).
+// service-bus's kNoDeadLetteringOnExpiration: an expired message on a queue whose
+// deadLetteringOnMessageExpiration is false ("expired messages are dropped").
 enum class DropCause : uint8_t {
   kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet, kNoDeadLetterTopic, kNoRecoverer, kExhaustedDiscard,
-  kNoDeadLetterQueueTopic
+  kNoDeadLetterQueueTopic, kNoDeadLetteringOnExpiration
 };
 // rabbitmq-quorum: a message's x-death record as RabbitMQ keeps it (R1, R3): one
 // entry per {queue, reason} (the lab has one queue, so one per reason: delivery_limit
@@ -247,6 +249,9 @@ constexpr int64_t kPubSubMaxBackoffMs = 600'000;
 // service-bus: leaseMs is the peek-lock's lockDuration, which Service Bus holds at most
 // 5 minutes (Policy::Check refuses a longer one under service-bus only).
 constexpr IntegerField kServiceBusLeaseMsField{"leaseMs", 1, 300'000};
+// service-bus: the entity's defaultMessageTimeToLive in ms, counted from the enqueue; 0: none
+// (Service Bus's default, TimeSpan.MaxValue).
+constexpr IntegerField kDefaultMessageTtlMsField{"defaultMessageTtlMs", 0, kMaxTimeMs};  // service-bus only
 // spring-kafka: ExponentialBackOff's (and @RetryableTopic's) multiplier in thousandths, 1.0 to 10.0;
 // each delay is the previous one times it, truncated to whole ms, up to capMs. 2000 doubles, as the lab does.
 constexpr IntegerField kMultiplierPermilleField{"multiplierPermille", 1000, 10'000};  // spring-kafka only
@@ -269,7 +274,8 @@ constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsFi
                                                   &kMessageTtlMsField, &kDelayedRetryMinMsField,
                                                   &kDelayedRetryMaxMsField, &kMessageRetentionMsField,
                                                   &kMultiplierPermilleField, &kRetryForMsField,
-                                                  &kMoveTaskRateField, &kRetryTimeoutMsField};
+                                                  &kMoveTaskRateField, &kRetryTimeoutMsField,
+                                                  &kDefaultMessageTtlMsField};
 
 // How long a job waits after a failed attempt before it is ready again.
 //   none        0: straight back to the ready tail (lesson 1)
@@ -399,6 +405,12 @@ struct Policy {
   // this long after its publish, then deleted (the queue's expiry at the ready head).
   DeadLetterTopic dead_letter_topic = DeadLetterTopic::kSet;
   int64_t message_retention_ms = int64_t{7} * 86'400'000;
+  // service-bus: the queue's defaultMessageTimeToLive (0: none, TimeSpan.MaxValue) and
+  // deadLetteringOnMessageExpiration. A message past its TTL (from its enqueue; an abandon or
+  // an expired lock keeps it) is never delivered: it is dead-lettered (TTLExpiredException) with
+  // the flag, dropped (DropCause::kNoDeadLetteringOnExpiration) without it (service_bus.cpp).
+  int64_t default_message_ttl_ms = 0;
+  bool dead_letter_on_expiry = false;
   // spring-kafka: @RetryableTopic's non-blocking retry topics instead of the DefaultErrorHandler's
   // blocking retry: a failed record is republished to a retry topic and the partition moves on
   // (ordering none; blocking, the partition is held: ordering stall). Check enforces the pair.
@@ -482,6 +494,10 @@ struct Policy {
   // Why a dead letter is discarded, not quarantined: its mode's setting (DropCause), or kKept.
   DropCause DeadLetterDrop() const;
   bool DiscardsDeadLetters() const { return DeadLetterDrop() != DropCause::kKept; }
+  // Why an expired message is discarded, not quarantined (SystemRules::ExpiryDrop), or kKept.
+  DropCause ExpiryDrop() const;
+  // True when a message past its TTL expires wherever it stands (SystemRules::ExpiresInPlace).
+  bool ExpiresInPlace() const;
   // How long after its publish a ready message expires at the head (0: never): the
   // rabbitmq-quorum messageTtlMs, or the system's own (SystemRules::MessageTtl).
   int64_t MessageTtlMs() const;

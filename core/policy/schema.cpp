@@ -179,6 +179,15 @@ const Field<Policy> kPolicyFields[] = {
              "errors.retry.timeout: retriable failures retry until this long after the first; 0: none; "
              "9007199254740991: -1, forever.")).Carried('r', "R", "retryTimeoutMs"),
      [](const Policy& p) { return p.retry_timeout_ms; }, [](Policy& p, int64_t v) { p.retry_timeout_ms = v; }},
+    {OnlyUnder(System::kServiceBus, Integer("defaultMessageTtlMs", kDefaultMessageTtlMsField, "Default message time to live (ms)",
+             "defaultMessageTimeToLive: a message expires this long after its enqueue (abandons keep it): "
+             "dead-lettered or dropped; 0: none.")).Carried('r', "L", "defaultMessageTtlMs"),
+     [](const Policy& p) { return p.default_message_ttl_ms; }, [](Policy& p, int64_t v) { p.default_message_ttl_ms = v; }},
+    {OnlyUnder(System::kServiceBus, Boolean("deadLetterOnExpiry", "Dead-lettering on message expiration",
+             "deadLetteringOnMessageExpiration; an expired message goes to $DeadLetterQueue "
+             "(TTLExpiredException) instead of being dropped.")).Carried('r', "E", "deadLetterOnExpiry"),
+     [](const Policy& p) -> int64_t { return p.dead_letter_on_expiry; },
+     [](Policy& p, int64_t v) { p.dead_letter_on_expiry = v != 0; }},
     {OnlyUnder(System::kLab, Pick("delayAt", kDelayAtChoices, "Delay lives in",
           "Where a retry waits: the broker's delay, a worker asleep holding it (busy, within its lease), or a retry "
           "queue republishing it at the tail (lab only).")).Carried('r', "", "delayAt"),

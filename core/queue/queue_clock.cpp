@@ -54,6 +54,7 @@ void QueueCore::FireEarliest(TimerKind kind) {
   Apply(job, EventKind::kExpired, Outcome::kTransient, FailureClass::kCrash, error, lease);
   EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kExpired});
   RouteDeadLetterToSource(job);
+  ExpireReturned(job);  // its lock expired past its TTL: expired at once (service-bus)
   ExpireHeads();  // returned near the head with its TTL's start kept
 }
 

@@ -397,7 +397,9 @@ void QueueCore::Quarantine(uint32_t index) {
   trim_due_ = quarantine_.Trims();  // after the move's writes (EmitMove)
 }
 
-void QueueCore::Discard(uint32_t index) {
+void QueueCore::Discard(uint32_t index) { Discard(index, policy_.DeadLetterDrop()); }
+
+void QueueCore::Discard(uint32_t index, DropCause cause) {
   StoredJob& job = jobs_[index];
   job.place = Place::kDiscarded;
   job.arrived_at = now_;  // when it went (its row keeps it)
@@ -405,23 +407,50 @@ void QueueCore::Discard(uint32_t index) {
   charge_.Add(sizeof(uint32_t) + 64);
   EventRecord& discarded = Record(EventKind::kDiscarded, index);
   discarded.reason = job.reason;
-  discarded.ref = static_cast<uint32_t>(policy_.DeadLetterDrop());  // which setting dropped it
+  discarded.ref = static_cast<uint32_t>(cause);  // which setting dropped it
 }
 
-void QueueCore::DeadLetterHead(Reason reason) {
-  const uint32_t index = ready_.Take(0);
+void QueueCore::DeadLetterHead(Reason reason) { DeadLetterReady(0, reason); }
+
+void QueueCore::DeadLetterReady(size_t pos, Reason reason) {
+  const uint32_t index = ready_.Take(pos);
   StoredJob& job = jobs_[index];
   const int64_t from = job.ready_pos;
   job.reason = reason;
   job.last_error = 0;                            // no worker said anything
   job.failure_class = FailureClass::kTransient;  // no failure: the class field's zero
   job.alert = false;
-  if (policy_.DiscardsDeadLetters()) {
-    Discard(index);
+  const DropCause drop = reason == Reason::kExpired ? policy_.ExpiryDrop() : policy_.DeadLetterDrop();
+  if (drop != DropCause::kKept) {
+    Discard(index, drop);
   } else {
     Quarantine(index);
   }
   EmitMove(index, {durable::WriteOp::kRemoveReady, from});  // then a dlqMaxLength trim, if due
+}
+
+bool QueueCore::ExpiredAt(size_t pos) const {
+  const int64_t ttl = policy_.MessageTtlMs();
+  return ttl != 0 && Later(records_.TtlFrom(ready_[pos]), ttl) <= now_;
+}
+
+int64_t QueueCore::NextReceivable(bool counted) {
+  int64_t pos = NextEligible();
+  if (!policy_.ExpiresInPlace()) return pos;
+  while (pos >= 0 && ExpiredAt(static_cast<size_t>(pos))) {
+    if (!counted) ++actions_;  // the expiry is an action of its own before the attempt's
+    counted = true;
+    DeadLetterReady(static_cast<size_t>(pos), Reason::kExpired);
+    pos = NextEligible();
+  }
+  return pos;
+}
+
+void QueueCore::ExpireReturned(uint32_t index) {
+  if (!policy_.ExpiresInPlace() || jobs_[index].place != Place::kReady || ready_.empty()) return;
+  // A return goes to the tail or the head (ReturnToReady).
+  const size_t pos = ready_[ready_.size() - 1] == index ? ready_.size() - 1 : 0;
+  if (ready_[pos] == index && ExpiredAt(pos)) DeadLetterReady(pos, Reason::kExpired);
 }
 
 void QueueCore::DropHeadOverLimit() {
@@ -470,7 +499,7 @@ void QueueCore::CheckAlarm(uint32_t index) {
 }
 
 Attempt QueueCore::ProcessChecked(Outcome outcome, std::string_view error_text) {
-  const int64_t pos = NextEligible();
+  const int64_t pos = NextReceivable();
   if (pos < 0) return Attempt{};
   const uint32_t index = ready_[static_cast<size_t>(pos)];
   const Decision d = ProcessAt(static_cast<size_t>(pos), outcome, InternError(error_text));
@@ -496,7 +525,7 @@ Result<uint64_t> QueueCore::ProcessMany(std::string_view outcomes, std::string_v
   uint64_t made = 0;
   uint32_t error = 0;  // interned at the first attempt, as Process does
   for (const char c : outcomes) {
-    const int64_t pos = NextEligible();
+    const int64_t pos = NextReceivable();
     if (pos < 0) break;
     if (made == 0) error = InternError(error_text);
     constexpr size_t kAhead = 8;  // jobs outnumber the cache: start loading the one 8 places behind the head
@@ -509,11 +538,12 @@ Result<uint64_t> QueueCore::ProcessMany(std::string_view outcomes, std::string_v
 }
 
 Result<LeaseGrant> QueueCore::Lease() {
-  const int64_t pos = NextEligible();
-  if (pos < 0) return LeaseGrant{};
+  if (NextEligible() < 0) return LeaseGrant{};
   RETURN_IF_ERROR(CheckCounters("lease"));
   RETURN_IF_ERROR(CheckRoom(WithExpiry({.events = 1, .leases = 1, .moves = 1}), "lease"));
   ++actions_;
+  const int64_t pos = NextReceivable(true);  // past every expired one it would hand out (service-bus)
+  if (pos < 0) return LeaseGrant{};
   const int64_t from = jobs_[ready_[static_cast<size_t>(pos)]].ready_pos;
   const uint32_t index = StartAttempt(static_cast<size_t>(pos));
   StoredJob& job = jobs_[index];
@@ -555,6 +585,7 @@ Result<Attempt> QueueCore::Settle(std::string_view token, std::string_view outco
   Attempt attempt = Finish(job, EventKind::kAttempt, parsed, FailureOf(parsed), InternError(error_text), lease);
   EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kSettled});
   RouteDeadLetterToSource(job);
+  ExpireReturned(job);  // abandoned past its TTL: expired at once (service-bus)
   ExpireHeads();  // a return near the head keeps its TTL's start
   return attempt;
 }

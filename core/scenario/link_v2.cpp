@@ -26,6 +26,7 @@
 //           f<removeOnFailCount> (bullmq), m<dlqMaxLength> (rabbitmq-quorum),
 //           x removeOnFail (bullmq), o skipDeadSet (sidekiq), g<maxLength> (rabbitmq-quorum),
 //           t<messageTtlMs> (rabbitmq-quorum),
+//           L<defaultMessageTtlMs> and E deadLetterOnExpiry (service-bus),
 //           c | q delayAt consumer-sleep | retry-queue (lab, written as rl; broker is
 //           left out)
 //   q       quarantine.retentionMs and quarantine.alarmDepth, then u for the teaching

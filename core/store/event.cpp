@@ -291,6 +291,10 @@ std::string ExplainDiscarded(const Event& e, const std::string& id) {
       return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
              ", and its sidekiq_retries_exhausted block returned :discard: it is dropped, never quarantined, and "
              "nothing can retry it";
+    case DropCause::kNoDeadLetteringOnExpiration:
+      return id + " expired after " + Plural(e.attempts, "delivery", "deliveries") + ": its time to live ran out, " +
+             "and its queue has deadLetteringOnMessageExpiration false, so Service Bus dropped it undelivered; no " +
+             "entry is kept and nothing can replay it";
     case DropCause::kNoDeadLetterQueueTopic:
       return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
              ", and its connector tolerates errors (errors.tolerance all) with no errors.deadletterqueue.topic.name: "

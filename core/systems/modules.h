@@ -12,6 +12,8 @@ constexpr int64_t kRabbitMq4DeliveryLimit = 20;
 // Service Bus's DeadLetterErrorDescription for MaxDeliveryCountExceeded (service_bus.cpp).
 inline constexpr const char* kServiceBusMaxDeliveryDescription =
     "Message couldn't be consumed after maximum delivery attempts.";
+// Its DeadLetterErrorDescription for TTLExpiredException (service_bus.cpp; [Z1]'s table).
+inline constexpr const char* kServiceBusExpiredDescription = "The message expired and was dead lettered.";
 // BullMQ's failedReason for a job failed by its stall budget (bullmq.cpp).
 inline constexpr const char* kBullMqStalledError = "job stalled more than allowable limit";
 // Sidekiq's default dead_timeout_in_seconds: 180 days (sidekiq.cpp).

@@ -33,5 +33,7 @@ DropCause Policy::DeadLetterDrop() const { return SystemOf(*this).DeadLetterDrop
 int64_t Policy::MessageTtlMs() const { return SystemOf(*this).MessageTtl(*this); }
 
 bool Policy::RetryRepublishes() const { return SystemOf(*this).RetryRepublishes(); }
+DropCause Policy::ExpiryDrop() const { return SystemOf(*this).ExpiryDrop(*this); }
+bool Policy::ExpiresInPlace() const { return SystemOf(*this).ExpiresInPlace(); }
 
 }  // namespace dlq

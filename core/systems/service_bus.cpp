@@ -15,6 +15,16 @@
 //     DeadLetterErrorDescription, or, for a failure the worker calls permanent, the
 //     application's own DeadLetterMessageAsync(message, reason, description): the lab's
 //     reason name and the worker's error; and DeliveryCount.
+//   * defaultMessageTimeToLive (defaultMessageTtlMs; 0 is TimeSpan.MaxValue, none) counts
+//     from the enqueue ("expires-at-utc ... enqueued-time-utc + time-to-live"): an abandon
+//     or an expired lock is no new enqueue, so it keeps it (RetryRepublishes false). Past it
+//     a message is "ineligible for retrieval" wherever it stands (ExpiresInPlace: a receive
+//     skips it; the ready head is expired when its time comes), a locked one is "still
+//     handled normally" until its lock ends, and one abandoned or whose lock expires past
+//     it is expired at once. deadLetteringOnMessageExpiration (deadLetterOnExpiry) sends it
+//     to $DeadLetterQueue with DeadLetterReason TTLExpiredException; without it "expired
+//     messages are dropped" (DropCause::kNoDeadLetteringOnExpiration). An abandon that
+//     exhausts MaxDeliveryCount is decided first (which wins is not documented).
 //   * The DLQ observes no time-to-live and has no automatic clean-up: the lab's
 //     quarantine retention (retentionMs) is the operator's own, as in the lab.
 #include "modules.h"
@@ -42,15 +52,26 @@ class ServiceBusSystem final : public SystemRules {
   uint32_t MaxRetryDelaySettlesAt(const Policy& p, const Backoff& b) const override { return (void)p, (void)b, 1; }
 
   const char* ReasonName(Reason reason) const override {
-    return reason == Reason::kExhausted ? "MaxDeliveryCountExceeded" : dlq::ReasonName(reason);
+    return reason == Reason::kExhausted ? "MaxDeliveryCountExceeded"
+           : reason == Reason::kExpired ? "TTLExpiredException"
+                                        : dlq::ReasonName(reason);
   }
+
+  int64_t MessageTtl(const Policy& p) const override { return p.default_message_ttl_ms; }
+  bool RetryRepublishes() const override { return false; }
+  DropCause ExpiryDrop(const Policy& p) const override {
+    return p.dead_letter_on_expiry ? DropCause::kKept : DropCause::kNoDeadLetteringOnExpiration;
+  }
+  bool ExpiresInPlace() const override { return true; }
 
   const char* RecordTitle() const override { return "$DeadLetterQueue message"; }
   DeadLetterRecord Record(const EntryFacts& entry) const override {
-    const bool broker = entry.reason == Reason::kExhausted;
+    const char* broker = entry.reason == Reason::kExhausted ? kServiceBusMaxDeliveryDescription
+                         : entry.reason == Reason::kExpired ? kServiceBusExpiredDescription
+                                                            : nullptr;
     return {RecordField::Text("DeadLetterReason", ReasonName(entry.reason)),
             RecordField::Text("DeadLetterErrorDescription",
-                              broker ? std::string(kServiceBusMaxDeliveryDescription) : std::string(entry.last_error)),
+                              broker != nullptr ? std::string(broker) : std::string(entry.last_error)),
             RecordField::Number("DeliveryCount", entry.attempts), RecordField::Text("path", DeadLetterPath())};
   }
 };

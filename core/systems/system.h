@@ -202,6 +202,14 @@ class SystemRules {
   // True when a due retry is a new publish that starts the TTL again (RabbitMQ's
   // retry-queue pattern); false when it is a redelivery of the same message (pubsub).
   virtual bool RetryRepublishes() const { return true; }
+  // Why an expired message is discarded instead of quarantined (DropCause), or kKept. The
+  // lab: as any dead letter (DeadLetterDrop: a quorum queue with no dead-letter exchange).
+  virtual DropCause ExpiryDrop(const Policy& p) const { return DeadLetterDrop(p); }
+  // False (the lab): only the ready head expires (a quorum queue's x-message-ttl). True: a
+  // message past its TTL is never handed out wherever it stands in ready (a receive skips
+  // and dead-letters it), and one returned past it is dead-lettered at once (service-bus:
+  // "If the lock expires or the message is abandoned, the expiration takes immediate effect").
+  virtual bool ExpiresInPlace() const { return false; }
 
   // --- Retention and the quarantine's bound --------------------------------
   // True when retention is applied as jobs finish, not by a timer (bullmq, sidekiq).

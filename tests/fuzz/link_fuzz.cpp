@@ -222,8 +222,10 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
         ++discarded;
         if (e.reason == Reason::kMaxLength || e.reason == Reason::kExpired) {  // no attempt, no dead-letter exchange
           ++overflowed;
-          FUZZ_CHECK((e.reason == Reason::kMaxLength ? s.policy.max_length > 0 : s.policy.MessageTtlMs() > 0) &&
-                         s.policy.DiscardsDeadLetters(),
+          // An expiry's drop is the system's (service-bus: deadLetterOnExpiry off), an overflow's the DLX's.
+          FUZZ_CHECK((e.reason == Reason::kMaxLength ? s.policy.max_length > 0 && s.policy.DiscardsDeadLetters()
+                                                     : s.policy.MessageTtlMs() > 0 &&
+                                                           s.policy.ExpiryDrop() != DropCause::kKept),
                      where);
           break;
         }

@@ -639,6 +639,9 @@ TEST_CASE("config: a Service Bus snippet the core writes reads back to its polic
     n.max_attempts = 1 + prng.Below(1000);
     n.lease_ms = 1000.0 * (1 + prng.Below(300));
     n.ordering = prng.Below(2) == 0 ? "none" : "key";
+    // defaultMessageTimeToLive (none, or whole ms up to 14 days) and dead-lettering on expiry.
+    n.default_message_ttl_ms = prng.Below(3) == 0 ? 0 : static_cast<double>(1 + prng.Below(1'209'600'000));
+    n.dead_letter_on_expiry = prng.Below(2) == 0;
     PlainRules(n);
     Result<Snippet> s = WriteSnippet("servicebus", n);
     REQUIRE(s.ok());
@@ -653,6 +656,14 @@ TEST_CASE("config: a Service Bus snippet the core writes reads back to its polic
     CHECK(f.at("backoff.kind") == "none");
     if (n.ordering == "key") CHECK(f.at("ordering") == "key");
     else CHECK(f.count("ordering") == 0);
+    if (n.default_message_ttl_ms > 0) {
+      CHECK(f.at("defaultMessageTtlMs") == JsNumberText(n.default_message_ttl_ms));
+      CHECK(f.at("deadLetterOnExpiry") == (n.dead_letter_on_expiry ? "true" : "false"));
+    } else {
+      // None: Service Bus's default, written as nothing; the flag then decides nothing (a note says so).
+      CHECK(f.count("defaultMessageTtlMs") == 0);
+      CHECK(f.count("deadLetterOnExpiry") == 0);
+    }
   }
 }
 
@@ -671,11 +682,25 @@ TEST_CASE("config: Service Bus properties: defaults when absent, ISO 8601 durati
   REQUIRE(r.refusals.size() == 1);
   CHECK(r.refusals[0].key == "lockDuration");
   CHECK(r.refusals[0].given == "\"PT6M\"");
-  r = Read(queue + R"({"maxDeliveryCount": 0, "defaultMessageTimeToLive": "P14D", "forwardTo": "other", "sessions": 1}})");
+  r = Read(queue + R"({"maxDeliveryCount": 0, "defaultMessageTimeToLive": "PT0.0005S", "forwardTo": "other", "sessions": 1}})");
   CheckRefusals(r);
   std::vector<std::string> keys;
   for (const ConfigRefusal& x : r.refusals) keys.push_back(x.key);
   CHECK(keys == std::vector<std::string>{"forwardTo", "sessions", "maxDeliveryCount", "defaultMessageTimeToLive"});
+  // A finite time-to-live is defaultMessageTtlMs ("enqueued-time-utc + time-to-live"), and
+  // deadLetteringOnMessageExpiration says whether an expired message is dead-lettered or dropped.
+  r = Read(queue + R"({"defaultMessageTimeToLive": "P14D", "deadLetteringOnMessageExpiration": true}})");
+  REQUIRE(r.ok);
+  CHECK(Fields(r).at("defaultMessageTtlMs") == "1209600000");
+  CHECK(Fields(r).at("deadLetterOnExpiry") == "true");
+  r = Read(queue + R"({"defaultMessageTimeToLive": "PT30S", "deadLetteringOnMessageExpiration": false}})");
+  REQUIRE(r.ok);
+  CHECK(Fields(r).at("defaultMessageTtlMs") == "30000");
+  CHECK(Fields(r).at("deadLetterOnExpiry") == "false");
+  r = Read(queue + R"({"deadLetteringOnMessageExpiration": "maybe"}})");
+  CheckRefusals(r);
+  REQUIRE(r.refusals.size() == 1);
+  CHECK(r.refusals[0].key == "deadLetteringOnMessageExpiration");
   // A subscription resource in a template reads the same way.
   r = Read(R"({"resources": [{"type": "Microsoft.ServiceBus/namespaces/topics/subscriptions", "properties": {"maxDeliveryCount": 5}}]})");
   REQUIRE(r.ok);

@@ -5,6 +5,7 @@
 //   [Z2] learn.microsoft.com/dotnet/api/azure.messaging.servicebus.administration.queueproperties.maxdeliverycount
 //   [Z5] learn.microsoft.com/dotnet/api/azure.messaging.servicebus.servicebusreceiver.abandonmessageasync
 //   [Z6] learn.microsoft.com/azure/service-bus-messaging/message-transfers-locks-settlement (lock duration)
+//   [Z7] learn.microsoft.com/azure/service-bus-messaging/message-expiration (time to live)
 #include <string>
 #include <vector>
 
@@ -39,6 +40,15 @@ const RecordField* FieldNamed(const DeadLetterRecord& record, const std::string&
     if (f.name == name) return &f;
   }
   return nullptr;
+}
+
+// A service-bus policy with a defaultMessageTimeToLive of `ttl_ms` (and dead-lettering on expiry as given).
+Policy ExpiringPolicy(int64_t ttl_ms, bool dead_letter_on_expiry) {
+  Policy p = ServiceBusPolicy(10);
+  p.default_message_ttl_ms = ttl_ms;
+  p.dead_letter_on_expiry = dead_letter_on_expiry;
+  p.lease_ms = 60'000;
+  return p;
 }
 
 }  // namespace
@@ -190,6 +200,167 @@ TEST_CASE("service-bus: a snapshot and the journal give the queue back") {
   Result<Queue> restored = Queue::Restore(text.value());
   REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
   CHECK(restored->policy().system == System::kServiceBus);
+  CHECK(restored->view().SnapshotText().value() == text.value());
+  test::CheckJournalRecovers(q);
+}
+
+TEST_CASE("service-bus [Z7]: \"The expiration becomes an absolute instant when the message is enqueued into the "
+          "entity. At that time, the expires-at-utc property takes on the value enqueued-time-utc + time-to-live\": an "
+          "expired lock does not restart it") {
+  Policy p = ExpiringPolicy(10'000, true);
+  p.lease_ms = 6000;
+  REQUIRE(Policy::Check(p).ok());
+  CHECK(p.MessageTtlMs() == 10'000);
+  CHECK_FALSE(p.RetryRepublishes());  // a redelivery, not an enqueue
+  Queue q = test::QueueWith(p, {"a"});
+  // Lock 1 ends at 6 s, before the TTL: back in ready, DeliveryCount 1.
+  REQUIRE(q.Lease()->leased);
+  REQUIRE(q.Advance(int64_t{6000}).ok());
+  CHECK(q.view().Quarantined().empty());
+  // Lock 2 ends at 12 s: counted from the enqueue (0 + 10 s), not from the return at 6 s
+  // (which would give 16 s), the message has expired.
+  REQUIRE(q.Lease()->leased);
+  REQUIRE(q.Advance(int64_t{6000}).ok());
+  REQUIRE(q.view().Quarantined().size() == 1);
+  const QuarantineEntry e = q.view().Quarantined()[0];
+  CHECK(e.reason == Reason::kExpired);
+  CHECK(e.attempts == 2);
+  CHECK(e.arrived_at == 12'000);
+}
+
+TEST_CASE("service-bus [Z7]: \"The expiration doesn't affect messages that are currently locked for delivery. Those "
+          "messages are still handled normally. If the lock expires or the message is abandoned, the expiration takes "
+          "immediate effect\"") {
+  Policy p = ExpiringPolicy(10'000, true);
+  // Locked past its expiry: nothing happens until the lock ends; an abandon then expires it at once.
+  Queue q = test::QueueWith(p, {"a", "b"});
+  Result<LeaseGrant> a = q.Lease();
+  REQUIRE(a->leased);
+  REQUIRE(q.Advance(int64_t{15'000}).ok());  // b, ready at the head, expired at 10 s
+  REQUIRE(q.view().Quarantined().size() == 1);
+  CHECK(q.view().Quarantined()[0].id == "b");
+  CHECK(q.view().Quarantined()[0].arrived_at == 10'000);
+  CHECK(q.view().Quarantined()[0].attempts == 0);  // never delivered
+  REQUIRE(q.Settle(a->token, "transient", "db down").ok());  // abandon at 15 s
+  REQUIRE(q.view().Quarantined().size() == 2);
+  CHECK(q.view().Quarantined()[1].id == "a");
+  CHECK(q.view().Quarantined()[1].reason == Reason::kExpired);
+  CHECK(q.view().Quarantined()[1].arrived_at == 15'000);
+  CHECK(q.view().Quarantined()[1].attempts == 1);
+  CHECK(q.stats().ready == 0);
+}
+
+TEST_CASE("service-bus [Z7]: \"it isn't moved if the message is successfully settled, which then assumes that the "
+          "application has successfully handled it, in spite of the nominal expiration\"") {
+  Policy p = ExpiringPolicy(10'000, true);
+  Queue q = test::QueueWith(p, {"a"});
+  Result<LeaseGrant> a = q.Lease();
+  REQUIRE(q.Advance(int64_t{20'000}).ok());
+  Result<Attempt> done = q.Settle(a->token, "success");
+  REQUIRE(done.ok());
+  CHECK(done->disposition == Disposition::kCompleted);
+  CHECK(q.view().Quarantined().empty());
+  CHECK(q.stats().discarded == 0);
+}
+
+TEST_CASE("service-bus [Z7]: \"Past the expires-at-utc instant, messages become ineligible for retrieval\": a receive "
+          "never hands out an expired message, wherever it stands") {
+  Policy p = ExpiringPolicy(10'000, true);
+  p.ordering = Ordering::kKey;  // sessions: a receive may take a message behind the head
+  REQUIRE(Policy::Check(p).ok());
+  Result<Queue> made = Queue::Create(p);
+  REQUIRE(made.ok());
+  Queue q = std::move(made).value();
+  REQUIRE(q.Enqueue("a", "pa", "ka").ok());  // enqueued at 0: expires at 10 s
+  REQUIRE(q.Advance(int64_t{5000}).ok());
+  REQUIRE(q.Enqueue("h", "ph", "kb").ok());  // enqueued at 5 s: expire at 15 s
+  REQUIRE(q.Enqueue("b", "pb", "kb").ok());
+  REQUIRE(q.Process("transient").ok());      // a abandoned at 5 s: to the tail, behind h and b
+  REQUIRE(q.Lease()->leased);                // h locked: its session holds b
+  REQUIRE(q.Advance(int64_t{6000}).ok());             // 11 s: a has expired, behind b (not yet)
+  CHECK(q.view().Quarantined().empty());     // not the head: not yet moved
+  Result<Attempt> next = q.Process("success");
+  REQUIRE(next.ok());
+  CHECK_FALSE(next->processed);              // b waits for its session; a is not handed out
+  REQUIRE(q.view().Quarantined().size() == 1);
+  CHECK(q.view().Quarantined()[0].id == "a");
+  CHECK(q.view().Quarantined()[0].reason == Reason::kExpired);
+  CHECK(q.view().Quarantined()[0].arrived_at == 11'000);
+  CHECK(q.view().Quarantined()[0].attempts == 1);
+}
+
+TEST_CASE("service-bus [Z1]: \"When you enable dead-lettering on queues or subscriptions, all expiring messages are "
+          "moved to the DLQ. The dead-letter reason code is set to: TTLExpiredException\"") {
+  Policy p = ExpiringPolicy(1000, true);
+  CHECK(p.ExpiryDrop() == DropCause::kKept);
+  Queue q = test::QueueWith(p, {"a"});
+  REQUIRE(q.Process("transient", "db down").ok());
+  REQUIRE(q.Advance(int64_t{1000}).ok());
+  REQUIRE(q.view().Quarantined().size() == 1);
+  const QuarantineEntry e = q.view().Quarantined()[0];
+  CHECK(std::string(SystemOf(p).ReasonName(e.reason)) == "TTLExpiredException");
+  const DeadLetterRecord r = SystemOf(p).Record(FactsOf(e));
+  CHECK(r == DeadLetterRecord{RecordField::Text("DeadLetterReason", "TTLExpiredException"),
+                              RecordField::Text("DeadLetterErrorDescription", kServiceBusExpiredDescription),
+                              RecordField::Number("DeliveryCount", 1),
+                              RecordField::Text("path", "orders/$deadletterqueue")});
+  CHECK(std::string(kServiceBusExpiredDescription) == "The message expired and was dead lettered.");
+}
+
+TEST_CASE("service-bus [Z7]: \"If the option is left disabled, expired messages are dropped\"") {
+  Policy p = ExpiringPolicy(1000, false);
+  CHECK(p.ExpiryDrop() == DropCause::kNoDeadLetteringOnExpiration);
+  CHECK(p.DeadLetterDrop() == DropCause::kKept);  // MaxDeliveryCountExceeded still goes to the DLQ
+  Queue q = test::QueueWith(p, {"a"});
+  REQUIRE(q.Advance(int64_t{1500}).ok());
+  CHECK(q.view().Quarantined().empty());
+  REQUIRE(q.view().Discarded().size() == 1);
+  CHECK(q.view().Discarded()[0].reason == Reason::kExpired);
+  CHECK(q.view().Discarded()[0].at == 1000);
+  const std::vector<Event> events = q.view().Timeline();
+  REQUIRE(events.back().kind == EventKind::kDiscarded);
+  CHECK(events.back().drop_cause == DropCause::kNoDeadLetteringOnExpiration);
+  CHECK(ExplainEvent(events.back()).find("deadLetteringOnMessageExpiration false") != std::string::npos);
+  test::CheckJournalRecovers(q);
+}
+
+TEST_CASE("service-bus: defaultMessageTtlMs and deadLetterOnExpiry are its own, refused elsewhere by name; no TTL by "
+          "default") {
+  Policy p = ServiceBusPolicy(10);
+  CHECK(p.MessageTtlMs() == 0);  // TimeSpan.MaxValue: none
+  CHECK_FALSE(p.dead_letter_on_expiry);
+  Policy rabbit;
+  rabbit.system = System::kRabbitMqQuorum;
+  rabbit.default_message_ttl_ms = 1000;
+  Status s = Policy::Check(rabbit);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.message().rfind("defaultMessageTtlMs applies only with system \"service-bus\"", 0) == 0);
+  rabbit.default_message_ttl_ms = 0;
+  rabbit.dead_letter_on_expiry = true;
+  CHECK_FALSE(Policy::Check(rabbit).ok());
+  // RabbitMQ's messageTtlMs is not Service Bus's.
+  p.message_ttl_ms = 1000;
+  CHECK_FALSE(Policy::Check(p).ok());
+  p = ExpiringPolicy(1000, true);
+  p.dlq_to_source = true;
+  s = Policy::Check(p);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.message().rfind("antiPatterns.dlqToSource must be false with a defaultMessageTtlMs", 0) == 0);
+}
+
+TEST_CASE("service-bus: with a TTL, a snapshot and the journal give the queue back") {
+  Policy p = ExpiringPolicy(10'000, true);
+  Queue q = test::QueueWith(p, {"a", "b", "c"});
+  REQUIRE(q.Process("transient").ok());
+  REQUIRE(q.Advance(int64_t{4000}).ok());
+  REQUIRE(q.Enqueue("d", "pd").ok());
+  REQUIRE(q.Advance(int64_t{7000}).ok());
+  REQUIRE(q.Process("success").ok());
+  Result<std::string> text = q.view().SnapshotText();
+  REQUIRE(text.ok());
+  Result<Queue> restored = Queue::Restore(text.value());
+  REQUIRE_MESSAGE(restored.ok(), restored.status().ToString());
+  CHECK(restored->policy() == p);
   CHECK(restored->view().SnapshotText().value() == text.value());
   test::CheckJournalRecovers(q);
 }

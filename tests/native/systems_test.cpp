@@ -1024,7 +1024,7 @@ TEST_CASE("systems: every field's system column names a system of the registry; 
     CHECK_MESSAGE(description.starts_with(shown + " only: "), description);
     CHECK(description.size() <= 160);  // one line (tests/node/schema.test.mjs)
   }
-  CHECK(owned == 30);
+  CHECK(owned == 32);
   for (const Field<Policy>& row : PolicyFields()) {
     const std::string name = row.spec.name;
     if (name == "maxStalledCount") CHECK(std::string(row.spec.label) == "Max stalled count (bullmq)");

@@ -61,3 +61,54 @@ test('the preset plays: a\'s 10 deliveries come back to back, then MaxDeliveryCo
   assert.equal(entry.systemRecord.DeliveryCount, 10);
   assert.equal(entry.systemRecord.DeadLetterReason, 'MaxDeliveryCountExceeded');
 });
+
+test('defaultMessageTtlMs with deadLetterOnExpiry: an expired message goes to the DLQ as TTLExpiredException', () => {
+  const q = lab.createQueue({ system: 'service-bus', maxAttempts: 10, defaultMessageTtlMs: 1000, deadLetterOnExpiry: true });
+  q.enqueue('a', 'body of a');
+  q.process('transient', 'db timeout');  // abandoned: back at once, its clock from the enqueue kept
+  q.advance(1000);
+  const [entry] = q.quarantined();
+  q.dispose();
+  assert.equal(JSON.stringify(entry.systemRecord),
+    '{"DeadLetterReason":"TTLExpiredException","DeadLetterErrorDescription":"The message expired and was dead lettered.",'
+    + '"DeliveryCount":1,"path":"orders/$deadletterqueue"}');
+  assert.equal(entry.systemReason, 'TTLExpiredException');
+});
+
+test('without deadLetterOnExpiry an expired message is dropped; both settings are refused elsewhere by name', () => {
+  const q = lab.createQueue({ system: 'service-bus', maxAttempts: 10, defaultMessageTtlMs: 1000 });
+  q.enqueue('a', 'body of a');
+  q.advance(1500);
+  assert.equal(q.quarantined().length, 0);
+  assert.equal(q.stats().quarantined, 0);
+  q.dispose();
+  assert.throws(() => lab.createQueue({ system: 'rabbitmq-quorum', maxAttempts: 3, defaultMessageTtlMs: 1000 }),
+    /defaultMessageTtlMs applies only with system "service-bus"/);
+  assert.throws(() => lab.createQueue({ system: 'lab', maxAttempts: 3, deadLetterOnExpiry: true }),
+    /deadLetterOnExpiry applies only with system "service-bus"/);
+});
+
+test('the snippet writes defaultMessageTimeToLive and deadLetteringOnMessageExpiration, and the import reads them back', () => {
+  const q = lab.createQueue({ system: 'service-bus', maxAttempts: 5, leaseMs: 30_000, defaultMessageTtlMs: 90_500,
+    deadLetterOnExpiry: true });
+  const { text } = snippetByKey('servicebus').generate(q.policy(), q.rules());
+  q.dispose();
+  const props = JSON.parse(text).resources[0].properties;
+  assert.equal(props.defaultMessageTimeToLive, 'PT90.5S');
+  assert.equal(props.deadLetteringOnMessageExpiration, true);
+  const back = lab.importConfig(text, {});
+  assert.equal(back.ok, true, JSON.stringify(back));
+  const set = Object.fromEntries(back.set.map((s) => [s.field, s.value]));
+  assert.deepEqual([set.maxAttempts, set.leaseMs, set.defaultMessageTtlMs, set.deadLetterOnExpiry], [5, 30_000, 90_500, true]);
+});
+
+test('the service-bus-ttl preset plays: the backlog outlives its time to live, TTLExpiredException at 30 s', () => {
+  const preset = SYSTEM_PRESETS.find((p) => p.key === 'service-bus-ttl');
+  const played = lab.playWorld(preset.scenario);
+  const q = lab.runScenario({ ...played, cursor: played.actions.length });
+  const entries = q.quarantined();
+  assert.deepEqual(entries.map((e) => [e.id, e.systemReason, e.arrivedAt]).sort(),
+    [['a', 'TTLExpiredException', 30_000], ['d', 'TTLExpiredException', 30_000], ['e', 'TTLExpiredException', 30_000]]);
+  assert.deepEqual(entries.map((e) => e.systemRecord.DeliveryCount).sort(), [0, 0, 1]);
+  q.dispose();
+});

@@ -83,6 +83,8 @@ Status ReadServiceBusResource(const SourceFile& file, const PlanResource& r, Inv
   lines.emplace_back("maxAttempts", Where(file, r, "max_delivery_count"));
   lines.emplace_back("leaseMs", Where(file, r, "lock_duration"));
   lines.emplace_back("ordering", Where(file, r, "requires_session"));
+  lines.emplace_back("defaultMessageTtlMs", Where(file, r, "default_message_ttl"));
+  lines.emplace_back("deadLetterOnExpiry", Where(file, r, "dead_lettering_on_message_expiration"));
   RETURN_IF_ERROR(ApplyImport(import, lines, q.at, &q));
   // Every queue and subscription has its own $DeadLetterQueue, which cannot be deleted.
   q.terminal = Terminal::kKeptHere;

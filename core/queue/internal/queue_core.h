@@ -309,6 +309,7 @@ class QueueCore {
   void Quarantine(uint32_t job);
   // A dead letter with no dead-letter exchange: the job leaves for no place.
   void Discard(uint32_t job);
+  void Discard(uint32_t job, DropCause cause);  // dropped by `cause` (an expiry's may differ)
   // rabbitmq-quorum's x-max-length with x-overflow drop-head (policy.max_length), applied
   // after a publish (Enqueue, EnqueueMany): while more than max_length jobs are ready, the
   // ready head (the oldest) is dead-lettered with reason kMaxLength, into quarantine with
@@ -329,6 +330,18 @@ class QueueCore {
   // quarantine with its x-death record, or discarded with no dead-letter exchange; its
   // event and move.
   void DeadLetterHead(Reason reason);
+  // The same for the job `pos` places from the ready head; an expired one is discarded by
+  // the policy's ExpiryDrop, any other by its DeadLetterDrop.
+  void DeadLetterReady(size_t pos, Reason reason);
+  // True when the ready job at `pos` is past its TTL now.
+  bool ExpiredAt(size_t pos) const;
+  // NextEligible for a receive: under a system whose expiry acts in place (ExpiresInPlace:
+  // service-bus) an expired job it would hand out is dead-lettered first, and the next taken.
+  // `counted`: the caller's action has begun (++actions_); if not, an expiry begins one.
+  int64_t NextReceivable(bool counted = false);
+  // Under ExpiresInPlace: the job `job`, just returned to ready (an abandon, an expired lock),
+  // is dead-lettered at once when past its TTL.
+  void ExpireReturned(uint32_t job);
   // What DropHeadOverLimit may add after a publish of `published` jobs (each may drop one head).
   cost::Need WithOverflow(cost::Need need, size_t published) const {
     if (policy_.max_length == 0) return need;

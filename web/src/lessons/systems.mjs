@@ -213,6 +213,7 @@ export const SYSTEMS = Object.freeze([
       'https://learn.microsoft.com/EN-US/AZURE/service-bus-messaging/service-bus-dead-letter-queues',
       'https://learn.microsoft.com/en-us/dotnet/api/azure.messaging.servicebus.administration.queueproperties.maxdeliverycount',
       'https://learn.microsoft.com/dotnet/api/azure.messaging.servicebus.servicebusreceiver.deadlettermessageasync',
+      'https://learn.microsoft.com/azure/service-bus-messaging/message-expiration',
       'https://github.com/Azure/azure-service-bus/issues/445',
     ],
     // MaxDeliveryCount 10; b's receiver never completes it, so every peek-lock expires.
@@ -224,7 +225,8 @@ export const SYSTEMS = Object.freeze([
         '(no retry delay); MaxDeliveryCount is 10 by default, at least 1.',
       'An exhausted message moves to the $deadletterqueue subqueue with reason MaxDeliveryCountExceeded; a receiver can dead-letter ' +
         'at once with DeadLetterMessageAsync and its own reason and description.',
-      'Time-to-live does not apply inside the dead-letter queue, and nothing removes its messages automatically.',
+      'A message expires defaultMessageTimeToLive after its enqueue, however often abandoned (none by default): to the DLQ as ' +
+        'TTLExpiredException with deadLetteringOnMessageExpiration, else dropped. Inside the DLQ nothing expires.',
       'Resubmitting means receiving from the DLQ, sending a copy and completing the original; from a subscription\'s DLQ the copy goes to the whole topic.',
     ],
   }),

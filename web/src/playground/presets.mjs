@@ -195,6 +195,12 @@ export const SYSTEM_PRESETS = [
     scenario: {
       system: 'service-bus', maxAttempts: 10, leaseMs: 60000, seed: 1, jobs: jobs(['a', 'b']),
       world: { workers: 1, workMs: 100, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
+  { key: 'service-bus-ttl', name: 'Service Bus: a backlog outlives its time to live',
+    summary: "defaultMessageTimeToLive PT30S with deadLetteringOnMessageExpiration: one worker takes 10 s a message, so the backlog outlives its time to live. At 30 s d and e (never delivered) and a (abandoned once: the abandon does not restart its clock, which runs from the enqueue) go to orders/$deadletterqueue with DeadLetterReason TTLExpiredException.",
+    scenario: {
+      system: 'service-bus', maxAttempts: 10, leaseMs: 60000, defaultMessageTtlMs: 30000, deadLetterOnExpiry: true, seed: 1,
+      jobs: jobs(['a', 'b', 'c', 'd', 'e']),
+      world: { workers: 1, workMs: 10000, behaviours: [{ id: 'a', kind: 'poison', failure: 'transient' }] } } },
   { key: 'spring-kafka', name: "Spring Kafka: FixedBackOff(0, 9) holds the partition",
     summary: "Spring Kafka's DefaultErrorHandler with its default FixedBackOff(0, 9): a is delivered ten times, 0 ms apart, while b waits behind it on the held partition; then a goes to the dead-letter topic with its kafka_dlt-* headers. Ten deliveries in no time outlast no outage.",
     scenario: {
