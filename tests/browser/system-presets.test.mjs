@@ -67,6 +67,17 @@ const CASES = [
       assert.ok(firstB > lastA, 'b runs only after a goes to the DLQ topic');
     } },
   { key: 'kafka-connect-no-dlq', attempts: 1, quarantined: [], dropped: ['a'] },
+  // 4.3's x-opt-delivery-time: the consumer's own exponential backoff, not the queue's linear delay.
+  { key: 'rabbitmq-43-delivery-time', delays: [4000, 8000, 16_000], attempts: 4, quarantined: ['a'],
+    record: { 'x-first-death-reason': 'delivery_limit' } },
+  // Service Bus's time to live runs from the enqueue: at 30 s d and e (never delivered) and a (abandoned once).
+  { key: 'service-bus-ttl', attempts: 1, quarantined: ['d', 'e', 'a'],
+    record: { DeadLetterReason: 'TTLExpiredException', DeliveryCount: 0 },
+    check: ({ view }) => {
+      assert.deepEqual(view.quarantined.map((e) => [e.id, e.systemRecord.DeadLetterReason, e.systemRecord.DeliveryCount]),
+        [['d', 'TTLExpiredException', 0], ['e', 'TTLExpiredException', 0], ['a', 'TTLExpiredException', 1]]);
+      assert.equal(view.stats.completed, 2, 'b and c complete within their time to live');
+    } },
   // SQS's move task at 2 a second: each of a, b, c goes back 500 ms after the one before, as a new message.
   // The redrive is the preset's script action after the world's run; Run plays the world on past it.
   { key: 'sqs-move-task', attempts: 3, quarantined: [],
