@@ -30,7 +30,7 @@ const DEFAULT_POLICY = {
   delayAt: 'broker', delayedRetryType: 'disabled', delayedRetryMinMs: 0, delayedRetryMaxMs: 0, deadLetterTopic: 'set', messageRetentionMs: 604800000,
   retryTopics: false, multiplierPermille: 2000, noRecoverer: false,
   retryForMs: 0, discardOnExhausted: false, requeueWith: 'reject', deliveryTime: 'broker', moveTaskRate: 0,
-  toleranceAll: false, dlqTopic: false, contextHeaders: false, retryTimeoutMs: 0,
+  toleranceAll: false, dlqTopic: false, contextHeaders: false, retryTimeoutMs: 0, defaultMessageTtlMs: 0, deadLetterOnExpiry: false,
   quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false, ...SWITCHES_OFF,
 };
 // What policy() adds to an options object that sets none of ordering, system, quarantine, unsafeQuarantineOrder and the switches.
@@ -38,7 +38,7 @@ const DEFAULT_OPERATION = { ordering: 'none', system: 'lab', maxStalledCount: 1,
   delayAt: 'broker', delayedRetryType: 'disabled', delayedRetryMinMs: 0, delayedRetryMaxMs: 0, deadLetterTopic: 'set', messageRetentionMs: 604800000,
   retryTopics: false, multiplierPermille: 2000, noRecoverer: false,
   retryForMs: 0, discardOnExhausted: false, requeueWith: 'reject', deliveryTime: 'broker', moveTaskRate: 0,
-  toleranceAll: false, dlqTopic: false, contextHeaders: false, retryTimeoutMs: 0,
+  toleranceAll: false, dlqTopic: false, contextHeaders: false, retryTimeoutMs: 0, defaultMessageTtlMs: 0, deadLetterOnExpiry: false,
   quarantine: { retentionMs: 0, alarmDepth: 0 }, unsafeQuarantineOrder: false, ...SWITCHES_OFF };
 // What policy() has beyond a scenario's policy: the journal switch, which no link carries.
 const JOURNAL = { journal: true };
