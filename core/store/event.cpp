@@ -249,6 +249,10 @@ std::string ExplainDue(const Event& e, const std::string& id) {
 }
 
 std::string ExplainQuarantined(const Event& e, const std::string& id) {
+  if (e.reason == Reason::kExpired && e.attempts > 0) {  // delivered and failed before its time ran out
+    return id + " was dead-lettered (expired) after " + Plural(e.attempts, "attempt", "attempts") +
+           ": its time to live ran out before it completed; only an operator's replay brings it back";
+  }
   if (e.reason == Reason::kExpired) {
     return id + " was dead-lettered (expired): it reached the head of " + kSourceQueueName +
            " after its message TTL ran out, undelivered; only an operator's replay brings it back";
@@ -293,8 +297,8 @@ std::string ExplainDiscarded(const Event& e, const std::string& id) {
              "nothing can retry it";
     case DropCause::kNoDeadLetteringOnExpiration:
       return id + " expired after " + Plural(e.attempts, "delivery", "deliveries") + ": its time to live ran out, " +
-             "and its queue has deadLetteringOnMessageExpiration false, so Service Bus dropped it undelivered; no " +
-             "entry is kept and nothing can replay it";
+             "and its queue has deadLetteringOnMessageExpiration false, so Service Bus dropped it " +
+             (e.attempts == 0 ? "undelivered" : "before it completed") + "; no entry is kept and nothing can replay it";
     case DropCause::kNoDeadLetterQueueTopic:
       return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
              ", and its connector tolerates errors (errors.tolerance all) with no errors.deadletterqueue.topic.name: "

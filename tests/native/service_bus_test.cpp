@@ -305,6 +305,12 @@ TEST_CASE("service-bus [Z1]: \"When you enable dead-lettering on queues or subsc
                               RecordField::Number("DeliveryCount", 1),
                               RecordField::Text("path", "orders/$deadletterqueue")});
   CHECK(std::string(kServiceBusExpiredDescription) == "The message expired and was dead lettered.");
+  // Delivered once and failed: the event says so (not "undelivered", which is only true of attempts 0).
+  const std::vector<Event> events = q.view().Timeline();
+  REQUIRE(events.back().kind == EventKind::kQuarantined);
+  CHECK(ExplainEvent(events.back()) ==
+        "\"a\" was dead-lettered (expired) after 1 attempt: its time to live ran out before it completed; only an "
+        "operator's replay brings it back");
 }
 
 TEST_CASE("service-bus [Z7]: \"If the option is left disabled, expired messages are dropped\"") {
@@ -321,7 +327,16 @@ TEST_CASE("service-bus [Z7]: \"If the option is left disabled, expired messages 
   REQUIRE(events.back().kind == EventKind::kDiscarded);
   CHECK(events.back().drop_cause == DropCause::kNoDeadLetteringOnExpiration);
   CHECK(ExplainEvent(events.back()).find("deadLetteringOnMessageExpiration false") != std::string::npos);
+  CHECK(ExplainEvent(events.back()).find("dropped it undelivered") != std::string::npos);  // never delivered
   test::CheckJournalRecovers(q);
+  // One delivered and abandoned before its time ran out is not called undelivered.
+  Queue tried = test::QueueWith(p, {"a"});
+  REQUIRE(tried.Process("transient", "db down").ok());
+  REQUIRE(tried.Advance(int64_t{1500}).ok());
+  REQUIRE(tried.view().Discarded().size() == 1);
+  const std::string why = ExplainEvent(tried.view().Timeline().back());
+  CHECK(why.find("expired after 1 delivery") != std::string::npos);
+  CHECK(why.find("dropped it before it completed") != std::string::npos);
 }
 
 TEST_CASE("service-bus: defaultMessageTtlMs and deadLetterOnExpiry are its own, refused elsewhere by name; no TTL by "
