@@ -2,7 +2,7 @@
 // One entry point for set-up, build, test, serve and benchmarks, so that `npm start`
 // and `npm test` work on a fresh Debian 12 machine (root, node 20 + npm, cmake, g++).
 //
-//   node scripts/dlq.mjs setup | build | test | start | bench | bench-page
+//   node scripts/dlq.mjs setup | build | test | lint | format | start | bench | bench-page
 //   node scripts/dlq.mjs third-party   (only the Debian source packages CMake builds, into build/third_party/)
 //   node scripts/dlq.mjs fuzz [--seconds N | --smoke] [[--target] link|queue|snapshot|goal|check-json|check-yaml|check-config|check-<reader format>]
 //   node scripts/dlq.mjs storm [--jobs N --outage START:DURATION …]   (the native storm CLI; --help)
@@ -32,6 +32,7 @@ const DEBIAN_PACKAGES = [
   ['chromium', '/usr/bin/chromium'],
   ['clang-14', '/usr/bin/clang++-14'],  // the fuzz preset's compiler
   ['libclang-rt-14-dev', '/usr/lib/llvm-14/lib/clang/14.0.6/include/fuzzer/FuzzedDataProvider.h'],  // libFuzzer
+  ['clang-format-14', '/usr/bin/clang-format-14'],  // the C++ style (.clang-format), checked by lint
   // The real brokers the broker suite (tests/brokers/) starts on 127.0.0.1 and compares with the lab.
   ['redis-server', '/usr/bin/redis-server'],
   ['rabbitmq-server', '/usr/lib/rabbitmq/bin/rabbitmq-server'],
@@ -432,6 +433,35 @@ function fuzz(argv) {
 const LINT_PATHS = ['web/src', 'wasm', 'scripts', 'tests', 'eslint.config.mjs'];
 function lint() {
   run('npx', ['--no-install', 'eslint', '--max-warnings', '0', ...LINT_PATHS]);
+  const files = cppSources();
+  const result = spawnSync(CLANG_FORMAT, ['--dry-run', '--Werror', ...files], { stdio: 'inherit', env });
+  if (result.error) throw result.error;
+  if (result.status !== 0) {
+    say(`clang-format: the C++ above is not in the project's style (.clang-format); \`npm run format\` applies it`);
+    process.exit(1);
+  }
+  say(`clang-format: ${files.length} C++ files in style`);
+}
+
+// The C++ style: .clang-format over the project's own C++ (core/, wasm/, tests/; not the
+// fixtures), found by walking the folders so an untracked file is checked too.
+const CLANG_FORMAT = '/usr/bin/clang-format-14';
+const CPP_DIRS = ['core', 'wasm', 'tests'];
+function cppSources() {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) { if (file !== path.join('tests', 'fixtures')) walk(file); }
+      else if (/\.(h|cpp)$/.test(entry.name)) files.push(file);
+    }
+  };
+  for (const dir of CPP_DIRS) walk(dir);
+  return files;
+}
+function format() {
+  run(CLANG_FORMAT, ['-i', ...cppSources()]);
+  say(`formatted ${cppSources().length} C++ files (.clang-format)`);
 }
 
 // `npm test`'s stages, timed: each one's wall time is printed when the run ends, passed or not.
@@ -463,7 +493,7 @@ const TEST_CONCURRENCY = String(Math.max(1, Math.min(2, os.availableParallelism?
 function test() {
   process.on('exit', printStageTimes);
   stage('set-up (packages, toolchains, brokers)', () => setup());
-  stage('lint (ESLint, eslint.config.mjs)', () => lint());
+  stage('lint (ESLint, eslint.config.mjs; clang-format, .clang-format)', () => lint());
   stage('build: native, WebAssembly, site', () => build());
   stage('native suite (ctest, optimised build)', () => run('ctest', ['--preset', 'native', '-j', TEST_CONCURRENCY]));
   // One sanitized core (clang, ASan + UBSan, the 'fuzz' preset) serves both the doctest
@@ -532,12 +562,13 @@ switch (command) {
   case 'build': setup(); build(); break;
   case 'test': test(); break;
   case 'lint': setup(); lint(); break;
+  case 'format': setup(); format(); break;
   case 'start': await start(); break;
   case 'bench': setup(); build(); run('node', ['--expose-gc', 'scripts/bench.mjs', ...process.argv.slice(3)]); break;
   case 'bench-page': setup(); build(); run('node', ['scripts/bench-page.mjs', ...process.argv.slice(3)]); break;
   case 'fuzz': fuzz(process.argv.slice(3)); break;
   case 'storm': storm(process.argv.slice(3)); break;
   default:
-    console.error('usage: node scripts/dlq.mjs setup | third-party | build | test | lint | start | bench | bench-page | fuzz | storm');
+    console.error('usage: node scripts/dlq.mjs setup | third-party | build | test | lint | format | start | bench | bench-page | fuzz | storm');
     process.exit(2);
 }

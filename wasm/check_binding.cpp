@@ -48,7 +48,8 @@ val Check(val files, std::string config_text, bool has_config, std::string forma
     return ArgumentError("options.format" + known.status().message().substr(std::string("--format").size()));
   }
   if (fail_on != "warning" && fail_on != "error") {
-    return ArgumentError("options.failOn: expected warning or error, got \"" + check::formats::ValidUtf8(fail_on) + "\"");
+    return ArgumentError("options.failOn: expected warning or error, got \"" + check::formats::ValidUtf8(fail_on) +
+                         "\"");
   }
   check::CheckConfig config;
   if (has_config) {

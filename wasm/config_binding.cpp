@@ -135,7 +135,8 @@ val ImportTooLong(double utf16_length) {
 // { formats: { bullmq: 'BullMQ job options', … }, maxImportChars, maxSidekiqChars }.
 val ConfigFacts() {
   val formats = val::object();
-  for (const char* key : {"bullmq", "sqs", "sidekiq", "rabbitmq", "pubsub", "servicebus", "spring-kafka", "kafka-connect"}) {
+  for (const char* key :
+       {"bullmq", "sqs", "sidekiq", "rabbitmq", "pubsub", "servicebus", "spring-kafka", "kafka-connect"}) {
     formats.set(key, std::string(dlq::config::FormatName(key)));
   }
   val out = val::object();
@@ -150,8 +151,9 @@ val ConfigFacts() {
 val WriteSnippetValue(const std::string& key, const std::string& in_force) {
   dlq::config::ObjectTextRead read = dlq::config::ReadObjectText(in_force, "inForce");
   if (!read.ok) {
-    return ErrorValue(dlq::Status::InvalidArgument("writeSnippet: inForce: expected a policy in force (policyInForce's object); it " +
-                                                   read.why + (read.detail.empty() ? "" : ": " + read.detail)));
+    return ErrorValue(
+        dlq::Status::InvalidArgument("writeSnippet: inForce: expected a policy in force (policyInForce's object); it " +
+                                     read.why + (read.detail.empty() ? "" : ": " + read.detail)));
   }
   dlq::Result<dlq::config::Snippet> snippet = dlq::config::WriteSnippet(key, dlq::config::PolicyFactsOf(read.value));
   if (!snippet.ok()) return ErrorValue(snippet.status());

@@ -52,8 +52,8 @@ namespace dlq_wasm {
 // index.mjs passes non-negative safe integers, so the conversions are exact.
 val RandomOutcomes(double seed, double count, double success_pct, double transient_pct) {
   dlq::Result<std::string> r =
-      dlq::RandomOutcomes(static_cast<uint64_t>(seed), static_cast<uint64_t>(count),
-                          static_cast<uint64_t>(success_pct), static_cast<uint64_t>(transient_pct));
+      dlq::RandomOutcomes(static_cast<uint64_t>(seed), static_cast<uint64_t>(count), static_cast<uint64_t>(success_pct),
+                          static_cast<uint64_t>(transient_pct));
   return r.ok() ? val(r.value()) : ErrorValue(r.status());
 }
 

@@ -306,16 +306,13 @@ class QueueHandle {
     return r.ok() ? val(static_cast<double>(r.value())) : ErrorValue(r.status());
   }
 
-
   // { raised, depth, threshold }.
   val alarm() const { return AlarmValue(*queue_); }
-
 
   // [{ key, id, overtook: [ids] }], in the order they happened; a slice like the views.
   val reorders(double from, double count) const { return ReordersValue(*queue_, from, count); }
 
   val worstCase() const { return WorstCaseValue(*queue_); }
-
 
   // The whole policy, `journal` included (scenario objects leave it out: no link carries it).
   val policy() const { return PolicyValue(*queue_); }
@@ -348,21 +345,17 @@ class QueueHandle {
     return text.ok() ? val(text.value()) : ErrorValue(text.status());
   }
 
-
   // [{ write, op, id, record }] since the last snapshot (or creation); id null for
   // the writes of no job (create, clock).
   val journal() const { return JournalValue(*queue_); }
-
 
   // { <class name>: { retry, maxAttempts, backoff, alert } }: every class's rule in
   // force, as Policy::RuleFor resolves it (maxAttempts capped, backoff filled in).
   val rules() const { return RulesValue(*queue_); }
 
-
   // Where job `id` is now ({ place, attempts, and its place's fields }), or null
   // for an id this queue was never given. One lookup, no pass over a view.
   val locate(const std::string& id) const { return LocateValue(*queue_, id); }
-
 
   // Slices: from and count are non-negative numbers (count may be Infinity).
   val ready(double from, double count) const { return ReadyValue(*queue_, from, count); }
@@ -380,7 +373,6 @@ class QueueHandle {
   val timeline(double from, double count) const { return TimelineValue(*queue_, from, count); }
 
   std::string timelineText() const { return queue_->view().TimelineText(); }
-
 
   // { met, clauses: [{ text, met, actual }] } for the goal text (goal.h), or the
   // parse error. Checking never changes the queue.

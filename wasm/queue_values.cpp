@@ -140,7 +140,7 @@ val ReadyValue(const dlq::Queue& q, double from, double count) {
 
 val CompletedValue(const dlq::Queue& q, double from, double count) {
   return JobsValue(q.view().Completed(QueueIndex(from, q.stats().completed), QueueIndex(count, q.stats().completed)),
-              false);
+                   false);
 }
 
 namespace {
@@ -186,7 +186,8 @@ void TimeFieldNames(const dlq::DeadLetterRecord& fields, std::vector<std::string
 // operator of that system would see in its DLQ, under the policy in force (RecordUnder).
 // Sets systemRecord, its title (SystemRules::RecordTitle) and systemRecordTimes (the
 // names of its time fields).
-void SetSystemRecord(val& entry, const dlq::SystemRules& system, const dlq::Policy& policy, const dlq::QuarantineEntry& e) {
+void SetSystemRecord(val& entry, const dlq::SystemRules& system, const dlq::Policy& policy,
+                     const dlq::QuarantineEntry& e) {
   dlq::EntryFacts facts;
   facts.id = e.id;
   facts.payload = e.payload;

@@ -177,8 +177,7 @@ dlq::Result<dlq::Scenario> ScenarioFromValue(val in) {
   double cursor = 0;
   if (dlq::Status st = ReadNumber(in["cursor"], "scenario.cursor", &cursor); !st.ok()) return st;
   // Clamped before narrowing: no double beyond uint64 is ever converted.
-  if (dlq::Status st = dlq::CheckCursor(static_cast<uint64_t>(std::clamp(cursor, 0.0, 1e18)), action_count);
-      !st.ok()) {
+  if (dlq::Status st = dlq::CheckCursor(static_cast<uint64_t>(std::clamp(cursor, 0.0, 1e18)), action_count); !st.ok()) {
     return st;
   }
   s.cursor = static_cast<size_t>(cursor);

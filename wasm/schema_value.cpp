@@ -94,7 +94,8 @@ dlq::Status ReadActionField(const val& v, const dlq::ActionFieldSpec& spec, cons
     case dlq::ActionFieldKind::kInteger: {
       double number = 0;
       if (dlq::Status s = ReadNumber(v, at, &number); !s.ok()) return s;
-      if (dlq::Status s = spec.range->Check(number); !s.ok()) return dlq::Status::Error(s.code(), name + "." + s.message());
+      if (dlq::Status s = spec.range->Check(number); !s.ok())
+        return dlq::Status::Error(s.code(), name + "." + s.message());
       *out = static_cast<int64_t>(number);
       return dlq::Status::Ok();
     }
@@ -139,7 +140,8 @@ dlq::Result<dlq::Action> ActionFromValue(const val& in, const std::string& name)
   std::string type;
   if (dlq::Status s = ReadString(in["type"], name + ".type", &type); !s.ok()) return s;
   const dlq::ActionType* row = dlq::FindActionType(type);
-  if (row == nullptr) return dlq::Status::InvalidArgument(name + ".type " + dlq::QuoteShort(type) + " is not an action type");
+  if (row == nullptr)
+    return dlq::Status::InvalidArgument(name + ".type " + dlq::QuoteShort(type) + " is not an action type");
   dlq::Action action = row->make();
   if (dlq::Status s = ReadActionFields(in, *row, name, &action); !s.ok()) return s;
   return action;
@@ -152,7 +154,8 @@ val ActionValue(const dlq::Action& action) {
   for (const dlq::ActionField& field : row.fields) {
     const dlq::ActionFieldValue v = field.get(action);
     if (const auto* text = std::get_if<std::string>(&v)) out.set(std::string(field.spec.name), *text);
-    if (const auto* number = std::get_if<int64_t>(&v)) out.set(std::string(field.spec.name), static_cast<double>(*number));
+    if (const auto* number = std::get_if<int64_t>(&v))
+      out.set(std::string(field.spec.name), static_cast<double>(*number));
     if (const auto* flag = std::get_if<bool>(&v)) out.set(std::string(field.spec.name), *flag);
   }
   return out;

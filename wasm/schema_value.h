@@ -22,8 +22,7 @@ namespace dlq_wasm {
 // The value at `path` of `in` ("a.b": in["a"]["b"]); undefined where a group is
 // absent. A present group that is not an object is refused by its name; a group
 // named in `nullable` may also be null, which reads as absent.
-dlq::Status ValueAt(const val& in, std::string_view path, const std::string& name, std::string_view nullable,
-                    val* out);
+dlq::Status ValueAt(const val& in, std::string_view path, const std::string& name, std::string_view nullable, val* out);
 
 // Reads one field's value `v` (undefined: keep, unless required) into *out.
 // Messages name the field `owner` + its path, with `prefix` ("scenario.") in

@@ -239,7 +239,8 @@ class SessionHandle {
     for (unsigned i = 0; i < length; ++i) {
       dlq::Result<dlq::Outcome> o = dlq::ParseOutcome(outcomes[i].as<std::string>());
       if (!o.ok()) {
-        return ErrorValue(dlq::Status::Error(o.status().code(), "outcomes[" + std::to_string(i) + "]: " + o.status().message()));
+        return ErrorValue(
+            dlq::Status::Error(o.status().code(), "outcomes[" + std::to_string(i) + "]: " + o.status().message()));
       }
       offered.push_back(o.value());
     }
@@ -414,11 +415,11 @@ EMSCRIPTEN_BINDINGS(dlq_session) {
       .function("redriveAtRate", &SessionHandle::redriveAtRate)
       .function("worstCase", &SessionHandle::worstCase)
       .function("addJob", &SessionHandle::addJob)
-    .function("addJobWithBehaviour", &SessionHandle::addJobWithBehaviour)
-    .function("setPolicy", &SessionHandle::setPolicy)
-    .function("removeJob", &SessionHandle::removeJob)
-    .function("setWorld", &SessionHandle::setWorld)
-    .function("link", &SessionHandle::link)
+      .function("addJobWithBehaviour", &SessionHandle::addJobWithBehaviour)
+      .function("setPolicy", &SessionHandle::setPolicy)
+      .function("removeJob", &SessionHandle::removeJob)
+      .function("setWorld", &SessionHandle::setWorld)
+      .function("link", &SessionHandle::link)
       .function("actWorld", &SessionHandle::actWorld)
       .function("seek", &SessionHandle::seek)
       .function("undo", &SessionHandle::undo)

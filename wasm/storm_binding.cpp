@@ -99,9 +99,7 @@ dlq::Result<dlq::StormOptions> StormOptionsFromValue(const val& in) {
 val SummaryValue(const dlq::StormResult& r);
 
 // index.mjs passes a non-negative integer or Infinity (no limit).
-uint64_t MaxEvents(double max_events) {
-  return max_events >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(max_events);
-}
+uint64_t MaxEvents(double max_events) { return max_events >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(max_events); }
 
 class StormHandle {
  public:
@@ -151,7 +149,6 @@ val StormTypeMessage(const std::string& name, const std::string& described) {
   }
   return ErrorValue(dlq::Status::NotFound("no storm option is named " + dlq::QuoteShort(name)));
 }
-
 
 // { jobs, attempts, …, worstCase, bucketMs, length }: a result's summary (index.d.ts StormSummary).
 val SummaryValue(const dlq::StormResult& r) {

@@ -74,9 +74,9 @@ val EventValue(const dlq::Event& e) {
   if (!e.token.empty()) out.set("token", e.token);
   // The fields event.h documents for each kind: until for a lease's expiry and
   // a due time, delayMs with a due time.
-  const bool delaying = e.kind == EventKind::kDelayed ||
-                        ((e.kind == EventKind::kAttempt || e.kind == EventKind::kExpired) &&
-                         e.disposition == dlq::Disposition::kDelayed);
+  const bool delaying =
+      e.kind == EventKind::kDelayed ||
+      ((e.kind == EventKind::kAttempt || e.kind == EventKind::kExpired) && e.disposition == dlq::Disposition::kDelayed);
   if (e.kind == EventKind::kLeased || delaying) out.set("until", static_cast<double>(e.until));
   if (delaying) out.set("delayMs", static_cast<double>(e.delay_ms));
   // Where the delay lives, when not in the broker (policy.h, DelayAt): a sleeping
@@ -101,7 +101,6 @@ val EventValue(const dlq::Event& e) {
   out.set("explanation", dlq::ExplainEvent(e));
   return out;
 }
-
 
 val CrashReportValue(const dlq::CrashReport& crash) {
   val c = val::object();
@@ -157,7 +156,6 @@ void SetPolicyFields(val& out, const dlq::Policy& p) {
   out.set("classes", ClassTableValue(p, false));
 }
 
-
 // ---- reading plain values built by index.mjs, type-checked before as<T>() ----
 
 dlq::Status NotA(const std::string& name, const char* expected) {
@@ -174,7 +172,7 @@ dlq::Status ReadString(const val& v, const std::string& name, std::string* out) 
 // TypedArray.prototype.set. Embind's own std::string conversion copies an array
 // byte by byte in JS: about 0.2 s for the 25 MB of a million-job batch.
 dlq::Status ReadBytes(const val& v, const std::string& name, std::string* out) {
-  if (!v.instanceof(val::global("Uint8Array"))) return NotA(name, "a Uint8Array");
+  if (!v.instanceof (val::global("Uint8Array"))) return NotA(name, "a Uint8Array");
   const size_t n = v["length"].as<size_t>();
   out->resize(n);  // a memset, cheap beside the copy
   // The view is made after the resize, and nothing allocates (grows memory) before set() reads it.
@@ -275,9 +273,8 @@ dlq::Status ReadClasses(const val& rows, const std::string& prefix, dlq::ClassTa
     if (backoff.isString()) {
       const std::string text = backoff.as<std::string>();
       if (text != dlq::kPolicyBackoffName) {
-        return dlq::Status::InvalidArgument(owner + "backoff must be a backoff object or \"" +
-                                            dlq::kPolicyBackoffName + "\" (the policy's), got " +
-                                            dlq::QuoteShort(text));
+        return dlq::Status::InvalidArgument(owner + "backoff must be a backoff object or \"" + dlq::kPolicyBackoffName +
+                                            "\" (the policy's), got " + dlq::QuoteShort(text));
       }
       rule.own_backoff = false;
     } else if (!backoff.isUndefined()) {

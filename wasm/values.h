@@ -43,7 +43,8 @@ bool IsObject(const val& v);
 dlq::Status ReadString(const val& v, const std::string& name, std::string* out);
 dlq::Status ReadBytes(const val& v, const std::string& name, std::string* out);  // a Uint8Array
 dlq::Status ReadNumber(const val& v, const std::string& name, double* out);
-dlq::Status ReadLength(const val& v, const std::string& name, size_t limit, size_t* out);  // an array's length, at most limit
+dlq::Status ReadLength(const val& v, const std::string& name, size_t limit,
+                       size_t* out);  // an array's length, at most limit
 dlq::Status ReadInteger(const val& v, const dlq::IntegerField& field, const std::string& prefix, bool required,
                         int64_t* out);
 dlq::Status ReadBackoff(const val& backoff, const std::string& owner, const std::string& prefix, dlq::Backoff* out);

@@ -62,7 +62,7 @@ struct FieldGroup {
 };
 
 struct FieldSpec {
-  const char* name;         // its path inside its object, as JS spells it: "backoff.baseMs"
+  const char* name;  // its path inside its object, as JS spells it: "backoff.baseMs"
   FieldKind kind;
   const IntegerField* range;  // kInteger: the range (its name is the one messages use)
   const Choices* choices;     // kChoice

@@ -18,8 +18,7 @@ Prng::Prng(uint64_t seed) {
   for (uint64_t& word : s_) word = SplitMix64(seed);
 }
 
-Prng::Prng(uint64_t seed, PrngStream stream)
-    : Prng(seed ^ (static_cast<uint64_t>(stream) * 0xD1B54A32D192ED03ULL)) {}
+Prng::Prng(uint64_t seed, PrngStream stream) : Prng(seed ^ (static_cast<uint64_t>(stream) * 0xD1B54A32D192ED03ULL)) {}
 
 Result<Prng> Prng::FromState(const State& state) {
   if (state[0] == 0 && state[1] == 0 && state[2] == 0 && state[3] == 0) {

@@ -15,13 +15,13 @@
 namespace dlq {
 
 constexpr size_t kMaxIdBytes = 1024;
-constexpr size_t kMaxKeyBytes = 1024;  // an ordering key
+constexpr size_t kMaxKeyBytes = 1024;                    // an ordering key
 constexpr size_t kMaxPayloadBytes = size_t{16} << 20;    // 16 MiB
 constexpr size_t kMaxErrorTextBytes = size_t{64} << 10;  // 64 KiB
 constexpr size_t kMaxOutcomeBytes = 64;                  // an outcome's name; the longest is 9 bytes
 constexpr size_t kMaxOutcomeLetters = size_t{1} << 22;   // one ProcessMany call (4,194,304 attempts)
 constexpr size_t kMaxBatchBytes = size_t{256} << 20;     // ids + payloads of one EnqueueMany
-constexpr size_t kMaxBatchJobs = size_t{1} << 24;         // jobs of one EnqueueMany
+constexpr size_t kMaxBatchJobs = size_t{1} << 24;        // jobs of one EnqueueMany
 constexpr size_t kMaxScenarioTextBytes = 8192;           // a scenario link
 constexpr size_t kMaxScenarioItems = size_t{1} << 20;    // jobs, and actions, of one scenario object
 constexpr size_t kMaxSnapshotBytes = size_t{128} << 20;  // a snapshot text
@@ -36,14 +36,14 @@ constexpr size_t kMaxSnapshotBytes = size_t{128} << 20;  // a snapshot text
 // A queue's own journal within them recovers (docs/snapshot-format.md, "Errors
 // and limits").
 constexpr size_t kJournalRecordBytes = 256;
-constexpr size_t kMaxJournalRecords = (size_t{3} << 20) / 2;  // 1,572,864 records
+constexpr size_t kMaxJournalRecords = (size_t{3} << 20) / 2;                   // 1,572,864 records
 constexpr size_t kMaxJournalBytes = kMaxJournalRecords * kJournalRecordBytes;  // 384 MiB
 static_assert(kMaxJournalBytes == size_t{384} << 20, "the journal limits agree at 256 bytes a record");
 
 // One row per limit, in a fixed order; the JS API reads this table rather than
 // copying the numbers.
 struct SizeLimit {
-  const char* key;   // the JS name, e.g. "idBytes"
+  const char* key;  // the JS name, e.g. "idBytes"
   size_t value;
   const char* unit;  // "bytes" or "items"
 };

@@ -56,12 +56,13 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}                 // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
   // Precondition: !status.ok(). An OK status without a value is a bug in the
   // caller; it is turned into an internal-looking error rather than a Result
   // whose value() would read an empty optional.
-  Result(Status status) : status_(std::move(status)) {          // NOLINT: implicit by design
-    if (status_.ok()) status_ = Status::Error(Code::kFailedPrecondition, "Result built from an OK status without a value");
+  Result(Status status) : status_(std::move(status)) {  // NOLINT: implicit by design
+    if (status_.ok())
+      status_ = Status::Error(Code::kFailedPrecondition, "Result built from an OK status without a value");
   }
 
   bool ok() const { return status_.ok(); }
@@ -83,7 +84,7 @@ class [[nodiscard]] Result {
 // Returns from the enclosing function with the Status of `...` (an expression
 // giving a Status) when it is an error; goes on when it is ok. The function must
 // return a Status or a Result<T> (which a Status converts to).
-#define RETURN_IF_ERROR(...)                                                       \
-  do {                                                                             \
+#define RETURN_IF_ERROR(...)                                                              \
+  do {                                                                                    \
     if (::dlq::Status dlq_status_ = (__VA_ARGS__); !dlq_status_.ok()) return dlq_status_; \
   } while (false)

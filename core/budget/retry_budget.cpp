@@ -12,9 +12,8 @@ namespace dlq {
 
 namespace {
 
-constexpr Choice kBudgetKindItems[] = {{"grpc", "gRPC retry throttling"},
-                                       {"aws-standard", "AWS SDK standard mode"},
-                                       {"finagle", "Finagle RetryBudget"}};
+constexpr Choice kBudgetKindItems[] = {
+    {"grpc", "gRPC retry throttling"}, {"aws-standard", "AWS SDK standard mode"}, {"finagle", "Finagle RetryBudget"}};
 constexpr Choices kBudgetKindChoices{kBudgetKindItems, 3};
 
 constexpr const char* kGrammar = "grpc:MAX_TOKENS:TOKEN_RATIO, aws-standard or finagle:PERCENT:MIN_PER_S:WINDOW_MS";
@@ -49,7 +48,8 @@ int64_t PerMille(std::string_view text) {
   const size_t dot = text.find('.');
   const std::string_view whole = text.substr(0, dot);
   const std::string_view fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
-  if (!Digits(whole) || whole.size() > 6 || (dot != std::string_view::npos && (fraction.empty() || fraction.size() > 3 || !Digits(fraction)))) {
+  if (!Digits(whole) || whole.size() > 6 ||
+      (dot != std::string_view::npos && (fraction.empty() || fraction.size() > 3 || !Digits(fraction)))) {
     return -1;
   }
   int64_t value = ToInt(whole) * 1000;
@@ -88,8 +88,9 @@ Status CheckBudget(const BudgetOptions& o) {
   }
   if (o.window_ms % 1000 != 0) {
     // Finagle's ttl is whole seconds (its reserve counts ttl.inSeconds), from 1 to 60.
-    return Status::OutOfRange("budget.windowMs must be whole seconds from 1000 to 60000 (a multiple of 1000, as Finagle's ttl), got " +
-                              std::to_string(o.window_ms));
+    return Status::OutOfRange(
+        "budget.windowMs must be whole seconds from 1000 to 60000 (a multiple of 1000, as Finagle's ttl), got " +
+        std::to_string(o.window_ms));
   }
   return Status::Ok();
 }
@@ -104,12 +105,14 @@ Result<BudgetOptions> ParseBudget(std::string_view text, std::string_view argume
   if (parts[0] == "grpc" && parts.size() == 3) {
     o.kind = BudgetKind::kGrpc;
     if (!Digits(parts[1])) {
-      return Status::InvalidArgument(head + ": MAX_TOKENS must be an integer from 1 to 1000, got " + QuoteShort(parts[1]));
+      return Status::InvalidArgument(head + ": MAX_TOKENS must be an integer from 1 to 1000, got " +
+                                     QuoteShort(parts[1]));
     }
     o.max_tokens = ToInt(parts[1]);
     o.token_ratio_per_mille = PerMille(parts[2]);
     if (o.token_ratio_per_mille < kBudgetTokenRatioField.min || o.token_ratio_per_mille > kBudgetTokenRatioField.max) {
-      return Status::InvalidArgument(head + ": TOKEN_RATIO must be a decimal from 0.001 to 1 with at most 3 decimals, got " +
+      return Status::InvalidArgument(head +
+                                     ": TOKEN_RATIO must be a decimal from 0.001 to 1 with at most 3 decimals, got " +
                                      QuoteShort(parts[2]));
     }
   } else if (parts[0] == "aws-standard" && parts.size() == 1) {
@@ -120,7 +123,8 @@ Result<BudgetOptions> ParseBudget(std::string_view text, std::string_view argume
     int64_t* values[] = {&o.percent, &o.min_per_second, &o.window_ms};
     for (size_t i = 0; i < 3; ++i) {
       if (!Digits(parts[i + 1])) {
-        return Status::InvalidArgument(head + ": " + names[i] + " must be a whole number, got " + QuoteShort(parts[i + 1]));
+        return Status::InvalidArgument(head + ": " + names[i] + " must be a whole number, got " +
+                                       QuoteShort(parts[i + 1]));
       }
       *values[i] = ToInt(parts[i + 1]);
     }

@@ -102,8 +102,8 @@ Result<Report> CheckWithReaders(std::span<const Reader> readers, std::span<const
     Detected found = Detect(readers, file.path, file.text, /*keep_tree=*/true);
     if (found.reader == nullptr) {
       if (!found.parse_error.ok()) return found.parse_error;
-      return Status::InvalidArgument(file.path + ": not a format dlq-lab check reads (expected one of: " +
-                                     FormatList(readers) + ")");
+      return Status::InvalidArgument(
+          file.path + ": not a format dlq-lab check reads (expected one of: " + FormatList(readers) + ")");
     }
     const Document* doc = found.doc ? &*found.doc : nullptr;
     RETURN_IF_ERROR(found.reader->read(file, doc, &inventory));

@@ -27,10 +27,10 @@ const char* LevelName(Level level);  // "note", "warning", "error"
 
 // The goals a team states (.dlq-lab.yml `goals:`); a goal stated makes its rule an error.
 struct Goals {
-  int64_t outage_ms = 5 * 60'000;        // RETRY-OUTLASTS-OUTAGE
+  int64_t outage_ms = 5 * 60'000;  // RETRY-OUTLASTS-OUTAGE
   double outage_probability = 0.99;
-  std::optional<int64_t> max_time_to_dlq_ms;  // RETRY-BOUNDED
-  int64_t max_delay_ms = 60 * 60'000;    // BACKOFF-CAP
+  std::optional<int64_t> max_time_to_dlq_ms;             // RETRY-BOUNDED
+  int64_t max_delay_ms = 60 * 60'000;                    // BACKOFF-CAP
   bool outage_stated = false, max_delay_stated = false;  // (max_time_to_dlq is stated when set)
 };
 
@@ -53,20 +53,20 @@ Result<CheckConfig> ReadCheckConfig(std::string_view file, std::string_view text
 struct Finding {
   std::string rule;  // "DLQ-EXISTS"
   Level level = Level::kError;
-  std::string queue;  // the queue's name ("" for a finding about a file)
-  Location at;        // the setting it is about
+  std::string queue;    // the queue's name ("" for a finding about a file)
+  Location at;          // the setting it is about
   std::string message;  // with the computed path: "attempt 5 at 41 min → orders-dlq"
   std::string link;     // a v2 scenario URL that plays the case, or ""
   bool skipped = false;
-  std::string reason;   // the skip's reason
+  std::string reason;  // the skip's reason
 };
 
 struct QueueSummary {
   std::string name, system;
   Location at;
-  std::string dlq;                      // the DLQ's name, "" for none
-  std::optional<int64_t> attempts;      // deliveries before the terminal place; nullopt: unbounded
-  std::optional<int64_t> worst_case_ms; // the lab's worst case; nullopt: unbounded or unknown
+  std::string dlq;                       // the DLQ's name, "" for none
+  std::optional<int64_t> attempts;       // deliveries before the terminal place; nullopt: unbounded
+  std::optional<int64_t> worst_case_ms;  // the lab's worst case; nullopt: unbounded or unknown
 };
 
 struct Report {

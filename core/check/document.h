@@ -60,7 +60,7 @@ class Node {
 
 struct Document {
   std::string file;
-  Node root;  // the file's value; YAML: the first document of the stream (null for an empty file)
+  Node root;                     // the file's value; YAML: the first document of the stream (null for an empty file)
   std::vector<Node> more_roots;  // YAML: the stream's further documents ("---"), in order
 };
 
@@ -70,10 +70,10 @@ Result<Document> ParseJson(std::string_view file, std::string_view text);
 Result<Document> ParseYaml(std::string_view file, std::string_view text);
 
 // Scalar conversions: nullopt when the scalar is not of that form (or out of range).
-std::optional<int64_t> AsInteger(const Node& n);   // "300", 300, "3e2" is not an integer
+std::optional<int64_t> AsInteger(const Node& n);  // "300", 300, "3e2" is not an integer
 std::optional<double> AsNumber(const Node& n);
-std::optional<bool> AsBool(const Node& n);          // true/false (YAML 1.2 core schema)
-std::optional<std::string> AsText(const Node& n);   // any scalar's text
+std::optional<bool> AsBool(const Node& n);         // true/false (YAML 1.2 core schema)
+std::optional<std::string> AsText(const Node& n);  // any scalar's text
 
 // An inline skip comment: `# dlq-lab:skip=RULE reason` (YAML, Ruby) at `line`.
 struct SkipComment {

@@ -22,15 +22,15 @@ struct JoinedQueue {
   // Its DLQ when the target is among the files read (dead_letter_to, or the one queue a
   // RabbitMQ dead-letter exchange reaches first); nullptr otherwise.
   const QueueConfig* dlq = nullptr;
-  std::string dlq_name;          // the DLQ as printed: its name, or the target id when not read
+  std::string dlq_name;                     // the DLQ as printed: its name, or the target id when not read
   std::vector<const QueueConfig*> sources;  // queues that dead-letter into this one
   bool is_dlq() const { return !sources.empty(); }
-  bool alarmed = false;          // a depth alarm watches it
-  WorstCase worst;               // WorstCasePath(queue->policy)
+  bool alarmed = false;  // a depth alarm watches it
+  WorstCase worst;       // WorstCasePath(queue->policy)
 };
 
 struct Joined {
-  std::vector<JoinedQueue> queues;  // in inventory order
+  std::vector<JoinedQueue> queues;                       // in inventory order
   std::unordered_map<const QueueConfig*, size_t> index;  // a queue's place in `queues`
   const JoinedQueue* Find(const QueueConfig* queue) const;
 };

@@ -148,12 +148,9 @@ int ExitCode(const Report& report, Level fail_on) {
 
 const char* LevelName(Level level) {
   switch (level) {
-    case Level::kNote:
-      return "note";
-    case Level::kWarning:
-      return "warning";
-    case Level::kError:
-      break;
+    case Level::kNote: return "note";
+    case Level::kWarning: return "warning";
+    case Level::kError: break;
   }
   return "error";
 }

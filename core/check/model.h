@@ -59,27 +59,27 @@ struct QueueConfig {
   // (SQS without a redrive policy, a 3.x quorum queue without a delivery-limit).
   Policy policy;
   bool bounded = true;
-  std::string unbounded_because;            // the setting (or its absence) that makes it so
+  std::string unbounded_because;                           // the setting (or its absence) that makes it so
   std::vector<std::pair<std::string, Location>> settings;  // policy field -> where it was set
 
   Terminal terminal = Terminal::kDeadLetter;
   std::string dead_letter_to;  // kDeadLetter: the id of the queue it reaches ("" when it reaches none)
   Location dead_letter_at;     // the setting that names it
   std::string drop_cause;      // kDropped: "retry: false", "removeOnFail: true", "no dead-letter-exchange"
-  std::string kept_in;         // kKeptHere: the place by its own name ("orders/$deadletterqueue"); "": its dead or failed set
+  std::string kept_in;  // kKeptHere: the place by its own name ("orders/$deadletterqueue"); "": its dead or failed set
 
   // Facts some rules read; nullopt where the format does not say (the system default applies,
   // as the reader fills it when the default is documented).
-  std::optional<bool> fifo;                 // SQS FifoQueue
-  std::optional<int64_t> retention_ms;      // how long the broker keeps a message (SQS MessageRetentionPeriod)
+  std::optional<bool> fifo;             // SQS FifoQueue
+  std::optional<int64_t> retention_ms;  // how long the broker keeps a message (SQS MessageRetentionPeriod)
   Location retention_at;
   bool retention_from_first_enqueue = false;  // SQS standard: a DLQ counts from the original enqueue
   // RabbitMQ: the dead-letter exchange by name, whether it exists, and the queues it reaches.
   std::optional<std::string> dead_letter_exchange;
   bool dead_letter_exchange_exists = false;
   std::vector<std::string> dead_letter_reaches;  // queue ids
-  std::string dead_letter_strategy;  // "at-most-once" (default) or "at-least-once"
-  std::string overflow;              // "drop-head" (default), "reject-publish", "reject-publish-dlx"
+  std::string dead_letter_strategy;              // "at-most-once" (default) or "at-least-once"
+  std::string overflow;                          // "drop-head" (default), "reject-publish", "reject-publish-dlx"
   // Queues this one sends back into (SQS redrive allowed back, a DLX that routes back): ids.
   // SQS: the queue its own redrive policy names (a DLQ with a redrive into its source loops).
   std::vector<std::string> routes_back_to;

@@ -46,10 +46,13 @@ Status SetOption(std::span<const std::string> args, size_t* i, Args* out) {
     RETURN_IF_ERROR(take("--fail-on", &level));
     if (level == "warning") out->fail_on = check::Level::kWarning;
     else if (level == "error") out->fail_on = check::Level::kError;
-    else return Status::InvalidArgument("--fail-on: expected warning or error, got \"" + check::formats::TerminalText(level) + "\"");
+    else
+      return Status::InvalidArgument("--fail-on: expected warning or error, got \"" +
+                                     check::formats::TerminalText(level) + "\"");
     return Status::Ok();
   }
-  return Status::InvalidArgument("unknown option \"" + check::formats::TerminalText(arg) + "\" (dlq-lab --help lists them)");
+  return Status::InvalidArgument("unknown option \"" + check::formats::TerminalText(arg) +
+                                 "\" (dlq-lab --help lists them)");
 }
 
 }  // namespace

@@ -82,8 +82,9 @@ Outcome Run(std::span<const std::string> argv) {
   Result<Args> args = ParseArgs(argv);
   if (!args.ok()) {
     Outcome outcome = Fail(args.status());
-    outcome.err += "usage: dlq-lab check [PATH...] [--format F] [--config FILE] [--fail-on warning|error] "
-                   "[--link-base URL] [--output FILE] (dlq-lab --help)\n";
+    outcome.err +=
+        "usage: dlq-lab check [PATH...] [--format F] [--config FILE] [--fail-on warning|error] "
+        "[--link-base URL] [--output FILE] (dlq-lab --help)\n";
     return outcome;
   }
   switch (args->command) {

@@ -28,10 +28,10 @@ struct Args {
   Command command = Command::kCheck;
   std::vector<std::string> paths;  // "." when none is given
   std::string format = "text";
-  std::string config;              // "" : .dlq-lab.yml in the working directory, when there is one
+  std::string config;  // "" : .dlq-lab.yml in the working directory, when there is one
   check::Level fail_on = check::Level::kError;
-  std::string link_base;           // "" : CheckOptions' default
-  std::string output;              // "" : standard output
+  std::string link_base;  // "" : CheckOptions' default
+  std::string output;     // "" : standard output
 };
 
 // The arguments after the program's name. An error names the argument and says what was

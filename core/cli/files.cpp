@@ -35,7 +35,8 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   std::fclose(file);
   if (failed) return Status::InvalidArgument(path + ": cannot read");
   if (text.size() > kMaxFileBytes) {
-    return Status::Error(Code::kTooLarge, path + ": past the " + std::to_string(kMaxFileBytes >> 20) + " MiB a file may have");
+    return Status::Error(Code::kTooLarge,
+                         path + ": past the " + std::to_string(kMaxFileBytes >> 20) + " MiB a file may have");
   }
   return text;
 }

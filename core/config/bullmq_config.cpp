@@ -13,11 +13,30 @@ namespace {
 constexpr double kDayMs = 86400000;
 
 // BullMQ 6's JobsOptions (src/interfaces/base-job-options.ts, job-options.ts), in its order.
-constexpr std::array<std::string_view, 24> kJobKeys = {
-    "attempts", "backoff", "removeOnFail", "removeOnComplete", "lifo", "delay", "priority", "jobId", "repeat",
-    "repeatJobKey", "timestamp", "parent", "keepLogs", "stackTraceLimit", "sizeLimit", "rateLimiterKey",
-    "prevMillis", "failParentOnFailure", "ignoreDependencyOnFailure", "removeDependencyOnFailure",
-    "continueParentOnFailure", "deduplication", "debounce", "telemetry"};
+constexpr std::array<std::string_view, 24> kJobKeys = {"attempts",
+                                                       "backoff",
+                                                       "removeOnFail",
+                                                       "removeOnComplete",
+                                                       "lifo",
+                                                       "delay",
+                                                       "priority",
+                                                       "jobId",
+                                                       "repeat",
+                                                       "repeatJobKey",
+                                                       "timestamp",
+                                                       "parent",
+                                                       "keepLogs",
+                                                       "stackTraceLimit",
+                                                       "sizeLimit",
+                                                       "rateLimiterKey",
+                                                       "prevMillis",
+                                                       "failParentOnFailure",
+                                                       "ignoreDependencyOnFailure",
+                                                       "removeDependencyOnFailure",
+                                                       "continueParentOnFailure",
+                                                       "deduplication",
+                                                       "debounce",
+                                                       "telemetry"};
 // The Worker's own options a reader might paste with them.
 constexpr std::array<std::string_view, 5> kWorkerKeys = {"maxStalledCount", "stalledInterval", "lockDuration",
                                                          "concurrency", "limiter"};
@@ -61,8 +80,10 @@ void RemoveOnFail(Translation& t, const JsValue& value) {
     t.Ignore("removeOnFail", "false: BullMQ keeps failed jobs, as the lab keeps its quarantine");
   } else if (value.IsWhole() && value.number >= 1) {
     std::string n = Num(value.number);
-    t.ToNumber("removeOnFailCount", value.number, "removeOnFail " + n + " (each failure keeps the newest " + n + " failed jobs)");
-    t.ToFlag("removeOnFail", false, "removeOnFail " + n + " (a count, so not true: failed jobs are kept, the newest " + n + ")");
+    t.ToNumber("removeOnFailCount", value.number,
+               "removeOnFail " + n + " (each failure keeps the newest " + n + " failed jobs)");
+    t.ToFlag("removeOnFail", false,
+             "removeOnFail " + n + " (a count, so not true: failed jobs are kept, the newest " + n + ")");
   } else if (IsAgeCountObject(value)) {
     // The bullmq mode plays an age lazily, as BullMQ does: a later failure trims the failed set.
     if (const JsValue* age = value.Find("age")) {
@@ -71,21 +92,24 @@ void RemoveOnFail(Translation& t, const JsValue& value) {
     }
     if (const JsValue* count = value.Find("count")) {
       std::string n = Num(count->number);
-      t.ToNumber("removeOnFailCount", count->number, "removeOnFail { count: " + n + " } (each failure keeps the newest " + n + ")");
+      t.ToNumber("removeOnFailCount", count->number,
+                 "removeOnFail { count: " + n + " } (each failure keeps the newest " + n + ")");
     }
     t.ToFlag("removeOnFail", false, "removeOnFail { age, count } (not true: failed jobs are kept until then)");
   } else if (value.IsBool(true)) {
     t.ToFlag("removeOnFail", true, "removeOnFail true (a job that fails for good is removed: dropped, no entry)");
     t.ToNumber("removeOnFailCount", 0, "removeOnFail true (every failed job goes, so no count)");
   } else {
-    t.Refuse(Refusal("removeOnFail", "true, false, a whole number from 1 or { \"age\": seconds, \"count\": n }", Quoted(value)));
+    t.Refuse(Refusal("removeOnFail", "true, false, a whole number from 1 or { \"age\": seconds, \"count\": n }",
+                     Quoted(value)));
   }
 }
 
 void OtherKey(Translation& t, const std::string& key, const JsValue& value) {
   if (key == "maxStalledCount") {
     if (value.IsWhole() && value.number >= 0) {
-      t.ToNumber("maxStalledCount", value.number, "maxStalledCount " + Num(value.number) + " (a Worker option: stalls have their own budget)");
+      t.ToNumber("maxStalledCount", value.number,
+                 "maxStalledCount " + Num(value.number) + " (a Worker option: stalls have their own budget)");
     } else {
       t.Refuse(Refusal(key, "a whole number from 0", Quoted(value)));
     }
@@ -168,13 +192,15 @@ void Backoff(Translation& t, const JsValue* backoff) {
   t.ToNumber("backoff.baseMs", delay.number, from);
   // BullMQ's exponential has no cap (the bullmq mode ignores the lab's); a fixed delay is its own cap.
   const bool fixed = type == "fixed";
-  t.ToNumber("backoff.capMs", fixed ? delay.number : kDayMs,
-             fixed ? from + " (a fixed delay is its own cap)" : from + " (BullMQ has no cap; the lab's delays stop at a day)");
+  t.ToNumber(
+      "backoff.capMs", fixed ? delay.number : kDayMs,
+      fixed ? from + " (a fixed delay is its own cap)" : from + " (BullMQ has no cap; the lab's delays stop at a day)");
   if (permille == 0) {
     t.ToText("backoff.jitter", "none", !shorthand && backoff->Has("jitter") ? "backoff.jitter 0" : "no backoff.jitter");
   } else {
     std::string j = Num(jitter.number);
-    t.ToText("backoff.jitter", "bullmq", "backoff.jitter " + j + " (each delay drawn from [v(1−j), v), BullMQ's own formula)");
+    t.ToText("backoff.jitter", "bullmq",
+             "backoff.jitter " + j + " (each delay drawn from [v(1−j), v), BullMQ's own formula)");
     t.ToNumber("backoff.jitterPermille", permille, "backoff.jitter " + j + " (in thousandths)");
   }
 }
@@ -205,7 +231,6 @@ ImportResult ReadBullmq(const JsValue& options) {
   return std::move(t).Result();
 }
 
-
 // ---- the snippet: the policy in force as a runnable BullMQ module (web/src/shared/snippets.mjs before issue 32) ----
 
 namespace {
@@ -227,13 +252,19 @@ std::string TsDelay(const BackoffFacts& b) {
 
 std::vector<std::string> BullmqNotes(const PolicyFacts& n, const BullmqShape& m) {
   std::vector<std::string> notes;
-  if (n.backoff.jitter == "decorrelated") notes.push_back("jitter decorrelated: no equivalent (it needs the previous delay); plain exponential used");
-  if (!m.classes.alerts.empty()) notes.push_back("alert on " + Joined(m.classes.alerts) + ": no per-failure alert in BullMQ");
+  if (n.backoff.jitter == "decorrelated")
+    notes.push_back("jitter decorrelated: no equivalent (it needs the previous delay); plain exponential used");
+  if (!m.classes.alerts.empty())
+    notes.push_back("alert on " + Joined(m.classes.alerts) + ": no per-failure alert in BullMQ");
   if (m.classes.crash_never || m.own.size() != m.classes.own.size()) {
-    notes.push_back("classes.crash: a job whose lock lapses is handled by the stalled-job check (maxStalledCount), not by attempts");
+    notes.push_back(
+        "classes.crash: a job whose lock lapses is handled by the stalled-job check (maxStalledCount), not by "
+        "attempts");
   }
-  if (n.ordering != "none") notes.push_back("ordering " + n.ordering + ": no per-key hold in open-source BullMQ (groups are a Pro feature)");
-  if (n.alarm_depth > 0) notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) + ": no built-in alarm on the failed set");
+  if (n.ordering != "none")
+    notes.push_back("ordering " + n.ordering + ": no per-key hold in open-source BullMQ (groups are a Pro feature)");
+  if (n.alarm_depth > 0)
+    notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) + ": no built-in alarm on the failed set");
   CommonNotes(n, notes);
   return notes;
 }
@@ -241,25 +272,30 @@ std::vector<std::string> BullmqNotes(const PolicyFacts& n, const BullmqShape& m)
 // The job's options: attempts, the backoff, and what becomes of a job that fails for good.
 void JobOptionLines(const PolicyFacts& n, const BullmqShape& m, std::vector<std::string>& lines) {
   const BackoffFacts& b = n.backoff;
-  Append(lines, {"const jobOptions = {",
-                 "  attempts: " + N(n.max_attempts) + ", // maxAttempts " + N(n.max_attempts) + ": BullMQ counts the first run as an attempt too"});
+  Append(lines, {"const jobOptions = {", "  attempts: " + N(n.max_attempts) + ", // maxAttempts " + N(n.max_attempts) +
+                                             ": BullMQ counts the first run as an attempt too"});
   if (m.custom) {
     lines.push_back("  backoff: { type: 'custom' }, // the worker's backoffStrategy below");
   } else if (b.kind == "fixed" || b.kind == "exponential") {
-    std::string jitter = b.jitter == "full" ? ", jitter: 1" : b.jitter == "equal" ? ", jitter: 0.5"
-                         : b.jitter == "bullmq" ? ", jitter: " + N(b.jitter_permille / 1000) : "";
-    lines.push_back("  backoff: { type: '" + b.kind + "', delay: " + N(b.base_ms) + jitter + " }, // backoff " + BackoffText(b));
+    std::string jitter = b.jitter == "full"     ? ", jitter: 1"
+                         : b.jitter == "equal"  ? ", jitter: 0.5"
+                         : b.jitter == "bullmq" ? ", jitter: " + N(b.jitter_permille / 1000)
+                                                : "";
+    lines.push_back("  backoff: { type: '" + b.kind + "', delay: " + N(b.base_ms) + jitter + " }, // backoff " +
+                    BackoffText(b));
   } else {
     lines.push_back("  // backoff none: no backoff option; a failed job goes back to the end of the waiting list");
   }
   const double keep = n.remove_on_fail_count;
   const std::string age = N(SecondsUp(n.retention_ms));
   if (n.system == "bullmq" && n.remove_on_fail) {
-    lines.push_back("  removeOnFail: true, // removeOnFail: a job that fails for good is removed; nothing is kept to retry");
+    lines.push_back(
+        "  removeOnFail: true, // removeOnFail: a job that fails for good is removed; nothing is kept to retry");
   } else if (keep > 0) {
-    lines.push_back("  removeOnFail: " + (n.retention_ms == 0 ? N(keep) : "{ age: " + age + ", count: " + N(keep) + " }") +
-                    ", // removeOnFailCount " + N(keep) + ": each failure trims the failed set to its newest " + N(keep) +
-                    (n.retention_ms == 0 ? "" : ", and by age lazily"));
+    lines.push_back(
+        "  removeOnFail: " + (n.retention_ms == 0 ? N(keep) : "{ age: " + age + ", count: " + N(keep) + " }") +
+        ", // removeOnFailCount " + N(keep) + ": each failure trims the failed set to its newest " + N(keep) +
+        (n.retention_ms == 0 ? "" : ", and by age lazily"));
   } else if (n.retention_ms == 0) {
     lines.push_back("  removeOnFail: false, // quarantine.retentionMs 0: failed jobs are kept (the default)");
   } else {
@@ -276,23 +312,27 @@ void WorkerOptionLines(const PolicyFacts& n, const BullmqShape& m, std::vector<s
   Append(lines, {"const workerOptions = {", "  connection,",
                  "  lockDuration: " + N(n.lease_ms) + ", // leaseMs: how long a worker holds the job's lock",
                  "  maxStalledCount: " + N(n.max_stalled_count) +
-                     ", // a crashed attempt (a stalled job) is not counted in attemptsMade: stalls have this budget of their own",
-                 n.system == "bullmq"
-                     ? "  // (maxStalledCount, default 1); one stall more fails the job even with attempts left, as the lab's bullmq mode plays it."
-                     : "  // (the default, 1); one stall more fails the job even with attempts left. The lab counts a crash as an attempt."});
+                     ", // a crashed attempt (a stalled job) is not counted in attemptsMade: stalls have this budget "
+                     "of their own",
+                 n.system == "bullmq" ? "  // (maxStalledCount, default 1); one stall more fails the job even with "
+                                        "attempts left, as the lab's bullmq mode plays it."
+                                      : "  // (the default, 1); one stall more fails the job even with attempts left. "
+                                        "The lab counts a crash as an attempt."});
   if (m.custom) {
     const std::string share = N(b.jitter_permille / 1000);
-    std::string jitter = b.jitter == "full" ? "Math.round(Math.random() * delay)"
-                         : b.jitter == "equal" ? "Math.floor(delay / 2) + Math.round(Math.random() * (delay - Math.floor(delay / 2)))"
-                         : b.jitter == "bullmq" ? "Math.floor(Math.random() * delay * " + share + " + delay * (1 - " + share + "))"
-                                                : "delay";
+    std::string jitter =
+        b.jitter == "full"     ? "Math.round(Math.random() * delay)"
+        : b.jitter == "equal"  ? "Math.floor(delay / 2) + Math.round(Math.random() * (delay - Math.floor(delay / 2)))"
+        : b.jitter == "bullmq" ? "Math.floor(Math.random() * delay * " + share + " + delay * (1 - " + share + "))"
+                               : "delay";
     Append(lines, {"  settings: {", "    backoffStrategy: (attemptsMade, type, err) => {"});
     for (const RuleFacts* r : m.own) {
-      lines.push_back("      if (err instanceof " + ErrorType(r->name) + ") return attemptsMade >= " + N(r->max_attempts) + " ? -1 : " +
-                      TsDelay(r->backoff) + "; // " + RuleText(*r) + "; -1: failed");
+      lines.push_back("      if (err instanceof " + ErrorType(r->name) + ") return attemptsMade >= " +
+                      N(r->max_attempts) + " ? -1 : " + TsDelay(r->backoff) + "; // " + RuleText(*r) + "; -1: failed");
     }
     lines.push_back("      const delay = " + TsDelay(b) + "; // backoff " + BackoffText(b));
-    Append(lines, {"      return " + (b.jitter == "decorrelated" ? std::string("delay") : jitter) + ";", "    },", "  },"});
+    Append(lines,
+           {"      return " + (b.jitter == "decorrelated" ? std::string("delay") : jitter) + ";", "    },", "  },"});
   }
   Append(lines, {"};", ""});
 }
@@ -312,11 +352,13 @@ Snippet BullmqSnippet(const PolicyFacts& n) {
   m.custom = cap_reached || b.jitter == "decorrelated" || !m.own.empty();
   std::vector<std::string> lines = {"// dlq-lab policy -> BullMQ (written against 6.7): " + PolicyText(n)};
   Append(lines, SlashComments(BullmqNotes(n, m)));
-  Append(lines, {"// A runnable module: node orders.mjs worker | node orders.mjs add <id> | node orders.mjs replay <id>",
-                 "import { Queue, Worker, Job } from 'bullmq';",
-                 "import { handleOrder } from './order-handler.mjs'; // your work: throw an Error to fail the attempt"});
+  Append(lines,
+         {"// A runnable module: node orders.mjs worker | node orders.mjs add <id> | node orders.mjs replay <id>",
+          "import { Queue, Worker, Job } from 'bullmq';",
+          "import { handleOrder } from './order-handler.mjs'; // your work: throw an Error to fail the attempt"});
   if (!m.classes.never.empty()) {
-    lines.push_back("// " + Joined(m.classes.never) + ": quarantined at once in the lab; handleOrder throws UnrecoverableError (from bullmq) for them");
+    lines.push_back("// " + Joined(m.classes.never) +
+                    ": quarantined at once in the lab; handleOrder throws UnrecoverableError (from bullmq) for them");
   }
   lines.push_back("");
   for (const RuleFacts* r : m.own) {
@@ -327,23 +369,18 @@ Snippet BullmqSnippet(const PolicyFacts& n) {
                  "const queue = new Queue('orders', { connection });", ""});
   JobOptionLines(n, m, lines);
   WorkerOptionLines(n, m, lines);
-  Append(lines, {
-      "const [command, id] = process.argv.slice(2);",
-      "if (command === 'add') {",
-      "  await queue.add('order', { id }, { ...jobOptions, jobId: id }); // jobId: so Job.fromId(queue, id) finds it",
-      "  await queue.close();",
-      "} else if (command === 'replay') {",
-      "  // replay(id), which resets attempts; without resetAttemptsMade the job runs once more, then fails again",
-      "  const failed = await Job.fromId(queue, id);",
-      "  if (failed) await failed.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });",
-      "  console.log(failed ? `replayed ${id}` : `no job ${id}`);",
-      "  await queue.close();",
-      "} else if (command === 'worker') {",
-      "  new Worker('orders', (job) => handleOrder(job.data, job), workerOptions);",
-      "} else {",
-      "  console.error('usage: node orders.mjs worker | add <id> | replay <id>');",
-      "  process.exitCode = 2;",
-      "}"});
+  Append(
+      lines,
+      {"const [command, id] = process.argv.slice(2);", "if (command === 'add') {",
+       "  await queue.add('order', { id }, { ...jobOptions, jobId: id }); // jobId: so Job.fromId(queue, id) finds it",
+       "  await queue.close();", "} else if (command === 'replay') {",
+       "  // replay(id), which resets attempts; without resetAttemptsMade the job runs once more, then fails again",
+       "  const failed = await Job.fromId(queue, id);",
+       "  if (failed) await failed.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });",
+       "  console.log(failed ? `replayed ${id}` : `no job ${id}`);", "  await queue.close();",
+       "} else if (command === 'worker') {",
+       "  new Worker('orders', (job) => handleOrder(job.data, job), workerOptions);", "} else {",
+       "  console.error('usage: node orders.mjs worker | add <id> | replay <id>');", "  process.exitCode = 2;", "}"});
   return {"javascript", LinesText(lines)};
 }
 

@@ -33,7 +33,8 @@ ImportResult ReadSidekiqLine(std::string_view trimmed, const JsValue* dlq) {
   size_t length = Utf16Length(trimmed);
   if (length > kMaxSidekiqChars) {
     return Refused("sidekiq", Refusal("sidekiq_options",
-                                      "one line of at most " + GroupedWhole(static_cast<long long>(kMaxSidekiqChars)) + " characters",
+                                      "one line of at most " + GroupedWhole(static_cast<long long>(kMaxSidekiqChars)) +
+                                          " characters",
                                       GroupedWhole(static_cast<long long>(length)) + " characters", "is too long"));
   }
   ImportResult out;
@@ -82,7 +83,8 @@ ImportResult ReadObject(const JsValue& json, const JsValue* dlq) {
   if (sqs) kinds.push_back("sqs");
   if (rabbitmq) kinds.push_back("rabbitmq");
   if (kinds.size() != 1) {
-    return Refused("", Refusal("config", std::string(kExpected), NotOneBroker(json, kinds), "is not one broker's config"));
+    return Refused("",
+                   Refusal("config", std::string(kExpected), NotOneBroker(json, kinds), "is not one broker's config"));
   }
   if (sqs) return ReadSqs(json, dlq);
   if (OnlySqsRetention(kinds[0], dlq, out)) return out;
@@ -104,21 +106,24 @@ std::string_view FormatName(std::string_view format) {
 }
 
 ImportResult RefuseLength(size_t utf16_length) {
-  return Refused("", Refusal("config", "at most " + GroupedWhole(static_cast<long long>(kMaxImportChars)) + " characters",
-                             GroupedWhole(static_cast<long long>(utf16_length))));
+  return Refused("",
+                 Refusal("config", "at most " + GroupedWhole(static_cast<long long>(kMaxImportChars)) + " characters",
+                         GroupedWhole(static_cast<long long>(utf16_length))));
 }
 
 ImportResult ReadConfig(std::string_view text, const JsValue* dlq_retention) {
   size_t length = Utf16Length(text);
   if (length > kMaxImportChars) return RefuseLength(length);
   const JsValue* dlq = dlq_retention != nullptr && dlq_retention->IsString() && JsTrim(dlq_retention->text).empty()
-                           ? nullptr : dlq_retention;
+                           ? nullptr
+                           : dlq_retention;
   std::string_view trimmed = JsTrim(text);
   if (trimmed.empty()) return Refused("", Refusal("config", std::string(kExpected), "nothing", "is empty"));
   constexpr std::string_view kSidekiq = "sidekiq_options";
   if (trimmed.substr(0, kSidekiq.size()) == kSidekiq) {
     char next = trimmed.size() > kSidekiq.size() ? trimmed[kSidekiq.size()] : ' ';
-    bool word = (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9') || next == '_';
+    bool word =
+        (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9') || next == '_';
     if (!word) return ReadSidekiqLine(trimmed, dlq);
   }
   if (IsGcloudPubsub(trimmed)) {

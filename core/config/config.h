@@ -32,15 +32,29 @@ struct ConfigValue {
   double number = 0;
   std::string text;
   bool flag = false;
-  static ConfigValue Number(double n) { ConfigValue v; v.number = n; return v; }
-  static ConfigValue Text(std::string s) { ConfigValue v; v.kind = Kind::kText; v.text = std::move(s); return v; }
-  static ConfigValue Flag(bool b) { ConfigValue v; v.kind = Kind::kFlag; v.flag = b; return v; }
+  static ConfigValue Number(double n) {
+    ConfigValue v;
+    v.number = n;
+    return v;
+  }
+  static ConfigValue Text(std::string s) {
+    ConfigValue v;
+    v.kind = Kind::kText;
+    v.text = std::move(s);
+    return v;
+  }
+  static ConfigValue Flag(bool b) {
+    ConfigValue v;
+    v.kind = Kind::kFlag;
+    v.flag = b;
+    return v;
+  }
 };
 
 struct SetField {
   std::string field;  // "maxAttempts", "backoff.kind"
   ConfigValue value;
-  std::string from;   // the broker's setting it came from, in words
+  std::string from;  // the broker's setting it came from, in words
 };
 
 struct IgnoredKey {
@@ -111,7 +125,7 @@ struct PolicyFacts {
   // The service-bus mode's (read only with system "service-bus").
   double default_message_ttl_ms = 0;  // 0: none (TimeSpan.MaxValue)
   bool dead_letter_on_expiry = false;
-  std::string requeue_with = "reject";  // RabbitMQ 4.3: basic.nack is not counted
+  std::string requeue_with = "reject";   // RabbitMQ 4.3: basic.nack is not counted
   std::string delivery_time = "broker";  // RabbitMQ 4.3: "backoff", the consumer sets x-opt-delivery-time
   // The sidekiq mode's.
   bool retry_in_jitter = false, retry_every_error = false, skip_dead_set = false;

@@ -34,10 +34,12 @@ std::string Multiplier(const PolicyFacts& n) {
 
 // The exception type a Spring listener would throw for failure class `name`.
 std::string JavaException(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kTypes = {{
-      {"transient", "TransientFailureException"}, {"permanent", "PermanentFailureException"},
-      {"undeserializable", kDeserialization}, {"unknown-schema", "UnknownSchemaException"},
-      {"precondition", "PreconditionFailedException"}}};
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kTypes = {
+      {{"transient", "TransientFailureException"},
+       {"permanent", "PermanentFailureException"},
+       {"undeserializable", kDeserialization},
+       {"unknown-schema", "UnknownSchemaException"},
+       {"precondition", "PreconditionFailedException"}}};
   for (const auto& [cls, type] : kTypes) {
     if (cls == name) return std::string(type);
   }
@@ -64,14 +66,17 @@ std::string ClassList(const std::vector<std::string>& exceptions) {
 std::vector<std::string> KafkaNotes(const PolicyFacts& n, const KafkaShape& m) {
   std::vector<std::string> notes;
   if (n.backoff.jitter != "none") {
-    notes.push_back("jitter " + n.backoff.jitter + ": not set; Spring's @BackOff jitter adds or subtracts a fixed number of ms instead");
+    notes.push_back("jitter " + n.backoff.jitter +
+                    ": not set; Spring's @BackOff jitter adds or subtracts a fixed number of ms instead");
   }
   for (const RuleFacts* r : m.classes.own) notes.push_back(RuleText(*r) + ": no per-exception budget or delay here");
   if (!m.classes.alerts.empty()) notes.push_back("alert on " + Joined(m.classes.alerts) + ": no equivalent");
-  notes.push_back("leaseMs " + N(n.lease_ms) + ": no per-record lease or broker delivery count; Spring counts attempts in the consumer's memory");
+  notes.push_back("leaseMs " + N(n.lease_ms) +
+                  ": no per-record lease or broker delivery count; Spring counts attempts in the consumer's memory");
   if (m.classes.crash_never) notes.push_back("classes.crash: no equivalent");
   if (RuleOf(n, "undeserializable").retry == "bounded") {
-    notes.push_back("classes.undeserializable retries in the lab; Spring does not retry a DeserializationException by default");
+    notes.push_back(
+        "classes.undeserializable retries in the lab; Spring does not retry a DeserializationException by default");
   }
   std::vector<std::string> own_types;
   for (const std::string& e : m.exceptions) {
@@ -79,13 +84,17 @@ std::vector<std::string> KafkaNotes(const PolicyFacts& n, const KafkaShape& m) {
   }
   if (!own_types.empty()) notes.push_back(Joined(own_types) + ": your own exception types for those failures");
   if (n.ordering == "key") {
-    notes.push_back("ordering key: blocking retries hold the whole partition (every key on it), and after the last attempt the partition "
-                    "moves on; the lab holds only the key, until replay or releaseKey");
+    notes.push_back(
+        "ordering key: blocking retries hold the whole partition (every key on it), and after the last attempt the "
+        "partition "
+        "moves on; the lab holds only the key, until replay or releaseKey");
   }
-  notes.push_back(n.retention_ms > 0 ? "quarantine.retentionMs " + N(n.retention_ms) + ": set retention.ms=" + N(n.retention_ms) +
-                                           " on the topic orders-dlt"
-                                     : "quarantine.retentionMs 0: the DLT keeps records as long as its topic retention allows");
-  if (n.alarm_depth > 0) notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) + ": no equivalent in Spring Kafka");
+  notes.push_back(n.retention_ms > 0
+                      ? "quarantine.retentionMs " + N(n.retention_ms) + ": set retention.ms=" + N(n.retention_ms) +
+                            " on the topic orders-dlt"
+                      : "quarantine.retentionMs 0: the DLT keeps records as long as its topic retention allows");
+  if (n.alarm_depth > 0)
+    notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) + ": no equivalent in Spring Kafka");
   notes.push_back("replay(id): no built-in DLT replay; republish the record yourself");
   CommonNotes(n, notes, m.blocking ? "broker" : "retry-queue");  // non-blocking retries are retry topics
   return notes;
@@ -94,21 +103,26 @@ std::vector<std::string> KafkaNotes(const PolicyFacts& n, const KafkaShape& m) {
 // Non-blocking retries: a @RetryableTopic listener.
 void RetryTopicLines(const PolicyFacts& n, const KafkaShape& m, std::vector<std::string>& lines) {
   const BackoffFacts& b = n.backoff;
-  const std::string back_off = b.kind == "none"    ? "@BackOff(delay = 0)"
-                               : b.kind == "fixed" ? "@BackOff(delay = " + N(b.base_ms) + ")"
-                                                   : "@BackOff(delay = " + N(b.base_ms) + ", multiplier = " + Multiplier(n) + ", maxDelay = " + N(b.cap_ms) + ")";
-  Append(lines, {"import org.springframework.kafka.annotation.BackOff;", "import org.springframework.kafka.annotation.KafkaListener;",
+  const std::string back_off = b.kind == "none" ? "@BackOff(delay = 0)"
+                               : b.kind == "fixed"
+                                   ? "@BackOff(delay = " + N(b.base_ms) + ")"
+                                   : "@BackOff(delay = " + N(b.base_ms) + ", multiplier = " + Multiplier(n) +
+                                         ", maxDelay = " + N(b.cap_ms) + ")";
+  Append(lines, {"import org.springframework.kafka.annotation.BackOff;",
+                 "import org.springframework.kafka.annotation.KafkaListener;",
                  "import org.springframework.kafka.annotation.RetryableTopic;"});
   if (Deserializes(m)) lines.push_back("import org.springframework.kafka.support.serializer.DeserializationException;");
   Append(lines, {"import org.springframework.stereotype.Component;", "",
                  "// Non-blocking retries: each retry goes through a retry topic, then the record lands in orders-dlt.",
-                 "// This gives up partition order, like the lab's ordering none.", "@Component", "public class OrdersListener {", "",
+                 "// This gives up partition order, like the lab's ordering none.", "@Component",
+                 "public class OrdersListener {", "",
                  "    // maxAttempts " + N(n.max_attempts) + " -> attempts = \"" + N(n.max_attempts) +
                      "\" (the first delivery counts); backoff " + BackoffText(b),
                  "    @RetryableTopic(", "        attempts = \"" + N(n.max_attempts) + "\",",
                  "        backOff = " + back_off + (m.exceptions.empty() ? ")" : ",")});
   if (!m.exceptions.empty()) {
-    lines.push_back("        exclude = { " + ClassList(m.exceptions) + " }) // " + Joined(m.classes.never) + ": straight to the DLT");
+    lines.push_back("        exclude = { " + ClassList(m.exceptions) + " }) // " + Joined(m.classes.never) +
+                    ": straight to the DLT");
   }
   Append(lines, {"    @KafkaListener(topics = \"orders\")", "    public void listen(String order) {",
                  "        // the work; throw to fail the attempt", "    }", "}"});
@@ -120,35 +134,44 @@ void ErrorHandlerLines(const PolicyFacts& n, const KafkaShape& m, std::vector<st
   const std::string retries = N(n.max_attempts - 1);
   const bool exponential = b.kind == "exponential";
   if (Deserializes(m)) lines.push_back("import org.springframework.kafka.support.serializer.DeserializationException;");
-  Append(lines, {"import org.springframework.context.annotation.Bean;", "import org.springframework.context.annotation.Configuration;",
-                 "import org.springframework.kafka.core.KafkaOperations;",
-                 "import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;",
-                 "import org.springframework.kafka.listener.DefaultErrorHandler;",
-                 exponential ? "import org.springframework.kafka.support.ExponentialBackOffWithMaxRetries;"
-                             : "import org.springframework.util.backoff.FixedBackOff;",
-                 "",
-                 "// Blocking retries (ordering " + n.ordering + "): the consumer seeks back and retries in place, holding the partition in order;",
-                 n.no_recoverer ? "// after the last attempt, with no recoverer, the record is logged and skipped."
-                                : "// after the last attempt DeadLetterPublishingRecoverer writes the record to orders-dlt.",
-                 "@Configuration",
-                 "public class OrdersErrorHandling {", "", "    @Bean",
-                 "    public DefaultErrorHandler errorHandler(KafkaOperations<Object, Object> template) {",
-                 "        // maxAttempts " + N(n.max_attempts) + " -> " + retries + " retries after the first delivery; backoff " + BackoffText(b)});
+  Append(lines,
+         {"import org.springframework.context.annotation.Bean;",
+          "import org.springframework.context.annotation.Configuration;",
+          "import org.springframework.kafka.core.KafkaOperations;",
+          "import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;",
+          "import org.springframework.kafka.listener.DefaultErrorHandler;",
+          exponential ? "import org.springframework.kafka.support.ExponentialBackOffWithMaxRetries;"
+                      : "import org.springframework.util.backoff.FixedBackOff;",
+          "",
+          "// Blocking retries (ordering " + n.ordering +
+              "): the consumer seeks back and retries in place, holding the partition in order;",
+          n.no_recoverer ? "// after the last attempt, with no recoverer, the record is logged and skipped."
+                         : "// after the last attempt DeadLetterPublishingRecoverer writes the record to orders-dlt.",
+          "@Configuration", "public class OrdersErrorHandling {", "", "    @Bean",
+          "    public DefaultErrorHandler errorHandler(KafkaOperations<Object, Object> template) {",
+          "        // maxAttempts " + N(n.max_attempts) + " -> " + retries +
+              " retries after the first delivery; backoff " + BackoffText(b)});
   if (exponential) {
-    Append(lines, {"        ExponentialBackOffWithMaxRetries backOff = new ExponentialBackOffWithMaxRetries(" + retries + ");",
-                   "        backOff.setInitialInterval(" + N(b.base_ms) + ");", "        backOff.setMultiplier(" + Multiplier(n) + ");",
-                   "        backOff.setMaxInterval(" + N(b.cap_ms) + ");"});
+    Append(lines,
+           {"        ExponentialBackOffWithMaxRetries backOff = new ExponentialBackOffWithMaxRetries(" + retries + ");",
+            "        backOff.setInitialInterval(" + N(b.base_ms) + ");",
+            "        backOff.setMultiplier(" + Multiplier(n) + ");",
+            "        backOff.setMaxInterval(" + N(b.cap_ms) + ");"});
   } else {
-    lines.push_back("        FixedBackOff backOff = new FixedBackOff(" + N(b.kind == "fixed" ? b.base_ms : 0) + "L, " + retries + "L);");
+    lines.push_back("        FixedBackOff backOff = new FixedBackOff(" + N(b.kind == "fixed" ? b.base_ms : 0) + "L, " +
+                    retries + "L);");
   }
   if (n.no_recoverer) {
-    lines.push_back("        DefaultErrorHandler handler = new DefaultErrorHandler(backOff); // no recoverer: logged and skipped");
+    lines.push_back(
+        "        DefaultErrorHandler handler = new DefaultErrorHandler(backOff); // no recoverer: logged and skipped");
   } else {
-    lines.push_back("        DefaultErrorHandler handler = new DefaultErrorHandler(new DeadLetterPublishingRecoverer(template), backOff);");
+    lines.push_back(
+        "        DefaultErrorHandler handler = new DefaultErrorHandler(new DeadLetterPublishingRecoverer(template), "
+        "backOff);");
   }
   if (!m.exceptions.empty()) {
-    lines.push_back("        handler.addNotRetryableExceptions(" + ClassList(m.exceptions) + "); // " + Joined(m.classes.never) +
-                    ": straight to the DLT");
+    lines.push_back("        handler.addNotRetryableExceptions(" + ClassList(m.exceptions) + "); // " +
+                    Joined(m.classes.never) + ": straight to the DLT");
   }
   Append(lines, {"        return handler;", "    }", "}"});
 }
@@ -250,8 +273,8 @@ std::string NamedArgument(const std::string& args, std::string_view name) {
 }
 
 // A whole number of ms or attempts in `range`, set as `field`; refused by `key` otherwise.
-void WholeTo(Translation& t, const std::string& field, const std::string& key, const std::string& text, double lo, double hi,
-             const std::string& from) {
+void WholeTo(Translation& t, const std::string& field, const std::string& key, const std::string& text, double lo,
+             double hi, const std::string& from) {
   const std::optional<double> v = JavaNumber(text);
   if (!v || *v != std::floor(*v) || *v < lo || *v > hi) {
     t.Refuse(Refusal(key, "a whole number from " + Num(lo) + " to " + Num(hi), text.empty() ? "nothing" : text));
@@ -276,8 +299,11 @@ void ReadRetryTopic(const std::string& code, Translation& t) {
   t.ToFlag("retryTopics", true, "@RetryableTopic (non-blocking retry topics)");
   t.ToText("ordering", "none", "@RetryableTopic (a retry topic keeps no partition order)");
   const std::string attempts = NamedArgument(args, "attempts");
-  if (attempts.empty()) t.ToNumber("maxAttempts", 3, "attempts absent (Spring's default: 3, the first delivery counted)");
-  else WholeTo(t, "maxAttempts", "attempts", attempts, 1, 1'000'000, "attempts " + attempts + " (the first delivery counts)");
+  if (attempts.empty())
+    t.ToNumber("maxAttempts", 3, "attempts absent (Spring's default: 3, the first delivery counted)");
+  else
+    WholeTo(t, "maxAttempts", "attempts", attempts, 1, 1'000'000,
+            "attempts " + attempts + " (the first delivery counts)");
   const std::string back_off = ArgumentsOf(args, "@BackOff").value_or("");
   const std::string delay = NamedArgument(back_off, "delay"), multiplier = NamedArgument(back_off, "multiplier");
   const std::string max_delay = NamedArgument(back_off, "maxDelay");
@@ -293,7 +319,9 @@ void ReadRetryTopic(const std::string& code, Translation& t) {
   } else {
     t.ToText("backoff.kind", "exponential", "@BackOff multiplier " + multiplier);
     WholeTo(t, "backoff.baseMs", "@BackOff delay", delay, 1, kMaxDelayFieldMs, "@BackOff delay " + delay + " ms");
-    if (!max_delay.empty()) WholeTo(t, "backoff.capMs", "@BackOff maxDelay", max_delay, 1, kMaxDelayFieldMs, "@BackOff maxDelay " + max_delay + " ms");
+    if (!max_delay.empty())
+      WholeTo(t, "backoff.capMs", "@BackOff maxDelay", max_delay, 1, kMaxDelayFieldMs,
+              "@BackOff maxDelay " + max_delay + " ms");
     MultiplierTo(t, "@BackOff multiplier", multiplier);
   }
   if (!back_off.empty() || delay_ms) t.ToText("backoff.jitter", "none", "@BackOff (Spring draws no jitter)");
@@ -316,9 +344,11 @@ void ReadErrorHandler(const std::string& code, Translation& t) {
     const std::string retries = comma == std::string::npos ? "" : Trimmed(fixed->substr(comma + 1));
     const std::optional<double> r = JavaNumber(retries);
     if (!r || *r != std::floor(*r) || *r < 0 || *r > 999'999) {
-      t.Refuse(Refusal("FixedBackOff maxAttempts", "a whole number from 0 to 999999", retries.empty() ? "nothing" : retries));
+      t.Refuse(Refusal("FixedBackOff maxAttempts", "a whole number from 0 to 999999",
+                       retries.empty() ? "nothing" : retries));
     } else {
-      t.ToNumber("maxAttempts", *r + 1, "FixedBackOff(" + interval + ", " + retries + "): " + Num(*r) + " retries after the first delivery");
+      t.ToNumber("maxAttempts", *r + 1,
+                 "FixedBackOff(" + interval + ", " + retries + "): " + Num(*r) + " retries after the first delivery");
     }
     const std::optional<double> i = JavaNumber(interval);
     if (i && *i == 0) {
@@ -326,39 +356,46 @@ void ReadErrorHandler(const std::string& code, Translation& t) {
     } else {
       t.ToText("backoff.kind", "fixed", "FixedBackOff interval " + interval);
       t.ToText("backoff.jitter", "none", "FixedBackOff (no jitter)");
-      WholeTo(t, "backoff.baseMs", "FixedBackOff interval", interval, 1, kMaxDelayFieldMs, "FixedBackOff interval " + interval + " ms");
+      WholeTo(t, "backoff.baseMs", "FixedBackOff interval", interval, 1, kMaxDelayFieldMs,
+              "FixedBackOff interval " + interval + " ms");
     }
   } else if (const std::optional<std::string> retries = ArgumentsOf(code, "new ExponentialBackOffWithMaxRetries")) {
     const std::optional<double> r = JavaNumber(*retries);
     if (!r || *r != std::floor(*r) || *r < 0 || *r > 999'999) {
-      t.Refuse(Refusal("ExponentialBackOffWithMaxRetries maxRetries", "a whole number from 0 to 999999", Trimmed(*retries)));
+      t.Refuse(
+          Refusal("ExponentialBackOffWithMaxRetries maxRetries", "a whole number from 0 to 999999", Trimmed(*retries)));
     } else {
-      t.ToNumber("maxAttempts", *r + 1, "ExponentialBackOffWithMaxRetries(" + Trimmed(*retries) + "): retries after the first delivery");
+      t.ToNumber("maxAttempts", *r + 1,
+                 "ExponentialBackOffWithMaxRetries(" + Trimmed(*retries) + "): retries after the first delivery");
     }
     t.ToText("backoff.kind", "exponential", "ExponentialBackOffWithMaxRetries");
     t.ToText("backoff.jitter", "none", "ExponentialBackOff (no jitter)");
     const std::string initial = Trimmed(ArgumentsOf(code, "setInitialInterval").value_or("2000"));
     const std::string max = Trimmed(ArgumentsOf(code, "setMaxInterval").value_or("30000"));
     const std::string multiplier = Trimmed(ArgumentsOf(code, "setMultiplier").value_or("1.5"));
-    WholeTo(t, "backoff.baseMs", "setInitialInterval", initial, 1, kMaxDelayFieldMs, "initial interval " + initial + " ms");
+    WholeTo(t, "backoff.baseMs", "setInitialInterval", initial, 1, kMaxDelayFieldMs,
+            "initial interval " + initial + " ms");
     WholeTo(t, "backoff.capMs", "setMaxInterval", max, 1, kMaxDelayFieldMs, "max interval " + max + " ms");
     MultiplierTo(t, "setMultiplier", multiplier);
   } else if (handler.find("backOff") == std::string::npos && handler.find("BackOff") == std::string::npos) {
     t.ToNumber("maxAttempts", 10, "no BackOff: Spring's default FixedBackOff(0, 9), ten deliveries");
     t.NoBackoff("no BackOff: FixedBackOff(0, 9), no delay");
   } else {
-    t.Refuse(Refusal("BackOff", "new FixedBackOff(interval, maxAttempts) or new ExponentialBackOffWithMaxRetries(maxRetries)",
+    t.Refuse(Refusal("BackOff",
+                     "new FixedBackOff(interval, maxAttempts) or new ExponentialBackOffWithMaxRetries(maxRetries)",
                      Trimmed(handler)));
   }
   if (code.find("addNotRetryableExceptions") != std::string::npos) {
-    t.Ignore("addNotRetryableExceptions", "the never-retried exceptions: the lab's classes say which failures never retry");
+    t.Ignore("addNotRetryableExceptions",
+             "the never-retried exceptions: the lab's classes say which failures never retry");
   }
 }
 
 }  // namespace
 
 bool IsSpringKafkaText(std::string_view text) {
-  return text.find("@RetryableTopic") != std::string_view::npos || text.find("DefaultErrorHandler") != std::string_view::npos;
+  return text.find("@RetryableTopic") != std::string_view::npos ||
+         text.find("DefaultErrorHandler") != std::string_view::npos;
 }
 
 ImportResult ReadSpringKafka(std::string_view text) {

@@ -67,7 +67,8 @@ const JsValue* ConfigMapOf(const JsValue& json) {
 }
 
 void Setting(Translation& t, const std::string& key, const JsValue& value) {
-  if (key == kTolerance || key == kDlqTopic || key == kContextHeaders || key == kRetryTimeout || key == kRetryDelayMax) return;
+  if (key == kTolerance || key == kDlqTopic || key == kContextHeaders || key == kRetryTimeout || key == kRetryDelayMax)
+    return;
   if (StartsWith(key, "dlq-lab.")) {
     t.Ignore(key, "the lab's own note");
   } else if (key == "errors.log.enable" || key == "errors.log.include.messages") {
@@ -107,7 +108,8 @@ std::optional<JsValue> KafkaConnectProperties(std::string_view text) {
     if (eq == std::string_view::npos || eq == 0) return std::nullopt;  // not key=value: not a .properties file
     const std::string key(JsTrim(line.substr(0, eq)));
     for (char c : key) {
-      const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+      const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                      c == '_' || c == '-';
       if (!ok) return std::nullopt;
     }
     errors = errors || StartsWith(key, kErrorsPrefix);
@@ -133,14 +135,16 @@ ImportResult ReadKafkaConnect(const JsValue& json) {
     t.Refuse(Refusal(kTolerance, "\"none\" or \"all\"", Quoted(*tolerance)));
   } else {
     t.ToFlag("toleranceAll", *tol == "all",
-             tolerance != nullptr ? std::string(kTolerance) + "=" + *tol : std::string(kTolerance) + " absent (Connect's default none)");
+             tolerance != nullptr ? std::string(kTolerance) + "=" + *tol
+                                  : std::string(kTolerance) + " absent (Connect's default none)");
   }
   const JsValue* topic = map->Find(kDlqTopic);
   const std::optional<std::string> name = topic != nullptr ? TextOf(*topic) : std::string();
   if (!name) {
     t.Refuse(Refusal(kDlqTopic, "a topic name (a string)", Quoted(*topic)));
   } else {
-    t.ToFlag("dlqTopic", !name->empty(), name->empty() ? std::string(kDlqTopic) + " blank (no DLQ)" : std::string(kDlqTopic) + "=" + *name);
+    t.ToFlag("dlqTopic", !name->empty(),
+             name->empty() ? std::string(kDlqTopic) + " blank (no DLQ)" : std::string(kDlqTopic) + "=" + *name);
   }
   const JsValue* headers = map->Find(kContextHeaders);
   const std::optional<std::string> enable = headers != nullptr ? TextOf(*headers) : std::string("false");
@@ -153,7 +157,8 @@ ImportResult ReadKafkaConnect(const JsValue& json) {
   const std::optional<std::string> tt = timeout != nullptr ? TextOf(*timeout) : std::string("0");
   const std::optional<double> ms = tt ? WholeText(*tt) : std::nullopt;
   if (!ms || *ms < -1 || *ms >= kForeverMs) {
-    t.Refuse(Refusal(kRetryTimeout, "a whole number of ms from -1 (forever) to " + JsNumberText(kForeverMs - 1), Quoted(*timeout)));
+    t.Refuse(Refusal(kRetryTimeout, "a whole number of ms from -1 (forever) to " + JsNumberText(kForeverMs - 1),
+                     Quoted(*timeout)));
   } else {
     t.ToNumber("retryTimeoutMs", *ms == -1 ? kForeverMs : *ms,
                timeout != nullptr ? std::string(kRetryTimeout) + "=" + *tt + (*ms == -1 ? " (forever)" : "")
@@ -163,14 +168,14 @@ ImportResult ReadKafkaConnect(const JsValue& json) {
   const std::optional<std::string> dt = delay != nullptr ? TextOf(*delay) : JsNumberText(kDefaultRetryDelayMaxMs);
   const std::optional<double> max = dt ? WholeText(*dt) : std::nullopt;
   if (!max || *max < 1 || *max > kMaxCapMs) {
-    t.Refuse(Refusal(kRetryDelayMax, "a whole number of ms from 1 to " + JsNumberText(kMaxCapMs),
-                     Quoted(*delay)));
+    t.Refuse(Refusal(kRetryDelayMax, "a whole number of ms from 1 to " + JsNumberText(kMaxCapMs), Quoted(*delay)));
   } else {
     const std::string from = "Connect's retry backoff: 300 ms doubled per retry, a draw below the max past it";
     t.ToText("backoff.kind", "exponential", from);
     t.ToNumber("backoff.baseMs", kRetryDelayMinMs, "RETRIES_DELAY_MIN_MS, 300 ms (fixed)");
-    t.ToNumber("backoff.capMs", *max, delay != nullptr ? std::string(kRetryDelayMax) + "=" + *dt
-                                                       : std::string(kRetryDelayMax) + " absent (Connect's default 60000)");
+    t.ToNumber("backoff.capMs", *max,
+               delay != nullptr ? std::string(kRetryDelayMax) + "=" + *dt
+                                : std::string(kRetryDelayMax) + " absent (Connect's default 60000)");
     t.ToText("backoff.jitter", "none", "Connect draws its own jitter past the max (no lab jitter)");
   }
   return std::move(t).Result();
@@ -184,19 +189,24 @@ Snippet KafkaConnectSnippet(const PolicyFacts& n) {
     notes.push_back("system " + n.system + ": these are Kafka Connect's own settings; maxAttempts " +
                     JsNumberText(n.max_attempts) + " has no counterpart (Connect retries for a time, not a count)");
   }
-  notes.push_back("only RetriableException retries; converters' and transformations' other exceptions go to errors.tolerance at once");
+  notes.push_back(
+      "only RetriableException retries; converters' and transformations' other exceptions go to errors.tolerance at "
+      "once");
   if (!n.tolerance_all) notes.push_back("errors.tolerance none: the first record failing for good fails the task");
   if (n.tolerance_all && !n.dlq_topic) notes.push_back("no DLQ topic: a tolerated record is skipped, logged at most");
   const ClassShape shape = ShapeOf(n);
-  for (const RuleFacts* r : shape.own) notes.push_back(RuleText(*r) + ": no per-class budget; every RetriableException gets the same errors.retry.timeout");
+  for (const RuleFacts* r : shape.own)
+    notes.push_back(RuleText(*r) +
+                    ": no per-class budget; every RetriableException gets the same errors.retry.timeout");
   if (!shape.alerts.empty()) notes.push_back("alert on " + Joined(shape.alerts) + ": no equivalent");
   if (n.ordering != "stall") {
-    notes.push_back("ordering " + n.ordering + ": no equivalent; a sink task retries in its own thread, so its partitions wait (ordering stall)");
+    notes.push_back("ordering " + n.ordering +
+                    ": no equivalent; a sink task retries in its own thread, so its partitions wait (ordering stall)");
   }
   CommonNotes(n, notes);
   const bool forever = n.retry_timeout_ms >= kForeverMs;
-  JsValue config = JsObject({{"topics", JsValue::String(kTopic)},
-                             {kTolerance, JsValue::String(n.tolerance_all ? "all" : "none")}});
+  JsValue config =
+      JsObject({{"topics", JsValue::String(kTopic)}, {kTolerance, JsValue::String(n.tolerance_all ? "all" : "none")}});
   if (n.dlq_topic) config.members.push_back({kDlqTopic, JsValue::String(std::string(kTopic) + "-dlq")});
   config.members.push_back({kContextHeaders, JsValue::String(n.context_headers ? "true" : "false")});
   config.members.push_back({kRetryTimeout, JsValue::String(forever ? "-1" : JsNumberText(n.retry_timeout_ms))});

@@ -24,7 +24,7 @@ constexpr std::string_view kCreate = "gcloud pubsub subscriptions create";
 // ---- the reader ----
 
 struct Command {
-  std::string name;                                       // the subscription's
+  std::string name;                                        // the subscription's
   std::vector<std::pair<std::string, std::string>> flags;  // --flag=value (value "" for a bare flag)
   const std::string* Flag(std::string_view key) const {
     for (const auto& f : flags) {
@@ -111,15 +111,10 @@ std::optional<double> Whole(Translation& t, const Command& c, std::string_view k
   return n;
 }
 
-constexpr std::string_view kKnownFlags[] = {"--topic",
-                                            "--ack-deadline",
-                                            "--dead-letter-topic",
-                                            "--max-delivery-attempts",
-                                            "--min-retry-delay",
-                                            "--max-retry-delay",
-                                            "--message-retention-duration",
-                                            "--enable-message-ordering",
-                                            "--project"};
+constexpr std::string_view kKnownFlags[] = {
+    "--topic",           "--ack-deadline",    "--dead-letter-topic",          "--max-delivery-attempts",
+    "--min-retry-delay", "--max-retry-delay", "--message-retention-duration", "--enable-message-ordering",
+    "--project"};
 
 void Source(Translation& t, const Command& c) {
   for (const auto& f : c.flags) {
@@ -133,7 +128,8 @@ void Source(Translation& t, const Command& c) {
       if (*n != 0 && *n < 5) {
         t.Refuse(Refusal("--max-delivery-attempts", "an integer from 5 to 100 (0 means 5)", Num(*n)));
       } else {
-        t.ToNumber("maxAttempts", *n == 0 ? 5 : *n, "--max-delivery-attempts=" + Num(*n) + (*n == 0 ? " (0 means 5)" : ""));
+        t.ToNumber("maxAttempts", *n == 0 ? 5 : *n,
+                   "--max-delivery-attempts=" + Num(*n) + (*n == 0 ? " (0 means 5)" : ""));
       }
     } else if (c.Flag("--max-delivery-attempts") == nullptr) {
       t.ToNumber("maxAttempts", 5, "--max-delivery-attempts absent (Pub/Sub's default 5)");
@@ -209,19 +205,20 @@ ImportResult ReadPubsub(std::string_view text) {
     else sources.push_back(&c);
   }
   if (sources.size() != 1) {
-    return Refused("pubsub", Refusal("gcloud pubsub subscriptions create", "one source subscription",
-                                     std::to_string(sources.size()) + " (" + std::to_string(creates.size()) +
-                                         " subscriptions, " + (dead_letter_sub ? "one" : "none") +
-                                         " on a dead-letter topic)"));
+    return Refused("pubsub",
+                   Refusal("gcloud pubsub subscriptions create", "one source subscription",
+                           std::to_string(sources.size()) + " (" + std::to_string(creates.size()) + " subscriptions, " +
+                               (dead_letter_sub ? "one" : "none") + " on a dead-letter topic)"));
   }
   Source(t, *sources[0]);
   if (dead_letter_sub != nullptr) {
-    if (std::optional<double> s = Duration(t, *dead_letter_sub, "--message-retention-duration", 600, 31 * 86400,
-                                           "from 10m to 31d")) {
+    if (std::optional<double> s =
+            Duration(t, *dead_letter_sub, "--message-retention-duration", 600, 31 * 86400, "from 10m to 31d")) {
       t.ToNumber("quarantine.retentionMs", *s * 1000,
                  dead_letter_sub->name + " --message-retention-duration " + Num(*s) + " s");
     } else if (dead_letter_sub->Flag("--message-retention-duration") == nullptr) {
-      t.ToNumber("quarantine.retentionMs", 0, dead_letter_sub->name + " has no retention given (the lab keeps entries)");
+      t.ToNumber("quarantine.retentionMs", 0,
+                 dead_letter_sub->name + " has no retention given (the lab keeps entries)");
     }
   }
   return std::move(t).Result();
@@ -238,27 +235,36 @@ std::vector<std::string> SubscriptionNotes(const PolicyFacts& n, std::vector<std
   std::vector<std::string> notes;
   const BackoffFacts& b = n.backoff;
   const double attempts = Clamp(n.max_attempts, 5, 100);
-  if (attempts != n.max_attempts) notes.push_back("maxAttempts " + N(n.max_attempts) + ": max-delivery-attempts must be 5 to 100, set to " + N(attempts));
+  if (attempts != n.max_attempts)
+    notes.push_back("maxAttempts " + N(n.max_attempts) + ": max-delivery-attempts must be 5 to 100, set to " +
+                    N(attempts));
   const double ack = Clamp(SecondsUp(n.lease_ms), 10, 600);
-  if (ack * 1000 != n.lease_ms) notes.push_back("leaseMs " + N(n.lease_ms) + ": the ack deadline is whole seconds within 10..600, set to " + N(ack));
+  if (ack * 1000 != n.lease_ms)
+    notes.push_back("leaseMs " + N(n.lease_ms) + ": the ack deadline is whole seconds within 10..600, set to " +
+                    N(ack));
   const bool no_topic = n.system == "pubsub" && n.dead_letter_topic == "none";
   flags = {"--topic=orders", "--ack-deadline=" + N(ack)};
   if (no_topic) {
-    notes.push_back("deadLetterTopic none: no dead-letter policy, so a failing message is redelivered until its retention expires, then deleted");
+    notes.push_back(
+        "deadLetterTopic none: no dead-letter policy, so a failing message is redelivered until its retention expires, "
+        "then deleted");
   } else {
     Append(flags, {"--dead-letter-topic=orders-dlt", "--max-delivery-attempts=" + N(attempts)});
   }
   if (n.system == "pubsub" && n.message_retention_ms > 0) {
-    flags.push_back("--message-retention-duration=" + N(Clamp(SecondsUp(n.message_retention_ms), 600, 31 * 86400)) + "s");
+    flags.push_back("--message-retention-duration=" + N(Clamp(SecondsUp(n.message_retention_ms), 600, 31 * 86400)) +
+                    "s");
   }
   if (b.kind != "none") {
     const double min = Clamp(SecondsUp(b.base_ms), 0, 600);
     const double max = Clamp(SecondsUp(b.kind == "fixed" ? b.base_ms : b.cap_ms), min, 600);
     flags.push_back("--min-retry-delay=" + N(min) + "s");
     flags.push_back("--max-retry-delay=" + N(max) + "s");
-    if (b.kind == "exponential") notes.push_back("backoff exponential: Pub/Sub grows the delay between the two bounds its own way, best effort");
+    if (b.kind == "exponential")
+      notes.push_back("backoff exponential: Pub/Sub grows the delay between the two bounds its own way, best effort");
     if (min * 1000 != b.base_ms || (b.kind == "exponential" && max * 1000 != b.cap_ms)) {
-      notes.push_back("backoff " + BackoffText(b) + ": retry delays are whole seconds up to 600 s, set to " + N(min) + "s.." + N(max) + "s");
+      notes.push_back("backoff " + BackoffText(b) + ": retry delays are whole seconds up to 600 s, set to " + N(min) +
+                      "s.." + N(max) + "s");
     }
   } else {
     notes.push_back("backoff none: no retry policy, so a nacked message is redelivered at once");
@@ -270,15 +276,20 @@ std::vector<std::string> SubscriptionNotes(const PolicyFacts& n, std::vector<std
 void ClassNotes(const PolicyFacts& n, std::vector<std::string>& flags, std::vector<std::string>& notes) {
   ClassShape shape = ShapeOf(n);
   if (!shape.never.empty()) {
-    notes.push_back(Joined(shape.never) + ": quarantined at once in the lab; Pub/Sub has no permanent failure, so such a message is "
-                    "redelivered until max-delivery-attempts (or the subscriber publishes it to orders-dlt and acks it)");
+    notes.push_back(
+        Joined(shape.never) +
+        ": quarantined at once in the lab; Pub/Sub has no permanent failure, so such a message is "
+        "redelivered until max-delivery-attempts (or the subscriber publishes it to orders-dlt and acks it)");
   }
   for (const RuleFacts* r : shape.own) notes.push_back(RuleText(*r) + ": one delivery budget for every failure");
-  if (shape.crash_never) notes.push_back("classes.crash never retries in the lab; an expired ack deadline is a redelivery in Pub/Sub");
+  if (shape.crash_never)
+    notes.push_back("classes.crash never retries in the lab; an expired ack deadline is a redelivery in Pub/Sub");
   if (!shape.alerts.empty()) notes.push_back("alert on " + Joined(shape.alerts) + ": no equivalent");
   if (n.ordering == "key") {
     flags.push_back("--enable-message-ordering");
-    notes.push_back("ordering key: ordering keys, enabled per subscription; how they interact with dead-lettering is not documented in the reference");
+    notes.push_back(
+        "ordering key: ordering keys, enabled per subscription; how they interact with dead-lettering is not "
+        "documented in the reference");
   }
   if (n.ordering == "stall") notes.push_back("ordering stall: no equivalent (ordering is per ordering key)");
   if (n.alarm_depth > 0) notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) + ": no alarm configured here");
@@ -292,11 +303,15 @@ void DeadLetterSubscription(const PolicyFacts& n, std::vector<std::string>& line
   if (n.retention_ms > 0) {
     const double keep = Clamp(SecondsUp(n.retention_ms), 600, 604800);
     if (keep * 1000 != n.retention_ms) {
-      lines.push_back("# quarantine.retentionMs " + N(n.retention_ms) + ": subscription retention is 10 minutes to 7 days, set to " + N(keep) + "s");
+      lines.push_back("# quarantine.retentionMs " + N(n.retention_ms) +
+                      ": subscription retention is 10 minutes to 7 days, set to " + N(keep) + "s");
     }
-    lines.push_back("gcloud pubsub subscriptions create orders-dlt-sub --topic=orders-dlt --message-retention-duration=" + N(keep) + "s");
+    lines.push_back(
+        "gcloud pubsub subscriptions create orders-dlt-sub --topic=orders-dlt --message-retention-duration=" + N(keep) +
+        "s");
   } else {
-    Append(lines, {"# quarantine.retentionMs 0 (forever): no equivalent; the subscription keeps unacked messages for its retention duration",
+    Append(lines, {"# quarantine.retentionMs 0 (forever): no equivalent; the subscription keeps unacked messages for "
+                   "its retention duration",
                    "gcloud pubsub subscriptions create orders-dlt-sub --topic=orders-dlt"});
   }
 }
@@ -309,22 +324,25 @@ Snippet PubSubSnippet(const PolicyFacts& n) {
   ClassNotes(n, flags, notes);
   const bool no_topic = n.system == "pubsub" && n.dead_letter_topic == "none";
   std::vector<std::string> lines = {std::string("# dlq-lab policy -> Google Cloud Pub/Sub subscription ") +
-                                    (no_topic ? "with no dead-letter topic: " : "with a dead-letter topic: ") + PolicyText(n)};
+                                    (no_topic ? "with no dead-letter topic: " : "with a dead-letter topic: ") +
+                                    PolicyText(n)};
   Append(lines, HashComments(notes));
   if (!no_topic) {
     Append(lines, {"# The dead-letter topic needs a subscription: messages sent to a topic without one are lost.",
                    "gcloud pubsub topics create orders-dlt"});
     DeadLetterSubscription(n, lines);
   }
-  Append(lines, {"# maxAttempts " + N(n.max_attempts) + " -> --max-delivery-attempts=" + N(Clamp(n.max_attempts, 5, 100)) +
-                     "; leaseMs -> --ack-deadline (seconds)",
+  Append(lines, {"# maxAttempts " + N(n.max_attempts) + " -> --max-delivery-attempts=" +
+                     N(Clamp(n.max_attempts, 5, 100)) + "; leaseMs -> --ack-deadline (seconds)",
                  "gcloud pubsub subscriptions create orders-sub \\"});
   for (size_t i = 0; i < flags.size(); ++i) lines.push_back("  " + flags[i] + (i + 1 < flags.size() ? " \\" : ""));
   if (no_topic) return {"shell", LinesText(lines)};
-  const std::string service_account = "--member=\"serviceAccount:service-${PROJECT_NUMBER}@gcp-sa-pubsub.iam.gserviceaccount.com\"";
+  const std::string service_account =
+      "--member=\"serviceAccount:service-${PROJECT_NUMBER}@gcp-sa-pubsub.iam.gserviceaccount.com\"";
   Append(lines, {"# Dead-lettering works only when the project's Pub/Sub service account may publish to the",
                  "# dead-letter topic and subscribe to (acknowledge on) the source subscription.",
-                 "PROJECT_NUMBER=$(gcloud projects describe \"$(gcloud config get-value project)\" --format='value(projectNumber)')",
+                 "PROJECT_NUMBER=$(gcloud projects describe \"$(gcloud config get-value project)\" "
+                 "--format='value(projectNumber)')",
                  "gcloud pubsub topics add-iam-policy-binding orders-dlt \\", "  " + service_account + " \\",
                  "  --role=roles/pubsub.publisher", "gcloud pubsub subscriptions add-iam-policy-binding orders-sub \\",
                  "  " + service_account + " \\", "  --role=roles/pubsub.subscriber"});

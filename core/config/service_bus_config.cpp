@@ -3,8 +3,8 @@
 // "Microsoft.ServiceBus/namespaces/queues", "properties": {…}}]}) or one such resource (a
 // topic subscription's too), and (ReadServiceBusProperties) the properties alone:
 // maxDeliveryCount, lockDuration (ISO 8601), requiresSession, defaultMessageTimeToLive,
-// deadLetteringOnMessageExpiration. Into the service-bus mode (defaultMessageTtlMs, deadLetterOnExpiry). The checker's Terraform reader
-// (core/check/readers/service_bus_plan.cpp) hands azurerm_servicebus_queue and _subscription to
+// deadLetteringOnMessageExpiration. Into the service-bus mode (defaultMessageTtlMs, deadLetterOnExpiry). The checker's
+// Terraform reader (core/check/readers/service_bus_plan.cpp) hands azurerm_servicebus_queue and _subscription to
 // ReadServiceBusProperties under these names, so a setting means the same in both.
 #include <array>
 #include <cmath>
@@ -24,8 +24,8 @@ namespace {
 
 // Service Bus's defaults and limits (docs/real-systems.md, Azure Service Bus [Z2], [Z6]).
 constexpr double kDefaultMaxDeliveryCount = 10;
-constexpr double kDefaultLockMs = 60'000;   // "The default value for the lock duration is 1 minute"
-constexpr double kMaxLockMs = 300'000;      // "The maximum value is 5 minutes"
+constexpr double kDefaultLockMs = 60'000;  // "The default value for the lock duration is 1 minute"
+constexpr double kMaxLockMs = 300'000;     // "The maximum value is 5 minutes"
 // Service Bus's default time-to-live, TimeSpan.MaxValue (P10675199DT2H48M5.4775807S), in whole
 // ms: "Default value is MaxValue", i.e. no expiry. A time-to-live this long or longer is none.
 constexpr double kNoExpiryMs = 922'337'203'685'477.0;
@@ -35,10 +35,17 @@ constexpr const char* kSubscriptionType = "Microsoft.ServiceBus/namespaces/topic
 constexpr std::array<std::string_view, 5> kSettings = {"maxDeliveryCount", "lockDuration", "requiresSession",
                                                        "defaultMessageTimeToLive", "deadLetteringOnMessageExpiration"};
 // Properties with no bearing on retries or the dead-letter queue.
-constexpr std::array<std::string_view, 11> kNoBearing = {
-    "maxSizeInMegabytes", "maxMessageSizeInKilobytes", "enablePartitioning", "enableBatchedOperations",
-    "requiresDuplicateDetection", "duplicateDetectionHistoryTimeWindow", "autoDeleteOnIdle", "status",
-    "enableExpress", "deadLetteringOnFilterEvaluationExceptions", "clientAffineProperties"};
+constexpr std::array<std::string_view, 11> kNoBearing = {"maxSizeInMegabytes",
+                                                         "maxMessageSizeInKilobytes",
+                                                         "enablePartitioning",
+                                                         "enableBatchedOperations",
+                                                         "requiresDuplicateDetection",
+                                                         "duplicateDetectionHistoryTimeWindow",
+                                                         "autoDeleteOnIdle",
+                                                         "status",
+                                                         "enableExpress",
+                                                         "deadLetteringOnFilterEvaluationExceptions",
+                                                         "clientAffineProperties"};
 // Properties that move messages elsewhere: the lab has one queue and its quarantine.
 constexpr std::array<std::string_view, 2> kForwarding = {"forwardTo", "forwardDeadLetteredMessagesTo"};
 
@@ -57,7 +64,9 @@ void Property(Translation& t, const std::string& key, const JsValue& value) {
     t.Ignore(key, "no bearing on retries or the dead-letter queue");
   } else if (In(kForwarding, key)) {
     if (value.IsString() && JsTrim(value.text).empty()) t.Ignore(key, "empty: nothing is forwarded");
-    else t.Refuse(NotModelled(key, Quoted(value), "forwarding to another entity; the lab has one queue and its quarantine"));
+    else
+      t.Refuse(
+          NotModelled(key, Quoted(value), "forwarding to another entity; the lab has one queue and its quarantine"));
   } else if (!In(kSettings, key)) {
     t.Refuse(Refusal(key, "a Service Bus queue property (maxDeliveryCount, lockDuration, requiresSession, …)",
                      Quoted(value), "is unknown"));
@@ -97,7 +106,8 @@ void RequiresSession(Translation& t, const JsValue* given) {
     return;
   }
   if (given->IsBool(true) || given->IsStringEq("true")) {
-    t.ToText("ordering", "key", "requiresSession true (one session per key: a session is held while its message is locked)");
+    t.ToText("ordering", "key",
+             "requiresSession true (one session per key: a session is held while its message is locked)");
     return;
   }
   t.Refuse(Refusal("requiresSession", "true or false", Quoted(*given)));
@@ -117,7 +127,8 @@ void TimeToLive(Translation& t, const JsValue* ttl, const JsValue* on_expiry) {
                        Quoted(*ttl)));
     } else if (*ms < kNoExpiryMs) {
       expires = true;
-      t.ToNumber("defaultMessageTtlMs", *ms, "defaultMessageTimeToLive " + ttl->text + " (from each message's enqueue)");
+      t.ToNumber("defaultMessageTtlMs", *ms,
+                 "defaultMessageTimeToLive " + ttl->text + " (from each message's enqueue)");
     } else {
       t.Ignore("defaultMessageTimeToLive", ttl->text + ": Service Bus's default, no expiry (as in the lab)");
     }
@@ -128,8 +139,9 @@ void TimeToLive(Translation& t, const JsValue* ttl, const JsValue* on_expiry) {
   if ((on || off) && !expires) {
     t.Ignore("deadLetteringOnMessageExpiration", Quoted(*on_expiry) + ": no message expires (no finite time-to-live)");
   } else if (on) {
-    t.ToFlag("deadLetterOnExpiry", true, "deadLetteringOnMessageExpiration true (an expired message is dead-lettered as "
-                                         "TTLExpiredException)");
+    t.ToFlag("deadLetterOnExpiry", true,
+             "deadLetteringOnMessageExpiration true (an expired message is dead-lettered as "
+             "TTLExpiredException)");
   } else if (off) {
     t.ToFlag("deadLetterOnExpiry", false, "deadLetteringOnMessageExpiration false (an expired message is dropped)");
   } else {
@@ -139,7 +151,8 @@ void TimeToLive(Translation& t, const JsValue* ttl, const JsValue* on_expiry) {
 
 // The queue's properties in an ARM template, a resource, or alone (nullptr: not that shape).
 const JsValue* PropertiesOf(const JsValue& json) {
-  if (const JsValue* resources = json.Find("resources"); resources != nullptr && resources->kind == JsValue::Kind::kArray) {
+  if (const JsValue* resources = json.Find("resources");
+      resources != nullptr && resources->kind == JsValue::Kind::kArray) {
     for (const JsValue& r : resources->items) {
       const JsValue* type = r.Find("type");
       if (type != nullptr && (type->IsStringEq(kQueueType) || type->IsStringEq(kSubscriptionType))) {
@@ -216,12 +229,12 @@ ImportResult ReadServiceBusProperties(const JsValue& properties) {
 ImportResult ReadServiceBus(const JsValue& json) {
   const JsValue* properties = PropertiesOf(json);
   if (properties == nullptr) {
-    return Refused("servicebus", Refusal("resources", std::string("a resource of type \"") + kQueueType + "\" with its properties",
-                                         "none"));
+    return Refused(
+        "servicebus",
+        Refusal("resources", std::string("a resource of type \"") + kQueueType + "\" with its properties", "none"));
   }
   return ReadServiceBusProperties(*properties);
 }
-
 
 // ---- the snippet: the policy in force as an ARM template for a queue ----
 
@@ -234,19 +247,26 @@ std::vector<std::string> ServiceBusNotes(const PolicyFacts& n, double& lock) {
   std::vector<std::string> notes;
   ClassShape shape = ShapeOf(n);
   lock = SecondsUp(n.lease_ms);
-  if (lock * 1000 != n.lease_ms) notes.push_back("leaseMs " + N(n.lease_ms) + ": lockDuration rounded up to " + N(lock) + " s");
+  if (lock * 1000 != n.lease_ms)
+    notes.push_back("leaseMs " + N(n.lease_ms) + ": lockDuration rounded up to " + N(lock) + " s");
   if (lock > 300) {
     lock = 300;
     notes.push_back("leaseMs " + N(n.lease_ms) + ": lockDuration stops at 5 minutes");
   }
-  if (n.backoff.kind != "none") notes.push_back("backoff " + BackoffText(n.backoff) + ": no redelivery backoff at the broker");
+  if (n.backoff.kind != "none")
+    notes.push_back("backoff " + BackoffText(n.backoff) + ": no redelivery backoff at the broker");
   if (!shape.never.empty()) {
-    notes.push_back(Joined(shape.never) + ": the receiver calls DeadLetterMessageAsync(message, reason, description): dead-lettered at once");
+    notes.push_back(Joined(shape.never) +
+                    ": the receiver calls DeadLetterMessageAsync(message, reason, description): dead-lettered at once");
   }
   for (const RuleFacts* r : shape.own) notes.push_back(RuleText(*r) + ": one MaxDeliveryCount for every failure");
-  if (shape.crash_never) notes.push_back("classes.crash never retries in the lab; an expired lock counts a delivery in Service Bus");
+  if (shape.crash_never)
+    notes.push_back("classes.crash never retries in the lab; an expired lock counts a delivery in Service Bus");
   if (!shape.alerts.empty()) notes.push_back("alert on " + Joined(shape.alerts) + ": no equivalent");
-  if (n.ordering == "key") notes.push_back("ordering key: sessions (requiresSession, one session per key); their interplay with dead-lettering is unverified");
+  if (n.ordering == "key")
+    notes.push_back(
+        "ordering key: sessions (requiresSession, one session per key); their interplay with dead-lettering is "
+        "unverified");
   if (n.ordering == "stall") notes.push_back("ordering stall: no equivalent");
   if (n.retention_ms > 0) {
     notes.push_back("quarantine.retentionMs " + N(n.retention_ms) +
@@ -260,7 +280,8 @@ std::vector<std::string> ServiceBusNotes(const PolicyFacts& n, double& lock) {
     notes.push_back("deadLetterOnExpiry false: an expired message is dropped, not dead-lettered");
   }
   if (n.default_message_ttl_ms == 0 && n.dead_letter_on_expiry) {
-    notes.push_back("deadLetterOnExpiry true: no message expires without a defaultMessageTimeToLive, so it is not written");
+    notes.push_back(
+        "deadLetterOnExpiry true: no message expires without a defaultMessageTimeToLive, so it is not written");
   }
   notes.push_back("replay(id): receive from orders/$deadletterqueue, send a copy to orders, complete the original");
   CommonNotes(n, notes);
@@ -296,10 +317,11 @@ Snippet ServiceBusSnippet(const PolicyFacts& n) {
                             {"apiVersion", JsValue::String("2021-11-01")},
                             {"name", JsValue::String("orders-ns/orders")},
                             {"properties", properties}});
-  JsValue template_ = JsObject({{"$schema", JsValue::String("https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#")},
-                                {"contentVersion", JsValue::String("1.0.0.0")},
-                                {"metadata", JsObject({{"dlq-lab", metadata}})},
-                                {"resources", JsArray({queue})}});
+  JsValue template_ = JsObject(
+      {{"$schema", JsValue::String("https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#")},
+       {"contentVersion", JsValue::String("1.0.0.0")},
+       {"metadata", JsObject({{"dlq-lab", metadata}})},
+       {"resources", JsArray({queue})}});
   return {"json", PrettyJson(template_) + "\n"};
 }
 

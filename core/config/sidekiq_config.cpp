@@ -15,7 +15,8 @@ namespace dlq::config {
 namespace {
 
 constexpr std::string_view kPrefix = "sidekiq_options";
-// The top of retryForMs' range (core/policy/policy.h, kRetryForMsField, 2^53 - 1; the config layer does not link the policy's).
+// The top of retryForMs' range (core/policy/policy.h, kRetryForMsField, 2^53 - 1; the config layer does not link the
+// policy's).
 constexpr double kMaxRetryForMs = 9007199254740991.0;
 
 bool IsWord(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
@@ -61,7 +62,8 @@ class ArgumentReader {
       ++at_;
       Space();
     }
-    if (at_ < line_.size() && line_[at_] != '#') return Fail(why, "has text after its arguments at character " + Character());
+    if (at_ < line_.size() && line_[at_] != '#')
+      return Fail(why, "has text after its arguments at character " + Character());
     if (args.empty()) return Fail(why, "has no arguments");
     return true;
   }
@@ -85,7 +87,8 @@ class ArgumentReader {
   // ([A-Za-z_]\w*):(?!:)
   bool Keyword(std::string& key) {
     size_t end = Name(at_);
-    if (end == at_ || end >= line_.size() || line_[end] != ':' || (end + 1 < line_.size() && line_[end + 1] == ':')) return false;
+    if (end == at_ || end >= line_.size() || line_[end] != ':' || (end + 1 < line_.size() && line_[end + 1] == ':'))
+      return false;
     key = std::string(line_.substr(at_, end - at_));
     at_ = end + 1;
     return true;
@@ -136,7 +139,8 @@ class ArgumentReader {
       }
     }
     for (auto [word, literal] : {std::pair<std::string_view, JsValue>{"true", JsValue::Bool(true)},
-                                 {"false", JsValue::Bool(false)}, {"nil", JsValue::Null()}}) {
+                                 {"false", JsValue::Bool(false)},
+                                 {"nil", JsValue::Null()}}) {
       if (line_.substr(i, word.size()) == word && !(i + word.size() < n && IsWord(line_[i + word.size()]))) {
         value = literal;
         at_ = i + word.size();
@@ -153,7 +157,8 @@ class ArgumentReader {
         }
         // \\. : '.' is any character but a line terminator
         size_t k = j + 1;
-        if (k >= n || line_[k] == '\n' || line_[k] == '\r' || line_.substr(k, 3) == "\u2028" || line_.substr(k, 3) == "\u2029") {
+        if (k >= n || line_[k] == '\n' || line_[k] == '\r' || line_.substr(k, 3) == "\u2028" ||
+            line_.substr(k, 3) == "\u2029") {
           return false;
         }
         NextCodePoint(line_, k);
@@ -211,14 +216,23 @@ std::optional<int64_t> RetryForMs(const JsValue& value) {
     unit.remove_prefix(1);
   }
   int64_t factor = 0;
-  for (auto [name, ms] : {std::pair<std::string_view, int64_t>{"", 1000}, {"second", 1000}, {"seconds", 1000},
-                          {"minute", 60'000}, {"minutes", 60'000}, {"hour", 3'600'000}, {"hours", 3'600'000},
-                          {"day", 86'400'000}, {"days", 86'400'000}, {"week", 604'800'000}, {"weeks", 604'800'000}}) {
+  for (auto [name, ms] : {std::pair<std::string_view, int64_t>{"", 1000},
+                          {"second", 1000},
+                          {"seconds", 1000},
+                          {"minute", 60'000},
+                          {"minutes", 60'000},
+                          {"hour", 3'600'000},
+                          {"hours", 3'600'000},
+                          {"day", 86'400'000},
+                          {"days", 86'400'000},
+                          {"week", 604'800'000},
+                          {"weeks", 604'800'000}}) {
     if (unit == name && !(name.empty() && !text.substr(i).empty())) factor = ms;
   }
   if (factor == 0 || digits > static_cast<int64_t>(kMaxRetryForMs) / factor) return std::nullopt;
   const int64_t scaled = digits * factor;
-  if (scaled % scale != 0 || static_cast<double>(scaled / scale) > kMaxRetryForMs) return std::nullopt;  // a fraction of a ms
+  if (scaled % scale != 0 || static_cast<double>(scaled / scale) > kMaxRetryForMs)
+    return std::nullopt;  // a fraction of a ms
   return scaled / scale;
 }
 
@@ -231,7 +245,8 @@ void OtherArgument(Translation& t, const struct Argument& arg, const std::string
   else if (key == "tags") t.Ignore(key, text + ": labels for the Web UI");
   else if (key == "dead") {
     if (arg.value.IsBool(true)) t.Ignore(key, "true: an exhausted job goes to the Dead set, as the lab quarantines it");
-    else if (arg.value.IsBool(false)) t.ToFlag("skipDeadSet", true, "dead: false (a job that fails for good is dropped, not put in the Dead set)");
+    else if (arg.value.IsBool(false))
+      t.ToFlag("skipDeadSet", true, "dead: false (a job that fails for good is dropped, not put in the Dead set)");
     else t.Refuse(Refusal(key, "true or false", text));
   } else if (key == "retry_queue") {
     t.Refuse(NotModelled(key, text, "the lab has one queue"));
@@ -269,8 +284,9 @@ ImportResult ReadSidekiq(std::string_view line) {
       retry_for = RetryForMs(arg.value);
       retry_for_text = text;
       if (!retry_for) {
-        t.Refuse(Refusal("retry_for", "seconds or a duration (48.hours, 30.minutes, 2.days) up to " +
-                                          GroupedWhole(static_cast<long long>(kMaxRetryForMs / 1000)) + " s",
+        t.Refuse(Refusal("retry_for",
+                         "seconds or a duration (48.hours, 30.minutes, 2.days) up to " +
+                             GroupedWhole(static_cast<long long>(kMaxRetryForMs / 1000)) + " s",
                          text));
       }
     } else {
@@ -281,9 +297,12 @@ ImportResult ReadSidekiq(std::string_view line) {
     // Sidekiq 8.1.0: "retry_for and retry are mutually exclusive" (job_retry.rb): the count is not read.
     t.ToNumber("retryForMs", static_cast<double>(*retry_for),
                "retry_for: " + retry_for_text + " (no retry once the first failure is that long ago; Sidekiq 7.1.3+)");
-    if (!retry_text.empty()) t.Ignore("retry", retry_text + ": not read beside retry_for (Sidekiq 8.1.0 makes them exclusive)");
+    if (!retry_text.empty())
+      t.Ignore("retry", retry_text + ": not read beside retry_for (Sidekiq 8.1.0 makes them exclusive)");
   } else if (retry.IsBool(true)) {
-    t.ToNumber("maxAttempts", 26, retry_text.empty() ? "retry absent (Sidekiq's default: 25 retries, 26 runs)" : "retry: true (25 retries, 26 runs)");
+    t.ToNumber("maxAttempts", 26,
+               retry_text.empty() ? "retry absent (Sidekiq's default: 25 retries, 26 runs)"
+                                  : "retry: true (25 retries, 26 runs)");
   } else if (retry.IsWhole() && retry.number >= 0) {
     std::string n = Num(retry.number);
     t.ToNumber("maxAttempts", retry.number + 1, "retry: " + n + " (" + n + " retries after the first run)");
@@ -297,16 +316,17 @@ ImportResult ReadSidekiq(std::string_view line) {
   t.NoBackoff("Sidekiq's own delay: count⁴ + 15 + rand(10)·(count + 1) s");
   // The line has no sidekiq_retry_in; should one be added (a lab backoff), 6.4.1 jitters it.
   t.ToFlag("retryInJitter", true,
-           "Sidekiq 6.4.1 adds rand(10)·(count + 1) s to a custom sidekiq_retry_in delay, and falls back to its own under 1 s");
+           "Sidekiq 6.4.1 adds rand(10)·(count + 1) s to a custom sidekiq_retry_in delay, and falls back to its own "
+           "under 1 s");
   return std::move(t).Result();
 }
-
 
 // ---- the snippet: the policy in force as a Sidekiq worker (web/src/shared/snippets.mjs before issue 32) ----
 
 namespace {
 
-constexpr std::string_view kSidekiqMin = "6.4.1";   // Debian 12's ruby-sidekiq, the version the broker suite runs this on
+constexpr std::string_view kSidekiqMin =
+    "6.4.1";  // Debian 12's ruby-sidekiq, the version the broker suite runs this on
 constexpr std::string_view kSidekiqKill = "6.5.2";  // the first version where sidekiq_retry_in may return :kill
 
 std::string N(double n) { return JsNumberText(n); }
@@ -342,21 +362,28 @@ std::vector<std::string> SidekiqNotes(const PolicyFacts& n, const SidekiqShape& 
                     (m.jittered ? "truncated (to_i; under 1 s its own schedule)" : "rounded up"));
   }
   if (m.jittered) {
-    notes.push_back("retryInJitter: the lab adds 6.4.1's jitter, rand(10) * (count + 1) seconds, to the delay below, as Sidekiq does");
-    if (n.backoff.jitter != "none") notes.push_back("jitter " + n.backoff.jitter + ": no equivalent in the block below");
+    notes.push_back(
+        "retryInJitter: the lab adds 6.4.1's jitter, rand(10) * (count + 1) seconds, to the delay below, as Sidekiq "
+        "does");
+    if (n.backoff.jitter != "none")
+      notes.push_back("jitter " + n.backoff.jitter + ": no equivalent in the block below");
   } else {
     notes.push_back(n.backoff.jitter == "none"
                         ? "Sidekiq always adds its own jitter, rand(10 * (count + 1)) seconds; the lab adds none here"
-                        : "jitter " + n.backoff.jitter + ": no equivalent; Sidekiq adds its own, rand(10 * (count + 1)) seconds");
+                        : "jitter " + n.backoff.jitter +
+                              ": no equivalent; Sidekiq adds its own, rand(10 * (count + 1)) seconds");
   }
-  if (!m.classes.alerts.empty()) notes.push_back("alert on " + Joined(m.classes.alerts) + ": no per-failure alert in Sidekiq");
+  if (!m.classes.alerts.empty())
+    notes.push_back("alert on " + Joined(m.classes.alerts) + ": no per-failure alert in Sidekiq");
   notes.push_back("leaseMs " + N(n.lease_ms) + ": no per-job lease in Sidekiq's retry settings");
   if (m.classes.crash_never) notes.push_back("classes.crash: no equivalent");
   if (n.ordering != "none") notes.push_back("ordering " + n.ordering + ": Sidekiq documents no ordering guarantee");
   if (n.alarm_depth > 0) {
-    notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) + ": Sidekiq shows the Dead set size (Web UI, Stats#dead_size) but raises no alarm");
+    notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) +
+                    ": Sidekiq shows the Dead set size (Web UI, Stats#dead_size) but raises no alarm");
   }
-  notes.push_back("replay(id) resets attempts; retrying a dead job in Sidekiq lowers retry_count by one, so it gets one more run");
+  notes.push_back(
+      "replay(id) resets attempts; retrying a dead job in Sidekiq lowers retry_count by one, so it gets one more run");
   CommonNotes(n, notes);
   return notes;
 }
@@ -365,28 +392,35 @@ std::vector<std::string> SidekiqNotes(const PolicyFacts& n, const SidekiqShape& 
 void DeadSetLines(const PolicyFacts& n, std::vector<std::string>& lines) {
   const bool mode = n.system == "sidekiq";
   if (n.retention_ms > 0) {
-    lines.push_back("  Sidekiq.options[:dead_timeout_in_seconds] = " + N(SecondsUp(n.retention_ms)) + " # quarantine.retentionMs " +
-                    N(n.retention_ms));
+    lines.push_back("  Sidekiq.options[:dead_timeout_in_seconds] = " + N(SecondsUp(n.retention_ms)) +
+                    " # quarantine.retentionMs " + N(n.retention_ms));
   } else if (mode) {
-    lines.push_back("  # quarantine.retentionMs 0 under the sidekiq mode: Sidekiq's default dead_timeout_in_seconds, 180 days");
+    lines.push_back(
+        "  # quarantine.retentionMs 0 under the sidekiq mode: Sidekiq's default dead_timeout_in_seconds, 180 days");
   }
   if (mode) {
     lines.push_back(n.dead_max_jobs != 10000
-                        ? "  Sidekiq.options[:dead_max_jobs] = " + N(n.dead_max_jobs) + " # deadMaxJobs: 6.4.1 keeps the newest " +
-                              N(n.dead_max_jobs) + " - 1 at each kill"
-                        : "  # deadMaxJobs 10000 (dead_max_jobs, the default): each kill trims the Dead set, as the lab's sidekiq mode does");
+                        ? "  Sidekiq.options[:dead_max_jobs] = " + N(n.dead_max_jobs) +
+                              " # deadMaxJobs: 6.4.1 keeps the newest " + N(n.dead_max_jobs) + " - 1 at each kill"
+                        : "  # deadMaxJobs 10000 (dead_max_jobs, the default): each kill trims the Dead set, as the "
+                          "lab's sidekiq mode does");
   } else if (n.retention_ms > 0) {
-    lines.push_back("  # the Dead set also drops its oldest entries past dead_max_jobs (10,000 by default); the lab has no such cap");
+    lines.push_back(
+        "  # the Dead set also drops its oldest entries past dead_max_jobs (10,000 by default); the lab has no such "
+        "cap");
   } else {
-    Append(lines, {"  # quarantine.retentionMs 0 (forever): no equivalent; the Dead set drops entries after dead_timeout_in_seconds",
+    Append(lines, {"  # quarantine.retentionMs 0 (forever): no equivalent; the Dead set drops entries after "
+                   "dead_timeout_in_seconds",
                    "  # (180 days by default) and past dead_max_jobs (10,000)"});
   }
 }
 
 // retry_for's value as Ruby spells it: whole days, hours, minutes or seconds, else seconds as a Float.
 std::string RubyDuration(double ms) {
-  for (auto [unit, size] : {std::pair<const char*, double>{"days", 86'400'000}, {"hours", 3'600'000},
-                            {"minutes", 60'000}, {"seconds", 1000}}) {
+  for (auto [unit, size] : {std::pair<const char*, double>{"days", 86'400'000},
+                            {"hours", 3'600'000},
+                            {"minutes", 60'000},
+                            {"seconds", 1000}}) {
     if (std::fmod(ms, size) == 0) return N(ms / size) + "." + unit;
   }
   const double whole = std::floor(ms / 1000);
@@ -403,8 +437,10 @@ void WorkerHead(const PolicyFacts& n, const SidekiqShape& m, std::vector<std::st
                      " (the first run is not a retry; retry_count is 0 at the first failure)"});
   const bool window = n.system == "sidekiq" && n.retry_for_ms > 0;
   if (window) {
-    Append(lines, {"  # retryForMs " + N(n.retry_for_ms) + " -> retry_for (Sidekiq 7.1.3+): no retry once the first failure",
-                   "  # (failed_at) is that long ago; Sidekiq 8.1.0 reads it instead of retry, so maxAttempts is not written"});
+    Append(
+        lines,
+        {"  # retryForMs " + N(n.retry_for_ms) + " -> retry_for (Sidekiq 7.1.3+): no retry once the first failure",
+         "  # (failed_at) is that long ago; Sidekiq 8.1.0 reads it instead of retry, so maxAttempts is not written"});
   }
   const std::string budget = window ? "retry_for: " + RubyDuration(n.retry_for_ms) : "retry: " + retry;
   if (n.system == "sidekiq" && n.skip_dead_set) {
@@ -419,8 +455,8 @@ void WorkerHead(const PolicyFacts& n, const SidekiqShape& m, std::vector<std::st
                    "  sidekiq_retries_exhausted do |msg, exception|", "    :discard", "  end"});
   }
   if (m.every_error) {
-    Append(lines, {"  # retryEveryError: as " + std::string(kSidekiqMin) + " does (no :kill before " + std::string(kSidekiqKill) +
-                       "), the lab retries every failure",
+    Append(lines, {"  # retryEveryError: as " + std::string(kSidekiqMin) + " does (no :kill before " +
+                       std::string(kSidekiqKill) + "), the lab retries every failure",
                    "  # but a crash up to this retry count, whatever its class; the class is still the worker's"});
   } else if (!m.classes.never.empty()) {
     Append(lines, {"  # " + Joined(m.classes.never) + ": quarantined at once in the lab. For them sidekiq_retry_in",
@@ -431,9 +467,10 @@ void WorkerHead(const PolicyFacts& n, const SidekiqShape& m, std::vector<std::st
 
 // The sidekiq_retry_in block: the lab's backoff, per class where a class has its own.
 void RetryInBlock(const PolicyFacts& n, const SidekiqShape& m, std::vector<std::string>& lines) {
-  Append(lines, {"", "  # The lab's backoff below; without a sidekiq_retry_in block Sidekiq waits count**4 + 15 s instead.",
-                 "  # count is retry_count: attempt count + 1 has just failed. 6.4.1 adds its jitter to the result.",
-                 "  sidekiq_retry_in do |count, exception|"});
+  Append(lines,
+         {"", "  # The lab's backoff below; without a sidekiq_retry_in block Sidekiq waits count**4 + 15 s instead.",
+          "  # count is retry_count: attempt count + 1 has just failed. 6.4.1 adds its jitter to the result.",
+          "  sidekiq_retry_in do |count, exception|"});
   // Under the sidekiq mode a 0 from the block falls back to Sidekiq's own schedule, which is what backoff none plays.
   const std::string delay = m.own_schedule ? "0" : RubyDelay(n.backoff, m.jittered);
   if (m.own.empty()) {
@@ -443,10 +480,11 @@ void RetryInBlock(const PolicyFacts& n, const SidekiqShape& m, std::vector<std::
   lines.push_back("    case exception");
   for (const RuleFacts* r : m.own) {
     lines.push_back("    when " + ErrorType(r->name));
-    lines.push_back(m.every_error ? "      # " + RuleText(*r) + ": retryEveryError: only its delay applies (no :kill on " +
-                                        std::string(kSidekiqMin) + ")"
-                                  : "      # " + RuleText(*r) + ": its own budget needs Sidekiq >= " + std::string(kSidekiqKill) +
-                                        ": count + 1 >= " + N(r->max_attempts) + " ? :kill : delay");
+    lines.push_back(m.every_error
+                        ? "      # " + RuleText(*r) + ": retryEveryError: only its delay applies (no :kill on " +
+                              std::string(kSidekiqMin) + ")"
+                        : "      # " + RuleText(*r) + ": its own budget needs Sidekiq >= " + std::string(kSidekiqKill) +
+                              ": count + 1 >= " + N(r->max_attempts) + " ? :kill : delay");
     lines.push_back("      " + RubyDelay(r->backoff, m.jittered));
   }
   Append(lines, {"    else", "      " + delay + " # backoff " + BackoffText(n.backoff), "    end"});
@@ -462,19 +500,21 @@ Snippet SidekiqSnippet(const PolicyFacts& n) {
     if (r->name == "crash") m.own_crash = true;
     else m.own.push_back(r);
   }
-  // Under the sidekiq mode, backoff none is Sidekiq's own schedule (the lab plays count**4 + 15 + rand(10) * (count + 1) s).
+  // Under the sidekiq mode, backoff none is Sidekiq's own schedule (the lab plays count**4 + 15 + rand(10) * (count +
+  // 1) s).
   m.own_schedule = n.system == "sidekiq" && n.backoff.kind == "none";
   m.jittered = n.system == "sidekiq" && n.retry_in_jitter;
   m.every_error = n.system == "sidekiq" && n.retry_every_error;
   std::vector<std::string> lines = {
       "# dlq-lab policy -> Sidekiq job options: " + PolicyText(n),
-      "# Needs Sidekiq " + std::string(kSidekiqMin) + " or later (Debian 12's ruby-sidekiq); 6.x configuration (Sidekiq 7 writes config[...])."};
+      "# Needs Sidekiq " + std::string(kSidekiqMin) +
+          " or later (Debian 12's ruby-sidekiq); 6.x configuration (Sidekiq 7 writes config[...])."};
   Append(lines, HashComments(SidekiqNotes(n, m)));
   Append(lines, {"require 'sidekiq'",
-                 "require_relative 'order_handler' # your work: OrderHandler.call(order_id) raises to fail the attempt", "",
-                 "REDIS_URL = 'redis://localhost:6379/0' # the connection: where your Redis is", "",
-                 "Sidekiq.configure_client { |config| config.redis = { url: REDIS_URL } }", "Sidekiq.configure_server do |config|",
-                 "  config.redis = { url: REDIS_URL }"});
+                 "require_relative 'order_handler' # your work: OrderHandler.call(order_id) raises to fail the attempt",
+                 "", "REDIS_URL = 'redis://localhost:6379/0' # the connection: where your Redis is", "",
+                 "Sidekiq.configure_client { |config| config.redis = { url: REDIS_URL } }",
+                 "Sidekiq.configure_server do |config|", "  config.redis = { url: REDIS_URL }"});
   DeadSetLines(n, lines);
   Append(lines, {"end", ""});
   for (const RuleFacts* r : m.own) lines.push_back("class " + ErrorType(r->name) + " < StandardError; end");

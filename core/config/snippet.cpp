@@ -113,10 +113,14 @@ struct Writer {
   Snippet (*write)(const PolicyFacts&);
 };
 // Every system's writer, in the lessons' order (web/src/shared/snippets.mjs, SNIPPETS).
-constexpr std::array<Writer, 9> kWriters = {{{"sqs", SqsSnippet},           {"rabbitmq", RabbitMqSnippet},
-                                             {"sidekiq", SidekiqSnippet},   {"bullmq", BullmqSnippet},
-                                             {"temporal", TemporalSnippet}, {"kafka", KafkaSnippet},
-                                             {"pubsub", PubSubSnippet},     {"servicebus", ServiceBusSnippet},
+constexpr std::array<Writer, 9> kWriters = {{{"sqs", SqsSnippet},
+                                             {"rabbitmq", RabbitMqSnippet},
+                                             {"sidekiq", SidekiqSnippet},
+                                             {"bullmq", BullmqSnippet},
+                                             {"temporal", TemporalSnippet},
+                                             {"kafka", KafkaSnippet},
+                                             {"pubsub", PubSubSnippet},
+                                             {"servicebus", ServiceBusSnippet},
                                              {"kafka-connect", KafkaConnectSnippet}}};
 
 }  // namespace
@@ -127,7 +131,8 @@ Result<Snippet> WriteSnippet(std::string_view key, const PolicyFacts& facts) {
     if (w.key == key) return w.write(facts);
     keys += (keys.empty() ? "" : ", ") + std::string(w.key);
   }
-  return Status::InvalidArgument("writeSnippet: key: expected one of " + keys + ", got " + Quoted(JsValue::String(std::string(key))));
+  return Status::InvalidArgument("writeSnippet: key: expected one of " + keys + ", got " +
+                                 Quoted(JsValue::String(std::string(key))));
 }
 
 }  // namespace dlq::config

@@ -45,9 +45,7 @@ std::string EncodeWrite(const Write& w, uint32_t* check) {
   o.U(w.seq).Word(Hex8(w.prev)).Word(WriteOpName(w.op));
   const Entry& e = w.entry;
   switch (w.op) {
-    case WriteOp::kCreate:
-      PutPolicy(o, w.policy, false);
-      break;
+    case WriteOp::kCreate: PutPolicy(o, w.policy, false); break;
     case WriteOp::kEnqueue:
       o.Str(w.job.id).Str(w.job.payload).Str(w.job.key).I(w.position);
       PutRow(o, e.row);
@@ -91,17 +89,10 @@ std::string EncodeWrite(const Write& w, uint32_t* check) {
         PutRow(o, e.row);
       }
       break;
-    case WriteOp::kRemoveQuarantine:
-      o.I(w.position).Word(w.dropped ? "dropped" : "replayed");
-      break;
-    case WriteOp::kReleaseKey:
-      o.U(w.job_number);
-      break;
-    case WriteOp::kSetPayload:
-      o.U(w.job_number).Str(w.job.payload);
-      break;
-    case WriteOp::kClock:
-      break;
+    case WriteOp::kRemoveQuarantine: o.I(w.position).Word(w.dropped ? "dropped" : "replayed"); break;
+    case WriteOp::kReleaseKey: o.U(w.job_number); break;
+    case WriteOp::kSetPayload: o.U(w.job_number).Str(w.job.payload); break;
+    case WriteOp::kClock: break;
   }
   PutMeta(o, w.meta);
   for (const std::string& t : w.errors) o.Word("error").Str(t);
@@ -126,9 +117,7 @@ Status GetRemoveOp(In& in, Write* w) {
         RETURN_IF_ERROR(GetRow(in, &e.row));
       }
       break;
-    case WriteOp::kRemoveDelayed:
-      RETURN_IF_ERROR(in.Int("a timer sequence", &w->position, int64_t{0}));
-      break;
+    case WriteOp::kRemoveDelayed: RETURN_IF_ERROR(in.Int("a timer sequence", &w->position, int64_t{0})); break;
     case WriteOp::kEndLease:
       RETURN_IF_ERROR(in.Int("a lease number", &w->lease_number, uint32_t{1}));
       RETURN_IF_ERROR(in.Name("settled or expired", kLeaseStateCount, LeaseStateName, &w->ended_as));
@@ -146,15 +135,12 @@ Status GetRemoveOp(In& in, Write* w) {
       w->dropped = how == "dropped";
       break;
     }
-    case WriteOp::kReleaseKey:
-      RETURN_IF_ERROR(in.Int("job", &w->job_number));
-      break;
+    case WriteOp::kReleaseKey: RETURN_IF_ERROR(in.Int("job", &w->job_number)); break;
     case WriteOp::kSetPayload:
       RETURN_IF_ERROR(in.Int("job", &w->job_number));
       RETURN_IF_ERROR(in.Str("a payload", &w->job.payload));
       break;
-    default:
-      break;
+    default: break;
   }
   return Status::Ok();
 }
@@ -215,10 +201,8 @@ Status GetWriteOp(In& in, Write* w) {
     case WriteOp::kEndLease:
     case WriteOp::kRemoveQuarantine:
     case WriteOp::kReleaseKey:
-    case WriteOp::kSetPayload:
-      return GetRemoveOp(in, w);
-    case WriteOp::kClock:
-      break;
+    case WriteOp::kSetPayload: return GetRemoveOp(in, w);
+    case WriteOp::kClock: break;
   }
   return Status::Ok();
 }

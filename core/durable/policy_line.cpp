@@ -90,7 +90,8 @@ Status GetMember(In& in, const Field<Policy>& row, Policy* p) {
         ++listed;
       }
       int v = 0;
-      RETURN_IF_ERROR(in.Name(others.c_str(), spec.choices->count, [&](int i) { return spec.choices->Name(i); }, &v));
+      RETURN_IF_ERROR(in.Name(
+          others.c_str(), spec.choices->count, [&](int i) { return spec.choices->Name(i); }, &v));
       if (v == fallback) {
         return in.Error(others + " (" + spec.choices->Name(static_cast<int>(fallback)) + " is written as nothing)",
                         spec.choices->Name(static_cast<int>(fallback)));

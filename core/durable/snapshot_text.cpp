@@ -22,9 +22,7 @@ Result<std::string> EncodeSnapshot(const Image& image, size_t limit) {
   std::string text;
   Out o(text);
   const auto over = [&] { return text.size() > limit; };
-  const auto refuse = [&] {
-    return TooLarge("snapshot", limit, text.size()) ;
-  };
+  const auto refuse = [&] { return TooLarge("snapshot", limit, text.size()); };
   o.Word("dlq-snapshot").U(kSnapshotVersion).Line();
   PutPolicy(o, image.policy, true);
   PutMeta(o, image.meta);
@@ -108,12 +106,13 @@ Status CheckSnapshotFrame(std::string_view text, size_t* first_end, std::string_
                      QuoteShort(text.substr(0, *first_end)));
     }
     if (version > kSnapshotVersion) {
-      return Status::Error(Code::kUnsupportedVersion,
-                           "snapshot is format version " + std::to_string(version) + "; this build reads version " +
-                               std::to_string(kSnapshotVersion) + " and older");
+      return Status::Error(Code::kUnsupportedVersion, "snapshot is format version " + std::to_string(version) +
+                                                          "; this build reads version " +
+                                                          std::to_string(kSnapshotVersion) + " and older");
     }
   }
-  if (text.size() < 2 || text.back() != '\n') return invalid("snapshot is truncated: it does not end with its end line");
+  if (text.size() < 2 || text.back() != '\n')
+    return invalid("snapshot is truncated: it does not end with its end line");
   const size_t last_start = text.rfind('\n', text.size() - 2) + 1;
   *body = text.substr(0, last_start);
   const std::string_view last = text.substr(last_start, text.size() - 1 - last_start);
@@ -126,8 +125,8 @@ Status CheckSnapshotFrame(std::string_view text, size_t* first_end, std::string_
 
 // The sections after the policy and the meta line, each optional, in this order.
 enum Section { kError, kJob, kReady, kDelayed, kLease, kCompleted, kQuarantine, kReorder, kEvent };
-constexpr const char* kSectionHeads[] = {"error", "job", "ready", "delayed", "lease", "completed", "quarantine",
-                                         "reorder", "event"};
+constexpr const char* kSectionHeads[] = {"error",     "job",        "ready",   "delayed", "lease",
+                                         "completed", "quarantine", "reorder", "event"};
 
 // A place's entry: a position (ready), a timer (delayed), an arrival (quarantine) keys it.
 Status GetKeyedEntry(In& in, Section section, Image* image) {
@@ -152,7 +151,8 @@ Status GetKeyedEntry(In& in, Section section, Image* image) {
     RETURN_IF_ERROR(in.Int("a timer sequence", &e.timer));
     RETURN_IF_ERROR(in.Int("job", &e.job));
     RETURN_IF_ERROR(GetRow(in, &e.row));
-    if (!image->quarantine.emplace(arrival, e).second) return in.Error("an arrival not used before", std::to_string(arrival));
+    if (!image->quarantine.emplace(arrival, e).second)
+      return in.Error("an arrival not used before", std::to_string(arrival));
   }
   return Status::Ok();
 }
@@ -231,7 +231,11 @@ Result<Image> DecodeSnapshot(std::string_view text) {
     for (int k = section; k <= kEvent; ++k) {
       if (head == kSectionHeads[k]) found = k;
     }
-    if (found < 0) return in.Error("a line of a later section (error, job, ready, delayed, lease, completed, quarantine, reorder, event, in this order)", head);
+    if (found < 0)
+      return in.Error(
+          "a line of a later section (error, job, ready, delayed, lease, completed, quarantine, reorder, event, in "
+          "this order)",
+          head);
     section = found;
     RETURN_IF_ERROR(GetSectionLine(in, static_cast<Section>(section), &image));
     RETURN_IF_ERROR(End(in));

@@ -64,9 +64,7 @@ void PutRow(Out& o, const JobRow& r) {
   if (r.moves != 0) o.Word("moves").U(r.moves);
 }
 
-void PutEnds(Out& o, const Entry& e) {
-  o.U(e.ends_lease).Word(e.ends_lease == 0 ? "-" : LeaseStateName(e.ends_as));
-}
+void PutEnds(Out& o, const Entry& e) { o.U(e.ends_lease).Word(e.ends_lease == 0 ? "-" : LeaseStateName(e.ends_as)); }
 
 void PutBackoff(Out& o, const Backoff& b) {
   o.Word(BackoffKindName(b.kind)).I(b.base_ms).I(b.cap_ms).Word(JitterName(b.jitter));
@@ -94,7 +92,8 @@ void PutReorder(Out& o, const Reorder& r) {
 Status GetRow(In& in, JobRow* r) {
   RETURN_IF_ERROR(in.Int("attempts", &r->attempts));
   RETURN_IF_ERROR(in.Int("firstAttemptAt", &r->first_attempt_at, int64_t{0}, kMaxTimeMs));
-  RETURN_IF_ERROR(in.Int("lastDelay", &r->last_delay, int64_t{0}, kMaxSidekiqDelayMs));  // Sidekiq's schedule's ceiling is the largest
+  RETURN_IF_ERROR(in.Int("lastDelay", &r->last_delay, int64_t{0},
+                         kMaxSidekiqDelayMs));  // Sidekiq's schedule's ceiling is the largest
   RETURN_IF_ERROR(in.Name("a reason", kReasonCount, ReasonName, &r->reason, true));
   RETURN_IF_ERROR(in.Name("a failure class", kFailureClassCount, ClassName, &r->failure_class));
   RETURN_IF_ERROR(in.Bool("alert", &r->alert));

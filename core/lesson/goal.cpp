@@ -111,9 +111,7 @@ std::string_view IdAt(const GoalClause& c, size_t i) { return i < c.ids.size() ?
 
 std::string FormatClause(const GoalClause& c) {
   std::string out = c.negated ? "not " : "";
-  const auto compared = [&] {
-    return std::string(" ") + ComparisonName(c.comparison) + " " + std::to_string(c.value);
-  };
+  const auto compared = [&] { return std::string(" ") + ComparisonName(c.comparison) + " " + std::to_string(c.value); };
   switch (c.predicate) {
     case GoalPredicate::kQuarantined:
     case GoalPredicate::kCompleted:
@@ -126,12 +124,8 @@ std::string FormatClause(const GoalClause& c) {
       if (c.failure_class) out.append(" class ").append(ClassName(*c.failure_class));
       if (!c.source_queue.empty()) out.append(" from ").append(FormatId(c.source_queue));
       break;
-    case GoalPredicate::kAttempts:
-      out.append("attempts ").append(FormatId(IdAt(c, 0))).append(compared());
-      break;
-    case GoalPredicate::kCounter:
-      out.append(GoalCounterName(c.counter)).append(compared());
-      break;
+    case GoalPredicate::kAttempts: out.append("attempts ").append(FormatId(IdAt(c, 0))).append(compared()); break;
+    case GoalPredicate::kCounter: out.append(GoalCounterName(c.counter)).append(compared()); break;
     case GoalPredicate::kOrder:
       out.append("order");
       for (size_t i = 0; i < c.ids.size(); ++i) out.append(i == 0 ? " " : ", ").append(FormatId(c.ids[i]));
@@ -140,9 +134,7 @@ std::string FormatClause(const GoalClause& c) {
       out.append("event ").append(EventKindName(c.event_kind));
       if (!c.ids.empty()) out.append(" ").append(FormatId(c.ids[0]));
       break;
-    case GoalPredicate::kAlarm:
-      out.append("alarm");
-      break;
+    case GoalPredicate::kAlarm: out.append("alarm"); break;
   }
   return out;
 }

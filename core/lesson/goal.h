@@ -70,12 +70,17 @@
 
 namespace dlq {
 
-constexpr size_t kMaxGoalBytes = 4096;  // a goal's text
-constexpr size_t kMaxGoalClauses = 32;  // clauses in one goal
+constexpr size_t kMaxGoalBytes = 4096;          // a goal's text
+constexpr size_t kMaxGoalClauses = 32;          // clauses in one goal
 constexpr int64_t kMaxGoalNumber = kMaxTimeMs;  // 2^53 - 1: INT is exact as a JavaScript number
 
 enum class GoalPredicate : uint8_t {
-  kQuarantined, kCompleted, kReady, kDelayed, kInFlight, kLost,  // where ids[0] is now
+  kQuarantined,
+  kCompleted,
+  kReady,
+  kDelayed,
+  kInFlight,
+  kLost,      // where ids[0] is now
   kAttempts,  // ids[0]'s attempt count, compared
   kCounter,   // a counter, compared
   kOrder,     // ids all completed, in this relative order
@@ -99,8 +104,23 @@ enum class GoalPredicate : uint8_t {
 // any window [t, t + 1000 ms) of the timeline; a rate-limited redrive at N per
 // second keeps it at N, a redrive of everything at once makes it the whole batch.
 enum class GoalCounter : uint8_t {
-  kSteps, kCompleted, kQuarantined, kReady, kDelayed, kInFlight, kLost, kNow, kReorders, kAlerts,
-  kCharges, kDuplicates, kPartial, kRefused, kSpread, kRefusedReplays, kReplayBurst,
+  kSteps,
+  kCompleted,
+  kQuarantined,
+  kReady,
+  kDelayed,
+  kInFlight,
+  kLost,
+  kNow,
+  kReorders,
+  kAlerts,
+  kCharges,
+  kDuplicates,
+  kPartial,
+  kRefused,
+  kSpread,
+  kRefusedReplays,
+  kReplayBurst,
 };
 constexpr int kGoalCounterCount = 17;
 // "steps" | "completed" | "quarantined" | "ready" | "delayed" | "in-flight" | "lost" |
@@ -151,12 +171,12 @@ struct GoalClause {
   // The job ids it names: one for a place, kAttempts and kEvent with an id; two
   // or more, all different, for kOrder.
   std::vector<std::string> ids;
-  Reason reason = Reason::kNone;              // kQuarantined "as": kNone for any reason
-  std::optional<FailureClass> failure_class;  // kQuarantined "class"
-  std::string source_queue;                   // kQuarantined "from": "" for any queue
-  GoalCounter counter = GoalCounter::kSteps;  // kCounter
-  Comparison comparison = Comparison::kEqual; // kAttempts, kCounter
-  int64_t value = 0;                          // kAttempts, kCounter: 0..kMaxGoalNumber
+  Reason reason = Reason::kNone;                // kQuarantined "as": kNone for any reason
+  std::optional<FailureClass> failure_class;    // kQuarantined "class"
+  std::string source_queue;                     // kQuarantined "from": "" for any queue
+  GoalCounter counter = GoalCounter::kSteps;    // kCounter
+  Comparison comparison = Comparison::kEqual;   // kAttempts, kCounter
+  int64_t value = 0;                            // kAttempts, kCounter: 0..kMaxGoalNumber
   EventKind event_kind = EventKind::kEnqueued;  // kEvent
 
   bool operator==(const GoalClause&) const = default;
@@ -174,7 +194,7 @@ std::string FormatGoal(const Goal& goal);
 std::string FormatClause(const GoalClause& clause);
 
 struct ClauseCheck {
-  std::string text;    // the canonical clause
+  std::string text;  // the canonical clause
   bool met = false;
   // What is true now, in a few words: "b is ready with 2 attempts", "steps = 4",
   // "no job b". The same with or without 'not'.
@@ -182,7 +202,7 @@ struct ClauseCheck {
 };
 
 struct GoalCheck {
-  bool met = false;  // every clause is met
+  bool met = false;                  // every clause is met
   std::vector<ClauseCheck> clauses;  // one per clause, in order
 };
 

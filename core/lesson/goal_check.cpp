@@ -22,7 +22,18 @@ using namespace goal_words;  // NOLINT: the shared words (goal_words.h)
 struct JobFacts {
   // kNowhere: in no view, and no event says why (a state the queue never
   // reaches; stated rather than mistaken for "no job").
-  enum class Where : uint8_t { kUnknown, kReady, kDelayed, kInFlight, kCompleted, kQuarantined, kDropped, kLost, kDiscarded, kNowhere };
+  enum class Where : uint8_t {
+    kUnknown,
+    kReady,
+    kDelayed,
+    kInFlight,
+    kCompleted,
+    kQuarantined,
+    kDropped,
+    kLost,
+    kDiscarded,
+    kNowhere
+  };
   Where where = Where::kUnknown;  // kUnknown after both passes: the queue was never given it
   uint32_t attempts = 0;
   Reason reason = Reason::kNone;                          // kQuarantined
@@ -31,8 +42,8 @@ struct JobFacts {
   std::string held_by;                                    // kReady
   int64_t until = 0;                                      // kDelayed: due at; kInFlight: expires at
   std::string token;                                      // kInFlight
-  bool seen = false;          // some event names it
-  uint64_t completed_seq = 0;  // its first completion event; 0: none
+  bool seen = false;                                      // some event names it
+  uint64_t completed_seq = 0;                             // its first completion event; 0: none
   // From a lost or evidence-expired event: its count then (it is in no view).
   std::optional<Where> gone;
   uint32_t gone_attempts = 0;
@@ -55,8 +66,8 @@ std::string Describe(std::string_view id, const JobFacts& f) {
              Attempts(f.attempts);
     case W::kCompleted: return name + " is completed with " + Attempts(f.attempts);
     case W::kQuarantined:
-      return name + " is quarantined as " + ReasonName(f.reason) + " (class " + ClassName(f.failure_class) +
-             ") with " + Attempts(f.attempts);
+      return name + " is quarantined as " + ReasonName(f.reason) + " (class " + ClassName(f.failure_class) + ") with " +
+             Attempts(f.attempts);
     case W::kDropped: return name + " was dropped from quarantine at its retention, with " + Attempts(f.attempts);
     case W::kLost: return name + " is lost (a crash left it in no place) with " + Attempts(f.attempts);
     case W::kDiscarded:
@@ -169,9 +180,9 @@ using NamedJobs = std::map<std::string, JobFacts, std::less<>>;
 // Whether a clause reads the timeline (events, order, alerts, spread, replay burst).
 bool ReadsTimeline(const GoalClause& c) {
   return c.predicate == GoalPredicate::kEvent || c.predicate == GoalPredicate::kOrder ||
-         (c.predicate == GoalPredicate::kCounter && (c.counter == GoalCounter::kAlerts ||
-                                                     c.counter == GoalCounter::kSpread ||
-                                                     c.counter == GoalCounter::kReplayBurst));
+         (c.predicate == GoalPredicate::kCounter &&
+          (c.counter == GoalCounter::kAlerts || c.counter == GoalCounter::kSpread ||
+           c.counter == GoalCounter::kReplayBurst));
 }
 
 bool ReadsLedger(const GoalClause& c) {
@@ -189,8 +200,14 @@ void LocateNamedJobs(const Queue& queue, NamedJobs* jobs) {
     const std::optional<JobLocation> at = queue.view().Locate(id);
     if (!at.has_value()) continue;
     switch (at->place) {
-      case Place::kReady: facts.where = W::kReady; facts.held_by = at->held_by; break;
-      case Place::kDelayed: facts.where = W::kDelayed; facts.until = at->until; break;
+      case Place::kReady:
+        facts.where = W::kReady;
+        facts.held_by = at->held_by;
+        break;
+      case Place::kDelayed:
+        facts.where = W::kDelayed;
+        facts.until = at->until;
+        break;
       case Place::kLeased:
         facts.where = W::kInFlight;
         facts.until = at->until;
@@ -289,16 +306,16 @@ bool CheckPlace(const GoalClause& c, const ClauseInputs& in, ClauseCheck* check)
 
 bool CheckCounter(const GoalClause& c, const ClauseInputs& in, ClauseCheck* check) {
   const uint64_t value = CounterValue(c.counter, in.stats, in.tallies);
-  check->actual = c.counter == GoalCounter::kSpread        ? DescribeRetrySpread(in.tallies.spread)
-                  : c.counter == GoalCounter::kReplayBurst ? DescribeReplayBurst(in.tallies.burst)
-                                                           : std::string(GoalCounterName(c.counter)) + " = " + std::to_string(value);
+  check->actual = c.counter == GoalCounter::kSpread ? DescribeRetrySpread(in.tallies.spread)
+                  : c.counter == GoalCounter::kReplayBurst
+                      ? DescribeReplayBurst(in.tallies.burst)
+                      : std::string(GoalCounterName(c.counter)) + " = " + std::to_string(value);
   return Compare(value, c.comparison, static_cast<uint64_t>(c.value));
 }
 
 bool CheckOrder(const GoalClause& c, const ClauseInputs& in, ClauseCheck* check) {
-  const auto pending = std::find_if(c.ids.begin(), c.ids.end(), [&](const std::string& id) {
-    return in.jobs.at(id).completed_seq == 0;
-  });
+  const auto pending = std::find_if(c.ids.begin(), c.ids.end(),
+                                    [&](const std::string& id) { return in.jobs.at(id).completed_seq == 0; });
   if (pending != c.ids.end()) {
     check->actual = Describe(*pending, in.jobs.at(*pending));
     return false;
@@ -319,8 +336,8 @@ bool CheckEvent(const GoalClause& c, const std::optional<Event>& first_match, Cl
     check->actual = RenderEvent(*first_match);
     return true;
   }
-  check->actual = std::string("no ") + EventKindName(c.event_kind) + " event" +
-                  (c.ids.empty() ? "" : " for " + FormatId(c.ids[0]));
+  check->actual =
+      std::string("no ") + EventKindName(c.event_kind) + " event" + (c.ids.empty() ? "" : " for " + FormatId(c.ids[0]));
   return false;
 }
 

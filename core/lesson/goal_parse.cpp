@@ -30,10 +30,10 @@ std::string CommaList(const std::vector<std::string>& names) {
 
 std::string PredicateList() {
   std::vector<std::string> predicates;
-  for (const GoalPredicate p : {GoalPredicate::kQuarantined, GoalPredicate::kCompleted, GoalPredicate::kReady,
-                                GoalPredicate::kDelayed, GoalPredicate::kInFlight, GoalPredicate::kLost,
-                                GoalPredicate::kAttempts, GoalPredicate::kOrder, GoalPredicate::kEvent,
-                                GoalPredicate::kAlarm}) {
+  for (const GoalPredicate p :
+       {GoalPredicate::kQuarantined, GoalPredicate::kCompleted, GoalPredicate::kReady, GoalPredicate::kDelayed,
+        GoalPredicate::kInFlight, GoalPredicate::kLost, GoalPredicate::kAttempts, GoalPredicate::kOrder,
+        GoalPredicate::kEvent, GoalPredicate::kAlarm}) {
     predicates.emplace_back(PredicateName(p));
   }
   std::vector<std::string> counters;
@@ -76,8 +76,8 @@ enum class Tok : uint8_t {
   kQuoted,  // "…": an id; `value` holds it unescaped
   kSign,    // a run of < > = !: a comparison, or not; `value` holds it
   kComma,
-  kEnd,     // the end of the clause
-  kBad,     // a lexing error at `begin`: `expected`, `given`
+  kEnd,  // the end of the clause
+  kBad,  // a lexing error at `begin`: `expected`, `given`
 };
 
 struct Token {
@@ -268,7 +268,8 @@ class ClauseParser {
   }
 
   Status FailWith(const std::string& expected, size_t at, const std::string& given) const {
-    std::string m = "goal: clause " + std::to_string(number_) + " " + QuoteShort(clause_, 120) + ": expected " + expected;
+    std::string m =
+        "goal: clause " + std::to_string(number_) + " " + QuoteShort(clause_, 120) + ": expected " + expected;
     const std::string_view prefix = TrimRight(clause_.substr(0, at));
     if (!prefix.empty()) m += " after " + QuoteTail(prefix);
     return Status::InvalidArgument(m + ", got " + given);
@@ -441,8 +442,9 @@ Result<Goal> ParseGoal(std::string_view text) {
     const std::string_view clause = Trim(text.substr(spans[k].begin, spans[k].end - spans[k].begin));
     const std::string number = std::to_string(k + 1);
     if (clause.empty()) {
-      const char* where = k == 0 ? "before the first ';'" : k + 1 == spans.size() ? "after the last ';'"
-                                                                               : "between two ';'";
+      const char* where = k == 0                  ? "before the first ';'"
+                          : k + 1 == spans.size() ? "after the last ';'"
+                                                  : "between two ';'";
       return Status::InvalidArgument("goal: clause " + number + " is empty: expected a clause " + where +
                                      ", got nothing");
     }

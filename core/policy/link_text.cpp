@@ -17,11 +17,22 @@ int HexValue(char c) {
 bool IsSafe(unsigned char c) {
   if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) return true;
   switch (c) {
-    case '-': case '_': case '.': case '~': case '!': case '$': case '\'': case '(': case ')':
-    case '*': case '+': case '=': case '@': case '/': case '?':
-      return true;
-    default:
-      return false;
+    case '-':
+    case '_':
+    case '.':
+    case '~':
+    case '!':
+    case '$':
+    case '\'':
+    case '(':
+    case ')':
+    case '*':
+    case '+':
+    case '=':
+    case '@':
+    case '/':
+    case '?': return true;
+    default: return false;
   }
 }
 

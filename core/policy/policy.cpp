@@ -27,7 +27,8 @@ Result<Outcome> ParseOutcome(std::string_view text) {
   }
   return Status::InvalidArgument(
       "outcome must be one of \"success\", \"transient\", \"permanent\", \"undeserializable\", "
-      "\"unknown-schema\", \"precondition\", got " + QuoteShort(text));
+      "\"unknown-schema\", \"precondition\", got " +
+      QuoteShort(text));
 }
 
 FailureClass ClassOf(Outcome outcome) {
@@ -60,7 +61,8 @@ Result<FailureClass> ParseClass(std::string_view text) {
   }
   return Status::InvalidArgument(
       "a failure class must be one of \"transient\", \"permanent\", \"undeserializable\", \"unknown-schema\", "
-      "\"precondition\", \"crash\", got " + QuoteShort(text));
+      "\"precondition\", \"crash\", got " +
+      QuoteShort(text));
 }
 
 ClassTable::ClassTable() {
@@ -164,17 +166,13 @@ void XDeath::Order(Reason out[kSlots]) const {
   for (int i = 0; i < kSlots - 1; ++i) out[i + 1] = after[i];
 }
 
-const char* DeliveryLimitName(DeliveryLimit limit) {
-  return kDeliveryLimitChoices.Name(static_cast<int>(limit));
-}
+const char* DeliveryLimitName(DeliveryLimit limit) { return kDeliveryLimitChoices.Name(static_cast<int>(limit)); }
 
 const char* DeadLetterExchangeName(DeadLetterExchange dlx) {
   return kDeadLetterExchangeChoices.Name(static_cast<int>(dlx));
 }
 
-const char* DeadLetterTopicName(DeadLetterTopic topic) {
-  return kDeadLetterTopicChoices.Name(static_cast<int>(topic));
-}
+const char* DeadLetterTopicName(DeadLetterTopic topic) { return kDeadLetterTopicChoices.Name(static_cast<int>(topic)); }
 
 const char* DelayedRetryTypeName(DelayedRetryType type) {
   return kDelayedRetryTypeChoices.Name(static_cast<int>(type));
@@ -247,9 +245,10 @@ Status CheckBackoff(const Backoff& b, const std::string& prefix) {
 Status CheckDelayedRetry(const Policy& p) {
   if (p.delayed_retry_type == DelayedRetryType::kDisabled) return Status::Ok();
   if (p.delivery_limit == DeliveryLimit::kUnset3 || p.delivery_limit == DeliveryLimit::kClassicQueue) {
-    return Status::InvalidArgument("delayedRetryType " + Quoted(DelayedRetryTypeName(p.delayed_retry_type)) +
-                                   " needs a RabbitMQ 4.3 quorum queue, so deliveryLimit \"explicit\" or \"unset-4.x\", got " +
-                                   Quoted(DeliveryLimitName(p.delivery_limit)));
+    return Status::InvalidArgument(
+        "delayedRetryType " + Quoted(DelayedRetryTypeName(p.delayed_retry_type)) +
+        " needs a RabbitMQ 4.3 quorum queue, so deliveryLimit \"explicit\" or \"unset-4.x\", got " +
+        Quoted(DeliveryLimitName(p.delivery_limit)));
   }
   return Status::Ok();
 }
@@ -263,26 +262,35 @@ Status CheckPubSub(const Policy& p) {
   // With no dead-letter topic there is no max_delivery_attempts (the budget is unbounded): not asked.
   const bool counted = p.dead_letter_topic == DeadLetterTopic::kSet;
   if (counted && (p.max_attempts < kPubSubMinDeliveryAttempts || p.max_attempts > kPubSubMaxDeliveryAttempts)) {
-    return Status::InvalidArgument("maxAttempts must be an integer from 5 to 100 with system \"pubsub\" "
-                                   "(dead_letter_policy.max_delivery_attempts), got " + std::to_string(p.max_attempts));
+    return Status::InvalidArgument(
+        "maxAttempts must be an integer from 5 to 100 with system \"pubsub\" "
+        "(dead_letter_policy.max_delivery_attempts), got " +
+        std::to_string(p.max_attempts));
   }
   if (p.lease_ms < kPubSubMinAckDeadlineMs || p.lease_ms > kPubSubMaxAckDeadlineMs) {
-    return Status::InvalidArgument("leaseMs must be an integer from 10000 to 600000 with system \"pubsub\" "
-                                   "(ack_deadline_seconds 10 to 600), got " + std::to_string(p.lease_ms));
+    return Status::InvalidArgument(
+        "leaseMs must be an integer from 10000 to 600000 with system \"pubsub\" "
+        "(ack_deadline_seconds 10 to 600), got " +
+        std::to_string(p.lease_ms));
   }
   const Backoff& b = p.backoff;
   if (b.kind == BackoffKind::kFixed) {
-    return Status::InvalidArgument("backoff.kind must be \"none\" (no retry_policy: immediate redelivery) or "
-                                   "\"exponential\" (retry_policy) with system \"pubsub\", got \"fixed\"");
+    return Status::InvalidArgument(
+        "backoff.kind must be \"none\" (no retry_policy: immediate redelivery) or "
+        "\"exponential\" (retry_policy) with system \"pubsub\", got \"fixed\"");
   }
   if (b.kind == BackoffKind::kExponential) {
     if (b.jitter != Jitter::kNone) {
-      return Status::InvalidArgument("backoff.jitter must be \"none\" with system \"pubsub\" (retry_policy has "
-                                     "no jitter setting), got " + Quoted(JitterName(b.jitter)));
+      return Status::InvalidArgument(
+          "backoff.jitter must be \"none\" with system \"pubsub\" (retry_policy has "
+          "no jitter setting), got " +
+          Quoted(JitterName(b.jitter)));
     }
     if (b.cap_ms > kPubSubMaxBackoffMs) {
-      return Status::InvalidArgument("backoff.capMs must be at most 600000 with system \"pubsub\" "
-                                     "(retry_policy.maximum_backoff is at most 600 s), got " + std::to_string(b.cap_ms));
+      return Status::InvalidArgument(
+          "backoff.capMs must be at most 600000 with system \"pubsub\" "
+          "(retry_policy.maximum_backoff is at most 600 s), got " +
+          std::to_string(b.cap_ms));
     }
   }
   return Status::Ok();
@@ -298,8 +306,10 @@ Status CheckPubSub(const Policy& p) {
 Status CheckServiceBus(const Policy& p) {
   if (p.system != System::kServiceBus) return Status::Ok();
   if (p.lease_ms > kServiceBusLeaseMsField.max) {
-    return Status::OutOfRange("leaseMs must be an integer from 1 to 300000 with system \"service-bus\" (its "
-                              "lockDuration lasts at most 5 minutes), got " + std::to_string(p.lease_ms));
+    return Status::OutOfRange(
+        "leaseMs must be an integer from 1 to 300000 with system \"service-bus\" (its "
+        "lockDuration lasts at most 5 minutes), got " +
+        std::to_string(p.lease_ms));
   }
   if (p.backoff.kind != BackoffKind::kNone) {
     return Status::InvalidArgument(std::string("backoff.kind must be \"none\" with system \"service-bus\" (abandon "
@@ -332,14 +342,17 @@ Status CheckServiceBus(const Policy& p) {
 Status CheckKafkaConnect(const Policy& p) {
   if (p.system != System::kKafkaConnect) return Status::Ok();
   if (p.ordering == Ordering::kKey) {
-    return Status::InvalidArgument("ordering must be \"none\" or \"stall\" with system \"kafka-connect\" (its retry "
-                                   "sleeps in the task's thread, holding every record behind it: stall applies "
-                                   "either way), got \"key\"");
+    return Status::InvalidArgument(
+        "ordering must be \"none\" or \"stall\" with system \"kafka-connect\" (its retry "
+        "sleeps in the task's thread, holding every record behind it: stall applies "
+        "either way), got \"key\"");
   }
   if (p.backoff.jitter != Jitter::kNone) {
-    return Status::InvalidArgument("backoff.jitter must be \"none\" with system \"kafka-connect\" (Connect draws its "
-                                   "own jitter, below capMs = errors.retry.delay.max.ms, once the doubled delay passes "
-                                   "it), got " + Quoted(JitterName(p.backoff.jitter)));
+    return Status::InvalidArgument(
+        "backoff.jitter must be \"none\" with system \"kafka-connect\" (Connect draws its "
+        "own jitter, below capMs = errors.retry.delay.max.ms, once the doubled delay passes "
+        "it), got " +
+        Quoted(JitterName(p.backoff.jitter)));
   }
   return Status::Ok();
 }
@@ -360,8 +373,10 @@ Status CheckSpringKafka(const Policy& p) {
   }
   auto no_jitter = [](const Backoff& b, const std::string& prefix) {
     if (b.jitter == Jitter::kNone) return Status::Ok();
-    return Status::InvalidArgument(prefix + ".jitter must be \"none\" with system \"spring-kafka\" (its FixedBackOff and "
-                                   "ExponentialBackOff draw no jitter), got " + Quoted(JitterName(b.jitter)));
+    return Status::InvalidArgument(prefix +
+                                   ".jitter must be \"none\" with system \"spring-kafka\" (its FixedBackOff and "
+                                   "ExponentialBackOff draw no jitter), got " +
+                                   Quoted(JitterName(b.jitter)));
   };
   RETURN_IF_ERROR(no_jitter(p.backoff, "backoff"));
   for (int i = 0; i < kFailureClassCount; ++i) {
@@ -378,9 +393,10 @@ Status CheckSpringKafka(const Policy& p) {
 Status CheckRequeueWith(const Policy& p) {
   if (p.requeue_with != RequeueWith::kNack) return Status::Ok();
   if (p.delivery_limit == DeliveryLimit::kUnset3 || p.delivery_limit == DeliveryLimit::kClassicQueue) {
-    return Status::InvalidArgument("requeueWith \"nack\" (RabbitMQ 4.3's uncounted nack) needs a 4.x quorum queue, so "
-                                   "deliveryLimit \"explicit\" or \"unset-4.x\", got " +
-                                   Quoted(DeliveryLimitName(p.delivery_limit)));
+    return Status::InvalidArgument(
+        "requeueWith \"nack\" (RabbitMQ 4.3's uncounted nack) needs a 4.x quorum queue, so "
+        "deliveryLimit \"explicit\" or \"unset-4.x\", got " +
+        Quoted(DeliveryLimitName(p.delivery_limit)));
   }
   if (p.delayed_retry_type == DelayedRetryType::kAll || p.delayed_retry_type == DelayedRetryType::kReturned) {
     return Status::InvalidArgument("requeueWith \"nack\" is not modelled with delayedRetryType " +
@@ -398,13 +414,15 @@ Status CheckRequeueWith(const Policy& p) {
 Status CheckDeliveryTime(const Policy& p) {
   if (p.delivery_time != DeliveryTime::kBackoff) return Status::Ok();
   if (p.delivery_limit == DeliveryLimit::kUnset3 || p.delivery_limit == DeliveryLimit::kClassicQueue) {
-    return Status::InvalidArgument("deliveryTime \"backoff\" (RabbitMQ 4.3's x-opt-delivery-time) needs a 4.x quorum queue, "
-                                   "so deliveryLimit \"explicit\" or \"unset-4.x\", got " +
-                                   Quoted(DeliveryLimitName(p.delivery_limit)));
+    return Status::InvalidArgument(
+        "deliveryTime \"backoff\" (RabbitMQ 4.3's x-opt-delivery-time) needs a 4.x quorum queue, "
+        "so deliveryLimit \"explicit\" or \"unset-4.x\", got " +
+        Quoted(DeliveryLimitName(p.delivery_limit)));
   }
   if (p.requeue_with == RequeueWith::kNack) {
-    return Status::InvalidArgument("deliveryTime \"backoff\" needs requeueWith \"reject\" (x-opt-delivery-time rides on "
-                                   "the AMQP 1.0 modified outcome; AMQP 0.9.1's basic.nack cannot carry it), got \"nack\"");
+    return Status::InvalidArgument(
+        "deliveryTime \"backoff\" needs requeueWith \"reject\" (x-opt-delivery-time rides on "
+        "the AMQP 1.0 modified outcome; AMQP 0.9.1's basic.nack cannot carry it), got \"nack\"");
   }
   return Status::Ok();
 }
@@ -449,34 +467,40 @@ Status Policy::Check(const Policy& p) {
     if (row.spec.only_under == nullptr || std::string_view(row.spec.only_under) == SystemName(p.system)) continue;
     const int64_t value = row.get(p);
     if (value == row.get(defaults)) continue;
-    const std::string got = row.spec.kind == FieldKind::kInteger   ? std::to_string(value)
-                            : row.spec.kind == FieldKind::kBoolean ? std::string(value != 0 ? "true" : "false")
-                                                                   : Quoted(row.spec.choices->Name(static_cast<int>(value)));
+    const std::string got = row.spec.kind == FieldKind::kInteger ? std::to_string(value)
+                            : row.spec.kind == FieldKind::kBoolean
+                                ? std::string(value != 0 ? "true" : "false")
+                                : Quoted(row.spec.choices->Name(static_cast<int>(value)));
     return Status::InvalidArgument(std::string(row.spec.name) + " applies only with system \"" + row.spec.only_under +
                                    "\" (leave it at its default otherwise), got " + got + " with system \"" +
                                    SystemName(p.system) + "\"");
   }
   if (p.remove_on_fail && p.remove_on_fail_count != defaults.remove_on_fail_count) {
-    return Status::InvalidArgument("removeOnFail true removes every failed job, so removeOnFailCount must be 0 with it, got " +
-                                   std::to_string(p.remove_on_fail_count));
+    return Status::InvalidArgument(
+        "removeOnFail true removes every failed job, so removeOnFailCount must be 0 with it, got " +
+        std::to_string(p.remove_on_fail_count));
   }
   // The DLQ's consumer would publish each dead letter straight back into the full source,
   // whose overflow dead-letters the head again: a loop that never settles.
   if (p.max_length != defaults.max_length && p.dlq_to_source) {
-    return Status::InvalidArgument("antiPatterns.dlqToSource must be false with a maxLength (each dead letter routed "
-                                   "back overflows the source again: a loop with no end), got true with maxLength " +
-                                   std::to_string(p.max_length));
+    return Status::InvalidArgument(
+        "antiPatterns.dlqToSource must be false with a maxLength (each dead letter routed "
+        "back overflows the source again: a loop with no end), got true with maxLength " +
+        std::to_string(p.max_length));
   }
   // Each expired message routed back would expire again, one TTL later, for as long as time runs.
   if (p.message_ttl_ms != defaults.message_ttl_ms && p.dlq_to_source) {
-    return Status::InvalidArgument("antiPatterns.dlqToSource must be false with a messageTtlMs (each expired message "
-                                   "routed back expires again: a loop with no end), got true with messageTtlMs " +
-                                   std::to_string(p.message_ttl_ms));
+    return Status::InvalidArgument(
+        "antiPatterns.dlqToSource must be false with a messageTtlMs (each expired message "
+        "routed back expires again: a loop with no end), got true with messageTtlMs " +
+        std::to_string(p.message_ttl_ms));
   }
   if (p.default_message_ttl_ms != defaults.default_message_ttl_ms && p.dlq_to_source) {
-    return Status::InvalidArgument("antiPatterns.dlqToSource must be false with a defaultMessageTtlMs (each expired "
-                                   "message routed back expires again: a loop with no end), got true with "
-                                   "defaultMessageTtlMs " + std::to_string(p.default_message_ttl_ms));
+    return Status::InvalidArgument(
+        "antiPatterns.dlqToSource must be false with a defaultMessageTtlMs (each expired "
+        "message routed back expires again: a loop with no end), got true with "
+        "defaultMessageTtlMs " +
+        std::to_string(p.default_message_ttl_ms));
   }
   RETURN_IF_ERROR(CheckDelayedRetry(p));
   RETURN_IF_ERROR(CheckPubSub(p));
@@ -517,22 +541,24 @@ bool operator==(const Policy& a, const Policy& b) {
          a.classes == b.classes && a.ordering == b.ordering && a.retention_ms == b.retention_ms &&
          a.alarm_depth == b.alarm_depth && a.unsafe_quarantine_order == b.unsafe_quarantine_order &&
          a.journal == b.journal && a.system == b.system && a.retry_topics == b.retry_topics &&
-         a.multiplier_permille == b.multiplier_permille && a.no_recoverer == b.no_recoverer && a.max_stalled_count == b.max_stalled_count &&
-         a.dead_max_jobs == b.dead_max_jobs && a.remove_on_fail_count == b.remove_on_fail_count && a.retry_in_jitter == b.retry_in_jitter &&
-         a.retry_every_error == b.retry_every_error && a.delivery_limit == b.delivery_limit &&
-         a.dead_letter_exchange == b.dead_letter_exchange && a.dlq_max_length == b.dlq_max_length && a.remove_on_fail == b.remove_on_fail &&
-         a.skip_dead_set == b.skip_dead_set && a.effect_charge == b.effect_charge &&
-         a.effect_idempotency_key == b.effect_idempotency_key && a.count_in_body == b.count_in_body &&
-         a.decide_before_count == b.decide_before_count && a.dlq_to_source == b.dlq_to_source &&
-         a.delay_at == b.delay_at && a.max_length == b.max_length && a.message_ttl_ms == b.message_ttl_ms &&
-         a.delayed_retry_type == b.delayed_retry_type && a.delayed_retry_min_ms == b.delayed_retry_min_ms &&
-         a.delayed_retry_max_ms == b.delayed_retry_max_ms && a.dead_letter_topic == b.dead_letter_topic &&
-         a.message_retention_ms == b.message_retention_ms && a.retry_topics == b.retry_topics &&
          a.multiplier_permille == b.multiplier_permille && a.no_recoverer == b.no_recoverer &&
-         a.retry_for_ms == b.retry_for_ms && a.discard_on_exhausted == b.discard_on_exhausted &&
-         a.tolerance_all == b.tolerance_all && a.dlq_topic == b.dlq_topic && a.context_headers == b.context_headers &&
-         a.retry_timeout_ms == b.retry_timeout_ms &&
-         a.requeue_with == b.requeue_with && a.move_task_rate == b.move_task_rate && a.delivery_time == b.delivery_time &&
+         a.max_stalled_count == b.max_stalled_count && a.dead_max_jobs == b.dead_max_jobs &&
+         a.remove_on_fail_count == b.remove_on_fail_count && a.retry_in_jitter == b.retry_in_jitter &&
+         a.retry_every_error == b.retry_every_error && a.delivery_limit == b.delivery_limit &&
+         a.dead_letter_exchange == b.dead_letter_exchange && a.dlq_max_length == b.dlq_max_length &&
+         a.remove_on_fail == b.remove_on_fail && a.skip_dead_set == b.skip_dead_set &&
+         a.effect_charge == b.effect_charge && a.effect_idempotency_key == b.effect_idempotency_key &&
+         a.count_in_body == b.count_in_body && a.decide_before_count == b.decide_before_count &&
+         a.dlq_to_source == b.dlq_to_source && a.delay_at == b.delay_at && a.max_length == b.max_length &&
+         a.message_ttl_ms == b.message_ttl_ms && a.delayed_retry_type == b.delayed_retry_type &&
+         a.delayed_retry_min_ms == b.delayed_retry_min_ms && a.delayed_retry_max_ms == b.delayed_retry_max_ms &&
+         a.dead_letter_topic == b.dead_letter_topic && a.message_retention_ms == b.message_retention_ms &&
+         a.retry_topics == b.retry_topics && a.multiplier_permille == b.multiplier_permille &&
+         a.no_recoverer == b.no_recoverer && a.retry_for_ms == b.retry_for_ms &&
+         a.discard_on_exhausted == b.discard_on_exhausted && a.tolerance_all == b.tolerance_all &&
+         a.dlq_topic == b.dlq_topic && a.context_headers == b.context_headers &&
+         a.retry_timeout_ms == b.retry_timeout_ms && a.requeue_with == b.requeue_with &&
+         a.move_task_rate == b.move_task_rate && a.delivery_time == b.delivery_time &&
          a.default_message_ttl_ms == b.default_message_ttl_ms && a.dead_letter_on_expiry == b.dead_letter_on_expiry;
 }
 

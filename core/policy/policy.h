@@ -32,10 +32,10 @@ constexpr int kFailureClassCount = 6;
 // Where a job went after an attempt.
 enum class Disposition : uint8_t {
   kCompleted,
-  kRequeued,     // straight to the ready tail (no delay)
+  kRequeued,  // straight to the ready tail (no delay)
   kQuarantined,
-  kDelayed,      // parked until its due time, then to the ready tail
-  kDiscarded,    // left the system with no quarantine entry (rabbitmq-quorum with no dead-letter exchange)
+  kDelayed,    // parked until its due time, then to the ready tail
+  kDiscarded,  // left the system with no quarantine entry (rabbitmq-quorum with no dead-letter exchange)
 };
 
 // Why a job sits in quarantine.
@@ -63,7 +63,17 @@ enum class Ordering : uint8_t { kNone, kKey, kStall };
 // module, core/systems/<name>.cpp (system.h lists what each does differently);
 // which policy fields a system owns, the field table's system column says
 // (schema.cpp, FieldSpec::only_under). Stored in snapshots and links: append-only.
-enum class System : uint8_t { kLab, kRabbitMqQuorum, kBullMq, kSidekiq, kSqs, kPubSub, kServiceBus, kSpringKafka, kKafkaConnect };
+enum class System : uint8_t {
+  kLab,
+  kRabbitMqQuorum,
+  kBullMq,
+  kSidekiq,
+  kSqs,
+  kPubSub,
+  kServiceBus,
+  kSpringKafka,
+  kKafkaConnect
+};
 // rabbitmq-quorum: where the delivery-limit comes from.
 //   explicit   x-delivery-limit = maxAttempts - 1
 //   unset-3.x  none set, RabbitMQ 3.x: no limit; a return goes to the tail and nothing
@@ -119,15 +129,21 @@ enum class DeliveryTime : uint8_t { kBroker, kBackoff };
 // a RabbitMQ queue with no dead-letter exchange, BullMQ's removeOnFail true, or
 // Sidekiq's dead: false. The value is stored in its events' ref, so it is append-only.
 // pubsub's kNoDeadLetterTopic: a subscription with no dead_letter_policy (DeadLetterTopic).
-// spring-kafka's kNoRecoverer: a DefaultErrorHandler with no DeadLetterPublishingRecoverer logs the record and skips it.
-// sidekiq's kExhaustedDiscard: sidekiq_retries_exhausted returns :discard (7.2+).
-// kafka-connect's kNoDeadLetterQueueTopic: errors.tolerance all with a blank
-// errors.deadletterqueue.topic.name skips the record (logged at most).
-// service-bus's kNoDeadLetteringOnExpiration: an expired message on a queue whose
+// spring-kafka's kNoRecoverer: a DefaultErrorHandler with no DeadLetterPublishingRecoverer logs the record and skips
+// it. sidekiq's kExhaustedDiscard: sidekiq_retries_exhausted returns :discard (7.2+). kafka-connect's
+// kNoDeadLetterQueueTopic: errors.tolerance all with a blank errors.deadletterqueue.topic.name skips the record (logged
+// at most). service-bus's kNoDeadLetteringOnExpiration: an expired message on a queue whose
 // deadLetteringOnMessageExpiration is false ("expired messages are dropped").
 enum class DropCause : uint8_t {
-  kKept, kNoDeadLetterExchange, kRemoveOnFail, kNoDeadSet, kNoDeadLetterTopic, kNoRecoverer, kExhaustedDiscard,
-  kNoDeadLetterQueueTopic, kNoDeadLetteringOnExpiration
+  kKept,
+  kNoDeadLetterExchange,
+  kRemoveOnFail,
+  kNoDeadSet,
+  kNoDeadLetterTopic,
+  kNoRecoverer,
+  kExhaustedDiscard,
+  kNoDeadLetterQueueTopic,
+  kNoDeadLetteringOnExpiration
 };
 // rabbitmq-quorum: a message's x-death record as RabbitMQ keeps it (R1, R3): one
 // entry per {queue, reason} (the lab has one queue, so one per reason: delivery_limit
@@ -139,7 +155,7 @@ struct XDeath {
   static constexpr int kSlots = 4;
   uint32_t count[kSlots] = {0, 0, 0, 0};  // [0] delivery_limit, [1] rejected, [2] maxlen, [3] expired
   int64_t time[kSlots] = {0, 0, 0, 0};
-  Reason first = Reason::kNone;   // kNone: never dead-lettered
+  Reason first = Reason::kNone;  // kNone: never dead-lettered
   Reason newest = Reason::kNone;
   // The reasons whose entries follow newest's, in order (kNone past the last).
   Reason after[kSlots - 1] = {Reason::kNone, Reason::kNone, Reason::kNone};
@@ -185,7 +201,7 @@ FailureClass ClassOf(Outcome outcome);
 const char* ClassName(FailureClass c);
 Result<FailureClass> ParseClass(std::string_view text);
 const char* DispositionName(Disposition disposition);
-const char* ReasonName(Reason reason);  // "" for kNone
+const char* ReasonName(Reason reason);          // "" for kNone
 const char* BackoffKindName(BackoffKind kind);  // "none" | "fixed" | "exponential"
 Result<BackoffKind> ParseBackoffKind(std::string_view text);
 const char* JitterName(Jitter jitter);  // "none" | "full" | "equal" | "decorrelated" | "bullmq"
@@ -194,13 +210,13 @@ const char* OrderingName(Ordering ordering);  // "none" | "key" | "stall"
 Result<Ordering> ParseOrdering(std::string_view text);
 const char* SystemName(System system);  // "lab" | "rabbitmq-quorum" | "bullmq" | "sidekiq" | "sqs" | "service-bus"
 Result<System> ParseSystem(std::string_view text);
-const char* DeliveryLimitName(DeliveryLimit limit);  // "explicit" | "unset-3.x" | "unset-4.x" | "classic-queue"
+const char* DeliveryLimitName(DeliveryLimit limit);          // "explicit" | "unset-3.x" | "unset-4.x" | "classic-queue"
 const char* DeadLetterExchangeName(DeadLetterExchange dlx);  // "set" | "none"
-const char* DelayedRetryTypeName(DelayedRetryType type);  // "disabled" | "all" | "failed" | "returned"
-const char* DeadLetterTopicName(DeadLetterTopic topic);  // "set" | "none"
-const char* RequeueWithName(RequeueWith with);  // "reject" | "nack"
-const char* DeliveryTimeName(DeliveryTime time);  // "broker" | "backoff"
-const char* DelayAtName(DelayAt where);  // "broker" | "consumer-sleep" | "retry-queue"
+const char* DelayedRetryTypeName(DelayedRetryType type);     // "disabled" | "all" | "failed" | "returned"
+const char* DeadLetterTopicName(DeadLetterTopic topic);      // "set" | "none"
+const char* RequeueWithName(RequeueWith with);               // "reject" | "nack"
+const char* DeliveryTimeName(DeliveryTime time);             // "broker" | "backoff"
+const char* DelayAtName(DelayAt where);                      // "broker" | "consumer-sleep" | "retry-queue"
 Result<DelayAt> ParseDelayAt(std::string_view text);
 
 constexpr int64_t kMaxDelayMs = 86'400'000;  // one day
@@ -217,8 +233,8 @@ constexpr IntegerField kCapMsField{"backoff.capMs", 1, kMaxDelayMs};  // and at 
 constexpr IntegerField kLeaseMsField{"leaseMs", 1, kMaxDelayMs};
 constexpr IntegerField kSeedField{"seed", 0, 4'294'967'295};
 constexpr IntegerField kClassMaxAttemptsField{"classes.<class>.maxAttempts", 0, 1'000'000};  // 0: the policy's
-constexpr IntegerField kRetentionMsField{"quarantine.retentionMs", 0, kMaxTimeMs};  // 0: forever
-constexpr IntegerField kAlarmDepthField{"quarantine.alarmDepth", 0, 1'000'000'000};  // 0: off
+constexpr IntegerField kRetentionMsField{"quarantine.retentionMs", 0, kMaxTimeMs};           // 0: forever
+constexpr IntegerField kAlarmDepthField{"quarantine.alarmDepth", 0, 1'000'000'000};          // 0: off
 constexpr IntegerField kRedriveMaxField{"max", 1, 1'000'000'000};
 constexpr IntegerField kAdvanceMsField{"ms", 0, kMaxTimeMs};
 constexpr IntegerField kMaxStalledCountField{"maxStalledCount", 0, 1000};   // bullmq only
@@ -239,7 +255,8 @@ constexpr IntegerField kDelayedRetryMinMsField{"delayedRetryMinMs", 0, kMaxDelay
 constexpr IntegerField kDelayedRetryMaxMsField{"delayedRetryMaxMs", 0, kMaxDelayMs};  // rabbitmq-quorum only
 // pubsub: the subscription's message_retention_duration in ms, 10 minutes to 31 days
 // (Pub/Sub's own bounds), default 7 days (Pub/Sub's default).
-constexpr IntegerField kMessageRetentionMsField{"messageRetentionMs", 600'000, int64_t{31} * 86'400'000};  // pubsub only
+constexpr IntegerField kMessageRetentionMsField{"messageRetentionMs", 600'000,
+                                                int64_t{31} * 86'400'000};  // pubsub only
 // pubsub: its max_delivery_attempts (the lab's maxAttempts) and ack deadline (leaseMs)
 // bounds, refused by name under pubsub (Policy::Check).
 constexpr int64_t kPubSubMinDeliveryAttempts = 5, kPubSubMaxDeliveryAttempts = 100;
@@ -266,15 +283,30 @@ constexpr IntegerField kRetryTimeoutMsField{"retryTimeoutMs", 0, kMaxTimeMs};  /
 // kafka-connect: RetryWithToleranceOperator's first delay (RETRIES_DELAY_MIN_MS), the
 // backoff's baseMs under kafka-connect (Check); capMs is errors.retry.delay.max.ms.
 constexpr int64_t kKafkaConnectRetryDelayMinMs = 300;
-constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField, &kBaseMsField, &kCapMsField, &kLeaseMsField,
-                                                  &kSeedField, &kAdvanceMsField, &kClassMaxAttemptsField,
-                                                  &kRetentionMsField, &kAlarmDepthField, &kRedriveMaxField,
-                                                  &kMaxStalledCountField, &kDeadMaxJobsField, &kJitterPermilleField,
-                                                  &kRemoveOnFailCountField, &kDlqMaxLengthField, &kMaxLengthField,
-                                                  &kMessageTtlMsField, &kDelayedRetryMinMsField,
-                                                  &kDelayedRetryMaxMsField, &kMessageRetentionMsField,
-                                                  &kMultiplierPermilleField, &kRetryForMsField,
-                                                  &kMoveTaskRateField, &kRetryTimeoutMsField,
+constexpr const IntegerField* kIntegerFields[] = {&kMaxAttemptsField,
+                                                  &kBaseMsField,
+                                                  &kCapMsField,
+                                                  &kLeaseMsField,
+                                                  &kSeedField,
+                                                  &kAdvanceMsField,
+                                                  &kClassMaxAttemptsField,
+                                                  &kRetentionMsField,
+                                                  &kAlarmDepthField,
+                                                  &kRedriveMaxField,
+                                                  &kMaxStalledCountField,
+                                                  &kDeadMaxJobsField,
+                                                  &kJitterPermilleField,
+                                                  &kRemoveOnFailCountField,
+                                                  &kDlqMaxLengthField,
+                                                  &kMaxLengthField,
+                                                  &kMessageTtlMsField,
+                                                  &kDelayedRetryMinMsField,
+                                                  &kDelayedRetryMaxMsField,
+                                                  &kMessageRetentionMsField,
+                                                  &kMultiplierPermilleField,
+                                                  &kRetryForMsField,
+                                                  &kMoveTaskRateField,
+                                                  &kRetryTimeoutMsField,
                                                   &kDefaultMessageTtlMsField};
 
 // How long a job waits after a failed attempt before it is ready again.

@@ -18,9 +18,11 @@ namespace dlq {
 inline constexpr Choice kBackoffKindItems[] = {
     {"none", "None (requeue at once)", "n"}, {"fixed", "Fixed", "f"}, {"exponential", "Exponential", "x"}};
 inline constexpr Choices kBackoffKindChoices{kBackoffKindItems, 3};
-inline constexpr Choice kJitterItems[] = {
-    {"none", "None", "n"}, {"full", "Full", "f"}, {"equal", "Equal", "e"}, {"decorrelated", "Decorrelated", "d"},
-    {"bullmq", "BullMQ: [v(1 - j), v)", "b"}};
+inline constexpr Choice kJitterItems[] = {{"none", "None", "n"},
+                                          {"full", "Full", "f"},
+                                          {"equal", "Equal", "e"},
+                                          {"decorrelated", "Decorrelated", "d"},
+                                          {"bullmq", "BullMQ: [v(1 - j), v)", "b"}};
 inline constexpr Choices kJitterChoices{kJitterItems, 5};
 inline constexpr Choice kOrderingItems[] = {
     {"none", "None: skip past", "n"}, {"key", "Hold the key", "k"}, {"stall", "Stall: head only", "s"}};
@@ -54,8 +56,9 @@ inline constexpr Choices kDeadLetterTopicChoices{kDeadLetterTopicItems, 2};
 inline constexpr Choice kRequeueWithItems[] = {{"reject", "basic.reject: counted in delivery-count"},
                                                {"nack", "basic.nack on 4.3: not counted", "n"}};
 inline constexpr Choices kRequeueWithChoices{kRequeueWithItems, 2};
-inline constexpr Choice kDeliveryTimeItems[] = {{"broker", "The broker: its linear delayed retry"},
-                                                {"backoff", "The consumer: x-opt-delivery-time from the backoff (4.3)", "b"}};
+inline constexpr Choice kDeliveryTimeItems[] = {
+    {"broker", "The broker: its linear delayed retry"},
+    {"backoff", "The consumer: x-opt-delivery-time from the backoff (4.3)", "b"}};
 inline constexpr Choices kDeliveryTimeChoices{kDeliveryTimeItems, 2};
 inline constexpr Choice kDelayAtItems[] = {{"broker", "The broker (delayed)"},
                                            {"consumer-sleep", "The consumer sleeps", "c"},

@@ -49,10 +49,10 @@ class QueueCore::Loader {
   // Each part in turn; the first refusal stops it.
   Status Load() {
     using Part = Status (Loader::*)();
-    static constexpr Part kParts[] = {&Loader::LoadErrors,     &Loader::LoadJobs,      &Loader::LoadGoneRows,
-                                      &Loader::LoadReady,      &Loader::LoadDelayed,   &Loader::LoadLeases,
-                                      &Loader::LoadCompleted,  &Loader::LoadQuarantine, &Loader::CheckEveryPlace,
-                                      &Loader::LoadReorders,   &Loader::LoadEvents};
+    static constexpr Part kParts[] = {&Loader::LoadErrors,    &Loader::LoadJobs,       &Loader::LoadGoneRows,
+                                      &Loader::LoadReady,     &Loader::LoadDelayed,    &Loader::LoadLeases,
+                                      &Loader::LoadCompleted, &Loader::LoadQuarantine, &Loader::CheckEveryPlace,
+                                      &Loader::LoadReorders,  &Loader::LoadEvents};
     for (const Part part : kParts) {
       RETURN_IF_ERROR((this->*part)());
     }
@@ -103,7 +103,8 @@ Status QueueCore::Loader::LoadErrors() {
 Status QueueCore::Loader::LoadJobs() {
   for (size_t k = 0; k < n_; ++k) {
     const durable::ImageJob& j = image_.jobs[k];
-    if (j.id.empty() || j.id.size() > kMaxIdBytes || j.payload.size() > kMaxPayloadBytes || j.key.size() > kMaxKeyBytes) {
+    if (j.id.empty() || j.id.size() > kMaxIdBytes || j.payload.size() > kMaxPayloadBytes ||
+        j.key.size() > kMaxKeyBytes) {
       return Invalid("job " + std::to_string(k) + " has an empty or over-long id, payload or key");
     }
     const int64_t added = q_.jobs_.Add(j.id, j.payload, j.key);
@@ -138,11 +139,12 @@ Status QueueCore::Loader::CheckRow(const std::string& who, const durable::JobRow
   if ((r.stalls != 0 && !rules.Keeps(JobRecord::kStalls)) ||
       (r.enqueued_at != 0 && !rules.Keeps(JobRecord::kFirstEnqueue)) ||
       (!r.x_death.empty() && !rules.Keeps(JobRecord::kXDeath)) || (r.ttl_from != 0 && policy.MessageTtlMs() == 0) ||
-      (r.failed_at >= 0 && rules.RetryWindowMs(policy) == 0) || (r.moves != 0 && rules.MoveRatePerSecond(policy) == 0)) {
+      (r.failed_at >= 0 && rules.RetryWindowMs(policy) == 0) ||
+      (r.moves != 0 && rules.MoveRatePerSecond(policy) == 0)) {
     return Invalid(who + " carries another system's fields");
   }
-  if (r.stalls > UINT16_MAX || r.x_death.time[0] > m_.now || r.x_death.time[1] > m_.now ||
-      r.x_death.time[2] > m_.now || r.x_death.time[3] > m_.now) {
+  if (r.stalls > UINT16_MAX || r.x_death.time[0] > m_.now || r.x_death.time[1] > m_.now || r.x_death.time[2] > m_.now ||
+      r.x_death.time[3] > m_.now) {
     return Invalid(who + " has a stall count or an x-death time out of range");
   }
   return Status::Ok();
@@ -174,9 +176,11 @@ Status QueueCore::Loader::LoadGoneRows() {
 }
 
 Status QueueCore::Loader::Claim(const Entry& e, Place place, const char* where) {
-  if (e.job >= n_) return Invalid(std::string(where) + " names job " + std::to_string(e.job) + " of " + std::to_string(n_));
+  if (e.job >= n_)
+    return Invalid(std::string(where) + " names job " + std::to_string(e.job) + " of " + std::to_string(n_));
   if (image_.jobs[e.job].fate != durable::Fate::kLive || places_[e.job]++ != 0) {
-    return Invalid("job " + QuoteShort(image_.jobs[e.job].id) + " is in more than one place, or dropped or lost and in one");
+    return Invalid("job " + QuoteShort(image_.jobs[e.job].id) +
+                   " is in more than one place, or dropped or lost and in one");
   }
   q_.jobs_[e.job].place = place;
   return ApplyRow(e.job, e.row, place == Place::kReady || place == Place::kDelayed);
@@ -185,7 +189,8 @@ Status QueueCore::Loader::Claim(const Entry& e, Place place, const char* where) 
 Status QueueCore::Loader::LoadReady() {
   for (const auto& [pos, e] : image_.ready) {
     RETURN_IF_ERROR(Claim(e, Place::kReady, "a ready entry"));
-    if (pos < m_.ready_head || pos >= m_.ready_tail) return Invalid("a ready position lies outside the ready queue's bounds");
+    if (pos < m_.ready_head || pos >= m_.ready_tail)
+      return Invalid("a ready position lies outside the ready queue's bounds");
     q_.jobs_[e.job].ready_pos = pos;
     q_.ready_.Restore(e.job);
   }

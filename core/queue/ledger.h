@@ -28,10 +28,10 @@ namespace dlq {
 
 struct ChargeRecord {
   std::string id;
-  uint32_t attempt = 0;      // the attempt that charged (the event's count)
-  int64_t at = 0;            // virtual ms
-  bool applied = true;       // false: deduplicated by its idempotency key
-  bool crashed = false;      // the worker died after charging (the lease expired)
+  uint32_t attempt = 0;                 // the attempt that charged (the event's count)
+  int64_t at = 0;                       // virtual ms
+  bool applied = true;                  // false: deduplicated by its idempotency key
+  bool crashed = false;                 // the worker died after charging (the lease expired)
   Outcome outcome = Outcome::kSuccess;  // what the attempt reported (crashed: transient)
 };
 

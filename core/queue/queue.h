@@ -92,10 +92,10 @@ inline constexpr int64_t kMaxKeptAttempts = int64_t{UINT32_MAX} - 1;
 struct JobLocation {
   Place place = Place::kReady;  // job_store.h; kDropped and kLost are in no view
   uint32_t attempts = 0;
-  std::string held_by;  // kReady under key ordering: the id it waits for; "" when free to run
-  int64_t until = 0;    // kDelayed: its due time; kLeased: its lease's expiry
-  std::string token;    // kLeased
-  Reason reason = Reason::kNone;                          // kQuarantined
+  std::string held_by;            // kReady under key ordering: the id it waits for; "" when free to run
+  int64_t until = 0;              // kDelayed: its due time; kLeased: its lease's expiry
+  std::string token;              // kLeased
+  Reason reason = Reason::kNone;  // kQuarantined
   FailureClass failure_class = FailureClass::kTransient;  // kQuarantined
   std::string source_queue;                               // kQuarantined: QuarantineEntry's
 };
@@ -121,18 +121,18 @@ struct QuarantineEntry {
   std::string payload;
   uint32_t attempts = 0;
   Reason reason = Reason::kNone;
-  std::string last_error;  // the worker's error text on the final attempt
-  uint64_t step = 0;       // the step at which it arrived
+  std::string last_error;                                 // the worker's error text on the final attempt
+  uint64_t step = 0;                                      // the step at which it arrived
   FailureClass failure_class = FailureClass::kTransient;  // the final failure's class
-  bool alert = false;          // its class raised an alert when it arrived
-  int64_t arrived_at = 0;      // the time of the final failure (a settle, or a lease's expiry)
+  bool alert = false;                                     // its class raised an alert when it arrived
+  int64_t arrived_at = 0;        // the time of the final failure (a settle, or a lease's expiry)
   int64_t first_attempt_at = 0;  // the time of its first attempt since enqueue or replay
   std::string key;               // its ordering key; "" for none
   // The modes' own fields (policy.h, System):
-  uint32_t stalls = 0;       // bullmq: its stalls (stalledCounter)
-  int64_t enqueued_at = 0;   // sqs: its first enqueue (retention counts from it)
-  XDeath x_death;            // rabbitmq-quorum: its x-death record
-  uint32_t moves = 0;        // sqs under a move task: how often one moved it (its MessageId: MessageIdOf)
+  uint32_t stalls = 0;      // bullmq: its stalls (stalledCounter)
+  int64_t enqueued_at = 0;  // sqs: its first enqueue (retention counts from it)
+  XDeath x_death;           // rabbitmq-quorum: its x-death record
+  uint32_t moves = 0;       // sqs under a move task: how often one moved it (its MessageId: MessageIdOf)
   // The queue it came from (the one a replay returns it to): every job of this
   // lab comes from its one source queue, kSourceQueueName ("orders"), so it is
   // derived, never stored, and snapshots and journals carry nothing new.
@@ -174,10 +174,10 @@ struct QueueStats {
   uint64_t actions = 0;
   int64_t now = 0;
   size_t ready = 0, delayed = 0, leased = 0, completed = 0, quarantined = 0, events = 0;
-  size_t reorders = 0;  // completions that broke their key's order
-  size_t expired = 0;   // quarantine entries dropped at their retention
-  size_t lost = 0;      // jobs a crash left in no place (Recover)
-  size_t discarded = 0; // jobs dead-lettered with no dead-letter exchange: gone, no entry kept
+  size_t reorders = 0;   // completions that broke their key's order
+  size_t expired = 0;    // quarantine entries dropped at their retention
+  size_t lost = 0;       // jobs a crash left in no place (Recover)
+  size_t discarded = 0;  // jobs dead-lettered with no dead-letter exchange: gone, no entry kept
 };
 
 // A job that left with no quarantine entry (Queue::Discarded): what it was when it went.
@@ -265,8 +265,8 @@ class Queue {
   // Appends a job at the ready tail (then, under a maxLength, dead-letters the oldest ready
   // jobs past it: DropHeadOverLimit). InvalidArgument for an empty id,
   // AlreadyExists for an id this queue was ever given, TooLarge past the limits
-  // in size_limits.h, ResourceExhausted past the heap budget. The payload is kept byte for byte (NUL and non-UTF-8 included).
-  // `key` (optional, at most kMaxKeyBytes) orders the job among its key's jobs.
+  // in size_limits.h, ResourceExhausted past the heap budget. The payload is kept byte for byte (NUL and non-UTF-8
+  // included). `key` (optional, at most kMaxKeyBytes) orders the job among its key's jobs.
   Status Enqueue(std::string_view id, std::string_view payload, std::string_view key = {});
 
   // All or nothing: either every job is appended in order, or (an empty id, an id
@@ -379,8 +379,8 @@ class Queue {
   // before it; OutOfRange for crash_after outside 0..journal length (at least 1
   // after creation: write 1 creates the queue); TooLarge past kMaxJournalRecords
   // records or kMaxJournalBytes of them together.
-  static Result<Recovery> Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
-                                  const RecoverOptions& options = {});
+  static Result<Recovery> Recover(std::optional<std::string_view> snapshot,
+                                  const std::vector<std::string_view>& journal, const RecoverOptions& options = {});
 
   // What a crash after each write of `journal` would leave, in one pass over it
   // (Recover's arguments and refusals, without crash_after): ranks[k - 1] for a

@@ -8,10 +8,9 @@
 namespace dlq {
 
 const Timer* QueueCore::NextTimer(TimerKind* kind) const {
-  const std::pair<const Timer*, TimerKind> firsts[] = {
-      {delayed_.Next(), TimerKind::kDue},
-      {leases_.NextExpiry(), TimerKind::kLeaseExpiry},
-      {quarantine_.NextRetention(), TimerKind::kRetention}};
+  const std::pair<const Timer*, TimerKind> firsts[] = {{delayed_.Next(), TimerKind::kDue},
+                                                       {leases_.NextExpiry(), TimerKind::kLeaseExpiry},
+                                                       {quarantine_.NextRetention(), TimerKind::kRetention}};
   const Timer* best = nullptr;
   for (const auto& [first, set_kind] : firsts) {
     if (first == nullptr) continue;
@@ -29,9 +28,9 @@ void QueueCore::FireEarliest(TimerKind kind) {
     now_ = timer.time;
     if (policy_.RetryRepublishes()) records_.Republish(timer.ref, now_);  // a retry queue republishes it: a new TTL
     ReturnToReady(timer.ref, false);
-    Record(EventKind::kDue, timer.ref).ref = policy_.delay_at == DelayAt::kBroker      ? 0
+    Record(EventKind::kDue, timer.ref).ref = policy_.delay_at == DelayAt::kBroker       ? 0
                                              : policy_.delay_at == DelayAt::kRetryQueue ? 2
-                                                                                         : 1;
+                                                                                        : 1;
     EmitMove(timer.ref, {durable::WriteOp::kRemoveDelayed, static_cast<int64_t>(timer.seq)});
     return;
   }
@@ -55,7 +54,7 @@ void QueueCore::FireEarliest(TimerKind kind) {
   EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kExpired});
   RouteDeadLetterToSource(job);
   ExpireReturned(job);  // its lock expired past its TTL: expired at once (service-bus)
-  ExpireHeads();  // returned near the head with its TTL's start kept
+  ExpireHeads();        // returned near the head with its TTL's start kept
 }
 
 void QueueCore::ForgetCountOnCrash(uint32_t index) {
@@ -95,8 +94,7 @@ Status QueueCore::Advance(int64_t ms) {
   // Each timer fires with at most three events, a timer and an expiry's text,
   // and its move; then the clock's write.
   const size_t timers = delayed_.size() + leases_.size() + quarantine_.retention_timers();
-  const cost::Need need{
-      .events = 3 * timers, .timers = timers, .expiry_texts = timers, .moves = timers + 1};
+  const cost::Need need{.events = 3 * timers, .timers = timers, .expiry_texts = timers, .moves = timers + 1};
   RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(need, timers)), "advance"));
   ++actions_;
   AdvanceTo(now_ + ms);
@@ -120,7 +118,7 @@ std::optional<int64_t> QueueCore::NextTimerAt() const {
 std::optional<int64_t> QueueCore::AdvanceToNext() {
   const std::optional<int64_t> next = NextTimerAt();
   if (!next || !CheckCounters("advanceToNext").ok()) return std::nullopt;
-  ++actions_;  // the timers due at one instant: within the headroom
+  ++actions_;                        // the timers due at one instant: within the headroom
   AdvanceTo(std::max(*next, now_));  // (a restored snapshot's head may be past its TTL already)
   EmitClock();
   return now_;

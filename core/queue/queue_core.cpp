@@ -15,7 +15,10 @@ Result<QueueCore> QueueCore::Create(const Policy& policy) {
 }
 
 QueueCore::QueueCore(const Policy& policy)
-    : policy_(policy), jitter_(static_cast<uint64_t>(policy.seed), PrngStream::kJitter), quarantine_(policy), records_(policy) {}
+    : policy_(policy),
+      jitter_(static_cast<uint64_t>(policy.seed), PrngStream::kJitter),
+      quarantine_(policy),
+      records_(policy) {}
 
 namespace {
 
@@ -29,8 +32,8 @@ std::optional<FailureClass> FailureOf(Outcome outcome) {
 // it went, an alert or an alarm change), a timer, and its move's journal records;
 // `attempts` of them share one new error text.
 cost::Need AttemptNeed(size_t attempts, std::string_view error_text) {
-  return {.events = 3 * attempts, .timers = attempts, .error_text = error_text.size(), .error = true,
-          .moves = attempts};
+  return {
+      .events = 3 * attempts, .timers = attempts, .error_text = error_text.size(), .error = true, .moves = attempts};
 }
 
 }  // namespace
@@ -41,14 +44,15 @@ Status QueueCore::CheckRoom(const cost::Need& need, const char* call) const {
 
 void QueueCore::ChargeEvents() { charge_.ChargeEvents(events_.bytes()); }
 
-bool QueueCore::Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash, bool record) {
+bool QueueCore::Append(std::string_view id, std::string_view payload, std::string_view key, uint64_t hash,
+                       bool record) {
   const int64_t added = jobs_.Add(id, payload, key, hash);
   if (added < 0) return false;
   const auto job = static_cast<uint32_t>(added);
   if (!key.empty()) keys_.Add(jobs_[job].key(), job);
   jobs_[job].ready_pos = ready_.PushBack(job);
   charge_.Add(cost::Job(id, payload, key));  // the event charges itself
-  charge_.Add(records_.Publish(now_));  // a system's records start (sqs, a TTL)
+  charge_.Add(records_.Publish(now_));       // a system's records start (sqs, a TTL)
   if (record) Record(EventKind::kEnqueued, job);
   if (policy_.journal) {
     durable::Write w;
@@ -222,13 +226,11 @@ Result<Attempt> QueueCore::Process(Outcome outcome, std::string_view error_text)
 int64_t QueueCore::NextEligible() const {
   if (ready_.empty()) return -1;
   switch (policy_.OrderingInForce()) {
-    case Ordering::kNone:
-      return 0;
+    case Ordering::kNone: return 0;
     case Ordering::kStall:  // one partition: a leased or waiting head blocks the rest
       // (a job waiting in the retry queue has left the partition: it holds nothing)
       return leases_.empty() && (delayed_.empty() || policy_.delay_at == DelayAt::kRetryQueue) ? 0 : -1;
-    case Ordering::kKey:
-      return keys_.FirstFree(ready_, jobs_);
+    case Ordering::kKey: return keys_.FirstFree(ready_, jobs_);
   }
   return -1;
 }
@@ -258,7 +260,7 @@ uint32_t QueueCore::StartAttempt(size_t pos) {
 }
 
 Attempt QueueCore::Finish(uint32_t index, EventKind kind, Outcome outcome, std::optional<FailureClass> failure,
-                      uint32_t error, uint32_t lease) {
+                          uint32_t error, uint32_t lease) {
   return Report(index, outcome, Apply(index, kind, outcome, failure, error, lease));
 }
 
@@ -312,7 +314,7 @@ void QueueCore::Park(uint32_t index, int64_t delay_ms, int64_t due_at, uint32_t 
 }
 
 Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::optional<FailureClass> failure,
-                      uint32_t error, uint32_t lease) {
+                          uint32_t error, uint32_t lease) {
   StoredJob& job = jobs_[index];
   // Under bullmq a crash is a stall, counted on its own (saturating; the budget is far below).
   if (system().CountsStalls() && failure == FailureClass::kCrash && job.stalls < UINT16_MAX) ++job.stalls;
@@ -320,7 +322,8 @@ Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::
   const int64_t since_first_failure = failure.has_value() ? records_.Failed(index, now_) : 0;
   Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_, job.stalls, since_first_failure);
   // A dead letter with no dead-letter exchange is dropped (RabbitMQ: dlx.md).
-  if (d.disposition == Disposition::kQuarantined && policy_.DiscardsDeadLetters()) d.disposition = Disposition::kDiscarded;
+  if (d.disposition == Disposition::kQuarantined && policy_.DiscardsDeadLetters())
+    d.disposition = Disposition::kDiscarded;
   if (d.uncounted) job.attempts -= 1;  // BullMQ's attemptsMade leaves a stall out
   if (const char* own = system().OwnError(d.reason)) error = InternError(own);  // BullMQ's failedReason
   budget_in_force_ = d.budget;  // every event of this decision carries the class's budget
@@ -342,9 +345,7 @@ Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::
   const int64_t due_at = Later(now_, d.delay_ms);
   decided.until = due_at;
   switch (d.disposition) {
-    case Disposition::kCompleted:
-      Complete(index);
-      break;
+    case Disposition::kCompleted: Complete(index); break;
     case Disposition::kRequeued: {
       job.last_delay = 0;
       ReturnToReady(index, true);
@@ -355,9 +356,7 @@ Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::
       Record(EventKind::kRequeued, index).ref = at_head;
       break;
     }
-    case Disposition::kDelayed:
-      Park(index, d.delay_ms, due_at, delay_ref);
-      break;
+    case Disposition::kDelayed: Park(index, d.delay_ms, due_at, delay_ref); break;
     case Disposition::kQuarantined:
       job.reason = d.reason;
       job.last_error = error;
@@ -521,7 +520,8 @@ Result<uint64_t> QueueCore::ProcessMany(std::string_view outcomes, std::string_v
   RETURN_IF_ERROR(checks::ErrorText(error_text));
   RETURN_IF_ERROR(checks::OutcomeLetters(outcomes));
   RETURN_IF_ERROR(CheckCounters("processMany"));
-  RETURN_IF_ERROR(CheckRoom(WithExpiry(WithTrim(AttemptNeed(outcomes.size(), error_text), outcomes.size())), "processMany"));
+  RETURN_IF_ERROR(
+      CheckRoom(WithExpiry(WithTrim(AttemptNeed(outcomes.size(), error_text), outcomes.size())), "processMany"));
   uint64_t made = 0;
   uint32_t error = 0;  // interned at the first attempt, as Process does
   for (const char c : outcomes) {
@@ -530,7 +530,10 @@ Result<uint64_t> QueueCore::ProcessMany(std::string_view outcomes, std::string_v
     if (made == 0) error = InternError(error_text);
     constexpr size_t kAhead = 8;  // jobs outnumber the cache: start loading the one 8 places behind the head
     if (ready_.size() > pos + kAhead) jobs_.PrefetchJob(ready_[static_cast<size_t>(pos) + kAhead]);
-    ProcessAt(static_cast<size_t>(pos), c == 's' ? Outcome::kSuccess : c == 't' ? Outcome::kTransient : Outcome::kPermanent,
+    ProcessAt(static_cast<size_t>(pos),
+              c == 's'   ? Outcome::kSuccess
+              : c == 't' ? Outcome::kTransient
+                         : Outcome::kPermanent,
               error);
     ++made;
   }
@@ -586,7 +589,7 @@ Result<Attempt> QueueCore::Settle(std::string_view token, std::string_view outco
   EmitMove(job, {durable::WriteOp::kEndLease, 0, lease, LeaseState::kSettled});
   RouteDeadLetterToSource(job);
   ExpireReturned(job);  // abandoned past its TTL: expired at once (service-bus)
-  ExpireHeads();  // a return near the head keeps its TTL's start
+  ExpireHeads();        // a return near the head keeps its TTL's start
   return attempt;
 }
 

@@ -16,9 +16,21 @@ using durable::WriteOp;
 
 durable::JobRow QueueCore::RowOf(uint32_t index) const {
   const StoredJob& j = jobs_[index];
-  return {j.attempts, j.first_attempt_at, j.last_delay,      j.reason,   j.failure_class, j.alert,
-          j.last_error, j.quarantine_step, j.arrived_at,     j.stalls,   records_.EnqueuedAt(index), records_.XDeathOf(index),
-          records_.TtlFrom(index), records_.FailedAt(index), records_.MovesOf(index)};
+  return {j.attempts,
+          j.first_attempt_at,
+          j.last_delay,
+          j.reason,
+          j.failure_class,
+          j.alert,
+          j.last_error,
+          j.quarantine_step,
+          j.arrived_at,
+          j.stalls,
+          records_.EnqueuedAt(index),
+          records_.XDeathOf(index),
+          records_.TtlFrom(index),
+          records_.FailedAt(index),
+          records_.MovesOf(index)};
 }
 
 durable::Meta QueueCore::MetaNow() const {
@@ -108,9 +120,7 @@ void QueueCore::EmitMoveWrites(uint32_t index, const Source& from) {
       put.lease_number = job.lease;
       put.lease = leases_[job.lease];
       break;
-    case Place::kCompleted:
-      put.op = WriteOp::kPutCompleted;
-      break;
+    case Place::kCompleted: put.op = WriteOp::kPutCompleted; break;
     case Place::kQuarantined:
       put.op = WriteOp::kPutQuarantine;
       put.position = static_cast<int64_t>(job.arrival);
@@ -129,8 +139,7 @@ void QueueCore::EmitMoveWrites(uint32_t index, const Source& from) {
       return;
     }
     case Place::kDropped:
-    case Place::kLost:
-      return;  // not reached: no move ends there
+    case Place::kLost: return;  // not reached: no move ends there
   }
   Write remove;
   remove.op = from.op;
@@ -154,7 +163,8 @@ Result<std::vector<JournalEntry>> QueueCore::Journal() const {
   out.reserve(journal_.size());
   for (size_t k = 0; k < journal_.size(); ++k) {
     const WriteJournal::Stored& w = journal_.writes()[k];
-    out.push_back({k + 1, durable::WriteOpName(w.op), w.job == UINT32_MAX ? std::string() : std::string(jobs_[w.job].id()), w.text});
+    out.push_back({k + 1, durable::WriteOpName(w.op),
+                   w.job == UINT32_MAX ? std::string() : std::string(jobs_[w.job].id()), w.text});
   }
   return out;
 }
@@ -165,7 +175,8 @@ Image QueueCore::ToImage() const {
   Image image;
   image.policy = policy_;
   image.meta = MetaNow();
-  for (size_t k = 1; k <= jobs_.error_count(); ++k) image.errors.emplace_back(jobs_.ErrorText(static_cast<uint32_t>(k)));
+  for (size_t k = 1; k <= jobs_.error_count(); ++k)
+    image.errors.emplace_back(jobs_.ErrorText(static_cast<uint32_t>(k)));
   image.jobs.reserve(jobs_.size());
   for (size_t k = 0; k < jobs_.size(); ++k) {
     const StoredJob& j = jobs_[static_cast<uint32_t>(k)];
@@ -173,7 +184,8 @@ Image QueueCore::ToImage() const {
                                : j.place == Place::kLost      ? durable::Fate::kLost
                                : j.place == Place::kDiscarded ? durable::Fate::kDiscarded
                                                               : durable::Fate::kLive;
-    image.jobs.push_back({std::string(j.id()), std::string(j.payload()), std::string(j.key()), fate, j.released, fate == durable::Fate::kLive ? durable::JobRow{} : RowOf(static_cast<uint32_t>(k))});
+    image.jobs.push_back({std::string(j.id()), std::string(j.payload()), std::string(j.key()), fate, j.released,
+                          fate == durable::Fate::kLive ? durable::JobRow{} : RowOf(static_cast<uint32_t>(k))});
   }
   const auto entry = [&](uint32_t index) {
     Entry e;
@@ -200,7 +212,8 @@ Image QueueCore::ToImage() const {
     e.timer = RetentionSeq(index);
     image.quarantine.emplace(jobs_[index].arrival, e);
   }
-  for (size_t k = 0; k < keys_.reorder_count(); ++k) image.reorders.push_back({keys_.reorder_job(k), keys_.overtook(k)});
+  for (size_t k = 0; k < keys_.reorder_count(); ++k)
+    image.reorders.push_back({keys_.reorder_job(k), keys_.overtook(k)});
   image.events.reserve(events_.size());
   for (size_t k = 0; k < events_.size(); ++k) image.events.push_back(events_[k]);
   return image;

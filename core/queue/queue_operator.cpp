@@ -64,9 +64,10 @@ bool QueueCore::WasPatched(std::string_view id) const {
 
 Result<bool> QueueCore::ReplayKeepingAttempts(std::string_view id) {
   if (!CanReplayKeepingAttempts()) {
-    return Status::InvalidArgument(std::string("replay: resetAttempts false expected only under system bullmq (BullMQ's "
-                                               "job.retry() without resetAttemptsMade), got it under system ") +
-                                   system().name() + ", where a replay always resets attempts");
+    return Status::InvalidArgument(
+        std::string("replay: resetAttempts false expected only under system bullmq (BullMQ's "
+                    "job.retry() without resetAttemptsMade), got it under system ") +
+        system().name() + ", where a replay always resets attempts");
   }
   const int64_t found = ReplayableIndex(id);
   if (found < 0) return false;
@@ -198,8 +199,6 @@ Result<uint64_t> QueueCore::ReleaseKey(std::string_view key) {
   return static_cast<uint64_t>(holders.size());
 }
 
-AlarmView QueueCore::alarm() const {
-  return {quarantine_.alarm_raised(), quarantine_.size(), policy_.alarm_depth};
-}
+AlarmView QueueCore::alarm() const { return {quarantine_.alarm_raised(), quarantine_.size(), policy_.alarm_depth}; }
 
 }  // namespace dlq

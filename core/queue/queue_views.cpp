@@ -33,7 +33,9 @@ std::vector<JobView> QueueCore::JobViews(const Indexes& indexes, size_t from, si
 
 std::vector<JobView> QueueCore::Ready(size_t from, size_t count) const { return JobViews(ready_, from, count); }
 
-std::vector<JobView> QueueCore::Completed(size_t from, size_t count) const { return JobViews(finished_.completed(), from, count); }
+std::vector<JobView> QueueCore::Completed(size_t from, size_t count) const {
+  return JobViews(finished_.completed(), from, count);
+}
 
 std::vector<DiscardedView> QueueCore::Discarded(size_t from, size_t count) const {
   const std::vector<uint32_t>& discarded = finished_.discarded();
@@ -116,8 +118,8 @@ std::vector<LeaseView> QueueCore::Leased(size_t from, size_t count) const {
   std::advance(it, begin);
   for (size_t k = begin; k < end; ++k, ++it) {
     const StoredJob& job = jobs_[leases_[it->ref].job];
-    out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, LeaseTable::Token(it->ref), it->time,
-                   leases_[it->ref].leased_at});
+    out.push_back({std::string(job.id()), std::string(job.payload()), job.attempts, LeaseTable::Token(it->ref),
+                   it->time, leases_[it->ref].leased_at});
   }
   return out;
 }

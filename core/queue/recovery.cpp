@@ -64,8 +64,7 @@ std::string ApplyPut(Image& image, const Write& w, Entry e, std::unordered_set<s
         return "its quarantine entry cannot be put";
       }
       return "";
-    default:
-      return "";
+    default: return "";
   }
 }
 
@@ -75,8 +74,7 @@ std::string ApplyOther(Image& image, const Write& w, const Entry& e) {
   const size_t n = image.jobs.size();
   const auto job_ok = [&](uint32_t job) { return job < n && image.jobs[job].fate == durable::Fate::kLive; };
   switch (w.op) {
-    case WriteOp::kCreate:
-      return "only a queue's first record creates it";
+    case WriteOp::kCreate: return "only a queue's first record creates it";
     case WriteOp::kRemoveReady: {
       const auto it = image.ready.find(w.position);
       if (it == image.ready.end()) return "it removes a ready entry that is not there";
@@ -93,7 +91,8 @@ std::string ApplyOther(Image& image, const Write& w, const Entry& e) {
       return "";
     }
     case WriteOp::kEndLease: {
-      if (w.lease_number > image.leases.size() || image.leases[w.lease_number - 1].record.state != LeaseState::kActive) {
+      if (w.lease_number > image.leases.size() ||
+          image.leases[w.lease_number - 1].record.state != LeaseState::kActive) {
         return "it ends a lease that is not active";
       }
       durable::Lease& l = image.leases[w.lease_number - 1];
@@ -118,16 +117,14 @@ std::string ApplyOther(Image& image, const Write& w, const Entry& e) {
       if (!job_ok(w.job_number)) return "it patches a missing job";
       image.jobs[w.job_number].payload = w.job.payload;
       return "";
-    case WriteOp::kClock:
-      return "";
-    default:
-      return "";
+    case WriteOp::kClock: return "";
+    default: return "";
   }
 }
 
 bool IsPut(WriteOp op) {
-  return op == WriteOp::kEnqueue || op == WriteOp::kPutReady || op == WriteOp::kPutDelayed || op == WriteOp::kPutLease ||
-         op == WriteOp::kPutCompleted || op == WriteOp::kPutQuarantine;
+  return op == WriteOp::kEnqueue || op == WriteOp::kPutReady || op == WriteOp::kPutDelayed ||
+         op == WriteOp::kPutLease || op == WriteOp::kPutCompleted || op == WriteOp::kPutQuarantine;
 }
 
 // Applies one decoded write to the image, or says why it cannot follow what is
@@ -179,7 +176,9 @@ Touch TouchedBy(const Image& image, const Write& w) {
     case WriteOp::kPutQuarantine: t.job = w.entry.job, t.delta = 1, t.quarantine = true; break;
     case WriteOp::kRemoveReady: removed(image.ready, w.position); break;
     case WriteOp::kRemoveDelayed: removed(image.delayed, static_cast<uint64_t>(w.position)); break;
-    case WriteOp::kRemoveQuarantine: removed(image.quarantine, static_cast<uint64_t>(w.position)), t.quarantine = true; break;
+    case WriteOp::kRemoveQuarantine:
+      removed(image.quarantine, static_cast<uint64_t>(w.position)), t.quarantine = true;
+      break;
     case WriteOp::kPutLease: t.job = w.lease.job, t.delta = 1; break;
     case WriteOp::kEndLease:
       if (w.lease_number >= 1 && w.lease_number <= image.leases.size()) {
@@ -197,7 +196,8 @@ Touch TouchedBy(const Image& image, const Write& w) {
 // Where a job was found after the writes.
 struct Found {
   Place place;
-  uint64_t key;  // ready: the position (as bits); delayed: the timer; leased: the lease number; completed: the index; quarantine: the arrival
+  uint64_t key;  // ready: the position (as bits); delayed: the timer; leased: the lease number; completed: the index;
+                 // quarantine: the arrival
   const Entry* entry;
 };
 
@@ -253,13 +253,15 @@ std::vector<std::pair<uint32_t, Place>> ResolveAfterCrash(Image& image) {
     decided.push_back({job, winner.place});
   }
   std::sort(completed_drops.rbegin(), completed_drops.rend());
-  for (const size_t k : completed_drops) image.completed.erase(image.completed.begin() + static_cast<std::ptrdiff_t>(k));
+  for (const size_t k : completed_drops)
+    image.completed.erase(image.completed.begin() + static_cast<std::ptrdiff_t>(k));
   return decided;
 }
 
 }  // namespace
 
-Status QueueCore::CheckRecoveryInput(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal) {
+Status QueueCore::CheckRecoveryInput(std::optional<std::string_view> snapshot,
+                                     const std::vector<std::string_view>& journal) {
   // Sizes before anything is read.
   RETURN_IF_ERROR(CheckSize("journal", kMaxJournalRecords, journal.size(), "items"));
   size_t journal_bytes = 0;
@@ -277,7 +279,7 @@ Status QueueCore::CheckRecoveryInput(std::optional<std::string_view> snapshot, c
 }
 
 Status QueueCore::StartRecovery(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
-                            Base* out) {
+                                Base* out) {
   // The base: the snapshot's image, or the queue the first record creates.
   if (snapshot) {
     Result<Image> base = durable::DecodeSnapshot(*snapshot);
@@ -306,8 +308,8 @@ Status QueueCore::StartRecovery(std::optional<std::string_view> snapshot, const 
   return Status::Ok();
 }
 
-Result<Recovery> QueueCore::Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
-                                const RecoverOptions& options) {
+Result<Recovery> QueueCore::Recover(std::optional<std::string_view> snapshot,
+                                    const std::vector<std::string_view>& journal, const RecoverOptions& options) {
   RETURN_IF_ERROR(CheckRecoveryInput(snapshot, journal));
   const auto length = static_cast<int64_t>(journal.size());
   const int64_t k = options.crash_after.value_or(length);
@@ -343,7 +345,8 @@ Result<Recovery> QueueCore::Recover(std::optional<std::string_view> snapshot, co
     // A crash in the middle of writing record k+1: half of it reached the disk.
     const std::string_view torn = journal[count].substr(0, journal[count].size() / 2);
     Result<Write> w = durable::DecodeWrite(torn, "journal[" + std::to_string(count) + "]");
-    if (w.ok()) return Status::FailedPrecondition("a torn record passed its check");  // cannot happen: the check is cut off
+    if (w.ok())
+      return Status::FailedPrecondition("a torn record passed its check");  // cannot happen: the check is cut off
     out.torn_discarded = true;
   }
 
@@ -371,7 +374,7 @@ Result<Recovery> QueueCore::Recover(std::optional<std::string_view> snapshot, co
 }
 
 Result<std::vector<uint8_t>> QueueCore::CrashRanks(std::optional<std::string_view> snapshot,
-                                               const std::vector<std::string_view>& journal) {
+                                                   const std::vector<std::string_view>& journal) {
   RETURN_IF_ERROR(CheckRecoveryInput(snapshot, journal));
   Base base;
   RETURN_IF_ERROR(StartRecovery(snapshot, journal, &base));

@@ -14,7 +14,7 @@ const std::string& Text(const Value& v) { return std::get<std::string>(v); }
 
 // Field specs, one line each.
 constexpr ActionFieldSpec TextSpec(const char* name, const char* limit, bool required, const char* fallback,
-                               const char* description) {
+                                   const char* description) {
   return {name, ActionFieldKind::kText, required, limit, nullptr, fallback, nullptr, false, description};
 }
 constexpr ActionFieldSpec IntegerSpec(const char* name, const IntegerField& range, const char* description) {
@@ -26,7 +26,9 @@ constexpr ActionFieldSpec OutcomeSpec(const char* description) {
 constexpr ActionFieldSpec ErrorSpec() {
   return TextSpec("error", "errorTextBytes", false, "", "The error text the worker reports (default empty).");
 }
-constexpr ActionFieldSpec IdSpec(const char* description) { return TextSpec("id", "idBytes", true, nullptr, description); }
+constexpr ActionFieldSpec IdSpec(const char* description) {
+  return TextSpec("id", "idBytes", true, nullptr, description);
+}
 
 // An outcome's name, parsed by the core: `name`.outcome must be one of ….
 Status SetOutcome(Outcome* out, const Value& v, const std::string& name) {
@@ -41,7 +43,9 @@ Status SetOutcome(Outcome* out, const Value& v, const std::string& name) {
 const ActionField kProcessFields[] = {
     {OutcomeSpec("What the attempt reports."),
      [](const Action& a) -> Value { return std::string(OutcomeName(std::get<action::Process>(a).outcome)); },
-     [](Action& a, const Value& v, const std::string& n) { return SetOutcome(&std::get<action::Process>(a).outcome, v, n); }},
+     [](Action& a, const Value& v, const std::string& n) {
+       return SetOutcome(&std::get<action::Process>(a).outcome, v, n);
+     }},
     {ErrorSpec(), [](const Action& a) -> Value { return std::get<action::Process>(a).error; },
      [](Action& a, const Value& v, const std::string&) {
        std::get<action::Process>(a).error = Text(v);
@@ -106,7 +110,9 @@ const ActionField kSettleFields[] = {
      }},
     {OutcomeSpec("What the attempt reports."),
      [](const Action& a) -> Value { return std::string(OutcomeName(std::get<action::Settle>(a).outcome)); },
-     [](Action& a, const Value& v, const std::string& n) { return SetOutcome(&std::get<action::Settle>(a).outcome, v, n); }},
+     [](Action& a, const Value& v, const std::string& n) {
+       return SetOutcome(&std::get<action::Settle>(a).outcome, v, n);
+     }},
     {ErrorSpec(), [](const Action& a) -> Value { return std::get<action::Settle>(a).error; },
      [](Action& a, const Value& v, const std::string&) {
        std::get<action::Settle>(a).error = Text(v);
@@ -163,7 +169,9 @@ const ActionField kRedriveFields[] = {
        Reason& reason = std::get<action::Redrive>(a).only.reason;
        if (Text(v) == ReasonName(Reason::kPermanent)) reason = Reason::kPermanent;
        else if (Text(v) == ReasonName(Reason::kExhausted)) reason = Reason::kExhausted;
-       else return Status::InvalidArgument(n + ".reason must be \"permanent\" or \"exhausted\", got " + QuoteShort(Text(v)));
+       else
+         return Status::InvalidArgument(n + ".reason must be \"permanent\" or \"exhausted\", got " +
+                                        QuoteShort(Text(v)));
        return Status::Ok();
      }},
 };

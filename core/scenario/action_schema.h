@@ -32,7 +32,7 @@ const char* ActionFieldKindName(ActionFieldKind kind);
 using ActionFieldValue = std::variant<std::monostate, std::string, int64_t, bool>;
 
 struct ActionFieldSpec {
-  const char* name;                     // as JS spells it: "id", "outcome", "resetAttempts"
+  const char* name;  // as JS spells it: "id", "outcome", "resetAttempts"
   ActionFieldKind kind;
   bool required;                        // the object must give it
   const char* limit = nullptr;          // kText: the size limit's name in lab.limits ("idBytes")
@@ -45,7 +45,7 @@ struct ActionFieldSpec {
   const char* omitted = nullptr;
   // null reads as absent (an enqueue's key, as views report "no key").
   bool null_is_absent = false;
-  const char* description = "";         // one line, for forms and types
+  const char* description = "";  // one line, for forms and types
 };
 
 // A row of an action type: the spec, and how to read and write the field on an
@@ -62,7 +62,7 @@ struct ActionType {
   const char* type;         // as JS spells it: "process"
   const char* description;  // one line
   std::span<const ActionField> fields;
-  Action (*make)();         // a blank action of this type
+  Action (*make)();  // a blank action of this type
 };
 
 // Every action type, in the order of Action's alternatives (ActionTypes()[a.index()]).

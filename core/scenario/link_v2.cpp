@@ -21,10 +21,10 @@
 //   ordering k key | s stall (o is left out for none; n none is read too)
 //   system  q rabbitmq-quorum | b bullmq | k sidekiq | s sqs (r is left out for lab;
 //           l lab is read too), then the mode's own settings, each only when not its
-//           default: s<maxStalledCount> (bullmq), d<deadMaxJobs> (sidekiq), j retryInJitter and e retryEveryError (sidekiq),
-//           u3 | u4 | uc deliveryLimit unset-3.x | unset-4.x | classic-queue (rabbitmq-quorum), n deadLetterExchange none (rabbitmq-quorum),
-//           f<removeOnFailCount> (bullmq), m<dlqMaxLength> (rabbitmq-quorum),
-//           x removeOnFail (bullmq), o skipDeadSet (sidekiq), g<maxLength> (rabbitmq-quorum),
+//           default: s<maxStalledCount> (bullmq), d<deadMaxJobs> (sidekiq), j retryInJitter and e retryEveryError
+//           (sidekiq), u3 | u4 | uc deliveryLimit unset-3.x | unset-4.x | classic-queue (rabbitmq-quorum), n
+//           deadLetterExchange none (rabbitmq-quorum), f<removeOnFailCount> (bullmq), m<dlqMaxLength>
+//           (rabbitmq-quorum), x removeOnFail (bullmq), o skipDeadSet (sidekiq), g<maxLength> (rabbitmq-quorum),
 //           t<messageTtlMs> (rabbitmq-quorum),
 //           L<defaultMessageTtlMs> and E deadLetterOnExpiry (service-bus),
 //           c | q delayAt consumer-sleep | retry-queue (lab, written as rl; broker is
@@ -89,8 +89,7 @@ const char* FieldsAfter(char last) {
     case 'r':
       return "a field in order: q (quarantine), t (switches), y (world), h (behaviours), j (jobs), a (actions), "
              "c (cursor)";
-    case 'q':
-      return "a field in order: t (switches), y (world), h (behaviours), j (jobs), a (actions), c (cursor)";
+    case 'q': return "a field in order: t (switches), y (world), h (behaviours), j (jobs), a (actions), c (cursor)";
     case 't': return "a field in order: y (world), h (behaviours), j (jobs), a (actions), c (cursor)";
     case 'y': return "a field in order: h (behaviours), j (jobs), a (actions), c (cursor)";
     case 'h': return "a field in order: j (jobs), a (actions), c (cursor)";
@@ -245,12 +244,8 @@ void AppendSystem(std::string& out, const Policy& policy) {
   out += settings;
 }
 
-
-
 // A choice's code in a link (schema.h: each choice's link column).
 char Code(const Choices& choices, int index) { return choices.items[index].link[0]; }
-
-
 
 // <kind><baseMs>.<capMs><jitter>: the b field's body, and a class row's own
 // backoff; `prefix` names it ("backoff", "classes.precondition.backoff").
@@ -289,7 +284,9 @@ Status ReadBackoff(Reader& in, const std::string& prefix, Backoff* backoff) {
 
 void AppendBackoff(std::string& out, const Backoff& backoff) {
   out.append(1, Code(kBackoffKindChoices, static_cast<int>(backoff.kind))).append(std::to_string(backoff.base_ms));
-  out.append(".").append(std::to_string(backoff.cap_ms)).append(1, Code(kJitterChoices, static_cast<int>(backoff.jitter)));
+  out.append(".")
+      .append(std::to_string(backoff.cap_ms))
+      .append(1, Code(kJitterChoices, static_cast<int>(backoff.jitter)));
   if (backoff.jitter == Jitter::kBullMq) out.append(std::to_string(backoff.jitter_permille));
 }
 
@@ -427,11 +424,13 @@ Status ReadSettle(Reader& in, const std::string& n, std::vector<Action>* actions
   }
   Outcome outcome = Outcome::kSuccess;
   if (!ParseOutcomeLetter(in.peek(), &outcome, true)) {
-    return in.Error(n + "'s outcome after the lease number (s success, t transient, p permanent, u "
-                            "undeserializable, v unknown-schema, q precondition)");
+    return in.Error(n +
+                    "'s outcome after the lease number (s success, t transient, p permanent, u "
+                    "undeserializable, v unknown-schema, q precondition)");
   }
   in.Accept(in.peek());
-  auto& settle = std::get<action::Settle>(actions->emplace_back(action::Settle{static_cast<uint32_t>(lease), outcome, {}}));
+  auto& settle =
+      std::get<action::Settle>(actions->emplace_back(action::Settle{static_cast<uint32_t>(lease), outcome, {}}));
   return ReadError(in, n, &settle.error);
 }
 
@@ -492,9 +491,10 @@ Status ReadAction(Reader& in, const std::string& n, std::vector<Action>* actions
   }
   const std::string_view letters = "ryelkwnxdfc";
   if (letter == '\0' || letters.find(letter) == std::string_view::npos) {
-    return in.Error(n +
-                    " (s, t, p, u, v or q to process, r to replay, e to enqueue, l to lease, k to settle, w to advance, "
-                    "n to advance to the next timer, x to release a key, d to redrive, f to patch, c to crash)");
+    return in.Error(
+        n +
+        " (s, t, p, u, v or q to process, r to replay, e to enqueue, l to lease, k to settle, w to advance, "
+        "n to advance to the next timer, x to release a key, d to redrive, f to patch, c to crash)");
   }
   in.Accept(letter);
   switch (letter) {
@@ -597,9 +597,7 @@ Status ReadCursor(Reader& in, Scenario* scenario) {
 Status ReadField(Reader& in, char field, Scenario* scenario) {
   Policy& policy = scenario->policy;
   switch (field) {
-    case 'b':
-      RETURN_IF_ERROR(ReadBackoff(in, "backoff", &policy.backoff));
-      return CheckPolicy(policy);
+    case 'b': RETURN_IF_ERROR(ReadBackoff(in, "backoff", &policy.backoff)); return CheckPolicy(policy);
     case 'l':
     case 's': return ReadNumberField(in, field, &policy);
     case 'f': return ReadClasses(in, &policy);

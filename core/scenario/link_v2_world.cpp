@@ -53,7 +53,9 @@ Status ReadBehaviours(Reader& in, World* world) {
       in.Accept(in.peek());
     } else if (kind == 'f' || kind == 'c' || kind == 'q') {
       in.Accept(kind);
-      b.kind = kind == 'f' ? BehaviourKind::kFlaky : kind == 'c' ? BehaviourKind::kCrashes : BehaviourKind::kPrecondition;
+      b.kind = kind == 'f'   ? BehaviourKind::kFlaky
+               : kind == 'c' ? BehaviourKind::kCrashes
+                             : BehaviourKind::kPrecondition;
       RETURN_IF_ERROR(in.Number(n + (kind == 'q' ? " until" : " count"), kind == 'q' ? 16 : 7, &number));
       (kind == 'q' ? b.until : b.count) = static_cast<int64_t>(number);
     } else if (kind == 'm') {

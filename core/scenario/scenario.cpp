@@ -8,7 +8,6 @@
 
 namespace dlq {
 
-
 bool IsLessonOneAction(const Action& action) {
   return std::visit(Overloaded{
                         [](const action::Process& a) {  // lesson 1's three outcomes only
@@ -90,8 +89,9 @@ Status CheckScenarioWorld(const Scenario& scenario) {
   for (size_t i = 0; i < world.behaviours.size(); ++i) {
     const std::string& id = world.behaviours[i].id;
     if (ids.count(id) == 0) {
-      return Status::InvalidArgument("world.behaviours[" + std::to_string(i) + "].id " + QuoteShort(id) +
-                                     " names no job of the scenario; expected the id of a set-up job or of a job an enqueue action adds");
+      return Status::InvalidArgument(
+          "world.behaviours[" + std::to_string(i) + "].id " + QuoteShort(id) +
+          " names no job of the scenario; expected the id of a set-up job or of a job an enqueue action adds");
     }
   }
   return Status::Ok();
@@ -151,7 +151,8 @@ Status ApplyReplay(Queue& queue, const action::Replay& a, const std::string& whe
     Result<bool> kept = queue.ReplayKeepingAttempts(a.id);
     if (!kept.ok()) return Prefixed(where, kept.status());
     if (!kept.value()) {
-      return Status::NotFound(where + "replay(" + QuoteShort(a.id) + ", { resetAttempts: false }) found no such job in quarantine");
+      return Status::NotFound(where + "replay(" + QuoteShort(a.id) +
+                              ", { resetAttempts: false }) found no such job in quarantine");
     }
     return Status::Ok();
   }

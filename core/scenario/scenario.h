@@ -98,7 +98,7 @@ struct Enqueue {  // a job enqueued mid-run
 struct Lease {  // lease(): the ready head, its attempt counted now
   bool operator==(const Lease&) const = default;
 };
-struct Settle {  // settle("lease-<lease>", outcome, error)
+struct Settle {        // settle("lease-<lease>", outcome, error)
   uint32_t lease = 0;  // the token's number, 1-based
   Outcome outcome = Outcome::kSuccess;
   std::string error;
@@ -137,9 +137,9 @@ struct Crash {
 };
 }  // namespace action
 
-using Action = std::variant<action::Process, action::Replay, action::Enqueue, action::Lease, action::Settle,
-                            action::Advance, action::AdvanceToNext, action::ReleaseKey, action::Redrive,
-                            action::Crash, action::Patch>;
+using Action =
+    std::variant<action::Process, action::Replay, action::Enqueue, action::Lease, action::Settle, action::Advance,
+                 action::AdvanceToNext, action::ReleaseKey, action::Redrive, action::Crash, action::Patch>;
 
 // The crash action's `after`: a journal holds at most kMaxJournalRecords writes.
 constexpr IntegerField kCrashAfterField{"after", 0, static_cast<int64_t>(kMaxJournalRecords)};
@@ -158,10 +158,10 @@ Overloaded(Fs...) -> Overloaded<Fs...>;
 bool IsLessonOneAction(const Action& action);
 
 struct Scenario {
-  Policy policy;  // the whole policy; v1 links carry only maxAttempts
-  std::vector<JobSpec> jobs;     // enqueued in order before the first step
-  std::vector<Action> actions;   // the script
-  size_t cursor = 0;             // how many actions are applied; <= actions.size()
+  Policy policy;                // the whole policy; v1 links carry only maxAttempts
+  std::vector<JobSpec> jobs;    // enqueued in order before the first step
+  std::vector<Action> actions;  // the script
+  size_t cursor = 0;            // how many actions are applied; <= actions.size()
   // The world that plays it on (player.h): carried by the link so that Play can
   // continue where the script ends. The script alone gives the state.
   World world;

@@ -13,16 +13,20 @@ namespace {
 
 const Field<World> kWorldFields[] = {
     {{"workers", FieldKind::kInteger, &kWorkersField, nullptr, "Workers", "How many attempts run at once."},
-     [](const World& w) { return w.workers; }, [](World& w, int64_t v) { w.workers = v; }},
+     [](const World& w) { return w.workers; },
+     [](World& w, int64_t v) { w.workers = v; }},
     {{"workMs", FieldKind::kInteger, &kWorkMsField, nullptr, "Work time (ms)",
       "How long one attempt takes, from its lease to its settle."},
-     [](const World& w) { return w.work_ms; }, [](World& w, int64_t v) { w.work_ms = v; }},
+     [](const World& w) { return w.work_ms; },
+     [](World& w, int64_t v) { w.work_ms = v; }},
     {{"outage.startMs", FieldKind::kInteger, &kOutageStartField, nullptr, "Outage from (ms)",
       "The dependency goes down at this time (with outage.endMs; null: no outage).", true},
-     [](const World& w) { return w.outage_start; }, [](World& w, int64_t v) { w.outage_start = v; }},
+     [](const World& w) { return w.outage_start; },
+     [](World& w, int64_t v) { w.outage_start = v; }},
     {{"outage.endMs", FieldKind::kInteger, &kOutageEndField, nullptr, "Outage to (ms)",
       "The dependency is back at this time; at least outage.startMs.", true},
-     [](const World& w) { return w.outage_end; }, [](World& w, int64_t v) { w.outage_end = v; }},
+     [](const World& w) { return w.outage_end; },
+     [](World& w, int64_t v) { w.outage_end = v; }},
 };
 
 }  // namespace
@@ -55,9 +59,7 @@ Result<BehaviourKind> ParseBehaviourKind(std::string_view text) {
 namespace {
 
 // The field `field` of behaviours[i], as messages name it.
-std::string Name(size_t i, const char* field) {
-  return "world.behaviours[" + std::to_string(i) + "]." + field;
-}
+std::string Name(size_t i, const char* field) { return "world.behaviours[" + std::to_string(i) + "]." + field; }
 
 Status Renamed(const Status& s, const std::string& name, const char* generic) {
   std::string message = s.message();
@@ -92,8 +94,10 @@ Status CheckWorld(const World& w) {
     }
     if (Status s = kBehaviourCountField.Check(b.count); !s.ok()) return Renamed(s, Name(i, "count"), "count");
     if (Status s = kOutageEndField.Check(b.until); !s.ok()) return Renamed(s, Name(i, "until"), "world.outage.endMs");
-    if (b.kind == BehaviourKind::kPoison && (b.failure == Outcome::kSuccess || static_cast<int>(b.failure) >= kOutcomeCount)) {
-      return Status::InvalidArgument(Name(i, "failure") + " must be a failing outcome (\"transient\", \"permanent\", "
+    if (b.kind == BehaviourKind::kPoison &&
+        (b.failure == Outcome::kSuccess || static_cast<int>(b.failure) >= kOutcomeCount)) {
+      return Status::InvalidArgument(Name(i, "failure") +
+                                     " must be a failing outcome (\"transient\", \"permanent\", "
                                      "\"undeserializable\", \"unknown-schema\", \"precondition\"), got \"" +
                                      OutcomeName(b.failure) + "\"");
     }
@@ -130,8 +134,7 @@ Verdict Judge(const Behaviour& b, uint32_t attempt, int64_t at, const World& wor
     case BehaviourKind::kCrashes:
       if (attempt <= b.count) return Verdict{true, Outcome::kSuccess, ""};
       break;
-    case BehaviourKind::kPoison:
-      return fail(b.failure, std::string("poison message: ") + OutcomeName(b.failure));
+    case BehaviourKind::kPoison: return fail(b.failure, std::string("poison message: ") + OutcomeName(b.failure));
     case BehaviourKind::kScript: {
       if (attempt == 0 || attempt > b.script.size()) return Verdict{};
       const char letter = b.script[attempt - 1];
@@ -145,13 +148,13 @@ Verdict Judge(const Behaviour& b, uint32_t attempt, int64_t at, const World& wor
       break;
     case BehaviourKind::kHealthy:
     case BehaviourKind::kFlaky:
-    case BehaviourKind::kPrecondition:
-      break;
+    case BehaviourKind::kPrecondition: break;
   }
   if (b.needs_dependency && at >= world.outage_start && at < world.outage_end) {
     return fail(Outcome::kTransient, "dependency down (outage until " + std::to_string(world.outage_end) + " ms)");
   }
-  if (b.kind == BehaviourKind::kFlaky && attempt <= b.count) return fail(Outcome::kTransient, "flaky: failed this time");
+  if (b.kind == BehaviourKind::kFlaky && attempt <= b.count)
+    return fail(Outcome::kTransient, "flaky: failed this time");
   if (b.kind == BehaviourKind::kPrecondition && at < b.until) {
     return fail(Outcome::kPrecondition, "precondition not met until " + std::to_string(b.until) + " ms");
   }

@@ -99,7 +99,7 @@ const Behaviour& BehaviourOf(const World& world, std::string_view id);
 struct Verdict {
   bool crash = false;  // the worker died: nothing settles
   Outcome outcome = Outcome::kSuccess;
-  std::string error;   // the worker's error text for a failure
+  std::string error;  // the worker's error text for a failure
 };
 Verdict Judge(const Behaviour& behaviour, uint32_t attempt, int64_t at, const World& world, bool patched = false);
 

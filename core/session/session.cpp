@@ -41,9 +41,9 @@ void DropOrphanBehaviours(Scenario& scenario) {
   for (const Action& a : scenario.actions) {
     if (const auto* enqueue = std::get_if<action::Enqueue>(&a)) ids.insert(enqueue->id);
   }
-  behaviours.erase(std::remove_if(behaviours.begin(), behaviours.end(),
-                                  [&](const JobBehaviour& b) { return ids.count(b.id) == 0; }),
-                   behaviours.end());
+  behaviours.erase(
+      std::remove_if(behaviours.begin(), behaviours.end(), [&](const JobBehaviour& b) { return ids.count(b.id) == 0; }),
+      behaviours.end());
 }
 
 bool CountsAsRun(EventKind kind) {
@@ -232,7 +232,8 @@ void Session::Record(const Action& action, std::vector<Event>&& fresh) {
   scenario_.cursor = scenario_.actions.size();
   if (scenario_.cursor % kCheckpointEvery == 0) {
     // A checkpoint that cannot be taken (the heap budget) only makes seeking slower.
-    if (Result<Played> copy = Copy(live_); copy.ok()) checkpoints_.push_back({scenario_.cursor, std::move(copy.value())});
+    if (Result<Played> copy = Copy(live_); copy.ok())
+      checkpoints_.push_back({scenario_.cursor, std::move(copy.value())});
   }
 }
 
@@ -331,7 +332,8 @@ Result<bool> Session::PlanRedriveAtRate(Played& p, const World& world, int64_t p
     while (p.queue.stats().now < end) {
       if (out->size() >= limit) return false;
       const int64_t left = end - p.queue.stats().now;
-      Action next = dlq::NextWorldAction(p.queue, world).value_or(action::Advance{left});  // nothing left: the rest of the second
+      Action next =
+          dlq::NextWorldAction(p.queue, world).value_or(action::Advance{left});  // nothing left: the rest of the second
       if (const auto* a = std::get_if<action::Advance>(&next); a != nullptr && a->ms > left) {
         next = action::Advance{left};
       } else if (std::holds_alternative<action::AdvanceToNext>(next)) {
@@ -356,16 +358,16 @@ Result<bool> Session::RedriveAtRate(int64_t per_second, const RedriveFilter& onl
   Result<Played> trial = Copy(live_);
   if (!trial.ok()) return trial.status();
   std::vector<Action> plan;
-  Result<bool> fits = PlanRedriveAtRate(trial.value(), scenario_.world, per_second, only, n, cursor(),
-                                       kWorldPlayLimit, &plan);
+  Result<bool> fits =
+      PlanRedriveAtRate(trial.value(), scenario_.world, per_second, only, n, cursor(), kWorldPlayLimit, &plan);
   if (!fits.ok()) return fits.status();
   if (!fits.value()) {
     const int64_t seconds = static_cast<int64_t>((n + per_second - 1) / per_second);
-    return Status::Error(Code::kTooLarge,
-                         "a redrive at a rate plays at most " + std::to_string(kWorldPlayLimit) + " actions, and " +
-                             std::to_string(n) + " entries at perSecond " + std::to_string(per_second) + " take " +
-                             std::to_string(seconds) + " s (a redrive and the second's actions each): nothing was " +
-                             "redriven; raise perSecond or redrive fewer (only)");
+    return Status::Error(Code::kTooLarge, "a redrive at a rate plays at most " + std::to_string(kWorldPlayLimit) +
+                                              " actions, and " + std::to_string(n) + " entries at perSecond " +
+                                              std::to_string(per_second) + " take " + std::to_string(seconds) +
+                                              " s (a redrive and the second's actions each): nothing was " +
+                                              "redriven; raise perSecond or redrive fewer (only)");
   }
   for (const Action& a : plan) {
     Result<bool> r = Act(a);
@@ -457,8 +459,10 @@ FailureScope Session::FailureScopeFor(std::span<const Outcome> offered, bool lea
   if (leases) scope.Add(FailureClass::kCrash);
   AddWorldFailures(scenario_.world, &scope);
   for (const Action& a : authored_) {
-    if (const auto* p = std::get_if<action::Process>(&a); p && p->outcome != Outcome::kSuccess) scope.Add(ClassOf(p->outcome));
-    if (const auto* s = std::get_if<action::Settle>(&a); s && s->outcome != Outcome::kSuccess) scope.Add(ClassOf(s->outcome));
+    if (const auto* p = std::get_if<action::Process>(&a); p && p->outcome != Outcome::kSuccess)
+      scope.Add(ClassOf(p->outcome));
+    if (const auto* s = std::get_if<action::Settle>(&a); s && s->outcome != Outcome::kSuccess)
+      scope.Add(ClassOf(s->outcome));
     if (std::holds_alternative<action::Lease>(a)) scope.Add(FailureClass::kCrash);  // a lease it may let run out
   }
   return scope;

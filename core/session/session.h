@@ -68,7 +68,7 @@ struct SessionView {
   bool leases = false;
   size_t authored_through = 0;
   bool can_undo = false;
-  size_t events_from = 0;       // events [events_from, event_count) are new to the page
+  size_t events_from = 0;  // events [events_from, event_count) are new to the page
   size_t event_count = 0;
   size_t events_at_cursor = 0;
   const Event* last_event = nullptr;    // into the session: valid until its next change
@@ -293,7 +293,7 @@ class Session {
   Played live_;
   std::vector<Checkpoint> checkpoints_;  // at cursors 0, K, 2K, … of the script
   std::vector<Event> events_;
-  std::vector<size_t> starts_;  // starts_[i]: where action i's events begin
+  std::vector<size_t> starts_;                           // starts_[i]: where action i's events begin
   std::unordered_map<std::string, uint64_t> first_run_;  // id -> seq of its first attempt, lease or replay
   std::optional<Scenario> undo_;
   std::optional<DroppedActions> dropped_;

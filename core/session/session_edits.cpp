@@ -14,9 +14,9 @@ namespace {
 // The world's behaviours without the one for `id`, if any.
 void DropBehaviour(World& world, std::string_view id) {
   std::vector<JobBehaviour>& behaviours = world.behaviours;
-  behaviours.erase(std::remove_if(behaviours.begin(), behaviours.end(),
-                                  [&](const JobBehaviour& b) { return b.id == id; }),
-                   behaviours.end());
+  behaviours.erase(
+      std::remove_if(behaviours.begin(), behaviours.end(), [&](const JobBehaviour& b) { return b.id == id; }),
+      behaviours.end());
 }
 
 }  // namespace

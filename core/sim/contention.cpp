@@ -120,8 +120,8 @@ struct RunTotals {
 // One run. Each client's two streams are seeded from `master` first, in client
 // order. With `trace`, every delivered message is appended until `max_events`;
 // past that `*overflow` is set and the run goes on untraced.
-RunTotals SimulateRun(const ContentionOptions& o, Prng& master, std::vector<ContentionEvent>* trace,
-                      size_t max_events, bool* overflow) {
+RunTotals SimulateRun(const ContentionOptions& o, Prng& master, std::vector<ContentionEvent>* trace, size_t max_events,
+                      bool* overflow) {
   std::vector<Client> clients;
   clients.reserve(static_cast<size_t>(o.clients));
   for (int64_t i = 0; i < o.clients; ++i) {
@@ -214,26 +214,35 @@ std::string PadLeft(const std::string& s, size_t width) {
 
 namespace {
 
-constexpr Choice kStrategyItems[] = {{"none", "No backoff"}, {"exponential", "Exponential"}, {"equal", "Equal jitter"},
-                                     {"full", "Full jitter"}, {"decorrelated", "Decorrelated jitter"}};
+constexpr Choice kStrategyItems[] = {{"none", "No backoff"},
+                                     {"exponential", "Exponential"},
+                                     {"equal", "Equal jitter"},
+                                     {"full", "Full jitter"},
+                                     {"decorrelated", "Decorrelated jitter"}};
 constexpr Choices kStrategyChoices{kStrategyItems, kContentionStrategyCount};
 
 const Field<ContentionOptions> kContentionFields[] = {
     {{"clients", FieldKind::kInteger, &kContentionClientsField, nullptr, "Clients",
       "How many clients each want one successful write.", true},
-     [](const ContentionOptions& o) { return o.clients; }, [](ContentionOptions& o, int64_t v) { o.clients = v; }},
-    {{"strategy", FieldKind::kChoice, nullptr, &kStrategyChoices, "Strategy", "How a client waits after a failed write.", true},
+     [](const ContentionOptions& o) { return o.clients; },
+     [](ContentionOptions& o, int64_t v) { o.clients = v; }},
+    {{"strategy", FieldKind::kChoice, nullptr, &kStrategyChoices, "Strategy",
+      "How a client waits after a failed write.", true},
      [](const ContentionOptions& o) -> int64_t { return static_cast<int64_t>(o.strategy); },
      [](ContentionOptions& o, int64_t v) { o.strategy = static_cast<ContentionStrategy>(v); }},
     {{"baseMs", FieldKind::kInteger, &kContentionBaseMsField, nullptr, "Base (ms)", "The first backoff."},
-     [](const ContentionOptions& o) { return o.base_ms; }, [](ContentionOptions& o, int64_t v) { o.base_ms = v; }},
+     [](const ContentionOptions& o) { return o.base_ms; },
+     [](ContentionOptions& o, int64_t v) { o.base_ms = v; }},
     {{"capMs", FieldKind::kInteger, &kContentionCapMsField, nullptr, "Cap (ms)",
       "No backoff is longer; at least the base."},
-     [](const ContentionOptions& o) { return o.cap_ms; }, [](ContentionOptions& o, int64_t v) { o.cap_ms = v; }},
+     [](const ContentionOptions& o) { return o.cap_ms; },
+     [](ContentionOptions& o, int64_t v) { o.cap_ms = v; }},
     {{"seed", FieldKind::kInteger, &kContentionSeedField, nullptr, "Seed", "Seeds the run, so it repeats exactly."},
-     [](const ContentionOptions& o) { return o.seed; }, [](ContentionOptions& o, int64_t v) { o.seed = v; }},
+     [](const ContentionOptions& o) { return o.seed; },
+     [](ContentionOptions& o, int64_t v) { o.seed = v; }},
     {{"runs", FieldKind::kInteger, &kContentionRunsField, nullptr, "Runs", "How many runs are averaged."},
-     [](const ContentionOptions& o) { return o.runs; }, [](ContentionOptions& o, int64_t v) { o.runs = v; }},
+     [](const ContentionOptions& o) { return o.runs; },
+     [](ContentionOptions& o, int64_t v) { o.runs = v; }},
 };
 
 }  // namespace

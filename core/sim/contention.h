@@ -102,11 +102,11 @@ struct ContentionEvent {
   int64_t time_us = 0;  // when the message arrives
   int64_t client = 0;   // 0..clients−1
   ContentionStep step = ContentionStep::kRead;
-  int64_t version = 0;  // read response: the version read; write, write response: the version written
-  bool ok = false;      // write, write response: whether the write succeeded
-  int64_t sent_us = 0;  // when it was sent: when the client's previous message arrived (a retry's
-                        // read: the failed write's response; its hop and then its backoff follow)
-  int64_t attempt = 0;  // the client's attempt number when it was sent (0 before any failure)
+  int64_t version = 0;     // read response: the version read; write, write response: the version written
+  bool ok = false;         // write, write response: whether the write succeeded
+  int64_t sent_us = 0;     // when it was sent: when the client's previous message arrived (a retry's
+                           // read: the failed write's response; its hop and then its backoff follow)
+  int64_t attempt = 0;     // the client's attempt number when it was sent (0 before any failure)
   int64_t backoff_us = 0;  // a retry's read: the backoff drawn for it; else 0
 };
 

@@ -11,7 +11,8 @@ constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 }  // namespace
 
 int64_t ServerQueue::RateAt(int64_t ms) const {
-  const bool dropped = server_.drop_ms > 0 && ms >= server_.drop_start_ms && ms < server_.drop_start_ms + server_.drop_ms;
+  const bool dropped =
+      server_.drop_ms > 0 && ms >= server_.drop_start_ms && ms < server_.drop_start_ms + server_.drop_ms;
   return dropped ? server_.drop_per_second : server_.per_second;
 }
 

@@ -16,9 +16,9 @@
 namespace dlq {
 
 struct StormServer {
-  int64_t per_second = 1000;   // capacity, attempts a second
-  int64_t timeout_ms = 1000;   // a client gives up on an attempt after this long and decides it failed
-  int64_t drop_start_ms = 0;   // the capacity drop (the trigger); drop_ms 0: none
+  int64_t per_second = 1000;  // capacity, attempts a second
+  int64_t timeout_ms = 1000;  // a client gives up on an attempt after this long and decides it failed
+  int64_t drop_start_ms = 0;  // the capacity drop (the trigger); drop_ms 0: none
   int64_t drop_ms = 0;
   int64_t drop_per_second = 0;
 };

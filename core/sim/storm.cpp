@@ -96,11 +96,10 @@ dlq::Result<Storm> Storm::Create(const StormOptions& options) {
   const size_t blocks = Level1Slots(options);
   const size_t cells = options.bucket_ms == 0 ? 10 * kStormAutoBuckets : kMaxStormBuckets;
   // Everything a storm keeps, allocated once here: no event allocates.
-  const size_t bytes = n * sizeof(Job) + std::min<size_t>(n, static_cast<size_t>(options.workers)) * sizeof(Flight) +
-                       (kBlockSlots + blocks) * (sizeof(Slot) + 1) +
-                       ChunksFor(n, blocks, kChunkJobs, kBlockSlots) * sizeof(Chunk) +
-                       (cells + kStormAutoBuckets) * kCellSeries * sizeof(uint32_t) +
-                       sizeof(Storm) + 256;  // + the budget
+  const size_t bytes =
+      n * sizeof(Job) + std::min<size_t>(n, static_cast<size_t>(options.workers)) * sizeof(Flight) +
+      (kBlockSlots + blocks) * (sizeof(Slot) + 1) + ChunksFor(n, blocks, kChunkJobs, kBlockSlots) * sizeof(Chunk) +
+      (cells + kStormAutoBuckets) * kCellSeries * sizeof(uint32_t) + sizeof(Storm) + 256;  // + the budget
   RETURN_IF_ERROR(HeapBudget::CheckRoom(bytes, "createStorm"));
   Storm storm(options);
   storm.charge_.Add(bytes);
@@ -110,7 +109,8 @@ dlq::Result<Storm> Storm::Create(const StormOptions& options) {
 int64_t Storm::ArrivalTime(uint64_t job) const {
   if (options_.arrival.kind == ArrivalKind::kBurst) return 0;
   // Closed loop: each client's first job at 0; the rest are sent by EndJob().
-  if (options_.arrival.kind == ArrivalKind::kClosed) return job < static_cast<uint64_t>(options_.arrival.clients) ? 0 : kNever;
+  if (options_.arrival.kind == ArrivalKind::kClosed)
+    return job < static_cast<uint64_t>(options_.arrival.clients) ? 0 : kNever;
   // job < 10^6, so job * 1000 is exact: integer ms, evenly spaced.
   return static_cast<int64_t>(job) * 1000 / options_.arrival.per_second;
 }
@@ -490,11 +490,10 @@ void Storm::FillSeries(int64_t end, int64_t width, StormResult* out) const {
   const size_t length = static_cast<size_t>(end / width) + 1;
   StormSeries& series = out->series;
   series.bucket_ms = width;
-  std::vector<uint32_t>* counts[kCountSeries] = {&series.success, &series.outage,   &series.throttled,
-                                                 &series.retries, &series.failed,   &series.timed_out,
-                                                 &series.completed, &series.denied};
-  std::vector<uint32_t>* depths[kDepthSeries] = {&series.ready, &series.delayed, &series.in_flight,
-                                                 &series.quarantine, &series.server_queue};
+  std::vector<uint32_t>* counts[kCountSeries] = {&series.success, &series.outage,    &series.throttled, &series.retries,
+                                                 &series.failed,  &series.timed_out, &series.completed, &series.denied};
+  std::vector<uint32_t>* depths[kDepthSeries] = {&series.ready, &series.delayed, &series.in_flight, &series.quarantine,
+                                                 &series.server_queue};
   const uint32_t now_depths[kDepthSeries] = {static_cast<uint32_t>(ready_size_), static_cast<uint32_t>(delayed_),
                                              static_cast<uint32_t>(flight_size_), static_cast<uint32_t>(quarantined_),
                                              server_ ? SaturatedSum(server_->Backlog(now_)) : 0};
@@ -522,8 +521,8 @@ void Storm::FillSeries(int64_t end, int64_t width, StormResult* out) const {
     const double per_second = 1000.0 / static_cast<double>(width);
     s.peak_retry_rate = std::max(s.peak_retry_rate, series.retries[b] * per_second);
     if (static_cast<int64_t>(b) * width >= outage_end_) {
-      const uint64_t attempts = uint64_t{series.success[b]} + series.outage[b] + series.throttled[b] +
-                                series.failed[b] + series.timed_out[b];
+      const uint64_t attempts =
+          uint64_t{series.success[b]} + series.outage[b] + series.throttled[b] + series.failed[b] + series.timed_out[b];
       s.peak_rate_after_recovery = std::max(s.peak_rate_after_recovery, static_cast<double>(attempts) * per_second);
     }
   }
@@ -543,7 +542,7 @@ Result<StormResult> RunStorm(const StormOptions& options) {
 }
 
 const std::vector<uint32_t>& StormSeries::Drawn(size_t which) const {
-  const std::vector<uint32_t>* drawn[] = {&success, &outage, &throttled, &ready,     &delayed, &in_flight,
+  const std::vector<uint32_t>* drawn[] = {&success,    &outage, &throttled, &ready,     &delayed, &in_flight,
                                           &quarantine, &failed, &timed_out, &completed, &denied,  &server_queue};
   static_assert(std::size(drawn) == kStormSeriesCount);
   return *drawn[std::min(which, kStormSeriesCount - 1)];
@@ -587,8 +586,7 @@ Result<StormCost> EstimateStormCost(const StormOptions& o) {
     return cost;
   }
   const int64_t outage_end = o.outage ? o.outage->start_ms + o.outage->duration_ms : 0;
-  const int64_t last_arrival =
-      o.arrival.kind == ArrivalKind::kRate ? (o.jobs - 1) * 1000 / o.arrival.per_second : 0;
+  const int64_t last_arrival = o.arrival.kind == ArrivalKind::kRate ? (o.jobs - 1) * 1000 / o.arrival.per_second : 0;
   const int64_t longest_delay =
       o.backoff.kind == BackoffKind::kNone ? 0 : std::max(o.backoff.base_ms, o.backoff.cap_ms);
   const int64_t rounds = (o.jobs + o.workers - 1) / o.workers;

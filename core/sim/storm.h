@@ -105,7 +105,7 @@ struct StormOptions {
   int64_t failure_per_million = 0;
   std::optional<BudgetOptions> budget;  // none: every retry the policy makes is made
   RefusedRetry refused_retry = RefusedRetry::kQuarantine;
-  std::optional<StormServer> server;    // none: an attempt's work starts when it is sent
+  std::optional<StormServer> server;  // none: an attempt's work starts when it is sent
   int64_t workers = 1000;
   int64_t work_ms = 10;
   // The policy, as a queue's (Policy::Check names its fields).
@@ -135,15 +135,15 @@ constexpr IntegerField kStormServerDropStartField{"server.dropStartMs", 0, kMaxD
 constexpr IntegerField kStormServerDropField{"server.dropMs", 0, kMaxDelayMs};
 constexpr IntegerField kStormServerDropRateField{"server.dropPerSecond", 0, 10'000'000};
 constexpr IntegerField kStormWorkersField{"workers", 1, 100'000};
-constexpr IntegerField kStormWorkMsField{"workMs", 1, kMaxDelayMs};  // and below leaseMs
+constexpr IntegerField kStormWorkMsField{"workMs", 1, kMaxDelayMs};      // and below leaseMs
 constexpr IntegerField kStormBucketMsField{"bucketMs", 0, kMaxDelayMs};  // 0: chosen after the run
 // A storm's own integer fields (the policy's are the queue's: maxAttempts, backoff.*, leaseMs, seed).
 constexpr const IntegerField* kStormIntegerFields[] = {
-    &kStormJobsField,   &kStormPerSecondField, &kStormOutageStartField, &kStormOutageDurationField,
-    &kStormPerWindowField, &kStormWindowMsField, &kStormWorkersField,   &kStormWorkMsField,
-    &kStormBucketMsField, &kStormClientsField, &kStormFailureField, &kStormServerRateField,
-    &kStormServerTimeoutField, &kStormServerDropStartField, &kStormServerDropField, &kStormServerDropRateField,
-    &kBudgetMaxTokensField, &kBudgetTokenRatioField, &kBudgetPercentField, &kBudgetMinPerSecondField,
+    &kStormJobsField,          &kStormPerSecondField,       &kStormOutageStartField, &kStormOutageDurationField,
+    &kStormPerWindowField,     &kStormWindowMsField,        &kStormWorkersField,     &kStormWorkMsField,
+    &kStormBucketMsField,      &kStormClientsField,         &kStormFailureField,     &kStormServerRateField,
+    &kStormServerTimeoutField, &kStormServerDropStartField, &kStormServerDropField,  &kStormServerDropRateField,
+    &kBudgetMaxTokensField,    &kBudgetTokenRatioField,     &kBudgetPercentField,    &kBudgetMinPerSecondField,
     &kBudgetWindowMsField};
 // A storm's options (field.h), in the order the bindings read them; `backoff`
 // is a backoff object (BackoffFields), and `outage`, `capacity`, `budget` and
@@ -162,9 +162,9 @@ Policy StormPolicy(const StormOptions& options);
 
 struct StormSummary {
   uint64_t jobs = 0;
-  uint64_t attempts = 0;   // decided attempts: successes + failures
+  uint64_t attempts = 0;  // decided attempts: successes + failures
   uint64_t successes = 0;
-  uint64_t failures = 0;   // outage_failures + throttled + random_failures + timed_out
+  uint64_t failures = 0;  // outage_failures + throttled + random_failures + timed_out
   uint64_t outage_failures = 0;
   uint64_t throttled = 0;
   uint64_t random_failures = 0;  // failed by the failure rate
@@ -173,7 +173,7 @@ struct StormSummary {
   uint64_t retries_denied = 0;   // retries the budget refused
   // Useful completions a second: completed * 1000 / drain_ms (0 when drain_ms is 0).
   double goodput = 0;
-  double amplification = 0;      // attempts per job: attempts / jobs
+  double amplification = 0;  // attempts per job: attempts / jobs
   // Most attempts per second in one bucket, counting only retries (attempts
   // numbered 2 or more): retries in the bucket * 1000 / bucket_ms.
   double peak_retry_rate = 0;
@@ -185,28 +185,28 @@ struct StormSummary {
   uint64_t quarantined = 0;            // for any reason: exhausted or refused by the budget
   uint64_t quarantined_by_budget = 0;  // of those, refused a retry by the budget
   uint64_t failed_jobs = 0;            // refused a retry and failed (refusedRetry "fail")
-  WorstCase worst_case;  // the policy's bounded path (backoff.h), as the queue's worst_case()
+  WorstCase worst_case;                // the policy's bounded path (backoff.h), as the queue's worst_case()
 };
 
 // Contiguous uint32 arrays, one value per bucket, all `length()` long. A count
 // past 2^32 - 1 stays at 2^32 - 1.
 struct StormSeries {
   int64_t bucket_ms = 0;
-  std::vector<uint32_t> success, outage, throttled;  // attempts decided in the bucket, by result
-  std::vector<uint32_t> retries;                     // of those, attempts numbered 2 or more
-  std::vector<uint32_t> failed, timed_out;           // by result: the failure rate, the client's timeout
-  std::vector<uint32_t> completed, denied;           // jobs completed; retries the budget refused
+  std::vector<uint32_t> success, outage, throttled;             // attempts decided in the bucket, by result
+  std::vector<uint32_t> retries;                                // of those, attempts numbered 2 or more
+  std::vector<uint32_t> failed, timed_out;                      // by result: the failure rate, the client's timeout
+  std::vector<uint32_t> completed, denied;                      // jobs completed; retries the budget refused
   std::vector<uint32_t> ready, delayed, in_flight, quarantine;  // depths at the bucket's end
-  std::vector<uint32_t> server_queue;  // attempts waiting for the server at the bucket's end
+  std::vector<uint32_t> server_queue;                           // attempts waiting for the server at the bucket's end
   size_t length() const { return success.size(); }
   // The series a page draws, by their number in kStormSeriesNames.
   const std::vector<uint32_t>& Drawn(size_t which) const;
 };
 
 // The drawn series' names, as JS spells them, in the order StormSeries::Drawn numbers them.
-constexpr const char* kStormSeriesNames[] = {"success", "outage",     "throttled", "ready",  "delayed",
-                                             "inFlight", "quarantine", "failed",    "timedOut", "completed",
-                                             "denied",  "serverQueue"};
+constexpr const char* kStormSeriesNames[] = {"success",  "outage",    "throttled",  "ready",
+                                             "delayed",  "inFlight",  "quarantine", "failed",
+                                             "timedOut", "completed", "denied",     "serverQueue"};
 constexpr size_t kStormSeriesCount = std::size(kStormSeriesNames);
 
 struct StormResult {
@@ -238,7 +238,7 @@ class Storm {
   // the series up to the bucket in progress (its depths sampled now).
   const StormResult& Result();
   const StormOptions& options() const { return options_; }
-  uint64_t events() const { return events_; }  // events so far
+  uint64_t events() const { return events_; }                   // events so far
   uint64_t attempts() const { return successes_ + failures_; }  // decided so far
 
  private:
@@ -353,12 +353,22 @@ class Storm {
   bool auto_width_ = true;
   size_t max_cells_ = 0;
   // Counts per cell, numbered by CellCount; depths at each cell's end, by CellDepth.
-  enum CellCount : int { kSuccess, kOutage, kThrottled, kRetries, kFailed, kTimedOut, kCompleted, kDenied, kCountSeries };
+  enum CellCount : int {
+    kSuccess,
+    kOutage,
+    kThrottled,
+    kRetries,
+    kFailed,
+    kTimedOut,
+    kCompleted,
+    kDenied,
+    kCountSeries
+  };
   enum CellDepth : int { kReady, kDelayed, kInFlight, kQuarantine, kServerQueue, kDepthSeries };
   static constexpr size_t kCellSeries = size_t{kCountSeries} + size_t{kDepthSeries};
   std::vector<uint32_t> cell_counts_[kCountSeries];
   std::vector<uint32_t> cell_depths_[kDepthSeries];
-  size_t sampled_ = 0;                    // cells whose depths are sampled
+  size_t sampled_ = 0;  // cells whose depths are sampled
   StormResult result_;  // final once finished
   uint64_t events_ = 0;
   HeapCharge charge_;

@@ -41,10 +41,11 @@ std::string NextStep(const Event& e) {
               : e.at_head ? " left → back near the head, as a quorum queue returns it"
                           : " left → requeue at the tail");
     case Disposition::kDelayed: {
-      const std::string where = e.delay_at == DelayAt::kConsumerSleep
-                                    ? (e.sleep_cut ? ", its worker sleeping until its lease expires" : ", its worker sleeping")
-                                : e.delay_at == DelayAt::kRetryQueue ? std::string(", waiting in ") + kRetryQueueName
-                                                                     : "";
+      const std::string where =
+          e.delay_at == DelayAt::kConsumerSleep
+              ? (e.sleep_cut ? ", its worker sleeping until its lease expires" : ", its worker sleeping")
+          : e.delay_at == DelayAt::kRetryQueue ? std::string(", waiting in ") + kRetryQueueName
+                                               : "";
       return Plural(left, "attempt", "attempts") + " left → retry after a backoff of " + Ms(e.delay_ms) + where +
              ", at " + Ms(e.until);
     }
@@ -75,8 +76,7 @@ std::string NextStep(const Event& e) {
           return std::string(e.reason == Reason::kPermanent ? "rejected" : "delivery limit reached") +
                  " → dead-lettered, but with no dead-letter exchange it is dropped";
       }
-    case Disposition::kCompleted:
-      return "completed";
+    case Disposition::kCompleted: return "completed";
   }
   return "";
 }
@@ -118,18 +118,14 @@ std::string RenderEvent(const Event& e) {
   std::string of = " ";
   of.append(std::to_string(e.attempts)).append("/").append(std::to_string(e.max_attempts));
   switch (e.kind) {
-    case EventKind::kEnqueued:
-      line += " payload " + Plural(e.payload_bytes, "byte", "bytes");
-      break;
+    case EventKind::kEnqueued: line += " payload " + Plural(e.payload_bytes, "byte", "bytes"); break;
     case EventKind::kAttempt:
       line.append(of).append(" ").append(OutcomeName(e.outcome));
       if (!e.error.empty()) line += " error " + Quote(e.error);
       if (!e.token.empty()) line += " lease " + e.token;
       line += Where(e);
       break;
-    case EventKind::kExpired:
-      line.append(of).append(" lease ").append(e.token).append(Where(e));
-      break;
+    case EventKind::kExpired: line.append(of).append(" lease ").append(e.token).append(Where(e)); break;
     case EventKind::kLeased:
       line.append(of).append(" lease ").append(e.token).append(" until ").append(std::to_string(e.until));
       break;
@@ -150,36 +146,28 @@ std::string RenderEvent(const Event& e) {
       if (e.routed_back) line += " routed back by the dead-letter queue";
       if (!e.message_id.empty()) line += " moved as " + Quote(e.message_id);
       break;
-    case EventKind::kAlert:
-      line.append(" class ").append(ClassName(e.failure_class));
-      break;
+    case EventKind::kAlert: line.append(" class ").append(ClassName(e.failure_class)); break;
     case EventKind::kReorder: {
       line.append(" key ").append(Quote(e.key)).append(" overtook ");
       for (size_t i = 0; i < e.overtook.size(); ++i) line.append(i > 0 ? "," : "").append(Quote(e.overtook[i]));
       break;
     }
-    case EventKind::kKeyReleased:
-      line.append(" key ").append(Quote(e.key));
-      break;
+    case EventKind::kKeyReleased: line.append(" key ").append(Quote(e.key)); break;
     case EventKind::kEvidenceExpired:
       line += " attempts " + std::to_string(e.attempts);
       if (e.trimmed) line += " trimmed";
       break;
     case EventKind::kAlarmRaised:
-    case EventKind::kAlarmCleared:
-      line.append(" depth ").append(std::to_string(e.depth));
-      break;
-    case EventKind::kLost:
-      line += " attempts " + std::to_string(e.attempts);
-      break;
-    case EventKind::kKeptOnce:
-      line.append(" in ").append(e.place);
-      break;
+    case EventKind::kAlarmCleared: line.append(" depth ").append(std::to_string(e.depth)); break;
+    case EventKind::kLost: line += " attempts " + std::to_string(e.attempts); break;
+    case EventKind::kKeptOnce: line.append(" in ").append(e.place); break;
     case EventKind::kDiscarded:
       line += " attempts " + std::to_string(e.attempts) + " reason " + ReasonName(e.reason);
       break;
     case EventKind::kPatched:
-      line.append(" payload ").append(std::to_string(e.old_payload_bytes)).append(" -> ")
+      line.append(" payload ")
+          .append(std::to_string(e.old_payload_bytes))
+          .append(" -> ")
           .append(Plural(e.payload_bytes, "byte", "bytes"));
       break;
   }
@@ -192,17 +180,15 @@ namespace {
 // `id` is the job's quoted id; `of` is "<attempts> of <max attempts>".
 std::string ExplainAttempt(const Event& e, const std::string& of) {
   switch (e.outcome) {
-    case Outcome::kSuccess:
-      return "attempt " + of + " succeeded → completed";
-    case Outcome::kTransient:
-      return "attempt " + of + " failed transiently: " + NextStep(e);
+    case Outcome::kSuccess: return "attempt " + of + " succeeded → completed";
+    case Outcome::kTransient: return "attempt " + of + " failed transiently: " + NextStep(e);
     case Outcome::kPrecondition:
-      return "attempt " + of + " found a precondition not met yet (its class has a short budget of its own): " +
-             NextStep(e);
+      return "attempt " + of +
+             " found a precondition not met yet (its class has a short budget of its own): " + NextStep(e);
     case Outcome::kPermanent:
     case Outcome::kUndeserializable:
     case Outcome::kUnknownSchema: {
-      const char* why = e.outcome == Outcome::kPermanent       ? "failed permanently"
+      const char* why = e.outcome == Outcome::kPermanent          ? "failed permanently"
                         : e.outcome == Outcome::kUndeserializable ? "could not read the payload (undeserializable)"
                                                                   : "met a schema it does not know (unknown-schema)";
       if (e.disposition == Disposition::kDiscarded) return "attempt " + of + " " + why + ": " + NextStep(e);
@@ -267,8 +253,8 @@ std::string ExplainQuarantined(const Event& e, const std::string& id) {
            ", and the dead-letter queue's consumer routed it straight back to the source queue (an " +
            "anti-pattern): the loop starts again";
   }
-  return id + " quarantined (" + ReasonName(e.reason) + ") after " +
-         Plural(e.attempts, "attempt", "attempts") + "; only an operator's replay brings it back";
+  return id + " quarantined (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
+         "; only an operator's replay brings it back";
 }
 
 std::string ExplainDiscarded(const Event& e, const std::string& id) {
@@ -288,7 +274,8 @@ std::string ExplainDiscarded(const Event& e, const std::string& id) {
       return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "attempt", "attempts") +
              ", and its subscription has no dead-letter topic: it is acked and gone, nothing can replay it";
     case DropCause::kNoRecoverer:
-      return id + " failed for good (" + ReasonName(e.reason) + ") after " + Plural(e.attempts, "delivery", "deliveries") +
+      return id + " failed for good (" + ReasonName(e.reason) + ") after " +
+             Plural(e.attempts, "delivery", "deliveries") +
              ", and its error handler has no DeadLetterPublishingRecoverer: the record is logged and skipped, the " +
              "partition moves past it, and nothing can replay it";
     case DropCause::kExhaustedDiscard:
@@ -324,8 +311,9 @@ std::string ExplainDiscarded(const Event& e, const std::string& id) {
 
 std::string ExplainReplayed(const Event& e, const std::string& id) {
   if (e.routed_back) {
-    return "the dead-letter queue's consumer sent " + id + " straight back to the source queue (an anti-pattern): " +
-           "attempts reset from " + std::to_string(e.attempts) + " to 0, appended at the ready tail";
+    return "the dead-letter queue's consumer sent " + id +
+           " straight back to the source queue (an anti-pattern): " + "attempts reset from " +
+           std::to_string(e.attempts) + " to 0, appended at the ready tail";
   }
   if (!e.message_id.empty()) {  // sqs: StartMessageMoveTask
     return "a message move task moved " + id + " back to the source queue as a new message " + Quote(e.message_id) +
@@ -345,10 +333,8 @@ std::string ExplainEvent(const Event& e) {
   const std::string id = Quote(e.id);
   const std::string of = std::to_string(e.attempts) + " of " + std::to_string(e.max_attempts);
   switch (e.kind) {
-    case EventKind::kEnqueued:
-      return id + " joined the ready queue at the tail";
-    case EventKind::kAttempt:
-      return ExplainAttempt(e, of);
+    case EventKind::kEnqueued: return id + " joined the ready queue at the tail";
+    case EventKind::kAttempt: return ExplainAttempt(e, of);
     case EventKind::kLeased:
       return "a worker leased " + id + " for attempt " + of + "; the queue counted it now, so it stays counted " +
              "even if the worker crashes (the lease expires at " + Ms(e.until) + ")";
@@ -362,14 +348,10 @@ std::string ExplainEvent(const Event& e) {
       }
       if (e.at_head) return id + " went back near the head of the ready queue, so it runs again before the rest";
       return id + " moved to the tail of the ready queue, so the jobs behind it run first";
-    case EventKind::kDelayed:
-      return ExplainDelayed(e, id);
-    case EventKind::kDue:
-      return ExplainDue(e, id);
-    case EventKind::kCompleted:
-      return id + " completed after " + Plural(e.attempts, "attempt", "attempts");
-    case EventKind::kQuarantined:
-      return ExplainQuarantined(e, id);
+    case EventKind::kDelayed: return ExplainDelayed(e, id);
+    case EventKind::kDue: return ExplainDue(e, id);
+    case EventKind::kCompleted: return id + " completed after " + Plural(e.attempts, "attempt", "attempts");
+    case EventKind::kQuarantined: return ExplainQuarantined(e, id);
     case EventKind::kAlert:
       return id + " arrived in quarantine as " + ClassName(e.failure_class) +
              ", a class that raises an alert: whoever owns this dead-letter queue should look now";
@@ -384,8 +366,9 @@ std::string ExplainEvent(const Event& e) {
              ": the jobs behind it may now run out of order (an explicit, recorded decision)";
     case EventKind::kEvidenceExpired:
       if (e.trimmed) {
-        return id + " was trimmed from the quarantine by its size (deadMaxJobs, removeOnFailCount or dlqMaxLength "
-                    "keeps only the newest entries): its evidence is gone for good";
+        return id +
+               " was trimmed from the quarantine by its size (deadMaxJobs, removeOnFailCount or dlqMaxLength "
+               "keeps only the newest entries): its evidence is gone for good";
       }
       return id + " stayed in quarantine for the whole retention and was dropped: its evidence is gone for good";
     case EventKind::kAlarmRaised:
@@ -398,14 +381,12 @@ std::string ExplainEvent(const Event& e) {
     case EventKind::kKeptOnce:
       return "after the crash " + id + " was in two places (a move's destination was written, its source not yet " +
              "removed): kept once, in " + e.place;
-    case EventKind::kDiscarded:
-      return ExplainDiscarded(e, id);
+    case EventKind::kDiscarded: return ExplainDiscarded(e, id);
     case EventKind::kPatched:
       return "an operator patched the payload of " + id + " in quarantine (" +
              Plural(e.old_payload_bytes, "byte", "bytes") + " → " + Plural(e.payload_bytes, "byte", "bytes") +
              "): its entry keeps its id, attempts and reason, and a replay runs the fixed job";
-    case EventKind::kReplayed:
-      return ExplainReplayed(e, id);
+    case EventKind::kReplayed: return ExplainReplayed(e, id);
   }
   return "";
 }

@@ -14,12 +14,17 @@
 namespace dlq {
 
 enum class EventKind : uint8_t {
-  kEnqueued, kAttempt, kRequeued, kCompleted, kQuarantined, kReplayed,  // lesson 1
-  kLeased,   // a worker took the job: the attempt is counted now
-  kExpired,  // a lease ran out unsettled: decided as a transient failure
-  kDelayed,  // the job waits until `until`, then joins the ready tail
-  kDue,      // a delayed job's time came: it joined the ready tail
-  kAlert,    // a quarantine arrival whose class raises an alert (unknown-schema by default)
+  kEnqueued,
+  kAttempt,
+  kRequeued,
+  kCompleted,
+  kQuarantined,
+  kReplayed,         // lesson 1
+  kLeased,           // a worker took the job: the attempt is counted now
+  kExpired,          // a lease ran out unsettled: decided as a transient failure
+  kDelayed,          // the job waits until `until`, then joins the ready tail
+  kDue,              // a delayed job's time came: it joined the ready tail
+  kAlert,            // a quarantine arrival whose class raises an alert (unknown-schema by default)
   kReorder,          // a completion that overtook earlier-enqueued jobs of its key
   kKeyReleased,      // an operator let a quarantined holder's successors run (releaseKey)
   kEvidenceExpired,  // a quarantine entry reached its retention and was dropped for good
@@ -47,24 +52,24 @@ struct Event {
   // kAttempt, kLeased, kExpired: this attempt's number (1-based). kReplayed: the
   // count before the reset to 0. kEnqueued: 0. Otherwise the job's count.
   uint32_t attempts = 0;
-  uint32_t max_attempts = 0;  // the budget in force: for a decided failure, its class's
+  uint32_t max_attempts = 0;                              // the budget in force: for a decided failure, its class's
   FailureClass failure_class = FailureClass::kTransient;  // a failing kAttempt, kExpired (crash), kAlert
-  Outcome outcome = Outcome::kSuccess;                // kAttempt only
-  Disposition disposition = Disposition::kCompleted;  // kAttempt, kExpired: where it sent the job
-  Reason reason = Reason::kNone;                      // kQuarantined, kDiscarded, and a deciding kAttempt/kExpired
-  std::string error;                                  // kAttempt: the worker's error text; kExpired: why
+  Outcome outcome = Outcome::kSuccess;                    // kAttempt only
+  Disposition disposition = Disposition::kCompleted;      // kAttempt, kExpired: where it sent the job
+  Reason reason = Reason::kNone;                          // kQuarantined, kDiscarded, and a deciding kAttempt/kExpired
+  std::string error;                                      // kAttempt: the worker's error text; kExpired: why
   // kEnqueued, kReplayed: the payload's size then; kPatched: the new payload's.
   uint64_t payload_bytes = 0;
-  uint64_t old_payload_bytes = 0;                     // kPatched: the payload's size before
-  std::string token;    // kLeased, kExpired, and a kAttempt that settled a lease
+  uint64_t old_payload_bytes = 0;  // kPatched: the payload's size before
+  std::string token;               // kLeased, kExpired, and a kAttempt that settled a lease
   // kLeased: its expiry; kDelayed, and a delaying kAttempt/kExpired: the due time.
   // kReplayed: the count it keeps (0; under Sidekiq one less than before).
   int64_t until = 0;
-  int64_t delay_ms = 0; // a delaying kAttempt/kExpired, kDelayed: until - time
+  int64_t delay_ms = 0;               // a delaying kAttempt/kExpired, kDelayed: until - time
   std::string key;                    // kReorder, kKeyReleased: the ordering key
   std::vector<std::string> overtook;  // kReorder: the earlier jobs it overtook, in enqueue order
   uint64_t depth = 0;                 // kAlarmRaised, kAlarmCleared: the quarantine's depth then
-  std::string place;                  // kKeptOnce: where it was kept ("ready", "delayed", "leased", "completed", "quarantine")
+  std::string place;  // kKeptOnce: where it was kept ("ready", "delayed", "leased", "completed", "quarantine")
   // A requeue (kRequeued, and a requeuing kAttempt/kExpired) that put the job back
   // near the head: a RabbitMQ quorum queue's return (rabbitmq-quorum; SystemRules::ReturnTo, ReturnPlace).
   bool at_head = false;

@@ -120,8 +120,9 @@ void EventLog::Close() {
       flags |= kError;
       p = PutVarint(p, r.error);
     }
-    const auto codes = static_cast<uint8_t>(static_cast<unsigned>(r.outcome) | static_cast<unsigned>(r.disposition) << 3 |
-                                            static_cast<unsigned>(r.reason) << 5);
+    const auto codes =
+        static_cast<uint8_t>(static_cast<unsigned>(r.outcome) | static_cast<unsigned>(r.disposition) << 3 |
+                             static_cast<unsigned>(r.reason) << 5);
     if (codes != 0) {
       flags |= kCodes;
       *p++ = codes;
@@ -254,15 +255,18 @@ Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std
   e.error = jobs.ErrorText(raw.error);
   if (raw.lease != 0) e.token = LeaseTable::Token(raw.lease);
   if (raw.kind == EventKind::kEnqueued || raw.kind == EventKind::kReplayed) e.payload_bytes = job.payload().size();
-  if (raw.kind == EventKind::kPatched) e.payload_bytes = raw.ref, e.old_payload_bytes = static_cast<uint64_t>(raw.until);
-  const bool delaying = (raw.kind == EventKind::kAttempt || raw.kind == EventKind::kExpired) &&
-                        raw.disposition == Disposition::kDelayed;
+  if (raw.kind == EventKind::kPatched)
+    e.payload_bytes = raw.ref, e.old_payload_bytes = static_cast<uint64_t>(raw.until);
+  const bool delaying =
+      (raw.kind == EventKind::kAttempt || raw.kind == EventKind::kExpired) && raw.disposition == Disposition::kDelayed;
   // kReplayed: the count it keeps.
-  if (raw.kind == EventKind::kLeased || raw.kind == EventKind::kDelayed || delaying || raw.kind == EventKind::kReplayed) {
+  if (raw.kind == EventKind::kLeased || raw.kind == EventKind::kDelayed || delaying ||
+      raw.kind == EventKind::kReplayed) {
     e.until = raw.until;
   }
   const bool requeuing = ((raw.kind == EventKind::kAttempt || raw.kind == EventKind::kExpired) &&
-                          raw.disposition == Disposition::kRequeued) || raw.kind == EventKind::kRequeued;
+                          raw.disposition == Disposition::kRequeued) ||
+                         raw.kind == EventKind::kRequeued;
   if (requeuing) e.at_head = raw.ref != 0;
   if (requeuing) e.in_place = raw.ref == 2;
   if (raw.kind == EventKind::kQuarantined) e.routed_back = raw.ref != 0;

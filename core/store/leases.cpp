@@ -4,7 +4,8 @@ namespace dlq {
 
 uint32_t LeaseTable::ParseToken(std::string_view token) {
   constexpr std::string_view kPrefix = "lease-";
-  if (token.size() <= kPrefix.size() || token.size() > kPrefix.size() + 10 || token.substr(0, kPrefix.size()) != kPrefix) {
+  if (token.size() <= kPrefix.size() || token.size() > kPrefix.size() + 10 ||
+      token.substr(0, kPrefix.size()) != kPrefix) {
     return 0;
   }
   const std::string_view digits = token.substr(kPrefix.size());
@@ -26,7 +27,8 @@ uint32_t LeaseTable::Grant(uint32_t job, int64_t now, int64_t expires_at, uint64
 
 void LeaseTable::Restore(const LeaseRecord& record) {
   records_.push_back(record);
-  if (record.state == LeaseState::kActive) active_.insert({record.expires_at, record.timer, static_cast<uint32_t>(records_.size())});
+  if (record.state == LeaseState::kActive)
+    active_.insert({record.expires_at, record.timer, static_cast<uint32_t>(records_.size())});
 }
 
 void LeaseTable::End(uint32_t n, LeaseState how) {

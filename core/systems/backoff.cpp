@@ -74,7 +74,7 @@ int64_t MaxDelay(const Backoff& b, uint32_t attempt, int64_t previous_max) {
   }
   const int64_t v = UnjitteredDelay(b, attempt);
   if (b.jitter == Jitter::kBullMq) return v - 1;  // [v(1 - j), v): its floor stops one below v
-  return v;  // full and equal jitter reach v at their top
+  return v;                                       // full and equal jitter reach v at their top
 }
 
 uint32_t MaxDelaySettlesAt(const Backoff& b) {
@@ -122,7 +122,8 @@ WorstCase WorstCasePath(const Policy& policy, const FailureScope& scope) {
   }
   // A system that counts crashes as stalls (bullmq) bounds them by its stall budget instead.
   const SystemRules& system = SystemOf(policy);
-  worst.unbounded = policy.count_in_body && !system.CountsStalls() && rules[static_cast<int>(FailureClass::kCrash)].retry;
+  worst.unbounded =
+      policy.count_in_body && !system.CountsStalls() && rules[static_cast<int>(FailureClass::kCrash)].retry;
   for (int c = 0; c < kFailureClassCount; ++c) {  // a retried failure the system never counts (4.3's nack)
     if (rules[c].retry && !system.CountsFailure(policy, static_cast<FailureClass>(c))) worst.unbounded = true;
   }
@@ -183,7 +184,7 @@ WorstCase WorstCasePath(const Policy& policy, const FailureScope& scope) {
         until = std::min(until, static_cast<uint32_t>(rules[c].max_attempts + extra));
       }
       if (window > 0 && until - 1 > n) {  // only the attempts whose failure is still inside the window
-        const int64_t step = policy.lease_ms + term.delay_ms;  // >= 1 (leaseMs >= 1)
+        const int64_t step = policy.lease_ms + term.delay_ms;                             // >= 1 (leaseMs >= 1)
         const int64_t inside = since >= window ? 0 : (window - since + step - 1) / step;  // since + j * step < window
         until = static_cast<uint32_t>(std::min<int64_t>(until, static_cast<int64_t>(n) + 1 + inside));
       }

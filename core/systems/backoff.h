@@ -62,7 +62,7 @@ int64_t MaxRetryDelay(const Policy& policy, const Backoff& backoff, uint32_t att
 struct WorstDelay {
   uint32_t first_attempt = 0;  // the failed attempts it follows: first..last, within 1..attempts-1
   uint32_t last_attempt = 0;
-  int64_t delay_ms = 0;        // each: the largest delay any class still retrying then can give
+  int64_t delay_ms = 0;  // each: the largest delay any class still retrying then can give
   // The first class (in FailureClass order) that gives it, and whether with its
   // own backoff (else the policy's); kTransient, the policy's, when all give 0.
   FailureClass failure_class = FailureClass::kTransient;
@@ -75,8 +75,8 @@ struct WorstCase {
   int64_t lease_ms = 0;  // each attempt's lease (the policy's leaseMs)
   uint32_t stalls = 0;   // leases a stall budget adds (bullmq's maxStalledCount; 0 where crashes are attempts)
   FailureClass attempts_class = FailureClass::kTransient;  // the first class with the largest budget
-  std::vector<WorstDelay> delays;  // the runs of retries' delays, in attempt order
-  bool unbounded = false;  // count_in_body: a crash loop has no end (see above)
+  std::vector<WorstDelay> delays;                          // the runs of retries' delays, in attempt order
+  bool unbounded = false;                                  // count_in_body: a crash loop has no end (see above)
 };
 // The failure classes a bounded path counts: those that can happen where it is
 // shown (a playground whose reader can report only some outcomes, whose world

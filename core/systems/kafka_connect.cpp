@@ -83,8 +83,8 @@ class KafkaConnectSystem final : public SystemRules {
   const char* RecordTitle() const override { return "__connect.errors.* headers"; }
   DeadLetterRecord RecordUnder(const Policy& p, const EntryFacts& entry) const override {
     if (!p.context_headers) return {};
-    const bool converter = entry.failure_class == FailureClass::kUndeserializable ||
-                           entry.failure_class == FailureClass::kUnknownSchema;
+    const bool converter =
+        entry.failure_class == FailureClass::kUndeserializable || entry.failure_class == FailureClass::kUnknownSchema;
     return {RecordField::Text("__connect.errors.topic", kSourceQueueName),
             RecordField::Number("__connect.errors.partition", 0),
             RecordField::Text("__connect.errors.stage", converter ? "VALUE_CONVERTER" : "TRANSFORMATION"),

@@ -158,8 +158,7 @@ class RabbitMqQuorumSystem final : public SystemRules {
       const int slot = XDeathSlot(reason);
       if (slot < 0 || x.count[slot] == 0) continue;
       deaths.push_back({RecordField::Text("queue", kSourceQueueName), RecordField::Text("reason", ReasonName(reason)),
-                        RecordField::Number("count", x.count[slot]),
-                        RecordField::Time("time", x.time[slot])});
+                        RecordField::Number("count", x.count[slot]), RecordField::Time("time", x.time[slot])});
     }
     return {RecordField::List("x-death", std::move(deaths)), RecordField::Text("x-first-death-queue", kSourceQueueName),
             RecordField::Text("x-first-death-reason", ReasonName(x.first))};

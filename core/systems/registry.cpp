@@ -10,10 +10,9 @@ namespace {
 // In System's order: the module at index i has id() == System(i) (systems_test checks).
 // Built on first use, so a caller's static initialiser may ask too.
 std::span<const SystemRules* const> Table() {
-  static const SystemRules* const systems[kSystemCount] = {&systems::Lab(), &systems::RabbitMqQuorum(),
-                                                           &systems::BullMq(), &systems::Sidekiq(), &systems::Sqs(),
-                                                           &systems::PubSub(), &systems::ServiceBus(),
-                                                           &systems::SpringKafka(), &systems::KafkaConnect()};
+  static const SystemRules* const systems[kSystemCount] = {
+      &systems::Lab(),    &systems::RabbitMqQuorum(), &systems::BullMq(),      &systems::Sidekiq(),     &systems::Sqs(),
+      &systems::PubSub(), &systems::ServiceBus(),     &systems::SpringKafka(), &systems::KafkaConnect()};
   return systems;
 }
 

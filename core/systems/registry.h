@@ -1,6 +1,6 @@
 // The list of systems: the enum's value and its module, in System's order (each
-// one's name and link letter are the system choice list's, schema.h). The one place beside the system files that names them;
-// everything else asks SystemOf(policy) what the system in force does.
+// one's name and link letter are the system choice list's, schema.h). The one place beside the system files that names
+// them; everything else asks SystemOf(policy) what the system in force does.
 #pragma once
 
 #include <optional>

@@ -13,16 +13,20 @@ namespace {
 const Field<ScheduleOptions> kScheduleFields[] = {
     {{"samples", FieldKind::kInteger, &kScheduleSamplesField, nullptr, "Samples",
       "How many seeded runs the statistics are taken over."},
-     [](const ScheduleOptions& o) { return o.samples; }, [](ScheduleOptions& o, int64_t v) { o.samples = v; }},
+     [](const ScheduleOptions& o) { return o.samples; },
+     [](ScheduleOptions& o, int64_t v) { o.samples = v; }},
     {{"outageMs", FieldKind::kInteger, &kScheduleOutageMsField, nullptr, "Outage (ms)",
       "How long the dependency is down, from the first attempt."},
-     [](const ScheduleOptions& o) { return o.outage_ms; }, [](ScheduleOptions& o, int64_t v) { o.outage_ms = v; }},
+     [](const ScheduleOptions& o) { return o.outage_ms; },
+     [](ScheduleOptions& o, int64_t v) { o.outage_ms = v; }},
     {{"workMs", FieldKind::kInteger, &kScheduleWorkMsField, nullptr, "Attempt time (ms)",
       "How long one attempt takes before it fails."},
-     [](const ScheduleOptions& o) { return o.work_ms; }, [](ScheduleOptions& o, int64_t v) { o.work_ms = v; }},
+     [](const ScheduleOptions& o) { return o.work_ms; },
+     [](ScheduleOptions& o, int64_t v) { o.work_ms = v; }},
     {{"leases", FieldKind::kBoolean, nullptr, nullptr, "Leases run out",
       "Each attempt holds its lease until it expires (leaseMs), as when nobody settles it."},
-     [](const ScheduleOptions& o) { return int64_t{o.leases}; }, [](ScheduleOptions& o, int64_t v) { o.leases = v != 0; }},
+     [](const ScheduleOptions& o) { return int64_t{o.leases}; },
+     [](ScheduleOptions& o, int64_t v) { o.leases = v != 0; }},
 };
 
 // Nearest rank: the value of rank ceil(p * n / 100) in ascending order.

@@ -12,8 +12,8 @@
 //    (leaseMs), which the queue expires first; with `leases` the whole lease,
 //    leaseMs, as when nobody settles it (a hand-driven clock playground: the
 //    worst case's lease term, backoff.h). A lease expiry is a crash: the
-//    schedule counts its time, and the transient rule's budget and backoff. The transient class's rule in force (Policy::RuleFor)
-//    gives the budget and the backoff; the policy's system applies (backoff.h).
+//    schedule counts its time, and the transient rule's budget and backoff. The transient class's rule in force
+//    (Policy::RuleFor) gives the budget and the backoff; the policy's system applies (backoff.h).
 //  * The budget outlasts an outage of outageMs when its last attempt finishes at
 //    or after outageMs (the world judges an attempt when it finishes):
 //    start(last) + attempt time >= outageMs. An outage of 0 is always outlasted.
@@ -83,15 +83,15 @@ struct ScheduleRow {
 };
 
 struct ScheduleTable {
-  uint32_t attempts = 0;           // the transient class's budget
-  std::vector<ScheduleRow> rows;   // attempts 1 … min(attempts, kScheduleRows)
-  ScheduleRow last;                // the last attempt (also in rows when attempts <= kScheduleRows)
-  int64_t attempt_ms = 0;          // each attempt's time (ScheduleAttemptMs)
-  Spread total;                    // when the last attempt finishes: last.start + attempt_ms
-  int64_t samples = 0;             // samples run
-  bool exact = false;              // no draw: one run gives every sample
+  uint32_t attempts = 0;          // the transient class's budget
+  std::vector<ScheduleRow> rows;  // attempts 1 … min(attempts, kScheduleRows)
+  ScheduleRow last;               // the last attempt (also in rows when attempts <= kScheduleRows)
+  int64_t attempt_ms = 0;         // each attempt's time (ScheduleAttemptMs)
+  Spread total;                   // when the last attempt finishes: last.start + attempt_ms
+  int64_t samples = 0;            // samples run
+  bool exact = false;             // no draw: one run gives every sample
   int64_t outage_ms = 0;
-  int64_t outlasting = 0;          // samples whose budget outlasts the outage
+  int64_t outlasting = 0;  // samples whose budget outlasts the outage
 };
 
 // The schedule of `policy` (Policy::Check's refusal first, then the options').

@@ -26,7 +26,7 @@ namespace {
 // Sidekiq's default delay in ms after failed attempt `attempt`, with `extra` its rand(10) draw.
 int64_t DefaultDelay(uint32_t attempt, int64_t extra) {
   const int64_t count = static_cast<int64_t>(attempt) - 1;  // retry_count: 0 at the first failure
-  if (count > 24) return kMaxSidekiqDelayMs;  // 25^4 s is past four days already (and no overflow)
+  if (count > 24) return kMaxSidekiqDelayMs;                // 25^4 s is past four days already (and no overflow)
   return std::min(kMaxSidekiqDelayMs, (count * count * count * count + 15 + extra * (count + 1)) * 1000);
 }
 
@@ -58,9 +58,7 @@ class SidekiqSystem final : public SystemRules {
   System id() const override { return System::kSidekiq; }
 
   // retry_for and retry are exclusive (8.1.0): with a window the count is the lab's ceiling.
-  int64_t Budget(const Policy& p) const override {
-    return p.retry_for_ms > 0 ? kMaxAttemptsField.max : p.max_attempts;
-  }
+  int64_t Budget(const Policy& p) const override { return p.retry_for_ms > 0 ? kMaxAttemptsField.max : p.max_attempts; }
   // (failed_at + retry_for) < now: still retried at exactly failed_at + retry_for (ms clock).
   int64_t RetryWindowMs(const Policy& p) const override { return p.retry_for_ms > 0 ? p.retry_for_ms + 1 : 0; }
 

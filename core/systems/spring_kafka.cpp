@@ -1,8 +1,8 @@
 // spring-kafka: a Spring Kafka listener's error handling (docs/real-systems.md, [F1]-[F3]).
 //   * Blocking (the default): the DefaultErrorHandler seeks the partition back to the
 //     failed record and retries it after its BackOff, holding the partition meanwhile
-//     (the ordering in force is stall, whatever the field says; Check refuses key). Its default is FixedBackOff(0, 9): ten
-//     deliveries, no delay (maxAttempts 10, backoff none).
+//     (the ordering in force is stall, whatever the field says; Check refuses key). Its default is FixedBackOff(0, 9):
+//     ten deliveries, no delay (maxAttempts 10, backoff none).
 //   * retryTopics (@RetryableTopic): the record is republished to retry topics and the
 //     partition moves on (ordering none); attempts counts the first, as maxAttempts does.
 //   * ExponentialBackOff (and @RetryableTopic's multiplier): each delay is the previous

@@ -50,8 +50,7 @@ class SqsSystem final : public SystemRules {
     }
     return {RecordField::Text("body", std::string(entry.payload)),
             RecordField::Number("ApproximateReceiveCount", entry.attempts),
-            RecordField::Time("SentTimestamp", entry.enqueued_at),
-            RecordField::Text("sourceQueue", kSourceQueueName)};
+            RecordField::Time("SentTimestamp", entry.enqueued_at), RecordField::Text("sourceQueue", kSourceQueueName)};
   }
 
   int64_t RetentionFrom(int64_t arrived_at, int64_t first_enqueue) const override {

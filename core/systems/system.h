@@ -65,10 +65,10 @@ struct EntryFacts {
   uint32_t stalls = 0;
   std::string_view last_error;
   int64_t arrived_at = 0;
-  int64_t enqueued_at = 0;  // the first enqueue (kFirstEnqueue), else 0
-  XDeath x_death;           // kXDeath, else empty
+  int64_t enqueued_at = 0;        // the first enqueue (kFirstEnqueue), else 0
+  XDeath x_death;                 // kXDeath, else empty
   Reason reason = Reason::kNone;  // why it is in quarantine
-  uint32_t moves = 0;       // under a move task: the moves that made it a new message (MessageIdOf), else 0
+  uint32_t moves = 0;             // under a move task: the moves that made it a new message (MessageIdOf), else 0
   FailureClass failure_class = FailureClass::kTransient;  // its last failure's class
 };
 
@@ -81,8 +81,8 @@ struct RecordField {
   enum class Kind : uint8_t { kNumber, kText, kList, kTime };
   std::string name;
   Kind kind = Kind::kNumber;
-  double number = 0;  // kNumber, kTime (integers below 2^53: exact in JS)
-  std::string text;   // kText
+  double number = 0;                           // kNumber, kTime (integers below 2^53: exact in JS)
+  std::string text;                            // kText
   std::vector<std::vector<RecordField>> list;  // kList
 
   static RecordField Number(std::string name, double value);
@@ -111,9 +111,7 @@ class SystemRules {
   virtual int64_t Budget(const Policy& p) const { return p.max_attempts; }
   // Changes class `c`'s rule as the system applies it, before RuleFor resolves its
   // budget and backoff (sidekiq 6.4.1: every exception retried). The lab: unchanged.
-  virtual void AdjustRule(const Policy& p, FailureClass c, ClassRule* rule) const {
-    (void)p, (void)c, (void)rule;
-  }
+  virtual void AdjustRule(const Policy& p, FailureClass c, ClassRule* rule) const { (void)p, (void)c, (void)rule; }
   // True when a crash (an expired lease) is a stall with its own budget instead of
   // an attempt (bullmq); StallBudget is then the stalls a job may have before it
   // fails (reason stalled). Decide, WorstCasePath and the queue's stall count read it.

@@ -3,8 +3,8 @@
 // API and compares. Usage: dlq_bench [jobs] [seed]   (lesson 1: process only)
 //                          dlq_bench clock [jobs] [seed]   (backoff, leases, expiries)
 //                          dlq_bench storm [jobs] [runs]   (core/sim/storm.h: the outage preset, best of runs)
-//                          dlq_bench storm-budget [jobs] [runs]   (the gRPC preset at scale: a budget and a failure rate)
-//                          dlq_bench yardstick [jobs] [seed]   (lesson 1: the core vs a minimal loop)
+//                          dlq_bench storm-budget [jobs] [runs]   (the gRPC preset at scale: a budget and a failure
+//                          rate) dlq_bench yardstick [jobs] [seed]   (lesson 1: the core vs a minimal loop)
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -114,7 +114,9 @@ int DurableWorkload(size_t jobs, uint64_t seed) {
   auto queue = dlq::Queue::Create(dlq::Policy{});
   if (!queue.ok() || !queue->EnqueueMany(refs).ok() || !queue->ProcessMany(outcomes.substr(0, jobs / 2)).ok()) return 1;
   using Clock = std::chrono::steady_clock;
-  const auto seconds = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+  const auto seconds = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  };
   const auto t0 = Clock::now();
   auto snapshot = queue->Snapshot();
   const auto t1 = Clock::now();
@@ -134,10 +136,11 @@ int DurableWorkload(size_t jobs, uint64_t seed) {
   const auto t4 = Clock::now();
   if (!restored.ok() || !recovered.ok()) return 1;
   const bool equal = recovered->queue.view().SnapshotText().value() == queue->view().SnapshotText().value();
-  std::printf("{\"jobs\":%zu,\"snapshotBytes\":%zu,\"snapshotSeconds\":%.6f,\"restoreSeconds\":%.6f,"
-              "\"journalWrites\":%zu,\"journalBytes\":%zu,\"recoverSeconds\":%.6f,\"recoveredEqual\":%s}\n",
-              jobs, snapshot->size(), seconds(t0, t1), seconds(t2, t3), records.size(), journal_bytes, seconds(t3, t4),
-              equal ? "true" : "false");
+  std::printf(
+      "{\"jobs\":%zu,\"snapshotBytes\":%zu,\"snapshotSeconds\":%.6f,\"restoreSeconds\":%.6f,"
+      "\"journalWrites\":%zu,\"journalBytes\":%zu,\"recoverSeconds\":%.6f,\"recoveredEqual\":%s}\n",
+      jobs, snapshot->size(), seconds(t0, t1), seconds(t2, t3), records.size(), journal_bytes, seconds(t3, t4),
+      equal ? "true" : "false");
   return equal ? 0 : 1;
 }
 
@@ -193,14 +196,14 @@ int StormWorkload(const dlq::StormOptions& o, size_t jobs, int runs) {
     events = storm->events();
   }
   const dlq::StormSummary& s = result.summary;
-  std::printf("{\"jobs\":%zu,\"attempts\":%llu,\"events\":%llu,\"outageFailures\":%llu,\"retriesDenied\":%llu,"
-              "\"completed\":%llu,\"quarantined\":%llu,\"drainMs\":%lld,\"bucketMs\":%lld,\"createSeconds\":%.6f,"
-              "\"seconds\":%.6f,\"cpuSeconds\":%.6f}\n",
-              jobs, static_cast<unsigned long long>(s.attempts), static_cast<unsigned long long>(events),
-              static_cast<unsigned long long>(s.outage_failures), static_cast<unsigned long long>(s.retries_denied),
-              static_cast<unsigned long long>(s.completed),
-              static_cast<unsigned long long>(s.quarantined), static_cast<long long>(s.drain_ms),
-              static_cast<long long>(result.series.bucket_ms), best_create, best, best_cpu);
+  std::printf(
+      "{\"jobs\":%zu,\"attempts\":%llu,\"events\":%llu,\"outageFailures\":%llu,\"retriesDenied\":%llu,"
+      "\"completed\":%llu,\"quarantined\":%llu,\"drainMs\":%lld,\"bucketMs\":%lld,\"createSeconds\":%.6f,"
+      "\"seconds\":%.6f,\"cpuSeconds\":%.6f}\n",
+      jobs, static_cast<unsigned long long>(s.attempts), static_cast<unsigned long long>(events),
+      static_cast<unsigned long long>(s.outage_failures), static_cast<unsigned long long>(s.retries_denied),
+      static_cast<unsigned long long>(s.completed), static_cast<unsigned long long>(s.quarantined),
+      static_cast<long long>(s.drain_ms), static_cast<long long>(result.series.bucket_ms), best_create, best, best_cpu);
   return 0;
 }
 
@@ -216,7 +219,9 @@ int YardstickWorkload(size_t jobs, uint64_t seed) {
   refs.reserve(jobs);
   for (const dlq::JobSpec& spec : specs) refs.push_back({spec.id, spec.payload});
   using Clock = std::chrono::steady_clock;
-  const auto seconds = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+  const auto seconds = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  };
 
   // The core.
   const auto t0 = Clock::now();
@@ -293,13 +298,15 @@ int YardstickWorkload(size_t jobs, uint64_t seed) {
     }
   }
   const auto t7 = Clock::now();
-  const bool agree = used == attempts.value() && kept == 2 * used && completed == queue->stats().completed && quarantined == queue->stats().quarantined;
-  std::printf("{\"jobs\":%zu,\"attempts\":%zu,\"completed\":%zu,\"quarantined\":%zu,\"agree\":%s,"
-              "\"core\":{\"enqueueSeconds\":%.6f,\"processSeconds\":%.6f},"
-              "\"loop\":{\"enqueueSeconds\":%.6f,\"processSeconds\":%.6f},"
-              "\"loopWithHistory\":{\"processSeconds\":%.6f,\"lines\":%zu}}\n",
-              jobs, used, completed, quarantined, agree ? "true" : "false", seconds(t0, t1), seconds(t1, t2),
-              seconds(t3, t4), seconds(t4, t5), seconds(t6, t7), kept);
+  const bool agree = used == attempts.value() && kept == 2 * used && completed == queue->stats().completed &&
+                     quarantined == queue->stats().quarantined;
+  std::printf(
+      "{\"jobs\":%zu,\"attempts\":%zu,\"completed\":%zu,\"quarantined\":%zu,\"agree\":%s,"
+      "\"core\":{\"enqueueSeconds\":%.6f,\"processSeconds\":%.6f},"
+      "\"loop\":{\"enqueueSeconds\":%.6f,\"processSeconds\":%.6f},"
+      "\"loopWithHistory\":{\"processSeconds\":%.6f,\"lines\":%zu}}\n",
+      jobs, used, completed, quarantined, agree ? "true" : "false", seconds(t0, t1), seconds(t1, t2), seconds(t3, t4),
+      seconds(t4, t5), seconds(t6, t7), kept);
   return agree ? 0 : 1;
 }
 

@@ -57,11 +57,13 @@ inline void CheckReport(const check::Report& report, std::string_view file, std:
     else if (f.level == check::Level::kWarning) ++warnings;
     else ++notes;
   }
-  FUZZ_CHECK(report.errors == errors && report.warnings == warnings && report.notes == notes &&
-                 report.skipped == skipped, Show(input) + ": summary counts differ from the findings");
+  FUZZ_CHECK(
+      report.errors == errors && report.warnings == warnings && report.notes == notes && report.skipped == skipped,
+      Show(input) + ": summary counts differ from the findings");
   for (size_t i = 1; i < report.findings.size(); ++i) {
     const check::Finding &a = report.findings[i - 1], &b = report.findings[i];
-    FUZZ_CHECK(std::tie(a.at.file, a.at.line) <= std::tie(b.at.file, b.at.line), Show(input) + ": findings out of order");
+    FUZZ_CHECK(std::tie(a.at.file, a.at.line) <= std::tie(b.at.file, b.at.line),
+               Show(input) + ": findings out of order");
   }
   for (const check::QueueSummary& q : report.queues) {
     const std::string where = Show(input) + ": queue " + Show(q.name);

@@ -25,8 +25,8 @@ namespace dlq::fuzz {
 }
 
 // CHECK(condition) or CHECK(condition, detail string).
-#define FUZZ_CHECK(condition, ...)                                                      \
-  do {                                                                                  \
+#define FUZZ_CHECK(condition, ...)                                                                 \
+  do {                                                                                             \
     if (!(condition)) ::dlq::fuzz::Fail(__FILE__, __LINE__, #condition, std::string(__VA_ARGS__)); \
   } while (false)
 

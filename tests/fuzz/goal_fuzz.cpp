@@ -79,7 +79,8 @@ void CheckGoalRefusal(const Status& s, std::string_view input) {
     // A goal that parses but whose canonical text would not fit: N over the limit.
     const std::string rest = m.substr(canonical.size());
     size_t n = 0, i = 0;
-    while (i < rest.size() && i < 8 && rest[i] >= '0' && rest[i] <= '9') n = n * 10 + static_cast<size_t>(rest[i++] - '0');
+    while (i < rest.size() && i < 8 && rest[i] >= '0' && rest[i] <= '9')
+      n = n * 10 + static_cast<size_t>(rest[i++] - '0');
     FUZZ_CHECK(i > 0 && rest.substr(i) == " bytes", where);
     FUZZ_CHECK(n > kMaxGoalBytes, where);
     return;
@@ -90,7 +91,8 @@ void CheckGoalRefusal(const Status& s, std::string_view input) {
     FUZZ_CHECK(StartsWith(m, prefix), where);
     const std::string rest = m.substr(prefix.size());
     size_t n = 0, i = 0;
-    while (i < rest.size() && i < 8 && rest[i] >= '0' && rest[i] <= '9') n = n * 10 + static_cast<size_t>(rest[i++] - '0');
+    while (i < rest.size() && i < 8 && rest[i] >= '0' && rest[i] <= '9')
+      n = n * 10 + static_cast<size_t>(rest[i++] - '0');
     FUZZ_CHECK(i > 0 && rest.substr(i) == " clauses", where);
     FUZZ_CHECK(n > kMaxGoalClauses && n <= semicolons + 1, where);
     return;
@@ -126,9 +128,7 @@ void CheckClause(const GoalClause& c, std::string_view input, size_t k) {
   const GoalClause defaults;
   FUZZ_CHECK(static_cast<int>(c.predicate) <= static_cast<int>(GoalPredicate::kAlarm), where);
   switch (c.predicate) {
-    case GoalPredicate::kAttempts:
-      FUZZ_CHECK(c.ids.size() == 1, where);
-      break;
+    case GoalPredicate::kAttempts: FUZZ_CHECK(c.ids.size() == 1, where); break;
     case GoalPredicate::kOrder: {
       FUZZ_CHECK(c.ids.size() >= 2, where);
       for (size_t i = 0; i < c.ids.size(); ++i) {
@@ -136,16 +136,10 @@ void CheckClause(const GoalClause& c, std::string_view input, size_t k) {
       }
       break;
     }
-    case GoalPredicate::kEvent:
-      FUZZ_CHECK(c.ids.size() <= 1, where);
-      break;
+    case GoalPredicate::kEvent: FUZZ_CHECK(c.ids.size() <= 1, where); break;
     case GoalPredicate::kCounter:
-    case GoalPredicate::kAlarm:
-      FUZZ_CHECK(c.ids.empty(), where);
-      break;
-    default:
-      FUZZ_CHECK(IsPlace(c.predicate) && c.ids.size() == 1, where);
-      break;
+    case GoalPredicate::kAlarm: FUZZ_CHECK(c.ids.empty(), where); break;
+    default: FUZZ_CHECK(IsPlace(c.predicate) && c.ids.size() == 1, where); break;
   }
   for (const std::string& id : c.ids) FUZZ_CHECK(!id.empty() && id.size() <= kMaxIdBytes, where);
   // 'as' REASON | 'class' CLASS, on quarantined only.
@@ -210,8 +204,8 @@ std::string Respace(std::string_view canonical, Spacing spacing, uint64_t seed) 
         // Dropped next to ';', ',' or a comparison sign: "steps<=3;order a,b".
         const char before = i > 0 ? canonical[i - 1] : '\0';
         const char after = i + 1 < canonical.size() ? canonical[i + 1] : '\0';
-        const bool needed = !(before == ';' || before == ',' || IsSign(before) || after == ';' || after == ',' ||
-                              IsSign(after));
+        const bool needed =
+            !(before == ';' || before == ',' || IsSign(before) || after == ';' || after == ',' || IsSign(after));
         if (needed) out += ' ';
       }
       continue;
@@ -308,13 +302,12 @@ void CheckOn(const Goal& g, const Queue& q, const std::string& state, std::strin
   for (size_t k = 0; k < g.clauses.size(); ++k) {
     const GoalClause& c = g.clauses[k];
     const ClauseCheck& got = check.clauses[k];
-    const std::string clause = where + ", clause " + Show(got.text) + " (" + (got.met ? "met" : "unmet") + ", " +
-                               Show(got.actual) + ")";
+    const std::string clause =
+        where + ", clause " + Show(got.text) + " (" + (got.met ? "met" : "unmet") + ", " + Show(got.actual) + ")";
     FUZZ_CHECK(got.text == FormatClause(c), clause);
     FUZZ_CHECK(!got.actual.empty() && IsValidUtf8(got.actual), clause);
-    const bool unknown = std::any_of(c.ids.begin(), c.ids.end(), [&](const std::string& id) {
-      return name == "empty" || Find(id) == nullptr;
-    });
+    const bool unknown = std::any_of(c.ids.begin(), c.ids.end(),
+                                     [&](const std::string& id) { return name == "empty" || Find(id) == nullptr; });
     if (unknown) FUZZ_CHECK(!got.met, clause + ": it names a job the queue was never given");
     if (const int want = unknown ? -1 : expect(c); want >= 0) FUZZ_CHECK(got.met == (want == 1), clause);
     all = all && got.met;
@@ -394,7 +387,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CheckGoalRefusal(parsed.status(), input);
   }
   // Parsing and checking keep nothing: no charge is left on the heap budget.
-  FUZZ_CHECK(HeapUsed() == heap_before, Show(input) + ": heap budget use " + std::to_string(HeapUsed()) +
-                                            " after, " + std::to_string(heap_before) + " before");
+  FUZZ_CHECK(HeapUsed() == heap_before, Show(input) + ": heap budget use " + std::to_string(HeapUsed()) + " after, " +
+                                            std::to_string(heap_before) + " before");
   return 0;
 }

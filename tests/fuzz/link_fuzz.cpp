@@ -109,7 +109,8 @@ bool NeedsV2(const Scenario& s) {
   const auto& [behaviours, outage_start, outage_end, workers, work_ms] = s.world;
   const World plain;
   if (workers != plain.workers || work_ms != plain.work_ms || outage_start != outage_end) return true;
-  if (std::any_of(behaviours.begin(), behaviours.end(), [](const JobBehaviour& jb) { return !(jb.behaviour == Behaviour{}); })) {
+  if (std::any_of(behaviours.begin(), behaviours.end(),
+                  [](const JobBehaviour& jb) { return !(jb.behaviour == Behaviour{}); })) {
     return true;
   }
   return std::any_of(s.actions.begin(), s.actions.end(), [](const Action& a) {
@@ -135,15 +136,15 @@ bool NeedsV2(const Scenario& s) {
 
 // What the first `cursor` actions of an accepted run add up to.
 struct ScriptCounts {
-  size_t enqueued = 0;   // jobs enqueued mid-run
-  uint64_t steps = 0;    // attempts started (process, lease) and replays; a redrive's are counted from the timeline
-  size_t events = 0;     // exact when no timer can fire (no advance of either kind),
-                         // with the events counted from the timeline (see CheckRunQueue)
-  size_t replays = 0;    // replay(id) actions: one replayed event each
-  size_t releases = 0;   // releaseKey actions: one key-released event or more each
-  size_t redrives = 0;   // redrive actions: one replayed event or more each
+  size_t enqueued = 0;      // jobs enqueued mid-run
+  uint64_t steps = 0;       // attempts started (process, lease) and replays; a redrive's are counted from the timeline
+  size_t events = 0;        // exact when no timer can fire (no advance of either kind),
+                            // with the events counted from the timeline (see CheckRunQueue)
+  size_t replays = 0;       // replay(id) actions: one replayed event each
+  size_t releases = 0;      // releaseKey actions: one key-released event or more each
+  size_t redrives = 0;      // redrive actions: one replayed event or more each
   int64_t redrive_max = 0;  // their maxes added up
-  int64_t advanced = 0;  // the sum of advance(ms)
+  int64_t advanced = 0;     // the sum of advance(ms)
   bool timers_may_fire = false;
   bool jumped = false;   // an advanceToNext moved the clock by its own amount
   bool crashed = false;  // a crash replaced the queue by the one recovered from its journal
@@ -154,15 +155,34 @@ ScriptCounts CountScript(const Scenario& s) {
   c.events = s.jobs.size();  // one enqueued event per set-up job
   for (size_t i = 0; i < s.cursor; ++i) {
     std::visit(Overloaded{
-                   [&](const action::Process&) { ++c.steps; c.events += 2; },  // attempt + where it went
-                   [&](const action::Replay&) { ++c.steps; ++c.events; ++c.replays; },
-                   [&](const action::Enqueue&) { ++c.enqueued; ++c.events; },
-                   [&](const action::Lease&) { ++c.steps; ++c.events; },
+                   [&](const action::Process&) {
+                     ++c.steps;
+                     c.events += 2;
+                   },  // attempt + where it went
+                   [&](const action::Replay&) {
+                     ++c.steps;
+                     ++c.events;
+                     ++c.replays;
+                   },
+                   [&](const action::Enqueue&) {
+                     ++c.enqueued;
+                     ++c.events;
+                   },
+                   [&](const action::Lease&) {
+                     ++c.steps;
+                     ++c.events;
+                   },
                    [&](const action::Settle&) { c.events += 2; },  // attempt + where it went
-                   [&](const action::Advance& a) { c.advanced += a.ms; c.timers_may_fire = true; },
+                   [&](const action::Advance& a) {
+                     c.advanced += a.ms;
+                     c.timers_may_fire = true;
+                   },
                    [&](const action::AdvanceToNext&) { c.jumped = c.timers_may_fire = true; },
                    [&](const action::ReleaseKey&) { ++c.releases; },
-                   [&](const action::Redrive& d) { ++c.redrives; c.redrive_max += d.max; },
+                   [&](const action::Redrive& d) {
+                     ++c.redrives;
+                     c.redrive_max += d.max;
+                   },
                    [&](const action::Crash&) { c.crashed = true; },
                    [&](const action::Patch&) { ++c.events; },  // its patched event
                },
@@ -214,8 +234,8 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
         break;
       case EventKind::kReorder:
         ++reorders;
-        FUZZ_CHECK(i >= 1 && q.view().EventAt(i - 1).kind == EventKind::kCompleted && q.view().EventAt(i - 1).id == e.id &&
-                       !e.key.empty() && !e.overtook.empty(),
+        FUZZ_CHECK(i >= 1 && q.view().EventAt(i - 1).kind == EventKind::kCompleted &&
+                       q.view().EventAt(i - 1).id == e.id && !e.key.empty() && !e.overtook.empty(),
                    where);
         break;
       case EventKind::kDiscarded:
@@ -223,9 +243,9 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
         if (e.reason == Reason::kMaxLength || e.reason == Reason::kExpired) {  // no attempt, no dead-letter exchange
           ++overflowed;
           // An expiry's drop is the system's (service-bus: deadLetterOnExpiry off), an overflow's the DLX's.
-          FUZZ_CHECK((e.reason == Reason::kMaxLength ? s.policy.max_length > 0 && s.policy.DiscardsDeadLetters()
-                                                     : s.policy.MessageTtlMs() > 0 &&
-                                                           s.policy.ExpiryDrop() != DropCause::kKept),
+          FUZZ_CHECK((e.reason == Reason::kMaxLength
+                          ? s.policy.max_length > 0 && s.policy.DiscardsDeadLetters()
+                          : s.policy.MessageTtlMs() > 0 && s.policy.ExpiryDrop() != DropCause::kKept),
                      where);
           break;
         }
@@ -261,8 +281,8 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
   FUZZ_CHECK(s.policy.dlq_to_source || static_cast<int64_t>(redriven) <= c.redrive_max, Show(input));
   FUZZ_CHECK(released >= c.releases && (c.releases > 0 || released == 0), Show(input));
   FUZZ_CHECK(q.stats().step == c.steps + redriven, Show(input));
-  FUZZ_CHECK(q.stats().ready + q.stats().delayed + q.stats().leased + q.stats().completed + q.stats().quarantined + dropped +
-                     discarded ==
+  FUZZ_CHECK(q.stats().ready + q.stats().delayed + q.stats().leased + q.stats().completed + q.stats().quarantined +
+                     dropped + discarded ==
                  s.jobs.size() + c.enqueued,
              Show(input));
   if (c.jumped) {
@@ -286,9 +306,9 @@ void CheckRunQueue(const Scenario& s, const Queue& q, std::string_view input) {
     }
     if (e.kind == EventKind::kAlert) {
       ++alerts;
-      FUZZ_CHECK(i >= 2 && q.view().EventAt(i - 1).kind == EventKind::kQuarantined &&
-                     s.policy.classes[e.failure_class].alert,
-                 Show(input) + " event " + std::to_string(i + 1));
+      FUZZ_CHECK(
+          i >= 2 && q.view().EventAt(i - 1).kind == EventKind::kQuarantined && s.policy.classes[e.failure_class].alert,
+          Show(input) + " event " + std::to_string(i + 1));
     }
   }
   const size_t counted = c.events + alerts + redriven + released + reorders + alarms + overflowed;
@@ -320,7 +340,8 @@ void CheckTimeline(const Scenario& s, const Queue& q, std::string_view input) {
     // The budget in force (a RabbitMQ limit left unset is the version's, not maxAttempts);
     // deciding before counting (an anti-pattern switch) gives exactly one attempt more.
     // Under bullmq each retry without a reset (a y action) may run a job once past it.
-    const uint64_t most = static_cast<uint64_t>(s.policy.Budget()) + (s.policy.decide_before_count ? 1 : 0) + kept_retries;
+    const uint64_t most =
+        static_cast<uint64_t>(s.policy.Budget()) + (s.policy.decide_before_count ? 1 : 0) + kept_retries;
     FUZZ_CHECK(e.attempts <= most, Show(input));
     const std::string line = RenderEvent(e);
     FUZZ_CHECK(IsValidUtf8(line) && line.find('\n') == std::string::npos, Show(input) + " event " + Show(line));
@@ -357,7 +378,8 @@ void CheckLink(std::string_view input) {
   for (const char c : formatted) FUZZ_CHECK(IsLinkCharacter(c), Show(input) + " formats to " + Show(formatted));
   Result<Scenario> back = ParseScenario(formatted);
   if (!back.ok()) {
-    FUZZ_CHECK(back.ok(), Show(input) + " formats to " + Show(formatted) + ", which fails: " + back.status().ToString());
+    FUZZ_CHECK(back.ok(),
+               Show(input) + " formats to " + Show(formatted) + ", which fails: " + back.status().ToString());
   }
   FUZZ_CHECK(s == back.value(), Show(input) + " formats to " + Show(formatted) + ", which differs");
   FUZZ_CHECK(FormatScenario(back.value()) == formatted, Show(input) + " formats to " + Show(formatted));
@@ -377,7 +399,8 @@ void CheckLink(std::string_view input) {
     CheckRunQueue(s, run.value(), input);
     // Replay is deterministic, and the reparsed scenario replays the same.
     Result<Queue> again = RunScenario(back.value());
-    FUZZ_CHECK(again.ok() && again->view().TimelineText() == run->view().TimelineText(), Show(input) + " replays differently");
+    FUZZ_CHECK(again.ok() && again->view().TimelineText() == run->view().TimelineText(),
+               Show(input) + " replays differently");
     FUZZ_CHECK(reach.playable >= s.cursor, Show(input) + " " + reach.stopped.ToString());
     FUZZ_CHECK(shared.ok(), Show(input) + " runs, but ShareScenario says " + shared.status().ToString());
     FUZZ_CHECK(shared.value() == formatted, Show(input));
@@ -397,8 +420,8 @@ void CheckLink(std::string_view input) {
     Scenario playable = s;
     playable.cursor = reach.playable;
     Result<Queue> prefix = RunScenario(playable);
-    FUZZ_CHECK(prefix.ok(), Show(input) + " plays " + std::to_string(reach.playable) + " actions, but runs: " +
-                                prefix.status().ToString());
+    FUZZ_CHECK(prefix.ok(), Show(input) + " plays " + std::to_string(reach.playable) +
+                                " actions, but runs: " + prefix.status().ToString());
     CheckRunQueue(playable, prefix.value(), input);
   }
 }
@@ -410,7 +433,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t heap_before = HeapUsed();
   CheckLink(input);
   // Every queue RunScenario, ShareScenario and PlayableActions built is gone, and so is its charge.
-  FUZZ_CHECK(HeapUsed() == heap_before, Show(input) + ": heap budget use " + std::to_string(HeapUsed()) +
-                                            " after, " + std::to_string(heap_before) + " before");
+  FUZZ_CHECK(HeapUsed() == heap_before, Show(input) + ": heap budget use " + std::to_string(HeapUsed()) + " after, " +
+                                            std::to_string(heap_before) + " before");
   return 0;
 }

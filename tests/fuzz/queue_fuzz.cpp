@@ -171,10 +171,10 @@ constexpr int64_t kI64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
 
 constexpr int64_t kEdgeAttempts[8] = {0, -1, 1'000'001, kI64Min, kI64Max, 1'000'000, 1, 2};
-constexpr size_t kBigSlices[8] = {SIZE_MAX, SIZE_MAX - 1, size_t{1} << 31, size_t{1} << 32,
-                                  16, 17, 1000, std::numeric_limits<size_t>::max() / 2};
-const std::string_view kBadOutcomes[8] = {"", "Success", "succes", "transient ", std::string_view("permanent\0", 10),
-                                          "s", "TRANSIENT", "permanently"};
+constexpr size_t kBigSlices[8] = {
+    SIZE_MAX, SIZE_MAX - 1, size_t{1} << 31, size_t{1} << 32, 16, 17, 1000, std::numeric_limits<size_t>::max() / 2};
+const std::string_view kBadOutcomes[8] = {
+    "", "Success", "succes", "transient ", std::string_view("permanent\0", 10), "s", "TRANSIENT", "permanently"};
 constexpr std::string_view kBadLetters("xS T\0P%\xff", 8);
 
 // Version 2: the policy.
@@ -183,15 +183,15 @@ struct BackoffPair {
   Jitter jitter;
 };
 constexpr BackoffPair kBackoffs[8] = {
-    {BackoffKind::kNone, Jitter::kNone},        {BackoffKind::kFixed, Jitter::kNone},
-    {BackoffKind::kFixed, Jitter::kFull},       {BackoffKind::kFixed, Jitter::kEqual},
-    {BackoffKind::kExponential, Jitter::kNone}, {BackoffKind::kExponential, Jitter::kFull},
+    {BackoffKind::kNone, Jitter::kNone},         {BackoffKind::kFixed, Jitter::kNone},
+    {BackoffKind::kFixed, Jitter::kFull},        {BackoffKind::kFixed, Jitter::kEqual},
+    {BackoffKind::kExponential, Jitter::kNone},  {BackoffKind::kExponential, Jitter::kFull},
     {BackoffKind::kExponential, Jitter::kEqual}, {BackoffKind::kExponential, Jitter::kDecorrelated}};
 constexpr BackoffPair kBadBackoffs[4] = {{BackoffKind::kNone, Jitter::kFull},
                                          {BackoffKind::kNone, Jitter::kEqual},
                                          {BackoffKind::kNone, Jitter::kDecorrelated},
                                          {BackoffKind::kFixed, Jitter::kDecorrelated}};
-constexpr int64_t kPolicyMs[16] = {1,   2,    3,    5,      10,     25,        50,       100,
+constexpr int64_t kPolicyMs[16] = {1,   2,   3,    5,    10,     25,     50,        100,
                                    128, 250, 1000, 4096, 30'000, 65'536, 3'600'000, kMaxDelayMs};
 constexpr int64_t kEdgePolicyMs[8] = {0, -1, kMaxDelayMs + 1, kI64Min, kI64Max, kMaxDelayMs, 1, -kMaxDelayMs};
 constexpr int64_t kCapFactors[8] = {1, 2, 3, 10, 100, 1000, int64_t{1} << 20, int64_t{1} << 30};
@@ -210,11 +210,11 @@ const Backoff kOddClassBackoffs[8] = {{BackoffKind::kNone, 100, 100, Jitter::kFu
                                       {BackoffKind::kFixed, 1, 1, Jitter::kNone},
                                       {BackoffKind::kExponential, kMaxDelayMs, kMaxDelayMs, Jitter::kDecorrelated}};
 constexpr int64_t kBigSeeds[8] = {4'294'967'295, 4'294'967'294, 2'147'483'647, 2'147'483'648, 65'535, 65'536, 0, 1};
-constexpr int64_t kEdgeSeeds[8] = {-1, 4'294'967'296, kI64Min, kI64Max, -4'294'967'295, int64_t{1} << 40,
-                                   4'294'967'295, 0};
+constexpr int64_t kEdgeSeeds[8] = {-1, 4'294'967'296, kI64Min, kI64Max, -4'294'967'295, int64_t{1} << 40, 4'294'967'295,
+                                   0};
 
 // Version 2: the clock and leases.
-constexpr int64_t kSmallMs[16] = {0,   1,    2,      3,      5,         10,         50, 99,
+constexpr int64_t kSmallMs[16] = {0,   1,   2,   3,    5,      10,     50,        99,
                                   100, 101, 500, 1000, 30'000, 60'000, 3'600'000, kMaxDelayMs};
 constexpr int64_t kEdgeAdvance[16] = {-1,
                                       -2,
@@ -248,10 +248,21 @@ const double kOddDoubles[16] = {-0.0,
                                 29999.999999999996,
                                 1e21,
                                 100.0};
-const std::string_view kBadTokens[16] = {"lease-0",  "lease-01", "x",        "",
-                                         "lease-",   "lease",    "LEASE-1",  "lease-1 ",
-                                         " lease-1", "lease--1", "lease-+1", std::string_view("lease-1\0", 8),
-                                         "lease-4294967297", "lease-18446744073709551617", "lease-9999999999",
+const std::string_view kBadTokens[16] = {"lease-0",
+                                         "lease-01",
+                                         "x",
+                                         "",
+                                         "lease-",
+                                         "lease",
+                                         "LEASE-1",
+                                         "lease-1 ",
+                                         " lease-1",
+                                         "lease--1",
+                                         "lease-+1",
+                                         std::string_view("lease-1\0", 8),
+                                         "lease-4294967297",
+                                         "lease-18446744073709551617",
+                                         "lease-9999999999",
                                          "lease-1x"};
 
 enum class Kind { kId, kPayload, kError };
@@ -393,8 +404,7 @@ struct State {
 };
 
 bool Same(const JobView& a, const JobView& b) {
-  return a.id == b.id && a.payload == b.payload && a.attempts == b.attempts && a.key == b.key &&
-         a.held_by == b.held_by;
+  return a.id == b.id && a.payload == b.payload && a.attempts == b.attempts && a.key == b.key && a.held_by == b.held_by;
 }
 bool Same(const DelayedView& a, const DelayedView& b) {
   return a.id == b.id && a.payload == b.payload && a.attempts == b.attempts && a.due_at == b.due_at;
@@ -405,9 +415,8 @@ bool Same(const LeaseView& a, const LeaseView& b) {
 }
 bool Same(const QuarantineEntry& a, const QuarantineEntry& b) {
   return a.id == b.id && a.payload == b.payload && a.attempts == b.attempts && a.reason == b.reason &&
-         a.last_error == b.last_error && a.step == b.step && a.failure_class == b.failure_class &&
-         a.alert == b.alert && a.arrived_at == b.arrived_at && a.first_attempt_at == b.first_attempt_at &&
-         a.key == b.key;
+         a.last_error == b.last_error && a.step == b.step && a.failure_class == b.failure_class && a.alert == b.alert &&
+         a.arrived_at == b.arrived_at && a.first_attempt_at == b.first_attempt_at && a.key == b.key;
 }
 template <typename T>
 bool Same(const std::vector<T>& a, const std::vector<T>& b) {
@@ -426,10 +435,10 @@ bool Same(const State& a, const State& b) {
 bool Same(const Event& a, const Event& b) {
   return a.seq == b.seq && a.step == b.step && a.action == b.action && a.time == b.time && a.kind == b.kind &&
          a.id == b.id && a.attempts == b.attempts && a.max_attempts == b.max_attempts &&
-         a.failure_class == b.failure_class && a.outcome == b.outcome &&
-         a.disposition == b.disposition && a.reason == b.reason && a.error == b.error &&
-         a.payload_bytes == b.payload_bytes && a.token == b.token && a.until == b.until && a.delay_ms == b.delay_ms &&
-         a.key == b.key && a.overtook == b.overtook && a.depth == b.depth;
+         a.failure_class == b.failure_class && a.outcome == b.outcome && a.disposition == b.disposition &&
+         a.reason == b.reason && a.error == b.error && a.payload_bytes == b.payload_bytes && a.token == b.token &&
+         a.until == b.until && a.delay_ms == b.delay_ms && a.key == b.key && a.overtook == b.overtook &&
+         a.depth == b.depth;
 }
 // Whether `prefix` is the start of `all`.
 template <typename T>
@@ -472,8 +481,8 @@ void CheckDelayWindow(const Backoff& b, uint32_t attempt, int64_t previous, int6
   }
   FUZZ_CHECK(d >= lo && d <= hi, std::string("delay ") + std::to_string(d) + " ms after attempt " +
                                      std::to_string(attempt) + " (" + BackoffKindName(b.kind) + "/" +
-                                     JitterName(b.jitter) + ", previous " + std::to_string(previous) +
-                                     ") outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+                                     JitterName(b.jitter) + ", previous " + std::to_string(previous) + ") outside [" +
+                                     std::to_string(lo) + ", " + std::to_string(hi) + "]");
 }
 
 // The reference model: the rules of queue.h and policy.h applied to a State —
@@ -497,15 +506,15 @@ struct Model {
   Policy policy;
   Prng jitter;
   State s;
-  uint64_t timer_seq = 0;                 // timers fire in (time, seq) order
-  std::vector<uint64_t> delayed_seq;      // parallel to s.delayed
-  std::vector<uint64_t> leased_seq;       // parallel to s.leased
-  std::vector<size_t> leased_number;      // parallel to s.leased: its lease number
-  std::vector<LeaseRecord> leases;        // every lease granted; token n is leases[n - 1]
-  std::map<std::string, JobInfo> info;    // by id
-  std::optional<int64_t> worst_time;      // worst_case().time_ms, once checked
-  uint32_t budget_in_force = 0;           // while Finish() records: the class's budget
-  std::vector<Event> events;              // expected since the last check
+  uint64_t timer_seq = 0;               // timers fire in (time, seq) order
+  std::vector<uint64_t> delayed_seq;    // parallel to s.delayed
+  std::vector<uint64_t> leased_seq;     // parallel to s.leased
+  std::vector<size_t> leased_number;    // parallel to s.leased: its lease number
+  std::vector<LeaseRecord> leases;      // every lease granted; token n is leases[n - 1]
+  std::map<std::string, JobInfo> info;  // by id
+  std::optional<int64_t> worst_time;    // worst_case().time_ms, once checked
+  uint32_t budget_in_force = 0;         // while Finish() records: the class's budget
+  std::vector<Event> events;            // expected since the last check
 
   explicit Model(const Policy& p) : policy(p), jitter(static_cast<uint64_t>(p.seed), PrngStream::kJitter) {}
 
@@ -850,8 +859,8 @@ class Harness {
     std::set<std::string> batch;
     for (size_t i = 0; i < jobs.size() && bad == SIZE_MAX; ++i) {
       const std::string id(jobs[i].id);
-      if (id.empty() || id.size() > kMaxIdBytes || jobs[i].payload.size() > kMaxPayloadBytes ||
-          given_.count(id) != 0 || !batch.insert(id).second) {
+      if (id.empty() || id.size() > kMaxIdBytes || jobs[i].payload.size() > kMaxPayloadBytes || given_.count(id) != 0 ||
+          !batch.insert(id).second) {
         bad = i;
       }
     }
@@ -859,12 +868,13 @@ class Harness {
     if (bad != SIZE_MAX) {
       CheckRefusal(s, "EnqueueMany", input_);
       const std::string names = "jobs[" + std::to_string(bad) + "]";
-      FUZZ_CHECK(s.message().find(names) != std::string::npos, "expected a message naming " + names + ": " + s.ToString());
+      FUZZ_CHECK(s.message().find(names) != std::string::npos,
+                 "expected a message naming " + names + ": " + s.ToString());
       return Unchanged("EnqueueMany");
     }
     FUZZ_CHECK(s.ok(), "EnqueueMany refused: " + s.ToString());
     if (jobs.empty()) return Unchanged("EnqueueMany");  // an empty batch changes nothing: not an action
-    ++model_.s.actions;  // one action for the batch
+    ++model_.s.actions;                                 // one action for the batch
     for (const JobRef& job : jobs) {
       Give(job.id);
       model_.Enqueue(job.id, job.payload, false);
@@ -1030,7 +1040,8 @@ class Harness {
       FUZZ_CHECK(Same(queue_->view().EventAt(i), events_[i]), "event " + std::to_string(i + 1) + " changed");
     }
     if (rendered_all_) {
-      FUZZ_CHECK(queue_->view().TimelineText() == timeline_, "TimelineText differs from the events as they were appended");
+      FUZZ_CHECK(queue_->view().TimelineText() == timeline_,
+                 "TimelineText differs from the events as they were appended");
     }
   }
 
@@ -1046,10 +1057,9 @@ class Harness {
   // "ready 2 delayed 1 leased 0 completed 1 quarantine 0 now 100 step 3 events 8", for tracing.
   std::string Summary() const {
     return "ready " + std::to_string(state_.ready.size()) + " delayed " + std::to_string(state_.delayed.size()) +
-           " leased " + std::to_string(state_.leased.size()) + " completed " +
-           std::to_string(state_.completed.size()) + " quarantine " + std::to_string(state_.quarantine.size()) +
-           " now " + std::to_string(state_.now) + " step " + std::to_string(state_.step) + " events " +
-           std::to_string(state_.events);
+           " leased " + std::to_string(state_.leased.size()) + " completed " + std::to_string(state_.completed.size()) +
+           " quarantine " + std::to_string(state_.quarantine.size()) + " now " + std::to_string(state_.now) + " step " +
+           std::to_string(state_.step) + " events " + std::to_string(state_.events);
   }
 
  private:
@@ -1062,8 +1072,16 @@ class Harness {
   State Take() const {
     const Queue& q = *queue_;
     const QueueStats st = q.stats();
-    State s{q.view().Ready(),   q.view().Delayed(), q.view().Leased(),      q.view().Completed(), q.view().Quarantined(),
-            st.step,     st.actions,  st.now,          st.events,     HeapUsed()};
+    State s{q.view().Ready(),
+            q.view().Delayed(),
+            q.view().Leased(),
+            q.view().Completed(),
+            q.view().Quarantined(),
+            st.step,
+            st.actions,
+            st.now,
+            st.events,
+            HeapUsed()};
     FUZZ_CHECK(s.ready.size() == st.ready && s.delayed.size() == st.delayed && s.leased.size() == st.leased &&
                    s.completed.size() == st.completed && s.quarantine.size() == st.quarantined,
                "a view's size differs from stats()");
@@ -1079,7 +1097,8 @@ class Harness {
     // Pending timers are in the future, in firing order, and within the clock's range.
     for (size_t i = 0; i < s.delayed.size(); ++i) {
       const DelayedView& d = s.delayed[i];
-      FUZZ_CHECK(d.due_at > s.now || d.due_at == kMaxTimeMs, Show(d.id) + " due at " + std::to_string(d.due_at) + ", now " + std::to_string(s.now));
+      FUZZ_CHECK(d.due_at > s.now || d.due_at == kMaxTimeMs,
+                 Show(d.id) + " due at " + std::to_string(d.due_at) + ", now " + std::to_string(s.now));
       FUZZ_CHECK(i == 0 || s.delayed[i - 1].due_at <= d.due_at, "Delayed() is not in firing order");
       FUZZ_CHECK(d.due_at <= kMaxTimeMs, Show(d.id) + " due at " + std::to_string(d.due_at) +
                                              ", past the end of time (2^53 - 1 ms); now " + std::to_string(s.now));
@@ -1111,8 +1130,8 @@ class Harness {
     FUZZ_CHECK(attempt.ok(), "Process refused: " + attempt.status().ToString());
     const Attempt want = model_.Process(outcome, error);
     const Attempt& a = attempt.value();
-    FUZZ_CHECK(SameAttempt(a, want), std::string("Process(") + OutcomeName(outcome) + "): " + Describe(a) +
-                                         "; expected " + Describe(want));
+    FUZZ_CHECK(SameAttempt(a, want),
+               std::string("Process(") + OutcomeName(outcome) + "): " + Describe(a) + "; expected " + Describe(want));
     if (!a.processed) return Unchanged("Process with nothing ready");
     After("Process");
   }
@@ -1179,7 +1198,9 @@ class Harness {
 
     // Every job is in exactly one place, and only jobs ever accepted are anywhere.
     std::set<std::string> seen;
-    const auto place = [&](const std::string& id) { FUZZ_CHECK(seen.insert(id).second, where + ": " + Show(id) + " twice"); };
+    const auto place = [&](const std::string& id) {
+      FUZZ_CHECK(seen.insert(id).second, where + ": " + Show(id) + " twice");
+    };
     for (const auto& j : now.ready) place(j.id);
     for (const auto& j : now.delayed) place(j.id);
     for (const auto& j : now.leased) place(j.id);
@@ -1225,8 +1246,8 @@ class Harness {
     FUZZ_CHECK(left == 0 || (std::string_view(call) == "Replay" && left == 1), where + ": a quarantine entry left");
 
     // The clock, the step, the actions and the timeline only grow; an accepted call is one action or more.
-    FUZZ_CHECK(now.now >= before.now, where + ": the clock went back from " + std::to_string(before.now) + " to " +
-                                          std::to_string(now.now));
+    FUZZ_CHECK(now.now >= before.now,
+               where + ": the clock went back from " + std::to_string(before.now) + " to " + std::to_string(now.now));
     FUZZ_CHECK(now.step >= before.step && now.events >= before.events && now.actions > before.actions, where);
 
     // And the whole state and the new events are what the model says.
@@ -1249,7 +1270,8 @@ class Harness {
                    e.action <= state_.actions && e.step >= last_step_,
                where + ": event " + RenderEvent(e) + " out of order");
     if (e.kind == EventKind::kDelayed) {
-      FUZZ_CHECK((e.delay_ms > 0 || e.until == kMaxTimeMs) && e.until == e.time + e.delay_ms, where + ": event " + RenderEvent(e));
+      FUZZ_CHECK((e.delay_ms > 0 || e.until == kMaxTimeMs) && e.until == e.time + e.delay_ms,
+                 where + ": event " + RenderEvent(e));
     }
     last_time_ = e.time, last_action_ = e.action, last_step_ = e.step;
     if (e.id.size() + e.error.size() <= kRenderedBytes) {
@@ -1321,7 +1343,8 @@ std::string DescribePolicy(const Policy& p) {
 
 // Every field of a backoff Check must refuse, under `prefix`, with its code.
 void WrongBackoff(const Backoff& b, const std::string& prefix, std::vector<std::pair<std::string, Code>>& wrong) {
-  if (b.base_ms < kBaseMsField.min || b.base_ms > kBaseMsField.max) wrong.emplace_back(prefix + ".baseMs", Code::kOutOfRange);
+  if (b.base_ms < kBaseMsField.min || b.base_ms > kBaseMsField.max)
+    wrong.emplace_back(prefix + ".baseMs", Code::kOutOfRange);
   if (b.cap_ms < kCapMsField.min || b.cap_ms > kCapMsField.max || b.cap_ms < b.base_ms) {
     wrong.emplace_back(prefix + ".capMs", Code::kOutOfRange);
   }
@@ -1347,8 +1370,7 @@ std::optional<Queue> MakeQueue(Decoder& in, std::string_view input) {
   if (c < 0xF8) {
     p.backoff.cap_ms = base_ok ? std::min(kMaxDelayMs, base * kCapFactors[c % 8]) : 60'000;
   } else {
-    const int64_t edges[8] = {base_ok ? base - 1 : 0, 0, -1, kMaxDelayMs + 1, kI64Min, kI64Max, kMaxDelayMs,
-                              base};
+    const int64_t edges[8] = {base_ok ? base - 1 : 0, 0, -1, kMaxDelayMs + 1, kI64Min, kI64Max, kMaxDelayMs, base};
     p.backoff.cap_ms = edges[c - 0xF8];
   }
   p.lease_ms = PolicyMs(in);

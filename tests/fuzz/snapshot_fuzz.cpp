@@ -184,7 +184,8 @@ std::vector<std::string> PlacedIds(const Queue& q, std::string_view input) {
   for (const auto& j : completed) ids.push_back(j.id);
   for (const auto& j : quarantined) ids.push_back(j.id);
   std::set<std::string> seen;
-  for (const std::string& id : ids) FUZZ_CHECK(seen.insert(id).second, "job " + Show(id) + " is in two views" + where());
+  for (const std::string& id : ids)
+    FUZZ_CHECK(seen.insert(id).second, "job " + Show(id) + " is in two views" + where());
   return ids;
 }
 
@@ -205,8 +206,19 @@ void CheckReadable(const Queue& q, std::string_view input) {
 
 // ---- operations -------------------------------------------------------------------
 
-enum OpKind { kEnqueue, kProcess, kLease, kSettle, kAdvance, kAdvanceToNext, kReplay, kRedrive, kReleaseKey,
-              kProcessMany, kEnqueueMany };
+enum OpKind {
+  kEnqueue,
+  kProcess,
+  kLease,
+  kSettle,
+  kAdvance,
+  kAdvanceToNext,
+  kReplay,
+  kRedrive,
+  kReleaseKey,
+  kProcessMany,
+  kEnqueueMany
+};
 
 struct Op {
   OpKind kind = kEnqueue;
@@ -233,17 +245,17 @@ struct Op {
   }
 };
 
-const std::string kOddIds[8] = {"", "a b", "%41", "\xc3\xa9", "\n", std::string("\0z", 2), "\xff",
-                                std::string(kMaxIdBytes + 1, 'i')};
+const std::string kOddIds[8] = {
+    "", "a b", "%41", "\xc3\xa9", "\n", std::string("\0z", 2), "\xff", std::string(kMaxIdBytes + 1, 'i')};
 const std::string kKeys[7] = {"", "", "", "k0", "k1", "k2", "%k y"};
 const std::string kPayloads[4] = {"p", "", std::string("\0\xff", 2), "pay load %20"};
 const std::string kOutcomeTexts[8] = {"success",        "transient",    "permanent", "undeserializable",
                                       "unknown-schema", "precondition", "Success",   ""};
 const std::string kErrors[5] = {"", "", "e1", "db timeout", "\xff%\n"};
-const std::string kBadTokens[8] = {"lease-0", "lease-01", "x", "lease-4294967296", "lease-4294967295", "", "lease-",
-                                   "lease-1 "};
-constexpr int64_t kMs[16] = {0, 1, 2, 10, 49, 50, 51, 100, 999, 1000, 1001, 5000, 30'000, 60'000, kMaxDelayMs,
-                             kMaxDelayMs + 1};
+const std::string kBadTokens[8] = {"lease-0",          "lease-01", "x",      "lease-4294967296",
+                                   "lease-4294967295", "",         "lease-", "lease-1 "};
+constexpr int64_t kMs[16] = {0,   1,    2,    10,   49,     50,     51,          100,
+                             999, 1000, 1001, 5000, 30'000, 60'000, kMaxDelayMs, kMaxDelayMs + 1};
 constexpr int64_t kEdgeMs[4] = {-1, int64_t{1} << 53, kI64Max, kI64Min};
 
 std::string DecodeId(Decoder& in, const Queue& q, std::string_view input) {
@@ -289,7 +301,8 @@ int64_t DecodeMs(Decoder& in, const Queue& q) {
     for (const DelayedView& d : q.view().Delayed()) next = std::min(next, d.due_at);
     for (const LeaseView& l : q.view().Leased()) next = std::min(next, l.expires_at);
     if (q.policy().retention_ms > 0) {
-      for (const QuarantineEntry& e : q.view().Quarantined()) next = std::min(next, Later(e.arrived_at, q.policy().retention_ms));
+      for (const QuarantineEntry& e : q.view().Quarantined())
+        next = std::min(next, Later(e.arrived_at, q.policy().retention_ms));
     }
     if (next == kI64Max) return kMs[m % 16];
     return std::max<int64_t>(0, next - q.stats().now + (m % 3) - 1);
@@ -364,9 +377,8 @@ Op DecodeOp(Decoder& in, const Queue& q, std::string_view input) {
 // What a call did, as text: two queues in the same state must give the same.
 std::string Summary(const Attempt& a) {
   if (!a.processed) return "nothing";
-  return a.id + " #" + std::to_string(a.attempt) + " " + OutcomeName(a.outcome) + " " +
-         DispositionName(a.disposition) + " " + ReasonName(a.reason) + " " + std::to_string(a.delay_ms) + " " +
-         std::to_string(a.due_at);
+  return a.id + " #" + std::to_string(a.attempt) + " " + OutcomeName(a.outcome) + " " + DispositionName(a.disposition) +
+         " " + ReasonName(a.reason) + " " + std::to_string(a.delay_ms) + " " + std::to_string(a.due_at);
 }
 
 // Runs `op`; a refusal must be proper. Returns what it did, and whether it
@@ -395,8 +407,9 @@ std::string Apply(Queue& q, const Op& op, bool* unchanged, std::string_view inpu
       call = "Lease";
       Result<LeaseGrant> r = q.Lease();
       if (r.ok()) {
-        out = r->leased ? r->id + " " + r->token + " #" + std::to_string(r->attempt) + " " + std::to_string(r->expires_at)
-                        : "nothing";
+        out = r->leased
+                  ? r->id + " " + r->token + " #" + std::to_string(r->attempt) + " " + std::to_string(r->expires_at)
+                  : "nothing";
         *unchanged = !r->leased;
       }
       st = r.status();
@@ -472,9 +485,10 @@ std::string Apply(Queue& q, const Op& op, bool* unchanged, std::string_view inpu
 std::string Counters(const Queue& q) {
   const QueueStats s = q.stats();
   std::string out;
-  for (const uint64_t v : {s.step, s.actions, static_cast<uint64_t>(s.now), uint64_t{s.ready}, uint64_t{s.delayed},
-                           uint64_t{s.leased}, uint64_t{s.completed}, uint64_t{s.quarantined}, uint64_t{s.events},
-                           uint64_t{s.reorders}, uint64_t{s.expired}, uint64_t{s.lost}, uint64_t{q.view().journal_size()}}) {
+  for (const uint64_t v :
+       {s.step, s.actions, static_cast<uint64_t>(s.now), uint64_t{s.ready}, uint64_t{s.delayed}, uint64_t{s.leased},
+        uint64_t{s.completed}, uint64_t{s.quarantined}, uint64_t{s.events}, uint64_t{s.reorders}, uint64_t{s.expired},
+        uint64_t{s.lost}, uint64_t{q.view().journal_size()}}) {
     out += std::to_string(v) + " ";
   }
   return out;
@@ -488,8 +502,8 @@ std::string Step(Queue& q, const Op& op, std::string_view input) {
   const std::string did = Apply(q, op, &unchanged, input);
   Note("  " + op.Describe() + " -> " + did);
   if (unchanged) {
-    FUZZ_CHECK(Counters(q) == before, op.Describe() + " -> " + did + " changed the queue: " + before + "-> " + Counters(q) +
-                                          " on " + Show(input));
+    FUZZ_CHECK(Counters(q) == before, op.Describe() + " -> " + did + " changed the queue: " + before + "-> " +
+                                          Counters(q) + " on " + Show(input));
   }
   return did;
 }
@@ -497,11 +511,13 @@ std::string Step(Queue& q, const Op& op, std::string_view input) {
 // Restores `text`, which must be accepted and give itself back.
 void CheckRoundTrip(const std::string& text, std::string_view input, const char* what) {
   Result<Queue> again = Queue::Restore(text);
-  FUZZ_CHECK(again.ok(), std::string(what) + ": Restore refused the queue's own snapshot: " + again.status().ToString() +
+  FUZZ_CHECK(again.ok(), std::string(what) +
+                             ": Restore refused the queue's own snapshot: " + again.status().ToString() +
                              "\n  snapshot: " + QuoteShort(text, 4000) + "\n  input: " + Show(input));
   const std::string back = TextOf(again.value(), input);
   FUZZ_CHECK(back == text, std::string(what) + ": a restored snapshot's text differs from the snapshot\n  snapshot: " +
-                               QuoteShort(text, 4000) + "\n  restored: " + QuoteShort(back, 4000) + "\n  input: " + Show(input));
+                               QuoteShort(text, 4000) + "\n  restored: " + QuoteShort(back, 4000) +
+                               "\n  input: " + Show(input));
 }
 
 // A Recover() refusal: a proper Status of one of `codes`.
@@ -538,11 +554,12 @@ void CheckBoundaries(std::optional<std::string_view> snapshot, const std::vector
     options.crash_after = b.writes;
     options.torn = torn;
     Result<Recovery> r = Queue::Recover(snapshot, journal, options);
-    const std::string where = "Recover at operation boundary " + std::to_string(b.writes) + " of " +
-                              std::to_string(n) + (torn ? " (torn)" : "");
+    const std::string where = "Recover at operation boundary " + std::to_string(b.writes) + " of " + std::to_string(n) +
+                              (torn ? " (torn)" : "");
     Note(where);
     FUZZ_CHECK(r.ok(), where + " refused: " + r.status().ToString() + " on " + Show(input));
-    FUZZ_CHECK(r->lost.empty() && r->duplicated.empty(), where + " found a job lost or in two places on " + Show(input));
+    FUZZ_CHECK(r->lost.empty() && r->duplicated.empty(),
+               where + " found a job lost or in two places on " + Show(input));
     FUZZ_CHECK(r->torn_discarded == torn, where + ": torn_discarded on " + Show(input));
     FUZZ_CHECK(r->applied == static_cast<uint64_t>(b.writes), where + ": applied " + std::to_string(r->applied));
     const std::string text = TextOf(r->queue, input);
@@ -586,8 +603,9 @@ void RestoreMode(std::string_view rest, std::string_view input) {
   if (!restored.ok()) {
     const Status& s = restored.status();
     CheckRefusal(s, "Restore", input);
-    FUZZ_CHECK(s.code() == Code::kInvalidSnapshot || s.code() == Code::kUnsupportedVersion || s.code() == Code::kTooLarge,
-               "Restore refused with an unexpected code: " + s.ToString() + " on " + Show(input));
+    FUZZ_CHECK(
+        s.code() == Code::kInvalidSnapshot || s.code() == Code::kUnsupportedVersion || s.code() == Code::kTooLarge,
+        "Restore refused with an unexpected code: " + s.ToString() + " on " + Show(input));
   } else {
     Note("restored");
     const std::string back = TextOf(restored.value(), input);
@@ -679,10 +697,30 @@ std::string BodyOf(const std::string& record) {
   return at == std::string::npos ? record : record.substr(0, at);
 }
 
-const std::string kWords[24] = {"0",  "1",  "-1", "2",  "3",  "4294967295", "4294967296", "18446744073709551615",
-                                "9223372036854775807", "-9223372036854775808", "9007199254740991", "-",
-                                "put-ready", "remove-ready", "put-quarantine", "end-lease", "settled", "expired",
-                                "replayed", "dropped", "event", "error", "reorder", "\"x\""};
+const std::string kWords[24] = {"0",
+                                "1",
+                                "-1",
+                                "2",
+                                "3",
+                                "4294967295",
+                                "4294967296",
+                                "18446744073709551615",
+                                "9223372036854775807",
+                                "-9223372036854775808",
+                                "9007199254740991",
+                                "-",
+                                "put-ready",
+                                "remove-ready",
+                                "put-quarantine",
+                                "end-lease",
+                                "settled",
+                                "expired",
+                                "replayed",
+                                "dropped",
+                                "event",
+                                "error",
+                                "reorder",
+                                "\"x\""};
 
 // What Mutate() did.
 struct Mutation {
@@ -780,15 +818,16 @@ Mutation Mutate(std::vector<std::string>& records, Decoder& in) {
        (m.changed ? "" : " (no change)"));
   if (kTrace) {
     for (size_t k = 0; k < records.size(); ++k) {
-      if (k >= before.size() || records[k] != before[k]) Note("  r[" + std::to_string(k) + "] = " + QuoteShort(records[k], 400));
+      if (k >= before.size() || records[k] != before[k])
+        Note("  r[" + std::to_string(k) + "] = " + QuoteShort(records[k], 400));
     }
   }
   return m;
 }
 
 // Job accounting after a crash at write k of an unmutated journal.
-void CheckAccounting(const Recovery& r, const std::set<std::string>& given, const Policy& policy, const std::string& where,
-                     std::string_view input) {
+void CheckAccounting(const Recovery& r, const std::set<std::string>& given, const Policy& policy,
+                     const std::string& where, std::string_view input) {
   const std::vector<std::string> placed = PlacedIds(r.queue, input);
   std::set<std::string> accounted(placed.begin(), placed.end());
   for (const std::string& id : placed) {
@@ -906,10 +945,12 @@ void JournalMode(Decoder& in, std::string_view input) {
     options.crash_after = k;
     options.torn = torn;
     Result<Recovery> r = Queue::Recover(base, Views(records), options);
-    const std::string where = "Recover at write " + std::to_string(k) + " of " + std::to_string(n) + (torn ? " (torn)" : "");
+    const std::string where =
+        "Recover at write " + std::to_string(k) + " of " + std::to_string(n) + (torn ? " (torn)" : "");
     Note(where);
     FUZZ_CHECK(r.ok(), where + " refused an unmutated journal: " + r.status().ToString() + " on " + Show(input));
-    FUZZ_CHECK(r->torn_discarded == torn && r->applied == static_cast<uint64_t>(k), where + ": applied, torn_discarded");
+    FUZZ_CHECK(r->torn_discarded == torn && r->applied == static_cast<uint64_t>(k),
+               where + ": applied, torn_discarded");
     CheckAccounting(r.value(), given, policy, where, input);
     CheckRoundTrip(TextOf(r->queue, input), input, where.c_str());
   }
@@ -929,24 +970,27 @@ void JournalMode(Decoder& in, std::string_view input) {
   }
   const int64_t k = options.crash_after.value_or(len);
   const bool in_range = k >= (snapshot ? 0 : 1) && k <= len;
-  Note("Recover(" + std::string(snapshot ? "snapshot" : "creation") + ", " + std::to_string(len) + " records, crash after " +
-       (options.crash_after ? std::to_string(*options.crash_after) : std::string("all")) + (torn ? ", torn" : "") + ")");
+  Note("Recover(" + std::string(snapshot ? "snapshot" : "creation") + ", " + std::to_string(len) +
+       " records, crash after " + (options.crash_after ? std::to_string(*options.crash_after) : std::string("all")) +
+       (torn ? ", torn" : "") + ")");
   Result<Recovery> r = Queue::Recover(base, Views(records), options);
   if (!r.ok()) {
     Note("  -> " + r.status().ToString());
     CheckRecoverRefusal(r.status(), {Code::kInvalidArgument, Code::kInvalidSnapshot, Code::kOutOfRange}, input);
     // From creation, an empty journal (its create record deleted) is refused by name first.
     const bool no_create = !snapshot && len == 0;
-    FUZZ_CHECK(no_create ? r.status().code() == Code::kInvalidArgument : (r.status().code() == Code::kOutOfRange) == !in_range,
-               "Recover: out-of-range exactly for a crash point outside the journal: " + r.status().ToString() +
-                   " (k " + std::to_string(k) + " of " + std::to_string(len) + ") on " + Show(input));
+    FUZZ_CHECK(
+        no_create ? r.status().code() == Code::kInvalidArgument : (r.status().code() == Code::kOutOfRange) == !in_range,
+        "Recover: out-of-range exactly for a crash point outside the journal: " + r.status().ToString() + " (k " +
+            std::to_string(k) + " of " + std::to_string(len) + ") on " + Show(input));
     if (!m.changed) FUZZ_CHECK(!in_range, "Recover refused an unmutated journal: " + r.status().ToString());
     return;
   }
   FUZZ_CHECK(in_range, "Recover accepted crash point " + std::to_string(k) + " of " + std::to_string(len));
-  FUZZ_CHECK(m.stale < 0 || m.stale >= k, "Recover applied record " + std::to_string(m.stale) +
-                                              ", damaged with a stale check, on " + Show(input));
-  Note("  -> recovered, lost " + std::to_string(r->lost.size()) + ", duplicated " + std::to_string(r->duplicated.size()));
+  FUZZ_CHECK(m.stale < 0 || m.stale >= k,
+             "Recover applied record " + std::to_string(m.stale) + ", damaged with a stale check, on " + Show(input));
+  Note("  -> recovered, lost " + std::to_string(r->lost.size()) + ", duplicated " +
+       std::to_string(r->duplicated.size()));
   Queue& recovered = r->queue;
   CheckReadable(recovered, input);
   const std::string recovered_text = TextOf(recovered, input);
@@ -990,7 +1034,8 @@ const Bytes kNoMutation = {0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0xEF, 0x00};
 const std::vector<Bytes> kScenarios = {
     // Default policy: a success, transient failures to exhaustion, a permanent failure, a replay.
     Scenario(0x02, 0x00, {Enq(0), Enq(1), Enq(2)}, true,
-             {Proc(kS), Proc(kT, 2), Proc(kP, 3), Proc(kT, 2), Proc(kT, 2), ReplayAny(0), Proc(kS)}, 0x83, 0x05, kNoMutation),
+             {Proc(kS), Proc(kT, 2), Proc(kP, 3), Proc(kT, 2), Proc(kT, 2), ReplayAny(0), Proc(kS)}, 0x83, 0x05,
+             kNoMutation),
     // Fixed backoff and leases: delays, a settle, an expiry, advances; a byte changed, check recomputed.
     Scenario(0x02, 0x05, {Enq(0), Enq(1)}, true,
              {LeaseOp(), Proc(kT, 3), SettleActive(kS), Adv(0x0C), LeaseOp(), Adv(0xC0), Next(), Proc(kPre), Enq(3)},
@@ -1001,8 +1046,8 @@ const std::vector<Bytes> kScenarios = {
              0x06, 0x0B, {0x02, 0x04, 0x07, 0x00, 0xC1, 0x01, 0x30, 0x01}),
     // Stall ordering, retention with a drop, unsafe quarantine order, decorrelated jitter, crash alerts.
     Scenario(0x08 | 0x10 | 0x20 | 0x01, 0x43, {Enq(0), Enq(1)}, true,
-             {Proc(kT), Adv(0xC0), Proc(kT), Proc(kP), LeaseOp(), Adv(0x0C), Adv(0x0E), Proc(kS)},
-             0x85, 0x86, {0x03, 0x02, 0x00, 0x00, 0x00, 0x02, 0x08, 0x00}),
+             {Proc(kT), Adv(0xC0), Proc(kT), Proc(kP), LeaseOp(), Adv(0x0C), Adv(0x0E), Proc(kS)}, 0x85, 0x86,
+             {0x03, 0x02, 0x00, 0x00, 0x00, 0x02, 0x08, 0x00}),
     // Duplicated record, renumbered and rechained; a torn crash.
     Scenario(0x01, 0x31, {Enq(5), Enq(6, 5)}, true, {Proc(kT), LeaseOp(), SettleActive(kT, 4), Proc(kU), ReplayAny(0)},
              0x02, 0x03, {0x04, 0x02, 0x00, 0x00, 0x00, 0x02, 0x05, 0x01, 0x00, 0x01, 0x02}),
@@ -1042,8 +1087,8 @@ void WriteSeeds(const std::string& dir) {
   int n = 0;
   const auto restore_seed = [&](const std::string& text) {
     const std::string body = text.substr(0, text.rfind("end "));
-    WriteFile(dir + "/restore-" + std::to_string(++n), "S" + body + std::string(1, '\0') + "\x85" +
-                                                          std::string(kSeedOps.begin(), kSeedOps.end()));
+    WriteFile(dir + "/restore-" + std::to_string(++n),
+              "S" + body + std::string(1, '\0') + "\x85" + std::string(kSeedOps.begin(), kSeedOps.end()));
   };
   for (const auto& scenario : kScenarios) {
     WriteFile(dir + "/journal-" + std::to_string(n + 1), std::string(scenario.begin(), scenario.end()));
@@ -1058,7 +1103,7 @@ void WriteSeeds(const std::string& dir) {
     (void)q->Enqueue("a", "x", "k");
     (void)q->Enqueue("b", "y");
     (void)q->Process("transient", "boom");  // a: remove-ready, then put-quarantine
-    (void)q->Process("success");             // b: put-completed, then remove-ready
+    (void)q->Process("success");            // b: put-completed, then remove-ready
     Result<std::vector<JournalEntry>> j = q->view().Journal();
     std::vector<std::string_view> records;
     for (const JournalEntry& e : j.value()) records.push_back(e.record);
@@ -1104,7 +1149,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Decoder in(data + 1, size - 1);
     JournalMode(in, input);
   }
-  FUZZ_CHECK(HeapUsed() == heap_before, "heap budget use " + std::to_string(HeapUsed()) + " after the queues are gone, " +
-                                            std::to_string(heap_before) + " before");
+  FUZZ_CHECK(HeapUsed() == heap_before, "heap budget use " + std::to_string(HeapUsed()) +
+                                            " after the queues are gone, " + std::to_string(heap_before) + " before");
   return 0;
 }

@@ -17,7 +17,8 @@ bool HasTermOf(const WorstCase& w, FailureClass c) {
 
 TEST_CASE("the schedule counts each lease to its expiry where attempts hold leases, as the lease level's run does") {
   // Lesson 2's lease level: 2 attempts, 1 s leases, no backoff; its run quarantines a at 2,000 ms.
-  Session s = SessionOrDie(ParseOrDie("v2;m2;l1000;s1;ja:resize%20image%207,b:resize%20image%208;al,w1000,l,k2s,l,w1000"));
+  Session s =
+      SessionOrDie(ParseOrDie("v2;m2;l1000;s1;ja:resize%20image%207,b:resize%20image%208;al,w1000,l,k2s,l,w1000"));
   REQUIRE(s.queue().stats().quarantined == 1);
   int64_t quarantined_at = -1;
   for (const Event& e : s.events()) {

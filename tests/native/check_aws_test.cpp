@@ -132,7 +132,8 @@ TEST_CASE("check aws: a plan's inline redrive_policy, a DLQ's redrive_allow_poli
   CHECK(source.retention_from_first_enqueue);
   CHECK(source.unknowns.empty());
   REQUIRE(source.notes.size() == 1);  // delay_seconds = 90, as the Registry example has it
-  CHECK(source.notes[0].text == "delay_seconds 90 s: each message's first delivery waits 90 s, which the lab does not play");
+  CHECK(source.notes[0].text ==
+        "delay_seconds 90 s: each message's first delivery waits 90 s, which the lab does not play");
   CHECK(source.notes[0].at == At(f, LineOf(f.text, "\"delay_seconds\": 90")));
   CHECK(source.aliases.front() == "arn:aws:sqs:us-east-1:123456789012:terraform-example-queue");
   REQUIRE(source.settings.size() == 2);
@@ -319,8 +320,8 @@ const Finding* FindingOf(const Report& report, std::string_view rule, std::strin
 TEST_CASE("check aws: Check() over the fixtures judges the queues the readers located") {
   const std::string plan = "terraform/inline-redrive/plan.json", cfn = "cloudformation/short-form/template.yaml",
                     separate = "terraform/separate-redrive/plan.json";
-  const std::vector<SourceFile> files = {{plan, FixtureText(plan)}, {cfn, FixtureText(cfn)},
-                                         {separate, FixtureText(separate)}};
+  const std::vector<SourceFile> files = {
+      {plan, FixtureText(plan)}, {cfn, FixtureText(cfn)}, {separate, FixtureText(separate)}};
   CHECK(DetectFormat(plan, files[0].text) == "terraform-plan");
   CHECK(DetectFormat(cfn, files[1].text) == "cloudformation");
   Result<Report> report = Check(files, CheckOptions{});
@@ -382,7 +383,8 @@ Resources:
 
 TEST_CASE("check aws: bad input is an error naming the file and line") {
   const std::string plan = FixtureText("terraform/separate-redrive/plan.json");
-  const std::string redrive = R"(\"deadLetterTargetArn\":\"arn:aws:sqs:eu-west-1:210987654321:examplequeue-ddl\",\"maxReceiveCount\":4)";
+  const std::string redrive =
+      R"(\"deadLetterTargetArn\":\"arn:aws:sqs:eu-west-1:210987654321:examplequeue-ddl\",\"maxReceiveCount\":4)";
   REQUIRE(plan.find(redrive) != std::string::npos);
   const int line = LineOf(plan, "\"redrive_policy\": \"{");
   auto replaced = [&](const std::string& with) {
@@ -392,12 +394,14 @@ TEST_CASE("check aws: bad input is an error naming the file and line") {
   };
   std::string not_json = ErrorOf("terraform-plan", "plan.json", replaced(R"(deadLetterTargetArn: 4)"));
   CHECK(not_json.starts_with("plan.json:" + std::to_string(line) + ": redrive_policy is not JSON: "));
-  std::string abc = ErrorOf("terraform-plan", "plan.json",
-                            replaced(R"(\"deadLetterTargetArn\":\"arn:aws:sqs:eu-west-1:1:x\",\"maxReceiveCount\":\"abc\")"));
+  std::string abc =
+      ErrorOf("terraform-plan", "plan.json",
+              replaced(R"(\"deadLetterTargetArn\":\"arn:aws:sqs:eu-west-1:1:x\",\"maxReceiveCount\":\"abc\")"));
   CHECK(abc == "plan.json:" + std::to_string(line) +
                    ": redrive_policy.maxReceiveCount: expected a whole number from 1 to 1000, got \"abc\"");
-  std::string too_many = ErrorOf("terraform-plan", "plan.json",
-                                 replaced(R"(\"deadLetterTargetArn\":\"arn:aws:sqs:eu-west-1:1:x\",\"maxReceiveCount\":1001)"));
+  std::string too_many =
+      ErrorOf("terraform-plan", "plan.json",
+              replaced(R"(\"deadLetterTargetArn\":\"arn:aws:sqs:eu-west-1:1:x\",\"maxReceiveCount\":1001)"));
   CHECK(too_many.starts_with("plan.json:" + std::to_string(line) + ": redrive_policy.maxReceiveCount: expected"));
   CHECK(too_many.find("1001") != std::string::npos);
 
@@ -410,8 +414,9 @@ TEST_CASE("check aws: bad input is an error naming the file and line") {
         maxReceiveCount: 3
 )";
   std::string missing = ErrorOf("cloudformation", "template.yaml", yaml);
-  CHECK(missing == "template.yaml:6: RedrivePolicy.deadLetterTargetArn: !GetAtt names Missing, which the template "
-                   "does not declare");
+  CHECK(missing ==
+        "template.yaml:6: RedrivePolicy.deadLetterTargetArn: !GetAtt names Missing, which the template "
+        "does not declare");
   std::string count = ErrorOf("cloudformation", "t.yaml", R"(Resources:
   Dlq:
     Type: AWS::SQS::Queue
@@ -448,15 +453,17 @@ TEST_CASE("check aws: bad input is an error naming the file and line") {
     Properties:
       VisibilityTimeout: !Ref Nowhere
 )");
-  CHECK(ref == "t.yaml:5: VisibilityTimeout: !Ref names Nowhere, which the template declares neither as a "
-               "parameter nor as a resource");
+  CHECK(ref ==
+        "t.yaml:5: VisibilityTimeout: !Ref names Nowhere, which the template declares neither as a "
+        "parameter nor as a resource");
 }
 
 // Inputs the reader harness found (tests/fuzz/regressions/check-cloudformation/): a template
 // without resources was refused at line 0 (the file as a whole), an empty QueueName read as a
 // queue without a name.
 TEST_CASE("check aws: hostile templates found by the fuzz harness are refused with a line") {
-  std::string e = ErrorOf("cloudformation", "t.yaml", "# a template\nAWSTemplateFormatVersion: '2010-09-09'\nDescription: none\n");
+  std::string e =
+      ErrorOf("cloudformation", "t.yaml", "# a template\nAWSTemplateFormatVersion: '2010-09-09'\nDescription: none\n");
   CHECK(e == "t.yaml:2: Resources: expected a map of resources, got no Resources key");
   e = ErrorOf("cloudformation", "t.yaml", "AWSTemplateFormatVersion: '2010-09-09'\n\nResources:\n  - a\n");
   CHECK(e == "t.yaml:3: Resources: expected a map of resources, got a list");

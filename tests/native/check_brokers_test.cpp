@@ -125,8 +125,8 @@ TEST_CASE("check rabbitmq definitions 4.x: policy precedence, argument override,
   Inventory inv = ReadFixtures("rabbitmq-definitions", {f});
   // The stream events.dlq dead-letters nothing and is not a queue the rules judge.
   CHECK(Ids(inv) == std::vector<std::string>{"/orders", "/orders.dlq", "/payments", "/payments.dlq", "/audit",
-                                             "/notifications", "/reports", "/events.billing", "/events.shipping", "/emails",
-                                             "/emails.retry"});
+                                             "/notifications", "/reports", "/events.billing", "/events.shipping",
+                                             "/emails", "/emails.retry"});
   const QueueConfig& orders = Queue(inv, "/orders");
   CHECK(orders.name == "orders");
   CHECK(orders.system == "rabbitmq-quorum");
@@ -264,8 +264,9 @@ TEST_CASE("check rabbitmq topology: Queue and Policy resources, several document
 }
 
 TEST_CASE("check sidekiq 7: retry_for is the policy's window, and a sidekiq_retries_exhausted :discard drops the job") {
-  Inventory inv = ReadFixtures("sidekiq-ruby", {"sidekiq-7/app/jobs/payment_job.rb", "sidekiq-7/app/jobs/webhook_job.rb",
-                                                "sidekiq-7/app/jobs/notify_job.rb"});
+  Inventory inv = ReadFixtures(
+      "sidekiq-ruby",
+      {"sidekiq-7/app/jobs/payment_job.rb", "sidekiq-7/app/jobs/webhook_job.rb", "sidekiq-7/app/jobs/notify_job.rb"});
   JoinInventory(&inv);
   // "retry_for and retry are mutually exclusive" (job_retry.rb, 8.1.0): retry: 3 is not read beside it.
   const QueueConfig& payment = Queue(inv, "PaymentJob");
@@ -287,22 +288,27 @@ TEST_CASE("check sidekiq 7: retry_for is the policy's window, and a sidekiq_retr
   Inventory other;
   REQUIRE(ReadText("sidekiq-ruby", "x.rb",
                    "class X\n  include Sidekiq::Job\n  sidekiq_retries_exhausted do |msg, ex|\n    log(\":discard\")\n"
-                   "    :discarded\n  end\n  def perform; end\nend\n", &other).ok());
+                   "    :discarded\n  end\n  def perform; end\nend\n",
+                   &other)
+              .ok());
   REQUIRE(other.queues.size() == 1);
   CHECK_FALSE(other.queues[0].policy.discard_on_exhausted);
   CHECK(other.queues[0].terminal == Terminal::kKeptHere);
   // A one-line block.
   Inventory inline_block;
   REQUIRE(ReadText("sidekiq-ruby", "y.rb",
-                   "class Y\n  include Sidekiq::Job\n  sidekiq_retries_exhausted { |msg, ex| :discard }\nend\n", &inline_block).ok());
+                   "class Y\n  include Sidekiq::Job\n  sidekiq_retries_exhausted { |msg, ex| :discard }\nend\n",
+                   &inline_block)
+              .ok());
   REQUIRE(inline_block.queues.size() == 1);
   CHECK(inline_block.queues[0].policy.discard_on_exhausted);
 }
 
 TEST_CASE("check sidekiq: sidekiq.yml and job classes, joined") {
   Inventory inv = ReadFixtures("sidekiq-yml", {"sidekiq/config/sidekiq.yml"});
-  inv = ReadFixtures("sidekiq-ruby", {"sidekiq/app/jobs/hard_job.rb", "sidekiq/app/jobs/default_job.rb",
-                                      "sidekiq/app/jobs/fire_and_forget_job.rb", "sidekiq/app/jobs/billing/charge_job.rb"},
+  inv = ReadFixtures("sidekiq-ruby",
+                     {"sidekiq/app/jobs/hard_job.rb", "sidekiq/app/jobs/default_job.rb",
+                      "sidekiq/app/jobs/fire_and_forget_job.rb", "sidekiq/app/jobs/billing/charge_job.rb"},
                      std::move(inv));
   JoinInventory(&inv);
   CHECK(Ids(inv) == std::vector<std::string>{"HardJob", "DefaultJob", "FireAndForgetJob", "Billing::ChargeJob"});
@@ -365,7 +371,8 @@ TEST_CASE("check sidekiq: without sidekiq.yml, Sidekiq's defaults") {
 }
 
 TEST_CASE("check bullmq: job options alone, defaultJobOptions with the Worker's settings, a custom backoff") {
-  Inventory inv = ReadFixtures("bullmq-options", {"bullmq/emails.json", "bullmq/reports.queue.json", "bullmq/webhooks.json"});
+  Inventory inv =
+      ReadFixtures("bullmq-options", {"bullmq/emails.json", "bullmq/reports.queue.json", "bullmq/webhooks.json"});
   CHECK(Ids(inv) == std::vector<std::string>{"emails", "reports", "webhooks"});
   const QueueConfig& emails = Queue(inv, "emails");
   CHECK(emails.system == "bullmq");
@@ -415,7 +422,8 @@ TEST_CASE("check broker readers: bad input is an error naming the file and the l
   has(e, "d.json:2: overflow: expected one of \"drop-head\"");
   e = ErrorOf("rabbitmq-definitions", "d.json", R"J({"rabbit_version": "four", "queues": []})J");
   has(e, "d.json:1: rabbit_version");
-  e = ErrorOf("sidekiq-ruby", "app/jobs/x.rb", "class X\n  include Sidekiq::Job\n  sidekiq_options retry: \"many\"\nend\n");
+  e = ErrorOf("sidekiq-ruby", "app/jobs/x.rb",
+              "class X\n  include Sidekiq::Job\n  sidekiq_options retry: \"many\"\nend\n");
   has(e, "app/jobs/x.rb:3: retry");
   e = ErrorOf("sidekiq-ruby", "app/jobs/x.rb", "class X\n  sidekiq_options retry_for: soon\nend\n");
   has(e, "app/jobs/x.rb:2: retry_for");
@@ -448,11 +456,13 @@ TEST_CASE("check broker readers: bad input is an error naming the file and the l
 // Inputs the reader harnesses found (tests/fuzz/regressions/check-sidekiq-ruby/): refused with a
 // file and line, never read into a queue without a name or a report that is not UTF-8.
 TEST_CASE("check sidekiq ruby: hostile input found by the fuzz harness is refused with a line") {
-  std::string e = ErrorOf("sidekiq-ruby", "app/jobs/x.rb", "class X\n  include Sidekiq::Job\n  sidekiq_options queue: \"q\xff\"\nend\n");
+  std::string e = ErrorOf("sidekiq-ruby", "app/jobs/x.rb",
+                          "class X\n  include Sidekiq::Job\n  sidekiq_options queue: \"q\xff\"\nend\n");
   CHECK(e == "app/jobs/x.rb:3: expected UTF-8 text, got a byte sequence that is not UTF-8");
   e = ErrorOf("sidekiq-ruby", "app/jobs/x.rb", "class& X\n  include Sidekiq::Job\nend\n");
   CHECK(e == "app/jobs/x.rb:1: class: expected a constant name (Billing::ChargeJob), got \"& X\"");
-  e = ErrorOf("sidekiq-ruby", "app/jobs/x.rb", "module Billing\n  class ::\n    sidekiq_options retry: 3\n  end\nend\n");
+  e = ErrorOf("sidekiq-ruby", "app/jobs/x.rb",
+              "module Billing\n  class ::\n    sidekiq_options retry: 3\n  end\nend\n");
   CHECK(e == "app/jobs/x.rb:2: class: expected a constant name (Billing::ChargeJob), got \"::\"");
   // A class's name after `class` still reads as before (`class << self` is no class).
   Inventory read;
@@ -478,23 +488,26 @@ const Finding* FindingFor(const Report& report, std::string_view rule, std::stri
 
 TEST_CASE("check broker fixtures: each file's format is detected, and Check() judges them together") {
   const std::vector<std::pair<std::string, std::string>> fixtures = {
-      {"rabbitmq-4x/definitions.json", "rabbitmq-definitions"}, {"rabbitmq-3x/definitions.json", "rabbitmq-definitions"},
-      {"rabbitmq-operator/topology.yaml", "rabbitmq-topology"},          {"sidekiq/config/sidekiq.yml", "sidekiq-yml"},
-      {"sidekiq/app/jobs/hard_job.rb", "sidekiq-ruby"},          {"sidekiq/app/jobs/billing/charge_job.rb", "sidekiq-ruby"},
-      {"bullmq/emails.json", "bullmq-options"},                  {"bullmq/reports.queue.json", "bullmq-options"}};
+      {"rabbitmq-4x/definitions.json", "rabbitmq-definitions"},
+      {"rabbitmq-3x/definitions.json", "rabbitmq-definitions"},
+      {"rabbitmq-operator/topology.yaml", "rabbitmq-topology"},
+      {"sidekiq/config/sidekiq.yml", "sidekiq-yml"},
+      {"sidekiq/app/jobs/hard_job.rb", "sidekiq-ruby"},
+      {"sidekiq/app/jobs/billing/charge_job.rb", "sidekiq-ruby"},
+      {"bullmq/emails.json", "bullmq-options"},
+      {"bullmq/reports.queue.json", "bullmq-options"}};
   for (const auto& fixture : fixtures) {
     CHECK_MESSAGE(DetectFormat(fixture.first, FixtureText(fixture.first)) == fixture.second, fixture.first);
   }
   // One run per system (the topology's queues share ids with the 4.x export's).
-  for (std::vector<std::string> paths : {std::vector<std::string>{"rabbitmq-4x/definitions.json"},
-                                         std::vector<std::string>{"rabbitmq-3x/definitions.json"},
-                                         std::vector<std::string>{"rabbitmq-operator/topology.yaml"},
-                                         std::vector<std::string>{"sidekiq/config/sidekiq.yml", "sidekiq/app/jobs/hard_job.rb",
-                                                                  "sidekiq/app/jobs/default_job.rb",
-                                                                  "sidekiq/app/jobs/fire_and_forget_job.rb",
-                                                                  "sidekiq/app/jobs/billing/charge_job.rb"},
-                                         std::vector<std::string>{"bullmq/emails.json", "bullmq/reports.queue.json",
-                                                                  "bullmq/webhooks.json"}}) {
+  for (std::vector<std::string> paths :
+       {std::vector<std::string>{"rabbitmq-4x/definitions.json"},
+        std::vector<std::string>{"rabbitmq-3x/definitions.json"},
+        std::vector<std::string>{"rabbitmq-operator/topology.yaml"},
+        std::vector<std::string>{"sidekiq/config/sidekiq.yml", "sidekiq/app/jobs/hard_job.rb",
+                                 "sidekiq/app/jobs/default_job.rb", "sidekiq/app/jobs/fire_and_forget_job.rb",
+                                 "sidekiq/app/jobs/billing/charge_job.rb"},
+        std::vector<std::string>{"bullmq/emails.json", "bullmq/reports.queue.json", "bullmq/webhooks.json"}}) {
     std::vector<SourceFile> files;
     for (const std::string& p : paths) files.push_back({p, FixtureText(p)});
     Result<Report> report = Check(files, {});
@@ -540,7 +553,8 @@ TEST_CASE("check rabbitmq definitions 4.3: delayed-retry-* from policies and x- 
   const QueueConfig& reports = Queue(inv, "/reports");
   CHECK(reports.policy.delayed_retry_type == DelayedRetryType::kDisabled);
   REQUIRE(reports.notes.size() == 3);
-  CHECK(reports.notes[0].text == "delayed-retry-type is read by RabbitMQ 4.3 quorum queues only (this is a classic queue); it is ignored");
+  CHECK(reports.notes[0].text ==
+        "delayed-retry-type is read by RabbitMQ 4.3 quorum queues only (this is a classic queue); it is ignored");
   CHECK(reports.notes[0].at == At(f, 58));
   // The same file named 4.2: the keys are ignored with a note naming the version.
   std::string text = FixtureText(f);
@@ -551,7 +565,8 @@ TEST_CASE("check rabbitmq definitions 4.3: delayed-retry-* from policies and x- 
   CHECK(old_orders.policy.delayed_retry_type == DelayedRetryType::kDisabled);
   REQUIRE_FALSE(old_orders.notes.empty());
   CHECK(old_orders.notes[0].text ==
-        "delayed-retry-type is read by RabbitMQ 4.3 quorum queues only (this file's rabbit_version is 4.2.1); it is ignored");
+        "delayed-retry-type is read by RabbitMQ 4.3 quorum queues only (this file's rabbit_version is 4.2.1); it is "
+        "ignored");
   // The rules judge the 4.3 delays: orders' 1 to 5 s pass BACKOFF-CAP (maxDelay 1 h), payments' 1, 2, 3 h do not.
   const std::vector<SourceFile> files = {{f, FixtureText(f)}};
   Result<Report> report = Check(files, {});

@@ -75,7 +75,8 @@ TEST_CASE("dlq-lab args: defaults, --help, --version and paths after --") {
 TEST_CASE("dlq-lab args: a usage error names the argument, what was expected and what was given") {
   CHECK(ParseError({}) == "expected a command (check), --help or --version, got nothing");
   CHECK(ParseError({"lint"}) == "expected a command (check), --help or --version, got \"lint\"");
-  CHECK(ParseError({"check", "--format", "xml"}) == "--format: expected text, json, junit, sarif or github, got \"xml\"");
+  CHECK(ParseError({"check", "--format", "xml"}) ==
+        "--format: expected text, json, junit, sarif or github, got \"xml\"");
   CHECK(ParseError({"check", "--format"}) == "--format: expected a value, got nothing");
   CHECK(ParseError({"check", "--config="}) == "--config: expected a value, got an empty one");
   CHECK(ParseError({"check", "--fail-on", "note"}) == "--fail-on: expected warning or error, got \"note\"");
@@ -92,7 +93,7 @@ TEST_CASE("dlq-lab files: a directory's files, sorted, without .git, node_module
   dir.Write("b/c/sidekiq.yml", ":max_retries: 3");
   dir.Write(".git/config.json", "{}");
   dir.Write("node_modules/bullmq/options.json", "{}");
-  fs::create_directory_symlink(dir.path, dir.path / "b" / "loop");       // a loop back to the top
+  fs::create_directory_symlink(dir.path, dir.path / "b" / "loop");        // a loop back to the top
   fs::create_symlink(dir.path / "a.yml", dir.path / "b" / "a-link.yml");  // a symlink to a file is read
   fs::create_symlink(dir.path / "missing.yml", dir.path / "dangling.yml");
   const Result<std::vector<std::string>> files = FilesUnder(dir.path.string());
@@ -138,7 +139,8 @@ TEST_CASE("dlq-lab files: writing the report names the path when it cannot") {
   CHECK(ReadWholeFile(out).value() == "{}\n");
   const Status refused = WriteWholeFile((dir.path / "no-such-dir" / "r.json").string(), "x");
   CHECK_FALSE(refused.ok());
-  CHECK(refused.message().rfind("--output " + (dir.path / "no-such-dir" / "r.json").string() + ": cannot write: ", 0) == 0);
+  CHECK(refused.message().rfind("--output " + (dir.path / "no-such-dir" / "r.json").string() + ": cannot write: ", 0) ==
+        0);
 }
 
 TEST_CASE("dlq-lab run: --version, --help and usage errors, with their exit codes") {

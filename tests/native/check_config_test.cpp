@@ -70,9 +70,10 @@ TEST_CASE("ReadCheckConfig: defaults, durations in every unit, JSON") {
   CHECK(Read("goals: {outage: 900000}").goals.outage_ms == 900'000);
   CHECK(Read("goals: {maxDelay: \"2h\"}").goals.max_delay_ms == 7'200'000);
   CHECK(Read("goals: {outageProbability: 1}").goals.outage_probability == 1.0);
-  const CheckConfig json = Read("{\"goals\": {\"maxTimeToDlq\": \"4h\"},\n \"skip\": [{\"rule\": \"DLQ-ALARM\", "
-                                "\"queue\": \"*-dlq\", \"reason\": \"alarms live in Datadog\"}]}",
-                                "dlq-lab.json");
+  const CheckConfig json = Read(
+      "{\"goals\": {\"maxTimeToDlq\": \"4h\"},\n \"skip\": [{\"rule\": \"DLQ-ALARM\", "
+      "\"queue\": \"*-dlq\", \"reason\": \"alarms live in Datadog\"}]}",
+      "dlq-lab.json");
   CHECK(json.goals.max_time_to_dlq_ms == 4 * 3'600'000);
   REQUIRE(json.skips.size() == 1);
   CHECK(json.skips[0].queue == "*-dlq");
@@ -89,7 +90,7 @@ TEST_CASE("ReadCheckConfig: each mistake names the file, the line, the setting")
         "\"15m\", \"24h\" or a number of milliseconds), got \"0s\"");
   CHECK(Error("goals:\n  maxTimeToDlq: 9999d\n").rfind(".dlq-lab.yml:2: goals.maxTimeToDlq: expected", 0) == 0);
   CHECK(Error("goals:\n  outage: 99999999999999999999\n").find("at most 365 days") != std::string::npos);
-  CHECK(Error("goals:\n  outage:\n") .find("got nothing") != std::string::npos);
+  CHECK(Error("goals:\n  outage:\n").find("got nothing") != std::string::npos);
   CHECK(Error("goals:\n  outageProbability: 0\n") ==
         ".dlq-lab.yml:2: goals.outageProbability: expected a number above 0 and at most 1, got \"0\"");
   CHECK(Error("goals:\n  outageProbability: 1.01\n").find("got \"1.01\"") != std::string::npos);

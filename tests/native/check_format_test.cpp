@@ -30,8 +30,8 @@ Finding MakeFinding(std::string rule, Level level, std::string queue, std::strin
 
 QueueSummary MakeQueue(std::string name, std::string system, std::string file, int line, std::string dlq,
                        std::optional<int64_t> attempts, std::optional<int64_t> worst_case_ms) {
-  return QueueSummary{std::move(name), std::move(system), Location{std::move(file), line, 0}, std::move(dlq),
-                      attempts, worst_case_ms};
+  return QueueSummary{std::move(name), std::move(system), Location{std::move(file), line, 0},
+                      std::move(dlq),  attempts,          worst_case_ms};
 }
 
 // Two files, three queues: an error with a link, a warning, a note, a skipped error, a
@@ -44,8 +44,9 @@ Report MixedReport() {
   Finding bounded = MakeFinding("RETRY-OUTLASTS-OUTAGE", Level::kWarning, "orders", "infra/plan.json", 14,
                                 "attempt 5 at 41 min → orders-dlq; a 15 min outage is outlasted with probability 0.62");
   bounded.link = "https://dlq-lab.dev/playground.html#v2=abc";
-  Finding retention = MakeFinding("DLQ-RETENTION", Level::kError, "orders-dlq", "infra/plan.json", 44,
-                                  "the DLQ keeps messages 4 days, as long as its source (standard queue: must be longer)");
+  Finding retention =
+      MakeFinding("DLQ-RETENTION", Level::kError, "orders-dlq", "infra/plan.json", 44,
+                  "the DLQ keeps messages 4 days, as long as its source (standard queue: must be longer)");
   Finding note = MakeFinding("DLQ-ALARM", Level::kNote, "orders-dlq", "infra/plan.json", 40,
                              "the alarm's QueueName is known after apply");
   Finding skipped = MakeFinding("DLQ-EXISTS", Level::kError, "audit", "rabbit/definitions.json", 9,
@@ -53,11 +54,11 @@ Report MixedReport() {
   skipped.skipped = true;
   skipped.reason = "audit events are best-effort";
   skipped.link = "https://dlq-lab.dev/playground.html#v2=def";
-  Finding file = MakeFinding("DLQ-ALARM", Level::kWarning, "", "rabbit/definitions.json", 0,
-                             "nothing alarms on any DLQ's depth");
+  Finding file =
+      MakeFinding("DLQ-ALARM", Level::kWarning, "", "rabbit/definitions.json", 0, "nothing alarms on any DLQ's depth");
   // A reader's remark is reported under a rule id of its own, outside the rule table.
-  Finding remark = MakeFinding("READER-NOTE", Level::kNote, "audit", "rabbit/definitions.json", 7,
-                               "custom schedule, not read");
+  Finding remark =
+      MakeFinding("READER-NOTE", Level::kNote, "audit", "rabbit/definitions.json", 7, "custom schedule, not read");
   r.findings = {bounded, note, retention, file, remark, skipped};
   r.errors = 1;
   r.warnings = 2;
@@ -109,9 +110,7 @@ TEST_CASE("check formats: a mixed report in every format matches its goldens") {
   CheckAllGoldens(MixedReport(), "mixed");
 }
 
-TEST_CASE("check formats: an empty report in every format matches its goldens") {
-  CheckAllGoldens(Report{}, "empty");
-}
+TEST_CASE("check formats: an empty report in every format matches its goldens") { CheckAllGoldens(Report{}, "empty"); }
 
 TEST_CASE("check formats: hostile names and messages are escaped in every format") {
   CheckAllGoldens(HostileReport(), "hostile");
@@ -132,10 +131,10 @@ TEST_CASE("check formats: JSON strings escape quotes, controls and bad UTF-8 in 
   CHECK(JsonString(std::string("\0", 1)) == "\"\\u0000\"");
   CHECK(JsonString("→ ü 🧾") == "\"→ ü 🧾\"");
   CHECK(JsonString("\xff") == "\"\xEF\xBF\xBD\"");
-  CHECK(JsonString("\xC0\xAF") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");       // overlong "/"
-  CHECK(JsonString("\xED\xA0\x80") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");  // a surrogate
+  CHECK(JsonString("\xC0\xAF") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");                                  // overlong "/"
+  CHECK(JsonString("\xED\xA0\x80") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");                  // a surrogate
   CHECK(JsonString("\xF4\x90\x80\x80") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");  // past U+10FFFF
-  CHECK(JsonString("\xE2\x86") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");  // truncated
+  CHECK(JsonString("\xE2\x86") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");                                  // truncated
 }
 
 TEST_CASE("check formats: XML text escapes markup and drops what XML 1.0 cannot carry") {

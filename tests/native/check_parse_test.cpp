@@ -55,7 +55,8 @@ TEST_CASE("ParseJson: a value's line and column, keys' lines, numbers as written
       "    {\"address\": \"aws_sqs_queue.orders\",\n"
       "     \"change\": {\"after\": {\"visibility_timeout_seconds\": 30,\n"
       "                            \"message_retention_seconds\": 3e2, \"fifo_queue\": false,\n"
-      "                            \"big\": 18446744073709551616, \"name\": \"a \\\"q\\\" \\u00e9\", \"tags\": null}}}\n"
+      "                            \"big\": 18446744073709551616, \"name\": \"a \\\"q\\\" \\u00e9\", \"tags\": "
+      "null}}}\n"
       "  ]\n"
       "}\n");
   CHECK(doc.file == "plan.json");
@@ -321,8 +322,7 @@ TEST_CASE("hostile: a 100 MB file is refused by its size before it is parsed") {
     const Result<Document> doc = json ? ParseJson("big.json", huge) : ParseYaml("big.json", huge);
     REQUIRE(!doc.ok());
     CHECK(doc.status().code() == Code::kTooLarge);
-    CHECK(doc.status().message() ==
-          "big.json: a file must be at most 67108864 bytes (64 MiB), got 104857600 bytes");
+    CHECK(doc.status().message() == "big.json: a file must be at most 67108864 bytes (64 MiB), got 104857600 bytes");
   }
   CHECK(kMaxFileBytes == 64u << 20);
 }
@@ -346,8 +346,9 @@ TEST_CASE("hostile: too many values, a huge scalar, a map as a key, an alias to 
   zeros += "0]";
   const Result<Document> many = ParseJson("plan.json", zeros);
   REQUIRE(!many.ok());
-  CHECK(many.status().message() == "plan.json:1: a file may hold at most 4194304 values (maps, lists and scalars), "
-                                   "got more");
+  CHECK(many.status().message() ==
+        "plan.json:1: a file may hold at most 4194304 values (maps, lists and scalars), "
+        "got more");
   const std::string big = "a: " + std::string(kMaxScalarBytes + 1, 'x') + "\n";
   CHECK(YamlError(big) == "template.yaml:1: a value must be at most 1048576 bytes, got 1048577 bytes");
   CHECK(YamlError("? {a: 1}\n: 2\n") == "template.yaml:1: expected a map key to be a scalar (a name), got a map");

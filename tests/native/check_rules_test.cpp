@@ -276,7 +276,6 @@ TEST_CASE("check rules: DLQ-ALARM warns on an SQS DLQ nothing watches") {
   CHECK(found[0].level == Level::kWarning);
 }
 
-
 TEST_CASE("check rules: RMQ-DLX-BOUND fails a missing exchange and one that reaches no queue") {
   Inventory inv;
   inv.queues.push_back(Rabbit("orders", 10));
@@ -300,13 +299,15 @@ TEST_CASE("check rules: RMQ-DLX-BOUND fails a missing exchange and one that reac
   CHECK(found[0].message.find("dead-letter exchange dlx does not exist") == 0);
   // An exchange the file cannot resolve (declared outside it) is a note naming it, not a failure.
   inv.queues[0].terminal = Terminal::kUnknown;
-  inv.queues[0].unknowns.push_back({"dead-letter-exchange \"dlx\" (declared outside this file: where it routes is not known)",
-                                    inv.queues[0].at, "dead_letter_to"});
+  inv.queues[0].unknowns.push_back(
+      {"dead-letter-exchange \"dlx\" (declared outside this file: where it routes is not known)", inv.queues[0].at,
+       "dead_letter_to"});
   found = Of(Run(inv), "RMQ-DLX-BOUND");
   REQUIRE(found.size() == 1);
   CHECK(found[0].level == Level::kNote);
-  CHECK(found[0].message == "whether its dead-letter exchange reaches a queue is not known: dead-letter-exchange \"dlx\" "
-                            "(declared outside this file: where it routes is not known)");
+  CHECK(found[0].message ==
+        "whether its dead-letter exchange reaches a queue is not known: dead-letter-exchange \"dlx\" "
+        "(declared outside this file: where it routes is not known)");
 }
 
 TEST_CASE("check rules: RMQ-AT-LEAST-ONCE needs overflow reject-publish") {
@@ -330,8 +331,7 @@ TEST_CASE("check rules: RETRY-BOUNDED fails endless retries and a path past maxT
   auto found = Of(Run(inv), "RETRY-BOUNDED");
   REQUIRE(found.size() == 1);
   CHECK(found[0].at == At(14));
-  CHECK(found[0].message ==
-        "nothing ends the retries (no redrive_policy): a failing message is delivered forever");
+  CHECK(found[0].message == "nothing ends the retries (no redrive_policy): a failing message is delivered forever");
   CHECK(LinkedPolicy(found[0]) == inv.queues[0].policy);
 
   Inventory bounded = SourceAndDlq();
@@ -380,7 +380,7 @@ TEST_CASE("check rules: RETRY-OUTLASTS-OUTAGE with full jitter is a sampled prob
   CHECK(message.find("the retries of a message failing at once outlast a 12 min outage with probability 0.") == 0);
   CHECK(message.find("(median) → orders-dlq") != std::string::npos);
   CHECK(Of(Run(inv, options), "RETRY-OUTLASTS-OUTAGE")[0].message == message);  // deterministic
-  CHECK(Of(Run(inv), "JITTER").empty());  // full jitter draws
+  CHECK(Of(Run(inv), "JITTER").empty());                                        // full jitter draws
   options.config.goals.outage_ms = 60'000;  // five waits drawn on [0, v] all summing under 1 min: rare
   CHECK(Of(Run(inv, options), "RETRY-OUTLASTS-OUTAGE").empty());
 }
@@ -497,9 +497,8 @@ TEST_CASE("check rules: the join refuses two queues with one id and a policy the
 TEST_CASE("check rules: RuleIds lists the rules in the issue's order, then Pub/Sub's grant rule") {
   std::vector<std::string> ids(RuleIds().begin(), RuleIds().end());
   CHECK(ids == std::vector<std::string>{"DLQ-EXISTS", "DLQ-DEAD-END", "DLQ-RETENTION", "DLQ-TYPE-MATCH",
-                                        "RMQ-DLX-BOUND", "RMQ-AT-LEAST-ONCE", "RETRY-BOUNDED",
-                                        "RETRY-OUTLASTS-OUTAGE", "BACKOFF-CAP", "JITTER", "DLQ-ALARM",
-                                        "PUBSUB-DLQ-GRANT"});
+                                        "RMQ-DLX-BOUND", "RMQ-AT-LEAST-ONCE", "RETRY-BOUNDED", "RETRY-OUTLASTS-OUTAGE",
+                                        "BACKOFF-CAP", "JITTER", "DLQ-ALARM", "PUBSUB-DLQ-GRANT"});
 }
 
 TEST_CASE("check rules: an unknown retry policy is a note in each retry rule; a reader's note is reported") {
@@ -529,7 +528,8 @@ TEST_CASE("check rules: durations print in the unit people read") {
   inv.queues[0].policy.lease_ms = 12'500;  // 2 × 12.5 s + one wait of 12.5 s
   CheckOptions options;
   options.config.goals.max_time_to_dlq_ms = 850;
-  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message == "attempt 2 at 37.5 s → orders-dlq, past maxTimeToDlq 850 ms");
+  CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message ==
+        "attempt 2 at 37.5 s → orders-dlq, past maxTimeToDlq 850 ms");
   inv.queues[0].policy.lease_ms = 3'900'000;  // 65 min: three of them
   CHECK(Of(Run(inv, options), "RETRY-BOUNDED")[0].message.find("attempt 2 at 3 h 15 min → ") == 0);
   inv.queues[0].policy.lease_ms = 86'400'000;  // a day, the longest lease
@@ -585,10 +585,12 @@ constexpr Reader kTestReaders[] = {
 
 TEST_CASE("check flow: files detected, parsed, read, joined across files, judged, skipped inline, sorted") {
   const std::vector<SourceFile> files = {
-      {"queues.json", "{\n  \"testQueues\": [\n    {\"name\": \"orders\",\n     \"dlq\": \"orders-dlq\",\n"
-                      "     \"receives\": 5},\n    {\"name\": \"audit\", \"receives\": 1}\n  ]\n}\n"},
-      {"dlq.yml", "testQueues:\n  - name: orders-dlq\n    # dlq-lab:skip=DLQ-ALARM the DLQ is watched by hand\n"
-                  "    receives: 1\n"},
+      {"queues.json",
+       "{\n  \"testQueues\": [\n    {\"name\": \"orders\",\n     \"dlq\": \"orders-dlq\",\n"
+       "     \"receives\": 5},\n    {\"name\": \"audit\", \"receives\": 1}\n  ]\n}\n"},
+      {"dlq.yml",
+       "testQueues:\n  - name: orders-dlq\n    # dlq-lab:skip=DLQ-ALARM the DLQ is watched by hand\n"
+       "    receives: 1\n"},
   };
   CHECK(DetectFormatWithReaders(kTestReaders, files[0].path, files[0].text) == "test-queues");
   CHECK(DetectFormatWithReaders(kTestReaders, files[1].path, files[1].text) == "test-queues");

@@ -60,7 +60,8 @@ std::string Edited(std::string text, std::string_view from, std::string_view to)
 
 }  // namespace
 
-TEST_CASE("check servicebus: queues and subscriptions are read into the service-bus mode, kept in their $DeadLetterQueue") {
+TEST_CASE(
+    "check servicebus: queues and subscriptions are read into the service-bus mode, kept in their $DeadLetterQueue") {
   const std::string text = FixtureText(kPlan);
   CHECK(DetectFormat(kPlan, text) == "terraform-plan");
   Result<Report> report = CheckText(text);
@@ -107,16 +108,20 @@ TEST_CASE("check servicebus: bad values are refused naming the Terraform attribu
   CHECK(r.status().message().find(": max_delivery_count: expected a whole number from 1 to 1000000, got 0") !=
         std::string::npos);
   // A time-to-live that is no ISO 8601 duration of whole milliseconds is refused at its line.
-  r = CheckText(Edited(text, "\"default_message_ttl\": \"P10675199DT2H48M5.4775807S\"", "\"default_message_ttl\": \"14 days\""));
+  r = CheckText(
+      Edited(text, "\"default_message_ttl\": \"P10675199DT2H48M5.4775807S\"", "\"default_message_ttl\": \"14 days\""));
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().message().find(": default_message_ttl: expected an ISO 8601 duration of whole milliseconds "
                                   "(\"P14D\", \"PT30S\"), got \"14 days\"") != std::string::npos);
   // A finite one is read (defaultMessageTtlMs, with dead_lettering_on_message_expiration beside it).
-  r = CheckText(Edited(text, "\"default_message_ttl\": \"P10675199DT2H48M5.4775807S\"", "\"default_message_ttl\": \"P14D\""));
+  r = CheckText(
+      Edited(text, "\"default_message_ttl\": \"P10675199DT2H48M5.4775807S\"", "\"default_message_ttl\": \"P14D\""));
   REQUIRE_MESSAGE(r.ok(), r.status().ToString());
-  r = CheckText(Edited(text, "\"forward_dead_lettered_messages_to\": null", "\"forward_dead_lettered_messages_to\": \"audit\""));
+  r = CheckText(
+      Edited(text, "\"forward_dead_lettered_messages_to\": null", "\"forward_dead_lettered_messages_to\": \"audit\""));
   REQUIRE_FALSE(r.ok());
-  CHECK(r.status().message().find(": forward_dead_lettered_messages_to is not modelled by the lab") != std::string::npos);
+  CHECK(r.status().message().find(": forward_dead_lettered_messages_to is not modelled by the lab") !=
+        std::string::npos);
 }
 
 }  // namespace dlq::check

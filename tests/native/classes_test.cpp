@@ -60,7 +60,8 @@ TEST_SUITE("failure classes") {
     const Event alert = q.view().EventAt(q.view().event_count() - 1);
     CHECK(alert.kind == EventKind::kAlert);
     CHECK(RenderEvent(alert) == "#7 step 2 alert \"v9\" class unknown-schema");
-    CHECK(RenderEvent(q.view().EventAt(2)) == "#3 step 1 attempt \"bad\" 1/5 undeserializable error \"not JSON\" -> quarantined");
+    CHECK(RenderEvent(q.view().EventAt(2)) ==
+          "#3 step 1 attempt \"bad\" 1/5 undeserializable error \"not JSON\" -> quarantined");
     CHECK(ExplainEvent(q.view().EventAt(2)) ==
           "attempt 1 of 5 could not read the payload (undeserializable): retrying cannot help → quarantine at once "
           "(4 attempts unused)");
@@ -100,7 +101,7 @@ TEST_SUITE("failure classes") {
     REQUIRE(q.Enqueue("a", "").ok());
     MustProcess(q, "precondition");  // 1 of 2 for precondition: retry after 1 s
     REQUIRE(q.AdvanceToNext().has_value());
-    MustProcess(q, "transient");     // 2 of 3
+    MustProcess(q, "transient");                  // 2 of 3
     Attempt third = MustProcess(q, "transient");  // 3 of 3: exhausted
     CHECK(third.attempt == 3);
     CHECK(third.reason == Reason::kExhausted);
@@ -126,7 +127,8 @@ TEST_SUITE("failure classes") {
 
   TEST_CASE("overrides: a class may retry where the default does not, with its own backoff, or raise an alert") {
     Policy p = WithBudget(3);
-    p.classes[FailureClass::kUndeserializable] = ClassRule{true, 2, true, {BackoffKind::kFixed, 50, 50, Jitter::kNone}, true};
+    p.classes[FailureClass::kUndeserializable] =
+        ClassRule{true, 2, true, {BackoffKind::kFixed, 50, 50, Jitter::kNone}, true};
     Queue q = Make(p);
     REQUIRE(q.Enqueue("a", "").ok());
     Attempt first = MustProcess(q, "undeserializable");
@@ -141,12 +143,14 @@ TEST_SUITE("failure classes") {
   TEST_CASE("class rules are checked by name") {
     Policy p;
     p.classes[FailureClass::kPrecondition].max_attempts = -1;
-    CHECK(Policy::Check(p).message() == "classes.precondition.maxAttempts must be an integer from 0 to 1000000, got -1");
+    CHECK(Policy::Check(p).message() ==
+          "classes.precondition.maxAttempts must be an integer from 0 to 1000000, got -1");
     p = Policy{};
     p.classes[FailureClass::kCrash].own_backoff = true;
     p.classes[FailureClass::kCrash].backoff = {BackoffKind::kFixed, 500, 100, Jitter::kNone};
-    CHECK(Policy::Check(p).message() ==
-          "classes.crash.backoff.capMs must be an integer from classes.crash.backoff.baseMs (500) to 86400000, got 100");
+    CHECK(
+        Policy::Check(p).message() ==
+        "classes.crash.backoff.capMs must be an integer from classes.crash.backoff.baseMs (500) to 86400000, got 100");
     CHECK(Queue::Create(p).status().code() == Code::kOutOfRange);
   }
 

@@ -28,8 +28,8 @@ struct TJob {
 struct TTimer {
   int64_t time;
   uint64_t seq;
-  bool lease;     // an expiry, else a due time
-  size_t ref;     // lease number, or index into delayed
+  bool lease;  // an expiry, else a due time
+  size_t ref;  // lease number, or index into delayed
 };
 
 struct TLease {
@@ -54,7 +54,8 @@ struct TimeModel {
   std::vector<std::string> events;  // "kind id attempts @time"
 
   void Event(const char* kind, const TJob& job) {
-    events.push_back(std::string(kind) + " " + job.id + " " + std::to_string(job.attempts) + " @" + std::to_string(now));
+    events.push_back(std::string(kind) + " " + job.id + " " + std::to_string(job.attempts) + " @" +
+                     std::to_string(now));
   }
 
   int64_t Uniform(int64_t lo, int64_t hi) { return lo + jitter_stream.Below(static_cast<uint32_t>(hi - lo + 1)); }
@@ -197,7 +198,8 @@ void Compare(const TimeModel& m, const Queue& q) {
   std::vector<std::pair<std::pair<int64_t, uint64_t>, std::string>> active;
   for (size_t i = 0; i < m.leases.size(); ++i) {
     if (m.leases[i].state == 0) {
-      active.push_back({{m.leases[i].expires, m.leases[i].seq}, m.leases[i].job.id + "/lease-" + std::to_string(i + 1)});
+      active.push_back(
+          {{m.leases[i].expires, m.leases[i].seq}, m.leases[i].job.id + "/lease-" + std::to_string(i + 1)});
     }
   }
   std::sort(active.begin(), active.end());
@@ -232,15 +234,21 @@ TEST_CASE("time and leases agree with an independent model over 2000 seeded rand
     p.backoff.kind = static_cast<BackoffKind>(prng.Below(3));
     p.backoff.base_ms = 1 + prng.Below(200);
     p.backoff.cap_ms = p.backoff.base_ms + prng.Below(1000);
-    const uint32_t jitter = p.backoff.kind == BackoffKind::kNone ? 0 : prng.Below(p.backoff.kind == BackoffKind::kExponential ? 4 : 3);
+    const uint32_t jitter =
+        p.backoff.kind == BackoffKind::kNone ? 0 : prng.Below(p.backoff.kind == BackoffKind::kExponential ? 4 : 3);
     p.backoff.jitter = static_cast<Jitter>(jitter);
     p.lease_ms = 1 + prng.Below(500);
     p.seed = prng.Below(1000);
     Result<Queue> made = Queue::Create(p);
     REQUIRE(made.ok());
     Queue q = std::move(made).value();
-    TimeModel m{p.max_attempts, kKinds[static_cast<int>(p.backoff.kind)], kJitters[jitter], p.backoff.base_ms,
-                p.backoff.cap_ms, p.lease_ms, Prng(static_cast<uint64_t>(p.seed), PrngStream::kJitter)};
+    TimeModel m{p.max_attempts,
+                kKinds[static_cast<int>(p.backoff.kind)],
+                kJitters[jitter],
+                p.backoff.base_ms,
+                p.backoff.cap_ms,
+                p.lease_ms,
+                Prng(static_cast<uint64_t>(p.seed), PrngStream::kJitter)};
     const uint32_t length = 20 + prng.Below(60);
     for (uint32_t n = 0; n < length; ++n) {
       CAPTURE(seed);
@@ -310,7 +318,7 @@ TEST_CASE("time and leases agree with an independent model over 2000 seeded rand
           const auto before = static_cast<uint32_t>(std::stoul(it->substr(id.size() + 1)));
           m.quarantined.erase(it);
           m.Event("replayed", TJob{id, before, 0});  // with the count it had
-          m.ready.push_back(TJob{id, 0, 0});        // reset, and no previous delay
+          m.ready.push_back(TJob{id, 0, 0});         // reset, and no previous delay
         }
       }
       // Every new event: kind, id, attempts and time as the model wrote them.
@@ -325,7 +333,8 @@ TEST_CASE("time and leases agree with an independent model over 2000 seeded rand
       Compare(m, q);
     }
   }
-  MESSAGE("actions: " << actions << ", stale settles: " << stale << ", expiries: " << expiries << ", delays: " << delays);
+  MESSAGE("actions: " << actions << ", stale settles: " << stale << ", expiries: " << expiries
+                      << ", delays: " << delays);
   CHECK(stale > 1000);
   CHECK(expiries > 1000);
   CHECK(delays > 1000);

@@ -45,7 +45,7 @@ TEST_SUITE("backoff formulas") {
     CHECK(UnjitteredDelay(b, 1) == 100);  // attempt 1: baseMs * 2^0
     CHECK(UnjitteredDelay(b, 2) == 200);
     CHECK(UnjitteredDelay(b, 4) == 800);
-    CHECK(UnjitteredDelay(b, 5) == 1000);  // 1600, capped
+    CHECK(UnjitteredDelay(b, 5) == 1000);                     // 1600, capped
     CHECK(UnjitteredDelay(Exponential(100, 100), 1) == 100);  // capMs == baseMs
     CHECK(UnjitteredDelay(Exponential(100, 100), 30) == 100);
   }
@@ -140,7 +140,8 @@ TEST_SUITE("policy checks") {
     CHECK(Policy::Check(p).message() == "backoff.baseMs must be an integer from 1 to 86400000, got 0");
     p = Policy{};
     p.backoff.cap_ms = 999;
-    CHECK(Policy::Check(p).message() == "backoff.capMs must be an integer from backoff.baseMs (1000) to 86400000, got 999");
+    CHECK(Policy::Check(p).message() ==
+          "backoff.capMs must be an integer from backoff.baseMs (1000) to 86400000, got 999");
     p = Policy{};
     p.lease_ms = 86'400'001;
     CHECK(Policy::Check(p).message() == "leaseMs must be an integer from 1 to 86400000, got 86400001");
@@ -153,7 +154,8 @@ TEST_SUITE("policy checks") {
     p.backoff.kind = BackoffKind::kFixed;
     CHECK(Policy::Check(p).ok());
     p.backoff.jitter = Jitter::kDecorrelated;
-    CHECK(Policy::Check(p).message() == "backoff.jitter \"decorrelated\" needs backoff.kind \"exponential\", got \"fixed\"");
+    CHECK(Policy::Check(p).message() ==
+          "backoff.jitter \"decorrelated\" needs backoff.kind \"exponential\", got \"fixed\"");
     CHECK(kMaxAttemptsField.Check(2.5).message() == "maxAttempts must be an integer from 1 to 1000000, got 2.5");
     CHECK(Queue::Create(p).status().code() == Code::kInvalidArgument);
   }
@@ -185,10 +187,10 @@ TEST_SUITE("the clock") {
   TEST_CASE("advance fires timers in time order, ties in the order they were set, each at its own time") {
     Queue q = MakeTimed(Timed(3, Backoff{BackoffKind::kFixed, 100, 100, Jitter::kNone}, 100));
     REQUIRE(q.EnqueueMany({{"a", ""}, {"b", ""}, {"c", ""}}).ok());
-    REQUIRE(q.Lease().ok());                 // a: expires at 100
-    MustProcess(q, "transient");             // b: due at 100, set after a's lease
+    REQUIRE(q.Lease().ok());      // a: expires at 100
+    MustProcess(q, "transient");  // b: due at 100, set after a's lease
     REQUIRE(q.Advance(int64_t{40}).ok());
-    REQUIRE(q.Lease().ok());                 // c: expires at 140
+    REQUIRE(q.Lease().ok());  // c: expires at 140
     REQUIRE(q.Advance(int64_t{1000}).ok());
     std::vector<std::string> fired;
     for (const Event& e : q.view().Timeline()) {
@@ -378,7 +380,9 @@ TEST_SUITE("the bounded path") {
     CHECK(WorstCasePath(p).time_ms == 100);
   }
 
-  TEST_CASE("worstCase() under the teaching switches: decide-before-count's extra attempt, count-in-body's endless crash loop") {
+  TEST_CASE(
+      "worstCase() under the teaching switches: decide-before-count's extra attempt, count-in-body's endless crash "
+      "loop") {
     // Decide before counting: a budget of 4 gives a 5th attempt, and a 4th delay before it.
     Policy before = Timed(4, Exponential(100, 1000), 500);
     before.decide_before_count = true;
@@ -404,7 +408,8 @@ TEST_SUITE("the bounded path") {
       REQUIRE(q.AdvanceToNext().has_value());
     }
     CHECK(q.stats().quarantined == 0);  // 25 leases expired, and it is still in flight
-    // ... unless the crash class does not retry (a crash quarantines at once) or the system is bullmq (its stall budget).
+    // ... unless the crash class does not retry (a crash quarantines at once) or the system is bullmq (its stall
+    // budget).
     body.classes[FailureClass::kCrash].retry = false;
     CHECK_FALSE(WorstCasePath(body).unbounded);
     body.classes[FailureClass::kCrash] = Policy{}.classes[FailureClass::kCrash];

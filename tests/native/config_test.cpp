@@ -65,7 +65,8 @@ TEST_CASE("config: numbers are written as JavaScript writes them") {
 }
 
 TEST_CASE("config: the object-text reader takes JSON and object literals, keys in JavaScript's order") {
-  ObjectTextRead r = ReadObjectText("{ attempts: 3, 'backoff': { type: 'fixed', delay: 0x10, }, /* c */ '2': .5, '1': +1, } // end", "config");
+  ObjectTextRead r = ReadObjectText(
+      "{ attempts: 3, 'backoff': { type: 'fixed', delay: 0x10, }, /* c */ '2': .5, '1': +1, } // end", "config");
   REQUIRE(r.ok);
   auto entries = r.value.Entries();
   REQUIRE(entries.size() == 4);
@@ -107,16 +108,22 @@ TEST_CASE("config: a quoted value is JSON, cut past 40 characters, isolated when
 }
 
 TEST_CASE("config: each format is told apart and read into its system") {
-  ImportResult bull = Read("{\"attempts\":3,\"backoff\":{\"type\":\"exponential\",\"delay\":1000},\"removeOnFail\":false}");
+  ImportResult bull =
+      Read("{\"attempts\":3,\"backoff\":{\"type\":\"exponential\",\"delay\":1000},\"removeOnFail\":false}");
   REQUIRE(bull.ok);
   CHECK(bull.format == "bullmq");
   CHECK(bull.system == "bullmq");
-  CHECK(Fields(bull) == std::map<std::string, std::string>{{"maxAttempts", "3"}, {"backoff.kind", "exponential"},
-        {"backoff.baseMs", "1000"}, {"backoff.capMs", "86400000"}, {"backoff.jitter", "none"}, {"quarantine.retentionMs", "0"}});
+  CHECK(Fields(bull) == std::map<std::string, std::string>{{"maxAttempts", "3"},
+                                                           {"backoff.kind", "exponential"},
+                                                           {"backoff.baseMs", "1000"},
+                                                           {"backoff.capMs", "86400000"},
+                                                           {"backoff.jitter", "none"},
+                                                           {"quarantine.retentionMs", "0"}});
   REQUIRE(bull.ignored.size() == 1);
   CHECK(bull.ignored[0].key == "removeOnFail");
 
-  ImportResult sqs = Read("{\"Attributes\":{\"RedrivePolicy\":\"{\\\"maxReceiveCount\\\":\\\"7\\\"}\",\"VisibilityTimeout\":\"12\"}}");
+  ImportResult sqs =
+      Read("{\"Attributes\":{\"RedrivePolicy\":\"{\\\"maxReceiveCount\\\":\\\"7\\\"}\",\"VisibilityTimeout\":\"12\"}}");
   REQUIRE(sqs.ok);
   CHECK(sqs.system == "sqs");
   CHECK(Fields(sqs).at("maxAttempts") == "7");
@@ -129,7 +136,8 @@ TEST_CASE("config: each format is told apart and read into its system") {
   CHECK(Fields(kiq).at("maxAttempts") == "6");
   CHECK(Fields(kiq).at("retryInJitter") == "true");
 
-  ImportResult rabbit = Read("{\"vhost\":\"/\",\"definition\":{\"delivery-limit\":2,\"dead-letter-exchange\":\"dlx\"}}");
+  ImportResult rabbit =
+      Read("{\"vhost\":\"/\",\"definition\":{\"delivery-limit\":2,\"dead-letter-exchange\":\"dlx\"}}");
   REQUIRE(rabbit.ok);
   CHECK(rabbit.system == "rabbitmq-quorum");
   CHECK(Fields(rabbit).at("maxAttempts") == "3");
@@ -145,15 +153,17 @@ TEST_CASE("config: refusals name the key, what was expected and what was given; 
 
   ImportResult json = Read("{oops");
   CheckRefusals(json);
-  CHECK(json.refusals[0].message.find("is not JSON nor a sidekiq_options line (invalid end of input at 1:6)") != std::string::npos);
+  CHECK(json.refusals[0].message.find("is not JSON nor a sidekiq_options line (invalid end of input at 1:6)") !=
+        std::string::npos);
 
   ImportResult bull = Read("{attempts: 0, backoff: {type: 'custom'}, lifo: true}");
   CheckRefusals(bull);
   REQUIRE(bull.refusals.size() == 3);
   CHECK(bull.refusals[0].key == "lifo");
   CHECK(bull.refusals[1].message == "attempts: expected a whole number from 1, got 0");
-  CHECK(bull.refusals[2].message == "backoff.type names a custom backoffStrategy, which is not modelled by the lab: "
-                                    "expected \"fixed\" or \"exponential\", got \"custom\"");
+  CHECK(bull.refusals[2].message ==
+        "backoff.type names a custom backoffStrategy, which is not modelled by the lab: "
+        "expected \"fixed\" or \"exponential\", got \"custom\"");
 
   ImportResult both = Read("{\"attempts\":3,\"VisibilityTimeout\":30}");
   CheckRefusals(both);
@@ -182,8 +192,9 @@ TEST_CASE("config: a config written for many generated policies reads back to th
     const uint32_t delay = 1 + prng.Below(100000);
     const uint32_t permille = prng.Below(1001);
     const bool fixed = prng.Below(2) == 0;
-    std::string text = "{ attempts: " + std::to_string(attempts) + ", backoff: { type: '" + (fixed ? "fixed" : "exponential") +
-                       "', delay: " + std::to_string(delay) + ", jitter: " + JsNumberText(permille / 1000.0) + " }, }";
+    std::string text = "{ attempts: " + std::to_string(attempts) + ", backoff: { type: '" +
+                       (fixed ? "fixed" : "exponential") + "', delay: " + std::to_string(delay) +
+                       ", jitter: " + JsNumberText(permille / 1000.0) + " }, }";
     ImportResult bull = Read(text);
     REQUIRE_MESSAGE(bull.ok, text);
     auto f = Fields(bull);
@@ -197,9 +208,10 @@ TEST_CASE("config: a config written for many generated policies reads back to th
     const uint32_t receives = 1 + prng.Below(1000);
     const uint32_t visibility = prng.Below(43201);
     const uint32_t retention = 60 + prng.Below(1209541);
-    ImportResult sqs = Read("{\"Attributes\":{\"RedrivePolicy\":\"{\\\"deadLetterTargetArn\\\":\\\"arn:q\\\",\\\"maxReceiveCount\\\":" +
-                            std::to_string(receives) + "}\",\"VisibilityTimeout\":\"" + std::to_string(visibility) +
-                            "\",\"MessageRetentionPeriod\":\"" + std::to_string(retention) + "\"}}");
+    ImportResult sqs = Read(
+        "{\"Attributes\":{\"RedrivePolicy\":\"{\\\"deadLetterTargetArn\\\":\\\"arn:q\\\",\\\"maxReceiveCount\\\":" +
+        std::to_string(receives) + "}\",\"VisibilityTimeout\":\"" + std::to_string(visibility) +
+        "\",\"MessageRetentionPeriod\":\"" + std::to_string(retention) + "\"}}");
     REQUIRE(sqs.ok);
     auto g = Fields(sqs);
     CHECK(g.at("maxAttempts") == std::to_string(receives));
@@ -216,8 +228,9 @@ TEST_CASE("config: a config written for many generated policies reads back to th
     const uint32_t limit = prng.Below(200);
     const uint32_t length = 1 + prng.Below(10000);
     const uint32_t ttl = 1 + prng.Below(1000000);
-    ImportResult rabbit = Read("{\"delivery-limit\":" + std::to_string(limit) + ",\"dead-letter-exchange\":\"dlx\",\"max-length\":" +
-                               std::to_string(length) + ",\"overflow\":\"drop-head\",\"message-ttl\":" + std::to_string(ttl) + "}");
+    ImportResult rabbit = Read("{\"delivery-limit\":" + std::to_string(limit) +
+                               ",\"dead-letter-exchange\":\"dlx\",\"max-length\":" + std::to_string(length) +
+                               ",\"overflow\":\"drop-head\",\"message-ttl\":" + std::to_string(ttl) + "}");
     REQUIRE(rabbit.ok);
     auto h = Fields(rabbit);
     CHECK(h.at("maxAttempts") == std::to_string(limit + 1));
@@ -283,8 +296,9 @@ TEST_CASE("config: a RabbitMQ snippet the core writes reads back to its policy")
 }
 
 TEST_CASE("config: RabbitMQ 4.3's delayed-retry keys: read by name, refused by name, 4.3's default limit when absent") {
-  ImportResult r = Read("{\"delayed-retry-type\":\"failed\",\"delayed-retry-min\":500,\"delayed-retry-max\":8000,"
-                        "\"dead-letter-exchange\":\"dlx\"}");
+  ImportResult r = Read(
+      "{\"delayed-retry-type\":\"failed\",\"delayed-retry-min\":500,\"delayed-retry-max\":8000,"
+      "\"dead-letter-exchange\":\"dlx\"}");
   REQUIRE(r.ok);
   auto f = Fields(r);
   CHECK(f.at("delayedRetryType") == "failed");
@@ -303,7 +317,9 @@ TEST_CASE("config: RabbitMQ 4.3's delayed-retry keys: read by name, refused by n
 
 // rabbitmq.com/docs/quorum-queues, "Explicit Delivery Time": "The `x-opt-delivery-time` annotation can be set on
 // message properties ... only available when using the AMQP `modify` outcome": the consumer's, not a queue argument.
-TEST_CASE("config: RabbitMQ 4.3's x-opt-delivery-time: the snippet says the consumer sets it; the import says it reads broker") {
+TEST_CASE(
+    "config: RabbitMQ 4.3's x-opt-delivery-time: the snippet says the consumer sets it; the import says it reads "
+    "broker") {
   PolicyFacts n;
   n.system = "rabbitmq-quorum";
   n.max_attempts = 6;
@@ -317,7 +333,8 @@ TEST_CASE("config: RabbitMQ 4.3's x-opt-delivery-time: the snippet says the cons
   Result<Snippet> s = WriteSnippet("rabbitmq", n);
   REQUIRE(s.ok());
   const std::string& text = s.value().text;
-  CHECK(text.find("# deliveryTime backoff: the consumer sets the delay, not the queue (RabbitMQ 4.3).") != std::string::npos);
+  CHECK(text.find("# deliveryTime backoff: the consumer sets the delay, not the queue (RabbitMQ 4.3).") !=
+        std::string::npos);
   CHECK(text.find("x-opt-delivery-time = now + the backoff's delay") != std::string::npos);
   CHECK(text.find(": not used; the delay is RabbitMQ 4.3's delayed retry") == std::string::npos);
   // The policy definition carries no trace of it (no queue argument exists); the import says what it reads.
@@ -333,11 +350,12 @@ TEST_CASE("config: RabbitMQ 4.3's x-opt-delivery-time: the snippet says the cons
     if (set.field == "deliveryTime") said = set.from.find("set per message by the consumer") != std::string::npos;
   }
   CHECK(said);
-  // deliveryTime broker (the default) writes no such lines; every 4.3 definition (a delayed retry) says it; an older one
-  // sets nothing (the import baseline's answers stay).
+  // deliveryTime broker (the default) writes no such lines; every 4.3 definition (a delayed retry) says it; an older
+  // one sets nothing (the import baseline's answers stay).
   n.delivery_time = "broker";
   CHECK(WriteSnippet("rabbitmq", n).value().text.find("x-opt-delivery-time =") == std::string::npos);
-  CHECK(Fields(Read("{\"delayed-retry-type\":\"returned\",\"delayed-retry-min\":1,\"delayed-retry-max\":2}")).at("deliveryTime") == "broker");
+  CHECK(Fields(Read("{\"delayed-retry-type\":\"returned\",\"delayed-retry-min\":1,\"delayed-retry-max\":2}"))
+            .at("deliveryTime") == "broker");
   CHECK(Fields(Read("{\"delivery-limit\":5}")).count("deliveryTime") == 0);
 }
 
@@ -352,8 +370,10 @@ TEST_CASE("config: the core writes every system's snippet, and refuses a key it 
     Result<Snippet> s = WriteSnippet(key, PolicyFacts{});
     REQUIRE_FALSE(s.ok());
     CHECK(s.status().code() == Code::kInvalidArgument);
-    CHECK(s.status().message() == std::string("writeSnippet: key: expected one of sqs, rabbitmq, sidekiq, bullmq, temporal, kafka, pubsub, "
-                                              "servicebus, kafka-connect, got ") + Quoted(JsValue::String(key)));
+    CHECK(s.status().message() ==
+          std::string("writeSnippet: key: expected one of sqs, rabbitmq, sidekiq, bullmq, temporal, kafka, pubsub, "
+                      "servicebus, kafka-connect, got ") +
+              Quoted(JsValue::String(key)));
   }
 }
 
@@ -476,11 +496,16 @@ TEST_CASE("config: a Sidekiq retry_for snippet reads back to its window; retry b
     if (n.skip_dead_set) CHECK(f.at("skipDeadSet") == "true");
   }
   // What the import reads as retry_for, in ms; and what it refuses by name.
-  struct Case { const char* line; double ms; };
-  for (const Case& c : {Case{"sidekiq_options retry_for: 48.hours", 172'800'000}, Case{"sidekiq_options retry_for: 90", 90'000},
-                        Case{"sidekiq_options retry_for: 30.minutes", 1'800'000}, Case{"sidekiq_options retry_for: 2.days", 172'800'000},
-                        Case{"sidekiq_options retry_for: 1.5", 1500}, Case{"sidekiq_options retry_for: 1.hour", 3'600'000},
-                        Case{"sidekiq_options retry_for: 1.5.hours, retry: 3", 5'400'000}}) {
+  struct Case {
+    const char* line;
+    double ms;
+  };
+  for (const Case& c :
+       {Case{"sidekiq_options retry_for: 48.hours", 172'800'000}, Case{"sidekiq_options retry_for: 90", 90'000},
+        Case{"sidekiq_options retry_for: 30.minutes", 1'800'000},
+        Case{"sidekiq_options retry_for: 2.days", 172'800'000}, Case{"sidekiq_options retry_for: 1.5", 1500},
+        Case{"sidekiq_options retry_for: 1.hour", 3'600'000},
+        Case{"sidekiq_options retry_for: 1.5.hours, retry: 3", 5'400'000}}) {
     CAPTURE(c.line);
     ImportResult back = ReadConfig(c.line, nullptr);
     REQUIRE(back.ok);
@@ -505,7 +530,8 @@ TEST_CASE("config: a Sidekiq retry_for snippet reads back to its window; retry b
   }
 }
 
-TEST_CASE("config: a Sidekiq snippet writes a sidekiq_retries_exhausted block returning :discard for discardOnExhausted") {
+TEST_CASE(
+    "config: a Sidekiq snippet writes a sidekiq_retries_exhausted block returning :discard for discardOnExhausted") {
   PolicyFacts n;
   n.system = "sidekiq";
   n.max_attempts = 4;
@@ -514,7 +540,8 @@ TEST_CASE("config: a Sidekiq snippet writes a sidekiq_retries_exhausted block re
   PlainRules(n);
   Result<Snippet> s = WriteSnippet("sidekiq", n);
   REQUIRE(s.ok());
-  CHECK(s.value().text.find("  sidekiq_retries_exhausted do |msg, exception|\n    :discard\n  end") != std::string::npos);
+  CHECK(s.value().text.find("  sidekiq_retries_exhausted do |msg, exception|\n    :discard\n  end") !=
+        std::string::npos);
   n.discard_on_exhausted = false;
   CHECK(WriteSnippet("sidekiq", n).value().text.find("sidekiq_retries_exhausted") == std::string::npos);
 }
@@ -547,7 +574,8 @@ TEST_CASE("config: a BullMQ snippet the core writes reads back to its policy") {
     size_t start = text.find(head);
     REQUIRE(start != std::string::npos);
     start += head.size();
-    const std::string options = text.substr(start, text.find("\n};", start) + 2 - start);  // a JavaScript object literal
+    const std::string options =
+        text.substr(start, text.find("\n};", start) + 2 - start);  // a JavaScript object literal
     ImportResult back = ReadConfig(options, nullptr);
     REQUIRE_MESSAGE(back.ok, options);
     CHECK(back.system == "bullmq");
@@ -557,7 +585,8 @@ TEST_CASE("config: a BullMQ snippet the core writes reads back to its policy") {
     if (n.backoff.kind != "none") {
       CHECK(f.at("backoff.baseMs") == JsNumberText(n.backoff.base_ms));
       CHECK(f.at("backoff.jitter") == n.backoff.jitter);
-      if (n.backoff.jitter == "bullmq") CHECK(f.at("backoff.jitterPermille") == JsNumberText(n.backoff.jitter_permille));
+      if (n.backoff.jitter == "bullmq")
+        CHECK(f.at("backoff.jitterPermille") == JsNumberText(n.backoff.jitter_permille));
     }
     if (n.remove_on_fail) CHECK(f.at("removeOnFail") == "true");
     if (n.remove_on_fail_count > 0) CHECK(f.at("removeOnFailCount") == JsNumberText(n.remove_on_fail_count));
@@ -592,7 +621,8 @@ TEST_CASE("config: a Pub/Sub snippet the core writes reads back to its policy (g
     CHECK(r.format == "pubsub");
     CHECK(r.system == "pubsub");
     std::map<std::string, std::string> f;
-    for (const SetField& set : r.set) f[set.field] = set.value.kind == ConfigValue::Kind::kNumber ? JsNumberText(set.value.number) : set.value.text;
+    for (const SetField& set : r.set)
+      f[set.field] = set.value.kind == ConfigValue::Kind::kNumber ? JsNumberText(set.value.number) : set.value.text;
     CHECK(f.at("deadLetterTopic") == n.dead_letter_topic);
     if (n.dead_letter_topic == "set") CHECK(f.at("maxAttempts") == JsNumberText(n.max_attempts));
     else CHECK(f.count("maxAttempts") == 0);
@@ -609,16 +639,20 @@ TEST_CASE("config: a Pub/Sub snippet the core writes reads back to its policy (g
 }
 
 TEST_CASE("config: gcloud pubsub commands: 0 means 5, defaults when absent, refusals by flag name") {
-  ImportResult r = ReadConfig("gcloud pubsub subscriptions create s --topic=t --dead-letter-topic=d --max-delivery-attempts=0", nullptr);
+  ImportResult r = ReadConfig(
+      "gcloud pubsub subscriptions create s --topic=t --dead-letter-topic=d --max-delivery-attempts=0", nullptr);
   REQUIRE(r.ok);
   std::map<std::string, std::string> f;
-  for (const SetField& set : r.set) f[set.field] = set.value.kind == ConfigValue::Kind::kNumber ? JsNumberText(set.value.number) : set.value.text;
+  for (const SetField& set : r.set)
+    f[set.field] = set.value.kind == ConfigValue::Kind::kNumber ? JsNumberText(set.value.number) : set.value.text;
   CHECK(f.at("maxAttempts") == "5");
-  CHECK(f.at("leaseMs") == "10000");           // gcloud's default ack deadline
+  CHECK(f.at("leaseMs") == "10000");                 // gcloud's default ack deadline
   CHECK(f.at("messageRetentionMs") == "604800000");  // 7 days
-  CHECK(f.at("backoff.kind") == "none");       // no retry policy: immediate redelivery
-  ImportResult bad = ReadConfig("gcloud pubsub subscriptions create s --topic=t --dead-letter-topic=d "
-                                "--max-delivery-attempts=3 --ack-deadline=700 --push-endpoint=https://x", nullptr);
+  CHECK(f.at("backoff.kind") == "none");             // no retry policy: immediate redelivery
+  ImportResult bad = ReadConfig(
+      "gcloud pubsub subscriptions create s --topic=t --dead-letter-topic=d "
+      "--max-delivery-attempts=3 --ack-deadline=700 --push-endpoint=https://x",
+      nullptr);
   CHECK_FALSE(bad.ok);
   REQUIRE(bad.refusals.size() == 3);
   CHECK(bad.refusals[0].key == "--push-endpoint");
@@ -673,7 +707,9 @@ TEST_CASE("config: Service Bus properties: defaults when absent, ISO 8601 durati
   REQUIRE(r.ok);
   CHECK(Fields(r).at("maxAttempts") == "10");  // "default value is 10"
   CHECK(Fields(r).at("leaseMs") == "60000");   // "The default value for the lock duration is 1 minute"
-  r = Read(queue + R"({"maxDeliveryCount": 3, "lockDuration": "PT1M30.5S", "defaultMessageTimeToLive": "P10675199DT2H48M5.4775807S", "deadLetteringOnMessageExpiration": false, "maxSizeInMegabytes": 1024}})");
+  r = Read(
+      queue +
+      R"({"maxDeliveryCount": 3, "lockDuration": "PT1M30.5S", "defaultMessageTimeToLive": "P10675199DT2H48M5.4775807S", "deadLetteringOnMessageExpiration": false, "maxSizeInMegabytes": 1024}})");
   REQUIRE(r.ok);
   CHECK(Fields(r).at("leaseMs") == "90500");
   CHECK(r.ignored.size() == 3);
@@ -682,7 +718,8 @@ TEST_CASE("config: Service Bus properties: defaults when absent, ISO 8601 durati
   REQUIRE(r.refusals.size() == 1);
   CHECK(r.refusals[0].key == "lockDuration");
   CHECK(r.refusals[0].given == "\"PT6M\"");
-  r = Read(queue + R"({"maxDeliveryCount": 0, "defaultMessageTimeToLive": "PT0.0005S", "forwardTo": "other", "sessions": 1}})");
+  r = Read(queue +
+           R"({"maxDeliveryCount": 0, "defaultMessageTimeToLive": "PT0.0005S", "forwardTo": "other", "sessions": 1}})");
   CheckRefusals(r);
   std::vector<std::string> keys;
   for (const ConfigRefusal& x : r.refusals) keys.push_back(x.key);
@@ -702,7 +739,8 @@ TEST_CASE("config: Service Bus properties: defaults when absent, ISO 8601 durati
   REQUIRE(r.refusals.size() == 1);
   CHECK(r.refusals[0].key == "deadLetteringOnMessageExpiration");
   // A subscription resource in a template reads the same way.
-  r = Read(R"({"resources": [{"type": "Microsoft.ServiceBus/namespaces/topics/subscriptions", "properties": {"maxDeliveryCount": 5}}]})");
+  r = Read(
+      R"({"resources": [{"type": "Microsoft.ServiceBus/namespaces/topics/subscriptions", "properties": {"maxDeliveryCount": 5}}]})");
   REQUIRE(r.ok);
   CHECK(Fields(r).at("maxAttempts") == "5");
   CHECK(IsoDurationMs("PT5M") == 300000.0);

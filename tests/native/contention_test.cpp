@@ -97,7 +97,7 @@ TEST_CASE("contention: replaying a trace, every write follows the server's rule 
       const ContentionOptions o = Options(clients, s, 1, 11);
       const std::vector<ContentionEvent> trace = MustTrace(o);
       int64_t version = 0, writes = 0, failures = 0, last_time = 0;
-      std::map<int64_t, int64_t> read_at;                   // client -> version when its read arrived
+      std::map<int64_t, int64_t> read_at;  // client -> version when its read arrived
       std::vector<ContentionStep> expected(static_cast<size_t>(clients), ContentionStep::kRead);
       std::vector<int64_t> successes(static_cast<size_t>(clients), 0), attempts(static_cast<size_t>(clients), 0);
       std::vector<int64_t> last_delivery(static_cast<size_t>(clients), 0);
@@ -107,8 +107,8 @@ TEST_CASE("contention: replaying a trace, every write follows the server's rule 
         const auto c = static_cast<size_t>(e.client);
         CHECK(e.time_us >= last_time);  // delivered in time order
         last_time = e.time_us;
-        CHECK(successes[c] == 0);       // nothing more from a client after its success
-        CHECK(e.step == expected[c]);   // read → read response → write → write response
+        CHECK(successes[c] == 0);              // nothing more from a client after its success
+        CHECK(e.step == expected[c]);          // read → read response → write → write response
         CHECK(e.sent_us == last_delivery[c]);  // each message is sent when the one before it arrives
         CHECK(e.attempt == attempts[c]);
         CHECK(HopOf(e) >= 0);
@@ -294,10 +294,8 @@ TEST_CASE("contention: the same options give the same numbers; pinned for native
     int64_t completion_us;
   };
   const Pinned pinned[] = {
-      {ContentionStrategy::kNone, 879, 2'755'947},
-      {ContentionStrategy::kExponential, 901, 85'123'562},
-      {ContentionStrategy::kEqual, 570, 8'603'468},
-      {ContentionStrategy::kFull, 545, 5'951'856},
+      {ContentionStrategy::kNone, 879, 2'755'947},         {ContentionStrategy::kExponential, 901, 85'123'562},
+      {ContentionStrategy::kEqual, 570, 8'603'468},        {ContentionStrategy::kFull, 545, 5'951'856},
       {ContentionStrategy::kDecorrelated, 540, 3'873'544},
   };
   for (const Pinned& p : pinned) {
@@ -338,7 +336,8 @@ TEST_CASE("contention: the table has a row per client count and each strategy's 
     for (ContentionStrategy s : kAll) {
       const ContentionResult r = MustRun(Options(clients, s, 2, 1));
       const auto tenths = [](double v) { return static_cast<int64_t>(std::floor(v * 10 + 0.5)); };
-      const std::string calls = std::to_string(tenths(r.mean_calls) / 10) + "." + std::to_string(tenths(r.mean_calls) % 10);
+      const std::string calls =
+          std::to_string(tenths(r.mean_calls) / 10) + "." + std::to_string(tenths(r.mean_calls) % 10);
       const std::string ms =
           std::to_string(tenths(r.mean_completion_ms) / 10) + "." + std::to_string(tenths(r.mean_completion_ms) % 10);
       CAPTURE(line);
@@ -356,8 +355,9 @@ TEST_CASE("contention: refusals name the option, what was expected and what was 
   o.clients = 10'001;
   CHECK(Refusal(o) == "out-of-range: clients must be an integer from 1 to 10000, got 10001");
   o = Options(10, static_cast<ContentionStrategy>(9));
-  CHECK(Refusal(o) == "invalid-argument: strategy must be one of \"none\", \"exponential\", \"equal\", \"full\", "
-                      "\"decorrelated\", got the value 9");
+  CHECK(Refusal(o) ==
+        "invalid-argument: strategy must be one of \"none\", \"exponential\", \"equal\", \"full\", "
+        "\"decorrelated\", got the value 9");
   o = Options(10, ContentionStrategy::kFull);
   o.base_ms = 0;
   CHECK(Refusal(o) == "out-of-range: baseMs must be an integer from 1 to 100000, got 0");
@@ -402,7 +402,8 @@ TEST_CASE("contention: refusals name the option, what was expected and what was 
         "out-of-range: clientCounts must hold 1 to 100 client counts, got 101");
   CHECK(ContentionTable({10, 0}, 1, 1).status().ToString() ==
         "out-of-range: clientCounts[1] must be an integer from 1 to 10000, got 0");
-  CHECK(ContentionTable({10}, 0, 1).status().ToString() == "out-of-range: runs must be an integer from 1 to 1000, got 0");
+  CHECK(ContentionTable({10}, 0, 1).status().ToString() ==
+        "out-of-range: runs must be an integer from 1 to 1000, got 0");
   CHECK(ContentionTable({10}, 1, -3).status().ToString() ==
         "out-of-range: seed must be an integer from 0 to 4294967295, got -3");
 }

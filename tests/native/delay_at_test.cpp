@@ -165,7 +165,8 @@ TEST_SUITE("delayAt") {
     CHECK(a.delay_ms == 300);
     const Event delayed = Last(q, EventKind::kDelayed);
     CHECK(delayed.sleep_cut);
-    CHECK(RenderEvent(delayed) == "#4 step 1 at 100ms delayed \"a\" attempts 1 until 400 in the worker cut by its lease");
+    CHECK(RenderEvent(delayed) ==
+          "#4 step 1 at 100ms delayed \"a\" attempts 1 until 400 in the worker cut by its lease");
     CHECK(ExplainEvent(delayed).find("its lease expires at 400 ms, before the backoff ends") != std::string::npos);
     CHECK(ExplainEvent(delayed).find("is a duplicate") != std::string::npos);
     CHECK(ExplainEvent(Last(q, EventKind::kAttempt)) ==

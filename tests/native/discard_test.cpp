@@ -67,7 +67,8 @@ TEST_CASE("discard: with no dead-letter exchange an exhausted or rejected messag
   for (const Event& e : events) CHECK(e.kind != EventKind::kQuarantined);
 }
 
-TEST_CASE("discard: the default (a dead-letter exchange set) quarantines as before, and none is rabbitmq-quorum's only") {
+TEST_CASE(
+    "discard: the default (a dead-letter exchange set) quarantines as before, and none is rabbitmq-quorum's only") {
   Policy p = NoDlx();
   p.dead_letter_exchange = DeadLetterExchange::kSet;
   Queue q = test::QueueWith(p, {"a"});
@@ -149,7 +150,6 @@ TEST_CASE("discard: the journal writes a discard as one removal; a crash after a
   CHECK(whole->queue.stats().discarded == 3);
 }
 
-
 namespace {
 
 Policy Mode(System system, int64_t max_attempts) {
@@ -166,7 +166,10 @@ TEST_CASE("discard: bullmq removeOnFail true and sidekiq skipDeadSet drop a job 
   bullmq.remove_on_fail = true;
   Policy sidekiq = Mode(System::kSidekiq, 1);  // retry: false is dead: false with one run
   sidekiq.skip_dead_set = true;
-  struct Case { Policy policy; const char* says; };
+  struct Case {
+    Policy policy;
+    const char* says;
+  };
   for (const Case& c : {Case{bullmq, "removeOnFail true removes a failed job"},
                         Case{sidekiq, "dead: false keeps it out of the Dead set"}}) {
     CAPTURE(c.says);
@@ -200,7 +203,8 @@ TEST_CASE("discard: bullmq removeOnFail true and sidekiq skipDeadSet drop a job 
   CHECK(FormatScenario(s).find(";rko") != std::string::npos);
 }
 
-TEST_CASE("discard: removeOnFail and skipDeadSet are refused by name outside their mode and removeOnFail with a count") {
+TEST_CASE(
+    "discard: removeOnFail and skipDeadSet are refused by name outside their mode and removeOnFail with a count") {
   Policy lab;
   lab.remove_on_fail = true;
   CHECK(Policy::Check(lab).ToString().find("removeOnFail applies only with system \"bullmq\"") != std::string::npos);

@@ -56,9 +56,10 @@ Policy RandomPolicy(Prng& r) {
   p.seed = r.Below(1000);
   switch (r.Below(3)) {
     case 0: break;
-    case 1: p.backoff = {BackoffKind::kFixed, 1 + r.Below(300), 1000, r.Below(2) ? Jitter::kFull : Jitter::kNone}; break;
-    default:
-      p.backoff = {BackoffKind::kExponential, 1 + r.Below(200), 2000, static_cast<Jitter>(r.Below(4))};
+    case 1:
+      p.backoff = {BackoffKind::kFixed, 1 + r.Below(300), 1000, r.Below(2) ? Jitter::kFull : Jitter::kNone};
+      break;
+    default: p.backoff = {BackoffKind::kExponential, 1 + r.Below(200), 2000, static_cast<Jitter>(r.Below(4))};
   }
   p.lease_ms = 1 + r.Below(500);
   p.ordering = static_cast<Ordering>(r.Below(3));
@@ -68,8 +69,8 @@ Policy RandomPolicy(Prng& r) {
   return p;
 }
 
-const char* const kOutcomes[] = {"success", "transient", "permanent", "undeserializable", "unknown-schema",
-                                 "precondition"};
+const char* const kOutcomes[] = {"success",          "transient",      "permanent",
+                                 "undeserializable", "unknown-schema", "precondition"};
 
 // One random call; returns what it answered, as text, so two queues can be compared.
 std::string RandomOp(Queue& q, Prng& r, int& next_id, std::vector<std::string>& tokens) {
@@ -77,7 +78,8 @@ std::string RandomOp(Queue& q, Prng& r, int& next_id, std::vector<std::string>& 
   std::string out;
   const auto status = [](const Status& s) { return s.ok() ? std::string("ok") : s.ToString(); };
   if (pick < 5) {
-    const std::string id = r.Below(10) == 0 && next_id > 0 ? "j" + std::to_string(r.Below(next_id)) : "j" + std::to_string(next_id++);
+    const std::string id =
+        r.Below(10) == 0 && next_id > 0 ? "j" + std::to_string(r.Below(next_id)) : "j" + std::to_string(next_id++);
     const std::string key = r.Below(2) ? std::string(1, static_cast<char>('a' + r.Below(2))) : "";
     std::string payload = "p" + std::to_string(r.Below(100));
     if (r.Below(5) == 0) payload += std::string("\0 %\xff\n\"", 6);
@@ -103,7 +105,8 @@ std::string RandomOp(Queue& q, Prng& r, int& next_id, std::vector<std::string>& 
     const std::optional<int64_t> t = q.AdvanceToNext();
     return "next " + (t ? std::to_string(*t) : std::string("none"));
   }
-  if (pick < 18 && next_id > 0) return std::string("replay ") + (q.Replay("j" + std::to_string(r.Below(next_id))) ? "1" : "0");
+  if (pick < 18 && next_id > 0)
+    return std::string("replay ") + (q.Replay("j" + std::to_string(r.Below(next_id))) ? "1" : "0");
   if (pick < 19) {
     Result<uint64_t> n = q.Redrive(static_cast<int64_t>(1 + r.Below(3)));
     return n.ok() ? "redrive " + std::to_string(n.value()) : n.status().ToString();
@@ -184,7 +187,8 @@ TEST_CASE("the last snapshot plus the whole journal recovers the live queue exac
       Result<std::vector<JournalEntry>> journal = q.view().Journal();
       REQUIRE(journal.ok());
       const std::vector<std::string_view> records = Records(journal.value());
-      Result<Recovery> rec = base ? Queue::Recover(std::string_view(*base), records) : Queue::Recover(std::nullopt, records);
+      Result<Recovery> rec =
+          base ? Queue::Recover(std::string_view(*base), records) : Queue::Recover(std::nullopt, records);
       REQUIRE_MESSAGE(rec.ok(), "seed " << seed << " call " << i << ": " << rec.status().ToString());
       CHECK(rec->lost.empty());
       CHECK(rec->duplicated.empty());
@@ -392,7 +396,8 @@ TEST_CASE("recover refuses journals that are not its own, out of order, damaged 
   CHECK(s.message() == "crashAfter must be an integer from 0 to 4 (the journal's length), got 5");
   CHECK(Queue::Recover(std::string_view(base), records, {-1, false}).status().code() == Code::kOutOfRange);
   s = Queue::Recover(std::nullopt, Records(fresh.view().Journal().value()), {0, false}).status();
-  CHECK(s.message() == "crashAfter must be an integer from 1 to 2 (the journal's length; write 1 creates the queue), got 0");
+  CHECK(s.message() ==
+        "crashAfter must be an integer from 1 to 2 (the journal's length; write 1 creates the queue), got 0");
   // A snapshot's own refusals come through.
   CHECK(Queue::Recover(std::string_view("nope"), records).status().code() == Code::kInvalidSnapshot);
   // No journal kept: refused by name.
@@ -493,8 +498,8 @@ TEST_CASE("every released snapshot restores to the same text, and to the state i
       REQUIRE(scenario.ok());
       Result<Queue> ran = RunScenario(scenario.value());
       REQUIRE(ran.ok());
-      CHECK_MESSAGE(MustText(ran.value()) == text, entry.path().filename().string() << ": "
-                                                     << FirstDifference(MustText(ran.value()), text));
+      CHECK_MESSAGE(MustText(ran.value()) == text, entry.path().filename().string()
+                                                       << ": " << FirstDifference(MustText(ran.value()), text));
     }
     ++checked;
   }
@@ -545,7 +550,7 @@ TEST_CASE("the journal limits agree, and a 250,000-job queue's own journal recov
   size_t bytes = 0;
   for (const std::string_view r : records) bytes += r.size();
   if (!kSanitized) CHECK(bytes > kMaxSnapshotBytes);  // what the old byte limit refused
-  CHECK(bytes / records.size() <= 300);  // about kJournalRecordBytes a record
+  CHECK(bytes / records.size() <= 300);               // about kJournalRecordBytes a record
   Result<Recovery> recovered = Queue::Recover(std::nullopt, records);
   REQUIRE_MESSAGE(recovered.ok(), recovered.status().ToString());
   CHECK(recovered->applied == records.size());

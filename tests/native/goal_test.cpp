@@ -58,9 +58,9 @@ Queue Make(const Policy& p) {
 Queue ThreePlaces() {
   Queue q = MakeQueue(3);
   REQUIRE(q.EnqueueMany({{"a", "A"}, {"b", "B"}, {"c", "C"}}).ok());
-  MustProcess(q, "transient", "db timeout");  // a -> ready tail
-  MustProcess(q, "success");                  // b
-  MustProcess(q, "permanent", "bad payload"); // c -> quarantine
+  MustProcess(q, "transient", "db timeout");   // a -> ready tail
+  MustProcess(q, "success");                   // b
+  MustProcess(q, "permanent", "bad payload");  // c -> quarantine
   return q;
 }
 
@@ -125,8 +125,9 @@ TEST_SUITE("goals: parsing") {
   }
 
   TEST_CASE("the parsed clause holds exactly what was read") {
-    const Goal g = MustParse("not quarantined b class precondition; attempts \"x y\" != 7; order a, b, c; event lost b; "
-                             "in-flight >= 2; alarm");
+    const Goal g = MustParse(
+        "not quarantined b class precondition; attempts \"x y\" != 7; order a, b, c; event lost b; "
+        "in-flight >= 2; alarm");
     REQUIRE(g.clauses.size() == 6);
     CHECK(g.clauses[0].negated);
     CHECK(g.clauses[0].predicate == GoalPredicate::kQuarantined);
@@ -152,8 +153,8 @@ TEST_SUITE("goals: parsing") {
   }
 
   TEST_CASE("every comparison, and a place name before one is its counter") {
-    const std::pair<const char*, Comparison> ops[] = {{"<", Comparison::kLess},         {"<=", Comparison::kLessEqual},
-                                                      {"=", Comparison::kEqual},        {"!=", Comparison::kNotEqual},
+    const std::pair<const char*, Comparison> ops[] = {{"<", Comparison::kLess},          {"<=", Comparison::kLessEqual},
+                                                      {"=", Comparison::kEqual},         {"!=", Comparison::kNotEqual},
                                                       {">=", Comparison::kGreaterEqual}, {">", Comparison::kGreater}};
     for (const auto& entry : ops) {
       // Named references, not structured bindings: clang 14 cannot capture those in INFO/CAPTURE.
@@ -187,9 +188,28 @@ TEST_SUITE("goals: parsing") {
   }
 
   TEST_CASE("quoting: any id the queue accepts is written, bare when it can be, and reads back") {
-    const std::string ids[] = {"b",       "acct-7/job-1", "ünïcode-🙂", "a b",   "a;b",    "a,b",      "say \"hi\"",
-                               "back\\slash", "line\nbreak", "tab\there", "<",    "a=b",    "x!",       "\x01" "ctl",
-                               "bad\xff" "utf8", "nul\0byte", "not",      "as",    "class",  "\"quoted\""};
+    const std::string ids[] = {"b",
+                               "acct-7/job-1",
+                               "ünïcode-🙂",
+                               "a b",
+                               "a;b",
+                               "a,b",
+                               "say \"hi\"",
+                               "back\\slash",
+                               "line\nbreak",
+                               "tab\there",
+                               "<",
+                               "a=b",
+                               "x!",
+                               "\x01"
+                               "ctl",
+                               "bad\xff"
+                               "utf8",
+                               "nul\0byte",
+                               "not",
+                               "as",
+                               "class",
+                               "\"quoted\""};
     for (std::string id : ids) {
       if (id == "nul") id = std::string("nul\0byte", 8);
       CAPTURE(id);
@@ -239,7 +259,8 @@ TEST_SUITE("goals: parse errors") {
   TEST_CASE("every refusal names goal, the clause, what was expected after what, and what was given") {
     const std::string predicate =
         "a predicate (quarantined, completed, ready, delayed, in-flight, lost, attempts, order, event, alarm) or a "
-        "counter (steps, completed, quarantined, ready, delayed, in-flight, lost, now, reorders, alerts, charges, duplicates, partial, refused, spread, refused-replays, replay-burst)";
+        "counter (steps, completed, quarantined, ready, delayed, in-flight, lost, now, reorders, alerts, charges, "
+        "duplicates, partial, refused, spread, refused-replays, replay-burst)";
     const std::string comparison = "a comparison (<, <=, =, !=, >=, >)";
     const std::pair<std::string, std::string> cases[] = {
         {"ready b; attempts b >> 3",
@@ -250,48 +271,64 @@ TEST_SUITE("goals: parse errors") {
         {";ready b", "goal: clause 1 is empty: expected a clause before the first ';', got nothing"},
         {"ready b; ;alarm", "goal: clause 2 is empty: expected a clause between two ';', got nothing"},
         {"redy b", "goal: clause 1 \"redy b\": expected " + predicate + ", got \"redy\""},
-        {"not not ready b", "goal: clause 1 \"not not ready b\": expected " + predicate + " after \"not\", got \"not\""},
+        {"not not ready b",
+         "goal: clause 1 \"not not ready b\": expected " + predicate + " after \"not\", got \"not\""},
         {"\"ready\" b", "goal: clause 1 \"\\\"ready\\\" b\": expected " + predicate + ", got \"\\\"ready\\\"\""},
         {"ready", "goal: clause 1 \"ready\": expected a job id or " + comparison +
                       " after \"ready\", got the end of the clause"},
         {"ready b c", "goal: clause 1 \"ready b c\": expected the end of the clause after \"ready b\", got \"c\""},
         {"ready a, b", "goal: clause 1 \"ready a, b\": expected the end of the clause after \"ready a\", got \",\""},
-        {"completed >> 1", "goal: clause 1 \"completed >> 1\": expected " + comparison + " after \"completed\", got \">>\""},
-        {"quarantined b as x", "goal: clause 1 \"quarantined b as x\": expected a quarantine reason (permanent, "
-                               "exhausted, stalled, max-length, expired) after \"quarantined b as\", got \"x\""},
+        {"completed >> 1",
+         "goal: clause 1 \"completed >> 1\": expected " + comparison + " after \"completed\", got \">>\""},
+        {"quarantined b as x",
+         "goal: clause 1 \"quarantined b as x\": expected a quarantine reason (permanent, "
+         "exhausted, stalled, max-length, expired) after \"quarantined b as\", got \"x\""},
         {"quarantined b class y",
          "goal: clause 1 \"quarantined b class y\": expected a failure class (transient, permanent, undeserializable, "
          "unknown-schema, precondition, crash) after \"quarantined b class\", got \"y\""},
-        {"quarantined b foo", "goal: clause 1 \"quarantined b foo\": expected \"as\", \"class\", \"from\" or the end of the "
-                              "clause after \"quarantined b\", got \"foo\""},
+        {"quarantined b foo",
+         "goal: clause 1 \"quarantined b foo\": expected \"as\", \"class\", \"from\" or the end of the "
+         "clause after \"quarantined b\", got \"foo\""},
         {"attempts >= 3", "goal: clause 1 \"attempts >= 3\": expected a job id after \"attempts\", got \">=\""},
         {"steps x", "goal: clause 1 \"steps x\": expected " + comparison + " after \"steps\", got \"x\""},
-        {"steps <", "goal: clause 1 \"steps <\": expected a whole number from 0 to 9007199254740991 after "
-                    "\"steps <\", got the end of the clause"},
-        {"steps < -1", "goal: clause 1 \"steps < -1\": expected a whole number from 0 to 9007199254740991 after "
-                       "\"steps <\", got \"-1\""},
-        {"now < 9007199254740992", "goal: clause 1 \"now < 9007199254740992\": expected a whole number from 0 to "
-                                   "9007199254740991 after \"now <\", got \"9007199254740992\""},
-        {"order a", "goal: clause 1 \"order a\": expected ',' and a second job id after \"order a\", got the end of "
-                    "the clause"},
+        {"steps <",
+         "goal: clause 1 \"steps <\": expected a whole number from 0 to 9007199254740991 after "
+         "\"steps <\", got the end of the clause"},
+        {"steps < -1",
+         "goal: clause 1 \"steps < -1\": expected a whole number from 0 to 9007199254740991 after "
+         "\"steps <\", got \"-1\""},
+        {"now < 9007199254740992",
+         "goal: clause 1 \"now < 9007199254740992\": expected a whole number from 0 to "
+         "9007199254740991 after \"now <\", got \"9007199254740992\""},
+        {"order a",
+         "goal: clause 1 \"order a\": expected ',' and a second job id after \"order a\", got the end of "
+         "the clause"},
         {"order a b", "goal: clause 1 \"order a b\": expected ',' and a second job id after \"order a\", got \"b\""},
         {"order a,", "goal: clause 1 \"order a,\": expected a job id after \"order a,\", got the end of the clause"},
-        {"order a, b c", "goal: clause 1 \"order a, b c\": expected ',' or the end of the clause after \"order a, b\", "
-                         "got \"c\""},
-        {"order a, b, a", "goal: clause 1 \"order a, b, a\": expected a job id not already in the order after "
-                          "\"order a, b,\", got \"a\" again"},
-        {"event done", "goal: clause 1 \"event done\": expected an event kind (enqueued, attempt, requeued, completed, "
-                       "quarantined, replayed, leased, expired, delayed, due, alert, reorder, key-released, "
-                       "evidence-expired, alarm-raised, alarm-cleared, lost, kept-once, discarded, patched) after \"event\", got \"done\""},
+        {"order a, b c",
+         "goal: clause 1 \"order a, b c\": expected ',' or the end of the clause after \"order a, b\", "
+         "got \"c\""},
+        {"order a, b, a",
+         "goal: clause 1 \"order a, b, a\": expected a job id not already in the order after "
+         "\"order a, b,\", got \"a\" again"},
+        {"event done",
+         "goal: clause 1 \"event done\": expected an event kind (enqueued, attempt, requeued, completed, "
+         "quarantined, replayed, leased, expired, delayed, due, alert, reorder, key-released, "
+         "evidence-expired, alarm-raised, alarm-cleared, lost, kept-once, discarded, patched) after \"event\", got "
+         "\"done\""},
         {"event completed b c",
-         "goal: clause 1 \"event completed b c\": expected the end of the clause after \"event completed b\", got \"c\""},
+         "goal: clause 1 \"event completed b c\": expected the end of the clause after \"event completed b\", got "
+         "\"c\""},
         {"alarm now", "goal: clause 1 \"alarm now\": expected the end of the clause after \"alarm\", got \"now\""},
-        {"ready \"b", "goal: clause 1 \"ready \\\"b\": expected a closing '\"' after \"ready \\\"b\", got the end of "
-                      "the goal"},
-        {"ready \"a\\q\"", "goal: clause 1 \"ready \\\"a\\\\q\\\"\": expected an escape (\\\" \\\\ \\n \\r \\t or "
-                           "\\xHH) after \"ready \\\"a\", got \"\\\\q\""},
-        {"ready \"\"", "goal: clause 1 \"ready \\\"\\\"\": expected a non-empty job id after \"ready\", got an empty "
-                       "quoted id"},
+        {"ready \"b",
+         "goal: clause 1 \"ready \\\"b\": expected a closing '\"' after \"ready \\\"b\", got the end of "
+         "the goal"},
+        {"ready \"a\\q\"",
+         "goal: clause 1 \"ready \\\"a\\\\q\\\"\": expected an escape (\\\" \\\\ \\n \\r \\t or "
+         "\\xHH) after \"ready \\\"a\", got \"\\\\q\""},
+        {"ready \"\"",
+         "goal: clause 1 \"ready \\\"\\\"\": expected a non-empty job id after \"ready\", got an empty "
+         "quoted id"},
         {"Ready b", "goal: clause 1 \"Ready b\": expected " + predicate + ", got \"Ready\""},  // case-sensitive
     };
     for (const auto& entry : cases) {
@@ -336,7 +373,9 @@ TEST_SUITE("goals: limits") {
     for (size_t i = 0; i < 1363; ++i) order += (i ? "," : "") + std::string{letters[i % 52], letters[i / 52]};
     REQUIRE(order.size() <= kMaxGoalBytes);
     const std::string refusal = Refusal(order);
-    CHECK(refusal.rfind("too-large: goal (in its canonical form, as FormatGoal() writes it) must be at most 4096 bytes, got ", 0) == 0);
+    CHECK(refusal.rfind(
+              "too-large: goal (in its canonical form, as FormatGoal() writes it) must be at most 4096 bytes, got ",
+              0) == 0);
     // Just under the line it parses and reads back.
     std::string shorter = "order ";
     for (int i = 0; i < 650; ++i) shorter += (i ? "," : "") + std::string("j") + std::to_string(i);
@@ -394,8 +433,8 @@ TEST_SUITE("goals: checking") {
     p.lease_ms = 1000;
     Queue q = Make(p);
     REQUIRE(q.EnqueueMany({{"a", ""}, {"b", ""}}).ok());
-    REQUIRE(q.Lease().value().leased);              // a, lease-1 until 1000
-    MustProcess(q, "transient");                    // b: delayed until 100
+    REQUIRE(q.Lease().value().leased);  // a, lease-1 until 1000
+    MustProcess(q, "transient");        // b: delayed until 100
     CHECK(Met(q, "in-flight a"));
     CHECK(Actual(q, "in-flight a") == "a is in flight (lease-1, expires at 1000 ms) with 1 attempt");
     CHECK(Met(q, "delayed b"));
@@ -423,9 +462,9 @@ TEST_SUITE("goals: checking") {
   TEST_CASE("attempts with every comparison, each met and unmet") {
     const Queue q = ThreePlaces();  // a has 1 attempt
     const std::pair<const char*, bool> cases[] = {
-        {"attempts a < 2", true},   {"attempts a < 1", false},  {"attempts a <= 1", true}, {"attempts a <= 0", false},
-        {"attempts a = 1", true},   {"attempts a = 2", false},  {"attempts a != 0", true}, {"attempts a != 1", false},
-        {"attempts a >= 1", true},  {"attempts a >= 2", false}, {"attempts a > 0", true},  {"attempts a > 1", false},
+        {"attempts a < 2", true},  {"attempts a < 1", false},  {"attempts a <= 1", true}, {"attempts a <= 0", false},
+        {"attempts a = 1", true},  {"attempts a = 2", false},  {"attempts a != 0", true}, {"attempts a != 1", false},
+        {"attempts a >= 1", true}, {"attempts a >= 2", false}, {"attempts a > 0", true},  {"attempts a > 1", false},
     };
     for (const auto& entry : cases) {
       // Named references, not structured bindings: clang 14 cannot capture those in INFO/CAPTURE.
@@ -441,8 +480,8 @@ TEST_SUITE("goals: checking") {
   TEST_CASE("every counter, met and unmet") {
     const Queue q = ThreePlaces();
     const std::pair<const char*, const char*> counters[] = {
-        {"steps", "3"},       {"completed", "1"}, {"quarantined", "1"}, {"ready", "1"},    {"delayed", "0"},
-        {"in-flight", "0"},   {"lost", "0"},      {"now", "0"},         {"reorders", "0"}, {"alerts", "0"},
+        {"steps", "3"},     {"completed", "1"}, {"quarantined", "1"}, {"ready", "1"},    {"delayed", "0"},
+        {"in-flight", "0"}, {"lost", "0"},      {"now", "0"},         {"reorders", "0"}, {"alerts", "0"},
     };
     for (const auto& entry : counters) {
       // Named references, not structured bindings: clang 14 cannot capture those in INFO/CAPTURE.
@@ -500,8 +539,9 @@ TEST_SUITE("goals: checking") {
     for (const DelayedView& d : q.view().Delayed()) lo = std::min(lo, d.due_at), hi = std::max(hi, d.due_at);
     REQUIRE(hi > lo);
     CHECK(Met(q, "spread = " + std::to_string(hi - lo)));
-    CHECK(Actual(q, "spread > 0") == "spread = " + std::to_string(hi - lo) + ": 3 retries scheduled at 0 ms, due from " +
-                                         std::to_string(lo) + " to " + std::to_string(hi) + " ms");
+    CHECK(Actual(q, "spread > 0") == "spread = " + std::to_string(hi - lo) +
+                                         ": 3 retries scheduled at 0 ms, due from " + std::to_string(lo) + " to " +
+                                         std::to_string(hi) + " ms");
   }
 
   TEST_CASE("spread: the largest crowd at one instant counts, of equal crowds the earliest") {
@@ -649,9 +689,9 @@ TEST_SUITE("goals: checking") {
 
   TEST_CASE("a job the queue was never given: unmet, with 'not' too") {
     const Queue q = ThreePlaces();
-    for (const char* clause : {"ready zz", "not ready zz", "quarantined zz as permanent", "attempts zz = 0",
-                               "not attempts zz > 5", "order a, zz", "not order zz, a", "event completed zz",
-                               "not event completed zz", "lost zz"}) {
+    for (const char* clause :
+         {"ready zz", "not ready zz", "quarantined zz as permanent", "attempts zz = 0", "not attempts zz > 5",
+          "order a, zz", "not order zz, a", "event completed zz", "not event completed zz", "lost zz"}) {
       CAPTURE(clause);
       const ClauseCheck c = CheckOne(q, clause);
       CHECK_FALSE(c.met);
@@ -676,7 +716,8 @@ TEST_SUITE("goals: checking") {
     for (const JobSpec& s : specs) refs.push_back({s.id, s.payload});
     REQUIRE(q.EnqueueMany(refs).ok());
     for (int i = 0; i < 600; ++i) MustProcess(q, "success");
-    CHECK(Unmet(q, "completed j0; completed j599; ready j600; ready j999; order j0, j300, j599; completed = 600") == "");
+    CHECK(Unmet(q, "completed j0; completed j599; ready j600; ready j999; order j0, j300, j599; completed = 600") ==
+          "");
   }
 
   TEST_CASE("the goal is met when every clause is; clauses keep their order and canonical text") {
@@ -705,7 +746,8 @@ TEST_SUITE("goals: checking") {
     REQUIRE(q.Lease().value().leased);
     const std::string before = State(q);
     const Goal g = MustParse(
-        "quarantined a; in-flight b; ready c; attempts b = 1; steps = 2; alerts = 0; order a, b; event leased b; alarm; "
+        "quarantined a; in-flight b; ready c; attempts b = 1; steps = 2; alerts = 0; order a, b; event leased b; "
+        "alarm; "
         "lost zz; now = 0");
     const GoalCheck first = CheckGoal(g, q);
     for (int i = 0; i < 3; ++i) {
@@ -763,10 +805,13 @@ TEST_SUITE("par: how few actions a solution needs") {
     // Lesson 2's outage Show me: a set-up change, then Run. Its 29 actions are the world's, no move.
     const std::string outage =
         "v2;m3;bx1000.4000n;s1;y4.100.0.3000;ja:order%20a,b:order%20b,c:order%20c,d:order%20d;"
-        "al,l,l,l,w100,k1t:dependency%20down%20(outage%20until%203000%20ms),k2t:dependency%20down%20(outage%20until%203000%20ms),"
-        "k3t:dependency%20down%20(outage%20until%203000%20ms),k4t:dependency%20down%20(outage%20until%203000%20ms),n,l,l,l,l,w100,"
+        "al,l,l,l,w100,k1t:dependency%20down%20(outage%20until%203000%20ms),k2t:dependency%20down%20(outage%20until%"
+        "203000%20ms),"
+        "k3t:dependency%20down%20(outage%20until%203000%20ms),k4t:dependency%20down%20(outage%20until%203000%20ms),n,l,"
+        "l,l,l,w100,"
         "k5t:dependency%20down%20(outage%20until%203000%20ms),k6t:dependency%20down%20(outage%20until%203000%20ms),"
-        "k7t:dependency%20down%20(outage%20until%203000%20ms),k8t:dependency%20down%20(outage%20until%203000%20ms),n,l,l,l,l,w100,"
+        "k7t:dependency%20down%20(outage%20until%203000%20ms),k8t:dependency%20down%20(outage%20until%203000%20ms),n,l,"
+        "l,l,l,w100,"
         "k9s,k10s,k11s,k12s;c0";
     const auto par = MustPar("completed = 4; quarantined = 0", outage);
     REQUIRE(par.has_value());

@@ -15,11 +15,11 @@ TEST_CASE("golden timeline: the lesson run renders byte for byte") {
   REQUIRE(q.Enqueue("a", "charge order 1").ok());
   REQUIRE(q.Enqueue("b", "charge order 2").ok());
   REQUIRE(q.Enqueue("poison", "{\"amount\": \"twelve\"").ok());
-  MustProcess(q, "transient", "db timeout");     // a -> tail, b runs next
-  MustProcess(q, "success");                     // b
+  MustProcess(q, "transient", "db timeout");              // a -> tail, b runs next
+  MustProcess(q, "success");                              // b
   MustProcess(q, "permanent", "amount is not a number");  // poison, 2 attempts unused
-  MustProcess(q, "transient", "db timeout");     // a: 2 of 3
-  MustProcess(q, "transient", "db \"still\" down\n");  // a: exhausted
+  MustProcess(q, "transient", "db timeout");              // a: 2 of 3
+  MustProcess(q, "transient", "db \"still\" down\n");     // a: exhausted
   CHECK(q.Replay("a"));
   CHECK_FALSE(q.Replay("a"));
   MustProcess(q, "success");  // a, after the fix
@@ -28,7 +28,8 @@ TEST_CASE("golden timeline: the lesson run renders byte for byte") {
 
   const std::filesystem::path path = std::filesystem::path(DLQ_SOURCE_DIR) / "tests/golden/lesson.timeline.txt";
   std::ifstream in(path, std::ios::binary);
-  REQUIRE_MESSAGE(in.good(), "missing golden file " << path.string() << "; the run renders:\n" << q.view().TimelineText());
+  REQUIRE_MESSAGE(in.good(), "missing golden file " << path.string() << "; the run renders:\n"
+                                                    << q.view().TimelineText());
   std::ostringstream golden;
   golden << in.rdbuf();
   CHECK(q.view().TimelineText() == golden.str());

@@ -106,21 +106,25 @@ TEST_CASE("anti-pattern: dead letters routed back to the source rebuild the loop
   CHECK(replayed == 3);
   // The timeline says who sent it back: the dead-letter queue's consumer, not an operator.
   const std::vector<Event> events = loop.view().Timeline();
-  const auto back = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::kReplayed; });
+  const auto back =
+      std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::kReplayed; });
   REQUIRE(back != events.end());
   CHECK(back->routed_back);
   CHECK(ExplainEvent(*back).find("dead-letter queue's consumer sent \"a\" straight back") != std::string::npos);
   CHECK(RenderEvent(*back).find("routed back by the dead-letter queue") != std::string::npos);
   CHECK_FALSE(RunOrDie("v2;m3;s1;ja:;ap,ra").view().Timeline().back().routed_back);
   // The quarantine itself says where the entry went: back to the source, not waiting for an operator.
-  const auto held = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::kQuarantined; });
+  const auto held =
+      std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::kQuarantined; });
   REQUIRE(held != events.end());
   CHECK(held->routed_back);
-  CHECK(ExplainEvent(*held) == "\"a\" quarantined (permanent) after 1 attempt, and the dead-letter queue's consumer "
-                               "routed it straight back to the source queue (an anti-pattern): the loop starts again");
+  CHECK(ExplainEvent(*held) ==
+        "\"a\" quarantined (permanent) after 1 attempt, and the dead-letter queue's consumer "
+        "routed it straight back to the source queue (an anti-pattern): the loop starts again");
   CHECK(RenderEvent(*held).find("routed") == std::string::npos);  // the stable line is as released
   const std::vector<Event> kept = RunOrDie("v2;m3;s1;ja:;ap").view().Timeline();
-  const auto stays = std::find_if(kept.begin(), kept.end(), [](const Event& e) { return e.kind == EventKind::kQuarantined; });
+  const auto stays =
+      std::find_if(kept.begin(), kept.end(), [](const Event& e) { return e.kind == EventKind::kQuarantined; });
   REQUIRE(stays != kept.end());
   CHECK_FALSE(stays->routed_back);
   CHECK(ExplainEvent(*stays).find("only an operator's replay brings it back") != std::string::npos);

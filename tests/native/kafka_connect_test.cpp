@@ -62,7 +62,7 @@ TEST_CASE("kafka-connect: tolerance all with no DLQ topic skips the record; with
   CHECK(p.DeadLetterDrop() == DropCause::kNoDeadLetterQueueTopic);
   Queue skip = test::QueueWith(p, {"a", "b"});
   CHECK(test::MustProcess(skip, "transient").disposition == Disposition::kDiscarded);  // no retry: timeout 0
-  const Attempt next = test::MustProcess(skip, "success");  // the task moves past it
+  const Attempt next = test::MustProcess(skip, "success");                             // the task moves past it
   CHECK(next.id == "b");
   CHECK(skip.view().Quarantined().empty());
   CHECK(skip.stats().discarded == 1);
@@ -249,7 +249,8 @@ TEST_CASE("kafka-connect: the import reads the bare config map and a .properties
   // [C1]: "Use -1 for infinite retries."
   const config::ImportResult bare = config::ReadConfig(
       R"({"connector.class": "io.confluent.connect.jdbc.JdbcSinkConnector", "errors.tolerance": "all",
-          "errors.retry.timeout": "-1", "errors.log.enable": "true"})", nullptr);
+          "errors.retry.timeout": "-1", "errors.log.enable": "true"})",
+      nullptr);
   REQUIRE(bare.ok);
   auto f = Fields(bare);
   CHECK(f.at("toleranceAll") == "true");
@@ -258,7 +259,8 @@ TEST_CASE("kafka-connect: the import reads the bare config map and a .properties
   CHECK(f.at("backoff.capMs") == "60000");
   const config::ImportResult props = config::ReadConfig(
       "# sink\nname=orders-sink\nerrors.tolerance=all\nerrors.deadletterqueue.topic.name=orders-dlq\n"
-      "errors.deadletterqueue.context.headers.enable=true\nerrors.retry.timeout=600000\n", nullptr);
+      "errors.deadletterqueue.context.headers.enable=true\nerrors.retry.timeout=600000\n",
+      nullptr);
   REQUIRE(props.ok);
   f = Fields(props);
   CHECK(f.at("dlqTopic") == "true");

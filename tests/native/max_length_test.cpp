@@ -94,8 +94,8 @@ TEST_CASE("max-length: enqueueMany dead-letters the same messages as one publish
     REQUIRE(made.ok());
     Queue many = std::move(made).value();
     REQUIRE(many.Enqueue("a", "payload of a").ok());
-    const std::vector<JobRef> batch = {{"b", "payload of b"}, {"c", "payload of c"}, {"d", "payload of d"},
-                                       {"e", "payload of e"}};
+    const std::vector<JobRef> batch = {
+        {"b", "payload of b"}, {"c", "payload of c"}, {"d", "payload of d"}, {"e", "payload of e"}};
     REQUIRE(many.EnqueueMany(batch).ok());
     CHECK(Ids(many.view().Ready()) == Strings{"d", "e"});
     CHECK(Ids(many.view().Quarantined()) == Ids(one.view().Quarantined()));
@@ -147,7 +147,8 @@ TEST_CASE("max-length: an x-death record keeps three reasons newest first throug
   CHECK(x.time[2] == 0);
   Result<std::string> text = q.view().SnapshotText();
   REQUIRE(text.ok());
-  CHECK(text->find(" x-death max-length exhausted 1 20 1 10 maxlen 1 0 after 2 permanent max-length") != std::string::npos);
+  CHECK(text->find(" x-death max-length exhausted 1 20 1 10 maxlen 1 0 after 2 permanent max-length") !=
+        std::string::npos);
   Result<Queue> back = Queue::Restore(text.value());
   REQUIRE_MESSAGE(back.ok(), back.status().ToString());
   CHECK(back->view().Quarantined()[0].x_death == x);
@@ -177,12 +178,12 @@ TEST_CASE("max-length: a snapshot's x-death row with a maxlen slot is checked") 
     return body + end;
   };
   CHECK(Queue::Restore(with_row(row)).ok());  // the reseal itself keeps it whole
-  for (const char* bad : {" x-death max-length max-length 0 0 0 0 maxlen 0 0 after 0",            // no count
-                          " x-death max-length max-length 0 0 0 0 maxlen 1 0",                    // no order
-                          " x-death max-length max-length 0 0 0 0 maxlen 1 0 after 1 exhausted",  // one with none
-                          " x-death max-length max-length 0 0 1 0 maxlen 1 0 after 0",            // two, one listed
-                          " x-death max-length max-length 0 0 1 0 maxlen 1 0 after 1 max-length", // the newest again
-                          " x-death max-length exhausted 0 0 0 0 maxlen 1 0 after 0"}) {          // newest has no count
+  for (const char* bad : {" x-death max-length max-length 0 0 0 0 maxlen 0 0 after 0",             // no count
+                          " x-death max-length max-length 0 0 0 0 maxlen 1 0",                     // no order
+                          " x-death max-length max-length 0 0 0 0 maxlen 1 0 after 1 exhausted",   // one with none
+                          " x-death max-length max-length 0 0 1 0 maxlen 1 0 after 0",             // two, one listed
+                          " x-death max-length max-length 0 0 1 0 maxlen 1 0 after 1 max-length",  // the newest again
+                          " x-death max-length exhausted 0 0 0 0 maxlen 1 0 after 0"}) {  // newest has no count
     const Result<Queue> r = Queue::Restore(with_row(bad));
     CHECK_MESSAGE(r.status().code() == Code::kInvalidSnapshot, bad);
   }

@@ -37,7 +37,7 @@ std::vector<std::string> Lines(const Queue& q) {
 
 TEST_CASE("message-ttl: a ready head past its TTL is dead-lettered as expired, the next one at the same instant") {
   Queue q = test::QueueWith(WithTtl(100), {"a", "b"});
-  CHECK(q.view().NextTimerAt() == 100);  // a's TTL at the head
+  CHECK(q.view().NextTimerAt() == 100);   // a's TTL at the head
   REQUIRE(q.Advance(int64_t{400}).ok());  // the consumer attaches 400 ms later, as in the corpus
   CHECK(q.view().Ready().empty());
   REQUIRE(q.view().Quarantined().size() == 2);
@@ -83,7 +83,7 @@ TEST_CASE("message-ttl: a delivered message does not expire; returned near the h
 TEST_CASE("message-ttl: a replay or a due retry is a new publish, with a new TTL; the x-death count grows") {
   Queue q = test::QueueWith(WithTtl(100), {"a"});
   REQUIRE(q.Advance(int64_t{150}).ok());  // expired at 100
-  REQUIRE(q.Replay("a"));                // republished at 150
+  REQUIRE(q.Replay("a"));                 // republished at 150
   CHECK(q.view().NextTimerAt() == 250);
   REQUIRE(q.Advance(int64_t{200}).ok());
   const XDeath x = q.view().Quarantined()[0].x_death;
@@ -122,14 +122,14 @@ TEST_CASE("message-ttl: four x-death reasons keep their order; the TTL's start t
   p.max_length = 1;
   Queue q = test::QueueWith(p, {"a", "b"});  // a: maxlen at 0
   REQUIRE(q.Advance(int64_t{50}).ok());
-  REQUIRE(q.Replay("a"));                                   // b (TTL from 0), a (from 50)
-  REQUIRE(test::MustProcess(q, "success").id == "b");       // at 50
-  REQUIRE(test::MustProcess(q, "permanent").id == "a");     // rejected at 50
+  REQUIRE(q.Replay("a"));                                // b (TTL from 0), a (from 50)
+  REQUIRE(test::MustProcess(q, "success").id == "b");    // at 50
+  REQUIRE(test::MustProcess(q, "permanent").id == "a");  // rejected at 50
   REQUIRE(q.Replay("a"));
-  REQUIRE(q.Advance(int64_t{100}).ok());                    // expired at 150
+  REQUIRE(q.Advance(int64_t{100}).ok());  // expired at 150
   REQUIRE(q.Replay("a"));
   REQUIRE(test::MustProcess(q, "transient").id == "a");
-  REQUIRE(test::MustProcess(q, "transient").id == "a");     // delivery_limit at 150
+  REQUIRE(test::MustProcess(q, "transient").id == "a");  // delivery_limit at 150
   const XDeath x = q.view().Quarantined().back().x_death;
   Reason order[XDeath::kSlots];
   x.Order(order);

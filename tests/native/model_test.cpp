@@ -35,7 +35,8 @@ struct Model {
   std::vector<std::string> events;
 
   void Event(const std::string& kind, const ModelJob& job, const std::string& detail = "") {
-    events.push_back(kind + "|" + job.id + "|" + std::to_string(job.attempts) + "|" + std::to_string(step) + "|" + detail);
+    events.push_back(kind + "|" + job.id + "|" + std::to_string(job.attempts) + "|" + std::to_string(step) + "|" +
+                     detail);
   }
 
   bool Enqueue(const std::string& id, const std::string& payload) {

@@ -36,14 +36,15 @@ struct OpModel {
   std::vector<MJob> jobs;
   std::deque<size_t> ready;
   std::vector<size_t> completed;
-  std::vector<size_t> quarantine;  // arrival order
+  std::vector<size_t> quarantine;     // arrival order
   std::vector<std::string> reorders;  // "key/id/overtook,…"
   std::vector<std::string> events;    // "kind id"
   bool alarm = false;
   size_t expired = 0;
 
   int64_t Find(const std::string& id) const {
-    for (size_t i = 0; i < jobs.size(); ++i) if (jobs[i].id == id) return static_cast<int64_t>(i);
+    for (size_t i = 0; i < jobs.size(); ++i)
+      if (jobs[i].id == id) return static_cast<int64_t>(i);
     return -1;
   }
   void Event(const std::string& kind, size_t j) { events.push_back(kind + " " + jobs[j].id); }
@@ -70,10 +71,12 @@ struct OpModel {
     if (ready.empty()) return std::nullopt;
     if (policy.ordering == Ordering::kNone) return 0;
     if (policy.ordering == Ordering::kStall) {
-      for (const MJob& j : jobs) if (j.place == "delayed") return std::nullopt;
+      for (const MJob& j : jobs)
+        if (j.place == "delayed") return std::nullopt;
       return 0;
     }
-    for (size_t pos = 0; pos < ready.size(); ++pos) if (!Holder(ready[pos])) return pos;
+    for (size_t pos = 0; pos < ready.size(); ++pos)
+      if (!Holder(ready[pos])) return pos;
     return std::nullopt;
   }
 
@@ -87,7 +90,8 @@ struct OpModel {
 
   void BackToReady(size_t j) {
     jobs[j].place = "ready";
-    if (policy.ordering == Ordering::kStall) ready.push_front(j); else ready.push_back(j);
+    if (policy.ordering == Ordering::kStall) ready.push_front(j);
+    else ready.push_back(j);
   }
 
   // "" when nothing may run, else "id/attempt/disposition/reason/delay".
@@ -107,7 +111,8 @@ struct OpModel {
       if (!job.key.empty()) {
         std::string overtook;
         for (size_t i = 0; i < j; ++i) {
-          if (jobs[i].key == job.key && jobs[i].place != "completed") overtook += (overtook.empty() ? "" : ",") + jobs[i].id;
+          if (jobs[i].key == job.key && jobs[i].place != "completed")
+            overtook += (overtook.empty() ? "" : ",") + jobs[i].id;
         }
         if (!overtook.empty()) {
           reorders.push_back(job.key + "/" + job.id + "/" + overtook);
@@ -117,9 +122,11 @@ struct OpModel {
       return head + "completed//0";
     }
     // The class's rule, read straight from the table (its defaults in the issue text).
-    const std::string cls = outcome == Outcome::kTransient ? "transient" : outcome == Outcome::kPermanent ? "permanent"
-                          : outcome == Outcome::kUndeserializable ? "undeserializable"
-                          : outcome == Outcome::kUnknownSchema ? "unknown-schema" : "precondition";
+    const std::string cls = outcome == Outcome::kTransient          ? "transient"
+                            : outcome == Outcome::kPermanent        ? "permanent"
+                            : outcome == Outcome::kUndeserializable ? "undeserializable"
+                            : outcome == Outcome::kUnknownSchema    ? "unknown-schema"
+                                                                    : "precondition";
     const ClassRule& rule = policy.classes[ClassOf(outcome)];
     int64_t budget = rule.max_attempts == 0 ? policy.max_attempts : std::min(rule.max_attempts, policy.max_attempts);
     std::string disposition, reason;
@@ -191,7 +198,9 @@ struct OpModel {
       if (jobs[i].place == "quarantined" && policy.retention_ms > 0) {
         t = {jobs[i].arrived + policy.retention_ms, jobs[i].seq, i, true};
       }
-      if (t && (!best || std::make_pair(std::get<0>(*t), std::get<1>(*t)) < std::make_pair(std::get<0>(*best), std::get<1>(*best)))) best = t;
+      if (t && (!best || std::make_pair(std::get<0>(*t), std::get<1>(*t)) <
+                             std::make_pair(std::get<0>(*best), std::get<1>(*best))))
+        best = t;
     }
     return best;
   }

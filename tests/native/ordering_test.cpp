@@ -62,7 +62,7 @@ TEST_SUITE("ordering") {
     CHECK(ready[0].held_by == "a");
     CHECK(ready[1].held_by.empty());
     Attempt next = MustProcess(q, "success");
-    CHECK(next.id == "c");        // account 9 flows past the held b
+    CHECK(next.id == "c");  // account 9 flows past the held b
     CHECK(MustProcess(q, "success").id == "a");
     CHECK(MustProcess(q, "success").id == "b");
     CHECK(q.view().Reorders().empty());
@@ -84,7 +84,8 @@ TEST_SUITE("ordering") {
     CHECK(q.view().Ready()[0].held_by == "a");
   }
 
-  TEST_CASE("stall: a failed head keeps its place; a waiting head blocks everything; a quarantined head lets the next run") {
+  TEST_CASE(
+      "stall: a failed head keeps its place; a waiting head blocks everything; a quarantined head lets the next run") {
     Queue q = Make(Ordering::kStall, 3, Backoff{BackoffKind::kFixed, 100, 100, Jitter::kNone});
     AddAccounts(q);
     Attempt a = MustProcess(q, "transient");
@@ -97,7 +98,7 @@ TEST_SUITE("ordering") {
     CHECK_FALSE(no_lease->leased);
     REQUIRE(q.AdvanceToNext().has_value());
     CHECK(Ids(q.view().Ready()) == Strings{"a", "b", "c"});  // back at the head, not the tail
-    CHECK(MustProcess(q, "permanent").id == "a");     // quarantined head: the next may run
+    CHECK(MustProcess(q, "permanent").id == "a");            // quarantined head: the next may run
     CHECK(MustProcess(q, "success").id == "b");
     REQUIRE(q.view().Reorders().size() == 1);  // b overtook the quarantined head of its key
     CHECK(q.view().Reorders()[0].overtook == Strings{"a"});
@@ -148,7 +149,7 @@ TEST_SUITE("ordering") {
   TEST_CASE("releaseKey leaves holders in flight or delayed holding") {
     Queue q = Make(Ordering::kKey, 3, Backoff{BackoffKind::kFixed, 100, 100, Jitter::kNone});
     AddAccounts(q);
-    REQUIRE(q.Lease().ok());                     // a in flight
+    REQUIRE(q.Lease().ok());  // a in flight
     CHECK(q.ReleaseKey("acct-7").value() == 0);
     REQUIRE(q.Settle("lease-1", "transient").ok());  // a delayed
     CHECK(q.ReleaseKey("acct-7").value() == 0);
@@ -284,8 +285,8 @@ TEST_SUITE("quarantine operability") {
       REQUIRE(made.ok());
       Queue q = std::move(made).value();
       for (int i = 0; i < 8; ++i) REQUIRE(q.Enqueue("j" + std::to_string(i), "", i % 2 ? "k" : "").ok());
-      static const char* kOutcomes[] = {"success", "transient", "permanent", "undeserializable", "unknown-schema",
-                                        "precondition"};
+      static const char* kOutcomes[] = {"success",          "transient",      "permanent",
+                                        "undeserializable", "unknown-schema", "precondition"};
       std::set<std::string> seen;  // every id that ever entered quarantine
       for (int n = 0; n < 60; ++n) {
         switch (prng.Below(5)) {

@@ -129,7 +129,8 @@ TEST_CASE("patch: a snapshot taken after a patch restores the patched payload") 
   CHECK(restored->view().Quarantined()[0].payload == "{\"order\":1}");
 }
 
-TEST_CASE("patch: a link's f<id>:<payload> action patches, round-trips, and is refused by name on a job not in quarantine") {
+TEST_CASE(
+    "patch: a link's f<id>:<payload> action patches, round-trips, and is refused by name on a job not in quarantine") {
   const std::string link = "v2;m1;s1;ja:%7B,b:2;ap,fa:%7B%7D,ra,s,s";
   const Scenario scenario = test::ParseOrDie(link);
   REQUIRE(scenario.actions.size() == 5);

@@ -25,9 +25,7 @@ std::vector<uint32_t> Contents(const ReadyPlace& ready) {
   return out;
 }
 
-std::vector<uint32_t> Contents(const QuarantinePlace& quarantine) {
-  return {quarantine.begin(), quarantine.end()};
-}
+std::vector<uint32_t> Contents(const QuarantinePlace& quarantine) { return {quarantine.begin(), quarantine.end()}; }
 
 }  // namespace
 

@@ -35,20 +35,28 @@ TEST_CASE("pubsub [DLP]: \"The value must be between 5 and 100\": maxAttempts re
   CHECK(Policy::Check(PubSub(100)).ok());
   const Status low = Policy::Check(PubSub(4));
   REQUIRE_FALSE(low.ok());
-  CHECK(low.message() == "maxAttempts must be an integer from 5 to 100 with system \"pubsub\" "
-                         "(dead_letter_policy.max_delivery_attempts), got 4");
+  CHECK(low.message() ==
+        "maxAttempts must be an integer from 5 to 100 with system \"pubsub\" "
+        "(dead_letter_policy.max_delivery_attempts), got 4");
   CHECK_FALSE(Policy::Check(PubSub(101)).ok());
-  CHECK(Policy::Check([] { Policy p; p.max_attempts = 3; return p; }()).ok());  // the lab keeps its own range
+  CHECK(Policy::Check([] {
+          Policy p;
+          p.max_attempts = 3;
+          return p;
+        }())
+            .ok());         // the lab keeps its own range
   Policy none = PubSub(3);  // no dead-letter policy: no max_delivery_attempts, so maxAttempts is not asked
   none.dead_letter_topic = DeadLetterTopic::kNone;
   CHECK(Policy::Check(none).ok());
 }
 
-TEST_CASE("pubsub: the ack deadline is the lease, 10..600 s; retry_policy is exponential (no jitter, max 600 s) or none") {
+TEST_CASE(
+    "pubsub: the ack deadline is the lease, 10..600 s; retry_policy is exponential (no jitter, max 600 s) or none") {
   Policy p = PubSub();
   p.lease_ms = 9'999;
   CHECK(Policy::Check(p).message() ==
-        "leaseMs must be an integer from 10000 to 600000 with system \"pubsub\" (ack_deadline_seconds 10 to 600), got 9999");
+        "leaseMs must be an integer from 10000 to 600000 with system \"pubsub\" (ack_deadline_seconds 10 to 600), got "
+        "9999");
   p.lease_ms = 600'000;
   CHECK(Policy::Check(p).ok());
   p.backoff.kind = BackoffKind::kFixed;
@@ -74,7 +82,8 @@ TEST_CASE("pubsub: the ack deadline is the lease, 10..600 s; retry_policy is exp
   CHECK_FALSE(Policy::Check(short_retention).ok());
 }
 
-TEST_CASE("pubsub [DLP]: every delivery counts, a crash (the ack deadline exceeded) included; the 5th failure dead-letters") {
+TEST_CASE(
+    "pubsub [DLP]: every delivery counts, a crash (the ack deadline exceeded) included; the 5th failure dead-letters") {
   Policy p = PubSub(5);
   REQUIRE(Policy::Check(p).ok());
   CHECK(p.Budget() == 5);
@@ -98,8 +107,8 @@ TEST_CASE("pubsub [DLP]: every delivery counts, a crash (the ack deadline exceed
 TEST_CASE("pubsub [RP]: exponential backoff between minimum_backoff and maximum_backoff") {
   Policy p = PubSub(8);
   p.backoff.kind = BackoffKind::kExponential;
-  p.backoff.base_ms = 10'000;   // minimum_backoff 10s
-  p.backoff.cap_ms = 60'000;    // maximum_backoff 60s
+  p.backoff.base_ms = 10'000;  // minimum_backoff 10s
+  p.backoff.cap_ms = 60'000;   // maximum_backoff 60s
   REQUIRE(Policy::Check(p).ok());
   Prng jitter(1);
   std::vector<int64_t> delays;
@@ -127,7 +136,8 @@ TEST_CASE("pubsub: the dead-letter record is the message with CloudPubSubDeadLet
   CHECK(SystemOf(p).Keeps(JobRecord::kFirstEnqueue));
 }
 
-TEST_CASE("pubsub [HF]: with no dead-letter topic a message is redelivered until its retention runs out, then deleted") {
+TEST_CASE(
+    "pubsub [HF]: with no dead-letter topic a message is redelivered until its retention runs out, then deleted") {
   Policy p = PubSub(5);
   p.dead_letter_topic = DeadLetterTopic::kNone;
   p.message_retention_ms = 600'000;  // 10 minutes, the least Pub/Sub takes

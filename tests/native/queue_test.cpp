@@ -11,8 +11,7 @@ TEST_SUITE("policy") {
       Result<Queue> made = Queue::Create(Policy{bad});
       REQUIRE_FALSE(made.ok());
       CHECK(made.status().code() == Code::kOutOfRange);
-      CHECK(made.status().message() ==
-            "maxAttempts must be an integer from 1 to 1000000, got " + std::to_string(bad));
+      CHECK(made.status().message() == "maxAttempts must be an integer from 1 to 1000000, got " + std::to_string(bad));
     }
     CHECK(Queue::Create(Policy{1}).ok());
     CHECK(Queue::Create(Policy{1'000'000}).ok());
@@ -107,7 +106,9 @@ TEST_SUITE("lesson") {
     Result<Attempt> r = empty.Process("retry");
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().code() == Code::kInvalidArgument);
-    CHECK(r.status().message() == "outcome must be one of \"success\", \"transient\", \"permanent\", \"undeserializable\", \"unknown-schema\", \"precondition\", got \"retry\"");
+    CHECK(r.status().message() ==
+          "outcome must be one of \"success\", \"transient\", \"permanent\", \"undeserializable\", \"unknown-schema\", "
+          "\"precondition\", got \"retry\"");
     CHECK(empty.view().event_count() == 0);
 
     Queue q = MakeQueue(3);
@@ -279,8 +280,7 @@ TEST_SUITE("batches") {
     REQUIRE(q.EnqueueMany({{"a", ""}, {"b", ""}}).ok());
     Result<uint64_t> bad = q.ProcessMany("tsx");
     REQUIRE_FALSE(bad.ok());
-    CHECK(bad.status().message() ==
-          "outcomes[2] must be 's' (success), 't' (transient) or 'p' (permanent), got \"x\"");
+    CHECK(bad.status().message() == "outcomes[2] must be 's' (success), 't' (transient) or 'p' (permanent), got \"x\"");
     CHECK(q.stats().step == 0);
     // A bad letter is shown whole and named by its JavaScript (UTF-16) index.
     CHECK(q.ProcessMany("t\xC3\xA9").status().message() ==
@@ -345,12 +345,13 @@ TEST_SUITE("timeline") {
     for (const Event& e : events) {
       if (e.kind == EventKind::kAttempt) attempts.push_back(ExplainEvent(e));
     }
-    CHECK(attempts == Strings{
-                          "attempt 1 of 3 failed transiently: 2 attempts left → requeue at the tail",
-                          "attempt 1 of 3 failed permanently: retrying cannot help → quarantine at once (2 attempts unused)",
-                          "attempt 2 of 3 failed transiently: 1 attempt left → requeue at the tail",
-                          "attempt 3 of 3 failed transiently: budget used up → quarantine",
-                      });
+    CHECK(attempts ==
+          Strings{
+              "attempt 1 of 3 failed transiently: 2 attempts left → requeue at the tail",
+              "attempt 1 of 3 failed permanently: retrying cannot help → quarantine at once (2 attempts unused)",
+              "attempt 2 of 3 failed transiently: 1 attempt left → requeue at the tail",
+              "attempt 3 of 3 failed transiently: budget used up → quarantine",
+          });
   }
 }
 
@@ -400,7 +401,8 @@ TEST_CASE("ids, payloads and error texts past their limits are refused whole") {
   CHECK(q.EnqueueMany({{"a", ""}, {long_id, ""}}).message() == "jobs[1].id must be at most 1024 bytes, got 1025 bytes");
   CHECK(q.view().event_count() == 0);
   REQUIRE(q.Enqueue(std::string(kMaxIdBytes, 'i'), std::string(kMaxPayloadBytes, 'p')).ok());  // exactly at the limits
-  CHECK(q.Process("transient", long_error).status().message() == "errorText must be at most 65536 bytes, got 65537 bytes");
+  CHECK(q.Process("transient", long_error).status().message() ==
+        "errorText must be at most 65536 bytes, got 65537 bytes");
   CHECK(q.ProcessMany("t", long_error).status().code() == Code::kTooLarge);
   CHECK(q.stats().step == 0);
   CHECK(q.Process("transient", std::string(kMaxErrorTextBytes, 'e')).ok());
@@ -507,8 +509,8 @@ TEST_CASE("the heap budget charges an event what the event log really takes") {
     CHECK(events == 200'000);
     const size_t charged = HeapBudget::used() - enqueued;
     INFO("charged " << charged << " bytes for " << events << " events");
-    CHECK(charged >= 2 * events);   // at least a packed record's two header bytes
-    CHECK(charged <= 6 * events);   // far from 64 a record: packed, a checkpoint every 64th
+    CHECK(charged >= 2 * events);  // at least a packed record's two header bytes
+    CHECK(charged <= 6 * events);  // far from 64 a record: packed, a checkpoint every 64th
     // A room check still asks for the most one event can take.
     CHECK(cost::kEventAtMost == EventLog::kMaxBytesPerRecord);
     CHECK(cost::Bytes({.events = 1}, false) == cost::kEventAtMost);

@@ -59,11 +59,13 @@ std::vector<int64_t> Delays(Queue& q, const char* outcome) {
 
 }  // namespace
 
-TEST_CASE("x-opt-delivery-time \"takes precedence over the calculated linear back-off delay\": the delay is the backoff's") {
+TEST_CASE(
+    "x-opt-delivery-time \"takes precedence over the calculated linear back-off delay\": the delay is the backoff's") {
   Policy p = Annotated();
   REQUIRE_MESSAGE(Policy::Check(p).ok(), Policy::Check(p).ToString());
   Queue q = test::QueueWith(p, {"a"});
-  CHECK(Delays(q, "transient") == std::vector<int64_t>{7000, 7000, 7000, 7000, 7000});  // not 1000, 2000, 3000, 3500, 3500
+  CHECK(Delays(q, "transient") ==
+        std::vector<int64_t>{7000, 7000, 7000, 7000, 7000});  // not 1000, 2000, 3000, 3500, 3500
   // The broker's linear delay, for comparison: deliveryTime broker (the default).
   Policy broker = p;
   broker.delivery_time = DeliveryTime::kBroker;
@@ -77,7 +79,9 @@ TEST_CASE("x-opt-delivery-time \"takes precedence over the calculated linear bac
   CHECK(SystemOf(p).MaxRetryDelaySettlesAt(p, fixed) == 4);
 }
 
-TEST_CASE("x-opt-delivery-time: \"modified disposition with delivery-failed=true\" increments delivery-count: the limit still ends it") {
+TEST_CASE(
+    "x-opt-delivery-time: \"modified disposition with delivery-failed=true\" increments delivery-count: the limit "
+    "still ends it") {
   Policy p = Annotated();
   Queue q = test::QueueWith(p, {"a"});
   CHECK(Delays(q, "transient").size() == 5);  // delivery-limit 5: the sixth delivery is dead-lettered
@@ -92,7 +96,8 @@ TEST_CASE("x-opt-delivery-time: the lab's retry clock whole: exponential, its ji
   Policy p = Annotated();
   p.backoff = {BackoffKind::kExponential, 500, 3000, Jitter::kNone};
   p.classes.rules[static_cast<int>(FailureClass::kPrecondition)].own_backoff = true;
-  p.classes.rules[static_cast<int>(FailureClass::kPrecondition)].backoff = {BackoffKind::kFixed, 60000, 60000, Jitter::kNone};
+  p.classes.rules[static_cast<int>(FailureClass::kPrecondition)].backoff = {BackoffKind::kFixed, 60000, 60000,
+                                                                            Jitter::kNone};
   REQUIRE(Policy::Check(p).ok());
   Prng jitter(1);
   CHECK(Decide(p, FailureClass::kTransient, 1, 0, jitter).delay_ms == 500);
@@ -108,7 +113,9 @@ TEST_CASE("x-opt-delivery-time: the lab's retry clock whole: exponential, its ji
   }
 }
 
-TEST_CASE("x-opt-delivery-time \"is only available when using the AMQP modify outcome\": a lost connection keeps the linear delay") {
+TEST_CASE(
+    "x-opt-delivery-time \"is only available when using the AMQP modify outcome\": a lost connection keeps the linear "
+    "delay") {
   Policy p = Annotated();
   Prng jitter(1);
   // A crash returns no outcome from the consumer, so no annotation: min(1000 x 2, 3500).
@@ -127,7 +134,8 @@ TEST_CASE("x-opt-delivery-time \"is only available when using the AMQP modify ou
   CHECK(Decide(p, FailureClass::kTransient, 2, 0, jitter).delay_ms == 7000);
 }
 
-TEST_CASE("x-opt-delivery-time: \"This takes precedence over delayed_retry configuration\", only when DeliveryTime > Ts") {
+TEST_CASE(
+    "x-opt-delivery-time: \"This takes precedence over delayed_retry configuration\", only when DeliveryTime > Ts") {
   // Without a delayed retry the annotation alone delays the message (should_delay's first clause).
   Policy p = Annotated();
   p.delayed_retry_type = DelayedRetryType::kDisabled;

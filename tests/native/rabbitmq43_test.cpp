@@ -75,7 +75,8 @@ TEST_CASE("rabbitmq 4.3: delayed-retry-type \"failed\" delays a basic.reject (co
   CHECK(d.delay_ms == 500);
 }
 
-TEST_CASE("rabbitmq 4.3: delayed-retry-type \"returned\" applies to nack and released only, so a reject returns at once") {
+TEST_CASE(
+    "rabbitmq 4.3: delayed-retry-type \"returned\" applies to nack and released only, so a reject returns at once") {
   Policy p = Delayed(DelayedRetryType::kReturned, 1000, 5000);
   Queue q = test::QueueWith(p, {"a", "b"});
   Prng jitter(1);
@@ -143,7 +144,9 @@ TEST_CASE("rabbitmq 4.3: the delayed retry travels through links and snapshots")
   CHECK(restored->policy() == s.policy);
 }
 
-TEST_CASE("rabbitmq 4.3: \"basic.nack ... does not count this as failure. Using this method does not increment the delivery-count header\"") {
+TEST_CASE(
+    "rabbitmq 4.3: \"basic.nack ... does not count this as failure. Using this method does not increment the "
+    "delivery-count header\"") {
   Policy p = Delayed(DelayedRetryType::kDisabled, 0, 0);  // x-delivery-limit 5
   p.requeue_with = RequeueWith::kNack;
   REQUIRE_MESSAGE(Policy::Check(p).ok(), Policy::Check(p).ToString());
@@ -164,7 +167,9 @@ TEST_CASE("rabbitmq 4.3: \"basic.nack ... does not count this as failure. Using 
   CHECK(Decide(p, FailureClass::kPermanent, 1, 0, jitter).reason == Reason::kPermanent);
 }
 
-TEST_CASE("rabbitmq 4.3: \"basic.reject signals that message processing failed ... increments the message's delivery-count header\"; so does a lost connection") {
+TEST_CASE(
+    "rabbitmq 4.3: \"basic.reject signals that message processing failed ... increments the message's delivery-count "
+    "header\"; so does a lost connection") {
   Policy p = Delayed(DelayedRetryType::kDisabled, 0, 0);
   Queue rejected = test::QueueWith(p, {"a"});
   CHECK(Delays(rejected, "transient").size() == 5);  // delivery-limit 5: the sixth delivery dead-letters
@@ -182,16 +187,19 @@ TEST_CASE("rabbitmq 4.3: \"basic.reject signals that message processing failed .
   CHECK(SystemOf(lab).CountsFailure(lab, FailureClass::kTransient));
 }
 
-TEST_CASE("rabbitmq 4.3: requeueWith nack is refused by name off a 4.x quorum queue and beside a delayed retry of returns") {
+TEST_CASE(
+    "rabbitmq 4.3: requeueWith nack is refused by name off a 4.x quorum queue and beside a delayed retry of returns") {
   Policy p = Delayed(DelayedRetryType::kDisabled, 0, 0);
   p.requeue_with = RequeueWith::kNack;
   p.delivery_limit = DeliveryLimit::kUnset3;
-  CHECK(Policy::Check(p).message().find("requeueWith \"nack\" (RabbitMQ 4.3's uncounted nack) needs a 4.x quorum queue") == 0);
+  CHECK(Policy::Check(p).message().find(
+            "requeueWith \"nack\" (RabbitMQ 4.3's uncounted nack) needs a 4.x quorum queue") == 0);
   p.delivery_limit = DeliveryLimit::kExplicit;
   p.delayed_retry_type = DelayedRetryType::kReturned;
   p.delayed_retry_min_ms = 1000;
   p.delayed_retry_max_ms = 2000;
-  CHECK(Policy::Check(p).message().find("requeueWith \"nack\" is not modelled with delayedRetryType \"returned\"") == 0);
+  CHECK(Policy::Check(p).message().find("requeueWith \"nack\" is not modelled with delayedRetryType \"returned\"") ==
+        0);
   p.delayed_retry_type = DelayedRetryType::kFailed;  // a crash is delayed; a nack is not (the policy's backoff)
   REQUIRE(Policy::Check(p).ok());
   Prng jitter(1);

@@ -68,7 +68,9 @@ TEST_CASE("redrive at a rate, no world: batches of per_second, Advance 1000 afte
   CHECK(Met("ready = 5; quarantined = 0", s.queue()));
 }
 
-TEST_CASE("replay-burst: the window runs from t up to, not including, t + 1000 ms: 999 ms apart count together, 1000 ms apart do not") {
+TEST_CASE(
+    "replay-burst: the window runs from t up to, not including, t + 1000 ms: 999 ms apart count together, 1000 ms "
+    "apart do not") {
   CHECK(Met("replay-burst = 2", SessionOrDie(ParseOrDie("v2;m1;s1;ja:,b:;ap,p,ra,w999,rb")).queue()));
   CHECK(Met("replay-burst = 1", SessionOrDie(ParseOrDie("v2;m1;s1;ja:,b:;ap,p,ra,w1000,rb")).queue()));
   // The fullest window counts, wherever it is; of equal ones the earliest is named.

@@ -31,10 +31,15 @@ TEST_SUITE("scenario") {
     Scenario s;
     s.policy.max_attempts = 3;
     s.jobs = {{"a", "charge order 1"}, {"b", "charge order 2"}};
-    s.actions = {action::Process{Outcome::kTransient, "db timeout"}, action::Process{Outcome::kSuccess},
-                 action::Process{Outcome::kTransient, "db timeout"}, action::Process{Outcome::kTransient},
-                 action::Replay{"a"}, action::Process{Outcome::kSuccess}, action::Enqueue{"c", "late"},
-                 action::Process{Outcome::kPermanent, "bad schema"}, action::Replay{"c"},
+    s.actions = {action::Process{Outcome::kTransient, "db timeout"},
+                 action::Process{Outcome::kSuccess},
+                 action::Process{Outcome::kTransient, "db timeout"},
+                 action::Process{Outcome::kTransient},
+                 action::Replay{"a"},
+                 action::Process{Outcome::kSuccess},
+                 action::Enqueue{"c", "late"},
+                 action::Process{Outcome::kPermanent, "bad schema"},
+                 action::Replay{"c"},
                  action::Process{Outcome::kSuccess}};
     s.cursor = 7;
     const std::string text = FormatScenario(s);
@@ -89,28 +94,34 @@ TEST_SUITE("scenario") {
     };
     const Case cases[] = {
         {"", Code::kInvalidArgument,
-         "scenario link is malformed at character 1: expected a format version such as 'v1' at the start, got the end of the link"},
+         "scenario link is malformed at character 1: expected a format version such as 'v1' at the start, got the end "
+         "of the link"},
         {"hello", Code::kInvalidArgument,
          "scenario link is malformed at character 1: expected a format version such as 'v1' at the start, got 'h'"},
         {"v1", Code::kInvalidArgument,
-         "scenario link is malformed at character 3: expected ';m' and the policy's maxAttempts, got the end of the link"},
+         "scenario link is malformed at character 3: expected ';m' and the policy's maxAttempts, got the end of the "
+         "link"},
         {"v1;m0", Code::kOutOfRange, "scenario link: maxAttempts must be an integer from 1 to 1000000, got 0"},
         {"v1;m12345678", Code::kOutOfRange, "scenario link: maxAttempts at character 5 has more than 7 digits"},
         {"v1;m00012345678", Code::kOutOfRange, "scenario link: maxAttempts at character 5 has more than 7 digits"},
         {"v0000003;m3", Code::kUnsupportedVersion,
          "scenario link is format v3; this build of dlq-lab reads v1 and v2 (the link needs a newer dlq-lab)"},
         {"v1;m3;ja", Code::kInvalidArgument,
-         "scenario link is malformed at character 9: expected ':' between job 1's id and payload, got the end of the link"},
+         "scenario link is malformed at character 9: expected ':' between job 1's id and payload, got the end of the "
+         "link"},
         {"v1;m3;ja:%zz", Code::kInvalidArgument,
          "scenario link is malformed at character 10: '%' in job 1 payload must be followed by two hex digits"},
         {"v1;m3;ja:;ax", Code::kInvalidArgument,
-         "scenario link is malformed at character 12: expected action 1 (s, t or p to process, r to replay, e to enqueue), got 'x'"},
+         "scenario link is malformed at character 12: expected action 1 (s, t or p to process, r to replay, e to "
+         "enqueue), got 'x'"},
         {"v1;m3;ja:;as;c2", Code::kOutOfRange,
          "scenario link: the cursor must be from 0 to 1 (the number of actions), got 2"},
         {"v1;m3;as;ja:", Code::kInvalidArgument,
-         "scenario link is malformed at character 10: expected a field in order: j (jobs), a (actions), c (cursor), got 'j'"},
+         "scenario link is malformed at character 10: expected a field in order: j (jobs), a (actions), c (cursor), "
+         "got 'j'"},
         {"v1;m3;ja:<b>", Code::kInvalidArgument,
-         "scenario link is malformed at character 10: expected job 1 payload characters (letters, digits, -_.~!$'()*+=@/? or %HH escapes), got \"<\""},
+         "scenario link is malformed at character 10: expected job 1 payload characters (letters, digits, "
+         "-_.~!$'()*+=@/? or %HH escapes), got \"<\""},
         {"v3;m3", Code::kUnsupportedVersion,
          "scenario link is format v3; this build of dlq-lab reads v1 and v2 (the link needs a newer dlq-lab)"},
         {"v0;m3", Code::kUnsupportedVersion, "scenario link is format v0; this build of dlq-lab reads v1 and v2"},
@@ -118,9 +129,11 @@ TEST_SUITE("scenario") {
          "scenario link: the format version at character 2 has more than 6 digits"},
         // v1 is frozen: the kinds v2 added are not v1 actions.
         {"v1;m3;ja:;al", Code::kInvalidArgument,
-         "scenario link is malformed at character 12: expected action 1 (s, t or p to process, r to replay, e to enqueue), got 'l'"},
+         "scenario link is malformed at character 12: expected action 1 (s, t or p to process, r to replay, e to "
+         "enqueue), got 'l'"},
         {"v1;m3;s1", Code::kInvalidArgument,
-         "scenario link is malformed at character 7: expected a field in order: j (jobs), a (actions), c (cursor), got 's'"},
+         "scenario link is malformed at character 7: expected a field in order: j (jobs), a (actions), c (cursor), got "
+         "'s'"},
         {"v1;m3;ja:%FF%FE", Code::kInvalidArgument,
          "scenario link: job 1 payload ending at character 15 is not UTF-8 once its %HH escapes are decoded"},
     };
@@ -145,8 +158,8 @@ TEST_SUITE("scenario") {
     std::string text = "v1;m3;ja:" + std::string(kMaxScenarioTextBytes, 'x');
     Result<Scenario> r = ParseScenario(text);
     CHECK(r.status().code() == Code::kTooLarge);
-    CHECK(r.status().message() == "scenario link must be at most 8192 bytes, got " + std::to_string(text.size()) +
-                                      " bytes");
+    CHECK(r.status().message() ==
+          "scenario link must be at most 8192 bytes, got " + std::to_string(text.size()) + " bytes");
     CHECK(ParseScenario(text.substr(0, kMaxScenarioTextBytes)).ok());
   }
 
@@ -312,9 +325,12 @@ TEST_SUITE("scenario v2") {
 
   TEST_CASE("every backoff kind and jitter Policy::Check accepts round-trips") {
     const std::pair<BackoffKind, Jitter> pairs[] = {
-        {BackoffKind::kFixed, Jitter::kNone},         {BackoffKind::kFixed, Jitter::kFull},
-        {BackoffKind::kFixed, Jitter::kEqual},        {BackoffKind::kExponential, Jitter::kNone},
-        {BackoffKind::kExponential, Jitter::kFull},   {BackoffKind::kExponential, Jitter::kEqual},
+        {BackoffKind::kFixed, Jitter::kNone},
+        {BackoffKind::kFixed, Jitter::kFull},
+        {BackoffKind::kFixed, Jitter::kEqual},
+        {BackoffKind::kExponential, Jitter::kNone},
+        {BackoffKind::kExponential, Jitter::kFull},
+        {BackoffKind::kExponential, Jitter::kEqual},
         {BackoffKind::kExponential, Jitter::kDecorrelated},
     };
     const char* const texts[] = {"v2;m3;bf1.1n;s0", "v2;m3;bf1.1f;s0", "v2;m3;bf1.1e;s0", "v2;m3;bx1.1n;s0",
@@ -344,9 +360,9 @@ TEST_SUITE("scenario v2") {
     Scenario s = MustParse("v2;m3;s1;ja:;at,s");  // lesson 1's policy, lesson 1's actions
     CHECK(FormatScenario(s) == "v1;m3;ja:;at,s");
     CHECK(s == MustParse("v1;m3;ja:;at,s"));
-    CHECK(FormatScenario(MustParse("v2;m3;l30000;s1")) == "v1;m3");  // leaseMs 30000 is the default
+    CHECK(FormatScenario(MustParse("v2;m3;l30000;s1")) == "v1;m3");         // leaseMs 30000 is the default
     CHECK(FormatScenario(MustParse("v2;m3;bn1000.60000n;s1")) == "v1;m3");  // so is this backoff
-    CHECK(FormatScenario(MustParse("v2;m3;s2")) == "v2;m3;s2");      // any other seed needs v2
+    CHECK(FormatScenario(MustParse("v2;m3;s2")) == "v2;m3;s2");             // any other seed needs v2
     CHECK(FormatScenario(MustParse("v2;m3;l29999;s1")) == "v2;m3;l29999;s1");
     CHECK(FormatScenario(MustParse("v2;m3;bf1000.60000n;s1")) == "v2;m3;bf1000.60000n;s1");
     // One action v1 cannot carry makes the whole link v2.
@@ -365,11 +381,18 @@ TEST_SUITE("scenario v2") {
     Scenario s;
     s.policy.backoff = {BackoffKind::kExponential, 100, 5000, Jitter::kFull};
     s.jobs = {{"a", "charge order 1"}, {"b", "charge order 2"}};
-    s.actions = {action::Process{Outcome::kTransient, "db timeout"}, action::Process{Outcome::kSuccess},
-                 action::AdvanceToNext{}, action::Process{Outcome::kTransient, "db timeout"}, action::AdvanceToNext{},
-                 action::Process{Outcome::kTransient}, action::Replay{"a"}, action::Process{Outcome::kSuccess},
-                 action::Enqueue{"c", "late"}, action::Process{Outcome::kPermanent, "bad schema"},
-                 action::Replay{"c"}, action::Process{Outcome::kSuccess}};
+    s.actions = {action::Process{Outcome::kTransient, "db timeout"},
+                 action::Process{Outcome::kSuccess},
+                 action::AdvanceToNext{},
+                 action::Process{Outcome::kTransient, "db timeout"},
+                 action::AdvanceToNext{},
+                 action::Process{Outcome::kTransient},
+                 action::Replay{"a"},
+                 action::Process{Outcome::kSuccess},
+                 action::Enqueue{"c", "late"},
+                 action::Process{Outcome::kPermanent, "bad schema"},
+                 action::Replay{"c"},
+                 action::Process{Outcome::kSuccess}};
     s.cursor = 8;
     const std::string text = FormatScenario(s);
     CHECK(text ==
@@ -394,21 +417,27 @@ TEST_SUITE("scenario v2") {
     };
     const Case cases[] = {
         {"v2", Code::kInvalidArgument,
-         "scenario link is malformed at character 3: expected ';m' and the policy's maxAttempts, got the end of the link"},
+         "scenario link is malformed at character 3: expected ';m' and the policy's maxAttempts, got the end of the "
+         "link"},
         {"v2;m3", Code::kInvalidArgument,
-         "scenario link is malformed at character 6: expected ';s' and the policy's seed (a v2 link always carries it), got the end of the link"},
+         "scenario link is malformed at character 6: expected ';s' and the policy's seed (a v2 link always carries "
+         "it), got the end of the link"},
         {"v2;m3;ja:", Code::kInvalidArgument,
-         "scenario link is malformed at character 7: expected a field in order: b (backoff), l (leaseMs), s (seed), got 'j'"},
+         "scenario link is malformed at character 7: expected a field in order: b (backoff), l (leaseMs), s (seed), "
+         "got 'j'"},
         {"v2;m3;l100;bx1.2n;s1", Code::kInvalidArgument,
          "scenario link is malformed at character 12: expected the field s (seed), got 'b'"},
         {"v2;m3;s1;s2", Code::kInvalidArgument,
-         "scenario link is malformed at character 10: expected a field in order: f (failure classes), o (ordering), r (system), "
+         "scenario link is malformed at character 10: expected a field in order: f (failure classes), o (ordering), r "
+         "(system), "
          "q (quarantine), t (switches), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got 's'"},
         {"v2;m3;s1;c0;ax", Code::kInvalidArgument,
          "scenario link is malformed at character 13: expected the end of the link, got 'a'"},
         {"v2;m3;s1;", Code::kInvalidArgument,
-         "scenario link is malformed at character 10: expected a field in order: f (failure classes), o (ordering), r (system), "
-         "q (quarantine), t (switches), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got the end of the link"},
+         "scenario link is malformed at character 10: expected a field in order: f (failure classes), o (ordering), r "
+         "(system), "
+         "q (quarantine), t (switches), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got the end of "
+         "the link"},
         {"v2;m3;bz1.2n;s1", Code::kInvalidArgument,
          "scenario link is malformed at character 8: expected backoff.kind (f fixed, x exponential, n none), got 'z'"},
         {"v2;m3;bx;s1", Code::kInvalidArgument,
@@ -416,19 +445,24 @@ TEST_SUITE("scenario v2") {
         {"v2;m3;bx100;s1", Code::kInvalidArgument,
          "scenario link is malformed at character 12: expected '.' between backoff.baseMs and backoff.capMs, got ';'"},
         {"v2;m3;bx100.200;s1", Code::kInvalidArgument,
-         "scenario link is malformed at character 16: expected backoff.jitter (n none, f full, e equal, d decorrelated, b bullmq), got ';'"},
+         "scenario link is malformed at character 16: expected backoff.jitter (n none, f full, e equal, d "
+         "decorrelated, b bullmq), got ';'"},
         {"v2;m3;bx100.200fx;s1", Code::kInvalidArgument,
          "scenario link is malformed at character 17: expected ';' or the end of the link, got 'x'"},
         {"v2;m3;bx123456789.2n;s1", Code::kOutOfRange,
          "scenario link: backoff.baseMs at character 9 has more than 8 digits"},
         {"v2;m3;s12345678901", Code::kOutOfRange, "scenario link: seed at character 8 has more than 10 digits"},
         {"v2;m3;s1;ja:;az", Code::kInvalidArgument,
-         "scenario link is malformed at character 15: expected action 1 (s, t, p, u, v or q to process, r to replay, e to enqueue, "
-         "l to lease, k to settle, w to advance, n to advance to the next timer, x to release a key, d to redrive, f to patch, c to crash), got 'z'"},
+         "scenario link is malformed at character 15: expected action 1 (s, t, p, u, v or q to process, r to replay, e "
+         "to enqueue, "
+         "l to lease, k to settle, w to advance, n to advance to the next timer, x to release a key, d to redrive, f "
+         "to patch, c to crash), got 'z'"},
         {"v2;m3;s1;ja:;al5", Code::kInvalidArgument,
-         "scenario link is malformed at character 16: expected ',' before the next action, ';' or the end of the link, got '5'"},
+         "scenario link is malformed at character 16: expected ',' before the next action, ';' or the end of the link, "
+         "got '5'"},
         {"v2;m3;s1;ja:;as,k", Code::kInvalidArgument,
-         "scenario link is malformed at character 18: expected action 2 lease number (digits), got the end of the link"},
+         "scenario link is malformed at character 18: expected action 2 lease number (digits), got the end of the "
+         "link"},
         {"v2;m3;s1;ja:;al,k1", Code::kInvalidArgument,
          "scenario link is malformed at character 19: expected action 2's outcome after the lease number (s success, t "
          "transient, p permanent, u undeserializable, v unknown-schema, q precondition), got the end of the link"},
@@ -446,8 +480,10 @@ TEST_SUITE("scenario v2") {
         {"v2;m3;s1;ja:;an;c2", Code::kOutOfRange,
          "scenario link: the cursor must be from 0 to 1 (the number of actions), got 2"},
         {"v2;m3;s1;ja:;aé", Code::kInvalidArgument,
-         "scenario link is malformed at character 15: expected action 1 (s, t, p, u, v or q to process, r to replay, e to enqueue, "
-         "l to lease, k to settle, w to advance, n to advance to the next timer, x to release a key, d to redrive, f to patch, c to crash), got \"é\""},
+         "scenario link is malformed at character 15: expected action 1 (s, t, p, u, v or q to process, r to replay, e "
+         "to enqueue, "
+         "l to lease, k to settle, w to advance, n to advance to the next timer, x to release a key, d to redrive, f "
+         "to patch, c to crash), got \"é\""},
     };
     for (const Case& c : cases) {
       CAPTURE(c.text);
@@ -482,7 +518,8 @@ TEST_SUITE("scenario v2") {
         {"v2;m3;l0;s1", Code::kOutOfRange, "scenario link: leaseMs must be an integer from 1 to 86400000, got 0"},
         {"v2;m3;l86400001;s1", Code::kOutOfRange,
          "scenario link: leaseMs must be an integer from 1 to 86400000, got 86400001"},
-        {"v2;m3;s4294967296", Code::kOutOfRange, "scenario link: seed must be an integer from 0 to 4294967295, got 4294967296"},
+        {"v2;m3;s4294967296", Code::kOutOfRange,
+         "scenario link: seed must be an integer from 0 to 4294967295, got 4294967296"},
         {"v2;m3;s1;ak0s", Code::kOutOfRange,
          "scenario link: action 1: the lease number must be an integer from 1 to 4294967295, got 0"},
         {"v2;m3;s1;ak4294967296s", Code::kOutOfRange,
@@ -520,8 +557,8 @@ TEST_SUITE("scenario v2") {
     CHECK(q->stats().actions == 2 + 11);
     // The lease expired at 2000 and its retry was delayed by full jitter, within [0, 100].
     const std::vector<Event> events = q->view().Timeline();
-    const auto expired = std::find_if(events.begin(), events.end(),
-                                      [](const Event& e) { return e.kind == EventKind::kExpired; });
+    const auto expired =
+        std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::kExpired; });
     REQUIRE(expired != events.end());
     CHECK(expired->time == 2000);
     CHECK(expired->id == "a");
@@ -616,10 +653,10 @@ TEST_SUITE("scenario v2 failure classes") {
 
   TEST_CASE("every class row variant round-trips through one canonical text") {
     const std::pair<BackoffKind, Jitter> own[] = {
-        {BackoffKind::kNone, Jitter::kNone},          {BackoffKind::kFixed, Jitter::kNone},
-        {BackoffKind::kFixed, Jitter::kFull},         {BackoffKind::kFixed, Jitter::kEqual},
-        {BackoffKind::kExponential, Jitter::kNone},   {BackoffKind::kExponential, Jitter::kFull},
-        {BackoffKind::kExponential, Jitter::kEqual},  {BackoffKind::kExponential, Jitter::kDecorrelated},
+        {BackoffKind::kNone, Jitter::kNone},         {BackoffKind::kFixed, Jitter::kNone},
+        {BackoffKind::kFixed, Jitter::kFull},        {BackoffKind::kFixed, Jitter::kEqual},
+        {BackoffKind::kExponential, Jitter::kNone},  {BackoffKind::kExponential, Jitter::kFull},
+        {BackoffKind::kExponential, Jitter::kEqual}, {BackoffKind::kExponential, Jitter::kDecorrelated},
     };
     const ClassTable defaults;
     size_t written = 0;
@@ -631,7 +668,8 @@ TEST_SUITE("scenario v2 failure classes") {
           for (int b = -1; b < static_cast<int>(std::size(own)); ++b) {  // -1: the policy's backoff
             for (const bool alert : {false, true}) {
               ClassRule rule{retry, max_attempts, b >= 0, {}, alert};
-              if (b >= 0) rule.backoff = {own[b].first, 1000, 1000, own[b].second};  // precondition's default among them
+              if (b >= 0)
+                rule.backoff = {own[b].first, 1000, 1000, own[b].second};  // precondition's default among them
               Scenario s = WithRule(c, rule);
               REQUIRE(Policy::Check(s.policy).ok());
               const std::string text = FormatScenario(s);
@@ -659,9 +697,9 @@ TEST_SUITE("scenario v2 failure classes") {
 
   TEST_CASE("class rows are written whole, in class order, and read back exactly") {
     // The article's table, spelled out (the rows a writer never writes).
-    CHECK(FormatScenario(WithRule(FailureClass::kPrecondition, ClassRule{true, 3, true,
-                                                                         {BackoffKind::kFixed, 1000, 1000, Jitter::kNone},
-                                                                         false})) == "v2;m3;s1;fqb3.f1000.1000n");
+    CHECK(FormatScenario(WithRule(FailureClass::kPrecondition,
+                                  ClassRule{true, 3, true, {BackoffKind::kFixed, 1000, 1000, Jitter::kNone}, false})) ==
+          "v2;m3;s1;fqb3.f1000.1000n");
     CHECK(FormatScenario(WithRule(FailureClass::kUnknownSchema, ClassRule{false, 0, false, {}, false})) ==
           "v2;m3;s1;fvn0");
     CHECK(FormatScenario(WithRule(FailureClass::kPrecondition, ClassRule{true, 2, false, {}, false})) ==
@@ -671,11 +709,14 @@ TEST_SUITE("scenario v2 failure classes") {
     all.policy.max_attempts = 5;
     all.policy.backoff = {BackoffKind::kExponential, 100, 5000, Jitter::kFull};
     all.policy.seed = 9;
-    all.policy.classes[FailureClass::kTransient] = {true, 4, true, {BackoffKind::kExponential, 50, 800, Jitter::kDecorrelated}, false};
+    all.policy.classes[FailureClass::kTransient] = {
+        true, 4, true, {BackoffKind::kExponential, 50, 800, Jitter::kDecorrelated}, false};
     all.policy.classes[FailureClass::kPermanent] = {false, 0, false, {}, true};
-    all.policy.classes[FailureClass::kUndeserializable] = {true, 2, true, {BackoffKind::kNone, 1000, 60000, Jitter::kNone}, false};
+    all.policy.classes[FailureClass::kUndeserializable] = {
+        true, 2, true, {BackoffKind::kNone, 1000, 60000, Jitter::kNone}, false};
     all.policy.classes[FailureClass::kUnknownSchema] = {true, 1000000, false, {}, true};
-    all.policy.classes[FailureClass::kPrecondition] = {true, 3, true, {BackoffKind::kFixed, 1000, 1000, Jitter::kEqual}, true};
+    all.policy.classes[FailureClass::kPrecondition] = {
+        true, 3, true, {BackoffKind::kFixed, 1000, 1000, Jitter::kEqual}, true};
     all.policy.classes[FailureClass::kCrash] = {true, 1, false, {}, false};
     all.jobs = {{"a", ""}};
     all.actions = {action::Process{Outcome::kPrecondition, "no customer"}};
@@ -687,7 +728,8 @@ TEST_SUITE("scenario v2 failure classes") {
     CHECK(MustParse(text) == all);
     CHECK(ShareScenario(all).value() == text);
     // A rule that keeps the policy's backoff ignores whatever its own backoff holds.
-    Scenario stale = WithRule(FailureClass::kPrecondition, ClassRule{true, 3, false, {BackoffKind::kFixed, 5, 5, Jitter::kFull}, false});
+    Scenario stale = WithRule(FailureClass::kPrecondition,
+                              ClassRule{true, 3, false, {BackoffKind::kFixed, 5, 5, Jitter::kFull}, false});
     CHECK(FormatScenario(stale) == "v2;m3;s1;fqb3");
     CHECK(MustParse("v2;m3;s1;fqb3") == stale);
     // An own backoff of kind none is kept: no delay, whatever the policy's backoff.
@@ -721,9 +763,9 @@ TEST_SUITE("scenario v2 failure classes") {
           rule.backoff.kind = static_cast<BackoffKind>(prng.Below(3));
           rule.backoff.base_ms = 1 + static_cast<int64_t>(prng.Below(2000));
           rule.backoff.cap_ms = rule.backoff.base_ms + static_cast<int64_t>(prng.Below(2000));
-          rule.backoff.jitter = rule.backoff.kind == BackoffKind::kNone        ? Jitter::kNone
-                                : rule.backoff.kind == BackoffKind::kFixed     ? static_cast<Jitter>(prng.Below(3))
-                                                                               : static_cast<Jitter>(prng.Below(4));
+          rule.backoff.jitter = rule.backoff.kind == BackoffKind::kNone    ? Jitter::kNone
+                                : rule.backoff.kind == BackoffKind::kFixed ? static_cast<Jitter>(prng.Below(3))
+                                                                           : static_cast<Jitter>(prng.Below(4));
         }
         rule.alert = prng.Below(2) == 1;
       }
@@ -777,7 +819,11 @@ TEST_SUITE("scenario v2 failure classes") {
       one.actions = {action::Process{Outcome::kSuccess}, action::Process{o, "x"}};
       one.cursor = 1;
       const std::string t = FormatScenario(one);
-      CHECK(t == std::string("v2;m3;s1;ja:;as,") + (o == Outcome::kUndeserializable ? 'u' : o == Outcome::kUnknownSchema ? 'v' : 'q') + ":x;c1");
+      CHECK(t == std::string("v2;m3;s1;ja:;as,") +
+                     (o == Outcome::kUndeserializable ? 'u'
+                      : o == Outcome::kUnknownSchema  ? 'v'
+                                                      : 'q') +
+                     ":x;c1");
       CHECK(MustParse(t) == one);
     }
     CHECK(IsLessonOneAction(action::Process{Outcome::kTransient, ""}));
@@ -790,14 +836,18 @@ TEST_SUITE("scenario v2 failure classes") {
       const char* message;
     };
     const Case cases[] = {
-        {"v1;m3;ja:;au", "scenario link is malformed at character 12: expected action 1 (s, t or p to process, r to "
-                         "replay, e to enqueue), got 'u'"},
-        {"v1;m3;ja:;as,v:x", "scenario link is malformed at character 14: expected action 2 (s, t or p to process, r "
-                             "to replay, e to enqueue), got 'v'"},
-        {"v1;m3;ja:;aq", "scenario link is malformed at character 12: expected action 1 (s, t or p to process, r to "
-                         "replay, e to enqueue), got 'q'"},
-        {"v1;m3;fqb3", "scenario link is malformed at character 7: expected a field in order: j (jobs), a (actions), "
-                       "c (cursor), got 'f'"},
+        {"v1;m3;ja:;au",
+         "scenario link is malformed at character 12: expected action 1 (s, t or p to process, r to "
+         "replay, e to enqueue), got 'u'"},
+        {"v1;m3;ja:;as,v:x",
+         "scenario link is malformed at character 14: expected action 2 (s, t or p to process, r "
+         "to replay, e to enqueue), got 'v'"},
+        {"v1;m3;ja:;aq",
+         "scenario link is malformed at character 12: expected action 1 (s, t or p to process, r to "
+         "replay, e to enqueue), got 'q'"},
+        {"v1;m3;fqb3",
+         "scenario link is malformed at character 7: expected a field in order: j (jobs), a (actions), "
+         "c (cursor), got 'f'"},
     };
     for (const Case& c : cases) {
       CAPTURE(c.text);
@@ -813,31 +863,48 @@ TEST_SUITE("scenario v2 failure classes") {
       const char* text;
       const char* message;
     };
-    const std::string classes = "t transient, p permanent, u undeserializable, v unknown-schema, q precondition, c crash";
-    const std::string after_q = "a failure class after precondition (" + classes + "; each at most once, in this order)";
+    const std::string classes =
+        "t transient, p permanent, u undeserializable, v unknown-schema, q precondition, c crash";
+    const std::string after_q =
+        "a failure class after precondition (" + classes + "; each at most once, in this order)";
     const std::string tail = "',' before the next class row, ';' or the end of the link";
     const std::pair<const char*, std::string> cases[] = {
         {"v2;m3;s1;f", "character 11: expected a failure class (" + classes + "), got the end of the link"},
         {"v2;m3;s1;fx", "character 11: expected a failure class (" + classes + "), got 'x'"},
-        {"v2;m3;s1;fq", "character 12: expected classes.precondition.retry (n never, b bounded), got the end of the link"},
+        {"v2;m3;s1;fq",
+         "character 12: expected classes.precondition.retry (n never, b bounded), got the end of the link"},
         {"v2;m3;s1;fqr3", "character 12: expected classes.precondition.retry (n never, b bounded), got 'r'"},
         {"v2;m3;s1;fqb", "character 13: expected classes.precondition.maxAttempts (digits), got the end of the link"},
         {"v2;m3;s1;fcn!", "character 13: expected classes.crash.maxAttempts (digits), got '!'"},
-        {"v2;m3;s1;fqb3x", "character 14: expected '.' and classes.precondition.backoff, '!' (alert), " + tail + ", got 'x'"},
-        {"v2;m3;s1;fqb3.", "character 15: expected classes.precondition.backoff.kind (f fixed, x exponential, n none), got the end of the link"},
-        {"v2;m3;s1;fqb3.z1.2n", "character 15: expected classes.precondition.backoff.kind (f fixed, x exponential, n none), got 'z'"},
-        {"v2;m3;s1;fqb3.f", "character 16: expected classes.precondition.backoff.baseMs (digits), got the end of the link"},
-        {"v2;m3;s1;fqb3.f10", "character 18: expected '.' between classes.precondition.backoff.baseMs and classes.precondition.backoff.capMs, got the end of the link"},
-        {"v2;m3;s1;fqb3.f10.", "character 19: expected classes.precondition.backoff.capMs (digits), got the end of the link"},
-        {"v2;m3;s1;fqb3.f10.20", "character 21: expected classes.precondition.backoff.jitter (n none, f full, e equal, d decorrelated, b bullmq), got the end of the link"},
+        {"v2;m3;s1;fqb3x",
+         "character 14: expected '.' and classes.precondition.backoff, '!' (alert), " + tail + ", got 'x'"},
+        {"v2;m3;s1;fqb3.",
+         "character 15: expected classes.precondition.backoff.kind (f fixed, x exponential, n none), got the end of "
+         "the link"},
+        {"v2;m3;s1;fqb3.z1.2n",
+         "character 15: expected classes.precondition.backoff.kind (f fixed, x exponential, n none), got 'z'"},
+        {"v2;m3;s1;fqb3.f",
+         "character 16: expected classes.precondition.backoff.baseMs (digits), got the end of the link"},
+        {"v2;m3;s1;fqb3.f10",
+         "character 18: expected '.' between classes.precondition.backoff.baseMs and "
+         "classes.precondition.backoff.capMs, got the end of the link"},
+        {"v2;m3;s1;fqb3.f10.",
+         "character 19: expected classes.precondition.backoff.capMs (digits), got the end of the link"},
+        {"v2;m3;s1;fqb3.f10.20",
+         "character 21: expected classes.precondition.backoff.jitter (n none, f full, e equal, d decorrelated, b "
+         "bullmq), got the end of the link"},
         {"v2;m3;s1;fqb3.f10.20nx", "character 22: expected '!' (alert), " + tail + ", got 'x'"},
         {"v2;m3;s1;fqb3!!", "character 15: expected " + tail + ", got '!'"},
         {"v2;m3;s1;fqb3.f10.20n!.", "character 23: expected " + tail + ", got '.'"},
         {"v2;m3;s1;fqb3,", "character 15: expected " + after_q + ", got the end of the link"},
         {"v2;m3;s1;fqb3,tb1", "character 15: expected " + after_q + ", got 't'"},
         {"v2;m3;s1;fqb3,qb4", "character 15: expected " + after_q + ", got 'q'"},
-        {"v2;m3;s1;fqb3;", "character 15: expected a field in order: o (ordering), r (system), q (quarantine), t (switches), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got the end of the link"},
-        {"v2;m3;s1;fqb3;fcb1", "character 15: expected a field in order: o (ordering), r (system), q (quarantine), t (switches), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got 'f'"},
+        {"v2;m3;s1;fqb3;",
+         "character 15: expected a field in order: o (ordering), r (system), q (quarantine), t (switches), y (world), "
+         "h (behaviours), j (jobs), a (actions), c (cursor), got the end of the link"},
+        {"v2;m3;s1;fqb3;fcb1",
+         "character 15: expected a field in order: o (ordering), r (system), q (quarantine), t (switches), y (world), "
+         "h (behaviours), j (jobs), a (actions), c (cursor), got 'f'"},
         {"v2;m3;fqb3;s1", "character 7: expected a field in order: b (backoff), l (leaseMs), s (seed), got 'f'"},
         {"v2;m3;s1;ja:;fqb3", "character 14: expected a field in order: a (actions), c (cursor), got 'f'"},
         {"v2;m3;s1;fqé", "character 12: expected classes.precondition.retry (n never, b bounded), got \"é\""},
@@ -877,7 +944,8 @@ TEST_SUITE("scenario v2 failure classes") {
         {"v2;m3;s1;fqb3.f123456789.1n", Code::kOutOfRange,
          "scenario link: classes.precondition.backoff.baseMs at character 16 has more than 8 digits"},
         {"v2;m3;s1;fvn0.n10.20f", Code::kInvalidArgument,
-         "scenario link: classes.unknown-schema.backoff.jitter must be \"none\" when classes.unknown-schema.backoff.kind "
+         "scenario link: classes.unknown-schema.backoff.jitter must be \"none\" when "
+         "classes.unknown-schema.backoff.kind "
          "is \"none\" (there is no delay to jitter), got \"full\""},
         {"v2;m3;s1;fpn0.f10.20d", Code::kInvalidArgument,
          "scenario link: classes.permanent.backoff.jitter \"decorrelated\" needs classes.permanent.backoff.kind "
@@ -919,12 +987,12 @@ TEST_SUITE("scenario v2 failure classes") {
       int64_t arrived_at;
     };
     const Want want[] = {
-        {"bad", FailureClass::kUndeserializable, Reason::kPermanent, 1, false, 0},   // at once
-        {"v9", FailureClass::kUnknownSchema, Reason::kPermanent, 1, true, 0},        // at once, with an alert
-        {"perm", FailureClass::kPermanent, Reason::kPermanent, 1, true, 0},          // the override's alert
-        {"db", FailureClass::kTransient, Reason::kExhausted, 2, false, 250},         // the override's 2 attempts
-        {"pre", FailureClass::kPrecondition, Reason::kExhausted, 2, false, 1000},    // retried once, 1000 ms later
-        {"resize", FailureClass::kCrash, Reason::kExhausted, 3, false, 2000},        // the policy's 3 leases
+        {"bad", FailureClass::kUndeserializable, Reason::kPermanent, 1, false, 0},  // at once
+        {"v9", FailureClass::kUnknownSchema, Reason::kPermanent, 1, true, 0},       // at once, with an alert
+        {"perm", FailureClass::kPermanent, Reason::kPermanent, 1, true, 0},         // the override's alert
+        {"db", FailureClass::kTransient, Reason::kExhausted, 2, false, 250},        // the override's 2 attempts
+        {"pre", FailureClass::kPrecondition, Reason::kExhausted, 2, false, 1000},   // retried once, 1000 ms later
+        {"resize", FailureClass::kCrash, Reason::kExhausted, 3, false, 2000},       // the policy's 3 leases
     };
     for (size_t i = 0; i < std::size(want); ++i) {
       CAPTURE(want[i].id);
@@ -954,16 +1022,23 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
     s.policy.ordering = Ordering::kKey;
     s.policy.retention_ms = 1000;
     s.policy.alarm_depth = 2;
-    s.jobs = {{"a", "charge order 1", "acct-7"}, {"b", "charge order 2", "acct-7"}, {"c", "", "acct 9;:,%é"},
+    s.jobs = {{"a", "charge order 1", "acct-7"},
+              {"b", "charge order 2", "acct-7"},
+              {"c", "", "acct 9;:,%é"},
               {"free", "no key"}};
-    s.actions = {action::Process{Outcome::kPermanent, "card declined"}, action::ReleaseKey{"acct-7"},
-                 action::Enqueue{"d", "refund", "acct-7"}, action::Enqueue{"e", "", ""},
-                 action::ReleaseKey{"acct 9;:,%é"}, action::Redrive{1}, action::Redrive{1'000'000'000}};
+    s.actions = {action::Process{Outcome::kPermanent, "card declined"},
+                 action::ReleaseKey{"acct-7"},
+                 action::Enqueue{"d", "refund", "acct-7"},
+                 action::Enqueue{"e", "", ""},
+                 action::ReleaseKey{"acct 9;:,%é"},
+                 action::Redrive{1},
+                 action::Redrive{1'000'000'000}};
     s.cursor = 2;
     const std::string text = FormatScenario(s);
-    CHECK(text ==
-          "v2;m3;s1;ok;q1000.2;ja:charge%20order%201:acct-7,b:charge%20order%202:acct-7,c::acct%209%3B%3A%2C%25%C3%A9,"
-          "free:no%20key;ap:card%20declined,xacct-7,ed:refund:acct-7,ee:,xacct%209%3B%3A%2C%25%C3%A9,d1,d1000000000;c2");
+    CHECK(
+        text ==
+        "v2;m3;s1;ok;q1000.2;ja:charge%20order%201:acct-7,b:charge%20order%202:acct-7,c::acct%209%3B%3A%2C%25%C3%A9,"
+        "free:no%20key;ap:card%20declined,xacct-7,ed:refund:acct-7,ee:,xacct%209%3B%3A%2C%25%C3%A9,d1,d1000000000;c2");
     const Scenario back = MustParse(text);
     CHECK(back == s);
     CHECK(FormatScenario(back) == text);
@@ -1032,7 +1107,9 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
     CHECK(FormatScenario(MustParse("v2;m3;s1;ok;q001000.02;ja::k;ad007,xk")) == "v2;m3;s1;ok;q1000.2;ja::k;ad7,xk");
   }
 
-  TEST_CASE("v1 carries none of it: FormatScenario writes v2 for any key, ordering, quarantine setting, releaseKey or redrive") {
+  TEST_CASE(
+      "v1 carries none of it: FormatScenario writes v2 for any key, ordering, quarantine setting, releaseKey or "
+      "redrive") {
     const auto text_of = [](void (*edit)(Scenario&)) {
       Scenario s;
       s.jobs = {{"a", ""}};
@@ -1044,8 +1121,9 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
     };
     CHECK(text_of([](Scenario&) {}) == "v1;m3;ja:;as");
     CHECK(text_of([](Scenario& s) { s.jobs[0].key = "k"; }) == "v2;m3;s1;ja::k;as");
-    CHECK(text_of([](Scenario& s) { s.actions.push_back(action::Enqueue{"b", "", "k"}); }) ==
-          "v2;m3;s1;ja:;as,eb::k;c1");
+    CHECK(text_of([](Scenario& s) {
+            s.actions.push_back(action::Enqueue{"b", "", "k"});
+          }) == "v2;m3;s1;ja:;as,eb::k;c1");
     CHECK(text_of([](Scenario& s) { s.actions.push_back(action::Enqueue{"b", "", ""}); }) == "v1;m3;ja:;as,eb:;c1");
     CHECK(text_of([](Scenario& s) { s.policy.ordering = Ordering::kKey; }) == "v2;m3;s1;ok;ja:;as");
     CHECK(text_of([](Scenario& s) { s.policy.ordering = Ordering::kStall; }) == "v2;m3;s1;os;ja:;as");
@@ -1064,8 +1142,7 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
         {"v1;m3;ja:;aeb:x:k", "character 16: expected ';' or the end of the link, got ':'"},
         {"v1;m3;ok", "character 7: expected a field in order: j (jobs), a (actions), c (cursor), got 'o'"},
         {"v1;m3;q1000.2", "character 7: expected a field in order: j (jobs), a (actions), c (cursor), got 'q'"},
-        {"v1;m3;ja:;axk",
-         "character 12: expected action 1 (s, t or p to process, r to replay, e to enqueue), got 'x'"},
+        {"v1;m3;ja:;axk", "character 12: expected action 1 (s, t or p to process, r to replay, e to enqueue), got 'x'"},
         {"v1;m3;ja:;as,d1",
          "character 14: expected action 2 (s, t or p to process, r to replay, e to enqueue), got 'd'"},
     };
@@ -1090,15 +1167,24 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
         {"v2;m3;s1;ox", "character 11: expected ordering (k key, s stall, n none), got 'x'"},
         {"v2;m3;s1;oK", "character 11: expected ordering (k key, s stall, n none), got 'K'"},
         {"v2;m3;s1;okk", "character 12: expected ';' or the end of the link, got 'k'"},
-        {"v2;m3;s1;ok;os", "character 13: expected a field in order: r (system), q (quarantine), t (switches), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got 'o'"},
+        {"v2;m3;s1;ok;os",
+         "character 13: expected a field in order: r (system), q (quarantine), t (switches), y (world), h "
+         "(behaviours), j (jobs), a (actions), c (cursor), got 'o'"},
         {"v2;m3;ok;s1", "character 7: expected a field in order: b (backoff), l (leaseMs), s (seed), got 'o'"},
-        {"v2;m3;s1;q1.2;ok", "character 15: expected a field in order: t (switches), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got 'o'"},
-        {"v2;m3;s1;ok;fqb3", "character 13: expected a field in order: r (system), q (quarantine), t (switches), y (world), h (behaviours), j (jobs), a (actions), c (cursor), got 'f'"},
+        {"v2;m3;s1;q1.2;ok",
+         "character 15: expected a field in order: t (switches), y (world), h (behaviours), j (jobs), a (actions), c "
+         "(cursor), got 'o'"},
+        {"v2;m3;s1;ok;fqb3",
+         "character 13: expected a field in order: r (system), q (quarantine), t (switches), y (world), h "
+         "(behaviours), j (jobs), a (actions), c (cursor), got 'f'"},
         {"v2;m3;s1;ja:;ok", "character 14: expected a field in order: a (actions), c (cursor), got 'o'"},
         {"v2;m3;s1;q", "character 11: expected quarantine.retentionMs (digits), got the end of the link"},
         {"v2;m3;s1;q.2", "character 11: expected quarantine.retentionMs (digits), got '.'"},
-        {"v2;m3;s1;q100", "character 14: expected '.' between quarantine.retentionMs and quarantine.alarmDepth, got the end of the link"},
-        {"v2;m3;s1;q100;ok", "character 14: expected '.' between quarantine.retentionMs and quarantine.alarmDepth, got ';'"},
+        {"v2;m3;s1;q100",
+         "character 14: expected '.' between quarantine.retentionMs and quarantine.alarmDepth, got the end of the "
+         "link"},
+        {"v2;m3;s1;q100;ok",
+         "character 14: expected '.' between quarantine.retentionMs and quarantine.alarmDepth, got ';'"},
         {"v2;m3;s1;q100.", "character 15: expected quarantine.alarmDepth (digits), got the end of the link"},
         {"v2;m3;s1;q1.2x", "character 14: expected ';' or the end of the link, got 'x'"},
         {"v2;m3;s1;q1.2.3", "character 14: expected ';' or the end of the link, got '.'"},
@@ -1153,10 +1239,12 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
          "scenario link: quarantine.alarmDepth at character 13 has more than 10 digits"},
         {"v2;m3;s1;q9007199254740992.12345678901", Code::kOutOfRange,  // the first value refused is named
          "scenario link: quarantine.retentionMs must be an integer from 0 to 9007199254740991, got 9007199254740992"},
-        {"v2;m3;s1;ad0", Code::kOutOfRange, "scenario link: action 1: max must be an integer from 1 to 1000000000, got 0"},
+        {"v2;m3;s1;ad0", Code::kOutOfRange,
+         "scenario link: action 1: max must be an integer from 1 to 1000000000, got 0"},
         {"v2;m3;s1;as,d1000000001", Code::kOutOfRange,
          "scenario link: action 2: max must be an integer from 1 to 1000000000, got 1000000001"},
-        {"v2;m3;s1;ad12345678901", Code::kOutOfRange, "scenario link: action 1 max at character 12 has more than 10 digits"},
+        {"v2;m3;s1;ad12345678901", Code::kOutOfRange,
+         "scenario link: action 1 max at character 12 has more than 10 digits"},
         {"v2;m3;s1;ja:x:" + long_key, Code::kTooLarge,
          "scenario link: job 1 key at character 15 must be at most 1024 bytes, got 1025 bytes"},
         {"v2;m3;s1;ja:,b::" + long_key, Code::kTooLarge,
@@ -1182,9 +1270,8 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
     CHECK(s.jobs[0].key == std::string(kMaxKeyBytes, 'A'));
     CHECK(std::get<action::Redrive>(s.actions[0]).max == 1'000'000'000);
     CHECK(std::get<action::ReleaseKey>(s.actions[1]).key == std::string(kMaxKeyBytes, 'A'));
-    CHECK(FormatScenario(s) ==
-          "v2;m3;s1;q9007199254740991.1000000000;ja::" + std::string(kMaxKeyBytes, 'A') + ";ad1000000000,x" +
-              std::string(kMaxKeyBytes, 'A'));
+    CHECK(FormatScenario(s) == "v2;m3;s1;q9007199254740991.1000000000;ja::" + std::string(kMaxKeyBytes, 'A') +
+                                   ";ad1000000000,x" + std::string(kMaxKeyBytes, 'A'));
     // A key the link cannot carry makes no link.
     Scenario too_long = OneJob();
     too_long.jobs[0].key = long_key;
@@ -1198,9 +1285,11 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
     };
     const Case cases[] = {
         {"v2;m3;s1;ok;ja::k;axk", "scenario action 1: releaseKey(\"k\") found no quarantined holder of that key"},
-        {"v2;m3;s1;ok;ja::k;ap,xother", "scenario action 2: releaseKey(\"other\") found no quarantined holder of that key"},
+        {"v2;m3;s1;ok;ja::k;ap,xother",
+         "scenario action 2: releaseKey(\"other\") found no quarantined holder of that key"},
         {"v2;m3;s1;ok;ja::k;ap,xk,xk", "scenario action 3: releaseKey(\"k\") found no quarantined holder of that key"},
-        {"v2;m3;s1;ok;ja::k,b::k;al,xk", "scenario action 2: releaseKey(\"k\") found no quarantined holder of that key"},
+        {"v2;m3;s1;ok;ja::k,b::k;al,xk",
+         "scenario action 2: releaseKey(\"k\") found no quarantined holder of that key"},
         {"v2;m3;s1;ad1", "scenario action 1: redrive() found the quarantine empty"},
         {"v2;m3;s1;ja:;as,d5", "scenario action 2: redrive() found the quarantine empty"},
         {"v2;m3;s1;ja:,b:;ap,p,d5,d1", "scenario action 4: redrive() found the quarantine empty"},
@@ -1248,8 +1337,14 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
             s.actions.push_back(action::Enqueue{"e" + std::to_string(i), "", key});
             break;
           }
-          case 2: s.actions.push_back(action::ReleaseKey{"acct-" + std::to_string(prng.Below(10))}); v2_action = true; break;
-          default: s.actions.push_back(action::Redrive{1 + static_cast<int64_t>(prng.Below(1000))}); v2_action = true; break;
+          case 2:
+            s.actions.push_back(action::ReleaseKey{"acct-" + std::to_string(prng.Below(10))});
+            v2_action = true;
+            break;
+          default:
+            s.actions.push_back(action::Redrive{1 + static_cast<int64_t>(prng.Below(1000))});
+            v2_action = true;
+            break;
         }
       }
       s.cursor = prng.Below(s.actions.size() + 1);
@@ -1265,7 +1360,9 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
     }
   }
 
-  TEST_CASE("the released ordering fixture: keys hold, a release, a reorder, retention to the millisecond, the alarm, a redrive") {
+  TEST_CASE(
+      "the released ordering fixture: keys hold, a release, a reorder, retention to the millisecond, the alarm, a "
+      "redrive") {
     std::string text = ReadFile(std::filesystem::path(DLQ_SOURCE_DIR) / "tests/fixtures/links/v2-ordering.link");
     while (!text.empty() && text.back() == '\n') text.pop_back();
     Scenario s = MustParse(text);

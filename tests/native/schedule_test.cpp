@@ -108,7 +108,7 @@ TEST_CASE("schedule: full jitter stays in [0, v], and the statistics are nearest
   CHECK(t.rows[0].delay.median == sorted[499]);  // rank ceil(50 * 1000 / 100) = 500
   CHECK(t.rows[0].delay.p99 == sorted[989]);     // rank 990
   CHECK(t.rows[0].delay.max == sorted[999]);
-  CHECK(t.rows[1].start == t.rows[0].delay);     // work 0: the second attempt starts after the delay
+  CHECK(t.rows[1].start == t.rows[0].delay);  // work 0: the second attempt starts after the delay
   CHECK(t.rows[0].delay.min >= 0);
   CHECK(t.rows[0].delay.max <= 1000);
   CHECK(t.rows[0].delay.median > 400);
@@ -177,7 +177,7 @@ TEST_CASE("schedule: bullmq's jitter shows its min, median and p99 within [v(1 -
   CHECK(t.rows[0].delay.p99 <= 199);
   CHECK(t.rows[0].delay.median > 130);  // uniform on [100, 199]: about 150
   CHECK(t.rows[0].delay.median < 170);
-  CHECK(t.rows[1].delay.min >= 200);    // v = 400, no cap under bullmq
+  CHECK(t.rows[1].delay.min >= 200);  // v = 400, no cap under bullmq
   CHECK(t.rows[1].delay.max <= 399);
   CHECK(t.rows[1].delay.p99 > 380);
 }
@@ -221,7 +221,8 @@ TEST_CASE("schedule: bad input is refused by name, the policy's first") {
   CHECK(r.status().message() == "samples must be an integer from 1 to 10000, got 0");
   o.samples = 10;
   o.outage_ms = -1;
-  CHECK(RetrySchedule(Policy{}, o).status().message() == "outageMs must be an integer from 0 to 9007199254740991, got -1");
+  CHECK(RetrySchedule(Policy{}, o).status().message() ==
+        "outageMs must be an integer from 0 to 9007199254740991, got -1");
   o.outage_ms = 0;
   o.work_ms = kMaxDelayMs + 1;
   CHECK(RetrySchedule(Policy{}, o).status().message() == "workMs must be an integer from 0 to 86400000, got 86400001");

@@ -87,14 +87,16 @@ void EveryValueCarried(std::span<const Field<T>> rows, const std::string& owner,
         if (s.policy.system == System::kPubSub && attempts < 5) s.policy.max_attempts = 5;
         // Service Bus has no retry delay (Policy::Check refuses a backoff): its own rows need none.
         if constexpr (std::is_same_v<T, Policy>) {
-          s.policy.backoff.kind = s.policy.system == System::kServiceBus ? BackoffKind::kNone : Base().policy.backoff.kind;
+          s.policy.backoff.kind =
+              s.policy.system == System::kServiceBus ? BackoffKind::kNone : Base().policy.backoff.kind;
         }
       }
       if (!check(s).ok()) {  // no system admits it alone: back to the lab's, for the next try
         s.policy.system = System::kLab;
         s.policy.max_attempts = attempts;
       }
-      if (!check(s).ok()) s.policy.system = Base().policy.system;  // no mode admits it: the next try starts from the lab
+      if (!check(s).ok())
+        s.policy.system = Base().policy.system;  // no mode admits it: the next try starts from the lab
       // A jitter's own setting (jitterPermille) is admitted only with its jitter.
       if constexpr (std::is_same_v<T, Backoff>) {
         if (!check(s).ok()) {
@@ -120,9 +122,10 @@ Status CheckAll(const Scenario& s) {
 }
 
 TEST_CASE("schema: link v2 and the snapshot text carry every field of the policy, its classes and the world") {
-  EveryValueCarried<Policy>(PolicyFields(), "", [](Scenario& s) -> Policy& { return s.policy; }, CheckAll);
-  EveryValueCarried<Backoff>(BackoffFields(), "backoff.", [](Scenario& s) -> Backoff& { return s.policy.backoff; },
-                             CheckAll);
+  EveryValueCarried<Policy>(
+      PolicyFields(), "", [](Scenario& s) -> Policy& { return s.policy; }, CheckAll);
+  EveryValueCarried<Backoff>(
+      BackoffFields(), "backoff.", [](Scenario& s) -> Backoff& { return s.policy.backoff; }, CheckAll);
   for (int c = 0; c < kFailureClassCount; ++c) {
     const auto cls = static_cast<FailureClass>(c);
     const std::string owner = std::string("classes.") + ClassName(cls) + ".";
@@ -139,7 +142,8 @@ TEST_CASE("schema: link v2 and the snapshot text carry every field of the policy
         },
         CheckAll);
   }
-  EveryValueCarried<World>(WorldFields(), "world.", [](Scenario& s) -> World& { return s.world; }, CheckAll);
+  EveryValueCarried<World>(
+      WorldFields(), "world.", [](Scenario& s) -> World& { return s.world; }, CheckAll);
 }
 
 // Each integer row: one past either end is refused by the rule that owns the
@@ -199,7 +203,9 @@ int64_t OtherValue(const Field<Policy>& row) {
   return def;
 }
 
-TEST_CASE("schema: a row's only_under is the rule Policy::Check keeps: a mode's own field, refused under every other system") {
+TEST_CASE(
+    "schema: a row's only_under is the rule Policy::Check keeps: a mode's own field, refused under every other "
+    "system") {
   int marked = 0;
   for (const Field<Policy>& row : PolicyFields()) {
     for (int system = 0; system < kSystemChoices.count; ++system) {
@@ -208,13 +214,16 @@ TEST_CASE("schema: a row's only_under is the rule Policy::Check keeps: a mode's 
       if (p.system == System::kPubSub) p.max_attempts = 5;  // Pub/Sub's max_delivery_attempts is 5..100
       row.set(p, OtherValue(row));
       const Status s = Policy::Check(p);
-      const bool own = row.spec.only_under != nullptr && std::string(row.spec.only_under) == kSystemChoices.items[system].name;
+      const bool own =
+          row.spec.only_under != nullptr && std::string(row.spec.only_under) == kSystemChoices.items[system].name;
       if (row.spec.only_under == nullptr) {
-        CHECK_MESSAGE(s.message().find("applies only with system") == std::string::npos, row.spec.name, ": ", s.message());
+        CHECK_MESSAGE(s.message().find("applies only with system") == std::string::npos, row.spec.name, ": ",
+                      s.message());
       } else if (own) {
         CHECK_MESSAGE(s.ok(), row.spec.name, " under ", kSystemChoices.items[system].name, ": ", s.message());
       } else {
-        const std::string want = std::string(row.spec.name) + " applies only with system \"" + row.spec.only_under + "\"";
+        const std::string want =
+            std::string(row.spec.name) + " applies only with system \"" + row.spec.only_under + "\"";
         CHECK_MESSAGE(s.message().rfind(want, 0) == 0, s.message());
       }
     }
@@ -239,7 +248,8 @@ TEST_CASE("schema: a choice's names are its enum's, in order, and parse back") {
   CHECK(std::string(OrderingName(Ordering::kStall)) == "stall");
 }
 
-TEST_CASE("schema: every scenario field names its link v2 field and its snapshot name; a link code is unique in its field") {
+TEST_CASE(
+    "schema: every scenario field names its link v2 field and its snapshot name; a link code is unique in its field") {
   for (const Field<Policy>& row : PolicyFields()) {
     INFO(row.spec.name);
     CHECK(row.spec.snapshot != nullptr);

@@ -62,8 +62,9 @@ TEST_CASE("service-bus: its name, label and link letter come from the system cho
   CHECK(SystemByLinkLetter('z') == System::kServiceBus);
 }
 
-TEST_CASE("service-bus [Z2]: \"A message is automatically deadlettered after this number of deliveries. default "
-          "value is 10\"; \"Minimum value is 1\"") {
+TEST_CASE(
+    "service-bus [Z2]: \"A message is automatically deadlettered after this number of deliveries. default "
+    "value is 10\"; \"Minimum value is 1\"") {
   Policy p = ServiceBusPolicy(10);
   REQUIRE(Policy::Check(p).ok());
   CHECK(p.Budget() == 10);
@@ -99,8 +100,9 @@ TEST_CASE("service-bus [Z5]: abandon \"will make the message available again for
   CHECK(SystemOf(p).MaxRetryDelay(p, one_second, 1, 0) == 0);
 }
 
-TEST_CASE("service-bus: a backoff is refused by name (the broker has no retry delay; one would be the app's own "
-          "scheduling)") {
+TEST_CASE(
+    "service-bus: a backoff is refused by name (the broker has no retry delay; one would be the app's own "
+    "scheduling)") {
   Policy p = ServiceBusPolicy(10);
   p.backoff.kind = BackoffKind::kExponential;
   Status s = Policy::Check(p);
@@ -139,8 +141,9 @@ TEST_CASE("service-bus [Z6]: the lock duration's \"maximum value is 5 minutes\":
   CHECK(Policy::Check(p).ok());
 }
 
-TEST_CASE("service-bus [Z2]: \"The delivery count is increased when a message is received in PeekLock mode and "
-          "didn't complete the message before the message lock expired\"") {
+TEST_CASE(
+    "service-bus [Z2]: \"The delivery count is increased when a message is received in PeekLock mode and "
+    "didn't complete the message before the message lock expired\"") {
   Policy p = ServiceBusPolicy(2);
   p.lease_ms = 1000;
   Queue q = test::QueueWith(p, {"a"});
@@ -155,8 +158,9 @@ TEST_CASE("service-bus [Z2]: \"The delivery count is increased when a message is
   CHECK(std::string(SystemOf(p).ReasonName(e.reason)) == "MaxDeliveryCountExceeded");
 }
 
-TEST_CASE("service-bus [Z1]: a dead letter carries DeadLetterReason \"MaxDeliveryCountExceeded\" and its description; "
-          "\"Message couldn't be consumed after maximum delivery attempts\"") {
+TEST_CASE(
+    "service-bus [Z1]: a dead letter carries DeadLetterReason \"MaxDeliveryCountExceeded\" and its description; "
+    "\"Message couldn't be consumed after maximum delivery attempts\"") {
   Policy p = ServiceBusPolicy(3);
   Queue q = test::QueueWith(p, {"a"});
   for (int i = 0; i < 3; ++i) REQUIRE(q.Process("transient", "db timeout").ok());
@@ -168,8 +172,9 @@ TEST_CASE("service-bus [Z1]: a dead letter carries DeadLetterReason \"MaxDeliver
                               RecordField::Text("path", "orders/$deadletterqueue")});
 }
 
-TEST_CASE("service-bus [Z1]: \"Applications can define their own codes for the dead-letter reason property\": a "
-          "permanent failure is the app's DeadLetterMessageAsync(message, reason, description)") {
+TEST_CASE(
+    "service-bus [Z1]: \"Applications can define their own codes for the dead-letter reason property\": a "
+    "permanent failure is the app's DeadLetterMessageAsync(message, reason, description)") {
   Policy p = ServiceBusPolicy(10);
   Queue q = test::QueueWith(p, {"a"});
   REQUIRE(q.Process("permanent", "unexpected end of JSON").ok());
@@ -180,8 +185,9 @@ TEST_CASE("service-bus [Z1]: \"Applications can define their own codes for the d
   CHECK(FieldNamed(r, "DeliveryCount")->number == 1);
 }
 
-TEST_CASE("service-bus [Z1]: the dead-letter queue \"doesn't need to be explicitly created and can't be deleted\": "
-          "nothing is dropped") {
+TEST_CASE(
+    "service-bus [Z1]: the dead-letter queue \"doesn't need to be explicitly created and can't be deleted\": "
+    "nothing is dropped") {
   Policy p = ServiceBusPolicy(1);
   CHECK(p.DeadLetterDrop() == DropCause::kKept);
   Queue q = test::QueueWith(p, {"a"});
@@ -204,9 +210,10 @@ TEST_CASE("service-bus: a snapshot and the journal give the queue back") {
   test::CheckJournalRecovers(q);
 }
 
-TEST_CASE("service-bus [Z7]: \"The expiration becomes an absolute instant when the message is enqueued into the "
-          "entity. At that time, the expires-at-utc property takes on the value enqueued-time-utc + time-to-live\": an "
-          "expired lock does not restart it") {
+TEST_CASE(
+    "service-bus [Z7]: \"The expiration becomes an absolute instant when the message is enqueued into the "
+    "entity. At that time, the expires-at-utc property takes on the value enqueued-time-utc + time-to-live\": an "
+    "expired lock does not restart it") {
   Policy p = ExpiringPolicy(10'000, true);
   p.lease_ms = 6000;
   REQUIRE(Policy::Check(p).ok());
@@ -228,9 +235,10 @@ TEST_CASE("service-bus [Z7]: \"The expiration becomes an absolute instant when t
   CHECK(e.arrived_at == 12'000);
 }
 
-TEST_CASE("service-bus [Z7]: \"The expiration doesn't affect messages that are currently locked for delivery. Those "
-          "messages are still handled normally. If the lock expires or the message is abandoned, the expiration takes "
-          "immediate effect\"") {
+TEST_CASE(
+    "service-bus [Z7]: \"The expiration doesn't affect messages that are currently locked for delivery. Those "
+    "messages are still handled normally. If the lock expires or the message is abandoned, the expiration takes "
+    "immediate effect\"") {
   Policy p = ExpiringPolicy(10'000, true);
   // Locked past its expiry: nothing happens until the lock ends; an abandon then expires it at once.
   Queue q = test::QueueWith(p, {"a", "b"});
@@ -240,7 +248,7 @@ TEST_CASE("service-bus [Z7]: \"The expiration doesn't affect messages that are c
   REQUIRE(q.view().Quarantined().size() == 1);
   CHECK(q.view().Quarantined()[0].id == "b");
   CHECK(q.view().Quarantined()[0].arrived_at == 10'000);
-  CHECK(q.view().Quarantined()[0].attempts == 0);  // never delivered
+  CHECK(q.view().Quarantined()[0].attempts == 0);            // never delivered
   REQUIRE(q.Settle(a->token, "transient", "db down").ok());  // abandon at 15 s
   REQUIRE(q.view().Quarantined().size() == 2);
   CHECK(q.view().Quarantined()[1].id == "a");
@@ -250,8 +258,9 @@ TEST_CASE("service-bus [Z7]: \"The expiration doesn't affect messages that are c
   CHECK(q.stats().ready == 0);
 }
 
-TEST_CASE("service-bus [Z7]: \"it isn't moved if the message is successfully settled, which then assumes that the "
-          "application has successfully handled it, in spite of the nominal expiration\"") {
+TEST_CASE(
+    "service-bus [Z7]: \"it isn't moved if the message is successfully settled, which then assumes that the "
+    "application has successfully handled it, in spite of the nominal expiration\"") {
   Policy p = ExpiringPolicy(10'000, true);
   Queue q = test::QueueWith(p, {"a"});
   Result<LeaseGrant> a = q.Lease();
@@ -263,8 +272,9 @@ TEST_CASE("service-bus [Z7]: \"it isn't moved if the message is successfully set
   CHECK(q.stats().discarded == 0);
 }
 
-TEST_CASE("service-bus [Z7]: \"Past the expires-at-utc instant, messages become ineligible for retrieval\": a receive "
-          "never hands out an expired message, wherever it stands") {
+TEST_CASE(
+    "service-bus [Z7]: \"Past the expires-at-utc instant, messages become ineligible for retrieval\": a receive "
+    "never hands out an expired message, wherever it stands") {
   Policy p = ExpiringPolicy(10'000, true);
   p.ordering = Ordering::kKey;  // sessions: a receive may take a message behind the head
   REQUIRE(Policy::Check(p).ok());
@@ -275,13 +285,13 @@ TEST_CASE("service-bus [Z7]: \"Past the expires-at-utc instant, messages become 
   REQUIRE(q.Advance(int64_t{5000}).ok());
   REQUIRE(q.Enqueue("h", "ph", "kb").ok());  // enqueued at 5 s: expire at 15 s
   REQUIRE(q.Enqueue("b", "pb", "kb").ok());
-  REQUIRE(q.Process("transient").ok());      // a abandoned at 5 s: to the tail, behind h and b
-  REQUIRE(q.Lease()->leased);                // h locked: its session holds b
-  REQUIRE(q.Advance(int64_t{6000}).ok());             // 11 s: a has expired, behind b (not yet)
-  CHECK(q.view().Quarantined().empty());     // not the head: not yet moved
+  REQUIRE(q.Process("transient").ok());    // a abandoned at 5 s: to the tail, behind h and b
+  REQUIRE(q.Lease()->leased);              // h locked: its session holds b
+  REQUIRE(q.Advance(int64_t{6000}).ok());  // 11 s: a has expired, behind b (not yet)
+  CHECK(q.view().Quarantined().empty());   // not the head: not yet moved
   Result<Attempt> next = q.Process("success");
   REQUIRE(next.ok());
-  CHECK_FALSE(next->processed);              // b waits for its session; a is not handed out
+  CHECK_FALSE(next->processed);  // b waits for its session; a is not handed out
   REQUIRE(q.view().Quarantined().size() == 1);
   CHECK(q.view().Quarantined()[0].id == "a");
   CHECK(q.view().Quarantined()[0].reason == Reason::kExpired);
@@ -289,8 +299,9 @@ TEST_CASE("service-bus [Z7]: \"Past the expires-at-utc instant, messages become 
   CHECK(q.view().Quarantined()[0].attempts == 1);
 }
 
-TEST_CASE("service-bus [Z1]: \"When you enable dead-lettering on queues or subscriptions, all expiring messages are "
-          "moved to the DLQ. The dead-letter reason code is set to: TTLExpiredException\"") {
+TEST_CASE(
+    "service-bus [Z1]: \"When you enable dead-lettering on queues or subscriptions, all expiring messages are "
+    "moved to the DLQ. The dead-letter reason code is set to: TTLExpiredException\"") {
   Policy p = ExpiringPolicy(1000, true);
   CHECK(p.ExpiryDrop() == DropCause::kKept);
   Queue q = test::QueueWith(p, {"a"});
@@ -339,8 +350,9 @@ TEST_CASE("service-bus [Z7]: \"If the option is left disabled, expired messages 
   CHECK(why.find("dropped it before it completed") != std::string::npos);
 }
 
-TEST_CASE("service-bus: defaultMessageTtlMs and deadLetterOnExpiry are its own, refused elsewhere by name; no TTL by "
-          "default") {
+TEST_CASE(
+    "service-bus: defaultMessageTtlMs and deadLetterOnExpiry are its own, refused elsewhere by name; no TTL by "
+    "default") {
   Policy p = ServiceBusPolicy(10);
   CHECK(p.MessageTtlMs() == 0);  // TimeSpan.MaxValue: none
   CHECK_FALSE(p.dead_letter_on_expiry);

@@ -115,8 +115,9 @@ TEST_CASE("session edits: RemoveJob takes the set-up job or the script's enqueue
   const Observed before = Observe(script);
   const Status missing = script.RemoveJob("ghost");
   CHECK(missing.code() == Code::kNotFound);
-  CHECK(missing.message() ==
-        "id: expected the id of a set-up job or of a job an enqueue action adds, got \"ghost\" (no job of the scenario)");
+  CHECK(
+      missing.message() ==
+      "id: expected the id of a set-up job or of a job an enqueue action adds, got \"ghost\" (no job of the scenario)");
   CHECK(Observe(script) == before);
 }
 

@@ -33,13 +33,15 @@ std::string Journal(const Queue& q) {
 Action RandomAction(Prng& rng, const Queue& q, size_t n) {
   const Outcome outcomes[] = {Outcome::kSuccess, Outcome::kTransient, Outcome::kPermanent, Outcome::kPrecondition};
   switch (rng.Below(12)) {
-    case 0: case 1: case 2: return action::Process{outcomes[rng.Below(4)], rng.Below(2) ? "boom" : ""};
+    case 0:
+    case 1:
+    case 2: return action::Process{outcomes[rng.Below(4)], rng.Below(2) ? "boom" : ""};
     case 3: return action::Enqueue{"n" + std::to_string(n), "p" + std::to_string(rng.Below(5)), ""};
     case 4: return action::Lease{};
     case 5: {
       const std::vector<LeaseView> leased = q.view().Leased();
-      const uint32_t lease = leased.empty() ? 1 : LeaseTable::ParseToken(leased[rng.Below(
-                                                        static_cast<uint32_t>(leased.size()))].token);
+      const uint32_t lease =
+          leased.empty() ? 1 : LeaseTable::ParseToken(leased[rng.Below(static_cast<uint32_t>(leased.size()))].token);
       return action::Settle{lease, outcomes[rng.Below(4)], ""};
     }
     case 6: return action::Advance{static_cast<int64_t>(rng.Below(3000))};
@@ -144,10 +146,12 @@ TEST_CASE("session: a crash action restarts from the journal, and its loss is th
 }
 
 // What Recover() after write k says, ranked as CrashRanks ranks it.
-uint8_t RecoveredRank(const std::optional<std::string>& origin, const std::vector<std::string_view>& journal, int64_t k) {
+uint8_t RecoveredRank(const std::optional<std::string>& origin, const std::vector<std::string_view>& journal,
+                      int64_t k) {
   RecoverOptions options;
   options.crash_after = k;
-  Result<Recovery> r = Queue::Recover(origin ? std::optional<std::string_view>(*origin) : std::nullopt, journal, options);
+  Result<Recovery> r =
+      Queue::Recover(origin ? std::optional<std::string_view>(*origin) : std::nullopt, journal, options);
   REQUIRE_MESSAGE(r.ok(), r.status().ToString());
   if (!r->lost.empty()) return 3;
   for (const std::string& id : r->duplicated) {
@@ -160,7 +164,8 @@ TEST_CASE("crash ranks: one pass over the journal equals a recovery after every 
   size_t ranked = 0, bad = 0, from_restart = 0;
   for (uint64_t seed = 1; seed <= 30; ++seed) {
     Prng rng(seed);
-    Scenario s = ParseOrDie(seed % 2 == 0 ? "v2;m3;bx100.5000f;l500;s7;q0.0u;ja:x,b:y,c:z" : "v2;m2;l500;s7;ja:x,b:y,c:z");
+    Scenario s =
+        ParseOrDie(seed % 2 == 0 ? "v2;m3;bx100.5000f;l500;s7;q0.0u;ja:x,b:y,c:z" : "v2;m2;l500;s7;ja:x,b:y,c:z");
     s.policy.seed = seed;
     Session session = SessionOrDie(s);
     for (size_t n = 0; n < 60; ++n) {
@@ -197,7 +202,7 @@ TEST_CASE("crash ranks: one pass over the journal equals a recovery after every 
     }
   }
   CHECK(ranked > 1000);
-  CHECK(bad > 20);  // the unsafe order loses jobs at some writes, the safe order doubles some
+  CHECK(bad > 20);          // the unsafe order loses jobs at some writes, the safe order doubles some
   CHECK(from_restart > 3);  // journals that follow a restart's state, not only creation
 }
 

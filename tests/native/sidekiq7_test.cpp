@@ -29,7 +29,7 @@ namespace {
 Policy RetryFor(int64_t window_ms, int64_t fixed_ms) {
   Policy p;
   p.system = System::kSidekiq;
-  p.max_attempts = 2;  // retry: 1, not read beside retry_for (8.1.0)
+  p.max_attempts = 2;                    // retry: 1, not read beside retry_for (8.1.0)
   p.backoff.kind = BackoffKind::kFixed;  // a sidekiq_retry_in block returning fixed_ms
   p.backoff.base_ms = fixed_ms;
   p.backoff.cap_ms = fixed_ms;
@@ -56,7 +56,9 @@ std::vector<int64_t> FailureTimes(Queue& q) {
 
 }  // namespace
 
-TEST_CASE("sidekiq retry_for: \"(time_for(msg[\\\"failed_at\\\"]) + rf) < Time.now\" ends the retries, counted from the first failure") {
+TEST_CASE(
+    "sidekiq retry_for: \"(time_for(msg[\\\"failed_at\\\"]) + rf) < Time.now\" ends the retries, counted from the "
+    "first failure") {
   Policy p = RetryFor(10'000, 3000);
   REQUIRE_MESSAGE(Policy::Check(p).ok(), Policy::Check(p).ToString());
   Queue q = test::QueueWith(p, {"a"});
@@ -68,7 +70,8 @@ TEST_CASE("sidekiq retry_for: \"(time_for(msg[\\\"failed_at\\\"]) + rf) < Time.n
   CHECK(SystemOf(p).Budget(p) == kMaxAttemptsField.max);
 }
 
-TEST_CASE("sidekiq retry_for: the comparison is strict, so a failure at exactly failed_at + retry_for is still retried") {
+TEST_CASE(
+    "sidekiq retry_for: the comparison is strict, so a failure at exactly failed_at + retry_for is still retried") {
   Policy p = RetryFor(10'000, 2500);
   Queue q = test::QueueWith(p, {"a"});
   CHECK(FailureTimes(q) == std::vector<int64_t>{0, 2500, 5000, 7500, 10000, 12500});
@@ -191,7 +194,9 @@ TEST_CASE("sidekiq retry_for and :discard are refused by name outside sidekiq an
   CHECK(Policy::Check(negative).ToString().find("retryForMs must be an integer from 0 to") != std::string::npos);
 }
 
-TEST_CASE("sidekiq :discard: \"discarded = msg[\\\"dead\\\"] == false || rv == :discard\": exhausted or killed, the job is dropped") {
+TEST_CASE(
+    "sidekiq :discard: \"discarded = msg[\\\"dead\\\"] == false || rv == :discard\": exhausted or killed, the job is "
+    "dropped") {
   Policy p;
   p.system = System::kSidekiq;
   p.max_attempts = 2;

@@ -271,8 +271,8 @@ TEST_CASE("spring-kafka: the reader takes Spring's defaults and refuses what it 
   REQUIRE(bad.refusals.size() == 1);
   CHECK(bad.refusals[0].message.find("FixedBackOff maxAttempts") != std::string::npos);
   CHECK(bad.refusals[0].message.find("got lots") != std::string::npos);
-  config::ImportResult multiplier =
-      config::ReadConfig("@RetryableTopic(attempts = \"4\", backOff = @BackOff(delay = 100, multiplier = 0.5))", nullptr);
+  config::ImportResult multiplier = config::ReadConfig(
+      "@RetryableTopic(attempts = \"4\", backOff = @BackOff(delay = 100, multiplier = 0.5))", nullptr);
   REQUIRE_FALSE(multiplier.ok);
   CHECK(multiplier.refusals[0].message.find("@BackOff multiplier") != std::string::npos);
 }

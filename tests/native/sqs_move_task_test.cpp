@@ -76,7 +76,9 @@ TEST_CASE("sqs move task [MT]: \"The maximum value for messages per second is 50
   CHECK(SystemOf(lab).MoveRatePerSecond(Policy{}) == 0);  // every other system: the lab's replay
 }
 
-TEST_CASE("sqs move task: rate 0 (every released link) keeps the lab's replay: at once, the message and its SentTimestamp kept") {
+TEST_CASE(
+    "sqs move task: rate 0 (every released link) keeps the lab's replay: at once, the message and its SentTimestamp "
+    "kept") {
   Queue q = Dead(Sqs(0), {"a", "b"}, 4000);
   REQUIRE(q.Advance(int64_t{1000}).ok());
   REQUIRE(q.Redrive(int64_t{2}).value() == 2);
@@ -93,7 +95,8 @@ TEST_CASE("sqs move task: rate 0 (every released link) keeps the lab's replay: a
   CHECK(record.front().name == "body");  // no MessageId: the record as released
 }
 
-TEST_CASE("sqs move task [MT]: \"the number of messages to be moved per second\": at most rate a second, in virtual time") {
+TEST_CASE(
+    "sqs move task [MT]: \"the number of messages to be moved per second\": at most rate a second, in virtual time") {
   Queue q = Dead(Sqs(2), {"a", "b", "c", "d", "e"}, 100);
   REQUIRE(q.Redrive(int64_t{5}).value() == 5);
   CHECK(q.view().Quarantined().empty());
@@ -105,7 +108,7 @@ TEST_CASE("sqs move task [MT]: \"the number of messages to be moved per second\"
   for (const DelayedView& d : waiting) due.push_back(d.due_at);
   CHECK(due == std::vector<int64_t>{600, 1100, 1600, 2100});
   CHECK(waiting[0].id == "b");
-  CHECK(waiting[0].attempts == 0);  // its receive count starts again [RC]
+  CHECK(waiting[0].attempts == 0);         // its receive count starts again [RC]
   REQUIRE(q.Advance(int64_t{1000}).ok());  // at 1100: b and c have moved
   CHECK(test::Ids(q.view().Ready()) == std::vector<std::string>{"a", "b", "c"});
   REQUIRE(q.Advance(int64_t{1000}).ok());
@@ -136,8 +139,9 @@ TEST_CASE("sqs move task [RD]: each moved message gets a new MessageId and enque
   CHECK(replayed[0].message_id == "a/moved-1");
   CHECK(replayed[1].message_id == "b/moved-1");
   CHECK(RenderEvent(replayed[0]) == "#7 step 3 at 6000ms replayed \"a\" attempts 1 -> 0 moved as \"a/moved-1\"");
-  CHECK(ExplainEvent(replayed[0]) == "a message move task moved \"a\" back to the source queue as a new message "
-                                     "\"a/moved-1\": receive count reset from 1 to 0, a fresh retention period");
+  CHECK(ExplainEvent(replayed[0]) ==
+        "a message move task moved \"a\" back to the source queue as a new message "
+        "\"a/moved-1\": receive count reset from 1 to 0, a fresh retention period");
   // It fails again at 9000: its DLQ record has its new MessageId and SentTimestamp, its
   // receive count counted from 0, and its retention counts from the move, not from 0.
   REQUIRE(q.Advance(int64_t{3000}).ok());

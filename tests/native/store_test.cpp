@@ -160,7 +160,8 @@ TEST_CASE("a series of records is stored exactly as the same records appended on
   }
 }
 
-TEST_CASE("block memory: carved blocks are distinct and aligned, big zeroed arrays are zero, a moved carver keeps them") {
+TEST_CASE(
+    "block memory: carved blocks are distinct and aligned, big zeroed arrays are zero, a moved carver keeps them") {
   BlockCarver carver(28 * 1024);  // about a job block: chunks grow past 1 MiB, onto huge pages where offered
   std::vector<char*> blocks;
   for (int k = 0; k < 300; ++k) {

@@ -104,7 +104,8 @@ TEST_CASE("budget text: each kind parses and formats back; a bad one names the a
     return b.status().message();
   };
   CHECK(refusal("grpc:10") ==
-        "--budget must be grpc:MAX_TOKENS:TOKEN_RATIO, aws-standard or finagle:PERCENT:MIN_PER_S:WINDOW_MS, got \"grpc:10\"");
+        "--budget must be grpc:MAX_TOKENS:TOKEN_RATIO, aws-standard or finagle:PERCENT:MIN_PER_S:WINDOW_MS, got "
+        "\"grpc:10\"");
   CHECK(refusal("token-bucket").find("got \"token-bucket\"") != std::string::npos);
   CHECK(refusal("aws-standard:5").find("got \"aws-standard:5\"") != std::string::npos);
   CHECK(refusal("grpc:x:0.1") == "--budget: MAX_TOKENS must be an integer from 1 to 1000, got \"x\"");
@@ -114,7 +115,8 @@ TEST_CASE("budget text: each kind parses and formats back; a bad one names the a
   CHECK(refusal("grpc:10:2") ==
         "--budget: TOKEN_RATIO must be a decimal from 0.001 to 1 with at most 3 decimals, got \"2\"");
   CHECK(refusal("finagle:20:10:1500") ==
-        "--budget: budget.windowMs must be whole seconds from 1000 to 60000 (a multiple of 1000, as Finagle's ttl), got 1500");
+        "--budget: budget.windowMs must be whole seconds from 1000 to 60000 (a multiple of 1000, as Finagle's ttl), "
+        "got 1500");
   CHECK(refusal("finagle:20:10:100") == "--budget: budget.windowMs must be an integer from 1000 to 60000, got 100");
   CHECK(refusal("finagle:20:-1:10000") == "--budget: MIN_PER_S must be a whole number, got \"-1\"");
 }
@@ -137,7 +139,8 @@ TEST_CASE("gRPC throttling: a failure takes a token, a success gives back the ra
   CHECK(b.milli_tokens() == 0);  // never below 0
 }
 
-TEST_CASE("AWS standard: a full bucket pays for 100 retries; a first-try success adds 1, a successful retry returns 5") {
+TEST_CASE(
+    "AWS standard: a full bucket pays for 100 retries; a first-try success adds 1, a successful retry returns 5") {
   AwsStandardBudget b;
   int allowed = 0;
   while (b.TryRetry(0)) ++allowed;
@@ -279,7 +282,8 @@ TEST_CASE("the AWS bucket: a full bucket pays for 100 retries, then retries stop
   CHECK(s.quarantined == 0);
 }
 
-TEST_CASE("metastable: a short capacity drop keeps goodput near zero long after it, with three attempts and no budget") {
+TEST_CASE(
+    "metastable: a short capacity drop keeps goodput near zero long after it, with three attempts and no budget") {
   const StormResult r = MustRun(Metastable());
   CHECK(GoodputBetween(r, 0, 5000) > 590);
   // The trigger ends at 6 s; from 10 s (8 timeouts later) to the end of the arrivals nothing useful completes.
@@ -314,8 +318,8 @@ TEST_CASE("open versus closed loop: backoff barely lowers open-loop amplificatio
   CAPTURE(open_backoff);
   CAPTURE(closed);
   CAPTURE(closed_backoff);
-  CHECK(open_backoff > 0.9 * open);            // under 10% lower
-  CHECK(closed_backoff < 0.6 * closed);        // over 40% lower
+  CHECK(open_backoff > 0.9 * open);      // under 10% lower
+  CHECK(closed_backoff < 0.6 * closed);  // over 40% lower
 }
 
 TEST_CASE("storm II options: conservation and slicing hold with budgets, failure rates, servers and closed loops") {
@@ -338,7 +342,8 @@ TEST_CASE("storm II options: conservation and slicing hold with budgets, failure
     if (rng.Below(3)) o.budget = MustParse(budgets[rng.Below(4)]);
     o.refused_retry = static_cast<RefusedRetry>(rng.Below(2));
     if (rng.Below(2)) {
-      o.server = StormServer{50 + rng.Below(5000), 5 + rng.Below(1000), rng.Below(1000), rng.Below(1000), rng.Below(50)};
+      o.server =
+          StormServer{50 + rng.Below(5000), 5 + rng.Below(1000), rng.Below(1000), rng.Below(1000), rng.Below(50)};
     }
     CAPTURE(i);
     const StormResult r = MustRun(o);
@@ -362,8 +367,7 @@ TEST_CASE("storm II options: conservation and slicing hold with budgets, failure
     // Sliced, the same storm.
     Result<Storm> sliced = Storm::Create(o);
     REQUIRE(sliced.ok());
-    while (!sliced->Run(1 + rng.Below(500))) {
-    }
+    while (!sliced->Run(1 + rng.Below(500))) {}
     const StormResult& again = sliced->Result();
     CHECK(again.summary.attempts == s.attempts);
     CHECK(again.summary.retries_denied == s.retries_denied);
@@ -395,7 +399,8 @@ TEST_CASE("storm II options are refused by name, with the range and what was giv
   CHECK(refusal(o) == "budget.windowMs must be an integer from 1000 to 60000, got 5");
 }
 
-TEST_CASE("the default preset: after a 5 s outage into 1,500 successes a second, every jitter completes more than none") {
+TEST_CASE(
+    "the default preset: after a 5 s outage into 1,500 successes a second, every jitter completes more than none") {
   StormOptions o;
   o.jobs = 10'000;
   o.outage = StormOutage{0, 5000};

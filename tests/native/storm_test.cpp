@@ -129,7 +129,8 @@ Tally ViaQueue(const StormOptions& o, int64_t width) {
   };
   const std::vector<Event> events = q.view().Timeline();
   for (const Event& e : events) {
-    if (e.kind == EventKind::kAttempt && e.disposition != Disposition::kRequeued && e.disposition != Disposition::kDelayed) {
+    if (e.kind == EventKind::kAttempt && e.disposition != Disposition::kRequeued &&
+        e.disposition != Disposition::kDelayed) {
       s.drain_ms = e.time;
     }
   }
@@ -255,7 +256,9 @@ struct Json {
 };
 
 Json ParseJson(const std::string& text, size_t& at) {
-  const auto skip = [&] { while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at; };
+  const auto skip = [&] {
+    while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+  };
   skip();
   REQUIRE(at < text.size());
   const char c = text[at];
@@ -297,7 +300,8 @@ Json ParseJson(const std::string& text, size_t& at) {
     at = end + 1;
     return s;
   }
-  for (const auto& [word, value] : {std::pair<const char*, Json>{"null", Json{nullptr}}, {"true", Json{true}}, {"false", Json{false}}}) {
+  for (const auto& [word, value] :
+       {std::pair<const char*, Json>{"null", Json{nullptr}}, {"true", Json{true}}, {"false", Json{false}}}) {
     const size_t n = std::strlen(word);
     if (text.compare(at, n, word) == 0) {
       at += n;
@@ -317,7 +321,8 @@ StormOptions FromJs(const Json& j) {
   if (j.has("arrival") && j["arrival"]["kind"].string() == "rate") {
     o.arrival = {ArrivalKind::kRate, j["arrival"]["perSecond"].integer()};
   }
-  if (j.has("outage") && !j["outage"].null()) o.outage = StormOutage{j["outage"]["startMs"].integer(), j["outage"]["durationMs"].integer()};
+  if (j.has("outage") && !j["outage"].null())
+    o.outage = StormOutage{j["outage"]["startMs"].integer(), j["outage"]["durationMs"].integer()};
   if (j.has("capacity") && !j["capacity"].null()) {
     o.capacity = StormCapacity{j["capacity"]["perWindow"].integer(), j["capacity"]["windowMs"].integer()};
   }
@@ -389,41 +394,53 @@ TEST_CASE("storm options are refused by name, with the range and what was given;
   };
   CHECK(with([](StormOptions& o) { o.jobs = 9; }) == "jobs must be an integer from 10 to 1000000, got 9");
   CHECK(with([](StormOptions& o) { o.jobs = 1'000'001; }) == "jobs must be an integer from 10 to 1000000, got 1000001");
-  CHECK(with([](StormOptions& o) { o.arrival = {ArrivalKind::kRate, 0}; }) ==
-        "arrival.perSecond must be an integer from 1 to 10000000, got 0");
-  CHECK(with([](StormOptions& o) { o.arrival = {static_cast<ArrivalKind>(7), 1}; }) ==
-        "arrival.kind must be one of \"burst\", \"rate\", \"closed\", got 7");
-  CHECK(with([](StormOptions& o) { o.outage = StormOutage{-1, 10}; }) ==
-        "outage.startMs must be an integer from 0 to 86400000, got -1");
-  CHECK(with([](StormOptions& o) { o.outage = StormOutage{0, 86'400'001}; }) ==
-        "outage.durationMs must be an integer from 0 to 86400000, got 86400001");
-  CHECK(with([](StormOptions& o) { o.capacity = StormCapacity{-1, 100}; }) ==
-        "capacity.perWindow must be an integer from 0 to 1000000000, got -1");
-  CHECK(with([](StormOptions& o) { o.capacity = StormCapacity{5, 0}; }) ==
-        "capacity.windowMs must be an integer from 1 to 86400000, got 0");
+  CHECK(with([](StormOptions& o) {
+          o.arrival = {ArrivalKind::kRate, 0};
+        }) == "arrival.perSecond must be an integer from 1 to 10000000, got 0");
+  CHECK(with([](StormOptions& o) {
+          o.arrival = {static_cast<ArrivalKind>(7), 1};
+        }) == "arrival.kind must be one of \"burst\", \"rate\", \"closed\", got 7");
+  CHECK(with([](StormOptions& o) {
+          o.outage = StormOutage{-1, 10};
+        }) == "outage.startMs must be an integer from 0 to 86400000, got -1");
+  CHECK(with([](StormOptions& o) {
+          o.outage = StormOutage{0, 86'400'001};
+        }) == "outage.durationMs must be an integer from 0 to 86400000, got 86400001");
+  CHECK(with([](StormOptions& o) {
+          o.capacity = StormCapacity{-1, 100};
+        }) == "capacity.perWindow must be an integer from 0 to 1000000000, got -1");
+  CHECK(with([](StormOptions& o) {
+          o.capacity = StormCapacity{5, 0};
+        }) == "capacity.windowMs must be an integer from 1 to 86400000, got 0");
   CHECK(with([](StormOptions& o) { o.workers = 0; }) == "workers must be an integer from 1 to 100000, got 0");
-  CHECK(with([](StormOptions& o) { o.workers = 100'001; }) == "workers must be an integer from 1 to 100000, got 100001");
+  CHECK(with([](StormOptions& o) { o.workers = 100'001; }) ==
+        "workers must be an integer from 1 to 100000, got 100001");
   CHECK(with([](StormOptions& o) { o.work_ms = 0; }) == "workMs must be an integer from 1 to 86400000, got 0");
   CHECK(with([](StormOptions& o) { o.max_attempts = 0; }) == "maxAttempts must be an integer from 1 to 1000000, got 0");
-  CHECK(with([](StormOptions& o) { o.backoff.base_ms = 0; }) == "backoff.baseMs must be an integer from 1 to 86400000, got 0");
+  CHECK(with([](StormOptions& o) { o.backoff.base_ms = 0; }) ==
+        "backoff.baseMs must be an integer from 1 to 86400000, got 0");
   CHECK(with([](StormOptions& o) { o.backoff.cap_ms = 50; }) ==
         "backoff.capMs must be an integer from backoff.baseMs (100) to 86400000, got 50");
   CHECK(with([](StormOptions& o) { o.backoff.kind = BackoffKind::kNone; }) ==
         "backoff.jitter must be \"none\" when backoff.kind is \"none\" (there is no delay to jitter), got \"full\"");
-  CHECK(with([](StormOptions& o) { o.backoff = {BackoffKind::kFixed, 100, 100, Jitter::kDecorrelated}; }) ==
-        "backoff.jitter \"decorrelated\" needs backoff.kind \"exponential\", got \"fixed\"");
-  CHECK(with([](StormOptions& o) { o.seed = 4'294'967'296; }) == "seed must be an integer from 0 to 4294967295, got 4294967296");
+  CHECK(with([](StormOptions& o) {
+          o.backoff = {BackoffKind::kFixed, 100, 100, Jitter::kDecorrelated};
+        }) == "backoff.jitter \"decorrelated\" needs backoff.kind \"exponential\", got \"fixed\"");
+  CHECK(with([](StormOptions& o) { o.seed = 4'294'967'296; }) ==
+        "seed must be an integer from 0 to 4294967295, got 4294967296");
   CHECK(with([](StormOptions& o) { o.lease_ms = 0; }) == "leaseMs must be an integer from 1 to 86400000, got 0");
   CHECK(with([](StormOptions& o) { o.lease_ms = 10; }) ==
         "leaseMs must be an integer from workMs + 1 (11) to 86400000 (an attempt ends before its lease), got 10");
   CHECK(with([](StormOptions& o) { o.bucket_ms = -1; }) == "bucketMs must be an integer from 0 to 86400000, got -1");
-  CHECK(with([](StormOptions& o) { o.bucket_ms = 86'400'001; }) == "bucketMs must be an integer from 0 to 86400000, got 86400001");
+  CHECK(with([](StormOptions& o) { o.bucket_ms = 86'400'001; }) ==
+        "bucketMs must be an integer from 0 to 86400000, got 86400001");
   // Codes: ranges are OutOfRange, names and pairs InvalidArgument.
   StormOptions o = good;
   o.jobs = 5;
   CHECK(Storm::Create(o).status().code() == Code::kOutOfRange);
   CHECK(RunStorm(o).status().code() == Code::kOutOfRange);
-  CHECK(ParseArrivalKind("storm").status().message() == "arrival.kind must be one of \"burst\", \"rate\", \"closed\", got \"storm\"");
+  CHECK(ParseArrivalKind("storm").status().message() ==
+        "arrival.kind must be one of \"burst\", \"rate\", \"closed\", got \"storm\"");
   CHECK(ParseArrivalKind("rate").value() == ArrivalKind::kRate);
   // The edges are accepted.
   o = good;
@@ -472,7 +489,8 @@ TEST_CASE("a storm with no outage completes every job in one attempt, workers in
   CHECK(r.summary.peak_rate_after_recovery == 1000);  // 10 attempts in a 10 ms bucket
 }
 
-TEST_CASE("the outage fails attempts whose work finishes inside it; the capacity throttles successes past its window's") {
+TEST_CASE(
+    "the outage fails attempts whose work finishes inside it; the capacity throttles successes past its window's") {
   // One worker, 10 ms per attempt, no backoff, 3 attempts: attempts finish at 10, 20, 30, …
   StormOptions o = Options(10, 1, 10, 3, {}, StormOutage{10, 20});  // down in [10, 30)
   StormResult r = MustRun(o);
@@ -550,8 +568,8 @@ TEST_CASE("conservation holds over many seeded runs: every job ends once, every 
 }
 
 TEST_CASE("the same options give the same storm, run at once or in slices of any size") {
-  StormOptions o = Options(20'000, 300, 10, 8, {BackoffKind::kExponential, 50, 4000, Jitter::kDecorrelated},
-                           StormOutage{200, 2500});
+  StormOptions o =
+      Options(20'000, 300, 10, 8, {BackoffKind::kExponential, 50, 4000, Jitter::kDecorrelated}, StormOutage{200, 2500});
   o.capacity = StormCapacity{400, 100};
   o.arrival = {ArrivalKind::kRate, 20'000};
   const StormResult once = MustRun(o);
@@ -581,7 +599,8 @@ TEST_CASE("the same options give the same storm, run at once or in slices of any
 }
 
 TEST_CASE("mid-run, Result() shows the counters now and the series so far") {
-  StormOptions o = Options(5000, 50, 10, 5, {BackoffKind::kExponential, 100, 2000, Jitter::kFull}, StormOutage{0, 1000});
+  StormOptions o =
+      Options(5000, 50, 10, 5, {BackoffKind::kExponential, 100, 2000, Jitter::kFull}, StormOutage{0, 1000});
   Storm storm = Storm::Create(o).value();
   CHECK(!storm.Run(20'000));
   const StormResult partial = storm.Result();
@@ -598,14 +617,16 @@ TEST_CASE("mid-run, Result() shows the counters now and the series so far") {
 
 TEST_CASE("the bucket width: the smallest candidate that keeps the series at most 2,000 long, or the one given") {
   // A long run: 120 s of outage and exponential backoff capped at 20 s.
-  StormOptions o = Options(2000, 20, 10, 20, {BackoffKind::kExponential, 100, 20'000, Jitter::kFull}, StormOutage{0, 120'000});
+  StormOptions o =
+      Options(2000, 20, 10, 20, {BackoffKind::kExponential, 100, 20'000, Jitter::kFull}, StormOutage{0, 120'000});
   StormResult r = MustRun(o);
   const int64_t candidates[] = {10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10'000, 20'000, 50'000};
   const int64_t w = r.series.bucket_ms;
   CHECK(r.series.length() <= kStormAutoBuckets);
   CHECK(r.series.length() == static_cast<size_t>(r.summary.drain_ms / w) + 1);
   for (const int64_t c : candidates) {
-    if (c < w) CHECK(static_cast<uint64_t>(r.summary.drain_ms / c) + 1 > kStormAutoBuckets);  // a narrower one is too long
+    if (c < w)
+      CHECK(static_cast<uint64_t>(r.summary.drain_ms / c) + 1 > kStormAutoBuckets);  // a narrower one is too long
   }
   CHECK(w > 10);
   // The same storm at a width given: the same totals, summed differently.
@@ -620,7 +641,7 @@ TEST_CASE("the bucket width: the smallest candidate that keeps the series at mos
   const int64_t doubled = one.series.bucket_ms;
   CHECK(one.series.length() <= kMaxStormBuckets);
   CHECK(one.series.length() == static_cast<size_t>(one.summary.drain_ms / doubled) + 1);
-  CHECK((doubled & (doubled - 1)) == 0);  // 1 ms, doubled k times
+  CHECK((doubled & (doubled - 1)) == 0);                                  // 1 ms, doubled k times
   CHECK(one.summary.drain_ms >= static_cast<int64_t>(kMaxStormBuckets));  // this run is long enough to need it
   CHECK(doubled > 1);
   CHECK(static_cast<uint64_t>(one.summary.drain_ms / (doubled / 2)) + 1 > kMaxStormBuckets);
@@ -640,8 +661,8 @@ TEST_CASE("the worst case is the queue's bounded path for the same policy") {
     CHECK(r.summary.worst_case.time_ms == WorstCasePath(q.policy()).time_ms);
   }
   // 10 leases of 30 s, then 1000 (precondition's 1 s) + 200 + 400 + … + 6400 + 10000 + 10000 ms.
-  CHECK(MustRun(Options(100, 10, 10, 10, {BackoffKind::kExponential, 100, 10'000, Jitter::kFull})).summary.worst_case.time_ms ==
-        333'600);
+  CHECK(MustRun(Options(100, 10, 10, 10, {BackoffKind::kExponential, 100, 10'000, Jitter::kFull}))
+            .summary.worst_case.time_ms == 333'600);
 }
 
 TEST_CASE("the herd preset: without jitter the post-recovery peak is at least 10x full jitter's") {
@@ -649,8 +670,8 @@ TEST_CASE("the herd preset: without jitter the post-recovery peak is at least 10
   // 10 attempts, exponential 100..10,000 ms, 10,000 workers x 10 ms.
   for (const int64_t seed : {1, 2, 3, 4, 5}) {
     CAPTURE(seed);
-    StormOptions o = Options(10'000, 10'000, 10, 10, {BackoffKind::kExponential, 100, 10'000, Jitter::kNone},
-                             StormOutage{0, 5000});
+    StormOptions o =
+        Options(10'000, 10'000, 10, 10, {BackoffKind::kExponential, 100, 10'000, Jitter::kNone}, StormOutage{0, 5000});
     o.seed = seed;
     const StormResult none = MustRun(o);
     o.backoff.jitter = Jitter::kFull;
@@ -662,7 +683,8 @@ TEST_CASE("the herd preset: without jitter the post-recovery peak is at least 10
   }
 }
 
-TEST_CASE("the released storm fixtures: the same summaries and series, value for value (the Node suite checks WebAssembly)") {
+TEST_CASE(
+    "the released storm fixtures: the same summaries and series, value for value (the Node suite checks WebAssembly)") {
   const std::string dir = std::string(DLQ_SOURCE_DIR) + "/tests/fixtures/storms/";
   std::ifstream list(dir + "fixtures.txt");
   REQUIRE(list.good());

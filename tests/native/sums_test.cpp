@@ -7,8 +7,8 @@
 namespace dlq {
 namespace {
 
-constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs,
-                               System::kPubSub, System::kServiceBus, System::kSpringKafka};
+constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq,     System::kSidekiq,
+                               System::kSqs, System::kPubSub,         System::kServiceBus, System::kSpringKafka};
 constexpr int kPoliciesPerSystem = 3000;
 
 int64_t Between(Prng& r, int64_t lo, int64_t hi) {  // inclusive; hi - lo < 2^32
@@ -31,7 +31,8 @@ Backoff RandomBackoff(Prng& r, System system) {
   b.jitter = choices[r.Below(5)];
   if (b.jitter == Jitter::kDecorrelated && b.kind != BackoffKind::kExponential) b.jitter = Jitter::kFull;
   if (b.jitter == Jitter::kBullMq) b.jitter_permille = Between(r, 1, 1000);
-  if (system == System::kSpringKafka) b.jitter = Jitter::kNone, b.jitter_permille = Backoff{}.jitter_permille;  // none in Spring
+  if (system == System::kSpringKafka)
+    b.jitter = Jitter::kNone, b.jitter_permille = Backoff{}.jitter_permille;  // none in Spring
   return b;
 }
 
@@ -62,13 +63,15 @@ Policy RandomPolicy(Prng& r, System system) {
     case System::kRabbitMqQuorum:  // now and then a version's default: a budget of 21 or 1,000,000
       p.delivery_limit = r.Below(8) == 0 ? static_cast<DeliveryLimit>(r.Below(4)) : DeliveryLimit::kExplicit;
       // now and then RabbitMQ 4.3's delayed retry (a 4.x quorum queue's): its own delays, min(min x count, max)
-      if (r.Below(4) == 0 && (p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4)) {
+      if (r.Below(4) == 0 &&
+          (p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4)) {
         p.delayed_retry_type = static_cast<DelayedRetryType>(1 + r.Below(3));
         p.delayed_retry_min_ms = Sized(r, 1, 5000, kMaxDelayMs);
         p.delayed_retry_max_ms = Sized(r, p.delayed_retry_min_ms, p.delayed_retry_min_ms * 40, kMaxDelayMs);
       }
       // now and then the consumer's x-opt-delivery-time (the backoff's delay first; not beside a nack)
-      if ((p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4) && r.Below(4) == 0) {
+      if ((p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4) &&
+          r.Below(4) == 0) {
         p.delivery_time = DeliveryTime::kBackoff;
       }
       // now and then 4.3's uncounted nack (not beside a delayed retry of returns): an unbounded worst case
@@ -101,9 +104,7 @@ Policy RandomPolicy(Prng& r, System system) {
   return p;
 }
 
-std::string Describe(System system, int i) {
-  return std::string(SystemName(system)) + " policy " + std::to_string(i);
-}
+std::string Describe(System system, int i) { return std::string(SystemName(system)) + " policy " + std::to_string(i); }
 
 TEST_CASE("the worst case is its terms: (attempts + stalls) leases plus each run of delays, under every system") {
   Prng r(20261203);

@@ -63,7 +63,8 @@ TEST_CASE("systems: rabbitmq-quorum returns a requeued message near the head, th
   for (const Event& e : rabbit.view().Timeline()) {
     if (e.kind == EventKind::kRequeued) {
       CHECK(e.at_head);
-      CHECK(ExplainEvent(e) == "\"" + e.id + "\" went back near the head of the ready queue, so it runs again before the rest");
+      CHECK(ExplainEvent(e) ==
+            "\"" + e.id + "\" went back near the head of the ready queue, so it runs again before the rest");
       saw_head_return = true;
     }
   }
@@ -85,8 +86,8 @@ TEST_CASE("systems: rabbitmq-quorum sends a delayed retry (the TTL retry-queue p
   p.system = System::kRabbitMqQuorum;
   p.backoff = {BackoffKind::kFixed, 100, 100, Jitter::kNone};
   Queue q = test::QueueWith(p, {"a", "b"});
-  REQUIRE(q.Process("transient").ok());  // a: delayed 100 ms
-  REQUIRE(q.Advance(int64_t{100}).ok());          // a back, behind b
+  REQUIRE(q.Process("transient").ok());   // a: delayed 100 ms
+  REQUIRE(q.Advance(int64_t{100}).ok());  // a back, behind b
   CHECK(Deliveries(q, "success", 2) == std::vector<std::string>{"b", "a"});
 }
 
@@ -111,16 +112,18 @@ TEST_CASE("systems: bullmq's exponential backoff has no cap") {
   Prng jitter(1);
   CHECK(RetryDelay(p, p.backoff, 5, 0, jitter) == 1000);  // the lab: min(cap, 100 · 2^4)
   p.system = System::kBullMq;
-  CHECK(RetryDelay(p, p.backoff, 5, 0, jitter) == 1600);  // BullMQ: 2^(n−1) · delay, no cap
+  CHECK(RetryDelay(p, p.backoff, 5, 0, jitter) == 1600);          // BullMQ: 2^(n−1) · delay, no cap
   CHECK(RetryDelay(p, p.backoff, 40, 0, jitter) == kMaxDelayMs);  // the lab's delays stop at a day
   CHECK(MaxRetryDelay(p, p.backoff, 5, 0) == 1600);
 }
 
-TEST_CASE("systems: bullmq's jitter is floor(random * v * j + v(1 - j)), on [floor(v(1 - j)), v - 1], every value reached") {
+TEST_CASE(
+    "systems: bullmq's jitter is floor(random * v * j + v(1 - j)), on [floor(v(1 - j)), v - 1], every value reached") {
   Policy p;
   p.max_attempts = 4;
   p.system = System::kBullMq;
-  p.backoff = {BackoffKind::kFixed, 200, 200, Jitter::kBullMq, 500};  // BullMQ { type: 'fixed', delay: 200, jitter: 0.5 }
+  p.backoff = {BackoffKind::kFixed, 200, 200, Jitter::kBullMq,
+               500};  // BullMQ { type: 'fixed', delay: 200, jitter: 0.5 }
   Prng jitter(3);
   std::vector<int> seen(200, 0);
   for (int i = 0; i < 20'000; ++i) {
@@ -185,7 +188,8 @@ TEST_CASE("systems: backoff.jitterPermille is refused by name out of range, or w
   CHECK(ParseJitter("BullMQ").status().message().find("backoff.jitter must be one of") == 0);
 }
 
-TEST_CASE("systems: bullmq's jitter and its fraction travel through link v2 and snapshots; other jitters write nothing new") {
+TEST_CASE(
+    "systems: bullmq's jitter and its fraction travel through link v2 and snapshots; other jitters write nothing new") {
   Scenario s;
   s.policy.system = System::kBullMq;
   s.policy.backoff = {BackoffKind::kExponential, 200, 200, Jitter::kBullMq, 250};
@@ -211,7 +215,8 @@ TEST_CASE("systems: bullmq's jitter and its fraction travel through link v2 and 
         "scenario link: backoff.jitterPermille at character 17 has more than 4 digits");
 }
 
-TEST_CASE("systems: sidekiq's own delay is count^4 + 15 + rand(10)·(count + 1) s, and a dead job's retry is one more run") {
+TEST_CASE(
+    "systems: sidekiq's own delay is count^4 + 15 + rand(10)·(count + 1) s, and a dead job's retry is one more run") {
   Policy p;
   p.max_attempts = 3;
   p.system = System::kSidekiq;
@@ -260,7 +265,8 @@ TEST_CASE("systems: sidekiq's own delay is count^4 + 15 + rand(10)·(count + 1) 
   CHECK(last->reason == Reason::kExhausted);
 }
 
-TEST_CASE("systems: sidekiq retryInJitter adds 6.4.1's rand(10)·(count + 1) s to a custom delay; under 1 s it falls back") {
+TEST_CASE(
+    "systems: sidekiq retryInJitter adds 6.4.1's rand(10)·(count + 1) s to a custom delay; under 1 s it falls back") {
   Policy p;
   p.max_attempts = 3;
   p.system = System::kSidekiq;
@@ -303,7 +309,8 @@ TEST_CASE("systems: sidekiq retryInJitter adds 6.4.1's rand(10)·(count + 1) s t
   Policy lab;
   lab.retry_in_jitter = true;
   CHECK(Policy::Check(lab).message() ==
-        "retryInJitter applies only with system \"sidekiq\" (leave it at its default otherwise), got true with system \"lab\"");
+        "retryInJitter applies only with system \"sidekiq\" (leave it at its default otherwise), got true with system "
+        "\"lab\"");
 }
 
 TEST_CASE("systems: sidekiq retryInJitter travels through links and snapshots; a bad one is refused by name") {
@@ -336,7 +343,9 @@ TEST_CASE("systems: sidekiq retryInJitter travels through links and snapshots; a
   CHECK(FormatScenario(s).find(";rkj") == std::string::npos);
 }
 
-TEST_CASE("systems: sidekiq retryEveryError: 6.4.1 has no :kill, so a permanent failure retries like any other (retry: 0 still kills)") {
+TEST_CASE(
+    "systems: sidekiq retryEveryError: 6.4.1 has no :kill, so a permanent failure retries like any other (retry: 0 "
+    "still kills)") {
   Policy p;
   p.max_attempts = 3;
   p.system = System::kSidekiq;
@@ -355,7 +364,8 @@ TEST_CASE("systems: sidekiq retryEveryError: 6.4.1 has no :kill, so a permanent 
     CHECK(p.RuleFor(c).retry);
     CHECK(p.RuleFor(c).max_attempts == 3);
   }
-  CHECK(p.RuleFor(FailureClass::kPrecondition).backoff == p.classes[FailureClass::kPrecondition].backoff);  // its own delay
+  CHECK(p.RuleFor(FailureClass::kPrecondition).backoff ==
+        p.classes[FailureClass::kPrecondition].backoff);  // its own delay
   Policy off = p;
   off.retry_every_error = false;
   CHECK(p.RuleFor(FailureClass::kCrash) == off.RuleFor(FailureClass::kCrash));  // a crash is the fetch's matter
@@ -403,7 +413,8 @@ TEST_CASE("systems: sidekiq retryEveryError: 6.4.1 has no :kill, so a permanent 
   Policy lab;
   lab.retry_every_error = true;
   CHECK(Policy::Check(lab).message() ==
-        "retryEveryError applies only with system \"sidekiq\" (leave it at its default otherwise), got true with system \"lab\"");
+        "retryEveryError applies only with system \"sidekiq\" (leave it at its default otherwise), got true with "
+        "system \"lab\"");
 }
 
 TEST_CASE("systems: sqs brings a failed message back when its visibility timeout ends") {
@@ -504,7 +515,8 @@ TEST_CASE("systems: bullmq does not count a stall as an attempt; stalls have the
   other.max_stalled_count = 2;
   const Status refused = Policy::Check(other);
   CHECK(refused.message() ==
-        "maxStalledCount applies only with system \"bullmq\" (leave it at its default otherwise), got 2 with system \"lab\"");
+        "maxStalledCount applies only with system \"bullmq\" (leave it at its default otherwise), got 2 with system "
+        "\"lab\"");
 }
 
 TEST_CASE("systems: bullmq evicts by removeOnFail age only when a later job fails, not on a timer") {
@@ -513,11 +525,11 @@ TEST_CASE("systems: bullmq evicts by removeOnFail age only when a later job fail
   p.retention_ms = 1000;
   p.system = System::kBullMq;
   Queue q = test::QueueWith(p, {"a", "b", "c"});
-  REQUIRE(q.Process("transient").ok());  // a failed at 0
+  REQUIRE(q.Process("transient").ok());             // a failed at 0
   CHECK_FALSE(q.view().NextTimerAt().has_value());  // no retention timer
   REQUIRE(q.Advance(int64_t{1300}).ok());
   CHECK(q.view().Quarantined().size() == 1);  // expired, but nothing has failed since
-  REQUIRE(q.Process("success").ok());  // b completes: the failed set is not trimmed
+  REQUIRE(q.Process("success").ok());         // b completes: the failed set is not trimmed
   CHECK(q.view().Quarantined().size() == 1);
   REQUIRE(q.Process("transient").ok());  // c fails: a goes
   REQUIRE(q.view().Quarantined().size() == 1);
@@ -557,8 +569,9 @@ TEST_CASE("systems: bullmq's removeOnFail N keeps the newest N failed jobs, trim
   const std::string snapshot = two.Snapshot().value();
   CHECK(snapshot.find("system bullmq removeOnFailCount 2") != std::string::npos);
   CHECK(Queue::Restore(snapshot).value().policy() == p);
-  CHECK(ParseScenario("v2;m3;s1;rbf0").status().message() ==
-        "scenario link is malformed at character 14: expected a removeOnFailCount other than 0, got the end of the link");
+  CHECK(
+      ParseScenario("v2;m3;s1;rbf0").status().message() ==
+      "scenario link is malformed at character 14: expected a removeOnFailCount other than 0, got the end of the link");
   p.remove_on_fail_count = -1;
   CHECK(Policy::Check(p).message() == "removeOnFailCount must be an integer from 0 to 1000000000, got -1");
   p.remove_on_fail_count = 5;
@@ -600,7 +613,8 @@ TEST_CASE("systems: a rabbitmq DLQ's x-max-length drops the oldest dead letter, 
         "system \"bullmq\"");
 }
 
-TEST_CASE("systems: sidekiq trims the Dead set at each kill: dead timeout (retention, 180 days at 0), deadMaxJobs - 1") {
+TEST_CASE(
+    "systems: sidekiq trims the Dead set at each kill: dead timeout (retention, 180 days at 0), deadMaxJobs - 1") {
   Policy p;
   p.max_attempts = 1;
   p.system = System::kSidekiq;
@@ -618,7 +632,7 @@ TEST_CASE("systems: sidekiq trims the Dead set at each kill: dead timeout (reten
   CHECK_FALSE(t.view().NextTimerAt().has_value());
   REQUIRE(t.Advance(int64_t{1300}).ok());
   CHECK(t.view().Quarantined().size() == 1);  // lazy: still there
-  REQUIRE(t.Process("transient").ok());  // the next kill trims it
+  REQUIRE(t.Process("transient").ok());       // the next kill trims it
   REQUIRE(t.view().Quarantined().size() == 1);
   CHECK(t.view().Quarantined()[0].id == "b");
 
@@ -800,8 +814,10 @@ TEST_CASE("systems: the modes' own settings and job fields travel through links,
   CHECK(ParseScenario(link)->policy.delivery_limit == DeliveryLimit::kUnset4);
   CHECK(ParseScenario("v2;m3;s1;rbs1").status().message().find("expected a maxStalledCount other than 1") !=
         std::string::npos);
-  CHECK(ParseScenario("v2;m3;s1;rqu5").status().message().find("expected deliveryLimit (u3 unset-3.x, u4 unset-4.x, uc classic-queue)") !=
-        std::string::npos);
+  CHECK(ParseScenario("v2;m3;s1;rqu5")
+            .status()
+            .message()
+            .find("expected deliveryLimit (u3 unset-3.x, u4 unset-4.x, uc classic-queue)") != std::string::npos);
   CHECK(ParseScenario("v2;m3;s1;rks2").status().message().find("maxStalledCount applies only with system") !=
         std::string::npos);
 
@@ -856,7 +872,8 @@ TEST_CASE("systems: bullmq's retry without a reset keeps attemptsMade: one more 
   CHECK(q.view().Locate("b")->place == Place::kCompleted);
   // The replayed event carries the kept count, and says so.
   const std::vector<Event> events = q.view().Timeline();
-  const auto replayed = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::kReplayed; });
+  const auto replayed =
+      std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::kReplayed; });
   REQUIRE(replayed != events.end());
   CHECK(replayed->attempts == 3);
   CHECK(replayed->until == 3);
@@ -972,12 +989,12 @@ TEST_CASE("sidekiq: retry true plays all 25 retries, delays past a day, and a sn
   CHECK(longest <= kMaxSidekiqDelayMs);
 }
 
-
 // --- The modules (core/systems/system.h) and the registry ---------------------
 
 // The entry's facts as the queue gives them (what the bindings will pass to Record).
 EntryFacts FactsOf(const QuarantineEntry& e) {
-  return {e.id, e.payload, e.attempts, e.stalls, e.last_error, e.arrived_at, e.enqueued_at, e.x_death, e.reason, e.moves};
+  return {e.id,         e.payload,     e.attempts, e.stalls, e.last_error,
+          e.arrived_at, e.enqueued_at, e.x_death,  e.reason, e.moves};
 }
 
 const RecordField* FieldNamed(const DeadLetterRecord& record, const std::string& name) {
@@ -1003,11 +1020,14 @@ TEST_CASE("systems: the registry has one module per System value, in order, with
   CHECK(letters == "lqbkspzfc");  // released v2 links carry these letters: frozen
   CHECK_FALSE(SystemByLinkLetter('x').has_value());
   CHECK_FALSE(SystemByLinkLetter('\0').has_value());
-  CHECK(SystemLetterList() == "q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, p pubsub, z service-bus, f spring-kafka, c kafka-connect, l lab");
+  CHECK(
+      SystemLetterList() ==
+      "q rabbitmq-quorum, b bullmq, k sidekiq, s sqs, p pubsub, z service-bus, f spring-kafka, c kafka-connect, l lab");
   CHECK(&SystemOf(System::kBullMq) == &systems::BullMq());
 }
 
-TEST_CASE("systems: every field's system column names a system of the registry; labels and descriptions derive from it") {
+TEST_CASE(
+    "systems: every field's system column names a system of the registry; labels and descriptions derive from it") {
   int owned = 0;
   for (const Field<Policy>& row : PolicyFields()) {
     if (row.spec.only_under == nullptr) continue;
@@ -1105,7 +1125,8 @@ TEST_CASE("systems: each system's dead-letter record has a title the page shows 
   CHECK(std::string(SystemOf(System::kLab).RecordTitle()) == "dead-letter record");  // never shown: no record
 }
 
-TEST_CASE("systems: the hooks agree with the queue that still branches on the system (the lead's rewiring keeps them)") {
+TEST_CASE(
+    "systems: the hooks agree with the queue that still branches on the system (the lead's rewiring keeps them)") {
   for (const SystemRules* system : AllSystems()) {
     Policy p;
     p.max_attempts = system->id() == System::kPubSub ? 5 : 2;  // Pub/Sub's max_delivery_attempts is 5..100

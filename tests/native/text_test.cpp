@@ -46,8 +46,10 @@ TEST_CASE("Prng is deterministic and RandomOutcomes follows its percentages") {
   CHECK(Prng(1).Next() == 0xB3F2AF6D0FC710C5ULL);  // pinned: native and wasm must agree
   // Pinned too: tests/node checks the WebAssembly build draws the same letters.
   CHECK(RandomOutcomes(42, 48, 70, 25).value() == "stsstsssssstsssssstssssssttstsssttttstsssptsssss");
-  CHECK(RandomOutcomes(1, kMaxRandomOutcomes + 1, 70, 25).status().message() == "count must be at most 4194304, got 4194305");
-  CHECK(RandomOutcomes(1, 1, 80, 30).status().message() == "successPercent + transientPercent must be at most 100, got 80 + 30");
+  CHECK(RandomOutcomes(1, kMaxRandomOutcomes + 1, 70, 25).status().message() ==
+        "count must be at most 4194304, got 4194305");
+  CHECK(RandomOutcomes(1, 1, 80, 30).status().message() ==
+        "successPercent + transientPercent must be at most 100, got 80 + 30");
   const std::string script = RandomOutcomes(7, 100000, 70, 25).value();
   const auto count = [&](char ch) { return std::count(script.begin(), script.end(), ch); };
   CHECK(count('s') > 69000);

@@ -54,7 +54,7 @@ TEST_CASE("each behaviour's verdict, attempt by attempt") {
   CHECK(Judge(healthy, 1, 0, w).outcome == Outcome::kSuccess);
   CHECK(Judge(healthy, 1, 1000, w).outcome == Outcome::kTransient);  // outage starts at 1000
   CHECK(Judge(healthy, 1, 1999, w).error == "dependency down (outage until 2000 ms)");
-  CHECK(Judge(healthy, 1, 2000, w).outcome == Outcome::kSuccess);    // and ends at 2000
+  CHECK(Judge(healthy, 1, 2000, w).outcome == Outcome::kSuccess);  // and ends at 2000
   healthy.needs_dependency = false;
   CHECK(Judge(healthy, 1, 1500, w).outcome == Outcome::kSuccess);
   Behaviour poison{BehaviourKind::kPoison, Outcome::kUndeserializable};
@@ -83,7 +83,8 @@ TEST_CASE("the world refuses bad settings by name") {
   w = World{};
   w.outage_start = 10;
   w.outage_end = 5;
-  CHECK(CheckWorld(w).message() == "world.outage.endMs must be an integer from world.outage.startMs (10) to 9007199254740991, got 5");
+  CHECK(CheckWorld(w).message() ==
+        "world.outage.endMs must be an integer from world.outage.startMs (10) to 9007199254740991, got 5");
   w = World{};
   w.behaviours = {Of("a", BehaviourKind::kFlaky, 2), Of("a", BehaviourKind::kHealthy)};
   CHECK(CheckWorld(w).code() == Code::kAlreadyExists);
@@ -179,12 +180,14 @@ TEST_CASE("malformed world fields are refused by name and position") {
   CHECK(ParseScenario("v2;m3;s1;y0.100").status().message() ==
         "scenario link: world.workers must be an integer from 1 to 64, got 0");
   CHECK(ParseScenario("v2;m3;s1;y2.100.50.10").status().message() ==
-        "scenario link: world.outage.endMs must be an integer from world.outage.startMs (50) to 9007199254740991, got 10");
+        "scenario link: world.outage.endMs must be an integer from world.outage.startMs (50) to 9007199254740991, got "
+        "10");
   CHECK(ParseScenario("v2;m3;s1;ha:z").status().message() ==
         "scenario link is malformed at character 13: expected a behaviour for behaviour 1 (h, p<outcome>, f<count>, "
         "q<untilMs>, c<count>, x<letters>, m), got 'z'");
   CHECK(ParseScenario("v2;m3;s1;ha:ps").status().message() ==
-        "scenario link is malformed at character 14: expected a failing outcome letter (t, p, u, v, q) for behaviour 1, got 's'");
+        "scenario link is malformed at character 14: expected a failing outcome letter (t, p, u, v, q) for behaviour "
+        "1, got 's'");
   CHECK(ParseScenario("v2;m3;s1;ha:f1,a:f2").status().code() == Code::kAlreadyExists);
   CHECK(ParseScenario("v1;m3;y2.100").status().code() == Code::kInvalidArgument);
 }
@@ -192,7 +195,8 @@ TEST_CASE("malformed world fields are refused by name and position") {
 // Issue 20, item 9: a behaviour for a job the scenario does not have was accepted
 // silently (the link fuzzer's `v2;m3;s1;ha203:x`, no jobs at all).
 TEST_CASE("a world behaviour naming no job of the scenario is refused by name: links, scenario objects, runs") {
-  const std::string why = " names no job of the scenario; expected the id of a set-up job or of a job an enqueue action adds";
+  const std::string why =
+      " names no job of the scenario; expected the id of a set-up job or of a job an enqueue action adds";
   Result<Scenario> parsed = ParseScenario("v2;m3;s1;ha203:x");
   CHECK(parsed.status().code() == Code::kInvalidArgument);
   CHECK(parsed.status().message() == "scenario link: world.behaviours[0].id \"a203\"" + why);

@@ -9,8 +9,8 @@
 namespace dlq {
 namespace {
 
-constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq, System::kSqs,
-                               System::kServiceBus, System::kPubSub, System::kSpringKafka};
+constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq,
+                               System::kSqs, System::kServiceBus,     System::kPubSub, System::kSpringKafka};
 
 // A backoff Pub/Sub's retry_policy can say (Policy::Check, CheckPubSub): none (immediate
 // redelivery) or exponential between minimum_backoff and maximum_backoff (<= 600 s), no jitter.
@@ -84,13 +84,15 @@ Policy RandomPolicy(Prng& r, System system) {
     case System::kRabbitMqQuorum:  // a version's default now and then: 21 or 1,000,000 deliveries
       p.delivery_limit = r.Below(8) == 0 ? static_cast<DeliveryLimit>(r.Below(4)) : DeliveryLimit::kExplicit;
       // now and then RabbitMQ 4.3's delayed retry (a 4.x quorum queue's): min(min x count, max)
-      if (r.Below(3) == 0 && (p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4)) {
+      if (r.Below(3) == 0 &&
+          (p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4)) {
         p.delayed_retry_type = static_cast<DelayedRetryType>(1 + r.Below(3));
         p.delayed_retry_min_ms = Sized(r, 0, 5000, kMaxDelayMs);
         p.delayed_retry_max_ms = Sized(r, 0, p.delayed_retry_min_ms * 40 + 1, kMaxDelayMs);
       }
       // now and then the consumer's x-opt-delivery-time (the backoff's; over the delayed retry, if any)
-      if ((p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4) && r.Below(3) == 0) {
+      if ((p.delivery_limit == DeliveryLimit::kExplicit || p.delivery_limit == DeliveryLimit::kUnset4) &&
+          r.Below(3) == 0) {
         p.delivery_time = DeliveryTime::kBackoff;
       }
       break;
@@ -105,7 +107,8 @@ Policy RandomPolicy(Prng& r, System system) {
       p.backoff = NoJitter(p.backoff);
       p.retry_topics = r.Below(2) == 0;
       p.ordering = p.retry_topics ? Ordering::kNone : Ordering::kStall;
-      if (r.Below(2) == 0) p.multiplier_permille = Between(r, kMultiplierPermilleField.min, kMultiplierPermilleField.max);
+      if (r.Below(2) == 0)
+        p.multiplier_permille = Between(r, kMultiplierPermilleField.min, kMultiplierPermilleField.max);
       break;
   }
   return p;

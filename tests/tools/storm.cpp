@@ -22,9 +22,11 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: dlq_storm [--jobs N] [--arrival burst|rate:PER_SECOND|closed:CLIENTS] [--outage START_MS:DURATION_MS|none]\n"
+    "usage: dlq_storm [--jobs N] [--arrival burst|rate:PER_SECOND|closed:CLIENTS] [--outage "
+    "START_MS:DURATION_MS|none]\n"
     "                 [--capacity PER_WINDOW:WINDOW_MS|none] [--failure-rate P] [--workers N] [--work-ms N]\n"
-    "                 [--lease-ms N] [--attempts N] [--backoff none|fixed:BASE_MS[:CAP_MS]|exponential:BASE_MS:CAP_MS]\n"
+    "                 [--lease-ms N] [--attempts N] [--backoff "
+    "none|fixed:BASE_MS[:CAP_MS]|exponential:BASE_MS:CAP_MS]\n"
     "                 [--budget grpc:MAX_TOKENS:TOKEN_RATIO|aws-standard|finagle:PERCENT:MIN_PER_S:WINDOW_MS|none]\n"
     "                 [--refused-retry quarantine|fail] [--server CAPACITY_PER_S:TIMEOUT_MS|none]\n"
     "                 [--drop START_MS:DURATION_MS:PER_S] [--jitter none,full,equal,decorrelated] [--seed N]\n"
@@ -43,12 +45,23 @@ struct Refusal {
 // The flag a core option's name belongs to: its messages start with the option.
 std::string FlagOf(const std::string& message) {
   static const std::pair<const char*, const char*> kFlags[] = {
-      {"jobs", "--jobs"},          {"arrival.", "--arrival"},      {"outage.", "--outage"},
-      {"failurePerMillion", "--failure-rate"}, {"budget.", "--budget"}, {"refusedRetry", "--refused-retry"},
-      {"server.drop", "--drop"},   {"server.", "--server"},
-      {"capacity.", "--capacity"}, {"workers", "--workers"},       {"workMs", "--work-ms"},
-      {"leaseMs", "--lease-ms"},   {"maxAttempts", "--attempts"},  {"backoff.jitter", "--jitter"},
-      {"backoff.", "--backoff"},   {"seed", "--seed"},             {"bucketMs", "--bucket-ms"},
+      {"jobs", "--jobs"},
+      {"arrival.", "--arrival"},
+      {"outage.", "--outage"},
+      {"failurePerMillion", "--failure-rate"},
+      {"budget.", "--budget"},
+      {"refusedRetry", "--refused-retry"},
+      {"server.drop", "--drop"},
+      {"server.", "--server"},
+      {"capacity.", "--capacity"},
+      {"workers", "--workers"},
+      {"workMs", "--work-ms"},
+      {"leaseMs", "--lease-ms"},
+      {"maxAttempts", "--attempts"},
+      {"backoff.jitter", "--jitter"},
+      {"backoff.", "--backoff"},
+      {"seed", "--seed"},
+      {"bucketMs", "--bucket-ms"},
   };
   for (const auto& [option, flag] : kFlags) {
     const size_t n = std::strlen(option);
@@ -103,8 +116,10 @@ int64_t PerMillion(const std::string& flag, std::string_view text) {
   const std::string_view whole = text.substr(0, dot);
   const std::string_view fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
   int64_t value = 0, digits = 0;
-  const bool ok = (whole == "0" || whole == "1") && (dot == std::string_view::npos || (!fraction.empty() && fraction.size() <= 6 &&
-                  ParseInteger(fraction, &digits) && fraction.find_first_not_of("0123456789") == std::string_view::npos));
+  const bool ok =
+      (whole == "0" || whole == "1") &&
+      (dot == std::string_view::npos || (!fraction.empty() && fraction.size() <= 6 && ParseInteger(fraction, &digits) &&
+                                         fraction.find_first_not_of("0123456789") == std::string_view::npos));
   if (!ok) throw Refusal{flag + " must be " + what + ", got " + dlq::QuoteShort(text)};
   value = (whole == "1" ? 1'000'000 : 0);
   if (dot != std::string_view::npos) {
@@ -149,10 +164,10 @@ Args Parse(int argc, char** argv) {
       if (flag == "--series") args.series = true;
       continue;
     }
-    static const char* kValued[] = {"--jobs",         "--arrival", "--outage", "--capacity",      "--workers",
-                                    "--work-ms",      "--lease-ms", "--attempts", "--backoff",    "--jitter",
-                                    "--seed",         "--bucket-ms", "--failure-rate", "--budget", "--refused-retry",
-                                    "--server",       "--drop"};
+    static const char* kValued[] = {"--jobs",    "--arrival",   "--outage",       "--capacity", "--workers",
+                                    "--work-ms", "--lease-ms",  "--attempts",     "--backoff",  "--jitter",
+                                    "--seed",    "--bucket-ms", "--failure-rate", "--budget",   "--refused-retry",
+                                    "--server",  "--drop"};
     bool known = false;
     for (const char* k : kValued) known = known || flag == k;
     if (!known) throw Refusal{"unknown flag " + dlq::QuoteShort(flag) + " (see --help)"};
@@ -165,9 +180,11 @@ Args Parse(int argc, char** argv) {
     } else if (flag == "--arrival") {
       if (value == "burst") {
         o.arrival = {dlq::ArrivalKind::kBurst, o.arrival.per_second};
-      } else if (int64_t per_second = 0; value.rfind("rate:", 0) == 0 && ParseInteger(std::string_view(value).substr(5), &per_second)) {
+      } else if (int64_t per_second = 0;
+                 value.rfind("rate:", 0) == 0 && ParseInteger(std::string_view(value).substr(5), &per_second)) {
         o.arrival = {dlq::ArrivalKind::kRate, per_second, o.arrival.clients};
-      } else if (int64_t clients = 0; value.rfind("closed:", 0) == 0 && ParseInteger(std::string_view(value).substr(7), &clients)) {
+      } else if (int64_t clients = 0;
+                 value.rfind("closed:", 0) == 0 && ParseInteger(std::string_view(value).substr(7), &clients)) {
         o.arrival = {dlq::ArrivalKind::kClosed, o.arrival.per_second, clients};
       } else {
         throw Refusal{flag + " must be burst, rate:PER_SECOND or closed:CLIENTS, got " + dlq::QuoteShort(value)};
@@ -233,9 +250,10 @@ Args Parse(int argc, char** argv) {
       // As the API takes it: a fixed backoff's cap is optional (default 60000 ms, and at least the base).
       const char* shape = "none, fixed:BASE_MS[:CAP_MS] or exponential:BASE_MS:CAP_MS";
       dlq::Result<dlq::BackoffKind> kind = dlq::ParseBackoffKind(parts[0]);
-      const bool fits = kind.ok() && (kind.value() == dlq::BackoffKind::kNone ? parts.size() == 1
-                                      : kind.value() == dlq::BackoffKind::kFixed ? parts.size() == 2 || parts.size() == 3
-                                                                                   : parts.size() == 3);
+      const bool fits =
+          kind.ok() && (kind.value() == dlq::BackoffKind::kNone    ? parts.size() == 1
+                        : kind.value() == dlq::BackoffKind::kFixed ? parts.size() == 2 || parts.size() == 3
+                                                                   : parts.size() == 3);
       if (!fits) throw Refusal{flag + " must be " + shape + ", got " + dlq::QuoteShort(value)};
       o.backoff.kind = kind.value();
       if (parts.size() >= 2) o.backoff.base_ms = Integer(flag, parts[1], shape);
@@ -416,33 +434,43 @@ int main(int argc, char** argv) {
   }
   const dlq::StormOptions& o = args.options;
   if (!args.json) {
-    std::printf("storm: %s jobs (%s), outage %s, capacity %s, %s workers x %lld ms, lease %lld ms, %lld attempts, "
-                "backoff %s %lld..%lld ms, seed %lld\n\n",
-                Grouped(static_cast<uint64_t>(o.jobs)).c_str(),
-                o.arrival.kind == dlq::ArrivalKind::kBurst ? "burst"
-                                                           : ("rate " + Grouped(static_cast<uint64_t>(o.arrival.per_second)) + "/s").c_str(),
-                o.outage ? (std::to_string(o.outage->start_ms) + "+" + std::to_string(o.outage->duration_ms) + " ms").c_str() : "none",
-                o.capacity ? (std::to_string(o.capacity->per_window) + " per " + std::to_string(o.capacity->window_ms) + " ms").c_str() : "none",
-                Grouped(static_cast<uint64_t>(o.workers)).c_str(), static_cast<long long>(o.work_ms),
-                static_cast<long long>(o.lease_ms), static_cast<long long>(o.max_attempts),
-                dlq::BackoffKindName(o.backoff.kind), static_cast<long long>(o.backoff.base_ms),
-                static_cast<long long>(o.backoff.cap_ms), static_cast<long long>(o.seed));
+    std::printf(
+        "storm: %s jobs (%s), outage %s, capacity %s, %s workers x %lld ms, lease %lld ms, %lld attempts, "
+        "backoff %s %lld..%lld ms, seed %lld\n\n",
+        Grouped(static_cast<uint64_t>(o.jobs)).c_str(),
+        o.arrival.kind == dlq::ArrivalKind::kBurst
+            ? "burst"
+            : ("rate " + Grouped(static_cast<uint64_t>(o.arrival.per_second)) + "/s").c_str(),
+        o.outage ? (std::to_string(o.outage->start_ms) + "+" + std::to_string(o.outage->duration_ms) + " ms").c_str()
+                 : "none",
+        o.capacity
+            ? (std::to_string(o.capacity->per_window) + " per " + std::to_string(o.capacity->window_ms) + " ms").c_str()
+            : "none",
+        Grouped(static_cast<uint64_t>(o.workers)).c_str(), static_cast<long long>(o.work_ms),
+        static_cast<long long>(o.lease_ms), static_cast<long long>(o.max_attempts),
+        dlq::BackoffKindName(o.backoff.kind), static_cast<long long>(o.backoff.base_ms),
+        static_cast<long long>(o.backoff.cap_ms), static_cast<long long>(o.seed));
     std::string more;
-    if (o.arrival.kind == dlq::ArrivalKind::kClosed) more += "closed loop: " + Grouped(static_cast<uint64_t>(o.arrival.clients)) + " clients; ";
-    if (o.failure_per_million > 0) more += "failure rate " + Number(static_cast<double>(o.failure_per_million) / 1e6) + "; ";
-    if (o.budget) more += std::string("budget ") + dlq::FormatBudget(*o.budget) + " (a refused retry: " + dlq::RefusedRetryName(o.refused_retry) + "); ";
+    if (o.arrival.kind == dlq::ArrivalKind::kClosed)
+      more += "closed loop: " + Grouped(static_cast<uint64_t>(o.arrival.clients)) + " clients; ";
+    if (o.failure_per_million > 0)
+      more += "failure rate " + Number(static_cast<double>(o.failure_per_million) / 1e6) + "; ";
+    if (o.budget)
+      more += std::string("budget ") + dlq::FormatBudget(*o.budget) +
+              " (a refused retry: " + dlq::RefusedRetryName(o.refused_retry) + "); ";
     if (o.server) {
-      more += "server " + Grouped(static_cast<uint64_t>(o.server->per_second)) + "/s, client timeout " + std::to_string(o.server->timeout_ms) + " ms";
+      more += "server " + Grouped(static_cast<uint64_t>(o.server->per_second)) + "/s, client timeout " +
+              std::to_string(o.server->timeout_ms) + " ms";
       if (o.server->drop_ms > 0) {
-        more += ", drop to " + Grouped(static_cast<uint64_t>(o.server->drop_per_second)) + "/s at " + std::to_string(o.server->drop_start_ms) +
-                "+" + std::to_string(o.server->drop_ms) + " ms";
+        more += ", drop to " + Grouped(static_cast<uint64_t>(o.server->drop_per_second)) + "/s at " +
+                std::to_string(o.server->drop_start_ms) + "+" + std::to_string(o.server->drop_ms) + " ms";
       }
       more += "; ";
     }
     if (!more.empty()) std::printf("%s\n\n", more.substr(0, more.size() - 2).c_str());
-    std::printf("%-13s %11s %11s %10s %10s %10s %10s %13s %13s %9s %10s %11s %9s %10s %7s %14s %8s\n", "jitter", "attempts",
-                "wasted", "outage", "throttled", "failed", "timed out", "peak retry/s", "peak after/s", "drain ms", "completed",
-                "quarantined", "denied", "goodput/s", "ampl.", "worst case", "run ms");
+    std::printf("%-13s %11s %11s %10s %10s %10s %10s %13s %13s %9s %10s %11s %9s %10s %7s %14s %8s\n", "jitter",
+                "attempts", "wasted", "outage", "throttled", "failed", "timed out", "peak retry/s", "peak after/s",
+                "drain ms", "completed", "quarantined", "denied", "goodput/s", "ampl.", "worst case", "run ms");
   } else {
     std::printf("[");
   }
@@ -459,23 +487,27 @@ int main(int argc, char** argv) {
     }
     const dlq::StormSummary& s = result->summary;
     if (args.json) {
-      std::printf("%s{\"jitter\":\"%s\",\"summary\":%s", first ? "" : ",", dlq::JitterName(jitter), SummaryJson(s).c_str());
+      std::printf("%s{\"jitter\":\"%s\",\"summary\":%s", first ? "" : ",", dlq::JitterName(jitter),
+                  SummaryJson(s).c_str());
       if (args.series) std::printf(",\"series\":%s", SeriesJson(result->series).c_str());
       std::printf("}");
     } else {
-      const std::string worst = std::to_string(s.worst_case.attempts) + " / " + Grouped(static_cast<uint64_t>(s.worst_case.time_ms)) + " ms";
+      const std::string worst =
+          std::to_string(s.worst_case.attempts) + " / " + Grouped(static_cast<uint64_t>(s.worst_case.time_ms)) + " ms";
       std::printf("%-13s %11s %11s %10s %10s %10s %10s %13s %13s %9s %10s %11s %9s %10.0f %7.2f %14s %8.0f\n",
                   dlq::JitterName(jitter), Grouped(s.attempts).c_str(), Grouped(s.wasted_attempts).c_str(),
                   Grouped(s.outage_failures).c_str(), Grouped(s.throttled).c_str(), Grouped(s.random_failures).c_str(),
-                  Grouped(s.timed_out).c_str(), Number(s.peak_retry_rate).c_str(), Number(s.peak_rate_after_recovery).c_str(),
-                  Grouped(static_cast<uint64_t>(s.drain_ms)).c_str(), Grouped(s.completed).c_str(),
-                  Grouped(s.quarantined).c_str(), Grouped(s.retries_denied).c_str(), s.goodput, s.amplification, worst.c_str(), ms);
+                  Grouped(s.timed_out).c_str(), Number(s.peak_retry_rate).c_str(),
+                  Number(s.peak_rate_after_recovery).c_str(), Grouped(static_cast<uint64_t>(s.drain_ms)).c_str(),
+                  Grouped(s.completed).c_str(), Grouped(s.quarantined).c_str(), Grouped(s.retries_denied).c_str(),
+                  s.goodput, s.amplification, worst.c_str(), ms);
     }
     first = false;
   }
-  std::printf(args.json ? "]\n" : "\n(bucket width: the series' own, chosen per run; peaks in attempts per second; "
-                                  "denied: retries the budget refused; goodput: completed per second of the run; "
-                                  "ampl.: attempts per job; worst case: attempts / ms of the policy's bounded path; "
-                                  "run ms: wall time)\n");
+  std::printf(args.json ? "]\n"
+                        : "\n(bucket width: the series' own, chosen per run; peaks in attempts per second; "
+                          "denied: retries the budget refused; goodput: completed per second of the run; "
+                          "ampl.: attempts per job; worst case: attempts / ms of the policy's bounded path; "
+                          "run ms: wall time)\n");
   return 0;
 }

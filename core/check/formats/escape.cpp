@@ -18,13 +18,24 @@ size_t Utf8Length(std::string_view text, size_t i) {
   size_t n = 0;
   uint8_t lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
   if (b0 >= 0xC2 && b0 <= 0xDF) n = 2;
-  else if (b0 == 0xE0) { n = 3; lo = 0xA0; }
-  else if ((b0 >= 0xE1 && b0 <= 0xEC) || b0 == 0xEE || b0 == 0xEF) n = 3;
-  else if (b0 == 0xED) { n = 3; hi = 0x9F; }  // no surrogates
-  else if (b0 == 0xF0) { n = 4; lo = 0x90; }
-  else if (b0 >= 0xF1 && b0 <= 0xF3) n = 4;
-  else if (b0 == 0xF4) { n = 4; hi = 0x8F; }  // nothing past U+10FFFF
-  else return 0;
+  else if (b0 == 0xE0) {
+    n = 3;
+    lo = 0xA0;
+  } else if ((b0 >= 0xE1 && b0 <= 0xEC) || b0 == 0xEE || b0 == 0xEF) n = 3;
+  else if (b0 == 0xED) {
+    n = 3;
+    hi = 0x9F;
+  }  // no surrogates
+  else if (b0 == 0xF0) {
+    n = 4;
+    lo = 0x90;
+  } else if (b0 >= 0xF1 && b0 <= 0xF3) n = 4;
+  else if (b0 == 0xF4) {
+    n = 4;
+    hi = 0x8F;
+  }  // nothing past U+10FFFF
+  else
+    return 0;
   if (i + n > text.size()) return 0;
   if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
   for (size_t k = 2; k < n; ++k) {

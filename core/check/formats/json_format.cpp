@@ -13,9 +13,7 @@ namespace {
 
 std::string Key(const char* name) { return JsonString(name) + ": "; }
 
-std::string OrNull(const std::optional<int64_t>& value) {
-  return value ? std::to_string(*value) : std::string("null");
-}
+std::string OrNull(const std::optional<int64_t>& value) { return value ? std::to_string(*value) : std::string("null"); }
 
 // "key": value pairs joined by ", " inside braces.
 class Object {

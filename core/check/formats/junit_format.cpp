@@ -18,7 +18,9 @@ struct Case {
   std::vector<const Finding*> findings;
 };
 
-std::string Attr(const char* name, const std::string& value) { return std::string(" ") + name + "=\"" + XmlText(value) + "\""; }
+std::string Attr(const char* name, const std::string& value) {
+  return std::string(" ") + name + "=\"" + XmlText(value) + "\"";
+}
 
 std::string Where(const Location& at) { return at.line > 0 ? at.file + ":" + std::to_string(at.line) : at.file; }
 

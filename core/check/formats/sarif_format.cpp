@@ -88,7 +88,8 @@ std::string RuleObject(const Report& report, const std::string& id) {
 std::string ResultObject(const Finding& f, size_t rule_index) {
   std::string text = (f.queue.empty() ? "" : f.queue + ": ") + f.message;
   if (!f.link.empty()) text += " Play it: " + f.link;
-  std::string location = "{\"physicalLocation\": {\"artifactLocation\": {\"uri\": " + JsonString(PathUri(f.at.file)) + "}";
+  std::string location =
+      "{\"physicalLocation\": {\"artifactLocation\": {\"uri\": " + JsonString(PathUri(f.at.file)) + "}";
   if (f.at.line > 0) location += ", \"region\": {\"startLine\": " + std::to_string(f.at.line) + "}";
   location += "}}";
   std::string out = "{\"ruleId\": " + JsonString(f.rule) + ", \"ruleIndex\": " + std::to_string(rule_index) +
@@ -125,7 +126,8 @@ std::string Sarif(const Report& report) {
     out += "]}},\n";
   } else {
     out += "\n";
-    out += Lines(rules, [&](const std::string& id) { return RuleObject(report, id); }, "        ");
+    out += Lines(
+        rules, [&](const std::string& id) { return RuleObject(report, id); }, "        ");
     out += "      ]}},\n";
   }
   out += "      \"results\": [";

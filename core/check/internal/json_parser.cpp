@@ -114,16 +114,16 @@ Result<Document> ParseJson(std::string_view file, std::string_view text) {
   rapidjson::MemoryStream stream(text.data() + base, text.size() - base);
   Handler handler(file, text, base, stream);
   rapidjson::Reader reader;
-  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag |
-                              rapidjson::kParseValidateEncodingFlag;
+  constexpr unsigned kFlags =
+      rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag;
   const rapidjson::ParseResult parsed = reader.Parse<kFlags>(stream, handler);
   if (parsed.IsError()) {
     if (parsed.Code() == rapidjson::kParseErrorTermination) return handler.TakeStatus();
     const size_t offset = base + parsed.Offset();
     std::string what = rapidjson::GetParseError_En(parsed.Code());
     if (!what.empty() && what.back() == '.') what.pop_back();
-    return Status::InvalidArgument(At(file, LineOf(text, offset)) + "expected JSON, got " + Found(text, offset) +
-                                   " (" + what + ")");
+    return Status::InvalidArgument(At(file, LineOf(text, offset)) + "expected JSON, got " + Found(text, offset) + " (" +
+                                   what + ")");
   }
   std::vector<Node> roots = handler.builder().TakeRoots();
   Document doc;

@@ -124,8 +124,9 @@ Status TreeBuilder::Scalar(Node node) {
   }
   // The file is UTF-8 (CheckFileText), but an escape can still name a lone surrogate ("\uDC00").
   if (!IsValidUtf8(node.scalar)) {
-    return Status::InvalidArgument(At(file_, node.line) + "expected a value of Unicode characters, got an escape "
-                                                          "that names none (a lone surrogate such as \\uDC00)");
+    return Status::InvalidArgument(At(file_, node.line) +
+                                   "expected a value of Unicode characters, got an escape "
+                                   "that names none (a lone surrogate such as \\uDC00)");
   }
   const bool is_key = !stack_.empty() && stack_.back().IsMap() && want_key_.back();
   if (!is_key) RETURN_IF_ERROR(Count(1, node.line));

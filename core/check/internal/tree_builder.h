@@ -57,8 +57,8 @@ class TreeBuilder {
 
   std::string file_;
   bool merge_keys_ = false;
-  std::vector<Node> stack_;       // the maps and lists being built, innermost last
-  std::vector<bool> want_key_;    // per open map: the next scalar is a key
+  std::vector<Node> stack_;     // the maps and lists being built, innermost last
+  std::vector<bool> want_key_;  // per open map: the next scalar is a key
   std::vector<Node> roots_;
   size_t nodes_ = 0;
 };

@@ -41,7 +41,8 @@ bool AllOf(std::string_view s, const char* set) { return !s.empty() && s.find_fi
 // A plain scalar's kind under the YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1023-core-schema).
 Node::Kind PlainKind(std::string_view s) {
   if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return Node::Kind::kNull;
-  if (s == "true" || s == "True" || s == "TRUE" || s == "false" || s == "False" || s == "FALSE") return Node::Kind::kBool;
+  if (s == "true" || s == "True" || s == "TRUE" || s == "false" || s == "False" || s == "FALSE")
+    return Node::Kind::kBool;
   if (s.substr(0, 2) == "0o" && AllOf(s.substr(2), "01234567")) return Node::Kind::kNumber;
   if (s.substr(0, 2) == "0x" && AllOf(s.substr(2), "0123456789abcdefABCDEF")) return Node::Kind::kNumber;
   std::string_view rest = s;
@@ -54,8 +55,8 @@ Node::Kind PlainKind(std::string_view s) {
   const size_t dot = mantissa.find('.');
   const std::string_view whole = mantissa.substr(0, dot);
   const std::string_view fraction = dot == mantissa.npos ? std::string_view() : mantissa.substr(dot + 1);
-  const bool digits_ok = (whole.empty() || AllOf(whole, "0123456789")) && (fraction.empty() || AllOf(fraction, "0123456789")) &&
-                         !(whole.empty() && fraction.empty());
+  const bool digits_ok = (whole.empty() || AllOf(whole, "0123456789")) &&
+                         (fraction.empty() || AllOf(fraction, "0123456789")) && !(whole.empty() && fraction.empty());
   if (!digits_ok) return Node::Kind::kString;
   if (e == rest.npos) return Node::Kind::kNumber;
   std::string_view exponent = rest.substr(e + 1);
@@ -121,7 +122,8 @@ class YamlReader {
     diag_cfg.output_fn = Silent;
     diag_cfg.level = FYET_ERROR;
     fy.diag = fy_diag_create(&diag_cfg);
-    if (fy.diag == nullptr) return Status::Error(Code::kResourceExhausted, At(file_, 0) + "cannot start the YAML parser");
+    if (fy.diag == nullptr)
+      return Status::Error(Code::kResourceExhausted, At(file_, 0) + "cannot start the YAML parser");
     fy_diag_set_collect_errors(fy.diag, true);
     struct fy_parse_cfg cfg;
     std::memset(&cfg, 0, sizeof cfg);
@@ -147,7 +149,8 @@ class YamlReader {
                                 : n == 0           ? "a line break"
                                                    : QuoteShort(text_.substr(at, n), 24);
       return Status::InvalidArgument(At(file_, e->line) + "expected YAML, got " + found + " at column " +
-                                     std::to_string(e->column) + " (" + Unquoted(e->msg != nullptr ? e->msg : "") + ")");
+                                     std::to_string(e->column) + " (" + Unquoted(e->msg != nullptr ? e->msg : "") +
+                                     ")");
     }
     return Status::InvalidArgument(At(file_, 0) + "expected YAML, got a text the YAML parser refused");
   }
@@ -206,8 +209,9 @@ class YamlReader {
     // libfyaml 0.7.12 gives no text for some malformed quoted scalars (fy_atom_format_text
     // when the text does not fit what it measured): refused, never read as "".
     if (text == nullptr) {
-      return Status::InvalidArgument(At(file_, node.line) + "expected a YAML value, got one the YAML parser "
-                                                            "could not read (a malformed quoted scalar?)");
+      return Status::InvalidArgument(At(file_, node.line) +
+                                     "expected a YAML value, got one the YAML parser "
+                                     "could not read (a malformed quoted scalar?)");
     }
     node.scalar = std::string(text, length);
     node.tag = TagText(fy_event_get_tag_token(event));

@@ -47,8 +47,10 @@ Status Gather(const SourceFile& file, const Node& map, Gathered* g, QueueConfig*
       continue;
     }
     const Node* type = key == "backoff" && value.IsMap() ? value.Get("type") : nullptr;
-    if (type != nullptr && type->kind == Node::Kind::kString && type->scalar != "fixed" && type->scalar != "exponential") {
-      q->unknowns.push_back({"backoff.type \"" + type->scalar + "\" (a backoffStrategy in the Worker's code, not read)", at, "policy"});
+    if (type != nullptr && type->kind == Node::Kind::kString && type->scalar != "fixed" &&
+        type->scalar != "exponential") {
+      q->unknowns.push_back(
+          {"backoff.type \"" + type->scalar + "\" (a backoffStrategy in the Worker's code, not read)", at, "policy"});
       continue;
     }
     if (Modelled(key) || !config::IsBullmqKey(key)) {
@@ -65,13 +67,16 @@ bool Detects(std::string_view path, std::string_view, const Node* root) {
   if (root == nullptr || !root->IsMap()) return false;
   const Node* defaults = root->Get("defaultJobOptions");
   if (defaults != nullptr && defaults->IsMap()) return true;
-  if (root->Get("queues") != nullptr || root->Get("Resources") != nullptr || root->Get("resource_changes") != nullptr) return false;
-  const bool options = root->Get("attempts") != nullptr || root->Get("backoff") != nullptr || root->Get("removeOnFail") != nullptr;
+  if (root->Get("queues") != nullptr || root->Get("Resources") != nullptr || root->Get("resource_changes") != nullptr)
+    return false;
+  const bool options =
+      root->Get("attempts") != nullptr || root->Get("backoff") != nullptr || root->Get("removeOnFail") != nullptr;
   return options && (path.find("bull") != std::string_view::npos || root->Get("attempts") != nullptr);
 }
 
 Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
-  if (doc == nullptr || !doc->root.IsMap()) return ErrorAt({file.path, 1, 0}, "expected an object of BullMQ job options");
+  if (doc == nullptr || !doc->root.IsMap())
+    return ErrorAt({file.path, 1, 0}, "expected an object of BullMQ job options");
   const Node& root = doc->root;
   QueueConfig q;
   q.at = {file.path, root.line, 0};
@@ -82,7 +87,8 @@ Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
   g.options.kind = config::JsValue::Kind::kObject;
   const Node* defaults = root.Get("defaultJobOptions");
   if (defaults != nullptr && !defaults->IsMap()) {
-    return ErrorAt({file.path, defaults->line, 0}, "defaultJobOptions: expected an object, got " + QuotedNode(*defaults));
+    return ErrorAt({file.path, defaults->line, 0},
+                   "defaultJobOptions: expected an object, got " + QuotedNode(*defaults));
   }
   if (defaults != nullptr) {
     q.at.line = root.KeyLine("defaultJobOptions");
@@ -105,10 +111,15 @@ Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
   } else {
     RETURN_IF_ERROR(Gather(file, root, &g, &q));
   }
-  for (const auto& [from, field] : {std::pair<const char*, const char*>{"attempts", "maxAttempts"}, {"backoff", "backoff.kind"},
-                                    {"backoff", "backoff.baseMs"}, {"backoff", "backoff.capMs"}, {"backoff", "backoff.jitter"},
-                                    {"backoff", "backoff.jitterPermille"}, {"removeOnFail", "removeOnFail"},
-                                    {"removeOnFail", "removeOnFailCount"}, {"removeOnFail", "quarantine.retentionMs"}}) {
+  for (const auto& [from, field] : {std::pair<const char*, const char*>{"attempts", "maxAttempts"},
+                                    {"backoff", "backoff.kind"},
+                                    {"backoff", "backoff.baseMs"},
+                                    {"backoff", "backoff.capMs"},
+                                    {"backoff", "backoff.jitter"},
+                                    {"backoff", "backoff.jitterPermille"},
+                                    {"removeOnFail", "removeOnFail"},
+                                    {"removeOnFail", "removeOnFailCount"},
+                                    {"removeOnFail", "quarantine.retentionMs"}}) {
     for (size_t i = 0, n = g.lines.size(); i < n; ++i) {
       if (g.lines[i].first == from) g.lines.emplace_back(field, g.lines[i].second);
     }

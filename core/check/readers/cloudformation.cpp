@@ -83,9 +83,9 @@ Result<Value> TemplateReader::Resolve(const Node& n, std::string_view setting) c
   if (tag.empty()) {
     if (!n.IsScalar())
       return ErrorAt(At(n), std::string(setting) + ": expected a value, got a " +
-                                     (n.IsMap()    ? "map"
-                                      : n.IsList() ? "list"
-                                                   : "null"));
+                                (n.IsMap()    ? "map"
+                                 : n.IsList() ? "list"
+                                              : "null"));
     v.kind = Value::Kind::kLiteral;
     v.literal = &n;
     return v;
@@ -123,7 +123,7 @@ Result<Value> TemplateReader::Ref(const Node& n, const std::string& name, std::s
     return v;
   }
   return ErrorAt(At(n), std::string(setting) + ": !Ref names " + name +
-                                 ", which the template declares neither as a parameter nor as a resource");
+                            ", which the template declares neither as a parameter nor as a resource");
 }
 
 Result<Value> TemplateReader::GetAtt(const Node& n, const Node& arg, std::string_view setting) const {
@@ -141,8 +141,7 @@ Result<Value> TemplateReader::GetAtt(const Node& n, const Node& arg, std::string
     return ErrorAt(At(n), std::string(setting) + ": expected !GetAtt Resource.Attribute, got " + TextOf(&arg));
   }
   if (TypeOf(id).empty()) {
-    return ErrorAt(At(n),
-                        std::string(setting) + ": !GetAtt names " + id + ", which the template does not declare");
+    return ErrorAt(At(n), std::string(setting) + ": !GetAtt names " + id + ", which the template does not declare");
   }
   Value v;
   v.kind = Value::Kind::kResource;
@@ -160,7 +159,7 @@ Result<std::string> TemplateReader::QueueRef(const Node& n, std::string_view set
   if (v->kind == Value::Kind::kResource) {
     if (TypeOf(v->resource) != kQueueType) {
       return ErrorAt(at, std::string(setting) + ": expected a queue (" + std::string(kQueueType) + "), got " +
-                                  v->resource + ", a " + TypeOf(v->resource));
+                             v->resource + ", a " + TypeOf(v->resource));
     }
     return v->resource;
   }
@@ -184,8 +183,7 @@ Status TemplateReader::Seconds(const Node& props, const char* key, SqsSetting& s
   }
   s.value = AsInteger(*v->literal);
   if (!s.value) {
-    return ErrorAt(s.at,
-                        std::string(key) + ": expected a whole number of seconds, got \"" + TextOf(v->literal) + "\"");
+    return ErrorAt(s.at, std::string(key) + ": expected a whole number of seconds, got \"" + TextOf(v->literal) + "\"");
   }
   if (!v->what.empty())
     f.notes.push_back({std::string(key) + " from " + v->what + "'s Default (a deploy may override it)", s.at});
@@ -249,8 +247,7 @@ Status TemplateReader::ReadRedrive(const Node& props, SqsQueueFacts& f) const {
   if (redrive->kind == Node::Kind::kString) {  // the policy as a JSON string
     Result<Document> doc = ParseJson(file_.path, redrive->scalar);
     if (!doc.ok()) {
-      return ErrorAt(f.redrive_at,
-                          "RedrivePolicy is not JSON: " + WithoutLocation(doc.status().message(), file_.path));
+      return ErrorAt(f.redrive_at, "RedrivePolicy is not JSON: " + WithoutLocation(doc.status().message(), file_.path));
     }
     holder = std::move(doc).value();
     redrive = &holder.root;
@@ -296,7 +293,7 @@ Status TemplateReader::ReadRedriveAllow(const Node& props, SqsQueueFacts& f) con
   f.redrive_permission = TextOf(allow->Get("redrivePermission"));
   if (f.redrive_permission != "allowAll" && f.redrive_permission != "byQueue" && f.redrive_permission != "denyAll") {
     return ErrorAt(at, "RedriveAllowPolicy.redrivePermission: expected allowAll, byQueue or denyAll, got \"" +
-                                f.redrive_permission + "\"");
+                           f.redrive_permission + "\"");
   }
   if (const Node* sources = allow->Get("sourceQueueArns"); sources != nullptr && sources->IsList()) {
     for (const Node& s : sources->items) {
@@ -335,11 +332,14 @@ Status TemplateReader::Read(Inventory* out) {
   // Detection lets a template with AWSTemplateFormatVersion and no Resources through: the
   // error points at the line Resources is on, or at the template's first line without it.
   if (resources_ == nullptr) {
-    return ErrorAt({file_.path, std::max(root_.line, 1)}, "Resources: expected a map of resources, got no Resources key");
+    return ErrorAt({file_.path, std::max(root_.line, 1)},
+                   "Resources: expected a map of resources, got no Resources key");
   }
   if (!resources_->IsMap()) {
-    return ErrorAt(KeyAt(root_, "Resources"), std::string("Resources: expected a map of resources, got a ") +
-                                                  (resources_->IsList() ? "list" : resources_->IsNull() ? "null" : "value"));
+    return ErrorAt(KeyAt(root_, "Resources"),
+                   std::string("Resources: expected a map of resources, got a ") + (resources_->IsList()   ? "list"
+                                                                                    : resources_->IsNull() ? "null"
+                                                                                                           : "value"));
   }
   std::vector<SqsQueueFacts> queues;
   for (size_t i = 0; i < resources_->keys.size(); ++i) {

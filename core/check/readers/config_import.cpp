@@ -33,7 +33,8 @@ Result<int64_t> FieldValue(const FieldSpec& spec, const config::ConfigValue& val
       return int64_t{index.value()};
     }
   }
-  return Status::FailedPrecondition(std::string("a config reader set ") + spec.name + " with a value of the wrong kind");
+  return Status::FailedPrecondition(std::string("a config reader set ") + spec.name +
+                                    " with a value of the wrong kind");
 }
 
 template <class T>
@@ -73,7 +74,8 @@ config::JsValue ToJsValue(const Node& node) {
     case Node::Kind::kMap: {
       JsValue out;
       out.kind = JsValue::Kind::kObject;
-      for (size_t i = 0; i < node.keys.size() && i < node.items.size(); ++i) out.Set(node.keys[i], ToJsValue(node.items[i]));
+      for (size_t i = 0; i < node.keys.size() && i < node.items.size(); ++i)
+        out.Set(node.keys[i], ToJsValue(node.items[i]));
       return out;
     }
   }

@@ -43,14 +43,16 @@ bool Detects(std::string_view, std::string_view, const Node* root) {
 }
 
 Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
-  if (doc == nullptr || !doc->root.IsMap()) return ErrorAt({file.path, 1, 0}, "expected a Kafka Connect connector config object");
+  if (doc == nullptr || !doc->root.IsMap())
+    return ErrorAt({file.path, 1, 0}, "expected a Kafka Connect connector config object");
   const Node& root = doc->root;
   const Node& config = *ConfigOf(root);
   QueueConfig q;
   q.at = {file.path, &config == &root ? root.line : root.KeyLine("config"), 0};
   q.name = Stem(file.path);
   for (const Node* holder : {&root, &config}) {
-    if (const Node* name = holder->Get("name"); name != nullptr && name->kind == Node::Kind::kString) q.name = name->scalar;
+    if (const Node* name = holder->Get("name"); name != nullptr && name->kind == Node::Kind::kString)
+      q.name = name->scalar;
   }
   q.id = q.name;
   KeyLines lines;
@@ -67,7 +69,8 @@ Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
     if (key == "errors.deadletterqueue.context.headers.enable") lines.emplace_back("contextHeaders", at);
     if (key == "errors.retry.timeout") lines.emplace_back("retryTimeoutMs", at);
     if (key == "errors.retry.delay.max.ms") {
-      for (const char* field : {"backoff.kind", "backoff.baseMs", "backoff.capMs", "backoff.jitter"}) lines.emplace_back(field, at);
+      for (const char* field : {"backoff.kind", "backoff.baseMs", "backoff.capMs", "backoff.jitter"})
+        lines.emplace_back(field, at);
     }
   }
   RETURN_IF_ERROR(ApplyImport(config::ReadKafkaConnect(map), lines, q.at, &q));
@@ -101,7 +104,9 @@ Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
 
 }  // namespace
 
-bool DetectsKafkaConnect(std::string_view path, std::string_view text, const Node* root) { return Detects(path, text, root); }
+bool DetectsKafkaConnect(std::string_view path, std::string_view text, const Node* root) {
+  return Detects(path, text, root);
+}
 Status ReadKafkaConnect(const SourceFile& file, const Document* doc, Inventory* out) { return Read(file, doc, out); }
 
 }  // namespace dlq::check

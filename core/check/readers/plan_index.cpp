@@ -41,10 +41,8 @@ size_t SegmentEnd(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     if (quoted) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        quoted = false;
+      if (c == '\\') ++i;
+      else if (c == '"') quoted = false;
     } else if (c == '"') {
       quoted = true;
     } else if (c == '[') {
@@ -67,14 +65,10 @@ std::string WithoutInstanceKeys(std::string_view address) {
   for (size_t i = 0; i < address.size(); ++i) {
     char c = address[i];
     if (depth > 0) {
-      if (quoted && c == '\\')
-        ++i;
-      else if (c == '"')
-        quoted = !quoted;
-      else if (!quoted && c == ']')
-        --depth;
-      else if (!quoted && c == '[')
-        ++depth;
+      if (quoted && c == '\\') ++i;
+      else if (c == '"') quoted = !quoted;
+      else if (!quoted && c == ']') --depth;
+      else if (!quoted && c == '[') ++depth;
     } else if (c == '[') {
       ++depth;
     } else {

@@ -93,7 +93,7 @@ bool Granted(const std::vector<Grant>& grants, std::string_view on, std::string_
 struct Flag {
   std::string flag;  // "--ack-deadline"
   std::string value;
-  Location at;       // the plan attribute it came from
+  Location at;  // the plan attribute it came from
 };
 
 }  // namespace
@@ -128,7 +128,8 @@ Status ReadPubSubSubscriptions(const SourceFile& file, const PlanIndex& plan, In
     std::string topic;
     if (dead_letter != nullptr) {
       topic = TextOf(dead_letter->Get("dead_letter_topic"));
-      flags.push_back({"--dead-letter-topic", topic.empty() ? "unknown" : topic, where(dead_letter, "dead_letter_topic")});
+      flags.push_back(
+          {"--dead-letter-topic", topic.empty() ? "unknown" : topic, where(dead_letter, "dead_letter_topic")});
       add("--max-delivery-attempts", dead_letter, "max_delivery_attempts");
       q.dead_letter_at = where(v, "dead_letter_policy");
     }
@@ -145,10 +146,13 @@ Status ReadPubSubSubscriptions(const SourceFile& file, const PlanIndex& plan, In
       command += " " + f.flag + "=" + f.value;
       lines.emplace_back(f.flag, f.at);
     }
-    for (const auto& [field, flag] : std::vector<std::pair<const char*, const char*>>{
-             {"maxAttempts", "--max-delivery-attempts"}, {"leaseMs", "--ack-deadline"},
-             {"backoff.baseMs", "--min-retry-delay"}, {"backoff.capMs", "--max-retry-delay"},
-             {"messageRetentionMs", "--message-retention-duration"}, {"deadLetterTopic", "--dead-letter-topic"}}) {
+    for (const auto& [field, flag] :
+         std::vector<std::pair<const char*, const char*>>{{"maxAttempts", "--max-delivery-attempts"},
+                                                          {"leaseMs", "--ack-deadline"},
+                                                          {"backoff.baseMs", "--min-retry-delay"},
+                                                          {"backoff.capMs", "--max-retry-delay"},
+                                                          {"messageRetentionMs", "--message-retention-duration"},
+                                                          {"deadLetterTopic", "--dead-letter-topic"}}) {
       for (const Flag& f : flags) {
         if (f.flag == flag) lines.emplace_back(field, f.at);
       }
@@ -164,8 +168,9 @@ Status ReadPubSubSubscriptions(const SourceFile& file, const PlanIndex& plan, In
     q.retention_ms = q.policy.message_retention_ms;
     if (dead_letter == nullptr) {
       q.bounded = false;
-      q.unbounded_because = "no dead_letter_policy: Pub/Sub redelivers a failing message until its "
-                            "message_retention_duration ends";
+      q.unbounded_because =
+          "no dead_letter_policy: Pub/Sub redelivers a failing message until its "
+          "message_retention_duration ends";
       q.terminal = Terminal::kDropped;
       q.drop_cause = "no dead_letter_policy (deleted when its message_retention_duration ends)";
     } else {

@@ -19,11 +19,12 @@ Result<std::string> Text(const SourceFile& file, const Node& item, std::string_v
   const Node* v = item.Get(key);
   if (v == nullptr || v->IsNull()) {
     if (fallback != nullptr) return *fallback;
-    return ErrorAt(At(file, item.line), std::string(what) + ": expected a \"" + std::string(key) + "\" string, got none");
+    return ErrorAt(At(file, item.line),
+                   std::string(what) + ": expected a \"" + std::string(key) + "\" string, got none");
   }
   if (v->kind != Node::Kind::kString) {
-    return ErrorAt(At(file, v->line), std::string(what) + " " + std::string(key) + ": expected a string, got " +
-                                          QuotedNode(*v));
+    return ErrorAt(At(file, v->line),
+                   std::string(what) + " " + std::string(key) + ": expected a string, got " + QuotedNode(*v));
   }
   return v->scalar;
 }
@@ -32,7 +33,8 @@ Result<std::string> Text(const SourceFile& file, const Node& item, std::string_v
 Result<const Node*> List(const SourceFile& file, const Node& root, std::string_view key) {
   const Node* list = root.Get(key);
   if (list == nullptr || list->IsNull()) return static_cast<const Node*>(nullptr);
-  if (!list->IsList()) return ErrorAt(At(file, list->line), std::string(key) + ": expected a list, got " + QuotedNode(*list));
+  if (!list->IsList())
+    return ErrorAt(At(file, list->line), std::string(key) + ": expected a list, got " + QuotedNode(*list));
   for (const Node& item : list->items) {
     if (!item.IsMap()) return ErrorAt(At(file, item.line), std::string(key) + ": expected each item to be an object");
   }
@@ -40,10 +42,12 @@ Result<const Node*> List(const SourceFile& file, const Node& root, std::string_v
 }
 
 // A map of settings (a queue's arguments, a policy's definition), the x- prefix dropped.
-Result<std::vector<RmqSetting>> Settings(const SourceFile& file, const Node* map, std::string_view what, bool arguments) {
+Result<std::vector<RmqSetting>> Settings(const SourceFile& file, const Node* map, std::string_view what,
+                                         bool arguments) {
   std::vector<RmqSetting> out;
   if (map == nullptr || map->IsNull()) return out;
-  if (!map->IsMap()) return ErrorAt(At(file, map->line), std::string(what) + ": expected an object, got " + QuotedNode(*map));
+  if (!map->IsMap())
+    return ErrorAt(At(file, map->line), std::string(what) + ": expected an object, got " + QuotedNode(*map));
   for (size_t i = 0; i < map->keys.size(); ++i) {
     std::string key = map->keys[i];
     if (arguments && key.starts_with("x-")) key = key.substr(2);
@@ -66,8 +70,8 @@ Status Version(const SourceFile& file, const Node& root, RmqTopology* t) {
     const Node* v = root.Get(key);
     if (v == nullptr) continue;
     if (v->kind != Node::Kind::kString || Major(v->scalar) == 0) {
-      return ErrorAt(At(file, v->line), std::string(key) + ": expected a version such as \"3.13.7\" or \"4.0.5\", got " +
-                                            QuotedNode(*v));
+      return ErrorAt(At(file, v->line),
+                     std::string(key) + ": expected a version such as \"3.13.7\" or \"4.0.5\", got " + QuotedNode(*v));
     }
     t->version = v->scalar;
     t->major = Major(v->scalar);
@@ -85,7 +89,8 @@ Status Vhosts(const SourceFile& file, const Node& root, RmqTopology* t) {
   if (vhosts.value() == nullptr) return Status::Ok();
   for (const Node& v : vhosts.value()->items) {
     const Node* metadata = v.Get("metadata");
-    const Node* type = metadata != nullptr && metadata->IsMap() ? metadata->Get("default_queue_type") : v.Get("default_queue_type");
+    const Node* type =
+        metadata != nullptr && metadata->IsMap() ? metadata->Get("default_queue_type") : v.Get("default_queue_type");
     const Node* name = v.Get("name");
     if (type != nullptr && type->kind == Node::Kind::kString && name != nullptr && name->kind == Node::Kind::kString) {
       t->default_queue_types.emplace_back(name->scalar, type->scalar);
@@ -108,7 +113,8 @@ Status Queues(const SourceFile& file, const Node& root, RmqTopology* t) {
     q.name = name.value();
     q.vhost = vhost.value();
     q.at = At(file, item.KeyLine("name"));
-    Result<std::vector<RmqSetting>> args = Settings(file, item.Get("arguments"), "queue " + q.name + " arguments", true);
+    Result<std::vector<RmqSetting>> args =
+        Settings(file, item.Get("arguments"), "queue " + q.name + " arguments", true);
     if (!args.ok()) return args.status();
     for (RmqSetting& s : args.value()) {
       if (s.key != "queue-type") {
@@ -146,11 +152,13 @@ Status Policies(const SourceFile& file, const Node& root, RmqTopology* t) {
     p.pattern_at = At(file, item.KeyLine("pattern"));
     if (const Node* priority = item.Get("priority")) {
       std::optional<int64_t> n = AsInteger(*priority);
-      if (!n) return ErrorAt(At(file, priority->line), "policy " + p.name + " priority: expected a whole number, got " +
-                                                         QuotedNode(*priority));
+      if (!n)
+        return ErrorAt(At(file, priority->line),
+                       "policy " + p.name + " priority: expected a whole number, got " + QuotedNode(*priority));
       p.priority = *n;
     }
-    Result<std::vector<RmqSetting>> definition = Settings(file, item.Get("definition"), "policy " + p.name + " definition", false);
+    Result<std::vector<RmqSetting>> definition =
+        Settings(file, item.Get("definition"), "policy " + p.name + " definition", false);
     if (!definition.ok()) return definition.status();
     p.definition = std::move(definition).value();
     t->policies.push_back(std::move(p));
@@ -188,7 +196,8 @@ Status Routing(const SourceFile& file, const Node& root, RmqTopology* t) {
       Result<std::string> type = Text(file, item, "destination_type", "binding", &kQueue);
       Result<std::string> key = Text(file, item, "routing_key", "binding", &kEmpty);
       for (const auto* r : {&source, &destination, &vhost, &type, &key}) RETURN_IF_ERROR(r->status());
-      t->bindings.push_back({vhost.value(), source.value(), destination.value(), type.value(), key.value(), At(file, item.line)});
+      t->bindings.push_back(
+          {vhost.value(), source.value(), destination.value(), type.value(), key.value(), At(file, item.line)});
     }
   }
   return Status::Ok();
@@ -199,8 +208,9 @@ bool Detects(std::string_view, std::string_view, const Node* root) {
   const Node* queues = root->Get("queues");
   const Node* policies = root->Get("policies");
   const bool lists = (queues != nullptr && queues->IsList()) || (policies != nullptr && policies->IsList());
-  return lists && (root->Get("rabbit_version") != nullptr || root->Get("rabbitmq_version") != nullptr ||
-                   root->Get("bindings") != nullptr || root->Get("exchanges") != nullptr || root->Get("vhosts") != nullptr);
+  return lists &&
+         (root->Get("rabbit_version") != nullptr || root->Get("rabbitmq_version") != nullptr ||
+          root->Get("bindings") != nullptr || root->Get("exchanges") != nullptr || root->Get("vhosts") != nullptr);
 }
 
 Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
@@ -216,7 +226,11 @@ Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
 
 }  // namespace
 
-bool DetectsRabbitmqDefinitions(std::string_view path, std::string_view text, const Node* root) { return Detects(path, text, root); }
-Status ReadRabbitmqDefinitions(const SourceFile& file, const Document* doc, Inventory* out) { return Read(file, doc, out); }
+bool DetectsRabbitmqDefinitions(std::string_view path, std::string_view text, const Node* root) {
+  return Detects(path, text, root);
+}
+Status ReadRabbitmqDefinitions(const SourceFile& file, const Document* doc, Inventory* out) {
+  return Read(file, doc, out);
+}
 
 }  // namespace dlq::check

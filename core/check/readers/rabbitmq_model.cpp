@@ -20,12 +20,13 @@ constexpr int64_t kConsumerTimeoutMs = 30 * 60'000;
 // How many exchange-to-exchange hops a dead letter is followed through.
 constexpr int kMaxExchangeHops = 16;
 
-constexpr std::array<std::string_view, 10> kRetryKeys = {"delivery-limit", "dead-letter-exchange", "dead-letter-routing-key",
-                                                          "dead-letter-strategy", "overflow", "message-ttl", "max-length",
-                                                          "delayed-retry-type", "delayed-retry-min", "delayed-retry-max"};
+constexpr std::array<std::string_view, 10> kRetryKeys = {
+    "delivery-limit", "dead-letter-exchange", "dead-letter-routing-key", "dead-letter-strategy", "overflow",
+    "message-ttl",    "max-length",           "delayed-retry-type",      "delayed-retry-min",    "delayed-retry-max"};
 // RabbitMQ 4.3's delayed retry (rabbitmq.com/docs/quorum-queues#delayed-retry): read on a quorum
 // queue of a file whose rabbit_version is 4.3 or later; elsewhere a note says it is ignored.
-constexpr std::array<std::string_view, 3> kDelayedRetryKeys = {"delayed-retry-type", "delayed-retry-min", "delayed-retry-max"};
+constexpr std::array<std::string_view, 3> kDelayedRetryKeys = {"delayed-retry-type", "delayed-retry-min",
+                                                               "delayed-retry-max"};
 bool IsDelayedRetryKey(std::string_view key) {
   return std::find(kDelayedRetryKeys.begin(), kDelayedRetryKeys.end(), key) != kDelayedRetryKeys.end();
 }
@@ -40,7 +41,9 @@ std::string Key(std::string_view vhost, std::string_view name) {
 }
 
 // The queue types a policy's `apply-to` reaches, as bits: classic 1, quorum 2, stream 4.
-uint8_t TypeBit(std::string_view type) { return type == "classic" ? 1 : type == "quorum" ? 2 : type == "stream" ? 4 : 0; }
+uint8_t TypeBit(std::string_view type) {
+  return type == "classic" ? 1 : type == "quorum" ? 2 : type == "stream" ? 4 : 0;
+}
 std::optional<uint8_t> AppliesTo(std::string_view apply_to) {
   if (apply_to == "all" || apply_to == "queues") return uint8_t{7};
   if (apply_to == "classic_queues") return uint8_t{1};
@@ -67,8 +70,10 @@ class PolicyIndex {
       const RmqPolicy& p = policies[i];
       std::optional<uint8_t> applies = AppliesTo(p.apply_to);
       if (!applies) {
-        return ErrorAt(p.at, "policy " + p.name + " apply-to: expected all, queues, exchanges, classic_queues, "
-                             "quorum_queues or streams, got " + p.apply_to);
+        return ErrorAt(p.at, "policy " + p.name +
+                                 " apply-to: expected all, queues, exchanges, classic_queues, "
+                                 "quorum_queues or streams, got " +
+                                 p.apply_to);
       }
       Result<PolicyPattern> compiled = PolicyPattern::Compile(p.pattern);
       if (!compiled.ok()) return ErrorAt(p.pattern_at, "policy " + p.name + " " + compiled.status().message());
@@ -142,14 +147,17 @@ class Router {
     auto it = exchanges_.find(Key(vhost, name));
     if (it != exchanges_.end()) return it->second->type;
     for (auto [builtin, type] : {std::pair<std::string_view, std::string_view>{"amq.direct", "direct"},
-                                 {"amq.fanout", "fanout"}, {"amq.topic", "topic"}, {"amq.headers", "headers"},
+                                 {"amq.fanout", "fanout"},
+                                 {"amq.topic", "topic"},
+                                 {"amq.headers", "headers"},
                                  {"amq.match", "headers"}}) {
       if (name == builtin) return std::string(type);
     }
     return std::nullopt;
   }
   // The queue ids a message with `routing_key` published to `exchange` reaches.
-  std::vector<std::string> Route(std::string_view vhost, std::string_view exchange, std::string_view routing_key) const {
+  std::vector<std::string> Route(std::string_view vhost, std::string_view exchange,
+                                 std::string_view routing_key) const {
     std::vector<std::string> out;
     std::unordered_set<std::string> visited;
     Follow(vhost, exchange, routing_key, 0, visited, out);
@@ -254,7 +262,8 @@ const RmqSetting* Find(const std::vector<RmqSetting>& settings, std::string_view
   return nullptr;
 }
 
-Result<std::string> TextSetting(const RmqSetting* s, std::string_view fallback, std::initializer_list<std::string_view> allowed) {
+Result<std::string> TextSetting(const RmqSetting* s, std::string_view fallback,
+                                std::initializer_list<std::string_view> allowed) {
   if (s == nullptr) return std::string(fallback);
   std::optional<std::string> text = s->value->kind == Node::Kind::kString ? AsText(*s->value) : std::nullopt;
   std::string list;
@@ -274,14 +283,17 @@ Status ReadPolicy(const RmqTopology& t, const std::vector<RmqSetting>& settings,
   const bool delayed_retry = quorum && HasDelayedRetry(t);
   for (const RmqSetting& s : settings) {
     if (IsDelayedRetryKey(s.key) && !delayed_retry) {
-      q->notes.push_back({s.key + " is read by RabbitMQ 4.3 quorum queues only (" +
-                              (quorum ? "this file's rabbit_version is " + (t.version.empty() ? std::string("not given") : t.version)
-                                      : std::string("this is a classic queue")) + "); it is ignored",
-                          s.at});
+      q->notes.push_back(
+          {s.key + " is read by RabbitMQ 4.3 quorum queues only (" +
+               (quorum ? "this file's rabbit_version is " + (t.version.empty() ? std::string("not given") : t.version)
+                       : std::string("this is a classic queue")) +
+               "); it is ignored",
+           s.at});
       continue;
     }
-    const bool modelled = (s.key == "delivery-limit" && quorum) || s.key == "message-ttl" || s.key == "dead-letter-strategy" ||
-                          (s.key == "max-length" && overflow == "drop-head") || IsDelayedRetryKey(s.key);
+    const bool modelled = (s.key == "delivery-limit" && quorum) || s.key == "message-ttl" ||
+                          s.key == "dead-letter-strategy" || (s.key == "max-length" && overflow == "drop-head") ||
+                          IsDelayedRetryKey(s.key);
     if (s.key == "dead-letter-exchange") {
       // The default exchange "" is a dead-letter exchange too; the reader only needs "one is set".
       definition.Set(s.key, config::JsValue::String(s.value->scalar.empty() ? "(default exchange)" : s.value->scalar));
@@ -293,9 +305,12 @@ Status ReadPolicy(const RmqTopology& t, const std::vector<RmqSetting>& settings,
     lines.emplace_back(s.key, s.at);
   }
   for (const auto& [from, field] : {std::pair<std::string_view, std::string_view>{"delivery-limit", "maxAttempts"},
-                                    {"delivery-limit", "deliveryLimit"}, {"dead-letter-exchange", "deadLetterExchange"},
-                                    {"message-ttl", "messageTtlMs"}, {"max-length", "maxLength"},
-                                    {"delayed-retry-type", "delayedRetryType"}, {"delayed-retry-min", "delayedRetryMinMs"},
+                                    {"delivery-limit", "deliveryLimit"},
+                                    {"dead-letter-exchange", "deadLetterExchange"},
+                                    {"message-ttl", "messageTtlMs"},
+                                    {"max-length", "maxLength"},
+                                    {"delayed-retry-type", "delayedRetryType"},
+                                    {"delayed-retry-min", "delayedRetryMinMs"},
                                     {"delayed-retry-max", "delayedRetryMaxMs"}}) {
     if (const RmqSetting* s = Find(settings, from)) lines.emplace_back(std::string(field), s->at);
   }
@@ -308,9 +323,11 @@ void Bound(const RmqTopology& t, const std::vector<RmqSetting>& settings, bool q
   if (!quorum) {
     q->policy.delivery_limit = DeliveryLimit::kClassicQueue;
     q->bounded = false;
-    q->unbounded_because = "a classic queue keeps no delivery count: no delivery-limit applies, a returned message is "
-                           "redelivered without end";
-    if (limit != nullptr) q->notes.push_back({"delivery-limit is read by quorum queues only; this classic queue ignores it", limit->at});
+    q->unbounded_because =
+        "a classic queue keeps no delivery count: no delivery-limit applies, a returned message is "
+        "redelivered without end";
+    if (limit != nullptr)
+      q->notes.push_back({"delivery-limit is read by quorum queues only; this classic queue ignores it", limit->at});
     return;
   }
   if (limit != nullptr) {
@@ -332,13 +349,14 @@ void Bound(const RmqTopology& t, const std::vector<RmqSetting>& settings, bool q
   } else {
     q->bounded = false;
     q->unbounded_because = "delivery-limit absent and no RabbitMQ version given";
-    q->unknowns.push_back({"delivery-limit (absent: RabbitMQ 3.x sets none, 4.0 and later 20; the file names no version)", q->at,
-                           "policy"});
+    q->unknowns.push_back(
+        {"delivery-limit (absent: RabbitMQ 3.x sets none, 4.0 and later 20; the file names no version)", q->at,
+         "policy"});
   }
 }
 
-Status DeadLetter(const RmqTopology& t, const Router& router, const RmqQueue& rq, const std::vector<RmqSetting>& settings,
-                  QueueConfig* q) {
+Status DeadLetter(const RmqTopology& t, const Router& router, const RmqQueue& rq,
+                  const std::vector<RmqSetting>& settings, QueueConfig* q) {
   const RmqSetting* dlx = Find(settings, "dead-letter-exchange");
   if (dlx == nullptr) {
     q->terminal = Terminal::kDropped;
@@ -354,8 +372,9 @@ Status DeadLetter(const RmqTopology& t, const Router& router, const RmqQueue& rq
   q->terminal = Terminal::kDeadLetter;
   if (!t.has_routing && !name->empty()) {
     q->terminal = Terminal::kUnknown;
-    q->unknowns.push_back({"dead-letter-exchange \"" + name.value() + "\" (declared outside this file: where it routes is not known)",
-                           dlx->at, "dead_letter_to"});
+    q->unknowns.push_back(
+        {"dead-letter-exchange \"" + name.value() + "\" (declared outside this file: where it routes is not known)",
+         dlx->at, "dead_letter_to"});
     return Status::Ok();
   }
   q->dead_letter_exchange_exists = router.Type(rq.vhost, name.value()).has_value();
@@ -380,9 +399,11 @@ Result<QueueConfig> Resolve(const RmqTopology& t, const PolicyIndex& index, cons
                        tie->at});
   }
   std::vector<RmqSetting> settings = InForce(rq, policy);
-  Result<std::string> overflow = TextSetting(Find(settings, "overflow"), "drop-head", {"drop-head", "reject-publish", "reject-publish-dlx"});
+  Result<std::string> overflow =
+      TextSetting(Find(settings, "overflow"), "drop-head", {"drop-head", "reject-publish", "reject-publish-dlx"});
   if (!overflow.ok()) return overflow.status();
-  Result<std::string> strategy = TextSetting(Find(settings, "dead-letter-strategy"), "at-most-once", {"at-most-once", "at-least-once"});
+  Result<std::string> strategy =
+      TextSetting(Find(settings, "dead-letter-strategy"), "at-most-once", {"at-most-once", "at-least-once"});
   if (!strategy.ok()) return strategy.status();
   q.overflow = overflow.value();
   q.dead_letter_strategy = strategy.value();
@@ -418,7 +439,8 @@ Status ResolveRabbitQueues(const RmqTopology& topology, Inventory* out) {
       continue;
     }
     if (type != "classic" && type != "quorum") {
-      return ErrorAt(rq.at, "queue " + rq.name + " x-queue-type: expected \"classic\", \"quorum\" or \"stream\", got \"" + type + "\"");
+      return ErrorAt(rq.at, "queue " + rq.name +
+                                " x-queue-type: expected \"classic\", \"quorum\" or \"stream\", got \"" + type + "\"");
     }
     Result<QueueConfig> q = Resolve(topology, index, router, rq, type);
     if (!q.ok()) return q.status();
@@ -430,8 +452,10 @@ Status ResolveRabbitQueues(const RmqTopology& topology, Inventory* out) {
     QueueConfig& q = out->queues[i];
     for (const std::string& reached : q.dead_letter_reaches) {
       if (streams.contains(reached)) {
-        q.notes.push_back({"dead letters reach the stream " + reached + ": kept by the stream's own retention (max-age, "
-                           "max-length-bytes); a stream is not judged as a queue", q.dead_letter_at});
+        q.notes.push_back({"dead letters reach the stream " + reached +
+                               ": kept by the stream's own retention (max-age, "
+                               "max-length-bytes); a stream is not judged as a queue",
+                           q.dead_letter_at});
       }
       auto it = at.find(reached);
       if (it == at.end()) continue;

@@ -64,8 +64,8 @@ struct RmqTopology {
 };
 
 // Every queue of `topology` (streams aside: they dead-letter nothing) as QueueConfigs appended
-// to `out`, ids "vhost/name" ("/orders" in the default vhost "/", "billing/invoices" elsewhere). A bad setting (a delivery-limit of "x", an unknown overflow, a
-// pattern that does not compile) is an error naming the file and line.
+// to `out`, ids "vhost/name" ("/orders" in the default vhost "/", "billing/invoices" elsewhere). A bad setting (a
+// delivery-limit of "x", an unknown overflow, a pattern that does not compile) is an error naming the file and line.
 Status ResolveRabbitQueues(const RmqTopology& topology, Inventory* out);
 
 // The x-argument / policy keys the resolver reads; others are kept by RabbitMQ but change

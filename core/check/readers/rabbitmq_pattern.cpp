@@ -122,7 +122,8 @@ class PatternCompiler {
       default:
         if ((e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || (e >= '0' && e <= '9')) {
           --at_;
-          return Fail("an escaped punctuation mark or \\d \\w \\s \\D \\W \\S, got a back-reference or an escape not read");
+          return Fail(
+              "an escaped punctuation mark or \\d \\w \\s \\D \\W \\S, got a back-reference or an escape not read");
         }
         set->set(static_cast<unsigned char>(e));
     }
@@ -142,7 +143,8 @@ class PatternCompiler {
           s |= escaped;
           continue;
         }
-        for (unsigned c = 0; c < 256; ++c) if (escaped.test(c)) lo = c;
+        for (unsigned c = 0; c < 256; ++c)
+          if (escaped.test(c)) lo = c;
       }
       if (Peek('-') && at_ + 1 < text_.size() && text_[at_ + 1] != ']') {
         unsigned hi = static_cast<unsigned char>(text_[at_ + 1]);
@@ -163,7 +165,8 @@ class PatternCompiler {
     auto number = [&](int* n) {
       size_t start = at_;
       int64_t v = 0;
-      while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9' && v <= kMaxRepeat) v = v * 10 + (text_[at_++] - '0');
+      while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9' && v <= kMaxRepeat)
+        v = v * 10 + (text_[at_++] - '0');
       *n = static_cast<int>(v);
       return at_ > start && v <= kMaxRepeat;
     };
@@ -208,7 +211,8 @@ class PatternCompiler {
   }
 
   Status Emit(const Re& re) {
-    if (out_->program_.size() > kMaxProgram) return Fail("a pattern of at most 20,000 steps once its {n,m} are expanded");
+    if (out_->program_.size() > kMaxProgram)
+      return Fail("a pattern of at most 20,000 steps once its {n,m} are expanded");
     using Op = PolicyPattern::Op;
     switch (re.kind) {
       case Re::Kind::kSet:
@@ -274,7 +278,8 @@ class PatternCompiler {
       if (p.kind == Re::Kind::kBol && i == 0) out->anchored_start_ = true;
       else if (p.kind == Re::Kind::kEol && i + 1 == parts.size()) out->anchored_end_ = true;
       else if (p.kind == Re::Kind::kSet && p.set.count() == 1) {
-        for (unsigned c = 0; c < 256; ++c) if (p.set.test(c)) literal.push_back(static_cast<char>(c));
+        for (unsigned c = 0; c < 256; ++c)
+          if (p.set.test(c)) literal.push_back(static_cast<char>(c));
       } else {
         return;
       }
@@ -317,9 +322,16 @@ bool PolicyPattern::Matches(std::string_view name) const {
       const Inst& in = program_[pc];
       switch (in.op) {
         case Op::kJmp: stack.push_back(in.x); break;
-        case Op::kSplit: stack.push_back(in.y); stack.push_back(in.x); break;
-        case Op::kBol: if (pos == 0) stack.push_back(pc + 1); break;
-        case Op::kEol: if (pos == name.size()) stack.push_back(pc + 1); break;
+        case Op::kSplit:
+          stack.push_back(in.y);
+          stack.push_back(in.x);
+          break;
+        case Op::kBol:
+          if (pos == 0) stack.push_back(pc + 1);
+          break;
+        case Op::kEol:
+          if (pos == name.size()) stack.push_back(pc + 1);
+          break;
         default: list.push_back(pc);
       }
     }

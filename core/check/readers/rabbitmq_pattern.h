@@ -39,7 +39,7 @@ class PolicyPattern {
   friend class PatternCompiler;
   std::vector<Inst> program_;
   std::vector<std::bitset<256>> sets_;
-  std::string literal_;    // when the pattern is a literal: its text (fast path)
+  std::string literal_;  // when the pattern is a literal: its text (fast path)
   bool literal_only_ = false, anchored_start_ = false, anchored_end_ = false;
 };
 

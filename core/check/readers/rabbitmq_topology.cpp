@@ -32,7 +32,8 @@ std::vector<Chunk> Documents(std::string_view text) {
   int line = 1, chunk_line = 1;
   while (line_start <= text.size()) {
     size_t nl = text.find('\n', line_start);
-    std::string_view l = text.substr(line_start, nl == std::string_view::npos ? std::string_view::npos : nl - line_start);
+    std::string_view l =
+        text.substr(line_start, nl == std::string_view::npos ? std::string_view::npos : nl - line_start);
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
     const bool marker = l == "---" || l.starts_with("--- ") || l == "...";
     if (marker) {
@@ -120,7 +121,9 @@ Status Resource(const SourceFile& file, const Node& root, RmqTopology* t) {
     p.pattern_at = {file.path, spec->KeyLine("pattern"), 0};
     if (const Node* priority = spec->Get("priority")) {
       std::optional<int64_t> n = AsInteger(*priority);
-      if (!n) return ErrorAt({file.path, priority->line, 0}, "Policy spec.priority: expected a whole number, got " + QuotedNode(*priority));
+      if (!n)
+        return ErrorAt({file.path, priority->line, 0},
+                       "Policy spec.priority: expected a whole number, got " + QuotedNode(*priority));
       p.priority = *n;
     }
     p.definition = SettingsOf(file, spec->Get("definition"), false);
@@ -132,8 +135,8 @@ Status Resource(const SourceFile& file, const Node& root, RmqTopology* t) {
     t->exchanges.push_back({vhost, name.value(), Str(spec, "type", "direct"), Str(args, "alternate-exchange", ""), at});
     t->has_routing = true;
   } else if (kind == "Binding") {
-    t->bindings.push_back({vhost, Str(spec, "source", ""), Str(spec, "destination", ""), Str(spec, "destinationType", "queue"),
-                           Str(spec, "routingKey", ""), at});
+    t->bindings.push_back({vhost, Str(spec, "source", ""), Str(spec, "destination", ""),
+                           Str(spec, "destinationType", "queue"), Str(spec, "routingKey", ""), at});
     t->has_routing = true;
   }
   return Status::Ok();
@@ -182,7 +185,11 @@ Status Read(const SourceFile& file, const Document*, Inventory* out) {
 
 }  // namespace
 
-bool DetectsRabbitmqTopology(std::string_view path, std::string_view text, const Node* root) { return Detects(path, text, root); }
-Status ReadRabbitmqTopology(const SourceFile& file, const Document* doc, Inventory* out) { return Read(file, doc, out); }
+bool DetectsRabbitmqTopology(std::string_view path, std::string_view text, const Node* root) {
+  return Detects(path, text, root);
+}
+Status ReadRabbitmqTopology(const SourceFile& file, const Document* doc, Inventory* out) {
+  return Read(file, doc, out);
+}
 
 }  // namespace dlq::check

@@ -13,10 +13,12 @@ namespace dlq::check {
 namespace {
 
 constexpr std::initializer_list<Reader> kReaders = {
-    {"terraform-plan", "Terraform plan JSON (terraform show -json)", Syntax::kJson, DetectsTerraformPlan, ReadTerraformPlan},
-    {"cloudformation", "CloudFormation template (YAML or JSON)", Syntax::kJsonOrYaml, DetectsCloudFormation, ReadCloudFormation},
-    {"rabbitmq-definitions", "RabbitMQ definitions export (definitions.json)", Syntax::kJson, DetectsRabbitmqDefinitions,
-     ReadRabbitmqDefinitions},
+    {"terraform-plan", "Terraform plan JSON (terraform show -json)", Syntax::kJson, DetectsTerraformPlan,
+     ReadTerraformPlan},
+    {"cloudformation", "CloudFormation template (YAML or JSON)", Syntax::kJsonOrYaml, DetectsCloudFormation,
+     ReadCloudFormation},
+    {"rabbitmq-definitions", "RabbitMQ definitions export (definitions.json)", Syntax::kJson,
+     DetectsRabbitmqDefinitions, ReadRabbitmqDefinitions},
     {"rabbitmq-topology", "RabbitMQ messaging-topology-operator Queue and Policy (YAML)", Syntax::kText,
      DetectsRabbitmqTopology, ReadRabbitmqTopology},
     {"sidekiq-yml", "Sidekiq config/sidekiq.yml", Syntax::kYaml, DetectsSidekiqYml, ReadSidekiqYml},
@@ -24,7 +26,8 @@ constexpr std::initializer_list<Reader> kReaders = {
      ReadSidekiqRuby},
     {"kafka-connect", "Kafka Connect connector config (JSON with errors.*)", Syntax::kJson, DetectsKafkaConnect,
      ReadKafkaConnect},
-    {"bullmq-options", "BullMQ job options (JSON, alone or as defaultJobOptions)", Syntax::kJson, DetectsBullmq, ReadBullmq},
+    {"bullmq-options", "BullMQ job options (JSON, alone or as defaultJobOptions)", Syntax::kJson, DetectsBullmq,
+     ReadBullmq},
 };
 
 }  // namespace

@@ -18,13 +18,14 @@ namespace {
 struct Attribute {
   std::string_view terraform, arm;
 };
-constexpr std::array<Attribute, 7> kAttributes = {{{"max_delivery_count", "maxDeliveryCount"},
-                                                   {"lock_duration", "lockDuration"},
-                                                   {"default_message_ttl", "defaultMessageTimeToLive"},
-                                                   {"dead_lettering_on_message_expiration", "deadLetteringOnMessageExpiration"},
-                                                   {"requires_session", "requiresSession"},
-                                                   {"forward_to", "forwardTo"},
-                                                   {"forward_dead_lettered_messages_to", "forwardDeadLetteredMessagesTo"}}};
+constexpr std::array<Attribute, 7> kAttributes = {
+    {{"max_delivery_count", "maxDeliveryCount"},
+     {"lock_duration", "lockDuration"},
+     {"default_message_ttl", "defaultMessageTimeToLive"},
+     {"dead_lettering_on_message_expiration", "deadLetteringOnMessageExpiration"},
+     {"requires_session", "requiresSession"},
+     {"forward_to", "forwardTo"},
+     {"forward_dead_lettered_messages_to", "forwardDeadLetteredMessagesTo"}}};
 
 std::string TextOf(const Node* n) {
   std::optional<std::string> s = n != nullptr ? AsText(*n) : std::nullopt;

@@ -65,7 +65,8 @@ Status YmlInteger(const Node& value, const Location& at, std::string_view key, i
 }
 
 bool DetectsYml(std::string_view path, std::string_view, const Node* root) {
-  if (path.ends_with("sidekiq.yml") || path.ends_with("sidekiq.yaml")) return root == nullptr || root->IsMap() || root->IsNull();
+  if (path.ends_with("sidekiq.yml") || path.ends_with("sidekiq.yaml"))
+    return root == nullptr || root->IsMap() || root->IsNull();
   if (root == nullptr || !root->IsMap()) return false;
   for (std::string_view key : {":concurrency", ":max_retries", ":dead_max_jobs", ":dead_timeout_in_seconds"}) {
     if (root->Get(key) != nullptr) return true;
@@ -81,7 +82,8 @@ Status ReadYml(const SourceFile& file, const Document* doc, Inventory* out) {
     return Status::Ok();
   }
   const Node& root = doc->root;
-  if (!root.IsMap()) return ErrorAt({file.path, root.line, 0}, "expected a map of Sidekiq settings (:concurrency:, :queues:, …)");
+  if (!root.IsMap())
+    return ErrorAt({file.path, root.line, 0}, "expected a map of Sidekiq settings (:concurrency:, :queues:, …)");
   for (size_t i = 0; i < root.keys.size(); ++i) {
     std::string_view key = root.keys[i];
     if (key.starts_with(':')) key.remove_prefix(1);  // Sidekiq reads :max_retries: and max_retries: alike
@@ -91,7 +93,8 @@ Status ReadYml(const SourceFile& file, const Document* doc, Inventory* out) {
       RETURN_IF_ERROR(YmlInteger(value, at, key, 0, kMaxRetries, &s.max_retries, &s.unknowns));
       s.max_retries_at = at;
     } else if (key == "dead_max_jobs") {
-      RETURN_IF_ERROR(YmlInteger(value, at, key, kDeadMaxJobsField.min, kDeadMaxJobsField.max, &s.dead_max_jobs, &s.unknowns));
+      RETURN_IF_ERROR(
+          YmlInteger(value, at, key, kDeadMaxJobsField.min, kDeadMaxJobsField.max, &s.dead_max_jobs, &s.unknowns));
       s.dead_max_jobs_at = at;
     } else if (key == "dead_timeout_in_seconds") {
       RETURN_IF_ERROR(YmlInteger(value, at, key, 0, kMaxTimeMs / 1000, &s.dead_timeout_s, &s.unknowns));
@@ -183,18 +186,22 @@ Status JobFromClass(const SourceFile& file, const RubyClass& c, const std::vecto
   std::string why, retry, retry_for, line = "sidekiq_options";
   for (const std::string& pair : c.options.empty() ? std::vector<std::string>{} : Pairs(c.options, &why)) {
     const std::string key = PairKey(pair), value = PairValue(pair);
-    if (key == "retry" || key == "dead" || key == "queue" || key == "backtrace" || key == "tags" || key == "retry_for") {
+    if (key == "retry" || key == "dead" || key == "queue" || key == "backtrace" || key == "tags" ||
+        key == "retry_for") {
       line += (line.size() > 15 ? ", " : " ") + pair;
       if (key == "retry") retry = value;
       if (key == "retry_for") retry_for = value;
-    } else q.notes.push_back({"sidekiq_options " + key + ": not read (no bearing on retries or the Dead set)", options_at});
+    } else
+      q.notes.push_back({"sidekiq_options " + key + ": not read (no bearing on retries or the Dead set)", options_at});
   }
   if (!why.empty()) return ErrorAt(options_at, "sidekiq_options: expected key: value pairs, got a call that " + why);
   if (!retry_for.empty() && !config::RetryForMs(config::JsValue::String(retry_for)).has_value()) {
-    return ErrorAt(options_at, "retry_for: expected seconds or a duration (48.hours, 30.minutes, 2.days), got " + retry_for);
+    return ErrorAt(options_at,
+                   "retry_for: expected seconds or a duration (48.hours, 30.minutes, 2.days), got " + retry_for);
   }
   if (line.size() == 15) line += " retry: true";  // no options the reader reads: Sidekiq's defaults
-  if (line.size() > config::kMaxSidekiqChars) return ErrorAt(options_at, "sidekiq_options: expected at most 1024 characters");
+  if (line.size() > config::kMaxSidekiqChars)
+    return ErrorAt(options_at, "sidekiq_options: expected at most 1024 characters");
   KeyLines lines;
   for (std::string_view key : {"sidekiq_options", "retry", "dead", "queue", "retry_for", "maxAttempts", "skipDeadSet",
                                "retryInJitter", "retryForMs"}) {
@@ -289,12 +296,15 @@ Status ClassLine(const SourceFile& file, std::string_view raw, int number, std::
     }
     const std::string_view keyword = is_module ? "module" : "class";
     const std::string constant = ConstantAfter(line.substr(keyword.size()));
-    if (constant.empty() || constant.find_first_not_of(':') == std::string::npos) {  // `class& X`: no name to file a job under
-      return ErrorAt({file.path, number, 0}, std::string(keyword) + ": expected a constant name (Billing::ChargeJob), got " +
+    if (constant.empty() ||
+        constant.find_first_not_of(':') == std::string::npos) {  // `class& X`: no name to file a job under
+      return ErrorAt({file.path, number, 0}, std::string(keyword) +
+                                                 ": expected a constant name (Billing::ChargeJob), got " +
                                                  QuoteShort(Trim(line.substr(keyword.size())), 40));
     }
     std::string name = prefix + constant;
-    open.push_back({is_module ? "module:" + name : name, indent, number, 0, false, 0, "", {}, {}, 0, std::string::npos, 0});
+    open.push_back(
+        {is_module ? "module:" + name : name, indent, number, 0, false, 0, "", {}, {}, 0, std::string::npos, 0});
   } else if (line == "end" && !open.empty() && open.back().indent == indent) {
     RubyClass c = std::move(open.back());
     open.pop_back();
@@ -317,7 +327,8 @@ Status ClassLine(const SourceFile& file, std::string_view raw, int number, std::
     if (StartsWord(line, "sidekiq_retry_in")) {
       // The block's delays (and any :kill or :discard it returns) replace Sidekiq's schedule: the
       // rules that need the schedule say it is not known instead of playing the default one.
-      c.notes.push_back({"sidekiq_retry_in: custom schedule, not read (Ruby is not evaluated)", {file.path, number, 0}});
+      c.notes.push_back(
+          {"sidekiq_retry_in: custom schedule, not read (Ruby is not evaluated)", {file.path, number, 0}});
       c.unknowns.push_back({"sidekiq_retry_in (custom schedule, not read)", {file.path, number, 0}, "policy"});
     }
     if (StartsWord(line, "sidekiq_options")) {
@@ -346,7 +357,8 @@ Status ReadRuby(const SourceFile& file, const Document*, Inventory* out) {
     start = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
     ++number;
     // Names and options are quoted into reports (UTF-8 in every format): a file that is not text is refused.
-    if (!IsValidUtf8(raw)) return ErrorAt({file.path, number, 0}, "expected UTF-8 text, got a byte sequence that is not UTF-8");
+    if (!IsValidUtf8(raw))
+      return ErrorAt({file.path, number, 0}, "expected UTF-8 text, got a byte sequence that is not UTF-8");
     if (continuing != nullptr) {  // a sidekiq_options call over several lines
       continuing->options += " " + std::string(Code(raw));
       if (continuing->options.size() > config::kMaxSidekiqChars) {
@@ -359,8 +371,10 @@ Status ReadRuby(const SourceFile& file, const Document*, Inventory* out) {
     if (open.size() + done.size() > kMaxClasses) {
       return ErrorAt({file.path, number, 0}, "expected at most 100,000 classes and modules in one file");
     }
-    if (open.size() > kMaxNesting) return ErrorAt({file.path, number, 0}, "expected classes and modules nested at most 64 deep");
-    if (!open.empty() && open.back().options_line == number && Continues(open.back().options)) continuing = &open.back();
+    if (open.size() > kMaxNesting)
+      return ErrorAt({file.path, number, 0}, "expected classes and modules nested at most 64 deep");
+    if (!open.empty() && open.back().options_line == number && Continues(open.back().options))
+      continuing = &open.back();
   }
   while (!open.empty()) {  // a class the file does not close (or closes at another indent): to the end
     RubyClass c = std::move(open.back());
@@ -399,9 +413,13 @@ void JoinSidekiqSettings(Inventory* inventory) {
   }
 }
 
-bool DetectsSidekiqYml(std::string_view path, std::string_view text, const Node* root) { return DetectsYml(path, text, root); }
+bool DetectsSidekiqYml(std::string_view path, std::string_view text, const Node* root) {
+  return DetectsYml(path, text, root);
+}
 Status ReadSidekiqYml(const SourceFile& file, const Document* doc, Inventory* out) { return ReadYml(file, doc, out); }
-bool DetectsSidekiqRuby(std::string_view path, std::string_view text, const Node* root) { return DetectsRuby(path, text, root); }
+bool DetectsSidekiqRuby(std::string_view path, std::string_view text, const Node* root) {
+  return DetectsRuby(path, text, root);
+}
 Status ReadSidekiqRuby(const SourceFile& file, const Document* doc, Inventory* out) { return ReadRuby(file, doc, out); }
 
 }  // namespace dlq::check

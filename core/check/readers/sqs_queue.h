@@ -46,7 +46,7 @@ struct SqsQueueFacts {
   SqsSetting max_receive_count;  // value: nullopt when absent or unknown
   SqsSetting visibility_timeout;
   SqsSetting retention;
-  SqsSetting delay;              // DelaySeconds: a first-delivery delay the lab does not play (a note)
+  SqsSetting delay;          // DelaySeconds: a first-delivery delay the lab does not play (a note)
   std::optional<bool> fifo;  // nullopt: the format's default (standard)
   Location fifo_at;
   bool fifo_unknown = false;

@@ -138,8 +138,7 @@ Status PlanReader::Seconds(const PlanResource& r, const char* attribute, SqsSett
   const Node* n = r.values != nullptr ? r.values->Get(attribute) : nullptr;
   if (n == nullptr || n->IsNull()) return Status::Ok();
   s.value = AsInteger(*n);
-  if (!s.value)
-    return ErrorAt(s.at, std::string(attribute) + ": expected a whole number of seconds, got " + TextOf(n));
+  if (!s.value) return ErrorAt(s.at, std::string(attribute) + ": expected a whole number of seconds, got " + TextOf(n));
   return Status::Ok();
 }
 
@@ -157,8 +156,8 @@ Result<const Node*> PlanReader::JsonAttribute(const PlanResource& r, std::string
   if (text.empty()) return static_cast<const Node*>(nullptr);
   Result<Document> doc = ParseJson(file_.path, text);
   if (!doc.ok()) {
-    return ErrorAt(Where(r, attribute), std::string(attribute) + " is not JSON: " +
-                                                 WithoutLocation(doc.status().message(), file_.path));
+    return ErrorAt(Where(r, attribute),
+                   std::string(attribute) + " is not JSON: " + WithoutLocation(doc.status().message(), file_.path));
   }
   holder = std::move(doc).value();
   return &holder.root;
@@ -197,8 +196,7 @@ Status PlanReader::ReadRedrive(const PlanResource& r, SqsQueueFacts& f) const {
 // {"deadLetterTargetArn": ARN, "maxReceiveCount": N}: every location is the attribute's line.
 Status PlanReader::ReadRedriveObject(const Node& redrive, const Location& at, SqsQueueFacts& f) const {
   if (!redrive.IsMap()) {
-    return ErrorAt(at,
-                        "redrive_policy: expected a JSON object {\"deadLetterTargetArn\": …, \"maxReceiveCount\": …}");
+    return ErrorAt(at, "redrive_policy: expected a JSON object {\"deadLetterTargetArn\": …, \"maxReceiveCount\": …}");
   }
   const Node* arn = redrive.Get("deadLetterTargetArn");
   if (arn == nullptr || TextOf(arn).empty()) return ErrorAt(at, "redrive_policy: deadLetterTargetArn is missing");
@@ -237,8 +235,8 @@ Status PlanReader::ReadRedriveAllow(const PlanResource& r, SqsQueueFacts& f) con
   f.redrive_permission = TextOf(policy.Get("redrivePermission"));
   if (f.redrive_permission != "allowAll" && f.redrive_permission != "byQueue" && f.redrive_permission != "denyAll") {
     return ErrorAt(Where(r, kAttr),
-                        "redrive_allow_policy.redrivePermission: expected allowAll, byQueue or denyAll, got \"" +
-                            f.redrive_permission + "\"");
+                   "redrive_allow_policy.redrivePermission: expected allowAll, byQueue or denyAll, got \"" +
+                       f.redrive_permission + "\"");
   }
   if (const Node* sources = policy.Get("sourceQueueArns"); sources != nullptr && sources->IsList()) {
     for (const Node& s : sources->items) f.dead_letter_sources.push_back(TextOf(&s));

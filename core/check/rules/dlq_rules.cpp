@@ -32,10 +32,10 @@ void NoteUnknownTerminal(const Rule& rule, const RuleContext& ctx, const QueueCo
   std::string names;
   for (const Unknown* u : unknowns) names += (names.empty() ? "" : ", ") + u->what;
   const Location& at = unknowns.empty() ? DeadLetterAt(q) : unknowns.front()->at;
-  out->push_back(MakeFinding(rule, ctx, q, at,
-                             "where a failing message ends is not known: " +
-                                 (names.empty() ? std::string("the file does not say") : names),
-                             true));
+  out->push_back(MakeFinding(
+      rule, ctx, q, at,
+      "where a failing message ends is not known: " + (names.empty() ? std::string("the file does not say") : names),
+      true));
 }
 
 bool Contains(const std::vector<std::string>& ids, const std::string& id) {
@@ -48,11 +48,8 @@ void JudgeDlqExists(const Rule& rule, const RuleContext& ctx, const JoinedQueue&
   const QueueConfig& q = *j.queue;
   if (j.is_dlq()) return;  // a DLQ is recognised from the graph: its own terminal place is not asked for
   switch (q.terminal) {
-    case Terminal::kKeptHere:
-      return;
-    case Terminal::kUnknown:
-      NoteUnknownTerminal(rule, ctx, q, out);
-      return;
+    case Terminal::kKeptHere: return;
+    case Terminal::kUnknown: NoteUnknownTerminal(rule, ctx, q, out); return;
     case Terminal::kDropped: {
       Finding f = MakeFinding(rule, ctx, q, DeadLetterAt(q),
                               "a message that fails for good is dropped: " + PathText(j, TerminalText(j)));
@@ -60,8 +57,7 @@ void JudgeDlqExists(const Rule& rule, const RuleContext& ctx, const JoinedQueue&
       out->push_back(std::move(f));
       return;
     }
-    case Terminal::kDeadLetter:
-      break;
+    case Terminal::kDeadLetter: break;
   }
   if (!q.dead_letter_to.empty()) {
     if (j.dlq == nullptr) {
@@ -93,8 +89,8 @@ void JudgeDlqDeadEnd(const Rule& rule, const RuleContext& ctx, const JoinedQueue
   if (j.dlq == nullptr || j.is_dlq()) return;  // a loop is reported once, at its source
   const QueueConfig& dlq = *j.dlq;
   const JoinedQueue* dj = ctx.joined.Find(&dlq);
-  bool back = Contains(dlq.routes_back_to, q.id) || (dj != nullptr && dj->dlq == &q) ||
-              Contains(dlq.dead_letter_reaches, q.id);
+  bool back =
+      Contains(dlq.routes_back_to, q.id) || (dj != nullptr && dj->dlq == &q) || Contains(dlq.dead_letter_reaches, q.id);
   if (!back) return;
   out->push_back(MakeFinding(rule, ctx, q, DeadLetterAt(dlq),
                              "its DLQ " + dlq.name + " routes back into " + q.name + ": " + PathText(j, dlq.name) +
@@ -113,8 +109,8 @@ void JudgeDlqRetention(const Rule& rule, const RuleContext& ctx, const JoinedQue
   std::string message = dlq.name + " keeps a message " + DurationText(*dlq.retention_ms) + ", no longer than " +
                         q.name + " (" + DurationText(*q.retention_ms) + ")";
   if (dlq.retention_from_first_enqueue) {
-    message += "; it counts from the first enqueue, so a message that spent up to " +
-               DurationText(*q.retention_ms) + " in " + q.name + " may be gone when it is looked at";
+    message += "; it counts from the first enqueue, so a message that spent up to " + DurationText(*q.retention_ms) +
+               " in " + q.name + " may be gone when it is looked at";
   }
   const Location& at = dlq.retention_at.line > 0 ? dlq.retention_at : dlq.at;
   out->push_back(MakeFinding(rule, ctx, q, at, message));

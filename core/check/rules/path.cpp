@@ -43,10 +43,8 @@ std::string TerminalText(const JoinedQueue& queue) {
       return queue.dlq_name.empty() ? "no queue (the dead-letter target reaches none)" : queue.dlq_name;
     case Terminal::kKeptHere:
       return q.kept_in.empty() ? "kept by " + q.system + " (its dead or failed set)" : q.kept_in;
-    case Terminal::kDropped:
-      return "dropped (" + q.drop_cause + ")";
-    case Terminal::kUnknown:
-      break;
+    case Terminal::kDropped: return "dropped (" + q.drop_cause + ")";
+    case Terminal::kUnknown: break;
   }
   return "an unknown place";
 }

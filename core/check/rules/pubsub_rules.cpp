@@ -13,7 +13,8 @@ void JudgePubSubDlqGrant(const Rule& rule, const RuleContext& ctx, const JoinedQ
   const QueueConfig& q = *j.queue;
   if (q.system != "pubsub" || q.pubsub_dead_letter_topic.empty()) return;
   const Location& at = q.dead_letter_at.line > 0 ? q.dead_letter_at : q.at;
-  const std::string account = "the Pub/Sub service account (service-<project-number>@gcp-sa-pubsub.iam.gserviceaccount.com)";
+  const std::string account =
+      "the Pub/Sub service account (service-<project-number>@gcp-sa-pubsub.iam.gserviceaccount.com)";
   if (!q.pubsub_publisher_granted) {
     out->push_back(MakeFinding(rule, ctx, q, at,
                                "the plan grants " + account + " no roles/pubsub.publisher on the dead-letter topic " +

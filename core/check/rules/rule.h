@@ -39,8 +39,8 @@ struct RuleContext {
 };
 
 struct Rule {
-  const char* id;       // "DLQ-EXISTS": stable, as skips and outputs name it
-  Level level;          // its level when it fails and its goal is not stated
+  const char* id;  // "DLQ-EXISTS": stable, as skips and outputs name it
+  Level level;     // its level when it fails and its goal is not stated
   // True when the configuration states the goal that makes this rule an error (nullptr: none).
   bool (*goal_stated)(const Goals& goals);
   // Appends this rule's findings about `queue` (rule, level, queue, at, message, link).

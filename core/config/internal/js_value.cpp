@@ -113,7 +113,8 @@ std::string JsNumberText(double n) {
   int k = static_cast<int>(digits.size());
   int point = std::atoi(s.c_str() + e + 1) + 1;  // n in the spec: the decimal point's place
   if (k <= point && point <= 21) return sign + digits + std::string(static_cast<size_t>(point - k), '0');
-  if (0 < point && point <= 21) return sign + digits.substr(0, static_cast<size_t>(point)) + "." + digits.substr(static_cast<size_t>(point));
+  if (0 < point && point <= 21)
+    return sign + digits.substr(0, static_cast<size_t>(point)) + "." + digits.substr(static_cast<size_t>(point));
   if (-6 < point && point <= 0) return sign + "0." + std::string(static_cast<size_t>(-point), '0') + digits;
   std::string out = sign;
   out += digits[0];

@@ -21,7 +21,7 @@ struct JsValue {
   bool flag = false;
   double number = 0;
   std::string text;
-  std::vector<JsValue> items;                            // an array's
+  std::vector<JsValue> items;     // an array's
   std::vector<JsMember> members;  // an object's, in the order read
 
   // Defined below JsMember: a body here would need the vector's element complete.
@@ -58,9 +58,24 @@ struct JsMember {
 };
 
 inline JsValue JsValue::Null() { return {}; }
-inline JsValue JsValue::Bool(bool b) { JsValue v; v.kind = Kind::kBool; v.flag = b; return v; }
-inline JsValue JsValue::Number(double n) { JsValue v; v.kind = Kind::kNumber; v.number = n; return v; }
-inline JsValue JsValue::String(std::string s) { JsValue v; v.kind = Kind::kString; v.text = std::move(s); return v; }
+inline JsValue JsValue::Bool(bool b) {
+  JsValue v;
+  v.kind = Kind::kBool;
+  v.flag = b;
+  return v;
+}
+inline JsValue JsValue::Number(double n) {
+  JsValue v;
+  v.kind = Kind::kNumber;
+  v.number = n;
+  return v;
+}
+inline JsValue JsValue::String(std::string s) {
+  JsValue v;
+  v.kind = Kind::kString;
+  v.text = std::move(s);
+  return v;
+}
 
 // One code point decoded from (WTF-8) `s` at byte `i`; advances `i` past it.
 unsigned NextCodePoint(std::string_view s, size_t& i);

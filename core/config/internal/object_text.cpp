@@ -28,7 +28,9 @@ bool IsOtherIdChar(int c) {
          !(c >= 0x2000 && c <= 0x2BFF) && !(c >= 0x3000 && c <= 0x303F) && !(c >= 0xD800 && c <= 0xDFFF) &&
          !(c >= 0xFE00 && c <= 0xFE0F) && c != 0xFEFF && !(c >= 0xFF00 && c <= 0xFF0F);
 }
-bool IsIdStart(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '$' || c == '_' || IsOtherIdChar(c); }
+bool IsIdStart(int c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '$' || c == '_' || IsOtherIdChar(c);
+}
 bool IsIdContinue(int c) { return IsIdStart(c) || IsDigit(c) || c == 0x200C || c == 0x200D; }
 
 std::string FormatChar(int c) {
@@ -75,11 +77,35 @@ struct SyntaxError {
 };
 
 enum class Lex {
-  kDefault, kComment, kMultiLineComment, kMultiLineCommentAsterisk, kSingleLineComment, kValue,
-  kIdentifierNameStartEscape, kIdentifierName, kIdentifierNameEscape, kSign, kZero, kDecimalInteger,
-  kDecimalPointLeading, kDecimalPoint, kDecimalFraction, kDecimalExponent, kDecimalExponentSign,
-  kDecimalExponentInteger, kHexadecimal, kHexadecimalInteger, kString, kStart, kBeforePropertyName,
-  kAfterPropertyName, kBeforePropertyValue, kAfterPropertyValue, kBeforeArrayValue, kAfterArrayValue, kEnd
+  kDefault,
+  kComment,
+  kMultiLineComment,
+  kMultiLineCommentAsterisk,
+  kSingleLineComment,
+  kValue,
+  kIdentifierNameStartEscape,
+  kIdentifierName,
+  kIdentifierNameEscape,
+  kSign,
+  kZero,
+  kDecimalInteger,
+  kDecimalPointLeading,
+  kDecimalPoint,
+  kDecimalFraction,
+  kDecimalExponent,
+  kDecimalExponentSign,
+  kDecimalExponentInteger,
+  kHexadecimal,
+  kHexadecimalInteger,
+  kString,
+  kStart,
+  kBeforePropertyName,
+  kAfterPropertyName,
+  kBeforePropertyValue,
+  kAfterPropertyValue,
+  kBeforeArrayValue,
+  kAfterArrayValue,
+  kEnd
 };
 
 enum class TokenType { kError, kEof, kPunctuator, kNull, kBoolean, kNumeric, kString, kIdentifier };
@@ -154,8 +180,16 @@ class Json5Reader {
     if (!error_) error_ = e.message;
     return Token(TokenType::kError);
   }
-  Token NumberToken(double n) { Token t(TokenType::kNumeric); t.value = JsValue::Number(n); return t; }
-  Token Punctuator(int ch) { Token t(TokenType::kPunctuator); t.punctuator = ch; return t; }
+  Token NumberToken(double n) {
+    Token t(TokenType::kNumeric);
+    t.value = JsValue::Number(n);
+    return t;
+  }
+  Token Punctuator(int ch) {
+    Token t(TokenType::kPunctuator);
+    t.punctuator = ch;
+    return t;
+  }
   double BufferNumber() const {
     if (buffer_.size() > 1 && (buffer_[1] == 'x' || buffer_[1] == 'X')) {
       double n = 0;
@@ -226,12 +260,30 @@ class Json5Reader {
 bool Json5Reader::Escape() {
   int ch = Peek();
   switch (ch) {
-    case 'b': Read(); buffer_ += '\b'; return true;
-    case 'f': Read(); buffer_ += '\f'; return true;
-    case 'n': Read(); buffer_ += '\n'; return true;
-    case 'r': Read(); buffer_ += '\r'; return true;
-    case 't': Read(); buffer_ += '\t'; return true;
-    case 'v': Read(); buffer_ += '\v'; return true;
+    case 'b':
+      Read();
+      buffer_ += '\b';
+      return true;
+    case 'f':
+      Read();
+      buffer_ += '\f';
+      return true;
+    case 'n':
+      Read();
+      buffer_ += '\n';
+      return true;
+    case 'r':
+      Read();
+      buffer_ += '\r';
+      return true;
+    case 't':
+      Read();
+      buffer_ += '\t';
+      return true;
+    case 'v':
+      Read();
+      buffer_ += '\v';
+      return true;
     case '0':
       Read();
       if (IsDigit(Peek())) return FailAtNext();
@@ -256,7 +308,9 @@ bool Json5Reader::Escape() {
       AppendUnit(buffer_, static_cast<unsigned>(u));
       return true;
     }
-    case '\n': case 0x2028: case 0x2029: Read(); return true;
+    case '\n':
+    case 0x2028:
+    case 0x2029: Read(); return true;
     case '\r':
       Read();
       if (Peek() == '\n') Read();
@@ -272,47 +326,121 @@ bool Json5Reader::Escape() {
 std::optional<Token> Json5Reader::LexNumberStep() {
   switch (lex_) {
     case Lex::kSign:
-      if (c_ == '.') { buffer_ = "."; Read(); lex_ = Lex::kDecimalPointLeading; return std::nullopt; }
-      if (c_ == '0') { buffer_ = "0"; Read(); lex_ = Lex::kZero; return std::nullopt; }
-      if (c_ >= '1' && c_ <= '9') { buffer_ = std::string(1, static_cast<char>(Read())); lex_ = Lex::kDecimalInteger; return std::nullopt; }
-      if (c_ == 'I') { Read(); if (!Literal("nfinity")) return Token(TokenType::kError); return NumberToken(sign_ * HUGE_VAL); }
-      if (c_ == 'N') { Read(); if (!Literal("aN")) return Token(TokenType::kError); return NumberToken(NAN); }
+      if (c_ == '.') {
+        buffer_ = ".";
+        Read();
+        lex_ = Lex::kDecimalPointLeading;
+        return std::nullopt;
+      }
+      if (c_ == '0') {
+        buffer_ = "0";
+        Read();
+        lex_ = Lex::kZero;
+        return std::nullopt;
+      }
+      if (c_ >= '1' && c_ <= '9') {
+        buffer_ = std::string(1, static_cast<char>(Read()));
+        lex_ = Lex::kDecimalInteger;
+        return std::nullopt;
+      }
+      if (c_ == 'I') {
+        Read();
+        if (!Literal("nfinity")) return Token(TokenType::kError);
+        return NumberToken(sign_ * HUGE_VAL);
+      }
+      if (c_ == 'N') {
+        Read();
+        if (!Literal("aN")) return Token(TokenType::kError);
+        return NumberToken(NAN);
+      }
       return Fail(InvalidChar(Read()));
     case Lex::kZero:
-      if (c_ == '.') { buffer_ += static_cast<char>(Read()); lex_ = Lex::kDecimalPoint; return std::nullopt; }
-      if (c_ == 'e' || c_ == 'E') { buffer_ += static_cast<char>(Read()); lex_ = Lex::kDecimalExponent; return std::nullopt; }
-      if (c_ == 'x' || c_ == 'X') { buffer_ += static_cast<char>(Read()); lex_ = Lex::kHexadecimal; return std::nullopt; }
+      if (c_ == '.') {
+        buffer_ += static_cast<char>(Read());
+        lex_ = Lex::kDecimalPoint;
+        return std::nullopt;
+      }
+      if (c_ == 'e' || c_ == 'E') {
+        buffer_ += static_cast<char>(Read());
+        lex_ = Lex::kDecimalExponent;
+        return std::nullopt;
+      }
+      if (c_ == 'x' || c_ == 'X') {
+        buffer_ += static_cast<char>(Read());
+        lex_ = Lex::kHexadecimal;
+        return std::nullopt;
+      }
       return NumberToken(sign_ * 0.0);
     case Lex::kDecimalInteger:
-      if (c_ == '.') { buffer_ += static_cast<char>(Read()); lex_ = Lex::kDecimalPoint; return std::nullopt; }
-      if (c_ == 'e' || c_ == 'E') { buffer_ += static_cast<char>(Read()); lex_ = Lex::kDecimalExponent; return std::nullopt; }
-      if (IsDigit(c_)) { buffer_ += static_cast<char>(Read()); return std::nullopt; }
+      if (c_ == '.') {
+        buffer_ += static_cast<char>(Read());
+        lex_ = Lex::kDecimalPoint;
+        return std::nullopt;
+      }
+      if (c_ == 'e' || c_ == 'E') {
+        buffer_ += static_cast<char>(Read());
+        lex_ = Lex::kDecimalExponent;
+        return std::nullopt;
+      }
+      if (IsDigit(c_)) {
+        buffer_ += static_cast<char>(Read());
+        return std::nullopt;
+      }
       return NumberToken(sign_ * BufferNumber());
     case Lex::kDecimalPointLeading:
-      if (IsDigit(c_)) { buffer_ += static_cast<char>(Read()); lex_ = Lex::kDecimalFraction; return std::nullopt; }
+      if (IsDigit(c_)) {
+        buffer_ += static_cast<char>(Read());
+        lex_ = Lex::kDecimalFraction;
+        return std::nullopt;
+      }
       return Fail(InvalidChar(Read()));
     case Lex::kDecimalPoint:
     case Lex::kDecimalFraction:
-      if (c_ == 'e' || c_ == 'E') { buffer_ += static_cast<char>(Read()); lex_ = Lex::kDecimalExponent; return std::nullopt; }
-      if (IsDigit(c_)) { buffer_ += static_cast<char>(Read()); lex_ = Lex::kDecimalFraction; return std::nullopt; }
+      if (c_ == 'e' || c_ == 'E') {
+        buffer_ += static_cast<char>(Read());
+        lex_ = Lex::kDecimalExponent;
+        return std::nullopt;
+      }
+      if (IsDigit(c_)) {
+        buffer_ += static_cast<char>(Read());
+        lex_ = Lex::kDecimalFraction;
+        return std::nullopt;
+      }
       return NumberToken(sign_ * BufferNumber());
     case Lex::kDecimalExponent:
-      if (c_ == '+' || c_ == '-') { buffer_ += static_cast<char>(Read()); lex_ = Lex::kDecimalExponentSign; return std::nullopt; }
+      if (c_ == '+' || c_ == '-') {
+        buffer_ += static_cast<char>(Read());
+        lex_ = Lex::kDecimalExponentSign;
+        return std::nullopt;
+      }
       [[fallthrough]];
     case Lex::kDecimalExponentSign:
-      if (IsDigit(c_)) { buffer_ += static_cast<char>(Read()); lex_ = Lex::kDecimalExponentInteger; return std::nullopt; }
+      if (IsDigit(c_)) {
+        buffer_ += static_cast<char>(Read());
+        lex_ = Lex::kDecimalExponentInteger;
+        return std::nullopt;
+      }
       return Fail(InvalidChar(Read()));
     case Lex::kDecimalExponentInteger:
-      if (IsDigit(c_)) { buffer_ += static_cast<char>(Read()); return std::nullopt; }
+      if (IsDigit(c_)) {
+        buffer_ += static_cast<char>(Read());
+        return std::nullopt;
+      }
       return NumberToken(sign_ * BufferNumber());
     case Lex::kHexadecimal:
-      if (IsHexDigit(c_)) { buffer_ += static_cast<char>(Read()); lex_ = Lex::kHexadecimalInteger; return std::nullopt; }
+      if (IsHexDigit(c_)) {
+        buffer_ += static_cast<char>(Read());
+        lex_ = Lex::kHexadecimalInteger;
+        return std::nullopt;
+      }
       return Fail(InvalidChar(Read()));
     case Lex::kHexadecimalInteger:
-      if (IsHexDigit(c_)) { buffer_ += static_cast<char>(Read()); return std::nullopt; }
+      if (IsHexDigit(c_)) {
+        buffer_ += static_cast<char>(Read());
+        return std::nullopt;
+      }
       return NumberToken(sign_ * BufferNumber());
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 
@@ -321,25 +449,64 @@ std::optional<Token> Json5Reader::LexPlaceStep(Lex place) {
   switch (place) {
     case Lex::kValue:
       switch (c_) {
-        case '{': case '[': return Punctuator(Read());
-        case 'n': { Read(); if (!Literal("ull")) return Token(TokenType::kError); return Token(TokenType::kNull); }
-        case 't': { Read(); if (!Literal("rue")) return Token(TokenType::kError); Token t(TokenType::kBoolean); t.value = JsValue::Bool(true); return t; }
-        case 'f': { Read(); if (!Literal("alse")) return Token(TokenType::kError); Token t(TokenType::kBoolean); t.value = JsValue::Bool(false); return t; }
-        case '-': case '+':
+        case '{':
+        case '[': return Punctuator(Read());
+        case 'n': {
+          Read();
+          if (!Literal("ull")) return Token(TokenType::kError);
+          return Token(TokenType::kNull);
+        }
+        case 't': {
+          Read();
+          if (!Literal("rue")) return Token(TokenType::kError);
+          Token t(TokenType::kBoolean);
+          t.value = JsValue::Bool(true);
+          return t;
+        }
+        case 'f': {
+          Read();
+          if (!Literal("alse")) return Token(TokenType::kError);
+          Token t(TokenType::kBoolean);
+          t.value = JsValue::Bool(false);
+          return t;
+        }
+        case '-':
+        case '+':
           if (Read() == '-') sign_ = -1;
           lex_ = Lex::kSign;
           return std::nullopt;
-        case '.': buffer_ = "."; Read(); lex_ = Lex::kDecimalPointLeading; return std::nullopt;
-        case '0': buffer_ = "0"; Read(); lex_ = Lex::kZero; return std::nullopt;
-        case 'I': { Read(); if (!Literal("nfinity")) return Token(TokenType::kError); return NumberToken(HUGE_VAL); }
-        case 'N': { Read(); if (!Literal("aN")) return Token(TokenType::kError); return NumberToken(NAN); }
-        case '"': case '\'':
+        case '.':
+          buffer_ = ".";
+          Read();
+          lex_ = Lex::kDecimalPointLeading;
+          return std::nullopt;
+        case '0':
+          buffer_ = "0";
+          Read();
+          lex_ = Lex::kZero;
+          return std::nullopt;
+        case 'I': {
+          Read();
+          if (!Literal("nfinity")) return Token(TokenType::kError);
+          return NumberToken(HUGE_VAL);
+        }
+        case 'N': {
+          Read();
+          if (!Literal("aN")) return Token(TokenType::kError);
+          return NumberToken(NAN);
+        }
+        case '"':
+        case '\'':
           double_quote_ = Read() == '"';
           buffer_.clear();
           lex_ = Lex::kString;
           return std::nullopt;
         default:
-          if (c_ >= '1' && c_ <= '9') { buffer_ = std::string(1, static_cast<char>(Read())); lex_ = Lex::kDecimalInteger; return std::nullopt; }
+          if (c_ >= '1' && c_ <= '9') {
+            buffer_ = std::string(1, static_cast<char>(Read()));
+            lex_ = Lex::kDecimalInteger;
+            return std::nullopt;
+          }
           return Fail(InvalidChar(Read()));
       }
     case Lex::kStart:
@@ -347,18 +514,33 @@ std::optional<Token> Json5Reader::LexPlaceStep(Lex place) {
       lex_ = Lex::kValue;
       return std::nullopt;
     case Lex::kBeforePropertyName:
-      if (c_ == '$' || c_ == '_') { buffer_.clear(); AppendUtf8(buffer_, static_cast<unsigned>(Read())); lex_ = Lex::kIdentifierName; return std::nullopt; }
-      if (c_ == '\\') { Read(); lex_ = Lex::kIdentifierNameStartEscape; return std::nullopt; }
+      if (c_ == '$' || c_ == '_') {
+        buffer_.clear();
+        AppendUtf8(buffer_, static_cast<unsigned>(Read()));
+        lex_ = Lex::kIdentifierName;
+        return std::nullopt;
+      }
+      if (c_ == '\\') {
+        Read();
+        lex_ = Lex::kIdentifierNameStartEscape;
+        return std::nullopt;
+      }
       if (c_ == '}') return Punctuator(Read());
-      if (c_ == '"' || c_ == '\'') { double_quote_ = Read() == '"'; lex_ = Lex::kString; return std::nullopt; }
-      if (IsIdStart(c_)) { AppendUtf8(buffer_, static_cast<unsigned>(Read())); lex_ = Lex::kIdentifierName; return std::nullopt; }
+      if (c_ == '"' || c_ == '\'') {
+        double_quote_ = Read() == '"';
+        lex_ = Lex::kString;
+        return std::nullopt;
+      }
+      if (IsIdStart(c_)) {
+        AppendUtf8(buffer_, static_cast<unsigned>(Read()));
+        lex_ = Lex::kIdentifierName;
+        return std::nullopt;
+      }
       return Fail(InvalidChar(Read()));
     case Lex::kAfterPropertyName:
       if (c_ == ':') return Punctuator(Read());
       return Fail(InvalidChar(Read()));
-    case Lex::kBeforePropertyValue:
-      lex_ = Lex::kValue;
-      return std::nullopt;
+    case Lex::kBeforePropertyValue: lex_ = Lex::kValue; return std::nullopt;
     case Lex::kAfterPropertyValue:
       if (c_ == ',' || c_ == '}') return Punctuator(Read());
       return Fail(InvalidChar(Read()));
@@ -378,24 +560,50 @@ std::optional<Token> Json5Reader::LexPlaceStep(Lex place) {
 std::optional<Token> Json5Reader::LexCommentStep() {
   switch (lex_) {
     case Lex::kComment:
-      if (c_ == '*') { Read(); lex_ = Lex::kMultiLineComment; return std::nullopt; }
-      if (c_ == '/') { Read(); lex_ = Lex::kSingleLineComment; return std::nullopt; }
+      if (c_ == '*') {
+        Read();
+        lex_ = Lex::kMultiLineComment;
+        return std::nullopt;
+      }
+      if (c_ == '/') {
+        Read();
+        lex_ = Lex::kSingleLineComment;
+        return std::nullopt;
+      }
       return Fail(InvalidChar(Read()));
     case Lex::kMultiLineComment:
-      if (c_ == '*') { Read(); lex_ = Lex::kMultiLineCommentAsterisk; return std::nullopt; }
+      if (c_ == '*') {
+        Read();
+        lex_ = Lex::kMultiLineCommentAsterisk;
+        return std::nullopt;
+      }
       if (c_ == kEnd) return Fail(InvalidChar(Read()));
       Read();
       return std::nullopt;
     case Lex::kMultiLineCommentAsterisk:
-      if (c_ == '*') { Read(); return std::nullopt; }
-      if (c_ == '/') { Read(); lex_ = Lex::kDefault; return std::nullopt; }
+      if (c_ == '*') {
+        Read();
+        return std::nullopt;
+      }
+      if (c_ == '/') {
+        Read();
+        lex_ = Lex::kDefault;
+        return std::nullopt;
+      }
       if (c_ == kEnd) return Fail(InvalidChar(Read()));
       Read();
       lex_ = Lex::kMultiLineComment;
       return std::nullopt;
     default:  // kSingleLineComment
-      if (c_ == '\n' || c_ == '\r' || c_ == 0x2028 || c_ == 0x2029) { Read(); lex_ = Lex::kDefault; return std::nullopt; }
-      if (c_ == kEnd) { Read(); return Token(TokenType::kEof); }
+      if (c_ == '\n' || c_ == '\r' || c_ == 0x2028 || c_ == 0x2029) {
+        Read();
+        lex_ = Lex::kDefault;
+        return std::nullopt;
+      }
+      if (c_ == kEnd) {
+        Read();
+        return Token(TokenType::kEof);
+      }
       Read();
       return std::nullopt;
   }
@@ -424,26 +632,44 @@ std::optional<Token> Json5Reader::LexStep() {
   switch (lex_) {
     case Lex::kDefault:
       switch (c_) {
-        case '\t': case '\v': case '\f': case ' ': case 0xA0: case 0xFEFF: case '\n': case '\r': case 0x2028: case 0x2029:
+        case '\t':
+        case '\v':
+        case '\f':
+        case ' ':
+        case 0xA0:
+        case 0xFEFF:
+        case '\n':
+        case '\r':
+        case 0x2028:
+        case 0x2029: Read(); return std::nullopt;
+        case '/':
           Read();
+          lex_ = Lex::kComment;
           return std::nullopt;
-        case '/': Read(); lex_ = Lex::kComment; return std::nullopt;
         case kEnd: Read(); return Token(TokenType::kEof);
         default: break;
       }
-      if (IsSpaceSeparator(c_)) { Read(); return std::nullopt; }
+      if (IsSpaceSeparator(c_)) {
+        Read();
+        return std::nullopt;
+      }
       return LexPlaceStep(parse_);
     case Lex::kComment:
     case Lex::kMultiLineComment:
     case Lex::kMultiLineCommentAsterisk:
-    case Lex::kSingleLineComment:
-      return LexCommentStep();
+    case Lex::kSingleLineComment: return LexCommentStep();
     case Lex::kIdentifierNameStartEscape:
-    case Lex::kIdentifierNameEscape:
-      return LexIdentifierEscapeStep();
+    case Lex::kIdentifierNameEscape: return LexIdentifierEscapeStep();
     case Lex::kIdentifierName:
-      if (c_ == '\\') { Read(); lex_ = Lex::kIdentifierNameEscape; return std::nullopt; }
-      if (c_ == '$' || c_ == '_' || IsIdContinue(c_)) { AppendUtf8(buffer_, static_cast<unsigned>(Read())); return std::nullopt; }
+      if (c_ == '\\') {
+        Read();
+        lex_ = Lex::kIdentifierNameEscape;
+        return std::nullopt;
+      }
+      if (c_ == '$' || c_ == '_' || IsIdContinue(c_)) {
+        AppendUtf8(buffer_, static_cast<unsigned>(Read()));
+        return std::nullopt;
+      }
       {
         Token t(TokenType::kIdentifier);
         t.value = JsValue::String(buffer_);
@@ -466,15 +692,17 @@ std::optional<Token> Json5Reader::LexStep() {
       return std::nullopt;
     case Lex::kValue:  // set by the places before a value
       return LexPlaceStep(Lex::kValue);
-    default:
-      return LexNumberStep();
+    default: return LexNumberStep();
   }
 }
 
 void Json5Reader::ParseStep() {
   switch (parse_) {
     case Lex::kStart:
-      if (token_.type == TokenType::kEof) { Fail(InvalidEof()); return; }
+      if (token_.type == TokenType::kEof) {
+        Fail(InvalidEof());
+        return;
+      }
       Push();
       return;
     case Lex::kBeforePropertyName:
@@ -484,30 +712,45 @@ void Json5Reader::ParseStep() {
       } else if (token_.type == TokenType::kPunctuator) {
         Pop();
       } else if (token_.type == TokenType::kEof) {
-        { Fail(InvalidEof()); return; }
+        {
+          Fail(InvalidEof());
+          return;
+        }
       }
       return;
     case Lex::kAfterPropertyName:
-      if (token_.type == TokenType::kEof) { Fail(InvalidEof()); return; }
+      if (token_.type == TokenType::kEof) {
+        Fail(InvalidEof());
+        return;
+      }
       parse_ = Lex::kBeforePropertyValue;
       return;
     case Lex::kBeforePropertyValue:
-      if (token_.type == TokenType::kEof) { Fail(InvalidEof()); return; }
+      if (token_.type == TokenType::kEof) {
+        Fail(InvalidEof());
+        return;
+      }
       Push();
       return;
     case Lex::kBeforeArrayValue:
-      if (token_.type == TokenType::kEof) { Fail(InvalidEof()); return; }
+      if (token_.type == TokenType::kEof) {
+        Fail(InvalidEof());
+        return;
+      }
       if (token_.type == TokenType::kPunctuator && token_.punctuator == ']') Pop();
       else Push();
       return;
     case Lex::kAfterPropertyValue:
     case Lex::kAfterArrayValue:
-      if (token_.type == TokenType::kEof) { Fail(InvalidEof()); return; }
-      if (token_.punctuator == ',') parse_ = parse_ == Lex::kAfterArrayValue ? Lex::kBeforeArrayValue : Lex::kBeforePropertyName;
+      if (token_.type == TokenType::kEof) {
+        Fail(InvalidEof());
+        return;
+      }
+      if (token_.punctuator == ',')
+        parse_ = parse_ == Lex::kAfterArrayValue ? Lex::kBeforeArrayValue : Lex::kBeforePropertyName;
       else Pop();
       return;
-    default:
-      return;
+    default: return;
   }
 }
 
@@ -589,7 +832,10 @@ Problem FirstProblem(std::string_view text, std::string& path) {
   while (i < n) {
     size_t at = i;
     unsigned cp = NextCodePoint(text, at);
-    if (IsJsSpace(cp)) { i = at; continue; }
+    if (IsJsSpace(cp)) {
+      i = at;
+      continue;
+    }
     char c = text[i];
     if (c == '/' && i + 1 < n && text[i + 1] == '/') {
       while (i < n && text[i] != '\n' && text[i] != '\r') ++i;
@@ -602,7 +848,8 @@ Problem FirstProblem(std::string_view text, std::string& path) {
     }
     Frame* top = frames.empty() ? nullptr : &frames.back();
     if (c == '{' || c == '[') {
-      std::string p = top == nullptr ? "" : path_of(*top, top->object ? top->key.value_or("?") : std::to_string(top->index));
+      std::string p =
+          top == nullptr ? "" : path_of(*top, top->object ? top->key.value_or("?") : std::to_string(top->index));
       if (frames.size() >= static_cast<size_t>(kMaxObjectDepth)) return Problem::kDeep;
       frames.push_back(Frame{c == '{', p, {}, c == '{', std::nullopt, 0});
       ++i;
@@ -619,7 +866,10 @@ Problem FirstProblem(std::string_view text, std::string& path) {
       ++i;
       continue;
     }
-    if (c == ':') { ++i; continue; }
+    if (c == ':') {
+      ++i;
+      continue;
+    }
     size_t start = i;
     if (c == '"' || c == '\'') {
       ++i;

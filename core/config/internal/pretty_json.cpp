@@ -1,6 +1,5 @@
 #include "internal/pretty_json.h"
 
-
 namespace dlq::config {
 namespace {
 
@@ -8,7 +7,10 @@ void Append(std::string& out, const JsValue& v, const std::string& indent) {
   const std::string inner = indent + "  ";
   switch (v.kind) {
     case JsValue::Kind::kArray: {
-      if (v.items.empty()) { out += "[]"; return; }
+      if (v.items.empty()) {
+        out += "[]";
+        return;
+      }
       out += "[\n";
       for (size_t i = 0; i < v.items.size(); ++i) {
         out += inner;
@@ -20,7 +22,10 @@ void Append(std::string& out, const JsValue& v, const std::string& indent) {
     }
     case JsValue::Kind::kObject: {
       std::vector<const JsMember*> members = v.Entries();
-      if (members.empty()) { out += "{}"; return; }
+      if (members.empty()) {
+        out += "{}";
+        return;
+      }
       out += "{\n";
       for (size_t i = 0; i < members.size(); ++i) {
         out += inner + JsonString(members[i]->first) + ": ";

@@ -53,13 +53,19 @@ ClassShape ShapeOf(const PolicyFacts& n) {
 
 void CommonNotes(const PolicyFacts& n, std::vector<std::string>& notes, std::string_view configures) {
   if (n.unsafe_quarantine_order) {
-    notes.push_back("unsafeQuarantineOrder: a lab teaching switch (a crash between two writes loses the job); no configuration equivalent");
+    notes.push_back(
+        "unsafeQuarantineOrder: a lab teaching switch (a crash between two writes loses the job); no configuration "
+        "equivalent");
   }
   if (n.delay_at == configures) return;
   if (n.delay_at == "consumer-sleep") {
-    notes.push_back("delayAt consumer-sleep: the worker sleeps holding the job (within its lease); no configuration equivalent, the consumer's own code sleeps");
+    notes.push_back(
+        "delayAt consumer-sleep: the worker sleeps holding the job (within its lease); no configuration equivalent, "
+        "the consumer's own code sleeps");
   } else if (n.delay_at == "retry-queue") {
-    notes.push_back("delayAt retry-queue: the delay waits in a retry queue and a scheduler republishes it; not configured here, the consumer publishes to it and acks");
+    notes.push_back(
+        "delayAt retry-queue: the delay waits in a retry queue and a scheduler republishes it; not configured here, "
+        "the consumer publishes to it and acks");
   }
 }
 
@@ -103,9 +109,12 @@ const RuleFacts& RuleOf(const PolicyFacts& n, std::string_view name) {
 }
 
 std::string ErrorType(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kTypes = {{
-      {"transient", "TransientError"}, {"permanent", "PermanentError"}, {"undeserializable", "UndeserializableError"},
-      {"unknown-schema", "UnknownSchemaError"}, {"precondition", "PreconditionError"}}};
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kTypes = {
+      {{"transient", "TransientError"},
+       {"permanent", "PermanentError"},
+       {"undeserializable", "UndeserializableError"},
+       {"unknown-schema", "UnknownSchemaError"},
+       {"precondition", "PreconditionError"}}};
   for (const auto& [cls, type] : kTypes) {
     if (cls == name) return std::string(type);
   }

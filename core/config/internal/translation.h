@@ -35,9 +35,15 @@ class Translation {
   void To(std::string field, ConfigValue value, std::string from) {
     result_.set.push_back({std::move(field), std::move(value), std::move(from)});
   }
-  void ToNumber(std::string field, double n, std::string from) { To(std::move(field), ConfigValue::Number(n), std::move(from)); }
-  void ToText(std::string field, std::string s, std::string from) { To(std::move(field), ConfigValue::Text(std::move(s)), std::move(from)); }
-  void ToFlag(std::string field, bool b, std::string from) { To(std::move(field), ConfigValue::Flag(b), std::move(from)); }
+  void ToNumber(std::string field, double n, std::string from) {
+    To(std::move(field), ConfigValue::Number(n), std::move(from));
+  }
+  void ToText(std::string field, std::string s, std::string from) {
+    To(std::move(field), ConfigValue::Text(std::move(s)), std::move(from));
+  }
+  void ToFlag(std::string field, bool b, std::string from) {
+    To(std::move(field), ConfigValue::Flag(b), std::move(from));
+  }
   void Ignore(std::string key, std::string why) { result_.ignored.push_back({std::move(key), std::move(why)}); }
   void Refuse(ConfigRefusal r) { result_.refusals.push_back(std::move(r)); }
   bool HasRefusals() const { return !result_.refusals.empty(); }

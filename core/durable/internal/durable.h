@@ -37,12 +37,12 @@ struct JobRow {
   uint64_t quarantine_step = 0;
   int64_t arrived_at = 0;
   // The modes' own fields (each 0 or empty outside its mode, and then not written):
-  uint32_t stalls = 0;       // bullmq
-  int64_t enqueued_at = 0;   // sqs: its first enqueue
-  XDeath x_death;            // rabbitmq-quorum
-  int64_t ttl_from = 0;      // rabbitmq-quorum with messageTtlMs: when its TTL started (its publish)
-  int64_t failed_at = -1;    // under a retry window (sidekiq retry_for): its first failure; -1: none
-  uint32_t moves = 0;        // under a move task (sqs moveTaskRate): how often one moved it
+  uint32_t stalls = 0;      // bullmq
+  int64_t enqueued_at = 0;  // sqs: its first enqueue
+  XDeath x_death;           // rabbitmq-quorum
+  int64_t ttl_from = 0;     // rabbitmq-quorum with messageTtlMs: when its TTL started (its publish)
+  int64_t failed_at = -1;   // under a retry window (sidekiq retry_for): its first failure; -1: none
+  uint32_t moves = 0;       // under a move task (sqs moveTaskRate): how often one moved it
   bool operator==(const JobRow&) const = default;
 };
 
@@ -63,8 +63,8 @@ struct ImageJob {
 struct Entry {
   uint32_t job = 0;
   JobRow row;
-  int64_t due_at = 0;   // delayed: its due time
-  uint64_t timer = 0;   // delayed: its timer's sequence; quarantine: its retention timer's (0: none)
+  int64_t due_at = 0;  // delayed: its due time
+  uint64_t timer = 0;  // delayed: its timer's sequence; quarantine: its retention timer's (0: none)
   uint64_t written = 0;
   uint32_t ends_lease = 0;
   LeaseState ends_as = LeaseState::kSettled;
@@ -95,9 +95,9 @@ struct Reorder {
 struct Image {
   Policy policy;
   Meta meta;
-  std::vector<std::string> errors;  // interned error texts, error index k at errors[k - 1]
-  std::vector<ImageJob> jobs;       // in enqueue order: a job's number is its index
-  std::map<int64_t, Entry> ready;   // by position, head first
+  std::vector<std::string> errors;       // interned error texts, error index k at errors[k - 1]
+  std::vector<ImageJob> jobs;            // in enqueue order: a job's number is its index
+  std::map<int64_t, Entry> ready;        // by position, head first
   std::map<uint64_t, Entry> delayed;     // by timer sequence
   std::vector<Lease> leases;             // every lease granted; lease n at leases[n - 1]
   std::vector<Entry> completed;          // in completion order
@@ -111,14 +111,14 @@ struct Image {
 // the other way round); a record carries the events, error texts and reorders
 // recorded since the record before it, and the counters as they are after it.
 enum class WriteOp : uint8_t {
-  kCreate,            // a queue with this policy (the first write of a queue's first journal)
-  kEnqueue,           // a new job, at the ready tail
-  kPutReady,          // a job at a ready position (the tail; the head when stalled in place)
+  kCreate,    // a queue with this policy (the first write of a queue's first journal)
+  kEnqueue,   // a new job, at the ready tail
+  kPutReady,  // a job at a ready position (the tail; the head when stalled in place)
   kRemoveReady,
   kPutDelayed,
   kRemoveDelayed,
-  kPutLease,          // a lease granted: the attempt is counted
-  kEndLease,          // settled or expired
+  kPutLease,  // a lease granted: the attempt is counted
+  kEndLease,  // settled or expired
   kPutCompleted,
   kPutQuarantine,
   kRemoveQuarantine,  // replayed, or dropped at its retention
@@ -134,19 +134,20 @@ const char* WriteOpName(WriteOp op);
 
 // One decoded journal record.
 struct Write {
-  uint64_t seq = 0;       // 1-based within its journal
-  uint32_t prev = 0;      // the check of the record before (the first: of the snapshot it follows; 0 after creation)
-  uint32_t check = 0;     // its own check
+  uint64_t seq = 0;    // 1-based within its journal
+  uint32_t prev = 0;   // the check of the record before (the first: of the snapshot it follows; 0 after creation)
+  uint32_t check = 0;  // its own check
   WriteOp op = WriteOp::kClock;
-  Policy policy;          // kCreate
-  ImageJob job;           // kEnqueue
-  Entry entry;            // the put ops (and kEnqueue's ready entry)
-  int64_t position = 0;   // ready: the position; kPutQuarantine, kRemoveQuarantine: the arrival; delayed: the timer seq
-  LeaseRecord lease{};    // kPutLease (its number is lease_number)
-  uint32_t lease_number = 0;  // kPutLease, kEndLease
+  Policy policy;         // kCreate
+  ImageJob job;          // kEnqueue
+  Entry entry;           // the put ops (and kEnqueue's ready entry)
+  int64_t position = 0;  // ready: the position; kPutQuarantine, kRemoveQuarantine: the arrival; delayed: the timer seq
+  LeaseRecord lease{};   // kPutLease (its number is lease_number)
+  uint32_t lease_number = 0;                   // kPutLease, kEndLease
   LeaseState ended_as = LeaseState::kSettled;  // kEndLease
-  bool dropped = false;   // kRemoveQuarantine: at its retention (the job's evidence is gone), not replayed
-  bool discarded = false; // kRemoveReady, kEndLease: the job left for no place (no dead-letter exchange); entry.row: as it left
+  bool dropped = false;  // kRemoveQuarantine: at its retention (the job's evidence is gone), not replayed
+  bool discarded =
+      false;  // kRemoveReady, kEndLease: the job left for no place (no dead-letter exchange); entry.row: as it left
   uint32_t job_number = 0;  // kReleaseKey, kSetPayload (whose new payload is job.payload)
   Meta meta;
   std::vector<std::string> errors;

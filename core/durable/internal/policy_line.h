@@ -62,7 +62,8 @@ Status GetPolicy(NextIn next, Policy* p) {
     RETURN_IF_ERROR(in->Int("maxAttempts", &r.max_attempts));
     RETURN_IF_ERROR(in->Bool("ownBackoff", &r.own_backoff));
     RETURN_IF_ERROR(GetBackoff(*in, &r.backoff));
-    if (!r.own_backoff && !(r.backoff == Backoff{})) return in->Error("the default backoff (none is in use)", "another");
+    if (!r.own_backoff && !(r.backoff == Backoff{}))
+      return in->Error("the default backoff (none is in use)", "another");
     RETURN_IF_ERROR(in->Bool("alert", &r.alert));
   }
   if (Status s = Policy::Check(*p); !s.ok()) {

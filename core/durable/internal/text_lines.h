@@ -80,7 +80,7 @@ class In {
     const std::string_view w = Peek();
     pos_ += w.size();
     if (pos_ < text_.size()) {
-      ++pos_;  // the space
+      ++pos_;                                            // the space
       if (pos_ == text_.size()) trailing_space_ = true;  // a separator with nothing after it
     }
     return w;
@@ -103,7 +103,8 @@ class In {
     const bool canonical = !w.empty() && (w == "0" || (w[0] != '0' && !(w[0] == '-' && (w.size() < 2 || w[1] == '0'))));
     const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
     if (!canonical || ec != std::errc() || end != w.data() + w.size() || v < min || v > max) {
-      return Error(std::string(what) + " (an integer from " + std::to_string(min) + " to " + std::to_string(max) + ")", w);
+      return Error(std::string(what) + " (an integer from " + std::to_string(min) + " to " + std::to_string(max) + ")",
+                   w);
     }
     *out = v;
     return Status::Ok();

@@ -42,7 +42,8 @@ Status NewId(std::string_view id, const JobStore& jobs, const char* argument, si
   if (id.empty()) return Status::InvalidArgument(name() + " must be a non-empty string, got \"\"");
   if (id.size() > kMaxIdBytes) return TooLarge(name(), kMaxIdBytes, id.size());
   if (jobs.Contains(id)) {
-    return Status::AlreadyExists(name() + " " + QuoteShort(id) + " was already given to this queue; ids must be unique");
+    return Status::AlreadyExists(name() + " " + QuoteShort(id) +
+                                 " was already given to this queue; ids must be unique");
   }
   return Status::Ok();
 }

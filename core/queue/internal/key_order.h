@@ -55,7 +55,7 @@ class KeyOrder {
  private:
   std::unordered_map<std::string_view, std::deque<uint32_t>> pending_;
   std::vector<std::vector<uint32_t>> overtook_;  // per reorder: the jobs it overtook
-  std::vector<uint32_t> reorder_job_;             // per reorder: the job that completed
+  std::vector<uint32_t> reorder_job_;            // per reorder: the job that completed
 };
 
 }  // namespace dlq

@@ -57,8 +57,8 @@ class QueueCore {
   // Appends a job at the ready tail (then, under a maxLength, dead-letters the oldest ready
   // jobs past it: DropHeadOverLimit). InvalidArgument for an empty id,
   // AlreadyExists for an id this queue was ever given, TooLarge past the limits
-  // in size_limits.h, ResourceExhausted past the heap budget. The payload is kept byte for byte (NUL and non-UTF-8 included).
-  // `key` (optional, at most kMaxKeyBytes) orders the job among its key's jobs.
+  // in size_limits.h, ResourceExhausted past the heap budget. The payload is kept byte for byte (NUL and non-UTF-8
+  // included). `key` (optional, at most kMaxKeyBytes) orders the job among its key's jobs.
   Status Enqueue(std::string_view id, std::string_view payload, std::string_view key = {});
 
   // All or nothing: either every job is appended in order, or (an empty id, an id
@@ -198,8 +198,8 @@ class QueueCore {
   // which forwards to these.
   Result<QueueCore> Clone() const;
   static Result<QueueCore> Restore(std::string_view snapshot);
-  static Result<Recovery> Recover(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
-                                  const RecoverOptions& options = {});
+  static Result<Recovery> Recover(std::optional<std::string_view> snapshot,
+                                  const std::vector<std::string_view>& journal, const RecoverOptions& options = {});
   static Result<std::vector<uint8_t>> CrashRanks(std::optional<std::string_view> snapshot,
                                                  const std::vector<std::string_view>& journal);
 
@@ -221,7 +221,8 @@ class QueueCore {
     uint32_t prev = 0;
     size_t first = 0;
   };
-  static Status CheckRecoveryInput(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal);
+  static Status CheckRecoveryInput(std::optional<std::string_view> snapshot,
+                                   const std::vector<std::string_view>& journal);
   static Status StartRecovery(std::optional<std::string_view> snapshot, const std::vector<std::string_view>& journal,
                               Base* out);
   // Room on the heap budget for what a call may add (queue_cost.h), or
@@ -260,9 +261,9 @@ class QueueCore {
   }
   // Journal writes. A source is where a move takes a job from.
   struct Source {
-    durable::WriteOp op;           // kRemoveReady, kRemoveDelayed, kEndLease, kRemoveQuarantine
-    int64_t position = 0;          // ready position, delayed timer, quarantine arrival
-    uint32_t lease = 0;            // kEndLease
+    durable::WriteOp op;   // kRemoveReady, kRemoveDelayed, kEndLease, kRemoveQuarantine
+    int64_t position = 0;  // ready position, delayed timer, quarantine arrival
+    uint32_t lease = 0;    // kEndLease
     LeaseState how = LeaseState::kSettled;
   };
   // Appends `w` (numbered, chained, with the counters now and what was recorded
@@ -430,7 +431,7 @@ class QueueCore {
   QuarantinePlace quarantine_;  // with its retention, trims, alarm and counters
   FinishedPlaces finished_;     // completed, discarded, lost
   KeyOrder keys_;               // per key, its pending jobs; the reorders
-  SystemRecords records_;  // the systems' per-job records (x-death, first enqueue, TTL start)
+  SystemRecords records_;       // the systems' per-job records (x-death, first enqueue, TTL start)
   // Per patch, in event order: its job, its event's index and the payload size before
   // it, so an earlier enqueued or replayed event still says the size it had then.
   struct PatchMark {
@@ -448,6 +449,5 @@ class QueueCore {
   EventLog events_;
   HeapAccount charge_;  // what this queue keeps, on the heap budget (queue_cost.h)
 };
-
 
 }  // namespace dlq

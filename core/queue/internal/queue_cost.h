@@ -51,8 +51,8 @@ constexpr size_t kExpiryText = 128;
 
 // The most one call can add, counted by kind.
 struct Need {
-  size_t jobs = 0;          // new jobs
-  size_t job_strings = 0;   // their ids, payloads and keys together
+  size_t jobs = 0;         // new jobs
+  size_t job_strings = 0;  // their ids, payloads and keys together
   size_t events = 0;
   size_t timers = 0;
   size_t leases = 0;

@@ -15,9 +15,9 @@ SystemRecords::SystemRecords(const Policy& policy)
 size_t SystemRecords::TimesBytes(const Policy& policy, size_t jobs) {
   size_t bytes = 0;
   if (SystemOf(policy).Keeps(JobRecord::kFirstEnqueue)) bytes += jobs * sizeof(int64_t);  // the first enqueues
-  if (policy.MessageTtlMs() > 0) bytes += jobs * sizeof(int64_t);  // the TTLs' starts
-  if (SystemOf(policy).RetryWindowMs(policy) > 0) bytes += jobs * sizeof(int64_t);  // the first failures
-  if (SystemOf(policy).MoveRatePerSecond(policy) > 0) bytes += jobs * sizeof(uint32_t);  // the move counts
+  if (policy.MessageTtlMs() > 0) bytes += jobs * sizeof(int64_t);                         // the TTLs' starts
+  if (SystemOf(policy).RetryWindowMs(policy) > 0) bytes += jobs * sizeof(int64_t);        // the first failures
+  if (SystemOf(policy).MoveRatePerSecond(policy) > 0) bytes += jobs * sizeof(uint32_t);   // the move counts
   return bytes;
 }
 

@@ -80,8 +80,8 @@ class EventLog {
   static constexpr uint8_t kWhole = 1, kJob = 2, kAttempts = 4, kError = 8, kCodes = 16, kClass = 32;
   static_assert(kEventKindCount <= 32, "the kind fits in 5 bits");
   static_assert(kOutcomeCount <= 8 && kFailureClassCount <= 256, "outcome codes fit in a byte");
-  static constexpr size_t kCheckpoint = 64;         // every 64th record is kept whole
-  static constexpr size_t kBlockBytes = 32 << 10;   // the stream grows in blocks of 32 KiB
+  static constexpr size_t kCheckpoint = 64;                 // every 64th record is kept whole
+  static constexpr size_t kBlockBytes = 32 << 10;           // the stream grows in blocks of 32 KiB
   static constexpr size_t kMaxRecordBytes = 2 + 3 * 5 + 2;  // header, three 32-bit varints, two bytes
   static_assert(kMaxRecordBytes >= 2 + 10, "a whole record's index fits too");
   static_assert(kMaxBytesPerRecord == kMaxRecordBytes + sizeof(EventRecord) + sizeof(size_t));
@@ -111,9 +111,9 @@ class EventLog {
   // Blocks of the stream, carved from memory_; a truncation keeps them for reuse.
   std::vector<uint8_t*> blocks_;
   BlockCarver memory_{kBlockBytes};
-  size_t end_ = 0;                     // the stream's length: where the next record goes (before Aligned)
-  size_t last_at_ = 0;                 // where the last closed record starts
-  std::vector<size_t> checkpoints_;    // where record k * kCheckpoint starts
+  size_t end_ = 0;                   // the stream's length: where the next record goes (before Aligned)
+  size_t last_at_ = 0;               // where the last closed record starts
+  std::vector<size_t> checkpoints_;  // where record k * kCheckpoint starts
   size_t packed_size_ = 0;
   std::deque<EventRecord> whole_;  // checkpoints and records that do not pack
   // The last packed record, unpacked, and the record still open to change

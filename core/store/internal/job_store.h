@@ -31,25 +31,25 @@ namespace dlq {
 struct StoredJob {
   uint32_t attempts = 0;
   Place place = Place::kReady;
-  Reason reason = Reason::kNone;  // kQuarantined
+  Reason reason = Reason::kNone;                          // kQuarantined
   FailureClass failure_class = FailureClass::kTransient;  // kQuarantined: the final failure's class
-  bool alert = false;             // kQuarantined: its class raised an alert on arrival
-  bool released = false;          // an operator released its key (releaseKey): it no longer holds it
+  bool alert = false;                                     // kQuarantined: its class raised an alert on arrival
+  bool released = false;  // an operator released its key (releaseKey): it no longer holds it
   uint16_t key_size = 0;
-  uint32_t lease = 0;             // kLeased: its lease number
-  uint32_t last_delay = 0;        // the previous retry delay (decorrelated jitter); at most kMaxSidekiqDelayMs
-  uint32_t last_error = 0;        // kQuarantined: an error-text index (0 = none)
+  uint32_t lease = 0;       // kLeased: its lease number
+  uint32_t last_delay = 0;  // the previous retry delay (decorrelated jitter); at most kMaxSidekiqDelayMs
+  uint32_t last_error = 0;  // kQuarantined: an error-text index (0 = none)
   uint32_t payload_size = 0;
   uint16_t id_size = 0;
-  uint16_t stalls = 0;            // bullmq: its stalls (lease expiries) so far; replays keep them, as BullMQ does
-  int64_t first_attempt_at = 0;   // the time of its first attempt since it was enqueued or replayed
-  int64_t ready_pos = 0;          // kReady: its position (the durable order of the ready queue)
-  const char* text = nullptr;     // id, payload and key, one after another, in the store's arena
-  int64_t due_at = 0;             // kDelayed
-  uint64_t timer = 0;             // kDelayed: its timer's sequence number
-  int64_t arrived_at = 0;         // kQuarantined: the time of the failure that quarantined it
-  uint64_t quarantine_step = 0;   // kQuarantined
-  uint64_t arrival = 0;           // kQuarantined: its arrival number (the durable order of the quarantine)
+  uint16_t stalls = 0;           // bullmq: its stalls (lease expiries) so far; replays keep them, as BullMQ does
+  int64_t first_attempt_at = 0;  // the time of its first attempt since it was enqueued or replayed
+  int64_t ready_pos = 0;         // kReady: its position (the durable order of the ready queue)
+  const char* text = nullptr;    // id, payload and key, one after another, in the store's arena
+  int64_t due_at = 0;            // kDelayed
+  uint64_t timer = 0;            // kDelayed: its timer's sequence number
+  int64_t arrived_at = 0;        // kQuarantined: the time of the failure that quarantined it
+  uint64_t quarantine_step = 0;  // kQuarantined
+  uint64_t arrival = 0;          // kQuarantined: its arrival number (the durable order of the quarantine)
   std::list<uint32_t>::iterator quarantine_pos;  // kQuarantined: its entry in the queue's list
 
   std::string_view id() const { return {text, id_size}; }
