@@ -22,9 +22,10 @@ add_library(dlq_libfyaml STATIC
   ${fy}/lib/fy-atom.c ${fy}/lib/fy-ctype.c ${fy}/lib/fy-token.c ${fy}/lib/fy-input.c ${fy}/lib/fy-docstate.c
   ${fy}/lib/fy-doc.c ${fy}/lib/fy-docbuilder.c ${fy}/lib/fy-emit.c ${fy}/lib/fy-utils.c ${fy}/lib/fy-event.c
   ${fy}/xxhash/xxhash.c ${fy}/lib/fy-accel.c ${fy}/lib/fy-walk.c ${fy}/lib/fy-path.c ${fy}/lib/fy-composer.c)
-# configure's config.h, reduced to what the sources read.
-file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/libfyaml/config.h
-     "#define VERSION \"0.7.12\"\n#define HAVE_QSORT_R 0\n#define HAVE_DEVMODE 0\n")
+# configure's config.h, reduced to what the sources read. file(CONFIGURE) writes it only when its
+# text changes, so a re-configure (every `npm run build`) does not recompile the library.
+file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/libfyaml/config.h
+     CONTENT "#define VERSION \"0.7.12\"\n#define HAVE_QSORT_R 0\n#define HAVE_DEVMODE 0\n")
 target_include_directories(dlq_libfyaml PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/libfyaml ${fy}/lib ${fy}/xxhash)
 # The public header only, as a system header: its own warnings are not ours.
 target_include_directories(dlq_libfyaml SYSTEM PUBLIC ${DLQ_LIBFYAML_DIR}/include)
