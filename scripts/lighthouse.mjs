@@ -18,12 +18,20 @@ function startChromium() {
   const profile = mkdtempSync(path.join(tmpdir(), 'dlq-lighthouse-'));
   const child = spawn(CHROMIUM, ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+  { stdio: ['ignore', 'ignore', 'pipe'], detached: true });  // its own process group: closed whole
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const close = async () => {
-    child.kill();
-    await exited;  // then nothing writes into the profile any more
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+    try { process.kill(-child.pid, 'SIGTERM'); } catch { child.kill(); }
+    await exited;
+    // Chromium's helper processes may still be flushing into the profile for a moment after the
+    // browser exits; a temporary folder left behind must not cost the run its results.
+    for (let attempt = 0; ; attempt += 1) {
+      try { rmSync(profile, { recursive: true, force: true }); return; } catch (error) {
+        if (attempt === 10) { console.warn(`lighthouse: could not remove ${profile}: ${error.message}`); return; }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
   };
   return new Promise((resolve, reject) => {
     let err = '';
