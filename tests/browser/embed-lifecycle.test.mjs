@@ -257,7 +257,7 @@ test('the scenario attribute takes the link as Copy link gives it: a full URL, a
   await opened.context.close();
 });
 
-test('lazy embeds reserve their height: of 40 empty ones at the top of a page, those off-screen stay unloaded', async () => {
+test('lazy embeds reserve their height: of 40 empty ones at the top of a page, those off-screen stay unloaded until the reader comes near', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'dlq-lazy-'));
   cpSync(path.join(ROOT, 'dist'), dir, { recursive: true });
   const embeds = Array.from({ length: 40 }, (_, i) => `<dlq-playground loading="lazy" compact id="lz-${i}" label="Lazy ${i}" scenario="v1;m3;ja:x"></dlq-playground>`).join('\n');
@@ -268,7 +268,7 @@ test('lazy embeds reserve their height: of 40 empty ones at the top of a page, t
     const opened = await openPage(h.browser, undefined);
     const { page } = opened;
     // Read at the moment the page becomes interactive (this listener is the first on
-    // document, before any lazy element's), so nothing mounted in idle time yet counts.
+    // document, before any lazy element's).
     await page.addInitScript(() => {
       document.addEventListener('dlq:interactive', () => {
         window.atInteractive = [...document.querySelectorAll('dlq-playground')].map((el) => ({
@@ -283,6 +283,10 @@ test('lazy embeds reserve their height: of 40 empty ones at the top of a page, t
     for (const [i, s] of state.entries()) if (!s.mounting) assert.equal(s.minHeight, '600px', `lz-${i} reserves its height`);
     assert.equal(state[39].mounting, false, 'the last is unloaded');
     assert.ok(state[39].height >= 600);
+    // Idle time mounts nothing: a phone pays only for what its reader scrolls to.
+    await page.waitForTimeout(1500);
+    const later = await page.evaluate(() => [...document.querySelectorAll('dlq-playground')].filter((el) => el.mounting).length);
+    assert.equal(later, mounting, 'a second and a half later, still only those in view');
     // Brought into view, it mounts, and gives the reserved height back.
     await page.locator('#lz-39').scrollIntoViewIfNeeded();
     await page.evaluate(() => document.getElementById('lz-39').ready);

@@ -82,6 +82,25 @@ export async function lessonPlayground(page, id) {
   };
 }
 
+/**
+ * Mounts every lazy playground on the page the way a reader would: scrolls down a screen at
+ * a time (each mounts as it comes near; idle time mounts none), waits until every
+ * <dlq-playground> is drawn, then scrolls back to the top.
+ */
+export async function mountAll(page) {
+  for (;;) {
+    const more = await page.evaluate(() => {
+      window.scrollBy(0, window.innerHeight);
+      return window.scrollY + window.innerHeight < document.documentElement.scrollHeight - 1;
+    });
+    await page.waitForTimeout(30);
+    if (!more) break;
+  }
+  await page.waitForFunction(() => [...document.querySelectorAll('dlq-playground')].every((el) => el.controller),
+    null, { timeout: 60_000, polling: 200 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
 /** Runs a lesson playground at speed 10 until its run says it reached the end. */
 export async function runToEnd(pg) {
   await pg.field('Speed').selectOption('10');

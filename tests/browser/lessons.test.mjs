@@ -13,7 +13,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import AxeBuilder from '@axe-core/playwright';
 import { loadLab } from '../../wasm/index.mjs';
-import { start, openPage, assertClean, screenshotPath } from './harness.mjs';
+import { start, openPage, assertClean, screenshotPath, mountAll } from './harness.mjs';
 
 let h;
 let lab;
@@ -193,6 +193,7 @@ for (const lesson of LESSONS) {
     const exercises = page.locator('dlq-exercise[solution]');
     const count = await exercises.count();
     assert.ok(count >= 6, `${count} exercises`);
+    await mountAll(page);
     await exercises.first().locator('.dlq-goal-status').waitFor();
     for (let i = 0; i < count; i++) {
       const exercise = exercises.nth(i);
@@ -210,6 +211,7 @@ for (const lesson of LESSONS) {
     test(`${lesson} at ${viewport.width}px: axe clean, headings nest, no sideways scroll`, async () => {
       const opened = await openPage(h.browser, `${h.base}${lesson}`, { viewport });
       const { page } = opened;
+      await mountAll(page);
       await page.locator('dlq-exercise .dlq-goal-status').first().waitFor();
       const results = await new AxeBuilder({ page }).analyze();
       assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), []);
@@ -244,6 +246,7 @@ test('real systems: a button loads the system\'s defaults, says where the lab di
   const opened = await openPage(h.browser, `${h.base}lesson-1.html`);
   const { page } = opened;
   const systems = page.locator('dlq-systems');
+  await systems.scrollIntoViewIfNeeded();  // its playground mounts as the reader comes near, and its buttons with it
   await systems.getByRole('button', { name: 'Load Amazon SQS' }).click();
   await systems.getByText(/^Where the lab differs: SQS counts receives/).waitFor();
   const snippet = await systems.locator('pre code').textContent();
@@ -317,6 +320,8 @@ test('an embed with a bad attribute names it instead of showing a playground', a
 test('an exercise with a goal the core refuses, or a for that names no playground, says so by name', async () => {
   const opened = await openPage(h.browser, `${h.base}lesson-1.html`);
   const { page } = opened;
+  // The goal is read by the core, which comes with the playground: it is named once l1-tail mounts.
+  await page.locator('#l1-tail').scrollIntoViewIfNeeded();
   const texts = await page.evaluate(async () => {
     const out = [];
     for (const [target, goal] of [['l1-tail', 'attempts b >> 3'], ['nowhere', 'completed a']]) {

@@ -133,10 +133,13 @@ export class DlqExerciseElement extends BesidePlayground {
     const goal = this.getAttribute('goal') ?? '';
     const crash = parseSolutionCrash(this.getAttribute('solution-crash'));  // the author's mistake, named now
     const fields = this.getAttribute('fields');
-    const lab = await loadLab();
-    lab.parseGoal(goal);  // an author's mistake is named here, before anything is drawn
+    // The core comes with the playground: a lazy one mounts when the reader comes near, and only
+    // then does this page fetch the core (a phone pays for what is read). The goal is then parsed
+    // first, so an author's mistake is named before anything is drawn.
     const controller = await target.ready;
     if (!controller) return;
+    const lab = await loadLab();
+    lab.parseGoal(goal);
     this.#target = target;
     this.#lab = lab;
     this.#goal = goal;
@@ -314,16 +317,16 @@ export class DlqExerciseElement extends BesidePlayground {
 export class DlqSystemsElement extends BesidePlayground {
   async start() {
     const target = targetOf(this);
-    const [{ systemByKey }, { connectSnippets }, lab] = await Promise.all([
-      import('./systems.mjs'), import('../shared/snippets.mjs'), loadLab()]);
-    connectSnippets(lab);  // the core writes every snippet (core/config/, lab.writeSnippet)
+    const [{ systemByKey }, { connectSnippets }] = await Promise.all([import('./systems.mjs'), import('../shared/snippets.mjs')]);
     const keys = (this.getAttribute('systems') ?? '').trim().split(/\s+/).filter(Boolean);
     const systems = keys.map((key) => systemByKey(key));
     const unknown = keys.find((key, i) => systems[i] === undefined);
     if (keys.length === 0 || unknown !== undefined) {
       throw new Error(`systems: expected a list of system keys, got ${quoted(this.getAttribute('systems') ?? '')}`);
     }
+    // The core comes with the playground (a lazy one mounts when the reader comes near).
     if (!await target.ready) return;
+    connectSnippets(await loadLab());  // the core writes every snippet (core/config/, lab.writeSnippet)
     // The playground's controller now: a playground removed and added again has a new one.
     const current = () => target.controller;
     const id = uid('dlq-sys');

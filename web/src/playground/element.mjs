@@ -29,14 +29,15 @@ import { loadFailure } from './load-failure.mjs';
 export const LAZY_HEIGHT = { full: 760, compact: 600 };
 
 /**
- * loading="lazy": mounted when the element comes near the viewport, or in idle
- * time after the page is interactive, whichever is first, so a lesson page with
- * ten playgrounds is interactive once the ones in view are drawn.
+ * loading="lazy": mounted when the element comes within a screen's height of the
+ * viewport, and not before: a phone pays for the playgrounds its reader scrolls to,
+ * and a lesson page with ten playgrounds is interactive, and then quiet, once the
+ * ones in view are drawn.
  */
 const nearView = typeof IntersectionObserver === 'function'
   ? new IntersectionObserver((entries) => {
     for (const entry of entries) if (entry.isIntersecting) /** @type {DlqPlaygroundElement} */ (entry.target).mountNow();
-  }, { rootMargin: '50% 0px' })
+  }, { rootMargin: '100% 0px' })
   : null;
 // Every mount takes its turn, one a task, in the order they asked: a page of 200
 // eager embeds draws them one after another instead of all in one long task.
@@ -45,27 +46,6 @@ function inTurn(build) {
   const mine = turns.then(() => new Promise((resolve) => { setTimeout(resolve, 0); })).then(build);
   turns = mine.then(() => {}, () => {});
   return mine;
-}
-
-// One at a time: the next waits for an idle period after the last one is drawn,
-// so a page of many lazy embeds never builds a pile of them in one task.
-const idleQueue = [];
-function mountWhenIdle(element) {
-  idleQueue.push(element);
-  if (idleQueue.length > 1) return;
-  // Without requestIdleCallback (Safari), a task of its own: setTimeout's delay is a number, not options.
-  const idle = (fn) => (window.requestIdleCallback ? window.requestIdleCallback(fn, { timeout: 1000 }) : setTimeout(fn, 0));
-  const next = () => {
-    const el = idleQueue[0];
-    const drawn = el?.mountNow() ?? null;
-    const after = () => {
-      idleQueue.shift();
-      if (idleQueue.length > 0) idle(next);
-    };
-    if (drawn) drawn.then(after, after);
-    else after();
-  };
-  idle(next);
 }
 
 export class DlqPlaygroundElement extends HTMLElement {
@@ -119,18 +99,15 @@ export class DlqPlaygroundElement extends HTMLElement {
     });
   }
 
-  /** Out of view: nothing competes with the playgrounds in view; it waits for the page to be interactive. */
+  /** Out of view: nothing competes with the playgrounds in view; once the page is interactive it watches for the reader to come near. */
   #waitForView() {
-    const later = () => {
-      nearView.observe(this);
-      mountWhenIdle(this);
-    };
+    const later = () => nearView.observe(this);
     if (document.documentElement.dataset.ready === 'true') later();
     else document.addEventListener('dlq:interactive', later, { once: true });
   }
 
   /**
-   * Mounts a lazy element now (near the viewport, or idle time); a no-op otherwise.
+   * Mounts a lazy element now (it came near the viewport); a no-op otherwise.
    * Returns the mount's promise when it began one, else null.
    */
   mountNow() {
