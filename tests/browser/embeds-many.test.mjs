@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
 import { MANY_EMBEDS, writeManyEmbedsSite } from '../../scripts/many-embeds.mjs';
-import { start, openPage, playground, assertClean, ROOT } from './harness.mjs';
+import { start, openPage, playground, assertClean, scrollThrough, ROOT } from './harness.mjs';
 
 let h;
 let site;
@@ -30,18 +30,6 @@ after(async () => {
 const ALL_MOUNTED = 240_000;
 const allMounted = (page) => page.waitForFunction(() => [...document.querySelectorAll('dlq-playground')].every((el) => el.controller),
   null, { timeout: ALL_MOUNTED, polling: 500 });
-
-/** Scrolls to the end of the page a screen at a time, as a reader would, each screen's embeds mounting as they come near. */
-async function scrollThrough(page) {
-  for (;;) {
-    const more = await page.evaluate(() => {
-      window.scrollBy(0, window.innerHeight);
-      return window.scrollY + window.innerHeight < document.documentElement.scrollHeight - 1;
-    });
-    await page.waitForTimeout(50);
-    if (!more) break;
-  }
-}
 
 /** 40 jobs, each failing once and then succeeding: far more log lines than the log's height shows. */
 const LONG_SCENARIO = {

@@ -82,12 +82,8 @@ export async function lessonPlayground(page, id) {
   };
 }
 
-/**
- * Mounts every lazy playground on the page the way a reader would: scrolls down a screen at
- * a time (each mounts as it comes near; idle time mounts none), waits until every
- * <dlq-playground> is drawn, then scrolls back to the top.
- */
-export async function mountAll(page) {
+/** Scrolls to the end of the page a screen at a time, as a reader would (lazy embeds mount as they come near). */
+export async function scrollThrough(page) {
   for (;;) {
     const more = await page.evaluate(() => {
       window.scrollBy(0, window.innerHeight);
@@ -96,6 +92,15 @@ export async function mountAll(page) {
     await page.waitForTimeout(30);
     if (!more) break;
   }
+}
+
+/**
+ * Mounts every lazy playground on the page the way a reader would: scrolls down a screen at
+ * a time (each mounts as it comes near; idle time mounts none), waits until every
+ * <dlq-playground> is drawn, then scrolls back to the top.
+ */
+export async function mountAll(page) {
+  await scrollThrough(page);
   await page.waitForFunction(() => [...document.querySelectorAll('dlq-playground')].every((el) => el.controller),
     null, { timeout: 60_000, polling: 200 });
   await page.evaluate(() => window.scrollTo(0, 0));
