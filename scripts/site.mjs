@@ -19,7 +19,7 @@
 //                         gen/dlq_check.wasm, the checker (wasm/check.mjs), which only the Check
 //                         page imports, when it starts (the other pages never fetch it); sim.mjs +
 //                         gen/dlq_sim.wasm, the simulations (wasm/sim.mjs), which only the storm
-//                         lab's worker imports (storm.html preloads the .wasm for it)
+//                         lab's worker imports, when it starts
 //   dist/examples/check/  the checker's corpus cases the Check page offers as examples
 //                         (web/src/check/examples.mjs names them)
 //   <file>.br, <file>.gz  a brotli and a gzip copy beside every text and .wasm file worth
@@ -55,14 +55,10 @@ const buildSync = (options) => require('esbuild').buildSync(options);
 const MARKER = /<!-- dlq:preload[^>]*-->/;
 const MODULE_SCRIPT = /<script type="module" src="\.\/(src\/[^"]+\.mjs)"><\/script>/g;
 const WASM_PRELOAD = '<link rel="preload" href="./wasm/gen/dlq_core.wasm" as="fetch" type="application/wasm" crossorigin>';
-// The simulations' module (wasm/sim.mjs): preloaded only where a page starts a worker that loads it.
-const SIM_WASM_PRELOAD = '<link rel="preload" href="./wasm/gen/dlq_sim.wasm" as="fetch" type="application/wasm" crossorigin>';
-/**
- * The workers a page's script starts by URL (new Worker(new URL(…))), which no static import
- * shows: the page preloads the .wasm its worker's imports load (the storm lab's: dlq_sim.wasm),
- * so the fetch starts with the page's and the worker finds it in the HTTP cache.
- */
-const WORKERS = { './src/storm-page.mjs': './src/storm-worker.mjs' };
+// The simulations' module (dlq_sim.wasm) is not preloaded, not even by storm.html: only its
+// worker fetches it, and Chromium counts a preload used only when the document itself reads
+// it, so the page would log "preloaded but not used" (the worker's fetch is a 304 from the
+// HTTP cache). The worker starts with the page and fetches it at once.
 
 /**
  * Every module and stylesheet dist/src names flat, by its file in web/src: the
@@ -226,8 +222,6 @@ function preloadLinks(graph, page) {
   const links = modules.map((href) => `<link rel="modulepreload" href="${href}">`);
   // The .wasm first when the page loads the core: it is the largest, and only the loader would discover it.
   if (modules.includes('./wasm/index.mjs')) links.unshift(WASM_PRELOAD);
-  const workers = entries.map((entry) => WORKERS[entry]).filter(Boolean);
-  if (staticImports(graph, workers).includes('./wasm/sim.mjs')) links.unshift(SIM_WASM_PRELOAD);
   return links.join('\n');
 }
 
