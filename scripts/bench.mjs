@@ -8,7 +8,7 @@
 //    rest settled at once (tests/bench/native_bench.cpp makes the same calls);
 //  * the storm (core/sim/storm.h): 1,000,000 jobs at once through a 5 s outage, 10
 //    attempts, exponential backoff 100..10,000 ms with full jitter, 1,000 workers
-//    x 10 ms: natively and lab.runStorm() in Node, best of three each; and the storm
+//    x 10 ms: natively and sim.runStorm() in Node, best of three each; and the storm
 //    with a budget (the gRPC preset at scale: 5% failures, grpc:10:0.1), the same way;
 //  * the yardstick: lesson 1's process-only rate on the core beside a minimal C++
 //    loop applying the same policy to 8-byte records, and the core's enqueue cost
@@ -27,7 +27,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
-import { loadLab } from 'dlq-lab';
+import { loadLab, loadSim } from 'dlq-lab';
 import { printShape } from './shape.mjs';
 import { measurePolicyEdit, policyEditLines } from './bench-edit.mjs';
 import { measureCheck, checkLines } from './bench-check.mjs';
@@ -68,8 +68,8 @@ function nativeStormRun(stormJobs, workload = 'storm') {
   return JSON.parse(out);
 }
 
-// lab.runStorm() in Node: the best of STORM_RUNS, as natively.
-function jsStormRun(lab, stormJobs, options = stormOptions) {
+// sim.runStorm() in Node: the best of STORM_RUNS, as natively.
+function jsStormRun(sim, stormJobs, options = stormOptions) {
   let best = Infinity;
   let bestCpu = Infinity;
   let summary;
@@ -77,7 +77,7 @@ function jsStormRun(lab, stormJobs, options = stormOptions) {
     collect();
     const cpu = process.cpuUsage();  // this process's CPU time: what a busy machine does not inflate
     const start = performance.now();
-    ({ summary } = lab.runStorm(options(stormJobs)));
+    ({ summary } = sim.runStorm(options(stormJobs)));
     best = Math.min(best, (performance.now() - start) / 1000);
     const used = process.cpuUsage(cpu);
     bestCpu = Math.min(bestCpu, (used.user + used.system) / 1e6);
@@ -178,6 +178,7 @@ const rate = (run) => run.attempts / (run.enqueueSeconds + run.processSeconds);
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 
 const lab = await loadLab();
+const sim = await loadSim();
 const outcomes = lab.randomOutcomes({ seed, count: jobs * 2, ...mix });
 const list = makeJobs();
 const native = nativeRun();
@@ -221,7 +222,7 @@ for (const [name, run] of [['native (C++)', nativeClock], ['JS API, per call', j
 }
 const stormJobs = 1_000_000;
 const nativeStorm = nativeStormRun(stormJobs);
-const jsStorm = jsStormRun(lab, stormJobs);
+const jsStorm = jsStormRun(sim, stormJobs);
 if (jsStorm.attempts !== nativeStorm.attempts || jsStorm.completed !== nativeStorm.completed ||
     jsStorm.quarantined !== nativeStorm.quarantined || jsStorm.drainMs !== nativeStorm.drainMs) {
   console.error('the storm runs disagree: native', nativeStorm, 'JS', jsStorm);
@@ -241,7 +242,7 @@ for (const [name, run] of [['native (C++)', nativeStorm], ['wasm in Node', jsSto
 }
 
 const nativeBudgetStorm = nativeStormRun(stormJobs, 'storm-budget');
-const jsBudgetStorm = jsStormRun(lab, stormJobs, budgetStormOptions);
+const jsBudgetStorm = jsStormRun(sim, stormJobs, budgetStormOptions);
 if (jsBudgetStorm.attempts !== nativeBudgetStorm.attempts || jsBudgetStorm.retriesDenied !== nativeBudgetStorm.retriesDenied ||
     jsBudgetStorm.drainMs !== nativeBudgetStorm.drainMs) {
   console.error('the storms with a budget disagree: native', nativeBudgetStorm, 'JS', jsBudgetStorm);

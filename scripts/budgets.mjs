@@ -31,7 +31,7 @@ export const RECORDS_DIR = path.join(ROOT, 'build', 'bench');
 /** The pages whose first load is budgeted (dist/<name>). */
 export const PAGES = ['index.html', 'lesson-1.html', 'lesson-2.html', 'playground.html', 'compare.html', 'storm.html', 'check.html', 'embed.html'];
 /** The WebAssembly modules budgeted (wasm/gen/<name>). */
-export const MODULES = ['dlq_core.wasm', 'dlq_check.wasm', 'dlq-lab.wasm'];
+export const MODULES = ['dlq_core.wasm', 'dlq_sim.wasm', 'dlq_check.wasm', 'dlq-lab.wasm'];
 
 const brotli = (data) => brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }).length;
 

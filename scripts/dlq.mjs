@@ -149,7 +149,7 @@ function cmakePreset(preset) {
 function build() {
   cmakePreset('native');
   cmakePreset('wasm');
-  for (const file of ['dlq_core.mjs', 'dlq_core.wasm']) {
+  for (const file of ['dlq_core.mjs', 'dlq_core.wasm', 'dlq_sim.mjs', 'dlq_sim.wasm']) {
     if (!existsSync(`wasm/gen/${file}`)) run('cmake', ['-E', 'copy', `build/wasm/wasm/${file}`, 'wasm/gen/']);
   }
   buildSite(root);

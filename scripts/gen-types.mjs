@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes the generated regions of wasm/index.d.ts from the core's tables, read
-// through the built WebAssembly core (lab.schema: core/policy/schema.cpp,
-// core/scenario/action_schema.cpp, core/sim/storm.cpp): the option interfaces of
+// through the built WebAssembly modules (lab.schema: core/policy/schema.cpp,
+// core/scenario/action_schema.cpp; sim.schema: core/sim/storm.cpp): the option interfaces of
 // the policy and its groups, the backoff's, the storm's and its groups', and the
 // ScenarioAction union. Everything outside the regions stays hand-written.
 //
@@ -33,7 +33,7 @@ const POLICY_OBJECTS = [
   ['backoff', 'BackoffOptions', 'The policy\'s backoff (lab.schema.backoff).'],
   ['classes', 'ClassOptions', 'Overrides of the class table, merged over the defaults row by row and field by field (lab.schema.classRule).'],
 ];
-// The storm's groups of rows (lab.schema.storm: core/sim/storm.cpp): each group's
+// The storm's groups of rows (sim.schema.storm: core/sim/storm.cpp): each group's
 // interface, what else its member may be, and the member's doc. A group's required
 // rows are required only when the group is given.
 const STORM_GROUPS = {
@@ -46,7 +46,7 @@ const STORM_GROUPS = {
 };
 // The storm's members that are objects of their own tables.
 const STORM_OBJECTS = [['backoff', 'BackoffOptions', "As a queue's (lab.schema.backoff); the jitter draws come from the seed's jitter stream."]];
-const STORM_DOC = 'lab.createStorm()\'s options (docs/storm.md; lab.schema.storm): jobs arrive, W workers take the ready head, '
+const STORM_DOC = 'sim.createStorm()\'s options (docs/storm.md; sim.schema.storm): jobs arrive, W workers take the ready head, '
   + 'each attempt finishes workMs later and is decided by the queue\'s policy; absent fields take the core\'s defaults.';
 
 // An action field's TypeScript type by its kind (core/scenario/action_schema.h).
@@ -101,7 +101,7 @@ function optionsInterface(name, doc, table, rows, extra = []) {
   return out.join('\n');
 }
 
-/** StormOptions and its groups' interfaces from lab.schema.storm; a group stands where its first row is. */
+/** StormOptions and its groups' interfaces from sim.schema.storm; a group stands where its first row is. */
 function stormInterfaces(rows) {
   const out = [`/** ${STORM_DOC} */`, 'export interface StormOptions {'];
   for (const [key, type, doc] of STORM_OBJECTS) out.push(...member('  ', doc, key, true, type));
@@ -111,7 +111,7 @@ function stormInterfaces(rows) {
     if (group === null) {
       out.push(...member('  ', rowDoc(row), row.name, !row.required, rowType('storm', row)));
     } else if (!seen.has(group)) {
-      if (!STORM_GROUPS[group]) throw new Error(`lab.schema.storm: group ${group} has no interface in STORM_GROUPS`);
+      if (!STORM_GROUPS[group]) throw new Error(`sim.schema.storm: group ${group} has no interface in STORM_GROUPS`);
       seen.add(group);
       const [type, also, doc] = STORM_GROUPS[group];
       out.push(...member('  ', doc, group, true, `${type}${also}`));
@@ -164,11 +164,14 @@ export function rewrite(text, regions) {
   return out;
 }
 
+/** The tables the types come from: lab.schema's and the simulations' storm rows (sim.schema: their own module). */
+export const typeTables = (lab, sim) => ({ ...lab.schema, storm: sim.schema.storm });
+
 async function main() {
-  const { loadLab } = await import('../wasm/index.mjs');
-  const lab = await loadLab();
+  const { loadLab, loadSim } = await import('../wasm/index.mjs');
+  const [lab, sim] = await Promise.all([loadLab(), loadSim()]);
   const before = readFileSync(TYPES_FILE, 'utf8');
-  const after = rewrite(before, generate(lab.schema));
+  const after = rewrite(before, generate(typeTables(lab, sim)));
   if (process.argv.includes('--check')) {
     if (after !== before) {
       console.error('wasm/index.d.ts differs from a fresh generation: run node scripts/gen-types.mjs');

@@ -17,7 +17,9 @@
 //   dist/wasm/            index.mjs (the JS API and the Emscripten glue, one minified
 //                         module), index.d.ts, gen/dlq_core.wasm; check.mjs + check.d.ts +
 //                         gen/dlq_check.wasm, the checker (wasm/check.mjs), which only the Check
-//                         page imports, when it starts (the other pages never fetch it)
+//                         page imports, when it starts (the other pages never fetch it); sim.mjs +
+//                         gen/dlq_sim.wasm, the simulations (wasm/sim.mjs), which only the storm
+//                         lab's worker imports, when it starts
 //   dist/examples/check/  the checker's corpus cases the Check page offers as examples
 //                         (web/src/check/examples.mjs names them)
 //   <file>.br, <file>.gz  a brotli and a gzip copy beside every text and .wasm file worth
@@ -53,6 +55,10 @@ const buildSync = (options) => require('esbuild').buildSync(options);
 const MARKER = /<!-- dlq:preload[^>]*-->/;
 const MODULE_SCRIPT = /<script type="module" src="\.\/(src\/[^"]+\.mjs)"><\/script>/g;
 const WASM_PRELOAD = '<link rel="preload" href="./wasm/gen/dlq_core.wasm" as="fetch" type="application/wasm" crossorigin>';
+// The simulations' module (dlq_sim.wasm) is not preloaded, not even by storm.html: only its
+// worker fetches it, and Chromium counts a preload used only when the document itself reads
+// it, so the page would log "preloaded but not used" (the worker's fetch is a 304 from the
+// HTTP cache). The worker starts with the page and fetches it at once.
 
 /**
  * Every module and stylesheet dist/src names flat, by its file in web/src: the
@@ -138,7 +144,9 @@ function bundle(root, dist, entryPoints) {
     ...bundleOptions(dist),
     entryPoints: [path.join(root, 'wasm', 'index.mjs')],
     outfile: api,
-    external: ['node:*'],  // index.mjs reads the .wasm with node:fs when it runs in Node
+    // index.mjs reads the .wasm with node:fs when it runs in Node, and imports the
+    // simulations (./sim.mjs, bundled beside it below) only when loadSim() is called.
+    external: ['node:*', './sim.mjs'],
   }).metafile);
   // The checker (wasm/check.mjs and its glue), one module of its own beside it.
   const checker = path.join(dist, 'wasm', 'check.mjs');
@@ -146,6 +154,15 @@ function bundle(root, dist, entryPoints) {
     ...bundleOptions(dist),
     entryPoints: [path.join(root, 'wasm', 'check.mjs')],
     outfile: checker,
+    external: ['node:*'],
+  }).metafile);
+  // The simulations (wasm/sim.mjs and their glue), one module of their own: only the storm
+  // lab's worker imports it, so no page that plays a queue fetches it.
+  const simulations = path.join(dist, 'wasm', 'sim.mjs');
+  record(buildSync({
+    ...bundleOptions(dist),
+    entryPoints: [path.join(root, 'wasm', 'sim.mjs')],
+    outfile: simulations,
     external: ['node:*'],
   }).metafile);
   // The modules, read where they import dist/wasm/index.mjs from (see the top of this file).
@@ -163,7 +180,7 @@ function bundle(root, dist, entryPoints) {
       outExtension: { '.js': '.mjs' },
       splitting: true,
       chunkNames: '[name]-[hash]',
-      external: [api, checker],  // written relative to each output: '../wasm/index.mjs' from dist/src
+      external: [api, checker, simulations],  // written relative to each output: '../wasm/index.mjs' from dist/src
     }).metafile);
   } finally {
     for (const folder of FOLDERS) rmSync(path.join(source, folder), { recursive: true, force: true });
@@ -217,6 +234,7 @@ function copyModules(root, dist) {
   for (const name of api) cpSync(path.join(root, 'wasm', name), path.join(dist, 'wasm', name));
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_core.mjs'), path.join(dist, 'wasm', 'gen', 'dlq_core.mjs'));
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_check.mjs'), path.join(dist, 'wasm', 'gen', 'dlq_check.mjs'));
+  cpSync(path.join(root, 'wasm', 'gen', 'dlq_sim.mjs'), path.join(dist, 'wasm', 'gen', 'dlq_sim.mjs'));
   // A browser cannot resolve a bare package name: each becomes src/<name>.mjs, the package's ES module
   // bundled on its own, and its imports (static, or import('<name>')) point there.
   for (const [name, entry] of Object.entries(PACKAGES)) {
@@ -241,9 +259,10 @@ function copyModules(root, dist) {
   const pageOnly = ['embed-example.mjs', 'main.mjs', 'storm-worker.mjs'].map((name) => FLAT[name]);
   const modules = tree.filter((name) => name.endsWith('.mjs') && !pageOnly.includes(name))
     .map((name) => `./src/${name}`);
-  // The checker is not preloaded: only the Check page imports it, when it starts.
+  // The checker and the simulations are not preloaded: only the Check page and the storm lab's
+  // worker import them, when they start.
   modules.push(...Object.keys(PACKAGES).map((name) => `./src/${name}.mjs`),
-    ...api.filter((name) => name !== 'check.mjs').map((name) => `./wasm/${name}`),
+    ...api.filter((name) => name !== 'check.mjs' && name !== 'sim.mjs').map((name) => `./wasm/${name}`),
     './wasm/gen/dlq_core.mjs');
   return () => [WASM_PRELOAD, ...modules.map((href) => `<link rel="modulepreload" href="${href}">`)].join('\n');
 }
@@ -276,6 +295,7 @@ export function buildSite(root, {
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_core.wasm'), path.join(dist, 'wasm', 'gen', 'dlq_core.wasm'));
   cpSync(path.join(root, 'wasm', 'check.d.ts'), path.join(dist, 'wasm', 'check.d.ts'));
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_check.wasm'), path.join(dist, 'wasm', 'gen', 'dlq_check.wasm'));
+  cpSync(path.join(root, 'wasm', 'gen', 'dlq_sim.wasm'), path.join(dist, 'wasm', 'gen', 'dlq_sim.wasm'));
   for (const file of exampleFiles()) {
     cpSync(path.join(root, 'tests', 'fixtures', 'check', file), path.join(dist, EXAMPLES_DIR, file));
   }

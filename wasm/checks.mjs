@@ -2,7 +2,7 @@
 // index.mjs): types, well-formed strings, sizes measured against the core's
 // limits before anything is copied into wasm memory.
 import { coded, describe, isArray, typeError, unwrap } from './errors.mjs';
-import { call, core, limits, outcomeList } from './runtime.mjs';
+import { call, core, limits, outcomeList, tables } from './runtime.mjs';
 
 export const utf8 = new TextEncoder();
 // Copies at most this large need no heap-budget check first: the budget leaves
@@ -42,7 +42,7 @@ export function utf8Length(text) {
 
 /** Throws the core's too-large error for `given` against `limit` (`atLeast`: given is a lower bound). */
 export function tooLarge(name, limit, given, unit = 'bytes', atLeast = false) {
-  unwrap(call(() => core.sizeError(name, limit, given, unit, atLeast)));
+  unwrap(call(() => tables.sizeError(name, limit, given, unit, atLeast)));
 }
 
 // Strings up to this many UTF-16 units past a limit are measured for an exact
@@ -175,7 +175,7 @@ export function checkCount(name, value) {
 export function checkInteger(prefix, field, value, required = false) {
   if (value === undefined && !required) return;
   if (typeof value !== 'number') {
-    throw typeError(prefix + unwrap(call(() => core.integerTypeMessage(field, describe(value)))));
+    throw typeError(prefix + unwrap(call(() => tables.integerTypeMessage(field, describe(value)))));
   }
 }
 

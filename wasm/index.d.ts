@@ -1121,7 +1121,7 @@ export interface ParsedScenario extends ScenarioPolicy {
 export type ContentionStrategy = 'none' | 'exponential' | 'equal' | 'full' | 'decorrelated';
 
 /**
- * lab.runContention()'s options. backoff(n): none 0; exponential min(capMs, baseMs * 2^n) (the
+ * sim.runContention()'s options. backoff(n): none 0; exponential min(capMs, baseMs * 2^n) (the
  * simulator's exponent: the queue's is 2^(n-1)); equal h + U[0, v - h], h = floor(v / 2); full
  * U[0, v]; decorrelated sleep = min(capMs, U[baseMs, 3 * sleep]), sleep starting at baseMs; all in
  * whole microseconds.
@@ -1185,13 +1185,13 @@ export interface RetrySchedule {
   outage: { ms: number; outlasting: number; probability: number };
 }
 
-/** lab.contentionCost(): the grid's runs a point and about how many calls they make in all. */
+/** sim.contentionCost(): the grid's runs a point and about how many calls they make in all. */
 export interface ContentionCost {
   runs: number;
   calls: number;
 }
 
-/** lab.stormCost(): a bound on one storm's work (core/sim/storm.h, EstimateStormCost). */
+/** sim.stormCost(): a bound on one storm's work (core/sim/storm.h, EstimateStormCost). */
 export interface StormCost {
   /** The most attempts the storm can make. */
   attempts: number;
@@ -1200,7 +1200,7 @@ export interface StormCost {
 }
 
 // @generated begin StormOptions (scripts/gen-types.mjs from lab.schema; do not edit)
-/** lab.createStorm()'s options (docs/storm.md; lab.schema.storm): jobs arrive, W workers take the ready head, each attempt finishes workMs later and is decided by the queue's policy; absent fields take the core's defaults. */
+/** sim.createStorm()'s options (docs/storm.md; sim.schema.storm): jobs arrive, W workers take the ready head, each attempt finishes workMs later and is decided by the queue's policy; absent fields take the core's defaults. */
 export interface StormOptions {
   /** As a queue's (lab.schema.backoff); the jitter draws come from the seed's jitter stream. */
   backoff?: BackoffOptions;
@@ -1395,7 +1395,7 @@ export interface StormResult {
 }
 
 /**
- * Runs on one grid (lab.createStormSet): one after another, every later run on the first one's
+ * Runs on one grid (sim.createStormSet): one after another, every later run on the first one's
  * bucket width, so series and peak rates compare bucket for bucket.
  */
 export interface StormSet {
@@ -1643,52 +1643,16 @@ export interface Lab {
   goalPar(goal: string, solution: Scenario | string): { actions: number; steps: number; moves: number } | null;
   /** The solver's moves before `scenario`'s cursor: its actions but those its world would have taken itself. Refusals as goalPar(). */
   learnerMoves(scenario: Scenario | string): number;
-  /**
-   * A storm of up to 1,000,000 jobs through an outage (docs/storm.md), to run in slices with storm.run(). Refusals
-   * name the option: 'invalid-type' (TypeError) for a wrong type, 'out-of-range' (RangeError) for a number outside
-   * its range (leaseMs must exceed workMs), 'invalid-argument' (RangeError) for an unknown arrival kind, backoff
-   * kind or jitter, or a jitter without a backoff; 'resource-exhausted' when the heap budget has no room.
-   */
-  createStorm(options: StormOptions): Storm;
-  /** Storms on one grid; a refusal names the run (`runs[i]: …`, error.index = i) and nothing runs. */
-  createStormSet(runs: ReadonlyArray<StormOptions>): StormSet;
-  /** The drawn series' names, in the core's order (the keys of StormResult.series besides bucketMs and length). */
-  readonly stormSeries: readonly string[];
   /** The most letters a world's script behaviour may have. */
   readonly maxScriptLetters: number;
-  /** createStorm(), run to the end, result(), disposed. */
-  runStorm(options: StormOptions): StormResult;
-  /**
-   * What one storm will cost, before it runs: the most attempts it can make and the most simulated ms it can take
-   * (null when a capacity limit leaves the time open). Options are refused exactly as createStorm() refuses them.
-   */
-  stormCost(options: StormOptions): StormCost;
-  /**
-   * What the contention experiment's grid costs (every strategy at each of contentionGridClients, the published
-   * base and cap) with this seed and runs a point: about 82,000 calls a run. Refused as runContention() refuses them.
-   */
-  contentionCost(options: { seed?: number; runs?: number }): ContentionCost;
   /**
    * A policy's retry schedule (core/systems/schedule.h): each attempt's start and the delay after it under the
    * policy's jitter (seeded; exact when nothing is drawn), and how likely the budget outlasts an outage of
    * options.outageMs. The policy is read as createQueue() reads it; refusals name the field.
    */
   retrySchedule(policy: PolicyOptions, options?: ScheduleOptions): RetrySchedule;
-  /** The client counts of the contention experiment's grid: 10, 30, …, 190. */
-  readonly contentionGridClients: readonly number[];
   /** `count` letters 's' / 't' / 'p' from the core's seeded PRNG. */
   randomOutcomes(options: { seed: number; count: number; successPercent: number; transientPercent: number }): string;
-  /**
-   * The classic contention experiment (docs/contention.md; Brooker's backoff simulator): the
-   * clients each update one row once under optimistic concurrency, every hop |normal(10 ms, 2 ms)|,
-   * a lost write retried after one hop plus the strategy's backoff(n). Means over `runs` runs; the
-   * same options give the same numbers natively and in WebAssembly. Runs synchronously: 'none'
-   * costs clients²/6 to clients²/4 calls a run. Refusals name the option: 'invalid-type' (TypeError) for a
-   * value of the wrong type, 'out-of-range' (RangeError) for a number outside its range, a
-   * fraction or capMs below baseMs, 'invalid-argument' (RangeError) for an unknown strategy.
-   */
-  runContention(options: ContentionOptions): ContentionResult;
-  /** The cap on what all queues keep (half the 2 GiB module memory by default), and what they keep now. */
   /**
    * A broker's pasted config read by the core (core/config/config.h, wasm/config.mjs): BullMQ job
    * options, SQS queue attributes, a sidekiq_options line or a RabbitMQ policy, told apart by shape.
@@ -1706,6 +1670,7 @@ export interface Lab {
    * (code 'invalid-argument') for any other key.
    */
   writeSnippet(key: string, inForce: object): { language: string; text: string };
+  /** The cap on what all queues keep (half the 2 GiB module memory by default), and what they keep now. */
   heapBudget(): { limitBytes: number; usedBytes: number };
   /**
    * An integer from 0 to 2 GiB. Calls that would keep more are refused ('resource-exhausted');
@@ -1751,8 +1716,6 @@ export interface Lab {
     readonly backoff: readonly SchemaField[];     // a backoff object (the policy's, a class's own, a storm's)
     readonly classRule: readonly SchemaField[];   // classes.<class>; defaults are the transient class's
     readonly world: readonly SchemaField[];       // a world object (`outage` may be null)
-    readonly storm: readonly SchemaField[];       // createStorm() (`outage`, `capacity` may be null)
-    readonly contention: readonly SchemaField[];  // runContention()
     readonly schedule: readonly SchemaField[];    // retrySchedule()'s options
   };
   /**
@@ -1775,4 +1738,66 @@ export interface Lab {
 }
 
 /** Loads the core once (Node >= 20 and browsers) and returns the shared lab. */
+/**
+ * The simulations (wasm/sim.mjs): storms, storm sets and the contention experiment, in a WebAssembly module
+ * of their own (dlq_sim.wasm: core/sim, core/budget) that only the storm lab's worker loads. The names are
+ * the ones the Lab offered before the split.
+ */
+export interface Sim {
+  /**
+   * A storm of up to 1,000,000 jobs through an outage (docs/storm.md), to run in slices with storm.run(). Refusals
+   * name the option: 'invalid-type' (TypeError) for a wrong type, 'out-of-range' (RangeError) for a number outside
+   * its range (leaseMs must exceed workMs), 'invalid-argument' (RangeError) for an unknown arrival kind, backoff
+   * kind or jitter, or a jitter without a backoff; 'resource-exhausted' when the heap budget has no room.
+   */
+  createStorm(options: StormOptions): Storm;
+  /** Storms on one grid; a refusal names the run (`runs[i]: …`, error.index = i) and nothing runs. */
+  createStormSet(runs: ReadonlyArray<StormOptions>): StormSet;
+  /** The drawn series' names, in the core's order (the keys of StormResult.series besides bucketMs and length). */
+  readonly stormSeries: readonly string[];
+  /** createStorm(), run to the end, result(), disposed. */
+  runStorm(options: StormOptions): StormResult;
+  /**
+   * What one storm will cost, before it runs: the most attempts it can make and the most simulated ms it can take
+   * (null when a capacity limit leaves the time open). Options are refused exactly as createStorm() refuses them.
+   */
+  stormCost(options: StormOptions): StormCost;
+  /**
+   * What the contention experiment's grid costs (every strategy at each of contentionGridClients, the published
+   * base and cap) with this seed and runs a point: about 82,000 calls a run. Refused as runContention() refuses them.
+   */
+  contentionCost(options: { seed?: number; runs?: number }): ContentionCost;
+  /** The client counts of the contention experiment's grid: 10, 30, …, 190. */
+  readonly contentionGridClients: readonly number[];
+  /**
+   * The classic contention experiment (docs/contention.md; Brooker's backoff simulator): the
+   * clients each update one row once under optimistic concurrency, every hop |normal(10 ms, 2 ms)|,
+   * a lost write retried after one hop plus the strategy's backoff(n). Means over `runs` runs; the
+   * same options give the same numbers natively and in WebAssembly. Runs synchronously: 'none'
+   * costs clients²/6 to clients²/4 calls a run. Refusals name the option: 'invalid-type' (TypeError) for a
+   * value of the wrong type, 'out-of-range' (RangeError) for a number outside its range, a
+   * fraction or capMs below baseMs, 'invalid-argument' (RangeError) for an unknown strategy.
+   */
+  runContention(options: ContentionOptions): ContentionResult;
+  /** The cap on what this module's storms keep (half its 2 GiB memory by default), and what they keep now. */
+  heapBudget(): { limitBytes: number; usedBytes: number };
+  /** An integer from 0 to 2 GiB, as lab.setHeapBudget() for the lab's module. */
+  setHeapBudget(bytes: number): void;
+  /** Bytes allocated on this module's heap now. */
+  heapInUse(): number;
+  /** True once a module of this realm (the lab's or this one) has aborted; every later call then throws code 'aborted'. */
+  readonly aborted: boolean;
+  /** Calls made into the WebAssembly modules so far (the lab's and this one's). */
+  readonly crossings: number;
+  /** The simulations' field tables, rows as lab.schema's. */
+  readonly schema: {
+    readonly backoff: readonly SchemaField[];     // a storm's backoff (the same rows as lab.schema.backoff)
+    readonly storm: readonly SchemaField[];       // createStorm() (`outage`, `capacity` may be null)
+    readonly contention: readonly SchemaField[];  // runContention()
+  };
+}
+
 export function loadLab(): Promise<Lab>;
+
+/** Loads the simulations' module once (Node >= 20, browsers and workers) and returns the shared Sim. */
+export function loadSim(): Promise<Sim>;

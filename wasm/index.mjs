@@ -20,6 +20,18 @@
 // The API is in modules, one job each: errors.mjs (typed errors), runtime.mjs
 // (the loaded core, call(), the core's tables), checks.mjs (values read into
 // locals), schema.mjs (the field tables' objects), scenario.mjs, recovery.mjs
-// (snapshots and journals), lab.mjs (loadLab and the Lab), lifetime.mjs, and one
-// per handle: queue.mjs, session.mjs, storm.mjs. This file is the public entry.
+// (snapshots and journals), lab.mjs (loadLab and the Lab), sim.mjs (loadSim and
+// the Sim: storms and contention, their own WebAssembly module), lifetime.mjs, and
+// one per handle: queue.mjs, session.mjs, storm.mjs. This file is the public entry.
 export { loadLab } from './lab.mjs';
+
+/**
+ * Loads the simulations (wasm/sim.mjs: storms, storm sets, the contention experiment; their
+ * own WebAssembly module) and returns their API. Imported on first call, so a page that
+ * only plays queues never fetches their code (scripts/site.mjs keeps sim.mjs a module of
+ * its own); the storm lab's worker imports sim.mjs directly.
+ */
+export async function loadSim() {
+  const simulations = await import('./sim.mjs');
+  return simulations.loadSim();
+}

@@ -1,13 +1,14 @@
-// The lab: loadLab() and the object it returns, which makes queues, sessions
-// and storms and answers the module-wide questions (scenarios, goals, limits,
-// schedules, contention, the heap budget).
+// The lab: loadLab() and the object it returns, which makes queues and sessions
+// and answers the module-wide questions (scenarios, goals, limits, schedules,
+// config, the heap budget). The storms and the contention experiment are the
+// simulations' (sim.mjs, loadSim()), a module of their own.
 import createDlqCore from './gen/dlq_core.mjs';
 import { coded, describe, readInput, typeError, unwrap } from './errors.mjs';
 import {
-  aborted, attach, call, core, crossings, failureClasses, limits, markAborted, outcomes, schema, stormSeries,
+  aborted, attach, call, core, crossings, failureClasses, instantiate, limits, markAborted, outcomes, schema,
 } from './runtime.mjs';
 import {
-  MEASURED_REFUSAL, checkCount, checkGoalText, checkObject, checkRoom, checkSize, checkString, checkText, copyArray,
+  MEASURED_REFUSAL, checkCount, checkGoalText, checkObject, checkRoom, checkSize, checkString,
   isWellFormed, refuseLong, tooLarge, utf8, utf8Length,
 } from './checks.mjs';
 import { copyJournalSwitch, copyPolicy } from './schema.mjs';
@@ -15,7 +16,6 @@ import { readScenario, readScenarioObject } from './scenario.mjs';
 import { ASCII_ONLY, checkCrashAfter, copyJournal, copyRecoverOptions, readSnapshot } from './recovery.mjs';
 import { Queue } from './queue.mjs';
 import { Session } from './session.mjs';
-import { Storm, StormSet, copyStormOptions } from './storm.mjs';
 import { configFacts, readConfig, readObjectText, writeSnippet } from './config.mjs';
 
 /** call() for a module of this folder that takes the core as an argument (config.mjs). */
@@ -29,22 +29,11 @@ let modulePromise = null;
  * Node >= 20 (reads the .wasm next to this file) and in browsers (fetches it).
  */
 export function loadLab() {
-  modulePromise ??= instantiate().then((core) => new Lab(core), (error) => {
+  modulePromise ??= instantiate(createDlqCore, new URL('./gen/dlq_core.wasm', import.meta.url)).then((core) => new Lab(core), (error) => {
     modulePromise = null;  // a failed fetch may succeed next time
     throw error;
   });
   return modulePromise;
-}
-
-async function instantiate() {
-  const wasmUrl = new URL('./gen/dlq_core.wasm', import.meta.url);
-  const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
-    typeof window === 'undefined';
-  if (isNode) {
-    const { readFile } = await import('node:fs/promises');
-    return createDlqCore({ wasmBinary: await readFile(wasmUrl) });
-  }
-  return createDlqCore({ locateFile: () => wasmUrl.href });
 }
 
 // ---- the API ------------------------------------------------------------
@@ -65,8 +54,6 @@ class Lab {
     this.failureClasses = failureClasses;
     /** Why an entry sits in quarantine: 'permanent', 'exhausted' (a redrive's `reason`). */
     this.reasons = Object.freeze(core.reasonNames());
-    this.stormSeries = stormSeries;
-    this.contentionGridClients = Object.freeze(core.contentionGridClients());
     this.schema = schema;
     this.maxScriptLetters = core.maxScriptLetters;
     const fields = core.integerFields();
@@ -269,85 +256,6 @@ class Lab {
     return unwrap(call(() => core.learnerMoves(object)));
   }
 
-  /**
-   * A storm (docs/storm.md): up to 1,000,000 jobs through an outage under the
-   * queue's policy, run in slices by storm.run(maxEvents). Options: { jobs,
-   * arrival?, outage?, capacity?, workers?, workMs?, leaseMs?, maxAttempts,
-   * backoff?, seed?, bucketMs? }; a wrong type is a TypeError ('invalid-type'),
-   * a value out of range a RangeError ('out-of-range', 'invalid-argument'), each
-   * naming the option; 'resource-exhausted' when the heap budget has no room.
-   */
-  createStorm(options) {
-    const copy = readInput('options', () => copyStormOptions(options));
-    const handle = call(() => new core.StormHandle());
-    try {
-      unwrap(call(() => handle.init(copy)));
-    } catch (error) {
-      if (aborted === null) handle.delete();
-      throw error;
-    }
-    const storm = new Storm(handle, () => this.#registry.unregister(storm));
-    this.#registry.register(storm, handle, storm);
-    return storm;
-  }
-
-  /**
-   * Storms run one after another with their series on one grid (core/sim/storm.h,
-   * StormSet): the first keeps its bucketMs (absent or 0: chosen after its run),
-   * every later one takes the width the first ended with, so series and peak
-   * rates compare bucket for bucket. Every run's options are checked first; a
-   * refusal names the run (`runs[i].<option>`, with error.index = i) and nothing runs.
-   */
-  createStormSet(runs) {
-    const copies = readInput('runs', () => copyArray('runs', runs, 64).map((options, i) => {
-      try {
-        return copyStormOptions(options);
-      } catch (error) {
-        throw Object.assign(error, { index: i, message: `runs[${i}]: ${error.message}` });
-      }
-    }));
-    const handle = call(() => new core.StormSetHandle());
-    try {
-      const result = call(() => handle.init(copies));
-      if (result !== null && typeof result === 'object' && typeof result.error === 'string') {
-        const index = result.index;
-        try {
-          unwrap(result);
-        } catch (error) {
-          throw Object.assign(error, { index, message: `runs[${index}]: ${error.message}` });
-        }
-      }
-    } catch (error) {
-      if (aborted === null) handle.delete();
-      throw error;
-    }
-    const set = new StormSet(handle, copies.length, () => this.#registry.unregister(set));
-    this.#registry.register(set, handle, set);
-    return set;
-  }
-
-  /** createStorm(options), run to the end, its result(), disposed: { summary, series }. */
-  runStorm(options) {
-    const storm = this.createStorm(options);
-    try {
-      storm.run(Infinity);
-      return storm.result();
-    } finally {
-      if (!storm.disposed) storm.dispose();
-    }
-  }
-
-  /**
-   * What one storm will cost before it runs (core/sim/storm.h, EstimateStormCost):
-   * { attempts, horizonMs }: the most attempts it can make, and the most simulated
-   * ms it can take (null when a capacity limit leaves the time open). Options are
-   * read and refused exactly as createStorm() reads them; nothing runs.
-   */
-  stormCost(options) {
-    const copy = readInput('options', () => copyStormOptions(options));
-    return unwrap(call(() => core.stormCost(copy)));
-  }
-
   /** `count` outcome letters ('s', 't', 'p') from the core's seeded PRNG, for processMany(). */
   randomOutcomes(options) {
     const values = readInput('options', () => {
@@ -358,57 +266,6 @@ class Lab {
     for (const [name, value] of values) checkCount(name, value);
     const [seed, count, successPercent, transientPercent] = values.map(([, value]) => value);
     return unwrap(call(() => core.randomOutcomes(seed, count, successPercent, transientPercent)));
-  }
-
-  /**
-   * The classic contention experiment (docs/contention.md): `clients` clients
-   * each update one row once under optimistic concurrency, retrying a lost write
-   * with the strategy's backoff. Options: { clients (1..10000), strategy ('none' |
-   * 'exponential' | 'equal' | 'full' | 'decorrelated'), baseMs? (5), capMs? (2000),
-   * seed? (1), runs? (1; 1..1000) }. Returns { meanCalls, meanCompletionMs } over
-   * the runs; the same options give the same numbers natively and here. Runs
-   * synchronously: 'none' costs clients²/6 to clients²/4 calls a run.
-   */
-  runContention(options) {
-    const names = ['clients', 'strategy', 'baseMs', 'capMs', 'seed', 'runs'];
-    const input = readInput('options', () => {
-      checkObject('options', options, "{ clients: 100, strategy: 'full' }");
-      const copy = {};
-      for (const name of names) copy[name] = options[name];
-      return copy;
-    });
-    for (const name of names) {
-      const value = input[name];
-      if (value === undefined && name !== 'clients' && name !== 'strategy') continue;
-      if (typeof value !== (name === 'strategy' ? 'string' : 'number')) {
-        throw typeError(unwrap(call(() => core.contentionTypeMessage(name, describe(value)))));
-      }
-      if (name === 'strategy') checkText(name, value, limits.outcomeBytes);
-    }
-    return unwrap(call(() => core.runContention(input)));
-  }
-
-  /**
-   * What the contention experiment's grid costs (core/sim/contention.h,
-   * EstimateContentionGridCost): every strategy at each of lab.contentionGridClients,
-   * at the published base and cap, with options { seed?, runs? }, read and refused
-   * as runContention() reads them. Returns { runs, calls }: calls is about 82,000 a run.
-   */
-  contentionCost(options) {
-    const names = ['seed', 'runs'];
-    const input = readInput('options', () => {
-      checkObject('options', options, '{ seed: 1, runs: 20 }');
-      const copy = {};
-      for (const name of names) copy[name] = options[name];
-      return copy;
-    });
-    for (const name of names) {
-      const value = input[name];
-      if (value !== undefined && typeof value !== 'number') {
-        throw typeError(unwrap(call(() => core.contentionTypeMessage(name, describe(value)))));
-      }
-    }
-    return unwrap(call(() => core.contentionCost(input)));
   }
 
   /**

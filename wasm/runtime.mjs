@@ -1,13 +1,21 @@
-// The loaded core and what every module of the API shares about it: the
-// Emscripten module, whether it has aborted, the crossings so far, and the
-// core's tables read once when it loads (limits, names, lab.schema). Only this
-// module assigns them; the others read them as live bindings.
+// The loaded modules and what every module of the API shares about them: the
+// lab's Emscripten module (loadLab: dlq_core.wasm) and the simulations' (loadSim:
+// dlq_sim.wasm), whether one has aborted, the crossings so far, and the core's
+// tables read once when the first loads (limits, names; both modules link the
+// same tables_binding.cpp, so either answers alike). Only this module assigns
+// them; the others read them as live bindings.
 import { coded, describe } from './errors.mjs';
 
 // ---- the core, and what happens when it aborts --------------------------
 
-export let core = null;       // the Emscripten module, once loaded
-export let aborted = null;    // the error that stopped the core, once it has
+export let core = null;       // the lab's Emscripten module, once loaded
+export let sim = null;        // the simulations' Emscripten module, once loaded
+// The module the shared checks ask (sizeError, integerTypeMessage): the lab's once
+// loaded, else the simulations' (a worker that runs storms loads only that one).
+export let tables = null;
+// The error that stopped a module, once one has: the lab and the simulations share
+// it, so after either aborts every call of this realm is refused.
+export let aborted = null;
 export let crossings = 0;     // calls into the module so far (lab.crossings: for tests and benchmarks)
 
 export function abortedError() {
@@ -37,8 +45,11 @@ export let outcomes = null;
 export let failureClasses = null;
 export let outcomeList = '';
 
-// The core's field tables (lab.schema: core/base/field.h), frozen, once the core loads.
+// The core's field tables (lab.schema: core/base/field.h), frozen, once the core loads
+// (before it, the simulations' tables: the checks read their backoff rows).
 export let schema = null;
+// The simulations' field tables (sim.schema: { backoff, storm, contention }), frozen.
+export let simSchema = null;
 
 /** `value` with every object and array in it frozen. */
 export function deepFreeze(value) {
@@ -49,19 +60,46 @@ export function deepFreeze(value) {
   return value;
 }
 
-// The series of a storm's result, in the order the core numbers them (lab.stormSeries).
+// The series of a storm's result, in the order the core numbers them (sim.stormSeries).
 export let stormSeries = null;
 
-/** Keeps the loaded module and reads the core's tables once (the Lab's constructor calls it). */
-export function attach(module) {
-  core = module;
-  limits = Object.freeze(core.sizeLimits());
-  outcomes = Object.freeze(core.outcomeNames());
-  failureClasses = Object.freeze(core.classNames());
-  stormSeries = Object.freeze(core.stormSeriesNames());
-  schema = deepFreeze(core.schema());
+/** The shared tables, read from `module` (either module: they answer alike). */
+function attachTables(module, moduleSchema) {
+  tables = module;
+  limits = Object.freeze(module.sizeLimits());
+  outcomes = Object.freeze(module.outcomeNames());
+  failureClasses = Object.freeze(module.classNames());
+  schema = moduleSchema;
   const quoted = outcomes.map((name) => `'${name}'`);
   outcomeList = `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+}
+
+/** Keeps the lab's module and reads the core's tables once (the Lab's constructor calls it). */
+export function attach(module) {
+  core = module;
+  attachTables(module, deepFreeze(module.schema()));
+}
+
+/** Keeps the simulations' module and reads their tables once (the Sim's constructor calls it). */
+export function attachSim(module) {
+  sim = module;
+  stormSeries = Object.freeze(module.stormSeriesNames());
+  simSchema = deepFreeze(module.schema());
+  if (core === null) attachTables(module, simSchema);
+}
+
+/**
+ * Instantiates an Emscripten module (`create`, its factory) with its .wasm at
+ * `wasmUrl`: read from disk in Node >= 20, fetched in browsers and workers.
+ */
+export async function instantiate(create, wasmUrl) {
+  const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
+    typeof window === 'undefined';
+  if (isNode) {
+    const { readFile } = await import('node:fs/promises');
+    return create({ wasmBinary: await readFile(wasmUrl) });
+  }
+  return create({ locateFile: () => wasmUrl.href });
 }
 
 /** Records an error from outside call() (the finalizer's) as the core's abort, unless one is recorded already. */

@@ -1,6 +1,6 @@
 // Storms: createStorm()'s options read once, and the storm and storm-set handles.
 import { coded, describe, typeError, unwrap } from './errors.mjs';
-import { call, core, schema, stormSeries } from './runtime.mjs';
+import { call, sim, simSchema, stormSeries } from './runtime.mjs';
 import { checkObject } from './checks.mjs';
 import { copyBackoff, copyFields } from './schema.mjs';
 import { Lifetime } from './lifetime.mjs';
@@ -11,7 +11,7 @@ const STORM_EXAMPLE = "{ jobs: 10000, outage: { startMs: 0, durationMs: 5000 }, 
   "backoff: { kind: 'exponential', baseMs: 100, capMs: 10000, jitter: 'full' } }";
 
 /**
- * createStorm()'s options (lab.schema.storm: core/sim/storm.cpp; docs/storm.md)
+ * createStorm()'s options (sim.schema.storm: core/sim/storm.cpp; docs/storm.md)
  * read once by the storm's rows through the one converter, its backoff by the
  * backoff's, into a plain copy for the core, which fills in its defaults and
  * checks ranges, names and pairs. The rows say which groups may be null and
@@ -20,19 +20,19 @@ const STORM_EXAMPLE = "{ jobs: 10000, outage: { startMs: 0, durationMs: 5000 }, 
 export function copyStormOptions(source) {
   checkObject('options', source, STORM_EXAMPLE);
   const backoffIn = source.backoff;
-  const options = copyFields(source, schema.storm, {
-    prefix: '', namedChoices: true, integerMessage: (name, described) => core.stormTypeMessage(name, described),
+  const options = copyFields(source, simSchema.storm, {
+    prefix: '', namedChoices: true, integerMessage: (name, described) => sim.stormTypeMessage(name, described),
   });
   if (backoffIn !== undefined) options.backoff = copyBackoff('', '', backoffIn);
   return options;
 }
 
-/** Runs on one grid: what lab.createStormSet() returns. */
+/** Runs on one grid: what sim.createStormSet() returns. */
 export class StormSet {
   #life;
 
   constructor(handle, size, forget) {
-    this.#life = new Lifetime(handle, forget, ['storm set', 'lab.createStormSet()']);
+    this.#life = new Lifetime(handle, forget, ['storm set', 'sim.createStormSet()']);
     this.size = size;
   }
 
@@ -84,7 +84,7 @@ export class Storm {
   #life;
 
   constructor(handle, forget) {
-    this.#life = new Lifetime(handle, forget, ['storm', 'lab.createStorm()']);
+    this.#life = new Lifetime(handle, forget, ['storm', 'sim.createStorm()']);
   }
 
   #live() {

@@ -1,10 +1,10 @@
-// The contention experiment through the JS API (lab.runContention()): the same
+// The contention experiment through the JS API (sim.runContention()): the same
 // numbers as the native build (tests/native/contention_test.cpp pins the same
 // totals), the defaults, the published ordering, and refusals that name the option.
 // The model itself is tested natively, from traced runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, throwsWith } from './helpers.mjs';
+import { sim, throwsWith } from './helpers.mjs';
 
 const STRATEGIES = ['none', 'exponential', 'equal', 'full', 'decorrelated'];
 
@@ -19,35 +19,35 @@ test('runContention() gives the native build\'s numbers, bit for bit (25 clients
   };
   for (const strategy of STRATEGIES) {
     const [calls, us] = pinned[strategy];
-    const result = lab.runContention({ clients: 25, strategy, runs: 4, seed: 2024 });
+    const result = sim.runContention({ clients: 25, strategy, runs: 4, seed: 2024 });
     assert.deepEqual(Object.keys(result).sort(), ['meanCalls', 'meanCompletionMs']);
     assert.equal(result.meanCalls, calls / 4, strategy);
     assert.equal(result.meanCompletionMs, us / 4000, strategy);
-    assert.deepEqual(lab.runContention({ clients: 25, strategy, runs: 4, seed: 2024 }), result);  // deterministic
-    assert.notDeepEqual(lab.runContention({ clients: 25, strategy, runs: 4, seed: 2025 }), result);
+    assert.deepEqual(sim.runContention({ clients: 25, strategy, runs: 4, seed: 2024 }), result);  // deterministic
+    assert.notDeepEqual(sim.runContention({ clients: 25, strategy, runs: 4, seed: 2025 }), result);
   }
 });
 
 test('the defaults are the published experiment\'s: base 5 ms, cap 2000 ms; and seed 1, one run', () => {
   for (const strategy of STRATEGIES) {
-    assert.deepEqual(lab.runContention({ clients: 30, strategy }),
-      lab.runContention({ clients: 30, strategy, baseMs: 5, capMs: 2000, seed: 1, runs: 1 }));
+    assert.deepEqual(sim.runContention({ clients: 30, strategy }),
+      sim.runContention({ clients: 30, strategy, baseMs: 5, capMs: 2000, seed: 1, runs: 1 }));
   }
   // A longer cap changes plain exponential backoff (it reaches 2 s at n = 9) ...
-  assert.notDeepEqual(lab.runContention({ clients: 100, strategy: 'exponential', capMs: 100 }),
-    lab.runContention({ clients: 100, strategy: 'exponential' }));
+  assert.notDeepEqual(sim.runContention({ clients: 100, strategy: 'exponential', capMs: 100 }),
+    sim.runContention({ clients: 100, strategy: 'exponential' }));
   // ... and none ignores base and cap.
-  assert.deepEqual(lab.runContention({ clients: 30, strategy: 'none', baseMs: 50, capMs: 60 }),
-    lab.runContention({ clients: 30, strategy: 'none' }));
+  assert.deepEqual(sim.runContention({ clients: 30, strategy: 'none', baseMs: 50, capMs: 60 }),
+    sim.runContention({ clients: 30, strategy: 'none' }));
   // One client never contends: one call, four hops of about 10 ms.
-  const alone = lab.runContention({ clients: 1, strategy: 'full', runs: 50 });
+  const alone = sim.runContention({ clients: 1, strategy: 'full', runs: 50 });
   assert.equal(alone.meanCalls, 1);
   assert.ok(alone.meanCompletionMs > 37 && alone.meanCompletionMs < 43, String(alone.meanCompletionMs));
 });
 
 test('the published ordering at 50 and 100 clients: jitter cuts the work and the time of plain exponential backoff', () => {
   for (const clients of [50, 100]) {
-    const r = Object.fromEntries(STRATEGIES.map((strategy) => [strategy, lab.runContention({ clients, strategy, runs: 20 })]));
+    const r = Object.fromEntries(STRATEGIES.map((strategy) => [strategy, sim.runContention({ clients, strategy, runs: 20 })]));
     const calls = (s) => r[s].meanCalls;
     const ms = (s) => r[s].meanCompletionMs;
     assert.ok(calls('none') > calls('exponential'), `${clients}: none ${calls('none')} vs exponential ${calls('exponential')}`);
@@ -75,7 +75,7 @@ test('runContention() refuses bad options by name, with what was expected and wh
     [{ ...ok, seed: true }, /^seed must be an integer from 0 to 4294967295, got true \(a boolean\)$/],
     [{ ...ok, runs: [] }, /^runs must be an integer from 1 to 1000, got an array$/],
   ];
-  for (const [options, pattern] of types) throwsWith(assert, () => lab.runContention(options), TypeError, 'invalid-type', pattern);
+  for (const [options, pattern] of types) throwsWith(assert, () => sim.runContention(options), TypeError, 'invalid-type', pattern);
   const ranges = [
     [{ ...ok, clients: 0 }, /^clients must be an integer from 1 to 10000, got 0$/],
     [{ ...ok, clients: 10001 }, /^clients must be an integer from 1 to 10000, got 10001$/],
@@ -92,20 +92,20 @@ test('runContention() refuses bad options by name, with what was expected and wh
     [{ ...ok, runs: 1001 }, /^runs must be an integer from 1 to 1000, got 1001$/],
     [{ ...ok, runs: 1e300 }, /^runs must be an integer from 1 to 1000, got 1e\+300$/],
   ];
-  for (const [options, pattern] of ranges) throwsWith(assert, () => lab.runContention(options), RangeError, 'out-of-range', pattern);
+  for (const [options, pattern] of ranges) throwsWith(assert, () => sim.runContention(options), RangeError, 'out-of-range', pattern);
   for (const strategy of ['Full', '', 'jitter', 'full ']) {
-    throwsWith(assert, () => lab.runContention({ ...ok, strategy }), RangeError, 'invalid-argument',
+    throwsWith(assert, () => sim.runContention({ ...ok, strategy }), RangeError, 'invalid-argument',
       /^strategy must be one of "none", "exponential", "equal", "full", "decorrelated", got ".*"$/);
   }
-  throwsWith(assert, () => lab.runContention({ ...ok, strategy: 'x'.repeat(100_000) }), RangeError, 'too-large', /^strategy /);
+  throwsWith(assert, () => sim.runContention({ ...ok, strategy: 'x'.repeat(100_000) }), RangeError, 'too-large', /^strategy /);
   for (const options of [undefined, null, 'full', 10, [ok]]) {
-    throwsWith(assert, () => lab.runContention(options), TypeError, 'invalid-type',
+    throwsWith(assert, () => sim.runContention(options), TypeError, 'invalid-type',
       /^options must be an object such as \{ clients: 100, strategy: 'full' \}, got /);
   }
   const throwing = { clients: 10, get strategy() { throw new Error('boom'); } };
-  throwsWith(assert, () => lab.runContention(throwing), TypeError, 'invalid-type', /^options could not be read: boom$/);
+  throwsWith(assert, () => sim.runContention(throwing), TypeError, 'invalid-type', /^options could not be read: boom$/);
   // The extremes are accepted.
-  assert.equal(lab.runContention({ clients: 1, strategy: 'decorrelated', baseMs: 100000, capMs: 1000000, seed: 2 ** 32 - 1, runs: 1 }).meanCalls, 1);
+  assert.equal(sim.runContention({ clients: 1, strategy: 'decorrelated', baseMs: 100000, capMs: 1000000, seed: 2 ** 32 - 1, runs: 1 }).meanCalls, 1);
 });
 
 test('each option is read once: a getter cannot pass the check and then hand the core something else', () => {
@@ -117,6 +117,6 @@ test('each option is read once: a getter cannot pass the check and then hand the
       return reads === 1 ? 10 : 0;
     },
   };
-  assert.deepEqual(lab.runContention(options), lab.runContention({ clients: 10, strategy: 'full' }));
+  assert.deepEqual(sim.runContention(options), sim.runContention({ clients: 10, strategy: 'full' }));
   assert.equal(reads, 1);
 });

@@ -1,11 +1,13 @@
-// Shared by the Node suites: the lab (through the package's public entry) and fixtures.
+// Shared by the Node suites: the lab and the simulations (through the package's public
+// entry) and fixtures.
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { loadLab } from 'dlq-lab';
+import { loadLab, loadSim } from 'dlq-lab';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const lab = await loadLab();
+export const sim = await loadSim();
 
 export function readText(relative) {
   return readFileSync(path.join(root, relative), 'utf8');

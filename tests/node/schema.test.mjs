@@ -6,17 +6,23 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import ts from 'typescript';
-import { lab, root } from './helpers.mjs';
+import { lab, sim, root } from './helpers.mjs';
 
 const TABLES = ['policy', 'backoff', 'classRule', 'world', 'storm', 'contention', 'schedule'];
+// The simulations' tables are sim.schema's (their own module: wasm/sim.mjs); the rest lab.schema's.
+const SIM_TABLES = ['storm', 'contention'];
+const schemaOf = (table) => (SIM_TABLES.includes(table) ? sim.schema : lab.schema)[table];
 
-test('lab.schema: one frozen table per options object, each row described', () => {
-  assert.deepEqual(Object.keys(lab.schema), [...TABLES, 'actions']);
-  assert.ok(Object.isFrozen(lab.schema));
+test('lab.schema and sim.schema: one frozen table per options object, each row described', () => {
+  assert.deepEqual(Object.keys(lab.schema), [...TABLES.filter((t) => !SIM_TABLES.includes(t)), 'actions']);
+  assert.deepEqual(Object.keys(sim.schema), ['backoff', ...SIM_TABLES]);
+  assert.ok(Object.isFrozen(lab.schema) && Object.isFrozen(sim.schema));
+  // A storm's backoff is a queue's: the two modules' backoff rows are one table.
+  assert.deepEqual(sim.schema.backoff, lab.schema.backoff);
   for (const table of TABLES) {
-    assert.ok(Object.isFrozen(lab.schema[table]), table);
+    assert.ok(Object.isFrozen(schemaOf(table)), table);
     const names = new Set();
-    for (const row of lab.schema[table]) {
+    for (const row of schemaOf(table)) {
       const at = `${table}.${row.name}`;
       assert.ok(Object.isFrozen(row), at);
       assert.ok(!names.has(row.name), `${at} twice`);
@@ -115,15 +121,15 @@ function checkDeclares(interfaceName, rows, structural) {
   }
 }
 
-test('index.d.ts declares every field of lab.schema, with its kind, and no other', () => {
+test('index.d.ts declares every field of lab.schema and sim.schema, with its kind, and no other', () => {
   const policy = lab.schema.policy;
   checkDeclares('PolicyOptions', policy.filter((r) => r.scenario), ['backoff', 'classes']);
   checkDeclares('QueueOptions', policy, ['backoff', 'classes']);
   checkDeclares('BackoffOptions', lab.schema.backoff, []);
   checkDeclares('ClassRuleOptions', lab.schema.classRule, ['backoff']);
   checkDeclares('WorldOptions', lab.schema.world, ['behaviours']);
-  checkDeclares('StormOptions', lab.schema.storm, ['backoff']);
-  checkDeclares('ContentionOptions', lab.schema.contention, []);
+  checkDeclares('StormOptions', sim.schema.storm, ['backoff']);
+  checkDeclares('ContentionOptions', sim.schema.contention, []);
   checkDeclares('ScheduleOptions', lab.schema.schedule, []);
   // Every failure class and outcome the d.ts names is the core's.
   assert.deepEqual(kindOf(declared('FailureClass')).choices.sort(), [...lab.failureClasses].sort());
@@ -158,8 +164,8 @@ const TARGETS = {
     take: (o) => lab.createQueue({ maxAttempts: 3, classes: { precondition: o } }).dispose(),
   },
   world: { base: {}, owner: 'world.', typePrefix: 'scenario.', take: (o) => lab.formatScenario({ maxAttempts: 3, jobs: [], actions: [], world: o }) },
-  storm: { base: { jobs: 10, maxAttempts: 3 }, owner: '', take: (o) => lab.createStorm(o).dispose() },
-  contention: { base: { clients: 2, strategy: 'full' }, owner: '', take: (o) => lab.runContention(o) },
+  storm: { base: { jobs: 10, maxAttempts: 3 }, owner: '', take: (o) => sim.createStorm(o).dispose() },
+  contention: { base: { clients: 2, strategy: 'full' }, owner: '', take: (o) => sim.runContention(o) },
   schedule: { base: {}, owner: '', take: (o) => lab.retrySchedule({ maxAttempts: 3 }, o) },
 };
 
@@ -172,7 +178,7 @@ const PARTNERS = {
 for (const table of TABLES) {
   test(`every ${table} field is refused by its name for a wrong type or range, and takes its default`, () => {
     const { base, owner, take, typePrefix = '' } = TARGETS[table];
-    const rows = lab.schema[table];
+    const rows = schemaOf(table);
     for (const row of rows) {
       const name = owner + row.name;
       const make = (value) => {

@@ -1,4 +1,4 @@
-// Storm lab II through the JS API (lab.runStorm; docs/storm.md "Retry budgets",
+// Storm lab II through the JS API (sim.runStorm; docs/storm.md "Retry budgets",
 // "Closed and open loops", "A server and a timeout", "Presets that reproduce
 // published results"): each published result as a claim on the core's numbers
 // in WebAssembly (tests/native/storm_budget_test.cpp makes the same claims
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { lab, root, throwsWith } from './helpers.mjs';
+import { sim, root, throwsWith } from './helpers.mjs';
 
 const CLI = path.join(path.resolve(root, process.env.DLQ_NATIVE_DIR ?? 'build/native'), 'dlq_storm');
 
@@ -39,28 +39,28 @@ const overload = (closed, backoff) => ({
 });
 
 test('gRPC throttling cuts retries off near ratio / (1 + ratio): grpc:10:0.1 flows at 5% failures, stops at 15%', () => {
-  assert.ok(deniedShare(lab.runStorm(grpcCutoff(50_000)).summary) < 0.05);
-  assert.ok(deniedShare(lab.runStorm(grpcCutoff(150_000)).summary) > 0.95);
+  assert.ok(deniedShare(sim.runStorm(grpcCutoff(50_000)).summary) < 0.05);
+  assert.ok(deniedShare(sim.runStorm(grpcCutoff(150_000)).summary) > 0.95);
   let crossing = null;
   for (let ppm = 50_000; ppm <= 150_000 && crossing === null; ppm += 5000) {
-    if (deniedShare(lab.runStorm(grpcCutoff(ppm)).summary) > 0.5) crossing = ppm;
+    if (deniedShare(sim.runStorm(grpcCutoff(ppm)).summary) > 0.5) crossing = ppm;
   }
   assert.ok(crossing >= 80_000 && crossing <= 100_000, `half the retries refused from ${crossing} per million`);
 });
 
 test('the AWS bucket: a full bucket pays for 100 retries, then retries stop', () => {
   const options = { jobs: 1000, outage: { startMs: 0, durationMs: 60_000 }, maxAttempts: 3, budget: 'aws-standard' };
-  const { summary } = lab.runStorm(options);
+  const { summary } = sim.runStorm(options);
   assert.equal(summary.attempts - summary.jobs, 100);
   assert.equal(summary.retriesDenied, 1000);
   assert.equal(summary.quarantinedByBudget, 1000);
-  const failed = lab.runStorm({ ...options, budget: { kind: 'aws-standard' }, refusedRetry: 'fail' }).summary;
+  const failed = sim.runStorm({ ...options, budget: { kind: 'aws-standard' }, refusedRetry: 'fail' }).summary;
   assert.equal(failed.failedJobs, 1000);
   assert.equal(failed.quarantined, 0);
 });
 
 test('metastable: with three attempts and no budget, goodput stays near zero long after the capacity drop', () => {
-  const run = lab.runStorm(metastable);
+  const run = sim.runStorm(metastable);
   assert.ok(goodputBetween(run, 0, 5000) > 590);
   assert.ok(goodputBetween(run, 10_000, 50_000) < 6, `goodput ${goodputBetween(run, 10_000, 50_000)}`);
   assert.ok(run.summary.amplification > 2.7);
@@ -69,24 +69,24 @@ test('metastable: with three attempts and no budget, goodput stays near zero lon
 
 test('metastable: the same trigger with a budget, or closed-loop clients, recovers within a few timeouts', () => {
   for (const budget of ['grpc:10:0.1', 'aws-standard']) {
-    const run = lab.runStorm({ ...metastable, budget });
+    const run = sim.runStorm({ ...metastable, budget });
     assert.ok(goodputBetween(run, 8000, 50_000) > 590, `${budget}: ${goodputBetween(run, 8000, 50_000)}`);
     assert.ok(run.summary.completed > 29_000);
   }
-  const closed = lab.runStorm({ ...metastable, arrival: { kind: 'closed', clients: 6 } });
+  const closed = sim.runStorm({ ...metastable, arrival: { kind: 'closed', clients: 6 } });
   assert.ok(goodputBetween(closed, 7000, 50_000) > 590);
   assert.equal(closed.summary.completed, 30_000);
 });
 
 test('open versus closed loop: backoff barely lowers open-loop amplification, and clearly lowers closed-loop', () => {
-  const amp = (closed, backoff) => lab.runStorm(overload(closed, backoff)).summary.amplification;
+  const amp = (closed, backoff) => sim.runStorm(overload(closed, backoff)).summary.amplification;
   const [open, openBackoff, closed, closedBackoff] = [amp(false, false), amp(false, true), amp(true, false), amp(true, true)];
   assert.ok(openBackoff > 0.9 * open, `open ${open} -> ${openBackoff}`);
   assert.ok(closedBackoff < 0.6 * closed, `closed ${closed} -> ${closedBackoff}`);
 });
 
 test('the new numbers: retriesDenied, goodput, amplification, and the series that add up to them', () => {
-  const { summary: s, series } = lab.runStorm({ ...metastable, jobs: 3000, budget: 'finagle:20:10:10000' });
+  const { summary: s, series } = sim.runStorm({ ...metastable, jobs: 3000, budget: 'finagle:20:10:10000' });
   assert.equal(s.amplification, s.attempts / s.jobs);
   assert.equal(s.goodput, (s.completed * 1000) / s.drainMs);
   assert.equal(series.completed.reduce((a, b) => a + b, 0), s.completed);
@@ -95,13 +95,13 @@ test('the new numbers: retriesDenied, goodput, amplification, and the series tha
   assert.equal(s.failures, s.outageFailures + s.throttled + s.randomFailures + s.timedOut);
   assert.equal(s.completed + s.quarantined + s.failedJobs, s.jobs);
   // Text and object budgets are the same budget.
-  const object = lab.runStorm({ ...metastable, jobs: 3000, budget: { kind: 'finagle', percent: 20, minPerSecond: 10, windowMs: 10_000 } });
+  const object = sim.runStorm({ ...metastable, jobs: 3000, budget: { kind: 'finagle', percent: 20, minPerSecond: 10, windowMs: 10_000 } });
   assert.deepEqual(object.summary, s);
 });
 
 test('storm II options are refused by name, saying what was expected and what was given', () => {
   const base = { jobs: 100, maxAttempts: 3 };
-  const bad = (extra, Kind, code, pattern) => throwsWith(assert, () => lab.createStorm({ ...base, ...extra }), Kind, code, pattern);
+  const bad = (extra, Kind, code, pattern) => throwsWith(assert, () => sim.createStorm({ ...base, ...extra }), Kind, code, pattern);
   bad({ budget: 'grpc:10' }, RangeError, 'invalid-argument',
     /^budget must be grpc:MAX_TOKENS:TOKEN_RATIO, aws-standard or finagle:PERCENT:MIN_PER_S:WINDOW_MS, got "grpc:10"$/);
   bad({ budget: 'grpc:10:0.0001' }, RangeError, 'invalid-argument', /^budget: TOKEN_RATIO must be a decimal from 0\.001 to 1/);
@@ -120,12 +120,12 @@ test('storm II options are refused by name, saying what was expected and what wa
 test('storm cost: a failure rate, a server or a closed loop leave the time open; the attempts bound stays', () => {
   const base = { jobs: 1000, maxAttempts: 4 };
   for (const extra of [{ failurePerMillion: 1 }, { server: { capacityPerSecond: 10, timeoutMs: 50 } }, { arrival: { kind: 'closed', clients: 5 } }]) {
-    assert.deepEqual(lab.stormCost({ ...base, ...extra }), { attempts: 4000, horizonMs: null });
+    assert.deepEqual(sim.stormCost({ ...base, ...extra }), { attempts: 4000, horizonMs: null });
   }
 });
 
 test('the default preset: after a 5 s outage into 1,500 successes a second, every jitter completes more than none', () => {
-  const run = (jitter) => lab.runStorm({
+  const run = (jitter) => sim.runStorm({
     jobs: 10_000, outage: { startMs: 0, durationMs: 5000 }, capacity: { perWindow: 1500, windowMs: 1000 }, workers: 10_000,
     maxAttempts: 10, backoff: { kind: 'exponential', baseMs: 100, capMs: 10_000, jitter },
   }).summary;
@@ -149,7 +149,7 @@ test('the command line: --json carries retriesDenied, goodput and amplification;
   assert.equal(summary.retriesDenied, 1000);
   assert.equal(summary.amplification, 1.1);
   assert.equal(summary.goodput, 0);
-  assert.deepEqual(summary, lab.runStorm({ jobs: 1000, outage: { startMs: 0, durationMs: 60_000 }, maxAttempts: 3, budget: 'aws-standard' }).summary);
+  assert.deepEqual(summary, sim.runStorm({ jobs: 1000, outage: { startMs: 0, durationMs: 60_000 }, maxAttempts: 3, budget: 'aws-standard' }).summary);
   const table = run('--jobs', '1000', '--attempts', '3', '--failure-rate', '0.05', '--budget', 'grpc:10:0.1');
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /failure rate 0\.05; budget grpc:10:0\.1 \(a refused retry: quarantine\)/);

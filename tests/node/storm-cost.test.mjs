@@ -1,6 +1,6 @@
 // The storm lab's guard: a shared link starts by itself only when its whole cost is
-// bounded. The bound is the core's (lab.stormCost: core/sim/storm.h EstimateStormCost;
-// lab.contentionCost: core/sim/contention.h EstimateContentionGridCost), summed over a
+// bounded. The bound is the core's (sim.stormCost: core/sim/storm.h EstimateStormCost;
+// sim.contentionCost: core/sim/contention.h EstimateContentionGridCost), summed over a
 // scenario's runs and held against the page's limits (web/src/storm/storm-presets.mjs:
 // runCosts, totalStormCost, contentionGuard). The bound must really bound: over 300
 // seeded random scenarios, every run the core makes stays within the attempts and the
@@ -8,25 +8,25 @@
 // are the ones that wait.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab } from './helpers.mjs';
+import { sim } from './helpers.mjs';
 import {
   AUTO_RUN_MAX_ATTEMPTS, PRESETS, contentionGuard, coreLists, parseStormLink, runCosts, stormRuns as presetRuns, totalStormCost,
 } from '../../web/src/storm/storm-presets.mjs';
 
-const { jitters } = coreLists(lab.schema);
+const { jitters } = coreLists(sim.schema);
 const stormRuns = (s) => presetRuns(s, jitters);
 /** What scenario `s` will cost, as the page reckons it from the core's bound of each run. */
-const stormCost = (s) => totalStormCost(runCosts(stormRuns(s), (options) => lab.stormCost(options)));
+const stormCost = (s) => totalStormCost(runCosts(stormRuns(s), (options) => sim.stormCost(options)));
 /** One run's core bound: its attempts and its horizon (null: no time bound). */
-const runCost = (run) => lab.stormCost(run.options);
+const runCost = (run) => sim.stormCost(run.options);
 const stormRunAttempts = (run) => runCost(run).attempts;
 const stormHorizonMs = (run) => runCost(run).horizonMs;
-/** The contention experiment's guard, as the page reckons it from lab.contentionCost. */
+/** The contention experiment's guard, as the page reckons it from sim.contentionCost. */
 const contentionCost = (c) => {
   const options = {};
   if (c.seed !== null) options.seed = c.seed;
   if (c.runs !== null) options.runs = c.runs;
-  return contentionGuard(lab.contentionCost(options));
+  return contentionGuard(sim.contentionCost(options));
 };
 
 /** A small deterministic generator, mulberry32 (no Math.random: the same scenarios every run): an integer in [0, n). */
@@ -67,7 +67,7 @@ test('the estimate bounds what the core does: attempts and simulated time, 300 s
     };
     if (s.baseMs !== null && rnd(4) > 0) s.capMs = s.baseMs + rnd(5000);  // else the core's default cap
     for (const run of stormRuns(s)) {
-      const storm = lab.createStorm(run.options);
+      const storm = sim.createStorm(run.options);
       storm.run(Infinity);
       const { summary } = storm.result();
       storm.dispose();
@@ -117,9 +117,9 @@ test('contention links: the default 20 runs start by themselves, 1,000 runs (abo
   // The per-run figure holds: one run of the whole grid makes at most 82,000 calls, at any of these seeds.
   for (const seed of [1, 4, 7]) {
     let calls = 0;
-    for (const clients of lab.contentionGridClients) {
+    for (const clients of sim.contentionGridClients) {
       for (const strategy of ['none', 'exponential', 'equal', 'full', 'decorrelated']) {
-        calls += lab.runContention({ clients, strategy, seed, runs: 1 }).meanCalls;
+        calls += sim.runContention({ clients, strategy, seed, runs: 1 }).meanCalls;
       }
     }
     assert.ok(calls <= 82_000 && calls > 78_000, `seed ${seed}: ${calls} calls a run`);

@@ -1,4 +1,4 @@
-// Storms through the JS API (lab.createStorm, lab.runStorm; core/sim/storm.h,
+// Storms through the JS API (sim.createStorm, sim.runStorm; core/sim/storm.h,
 // docs/storm.md): results and their typed arrays, slicing and progress,
 // refusals by name, determinism, and native == WebAssembly byte for byte: the
 // released fixtures in tests/fixtures/storms/ (which the native suite checks
@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { lab, root, throwsWith } from './helpers.mjs';
+import { lab, sim, root, throwsWith } from './helpers.mjs';
 
 const FIXTURE_DIR = path.join(root, 'tests/fixtures/storms');
 const NATIVE_DIR = path.resolve(root, process.env.DLQ_NATIVE_DIR ?? 'build/native');
@@ -130,7 +130,7 @@ if (process.env.DLQ_UPDATE_STORM_FIXTURES === '1') {
 }
 
 test('runStorm: a summary whose counts add up, and series of Uint32Arrays, one value per bucket', () => {
-  const { summary, series } = lab.runStorm(small);
+  const { summary, series } = sim.runStorm(small);
   assert.deepEqual(Object.keys(summary), ['jobs', 'attempts', 'successes', 'failures', 'outageFailures', 'throttled',
     'randomFailures', 'timedOut', 'wastedAttempts', 'retriesDenied', 'goodput', 'amplification', 'peakRetryRate',
     'peakRateAfterRecovery', 'drainMs', 'completed', 'quarantined', 'quarantinedByBudget', 'failedJobs', 'worstCase']);
@@ -160,8 +160,8 @@ test('runStorm: a summary whose counts add up, and series of Uint32Arrays, one v
 });
 
 test('a storm runs in slices: progress rises to 1, run() says when it is over, and the result is the same', () => {
-  const whole = lab.runStorm(small);
-  const storm = lab.createStorm(small);
+  const whole = sim.runStorm(small);
+  const storm = sim.createStorm(small);
   assert.equal(storm.progress, 0);
   let previous = 0;
   let slices = 0;
@@ -191,17 +191,17 @@ test('a storm runs in slices: progress rises to 1, run() says when it is over, a
 });
 
 test('the same options give the same storm; another seed gives another', () => {
-  const a = lab.runStorm(small);
-  const b = lab.runStorm({ ...small });
+  const a = sim.runStorm(small);
+  const b = sim.runStorm({ ...small });
   assertSameRun(a, b, 'again');
-  const c = lab.runStorm({ ...small, seed: 6 });
+  const c = sim.runStorm({ ...small, seed: 6 });
   assert.ok(!bytes(c.series.success).equals(bytes(a.series.success)));
 });
 
 test('storm options are refused by name: wrong types (TypeError), ranges and names (RangeError); nothing is kept', () => {
-  const used = lab.heapBudget().usedBytes;
-  const bad = (change, Kind, code, pattern) => throwsWith(assert, () => lab.createStorm({ ...small, ...change }), Kind, code, pattern);
-  throwsWith(assert, () => lab.createStorm(null), TypeError, 'invalid-type', /^options must be an object such as/);
+  const used = sim.heapBudget().usedBytes;
+  const bad = (change, Kind, code, pattern) => throwsWith(assert, () => sim.createStorm({ ...small, ...change }), Kind, code, pattern);
+  throwsWith(assert, () => sim.createStorm(null), TypeError, 'invalid-type', /^options must be an object such as/);
   bad({ jobs: '5' }, TypeError, 'invalid-type', /^jobs must be an integer from 10 to 1000000, got "5" \(a string\)$/);
   bad({ jobs: 5 }, RangeError, 'out-of-range', /^jobs must be an integer from 10 to 1000000, got 5$/);
   bad({ jobs: 10.5 }, RangeError, 'out-of-range', /^jobs must be an integer from 10 to 1000000, got 10\.5$/);
@@ -231,34 +231,34 @@ test('storm options are refused by name: wrong types (TypeError), ranges and nam
   bad({ seed: -1 }, RangeError, 'out-of-range', /^seed must be an integer from 0 to 4294967295, got -1$/);
   bad({ bucketMs: NaN }, RangeError, 'out-of-range', /^bucketMs must be an integer from 0 to 86400000, got NaN$/);
   bad({ bucketMs: '10' }, TypeError, 'invalid-type', /^bucketMs must be an integer from 0 to 86400000, got "10" \(a string\)$/);
-  throwsWith(assert, () => lab.createStorm({ get jobs() { throw new Error('boom'); } }), TypeError, 'invalid-type',
+  throwsWith(assert, () => sim.createStorm({ get jobs() { throw new Error('boom'); } }), TypeError, 'invalid-type',
     /^options could not be read: boom$/);
-  assert.equal(lab.heapBudget().usedBytes, used);
-  const storm = lab.createStorm(small);
+  assert.equal(sim.heapBudget().usedBytes, used);
+  const storm = sim.createStorm(small);
   throwsWith(assert, () => storm.run('10'), TypeError, 'invalid-type', /^maxEvents must be a non-negative integer or Infinity, got "10" \(a string\)$/);
   throwsWith(assert, () => storm.run(-1), RangeError, 'out-of-range', /^maxEvents must be a non-negative integer or Infinity, got -1$/);
   throwsWith(assert, () => storm.run(1.5), RangeError, 'out-of-range', /got 1\.5$/);
   assert.equal(storm.progress, 0, 'a refused run changes nothing');
   storm.dispose();
-  assert.equal(lab.heapBudget().usedBytes, used);
+  assert.equal(sim.heapBudget().usedBytes, used);
 });
 
 test('the heap budget refuses a storm it has no room for, naming createStorm', () => {
-  const { limitBytes, usedBytes } = lab.heapBudget();
-  lab.setHeapBudget(usedBytes + 1000);
+  const { limitBytes, usedBytes } = sim.heapBudget();
+  sim.setHeapBudget(usedBytes + 1000);
   try {
-    throwsWith(assert, () => lab.createStorm({ ...small, jobs: 1_000_000 }), Error, 'resource-exhausted', /^createStorm needs \d+ bytes/);
+    throwsWith(assert, () => sim.createStorm({ ...small, jobs: 1_000_000 }), Error, 'resource-exhausted', /^createStorm needs \d+ bytes/);
   } finally {
-    lab.setHeapBudget(limitBytes);
+    sim.setHeapBudget(limitBytes);
   }
-  assert.equal(lab.heapBudget().usedBytes, usedBytes);
+  assert.equal(sim.heapBudget().usedBytes, usedBytes);
 });
 
 test('the herd preset (docs/storm.md): without jitter the post-recovery peak is at least 10x full jitter\'s', () => {
   const herd = { jobs: 10_000, outage: { startMs: 0, durationMs: 5000 }, workers: 10_000, workMs: 10, maxAttempts: 10,
     backoff: { kind: 'exponential', baseMs: 100, capMs: 10_000, jitter: 'none' }, seed: 1 };
-  const none = lab.runStorm(herd).summary;
-  const full = lab.runStorm({ ...herd, backoff: { ...herd.backoff, jitter: 'full' } }).summary;
+  const none = sim.runStorm(herd).summary;
+  const full = sim.runStorm({ ...herd, backoff: { ...herd.backoff, jitter: 'full' } }).summary;
   assert.equal(none.peakRateAfterRecovery, 1_000_000);  // all 10,000 in one 10 ms bucket
   assert.ok(none.peakRateAfterRecovery >= 10 * full.peakRateAfterRecovery, `${none.peakRateAfterRecovery} vs ${full.peakRateAfterRecovery}`);
 });
@@ -269,7 +269,7 @@ test('the released fixtures: WebAssembly gives the native summaries and series, 
   for (const name of names) {
     const fixture = readFixture(name);
     assert.deepEqual(fixture.options, FIXTURES[name], `${name}: the options the fixture was made from`);
-    assertFixtureRun(lab.runStorm(fixture.options), fixture, name);
+    assertFixtureRun(sim.runStorm(fixture.options), fixture, name);
   }
 });
 
@@ -287,14 +287,14 @@ test('native == WebAssembly, byte for byte, through the native CLI', (t) => {
     { ...small, jobs: 3000, arrival: { kind: 'closed', clients: 40 }, failurePerMillion: 300_000, budget: 'finagle:20:10:1000' },
     { ...small, jobs: 5000, arrival: { kind: 'rate', perSecond: 600 }, workers: 100_000, outage: null, maxAttempts: 3,
       server: { capacityPerSecond: 1000, timeoutMs: 500, dropStartMs: 1000, dropMs: 1000, dropPerSecond: 100 } }];
-  for (const [i, options] of cases.entries()) assertSameRun(lab.runStorm(options), native(options), `case ${i}`);
+  for (const [i, options] of cases.entries()) assertSameRun(sim.runStorm(options), native(options), `case ${i}`);
 });
 
 test('a storm set runs every storm on the first one\'s grid, equal to each run alone on that grid', () => {
   const first = { jobs: 2000, maxAttempts: 6, outage: { startMs: 0, durationMs: 3000 },
     backoff: { kind: 'exponential', baseMs: 100, capMs: 5000, jitter: 'none' } };
   const second = { ...first, jobs: 50000, backoff: { ...first.backoff, jitter: 'full' } };
-  const set = lab.createStormSet([first, second]);
+  const set = sim.createStormSet([first, second]);
   try {
     assert.equal(set.size, 2);
     let slices = 0;
@@ -303,24 +303,24 @@ test('a storm set runs every storm on the first one\'s grid, equal to each run a
     assert.equal(set.current, 2);
     const [a, b] = [set.result(0), set.result(1)];
     assert.equal(b.series.bucketMs, a.series.bucketMs);
-    const alone = lab.runStorm({ ...second, bucketMs: a.series.bucketMs });
+    const alone = sim.runStorm({ ...second, bucketMs: a.series.bucketMs });
     assert.deepEqual(b.summary, alone.summary);
-    for (const name of lab.stormSeries) assert.deepEqual(b.series[name], alone.series[name], name);
+    for (const name of sim.stormSeries) assert.deepEqual(b.series[name], alone.series[name], name);
     assert.throws(() => set.result(2), (e) => e.code === 'out-of-range' && /^i must be an integer from 0 to 1/.test(e.message));
   } finally {
     set.dispose();
   }
-  assert.deepEqual([...lab.stormSeries], ['success', 'outage', 'throttled', 'ready', 'delayed', 'inFlight', 'quarantine',
+  assert.deepEqual([...sim.stormSeries], ['success', 'outage', 'throttled', 'ready', 'delayed', 'inFlight', 'quarantine',
     'failed', 'timedOut', 'completed', 'denied', 'serverQueue']);
 });
 
 test('a storm set refuses a bad run by its index, and nothing runs', () => {
-  assert.throws(() => lab.createStormSet([{ jobs: 100, maxAttempts: 3 }, { jobs: 5, maxAttempts: 3 }]), (e) => {
+  assert.throws(() => sim.createStormSet([{ jobs: 100, maxAttempts: 3 }, { jobs: 5, maxAttempts: 3 }]), (e) => {
     assert.equal(e.code, 'out-of-range');
     assert.equal(e.index, 1);
     assert.match(e.message, /^runs\[1\]: jobs must be an integer from 10 to 1000000, got 5$/);
     return true;
   });
-  assert.throws(() => lab.createStormSet([{ jobs: '100', maxAttempts: 3 }]), (e) => e.code === 'invalid-type' && e.index === 0 && /^runs\[0\]: jobs/.test(e.message));
-  assert.throws(() => lab.createStormSet('x'), (e) => e.code === 'invalid-type' && /^runs must be an array/.test(e.message));
+  assert.throws(() => sim.createStormSet([{ jobs: '100', maxAttempts: 3 }]), (e) => e.code === 'invalid-type' && e.index === 0 && /^runs\[0\]: jobs/.test(e.message));
+  assert.throws(() => sim.createStormSet('x'), (e) => e.code === 'invalid-type' && /^runs must be an array/.test(e.message));
 });

@@ -1,7 +1,7 @@
 // Type-checked (tsc --noEmit) against wasm/index.d.ts through the package's
 // "exports"; never run. The @ts-expect-error lines must stay errors.
 import {
-  loadLab, type AttemptResult, type TimelineEvent, type Lab, type LabError, type Lease, type Policy, type QueueOptions,
+  loadLab, loadSim, type Sim, type AttemptResult, type TimelineEvent, type Lab, type LabError, type Lease, type Policy, type QueueOptions,
   type ScenarioAction, type ParsedScenario, type DelayedJob, type LeasedJob, type WorstCase, type ErrorCode,
   type Outcome, type FailureClass, type Retry, type ClassTable, type ClassRule, type ResolvedClassRule, type ClassOptions,
   type QuarantineEntry, type EventKind, type BackoffOptions, type Ordering, type QuarantineOptions, type ReadyJob,
@@ -271,8 +271,11 @@ async function main(): Promise<void> {
   // @ts-expect-error: a goal is text
   q.checkGoal({ quarantined: 'b' });
 
-  // Storms: stepped in slices (a worker reports progress), series as typed arrays.
-  const storm = lab.createStorm({ jobs: 1000, maxAttempts: 10, outage: { startMs: 0, durationMs: 5000 },
+  // Storms: the simulations' own module, stepped in slices (a worker reports progress), series as typed arrays.
+  const sim: Sim = await loadSim();
+  // @ts-expect-error: the storms are the Sim's, no longer the Lab's
+  lab.createStorm({ jobs: 10, maxAttempts: 3 });
+  const storm = sim.createStorm({ jobs: 1000, maxAttempts: 10, outage: { startMs: 0, durationMs: 5000 },
     backoff: { kind: 'exponential', baseMs: 100, capMs: 10000, jitter: 'full' }, workers: 100, workMs: 10 });
   while (!storm.run(100_000)) void storm.progress;
   const { summary, series } = storm.result();
@@ -280,17 +283,17 @@ async function main(): Promise<void> {
   const ready: Uint32Array = series.ready;
   void drained; void ready;
   storm.dispose();
-  const once = lab.runStorm({ jobs: 10, maxAttempts: 3 });
+  const once = sim.runStorm({ jobs: 10, maxAttempts: 3 });
   void once.summary.worstCase.attempts;
   // @ts-expect-error: jobs is a number
-  lab.runStorm({ jobs: '10', maxAttempts: 3 });
+  sim.runStorm({ jobs: '10', maxAttempts: 3 });
 
   // The contention experiment.
-  const c = lab.runContention({ clients: 50, strategy: 'full', runs: 10 });
+  const c = sim.runContention({ clients: 50, strategy: 'full', runs: 10 });
   const calls: number = c.meanCalls;
   void calls;
   // @ts-expect-error: strategies are five fixed names
-  lab.runContention({ clients: 50, strategy: 'half' });
+  sim.runContention({ clients: 50, strategy: 'half' });
 
   // A policy's retry schedule.
   const schedule = lab.retrySchedule({ maxAttempts: 5, backoff: { kind: 'exponential', jitter: 'full' } }, { outageMs: 3000 });

@@ -2,7 +2,7 @@
 // The storm lab's charts (uPlot): the data a run's series become, a run's two
 // charts (attempts per second, stacked; jobs by place), the contention
 // experiment's two line charts, and a warm-up. Drawing only: the numbers are the
-// core's (the worker's results); which series exist is lab.stormSeries.
+// core's (the worker's results); which series exist is sim.stormSeries.
 import uPlot from 'uplot';
 import { h } from '../shared/dom.mjs';
 import { CONTENTION_LABELS } from './storm-presets.mjs';

@@ -1,7 +1,7 @@
 // @ts-check
 // The scenario form (#storm-form, framed in storm.html), the preset buttons
 // (#storm-presets) and the form's refusal (#storm-error). It draws the number
-// fields from the core's rows (lab.schema.storm and .backoff) into the frame's
+// fields from the core's rows (sim.schema.storm and .backoff) into the frame's
 // slots, reads and fills a scenario (storm-presets.mjs describes its shape),
 // shows a refusal next to the field it names, and says what the reader did
 // through bindX(handler).
@@ -20,13 +20,13 @@ function numberSlots(form) {
   });
 }
 
-/** A slot's row: lab.schema.storm's row of that name, else the row of the table its group names ("backoff.baseMs"). */
+/** A slot's row: sim.schema.storm's row of that name, else the row of the table its group names ("backoff.baseMs"). */
 function rowOf(schema, path) {
   const row = schema.storm.find((r) => r.name === path);
   if (row) return row;
   const dot = path.indexOf('.');
   const found = dot > 0 ? schema[path.slice(0, dot)]?.find((r) => r.name === path.slice(dot + 1)) : undefined;
-  if (!found || found.kind !== 'integer') throw new Error(`lab.schema has no integer field ${path} for the storm form`);
+  if (!found || found.kind !== 'integer') throw new Error(`sim.schema has no integer field ${path} for the storm form`);
   return found;
 }
 

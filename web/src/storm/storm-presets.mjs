@@ -3,7 +3,7 @@
 // (location.hash, see docs/storm.md "Storm links") and how one scenario becomes
 // the runs the worker makes (one per strategy, or per strategy and arrival
 // pattern). No DOM here and no core: every value is checked by the core
-// (lab.createStorm) when it runs, so a link may carry a value the core refuses.
+// (sim.createStorm) when it runs, so a link may carry a value the core refuses.
 //
 // A scenario, as the form holds it (numbers, or null for a blank field):
 //   { jobs, arrival: 'burst' | 'rate' | 'both' | 'closed' | 'loops', perSecond, clients,
@@ -17,7 +17,7 @@
 // text is the core's grammar, read by the core: grpc:10:0.1, aws-standard, finagle:20:10:10000).
 
 // The names of strategies, backoff kinds and contention strategies are the core's
-// (lab.schema: backoff.jitter, backoff.kind, contention.strategy choices; coreLists()).
+// (sim.schema: backoff.jitter, backoff.kind, contention.strategy choices; coreLists()).
 // What this page keeps, keyed by those names, is its own presentation: each one's
 // label, and its letter in the link format (s1's letters are frozen: old links keep
 // loading). storm-presets.test.mjs checks every core name has a label and a letter.
@@ -35,7 +35,7 @@ export const CONTENTION_LABELS = {
 export const CONTENTION_DEFAULTS = { seed: 1, runs: 20 };
 
 /**
- * The lists this page takes from the core, out of lab.schema's rows (`schema`: at
+ * The lists this page takes from the core, out of sim.schema's rows (`schema`: at
  * least { backoff, contention }, as the worker's describe answer carries them):
  * { jitters: the storm's strategies (backoff.jitter), backoffKinds (backoff.kind),
  * contentionStrategies (contention.strategy) }, each the core's names in its order.
@@ -43,7 +43,7 @@ export const CONTENTION_DEFAULTS = { seed: 1, runs: 20 };
 export function coreLists(schema) {
   const choices = (rows, name) => {
     const row = rows.find((r) => r.name === name);
-    if (!row?.choices) throw new Error(`lab.schema has no choices for ${name}`);
+    if (!row?.choices) throw new Error(`sim.schema has no choices for ${name}`);
     return row.choices.map((c) => c.name);
   };
   return {
@@ -55,7 +55,7 @@ export function coreLists(schema) {
 
 /**
  * A link runs as soon as it is opened only when the core bounds its whole cost by
- * these (lab.stormCost over its runs, lab.contentionCost; see totalStormCost); a
+ * these (sim.stormCost over its runs, sim.contentionCost; see totalStormCost); a
  * costlier one waits for Run and says what it will cost. 10 million attempts are
  * about a third of a second of the core's time here (about 30 ns an attempt in
  * WebAssembly); 2 million contention calls about one second (about 450 ns a call).
@@ -539,7 +539,7 @@ export function stormRuns(s, jitters) {
 // ---- what a scenario will cost: the core's bound, this page's guard -----------
 
 /**
- * Each run's bound, from the core (`stormCost`: lab.stormCost): { attempts, horizonMs },
+ * Each run's bound, from the core (`stormCost`: sim.stormCost): { attempts, horizonMs },
  * or { refused, code } with the core's refusal of the run's options (nothing would run).
  */
 export function runCosts(runs, stormCost) {
@@ -567,7 +567,7 @@ export function totalStormCost(costs) {
 }
 
 /**
- * The contention guard on the core's cost (lab.contentionCost: { runs, calls }, or
+ * The contention guard on the core's cost (sim.contentionCost: { runs, calls }, or
  * { refused } as runCosts gives it): { runs, calls, autoRun }. A refused one costs
  * nothing: it runs, and the core's refusal is shown.
  */

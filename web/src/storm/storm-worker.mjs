@@ -8,21 +8,21 @@
 // Messages in:
 //   { type: 'describe', id }                          what the page takes from the core, answered once the
 //                                                     core is loaded: 'described'
-//   { type: 'cost', id, runs: [options…] }            each storm's bound (lab.stormCost): 'cost'
-//   { type: 'contention-cost', id, seed, runs }       the contention grid's cost (lab.contentionCost)
-//   { type: 'storm', id, runs: [{ key, options }] }   one storm set (lab.createStormSet): every run's
+//   { type: 'cost', id, runs: [options…] }            each storm's bound (sim.stormCost): 'cost'
+//   { type: 'contention-cost', id, seed, runs }       the contention grid's cost (sim.contentionCost)
+//   { type: 'storm', id, runs: [{ key, options }] }   one storm set (sim.createStormSet): every run's
 //                                                     options are checked first, and if the core refuses
 //                                                     one, nothing runs ('refused', naming the run). The
 //                                                     core puts every run on the first one's grid, so
 //                                                     their series and peak rates compare bucket for
 //                                                     bucket. Progress counts each run's attempts
-//                                                     against the most it can make (lab.stormCost).
+//                                                     against the most it can make (sim.stormCost).
 //   { type: 'contention', id, clients: [..], strategies: [..], seed, baseMs, capMs, runs }
 // Messages out (each with the request's id):
 //   { type: 'ready' }                                 the core is loaded (once, before anything else)
 //   { type: 'described', schema: { storm, contention, backoff }, contentionClients }
-//                                                     lab.schema's rows for those objects (the strategy
-//                                                     lists are their choices) and lab.contentionGridClients
+//                                                     sim.schema's rows for those objects (the strategy
+//                                                     lists are their choices) and sim.contentionGridClients
 //   { type: 'cost', costs: [{ attempts, horizonMs } | { refused, code }…] }   one a run (storm-presets.mjs runCosts)
 //   { type: 'contention-cost', cost: { runs, calls } | { refused, code } }
 //   { type: 'refused', key, code, message }           the core's error for that run's options
@@ -36,7 +36,8 @@
 //   { type: 'contention-row', clients, strategy, meanCalls, meanCompletionMs }
 //   { type: 'done', elapsedMs }
 //   { type: 'error', code, message }                  anything else that went wrong
-import { loadLab } from '../../wasm/index.mjs';
+// Only the simulations' module (wasm/sim.mjs: dlq_sim.wasm), not the lab's: the worker runs storms.
+import { loadSim } from '../../wasm/sim.mjs';
 import { runCosts } from './storm-presets.mjs';
 
 /** Events per storm.run() call: a few ms of work each, so progress flows and Cancel is prompt. */
@@ -44,53 +45,53 @@ const STEP_EVENTS = 200_000;
 /** At most one progress message per this many ms. */
 const PROGRESS_MS = 40;
 
-const labPromise = loadLab();
-labPromise.then(() => self.postMessage({ type: 'ready' }), (error) => self.postMessage({ type: 'error', code: error?.code ?? 'load-failed', message: `the core could not be loaded: ${error?.message ?? error}` }));
+const simPromise = loadSim();
+simPromise.then(() => self.postMessage({ type: 'ready' }), (error) => self.postMessage({ type: 'error', code: error?.code ?? 'load-failed', message: `the core could not be loaded: ${error?.message ?? error}` }));
 
 self.addEventListener('message', async ({ data }) => {
   const { id } = data;
   try {
-    const lab = await labPromise;
-    if (data.type === 'describe') describe(lab, data);
-    else if (data.type === 'cost') self.postMessage({ type: 'cost', id, costs: runCosts(data.runs.map((options) => ({ options })), (o) => lab.stormCost(o)) });
-    else if (data.type === 'contention-cost') contentionCost(lab, data);
-    else if (data.type === 'storm') runStorms(lab, data);
-    else if (data.type === 'contention') runContention(lab, data);
+    const sim = await simPromise;
+    if (data.type === 'describe') describe(sim, data);
+    else if (data.type === 'cost') self.postMessage({ type: 'cost', id, costs: runCosts(data.runs.map((options) => ({ options })), (o) => sim.stormCost(o)) });
+    else if (data.type === 'contention-cost') contentionCost(sim, data);
+    else if (data.type === 'storm') runStorms(sim, data);
+    else if (data.type === 'contention') runContention(sim, data);
   } catch (error) {
     self.postMessage({ type: 'error', id, code: error?.code ?? 'error', message: String(error?.message ?? error) });
   }
 });
 
-function describe(lab, { id }) {
-  const { storm, contention, backoff } = lab.schema;
-  self.postMessage({ type: 'described', id, schema: { storm, contention, backoff }, contentionClients: lab.contentionGridClients });
+function describe(sim, { id }) {
+  const { storm, contention, backoff } = sim.schema;
+  self.postMessage({ type: 'described', id, schema: { storm, contention, backoff }, contentionClients: sim.contentionGridClients });
 }
 
-function contentionCost(lab, { id, seed, runs }) {
+function contentionCost(sim, { id, seed, runs }) {
   const options = {};
   if (seed !== undefined && seed !== null) options.seed = seed;
   if (runs !== undefined && runs !== null) options.runs = runs;
   let cost;
   try {
-    cost = lab.contentionCost(options);
+    cost = sim.contentionCost(options);
   } catch (error) {
     cost = { refused: String(error?.message ?? error), code: error?.code ?? 'error' };
   }
   self.postMessage({ type: 'contention-cost', id, cost });
 }
 
-function runStorms(lab, { id, runs }) {
+function runStorms(sim, { id, runs }) {
   const started = performance.now();
   let set;
   try {
-    set = lab.createStormSet(runs.map((run) => run.options));
+    set = sim.createStormSet(runs.map((run) => run.options));
   } catch (error) {
     const key = Number.isInteger(error?.index) ? runs[error.index].key : runs[0]?.key;
     self.postMessage({ type: 'refused', id, key, code: error?.code ?? 'error', message: String(error?.message ?? error).replace(/^runs\[\d+\]: /, '') });
     return;
   }
   // Accepted, so every run has a bound: the most attempts it can make.
-  const bounds = runs.map((run) => lab.stormCost(run.options).attempts);
+  const bounds = runs.map((run) => sim.stormCost(run.options).attempts);
   try {
     let lastPost = 0;
     let runStarted = performance.now();
@@ -101,7 +102,7 @@ function runStorms(lab, { id, runs }) {
       // Every run that finished in this slice: its result, then on to the next.
       for (; index < set.current; index++) {
         const { summary, series } = set.result(index);
-        const fields = lab.stormSeries;
+        const fields = sim.stormSeries;
         self.postMessage({ type: 'progress', id, index, attempts: summary.attempts, bound: bounds[index], fraction: (index + 1) / runs.length });
         self.postMessage({ type: 'result', id, index, key: runs[index].key, summary, series,
           elapsedMs: now - runStarted }, fields.map((f) => series[f].buffer));
@@ -123,7 +124,7 @@ function runStorms(lab, { id, runs }) {
   self.postMessage({ type: 'done', id, elapsedMs: performance.now() - started });
 }
 
-function runContention(lab, { id, clients, strategies, seed, baseMs, capMs, runs }) {
+function runContention(sim, { id, clients, strategies, seed, baseMs, capMs, runs }) {
   const started = performance.now();
   const total = clients.length * strategies.length;
   let done = 0;
@@ -131,7 +132,7 @@ function runContention(lab, { id, clients, strategies, seed, baseMs, capMs, runs
     for (const strategy of strategies) {
       let result;
       try {
-        result = lab.runContention({ clients: n, strategy, seed, baseMs, capMs, runs });
+        result = sim.runContention({ clients: n, strategy, seed, baseMs, capMs, runs });
       } catch (error) {
         self.postMessage({ type: 'refused', id, key: `${strategy}@${n}`, code: error?.code ?? 'error', message: String(error?.message ?? error) });
         return;
