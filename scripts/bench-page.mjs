@@ -27,7 +27,7 @@
 //     accessibility and best-practices, with FCP, LCP, TBT and CLS.
 // Prints a table, each figure next to its aim, then one line of JSON.
 // `node scripts/bench-page.mjs embeds` measures the 200-embed pages only;
-// `node scripts/bench-page.mjs steps` the Steps at size only (the step axis and the time axis);
+// `node scripts/bench-page.mjs steps` the Steps at size only (the step axis and the time axis) and Back / the scrubber;
 // `node scripts/bench-page.mjs weight` the gzip sizes only; `... lighthouse` Lighthouse only.
 import { chromium } from 'playwright-core';
 import { gzipSync } from 'node:zlib';
@@ -345,11 +345,19 @@ try {
     const clocked = await measureSteps(browser, base, clock.scenario, STEPS);
     const work = (t) => ({ median: round(quantile(t.work, 0.5)), p95: round(quantile(t.work, 0.95)) });
     const handler = (t) => ({ median: round(quantile(t.handler, 0.5)), p95: round(quantile(t.handler, 0.95)) });
+    const travel = await measureTravel(browser, base, await longScenario(), 30);
     const steps = { stepWorkMs: work(timings), stepHandlerMs: handler(timings),
-      clock: { eventsAtLoad: clock.events, stepWorkMs: work(clocked.timings), stepHandlerMs: handler(clocked.timings) } };
+      clock: { eventsAtLoad: clock.events, stepWorkMs: work(clocked.timings), stepHandlerMs: handler(clocked.timings) },
+      travel: { at: travel.length, backWorkMs: { median: round(quantile(travel.backs, 0.5)), p95: round(quantile(travel.backs, 0.95)) },
+        scrubWorkMs: { median: round(quantile(travel.jumps, 0.5)), p95: round(quantile(travel.jumps, 0.95)) } },
+      loadAverage: Math.round(loadavg()[0] * 10) / 10 };
     console.log(`dlq-lab page benchmark, steps only (Chromium ${browser.version()}, ${STEPS} steps at ${big.scenario.jobs.length} jobs)`);
     console.log(`  Step, handler + frame rendering: median / p95           ${steps.stepWorkMs.median} / ${steps.stepWorkMs.p95} ms   aim median <= 6 ms`);
     console.log(`  clock on (${clock.events} events): Step, handler + frame: median / p95   ${steps.clock.stepWorkMs.median} / ${steps.clock.stepWorkMs.p95} ms   aim median <= 6 ms`);
+    console.log(`  Step, click handler alone: median (clock off / on)             ${steps.stepHandlerMs.median} / ${steps.clock.stepHandlerMs.median} ms`);
+    console.log(`  Back at action ${travel.length}: handler + frame, median / p95         ${steps.travel.backWorkMs.median} / ${steps.travel.backWorkMs.p95} ms   aim median <= 8 ms`);
+    console.log(`  scrubber jump near action ${travel.length}: median / p95             ${steps.travel.scrubWorkMs.median} / ${steps.travel.scrubWorkMs.p95} ms   aim median <= 8 ms`);
+    console.log(`  load average (1 min) at the end: ${steps.loadAverage}`);
     console.log(JSON.stringify(steps));
   } else {
     // Cold loads: a new context each time (empty cache).

@@ -25,10 +25,12 @@ export class ShareView {
 
   /** No link for this state (`message`: the core's reason). */
   renderNone(message) {
-    this.field.value = '';
-    this.field.placeholder = 'too large for a link';
-    this.status.textContent = `No link: ${message}.`;
-    this.copy.disabled = true;
+    // Written only on a change: a playground too large for a link says so again after every change.
+    const status = `No link: ${message}.`;
+    if (this.field.value !== '') this.field.value = '';
+    if (this.field.placeholder !== 'too large for a link') this.field.placeholder = 'too large for a link';
+    if (this.status.textContent !== status) this.status.textContent = status;
+    if (!this.copy.disabled) this.copy.disabled = true;
   }
 
   /** Copies `url`; where copying is blocked the link is selected instead. */

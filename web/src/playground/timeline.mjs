@@ -17,7 +17,7 @@
 // timeline-spans.mjs keeps the bars, timeline-zoom.mjs the zoom and pan
 // controls and the "now" readout, timeline-legend.mjs and
 // timeline-tooltip.mjs the rest. This module puts them together and draws the
-// window: only the glyphs (and bars) in view plus a margin are in the DOM, a
+// window: only the glyphs (and bars) and the lane labels in view plus a margin are in the DOM, a
 // pool of <g> nodes re-pointed at the events in the window, so a step costs the
 // same with 5 events or 5,000; on the time axis, of a lane's glyphs on one pixel
 // only the last (the one on top) is drawn — zoom in to tell them apart. Events after the cursor (the redo tail of the
@@ -84,7 +84,8 @@ const LABELS = {
 
 export class Timeline {
   #layout = new TimelineLayout();
-  #labels = [];      // lane -> its label <li>
+  #labels = new Map(); // lane -> its label <li>, for the lanes in the window
+  #longest = '';     // the longest lane id: it sizes the labels' column (CSS ::before), as if every label were there
   #shown = new Map(); // event index -> its <g>, for the events in the window
   #pool = new Map(); // glyph key -> spare <g> nodes drawing it (a node reused for its own kind keeps its glyph)
   #spanShown = new Map(); // span -> its <g>
@@ -220,19 +221,13 @@ export class Timeline {
     const appliedChanged = applied !== this.#applied;
     this.#applied = applied;
     for (let i = before; i < events.length; i++) {
-      if (layout.append(events[i]) >= 0) {
-        const label = laneLabel(events[i].id);
-        this.#labels.push(label);
-        this.labels.append(label);
-      }
+      if (layout.append(events[i]) >= 0 && [...events[i].id].length > [...this.#longest].length) this.#longest = events[i].id;
     }
+    if (before < had || before < events.length) this.#sizeLabels();
     const eventsChanged = before < had || before < events.length;
     if (eventsChanged || bandChanged) {
       this.legend.update(layout.kinds, layout.clock, this.bands.outage !== null, latestRequeue(layout.events),
         latestDelay(layout.events));
-    }
-    if (appliedChanged || before < events.length) {
-      layout.lanes.forEach((lane, i) => this.#labels[i].classList.toggle('is-future', futureMarker(lane.first, applied).future));
     }
     // The timeline's one Tab stop follows the cursor (the latest event that has
     // happened), unless focus is in the timeline: then it stays where the reader is.
@@ -267,7 +262,16 @@ export class Timeline {
       this.#shown.delete(i);
       this.#spare(g);
     }
-    for (let dropped = this.#layout.truncate(keep); dropped > 0; dropped--) this.#labels.pop().remove();
+    this.#layout.truncate(keep);
+    const lanes = this.#layout.lanes.length;
+    for (const [lane, li] of this.#labels) {
+      if (lane < lanes) continue;
+      li.remove();
+      this.#labels.delete(lane);
+    }
+    // The longest id may have gone with its lane.
+    this.#longest = '';
+    for (const lane of this.#layout.lanes) if ([...lane.id].length > [...this.#longest].length) this.#longest = lane.id;
     for (const [k, g] of this.#spanShown) {
       g.remove();
       this.#spanPool.push(g);
@@ -388,6 +392,7 @@ export class Timeline {
     const right = v.left + this.#viewWidth() + MARGIN;
     const firstLane = Math.max(0, Math.floor(v.top / LANE) - MARGIN_LANES);
     const lastLane = Math.floor((v.top + height) / LANE) + MARGIN_LANES;
+    this.#drawLabels(firstLane, Math.min(lastLane, layout.lanes.length - 1));
     const wanted = new Set();
     const [c0, c1] = layout.columnsIn(left, right);
     if (c0 <= c1) {
@@ -430,6 +435,50 @@ export class Timeline {
     }
     this.glyphLayer.append(...fresh);
     if (layout.clock) this.#drawSpans(left, right, firstLane, Math.min(lastLane, layout.lanes.length - 1), restyle || moved);
+  }
+
+  /**
+   * The lane labels in the window, lanes [first, last], in lane order (the DOM's order is
+   * the lanes'), each placed at its lane's top; the others are not in the DOM, so a big
+   * timeline's label column costs what is on screen. Each says whether its job has
+   * happened yet (faint: its first event is later in the script).
+   */
+  #drawLabels(first, last) {
+    const lanes = this.#layout.lanes;
+    let changed = false;
+    for (const [lane, li] of this.#labels) {
+      if (lane >= first && lane <= last && li.title === lanes[lane].id) continue;
+      li.remove();
+      this.#labels.delete(lane);
+      changed = true;
+    }
+    for (let lane = first; lane <= last; lane++) {
+      let li = this.#labels.get(lane);
+      if (!li) {
+        li = laneLabel(lanes[lane].id);
+        li.style.top = `${lane * LANE}px`;
+        if (lane % 2 === 1) li.classList.add('is-alt');
+        this.#labels.set(lane, li);
+        changed = true;
+      }
+      li.classList.toggle('is-future', futureMarker(lanes[lane].first, this.#applied).future);
+    }
+    if (!changed) return;
+    // In lane order: put back only what is out of place (usually one label at either end).
+    let expected = this.labels.firstChild;
+    for (let lane = first; lane <= last; lane++) {
+      const li = this.#labels.get(lane);
+      if (li !== expected) this.labels.insertBefore(li, expected);
+      expected = li.nextSibling;
+    }
+  }
+
+  /** The labels' column: as tall as every lane, as wide as the longest id (the labels drawn are only the window's). */
+  #sizeLabels() {
+    // A minimum: with fewer than three lanes the column still stretches to the lanes' drawing (its row).
+    const height = `${this.#layout.lanes.length * LANE}px`;
+    if (this.labels.style.minHeight !== height) this.labels.style.minHeight = height;
+    if (this.labels.dataset.longest !== this.#longest) this.labels.dataset.longest = this.#longest;
   }
 
   /** The bars in the window: each split at the cursor into what has happened and what is still to come. */

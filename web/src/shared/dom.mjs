@@ -45,21 +45,28 @@ export function uid(prefix = 'dlq') {
  * hint the field already points at stays.
  */
 export function fieldError(input, alert, message) {
-  alert.hidden = message === null;
-  alert.textContent = message ?? '';
+  alertText(alert, message);
   const described = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((t) => t !== '' && t !== alert.id);
   if (message === null) {
-    input.removeAttribute('aria-invalid');
+    if (input.hasAttribute('aria-invalid')) input.removeAttribute('aria-invalid');
   } else {
-    input.setAttribute('aria-invalid', 'true');
+    if (input.getAttribute('aria-invalid') !== 'true') input.setAttribute('aria-invalid', 'true');
     described.push(alert.id);
   }
-  if (described.length > 0) input.setAttribute('aria-describedby', described.join(' '));
+  const after = described.join(' ');
+  if (after === (input.getAttribute('aria-describedby') ?? '')) return;  // every Step clears its alert: most calls change nothing
+  if (described.length > 0) input.setAttribute('aria-describedby', after);
   else input.removeAttribute('aria-describedby');
 }
 
-/** Says `message` in an alert that belongs to no one field; null hides it. */
+/**
+ * Says `message` in an alert that belongs to no one field; null hides it. Clearing an
+ * alert that is clear writes nothing (every Step clears its alert, and a write, even of
+ * the same value, is a DOM mutation the next frame pays for); a message is always
+ * written, so the same refusal twice is said twice.
+ */
 export function alertText(alert, message) {
+  if (message === null && alert.hidden && alert.textContent === '') return;
   alert.hidden = message === null;
   alert.textContent = message ?? '';
 }
