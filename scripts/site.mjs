@@ -38,9 +38,8 @@
 // stylesheet above), for debugging.
 //
 // Each page's `<!-- dlq:preload … -->` marker becomes modulepreload links for every
-// module its scripts import (statically, at any depth) and a preload of the .wasm:
-// the browser then fetches them all in one wave instead of discovering the import
-// graph level by level.
+// module its scripts import (statically, at any depth): the browser then fetches them
+// all in one wave instead of discovering the import graph level by level.
 import { createRequire } from 'node:module';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -54,7 +53,10 @@ const buildSync = (options) => require('esbuild').buildSync(options);
 
 const MARKER = /<!-- dlq:preload[^>]*-->/;
 const MODULE_SCRIPT = /<script type="module" src="\.\/(src\/[^"]+\.mjs)"><\/script>/g;
-const WASM_PRELOAD = '<link rel="preload" href="./wasm/gen/dlq_core.wasm" as="fetch" type="application/wasm" crossorigin>';
+// No page preloads a .wasm. A preload of the core (282 KB brotli) in <head> competes with the
+// stylesheets for a phone's slow link, and Lighthouse's simulated phone then counts the whole
+// download before the first paint (the playground's LCP was 3.2 s with it, 1.1 s without):
+// the core is fetched when the page's modules ask for it, after the page has painted.
 // The simulations' module (dlq_sim.wasm) is not preloaded, not even by storm.html: only its
 // worker fetches it, and Chromium counts a preload used only when the document itself reads
 // it, so the page would log "preloaded but not used" (the worker's fetch is a 304 from the
@@ -219,10 +221,7 @@ function preloadLinks(graph, page) {
     if (!graph.has(entry)) throw new Error(`site: a page loads ${entry}, which the build did not write`);
   }
   const modules = staticImports(graph, entries);
-  const links = modules.map((href) => `<link rel="modulepreload" href="${href}">`);
-  // The .wasm first when the page loads the core: it is the largest, and only the loader would discover it.
-  if (modules.includes('./wasm/index.mjs')) links.unshift(WASM_PRELOAD);
-  return links.join('\n');
+  return modules.map((href) => `<link rel="modulepreload" href="${href}">`).join('\n');
 }
 
 /** The unbundled site: web/ and wasm/ as they are, and flat entry points; every module is preloaded. */
@@ -264,7 +263,7 @@ function copyModules(root, dist) {
   modules.push(...Object.keys(PACKAGES).map((name) => `./src/${name}.mjs`),
     ...api.filter((name) => name !== 'check.mjs' && name !== 'sim.mjs').map((name) => `./wasm/${name}`),
     './wasm/gen/dlq_core.mjs');
-  return () => [WASM_PRELOAD, ...modules.map((href) => `<link rel="modulepreload" href="${href}">`)].join('\n');
+  return () => modules.map((href) => `<link rel="modulepreload" href="${href}">`).join('\n');
 }
 
 /** The module scripts a page loads, as paths relative to dist/ ('src/main.mjs'). */

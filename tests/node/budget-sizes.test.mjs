@@ -1,11 +1,11 @@
 // The byte budget (scripts/budgets.mjs, tests/budgets/sizes.json): each WebAssembly module and
-// what each page names at load must not grow past the committed baseline by more than its
+// what each page fetches at start must not grow past the committed baseline by more than its
 // margin. Bytes are deterministic for a toolchain, so this runs in `npm test`; the timing
 // ratios are checked by `npm run bench:check`, never by a test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { compare, pageLoadSet, sizeFigures, SIZES_FILE } from '../../scripts/budgets.mjs';
+import { compare, pageLoadSet, pageStartSet, sizeFigures, SIZES_FILE } from '../../scripts/budgets.mjs';
 
 test('every size is within its budget (node scripts/budgets.mjs sizes --write records a deliberate change)', () => {
   const rows = compare(sizeFigures(), JSON.parse(readFileSync(SIZES_FILE, 'utf8')));
@@ -27,4 +27,11 @@ test('pageLoadSet: module scripts, modulepreloads, preloads and stylesheets, eac
     <link rel="preload" href="./wasm/gen/dlq_core.wasm" as="fetch" crossorigin><link rel="modulepreload" href="./src/a.mjs">
     <script type="module" src="./src/a.mjs"></script><script src="https://example.com/x.js"></script>`;
   assert.deepEqual(pageLoadSet(html), ['src/page.css', 'wasm/gen/dlq_core.wasm', 'src/a.mjs']);
+});
+
+test('pageStartSet: what a page names, and the core\'s .wasm when it imports the JS API at start', () => {
+  const playground = '<link rel="modulepreload" href="./wasm/index.mjs"><script type="module" src="./src/main.mjs"></script>';
+  assert.deepEqual(pageStartSet(playground), ['wasm/index.mjs', 'src/main.mjs', 'wasm/gen/dlq_core.wasm']);
+  const lesson = '<script type="module" src="./src/lesson.mjs"></script>';
+  assert.deepEqual(pageStartSet(lesson), ['src/lesson.mjs'], 'a page that imports the core later does not fetch it at start');
 });
