@@ -16,9 +16,19 @@ Result<QueueCore> QueueCore::Create(const Policy& policy) {
 
 QueueCore::QueueCore(const Policy& policy)
     : policy_(policy),
+      in_force_(policy),
       jitter_(static_cast<uint64_t>(policy.seed), PrngStream::kJitter),
       quarantine_(policy),
       records_(policy) {}
+
+QueueCore::InForce::InForce(const Policy& p)
+    : decide(p),
+      ordering(p.OrderingInForce()),
+      return_to(decide.system->ReturnTo(p)),
+      message_ttl_ms(p.MessageTtlMs()),
+      expires_in_place(p.ExpiresInPlace()),
+      dead_letter_drop(p.DeadLetterDrop()),
+      expiry_drop(p.ExpiryDrop()) {}
 
 namespace {
 
@@ -203,7 +213,7 @@ void QueueCore::Describe(EventKind kind, uint32_t job, EventRecord* out) const {
   e.time = now_;
   e.job = job;
   e.attempts = jobs_[job].attempts;
-  e.max_attempts = budget_in_force_ != 0 ? budget_in_force_ : static_cast<uint32_t>(policy_.Budget());
+  e.max_attempts = budget_in_force_ != 0 ? budget_in_force_ : in_force_.decide.budget;
   e.kind = kind;
   e.outcome = Outcome::kSuccess;
   e.disposition = Disposition::kCompleted;
@@ -225,7 +235,7 @@ Result<Attempt> QueueCore::Process(Outcome outcome, std::string_view error_text)
 
 int64_t QueueCore::NextEligible() const {
   if (ready_.empty()) return -1;
-  switch (policy_.OrderingInForce()) {
+  switch (in_force_.ordering) {
     case Ordering::kNone: return 0;
     case Ordering::kStall:  // one partition: a leased or waiting head blocks the rest
       // (a job waiting in the retry queue has left the partition: it holds nothing)
@@ -242,8 +252,8 @@ void QueueCore::ReturnToReady(uint32_t index, bool returned) {
   // queue's scheduler publishes a new message (the tail, even in a stalled partition).
   const bool from_retry_queue = !returned && policy_.delay_at == DelayAt::kRetryQueue;
   const bool from_sleep = !returned && policy_.delay_at == DelayAt::kConsumerSleep;
-  if ((policy_.OrderingInForce() == Ordering::kStall && !from_retry_queue) || from_sleep ||
-      (returned && policy_.ReturnsNearHead())) {
+  if ((in_force_.ordering == Ordering::kStall && !from_retry_queue) || from_sleep ||
+      (returned && in_force_.return_to != ReturnPlace::kTail)) {
     jobs_[index].ready_pos = ready_.PushFront(index);  // the head retries in place
   } else {
     jobs_[index].ready_pos = ready_.PushBack(index);
@@ -317,12 +327,13 @@ Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::
                           uint32_t error, uint32_t lease) {
   StoredJob& job = jobs_[index];
   // Under bullmq a crash is a stall, counted on its own (saturating; the budget is far below).
-  if (system().CountsStalls() && failure == FailureClass::kCrash && job.stalls < UINT16_MAX) ++job.stalls;
+  if (in_force_.decide.counts_stalls && failure == FailureClass::kCrash && job.stalls < UINT16_MAX) ++job.stalls;
   // Under a retry window (sidekiq's retry_for) the first failure's time is kept, and the window read from it.
   const int64_t since_first_failure = failure.has_value() ? records_.Failed(index, now_) : 0;
-  Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_, job.stalls, since_first_failure);
+  Decision d = Decide(policy_, in_force_.decide, failure, job.attempts, job.last_delay, jitter_, job.stalls,
+                      since_first_failure);
   // A dead letter with no dead-letter exchange is dropped (RabbitMQ: dlx.md).
-  if (d.disposition == Disposition::kQuarantined && policy_.DiscardsDeadLetters())
+  if (d.disposition == Disposition::kQuarantined && in_force_.dead_letter_drop != DropCause::kKept)
     d.disposition = Disposition::kDiscarded;
   if (d.uncounted) job.attempts -= 1;  // BullMQ's attemptsMade leaves a stall out
   if (const char* own = system().OwnError(d.reason)) error = InternError(own);  // BullMQ's failedReason
@@ -341,7 +352,7 @@ Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::
     delay_ref = DelayRef(&d, lease);
     decided.ref = delay_ref;
   }
-  if (d.disposition == Disposition::kDiscarded) decided.ref = static_cast<uint32_t>(policy_.DeadLetterDrop());
+  if (d.disposition == Disposition::kDiscarded) decided.ref = static_cast<uint32_t>(in_force_.dead_letter_drop);
   const int64_t due_at = Later(now_, d.delay_ms);
   decided.until = due_at;
   switch (d.disposition) {
@@ -351,7 +362,7 @@ Decision QueueCore::Apply(uint32_t index, EventKind kind, Outcome outcome, std::
       ReturnToReady(index, true);
       // Under RabbitMQ's semantics the return went near the head: the events say so
       // (ref 1 a quorum queue's return, 2 a classic queue's, which keeps its place).
-      const auto at_head = static_cast<uint32_t>(system().ReturnTo(policy_));
+      const auto at_head = static_cast<uint32_t>(in_force_.return_to);
       decided.ref = at_head;
       Record(EventKind::kRequeued, index).ref = at_head;
       break;
@@ -396,7 +407,7 @@ void QueueCore::Quarantine(uint32_t index) {
   trim_due_ = quarantine_.Trims();  // after the move's writes (EmitMove)
 }
 
-void QueueCore::Discard(uint32_t index) { Discard(index, policy_.DeadLetterDrop()); }
+void QueueCore::Discard(uint32_t index) { Discard(index, in_force_.dead_letter_drop); }
 
 void QueueCore::Discard(uint32_t index, DropCause cause) {
   StoredJob& job = jobs_[index];
@@ -419,7 +430,7 @@ void QueueCore::DeadLetterReady(size_t pos, Reason reason) {
   job.last_error = 0;                            // no worker said anything
   job.failure_class = FailureClass::kTransient;  // no failure: the class field's zero
   job.alert = false;
-  const DropCause drop = reason == Reason::kExpired ? policy_.ExpiryDrop() : policy_.DeadLetterDrop();
+  const DropCause drop = reason == Reason::kExpired ? in_force_.expiry_drop : in_force_.dead_letter_drop;
   if (drop != DropCause::kKept) {
     Discard(index, drop);
   } else {
@@ -429,13 +440,13 @@ void QueueCore::DeadLetterReady(size_t pos, Reason reason) {
 }
 
 bool QueueCore::ExpiredAt(size_t pos) const {
-  const int64_t ttl = policy_.MessageTtlMs();
+  const int64_t ttl = in_force_.message_ttl_ms;
   return ttl != 0 && Later(records_.TtlFrom(ready_[pos]), ttl) <= now_;
 }
 
 int64_t QueueCore::NextReceivable(bool counted) {
   int64_t pos = NextEligible();
-  if (!policy_.ExpiresInPlace()) return pos;
+  if (!in_force_.expires_in_place) return pos;
   while (pos >= 0 && ExpiredAt(static_cast<size_t>(pos))) {
     if (!counted) ++actions_;  // the expiry is an action of its own before the attempt's
     counted = true;
@@ -446,7 +457,7 @@ int64_t QueueCore::NextReceivable(bool counted) {
 }
 
 void QueueCore::ExpireReturned(uint32_t index) {
-  if (!policy_.ExpiresInPlace() || jobs_[index].place != Place::kReady || ready_.empty()) return;
+  if (!in_force_.expires_in_place || jobs_[index].place != Place::kReady || ready_.empty()) return;
   // A return goes to the tail or the head (ReturnToReady).
   const size_t pos = ready_[ready_.size() - 1] == index ? ready_.size() - 1 : 0;
   if (ready_[pos] == index && ExpiredAt(pos)) DeadLetterReady(pos, Reason::kExpired);
@@ -458,7 +469,7 @@ void QueueCore::DropHeadOverLimit() {
 }
 
 std::optional<int64_t> QueueCore::HeadExpiry() const {
-  const int64_t ttl = policy_.MessageTtlMs();
+  const int64_t ttl = in_force_.message_ttl_ms;
   if (ttl == 0 || ready_.empty()) return std::nullopt;
   return Later(records_.TtlFrom(ready_[0]), ttl);
 }
@@ -510,9 +521,11 @@ Decision QueueCore::ProcessAt(size_t pos, Outcome outcome, uint32_t error) {
   const int64_t from = jobs_[ready_[pos]].ready_pos;
   const uint32_t index = StartAttempt(pos);
   const Decision d = Apply(index, EventKind::kAttempt, outcome, FailureOf(outcome), error, 0);
-  EmitMove(index, {durable::WriteOp::kRemoveReady, from});
-  RouteDeadLetterToSource(index);
-  ExpireHeads();  // the next head, or this job back near it, may be past its TTL
+  // Each step below does nothing without its setting (a journal or a lazy trim due,
+  // dlq_to_source, a TTL): asked here, lesson 1's attempt makes none of the three calls.
+  if (policy_.journal || trim_due_) EmitMove(index, {durable::WriteOp::kRemoveReady, from});
+  if (policy_.dlq_to_source) RouteDeadLetterToSource(index);
+  if (in_force_.message_ttl_ms != 0) ExpireHeads();  // the next head, or this job back near it, may be past its TTL
   return d;
 }
 

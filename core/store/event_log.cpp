@@ -13,12 +13,6 @@ EventRecord& EventLog::Append(const EventRecord& record) {
   return open() = record;
 }
 
-EventRecord& EventLog::AppendZeroed() {
-  if (has_open_) Close();
-  has_open_ = true;
-  return open() = EventRecord{};
-}
-
 namespace {
 
 uint8_t* PutVarint(uint8_t* p, uint64_t v) {
@@ -47,7 +41,7 @@ int64_t UnZigZag(uint64_t z) { return static_cast<int64_t>(z >> 1) ^ -static_cas
 
 }  // namespace
 
-uint8_t* EventLog::NextRecordAt() {
+uint8_t* EventLog::NextBlockRecordAt() {
   end_ = Aligned(end_);
   const size_t block = end_ / kBlockBytes;
   if (block == blocks_.size()) blocks_.push_back(reinterpret_cast<uint8_t*>(memory_.Next()));  // written before read
@@ -95,7 +89,10 @@ void EventLog::Close() {
   const EventRecord& b = last();
   const size_t index = packed_size_;
   uint8_t* const start = NextRecordAt();
-  if (index % kCheckpoint == 0) checkpoints_.push_back(end_);
+  if (index % kCheckpoint == 0) {
+    checkpoints_.push_back(end_);
+    side_bytes_ += sizeof(size_t);
+  }
   uint8_t* p = start + 2;
   uint8_t head = static_cast<uint8_t>(r.kind), flags = 0;
   const bool packs = index % kCheckpoint != 0 && r.time == b.time && r.max_attempts == b.max_attempts &&
@@ -135,6 +132,7 @@ void EventLog::Close() {
     flags = kWhole;
     p = PutVarint(p, whole_.size());
     whole_.push_back(r);
+    side_bytes_ += sizeof(EventRecord);
   }
   start[0] = head;
   start[1] = flags;
@@ -217,6 +215,7 @@ void EventLog::Truncate(size_t size) {
     end_ = 0;
     packed_size_ = 0;
     pair_[open_slot_ ^ 1] = EventRecord{};
+    CountSideBytes();
     return;
   }
   // Decode up to the last record kept: where the stream ends, and how many whole records it holds.
@@ -229,11 +228,8 @@ void EventLog::Truncate(size_t size) {
   packed_size_ = size;
   end_ = pos;
   checkpoints_.resize((size + kCheckpoint - 1) / kCheckpoint);
+  CountSideBytes();
   pair_[open_slot_ ^ 1] = r;
-}
-
-size_t EventLog::bytes() const {
-  return end_ + whole_.size() * sizeof(EventRecord) + checkpoints_.size() * sizeof(size_t);
 }
 
 Event EventLog::Expand(size_t index, const JobStore& jobs, const std::vector<std::vector<uint32_t>>& reorders) const {

@@ -15,19 +15,37 @@ uint32_t CountForBudget(const Policy& policy, uint32_t attempts) {
 
 }  // namespace
 
+DecideRules::DecideRules(const Policy& policy)
+    : system(&SystemOf(policy)),
+      budget(static_cast<uint32_t>(policy.Budget())),
+      counts_stalls(system->CountsStalls()),
+      stall_budget(system->StallBudget(policy)),
+      retry_window_ms(system->RetryWindowMs(policy)),
+      stop_hold_ms(system->StopHoldMs(policy)) {
+  for (int c = 0; c < kFailureClassCount; ++c) {
+    rules[c] = policy.RuleFor(static_cast<FailureClass>(c));
+    counts_failure[c] = system->CountsFailure(policy, static_cast<FailureClass>(c));
+  }
+}
+
 Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint32_t attempts, int64_t previous_delay,
                 Prng& jitter, uint32_t stalls, int64_t since_first_failure) {
+  return Decide(policy, DecideRules(policy), failure, attempts, previous_delay, jitter, stalls, since_first_failure);
+}
+
+Decision Decide(const Policy& policy, const DecideRules& rules, std::optional<FailureClass> failure, uint32_t attempts,
+                int64_t previous_delay, Prng& jitter, uint32_t stalls, int64_t since_first_failure) {
   Decision d;
   if (!failure.has_value()) {
     d.disposition = Disposition::kCompleted;
-    d.budget = static_cast<uint32_t>(policy.Budget());
+    d.budget = rules.budget;
     return d;
   }
-  const ClassRule rule = policy.RuleFor(*failure);
+  const ClassRule& rule = rules.rules[static_cast<int>(*failure)];
   d.budget = static_cast<uint32_t>(rule.max_attempts);
-  const SystemRules& system = SystemOf(policy);
-  if (system.CountsStalls() && *failure == FailureClass::kCrash) {
-    if (stalls > static_cast<uint64_t>(system.StallBudget(policy))) {
+  const SystemRules& system = *rules.system;
+  if (rules.counts_stalls && *failure == FailureClass::kCrash) {
+    if (stalls > static_cast<uint64_t>(rules.stall_budget)) {
       d.disposition = Disposition::kQuarantined;
       d.reason = Reason::kStalled;
     } else {
@@ -37,11 +55,11 @@ Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint3
     d.alert = d.disposition == Disposition::kQuarantined && rule.alert;
     return d;
   }
-  const int64_t window = system.RetryWindowMs(policy);
+  const int64_t window = rules.retry_window_ms;
   if (!rule.retry) {
     d.disposition = Disposition::kQuarantined;
     d.reason = Reason::kPermanent;
-  } else if (!system.CountsFailure(policy, *failure)) {
+  } else if (!rules.counts_failure[static_cast<int>(*failure)]) {
     // Not counted (4.3's nack): retried whatever the budget; the count stays, so the delay is
     // the policy's after attempt 1 (no system rule: the return is not one of its failures).
     d.uncounted = true;
@@ -55,15 +73,20 @@ Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint3
     // queue: away from the broker's delay the broker redelivers it at once (policy.h, DelayAt).
     const bool broker_only = *failure == FailureClass::kCrash && policy.delay_at != DelayAt::kBroker;
     const bool crash = *failure == FailureClass::kCrash;
-    d.delay_ms = broker_only ? 0
-                 : crash     ? RetryDelay(system.CrashPolicy(policy), rule.backoff, attempts, previous_delay, jitter)
-                             : RetryDelay(policy, rule.backoff, attempts, previous_delay, jitter);
+    if (broker_only) {
+      d.delay_ms = 0;
+    } else if (crash) {
+      const Policy crash_policy = system.CrashPolicy(policy);
+      d.delay_ms = system.RetryDelay(crash_policy, rule.backoff, attempts, previous_delay, jitter);
+    } else {
+      d.delay_ms = system.RetryDelay(policy, rule.backoff, attempts, previous_delay, jitter);
+    }
     d.disposition = d.delay_ms > 0 ? Disposition::kDelayed : Disposition::kRequeued;
   } else {
     d.disposition = Disposition::kQuarantined;
     d.reason = Reason::kExhausted;
   }
-  const int64_t hold = system.StopHoldMs(policy);
+  const int64_t hold = rules.stop_hold_ms;
   if (d.disposition == Disposition::kQuarantined && hold > 0) {  // the consumer stops on it (kafka-connect)
     d.disposition = Disposition::kDelayed;
     d.reason = Reason::kNone;

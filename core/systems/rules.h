@@ -12,6 +12,8 @@
 
 namespace dlq {
 
+class SystemRules;
+
 struct Decision {
   Disposition disposition = Disposition::kCompleted;
   Reason reason = Reason::kNone;  // set when quarantined
@@ -48,5 +50,23 @@ struct Decision {
 // exhausted (before the budget is compared; a never-retry class stays permanent).
 Decision Decide(const Policy& policy, std::optional<FailureClass> failure, uint32_t attempts, int64_t previous_delay,
                 Prng& jitter, uint32_t stalls = 0, int64_t since_first_failure = 0);
+
+// What Decide asks of the policy's system, resolved once: each field is the hook's
+// answer for `policy` (the hooks are pure functions of the policy). A queue's policy
+// never changes, so it resolves these at creation; asked per attempt they were a
+// tenth of lesson 1's process cost (the registry lookup and a virtual call each).
+struct DecideRules {
+  explicit DecideRules(const Policy& policy);
+  const SystemRules* system;
+  uint32_t budget;                          // Policy::Budget()
+  ClassRule rules[kFailureClassCount];      // Policy::RuleFor(c)
+  bool counts_failure[kFailureClassCount];  // SystemRules::CountsFailure(policy, c)
+  bool counts_stalls;                       // SystemRules::CountsStalls()
+  int64_t stall_budget, retry_window_ms, stop_hold_ms;
+};
+
+// Decide, with `rules` == DecideRules(policy): the same decision.
+Decision Decide(const Policy& policy, const DecideRules& rules, std::optional<FailureClass> failure, uint32_t attempts,
+                int64_t previous_delay, Prng& jitter, uint32_t stalls = 0, int64_t since_first_failure = 0);
 
 }  // namespace dlq

@@ -9,6 +9,7 @@
 #include "modules.h"
 #include "queue.h"
 #include "registry.h"
+#include "rules.h"
 #include "schema.h"
 #include "scenario.h"
 #include "test_util.h"
@@ -1050,6 +1051,32 @@ TEST_CASE(
     if (name == "maxStalledCount") CHECK(std::string(row.spec.label) == "Max stalled count (bullmq)");
     if (name == "messageTtlMs") CHECK(std::string(row.spec.label) == "Source x-message-ttl (ms, rabbitmq-quorum)");
     if (name == "delayAt") CHECK(std::string(row.spec.label) == "Delay lives in");
+  }
+}
+
+// A queue resolves what Decide asks of its system once (rules.h, DecideRules): each
+// field must be the hook's own answer for the policy, under every system.
+TEST_CASE("systems: DecideRules holds each hook's answer for the policy, under every system") {
+  for (const SystemRules* system : AllSystems()) {
+    for (const int64_t max_attempts : {1, 3, 7}) {
+      Policy p;
+      p.system = system->id();
+      p.max_attempts = max_attempts;
+      p.classes.rules[static_cast<int>(FailureClass::kPrecondition)].max_attempts = 2;
+      INFO(system->name(), " maxAttempts ", max_attempts);
+      const DecideRules rules(p);
+      CHECK(rules.system == &SystemOf(p));
+      CHECK(rules.budget == static_cast<uint32_t>(p.Budget()));
+      CHECK(rules.counts_stalls == system->CountsStalls());
+      CHECK(rules.stall_budget == system->StallBudget(p));
+      CHECK(rules.retry_window_ms == system->RetryWindowMs(p));
+      CHECK(rules.stop_hold_ms == system->StopHoldMs(p));
+      for (int c = 0; c < kFailureClassCount; ++c) {
+        const auto failure = static_cast<FailureClass>(c);
+        CHECK(rules.rules[c] == p.RuleFor(failure));
+        CHECK(rules.counts_failure[c] == system->CountsFailure(p, failure));
+      }
+    }
   }
 }
 

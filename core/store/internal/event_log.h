@@ -55,7 +55,12 @@ class EventLog {
   // Truncate (the record is packed then).
   EventRecord& Append(const EventRecord& record);
   // Appends an all-zero record to fill in place (the same contract as Append).
-  EventRecord& AppendZeroed();
+  // Inline: the queue appends each of its events this way.
+  EventRecord& AppendZeroed() {
+    if (has_open_) Close();
+    has_open_ = true;
+    return open() = EventRecord{};
+  }
   // Appends `count` records: `first`, then copies of it whose job numbers count
   // up by one (a batch's enqueue events). Each after the second differs from the
   // one before exactly as the second did, so its bytes are the second's: they are
@@ -70,7 +75,8 @@ class EventLog {
   Event Expand(size_t index, const JobStore& jobs, const std::vector<std::vector<uint32_t>>& reorders) const;
   // Bytes the records take: the stream, the whole records and where the
   // checkpoints start (tests check the packing with it; the heap budget charges it).
-  size_t bytes() const;
+  // Inline: the queue charges the log's growth after every record it appends.
+  size_t bytes() const { return end_ + side_bytes_; }
   // The most one record adds to bytes(): its stream bytes, kept whole, and a checkpoint's index.
   static constexpr size_t kMaxBytesPerRecord = (2 + 3 * 5 + 2) + sizeof(EventRecord) + sizeof(size_t);
 
@@ -91,7 +97,14 @@ class EventLog {
   // Closes the open record as `size` bytes already encoded (a packed record, not a checkpoint).
   void CloseAs(const uint8_t* bytes, size_t size);
   // Room for the next record: moves end_ past a block's tail and adds a block when needed.
-  uint8_t* NextRecordAt();
+  // Inline for the usual case (room left in a block there is), once per record appended.
+  uint8_t* NextRecordAt() {
+    const size_t offset = end_ % kBlockBytes, block = end_ / kBlockBytes;
+    if (kBlockBytes - offset < kMaxRecordBytes || block == blocks_.size()) return NextBlockRecordAt();
+    last_at_ = end_;
+    return blocks_[block] + offset;
+  }
+  uint8_t* NextBlockRecordAt();  // NextRecordAt past a block's tail, or into a new block
   EventRecord& open() { return pair_[open_slot_]; }
   const EventRecord& open() const { return pair_[open_slot_]; }
   const EventRecord& last() const { return pair_[open_slot_ ^ 1]; }
@@ -116,6 +129,10 @@ class EventLog {
   std::vector<size_t> checkpoints_;  // where record k * kCheckpoint starts
   size_t packed_size_ = 0;
   std::deque<EventRecord> whole_;  // checkpoints and records that do not pack
+  // whole_'s and checkpoints_' bytes, kept as they grow (bytes() is asked per record;
+  // a deque's size() is a dozen instructions).
+  size_t side_bytes_ = 0;
+  void CountSideBytes() { side_bytes_ = whole_.size() * sizeof(EventRecord) + checkpoints_.size() * sizeof(size_t); }
   // The last packed record, unpacked, and the record still open to change
   // (has_open_); closing one flips which is which instead of copying.
   EventRecord pair_[2]{};
