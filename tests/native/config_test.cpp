@@ -596,7 +596,6 @@ TEST_CASE("config: a BullMQ snippet the core writes reads back to its policy") {
   }
 }
 
-
 TEST_CASE("config: a Pub/Sub snippet the core writes reads back to its policy (gcloud commands)") {
   Prng prng(34);
   for (int i = 0; i < 300; ++i) {
