@@ -36,7 +36,7 @@ void AppendJobs(std::string& out, const std::vector<JobSpec>& jobs) {
   }
 }
 
-Status ReadActions(Reader& in, std::vector<Action>* actions) {
+Status ReadActionsV1(Reader& in, std::vector<Action>* actions) {
   do {
     const std::string n = "action " + std::to_string(actions->size() + 1);
     const char letter = in.peek();
@@ -100,7 +100,7 @@ Result<Scenario> ReadV1(Reader& in) {
       RETURN_IF_ERROR(ReadJobs(in, &scenario.jobs));
     } else if (field == 'a' && (last_field == 'm' || last_field == 'j')) {
       in.Accept('a');
-      RETURN_IF_ERROR(ReadActions(in, &scenario.actions));
+      RETURN_IF_ERROR(ReadActionsV1(in, &scenario.actions));
     } else if (field == 'c' && last_field != 'c') {
       in.Accept('c');
       uint64_t cursor = 0;

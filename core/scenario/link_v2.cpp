@@ -533,7 +533,7 @@ Status ReadAction(Reader& in, const std::string& n, std::vector<Action>* actions
   }
 }
 
-Status ReadActions(Reader& in, std::vector<Action>* actions) {
+Status ReadActionsV2(Reader& in, std::vector<Action>* actions) {
   do {
     RETURN_IF_ERROR(ReadAction(in, "action " + std::to_string(actions->size() + 1), actions));
     if (!in.done() && in.peek() != ',' && in.peek() != ';') {
@@ -608,7 +608,7 @@ Status ReadField(Reader& in, char field, Scenario* scenario) {
     case 'y': return ReadWorld(in, &scenario->world);
     case 'h': return ReadBehaviours(in, &scenario->world);
     case 'j': return ReadKeyedJobs(in, &scenario->jobs);
-    case 'a': return ReadActions(in, &scenario->actions);
+    case 'a': return ReadActionsV2(in, &scenario->actions);
     case 'c': return ReadCursor(in, scenario);
     default: return in.Error(FieldsAfter(field));
   }

@@ -7,7 +7,7 @@ namespace dlq {
 
 namespace {
 constexpr int64_t kUnitsPerAttempt = 1000;
-constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
 }  // namespace
 
 int64_t ServerQueue::RateAt(int64_t ms) const {
@@ -17,10 +17,10 @@ int64_t ServerQueue::RateAt(int64_t ms) const {
 }
 
 int64_t ServerQueue::SegmentEnd(int64_t ms) const {
-  if (server_.drop_ms == 0) return kNever;
+  if (server_.drop_ms == 0) return kForever;
   if (ms < server_.drop_start_ms) return server_.drop_start_ms;
   if (ms < server_.drop_start_ms + server_.drop_ms) return server_.drop_start_ms + server_.drop_ms;
-  return kNever;
+  return kForever;
 }
 
 ServerQueue::Position ServerQueue::Advance(Position at, int64_t units) const {

@@ -11,7 +11,7 @@ namespace dlq {
 
 namespace {
 
-constexpr int64_t kNever = INT64_MAX;  // a closed-loop job's arrival time before a client sends it
+constexpr int64_t kNotYetArrived = INT64_MAX;  // a closed-loop job's arrival time before a client sends it
 
 // Adds one to a series count, stopping at 2^32 - 1.
 inline void Bump(uint32_t& count) { count += count != UINT32_MAX ? 1u : 0u; }
@@ -110,7 +110,7 @@ int64_t Storm::ArrivalTime(uint64_t job) const {
   if (options_.arrival.kind == ArrivalKind::kBurst) return 0;
   // Closed loop: each client's first job at 0; the rest are sent by EndJob().
   if (options_.arrival.kind == ArrivalKind::kClosed)
-    return job < static_cast<uint64_t>(options_.arrival.clients) ? 0 : kNever;
+    return job < static_cast<uint64_t>(options_.arrival.clients) ? 0 : kNotYetArrived;
   // job < 10^6, so job * 1000 is exact: integer ms, evenly spaced.
   return static_cast<int64_t>(job) * 1000 / options_.arrival.per_second;
 }
@@ -195,7 +195,7 @@ int64_t Storm::NextTime() const {
     if (best < 0 || t < best) best = t;
   };
   if (flight_size_ > 0) consider(flight_[flight_head_].finish);
-  if (arrived_ < jobs_ && ArrivalTime(arrived_) != kNever) consider(ArrivalTime(arrived_));
+  if (arrived_ < jobs_ && ArrivalTime(arrived_) != kNotYetArrived) consider(ArrivalTime(arrived_));
   if (delayed_ > 0) {
     const int64_t block = now_ >> kBlockBits;
     const size_t in_block = NextSetBit(level0_bits_, static_cast<size_t>(now_) & (kBlockSlots - 1), kBlockSlots);

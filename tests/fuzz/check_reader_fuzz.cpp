@@ -1,6 +1,7 @@
-// libFuzzer harness: one of the checker's readers (core/check/readers/), compiled once per
-// reader with DLQ_FUZZ_READER naming its format ("terraform-plan") and DLQ_FUZZ_PATH the
-// file name the input is checked as ("plan.json": some readers detect by name). Each input is
+// libFuzzer harness: one of the checker's readers (core/check/readers/), compiled once and
+// linked once per reader with check_reader_name.cpp, whose kReaderFormat names its format
+// ("terraform-plan") and kReaderPath the file name the input is checked as ("plan.json":
+// some readers detect by name). Each input is
 // one file through the whole flow with that reader alone (detect, parse, read, join, judge)
 // and every output format; check_report.h says what must hold.
 // Seeds: DLQ_CHECK_FUZZ_SEEDS=<dir> DLQ_CHECK_FUZZ_FROM=<dir>[:<dir>…] ./check_<format>_fuzz copies
@@ -24,20 +25,22 @@
 #include "check_report.h"
 #include "readers/readers.h"
 
-#if !defined(DLQ_FUZZ_READER) || !defined(DLQ_FUZZ_PATH)
-#error "compile with -DDLQ_FUZZ_READER=\"<format>\" -DDLQ_FUZZ_PATH=\"<file name>\""
-#endif
-
 using namespace dlq;
+
+namespace dlq::fuzz {
+// The harness's reader (check_reader_name.cpp, compiled per harness).
+extern const char kReaderFormat[];
+extern const char kReaderPath[];
+}  // namespace dlq::fuzz
 
 namespace {
 
 const check::Reader& TheReader() {
   static const check::Reader* reader = [] {
     for (const check::Reader& r : check::Readers()) {
-      if (std::string_view(r.format) == DLQ_FUZZ_READER) return &r;
+      if (std::string_view(r.format) == fuzz::kReaderFormat) return &r;
     }
-    fuzz::Fail(__FILE__, __LINE__, "no reader named " DLQ_FUZZ_READER, "");
+    fuzz::Fail(__FILE__, __LINE__, "no reader of the harness's format", fuzz::kReaderFormat);
   }();
   return *reader;
 }
@@ -61,10 +64,10 @@ void WriteSeeds(const std::filesystem::path& to, std::string_view from_list) {
   for (const fs::path& file : files) {
     std::ifstream in(file, std::ios::binary);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (check::DetectFormat(file.generic_string(), text) != DLQ_FUZZ_READER) continue;
+    if (check::DetectFormat(file.generic_string(), text) != fuzz::kReaderFormat) continue;
     std::ofstream(to / ("seed-" + std::to_string(++n) + "-" + file.filename().string()), std::ios::binary) << text;
   }
-  std::fprintf(stderr, "%d seeds for %s in %s\n", n, DLQ_FUZZ_READER, to.c_str());
+  std::fprintf(stderr, "%d seeds for %s in %s\n", n, fuzz::kReaderFormat, to.c_str());
 }
 
 }  // namespace
@@ -80,7 +83,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
-  const check::SourceFile file{DLQ_FUZZ_PATH, std::string(input)};
+  const check::SourceFile file{fuzz::kReaderPath, std::string(input)};
   const std::span<const check::Reader> readers(&TheReader(), 1);
   Result<check::Report> report = check::CheckWithReaders(readers, std::span(&file, 1), check::CheckOptions{});
   if (!report.ok()) {

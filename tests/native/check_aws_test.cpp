@@ -14,7 +14,7 @@
 #include "check.h"
 #include "readers/readers.h"
 
-namespace dlq::check {
+namespace dlq::check::check_aws_test {
 namespace {
 
 std::string FixtureText(const std::string& relative) {
@@ -478,4 +478,4 @@ TEST_CASE("check aws: hostile templates found by the fuzz harness are refused wi
   CHECK(e == "t.yaml:5: QueueName: expected a queue name, got \"\"");
 }
 
-}  // namespace dlq::check
+}  // namespace dlq::check::check_aws_test

@@ -18,7 +18,7 @@
 #include "readers/rabbitmq_pattern.h"
 #include "readers/readers.h"
 
-namespace dlq::check {
+namespace dlq::check::check_brokers_test {
 namespace {
 
 const Reader& ReaderFor(std::string_view format) {
@@ -578,4 +578,4 @@ TEST_CASE("check rabbitmq definitions 4.3: delayed-retry-* from policies and x- 
 }
 
 }  // namespace
-}  // namespace dlq::check
+}  // namespace dlq::check::check_brokers_test

@@ -11,6 +11,8 @@
 using namespace dlq;
 using namespace dlq::check;
 
+namespace check_config_test {
+
 namespace {
 
 CheckConfig Read(std::string_view text, std::string_view file = ".dlq-lab.yml") {
@@ -118,3 +120,5 @@ TEST_CASE("ReadCheckConfig: each mistake names the file, the line, the setting")
   CHECK(Error("goals:\n  outage: 5m\n  outage: 6m\n") ==
         ".dlq-lab.yml:3: expected each key once in a map, got \"outage\" again (first on line 2)");
 }
+
+}  // namespace check_config_test

@@ -13,6 +13,8 @@
 using namespace dlq;
 using namespace dlq::check;
 
+namespace check_parse_test {
+
 namespace {
 
 Document Json(std::string_view text) {
@@ -395,3 +397,5 @@ TEST_CASE("ParseYaml: '' in a single-quoted scalar is one quote, however many fo
   CHECK(At(doc.root, "mid").scalar == "it's");
   CHECK(At(doc.root, "four").scalar == "''''");
 }
+
+}  // namespace check_parse_test

@@ -18,6 +18,8 @@
 using namespace dlq;
 using namespace dlq::check;
 
+namespace check_rules_test {
+
 namespace {
 
 Location At(int line, const char* file = "main.tf.json") { return Location{file, line, 0}; }
@@ -635,3 +637,5 @@ TEST_CASE("check flow: a file in no known format, and one that does not parse, a
   REQUIRE(!report.ok());
   CHECK(report.status().message() == "queues.yml:1: testQueues: expected a list");
 }
+
+}  // namespace check_rules_test

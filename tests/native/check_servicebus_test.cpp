@@ -14,7 +14,7 @@
 
 #include "check.h"
 
-namespace dlq::check {
+namespace dlq::check::check_servicebus_test {
 namespace {
 
 constexpr const char* kPlan = "servicebus/plan.json";
@@ -124,4 +124,4 @@ TEST_CASE("check servicebus: bad values are refused naming the Terraform attribu
         std::string::npos);
 }
 
-}  // namespace dlq::check
+}  // namespace dlq::check::check_servicebus_test

@@ -6,6 +6,8 @@
 using namespace dlq;
 using namespace dlq::test;
 
+namespace classes_test {
+
 namespace {
 
 Queue Make(const Policy& p) {
@@ -175,3 +177,5 @@ TEST_SUITE("failure classes") {
     CHECK(e.arrived_at == 115);
   }
 }
+
+}  // namespace classes_test

@@ -17,6 +17,8 @@
 using namespace dlq;
 using namespace dlq::test;
 
+namespace clock_model_test {
+
 namespace {
 
 struct TJob {
@@ -339,3 +341,5 @@ TEST_CASE("time and leases agree with an independent model over 2000 seeded rand
   CHECK(expiries > 1000);
   CHECK(delays > 1000);
 }
+
+}  // namespace clock_model_test

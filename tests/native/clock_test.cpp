@@ -10,6 +10,8 @@
 using namespace dlq;
 using namespace dlq::test;
 
+namespace clock_test {
+
 namespace {
 
 Backoff Exponential(int64_t base, int64_t cap, Jitter jitter = Jitter::kNone) {
@@ -505,3 +507,5 @@ TEST_SUITE("the bounded path's terms") {
     CHECK(WorstCasePath(p).attempts == 1);
   }
 }
+
+}  // namespace clock_test

@@ -17,6 +17,8 @@
 using namespace dlq;
 using namespace dlq::config;
 
+namespace config_test {
+
 namespace {
 
 ImportResult Read(const std::string& text) { return ReadConfig(text, nullptr); }
@@ -594,8 +596,6 @@ TEST_CASE("config: a BullMQ snippet the core writes reads back to its policy") {
   }
 }
 
-namespace dlq::config {
-
 TEST_CASE("config: a Pub/Sub snippet the core writes reads back to its policy (gcloud commands)") {
   Prng prng(34);
   for (int i = 0; i < 300; ++i) {
@@ -662,7 +662,6 @@ TEST_CASE("config: gcloud pubsub commands: 0 means 5, defaults when absent, refu
   CHECK(bad.refusals[2].expected == "an integer from 10 to 600");
 }
 
-}  // namespace dlq::config
 TEST_CASE("config: a Service Bus snippet the core writes reads back to its policy") {
   Prng prng(3401);
   for (int i = 0; i < 300; ++i) {
@@ -750,3 +749,5 @@ TEST_CASE("config: Service Bus properties: defaults when absent, ISO 8601 durati
   CHECK_FALSE(IsoDurationMs("PT1S1M").has_value());
   CHECK_FALSE(IsoDurationMs("5m").has_value());
 }
+
+}  // namespace config_test

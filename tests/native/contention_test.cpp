@@ -16,6 +16,8 @@
 
 using namespace dlq;
 
+namespace contention_test {
+
 namespace {
 
 constexpr ContentionStrategy kAll[] = {ContentionStrategy::kNone, ContentionStrategy::kExponential,
@@ -436,3 +438,5 @@ TEST_CASE("contention cost: one run of the whole grid makes at most kContentionG
     CHECK(calls > kContentionGridCallsPerRun * 95 / 100);  // a bound, and a close one
   }
 }
+
+}  // namespace contention_test

@@ -11,6 +11,8 @@
 using namespace dlq;
 using namespace dlq::test;
 
+namespace delay_at_test {
+
 namespace {
 
 Policy With(DelayAt where, Ordering ordering = Ordering::kNone, int64_t lease_ms = 30'000) {
@@ -236,3 +238,5 @@ TEST_SUITE("delayAt") {
     CHECK(restored.status().message().find("broker") != std::string::npos);
   }
 }
+
+}  // namespace delay_at_test

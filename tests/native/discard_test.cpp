@@ -10,7 +10,7 @@
 #include "scenario.h"
 #include "test_util.h"
 
-namespace dlq {
+namespace dlq::discard_test {
 namespace {
 
 Policy NoDlx() {
@@ -223,4 +223,4 @@ TEST_CASE(
 }
 
 }  // namespace
-}  // namespace dlq
+}  // namespace dlq::discard_test

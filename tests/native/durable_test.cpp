@@ -20,6 +20,8 @@
 using namespace dlq;
 using namespace dlq::test;
 
+namespace durable_test {
+
 namespace {
 
 std::vector<std::string_view> Records(const std::vector<JournalEntry>& journal) {
@@ -571,3 +573,5 @@ TEST_CASE("recover refuses a journal past either limit by name, before reading a
   CHECK(bytes.code() == Code::kTooLarge);
   CHECK(bytes.message() == "journal (its records together) must be at most 402653184 bytes, got 402653188 bytes");
 }
+
+}  // namespace durable_test

@@ -12,6 +12,8 @@
 using namespace dlq;
 using namespace dlq::test;
 
+namespace goal_test {
+
 namespace {
 
 Goal MustParse(std::string_view text) {
@@ -842,3 +844,5 @@ TEST_SUITE("par: how few actions a solution needs") {
     CHECK(broken.status().message().find("scenario action 2") != std::string::npos);
   }
 }
+
+}  // namespace goal_test

@@ -6,7 +6,7 @@
 #include "session.h"
 #include "test_util.h"
 
-namespace dlq {
+namespace dlq::ideas_test {
 namespace {
 
 using test::ParseOrDie;
@@ -273,4 +273,4 @@ TEST_CASE("every quarantine entry names its source queue; a goal reads it with '
 }
 
 }  // namespace
-}  // namespace dlq
+}  // namespace dlq::ideas_test

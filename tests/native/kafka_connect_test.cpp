@@ -15,7 +15,7 @@
 #include "scenario.h"
 #include "test_util.h"
 
-namespace dlq {
+namespace dlq::kafka_connect_test {
 namespace {
 
 // A connector as Connect's defaults have it: tolerance none, no DLQ topic, no retry, max delay 60 s.
@@ -276,4 +276,4 @@ TEST_CASE("kafka-connect: the import reads the bare config map and a .properties
 }
 
 }  // namespace
-}  // namespace dlq
+}  // namespace dlq::kafka_connect_test

@@ -10,6 +10,8 @@
 using namespace dlq;
 using namespace dlq::test;
 
+namespace model_test {
+
 namespace {
 
 struct ModelJob {
@@ -238,3 +240,5 @@ TEST_CASE("core agrees with an independent model over 3000 seeded random runs") 
   MESSAGE("actions: " << actions << ", refused: " << refused);
   CHECK(refused > 1000);  // invalid actions really were exercised
 }
+
+}  // namespace model_test

@@ -15,6 +15,8 @@
 using namespace dlq;
 using namespace dlq::test;
 
+namespace operability_model_test {
+
 namespace {
 
 struct MJob {
@@ -357,3 +359,5 @@ TEST_CASE("classes, keys and retention agree with an independent model over 1500
   CHECK(releases > 50);
   CHECK(redrives > 200);
 }
+
+}  // namespace operability_model_test

@@ -8,6 +8,8 @@
 using namespace dlq;
 using namespace dlq::test;
 
+namespace ordering_test {
+
 namespace {
 
 Queue Make(Ordering ordering, int64_t max_attempts = 3, Backoff backoff = {}) {
@@ -306,3 +308,5 @@ TEST_SUITE("quarantine operability") {
     }
   }
 }
+
+}  // namespace ordering_test

@@ -7,7 +7,7 @@
 #include "schema.h"
 #include "test_util.h"
 
-namespace dlq {
+namespace dlq::policy_equality_test {
 namespace {
 
 // Another value the row admits, different from `now`.
@@ -64,4 +64,4 @@ TEST_CASE("Policy's operator== sees every field of its backoff and of each class
 }
 
 }  // namespace
-}  // namespace dlq
+}  // namespace dlq::policy_equality_test

@@ -24,7 +24,7 @@
 #include "scenario.h"
 #include "test_util.h"
 
-namespace dlq {
+namespace dlq::rabbitmq43_delivery_time_test {
 namespace {
 
 // A 4.3 quorum queue (x-delivery-limit 5) with a linear delayed retry of 1 s per count up to
@@ -204,4 +204,4 @@ TEST_CASE("x-opt-delivery-time travels through links (;r…Xb) and snapshots; br
   CHECK(plain.view().SnapshotText().value().find("deliveryTime") == std::string::npos);
 }
 
-}  // namespace dlq
+}  // namespace dlq::rabbitmq43_delivery_time_test

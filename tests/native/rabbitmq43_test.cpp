@@ -17,7 +17,7 @@
 #include "scenario.h"
 #include "test_util.h"
 
-namespace dlq {
+namespace dlq::rabbitmq43_test {
 namespace {
 
 Policy Delayed(DelayedRetryType type, int64_t min_ms, int64_t max_ms) {
@@ -224,4 +224,4 @@ TEST_CASE(
   CHECK(restored->policy() == s.policy);
 }
 
-}  // namespace dlq
+}  // namespace dlq::rabbitmq43_test

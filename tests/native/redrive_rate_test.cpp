@@ -4,7 +4,7 @@
 #include "session.h"
 #include "test_util.h"
 
-namespace dlq {
+namespace dlq::redrive_rate_test {
 namespace {
 
 using test::ParseOrDie;
@@ -235,4 +235,4 @@ TEST_CASE("redrive at a rate mid-script drops the redo tail once; Undo brings it
 }
 
 }  // namespace
-}  // namespace dlq
+}  // namespace dlq::redrive_rate_test

@@ -8,6 +8,8 @@
 using namespace dlq;
 using namespace dlq::test;
 
+namespace scenario_test {
+
 namespace {
 
 std::string ReadFile(const std::filesystem::path& path) {
@@ -1431,3 +1433,5 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
     CHECK(Ids(none->view().Completed()) == Strings{"b"});
   }
 }
+
+}  // namespace scenario_test

@@ -15,6 +15,8 @@
 
 using namespace dlq;
 
+namespace schedule_test {
+
 namespace {
 
 Policy Exponential(int64_t attempts, int64_t base, int64_t cap, Jitter jitter = Jitter::kNone) {
@@ -230,3 +232,5 @@ TEST_CASE("schedule: bad input is refused by name, the policy's first") {
   bad.max_attempts = 0;
   CHECK(RetrySchedule(bad, o).status().message().rfind("maxAttempts must be an integer from 1 to 1000000", 0) == 0);
 }
+
+}  // namespace schedule_test

@@ -15,7 +15,7 @@
 #include "test_util.h"
 #include "world.h"
 
-namespace dlq {
+namespace dlq::schema_test {
 namespace {
 
 // Values of a row's kind worth trying, the default excluded: the ends of an
@@ -375,4 +375,4 @@ TEST_CASE("schema: an action field the core parses is refused by name, as the bi
 }
 
 }  // namespace
-}  // namespace dlq
+}  // namespace dlq::schema_test

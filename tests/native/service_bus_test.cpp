@@ -15,7 +15,7 @@
 #include "schema.h"
 #include "test_util.h"
 
-namespace dlq {
+namespace dlq::service_bus_test {
 namespace {
 
 Policy ServiceBusPolicy(int64_t max_delivery_count) {
@@ -392,4 +392,4 @@ TEST_CASE("service-bus: with a TTL, a snapshot and the journal give the queue ba
   test::CheckJournalRecovers(q);
 }
 
-}  // namespace dlq
+}  // namespace dlq::service_bus_test

@@ -12,7 +12,7 @@
 #include "scenario.h"
 #include "test_util.h"
 
-namespace dlq {
+namespace dlq::spring_kafka_test {
 namespace {
 
 Policy Spring() {
@@ -278,4 +278,4 @@ TEST_CASE("spring-kafka: the reader takes Spring's defaults and refuses what it 
 }
 
 }  // namespace
-}  // namespace dlq
+}  // namespace dlq::spring_kafka_test

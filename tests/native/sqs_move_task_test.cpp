@@ -17,7 +17,7 @@
 #include "registry.h"
 #include "test_util.h"
 
-namespace dlq {
+namespace dlq::sqs_move_task_test {
 namespace {
 
 Policy Sqs(int64_t rate) {
@@ -189,4 +189,4 @@ TEST_CASE("sqs move task: the dead-letter queue's own consumer (dlqToSource) is 
   }
 }
 
-}  // namespace dlq
+}  // namespace dlq::sqs_move_task_test

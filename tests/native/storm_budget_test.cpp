@@ -13,6 +13,8 @@
 
 using namespace dlq;
 
+namespace storm_budget_test {
+
 namespace {
 
 StormResult MustRun(const StormOptions& o) {
@@ -425,3 +427,5 @@ TEST_CASE(
   CHECK(decorrelated.quarantined > full.quarantined);
   CHECK(full.drain_ms < none.drain_ms);
 }
+
+}  // namespace storm_budget_test

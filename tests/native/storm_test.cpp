@@ -17,6 +17,8 @@
 using namespace dlq;
 using namespace dlq::test;
 
+namespace storm_test {
+
 namespace {
 
 StormOptions Options(int64_t jobs, int64_t workers, int64_t work_ms, int64_t max_attempts, Backoff backoff,
@@ -809,3 +811,5 @@ TEST_CASE("storm cost: the bound holds, attempts and drain time, over seeded sce
   }
   CHECK(tightened > 5);
 }
+
+}  // namespace storm_test

@@ -4,7 +4,7 @@
 // names a policy that can be rebuilt from its seed.
 #include "test_util.h"
 
-namespace dlq {
+namespace dlq::sums_test {
 namespace {
 
 constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq,     System::kSidekiq,
@@ -180,4 +180,4 @@ TEST_CASE("an exact retry schedule's total is its rows: attempts × workMs plus 
 }
 
 }  // namespace
-}  // namespace dlq
+}  // namespace dlq::sums_test

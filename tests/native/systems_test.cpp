@@ -14,7 +14,7 @@
 #include "scenario.h"
 #include "test_util.h"
 
-namespace dlq {
+namespace dlq::systems_test {
 namespace {
 
 // q's journal as Queue::Recover reads it: `entries` own the text that `records` views.
@@ -1240,4 +1240,4 @@ TEST_CASE("systems: a dead letter's drop is its own system's setting") {
   CHECK(p.DiscardsDeadLetters());
 }
 
-}  // namespace dlq
+}  // namespace dlq::systems_test

@@ -10,6 +10,8 @@
 using namespace dlq;
 using namespace dlq::test;
 
+namespace world_test {
+
 namespace {
 
 // Plays `scenario`'s queue with `world` until nothing happens (at most `limit`
@@ -330,3 +332,5 @@ TEST_CASE("world: a malformed job fails undeserializable until an operator patch
 }
 
 }  // namespace
+
+}  // namespace world_test

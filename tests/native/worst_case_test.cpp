@@ -6,7 +6,7 @@
 #include "registry.h"
 #include "test_util.h"
 
-namespace dlq {
+namespace dlq::worst_case_test {
 namespace {
 
 constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq, System::kSidekiq,
@@ -206,4 +206,4 @@ TEST_CASE("a RabbitMQ 3.x queue with no delivery-limit: 1,000,000 deliveries in 
 }
 
 }  // namespace
-}  // namespace dlq
+}  // namespace dlq::worst_case_test
