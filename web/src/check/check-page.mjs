@@ -23,7 +23,11 @@ function main() {
     fetchText,
     linkBase: new URL('./playground.html', window.location.href).href,
   });
-  controller.start();
+  try {
+    controller.start();
+  } finally {
+    document.documentElement.dataset.drawn = 'true';  // the page's .js-only parts are shown (page.css)
+  }
   loadChecker().then(() => { document.documentElement.dataset.ready = 'true'; }, (error) => {
     document.documentElement.dataset.ready = 'failed';
     console.error(error);

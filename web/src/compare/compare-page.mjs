@@ -14,15 +14,19 @@ import '../shared/skip-link.mjs';
 
 async function main() {
   document.documentElement.classList.add('has-js');
-  const lab = await loadLab();
-  const controller = new CompareController({
-    model: new CompareModel(lab),
-    form: new FormView(document),
-    results: new ResultsView(document),
-    window,
-  });
-  controller.start();
-  document.documentElement.dataset.ready = 'true';
+  try {
+    const lab = await loadLab();
+    const controller = new CompareController({
+      model: new CompareModel(lab),
+      form: new FormView(document),
+      results: new ResultsView(document),
+      window,
+    });
+    controller.start();
+    document.documentElement.dataset.ready = 'true';
+  } finally {
+    document.documentElement.dataset.drawn = 'true';  // the page's .js-only parts are shown (page.css), drawn or not
+  }
 }
 
 main();

@@ -27,7 +27,10 @@ function main() {
     worker: new StormWorker(new URL('./storm-worker.mjs', import.meta.url)),
   });
   // Ready once the link is decided: the core (in the worker) bounds its cost first.
-  controller.start().finally(() => { document.documentElement.dataset.ready = 'true'; });
+  controller.start().finally(() => {
+    document.documentElement.dataset.ready = 'true';
+    document.documentElement.dataset.drawn = 'true';  // the page's .js-only parts are shown (page.css)
+  });
 }
 
 main();
