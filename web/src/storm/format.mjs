@@ -3,16 +3,19 @@
 // spans rounded (shared/time-format.mjs), axis ticks compact. Formatting only.
 import { grouped, roughMs, roughSeconds } from '../shared/time-format.mjs';
 
-const RATE = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+// Made on first use (the first results), not as the page starts: see time-format.mjs.
+let rate = null;
+let compact = null;
+const RATE = () => (rate ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }));
+const COMPACT = () => (compact ??= new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }));
 
 /** 1234567 -> "1,234,567". */
 export const fmtInt = grouped;
 /** 1234.56 -> "1,234.6" (rates per second, elapsed seconds). */
-export const fmtRate = (n) => RATE.format(n);
+export const fmtRate = (n) => RATE().format(n);
 /** 25000 -> "25 s": a span of simulated time, rounded. */
 export const fmtMs = roughMs;
 /** A point on a chart's time axis (in seconds), rounded. */
 export const fmtSeconds = roughSeconds;
 /** 12000 -> "12K": an axis tick. */
-export const fmtCompact = (n) => COMPACT.format(n);
+export const fmtCompact = (n) => COMPACT().format(n);
