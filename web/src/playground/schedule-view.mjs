@@ -9,7 +9,9 @@
 import { h } from '../shared/dom.mjs';
 import { grouped, ms } from '../shared/time-format.mjs';
 
-const PERCENT = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
+// Made on first use, not as the page starts (see shared/time-format.mjs).
+let percent = null;
+const PERCENT = () => (percent ??= new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 }));
 
 /** A spread in words: one value when min and p99 agree, else "min · median · p99". */
 function spread(sp, exact) {
@@ -89,7 +91,7 @@ export class ScheduleCard {
         ? `Yes: the last attempt finishes at ${finish}, after a ${ms(outage.ms)} outage.`
         : `No: the last attempt finishes at ${finish}, inside a ${ms(outage.ms)} outage; the job is quarantined as exhausted.`;
     } else {
-      text = `Yes in ${PERCENT.format(outage.probability)} of the runs (${grouped(outage.outlasting)} of ${grouped(table.samples)}): `
+      text = `Yes in ${PERCENT().format(outage.probability)} of the runs (${grouped(outage.outlasting)} of ${grouped(table.samples)}): `
         + `the last attempt finishes at ${finish} (min · median · p99).`;
     }
     this.answer.textContent = text;
