@@ -62,6 +62,9 @@ export async function mount(element, options = {}) {
     systemPresets: SYSTEM_PRESETS,
     restorable: !(options.scenario === undefined || options.syncUrl), landmark: Boolean(options.syncUrl),
   });
+  // Building the view and drawing the first state are two tasks, not one long one: a phone's
+  // main thread answers input between them.
+  await new Promise((resolve) => { setTimeout(resolve, 0); });
   return new Controller(element, lab, options, embed, { view });
 }
 
