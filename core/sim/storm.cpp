@@ -49,6 +49,7 @@ size_t ChunksFor(size_t jobs, size_t level1_slots, size_t per_chunk, size_t leve
 Storm::Storm(const StormOptions& options)
     : options_(options),
       policy_(StormPolicy(options)),
+      decide_(policy_),
       jitter_(static_cast<uint64_t>(options.seed), PrngStream::kJitter),
       failure_(static_cast<uint64_t>(options.seed), PrngStream::kStormFailure) {
   if (options.budget) budget_ = MakeBudget(*options.budget);
@@ -289,7 +290,7 @@ void Storm::Settle(Job job, bool timed_out) {
   if (budget_) budget_->OnAnswer(now_, result == kSuccess, job.attempts >= 2);
   const std::optional<FailureClass> failure =
       result == kSuccess ? std::nullopt : std::optional<FailureClass>(FailureClass::kTransient);
-  const Decision d = Decide(policy_, failure, job.attempts, job.last_delay, jitter_);
+  const Decision d = Decide(policy_, decide_, failure, job.attempts, job.last_delay, jitter_);
   const bool retry = d.disposition == Disposition::kRequeued || d.disposition == Disposition::kDelayed;
   if (retry && budget_ && !budget_->TryRetry(now_)) {
     ++retries_denied_;

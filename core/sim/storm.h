@@ -63,6 +63,7 @@
 #include "policy.h"
 #include "prng.h"
 #include "retry_budget.h"
+#include "rules.h"
 #include "server.h"
 #include "status.h"
 
@@ -312,6 +313,9 @@ class Storm {
 
   StormOptions options_;
   Policy policy_;
+  // What Decide asks of policy_'s system, resolved once (rules.h): asked per attempt, the
+  // storm paid for every class's rule on each of its millions of decisions.
+  DecideRules decide_;
   Prng jitter_;
   Prng failure_;  // the failure rate's draws
   std::unique_ptr<RetryBudget> budget_;
