@@ -150,23 +150,19 @@ function bundle(root, dist, entryPoints) {
     // simulations (./sim.mjs, bundled beside it below) only when loadSim() is called.
     external: ['node:*', './sim.mjs'],
   }).metafile);
-  // The checker (wasm/check.mjs and its glue), one module of its own beside it.
+  // The checker (wasm/check.mjs) and the simulations (wasm/sim.mjs: only the storm lab's
+  // worker imports it, so no page that plays a queue fetches it), each with its glue, one
+  // module of its own beside the API.
   const checker = path.join(dist, 'wasm', 'check.mjs');
-  record(buildSync({
-    ...bundleOptions(dist),
-    entryPoints: [path.join(root, 'wasm', 'check.mjs')],
-    outfile: checker,
-    external: ['node:*'],
-  }).metafile);
-  // The simulations (wasm/sim.mjs and their glue), one module of their own: only the storm
-  // lab's worker imports it, so no page that plays a queue fetches it.
   const simulations = path.join(dist, 'wasm', 'sim.mjs');
-  record(buildSync({
-    ...bundleOptions(dist),
-    entryPoints: [path.join(root, 'wasm', 'sim.mjs')],
-    outfile: simulations,
-    external: ['node:*'],
-  }).metafile);
+  for (const outfile of [checker, simulations]) {
+    record(buildSync({
+      ...bundleOptions(dist),
+      entryPoints: [path.join(root, 'wasm', path.basename(outfile))],
+      outfile,
+      external: ['node:*'],
+    }).metafile);
+  }
   // The modules, read where they import dist/wasm/index.mjs from (see the top of this file).
   const source = path.join(dist, 'src');
   cpSync(path.join(root, 'web', 'src'), source, { recursive: true, filter: (file) => !file.endsWith('.css') });

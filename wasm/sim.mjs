@@ -27,6 +27,19 @@ export function loadSim() {
   return modulePromise;
 }
 
+/**
+ * `options`' fields `names`, copied once (each getter read once, before anything is checked);
+ * anything but a plain object is refused by name, with `example` as what was expected.
+ */
+function namedCopy(options, names, example) {
+  return readInput('options', () => {
+    checkObject('options', options, example);
+    const copy = {};
+    for (const name of names) copy[name] = options[name];
+    return copy;
+  });
+}
+
 class Sim {
   #registry;
 
@@ -144,12 +157,7 @@ class Sim {
    */
   runContention(options) {
     const names = ['clients', 'strategy', 'baseMs', 'capMs', 'seed', 'runs'];
-    const input = readInput('options', () => {
-      checkObject('options', options, "{ clients: 100, strategy: 'full' }");
-      const copy = {};
-      for (const name of names) copy[name] = options[name];
-      return copy;
-    });
+    const input = namedCopy(options, names, "{ clients: 100, strategy: 'full' }");
     for (const name of names) {
       const value = input[name];
       if (value === undefined && name !== 'clients' && name !== 'strategy') continue;
@@ -169,12 +177,7 @@ class Sim {
    */
   contentionCost(options) {
     const names = ['seed', 'runs'];
-    const input = readInput('options', () => {
-      checkObject('options', options, '{ seed: 1, runs: 20 }');
-      const copy = {};
-      for (const name of names) copy[name] = options[name];
-      return copy;
-    });
+    const input = namedCopy(options, names, '{ seed: 1, runs: 20 }');
     for (const name of names) {
       const value = input[name];
       if (value !== undefined && typeof value !== 'number') {
