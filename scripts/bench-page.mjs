@@ -37,13 +37,12 @@ import { fileURLToPath } from 'node:url';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { serve } from './serve.mjs';
 import { RECORDS_DIR } from './budgets.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 import { lighthouseLines, lighthouseScores } from './lighthouse.mjs';
 import { MANY_EMBEDS, writeManyEmbedsSite } from './many-embeds.mjs';
 import { loadLab } from '../wasm/index.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic'];
 const LOADS = 5;
 const STEPS = 50;
 const EMBED_LOADS = 3;
@@ -321,7 +320,7 @@ const STEP_TIMER = async (steps) => {
 
 const server = await serve({ dir: path.join(root, 'dist') });
 const base = `http://127.0.0.1:${server.address().port}/`;
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 try {
   if (ONLY_LIGHTHOUSE) {
     const lighthouse = await lighthouseScores(base);

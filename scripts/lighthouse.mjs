@@ -8,17 +8,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 export const LIGHTHOUSE_PAGES = ['index.html', 'lesson-1.html', 'lesson-2.html', 'playground.html', 'compare.html', 'storm.html', 'check.html'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
-const CHROMIUM = '/usr/bin/chromium';
 
 /** Starts headless Chromium with a DevTools port; resolves { port, close }. */
 function startChromium() {
   const profile = mkdtempSync(path.join(tmpdir(), 'dlq-lighthouse-'));
-  const child = spawn(CHROMIUM, ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+  const child = spawn(CHROMIUM, ['--headless=new', ...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
   { stdio: ['ignore', 'ignore', 'pipe'], detached: true });  // its own process group: closed whole
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const close = async () => {
