@@ -178,7 +178,7 @@ TEST_CASE("ParseYaml: several documents, flow style, block scalars, anchors and 
   CHECK(At(At(At(second, "job"), "sidekiq"), ":max_retries").scalar == "3");
 }
 
-TEST_CASE("ParseYaml: an empty file is a null document; syntax errors name file and line") {
+TEST_CASE("ParseYaml: an empty file is a null document, syntax errors name file and line") {
   CHECK(Yaml("").root.IsNull());
   CHECK(Yaml("# only a comment\n").root.IsNull());
   CHECK(YamlError("a: 1\nb: [1, 2\nc: 3\n") ==

@@ -431,7 +431,7 @@ TEST_CASE("check rules: JITTER asks the system: Sidekiq's schedule draws, SQS's 
   CHECK(Of(report.value(), "JITTER").empty());
 }
 
-TEST_CASE("check rules: skips by config (name or glob) and inline; a skip without reason is refused") {
+TEST_CASE("check rules: skips by config (name or glob) and inline, a skip without reason is refused") {
   Inventory inv;
   inv.queues.push_back(Sqs("audit-events", 5));
   CheckOptions options;
@@ -464,7 +464,7 @@ TEST_CASE("check rules: skips by config (name or glob) and inline; a skip withou
   CHECK(refused.status().message().find(".dlq-lab.yml:3: skip: expected a rule id (DLQ-EXISTS, ") == 0);
 }
 
-TEST_CASE("check rules: findings sort by file, line, rule; summary counts; exit codes") {
+TEST_CASE("check rules: findings sort by file, line, rule, summary counts, exit codes") {
   Inventory inv = SourceAndDlq();
   inv.queues.push_back(Sqs("audit", 2, "", 1));
   Report report = Run(inv);
@@ -503,7 +503,7 @@ TEST_CASE("check rules: RuleIds lists the rules in the issue's order, then Pub/S
                                         "BACKOFF-CAP", "JITTER", "DLQ-ALARM", "PUBSUB-DLQ-GRANT"});
 }
 
-TEST_CASE("check rules: an unknown retry policy is a note in each retry rule; a reader's note is reported") {
+TEST_CASE("check rules: an unknown retry policy is a note in each retry rule, a reader's note is reported") {
   Inventory inv = SourceAndDlq();
   inv.queues[0].unknowns.push_back(Unknown{"redrive_policy.maxReceiveCount (known after apply)", At(13), "policy"});
   inv.queues[0].notes.push_back(ReaderNote{"custom schedule, not read (sidekiq_retry_in)", At(15)});

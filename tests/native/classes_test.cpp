@@ -45,7 +45,7 @@ TEST_SUITE("failure classes") {
     }
   }
 
-  TEST_CASE("undeserializable and unknown-schema are quarantined at once; unknown-schema raises an alert") {
+  TEST_CASE("undeserializable and unknown-schema are quarantined at once, unknown-schema raises an alert") {
     Queue q = Make(WithBudget(5));
     REQUIRE(q.EnqueueMany({{"bad", ""}, {"v9", ""}}).ok());
     Attempt bad = MustProcess(q, "undeserializable", "not JSON");
@@ -86,7 +86,7 @@ TEST_SUITE("failure classes") {
     CHECK(q.view().Quarantined()[0].attempts == 2);
   }
 
-  TEST_CASE("a class's maxAttempts is capped by the policy's; 0 means the policy's") {
+  TEST_CASE("a class's maxAttempts is capped by the policy's, 0 means the policy's") {
     Policy p = WithBudget(2);
     p.classes[FailureClass::kPrecondition].max_attempts = 10;
     CHECK(p.RuleFor(FailureClass::kPrecondition).max_attempts == 2);
@@ -156,7 +156,7 @@ TEST_SUITE("failure classes") {
     CHECK(Queue::Create(p).status().code() == Code::kOutOfRange);
   }
 
-  TEST_CASE("the quarantine entry keeps its context; firstAttemptAt and attempts restart on replay") {
+  TEST_CASE("the quarantine entry keeps its context, firstAttemptAt and attempts restart on replay") {
     Queue q = Make(WithBudget(3));
     REQUIRE(q.Enqueue("a", "pay").ok());
     REQUIRE(q.Advance(int64_t{10}).ok());

@@ -110,7 +110,7 @@ TEST_SUITE("backoff formulas") {
     CHECK(MaxDelay(b, 5, 4000) == 5000);
   }
 
-  TEST_CASE("the same seed gives the same delays; streams are independent of the base generator") {
+  TEST_CASE("the same seed gives the same delays, streams are independent of the base generator") {
     Prng a(42, PrngStream::kJitter), b(42, PrngStream::kJitter), base(42);
     CHECK(a.Next() == b.Next());
     CHECK(Prng(42, PrngStream::kJitter).Next() != base.Next());
@@ -164,7 +164,7 @@ TEST_SUITE("policy checks") {
 }
 
 TEST_SUITE("the clock") {
-  TEST_CASE("a delay of 0 requeues at once; a delay parks the job until its due time, to the millisecond") {
+  TEST_CASE("a delay of 0 requeues at once, a delay parks the job until its due time, to the millisecond") {
     Queue q = MakeTimed(Timed(3, Backoff{BackoffKind::kFixed, 500, 500, Jitter::kNone}));
     REQUIRE(q.EnqueueMany({{"a", ""}, {"b", ""}}).ok());
     Attempt a = MustProcess(q, "transient", "db down");
@@ -204,7 +204,7 @@ TEST_SUITE("the clock") {
     CHECK(q.stats().now == 1040);
   }
 
-  TEST_CASE("advanceToNext jumps to the earliest timer and fires everything due then; nothing pending is nullopt") {
+  TEST_CASE("advanceToNext jumps to the earliest timer and fires everything due then, nothing pending is nullopt") {
     Queue q = MakeTimed(Timed(3, Backoff{BackoffKind::kFixed, 300, 300, Jitter::kNone}));
     CHECK_FALSE(q.AdvanceToNext().has_value());
     CHECK(q.stats().actions == 0);
@@ -484,7 +484,7 @@ TEST_SUITE("the bounded path's terms") {
     CHECK(SumOfTerms(w) == w.time_ms);
   }
 
-  TEST_CASE("a capped tail is one run, so a million attempts give a few terms; the sum always holds") {
+  TEST_CASE("a capped tail is one run, so a million attempts give a few terms, the sum always holds") {
     const WorstCase huge = WorstCasePath(Timed(1'000'000, Exponential(100, 60'000), 30'000));
     CHECK(huge.delays.size() < 16);
     CHECK(huge.delays.back().last_attempt == 999'999);

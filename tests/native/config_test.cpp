@@ -147,7 +147,7 @@ TEST_CASE("config: each format is told apart and read into its system") {
   CHECK(Fields(rabbit).at("deadLetterExchange") == "set");
 }
 
-TEST_CASE("config: refusals name the key, what was expected and what was given; nothing is set") {
+TEST_CASE("config: refusals name the key, what was expected and what was given, nothing is set") {
   ImportResult empty = Read("   ");
   CheckRefusals(empty);
   CHECK(empty.format.empty());
@@ -320,7 +320,7 @@ TEST_CASE("config: RabbitMQ 4.3's delayed-retry keys: read by name, refused by n
 // rabbitmq.com/docs/quorum-queues, "Explicit Delivery Time": "The `x-opt-delivery-time` annotation can be set on
 // message properties ... only available when using the AMQP `modify` outcome": the consumer's, not a queue argument.
 TEST_CASE(
-    "config: RabbitMQ 4.3's x-opt-delivery-time: the snippet says the consumer sets it; the import says it reads "
+    "config: RabbitMQ 4.3's x-opt-delivery-time: the snippet says the consumer sets it, the import says it reads "
     "broker") {
   PolicyFacts n;
   n.system = "rabbitmq-quorum";
@@ -472,7 +472,7 @@ TEST_CASE("config: a Sidekiq snippet the core writes reads back to its policy") 
   }
 }
 
-TEST_CASE("config: a Sidekiq retry_for snippet reads back to its window; retry beside it is not read (8.1.0)") {
+TEST_CASE("config: a Sidekiq retry_for snippet reads back to its window, retry beside it is not read (8.1.0)") {
   Prng prng(3210);
   for (int i = 0; i < 300; ++i) {
     PolicyFacts n;

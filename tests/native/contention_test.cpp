@@ -288,7 +288,7 @@ TEST_CASE("contention: the published ordering by total calls and by completion t
   }
 }
 
-TEST_CASE("contention: the same options give the same numbers; pinned for native and WebAssembly alike") {
+TEST_CASE("contention: the same options give the same numbers, pinned for native and WebAssembly alike") {
   // tests/node/contention.test.mjs pins the same totals through lab.runContention().
   struct Pinned {
     ContentionStrategy strategy;
@@ -412,7 +412,7 @@ TEST_CASE("contention: refusals name the option, what was expected and what was 
 
 // ---- the cost estimate a page's guard reads (EstimateContentionGridCost) ----
 
-TEST_CASE("contention cost: the grid's calls a run times the runs; seed and runs refused by name") {
+TEST_CASE("contention cost: the grid's calls a run times the runs, seed and runs refused by name") {
   ContentionOptions o;
   o.runs = 1000;
   Result<ContentionCost> cost = EstimateContentionGridCost(o);

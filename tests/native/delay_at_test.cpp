@@ -90,7 +90,7 @@ TEST_SUITE("delayAt") {
     CHECK(RenderEvent(Last(q, EventKind::kDue)) == "#4 step 1 at 1000ms due \"a\" attempts 1");
   }
 
-  TEST_CASE("retry-queue: the job waits in orders.retry, so a stalled partition runs on; it comes back at the tail") {
+  TEST_CASE("retry-queue: the job waits in orders.retry, so a stalled partition runs on, it comes back at the tail") {
     // Under the broker's delay a stalled partition waits for its delayed head.
     Queue broker = Make(With(DelayAt::kBroker, Ordering::kStall), {"a", "b", "c"});
     MustProcess(broker, "transient");
@@ -141,7 +141,7 @@ TEST_SUITE("delayAt") {
     CHECK(retry == std::vector<std::pair<std::string, int64_t>>{{"b", 200}, {"a", 1200}});
   }
 
-  TEST_CASE("consumer-sleep: when due the job is at the ready head, its worker's next; the events name the worker") {
+  TEST_CASE("consumer-sleep: when due the job is at the ready head, its worker's next, the events name the worker") {
     Queue q = Make(With(DelayAt::kConsumerSleep), {"a", "b"});
     const Attempt a = MustProcess(q, "transient");
     CHECK(a.delay_ms == 1000);
@@ -209,7 +209,7 @@ TEST_SUITE("delayAt") {
     CHECK(FormatScenario(s).find(";r") == std::string::npos);
   }
 
-  TEST_CASE("bad input is refused by name, with what was expected and what was given; nothing is made") {
+  TEST_CASE("bad input is refused by name, with what was expected and what was given, nothing is made") {
     CHECK(ParseDelayAt("sleep").status().message() ==
           "delayAt must be one of \"broker\", \"consumer-sleep\", \"retry-queue\", got \"sleep\"");
     CHECK(ParseDelayAt("retry-queue").value() == DelayAt::kRetryQueue);

@@ -84,7 +84,7 @@ TEST_CASE(
   CHECK_FALSE(Queue::Create(lab).ok());
 }
 
-TEST_CASE("discard: the setting travels through links and snapshots; the default writes nothing new") {
+TEST_CASE("discard: the setting travels through links and snapshots, the default writes nothing new") {
   Scenario s;
   s.policy = NoDlx();
   const std::string link = FormatScenario(s);
@@ -116,7 +116,7 @@ TEST_CASE("discard: the setting travels through links and snapshots; the default
   CHECK(set.view().SnapshotText()->find("deadLetterExchange") == std::string::npos);
 }
 
-TEST_CASE("discard: the journal writes a discard as one removal; a crash after any write loses nothing") {
+TEST_CASE("discard: the journal writes a discard as one removal, a crash after any write loses nothing") {
   Queue q = test::QueueWith(NoDlx(), {"a", "b", "c"});
   REQUIRE(q.Process("transient").ok());
   REQUIRE(q.Process("transient").ok());  // a discarded from ready

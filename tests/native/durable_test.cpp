@@ -249,7 +249,7 @@ TEST_CASE("a crash after any write, torn or not, loses nothing with the safe ord
   CHECK(duplicates > 0);  // the safe order's half-done moves really happened and were resolved
 }
 
-TEST_CASE("the unsafe quarantine order loses a job at some write; the safe order never does") {
+TEST_CASE("the unsafe quarantine order loses a job at some write, the safe order never does") {
   for (const bool unsafe : {false, true}) {
     Policy p;
     p.max_attempts = 1;

@@ -174,7 +174,7 @@ TEST_SUITE("goals: parsing") {
     CHECK(MustParse("completed b").clauses[0].predicate == GoalPredicate::kCompleted);
   }
 
-  TEST_CASE("whitespace around tokens is free; ';' and ',' and comparisons need none") {
+  TEST_CASE("whitespace around tokens is free, ',' and ',' and comparisons need none") {
     CHECK(FormatGoal(MustParse("  steps<=3;attempts b>=2 ;\n\torder a,b ,c\r\n; not   ready  b ")) ==
           "steps <= 3; attempts b >= 2; order a, b, c; not ready b");
   }
@@ -394,7 +394,7 @@ TEST_SUITE("goals: limits") {
     CHECK(Refusal(std::string(40, ';')) == "too-large: goal must be at most 32 clauses, got 41 clauses");
   }
 
-  TEST_CASE("an id of 1024 bytes is read; one of 1025 is refused; numbers up to 2^53 - 1") {
+  TEST_CASE("an id of 1024 bytes is read, one of 1025 is refused, numbers up to 2^53 - 1") {
     const std::string id(kMaxIdBytes, 'j');
     CHECK(MustParse("ready " + id).clauses[0].ids == Strings{id});
     CHECK(ParseGoal("ready \"" + id + "j\"").status().message() ==
@@ -621,7 +621,7 @@ TEST_SUITE("goals: checking") {
     CHECK_FALSE(Met(q, "order a, d"));
   }
 
-  TEST_CASE("event: of a kind, for a job if given; what it shows is the first such line") {
+  TEST_CASE("event: of a kind, for a job if given, what it shows is the first such line") {
     const Queue q = ThreePlaces();
     CHECK(Met(q, "event completed b"));
     CHECK(Actual(q, "event completed b") == Line(q, EventKind::kCompleted, "b"));
@@ -722,7 +722,7 @@ TEST_SUITE("goals: checking") {
           "");
   }
 
-  TEST_CASE("the goal is met when every clause is; clauses keep their order and canonical text") {
+  TEST_CASE("the goal is met when every clause is, clauses keep their order and canonical text") {
     const Queue q = ThreePlaces();
     const GoalCheck all = CheckGoal(MustParse("completed b;quarantined c as permanent;steps<=3"), q);
     CHECK(all.met);
@@ -835,7 +835,7 @@ TEST_SUITE("par: how few actions a solution needs") {
     CHECK(LearnerMoves(by_hand).value() == 0);
   }
 
-  TEST_CASE("a solution that never meets the goal has no par; a broken one is refused by name") {
+  TEST_CASE("a solution that never meets the goal has no par, a broken one is refused by name") {
     CHECK_FALSE(MustPar("quarantined a", "v1;m3;ja:;as").has_value());
     CHECK_FALSE(MustPar("completed nobody", "v1;m3;ja:;as").has_value());
     // The third action processes with nothing ready: refused as RunScenario would, naming it.

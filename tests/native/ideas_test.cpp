@@ -24,7 +24,7 @@ bool Met(const std::string& goal, const Queue& q, GoalContext context = {}) {
   return CheckGoal(g.value(), q, context).met;
 }
 
-TEST_CASE("ledger: empty unless the policy charges; every attempt charges before its outcome") {
+TEST_CASE("ledger: empty unless the policy charges, every attempt charges before its outcome") {
   CHECK(LedgerOf(RunOrDie("v1;m3;ja:;at,t,t")).charges.empty());
   // Three transient failures: three charges applied, the job dead in quarantine.
   const Queue q = RunOrDie("v2;m3;s1;tc;ja:;at,t,t");
@@ -140,7 +140,7 @@ TEST_CASE("anti-pattern: dead letters routed back to the source rebuild the loop
   CHECK(Met("quarantined a as permanent", RunOrDie("v2;m3;s1;ja:,b:;ap,s")));
 }
 
-TEST_CASE("switches: links and snapshots carry them; all off writes what it wrote before") {
+TEST_CASE("switches: links and snapshots carry them, all off writes what it wrote before") {
   for (const char* text : {"v2;m3;s1;tc;ja:", "v2;m3;s1;tck;ja:", "v2;m3;s1;tb;ja:", "v2;m3;s1;td;ja:",
                            "v2;m3;s1;tl;ja:", "v2;m3;s1;q0.2u;tckbdl;ja:"}) {
     const Scenario s = ParseOrDie(text);
@@ -158,7 +158,7 @@ TEST_CASE("switches: links and snapshots carry them; all off writes what it wrot
   CHECK(FormatScenario(ParseOrDie("v1;m3;ja:;at")) == "v1;m3;ja:;at");
 }
 
-TEST_CASE("switches: a bad switch letter is refused by name; out of order is refused") {
+TEST_CASE("switches: a bad switch letter is refused by name, out of order is refused") {
   Result<Scenario> empty = ParseScenario("v2;m3;s1;t;ja:");
   REQUIRE_FALSE(empty.ok());
   CHECK(empty.status().code() == Code::kInvalidArgument);
@@ -247,7 +247,7 @@ TEST_CASE("session: a second replay answers false, changes nothing, and is count
   CHECK(session.refused_replays() == 2);
 }
 
-TEST_CASE("every quarantine entry names its source queue; a goal reads it with 'from'") {
+TEST_CASE("every quarantine entry names its source queue, a goal reads it with 'from'") {
   Queue q = test::MakeQueue(3);
   REQUIRE(q.EnqueueMany({{"a", "A"}, {"b", "B"}}).ok());
   REQUIRE(q.Process(Outcome::kPermanent).ok());

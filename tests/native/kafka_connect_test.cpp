@@ -53,7 +53,7 @@ TEST_CASE("kafka-connect: tolerance none (the default) fails the task: nothing i
   CHECK(r.view().Quarantined().empty());
 }
 
-TEST_CASE("kafka-connect: tolerance all with no DLQ topic skips the record; with one it is dead-lettered") {
+TEST_CASE("kafka-connect: tolerance all with no DLQ topic skips the record, with one it is dead-lettered") {
   // [C1] "'all' changes the behavior to skip over problematic records." [C2] DLQ_TOPIC_NAME_DOC: "The
   // topic name is blank by default, which means that no messages are to be recorded in the DLQ."
   Policy p = Connect();
@@ -132,7 +132,7 @@ TEST_CASE("kafka-connect: the retry backoff is 300 ms doubled, then a draw below
   CHECK(s.RetryDelay(p, p.backoff, 65, 0, prng) == 300);
 }
 
-TEST_CASE("kafka-connect: errors.retry.timeout is a window from the first failure; only retriable failures retry") {
+TEST_CASE("kafka-connect: errors.retry.timeout is a window from the first failure, only retriable failures retry") {
   // [C1] ERRORS_RETRY_TIMEOUT_DOC: "The maximum duration in milliseconds that a failed operation will be
   // reattempted." [C4] execAndRetry: "if (time.milliseconds() < deadline) { backoff(attempt, deadline); ... }"
   // for a RetriableException only; "For transformations and converters, all exceptions are tolerated. For
@@ -245,7 +245,7 @@ TEST_CASE("kafka-connect: the connector JSON the core writes reads back to its p
   }
 }
 
-TEST_CASE("kafka-connect: the import reads the bare config map and a .properties file; bad values are refused") {
+TEST_CASE("kafka-connect: the import reads the bare config map and a .properties file, bad values are refused") {
   // [C1]: "Use -1 for infinite retries."
   const config::ImportResult bare = config::ReadConfig(
       R"({"connector.class": "io.confluent.connect.jdbc.JdbcSinkConnector", "errors.tolerance": "all",

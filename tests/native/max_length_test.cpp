@@ -69,7 +69,7 @@ TEST_CASE("max-length: each publish past the limit dead-letters the oldest ready
   CHECK(RenderEvent(a).find("reason max-length") != std::string::npos);
 }
 
-TEST_CASE("max-length: within the limit nothing moves; the limit counts ready messages only, not leased ones") {
+TEST_CASE("max-length: within the limit nothing moves, the limit counts ready messages only, not leased ones") {
   Queue q = test::QueueWith(Limited(2), {"a", "b"});
   CHECK(q.view().Quarantined().empty());
   Result<LeaseGrant> lease = q.Lease();  // a leaves the ready queue
@@ -108,7 +108,7 @@ TEST_CASE("max-length: enqueueMany dead-letters the same messages as one publish
   }
 }
 
-TEST_CASE("max-length: with no dead-letter exchange the head is dropped; with dlqMaxLength the DLQ trims too") {
+TEST_CASE("max-length: with no dead-letter exchange the head is dropped, with dlqMaxLength the DLQ trims too") {
   Policy p = Limited(1);
   p.dead_letter_exchange = DeadLetterExchange::kNone;
   Queue dropped = test::QueueWith(p, {"a", "b"});
@@ -190,7 +190,7 @@ TEST_CASE("max-length: a snapshot's x-death row with a maxlen slot is checked") 
   CHECK(Queue::Restore(with_row(" x-death max-length permanent 0 0 1 0 maxlen 1 0 after 1 max-length")).ok());
 }
 
-TEST_CASE("max-length: travels through link v2 (g) and the snapshot text; refused by name out of range or mode") {
+TEST_CASE("max-length: travels through link v2 (g) and the snapshot text, refused by name out of range or mode") {
   Scenario s;
   s.policy = Limited(1);
   const std::string link = FormatScenario(s);

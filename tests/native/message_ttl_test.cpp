@@ -60,7 +60,7 @@ TEST_CASE("message-ttl: a ready head past its TTL is dead-lettered as expired, t
   test::CheckJournalRecovers(q);
 }
 
-TEST_CASE("message-ttl: a delivered message does not expire; returned near the head past its TTL, it does at once") {
+TEST_CASE("message-ttl: a delivered message does not expire, returned near the head past its TTL, it does at once") {
   Queue q = test::QueueWith(WithTtl(100), {"a", "b"});
   REQUIRE(q.Advance(int64_t{99}).ok());
   Result<LeaseGrant> lease = q.Lease();  // a, just in time
@@ -80,7 +80,7 @@ TEST_CASE("message-ttl: a delivered message does not expire; returned near the h
   test::CheckJournalRecovers(q);
 }
 
-TEST_CASE("message-ttl: a replay or a due retry is a new publish, with a new TTL; the x-death count grows") {
+TEST_CASE("message-ttl: a replay or a due retry is a new publish, with a new TTL, the x-death count grows") {
   Queue q = test::QueueWith(WithTtl(100), {"a"});
   REQUIRE(q.Advance(int64_t{150}).ok());  // expired at 100
   REQUIRE(q.Replay("a"));                 // republished at 150
@@ -116,7 +116,7 @@ TEST_CASE("message-ttl: with no dead-letter exchange an expired message is dropp
         "replay it");
 }
 
-TEST_CASE("message-ttl: four x-death reasons keep their order; the TTL's start travels in rows, only when set") {
+TEST_CASE("message-ttl: four x-death reasons keep their order, the TTL's start travels in rows, only when set") {
   Policy p = WithTtl(100);
   p.max_attempts = 2;
   p.max_length = 1;
@@ -149,7 +149,7 @@ TEST_CASE("message-ttl: four x-death reasons keep their order; the TTL's start t
   test::CheckJournalRecovers(q);
 }
 
-TEST_CASE("message-ttl: travels through link v2 (t) and the snapshot; refused by name out of range or mode") {
+TEST_CASE("message-ttl: travels through link v2 (t) and the snapshot, refused by name out of range or mode") {
   Scenario s;
   s.policy = WithTtl(100);
   s.policy.max_length = 2;

@@ -54,7 +54,7 @@ TEST_SUITE("ordering") {
     CHECK(found);
   }
 
-  TEST_CASE("key: a held job keeps its place and waits; other keys flow; no reorder") {
+  TEST_CASE("key: a held job keeps its place and waits, other keys flow, no reorder") {
     Queue q = Make(Ordering::kKey);
     AddAccounts(q);
     MustProcess(q, "transient");  // a -> tail; b is held by a
@@ -71,7 +71,7 @@ TEST_SUITE("ordering") {
     CHECK(q.view().Ready().empty());
   }
 
-  TEST_CASE("key: lease takes the first eligible job; a job without a key is never held") {
+  TEST_CASE("key: lease takes the first eligible job, a job without a key is never held") {
     Queue q = Make(Ordering::kKey);
     REQUIRE(q.Enqueue("a", "", "k").ok());
     REQUIRE(q.Enqueue("b", "", "k").ok());
@@ -87,7 +87,7 @@ TEST_SUITE("ordering") {
   }
 
   TEST_CASE(
-      "stall: a failed head keeps its place; a waiting head blocks everything; a quarantined head lets the next run") {
+      "stall: a failed head keeps its place, a waiting head blocks everything, a quarantined head lets the next run") {
     Queue q = Make(Ordering::kStall, 3, Backoff{BackoffKind::kFixed, 100, 100, Jitter::kNone});
     AddAccounts(q);
     Attempt a = MustProcess(q, "transient");
@@ -184,7 +184,7 @@ TEST_SUITE("quarantine operability") {
     return std::move(made).value();
   }
 
-  TEST_CASE("retention drops an entry at the exact millisecond; its evidence is gone for good") {
+  TEST_CASE("retention drops an entry at the exact millisecond, its evidence is gone for good") {
     Queue q = MakeOperated(1000, 0);
     REQUIRE(q.Enqueue("a", "").ok());
     REQUIRE(q.Advance(int64_t{5}).ok());
@@ -201,7 +201,7 @@ TEST_SUITE("quarantine operability") {
     CHECK(RenderEvent(e) == "#4 step 1 at 1005ms evidence-expired \"a\" attempts 1");
   }
 
-  TEST_CASE("retention timers are timers: advanceToNext stops at them; a replay cancels one") {
+  TEST_CASE("retention timers are timers: advanceToNext stops at them, a replay cancels one") {
     Queue q = MakeOperated(300, 0);
     REQUIRE(q.EnqueueMany({{"a", ""}, {"b", ""}}).ok());
     MustProcess(q, "permanent");

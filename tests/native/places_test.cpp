@@ -30,7 +30,7 @@ std::vector<uint32_t> Contents(const QuarantinePlace& quarantine) { return {quar
 }  // namespace
 
 TEST_SUITE("places") {
-  TEST_CASE("ready: positions rise from head to tail; a take keeps the order; an undone push gives its position back") {
+  TEST_CASE("ready: positions rise from head to tail, a take keeps the order, an undone push gives its position back") {
     ReadyPlace ready;
     CHECK(ready.PushBack(10) == 0);
     CHECK(ready.PushBack(11) == 1);
@@ -106,7 +106,7 @@ TEST_SUITE("places") {
     CHECK(quarantine.arrivals() == 2);
   }
 
-  TEST_CASE("quarantine: retention timers and their window; none under a lazy mode") {
+  TEST_CASE("quarantine: retention timers and their window, none under a lazy mode") {
     Policy p;
     p.retention_ms = 1000;
     const QuarantinePlace timed(p);

@@ -51,7 +51,7 @@ TEST_CASE("pubsub [DLP]: \"The value must be between 5 and 100\": maxAttempts re
 }
 
 TEST_CASE(
-    "pubsub: the ack deadline is the lease, 10..600 s; retry_policy is exponential (no jitter, max 600 s) or none") {
+    "pubsub: the ack deadline is the lease, 10..600 s, retry_policy is exponential (no jitter, max 600 s) or none") {
   Policy p = PubSub();
   p.lease_ms = 9'999;
   CHECK(Policy::Check(p).message() ==
@@ -83,7 +83,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "pubsub [DLP]: every delivery counts, a crash (the ack deadline exceeded) included; the 5th failure dead-letters") {
+    "pubsub [DLP]: every delivery counts, a crash (the ack deadline exceeded) included, the 5th failure dead-letters") {
   Policy p = PubSub(5);
   REQUIRE(Policy::Check(p).ok());
   CHECK(p.Budget() == 5);

@@ -299,7 +299,7 @@ TEST_SUITE("batches") {
 }
 
 TEST_SUITE("timeline") {
-  TEST_CASE("every change appends events with dense sequence numbers; refusals append nothing") {
+  TEST_CASE("every change appends events with dense sequence numbers, refusals append nothing") {
     Queue q = MakeQueue(2);
     REQUIRE(q.Enqueue("a", "xyz").ok());
     CHECK_FALSE(q.Enqueue("a", "").ok());

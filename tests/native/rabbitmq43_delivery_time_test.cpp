@@ -182,7 +182,7 @@ TEST_CASE("x-opt-delivery-time is refused by name off a 4.x quorum queue, and wi
   CHECK(Policy::Check(lab).message().find("deliveryTime applies only with system \"rabbitmq-quorum\"") == 0);
 }
 
-TEST_CASE("x-opt-delivery-time travels through links (;r…Xb) and snapshots; broker, the default, writes nothing") {
+TEST_CASE("x-opt-delivery-time travels through links (,r…Xb) and snapshots, broker, the default, writes nothing") {
   Scenario s;
   s.policy = Annotated();
   const std::string link = FormatScenario(s);

@@ -97,7 +97,7 @@ TEST_CASE("rabbitmq 4.3: \"disabled\" is the default: every older link and snaps
   CHECK(FormatScenario(s).find('y') == std::string::npos);
 }
 
-TEST_CASE("rabbitmq 4.3: delayed retry needs a 4.x quorum queue; min and max are read as the formula reads them") {
+TEST_CASE("rabbitmq 4.3: delayed retry needs a 4.x quorum queue, min and max are read as the formula reads them") {
   Policy p = Delayed(DelayedRetryType::kAll, 1000, 2000);
   p.delivery_limit = DeliveryLimit::kUnset3;
   const Policy before = p;
@@ -169,7 +169,7 @@ TEST_CASE(
 
 TEST_CASE(
     "rabbitmq 4.3: \"basic.reject signals that message processing failed ... increments the message's delivery-count "
-    "header\"; so does a lost connection") {
+    "header\", so does a lost connection") {
   Policy p = Delayed(DelayedRetryType::kDisabled, 0, 0);
   Queue rejected = test::QueueWith(p, {"a"});
   CHECK(Delays(rejected, "transient").size() == 5);  // delivery-limit 5: the sixth delivery dead-letters

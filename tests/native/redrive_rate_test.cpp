@@ -80,7 +80,7 @@ TEST_CASE(
   CHECK(Actual("replay-burst = 1", one.queue()) == "replay-burst = 1: 1 replay in the second from 0 ms");
 }
 
-TEST_CASE("redrive at a rate: the filter is Redrive's; n counts only what matches now") {
+TEST_CASE("redrive at a rate: the filter is Redrive's, n counts only what matches now") {
   // p1, p2 permanent; t1, t2 exhausted (budget 2).
   Session s = SessionOrDie(ParseOrDie("v2;m2;s1;jp1:,t1:,p2:,t2:;ap,t,p,t,t,t"));
   const size_t before = s.length();
@@ -222,7 +222,7 @@ TEST_CASE("redrive at a rate with a world past the action limit is refused as a 
   CHECK(s.length() == length);
 }
 
-TEST_CASE("redrive at a rate mid-script drops the redo tail once; Undo brings it back") {
+TEST_CASE("redrive at a rate mid-script drops the redo tail once, Undo brings it back") {
   Scenario scenario = ParseOrDie(std::string(kFive) + ",d10,s;c5");
   Session s = SessionOrDie(scenario);
   REQUIRE(s.RedriveAtRate(3).ok());

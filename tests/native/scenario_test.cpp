@@ -496,7 +496,7 @@ TEST_SUITE("scenario v2") {
     }
   }
 
-  TEST_CASE("every v2 policy value goes through Policy::Check; actions' numbers are range-checked") {
+  TEST_CASE("every v2 policy value goes through Policy::Check, actions' numbers are range-checked") {
     struct Case {
       const char* text;
       Code code;
@@ -1056,7 +1056,7 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
     CHECK(MustParse(FormatScenario(other)) == other);
   }
 
-  TEST_CASE("each ordering and each quarantine setting has one text; the defaults are never written") {
+  TEST_CASE("each ordering and each quarantine setting has one text, the defaults are never written") {
     const std::pair<Ordering, const char*> orderings[] = {
         {Ordering::kNone, "v1;m3"}, {Ordering::kKey, "v2;m3;s1;ok"}, {Ordering::kStall, "v2;m3;s1;os"}};
     for (const auto& entry : orderings) {
@@ -1223,7 +1223,7 @@ TEST_SUITE("scenario v2 ordering and quarantine") {
           "scenario link: action 1 key ending at character 14 is not UTF-8 once its %HH escapes are decoded");
   }
 
-  TEST_CASE("the new values out of range are named; keys are held to kMaxKeyBytes") {
+  TEST_CASE("the new values out of range are named, keys are held to kMaxKeyBytes") {
     struct Case {
       std::string text;
       Code code;

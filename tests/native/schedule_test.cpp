@@ -124,7 +124,7 @@ TEST_CASE("schedule: full jitter stays in [0, v], and the statistics are nearest
   CHECK(e.outlasting == 1000);
 }
 
-TEST_CASE("schedule: the same policy gives the same table; another seed other draws") {
+TEST_CASE("schedule: the same policy gives the same table, another seed other draws") {
   Policy p = Exponential(5, 200, 4000, Jitter::kDecorrelated);
   ScheduleOptions o;
   o.samples = 200;

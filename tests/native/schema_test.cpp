@@ -249,7 +249,7 @@ TEST_CASE("schema: a choice's names are its enum's, in order, and parse back") {
 }
 
 TEST_CASE(
-    "schema: every scenario field names its link v2 field and its snapshot name; a link code is unique in its field") {
+    "schema: every scenario field names its link v2 field and its snapshot name, a link code is unique in its field") {
   for (const Field<Policy>& row : PolicyFields()) {
     INFO(row.spec.name);
     CHECK(row.spec.snapshot != nullptr);

@@ -64,7 +64,7 @@ TEST_CASE("service-bus: its name, label and link letter come from the system cho
 
 TEST_CASE(
     "service-bus [Z2]: \"A message is automatically deadlettered after this number of deliveries. default "
-    "value is 10\"; \"Minimum value is 1\"") {
+    "value is 10\", \"Minimum value is 1\"") {
   Policy p = ServiceBusPolicy(10);
   REQUIRE(Policy::Check(p).ok());
   CHECK(p.Budget() == 10);
@@ -101,7 +101,7 @@ TEST_CASE("service-bus [Z5]: abandon \"will make the message available again for
 }
 
 TEST_CASE(
-    "service-bus: a backoff is refused by name (the broker has no retry delay; one would be the app's own "
+    "service-bus: a backoff is refused by name (the broker has no retry delay, one would be the app's own "
     "scheduling)") {
   Policy p = ServiceBusPolicy(10);
   p.backoff.kind = BackoffKind::kExponential;
@@ -159,7 +159,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "service-bus [Z1]: a dead letter carries DeadLetterReason \"MaxDeliveryCountExceeded\" and its description; "
+    "service-bus [Z1]: a dead letter carries DeadLetterReason \"MaxDeliveryCountExceeded\" and its description, "
     "\"Message couldn't be consumed after maximum delivery attempts\"") {
   Policy p = ServiceBusPolicy(3);
   Queue q = test::QueueWith(p, {"a"});
@@ -351,7 +351,7 @@ TEST_CASE("service-bus [Z7]: \"If the option is left disabled, expired messages 
 }
 
 TEST_CASE(
-    "service-bus: defaultMessageTtlMs and deadLetterOnExpiry are its own, refused elsewhere by name; no TTL by "
+    "service-bus: defaultMessageTtlMs and deadLetterOnExpiry are its own, refused elsewhere by name, no TTL by "
     "default") {
   Policy p = ServiceBusPolicy(10);
   CHECK(p.MessageTtlMs() == 0);  // TimeSpan.MaxValue: none

@@ -165,7 +165,7 @@ TEST_CASE("session link: the scenario's text, as ShareScenario gives it") {
   CHECK(link.value() == ShareScenario(session.scenario()).value());
 }
 
-TEST_CASE("session edits: SetWorld equals a Change of the scenario's world, replayed; a bad one changes nothing") {
+TEST_CASE("session edits: SetWorld equals a Change of the scenario's world, replayed, a bad one changes nothing") {
   const Scenario s = ParseOrDie("v2;m3;s1;y2.100;hb:f2;ja:,b:");
   Session edited = SessionOrDie(s);
   Session changed = SessionOrDie(s);

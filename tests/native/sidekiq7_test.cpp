@@ -145,7 +145,7 @@ TEST_CASE("sidekiq retry_for: the worst case and the schedule stop at the window
   CHECK(drawn->attempts < 30);
 }
 
-TEST_CASE("sidekiq retry_for: its first failure travels through snapshots and journals; links carry the window") {
+TEST_CASE("sidekiq retry_for: its first failure travels through snapshots and journals, links carry the window") {
   Policy p = RetryFor(10'000, 3000);
   Queue q = test::QueueWith(p, {"a"});
   REQUIRE(q.Advance(int64_t{7}).ok());

@@ -50,7 +50,7 @@ TEST_CASE("spring-kafka: the default FixedBackOff(0, 9) is ten deliveries of the
   CHECK(Run(l, "transient", 3) == std::vector<std::string>{"a", "b", "a"});
 }
 
-TEST_CASE("spring-kafka: a blocking retry's back-off holds the partition; retry topics let it move on") {
+TEST_CASE("spring-kafka: a blocking retry's back-off holds the partition, retry topics let it move on") {
   // [F2] how-the-pattern-works.adoc: "By using this strategy you lose Kafka's ordering guarantees for that topic."
   Policy p = Spring();
   p.max_attempts = 3;

@@ -87,7 +87,7 @@ StormOptions Overload(bool closed, bool backoff) {
 
 }  // namespace
 
-TEST_CASE("budget text: each kind parses and formats back; a bad one names the argument, the grammar and the text") {
+TEST_CASE("budget text: each kind parses and formats back, a bad one names the argument, the grammar and the text") {
   for (const char* text : {"grpc:10:0.1", "grpc:1000:1", "grpc:3:0.125", "aws-standard", "finagle:20:10:10000"}) {
     CAPTURE(text);
     CHECK(FormatBudget(MustParse(text)) == text);
@@ -142,7 +142,7 @@ TEST_CASE("gRPC throttling: a failure takes a token, a success gives back the ra
 }
 
 TEST_CASE(
-    "AWS standard: a full bucket pays for 100 retries; a first-try success adds 1, a successful retry returns 5") {
+    "AWS standard: a full bucket pays for 100 retries, a first-try success adds 1, a successful retry returns 5") {
   AwsStandardBudget b;
   int allowed = 0;
   while (b.TryRetry(0)) ++allowed;
@@ -172,7 +172,7 @@ TEST_CASE("Finagle: retries up to the percentage of the window's requests plus t
   CHECK(b.Balance(20'000) == 1000);
 }
 
-TEST_CASE("a failure rate fails that share of the attempts outside the outage, seeded; p = 1 fails every one") {
+TEST_CASE("a failure rate fails that share of the attempts outside the outage, seeded, p = 1 fails every one") {
   StormOptions o;
   o.jobs = 20'000;
   o.max_attempts = 1;
@@ -218,7 +218,7 @@ TEST_CASE("closed loop: C clients, each sending its next job only once the previ
   CHECK(failing.summary.failed_jobs == failing.summary.retries_denied);
 }
 
-TEST_CASE("the server takes up at most its capacity a second, first come first served; an idle server banks nothing") {
+TEST_CASE("the server takes up at most its capacity a second, first come first served, an idle server banks nothing") {
   ServerQueue q(StormServer{3, 1000, 0, 0, 0});
   CHECK(q.TakeUp(0) == 0);
   CHECK(q.TakeUp(0) == 333);
@@ -236,7 +236,7 @@ TEST_CASE("the server takes up at most its capacity a second, first come first s
   CHECK(drop.Backlog(100) == 2);
 }
 
-TEST_CASE("a client gives up after its timeout and the attempt fails there; the server still does the abandoned work") {
+TEST_CASE("a client gives up after its timeout and the attempt fails there, the server still does the abandoned work") {
   StormOptions o;
   o.jobs = 100;
   o.workers = 100;

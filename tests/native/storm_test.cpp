@@ -385,7 +385,7 @@ TEST_CASE("storm set: the runs share the first one's bucket width, and each equa
 
 }  // namespace
 
-TEST_CASE("storm options are refused by name, with the range and what was given; nothing is created") {
+TEST_CASE("storm options are refused by name, with the range and what was given, nothing is created") {
   const Backoff exp{BackoffKind::kExponential, 100, 10'000, Jitter::kFull};
   const StormOptions good = Options(1000, 100, 10, 5, exp, StormOutage{0, 5000});
   REQUIRE(CheckStormOptions(good).ok());
@@ -492,7 +492,7 @@ TEST_CASE("a storm with no outage completes every job in one attempt, workers in
 }
 
 TEST_CASE(
-    "the outage fails attempts whose work finishes inside it; the capacity throttles successes past its window's") {
+    "the outage fails attempts whose work finishes inside it, the capacity throttles successes past its window's") {
   // One worker, 10 ms per attempt, no backoff, 3 attempts: attempts finish at 10, 20, 30, …
   StormOptions o = Options(10, 1, 10, 3, {}, StormOutage{10, 20});  // down in [10, 30)
   StormResult r = MustRun(o);
@@ -736,7 +736,7 @@ StormCost MustEstimate(const StormOptions& o) {
   return r.value();
 }
 
-TEST_CASE("storm cost: jobs × attempts, tightened by the time horizon; a capacity limit leaves the time open") {
+TEST_CASE("storm cost: jobs × attempts, tightened by the time horizon, a capacity limit leaves the time open") {
   const Backoff none{BackoffKind::kNone, 1000, 60'000, Jitter::kNone};
   // The link that once ran for hours: a day's outage, a million attempts each.
   StormOptions day = Options(100'000, 100'000, 1, 1'000'000, none, StormOutage{0, 86'400'000});

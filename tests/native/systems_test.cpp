@@ -190,7 +190,7 @@ TEST_CASE("systems: backoff.jitterPermille is refused by name out of range, or w
 }
 
 TEST_CASE(
-    "systems: bullmq's jitter and its fraction travel through link v2 and snapshots; other jitters write nothing new") {
+    "systems: bullmq's jitter and its fraction travel through link v2 and snapshots, other jitters write nothing new") {
   Scenario s;
   s.policy.system = System::kBullMq;
   s.policy.backoff = {BackoffKind::kExponential, 200, 200, Jitter::kBullMq, 250};
@@ -267,7 +267,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "systems: sidekiq retryInJitter adds 6.4.1's rand(10)·(count + 1) s to a custom delay; under 1 s it falls back") {
+    "systems: sidekiq retryInJitter adds 6.4.1's rand(10)·(count + 1) s to a custom delay, under 1 s it falls back") {
   Policy p;
   p.max_attempts = 3;
   p.system = System::kSidekiq;
@@ -314,7 +314,7 @@ TEST_CASE(
         "\"lab\"");
 }
 
-TEST_CASE("systems: sidekiq retryInJitter travels through links and snapshots; a bad one is refused by name") {
+TEST_CASE("systems: sidekiq retryInJitter travels through links and snapshots, a bad one is refused by name") {
   Scenario s;
   s.policy.system = System::kSidekiq;
   s.policy.retry_in_jitter = true;
@@ -467,7 +467,7 @@ void Crash(Queue& q) {
   REQUIRE(q.Advance(g->expires_at - q.stats().now).ok());
 }
 
-TEST_CASE("systems: bullmq does not count a stall as an attempt; stalls have their own budget, maxStalledCount") {
+TEST_CASE("systems: bullmq does not count a stall as an attempt, stalls have their own budget, maxStalledCount") {
   Policy p;
   p.max_attempts = 3;
   p.lease_ms = 300;
@@ -923,7 +923,7 @@ TEST_CASE("systems: a retry without a reset is refused by name outside bullmq, a
   CHECK(lab.status().message().find("resetAttempts false expected only under system bullmq") != std::string::npos);
 }
 
-TEST_CASE("systems: a lazy trim is journaled after the move it follows; a crash after any write loses nothing") {
+TEST_CASE("systems: a lazy trim is journaled after the move it follows, a crash after any write loses nothing") {
   for (System system : {System::kSidekiq, System::kBullMq}) {
     Policy p;
     p.max_attempts = 1;
@@ -1028,7 +1028,7 @@ TEST_CASE("systems: the registry has one module per System value, in order, with
 }
 
 TEST_CASE(
-    "systems: every field's system column names a system of the registry; labels and descriptions derive from it") {
+    "systems: every field's system column names a system of the registry, labels and descriptions derive from it") {
   int owned = 0;
   for (const Field<Policy>& row : PolicyFields()) {
     if (row.spec.only_under == nullptr) continue;

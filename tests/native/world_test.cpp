@@ -114,7 +114,7 @@ TEST_CASE("a world plays the lesson: the poison job is quarantined, the flaky on
   CHECK(q.stats().now == 500);  // one worker, 100 ms per attempt, five attempts
 }
 
-TEST_CASE("an outage outlasted by backoff completes everything; a budget shorter than it quarantines healthy jobs") {
+TEST_CASE("an outage outlasted by backoff completes everything, a budget shorter than it quarantines healthy jobs") {
   World w;
   w.outage_start = 0;
   w.outage_end = 5000;
