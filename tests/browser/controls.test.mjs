@@ -30,7 +30,7 @@ const position = async (pg) => (await pg.root.locator('.dlq-position').textConte
 
 /** Plays the loaded script to its end with Run at the fastest speed. */
 async function runToEnd(pg) {
-  await pg.field('Speed').selectOption('10');
+  await pg.field('Speed').selectOption('20');
   await pg.button('Run').click();
   await pg.root.locator('.dlq-run-status').filter({ hasText: /end/ }).waitFor({ timeout: 30_000 });
 }

@@ -29,7 +29,7 @@ test('lesson 2 #delay-at: the broker and the retry queue leave b first; a sleepi
 
   await pg.button('Reset').click();
   await pg.field('Delay lives in').selectOption('retry-queue');
-  await pg.field('Speed').selectOption('10');
+  await pg.field('Speed').selectOption('20');
   // Forward until a waits: the Delayed panel, the legend and the explanation name the retry queue.
   const delayedHeading = pg.root.locator('.dlq-delayed .dlq-panel-head [id]');
   const waiting = pg.root.locator('.dlq-delayed .dlq-list > li');

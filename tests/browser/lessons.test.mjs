@@ -148,7 +148,7 @@ async function solve(page, exercise) {
   await applyPolicy(page, pg, start, goal);
   if (start.world && (start.actions ?? []).length === 0) {
     // A simulated world: the workers play it (Run plays the script, then the world).
-    await setField(pg, 'Speed', '10');
+    await setField(pg, 'Speed', '20');
     await pg.button('Run').click();
   } else {
     // A start that is already played (its script past the set-up) is the solution's prefix: the learner acts the rest.
@@ -213,6 +213,11 @@ for (const lesson of LESSONS) {
       const { page } = opened;
       await mountAll(page);
       await page.locator('dlq-exercise .dlq-goal-status').first().waitFor();
+      // One predict answered, so its reveal is checked too (the lesson map and the pinned fields are drawn).
+      const predict = page.locator('dlq-predict').first();
+      await predict.locator('.predict-choice').first().click();
+      await predict.getByRole('button', { name: 'Check my answer' }).click();
+      await predict.locator('.predict-result').filter({ hasText: 'The answer:' }).waitFor();
       const results = await new AxeBuilder({ page }).analyze();
       assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), []);
       const levels = await page.evaluate(() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]

@@ -322,7 +322,7 @@ test('keyboard: 1/2/3, S, B, F, Space, R, presets and the ? help table', async (
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('p');
   assert.deepEqual(await pg.ids('Ready'), ['ok-1', 'poison', 'ok-2', 'ok-3']);
-  await pg.field('Speed').selectOption('10');
+  await pg.field('Speed').selectOption('20');
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press(' ');
   assert.ok(await pg.button('Pause').isVisible(), 'Run turns into Pause');

@@ -33,7 +33,7 @@ test('lesson 2 #operate-redrive: at once breaks the burst limit; at 3 per second
   // At once: all nine replayed in one instant; the workers complete them, the burst is 9.
   await pg.field('at N per second').fill('');
   await pg.button('Redrive').click();
-  await pg.field('Speed').selectOption('10');
+  await pg.field('Speed').selectOption('20');
   await pg.button('Run').click();
   await pg.root.locator('.dlq-run-status').filter({ hasText: /end/ }).waitFor({ timeout: 30_000 });
   assert.equal(await count(pg, 'quarantine'), 0);
