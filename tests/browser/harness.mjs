@@ -81,6 +81,19 @@ export async function lessonPlayground(page, id) {
   };
 }
 
+/**
+ * Puts `text` in the address bar's fragment, as a reader pasting a link would. Resolves once the
+ * page's own hashchange listener (registered before this one) has run, or after 2 s when the
+ * fragment already was `text` (no event fires then).
+ */
+export async function setFragment(page, text) {
+  await page.evaluate((fragment) => new Promise((resolve) => {
+    window.addEventListener('hashchange', () => setTimeout(resolve, 0), { once: true });
+    setTimeout(resolve, 2000);
+    location.hash = fragment;
+  }), text);
+}
+
 /** Scrolls to the end of the page a screen at a time, as a reader would (lazy embeds mount as they come near). */
 export async function scrollThrough(page) {
   for (;;) {

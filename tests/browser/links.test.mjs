@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, openPage, playground, FIXTURES, SCREENSHOTS, assertClean } from './harness.mjs';
+import { start, openPage, playground, setFragment, FIXTURES, SCREENSHOTS, assertClean } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });
@@ -44,12 +44,7 @@ for (const name of fixtures) {
     if (shared === null) {
       shared = await openPage(h.browser, `${h.base}playground.html#${link}`);
     } else {
-      // Resolves after the page's own hashchange listener (registered first) has run.
-      await shared.page.evaluate((text) => new Promise((resolve) => {
-        window.addEventListener('hashchange', () => setTimeout(resolve, 0), { once: true });
-        setTimeout(resolve, 2000);  // a fragment equal to the current one fires no event
-        location.hash = text;
-      }), link);
+      await setFragment(shared.page, link);
     }
     const opened = shared;
     const pg = playground(opened.page);
