@@ -54,8 +54,18 @@ test('every preset loaded straight from the a/b example shows each card with its
     const chip = page.locator('.dlq-presets button').nth(i);
     const name = await chip.getAttribute('title');
     await chip.click();
-    const dialog = page.getByRole('dialog', { name: 'Crash and restart' });
-    if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Close' }).click();
+    // A preset is loaded when the Why line names it ("Press Run or Forward"); a crash preset instead
+    // opens Crash and restart once the dialogs' module has loaded. Wait for one or the other.
+    const crashed = await page.waitForFunction((summary) => {
+      if (document.querySelector('dialog.dlq-dialog[open][aria-labelledby$="-crash-h"]')) return 'crash';
+      const why = document.querySelector('section.dlq .dlq-why-text').textContent;
+      return why.includes(summary) && why.includes('Press Run or Forward') ? 'plain' : false;
+    }, name).then((handle) => handle.jsonValue()) === 'crash';
+    if (crashed) {
+      const dialog = page.getByRole('dialog', { name: 'Crash and restart' });
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    }
     // Every card shown, in every place, against the job's payload as the scenario holds it.
     const { cards, payloads } = await page.evaluate(() => {
       const controller = document.querySelector('dlq-playground').controller;
