@@ -143,7 +143,7 @@ Status ReadSkip(std::string_view file, const Node& entry, size_t index, Skip& ou
     }
     out.queue = Trimmed(*queue);
   } else {
-    out.queue = "*";  // every queue
+    out.queue = std::string("*");  // every queue (a string, not a char*: g++ 12 -Wrestrict false alarm, GCC bug 105329)
   }
   const Node* reason = entry.Get("reason");
   if (reason == nullptr) {

@@ -88,6 +88,10 @@ std::optional<std::string> AsText(const Node& n) {
   return n.scalar;
 }
 
+std::string LocationText(const Location& at) { return at.line > 0 ? at.file + ":" + std::to_string(at.line) : at.file; }
+
+std::string TextOf(const Node* n) { return n != nullptr && n->IsScalar() ? n->scalar : std::string(); }
+
 std::vector<SkipComment> FindSkipComments(std::string_view text) {
   constexpr std::string_view kMarker = "dlq-lab:skip=";
   constexpr std::string_view kSpace = " \t\r";

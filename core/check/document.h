@@ -34,6 +34,9 @@ struct Location {
   bool operator==(const Location&) const = default;
 };
 
+// "<file>:<line>", or "<file>" for the file as a whole (line 0): how messages and reports name a place.
+std::string LocationText(const Location& at);
+
 class Node {
  public:
   enum class Kind : uint8_t { kNull, kBool, kNumber, kString, kMap, kList };
@@ -74,6 +77,7 @@ std::optional<int64_t> AsInteger(const Node& n);  // "300", 300, "3e2" is not an
 std::optional<double> AsNumber(const Node& n);
 std::optional<bool> AsBool(const Node& n);         // true/false (YAML 1.2 core schema)
 std::optional<std::string> AsText(const Node& n);  // any scalar's text
+std::string TextOf(const Node* n);                 // a scalar's text; "" for none or a collection
 
 // An inline skip comment: `# dlq-lab:skip=RULE reason` (YAML, Ruby) at `line`.
 struct SkipComment {

@@ -4,8 +4,6 @@ namespace dlq::check {
 
 namespace {
 
-std::string At(const Location& at) { return at.file + ":" + std::to_string(at.line); }
-
 std::string_view LastArnSegment(std::string_view id) {
   if (id.rfind("arn:", 0) != 0) return id;
   size_t colon = id.rfind(':');
@@ -57,11 +55,12 @@ Result<Joined> Join(const Inventory& inventory) {
   for (const QueueConfig& q : inventory.queues) {
     auto [it, fresh] = seen.emplace(q.id, &q);
     if (!fresh) {
-      return Status::InvalidArgument(At(q.at) + ": queue " + q.id + " is declared twice (first at " +
-                                     At(it->second->at) + ")");
+      return Status::InvalidArgument(LocationText(q.at) + ": queue " + q.id + " is declared twice (first at " +
+                                     LocationText(it->second->at) + ")");
     }
     if (Status s = Policy::Check(q.policy); !s.ok()) {
-      return Status::InvalidArgument(At(q.at) + ": queue " + q.name + ": the policy read is refused: " + s.message());
+      return Status::InvalidArgument(LocationText(q.at) + ": queue " + q.name +
+                                     ": the policy read is refused: " + s.message());
     }
     JoinedQueue j;
     j.queue = &q;

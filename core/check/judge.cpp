@@ -10,8 +10,6 @@ namespace dlq::check {
 
 namespace {
 
-std::string At(const Location& at) { return at.file + ":" + std::to_string(at.line); }
-
 // `text` matches `pattern`, whose * stands for any run of characters and ? for one.
 bool GlobMatches(std::string_view pattern, std::string_view text) {
   size_t p = 0, t = 0, star = std::string_view::npos, resume = 0;
@@ -45,11 +43,11 @@ std::string RuleIdList() {
 
 Status CheckSkip(const Location& at, std::string_view rule, std::string_view reason) {
   if (!IsRuleId(rule)) {
-    return Status::InvalidArgument(At(at) + ": skip: expected a rule id (" + RuleIdList() + "), got \"" +
+    return Status::InvalidArgument(LocationText(at) + ": skip: expected a rule id (" + RuleIdList() + "), got \"" +
                                    std::string(rule) + "\"");
   }
   if (reason.empty()) {
-    return Status::InvalidArgument(At(at) + ": skip of " + std::string(rule) + ": a reason is required");
+    return Status::InvalidArgument(LocationText(at) + ": skip of " + std::string(rule) + ": a reason is required");
   }
   return Status::Ok();
 }

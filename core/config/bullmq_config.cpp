@@ -41,7 +41,7 @@ constexpr std::array<std::string_view, 24> kJobKeys = {"attempts",
 constexpr std::array<std::string_view, 5> kWorkerKeys = {"maxStalledCount", "stalledInterval", "lockDuration",
                                                          "concurrency", "limiter"};
 // Job options with no bearing on retries or the failed set: read, and listed as changing nothing.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kNoBearing = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kBullmqNoBearing = {{
     {"jobId", "names the job; the lab names its jobs itself"},
     {"timestamp", "when the job was created; the lab's clock starts at 0"},
     {"keepLogs", "how many log lines the job keeps"},
@@ -49,14 +49,6 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kNoBearin
     {"sizeLimit", "the most data a job may carry, checked when it is added"},
     {"telemetry", "tracing metadata"},
 }};
-
-template <size_t N>
-bool In(const std::array<std::string_view, N>& set, std::string_view key) {
-  for (std::string_view k : set) {
-    if (k == key) return true;
-  }
-  return false;
-}
 
 // Math.round.
 double JsRound(double x) {
@@ -123,15 +115,15 @@ void OtherKey(Translation& t, const std::string& key, const JsValue& value) {
     if (value.IsNumberEq(0)) t.Ignore(key, "0: the job is ready at once, as in the lab");
     else t.Refuse(NotModelled(key, Quoted(value), "a job's first delay", "it absent or 0"));
   } else {
-    for (const auto& [name, why] : kNoBearing) {
+    for (const auto& [name, why] : kBullmqNoBearing) {
       if (name == key) {
         t.Ignore(key, Quoted(value) + ": " + std::string(why) + "; no bearing on retries");
         return;
       }
     }
-    if (In(kWorkerKeys, key)) {
+    if (IsOneOf(kWorkerKeys, key)) {
       t.Refuse(NotModelled(key, Quoted(value), "a Worker option, not a job option"));
-    } else if (In(kJobKeys, key)) {
+    } else if (IsOneOf(kJobKeys, key)) {
       t.Refuse(NotModelled(key, Quoted(value), "the import sets the retry policy"));
     } else {
       t.Refuse(Refusal(key, "one of BullMQ's job options (attempts, backoff, removeOnFail, removeOnComplete, lifo, …)",
@@ -207,7 +199,7 @@ void Backoff(Translation& t, const JsValue* backoff) {
 
 }  // namespace
 
-bool IsBullmqKey(std::string_view key) { return In(kJobKeys, key) || In(kWorkerKeys, key); }
+bool IsBullmqKey(std::string_view key) { return IsOneOf(kJobKeys, key) || IsOneOf(kWorkerKeys, key); }
 
 ImportResult ReadBullmq(const JsValue& options) {
   Translation t("bullmq", "bullmq");
@@ -235,8 +227,6 @@ ImportResult ReadBullmq(const JsValue& options) {
 
 namespace {
 
-std::string N(double n) { return JsNumberText(n); }
-
 struct BullmqShape {
   ClassShape classes;
   std::vector<const RuleFacts*> own;  // classes.own but crash: the ones the handler throws its own error type for
@@ -246,8 +236,8 @@ struct BullmqShape {
 // TypeScript for the lab's delay (before jitter) after attempt number attemptsMade, in ms.
 std::string TsDelay(const BackoffFacts& b) {
   if (b.kind == "none") return "0";
-  if (b.kind == "fixed") return N(b.base_ms);
-  return "Math.min(" + N(b.cap_ms) + ", " + N(b.base_ms) + " * 2 ** (attemptsMade - 1))";
+  if (b.kind == "fixed") return Num(b.base_ms);
+  return "Math.min(" + Num(b.cap_ms) + ", " + Num(b.base_ms) + " * 2 ** (attemptsMade - 1))";
 }
 
 std::vector<std::string> BullmqNotes(const PolicyFacts& n, const BullmqShape& m) {
@@ -264,7 +254,7 @@ std::vector<std::string> BullmqNotes(const PolicyFacts& n, const BullmqShape& m)
   if (n.ordering != "none")
     notes.push_back("ordering " + n.ordering + ": no per-key hold in open-source BullMQ (groups are a Pro feature)");
   if (n.alarm_depth > 0)
-    notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) + ": no built-in alarm on the failed set");
+    notes.push_back("quarantine.alarmDepth " + Num(n.alarm_depth) + ": no built-in alarm on the failed set");
   CommonNotes(n, notes);
   return notes;
 }
@@ -272,34 +262,34 @@ std::vector<std::string> BullmqNotes(const PolicyFacts& n, const BullmqShape& m)
 // The job's options: attempts, the backoff, and what becomes of a job that fails for good.
 void JobOptionLines(const PolicyFacts& n, const BullmqShape& m, std::vector<std::string>& lines) {
   const BackoffFacts& b = n.backoff;
-  Append(lines, {"const jobOptions = {", "  attempts: " + N(n.max_attempts) + ", // maxAttempts " + N(n.max_attempts) +
-                                             ": BullMQ counts the first run as an attempt too"});
+  Append(lines, {"const jobOptions = {", "  attempts: " + Num(n.max_attempts) + ", // maxAttempts " +
+                                             Num(n.max_attempts) + ": BullMQ counts the first run as an attempt too"});
   if (m.custom) {
     lines.push_back("  backoff: { type: 'custom' }, // the worker's backoffStrategy below");
   } else if (b.kind == "fixed" || b.kind == "exponential") {
     std::string jitter = b.jitter == "full"     ? ", jitter: 1"
                          : b.jitter == "equal"  ? ", jitter: 0.5"
-                         : b.jitter == "bullmq" ? ", jitter: " + N(b.jitter_permille / 1000)
+                         : b.jitter == "bullmq" ? ", jitter: " + Num(b.jitter_permille / 1000)
                                                 : "";
-    lines.push_back("  backoff: { type: '" + b.kind + "', delay: " + N(b.base_ms) + jitter + " }, // backoff " +
+    lines.push_back("  backoff: { type: '" + b.kind + "', delay: " + Num(b.base_ms) + jitter + " }, // backoff " +
                     BackoffText(b));
   } else {
     lines.push_back("  // backoff none: no backoff option; a failed job goes back to the end of the waiting list");
   }
   const double keep = n.remove_on_fail_count;
-  const std::string age = N(SecondsUp(n.retention_ms));
+  const std::string age = Num(SecondsUp(n.retention_ms));
   if (n.system == "bullmq" && n.remove_on_fail) {
     lines.push_back(
         "  removeOnFail: true, // removeOnFail: a job that fails for good is removed; nothing is kept to retry");
   } else if (keep > 0) {
     lines.push_back(
-        "  removeOnFail: " + (n.retention_ms == 0 ? N(keep) : "{ age: " + age + ", count: " + N(keep) + " }") +
-        ", // removeOnFailCount " + N(keep) + ": each failure trims the failed set to its newest " + N(keep) +
+        "  removeOnFail: " + (n.retention_ms == 0 ? Num(keep) : "{ age: " + age + ", count: " + Num(keep) + " }") +
+        ", // removeOnFailCount " + Num(keep) + ": each failure trims the failed set to its newest " + Num(keep) +
         (n.retention_ms == 0 ? "" : ", and by age lazily"));
   } else if (n.retention_ms == 0) {
     lines.push_back("  removeOnFail: false, // quarantine.retentionMs 0: failed jobs are kept (the default)");
   } else {
-    lines.push_back("  removeOnFail: { age: " + age + " }, // quarantine.retentionMs " + N(n.retention_ms) +
+    lines.push_back("  removeOnFail: { age: " + age + " }, // quarantine.retentionMs " + Num(n.retention_ms) +
                     ", in seconds; applied lazily, when a later job fails (BullMQ trims the failed set only then), " +
                     (n.system == "bullmq" ? "as the lab's bullmq mode plays it" : "not on a timer as in the lab"));
   }
@@ -310,8 +300,8 @@ void JobOptionLines(const PolicyFacts& n, const BullmqShape& m, std::vector<std:
 void WorkerOptionLines(const PolicyFacts& n, const BullmqShape& m, std::vector<std::string>& lines) {
   const BackoffFacts& b = n.backoff;
   Append(lines, {"const workerOptions = {", "  connection,",
-                 "  lockDuration: " + N(n.lease_ms) + ", // leaseMs: how long a worker holds the job's lock",
-                 "  maxStalledCount: " + N(n.max_stalled_count) +
+                 "  lockDuration: " + Num(n.lease_ms) + ", // leaseMs: how long a worker holds the job's lock",
+                 "  maxStalledCount: " + Num(n.max_stalled_count) +
                      ", // a crashed attempt (a stalled job) is not counted in attemptsMade: stalls have this budget "
                      "of their own",
                  n.system == "bullmq" ? "  // (maxStalledCount, default 1); one stall more fails the job even with "
@@ -319,7 +309,7 @@ void WorkerOptionLines(const PolicyFacts& n, const BullmqShape& m, std::vector<s
                                       : "  // (the default, 1); one stall more fails the job even with attempts left. "
                                         "The lab counts a crash as an attempt."});
   if (m.custom) {
-    const std::string share = N(b.jitter_permille / 1000);
+    const std::string share = Num(b.jitter_permille / 1000);
     std::string jitter =
         b.jitter == "full"     ? "Math.round(Math.random() * delay)"
         : b.jitter == "equal"  ? "Math.floor(delay / 2) + Math.round(Math.random() * (delay - Math.floor(delay / 2)))"
@@ -327,8 +317,9 @@ void WorkerOptionLines(const PolicyFacts& n, const BullmqShape& m, std::vector<s
                                : "delay";
     Append(lines, {"  settings: {", "    backoffStrategy: (attemptsMade, type, err) => {"});
     for (const RuleFacts* r : m.own) {
-      lines.push_back("      if (err instanceof " + ErrorType(r->name) + ") return attemptsMade >= " +
-                      N(r->max_attempts) + " ? -1 : " + TsDelay(r->backoff) + "; // " + RuleText(*r) + "; -1: failed");
+      lines.push_back("      if (err instanceof " + ErrorType(r->name) +
+                      ") return attemptsMade >= " + Num(r->max_attempts) + " ? -1 : " + TsDelay(r->backoff) + "; // " +
+                      RuleText(*r) + "; -1: failed");
     }
     lines.push_back("      const delay = " + TsDelay(b) + "; // backoff " + BackoffText(b));
     Append(lines,

@@ -22,13 +22,11 @@ namespace {
 
 constexpr std::string_view kDeserialization = "DeserializationException";
 
-std::string N(double n) { return JsNumberText(n); }
-
 // The exponential backoff's multiplier as Java writes it: the spring-kafka mode's own
 // (multiplierPermille), else the lab's doubling.
 std::string Multiplier(const PolicyFacts& n) {
   const double m = n.system == "spring-kafka" ? n.multiplier_permille / 1000 : 2;
-  std::string text = N(m);
+  std::string text = Num(m);
   return text.find('.') == std::string::npos ? text + ".0" : text;
 }
 
@@ -71,7 +69,7 @@ std::vector<std::string> KafkaNotes(const PolicyFacts& n, const KafkaShape& m) {
   }
   for (const RuleFacts* r : m.classes.own) notes.push_back(RuleText(*r) + ": no per-exception budget or delay here");
   if (!m.classes.alerts.empty()) notes.push_back("alert on " + Joined(m.classes.alerts) + ": no equivalent");
-  notes.push_back("leaseMs " + N(n.lease_ms) +
+  notes.push_back("leaseMs " + Num(n.lease_ms) +
                   ": no per-record lease or broker delivery count; Spring counts attempts in the consumer's memory");
   if (m.classes.crash_never) notes.push_back("classes.crash: no equivalent");
   if (RuleOf(n, "undeserializable").retry == "bounded") {
@@ -90,11 +88,11 @@ std::vector<std::string> KafkaNotes(const PolicyFacts& n, const KafkaShape& m) {
         "moves on; the lab holds only the key, until replay or releaseKey");
   }
   notes.push_back(n.retention_ms > 0
-                      ? "quarantine.retentionMs " + N(n.retention_ms) + ": set retention.ms=" + N(n.retention_ms) +
+                      ? "quarantine.retentionMs " + Num(n.retention_ms) + ": set retention.ms=" + Num(n.retention_ms) +
                             " on the topic orders-dlt"
                       : "quarantine.retentionMs 0: the DLT keeps records as long as its topic retention allows");
   if (n.alarm_depth > 0)
-    notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) + ": no equivalent in Spring Kafka");
+    notes.push_back("quarantine.alarmDepth " + Num(n.alarm_depth) + ": no equivalent in Spring Kafka");
   notes.push_back("replay(id): no built-in DLT replay; republish the record yourself");
   CommonNotes(n, notes, m.blocking ? "broker" : "retry-queue");  // non-blocking retries are retry topics
   return notes;
@@ -105,9 +103,9 @@ void RetryTopicLines(const PolicyFacts& n, const KafkaShape& m, std::vector<std:
   const BackoffFacts& b = n.backoff;
   const std::string back_off = b.kind == "none" ? "@BackOff(delay = 0)"
                                : b.kind == "fixed"
-                                   ? "@BackOff(delay = " + N(b.base_ms) + ")"
-                                   : "@BackOff(delay = " + N(b.base_ms) + ", multiplier = " + Multiplier(n) +
-                                         ", maxDelay = " + N(b.cap_ms) + ")";
+                                   ? "@BackOff(delay = " + Num(b.base_ms) + ")"
+                                   : "@BackOff(delay = " + Num(b.base_ms) + ", multiplier = " + Multiplier(n) +
+                                         ", maxDelay = " + Num(b.cap_ms) + ")";
   Append(lines, {"import org.springframework.kafka.annotation.BackOff;",
                  "import org.springframework.kafka.annotation.KafkaListener;",
                  "import org.springframework.kafka.annotation.RetryableTopic;"});
@@ -116,9 +114,9 @@ void RetryTopicLines(const PolicyFacts& n, const KafkaShape& m, std::vector<std:
                  "// Non-blocking retries: each retry goes through a retry topic, then the record lands in orders-dlt.",
                  "// This gives up partition order, like the lab's ordering none.", "@Component",
                  "public class OrdersListener {", "",
-                 "    // maxAttempts " + N(n.max_attempts) + " -> attempts = \"" + N(n.max_attempts) +
+                 "    // maxAttempts " + Num(n.max_attempts) + " -> attempts = \"" + Num(n.max_attempts) +
                      "\" (the first delivery counts); backoff " + BackoffText(b),
-                 "    @RetryableTopic(", "        attempts = \"" + N(n.max_attempts) + "\",",
+                 "    @RetryableTopic(", "        attempts = \"" + Num(n.max_attempts) + "\",",
                  "        backOff = " + back_off + (m.exceptions.empty() ? ")" : ",")});
   if (!m.exceptions.empty()) {
     lines.push_back("        exclude = { " + ClassList(m.exceptions) + " }) // " + Joined(m.classes.never) +
@@ -131,7 +129,7 @@ void RetryTopicLines(const PolicyFacts& n, const KafkaShape& m, std::vector<std:
 // Blocking retries: a DefaultErrorHandler that seeks back, then publishes to the DLT.
 void ErrorHandlerLines(const PolicyFacts& n, const KafkaShape& m, std::vector<std::string>& lines) {
   const BackoffFacts& b = n.backoff;
-  const std::string retries = N(n.max_attempts - 1);
+  const std::string retries = Num(n.max_attempts - 1);
   const bool exponential = b.kind == "exponential";
   if (Deserializes(m)) lines.push_back("import org.springframework.kafka.support.serializer.DeserializationException;");
   Append(lines,
@@ -149,17 +147,17 @@ void ErrorHandlerLines(const PolicyFacts& n, const KafkaShape& m, std::vector<st
                          : "// after the last attempt DeadLetterPublishingRecoverer writes the record to orders-dlt.",
           "@Configuration", "public class OrdersErrorHandling {", "", "    @Bean",
           "    public DefaultErrorHandler errorHandler(KafkaOperations<Object, Object> template) {",
-          "        // maxAttempts " + N(n.max_attempts) + " -> " + retries +
+          "        // maxAttempts " + Num(n.max_attempts) + " -> " + retries +
               " retries after the first delivery; backoff " + BackoffText(b)});
   if (exponential) {
     Append(lines,
            {"        ExponentialBackOffWithMaxRetries backOff = new ExponentialBackOffWithMaxRetries(" + retries + ");",
-            "        backOff.setInitialInterval(" + N(b.base_ms) + ");",
+            "        backOff.setInitialInterval(" + Num(b.base_ms) + ");",
             "        backOff.setMultiplier(" + Multiplier(n) + ");",
-            "        backOff.setMaxInterval(" + N(b.cap_ms) + ");"});
+            "        backOff.setMaxInterval(" + Num(b.cap_ms) + ");"});
   } else {
-    lines.push_back("        FixedBackOff backOff = new FixedBackOff(" + N(b.kind == "fixed" ? b.base_ms : 0) + "L, " +
-                    retries + "L);");
+    lines.push_back("        FixedBackOff backOff = new FixedBackOff(" + Num(b.kind == "fixed" ? b.base_ms : 0) +
+                    "L, " + retries + "L);");
   }
   if (n.no_recoverer) {
     lines.push_back(

@@ -228,43 +228,41 @@ namespace {
 
 // ---- the writer ----
 
-std::string N(double n) { return JsNumberText(n); }
-
 // The notes on the budget, lease, backoff and classes; the subscription's flags as they are set.
 std::vector<std::string> SubscriptionNotes(const PolicyFacts& n, std::vector<std::string>& flags) {
   std::vector<std::string> notes;
   const BackoffFacts& b = n.backoff;
   const double attempts = Clamp(n.max_attempts, 5, 100);
   if (attempts != n.max_attempts)
-    notes.push_back("maxAttempts " + N(n.max_attempts) + ": max-delivery-attempts must be 5 to 100, set to " +
-                    N(attempts));
+    notes.push_back("maxAttempts " + Num(n.max_attempts) + ": max-delivery-attempts must be 5 to 100, set to " +
+                    Num(attempts));
   const double ack = Clamp(SecondsUp(n.lease_ms), 10, 600);
   if (ack * 1000 != n.lease_ms)
-    notes.push_back("leaseMs " + N(n.lease_ms) + ": the ack deadline is whole seconds within 10..600, set to " +
-                    N(ack));
+    notes.push_back("leaseMs " + Num(n.lease_ms) + ": the ack deadline is whole seconds within 10..600, set to " +
+                    Num(ack));
   const bool no_topic = n.system == "pubsub" && n.dead_letter_topic == "none";
-  flags = {"--topic=orders", "--ack-deadline=" + N(ack)};
+  flags = {"--topic=orders", "--ack-deadline=" + Num(ack)};
   if (no_topic) {
     notes.push_back(
         "deadLetterTopic none: no dead-letter policy, so a failing message is redelivered until its retention expires, "
         "then deleted");
   } else {
-    Append(flags, {"--dead-letter-topic=orders-dlt", "--max-delivery-attempts=" + N(attempts)});
+    Append(flags, {"--dead-letter-topic=orders-dlt", "--max-delivery-attempts=" + Num(attempts)});
   }
   if (n.system == "pubsub" && n.message_retention_ms > 0) {
-    flags.push_back("--message-retention-duration=" + N(Clamp(SecondsUp(n.message_retention_ms), 600, 31 * 86400)) +
+    flags.push_back("--message-retention-duration=" + Num(Clamp(SecondsUp(n.message_retention_ms), 600, 31 * 86400)) +
                     "s");
   }
   if (b.kind != "none") {
     const double min = Clamp(SecondsUp(b.base_ms), 0, 600);
     const double max = Clamp(SecondsUp(b.kind == "fixed" ? b.base_ms : b.cap_ms), min, 600);
-    flags.push_back("--min-retry-delay=" + N(min) + "s");
-    flags.push_back("--max-retry-delay=" + N(max) + "s");
+    flags.push_back("--min-retry-delay=" + Num(min) + "s");
+    flags.push_back("--max-retry-delay=" + Num(max) + "s");
     if (b.kind == "exponential")
       notes.push_back("backoff exponential: Pub/Sub grows the delay between the two bounds its own way, best effort");
     if (min * 1000 != b.base_ms || (b.kind == "exponential" && max * 1000 != b.cap_ms)) {
-      notes.push_back("backoff " + BackoffText(b) + ": retry delays are whole seconds up to 600 s, set to " + N(min) +
-                      "s.." + N(max) + "s");
+      notes.push_back("backoff " + BackoffText(b) + ": retry delays are whole seconds up to 600 s, set to " + Num(min) +
+                      "s.." + Num(max) + "s");
     }
   } else {
     notes.push_back("backoff none: no retry policy, so a nacked message is redelivered at once");
@@ -292,7 +290,7 @@ void ClassNotes(const PolicyFacts& n, std::vector<std::string>& flags, std::vect
         "documented in the reference");
   }
   if (n.ordering == "stall") notes.push_back("ordering stall: no equivalent (ordering is per ordering key)");
-  if (n.alarm_depth > 0) notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) + ": no alarm configured here");
+  if (n.alarm_depth > 0) notes.push_back("quarantine.alarmDepth " + Num(n.alarm_depth) + ": no alarm configured here");
   notes.push_back("dead-lettering is best effort: a message may reach orders-dlt more than once");
   notes.push_back("replay(id): no built-in replay; republish from orders-dlt-sub");
   CommonNotes(n, notes);
@@ -303,12 +301,12 @@ void DeadLetterSubscription(const PolicyFacts& n, std::vector<std::string>& line
   if (n.retention_ms > 0) {
     const double keep = Clamp(SecondsUp(n.retention_ms), 600, 604800);
     if (keep * 1000 != n.retention_ms) {
-      lines.push_back("# quarantine.retentionMs " + N(n.retention_ms) +
-                      ": subscription retention is 10 minutes to 7 days, set to " + N(keep) + "s");
+      lines.push_back("# quarantine.retentionMs " + Num(n.retention_ms) +
+                      ": subscription retention is 10 minutes to 7 days, set to " + Num(keep) + "s");
     }
     lines.push_back(
-        "gcloud pubsub subscriptions create orders-dlt-sub --topic=orders-dlt --message-retention-duration=" + N(keep) +
-        "s");
+        "gcloud pubsub subscriptions create orders-dlt-sub --topic=orders-dlt --message-retention-duration=" +
+        Num(keep) + "s");
   } else {
     Append(lines, {"# quarantine.retentionMs 0 (forever): no equivalent; the subscription keeps unacked messages for "
                    "its retention duration",
@@ -332,8 +330,8 @@ Snippet PubSubSnippet(const PolicyFacts& n) {
                    "gcloud pubsub topics create orders-dlt"});
     DeadLetterSubscription(n, lines);
   }
-  Append(lines, {"# maxAttempts " + N(n.max_attempts) + " -> --max-delivery-attempts=" +
-                     N(Clamp(n.max_attempts, 5, 100)) + "; leaseMs -> --ack-deadline (seconds)",
+  Append(lines, {"# maxAttempts " + Num(n.max_attempts) + " -> --max-delivery-attempts=" +
+                     Num(Clamp(n.max_attempts, 5, 100)) + "; leaseMs -> --ack-deadline (seconds)",
                  "gcloud pubsub subscriptions create orders-sub \\"});
   for (size_t i = 0; i < flags.size(); ++i) lines.push_back("  " + flags[i] + (i + 1 < flags.size() ? " \\" : ""));
   if (no_topic) return {"shell", LinesText(lines)};

@@ -46,7 +46,7 @@ constexpr std::array<std::string_view, 29> kKeys = {"delayed-retry-type",
                                                     "alternate-exchange",
                                                     "single-active-consumer"};
 // Policy keys with no bearing on retries or dead-lettering: read, and listed as changing nothing.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kNoBearing = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kRabbitmqNoBearing = {{
     {"queue-mode", "where a classic queue keeps its messages (memory or disk); storage only"},
     {"queue-version", "a classic queue's storage format"},
     {"queue-leader-locator", "which node a new queue's leader starts on"},
@@ -59,16 +59,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kNoBearin
 constexpr std::array<std::string_view, 6> kPolicyFields = {"vhost",    "name",     "pattern",
                                                            "apply-to", "priority", "definition"};
 
-template <size_t N>
-bool In(const std::array<std::string_view, N>& set, std::string_view key) {
-  for (std::string_view k : set) {
-    if (k == key) return true;
-  }
-  return false;
-}
-
 std::string_view NoBearing(std::string_view key) {
-  for (const auto& [name, why] : kNoBearing) {
+  for (const auto& [name, why] : kRabbitmqNoBearing) {
     if (name == key) return why;
   }
   return {};
@@ -119,7 +111,7 @@ void DelayedRetryKey(Translation& t, const std::string& key, const JsValue& valu
 
 void DefinitionKey(Translation& t, const JsValue& definition, const std::string& key, const JsValue& value) {
   if (key == "delivery-limit") return;
-  if (key.rfind("delayed-retry-", 0) == 0 && In(kKeys, key)) return DelayedRetryKey(t, key, value);
+  if (key.rfind("delayed-retry-", 0) == 0 && IsOneOf(kKeys, key)) return DelayedRetryKey(t, key, value);
   if (key == "dead-letter-exchange") {
     if (value.IsString() && !value.text.empty()) {
       t.ToText("deadLetterExchange", "set",
@@ -168,7 +160,7 @@ void DefinitionKey(Translation& t, const JsValue& definition, const std::string&
     }
   } else if (!NoBearing(key).empty()) {
     t.Ignore(key, Quoted(value) + ": " + std::string(NoBearing(key)) + "; no bearing on retries");
-  } else if (In(kKeys, key)) {
+  } else if (IsOneOf(kKeys, key)) {
     t.Refuse(NotModelled(key, Quoted(value), ""));
   } else {
     t.Refuse(
@@ -200,7 +192,7 @@ void DeliveryLimit(Translation& t, const JsValue* limit, bool four_three) {
 
 }  // namespace
 
-bool IsRabbitmqKey(std::string_view key) { return In(kKeys, key); }
+bool IsRabbitmqKey(std::string_view key) { return IsOneOf(kKeys, key); }
 
 ImportResult ReadRabbitmq(const JsValue& input) {
   Translation t("rabbitmq", "rabbitmq-quorum");
@@ -210,7 +202,7 @@ ImportResult ReadRabbitmq(const JsValue& input) {
     for (const auto* m : input.Entries()) {
       const std::string& key = m->first;
       if (key == "definition") continue;
-      if (!In(kPolicyFields, key)) {
+      if (!IsOneOf(kPolicyFields, key)) {
         t.Refuse(
             Refusal(key, "vhost, name, pattern, apply-to, priority or definition", Quoted(m->second), "is unknown"));
       } else if (key == "apply-to" && !(m->second.IsStringEq("queues") || m->second.IsStringEq("all") ||
@@ -248,8 +240,6 @@ ImportResult ReadRabbitmq(const JsValue& input) {
 
 namespace {
 
-std::string N(double n) { return JsNumberText(n); }
-
 // The one statement of the mapping (observed on 3.10.8: x-delivery-limit 2 gave 3 deliveries); the page's facts
 // say it too (DELIVERY_LIMIT_RULE in snippets.mjs).
 constexpr std::string_view kDeliveryLimitRule =
@@ -286,7 +276,7 @@ std::vector<std::string> RabbitNotes(const PolicyFacts& n, const RabbitShape& m)
   }
   for (const RuleFacts* r : shape.own) notes.push_back(RuleText(*r) + ": one delivery-limit for every failure");
   if (!shape.alerts.empty()) notes.push_back("alert on " + Joined(shape.alerts) + ": no per-failure alert in RabbitMQ");
-  notes.push_back("leaseMs " + N(n.lease_ms) +
+  notes.push_back("leaseMs " + Num(n.lease_ms) +
                   ": no per-message lease; the broker-wide consumer timeout does not add to the delivery count");
   if (shape.crash_never) notes.push_back("classes.crash never retries in the lab; RabbitMQ requeues a lost delivery");
   notes.push_back(
@@ -299,7 +289,7 @@ std::vector<std::string> RabbitNotes(const PolicyFacts& n, const RabbitShape& m)
           : "a returned message goes back near the head of the queue when a delivery-limit is set (the lab: the tail)");
   if (n.ordering != "none") notes.push_back("ordering " + n.ordering + ": no per-key hold in RabbitMQ");
   if (n.alarm_depth > 0)
-    notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) + ": no built-in depth alarm configured here");
+    notes.push_back("quarantine.alarmDepth " + Num(n.alarm_depth) + ": no built-in depth alarm configured here");
   notes.push_back(m.no_dlx ? "replay(id): nothing to replay, a dropped message is gone"
                            : "replay(id): no native replay; republish the message from orders.dlq yourself");
   CommonNotes(n, notes);
@@ -347,8 +337,8 @@ std::string LimitComment(const PolicyFacts& n, const RabbitShape& m) {
   }
   if (m.unset)
     return "# deliveryLimit unset-4.x: no delivery-limit. RabbitMQ 4.0 and later default it to 20, so 21 deliveries.";
-  return "# " + std::string(kDeliveryLimitRule) + ": maxAttempts " + N(n.max_attempts) + " -> delivery-limit " +
-         N(m.limit) + ".";
+  return "# " + std::string(kDeliveryLimitRule) + ": maxAttempts " + Num(n.max_attempts) + " -> delivery-limit " +
+         Num(m.limit) + ".";
 }
 
 }  // namespace
@@ -381,12 +371,12 @@ Snippet RabbitMqSnippet(const PolicyFacts& n) {
                            : "# a fanout exchange \"orders.dlx\" and a queue \"orders.dlq\" bound to it.");
   lines.push_back(LimitComment(n, m));
   if (m.max_length > 0) {
-    lines.push_back("# maxLength " + N(m.max_length) + " -> max-length " + N(m.max_length) +
+    lines.push_back("# maxLength " + Num(m.max_length) + " -> max-length " + Num(m.max_length) +
                     ", overflow drop-head: a publish past it " + (m.no_dlx ? "drops" : "dead-letters (reason maxlen)") +
                     " the oldest ready message; dead-lettering is then at-most-once.");
   }
   if (m.message_ttl_ms > 0) {
-    lines.push_back("# messageTtlMs " + N(m.message_ttl_ms) + " -> message-ttl " + N(m.message_ttl_ms) +
+    lines.push_back("# messageTtlMs " + Num(m.message_ttl_ms) + " -> message-ttl " + Num(m.message_ttl_ms) +
                     ": a message still waiting at the head that long after its publish " +
                     (m.no_dlx ? "is dropped" : "is dead-lettered (reason expired)") +
                     "; a delivered one does not expire.");
@@ -394,7 +384,7 @@ Snippet RabbitMqSnippet(const PolicyFacts& n) {
   if (m.delayed) {
     lines.push_back("# delayedRetryType " + n.delayed_retry_type +
                     " -> delayed-retry-type (RabbitMQ 4.3): a return it applies to waits min(" +
-                    N(n.delayed_retry_min_ms) + " x delivery count, " + N(n.delayed_retry_max_ms) +
+                    Num(n.delayed_retry_min_ms) + " x delivery count, " + Num(n.delayed_retry_max_ms) +
                     ") ms; x-opt-delivery-time overrides it per message.");
   }
   if (m.delivery_time) {
@@ -437,9 +427,9 @@ Snippet RabbitMqSnippet(const PolicyFacts& n) {
     lines.push_back("# no dead-letter queue: nothing is kept to replay");
   } else if (!dlq.members.empty()) {
     if (n.retention_ms > 0)
-      lines.push_back("# quarantine.retentionMs " + N(n.retention_ms) + " -> message-ttl on the dead-letter queue");
+      lines.push_back("# quarantine.retentionMs " + Num(n.retention_ms) + " -> message-ttl on the dead-letter queue");
     if (dlq_max_length > 0) {
-      lines.push_back("# dlqMaxLength " + N(dlq_max_length) +
+      lines.push_back("# dlqMaxLength " + Num(dlq_max_length) +
                       " -> max-length on the dead-letter queue (overflow drop-head: the oldest goes)");
     }
     lines.push_back("rabbitmqctl -n \"$NODE\" set_policy --apply-to queues orders-dlq '^orders\\.dlq$' '" +

@@ -32,42 +32,35 @@ constexpr double kNoExpiryMs = 922'337'203'685'477.0;
 constexpr const char* kQueueType = "Microsoft.ServiceBus/namespaces/queues";
 constexpr const char* kSubscriptionType = "Microsoft.ServiceBus/namespaces/topics/subscriptions";
 
-constexpr std::array<std::string_view, 5> kSettings = {"maxDeliveryCount", "lockDuration", "requiresSession",
-                                                       "defaultMessageTimeToLive", "deadLetteringOnMessageExpiration"};
+constexpr std::array<std::string_view, 5> kServiceBusSettings = {"maxDeliveryCount", "lockDuration", "requiresSession",
+                                                                 "defaultMessageTimeToLive",
+                                                                 "deadLetteringOnMessageExpiration"};
 // Properties with no bearing on retries or the dead-letter queue.
-constexpr std::array<std::string_view, 11> kNoBearing = {"maxSizeInMegabytes",
-                                                         "maxMessageSizeInKilobytes",
-                                                         "enablePartitioning",
-                                                         "enableBatchedOperations",
-                                                         "requiresDuplicateDetection",
-                                                         "duplicateDetectionHistoryTimeWindow",
-                                                         "autoDeleteOnIdle",
-                                                         "status",
-                                                         "enableExpress",
-                                                         "deadLetteringOnFilterEvaluationExceptions",
-                                                         "clientAffineProperties"};
+constexpr std::array<std::string_view, 11> kServiceBusNoBearing = {"maxSizeInMegabytes",
+                                                                   "maxMessageSizeInKilobytes",
+                                                                   "enablePartitioning",
+                                                                   "enableBatchedOperations",
+                                                                   "requiresDuplicateDetection",
+                                                                   "duplicateDetectionHistoryTimeWindow",
+                                                                   "autoDeleteOnIdle",
+                                                                   "status",
+                                                                   "enableExpress",
+                                                                   "deadLetteringOnFilterEvaluationExceptions",
+                                                                   "clientAffineProperties"};
 // Properties that move messages elsewhere: the lab has one queue and its quarantine.
 constexpr std::array<std::string_view, 2> kForwarding = {"forwardTo", "forwardDeadLetteredMessagesTo"};
-
-template <size_t N>
-bool In(const std::array<std::string_view, N>& set, std::string_view key) {
-  for (std::string_view k : set) {
-    if (k == key) return true;
-  }
-  return false;
-}
 
 bool Digit(char c) { return c >= '0' && c <= '9'; }
 
 void Property(Translation& t, const std::string& key, const JsValue& value) {
-  if (In(kNoBearing, key)) {
+  if (IsOneOf(kServiceBusNoBearing, key)) {
     t.Ignore(key, "no bearing on retries or the dead-letter queue");
-  } else if (In(kForwarding, key)) {
+  } else if (IsOneOf(kForwarding, key)) {
     if (value.IsString() && JsTrim(value.text).empty()) t.Ignore(key, "empty: nothing is forwarded");
     else
       t.Refuse(
           NotModelled(key, Quoted(value), "forwarding to another entity; the lab has one queue and its quarantine"));
-  } else if (!In(kSettings, key)) {
+  } else if (!IsOneOf(kServiceBusSettings, key)) {
     t.Refuse(Refusal(key, "a Service Bus queue property (maxDeliveryCount, lockDuration, requiresSession, …)",
                      Quoted(value), "is unknown"));
   }
@@ -240,18 +233,16 @@ ImportResult ReadServiceBus(const JsValue& json) {
 
 namespace {
 
-std::string N(double n) { return JsNumberText(n); }
-
 // The notes; `lock` is the lease as Service Bus can hold it (whole seconds, at most 5 minutes).
 std::vector<std::string> ServiceBusNotes(const PolicyFacts& n, double& lock) {
   std::vector<std::string> notes;
   ClassShape shape = ShapeOf(n);
   lock = SecondsUp(n.lease_ms);
   if (lock * 1000 != n.lease_ms)
-    notes.push_back("leaseMs " + N(n.lease_ms) + ": lockDuration rounded up to " + N(lock) + " s");
+    notes.push_back("leaseMs " + Num(n.lease_ms) + ": lockDuration rounded up to " + Num(lock) + " s");
   if (lock > 300) {
     lock = 300;
-    notes.push_back("leaseMs " + N(n.lease_ms) + ": lockDuration stops at 5 minutes");
+    notes.push_back("leaseMs " + Num(n.lease_ms) + ": lockDuration stops at 5 minutes");
   }
   if (n.backoff.kind != "none")
     notes.push_back("backoff " + BackoffText(n.backoff) + ": no redelivery backoff at the broker");
@@ -269,11 +260,11 @@ std::vector<std::string> ServiceBusNotes(const PolicyFacts& n, double& lock) {
         "unverified");
   if (n.ordering == "stall") notes.push_back("ordering stall: no equivalent");
   if (n.retention_ms > 0) {
-    notes.push_back("quarantine.retentionMs " + N(n.retention_ms) +
+    notes.push_back("quarantine.retentionMs " + Num(n.retention_ms) +
                     ": no equivalent; time-to-live does not apply in the dead-letter queue and nothing cleans it up");
   }
   if (n.alarm_depth > 0) {
-    notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) +
+    notes.push_back("quarantine.alarmDepth " + Num(n.alarm_depth) +
                     ": no alarm here; read the dead-letter count through the CLI or Service Bus Explorer");
   }
   if (n.default_message_ttl_ms > 0 && !n.dead_letter_on_expiry) {
@@ -293,16 +284,16 @@ std::vector<std::string> ServiceBusNotes(const PolicyFacts& n, double& lock) {
 Snippet ServiceBusSnippet(const PolicyFacts& n) {
   double lock = 0;
   std::vector<std::string> notes = ServiceBusNotes(n, lock);
-  const std::string duration = "PT" + N(lock) + "S";
-  std::string translation = "maxAttempts " + N(n.max_attempts) + " -> maxDeliveryCount " + N(n.max_attempts) +
-                            "; leaseMs " + N(n.lease_ms) + " -> lockDuration " + duration;
+  const std::string duration = "PT" + Num(lock) + "S";
+  std::string translation = "maxAttempts " + Num(n.max_attempts) + " -> maxDeliveryCount " + Num(n.max_attempts) +
+                            "; leaseMs " + Num(n.lease_ms) + " -> lockDuration " + duration;
   JsValue properties = JsObject({{"maxDeliveryCount", JsValue::Number(n.max_attempts)},
                                  {"lockDuration", JsValue::String(duration)},
                                  {"requiresSession", JsValue::Bool(n.ordering == "key")}});
   // The time-to-live only when the policy has one (none is Service Bus's default, TimeSpan.MaxValue).
   if (n.default_message_ttl_ms > 0) {
-    const std::string ttl = "PT" + N(n.default_message_ttl_ms / 1000) + "S";
-    translation += "; defaultMessageTtlMs " + N(n.default_message_ttl_ms) + " -> defaultMessageTimeToLive " + ttl;
+    const std::string ttl = "PT" + Num(n.default_message_ttl_ms / 1000) + "S";
+    translation += "; defaultMessageTtlMs " + Num(n.default_message_ttl_ms) + " -> defaultMessageTimeToLive " + ttl;
     properties.Set("defaultMessageTimeToLive", JsValue::String(ttl));
   }
   if (n.default_message_ttl_ms > 0) {

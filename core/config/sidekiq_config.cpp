@@ -329,8 +329,6 @@ constexpr std::string_view kSidekiqMin =
     "6.4.1";  // Debian 12's ruby-sidekiq, the version the broker suite runs this on
 constexpr std::string_view kSidekiqKill = "6.5.2";  // the first version where sidekiq_retry_in may return :kill
 
-std::string N(double n) { return JsNumberText(n); }
-
 struct SidekiqShape {
   ClassShape classes;
   std::vector<const RuleFacts*> own;  // classes.own but crash: the ones a worker raises its own error type for
@@ -344,12 +342,12 @@ struct SidekiqShape {
 std::string RubyDelay(const BackoffFacts& b, bool retry_in_jitter) {
   if (retry_in_jitter) {
     if (b.kind == "none") return "0";
-    if (b.kind == "fixed") return N(std::floor(b.base_ms / 1000));
-    return "[" + N(b.base_ms) + " * 2**count, " + N(b.cap_ms) + "].min / 1000";
+    if (b.kind == "fixed") return Num(std::floor(b.base_ms / 1000));
+    return "[" + Num(b.base_ms) + " * 2**count, " + Num(b.cap_ms) + "].min / 1000";
   }
   if (b.kind == "none") return "1";
-  if (b.kind == "fixed") return N(std::max(1.0, SecondsUp(b.base_ms)));
-  return "[([" + N(b.base_ms) + " * 2**count, " + N(b.cap_ms) + "].min / 1000.0).ceil, 1].max";
+  if (b.kind == "fixed") return Num(std::max(1.0, SecondsUp(b.base_ms)));
+  return "[([" + Num(b.base_ms) + " * 2**count, " + Num(b.cap_ms) + "].min / 1000.0).ceil, 1].max";
 }
 
 std::vector<std::string> SidekiqNotes(const PolicyFacts& n, const SidekiqShape& m) {
@@ -375,11 +373,11 @@ std::vector<std::string> SidekiqNotes(const PolicyFacts& n, const SidekiqShape& 
   }
   if (!m.classes.alerts.empty())
     notes.push_back("alert on " + Joined(m.classes.alerts) + ": no per-failure alert in Sidekiq");
-  notes.push_back("leaseMs " + N(n.lease_ms) + ": no per-job lease in Sidekiq's retry settings");
+  notes.push_back("leaseMs " + Num(n.lease_ms) + ": no per-job lease in Sidekiq's retry settings");
   if (m.classes.crash_never) notes.push_back("classes.crash: no equivalent");
   if (n.ordering != "none") notes.push_back("ordering " + n.ordering + ": Sidekiq documents no ordering guarantee");
   if (n.alarm_depth > 0) {
-    notes.push_back("quarantine.alarmDepth " + N(n.alarm_depth) +
+    notes.push_back("quarantine.alarmDepth " + Num(n.alarm_depth) +
                     ": Sidekiq shows the Dead set size (Web UI, Stats#dead_size) but raises no alarm");
   }
   notes.push_back(
@@ -392,16 +390,16 @@ std::vector<std::string> SidekiqNotes(const PolicyFacts& n, const SidekiqShape& 
 void DeadSetLines(const PolicyFacts& n, std::vector<std::string>& lines) {
   const bool mode = n.system == "sidekiq";
   if (n.retention_ms > 0) {
-    lines.push_back("  Sidekiq.options[:dead_timeout_in_seconds] = " + N(SecondsUp(n.retention_ms)) +
-                    " # quarantine.retentionMs " + N(n.retention_ms));
+    lines.push_back("  Sidekiq.options[:dead_timeout_in_seconds] = " + Num(SecondsUp(n.retention_ms)) +
+                    " # quarantine.retentionMs " + Num(n.retention_ms));
   } else if (mode) {
     lines.push_back(
         "  # quarantine.retentionMs 0 under the sidekiq mode: Sidekiq's default dead_timeout_in_seconds, 180 days");
   }
   if (mode) {
     lines.push_back(n.dead_max_jobs != 10000
-                        ? "  Sidekiq.options[:dead_max_jobs] = " + N(n.dead_max_jobs) +
-                              " # deadMaxJobs: 6.4.1 keeps the newest " + N(n.dead_max_jobs) + " - 1 at each kill"
+                        ? "  Sidekiq.options[:dead_max_jobs] = " + Num(n.dead_max_jobs) +
+                              " # deadMaxJobs: 6.4.1 keeps the newest " + Num(n.dead_max_jobs) + " - 1 at each kill"
                         : "  # deadMaxJobs 10000 (dead_max_jobs, the default): each kill trims the Dead set, as the "
                           "lab's sidekiq mode does");
   } else if (n.retention_ms > 0) {
@@ -421,25 +419,25 @@ std::string RubyDuration(double ms) {
                             {"hours", 3'600'000},
                             {"minutes", 60'000},
                             {"seconds", 1000}}) {
-    if (std::fmod(ms, size) == 0) return N(ms / size) + "." + unit;
+    if (std::fmod(ms, size) == 0) return Num(ms / size) + "." + unit;
   }
   const double whole = std::floor(ms / 1000);
-  std::string fraction = N(std::fmod(ms, 1000) + 1000).substr(1);  // 1005 -> "005"
+  std::string fraction = Num(std::fmod(ms, 1000) + 1000).substr(1);  // 1005 -> "005"
   while (fraction.ends_with('0')) fraction.pop_back();
-  return N(whole) + "." + fraction;
+  return Num(whole) + "." + fraction;
 }
 
 // The worker's class head: its retry budget, and what the lab's never-retried classes become.
 void WorkerHead(const PolicyFacts& n, const SidekiqShape& m, std::vector<std::string>& lines) {
-  const std::string retry = N(n.max_attempts - 1);
+  const std::string retry = Num(n.max_attempts - 1);
   Append(lines, {"class OrdersJob", "  include Sidekiq::Worker",
-                 "  # maxAttempts " + N(n.max_attempts) + " -> retry: " + retry +
+                 "  # maxAttempts " + Num(n.max_attempts) + " -> retry: " + retry +
                      " (the first run is not a retry; retry_count is 0 at the first failure)"});
   const bool window = n.system == "sidekiq" && n.retry_for_ms > 0;
   if (window) {
     Append(
         lines,
-        {"  # retryForMs " + N(n.retry_for_ms) + " -> retry_for (Sidekiq 7.1.3+): no retry once the first failure",
+        {"  # retryForMs " + Num(n.retry_for_ms) + " -> retry_for (Sidekiq 7.1.3+): no retry once the first failure",
          "  # (failed_at) is that long ago; Sidekiq 8.1.0 reads it instead of retry, so maxAttempts is not written"});
   }
   const std::string budget = window ? "retry_for: " + RubyDuration(n.retry_for_ms) : "retry: " + retry;
@@ -484,7 +482,7 @@ void RetryInBlock(const PolicyFacts& n, const SidekiqShape& m, std::vector<std::
                         ? "      # " + RuleText(*r) + ": retryEveryError: only its delay applies (no :kill on " +
                               std::string(kSidekiqMin) + ")"
                         : "      # " + RuleText(*r) + ": its own budget needs Sidekiq >= " + std::string(kSidekiqKill) +
-                              ": count + 1 >= " + N(r->max_attempts) + " ? :kill : delay");
+                              ": count + 1 >= " + Num(r->max_attempts) + " ? :kill : delay");
     lines.push_back("      " + RubyDelay(r->backoff, m.jittered));
   }
   Append(lines, {"    else", "      " + delay + " # backoff " + BackoffText(n.backoff), "    end"});

@@ -21,25 +21,17 @@ constexpr std::array<std::string_view, 6> kReadOnly = {"QueueArn",
                                                        "ApproximateNumberOfMessagesDelayed",
                                                        "CreatedTimestamp",
                                                        "LastModifiedTimestamp"};
-constexpr std::array<std::string_view, 7> kNoBearing = {
+constexpr std::array<std::string_view, 7> kSqsNoBearing = {
     "MaximumMessageSize", "ReceiveMessageWaitTimeSeconds", "Policy", "RedriveAllowPolicy", "SqsManagedSseEnabled",
     "KmsMasterKeyId",     "KmsDataKeyReusePeriodSeconds"};
 constexpr std::array<std::string_view, 3> kFifo = {"ContentBasedDeduplication", "DeduplicationScope",
                                                    "FifoThroughputLimit"};
-constexpr std::array<std::string_view, 5> kSettings = {"RedrivePolicy", "VisibilityTimeout", "MessageRetentionPeriod",
-                                                       "DelaySeconds", "FifoQueue"};
+constexpr std::array<std::string_view, 5> kSqsSettings = {"RedrivePolicy", "VisibilityTimeout",
+                                                          "MessageRetentionPeriod", "DelaySeconds", "FifoQueue"};
 // SQS's retention bounds and default, in seconds.
 constexpr double kRetentionMin = 60;
 constexpr double kRetentionMax = 1209600;
 constexpr double kDefaultRetention = 345600;
-
-template <size_t N>
-bool In(const std::array<std::string_view, N>& set, std::string_view key) {
-  for (std::string_view k : set) {
-    if (k == key) return true;
-  }
-  return false;
-}
 
 // A whole number of seconds in [lo, hi] from an SQS attribute, or a refusal (nullopt).
 std::optional<double> Seconds(Translation& t, const std::string& key, const JsValue* value, double lo, double hi) {
@@ -52,11 +44,11 @@ std::optional<double> Seconds(Translation& t, const std::string& key, const JsVa
 }
 
 void Attribute(Translation& t, const std::string& key, const JsValue& value) {
-  if (In(kReadOnly, key)) {
+  if (IsOneOf(kReadOnly, key)) {
     t.Ignore(key, "read-only: it reports the queue, it configures nothing");
-  } else if (In(kNoBearing, key)) {
+  } else if (IsOneOf(kSqsNoBearing, key)) {
     t.Ignore(key, "no bearing on retries or the dead-letter queue");
-  } else if (In(kFifo, key)) {
+  } else if (IsOneOf(kFifo, key)) {
     t.Refuse(NotModelled(key, Quoted(value), "a FIFO queue's setting; the sqs mode is a standard queue's"));
   } else if (key == "DelaySeconds") {
     std::optional<double> n = WholeOf(&value);
@@ -67,7 +59,7 @@ void Attribute(Translation& t, const std::string& key, const JsValue& value) {
     else
       t.Refuse(NotModelled(key, Quoted(value), "a FIFO queue's message groups; the sqs mode is a standard queue's",
                            "it absent or \"false\""));
-  } else if (!In(kSettings, key)) {
+  } else if (!IsOneOf(kSqsSettings, key)) {
     t.Refuse(Refusal(key, "an SQS queue attribute (RedrivePolicy, VisibilityTimeout, MessageRetentionPeriod, …)",
                      Quoted(value), "is unknown"));
   }
@@ -152,7 +144,7 @@ void Retention(Translation& t, const JsValue* source, const JsValue* dlq) {
 }  // namespace
 
 bool IsSqsKey(std::string_view key) {
-  return In(kReadOnly, key) || In(kNoBearing, key) || In(kFifo, key) || In(kSettings, key);
+  return IsOneOf(kReadOnly, key) || IsOneOf(kSqsNoBearing, key) || IsOneOf(kFifo, key) || IsOneOf(kSqsSettings, key);
 }
 
 ImportResult ReadSqs(const JsValue& attributes, const JsValue* dlq_retention) {
@@ -181,20 +173,18 @@ struct SqsShape {
   double receives, visibility, retention, threshold;
 };
 
-std::string N(double n) { return JsNumberText(n); }
-
 // The notes on the lease, backoff and classes; `m.visibility` is the lease as SQS can hold it.
 void SqsPolicyNotes(const PolicyFacts& n, SqsShape& m, std::vector<std::string>& notes) {
   ClassShape shape = ShapeOf(n);
   if (m.receives != n.max_attempts)
-    notes.push_back("maxAttempts " + N(n.max_attempts) + ": maxReceiveCount stops at 1000, so it is set to 1000");
+    notes.push_back("maxAttempts " + Num(n.max_attempts) + ": maxReceiveCount stops at 1000, so it is set to 1000");
   if (m.visibility * 1000 != n.lease_ms) {
-    notes.push_back("leaseMs " + N(n.lease_ms) + ": the visibility timeout is whole seconds, rounded up to " +
-                    N(m.visibility));
+    notes.push_back("leaseMs " + Num(n.lease_ms) + ": the visibility timeout is whole seconds, rounded up to " +
+                    Num(m.visibility));
   }
   if (m.visibility > 43200) {
     m.visibility = 43200;
-    notes.push_back("leaseMs " + N(n.lease_ms) + ": the visibility timeout stops at 12 hours (43200 s)");
+    notes.push_back("leaseMs " + Num(n.lease_ms) + ": the visibility timeout stops at 12 hours (43200 s)");
   }
   if (n.backoff.kind != "none") {
     notes.push_back("backoff " + BackoffText(n.backoff) +
@@ -235,9 +225,9 @@ void SqsQuarantineNotes(const PolicyFacts& n, SqsShape& m, std::vector<std::stri
   } else {
     double wanted = kSourceRetention + std::max(kRetentionMin, SecondsUp(n.retention_ms));
     m.retention = std::min(kRetentionMax, wanted);
-    notes.push_back("quarantine.retentionMs " + N(n.retention_ms) + " -> DLQ MessageRetentionPeriod " + N(m.retention) +
-                    " s: the source queue's " + N(kSourceRetention) + " s plus the lab's retention" +
-                    (m.retention != wanted ? ", stopped at the 14-day maximum" : ""));
+    notes.push_back("quarantine.retentionMs " + Num(n.retention_ms) + " -> DLQ MessageRetentionPeriod " +
+                    Num(m.retention) + " s: the source queue's " + Num(kSourceRetention) +
+                    " s plus the lab's retention" + (m.retention != wanted ? ", stopped at the 14-day maximum" : ""));
   }
   if (!m.fifo) {
     notes.push_back(
@@ -247,7 +237,7 @@ void SqsQuarantineNotes(const PolicyFacts& n, SqsShape& m, std::vector<std::stri
   }
   m.threshold = n.alarm_depth > 0 ? n.alarm_depth : 1;
   notes.push_back(n.alarm_depth > 0
-                      ? "quarantine.alarmDepth " + N(n.alarm_depth) + " -> the CloudWatch alarm on the DLQ's depth"
+                      ? "quarantine.alarmDepth " + Num(n.alarm_depth) + " -> the CloudWatch alarm on the DLQ's depth"
                       : "quarantine.alarmDepth 0 (off): the CloudWatch alarm still fires on the first message in the "
                         "DLQ, as AWS advises");
   notes.push_back(
@@ -272,8 +262,8 @@ JsValue SqsResources(const PolicyFacts& n, const SqsShape& m) {
       JsObject({{"deadLetterTargetArn", JsObject({{"Fn::GetAtt", JsArray({str("OrdersDLQ"), str("Arn")})}})},
                 {"maxReceiveCount", num(m.receives)}});
   JsValue alarm = JsObject(
-      {{"AlarmDescription", str("orders-dlq holds " + N(m.threshold) + " or more messages (quarantine.alarmDepth " +
-                                N(n.alarm_depth) + ")")},
+      {{"AlarmDescription", str("orders-dlq holds " + Num(m.threshold) + " or more messages (quarantine.alarmDepth " +
+                                Num(n.alarm_depth) + ")")},
        {"Namespace", str("AWS/SQS")},
        {"MetricName", str("ApproximateNumberOfMessagesVisible")},
        {"Dimensions",
@@ -312,7 +302,7 @@ Snippet SqsSnippet(const PolicyFacts& n) {
   JsValue template_ = JsObject(
       {{"AWSTemplateFormatVersion", JsValue::String("2010-09-09")},
        {"Description", JsValue::String("dlq-lab policy as an SQS queue with a redrive policy: maxAttempts " +
-                                       N(n.max_attempts) + " -> maxReceiveCount " + N(m.receives))},
+                                       Num(n.max_attempts) + " -> maxReceiveCount " + Num(m.receives))},
        {"Metadata",
         JsObject({{"dlq-lab", JsObject({{"policy", JsValue::String(PolicyText(n))}, {"notes", JsStrings(notes)}})}})},
        {"Resources", SqsResources(n, m)}});

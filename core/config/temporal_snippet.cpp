@@ -14,8 +14,6 @@ namespace {
 // The top of maxAttempts' range (core/policy/policy.h, kMaxAttemptsField; the config layer does not link the policy's).
 constexpr double kLabMaxAttempts = 1000000;
 
-std::string N(double n) { return JsNumberText(n); }
-
 // A rule's delay after a first failed attempt, before jitter: its base (core/systems/backoff.h: 2^0 · base for
 // exponential).
 double FirstDelay(const BackoffFacts& b) { return b.kind == "none" ? 0 : b.base_ms; }
@@ -31,7 +29,7 @@ std::vector<std::string> TemporalNotes(const PolicyFacts& n, const TemporalShape
   if (n.backoff.kind == "none")
     notes.push_back("backoff none: Temporal always waits between attempts; 1 ms is the nearest to retrying at once");
   if (m.unlimited)
-    notes.push_back("maxAttempts " + N(n.max_attempts) +
+    notes.push_back("maxAttempts " + JsNumberText(n.max_attempts) +
                     " is the lab's largest budget, its nearest to unlimited: maximumAttempts 0");
   if (n.backoff.jitter != "none")
     notes.push_back("jitter " + n.backoff.jitter + ": no jitter is documented for Temporal retries");
@@ -40,8 +38,8 @@ std::vector<std::string> TemporalNotes(const PolicyFacts& n, const TemporalShape
                         ? RuleText(*r) + ": a timed-out attempt uses the same retry policy"
                         : RuleText(*r) + ": no per-error budget; the activity can read its attempt number and throw " +
                               "ApplicationFailure.create({ type: '" + ErrorType(r->name) +
-                              "', nonRetryable: attempt >= " + N(r->max_attempts) +
-                              ", nextRetryDelay: " + N(FirstDelay(r->backoff)) + " })");
+                              "', nonRetryable: attempt >= " + JsNumberText(r->max_attempts) +
+                              ", nextRetryDelay: " + JsNumberText(FirstDelay(r->backoff)) + " })");
   }
   if (shape.crash_never)
     notes.push_back("classes.crash never retries in the lab; a timed-out Temporal attempt is retried like any failure");
@@ -78,17 +76,19 @@ Snippet TemporalSnippet(const PolicyFacts& n) {
       lines,
       {"import { proxyActivities } from '@temporalio/workflow';", "import type * as activities from './activities';",
        "", "const { processOrder } = proxyActivities<typeof activities>({",
-       "  startToCloseTimeout: " + N(n.lease_ms) +
+       "  startToCloseTimeout: " + JsNumberText(n.lease_ms) +
            ", // leaseMs: an attempt running longer times out and counts as failed",
        "  retry: {",
-       "    maximumAttempts: " + N(m.unlimited ? 0 : n.max_attempts) + ", // " +
-           (m.unlimited ? "unlimited" : "maxAttempts " + N(n.max_attempts) + ", the first attempt included") +
+       "    maximumAttempts: " + JsNumberText(m.unlimited ? 0 : n.max_attempts) + ", // " +
+           (m.unlimited ? "unlimited"
+                        : "maxAttempts " + JsNumberText(n.max_attempts) + ", the first attempt included") +
            "; 0 means unlimited (the default), 1 no retries",
-       "    initialInterval: " + N(m.initial) + ", // " +
+       "    initialInterval: " + JsNumberText(m.initial) + ", // " +
            (kind == "none" ? "backoff none: the shortest wait" : "backoff.baseMs"),
-       "    backoffCoefficient: " + N(m.coefficient) + ", // " +
+       "    backoffCoefficient: " + JsNumberText(m.coefficient) + ", // " +
            (kind == "exponential" ? "the lab doubles each delay" : "the same delay every time"),
-       "    maximumInterval: " + N(m.maximum) + ", // " + (kind == "exponential" ? "backoff.capMs" : "no growth"),
+       "    maximumInterval: " + JsNumberText(m.maximum) + ", // " +
+           (kind == "exponential" ? "backoff.capMs" : "no growth"),
        "    nonRetryableErrorTypes: [" + Joined(non_retryable) + "]," +
            (non_retryable.empty() ? ""
                                   : " // " + Joined(ShapeOf(n).never) +

@@ -22,8 +22,6 @@ std::string Attr(const char* name, const std::string& value) {
   return std::string(" ") + name + "=\"" + XmlText(value) + "\"";
 }
 
-std::string Where(const Location& at) { return at.line > 0 ? at.file + ":" + std::to_string(at.line) : at.file; }
-
 // The rules in table order, then any other rule the findings name (in report order).
 std::vector<std::string> RuleOrder(const Report& report) {
   std::vector<std::string> rules;
@@ -56,7 +54,7 @@ CaseText WriteCase(const std::string& rule, const Case& c) {
   CaseText out;
   std::string failures, skips, system_out;
   for (const Finding* f : c.findings) {
-    std::string body = Where(f->at) + ": " + f->message + (f->link.empty() ? "" : "\nplay: " + f->link);
+    std::string body = LocationText(f->at) + ": " + f->message + (f->link.empty() ? "" : "\nplay: " + f->link);
     if (Fails(*f)) {
       failures += "      <failure" + Attr("type", LevelName(f->level)) + Attr("message", f->message) + ">" +
                   XmlText(body) + "</failure>\n";

@@ -14,11 +14,9 @@ std::string Upper(const char* name) {
   return out;
 }
 
-std::string Where(const Location& at) { return at.line > 0 ? at.file + ":" + std::to_string(at.line) : at.file; }
-
 void AppendFinding(const Finding& f, std::string* out) {
-  out->append("  " + TerminalText(Where(f.at)) + "  " + Upper(LevelName(f.level)) + "  " + TerminalText(f.rule) + "  " +
-              (f.queue.empty() ? std::string("-") : TerminalText(f.queue)) + "  " + TerminalText(f.message));
+  out->append("  " + TerminalText(LocationText(f.at)) + "  " + Upper(LevelName(f.level)) + "  " + TerminalText(f.rule) +
+              "  " + (f.queue.empty() ? std::string("-") : TerminalText(f.queue)) + "  " + TerminalText(f.message));
   if (f.skipped) out->append("  [skipped: " + TerminalText(f.reason) + "]");
   out->push_back('\n');
   if (!f.link.empty()) out->append("      play: " + TerminalText(f.link) + "\n");

@@ -19,13 +19,6 @@ bool Modelled(std::string_view key) {
   return key == "attempts" || key == "backoff" || key == "removeOnFail" || key == "maxStalledCount";
 }
 
-std::string Stem(std::string_view path) {
-  size_t slash = path.find_last_of("/\\");
-  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  size_t dot = name.find('.');
-  return std::string(dot == std::string_view::npos ? name : name.substr(0, dot));
-}
-
 // The options in force as the core's reader takes them, with the line of each key.
 struct Gathered {
   config::JsValue options;
@@ -63,7 +56,9 @@ Status Gather(const SourceFile& file, const Node& map, Gathered* g, QueueConfig*
   return Status::Ok();
 }
 
-bool Detects(std::string_view path, std::string_view, const Node* root) {
+}  // namespace
+
+bool DetectsBullmq(std::string_view path, std::string_view, const Node* root) {
   if (root == nullptr || !root->IsMap()) return false;
   const Node* defaults = root->Get("defaultJobOptions");
   if (defaults != nullptr && defaults->IsMap()) return true;
@@ -74,13 +69,13 @@ bool Detects(std::string_view path, std::string_view, const Node* root) {
   return options && (path.find("bull") != std::string_view::npos || root->Get("attempts") != nullptr);
 }
 
-Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
+Status ReadBullmq(const SourceFile& file, const Document* doc, Inventory* out) {
   if (doc == nullptr || !doc->root.IsMap())
     return ErrorAt({file.path, 1, 0}, "expected an object of BullMQ job options");
   const Node& root = doc->root;
   QueueConfig q;
   q.at = {file.path, root.line, 0};
-  q.name = Stem(file.path);
+  q.name = FileStem(file.path);
   if (const Node* name = root.Get("name"); name != nullptr && name->kind == Node::Kind::kString) q.name = name->scalar;
   q.id = q.name;
   Gathered g;
@@ -135,10 +130,5 @@ Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
   out->queues.push_back(std::move(q));
   return Status::Ok();
 }
-
-}  // namespace
-
-bool DetectsBullmq(std::string_view path, std::string_view text, const Node* root) { return Detects(path, text, root); }
-Status ReadBullmq(const SourceFile& file, const Document* doc, Inventory* out) { return Read(file, doc, out); }
 
 }  // namespace dlq::check

@@ -18,13 +18,7 @@
 namespace dlq::check {
 namespace {
 
-constexpr std::string_view kQueueType = "AWS::SQS::Queue";
-constexpr std::string_view kDepthMetric = "ApproximateNumberOfMessagesVisible";
-
-std::string TextOf(const Node* n) {
-  std::optional<std::string> s = n != nullptr && n->IsScalar() ? AsText(*n) : std::nullopt;
-  return s ? *s : "";
-}
+constexpr std::string_view kCfnQueueType = "AWS::SQS::Queue";
 
 // A property's value with its intrinsics resolved as far as the template tells.
 struct Value {
@@ -157,8 +151,8 @@ Result<std::string> TemplateReader::QueueRef(const Node& n, std::string_view set
   Result<Value> v = Resolve(n, setting);
   if (!v.ok()) return v.status();
   if (v->kind == Value::Kind::kResource) {
-    if (TypeOf(v->resource) != kQueueType) {
-      return ErrorAt(at, std::string(setting) + ": expected a queue (" + std::string(kQueueType) + "), got " +
+    if (TypeOf(v->resource) != kCfnQueueType) {
+      return ErrorAt(at, std::string(setting) + ": expected a queue (" + std::string(kCfnQueueType) + "), got " +
                              v->resource + ", a " + TypeOf(v->resource));
     }
     return v->resource;
@@ -308,7 +302,7 @@ Status TemplateReader::ReadRedriveAllow(const Node& props, SqsQueueFacts& f) con
 // An alarm on ApproximateNumberOfMessagesVisible (AWS/SQS) with a QueueName dimension.
 Status TemplateReader::ReadAlarm(const Node& resource, Inventory* out) const {
   const Node* props = resource.Get("Properties");
-  if (props == nullptr || TextOf(props->Get("MetricName")) != kDepthMetric ||
+  if (props == nullptr || TextOf(props->Get("MetricName")) != kSqsDepthMetric ||
       TextOf(props->Get("Namespace")) != "AWS/SQS") {
     return Status::Ok();
   }
@@ -344,7 +338,7 @@ Status TemplateReader::Read(Inventory* out) {
   std::vector<SqsQueueFacts> queues;
   for (size_t i = 0; i < resources_->keys.size(); ++i) {
     const std::string type = TypeOf(resources_->keys[i]);
-    if (type == kQueueType) {
+    if (type == kCfnQueueType) {
       RETURN_IF_ERROR(ReadQueue(resources_->keys[i], resources_->items[i], queues.emplace_back()));
     } else if (type == "AWS::CloudWatch::Alarm") {
       RETURN_IF_ERROR(ReadAlarm(resources_->items[i], out));

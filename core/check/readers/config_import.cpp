@@ -113,4 +113,11 @@ Status ApplyImport(const config::ImportResult& import, const KeyLines& lines, co
   return Status::Ok();
 }
 
+std::string FileStem(std::string_view path) {
+  size_t slash = path.find_last_of("/\\");
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  size_t dot = name.find('.');
+  return std::string(dot == std::string_view::npos ? name : name.substr(0, dot));
+}
+
 }  // namespace dlq::check

@@ -18,6 +18,10 @@ namespace dlq::check {
 // "<file>:<line>: <message>": every reader error starts with where it is.
 Status ErrorAt(const Location& at, std::string_view message);
 
+// A file's name without its folders and extensions ("config/orders.bullmq.json" -> "orders"):
+// the queue's name when the file does not give one.
+std::string FileStem(std::string_view path);
+
 // A located scalar, map or list as the config readers take it (core/config/internal/js_value.h):
 // a number stays a number (AsNumber), true/false a boolean, null null.
 config::JsValue ToJsValue(const Node& node);

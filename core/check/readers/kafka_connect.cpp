@@ -31,25 +31,20 @@ const Node* ConfigOf(const Node& root) {
   return config != nullptr && config->IsMap() ? config : &root;
 }
 
-std::string Stem(std::string_view path) {
-  size_t slash = path.find_last_of("/\\");
-  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  size_t dot = name.find('.');
-  return std::string(dot == std::string_view::npos ? name : name.substr(0, dot));
-}
+}  // namespace
 
-bool Detects(std::string_view, std::string_view, const Node* root) {
+bool DetectsKafkaConnect(std::string_view, std::string_view, const Node* root) {
   return root != nullptr && root->IsMap() && ConnectKeys(*ConfigOf(*root));
 }
 
-Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
+Status ReadKafkaConnect(const SourceFile& file, const Document* doc, Inventory* out) {
   if (doc == nullptr || !doc->root.IsMap())
     return ErrorAt({file.path, 1, 0}, "expected a Kafka Connect connector config object");
   const Node& root = doc->root;
   const Node& config = *ConfigOf(root);
   QueueConfig q;
   q.at = {file.path, &config == &root ? root.line : root.KeyLine("config"), 0};
-  q.name = Stem(file.path);
+  q.name = FileStem(file.path);
   for (const Node* holder : {&root, &config}) {
     if (const Node* name = holder->Get("name"); name != nullptr && name->kind == Node::Kind::kString)
       q.name = name->scalar;
@@ -101,12 +96,5 @@ Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
   out->queues.push_back(std::move(q));
   return Status::Ok();
 }
-
-}  // namespace
-
-bool DetectsKafkaConnect(std::string_view path, std::string_view text, const Node* root) {
-  return Detects(path, text, root);
-}
-Status ReadKafkaConnect(const SourceFile& file, const Document* doc, Inventory* out) { return Read(file, doc, out); }
 
 }  // namespace dlq::check

@@ -12,12 +12,6 @@ constexpr int kMaxModuleDepth = 64;
 // expression names a handful; past this the rest stay unresolved (an Unknown, never a guess).
 constexpr int kMaxReferencesLookedAt = 4096;
 
-std::string TextOf(const Node* n) {
-  if (n == nullptr) return "";
-  std::optional<std::string> s = AsText(*n);
-  return s ? *s : "";
-}
-
 // The node at a dotted path of map keys ("dimensions.QueueName"), or nullptr.
 const Node* At(const Node* n, std::string_view path) {
   while (n != nullptr && !path.empty()) {

@@ -21,11 +21,6 @@
 namespace dlq::check {
 namespace {
 
-std::string TextOf(const Node* n) {
-  std::optional<std::string> s = n != nullptr && n->IsScalar() ? AsText(*n) : std::nullopt;
-  return s ? *s : "";
-}
-
 // "projects/p/topics/x" -> "x"; "x" -> "x".
 std::string_view LastSegment(std::string_view s) {
   const size_t slash = s.rfind('/');

@@ -203,7 +203,9 @@ Status Routing(const SourceFile& file, const Node& root, RmqTopology* t) {
   return Status::Ok();
 }
 
-bool Detects(std::string_view, std::string_view, const Node* root) {
+}  // namespace
+
+bool DetectsRabbitmqDefinitions(std::string_view, std::string_view, const Node* root) {
   if (root == nullptr || !root->IsMap()) return false;
   const Node* queues = root->Get("queues");
   const Node* policies = root->Get("policies");
@@ -213,7 +215,7 @@ bool Detects(std::string_view, std::string_view, const Node* root) {
           root->Get("bindings") != nullptr || root->Get("exchanges") != nullptr || root->Get("vhosts") != nullptr);
 }
 
-Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
+Status ReadRabbitmqDefinitions(const SourceFile& file, const Document* doc, Inventory* out) {
   if (doc == nullptr || !doc->root.IsMap()) return ErrorAt({file.path, 1, 0}, "expected a RabbitMQ definitions object");
   RmqTopology t;
   RETURN_IF_ERROR(Version(file, doc->root, &t));
@@ -222,15 +224,6 @@ Status Read(const SourceFile& file, const Document* doc, Inventory* out) {
   RETURN_IF_ERROR(Policies(file, doc->root, &t));
   RETURN_IF_ERROR(Routing(file, doc->root, &t));
   return ResolveRabbitQueues(t, out);
-}
-
-}  // namespace
-
-bool DetectsRabbitmqDefinitions(std::string_view path, std::string_view text, const Node* root) {
-  return Detects(path, text, root);
-}
-Status ReadRabbitmqDefinitions(const SourceFile& file, const Document* doc, Inventory* out) {
-  return Read(file, doc, out);
 }
 
 }  // namespace dlq::check

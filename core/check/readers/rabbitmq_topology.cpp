@@ -142,12 +142,14 @@ Status Resource(const SourceFile& file, const Node& root, RmqTopology* t) {
   return Status::Ok();
 }
 
-bool Detects(std::string_view, std::string_view text, const Node*) {
+}  // namespace
+
+bool DetectsRabbitmqTopology(std::string_view, std::string_view text, const Node*) {
   return text.find(kApiVersion) != std::string_view::npos &&
          (text.find("kind: Queue") != std::string_view::npos || text.find("kind: Policy") != std::string_view::npos);
 }
 
-Status Read(const SourceFile& file, const Document*, Inventory* out) {
+Status ReadRabbitmqTopology(const SourceFile& file, const Document*, Inventory* out) {
   RmqTopology t;
   t.has_routing = false;
   std::vector<Document> docs;  // kept: the topology points into them
@@ -181,15 +183,6 @@ Status Read(const SourceFile& file, const Document*, Inventory* out) {
     }
   }
   return Status::Ok();
-}
-
-}  // namespace
-
-bool DetectsRabbitmqTopology(std::string_view path, std::string_view text, const Node* root) {
-  return Detects(path, text, root);
-}
-Status ReadRabbitmqTopology(const SourceFile& file, const Document* doc, Inventory* out) {
-  return Read(file, doc, out);
 }
 
 }  // namespace dlq::check

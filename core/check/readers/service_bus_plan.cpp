@@ -27,11 +27,6 @@ constexpr std::array<Attribute, 7> kAttributes = {
      {"forward_to", "forwardTo"},
      {"forward_dead_lettered_messages_to", "forwardDeadLetteredMessagesTo"}}};
 
-std::string TextOf(const Node* n) {
-  std::optional<std::string> s = n != nullptr ? AsText(*n) : std::nullopt;
-  return s ? *s : "";
-}
-
 // Where `attribute` of `r` is set: its planned value, else its expression, else the address.
 Location Where(const SourceFile& file, const PlanResource& r, std::string_view attribute) {
   if (r.values != nullptr && r.values->Get(attribute) != nullptr) return {file.path, r.values->KeyLine(attribute)};

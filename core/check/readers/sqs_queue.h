@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config.h"
@@ -21,6 +22,8 @@ namespace dlq::check {
 // SQS's defaults, in seconds (docs/check.md "Formats" cites each).
 inline constexpr int64_t kSqsDefaultRetentionS = 345'600;  // 4 days
 inline constexpr int64_t kSqsDefaultVisibilityS = 30;
+// The CloudWatch metric of a queue's depth, the one a DLQ alarm watches (AWS/SQS namespace).
+inline constexpr std::string_view kSqsDepthMetric = "ApproximateNumberOfMessagesVisible";
 
 // A setting as a format spells it ("visibility_timeout_seconds", "VisibilityTimeout"),
 // where it is, and its value when the file gives it.

@@ -20,13 +20,7 @@
 namespace dlq::check {
 namespace {
 
-constexpr std::string_view kQueueType = "aws_sqs_queue";
-constexpr std::string_view kDepthMetric = "ApproximateNumberOfMessagesVisible";
-
-std::string TextOf(const Node* n) {
-  std::optional<std::string> s = n != nullptr ? AsText(*n) : std::nullopt;
-  return s ? *s : "";
-}
+constexpr std::string_view kPlanQueueType = "aws_sqs_queue";
 
 class PlanReader {
  public:
@@ -64,7 +58,7 @@ Location PlanReader::Where(const PlanResource& r, std::string_view attribute) co
 
 Status PlanReader::Read(Inventory* out) {
   for (const PlanResource& r : plan_.resources()) {
-    if (r.type == kQueueType) RETURN_IF_ERROR(ReadQueue(r));
+    if (r.type == kPlanQueueType) RETURN_IF_ERROR(ReadQueue(r));
   }
   for (const SqsQueueFacts& f : queues_) {  // the first queue of a name keeps it
     id_by_key_.emplace(f.id, f.id);
@@ -102,7 +96,7 @@ Status PlanReader::ReadQueue(const PlanResource& r) {
   f.at = {file_.path, r.node->KeyLine("address")};
   const Node* v = r.values;
   f.name = TextOf(v != nullptr ? v->Get("name") : nullptr);
-  if (f.name.empty()) f.name = r.address.substr(r.address.rfind(kQueueType) + kQueueType.size() + 1);
+  if (f.name.empty()) f.name = r.address.substr(r.address.rfind(kPlanQueueType) + kPlanQueueType.size() + 1);
   for (const char* alias : {"arn", "url", "id"}) {
     std::string a = TextOf(v != nullptr ? v->Get(alias) : nullptr);
     if (!a.empty() && std::find(f.aliases.begin(), f.aliases.end(), a) == f.aliases.end()) f.aliases.push_back(a);
@@ -172,7 +166,7 @@ Status PlanReader::ReadRedrive(const PlanResource& r, SqsQueueFacts& f) const {
     if (PlanIndex::Expression(r, kAttr) == nullptr) return Status::Ok();
     f.has_redrive = true;
     f.redrive_at = f.dead_letter_at = at;
-    std::vector<const PlanResource*> targets = plan_.References(r, kAttr, kQueueType);
+    std::vector<const PlanResource*> targets = plan_.References(r, kAttr, kPlanQueueType);
     if (targets.size() == 1) {
       f.dead_letter_to = targets.front()->address;
       f.notes.push_back({"redrive_policy is known after apply: its dead-letter queue is " + targets.front()->address +
@@ -219,7 +213,7 @@ Status PlanReader::ReadRedriveAllow(const PlanResource& r, SqsQueueFacts& f) con
   if (PlanIndex::IsUnknown(r, kAttr)) {
     if (PlanIndex::Expression(r, kAttr) == nullptr) return Status::Ok();
     // sourceQueueArns is only allowed with byQueue, so a policy that names queues is byQueue.
-    for (const PlanResource* source : plan_.References(r, kAttr, kQueueType)) {
+    for (const PlanResource* source : plan_.References(r, kAttr, kPlanQueueType)) {
       if (source->address != f.id) f.dead_letter_sources.push_back(source->address);
     }
     f.redrive_permission = f.dead_letter_sources.empty() ? "" : "byQueue";
@@ -249,7 +243,7 @@ SqsQueueFacts* PlanReader::QueueOf(const PlanResource& r) {
   std::string id;
   if (!PlanIndex::IsUnknown(r, "queue_url")) {
     id = IdOf(TextOf(r.values != nullptr ? r.values->Get("queue_url") : nullptr));
-  } else if (std::vector<const PlanResource*> q = plan_.References(r, "queue_url", kQueueType); q.size() == 1) {
+  } else if (std::vector<const PlanResource*> q = plan_.References(r, "queue_url", kPlanQueueType); q.size() == 1) {
     id = q.front()->address;
   }
   auto it = by_id_.find(id);
@@ -259,13 +253,14 @@ SqsQueueFacts* PlanReader::QueueOf(const PlanResource& r) {
 // An alarm on ApproximateNumberOfMessagesVisible in AWS/SQS, by its QueueName dimension.
 void PlanReader::ReadAlarm(const PlanResource& r, Inventory* out) const {
   const Node* v = r.values;
-  if (v == nullptr || TextOf(v->Get("metric_name")) != kDepthMetric || TextOf(v->Get("namespace")) != "AWS/SQS") return;
+  if (v == nullptr || TextOf(v->Get("metric_name")) != kSqsDepthMetric || TextOf(v->Get("namespace")) != "AWS/SQS")
+    return;
   DepthAlarm alarm;
   alarm.at = Where(r, "dimensions");
   if (!PlanIndex::IsUnknown(r, "dimensions.QueueName")) {
     const Node* dimensions = v->Get("dimensions");
     alarm.queue = IdOf(TextOf(dimensions != nullptr ? dimensions->Get("QueueName") : nullptr));
-  } else if (std::vector<const PlanResource*> q = plan_.References(r, "dimensions.QueueName", kQueueType);
+  } else if (std::vector<const PlanResource*> q = plan_.References(r, "dimensions.QueueName", kPlanQueueType);
              q.size() == 1) {
     alarm.queue = q.front()->address;
   }

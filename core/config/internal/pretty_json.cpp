@@ -3,7 +3,7 @@
 namespace dlq::config {
 namespace {
 
-void Append(std::string& out, const JsValue& v, const std::string& indent) {
+void AppendPretty(std::string& out, const JsValue& v, const std::string& indent) {
   const std::string inner = indent + "  ";
   switch (v.kind) {
     case JsValue::Kind::kArray: {
@@ -14,7 +14,7 @@ void Append(std::string& out, const JsValue& v, const std::string& indent) {
       out += "[\n";
       for (size_t i = 0; i < v.items.size(); ++i) {
         out += inner;
-        Append(out, v.items[i], inner);
+        AppendPretty(out, v.items[i], inner);
         out += i + 1 < v.items.size() ? ",\n" : "\n";
       }
       out += indent + "]";
@@ -29,7 +29,7 @@ void Append(std::string& out, const JsValue& v, const std::string& indent) {
       out += "{\n";
       for (size_t i = 0; i < members.size(); ++i) {
         out += inner + JsonString(members[i]->first) + ": ";
-        Append(out, members[i]->second, inner);
+        AppendPretty(out, members[i]->second, inner);
         out += i + 1 < members.size() ? ",\n" : "\n";
       }
       out += indent + "}";
@@ -43,7 +43,7 @@ void Append(std::string& out, const JsValue& v, const std::string& indent) {
 
 std::string PrettyJson(const JsValue& value) {
   std::string out;
-  Append(out, value, "");
+  AppendPretty(out, value, "");
   return out;
 }
 

@@ -2,6 +2,8 @@
 // and the refusal sentence every reader uses. Shared by the <system>_config.cpp files.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +28,14 @@ std::optional<double> WholeOf(const JsValue* value);
 std::string_view JsTrim(std::string_view s);
 // A number as a template literal writes it.
 inline std::string Num(double n) { return JsNumberText(n); }
+// `key` is one of `set` (a reader's table of the keys it knows).
+template <size_t N>
+bool IsOneOf(const std::array<std::string_view, N>& set, std::string_view key) {
+  for (std::string_view k : set) {
+    if (k == key) return true;
+  }
+  return false;
+}
 
 class Translation {
  public:
