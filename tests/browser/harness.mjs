@@ -2,6 +2,7 @@
 // the production CSP, launch Debian's Chromium once, and collect every page
 // error / console error so a test can fail on them.
 import assert from 'node:assert/strict';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -164,6 +165,27 @@ export function playground(page, index = 0) {
       };
     },
   };
+}
+
+/**
+ * axe's violations on `page`, one "rule: its first targets" line each. `firstOfEach` leaves out
+ * every repeated widget (dlq-playground, dlq-exercise, dlq-predict) but the first of its kind: for
+ * a page's second width, whose widgets have the markup and colours the first width checked in
+ * full; axe's time grows with each one (lesson 2 at 320 px: 49 s in full, 9 s so). The page's
+ * own content, and the first of each widget with its phone-only parts, are checked in full.
+ */
+export async function axeViolations(page, { firstOfEach = false } = {}) {
+  let builder = new AxeBuilder({ page });
+  if (firstOfEach) {
+    await page.evaluate(() => {
+      for (const tag of ['dlq-playground', 'dlq-exercise', 'dlq-predict']) {
+        for (const el of [...document.querySelectorAll(tag)].slice(1)) el.setAttribute('data-axe-repeat', '');
+      }
+    });
+    builder = builder.exclude('[data-axe-repeat]');
+  }
+  const results = await builder.analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** Every test ends with this: no page error, console error or failed request, and no dialog (an XSS would open one). */
