@@ -306,6 +306,28 @@ function freshSeeds(target, dir) {
   FUZZ_TARGETS[target].seed(dir);
 }
 
+// Runs `command` to its end with stdout and stderr collected together: { status, output }
+// (status: the exit code, or the signal's name).
+function spawnCollected(command, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => { output += chunk; });
+    child.stderr.on('data', (chunk) => { output += chunk; });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ status: code ?? signal, output }));
+  });
+}
+
+// Calls `work(item)` for every item, `concurrency` at a time (independent processes on
+// the 2-core machine: a single-threaded one leaves the other core idle).
+async function inPool(items, concurrency, work) {
+  const queue = [...items];
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (queue.length > 0) await work(queue.shift());
+  }));
+}
+
 // Names the inputs this run saved (crash-, leak-, timeout-, oom-…) and how to replay them.
 function reportCrash(target, since, log) {
   const crashes = readdirSync(FUZZ_ARTIFACTS)
@@ -319,7 +341,8 @@ function reportCrash(target, since, log) {
 
 // A short, fixed run for `npm test`: smoke.runs inputs from a fresh copy of the
 // seeds, with a fixed seed and no corpus reloading, so every run tries the same inputs.
-function fuzzSmoke(target) {
+// Resolves to its wall time in seconds; a failing input ends the process (exit 1).
+async function fuzzSmoke(target) {
   const { binary, flags, smoke } = FUZZ_TARGETS[target];
   const corpus = mkdtempSync(path.join(os.tmpdir(), `dlq-fuzz-${target}-`));
   const log = `build/fuzz/${target}-smoke.log`;
@@ -336,10 +359,9 @@ function fuzzSmoke(target) {
     const [command, commandArgs] = fuzzCommand(binary, args);
     const since = Date.now() - 1000;
     const started = process.hrtime.bigint();
-    const result = spawnSync(command, commandArgs, { env, encoding: 'utf8', maxBuffer: 256 << 20 });
-    if (result.error) throw result.error;
+    const result = await spawnCollected(command, commandArgs);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const output = `${result.stdout}${result.stderr}`;
+    const { output } = result;
     writeFileSync(log, output);
     if (result.status !== 0) {
       console.error(output.split('\n').slice(-80).join('\n'));
@@ -349,6 +371,7 @@ function fuzzSmoke(target) {
     const done = output.match(/#\d+\s+DONE\s+cov: (\d+) ft: (\d+) corp: (\d+)/);
     say(`fuzz ${target}: ${smoke.runs} inputs, no failure, in ${seconds.toFixed(1)} s` +
         (done ? ` (coverage ${done[1]} edges, ${done[2]} features, corpus ${done[3]})` : ''));
+    return seconds;
   } finally {
     rmSync(corpus, { recursive: true, force: true });
   }
@@ -397,12 +420,12 @@ function parseFuzzArgs(argv) {
 
 // `npm run fuzz`: each harness for as long as asked, random seed, growing a corpus
 // that is kept in build/fuzz/corpus/<target> from one run to the next.
-function fuzz(argv) {
+async function fuzz(argv) {
   const { seconds, smoke, targets } = parseFuzzArgs(argv);
   setup();
   cmakePreset('fuzz');
   if (smoke) {
-    for (const target of targets) fuzzSmoke(target);
+    for (const target of targets) await fuzzSmoke(target);
     return;
   }
   mkdirSync(FUZZ_ARTIFACTS, { recursive: true });
@@ -529,28 +552,19 @@ async function doctestShards(binary, shards, concurrency) {
   const ranges = Array.from({ length: shards }, (_, i) => [i * size + 1, Math.min(total, (i + 1) * size)])
     .filter(([first, last]) => first <= last);
   const failed = [];
-  const runShard = ([first, last]) => new Promise((resolve) => {
+  const runShard = async ([first, last]) => {
     const args = ['--order-by=rand', '--rand-seed=20261205', `--first=${first}`, `--last=${last}`, '--no-intro'];
-    const child = spawn(binary, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => { output += chunk; });
-    child.stderr.on('data', (chunk) => { output += chunk; });
-    child.on('close', (code, signal) => {
-      const what = `test cases ${first}–${last} of ${total}`;
-      if (code === 0) {
-        say(`${what}: passed`);
-      } else {
-        process.stdout.write(output);
-        say(`${what}: failed (exit ${code ?? signal}): ${binary} ${args.join(' ')}`);
-        failed.push(what);
-      }
-      resolve();
-    });
-  });
-  const queue = [...ranges];
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (queue.length > 0) await runShard(queue.shift());
-  }));
+    const { status, output } = await spawnCollected(binary, args);
+    const what = `test cases ${first}–${last} of ${total}`;
+    if (status === 0) {
+      say(`${what}: passed`);
+    } else {
+      process.stdout.write(output);
+      say(`${what}: failed (exit ${status}): ${binary} ${args.join(' ')}`);
+      failed.push(what);
+    }
+  };
+  await inPool(ranges, concurrency, runShard);
   if (failed.length > 0) process.exit(1);
 }
 
@@ -568,14 +582,14 @@ async function test() {
   await stage('build: the sanitized core (clang, ASan + UBSan), its doctest suite and the fuzz harnesses', () => cmakePreset('fuzz'));
   await stage(`native suite under ASan + UBSan (the sanitized build's doctest suite in ${TEST_SHARDS} shards)`,
     () => doctestShards(SANITIZED_TESTS, TEST_SHARDS, Number(TEST_CONCURRENCY)));
-  await stage('fuzz harnesses (libFuzzer, ASan + UBSan), a fixed number of inputs each', () => {
+  // Each harness is one single-threaded process with its own seed and inputs: two at a time.
+  await stage(`fuzz harnesses (libFuzzer, ASan + UBSan), a fixed number of inputs each, ${TEST_CONCURRENCY} at a time`, async () => {
     let readerSeconds = 0;
-    for (const target of Object.keys(FUZZ_TARGETS)) {
-      const started = Date.now();
-      fuzzSmoke(target);
-      if (FUZZ_TARGETS[target].reader) readerSeconds += (Date.now() - started) / 1000;
-    }
-    say(`fuzz harnesses of the checker's readers: ${readerSeconds.toFixed(1)} s together (aim: under 40 s)`);
+    await inPool(Object.keys(FUZZ_TARGETS), Number(TEST_CONCURRENCY), async (target) => {
+      const seconds = await fuzzSmoke(target);
+      if (FUZZ_TARGETS[target].reader) readerSeconds += seconds;
+    });
+    say(`fuzz harnesses of the checker's readers: ${readerSeconds.toFixed(1)} s of harness time together (aim: under 40 s)`);
   });
   // tests/types: the JS API's .d.ts as TypeScript users see it; tsconfig.web.json: web/src's JSDoc (// @ts-check).
   await stage('type check of wasm/index.d.ts and web/src (tsc --noEmit)', () => {
@@ -583,7 +597,8 @@ async function test() {
     run('npx', ['--no-install', 'tsc', '--noEmit', '-p', 'tests/types/tsconfig.web.json']);
   });
   await stage(`JavaScript API and browser suites (node --test, ${TEST_CONCURRENCY} files at a time)`,
-    () => run('node', ['--test', `--test-concurrency=${TEST_CONCURRENCY}`, ...nodeTests()]));
+    () => run('node', ['--test', `--test-concurrency=${TEST_CONCURRENCY}`, '--test-reporter=tap', '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/slowest-files.mjs', '--test-reporter-destination=stdout', ...nodeTests()]));
   // Real brokers on 127.0.0.1, each started and stopped by its own test file (tests/brokers/).
   await stage('broker suite (RabbitMQ, Redis + BullMQ, Sidekiq; aim: under 180 s)',
     () => run('node', ['--test', '--test-concurrency=1', ...nodeTests(['tests/brokers'])]));
@@ -634,7 +649,7 @@ switch (command) {
   case 'start': await start(); break;
   case 'bench': setup(); build(); run('node', ['--expose-gc', 'scripts/bench.mjs', ...process.argv.slice(3)]); break;
   case 'bench-page': setup(); build(); run('node', ['scripts/bench-page.mjs', ...process.argv.slice(3)]); break;
-  case 'fuzz': fuzz(process.argv.slice(3)); break;
+  case 'fuzz': await fuzz(process.argv.slice(3)); break;
   case 'storm': storm(process.argv.slice(3)); break;
   default:
     console.error('usage: node scripts/dlq.mjs setup | third-party | build | test | lint | format | start | bench | bench-page | fuzz | storm');
