@@ -210,8 +210,8 @@ export function contentionChart(container, rows, value, grid) {
 
 /**
  * Draws one small stacked chart off the page and throws it away. The first uPlot chart on a page
- * pays for V8 compiling uPlot's code (its first calls); paid here, while the page loads, it is not
- * paid in the middle of showing a run's results, when it would be the longest task on the page.
+ * pays for V8 compiling uPlot's code (its first calls); paid here, in a task before the first real
+ * chart's, it does not make that chart's task the longest on the page.
  */
 export function warmCharts() {
   const x = Float64Array.from({ length: 32 }, (_, i) => i);

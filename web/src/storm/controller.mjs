@@ -79,7 +79,6 @@ export class StormController {
     this.#form.renderPresets(PRESETS);
     this.#run.renderState('idle');
     this.#form.fill(DEFAULT_SCENARIO);
-    this.#results.warm();
     const described = await this.#ask(() => this.#worker.describe());
     if (described === null) return;  // the worker failed, and #fail said so
     this.#form.renderFields(described.schema);

@@ -3,8 +3,11 @@
 // yet, a storm comparison (the summary table, then a column of two charts per
 // run) or the contention experiment. It owns what is on show (the charts, so
 // they are destroyed with it, resized and rescaled) and draws in short tasks
-// (task-queue.mjs), so no task runs long. The reader's Same axes choice is
-// reported through bindSameAxes; the controller keeps it across runs.
+// (task-queue.mjs), so no task runs long. A run's charts are drawn when its
+// column comes near the screen: a phone that shows the form pays for none of
+// them at load (each chart is tens of milliseconds of a slow phone's main
+// thread). The reader's Same axes choice is reported through bindSameAxes; the
+// controller keeps it across runs.
 import { h } from '../shared/dom.mjs';
 import { chartData, chartFigure, chartHeight, contentionChart, niceMax, runChart, warmCharts } from './charts.mjs';
 import { CONTENTION_MEASURES, contentionComparison, contentionSection, contentionTable } from './contention-view.mjs';
@@ -21,6 +24,7 @@ export class ResultsView {
   #shown = null;
   #sameAxes = true;
   #resizeScheduled = false;
+  #warmed = false;  // uPlot's code has run once on this page (warmCharts)
   /** @type {(on: boolean) => void} */
   #onSameAxes = () => {};
 
@@ -31,9 +35,6 @@ export class ResultsView {
 
   /** `handler(same)`: the reader ticked or cleared Same axes. */
   bindSameAxes(handler) { this.#onSameAxes = handler; }
-
-  /** Pays for uPlot's first chart now, while the page loads (charts.mjs, warmCharts). */
-  warm() { warmCharts(); }
 
   /** No results on show: the form holds a scenario that has not run. */
   renderEmpty() {
@@ -70,17 +71,26 @@ export class ResultsView {
     this.#shown.summary.addRun(result.run, result.summary);
   }
 
-  /** The charts of every result on show: a column per run, each chart built in tasks of its own. */
+  /**
+   * The charts of every result on show: each run's chart data in a task of its own (the shared
+   * axes need every run's maxima), then a column per run, whose charts are drawn once it comes
+   * near the screen.
+   */
   renderStormCharts() {
     const shown = this.#shown;
     if (!shown?.results) return;
-    const columns = shown.results.map((result) => ({ result, data: chartData(result.series) }));
-    for (const { data } of columns) {
-      shown.max.attempts = Math.max(shown.max.attempts, data.maxRate);
-      shown.max.depth = Math.max(shown.max.depth, data.maxDepth);
-      shown.maxX = Math.max(shown.maxX, data.maxX);
+    const columns = [];
+    for (const result of shown.results) {
+      this.#later(() => {
+        if (this.#shown !== shown) return;
+        const data = chartData(result.series);
+        shown.max.attempts = Math.max(shown.max.attempts, data.maxRate);
+        shown.max.depth = Math.max(shown.max.depth, data.maxDepth);
+        shown.maxX = Math.max(shown.maxX, data.maxX);
+        columns.push({ result, data });
+      });
     }
-    for (const column of columns) this.#later(() => { if (this.#shown === shown) this.#addRunColumn(shown, column); });
+    this.#later(() => { if (this.#shown === shown) for (const column of columns) this.#addRunColumn(shown, column); });
   }
 
   /** Same axes on (every run's largest maxima) or off (each chart its own): applied one chart per task. */
@@ -111,6 +121,7 @@ export class ResultsView {
     this.#output.append(contentionComparison(rows, grid));
     const columns = h('div', { class: 'storm-runs' });
     this.#output.append(columns);
+    this.#warmUp();
     for (const measure of CONTENTION_MEASURES) {
       const { section, plot } = contentionSection(measure);
       columns.append(section);
@@ -131,8 +142,23 @@ export class ResultsView {
     const depthFigure = chartFigure('Jobs by place');
     column.append(attemptsFigure.figure, depthFigure.figure);
     shown.grid.append(column);
-    this.#later(() => this.#addChart(shown, 'attempts', attemptsFigure.plot, data, outage));
-    this.#later(() => this.#addChart(shown, 'depth', depthFigure.plot, data, outage));
+    shown.undrawn.set(column, () => {
+      this.#warmUp();
+      this.#later(() => this.#addChart(shown, 'attempts', attemptsFigure.plot, data, outage));
+      this.#later(() => this.#addChart(shown, 'depth', depthFigure.plot, data, outage));
+    });
+    shown.nearby.observe(column);
+  }
+
+  /** Columns that came near the screen: their charts are queued, once. */
+  #drawNearby(shown, entries) {
+    for (const entry of entries) {
+      const draw = entry.isIntersecting ? shown.undrawn.get(entry.target) : undefined;
+      if (!draw) continue;
+      shown.undrawn.delete(entry.target);
+      shown.nearby.unobserve(entry.target);
+      draw();
+    }
   }
 
   #addChart(shown, kind, container, data, outage) {
@@ -155,18 +181,30 @@ export class ResultsView {
     this.#note.textContent = note ?? '';
     const observer = new ResizeObserver(() => this.#scheduleResize());
     observer.observe(this.#output);
-    this.#shown = { charts: [], observer };
-    return this.#shown;
+    // "Near": within half a screen of it, so a reader scrolling down finds the charts drawn.
+    /** @type {any} */
+    const shown = { charts: [], observer, undrawn: new Map() };
+    shown.nearby = new IntersectionObserver((entries) => this.#drawNearby(shown, entries), { rootMargin: '50% 0px' });
+    this.#shown = shown;
+    return shown;
   }
 
   #destroy() {
     if (!this.#shown) return;
     this.#shown.observer.disconnect();
+    this.#shown.nearby.disconnect();
     for (const chart of this.#shown.charts) chart.plot.destroy();
     this.#shown = null;
   }
 
   #later(fn) { this.#tasks.later(fn); }
+
+  /** Before the page's first chart: V8 compiling uPlot's code, in a task of its own (charts.mjs, warmCharts). */
+  #warmUp() {
+    if (this.#warmed) return;
+    this.#warmed = true;
+    this.#later(warmCharts);
+  }
 
   /** Fits every chart to its box again, once a frame at most, one chart per task. */
   #scheduleResize() {
