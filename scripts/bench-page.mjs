@@ -38,7 +38,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { serve } from './serve.mjs';
 import { RECORDS_DIR } from './budgets.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
-import { lighthouseLines, lighthouseScores } from './lighthouse.mjs';
+import { lighthouseLines, lighthouseRuns, lighthouseScores } from './lighthouse.mjs';
 import { MANY_EMBEDS, writeManyEmbedsSite } from './many-embeds.mjs';
 import { loadLab } from '../wasm/index.mjs';
 
@@ -50,6 +50,12 @@ const ONLY_EMBEDS = process.argv[2] === 'embeds';
 const ONLY_STEPS = process.argv[2] === 'steps';
 const ONLY_WEIGHT = process.argv[2] === 'weight';
 const ONLY_LIGHTHOUSE = process.argv[2] === 'lighthouse';
+try {
+  lighthouseRuns();  // a bad LIGHTHOUSE_RUNS is refused now, not after minutes of measuring
+} catch (error) {
+  console.error(`bench:page: ${error.message}`);
+  process.exit(2);
+}
 // What each page may weigh, gzipped (KiB): the Check page carries the checker (its own .wasm).
 const WEIGHT_AIMS = { check: 400 };
 

@@ -29,10 +29,15 @@ let modulePromise = null;
  * Node >= 20 (reads the .wasm next to this file) and in browsers (fetches it).
  */
 export function loadLab() {
-  modulePromise ??= instantiate(createDlqCore, new URL('./gen/dlq_core.wasm', import.meta.url)).then((core) => new Lab(core), (error) => {
-    modulePromise = null;  // a failed fetch may succeed next time
-    throw error;
-  });
+  // The module's start-up (its runtime and bindings) and the Lab's (the core's tables, read once)
+  // are a task each: on a phone, together they were one long task of a page's load.
+  const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+  modulePromise ??= instantiate(createDlqCore, new URL('./gen/dlq_core.wasm', import.meta.url)).then(
+    (core) => nextTask().then(() => new Lab(core)),
+    (error) => {
+      modulePromise = null;  // a failed fetch may succeed next time
+      throw error;
+    });
   return modulePromise;
 }
 

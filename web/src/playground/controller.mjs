@@ -46,15 +46,16 @@ export class Controller {
   #drawnEvents = 0;     // timeline events handed to the timeline at the last draw
 
   /**
-   * `view`: view.mjs's PlaygroundView (mount() builds it); `host` (the window) and `timers`
-   * (setTimeout, setInterval, their clears) default to the page's; `snippets` loads the snippets.
+   * `view`: view.mjs's PlaygroundView (mount() builds it); `session`: a Session of the default
+   * scenario (made here when not given); `host` (the window) and `timers` (setTimeout,
+   * setInterval, their clears) default to the page's; `snippets` loads the snippets.
    * @param {HTMLElement} element
    * @param {import('../../wasm/index.mjs').Lab} lab
    * @param {object} options
    * @param {object} embed
-   * @param {{ view?: any, host?: any, timers?: any, snippets?: () => Promise<any> }} [seams]
+   * @param {{ view?: any, session?: Session, host?: any, timers?: any, snippets?: () => Promise<any> }} [seams]
    */
-  constructor(element, lab, options, embed, { view, host = globalThis, timers = globalThis, snippets } = {}) {
+  constructor(element, lab, options, embed, { view, session, host = globalThis, timers = globalThis, snippets } = {}) {
     this.#lab = lab;
     connectImport(lab);  // the import and the snippet read-back read through this lab's core
     this.#options = options;
@@ -65,7 +66,7 @@ export class Controller {
     this.#view = view;
     // Start from the default, then load the given scenario exactly as a later
     // load would: a refused one leaves the default and an alert, never a blank page.
-    this.session = new Session(lab, DEFAULT_SCENARIO);
+    this.session = session ?? new Session(lab, DEFAULT_SCENARIO);
     const flow = this.#flow = new Flow(lab, view, this.session);
     flow.render = (drawn) => this.#render(drawn);
     this.#run = new RunTimer(flow, { step: (opts) => this.#step(undefined, opts), timers });

@@ -13,10 +13,22 @@ export class Session {
   #core;
   #lab;
 
-  constructor(lab, scenario) {
+  /** `core`: the core's session of `scenario`, when made already (Session.create makes it a task earlier). */
+  constructor(lab, scenario, core = lab.createSession(scenario)) {
     this.#lab = lab;
-    this.#core = lab.createSession(scenario);
+    this.#core = core;
     this.view = this.#core.view();
+  }
+
+  /**
+   * The same Session as the constructor's, over two tasks (`pause()` resolves in a later one):
+   * the core's session, then its first view. The first of each call compiles the core's code
+   * for it (the browser compiles WebAssembly lazily), about as much for the one as the other.
+   */
+  static async create(lab, scenario, pause) {
+    const core = lab.createSession(scenario);
+    await pause();
+    return new Session(lab, scenario, core);
   }
 
   get lab() { return this.#lab; }

@@ -12,8 +12,12 @@ import { embedOptions, switchRows } from './embed-options.mjs';
 import { resolveFields } from './setup-fields.mjs';
 import { ALL_PRESETS, Controller } from './controller.mjs';
 import { PlaygroundView } from './view.mjs';
-import { PRESETS, CAPSTONE_PRESETS, SYSTEM_PRESETS } from './presets.mjs';
+import { DEFAULT_SCENARIO, PRESETS, CAPSTONE_PRESETS, SYSTEM_PRESETS } from './presets.mjs';
+import { Session } from './model.mjs';
 import { loadFailure } from './load-failure.mjs';
+
+/** Resolves in a later task (a setTimeout): the main thread is free in between. */
+const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
 
 /** Adds the playground's stylesheet to the document once (a <link>: CSP style-src 'self'). */
 function ensureStylesheet(doc) {
@@ -57,15 +61,16 @@ export async function mount(element, options = {}) {
   });
   embed.fields = resolveFields(embed.fields, lab.schema);  // named by the core's field tables
   embed.switches = switchRows(embed.switches, lab.schema.policy);  // the core's table names them
-  const view = new PlaygroundView(uid('dlq'), {
+  // The view's parts, the core's session and the first draw are each a task of their own, not
+  // one long one: a phone's main thread answers input between them.
+  const view = await PlaygroundView.create(uid('dlq'), {
     lab, embed, label: options.label ?? 'Dead-letter queue playground', presets: PRESETS, capstonePresets: CAPSTONE_PRESETS,
     systemPresets: SYSTEM_PRESETS,
     restorable: !(options.scenario === undefined || options.syncUrl), landmark: Boolean(options.syncUrl),
-  });
-  // Building the view and drawing the first state are two tasks, not one long one: a phone's
-  // main thread answers input between them.
-  await new Promise((resolve) => { setTimeout(resolve, 0); });
-  return new Controller(element, lab, options, embed, { view });
+  }, nextTask);
+  const session = await Session.create(lab, DEFAULT_SCENARIO, nextTask);
+  await nextTask();
+  return new Controller(element, lab, options, embed, { view, session });
 }
 
 let labLoaded = false;
@@ -79,7 +84,7 @@ async function labInItsOwnTask() {
   const lab = await loadLab();
   connectImport(lab);  // the core reads a pasted config (import.mjs)
   if (!labLoaded) {
-    await new Promise((resolve) => { setTimeout(resolve, 0); });
+    await nextTask();
     labLoaded = true;
   }
   return lab;

@@ -27,6 +27,58 @@ import { LedgerView } from './ledger-view.mjs';
 import { SwitchesView } from './switches-view.mjs';
 import { ReportView } from './report-view.mjs';
 
+/**
+ * @typedef {{ linkAlert: LinkAlertView, share: ShareView, setup: SetupView, controls: ControlsView, why: WhyView,
+ *   timeline: Timeline, states: StateViews, log: EventLog, snippet: SnippetView, schedule: ScheduleCard, bar: PhoneBar,
+ *   switches: SwitchesView, report: ReportView, ledger: LedgerView }} Parts
+ */
+
+/** A playground's parts (the constructor adds Help and puts them together), built in three groups of about equal cost. */
+function partStages(id, { lab, embed, presets, capstonePresets, systemPresets, restorable }) {
+  const offered = (p) => embed.presets === null || embed.presets.has(p.key);
+  return [
+    () => {
+      const share = new ShareView(id);
+      return {
+        linkAlert: new LinkAlertView(id),
+        share,
+        setup: new SetupView(id, {
+          presets: presets.filter(offered), capstonePresets: capstonePresets.filter(offered), systemPresets: systemPresets.filter(offered),
+          outcomes: lab.outcomes, classes: lab.failureClasses, schema: lab.schema, share: share.element, headingLevel: embed.headingLevel,
+        }),
+      };
+    },
+    () => ({
+      controls: new ControlsView(id, { outcomes: lab.outcomes, restorable, classes: lab.failureClasses, reasons: lab.reasons,
+        perSecond: lab.integerFields.perSecond }),
+      why: new WhyView(),
+      timeline: new Timeline({ idPrefix: id }),
+    }),
+    () => {
+      const report = new ReportView();
+      report.element.hidden = !embed.reportBox;
+      return {
+        states: new StateViews({ idPrefix: id }),
+        log: new EventLog({ idPrefix: id }),
+        snippet: new SnippetView(id),
+        schedule: new ScheduleCard(id),
+        bar: new PhoneBar({ outcomes: lab.outcomes }),
+        switches: new SwitchesView(embed.switches),
+        report,
+        ledger: new LedgerView({ idPrefix: id }),
+      };
+    },
+  ];
+}
+
+/**
+ * Every part at once (partStages, in one task).
+ * @returns {Parts}
+ */
+function buildAll(id, options) {
+  return Object.assign({}, ...partStages(id, options).map((stage) => stage()));
+}
+
 export class PlaygroundView {
   #embed;
   #keys = shortcutsEnabled();  // single-key shortcuts on (the help dialog's switch)
@@ -57,33 +109,32 @@ export class PlaygroundView {
   /**
    * `lab`: the core (its outcome and class lists); `embed`: embedOptions(); `presets`: every preset;
    * `restorable`: offer Discard my changes (the lesson scenario again); `landmark`: the playground is
-   * the page's one (sync-url), else its panels are named groups.
+   * the page's one (sync-url), else its panels are named groups. Builds every part at once;
+   * PlaygroundView.create builds the same in a few tasks.
+   * @param {string} id
+   * @param {any} options
+   * @param {Parts} [parts]
    */
-  constructor(id, { lab, embed, label, presets, capstonePresets, systemPresets, restorable, landmark }) {
+  constructor(id, options, parts = buildAll(id, options)) {
+    const { lab, embed, label, landmark } = options;
     this.#embed = embed;
     this.#schema = lab.schema;
     this.id = id;
-    const offered = (p) => embed.presets === null || embed.presets.has(p.key);
-    this.linkAlert = new LinkAlertView(id);
-    this.share = new ShareView(id);
-    this.setup = new SetupView(id, {
-      presets: presets.filter(offered), capstonePresets: capstonePresets.filter(offered), systemPresets: systemPresets.filter(offered),
-      outcomes: lab.outcomes, classes: lab.failureClasses, schema: lab.schema, share: this.share.element, headingLevel: embed.headingLevel,
-    });
+    this.linkAlert = parts.linkAlert;
+    this.share = parts.share;
+    this.setup = parts.setup;
+    this.controls = parts.controls;
+    this.why = parts.why;
+    this.timeline = parts.timeline;
+    this.states = parts.states;
+    this.log = parts.log;
+    this.snippet = parts.snippet;
+    this.schedule = parts.schedule;
+    this.bar = parts.bar;
+    this.switches = parts.switches;
+    this.report = parts.report;
+    this.ledger = parts.ledger;
     this.help = helpDialog(id, { outcomes: lab.outcomes, onToggle: (enabled) => { this.#keys = enabled; } });
-    this.controls = new ControlsView(id, { outcomes: lab.outcomes, restorable, classes: lab.failureClasses, reasons: lab.reasons,
-      perSecond: lab.integerFields.perSecond });
-    this.why = new WhyView();
-    this.timeline = new Timeline({ idPrefix: id });
-    this.states = new StateViews({ idPrefix: id });
-    this.log = new EventLog({ idPrefix: id });
-    this.snippet = new SnippetView(id);
-    this.schedule = new ScheduleCard(id);
-    this.bar = new PhoneBar({ outcomes: lab.outcomes });
-    this.switches = new SwitchesView(embed.switches);
-    this.report = new ReportView();
-    this.report.element.hidden = !embed.reportBox;
-    this.ledger = new LedgerView({ idPrefix: id });
     this.root = h('section', { class: 'dlq', 'aria-label': label },
       this.linkAlert.element, this.setup.element,
       h('div', { class: 'dlq-body' },
@@ -98,6 +149,20 @@ export class PlaygroundView {
     // future, not what has happened): a predict question's playground withholds
     // them, with the script past the cursor, until the answer is in.
     this.foretelling = [this.schedule.element, this.states.worst];
+  }
+
+  /**
+   * The same view as the constructor's, its parts built over a few tasks (`pause()` resolves in
+   * a later one): each part of a playground is a few milliseconds of a slow phone's main thread,
+   * and together they were one of the longest tasks of a page's start-up.
+   */
+  static async create(id, options, pause) {
+    const parts = /** @type {Parts} */ ({});
+    for (const stage of partStages(id, options)) {
+      Object.assign(parts, stage());
+      await pause();
+    }
+    return new PlaygroundView(id, options, parts);
   }
 
   /**
