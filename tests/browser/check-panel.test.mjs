@@ -11,8 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, assertClean, screenshotPath, playground, ROOT } from './harness.mjs';
+import { AxeBuilder, start, openPage, assertClean, screenshotPath, playground, ROOT } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });

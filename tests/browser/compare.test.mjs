@@ -8,8 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, gotoReady, assertClean, screenshotPath, ROOT } from './harness.mjs';
+import { AxeBuilder, start, openPage, gotoReady, assertClean, screenshotPath, ROOT } from './harness.mjs';
 import { tickStep, ticksIn } from '../../web/src/shared/time-scale.mjs';
 import { tick } from '../../web/src/shared/time-format.mjs';
 

@@ -6,8 +6,7 @@
 // 1280 and 390 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, assertClean, screenshotPath, lessonPlayground, runToEnd } from './harness.mjs';
+import { AxeBuilder, start, openPage, assertClean, screenshotPath, lessonPlayground, runToEnd } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });

@@ -8,8 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, assertClean, ROOT } from './harness.mjs';
+import { AxeBuilder, start, openPage, assertClean, ROOT } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });

@@ -5,8 +5,7 @@
 // and the core's ✓ shows. Axe passes on the playground and its box at 1280 and 390 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, assertClean, screenshotPath, lessonPlayground, runToEnd } from './harness.mjs';
+import { AxeBuilder, start, openPage, assertClean, screenshotPath, lessonPlayground, runToEnd } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });

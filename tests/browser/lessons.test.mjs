@@ -11,9 +11,8 @@
 //   - the home page links both lessons, and an old index.html#v1;… link lands on the playground.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
 import { loadLab } from '../../wasm/index.mjs';
-import { start, openPage, assertClean, screenshotPath, mountAll, axeViolations } from './harness.mjs';
+import { AxeBuilder, start, openPage, assertClean, screenshotPath, mountAll, axeViolations } from './harness.mjs';
 
 let h;
 let lab;

@@ -4,8 +4,7 @@
 // step back on its own. The card shows the payload the core has at the cursor.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, playground, screenshotPath, assertClean } from './harness.mjs';
+import { AxeBuilder, start, openPage, playground, screenshotPath, assertClean } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });

@@ -6,8 +6,7 @@
 // words a requeue as the core explains it. Keyboard, labels, axe and 390 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, playground, assertClean, screenshotPath } from './harness.mjs';
+import { AxeBuilder, start, openPage, playground, assertClean, screenshotPath } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });

@@ -6,8 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, playground, screenshotPath, ROOT } from './harness.mjs';
+import { AxeBuilder, start, openPage, playground, screenshotPath, ROOT } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });

@@ -5,8 +5,7 @@
 // by the core's words and changes nothing. Axe passes at 1280 and 390 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, assertClean, screenshotPath, lessonPlayground, playground } from './harness.mjs';
+import { AxeBuilder, start, openPage, assertClean, screenshotPath, lessonPlayground, playground } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });

@@ -15,9 +15,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { loadLab } from '../../wasm/index.mjs';
-import { start, openPage, playground, screenshotPath, assertClean, FIXTURES } from './harness.mjs';
+import { AxeBuilder, start, openPage, playground, screenshotPath, assertClean, FIXTURES } from './harness.mjs';
 
 let h;
 let lab;

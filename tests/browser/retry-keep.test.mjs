@@ -4,8 +4,7 @@
 // at once with one attempt more. Under the lab's rules the card offers Replay only.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, playground, screenshotPath, assertClean } from './harness.mjs';
+import { AxeBuilder, start, openPage, playground, screenshotPath, assertClean } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });

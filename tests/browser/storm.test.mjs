@@ -6,8 +6,7 @@
 // results, and the contention experiment.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, assertClean, screenshotPath } from './harness.mjs';
+import { AxeBuilder, start, openPage, assertClean, screenshotPath } from './harness.mjs';
 import { PRESETS, formatStormLink, parseStormLink, formatContentionLink } from '../../web/src/storm/storm-presets.mjs';
 
 let h;

@@ -6,9 +6,8 @@
 // side by side on one scenario.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
 import { SYSTEM_PRESETS } from '../../web/src/playground/presets.mjs';
-import { start, openPage, playground, assertClean, screenshotPath } from './harness.mjs';
+import { AxeBuilder, start, openPage, playground, assertClean, screenshotPath } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });

@@ -6,10 +6,9 @@
 // as its instant. No system is named here: a new one is covered by its presets.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
 import { loadLab } from '../../wasm/index.mjs';
 import { SYSTEM_PRESETS } from '../../web/src/playground/presets.mjs';
-import { start, openPage, playground, assertClean } from './harness.mjs';
+import { AxeBuilder, start, openPage, playground, assertClean } from './harness.mjs';
 import { ms } from '../../web/src/shared/time-format.mjs';
 
 let h;

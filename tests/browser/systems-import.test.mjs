@@ -5,8 +5,7 @@
 // what the lab cannot express by name, with nothing changed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, playground, assertClean, screenshotPath } from './harness.mjs';
+import { AxeBuilder, start, openPage, playground, assertClean, screenshotPath } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });

@@ -5,8 +5,7 @@
 // after a change keeps that change in the browser's history.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
-import { start, openPage, playground, screenshotPath, assertClean } from './harness.mjs';
+import { AxeBuilder, start, openPage, playground, screenshotPath, assertClean } from './harness.mjs';
 
 let h;
 before(async () => { h = await start(); });
