@@ -127,7 +127,7 @@ test('played by the core: pubsub plays in a column with Pub/Sub\'s own budget, a
   assert.match(results[2].error.message, /maxAttempts must be an integer from 5 to 100 with system "pubsub"/);
 });
 
-test('a column the core refuses keeps the core\'s error; the others still play; a bad link is the core\'s to name', () => {
+test('a column the core refuses keeps the core\'s error; the others still play; a bad link is the core\'s to name', async () => {
   const model = new CompareModel(lab);
   const results = model.play(model.read('v2;m3;s1;ja:,b:;at,t,t&with=lab,sidekiq,lab:maxAttempts=0'));
   assert.equal(results[0].error, undefined);
@@ -160,13 +160,14 @@ function fakePage(hash = '') {
     addEventListener(type, fn) { listeners[type] = fn; },
     history: { pushState(_state, _title, url) { page.pushed.push(url); window.location.hash = url; } },
   };
-  page.hashChange = (next) => { window.location.hash = next; listeners.hashchange(); };
+  page.hashChange = async (next) => { window.location.hash = next; await listeners.hashchange(); };
   return { page, form, results, window };
 }
 
-function startController(hash) {
+/** A controller over fake views, started on `hash`; resolves once its first comparison is drawn (a column a task). */
+async function startController(hash) {
   const fake = fakePage(hash);
-  new CompareController({ model: new CompareModel(lab), form: fake.form, results: fake.results, window: fake.window }).start();
+  await new CompareController({ model: new CompareModel(lab), form: fake.form, results: fake.results, window: fake.window }).start();
   return fake.page;
 }
 
@@ -175,8 +176,8 @@ function startController(hash) {
 const IMPORTED = 'v2;m3;bx1000.3600000n;s1;rb;ja:x,b:y;at:db,s';
 const BULLMQ_VS_SQS = `${IMPORTED}&with=bullmq,sqs:backoff.kind=none`;
 
-test('the summary is read from the played results: a retry due at 1 s in one column and 30 s in the other is named', () => {
-  const page = startController(`#${BULLMQ_VS_SQS}`);
+test('the summary is read from the played results: a retry due at 1 s in one column and 30 s in the other is named', async () => {
+  const page = await startController(`#${BULLMQ_VS_SQS}`);
   assert.equal(page.refusal, null);
   assert.deepEqual(page.drawn.sentences, ['sqs:backoff.kind=none leaves a delayed due back at 30 s; bullmq due back at 1 s.']);
   // The played events say the same: each column's delayed event for a is due when the sentence says.
@@ -184,52 +185,64 @@ test('the summary is read from the played results: a retry due at 1 s in one col
   assert.deepEqual(due, [1000, 30_000]);
 });
 
-test('a script that stops before a job settles is said, with the comparison played to its end (the job always failing)', () => {
-  const page = startController(`#${BULLMQ_VS_SQS}`);
+test('a script that stops before a job settles is said, with the comparison played to its end (the job always failing)', async () => {
+  const page = await startController(`#${BULLMQ_VS_SQS}`);
   assert.deepEqual(page.drawn.toEnd.ids, ['a']);
   assert.equal(page.drawn.toEnd.hash, 'v2;m3;bx1000.3600000n;s1;rb;ha:pt;ja:x,b:y&with=bullmq,sqs:backoff.kind=none');
-  page.hashChange(`#${page.drawn.toEnd.hash}`);
+  await page.hashChange(`#${page.drawn.toEnd.hash}`);
   assert.equal(page.drawn.toEnd, null, 'played to its end: every job settled');
   assert.deepEqual(page.drawn.sentences, ['sqs:backoff.kind=none quarantines a at 60.3 s; bullmq at 3.3 s.']);
   const quarantined = page.drawn.played.map((r) => r.quarantined.map((q) => q.id));
   assert.deepEqual(quarantined, [['a'], ['a']]);
 });
 
-test('a job that ends the same way by another path is named by its first event that differs; the same run says it is the same', () => {
+test('a job that ends the same way by another path is named by its first event that differs; the same run says it is the same', async () => {
   const end = { place: 'completed', deliveries: 2, at: 50 };
   const path = (t) => [{ kind: 'enqueued', time: 0 }, { kind: 'attempt', time: 0 }, { kind: 'delayed', time: 0, until: t }, { kind: 'attempt', time: 50 }];
   const column = (label, t) => ({ label, endings: new Map([['a', end]]), paths: new Map([['a', path(t)]]) });
   assert.deepEqual(diffSentences([column('lab', 10), column('sqs', 40)]).map((s) => s.text),
     ['a ends the same way in every column, by another path: its third event is sqs delayed at 0 s (until 40 ms); lab delayed at 0 s (until 10 ms).']);
   assert.deepEqual(diffSentences([column('lab', 10), column('sqs', 10)]), []);
-  const page = startController(`#${IMPORTED}&with=bullmq,bullmq:seed=2`);
+  const page = await startController(`#${IMPORTED}&with=bullmq,bullmq:seed=2`);
   assert.deepEqual(page.drawn.sentences, [], 'the same run in both columns: no sentence, so the page says they play the same');
 });
 
-test('the form takes the link as Copy link gives it: a full URL, a #fragment or the bare link', () => {
+test('a comparison still playing when a newer request comes is dropped: only the newer one is drawn', async () => {
+  const fake = fakePage(`#${BULLMQ_VS_SQS}`);
+  let draws = 0;
+  const render = fake.results.render;
+  fake.results.render = (...args) => { draws += 1; render(...args); };
+  const first = new CompareController({ model: new CompareModel(lab), form: fake.form, results: fake.results, window: fake.window }).start();
+  await fake.page.hashChange(`#${IMPORTED}&with=bullmq,bullmq:seed=2`);  // while the first plays its columns
+  await first;
+  assert.equal(draws, 1, 'one comparison drawn');
+  assert.deepEqual(fake.page.drawn.played.map((r) => r.label), ['bullmq', 'bullmq:seed=2'], 'the newer request\'s');
+});
+
+test('the form takes the link as Copy link gives it: a full URL, a #fragment or the bare link', async () => {
   for (const pasted of [`https://dlq.example/playground.html#${IMPORTED}`, `http://127.0.0.1:8080/playground.html#${IMPORTED}`,
     `#${IMPORTED}`, IMPORTED, `  ${IMPORTED}\n`]) {
-    const page = startController('');
-    page.compare({ link: pasted, columns: ['bullmq', 'sqs:backoff.kind=none'] });
+    const page = await startController('');
+    await page.compare({ link: pasted, columns: ['bullmq', 'sqs:backoff.kind=none'] });
     assert.equal(page.formError, null, pasted);
     assert.equal(page.shownLink, IMPORTED, pasted);
     assert.deepEqual(page.pushed, [`#${BULLMQ_VS_SQS}`], pasted);
   }
 });
 
-test('a refused form names what was given and clears the comparison on show (it was of another request); the URL stays', () => {
-  const page = startController(`#${BULLMQ_VS_SQS}`);
+test('a refused form names what was given and clears the comparison on show (it was of another request); the URL stays', async () => {
+  const page = await startController(`#${BULLMQ_VS_SQS}`);
   assert.notEqual(page.drawn, null);
-  page.compare({ link: 'https://dlq.example/playground.html', columns: ['bullmq', 'sqs'] });
+  await page.compare({ link: 'https://dlq.example/playground.html', columns: ['bullmq', 'sqs'] });
   assert.equal(page.formError, 'Not compared: Scenario link: expected a scenario link (v2;…), a URL that ends in #v2;… (as Copy link gives) '
     + 'or its #fragment, got a URL with no #fragment: "https://dlq.example/playground.html".');
   assert.equal(page.drawn, null, 'no stale result under the error');
   assert.equal(page.cleared, 1);
   assert.deepEqual(page.pushed, [], 'the URL is left as it was');
-  page.compare({ link: 'https://dlq.example/playground.html#zz', columns: ['bullmq', 'sqs'] });
+  await page.compare({ link: 'https://dlq.example/playground.html#zz', columns: ['bullmq', 'sqs'] });
   assert.match(page.formError, /got a URL with no scenario link after #: "https:\/\/dlq.example\/playground.html#zz"\.$/);
   // The core still names what is wrong with a link it cannot read (character 1 is the link's own, not the URL's).
-  page.compare({ link: `https://dlq.example/playground.html#v2;m3;zz`, columns: ['bullmq', 'sqs'] });
+  await page.compare({ link: `https://dlq.example/playground.html#v2;m3;zz`, columns: ['bullmq', 'sqs'] });
   assert.match(page.formError, /^Not compared: .*malformed/);
   assert.equal(page.drawn, null);
 });

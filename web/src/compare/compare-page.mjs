@@ -22,7 +22,7 @@ async function main() {
       results: new ResultsView(document),
       window,
     });
-    controller.start();
+    await controller.start();
     document.documentElement.dataset.ready = 'true';
   } finally {
     document.documentElement.dataset.drawn = 'true';  // the page's .js-only parts are shown (page.css), drawn or not

@@ -4,6 +4,9 @@
 // A fragment or a form the page cannot read is refused by name and changes
 // nothing: the comparison on show stays, and so does the URL. The controller
 // holds the page's state (what is on show); the views only draw and report.
+// Each column is played in a task of its own: a column's first calls compile the
+// core's code for them (the browser compiles WebAssembly lazily), and a page that
+// played every column in one task held a phone's main thread for its whole length.
 import { diffSentences } from './diff.mjs';
 import { scenarioLinkFrom } from '../shared/url.mjs';
 
@@ -16,19 +19,24 @@ export class CompareController {
   #results;
   #window;
   #shown = null;  // the request on show: { link, columns }
+  #pause;
+  #turn = 0;  // bumped by every request: a comparison still playing for an older one stops
 
-  constructor({ model, form, results, window }) {
+  /** `pause()`: resolves in a later task (setTimeout by default), between two columns' plays. */
+  constructor({ model, form, results, window, pause = () => new Promise((resolve) => { setTimeout(resolve, 0); }) }) {
     this.#model = model;
     this.#form = form;
     this.#results = results;
     this.#window = window;
+    this.#pause = pause;
   }
 
+  /** Binds the form and the fragment and shows the fragment's comparison; resolves once it is drawn. */
   start() {
     this.#form.setSystems(this.#model.systems());
     this.#form.bindCompare((input) => this.#fromForm(input));
     this.#window.addEventListener('hashchange', () => this.#fromHash());
-    this.#fromHash();
+    return this.#fromHash();
   }
 
   /** The fragment's text, without '#'; '' when there is none. */
@@ -37,7 +45,8 @@ export class CompareController {
     return hash.startsWith('#') ? hash.slice(1) : hash;
   }
 
-  #fromHash() {
+  /** Shows the fragment's comparison (or says why not); resolves once it is drawn. */
+  async #fromHash() {
     const text = this.#hashText();
     let request;
     try {
@@ -45,24 +54,27 @@ export class CompareController {
     } catch (error) {
       const fallback = this.#shown === null ? ' Showing the default comparison instead.' : ' The comparison on show is unchanged.';
       this.#results.showRefusal(`This compare link could not be read: ${error.message}.${fallback}`);
-      if (this.#shown === null) this.#show(this.#model.read(DEFAULT_HASH));
+      if (this.#shown === null) await this.#show(this.#model.read(DEFAULT_HASH));
+      else this.#turn += 1;  // a comparison still playing for an earlier fragment is not the one on show
       return;
     }
     this.#results.showRefusal(null);
-    this.#show(request);
+    await this.#show(request);
   }
 
   /**
    * The form's Compare. The scenario link may be a full URL, a #fragment or the bare link
    * (scenarioLinkFrom, as everywhere a link is taken). A refusal is named in the form and
    * clears the comparison below it (it was of another request, not this one); the URL stays.
+   * Resolves once the comparison is drawn and its link is in the address bar.
    */
-  #fromForm({ link, columns }) {
+  async #fromForm({ link, columns }) {
     let request;
     try {
       if (link === '') throw new Error('Scenario link is empty: expected a playground link such as v2;m3;ja:,b:;at,t,t');
       request = this.#model.read(`${scenarioLinkFrom(link, 'Scenario link')}&with=${columns.join(',')}`);
     } catch (error) {
+      this.#turn += 1;
       this.#form.showError(`Not compared: ${error.message}.`);
       this.#results.clear();
       this.#shown = null;
@@ -70,7 +82,7 @@ export class CompareController {
     }
     this.#form.showError(null);
     this.#results.showRefusal(null);
-    this.#show(request);
+    if (!await this.#show(request)) return;  // a later request took over
     const hash = `#${this.#model.write(request)}`;
     if (this.#window.location.hash !== hash) this.#window.history.pushState(null, '', hash);
   }
@@ -79,9 +91,17 @@ export class CompareController {
    * Plays and draws `request`. The diff is read from the played results only; when a job is
    * still in flight at the script's end, the page says so and offers the request played to
    * its end (that job failing every time), since a difference may come after the script stops.
+   * One column a task; resolves to false when a later request took over before it was drawn.
    */
-  #show(request) {
-    const results = this.#model.play(request);
+  async #show(request) {
+    const turn = ++this.#turn;
+    const scenario = this.#model.scenarioOf(request.link);
+    const results = [];
+    for (const column of request.columns) {
+      await this.#pause();
+      if (turn !== this.#turn) return false;
+      results.push(this.#model.playColumn(scenario, column));
+    }
     const played = results.filter((r) => !r.error);
     const sentences = diffSentences(played.map(({ label, endings, paths }) => ({ label, endings, paths })));
     const unsettled = this.#model.unsettled(played);
@@ -90,5 +110,6 @@ export class CompareController {
     this.#results.render(results, sentences, toEnd);
     this.#form.show(request, this.#model.linkSystem(request.link));
     this.#shown = request;
+    return true;
   }
 }

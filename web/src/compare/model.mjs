@@ -44,15 +44,23 @@ export class CompareModel {
    * { column, label, error } with the core's refusal.
    */
   play({ link, columns }) {
-    const scenario = this.#lab.parseScenario(link);
-    return columns.map((column) => {
-      const label = column.text;
-      try {
-        return { column, label, ...this.#playOne(applyColumn(scenario, column)) };
-      } catch (error) {
-        return { column, label, error: { code: error.code ?? 'error', message: error.message ?? String(error) } };
-      }
-    });
+    const scenario = this.scenarioOf(link);
+    return columns.map((column) => this.playColumn(scenario, column));
+  }
+
+  /** A request's link read by the core (a scenario object), for playColumn. */
+  scenarioOf(link) {
+    return this.#lab.parseScenario(link);
+  }
+
+  /** One column of play(): `scenario` (scenarioOf) played under `column`, or the core's refusal. */
+  playColumn(scenario, column) {
+    const label = column.text;
+    try {
+      return { column, label, ...this.#playOne(applyColumn(scenario, column)) };
+    } catch (error) {
+      return { column, label, error: { code: error.code ?? 'error', message: error.message ?? String(error) } };
+    }
   }
 
   /** The jobs some played column leaves in flight at the end (ready, delayed, leased: not settled), in order. */
