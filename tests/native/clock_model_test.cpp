@@ -223,13 +223,14 @@ void Compare(const TimeModel& m, const Queue& q) {
 
 }  // namespace
 
-TEST_CASE("time and leases agree with an independent model over 2000 seeded random runs") {
+TEST_CASE("time and leases agree with an independent model over 2000 seeded random runs (500 sanitized)") {
   static const char* kKinds[] = {"none", "fixed", "exponential"};
   static const char* kJitters[] = {"none", "full", "equal", "decorrelated"};
   static const char* kOutcomes[] = {"success", "transient", "permanent"};
   static const char* kIds[] = {"a", "b", "c", "d", "e", ""};
   uint64_t actions = 0, stale = 0, expiries = 0, delays = 0;
-  for (uint64_t seed = 1; seed <= 2000; ++seed) {
+  const uint64_t seeds = kSanitized ? 500 : 2000;  // a quarter under the sanitizers: each run is checked alike
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
     Prng prng(seed * 7919);
     Policy p;
     p.max_attempts = 1 + prng.Below(5);
@@ -337,9 +338,10 @@ TEST_CASE("time and leases agree with an independent model over 2000 seeded rand
   }
   MESSAGE("actions: " << actions << ", stale settles: " << stale << ", expiries: " << expiries
                       << ", delays: " << delays);
-  CHECK(stale > 1000);
-  CHECK(expiries > 1000);
-  CHECK(delays > 1000);
+  // Each exercised often enough (per run, so the same rates hold at either size).
+  CHECK(stale > seeds / 2);
+  CHECK(expiries > seeds / 2);
+  CHECK(delays > seeds / 2);
 }
 
 }  // namespace clock_model_test

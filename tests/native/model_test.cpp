@@ -155,11 +155,12 @@ void CompareNewEvents(const Model& m, const Queue& q, size_t from) {
 
 }  // namespace
 
-TEST_CASE("core agrees with an independent model over 3000 seeded random runs") {
+TEST_CASE("core agrees with an independent model over 3000 seeded random runs (750 sanitized)") {
   static const char* kOutcomes[] = {"success", "transient", "permanent", "", "Success", "retry", "transient "};
   static const char* kIds[] = {"a", "b", "c", "d", "e", "f", "", "🧾", "a\n"};
   uint64_t actions = 0, refused = 0;
-  for (uint64_t seed = 1; seed <= 3000; ++seed) {
+  const uint64_t seeds = kSanitized ? 750 : 3000;  // a quarter under the sanitizers: each run is checked alike
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
     Prng prng(seed);
     const auto max_attempts = static_cast<uint32_t>(1 + prng.Below(4));
     Queue q = MakeQueue(max_attempts);
@@ -238,7 +239,7 @@ TEST_CASE("core agrees with an independent model over 3000 seeded random runs") 
     }
   }
   MESSAGE("actions: " << actions << ", refused: " << refused);
-  CHECK(refused > 1000);  // invalid actions really were exercised
+  CHECK(refused > seeds / 3);  // invalid actions really were exercised
 }
 
 }  // namespace model_test

@@ -271,11 +271,12 @@ void Compare(const OpModel& m, const Queue& q) {
 
 }  // namespace
 
-TEST_CASE("classes, keys and retention agree with an independent model over 1500 seeded random runs") {
+TEST_CASE("classes, keys and retention agree with an independent model over 1500 seeded random runs (375 sanitized)") {
   static const char* kIds[] = {"a", "b", "c", "d", "e", "f", "g"};
   static const char* kKeys[] = {"", "k1", "k2"};
   uint64_t actions = 0, reorders = 0, drops = 0, alarms = 0, releases = 0, redrives = 0;
-  for (uint64_t seed = 1; seed <= 1500; ++seed) {
+  const uint64_t seeds = kSanitized ? 375 : 1500;  // a quarter under the sanitizers: each run is checked alike
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
     Prng prng(seed * 104729);
     Policy p;
     p.max_attempts = 1 + prng.Below(4);
@@ -353,11 +354,12 @@ TEST_CASE("classes, keys and retention agree with an independent model over 1500
   }
   MESSAGE("actions: " << actions << ", reorders: " << reorders << ", retention drops: " << drops
                       << ", alarms: " << alarms << ", releases: " << releases << ", redriven: " << redrives);
-  CHECK(reorders > 200);
-  CHECK(drops > 200);
-  CHECK(alarms > 200);
-  CHECK(releases > 50);
-  CHECK(redrives > 200);
+  // Each exercised often enough (per run, so the same rates hold at either size).
+  CHECK(reorders > 200 * seeds / 1500);
+  CHECK(drops > 200 * seeds / 1500);
+  CHECK(alarms > 200 * seeds / 1500);
+  CHECK(releases > 50 * seeds / 1500);
+  CHECK(redrives > 200 * seeds / 1500);
 }
 
 }  // namespace operability_model_test
