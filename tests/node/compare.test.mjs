@@ -246,3 +246,33 @@ test('a refused form names what was given and clears the comparison on show (it 
   assert.match(page.formError, /^Not compared: .*malformed/);
   assert.equal(page.drawn, null);
 });
+
+test('a comparison is played a call into the core a task: at most one call between two pauses, the drawing after one', async () => {
+  const fake = fakePage(`#${BULLMQ_VS_SQS}`);
+  let calls = 0;
+  let most = 0;
+  const counted = new Proxy(lab, {
+    get(target, name) {
+      const value = Reflect.get(target, name, target);
+      if (typeof value !== 'function' || name === 'constructor') return value;
+      return (...args) => {
+        calls += 1;
+        most = Math.max(most, calls);
+        return value.apply(target, args);
+      };
+    },
+  });
+  let pauses = 0;
+  const pause = () => new Promise((resolve) => { setTimeout(() => { pauses += 1; calls = 0; resolve(); }, 0); });
+  let drawnAfter = -1;
+  const render = fake.results.render;
+  fake.results.render = (...args) => { drawnAfter = calls; render(...args); };
+  const controller = new CompareController({ model: new CompareModel(counted), form: fake.form, results: fake.results, window: fake.window, pause });
+  calls = 0;
+  most = 0;
+  await controller.start();
+  assert.deepEqual(fake.page.drawn.played.map((r) => r.label), ['bullmq', 'sqs:backoff.kind=none']);
+  assert.ok(pauses >= 2 * 4, `${pauses} pauses for two columns of at least four calls each`);
+  assert.equal(most, 1, 'no task made more than one call into the core (the fragment\'s read before the first pause aside)');
+  assert.equal(drawnAfter, 0, 'the drawing is a task of its own');
+});

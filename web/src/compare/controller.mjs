@@ -4,9 +4,10 @@
 // A fragment or a form the page cannot read is refused by name and changes
 // nothing: the comparison on show stays, and so does the URL. The controller
 // holds the page's state (what is on show); the views only draw and report.
-// Each column is played in a task of its own: a column's first calls compile the
-// core's code for them (the browser compiles WebAssembly lazily), and a page that
-// played every column in one task held a phone's main thread for its whole length.
+// Each column is played in tasks of its own, a call into the core each: a first
+// call compiles the core's code for it (the browser compiles WebAssembly lazily),
+// and a page that played every column in one task held a phone's main thread for
+// its whole length. The diff and the drawing are tasks of their own too.
 import { diffSentences } from './diff.mjs';
 import { scenarioLinkFrom } from '../shared/url.mjs';
 
@@ -22,7 +23,7 @@ export class CompareController {
   #pause;
   #turn = 0;  // bumped by every request: a comparison still playing for an older one stops
 
-  /** `pause()`: resolves in a later task (setTimeout by default), between two columns' plays. */
+  /** `pause()`: resolves in a later task (setTimeout by default), between two steps of a comparison. */
   constructor({ model, form, results, window, pause = () => new Promise((resolve) => { setTimeout(resolve, 0); }) }) {
     this.#model = model;
     this.#form = form;
@@ -95,18 +96,25 @@ export class CompareController {
    */
   async #show(request) {
     const turn = ++this.#turn;
+    const stale = () => turn !== this.#turn;
+    await this.#pause();
+    if (stale()) return false;
     const scenario = this.#model.scenarioOf(request.link);
     const results = [];
     for (const column of request.columns) {
       await this.#pause();
-      if (turn !== this.#turn) return false;
-      results.push(this.#model.playColumn(scenario, column));
+      if (stale()) return false;
+      results.push(await this.#model.playColumn(scenario, column, this.#pause));
     }
+    await this.#pause();
+    if (stale()) return false;
     const played = results.filter((r) => !r.error);
     const sentences = diffSentences(played.map(({ label, endings, paths }) => ({ label, endings, paths })));
     const unsettled = this.#model.unsettled(played);
-    const ended = unsettled.length === 0 ? null : this.#model.playedToEnd(request, unsettled);
+    const ended = unsettled.length === 0 ? null : this.#model.playedToEnd(request, unsettled, scenario);
     const toEnd = ended === null ? null : { ids: unsettled, hash: this.#model.write(ended) };
+    await this.#pause();
+    if (stale()) return false;
     this.#results.render(results, sentences, toEnd);
     this.#form.show(request, this.#model.linkSystem(request.link));
     this.#shown = request;

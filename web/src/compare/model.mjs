@@ -6,6 +6,14 @@
 import { columnFields, parseCompareHash, applyColumn, formatCompareHash } from './compare-link.mjs';
 import { jobEndings, jobPaths, settled } from './diff.mjs';
 
+/** Runs `steps` (a generator) to its end at once: its return value. */
+function finish(steps) {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
 export class CompareModel {
   #lab;
   #fields;
@@ -45,7 +53,7 @@ export class CompareModel {
    */
   play({ link, columns }) {
     const scenario = this.scenarioOf(link);
-    return columns.map((column) => this.playColumn(scenario, column));
+    return columns.map((column) => finish(this.#columnSteps(scenario, column)));
   }
 
   /** A request's link read by the core (a scenario object), for playColumn. */
@@ -53,11 +61,30 @@ export class CompareModel {
     return this.#lab.parseScenario(link);
   }
 
-  /** One column of play(): `scenario` (scenarioOf) played under `column`, or the core's refusal. */
-  playColumn(scenario, column) {
+  /**
+   * One column of play(): `scenario` (scenarioOf) played under `column`, or the core's refusal.
+   * Each of its calls into the core is made in a task of its own (`pause()` resolves in a later
+   * one): on a first visit each compiles the core's code for it, 5 to 12 ms apiece on this
+   * machine, and a phone's main thread is held for the sum if they run in one task.
+   */
+  async playColumn(scenario, column, pause) {
+    const steps = this.#columnSteps(scenario, column);
+    try {
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) return step.value;
+        await pause();
+      }
+    } finally {
+      steps.return(undefined);  // a queue still open is disposed of (its finally)
+    }
+  }
+
+  /** The column's play as steps, one core call each: yields between them, returns play()'s result. */
+  *#columnSteps(scenario, column) {
     const label = column.text;
     try {
-      return { column, label, ...this.#playOne(applyColumn(scenario, column)) };
+      const played = yield* this.#playOne(applyColumn(scenario, column));
+      return { column, label, ...played };
     } catch (error) {
       return { column, label, error: { code: error.code ?? 'error', message: error.message ?? String(error) } };
     }
@@ -76,11 +103,11 @@ export class CompareModel {
    * `request` played to its end: the same set-up and columns, each job of `ids` failing
    * every time (a transient poison job) and the world playing the jobs out instead of the
    * script, so each column's later deliveries, and where the job ends, are on show.
-   * The core formats the link (and checks it); null when it refuses.
+   * The core formats the link (and checks it); null when it refuses. `scenario`: the link
+   * as scenarioOf() read it, when the caller has it.
    */
-  playedToEnd({ link, columns }, ids) {
+  playedToEnd({ link, columns }, ids, scenario = this.scenarioOf(link)) {
     const lab = this.#lab;
-    const scenario = lab.parseScenario(link);
     const world = scenario.world ?? {};
     const behaviours = [...(world.behaviours ?? []).filter((b) => !ids.includes(b.id)),
       ...ids.map((id) => ({ id, kind: 'poison', failure: 'transient' }))];
@@ -92,19 +119,26 @@ export class CompareModel {
     }
   }
 
-  #playOne(object) {
+  *#playOne(object) {
     const lab = this.#lab;
     const columnLink = lab.formatScenario(object);  // the core checks every value the column set
+    yield;
     let played = lab.parseScenario(columnLink);
-    if (played.world) played = lab.playWorld(played);
+    yield;
+    if (played.world) {
+      played = lab.playWorld(played);
+      yield;
+    }
     played = { ...played, cursor: played.actions.length };
     const queue = lab.runScenario(played);
     try {
+      yield;
       const events = queue.timeline();
       const places = new Map();
       for (const event of events) {
         if (event.id && !places.has(event.id)) places.set(event.id, queue.locate(event.id)?.place ?? 'unknown');
       }
+      yield;
       return {
         link: columnLink,
         events,
