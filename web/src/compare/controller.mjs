@@ -32,11 +32,15 @@ export class CompareController {
     this.#pause = pause;
   }
 
-  /** Binds the form and the fragment and shows the fragment's comparison; resolves once it is drawn. */
-  start() {
+  /**
+   * Binds the form and the fragment and shows the fragment's comparison (from the next task:
+   * its first read compiles the core's code for it); resolves once it is drawn.
+   */
+  async start() {
     this.#form.setSystems(this.#model.systems());
     this.#form.bindCompare((input) => this.#fromForm(input));
     this.#window.addEventListener('hashchange', () => this.#fromHash());
+    await this.#pause();
     return this.#fromHash();
   }
 
