@@ -12,8 +12,7 @@
 // stops) and npm packages with `npm ci`.
 import { spawn, spawnSync } from 'node:child_process';
 import {
-  closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync,
-  writeFileSync,
+  copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync,
 } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
@@ -498,40 +497,6 @@ async function stage(name, work) {
   await work();
   entry.seconds = (Date.now() - started) / 1000;
 }
-/**
- * Starts `command` beside the stages that follow, its output in `log`, a file rather than a
- * pipe: a stage's spawnSync holds this process's event loop, and a child writing into a pipe
- * nobody drains would stop. `finish()` waits for it, prints its output whole and its time
- * (from its start to its log's last write), and ends npm test if it failed. If npm test ends
- * first (a stage failed), the command is stopped (SIGTERM); Ctrl+C reaches it as it reaches npm.
- */
-function beside(name, command, args, log) {
-  mkdirSync(path.dirname(log), { recursive: true });
-  const fd = openSync(log, 'w');
-  const started = Date.now();
-  const child = spawn(command, args, { env, stdio: ['ignore', fd, fd] });
-  closeSync(fd);
-  let running = true;
-  const stop = () => { if (running) child.kill('SIGTERM'); };
-  process.on('exit', stop);
-  const exited = new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code, signal) => { running = false; resolve(code ?? signal); });
-  });
-  return {
-    async finish() {
-      const status = await exited;
-      process.stdout.write(readFileSync(log, 'utf8'));
-      const seconds = (statSync(log).mtimeMs - started) / 1000;
-      say(`${name}: ${seconds.toFixed(1)} s, beside the stages since its start${status === 0 ? '' : ` (exit ${status})`}`);
-      if (status !== 0) {
-        say(`failed: ${command} ${args.join(' ')} (exit ${status}; its output is above and in ${log})`);
-        process.exit(1);
-      }
-    },
-  };
-}
-
 function printStageTimes() {
   if (stageTimes.length === 0) return;
   const width = Math.max(...stageTimes.map((s) => s.name.length));
@@ -612,12 +577,6 @@ async function test() {
     checkCtestList('native', NATIVE_TESTS);
     return doctestShards(NATIVE_TESTS, TEST_SHARDS, Number(TEST_CONCURRENCY));
   });
-  // Real brokers on 127.0.0.1, each started and stopped by its own test file (tests/brokers/),
-  // one file at a time. The suite waits on its brokers about half of its 100 s (the machine half
-  // idle), so it runs beside the sanitized stages, which keep both cores busy, instead of after
-  // everything: its output is printed when it ends, before the type check.
-  const brokers = beside('broker suite (RabbitMQ, Redis + BullMQ, Sidekiq; aim: under 180 s)',
-    'node', ['--test', '--test-concurrency=1', ...nodeTests(['tests/brokers'])], 'build/test-logs/brokers.log');
   // One sanitized core (clang, ASan + UBSan, the 'fuzz' preset) serves both the doctest
   // suite and the libFuzzer harnesses.
   await stage('build: the sanitized core (clang, ASan + UBSan), its doctest suite and the fuzz harnesses', () => cmakePreset('fuzz'));
@@ -632,7 +591,6 @@ async function test() {
     });
     say(`fuzz harnesses of the checker's readers: ${readerSeconds.toFixed(1)} s of harness time together (aim: under 40 s)`);
   });
-  await stage('broker suite: the rest of its run, and its output', () => brokers.finish());
   // tests/types: the JS API's .d.ts as TypeScript users see it; tsconfig.web.json: web/src's JSDoc (// @ts-check).
   await stage('type check of wasm/index.d.ts and web/src (tsc --noEmit)', () => {
     run('npx', ['--no-install', 'tsc', '--noEmit', '-p', 'tests/types']);
@@ -641,6 +599,9 @@ async function test() {
   await stage(`JavaScript API and browser suites (node --test, ${TEST_CONCURRENCY} files at a time)`,
     () => run('node', ['--test', `--test-concurrency=${TEST_CONCURRENCY}`, '--test-reporter=tap', '--test-reporter-destination=stdout',
       '--test-reporter=./scripts/slowest-files.mjs', '--test-reporter-destination=stdout', ...nodeTests()]));
+  // Real brokers on 127.0.0.1, each started and stopped by its own test file (tests/brokers/).
+  await stage('broker suite (RabbitMQ, Redis + BullMQ, Sidekiq; aim: under 180 s)',
+    () => run('node', ['--test', '--test-concurrency=1', ...nodeTests(['tests/brokers'])]));
   say('all suites passed');
 }
 
