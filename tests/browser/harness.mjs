@@ -209,7 +209,13 @@ export async function mountAll(page) {
   await scrollThrough(page);
   const missed = await page.evaluate(() => [...document.querySelectorAll('dlq-playground')]
     .flatMap((el, index) => (el.controller ? [] : [index])));
-  for (const index of missed) await page.locator('dlq-playground').nth(index).scrollIntoViewIfNeeded();
+  // Scrolled to by the DOM, not by Playwright's scrollIntoViewIfNeeded: that first waits for the
+  // element's box to stay still for two frames, which a playground mounting in steps may not do in time.
+  for (const index of missed) {
+    await page.evaluate((i) => document.querySelectorAll('dlq-playground')[i].scrollIntoView({ block: 'center' }), index);
+    await page.waitForFunction((i) => document.querySelectorAll('dlq-playground')[i].controller, index,
+      { timeout: 60_000, polling: 100 });
+  }
   await page.waitForFunction(() => [...document.querySelectorAll('dlq-playground')].every((el) => el.controller),
     null, { timeout: 60_000, polling: 200 });
   await page.evaluate(() => window.scrollTo(0, 0));

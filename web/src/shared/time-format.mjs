@@ -8,8 +8,9 @@
 // only: no rule is decided here.
 
 // Intl.NumberFormat is made on first use, not when the module loads: its first construction
-// loads the engine's locale data, about 30 ms of a page's start-up on a slow phone, and the
-// playground's first screen needs none of it (grouped() writes integers itself).
+// loads the engine's locale data, about 30 ms of a page's start-up on a slow phone. grouped()
+// and tenths() write what it would themselves, so no page's numbers wait for it: only a
+// number plain digits cannot hold (or, for tenths, a negative one) is handed to it.
 let groupedFormat = null;
 let tenthsFormat = null;
 const GROUPED = () => (groupedFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }));
@@ -25,6 +26,29 @@ export function grouped(n) {
   const digits = String(Math.round(Math.abs(n)));
   const sign = n < 0 || Object.is(n, -0) ? '-' : '';
   return sign + digits.replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
+/**
+ * 1234.56 -> "1,234.6": at most one decimal (none when it is 0), with thousands commas, as
+ * Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }) writes it. Intl rounds the number's
+ * shortest decimal form (String(0.15) is "0.15", so 0.2), half away from zero: so does this, on
+ * String(n), for 0 to 1e21 (plain digits there from 1e-6 up; below, it rounds to 0); anything
+ * else (negative, huge, not finite) is handed to that format itself.
+ */
+export function tenths(n) {
+  if (!(n >= 0 && n < 1e21) || Object.is(n, -0)) return TENTHS().format(n);
+  if (n < 1e-6) return '0';
+  const [whole, decimals = ''] = String(n).split('.');
+  let tenth = Number(decimals[0] ?? '0');
+  let digits = whole;
+  if ((decimals[1] ?? '0') >= '5') {
+    tenth += 1;
+    if (tenth === 10) {
+      tenth = 0;
+      digits = String(BigInt(whole) + 1n);
+    }
+  }
+  return digits.replace(/\B(?=(\d{3})+$)/g, ',') + (tenth === 0 ? '' : `.${tenth}`);
 }
 
 /** @type {[string, number][]} */
@@ -67,7 +91,7 @@ export function tick(t) {
 export function roughMs(n) {
   if (!Number.isFinite(n)) return '–';
   if (n < 1000) return `${grouped(n)} ms`;
-  if (n < 60_000) return `${TENTHS().format(n / 1000)} s`;
+  if (n < 60_000) return `${tenths(n / 1000)} s`;
   const s = Math.round(n / 1000);
   if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
   return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
@@ -75,5 +99,5 @@ export function roughMs(n) {
 
 /** Seconds the same way: "12.5 s" under a minute, else as roughMs. */
 export function roughSeconds(s) {
-  return s < 60 ? `${TENTHS().format(s)} s` : roughMs(s * 1000);
+  return s < 60 ? `${tenths(s)} s` : roughMs(s * 1000);
 }

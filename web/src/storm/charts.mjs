@@ -3,7 +3,10 @@
 // charts (attempts per second, stacked; jobs by place), the contention
 // experiment's two line charts, and a warm-up. Drawing only: the numbers are the
 // core's (the worker's results); which series exist is sim.stormSeries.
-import uPlot from 'uplot';
+//
+// uPlot is a module of its own, imported by loadCharts() before the page's first chart
+// (warmCharts), not with the page: the page's first screen draws no chart, and its
+// start-up then parses and runs the lab's own code only.
 import { h } from '../shared/dom.mjs';
 import { CONTENTION_LABELS } from './storm-presets.mjs';
 import { fmtCompact, fmtInt, fmtRate, fmtSeconds } from './format.mjs';
@@ -96,8 +99,18 @@ export function chartFigure(caption) {
   return { figure: h('figure', { class: 'storm-figure' }, h('figcaption', {}, caption), plot), plot };
 }
 
-/** Each interval drawn as a step over its own width (x is the interval's start). */
-const steps = uPlot.paths.stepped({ align: 1 });
+/** uPlot's constructor, once loadCharts() has imported it. @type {typeof import('uplot')} */
+let uPlot;
+/** Each interval drawn as a step over its own width (x is the interval's start); made by loadCharts(). */
+let steps;
+
+/** Imports uPlot (once); every chart function below needs it loaded first. */
+async function loadCharts() {
+  if (uPlot) return;
+  const loaded = (await import('uplot')).default;
+  steps ??= loaded.paths.stepped({ align: 1 });
+  uPlot = loaded;
+}
 
 const axisStyle = { stroke: '#4a5160', grid: { stroke: '#e6e9ef', width: 1 }, ticks: { stroke: '#d3d8e0', width: 1 }, font: '11px system-ui, sans-serif' };
 
@@ -126,7 +139,7 @@ export function runChart({ kind, container, data, outage, axes, later }) {
   const raw = (arr) => (u, v, s, i) => (i === null || i === undefined ? '–' : (kind === 'attempts' ? fmtRate : fmtInt)(arr[i]));
   let series;
   let plotData;
-  /** @type {uPlot.Band[] | undefined} */
+  /** @type {import('uplot').Band[] | undefined} */
   let bands;
   if (kind === 'attempts') {
     // Stacked, top first: each layer's edge is the sum of it and the layers below. Drawn in that
@@ -148,7 +161,7 @@ export function runChart({ kind, container, data, outage, axes, later }) {
     plotData = [data.x, ...depths.map((d) => data.depth[d.i])];
   }
   const chart = { kind, data, el: container, plot: null };
-  /** @type {uPlot.Options} */
+  /** @type {import('uplot').Options} */
   const opts = {
     width,
     height: chartHeight(),
@@ -167,7 +180,7 @@ export function runChart({ kind, container, data, outage, axes, later }) {
     hooks: { drawClear: [shadeOutage(outage)] },
   };
   chart.applied = axes(chart).join();
-  chart.plot = new uPlot(opts, /** @type {uPlot.AlignedData} */ (plotData.map(() => [])), (u, init) => {
+  chart.plot = new uPlot(opts, /** @type {import('uplot').AlignedData} */ (plotData.map(() => [])), (u, init) => {
     container.append(u.root);
     later(() => {
       if (!u.root.isConnected) return;
@@ -209,11 +222,13 @@ export function contentionChart(container, rows, value, grid) {
 }
 
 /**
- * Draws one small stacked chart off the page and throws it away. The first uPlot chart on a page
- * pays for V8 compiling uPlot's code (its first calls); paid here, in a task before the first real
- * chart's, it does not make that chart's task the longest on the page.
+ * Loads uPlot, then draws one small stacked chart off the page and throws it away. The first
+ * uPlot chart on a page pays for V8 compiling uPlot's code (its first calls); paid here, in a
+ * task before the first real chart's, it does not make that chart's task the longest on the
+ * page. The first chart may be drawn once this has resolved.
  */
-export function warmCharts() {
+export async function warmCharts() {
+  await loadCharts();
   const x = Float64Array.from({ length: 32 }, (_, i) => i);
   const y = Float64Array.from(x, (v) => v % 7);
   const plot = new uPlot({

@@ -24,7 +24,7 @@ export class ResultsView {
   #shown = null;
   #sameAxes = true;
   #resizeScheduled = false;
-  #warmed = false;  // uPlot's code has run once on this page (warmCharts)
+  #warmed = false;  // uPlot is loaded, or loading, and its code has run once on this page (warmCharts)
   /** @type {(on: boolean) => void} */
   #onSameAxes = () => {};
 
@@ -199,7 +199,7 @@ export class ResultsView {
 
   #later(fn) { this.#tasks.later(fn); }
 
-  /** Before the page's first chart: V8 compiling uPlot's code, in a task of its own (charts.mjs, warmCharts). */
+  /** Before the page's first chart: uPlot loaded and V8 compiling its code, in tasks of their own (charts.mjs, warmCharts). */
   #warmUp() {
     if (this.#warmed) return;
     this.#warmed = true;
