@@ -10,6 +10,7 @@
 // its whole length. The diff and the drawing are tasks of their own too.
 import { diffSentences } from './diff.mjs';
 import { scenarioLinkFrom } from '../shared/url.mjs';
+import { nextTask } from '../shared/next-task.mjs';
 
 /** What a first visit with no fragment shows: a poison job b ahead of a healthy a, played by the world, under the lab, RabbitMQ's quorum queue and Sidekiq. */
 export const DEFAULT_HASH = 'v2;m3;s1;hb:pt;jb:,a:&with=lab,rabbitmq-quorum,sidekiq';
@@ -24,7 +25,7 @@ export class CompareController {
   #turn = 0;  // bumped by every request: a comparison still playing for an older one stops
 
   /** `pause()`: resolves in a later task (setTimeout by default), between two steps of a comparison. */
-  constructor({ model, form, results, window, pause = () => new Promise((resolve) => { setTimeout(resolve, 0); }) }) {
+  constructor({ model, form, results, window, pause = nextTask }) {
     this.#model = model;
     this.#form = form;
     this.#results = results;

@@ -48,6 +48,7 @@
 import { defineElement } from '../playground/element.mjs';
 import { markInteractive } from '../playground/interactive.mjs';
 import { h, uid } from '../shared/dom.mjs';
+import { nextTask } from '../shared/next-task.mjs';
 import { copyText } from '../shared/clipboard.mjs';
 import { quoted } from '../shared/quote.mjs';
 import { exerciseKey } from './levels.mjs';
@@ -371,10 +372,18 @@ export class DlqSystemsElement extends BesidePlayground {
   }
 }
 
-// <dlq-predict> first: connected, it marks its playground's future as hidden before that playground mounts.
-if (!customElements.get('dlq-predict')) customElements.define('dlq-predict', DlqPredictElement);
-defineElement(() => import('../playground/playground.mjs').then((m) => m.mount));
-if (!customElements.get('dlq-exercise')) customElements.define('dlq-exercise', DlqExerciseElement);
-if (!customElements.get('dlq-systems')) customElements.define('dlq-systems', DlqSystemsElement);
-startLessonMap(document);
-markInteractive();
+// The page's start, a task per step (each defines elements, and every element of that name on
+// the page is built then): three short tasks after the first paint instead of one long one.
+async function startLesson() {
+  // <dlq-predict> first: connected, it marks its playground's future as hidden before that playground mounts.
+  if (!customElements.get('dlq-predict')) customElements.define('dlq-predict', DlqPredictElement);
+  await nextTask();
+  defineElement(() => import('../playground/playground.mjs').then((m) => m.mount));
+  if (!customElements.get('dlq-exercise')) customElements.define('dlq-exercise', DlqExerciseElement);
+  if (!customElements.get('dlq-systems')) customElements.define('dlq-systems', DlqSystemsElement);
+  await nextTask();
+  startLessonMap(document);
+  markInteractive();
+}
+
+startLesson();

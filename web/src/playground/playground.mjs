@@ -15,9 +15,8 @@ import { PlaygroundView } from './view.mjs';
 import { DEFAULT_SCENARIO, PRESETS, CAPSTONE_PRESETS, SYSTEM_PRESETS } from './presets.mjs';
 import { Session } from './model.mjs';
 import { loadFailure } from './load-failure.mjs';
+import { nextTask } from '../shared/next-task.mjs';
 
-/** Resolves in a later task (a setTimeout): the main thread is free in between. */
-const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
 
 /** Adds the playground's stylesheet to the document once (a <link>: CSP style-src 'self'). */
 function ensureStylesheet(doc) {
