@@ -22,6 +22,10 @@
 
 namespace dlq::check {
 
+// dlq-lab's version, package.json's (tests/node/check-cli.test.mjs holds them equal): what
+// `dlq-lab --version` prints, and the SARIF report's tool.driver.version.
+inline constexpr const char* kToolVersion = "0.1.0";
+
 enum class Level : uint8_t { kNote, kWarning, kError };
 const char* LevelName(Level level);  // "note", "warning", "error"
 

@@ -17,7 +17,7 @@
 
 namespace dlq::cli {
 
-inline constexpr const char* kVersion = "0.1.0";  // package.json's version (a Node test holds them equal)
+inline constexpr const char* kVersion = check::kToolVersion;  // package.json's version (check.h)
 
 // Exit codes (check.h ExitCode): 0 pass, 1 a failing finding, 2 usage/parse/config error, 3 internal.
 inline constexpr int kExitUsage = 2;

@@ -1,9 +1,9 @@
 // --format sarif: SARIF 2.1.0 for code scanning (GitHub's upload-sarif). One run; its
-// tool.driver lists the rules the findings name (id, shortDescription, fullDescription,
-// helpUri into docs/check.md, defaultConfiguration.level); each finding is a result with ruleId,
-// ruleIndex, level, message and a physical location (the file as a relative URI reference,
-// startLine when known). A skipped finding is a result with an external suppression whose
-// justification is the skip's reason. Validated with `sarif-multitool validate` in npm test.
+// tool.driver names dlq-lab, its version and docs/check.md, and lists the rules the findings name (id,
+// shortDescription, fullDescription, helpUri into docs/check.md, defaultConfiguration.level); each finding is a result
+// with ruleId, ruleIndex, level, message and a physical location (the file as a relative URI reference, startLine when
+// known). A skipped finding is a result with an external suppression whose justification is the skip's reason.
+// Validated with `sarif-multitool validate` in npm test.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -120,8 +120,8 @@ std::string Sarif(const Report& report) {
   const auto same = [](const std::string& s) { return s; };
   std::string out =
       "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
-      "  \"runs\": [\n    {\n      \"tool\": {\"driver\": {\"name\": \"dlq-lab\", \"informationUri\": " +
-      JsonString(kRulesDoc) + ", \"rules\": [";
+      "  \"runs\": [\n    {\n      \"tool\": {\"driver\": {\"name\": \"dlq-lab\", \"version\": " +
+      JsonString(kToolVersion) + ", \"informationUri\": " + JsonString(kRulesDoc) + ", \"rules\": [";
   if (rules.empty()) {
     out += "]}},\n";
   } else {

@@ -133,10 +133,11 @@ class PolicyIndex {
   std::unordered_map<std::string, Vhost> by_vhost_;
 };
 
-// Exchanges and bindings by vhost/name, to follow a dead letter from its exchange.
+// Exchanges and bindings by vhost/name, to follow a dead letter from its exchange. It keeps
+// pointers into `t`, which must outlive it.
 class Router {
  public:
-  explicit Router(const RmqTopology& t) : t_(t) {
+  explicit Router(const RmqTopology& t) {
     for (const RmqExchange& e : t.exchanges) exchanges_[Key(e.vhost, e.name)] = &e;
     for (const RmqBinding& b : t.bindings) from_[Key(b.vhost, b.source)].push_back(&b);
     for (const RmqQueue& q : t.queues) queues_.insert(Key(q.vhost, q.name));
@@ -226,7 +227,6 @@ class Router {
     return ok[0][0] != 0;
   }
 
-  const RmqTopology& t_;
   std::unordered_map<std::string, const RmqExchange*> exchanges_;
   std::unordered_map<std::string, std::vector<const RmqBinding*>> from_;
   std::unordered_set<std::string> queues_;
