@@ -477,6 +477,7 @@ void CheckDelayWindow(const Backoff& b, uint32_t attempt, int64_t previous, int6
         hi = std::min(b.cap_ms, std::max(b.base_ms, 3 * prev));
         break;
       }
+      case Jitter::kBullMq: lo = v * (1000 - b.jitter_permille) / 1000; break;  // not in kBackoffs: never drawn
     }
   }
   FUZZ_CHECK(d >= lo && d <= hi, std::string("delay ") + std::to_string(d) + " ms after attempt " +
@@ -654,6 +655,9 @@ struct Model {
                        std::to_string(worst_time.value_or(0)) + " ms");
         break;
       }
+      case Disposition::kDiscarded:  // the lab keeps every terminal failure: nothing here discards
+        FUZZ_CHECK(false, Show(job.id) + ": the model discarded a job, which the lab system never does");
+        break;
     }
     budget_in_force = 0;
     Attempt a;

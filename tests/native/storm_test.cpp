@@ -161,6 +161,7 @@ Tally ViaQueue(const StormOptions& o, int64_t width) {
           case Disposition::kQuarantined: ++s.quarantined, ++quarantine; break;
           case Disposition::kRequeued: ++ready; break;
           case Disposition::kDelayed: ++delayed; break;
+          case Disposition::kDiscarded: FAIL_CHECK("a storm's lab queue keeps every terminal failure"); break;
         }
         break;
       }

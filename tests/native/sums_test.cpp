@@ -7,8 +7,9 @@
 namespace dlq::sums_test {
 namespace {
 
-constexpr System kSystems[] = {System::kLab, System::kRabbitMqQuorum, System::kBullMq,     System::kSidekiq,
-                               System::kSqs, System::kPubSub,         System::kServiceBus, System::kSpringKafka};
+constexpr System kSystems[] = {System::kLab,         System::kRabbitMqQuorum, System::kBullMq,     System::kSidekiq,
+                               System::kSqs,         System::kPubSub,         System::kServiceBus, System::kSpringKafka,
+                               System::kKafkaConnect};
 constexpr int kPoliciesPerSystem = 3000;
 
 int64_t Between(Prng& r, int64_t lo, int64_t hi) {  // inclusive; hi - lo < 2^32
@@ -31,8 +32,8 @@ Backoff RandomBackoff(Prng& r, System system) {
   b.jitter = choices[r.Below(5)];
   if (b.jitter == Jitter::kDecorrelated && b.kind != BackoffKind::kExponential) b.jitter = Jitter::kFull;
   if (b.jitter == Jitter::kBullMq) b.jitter_permille = Between(r, 1, 1000);
-  if (system == System::kSpringKafka)
-    b.jitter = Jitter::kNone, b.jitter_permille = Backoff{}.jitter_permille;  // none in Spring
+  if (system == System::kSpringKafka || system == System::kKafkaConnect)
+    b.jitter = Jitter::kNone, b.jitter_permille = Backoff{}.jitter_permille;  // none in Spring; Connect draws its own
   return b;
 }
 
@@ -99,6 +100,11 @@ Policy RandomPolicy(Prng& r, System system) {
       p.ordering = !p.retry_topics && r.Below(2) == 0 ? Ordering::kStall : Ordering::kNone;
       p.multiplier_permille = Sized(r, 1000, 3000, 10'000);
       p.no_recoverer = r.Below(4) == 0;
+      break;
+    case System::kKafkaConnect:  // errors.retry.timeout (0: no retry, up to 30 days) and errors.tolerance
+      p.retry_timeout_ms = r.Below(4) == 0 ? 0 : Sized(r, 1, 600'000, 30 * 86'400'000LL);
+      p.tolerance_all = r.Below(2) == 0;
+      p.dlq_topic = p.tolerance_all && r.Below(2) == 0;
       break;
   }
   return p;
