@@ -4,7 +4,10 @@
 // metrics that explain a performance score. Each page is run LIGHTHOUSE_RUNS times and the
 // median run reported, chosen as Lighthouse's own tooling chooses it (computeMedianRun: the run
 // nearest the median first paint and time to interactive), as Lighthouse's documentation advises
-// for a noisy machine: on this one a page's score moved by up to 0.1 from run to run.
+// for a noisy machine: on this one a page's score moved by up to 0.1 from run to run. Five runs
+// by default: its variability guide (docs/variability.md, "Run Lighthouse multiple times") finds
+// that the median of five roughly halves the spread of a single run; three left a page's median
+// 0.94 in one bench and 0.99 in the next on the same build.
 // Used by `npm run bench:page`; also
 //   node scripts/lighthouse.mjs [page.html ...]     (serves dist/ itself; LIGHTHOUSE_RUNS=n)
 import { spawn } from 'node:child_process';
@@ -19,11 +22,11 @@ export const LIGHTHOUSE_PAGES = ['index.html', 'lesson-1.html', 'lesson-2.html',
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 
 /**
- * Runs per page: LIGHTHOUSE_RUNS in `env`, default 3 (the median one is reported, with every
+ * Runs per page: LIGHTHOUSE_RUNS in `env`, default 5 (the median one is reported, with every
  * run's score). A RangeError naming the variable for anything but an integer from 1 to 15.
  */
 export function lighthouseRuns(env = process.env) {
-  const text = env.LIGHTHOUSE_RUNS ?? '3';
+  const text = env.LIGHTHOUSE_RUNS ?? '5';
   const runs = Number(text);
   if (!/^[0-9]+$/.test(text) || runs < 1 || runs > 15) {
     throw new RangeError(`LIGHTHOUSE_RUNS must be an integer from 1 to 15, got ${JSON.stringify(text)}`);
