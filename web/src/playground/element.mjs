@@ -21,6 +21,7 @@
 // min-height, removed once it mounts), so only those near the viewport count as
 // in view.
 import { h } from '../shared/dom.mjs';
+import { nextTask } from '../shared/next-task.mjs';
 import { siteURL } from '../shared/url.mjs';
 import { optionsFromAttributes, resolveLinkBase } from './embed-options.mjs';
 import { loadFailure } from './load-failure.mjs';
@@ -43,7 +44,7 @@ const nearView = typeof IntersectionObserver === 'function'
 // eager embeds draws them one after another instead of all in one long task.
 let turns = Promise.resolve();
 function inTurn(build) {
-  const mine = turns.then(() => new Promise((resolve) => { setTimeout(resolve, 0); })).then(build);
+  const mine = turns.then(nextTask).then(build);
   turns = mine.then(() => {}, () => {});
   return mine;
 }
