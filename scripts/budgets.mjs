@@ -4,9 +4,9 @@
 //  * sizes (sizes.json): bytes, deterministic for a given toolchain, so `npm test` checks them
 //    (tests/node/budget-sizes.test.mjs): each WebAssembly module raw and brotli, and what each
 //    page fetches at start (the page, its module scripts, modulepreloads, preloads and
-//    stylesheets, and the core's .wasm when it imports the JS API at start, as dist/ serves
-//    them: the brotli copy where the build wrote one; what a page imports later, on demand,
-//    is not counted: bench:page weighs whole loads);
+//    stylesheets, and the core's .wasm and the worker that compiles it when it imports the JS
+//    API at start, as dist/ serves them: the brotli copy where the build wrote one; what a
+//    page imports later, on demand, is not counted: bench:page weighs whole loads);
 //  * ratios (ratios.json): figures of `npm run bench` and `bench:page` that stay put on a
 //    noisy machine because they divide two runs made side by side (the core vs the minimal
 //    loop, wasm vs native), plus the page weights; `npm run bench:check` compares the last
@@ -50,13 +50,13 @@ export function pageLoadSet(html) {
 }
 
 /**
- * What a page fetches at start: what it names (pageLoadSet), and the core's .wasm when one of
- * those is the JS API (wasm/index.mjs), whose loader fetches it as the page starts (no page
- * preloads a .wasm, so the page does not name it).
+ * What a page fetches at start: what it names (pageLoadSet), and the core's .wasm and the worker
+ * that compiles it (wasm/instantiate.mjs) when one of those is the JS API (wasm/index.mjs), whose
+ * loader fetches both as the page starts (no page preloads a .wasm, so the page does not name it).
  */
 export function pageStartSet(html) {
   const urls = pageLoadSet(html);
-  return urls.includes('wasm/index.mjs') ? [...urls, 'wasm/gen/dlq_core.wasm'] : urls;
+  return urls.includes('wasm/index.mjs') ? [...urls, 'wasm/compile-worker.mjs', 'wasm/gen/dlq_core.wasm'] : urls;
 }
 
 /** Bytes of dist/<file> as the server sends it to a browser: its brotli copy when the build wrote one. */

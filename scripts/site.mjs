@@ -19,7 +19,8 @@
 //                         gen/dlq_check.wasm, the checker (wasm/check.mjs), which only the Check
 //                         page imports, when it starts (the other pages never fetch it); sim.mjs +
 //                         gen/dlq_sim.wasm, the simulations (wasm/sim.mjs), which only the storm
-//                         lab's worker imports, when it starts
+//                         lab's worker imports, when it starts; compile-worker.mjs, the worker a
+//                         page compiles a .wasm in (wasm/instantiate.mjs), as it is
 //   dist/examples/check/  the checker's corpus cases the Check page offers as examples
 //                         (web/src/check/examples.mjs names them)
 //   <file>.br, <file>.gz  a brotli and a gzip copy beside every text and .wasm file worth
@@ -291,6 +292,7 @@ export function buildSite(root, {
   cpSync(path.join(root, 'wasm', 'check.d.ts'), path.join(dist, 'wasm', 'check.d.ts'));
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_check.wasm'), path.join(dist, 'wasm', 'gen', 'dlq_check.wasm'));
   cpSync(path.join(root, 'wasm', 'gen', 'dlq_sim.wasm'), path.join(dist, 'wasm', 'gen', 'dlq_sim.wasm'));
+  cpSync(path.join(root, 'wasm', 'compile-worker.mjs'), path.join(dist, 'wasm', 'compile-worker.mjs'));
   for (const file of exampleFiles()) {
     cpSync(path.join(root, 'tests', 'fixtures', 'check', file), path.join(dist, EXAMPLES_DIR, file));
   }

@@ -6,23 +6,13 @@
 // byte for byte what the CLI prints for the same files. Types: ./check.d.ts.
 import createDlqCheck from './gen/dlq_check.mjs';
 import { coded, describe, isArray, readInput, typeError } from './errors.mjs';
+import { instantiate } from './instantiate.mjs';
 
 let modulePromise = null;
 
-async function instantiate() {
-  const wasmUrl = new URL('./gen/dlq_check.wasm', import.meta.url);
-  const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
-    typeof window === 'undefined';
-  if (isNode) {
-    const { readFile } = await import('node:fs/promises');
-    return createDlqCheck({ wasmBinary: await readFile(wasmUrl) });
-  }
-  return createDlqCheck({ locateFile: () => wasmUrl.href });
-}
-
 /** The checker, loaded once (a failed load is tried again on the next call). */
 export function loadChecker() {
-  modulePromise ??= instantiate().then((module) => new Checker(module), (error) => {
+  modulePromise ??= instantiate(createDlqCheck, new URL('./gen/dlq_check.wasm', import.meta.url)).then((module) => new Checker(module), (error) => {
     modulePromise = null;
     throw error;
   });

@@ -18,7 +18,8 @@
 //  4. Every error thrown to a caller is an Error with a string `code`.
 //
 // The API is in modules, one job each: errors.mjs (typed errors), runtime.mjs
-// (the loaded core, call(), the core's tables), checks.mjs (values read into
+// (the loaded core, call(), the core's tables), instantiate.mjs (a module's .wasm
+// read in Node, compiled in a worker in a page: compile-worker.mjs), checks.mjs (values read into
 // locals), schema.mjs (the field tables' objects), scenario.mjs, recovery.mjs
 // (snapshots and journals), lab.mjs (loadLab and the Lab), sim.mjs (loadSim and
 // the Sim: storms and contention, their own WebAssembly module), lifetime.mjs, and

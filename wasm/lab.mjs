@@ -5,8 +5,9 @@
 import createDlqCore from './gen/dlq_core.mjs';
 import { coded, describe, readInput, typeError, unwrap } from './errors.mjs';
 import {
-  aborted, attach, call, core, crossings, failureClasses, instantiate, limits, markAborted, outcomes, schema,
+  aborted, attach, call, core, crossings, failureClasses, limits, markAborted, outcomes, schema,
 } from './runtime.mjs';
+import { instantiate } from './instantiate.mjs';
 import {
   MEASURED_REFUSAL, checkCount, checkGoalText, checkObject, checkRoom, checkSize, checkString,
   isWellFormed, refuseLong, tooLarge, utf8, utf8Length,

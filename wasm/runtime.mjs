@@ -88,20 +88,6 @@ export function attachSim(module) {
   if (core === null) attachTables(module, simSchema);
 }
 
-/**
- * Instantiates an Emscripten module (`create`, its factory) with its .wasm at
- * `wasmUrl`: read from disk in Node >= 20, fetched in browsers and workers.
- */
-export async function instantiate(create, wasmUrl) {
-  const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
-    typeof window === 'undefined';
-  if (isNode) {
-    const { readFile } = await import('node:fs/promises');
-    return create({ wasmBinary: await readFile(wasmUrl) });
-  }
-  return create({ locateFile: () => wasmUrl.href });
-}
-
 /** Records an error from outside call() (the finalizer's) as the core's abort, unless one is recorded already. */
 export function markAborted(error) {
   aborted ??= error;

@@ -5,8 +5,9 @@
 import createDlqSim from './gen/dlq_sim.mjs';
 import { coded, describe, readInput, typeError, unwrap } from './errors.mjs';
 import {
-  aborted, attachSim, call, crossings, instantiate, limits, markAborted, sim, simSchema, stormSeries,
+  aborted, attachSim, call, crossings, limits, markAborted, sim, simSchema, stormSeries,
 } from './runtime.mjs';
+import { instantiate } from './instantiate.mjs';
 import { checkObject, checkText, copyArray } from './checks.mjs';
 import { Storm, StormSet, copyStormOptions } from './storm.mjs';
 

@@ -173,9 +173,12 @@ test('another origin embeds the playground with the two lines embed.html shows: 
   const host = await hostPage(hostHtml(lines));
   try {
     const opened = await openPage(h.browser, null);
+    const workers = [];
+    opened.page.on('worker', (worker) => workers.push(worker.url()));
     await opened.page.goto(host.url);
     const pg = playground(opened.page);
     await pg.root.locator('.dlq-list').first().waitFor();
+    assert.deepEqual(workers, [], 'a worker\'s script must be on the page\'s origin: the embed compiles the core in the page');
     assert.deepEqual(await pg.ids('Ready'), ['a', 'b']);
     await pg.radio('Transient failure').check();
     await pg.button('Step').click();

@@ -97,3 +97,39 @@ test('the plain modules in web/src work unbundled (DLQ_BUNDLE=0 writes that site
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a page compiles the core in a worker that ends once it has answered; where no worker may start, the page compiles the core itself', async () => {
+  // wasm/instantiate.mjs: the streaming compile's tasks stay off the page's main thread.
+  const opened = await openPage(h.browser, null);
+  const workers = [];
+  opened.page.on('worker', (worker) => workers.push({ url: new URL(worker.url()).pathname, closed: new Promise((resolve) => { worker.on('close', resolve); }) }));
+  await opened.page.goto(`${h.base}playground.html`);
+  await opened.page.waitForSelector('html[data-ready="true"]');
+  assert.deepEqual(workers.map((w) => w.url), ['/wasm/compile-worker.mjs']);
+  await workers[0].closed;
+  const pg = playground(opened.page);
+  await pg.button('Step').click();
+  assert.equal(await pg.step(), 1);
+  assertClean(opened);
+  await opened.context.close();
+
+  // A page whose Content-Security-Policy forbids workers (an embedder's may): the browser refuses
+  // the worker, and the playground starts all the same.
+  const refused = await openPage(h.browser, null);
+  const started = [];
+  refused.page.on('worker', (worker) => started.push(worker.url()));
+  await refused.page.route('**/playground.html', async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text()).replace('default-src \'self\';', 'default-src \'self\'; worker-src \'none\';');
+    assert.match(html, /worker-src 'none'/);
+    await route.fulfill({ response, body: html });
+  });
+  await refused.page.goto(`${h.base}playground.html`);
+  await refused.page.waitForSelector('html[data-ready="true"]');
+  const refusedPg = playground(refused.page);
+  await refusedPg.button('Step').click();
+  assert.equal(await refusedPg.step(), 1);
+  assert.deepEqual(started, []);
+  assert.ok(refused.problems.length > 0 && refused.problems.every((p) => /Content Security Policy.*worker-src/s.test(p)), JSON.stringify(refused.problems));
+  await refused.context.close();
+});

@@ -29,9 +29,9 @@ test('pageLoadSet: module scripts, modulepreloads, preloads and stylesheets, eac
   assert.deepEqual(pageLoadSet(html), ['src/page.css', 'wasm/gen/dlq_core.wasm', 'src/a.mjs']);
 });
 
-test('pageStartSet: what a page names, and the core\'s .wasm when it imports the JS API at start', () => {
+test('pageStartSet: what a page names, and the core\'s .wasm and its compiling worker when it imports the JS API at start', () => {
   const playground = '<link rel="modulepreload" href="./wasm/index.mjs"><script type="module" src="./src/main.mjs"></script>';
-  assert.deepEqual(pageStartSet(playground), ['wasm/index.mjs', 'src/main.mjs', 'wasm/gen/dlq_core.wasm']);
+  assert.deepEqual(pageStartSet(playground), ['wasm/index.mjs', 'src/main.mjs', 'wasm/compile-worker.mjs', 'wasm/gen/dlq_core.wasm']);
   const lesson = '<script type="module" src="./src/lesson.mjs"></script>';
   assert.deepEqual(pageStartSet(lesson), ['src/lesson.mjs'], 'a page that imports the core later does not fetch it at start');
 });
