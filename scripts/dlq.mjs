@@ -29,7 +29,8 @@ const DEBIAN_PACKAGES = [
   ['make', '/usr/bin/make'],
   ['doctest-dev', '/usr/lib/cmake/doctest/doctestConfig.cmake'],
   ['emscripten', '/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake'],
-  ['chromium', '/usr/bin/chromium'],
+  ['chromium', '/usr/bin/chromium'],  // bench:page and Lighthouse
+  ['chromium-headless-shell', '/usr/bin/chromium-headless-shell'],  // the browser suites (scripts/chromium.mjs)
   ['clang-14', '/usr/bin/clang++-14'],  // the fuzz preset's compiler
   ['libclang-rt-14-dev', '/usr/lib/llvm-14/lib/clang/14.0.6/include/fuzzer/FuzzedDataProvider.h'],  // libFuzzer
   ['clang-format-14', '/usr/bin/clang-format-14'],  // the C++ style (.clang-format), checked by lint

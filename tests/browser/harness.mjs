@@ -1,5 +1,5 @@
 // Shared set-up for the browser suites: serve dist/ on 127.0.0.1 (port 0) with
-// the production CSP, launch Debian's Chromium once, and collect every page
+// the production CSP, launch Debian's Chromium (its headless shell) once, and collect every page
 // error / console error so a test can fail on them.
 import assert from 'node:assert/strict';
 import PlaywrightAxeBuilder from '@axe-core/playwright';
@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
+import { CHROMIUM_FOR_TESTS, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 /**
  * axe-core's Playwright builder as every browser test uses it. In its legacy mode axe runs in
@@ -34,7 +34,7 @@ export const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'links');
 export async function start() {
   const server = await serve({ dir: path.join(ROOT, 'dist') });
   const base = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_FOR_TESTS, args: CHROMIUM_ARGS });
   return {
     base,
     browser,
