@@ -513,9 +513,11 @@ function printStageTimes() {
   console.log(`  ${'total'.padEnd(width)}  ${total.toFixed(1).padStart(7)} s`);
 }
 
-// The test files of `dirs` split in two: those that may run side by side (each serves dist/ on
-// its own port 0 and starts its own browser: tests/node, tests/browser) and, apart, the broker
-// suites (each starts a real broker on its fixed port, one at a time).
+// The test files of `dirs` run side by side, two at a time: each serves dist/ on its own port 0
+// and starts its own browser (tests/node, tests/browser), or starts its own brokers on free
+// ports with their own data folders and epmd (tests/brokers/lib), as a stage of its own after
+// the browsers: a broker's start is mostly one busy core (RabbitMQ's about 10 s), and the
+// brokers' scenarios measure delays, which want no browser beside them.
 const TEST_CONCURRENCY = String(Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length)));
 
 // The doctest suite (tests/native), optimised and sanitized, in shards: each shard one process
@@ -605,8 +607,8 @@ async function test() {
     () => run('node', ['--test', `--test-concurrency=${TEST_CONCURRENCY}`, '--test-reporter=tap', '--test-reporter-destination=stdout',
       '--test-reporter=./scripts/slowest-files.mjs', '--test-reporter-destination=stdout', ...nodeTests()]));
   // Real brokers on 127.0.0.1, each started and stopped by its own test file (tests/brokers/).
-  await stage('broker suite (RabbitMQ, Redis + BullMQ, Sidekiq; aim: under 180 s)',
-    () => run('node', ['--test', '--test-concurrency=1', ...nodeTests(['tests/brokers'])]));
+  await stage(`broker suite (RabbitMQ, Redis + BullMQ, Sidekiq; ${TEST_CONCURRENCY} files at a time; aim: under 180 s)`,
+    () => run('node', ['--test', `--test-concurrency=${TEST_CONCURRENCY}`, ...nodeTests(['tests/brokers'])]));
   say('all suites passed');
 }
 
