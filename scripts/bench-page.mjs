@@ -206,12 +206,27 @@ async function measureTravel(browser, base, scenario, moves) {
   return out;
 }
 
+/**
+ * A response's body, decoded. A worker that has ended takes its responses' bodies with it (the
+ * worker that compiles a page's .wasm ends once it has answered: wasm/instantiate.mjs), so such
+ * a body is fetched again from the server, as the page received it.
+ */
+async function bodyOf(response) {
+  try {
+    return await response.body();
+  } catch {
+    const again = await fetch(response.url());
+    if (!again.ok) throw new Error(`bench:page: ${response.url()} answered HTTP ${again.status} when fetched again`);
+    return Buffer.from(await again.arrayBuffer());
+  }
+}
+
 /** Gzip bytes of every response a cold load of `file` receives (what travels with compression on). */
 async function gzipOfLoad(browser, base, file, ready) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const bodies = [];
-  page.on('response', (response) => bodies.push(response.body().then((b) => b, () => Buffer.alloc(0))));
+  page.on('response', (response) => bodies.push(bodyOf(response)));
   await page.goto(`${base}${file}`);
   await page.waitForSelector(ready);
   await page.waitForTimeout(500);
@@ -377,7 +392,7 @@ try {
         const page = await context.newPage();
         const responses = [];
         page.on('response', (response) => responses.push(Promise.all([
-          response.body().then((b) => b.length, () => 0),
+          bodyOf(response).then((b) => b.length),
           response.request().sizes().then((z) => z.responseBodySize + z.responseHeadersSize, () => 0),
           response.headerValue('content-encoding').then((e) => Boolean(e), () => false),
         ])));
