@@ -1,9 +1,10 @@
 // Instantiating one of the lab's Emscripten modules with its .wasm, wherever the
 // API runs. In Node >= 20 the .wasm is read from disk. A page compiles it in a
 // dedicated worker (compile-worker.mjs) and instantiates the compiled module
-// itself: a streaming compile on the page's own thread costs it two or three
-// tasks of 25–60 ms on a phone, the longest of a playground's start-up but for
-// the first layout. A worker (the storm lab's), or a page whose worker cannot start
+// itself: a streaming compile on the page's own thread cost it two or three
+// tasks of 25–60 ms on the 2-core test machine (four times that on Lighthouse's
+// simulated phone), the longest of a playground's start-up but for its first
+// layout. A worker (the storm lab's), or a page whose worker cannot start
 // (the module is on another origin, as in an embed, or a Content-Security-Policy
 // forbids workers), compiles it where it runs.
 
