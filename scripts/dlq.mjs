@@ -147,13 +147,33 @@ function cmakePreset(preset) {
   run('cmake', ['--build', '--preset', preset, '--parallel', '2']);
 }
 
-function build() {
-  cmakePreset('native');
-  cmakePreset('wasm');
+// The same, for builds that run side by side: each one's output is collected and printed
+// as one block when it ends (three builds' lines interleaved would be unreadable), and a
+// failure prints it and ends the run. Resolves when the build is done.
+async function cmakePresetQuietly(preset) {
+  for (const args of [['--preset', preset], ['--build', '--preset', preset, '--parallel', '2']]) {
+    const { status, output } = await spawnCollected('cmake', args);
+    if (args[0] === '--build' || status !== 0) process.stdout.write(output);
+    if (status !== 0) {
+      say(`failed: cmake ${args.join(' ')} (exit ${status})`);
+      process.exit(typeof status === 'number' && status > 0 ? status : 1);
+    }
+  }
+}
+
+/** The WebAssembly modules' loaders in wasm/gen/ (a fresh clone has none), then the site in dist/. */
+function copyModulesAndBuildSite() {
   for (const file of ['dlq_core.mjs', 'dlq_core.wasm', 'dlq_sim.mjs', 'dlq_sim.wasm']) {
     if (!existsSync(`wasm/gen/${file}`)) run('cmake', ['-E', 'copy', `build/wasm/wasm/${file}`, 'wasm/gen/']);
   }
   buildSite(root);
+}
+
+// The native and the WebAssembly builds side by side: each is two compile jobs, and a
+// build alone leaves a core idle at its links and its serial steps (11-14% of its time).
+async function build() {
+  await Promise.all([cmakePresetQuietly('native'), cmakePresetQuietly('wasm')]);
+  copyModulesAndBuildSite();
   say('built: build/native, build/wasm, wasm/gen, dist/');
 }
 
@@ -313,16 +333,29 @@ function freshSeeds(target, dir) {
 
 // Runs `command` to its end with stdout and stderr collected together: { status, output }
 // (status: the exit code, or the signal's name).
+// Each runs in a process group of its own: when this process ends early (a failure beside it,
+// Ctrl+C), the groups still running are ended with it, compilers and shards included.
 function spawnCollected(command, args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
     let output = '';
     child.stdout.on('data', (chunk) => { output += chunk; });
     child.stderr.on('data', (chunk) => { output += chunk; });
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ status: code ?? signal, output }));
+    child.on('error', (error) => { running.delete(child); reject(error); });
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      resolve({ status: code ?? signal, output });
+    });
   });
 }
+const running = new Set();
+process.on('exit', () => {
+  for (const child of running) {
+    try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
+  }
+});
+for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15]]) process.on(signal, () => process.exit(128 + number));
 
 // Calls `work(item)` for every item, `concurrency` at a time (independent processes on
 // the 2-core machine: a single-threaded one leaves the other core idle).
@@ -493,22 +526,33 @@ function format() {
 }
 
 // `npm test`'s stages, timed: each one's wall time is printed when the run ends, passed or not.
+// Stages in a group run side by side, so the group's wall time, not theirs, adds to the total.
 const stageTimes = [];
-async function stage(name, work) {
-  say(name);
+async function stage(name, work, group = null) {
+  say(group ? `${name} (started)` : name);
   const started = Date.now();
-  const entry = { name, seconds: null };
+  const entry = { name, seconds: null, group };
   stageTimes.push(entry);
   await work();
   entry.seconds = (Date.now() - started) / 1000;
+  if (group) say(`${name}: done in ${entry.seconds.toFixed(1)} s`);
+}
+/** Runs each chain (a list of [name, work], one after the other) beside the others. */
+async function sideBySide(name, chains) {
+  const group = { name };
+  await stage(name, () => Promise.all(chains.map(async (chain) => {
+    for (const [stageName, work] of chain) await stage(stageName, work, group);
+  })));
 }
 function printStageTimes() {
   if (stageTimes.length === 0) return;
-  const width = Math.max(...stageTimes.map((s) => s.name.length));
-  const total = stageTimes.reduce((sum, s) => sum + (s.seconds ?? 0), 0);
-  say('time per stage:');
+  const label = (s) => (s.group ? `  ${s.name}` : s.name);
+  const width = Math.max(...stageTimes.map((s) => label(s).length));
+  const total = stageTimes.filter((s) => !s.group).reduce((sum, s) => sum + (s.seconds ?? 0), 0);
+  say('time per stage (an indented stage ran beside the others of its group, inside the group\'s time):');
   for (const s of stageTimes) {
-    console.log(`  ${s.name.padEnd(width)}  ${s.seconds === null ? 'did not finish' : `${s.seconds.toFixed(1).padStart(7)} s`}`);
+    const time = s.seconds === null ? 'did not finish' : `${s.seconds.toFixed(1).padStart(7)} s`;
+    console.log(`  ${label(s).padEnd(width)}  ${time}`);
   }
   console.log(`  ${'total'.padEnd(width)}  ${total.toFixed(1).padStart(7)} s`);
 }
@@ -579,25 +623,39 @@ async function test() {
   process.on('exit', printStageTimes);
   await stage('set-up (packages, toolchains, brokers)', () => setup());
   await stage('lint (ESLint, eslint.config.mjs; clang-format, .clang-format)', () => lint());
-  await stage('build: native, WebAssembly, site', () => build());
-  await stage(`native suite (the optimised build's doctest suite in ${TEST_SHARDS} shards)`, () => {
-    checkCtestList('native', NATIVE_TESTS);
-    return doctestShards(NATIVE_TESTS, TEST_SHARDS, Number(TEST_CONCURRENCY));
-  });
-  // One sanitized core (clang, ASan + UBSan, the 'fuzz' preset) serves both the doctest
+  // Three chains side by side: each build is two compile jobs, and one alone left a core idle
+  // at its links and serial steps (11-14% of its time), the doctest shards at their tails.
+  // One sanitized core (clang, ASan + UBSan, the 'fuzz' preset) serves both its doctest
   // suite and the libFuzzer harnesses.
-  await stage('build: the sanitized core (clang, ASan + UBSan), its doctest suite and the fuzz harnesses', () => cmakePreset('fuzz'));
-  await stage(`native suite under ASan + UBSan (the sanitized build's doctest suite in ${TEST_SHARDS} shards)`,
-    () => doctestShards(SANITIZED_TESTS, TEST_SHARDS, Number(TEST_CONCURRENCY)));
-  // Each harness is one single-threaded process with its own seed and inputs: two at a time.
-  await stage(`fuzz harnesses (libFuzzer, ASan + UBSan), a fixed number of inputs each, ${TEST_CONCURRENCY} at a time`, async () => {
-    let readerSeconds = 0;
-    await inPool(Object.keys(FUZZ_TARGETS), Number(TEST_CONCURRENCY), async (target) => {
-      const seconds = await fuzzSmoke(target);
-      if (FUZZ_TARGETS[target].reader) readerSeconds += seconds;
-    });
-    say(`fuzz harnesses of the checker's readers: ${readerSeconds.toFixed(1)} s of harness time together (aim: under 40 s)`);
-  });
+  await sideBySide('the builds and the native suites, side by side', [
+    [
+      ['build: native', () => cmakePresetQuietly('native')],
+      [`native suite (the optimised build's doctest suite in ${TEST_SHARDS} shards)`, () => {
+        checkCtestList('native', NATIVE_TESTS);
+        return doctestShards(NATIVE_TESTS, TEST_SHARDS, Number(TEST_CONCURRENCY));
+      }],
+    ],
+    [
+      ['build: WebAssembly, site', async () => {
+        await cmakePresetQuietly('wasm');
+        copyModulesAndBuildSite();
+      }],
+    ],
+    [
+      ['build: the sanitized core (clang, ASan + UBSan), its doctest suite and the fuzz harnesses', () => cmakePresetQuietly('fuzz')],
+      [`native suite under ASan + UBSan (the sanitized build's doctest suite in ${TEST_SHARDS} shards)`,
+        () => doctestShards(SANITIZED_TESTS, TEST_SHARDS, Number(TEST_CONCURRENCY))],
+      // Each harness is one single-threaded process with its own seed and inputs: two at a time.
+      [`fuzz harnesses (libFuzzer, ASan + UBSan), a fixed number of inputs each, ${TEST_CONCURRENCY} at a time`, async () => {
+        let readerSeconds = 0;
+        await inPool(Object.keys(FUZZ_TARGETS), Number(TEST_CONCURRENCY), async (target) => {
+          const seconds = await fuzzSmoke(target);
+          if (FUZZ_TARGETS[target].reader) readerSeconds += seconds;
+        });
+        say(`fuzz harnesses of the checker's readers: ${readerSeconds.toFixed(1)} s of harness time together (aim: under 40 s)`);
+      }],
+    ],
+  ]);
   // tests/types: the JS API's .d.ts as TypeScript users see it; tsconfig.web.json: web/src's JSDoc (// @ts-check).
   await stage('type check of wasm/index.d.ts and web/src (tsc --noEmit)', () => {
     run('npx', ['--no-install', 'tsc', '--noEmit', '-p', 'tests/types']);
@@ -620,7 +678,7 @@ async function start() {
   }
   const host = process.env.HOST ?? 'localhost';
   setup();
-  build();
+  await build();
   const { serve } = await import('./serve.mjs');
   try {
     const server = await serve({ dir: path.join(root, 'dist'), port, host });
@@ -649,13 +707,13 @@ const command = process.argv[2];
 switch (command) {
   case 'setup': setup(); break;
   case 'third-party': fetchDebianSources(); break;  // only the Debian source packages (part of setup)
-  case 'build': setup(); build(); break;
+  case 'build': setup(); await build(); break;
   case 'test': await test(); break;
   case 'lint': setup(); lint(); break;
   case 'format': setup(); format(); break;
   case 'start': await start(); break;
-  case 'bench': setup(); build(); run('node', ['--expose-gc', 'scripts/bench.mjs', ...process.argv.slice(3)]); break;
-  case 'bench-page': setup(); build(); run('node', ['scripts/bench-page.mjs', ...process.argv.slice(3)]); break;
+  case 'bench': setup(); await build(); run('node', ['--expose-gc', 'scripts/bench.mjs', ...process.argv.slice(3)]); break;
+  case 'bench-page': setup(); await build(); run('node', ['scripts/bench-page.mjs', ...process.argv.slice(3)]); break;
   case 'fuzz': await fuzz(process.argv.slice(3)); break;
   case 'storm': storm(process.argv.slice(3)); break;
   default:
