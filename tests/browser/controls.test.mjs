@@ -234,6 +234,9 @@ both('turning single-key shortcuts off in one playground turns them off in every
   const { page } = opened;
   const first = playground(page, 0);
   const second = playground(page, 1);
+  // A help dialog is built when it first opens (keyboard.mjs): until then it is empty.
+  const helpSizes = () => page.locator('dialog.dlq-help').evaluateAll((all) => all.map((d) => d.childElementCount));
+  assert.ok((await helpSizes()).every((n) => n === 0), 'no help dialog built before it is asked for');
   await first.root.getByRole('button', { name: 'Shortcuts' }).click();
   await page.getByRole('dialog').getByLabel('Single-key shortcuts').uncheck();
   await page.keyboard.press('Escape');
@@ -242,8 +245,11 @@ both('turning single-key shortcuts off in one playground turns them off in every
   await page.keyboard.press('f');
   assert.equal(await second.cursor(), before, 'the second playground ignores F too');
   await second.root.getByRole('button', { name: 'Shortcuts' }).click();
+  // The second playground's dialog was built after the change, from the page's state.
   assert.equal(await page.getByRole('dialog').filter({ visible: true }).getByLabel('Single-key shortcuts').isChecked(), false);
   await page.keyboard.press('Escape');
+  const sizes = await helpSizes();
+  assert.ok(sizes[0] > 0 && sizes[1] > 0 && sizes.slice(2).every((n) => n === 0), `only the two opened dialogs are built: ${sizes}`);
   assertClean(opened);
   await opened.context.close();
 });

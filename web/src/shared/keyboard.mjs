@@ -94,29 +94,46 @@ function rememberShortcuts(on) {
  * The help dialog (a native <dialog>: Escape closes it, focus returns). It also
  * holds the switch that turns single-key shortcuts off (WCAG 2.1.4), for
  * speech-input users whose words could otherwise trigger them.
+ *
+ * Its content is built the first time it opens (its showModal()): a page of 19
+ * playgrounds had 19 tables of shortcuts that no one had asked for, about a fifth of
+ * each playground's elements. Until then the dialog is empty and closed, and the
+ * switch's state is kept here, so a change in another playground still reaches it.
  */
 export function helpDialog(idPrefix, { outcomes, onToggle }) {
   const headingId = `${idPrefix}-help-h`;
-  const close = h('button', { type: 'button', class: 'dlq-btn' }, 'Close');
-  const toggle = h('input', { type: 'checkbox', id: `${idPrefix}-keys`, checked: shortcutsEnabled() });
+  const dialog = h('dialog', { class: 'dlq-help' });
+  let enabled = shortcutsEnabled();
+  let toggle = null;  // the switch, once the content is built
   const follow = (on) => {
-    toggle.checked = on;
+    enabled = on;
+    if (toggle) toggle.checked = on;
     onToggle(on);
   };
   switches.add(follow);
-  toggle.addEventListener('change', () => {
-    rememberShortcuts(toggle.checked);
-    for (const other of switches) other(toggle.checked);
-  });
-  const dialog = h('dialog', { class: 'dlq-help', 'aria-labelledby': headingId },
-    h('h2', { id: headingId }, 'Keyboard shortcuts'),
-    h('table', {},
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Key'), h('th', { scope: 'col' }, 'Action'))),
-      h('tbody', {}, rows(outcomes).map(([key, text]) => h('tr', {}, h('td', {}, h('kbd', {}, key)), h('td', {}, text))))),
-    h('p', {}, 'In the Timeline: arrow keys move between events, Enter goes to that step. Shortcuts are ignored while you type in a field.'),
-    h('p', { class: 'dlq-help-toggle' }, toggle, ' ', h('label', { for: `${idPrefix}-keys` }, 'Single-key shortcuts')),
-    h('div', { class: 'dlq-help-foot' }, close));
-  close.addEventListener('click', () => dialog.close());
+  const build = () => {
+    toggle = h('input', { type: 'checkbox', id: `${idPrefix}-keys`, checked: enabled });
+    toggle.addEventListener('change', () => {
+      rememberShortcuts(toggle.checked);
+      for (const other of switches) other(toggle.checked);
+    });
+    const close = h('button', { type: 'button', class: 'dlq-btn' }, 'Close');
+    close.addEventListener('click', () => dialog.close());
+    dialog.setAttribute('aria-labelledby', headingId);
+    dialog.append(
+      h('h2', { id: headingId }, 'Keyboard shortcuts'),
+      h('table', {},
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Key'), h('th', { scope: 'col' }, 'Action'))),
+        h('tbody', {}, rows(outcomes).map(([key, text]) => h('tr', {}, h('td', {}, h('kbd', {}, key)), h('td', {}, text))))),
+      h('p', {}, 'In the Timeline: arrow keys move between events, Enter goes to that step. Shortcuts are ignored while you type in a field.'),
+      h('p', { class: 'dlq-help-toggle' }, toggle, ' ', h('label', { for: `${idPrefix}-keys` }, 'Single-key shortcuts')),
+      h('div', { class: 'dlq-help-foot' }, close));
+  };
+  /** Opens the dialog, its content built on the first call. */
+  dialog.showModal = () => {
+    if (!toggle) build();
+    HTMLDialogElement.prototype.showModal.call(dialog);
+  };
   /** Forgets this playground's switch (its playground is destroyed). */
   dialog.release = () => switches.delete(follow);
   return dialog;
