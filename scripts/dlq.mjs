@@ -153,7 +153,8 @@ function cmakePreset(preset) {
 async function cmakePresetQuietly(preset) {
   for (const args of [['--preset', preset], ['--build', '--preset', preset, '--parallel', '2']]) {
     const { status, output } = await spawnCollected('cmake', args);
-    if (args[0] === '--build' || status !== 0) process.stdout.write(output);
+    // A configure's report is shown when it failed or warns (as cmakePreset shows its stderr).
+    if (args[0] === '--build' || status !== 0 || /CMake (Deprecation )?Warning/.test(output)) process.stdout.write(output);
     if (status !== 0) {
       say(`failed: cmake ${args.join(' ')} (exit ${status})`);
       process.exit(typeof status === 'number' && status > 0 ? status : 1);
