@@ -194,7 +194,7 @@ const FUZZ_TARGETS = {
   link: {  // ParseScenario / FormatScenario / RunScenario, seeded with every released link
     binary: 'build/fuzz/tests/fuzz/link_fuzz',
     flags: ['-dict=tests/fuzz/link.dict', '-max_len=8300'],  // a little past the 8,192-character limit
-    smoke: { runs: 50000, flags: [] },  // about 2 s
+    smoke: { runs: 50000, flags: [] },  // 12–21 s in npm test's fresh runs (two harnesses at a time)
     seed(dir) {
       const fixtures = 'tests/fixtures/links';
       for (const name of readdirSync(fixtures).sort()) {
@@ -207,7 +207,8 @@ const FUZZ_TARGETS = {
   queue: {  // operation sequences on one Queue, seeded from tests/fuzz/queue-seeds.txt (hex, one per line)
     binary: 'build/fuzz/tests/fuzz/queue_fuzz',
     flags: [],
-    // About 10 s; entropic scheduling's bookkeeping costs half of a run this short
+    // 24–33 s in npm test's fresh runs (two harnesses at a time), the stage's longest; entropic
+    // scheduling's bookkeeping costs half of a run this short
     // here, for the same coverage (the link harness gains from it).
     smoke: { runs: 20000, flags: ['-entropic=0'] },
     seed(dir) {
@@ -224,7 +225,7 @@ const FUZZ_TARGETS = {
   snapshot: {  // Restore of fuzzed snapshot texts, Recover from mutated journals (tests/fuzz/snapshot_fuzz.cpp)
     binary: 'build/fuzz/tests/fuzz/snapshot_fuzz',
     flags: ['-dict=tests/fuzz/snapshot.dict', '-max_len=6000'],
-    smoke: { runs: 1000, flags: [] },  // about 4 s
+    smoke: { runs: 1000, flags: [] },  // 4–5 s in npm test's fresh runs
     // The binary writes its seeds itself (snapshots of small scenarios and journal-mode
     // inputs, from the core's own writer), so they follow the format as it changes.
     seed(dir) {
