@@ -246,7 +246,7 @@ async function consumeAsTheSnippetSays(url, ids, dead) {
   }
 }
 
-test('the RabbitMQ snippet runs as it is against RabbitMQ 3.10 and does what the lab predicts', async (t) => {
+test('the RabbitMQ snippet runs as it is against RabbitMQ 3.10 and does what the lab predicts, maxLength and messageTtlMs included', async (t) => {
   const began = Date.now();
   const server = await startRabbitMQ();
   try {
@@ -285,6 +285,20 @@ test('the RabbitMQ snippet runs as it is against RabbitMQ 3.10 and does what the
     }
     await t.test('deliveryLimit classic-queue: no count, a return keeps its place, only a reject dead-letters',
       () => classicQueueSnippetRuns(server));
+    // maxLength and messageTtlMs: each snippet set up alone on the same server (every part deletes its topology).
+    await t.test('maxLength 1: each publish past max-length dead-letters the oldest as maxlen', async () => {
+      const want = await publishBeforeConsuming(server, { maxAttempts: 6, system: 'rabbitmq-quorum', maxLength: 1 }, ['a', 'b', 'c'], 0,
+        (definition) => {
+          assert.equal(definition['max-length'], 1);
+          assert.equal(definition.overflow, 'drop-head');
+        });
+      assert.deepEqual(want, { dead: ['a', 'b'], reasons: ['maxlen', 'maxlen'], ready: ['c'] });
+    });
+    await t.test('messageTtlMs 100: messages nobody takes expire at the head as expired', async () => {
+      const want = await publishBeforeConsuming(server, { maxAttempts: 6, system: 'rabbitmq-quorum', messageTtlMs: 100 }, ['a', 'b'], 400,
+        (definition) => assert.equal(definition['message-ttl'], 100));
+      assert.deepEqual(want, { dead: ['a', 'b'], reasons: ['expired', 'expired'], ready: [] });
+    });
   } finally {
     await server.stop();
     console.log(`[brokers] snippets: RabbitMQ in ${((Date.now() - began) / 1000).toFixed(1)} s`);
@@ -335,27 +349,6 @@ async function publishBeforeConsuming(server, policy, ids, waitMs, check) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-test('the RabbitMQ snippet\'s maxLength and messageTtlMs run on RabbitMQ 3.10 and dead-letter what the lab predicts', async (t) => {
-  const server = await startRabbitMQ();
-  try {
-    await t.test('maxLength 1: each publish past max-length dead-letters the oldest as maxlen', async () => {
-      const want = await publishBeforeConsuming(server, { maxAttempts: 6, system: 'rabbitmq-quorum', maxLength: 1 }, ['a', 'b', 'c'], 0,
-        (definition) => {
-          assert.equal(definition['max-length'], 1);
-          assert.equal(definition.overflow, 'drop-head');
-        });
-      assert.deepEqual(want, { dead: ['a', 'b'], reasons: ['maxlen', 'maxlen'], ready: ['c'] });
-    });
-    await t.test('messageTtlMs 100: messages nobody takes expire at the head as expired', async () => {
-      const want = await publishBeforeConsuming(server, { maxAttempts: 6, system: 'rabbitmq-quorum', messageTtlMs: 100 }, ['a', 'b'], 400,
-        (definition) => assert.equal(definition['message-ttl'], 100));
-      assert.deepEqual(want, { dead: ['a', 'b'], reasons: ['expired', 'expired'], ready: [] });
-    });
-  } finally {
-    await server.stop();
-  }
-});
 
 // deliveryLimit classic-queue: the snippet for a classic queue, played as its comments say on `server`, against
 // the lab's prediction for the same world (a fails three times, then succeeds; p is rejected).
