@@ -281,8 +281,39 @@ export async function axeViolations(page, { firstOfEach = false } = {}) {
     });
     builder = builder.exclude('[data-axe-repeat]');
   }
+  await layoutSettled(page);
   const results = await builder.analyze();
-  return results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  return results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map(describeNode).join(', ')}`);
+}
+
+/**
+ * A violating node as its selector, with the colours and ratio axe measured when it has them
+ * (a contrast finding then says what stood behind the text, not only where the text was).
+ */
+function describeNode(node) {
+  const data = node.any.find((check) => check.data?.contrastRatio !== undefined)?.data;
+  const target = node.target.join(' ');
+  return data ? `${target} (${data.fgColor} on ${data.bgColor}, ${data.contrastRatio}:1)` : target;
+}
+
+/**
+ * Resolves once the page's layout holds still for two frames: the document's height and the box
+ * of every playground, exercise and predict unchanged. axe measures every element's box first and
+ * checks the rules later, in slices; a widget that finishes drawing in between would move the
+ * text axe is checking onto another element's background. The pointer goes to the corner first,
+ * so no hover state (a timeline's tooltip) is left over from the test's last click.
+ */
+async function layoutSettled(page) {
+  await page.mouse.move(0, 0);
+  await page.waitForFunction(() => new Promise((resolve) => {
+    const boxes = () => JSON.stringify([document.documentElement.scrollHeight,
+      ...[...document.querySelectorAll('dlq-playground, dlq-exercise, dlq-predict')].map((el) => {
+        const r = el.getBoundingClientRect();
+        return [r.top, r.height];
+      })]);
+    const before = boxes();
+    requestAnimationFrame(() => requestAnimationFrame(() => resolve(boxes() === before)));
+  }), null, { polling: 100, timeout: 30_000 });
 }
 
 /** Every test ends with this: no page error, console error or failed request, and no dialog (an XSS would open one). */
