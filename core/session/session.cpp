@@ -483,7 +483,8 @@ bool Session::IsRemovable(std::string_view id) const {
 
 size_t Session::CursorForEvent(uint64_t seq) const {
   if (seq == 0) return 0;
-  const size_t index = seq - 1;
+  // Compared as 64 bits: in WebAssembly size_t is 32, and a seq past it must not wrap onto an early action.
+  const uint64_t index = seq - 1;
   // The first action whose events start after `index`.
   return static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), index) - starts_.begin());
 }
