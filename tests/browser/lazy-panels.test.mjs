@@ -85,6 +85,9 @@ test('a chunk that does not load is said by name; nothing opens or changes; the 
   let failing = true;
   const { page, pg, problems, ...opened } = await openPlayground((p) => p.route(/\/src\/(import-view|snippets)-[A-Z0-9]+\.mjs$/,
     (route) => (failing ? route.abort('connectionrefused') : route.continue())));
+  // The playground writes its link into the address bar once drawn (url-sync.mjs, after its
+  // debounce): read the link after that write, or a slow machine sees it land mid-test.
+  await page.waitForFunction(() => location.hash.length > 1);
   const link = await page.evaluate(() => location.hash);
   await pg.button('Import a broker\'s config…').click();
   const alert = pg.root.locator('.dlq-action-error');
