@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
-import { CHROMIUM_FOR_TESTS, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
+import { CHROMIUM_FOR_TESTS, CHROMIUM_TEST_ARGS } from '../../scripts/chromium.mjs';
 
 /**
  * axe-core's Playwright builder as every browser test uses it. In its legacy mode axe runs in
@@ -34,7 +34,7 @@ export const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'links');
 export async function start() {
   const server = await serve({ dir: path.join(ROOT, 'dist') });
   const base = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM_FOR_TESTS, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_FOR_TESTS, args: CHROMIUM_TEST_ARGS });
   return {
     base,
     browser,
