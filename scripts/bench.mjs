@@ -31,6 +31,7 @@ import { loadLab, loadSim } from 'dlq-lab';
 import { printShape } from './shape.mjs';
 import { measurePolicyEdit, policyEditLines } from './bench-edit.mjs';
 import { measureCheck, checkLines } from './bench-check.mjs';
+import { AIMS, aimColumn } from './aims.mjs';
 import { RECORDS_DIR } from './budgets.mjs';
 
 const jobs = Number(process.argv[2] ?? 1_000_000);
@@ -209,8 +210,9 @@ console.log(`workload: ${fmt(jobs)} jobs, seed ${seed}, 70/25/5 success/transien
 console.log(`          ${fmt(native.attempts)} attempts, ${fmt(native.completed)} completed, ${fmt(native.quarantined)} quarantined, ${fmt(native.events)} events\n`);
 console.log('run                 enqueue s  process s  attempts/s   vs native');
 for (const [name, run] of [['native (C++)', native], ['JS API, batched', batched], ['JS API, per call', perCall]]) {
+  const ratio = rate(native) / rate(run);
   console.log(`${name.padEnd(18)} ${run.enqueueSeconds.toFixed(3).padStart(9)}  ${run.processSeconds.toFixed(3).padStart(9)}  ` +
-    `${fmt(rate(run)).padStart(10)}   ${(rate(native) / rate(run)).toFixed(2)}x`);
+    `${fmt(rate(run)).padStart(10)}   ${ratio.toFixed(2)}x${run === batched ? `   aim ${aimColumn(AIMS.batchedVsNative, ratio)}` : ''}`);
 }
 console.log(`\nclock workload: ${fmt(clockJobs)} jobs, exponential 100..10000 ms, full jitter, leases 1 s, maxAttempts 5, 20% of leases expire`);
 console.log(`          ${fmt(nativeClock.attempts)} attempts (${fmt(nativeClock.expired)} expired), ${fmt(nativeClock.completed)} completed, ` +
@@ -236,9 +238,10 @@ console.log(`          ${fmt(nativeStorm.attempts)} attempts (${fmt(nativeStorm.
   `${fmt(nativeStorm.events)} events\n`);
 console.log(`run                 seconds  attempts/s   vs native   CPU s  attempts/CPU s   (best of ${STORM_RUNS}, set-up included)`);
 for (const [name, run] of [['native (C++)', nativeStorm], ['wasm in Node', jsStorm]]) {
+  const ratio = stormRate(nativeStorm) / stormRate(run);
   console.log(`${name.padEnd(18)} ${run.seconds.toFixed(3).padStart(8)}  ${fmt(stormRate(run)).padStart(10)}   ` +
-    `${(stormRate(nativeStorm) / stormRate(run)).toFixed(2).padStart(8)}x  ${run.cpuSeconds.toFixed(3).padStart(6)}  ` +
-    `${fmt(run.attempts / run.cpuSeconds).padStart(14)}`);
+    `${ratio.toFixed(2).padStart(8)}x  ${run.cpuSeconds.toFixed(3).padStart(6)}  ` +
+    `${fmt(run.attempts / run.cpuSeconds).padStart(14)}${run === jsStorm ? `   aim ${aimColumn(AIMS.stormWasmVsNative, ratio)}` : ''}`);
 }
 
 const nativeBudgetStorm = nativeStormRun(stormJobs, 'storm-budget');
@@ -280,6 +283,8 @@ const rateShare = yard.loop.processSeconds / yard.core.processSeconds;
 const enqueueRatio = yard.core.enqueueSeconds / jobs / (yard.core.processSeconds / yard.attempts);
 console.log(`aim: process rate >= 1/3 of the minimal loop's: 1/${(1 / rateShare).toFixed(1)}, ${rateShare >= 1 / 3 ? 'met' : 'missed'} ` +
   `(1/${(yard.core.processSeconds / yard.loopWithHistory.processSeconds).toFixed(1)} of the loop that keeps a history)`);
+const coreNs = yard.core.processSeconds * 1e9 / yard.attempts;
+console.log(`aim: process per attempt ${aimColumn(AIMS.coreProcessPerAttempt, coreNs).replace(':', `: ${coreNs.toFixed(1)} ns,`)}`);
 console.log(`aim: enqueue per job <= 2x process per attempt: ${enqueueRatio.toFixed(2)}x, ${enqueueRatio <= 2 ? 'met' : 'missed'}`);
 const policyEdit = measurePolicyEdit(lab);
 for (const line of policyEditLines(policyEdit)) console.log(line);

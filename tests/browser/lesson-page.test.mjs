@@ -211,8 +211,10 @@ test('every page has a skip link, shown on focus, that moves the focus to the co
     const opened = await openAny(name);
     const { page } = opened;
     // The playground page writes its scenario's link into the address after a debounce
-    // (url-sync.mjs), which can end after data-ready: the fragment to keep is that one.
-    if (name === 'playground.html') await page.waitForFunction(() => location.hash.startsWith('#v'));
+    // (url-sync.mjs), and the storm lab when its worker accepts the first run: either can
+    // come after data-ready, and the fragment to keep is that one.
+    const written = { 'playground.html': '#v', 'storm.html': '#s' }[name];
+    if (written) await page.waitForFunction((prefix) => location.hash.startsWith(prefix), written);
     const before = await page.evaluate(() => location.hash);
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to content' });
