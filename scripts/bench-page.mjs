@@ -509,8 +509,9 @@ try {
       ['storm lab: 1,000,000 jobs × 4 strategies, 100,000 workers (median of 3)', `${result.storm.preset.medianMs} ms`, aimColumn(AIMS.stormPreset, result.storm.preset.medianMs)],
       ['storm lab: main-thread tasks over 50 ms, per run', Object.values(stormRuns).flat().map((r) => `[${r.longTasks.join(', ')}]`).join(' '), 'none']);
     const width = Math.max(...rows.map((r) => r[0].length));
+    const valueWidth = Math.max(...rows.map((r) => r[1].length)) + 2;  // the aims in one column
     console.log(`dlq-lab page benchmark (Chromium ${browser.version()}, ${STEPS} steps at ${big.scenario.jobs.length} jobs)`);
-    for (const [name, value, aim] of rows) console.log(`  ${name.padEnd(width)}  ${value.padEnd(28)}${aim ? `aim ${aim}` : ''}`);
+    for (const [name, value, aim] of rows) console.log(`  ${name.padEnd(width)}  ${value.padEnd(valueWidth)}${aim ? `aim ${aim}` : ''}`);
     for (const line of lighthouseLines(lighthouse)) console.log(line);
     console.log(JSON.stringify(result));
     // The record `npm run bench:check` compares with the committed baseline (scripts/budgets.mjs).

@@ -191,8 +191,12 @@ if (batched.attempts !== native.attempts || perCall.attempts !== native.attempts
   process.exit(1);
 }
 
-const nativeClock = nativeClockRun();
-const jsClock = clockRun(lab);
+// Best of CLOCK_RUNS each: one run of the same build swung from 2.3 to 4.9 s of CPU through the JS
+// API (stops 51-52), past the budget's margin; the fastest run is what the code costs.
+const CLOCK_RUNS = 3;
+const fastest = (runs) => runs.reduce((best, run) => (rate(run) > rate(best) ? run : best));
+const nativeClock = fastest(Array.from({ length: CLOCK_RUNS }, nativeClockRun));
+const jsClock = fastest(Array.from({ length: CLOCK_RUNS }, () => clockRun(lab)));
 if (jsClock.attempts !== nativeClock.attempts || jsClock.stats.events !== nativeClock.events ||
     jsClock.stats.now !== nativeClock.now || jsClock.stats.quarantined !== nativeClock.quarantined) {
   console.error('the clock runs disagree: native', nativeClock, 'JS', jsClock);
@@ -214,7 +218,7 @@ for (const [name, run] of [['native (C++)', native], ['JS API, batched', batched
   console.log(`${name.padEnd(18)} ${run.enqueueSeconds.toFixed(3).padStart(9)}  ${run.processSeconds.toFixed(3).padStart(9)}  ` +
     `${fmt(rate(run)).padStart(10)}   ${ratio.toFixed(2)}x${run === batched ? `   aim ${aimColumn(AIMS.batchedVsNative, ratio)}` : ''}`);
 }
-console.log(`\nclock workload: ${fmt(clockJobs)} jobs, exponential 100..10000 ms, full jitter, leases 1 s, maxAttempts 5, 20% of leases expire`);
+console.log(`\nclock workload: ${fmt(clockJobs)} jobs, exponential 100..10000 ms, full jitter, leases 1 s, maxAttempts 5, 20% of leases expire (best of ${CLOCK_RUNS})`);
 console.log(`          ${fmt(nativeClock.attempts)} attempts (${fmt(nativeClock.expired)} expired), ${fmt(nativeClock.completed)} completed, ` +
   `${fmt(nativeClock.quarantined)} quarantined, ${fmt(nativeClock.events)} events, ends at ${fmt(nativeClock.now)} ms\n`);
 console.log('run                 enqueue s  process s  attempts/s   vs native');
