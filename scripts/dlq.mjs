@@ -572,8 +572,8 @@ function printStageTimes() {
     (finished ? `   aim on a fresh machine ${aimColumn(AIMS.npmTestFreshMachine, total)}` : ''));
 }
 
-// The test files of `dirs` run side by side (JS_TEST_CONCURRENCY, TEST_CONCURRENCY below): each serves dist/ on its own port 0
-// and starts its own browser (tests/node, tests/browser), or starts its own brokers on free
+// The test files of `dirs` run side by side (JS_TEST_CONCURRENCY, TEST_CONCURRENCY below): each
+// serves dist/ on its own port 0 and starts its own browser (tests/node, tests/browser), or starts its own brokers on free
 // ports with their own data folders and epmd (tests/brokers/lib), as a stage of its own after
 // the browsers: a broker's start is mostly one busy core (RabbitMQ's about 10 s), and the
 // brokers' scenarios measure delays, which want no browser beside them.
