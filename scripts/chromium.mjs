@@ -25,9 +25,9 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-backgr
 /**
  * The browser suites' flags: CHROMIUM_ARGS, and V8 without its background threads
  * (`--single-threaded`: the same compilers and the same garbage collector, run on the thread
- * that needs them instead of beside it). The suites run two files at a time on two cores, where
- * V8's helper threads only compete with the other file's browser. The controls and lessons files
- * side by side, alternated four times each: 144–152 s of the machine's CPU (wall 87–93 s) against
+ * that needs them instead of beside it). The suites run more files at a time than there are cores,
+ * where V8's helper threads only compete with the other files' browsers. The controls and lessons
+ * files side by side, alternated four times each: 144–152 s of the machine's CPU (wall 87–93 s) against
  * 153–162 s (92–96 s) without it. bench:page and Lighthouse keep measuring a browser as people run it.
  */
 export const CHROMIUM_TEST_ARGS = [...CHROMIUM_ARGS, '--js-flags=--single-threaded'];
